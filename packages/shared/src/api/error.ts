@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Every error the BFF answers with. */
+export const apiErrorBodySchema = z.object({
+  status: z.number().int().min(400).max(599),
+  code: z.string().min(1),
+  message: z.string(),
+  requestId: z.string(),
+  /** Seconds until a retry makes sense, on 429 and 503. */
+  retryAfterSeconds: z.number().int().nonnegative().optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+
+/** A page as the BFF returns it. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().optional() });
+}

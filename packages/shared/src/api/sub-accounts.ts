@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { cursorSchema } from '../upstream/common';
+import { subAccountNameSchema } from '../upstream/sub-account';
+import { pageSchema } from './error';
+
+export const subAccountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  balanceCents: z.number().int().optional(),
+  spendCents: z.number().int().optional(),
+});
+export type SubAccount = z.infer<typeof subAccountSchema>;
+
+export const subAccountListQuerySchema = z.strictObject({ cursor: cursorSchema.optional() });
+export type SubAccountListQuery = z.input<typeof subAccountListQuerySchema>;
+export const subAccountPageSchema = pageSchema(subAccountSchema);
+export type SubAccountPage = z.infer<typeof subAccountPageSchema>;
+
+export const subAccountCreateBodySchema = z.strictObject({ name: subAccountNameSchema });
+export type SubAccountCreateBody = z.input<typeof subAccountCreateBodySchema>;
+export const subAccountCreatedSchema = z.object({ id: z.string(), name: z.string() });
+export type SubAccountCreated = z.infer<typeof subAccountCreatedSchema>;

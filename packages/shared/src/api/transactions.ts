@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { cursorSchema, resourceIdSchema, unixMsStringSchema } from '../upstream/common';
+import { transactionStatusSchema } from '../upstream/transaction';
+import { pageSchema } from './error';
+
+export const transactionSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  description: z.string(),
+  amountCents: z.number().int(),
+  status: transactionStatusSchema,
+  referenceNumber: z.string(),
+  authorizedAt: z.string().optional(),
+  createdAt: z.string().optional(),
+  merchant: z.object({ description: z.string(), categoryCode: z.string() }).optional(),
+  cardId: z.string().optional(),
+  originalCurrency: z
+    .object({
+      code: z.string().optional(),
+      amountCents: z.number().int().optional(),
+      conversionRate: z.number().optional(),
+    })
+    .optional(),
+  declineReason: z.string().optional(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+const transactionFilterShape = {
+  subAccountId: resourceIdSchema,
+  from: unixMsStringSchema.optional(),
+  to: unixMsStringSchema.optional(),
+  status: transactionStatusSchema.optional(),
+  cardId: resourceIdSchema.optional(),
+};
+
+const fromNotAfterTo = (q: { from?: number; to?: number }) =>
+  q.from === undefined || q.to === undefined || q.from <= q.to;
+
+/** GET /api/transactions */
+export const transactionListQuerySchema = z
+  .strictObject({ ...transactionFilterShape, cursor: cursorSchema.optional() })
+  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
+export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
+
+/** GET /api/transactions/export.csv */
+export const transactionExportQuerySchema = z
+  .strictObject(transactionFilterShape)
+  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
+export type TransactionExportQuery = z.input<typeof transactionExportQuerySchema>;
+
+export const transactionPageSchema = pageSchema(transactionSchema);
+export type TransactionPage = z.infer<typeof transactionPageSchema>;

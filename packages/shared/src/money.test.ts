@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { centsToDollarInput, formatCents, parseDollarsToCents } from './money';
+
+describe('parseDollarsToCents', () => {
+  it.each([
+    ['1,234.50', 123450],
+    ['1234.5', 123450],
+    ['$12', 1200],
+    ['.5', 50],
+    ['0.07', 7],
+    ['0', 0],
+    ['  19.99 ', 1999],
+    ['1,000,000.01', 100000001],
+    ['12.', 1200],
+  ])('reads %s as %i cents', (text, cents) => {
+    expect(parseDollarsToCents(text)).toEqual({ ok: true, cents });
+  });
+
+  it('never drifts like floating point would (0.29 dollars is 29 cents, 1.005 is refused)', () => {
+    expect(parseDollarsToCents('0.29')).toEqual({ ok: true, cents: 29 });
+    expect(parseDollarsToCents('1.005')).toEqual({
+      ok: false,
+      error: 'Use at most two decimal places.',
+    });
+  });
+
+  it.each(['', 'abc', '1,23.00', '12,3456', '1.2.3', '$', '.', '--1', '1e5', '0x10'])(
+    'refuses %j',
+    (text) => {
+      expect(parseDollarsToCents(text).ok).toBe(false);
+    },
+  );
+
+  it('refuses negatives unless allowed', () => {
+    expect(parseDollarsToCents('-3.25')).toEqual({
+      ok: false,
+      error: 'The amount cannot be negative.',
+    });
+    expect(parseDollarsToCents('-3.25', { allowNegative: true })).toEqual({
+      ok: true,
+      cents: -325,
+    });
+  });
+
+  it('refuses amounts above the maximum', () => {
+    expect(parseDollarsToCents('100.01', { maxCents: 10000 }).ok).toBe(false);
+    expect(parseDollarsToCents('100.00', { maxCents: 10000 })).toEqual({ ok: true, cents: 10000 });
+  });
+
+  it('round-trips any cents amount through the editable form', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), (cents) => {
+        expect(parseDollarsToCents(centsToDollarInput(cents))).toEqual({ ok: true, cents });
+      }),
+    );
+  });
+});
+
+describe('formatCents', () => {
+  it.each([
+    [0, '$0.00'],
+    [5, '$0.05'],
+    [123450, '$1,234.50'],
+    [-123450, '-$1,234.50'],
+    [900719925474099, '$9,007,199,254,740.99'],
+  ])('%i → %s', (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+
+  it('refuses fractional cents', () => {
+    expect(() => formatCents(1.5)).toThrow(RangeError);
+  });
+
+  it('formats then parses back to the same cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 13 }), (cents) => {
+        expect(parseDollarsToCents(formatCents(cents))).toEqual({ ok: true, cents });
+      }),
+    );
+  });
+});

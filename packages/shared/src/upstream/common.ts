@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Money on the wire: integer cents. */
+export const amountSchema = z.looseObject({ amountCents: z.number().int() });
+
+/**
+ * The service's error body. `looseObject` because a real service may add fields;
+ * the BFF never relies on more than these three.
+ */
+export const errorBodySchema = z.looseObject({
+  status: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const listMetadataSchema = z.looseObject({
+  nextCursor: z.string().min(1).optional(),
+  count: z.number().int().nonnegative().optional(),
+});
+
+/** The list envelope every list endpoint returns. */
+export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    items: z.array(item),
+    metadata: listMetadataSchema,
+  });
+}
+export type ListEnvelope<T> = {
+  items: T[];
+  metadata: { nextCursor?: string; count?: number };
+};
+
+/** Ids are opaque to us, but we only ever put well-formed ones in a path. */
+export const resourceIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, "_" or "-"');
+
+/** Cursors are opaque tokens issued by the service. */
+export const cursorSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[A-Za-z0-9_\-.~=]+$/, 'is not a valid cursor');
+
+/** A Unix-millisecond timestamp as it travels in a query string. */
+export const unixMsStringSchema = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be a Unix timestamp in milliseconds')
+  .transform(Number)
+  .pipe(z.number().int().nonnegative().max(8_640_000_000_000_000));
+
+export const booleanStringSchema = z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { amountSchema, cursorSchema } from './common';
+
+/** A sub account as the list returns it; balance and spend appear in the list only. */
+export const upstreamSubAccountSchema = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+  balance: amountSchema.optional(),
+  spend: amountSchema.optional(),
+});
+export type UpstreamSubAccount = z.infer<typeof upstreamSubAccountSchema>;
+
+/** What POST /sub-account returns: only id and name. */
+export const upstreamSubAccountCreatedSchema = z.looseObject({
+  id: z.string().min(1),
+  name: z.string(),
+});
+
+export const upstreamSubAccountListQuerySchema = z.strictObject({
+  cursor: cursorSchema.optional(),
+});
+
+export const subAccountNameSchema = z.string().trim().min(1).max(100);
+
+export const upstreamSubAccountCreateBodySchema = z.strictObject({
+  name: subAccountNameSchema,
+});

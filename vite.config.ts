@@ -1,8 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
-/** One Vitest run for the whole workspace: a project per package. */
+/** One Vitest run for the whole workspace: a project per package, plus the browser flows. */
 export default defineConfig({
   test: {
-    projects: [{ test: { name: 'shared', root: './packages/shared', environment: 'node' } }],
+    projects: [
+      { test: { name: 'shared', root: './packages/shared', environment: 'node' } },
+      {
+        test: {
+          name: 'sim',
+          root: './apps/card-service-sim',
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'bff',
+          root: './apps/bff',
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      './apps/web/vite.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          root: './apps/web',
+          include: ['e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

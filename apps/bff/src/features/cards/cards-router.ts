@@ -1,0 +1,7 @@
+// Placeholder until the feature lands: the real router replaces this file.
+import { Router } from 'express';
+import type { FeatureDeps } from '../../http/deps';
+
+export function createCardsRouter(_deps: FeatureDeps): Router {
+  return Router();
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `pnpm test`: everything a change must pass, in one command that works on a clean machine.
+// 1. makes sure a headless Chromium exists for the browser flows (Debian's package, as root),
+// 2. typechecks and lints the workspace,
+// 3. runs every Vitest project (unit, integration, component, end-to-end),
+// 4. prints one summary line: "Tests: N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  return result.status ?? 1;
+}
+
+function ensureChromium() {
+  if (existsSync(chromium)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    console.error(
+      `No Chromium at ${chromium}. Install Debian's "chromium" package (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+    process.exit(1);
+  }
+  console.log('Installing Debian chromium for the browser tests…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (run('apt-get', ['update', '-qq'], { env }) !== 0) process.exit(1);
+  if (run('apt-get', ['install', '-y', '-qq', 'chromium'], { env }) !== 0) process.exit(1);
+}
+
+ensureChromium();
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+console.log('\n== typecheck');
+const projects = ['.', 'packages/shared', 'apps/card-service-sim', 'apps/bff', 'apps/web'];
+const typecheckFailed = projects
+  .map((project) => run(bin('tsc'), ['-p', join(project, 'tsconfig.json')]))
+  .some((status) => status !== 0);
+console.log('\n== lint');
+const lintFailed = run(bin('biome'), ['check', '.']) !== 0;
+
+console.log('\n== tests');
+mkdirSync(join(root, '.test-results'), { recursive: true });
+const reportFile = join(root, '.test-results', 'vitest.json');
+const vitestStatus = run(bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${reportFile}`,
+]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(reportFile)) {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  passed = report.numPassedTests ?? 0;
+  failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+} else {
+  failed = 1;
+}
+if (typecheckFailed) console.error('typecheck failed');
+if (lintFailed) console.error('lint failed');
+console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(vitestStatus !== 0 || failed > 0 || typecheckFailed || lintFailed ? 1 : 0);

@@ -13,7 +13,10 @@ export type NewAuditRecord = Omit<AuditRecord, 'id' | 'at'>;
 export interface AuditStore {
   append(record: NewAuditRecord): Promise<AuditRecord>;
   /** Newest first. `cursor` is opaque to callers. */
-  list(options: { cursor?: string; limit: number }): Promise<{ items: AuditRecord[]; nextCursor?: string }>;
+  list(options: {
+    cursor?: string;
+    limit: number;
+  }): Promise<{ items: AuditRecord[]; nextCursor?: string }>;
 }
 
 /** The second-factor check a reveal needs. */

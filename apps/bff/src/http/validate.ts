@@ -5,7 +5,9 @@ import { AppError } from './app-error';
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .map((issue) =>
+      issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    )
     .join('; ');
 }
 
@@ -17,7 +19,11 @@ export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.outp
   const query = req.query as Record<string, unknown>;
   for (const [key, value] of Object.entries(query)) {
     if (typeof value !== 'string') {
-      throw new AppError(400, 'invalid_query', `query parameter "${key}" must appear once, as plain text`);
+      throw new AppError(
+        400,
+        'invalid_query',
+        `query parameter "${key}" must appear once, as plain text`,
+      );
     }
   }
   const result = schema.safeParse(query);
@@ -33,7 +39,11 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
 }
 
 /** Validates a path parameter such as a card id. */
-export function parseParam<S extends z.ZodType>(schema: S, value: unknown, name: string): z.output<S> {
+export function parseParam<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  name: string,
+): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError(400, 'invalid_path', `"${name}" is not a valid id`);
   return result.data;

@@ -1,0 +1,94 @@
+// CSV export benchmark: `npx tsx apps/bff/bench/csv-export.ts` (or `pnpm bench csv-export`).
+// The BFF runs in this process; the simulator (100,000 transactions in one sub account) in a
+// child process, so the RSS sampled here is the BFF's (plus a streaming, non-buffering client).
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { startBffInProcess } from './bff-in-process';
+import { download } from './download';
+import { mb, sampleMemory } from './rss-sampler';
+import { startSimProcess } from './sim-process';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+export async function runCsvExportBench(transactions = 100_000) {
+  const apiKey = randomBytes(16).toString('hex');
+  const sim = await startSimProcess(transactions, apiKey);
+  const bff = await startBffInProcess(sim.url, apiKey);
+  try {
+    const headers = await bff.signIn();
+    const exportUrl = `${bff.url}/api/transactions/export.csv?subAccountId=${sim.subAccountId}`;
+    // Warm-up: JIT, connection pool, csv-stringify, on a 1-page export of a tiny date range.
+    await download(`${exportUrl}&from=0&to=1`, headers);
+    gc?.();
+    await delay(200);
+
+    const before = process.memoryUsage.rss();
+    const pagesAtStart = await sim.pages();
+    const sampler = sampleMemory(50);
+    const cpuStart = process.cpuUsage();
+    const full = await download(exportUrl, headers);
+    const cpu = process.cpuUsage(cpuStart);
+    const peak = sampler.stop();
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const pagesFull = (await sim.pages()) - pagesAtStart;
+    await delay(1_000);
+    gc?.();
+    const after = process.memoryUsage.rss();
+
+    // Disconnect: hang up after 1 MB, then watch the upstream page counter.
+    bff.clearLog();
+    const pagesBeforeCut = await sim.pages();
+    const cut = await download(exportUrl, headers, 1024 * 1024);
+    const atAbort = (await sim.pages()) - pagesBeforeCut;
+    await delay(500);
+    const after500 = (await sim.pages()) - pagesBeforeCut;
+    await delay(1_000);
+    const after1500 = (await sim.pages()) - pagesBeforeCut;
+    const stopLine = bff.exportLog().find((l) => l.includes('went away')) ? 'yes' : 'no';
+
+    const rowsPerSecond = Math.round(full.rows / (full.ms / 1000));
+    const markdown = [
+      `Export of one sub account with ${transactions.toLocaleString('en-US')} transactions (simulator page size 50, no upstream rate limit), over loopback, Node ${process.version}.`,
+      '',
+      '| measure | value |',
+      '|---|---|',
+      `| status / complete | ${full.status} / ${full.complete ? 'yes' : 'no'} |`,
+      `| rows (data lines) | ${full.rows.toLocaleString('en-US')} |`,
+      `| bytes | ${mb(full.bytes)} MB |`,
+      `| time | ${(full.ms / 1000).toFixed(2)} s |`,
+      `| throughput | ${rowsPerSecond.toLocaleString('en-US')} rows/s |`,
+      `| upstream pages walked | ${pagesFull} |`,
+      `| BFF process CPU (incl. the streaming client) | ${(cpuMs / 1000).toFixed(2)} s, ${(cpuMs / (full.rows / 1000)).toFixed(1)} ms per 1,000 rows |`,
+      `| BFF RSS before | ${mb(before)} MB |`,
+      `| BFF RSS peak (sampled every 50 ms) | ${mb(peak.peakRss)} MB (+${mb(peak.peakRss - before)} MB) |`,
+      `| BFF RSS after (1 s later${gc ? ', after gc' : ''}) | ${mb(after)} MB |`,
+      `| BFF heap used peak | ${mb(peak.peakHeap)} MB |`,
+      '',
+      '**Disconnect after 1 MB**',
+      '',
+      '| measure | value |',
+      '|---|---|',
+      `| bytes received before hanging up | ${mb(cut.bytes)} MB (${cut.rows.toLocaleString('en-US')} rows) |`,
+      `| upstream pages at hang-up | ${atAbort} |`,
+      `| upstream pages 0.5 s later | ${after500} |`,
+      `| upstream pages 1.5 s later | ${after1500} |`,
+      `| pages a full export walks | ${pagesFull} |`,
+      `| "client went away" logged | ${stopLine} |`,
+    ].join('\n');
+    return {
+      markdown,
+      rowsPerSecond,
+      rss: { before, peak: peak.peakRss, after },
+      disconnect: { atAbort, after500, after1500 },
+    };
+  } finally {
+    await bff.stop();
+    await sim.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { markdown } = await runCsvExportBench(Number(process.env.BENCH_TRANSACTIONS ?? 100_000));
+  console.log(markdown);
+}

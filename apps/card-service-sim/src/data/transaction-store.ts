@@ -1,0 +1,184 @@
+import { transactionStatuses } from '@card-console/shared/upstream/transaction';
+import {
+  type GenerateTransactionsInput,
+  generateTransactions,
+  Kind,
+} from './generate-transactions';
+import { balanceStatuses, spendStatuses } from './ledger-rules';
+import type { Merchant } from './merchants';
+import type { Transaction } from './model';
+import { hash32 } from './prng';
+import { buildGroupIndexes, lowerBoundDate, lowerBoundRow } from './sorted-index';
+import { counterparties, currencies, declineReasons } from './word-lists';
+
+const STATUS_COUNT = transactionStatuses.length;
+const EMPTY = new Int32Array(0);
+
+export interface TransactionFilter {
+  subIndex: number;
+  fromMs?: number;
+  toMs?: number;
+  status?: number;
+  cardIndex?: number;
+}
+
+export interface TransactionPage {
+  rows: number[];
+  /** row of the last item when more data exists */
+  lastRow?: number;
+}
+
+export interface StoreContext {
+  seed: number;
+  merchants: Merchant[];
+  subAccountId: (subIndex: number) => string;
+  cardId: (cardIndex: number) => string;
+  cardSubIndex: (cardIndex: number) => number;
+}
+
+/**
+ * Immutable transactions with per sub account, per (sub account, status), per card and per
+ * (card, status) indexes, so any filtered page is two binary searches and a short walk.
+ */
+export class TransactionStore {
+  readonly cols;
+  private readonly bySub: Int32Array[];
+  private readonly bySubStatus: Int32Array[];
+  private readonly byCard: Int32Array[];
+  private readonly byCardStatus: Int32Array[];
+
+  constructor(
+    input: GenerateTransactionsInput & { cards: number },
+    private readonly ctx: StoreContext,
+  ) {
+    const cols = generateTransactions(input);
+    this.cols = cols;
+    const n = cols.count;
+    this.bySub = buildGroupIndexes(n, input.subAccounts, (r) => cols.sub[r] ?? -1);
+    this.bySubStatus = buildGroupIndexes(
+      n,
+      input.subAccounts * STATUS_COUNT,
+      (r) => (cols.sub[r] ?? 0) * STATUS_COUNT + (cols.status[r] ?? 0),
+    );
+    this.byCard = buildGroupIndexes(n, input.cards, (r) => cols.card[r] ?? -1);
+    this.byCardStatus = buildGroupIndexes(n, input.cards * STATUS_COUNT, (r) => {
+      const card = cols.card[r] ?? -1;
+      return card < 0 ? -1 : card * STATUS_COUNT + (cols.status[r] ?? 0);
+    });
+  }
+
+  private indexFor(filter: TransactionFilter): Int32Array {
+    const { subIndex, status, cardIndex } = filter;
+    if (cardIndex !== undefined) {
+      if (this.ctx.cardSubIndex(cardIndex) !== subIndex) return EMPTY;
+      return (
+        (status === undefined
+          ? this.byCard[cardIndex]
+          : this.byCardStatus[cardIndex * STATUS_COUNT + status]) ?? EMPTY
+      );
+    }
+    return (
+      (status === undefined
+        ? this.bySub[subIndex]
+        : this.bySubStatus[subIndex * STATUS_COUNT + status]) ?? EMPTY
+    );
+  }
+
+  /** Newest first by (date, row); `afterRow` is the last row of the previous page. */
+  page(filter: TransactionFilter, limit: number, afterRow?: number): TransactionPage {
+    const index = this.indexFor(filter);
+    const dates = this.cols.date;
+    const lo = filter.fromMs === undefined ? 0 : lowerBoundDate(index, dates, filter.fromMs, false);
+    let hi =
+      filter.toMs === undefined ? index.length : lowerBoundDate(index, dates, filter.toMs, true);
+    if (afterRow !== undefined) hi = Math.min(hi, lowerBoundRow(index, afterRow));
+    const rows: number[] = [];
+    for (let k = hi - 1; k >= lo && rows.length < limit; k--) rows.push(index[k] ?? 0);
+    const last = rows.at(-1);
+    const more = hi - rows.length > lo;
+    return more && last !== undefined ? { rows, lastRow: last } : { rows };
+  }
+
+  /** All rows of a sub account, newest first (for tests and figures). */
+  rowsOfSub(subIndex: number): Int32Array {
+    return this.bySub[subIndex] ?? EMPTY;
+  }
+
+  figures(subIndex: number): { balanceCents: number; spendCents: number } {
+    let balanceCents = 0;
+    let spendCents = 0;
+    for (const row of this.rowsOfSub(subIndex)) {
+      const status = transactionStatuses[this.cols.status[row] ?? 0] ?? 'pending';
+      const amount = this.cols.amount[row] ?? 0;
+      if (balanceStatuses.has(status)) balanceCents += amount;
+      if ((this.cols.card[row] ?? -1) >= 0 && spendStatuses.has(status)) spendCents -= amount;
+    }
+    return { balanceCents, spendCents };
+  }
+
+  static idOf(row: number): string {
+    return `txn_${row.toString(36).padStart(7, '0')}`;
+  }
+
+  rowOf(id: string): number | undefined {
+    if (!/^txn_[0-9a-z]{7}$/.test(id)) return undefined;
+    const row = Number.parseInt(id.slice(4), 36);
+    return row < this.cols.count && TransactionStore.idOf(row) === id ? row : undefined;
+  }
+
+  materialize(row: number): Transaction {
+    const c = this.cols;
+    const date = c.date[row] ?? 0;
+    const amountCents = c.amount[row] ?? 0;
+    const status = transactionStatuses[c.status[row] ?? 0] ?? 'pending';
+    const kind = c.kind[row];
+    const h = hash32(this.ctx.seed, row);
+    const iso = new Date(date).toISOString();
+    const reference = `74${String(h % 1_000_000_000).padStart(9, '0')}${String(row).padStart(12, '0')}`;
+    const base = {
+      id: TransactionStore.idOf(row),
+      subAccountId: this.ctx.subAccountId(c.sub[row] ?? 0),
+      date: iso,
+      createdAt: iso,
+      amountCents,
+      status,
+      referenceNumber: reference,
+    };
+    if (kind !== Kind.card) {
+      const party = counterparties[c.merchant[row] ?? 0] ?? 'Counterparty';
+      const description =
+        kind === Kind.initialFunding
+          ? 'Initial funding'
+          : kind === Kind.funding
+            ? 'Funding transfer from operating account'
+            : `ACH payment to ${party}`;
+      return { ...base, description };
+    }
+    const merchant = this.ctx.merchants[c.merchant[row] ?? 0];
+    const authorizedAt = new Date(date - (c.authDelta[row] ?? 0)).toISOString();
+    const tx: Transaction = {
+      ...base,
+      createdAt: authorizedAt,
+      description: merchant?.name ?? 'Merchant',
+      authorizedAt,
+      cardId: this.ctx.cardId(c.card[row] ?? 0),
+      merchantData: {
+        description: merchant?.raw ?? 'MERCHANT',
+        categoryCode: merchant?.mcc ?? '5999',
+      },
+    };
+    const fx = c.fx[row] ?? 0;
+    const currency = currencies[fx - 1];
+    if (currency) {
+      const jitter = 1 + (((h >>> 8) % 401) - 200) / 10_000;
+      const rate = Math.round(currency.usdPerUnit * jitter * 1e6) / 1e6;
+      tx.originalCurrency = {
+        code: currency.code,
+        amountCents: Math.round(amountCents / rate),
+        conversionRate: rate,
+      };
+    }
+    if (status === 'declined') tx.declineReason = declineReasons[h % declineReasons.length];
+    return tx;
+  }
+}

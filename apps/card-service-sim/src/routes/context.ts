@@ -1,0 +1,26 @@
+import type { IncomingMessage } from 'node:http';
+import type { Dataset } from '../data/dataset';
+import type { CursorCodec } from '../http/cursor-codec';
+
+export interface PageSizes {
+  cards: number;
+  transactions: number;
+  subAccounts: number;
+}
+
+export interface RouteContext {
+  req: IncomingMessage;
+  query: URLSearchParams;
+  /** The decoded `:id` path segment, when the route has one. */
+  id: string;
+  data: Dataset;
+  cursors: CursorCodec;
+  pageSize: PageSizes;
+}
+
+export interface RouteResult {
+  status: number;
+  body: unknown;
+}
+
+export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;

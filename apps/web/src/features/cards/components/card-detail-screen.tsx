@@ -1,0 +1,110 @@
+import type { Card } from '@card-console/shared/api/cards';
+import type { Role } from '@card-console/shared/api/meta';
+import { formatCents } from '@card-console/shared/money';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { StatusBadge } from '../../../components/status-badge';
+import { formatDate, formatDateTime, formatExpiry } from '../../../lib/format';
+import { limitText } from './card-limits';
+import { CardSecrets } from './card-secrets';
+import { LimitEditor } from './limit-editor';
+
+interface CardDetailScreenProps {
+  card: Card;
+  role: Role;
+  stepUpUntil: number | undefined;
+  onSteppedUp: () => void;
+}
+
+export function CardDetailScreen({ card, role, stepUpUntil, onSteppedUp }: CardDetailScreenProps) {
+  const [editing, setEditing] = useState(false);
+  const [message, setMessage] = useState<string | undefined>();
+  const isAdmin = role === 'admin';
+  const u = card.utilizationLimit;
+
+  return (
+    <section aria-labelledby="card-title">
+      <p>
+        <Link to="/cards">← All cards</Link>
+      </p>
+      <div className="screen-header">
+        <h1 id="card-title">{card.name}</h1>
+        <StatusBadge status={card.status} />
+      </div>
+      {message ? (
+        <p className="notice" role="status">
+          {message}
+        </p>
+      ) : null}
+      <div className="detail-grid">
+        <div className="panel">
+          <h2>Card</h2>
+          <CardSecrets
+            key={card.id}
+            cardId={card.id}
+            last4={card.last4}
+            canReveal={isAdmin}
+            stepUpUntil={stepUpUntil}
+            onSteppedUp={onSteppedUp}
+          />
+          <dl className="pairs">
+            <dt>Card id</dt>
+            <dd className="mono">{card.id}</dd>
+            <dt>Expiry</dt>
+            <dd>{formatExpiry(card.expiryMonth, card.expiryYear)}</dd>
+            <dt>Status</dt>
+            <dd>{card.status}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(card.createdAt)}</dd>
+          </dl>
+        </div>
+        <div className="panel">
+          <h2>Spending constraint</h2>
+          <h3>Per transaction</h3>
+          <dl className="pairs">
+            <dt>Minimum</dt>
+            <dd>{limitText(card.transactionSizeLimit.minimumCents)}</dd>
+            <dt>Maximum</dt>
+            <dd>{limitText(card.transactionSizeLimit.maximumCents)}</dd>
+          </dl>
+          <h3>Utilization limit</h3>
+          {u ? (
+            <dl className="pairs">
+              <dt>Preset</dt>
+              <dd>{u.preset ?? '—'}</dd>
+              <dt>Amount</dt>
+              <dd>{u.limitCents === undefined ? '—' : formatCents(u.limitCents)}</dd>
+              <dt>Time zone</dt>
+              <dd>{u.timezone ?? '—'}</dd>
+              <dt>Start date</dt>
+              <dd>{formatDate(u.startDate)}</dd>
+            </dl>
+          ) : (
+            <p className="muted">No utilization limit.</p>
+          )}
+        </div>
+      </div>
+      {isAdmin && !editing ? (
+        <button
+          type="button"
+          onClick={() => {
+            setMessage(undefined);
+            setEditing(true);
+          }}
+        >
+          Edit name and limits
+        </button>
+      ) : null}
+      {isAdmin && editing ? (
+        <LimitEditor
+          key={card.id}
+          card={card}
+          onDone={(done) => {
+            setEditing(false);
+            setMessage(done || undefined);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

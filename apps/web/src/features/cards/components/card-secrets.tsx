@@ -1,0 +1,106 @@
+import type { RevealResponse } from '@card-console/shared/api/cards';
+import { useCallback, useEffect, useState } from 'react';
+import { useCountdown } from '../../../components/use-countdown';
+import { groupInFours, maskedPan } from '../../../lib/format';
+import { RevealDialog } from './reveal-dialog';
+
+export const REVEAL_SECONDS = 30;
+
+interface CardSecretsProps {
+  cardId: string;
+  last4: string;
+  canReveal: boolean;
+  stepUpUntil: number | undefined;
+  onSteppedUp: () => void;
+}
+
+/**
+ * The card number and CVV, masked. Revealed values live only in this component's state:
+ * gone after the countdown, when the tab is hidden, and when the component unmounts.
+ */
+export function CardSecrets({
+  cardId,
+  last4,
+  canReveal,
+  stepUpUntil,
+  onSteppedUp,
+}: CardSecretsProps) {
+  const [secrets, setSecrets] = useState<Pick<RevealResponse, 'pan' | 'cvv'> | undefined>();
+  const [asking, setAsking] = useState(false);
+  const [copied, setCopied] = useState<string | undefined>();
+  const hide = useCallback(() => {
+    setSecrets(undefined);
+    setCopied(undefined);
+  }, []);
+  const left = useCountdown(secrets ? REVEAL_SECONDS : undefined, hide, secrets);
+
+  useEffect(() => {
+    if (!secrets) return;
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') hide();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', hide);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', hide);
+    };
+  }, [secrets, hide]);
+
+  const copy = (what: string, value: string) => {
+    void navigator.clipboard
+      ?.writeText(value)
+      .then(() => setCopied(what))
+      .catch(() => setCopied(undefined));
+  };
+
+  return (
+    <div className="secrets">
+      <dl className="pairs">
+        <dt>Card number</dt>
+        <dd className="mono" data-testid="pan">
+          {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
+          {secrets ? (
+            <button type="button" className="small" onClick={() => copy('number', secrets.pan)}>
+              Copy card number
+            </button>
+          ) : null}
+        </dd>
+        <dt>Security code</dt>
+        <dd className="mono" data-testid="cvv">
+          {secrets ? secrets.cvv : '•••'}
+          {secrets ? (
+            <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
+              Copy CVV
+            </button>
+          ) : null}
+        </dd>
+      </dl>
+      {secrets ? (
+        <p className="countdown" role="status">
+          Hidden again in {left ?? REVEAL_SECONDS} s{copied ? ` · ${copied} copied` : ''}
+          <button type="button" className="small" onClick={hide}>
+            Hide now
+          </button>
+        </p>
+      ) : null}
+      {canReveal && !secrets ? (
+        <button type="button" onClick={() => setAsking(true)}>
+          Reveal card details
+        </button>
+      ) : null}
+      {asking ? (
+        <RevealDialog
+          cardId={cardId}
+          needsCode={stepUpUntil === undefined || stepUpUntil <= Date.now()}
+          onClose={() => setAsking(false)}
+          onRevealed={(revealed, usedCode) => {
+            setAsking(false);
+            setSecrets({ pan: revealed.pan, cvv: revealed.cvv });
+            if (usedCode) onSteppedUp();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

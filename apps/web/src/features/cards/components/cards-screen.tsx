@@ -1,0 +1,114 @@
+import type { CardPage } from '@card-console/shared/api/cards';
+import { cardStatuses } from '@card-console/shared/upstream/card';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Pager } from '../../../components/pager';
+import { StatusBadge } from '../../../components/status-badge';
+import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
+import { formatExpiry, maskedLast4 } from '../../../lib/format';
+import type { CardsSearch } from '../cards-search';
+import { TransactionLimits, UtilizationLimit } from './card-limits';
+
+export function CardsScreen({ search, page }: { search: CardsSearch; page: CardPage }) {
+  const navigate = useNavigate();
+  const loading = useRouterState({ select: (s) => s.isLoading });
+  const go = (next: CardsSearch) => void navigate({ to: '/cards', search: next });
+  const setFilter = (patch: Partial<CardsSearch>) =>
+    go({ ...search, ...patch, cursors: undefined });
+
+  return (
+    <section aria-labelledby="cards-title">
+      <div className="screen-header">
+        <h1 id="cards-title">Cards</h1>
+      </div>
+      <div className="filters">
+        <label className="field">
+          <span>Status</span>
+          <select
+            value={search.status ?? ''}
+            onChange={(e) =>
+              setFilter({ status: (e.target.value || undefined) as CardsSearch['status'] })
+            }
+          >
+            <option value="">All statuses</option>
+            {cardStatuses.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Sort by</span>
+          <select
+            value={search.sort ?? 'createdAt'}
+            onChange={(e) => setFilter({ sort: e.target.value as CardsSearch['sort'] })}
+          >
+            <option value="createdAt">Created date</option>
+            <option value="name">Name</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Direction</span>
+          <select
+            value={search.direction ?? 'desc'}
+            onChange={(e) => setFilter({ direction: e.target.value as CardsSearch['direction'] })}
+          >
+            <option value="desc">Descending</option>
+            <option value="asc">Ascending</option>
+          </select>
+        </label>
+      </div>
+      {page.items.length === 0 ? (
+        <p className="empty">No cards match these filters.</p>
+      ) : (
+        <div className="table-wrap" aria-busy={loading}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Number</th>
+                <th scope="col">Status</th>
+                <th scope="col">Expiry</th>
+                <th scope="col">Per transaction</th>
+                <th scope="col">Utilization limit</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.items.map((card) => (
+                <tr key={card.id}>
+                  <th scope="row">
+                    <Link to="/cards/$cardId" params={{ cardId: card.id }}>
+                      {card.name}
+                    </Link>
+                  </th>
+                  <td className="mono">{maskedLast4(card.last4)}</td>
+                  <td>
+                    <StatusBadge status={card.status} />
+                  </td>
+                  <td>{formatExpiry(card.expiryMonth, card.expiryYear)}</td>
+                  <td>
+                    <TransactionLimits card={card} />
+                  </td>
+                  <td>
+                    <UtilizationLimit card={card} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Cards"
+        page={pageNumber(search.cursors)}
+        hasPrevious={(search.cursors?.length ?? 0) > 0}
+        hasNext={page.nextCursor !== undefined}
+        busy={loading}
+        onPrevious={() => go({ ...search, cursors: popCursor(search.cursors) })}
+        onNext={() =>
+          page.nextCursor && go({ ...search, cursors: pushCursor(search.cursors, page.nextCursor) })
+        }
+      />
+    </section>
+  );
+}

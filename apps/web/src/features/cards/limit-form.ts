@@ -1,0 +1,98 @@
+import type { Card, CardPatchBody } from '@card-console/shared/api/cards';
+import { centsToDollarInput, formatCents, parseDollarsToCents } from '@card-console/shared/money';
+
+export interface LimitFormValues {
+  name: string;
+  minimum: string;
+  maximum: string;
+}
+
+export type LimitField = keyof LimitFormValues;
+
+export interface LimitChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+export type LimitFormResult =
+  | { ok: true; body: CardPatchBody; changes: LimitChange[]; warnings: string[] }
+  | { ok: false; errors: Partial<Record<LimitField | 'form', string>> };
+
+/** The service's ceiling for a limit: $100,000,000.00. */
+const MAX_LIMIT_CENTS = 100_000_000_00;
+
+export function initialLimitValues(card: Card): LimitFormValues {
+  const { minimumCents, maximumCents } = card.transactionSizeLimit;
+  return {
+    name: card.name,
+    minimum: minimumCents === undefined ? '' : centsToDollarInput(minimumCents),
+    maximum: maximumCents === undefined ? '' : centsToDollarInput(maximumCents),
+  };
+}
+
+const show = (cents: number | undefined) => (cents === undefined ? 'none' : formatCents(cents));
+
+/**
+ * Checks what the person typed against the card as it is, and says exactly what would be
+ * sent. A limit cannot be removed through the API, so an existing one cannot be emptied.
+ */
+export function validateLimitForm(card: Card, values: LimitFormValues): LimitFormResult {
+  const errors: Partial<Record<LimitField | 'form', string>> = {};
+  const name = values.name.trim();
+  if (name === '') errors.name = 'Give the card a name.';
+  else if (name.length > 100) errors.name = 'Use at most 100 characters.';
+
+  const parseLimit = (field: 'minimum' | 'maximum', current: number | undefined) => {
+    const text = values[field];
+    if (text.trim() === '') {
+      if (current !== undefined) {
+        errors[field] = `Enter a ${field}; an existing limit can be changed but not removed.`;
+      }
+      return current;
+    }
+    const parsed = parseDollarsToCents(text, { maxCents: MAX_LIMIT_CENTS });
+    if (!parsed.ok) {
+      errors[field] = parsed.error;
+      return undefined;
+    }
+    return parsed.cents;
+  };
+  const { minimumCents: oldMin, maximumCents: oldMax } = card.transactionSizeLimit;
+  const min = parseLimit('minimum', oldMin);
+  const max = parseLimit('maximum', oldMax);
+  if (!errors.minimum && !errors.maximum && min !== undefined && max !== undefined && min > max) {
+    errors.minimum = 'The minimum must not be above the maximum.';
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const body: CardPatchBody = {};
+  const changes: LimitChange[] = [];
+  if (name !== card.name) {
+    body.name = name;
+    changes.push({ field: 'Name', from: card.name, to: name });
+  }
+  const limit: { minimumCents?: number; maximumCents?: number } = {};
+  if (min !== undefined && min !== oldMin) {
+    limit.minimumCents = min;
+    changes.push({ field: 'Minimum per transaction', from: show(oldMin), to: show(min) });
+  }
+  if (max !== undefined && max !== oldMax) {
+    limit.maximumCents = max;
+    changes.push({ field: 'Maximum per transaction', from: show(oldMax), to: show(max) });
+  }
+  if (Object.keys(limit).length > 0) body.transactionSizeLimit = limit;
+  if (changes.length === 0) return { ok: false, errors: { form: 'Nothing has changed.' } };
+
+  const warnings =
+    max === 0 ? ['A $0.00 maximum blocks every purchase on this card.'] : ([] as string[]);
+  return { ok: true, body, changes, warnings };
+}
+
+/** Shown while typing, before any submit: a $0 maximum is allowed but rarely meant. */
+export function zeroMaximumWarning(maximum: string): string | undefined {
+  const parsed = parseDollarsToCents(maximum);
+  return parsed.ok && parsed.cents === 0
+    ? 'A $0.00 maximum blocks every purchase on this card.'
+    : undefined;
+}

@@ -1,0 +1,74 @@
+import type { SessionResponse } from '@card-console/shared/api/session';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useRouter } from '@tanstack/react-router';
+import { useState } from 'react';
+import { RateLimitNotice } from '../../../components/rate-limit-notice';
+import { signOut } from '../api/sign-out';
+import { useSessionPoll } from './use-session-poll';
+
+/** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
+export function AppShell({ session }: { session: SessionResponse }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [signingOut, setSigningOut] = useState(false);
+  useSessionPoll();
+
+  const onSignOut = async () => {
+    setSigningOut(true);
+    try {
+      await signOut();
+    } catch {
+      // Signed out or not, this browser forgets everything and shows sign-in.
+    }
+    await router.navigate({ to: '/sign-in', search: {} });
+    queryClient.clear();
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">Card Console</span>
+        <nav aria-label="Main">
+          <ul className="nav">
+            <li>
+              <Link to="/sub-accounts" activeProps={{ 'aria-current': 'page' }}>
+                Sub accounts
+              </Link>
+            </li>
+            <li>
+              <Link to="/cards" activeProps={{ 'aria-current': 'page' }}>
+                Cards
+              </Link>
+            </li>
+            <li>
+              <Link to="/transactions" activeProps={{ 'aria-current': 'page' }}>
+                Transactions
+              </Link>
+            </li>
+            {session.role === 'admin' ? (
+              <li>
+                <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
+                  Audit
+                </Link>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+        <div className="user">
+          <span className="user-email">{session.email}</span>
+          <span className={`role role-${session.role}`}>{session.role}</span>
+          <button type="button" onClick={onSignOut} disabled={signingOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="content" tabIndex={-1}>
+        <RateLimitNotice />
+        <Outlet />
+      </main>
+    </div>
+  );
+}

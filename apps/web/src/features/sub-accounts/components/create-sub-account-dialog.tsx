@@ -1,0 +1,59 @@
+import type { SubAccountCreated } from '@card-console/shared/api/sub-accounts';
+import { subAccountNameSchema } from '@card-console/shared/upstream/sub-account';
+import { type FormEvent, useState } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { useCreateSubAccount } from '../api/create-sub-account';
+
+interface Props {
+  onClose: () => void;
+  onCreated: (created: SubAccountCreated) => void;
+}
+
+export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
+  const [name, setName] = useState('');
+  const [invalid, setInvalid] = useState<string | undefined>();
+  const create = useCreateSubAccount();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = subAccountNameSchema.safeParse(name);
+    if (!parsed.success) {
+      setInvalid('Give the sub account a name of 1 to 100 characters.');
+      return;
+    }
+    setInvalid(undefined);
+    create.mutate({ name: parsed.data }, { onSuccess: onCreated });
+  };
+
+  const error = invalid ?? (create.error ? create.error.message : undefined);
+  return (
+    <Dialog title="Create sub account" onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <label className="field">
+          <span>Name</span>
+          <input
+            name="name"
+            value={name}
+            maxLength={100}
+            required
+            aria-invalid={invalid ? true : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

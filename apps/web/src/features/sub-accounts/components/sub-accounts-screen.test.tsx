@@ -1,0 +1,125 @@
+import type { SubAccountPage } from '@card-console/shared/api/sub-accounts';
+import { subAccountCreateBodySchema } from '@card-console/shared/api/sub-accounts';
+import { screen, within } from '@testing-library/react';
+import { delay, HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { adminSession, financeSession, subAccounts } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, sentRequests, server } from '../../../test/server';
+
+const page = (items = subAccounts): SubAccountPage => ({ items });
+
+describe('sub accounts screen', () => {
+  it('shows loading, then every sub account with balance, spend and totals', async () => {
+    server.use(
+      http.get('/api/sub-accounts', async () => {
+        await delay(400);
+        return HttpResponse.json(page());
+      }),
+    );
+    renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByText('Loading…')).toBeInTheDocument();
+    const ops = await screen.findByRole('row', { name: /Operations/ });
+    expect(within(ops).getByText('$12,345.67')).toBeInTheDocument();
+    expect(within(ops).getByText('$2,500.00')).toBeInTheDocument();
+    expect(screen.getByTestId('total-balance')).toHaveTextContent('$17,345.67');
+    expect(screen.getByTestId('total-spend')).toHaveTextContent('$3,499.99');
+    expect(within(ops).getByRole('link', { name: /Transactions of Operations/ })).toHaveAttribute(
+      'href',
+      '/transactions?subAccountId=sa_ops',
+    );
+    // Every call carried the CSRF header the BFF requires.
+    expect(sentRequests.length).toBeGreaterThan(0);
+    for (const r of sentRequests) expect(r.headers.get('x-csrf')).toBe('1');
+  });
+
+  it('follows the cursor so totals cover every page', async () => {
+    server.use(
+      http.get('/api/sub-accounts', ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        return HttpResponse.json<SubAccountPage>(
+          cursor === 'p2'
+            ? { items: [subAccounts[1]!] }
+            : { items: [subAccounts[0]!], nextCursor: 'p2' },
+        );
+      }),
+    );
+    renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByRole('row', { name: /Marketing/ })).toBeInTheDocument();
+    expect(screen.getByTestId('total-balance')).toHaveTextContent('$17,345.67');
+  });
+
+  it('says so when there are none', async () => {
+    server.use(http.get('/api/sub-accounts', () => HttpResponse.json(page([]))));
+    renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByText('No sub accounts yet.')).toBeInTheDocument();
+  });
+
+  it('shows the error with its request id, and Retry loads the list', async () => {
+    let fail = true;
+    server.use(
+      http.get('/api/sub-accounts', () =>
+        fail
+          ? apiError(502, 'upstream_unavailable', 'The card service did not answer.')
+          : HttpResponse.json(page()),
+      ),
+    );
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByText('The card service did not answer.')).toBeInTheDocument();
+    expect(screen.getByText('req-upstream_unavailable')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('row', { name: /Operations/ })).toBeInTheDocument();
+  });
+
+  it('hides "Create sub account" from finance', async () => {
+    server.use(http.get('/api/sub-accounts', () => HttpResponse.json(page())));
+    renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('row', { name: /Operations/ });
+    expect(screen.queryByRole('button', { name: 'Create sub account' })).not.toBeInTheDocument();
+  });
+
+  it('lets an admin create one in a dialog, checking the name first', async () => {
+    const created: unknown[] = [];
+    let items = [...subAccounts];
+    server.use(
+      http.get('/api/sub-accounts', () => HttpResponse.json(page(items))),
+      http.post('/api/sub-accounts', async ({ request }) => {
+        const body = subAccountCreateBodySchema.parse(await request.json());
+        created.push(body);
+        items = [...items, { id: 'sa_new', name: body.name, balanceCents: 0, spendCents: 0 }];
+        return HttpResponse.json({ id: 'sa_new', name: body.name }, { status: 201 });
+      }),
+    );
+    const { user } = renderApp('/sub-accounts', { session: adminSession() });
+    await user.click(await screen.findByRole('button', { name: 'Create sub account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create sub account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give the sub account a name');
+    expect(requestsTo('/api/sub-accounts', 'POST')).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Name'), '  Travel  ');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByRole('row', { name: /Travel/ })).toBeInTheDocument();
+    expect(created).toEqual([{ name: 'Travel' }]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Created sub account “Travel”');
+  });
+
+  it("shows the server's refusal inside the dialog", async () => {
+    server.use(
+      http.get('/api/sub-accounts', () => HttpResponse.json(page())),
+      http.post('/api/sub-accounts', () =>
+        apiError(400, 'invalid_body', 'name: a sub account with this name exists'),
+      ),
+    );
+    const { user } = renderApp('/sub-accounts', { session: adminSession() });
+    await user.click(await screen.findByRole('button', { name: 'Create sub account' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Name'), 'Operations');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'a sub account with this name exists',
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import type { Role } from '@card-console/shared/api/meta';
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import { formatCents } from '@card-console/shared/money';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { CreateSubAccountDialog } from './create-sub-account-dialog';
+
+function sum(items: SubAccount[], pick: (s: SubAccount) => number | undefined): number {
+  return items.reduce((total, s) => total + (pick(s) ?? 0), 0);
+}
+
+const money = (cents: number | undefined) => (cents === undefined ? '—' : formatCents(cents));
+
+export function SubAccountsScreen({
+  subAccounts,
+  role,
+}: {
+  subAccounts: SubAccount[];
+  role: Role;
+}) {
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<string | undefined>();
+
+  return (
+    <section aria-labelledby="sub-accounts-title">
+      <div className="screen-header">
+        <h1 id="sub-accounts-title">Sub accounts</h1>
+        {role === 'admin' ? (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            Create sub account
+          </button>
+        ) : null}
+      </div>
+      {created ? (
+        <p className="notice" role="status">
+          Created sub account “{created}”.
+        </p>
+      ) : null}
+      {subAccounts.length === 0 ? (
+        <p className="empty">No sub accounts yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
+                <th scope="col" className="num">
+                  Spend
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Links</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {subAccounts.map((s) => (
+                <tr key={s.id}>
+                  <th scope="row">{s.name}</th>
+                  <td className="num">{money(s.balanceCents)}</td>
+                  <td className="num">{money(s.spendCents)}</td>
+                  <td>
+                    <Link
+                      to="/transactions"
+                      search={{ subAccountId: s.id }}
+                      aria-label={`Transactions of ${s.name}`}
+                    >
+                      Transactions
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">Total ({subAccounts.length})</th>
+                <td className="num" data-testid="total-balance">
+                  {formatCents(sum(subAccounts, (s) => s.balanceCents))}
+                </td>
+                <td className="num" data-testid="total-spend">
+                  {formatCents(sum(subAccounts, (s) => s.spendCents))}
+                </td>
+                <td />
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+      {creating ? (
+        <CreateSubAccountDialog
+          onClose={() => setCreating(false)}
+          onCreated={(c) => {
+            setCreating(false);
+            setCreated(c.name);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

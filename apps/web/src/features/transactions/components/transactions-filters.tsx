@@ -1,0 +1,105 @@
+import type { Card } from '@card-console/shared/api/cards';
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import { transactionStatuses } from '@card-console/shared/upstream/transaction';
+import { useState } from 'react';
+import { maskedLast4 } from '../../../lib/format';
+import type { TransactionsSearch } from '../transactions-search';
+
+interface FiltersProps {
+  search: TransactionsSearch;
+  subAccounts: SubAccount[];
+  cards: Card[];
+  onChange: (next: TransactionsSearch) => void;
+}
+
+/** Every change becomes a new URL (a history entry), which resets paging to the first page. */
+export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
+  const [dateError, setDateError] = useState<string | undefined>();
+  const set = (patch: Partial<TransactionsSearch>) =>
+    onChange({ ...search, ...patch, cursors: undefined });
+
+  const setDay = (which: 'from' | 'to', value: string) => {
+    const next = { from: search.from, to: search.to, [which]: value || undefined };
+    if (next.from && next.to && next.from > next.to) {
+      setDateError('The start date must not be after the end date.');
+      return;
+    }
+    setDateError(undefined);
+    set({ [which]: value || undefined });
+  };
+
+  const knownCard = !search.cardId || cards.some((c) => c.id === search.cardId);
+  return (
+    <fieldset className="filters">
+      <legend className="visually-hidden">Filters</legend>
+      <label className="field">
+        <span>Sub account</span>
+        <select
+          required
+          value={search.subAccountId ?? ''}
+          onChange={(e) => set({ subAccountId: e.target.value })}
+        >
+          {subAccounts.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>From</span>
+        <input
+          type="date"
+          value={search.from ?? ''}
+          max={search.to}
+          onChange={(e) => setDay('from', e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>To</span>
+        <input
+          type="date"
+          value={search.to ?? ''}
+          min={search.from}
+          onChange={(e) => setDay('to', e.target.value)}
+        />
+      </label>
+      <label className="field">
+        <span>Status</span>
+        <select
+          value={search.status ?? ''}
+          onChange={(e) =>
+            set({ status: (e.target.value || undefined) as TransactionsSearch['status'] })
+          }
+        >
+          <option value="">All statuses</option>
+          {transactionStatuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Card</span>
+        <select
+          value={search.cardId ?? ''}
+          onChange={(e) => set({ cardId: e.target.value || undefined })}
+        >
+          <option value="">All cards</option>
+          {knownCard ? null : <option value={search.cardId}>{search.cardId}</option>}
+          {cards.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name} ({maskedLast4(c.last4)})
+            </option>
+          ))}
+        </select>
+      </label>
+      {dateError ? (
+        <p className="form-error" role="alert">
+          {dateError}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

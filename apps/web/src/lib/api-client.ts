@@ -1,0 +1,115 @@
+import type { ApiErrorBody } from '@card-console/shared/api/error';
+import { ApiError } from './api-error';
+
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** A background poll: tells the BFF not to count it as activity. */
+  background?: boolean;
+  /** What to ask for; JSON unless said otherwise. */
+  accept?: string;
+  signal?: AbortSignal | undefined;
+}
+
+type UnauthenticatedListener = (error: ApiError) => void;
+let onUnauthenticated: UnauthenticatedListener | undefined;
+
+/** The router registers how "your session ended" is handled; the client only reports it. */
+export function setUnauthenticatedListener(listener: UnauthenticatedListener | undefined): void {
+  onUnauthenticated = listener;
+}
+
+export function apiUrl(path: string, query?: ApiRequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Sends one `/api` request the way the BFF requires and returns the raw response if ok. */
+export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = {
+    'X-CSRF': '1',
+    Accept: options.accept ?? 'application/json',
+  };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.background) headers['X-Background'] = '1';
+  let response: Response;
+  try {
+    // Absolute against the page, so it is the same origin in the browser and in tests.
+    response = await fetch(new URL(apiUrl(path, options.query), window.location.href), {
+      method: options.method ?? 'GET',
+      headers,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({
+      status: 0,
+      code: 'network_error',
+      message: 'The server could not be reached. Check your connection and try again.',
+    });
+  }
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (error.status === 401 && error.code === 'unauthenticated') onUnauthenticated?.(error);
+    throw error;
+  }
+  return response;
+}
+
+/**
+ * Sends a request and returns its JSON, typed by the shared schema's type. The BFF validates
+ * everything it sends with those schemas; the SPA does not parse them again at run time, which
+ * keeps zod out of the first download (see README: bundle budget).
+ */
+export async function apiJson<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const response = await apiRequest(path, options);
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new ApiError({
+      status: response.status,
+      code: 'invalid_response',
+      message: 'The server sent an answer this page does not understand.',
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    });
+  }
+}
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.status === 'number' &&
+    typeof v.code === 'string' &&
+    typeof v.message === 'string' &&
+    (v.retryAfterSeconds === undefined || typeof v.retryAfterSeconds === 'number')
+  );
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (isErrorBody(json)) return new ApiError(json);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  return new ApiError({
+    status: response.status,
+    code: 'http_error',
+    message: `The server answered ${response.status} ${response.statusText}`.trim(),
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
+  });
+}

@@ -1,0 +1,33 @@
+/** Dates on screen are in the person's own time zone (the browser's). */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+export function formatDateTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateTime.format(ms);
+}
+
+export function formatDate(iso: string | undefined): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateOnly.format(ms);
+}
+
+export function formatExpiry(month: string | undefined, year: string | undefined): string {
+  if (!month || !year) return '—';
+  return `${month.padStart(2, '0')}/${year.slice(-2)}`;
+}
+
+export function maskedLast4(last4: string): string {
+  return `•••• ${last4}`;
+}
+
+export function maskedPan(last4: string): string {
+  return `•••• •••• •••• ${last4}`;
+}
+
+/** "4111111111111111" → "4111 1111 1111 1111". */
+export function groupInFours(digits: string): string {
+  return digits.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+}

@@ -1,0 +1,53 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { Loading } from './components/loading';
+import { RouteError } from './components/route-error';
+import { sessionQueryOptions } from './features/session/api/get-session';
+import { setUnauthenticatedListener } from './lib/api-client';
+import { routeTree } from './routeTree.gen';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+  const router = createRouter({
+    routeTree,
+    context: { queryClient },
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    // The query cache decides freshness; the router always asks it.
+    defaultPreloadStaleTime: 0,
+    defaultPendingComponent: () => <Loading />,
+    // Show "Loading…" soon on a first load, but not as a flash on quick answers.
+    defaultPendingMs: 200,
+    defaultPendingMinMs: 300,
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: () => (
+      <div className="error-state">
+        <h2>Not found</h2>
+        <p>There is nothing at this address.</p>
+      </div>
+    ),
+    scrollRestoration: true,
+  });
+
+  // A 401 "unauthenticated" after having been signed in means the session ended (idle
+  // timeout, sign-out elsewhere): go to sign-in with a message and a way back.
+  setUnauthenticatedListener(() => {
+    if (queryClient.getQueryData(sessionQueryOptions().queryKey) === undefined) return;
+    const here = router.state.location;
+    if (here.pathname === '/sign-in') return;
+    void router
+      .navigate({ to: '/sign-in', search: { redirect: here.href, expired: true }, replace: true })
+      .then(() => queryClient.clear());
+  });
+
+  return router;
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

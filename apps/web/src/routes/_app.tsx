@@ -1,0 +1,25 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { sessionQueryOptions } from '../features/session/api/get-session';
+import { AppShell } from '../features/session/components/app-shell';
+import { isApiError } from '../lib/api-error';
+
+export const Route = createFileRoute('/_app')({
+  beforeLoad: async ({ context, location }) => {
+    try {
+      const session = await context.queryClient.ensureQueryData(sessionQueryOptions());
+      return { session };
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+      }
+      throw error;
+    }
+  },
+  component: AppLayout,
+});
+
+function AppLayout() {
+  const { data: session } = useSuspenseQuery(sessionQueryOptions());
+  return <AppShell session={session} />;
+}

@@ -1,0 +1,75 @@
+import { localTimeZone } from '@card-console/shared/dates';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { cardsQueryOptions } from '../../../features/cards/api/get-cards';
+import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
+import { transactionsQueryOptions } from '../../../features/transactions/api/get-transactions';
+import { TransactionsScreen } from '../../../features/transactions/components/transactions-screen';
+import {
+  type TransactionFilter,
+  toTransactionFilter,
+  validateTransactionsSearch,
+} from '../../../features/transactions/transactions-search';
+import { currentCursor } from '../../../lib/cursor-stack';
+
+/** The card filter offers the first page of cards by name. */
+const cardChoices = cardsQueryOptions({ sort: 'name', direction: 'asc' });
+
+export const Route = createFileRoute('/_app/transactions/')({
+  validateSearch: validateTransactionsSearch,
+  // The sub account is required: default to the first one, in the URL so the link is complete.
+  beforeLoad: async ({ context, search }) => {
+    if (search.subAccountId) return;
+    const subAccounts = await context.queryClient.ensureQueryData(subAccountsQueryOptions());
+    const first = subAccounts[0];
+    if (first) {
+      throw redirect({
+        to: '/transactions',
+        search: { ...search, subAccountId: first.id },
+        replace: true,
+      });
+    }
+  },
+  loaderDeps: ({ search }) => ({
+    subAccountId: search.subAccountId,
+    from: search.from,
+    to: search.to,
+    status: search.status,
+    cardId: search.cardId,
+    cursor: currentCursor(search.cursors),
+  }),
+  loader: async ({ context, deps }) => {
+    void context.queryClient.prefetchQuery(cardChoices);
+    await context.queryClient.ensureQueryData(subAccountsQueryOptions());
+    if (!deps.subAccountId) return;
+    const { subAccountId, cursor } = deps;
+    const filter = toTransactionFilter({ ...deps, subAccountId }, localTimeZone());
+    await context.queryClient.ensureQueryData(transactionsQueryOptions({ ...filter, cursor }));
+  },
+  component: TransactionsRoute,
+});
+
+function TransactionsRoute() {
+  const search = Route.useSearch();
+  const { subAccountId, cursor, ...rest } = Route.useLoaderDeps();
+  const { data: subAccounts } = useSuspenseQuery(subAccountsQueryOptions());
+  // Card names are a nicety for the filter and the table; the list works without them.
+  const cards = useQuery(cardChoices).data?.items ?? [];
+  const screen = { search, subAccounts, cards };
+  if (!subAccountId) return <TransactionsScreen {...screen} filter={undefined} page={undefined} />;
+  const filter = toTransactionFilter({ ...rest, subAccountId }, localTimeZone());
+  return <TransactionsPage screen={screen} filter={filter} cursor={cursor} />;
+}
+
+function TransactionsPage({
+  screen,
+  filter,
+  cursor,
+}: {
+  screen: Omit<React.ComponentProps<typeof TransactionsScreen>, 'filter' | 'page'>;
+  filter: TransactionFilter;
+  cursor: string | undefined;
+}) {
+  const { data } = useSuspenseQuery(transactionsQueryOptions({ ...filter, cursor }));
+  return <TransactionsScreen {...screen} filter={filter} page={data} />;
+}

@@ -1,0 +1,40 @@
+import type { SessionResponse } from '@card-console/shared/api/session';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { createQueryClient } from '../lib/query-client';
+import { createAppRouter } from '../router';
+import { apiError, server } from './server';
+
+interface RenderOptions {
+  /** Who is signed in; null for nobody. */
+  session?: SessionResponse | null;
+  /** userEvent options, e.g. to advance fake timers. */
+  advanceTimers?: (ms: number) => void;
+}
+
+/** Renders the whole app through the real router at `path`, with a fresh cache. */
+export function renderApp(path: string, options: RenderOptions = {}) {
+  const { session } = options;
+  if (session !== undefined) {
+    server.use(
+      http.get('/api/session', () =>
+        session ? HttpResponse.json(session) : apiError(401, 'unauthenticated', 'Sign in first.'),
+      ),
+    );
+  }
+  const queryClient = createQueryClient({ retry: false });
+  const history = createMemoryHistory({ initialEntries: [path] });
+  const router = createAppRouter(queryClient, history);
+  const user = userEvent.setup(
+    options.advanceTimers ? { advanceTimers: options.advanceTimers } : {},
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...view, router, history, queryClient, user };
+}

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, repoRoot, startTs } from './child';
+import { freePort, waitForOk } from './free-port';
+
+const tsxBin = join(repoRoot, 'bench', 'node_modules', '.bin', 'tsx');
+export const benchPassword = 'bench-password-1';
+
+export interface RunningBff {
+  url: string;
+  child: Child;
+  /** Signs a finance person in and returns the Cookie header value. */
+  signIn(email?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Writes a users file with the product's own CLI, as an operator would. */
+function writeUsersFile(emails: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-bench-'));
+  const file = join(dir, 'users.json');
+  for (const email of emails) {
+    const result = spawnSync(
+      tsxBin,
+      ['apps/bff/src/cli/users.ts', 'add', '--email', email, '--role', 'finance', '--file', file],
+      { cwd: repoRoot, input: `${benchPassword}\n`, encoding: 'utf8' },
+    );
+    if (result.status !== 0) throw new Error(`users add failed: ${result.stderr}${result.stdout}`);
+  }
+  return file;
+}
+
+/** Starts the real BFF in production mode against a given upstream. */
+export async function startBff(options: {
+  upstreamUrl: string;
+  apiKey: string;
+  people?: number;
+  env?: Record<string, string>;
+}): Promise<RunningBff> {
+  const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
+  const usersFile = writeUsersFile(emails);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = await startTs('apps/bff/src/index.ts', {
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_ORIGIN: origin,
+      CARD_API_BASE_URL: options.upstreamUrl,
+      CARD_API_KEY: options.apiKey,
+      USERS_FILE: usersFile,
+      SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      DATA_DIR: join(usersFile, '..', 'data'),
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    ready: /./,
+  });
+  await waitForOk(`${origin}/healthz`);
+  return {
+    url: origin,
+    child,
+    async signIn(email = emails[0] as string) {
+      const res = await fetch(`${origin}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf': '1', origin },
+        body: JSON.stringify({ email, password: benchPassword }),
+      });
+      if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+      const cookie = res.headers.get('set-cookie');
+      if (!cookie) throw new Error('sign-in set no cookie');
+      return cookie.split(';')[0] as string;
+    },
+    stop: () => child.stop(),
+  };
+}

@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = join(benchDir, '..');
+const tsxBin = join(benchDir, 'node_modules', '.bin', 'tsx');
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  /** First line the child printed that matched the ready pattern. */
+  readyLine: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+const running = new Set<Child>();
+function killAll() {
+  for (const child of running) child.process.kill('SIGKILL');
+}
+process.once('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** Starts a TypeScript entry in its own process and waits for a line matching `ready`. */
+export function startTs(
+  entry: string,
+  options: { env?: Record<string, string>; ready: RegExp; cwd?: string; timeoutMs?: number },
+): Promise<Child> {
+  const proc = spawn(tsxBin, [entry], {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${entry} did not become ready in time:\n${out.slice(-2000)}`));
+    }, options.timeoutMs ?? 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.length > 1_000_000) out = out.slice(-100_000);
+      const line = out.split('\n').find((l) => options.ready.test(l));
+      if (line && timer) {
+        clearTimeout(timer);
+        proc.stdout?.off('data', onData);
+        proc.stdout?.resume();
+        const child: Child = {
+          process: proc,
+          pid: proc.pid as number,
+          readyLine: line,
+          output: () => out,
+          stop: () =>
+            new Promise((done) => {
+              running.delete(child);
+              if (proc.exitCode !== null) return done();
+              proc.once('exit', () => done());
+              proc.kill('SIGTERM');
+              setTimeout(() => proc.kill('SIGKILL'), 5_000).unref();
+            }),
+        };
+        running.add(child);
+        resolve(child);
+      }
+    };
+    proc.stdout?.on('data', onData);
+    proc.stderr?.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before it was ready:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+const clockTicks = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) the process has used, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) / clockTicks) * 1_000_000;
+}
+
+/** Peak resident set size of the process so far, in MB. */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}

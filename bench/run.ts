@@ -1,0 +1,91 @@
+// `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
+// Names: proxied-read, upstream-economy, sim-scaling, csv-export, browser (default: all).
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { benchDir } from './lib/child';
+
+type Bench = () => Promise<{ markdown: string }>;
+
+const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
+  'proxied-read': {
+    title: 'Proxied read, beside peers',
+    load: async () => (await import('./proxied-read')).runProxiedReadBench,
+  },
+  'upstream-economy': {
+    title: 'Upstream economy',
+    load: async () => (await import('./upstream-economy')).runUpstreamEconomyBench,
+  },
+  'sim-scaling': {
+    title: 'Simulator scaling',
+    load: async () => (await import('../apps/card-service-sim/bench/page-scaling')).runPageScalingBench,
+  },
+  'csv-export': {
+    title: 'CSV export',
+    load: async () => (await import('../apps/bff/bench/csv-export')).runCsvExportBench,
+  },
+  browser: {
+    title: 'The browser',
+    load: async () => (await import('./browser')).runBrowserBench,
+  },
+};
+
+function version(command: string): string {
+  try {
+    return execSync(command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0] ?? '';
+  } catch {
+    return 'not found';
+  }
+}
+
+const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = requested.length ? requested : Object.keys(benches);
+for (const name of names) {
+  if (!benches[name]) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(benches).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const sections: string[] = [];
+let failed = false;
+for (const name of names) {
+  const bench = benches[name] as (typeof benches)[string];
+  console.error(`\n== ${name}`);
+  const started = Date.now();
+  try {
+    const run = await bench.load();
+    const { markdown } = await run();
+    sections.push(`## ${bench.title}\n\n${markdown}\n_took ${Math.round((Date.now() - started) / 1000)} s_\n`);
+    console.log(markdown);
+  } catch (error) {
+    failed = true;
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    sections.push(`## ${bench.title}\n\nFailed to run:\n\n\`\`\`\n${message.slice(0, 2000)}\n\`\`\`\n`);
+    console.error(message);
+  }
+}
+
+const header = [
+  '# Card Console benchmark report',
+  '',
+  `Written by \`pnpm bench ${requested.join(' ')}\` on ${new Date().toISOString()}.`,
+  '',
+  '| machine | |',
+  '|---|---|',
+  `| CPU | ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'} |`,
+  `| memory | ${Math.round(totalmem() / 2 ** 30)} GiB |`,
+  `| node | ${process.version} |`,
+  `| chromium | ${version('/usr/bin/chromium --version')} |`,
+  '',
+  'Method: every figure is measured side by side in one run on this machine; where rounds are',
+  'repeated they are interleaved across the compared targets, and each cell shows median',
+  '(min–max). Ratios, not absolute times, are what carry from one machine to another.',
+  '',
+].join('\n');
+
+const file = join(benchDir, requested.length ? `report-${names.join('-')}.md` : 'report.md');
+writeFileSync(file, `${header}\n${sections.join('\n')}`);
+console.error(`\nwrote ${file}`);
+process.exit(failed ? 1 : 0);

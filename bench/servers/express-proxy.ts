@@ -1,0 +1,21 @@
+// Peer: Express 5 with http-proxy-middleware, the common "just proxy it" set-up.
+import express from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Agent } from 'node:http';
+
+const app = express();
+app.use(
+  '/api/cards',
+  createProxyMiddleware({
+    target: `${process.env.UPSTREAM_URL}/card`,
+    changeOrigin: true,
+    agent: new Agent({ keepAlive: true, maxSockets: 64 }),
+    headers: { 'x-api-key': 'bench-key' },
+  }),
+);
+const server = app.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address && typeof address === 'object') console.log(`READY ${address.port}`);
+});
+server.keepAliveTimeout = 60_000;
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -5,9 +5,10 @@ import { Agent } from 'node:http';
 
 const app = express();
 app.use(
-  '/api/cards',
   createProxyMiddleware({
-    target: `${process.env.UPSTREAM_URL}/card`,
+    target: process.env.UPSTREAM_URL,
+    pathFilter: '/api/cards',
+    pathRewrite: { '^/api/cards': '/card' },
     changeOrigin: true,
     agent: new Agent({ keepAlive: true, maxSockets: 64 }),
     headers: { 'x-api-key': 'bench-key' },

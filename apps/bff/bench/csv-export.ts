@@ -27,7 +27,12 @@ export async function runCsvExportBench(transactions = 100_000) {
     const pagesAtStart = await sim.pages();
     const sampler = sampleMemory(50);
     const cpuStart = process.cpuUsage();
-    const full = await download(exportUrl, headers);
+    // RSS as the download passes each quarter: flat memory means these do not climb.
+    const quarters: string[] = [];
+    const full = await download(exportUrl, headers, undefined, (lines) => {
+      if (lines >= ((quarters.length + 1) * transactions) / 4)
+        quarters.push(mb(process.memoryUsage.rss()));
+    });
     const cpu = process.cpuUsage(cpuStart);
     const peak = sampler.stop();
     const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -35,6 +40,7 @@ export async function runCsvExportBench(transactions = 100_000) {
     await delay(1_000);
     gc?.();
     const after = process.memoryUsage.rss();
+    const heapAfter = process.memoryUsage().heapUsed;
 
     // Disconnect: hang up after 1 MB, then watch the upstream page counter.
     bff.clearLog();
@@ -62,8 +68,9 @@ export async function runCsvExportBench(transactions = 100_000) {
       `| BFF process CPU (incl. the streaming client) | ${(cpuMs / 1000).toFixed(2)} s, ${(cpuMs / (full.rows / 1000)).toFixed(1)} ms per 1,000 rows |`,
       `| BFF RSS before | ${mb(before)} MB |`,
       `| BFF RSS peak (sampled every 50 ms) | ${mb(peak.peakRss)} MB (+${mb(peak.peakRss - before)} MB) |`,
+      `| BFF RSS at 25 / 50 / 75 / 100 % of rows | ${quarters.join(' / ')} MB |`,
       `| BFF RSS after (1 s later${gc ? ', after gc' : ''}) | ${mb(after)} MB |`,
-      `| BFF heap used peak | ${mb(peak.peakHeap)} MB |`,
+      `| BFF heap used: peak / after | ${mb(peak.peakHeap)} / ${mb(heapAfter)} MB |`,
       '',
       '**Disconnect after 1 MB**',
       '',

@@ -14,6 +14,7 @@ export function download(
   url: string,
   headers: Record<string, string>,
   abortAfterBytes?: number,
+  onProgress?: (lines: number) => void,
 ): Promise<DownloadResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -35,6 +36,7 @@ export function download(
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+        onProgress?.(lines);
         if (abortAfterBytes !== undefined && bytes >= abortAfterBytes) {
           req.destroy();
           finish(false);

@@ -1,6 +1,6 @@
 // Reads a password without echoing it: raw-mode keystrokes on a TTY, or the first line of
 // stdin when piped (`printf '%s\n' "$PW" | pnpm users add ...`).
-import { stdin, stderr } from 'node:process';
+import { stderr, stdin } from 'node:process';
 
 function readPiped(): Promise<string> {
   return new Promise((resolve, reject) => {

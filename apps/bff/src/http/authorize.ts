@@ -25,7 +25,8 @@ function cardIdOf(path: string): string | undefined {
 /**
  * Enforces the deny-by-default route table (mounted on the app, after the session loader):
  * no row → 404; `signedIn` or role rows without a session → 401; wrong role → 403 and an
- * `access.denied` audit record; then the per-user rate limits.
+ * `access.denied` audit record. Signed-in calls count against the per-user limit (denied
+ * ones too); reveals also against the tighter reveal limit.
  */
 export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHandler {
   const match = createRouteMatcher();
@@ -39,6 +40,8 @@ export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHa
 
     const actor = req.actor;
     if (!actor) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
+    // Before the role check, so a stream of denied calls (each one audited) is limited too.
+    await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
 
     if (rule.access !== 'signedIn' && !rule.access.includes(actor.role)) {
       try {
@@ -57,7 +60,6 @@ export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHa
       throw new AppError(403, 'forbidden', 'Your role may not do this.');
     }
 
-    await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
     if (isReveal(rule)) {
       await consumeOrThrow(limiters.revealPerUser, actor.email, 'Too many reveals; wait a minute.');
     }

@@ -4,6 +4,29 @@ import { ZodError } from 'zod';
 import { AppError } from './app-error';
 import { bodyParserError } from './json-body';
 
+const clientCodes: Record<number, string> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  412: 'precondition_failed',
+  416: 'range_not_satisfiable',
+};
+
+/**
+ * A 4xx raised by Express itself or static serving (a malformed `%` escape in the path is a
+ * URIError with status 400): the caller's fault, answered generically.
+ */
+function httpClientError(error: unknown): AppError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  return new AppError(
+    code,
+    clientCodes[code] ?? 'bad_request',
+    'The request could not be understood.',
+  );
+}
+
 function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof ZodError) {
@@ -13,6 +36,8 @@ function toAppError(error: unknown): AppError {
   }
   const fromBody = bodyParserError(error);
   if (fromBody) return fromBody;
+  const fromHttp = httpClientError(error);
+  if (fromHttp) return fromHttp;
   return new AppError(500, 'internal_error', 'Something went wrong on our side. Try again.', {
     cause: error,
   });

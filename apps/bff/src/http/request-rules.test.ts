@@ -120,6 +120,22 @@ describe('unknown paths', () => {
   });
 });
 
+describe('malformed paths', () => {
+  it.each([
+    ['/%E0%A4%A', undefined],
+    ['/assets/%zz', undefined],
+    ['/api/cards/%E0%A4%A', 'finance'],
+    ['/api/transactions/%', 'finance'],
+    ['/api/cards/%', undefined],
+  ] as const)('%s is a 4xx with the error body, not a 500', async (path, who) => {
+    const headers = who ? finance.headers() : t.apiHeaders();
+    const res = await t.request.get(path).set(headers);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expectErrorBody(res);
+  });
+});
+
 describe('headers', () => {
   it('sends a strict CSP and the other security headers on pages and the API', async () => {
     for (const res of [

@@ -21,8 +21,8 @@ import { MemorySessionStore } from '../platform/sessions/session-store';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
 import { ManualClock } from './manual-clock';
-import { buildTestUsers, type TestCredentials } from './test-users';
 import { TestSession } from './test-session';
+import { buildTestUsers, type TestCredentials } from './test-users';
 import { TotpSource } from './totp-source';
 
 export { ManualClock } from './manual-clock';

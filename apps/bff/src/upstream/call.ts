@@ -34,6 +34,8 @@ export interface CallInput<S extends z.ZodType> {
   schema: S;
   body?: unknown;
   signal?: AbortSignal;
+  /** Overrides the client's deadline for this call (e.g. a readiness probe). */
+  deadlineMs?: number;
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -72,7 +74,7 @@ export async function executeCall<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const { request, requestId } = input;
   const isRead = request.method === 'GET';
-  const deadline = env.now() + env.deadlineMs;
+  const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   const url = joinUrl(env.baseUrl, request.pathAndQuery);
   const log = env.logger.child({ requestId, upstream: request.template });

@@ -134,7 +134,7 @@ describe('reads give up inside the deadline', () => {
     const started = Date.now();
     const error = await failure(client.listCards(ctx(), {}));
     expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(Date.now() - started).toBeLessThan(1_500);
     await client.close();
   });
 });

@@ -155,6 +155,18 @@ describe('upstream errors people can act on', () => {
   });
 });
 
+describe('readiness', () => {
+  it('is ready when the upstream answers a read, and says why when it does not', async () => {
+    const { client } = testClient(url);
+    await expect(client.checkReady('probe-1')).resolves.toBeUndefined();
+    sim.faults.enqueue({ kind: 'status', status: 403 });
+    await expect(client.checkReady('probe-2')).rejects.toMatchObject({
+      code: 'upstream_key_rejected',
+    });
+    await client.close();
+  });
+});
+
 describe('what goes on the wire', () => {
   it('sends the key and the request id, and nothing from the browser', async () => {
     let seen: IncomingHttpHeaders = {};

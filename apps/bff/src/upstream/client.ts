@@ -65,6 +65,7 @@ export interface UpstreamClient {
   close(): Promise<void>;
 }
 
+const READY_DEADLINE_MS = 3_000;
 const subAccountPage = listEnvelopeSchema(upstreamSubAccountSchema);
 const cardPage = listEnvelopeSchema(upstreamCardSchema);
 const transactionPage = listEnvelopeSchema(upstreamTransactionSchema);
@@ -169,7 +170,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }),
     getTransaction: (ctx, id) => read(ctx, 'getTransaction', upstreamTransactionSchema, { id }),
     async checkReady(requestId) {
-      await read({ requestId }, 'listSubAccounts', subAccountPage);
+      // A probe must answer fast: a short deadline, and never shared with people's reads.
+      const request = buildRequest('listSubAccounts');
+      await executeCall(env, {
+        request,
+        requestId,
+        schema: subAccountPage,
+        deadlineMs: READY_DEADLINE_MS,
+      });
     },
     close: () => dispatcher.close(),
   };

@@ -126,6 +126,7 @@ export class TransactionStore {
     return row < this.cols.count && TransactionStore.idOf(row) === id ? row : undefined;
   }
 
+  /** Builds the wire object for one row (a plain literal: this is the hot path of a page). */
   materialize(row: number): Transaction {
     const c = this.cols;
     const date = c.date[row] ?? 0;
@@ -134,32 +135,38 @@ export class TransactionStore {
     const kind = c.kind[row];
     const h = hash32(this.ctx.seed, row);
     const iso = new Date(date).toISOString();
-    const reference = `74${String(h % 1_000_000_000).padStart(9, '0')}${String(row).padStart(12, '0')}`;
-    const base = {
-      id: TransactionStore.idOf(row),
-      subAccountId: this.ctx.subAccountId(c.sub[row] ?? 0),
-      date: iso,
-      createdAt: iso,
-      amountCents,
-      status,
-      referenceNumber: reference,
-    };
+    const id = TransactionStore.idOf(row);
+    const subAccountId = this.ctx.subAccountId(c.sub[row] ?? 0);
+    const referenceNumber = `74${String(h % 1_000_000_000).padStart(9, '0')}${String(row).padStart(12, '0')}`;
     if (kind !== Kind.card) {
-      const party = counterparties[c.merchant[row] ?? 0] ?? 'Counterparty';
       const description =
         kind === Kind.initialFunding
           ? 'Initial funding'
           : kind === Kind.funding
             ? 'Funding transfer from operating account'
-            : `ACH payment to ${party}`;
-      return { ...base, description };
+            : `ACH payment to ${counterparties[c.merchant[row] ?? 0] ?? 'Counterparty'}`;
+      return {
+        id,
+        subAccountId,
+        date: iso,
+        createdAt: iso,
+        description,
+        amountCents,
+        status,
+        referenceNumber,
+      };
     }
     const merchant = this.ctx.merchants[c.merchant[row] ?? 0];
     const authorizedAt = new Date(date - (c.authDelta[row] ?? 0)).toISOString();
     const tx: Transaction = {
-      ...base,
+      id,
+      subAccountId,
+      date: iso,
       createdAt: authorizedAt,
       description: merchant?.name ?? 'Merchant',
+      amountCents,
+      status,
+      referenceNumber,
       authorizedAt,
       cardId: this.ctx.cardId(c.card[row] ?? 0),
       merchantData: {
@@ -167,8 +174,7 @@ export class TransactionStore {
         categoryCode: merchant?.mcc ?? '5999',
       },
     };
-    const fx = c.fx[row] ?? 0;
-    const currency = currencies[fx - 1];
+    const currency = currencies[(c.fx[row] ?? 0) - 1];
     if (currency) {
       const jitter = 1 + (((h >>> 8) % 401) - 200) / 10_000;
       const rate = Math.round(currency.usdPerUnit * jitter * 1e6) / 1e6;

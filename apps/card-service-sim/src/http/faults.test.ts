@@ -100,7 +100,7 @@ describe('faults', () => {
     const started = performance.now();
     expect((await h.request(subPath)).status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
-    h.service.faults.set({ errorRate: 0.5 });
+    h.service.faults.set({ latencyMs: 0, errorRate: 0.5 });
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push((await h.request(subPath)).status);
     expect(statuses).toContain(500);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { type CardService, type CardServiceOptions, createCardService } from '../index';
 
 export const API_KEY = 'test-key';
+/** A fixed clock, so generated data (anchored on "now") is the same on every run. */
+export const FIXED_NOW = Date.UTC(2026, 10, 1, 12);
 /** Every test request gives up after this long, so a hang fails instead of stalling. */
 export const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -28,7 +30,12 @@ export interface Harness {
 export function useService(options: CardServiceOptions = {}): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
-    const service = createCardService({ apiKey: API_KEY, rateLimit: false, ...options });
+    const service = createCardService({
+      apiKey: API_KEY,
+      rateLimit: false,
+      now: () => FIXED_NOW,
+      ...options,
+    });
     const { url } = await service.listen(0);
     harness.service = service;
     harness.url = url;

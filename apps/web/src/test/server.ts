@@ -22,7 +22,5 @@ export function apiError(
 }
 
 export function requestsTo(pathname: string, method = 'GET'): Request[] {
-  return sentRequests.filter(
-    (r) => new URL(r.url).pathname === pathname && r.method === method,
-  );
+  return sentRequests.filter((r) => new URL(r.url).pathname === pathname && r.method === method);
 }

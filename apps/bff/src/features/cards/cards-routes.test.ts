@@ -67,6 +67,16 @@ describe('GET /api/cards', () => {
     expect(res.body.items[0]).not.toHaveProperty('secretExtra');
   });
 
+  it('20 concurrent identical list requests cause one upstream call; another role gets its own', async () => {
+    t.sim.faults.enqueue({ kind: 'delay', ms: 400 });
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, () => t.request.get('/api/cards').set(finance.headers())),
+      t.request.get('/api/cards').set(admin.headers()),
+    ]);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(t.sim.stats.count('GET /card')).toBe(2);
+  });
+
   it('refuses unknown, repeated and ill-formed parameters with 400', async () => {
     for (const query of [
       'status=lost',

@@ -66,6 +66,22 @@ describe('PATCH /api/cards/:id', () => {
     expect(t.sim.stats.count('PATCH /card/:id')).toBe(1);
   });
 
+  it('the answer carries no PAN or CVV even when the upstream PATCH response has them', async () => {
+    const id = t.sim.data.cards()[8]?.id ?? '';
+    const secret = t.sim.data.card(id);
+    if (!secret) throw new Error('no card');
+    t.sim.faults.enqueue({ kind: 'body', method: 'PATCH', body: { ...secret, name: 'Renamed' } });
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'Renamed' });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain(secret.pan);
+    expect(res.body).not.toHaveProperty('cvv');
+    const [record] = await auditFor(res.headers['x-request-id'] ?? '');
+    expect(JSON.stringify(record)).not.toContain(secret.pan);
+  });
+
   it('changes only the maximum, keeping the minimum, and renames', async () => {
     const id = t.sim.data.cards()[4]?.id ?? '';
     const min = limitsOf(id)?.minimum.amountCents ?? 0;

@@ -62,6 +62,20 @@ describe('GET /api/transactions/export.csv', () => {
     }
   });
 
+  it('a filter that matches nothing still gives the header row', async () => {
+    const res = await t.request
+      .get(exportUrl({ subAccountId: subId, from: '0', to: '1' }))
+      .set(finance.headers())
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => cb(null, text));
+      });
+    expect(res.status).toBe(200);
+    expect(parseCsv(res.body as string)).toEqual([[...csvColumns]]);
+  });
+
   it('escapes cells a spreadsheet would run as formulas, and keeps debits numeric', async () => {
     t.sim.faults.enqueue({
       kind: 'body',

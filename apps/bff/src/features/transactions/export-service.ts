@@ -4,8 +4,8 @@ import { toCsvRecord } from './csv-row';
 import { type TransactionFilter, toUpstreamParams, type Who } from './transactions-service';
 
 export interface ExportRows {
-  /** Records, fetched page by page only as the consumer pulls them. */
-  records: AsyncGenerator<string[]>;
+  /** CSV records, one upstream page at a time, fetched only as the consumer pulls them. */
+  pages: AsyncGenerator<string[][]>;
   /** Upstream pages read so far. */
   pagesRead(): number;
 }
@@ -28,25 +28,29 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       };
       const first = await fetchPage();
 
-      async function* records(): AsyncGenerator<string[]> {
+      async function* pagesOfRecords(): AsyncGenerator<string[][]> {
         let page = first;
         let previous: string | undefined;
         for (;;) {
           const cursor = page.metadata.nextCursor;
           // A cursor that does not move would loop forever.
           if (cursor !== undefined && cursor === previous) {
-            throw new AppError(502, 'upstream_invalid_response', 'The card service repeated a page.');
+            throw new AppError(
+              502,
+              'upstream_invalid_response',
+              'The card service repeated a page.',
+            );
           }
           const next = cursor !== undefined && !signal.aborted ? fetchPage(cursor) : undefined;
           // Awaited below; if the walk is abandoned first, its failure must not go unhandled.
           next?.catch(() => {});
-          for (const t of page.items) yield toCsvRecord(t);
+          yield page.items.map(toCsvRecord);
           if (!next) return;
           previous = cursor;
           page = await next;
         }
       }
-      return { records: records(), pagesRead: () => pages };
+      return { pages: pagesOfRecords(), pagesRead: () => pages };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { CardPage } from '@card-console/shared/api/cards';
 import { cardStatuses } from '@card-console/shared/upstream/card';
-import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Pager } from '../../../components/pager';
 import { StatusBadge } from '../../../components/status-badge';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
@@ -8,9 +8,15 @@ import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
 
-export function CardsScreen({ search, page }: { search: CardsSearch; page: CardPage }) {
+interface CardsScreenProps {
+  search: CardsSearch;
+  page: CardPage;
+  /** The page shown is the previous one while the requested one loads. */
+  busy: boolean;
+}
+
+export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
   const navigate = useNavigate();
-  const loading = useRouterState({ select: (s) => s.isLoading });
   const go = (next: CardsSearch) => void navigate({ to: '/cards', search: next });
   const setFilter = (patch: Partial<CardsSearch>) =>
     go({ ...search, ...patch, cursors: undefined });

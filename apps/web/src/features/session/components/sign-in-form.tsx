@@ -81,9 +81,12 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
           />
         </label>
         {showTotp ? (
-          <label className="field">
-            <span>Second-factor code</span>
+          <div className="field">
+            <label className="field" htmlFor="sign-in-totp">
+              <span>Second-factor code</span>
+            </label>
             <input
+              id="sign-in-totp"
               name="totp"
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -96,7 +99,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
             <small id="totp-help" className="muted">
               6 digits from your authenticator app (admins).
             </small>
-          </label>
+          </div>
         ) : null}
         {error ? (
           <p className="form-error" role="alert">

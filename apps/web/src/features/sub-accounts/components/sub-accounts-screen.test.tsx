@@ -39,8 +39,8 @@ describe('sub accounts screen', () => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         return HttpResponse.json<SubAccountPage>(
           cursor === 'p2'
-            ? { items: [subAccounts[1]!] }
-            : { items: [subAccounts[0]!], nextCursor: 'p2' },
+            ? { items: subAccounts.slice(1) }
+            : { items: subAccounts.slice(0, 1), nextCursor: 'p2' },
         );
       }),
     );

@@ -1,7 +1,7 @@
 import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { TransactionPage } from '@card-console/shared/api/transactions';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
@@ -16,12 +16,13 @@ interface TransactionsScreenProps {
   page: TransactionPage | undefined;
   subAccounts: SubAccount[];
   cards: Card[];
+  /** The page shown is the previous one while the requested one loads. */
+  busy: boolean;
 }
 
 export function TransactionsScreen(props: TransactionsScreenProps) {
-  const { search, filter, page, subAccounts, cards } = props;
+  const { search, filter, page, subAccounts, cards, busy: loading } = props;
   const navigate = useNavigate();
-  const loading = useRouterState({ select: (s) => s.isLoading });
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | undefined>();
   const go = (next: TransactionsSearch) => void navigate({ to: '/transactions', search: next });

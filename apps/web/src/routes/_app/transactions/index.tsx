@@ -1,6 +1,7 @@
 import { localTimeZone } from '@card-console/shared/dates';
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
+import { Loading } from '../../../components/loading';
 import { cardsQueryOptions } from '../../../features/cards/api/get-cards';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { transactionsQueryOptions } from '../../../features/transactions/api/get-transactions';
@@ -11,6 +12,7 @@ import {
   validateTransactionsSearch,
 } from '../../../features/transactions/transactions-search';
 import { currentCursor } from '../../../lib/cursor-stack';
+import { loadForRoute } from '../../../lib/load-for-route';
 
 /** The card filter offers the first page of cards by name. */
 const cardChoices = cardsQueryOptions({ sort: 'name', direction: 'asc' });
@@ -38,13 +40,13 @@ export const Route = createFileRoute('/_app/transactions/')({
     cardId: search.cardId,
     cursor: currentCursor(search.cursors),
   }),
-  loader: async ({ context, deps }) => {
+  loader: async ({ context, deps, cause }) => {
     void context.queryClient.prefetchQuery(cardChoices);
     await context.queryClient.ensureQueryData(subAccountsQueryOptions());
     if (!deps.subAccountId) return;
     const { subAccountId, cursor } = deps;
     const filter = toTransactionFilter({ ...deps, subAccountId }, localTimeZone());
-    await context.queryClient.ensureQueryData(transactionsQueryOptions({ ...filter, cursor }));
+    await loadForRoute(context.queryClient, transactionsQueryOptions({ ...filter, cursor }), cause);
   },
   component: TransactionsRoute,
 });
@@ -56,7 +58,9 @@ function TransactionsRoute() {
   // Card names are a nicety for the filter and the table; the list works without them.
   const cards = useQuery(cardChoices).data?.items ?? [];
   const screen = { search, subAccounts, cards };
-  if (!subAccountId) return <TransactionsScreen {...screen} filter={undefined} page={undefined} />;
+  if (!subAccountId) {
+    return <TransactionsScreen {...screen} filter={undefined} page={undefined} busy={false} />;
+  }
   const filter = toTransactionFilter({ ...rest, subAccountId }, localTimeZone());
   return <TransactionsPage screen={screen} filter={filter} cursor={cursor} />;
 }
@@ -66,10 +70,22 @@ function TransactionsPage({
   filter,
   cursor,
 }: {
-  screen: Omit<React.ComponentProps<typeof TransactionsScreen>, 'filter' | 'page'>;
+  screen: Omit<React.ComponentProps<typeof TransactionsScreen>, 'filter' | 'page' | 'busy'>;
   filter: TransactionFilter;
   cursor: string | undefined;
 }) {
-  const { data } = useSuspenseQuery(transactionsQueryOptions({ ...filter, cursor }));
-  return <TransactionsScreen {...screen} filter={filter} page={data} />;
+  const query = useQuery({
+    ...transactionsQueryOptions({ ...filter, cursor }),
+    placeholderData: keepPreviousData,
+    throwOnError: true,
+  });
+  if (!query.data) return <Loading />;
+  return (
+    <TransactionsScreen
+      {...screen}
+      filter={filter}
+      page={query.data}
+      busy={query.isPlaceholderData}
+    />
+  );
 }

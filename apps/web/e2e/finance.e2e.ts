@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import type { TransactionPage } from '@card-console/shared/api/transactions';
+import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
+
+const ZONE = 'America/New_York';
+let product: Running;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+  ({ page } = await newPage(browser, product.url, { timezoneId: ZONE }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function expectAccessible(name: string) {
+  await screenshot(page, `finance-${name}`);
+  expect(await seriousA11yViolations(page), name).toEqual([]);
+}
+
+const isTransactionList = (url: string) => new URL(url).pathname === '/api/transactions';
+
+describe('a finance person', () => {
+  it('signs in (returning where they were going) and reads sub-account balances', async () => {
+    await page.goto('/sub-accounts');
+    await page.waitForURL(/\/sign-in\?redirect=/);
+    await page.getByRole('heading', { name: 'Demo accounts' }).waitFor();
+    await expectAccessible('sign-in');
+
+    await signIn(page, 'finance@demo.test', DEMO_PASSWORD);
+    await page.waitForURL(/\/sub-accounts$/);
+    const rows = page.locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBeGreaterThan(0);
+    expect(await rows.first().locator('td').first().textContent()).toMatch(/^-?\$[\d,]+\.\d\d$/);
+    await expect.poll(() => page.getByTestId('total-balance').textContent()).toMatch(/\$/);
+    await expect(page.getByRole('button', { name: 'Create sub account' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Audit' }).count()).resolves.toBe(0);
+    await expectAccessible('sub-accounts');
+  });
+
+  let firstPageIds: string[] = [];
+  let filter: { from: number; to: number; fromDay: string; toDay: string } | undefined;
+
+  it('filters transactions by date range and status; the request carries inclusive day bounds', async () => {
+    await page.getByRole('link', { name: /^Transactions of / }).first().click();
+    await page.waitForURL(/\/transactions\?subAccountId=/);
+    await page.locator('tbody tr').first().waitFor();
+
+    const now = Date.now();
+    const fromDay = instantToIsoDay(now - 120 * 86_400_000, ZONE);
+    const toDay = instantToIsoDay(now - 30 * 86_400_000, ZONE);
+    const bounds = dayRangeToBounds(fromDay, toDay, ZONE);
+    filter = { from: bounds.from ?? 0, to: bounds.to ?? 0, fromDay, toDay };
+
+    await page.getByLabel('From', { exact: true }).fill(fromDay);
+    await page.getByLabel('To', { exact: true }).fill(toDay);
+    const answer = page.waitForResponse(
+      (r) => isTransactionList(r.url()) && new URL(r.url()).searchParams.get('status') === 'settled',
+    );
+    await page.getByLabel('Status', { exact: true }).selectOption('settled');
+    const response = await answer;
+    const query = new URL(response.url()).searchParams;
+    expect(query.get('from')).toBe(String(filter.from));
+    expect(query.get('to')).toBe(String(filter.to));
+    const body = (await response.json()) as TransactionPage;
+    expect(body.items.length).toBeGreaterThan(0);
+    for (const t of body.items) {
+      expect(t.status).toBe('settled');
+      const at = Date.parse(t.date);
+      expect(at).toBeGreaterThanOrEqual(filter.from);
+      expect(at).toBeLessThanOrEqual(filter.to);
+    }
+    expect(body.nextCursor, 'the filter should span more than one page').toBeDefined();
+    firstPageIds = body.items.map((t) => t.id);
+    await page.getByRole('row', { name: new RegExp(escape(body.items[0]?.description ?? '')) }).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('settled');
+    await expectAccessible('transactions-filtered');
+  });
+
+  it('pages forward, and Back returns to the previous page', async () => {
+    const next = page.waitForResponse(
+      (r) => isTransactionList(r.url()) && new URL(r.url()).searchParams.has('cursor'),
+    );
+    await page.getByRole('button', { name: 'Next page' }).click();
+    const second = (await (await next).json()) as TransactionPage;
+    await page.getByText('Page 2').waitFor();
+    expect(second.items.map((t) => t.id)).not.toEqual(firstPageIds);
+    expect(page.url()).toContain('cursors=');
+
+    await page.goBack();
+    await page.getByText('Page 1').waitFor();
+    const firstRow = page.locator('tbody tr').first();
+    await expect.poll(() => firstRow.textContent()).toContain(
+      (await page.locator('tbody tr a').first().textContent()) ?? '',
+    );
+    expect(new URL(page.url()).searchParams.has('cursors')).toBe(false);
+    // The first page shown again is the same page.
+    const shownFirstLink = await page.locator('tbody tr a').first().getAttribute('href');
+    expect(shownFirstLink).toContain(`/transactions/${firstPageIds[0]}`);
+  });
+
+  it('opens a transaction with its details', async () => {
+    await page.locator('tbody tr a').first().click();
+    await page.waitForURL(/\/transactions\/[^/?]+\?/);
+    await page.getByText('Reference number').waitFor();
+    for (const label of ['Merchant', 'Category code', 'Original currency', 'Conversion rate', 'Decline reason', 'Authorized', 'Posted']) {
+      await expect(page.getByText(label, { exact: true }).count()).resolves.toBeGreaterThan(0);
+    }
+    await expectAccessible('transaction-detail');
+    await page.getByRole('link', { name: '← Back to transactions' }).click();
+    await page.waitForURL(/\/transactions\?/);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('settled');
+  });
+
+  it('exports CSV whose rows match the filter', async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await (await download).path();
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8')).filter((r) => r.length > 1);
+    expect(header).toContain('status');
+    const status = header?.indexOf('status') ?? -1;
+    const date = header?.indexOf('date') ?? -1;
+    const id = header?.indexOf('id') ?? -1;
+    expect(rows.length).toBeGreaterThan(firstPageIds.length);
+    for (const row of rows) {
+      expect(row[status]).toBe('settled');
+      const at = Date.parse(row[date] ?? '');
+      expect(at).toBeGreaterThanOrEqual(filter?.from ?? Number.NaN);
+      expect(at).toBeLessThanOrEqual(filter?.to ?? Number.NaN);
+    }
+    const exported = new Set(rows.map((r) => r[id]));
+    for (const shown of firstPageIds) expect(exported.has(shown)).toBe(true);
+  });
+
+  it('is refused reveal and edit: no buttons, and a forced request gets 403', async () => {
+    await page.getByRole('link', { name: 'Cards' }).click();
+    await page.getByRole('heading', { name: 'Cards' }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
+    await expectAccessible('cards');
+    await page.locator('tbody tr th a').first().click();
+    await page.getByText('Spending constraint').waitFor();
+    const cardId = page.url().split('/cards/')[1]?.split('?')[0] ?? '';
+    expect(await page.getByRole('button', { name: 'Reveal card details' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit name and limits' }).count()).toBe(0);
+    await expect(page.getByTestId('pan').textContent()).resolves.toMatch(/^•••• •••• •••• \d{4}$/);
+    await expectAccessible('card-detail');
+
+    const forced = await page.evaluate(async (id) => {
+      const send = (method: string, path: string, body: unknown) =>
+        fetch(path, {
+          method,
+          headers: { 'X-CSRF': '1', 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.status);
+      return {
+        reveal: await send('POST', `/api/cards/${id}/reveal`, { reason: 'forced by a test' }),
+        edit: await send('PATCH', `/api/cards/${id}`, { name: 'Forced' }),
+        audit: await fetch('/api/audit', { headers: { 'X-CSRF': '1' } }).then((r) => r.status),
+      };
+    }, cardId);
+    expect(forced).toEqual({ reveal: 403, edit: 403, audit: 403 });
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

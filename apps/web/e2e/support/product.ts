@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const webDist = join(repoRoot, 'apps/web/dist');
+const PNPM = ['-y', 'pnpm@10.34.9'];
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  port: number;
+  /** Everything the process printed, to search for leaks and to show on failure. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Runs a command in its own process group so stopping it stops all its children. */
+function run(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn('npx', [...PNPM, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  return { child, output: () => text };
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${output()}`);
+}
+
+/**
+ * The product as the README's first command starts it (`pnpm start`: builds the SPA, runs the
+ * BFF), on a free port, with its own data directory. Demo mode unless `env` says otherwise.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
+  const { child, output } = run(['start'], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const url = `http://localhost:${port}`;
+  try {
+    await waitFor(`${url}/healthz`, child, output, 240_000);
+  } catch (error) {
+    await stopGroup(child);
+    throw error;
+  }
+  return { url, port, output, stop: () => stopGroup(child) };
+}
+
+/** The standalone simulator (`pnpm sim`) with a key the test chooses. */
+export async function startSimulator(apiKey: string): Promise<Running> {
+  const port = await freePort();
+  const { child, output } = run(['sim'], {
+    PORT: String(port),
+    CARD_API_KEY: apiKey,
+    SIM_TRANSACTIONS: '3000',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (!/listening on/.test(output())) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stopGroup(child);
+      throw new Error(`simulator did not start:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, port, output, stop: () => stopGroup(child) };
+}

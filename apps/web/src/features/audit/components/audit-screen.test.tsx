@@ -1,0 +1,78 @@
+import type { AuditPage } from '@card-console/shared/api/audit';
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { adminSession, auditRecord, financeSession } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, server } from '../../../test/server';
+
+describe('audit screen', () => {
+  it('lists who did what, when, the outcome, reason and before → after; Load more appends', async () => {
+    server.use(
+      http.get('/api/audit', ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        const page: AuditPage =
+          cursor === '2'
+            ? {
+                items: [
+                  auditRecord({
+                    id: 'au_0',
+                    action: 'card.reveal',
+                    reason: 'Hotel booking',
+                    before: undefined,
+                    after: undefined,
+                    at: '2026-03-01T09:00:00.000Z',
+                  }),
+                ],
+              }
+            : {
+                items: [
+                  auditRecord(),
+                  auditRecord({
+                    id: 'au_2',
+                    action: 'access.denied',
+                    outcome: 'denied',
+                    actor: 'finance@example.test',
+                    role: 'finance',
+                    before: undefined,
+                    after: undefined,
+                  }),
+                ],
+                nextCursor: '2',
+              };
+        return HttpResponse.json(page);
+      }),
+    );
+    const { user } = renderApp('/audit', { session: adminSession() });
+    const change = await screen.findByRole('row', { name: /Changed card/ });
+    expect(within(change).getByText('max $500.00 → max $250.00')).toBeInTheDocument();
+    expect(within(change).getByText(/Card card_1 \(•••• 4242\)/)).toBeInTheDocument();
+    expect(within(change).getByText('success')).toBeInTheDocument();
+    const denied = screen.getByRole('row', { name: /Access denied/ });
+    expect(within(denied).getByText('denied')).toBeInTheDocument();
+    expect(within(denied).getByText('finance@example.test')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const reveal = await screen.findByRole('row', { name: /Revealed card details/ });
+    expect(within(reveal).getByText('Hotel booking')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    // Newest first: the appended (older) record comes last.
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.at(-1)).toBe(reveal);
+  });
+
+  it('says when nothing is recorded', async () => {
+    server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items: [] })));
+    renderApp('/audit', { session: adminSession() });
+    expect(await screen.findByText('Nothing has been recorded yet.')).toBeInTheDocument();
+  });
+
+  it('tells finance they have no access (the BFF decides)', async () => {
+    server.use(http.get('/api/audit', () => apiError(403, 'forbidden', 'Admins only.')));
+    renderApp('/audit', { session: financeSession() });
+    expect(
+      await screen.findByRole('heading', { name: 'You do not have access to this' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Admins only.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,290 @@
+import {
+  type Card,
+  cardPatchBodySchema,
+  type RevealResponse,
+  revealBodySchema,
+} from '@card-console/shared/api/cards';
+import { act, screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeCvv, fakePan } from '../../../test/fake-secrets';
+import { adminSession, card, financeSession } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+function serveCard(initial: Card = card()) {
+  let current = initial;
+  server.use(
+    http.get('/api/cards/:id', () => HttpResponse.json(current)),
+    http.get('/api/cards', () => HttpResponse.json({ items: [current] })),
+  );
+  return { set: (next: Card) => (current = next) };
+}
+
+const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
+
+function serveReveal(options: { stepUp?: boolean } = {}) {
+  const pan = fakePan('4242');
+  const cvv = fakeCvv();
+  const bodies: unknown[] = [];
+  server.use(
+    http.post('/api/cards/:id/reveal', async ({ request, params }) => {
+      const body = revealBodySchema.parse(await request.json());
+      bodies.push(body);
+      if (options.stepUp && !body.totp)
+        return apiError(401, 'step_up_required', 'Confirm with a code.');
+      if (body.totp && body.totp !== '123456') return apiError(401, 'invalid_totp', 'Wrong code.');
+      const answer: RevealResponse = { cardId: String(params.id), last4: '4242', pan, cvv };
+      return HttpResponse.json(answer, { headers: { 'Cache-Control': 'no-store' } });
+    }),
+  );
+  return { pan, cvv, bodies };
+}
+
+afterEach(() => {
+  Reflect.deleteProperty(document, 'visibilityState');
+});
+
+describe('card detail', () => {
+  it('shows every field, masked, and no admin controls to finance', async () => {
+    serveCard();
+    renderApp('/cards/card_1', { session: financeSession() });
+    expect(await screen.findByRole('heading', { name: 'Travel card' })).toBeInTheDocument();
+    expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+    expect(screen.getByTestId('cvv')).toHaveTextContent('•••');
+    for (const text of ['08/29', '$1.00', '$500.00', 'monthly', '$5,000.00', 'America/New_York']) {
+      expect(screen.getAllByText(text).length).toBeGreaterThan(0);
+    }
+    expect(screen.queryByRole('button', { name: 'Reveal card details' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
+  });
+
+  it('shows not found for an unknown card', async () => {
+    server.use(http.get('/api/cards/:id', () => apiError(404, 'not_found', 'No such card.')));
+    renderApp('/cards/nope', { session: financeSession() });
+    expect(await screen.findByRole('heading', { name: 'Not found' })).toBeInTheDocument();
+    expect(screen.getByText('req-not_found')).toBeInTheDocument();
+  });
+
+  describe('reveal', () => {
+    it('needs a reason, asks for a code when the step-up lapsed, shows grouped values, caches nothing', async () => {
+      serveCard();
+      const { pan, cvv, bodies } = serveReveal({ stepUp: true });
+      const { user, queryClient, router } = renderApp('/cards/card_1', { session: adminSession() });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      const dialog = screen.getByRole('dialog', { name: 'Reveal card details' });
+
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a reason');
+      expect(bodies).toHaveLength(0);
+
+      await user.type(within(dialog).getByLabelText('Reason'), 'Hotel booking by phone');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(await within(dialog).findByLabelText('Second-factor code')).toBeInTheDocument();
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('6-digit code');
+
+      await user.type(within(dialog).getByLabelText('Second-factor code'), '123456');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+      expect(screen.getByTestId('cvv')).toHaveTextContent(cvv);
+      expect(screen.getByRole('button', { name: 'Copy card number' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Copy CVV' })).toBeInTheDocument();
+      expect(screen.getByText(/Hidden again in \d+ s/)).toBeInTheDocument();
+      expect(bodies).toEqual([
+        { reason: 'Hotel booking by phone' },
+        { reason: 'Hotel booking by phone', totp: '123456' },
+      ]);
+
+      // Never in any cache, storage or the URL.
+      const cached = JSON.stringify([
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .map((q) => [q.queryKey, q.state]),
+        queryClient
+          .getMutationCache()
+          .getAll()
+          .map((m) => m.state),
+      ]);
+      expect(cached).not.toContain(pan);
+      expect(cached).not.toContain(`"${cvv}"`);
+      expect(JSON.stringify({ ...localStorage })).not.toContain(pan);
+      expect(JSON.stringify({ ...sessionStorage })).not.toContain(pan);
+      expect(router.state.location.href).not.toContain(pan);
+    });
+
+    it('asks for the code up front when the session says the step-up lapsed, and says when it is wrong', async () => {
+      serveCard();
+      serveReveal({ stepUp: true });
+      const { user } = renderApp('/cards/card_1', {
+        session: adminSession({ stepUpUntil: undefined }),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      const dialog = screen.getByRole('dialog');
+      await user.type(within(dialog).getByLabelText('Reason'), 'Check');
+      await user.type(within(dialog).getByLabelText('Second-factor code'), '999999');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('That code is not right');
+    });
+
+    it('masks again when the countdown ends', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      serveCard();
+      const { pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', {
+        session: adminSession(),
+        advanceTimers: vi.advanceTimersByTime,
+      });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
+      await user.click(screen.getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+
+      act(() => vi.advanceTimersByTime(10_000));
+      expect(screen.getByText(/Hidden again in 2\d s/)).toBeInTheDocument();
+      act(() => vi.advanceTimersByTime(21_000));
+      expect(screen.queryByText(grouped(pan))).not.toBeInTheDocument();
+      expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+      expect(screen.getByTestId('cvv')).toHaveTextContent('•••');
+    });
+
+    it('masks again when the tab is hidden', async () => {
+      serveCard();
+      const { pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
+      await user.click(screen.getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      act(() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      expect(screen.queryByText(grouped(pan))).not.toBeInTheDocument();
+      expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+    });
+
+    it('masks again on navigation', async () => {
+      serveCard();
+      const { pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
+      await user.click(screen.getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+
+      await user.click(screen.getByRole('link', { name: '← All cards' }));
+      await screen.findByRole('heading', { name: 'Cards' });
+      await user.click(screen.getByRole('link', { name: 'Travel card' }));
+      await screen.findByRole('heading', { name: 'Travel card' });
+      expect(screen.queryByText(grouped(pan))).not.toBeInTheDocument();
+      expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+    });
+  });
+
+  describe('editing name and limits', () => {
+    it('validates dollars, confirms old → new, saves, and updates the card in place', async () => {
+      const served = serveCard();
+      const patches: unknown[] = [];
+      server.use(
+        http.patch('/api/cards/:id', async ({ request }) => {
+          const body = cardPatchBodySchema.parse(await request.json());
+          patches.push(body);
+          const updated = card({
+            transactionSizeLimit: {
+              minimumCents: 100,
+              maximumCents: body.transactionSizeLimit?.maximumCents,
+            },
+          });
+          served.set(updated);
+          return HttpResponse.json(updated);
+        }),
+      );
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      await user.click(await screen.findByRole('button', { name: 'Edit name and limits' }));
+      const max = screen.getByLabelText('Maximum per transaction (USD)');
+      expect(max).toHaveValue('500.00');
+
+      await user.clear(max);
+      await user.type(max, '12.345');
+      await user.click(screen.getByRole('button', { name: 'Review changes' }));
+      expect(screen.getByText('Use at most two decimal places.')).toBeInTheDocument();
+      expect(max).toHaveAttribute('aria-invalid', 'true');
+
+      await user.clear(max);
+      await user.type(max, '0.5');
+      await user.click(screen.getByRole('button', { name: 'Review changes' }));
+      expect(screen.getByText('The minimum must not be above the maximum.')).toBeInTheDocument();
+
+      await user.clear(max);
+      await user.type(max, '0');
+      expect(screen.getByText(/\$0\.00 maximum blocks every purchase/)).toBeInTheDocument();
+
+      await user.clear(max);
+      await user.type(max, '250');
+      await user.click(screen.getByRole('button', { name: 'Review changes' }));
+      const confirm = screen.getByRole('region', { name: 'Confirm changes' });
+      expect(confirm).toHaveTextContent('Maximum per transaction: $500.00 → $250.00');
+      expect(patches).toHaveLength(0);
+
+      const cardReads = requestsTo('/api/cards/card_1').length;
+      await user.click(screen.getByRole('button', { name: 'Confirm changes' }));
+      expect(await screen.findByText('Card updated.')).toBeInTheDocument();
+      expect(patches).toEqual([{ transactionSizeLimit: { maximumCents: 25_000 } }]);
+      expect(screen.getByText('$250.00')).toBeInTheDocument();
+      // Updated from the PATCH answer, not by reloading the card.
+      expect(requestsTo('/api/cards/card_1')).toHaveLength(cardReads);
+    });
+
+    it("shows the server's message when the change is refused", async () => {
+      serveCard();
+      server.use(
+        http.patch('/api/cards/:id', () =>
+          apiError(
+            422,
+            'upstream_rejected',
+            'The card service refused: limit too high for program',
+          ),
+        ),
+      );
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      await user.click(await screen.findByRole('button', { name: 'Edit name and limits' }));
+      const name = screen.getByLabelText('Name');
+      await user.clear(name);
+      await user.type(name, 'Travel EU');
+      await user.click(screen.getByRole('button', { name: 'Review changes' }));
+      expect(screen.getByRole('region', { name: 'Confirm changes' })).toHaveTextContent(
+        'Name: Travel card → Travel EU',
+      );
+      await user.click(screen.getByRole('button', { name: 'Confirm changes' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'The change was refused: The card service refused: limit too high for program',
+      );
+      expect(screen.getByRole('heading', { name: 'Travel card' })).toBeInTheDocument();
+    });
+
+    it('invalidates any loaded card list so it shows the change', async () => {
+      const served = serveCard();
+      server.use(
+        http.patch('/api/cards/:id', async ({ request }) => {
+          const body = cardPatchBodySchema.parse(await request.json());
+          const updated = card({ name: body.name ?? 'Travel card' });
+          served.set(updated);
+          return HttpResponse.json(updated);
+        }),
+      );
+      const { user } = renderApp('/cards', { session: adminSession() });
+      await user.click(await screen.findByRole('link', { name: 'Travel card' }));
+      await user.click(await screen.findByRole('button', { name: 'Edit name and limits' }));
+      const name = screen.getByLabelText('Name');
+      await user.clear(name);
+      await user.type(name, 'Renamed');
+      await user.click(screen.getByRole('button', { name: 'Review changes' }));
+      await user.click(screen.getByRole('button', { name: 'Confirm changes' }));
+      expect(await screen.findByRole('heading', { name: 'Renamed' })).toBeInTheDocument();
+      await user.click(screen.getByRole('link', { name: '← All cards' }));
+      expect(await screen.findByRole('link', { name: 'Renamed' })).toBeInTheDocument();
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import { cardPatchBodySchema } from '@card-console/shared/api/cards';
+import { describe, expect, it } from 'vitest';
+import { card } from '../../test/fixtures';
+import { initialLimitValues, validateLimitForm, zeroMaximumWarning } from './limit-form';
+
+const base = card({
+  name: 'Travel',
+  transactionSizeLimit: { minimumCents: 100, maximumCents: 50_000 },
+});
+const values = (patch: Partial<ReturnType<typeof initialLimitValues>>) => ({
+  ...initialLimitValues(base),
+  ...patch,
+});
+
+describe('limit form', () => {
+  it('starts from the card as dollars', () => {
+    expect(initialLimitValues(base)).toEqual({
+      name: 'Travel',
+      minimum: '1.00',
+      maximum: '500.00',
+    });
+  });
+
+  it('turns typed dollars into exact cents and lists old → new', () => {
+    const result = validateLimitForm(base, values({ minimum: '2.5', maximum: '$1,234.56' }));
+    expect(result).toEqual({
+      ok: true,
+      body: { transactionSizeLimit: { minimumCents: 250, maximumCents: 123_456 } },
+      changes: [
+        { field: 'Minimum per transaction', from: '$1.00', to: '$2.50' },
+        { field: 'Maximum per transaction', from: '$500.00', to: '$1,234.56' },
+      ],
+      warnings: [],
+    });
+    if (result.ok) expect(cardPatchBodySchema.safeParse(result.body).success).toBe(true);
+  });
+
+  it('sends only what changed', () => {
+    const result = validateLimitForm(base, values({ name: ' Travel EU ' }));
+    expect(result.ok && result.body).toEqual({ name: 'Travel EU' });
+  });
+
+  it.each([
+    ['-1', 'The amount cannot be negative.'],
+    ['1.234', 'Use at most two decimal places.'],
+    ['abc', 'Enter an amount in dollars, such as 1,234.50.'],
+    ['1,23', 'Enter an amount in dollars, such as 1,234.50.'],
+  ])('refuses %s as a maximum', (typed, message) => {
+    expect(validateLimitForm(base, values({ maximum: typed }))).toEqual({
+      ok: false,
+      errors: { maximum: message },
+    });
+  });
+
+  it('refuses a minimum above the maximum, including the existing maximum', () => {
+    expect(validateLimitForm(base, values({ minimum: '600', maximum: '500' }))).toEqual({
+      ok: false,
+      errors: { minimum: 'The minimum must not be above the maximum.' },
+    });
+    expect(validateLimitForm(base, values({ minimum: '500.01' })).ok).toBe(false);
+    expect(validateLimitForm(base, values({ minimum: '500' })).ok).toBe(true);
+  });
+
+  it('refuses emptying an existing limit, allows leaving an absent one empty', () => {
+    expect(validateLimitForm(base, values({ maximum: '' })).ok).toBe(false);
+    const open = card({ transactionSizeLimit: {} });
+    const result = validateLimitForm(open, { name: open.name, minimum: '', maximum: '20' });
+    expect(result.ok && result.body).toEqual({ transactionSizeLimit: { maximumCents: 2000 } });
+  });
+
+  it('warns that a $0 maximum blocks every purchase, but allows it', () => {
+    const result = validateLimitForm(base, values({ minimum: '0', maximum: '0.00' }));
+    expect(result.ok && result.warnings).toEqual([
+      'A $0.00 maximum blocks every purchase on this card.',
+    ]);
+    expect(zeroMaximumWarning('0')).toMatch(/blocks every purchase/);
+    expect(zeroMaximumWarning('0.01')).toBeUndefined();
+  });
+
+  it('says when nothing changed, and requires a name', () => {
+    expect(validateLimitForm(base, values({}))).toEqual({
+      ok: false,
+      errors: { form: 'Nothing has changed.' },
+    });
+    expect(validateLimitForm(base, values({ name: '  ' }))).toEqual({
+      ok: false,
+      errors: { name: 'Give the card a name.' },
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import { act, screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { adminSession, card, financeSession, subAccounts } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+function serveLists() {
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/meta', () => HttpResponse.json({ mode: 'production' })),
+  );
+}
+
+describe('signed-in layout', () => {
+  it('shows finance the nav without Audit, and who is signed in', async () => {
+    serveLists();
+    renderApp('/sub-accounts', { session: financeSession() });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Sub accounts', 'Cards', 'Transactions']);
+    expect(screen.getByText('finance@example.test')).toBeInTheDocument();
+    expect(screen.getByText('finance')).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Sub accounts' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  });
+
+  it('shows admins the Audit link', async () => {
+    serveLists();
+    renderApp('/sub-accounts', { session: adminSession() });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Audit' })).toBeInTheDocument();
+  });
+
+  it('Sign out ends the session on the server and shows sign-in', async () => {
+    serveLists();
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })));
+    const { user, router, queryClient } = renderApp('/cards', { session: financeSession() });
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(requestsTo('/api/session', 'DELETE')).toHaveLength(1);
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(queryClient.getQueryCache().getAll()).toHaveLength(
+      queryClient.getQueryCache().findAll({ queryKey: ['meta'] }).length,
+    );
+  });
+
+  it('when the session ends, goes to sign-in with a message and returns afterwards', async () => {
+    serveLists();
+    let alive = true;
+    server.use(
+      http.get('/api/session', () =>
+        alive ? HttpResponse.json(financeSession()) : apiError(401, 'unauthenticated', 'Expired'),
+      ),
+      http.get('/api/cards', () =>
+        alive
+          ? HttpResponse.json({ items: [card()] })
+          : apiError(401, 'unauthenticated', 'Expired'),
+      ),
+    );
+    const { user, router } = renderApp('/sub-accounts');
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    alive = false;
+    await user.click(screen.getByRole('link', { name: 'Cards' }));
+    expect(await screen.findByText(/Your session ended/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(router.state.location.search).toMatchObject({ redirect: '/cards', expired: true });
+  });
+
+  it('polls who-am-I in the background, marked so it does not extend the session', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    serveLists();
+    renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    const before = requestsTo('/api/session').length;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    const polls = requestsTo('/api/session').slice(before);
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    for (const poll of polls) {
+      expect(poll.headers.get('x-background')).toBe('1');
+      expect(poll.headers.get('x-csrf')).toBe('1');
+    }
+  });
+});

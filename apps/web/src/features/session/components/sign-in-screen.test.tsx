@@ -1,0 +1,135 @@
+import { type SessionResponse, signInBodySchema } from '@card-console/shared/api/session';
+import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import {
+  adminSession,
+  card,
+  demoMeta,
+  financeSession,
+  productionMeta,
+  subAccounts,
+} from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+/** A BFF that knows one finance person and one admin with a second factor. */
+function serveSignIn(meta = demoMeta) {
+  let signedIn: SessionResponse | null = null;
+  const bodies: unknown[] = [];
+  server.use(
+    http.get('/api/meta', () => HttpResponse.json(meta)),
+    http.get('/api/session', () =>
+      signedIn ? HttpResponse.json(signedIn) : apiError(401, 'unauthenticated', 'Sign in first.'),
+    ),
+    http.post('/api/session', async ({ request }) => {
+      const body = signInBodySchema.parse(await request.json());
+      bodies.push(body);
+      if (body.password !== 'right-password') {
+        return apiError(401, 'invalid_credentials', 'Wrong email or password.');
+      }
+      if (body.email === 'admin@example.test') {
+        if (!body.totp) return apiError(401, 'totp_required', 'A second-factor code is needed.');
+        if (body.totp !== '654321') return apiError(401, 'invalid_totp', 'Wrong code.');
+        signedIn = adminSession();
+      } else {
+        signedIn = financeSession();
+      }
+      return HttpResponse.json(signedIn);
+    }),
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+  );
+  return { bodies };
+}
+
+describe('sign in', () => {
+  it('sends a signed-out visitor to sign-in and back to where they were going', async () => {
+    serveSignIn();
+    const { user, router } = renderApp('/cards?status=active');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(screen.queryByText(/session ended/)).not.toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Email'), 'finance@example.test');
+    await user.type(screen.getByLabelText('Password'), 'right-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Cards' })).toBeInTheDocument();
+    expect(router.state.location.href).toBe('/cards?status=active');
+  });
+
+  it('shows a wrong password as a message, not a broken page', async () => {
+    serveSignIn();
+    const { user } = renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Email'), 'finance@example.test');
+    await user.type(screen.getByLabelText('Password'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong email or password.');
+  });
+
+  it('asks an admin for the second-factor code when the server requires it', async () => {
+    const { bodies } = serveSignIn(productionMeta);
+    const { user, router } = renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.test');
+    await user.type(screen.getByLabelText('Password'), 'right-password');
+    expect(screen.queryByLabelText('Second-factor code')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const code = await screen.findByLabelText('Second-factor code');
+    expect(screen.getByRole('alert')).toHaveTextContent('6-digit code');
+    await user.type(code, '111111');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong code.');
+
+    await user.clear(code);
+    await user.type(code, '654321');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sub-accounts');
+    expect(screen.getByRole('link', { name: 'Audit' })).toBeInTheDocument();
+    expect(bodies.at(-1)).toEqual({
+      email: 'admin@example.test',
+      password: 'right-password',
+      totp: '654321',
+    });
+  });
+
+  it('in demo mode shows the demo accounts with the TOTP secret and URI, and fills them in', async () => {
+    serveSignIn(demoMeta);
+    const { user } = renderApp('/sign-in');
+    expect(await screen.findByRole('heading', { name: 'Demo accounts' })).toBeInTheDocument();
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    expect(screen.getByText(/^otpauth:\/\/totp\//)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Use admin@demo.test' }));
+    expect(screen.getByLabelText('Email')).toHaveValue('admin@demo.test');
+    expect(screen.getByLabelText('Password')).toHaveValue('demo-password');
+    // Known demo admin: the code field is there before the server asks.
+    expect(screen.getByLabelText('Second-factor code')).toBeInTheDocument();
+  });
+
+  it('never shows demo accounts in production mode', async () => {
+    serveSignIn(productionMeta);
+    renderApp('/sign-in');
+    await screen.findByRole('button', { name: 'Sign in' });
+    await waitFor(() => expect(requestsTo('/api/meta')).toHaveLength(1));
+    expect(screen.queryByRole('heading', { name: 'Demo accounts' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/demo-password/)).not.toBeInTheDocument();
+  });
+
+  it('still works when /api/meta fails', async () => {
+    serveSignIn();
+    server.use(http.get('/api/meta', () => apiError(500, 'internal', 'boom')));
+    renderApp('/sign-in');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('ignores a redirect to another site', async () => {
+    serveSignIn();
+    const { user, router } = renderApp('/sign-in?redirect=%22https%3A%2F%2Fevil.example%2F%22');
+    await user.type(await screen.findByLabelText('Email'), 'finance@example.test');
+    await user.type(screen.getByLabelText('Password'), 'right-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    expect(router.state.location.pathname).toBe('/sub-accounts');
+  });
+});

@@ -1,0 +1,92 @@
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, server } from '../test/server';
+import { apiJson, apiRequest, setUnauthenticatedListener } from './api-client';
+import { ApiError } from './api-error';
+
+afterEach(() => setUnauthenticatedListener(undefined));
+
+describe('api client', () => {
+  it('sends X-CSRF, same-origin credentials, JSON, and leaves undefined query values out', async () => {
+    let seen: Request | undefined;
+    server.use(
+      http.post('/api/thing', ({ request }) => {
+        seen = request;
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const answer = await apiJson<{ ok: boolean }>('/api/thing', {
+      method: 'POST',
+      body: { a: 1 },
+      query: { x: 'y', skip: undefined, n: 3 },
+    });
+    expect(answer).toEqual({ ok: true });
+    expect(seen?.headers.get('x-csrf')).toBe('1');
+    expect(seen?.headers.get('content-type')).toBe('application/json');
+    expect(seen?.credentials).toBe('same-origin');
+    expect(new URL(seen?.url ?? '').search).toBe('?x=y&n=3');
+    expect(await seen?.json()).toEqual({ a: 1 });
+  });
+
+  it('turns the error body into a typed ApiError', async () => {
+    server.use(
+      http.get('/api/thing', () =>
+        apiError(429, 'rate_limited', 'Slow down', { retryAfterSeconds: 9 }),
+      ),
+    );
+    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: 'Slow down',
+      requestId: 'req-rate_limited',
+      retryAfterSeconds: 9,
+    });
+  });
+
+  it('copes with an error that is not the documented shape (an HTML page, Retry-After header)', async () => {
+    server.use(
+      http.get(
+        '/api/thing',
+        () =>
+          new HttpResponse('<html>Bad gateway</html>', {
+            status: 503,
+            statusText: 'Service Unavailable',
+            headers: { 'Retry-After': '4', 'X-Request-Id': 'r-1' },
+          }),
+      ),
+    );
+    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'http_error',
+      requestId: 'r-1',
+      retryAfterSeconds: 4,
+    });
+  });
+
+  it('reports a dropped connection as a network error', async () => {
+    server.use(http.get('/api/thing', () => HttpResponse.error()));
+    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('tells the listener about 401 unauthenticated only', async () => {
+    const listener = vi.fn();
+    setUnauthenticatedListener(listener);
+    server.use(
+      http.get('/api/a', () => apiError(401, 'unauthenticated', 'Sign in')),
+      http.get('/api/b', () => apiError(401, 'step_up_required', 'Code please')),
+    );
+    await apiRequest('/api/b').catch(() => undefined);
+    expect(listener).not.toHaveBeenCalled();
+    await apiRequest('/api/a').catch(() => undefined);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when a success answer is not JSON', async () => {
+    server.use(http.get('/api/thing', () => new HttpResponse('not json', { status: 200 })));
+    await expect(apiJson('/api/thing')).rejects.toMatchObject({ code: 'invalid_response' });
+  });
+});

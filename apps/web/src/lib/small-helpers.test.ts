@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { currentCursor, pageNumber, parseCursorStack, popCursor, pushCursor } from './cursor-stack';
+import { groupInFours, maskedLast4, maskedPan } from './format';
+import { safeRedirect } from './safe-redirect';
+import { flag, oneOf, text } from './search-params';
+
+describe('cursor stack', () => {
+  it('pushes, pops and knows the page', () => {
+    let stack = pushCursor(undefined, 'a');
+    stack = pushCursor(stack, 'b');
+    expect(currentCursor(stack)).toBe('b');
+    expect(pageNumber(stack)).toBe(3);
+    expect(popCursor(stack)).toEqual(['a']);
+    expect(popCursor(['a'])).toBeUndefined();
+    expect(currentCursor(undefined)).toBeUndefined();
+    expect(pageNumber(undefined)).toBe(1);
+  });
+
+  it('accepts only arrays of cursor-shaped strings from the URL', () => {
+    expect(parseCursorStack(['abc=', 'x.y~z'])).toEqual(['abc=', 'x.y~z']);
+    expect(parseCursorStack('abc')).toBeUndefined();
+    expect(parseCursorStack(['ok', '<script>'])).toBeUndefined();
+    expect(parseCursorStack([])).toBeUndefined();
+    expect(parseCursorStack(['x'.repeat(513)])).toBeUndefined();
+  });
+});
+
+describe('search params', () => {
+  it('falls back to undefined for anything unexpected', () => {
+    expect(oneOf(['a', 'b'] as const, 'a')).toBe('a');
+    expect(oneOf(['a', 'b'] as const, 'c')).toBeUndefined();
+    expect(oneOf(['a', 'b'] as const, ['a'])).toBeUndefined();
+    expect(text('abc', 5, /^[a-z]+$/)).toBe('abc');
+    expect(text('ABC', 5, /^[a-z]+$/)).toBeUndefined();
+    expect(text('', 5)).toBeUndefined();
+    expect(text(42, 5)).toBe('42');
+    expect(flag('true')).toBe(true);
+    expect(flag('yes')).toBeUndefined();
+  });
+});
+
+describe('safe redirect', () => {
+  it('returns only paths inside the app', () => {
+    expect(safeRedirect('/cards?status=active')).toBe('/cards?status=active');
+    expect(safeRedirect(undefined)).toBe('/sub-accounts');
+    expect(safeRedirect('https://evil.example/')).toBe('/sub-accounts');
+    expect(safeRedirect('//evil.example/')).toBe('/sub-accounts');
+    expect(safeRedirect('/\\evil.example/')).toBe('/sub-accounts');
+    expect(safeRedirect('/sign-in?redirect=x')).toBe('/sub-accounts');
+  });
+});
+
+describe('card number display', () => {
+  it('masks and groups', () => {
+    expect(maskedLast4('4242')).toBe('•••• 4242');
+    expect(maskedPan('4242')).toBe('•••• •••• •••• 4242');
+    expect(groupInFours('1234567812345678')).toBe('1234 5678 1234 5678');
+    expect(groupInFours('123456789012345')).toBe('1234 5678 9012 345');
+  });
+});

@@ -4,10 +4,12 @@ import { createCardService } from '@card-console/card-service-sim';
 import { startBff } from './lib/bff';
 import { countScreenCalls } from './lib/screen-calls';
 import { verdict } from './lib/stats';
+import { ensureWebBuild } from './lib/web-build';
 
 const PEOPLE = 20;
 
 export async function runUpstreamEconomyBench(): Promise<{ markdown: string }> {
+  ensureWebBuild();
   const sim = createCardService({ apiKey: 'bench-key', rateLimit: false });
   const { url: simUrl } = await sim.listen(0);
   const bff = await startBff({ upstreamUrl: simUrl, apiKey: 'bench-key', people: PEOPLE });
@@ -53,7 +55,7 @@ export async function runUpstreamEconomyBench(): Promise<{ markdown: string }> {
       '',
     );
 
-    const screens = await countScreenCalls({ bffUrl: bff.url, cookie: cookies[0] as string, sim });
+    const screens = await countScreenCalls({ bffUrl: bff.url, sim });
     lines.push(
       'Each screen opened cold in headless Chromium (fresh page, signed in); upstream calls counted by the simulator while it loads.',
       '',

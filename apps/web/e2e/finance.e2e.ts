@@ -53,7 +53,10 @@ describe('a finance person', () => {
   let filter: { from: number; to: number; fromDay: string; toDay: string } | undefined;
 
   it('filters transactions by date range and status; the request carries inclusive day bounds', async () => {
-    await page.getByRole('link', { name: /^Transactions of / }).first().click();
+    await page
+      .getByRole('link', { name: /^Transactions of / })
+      .first()
+      .click();
     await page.waitForURL(/\/transactions\?subAccountId=/);
     await page.locator('tbody tr').first().waitFor();
 
@@ -66,7 +69,8 @@ describe('a finance person', () => {
     await page.getByLabel('From', { exact: true }).fill(fromDay);
     await page.getByLabel('To', { exact: true }).fill(toDay);
     const answer = page.waitForResponse(
-      (r) => isTransactionList(r.url()) && new URL(r.url()).searchParams.get('status') === 'settled',
+      (r) =>
+        isTransactionList(r.url()) && new URL(r.url()).searchParams.get('status') === 'settled',
     );
     await page.getByLabel('Status', { exact: true }).selectOption('settled');
     const response = await answer;
@@ -83,7 +87,10 @@ describe('a finance person', () => {
     }
     expect(body.nextCursor, 'the filter should span more than one page').toBeDefined();
     firstPageIds = body.items.map((t) => t.id);
-    await page.getByRole('row', { name: new RegExp(escape(body.items[0]?.description ?? '')) }).first().waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(escapeRegExp(body.items[0]?.description ?? '')) })
+      .first()
+      .waitFor();
     expect(new URL(page.url()).searchParams.get('status')).toBe('settled');
     await expectAccessible('transactions-filtered');
   });
@@ -101,9 +108,9 @@ describe('a finance person', () => {
     await page.goBack();
     await page.getByText('Page 1').waitFor();
     const firstRow = page.locator('tbody tr').first();
-    await expect.poll(() => firstRow.textContent()).toContain(
-      (await page.locator('tbody tr a').first().textContent()) ?? '',
-    );
+    await expect
+      .poll(() => firstRow.textContent())
+      .toContain((await page.locator('tbody tr a').first().textContent()) ?? '');
     expect(new URL(page.url()).searchParams.has('cursors')).toBe(false);
     // The first page shown again is the same page.
     const shownFirstLink = await page.locator('tbody tr a').first().getAttribute('href');
@@ -114,7 +121,15 @@ describe('a finance person', () => {
     await page.locator('tbody tr a').first().click();
     await page.waitForURL(/\/transactions\/[^/?]+\?/);
     await page.getByText('Reference number').waitFor();
-    for (const label of ['Merchant', 'Category code', 'Original currency', 'Conversion rate', 'Decline reason', 'Authorized', 'Posted']) {
+    for (const label of [
+      'Merchant',
+      'Category code',
+      'Original currency',
+      'Conversion rate',
+      'Decline reason',
+      'Authorized',
+      'Posted',
+    ]) {
       await expect(page.getByText(label, { exact: true }).count()).resolves.toBeGreaterThan(0);
     }
     await expectAccessible('transaction-detail');
@@ -173,6 +188,6 @@ describe('a finance person', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

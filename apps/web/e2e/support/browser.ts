@@ -22,7 +22,11 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}) {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  options: BrowserContextOptions = {},
+) {
   const context = await browser.newContext({
     baseURL,
     viewport: { width: 1280, height: 800 },

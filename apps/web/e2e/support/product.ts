@@ -30,7 +30,10 @@ export interface Running {
 }
 
 /** Runs a command in its own process group so stopping it stops all its children. */
-function run(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function run(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
   const child = spawn('npx', [...PNPM, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
-import { cursorSchema } from '../upstream/common';
+import { cursorSchema, displayNameSchema } from '../upstream/common';
 import { pageSchema } from './error';
 import { totpCodeSchema } from './session';
 
@@ -45,7 +45,7 @@ const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 /** PATCH /api/cards/:id */
 export const cardPatchBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: displayNameSchema.optional(),
     transactionSizeLimit: z
       .strictObject({
         minimumCents: limitCentsSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, booleanStringSchema, cursorSchema } from './common';
+import { amountSchema, booleanStringSchema, cursorSchema, displayNameSchema } from './common';
 
 export const cardStatuses = ['active', 'paused', 'inactive', 'closed'] as const;
 export const cardStatusSchema = z.enum(cardStatuses);
@@ -73,14 +73,18 @@ const centsAmountInput = z.strictObject({
 /** PATCH /card/{id} body. */
 export const upstreamCardPatchBodySchema = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: displayNameSchema.optional(),
     spendingConstraint: z
       .strictObject({
         spendingRule: z.strictObject({
-          transactionSizeLimit: z.strictObject({
-            minimum: centsAmountInput.optional(),
-            maximum: centsAmountInput.optional(),
-          }),
+          transactionSizeLimit: z
+            .strictObject({
+              minimum: centsAmountInput.optional(),
+              maximum: centsAmountInput.optional(),
+            })
+            .refine((l) => l.minimum !== undefined || l.maximum !== undefined, {
+              message: 'give a minimum, a maximum or both',
+            }),
         }),
       })
       .optional(),

@@ -42,8 +42,17 @@ export const resourceIdSchema = z
 export const cursorSchema = z
   .string()
   .min(1)
-  .max(512)
+  // The service's cursor length is not specified: leave room for a long one.
+  .max(2048)
   .regex(/^[A-Za-z0-9_\-.~=]+$/, 'is not a valid cursor');
+
+/** A name a person typed: trimmed, 1-100 characters, no control characters or lone surrogates. */
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters')
+  .refine((value) => !/[\p{Cc}\p{Cs}]/u.test(value), 'must not contain control characters');
 
 /** A Unix-millisecond timestamp as it travels in a query string. */
 export const unixMsStringSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountSchema, cursorSchema } from './common';
+import { amountSchema, cursorSchema, displayNameSchema } from './common';
 
 /** A sub account as the list returns it; balance and spend appear in the list only. */
 export const upstreamSubAccountSchema = z.looseObject({
@@ -20,7 +20,7 @@ export const upstreamSubAccountListQuerySchema = z.strictObject({
   cursor: cursorSchema.optional(),
 });
 
-export const subAccountNameSchema = z.string().trim().min(1).max(100);
+export const subAccountNameSchema = displayNameSchema;
 
 export const upstreamSubAccountCreateBodySchema = z.strictObject({
   name: subAccountNameSchema,

@@ -1,6 +1,7 @@
 import type { CardPage } from '@card-console/shared/api/cards';
 import { cardStatuses } from '@card-console/shared/upstream/card';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { Field } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { StatusBadge } from '../../../components/status-badge';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
@@ -27,42 +28,48 @@ export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
         <h1 id="cards-title">Cards</h1>
       </div>
       <div className="filters">
-        <label className="field">
-          <span>Status</span>
-          <select
-            value={search.status ?? ''}
-            onChange={(e) =>
-              setFilter({ status: (e.target.value || undefined) as CardsSearch['status'] })
-            }
-          >
-            <option value="">All statuses</option>
-            {cardStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Sort by</span>
-          <select
-            value={search.sort ?? 'createdAt'}
-            onChange={(e) => setFilter({ sort: e.target.value as CardsSearch['sort'] })}
-          >
-            <option value="createdAt">Created date</option>
-            <option value="name">Name</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>Direction</span>
-          <select
-            value={search.direction ?? 'desc'}
-            onChange={(e) => setFilter({ direction: e.target.value as CardsSearch['direction'] })}
-          >
-            <option value="desc">Descending</option>
-            <option value="asc">Ascending</option>
-          </select>
-        </label>
+        <Field label="Status">
+          {(control) => (
+            <select
+              {...control}
+              value={search.status ?? ''}
+              onChange={(e) =>
+                setFilter({ status: (e.target.value || undefined) as CardsSearch['status'] })
+              }
+            >
+              <option value="">All statuses</option>
+              {cardStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Sort by">
+          {(control) => (
+            <select
+              {...control}
+              value={search.sort ?? 'createdAt'}
+              onChange={(e) => setFilter({ sort: e.target.value as CardsSearch['sort'] })}
+            >
+              <option value="createdAt">Created date</option>
+              <option value="name">Name</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Direction">
+          {(control) => (
+            <select
+              {...control}
+              value={search.direction ?? 'desc'}
+              onChange={(e) => setFilter({ direction: e.target.value as CardsSearch['direction'] })}
+            >
+              <option value="desc">Descending</option>
+              <option value="asc">Ascending</option>
+            </select>
+          )}
+        </Field>
       </div>
       {page.items.length === 0 ? (
         <p className="empty">No cards match these filters.</p>

@@ -1,5 +1,6 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { type FormEvent, useState } from 'react';
+import { Field } from '../../../components/field';
 import { useUpdateCard } from '../api/update-card';
 import {
   initialLimitValues,
@@ -78,15 +79,15 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
   return (
     <form className="panel stack" onSubmit={review} noValidate aria-labelledby="edit-title">
       <h2 id="edit-title">Edit card</h2>
-      <Field label="Name" error={errors.name} value={values.name} onChange={set('name')} />
-      <Field
+      <TextField label="Name" error={errors.name} value={values.name} onChange={set('name')} />
+      <TextField
         label="Minimum per transaction (USD)"
         error={errors.minimum}
         value={values.minimum}
         onChange={set('minimum')}
         inputMode="decimal"
       />
-      <Field
+      <TextField
         label="Maximum per transaction (USD)"
         error={errors.maximum}
         value={values.maximum}
@@ -115,7 +116,7 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
   );
 }
 
-interface FieldProps {
+interface AmountFieldProps {
   label: string;
   value: string;
   error: string | undefined;
@@ -123,23 +124,10 @@ interface FieldProps {
   inputMode?: 'decimal';
 }
 
-function Field({ label, value, error, onChange, inputMode }: FieldProps) {
-  const errorId = `${label.replace(/\W+/g, '-').toLowerCase()}-error`;
+function TextField({ label, value, error, onChange, inputMode }: AmountFieldProps) {
   return (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        value={value}
-        onChange={onChange}
-        inputMode={inputMode}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-      />
-      {error ? (
-        <small id={errorId} className="field-error">
-          {error}
-        </small>
-      ) : null}
-    </label>
+    <Field label={label} error={error}>
+      {(control) => <input {...control} value={value} onChange={onChange} inputMode={inputMode} />}
+    </Field>
   );
 }

@@ -1,6 +1,7 @@
 import { type RevealResponse, revealBodySchema } from '@card-console/shared/api/cards';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { Field } from '../../../components/field';
 import { isApiError } from '../../../lib/api-error';
 import { revealCard } from '../api/reveal-card';
 
@@ -62,30 +63,34 @@ export function RevealDialog({ cardId, needsCode, onRevealed, onClose }: RevealD
           The full number and security code are shown for 30 seconds. Every reveal is recorded with
           your reason.
         </p>
-        <label className="field">
-          <span>Reason</span>
-          <textarea
-            name="reason"
-            required
-            minLength={3}
-            maxLength={500}
-            rows={3}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </label>
-        {askCode ? (
-          <label className="field">
-            <span>Second-factor code</span>
-            <input
-              name="totp"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={totp}
-              onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
+        <Field label="Reason">
+          {(control) => (
+            <textarea
+              {...control}
+              name="reason"
+              required
+              minLength={3}
+              maxLength={500}
+              rows={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
             />
-          </label>
+          )}
+        </Field>
+        {askCode ? (
+          <Field label="Second-factor code">
+            {(control) => (
+              <input
+                {...control}
+                name="totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={totp}
+                onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
+              />
+            )}
+          </Field>
         ) : null}
         {error ? (
           <p className="form-error" role="alert">

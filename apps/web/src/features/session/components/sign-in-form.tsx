@@ -1,6 +1,7 @@
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { type FormEvent, useState } from 'react';
+import { Field } from '../../../components/field';
 import { isApiError } from '../../../lib/api-error';
 import { signIn } from '../api/sign-in';
 
@@ -58,48 +59,47 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   return (
     <>
       <form className="stack" onSubmit={submit} noValidate>
-        <label className="field">
-          <span>Email</span>
-          <input
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        {showTotp ? (
-          <div className="field">
-            <label className="field" htmlFor="sign-in-totp">
-              <span>Second-factor code</span>
-            </label>
+        <Field label="Email">
+          {(control) => (
             <input
-              id="sign-in-totp"
-              name="totp"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="\d{6}"
-              maxLength={6}
-              aria-describedby="totp-help"
-              value={totp}
-              onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
+              {...control}
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
             />
-            <small id="totp-help" className="muted">
-              6 digits from your authenticator app (admins).
-            </small>
-          </div>
+          )}
+        </Field>
+        <Field label="Password">
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        {showTotp ? (
+          <Field label="Second-factor code" hint="6 digits from your authenticator app (admins).">
+            {(control) => (
+              <input
+                {...control}
+                name="totp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="\d{6}"
+                maxLength={6}
+                value={totp}
+                onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
+              />
+            )}
+          </Field>
         ) : null}
         {error ? (
           <p className="form-error" role="alert">

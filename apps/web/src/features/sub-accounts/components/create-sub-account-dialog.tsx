@@ -2,6 +2,7 @@ import type { SubAccountCreated } from '@card-console/shared/api/sub-accounts';
 import { subAccountNameSchema } from '@card-console/shared/upstream/sub-account';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { Field } from '../../../components/field';
 import { useCreateSubAccount } from '../api/create-sub-account';
 
 interface Props {
@@ -29,17 +30,18 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
   return (
     <Dialog title="Create sub account" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <label className="field">
-          <span>Name</span>
-          <input
-            name="name"
-            value={name}
-            maxLength={100}
-            required
-            aria-invalid={invalid ? true : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
+        <Field label="Name">
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              value={name}
+              maxLength={100}
+              required
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
+        </Field>
         {error ? (
           <p className="form-error" role="alert">
             {error}

@@ -2,6 +2,7 @@ import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/transaction';
 import { useState } from 'react';
+import { Field } from '../../../components/field';
 import { maskedLast4 } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 
@@ -32,69 +33,79 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
   return (
     <fieldset className="filters">
       <legend className="visually-hidden">Filters</legend>
-      <label className="field">
-        <span>Sub account</span>
-        <select
-          required
-          value={search.subAccountId ?? ''}
-          onChange={(e) => set({ subAccountId: e.target.value })}
-        >
-          {subAccounts.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>From</span>
-        <input
-          type="date"
-          value={search.from ?? ''}
-          max={search.to}
-          onChange={(e) => setDay('from', e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span>To</span>
-        <input
-          type="date"
-          value={search.to ?? ''}
-          min={search.from}
-          onChange={(e) => setDay('to', e.target.value)}
-        />
-      </label>
-      <label className="field">
-        <span>Status</span>
-        <select
-          value={search.status ?? ''}
-          onChange={(e) =>
-            set({ status: (e.target.value || undefined) as TransactionsSearch['status'] })
-          }
-        >
-          <option value="">All statuses</option>
-          {transactionStatuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>Card</span>
-        <select
-          value={search.cardId ?? ''}
-          onChange={(e) => set({ cardId: e.target.value || undefined })}
-        >
-          <option value="">All cards</option>
-          {knownCard ? null : <option value={search.cardId}>{search.cardId}</option>}
-          {cards.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name} ({maskedLast4(c.last4)})
-            </option>
-          ))}
-        </select>
-      </label>
+      <Field label="Sub account">
+        {(control) => (
+          <select
+            {...control}
+            required
+            value={search.subAccountId ?? ''}
+            onChange={(e) => set({ subAccountId: e.target.value })}
+          >
+            {subAccounts.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="From">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.from ?? ''}
+            max={search.to}
+            onChange={(e) => setDay('from', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="To">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.to ?? ''}
+            min={search.from}
+            onChange={(e) => setDay('to', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Status">
+        {(control) => (
+          <select
+            {...control}
+            value={search.status ?? ''}
+            onChange={(e) =>
+              set({ status: (e.target.value || undefined) as TransactionsSearch['status'] })
+            }
+          >
+            <option value="">All statuses</option>
+            {transactionStatuses.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Card">
+        {(control) => (
+          <select
+            {...control}
+            value={search.cardId ?? ''}
+            onChange={(e) => set({ cardId: e.target.value || undefined })}
+          >
+            <option value="">All cards</option>
+            {knownCard ? null : <option value={search.cardId}>{search.cardId}</option>}
+            {cards.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} ({maskedLast4(c.last4)})
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       {dateError ? (
         <p className="form-error" role="alert">
           {dateError}

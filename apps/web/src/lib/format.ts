@@ -8,10 +8,15 @@ export function formatDateTime(iso: string | undefined): string {
   return Number.isNaN(ms) ? iso : dateTime.format(ms);
 }
 
+const calendarDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** An instant as a date in the person's zone; a bare calendar day (YYYY-MM-DD) as that day. */
 export function formatDate(iso: string | undefined): string {
   if (!iso) return '—';
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : dateOnly.format(ms);
+  if (Number.isNaN(ms)) return iso;
+  // A bare day parses as UTC midnight; shown in a zone west of UTC it would be the day before.
+  return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? calendarDay.format(ms) : dateOnly.format(ms);
 }
 
 export function formatExpiry(month: string | undefined, year: string | undefined): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentCursor, pageNumber, parseCursorStack, popCursor, pushCursor } from './cursor-stack';
-import { groupInFours, maskedLast4, maskedPan } from './format';
+import { formatDate, groupInFours, maskedLast4, maskedPan } from './format';
 import { safeRedirect } from './safe-redirect';
 import { flag, oneOf, text } from './search-params';
 
@@ -56,5 +56,13 @@ describe('card number display', () => {
     expect(maskedPan('4242')).toBe('•••• •••• •••• 4242');
     expect(groupInFours('1234567812345678')).toBe('1234 5678 1234 5678');
     expect(groupInFours('123456789012345')).toBe('1234 5678 9012 345');
+  });
+});
+
+describe('dates on screen', () => {
+  it('shows a bare calendar day as that day in any zone', () => {
+    expect(formatDate('2024-05-22')).toMatch(/May 22, 2024/);
+    expect(formatDate(undefined)).toBe('—');
+    expect(formatDate('not a date')).toBe('not a date');
   });
 });

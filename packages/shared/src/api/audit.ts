@@ -7,6 +7,7 @@ export const auditActions = [
   'card.update',
   'subAccount.create',
   'session.signIn',
+  'session.signOut',
   'access.denied',
 ] as const;
 

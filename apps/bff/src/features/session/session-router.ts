@@ -34,13 +34,11 @@ export function createSessionRouter(deps: SessionRouterDeps): Router {
     const session = activeSession(req);
     await deps.sessions.end(req, res);
     if (session) {
-      // The shared schema has no `session.signOut` action yet: recorded as a signIn detail.
       await deps.audit.append({
         actor: session.record.email,
         role: session.record.role,
-        action: 'session.signIn',
+        action: 'session.signOut',
         outcome: 'success',
-        detail: 'signed out',
         requestId: req.requestId,
       });
     }

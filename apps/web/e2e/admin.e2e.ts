@@ -1,0 +1,136 @@
+import type { Card, RevealResponse } from '@card-console/shared/api/cards';
+import { centsToDollarInput, formatCents } from '@card-console/shared/money';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import { freshTotp } from './support/totp';
+
+let product: Running;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+  ({ page } = await newPage(browser, product.url));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function expectAccessible(name: string) {
+  await screenshot(page, `admin-${name}`);
+  expect(await seriousA11yViolations(page), name).toEqual([]);
+}
+
+const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
+let card: Card;
+let newMaximumCents = 0;
+
+describe('an admin', () => {
+  it('signs in with the second factor', async () => {
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel('Email').fill('admin@demo.test');
+    // The demo admin is known: the code field is offered before the server asks.
+    await page.getByLabel('Second-factor code').waitFor();
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await page.getByRole('link', { name: 'Audit' }).waitFor();
+    await page.getByRole('button', { name: 'Create sub account' }).waitFor();
+    await expectAccessible('sub-accounts');
+  });
+
+  it('reveals a card with a reason; the numbers are masked again after the countdown', async () => {
+    await page.getByRole('link', { name: 'Cards' }).click();
+    await page.getByLabel('Status', { exact: true }).selectOption('active');
+    await page.waitForURL(/status=active/);
+    await page.locator('tbody tr th a').first().click();
+    await page.getByText('Spending constraint').waitFor();
+    const cardId = page.url().split('/cards/')[1]?.split('?')[0] ?? '';
+    card = await page.evaluate(
+      (id) => fetch(`/api/cards/${id}`, { headers: { 'X-CSRF': '1' } }).then((r) => r.json()),
+      cardId,
+    );
+    const masked = `•••• •••• •••• ${card.last4}`;
+    await expect(page.getByTestId('pan').textContent()).resolves.toBe(masked);
+    await expectAccessible('card-detail');
+
+    await page.getByRole('button', { name: 'Reveal card details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reveal card details' });
+    await dialog.getByLabel('Reason').fill('Booking a conference hotel by phone');
+    await expectAccessible('reveal-dialog');
+    const answer = page.waitForResponse((r) => r.url().endsWith(`/api/cards/${cardId}/reveal`));
+    await dialog.getByRole('button', { name: 'Reveal' }).click();
+    if (await dialog.getByLabel('Second-factor code').isVisible().catch(() => false)) {
+      await dialog.getByLabel('Second-factor code').fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+      await dialog.getByRole('button', { name: 'Reveal' }).click();
+    }
+    const response = await answer;
+    expect(response.headers()['cache-control']).toContain('no-store');
+    const revealed = (await response.json()) as RevealResponse;
+    expect(revealed.pan.endsWith(card.last4)).toBe(true);
+
+    await page.getByText(grouped(revealed.pan)).waitFor();
+    await expect(page.getByTestId('cvv').textContent()).resolves.toContain(revealed.cvv);
+    await page.getByText(/Hidden again in \d+ s/).waitFor();
+    await expectAccessible('revealed');
+    // Nowhere but the page: not in the URL or any storage.
+    expect(page.url()).not.toContain(revealed.pan);
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    expect(stored).not.toContain(revealed.pan);
+
+    await page.getByText(grouped(revealed.pan)).waitFor({ state: 'detached', timeout: 40_000 });
+    await expect(page.getByTestId('pan').textContent()).resolves.toBe(masked);
+    await expect(page.getByTestId('cvv').textContent()).resolves.toBe('•••');
+    await expect(page.locator('body').textContent()).resolves.not.toContain(revealed.pan);
+  });
+
+  it('changes the card limits, confirmed old → new; kept after a reload', async () => {
+    const oldMax = card.transactionSizeLimit.maximumCents;
+    const oldMin = card.transactionSizeLimit.minimumCents ?? 0;
+    newMaximumCents = Math.max(oldMin, oldMax ?? 0) + 12_345;
+    await page.getByRole('button', { name: 'Edit name and limits' }).click();
+    const max = page.getByLabel('Maximum per transaction (USD)');
+    await max.fill(centsToDollarInput(newMaximumCents));
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const confirm = page.getByRole('region', { name: 'Confirm changes' });
+    await expect(confirm.textContent()).resolves.toContain(
+      `Maximum per transaction: ${oldMax === undefined ? 'none' : formatCents(oldMax)} → ${formatCents(newMaximumCents)}`,
+    );
+    await expectAccessible('limit-confirm');
+    await page.getByRole('button', { name: 'Confirm changes' }).click();
+    await page.getByText('Card updated.').waitFor();
+    await page.getByText(formatCents(newMaximumCents), { exact: true }).first().waitFor();
+
+    await page.reload();
+    await page.getByText('Spending constraint').waitFor();
+    await page.getByText(formatCents(newMaximumCents), { exact: true }).first().waitFor();
+  });
+
+  it('sees the reveal and the change in the audit screen', async () => {
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { name: 'Audit' }).waitFor();
+    const change = page.getByRole('row', { name: /Changed card/ }).first();
+    await expect(change.textContent()).resolves.toContain(`max ${formatCents(newMaximumCents)}`);
+    await expect(change.textContent()).resolves.toContain(card.last4);
+    const reveal = page.getByRole('row', { name: /Revealed card details/ }).first();
+    await expect(reveal.textContent()).resolves.toContain('Booking a conference hotel by phone');
+    await expectAccessible('audit');
+  });
+
+  it('is readable in a narrow window', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('link', { name: 'Transactions' }).click();
+    await page.locator('tbody tr').first().waitFor();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible('transactions-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});

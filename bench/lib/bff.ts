@@ -53,6 +53,7 @@ export async function startBff(options: {
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
       DATA_DIR: join(usersFile, '..', 'data'),
       LOG_LEVEL: 'info',
+      API_RATE_LIMIT_PER_MINUTE: '100000000',
       ...options.env,
     },
     ready: /./,

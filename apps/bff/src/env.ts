@@ -67,6 +67,11 @@ const envSchema = z.object({
   ),
   WEB_DIST: optionalString,
   TRUST_PROXY: trustProxySchema,
+  /** Calls one signed-in person may make per minute (a load test raises it). */
+  API_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).default(300),
+  ),
 });
 
 export type Mode = 'demo' | 'production';
@@ -162,7 +167,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       signInFailuresPerAccount: 5,
       signInFailuresPerAddress: 20,
       signInWindowSeconds: 15 * 60,
-      apiRequestsPerMinute: 300,
+      apiRequestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
       revealsPerMinute: 5,
     },
   };

@@ -22,23 +22,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
-    rolldownOptions: {
-      // The shared package builds zod schemas at module level; when the SPA imports only a
-      // constant from such a module, these calls are dead code and should not pull in zod.
-      treeshake: {
-        manualPureFunctions: [
-          'z.array',
-          'z.email',
-          'z.enum',
-          'z.iso.datetime',
-          'z.looseObject',
-          'z.number',
-          'z.object',
-          'z.strictObject',
-          'z.string',
-        ],
-      },
-    },
   },
   server: {
     proxy: { '/api': 'http://localhost:3000' },

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,7 +54,7 @@ export function startTs(
         proc.stdout?.resume();
         const child: Child = {
           process: proc,
-          pid: proc.pid as number,
+          pid: serverPid(proc.pid as number),
           readyLine: line,
           output: () => out,
           stop: () =>
@@ -79,6 +79,24 @@ export function startTs(
       reject(new Error(`${entry} exited with ${code} before it was ready:\n${out.slice(-2000)}`));
     });
   });
+}
+
+/**
+ * tsx runs the entry in a child node process: measure that one, not the wrapper.
+ * Falls back to the wrapper's own pid when it has no child.
+ */
+function serverPid(wrapperPid: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === wrapperPid) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return wrapperPid;
 }
 
 const clockTicks = 100; // USER_HZ on Linux

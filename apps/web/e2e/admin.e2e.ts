@@ -40,13 +40,19 @@ describe('an admin', () => {
     // The demo admin is known: the code field is offered before the server asks.
     await page.getByLabel('Second-factor code').waitFor();
     await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
-    await page.getByRole('link', { name: 'Audit' }).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Audit' })
+      .waitFor();
     await page.getByRole('button', { name: 'Create sub account' }).waitFor();
     await expectAccessible('sub-accounts');
   });
 
   it('reveals a card with a reason; the numbers are masked again after the countdown', async () => {
-    await page.getByRole('link', { name: 'Cards' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Cards' })
+      .click();
     await page.getByLabel('Status', { exact: true }).selectOption('active');
     await page.waitForURL(/status=active/);
     await page.locator('tbody tr th a').first().click();
@@ -66,7 +72,12 @@ describe('an admin', () => {
     await expectAccessible('reveal-dialog');
     const answer = page.waitForResponse((r) => r.url().endsWith(`/api/cards/${cardId}/reveal`));
     await dialog.getByRole('button', { name: 'Reveal' }).click();
-    if (await dialog.getByLabel('Second-factor code').isVisible().catch(() => false)) {
+    if (
+      await dialog
+        .getByLabel('Second-factor code')
+        .isVisible()
+        .catch(() => false)
+    ) {
       await dialog.getByLabel('Second-factor code').fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
       await dialog.getByRole('button', { name: 'Reveal' }).click();
     }
@@ -81,7 +92,9 @@ describe('an admin', () => {
     await expectAccessible('revealed', { screenshot: false });
     // Nowhere but the page: not in the URL or any storage.
     expect(page.url()).not.toContain(revealed.pan);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ ...localStorage, ...sessionStorage }),
+    );
     expect(stored).not.toContain(revealed.pan);
 
     await page.getByText(grouped(revealed.pan)).waitFor({ state: 'detached', timeout: 40_000 });
@@ -113,7 +126,10 @@ describe('an admin', () => {
   });
 
   it('sees the reveal and the change in the audit screen', async () => {
-    await page.getByRole('link', { name: 'Audit' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Audit' })
+      .click();
     await page.getByRole('heading', { name: 'Audit' }).waitFor();
     const change = page.getByRole('row', { name: /Changed card/ }).first();
     await expect(change.textContent()).resolves.toContain(`max ${formatCents(newMaximumCents)}`);
@@ -125,7 +141,10 @@ describe('an admin', () => {
 
   it('is readable in a narrow window', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('link', { name: 'Transactions' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Transactions' })
+      .click();
     await page.getByRole('heading', { name: 'Transactions' }).waitFor();
     await page.getByRole('button', { name: 'Next page' }).waitFor();
     await page.locator('tbody tr').first().waitFor();

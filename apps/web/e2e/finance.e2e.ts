@@ -45,7 +45,9 @@ describe('a finance person', () => {
     expect(await rows.first().locator('td').first().textContent()).toMatch(/^-?\$[\d,]+\.\d\d$/);
     await expect.poll(() => page.getByTestId('total-balance').textContent()).toMatch(/\$/);
     await expect(page.getByRole('button', { name: 'Create sub account' }).count()).resolves.toBe(0);
-    await expect(page.getByRole('link', { name: 'Audit' }).count()).resolves.toBe(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).count(),
+    ).resolves.toBe(0);
     await expectAccessible('sub-accounts');
   });
 
@@ -159,7 +161,10 @@ describe('a finance person', () => {
   });
 
   it('is refused reveal and edit: no buttons, and a forced request gets 403', async () => {
-    await page.getByRole('link', { name: 'Cards' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Cards' })
+      .click();
     await page.getByRole('heading', { name: 'Cards' }).waitFor();
     await page.locator('tbody tr').first().waitFor();
     await expectAccessible('cards');

@@ -17,7 +17,10 @@ import { freshTotp } from './support/totp';
  */
 const apiKey = `k_${randomBytes(24).toString('base64url')}`;
 const password = randomBytes(12).toString('base64url');
-const totpSecret = Array.from(randomBytes(32), (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[b % 32]).join('');
+const totpSecret = Array.from(
+  randomBytes(32),
+  (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[b % 32],
+).join('');
 
 function scryptHash(secret: string): string {
   const salt = randomBytes(16);
@@ -119,7 +122,10 @@ describe('secrets stay where they belong', () => {
     await signIn(page, 'admin@corp.test', password, await freshTotp(totpSecret));
     await page.locator('tbody tr').first().waitFor();
 
-    await page.getByRole('link', { name: 'Transactions' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Transactions' })
+      .click();
     await page.getByRole('heading', { name: 'Transactions' }).waitFor();
     await page.locator('tbody tr a').first().waitFor();
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -130,7 +136,10 @@ describe('secrets stay where they belong', () => {
     await page.locator('tbody tr a').first().click();
     await page.getByText('Reference number').waitFor();
 
-    await page.getByRole('link', { name: 'Cards' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Cards' })
+      .click();
     await page.locator('tbody tr th a').first().click();
     await page.getByText('Spending constraint').waitFor();
     await page.getByRole('button', { name: 'Reveal card details' }).click();
@@ -140,9 +149,15 @@ describe('secrets stay where they belong', () => {
     revealed = (await (await answer).json()) as RevealResponse;
     await page.getByText(/Hidden again in/).waitFor();
 
-    await page.getByRole('link', { name: 'Audit' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Audit' })
+      .click();
     await page.getByRole('heading', { name: 'Audit' }).waitFor();
-    await page.getByRole('row', { name: /Revealed card details/ }).first().waitFor();
+    await page
+      .getByRole('row', { name: /Revealed card details/ })
+      .first()
+      .waitFor();
     await Promise.all(pending);
     expect(seen.length).toBeGreaterThan(15);
   });

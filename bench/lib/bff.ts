@@ -37,6 +37,7 @@ export async function startBff(options: {
   apiKey: string;
   people?: number;
   env?: Record<string, string>;
+  nodeArgs?: string[];
 }): Promise<RunningBff> {
   const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
   const usersFile = writeUsersFile(emails);
@@ -57,6 +58,7 @@ export async function startBff(options: {
       ...options.env,
     },
     ready: /./,
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
   });
   await waitForOk(`${origin}/healthz`);
   return {

@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = join(benchDir, '..');
 const tsxBin = join(benchDir, 'node_modules', '.bin', 'tsx');
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface Child {
   process: ChildProcess;
@@ -31,9 +33,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Starts a TypeScript entry in its own process and waits for a line matching `ready`. */
 export function startTs(
   entry: string,
-  options: { env?: Record<string, string>; ready: RegExp; cwd?: string; timeoutMs?: number },
+  options: {
+    env?: Record<string, string>;
+    ready: RegExp;
+    cwd?: string;
+    timeoutMs?: number;
+    /** Extra node flags (e.g. --cpu-prof): then node runs the entry with tsx's loader itself. */
+    nodeArgs?: string[];
+  },
 ): Promise<Child> {
-  const proc = spawn(tsxBin, [entry], {
+  const [command, args] = options.nodeArgs
+    ? [process.execPath, [...options.nodeArgs, '--import', tsxLoader, entry]]
+    : [tsxBin, [entry]];
+  const proc = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

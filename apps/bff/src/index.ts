@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './env';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import { systemClock } from './platform/clock';
 import { startDemoUpstream } from './platform/demo-upstream';
-import { createLogger } from './platform/logger';
+import { createLogger, createStdoutDestination } from './platform/logger';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { UserDirectory } from './platform/users/user-directory';
 import { createUpstreamClient } from './upstream/client';
@@ -21,7 +21,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, createStdoutDestination());
 
   const demo = config.mode === 'demo' ? await startDemoUpstream() : undefined;
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;

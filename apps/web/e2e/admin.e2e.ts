@@ -10,11 +10,12 @@ import { freshTotp } from './support/totp';
 let product: Running;
 let browser: Browser;
 let page: Page;
+let problems: string[] = [];
 
 beforeAll(async () => {
   product = await startProduct();
   browser = await launchChromium();
-  ({ page } = await newPage(browser, product.url));
+  ({ page, problems } = await newPage(browser, product.url));
 });
 
 afterAll(async () => {
@@ -26,6 +27,7 @@ async function expectAccessible(name: string, options: { screenshot?: boolean } 
   // No screenshot of revealed card details: even a simulated number stays off the disk.
   if (options.screenshot !== false) await screenshot(page, `admin-${name}`);
   expect(await seriousA11yViolations(page), name).toEqual([]);
+  expect(problems, name).toEqual([]);
 }
 
 const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');

@@ -11,11 +11,12 @@ const ZONE = 'America/New_York';
 let product: Running;
 let browser: Browser;
 let page: Page;
+let problems: string[] = [];
 
 beforeAll(async () => {
   product = await startProduct();
   browser = await launchChromium();
-  ({ page } = await newPage(browser, product.url, { timezoneId: ZONE }));
+  ({ page, problems } = await newPage(browser, product.url, { timezoneId: ZONE }));
 });
 
 afterAll(async () => {
@@ -26,6 +27,7 @@ afterAll(async () => {
 async function expectAccessible(name: string) {
   await screenshot(page, `finance-${name}`);
   expect(await seriousA11yViolations(page), name).toEqual([]);
+  expect(problems, name).toEqual([]);
 }
 
 const isTransactionList = (url: string) => new URL(url).pathname === '/api/transactions';
@@ -190,6 +192,17 @@ describe('a finance person', () => {
       };
     }, cardId);
     expect(forced).toEqual({ reveal: 403, edit: 403, audit: 403 });
+  });
+
+  it('signs out; the session is gone on the server too', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const status = await page.evaluate(() =>
+      fetch('/api/session', { headers: { 'X-CSRF': '1' } }).then((r) => r.status),
+    );
+    expect(status).toBe(401);
+    await page.goto('/cards');
+    await page.waitForURL(/\/sign-in\?redirect=/);
   });
 });
 

@@ -41,3 +41,22 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * Standard output, written asynchronously in batches: a synchronous write per request line was
+ * a measurable share of the read path's CPU. Flushed at least every 250 ms and on exit, so a
+ * quiet server's lines still appear promptly.
+ */
+export function createStdoutDestination(): DestinationStream & { flushSync(): void } {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const timer = setInterval(() => destination.flush(), 250);
+  timer.unref();
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // a write was still in flight; nothing more can be done at exit
+    }
+  });
+  return destination;
+}

@@ -37,7 +37,13 @@ export async function newPage(
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
-  return { context, page };
+  // Anything the strict CSP refused, and any uncaught error, is a defect.
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

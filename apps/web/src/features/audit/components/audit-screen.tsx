@@ -1,5 +1,6 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { formatCents } from '@card-console/shared/money';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, maskedLast4 } from '../../../lib/format';
 
@@ -8,6 +9,7 @@ const ACTIONS: Record<AuditRecord['action'], string> = {
   'card.update': 'Changed card',
   'subAccount.create': 'Created sub account',
   'session.signIn': 'Signed in',
+  'session.signOut': 'Signed out',
   'access.denied': 'Access denied',
 };
 
@@ -36,6 +38,7 @@ interface AuditScreenProps {
 }
 
 export function AuditScreen({ records, hasMore, loadingMore, onLoadMore }: AuditScreenProps) {
+  useDocumentTitle('Audit');
   return (
     <section aria-labelledby="audit-title">
       <div className="screen-header">

@@ -4,6 +4,7 @@ import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatDateTime, formatExpiry } from '../../../lib/format';
 import { limitText } from './card-limits';
 import { CardSecrets } from './card-secrets';
@@ -17,6 +18,7 @@ interface CardDetailScreenProps {
 }
 
 export function CardDetailScreen({ card, role, stepUpUntil, onSteppedUp }: CardDetailScreenProps) {
+  useDocumentTitle(`Card ${card.name}`);
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<string | undefined>();
   const isAdmin = role === 'admin';

@@ -116,6 +116,32 @@ describe('cards screen', () => {
     expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
   });
 
+  it('when the next page fails, shows the error and Retry loads it', async () => {
+    let failNext = true;
+    pagedCards();
+    server.use(
+      http.get('/api/cards', ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        if (cursor === 'c2' && failNext) {
+          return apiError(503, 'upstream_unavailable', 'The card service is busy.', {
+            retryAfterSeconds: 30,
+          });
+        }
+        return undefined;
+      }),
+    );
+    const { user } = renderApp('/cards', { session: financeSession() });
+    await screen.findByRole('row', { name: /Alpha/ });
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(
+      await screen.findByText(/The card service is busy\. — retrying in \d+ s/),
+    ).toBeInTheDocument();
+    expect(screen.getByText('req-upstream_unavailable')).toBeInTheDocument();
+    failNext = false;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
+  });
+
   it('a link with cursors reproduces the page', async () => {
     pagedCards();
     renderApp('/cards?cursors=%5B%22c2%22%2C%22c3%22%5D', { session: financeSession() });

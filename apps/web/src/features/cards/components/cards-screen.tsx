@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { StatusBadge } from '../../../components/status-badge';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
@@ -17,6 +18,7 @@ interface CardsScreenProps {
 }
 
 export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
+  useDocumentTitle('Cards');
   const navigate = useNavigate();
   const go = (next: CardsSearch) => void navigate({ to: '/cards', search: next });
   const setFilter = (patch: Partial<CardsSearch>) =>

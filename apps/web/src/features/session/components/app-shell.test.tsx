@@ -73,6 +73,25 @@ describe('signed-in layout', () => {
     expect(router.state.location.search).toMatchObject({ redirect: '/cards', expired: true });
   });
 
+  it('when who-am-I fails for another reason, says so instead of signing out', async () => {
+    serveLists();
+    server.use(http.get('/api/session', () => apiError(500, 'internal_error', 'Something broke.')));
+    const { router } = renderApp('/cards');
+    expect(await screen.findByText('Something broke.')).toBeInTheDocument();
+    expect(screen.getByText('req-internal_error')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/cards');
+  });
+
+  it('moves focus to the new screen after navigating', async () => {
+    serveLists();
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    await user.click(screen.getByRole('link', { name: 'Cards' }));
+    await screen.findByRole('heading', { name: 'Cards' });
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect(document.title).toBe('Cards · Card Console');
+  });
+
   it('polls who-am-I in the background, marked so it does not extend the session', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     serveLists();

@@ -1,7 +1,7 @@
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, Outlet, useRouter } from '@tanstack/react-router';
-import { useState } from 'react';
+import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { RateLimitNotice } from '../../../components/rate-limit-notice';
 import { signOut } from '../api/sign-out';
 import { useSessionPoll } from './use-session-poll';
@@ -11,7 +11,9 @@ export function AppShell({ session }: { session: SessionResponse }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
+  const mainRef = useRef<HTMLElement>(null);
   useSessionPoll();
+  useFocusMainOnNavigation(mainRef);
 
   const onSignOut = async () => {
     setSigningOut(true);
@@ -65,10 +67,27 @@ export function AppShell({ session }: { session: SessionResponse }) {
           </button>
         </div>
       </header>
-      <main id="main" className="content" tabIndex={-1}>
+      <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         <RateLimitNotice />
         <Outlet />
       </main>
     </div>
   );
+}
+
+/**
+ * After moving to another screen, put focus at the start of its content, as a page load
+ * would, so keyboard and screen-reader users do not stay on a link that is gone.
+ */
+function useFocusMainOnNavigation(main: React.RefObject<HTMLElement | null>) {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new pathname
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    main.current?.focus();
+  }, [pathname]);
 }

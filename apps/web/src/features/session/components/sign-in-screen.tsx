@@ -1,6 +1,7 @@
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeRedirect } from '../../../lib/safe-redirect';
 import { metaQueryOptions } from '../api/get-meta';
 import { sessionQueryOptions } from '../api/get-session';
@@ -12,6 +13,7 @@ interface SignInScreenProps {
 }
 
 export function SignInScreen({ redirect, expired }: SignInScreenProps) {
+  useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const router = useRouter();
   // The sign-in page must work even if /api/meta does not: it only adds the demo accounts.

@@ -3,6 +3,7 @@ import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { CreateSubAccountDialog } from './create-sub-account-dialog';
 
 function sum(items: SubAccount[], pick: (s: SubAccount) => number | undefined): number {
@@ -18,6 +19,7 @@ export function SubAccountsScreen({
   subAccounts: SubAccount[];
   role: Role;
 }) {
+  useDocumentTitle('Sub accounts');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | undefined>();
 

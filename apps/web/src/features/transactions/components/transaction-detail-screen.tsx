@@ -2,6 +2,7 @@ import type { Transaction } from '@card-console/shared/api/transactions';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../../components/status-badge';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { TransactionAmount } from './transaction-amount';
@@ -13,6 +14,7 @@ interface Props {
 }
 
 export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
+  useDocumentTitle(`Transaction ${t.description}`);
   const original = t.originalCurrency;
   return (
     <section aria-labelledby="transaction-title">

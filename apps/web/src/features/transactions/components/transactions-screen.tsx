@@ -4,6 +4,7 @@ import type { TransactionPage } from '@card-console/shared/api/transactions';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Pager } from '../../../components/pager';
+import { useDocumentTitle } from '../../../components/use-document-title';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
 import type { TransactionFilter, TransactionsSearch } from '../transactions-search';
@@ -22,6 +23,7 @@ interface TransactionsScreenProps {
 
 export function TransactionsScreen(props: TransactionsScreenProps) {
   const { search, filter, page, subAccounts, cards, busy: loading } = props;
+  useDocumentTitle('Transactions');
   const navigate = useNavigate();
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | undefined>();

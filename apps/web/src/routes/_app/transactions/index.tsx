@@ -2,7 +2,7 @@ import { localTimeZone } from '@card-console/shared/dates';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Loading } from '../../../components/loading';
-import { cardsQueryOptions } from '../../../features/cards/api/get-cards';
+import { cardChoicesQueryOptions } from '../../../features/cards/api/get-cards';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { transactionsQueryOptions } from '../../../features/transactions/api/get-transactions';
 import { TransactionsScreen } from '../../../features/transactions/components/transactions-screen';
@@ -14,8 +14,7 @@ import {
 import { currentCursor } from '../../../lib/cursor-stack';
 import { loadForRoute } from '../../../lib/load-for-route';
 
-/** The card filter offers the first page of cards by name. */
-const cardChoices = cardsQueryOptions({ sort: 'name', direction: 'asc' });
+const cardChoices = cardChoicesQueryOptions();
 
 export const Route = createFileRoute('/_app/transactions/')({
   validateSearch: validateTransactionsSearch,
@@ -56,7 +55,7 @@ function TransactionsRoute() {
   const { subAccountId, cursor, ...rest } = Route.useLoaderDeps();
   const { data: subAccounts } = useSuspenseQuery(subAccountsQueryOptions());
   // Card names are a nicety for the filter and the table; the list works without them.
-  const cards = useQuery(cardChoices).data?.items ?? [];
+  const cards = useQuery(cardChoices).data ?? [];
   const screen = { search, subAccounts, cards };
   if (!subAccountId) {
     return <TransactionsScreen {...screen} filter={undefined} page={undefined} busy={false} />;

@@ -1,0 +1,59 @@
+import { screen } from '@testing-library/react';
+import { delay, HttpResponse, http, type JsonBodyType } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { adminSession, auditRecord, card, subAccounts, transaction } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { apiError, server } from '../../test/server';
+
+/** Every screen's main data, slow enough that the loading state shows. */
+function serveSlowly(ms: number) {
+  const slow = async (body: JsonBodyType) => {
+    await delay(ms);
+    return HttpResponse.json(body);
+  };
+  server.use(
+    http.get('/api/sub-accounts', () => slow({ items: subAccounts })),
+    http.get('/api/cards', () => slow({ items: [card()] })),
+    http.get('/api/cards/:id', () => slow(card())),
+    http.get('/api/transactions', () => slow({ items: [transaction()] })),
+    http.get('/api/transactions/:id', () => slow(transaction())),
+    http.get('/api/audit', () => slow({ items: [auditRecord()] })),
+  );
+}
+
+const screens: [path: string, loaded: RegExp | string][] = [
+  ['/sub-accounts', 'Sub accounts'],
+  ['/cards', 'Cards'],
+  ['/cards/card_1', 'Travel card'],
+  ['/transactions?subAccountId=sa_ops', 'Transactions'],
+  ['/transactions/tx_1', 'Coffee beans'],
+  ['/audit', 'Audit'],
+];
+
+describe('every screen', () => {
+  it.each(screens)('%s shows "Loading…" and then its content', async (path, heading) => {
+    serveSlowly(400);
+    renderApp(path, { session: adminSession() });
+    expect(await screen.findByText('Loading…')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: heading }, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
+  });
+
+  it.each(screens)('%s shows an error with its request id and a Retry', async (path) => {
+    serveSlowly(0);
+    server.use(
+      http.get(/\/api\/(cards|transactions|audit)/, () =>
+        apiError(502, 'upstream_error', 'The card service failed.'),
+      ),
+      http.get('/api/sub-accounts', () =>
+        apiError(502, 'upstream_error', 'The card service failed.'),
+      ),
+    );
+    renderApp(path, { session: adminSession() });
+    expect(await screen.findByText('The card service failed.')).toBeInTheDocument();
+    expect(screen.getByText('req-upstream_error')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+});

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { initialJavaScript as measureInitialJavaScript } from '../../apps/web/e2e/support/initial-js';
 import { repoRoot } from './child';
 
 export const webDist = join(repoRoot, 'apps', 'web', 'dist');
@@ -16,19 +15,7 @@ export function ensureWebBuild(): void {
   built = true;
 }
 
-/** The JavaScript the first page load needs: the entry script and what index.html preloads. */
-export function initialJavaScript(): { files: string[]; gzipBytes: number; rawBytes: number } {
-  const html = readFileSync(join(webDist, 'index.html'), 'utf8');
-  const files = [
-    ...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g),
-    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
-  ].map((m) => m[1] as string);
-  let gzipBytes = 0;
-  let rawBytes = 0;
-  for (const file of new Set(files)) {
-    const content = readFileSync(join(webDist, file.replace(/^\//, '')));
-    rawBytes += content.length;
-    gzipBytes += gzipSync(content, { level: 9 }).length;
-  }
-  return { files: [...new Set(files)], gzipBytes, rawBytes };
+/** The initial JavaScript of the current build (the same measure CI's budget check uses). */
+export function initialJavaScript() {
+  return measureInitialJavaScript(webDist);
 }

@@ -1,8 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testPan } from '../test/test-pan';
 import { createUpstreamClient } from './client';
 import { captureLogs, ctx, type Sim, startSim, TEST_API_KEY, testClient } from './test-support';
+
+const pan = testPan(2);
 
 let sim: Sim;
 let url: string;
@@ -36,13 +39,13 @@ describe('answers the client cannot use become stable 502s', () => {
     const { client, logs } = testClient(url);
     sim.faults.enqueue({
       kind: 'body',
-      body: { items: [{ id: 42, pan: '4000000000000002' }], metadata: {} },
+      body: { items: [{ id: 42, pan: pan }], metadata: {} },
     });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       code: 'upstream_invalid_response',
     });
     expect(logs.raw()).toContain('does not match its schema');
-    expect(logs.raw()).not.toContain('4000000000000002');
+    expect(logs.raw()).not.toContain(pan);
     await client.close();
   });
 

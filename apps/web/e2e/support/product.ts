@@ -34,9 +34,11 @@ function run(
   args: string[],
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string } {
+  // Run it as a person would: Vitest's NODE_ENV=test would make Vite build React's dev bundle.
+  const { NODE_ENV: _testEnv, ...inherited } = process.env;
   const child = spawn('npx', [...PNPM, ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

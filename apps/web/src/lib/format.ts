@@ -32,7 +32,7 @@ export function maskedPan(last4: string): string {
   return `•••• •••• •••• ${last4}`;
 }
 
-/** "4111111111111111" → "4111 1111 1111 1111". */
+/** "1234567812345678" → "1234 5678 1234 5678". */
 export function groupInFours(digits: string): string {
   return digits.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }

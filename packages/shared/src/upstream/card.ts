@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { amountSchema, booleanStringSchema, cursorSchema, displayNameSchema } from './common';
+import { cardSortFields, cardStatuses, utilizationPresets } from './enums';
 
-export const cardStatuses = ['active', 'paused', 'inactive', 'closed'] as const;
+export {
+  type CardSortField,
+  type CardStatus,
+  cardSortFields,
+  cardStatuses,
+  type UtilizationPreset,
+  utilizationPresets,
+} from './enums';
+
 export const cardStatusSchema = z.enum(cardStatuses);
-export type CardStatus = z.infer<typeof cardStatusSchema>;
-
-export const utilizationPresets = ['daily', 'weekly', 'monthly', 'yearly', 'collective'] as const;
 export const utilizationPresetSchema = z.enum(utilizationPresets);
-export type UtilizationPreset = z.infer<typeof utilizationPresetSchema>;
-
-export const cardSortFields = ['createdAt', 'name'] as const;
 export const cardSortFieldSchema = z.enum(cardSortFields);
 export const sortDirectionSchema = z.enum(['ASC', 'DESC']);
 

@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { cursorSchema, resourceIdSchema, unixMsStringSchema } from './common';
+import { transactionStatuses } from './enums';
 
-export const transactionStatuses = [
-  'pending',
-  'canceled',
-  'failed',
-  'settled',
-  'declined',
-  'refund',
-  'reversed',
-  'returned',
-  'dispute',
-] as const;
+export { type TransactionStatus, transactionStatuses } from './enums';
+
 export const transactionStatusSchema = z.enum(transactionStatuses);
-export type TransactionStatus = z.infer<typeof transactionStatusSchema>;
 
 /** A transaction as the service returns it. Unknown fields are kept. */
 export const upstreamTransactionSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { type CardStatus, cardSortFields, cardStatuses } from '@card-console/shared/upstream/card';
+import { type CardStatus, cardSortFields, cardStatuses } from '@card-console/shared/upstream/enums';
 import { type CursorStack, parseCursorStack } from '../../lib/cursor-stack';
 import { oneOf } from '../../lib/search-params';
 

@@ -1,8 +1,5 @@
 import { dayRangeToBounds, isIsoDay } from '@card-console/shared/dates';
-import {
-  type TransactionStatus,
-  transactionStatuses,
-} from '@card-console/shared/upstream/transaction';
+import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { type CursorStack, parseCursorStack } from '../../lib/cursor-stack';
 import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
 

@@ -1,5 +1,5 @@
 import type { CardPage } from '@card-console/shared/api/cards';
-import { cardStatuses } from '@card-console/shared/upstream/card';
+import { cardStatuses } from '@card-console/shared/upstream/enums';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
 import { Pager } from '../../../components/pager';

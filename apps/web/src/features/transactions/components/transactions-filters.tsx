@@ -1,6 +1,6 @@
 import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import { transactionStatuses } from '@card-console/shared/upstream/transaction';
+import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
 import { maskedLast4 } from '../../../lib/format';

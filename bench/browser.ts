@@ -25,11 +25,18 @@ async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
   await page.close();
 }
 
-async function coldLoads(browser: Browser, baseUrl: string, storageState: Awaited<ReturnType<BrowserContext['storageState']>>) {
+async function coldLoads(
+  browser: Browser,
+  baseUrl: string,
+  storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
+) {
   const times: number[] = [];
   for (let i = 0; i < COLD_LOADS; i++) {
     // A new context each time: empty HTTP cache, nothing warm but the server.
-    const context = await browser.newContext({ storageState, viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      storageState,
+      viewport: { width: 1280, height: 800 },
+    });
     const page = await context.newPage();
     const started = Date.now();
     await page.goto(`${baseUrl}/transactions`);
@@ -96,11 +103,36 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     const rendered = await renderedRowsWithManyLoaded(browser, baseUrl, storageState);
 
     const rows = [
-      { what: `cold load to first transaction rows visible (ms, ${COLD_LOADS} loads)`, value: fmtSpread(cold, 0), goal: '< 1,000 (median)', met: cold.median < 1000 },
-      { what: 'Lighthouse performance (desktop preset)', value: String(scores.performance), goal: '≥ 95', met: scores.performance >= 95 },
-      { what: 'Lighthouse accessibility', value: String(scores.accessibility), goal: '100', met: scores.accessibility === 100 },
-      { what: `initial JavaScript, gzipped (kB; ${js.files.length} files)`, value: fmt(js.gzipBytes / 1000, 1), goal: '≤ 110', met: js.gzipBytes <= 110_000 },
-      { what: `rendered row elements with ${rendered.loaded.toLocaleString('en-US')} rows loaded`, value: String(rendered.rendered), goal: '≤ 100', met: rendered.loaded >= 10_000 && rendered.rendered <= 100 },
+      {
+        what: `cold load to first transaction rows visible (ms, ${COLD_LOADS} loads)`,
+        value: fmtSpread(cold, 0),
+        goal: '< 1,000 (median)',
+        met: cold.median < 1000,
+      },
+      {
+        what: 'Lighthouse performance (desktop preset)',
+        value: String(scores.performance),
+        goal: '≥ 95',
+        met: scores.performance >= 95,
+      },
+      {
+        what: 'Lighthouse accessibility',
+        value: String(scores.accessibility),
+        goal: '100',
+        met: scores.accessibility === 100,
+      },
+      {
+        what: `initial JavaScript, gzipped (kB; ${js.files.length} files)`,
+        value: fmt(js.gzipBytes / 1000, 1),
+        goal: '≤ 110',
+        met: js.gzipBytes <= 110_000,
+      },
+      {
+        what: `rendered row elements with ${rendered.loaded.toLocaleString('en-US')} rows loaded`,
+        value: String(rendered.rendered),
+        goal: '≤ 100',
+        met: rendered.loaded >= 10_000 && rendered.rendered <= 100,
+      },
     ];
     return {
       markdown: [
@@ -122,7 +154,10 @@ async function renderedRowsWithManyLoaded(
   baseUrl: string,
   storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
 ): Promise<{ loaded: number; rendered: number }> {
-  const context = await browser.newContext({ storageState, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    storageState,
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   await page.goto(`${baseUrl}/transactions?view=all`);
   const loadMore = page.getByRole('button', { name: 'Load more' });

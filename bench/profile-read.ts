@@ -13,7 +13,10 @@ const body = await (await fetch(`${url}/card`, { headers: { 'x-api-key': 'bench-
 await sim.close();
 const pageFile = join(tmpdir(), 'cc-prof-page.json');
 writeFileSync(pageFile, body);
-const upstream = await startTs('bench/servers/static-upstream.ts', { env: { PAGE_FILE: pageFile }, ready: /^READY/ });
+const upstream = await startTs('bench/servers/static-upstream.ts', {
+  env: { PAGE_FILE: pageFile },
+  ready: /^READY/,
+});
 const upstreamUrl = `http://127.0.0.1:${upstream.readyLine.split(' ')[1]}`;
 const bff = await startBff({
   upstreamUrl,

@@ -55,8 +55,22 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
     children.push(bff.child);
     const cookie = await bff.signIn();
 
-    const mk = (name: string, url: string, pid: number, headers?: Record<string, string>): Target => ({
-      name, url, pid, headers, rps: [], p50: [], p99: [], cpuPerRequest: [], p50One: [], bad: 0,
+    const mk = (
+      name: string,
+      url: string,
+      pid: number,
+      headers?: Record<string, string>,
+    ): Target => ({
+      name,
+      url,
+      pid,
+      headers,
+      rps: [],
+      p50: [],
+      p99: [],
+      cpuPerRequest: [],
+      p50One: [],
+      bad: 0,
     });
     const targets: Target[] = [
       mk('upstream directly', `${upstream.url}/card`, upstream.child.pid),
@@ -66,18 +80,28 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
       mk('Card Console BFF', `${bff.url}/api/cards`, bff.child.pid, { cookie, 'x-csrf': '1' }),
     ];
 
-    for (const t of targets) await load({ url: t.url, connections: 8, durationSeconds: 1, headers: t.headers });
+    for (const t of targets)
+      await load({ url: t.url, connections: 8, durationSeconds: 1, headers: t.headers });
     for (let round = 1; round <= ROUNDS; round++) {
       for (const t of targets) {
         const cpuBefore = cpuMicros(t.pid);
-        const r = await load({ url: t.url, connections: 32, durationSeconds: SECONDS, headers: t.headers });
+        const r = await load({
+          url: t.url,
+          connections: 32,
+          durationSeconds: SECONDS,
+          headers: t.headers,
+        });
         const cpuAfter = cpuMicros(t.pid);
         t.rps.push(r.requestsPerSecond);
         t.p50.push(r.p50Ms);
         t.p99.push(r.p99Ms);
         t.cpuPerRequest.push((cpuAfter - cpuBefore) / Math.max(1, r.requests));
         t.bad += r.non2xx + r.errors;
-        const one = await sequentialLatency({ url: t.url, requests: SEQUENTIAL_REQUESTS, headers: t.headers });
+        const one = await sequentialLatency({
+          url: t.url,
+          requests: SEQUENTIAL_REQUESTS,
+          headers: t.headers,
+        });
         t.p50One.push(one.p50);
       }
     }
@@ -91,8 +115,18 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
     const addedP50 = spread(bffT.p50One).median - spread(direct.p50One).median;
     const bffRss = peakRssMb(bffT.pid);
     const summary = [
-      { what: 'BFF req/s ÷ raw proxy req/s (32 connections)', value: fmt(ratio), target: '≥ 0.30', met: ratio >= 0.3 },
-      { what: 'BFF added p50 at 1 connection (ms over direct)', value: fmt(addedP50, 3), target: '≤ 0.35', met: addedP50 <= 0.35 },
+      {
+        what: 'BFF req/s ÷ raw proxy req/s (32 connections)',
+        value: fmt(ratio),
+        target: '≥ 0.30',
+        met: ratio >= 0.3,
+      },
+      {
+        what: 'BFF added p50 at 1 connection (ms over direct)',
+        value: fmt(addedP50, 3),
+        target: '≤ 0.35',
+        met: addedP50 <= 0.35,
+      },
       { what: 'BFF peak RSS (MB)', value: fmt(bffRss, 1), target: '≤ 120', met: bffRss <= 120 },
     ];
     const markdown = [

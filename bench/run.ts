@@ -19,7 +19,8 @@ const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
   },
   'sim-scaling': {
     title: 'Simulator scaling',
-    load: async () => (await import('../apps/card-service-sim/bench/page-scaling')).runPageScalingBench,
+    load: async () =>
+      (await import('../apps/card-service-sim/bench/page-scaling')).runPageScalingBench,
   },
   'csv-export': {
     title: 'CSV export',
@@ -33,7 +34,11 @@ const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
 
 function version(command: string): string {
   try {
-    return execSync(command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0] ?? '';
+    return (
+      execSync(command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+        .trim()
+        .split('\n')[0] ?? ''
+    );
   } catch {
     return 'not found';
   }
@@ -57,12 +62,16 @@ for (const name of names) {
   try {
     const run = await bench.load();
     const { markdown } = await run();
-    sections.push(`## ${bench.title}\n\n${markdown}\n_took ${Math.round((Date.now() - started) / 1000)} s_\n`);
+    sections.push(
+      `## ${bench.title}\n\n${markdown}\n_took ${Math.round((Date.now() - started) / 1000)} s_\n`,
+    );
     console.log(markdown);
   } catch (error) {
     failed = true;
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    sections.push(`## ${bench.title}\n\nFailed to run:\n\n\`\`\`\n${message.slice(0, 2000)}\n\`\`\`\n`);
+    sections.push(
+      `## ${bench.title}\n\nFailed to run:\n\n\`\`\`\n${message.slice(0, 2000)}\n\`\`\`\n`,
+    );
     console.error(message);
   }
 }

@@ -45,7 +45,9 @@ export async function runUpstreamEconomyBench(): Promise<{ markdown: string }> {
       );
       const ok = statuses.filter((s) => s === 200).length;
       const calls = sim.stats.count(c.route);
-      concurrentRows.push(`| ${PEOPLE} people open the ${c.what} at once | ${ok}/${PEOPLE} | ${calls} | 1 | ${verdict(calls === 1 && ok === PEOPLE)} |`);
+      concurrentRows.push(
+        `| ${PEOPLE} people open the ${c.what} at once | ${ok}/${PEOPLE} | ${calls} | 1 | ${verdict(calls === 1 && ok === PEOPLE)} |`,
+      );
     }
     sim.faults.set({ latencyMs: 0 });
     lines.push(
@@ -62,7 +64,8 @@ export async function runUpstreamEconomyBench(): Promise<{ markdown: string }> {
       '| screen | visible lists / reads | upstream calls | goal | |',
       '|---|---|---|---|---|',
       ...screens.map(
-        (s) => `| ${s.screen} | ${s.visible} | ${s.calls} (${s.detail}) | ${s.goal} | ${verdict(s.calls <= s.goal)} |`,
+        (s) =>
+          `| ${s.screen} | ${s.visible} | ${s.calls} (${s.detail}) | ${s.goal} | ${verdict(s.calls <= s.goal)} |`,
       ),
       '',
     );

@@ -36,7 +36,7 @@ ensureChromium();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 console.log('\n== typecheck');
-const projects = ['.', 'packages/shared', 'apps/card-service-sim', 'apps/bff', 'apps/web'];
+const projects = ['.', 'packages/shared', 'apps/card-service-sim', 'apps/bff', 'apps/web', 'bench'];
 const typecheckFailed = projects
   .map((project) => run(bin('tsc'), ['-p', join(project, 'tsconfig.json')]))
   .some((status) => status !== 0);

@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { spread, type Spread } from './stats';
+import { type Spread, spread } from './stats';
 
 /**
  * Latency with one connection, measured here with a high-resolution clock: autocannon's
@@ -16,11 +16,18 @@ export async function sequentialLatency(options: {
     new Promise<number>((resolve, reject) => {
       const started = process.hrtime.bigint();
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname + url.search, agent, headers: options.headers },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          agent,
+          headers: options.headers,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
-            if ((res.statusCode ?? 0) >= 300) reject(new Error(`status ${res.statusCode} from ${options.url}`));
+            if ((res.statusCode ?? 0) >= 300)
+              reject(new Error(`status ${res.statusCode} from ${options.url}`));
             else resolve(Number(process.hrtime.bigint() - started) / 1e6);
           });
         },

@@ -60,7 +60,13 @@ export async function countScreenCalls(options: {
         .filter(([, n]) => n > 0)
         .map(([route, n]) => `${route} ×${n}`)
         .join(', ');
-      results.push({ screen: s.screen, visible: s.visible, goal: s.goal, calls, detail: detail || 'none' });
+      results.push({
+        screen: s.screen,
+        visible: s.visible,
+        goal: s.goal,
+        calls,
+        detail: detail || 'none',
+      });
       await fresh.close();
     }
     return results;

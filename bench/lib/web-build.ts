@@ -10,7 +10,10 @@ let built = false;
 export function ensureWebBuild(): void {
   if (built) return;
   const vite = join(repoRoot, 'apps', 'web', 'node_modules', '.bin', 'vite');
-  const result = spawnSync(vite, ['build'], { cwd: join(repoRoot, 'apps', 'web'), encoding: 'utf8' });
+  const result = spawnSync(vite, ['build'], {
+    cwd: join(repoRoot, 'apps', 'web'),
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`web build failed:\n${result.stdout}\n${result.stderr}`);
   built = true;
 }

@@ -1,7 +1,8 @@
 // Peer: Express 5 with http-proxy-middleware, the common "just proxy it" set-up.
+
+import { Agent } from 'node:http';
 import express from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { Agent } from 'node:http';
 
 const app = express();
 app.use(

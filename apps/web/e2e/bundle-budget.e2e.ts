@@ -22,7 +22,9 @@ it('keeps the initial JavaScript of the production build within 110 kB gzipped',
   });
   expect(build.status, build.stderr).toBe(0);
   const initial = initialJavaScript(outDir);
-  console.log(`initial JavaScript: ${initial.gzipBytes} bytes gzipped in ${initial.files.length} files`);
+  console.log(
+    `initial JavaScript: ${initial.gzipBytes} bytes gzipped in ${initial.files.length} files`,
+  );
   expect(initial.files.length).toBeGreaterThan(0);
   expect(initial.gzipBytes).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
 });

@@ -6,7 +6,11 @@ import { gzipSync } from 'node:zlib';
 export const INITIAL_JS_BUDGET_BYTES = 110_000;
 
 /** The JavaScript the first page load needs: the entry script and what index.html preloads. */
-export function initialJavaScript(dist: string): { files: string[]; gzipBytes: number; rawBytes: number } {
+export function initialJavaScript(dist: string): {
+  files: string[];
+  gzipBytes: number;
+  rawBytes: number;
+} {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const files = [
     ...new Set(

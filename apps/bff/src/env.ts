@@ -67,6 +67,11 @@ const envSchema = z.object({
   ),
   WEB_DIST: optionalString,
   TRUST_PROXY: trustProxySchema,
+  /** Size of demo mode's generated data set (transactions over all sub accounts). */
+  DEMO_TRANSACTIONS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(0).max(1_000_000).default(20_000),
+  ),
   /** Calls one signed-in person may make per minute (a load test raises it). */
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyAsUndefined,
@@ -103,6 +108,8 @@ export interface Config {
   cookie: { name: string; secure: boolean };
   session: { idleMs: number; absoluteMs: number; stepUpMs: number };
   rateLimits: RateLimitConfig;
+  /** Demo mode only: how many transactions the in-process simulator generates. */
+  demoTransactions: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? { name: '__Host-cc_session', secure: true }
         : { name: 'cc_session', secure: false },
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
+    demoTransactions: e.DEMO_TRANSACTIONS,
     rateLimits: {
       signInFailuresPerAccount: 5,
       signInFailuresPerAddress: 20,

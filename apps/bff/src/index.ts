@@ -23,7 +23,10 @@ async function main() {
   }
   const logger = createLogger(config.logLevel, createStdoutDestination());
 
-  const demo = config.mode === 'demo' ? await startDemoUpstream() : undefined;
+  const demo =
+    config.mode === 'demo'
+      ? await startDemoUpstream({ transactions: config.demoTransactions })
+      : undefined;
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
   const apiKey = demo?.apiKey ?? config.cardApiKey;
   if (!baseUrl || !apiKey) throw new Error('unreachable: loadConfig insists on both outside demo');

@@ -38,12 +38,14 @@ export async function startBff(options: {
   people?: number;
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** What to run, relative to the repo root (default: the BFF's TypeScript entry). */
+  entry?: string;
 }): Promise<RunningBff> {
   const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
   const usersFile = writeUsersFile(emails);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = await startTs('apps/bff/src/index.ts', {
+  const child = await startTs(options.entry ?? 'apps/bff/src/index.ts', {
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -38,13 +38,17 @@ export function startTs(
     ready: RegExp;
     cwd?: string;
     timeoutMs?: number;
-    /** Extra node flags (e.g. --cpu-prof): then node runs the entry with tsx's loader itself. */
+    /** Extra node flags (e.g. --cpu-prof); for a .ts entry node then runs tsx's loader itself. */
     nodeArgs?: string[];
   },
 ): Promise<Child> {
-  const [command, args] = options.nodeArgs
-    ? [process.execPath, [...options.nodeArgs, '--import', tsxLoader, entry]]
-    : [tsxBin, [entry]];
+  // A built .js entry runs on plain node; TypeScript through tsx (its loader when node flags
+  // are given, so the flags reach the process that runs the code).
+  const [command, args] = entry.endsWith('.js')
+    ? [process.execPath, [...(options.nodeArgs ?? []), entry]]
+    : options.nodeArgs
+      ? [process.execPath, [...options.nodeArgs, '--import', tsxLoader, entry]]
+      : [tsxBin, [entry]];
   const proc = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },

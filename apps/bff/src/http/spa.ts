@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import compression from 'compression';
 import express, { type Router } from 'express';
 
 const notBuiltPage = `<!doctype html>
@@ -16,6 +17,8 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
  */
 export function spa(webDist: string): Router {
   const router = express.Router();
+  // The SPA's text assets go out compressed; /api answers are small and stay uncompressed.
+  router.use(compression());
   router.use(
     express.static(webDist, {
       index: false,

@@ -77,7 +77,12 @@ export async function executeCall<S extends z.ZodType>(
   const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   const url = joinUrl(env.baseUrl, request.pathAndQuery);
-  const log = env.logger.child({ requestId, upstream: request.template });
+  // A child logger costs a serialization of its bindings: made only when something is logged.
+  let child: Logger | undefined;
+  const log = () => {
+    child ??= env.logger.child({ requestId, upstream: request.template });
+    return child;
+  };
   env.budget.recordRequest();
 
   for (let attempt = 0; ; attempt++) {
@@ -97,7 +102,12 @@ export async function executeCall<S extends z.ZodType>(
       ...(input.signal ? { signal: input.signal } : {}),
     });
     const status = outcome.kind === 'response' ? outcome.status : outcome.kind;
-    log.debug({ attempt, status, ms: Math.round(performance.now() - started) }, 'upstream attempt');
+    if (env.logger.isLevelEnabled('debug')) {
+      log().debug(
+        { attempt, status, ms: Math.round(performance.now() - started) },
+        'upstream attempt',
+      );
+    }
 
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
       return parseSuccess(outcome.body, input.schema, log);
@@ -126,7 +136,7 @@ export async function executeCall<S extends z.ZodType>(
       });
     if (env.now() + wait >= deadline) {
       if (retryAfterMs !== undefined) {
-        log.warn({ waitMs: wait }, 'upstream asked to wait past the deadline; failing fast');
+        log().warn({ waitMs: wait }, 'upstream asked to wait past the deadline; failing fast');
         throw new AppError(
           503,
           'upstream_unavailable',
@@ -139,7 +149,7 @@ export async function executeCall<S extends z.ZodType>(
       throw fail();
     }
     if (!env.budget.tryRetry()) {
-      log.warn('retry budget exhausted; not retrying');
+      log().warn('retry budget exhausted; not retrying');
       throw fail();
     }
     try {
@@ -150,12 +160,16 @@ export async function executeCall<S extends z.ZodType>(
   }
 }
 
-function parseSuccess<S extends z.ZodType>(text: string, schema: S, log: Logger): z.output<S> {
+function parseSuccess<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  log: () => Logger,
+): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    log.error({ snippet: bodyForLog(text) }, 'upstream sent a body that is not JSON');
+    log().error({ snippet: bodyForLog(text) }, 'upstream sent a body that is not JSON');
     throw new AppError(
       502,
       'upstream_invalid_response',
@@ -168,7 +182,7 @@ function parseSuccess<S extends z.ZodType>(text: string, schema: S, log: Logger)
     const issues = result.error.issues
       .slice(0, 5)
       .map((i) => ({ path: i.path.join('.'), message: i.message }));
-    log.error({ issues }, 'upstream answer does not match its schema');
+    log().error({ issues }, 'upstream answer does not match its schema');
     throw new AppError(
       502,
       'upstream_invalid_response',

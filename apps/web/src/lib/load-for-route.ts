@@ -1,4 +1,9 @@
-import type { QueryClient, QueryKey, UseQueryOptions } from '@tanstack/react-query';
+import type {
+  FetchInfiniteQueryOptions,
+  QueryClient,
+  QueryKey,
+  UseQueryOptions,
+} from '@tanstack/react-query';
 
 /**
  * A list route's loader. Entering the screen waits for the data so the first paint has it.
@@ -16,4 +21,17 @@ export async function loadForRoute<TData, TKey extends QueryKey>(
     return;
   }
   await queryClient.ensureQueryData(options);
+}
+
+/** `loadForRoute` for a list that "Load more" extends (an infinite query). */
+export async function loadInfiniteForRoute<TData, TKey extends QueryKey, TPageParam>(
+  queryClient: QueryClient,
+  options: FetchInfiniteQueryOptions<TData, Error, TData, TKey, TPageParam>,
+  cause: 'preload' | 'enter' | 'stay',
+): Promise<void> {
+  if (cause === 'stay') {
+    void queryClient.prefetchInfiniteQuery(options);
+    return;
+  }
+  await queryClient.ensureInfiniteQueryData(options);
 }

@@ -2,6 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { isRetryableApiError } from './api-error';
 
 const MAX_RETRIES = 2;
+/** How long fetched data counts as fresh (no refetch on mount or re-entry). */
+export const STALE_MS = 30_000;
 
 /** Retry only what waiting fixes (429, 503), after the wait the server asked for. */
 export function retryDelay(failureCount: number, error: unknown): number {
@@ -21,7 +23,7 @@ export function createQueryClient(options: { retry?: false } = {}): QueryClient 
       queries: {
         retry: options.retry ?? shouldRetry,
         retryDelay,
-        staleTime: 30_000,
+        staleTime: STALE_MS,
         refetchOnWindowFocus: false,
       },
       mutations: { retry: false },

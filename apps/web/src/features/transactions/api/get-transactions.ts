@@ -1,6 +1,7 @@
 import type { TransactionPage } from '@card-console/shared/api/transactions';
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
+import { STALE_MS } from '../../../lib/query-client';
 import type { TransactionFilter } from '../transactions-search';
 
 export type TransactionListParams = TransactionFilter & { cursor?: string | undefined };
@@ -9,6 +10,11 @@ export function fetchTransactions(params: TransactionListParams, signal?: AbortS
   return apiJson<TransactionPage>('/api/transactions', { query: { ...params }, signal });
 }
 
+/**
+ * The list from one starting page (`cursor`: the URL's page; none for the first), which
+ * "Load more" extends a page at a time. A list that has grown never goes stale by itself:
+ * refetching would walk every loaded page again, so only an unextended list refreshes.
+ */
 export function transactionsQueryOptions(params: TransactionListParams) {
   const key = {
     subAccountId: params.subAccountId,
@@ -18,8 +24,11 @@ export function transactionsQueryOptions(params: TransactionListParams) {
     cardId: params.cardId,
     cursor: params.cursor,
   };
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: ['transactions', 'list', key] as const,
-    queryFn: ({ signal }) => fetchTransactions(key, signal),
+    queryFn: ({ pageParam, signal }) => fetchTransactions({ ...key, cursor: pageParam }, signal),
+    initialPageParam: key.cursor,
+    getNextPageParam: (last: TransactionPage) => last.nextCursor,
+    staleTime: (query) => ((query.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
   });
 }

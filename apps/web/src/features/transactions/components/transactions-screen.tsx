@@ -1,8 +1,9 @@
 import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import type { TransactionPage } from '@card-console/shared/api/transactions';
+import type { Transaction } from '@card-console/shared/api/transactions';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { LoadMore } from '../../../components/load-more';
 import { Pager } from '../../../components/pager';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
@@ -11,18 +12,29 @@ import type { TransactionFilter, TransactionsSearch } from '../transactions-sear
 import { TransactionsFilters } from './transactions-filters';
 import { TransactionsTable } from './transactions-table';
 
+/** The rows shown: the URL's page and every page "Load more" appended after it. */
+export interface TransactionList {
+  rows: readonly Transaction[];
+  /** After the last row shown; none at the end of the list. */
+  nextCursor: string | undefined;
+  loadingMore: boolean;
+  loadMoreError: unknown;
+  onLoadMore: () => void;
+}
+
 interface TransactionsScreenProps {
   search: TransactionsSearch;
   filter: TransactionFilter | undefined;
-  page: TransactionPage | undefined;
+  list: TransactionList | undefined;
   subAccounts: SubAccount[];
   cards: Card[];
-  /** The page shown is the previous one while the requested one loads. */
+  /** The rows shown are the previous view's while the requested page loads. */
   busy: boolean;
 }
 
 export function TransactionsScreen(props: TransactionsScreenProps) {
-  const { search, filter, page, subAccounts, cards, busy: loading } = props;
+  const { search, filter, list, subAccounts, cards, busy: loading } = props;
+  const nextCursor = list?.nextCursor;
   useDocumentTitle('Transactions');
   const navigate = useNavigate();
   const [exporting, setExporting] = useState(false);
@@ -66,21 +78,37 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
             cards={cards}
             onChange={go}
           />
-          {!page || page.items.length === 0 ? (
+          {!list || list.rows.length === 0 ? (
             <p className="empty">No transactions match these filters.</p>
           ) : (
-            <TransactionsTable rows={page.items} cards={cards} search={search} busy={loading} />
+            <>
+              <TransactionsTable
+                rows={list.rows}
+                cards={cards}
+                search={search}
+                busy={loading || list.loadingMore}
+              />
+              <LoadMore
+                shown={list.rows.length}
+                noun={['transaction', 'transactions']}
+                hasMore={nextCursor !== undefined}
+                loading={list.loadingMore}
+                waiting={loading}
+                error={list.loadMoreError}
+                onLoadMore={list.onLoadMore}
+              />
+            </>
           )}
+          {/* Next continues after the last row shown, appended ones included. */}
           <Pager
             label="Transactions"
             page={pageNumber(search.cursors)}
             hasPrevious={(search.cursors?.length ?? 0) > 0}
-            hasNext={page?.nextCursor !== undefined}
+            hasNext={nextCursor !== undefined && !list?.loadingMore}
             busy={loading}
             onPrevious={() => go({ ...search, cursors: popCursor(search.cursors) })}
             onNext={() =>
-              page?.nextCursor &&
-              go({ ...search, cursors: pushCursor(search.cursors, page.nextCursor) })
+              nextCursor && go({ ...search, cursors: pushCursor(search.cursors, nextCursor) })
             }
           />
         </>

@@ -1,18 +1,27 @@
 import { localTimeZone } from '@card-console/shared/dates';
-import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+  useSuspenseQuery,
+} from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
+import { useMemo } from 'react';
 import { Loading } from '../../../components/loading';
 import { cardChoicesQueryOptions } from '../../../features/cards/api/get-cards';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { transactionsQueryOptions } from '../../../features/transactions/api/get-transactions';
-import { TransactionsScreen } from '../../../features/transactions/components/transactions-screen';
+import {
+  type TransactionList,
+  TransactionsScreen,
+} from '../../../features/transactions/components/transactions-screen';
 import {
   type TransactionFilter,
   toTransactionFilter,
   validateTransactionsSearch,
 } from '../../../features/transactions/transactions-search';
 import { currentCursor } from '../../../lib/cursor-stack';
-import { loadForRoute } from '../../../lib/load-for-route';
+import { loadInfiniteForRoute } from '../../../lib/load-for-route';
 
 const cardChoices = cardChoicesQueryOptions();
 
@@ -45,7 +54,11 @@ export const Route = createFileRoute('/_app/transactions/')({
     if (!deps.subAccountId) return;
     const { subAccountId, cursor } = deps;
     const filter = toTransactionFilter({ ...deps, subAccountId }, localTimeZone());
-    await loadForRoute(context.queryClient, transactionsQueryOptions({ ...filter, cursor }), cause);
+    await loadInfiniteForRoute(
+      context.queryClient,
+      transactionsQueryOptions({ ...filter, cursor }),
+      cause,
+    );
   },
   component: TransactionsRoute,
 });
@@ -58,7 +71,7 @@ function TransactionsRoute() {
   const cards = useQuery(cardChoices).data ?? [];
   const screen = { search, subAccounts, cards };
   if (!subAccountId) {
-    return <TransactionsScreen {...screen} filter={undefined} page={undefined} busy={false} />;
+    return <TransactionsScreen {...screen} filter={undefined} list={undefined} busy={false} />;
   }
   const filter = toTransactionFilter({ ...rest, subAccountId }, localTimeZone());
   return <TransactionsPage screen={screen} filter={filter} cursor={cursor} />;
@@ -69,21 +82,34 @@ function TransactionsPage({
   filter,
   cursor,
 }: {
-  screen: Omit<React.ComponentProps<typeof TransactionsScreen>, 'filter' | 'page' | 'busy'>;
+  screen: Omit<React.ComponentProps<typeof TransactionsScreen>, 'filter' | 'list' | 'busy'>;
   filter: TransactionFilter;
   cursor: string | undefined;
 }) {
-  const query = useQuery({
+  const query = useInfiniteQuery({
     ...transactionsQueryOptions({ ...filter, cursor }),
     placeholderData: keepPreviousData,
-    throwOnError: true,
+    // A failed first page is the route's error; a failed "Load more" keeps the rows shown.
+    throwOnError: (_error, q) => q.state.data === undefined,
   });
-  if (!query.data) return <Loading />;
+  const { data, fetchNextPage, isFetchingNextPage } = query;
+  const rows = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  if (!data) return <Loading />;
+  const list: TransactionList = {
+    rows,
+    nextCursor: data.pages.at(-1)?.nextCursor,
+    loadingMore: isFetchingNextPage,
+    loadMoreError: query.isFetchNextPageError ? query.error : undefined,
+    // One request at a time: a second click while a page is on its way does nothing.
+    onLoadMore: () => {
+      if (!isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
+    },
+  };
   return (
     <TransactionsScreen
       {...screen}
       filter={filter}
-      page={query.data}
+      list={list}
       busy={query.isPlaceholderData}
     />
   );

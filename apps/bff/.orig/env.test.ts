@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env';
+
+const production = {
+  CARD_API_BASE_URL: 'https://cards.example.com/v1',
+  CARD_API_KEY: 'k',
+  USERS_FILE: '/etc/card-console/users.json',
+  SESSION_SECRET: 's'.repeat(40),
+  PUBLIC_ORIGIN: 'https://console.example.com',
+};
+
+function messageOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected loadConfig to refuse');
+}
+
+describe('configuration', () => {
+  it('defaults to demo mode on localhost:3000 with a plain-http cookie', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      mode: 'demo',
+      port: 3000,
+      host: '127.0.0.1',
+      publicOrigin: 'http://localhost:3000',
+      cardApiBaseUrl: undefined,
+      cookie: { name: 'cc_session', secure: false },
+      trustProxy: false,
+      logLevel: 'info',
+    });
+    expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({}).sessionSecret).not.toBe(config.sessionSecret);
+  });
+
+  it('follows PORT in the default public origin', () => {
+    expect(loadConfig({ PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
+  });
+
+  it('is production when the upstream is configured, with the __Host- Secure cookie', () => {
+    const config = loadConfig(production);
+    expect(config.mode).toBe('production');
+    expect(config.cookie).toEqual({ name: '__Host-cc_session', secure: true });
+    expect(config.usersFile).toBe('/etc/card-console/users.json');
+  });
+
+  it.each([
+    ['CARD_API_KEY', { ...production, CARD_API_KEY: '' }],
+    ['USERS_FILE', { ...production, USERS_FILE: '' }],
+    ['SESSION_SECRET', { ...production, SESSION_SECRET: '' }],
+    ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: 'http://console.example.com' }],
+    ['CARD_API_KEY', { CARD_API_KEY: 'a key without a base URL' }],
+  ])('refuses to start without a good %s, naming it', (name, env) => {
+    expect(messageOf(env)).toContain(`${name}:`);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://console.example.com/app' }],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'javascript:alert(1)' }],
+    ['CARD_API_BASE_URL', { CARD_API_BASE_URL: 'ftp://cards.example.com' }],
+    ['SESSION_SECRET', { SESSION_SECRET: 'short' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes please' }],
+  ])('names %s when its value is bad', (name, env) => {
+    expect(messageOf(env)).toContain(`${name}:`);
+  });
+
+  it('reads TRUST_PROXY as Express wants it', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it('resolves relative paths against the directory pnpm was started from', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/app', DATA_DIR: 'state', WEB_DIST: 'web' });
+    expect(config.dataDir).toBe('/srv/app/state');
+    expect(config.webDist).toBe('/srv/app/web');
+  });
+});

@@ -1,0 +1,182 @@
+// The one place that reads configuration. `loadConfig` is pure (it takes the environment as
+// an argument) so tests can build any configuration; only index.ts passes `process.env`.
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(bffDir, '..', '..');
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().min(1).optional());
+
+const portSchema = z.preprocess(
+  emptyAsUndefined,
+  z.coerce.number().int('must be a whole number').min(0).max(65_535).default(3000),
+);
+
+const originSchema = z
+  .url({
+    protocol: /^https?$/,
+    message: 'must be an http(s) origin such as https://cards.example.com',
+  })
+  .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), {
+    message: 'must be an origin only (scheme, host, optional port), with no path or query',
+  })
+  .transform((value) => new URL(value).origin);
+
+/**
+ * TRUST_PROXY as Express understands it: false (default: the socket address is the client),
+ * true, a hop count, or a comma-separated list of trusted addresses/subnets.
+ */
+const trustProxySchema = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .regex(/^(true|false|\d{1,2}|[0-9a-fA-F.:/, ]+|loopback|linklocal|uniquelocal)$/, {
+      message: 'must be true, false, a hop count, or a comma-separated list of addresses',
+    })
+    .default('false')
+    .transform((value): boolean | number | string => {
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value;
+    }),
+);
+
+const envSchema = z.object({
+  PORT: portSchema,
+  HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+  PUBLIC_ORIGIN: z.preprocess(emptyAsUndefined, originSchema.optional()),
+  CARD_API_BASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  ),
+  CARD_API_KEY: optionalString,
+  USERS_FILE: optionalString,
+  DATA_DIR: optionalString,
+  SESSION_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, 'must be at least 32 characters of random text').optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  WEB_DIST: optionalString,
+  TRUST_PROXY: trustProxySchema,
+  /** Size of demo mode's generated data set (transactions over all sub accounts). */
+  DEMO_TRANSACTIONS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(0).max(1_000_000).default(20_000),
+  ),
+  /** Calls one signed-in person may make per minute (a load test raises it). */
+  API_RATE_LIMIT_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).default(300),
+  ),
+});
+
+export type Mode = 'demo' | 'production';
+
+/** Limits that are policy rather than deployment settings; tests may loosen them. */
+export interface RateLimitConfig {
+  signInFailuresPerAccount: number;
+  signInFailuresPerAddress: number;
+  signInWindowSeconds: number;
+  apiRequestsPerMinute: number;
+  revealsPerMinute: number;
+}
+
+export interface Config {
+  mode: Mode;
+  port: number;
+  host: string;
+  publicOrigin: string;
+  /** Unset in demo mode: index.ts starts the simulator and points the client at it. */
+  cardApiBaseUrl: string | undefined;
+  cardApiKey: string | undefined;
+  usersFile: string | undefined;
+  dataDir: string;
+  /** Keys the session store (HMAC of the cookie id), so a store dump holds no usable cookie. */
+  sessionSecret: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  webDist: string;
+  trustProxy: boolean | number | string;
+  cookie: { name: string; secure: boolean };
+  session: { idleMs: number; absoluteMs: number; stepUpMs: number };
+  rateLimits: RateLimitConfig;
+  /** Demo mode only: how many transactions the in-process simulator generates. */
+  demoTransactions: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
+}
+
+/** Builds the configuration or throws a ConfigError whose message names each bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  // `pnpm --filter … start` runs in apps/bff; relative paths mean the caller's directory.
+  const base = env.INIT_CWD || process.cwd();
+  const mode: Mode = e.CARD_API_BASE_URL ? 'production' : 'demo';
+  const publicOrigin = e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`;
+
+  const problems: string[] = [];
+  if (mode === 'production') {
+    if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required when CARD_API_BASE_URL is set');
+    if (!e.USERS_FILE) problems.push('USERS_FILE: required when CARD_API_BASE_URL is set');
+    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required when CARD_API_BASE_URL is set');
+    if (!publicOrigin.startsWith('https://') && !isLoopbackOrigin(publicOrigin)) {
+      problems.push(
+        'PUBLIC_ORIGIN: must be https:// outside demo mode (session cookies are Secure)',
+      );
+    }
+  } else if (e.CARD_API_KEY) {
+    problems.push(
+      'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode',
+    );
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+
+  return {
+    mode,
+    port: e.PORT,
+    host: e.HOST,
+    publicOrigin,
+    cardApiBaseUrl: e.CARD_API_BASE_URL,
+    cardApiKey: e.CARD_API_KEY,
+    usersFile: e.USERS_FILE ? resolve(base, e.USERS_FILE) : undefined,
+    dataDir: e.DATA_DIR ? resolve(base, e.DATA_DIR) : resolve(bffDir, '.data'),
+    sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST ? resolve(base, e.WEB_DIST) : resolve(repoRoot, 'apps', 'web', 'dist'),
+    trustProxy: e.TRUST_PROXY,
+    // Demo is plain http on localhost, where a __Host- cookie (which must be Secure) won't do.
+    cookie:
+      mode === 'production'
+        ? { name: '__Host-cc_session', secure: true }
+        : { name: 'cc_session', secure: false },
+    session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
+    demoTransactions: e.DEMO_TRANSACTIONS,
+    rateLimits: {
+      signInFailuresPerAccount: 5,
+      signInFailuresPerAddress: 20,
+      signInWindowSeconds: 15 * 60,
+      apiRequestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+      revealsPerMinute: 5,
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { RevealResponse } from '@card-console/shared/api/cards';
+import { AppError } from '../../http/app-error';
+import type { FeatureDeps } from '../../http/deps';
+import { maskDigitRuns } from '../../upstream/safe-message';
+import { toRevealResponse } from './card-mapper';
+import type { Who } from './cards-service';
+
+function codeOf(error: unknown): string {
+  return error instanceof AppError ? error.code : 'internal_error';
+}
+
+/**
+ * Reading a card's PAN and CVV. Every attempt is audited (granted, refused, failed); the
+ * audit record is written before the numbers are returned, so no reveal goes unrecorded.
+ * The typed reason may hold anything: digit runs are masked before it is recorded.
+ */
+export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit' | 'logger'>) {
+  const { upstream, audit, logger } = deps;
+  const base = (who: Who, cardId: string, reason: string | undefined) => ({
+    actor: who.actor.email,
+    role: who.actor.role,
+    action: 'card.reveal' as const,
+    cardId,
+    target: cardId,
+    requestId: who.requestId,
+    ...(reason ? { reason: maskDigitRuns(reason) } : {}),
+  });
+
+  return {
+    /** Records a refused reveal (no reason, no recent second factor). Never throws. */
+    async recordDenied(who: Who, cardId: string, reason: string | undefined, error: unknown) {
+      try {
+        await audit.append({
+          ...base(who, cardId, reason),
+          outcome: 'denied',
+          detail: codeOf(error),
+        });
+      } catch (auditError) {
+        // The refusal stands either way; losing its record is an operator's problem to see.
+        logger.error(
+          { err: auditError, requestId: who.requestId },
+          'audit append failed for a refused reveal',
+        );
+      }
+    },
+
+    async reveal(who: Who, cardId: string, reason: string): Promise<RevealResponse> {
+      let answer: RevealResponse;
+      try {
+        const ctx = { requestId: who.requestId, role: who.actor.role };
+        const card = await upstream.getCard(ctx, cardId, { withSecrets: true });
+        const { pan, cvv } = card;
+        if (!pan || !cvv) {
+          throw new AppError(
+            502,
+            'upstream_invalid_response',
+            'The card service did not return the card details.',
+          );
+        }
+        answer = toRevealResponse({ ...card, pan, cvv });
+      } catch (error) {
+        await audit.append({
+          ...base(who, cardId, reason),
+          outcome: 'failed',
+          detail: codeOf(error),
+        });
+        throw error;
+      }
+      // Written before the numbers leave: if the audit fails, the reveal fails.
+      await audit.append({ ...base(who, cardId, reason), outcome: 'success', last4: answer.last4 });
+      return answer;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { cardSchema } from '@card-console/shared/api/cards';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+
+let t: TestApp;
+let admin: TestSession;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await t.signIn('admin');
+});
+afterAll(async () => t.close());
+afterEach(() => {
+  t.sim.faults.clear();
+  t.sim.stats.reset();
+});
+
+const limitsOf = (id: string) =>
+  t.sim.data.card(id)?.spendingConstraint.spendingRule.transactionSizeLimit;
+
+async function auditFor(requestId: string) {
+  return (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
+}
+
+describe('PATCH /api/cards/:id', () => {
+  it('changes the limits, which read back, with a before/after audit and no PAN in it', async () => {
+    const id = t.sim.data.cards()[3]?.id ?? '';
+    const before = t.sim.data.card(id);
+    if (!before) throw new Error('no card');
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { minimumCents: 100, maximumCents: 250_000 } });
+    expect(res.status).toBe(200);
+    expect(cardSchema.parse(res.body).transactionSizeLimit).toEqual({
+      minimumCents: 100,
+      maximumCents: 250_000,
+    });
+    expect(limitsOf(id)).toEqual({
+      minimum: { amountCents: 100 },
+      maximum: { amountCents: 250_000 },
+    });
+
+    const readBack = await t.request.get(`/api/cards/${id}`).set(admin.headers());
+    expect(readBack.body.transactionSizeLimit).toEqual({
+      minimumCents: 100,
+      maximumCents: 250_000,
+    });
+
+    const [record] = await auditFor(res.headers['x-request-id'] ?? '');
+    const oldLimits = before.spendingConstraint.spendingRule.transactionSizeLimit;
+    expect(record).toMatchObject({
+      action: 'card.update',
+      outcome: 'success',
+      cardId: id,
+      last4: before.last4,
+      before: {
+        name: before.name,
+        minimumCents: oldLimits.minimum.amountCents,
+        maximumCents: oldLimits.maximum.amountCents,
+      },
+      after: { name: before.name, minimumCents: 100, maximumCents: 250_000 },
+    });
+    expect(JSON.stringify(record)).not.toContain(before.pan);
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(1);
+  });
+
+  it('the answer carries no PAN or CVV even when the upstream PATCH response has them', async () => {
+    const id = t.sim.data.cards()[8]?.id ?? '';
+    const secret = t.sim.data.card(id);
+    if (!secret) throw new Error('no card');
+    t.sim.faults.enqueue({ kind: 'body', method: 'PATCH', body: { ...secret, name: 'Renamed' } });
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'Renamed' });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toContain(secret.pan);
+    expect(res.body).not.toHaveProperty('cvv');
+    const [record] = await auditFor(res.headers['x-request-id'] ?? '');
+    expect(JSON.stringify(record)).not.toContain(secret.pan);
+  });
+
+  it('changes only the maximum, keeping the minimum, and renames', async () => {
+    const id = t.sim.data.cards()[4]?.id ?? '';
+    const min = limitsOf(id)?.minimum.amountCents ?? 0;
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'Travel card', transactionSizeLimit: { maximumCents: min + 5_000 } });
+    expect(res.status).toBe(200);
+    expect(t.sim.data.card(id)?.name).toBe('Travel card');
+    expect(limitsOf(id)).toEqual({
+      minimum: { amountCents: min },
+      maximum: { amountCents: min + 5_000 },
+    });
+  });
+
+  it('a maximum below the current minimum is refused with nothing sent upstream, and audited', async () => {
+    const id = t.sim.data.cards()[5]?.id ?? '';
+    await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { minimumCents: 10_000, maximumCents: 20_000 } });
+    t.sim.stats.reset();
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { maximumCents: 5_000 } });
+    expect(res.status).toBe(400);
+    expect(apiErrorBodySchema.parse(res.body).code).toBe('invalid_body');
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
+    expect(limitsOf(id)?.maximum.amountCents).toBe(20_000);
+    expect(await auditFor(res.body.requestId)).toMatchObject([
+      { action: 'card.update', outcome: 'failed', detail: 'invalid_body' },
+    ]);
+  });
+
+  it('min > max in the body itself is refused before anything is read', async () => {
+    const id = t.sim.data.cards()[5]?.id ?? '';
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { minimumCents: 9, maximumCents: 1 } });
+    expect(res.status).toBe(400);
+    expect(t.sim.stats.total()).toBe(0);
+  });
+
+  it('when the service refuses the change, the person sees its reason and the failure is audited', async () => {
+    const id = t.sim.data.cards()[6]?.id ?? '';
+    t.sim.faults.enqueue({
+      kind: 'status',
+      status: 400,
+      method: 'PATCH',
+      body: { status: 400, code: 'limit_refused', message: 'maximum is above the program limit' },
+    });
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { maximumCents: 9_000_000 } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'upstream_rejected',
+      message: 'maximum is above the program limit',
+    });
+    expect(await auditFor(res.body.requestId)).toMatchObject([
+      { outcome: 'failed', detail: 'upstream_rejected' },
+    ]);
+  });
+
+  it('a PATCH that meets a 503 or a dropped connection is sent exactly once', async () => {
+    const id = t.sim.data.cards()[7]?.id ?? '';
+    for (const fault of [{ kind: 'status', status: 503 }, { kind: 'drop' }] as const) {
+      t.sim.stats.reset();
+      t.sim.faults.enqueue({ ...fault, method: 'PATCH' });
+      const res = await t.request
+        .patch(`/api/cards/${id}`)
+        .set(admin.headers())
+        .send({ name: 'Once' });
+      expect(res.status).toBeGreaterThanOrEqual(502);
+      apiErrorBodySchema.parse(res.body);
+      expect(t.sim.stats.count('PATCH /card/:id')).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { centsToDollarInput } from '@card-console/shared/money';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { csvColumns } from './csv-row';
+import { parseCsv, rawDownload } from './csv-test-support';
+
+let t: TestApp;
+let finance: TestSession;
+let subId: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ sim: { transactions: 8_000, subAccounts: 2 } });
+  finance = await t.signIn('finance');
+  subId = t.sim.data.subAccounts()[0]?.id ?? '';
+});
+afterAll(async () => t.close());
+afterEach(() => {
+  t.sim.faults.clear();
+  t.sim.stats.reset();
+});
+
+const exportUrl = (query: Record<string, string>) =>
+  `/api/transactions/export.csv?${new URLSearchParams(query)}`;
+
+describe('GET /api/transactions/export.csv', () => {
+  it('has exactly the rows of the filter, with the header, as an attachment', async () => {
+    const all = t.sim.data.transactions(subId);
+    const to = Date.parse(all[100]?.date ?? '');
+    const from = Date.parse(all[all.length - 200]?.date ?? '');
+    const status = 'settled';
+    const wanted = all.filter((x) => {
+      const at = Date.parse(x.date);
+      return at >= from && at <= to && x.status === status;
+    });
+    const res = await t.request
+      .get(exportUrl({ subAccountId: subId, from: String(from), to: String(to), status }))
+      .set(finance.headers())
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => cb(null, text));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['cache-control']).toContain('no-store');
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="transactions-${subId}-${day}.csv"`,
+    );
+
+    const rows = parseCsv(res.body as string);
+    expect(rows[0]).toEqual([...csvColumns]);
+    const body = rows.slice(1);
+    expect(body.map((r) => r[0])).toEqual(wanted.map((x) => x.id));
+    expect(body.length).toBeGreaterThan(100);
+    for (const [i, x] of wanted.entries()) {
+      expect(body[i]?.[5]).toBe(centsToDollarInput(x.amountCents));
+      expect(body[i]?.[7]).toBe(x.cardId ?? '');
+    }
+  });
+
+  it('a filter that matches nothing still gives the header row', async () => {
+    const res = await t.request
+      .get(exportUrl({ subAccountId: subId, from: '0', to: '1' }))
+      .set(finance.headers())
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => cb(null, text));
+      });
+    expect(res.status).toBe(200);
+    expect(parseCsv(res.body as string)).toEqual([[...csvColumns]]);
+  });
+
+  it('escapes cells a spreadsheet would run as formulas, and keeps debits numeric', async () => {
+    t.sim.faults.enqueue({
+      kind: 'body',
+      body: {
+        items: [
+          {
+            id: 'txn_formula',
+            date: '2026-01-02T03:04:05.000Z',
+            description: '=HYPERLINK("http://evil.test","click")',
+            amountCents: -4_250,
+            status: 'settled',
+            referenceNumber: '@SUM(1)',
+            merchantData: { description: '+cmd|calc', categoryCode: '-5411' },
+          },
+        ],
+        metadata: { count: 1 },
+      },
+    });
+    const res = await t.request
+      .get(exportUrl({ subAccountId: subId }))
+      .set(finance.headers())
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => cb(null, text));
+      });
+    const [, row] = parseCsv(res.body as string);
+    expect(row?.[2]).toBe(`'=HYPERLINK("http://evil.test","click")`);
+    expect(row?.[3]).toBe(`'+cmd|calc`);
+    expect(row?.[4]).toBe(`'-5411`);
+    expect(row?.[5]).toBe('-42.50');
+    expect(row?.[8]).toBe(`'@SUM(1)`);
+  });
+
+  it('an upstream failure before the first byte is a normal error body', async () => {
+    t.sim.faults.enqueue({ kind: 'status', status: 403 });
+    const res = await t.request.get(exportUrl({ subAccountId: subId })).set(finance.headers());
+    expect(res.status).toBe(502);
+    expect(apiErrorBodySchema.parse(res.body).code).toBe('upstream_key_rejected');
+  });
+
+  it('an upstream failure after the first byte breaks the download visibly and is logged', async () => {
+    // First page served normally, the second fails (500 is not retried).
+    t.sim.faults.enqueue(
+      { kind: 'delay', ms: 0, route: 'GET /transaction' },
+      { kind: 'status', status: 500, route: 'GET /transaction' },
+    );
+    const got = await rawDownload(
+      `${t.url}${exportUrl({ subAccountId: subId })}`,
+      finance.headers(),
+    );
+    expect(got.status).toBe(200);
+    expect(got.bytes).toBeGreaterThan(0);
+    expect(got.complete).toBe(false);
+    expect(t.logs.some((l) => l.includes('csv export failed after the first byte'))).toBe(true);
+  });
+
+  it('a client that hangs up mid-download stops the upstream walk', async () => {
+    t.sim.faults.set({ latencyMs: 15 });
+    const got = await rawDownload(
+      `${t.url}${exportUrl({ subAccountId: subId })}`,
+      finance.headers(),
+      20_000,
+    );
+    expect(got.complete).toBe(false);
+    await delay(100);
+    const atStop = t.sim.stats.count('GET /transaction');
+    await delay(400);
+    const later = t.sim.stats.count('GET /transaction');
+    // 4,000 rows at 50 a page is 80 pages: the walk stopped long before.
+    expect(later).toBe(atStop);
+    expect(later).toBeLessThan(20);
+    expect(t.logs.some((l) => l.includes('the client went away'))).toBe(true);
+  });
+
+  it('validates the filter like the list does', async () => {
+    for (const query of ['', 'subAccountId=a&cursor=abc', `subAccountId=${subId}&to=1&from=2`]) {
+      const res = await t.request
+        .get(`/api/transactions/export.csv?${query}`)
+        .set(finance.headers());
+      expect(res.status, query).toBe(400);
+      apiErrorBodySchema.parse(res.body);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify/sync';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { AppError } from '../../http/app-error';
+import { csvColumns } from './csv-row';
+import type { ExportRows } from './export-service';
+
+/**
+ * Streams the export to the response, one upstream page per write (a write per row would
+ * cost a chunk header and a syscall each). pipeline() waits for 'drain', so a slow reader
+ * slows the page walk instead of filling memory. If the walk fails after the first byte, the
+ * socket is destroyed so the client sees a broken download, never a file that looks complete.
+ * Never throws: the headers are already sent.
+ */
+export async function streamCsv(
+  res: Response,
+  rows: ExportRows,
+  ctx: { logger: Logger; requestId: string; clientGone: AbortSignal },
+): Promise<void> {
+  const log = ctx.logger.child({ requestId: ctx.requestId });
+  let count = 0;
+  async function* csvText() {
+    let header = true;
+    for await (const records of rows.pages) {
+      count += records.length;
+      // The first page always comes (even empty), so the header row is always written.
+      yield stringify(records, { header, columns: [...csvColumns], record_delimiter: 'windows' });
+      header = false;
+    }
+    // An export with no pages at all still gets its header row.
+    if (header)
+      yield stringify([], { header, columns: [...csvColumns], record_delimiter: 'windows' });
+  }
+  try {
+    await pipeline(Readable.from(csvText(), { highWaterMark: 2 }), res);
+    log.info({ rows: count, pages: rows.pagesRead() }, 'csv export finished');
+  } catch (error) {
+    if (ctx.clientGone.aborted) {
+      log.info(
+        { rows: count, pages: rows.pagesRead() },
+        'csv export stopped: the client went away',
+      );
+    } else {
+      const code = error instanceof AppError ? error.code : 'internal_error';
+      log.error(
+        { rows: count, pages: rows.pagesRead(), code },
+        'csv export failed after the first byte; connection destroyed',
+      );
+    }
+    // pipeline has already destroyed the streams (ending the page walk); make sure the socket
+    // goes too, so the client cannot mistake a truncated file for a complete one.
+    res.destroy();
+  }
+}

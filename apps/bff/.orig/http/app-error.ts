@@ -1,0 +1,19 @@
+/** The one error type thrown anywhere in the BFF; the error middleware turns it into the body. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}

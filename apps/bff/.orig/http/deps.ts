@@ -1,0 +1,40 @@
+import type { AuditRecord } from '@card-console/shared/api/audit';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { UpstreamClient } from '../upstream/client';
+
+export interface Clock {
+  now(): number;
+}
+
+export type NewAuditRecord = Omit<AuditRecord, 'id' | 'at'>;
+
+/** Append-only audit trail. Implementations never update or delete a record. */
+export interface AuditStore {
+  append(record: NewAuditRecord): Promise<AuditRecord>;
+  /** Newest first. `cursor` is opaque to callers. */
+  list(options: {
+    cursor?: string;
+    limit: number;
+  }): Promise<{ items: AuditRecord[]; nextCursor?: string }>;
+}
+
+/** The second-factor check a reveal needs. */
+export interface StepUp {
+  /**
+   * Resolves when the person behind `req` passed a second-factor check within the last
+   * 5 minutes, or when `totp` is a valid code now (then the step-up is recorded and the
+   * session id rotated, with the new cookie set on `res`). Otherwise throws AppError 401
+   * `step_up_required` (no code given) or 401 `invalid_totp` (wrong code).
+   */
+  require(req: Request, res: Response, totp: string | undefined): Promise<void>;
+}
+
+/** What every feature router is built from. */
+export interface FeatureDeps {
+  upstream: UpstreamClient;
+  audit: AuditStore;
+  stepUp: StepUp;
+  logger: Logger;
+  clock: Clock;
+}

@@ -1,0 +1,47 @@
+import express, { type RequestHandler } from 'express';
+import { AppError } from './app-error';
+
+const limit = 16 * 1024;
+
+function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/**
+ * The strict JSON body rules: only `application/json`, at most 16 KiB, well-formed, and an
+ * object at the top level. Everything else is a 400 with the error body.
+ */
+export function jsonBody(): RequestHandler[] {
+  const onlyJson: RequestHandler = (req, _res, next) => {
+    if (hasBody(req) && !req.is('application/json')) {
+      throw new AppError(400, 'invalid_body', 'Send the request body as application/json.');
+    }
+    next();
+  };
+  const parse = express.json({ limit, strict: true, type: 'application/json' });
+  const objectOnly: RequestHandler = (req, _res, next) => {
+    const body: unknown = req.body;
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new AppError(400, 'invalid_body', 'The request body must be a JSON object.');
+    }
+    next();
+  };
+  return [onlyJson, parse, objectOnly];
+}
+
+/** body-parser's errors carry a `type`; all of them are the caller's fault: 400. */
+export function bodyParserError(error: unknown): AppError | undefined {
+  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
+  const { type } = error as { type: unknown };
+  if (type === 'entity.too.large') {
+    return new AppError(400, 'body_too_large', `The request body is over ${limit / 1024} KiB.`);
+  }
+  if (type === 'entity.parse.failed')
+    return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
+  if (typeof type === 'string' && /^(encoding|charset|request|entity)\./.test(type)) {
+    return new AppError(400, 'invalid_body', 'The request body could not be read.');
+  }
+  return undefined;
+}

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Router } from 'express';
+
+const notBuiltPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Card Console</title></head>
+<body><h1>Card Console</h1>
+<p>The web app is not built yet. Run <code>pnpm start</code> from the repository root (it builds
+the app first), or <code>pnpm --filter @card-console/web build</code>, then reload.</p>
+<p>The API is up under <code>/api</code>.</p></body></html>`;
+
+/**
+ * The built SPA: hashed assets cached for a year, everything else revalidated, and any other
+ * GET that is not /api answered with index.html so client-side routes survive a reload.
+ * Checked per request, so building the SPA while the server runs just works.
+ */
+export function spa(webDist: string): Router {
+  const router = express.Router();
+  router.use(
+    express.static(webDist, {
+      index: false,
+      redirect: false,
+      setHeaders: (res, path) => {
+        const immutable = path.startsWith(join(webDist, 'assets'));
+        res.setHeader(
+          'Cache-Control',
+          immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    }),
+  );
+  router.get('/{*splat}', (req, res, next) => {
+    if (req.path === '/api' || req.path.startsWith('/api/')) return next();
+    const index = join(webDist, 'index.html');
+    res.setHeader('Cache-Control', 'no-cache');
+    if (!existsSync(index)) {
+      res.status(200).type('html').send(notBuiltPage);
+      return;
+    }
+    res.sendFile(index);
+  });
+  return router;
+}

@@ -1,0 +1,89 @@
+// The real entry point, as `pnpm start` runs it: demo start-up, shutdown, and refusals.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { demoScrypt, hashPassword } from './platform/users/password-hash';
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = join(appDir, 'node_modules', '.bin', 'tsx');
+
+let dir: string;
+let child: ChildProcess | undefined;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bff-index-'));
+});
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>) {
+  const proc = spawn(tsx, ['src/index.ts'], {
+    cwd: appDir,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, WEB_DIST: join(dir, 'none'), ...env },
+  });
+  child = proc;
+  let output = '';
+  proc.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  proc.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 200 && !pattern.test(output); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    return output;
+  };
+  return { proc, exited, waitFor, output: () => output };
+}
+
+describe('src/index.ts', () => {
+  it('starts in demo mode, logs the URL (never the key), serves, and stops on SIGTERM', async () => {
+    const app = start({ PORT: '0' });
+    const out = await app.waitFor(/is up: open (http:\/\/localhost:\d+)/);
+    const url = /is up: open (http:\/\/localhost:\d+)/.exec(out)?.[1] ?? '';
+    expect(url).not.toBe('');
+    const meta = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/meta`, {
+      headers: { 'X-CSRF': '1' },
+    });
+    expect(((await meta.json()) as { mode: string }).mode).toBe('demo');
+    const page = await fetch(url.replace('localhost', '127.0.0.1'));
+    expect(await page.text()).toContain('not built');
+    app.proc.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+    expect(app.output()).toMatch(/"stopped"/);
+    expect(app.output()).not.toMatch(/apiKey|x-api-key/i);
+  });
+
+  it('refuses to start in production without a key, naming the variable', async () => {
+    const app = start({
+      CARD_API_BASE_URL: 'https://cards.example.com',
+      USERS_FILE: join(dir, 'u.json'),
+    });
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toContain('CARD_API_KEY');
+  });
+
+  it('refuses to start in production with a demo account in the users file', async () => {
+    const file = join(dir, 'users.json');
+    const passwordHash = await hashPassword('demo-password', demoScrypt);
+    await writeFile(
+      file,
+      JSON.stringify([{ email: 'finance@demo.test', role: 'finance', passwordHash }]),
+    );
+    const app = start({
+      CARD_API_BASE_URL: 'https://cards.example.com',
+      CARD_API_KEY: 'a-key',
+      USERS_FILE: file,
+      SESSION_SECRET: 'x'.repeat(40),
+      PUBLIC_ORIGIN: 'https://console.example.com',
+    });
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toMatch(/USERS_FILE: .*demo account/);
+  });
+});

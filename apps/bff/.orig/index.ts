@@ -1,0 +1,97 @@
+// Builds the real dependencies, listens, and shuts down cleanly on SIGTERM/SIGINT.
+import http from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './env';
+import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
+import { systemClock } from './platform/clock';
+import { startDemoUpstream } from './platform/demo-upstream';
+import { createLogger, createStdoutDestination } from './platform/logger';
+import { MemorySessionStore } from './platform/sessions/session-store';
+import { UserDirectory } from './platform/users/user-directory';
+import { createUpstreamClient } from './upstream/client';
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel, createStdoutDestination());
+
+  const demo =
+    config.mode === 'demo'
+      ? await startDemoUpstream({ transactions: config.demoTransactions })
+      : undefined;
+  const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
+  const apiKey = demo?.apiKey ?? config.cardApiKey;
+  if (!baseUrl || !apiKey) throw new Error('unreachable: loadConfig insists on both outside demo');
+
+  let users: UserDirectory;
+  try {
+    users = config.usersFile
+      ? await UserDirectory.fromFile(config.usersFile)
+      : await UserDirectory.demo();
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    process.exit(1);
+  }
+  if (config.mode === 'production' && !config.usersFile)
+    throw new Error('unreachable: no users file');
+
+  const upstream = createUpstreamClient({ baseUrl, apiKey, logger });
+  const app = createApp({
+    config,
+    upstream,
+    users,
+    sessionStore: new MemorySessionStore(systemClock),
+    audit: new JsonlAuditStore(config.dataDir, systemClock),
+    clock: systemClock,
+    logger,
+  });
+
+  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const shownHost =
+    config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+  const port = (server.address() as { port: number }).port;
+  logger.info(
+    { mode: config.mode, upstream: demo ? 'in-process simulator' : baseUrl },
+    `Card Console (${config.mode}) is up: open http://${shownHost}:${port}`,
+  );
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
+    const force = setTimeout(() => {
+      logger.warn('forcing shutdown after 10 s');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      await upstream.close();
+      await demo?.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('Card Console failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import { createGuardrails, generateSync, generateURI, verifySync } from 'otplib';
+import type { Clock } from '../../http/deps';
+
+// The demo secret (DESIGN §2) is 10 bytes, below otplib's 16-byte guardrail; generated
+// secrets are 20 bytes, so the lower floor only matters for the demo account.
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
+const periodSeconds = 30;
+
+/**
+ * Which time step of a user's codes was last accepted. Async and keyed by email so a shared
+ * store (Redis `SET key step` guarded by a compare script) can replace it for several replicas.
+ */
+export interface UsedCodeLedger {
+  /** True (and remembered) when `timeStep` is later than any step accepted before. */
+  claim(email: string, timeStep: number): Promise<boolean>;
+}
+
+export class MemoryUsedCodeLedger implements UsedCodeLedger {
+  private readonly last = new Map<string, number>();
+  async claim(email: string, timeStep: number): Promise<boolean> {
+    const previous = this.last.get(email);
+    if (previous !== undefined && timeStep <= previous) return false;
+    this.last.set(email, timeStep);
+    return true;
+  }
+}
+
+/** RFC 6238 codes (SHA-1, 6 digits, 30 s), one step of drift either way, never twice. */
+export class TotpVerifier {
+  constructor(
+    private readonly clock: Clock,
+    private readonly ledger: UsedCodeLedger,
+  ) {}
+
+  async verify(email: string, secret: string, code: string): Promise<boolean> {
+    if (!/^\d{6}$/.test(code)) return false;
+    const result = verifySync({
+      secret,
+      token: code,
+      epoch: Math.floor(this.clock.now() / 1000),
+      epochTolerance: periodSeconds,
+      guardrails,
+    });
+    if (!result.valid || !('timeStep' in result)) return false;
+    return this.ledger.claim(email, result.timeStep);
+  }
+}
+
+/** The code an authenticator shows at `nowMs` (tests and the CLI's self-check use it). */
+export function totpCodeAt(secret: string, nowMs: number): string {
+  return generateSync({ secret, epoch: Math.floor(nowMs / 1000), guardrails });
+}
+
+export function totpStepAt(nowMs: number): number {
+  return Math.floor(nowMs / 1000 / periodSeconds);
+}
+
+export function otpauthUri(email: string, secret: string): string {
+  return generateURI({ issuer: 'Card Console', label: email, secret });
+}

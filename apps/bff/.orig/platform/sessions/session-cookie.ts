@@ -1,0 +1,31 @@
+import type { Request, Response } from 'express';
+import type { Config } from '../../env';
+
+const idPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/** The session id from the Cookie header, or undefined when absent or malformed. */
+export function readSessionId(req: Request, cookieName: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== cookieName) continue;
+    const value = part.slice(eq + 1).trim();
+    return idPattern.test(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+function cookieOptions(cookie: Config['cookie']) {
+  // No Max-Age: a browser-session cookie; the server enforces idle and absolute expiry.
+  return { httpOnly: true, sameSite: 'strict' as const, path: '/', secure: cookie.secure };
+}
+
+export function writeSessionCookie(res: Response, cookie: Config['cookie'], id: string): void {
+  res.cookie(cookie.name, id, cookieOptions(cookie));
+}
+
+export function clearSessionCookie(res: Response, cookie: Config['cookie']): void {
+  res.clearCookie(cookie.name, cookieOptions(cookie));
+}

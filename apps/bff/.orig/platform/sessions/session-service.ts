@@ -1,0 +1,139 @@
+// A small session layer over SessionStore rather than express-session: we need the id to
+// rotate at sign-in and step-up with the old id dead at once, expiry decided by an injected
+// clock (idle 15 min, absolute 12 h), and a background poll that reads without extending.
+// express-session's own clock, touch and regenerate semantics would have to be fought.
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Config } from '../../env';
+import type { Actor } from '../../http/context';
+import type { Clock } from '../../http/deps';
+import { clearSessionCookie, readSessionId, writeSessionCookie } from './session-cookie';
+import type { SessionRecord, SessionStore } from './session-store';
+
+export interface ActiveSession {
+  key: string;
+  record: SessionRecord;
+}
+
+const active = new WeakMap<Request, ActiveSession>();
+
+/** The session the current request carries, after `SessionService.load`. */
+export function activeSession(req: Request): ActiveSession | undefined {
+  return active.get(req);
+}
+
+export class SessionService {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly clock: Clock,
+    private readonly config: Pick<Config, 'cookie' | 'session' | 'sessionSecret'>,
+  ) {}
+
+  private keyFor(id: string): string {
+    return createHmac('sha256', this.config.sessionSecret).update(id).digest('base64url');
+  }
+
+  private ttl(record: SessionRecord): number {
+    const now = this.clock.now();
+    const idleEnd = record.lastSeenAt + this.config.session.idleMs;
+    const absoluteEnd = record.createdAt + this.config.session.absoluteMs;
+    return Math.max(1, Math.min(idleEnd, absoluteEnd) - now);
+  }
+
+  isExpired(record: SessionRecord, now = this.clock.now()): boolean {
+    return (
+      now >= record.lastSeenAt + this.config.session.idleMs ||
+      now >= record.createdAt + this.config.session.absoluteMs
+    );
+  }
+
+  /**
+   * Reads the cookie and attaches the session to `req` (and `req.actor`). `extend` false is a
+   * background poll: it may read the session but does not count as activity.
+   */
+  async load(req: Request, extend: boolean): Promise<ActiveSession | undefined> {
+    const id = readSessionId(req, this.config.cookie.name);
+    if (!id) return undefined;
+    const key = this.keyFor(id);
+    const record = await this.store.get(key);
+    if (!record) return undefined;
+    if (this.isExpired(record)) {
+      await this.store.delete(key);
+      return undefined;
+    }
+    if (extend) {
+      record.lastSeenAt = this.clock.now();
+      await this.store.set(key, record, this.ttl(record));
+    }
+    const session = { key, record };
+    active.set(req, session);
+    req.actor = { email: record.email, role: record.role };
+    return session;
+  }
+
+  /** Signs a person in: any session the request carried ends, a fresh id is issued. */
+  async start(
+    req: Request,
+    res: Response,
+    actor: Actor,
+    steppedUp: boolean,
+  ): Promise<ActiveSession> {
+    await this.forget(req);
+    const now = this.clock.now();
+    const record: SessionRecord = { ...actor, createdAt: now, lastSeenAt: now };
+    if (steppedUp) record.stepUpAt = now;
+    return this.issue(req, res, record);
+  }
+
+  /** Records a passed second-factor check and rotates the id; the old cookie stops working. */
+  async recordStepUp(req: Request, res: Response): Promise<ActiveSession> {
+    const current = active.get(req);
+    if (!current) throw new Error('recordStepUp needs a loaded session');
+    await this.store.delete(current.key);
+    const now = this.clock.now();
+    return this.issue(req, res, { ...current.record, stepUpAt: now, lastSeenAt: now });
+  }
+
+  /** Destroys the server-side session (if any) and clears the cookie. */
+  async end(req: Request, res: Response): Promise<void> {
+    await this.forget(req);
+    clearSessionCookie(res, this.config.cookie);
+  }
+
+  private async forget(req: Request): Promise<void> {
+    const current = active.get(req);
+    const id = readSessionId(req, this.config.cookie.name);
+    if (current) await this.store.delete(current.key);
+    else if (id) await this.store.delete(this.keyFor(id));
+    active.delete(req);
+    req.actor = undefined;
+  }
+
+  /** Unix ms until which no new second-factor code is needed, or undefined when lapsed. */
+  stepUpUntil(record: SessionRecord): number | undefined {
+    if (record.stepUpAt === undefined) return undefined;
+    const until = record.stepUpAt + this.config.session.stepUpMs;
+    return until > this.clock.now() ? until : undefined;
+  }
+
+  describe(record: SessionRecord) {
+    return {
+      email: record.email,
+      role: record.role,
+      stepUpUntil: this.stepUpUntil(record),
+      idleExpiresAt: record.lastSeenAt + this.config.session.idleMs,
+      absoluteExpiresAt: record.createdAt + this.config.session.absoluteMs,
+    };
+  }
+
+  private async issue(req: Request, res: Response, record: SessionRecord): Promise<ActiveSession> {
+    const id = randomBytes(32).toString('base64url'); // 256 bits
+    const key = this.keyFor(id);
+    await this.store.set(key, record, this.ttl(record));
+    writeSessionCookie(res, this.config.cookie, id);
+    const session = { key, record };
+    active.set(req, session);
+    req.actor = { email: record.email, role: record.role };
+    return session;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Role } from '@card-console/shared/api/meta';
+import type { Clock } from '../../http/deps';
+
+/** What the server keeps about a signed-in person. The cookie holds only a random id. */
+export interface SessionRecord {
+  email: string;
+  role: Role;
+  /** Unix ms of sign-in: the absolute lifetime counts from here. */
+  createdAt: number;
+  /** Unix ms of the last call that counts as activity (background polls do not). */
+  lastSeenAt: number;
+  /** Unix ms of the last passed second-factor check (admin sign-in or step-up). */
+  stepUpAt?: number;
+}
+
+/**
+ * Server-side session storage, keyed by an HMAC of the cookie id (never the id itself).
+ * Async so a Redis implementation (`SET key json PX ttl`, `GET`, `DEL`) drops in unchanged;
+ * `ttlMs` is only for garbage collection: expiry is decided by the session service with
+ * the injected clock, so a store that keeps a record longer is still safe.
+ */
+export interface SessionStore {
+  get(key: string): Promise<SessionRecord | undefined>;
+  set(key: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** In-process store: right for one BFF instance; use a shared store for several replicas. */
+export class MemorySessionStore implements SessionStore {
+  private readonly entries = new Map<string, { record: SessionRecord; expiresAt: number }>();
+  private writes = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  async get(key: string): Promise<SessionRecord | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.clock.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return { ...entry.record };
+  }
+
+  async set(key: string, record: SessionRecord, ttlMs: number): Promise<void> {
+    this.entries.set(key, { record: { ...record }, expiresAt: this.clock.now() + ttlMs });
+    if (++this.writes % 1000 === 0) this.sweep();
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private sweep(): void {
+    const now = this.clock.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+}

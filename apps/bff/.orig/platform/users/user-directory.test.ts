@@ -1,0 +1,64 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { demoScrypt, hashPassword, verifyPassword } from './password-hash';
+import { UserDirectory } from './user-directory';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'users-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function usersFile(users: unknown): Promise<string> {
+  const file = join(dir, 'users.json');
+  await writeFile(file, JSON.stringify(users));
+  return file;
+}
+
+describe('password hashes', () => {
+  it('are scrypt with a random salt, encoded with their cost', async () => {
+    const a = await hashPassword('secret words', demoScrypt);
+    const b = await hashPassword('secret words', demoScrypt);
+    expect(a).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('secret words', a)).toBe(true);
+    expect(await verifyPassword('secret word', a)).toBe(false);
+    expect(await verifyPassword('secret words', 'scrypt$garbage')).toBe(false);
+  });
+});
+
+describe('the users file', () => {
+  it('never accepts a demo account in production', async () => {
+    const passwordHash = await hashPassword('demo-password', demoScrypt);
+    const file = await usersFile([{ email: 'finance@demo.test', role: 'finance', passwordHash }]);
+    await expect(UserDirectory.fromFile(file)).rejects.toThrow(/USERS_FILE: .*demo account/);
+  });
+
+  it('needs a TOTP secret for every admin', async () => {
+    const passwordHash = await hashPassword('x', demoScrypt);
+    const file = await usersFile([{ email: 'ada@example.com', role: 'admin', passwordHash }]);
+    await expect(UserDirectory.fromFile(file)).rejects.toThrow(/totpSecret/);
+  });
+
+  it('refuses plain-text passwords, duplicates and unknown fields', async () => {
+    const passwordHash = await hashPassword('x', demoScrypt);
+    for (const users of [
+      [{ email: 'a@example.com', role: 'finance', passwordHash: 'hunter2' }],
+      [
+        { email: 'a@example.com', role: 'finance', passwordHash },
+        { email: 'A@example.com', role: 'finance', passwordHash },
+      ],
+      [{ email: 'a@example.com', role: 'finance', passwordHash, password: 'x' }],
+    ]) {
+      await expect(UserDirectory.fromFile(await usersFile(users))).rejects.toThrow(/USERS_FILE/);
+    }
+  });
+
+  it('refuses a missing file with a message naming USERS_FILE', async () => {
+    await expect(UserDirectory.fromFile(join(dir, 'none.json'))).rejects.toThrow(
+      /^USERS_FILE: cannot read/,
+    );
+  });
+});

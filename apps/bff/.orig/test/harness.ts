@@ -1,0 +1,167 @@
+// The BFF under test: the real app, the real upstream client and the real simulator, over
+// loopback HTTP, with a manual clock and every log line and response captured.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type CardService,
+  type CardServiceOptions,
+  createCardService,
+} from '@card-console/card-service-sim';
+import type { Role } from '@card-console/shared/api/meta';
+import supertest from 'supertest';
+import { createApp } from '../app';
+import { type Config, loadConfig } from '../env';
+import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import { createLogger } from '../platform/logger';
+import { MemorySessionStore } from '../platform/sessions/session-store';
+import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
+import { type CapturedResponse, captureResponses, lineSink } from './capture';
+import { ManualClock } from './manual-clock';
+import { TestSession } from './test-session';
+import { buildTestUsers, type TestCredentials } from './test-users';
+import { TotpSource } from './totp-source';
+
+export { ManualClock } from './manual-clock';
+export type { TestSession } from './test-session';
+
+/** Config overrides; nested policy objects are merged, not replaced. */
+export type ConfigOverrides = Partial<Omit<Config, 'rateLimits' | 'session'>> & {
+  rateLimits?: Partial<Config['rateLimits']>;
+  session?: Partial<Config['session']>;
+};
+
+export interface TestAppOptions {
+  sim?: CardServiceOptions;
+  clock?: ManualClock;
+  env?: ConfigOverrides;
+  /** 'production' wires a users file of non-demo accounts and the production cookie. */
+  mode?: 'demo' | 'production';
+}
+
+export interface TestApp {
+  url: string;
+  /** supertest bound to the running server; keeps no cookies between calls. */
+  request: ReturnType<typeof supertest>;
+  sim: CardService;
+  simUrl: string;
+  /** The program's API key the BFF uses: must never show up in a log or a response. */
+  apiKey: string;
+  clock: ManualClock;
+  config: Config;
+  /** Every log line written so far (JSON text). */
+  logs: string[];
+  /** Every response sent so far, with headers and (up to 4 MiB of) body. */
+  responses: CapturedResponse[];
+  audit: JsonlAuditStore;
+  upstream: UpstreamClient;
+  credentials: Record<Role, TestCredentials>;
+  /** Headers every /api call needs (X-CSRF and the public Origin), plus `extra`. */
+  apiHeaders(extra?: Record<string, string>): Record<string, string>;
+  /** A current TOTP code for the admin, never one already used (advances the clock if needed). */
+  adminTotp(): string;
+  signIn(role: Role): Promise<TestSession>;
+  close(): Promise<void>;
+}
+
+/** Policy limits loose enough that matrix and property tests don't trip them by volume. */
+const testRateLimits = { apiRequestsPerMinute: 100_000, revealsPerMinute: 1_000 };
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const mode = options.mode ?? 'demo';
+  const clock = options.clock ?? new ManualClock();
+  const logs: string[] = [];
+  const responses: CapturedResponse[] = [];
+  const dataDir = await mkdtemp(join(tmpdir(), 'bff-test-'));
+  const apiKey = `test-key-${randomBytes(16).toString('hex')}`;
+
+  const sim = createCardService({ apiKey, ...options.sim });
+  const { url: simUrl } = await sim.listen(0, '127.0.0.1');
+  const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir);
+
+  const base = loadConfig(
+    mode === 'production'
+      ? {
+          CARD_API_BASE_URL: simUrl,
+          CARD_API_KEY: apiKey,
+          USERS_FILE: usersFile,
+          SESSION_SECRET: randomBytes(32).toString('hex'),
+          PUBLIC_ORIGIN: 'https://cards.example.test',
+          DATA_DIR: dataDir,
+          WEB_DIST: join(dataDir, 'no-web-dist'),
+        }
+      : { DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web-dist') },
+  );
+  const { rateLimits, session, ...rest } = options.env ?? {};
+  const config: Config = {
+    ...base,
+    ...rest,
+    rateLimits: { ...base.rateLimits, ...testRateLimits, ...rateLimits },
+    session: { ...base.session, ...session },
+  };
+
+  const logger = createLogger('debug', lineSink(logs));
+  const upstream = createUpstreamClient({ baseUrl: simUrl, apiKey, logger });
+  const audit = new JsonlAuditStore(config.dataDir, clock);
+  const app = createApp({
+    config,
+    upstream,
+    users,
+    sessionStore: new MemorySessionStore(clock),
+    audit,
+    clock,
+    logger,
+  });
+
+  const server = http.createServer();
+  server.on('request', captureResponses(responses));
+  server.on('request', app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const request = supertest(server);
+  const totp = new TotpSource(clock, credentials.admin.totpSecret ?? '');
+
+  const apiHeaders = (extra: Record<string, string> = {}) => ({
+    'X-CSRF': '1',
+    Origin: config.publicOrigin,
+    ...extra,
+  });
+
+  async function signIn(role: Role): Promise<TestSession> {
+    const { email, password } = credentials[role];
+    const body = role === 'admin' ? { email, password, totp: totp.next() } : { email, password };
+    const res = await request.post('/api/session').set(apiHeaders()).send(body);
+    if (res.status !== 200) {
+      throw new Error(`test sign-in as ${role} failed: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    return TestSession.fromResponse(res, role, config.cookie.name, apiHeaders);
+  }
+
+  return {
+    url,
+    request,
+    sim,
+    simUrl,
+    apiKey,
+    clock,
+    config,
+    logs,
+    responses,
+    audit,
+    upstream,
+    credentials,
+    apiHeaders,
+    adminTotp: () => totp.next(),
+    signIn,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await upstream.close();
+      await sim.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

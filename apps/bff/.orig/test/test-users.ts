@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { Role } from '@card-console/shared/api/meta';
+import { addUser } from '../cli/add-user';
+import { demoAccounts, demoPassword } from '../platform/users/demo-accounts';
+import { demoScrypt } from '../platform/users/password-hash';
+import { UserDirectory } from '../platform/users/user-directory';
+
+export interface TestCredentials {
+  email: string;
+  password: string;
+  totpSecret?: string;
+}
+
+/** Demo mode: the built-in accounts. Production: a users file written by the CLI's core. */
+export async function buildTestUsers(mode: 'demo' | 'production', dataDir: string) {
+  if (mode === 'demo') {
+    const credentials = Object.fromEntries(
+      demoAccounts.map((a) => [
+        a.role,
+        { email: a.email, password: demoPassword, totpSecret: a.totpSecret },
+      ]),
+    ) as Record<Role, TestCredentials>;
+    return { users: await UserDirectory.demo(), credentials, usersFile: undefined };
+  }
+  const usersFile = join(dataDir, 'users.json');
+  const password = 'correct horse battery staple';
+  await addUser({
+    file: usersFile,
+    email: 'finance@example.test',
+    role: 'finance',
+    password,
+    scrypt: demoScrypt,
+  });
+  const admin = await addUser({
+    file: usersFile,
+    email: 'admin@example.test',
+    role: 'admin',
+    password,
+    scrypt: demoScrypt,
+  });
+  const totpSecret = new URL(admin.otpauthUri ?? '').searchParams.get('secret') ?? '';
+  const credentials: Record<Role, TestCredentials> = {
+    finance: { email: 'finance@example.test', password },
+    admin: { email: 'admin@example.test', password, totpSecret },
+  };
+  return { users: await UserDirectory.fromFile(usersFile), credentials, usersFile };
+}

@@ -1,0 +1,25 @@
+import { totpCodeAt, totpStepAt } from '../platform/security/totp';
+import type { ManualClock } from './manual-clock';
+
+/**
+ * Codes as an authenticator app would show them at the test clock's time. The BFF refuses a
+ * code twice, so when this step's code was already handed out the clock moves to the next step.
+ */
+export class TotpSource {
+  private lastStep = -1;
+
+  constructor(
+    private readonly clock: ManualClock,
+    private readonly secret: string,
+  ) {}
+
+  next(): string {
+    let step = totpStepAt(this.clock.now());
+    if (step <= this.lastStep) {
+      this.clock.set((this.lastStep + 1) * 30_000);
+      step = this.lastStep + 1;
+    }
+    this.lastStep = step;
+    return totpCodeAt(this.secret, this.clock.now());
+  }
+}

@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { AppError } from '../http/app-error';
+import { fullJitterDelay } from './backoff';
+import type { BuiltRequest } from './operations';
+import { parseRetryAfter } from './retry-after';
+import type { RetryBudget } from './retry-budget';
+import { bodyForLog } from './safe-message';
+import { type AttemptOutcome, sendAttempt } from './send-attempt';
+import { translateFailure } from './translate-error';
+
+/** Everything the retry loop needs, fixed when the client is created. */
+export interface CallEnvironment {
+  dispatcher: Dispatcher;
+  baseUrl: URL;
+  apiKey: string;
+  logger: Logger;
+  attemptTimeoutMs: number;
+  deadlineMs: number;
+  maxRetries: number;
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  maxBodyBytes: number;
+  budget: RetryBudget;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
+
+export interface CallInput<S extends z.ZodType> {
+  request: BuiltRequest;
+  requestId: string;
+  schema: S;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Overrides the client's deadline for this call (e.g. a readiness probe). */
+  deadlineMs?: number;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function isRetryable(outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'network' || outcome.kind === 'timeout') return true;
+  return outcome.kind === 'response' && RETRYABLE_STATUS.has(outcome.status);
+}
+
+function headersFor(
+  env: CallEnvironment,
+  requestId: string,
+  hasBody: boolean,
+): Record<string, string> {
+  // Built from scratch: nothing from the browser's request (cookies, forwarding headers) is copied.
+  const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': env.apiKey };
+  if (REQUEST_ID.test(requestId)) headers['x-request-id'] = requestId;
+  if (hasBody) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+function joinUrl(base: URL, pathAndQuery: string): string {
+  const basePath = base.pathname.replace(/\/+$/, '');
+  return `${base.origin}${basePath}${pathAndQuery}`;
+}
+
+/**
+ * One logical upstream call: attempts with a per-attempt timeout inside a per-call deadline,
+ * bounded jittered retries for reads only, Retry-After honoured, the retry budget respected,
+ * and the answer validated against its schema.
+ */
+export async function executeCall<S extends z.ZodType>(
+  env: CallEnvironment,
+  input: CallInput<S>,
+): Promise<z.output<S>> {
+  const { request, requestId } = input;
+  const isRead = request.method === 'GET';
+  const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
+  const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+  const url = joinUrl(env.baseUrl, request.pathAndQuery);
+  const log = env.logger.child({ requestId, upstream: request.template });
+  env.budget.recordRequest();
+
+  for (let attempt = 0; ; attempt++) {
+    const remaining = deadline - env.now();
+    if (remaining <= 0) {
+      throw new AppError(504, 'upstream_timeout', 'The card service took too long to answer.');
+    }
+    const started = performance.now();
+    const outcome = await sendAttempt({
+      dispatcher: env.dispatcher,
+      url,
+      method: request.method,
+      headers: headersFor(env, requestId, body !== undefined),
+      ...(body === undefined ? {} : { body }),
+      timeoutMs: Math.min(env.attemptTimeoutMs, remaining),
+      maxBodyBytes: env.maxBodyBytes,
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const status = outcome.kind === 'response' ? outcome.status : outcome.kind;
+    log.debug({ attempt, status, ms: Math.round(performance.now() - started) }, 'upstream attempt');
+
+    if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
+      return parseSuccess(outcome.body, input.schema, log);
+    }
+    const retryAfterMs =
+      outcome.kind === 'response'
+        ? parseRetryAfter(outcome.headers['retry-after'], env.now())
+        : undefined;
+    const retryAfterSeconds =
+      retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const fail = () =>
+      translateFailure(outcome, {
+        template: request.template,
+        requestId,
+        logger: env.logger,
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+      });
+
+    if (!isRead || !isRetryable(outcome) || attempt >= env.maxRetries) throw fail();
+    const wait =
+      retryAfterMs ??
+      fullJitterDelay(attempt, {
+        baseMs: env.backoffBaseMs,
+        capMs: env.backoffCapMs,
+        random: env.random,
+      });
+    if (env.now() + wait >= deadline) {
+      if (retryAfterMs !== undefined) {
+        log.warn({ waitMs: wait }, 'upstream asked to wait past the deadline; failing fast');
+        throw new AppError(
+          503,
+          'upstream_unavailable',
+          'The card service is busy. Try again shortly.',
+          {
+            retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)),
+          },
+        );
+      }
+      throw fail();
+    }
+    if (!env.budget.tryRetry()) {
+      log.warn('retry budget exhausted; not retrying');
+      throw fail();
+    }
+    try {
+      await env.sleep(wait, input.signal);
+    } catch {
+      throw new AppError(499, 'client_closed', 'The request was cancelled.');
+    }
+  }
+}
+
+function parseSuccess<S extends z.ZodType>(text: string, schema: S, log: Logger): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    log.error({ snippet: bodyForLog(text) }, 'upstream sent a body that is not JSON');
+    throw new AppError(
+      502,
+      'upstream_invalid_response',
+      'The card service sent an unreadable answer.',
+    );
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    // Paths and messages only: values could hold a PAN.
+    const issues = result.error.issues
+      .slice(0, 5)
+      .map((i) => ({ path: i.path.join('.'), message: i.message }));
+    log.error({ issues }, 'upstream answer does not match its schema');
+    throw new AppError(
+      502,
+      'upstream_invalid_response',
+      'The card service sent an unexpected answer.',
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,42 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+
+export interface UpstreamClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  logger: Logger;
+  /** One attempt, headers and body. Default 5 s. */
+  attemptTimeoutMs?: number;
+  /** One call, all attempts and waits. Default 12 s. */
+  deadlineMs?: number;
+  /** Retries after the first attempt, reads only. Default 2. */
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Retries per request allowed over time (token bucket). Default 0.2 with a burst of 10. */
+  retryBudgetRatio?: number;
+  retryBudgetBurst?: number;
+  /** Largest upstream body read. Default 5 MB. */
+  maxBodyBytes?: number;
+  /** Keep-alive connections per upstream origin. Default 32. */
+  connections?: number;
+  /** Injected for deterministic tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export const clientDefaults = {
+  attemptTimeoutMs: 5_000,
+  deadlineMs: 12_000,
+  maxRetries: 2,
+  backoffBaseMs: 100,
+  backoffCapMs: 2_000,
+  retryBudgetRatio: 0.2,
+  retryBudgetBurst: 10,
+  maxBodyBytes: 5 * 1024 * 1024,
+  connections: 32,
+  sleep: (ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}),
+  random: Math.random,
+  now: Date.now,
+} satisfies Partial<UpstreamClientOptions>;

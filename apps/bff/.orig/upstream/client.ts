@@ -1,0 +1,191 @@
+import type { Role } from '@card-console/shared/api/meta';
+import {
+  type UpstreamCard,
+  type UpstreamCardListQuery,
+  type UpstreamCardPatchBody,
+  upstreamCardPatchBodySchema,
+  upstreamCardSchema,
+} from '@card-console/shared/upstream/card';
+import { type ListEnvelope, listEnvelopeSchema } from '@card-console/shared/upstream/common';
+import {
+  type UpstreamSubAccount,
+  upstreamSubAccountCreateBodySchema,
+  upstreamSubAccountCreatedSchema,
+  upstreamSubAccountSchema,
+} from '@card-console/shared/upstream/sub-account';
+import {
+  type UpstreamTransaction,
+  upstreamTransactionSchema,
+} from '@card-console/shared/upstream/transaction';
+import { Agent } from 'undici';
+import type { z } from 'zod';
+import { AppError } from '../http/app-error';
+import { type CallEnvironment, executeCall } from './call';
+import { clientDefaults, type UpstreamClientOptions } from './client-options';
+import { createCoalescer } from './coalescer';
+import { buildRequest, type OperationName, type QueryValues } from './operations';
+import { createRetryBudget } from './retry-budget';
+
+export type { UpstreamClientOptions } from './client-options';
+
+/** Who a call is for: the request id travels upstream; the role keys read coalescing. */
+export interface CallContext {
+  requestId: string;
+  role?: Role;
+  /** Aborted when the browser goes away; such calls are never shared. */
+  signal?: AbortSignal;
+}
+
+export interface TransactionListParams {
+  subAccountId: string;
+  fromDate?: number;
+  toDate?: number;
+  status?: string;
+  cardId?: string;
+  cursor?: string;
+}
+
+export interface UpstreamClient {
+  listSubAccounts(
+    ctx: CallContext,
+    query: { cursor?: string },
+  ): Promise<ListEnvelope<UpstreamSubAccount>>;
+  createSubAccount(ctx: CallContext, body: { name: string }): Promise<{ id: string; name: string }>;
+  listCards(ctx: CallContext, query: UpstreamCardListQuery): Promise<ListEnvelope<UpstreamCard>>;
+  /** `withSecrets` asks for PAN and CVV: only the reveal uses it, and it is never shared. */
+  getCard(ctx: CallContext, id: string, options?: { withSecrets?: boolean }): Promise<UpstreamCard>;
+  updateCard(ctx: CallContext, id: string, body: UpstreamCardPatchBody): Promise<UpstreamCard>;
+  listTransactions(
+    ctx: CallContext,
+    query: TransactionListParams,
+  ): Promise<ListEnvelope<UpstreamTransaction>>;
+  getTransaction(ctx: CallContext, id: string): Promise<UpstreamTransaction>;
+  /** Throws an AppError when the upstream cannot serve a simple read (readiness probe). */
+  checkReady(requestId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const READY_DEADLINE_MS = 3_000;
+const subAccountPage = listEnvelopeSchema(upstreamSubAccountSchema);
+const cardPage = listEnvelopeSchema(upstreamCardSchema);
+const transactionPage = listEnvelopeSchema(upstreamTransactionSchema);
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const o = { ...clientDefaults, ...options };
+  const baseUrl = new URL(o.baseUrl);
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
+    throw new Error('the card service base URL must be http or https');
+  }
+  const dispatcher = new Agent({
+    connections: o.connections,
+    keepAliveTimeout: 10_000,
+    pipelining: 1,
+  });
+  const env: CallEnvironment = {
+    dispatcher,
+    baseUrl,
+    apiKey: o.apiKey,
+    logger: o.logger,
+    attemptTimeoutMs: o.attemptTimeoutMs,
+    deadlineMs: o.deadlineMs,
+    maxRetries: o.maxRetries,
+    backoffBaseMs: o.backoffBaseMs,
+    backoffCapMs: o.backoffCapMs,
+    maxBodyBytes: o.maxBodyBytes,
+    budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.retryBudgetBurst }),
+    sleep: o.sleep,
+    random: o.random,
+    now: o.now,
+  };
+  const coalescer = createCoalescer();
+
+  async function read<S extends z.ZodType>(
+    ctx: CallContext,
+    name: OperationName,
+    schema: S,
+    opts: { id?: string; query?: QueryValues; share?: boolean } = {},
+  ): Promise<z.output<S>> {
+    const request = buildRequest(name, opts.id, opts.query);
+    const run = () =>
+      executeCall(env, {
+        request,
+        requestId: ctx.requestId,
+        schema,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+    if (opts.share === false || ctx.signal) return run();
+    // Keyed by role too: a shared answer never crosses permission levels.
+    const key = `${ctx.role ?? 'system'} ${request.method} ${request.pathAndQuery}`;
+    return coalescer.run(key, run);
+  }
+
+  async function write<S extends z.ZodType>(
+    ctx: CallContext,
+    name: OperationName,
+    schema: S,
+    body: unknown,
+    id?: string,
+  ): Promise<z.output<S>> {
+    const request = buildRequest(name, id);
+    return executeCall(env, { request, requestId: ctx.requestId, schema, body });
+  }
+
+  return {
+    listSubAccounts: (ctx, query) =>
+      read(ctx, 'listSubAccounts', subAccountPage, { query: { cursor: query.cursor } }),
+    createSubAccount: (ctx, body) =>
+      write(
+        ctx,
+        'createSubAccount',
+        upstreamSubAccountCreatedSchema,
+        validOutgoing(upstreamSubAccountCreateBodySchema, body),
+      ),
+    listCards: (ctx, query) => read(ctx, 'listCards', cardPage, { query: { ...query } }),
+    getCard: (ctx, id, opts) =>
+      opts?.withSecrets
+        ? read(ctx, 'getCard', upstreamCardSchema, {
+            id,
+            query: { include_pan: 'true', include_cvv: 'true' },
+            share: false,
+          })
+        : read(ctx, 'getCard', upstreamCardSchema, { id }),
+    updateCard: (ctx, id, body) =>
+      write(
+        ctx,
+        'updateCard',
+        upstreamCardSchema,
+        validOutgoing(upstreamCardPatchBodySchema, body),
+        id,
+      ),
+    listTransactions: (ctx, q) =>
+      read(ctx, 'listTransactions', transactionPage, {
+        query: {
+          subAccountId: q.subAccountId,
+          from_date: q.fromDate,
+          to_date: q.toDate,
+          status: q.status,
+          card_id: q.cardId,
+          cursor: q.cursor,
+        },
+      }),
+    getTransaction: (ctx, id) => read(ctx, 'getTransaction', upstreamTransactionSchema, { id }),
+    async checkReady(requestId) {
+      // A probe must answer fast: a short deadline, and never shared with people's reads.
+      const request = buildRequest('listSubAccounts');
+      await executeCall(env, {
+        request,
+        requestId,
+        schema: subAccountPage,
+        deadlineMs: READY_DEADLINE_MS,
+      });
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
+/** A body we send is checked against the upstream's request schema first: a bug here is ours. */
+function validOutgoing<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new AppError(400, 'invalid_body', 'The change is not valid.');
+  return result.data;
+}

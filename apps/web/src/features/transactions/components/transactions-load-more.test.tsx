@@ -1,0 +1,249 @@
+import {
+  type TransactionPage,
+  transactionListQuerySchema,
+} from '@card-console/shared/api/transactions';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+/** A list of `pages` pages of `perPage` rows; page n (from 1) is asked for with cursor "pn". */
+function serveList(options: {
+  pages: number;
+  perPage: number;
+  /** Called before a page is answered; what it returns (if anything) is the answer. */
+  before?: (cursor: string | undefined) => Promise<Response | undefined> | Response | undefined;
+}) {
+  const { pages, perPage } = options;
+  const page = (n: number): TransactionPage => ({
+    items: Array.from({ length: perPage }, (_, i) => {
+      const row = (n - 1) * perPage + i + 1;
+      return transaction({ id: `tx_${row}`, description: `Purchase ${row}` });
+    }),
+    ...(n < pages ? { nextCursor: `p${n + 1}` } : {}),
+  });
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/transactions', async ({ request }) => {
+      const query = transactionListQuerySchema.parse(
+        Object.fromEntries(new URL(request.url).searchParams),
+      );
+      const answer = await options.before?.(query.cursor);
+      if (answer) return answer;
+      return HttpResponse.json(page(query.cursor ? Number(query.cursor.slice(1)) : 1));
+    }),
+    http.get('/api/transactions/:id', ({ params }) =>
+      HttpResponse.json(transaction({ id: String(params.id), description: `Detail ${params.id}` })),
+    ),
+  );
+}
+
+/** How many list requests asked for each cursor ("first" for none). */
+const listRequestsByCursor = () => {
+  const counts: Record<string, number> = {};
+  for (const r of requestsTo('/api/transactions')) {
+    const cursor = new URL(r.url).searchParams.get('cursor') ?? 'first';
+    counts[cursor] = (counts[cursor] ?? 0) + 1;
+  }
+  return counts;
+};
+
+const loadMore = () => screen.getByRole('button', { name: 'Load more' });
+const loadedCount = () => screen.getByTestId('loaded-count');
+const bodyRows = () => document.querySelectorAll('tbody tr:not(.spacer)');
+/** The table's scrolling region (the screen's own section shares its name). */
+const tableRegion = () => screen.getByRole('table').closest('section') as HTMLElement;
+
+describe('transactions "Load more"', () => {
+  it('appends the next page under the rows shown, counts them, and stops at the end', async () => {
+    serveList({ pages: 3, perPage: 2 });
+    const { user, router } = renderApp('/transactions?subAccountId=sa_ops', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 1\b/ });
+    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
+    // Announced as it changes.
+    expect(loadedCount().closest('[role="status"]')).not.toBeNull();
+
+    await user.click(loadMore());
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(screen.getByRole('row', { name: /Purchase 1\b/ })).toBeInTheDocument();
+    expect(bodyRows()).toHaveLength(4);
+    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+
+    await user.click(loadMore());
+    await screen.findByRole('row', { name: /Purchase 6\b/ });
+    expect(loadedCount()).toHaveTextContent('Showing 6 transactions');
+    // The last page has no cursor after it: nothing more to load, no next page.
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    // Appending is not paging: the URL (and so Back) is unchanged, still page 1.
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops' });
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1, p3: 1 });
+  });
+
+  it('fetches each page once: presses while a page loads do nothing, and the rows stay, marked busy', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<undefined>((resolve) => {
+      release = () => resolve(undefined);
+    });
+    serveList({ pages: 3, perPage: 2, before: (cursor) => (cursor === 'p2' ? held : undefined) });
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 1\b/ });
+
+    await user.click(loadMore());
+    await screen.findByText(/Loading more…/);
+    // Still focusable and focused (not disabled), but inert until the page arrives.
+    expect(loadMore()).toHaveAttribute('aria-disabled', 'true');
+    expect(loadMore()).toHaveFocus();
+    await user.click(loadMore());
+    await user.keyboard('{Enter}');
+    expect(tableRegion()).toHaveAttribute('aria-busy', 'true');
+    expect(bodyRows()).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+    act(() => release());
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(tableRegion()).not.toHaveAttribute('aria-busy');
+    expect(loadMore()).not.toHaveAttribute('aria-disabled');
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1 });
+  });
+
+  it('coming back from a detail shows every loaded row without fetching any page again, even when stale', async () => {
+    serveList({ pages: 4, perPage: 2 });
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 1\b/ });
+    await user.click(loadMore());
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+
+    await user.click(screen.getByRole('link', { name: 'Purchase 3' }));
+    await screen.findByRole('heading', { name: 'Detail tx_3' });
+    // Long after the data went stale (30 s), a list that holds appended pages is kept as is.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1 });
+  });
+
+  it('Next continues after the last loaded row; Back returns to the loaded rows from the cache', async () => {
+    serveList({ pages: 5, perPage: 2 });
+    const { user, router, history } = renderApp('/transactions?subAccountId=sa_ops', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 1\b/ });
+    await user.click(loadMore());
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByRole('row', { name: /Purchase 5\b/ });
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', cursors: ['p3'] });
+    expect(screen.queryByRole('row', { name: /Purchase 4\b/ })).not.toBeInTheDocument();
+    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
+    expect(screen.getByText('Page 2')).toBeInTheDocument();
+
+    act(() => history.back());
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1, p3: 1 });
+  });
+
+  it('a page that fails to load shows the error and a Retry, and keeps the rows shown', async () => {
+    let failures = 1;
+    serveList({
+      pages: 3,
+      perPage: 2,
+      before: (cursor) => {
+        if (cursor !== 'p2' || failures-- <= 0) return undefined;
+        return apiError(502, 'upstream_unavailable', 'The card service did not answer.');
+      },
+    });
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 1\b/ });
+    await user.click(loadMore());
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The card service did not answer.');
+    expect(alert).toHaveTextContent('req-upstream_unavailable');
+    expect(bodyRows()).toHaveLength(2);
+    expect(screen.getByRole('heading', { name: 'Transactions' })).toBeInTheDocument();
+    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
+
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 2 });
+  });
+
+  describe('with 10,000 rows loaded', () => {
+    // jsdom does no layout: give the scroll container a viewport of 600 px.
+    const sizes = ['offsetHeight', 'offsetWidth', 'clientHeight', 'clientWidth'] as const;
+    beforeEach(() => {
+      for (const key of sizes) {
+        Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => 600 });
+      }
+    });
+    afterEach(() => {
+      for (const key of sizes) Reflect.deleteProperty(HTMLElement.prototype, key);
+    });
+
+    it('keeps at most 100 row elements in the DOM, follows scrolling, and a row still opens its detail', async () => {
+      serveList({ pages: 10, perPage: 1_000 });
+      const { user, router } = renderApp('/transactions?subAccountId=sa_ops', {
+        session: financeSession(),
+      });
+      await screen.findByRole('row', { name: /Purchase 1\b/ });
+      for (let shown = 1_000; shown < 10_000; shown += 1_000) {
+        await user.click(loadMore());
+        await waitFor(() =>
+          expect(loadedCount()).toHaveTextContent(
+            `Showing ${(shown + 1_000).toLocaleString('en-US')} transactions`,
+          ),
+        );
+      }
+      expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+      expect(document.querySelectorAll('tbody tr').length).toBeLessThanOrEqual(100);
+      expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '10001');
+
+      const region = tableRegion();
+      region.scrollTop = 9_990 * 44;
+      fireEvent.scroll(region);
+      const row = await screen.findByRole('row', { name: /Purchase 9995\b/ });
+      expect(row).toHaveAttribute('aria-rowindex', String(9_995 + 1));
+      expect(screen.queryByRole('row', { name: /Purchase 1\b/ })).not.toBeInTheDocument();
+      expect(document.querySelectorAll('tbody tr').length).toBeLessThanOrEqual(100);
+
+      // By keyboard: the row's link is in the tab order and Enter follows it.
+      within(row).getByRole('link', { name: 'Purchase 9995' }).focus();
+      await user.keyboard('{Enter}');
+      await screen.findByRole('heading', { name: 'Detail tx_9995' });
+      expect(router.state.location.pathname).toBe('/transactions/tx_9995');
+      expect(listRequestsByCursor()).toEqual({
+        first: 1,
+        ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`p${i + 2}`, 1])),
+      });
+
+      // And by pointer, after coming back to the same 10,000 rows.
+      await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
+      await waitFor(() =>
+        expect(loadedCount()).toHaveTextContent('Showing 10,000 transactions'),
+      );
+      const first = await screen.findByRole('row', { name: /Purchase 2\b/ });
+      await user.click(within(first).getAllByRole('cell')[2] as HTMLElement);
+      await screen.findByRole('heading', { name: 'Detail tx_2' });
+    });
+  });
+});

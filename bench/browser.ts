@@ -14,6 +14,12 @@ import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 import { ensureWebBuild, initialJavaScript } from './lib/web-build';
 
 const COLD_LOADS = 5;
+const ROWS_TO_LOAD = 10_000;
+/**
+ * The default demo data (20,000 transactions over 4 sub accounts) puts at most ~7,800 in one
+ * sub account; 30,000 puts ~11,700 in the first (Operations), the one the screen opens on.
+ */
+const DEMO_TRANSACTIONS = 30_000;
 
 async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
   const page = await context.newPage();
@@ -59,10 +65,23 @@ async function lighthouseScores(baseUrl: string, cookie: string, port: number) {
     },
     desktopConfig,
   );
-  const categories = result?.lhr.categories;
+  const lhr = result?.lhr;
+  const categories = lhr?.categories;
+  // What cost points: every weighted audit of either category short of a full score.
+  const shortfalls = Object.values(categories ?? {}).flatMap((category) =>
+    category.auditRefs
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr?.audits[ref.id])
+      .filter((audit) => audit && audit.score !== null && audit.score < 1)
+      .map(
+        (audit) =>
+          `${category.title}: ${audit?.title} (score ${audit?.score}${audit?.displayValue ? `, ${audit.displayValue}` : ''})`,
+      ),
+  );
   return {
     performance: Math.round((categories?.performance?.score ?? 0) * 100),
     accessibility: Math.round((categories?.accessibility?.score ?? 0) * 100),
+    shortfalls,
   };
 }
 
@@ -71,7 +90,14 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const bff = await startTs('apps/bff/src/index.ts', {
-    env: { PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')) },
+    env: {
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')),
+      DEMO_TRANSACTIONS: String(DEMO_TRANSACTIONS),
+      // Loading 10,000 rows is 200 pages in a few seconds, faster than any person clicks;
+      // the per-person limit (300 a minute) would turn the measurement into a 429 test.
+      API_RATE_LIMIT_PER_MINUTE: '100000',
+    },
     ready: /./,
   });
   const debugPort = await freePort();
@@ -128,17 +154,34 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
         met: js.gzipBytes <= 110_000,
       },
       {
-        what: `rendered row elements with ${rendered.loaded.toLocaleString('en-US')} rows loaded`,
-        value: String(rendered.rendered),
+        what: `rendered row elements with ${rendered.loaded.toLocaleString('en-US')} rows loaded (top; scrolled to the middle; in ${rendered.pages} "Load more" pages)`,
+        value: `${rendered.rendered.top}; ${rendered.rendered.middle}`,
         goal: '≤ 100',
-        met: rendered.loaded >= 10_000 && rendered.rendered <= 100,
+        met:
+          rendered.loaded >= ROWS_TO_LOAD &&
+          Math.max(rendered.rendered.top, rendered.rendered.middle) <= 100,
       },
+    ];
+    const notes = [
+      '',
+      `Demo mode as \`pnpm start\` runs it, with \`DEMO_TRANSACTIONS=${DEMO_TRANSACTIONS}\` so one`,
+      'sub account holds more than 10,000 transactions, and the per-person API limit raised for',
+      'the "Load more" walk. Lighthouse runs once, desktop preset, on the transactions screen.',
+      ...(scores.shortfalls.length
+        ? [
+            '',
+            'Lighthouse audits short of a full score:',
+            '',
+            ...scores.shortfalls.map((s) => `- ${s}`),
+          ]
+        : []),
     ];
     return {
       markdown: [
         '| measure | measured | goal | |',
         '|---|---|---|---|',
         ...rows.map((r) => `| ${r.what} | ${r.value} | ${r.goal} | ${verdict(r.met)} |`),
+        ...notes,
         '',
       ].join('\n'),
     };
@@ -148,30 +191,55 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
   }
 }
 
-/** Loads at least 10,000 transaction rows through the UI's own "Load more", then counts rows in the DOM. */
+/**
+ * Loads at least 10,000 transaction rows through the UI's own "Load more" (on the screen's
+ * default sub account, the largest), then counts row elements in the table body, at the top
+ * and scrolled halfway down.
+ */
 async function renderedRowsWithManyLoaded(
   browser: Browser,
   baseUrl: string,
   storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
-): Promise<{ loaded: number; rendered: number }> {
+): Promise<{ loaded: number; pages: number; rendered: { top: number; middle: number } }> {
   const context = await browser.newContext({
     storageState,
     viewport: { width: 1280, height: 800 },
   });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}/transactions?view=all`);
+  await page.goto(`${baseUrl}/transactions`);
   const loadMore = page.getByRole('button', { name: 'Load more' });
   const loadedCount = async () =>
     Number((await page.getByTestId('loaded-count').textContent())?.replace(/\D/g, '') ?? 0);
   await page.locator('tbody tr.clickable').first().waitFor();
-  while ((await loadedCount()) < 10_000 && (await loadMore.isVisible())) {
+  let pages = 1;
+  for (let loaded = await loadedCount(); loaded < ROWS_TO_LOAD; pages++) {
+    if (!(await loadMore.isVisible())) break;
     await loadMore.click();
-    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    // The next page has arrived when the count grows; a failed page shows an alert.
+    await page.waitForFunction((before) => {
+      const shown = document.querySelector('[data-testid="loaded-count"]')?.textContent ?? '';
+      return (
+        Number(shown.replace(/\D/g, '')) > before ||
+        document.querySelector('.load-more [role="alert"]') !== null
+      );
+    }, loaded);
+    const failed = page.locator('.load-more [role="alert"]');
+    if ((await failed.count()) > 0)
+      throw new Error(`Load more failed: ${await failed.textContent()}`);
+    loaded = await loadedCount();
   }
   const loaded = await loadedCount();
-  const rendered = await page.locator('tbody tr').count();
+  const rows = page.locator('tbody tr');
+  const top = await rows.count();
+  // Scroll the table's own region (the virtualized body scrolls inside it) to the middle.
+  await page.locator('.table-wrap.virtual').evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 2;
+  });
+  const middleRow = Math.round(loaded / 2);
+  await page.locator(`tbody tr[aria-rowindex="${middleRow}"]`).waitFor();
+  const middle = await rows.count();
   await context.close();
-  return { loaded, rendered };
+  return { loaded, pages, rendered: { top, middle } };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -21,6 +21,8 @@ const upstreamUrl = `http://127.0.0.1:${upstream.readyLine.split(' ')[1]}`;
 const bff = await startBff({
   upstreamUrl,
   apiKey: 'bench-key',
+  // ENTRY=apps/bff/src/index.ts profiles the TypeScript under tsx instead of the bundle.
+  ...(process.env.ENTRY ? { entry: process.env.ENTRY } : {}),
   ...(process.env.PROFILE
     ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF_DIR ?? '/tmp/prof'}`] }
     : {}),

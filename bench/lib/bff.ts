@@ -16,6 +16,22 @@ export interface RunningBff {
   stop(): Promise<void>;
 }
 
+/**
+ * How `pnpm start` runs the BFF (apps/bff/package.json): bundled once, then plain node with
+ * these flags. Keep the two in step.
+ */
+export const bffEntry = 'apps/bff/dist/index.js';
+export const bffNodeArgs = ['--max-semi-space-size=2'];
+
+/** Builds the bundle `pnpm start` runs (apps/bff/src/cli/bundle.ts). */
+export function buildBff(): void {
+  const result = spawnSync(tsxBin, ['apps/bff/src/cli/bundle.ts'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`BFF build failed: ${result.stderr}${result.stdout}`);
+}
+
 /** Writes a users file with the product's own CLI, as an operator would. */
 function writeUsersFile(emails: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-bench-'));
@@ -38,14 +54,16 @@ export async function startBff(options: {
   people?: number;
   env?: Record<string, string>;
   nodeArgs?: string[];
-  /** What to run, relative to the repo root (default: the BFF's TypeScript entry). */
+  /** What to run, relative to the repo root (default: the bundle, built first, as `pnpm start`). */
   entry?: string;
 }): Promise<RunningBff> {
+  if (!options.entry) buildBff();
+  const nodeArgs = [...(options.entry ? [] : bffNodeArgs), ...(options.nodeArgs ?? [])];
   const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
   const usersFile = writeUsersFile(emails);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = await startTs(options.entry ?? 'apps/bff/src/index.ts', {
+  const child = await startTs(options.entry ?? bffEntry, {
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -60,7 +78,7 @@ export async function startBff(options: {
       ...options.env,
     },
     ready: /./,
-    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(nodeArgs.length ? { nodeArgs } : {}),
   });
   await waitForOk(`${origin}/healthz`);
   return {

@@ -4,7 +4,6 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './env';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import { systemClock } from './platform/clock';
-import { startDemoUpstream } from './platform/demo-upstream';
 import { createLogger, createStdoutDestination } from './platform/logger';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { UserDirectory } from './platform/users/user-directory';
@@ -23,9 +22,12 @@ async function main() {
   }
   const logger = createLogger(config.logLevel, createStdoutDestination());
 
+  // Loaded only in demo mode: production never holds the simulator (or its data) in memory.
   const demo =
     config.mode === 'demo'
-      ? await startDemoUpstream({ transactions: config.demoTransactions })
+      ? await (await import('./platform/demo-upstream')).startDemoUpstream({
+          transactions: config.demoTransactions,
+        })
       : undefined;
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
   const apiKey = demo?.apiKey ?? config.cardApiKey;

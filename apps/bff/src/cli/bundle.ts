@@ -36,8 +36,10 @@ const npmPackagesExternal: EsbuildPlugin = {
 
 await esbuild.build({
   entryPoints: [join(bffDir, 'src', 'index.ts')],
-  outfile: join(bffDir, 'dist', 'index.js'),
+  outdir: join(bffDir, 'dist'),
   bundle: true,
+  // Demo-only code (the in-process simulator) is a separate chunk, loaded only in demo mode.
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',

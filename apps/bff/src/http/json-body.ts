@@ -28,7 +28,22 @@ export function jsonBody(): RequestHandler[] {
     }
     next();
   };
-  return [onlyJson, parse, objectOnly];
+  // A request without a body (every GET the SPA sends) skips all three in one step.
+  const withBody: RequestHandler = (req, res, next) => {
+    if (!hasBody(req)) {
+      req.body = undefined;
+      next();
+      return;
+    }
+    onlyJson(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      parse(req, res, (parseError?: unknown) => {
+        if (parseError) return next(parseError);
+        objectOnly(req, res, next);
+      });
+    });
+  };
+  return [withBody];
 }
 
 /** body-parser's errors carry a `type`; all of them are the caller's fault: 400. */

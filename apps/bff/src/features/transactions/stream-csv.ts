@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import { csvColumns } from './csv-row';
+import { csvLines } from './csv-text';
 import type { ExportRows } from './export-service';
 
 /**
@@ -21,17 +21,17 @@ export async function streamCsv(
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId });
   let count = 0;
+  const headerLine = csvLines([csvColumns]);
   async function* csvText() {
     let header = true;
     for await (const records of rows.pages) {
       count += records.length;
       // The first page always comes (even empty), so the header row is always written.
-      yield stringify(records, { header, columns: [...csvColumns], record_delimiter: 'windows' });
+      yield header ? headerLine + csvLines(records) : csvLines(records);
       header = false;
     }
     // An export with no pages at all still gets its header row.
-    if (header)
-      yield stringify([], { header, columns: [...csvColumns], record_delimiter: 'windows' });
+    if (header) yield headerLine;
   }
   try {
     await pipeline(Readable.from(csvText(), { highWaterMark: 2 }), res);

@@ -39,12 +39,17 @@ export interface TransactionFilter {
   cardId?: string | undefined;
 }
 
-/** The chosen calendar days, in the person's zone, as inclusive Unix-ms bounds. */
+/**
+ * The chosen calendar days, in the person's zone, as inclusive Unix-ms bounds. The zone is
+ * asked for only when a day is chosen: the browser's first time-zone lookup can take a few
+ * hundred ms, which would otherwise hold up the first page's request.
+ */
 export function toTransactionFilter(
   search: Pick<TransactionsSearch, 'from' | 'to' | 'status' | 'cardId'> & { subAccountId: string },
-  timeZone: string,
+  timeZone: () => string,
 ): TransactionFilter {
-  const bounds = dayRangeToBounds(search.from, search.to, timeZone);
+  const bounds =
+    search.from || search.to ? dayRangeToBounds(search.from, search.to, timeZone()) : {};
   return {
     subAccountId: search.subAccountId,
     from: bounds.from,

@@ -238,9 +238,7 @@ describe('transactions "Load more"', () => {
 
       // And by pointer, after coming back to the same 10,000 rows.
       await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
-      await waitFor(() =>
-        expect(loadedCount()).toHaveTextContent('Showing 10,000 transactions'),
-      );
+      await waitFor(() => expect(loadedCount()).toHaveTextContent('Showing 10,000 transactions'));
       const first = await screen.findByRole('row', { name: /Purchase 2\b/ });
       await user.click(within(first).getAllByRole('cell')[2] as HTMLElement);
       await screen.findByRole('heading', { name: 'Detail tx_2' });

@@ -53,7 +53,7 @@ export const Route = createFileRoute('/_app/transactions/')({
     await context.queryClient.ensureQueryData(subAccountsQueryOptions());
     if (!deps.subAccountId) return;
     const { subAccountId, cursor } = deps;
-    const filter = toTransactionFilter({ ...deps, subAccountId }, localTimeZone());
+    const filter = toTransactionFilter({ ...deps, subAccountId }, localTimeZone);
     await loadInfiniteForRoute(
       context.queryClient,
       transactionsQueryOptions({ ...filter, cursor }),
@@ -73,7 +73,7 @@ function TransactionsRoute() {
   if (!subAccountId) {
     return <TransactionsScreen {...screen} filter={undefined} list={undefined} busy={false} />;
   }
-  const filter = toTransactionFilter({ ...rest, subAccountId }, localTimeZone());
+  const filter = toTransactionFilter({ ...rest, subAccountId }, localTimeZone);
   return <TransactionsPage screen={screen} filter={filter} cursor={cursor} />;
 }
 
@@ -106,11 +106,6 @@ function TransactionsPage({
     },
   };
   return (
-    <TransactionsScreen
-      {...screen}
-      filter={filter}
-      list={list}
-      busy={query.isPlaceholderData}
-    />
+    <TransactionsScreen {...screen} filter={filter} list={list} busy={query.isPlaceholderData} />
   );
 }

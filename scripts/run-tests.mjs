@@ -59,7 +59,9 @@ let skipped = 0;
 if (existsSync(reportFile)) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests ?? 0;
-  failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  failed = report.numFailedTests ?? 0;
+  // A file that fails before any test runs (an import error) fails no test: count it.
+  if (vitestStatus !== 0 && failed === 0) failed = Math.max(1, report.numFailedTestSuites ?? 0);
   skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 } else {
   failed = 1;

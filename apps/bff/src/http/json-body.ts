@@ -14,36 +14,30 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
  * object at the top level. Everything else is a 400 with the error body.
  */
 export function jsonBody(): RequestHandler[] {
-  const onlyJson: RequestHandler = (req, _res, next) => {
-    if (hasBody(req) && !req.is('application/json')) {
-      throw new AppError(400, 'invalid_body', 'Send the request body as application/json.');
-    }
-    next();
-  };
   const parse = express.json({ limit, strict: true, type: 'application/json' });
-  const objectOnly: RequestHandler = (req, _res, next) => {
-    const body: unknown = req.body;
-    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      throw new AppError(400, 'invalid_body', 'The request body must be a JSON object.');
-    }
-    next();
-  };
-  // A request without a body (every GET the SPA sends) skips all three in one step.
-  const withBody: RequestHandler = (req, res, next) => {
+  // A request without a body (every GET the SPA sends) is done in one step.
+  const strictJson: RequestHandler = (req, res, next) => {
     if (!hasBody(req)) {
       req.body = undefined;
       next();
       return;
     }
-    onlyJson(req, res, (error?: unknown) => {
+    if (!req.is('application/json')) {
+      throw new AppError(400, 'invalid_body', 'Send the request body as application/json.');
+    }
+    parse(req, res, (error?: unknown) => {
       if (error) return next(error);
-      parse(req, res, (parseError?: unknown) => {
-        if (parseError) return next(parseError);
-        objectOnly(req, res, next);
-      });
+      const body: unknown = req.body;
+      if (
+        body !== undefined &&
+        (typeof body !== 'object' || body === null || Array.isArray(body))
+      ) {
+        return next(new AppError(400, 'invalid_body', 'The request body must be a JSON object.'));
+      }
+      next();
     });
   };
-  return [withBody];
+  return [strictJson];
 }
 
 /** body-parser's errors carry a `type`; all of them are the caller's fault: 400. */

@@ -31,6 +31,23 @@ async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
   await page.close();
 }
 
+/**
+ * In the page: the time from navigation start to the first frame after the first transaction
+ * row entered the DOM (read in the page, so the driver's polling adds nothing).
+ */
+function recordFirstRows() {
+  const w = window as unknown as { firstRowsMs?: number };
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('tbody tr.clickable')) return;
+    observer.disconnect();
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        w.firstRowsMs = performance.now();
+      }, 0),
+    );
+  }).observe(document, { childList: true, subtree: true });
+}
+
 async function coldLoads(
   browser: Browser,
   baseUrl: string,
@@ -44,10 +61,13 @@ async function coldLoads(
       viewport: { width: 1280, height: 800 },
     });
     const page = await context.newPage();
-    const started = Date.now();
+    await page.addInitScript(recordFirstRows);
     await page.goto(`${baseUrl}/transactions`);
     await page.locator('tbody tr.clickable').first().waitFor({ state: 'visible' });
-    times.push(Date.now() - started);
+    const ms = await page.waitForFunction(
+      () => (window as unknown as { firstRowsMs?: number }).firstRowsMs,
+    );
+    times.push(Math.round((await ms.jsonValue()) ?? Number.NaN));
     await context.close();
   }
   return spread(times);
@@ -130,7 +150,7 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
 
     const rows = [
       {
-        what: `cold load to first transaction rows visible (ms, ${COLD_LOADS} loads)`,
+        what: `cold load to first transaction rows visible (ms from navigation start, ${COLD_LOADS} loads)`,
         value: fmtSpread(cold, 0),
         goal: '< 1,000 (median)',
         met: cold.median < 1000,

@@ -21,7 +21,7 @@ export interface RunningBff {
  * these flags. Keep the two in step.
  */
 export const bffEntry = 'apps/bff/dist/index.js';
-export const bffNodeArgs = ['--max-semi-space-size=2'];
+export const bffNodeArgs = ['--optimize-for-size', '--enable-source-maps'];
 
 /** Builds the bundle `pnpm start` runs (apps/bff/src/cli/bundle.ts). */
 export function buildBff(): void {

@@ -2,6 +2,7 @@
 // packages it imports) into dist/index.js for `node`, so production runs without tsx's
 // loader thread and on-the-fly compilation (less memory, no source-map rewriting of stacks).
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,8 @@ const npmPackagesExternal: EsbuildPlugin = {
   },
 };
 
+// Chunk names carry content hashes: start clean so old chunks do not pile up.
+rmSync(join(bffDir, 'dist'), { recursive: true, force: true });
 await esbuild.build({
   entryPoints: [join(bffDir, 'src', 'index.ts')],
   outdir: join(bffDir, 'dist'),

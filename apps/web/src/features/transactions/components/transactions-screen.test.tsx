@@ -70,6 +70,8 @@ describe('transactions screen', () => {
     const debit = await screen.findByRole('row', { name: /Coffee beans/ });
     expect(router.state.location.search).toMatchObject({ subAccountId: 'sa_ops' });
     expect(lastListQuery()).toEqual({ subAccountId: 'sa_ops' });
+    // Asked for once, while the default went into the URL, not again after.
+    expect(requestsTo('/api/transactions')).toHaveLength(1);
     expect(within(debit).getByText('Debit')).toBeInTheDocument();
     expect(within(debit).getByText(/−\$12\.50/)).toBeInTheDocument();
     expect(within(debit).getByText('BLUE BOTTLE SF')).toBeInTheDocument();

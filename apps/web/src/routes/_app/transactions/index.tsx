@@ -33,6 +33,12 @@ export const Route = createFileRoute('/_app/transactions/')({
     const subAccounts = await context.queryClient.ensureQueryData(subAccountsQueryOptions());
     const first = subAccounts[0];
     if (first) {
+      // Ask for the list now: the redirected load's loader then waits on this same request.
+      const filter = toTransactionFilter({ ...search, subAccountId: first.id }, localTimeZone);
+      const cursor = currentCursor(search.cursors);
+      void context.queryClient.prefetchInfiniteQuery(
+        transactionsQueryOptions({ ...filter, cursor }),
+      );
       throw redirect({
         to: '/transactions',
         search: { ...search, subAccountId: first.id },

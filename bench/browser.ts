@@ -14,6 +14,8 @@ import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 import { ensureWebBuild, initialJavaScript } from './lib/web-build';
 
 const COLD_LOADS = 5;
+/** Lighthouse's performance score swings with machine load: report the median run. */
+const LIGHTHOUSE_RUNS = 3;
 const ROWS_TO_LOAD = 10_000;
 /**
  * The default demo data (20,000 transactions over 4 sub accounts) puts at most ~7,800 in one
@@ -54,6 +56,9 @@ async function coldLoads(
   storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
 ) {
   const times: number[] = [];
+  // Where the time goes: the app's scripts have run (DOMContentLoaded), the list has answered.
+  const scriptsRun: number[] = [];
+  const listAnswered: number[] = [];
   for (let i = 0; i < COLD_LOADS; i++) {
     // A new context each time: empty HTTP cache, nothing warm but the server.
     const context = await browser.newContext({
@@ -68,9 +73,21 @@ async function coldLoads(
       () => (window as unknown as { firstRowsMs?: number }).firstRowsMs,
     );
     times.push(Math.round((await ms.jsonValue()) ?? Number.NaN));
+    const marks = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const list = performance
+        .getEntriesByType('resource')
+        .filter((r) => new URL(r.name).pathname === '/api/transactions');
+      return {
+        scripts: nav.domContentLoadedEventEnd,
+        list: Math.max(...list.map((r) => (r as PerformanceResourceTiming).responseEnd)),
+      };
+    });
+    scriptsRun.push(Math.round(marks.scripts));
+    listAnswered.push(Math.round(marks.list));
     await context.close();
   }
-  return spread(times);
+  return { ...spread(times), scriptsRun: spread(scriptsRun), listAnswered: spread(listAnswered) };
 }
 
 async function lighthouseScores(baseUrl: string, cookie: string, port: number) {
@@ -144,7 +161,13 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     await context.close();
 
     const cold = await coldLoads(browser, baseUrl, storageState);
-    const scores = await lighthouseScores(baseUrl, cookie, debugPort);
+    const runs = [];
+    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+      runs.push(await lighthouseScores(baseUrl, cookie, debugPort));
+    }
+    runs.sort((a, b) => a.performance - b.performance);
+    const scores = runs[Math.floor(runs.length / 2)] as (typeof runs)[number];
+    const perfSpread = spread(runs.map((r) => r.performance));
     const js = initialJavaScript();
     const rendered = await renderedRowsWithManyLoaded(browser, baseUrl, storageState);
 
@@ -156,16 +179,16 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
         met: cold.median < 1000,
       },
       {
-        what: 'Lighthouse performance (desktop preset)',
-        value: String(scores.performance),
+        what: `Lighthouse performance (desktop preset, ${LIGHTHOUSE_RUNS} runs)`,
+        value: fmtSpread(perfSpread, 0),
         goal: '≥ 95',
-        met: scores.performance >= 95,
+        met: perfSpread.median >= 95,
       },
       {
         what: 'Lighthouse accessibility',
-        value: String(scores.accessibility),
+        value: String(Math.min(...runs.map((r) => r.accessibility))),
         goal: '100',
-        met: scores.accessibility === 100,
+        met: runs.every((r) => r.accessibility === 100),
       },
       {
         what: `initial JavaScript, gzipped (kB; ${js.files.length} files)`,
@@ -184,13 +207,18 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     ];
     const notes = [
       '',
+      `Cold load, where the time goes (median ms from navigation start): the app's scripts have`,
+      `run (DOMContentLoaded) at ${fmt(cold.scriptsRun.median, 0)}, the first page of the list`,
+      `has answered at ${fmt(cold.listAnswered.median, 0)} (after the session and sub accounts),`,
+      `and its rows are on screen at ${fmt(cold.median, 0)}.`,
+      '',
       `Demo mode as \`pnpm start\` runs it, with \`DEMO_TRANSACTIONS=${DEMO_TRANSACTIONS}\` so one`,
       'sub account holds more than 10,000 transactions, and the per-person API limit raised for',
-      'the "Load more" walk. Lighthouse runs once, desktop preset, on the transactions screen.',
+      'the "Load more" walk. Lighthouse: desktop preset, on the transactions screen.',
       ...(scores.shortfalls.length
         ? [
             '',
-            'Lighthouse audits short of a full score:',
+            'Lighthouse audits short of a full score (the median run):',
             '',
             ...scores.shortfalls.map((s) => `- ${s}`),
           ]

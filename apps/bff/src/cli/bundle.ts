@@ -3,30 +3,13 @@
 // loader thread and on-the-fly compilation (less memory, no source-map rewriting of stacks).
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-interface EsbuildPlugin {
-  name: string;
-  setup(build: {
-    onResolve(
-      options: { filter: RegExp },
-      callback: (args: { path: string }) => { external: boolean } | undefined,
-    ): void;
-  }): void;
-}
-interface Esbuild {
-  build(options: Record<string, unknown> & { plugins?: EsbuildPlugin[] }): Promise<unknown>;
-}
+import { build, type Plugin } from 'esbuild';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// esbuild is not a dependency of its own here: use the copy tsx (a dependency) compiles with.
-const require = createRequire(createRequire(import.meta.url).resolve('tsx'));
-const esbuild = require('esbuild') as Esbuild;
-
-const npmPackagesExternal: EsbuildPlugin = {
+const npmPackagesExternal: Plugin = {
   name: 'npm-packages-external',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) =>
@@ -37,7 +20,7 @@ const npmPackagesExternal: EsbuildPlugin = {
 
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(join(bffDir, 'dist'), { recursive: true, force: true });
-await esbuild.build({
+await build({
   entryPoints: [join(bffDir, 'src', 'index.ts')],
   outdir: join(bffDir, 'dist'),
   bundle: true,

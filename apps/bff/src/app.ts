@@ -65,7 +65,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(createHealthRouter(deps.upstream, logger));
 
   // Cheap checks first: a forged or anonymous request is refused before its body is read.
-  app.use('/api', noStore, csrfGuard(config.publicOrigin), sessionLoader(sessions));
+  app.use('/api', noStore, csrfGuard(config.allowedOrigins), sessionLoader(sessions));
   app.use('/api', authorize({ audit, limiters, logger }));
   app.use('/api', ...jsonBody());
 

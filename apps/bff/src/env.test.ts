@@ -40,6 +40,21 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
   });
 
+  it('in demo mode with no PUBLIC_ORIGIN, accepts mutations from every loopback spelling', () => {
+    expect(loadConfig({ PORT: '8080' }).allowedOrigins).toEqual([
+      'http://localhost:8080',
+      'http://127.0.0.1:8080',
+      'http://[::1]:8080',
+    ]);
+  });
+
+  it('with PUBLIC_ORIGIN set, or in production, accepts mutations from that origin only', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:3000' }).allowedOrigins).toEqual([
+      'http://127.0.0.1:3000',
+    ]);
+    expect(loadConfig(production).allowedOrigins).toEqual([loadConfig(production).publicOrigin]);
+  });
+
   it('is production when the upstream is configured, with the __Host- Secure cookie', () => {
     const config = loadConfig(production);
     expect(config.mode).toBe('production');

@@ -95,6 +95,12 @@ export interface Config {
   port: number;
   host: string;
   publicOrigin: string;
+  /**
+   * Origins a mutation may come from: the public origin, and in demo mode with no
+   * PUBLIC_ORIGIN set, its other loopback spellings (127.0.0.1, [::1]) too, so opening the
+   * demo by address works as well as by name.
+   */
+  allowedOrigins: readonly string[];
   /** Unset in demo mode: index.ts starts the simulator and points the client at it. */
   cardApiBaseUrl: string | undefined;
   cardApiKey: string | undefined;
@@ -156,6 +162,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port: e.PORT,
     host: e.HOST,
     publicOrigin,
+    allowedOrigins:
+      mode === 'demo' && !e.PUBLIC_ORIGIN
+        ? ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${e.PORT}`)
+        : [publicOrigin],
     cardApiBaseUrl: e.CARD_API_BASE_URL,
     cardApiKey: e.CARD_API_KEY,
     usersFile: e.USERS_FILE ? resolve(base, e.USERS_FILE) : undefined,

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { chromium } from 'playwright-core';
-import { chromiumPath } from './lib/browser';
+import { launchChromium } from './lib/browser';
 import { startTs } from './lib/child';
 import { freePort, waitForOk } from './lib/free-port';
 import { fmt, fmtSpread, spread, verdict } from './lib/stats';
@@ -138,20 +137,7 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     ready: /./,
   });
   const debugPort = await freePort();
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--remote-debugging-port=${debugPort}`,
-    ],
-  });
+  const browser = await launchChromium([`--remote-debugging-port=${debugPort}`]);
   try {
     await waitForOk(`${baseUrl}/healthz`);
     const context = await browser.newContext();

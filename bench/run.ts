@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchDir } from './lib/child';
+import { fmt, verdict } from './lib/stats';
 
 type Bench = () => Promise<{ markdown: string }>;
 
@@ -31,6 +32,14 @@ const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
     load: async () => (await import('./browser')).runBrowserBench,
   },
 };
+
+function targets(rows: { what: string; value: string; goal: string; met: boolean }[]): string {
+  return [
+    '| target | measured | goal | |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.what} | ${r.value} | ${r.goal} | ${verdict(r.met)} |`),
+  ].join('\n');
+}
 
 function version(command: string): string {
   try {

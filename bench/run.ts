@@ -20,12 +20,49 @@ const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
   },
   'sim-scaling': {
     title: 'Simulator scaling',
-    load: async () =>
-      (await import('../apps/card-service-sim/bench/page-scaling')).runPageScalingBench,
+    load: async () => {
+      const { runPageScalingBench } = await import('../apps/card-service-sim/bench/page-scaling');
+      return async () => {
+        const { markdown, rows } = await runPageScalingBench();
+        const worst = Math.max(...rows.map((r) => r.ratio));
+        const goal = { what: 'worst median page-latency ratio, 1M ÷ 20k', value: fmt(worst) };
+        return {
+          markdown: `${markdown}\n\n${targets([{ ...goal, goal: '≤ 1.2', met: worst <= 1.2 }])}\n`,
+        };
+      };
+    },
   },
   'csv-export': {
     title: 'CSV export',
-    load: async () => (await import('../apps/bff/bench/csv-export')).runCsvExportBench,
+    load: async () => {
+      const { runCsvExportBench } = await import('../apps/bff/bench/csv-export');
+      return async () => {
+        const r = await runCsvExportBench();
+        const growthMb = (r.rss.peak - r.rss.before) / 2 ** 20;
+        const pagesAfterHangUp = r.disconnect.after1500 - r.disconnect.atAbort;
+        const table = targets([
+          {
+            what: 'rows per second, 100,000 transactions',
+            value: fmt(r.rowsPerSecond, 0),
+            goal: '≥ 50,000',
+            met: r.rowsPerSecond >= 50_000,
+          },
+          {
+            what: 'BFF RSS growth during the export (MB)',
+            value: fmt(growthMb, 1),
+            goal: '< 30',
+            met: growthMb < 30,
+          },
+          {
+            what: 'upstream pages fetched after the client hung up',
+            value: String(pagesAfterHangUp),
+            goal: '≤ 1 (the one in flight)',
+            met: pagesAfterHangUp <= 1,
+          },
+        ]);
+        return { markdown: `${r.markdown}\n\n${table}\n` };
+      };
+    },
   },
   browser: {
     title: 'The browser',

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { cardPatchBodySchema, revealBodySchema } from './api/cards';
+import { signInBodySchema } from './api/session';
+import { transactionListQuerySchema } from './api/transactions';
+import { upstreamCardPatchBodySchema, upstreamCardSchema } from './upstream/card';
+import { cursorSchema, displayNameSchema, resourceIdSchema } from './upstream/common';
+import {
+  upstreamTransactionListQuerySchema,
+  upstreamTransactionSchema,
+} from './upstream/transaction';
+
+describe('upstream response schemas', () => {
+  it('keep unknown extra fields and tolerate missing optional ones', () => {
+    const card = upstreamCardSchema.parse({
+      id: 'card_1',
+      last4: '4242',
+      name: 'Travel',
+      status: 'active',
+      brandNewField: { nested: true },
+    });
+    expect(card).toMatchObject({ id: 'card_1', brandNewField: { nested: true } });
+    expect(card.spendingConstraint).toBeUndefined();
+  });
+
+  it('refuse a transaction whose amount is not whole cents or whose status is unknown', () => {
+    const base = {
+      id: 'tx_1',
+      date: '2026-01-01T00:00:00Z',
+      description: 'Coffee',
+      amountCents: -450,
+      status: 'settled',
+      referenceNumber: 'R1',
+    };
+    expect(upstreamTransactionSchema.safeParse(base).success).toBe(true);
+    expect(upstreamTransactionSchema.safeParse({ ...base, amountCents: -4.5 }).success).toBe(false);
+    expect(upstreamTransactionSchema.safeParse({ ...base, status: 'paid' }).success).toBe(false);
+  });
+});
+
+describe('request schemas', () => {
+  it('turn the inclusive date bounds into numbers and refuse from after to', () => {
+    expect(
+      transactionListQuerySchema.parse({ subAccountId: 'sa_1', from: '1000', to: '1000' }),
+    ).toEqual({ subAccountId: 'sa_1', from: 1000, to: 1000 });
+    expect(
+      transactionListQuerySchema.safeParse({ subAccountId: 'sa_1', from: '2', to: '1' }).success,
+    ).toBe(false);
+    expect(
+      upstreamTransactionListQuerySchema.safeParse({ subAccountId: 'sa_1', from_date: '-1' })
+        .success,
+    ).toBe(false);
+  });
+
+  it('refuse unknown query parameters and body fields', () => {
+    expect(transactionListQuerySchema.safeParse({ subAccountId: 'sa_1', sort: 'x' }).success).toBe(
+      false,
+    );
+    expect(cardPatchBodySchema.safeParse({ name: 'ok', pan: '1' }).success).toBe(false);
+  });
+
+  it('check limits: non-negative whole cents, minimum not above maximum, something to change', () => {
+    expect(
+      cardPatchBodySchema.safeParse({
+        transactionSizeLimit: { minimumCents: 500, maximumCents: 100 },
+      }).success,
+    ).toBe(false);
+    expect(
+      cardPatchBodySchema.safeParse({ transactionSizeLimit: { maximumCents: -1 } }).success,
+    ).toBe(false);
+    expect(cardPatchBodySchema.safeParse({ transactionSizeLimit: {} }).success).toBe(false);
+    expect(cardPatchBodySchema.safeParse({}).success).toBe(false);
+    expect(
+      cardPatchBodySchema.parse({ transactionSizeLimit: { minimumCents: 0, maximumCents: 0 } }),
+    ).toEqual({
+      transactionSizeLimit: { minimumCents: 0, maximumCents: 0 },
+    });
+    expect(
+      upstreamCardPatchBodySchema.safeParse({
+        spendingConstraint: { spendingRule: { transactionSizeLimit: {} } },
+      }).success,
+    ).toBe(false);
+  });
+
+  it('trim names and refuse empty ones or control characters', () => {
+    expect(displayNameSchema.parse('  Travel  ')).toBe('Travel');
+    expect(displayNameSchema.safeParse('   ').success).toBe(false);
+    expect(displayNameSchema.safeParse('a\u0000b').success).toBe(false);
+    expect(displayNameSchema.safeParse('x'.repeat(101)).success).toBe(false);
+  });
+
+  it('keep ids and cursors to safe characters, so they can go in a path or query as they are', () => {
+    expect(resourceIdSchema.safeParse('card_1-A').success).toBe(true);
+    expect(resourceIdSchema.safeParse('../card').success).toBe(false);
+    expect(resourceIdSchema.safeParse('a b').success).toBe(false);
+    expect(cursorSchema.safeParse('eyJrIjoxfQ.abc-_~=').success).toBe(true);
+    expect(cursorSchema.safeParse('a&b=c').success).toBe(false);
+  });
+
+  it('ask a reveal for a real reason and a six-digit code, and normalise sign-in emails', () => {
+    expect(revealBodySchema.safeParse({ reason: 'ok' }).success).toBe(false);
+    expect(revealBodySchema.safeParse({ reason: 'Customer call', totp: '12345' }).success).toBe(
+      false,
+    );
+    expect(signInBodySchema.parse({ email: ' Ada@Example.TEST ', password: 'x' }).email).toBe(
+      'ada@example.test',
+    );
+  });
+});

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
 import { Pager } from '../../../components/pager';
 import { StatusBadge } from '../../../components/status-badge';
+import { StatusFilter } from '../../../components/status-filter';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
@@ -30,24 +31,11 @@ export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
         <h1 id="cards-title">Cards</h1>
       </div>
       <div className="filters">
-        <Field label="Status">
-          {(control) => (
-            <select
-              {...control}
-              value={search.status ?? ''}
-              onChange={(e) =>
-                setFilter({ status: (e.target.value || undefined) as CardsSearch['status'] })
-              }
-            >
-              <option value="">All statuses</option>
-              {cardStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <StatusFilter
+          statuses={cardStatuses}
+          value={search.status}
+          onChange={(status) => setFilter({ status })}
+        />
         <Field label="Sort by">
           {(control) => (
             <select

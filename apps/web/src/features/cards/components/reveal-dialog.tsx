@@ -2,6 +2,7 @@ import { type RevealResponse, revealBodySchema } from '@card-console/shared/api/
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
+import { TotpField } from '../../../components/totp-field';
 import { isApiError } from '../../../lib/api-error';
 import { revealCard } from '../api/reveal-card';
 
@@ -77,21 +78,7 @@ export function RevealDialog({ cardId, needsCode, onRevealed, onClose }: RevealD
             />
           )}
         </Field>
-        {askCode ? (
-          <Field label="Second-factor code">
-            {(control) => (
-              <input
-                {...control}
-                name="totp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                value={totp}
-                onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
-              />
-            )}
-          </Field>
-        ) : null}
+        {askCode ? <TotpField value={totp} onChange={setTotp} /> : null}
         {error ? (
           <p className="form-error" role="alert">
             {error}

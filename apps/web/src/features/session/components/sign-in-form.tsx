@@ -2,6 +2,7 @@ import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../../components/field';
+import { TotpField } from '../../../components/totp-field';
 import { isApiError } from '../../../lib/api-error';
 import { signIn } from '../api/sign-in';
 
@@ -86,20 +87,11 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
           )}
         </Field>
         {showTotp ? (
-          <Field label="Second-factor code" hint="6 digits from your authenticator app (admins).">
-            {(control) => (
-              <input
-                {...control}
-                name="totp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="\d{6}"
-                maxLength={6}
-                value={totp}
-                onChange={(e) => setTotp(e.target.value.replace(/\D/g, ''))}
-              />
-            )}
-          </Field>
+          <TotpField
+            value={totp}
+            onChange={setTotp}
+            hint="6 digits from your authenticator app (admins)."
+          />
         ) : null}
         {error ? (
           <p className="form-error" role="alert">

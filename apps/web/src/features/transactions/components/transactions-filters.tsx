@@ -3,6 +3,7 @@ import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
+import { StatusFilter } from '../../../components/status-filter';
 import { maskedLast4 } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 
@@ -71,24 +72,11 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           />
         )}
       </Field>
-      <Field label="Status">
-        {(control) => (
-          <select
-            {...control}
-            value={search.status ?? ''}
-            onChange={(e) =>
-              set({ status: (e.target.value || undefined) as TransactionsSearch['status'] })
-            }
-          >
-            <option value="">All statuses</option>
-            {transactionStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <StatusFilter
+        statuses={transactionStatuses}
+        value={search.status}
+        onChange={(status) => set({ status })}
+      />
       <Field label="Card">
         {(control) => (
           <select

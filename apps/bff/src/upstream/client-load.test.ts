@@ -1,70 +1,63 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ctx, type Sim, startSim, testClient } from './test-support';
+import { describe, expect, it } from 'vitest';
+import { ctx, testClient, useSimulator } from './test-support';
 
-let sim: Sim;
-let url: string;
-beforeAll(async () => ({ sim, url } = await startSim()));
-afterAll(async () => sim.close());
-afterEach(() => {
-  sim.faults.clear();
-  sim.stats.reset();
-});
+const upstream = useSimulator();
 
 describe('coalescing identical concurrent reads', () => {
   it('20 people opening the same list cause one upstream call', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'delay', ms: 100 });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'delay', ms: 100 });
     const pages = await Promise.all(
       Array.from({ length: 20 }, (_, i) => client.listCards(ctx('finance', `r${i}`), {})),
     );
-    expect(sim.stats.count('GET /card')).toBe(1);
+    expect(upstream.sim.stats.count('GET /card')).toBe(1);
     expect(new Set(pages.map((p) => p.items.length)).size).toBe(1);
     await client.close();
   });
 
   it('never shares across roles', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'delay', ms: 100 });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'delay', ms: 100 });
     await Promise.all([
       ...Array.from({ length: 5 }, () => client.listCards(ctx('finance'), {})),
       ...Array.from({ length: 5 }, () => client.listCards(ctx('admin'), {})),
     ]);
-    expect(sim.stats.count('GET /card')).toBe(2);
+    expect(upstream.sim.stats.count('GET /card')).toBe(2);
     await client.close();
   });
 
   it('never shares a read that asks for PAN and CVV', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     const card = (await client.listCards(ctx('admin'), {})).items[0];
     if (!card) throw new Error('no cards');
-    sim.stats.reset();
-    sim.faults.enqueue({ kind: 'delay', ms: 100 });
+    upstream.sim.stats.reset();
+    upstream.sim.faults.enqueue({ kind: 'delay', ms: 100 });
     await Promise.all(
       Array.from({ length: 5 }, () => client.getCard(ctx('admin'), card.id, { withSecrets: true })),
     );
-    expect(sim.stats.count('GET /card/:id')).toBe(5);
+    expect(upstream.sim.stats.count('GET /card/:id')).toBe(5);
     await client.close();
   });
 
   it('different queries are different calls', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     await Promise.all([
       client.listCards(ctx(), { 'filter:status': 'active' }),
       client.listCards(ctx(), { 'filter:status': 'paused' }),
     ]);
-    expect(sim.stats.count('GET /card')).toBe(2);
+    expect(upstream.sim.stats.count('GET /card')).toBe(2);
     await client.close();
   });
 });
 
 describe('the retry budget', () => {
   it('stops a retry storm when everything fails', async () => {
-    const { client } = testClient(url, { retryBudgetRatio: 0.1, retryBudgetBurst: 2 });
-    for (let i = 0; i < 200; i++) sim.faults.enqueue({ kind: 'status', status: 503 });
+    const { client } = testClient(upstream.url, { retryBudgetRatio: 0.1, retryBudgetBurst: 2 });
+    for (let i = 0; i < 200; i++) upstream.sim.faults.enqueue({ kind: 'status', status: 503 });
     for (let i = 0; i < 30; i++)
       await client.listCards(ctx(), { cursor: undefined }).catch(() => {});
     // Without a budget: 30 × 3 = 90 upstream calls. With it: 30 + 2 + 0.1 × 30.
-    expect(sim.stats.count('GET /card')).toBeLessThanOrEqual(35);
+    expect(upstream.sim.stats.count('GET /card')).toBeLessThanOrEqual(35);
     await client.close();
   });
 });

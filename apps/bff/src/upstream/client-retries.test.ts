@@ -1,15 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppError } from '../http/app-error';
-import { ctx, type Sim, startSim, testClient } from './test-support';
+import { ctx, testClient, useSimulator } from './test-support';
 
-let sim: Sim;
-let url: string;
-beforeAll(async () => ({ sim, url } = await startSim()));
-afterAll(async () => sim.close());
-afterEach(() => {
-  sim.faults.clear();
-  sim.stats.reset();
-});
+const upstream = useSimulator();
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -23,36 +16,36 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 describe('reads retry and recover', () => {
   for (const status of [429, 502, 503, 504]) {
     it(`when the upstream answers ${status} twice, the list still loads`, async () => {
-      const { client, sleeps } = testClient(url);
-      sim.faults.enqueue({ kind: 'status', status }, { kind: 'status', status });
+      const { client, sleeps } = testClient(upstream.url);
+      upstream.sim.faults.enqueue({ kind: 'status', status }, { kind: 'status', status });
       const page = await client.listCards(ctx(), {});
       expect(page.items.length).toBeGreaterThan(0);
-      expect(sim.stats.count('GET /card')).toBe(3);
+      expect(upstream.sim.stats.count('GET /card')).toBe(3);
       expect(sleeps).toHaveLength(2);
       await client.close();
     });
   }
 
   it('when the connection drops twice, the read still succeeds', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'drop' }, { kind: 'drop' });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'drop' }, { kind: 'drop' });
     const page = await client.listSubAccounts(ctx(), {});
     expect(page.items.length).toBeGreaterThan(0);
-    expect(sim.stats.count('GET /sub-account')).toBe(3);
+    expect(upstream.sim.stats.count('GET /sub-account')).toBe(3);
     await client.close();
   });
 
   it('waits with exponential backoff and full jitter when no Retry-After is given', async () => {
-    const { client, sleeps } = testClient(url, { random: () => 0.5, backoffBaseMs: 100 });
-    sim.faults.enqueue({ kind: 'status', status: 502 }, { kind: 'status', status: 502 });
+    const { client, sleeps } = testClient(upstream.url, { random: () => 0.5, backoffBaseMs: 100 });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 502 }, { kind: 'status', status: 502 });
     await client.listCards(ctx(), {});
     expect(sleeps).toEqual([50, 100]);
     await client.close();
   });
 
   it('honours Retry-After in seconds', async () => {
-    const { client, sleeps } = testClient(url);
-    sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
+    const { client, sleeps } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
     await client.listCards(ctx(), {});
     expect(sleeps).toEqual([2000]);
     await client.close();
@@ -60,8 +53,8 @@ describe('reads retry and recover', () => {
 
   it('honours Retry-After as an HTTP date', async () => {
     const base = Math.ceil(Date.now() / 1000) * 1000 + 60_000;
-    const { client, sleeps } = testClient(url, { now: () => base });
-    sim.faults.enqueue({
+    const { client, sleeps } = testClient(upstream.url, { now: () => base });
+    upstream.sim.faults.enqueue({
       kind: 'status',
       status: 503,
       retryAfter: new Date(base + 3000).toUTCString(),
@@ -74,8 +67,8 @@ describe('reads retry and recover', () => {
 
 describe('reads give up inside the deadline', () => {
   it('fails fast with 503 and Retry-After when the wait would pass the deadline', async () => {
-    const { client, sleeps } = testClient(url, { deadlineMs: 5_000 });
-    sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '120' });
+    const { client, sleeps } = testClient(upstream.url, { deadlineMs: 5_000 });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '120' });
     const error = await failure(client.listCards(ctx(), {}));
     expect(error).toMatchObject({
       status: 503,
@@ -83,54 +76,54 @@ describe('reads give up inside the deadline', () => {
       retryAfterSeconds: 120,
     });
     expect(sleeps).toEqual([]);
-    expect(sim.stats.count('GET /card')).toBe(1);
+    expect(upstream.sim.stats.count('GET /card')).toBe(1);
     await client.close();
   });
 
   it('after three 429s the person gets 503 with a retry hint', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     for (let i = 0; i < 3; i++)
-      sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '1' });
+      upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '1' });
     const error = await failure(client.listCards(ctx(), {}));
     expect(error).toMatchObject({
       status: 503,
       code: 'upstream_unavailable',
       retryAfterSeconds: 1,
     });
-    expect(sim.stats.count('GET /card')).toBe(3);
+    expect(upstream.sim.stats.count('GET /card')).toBe(3);
     await client.close();
   });
 
   it('after three 500-class failures the person gets 502 upstream_error', async () => {
-    const { client } = testClient(url);
-    for (let i = 0; i < 3; i++) sim.faults.enqueue({ kind: 'status', status: 502 });
+    const { client } = testClient(upstream.url);
+    for (let i = 0; i < 3; i++) upstream.sim.faults.enqueue({ kind: 'status', status: 502 });
     expect(await failure(client.listCards(ctx(), {}))).toMatchObject({
       status: 502,
       code: 'upstream_error',
     });
-    expect(sim.stats.count('GET /card')).toBe(3);
+    expect(upstream.sim.stats.count('GET /card')).toBe(3);
     await client.close();
   });
 
   it('a 500 is not retried (it is not a transient overload signal)', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'status', status: 500 });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'status', status: 500 });
     expect(await failure(client.listCards(ctx(), {}))).toMatchObject({
       status: 502,
       code: 'upstream_error',
     });
-    expect(sim.stats.count('GET /card')).toBe(1);
+    expect(upstream.sim.stats.count('GET /card')).toBe(1);
     await client.close();
   });
 
   it('slow answers time out per attempt and the call ends by its deadline with 504', async () => {
-    const { client } = testClient(url, {
+    const { client } = testClient(upstream.url, {
       attemptTimeoutMs: 150,
       deadlineMs: 400,
       now: Date.now,
       sleep: async () => {},
     });
-    for (let i = 0; i < 3; i++) sim.faults.enqueue({ kind: 'delay', ms: 1_000 });
+    for (let i = 0; i < 3; i++) upstream.sim.faults.enqueue({ kind: 'delay', ms: 1_000 });
     const started = Date.now();
     const error = await failure(client.listCards(ctx(), {}));
     expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
@@ -150,41 +143,41 @@ describe('writes are sent exactly once', () => {
 
   for (const fault of faults) {
     it(`PATCH /card is not retried on ${fault.kind} ${'status' in fault ? fault.status : ''}`, async () => {
-      const { client, sleeps } = testClient(url);
+      const { client, sleeps } = testClient(upstream.url);
       const card = (await client.listCards(ctx('admin'), {})).items[0];
       if (!card) throw new Error('the simulator has no cards');
-      sim.stats.reset();
-      sim.faults.enqueue({ ...fault, method: 'PATCH' });
+      upstream.sim.stats.reset();
+      upstream.sim.faults.enqueue({ ...fault, method: 'PATCH' });
       await expect(
         client.updateCard(ctx('admin'), card.id, { name: 'Changed Name' }),
       ).rejects.toThrow();
-      expect(sim.stats.count('PATCH /card/:id')).toBe(1);
+      expect(upstream.sim.stats.count('PATCH /card/:id')).toBe(1);
       expect(sleeps).toEqual([]);
       await client.close();
     });
 
     it(`POST /sub-account is not retried on ${fault.kind} ${'status' in fault ? fault.status : ''}`, async () => {
-      const { client } = testClient(url);
-      sim.faults.enqueue({ ...fault, method: 'POST' });
+      const { client } = testClient(upstream.url);
+      upstream.sim.faults.enqueue({ ...fault, method: 'POST' });
       await expect(client.createSubAccount(ctx('admin'), { name: 'Once Only' })).rejects.toThrow();
-      expect(sim.stats.count('POST /sub-account')).toBe(1);
+      expect(upstream.sim.stats.count('POST /sub-account')).toBe(1);
       await client.close();
     });
   }
 
   it('a PATCH that times out is not re-sent', async () => {
-    const { client } = testClient(url, { attemptTimeoutMs: 100, deadlineMs: 2_000 });
+    const { client } = testClient(upstream.url, { attemptTimeoutMs: 100, deadlineMs: 2_000 });
     const card = (await client.listCards(ctx('admin'), {})).items[0];
     if (!card) throw new Error('the simulator has no cards');
-    sim.stats.reset();
-    sim.faults.enqueue({ kind: 'delay', ms: 500, method: 'PATCH' });
+    upstream.sim.stats.reset();
+    upstream.sim.faults.enqueue({ kind: 'delay', ms: 500, method: 'PATCH' });
     expect(
       await failure(client.updateCard(ctx('admin'), card.id, { name: 'Slow Name' })),
     ).toMatchObject({
       status: 504,
       code: 'upstream_timeout',
     });
-    expect(sim.stats.count('PATCH /card/:id')).toBe(1);
+    expect(upstream.sim.stats.count('PATCH /card/:id')).toBe(1);
     await client.close();
   });
 });

@@ -1,20 +1,13 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testPan } from '../test/test-pan';
 import { createUpstreamClient } from './client';
-import { captureLogs, ctx, type Sim, startSim, TEST_API_KEY, testClient } from './test-support';
+import { captureLogs, ctx, TEST_API_KEY, testClient, useSimulator } from './test-support';
 
 const pan = testPan(2);
 
-let sim: Sim;
-let url: string;
-beforeAll(async () => ({ sim, url } = await startSim()));
-afterAll(async () => sim.close());
-afterEach(() => {
-  sim.faults.clear();
-  sim.stats.reset();
-});
+const upstream = useSimulator();
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
@@ -26,8 +19,8 @@ const rejection = (promise: Promise<unknown>) =>
 
 describe('answers the client cannot use become stable 502s', () => {
   it('malformed JSON → 502 upstream_invalid_response', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'malformed' });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'malformed' });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       status: 502,
       code: 'upstream_invalid_response',
@@ -36,8 +29,8 @@ describe('answers the client cannot use become stable 502s', () => {
   });
 
   it('a body that does not match the schema → 502 upstream_invalid_response, logged without values', async () => {
-    const { client, logs } = testClient(url);
-    sim.faults.enqueue({
+    const { client, logs } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({
       kind: 'body',
       body: { items: [{ id: 42, pan: pan }], metadata: {} },
     });
@@ -50,9 +43,9 @@ describe('answers the client cannot use become stable 502s', () => {
   });
 
   it('unknown extra fields are tolerated', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     const real = await client.listCards(ctx(), {});
-    sim.faults.enqueue({
+    upstream.sim.faults.enqueue({
       kind: 'body',
       body: {
         items: real.items.map((c) => ({ ...c, brandNewField: { x: 1 } })),
@@ -65,13 +58,13 @@ describe('answers the client cannot use become stable 502s', () => {
   });
 
   it('an HTML error page is tolerated and translated', async () => {
-    const { client } = testClient(url, { maxRetries: 0 });
-    sim.faults.enqueue({ kind: 'html', status: 502 });
+    const { client } = testClient(upstream.url, { maxRetries: 0 });
+    upstream.sim.faults.enqueue({ kind: 'html', status: 502 });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       status: 502,
       code: 'upstream_error',
     });
-    sim.faults.enqueue({ kind: 'html', status: 200 });
+    upstream.sim.faults.enqueue({ kind: 'html', status: 200 });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       code: 'upstream_invalid_response',
     });
@@ -79,19 +72,23 @@ describe('answers the client cannot use become stable 502s', () => {
   });
 
   it('a redirect is never followed', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'redirect', status: 302, location: `${url}/sub-account` });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({
+      kind: 'redirect',
+      status: 302,
+      location: `${upstream.url}/sub-account`,
+    });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       status: 502,
       code: 'upstream_bad_gateway',
     });
-    expect(sim.stats.count('GET /card')).toBe(1);
-    expect(sim.stats.count('GET /sub-account')).toBe(0);
+    expect(upstream.sim.stats.count('GET /card')).toBe(1);
+    expect(upstream.sim.stats.count('GET /sub-account')).toBe(0);
     await client.close();
   });
 
   it('a body over the size limit is refused, not buffered', async () => {
-    const { client } = testClient(url, { maxBodyBytes: 1_000 });
+    const { client } = testClient(upstream.url, { maxBodyBytes: 1_000 });
     expect(await rejection(client.listCards(ctx(), {}))).toMatchObject({
       code: 'upstream_invalid_response',
     });
@@ -103,7 +100,7 @@ describe('upstream errors people can act on', () => {
   it('a wrong key → 502 upstream_key_rejected and an error-level alarm, never the key in the log', async () => {
     const logs = captureLogs();
     const client = createUpstreamClient({
-      baseUrl: url,
+      baseUrl: upstream.url,
       apiKey: 'wrong-key-zzz',
       logger: logs.logger,
     });
@@ -118,7 +115,7 @@ describe('upstream errors people can act on', () => {
   });
 
   it('404 → not_found', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     expect(await rejection(client.getCard(ctx(), 'no_such_card'))).toMatchObject({
       status: 404,
       code: 'not_found',
@@ -127,8 +124,8 @@ describe('upstream errors people can act on', () => {
   });
 
   it('a 400 with a well-formed body carries the service reason', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({
       kind: 'body',
       status: 400,
       body: { status: 400, code: 'limit_refused', message: 'maximum is above the program limit' },
@@ -142,8 +139,12 @@ describe('upstream errors people can act on', () => {
   });
 
   it('a 400 with an undocumented or unsafe body gets a generic message', async () => {
-    const { client } = testClient(url);
-    sim.faults.enqueue({ kind: 'body', status: 400, body: { error: '<script>x</script>' } });
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({
+      kind: 'body',
+      status: 400,
+      body: { error: '<script>x</script>' },
+    });
     const error = (await rejection(client.listCards(ctx(), {}))) as Error;
     expect(error).toMatchObject({ status: 400, code: 'upstream_rejected' });
     expect(error.message).not.toContain('script');
@@ -151,18 +152,18 @@ describe('upstream errors people can act on', () => {
   });
 
   it('ids that are not well formed never reach the upstream', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     expect(await rejection(client.getCard(ctx(), '../sub-account'))).toMatchObject({ status: 400 });
-    expect(sim.stats.total()).toBe(0);
+    expect(upstream.sim.stats.total()).toBe(0);
     await client.close();
   });
 });
 
 describe('readiness', () => {
   it('is ready when the upstream answers a read, and says why when it does not', async () => {
-    const { client } = testClient(url);
+    const { client } = testClient(upstream.url);
     await expect(client.checkReady('probe-1')).resolves.toBeUndefined();
-    sim.faults.enqueue({ kind: 'status', status: 403 });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 403 });
     await expect(client.checkReady('probe-2')).rejects.toMatchObject({
       code: 'upstream_key_rejected',
     });

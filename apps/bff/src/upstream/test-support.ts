@@ -2,6 +2,7 @@
 // wired to it with recorded sleeps, and a logger whose lines are captured.
 import { createCardService } from '@card-console/card-service-sim';
 import pino, { type Logger } from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client';
 
 export const TEST_API_KEY = 'test-key-7f3a9c1e5b';
@@ -22,6 +23,20 @@ export function captureLogs(): LogCapture {
     raw: () => chunks.join(''),
     lines: () => chunks.map((c) => JSON.parse(c)),
   };
+}
+
+/** One simulator for a whole test file; its faults and counters are cleared after each test. */
+export function useSimulator(options: Parameters<typeof createCardService>[0] = {}) {
+  const upstream = {} as { sim: Sim; url: string };
+  beforeAll(async () => {
+    Object.assign(upstream, await startSim(options));
+  });
+  afterAll(async () => upstream.sim.close());
+  afterEach(() => {
+    upstream.sim.faults.clear();
+    upstream.sim.stats.reset();
+  });
+  return upstream;
 }
 
 export async function startSim(options: Parameters<typeof createCardService>[0] = {}) {

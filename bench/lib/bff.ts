@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, repoRoot, startTs } from './child';
@@ -17,11 +17,28 @@ export interface RunningBff {
 }
 
 /**
- * How `pnpm start` runs the BFF (apps/bff/package.json): bundled once, then plain node with
- * these flags. Keep the two in step.
+ * How `pnpm start` runs the BFF, read from apps/bff/package.json's `serve` script
+ * (`NAME=value … node --flag … dist/index.js`), so the benchmark cannot drift from it.
  */
-export const bffEntry = 'apps/bff/dist/index.js';
-export const bffNodeArgs = ['--optimize-for-size', '--enable-source-maps'];
+export function bffServeCommand(): {
+  env: Record<string, string>;
+  nodeArgs: string[];
+  entry: string;
+} {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'apps', 'bff', 'package.json'), 'utf8'));
+  const words = String(pkg.scripts.serve).split(/\s+/).filter(Boolean);
+  const nodeAt = words.indexOf('node');
+  const entry = words.at(-1);
+  if (nodeAt < 0 || !entry?.endsWith('.js'))
+    throw new Error(`unexpected serve script: ${pkg.scripts.serve}`);
+  const env = Object.fromEntries(
+    words.slice(0, nodeAt).map((w) => {
+      const eq = w.indexOf('=');
+      return [w.slice(0, eq), w.slice(eq + 1)];
+    }),
+  );
+  return { env, nodeArgs: words.slice(nodeAt + 1, -1), entry: `apps/bff/${entry}` };
+}
 
 /** Builds the bundle `pnpm start` runs (apps/bff/src/cli/bundle.ts). */
 export function buildBff(): void {
@@ -58,13 +75,15 @@ export async function startBff(options: {
   entry?: string;
 }): Promise<RunningBff> {
   if (!options.entry) buildBff();
-  const nodeArgs = [...(options.entry ? [] : bffNodeArgs), ...(options.nodeArgs ?? [])];
+  const serve = bffServeCommand();
+  const nodeArgs = [...(options.entry ? [] : serve.nodeArgs), ...(options.nodeArgs ?? [])];
   const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
   const usersFile = writeUsersFile(emails);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = await startTs(options.entry ?? bffEntry, {
+  const child = await startTs(options.entry ?? serve.entry, {
     env: {
+      ...(options.entry ? {} : serve.env),
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_ORIGIN: origin,

@@ -1,22 +1,21 @@
-import express, { type Express } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './env';
-import { createAuditRouter } from './features/audit/audit-router';
-import { createCardsRouter } from './features/cards/cards-router';
+import { auditRoutes } from './features/audit/audit-routes';
+import { cardsRoutes } from './features/cards/cards-routes';
 import { createHealthRouter, type ReadinessProbe } from './features/health/health-router';
-import { createMetaRouter } from './features/meta/meta-router';
-import { createSessionRouter } from './features/session/session-router';
-import { createSubAccountsRouter } from './features/sub-accounts/sub-accounts-router';
-import { createTransactionsRouter } from './features/transactions/transactions-router';
-import { authorize } from './http/authorize';
-import { csrfGuard } from './http/csrf';
+import { metaRoutes } from './features/meta/meta-routes';
+import { sessionRoutes } from './features/session/session-routes';
+import { subAccountsRoutes } from './features/sub-accounts/sub-accounts-routes';
+import { transactionsRoutes } from './features/transactions/transactions-routes';
+import { createApiRouter } from './http/api-router';
+import { createAuthorizer } from './http/authorize';
 import type { AuditStore, Clock, FeatureDeps } from './http/deps';
-import { apiNotFound, errorHandler } from './http/error-handler';
+import { errorHandler } from './http/error-handler';
 import { httpLogger } from './http/http-logger';
-import { jsonBody } from './http/json-body';
 import { requestId } from './http/request-id';
-import { noStore, securityHeaders } from './http/security-headers';
-import { sessionLoader } from './http/session-loader';
+import { createRequestListener, type RequestListener } from './http/request-listener';
+import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
 import {
   createRateLimiters,
@@ -44,8 +43,8 @@ export interface AppDeps {
   logger: Logger;
 }
 
-/** The whole BFF as an Express app. No globals: everything comes in through `deps`. */
-export function createApp(deps: AppDeps): Express {
+/** The whole BFF as one request listener. No globals: everything comes in through `deps`. */
+export function createApp(deps: AppDeps): RequestListener {
   const { config, logger, clock, audit } = deps;
   const sessions = new SessionService(deps.sessionStore, clock, config);
   const limiters = createRateLimiters(deps.rateLimiters ?? memoryRateLimiters, config.rateLimits);
@@ -59,25 +58,26 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended'); // so `a[]=1` arrives as an array and is refused, not renamed
 
-  app.use(requestId());
-  app.use(httpLogger(logger));
-  app.use(securityHeaders(config.mode));
+  // Every response, page or API, gets a request id, a log line and the security headers.
+  const steps = [requestId(), httpLogger(logger), securityHeaders(config.mode)];
+  const onError = errorHandler(logger);
+  const api = createApiRouter({
+    sessions,
+    allowedOrigins: config.allowedOrigins,
+    authorize: createAuthorizer({ audit, limiters, logger }),
+    routes: [
+      metaRoutes(config.mode),
+      sessionRoutes({ sessions, users: deps.users, totp, limiters, audit, logger }),
+      auditRoutes(audit),
+      subAccountsRoutes(featureDeps),
+      cardsRoutes(featureDeps),
+      transactionsRoutes(featureDeps),
+    ],
+  });
+
+  app.use(...steps);
   app.use(createHealthRouter(deps.upstream, logger));
-
-  // Cheap checks first: a forged or anonymous request is refused before its body is read.
-  app.use('/api', noStore, csrfGuard(config.allowedOrigins), sessionLoader(sessions));
-  app.use('/api', authorize({ audit, limiters, logger }));
-  app.use('/api', ...jsonBody());
-
-  app.use(createMetaRouter(config.mode));
-  app.use(createSessionRouter({ sessions, users: deps.users, totp, limiters, audit, logger }));
-  app.use(createAuditRouter(audit));
-  app.use(createSubAccountsRouter(featureDeps));
-  app.use(createCardsRouter(featureDeps));
-  app.use(createTransactionsRouter(featureDeps));
-  app.use('/api', apiNotFound);
-
   app.use(spa(config.webDist));
-  app.use(errorHandler(logger));
-  return app;
+  app.use(onError);
+  return createRequestListener({ app, steps, api, onError });
 }

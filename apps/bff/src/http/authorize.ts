@@ -1,11 +1,10 @@
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
-import type { RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { findCardNumbers } from '../platform/security/card-numbers';
 import { consumeOrThrow, type RateLimiters } from '../platform/security/rate-limits';
 import { AppError } from './app-error';
 import type { AuditStore } from './deps';
-import { createRouteMatcher } from './route-match';
 import type { RouteRule } from './route-table';
 
 interface AuthorizeDeps {
@@ -23,20 +22,17 @@ function cardIdOf(path: string): string | undefined {
 }
 
 /**
- * Enforces the deny-by-default route table (mounted on the app, after the session loader):
- * no row → 404; `signedIn` or role rows without a session → 401; wrong role → 403 and an
- * `access.denied` audit record. Signed-in calls count against the per-user limit (denied
- * ones too); reveals also against the tighter reveal limit.
+ * Enforces a matched route-table row (after the session is loaded): `signedIn` or role rows
+ * without a session → 401; wrong role → 403 and an `access.denied` audit record. Signed-in
+ * calls count against the per-user limit (denied ones too); reveals also against the
+ * tighter reveal limit. Unmatched paths never get here: the API router answers them 404.
  */
-export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHandler {
-  const match = createRouteMatcher();
+export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps) {
   const isReveal = (rule: RouteRule) =>
     rule.method === 'POST' && rule.path === '/api/cards/:id/reveal';
 
-  return async (req, _res, next) => {
-    const rule = match(req.method, req.baseUrl + req.path);
-    if (!rule) throw new AppError(404, 'not_found', 'There is no such API endpoint.');
-    if (rule.access === 'public') return next();
+  return async (rule: RouteRule, req: Request): Promise<void> => {
+    if (rule.access === 'public') return;
 
     const actor = req.actor;
     if (!actor) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
@@ -51,7 +47,7 @@ export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHa
           action: 'access.denied',
           outcome: 'denied',
           target: `${rule.method} ${rule.path}`,
-          cardId: cardIdOf(req.baseUrl + req.path),
+          cardId: cardIdOf(req.path),
           requestId: req.requestId,
         });
       } catch (error) {
@@ -63,6 +59,5 @@ export function authorize({ audit, limiters, logger }: AuthorizeDeps): RequestHa
     if (isReveal(rule)) {
       await consumeOrThrow(limiters.revealPerUser, actor.email, 'Too many reveals; wait a minute.');
     }
-    next();
   };
 }

@@ -1,4 +1,6 @@
 import type { Role } from '@card-console/shared/api/meta';
+import type { Request } from 'express';
+import { AppError } from './app-error';
 
 /** The signed-in person behind a request, set by the session middleware. */
 export interface Actor {
@@ -15,4 +17,16 @@ declare global {
       actor?: Actor;
     }
   }
+}
+
+/** Who a feature acts for: the signed-in person and the request id that travels upstream. */
+export interface Who {
+  requestId: string;
+  actor: Actor;
+}
+
+/** The signed-in person behind a request; a 401 if there is none. */
+export function who(req: Request): Who {
+  if (!req.actor) throw new AppError(401, 'unauthenticated', 'Sign in first.');
+  return { requestId: req.requestId, actor: req.actor };
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ZodError } from 'zod';
 import { AppError } from './app-error';
 import { bodyParserError } from './json-body';
+import { sendJson } from './send-json';
 
 const clientCodes: Record<number, string> = {
   404: 'not_found',
@@ -70,11 +71,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       body.retryAfterSeconds = appError.retryAfterSeconds;
       res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     }
-    res.status(appError.status).json(body);
+    sendJson(res, body, appError.status);
   };
 }
-
-/** /api paths no router answered. */
-export const apiNotFound: RequestHandler = () => {
-  throw new AppError(404, 'not_found', 'There is no such API endpoint.');
-};

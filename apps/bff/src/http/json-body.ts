@@ -1,9 +1,9 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type Response } from 'express';
 import { AppError } from './app-error';
 
 const limit = 16 * 1024;
 
-function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
   return length !== undefined && length !== '0';
@@ -11,33 +11,27 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 
 /**
  * The strict JSON body rules: only `application/json`, at most 16 KiB, well-formed, and an
- * object at the top level. Everything else is a 400 with the error body.
+ * object at the top level. Everything else is a 400 with the error body. Resolves once
+ * `req.body` is set (undefined for a request without a body, such as every GET).
  */
-export function jsonBody(): RequestHandler[] {
+export function createJsonBodyReader(): (req: Request, res: Response) => Promise<void> {
   const parse = express.json({ limit, strict: true, type: 'application/json' });
-  // A request without a body (every GET the SPA sends) is done in one step.
-  const strictJson: RequestHandler = (req, res, next) => {
+  return async (req, res) => {
     if (!hasBody(req)) {
       req.body = undefined;
-      next();
       return;
     }
     if (!req.is('application/json')) {
       throw new AppError(400, 'invalid_body', 'Send the request body as application/json.');
     }
-    parse(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      const body: unknown = req.body;
-      if (
-        body !== undefined &&
-        (typeof body !== 'object' || body === null || Array.isArray(body))
-      ) {
-        return next(new AppError(400, 'invalid_body', 'The request body must be a JSON object.'));
-      }
-      next();
+    await new Promise<void>((resolve, reject) => {
+      parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
     });
+    const body: unknown = req.body;
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new AppError(400, 'invalid_body', 'The request body must be a JSON object.');
+    }
   };
-  return [strictJson];
 }
 
 /** body-parser's errors carry a `type`; all of them are the caller's fault: 400. */

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Mode } from '../env';
 
@@ -66,8 +66,7 @@ function helmetFor(mode: Mode): RequestHandler {
 }
 
 /** Nothing under /api may be stored by a browser or a shared cache. */
-export const noStore: RequestHandler = (_req, res, next) => {
+export function setNoStore(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Pragma', 'no-cache');
-  next();
-};
+}

@@ -58,9 +58,9 @@ function headersFor(
   return headers;
 }
 
-function joinUrl(base: URL, pathAndQuery: string): string {
-  const basePath = base.pathname.replace(/\/+$/, '');
-  return `${base.origin}${basePath}${pathAndQuery}`;
+/** The request path under the base URL's own path (a base of `https://host/v1` keeps `/v1`). */
+function pathUnder(base: URL, pathAndQuery: string): string {
+  return `${base.pathname.replace(/\/+$/, '')}${pathAndQuery}`;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function executeCall<S extends z.ZodType>(
   const isRead = request.method === 'GET';
   const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-  const url = joinUrl(env.baseUrl, request.pathAndQuery);
+  const path = pathUnder(env.baseUrl, request.pathAndQuery);
   // A child logger costs a serialization of its bindings: made only when something is logged.
   let child: Logger | undefined;
   const log = () => {
@@ -93,7 +93,8 @@ export async function executeCall<S extends z.ZodType>(
     const started = performance.now();
     const outcome = await sendAttempt({
       dispatcher: env.dispatcher,
-      url,
+      origin: env.baseUrl.origin,
+      path,
       method: request.method,
       headers: headersFor(env, requestId, body !== undefined),
       ...(body === undefined ? {} : { body }),

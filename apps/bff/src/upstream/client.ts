@@ -17,7 +17,6 @@ import {
   type UpstreamTransaction,
   upstreamTransactionSchema,
 } from '@card-console/shared/upstream/transaction';
-import { Agent } from 'undici';
 import type { z } from 'zod';
 import { AppError } from '../http/app-error';
 import { type CallEnvironment, executeCall } from './call';
@@ -25,6 +24,7 @@ import { clientDefaults, type UpstreamClientOptions } from './client-options';
 import { createCoalescer } from './coalescer';
 import { buildRequest, type OperationName, type QueryValues } from './operations';
 import { createRetryBudget } from './retry-budget';
+import { Agent } from './undici-agent';
 
 export type { UpstreamClientOptions } from './client-options';
 

@@ -1,12 +1,7 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
-import type { Actor } from '../../http/context';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { toApiCard } from './card-mapper';
-
-export interface Who {
-  requestId: string;
-  actor: Actor;
-}
 
 export interface CardListInput {
   status?: 'active' | 'paused' | 'inactive' | 'closed';

@@ -1,9 +1,9 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
 import { AppError } from '../../http/app-error';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import { toRevealResponse } from './card-mapper';
-import type { Who } from './cards-service';
 
 function codeOf(error: unknown): string {
   return error instanceof AppError ? error.code : 'internal_error';

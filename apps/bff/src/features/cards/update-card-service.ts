@@ -1,9 +1,9 @@
 import type { Card } from '@card-console/shared/api/cards';
 import type { UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
 import { AppError } from '../../http/app-error';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { limitSnapshot, toApiCard } from './card-mapper';
-import type { Who } from './cards-service';
 
 export interface CardChange {
   name?: string;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
+import { sendJson } from '../../http/send-json';
 
 export interface ReadinessProbe {
   /** Throws when the upstream cannot serve requests now. */
@@ -12,7 +13,7 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger): Ro
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ status: 'ok' });
+    sendJson(res, { status: 'ok' });
   });
   router.get('/readyz', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -24,7 +25,7 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger): Ro
         retryAfterSeconds: 5,
       });
     }
-    res.json({ status: 'ready' });
+    sendJson(res, { status: 'ready' });
   });
   return router;
 }

@@ -1,14 +1,9 @@
 import type { SubAccountCreated, SubAccountPage } from '@card-console/shared/api/sub-accounts';
 import { AppError } from '../../http/app-error';
-import type { Actor } from '../../http/context';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import { toApiSubAccount } from './sub-account-mapper';
-
-export interface Who {
-  requestId: string;
-  actor: Actor;
-}
 
 export function createSubAccountsService({
   upstream,

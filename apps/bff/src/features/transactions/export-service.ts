@@ -1,7 +1,8 @@
 import { AppError } from '../../http/app-error';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { toCsvRecord } from './csv-row';
-import { type TransactionFilter, toUpstreamParams, type Who } from './transactions-service';
+import { type TransactionFilter, toUpstreamParams } from './transactions-service';
 
 export interface ExportRows {
   /** CSV records, one upstream page at a time, fetched only as the consumer pulls them. */

@@ -1,13 +1,8 @@
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
-import type { Actor } from '../../http/context';
+import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import type { TransactionListParams } from '../../upstream/client';
 import { toApiTransaction } from './transaction-mapper';
-
-export interface Who {
-  requestId: string;
-  actor: Actor;
-}
 
 /** The BFF's filter names (`from`, `to`, `cardId`) as the client's upstream parameters. */
 export interface TransactionFilter {

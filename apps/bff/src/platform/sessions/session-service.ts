@@ -2,7 +2,7 @@
 // rotate at sign-in and step-up with the old id dead at once, expiry decided by an injected
 // clock (idle 15 min, absolute 12 h), and a background poll that reads without extending.
 // express-session's own clock, touch and regenerate semantics would have to be fought.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Config } from '../../env';
 import type { Actor } from '../../http/context';
@@ -23,14 +23,19 @@ export function activeSession(req: Request): ActiveSession | undefined {
 }
 
 export class SessionService {
+  /** Imported once: an HMAC keyed by a raw string re-imports the key on every request. */
+  private readonly secret: KeyObject;
+
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'cookie' | 'session' | 'sessionSecret'>,
-  ) {}
+  ) {
+    this.secret = createSecretKey(Buffer.from(config.sessionSecret, 'utf8'));
+  }
 
   private keyFor(id: string): string {
-    return createHmac('sha256', this.config.sessionSecret).update(id).digest('base64url');
+    return createHmac('sha256', this.secret).update(id).digest('base64url');
   }
 
   private ttl(record: SessionRecord): number {

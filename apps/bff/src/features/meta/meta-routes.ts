@@ -1,11 +1,12 @@
 import type { MetaResponse } from '@card-console/shared/api/meta';
-import { Router } from 'express';
 import type { Mode } from '../../env';
+import type { ApiRoutes } from '../../http/api-router';
+import { sendJson } from '../../http/send-json';
 import { otpauthUri } from '../../platform/security/totp';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 
 /** GET /api/meta: what the sign-in page may show. Demo credentials only ever in demo mode. */
-export function createMetaRouter(mode: Mode): Router {
+export function metaRoutes(mode: Mode): ApiRoutes {
   const body: MetaResponse =
     mode === 'demo'
       ? {
@@ -23,9 +24,9 @@ export function createMetaRouter(mode: Mode): Router {
           })),
         }
       : { mode };
-  const router = Router();
-  router.get('/api/meta', (_req, res) => {
-    res.json(body);
-  });
-  return router;
+  return {
+    'GET /api/meta': (_req, res) => {
+      sendJson(res, body);
+    },
+  };
 }

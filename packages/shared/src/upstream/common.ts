@@ -1,27 +1,27 @@
 import { z } from 'zod';
 
 /** Money on the wire: integer cents. */
-export const amountSchema = z.looseObject({ amountCents: z.number().int() });
+export const amountSchema = z.object({ amountCents: z.number().int() });
 
 /**
- * The service's error body. `looseObject` because a real service may add fields;
+ * The service's error body. A real service may add fields: they are tolerated and dropped;
  * the BFF never relies on more than these three.
  */
-export const errorBodySchema = z.looseObject({
+export const errorBodySchema = z.object({
   status: z.number().int(),
   code: z.string(),
   message: z.string(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-export const listMetadataSchema = z.looseObject({
+export const listMetadataSchema = z.object({
   nextCursor: z.string().min(1).optional(),
   count: z.number().int().nonnegative().optional(),
 });
 
 /** The list envelope every list endpoint returns. */
 export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
-  return z.looseObject({
+  return z.object({
     items: z.array(item),
     metadata: listMetadataSchema,
   });

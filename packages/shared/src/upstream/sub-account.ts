@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountSchema, cursorSchema, displayNameSchema } from './common';
 
 /** A sub account as the list returns it; balance and spend appear in the list only. */
-export const upstreamSubAccountSchema = z.looseObject({
+export const upstreamSubAccountSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
   balance: amountSchema.optional(),
@@ -11,7 +11,7 @@ export const upstreamSubAccountSchema = z.looseObject({
 export type UpstreamSubAccount = z.infer<typeof upstreamSubAccountSchema>;
 
 /** What POST /sub-account returns: only id and name. */
-export const upstreamSubAccountCreatedSchema = z.looseObject({
+export const upstreamSubAccountCreatedSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
 });

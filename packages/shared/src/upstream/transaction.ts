@@ -6,8 +6,8 @@ export { type TransactionStatus, transactionStatuses } from './enums';
 
 export const transactionStatusSchema = z.enum(transactionStatuses);
 
-/** A transaction as the service returns it. Unknown fields are kept. */
-export const upstreamTransactionSchema = z.looseObject({
+/** A transaction as the service returns it. Unknown fields are tolerated and dropped. */
+export const upstreamTransactionSchema = z.object({
   id: z.string().min(1),
   date: z.iso.datetime({ offset: true }),
   description: z.string(),
@@ -17,10 +17,10 @@ export const upstreamTransactionSchema = z.looseObject({
   // Listed as required, but exists only for card transactions.
   authorizedAt: z.iso.datetime({ offset: true }).optional(),
   createdAt: z.iso.datetime({ offset: true }).optional(),
-  merchantData: z.looseObject({ description: z.string(), categoryCode: z.string() }).optional(),
+  merchantData: z.object({ description: z.string(), categoryCode: z.string() }).optional(),
   cardId: z.string().optional(),
   originalCurrency: z
-    .looseObject({
+    .object({
       code: z.string().optional(),
       amountCents: z.number().int().optional(),
       conversionRate: z.number().optional(),

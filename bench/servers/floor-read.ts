@@ -1,0 +1,74 @@
+// Reference point, not a product: the work a correct read path cannot skip, on bare node:http
+// with the BFF's own parts and nothing around them. A session lookup (HMAC-keyed map), the
+// X-CSRF check, one upstream attempt with its timeout (the BFF's sendAttempt), JSON.parse, the
+// upstream schema (zod), the PAN/CVV-dropping mapper, JSON.stringify, the BFF's security
+// headers and one pino line per request with the BFF's redaction. Left out: the route table,
+// rate limits, retries, coalescing, request-id checks, error translation and Express's
+// request API. The gap between this and the BFF is what the BFF's structure costs.
+import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { upstreamCardSchema } from '@card-console/shared/upstream/card';
+import { listEnvelopeSchema } from '@card-console/shared/upstream/common';
+import { toApiCard } from '../../apps/bff/src/features/cards/card-mapper';
+import { securityHeaders } from '../../apps/bff/src/http/security-headers';
+import { sendJson } from '../../apps/bff/src/http/send-json';
+import { createLogger, createStdoutDestination } from '../../apps/bff/src/platform/logger';
+import { sendAttempt } from '../../apps/bff/src/upstream/send-attempt';
+import { Agent } from '../../apps/bff/src/upstream/undici-agent';
+
+const upstream = new URL(process.env.UPSTREAM_URL as string);
+const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1 });
+const pageSchema = listEnvelopeSchema(upstreamCardSchema);
+const logger = createLogger('info', createStdoutDestination());
+const headers = securityHeaders('production');
+const secret = createSecretKey(Buffer.from('floor-session-secret'));
+const keyOf = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
+/** One signed-in session, whose id the benchmark passes in and sends as `Cookie: sid=…`. */
+const sessions = new Map([
+  [keyOf(process.env.SESSION_ID as string), { email: 'bench@example.test' }],
+]);
+
+const server = createServer(async (req, res) => {
+  const started = Date.now();
+  const requestId = randomUUID();
+  const cookie = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+  const session = cookie ? sessions.get(keyOf(cookie)) : undefined;
+  headers(req as never, res as never, () => undefined);
+  res.setHeader('Cache-Control', 'no-store');
+  if (req.headers['x-csrf'] !== '1' || !session) {
+    sendJson(res, { status: 401, code: 'unauthenticated' }, 401);
+    return;
+  }
+  const outcome = await sendAttempt({
+    dispatcher,
+    origin: upstream.origin,
+    path: '/card',
+    method: 'GET',
+    headers: { accept: 'application/json', 'x-api-key': 'bench-key', 'x-request-id': requestId },
+    timeoutMs: 10_000,
+    maxBodyBytes: 5 * 1024 * 1024,
+  });
+  const page =
+    outcome.kind === 'response' ? pageSchema.safeParse(JSON.parse(outcome.body)) : undefined;
+  if (!page?.success) {
+    sendJson(res, { status: 502, code: 'upstream_invalid_response' }, 502);
+    return;
+  }
+  const body: { items: unknown[]; nextCursor?: string } = { items: page.data.items.map(toApiCard) };
+  if (page.data.metadata.nextCursor) body.nextCursor = page.data.metadata.nextCursor;
+  sendJson(res, body);
+  logger.info(
+    {
+      req: { id: requestId, method: req.method, url: req.url, actor: session.email },
+      res: { statusCode: res.statusCode },
+      responseTime: Date.now() - started,
+    },
+    'request completed',
+  );
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address && typeof address === 'object') console.log(`READY ${address.port}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

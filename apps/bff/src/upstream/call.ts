@@ -177,6 +177,18 @@ function parseSuccess<S extends z.ZodType>(
       'The card service sent an unreadable answer.',
     );
   }
+  return checkAnswer(schema, json, log);
+}
+
+/**
+ * An upstream answer (or part of one) against its schema: a mismatch is logged (paths and
+ * messages only) and becomes 502 upstream_invalid_response.
+ */
+export function checkAnswer<S extends z.ZodType>(
+  schema: S,
+  json: unknown,
+  log: () => Logger,
+): z.output<S> {
   const result = schema.safeParse(json);
   if (!result.success) {
     // Paths and messages only: values could hold a PAN.

@@ -17,9 +17,9 @@ import {
   type UpstreamTransaction,
   upstreamTransactionSchema,
 } from '@card-console/shared/upstream/transaction';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../http/app-error';
-import { type CallEnvironment, executeCall } from './call';
+import { type CallEnvironment, checkAnswer, executeCall } from './call';
 import { clientDefaults, type UpstreamClientOptions } from './client-options';
 import { createCoalescer } from './coalescer';
 import { buildRequest, type OperationName, type QueryValues } from './operations';
@@ -45,6 +45,16 @@ export interface TransactionListParams {
   cursor?: string;
 }
 
+/**
+ * A list page whose items are checked against their schema only when asked for, so a walker
+ * can request the next page (its cursor is already checked) before spending time on these.
+ */
+export interface DeferredPage<T> {
+  metadata: ListEnvelope<T>['metadata'];
+  /** The page's items; a 502 upstream_invalid_response if they do not match their schema. */
+  items(): T[];
+}
+
 export interface UpstreamClient {
   listSubAccounts(
     ctx: CallContext,
@@ -59,6 +69,11 @@ export interface UpstreamClient {
     ctx: CallContext,
     query: TransactionListParams,
   ): Promise<ListEnvelope<UpstreamTransaction>>;
+  /** One page of transactions with its items checked later (the CSV export's walk). */
+  listTransactionsDeferred(
+    ctx: CallContext,
+    query: TransactionListParams,
+  ): Promise<DeferredPage<UpstreamTransaction>>;
   getTransaction(ctx: CallContext, id: string): Promise<UpstreamTransaction>;
   /** Throws an AppError when the upstream cannot serve a simple read (readiness probe). */
   checkReady(requestId: string): Promise<void>;
@@ -69,6 +84,8 @@ const READY_DEADLINE_MS = 3_000;
 const subAccountPage = listEnvelopeSchema(upstreamSubAccountSchema);
 const cardPage = listEnvelopeSchema(upstreamCardSchema);
 const transactionPage = listEnvelopeSchema(upstreamTransactionSchema);
+const uncheckedTransactionPage = listEnvelopeSchema(z.unknown());
+const transactionItems = z.array(upstreamTransactionSchema);
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const o = { ...clientDefaults, ...options };
@@ -158,16 +175,23 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         id,
       ),
     listTransactions: (ctx, q) =>
-      read(ctx, 'listTransactions', transactionPage, {
-        query: {
-          subAccountId: q.subAccountId,
-          from_date: q.fromDate,
-          to_date: q.toDate,
-          status: q.status,
-          card_id: q.cardId,
-          cursor: q.cursor,
+      read(ctx, 'listTransactions', transactionPage, { query: transactionQuery(q) }),
+    async listTransactionsDeferred(ctx, q) {
+      // Never shared: a coalesced listTransactions of the same query expects checked items.
+      const page = await read(ctx, 'listTransactions', uncheckedTransactionPage, {
+        query: transactionQuery(q),
+        share: false,
+      });
+      const log = () => o.logger.child({ requestId: ctx.requestId, upstream: 'GET /transaction' });
+      let checked: UpstreamTransaction[] | undefined;
+      return {
+        metadata: page.metadata,
+        items: () => {
+          checked ??= checkAnswer(transactionItems, page.items, log);
+          return checked;
         },
-      }),
+      };
+    },
     getTransaction: (ctx, id) => read(ctx, 'getTransaction', upstreamTransactionSchema, { id }),
     async checkReady(requestId) {
       // A probe must answer fast: a short deadline, and never shared with people's reads.
@@ -180,6 +204,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       });
     },
     close: () => dispatcher.close(),
+  };
+}
+
+function transactionQuery(q: TransactionListParams): QueryValues {
+  return {
+    subAccountId: q.subAccountId,
+    from_date: q.fromDate,
+    to_date: q.toDate,
+    status: q.status,
+    card_id: q.cardId,
+    cursor: q.cursor,
   };
 }
 

@@ -12,8 +12,8 @@ export interface ExportRows {
 }
 
 /**
- * Walks every upstream page of a filter. The first page is read before anything is sent, so
- * an early failure is still a normal error answer. Later pages are read as the download
+ * Walks every upstream page of a filter. The first page is read (and its items checked) before
+ * anything is sent, so an early failure is still a normal error answer. Later pages are read as the download
  * consumes rows, one page ahead (the next page is fetched while the current one streams out,
  * so at most two pages are in memory); `signal` (the browser went away) stops the walk.
  */
@@ -23,11 +23,12 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       const ctx = { requestId: who.requestId, role: who.actor.role, signal };
       let pages = 0;
       const fetchPage = async (cursor?: string) => {
-        const page = await upstream.listTransactions(ctx, toUpstreamParams(filter, cursor));
+        const page = await upstream.listTransactionsDeferred(ctx, toUpstreamParams(filter, cursor));
         pages += 1;
         return page;
       };
       const first = await fetchPage();
+      first.items(); // an unexpected first page is a normal 502, before the download starts
 
       async function* pagesOfRecords(): AsyncGenerator<string[][]> {
         let page = first;
@@ -45,7 +46,8 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
           const next = cursor !== undefined && !signal.aborted ? fetchPage(cursor) : undefined;
           // Awaited below; if the walk is abandoned first, its failure must not go unhandled.
           next?.catch(() => {});
-          yield page.items.map(toCsvRecord);
+          // Checked only now, after the next page was asked for: the two overlap.
+          yield page.items().map(toCsvRecord);
           if (!next) return;
           previous = cursor;
           page = await next;

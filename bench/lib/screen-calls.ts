@@ -27,7 +27,14 @@ export async function countScreenCalls(options: {
     {
       screen: 'Transactions',
       path: `/transactions?subAccountId=${subAccountId}`,
-      visible: 'transaction list, sub-account choices, card choices',
+      visible:
+        'transaction list, sub-account choices (card choices load when the card filter is opened)',
+      goal: 2,
+    },
+    {
+      screen: 'Transactions, filtered by one card',
+      path: `/transactions?subAccountId=${subAccountId}&cardId=${cardId}`,
+      visible: 'transaction list, sub-account choices, the selected card',
       goal: 3,
     },
     {

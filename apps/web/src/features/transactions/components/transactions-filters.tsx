@@ -1,16 +1,16 @@
-import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
 import { StatusFilter } from '../../../components/status-filter';
 import { maskedLast4 } from '../../../lib/format';
+import type { CardChoices } from '../../cards/api/use-card-choices';
 import type { TransactionsSearch } from '../transactions-search';
 
 interface FiltersProps {
   search: TransactionsSearch;
   subAccounts: SubAccount[];
-  cards: Card[];
+  cards: CardChoices;
   onChange: (next: TransactionsSearch) => void;
 }
 
@@ -30,7 +30,9 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
     set({ [which]: value || undefined });
   };
 
-  const knownCard = !search.cardId || cards.some((c) => c.id === search.cardId);
+  const selected = search.cardId ? cards.cards.find((c) => c.id === search.cardId) : undefined;
+  // Until the full list is in, offer the selected card only: a partial list would look complete.
+  const options = cards.state === 'ready' ? cards.cards : selected ? [selected] : [];
   return (
     <fieldset className="filters">
       <legend className="visually-hidden">Filters</legend>
@@ -47,6 +49,8 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
                 {s.name}
               </option>
             ))}
+            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
+            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
           </select>
         )}
       </Field>
@@ -83,14 +87,21 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
             {...control}
             value={search.cardId ?? ''}
             onChange={(e) => set({ cardId: e.target.value || undefined })}
+            onFocus={cards.load}
+            onPointerDown={cards.load}
+            aria-busy={cards.state === 'loading'}
           >
             <option value="">All cards</option>
-            {knownCard ? null : <option value={search.cardId}>{search.cardId}</option>}
-            {cards.map((c) => (
+            {search.cardId && !options.some((c) => c.id === search.cardId) ? (
+              <option value={search.cardId}>{search.cardId}</option>
+            ) : null}
+            {options.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name} ({maskedLast4(c.last4)})
               </option>
             ))}
+            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
+            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
           </select>
         )}
       </Field>

@@ -75,7 +75,12 @@ describe('transactions screen', () => {
     expect(within(debit).getByText('Debit')).toBeInTheDocument();
     expect(within(debit).getByText(/−\$12\.50/)).toBeInTheDocument();
     expect(within(debit).getByText('BLUE BOTTLE SF')).toBeInTheDocument();
-    expect(within(debit).getByText('Travel card •••• 4242')).toBeInTheDocument();
+    // The card list is not walked for a first load: the row links to its card instead.
+    expect(within(debit).getByRole('link', { name: 'View card card_1' })).toHaveAttribute(
+      'href',
+      '/cards/card_1',
+    );
+    expect(requestsTo('/api/cards')).toHaveLength(0);
     const credit = screen.getByRole('row', { name: /Refund for chairs/ });
     expect(within(credit).getByText('Credit')).toBeInTheDocument();
     expect(within(credit).getByText(/\+\$49\.99/)).toBeInTheDocument();
@@ -129,6 +134,14 @@ describe('transactions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     await screen.findByRole('row', { name: /Train ticket/ });
     await user.selectOptions(screen.getByLabelText('Status'), 'settled');
+    expect(requestsTo('/api/cards')).toHaveLength(0);
+    // Opening the card filter loads the choices; the rows then name their cards.
+    await user.click(screen.getByLabelText('Card'));
+    await screen.findByRole('option', { name: 'Travel card (•••• 4242)' });
+    expect(requestsTo('/api/cards')).toHaveLength(1);
+    expect(
+      within(screen.getByRole('row', { name: /Coffee beans/ })).getByText('Travel card •••• 4242'),
+    ).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText('Card'), 'card_1');
     await screen.findByRole('row', { name: /Coffee beans/ });
     await waitFor(() =>
@@ -143,6 +156,35 @@ describe('transactions screen', () => {
       status: 'settled',
       cardId: 'card_1',
     });
+  });
+
+  it('a view filtered by one card asks for that card only, and names it in the filter', async () => {
+    serveTransactions();
+    server.use(http.get('/api/cards/:id', () => HttpResponse.json(card())));
+    renderApp('/transactions?subAccountId=sa_ops&cardId=card_1', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    const filter = screen.getByLabelText('Card');
+    await waitFor(() => expect(filter).toHaveDisplayValue('Travel card (•••• 4242)'));
+    expect(requestsTo('/api/cards/card_1')).toHaveLength(1);
+    expect(requestsTo('/api/cards')).toHaveLength(0);
+    // Only the selected card is offered until the full list is asked for.
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All cards', 'Travel card (•••• 4242)']);
+  });
+
+  it('says so in the card filter when the choices cannot be loaded', async () => {
+    serveTransactions();
+    server.use(http.get('/api/cards', () => apiError(502, 'upstream_error', 'down')));
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    await user.click(screen.getByLabelText('Card'));
+    const filter = screen.getByLabelText('Card');
+    expect(await within(filter).findByText('Cards could not be loaded')).toBeDisabled();
+    // The list itself is unaffected.
+    expect(screen.getByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
   });
 
   it('pages forward and Back returns to the previous page', async () => {

@@ -1,4 +1,3 @@
-import type { Card } from '@card-console/shared/api/cards';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { useNavigate } from '@tanstack/react-router';
@@ -7,6 +6,7 @@ import { LoadMore } from '../../../components/load-more';
 import { Pager } from '../../../components/pager';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
+import type { CardChoices } from '../../cards/api/use-card-choices';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
 import type { TransactionFilter, TransactionsSearch } from '../transactions-search';
 import { TransactionsFilters } from './transactions-filters';
@@ -27,7 +27,7 @@ interface TransactionsScreenProps {
   filter: TransactionFilter | undefined;
   list: TransactionList | undefined;
   subAccounts: SubAccount[];
-  cards: Card[];
+  cards: CardChoices;
   /** The rows shown are the previous view's while the requested page loads. */
   busy: boolean;
 }
@@ -84,7 +84,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
             <>
               <TransactionsTable
                 rows={list.rows}
-                cards={cards}
+                cards={cards.cards}
                 search={search}
                 busy={loading || list.loadingMore}
               />

@@ -59,9 +59,23 @@ export function TransactionsTable({ rows, cards, search, busy }: TableProps) {
           <td>
             <StatusBadge status={t.status} />
           </td>
-          <td>{t.cardId ? (cardName.get(t.cardId) ?? t.cardId) : '—'}</td>
+          <td>{t.cardId ? <CardLink cardId={t.cardId} name={cardName.get(t.cardId)} /> : '—'}</td>
         </tr>
       )}
     />
+  );
+}
+
+/** The card a transaction was made with: its name when this tab knows it, a link either way. */
+function CardLink({ cardId, name }: { cardId: string; name: string | undefined }) {
+  return (
+    <Link
+      to="/cards/$cardId"
+      params={{ cardId }}
+      onClick={(e) => e.stopPropagation()}
+      aria-label={name ? undefined : `View card ${cardId}`}
+    >
+      {name ?? 'View card'}
+    </Link>
   );
 }

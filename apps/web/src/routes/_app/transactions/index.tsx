@@ -1,14 +1,9 @@
 import { localTimeZone } from '@card-console/shared/dates';
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useQuery,
-  useSuspenseQuery,
-} from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { Loading } from '../../../components/loading';
-import { cardChoicesQueryOptions } from '../../../features/cards/api/get-cards';
+import { useCardChoices } from '../../../features/cards/api/use-card-choices';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { transactionsQueryOptions } from '../../../features/transactions/api/get-transactions';
 import {
@@ -22,8 +17,6 @@ import {
 } from '../../../features/transactions/transactions-search';
 import { currentCursor } from '../../../lib/cursor-stack';
 import { loadInfiniteForRoute } from '../../../lib/load-for-route';
-
-const cardChoices = cardChoicesQueryOptions();
 
 export const Route = createFileRoute('/_app/transactions/')({
   validateSearch: validateTransactionsSearch,
@@ -55,7 +48,6 @@ export const Route = createFileRoute('/_app/transactions/')({
     cursor: currentCursor(search.cursors),
   }),
   loader: async ({ context, deps, cause }) => {
-    void context.queryClient.prefetchQuery(cardChoices);
     await context.queryClient.ensureQueryData(subAccountsQueryOptions());
     if (!deps.subAccountId) return;
     const { subAccountId, cursor } = deps;
@@ -73,8 +65,8 @@ function TransactionsRoute() {
   const search = Route.useSearch();
   const { subAccountId, cursor, ...rest } = Route.useLoaderDeps();
   const { data: subAccounts } = useSuspenseQuery(subAccountsQueryOptions());
-  // Card names are a nicety for the filter and the table; the list works without them.
-  const cards = useQuery(cardChoices).data ?? [];
+  // Card names are a nicety for the filter and the table: loaded when the card filter is opened.
+  const cards = useCardChoices(search.cardId);
   const screen = { search, subAccounts, cards };
   if (!subAccountId) {
     return <TransactionsScreen {...screen} filter={undefined} list={undefined} busy={false} />;

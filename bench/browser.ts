@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { bffServeCommand, buildBff } from './lib/bff';
 import { launchChromium } from './lib/browser';
 import { startTs } from './lib/child';
 import { freePort, waitForOk } from './lib/free-port';
@@ -125,8 +126,13 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
   ensureWebBuild();
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const bff = await startTs('apps/bff/src/index.ts', {
+  // As `pnpm start` runs it: the bundle, with the serve script's settings (demo mode).
+  buildBff();
+  const serve = bffServeCommand();
+  const bff = await startTs(serve.entry, {
+    nodeArgs: serve.nodeArgs,
     env: {
+      ...serve.env,
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')),
       DEMO_TRANSACTIONS: String(DEMO_TRANSACTIONS),

@@ -1,7 +1,7 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, upstream-economy, sim-scaling, csv-export, browser (default: all).
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchDir } from './lib/child';

@@ -19,9 +19,11 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     // The query cache decides freshness; the router always asks it.
     defaultPreloadStaleTime: 0,
     defaultPendingComponent: () => <Loading />,
-    // Show "Loading…" soon on a first load, but not as a flash on quick answers.
+    // Show "Loading…" soon on a slow load, but not as a flash on quick answers. Once shown it
+    // stays at least 100 ms (no one-frame blink); a longer minimum held back data that had
+    // already arrived: 300 ms cost a slow cold load of Transactions 300 ms (bench/report.md).
     defaultPendingMs: 200,
-    defaultPendingMinMs: 300,
+    defaultPendingMinMs: 100,
     defaultErrorComponent: RouteError,
     defaultNotFoundComponent: () => (
       <div className="error-state">

@@ -24,6 +24,18 @@ afterEach(() => {
 const exportUrl = (query: Record<string, string>) =>
   `/api/transactions/export.csv?${new URLSearchParams(query)}`;
 
+/** The whole export as text (`res.body`), as the finance person downloads it. */
+const downloadAsFinance = (url: string) =>
+  t.request
+    .get(url)
+    .set(finance.headers())
+    .buffer(true)
+    .parse((r, cb) => {
+      let text = '';
+      r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      r.on('end', () => cb(null, text));
+    });
+
 describe('GET /api/transactions/export.csv', () => {
   it('has exactly the rows of the filter, with the header, as an attachment', async () => {
     const all = t.sim.data.transactions(subId);
@@ -34,15 +46,9 @@ describe('GET /api/transactions/export.csv', () => {
       const at = Date.parse(x.date);
       return at >= from && at <= to && x.status === status;
     });
-    const res = await t.request
-      .get(exportUrl({ subAccountId: subId, from: String(from), to: String(to), status }))
-      .set(finance.headers())
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        r.on('end', () => cb(null, text));
-      });
+    const res = await downloadAsFinance(
+      exportUrl({ subAccountId: subId, from: String(from), to: String(to), status }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['cache-control']).toContain('no-store');
@@ -63,15 +69,7 @@ describe('GET /api/transactions/export.csv', () => {
   });
 
   it('a filter that matches nothing still gives the header row', async () => {
-    const res = await t.request
-      .get(exportUrl({ subAccountId: subId, from: '0', to: '1' }))
-      .set(finance.headers())
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        r.on('end', () => cb(null, text));
-      });
+    const res = await downloadAsFinance(exportUrl({ subAccountId: subId, from: '0', to: '1' }));
     expect(res.status).toBe(200);
     expect(parseCsv(res.body as string)).toEqual([[...csvColumns]]);
   });
@@ -94,15 +92,7 @@ describe('GET /api/transactions/export.csv', () => {
         metadata: { count: 1 },
       },
     });
-    const res = await t.request
-      .get(exportUrl({ subAccountId: subId }))
-      .set(finance.headers())
-      .buffer(true)
-      .parse((r, cb) => {
-        let text = '';
-        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        r.on('end', () => cb(null, text));
-      });
+    const res = await downloadAsFinance(exportUrl({ subAccountId: subId }));
     const [, row] = parseCsv(res.body as string);
     expect(row?.[2]).toBe(`'=HYPERLINK("http://evil.test","click")`);
     expect(row?.[3]).toBe(`'+cmd|calc`);

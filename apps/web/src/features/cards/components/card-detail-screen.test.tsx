@@ -5,6 +5,7 @@ import {
   revealBodySchema,
 } from '@card-console/shared/api/cards';
 import { act, screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeCvv, fakePan } from '../../../test/fake-secrets';
@@ -22,6 +23,14 @@ function serveCard(initial: Card = card()) {
 }
 
 const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Opens the reveal dialog, gives a reason, reveals, and waits for the number on screen. */
+async function revealWithReason(user: UserEvent, pan: string) {
+  await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+  await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
+  await user.click(screen.getByRole('button', { name: 'Reveal' }));
+  expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+}
 
 function serveReveal(options: { stepUp?: boolean } = {}) {
   const pan = fakePan('4242');
@@ -135,10 +144,7 @@ describe('card detail', () => {
         session: adminSession(),
         advanceTimers: vi.advanceTimersByTime,
       });
-      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
-      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
-      await user.click(screen.getByRole('button', { name: 'Reveal' }));
-      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+      await revealWithReason(user, pan);
 
       act(() => vi.advanceTimersByTime(10_000));
       expect(screen.getByText(/Hidden again in 2\d s/)).toBeInTheDocument();
@@ -152,10 +158,7 @@ describe('card detail', () => {
       serveCard();
       const { pan } = serveReveal();
       const { user } = renderApp('/cards/card_1', { session: adminSession() });
-      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
-      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
-      await user.click(screen.getByRole('button', { name: 'Reveal' }));
-      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+      await revealWithReason(user, pan);
 
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       act(() => {
@@ -169,10 +172,7 @@ describe('card detail', () => {
       serveCard();
       const { pan } = serveReveal();
       const { user } = renderApp('/cards/card_1', { session: adminSession() });
-      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
-      await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
-      await user.click(screen.getByRole('button', { name: 'Reveal' }));
-      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+      await revealWithReason(user, pan);
 
       await user.click(screen.getByRole('link', { name: '← All cards' }));
       await screen.findByRole('heading', { name: 'Cards' });

@@ -12,7 +12,8 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
 
 /**
  * The built SPA: hashed assets cached for a year, everything else revalidated, and any other
- * GET that is not /api answered with index.html so client-side routes survive a reload.
+ * GET answered with index.html so client-side routes survive a reload. /api paths never get
+ * here: the request listener hands them to the API (`request-listener.ts`).
  * Checked per request, so building the SPA while the server runs just works.
  */
 export function spa(webDist: string): Router {
@@ -32,8 +33,7 @@ export function spa(webDist: string): Router {
       },
     }),
   );
-  router.get('/{*splat}', (req, res, next) => {
-    if (req.path === '/api' || req.path.startsWith('/api/')) return next();
+  router.get('/{*splat}', (_req, res) => {
     const index = join(webDist, 'index.html');
     res.setHeader('Cache-Control', 'no-cache');
     if (!existsSync(index)) {

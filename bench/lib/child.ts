@@ -115,16 +115,8 @@ function serverPid(wrapperPid: number): number {
   return wrapperPid;
 }
 
-const clockTicks = 100; // USER_HZ on Linux
-
 /** CPU time (user + system) the process has used, in microseconds. */
-export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) / clockTicks) * 1_000_000;
-}
+export { cpuMicros } from '../../apps/bff/bench/process-cpu';
 
 /** Peak resident set size of the process so far, in MB. */
 export function peakRssMb(pid: number): number {

@@ -2,22 +2,15 @@
 // The BFF runs in this process; the simulator (100,000 transactions in one sub account) in a
 // child process, so the RSS sampled here is the BFF's (plus a streaming, non-buffering client).
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { startBffInProcess } from './bff-in-process';
 import { download } from './download';
+import { cpuMicros } from './process-cpu';
 import { mb, sampleMemory } from './rss-sampler';
 import { startSimProcess } from './sim-process';
 
 const gc = (globalThis as { gc?: () => void }).gc;
-
-/** User + system CPU of a process so far, in ms (Linux /proc; clock ticks are 10 ms). */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 export async function runCsvExportBench(transactions = 100_000) {
   const apiKey = randomBytes(16).toString('hex');
@@ -35,7 +28,7 @@ export async function runCsvExportBench(transactions = 100_000) {
     const pagesAtStart = await sim.pages();
     const sampler = sampleMemory(50);
     const cpuStart = process.cpuUsage();
-    const simCpuStart = processCpuMs(sim.pid);
+    const simCpuStart = cpuMicros(sim.pid);
     // RSS as the download passes each quarter: flat memory means these do not climb.
     const quarters: string[] = [];
     const full = await download(exportUrl, headers, undefined, (lines) => {
@@ -43,7 +36,7 @@ export async function runCsvExportBench(transactions = 100_000) {
         quarters.push(mb(process.memoryUsage.rss()));
     });
     const cpu = process.cpuUsage(cpuStart);
-    const simCpuMs = processCpuMs(sim.pid) - simCpuStart;
+    const simCpuMs = (cpuMicros(sim.pid) - simCpuStart) / 1000;
     const peak = sampler.stop();
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const pagesFull = (await sim.pages()) - pagesAtStart;

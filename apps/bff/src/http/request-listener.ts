@@ -38,7 +38,7 @@ export function createRequestListener(options: {
     };
     let index = 0;
     const next = (error?: unknown) => {
-      if (error !== undefined && error !== 'route' && error !== 'router') return fail(error);
+      if (error !== undefined) return fail(error);
       const step = steps[index++];
       try {
         if (step) step(req, res, next);

@@ -40,6 +40,8 @@ export interface CardService {
   };
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** A caller's request id is echoed back when it is short and plain. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -87,7 +89,7 @@ export function createCardService(options: CardServiceOptions = {}): CardService
       case 'error':
         return sendError(res, 500, 'injected internal error');
       case 'malformed':
-        return sendRaw(res, 200, MALFORMED_JSON, 'application/json; charset=utf-8');
+        return sendRaw(res, 200, MALFORMED_JSON, JSON_TYPE);
     }
 
     if (!keyMatches(req.headers['x-api-key'], expectedKey)) {
@@ -114,7 +116,8 @@ export function createCardService(options: CardServiceOptions = {}): CardService
       cursors,
       pageSize: config.pageSize,
     });
-    sendJson(res, result.status, result.body);
+    if ('json' in result) sendRaw(res, result.status, result.json, JSON_TYPE);
+    else sendJson(res, result.status, result.body);
   }
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {

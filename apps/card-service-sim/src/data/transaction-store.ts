@@ -4,6 +4,7 @@ import {
   generateTransactions,
   Kind,
 } from './generate-transactions';
+import { isoDate } from './iso-date';
 import { balanceStatuses, spendStatuses } from './ledger-rules';
 import type { Merchant } from './merchants';
 import type { Transaction } from './model';
@@ -126,18 +127,29 @@ export class TransactionStore {
     return row < this.cols.count && TransactionStore.idOf(row) === id ? row : undefined;
   }
 
-  /** Builds the wire object for one row (a plain literal: this is the hot path of a page). */
+  /** The wire object for one row. */
   materialize(row: number): Transaction {
+    return JSON.parse(this.json(row)) as Transaction;
+  }
+
+  /**
+   * The wire JSON of one row, written as text: a page is 50 of these, and building objects
+   * for `JSON.stringify` to walk cost twice as much. Keys go out in the order the contract
+   * lists them; free text (names, descriptions) goes through `JSON.stringify`, while ids,
+   * dates, digits and enum members are plain ASCII the store made itself.
+   */
+  json(row: number): string {
     const c = this.cols;
     const date = c.date[row] ?? 0;
     const amountCents = c.amount[row] ?? 0;
     const status = transactionStatuses[c.status[row] ?? 0] ?? 'pending';
     const kind = c.kind[row];
     const h = hash32(this.ctx.seed, row);
-    const iso = new Date(date).toISOString();
-    const id = TransactionStore.idOf(row);
-    const subAccountId = this.ctx.subAccountId(c.sub[row] ?? 0);
-    const referenceNumber = `74${String(h % 1_000_000_000).padStart(9, '0')}${String(row).padStart(12, '0')}`;
+    const iso = isoDate(date);
+    const head =
+      `{"id":"${TransactionStore.idOf(row)}","subAccountId":"${this.ctx.subAccountId(c.sub[row] ?? 0)}",` +
+      `"date":"${iso}","createdAt":`;
+    const reference = `74${String(h % 1_000_000_000).padStart(9, '0')}${String(row).padStart(12, '0')}`;
     if (kind !== Kind.card) {
       const description =
         kind === Kind.initialFunding
@@ -145,46 +157,29 @@ export class TransactionStore {
           : kind === Kind.funding
             ? 'Funding transfer from operating account'
             : `ACH payment to ${counterparties[c.merchant[row] ?? 0] ?? 'Counterparty'}`;
-      return {
-        id,
-        subAccountId,
-        date: iso,
-        createdAt: iso,
-        description,
-        amountCents,
-        status,
-        referenceNumber,
-      };
+      return (
+        `${head}"${iso}","description":${JSON.stringify(description)},"amountCents":${amountCents},` +
+        `"status":"${status}","referenceNumber":"${reference}"}`
+      );
     }
     const merchant = this.ctx.merchants[c.merchant[row] ?? 0];
-    const authorizedAt = new Date(date - (c.authDelta[row] ?? 0)).toISOString();
-    const tx: Transaction = {
-      id,
-      subAccountId,
-      date: iso,
-      createdAt: authorizedAt,
-      description: merchant?.name ?? 'Merchant',
-      amountCents,
-      status,
-      referenceNumber,
-      authorizedAt,
-      cardId: this.ctx.cardId(c.card[row] ?? 0),
-      merchantData: {
-        description: merchant?.raw ?? 'MERCHANT',
-        categoryCode: merchant?.mcc ?? '5999',
-      },
-    };
+    const authorizedAt = isoDate(date - (c.authDelta[row] ?? 0));
+    let text =
+      `${head}"${authorizedAt}","description":${JSON.stringify(merchant?.name ?? 'Merchant')},` +
+      `"amountCents":${amountCents},"status":"${status}","referenceNumber":"${reference}",` +
+      `"authorizedAt":"${authorizedAt}","cardId":"${this.ctx.cardId(c.card[row] ?? 0)}",` +
+      `"merchantData":{"description":${JSON.stringify(merchant?.raw ?? 'MERCHANT')},` +
+      `"categoryCode":${JSON.stringify(merchant?.mcc ?? '5999')}}`;
     const currency = currencies[(c.fx[row] ?? 0) - 1];
     if (currency) {
       const jitter = 1 + (((h >>> 8) % 401) - 200) / 10_000;
       const rate = Math.round(currency.usdPerUnit * jitter * 1e6) / 1e6;
-      tx.originalCurrency = {
-        code: currency.code,
-        amountCents: Math.round(amountCents / rate),
-        conversionRate: rate,
-      };
+      text +=
+        `,"originalCurrency":{"code":${JSON.stringify(currency.code)},` +
+        `"amountCents":${Math.round(amountCents / rate)},"conversionRate":${rate}}`;
     }
-    if (status === 'declined') tx.declineReason = declineReasons[h % declineReasons.length];
-    return tx;
+    const declineReason = status === 'declined' ? declineReasons[h % declineReasons.length] : '';
+    if (declineReason) text += `,"declineReason":${JSON.stringify(declineReason)}`;
+    return `${text}}`;
   }
 }

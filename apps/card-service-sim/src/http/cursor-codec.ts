@@ -14,8 +14,19 @@ export interface CursorCodec {
 
 const SIG_BYTES = 16;
 
+/** A walk asks with the same filter page after page: its hash is worked out once. */
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES = 256;
+
 function filterHash(filter: unknown): string {
-  return createHash('sha256').update(JSON.stringify(filter)).digest('base64url').slice(0, 12);
+  const text = JSON.stringify(filter);
+  let hash = recentHashes.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(text).digest('base64url').slice(0, 12);
+    if (recentHashes.size >= RECENT_HASHES) recentHashes.clear();
+    recentHashes.set(text, hash);
+  }
+  return hash;
 }
 
 export function createCursorCodec(secret: Buffer = randomBytes(32)): CursorCodec {

@@ -18,9 +18,7 @@ export interface RouteContext {
   pageSize: PageSizes;
 }
 
-export interface RouteResult {
-  status: number;
-  body: unknown;
-}
+/** An answer's body as a value to serialize, or as JSON text already written (a hot path). */
+export type RouteResult = { status: number; body: unknown } | { status: number; json: string };
 
 export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;

@@ -53,6 +53,24 @@ describe('a finance person', () => {
     await expectAccessible('sub-accounts');
   });
 
+  it('opening Transactions fresh asks the server for each read once (sent early, used by the app)', async () => {
+    const tab = await page.context().newPage();
+    const reads: string[] = [];
+    tab.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) reads.push(`${request.method()} ${url.pathname}`);
+    });
+    await tab.goto(`${product.url}/transactions`);
+    await tab.locator('tbody tr.clickable').first().waitFor();
+    expect(new URL(tab.url()).searchParams.get('subAccountId')).toMatch(/^sa_/);
+    expect(reads.sort()).toEqual([
+      'GET /api/session',
+      'GET /api/sub-accounts',
+      'GET /api/transactions',
+    ]);
+    await tab.close();
+  });
+
   let firstPageIds: string[] = [];
   let filter: { from: number; to: number; fromDay: string; toDay: string } | undefined;
 

@@ -1,5 +1,8 @@
 import type { ApiErrorBody } from '@card-console/shared/api/error';
 import { ApiError } from './api-error';
+import { apiUrl, dropEarlyResponses, takeEarlyResponse } from './early-requests';
+
+export { apiUrl };
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -21,15 +24,6 @@ export function setUnauthenticatedListener(listener: UnauthenticatedListener | u
   onUnauthenticated = listener;
 }
 
-export function apiUrl(path: string, query?: ApiRequestOptions['query']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(key, String(value));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
-
 /** Sends one `/api` request the way the BFF requires and returns the raw response if ok. */
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = {
@@ -38,17 +32,24 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.background) headers['X-Background'] = '1';
+  const url = apiUrl(path, options.query);
+  // A plain GET the page already sent while the app loaded (lib/early-requests.ts).
+  const method = options.method ?? 'GET';
+  if (method !== 'GET') dropEarlyResponses();
+  const plainGet = method === 'GET' && !options.background && options.accept === undefined;
   let response: Response;
   try {
+    const early = plainGet ? takeEarlyResponse(url) : undefined;
     // Absolute against the page, so it is the same origin in the browser and in tests.
-    response = await fetch(new URL(apiUrl(path, options.query), window.location.href), {
-      method: options.method ?? 'GET',
-      headers,
-      credentials: 'same-origin',
-      cache: 'no-store',
-      body: options.body === undefined ? null : JSON.stringify(options.body),
-      signal: options.signal ?? null,
-    });
+    response = await (early ??
+      fetch(new URL(url, window.location.href), {
+        method,
+        headers,
+        credentials: 'same-origin',
+        cache: 'no-store',
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        signal: options.signal ?? null,
+      }));
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError({

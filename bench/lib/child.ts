@@ -30,6 +30,46 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * Runs a TypeScript entry in its own process to the end and returns what it printed: for a
+ * benchmark whose memory figures must not include this process's (e.g. a 1M-row simulator
+ * an earlier benchmark left in the heap).
+ */
+export function runTsToEnd(
+  entry: string,
+  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+): Promise<string> {
+  const proc = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', tsxLoader, entry],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const child: Child = {
+    process: proc,
+    pid: proc.pid as number,
+    readyLine: '',
+    output: () => '',
+    stop: async () => void proc.kill('SIGKILL'),
+  };
+  running.add(child);
+  let out = '';
+  proc.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('exit', (code) => {
+      running.delete(child);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${entry} exited with ${code}:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
 /** Starts a TypeScript entry in its own process and waits for a line matching `ready`. */
 export function startTs(
   entry: string,

@@ -19,6 +19,8 @@ const cores = availableParallelism();
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+export type CsvExportResult = Awaited<ReturnType<typeof runCsvExportBench>>;
+
 export async function runCsvExportBench(transactions = 100_000) {
   const apiKey = randomBytes(16).toString('hex');
   const sim = await startSimProcess(transactions, apiKey);
@@ -102,7 +104,7 @@ export async function runCsvExportBench(transactions = 100_000) {
       // doing nothing but the BFF's and the simulator's work for this export.
       `| ceiling if all ${cores} cores did only this export's work (BFF + simulator CPU) | ${Math.round(full.rows / ((cpuMs + simCpuMs) / 1000 / cores)).toLocaleString('en-US')} rows/s |`,
       `| BFF RSS before | ${mb(before)} MB |`,
-      `| BFF RSS peak (sampled every 50 ms) | ${mb(peak.peakRss)} MB (+${mb(peak.peakRss - before)} MB) |`,
+      `| BFF RSS peak (sampled every 50 ms) | ${mb(peak.peakRss)} MB (+${mb(Math.max(0, peak.peakRss - before))} MB) |`,
       `| BFF RSS at 25 / 50 / 75 / 100 % of rows | ${quarters.join(' / ')} MB |`,
       `| BFF RSS after (1 s later${gc ? ', after gc' : ''}) | ${mb(after)} MB |`,
       `| BFF heap used: peak / after | ${mb(peak.peakHeap)} / ${mb(heapAfter)} MB |`,
@@ -132,6 +134,7 @@ export async function runCsvExportBench(transactions = 100_000) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { markdown } = await runCsvExportBench(Number(process.env.BENCH_TRANSACTIONS ?? 100_000));
-  console.log(markdown);
+  const result = await runCsvExportBench(Number(process.env.BENCH_TRANSACTIONS ?? 100_000));
+  // `pnpm bench` runs this in its own process and reads the result from the last line.
+  console.log(process.env.BENCH_JSON === '1' ? JSON.stringify(result) : result.markdown);
 }

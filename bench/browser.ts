@@ -201,7 +201,7 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       '',
       `Cold load, where the time goes (median ms from navigation start): the app's scripts have`,
       `run (DOMContentLoaded) at ${fmt(cold.scriptsRun.median, 0)}, the first page of the list`,
-      `has answered at ${fmt(cold.listAnswered.median, 0)} (after the session and sub accounts),`,
+      `has answered at ${fmt(cold.listAnswered.median, 0)} (sent by the page's first script, after the sub accounts),`,
       `and its rows are on screen at ${fmt(cold.median, 0)}.`,
       '',
       `Demo mode as \`pnpm start\` runs it, with \`DEMO_TRANSACTIONS=${DEMO_TRANSACTIONS}\` so one`,

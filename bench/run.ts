@@ -4,13 +4,21 @@ import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { CsvExportResult } from '../apps/bff/bench/csv-export';
+import { bffServeCommand } from './lib/bff';
 import { benchDir, runTsToEnd } from './lib/child';
 import { fmt, verdict } from './lib/stats';
 
 type Bench = () => Promise<{ markdown: string }>;
 
-const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
+const benches: Record<
+  string,
+  {
+    title: string;
+    load: () => Promise<Bench>;
+    /** Node flags and environment of the process it runs in (default: plain node). */
+    process?: () => { nodeArgs: string[]; env: Record<string, string> };
+  }
+> = {
   'proxied-read': {
     title: 'Proxied read, beside peers',
     load: async () => (await import('./proxied-read')).runProxiedReadBench,
@@ -35,15 +43,15 @@ const benches: Record<string, { title: string; load: () => Promise<Bench> }> = {
   },
   'csv-export': {
     title: 'CSV export',
+    // The BFF runs in the benchmark's process: give it the memory settings `pnpm start` does.
+    process: () => {
+      const serve = bffServeCommand();
+      return { nodeArgs: serve.nodeArgs, env: serve.env };
+    },
     load: async () => {
+      const { runCsvExportBench } = await import('../apps/bff/bench/csv-export');
       return async () => {
-        // Its own process: the RSS it reports is the BFF's, not this one's after the benches
-        // before it (the 1M-transaction simulator, load generators).
-        const printed = await runTsToEnd('apps/bff/bench/csv-export.ts', {
-          env: { BENCH_JSON: '1' },
-          nodeArgs: ['--expose-gc'],
-        });
-        const r = JSON.parse(printed.trim().split('\n').at(-1) ?? '') as CsvExportResult;
+        const r = await runCsvExportBench();
         // Growth above the RSS before the export (a peak below it is no growth).
         const growthMb = Math.max(0, r.rss.peak - r.rss.before) / 2 ** 20;
         const pagesAfterHangUp = r.disconnect.after1500 - r.disconnect.atAbort;
@@ -106,6 +114,19 @@ for (const name of names) {
   }
 }
 
+// `run.ts --child NAME` runs one benchmark in this process and prints its result as the last
+// line; the runner starts one such process per benchmark, so none measures in a process that
+// an earlier one has filled (a 1M-transaction simulator, load generators, a browser driver):
+// a full run measured the CSV export's RSS growth and the browser's cold load off by that.
+const childAt = process.argv.indexOf('--child');
+if (childAt >= 0) {
+  const bench = benches[process.argv[childAt + 1] ?? ''];
+  if (!bench) process.exit(2);
+  const { markdown } = await (await bench.load())();
+  console.log(JSON.stringify({ markdown }));
+  process.exit(0);
+}
+
 const sections: string[] = [];
 let failed = false;
 for (const name of names) {
@@ -113,8 +134,16 @@ for (const name of names) {
   console.error(`\n== ${name}`);
   const started = Date.now();
   try {
-    const run = await bench.load();
-    const { markdown } = await run();
+    const own = bench.process?.() ?? { nodeArgs: [], env: {} };
+    const printed = await runTsToEnd('bench/run.ts', {
+      args: ['--child', name],
+      // --expose-gc for the CSV export's "after gc" memory figure.
+      nodeArgs: [...own.nodeArgs, '--expose-gc'],
+      env: own.env,
+    });
+    const { markdown } = JSON.parse(printed.trim().split('\n').at(-1) ?? '') as {
+      markdown: string;
+    };
     sections.push(
       `## ${bench.title}\n\n${markdown}\n_took ${Math.round((Date.now() - started) / 1000)} s_\n`,
     );

@@ -31,17 +31,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /**
- * Runs a TypeScript entry in its own process to the end and returns what it printed: for a
- * benchmark whose memory figures must not include this process's (e.g. a 1M-row simulator
- * an earlier benchmark left in the heap).
+ * Runs a TypeScript entry in its own process to the end and returns what it printed on
+ * stdout (stderr passes through): a benchmark measured in a fresh process.
  */
 export function runTsToEnd(
   entry: string,
-  options: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+  options: { args?: string[]; env?: Record<string, string>; nodeArgs?: string[] } = {},
 ): Promise<string> {
   const proc = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', tsxLoader, entry],
+    [...(options.nodeArgs ?? []), '--import', tsxLoader, entry, ...(options.args ?? [])],
     {
       cwd: repoRoot,
       env: { ...process.env, ...options.env },

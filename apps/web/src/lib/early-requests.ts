@@ -2,9 +2,9 @@
  * The first screen's API reads, sent while the app's code is still downloading.
  *
  * This module is also a tiny second entry of index.html, ahead of the app's (vite.config.ts):
- * it runs as soon as the page is parsed and sends the session, and on Transactions the sub accounts and the first
- * page of the list. Without it those requests leave only after ~110 kB of code has loaded and
- * run, one after another (bench/report.md, "The browser"). The app then asks as usual, and
+ * it runs as soon as the page is parsed and sends what the screen at the address reads first
+ * (`sendEarlyRequests`). Without it those requests leave only after ~110 kB of code has loaded
+ * and run, one after another (bench/report.md, "The browser"). The app then asks as usual, and
  * `apiRequest` answers a GET from here when the same URL was sent early: each early response
  * is used once, only in the first seconds, and never after a change (a sign-in, an edit), so
  * nothing here outlives the first load.

@@ -123,8 +123,9 @@ if (childAt >= 0) {
   const bench = benches[process.argv[childAt + 1] ?? ''];
   if (!bench) process.exit(2);
   const { markdown } = await (await bench.load())();
-  console.log(JSON.stringify({ markdown }));
-  process.exit(0);
+  // Exit only once the line is written: a pipe takes it in asynchronously.
+  process.stdout.write(`${JSON.stringify({ markdown })}\n`, () => process.exit(0));
+  await new Promise(() => {});
 }
 
 const sections: string[] = [];

@@ -19,7 +19,10 @@ export interface Child {
 }
 
 const running = new Set<Child>();
+/** Benchmark processes (`runTsToEnd`): told to stop, so they stop their own children. */
+const benchmarks = new Set<ChildProcess>();
 function killAll() {
+  for (const proc of benchmarks) proc.kill('SIGTERM');
   for (const child of running) child.process.kill('SIGKILL');
 }
 process.once('exit', killAll);
@@ -32,7 +35,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 /**
  * Runs a TypeScript entry in its own process to the end and returns what it printed on
- * stdout (stderr passes through): a benchmark measured in a fresh process.
+ * stdout (stderr passes through, its end kept for the error): a benchmark measured in a
+ * fresh process.
  */
 export function runTsToEnd(
   entry: string,
@@ -41,30 +45,25 @@ export function runTsToEnd(
   const proc = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), '--import', tsxLoader, entry, ...(options.args ?? [])],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const child: Child = {
-    process: proc,
-    pid: proc.pid as number,
-    readyLine: '',
-    output: () => '',
-    stop: async () => void proc.kill('SIGKILL'),
-  };
-  running.add(child);
+  benchmarks.add(proc);
   let out = '';
+  let err = '';
   proc.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
+  proc.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    err = (err + chunk.toString()).slice(-4000);
+  });
   return new Promise((resolve, reject) => {
     proc.once('error', reject);
-    proc.once('exit', (code) => {
-      running.delete(child);
+    // 'close', not 'exit': only then has everything it printed been read.
+    proc.once('close', (code) => {
+      benchmarks.delete(proc);
       if (code === 0) resolve(out);
-      else reject(new Error(`${entry} exited with ${code}:\n${out.slice(-2000)}`));
+      else reject(new Error(`${entry} exited with ${code}:\n${err}`));
     });
   });
 }

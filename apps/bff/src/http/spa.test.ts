@@ -85,6 +85,24 @@ describe('spa()', () => {
     expect(gunzipSync(res.body).toString('utf8')).toBe(styles);
   });
 
+  it('answers for a compressed copy deleted since start-up as for any missing file', async () => {
+    writeFileSync(join(dist, 'assets', 'gone-0a1b.js'), script);
+    writeFileSync(join(dist, 'assets', 'gone-0a1b.js.br'), brotliCompressSync(script));
+    const app = http.createServer(express().use(spa(dist)));
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    rmSync(join(dist, 'assets', 'gone-0a1b.js'));
+    rmSync(join(dist, 'assets', 'gone-0a1b.js.br'));
+    try {
+      const res = await get(at, '/assets/gone-0a1b.js', 'br, gzip');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body.toString('utf8')).toContain('<title>Card Console</title>');
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+
   it('answers any other address with index.html, revalidated, and a missing asset with it too', async () => {
     const page = await get(base, '/transactions?subAccountId=sa_1');
     expect(page.status).toBe(200);

@@ -21,7 +21,7 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
  * accepts: compressing the ~250 kB main script on each cold load took this one thread tens of
  * milliseconds, while the same page's API reads waited. The copies are listed when the server
  * starts; a file built after that (the SPA rebuilt while the server runs) is compressed as
- * it is sent instead.
+ * it is sent instead, and one deleted since is answered like any missing file.
  */
 export function spa(webDist: string): Router {
   const router = express.Router();
@@ -58,6 +58,11 @@ export function spa(webDist: string): Router {
   );
   router.get('/{*splat}', (_req, res) => {
     const index = join(webDist, 'index.html');
+    // A compressed copy listed at start-up and deleted since (the SPA rebuilt) leaves its
+    // encoding headers set on the way here: they are not this page's.
+    res.removeHeader('Content-Encoding');
+    res.removeHeader('Content-Type');
+    res.removeHeader('Vary');
     res.setHeader('Cache-Control', 'no-cache');
     if (!existsSync(index)) {
       res.status(200).type('html').send(notBuiltPage);

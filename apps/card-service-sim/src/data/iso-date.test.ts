@@ -12,7 +12,8 @@ describe('isoDate', () => {
     for (const ms of samples) expect(isoDate(ms)).toBe(new Date(ms).toISOString());
   });
 
-  it('hands dates outside 1970–9999 to Date, which writes or refuses them', () => {
+  it('hands dates outside 1970–9999, and fractions of a millisecond, to Date, which writes or refuses them', () => {
+    expect(isoDate(1.5)).toBe(new Date(1.5).toISOString());
     expect(isoDate(-1)).toBe('1969-12-31T23:59:59.999Z');
     expect(isoDate(253_402_300_800_000)).toBe(new Date(253_402_300_800_000).toISOString());
     expect(() => isoDate(Number.NaN)).toThrow(RangeError);

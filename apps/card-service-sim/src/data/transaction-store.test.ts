@@ -68,7 +68,28 @@ describe('TransactionStore.json', () => {
     for (const count of Object.values(seen)) expect(count).toBeGreaterThan(0);
   });
 
-  it('materialize is the parsed JSON', () => {
-    expect(store.materialize(7)).toEqual(JSON.parse(store.json(7)));
+  it('writes the JSON that JSON.stringify would, keys in the contract order', () => {
+    const order = [
+      'id',
+      'subAccountId',
+      'date',
+      'createdAt',
+      'description',
+      'amountCents',
+      'status',
+      'referenceNumber',
+      'authorizedAt',
+      'cardId',
+      'merchantData',
+      'originalCurrency',
+      'declineReason',
+    ];
+    for (let row = 0; row < c.count; row++) {
+      const text = store.json(row);
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      expect(JSON.stringify(parsed)).toBe(text);
+      const keys = Object.keys(parsed);
+      expect(keys).toEqual(order.filter((key) => keys.includes(key)));
+    }
   });
 });

@@ -39,6 +39,7 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
   const plainGet = method === 'GET' && !options.background && options.accept === undefined;
   let response: Response;
   try {
+    options.signal?.throwIfAborted();
     const early = plainGet ? takeEarlyResponse(url) : undefined;
     // Absolute against the page, so it is the same origin in the browser and in tests.
     response = await (early ??
@@ -51,7 +52,7 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
         signal: options.signal ?? null,
       }));
   } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    if (options.signal?.aborted) throw cause;
     throw new ApiError({
       status: 0,
       code: 'network_error',
@@ -60,6 +61,8 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
   }
   if (!response.ok) {
     const error = await toApiError(response);
+    // Signed out (here or in another tab): what was read early may no longer hold.
+    if (error.status === 401) dropEarlyResponses();
     if (error.status === 401 && error.code === 'unauthenticated') onUnauthenticated?.(error);
     throw error;
   }

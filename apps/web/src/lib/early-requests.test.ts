@@ -91,6 +91,51 @@ describe('early requests', () => {
     expect(requestsTo('/api/sub-accounts')).toHaveLength(2);
   });
 
+  it('after a 401, asks again for what was read early (a sign-in elsewhere may follow)', async () => {
+    const { sendEarlyRequests, apiJson } = await load();
+    server.use(
+      http.get('/api/session', () => apiError(401, 'unauthenticated')),
+      http.get('/api/sub-accounts', () => apiError(401, 'unauthenticated')),
+    );
+    sendEarlyRequests({ pathname: '/sub-accounts', search: '' });
+    await vi.waitFor(() => expect(sentRequests).toHaveLength(2));
+    await expect(apiJson('/api/session')).rejects.toMatchObject({ status: 401 });
+    server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: [] })));
+    expect(await apiJson('/api/sub-accounts')).toEqual({ items: [] });
+    expect(requestsTo('/api/sub-accounts')).toHaveLength(2);
+  });
+
+  it('does not send the list for sub accounts that answer after a change', async () => {
+    const { sendEarlyRequests, apiRequest } = await load();
+    let answer: (() => void) | undefined;
+    server.use(
+      http.get('/api/sub-accounts', async () => {
+        await new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        return HttpResponse.json({ items: [{ id: 'sa_first' }] });
+      }),
+      http.delete('/api/session', () => new HttpResponse(null, { status: 204 })),
+    );
+    sendEarlyRequests({ pathname: '/transactions', search: '' });
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    await apiRequest('/api/session', { method: 'DELETE' });
+    answer?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requestsTo('/api/transactions')).toHaveLength(0);
+  });
+
+  it('an aborted read throws, and leaves the early answer for the next one', async () => {
+    const { sendEarlyRequests, apiJson } = await load();
+    sendEarlyRequests({ pathname: '/', search: '' });
+    await vi.waitFor(() => expect(sentRequests).toHaveLength(1));
+    await expect(apiJson('/api/session', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(await apiJson('/api/session')).toEqual({ user: { email: 'f@example.test' } });
+    expect(requestsTo('/api/session')).toHaveLength(1);
+  });
+
   it('asks for the list at once when the address names the sub account', async () => {
     const { sendEarlyRequests } = await load();
     sendEarlyRequests({ pathname: '/transactions', search: '?subAccountId=sa_second' });

@@ -20,6 +20,8 @@ const GET_INIT: RequestInit = {
 const MAX_AGE_MS = 10_000;
 
 const sent = new Map<string, { response: Promise<Response>; at: number }>();
+/** Bumped by every drop: a request chained on an earlier answer is not sent after one. */
+let generation = 0;
 
 /** `path?query` as the app writes it: the key an early request and the app's own share. */
 export function apiUrl(path: string, query?: Record<string, string | number | undefined>): string {
@@ -40,10 +42,11 @@ function send(url: string): Promise<Response> {
 }
 
 /**
- * Forgets every early response: a change (signing in or out, an edit) may make them stale.
- * `apiRequest` calls this before any request that is not a GET.
+ * Forgets every early response: a change (signing in or out, an edit) or a 401 may make
+ * them stale. `apiRequest` calls this before any request that is not a GET and on any 401.
  */
 export function dropEarlyResponses(): void {
+  generation++;
   sent.clear();
 }
 
@@ -81,11 +84,13 @@ export function sendEarlyRequests(location: { pathname: string; search: string }
   const search = new URLSearchParams(location.search);
   const keys = [...search.keys()];
   if (keys.some((key) => key !== 'subAccountId') || keys.length > 1) return;
-  const listFor = (subAccountId: string) => send(apiUrl('/api/transactions', { subAccountId }));
+  const at = generation;
+  const listFor = (subAccountId: string) =>
+    at === generation && send(apiUrl('/api/transactions', { subAccountId }));
   const given = search.get('subAccountId');
   if (given !== null) {
-    // Only an id the router reads back as this same string: it parses a value as JSON when
-    // it can, so "12" or "true" would not be the sub account the screen asks for.
+    // Only an id the router surely reads back as this same string: it parses a value as
+    // JSON when it can ("true" is no sub account id, "1e3" reads back as "1000").
     const plain = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(given);
     if (plain && !['true', 'false', 'null'].includes(given)) listFor(given);
     return;

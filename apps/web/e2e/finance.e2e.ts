@@ -53,12 +53,27 @@ describe('a finance person', () => {
     await expectAccessible('sub-accounts');
   });
 
-  it('opening Transactions fresh asks the server for each read once (sent early, used by the app)', async () => {
+  it("opening Transactions fresh sends its reads before the app's code has run, each once", async () => {
     const tab = await page.context().newPage();
     const reads: string[] = [];
+    let listSent: () => void = () => {};
+    const listWasSent = new Promise<void>((resolve) => {
+      listSent = resolve;
+    });
     tab.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith('/api/')) reads.push(`${request.method()} ${url.pathname}`);
+      if (!url.pathname.startsWith('/api/')) return;
+      reads.push(`${request.method()} ${url.pathname}`);
+      if (url.pathname === '/api/transactions') listSent();
+    });
+    // The app's main script is held back until the list has been asked for: only the page's
+    // early entry can have asked. Without it this would wait out the guard and fail.
+    await tab.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      const guard = new Promise<'held too long'>((resolve) =>
+        setTimeout(() => resolve('held too long'), 10_000),
+      );
+      const outcome = await Promise.race([listWasSent.then(() => 'sent' as const), guard]);
+      await (outcome === 'sent' ? route.continue() : route.abort());
     });
     await tab.goto(`${product.url}/transactions`);
     await tab.locator('tbody tr.clickable').first().waitFor();

@@ -85,8 +85,9 @@ export function sendEarlyRequests(location: { pathname: string; search: string }
   const keys = [...search.keys()];
   if (keys.some((key) => key !== 'subAccountId') || keys.length > 1) return;
   const at = generation;
-  const listFor = (subAccountId: string) =>
-    at === generation && send(apiUrl('/api/transactions', { subAccountId }));
+  const listFor = (subAccountId: string) => {
+    if (at === generation) send(apiUrl('/api/transactions', { subAccountId }));
+  };
   const given = search.get('subAccountId');
   if (given !== null) {
     // Only an id the router surely reads back as this same string: it parses a value as

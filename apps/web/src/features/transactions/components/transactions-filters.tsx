@@ -49,8 +49,6 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
                 {s.name}
               </option>
             ))}
-            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
-            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
           </select>
         )}
       </Field>

@@ -183,6 +183,10 @@ describe('transactions screen', () => {
     await user.click(screen.getByLabelText('Card'));
     const filter = screen.getByLabelText('Card');
     expect(await within(filter).findByText('Cards could not be loaded')).toBeDisabled();
+    // Only in the card filter: the sub-account choices stay what they are.
+    expect(
+      within(screen.getByLabelText('Sub account')).queryByText(/cards/i),
+    ).not.toBeInTheDocument();
     // The list itself is unaffected.
     expect(screen.getByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
   });

@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
  * The reference for the export's speed: the same upstream walked page after page by a bare
  * client (one keep-alive connection, `JSON.parse`, the next cursor), with no checks, no CSV
  * and no client behind it. Pages come strictly one after another, as they must for the BFF,
- * so this is as fast as any walk of this upstream goes on this machine.
+ * so this is about as fast as a one-page-at-a-time walk of this upstream goes on this machine.
  */
 export async function walkDirect(
   upstreamUrl: string,

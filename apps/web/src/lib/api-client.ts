@@ -2,8 +2,6 @@ import type { ApiErrorBody } from '@card-console/shared/api/error';
 import { ApiError } from './api-error';
 import { apiUrl, dropEarlyResponses, takeEarlyResponse } from './early-requests';
 
-export { apiUrl };
-
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Query parameters; undefined values are left out. */

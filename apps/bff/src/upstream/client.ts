@@ -51,6 +51,8 @@ export interface TransactionListParams {
  */
 export interface DeferredPage<T> {
   metadata: ListEnvelope<T>['metadata'];
+  /** How many items the page has (known before they are checked). */
+  size: number;
   /** The page's items; a 502 upstream_invalid_response if they do not match their schema. */
   items(): T[];
 }
@@ -186,6 +188,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       let checked: UpstreamTransaction[] | undefined;
       return {
         metadata: page.metadata,
+        size: page.items.length,
         items: () => {
           checked ??= checkAnswer(transactionItems, page.items, log);
           return checked;

@@ -1,59 +1,221 @@
+import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import { AppError } from '../../http/app-error';
 import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
+import type { DeferredPage } from '../../upstream/client';
 import { toCsvRecord } from './csv-row';
+import { csvLines } from './csv-text';
+import { createRangePlanner, type DateRange } from './date-ranges';
 import { type TransactionFilter, toUpstreamParams } from './transactions-service';
 
 export interface ExportRows {
-  /** CSV records, one upstream page at a time, fetched only as the consumer pulls them. */
-  pages: AsyncGenerator<string[][]>;
+  /** CSV lines (UTF-8, no header), one upstream page per chunk, in the file's order. */
+  chunks: AsyncGenerator<Buffer>;
   /** Upstream pages read so far. */
   pagesRead(): number;
+  /** Rows handed to the download so far. */
+  rowsOut(): number;
+}
+
+/** Date ranges walked at once: at most this many upstream requests in flight per export. */
+export const EXPORT_WALKS = 2;
+/**
+ * Pages one range may read ahead of the download; a range is sized to about this many pages.
+ * A further range starts only while all of them together hold fewer than twice this, so an
+ * export holds at most about four times this many pages, as CSV bytes (~8 KB a page here).
+ */
+export const EXPORT_PAGES_AHEAD = 16;
+
+type Page = DeferredPage<UpstreamTransaction>;
+
+/** One upstream page as CSV lines, made as soon as it arrives. */
+interface Chunk {
+  bytes: Buffer;
+  rows: number;
+}
+
+/** One range's cursor walk, reading ahead into `pages` while the download takes others. */
+interface Walk {
+  pages: Chunk[];
+  /** Read to its last page, failed, or stopped. */
+  ended: boolean;
+  error?: unknown;
 }
 
 /**
- * Walks every upstream page of a filter. The first page is read (and its items checked) before
- * anything is sent, so an early failure is still a normal error answer. Later pages are read as the download
- * consumes rows, one page ahead (the next page is fetched while the current one streams out,
- * so at most two pages are in memory); `signal` (the browser went away) stops the walk.
+ * Walks every upstream page of a filter.
+ *
+ * The first page of the whole filter is read (and its items checked) before anything is sent,
+ * so an early failure is still a normal error answer. If it is the only page, that is the
+ * export. Otherwise the walk is split into date ranges (`date-ranges.ts`) sized from that
+ * page, and `EXPORT_WALKS` of them are walked at once, each with its own cursor: with one
+ * walk every page waits for the one before it, so the service's answer time caps the export.
+ * The first page is not reused (its cursor covers the whole filter): a split export asks for
+ * that page again, plus each range's last, partly full page, a few percent in all.
+ *
+ * Rows go out range by range, newest range first, each range in the service's order; with a
+ * service that lists newest first (the simulator does) that is exactly the file one walk
+ * gives. Each page is checked against its schema and made CSV on arrival, after the next
+ * page has been asked for; memory stays bounded (`EXPORT_PAGES_AHEAD`). `signal` (the browser went away) or the download ending early
+ * stops every walk and aborts the requests in flight.
  */
 export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>) {
   return {
     async open(who: Who, filter: TransactionFilter, signal: AbortSignal): Promise<ExportRows> {
-      const ctx = { requestId: who.requestId, role: who.actor.role, signal };
+      const stop = new AbortController();
+      const stopNow = () => stop.abort();
+      signal.addEventListener('abort', stopNow, { once: true });
+      const ctx = { requestId: who.requestId, role: who.actor.role, signal: stop.signal };
       let pages = 0;
-      const fetchPage = async (cursor?: string) => {
-        const page = await upstream.listTransactionsDeferred(ctx, toUpstreamParams(filter, cursor));
+      let rowsOut = 0;
+      const fetchPage = async (range: DateRange | undefined, cursor?: string) => {
+        const params = toUpstreamParams(filter, cursor);
+        if (range) {
+          params.fromDate = range.from;
+          params.toDate = range.to;
+        }
+        const page = await upstream.listTransactionsDeferred(ctx, params);
         pages += 1;
         return page;
       };
-      const first = await fetchPage();
-      first.items(); // an unexpected first page is a normal 502, before the download starts
 
-      async function* pagesOfRecords(): AsyncGenerator<string[][]> {
-        let page = first;
-        let previous: string | undefined;
-        for (;;) {
-          const cursor = page.metadata.nextCursor;
-          // A cursor that does not move would loop forever.
-          if (cursor !== undefined && cursor === previous) {
-            throw new AppError(
-              502,
-              'upstream_invalid_response',
-              'The card service repeated a page.',
-            );
+      let first: Page;
+      try {
+        first = await fetchPage(undefined);
+      } catch (error) {
+        signal.removeEventListener('abort', stopNow);
+        throw error;
+      }
+      const firstItems = first.items(); // an unexpected first page is a normal 502, before the download starts
+
+      const walks: Walk[] = [];
+      let waiters: (() => void)[] = [];
+      /** Something changed (a page arrived or was taken, a walk ended): everyone looks again. */
+      const poke = () => {
+        const woken = waiters;
+        waiters = [];
+        for (const wake of woken) wake();
+      };
+      const changed = () => new Promise<void>((resolve) => waiters.push(resolve));
+      stop.signal.addEventListener('abort', poke, { once: true });
+      const held = () => walks.reduce((n, w) => n + w.pages.length, 0);
+      /** Whether `walk` may ask for another page, with `coming` pages about to join its own. */
+      const mayRead = (walk: Walk, coming: number) =>
+        walk.pages.length + coming < EXPORT_PAGES_AHEAD;
+
+      const startWalk = (range: DateRange | undefined, from?: Page) => {
+        const walk: Walk = { pages: [], ended: false };
+        walks.push(walk);
+        (async () => {
+          let rows = 0;
+          let page = from ?? (await fetchPage(range));
+          let previous: string | undefined;
+          for (;;) {
+            const cursor = page.metadata.nextCursor;
+            // A cursor that does not move would loop forever.
+            if (cursor !== undefined && cursor === previous) {
+              throw new AppError(
+                502,
+                'upstream_invalid_response',
+                'The card service repeated a page.',
+              );
+            }
+            previous = cursor;
+            // Ask for the next page before checking and formatting this one: the two overlap.
+            const next =
+              cursor !== undefined && mayRead(walk, 1) ? fetchPage(range, cursor) : undefined;
+            next?.catch(() => {}); // awaited below, unless this page fails its check first
+            const chunk = toChunk(page);
+            rows += chunk.rows;
+            walk.pages.push(chunk);
+            poke();
+            if (cursor === undefined || stop.signal.aborted) return cursor ? undefined : rows;
+            if (next) page = await next;
+            else {
+              while (!mayRead(walk, 0) && !stop.signal.aborted) await changed();
+              if (stop.signal.aborted) return undefined;
+              page = await fetchPage(range, cursor);
+            }
           }
-          const next = cursor !== undefined && !signal.aborted ? fetchPage(cursor) : undefined;
-          // Awaited below; if the walk is abandoned first, its failure must not go unhandled.
-          next?.catch(() => {});
-          // Checked only now, after the next page was asked for: the two overlap.
-          yield page.items().map(toCsvRecord);
-          if (!next) return;
-          previous = cursor;
-          page = await next;
+        })().then(
+          (rows) => {
+            walk.ended = true;
+            if (rows !== undefined && range) planner?.walked(range, rows);
+            startMore();
+            poke();
+          },
+          (error: unknown) => {
+            walk.ended = true;
+            walk.error = error;
+            poke();
+          },
+        );
+      };
+
+      const split = first.metadata.nextCursor !== undefined && firstItems.length > 0;
+      const planner = split
+        ? createRangePlanner(
+            filter,
+            { dates: firstItems.map((t) => Date.parse(t.date)) },
+            EXPORT_PAGES_AHEAD * firstItems.length,
+          )
+        : undefined;
+      /** Starts ranges while fewer than EXPORT_WALKS read and there is room for their pages. */
+      function startMore() {
+        if (!planner || stop.signal.aborted) return;
+        let reading = walks.filter((w) => !w.ended).length;
+        while (reading < EXPORT_WALKS && held() < 2 * EXPORT_PAGES_AHEAD) {
+          const range = planner.next();
+          if (!range) return;
+          // A first range that is the whole filter is the first page's own walk.
+          const whole = walks.length === 0 && range.from === filter.from && range.to === filter.to;
+          if (whole) startWalk(undefined, first);
+          else startWalk(range);
+          reading += 1;
         }
       }
-      return { pages: pagesOfRecords(), pagesRead: () => pages };
+      // One page, or a service that pages through nothing: walk the filter as it comes.
+      if (planner) startMore();
+      else startWalk(undefined, first);
+
+      async function* chunks(): AsyncGenerator<Buffer> {
+        try {
+          for (;;) {
+            const walk = walks[0];
+            if (!walk || stop.signal.aborted) return;
+            const chunk = walk.pages.shift();
+            if (chunk) {
+              poke();
+              startMore();
+              rowsOut += chunk.rows;
+              yield chunk.bytes;
+            } else if (walk.error !== undefined) {
+              throw walk.error;
+            } else if (walk.ended) {
+              walks.shift();
+              startMore();
+              poke();
+            } else {
+              await changed();
+            }
+          }
+        } finally {
+          // Done, failed or abandoned: stop every walk and the requests in flight.
+          stop.abort();
+          signal.removeEventListener('abort', stopNow);
+        }
+      }
+      return { chunks: chunks(), pagesRead: () => pages, rowsOut: () => rowsOut };
     },
   };
+}
+
+/**
+ * A page's rows as CSV bytes, checked against the schema first. Made on arrival so a page
+ * waiting its turn is one buffer outside the JS heap, not thousands of short-lived objects
+ * the young-generation collector would copy on every pass.
+ */
+function toChunk(page: Page): Chunk {
+  const items = page.items();
+  return { bytes: Buffer.from(csvLines(items.map(toCsvRecord))), rows: items.length };
 }

@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRangePlanner, type DateRange } from './date-ranges';
+
+const inRange = (t: number, r: DateRange) =>
+  (r.from === undefined || t >= r.from) && (r.to === undefined || t <= r.to);
+
+/**
+ * Plans ranges over `data` (row dates) the way the export does: `lag` ranges are handed out
+ * before the oldest unreported one is reported walked with its true row count.
+ */
+function plan(
+  data: number[],
+  filter: { from?: number; to?: number },
+  firstPage: number[],
+  rowsPerRange: number,
+  lag: number,
+): DateRange[] {
+  const planner = createRangePlanner(filter, { dates: firstPage }, rowsPerRange);
+  const given: DateRange[] = [];
+  const open: DateRange[] = [];
+  for (let guard = 0; guard < 10_000; guard++) {
+    while (open.length <= lag) {
+      const range = planner.next();
+      if (!range) break;
+      given.push(range);
+      open.push(range);
+    }
+    const done = open.shift();
+    if (!done) return given;
+    planner.walked(done, data.filter((t) => inRange(t, done)).length);
+  }
+  throw new Error('the planner never gave its last range');
+}
+
+const scenario = fc
+  .record({
+    // Clustered dates, repeats and gaps included.
+    data: fc.array(
+      fc.oneof(
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 1_700_000_000_000, max: 1_700_000_100_000 }),
+        fc.constant(1_700_000_050_000),
+      ),
+      { minLength: 2, maxLength: 300 },
+    ),
+    from: fc.option(fc.integer({ min: 0, max: 1_700_000_000_000 }), { nil: undefined }),
+    span: fc.option(fc.integer({ min: 0, max: 200_000 }), { nil: undefined }),
+    pageSize: fc.integer({ min: 1, max: 20 }),
+    pagesPerRange: fc.integer({ min: 1, max: 8 }),
+    lag: fc.integer({ min: 0, max: 3 }),
+  })
+  .map((s) => {
+    const filter: { from?: number; to?: number } = {};
+    if (s.from !== undefined) filter.from = s.from;
+    if (s.span !== undefined) filter.to = (s.from ?? 1_700_000_000_000) + s.span;
+    const rows = s.data.filter((t) => inRange(t, filter)).sort((a, b) => b - a);
+    return { ...s, filter, rows };
+  })
+  .filter((s) => s.rows.length > s.pageSize);
+
+describe('createRangePlanner', () => {
+  it('gives ranges that touch, never overlap, and hold every row of the filter once', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const ranges = plan(
+          s.rows,
+          s.filter,
+          s.rows.slice(0, s.pageSize),
+          s.pageSize * s.pagesPerRange,
+          s.lag,
+        );
+        expect(ranges[0]?.to).toBe(s.filter.to);
+        expect(ranges.at(-1)?.from).toBe(s.filter.from);
+        for (const [i, r] of ranges.entries()) {
+          if (r.from !== undefined && r.to !== undefined) expect(r.from).toBeLessThanOrEqual(r.to);
+          const next = ranges[i + 1];
+          if (next) expect(next.to).toBe((r.from as number) - 1);
+        }
+        for (const t of s.rows) expect(ranges.filter((r) => inRange(t, r))).toHaveLength(1);
+        // Ranges stop soon after the data does: at most the lagging ones come back empty.
+        const empty = ranges.filter((r) => !s.rows.some((t) => inRange(t, r))).length;
+        expect(empty).toBeLessThanOrEqual(s.lag + 2);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sizes ranges from the density it has seen', () => {
+    // 10 rows a millisecond from t=1,000,000 down to 0; 20 rows a range.
+    const data = Array.from({ length: 10_000 }, (_, i) => 1_000_000 - Math.floor(i / 10));
+    const planner = createRangePlanner({}, { dates: data.slice(0, 50) }, 20);
+    // 50 rows in 5 ms: 20 rows fit in 2 ms; the first range is open at the top.
+    const first = planner.next();
+    expect(first).toEqual({ from: 999_999 });
+    planner.walked(first as DateRange, 20);
+    const second = planner.next() as DateRange;
+    expect(second).toEqual({ from: 999_997, to: 999_998 });
+    // Sparser than guessed (1 row a ms): the next range is ten times wider.
+    planner.walked(second, 2);
+    const third = planner.next() as DateRange;
+    expect((third.to as number) - (third.from as number) + 1).toBe(20);
+  });
+
+  it('makes the range after an empty one the last, open at the bottom', () => {
+    const planner = createRangePlanner({ to: 5_000 }, { dates: [5_000, 4_990] }, 11);
+    const first = planner.next() as DateRange;
+    // 2 rows in 11 ms: 11 rows take 61 ms.
+    expect(first).toEqual({ from: 4_940, to: 5_000 });
+    planner.walked(first, 0);
+    expect(planner.next()).toEqual({ to: (first.from as number) - 1 });
+    expect(planner.next()).toBeUndefined();
+  });
+});

@@ -3,8 +3,9 @@ import { Agent, request } from 'undici';
 /**
  * The reference for the export's speed: the same upstream walked page after page by a bare
  * client (one keep-alive connection, `JSON.parse`, the next cursor), with no checks, no CSV
- * and no client behind it. Pages come strictly one after another, as they must for the BFF,
- * so this is about as fast as a one-page-at-a-time walk of this upstream goes on this machine.
+ * and no client behind it. Pages come strictly one after another, so this is about as fast as
+ * one cursor walk of this upstream goes on this machine; the export walks two date ranges at
+ * once (`EXPORT_WALKS`) to get past it.
  */
 export async function walkDirect(
   upstreamUrl: string,

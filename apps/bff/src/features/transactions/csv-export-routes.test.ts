@@ -68,6 +68,27 @@ describe('GET /api/transactions/export.csv', () => {
     }
   });
 
+  it("a whole sub account, or one card, walked in date ranges, is the service's list in its order", async () => {
+    const all = t.sim.data.transactions(subId);
+    const cardId = all.find((x) => x.cardId)?.cardId ?? '';
+    for (const [query, wanted] of [
+      [{ subAccountId: subId }, all],
+      [{ subAccountId: subId, cardId }, all.filter((x) => x.cardId === cardId)],
+    ] as const) {
+      t.sim.stats.reset();
+      const res = await downloadAsFinance(exportUrl(query));
+      const ids = parseCsv(res.body as string)
+        .slice(1)
+        .map((r) => r[0]);
+      expect(ids).toEqual(wanted.map((x) => x.id));
+      expect(wanted.length).toBeGreaterThan(50);
+      // The first page, then every row again in ranges (50 a page here), plus a few part-full pages.
+      const pages = t.sim.stats.count('GET /transaction');
+      expect(pages).toBeGreaterThan(Math.ceil(wanted.length / 50));
+      expect(pages).toBeLessThan(Math.ceil(wanted.length / 50) * 1.2 + 4);
+    }
+  });
+
   it('a filter that matches nothing still gives the header row', async () => {
     const res = await downloadAsFinance(exportUrl({ subAccountId: subId, from: '0', to: '1' }));
     expect(res.status).toBe(200);

@@ -1,11 +1,11 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, upstream-economy, sim-scaling, csv-export, browser (default: all).
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { bffServeCommand } from './lib/bff';
-import { benchDir, runTsToEnd } from './lib/child';
+import { benchDir, repoRoot, runTsToEnd } from './lib/child';
 import { fmt, verdict } from './lib/stats';
 
 type Bench = () => Promise<{ markdown: string }>;
@@ -129,6 +129,14 @@ if (childAt >= 0) {
   // Exit only once the line is written: a pipe takes it in asynchronously.
   process.stdout.write(`${JSON.stringify({ markdown })}\n`, () => process.exit(0));
   await new Promise(() => {});
+}
+
+// The browser benchmark needs Debian's chromium; install it the way `pnpm test` does.
+if (names.includes('browser')) {
+  const ensure = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'ensure-chromium.mjs')], {
+    stdio: 'inherit',
+  });
+  if (ensure.status !== 0) process.exit(ensure.status ?? 1);
 }
 
 const sections: string[] = [];

@@ -8,28 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
   return result.status ?? 1;
-}
-
-function ensureChromium() {
-  if (existsSync(chromium)) return;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-    console.error(
-      `No Chromium at ${chromium}. Install Debian's "chromium" package (apt-get install chromium) or set CHROMIUM_PATH.`,
-    );
-    process.exit(1);
-  }
-  console.log('Installing Debian chromium for the browser tests…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (run('apt-get', ['update', '-qq'], { env }) !== 0) process.exit(1);
-  if (run('apt-get', ['install', '-y', '-qq', 'chromium'], { env }) !== 0) process.exit(1);
 }
 
 ensureChromium();

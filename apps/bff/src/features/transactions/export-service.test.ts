@@ -23,10 +23,10 @@ interface FakeOptions {
 function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
   const ordered = [...rows].sort((a, b) =>
     o.newestFirst
-      ? b.date.localeCompare(a.date) || b.id.localeCompare(a.id)
+      ? micros(b) - micros(a) || b.id.localeCompare(a.id)
       : hash(a.id) - hash(b.id) || a.id.localeCompare(b.id),
   );
-  const dates = ordered.map((t) => Date.parse(t.date));
+  const dates = ordered.map(micros);
   const requests: TransactionListParams[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -43,8 +43,9 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
         const key = `${q.fromDate}/${q.toDate}`;
         const [cursorKey, at] = q.cursor ? q.cursor.split('@') : [key, '0'];
         if (cursorKey !== key) throw new AppError(400, 'bad_cursor', 'cursor of another filter');
-        const from = q.fromDate ?? 0;
-        const to = q.toDate ?? Number.MAX_SAFE_INTEGER;
+        // Compared to the microsecond, as a service keeping finer dates than its filters would.
+        const from = (q.fromDate ?? 0) * 1000;
+        const to = q.toDate === undefined ? Number.MAX_SAFE_INTEGER : q.toDate * 1000;
         const matching = ordered.filter(
           (_, i) => from <= (dates[i] as number) && (dates[i] as number) <= to,
         );
@@ -75,10 +76,17 @@ function hash(s: string): number {
   return h;
 }
 
-function transaction(i: number, ms: number): UpstreamTransaction {
+/** Microseconds since the epoch of a date written with three or six second decimals. */
+function micros(t: UpstreamTransaction): number {
+  return Date.parse(t.date) * 1000 + Number(/\.\d{3}(\d{3})Z$/.exec(t.date)?.[1] ?? 0);
+}
+
+/** A transaction at `ms`, plus `micro` microseconds written as three more decimals. */
+function transaction(i: number, ms: number, micro?: number): UpstreamTransaction {
+  const iso = new Date(ms).toISOString();
   return {
     id: `txn_${String(i).padStart(5, '0')}`,
-    date: new Date(ms).toISOString(),
+    date: micro === undefined ? iso : iso.replace('Z', `${String(micro).padStart(3, '0')}Z`),
     description: 'Coffee',
     amountCents: -450,
     status: 'settled',
@@ -114,10 +122,14 @@ describe('export walk split into date ranges', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
-          fc.oneof(
-            fc.integer({ min: 0, max: 86_400_000 }), // spread over a day
-            fc.integer({ min: 0, max: 50 }), // bunched, with repeats
-            fc.integer({ min: 40_000_000_000, max: 40_000_000_100 }), // far older, after a gap
+          fc.tuple(
+            fc.oneof(
+              fc.integer({ min: 0, max: 86_400_000 }), // spread over a day
+              fc.integer({ min: 0, max: 50 }), // bunched, with repeats
+              fc.integer({ min: 40_000_000_000, max: 40_000_000_100 }), // far older, after a gap
+            ),
+            // Whole milliseconds, or microseconds too (between two range bounds).
+            fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }),
           ),
           { maxLength: 400 },
         ),
@@ -126,15 +138,17 @@ describe('export walk split into date ranges', () => {
         fc.option(fc.integer({ min: 0, max: 86_400_000 }), { nil: undefined }),
         fc.option(fc.integer({ min: 0, max: 86_400_000 }), { nil: undefined }),
         async (ages, pageSize, newestFirst, a, b) => {
-          const rows = ages.map((age, i) => transaction(i, BASE + 86_400_000 - age));
+          const rows = ages.map(([age, micro], i) =>
+            transaction(i, BASE + 86_400_000 - age, micro),
+          );
           const fake = fakeService(rows, { pageSize, newestFirst });
           const filter: { from?: number; to?: number } = {};
           if (a !== undefined) filter.from = BASE + Math.min(a, b ?? a);
           if (b !== undefined) filter.to = BASE + Math.max(b, a ?? b);
           const wanted = fake.ordered
             .filter((t) => {
-              const ms = Date.parse(t.date);
-              return (filter.from ?? 0) <= ms && ms <= (filter.to ?? Number.MAX_SAFE_INTEGER);
+              const at = micros(t);
+              return (filter.from ?? 0) * 1000 <= at && at <= (filter.to ?? 2 ** 43) * 1000;
             })
             .map((t) => t.id);
 
@@ -148,6 +162,17 @@ describe('export walk split into date ranges', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('keeps rows between two whole milliseconds where ranges meet (a service with finer dates)', async () => {
+    // Every row half a millisecond past a whole one, ten rows a millisecond.
+    const rows = Array.from({ length: 3_000 }, (_, i) =>
+      transaction(i, BASE - Math.floor(i / 10), 500),
+    );
+    const fake = fakeService(rows, { pageSize: 10, newestFirst: true });
+    const got = await exportAll(fake);
+    expect(fake.requests.filter((q) => q.toDate !== undefined).length).toBeGreaterThan(5);
+    expect(got.ids).toEqual(fake.ordered.map((t) => t.id));
   });
 
   it('walks two ranges at once on a long export, and asks for only a few pages more', async () => {

@@ -72,7 +72,8 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
         const params = toUpstreamParams(filter, cursor);
         if (range) {
           params.fromDate = range.from;
-          params.toDate = range.to;
+          const cut = splitBelow(range, filter);
+          params.toDate = cut === undefined ? range.to : cut + 1;
         }
         const page = await upstream.listTransactionsDeferred(ctx, params);
         pages += 1;
@@ -125,7 +126,7 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
             const next =
               cursor !== undefined && mayRead(walk, 1) ? fetchPage(range, cursor) : undefined;
             next?.catch(() => {}); // awaited below, unless this page fails its check first
-            const chunk = toChunk(page);
+            const chunk = toChunk(page, range && splitBelow(range, filter));
             rows += chunk.rows;
             walk.pages.push(chunk);
             poke();
@@ -211,11 +212,25 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
 }
 
 /**
- * A page's rows as CSV bytes, checked against the schema first. Made on arrival so a page
+ * The upper bound of a range cut below another range (every range but the first), or
+ * undefined. Such a range is asked for one millisecond more (`to_date` = bound + 1) and keeps
+ * only rows whose date, in whole milliseconds, is at or before the bound: a service that keeps
+ * finer dates (microseconds, say) has rows between two whole milliseconds, which inclusive
+ * bounds that touch (…, b] and [b + 1, …) would both leave out. Rows within the extra
+ * millisecond belong to the range above, which starts at bound + 1 inclusive.
+ */
+function splitBelow(range: DateRange, filter: TransactionFilter): number | undefined {
+  return range.to !== undefined && range.to !== filter.to ? range.to : undefined;
+}
+
+/**
+ * A page's rows as CSV bytes, checked against the schema first (and, in a range cut below
+ * another, without the rows of the range above: `splitBelow`). Made on arrival so a page
  * waiting its turn is one buffer outside the JS heap, not thousands of short-lived objects
  * the young-generation collector would copy on every pass.
  */
-function toChunk(page: Page): Chunk {
-  const items = page.items();
+function toChunk(page: Page, cut: number | undefined): Chunk {
+  const checked = page.items();
+  const items = cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
   return { bytes: Buffer.from(csvLines(items.map(toCsvRecord))), rows: items.length };
 }

@@ -164,10 +164,14 @@ describe('export walk split into date ranges', () => {
     );
   });
 
-  it('keeps rows between two whole milliseconds where ranges meet (a service with finer dates)', async () => {
-    // Every row half a millisecond past a whole one, ten rows a millisecond.
+  // Ten rows a millisecond, on whole milliseconds or half a millisecond past them (a service
+  // keeping finer dates than its filters): no row lost or repeated where ranges meet.
+  it.each([
+    ['on whole milliseconds', undefined],
+    ['between whole milliseconds', 500],
+  ])('rows %s where ranges meet are exported once', async (_, micro) => {
     const rows = Array.from({ length: 3_000 }, (_, i) =>
-      transaction(i, BASE - Math.floor(i / 10), 500),
+      transaction(i, BASE - Math.floor(i / 10), micro),
     );
     const fake = fakeService(rows, { pageSize: 10, newestFirst: true });
     const got = await exportAll(fake);

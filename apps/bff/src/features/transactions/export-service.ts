@@ -81,13 +81,14 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       };
 
       let first: Page;
+      let firstItems: UpstreamTransaction[];
       try {
         first = await fetchPage(undefined);
+        firstItems = first.items(); // an unexpected first page is a normal 502, before the download starts
       } catch (error) {
         signal.removeEventListener('abort', stopNow);
         throw error;
       }
-      const firstItems = first.items(); // an unexpected first page is a normal 502, before the download starts
 
       const walks: Walk[] = [];
       let waiters: (() => void)[] = [];

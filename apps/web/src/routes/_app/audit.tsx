@@ -15,6 +15,7 @@ function AuditRoute() {
       records={query.data.pages.flatMap((p) => p.items)}
       hasMore={query.hasNextPage}
       loadingMore={query.isFetchingNextPage}
+      loadMoreError={query.isFetchNextPageError ? query.error : undefined}
       onLoadMore={() => void query.fetchNextPage()}
     />
   );

@@ -61,6 +61,32 @@ describe('audit screen', () => {
     expect(rows.at(-1)).toBe(reveal);
   });
 
+  it('a failed Load more shows the error with Retry and keeps the records; Retry appends', async () => {
+    let failures = 1;
+    server.use(
+      http.get('/api/audit', ({ request }) => {
+        if (new URL(request.url).searchParams.get('cursor') !== '2') {
+          return HttpResponse.json<AuditPage>({ items: [auditRecord()], nextCursor: '2' });
+        }
+        if (failures-- > 0)
+          return apiError(502, 'upstream_invalid_response', 'The card service answered oddly.');
+        return HttpResponse.json<AuditPage>({
+          items: [auditRecord({ id: 'au_9', action: 'subAccount.create', cardId: undefined })],
+        });
+      }),
+    );
+    const { user } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Changed card/ });
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1 record');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText(/The card service answered oddly/)).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Changed card/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('row', { name: /Created sub account/ })).toBeInTheDocument();
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 2 records');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
   it('says when nothing is recorded', async () => {
     server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items: [] })));
     renderApp('/audit', { session: adminSession() });

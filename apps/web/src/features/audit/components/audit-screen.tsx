@@ -1,5 +1,6 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { formatCents } from '@card-console/shared/money';
+import { LoadMore } from '../../../components/load-more';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, maskedLast4 } from '../../../lib/format';
@@ -34,10 +35,18 @@ interface AuditScreenProps {
   records: AuditRecord[];
   hasMore: boolean;
   loadingMore: boolean;
+  /** The last "Load more" failed: shown with a Retry, the records so far stay. */
+  loadMoreError: unknown;
   onLoadMore: () => void;
 }
 
-export function AuditScreen({ records, hasMore, loadingMore, onLoadMore }: AuditScreenProps) {
+export function AuditScreen({
+  records,
+  hasMore,
+  loadingMore,
+  loadMoreError,
+  onLoadMore,
+}: AuditScreenProps) {
   useDocumentTitle('Audit');
   return (
     <section aria-labelledby="audit-title">
@@ -92,10 +101,15 @@ export function AuditScreen({ records, hasMore, loadingMore, onLoadMore }: Audit
           )}
         />
       )}
-      {hasMore ? (
-        <button type="button" onClick={onLoadMore} disabled={loadingMore}>
-          {loadingMore ? 'Loading…' : 'Load more'}
-        </button>
+      {records.length > 0 ? (
+        <LoadMore
+          shown={records.length}
+          noun={['record', 'records']}
+          hasMore={hasMore}
+          loading={loadingMore}
+          error={loadMoreError}
+          onLoadMore={onLoadMore}
+        />
       ) : null}
     </section>
   );

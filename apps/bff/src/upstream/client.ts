@@ -51,8 +51,6 @@ export interface TransactionListParams {
  */
 export interface DeferredPage<T> {
   metadata: ListEnvelope<T>['metadata'];
-  /** How many items the page has (known before they are checked). */
-  size: number;
   /** The page's items; a 502 upstream_invalid_response if they do not match their schema. */
   items(): T[];
 }
@@ -188,7 +186,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       let checked: UpstreamTransaction[] | undefined;
       return {
         metadata: page.metadata,
-        size: page.items.length,
         items: () => {
           checked ??= checkAnswer(transactionItems, page.items, log);
           return checked;

@@ -55,7 +55,7 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
         const nextCursor = o.stuckCursor
           ? (q.cursor ?? `${key}@0`)
           : `${key}@${offset + o.pageSize}`;
-        return { metadata: more ? { nextCursor } : {}, size: items.length, items: () => items };
+        return { metadata: more ? { nextCursor } : {}, items: () => items };
       } finally {
         inFlight -= 1;
       }

@@ -56,8 +56,9 @@ interface Walk {
  * Rows go out range by range, newest range first, each range in the service's order; with a
  * service that lists newest first (the simulator does) that is exactly the file one walk
  * gives. Each page is checked against its schema and made CSV on arrival, after the next
- * page has been asked for; memory stays bounded (`EXPORT_PAGES_AHEAD`). `signal` (the browser went away) or the download ending early
- * stops every walk and aborts the requests in flight.
+ * page has been asked for; memory stays bounded (`EXPORT_PAGES_AHEAD`). `signal` (the
+ * browser went away) or the download ending early stops every walk and aborts the requests
+ * in flight.
  */
 export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>) {
   return {

@@ -34,7 +34,7 @@ export async function startBffInProcess(upstreamUrl: string, apiKey: string) {
     clock: systemClock,
     logger,
   });
-  const server = http.createServer(app);
+  const server = http.createServer(app.serverOptions, app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = { 'X-CSRF': '1', Origin: config.publicOrigin };

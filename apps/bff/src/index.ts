@@ -56,7 +56,10 @@ async function main() {
     logger,
   });
 
-  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
+  const server = http.createServer(
+    { requestTimeout: 60_000, headersTimeout: 20_000, ...app.serverOptions },
+    app,
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -116,7 +116,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger,
   });
 
-  const server = http.createServer();
+  const server = http.createServer(app.serverOptions);
   server.on('request', captureResponses(responses));
   server.on('request', app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -54,9 +54,9 @@ describe('virtual table', () => {
     expect(rendered).toBeLessThanOrEqual(100);
     expect(screen.getByText('Row 0')).toBeInTheDocument();
     expect(screen.queryByText('Row 5000')).not.toBeInTheDocument();
-    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '10001');
+    expect(screen.getByRole('table', { name: 'Things' })).toHaveAttribute('aria-rowcount', '10001');
 
-    const region = screen.getByRole('region', { name: 'Things' });
+    const region = screen.getByRole('region', { name: 'Things table' });
     region.scrollTop = 5000 * 44;
     fireEvent.scroll(region);
     expect(screen.getByText('Row 5000')).toBeInTheDocument();

@@ -59,9 +59,10 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
       // A scrollable region must be reachable by keyboard.
       // biome-ignore lint/a11y/noNoninteractiveTabindex: scroll container, see above
       tabIndex={0}
-      aria-label={label}
+      // Not the bare label: the screen's own section usually carries it already.
+      aria-label={`${label} table`}
     >
-      <table aria-rowcount={virtualize ? rows.length + 1 : undefined}>
+      <table aria-label={label} aria-rowcount={virtualize ? rows.length + 1 : undefined}>
         <thead>{head}</thead>
         <tbody>{body}</tbody>
       </table>

@@ -88,6 +88,9 @@ describe('transactions screen', () => {
     expect(within(credit).getByText('Credit').parentElement).toHaveClass('credit');
     // Dates are shown in the person's zone: 15:30 UTC is 10:30 in New York.
     expect(within(debit).getByText(/10:30/)).toBeInTheDocument();
+    // The screen and its scrolling table are two landmarks with two names.
+    expect(screen.getAllByRole('region', { name: 'Transactions' })).toHaveLength(1);
+    expect(screen.getByRole('region', { name: 'Transactions table' })).toContainElement(debit);
   });
 
   it("sends the chosen days as inclusive Unix-ms bounds in the person's time zone", async () => {

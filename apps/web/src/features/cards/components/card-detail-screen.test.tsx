@@ -4,7 +4,7 @@ import {
   type RevealResponse,
   revealBodySchema,
 } from '@card-console/shared/api/cards';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -30,6 +30,19 @@ async function revealWithReason(user: UserEvent, pan: string) {
   await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
   await user.click(screen.getByRole('button', { name: 'Reveal' }));
   expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+}
+
+/** A clipboard that holds what was last written (installed after user-event's own stub). */
+function fakeClipboard(text = '') {
+  const clipboard = {
+    text,
+    writeText: async (value: string) => {
+      clipboard.text = value;
+    },
+    readText: async () => clipboard.text,
+  };
+  Object.defineProperty(navigator, 'clipboard', { value: clipboard, configurable: true });
+  return clipboard;
 }
 
 function serveReveal(options: { stepUp?: boolean } = {}) {
@@ -166,6 +179,62 @@ describe('card detail', () => {
       });
       expect(screen.queryByText(grouped(pan))).not.toBeInTheDocument();
       expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+    });
+
+    it('wipes a copied value from the clipboard on "Hide now", and leaves it alone if nothing was copied', async () => {
+      serveCard();
+      const { pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      const clipboard = fakeClipboard('something of theirs');
+      await revealWithReason(user, pan);
+      await user.click(screen.getByRole('button', { name: 'Hide now' }));
+      expect(clipboard.text).toBe('something of theirs');
+
+      await revealWithReason(user, pan);
+      await user.click(screen.getByRole('button', { name: 'Copy card number' }));
+      expect(await screen.findByText(/number copied/)).toBeInTheDocument();
+      expect(clipboard.text).toBe(pan);
+      await user.click(screen.getByRole('button', { name: 'Hide now' }));
+      await waitFor(() => expect(clipboard.text).toBe(''));
+    });
+
+    it('wipes a copied value when the countdown ends', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      serveCard();
+      const { cvv, pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', {
+        session: adminSession(),
+        advanceTimers: vi.advanceTimersByTime,
+      });
+      const clipboard = fakeClipboard();
+      await revealWithReason(user, pan);
+      await user.click(screen.getByRole('button', { name: 'Copy CVV' }));
+      expect(await screen.findByText(/CVV copied/)).toBeInTheDocument();
+      expect(clipboard.text).toBe(cvv);
+      act(() => vi.advanceTimersByTime(31_000));
+      await waitFor(() => expect(clipboard.text).toBe(''));
+    });
+
+    it('keeps a copied value while the tab is hidden (it may be pasted elsewhere) and wipes it at the next focus', async () => {
+      serveCard();
+      const { pan } = serveReveal();
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      const clipboard = fakeClipboard();
+      await revealWithReason(user, pan);
+      await user.click(screen.getByRole('button', { name: 'Copy card number' }));
+      expect(await screen.findByText(/number copied/)).toBeInTheDocument();
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      act(() => {
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
+      await new Promise((settle) => setTimeout(settle, 50));
+      expect(clipboard.text).toBe(pan);
+
+      act(() => {
+        window.dispatchEvent(new Event('focus'));
+      });
+      await waitFor(() => expect(clipboard.text).toBe(''));
     });
 
     it('masks again on navigation', async () => {

@@ -1,5 +1,5 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCountdown } from '../../../components/use-countdown';
 import { groupInFours, maskedPan } from '../../../lib/format';
 import { RevealDialog } from './reveal-dialog';
@@ -17,6 +17,10 @@ interface CardSecretsProps {
 /**
  * The card number and CVV, masked. Revealed values live only in this component's state:
  * gone after the countdown, when the tab is hidden, and when the component unmounts.
+ * A copied value is wiped from the clipboard when the countdown ends, on "Hide now" and when
+ * the component unmounts; hiding the tab does not wipe it (the person may be pasting it
+ * elsewhere), so it is wiped when the window next has focus. A browser refuses clipboard
+ * writes from an unfocused page: a wipe it refuses is tried again at the next focus.
  */
 export function CardSecrets({
   cardId,
@@ -28,11 +32,33 @@ export function CardSecrets({
   const [secrets, setSecrets] = useState<Pick<RevealResponse, 'pan' | 'cvv'> | undefined>();
   const [asking, setAsking] = useState(false);
   const [copied, setCopied] = useState<string | undefined>();
+  const copiedSomething = useRef(false);
+  const wipeClipboard = useCallback(() => {
+    if (!copiedSomething.current) return;
+    navigator.clipboard?.writeText('').then(
+      () => {
+        copiedSomething.current = false;
+      },
+      () => undefined,
+    );
+  }, []);
   const hide = useCallback(() => {
     setSecrets(undefined);
     setCopied(undefined);
   }, []);
-  const left = useCountdown(secrets ? REVEAL_SECONDS : undefined, hide, secrets);
+  const hideAndWipe = useCallback(() => {
+    hide();
+    wipeClipboard();
+  }, [hide, wipeClipboard]);
+  const left = useCountdown(secrets ? REVEAL_SECONDS : undefined, hideAndWipe, secrets);
+
+  // While the details are shown, the countdown wipes; once hidden, the next focus does.
+  useEffect(() => {
+    if (secrets) return;
+    window.addEventListener('focus', wipeClipboard);
+    return () => window.removeEventListener('focus', wipeClipboard);
+  }, [secrets, wipeClipboard]);
+  useEffect(() => wipeClipboard, [wipeClipboard]);
 
   useEffect(() => {
     if (!secrets) return;
@@ -50,7 +76,10 @@ export function CardSecrets({
   const copy = (what: string, value: string) => {
     void navigator.clipboard
       ?.writeText(value)
-      .then(() => setCopied(what))
+      .then(() => {
+        copiedSomething.current = true;
+        setCopied(what);
+      })
       .catch(() => setCopied(undefined));
   };
 
@@ -79,7 +108,7 @@ export function CardSecrets({
       {secrets ? (
         <p className="countdown" role="status">
           Hidden again in {left ?? REVEAL_SECONDS} s{copied ? ` · ${copied} copied` : ''}
-          <button type="button" className="small" onClick={hide}>
+          <button type="button" className="small" onClick={hideAndWipe}>
             Hide now
           </button>
         </p>

@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps): RequestListener {
   });
 
   app.use(...steps);
-  app.use(createHealthRouter(deps.upstream, logger));
+  app.use(createHealthRouter(deps.upstream, logger, clock));
   app.use(spa(config.webDist));
   app.use(onError);
   return createRequestListener({ app, steps, api, onError });

@@ -1,5 +1,6 @@
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READY_CHECK_TTL_MS } from '../features/health/health-router';
 import { startTestApp, type TestApp } from '../test/harness';
 import type { TestSession } from '../test/test-session';
 
@@ -195,16 +196,42 @@ describe('the SPA and health endpoints', () => {
   });
 
   it('answers liveness and readiness (which asks the upstream)', async () => {
+    t.clock.advance(READY_CHECK_TTL_MS);
+    const before = t.sim.stats.count('GET /sub-account');
     expect((await t.request.get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await t.request.get('/readyz')).body).toEqual({ status: 'ready' });
+    expect(t.sim.stats.count('GET /sub-account')).toBe(before + 1);
   });
 
   it('reports not ready with a 503 error body when the upstream refuses', async () => {
+    t.clock.advance(READY_CHECK_TTL_MS);
     t.sim.faults.enqueue({ kind: 'status', status: 403 });
     const res = await t.request.get('/readyz');
     t.sim.faults.clear();
     expect(res.status).toBe(503);
     expectErrorBody(res, 'not_ready');
     expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it('asks the upstream once for probes at the same time and within two seconds, then again', async () => {
+    t.clock.advance(READY_CHECK_TTL_MS);
+    const calls = () => t.sim.stats.count('GET /sub-account');
+    const before = calls();
+    const together = await Promise.all(Array.from({ length: 5 }, () => t.request.get('/readyz')));
+    expect(together.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    t.clock.advance(READY_CHECK_TTL_MS - 1);
+    expect((await t.request.get('/readyz')).status).toBe(200);
+    expect(calls()).toBe(before + 1);
+
+    // A failed check is reused the same way, and the next one after it sees the recovery.
+    t.clock.advance(1);
+    t.sim.faults.enqueue({ kind: 'status', status: 403 });
+    expect((await t.request.get('/readyz')).status).toBe(503);
+    t.sim.faults.clear();
+    expect((await t.request.get('/readyz')).status).toBe(503);
+    expect(calls()).toBe(before + 2);
+    t.clock.advance(READY_CHECK_TTL_MS);
+    expect((await t.request.get('/readyz')).status).toBe(200);
+    expect(calls()).toBe(before + 3);
   });
 });

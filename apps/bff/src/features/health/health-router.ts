@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
+import type { Clock } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 
 export interface ReadinessProbe {
@@ -8,8 +9,16 @@ export interface ReadinessProbe {
   checkReady(requestId: string): Promise<void>;
 }
 
+/**
+ * How long one upstream check answers /readyz. The route is open to anyone, so without this
+ * every probe, or anyone on the network, could make the BFF call the card service and spend
+ * its rate limit; a load balancer probing every second or two still sees a change within it.
+ */
+export const READY_CHECK_TTL_MS = 2_000;
+
 /** /healthz: the process answers. /readyz: it can also reach the Card Program Service. */
-export function createHealthRouter(upstream: ReadinessProbe, logger: Logger): Router {
+export function createHealthRouter(upstream: ReadinessProbe, logger: Logger, clock: Clock): Router {
+  const ready = sharedReadiness(upstream, logger, clock);
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -17,10 +26,7 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger): Ro
   });
   router.get('/readyz', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    try {
-      await upstream.checkReady(req.requestId);
-    } catch (error) {
-      logger.warn({ err: error, requestId: req.requestId }, 'not ready: upstream check failed');
+    if (!(await ready(req.requestId))) {
       throw new AppError(503, 'not_ready', 'The card service is not reachable.', {
         retryAfterSeconds: 5,
       });
@@ -28,4 +34,31 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger): Ro
     sendJson(res, { status: 'ready' });
   });
   return router;
+}
+
+/**
+ * One upstream check at a time, shared by every probe that arrives while it runs, and its
+ * outcome (ready or not) reused for READY_CHECK_TTL_MS after it ends.
+ */
+function sharedReadiness(upstream: ReadinessProbe, logger: Logger, clock: Clock) {
+  let last: { ok: boolean; at: number } | undefined;
+  let running: Promise<boolean> | undefined;
+  return (requestId: string): Promise<boolean> => {
+    if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return Promise.resolve(last.ok);
+    running ??= upstream
+      .checkReady(requestId)
+      .then(
+        () => true,
+        (error: unknown) => {
+          logger.warn({ err: error, requestId }, 'not ready: upstream check failed');
+          return false;
+        },
+      )
+      .then((ok) => {
+        last = { ok, at: clock.now() };
+        running = undefined;
+        return ok;
+      });
+    return running;
+  };
 }

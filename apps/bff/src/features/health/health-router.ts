@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
+import { createCoalescer } from '../../upstream/coalescer';
 
 export interface ReadinessProbe {
   /** Throws when the upstream cannot serve requests now. */
@@ -41,24 +42,20 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger, clo
  * outcome (ready or not) reused for READY_CHECK_TTL_MS after it ends.
  */
 function sharedReadiness(upstream: ReadinessProbe, logger: Logger, clock: Clock) {
+  const checks = createCoalescer();
   let last: { ok: boolean; at: number } | undefined;
-  let running: Promise<boolean> | undefined;
-  return (requestId: string): Promise<boolean> => {
-    if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return Promise.resolve(last.ok);
-    running ??= upstream
-      .checkReady(requestId)
-      .then(
-        () => true,
-        (error: unknown) => {
-          logger.warn({ err: error, requestId }, 'not ready: upstream check failed');
-          return false;
-        },
-      )
-      .then((ok) => {
-        last = { ok, at: clock.now() };
-        running = undefined;
-        return ok;
-      });
-    return running;
+  const check = (requestId: string) =>
+    upstream.checkReady(requestId).then(
+      () => true,
+      (error: unknown) => {
+        logger.warn({ err: error, requestId }, 'not ready: upstream check failed');
+        return false;
+      },
+    );
+  return async (requestId: string): Promise<boolean> => {
+    if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return last.ok;
+    const ok = await checks.run('ready', () => check(requestId));
+    last = { ok, at: clock.now() };
+    return ok;
   };
 }

@@ -20,7 +20,8 @@ interface CardSecretsProps {
  * A copied value is wiped from the clipboard when the countdown ends, on "Hide now" and when
  * the component unmounts; hiding the tab does not wipe it (the person may be pasting it
  * elsewhere), so it is wiped when the window next has focus. A browser refuses clipboard
- * writes from an unfocused page: a wipe it refuses is tried again at the next focus.
+ * writes from an unfocused page: a wipe it refuses is tried again at the next focus while this
+ * card's page is open.
  */
 export function CardSecrets({
   cardId,

@@ -1,11 +1,11 @@
 // Reference point, not a product: the work a correct read path cannot skip, on bare node:http
-// with the BFF's own parts and nothing around them. A session lookup (HMAC-keyed map), the
+// with the BFF's own parts and nothing around them. A session lookup (by the BFF's secret-keyed hash), the
 // X-CSRF check, one upstream attempt with its timeout (the BFF's sendAttempt), JSON.parse, the
 // upstream schema (zod), the PAN/CVV-dropping mapper, JSON.stringify, the BFF's security
 // headers and one pino line per request with the BFF's redaction. Left out: the route table,
 // rate limits, retries, coalescing, request-id checks, error translation and Express's
 // request API. The gap between this and the BFF is what the BFF's structure costs.
-import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { upstreamCardSchema } from '@card-console/shared/upstream/card';
 import { listEnvelopeSchema } from '@card-console/shared/upstream/common';
@@ -13,6 +13,7 @@ import { toApiCard } from '../../apps/bff/src/features/cards/card-mapper';
 import { securityHeaders } from '../../apps/bff/src/http/security-headers';
 import { sendJson } from '../../apps/bff/src/http/send-json';
 import { createLogger, createStdoutDestination } from '../../apps/bff/src/platform/logger';
+import { sessionStoreKey } from '../../apps/bff/src/platform/sessions/session-service';
 import { sendAttempt } from '../../apps/bff/src/upstream/send-attempt';
 import { Agent } from '../../apps/bff/src/upstream/undici-agent';
 
@@ -21,8 +22,7 @@ const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipeli
 const pageSchema = listEnvelopeSchema(upstreamCardSchema);
 const logger = createLogger('info', createStdoutDestination());
 const headers = securityHeaders('production');
-const secret = createSecretKey(Buffer.from('floor-session-secret'));
-const keyOf = (id: string) => createHmac('sha256', secret).update(id).digest('base64url');
+const keyOf = (id: string) => sessionStoreKey('floor-session-secret', id);
 /** One signed-in session, whose id the benchmark passes in and sends as `Cookie: sid=…`. */
 const sessions = new Map([
   [keyOf(process.env.SESSION_ID as string), { email: 'bench@example.test' }],
@@ -32,7 +32,7 @@ const server = createServer(async (req, res) => {
   const started = Date.now();
   const requestId = randomUUID();
   const cookie = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-  const session = cookie ? sessions.get(keyOf(cookie)) : undefined;
+  const session = cookie?.length === 43 ? sessions.get(keyOf(cookie)) : undefined;
   headers(req as never, res as never, () => undefined);
   res.setHeader('Cache-Control', 'no-store');
   if (req.headers['x-csrf'] !== '1' || !session) {

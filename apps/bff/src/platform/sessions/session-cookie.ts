@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../../env';
 
+/** 32 random bytes in base64url (see `SessionService.issue`). */
+export const SESSION_ID_LENGTH = 43;
 const idPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** The session id from the Cookie header, or undefined when absent or malformed. */

@@ -2,12 +2,17 @@
 // rotate at sign-in and step-up with the old id dead at once, expiry decided by an injected
 // clock (idle 15 min, absolute 12 h), and a background poll that reads without extending.
 // express-session's own clock, touch and regenerate semantics would have to be fought.
-import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Config } from '../../env';
 import type { Actor } from '../../http/context';
 import type { Clock } from '../../http/deps';
-import { clearSessionCookie, readSessionId, writeSessionCookie } from './session-cookie';
+import {
+  clearSessionCookie,
+  readSessionId,
+  SESSION_ID_LENGTH,
+  writeSessionCookie,
+} from './session-cookie';
 import type { SessionRecord, SessionStore } from './session-store';
 
 export interface ActiveSession {
@@ -22,20 +27,29 @@ export function activeSession(req: Request): ActiveSession | undefined {
   return active.get(req);
 }
 
-export class SessionService {
-  /** Imported once: an HMAC keyed by a raw string re-imports the key on every request. */
-  private readonly secret: KeyObject;
+/**
+ * The store key of a cookie id: SHA-256 over the session secret followed by the id, so a
+ * leaked store (or its keys in a Redis dump) gives no cookie that works, and no key can be
+ * worked out without the secret. Every id is exactly 43 characters (256 random bits), and
+ * with fixed-length input a secret-prefixed SHA-256 is a keyed hash as sound as an HMAC
+ * (length extension needs a longer input, which is refused here). One native call instead
+ * of an Hmac object's three: ~13 µs less CPU per signed-in request at one connection
+ * (bench/analysis.md).
+ */
+export function sessionStoreKey(secret: string, id: string): string {
+  if (id.length !== SESSION_ID_LENGTH) throw new Error('a session id has a fixed length');
+  return hash('sha256', secret + id, 'base64url');
+}
 
+export class SessionService {
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'cookie' | 'session' | 'sessionSecret'>,
-  ) {
-    this.secret = createSecretKey(Buffer.from(config.sessionSecret, 'utf8'));
-  }
+  ) {}
 
   private keyFor(id: string): string {
-    return createHmac('sha256', this.secret).update(id).digest('base64url');
+    return sessionStoreKey(this.config.sessionSecret, id);
   }
 
   private ttl(record: SessionRecord): number {

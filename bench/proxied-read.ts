@@ -11,7 +11,7 @@ import { sequentialLatency } from './lib/latency';
 import { load } from './lib/load';
 import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SEQUENTIAL_REQUESTS = Number(process.env.BENCH_SEQUENTIAL ?? 1500);
 
@@ -92,8 +92,11 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
 
     for (const t of targets)
       await load({ url: t.url, connections: 8, durationSeconds: 1, headers: t.headers });
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const t of targets) {
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts one target later, so no target always follows the same neighbour
+      // (whose load leaves the machine warm or busy in its own way).
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + round) % targets.length] as Target;
         const cpuBefore = cpuMicros(t.pid);
         const r = await load({
           url: t.url,
@@ -149,7 +152,7 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
     ];
     const floorNote = `For scale: the floor (the same required work with the BFF's own parts on bare node:http, no framework, rate limit, retries or coalescing) adds ${fmt(floorAddedP50, 3)} ms at 1 connection; the BFF adds ${fmt(addedP50 - floorAddedP50, 3)} ms on top of it.`;
     const markdown = [
-      `### Proxied read, beside peers (${ROUNDS} interleaved rounds × ${SECONDS} s at 32 connections, then ${SEQUENTIAL_REQUESTS} sequential requests)`,
+      `### Proxied read, beside peers (${ROUNDS} interleaved rounds, each target in turn: ${SECONDS} s at 32 connections, then ${SEQUENTIAL_REQUESTS} sequential requests; each round starts one target later)`,
       '',
       'Each cell: median (min–max) over rounds. CPU is the serving process only (from /proc). The BFF runs its real read path, as `pnpm start` runs it: signed-in session, CSRF header, route table and per-user rate limit, query validation, upstream timeout/retry/coalescing, upstream schema validation, PAN/CVV stripping, structured logging, helmet headers. The floor is `bench/servers/floor-read.ts`.',
       '',

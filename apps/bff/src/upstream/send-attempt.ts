@@ -87,12 +87,9 @@ export function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> {
         else chunks.push(chunk);
       },
       onResponseEnd() {
-        settle({
-          kind: 'response',
-          status,
-          headers,
-          body: Buffer.concat(chunks, size).toString('utf8'),
-        });
+        // A page usually arrives as one chunk: decode it as it is rather than copy it first.
+        const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        settle({ kind: 'response', status, headers, body: bytes.toString('utf8') });
       },
       onResponseError(_c, error) {
         settle({ kind: 'network', error });

@@ -13,6 +13,7 @@ import { toApiCard } from '../../apps/bff/src/features/cards/card-mapper';
 import { securityHeaders } from '../../apps/bff/src/http/security-headers';
 import { sendJson } from '../../apps/bff/src/http/send-json';
 import { createLogger, createStdoutDestination } from '../../apps/bff/src/platform/logger';
+import { SESSION_ID_LENGTH } from '../../apps/bff/src/platform/sessions/session-cookie';
 import { sessionStoreKey } from '../../apps/bff/src/platform/sessions/session-service';
 import { sendAttempt } from '../../apps/bff/src/upstream/send-attempt';
 import { Agent } from '../../apps/bff/src/upstream/undici-agent';
@@ -32,7 +33,7 @@ const server = createServer(async (req, res) => {
   const started = Date.now();
   const requestId = randomUUID();
   const cookie = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-  const session = cookie?.length === 43 ? sessions.get(keyOf(cookie)) : undefined;
+  const session = cookie?.length === SESSION_ID_LENGTH ? sessions.get(keyOf(cookie)) : undefined;
   headers(req as never, res as never, () => undefined);
   res.setHeader('Cache-Control', 'no-store');
   if (req.headers['x-csrf'] !== '1' || !session) {

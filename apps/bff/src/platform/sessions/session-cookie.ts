@@ -3,7 +3,7 @@ import type { Config } from '../../env';
 
 /** 32 random bytes in base64url (see `SessionService.issue`). */
 export const SESSION_ID_LENGTH = 43;
-const idPattern = /^[A-Za-z0-9_-]{43}$/;
+const idPattern = new RegExp(`^[A-Za-z0-9_-]{${SESSION_ID_LENGTH}}$`);
 
 /** The session id from the Cookie header, or undefined when absent or malformed. */
 export function readSessionId(req: Request, cookieName: string): string | undefined {

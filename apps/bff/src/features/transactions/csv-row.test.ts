@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neutralizeFormula, toCsvRecord } from './csv-row';
+
+/** What a spreadsheet may skip before the first character it reads as the cell's start. */
+const skipped = /^[\s\p{Cc}\p{Cf}]*/u;
+const formulaCharacters = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
 
 describe('CSV cells', () => {
   it('prefixes text that a spreadsheet would run as a formula', () => {
@@ -7,6 +12,65 @@ describe('CSV cells', () => {
       expect(neutralizeFormula(cell)).toBe(`'${cell}`);
     }
     expect(neutralizeFormula('Coffee')).toBe('Coffee');
+  });
+
+  it.each([
+    ['a leading line feed', '\n=1+1'],
+    ['a leading NUL', '\u0000=1'],
+    ['= after leading spaces', '   =SUM(A1)'],
+    ['= after a space and a tab', ' \t=1'],
+    ['= after a no-break space', '\u00A0=1'],
+    ['= after a zero-width space', '\u200B=1'],
+    ['= after a right-to-left override', '\u202E=1'],
+    ['+ after a line feed', '\n+1'],
+    ['a full-width equals sign', '\uFF1DSUM(A1)'],
+    ['a full-width plus sign', '\uFF0B1'],
+    ['a full-width minus sign', '\uFF0D1'],
+    ['a full-width at sign', '\uFF20cmd'],
+    ['a full-width equals sign after spaces', '  \uFF1D1'],
+  ])('prefixes a cell starting with %s', (_what, cell) => {
+    expect(neutralizeFormula(cell)).toBe(`'${cell}`);
+  });
+
+  it.each([
+    ['plain text', 'Coffee'],
+    ['text after a space', ' Coffee'],
+    ['a sign inside the text', 'A=B, C-D'],
+    ['a digit first', '4 apples'],
+    ['an opening bracket', '(555) 010'],
+    ['an empty cell', ''],
+  ])('leaves %s as it is', (_what, cell) => {
+    expect(neutralizeFormula(cell)).toBe(cell);
+  });
+
+  it('never lets a cell start with a formula character once spreadsheets skip what they skip', () => {
+    const seed = Date.now();
+    console.log(`csv-row formula property seed: ${seed}`);
+    const unit = fc.constantFrom(
+      ...formulaCharacters,
+      ' ',
+      '\t',
+      '\r',
+      '\n',
+      '\u0000',
+      '\u00A0',
+      '\u200B',
+      '\u202E',
+      '\uFEFF',
+      'a',
+      '1',
+      "'",
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 8 }), (cell) => {
+        const out = neutralizeFormula(cell);
+        expect([cell, `'${cell}`]).toContain(out);
+        const start = out.replace(skipped, '')[0] ?? '';
+        expect(formulaCharacters).not.toContain(start);
+        expect(/^\p{Cc}/u.test(out)).toBe(false);
+      }),
+      { seed, numRuns: 2000 },
+    );
   });
 
   it('keeps amounts numeric (negative for debits, two decimals)', () => {
@@ -22,5 +86,20 @@ describe('CSV cells', () => {
     expect(record[2]).toBe(`'=HYPERLINK("x")`);
     expect(record[5]).toBe('-12.05');
     expect(record.slice(11)).toEqual(['EUR', '11.00', '1.0955']);
+  });
+
+  it('leaves negative original amounts numeric too, while text starting with - is prefixed', () => {
+    const record = toCsvRecord({
+      id: 'tx_2',
+      date: '2026-01-02T03:04:05.000Z',
+      description: '-5 refund',
+      amountCents: -50,
+      status: 'settled',
+      referenceNumber: 'R2',
+      originalCurrency: { code: 'EUR', amountCents: -46, conversionRate: 1.0955 },
+    });
+    expect(record[2]).toBe("'-5 refund");
+    expect(record[5]).toBe('-0.50');
+    expect(record[12]).toBe('-0.46');
   });
 });

@@ -19,11 +19,22 @@ export const csvColumns = [
 ] as const;
 
 /**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab / CR before one) as a formula.
- * Text from the upstream or a merchant is prefixed with ' so it stays text.
+ * What a spreadsheet may run as a formula (OWASP's CSV-injection list, with ASVS's NUL): a
+ * cell starting with a control character (tab, CR, LF, NUL…), or one whose first character
+ * after any white space, control or format characters (which spreadsheets may drop) is
+ * = + - @ or their full-width forms ＝ ＋ － ＠.
+ */
+const formulaStart = /^(?:\p{Cc}|[\s\p{Cc}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
+
+/**
+ * Text from the upstream or a merchant that a spreadsheet could run is prefixed with ' so it
+ * stays text. Most cells start with a letter or digit: those skip the pattern.
  */
 export function neutralizeFormula(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  const first = text.charCodeAt(0);
+  const lower = first | 0x20; // an ASCII letter in lower case
+  if ((lower >= 0x61 && lower <= 0x7a) || (first >= 0x30 && first <= 0x39)) return text;
+  return formulaStart.test(text) ? `'${text}` : text;
 }
 
 const text = (value: string | undefined): string =>

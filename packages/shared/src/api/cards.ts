@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
-import { cursorSchema, displayNameSchema } from '../upstream/common';
+import { cursorSchema } from '../upstream/common';
 import { pageSchema } from './error';
+import { visibleNameSchema } from './names';
 import { totpCodeSchema } from './session';
 
 const centsSchema = z.number().int();
@@ -45,7 +46,7 @@ const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 /** PATCH /api/cards/:id */
 export const cardPatchBodySchema = z
   .strictObject({
-    name: displayNameSchema.optional(),
+    name: visibleNameSchema.optional(),
     transactionSizeLimit: z
       .strictObject({
         minimumCents: limitCentsSchema.optional(),

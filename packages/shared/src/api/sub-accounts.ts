@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cursorSchema } from '../upstream/common';
-import { subAccountNameSchema } from '../upstream/sub-account';
 import { pageSchema } from './error';
+import { visibleNameSchema } from './names';
 
 export const subAccountSchema = z.object({
   id: z.string(),
@@ -16,7 +16,7 @@ export type SubAccountListQuery = z.input<typeof subAccountListQuerySchema>;
 export const subAccountPageSchema = pageSchema(subAccountSchema);
 export type SubAccountPage = z.infer<typeof subAccountPageSchema>;
 
-export const subAccountCreateBodySchema = z.strictObject({ name: subAccountNameSchema });
+export const subAccountCreateBodySchema = z.strictObject({ name: visibleNameSchema });
 export type SubAccountCreateBody = z.input<typeof subAccountCreateBodySchema>;
 export const subAccountCreatedSchema = z.object({ id: z.string(), name: z.string() });
 export type SubAccountCreated = z.infer<typeof subAccountCreatedSchema>;

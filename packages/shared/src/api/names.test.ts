@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { cardPatchBodySchema } from './cards';
+import { visibleNameSchema } from './names';
+import { subAccountCreateBodySchema } from './sub-accounts';
+
+const directionControls = [
+  ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+  ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+  0x200e,
+  0x200f,
+  0x061c,
+].map((code) => [code.toString(16).toUpperCase().padStart(4, '0'), String.fromCodePoint(code)]);
+
+const invisibleOnly = [
+  ['zero-width spaces', '\u200B\u200B'],
+  ['joiners and a word joiner', '\u200C\u200D\u2060'],
+  ['a byte-order mark between spaces', ' \uFEFF '],
+  ['combining marks alone', '\u0301\u0308'],
+  ['variation selectors', '\uFE0F\uFE0E'],
+  ['Hangul fillers', '\u3164\u115F'],
+  ['a blank braille pattern', '\u2800'],
+  ['ideographic spaces', '\u3000\u3000'],
+  ['a soft hyphen', '\u00AD'],
+] as const;
+
+function messagesOf(result: { success: boolean; error?: { issues: { message: string }[] } }) {
+  return (result.error?.issues ?? []).map((issue) => issue.message).join('; ');
+}
+
+describe('names a person gives to a card or a sub account', () => {
+  it.each(directionControls)('refuse the text-direction control U+%s', (_code, control) => {
+    const result = visibleNameSchema.safeParse(`Travel${control}lavarT`);
+    expect(result.success).toBe(false);
+    expect(messagesOf(result)).toContain('text-direction control');
+  });
+
+  it.each(invisibleOnly)('refuse a name of %s only', (_what, name) => {
+    const result = visibleNameSchema.safeParse(name);
+    expect(result.success).toBe(false);
+    expect(messagesOf(result)).toMatch(/visible character|must not be empty/);
+  });
+
+  it.each([
+    ['plain text', 'Team travel', 'Team travel'],
+    ['accents and a combining mark on a letter', 'Café e\u0301', 'Café e\u0301'],
+    ['right-to-left script', 'נסיעות', 'נסיעות'],
+    ['an emoji sequence with joiners', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467} fund', null],
+    ['surrounding spaces, trimmed', '  Ops  ', 'Ops'],
+  ])('accept %s', (_what, name, stored) => {
+    expect(visibleNameSchema.parse(name)).toBe(stored ?? name);
+  });
+
+  it('apply to the card PATCH body and the sub-account create body', () => {
+    const patch = cardPatchBodySchema.safeParse({ name: '\u202Egnp.exe' });
+    expect(patch.success).toBe(false);
+    expect(patch.error?.issues.some((i) => i.path.join('.') === 'name')).toBe(true);
+    expect(messagesOf(patch)).toContain('text-direction control');
+
+    const created = subAccountCreateBodySchema.safeParse({ name: '\u200B\u2060' });
+    expect(created.success).toBe(false);
+    expect(messagesOf(created)).toContain('visible character');
+    expect(subAccountCreateBodySchema.parse({ name: 'Marketing' })).toEqual({ name: 'Marketing' });
+  });
+});

@@ -13,6 +13,11 @@ import type { ExportRows } from './export-service';
  * slows the page walk instead of filling memory. If the walk fails after the first byte, the
  * socket is destroyed so the client sees a broken download, never a file that looks complete.
  * Never throws: the headers are already sent.
+ *
+ * Whether the walk failed or the client went away is decided where the walk's error surfaces,
+ * not by `clientGone` afterwards: pipeline() destroys the response when the walk fails, which
+ * fires its 'close', and since Node 22 (nodejs/node#53462) pipeline settles only after that
+ * 'close', so `clientGone` is already aborted by then even though the client never left.
  */
 export async function streamCsv(
   res: Response,
@@ -21,22 +26,35 @@ export async function streamCsv(
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId });
   const headerLine = csvLines([csvColumns]);
+  let walkFailed = false;
+  let walkError: unknown;
   async function* csvText() {
     // The header row goes out at once: the download has started, whatever the walk does next.
     yield headerLine;
-    yield* rows.chunks;
+    try {
+      yield* rows.chunks;
+    } catch (error) {
+      // A walk stopped because the client left fails too (its requests are aborted): that is
+      // the client going away, not the walk failing.
+      if (!ctx.clientGone.aborted) {
+        walkFailed = true;
+        walkError = error;
+      }
+      throw error;
+    }
   }
   try {
     await pipeline(Readable.from(csvText(), { highWaterMark: 2 }), res);
     log.info({ rows: rows.rowsOut(), pages: rows.pagesRead() }, 'csv export finished');
   } catch (error) {
-    if (ctx.clientGone.aborted) {
+    if (!walkFailed && ctx.clientGone.aborted) {
       log.info(
         { rows: rows.rowsOut(), pages: rows.pagesRead() },
         'csv export stopped: the client went away',
       );
     } else {
-      const code = error instanceof AppError ? error.code : 'internal_error';
+      const cause = walkFailed ? walkError : error;
+      const code = cause instanceof AppError ? cause.code : 'internal_error';
       log.error(
         { rows: rows.rowsOut(), pages: rows.pagesRead(), code },
         'csv export failed after the first byte; connection destroyed',

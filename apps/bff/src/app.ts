@@ -17,6 +17,7 @@ import { requestId } from './http/request-id';
 import { createRequestListener, type RequestListener } from './http/request-listener';
 import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
+import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
 import {
   createRateLimiters,
   memoryRateLimiters,
@@ -38,6 +39,8 @@ export interface AppDeps {
   rateLimiters?: RateLimiterFactory;
   /** Which TOTP time steps were used (replay protection); memory by default. */
   usedCodes?: UsedCodeLedger;
+  /** Running CSV exports against `config.exportCaps`; in memory by default (one replica). */
+  exportSlots?: ExportSlots;
   audit: AuditStore;
   clock: Clock;
   logger: Logger;
@@ -50,7 +53,15 @@ export function createApp(deps: AppDeps): RequestListener {
   const limiters = createRateLimiters(deps.rateLimiters ?? memoryRateLimiters, config.rateLimits);
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
   const stepUp = new TotpStepUp(sessions, deps.users, totp);
-  const featureDeps: FeatureDeps = { upstream: deps.upstream, audit, stepUp, logger, clock };
+  const exportSlots = deps.exportSlots ?? new MemoryExportSlots(config.exportCaps);
+  const featureDeps: FeatureDeps = {
+    upstream: deps.upstream,
+    audit,
+    stepUp,
+    logger,
+    clock,
+    exportSlots,
+  };
 
   const app = express();
   app.disable('x-powered-by');

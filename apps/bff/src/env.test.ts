@@ -91,6 +91,16 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
+  it('caps CSV exports at 2 per person and 8 in all unless told otherwise', () => {
+    expect(loadConfig({}).exportCaps).toEqual({ perPerson: 2, total: 8 });
+    expect(loadConfig({ EXPORTS_PER_PERSON: '1', EXPORTS_TOTAL: '20' }).exportCaps).toEqual({
+      perPerson: 1,
+      total: 20,
+    });
+    expect(messageOf({ EXPORTS_PER_PERSON: '0' })).toContain('EXPORTS_PER_PERSON:');
+    expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
+  });
+
   it('resolves relative paths against the directory pnpm was started from', () => {
     const config = loadConfig({ INIT_CWD: '/srv/app', DATA_DIR: 'state', WEB_DIST: 'web' });
     expect(config.dataDir).toBe('/srv/app/state');

@@ -77,6 +77,16 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).default(300),
   ),
+  /** CSV exports one person may run at once; more get 429 `export_busy`. */
+  EXPORTS_PER_PERSON: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100).default(2),
+  ),
+  /** CSV exports this BFF runs at once, everyone together. */
+  EXPORTS_TOTAL: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
+  ),
 });
 
 export type Mode = 'demo' | 'production';
@@ -114,6 +124,8 @@ export interface Config {
   cookie: { name: string; secure: boolean };
   session: { idleMs: number; absoluteMs: number; stepUpMs: number };
   rateLimits: RateLimitConfig;
+  /** CSV exports at once, per person and in all (`platform/security/export-slots.ts`). */
+  exportCaps: { perPerson: number; total: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
 }
@@ -181,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { name: 'cc_session', secure: false },
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
     demoTransactions: e.DEMO_TRANSACTIONS,
+    exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
     rateLimits: {
       signInFailuresPerAccount: 5,
       signInFailuresPerAddress: 20,

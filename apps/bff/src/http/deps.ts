@@ -1,6 +1,7 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { ExportSlots } from '../platform/security/export-slots';
 import type { UpstreamClient } from '../upstream/client';
 
 export interface Clock {
@@ -37,4 +38,6 @@ export interface FeatureDeps {
   stepUp: StepUp;
   logger: Logger;
   clock: Clock;
+  /** Running CSV exports, capped per person and in all. */
+  exportSlots: ExportSlots;
 }

@@ -17,6 +17,7 @@ import { createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createLogger } from '../platform/logger';
+import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore } from '../platform/sessions/session-store';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   env?: ConfigOverrides;
   /** 'production' wires a users file of non-demo accounts and the production cookie. */
   mode?: 'demo' | 'production';
+  /** Running CSV exports; the app makes its own from `config.exportCaps` when not given. */
+  exportSlots?: ExportSlots;
 }
 
 export interface TestApp {
@@ -114,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     audit,
     clock,
     logger,
+    ...(options.exportSlots ? { exportSlots: options.exportSlots } : {}),
   });
 
   const server = http.createServer(app.serverOptions);

@@ -16,6 +16,11 @@ export interface UpstreamClientOptions {
   /** Retries per request allowed over time (token bucket). Default 0.2 with a burst of 10. */
   retryBudgetRatio?: number;
   retryBudgetBurst?: number;
+  /**
+   * Burst of the bulk walks' own budget (same ratio, deposited by bulk calls only). Default 10.
+   * Bulk calls never spend the budget above, which is people's reads'.
+   */
+  bulkRetryBudgetBurst?: number;
   /** Largest upstream body read. Default 5 MB. */
   maxBodyBytes?: number;
   /** Keep-alive connections per upstream origin. Default 32. */
@@ -34,6 +39,7 @@ export const clientDefaults = {
   backoffCapMs: 2_000,
   retryBudgetRatio: 0.2,
   retryBudgetBurst: 10,
+  bulkRetryBudgetBurst: 10,
   maxBodyBytes: 5 * 1024 * 1024,
   connections: 32,
   sleep: (ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}),

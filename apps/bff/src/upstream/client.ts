@@ -34,6 +34,11 @@ export interface CallContext {
   role?: Role;
   /** Aborted when the browser goes away; such calls are never shared. */
   signal?: AbortSignal;
+  /**
+   * A bulk walk (the CSV export): its retries come from a budget of their own, so a storm of
+   * exports meeting an overloaded service cannot spend the retries people's reads need.
+   */
+  bulk?: boolean;
 }
 
 export interface TransactionListParams {
@@ -114,6 +119,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     random: o.random,
     now: o.now,
   };
+  const bulkEnv: CallEnvironment = {
+    ...env,
+    budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.bulkRetryBudgetBurst }),
+  };
   const coalescer = createCoalescer();
 
   async function read<S extends z.ZodType>(
@@ -124,7 +133,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   ): Promise<z.output<S>> {
     const request = buildRequest(name, opts.id, opts.query);
     const run = () =>
-      executeCall(env, {
+      executeCall(ctx.bulk ? bulkEnv : env, {
         request,
         requestId: ctx.requestId,
         schema,

@@ -76,3 +76,37 @@ export function rawDownload(
     );
   });
 }
+
+export interface WholeDownload extends RawDownload {
+  text: string;
+}
+
+/** Downloads to the end over a socket of its own (so many can run in parallel), keeping the text. */
+export function downloadWhole(
+  url: string,
+  headers: Record<string, string>,
+): Promise<WholeDownload> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let settled = false;
+      const done = () => {
+        if (settled) return;
+        settled = true;
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          bytes: Buffer.byteLength(text),
+          complete: res.complete,
+          text,
+        });
+      };
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', done);
+      res.on('error', done);
+      res.on('close', done);
+    });
+    req.on('error', reject);
+  });
+}

@@ -66,7 +66,13 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       const stop = new AbortController();
       const stopNow = () => stop.abort();
       signal.addEventListener('abort', stopNow, { once: true });
-      const ctx = { requestId: who.requestId, role: who.actor.role, signal: stop.signal };
+      // A bulk walk: its retries come from their own budget, never from people's reads'.
+      const ctx = {
+        requestId: who.requestId,
+        role: who.actor.role,
+        signal: stop.signal,
+        bulk: true,
+      };
       let pages = 0;
       let rowsOut = 0;
       const fetchPage = async (range: DateRange | undefined, cursor?: string) => {

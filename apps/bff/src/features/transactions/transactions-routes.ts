@@ -4,6 +4,7 @@ import {
 } from '@card-console/shared/api/transactions';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { ApiRoutes } from '../../http/api-router';
+import { AppError } from '../../http/app-error';
 import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
@@ -21,24 +22,41 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
       sendJson(res, await transactions.list(who(req), parseQuery(transactionListQuerySchema, req)));
     },
 
-    // Registered before '/:id' so "export.csv" is never read as an id.
+    // Registered before '/:id' so "export.csv" is never read as an id. HEAD reaches this
+    // handler too (the route table answers HEAD with the GET row).
     'GET /api/transactions/export.csv': async (req, res) => {
       const filter = parseQuery(transactionExportQuerySchema, req);
       const person = who(req);
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      const rows = await exports.open(person, filter, gone.signal);
       const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
-      res.status(200).set({
+      const headers = {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="transactions-${filter.subAccountId}-${day}.csv"`,
         'Cache-Control': 'no-store',
-      });
-      await streamCsv(res, rows, {
-        logger: deps.logger,
-        requestId: person.requestId,
-        clientGone: gone.signal,
-      });
+      };
+      // A HEAD gets the headers a download starts with and nothing more: no slot, no upstream
+      // call. Walking every page to send no body would be all of an export's cost for nothing.
+      if (req.method === 'HEAD') {
+        res.status(200).set(headers).end();
+        return;
+      }
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      // Before any upstream call or byte: the extra exports are refused, not queued.
+      const slot = await deps.exportSlots.acquire(person.actor.email);
+      if (!slot.granted) throw exportBusy(slot.full);
+      try {
+        const rows = await exports.open(person, filter, gone.signal);
+        res.status(200).set(headers);
+        await streamCsv(res, rows, {
+          logger: deps.logger,
+          requestId: person.requestId,
+          clientGone: gone.signal,
+        });
+      } finally {
+        // However the export ended: finished, failed, before or after the first byte, or the
+        // client went away (streamCsv never throws, and settles once the response is done).
+        await slot.release();
+      }
     },
 
     'GET /api/transactions/:id': async (req, res) => {
@@ -46,4 +64,20 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
       sendJson(res, await transactions.get(who(req), id));
     },
   };
+}
+
+/**
+ * Seconds a refused export is told to wait. Exports have no known end, so this is a hint: an
+ * export of the demo's 20,000 rows takes about a second, a large one over a slow service more.
+ */
+export const EXPORT_BUSY_RETRY_SECONDS = 10;
+
+function exportBusy(full: 'person' | 'total'): AppError {
+  const message =
+    full === 'person'
+      ? 'Your other exports are still running. Try again when one of them finishes.'
+      : 'Too many exports are running right now. Try again in a few seconds.';
+  return new AppError(429, 'export_busy', message, {
+    retryAfterSeconds: EXPORT_BUSY_RETRY_SECONDS,
+  });
 }

@@ -1,0 +1,66 @@
+// One behaviour suite for every ExportSlots implementation (memory now, a shared store later).
+import { describe, expect, it } from 'vitest';
+import type { ExportCaps, ExportSlot, ExportSlots } from './export-slots';
+
+type Granted = Extract<ExportSlot, { granted: true }>;
+
+function granted(slot: ExportSlot): Granted {
+  if (!slot.granted) throw new Error(`expected a slot, the ${slot.full} cap was full`);
+  return slot;
+}
+
+export function exportSlotsContract(name: string, make: (caps: ExportCaps) => ExportSlots) {
+  describe(`${name} (ExportSlots contract)`, () => {
+    it("refuses a person's slot past their cap, and gives it again once one is released", async () => {
+      const slots = make({ perPerson: 2, total: 8 });
+      const first = granted(await slots.acquire('ada@example.test'));
+      granted(await slots.acquire('ada@example.test'));
+      expect(await slots.acquire('ada@example.test')).toEqual({ granted: false, full: 'person' });
+      await first.release();
+      granted(await slots.acquire('ada@example.test'));
+    });
+
+    it('refuses anyone past the total cap, naming it, while each person is under theirs', async () => {
+      const slots = make({ perPerson: 2, total: 3 });
+      const held = [
+        granted(await slots.acquire('a@example.test')),
+        granted(await slots.acquire('a@example.test')),
+        granted(await slots.acquire('b@example.test')),
+      ];
+      expect(await slots.acquire('b@example.test')).toEqual({ granted: false, full: 'total' });
+      expect(await slots.acquire('c@example.test')).toEqual({ granted: false, full: 'total' });
+      await held[0]?.release();
+      granted(await slots.acquire('c@example.test'));
+    });
+
+    it("one person's full cap does not stop another person", async () => {
+      const slots = make({ perPerson: 1, total: 8 });
+      granted(await slots.acquire('a@example.test'));
+      expect((await slots.acquire('a@example.test')).granted).toBe(false);
+      granted(await slots.acquire('b@example.test'));
+    });
+
+    it('a slot released twice frees one slot, not two', async () => {
+      const slots = make({ perPerson: 2, total: 2 });
+      const one = granted(await slots.acquire('a@example.test'));
+      granted(await slots.acquire('b@example.test'));
+      await one.release();
+      await one.release();
+      granted(await slots.acquire('c@example.test'));
+      expect(await slots.acquire('d@example.test')).toEqual({ granted: false, full: 'total' });
+    });
+
+    it('many acquisitions at once never grant more than the caps', async () => {
+      const slots = make({ perPerson: 2, total: 5 });
+      const people = ['a', 'b', 'c', 'd'].map((p) => `${p}@example.test`);
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => slots.acquire(people[i % people.length] as string)),
+      );
+      const grants = results.flatMap((r, i) => (r.granted ? [people[i % people.length]] : []));
+      expect(grants).toHaveLength(5);
+      for (const person of people) {
+        expect(grants.filter((p) => p === person).length).toBeLessThanOrEqual(2);
+      }
+    });
+  });
+}

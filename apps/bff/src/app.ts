@@ -17,6 +17,8 @@ import { requestId } from './http/request-id';
 import { createRequestListener, type RequestListener } from './http/request-listener';
 import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
+import type { KeyedLock } from './platform/locks/keyed-lock';
+import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
 import {
   createRateLimiters,
@@ -39,12 +41,20 @@ export interface AppDeps {
   rateLimiters?: RateLimiterFactory;
   /** Which TOTP time steps were used (replay protection); memory by default. */
   usedCodes?: UsedCodeLedger;
+  /** Per-card edit serialisation; in memory by default (one replica). */
+  locks?: KeyedLock;
   /** Running CSV exports against `config.exportCaps`; in memory by default (one replica). */
   exportSlots?: ExportSlots;
   audit: AuditStore;
   clock: Clock;
   logger: Logger;
 }
+
+/**
+ * How long an edit waits for the card's previous edit (a read and a PATCH, each with the
+ * upstream's 12 s deadline) before it answers 503 and asks the person to retry.
+ */
+const EDIT_WAIT_MS = 10_000;
 
 /** The whole BFF as one request listener. No globals: everything comes in through `deps`. */
 export function createApp(deps: AppDeps): RequestListener {
@@ -54,12 +64,14 @@ export function createApp(deps: AppDeps): RequestListener {
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
   const stepUp = new TotpStepUp(sessions, deps.users, totp);
   const exportSlots = deps.exportSlots ?? new MemoryExportSlots(config.exportCaps);
+  const locks = deps.locks ?? new MemoryKeyedLock({ waitMs: EDIT_WAIT_MS });
   const featureDeps: FeatureDeps = {
     upstream: deps.upstream,
     audit,
     stepUp,
     logger,
     clock,
+    locks,
     exportSlots,
   };
 

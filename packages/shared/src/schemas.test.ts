@@ -70,16 +70,35 @@ describe('request schemas', () => {
     ).toBe(false);
     expect(cardPatchBodySchema.safeParse({ transactionSizeLimit: {} }).success).toBe(false);
     expect(cardPatchBodySchema.safeParse({}).success).toBe(false);
+    const expected = { minimumCents: null, maximumCents: 100 };
     expect(
-      cardPatchBodySchema.parse({ transactionSizeLimit: { minimumCents: 0, maximumCents: 0 } }),
-    ).toEqual({
-      transactionSizeLimit: { minimumCents: 0, maximumCents: 0 },
-    });
+      cardPatchBodySchema.parse({
+        transactionSizeLimit: { minimumCents: 0, maximumCents: 0 },
+        expected,
+      }),
+    ).toEqual({ transactionSizeLimit: { minimumCents: 0, maximumCents: 0 }, expected });
     expect(
       upstreamCardPatchBodySchema.safeParse({
         spendingConstraint: { spendingRule: { transactionSizeLimit: {} } },
       }).success,
     ).toBe(false);
+  });
+
+  it('require a change to state what it replaces, for each value it changes', () => {
+    const missing = (body: unknown) =>
+      cardPatchBodySchema.safeParse(body).error?.issues.map((i) => i.path.join('.'));
+    expect(missing({ name: 'New' })).toEqual(['expected.name']);
+    expect(missing({ name: 'New', expected: { minimumCents: 1 } })).toEqual(['expected.name']);
+    expect(
+      missing({ transactionSizeLimit: { minimumCents: 1, maximumCents: 5 }, expected: {} }),
+    ).toEqual(['expected.minimumCents', 'expected.maximumCents']);
+    expect(missing({ name: 'New', expected: { name: 'Old', colour: 'red' } })).toEqual([
+      'expected',
+    ]);
+    expect(missing({ name: 'New', expected: { name: 'Old' } })).toBeUndefined();
+    expect(
+      missing({ transactionSizeLimit: { maximumCents: 5 }, expected: { maximumCents: null } }),
+    ).toBeUndefined();
   });
 
   it('trim names and refuse empty ones or control characters', () => {

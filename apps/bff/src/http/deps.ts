@@ -1,6 +1,7 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { KeyedLock } from '../platform/locks/keyed-lock';
 import type { ExportSlots } from '../platform/security/export-slots';
 import type { UpstreamClient } from '../upstream/client';
 
@@ -38,6 +39,8 @@ export interface FeatureDeps {
   stepUp: StepUp;
   logger: Logger;
   clock: Clock;
+  /** Serialises work per key: one card's edits run one at a time (`card:<id>`). */
+  locks: KeyedLock;
   /** Running CSV exports, capped per person and in all. */
   exportSlots: ExportSlots;
 }

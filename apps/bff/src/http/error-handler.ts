@@ -62,6 +62,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const body: Record<string, unknown> = {
+      ...appError.details,
       status: appError.status,
       code: appError.code,
       message: appError.message,

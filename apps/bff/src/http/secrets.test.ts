@@ -46,10 +46,19 @@ describe('secrets stay in the BFF', () => {
       expect(res.status).toBe(200);
       revealed.push({ pan: res.body.pan, cvv: res.body.cvv });
     }
-    await t.request
+    const limits = t.sim.data.card(cards[1] ?? '')?.spendingConstraint.spendingRule
+      .transactionSizeLimit;
+    const edit = await t.request
       .patch(`/api/cards/${cards[1]}`)
       .set(admin.headers())
-      .send({ transactionSizeLimit: { maximumCents: 123_400 } });
+      .send({
+        transactionSizeLimit: { maximumCents: 123_400 },
+        expected: {
+          minimumCents: limits?.minimum.amountCents,
+          maximumCents: limits?.maximum.amountCents,
+        },
+      });
+    expect(edit.status).toBe(200);
     await t.request.post('/api/sub-accounts').set(admin.headers()).send({ name: 'Secrets test' });
     await t.request
       .post('/api/session')

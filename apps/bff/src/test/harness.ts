@@ -16,6 +16,7 @@ import supertest from 'supertest';
 import { createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
 import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore } from '../platform/sessions/session-store';
@@ -41,6 +42,8 @@ export interface TestAppOptions {
   env?: ConfigOverrides;
   /** 'production' wires a users file of non-demo accounts and the production cookie. */
   mode?: 'demo' | 'production';
+  /** Per-card edit serialisation; the app's default when not given. */
+  locks?: KeyedLock;
   /** Running CSV exports; the app makes its own from `config.exportCaps` when not given. */
   exportSlots?: ExportSlots;
 }
@@ -114,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     upstream,
     users,
     sessionStore: new MemorySessionStore(clock),
+    ...(options.locks ? { locks: options.locks } : {}),
     audit,
     clock,
     logger,

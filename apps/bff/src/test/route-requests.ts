@@ -47,10 +47,13 @@ export const routeRequests: Record<string, Spec> = {
   'POST /api/sub-accounts': () => ({ path: '/api/sub-accounts', body: { name: 'Matrix team' } }),
   'GET /api/cards': () => ({ path: '/api/cards' }),
   'GET /api/cards/:id': (t) => ({ path: `/api/cards/${exampleIds(t).cardId}` }),
-  'PATCH /api/cards/:id': (t) => ({
-    path: `/api/cards/${exampleIds(t).cardId}`,
-    body: { name: 'Matrix card' },
-  }),
+  'PATCH /api/cards/:id': (t) => {
+    const { cardId } = exampleIds(t);
+    return {
+      path: `/api/cards/${cardId}`,
+      body: { name: 'Matrix card', expected: { name: t.sim.data.card(cardId)?.name } },
+    };
+  },
   'POST /api/cards/:id/reveal': (t) => ({
     path: `/api/cards/${exampleIds(t).cardId}/reveal`,
     body: { reason: 'authorization matrix test' },

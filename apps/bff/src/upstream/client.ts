@@ -67,8 +67,15 @@ export interface UpstreamClient {
   ): Promise<ListEnvelope<UpstreamSubAccount>>;
   createSubAccount(ctx: CallContext, body: { name: string }): Promise<{ id: string; name: string }>;
   listCards(ctx: CallContext, query: UpstreamCardListQuery): Promise<ListEnvelope<UpstreamCard>>;
-  /** `withSecrets` asks for PAN and CVV: only the reveal uses it, and it is never shared. */
-  getCard(ctx: CallContext, id: string, options?: { withSecrets?: boolean }): Promise<UpstreamCard>;
+  /**
+   * `withSecrets` asks for PAN and CVV: only the reveal uses it, and it is never shared.
+   * `fresh` never joins a read already in flight, which may predate the caller's lock (an edit).
+   */
+  getCard(
+    ctx: CallContext,
+    id: string,
+    options?: { withSecrets?: boolean; fresh?: boolean },
+  ): Promise<UpstreamCard>;
   updateCard(ctx: CallContext, id: string, body: UpstreamCardPatchBody): Promise<UpstreamCard>;
   listTransactions(
     ctx: CallContext,
@@ -174,7 +181,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
             query: { include_pan: 'true', include_cvv: 'true' },
             share: false,
           })
-        : read(ctx, 'getCard', upstreamCardSchema, { id }),
+        : read(ctx, 'getCard', upstreamCardSchema, { id, share: !opts?.fresh }),
     updateCard: (ctx, id, body) =>
       write(
         ctx,

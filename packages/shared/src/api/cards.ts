@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
-import { pageSchema } from './error';
+import { apiErrorBodySchema, pageSchema } from './error';
 import { visibleNameSchema } from './names';
 import { totpCodeSchema } from './session';
 
@@ -43,9 +43,33 @@ export type CardPage = z.infer<typeof cardPageSchema>;
 
 const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 
+/** A card's editable values now, as a 409 `card_changed` carries them (`null`: no such limit). */
+export const cardValuesSchema = apiErrorBodySchema.shape.current.unwrap();
+export type CardValues = z.infer<typeof cardValuesSchema>;
+
+/**
+ * What the person saw before changing it (`null`: no such limit). Every value given is
+ * compared with the card as it is when the change is applied; a difference is a 409
+ * `card_changed` and nothing is saved.
+ */
+export const cardSeenValuesSchema = z.strictObject({
+  name: z.string().max(1_000).optional(),
+  minimumCents: centsSchema.nullable().optional(),
+  maximumCents: centsSchema.nullable().optional(),
+});
+export type CardSeenValues = z.infer<typeof cardSeenValuesSchema>;
+
+/** A change must say what it replaces: each value it changes needs its `expected` value. */
+const seenFieldsOfChange = [
+  ['name', 'name'],
+  ['minimumCents', 'minimum'],
+  ['maximumCents', 'maximum'],
+] as const;
+
 /** PATCH /api/cards/:id */
 export const cardPatchBodySchema = z
   .strictObject({
+    expected: cardSeenValuesSchema.optional(),
     name: visibleNameSchema.optional(),
     transactionSizeLimit: z
       .strictObject({
@@ -66,6 +90,18 @@ export const cardPatchBodySchema = z
   })
   .refine((b) => b.name !== undefined || b.transactionSizeLimit !== undefined, {
     message: 'nothing to change',
+  })
+  .superRefine((b, ctx) => {
+    const changes = { name: b.name, ...b.transactionSizeLimit };
+    for (const [field, what] of seenFieldsOfChange) {
+      if (changes[field] !== undefined && b.expected?.[field] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['expected', field],
+          message: `give the ${what} you saw before changing it (null for none)`,
+        });
+      }
+    }
   });
 export type CardPatchBody = z.input<typeof cardPatchBodySchema>;
 

@@ -8,6 +8,14 @@ export const apiErrorBodySchema = z.object({
   requestId: z.string(),
   /** Seconds until a retry makes sense, on 429 and 503. */
   retryAfterSeconds: z.number().int().nonnegative().optional(),
+  /** On 409 `card_changed`: the card's editable values now (`null`: the card has no such limit). */
+  current: z
+    .object({
+      name: z.string(),
+      minimumCents: z.number().int().nullable(),
+      maximumCents: z.number().int().nullable(),
+    })
+    .optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 

@@ -19,6 +19,18 @@ afterEach(() => {
 const limitsOf = (id: string) =>
   t.sim.data.card(id)?.spendingConstraint.spendingRule.transactionSizeLimit;
 
+/** The card's editable values as the person would have seen them (`null`: no limit). */
+function seen(id: string) {
+  const card = t.sim.data.card(id);
+  if (!card) throw new Error(`no card ${id}`);
+  const limits = card.spendingConstraint.spendingRule.transactionSizeLimit;
+  return {
+    name: card.name,
+    minimumCents: limits.minimum.amountCents,
+    maximumCents: limits.maximum.amountCents,
+  };
+}
+
 async function auditFor(requestId: string) {
   return (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
 }
@@ -31,7 +43,10 @@ describe('PATCH /api/cards/:id', () => {
     const res = await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ transactionSizeLimit: { minimumCents: 100, maximumCents: 250_000 } });
+      .send({
+        transactionSizeLimit: { minimumCents: 100, maximumCents: 250_000 },
+        expected: seen(id),
+      });
     expect(res.status).toBe(200);
     expect(cardSchema.parse(res.body).transactionSizeLimit).toEqual({
       minimumCents: 100,
@@ -74,7 +89,7 @@ describe('PATCH /api/cards/:id', () => {
     const res = await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ name: 'Renamed' });
+      .send({ name: 'Renamed', expected: seen(id) });
     expect(res.status).toBe(200);
     expect(res.text).not.toContain(secret.pan);
     expect(res.body).not.toHaveProperty('cvv');
@@ -88,7 +103,11 @@ describe('PATCH /api/cards/:id', () => {
     const res = await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ name: 'Travel card', transactionSizeLimit: { maximumCents: min + 5_000 } });
+      .send({
+        name: 'Travel card',
+        transactionSizeLimit: { maximumCents: min + 5_000 },
+        expected: seen(id),
+      });
     expect(res.status).toBe(200);
     expect(t.sim.data.card(id)?.name).toBe('Travel card');
     expect(limitsOf(id)).toEqual({
@@ -102,12 +121,15 @@ describe('PATCH /api/cards/:id', () => {
     await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ transactionSizeLimit: { minimumCents: 10_000, maximumCents: 20_000 } });
+      .send({
+        transactionSizeLimit: { minimumCents: 10_000, maximumCents: 20_000 },
+        expected: seen(id),
+      });
     t.sim.stats.reset();
     const res = await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ transactionSizeLimit: { maximumCents: 5_000 } });
+      .send({ transactionSizeLimit: { maximumCents: 5_000 }, expected: seen(id) });
     expect(res.status).toBe(400);
     expect(apiErrorBodySchema.parse(res.body).code).toBe('invalid_body');
     expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
@@ -138,7 +160,7 @@ describe('PATCH /api/cards/:id', () => {
     const res = await t.request
       .patch(`/api/cards/${id}`)
       .set(admin.headers())
-      .send({ transactionSizeLimit: { maximumCents: 9_000_000 } });
+      .send({ transactionSizeLimit: { maximumCents: 9_000_000 }, expected: seen(id) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'upstream_rejected',
@@ -157,10 +179,115 @@ describe('PATCH /api/cards/:id', () => {
       const res = await t.request
         .patch(`/api/cards/${id}`)
         .set(admin.headers())
-        .send({ name: 'Once' });
+        .send({ name: 'Once', expected: seen(id) });
       expect(res.status).toBeGreaterThanOrEqual(502);
       apiErrorBodySchema.parse(res.body);
       expect(t.sim.stats.count('PATCH /card/:id')).toBe(1);
     }
+  });
+
+  it.each([
+    ['name', { name: 'New name' }, 'expected.name'],
+    ['minimum', { transactionSizeLimit: { minimumCents: 1 } }, 'expected.minimumCents'],
+    ['maximum', { transactionSizeLimit: { maximumCents: 9_999 } }, 'expected.maximumCents'],
+  ])(
+    'a %s change that does not say what it replaces is a 400 naming what is missing, nothing read',
+    async (_what, change, missing) => {
+      const id = t.sim.data.cards()[9]?.id ?? '';
+      const res = await t.request.patch(`/api/cards/${id}`).set(admin.headers()).send(change);
+      expect(res.status).toBe(400);
+      const body = apiErrorBodySchema.parse(res.body);
+      expect(body.code).toBe('invalid_body');
+      expect(body.message).toContain(missing);
+      expect(body.message).toContain('you saw');
+      expect(t.sim.stats.total()).toBe(0);
+    },
+  );
+
+  it('an unknown field in expected is a 400, nothing read', async () => {
+    const id = t.sim.data.cards()[9]?.id ?? '';
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'New name', expected: { ...seen(id), pan: '4242' } });
+    expect(res.status).toBe(400);
+    expect(apiErrorBodySchema.parse(res.body).code).toBe('invalid_body');
+    expect(t.sim.stats.total()).toBe(0);
+  });
+
+  it('a stale expected is a 409 card_changed with the current values, nothing sent, audited as not saved', async () => {
+    const id = t.sim.data.cards()[10]?.id ?? '';
+    const now = seen(id);
+    const stale = { ...now, maximumCents: (now.maximumCents ?? 0) + 1 };
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ transactionSizeLimit: { minimumCents: 0 }, expected: stale });
+    expect(res.status).toBe(409);
+    expect(apiErrorBodySchema.parse(res.body)).toEqual({
+      status: 409,
+      code: 'card_changed',
+      message: expect.stringContaining('Someone else changed this card'),
+      requestId: res.headers['x-request-id'],
+      current: now,
+    });
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
+    expect(seen(id)).toEqual(now);
+    const records = await auditFor(res.body.requestId);
+    expect(records).toMatchObject([
+      { action: 'card.update', outcome: 'failed', detail: 'card_changed', cardId: id },
+    ]);
+    expect(records[0]?.after).toBeUndefined();
+  });
+
+  it('only the values given in expected are compared: a rename that saw only the name is saved', async () => {
+    const id = t.sim.data.cards()[11]?.id ?? '';
+    const { name } = seen(id);
+    const res = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'Office supplies', expected: { name } });
+    expect(res.status).toBe(200);
+    expect(seen(id).name).toBe('Office supplies');
+  });
+
+  it('a card with no minimum: expected null matches it, a number does not', async () => {
+    const id = t.sim.data.cards()[12]?.id ?? '';
+    const card = t.sim.data.card(id);
+    if (!card) throw new Error('no card');
+    const max = card.spendingConstraint.spendingRule.transactionSizeLimit.maximum;
+    // The service answers this card without a minimum (as a real card may be).
+    const noMinimum = {
+      ...card,
+      spendingConstraint: { spendingRule: { transactionSizeLimit: { maximum: max } } },
+    };
+    const fault = { kind: 'body', route: 'GET /card/:id', body: noMinimum } as const;
+
+    t.sim.faults.enqueue(fault);
+    const refused = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({
+        transactionSizeLimit: { maximumCents: max.amountCents + 100 },
+        expected: { minimumCents: 0, maximumCents: max.amountCents },
+      });
+    expect(refused.status).toBe(409);
+    expect(refused.body.current).toEqual({
+      name: card.name,
+      minimumCents: null,
+      maximumCents: max.amountCents,
+    });
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
+
+    t.sim.faults.enqueue(fault);
+    const saved = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({
+        transactionSizeLimit: { maximumCents: max.amountCents + 100 },
+        expected: { minimumCents: null, maximumCents: max.amountCents },
+      });
+    expect(saved.status).toBe(200);
+    expect(saved.body.transactionSizeLimit.maximumCents).toBe(max.amountCents + 100);
   });
 });

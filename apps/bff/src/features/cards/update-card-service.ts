@@ -1,29 +1,59 @@
-import type { Card } from '@card-console/shared/api/cards';
-import type { UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
+import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/cards';
+import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
 import { AppError } from '../../http/app-error';
 import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
+import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
 import { limitSnapshot, toApiCard } from './card-mapper';
 
 export interface CardChange {
+  /** What the person saw; the schema requires it for every value the change touches. */
+  expected?: CardSeenValues;
   name?: string;
   transactionSizeLimit?: { minimumCents?: number; maximumCents?: number };
 }
+
+/** When a person may try again after the card's previous edit held it past the wait bound. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 function codeOf(error: unknown): string {
   return error instanceof AppError ? error.code : 'internal_error';
 }
 
+/** The card's editable values as a 409 `card_changed` reports them: `null` for no limit. */
+function currentValues(card: UpstreamCard): CardValues {
+  const size = card.spendingConstraint?.spendingRule?.transactionSizeLimit;
+  return {
+    name: card.name,
+    minimumCents: size?.minimum?.amountCents ?? null,
+    maximumCents: size?.maximum?.amountCents ?? null,
+  };
+}
+
+const seenFields = ['name', 'minimumCents', 'maximumCents'] as const;
+
+/** Every value the person gave as seen still holds; values they did not give are not checked. */
+function stillAsSeen(expected: CardSeenValues | undefined, now: CardValues): boolean {
+  return seenFields.every(
+    (field) => expected?.[field] === undefined || expected[field] === now[field],
+  );
+}
+
 /**
- * Name and per-transaction limit changes. The card is read first so the merged limits can be
- * checked (minimum ≤ maximum) before anything is sent, and so the audit has a "before".
- * The PATCH carries both limit members (the new one merged with the current one), so the
- * result does not depend on whether the service replaces or merges the limit object.
+ * Name and per-transaction limit changes. The card service has no version to compare, so each
+ * change carries the values the person saw (`expected`), and one card's changes run one at a
+ * time (`locks`, key `card:<id>`): inside that, the card is read afresh, compared with
+ * `expected` (a difference is a 409 `card_changed` with the current values, nothing sent), the
+ * merged limits are checked (minimum ≤ maximum), and the PATCH carries both limit members so
+ * the result does not depend on whether the service replaces or merges the limit object. Two
+ * changes made from the same view therefore never both succeed, and each audit record's
+ * "before" is the card as that change found it.
  */
 export function createUpdateCardService({
   upstream,
   audit,
-}: Pick<FeatureDeps, 'upstream' | 'audit'>) {
+  locks,
+}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'>) {
   return {
     async update(who: Who, cardId: string, change: CardChange): Promise<Card> {
       const ctx = { requestId: who.requestId, role: who.actor.role };
@@ -38,20 +68,42 @@ export function createUpdateCardService({
       let before: ReturnType<typeof limitSnapshot> | undefined;
       let last4: string | undefined;
       try {
-        const current = await upstream.getCard(ctx, cardId);
-        before = limitSnapshot(current);
-        last4 = current.last4;
-        const body = mergedPatch(before, change);
-        const updated = await upstream.updateCard(ctx, cardId, body);
-        await audit.append({
-          ...base,
-          outcome: 'success',
-          last4: updated.last4,
-          before,
-          after: limitSnapshot(updated),
+        return await locks.run(`card:${cardId}`, async () => {
+          // Fresh: a read already in flight may have started before the previous edit landed.
+          const current = await upstream.getCard(ctx, cardId, { fresh: true });
+          before = limitSnapshot(current);
+          last4 = current.last4;
+          const now = currentValues(current);
+          if (!stillAsSeen(change.expected, now)) {
+            throw new AppError(
+              409,
+              'card_changed',
+              'Someone else changed this card after you loaded it, so nothing was saved. ' +
+                'Check its current values and apply your change again.',
+              { details: { current: now } },
+            );
+          }
+          const body = mergedPatch(before, change);
+          const updated = await upstream.updateCard(ctx, cardId, body);
+          await audit.append({
+            ...base,
+            outcome: 'success',
+            last4: updated.last4,
+            before,
+            after: limitSnapshot(updated),
+          });
+          return toApiCard(updated);
         });
-        return toApiCard(updated);
-      } catch (error) {
+      } catch (caught) {
+        const error =
+          caught instanceof LockWaitTimeoutError
+            ? new AppError(
+                503,
+                'card_busy',
+                'Another change to this card is still being saved. Try again in a moment.',
+                { cause: caught, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
+              )
+            : caught;
         await audit.append({
           ...base,
           outcome: 'failed',

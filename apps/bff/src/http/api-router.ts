@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { SessionService } from '../platform/sessions/session-service';
 import { AppError } from './app-error';
-import type { createAuthorizer } from './authorize';
+import type { Authorizer } from './authorize';
 import { createCsrfCheck } from './csrf';
 import { createJsonBodyReader } from './json-body';
 import type { ApiPipeline } from './request-listener';
@@ -21,7 +21,7 @@ export const routeKey = (rule: Pick<RouteRule, 'method' | 'path'>) =>
 export interface ApiRouterDeps {
   sessions: SessionService;
   allowedOrigins: readonly string[];
-  authorize: ReturnType<typeof createAuthorizer>;
+  authorize: Authorizer;
   /** Every feature's handlers; together they must answer exactly the route table's rows. */
   routes: ApiRoutes[];
   table?: readonly RouteRule[];
@@ -30,9 +30,11 @@ export interface ApiRouterDeps {
 /**
  * Everything under /api (see `createRequestListener`), with the checks in a fixed order, cheapest first:
  * no-store, `X-CSRF` (and Origin on mutations), the session, the route-table row (none → 404),
- * its access rule and rate limits, the strict JSON body, then the row's handler. The route
- * table is the router: a handler without a row, or a row without a handler, fails at start-up,
- * so nothing is reachable that the authorization matrix does not cover.
+ * its access rule, ids and rate limits, the strict JSON body, then the row's handler. A
+ * mutation from a foreign Origin goes no further than reading the session (without extending
+ * it) to record who tried. The route table is the router: a handler without a row, or a row
+ * without a handler, fails at start-up, so nothing is reachable that the authorization matrix
+ * does not cover.
  */
 export function createApiRouter(deps: ApiRouterDeps): ApiPipeline {
   const table = deps.table ?? routeTable;
@@ -45,12 +47,20 @@ export function createApiRouter(deps: ApiRouterDeps): ApiPipeline {
     const path = req.path;
     setNoStore(res);
     // Cheap checks first: a forged or anonymous request is refused before its body is read.
-    checkCsrf(req);
-    await deps.sessions.load(req, !isBackgroundPoll(req, path));
+    const originOk = checkCsrf(req);
     const found = match(req.method, path);
+    if (found) {
+      req.apiRoute = found.key;
+      req.params = found.params;
+    }
+    if (!originOk) {
+      // Only to know who tried: a refused request is not activity.
+      await deps.sessions.load(req, false);
+      await deps.authorize.refuseForeignOrigin(found?.rule, req);
+    }
+    await deps.sessions.load(req, !isBackgroundPoll(req, path));
     if (!found) throw new AppError(404, 'not_found', 'There is no such API endpoint.');
-    await deps.authorize(found.rule, req);
-    req.params = found.params;
+    await deps.authorize.check(found.rule, req);
     await readBody(req, res);
     await (handlers.get(found.rule) as ApiHandler)(req, res);
   };

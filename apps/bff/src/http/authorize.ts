@@ -1,10 +1,11 @@
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
-import { findCardNumbers } from '../platform/security/card-numbers';
+import { holdsCardNumber, withCardNumbersMasked } from '../platform/security/card-number-ids';
 import { consumeOrThrow, type RateLimiters } from '../platform/security/rate-limits';
 import { AppError } from './app-error';
-import type { AuditStore } from './deps';
+import { badOrigin } from './csrf';
+import type { AuditStore, NewAuditRecord } from './deps';
 import type { RouteRule } from './route-table';
 
 interface AuthorizeDeps {
@@ -13,51 +14,157 @@ interface AuthorizeDeps {
   logger: Logger;
 }
 
-/** A card id worth recording on a denial: well-formed and not something that looks like a PAN. */
-function cardIdOf(path: string): string | undefined {
-  const match = /^\/api\/cards\/([^/]+)/.exec(path);
-  if (!match?.[1]) return undefined;
-  const id = resourceIdSchema.safeParse(match[1]);
-  return id.success && findCardNumbers(id.data).length === 0 ? id.data : undefined;
+export interface Authorizer {
+  /**
+   * Enforces a matched route-table row (after the session is loaded and `req.params` set):
+   * `signedIn` or role rows without a session → 401; wrong role → 403 and an `access.denied`
+   * audit record. Signed-in calls count against the per-user limit (denied ones too). A path
+   * parameter holding a card number → 400 `invalid_id`, audited (masked) on mutations. Reveals
+   * also count against the tighter reveal limit; a reveal it refuses (429) is audited.
+   * Unmatched paths never get here: the API router answers them 404.
+   */
+  check(rule: RouteRule, req: Request): Promise<void>;
+  /**
+   * Refuses a mutation from a foreign Origin (403 `bad_origin`). With a signed-in session
+   * loaded (`req.actor`), the attempt counts against the per-user limit and is audited as
+   * `access.denied`; an anonymous one is only logged, so anyone on the network cannot fill
+   * the audit trail.
+   */
+  refuseForeignOrigin(rule: RouteRule | undefined, req: Request): Promise<never>;
 }
 
+const cardPath = /^\/api\/cards\/:id(?:\/|$)/;
+const isReveal = (rule: RouteRule) =>
+  rule.method === 'POST' && rule.path === '/api/cards/:id/reveal';
+
 /**
- * Enforces a matched route-table row (after the session is loaded): `signedIn` or role rows
- * without a session → 401; wrong role → 403 and an `access.denied` audit record. Signed-in
- * calls count against the per-user limit (denied ones too); reveals also against the
- * tighter reveal limit. Unmatched paths never get here: the API router answers them 404.
+ * The card id of a card route, as an audit record may hold it: a card number typed in its
+ * place masked to its last four digits, a malformed id left out.
  */
-export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps) {
-  const isReveal = (rule: RouteRule) =>
-    rule.method === 'POST' && rule.path === '/api/cards/:id/reveal';
+function cardIdOf(rule: RouteRule | undefined, req: Request): string | undefined {
+  if (!rule || !cardPath.test(rule.path)) return undefined;
+  const id = req.params?.id;
+  if (typeof id !== 'string') return undefined;
+  if (holdsCardNumber(id)) return withCardNumbersMasked(id);
+  return resourceIdSchema.safeParse(id).success ? id : undefined;
+}
 
-  return async (rule: RouteRule, req: Request): Promise<void> => {
-    if (rule.access === 'public') return;
+/** A path parameter holding a card number, if any (a card number is never an id). */
+function cardNumberParam(req: Request): string | undefined {
+  const params = req.params as Record<string, string> | undefined;
+  for (const name in params) {
+    if (holdsCardNumber(params[name] as string)) return name;
+  }
+  return undefined;
+}
 
+/** What a refused mutation is recorded as: the feature's own action where there is one. */
+function actionOf(rule: RouteRule): NewAuditRecord['action'] {
+  if (isReveal(rule)) return 'card.reveal';
+  if (rule.method === 'PATCH' && rule.path === '/api/cards/:id') return 'card.update';
+  return 'access.denied';
+}
+
+export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Authorizer {
+  /** Records a refusal; the refusal stands even when its record cannot be written. */
+  async function record(req: Request, entry: Omit<NewAuditRecord, 'actor' | 'requestId'>) {
     const actor = req.actor;
-    if (!actor) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
-    // Before the role check, so a stream of denied calls (each one audited) is limited too.
-    await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
+    if (!actor) return;
+    try {
+      await audit.append({
+        actor: actor.email,
+        role: actor.role,
+        ...entry,
+        requestId: req.requestId,
+      });
+    } catch (error) {
+      logger.error({ err: error, requestId: req.requestId }, 'audit append failed for a refusal');
+    }
+  }
 
-    if (rule.access !== 'signedIn' && !rule.access.includes(actor.role)) {
-      try {
-        await audit.append({
-          actor: actor.email,
-          role: actor.role,
-          action: 'access.denied',
-          outcome: 'denied',
-          target: `${rule.method} ${rule.path}`,
-          cardId: cardIdOf(req.path),
-          requestId: req.requestId,
-        });
-      } catch (error) {
-        logger.error({ err: error, requestId: req.requestId }, 'audit append failed for a denial');
+  return {
+    async check(rule, req) {
+      if (rule.access !== 'public') {
+        const actor = req.actor;
+        if (!actor) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
+        // Before the role check, so a stream of denied calls (each one audited) is limited too.
+        await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
+
+        if (rule.access !== 'signedIn' && !rule.access.includes(actor.role)) {
+          await record(req, {
+            action: 'access.denied',
+            outcome: 'denied',
+            target: `${rule.method} ${rule.path}`,
+            cardId: cardIdOf(rule, req),
+          });
+          throw new AppError(403, 'forbidden', 'Your role may not do this.');
+        }
       }
-      throw new AppError(403, 'forbidden', 'Your role may not do this.');
-    }
 
-    if (isReveal(rule)) {
-      await consumeOrThrow(limiters.revealPerUser, actor.email, 'Too many reveals; wait a minute.');
-    }
+      if (cardNumberParam(req) !== undefined) {
+        // Refused here, before the body is read or anything reaches the card service; the
+        // message does not repeat the number.
+        if (rule.mutation) {
+          const cardId = cardIdOf(rule, req);
+          const action = actionOf(rule);
+          await record(req, {
+            action,
+            outcome: 'denied',
+            target: action === 'access.denied' ? `${rule.method} ${rule.path}` : cardId,
+            cardId,
+            detail: 'invalid_id',
+          });
+        }
+        throw new AppError(
+          400,
+          'invalid_id',
+          'The path holds what looks like a card number where an id belongs; use the id.',
+        );
+      }
+
+      if (isReveal(rule) && req.actor) {
+        try {
+          await consumeOrThrow(
+            limiters.revealPerUser,
+            req.actor.email,
+            'Too many reveals; wait a minute.',
+          );
+        } catch (error) {
+          if (error instanceof AppError && error.status === 429) {
+            const cardId = cardIdOf(rule, req);
+            await record(req, {
+              action: 'card.reveal',
+              outcome: 'denied',
+              target: cardId,
+              cardId,
+              detail: 'rate_limited',
+            });
+          }
+          throw error;
+        }
+      }
+    },
+
+    async refuseForeignOrigin(rule, req) {
+      const actor = req.actor;
+      const target = rule ? `${rule.method} ${rule.path}` : `${req.method} (no such endpoint)`;
+      if (!actor) {
+        logger.warn(
+          { requestId: req.requestId, route: target },
+          'mutation refused: foreign Origin, no session (not audited)',
+        );
+        throw badOrigin();
+      }
+      // Counted like a denied call, so a stream of them (each one audited) is cut off too.
+      await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
+      await record(req, {
+        action: 'access.denied',
+        outcome: 'denied',
+        target,
+        cardId: cardIdOf(rule, req),
+        detail: 'bad_origin',
+      });
+      throw badOrigin();
+    },
   };
 }

@@ -5,16 +5,20 @@ const mutations = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * `X-CSRF: 1` on every /api call (a header a foreign page cannot add without a CORS preflight,
- * which we never grant), and on mutations an Origin equal to the public origin.
+ * which we never grant): without it, a 401. Returns whether the Origin is acceptable: true for
+ * reads and for mutations from the public origin, false for a mutation from anywhere else,
+ * which the caller refuses (`badOrigin`) after recording who tried.
  */
-export function createCsrfCheck(allowedOrigins: readonly string[]): (req: Request) => void {
+export function createCsrfCheck(allowedOrigins: readonly string[]): (req: Request) => boolean {
   const allowed = new Set(allowedOrigins);
   return (req) => {
     if (req.get('x-csrf') !== '1') {
       throw new AppError(401, 'csrf_required', 'Missing the X-CSRF: 1 request header.');
     }
-    if (mutations.has(req.method) && !allowed.has(req.get('origin') ?? '')) {
-      throw new AppError(403, 'bad_origin', 'This request did not come from Card Console.');
-    }
+    return !mutations.has(req.method) || allowed.has(req.get('origin') ?? '');
   };
+}
+
+export function badOrigin(): AppError {
+  return new AppError(403, 'bad_origin', 'This request did not come from Card Console.');
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { holdsCardNumber, withCardNumbersMasked } from '../platform/security/card-number-ids';
 
 declare module 'node:http' {
   interface ServerResponse {
@@ -8,11 +9,44 @@ declare module 'node:http' {
   }
 }
 
+declare global {
+  namespace Express {
+    interface Request {
+      /** The route-table row an API call matched (`PATCH /api/cards/:id`), for its log line. */
+      apiRoute?: string;
+    }
+  }
+}
+
+/** Could hold a card number: 13 digits in a row, perhaps grouped with spaces or dashes. */
+const longDigitRun = /\d(?:[ -]?\d){12}/;
+
+/**
+ * The path of a request URL for the log: no query string (its values may be anything a
+ * person typed), and a card number pasted into it masked to its last four digits. An escaped
+ * path is checked as it decodes, so `%20` between digit groups hides nothing.
+ */
+export function pathForLog(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.includes('%')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      decoded = path;
+    }
+    return holdsCardNumber(decoded) ? withCardNumbersMasked(decoded) : path;
+  }
+  return longDigitRun.test(path) ? withCardNumbersMasked(path) : path;
+}
+
 /**
  * One structured line per request, written when the response finishes (or the connection
- * closes first), with the same fields pino-http wrote: `req` (picked explicitly: never all
- * headers, never a body), `res.statusCode`, `responseTime`, and `err` on a 5xx. The logger's
- * redact paths still cover anything logged by mistake.
+ * closes first): `req` (picked explicitly: id, method, the route-table row for an API call,
+ * the path without its query, actor, address; never headers or a body), `res.statusCode`,
+ * `responseTime`, and `err` on a 5xx. The logger's redact paths still cover anything logged
+ * by mistake.
  *
  * Hand-rolled rather than pino-http: that middleware builds two child loggers (serializing the
  * whole request into bindings) and three listeners per request, a measurable share of a
@@ -35,7 +69,9 @@ export function httpLogger(logger: Logger): RequestHandler {
         req: {
           id: req.requestId,
           method: req.method,
-          url: req.originalUrl,
+          route: req.apiRoute,
+          // API calls skip Express's router, which is what sets `originalUrl`.
+          path: pathForLog(req.originalUrl ?? req.url ?? ''),
           actor: req.actor?.email,
           remoteAddress: req.ip,
         },

@@ -19,6 +19,7 @@ describe('route matching', () => {
       const path = rule.example.split('?')[0]?.replace(/\{[^}]+\}/g, 'abc-123') as string;
       const found = match(rule.method, path);
       expect(found?.rule).toBe(rule);
+      expect(found?.key).toBe(`${rule.method} ${rule.path}`);
       if (rule.path.includes(':id')) expect(found?.params).toEqual({ id: 'abc-123' });
     }
   });
@@ -57,11 +58,14 @@ describe('the API router', () => {
   const deps = (routes: ApiRoutes[]) => ({
     sessions: {} as never,
     allowedOrigins: [],
-    authorize: async () => undefined,
+    authorize: { check: async () => undefined, refuseForeignOrigin: async () => never() },
     routes,
     table,
   });
   const handler = async () => undefined;
+  const never = (): never => {
+    throw new Error('not called when the router is built');
+  };
 
   it('refuses to start when a row has no handler', () => {
     expect(() => createApiRouter(deps([{ 'GET /api/things': handler }]))).toThrow(

@@ -3,12 +3,15 @@ import { type RouteRule, routeTable } from './route-table';
 
 export interface RouteMatch {
   rule: RouteRule;
+  /** The row as text, `PATCH /api/cards/:id`: built once, for the request's log line. */
+  key: string;
   /** Path parameters by name, percent-decoded. */
   params: Record<string, string>;
 }
 
 interface CompiledRule {
   rule: RouteRule;
+  key: string;
   /** Literal segments as text; a `:param` segment as `{ param: name }`. */
   segments: (string | { param: string })[];
 }
@@ -18,7 +21,7 @@ function compile(rule: RouteRule): CompiledRule {
     .split('/')
     .slice(1)
     .map((s) => (s.startsWith(':') ? { param: s.slice(1) } : s));
-  return { rule, segments };
+  return { rule, key: `${rule.method} ${rule.path}`, segments };
 }
 
 function decodeSegment(segment: string): string {
@@ -51,7 +54,7 @@ export function createRouteMatcher(table: readonly RouteRule[] = routeTable) {
     const candidates = byMethod.get(method === 'HEAD' ? 'GET' : method);
     if (!candidates) return undefined;
     const parts = path.split('/');
-    next: for (const { rule, segments } of candidates) {
+    next: for (const { rule, key, segments } of candidates) {
       if (segments.length !== parts.length - 1) continue;
       for (let i = 0; i < segments.length; i++) {
         const want = segments[i] as string | { param: string };
@@ -63,7 +66,7 @@ export function createRouteMatcher(table: readonly RouteRule[] = routeTable) {
         const want = segments[i] as string | { param: string };
         if (typeof want !== 'string') params[want.param] = decodeSegment(parts[i + 1] as string);
       }
-      return { rule, params };
+      return { rule, key, params };
     }
     return undefined;
   };

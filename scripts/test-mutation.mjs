@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `pnpm test:mutation [stryker options]`: StrykerJS over the BFF's security-critical files
+// (stryker.config.mjs), then apps/bff/mutation-report.md from its JSON report. Slow (minutes
+// per file on two cores): run by hand, never part of `pnpm test` or CI. To restrict a run:
+// `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts`.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reportFile, writeMutationReport } from './mutation-report.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = ['run', ...process.argv.slice(2)];
+const started = performance.now();
+const run = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), args, {
+  cwd: root,
+  stdio: 'inherit',
+});
+const seconds = (performance.now() - started) / 1000;
+if (run.status !== 0) {
+  console.error(`stryker ended with ${run.status ?? run.signal}; ${reportFile} left as it was`);
+  process.exit(run.status ?? 1);
+}
+const { unexplained } = writeMutationReport({ seconds, command: `stryker ${args.join(' ')}` });
+console.log(`\nwrote ${reportFile}: ${unexplained} survivors without an explanation`);

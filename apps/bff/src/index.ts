@@ -20,8 +20,6 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, createStdoutDestination());
-
   // Loaded only in demo mode: production never holds the simulator (or its data) in memory.
   const demo =
     config.mode === 'demo'
@@ -32,6 +30,8 @@ async function main() {
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
   const apiKey = demo?.apiKey ?? config.cardApiKey;
   if (!baseUrl || !apiKey) throw new Error('unreachable: loadConfig insists on both outside demo');
+  // Made once the key is known, so no line it writes can carry the key.
+  const logger = createLogger(config.logLevel, createStdoutDestination(), { secrets: [apiKey] });
 
   let users: UserDirectory;
   try {

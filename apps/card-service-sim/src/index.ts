@@ -1,4 +1,7 @@
+// For tests that must build card numbers at run time, never writing one down.
+export { luhnCheckDigit } from './data/luhn';
 export type { Card, CardWithSecrets, SubAccount, Transaction } from './data/model';
+export type { TransactionText } from './data/transaction-store';
 export type { FaultOptions, FaultStep } from './http/faults';
 export type { CardServiceOptions } from './options';
 export { type CardService, createCardService } from './service';

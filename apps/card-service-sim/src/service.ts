@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildDataset } from './data/dataset';
 import type { Card, CardWithSecrets, SubAccount, Transaction } from './data/model';
+import type { TransactionText } from './data/transaction-store';
 import { applyStep, dropConnection, MALFORMED_JSON, sleep } from './http/apply-fault';
 import { createCursorCodec } from './http/cursor-codec';
 import { FaultController, type FaultOptions, type FaultStep } from './http/faults';
@@ -37,6 +38,15 @@ export interface CardService {
     /** A card with its PAN and CVV, or undefined. */
     card(id: string): CardWithSecrets | undefined;
     transaction(id: string): Transaction | undefined;
+  };
+  /** Hooks for tests, outside the service's contract: data the API itself never changes. */
+  testing: {
+    /**
+     * Replaces a transaction's free text (description, merchant description, decline reason)
+     * in every answer from now on, e.g. to see what a client does with a card number in it.
+     * Throws for an unknown id.
+     */
+    setTransactionText(id: string, text: TransactionText): void;
   };
 }
 
@@ -80,7 +90,7 @@ export function createCardService(options: CardServiceOptions = {}): CardService
     }
 
     const step = faults.takeStep(method, match.key);
-    if (step && (await applyStep(res, step))) return;
+    if (step && (await applyStep(res, step, config.apiKey))) return;
     const latency = faults.latencyMs();
     if (latency > 0) await sleep(latency);
     switch (faults.rollRandom()) {
@@ -188,6 +198,13 @@ export function createCardService(options: CardServiceOptions = {}): CardService
       transaction(id) {
         const row = data.transactions.rowOf(id);
         return row === undefined ? undefined : data.transactions.materialize(row);
+      },
+    },
+    testing: {
+      setTransactionText(id, text) {
+        const row = data.transactions.rowOf(id);
+        if (row === undefined) throw new Error(`card-service-sim: no transaction ${id}`);
+        data.transactions.overrideText(row, text);
       },
     },
   };

@@ -30,3 +30,34 @@ describe('the logger', () => {
     expect(text).toContain('[redacted]');
   });
 });
+
+describe('the logger given secrets', () => {
+  const key = 'sk_live_Q9x"7\\Zk2mP4vT8wR1yB';
+
+  it('never writes one, whatever field, message, error or child logger carries it', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', lineSink(lines), { secrets: [key] });
+    logger.info({ upstreamResponse: { message: `key ${key} is not allowed` } }, 'rejected');
+    logger.warn(`the service said ${key}`);
+    logger.error({ err: new Error(`boom ${key}`) }, 'failed');
+    logger.child({ requestId: key }).info({ nested: { deeper: [key] } }, 'child');
+    // A child with its own redaction settings, as the request log line uses.
+    logger.child({}, { redact: { paths: [], censor: '[redacted]' } }).info({ url: `/x?k=${key}` });
+    expect(lines).toHaveLength(5);
+    const text = lines.join('\n');
+    expect(text).not.toContain(JSON.stringify(key).slice(1, -1));
+    expect(text).not.toContain('sk_live_Q9x');
+    expect(text).not.toContain('Zk2mP4vT8wR1yB');
+    for (const line of lines) expect(JSON.parse(line)).toBeTypeOf('object');
+    expect(text).toContain('key [redacted] is not allowed');
+  });
+
+  it('writes lines without a secret unchanged', () => {
+    const plain: string[] = [];
+    const scrubbed: string[] = [];
+    createLogger('info', lineSink(plain)).info({ a: 1 }, 'same');
+    createLogger('info', lineSink(scrubbed), { secrets: [key] }).info({ a: 1 }, 'same');
+    const withoutTime = (line: string) => ({ ...JSON.parse(line), time: undefined });
+    expect(scrubbed.map(withoutTime)).toEqual(plain.map(withoutTime));
+  });
+});

@@ -42,10 +42,10 @@ export interface TestAppOptions {
   env?: ConfigOverrides;
   /** 'production' wires a users file of non-demo accounts and the production cookie. */
   mode?: 'demo' | 'production';
-  /** Per-card edit serialisation; the app's default when not given. */
-  locks?: KeyedLock;
   /** Running CSV exports; the app makes its own from `config.exportCaps` when not given. */
   exportSlots?: ExportSlots;
+  /** Per-card edit serialisation; the app's default when not given. */
+  locks?: KeyedLock;
 }
 
 export interface TestApp {
@@ -109,7 +109,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     session: { ...base.session, ...session },
   };
 
-  const logger = createLogger('debug', lineSink(logs));
+  const logger = createLogger('debug', lineSink(logs), { secrets: [apiKey] });
   const upstream = createUpstreamClient({ baseUrl: simUrl, apiKey, logger });
   const audit = new JsonlAuditStore(config.dataDir, clock);
   const app = createApp({

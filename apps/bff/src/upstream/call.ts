@@ -9,12 +9,15 @@ import type { RetryBudget } from './retry-budget';
 import { bodyForLog } from './safe-message';
 import { type AttemptOutcome, sendAttempt } from './send-attempt';
 import { translateFailure } from './translate-error';
+import type { UpstreamRedactor } from './upstream-redactor';
 
 /** Everything the retry loop needs, fixed when the client is created. */
 export interface CallEnvironment {
   dispatcher: Dispatcher;
   baseUrl: URL;
   apiKey: string;
+  /** Built once from the key: every upstream string logged or shown goes through it. */
+  redact: UpstreamRedactor;
   logger: Logger;
   attemptTimeoutMs: number;
   deadlineMs: number;
@@ -111,7 +114,7 @@ export async function executeCall<S extends z.ZodType>(
     }
 
     if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
-      return parseSuccess(outcome.body, input.schema, log);
+      return parseSuccess(outcome.body, input.schema, log, env.redact);
     }
     const retryAfterMs =
       outcome.kind === 'response'
@@ -124,6 +127,7 @@ export async function executeCall<S extends z.ZodType>(
         template: request.template,
         requestId,
         logger: env.logger,
+        redact: env.redact,
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
       });
 
@@ -165,12 +169,13 @@ function parseSuccess<S extends z.ZodType>(
   text: string,
   schema: S,
   log: () => Logger,
+  redact: UpstreamRedactor,
 ): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    log().error({ snippet: bodyForLog(text) }, 'upstream sent a body that is not JSON');
+    log().error({ snippet: bodyForLog(text, redact) }, 'upstream sent a body that is not JSON');
     throw new AppError(
       502,
       'upstream_invalid_response',

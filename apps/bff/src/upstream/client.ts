@@ -20,11 +20,13 @@ import {
 import { z } from 'zod';
 import { AppError } from '../http/app-error';
 import { type CallEnvironment, checkAnswer, executeCall } from './call';
+import { cleanCard, cleanPage, cleanSubAccount, cleanTransaction } from './clean-answer';
 import { clientDefaults, type UpstreamClientOptions } from './client-options';
 import { createCoalescer } from './coalescer';
 import { buildRequest, type OperationName, type QueryValues } from './operations';
 import { createRetryBudget } from './retry-budget';
 import { Agent } from './undici-agent';
+import { createUpstreamRedactor } from './upstream-redactor';
 
 export type { UpstreamClientOptions } from './client-options';
 
@@ -110,10 +112,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     keepAliveTimeout: 10_000,
     pipelining: 1,
   });
+  // Every string of every answer, and every upstream string logged, goes through this.
+  const redact = createUpstreamRedactor(o.apiKey);
   const env: CallEnvironment = {
     dispatcher,
     baseUrl,
     apiKey: o.apiKey,
+    redact,
     logger: o.logger,
     attemptTimeoutMs: o.attemptTimeoutMs,
     deadlineMs: o.deadlineMs,
@@ -132,10 +137,25 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
   const coalescer = createCoalescer();
 
+  // Answers are redacted as they arrive, before a coalesced read shares them.
+  const clean = {
+    card: (card: UpstreamCard) => cleanCard(card, redact),
+    cardPage: (page: ListEnvelope<UpstreamCard>) => cleanPage(page, cleanCard, redact),
+    subAccount: (sub: { id: string; name: string }) => cleanSubAccount(sub, redact),
+    subAccountPage: (page: ListEnvelope<UpstreamSubAccount>) =>
+      cleanPage(page, cleanSubAccount, redact),
+    transaction: (t: UpstreamTransaction) => cleanTransaction(t, redact),
+    transactionPage: (page: ListEnvelope<UpstreamTransaction>) =>
+      cleanPage(page, cleanTransaction, redact),
+    /** Items still unchecked: only the cursor now, the items once they are checked. */
+    uncheckedPage: (page: ListEnvelope<unknown>) => cleanPage(page, (item) => item, redact),
+  };
+
   async function read<S extends z.ZodType>(
     ctx: CallContext,
     name: OperationName,
     schema: S,
+    cleanAnswer: (answer: z.output<S>) => z.output<S>,
     opts: { id?: string; query?: QueryValues; share?: boolean } = {},
   ): Promise<z.output<S>> {
     const request = buildRequest(name, opts.id, opts.query);
@@ -145,7 +165,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         requestId: ctx.requestId,
         schema,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
+      }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
     // Keyed by role too: a shared answer never crosses permission levels.
     const key = `${ctx.role ?? 'system'} ${request.method} ${request.pathAndQuery}`;
@@ -156,59 +176,74 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     ctx: CallContext,
     name: OperationName,
     schema: S,
+    cleanAnswer: (answer: z.output<S>) => z.output<S>,
     body: unknown,
     id?: string,
   ): Promise<z.output<S>> {
     const request = buildRequest(name, id);
-    return executeCall(env, { request, requestId: ctx.requestId, schema, body });
+    return cleanAnswer(await executeCall(env, { request, requestId: ctx.requestId, schema, body }));
   }
 
   return {
     listSubAccounts: (ctx, query) =>
-      read(ctx, 'listSubAccounts', subAccountPage, { query: { cursor: query.cursor } }),
+      read(ctx, 'listSubAccounts', subAccountPage, clean.subAccountPage, {
+        query: { cursor: query.cursor },
+      }),
     createSubAccount: (ctx, body) =>
       write(
         ctx,
         'createSubAccount',
         upstreamSubAccountCreatedSchema,
+        clean.subAccount,
         validOutgoing(upstreamSubAccountCreateBodySchema, body),
       ),
-    listCards: (ctx, query) => read(ctx, 'listCards', cardPage, { query: { ...query } }),
+    listCards: (ctx, query) =>
+      read(ctx, 'listCards', cardPage, clean.cardPage, { query: { ...query } }),
     getCard: (ctx, id, opts) =>
       opts?.withSecrets
-        ? read(ctx, 'getCard', upstreamCardSchema, {
+        ? read(ctx, 'getCard', upstreamCardSchema, clean.card, {
             id,
             query: { include_pan: 'true', include_cvv: 'true' },
             share: false,
           })
-        : read(ctx, 'getCard', upstreamCardSchema, { id, share: !opts?.fresh }),
+        : read(ctx, 'getCard', upstreamCardSchema, clean.card, { id, share: !opts?.fresh }),
     updateCard: (ctx, id, body) =>
       write(
         ctx,
         'updateCard',
         upstreamCardSchema,
+        clean.card,
         validOutgoing(upstreamCardPatchBodySchema, body),
         id,
       ),
     listTransactions: (ctx, q) =>
-      read(ctx, 'listTransactions', transactionPage, { query: transactionQuery(q) }),
+      read(ctx, 'listTransactions', transactionPage, clean.transactionPage, {
+        query: transactionQuery(q),
+      }),
     async listTransactionsDeferred(ctx, q) {
       // Never shared: a coalesced listTransactions of the same query expects checked items.
-      const page = await read(ctx, 'listTransactions', uncheckedTransactionPage, {
-        query: transactionQuery(q),
-        share: false,
-      });
+      const page = await read(
+        ctx,
+        'listTransactions',
+        uncheckedTransactionPage,
+        clean.uncheckedPage,
+        {
+          query: transactionQuery(q),
+          share: false,
+        },
+      );
       const log = () => o.logger.child({ requestId: ctx.requestId, upstream: 'GET /transaction' });
       let checked: UpstreamTransaction[] | undefined;
       return {
         metadata: page.metadata,
         items: () => {
-          checked ??= checkAnswer(transactionItems, page.items, log);
+          checked ??= checkAnswer(transactionItems, page.items, log).map(clean.transaction);
           return checked;
         },
       };
     },
-    getTransaction: (ctx, id) => read(ctx, 'getTransaction', upstreamTransactionSchema, { id }),
+    getTransaction: (ctx, id) =>
+      read(ctx, 'getTransaction', upstreamTransactionSchema, clean.transaction, { id }),
     async checkReady(requestId) {
       // A probe must answer fast: a short deadline, and never shared with people's reads.
       const request = buildRequest('listSubAccounts');

@@ -2,11 +2,14 @@ import type { Logger } from 'pino';
 import { AppError } from '../http/app-error';
 import { bodyForLog, parseErrorBody, safeUpstreamMessage } from './safe-message';
 import type { AttemptOutcome } from './send-attempt';
+import type { UpstreamRedactor } from './upstream-redactor';
 
 export interface FailureContext {
   template: string;
   requestId: string;
   logger: Logger;
+  /** Applied to every upstream string logged or shown: the key removed, card numbers masked. */
+  redact: UpstreamRedactor;
   /** Seconds from the upstream's Retry-After, when it sent one. */
   retryAfterSeconds?: number;
 }
@@ -32,14 +35,20 @@ export function translateFailure(outcome: AttemptOutcome, ctx: FailureContext): 
         'upstream_invalid_response',
         'The card service sent an unreadable answer.',
       );
-    case 'network':
+    case 'network': {
+      // The message may quote what the service or a proxy sent: redacted like any upstream text.
+      const { message, code } = outcome.error as { message: string; code?: unknown };
       log.warn(
         {
-          err: { message: outcome.error.message, code: (outcome.error as { code?: string }).code },
+          err: {
+            message: ctx.redact(String(message)),
+            code: typeof code === 'string' ? ctx.redact(code) : undefined,
+          },
         },
         'upstream unreachable',
       );
       return new AppError(502, 'upstream_unreachable', 'The card service could not be reached.');
+    }
     case 'response':
       return translateStatus(outcome.status, outcome.body, ctx, log);
   }
@@ -47,10 +56,14 @@ export function translateFailure(outcome: AttemptOutcome, ctx: FailureContext): 
 
 function translateStatus(status: number, body: string, ctx: FailureContext, log: Logger): AppError {
   const documented = parseErrorBody(body);
-  // The upstream's own words, for the log only (digit runs masked; never the key).
+  // The upstream's own words, for the log only: redacted (never the key), digit runs masked.
   const upstream = documented
-    ? { status, code: documented.code, message: bodyForLog(documented.message) }
-    : { status, snippet: bodyForLog(body) };
+    ? {
+        status,
+        code: bodyForLog(documented.code, ctx.redact),
+        message: bodyForLog(documented.message, ctx.redact),
+      }
+    : { status, snippet: bodyForLog(body, ctx.redact) };
   if (status >= 300 && status < 400) {
     log.error({ upstreamResponse: upstream }, 'upstream answered with a redirect; not followed');
     return new AppError(502, 'upstream_bad_gateway', 'The card service answered unexpectedly.');
@@ -83,7 +96,7 @@ function translateStatus(status: number, body: string, ctx: FailureContext, log:
   }
   if (status === 400 || status === 422) {
     log.info({ upstreamResponse: upstream }, 'upstream rejected the request');
-    const shown = documented ? safeUpstreamMessage(documented.message) : undefined;
+    const shown = documented ? safeUpstreamMessage(documented.message, ctx.redact) : undefined;
     return new AppError(400, 'upstream_rejected', shown ?? 'The card service refused the request.');
   }
   if (status === 503) {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { testPan } from '../test/test-pan';
 import { fullJitterDelay } from './backoff';
 import { buildRequest } from './operations';
 import { parseRetryAfter } from './retry-after';
 import { createRetryBudget } from './retry-budget';
-import { maskDigitRuns, safeUpstreamMessage } from './safe-message';
+import { bodyForLog, maskDigitRuns, safeUpstreamMessage } from './safe-message';
+import { createUpstreamRedactor } from './upstream-redactor';
 
 describe('Retry-After', () => {
   const now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -62,17 +64,54 @@ describe('the upstream allowlist', () => {
   });
 });
 
-describe('upstream messages', () => {
+describe('upstream text', () => {
+  const key = 'sk_live_5fQ2rT9wXc7vB3nM8kL1';
+  const redact = createUpstreamRedactor(key);
+  const pan = testPan(11);
+  const grouped = pan.match(/.{4}/g)?.join(' ') ?? pan;
+
   it('shows a short plain reason', () =>
-    expect(safeUpstreamMessage('maximum must be at least minimum')).toBe(
+    expect(safeUpstreamMessage('maximum must be at least minimum', redact)).toBe(
       'maximum must be at least minimum',
     ));
-  it('hides markup, control characters and card-like numbers', () => {
-    expect(safeUpstreamMessage('<b>boom</b>')).toBeUndefined();
-    expect(safeUpstreamMessage('line\nbreak')).toBeUndefined();
-    expect(safeUpstreamMessage(`bad card ${'4'.repeat(16)}`)).toBeUndefined();
-    expect(safeUpstreamMessage('x'.repeat(400))).toBeUndefined();
+
+  it('hides markup, control characters, other long digit runs and long messages', () => {
+    expect(safeUpstreamMessage('<b>boom</b>', redact)).toBeUndefined();
+    expect(safeUpstreamMessage('line\nbreak', redact)).toBeUndefined();
+    expect(safeUpstreamMessage(`bad account ${'4'.repeat(16)}`, redact)).toBeUndefined();
+    expect(safeUpstreamMessage('x'.repeat(400), redact)).toBeUndefined();
   });
+
+  it('shows a reason that quotes the key without the key or any long piece of it', () => {
+    expect(safeUpstreamMessage(`key ${key} is not allowed`, redact)).toBe(
+      'key [redacted] is not allowed',
+    );
+    const shown = safeUpstreamMessage(`unknown key ${key.slice(5, 17)}…`, redact) ?? '';
+    expect(shown).toBe('unknown key [redacted]…');
+  });
+
+  it('shows a reason that quotes a card number with the number masked to its last four', () =>
+    expect(safeUpstreamMessage(`card ${grouped} is blocked`, redact)).toBe(
+      `card •••• ${pan.slice(-4)} is blocked`,
+    ));
+
+  it('redacts the key, its long pieces and card numbers; leaves other text alone', () => {
+    expect(redact(`${key.slice(0, 8)}/${pan}`)).toBe(`[redacted]/•••• ${pan.slice(-4)}`);
+    expect(redact(`${key.slice(0, 7)} and order 123456`)).toBe(
+      `${key.slice(0, 7)} and order 123456`,
+    );
+  });
+
   it('masks digit runs for logs', () =>
-    expect(maskDigitRuns('pan 4000 0000 0000 0002 end')).toBe('pan [redacted-number] end'));
+    expect(maskDigitRuns(`pan ${grouped} end`)).toBe('pan [redacted-number] end'));
+
+  it('logs no digits of a card number cut off where a long body is truncated', () => {
+    for (let cut = 1; cut < 16; cut++) {
+      const logged = bodyForLog(`${'x'.repeat(500 - cut)}${pan} and more`, redact);
+      expect(logged, `cut after ${cut} digits`).toMatch(/^x+(\[redacted-number\])?$/);
+    }
+  });
+
+  it('logs an upstream body without the key', () =>
+    expect(bodyForLog(`{"message":"key ${key}"}`, redact)).toBe('{"message":"key [redacted]"}'));
 });

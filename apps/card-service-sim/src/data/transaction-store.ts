@@ -23,6 +23,14 @@ export interface TransactionFilter {
   cardIndex?: number;
 }
 
+/** Free text of one transaction a test may replace (`CardService.testing`). */
+export interface TransactionText {
+  description?: string;
+  /** Card transactions only: `merchantData.description`. */
+  merchantDescription?: string;
+  declineReason?: string;
+}
+
 export interface TransactionPage {
   rows: number[];
   /** row of the last item when more data exists */
@@ -47,6 +55,8 @@ export class TransactionStore {
   private readonly bySubStatus: Int32Array[];
   private readonly byCard: Int32Array[];
   private readonly byCardStatus: Int32Array[];
+  /** Rows whose free text a test replaced; empty outside such tests. */
+  private readonly textOverrides = new Map<number, TransactionText>();
 
   constructor(
     input: GenerateTransactionsInput & { cards: number },
@@ -127,6 +137,11 @@ export class TransactionStore {
     return row < this.cols.count && TransactionStore.idOf(row) === id ? row : undefined;
   }
 
+  /** Replaces free text of a row (a test hook: the API never changes a transaction). */
+  overrideText(row: number, text: TransactionText): void {
+    this.textOverrides.set(row, { ...this.textOverrides.get(row), ...text });
+  }
+
   /** The wire object for one row. */
   materialize(row: number): Transaction {
     return JSON.parse(this.json(row)) as Transaction;
@@ -139,6 +154,13 @@ export class TransactionStore {
    * dates, digits and enum members are plain ASCII the store made itself.
    */
   json(row: number): string {
+    const text = this.generatedJson(row);
+    if (this.textOverrides.size === 0) return text;
+    const override = this.textOverrides.get(row);
+    return override ? withText(text, override) : text;
+  }
+
+  private generatedJson(row: number): string {
     const c = this.cols;
     const date = c.date[row] ?? 0;
     const amountCents = c.amount[row] ?? 0;
@@ -182,4 +204,15 @@ export class TransactionStore {
     if (declineReason) text += `,"declineReason":${JSON.stringify(declineReason)}`;
     return `${text}}`;
   }
+}
+
+/** A row's JSON with a test's free text in place of its own (key order kept). */
+function withText(json: string, text: TransactionText): string {
+  const t = JSON.parse(json) as Transaction;
+  if (text.description !== undefined) t.description = text.description;
+  if (text.merchantDescription !== undefined && t.merchantData) {
+    t.merchantData.description = text.merchantDescription;
+  }
+  if (text.declineReason !== undefined) t.declineReason = text.declineReason;
+  return JSON.stringify(t);
 }

@@ -12,11 +12,17 @@ export function dropConnection(res: ServerResponse): void {
   res.socket?.destroy();
 }
 
+export const ECHO_KEY_MESSAGE = 'the key {key} is not allowed for this program';
+
 /**
  * Answers with a scripted fault. Returns false for a step that only delays, after which
- * the request is served normally.
+ * the request is served normally. `apiKey` is the service's own, for `echo-key`.
  */
-export async function applyStep(res: ServerResponse, step: FaultStep): Promise<boolean> {
+export async function applyStep(
+  res: ServerResponse,
+  step: FaultStep,
+  apiKey: string,
+): Promise<boolean> {
   switch (step.kind) {
     case 'delay':
       await sleep(step.ms);
@@ -39,6 +45,14 @@ export async function applyStep(res: ServerResponse, step: FaultStep): Promise<b
       return true;
     case 'body':
       sendJson(res, step.status ?? 200, step.body, step.headers);
+      return true;
+    case 'echo-key':
+      sendError(
+        res,
+        step.status ?? 400,
+        (step.message ?? ECHO_KEY_MESSAGE).replaceAll('{key}', apiKey),
+        'invalid_request',
+      );
       return true;
     case 'status': {
       const headers: Record<string, string> =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCardService } from '../index';
-import { expectError, jsonInit, useService } from '../test-support/harness';
+import { API_KEY, expectError, jsonInit, useService } from '../test-support/harness';
 
 describe('faults', () => {
   const h = useService({ transactions: 100 });
@@ -74,6 +74,20 @@ describe('faults', () => {
     const reply = await h.request(subPath);
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ items: 'not an array' });
+  });
+
+  it('echo-key answers a 400 or a 422 error body whose message quotes the service key', async () => {
+    h.service.faults.enqueue(
+      { kind: 'echo-key' },
+      { kind: 'echo-key', status: 422, message: 'key={key}; refused' },
+    );
+    const a = await h.request(subPath);
+    expectError(a, 400, 'invalid_request');
+    expect(a.json).toMatchObject({ message: `the key ${API_KEY} is not allowed for this program` });
+    const b = await h.request(subPath);
+    expectError(b, 422, 'invalid_request');
+    expect(b.json).toMatchObject({ message: `key=${API_KEY}; refused` });
+    expect((await h.request(subPath)).status).toBe(200);
   });
 
   it('a step restricted to a method or route waits for a matching request', async () => {

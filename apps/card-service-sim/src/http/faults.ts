@@ -25,6 +25,11 @@ export type FaultStep = StepScope &
     | { kind: 'html'; status?: number }
     | { kind: 'redirect'; status?: number; location: string }
     | { kind: 'body'; status?: number; body: unknown; headers?: Record<string, string> }
+    /**
+     * An error body (400 by default; 422 too) whose message quotes the service's own API key,
+     * as a careless service might: `{key}` in `message` stands for it.
+     */
+    | { kind: 'echo-key'; status?: 400 | 422; message?: string }
   );
 
 export type RandomFault = 'error' | 'malformed' | 'drop' | undefined;

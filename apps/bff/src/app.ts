@@ -29,6 +29,7 @@ import { TotpStepUp } from './platform/security/step-up';
 import { MemoryUsedCodeLedger, TotpVerifier, type UsedCodeLedger } from './platform/security/totp';
 import { SessionService } from './platform/sessions/session-service';
 import type { SessionStore } from './platform/sessions/session-store';
+import { createHashingGate } from './platform/users/hashing-gate';
 import type { UserDirectory } from './platform/users/user-directory';
 import type { UpstreamClient } from './upstream/client';
 
@@ -60,9 +61,17 @@ const EDIT_WAIT_MS = 10_000;
 export function createApp(deps: AppDeps): RequestListener {
   const { config, logger, clock, audit } = deps;
   const sessions = new SessionService(deps.sessionStore, clock, config);
-  const limiters = createRateLimiters(deps.rateLimiters ?? memoryRateLimiters, config.rateLimits);
+  const limiters = createRateLimiters(
+    deps.rateLimiters ?? memoryRateLimiters,
+    config.rateLimits,
+    config.session,
+  );
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
-  const stepUp = new TotpStepUp(sessions, deps.users, totp);
+  const stepUp = new TotpStepUp({ sessions, users: deps.users, totp, limiters, audit, logger });
+  const hashing = createHashingGate({
+    atOnce: config.rateLimits.signInHashesAtOnce,
+    queued: config.rateLimits.signInHashesQueued,
+  });
   const exportSlots = deps.exportSlots ?? new MemoryExportSlots(config.exportCaps);
   const locks = deps.locks ?? new MemoryKeyedLock({ waitMs: EDIT_WAIT_MS });
   const featureDeps: FeatureDeps = {
@@ -90,7 +99,7 @@ export function createApp(deps: AppDeps): RequestListener {
     authorize: createAuthorizer({ audit, limiters, logger }),
     routes: [
       metaRoutes(config.mode),
-      sessionRoutes({ sessions, users: deps.users, totp, limiters, audit, logger }),
+      sessionRoutes({ sessions, users: deps.users, totp, limiters, hashing, audit, logger }),
       auditRoutes(audit),
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),

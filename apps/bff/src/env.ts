@@ -93,9 +93,18 @@ export type Mode = 'demo' | 'production';
 
 /** Limits that are policy rather than deployment settings; tests may loosen them. */
 export interface RateLimitConfig {
-  signInFailuresPerAccount: number;
+  /** Sign-in attempts for one account from one address (the lock-out an owner may trip). */
+  signInFailuresPerAccountAddress: number;
+  /** Sign-in attempts from one address, whichever accounts. */
   signInFailuresPerAddress: number;
+  /** Sign-in attempts for one account from every address: the ceiling that raises an alarm. */
+  signInFailuresPerAccount: number;
   signInWindowSeconds: number;
+  /** Password hashes computed at once, and how many may wait; beyond that sign-in answers 429. */
+  signInHashesAtOnce: number;
+  signInHashesQueued: number;
+  /** Wrong step-up codes after which the session ends. */
+  stepUpFailuresPerSession: number;
   apiRequestsPerMinute: number;
   revealsPerMinute: number;
 }
@@ -195,9 +204,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoTransactions: e.DEMO_TRANSACTIONS,
     exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
     rateLimits: {
-      signInFailuresPerAccount: 5,
+      signInFailuresPerAccountAddress: 5,
       signInFailuresPerAddress: 20,
+      signInFailuresPerAccount: 50,
       signInWindowSeconds: 15 * 60,
+      signInHashesAtOnce: 2,
+      signInHashesQueued: 8,
+      stepUpFailuresPerSession: 5,
       apiRequestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
       revealsPerMinute: 5,
     },

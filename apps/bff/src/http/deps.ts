@@ -27,7 +27,9 @@ export interface StepUp {
    * Resolves when the person behind `req` passed a second-factor check within the last
    * 5 minutes, or when `totp` is a valid code now (then the step-up is recorded and the
    * session id rotated, with the new cookie set on `res`). Otherwise throws AppError 401
-   * `step_up_required` (no code given) or 401 `invalid_totp` (wrong code).
+   * `step_up_required` (no code given), 401 `invalid_totp` (wrong code), 401 `session_ended`
+   * (too many wrong codes: the session is destroyed and its cookie cleared on `res`) or 429
+   * `rate_limited` (the session's other codes are still being checked).
    */
   require(req: Request, res: Response, totp: string | undefined): Promise<void>;
 }

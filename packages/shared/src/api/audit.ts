@@ -8,6 +8,7 @@ export const auditActions = [
   'subAccount.create',
   'session.signIn',
   'session.signOut',
+  'session.ended',
   'access.denied',
 ] as const;
 

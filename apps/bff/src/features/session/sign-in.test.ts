@@ -93,7 +93,7 @@ describe('signing in', () => {
 });
 
 describe('sign-in rate limits', () => {
-  it('locks an account after 5 failures for 15 minutes, even for the right password', async () => {
+  it('locks an account at an address after 5 failures for 15 minutes, even for the right password', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await signIn({ email: 'finance@demo.test', password: `wrong-${i}` })).status).toBe(
         401,
@@ -119,7 +119,7 @@ describe('sign-in rate limits', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('forgets an account’s failures after a successful sign-in', async () => {
+  it('forgets an account’s failures at an address after a successful sign-in there', async () => {
     for (let i = 0; i < 4; i++)
       await signIn({ email: 'finance@demo.test', password: `wrong-${i}` });
     await t.signIn('finance');

@@ -15,26 +15,51 @@ export type RateLimiterFactory = (options: {
 export const memoryRateLimiters: RateLimiterFactory = (options) => new RateLimiterMemory(options);
 
 export interface RateLimiters {
-  signInPerAccount: RateLimiterAbstract;
+  /** Sign-in attempts per `address|email`: tight, so one address cannot lock the owner out elsewhere. */
+  signInPerAccountAddress: RateLimiterAbstract;
   signInPerAddress: RateLimiterAbstract;
+  /** Sign-in attempts per email from everywhere: a loose ceiling against many addresses. */
+  signInPerAccount: RateLimiterAbstract;
   apiPerUser: RateLimiterAbstract;
   revealPerUser: RateLimiterAbstract;
+  /** Step-up codes checked or being checked, per session (its store key). */
+  stepUpAttempts: RateLimiterAbstract;
+  /** Wrong step-up codes per session; the last one allowed ends the session. */
+  stepUpFailures: RateLimiterAbstract;
 }
 
 export function createRateLimiters(
   factory: RateLimiterFactory,
   limits: RateLimitConfig,
+  session: { absoluteMs: number },
 ): RateLimiters {
+  // A session's counters live as long as the session can.
+  const sessionSeconds = Math.ceil(session.absoluteMs / 1000);
   return {
-    signInPerAccount: factory({
-      keyPrefix: 'signin-account',
-      points: limits.signInFailuresPerAccount,
+    signInPerAccountAddress: factory({
+      keyPrefix: 'signin-account-address',
+      points: limits.signInFailuresPerAccountAddress,
       duration: limits.signInWindowSeconds,
     }),
     signInPerAddress: factory({
       keyPrefix: 'signin-address',
       points: limits.signInFailuresPerAddress,
       duration: limits.signInWindowSeconds,
+    }),
+    signInPerAccount: factory({
+      keyPrefix: 'signin-account',
+      points: limits.signInFailuresPerAccount,
+      duration: limits.signInWindowSeconds,
+    }),
+    stepUpAttempts: factory({
+      keyPrefix: 'stepup-attempts',
+      points: limits.stepUpFailuresPerSession,
+      duration: sessionSeconds,
+    }),
+    stepUpFailures: factory({
+      keyPrefix: 'stepup-failures',
+      points: limits.stepUpFailuresPerSession,
+      duration: sessionSeconds,
     }),
     apiPerUser: factory({
       keyPrefix: 'api-user',
@@ -62,15 +87,4 @@ export async function consumeOrThrow(limiter: RateLimiterAbstract, key: string, 
     if (error instanceof RateLimiterRes) throw tooManyRequests(error.msBeforeNext, message);
     throw error;
   }
-}
-
-/** Throws 429 when the key has already used every point in its window (without spending). */
-export async function refuseWhenExhausted(
-  limiter: RateLimiterAbstract,
-  key: string,
-  message: string,
-) {
-  const state = await limiter.get(key);
-  if (state && state.consumedPoints >= limiter.points)
-    throw tooManyRequests(state.msBeforeNext, message);
 }

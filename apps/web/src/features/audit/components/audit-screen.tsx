@@ -11,6 +11,7 @@ const ACTIONS: Record<AuditRecord['action'], string> = {
   'subAccount.create': 'Created sub account',
   'session.signIn': 'Signed in',
   'session.signOut': 'Signed out',
+  'session.ended': 'Session ended',
   'access.denied': 'Access denied',
 };
 

@@ -85,6 +85,26 @@ describe('configuration', () => {
     expect(messageOf(env)).toContain(`${name}:`);
   });
 
+  it.each([
+    ['a plain-http host name', 'http://cards.example.com/v1'],
+    ['a plain-http address', 'http://10.0.0.7:8080'],
+    ['a plain-http name that only starts like loopback', 'http://127.0.0.1.example.com'],
+    ['an upper-case HTTP scheme', 'HTTP://cards.example.com'],
+  ])('in production, refuses %s for CARD_API_BASE_URL, naming it', (_what, url) => {
+    const message = messageOf({ ...production, CARD_API_BASE_URL: url });
+    expect(message).toContain('CARD_API_BASE_URL:');
+    expect(message).toContain('https://');
+  });
+
+  it.each([
+    ['localhost', 'http://localhost:4010'],
+    ['127.0.0.1', 'http://127.0.0.1:4010/v1'],
+    ['elsewhere in 127.0.0.0/8', 'http://127.8.9.10:4010'],
+    ['::1', 'http://[::1]:4010'],
+  ])('in production, accepts plain http to loopback (%s)', (_what, url) => {
+    expect(loadConfig({ ...production, CARD_API_BASE_URL: url }).cardApiBaseUrl).toBe(url);
+  });
+
   it('reads TRUST_PROXY as Express wants it', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -148,6 +148,23 @@ function isLoopbackOrigin(origin: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
+/**
+ * A plain-http URL to a host other than localhost, 127.0.0.0/8 or ::1 (the URL parser has
+ * already lower-cased the scheme and normalised IPv4 spellings such as `127.1`).
+ */
+function isClearTextOffHost(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && !isLoopbackHost(hostname);
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
 /** Builds the configuration or throws a ConfigError whose message names each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -166,6 +183,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required when CARD_API_BASE_URL is set');
     if (!e.USERS_FILE) problems.push('USERS_FILE: required when CARD_API_BASE_URL is set');
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required when CARD_API_BASE_URL is set');
+    if (e.CARD_API_BASE_URL && isClearTextOffHost(e.CARD_API_BASE_URL)) {
+      problems.push(
+        'CARD_API_BASE_URL: must be https:// (the API key travels with every call); http:// only to a loopback host',
+      );
+    }
     if (!publicOrigin.startsWith('https://') && !isLoopbackOrigin(publicOrigin)) {
       problems.push(
         'PUBLIC_ORIGIN: must be https:// outside demo mode (session cookies are Secure)',

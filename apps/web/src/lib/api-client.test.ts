@@ -85,6 +85,19 @@ describe('api client', () => {
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
+  it('tells the listener when the server ended the session after wrong codes (401 session_ended)', async () => {
+    const listener = vi.fn();
+    setUnauthenticatedListener(listener);
+    server.use(
+      http.post('/api/x', () => apiError(401, 'invalid_totp', 'Wrong code')),
+      http.post('/api/y', () => apiError(401, 'session_ended', 'Signed out')),
+    );
+    await apiRequest('/api/x', { method: 'POST' }).catch(() => undefined);
+    expect(listener).not.toHaveBeenCalled();
+    await apiRequest('/api/y', { method: 'POST' }).catch(() => undefined);
+    expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_ended' }));
+  });
+
   it('says so when a success answer is not JSON', async () => {
     server.use(http.get('/api/thing', () => new HttpResponse('not json', { status: 200 })));
     await expect(apiJson('/api/thing')).rejects.toMatchObject({ code: 'invalid_response' });

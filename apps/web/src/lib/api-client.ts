@@ -15,6 +15,8 @@ export interface ApiRequestOptions {
 }
 
 type UnauthenticatedListener = (error: ApiError) => void;
+/** 401 codes that mean the session is over: it lapsed, or the BFF ended it (wrong codes). */
+const SESSION_GONE = new Set(['unauthenticated', 'session_ended']);
 let onUnauthenticated: UnauthenticatedListener | undefined;
 
 /** The router registers how "your session ended" is handled; the client only reports it. */
@@ -61,7 +63,7 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
     const error = await toApiError(response);
     // Signed out (here or in another tab): what was read early may no longer hold.
     if (error.status === 401) dropEarlyResponses();
-    if (error.status === 401 && error.code === 'unauthenticated') onUnauthenticated?.(error);
+    if (error.status === 401 && SESSION_GONE.has(error.code)) onUnauthenticated?.(error);
     throw error;
   }
   return response;

@@ -149,6 +149,30 @@ describe('card detail', () => {
       expect(await within(dialog).findByRole('alert')).toHaveTextContent('That code is not right');
     });
 
+    it('when wrong codes end the session, goes to sign-in with a message and a way back', async () => {
+      serveCard();
+      server.use(
+        http.post('/api/cards/:id/reveal', () =>
+          apiError(401, 'session_ended', 'Too many wrong codes: you have been signed out.'),
+        ),
+      );
+      const { user, router } = renderApp('/cards/card_1', {
+        session: adminSession({ stepUpUntil: undefined }),
+      });
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      const dialog = screen.getByRole('dialog');
+      await user.type(within(dialog).getByLabelText('Reason'), 'Check');
+      await user.type(within(dialog).getByLabelText('Second-factor code'), '999999');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(/Your session ended/)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/sign-in');
+      expect(router.state.location.search).toMatchObject({
+        redirect: '/cards/card_1',
+        expired: true,
+      });
+    });
+
     it('masks again when the countdown ends', async () => {
       vi.useFakeTimers({ shouldAdvanceTime: true });
       serveCard();

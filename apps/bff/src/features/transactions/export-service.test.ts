@@ -28,11 +28,13 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
   );
   const dates = ordered.map(micros);
   const requests: TransactionListParams[] = [];
+  const contexts: CallContext[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const service = {
     async listTransactionsDeferred(ctx: CallContext, q: TransactionListParams) {
       requests.push(q);
+      contexts.push(ctx);
       const n = requests.length;
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
@@ -65,6 +67,7 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
     upstream: service as unknown as UpstreamClient,
     ordered,
     requests,
+    contexts,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,
   };
@@ -191,6 +194,14 @@ describe('export walk split into date ranges', () => {
     ).toBe(true);
     expect(got.pagesRead).toBeGreaterThan(400);
     expect(got.pagesRead).toBeLessThanOrEqual(420);
+  });
+
+  it('asks for every page as a bulk walk, whose retries never come from the budget reads use', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => transaction(i, BASE - i * 60_000));
+    const fake = fakeService(rows, { pageSize: 50, newestFirst: true });
+    await exportAll(fake);
+    expect(fake.contexts.length).toBeGreaterThan(40);
+    expect(fake.contexts.every((ctx) => ctx.bulk === true)).toBe(true);
   });
 
   // Even, and a first page far sparser than the rest (one range then holds nearly everything).

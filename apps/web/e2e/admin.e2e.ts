@@ -141,6 +141,63 @@ describe('an admin', () => {
     await expectAccessible('audit');
   });
 
+  it('when another admin changed the card meanwhile, sees both and applies the change on top', async () => {
+    await page.goto(`/cards/${card.id}`);
+    await page.getByText('Spending constraint').waitFor();
+    const mine = newMaximumCents + 10_000;
+    await page.getByRole('button', { name: 'Edit name and limits' }).click();
+    await page.getByLabel('Maximum per transaction (USD)').fill(centsToDollarInput(mine));
+    await page.getByRole('button', { name: 'Review changes' }).click();
+
+    // Someone else raises the minimum from another window, through the same API.
+    const theirMinimum = (card.transactionSizeLimit.minimumCents ?? 0) + 100;
+    const status = await page.evaluate(
+      async ({ id, minimum, maximum }) => {
+        const headers = { 'X-CSRF': '1', 'Content-Type': 'application/json' };
+        const now = await fetch(`/api/cards/${id}`, { headers }).then((r) => r.json());
+        const response = await fetch(`/api/cards/${id}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({
+            transactionSizeLimit: { minimumCents: minimum },
+            expected: {
+              minimumCents: now.transactionSizeLimit.minimumCents ?? null,
+              maximumCents: maximum,
+            },
+          }),
+        });
+        return response.status;
+      },
+      { id: card.id, minimum: theirMinimum, maximum: newMaximumCents },
+    );
+    expect(status).toBe(200);
+
+    await page.getByRole('button', { name: 'Confirm changes' }).click();
+    const heading = page.getByRole('heading', { name: 'Someone else changed this card' });
+    await heading.waitFor();
+    await expect(heading.evaluate((h) => h === document.activeElement)).resolves.toBe(true);
+    const table = page.getByRole('table', { name: "The card's values and your change" });
+    await expect(table.getByRole('row', { name: /Minimum/ }).textContent()).resolves.toContain(
+      `${formatCents(theirMinimum)} changed`,
+    );
+    await expectAccessible('limit-conflict');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible('limit-conflict-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('button', { name: 'Apply my change to the current values' }).click();
+    await page.getByText('Card updated.').waitFor();
+    const saved: Card = await page.evaluate(
+      (id) => fetch(`/api/cards/${id}`, { headers: { 'X-CSRF': '1' } }).then((r) => r.json()),
+      card.id,
+    );
+    expect(saved.transactionSizeLimit).toEqual({ minimumCents: theirMinimum, maximumCents: mine });
+  });
+
   it('is readable in a narrow window', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page

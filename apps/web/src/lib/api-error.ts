@@ -6,6 +6,8 @@ export class ApiError extends Error {
   readonly code: string;
   readonly requestId: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** On 409 `card_changed`: the card's values now. */
+  readonly current: ApiErrorBody['current'];
 
   constructor(body: Omit<ApiErrorBody, 'requestId'> & { requestId?: string | undefined }) {
     super(body.message);
@@ -14,6 +16,7 @@ export class ApiError extends Error {
     this.code = body.code;
     this.requestId = body.requestId;
     this.retryAfterSeconds = body.retryAfterSeconds;
+    this.current = body.current;
   }
 }
 

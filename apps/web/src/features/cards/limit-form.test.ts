@@ -1,7 +1,13 @@
 import { cardPatchBodySchema } from '@card-console/shared/api/cards';
 import { describe, expect, it } from 'vitest';
 import { card } from '../../test/fixtures';
-import { initialLimitValues, validateLimitForm, zeroMaximumWarning } from './limit-form';
+import {
+  cardWithValues,
+  changeOnCurrent,
+  initialLimitValues,
+  validateLimitForm,
+  zeroMaximumWarning,
+} from './limit-form';
 
 const base = card({
   name: 'Travel',
@@ -25,7 +31,10 @@ describe('limit form', () => {
     const result = validateLimitForm(base, values({ minimum: '2.5', maximum: '$1,234.56' }));
     expect(result).toEqual({
       ok: true,
-      body: { transactionSizeLimit: { minimumCents: 250, maximumCents: 123_456 } },
+      body: {
+        transactionSizeLimit: { minimumCents: 250, maximumCents: 123_456 },
+        expected: { minimumCents: 100, maximumCents: 50_000 },
+      },
       changes: [
         { field: 'Minimum per transaction', from: '$1.00', to: '$2.50' },
         { field: 'Maximum per transaction', from: '$500.00', to: '$1,234.56' },
@@ -35,9 +44,18 @@ describe('limit form', () => {
     if (result.ok) expect(cardPatchBodySchema.safeParse(result.body).success).toBe(true);
   });
 
-  it('sends only what changed', () => {
-    const result = validateLimitForm(base, values({ name: ' Travel EU ' }));
-    expect(result.ok && result.body).toEqual({ name: 'Travel EU' });
+  it('sends only what changed, with the values it replaces as shown', () => {
+    const renamed = validateLimitForm(base, values({ name: ' Travel EU ' }));
+    expect(renamed.ok && renamed.body).toEqual({
+      name: 'Travel EU',
+      expected: { name: 'Travel' },
+    });
+    // A limit change states both limits: each was chosen seeing the other.
+    const raised = validateLimitForm(base, values({ maximum: '600' }));
+    expect(raised.ok && raised.body).toEqual({
+      transactionSizeLimit: { maximumCents: 60_000 },
+      expected: { minimumCents: 100, maximumCents: 50_000 },
+    });
   });
 
   it.each([
@@ -65,7 +83,11 @@ describe('limit form', () => {
     expect(validateLimitForm(base, values({ maximum: '' })).ok).toBe(false);
     const open = card({ transactionSizeLimit: {} });
     const result = validateLimitForm(open, { name: open.name, minimum: '', maximum: '20' });
-    expect(result.ok && result.body).toEqual({ transactionSizeLimit: { maximumCents: 2000 } });
+    expect(result.ok && result.body).toEqual({
+      transactionSizeLimit: { maximumCents: 2000 },
+      expected: { minimumCents: null, maximumCents: null },
+    });
+    if (result.ok) expect(cardPatchBodySchema.safeParse(result.body).success).toBe(true);
   });
 
   it('warns that a $0 maximum blocks every purchase, but allows it', () => {
@@ -85,6 +107,35 @@ describe('limit form', () => {
     expect(validateLimitForm(base, values({ name: '  ' }))).toEqual({
       ok: false,
       errors: { name: 'Give the card a name.' },
+    });
+  });
+
+  it('takes the current values from a 409, a missing limit as none', () => {
+    const now = cardWithValues(base, {
+      name: 'Travel EU',
+      minimumCents: null,
+      maximumCents: 9_900,
+    });
+    expect(now).toEqual({
+      ...base,
+      name: 'Travel EU',
+      transactionSizeLimit: { maximumCents: 9_900 },
+    });
+  });
+
+  it("lays the person's change over the current values, keeping what they did not change", () => {
+    const now = card({
+      name: 'Renamed',
+      transactionSizeLimit: { minimumCents: 500, maximumCents: 80_000 },
+    });
+    const mine = validateLimitForm(base, values({ maximum: '250' }));
+    if (!mine.ok) throw new Error('expected a valid change');
+    const merged = changeOnCurrent(now, mine.body);
+    expect(merged).toEqual({ name: 'Renamed', minimum: '5.00', maximum: '250.00' });
+    const again = validateLimitForm(now, merged);
+    expect(again.ok && again.body).toEqual({
+      transactionSizeLimit: { maximumCents: 25_000 },
+      expected: { minimumCents: 500, maximumCents: 80_000 },
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { Card, CardPatchBody } from '@card-console/shared/api/cards';
+import type { Card, CardPatchBody, CardValues } from '@card-console/shared/api/cards';
 import { centsToDollarInput, formatCents, parseDollarsToCents } from '@card-console/shared/money';
 
 export interface LimitFormValues {
@@ -83,10 +83,39 @@ export function validateLimitForm(card: Card, values: LimitFormValues): LimitFor
   }
   if (Object.keys(limit).length > 0) body.transactionSizeLimit = limit;
   if (changes.length === 0) return { ok: false, errors: { form: 'Nothing has changed.' } };
+  body.expected = {
+    // What this change replaces, as shown: the BFF refuses it (409) if the card moved on since.
+    // A limit change states both limits, since each was chosen seeing the other.
+    ...(body.name === undefined ? {} : { name: card.name }),
+    ...(body.transactionSizeLimit
+      ? { minimumCents: oldMin ?? null, maximumCents: oldMax ?? null }
+      : {}),
+  };
 
   const warnings =
     max === 0 ? ['A $0.00 maximum blocks every purchase on this card.'] : ([] as string[]);
   return { ok: true, body, changes, warnings };
+}
+
+/** The card as it is now, from the values a 409 `card_changed` carries. */
+export function cardWithValues(card: Card, values: CardValues): Card {
+  const transactionSizeLimit: Card['transactionSizeLimit'] = {};
+  if (values.minimumCents !== null) transactionSizeLimit.minimumCents = values.minimumCents;
+  if (values.maximumCents !== null) transactionSizeLimit.maximumCents = values.maximumCents;
+  return { ...card, name: values.name, transactionSizeLimit };
+}
+
+/** The person's change laid over the card as it is now: what they changed, the rest as it is. */
+export function changeOnCurrent(current: Card, body: CardPatchBody): LimitFormValues {
+  const values = initialLimitValues(current);
+  const limit = body.transactionSizeLimit;
+  return {
+    name: body.name ?? values.name,
+    minimum:
+      limit?.minimumCents === undefined ? values.minimum : centsToDollarInput(limit.minimumCents),
+    maximum:
+      limit?.maximumCents === undefined ? values.maximum : centsToDollarInput(limit.maximumCents),
+  };
 }
 
 /** Shown while typing, before any submit: a $0 maximum is allowed but rarely meant. */

@@ -324,7 +324,12 @@ describe('card detail', () => {
       const cardReads = requestsTo('/api/cards/card_1').length;
       await user.click(screen.getByRole('button', { name: 'Confirm changes' }));
       expect(await screen.findByText('Card updated.')).toBeInTheDocument();
-      expect(patches).toEqual([{ transactionSizeLimit: { maximumCents: 25_000 } }]);
+      expect(patches).toEqual([
+        {
+          transactionSizeLimit: { maximumCents: 25_000 },
+          expected: { minimumCents: 100, maximumCents: 50_000 },
+        },
+      ]);
       expect(screen.getByText('$250.00')).toBeInTheDocument();
       // Updated from the PATCH answer, not by reloading the card.
       expect(requestsTo('/api/cards/card_1')).toHaveLength(cardReads);

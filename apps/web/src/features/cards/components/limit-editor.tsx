@@ -1,8 +1,10 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../../components/field';
-import { useUpdateCard } from '../api/update-card';
+import { cardChangedValues, useUpdateCard } from '../api/update-card';
 import {
+  cardWithValues,
+  changeOnCurrent,
   initialLimitValues,
   type LimitField,
   type LimitFormResult,
@@ -10,32 +12,94 @@ import {
   validateLimitForm,
   zeroMaximumWarning,
 } from '../limit-form';
+import { LimitConflict } from './limit-conflict';
 
 type Confirming = Extract<LimitFormResult, { ok: true }>;
+type Errors = Partial<Record<LimitField | 'form', string>>;
 
-/** Admin edit of name and per-transaction limits: validate, confirm old → new, save. */
+type Step =
+  | { kind: 'editing' }
+  | { kind: 'confirming'; result: Confirming }
+  | { kind: 'conflict'; mine: Confirming; current: Card };
+
+/**
+ * Admin edit of name and per-transaction limits: validate, confirm old → new, save. The change
+ * states the values it replaces, as they were when editing began (`base`), so a change someone
+ * else saved meanwhile is never overwritten: the BFF refuses (409) and the conflict is shown.
+ */
 export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: string) => void }) {
+  // What the person saw: a background refresh of the card must not move it under their edit.
+  const [base, setBase] = useState(card);
   const [values, setValues] = useState<LimitFormValues>(() => initialLimitValues(card));
-  const [errors, setErrors] = useState<Partial<Record<LimitField | 'form', string>>>({});
-  const [confirming, setConfirming] = useState<Confirming | undefined>();
+  const [errors, setErrors] = useState<Errors>({});
+  const [step, setStep] = useState<Step>({ kind: 'editing' });
   const update = useUpdateCard(card.id);
 
   const set = (field: LimitField) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
 
+  const save = (result: Confirming, from: Card) =>
+    update.mutate(result.body, {
+      onSuccess: () => onDone('Card updated.'),
+      onError: (error) => {
+        const now = cardChangedValues(error);
+        if (!now) return;
+        setBase(from);
+        setStep({ kind: 'conflict', mine: result, current: cardWithValues(from, now) });
+      },
+    });
+
   const review = (event: FormEvent) => {
     event.preventDefault();
-    const result = validateLimitForm(card, values);
+    const result = validateLimitForm(base, values);
     if (!result.ok) {
       setErrors(result.errors);
       return;
     }
     setErrors({});
     update.reset();
-    setConfirming(result);
+    setStep({ kind: 'confirming', result });
   };
 
-  if (confirming) {
+  /** Editing goes on from the card as it is now, with the person's change laid over it. */
+  const editFromCurrent = (current: Card, mine: Confirming, nextErrors: Errors = {}) => {
+    setBase(current);
+    setValues(changeOnCurrent(current, mine.body));
+    setErrors(nextErrors);
+    update.reset();
+    setStep({ kind: 'editing' });
+  };
+
+  const reapply = (current: Card, mine: Confirming) => {
+    const next = validateLimitForm(current, changeOnCurrent(current, mine.body));
+    if (next.ok) {
+      save(next, current);
+    } else if (next.errors.form === 'Nothing has changed.') {
+      onDone('Nothing to save: the card already has the values you entered.');
+    } else {
+      // The change no longer fits the card as it is (e.g. a minimum above the new maximum).
+      editFromCurrent(current, mine, next.errors);
+    }
+  };
+
+  if (step.kind === 'conflict') {
+    const conflictAgain = cardChangedValues(update.error) !== undefined;
+    return (
+      <LimitConflict
+        seen={base}
+        current={step.current}
+        mine={step.mine.body}
+        failure={update.error && !conflictAgain ? update.error.message : undefined}
+        saving={update.isPending}
+        onReapply={() => reapply(step.current, step.mine)}
+        onEditAgain={() => editFromCurrent(step.current, step.mine)}
+        onCancel={() => onDone('')}
+      />
+    );
+  }
+
+  if (step.kind === 'confirming') {
+    const confirming = step.result;
     return (
       <section className="panel" aria-labelledby="confirm-title">
         <h2 id="confirm-title">Confirm changes</h2>
@@ -51,22 +115,20 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
             {w}
           </p>
         ))}
-        {update.error ? (
+        {update.error && !cardChangedValues(update.error) ? (
           <p className="form-error" role="alert">
             The change was refused: {update.error.message}
           </p>
         ) : null}
         <div className="actions">
-          <button type="button" onClick={() => setConfirming(undefined)}>
+          <button type="button" onClick={() => setStep({ kind: 'editing' })}>
             Back to editing
           </button>
           <button
             type="button"
             className="primary"
             disabled={update.isPending}
-            onClick={() =>
-              update.mutate(confirming.body, { onSuccess: () => onDone('Card updated.') })
-            }
+            onClick={() => save(confirming, base)}
           >
             {update.isPending ? 'Saving…' : 'Confirm changes'}
           </button>

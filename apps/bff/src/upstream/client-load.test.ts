@@ -61,3 +61,31 @@ describe('the retry budget', () => {
     await client.close();
   });
 });
+
+describe('a retry budget of their own for bulk walks', () => {
+  it("bulk calls that use up their retries leave every retry of the reads' budget", async () => {
+    const { client } = testClient(upstream.url, {
+      retryBudgetRatio: 0.1,
+      retryBudgetBurst: 2,
+      bulkRetryBudgetBurst: 2,
+    });
+    const subAccountId = upstream.sim.data.subAccounts()[0]?.id ?? '';
+    const bulk = { ...ctx(), signal: new AbortController().signal, bulk: true };
+    for (let i = 0; i < 200; i++)
+      upstream.sim.faults.enqueue({ kind: 'status', status: 503, route: 'GET /transaction' });
+    for (let i = 0; i < 30; i++)
+      await client.listTransactionsDeferred(bulk, { subAccountId }).catch(() => {});
+    // The bulk budget (burst 2 + 0.1 a call) gave the walks only a few retries of 60.
+    expect(upstream.sim.stats.count('GET /transaction')).toBeLessThanOrEqual(35);
+
+    // A read meeting two 503s still gets both of its retries.
+    upstream.sim.faults.enqueue(
+      { kind: 'status', status: 503, route: 'GET /card' },
+      { kind: 'status', status: 503, route: 'GET /card' },
+    );
+    const page = await client.listCards(ctx(), {});
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(upstream.sim.stats.count('GET /card')).toBe(3);
+    await client.close();
+  });
+});

@@ -17,6 +17,8 @@ interface FakeOptions {
   failAt?: number;
   /** Every page hands back the cursor it was asked with. */
   stuckCursor?: boolean;
+  /** Answers at once (a resolved promise), not after a few turns of the event loop. */
+  instant?: boolean;
 }
 
 /** A card service over rows in memory: date bounds, cursors tied to their filter, page size. */
@@ -39,7 +41,7 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       try {
-        for (let i = n % 3; i >= 0; i--) await tick(); // answers overtake each other
+        if (!o.instant) for (let i = n % 3; i >= 0; i--) await tick(); // answers overtake each other
         if (ctx.signal?.aborted) throw new Error('aborted');
         if (n === o.failAt) throw new AppError(502, 'upstream_unavailable', 'down');
         const key = `${q.fromDate}/${q.toDate}`;
@@ -202,6 +204,29 @@ describe('export walk split into date ranges', () => {
     await exportAll(fake);
     expect(fake.contexts.length).toBeGreaterThan(40);
     expect(fake.contexts.every((ctx) => ctx.bulk === true)).toBe(true);
+  });
+
+  it('checks and formats one page per turn of the event loop, so other work gets turns in between', async () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => transaction(i, BASE - i * 60_000));
+    const fake = fakeService(rows, { pageSize: 50, newestFirst: true, instant: true });
+    const service = createExportService(fake);
+    // Two exports at once, their pages answered at once: only the turns hold them back.
+    const exports = await Promise.all(
+      [1, 2].map(() => service.open(who, { subAccountId: 'sub_1' }, new AbortController().signal)),
+    );
+    const asked = [fake.requests.length];
+    for (let turn = 0; turn < 4; turn++) {
+      await tick();
+      asked.push(fake.requests.length);
+    }
+    // Each turn formats one page of one export, and that walk then asks for one more page.
+    const perTurn = asked.slice(1).map((n, i) => n - (asked[i] as number));
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(2);
+    for (const exported of exports) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of exported.chunks) chunks.push(chunk);
+      expect(idsOf(chunks)).toEqual(fake.ordered.map((t) => t.id));
+    }
   });
 
   // Even, and a first page far sparser than the rest (one range then holds nearly everything).

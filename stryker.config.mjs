@@ -28,6 +28,8 @@ export default {
   // Under .test-results/, which git and biome already skip.
   tempDirName: '.test-results/stryker-tmp',
   jsonReporter: { fileName: '.test-results/mutation/mutation.json' },
+  // `pnpm test:mutation --incremental` re-tests only mutants whose code or tests changed.
+  incrementalFile: '.test-results/mutation/stryker-incremental.json',
   reporters: ['json', 'clear-text', 'progress'],
   clearTextReporter: { logTests: false, allowColor: false },
   // Nothing the BFF's tests need: keep the sandbox copy small.

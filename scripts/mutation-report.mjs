@@ -3,6 +3,7 @@
 // then every mutant that was not killed, each either explained as equivalent (from
 // apps/bff/mutation-equivalents.json) or left with nothing, meaning a test should kill it.
 // `node scripts/mutation-report.mjs` rewrites the report from the last run's JSON.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,7 +119,7 @@ export function writeMutationReport(options = {}) {
     '',
     `- Run: ${now.toISOString().replace(/\.\d+Z$/, 'Z')}${options.seconds === undefined ? '' : `, ${formatDuration(options.seconds)}`} (${report.framework?.name ?? 'Stryker'} ${report.framework?.version ?? ''}, concurrency ${config.concurrency}, coverage analysis ${config.coverageAnalysis})`,
     ...(options.command ? [`- Command: \`${options.command}\``] : []),
-    `- Mutated in this run: ${files.length} of ${securityCriticalFiles.length} files${notRun.length ? `; not in this run: ${notRun.map((f) => `\`${f}\``).join(', ')}` : ''}`,
+    `- Mutated in this run: ${files.length} of ${securityCriticalFiles.length} files, as at ${codeVersion(files)}${notRun.length ? `; not in this run: ${notRun.map((f) => `\`${f}\``).join(', ')}` : ''}`,
     `- Overall: **${percent(all.score)}** (${all.killed} killed, ${all.timeout} timed out, ${all.survived} survived, ${all.noCoverage} no coverage, ${all.ignored} ignored, ${all.total} mutants); target ≥ 90%`,
     `- Survivors without an explanation: **${unexplained}**`,
     '',
@@ -146,6 +147,17 @@ export function writeMutationReport(options = {}) {
   ].join('\n');
   writeFileSync(reportFile, markdown);
   return { markdown, unexplained };
+}
+
+/** The commit the mutated files came from, and whether any of them had changes on top. */
+function codeVersion(files) {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = git('status', '--porcelain', '--', ...files) !== '';
+    return `commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes to them' : ''}`;
+  } catch {
+    return 'no git commit known';
+  }
 }
 
 function formatDuration(seconds) {

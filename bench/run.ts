@@ -1,5 +1,6 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
-// Names: proxied-read, upstream-economy, sim-scaling, csv-export, browser (default: all).
+// Names: proxied-read, upstream-economy, sim-scaling, csv-export, export-storm, browser
+// (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -81,6 +82,10 @@ const benches: Record<
         return { markdown: `${r.markdown}\n\n${table}\n` };
       };
     },
+  },
+  'export-storm': {
+    title: "Other people's reads during an export storm",
+    load: async () => (await import('./export-storm')).runExportStormBench,
   },
   browser: {
     title: 'The browser',

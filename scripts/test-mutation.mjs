@@ -4,12 +4,17 @@
 // per file on two cores): run by hand, never part of `pnpm test` or CI. To restrict a run:
 // `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts`.
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import config from '../stryker.config.mjs';
 import { reportFile, writeMutationReport } from './mutation-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = ['run', ...process.argv.slice(2)];
+const jsonFile = join(root, config.jsonReporter.fileName);
+const modified = () => statSync(jsonFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+const before = modified();
 const started = performance.now();
 const run = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), args, {
   cwd: root,
@@ -19,6 +24,11 @@ const seconds = (performance.now() - started) / 1000;
 if (run.status !== 0) {
   console.error(`stryker ended with ${run.status ?? run.signal}; ${reportFile} left as it was`);
   process.exit(run.status ?? 1);
+}
+if (modified() === before) {
+  // A dry run (--dryRunOnly) tests no mutant and writes no JSON: keep the last report.
+  console.log(`stryker wrote no new mutation results; ${reportFile} left as it was`);
+  process.exit(0);
 }
 const { unexplained } = writeMutationReport({ seconds, command: `stryker ${args.join(' ')}` });
 console.log(`\nwrote ${reportFile}: ${unexplained} survivors without an explanation`);

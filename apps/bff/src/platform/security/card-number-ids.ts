@@ -1,4 +1,4 @@
-import { isLuhnValid } from './card-numbers';
+import { findCardNumbers, maskedForm } from './card-numbers';
 
 /** A digit run long enough to hold a card number, with the usual space or dash grouping. */
 const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
@@ -11,12 +11,7 @@ const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
 function classify(run: string): 'card' | 'long' | 'other' {
   const digits = run.replace(/[ -]/g, '');
   if (digits.length > 19) return 'long';
-  for (let length = 13; length <= digits.length; length++) {
-    for (let start = 0; start + length <= digits.length; start++) {
-      if (isLuhnValid(digits.slice(start, start + length))) return 'card';
-    }
-  }
-  return 'other';
+  return findCardNumbers(digits).length > 0 ? 'card' : 'other';
 }
 
 /**
@@ -39,7 +34,7 @@ export function withCardNumbersMasked(text: string): string {
   return text.replace(DIGIT_RUN, (run) => {
     const kind = classify(run);
     const digits = run.replace(/[ -]/g, '');
-    if (kind === 'card') return `•••• ${digits.slice(-4)}`;
+    if (kind === 'card') return maskedForm(digits);
     return kind === 'long' ? `[${digits.length} digits]` : run;
   });
 }

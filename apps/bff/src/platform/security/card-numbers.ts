@@ -33,7 +33,8 @@ export function findCardNumbers(text: string): string[] {
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
-const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`;
+/** How a card number is shown when masked: its last four digits, as the UI shows a card. */
+export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`;
 
 /**
  * `text` with every card number in it masked to its last four digits (`•••• 7899`, as the UI

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardPatchBodySchema } from './cards';
-import { visibleNameSchema } from './names';
+import { nameProblem, visibleNameSchema } from './names';
 import { subAccountCreateBodySchema } from './sub-accounts';
 
 const directionControls = [
@@ -60,5 +61,49 @@ describe('names a person gives to a card or a sub account', () => {
     expect(created.success).toBe(false);
     expect(messagesOf(created)).toContain('visible character');
     expect(subAccountCreateBodySchema.parse({ name: 'Marketing' })).toEqual({ name: 'Marketing' });
+  });
+});
+
+describe('the plain-words check a form runs before sending a name', () => {
+  it('says what to fix for each kind of refused name', () => {
+    expect(nameProblem('   ')).toBe('Enter a name.');
+    expect(nameProblem('x'.repeat(101))).toBe('Use at most 100 characters.');
+    expect(nameProblem('Tra\tvel')).toMatch(/control characters/);
+    expect(nameProblem('Travel\u202Eredli')).toMatch(/text-direction/);
+    expect(nameProblem('\u200B\u2060')).toBe('Use at least one visible letter, digit or sign.');
+    expect(nameProblem('  Travel  ')).toBeUndefined();
+    expect(nameProblem('مالية\u200Cالشركة')).toBeUndefined();
+  });
+
+  it('refuses exactly what the API refuses', () => {
+    const seed = Date.now();
+    console.log('nameProblem property seed:', seed);
+    const pieces = fc.constantFrom(
+      'a',
+      'Z',
+      '7',
+      ' ',
+      '\t',
+      '\u0000',
+      '\u200B',
+      '\u200D',
+      '\u202E',
+      '\u2067',
+      '\u0301',
+      '\uFEFF',
+      '\u3000',
+      '\u2800',
+      'é',
+      '😀',
+      '\uD800',
+      'x'.repeat(60),
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 6 }), (parts) => {
+        const name = parts.join('');
+        expect(nameProblem(name) === undefined).toBe(visibleNameSchema.safeParse(name).success);
+      }),
+      { seed, numRuns: 2_000 },
+    );
   });
 });

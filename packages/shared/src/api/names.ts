@@ -25,3 +25,19 @@ export const visibleNameSchema = displayNameSchema
     'must not contain text-direction control characters (U+202A–202E, U+2066–2069, U+200E, U+200F, U+061C)',
   )
   .refine((value) => visibleCharacter.test(value), 'must contain a visible character');
+
+/**
+ * Why a name a person typed cannot be used, in plain words for a form (the API's 400 says the
+ * same in its own terms); undefined when `visibleNameSchema` accepts it.
+ */
+export function nameProblem(value: string): string | undefined {
+  const name = value.trim();
+  if (name === '') return 'Enter a name.';
+  if (name.length > 100) return 'Use at most 100 characters.';
+  if (/[\p{Cc}\p{Cs}]/u.test(name))
+    return 'Remove the control characters (such as tabs or line breaks).';
+  if (textDirectionControl.test(name))
+    return 'Remove the invisible text-direction characters; they make a name show differently from what it is.';
+  if (!visibleCharacter.test(name)) return 'Use at least one visible letter, digit or sign.';
+  return undefined;
+}

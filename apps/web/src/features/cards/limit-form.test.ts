@@ -99,15 +99,21 @@ describe('limit form', () => {
     expect(zeroMaximumWarning('0.01')).toBeUndefined();
   });
 
-  it('says when nothing changed, and requires a name', () => {
+  it('says when nothing changed, and requires a name that shows as what it is', () => {
     expect(validateLimitForm(base, values({}))).toEqual({
       ok: false,
       errors: { form: 'Nothing has changed.' },
     });
     expect(validateLimitForm(base, values({ name: '  ' }))).toEqual({
       ok: false,
-      errors: { name: 'Give the card a name.' },
+      errors: { name: 'Enter a name.' },
     });
+    const bidi = validateLimitForm(base, values({ name: 'Travel\u202Elevart' }));
+    expect(bidi.ok === false && bidi.errors.name).toMatch(/text-direction/);
+    const blank = validateLimitForm(base, values({ name: '\u200B\u200B' }));
+    expect(blank.ok === false && blank.errors.name).toBe(
+      'Use at least one visible letter, digit or sign.',
+    );
   });
 
   it('takes the current values from a 409, a missing limit as none', () => {

@@ -1,4 +1,5 @@
 import type { Card, CardPatchBody, CardValues } from '@card-console/shared/api/cards';
+import { nameProblem } from '@card-console/shared/api/names';
 import { centsToDollarInput, formatCents, parseDollarsToCents } from '@card-console/shared/money';
 
 export interface LimitFormValues {
@@ -40,8 +41,8 @@ const show = (cents: number | undefined) => (cents === undefined ? 'none' : form
 export function validateLimitForm(card: Card, values: LimitFormValues): LimitFormResult {
   const errors: Partial<Record<LimitField | 'form', string>> = {};
   const name = values.name.trim();
-  if (name === '') errors.name = 'Give the card a name.';
-  else if (name.length > 100) errors.name = 'Use at most 100 characters.';
+  const nameError = nameProblem(name);
+  if (nameError) errors.name = nameError;
 
   const parseLimit = (field: 'minimum' | 'maximum', current: number | undefined) => {
     const text = values[field];

@@ -1,5 +1,5 @@
+import { nameProblem } from '@card-console/shared/api/names';
 import type { SubAccountCreated } from '@card-console/shared/api/sub-accounts';
-import { subAccountNameSchema } from '@card-console/shared/upstream/sub-account';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
@@ -17,13 +17,13 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = subAccountNameSchema.safeParse(name);
-    if (!parsed.success) {
-      setInvalid('Give the sub account a name of 1 to 100 characters.');
+    const problem = nameProblem(name);
+    if (problem) {
+      setInvalid(problem);
       return;
     }
     setInvalid(undefined);
-    create.mutate({ name: parsed.data }, { onSuccess: onCreated });
+    create.mutate({ name: name.trim() }, { onSuccess: onCreated });
   };
 
   const error = invalid ?? (create.error ? create.error.message : undefined);

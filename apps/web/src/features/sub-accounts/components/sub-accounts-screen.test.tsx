@@ -95,7 +95,14 @@ describe('sub accounts screen', () => {
     await user.click(await screen.findByRole('button', { name: 'Create sub account' }));
     const dialog = screen.getByRole('dialog', { name: 'Create sub account' });
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give the sub account a name');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Enter a name.');
+    expect(requestsTo('/api/sub-accounts', 'POST')).toHaveLength(0);
+
+    // A name that would show as something else is refused before it is sent.
+    await user.type(within(dialog).getByLabelText('Name'), 'Travel\u202Elevart');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('text-direction');
+    await user.clear(within(dialog).getByLabelText('Name'));
     expect(requestsTo('/api/sub-accounts', 'POST')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText('Name'), '  Travel  ');

@@ -99,12 +99,29 @@ const requestArb = fc.record({
   id: idArb,
   query: queryArb,
   body: bodyArb,
+  /** A PATCH states the card's values as they are, as the SPA does, so edits can succeed. */
+  statesCurrent: fc.boolean(),
 });
+
+/** The values a PATCH's `expected` must state for the card with this id, as they are now. */
+function currentValues(id: string) {
+  const card = t.sim.data.cards().find((c) => c.id === id);
+  if (!card) return undefined;
+  const limit = card.spendingConstraint.spendingRule.transactionSizeLimit;
+  return {
+    name: card.name,
+    minimumCents: limit.minimum.amountCents,
+    maximumCents: limit.maximum.amountCents,
+  };
+}
 
 describe('card routes under random input', () => {
   it('answer 2xx or a well-formed 4xx, and refusals change nothing', async () => {
     await fc.assert(
-      fc.asyncProperty(requestArb, async ({ who, kind, id, query, body }) => {
+      fc.asyncProperty(requestArb, async ({ who, kind, id, query, body, statesCurrent }) => {
+        const current = statesCurrent ? currentValues(id) : undefined;
+        if (kind === 'patch' && current && body && typeof body === 'object' && !Array.isArray(body))
+          Object.assign(body, { expected: current });
         const session = sessions[who] as TestSession;
         const before = snapshot();
         const path =

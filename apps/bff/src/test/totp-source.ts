@@ -23,3 +23,14 @@ export class TotpSource {
     return totpCodeAt(this.secret, this.clock.now());
   }
 }
+
+/** `count` six-digit codes, none of which an authenticator shows within a step of `nowMs`. */
+export function wrongTotpCodes(secret: string, nowMs: number, count: number): string[] {
+  const valid = new Set([-30_000, 0, 30_000].map((d) => totpCodeAt(secret, nowMs + d)));
+  const codes: string[] = [];
+  for (let n = 100_000; codes.length < count; n += 7_919) {
+    const code = String(n % 1_000_000).padStart(6, '0');
+    if (!valid.has(code) && !codes.includes(code)) codes.push(code);
+  }
+  return codes;
+}

@@ -1,6 +1,7 @@
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardValuesSeen } from '../../test/card-values';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
 // Random query strings and bodies at the card routes, as each role: always a 2xx or a 4xx
@@ -103,23 +104,12 @@ const requestArb = fc.record({
   statesCurrent: fc.boolean(),
 });
 
-/** The values a PATCH's `expected` must state for the card with this id, as they are now. */
-function currentValues(id: string) {
-  const card = t.sim.data.cards().find((c) => c.id === id);
-  if (!card) return undefined;
-  const limit = card.spendingConstraint.spendingRule.transactionSizeLimit;
-  return {
-    name: card.name,
-    minimumCents: limit.minimum.amountCents,
-    maximumCents: limit.maximum.amountCents,
-  };
-}
-
 describe('card routes under random input', () => {
   it('answer 2xx or a well-formed 4xx, and refusals change nothing', async () => {
     await fc.assert(
       fc.asyncProperty(requestArb, async ({ who, kind, id, query, body, statesCurrent }) => {
-        const current = statesCurrent ? currentValues(id) : undefined;
+        const current =
+          statesCurrent && t.sim.data.card(id) ? cardValuesSeen(t.sim, id) : undefined;
         if (kind === 'patch' && current && body && typeof body === 'object' && !Array.isArray(body))
           Object.assign(body, { expected: current });
         const session = sessions[who] as TestSession;

@@ -5,6 +5,7 @@ import { cardSchema } from '@card-console/shared/api/cards';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import type { Response } from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cardValuesSeen } from '../../test/card-values';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
 let t: TestApp;
@@ -22,16 +23,7 @@ afterEach(() => {
   t.sim.stats.reset();
 });
 
-function seen(id: string) {
-  const card = t.sim.data.card(id);
-  if (!card) throw new Error(`no card ${id}`);
-  const limits = card.spendingConstraint.spendingRule.transactionSizeLimit;
-  return {
-    name: card.name,
-    minimumCents: limits.minimum.amountCents,
-    maximumCents: limits.maximum.amountCents,
-  };
-}
+const seen = (id: string) => cardValuesSeen(t.sim, id);
 
 const patch = (who: TestSession, id: string, body: object) =>
   t.request.patch(`/api/cards/${id}`).set(who.headers()).send(body);

@@ -1,6 +1,7 @@
 import { cardSchema } from '@card-console/shared/api/cards';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cardValuesSeen } from '../../test/card-values';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
 let t: TestApp;
@@ -20,16 +21,7 @@ const limitsOf = (id: string) =>
   t.sim.data.card(id)?.spendingConstraint.spendingRule.transactionSizeLimit;
 
 /** The card's editable values as the person would have seen them (`null`: no limit). */
-function seen(id: string) {
-  const card = t.sim.data.card(id);
-  if (!card) throw new Error(`no card ${id}`);
-  const limits = card.spendingConstraint.spendingRule.transactionSizeLimit;
-  return {
-    name: card.name,
-    minimumCents: limits.minimum.amountCents,
-    maximumCents: limits.maximum.amountCents,
-  };
-}
+const seen = (id: string) => cardValuesSeen(t.sim, id);
 
 async function auditFor(requestId: string) {
   return (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { totpCodeAt } from '../../platform/security/totp';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { firstAnswer, sendNow } from '../../test/send-now';
+import { wrongTotpCodes } from '../../test/totp-source';
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -20,17 +21,6 @@ async function failedSignIns(detail: string) {
   return items.filter(
     (r) => r.action === 'session.signIn' && r.outcome === 'failed' && r.detail === detail,
   );
-}
-
-/** Six-digit codes none of which the authenticator shows within a step of now. */
-function wrongCodes(secret: string, now: number, count: number): string[] {
-  const valid = new Set([-30_000, 0, 30_000].map((d) => totpCodeAt(secret, now + d)));
-  const codes: string[] = [];
-  for (let n = 100_000; codes.length < count; n += 7_919) {
-    const code = String(n % 1_000_000).padStart(6, '0');
-    if (!valid.has(code) && !codes.includes(code)) codes.push(code);
-  }
-  return codes;
 }
 
 describe('a burst of sign-ins for one account from one address', () => {
@@ -58,7 +48,7 @@ describe('a burst of sign-ins for one account from one address', () => {
     t = await startTestApp();
     const { email, password, totpSecret } = t.credentials.admin;
     const secret = totpSecret ?? '';
-    const wrong = wrongCodes(secret, t.clock.now(), 149).map((totp) =>
+    const wrong = wrongTotpCodes(secret, t.clock.now(), 149).map((totp) =>
       sendNow(signIn({ email, password, totp })),
     );
     await firstAnswer(wrong, (res) => res.status === 429);

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { firstAnswer, sendNow } from '../../test/send-now';
-import { totpCodeAt } from './totp';
+import { wrongTotpCodes } from '../../test/totp-source';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -18,18 +18,8 @@ const reveal = (headers: Record<string, string>, totp: string) =>
     .set(headers)
     .send({ reason: 'card holder on the phone', totp });
 
-/** Six-digit codes none of which the authenticator shows within a step of now. */
-function wrongCodes(count: number): string[] {
-  const secret = t.credentials.admin.totpSecret ?? '';
-  const now = t.clock.now();
-  const valid = new Set([-30_000, 0, 30_000].map((d) => totpCodeAt(secret, now + d)));
-  const codes: string[] = [];
-  for (let n = 100_000; codes.length < count; n += 7_919) {
-    const code = String(n % 1_000_000).padStart(6, '0');
-    if (!valid.has(code) && !codes.includes(code)) codes.push(code);
-  }
-  return codes;
-}
+const wrongCodes = (count: number) =>
+  wrongTotpCodes(t.credentials.admin.totpSecret ?? '', t.clock.now(), count);
 
 async function auditRecords() {
   const { items } = await t.audit.list({ limit: 1_000 });

@@ -1,0 +1,113 @@
+// The authorizer straight through its dependencies: what it records for refusals the route
+// table does not reach over HTTP today (a card number in the path of a mutation other than a
+// card's, a foreign Origin on an unknown endpoint, a malformed card id), and a limiter that
+// fails rather than refuses.
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../env';
+import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
+import { testPan } from '../test/test-pan';
+import { captureLogs } from '../upstream/test-support';
+import { createAuthorizer } from './authorize';
+import type { AuditStore, NewAuditRecord } from './deps';
+import type { RouteRule } from './route-table';
+
+function setUp(overrides: { revealPerUser?: unknown } = {}) {
+  const config = loadConfig({});
+  const limiters = {
+    ...createRateLimiters(memoryRateLimiters, config.rateLimits, config.session),
+    ...overrides,
+  } as ReturnType<typeof createRateLimiters>;
+  const records: NewAuditRecord[] = [];
+  const audit = {
+    append: async (record: NewAuditRecord) => {
+      records.push(record);
+      return { ...record, id: String(records.length), at: 0 };
+    },
+  } as unknown as AuditStore;
+  const logs = captureLogs();
+  const authorizer = createAuthorizer({ audit, limiters, logger: logs.logger as Logger });
+  return { authorizer, records, logs };
+}
+
+const request = (fields: Partial<Request>) =>
+  ({ requestId: 'req-authorize-1', params: {}, ...fields }) as Request;
+const admin = { email: 'ada@example.test', role: 'admin' } as const;
+const finance = { email: 'bob@example.test', role: 'finance' } as const;
+
+const rule = (fields: Partial<RouteRule>): RouteRule => ({
+  method: 'GET',
+  path: '/api/cards/:id',
+  access: ['admin'],
+  example: '',
+  mutation: false,
+  ...fields,
+});
+
+describe('authorizer records', () => {
+  it('a card number in the path of a mutation that is not a card’s: 400, audited as a denial of the route, no card id', async () => {
+    const { authorizer, records } = setUp();
+    const deleteSubAccount = rule({
+      method: 'DELETE',
+      path: '/api/sub-accounts/:id',
+      mutation: true,
+    });
+    await expect(
+      authorizer.check(deleteSubAccount, request({ actor: admin, params: { id: testPan(11) } })),
+    ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
+    expect(records).toEqual([
+      {
+        actor: admin.email,
+        role: 'admin',
+        action: 'access.denied',
+        outcome: 'denied',
+        target: 'DELETE /api/sub-accounts/:id',
+        cardId: undefined,
+        detail: 'invalid_id',
+        requestId: 'req-authorize-1',
+      },
+    ]);
+  });
+
+  it('a malformed card id on a denied card route: the denial is recorded without it', async () => {
+    const { authorizer, records } = setUp();
+    const patchCard = rule({ method: 'PATCH', mutation: true });
+    await expect(
+      authorizer.check(patchCard, request({ actor: finance, params: { id: 'no/such id' } })),
+    ).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    expect(records).toMatchObject([{ action: 'access.denied', target: 'PATCH /api/cards/:id' }]);
+    expect(records[0]?.cardId).toBeUndefined();
+  });
+
+  it('a foreign Origin on an endpoint that does not exist: 403, audited with the method, no card id', async () => {
+    const { authorizer, records } = setUp();
+    await expect(
+      authorizer.refuseForeignOrigin(undefined, request({ actor: admin, method: 'POST' })),
+    ).rejects.toMatchObject({ status: 403, code: 'bad_origin' });
+    expect(records).toEqual([
+      {
+        actor: admin.email,
+        role: 'admin',
+        action: 'access.denied',
+        outcome: 'denied',
+        target: 'POST (no such endpoint)',
+        cardId: undefined,
+        detail: 'bad_origin',
+        requestId: 'req-authorize-1',
+      },
+    ]);
+  });
+
+  it('a reveal limiter that fails (its store is down) is passed on, not recorded as rate limited', async () => {
+    const down = new Error('limiter store unreachable');
+    const { authorizer, records } = setUp({
+      revealPerUser: { consume: () => Promise.reject(down) },
+    });
+    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    await expect(
+      authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
+    ).rejects.toBe(down);
+    expect(records).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@
 // fails rather than refuses.
 import type { Request } from 'express';
 import type { Logger } from 'pino';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../env';
 import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
@@ -13,7 +14,7 @@ import { createAuthorizer } from './authorize';
 import type { AuditStore, NewAuditRecord } from './deps';
 import type { RouteRule } from './route-table';
 
-function setUp(overrides: { revealPerUser?: unknown } = {}) {
+function setUp(overrides: { revealPerUser?: unknown; apiPerUser?: unknown } = {}) {
   const config = loadConfig({});
   const limiters = {
     ...createRateLimiters(memoryRateLimiters, config.rateLimits, config.session),
@@ -109,5 +110,83 @@ describe('authorizer records', () => {
       authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
     ).rejects.toBe(down);
     expect(records).toEqual([]);
+  });
+});
+
+/** What a person reads: a whole sentence, never empty (the wording is not pinned). */
+const sentence = /^[A-Z].{3,}\.$/;
+/** A limiter with nothing left for either person. */
+async function spent() {
+  const limiter = new RateLimiterMemory({ points: 1, duration: 60 });
+  await limiter.consume(admin.email);
+  await limiter.consume(finance.email);
+  return limiter;
+}
+
+describe('authorizer refusals carry a sentence for the person', () => {
+  const cardRule = rule({ method: 'PATCH', mutation: true });
+
+  it('401 unauthenticated without a session', async () => {
+    const { authorizer } = setUp();
+    await expect(authorizer.check(cardRule, request({}))).rejects.toMatchObject({
+      status: 401,
+      code: 'unauthenticated',
+      message: expect.stringMatching(sentence),
+    });
+  });
+
+  it('429 rate_limited once the per-user limit is spent', async () => {
+    const { authorizer } = setUp({ apiPerUser: await spent() });
+    await expect(
+      authorizer.check(cardRule, request({ actor: admin, params: { id: 'card_1' } })),
+    ).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(sentence),
+    });
+    await expect(
+      authorizer.refuseForeignOrigin(cardRule, request({ actor: admin, params: { id: 'card_1' } })),
+    ).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(sentence),
+    });
+  });
+
+  it('403 forbidden for a role the route does not allow', async () => {
+    const { authorizer } = setUp();
+    await expect(
+      authorizer.check(cardRule, request({ actor: finance, params: { id: 'card_1' } })),
+    ).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+      message: expect.stringMatching(sentence),
+    });
+  });
+
+  it('400 invalid_id for a card number in the path, without repeating it', async () => {
+    const { authorizer } = setUp();
+    const pan = testPan(12);
+    const refusal = authorizer.check(cardRule, request({ actor: admin, params: { id: pan } }));
+    await expect(refusal).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_id',
+      message: expect.stringMatching(sentence),
+    });
+    await expect(refusal).rejects.not.toMatchObject({
+      message: expect.stringContaining(pan.slice(-4)),
+    });
+  });
+
+  it('429 rate_limited once the reveal limit is spent', async () => {
+    const { authorizer } = setUp({ revealPerUser: await spent() });
+    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    await expect(
+      authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
+    ).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(sentence),
+    });
   });
 });

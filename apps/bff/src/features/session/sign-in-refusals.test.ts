@@ -44,6 +44,8 @@ function setUp(hashing: HashingGate) {
   return { deps, records, limiters };
 }
 
+/** What a person reads: a whole sentence, never empty (the wording is not pinned). */
+const sentence = /^[A-Z].{3,}\.$/;
 const direct: HashingGate = { run: (work) => work() };
 const attempt = (over: Partial<SignInAttempt> = {}): SignInAttempt => ({
   email: adminEmail,
@@ -55,6 +57,37 @@ const attempt = (over: Partial<SignInAttempt> = {}): SignInAttempt => ({
 });
 
 describe('signIn', () => {
+  it('a wrong password: 401 with the one sentence a person sees for any wrong credential, audited', async () => {
+    const { deps, records } = setUp(direct);
+    await expect(
+      signIn(deps, attempt({ email: 'finance@example.test', password: 'wrong' })),
+    ).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_credentials',
+      message: 'Wrong email, password or code.',
+    });
+    expect(records).toEqual([
+      expect.objectContaining({
+        actor: 'finance@example.test',
+        role: 'finance',
+        action: 'session.signIn',
+        outcome: 'failed',
+        detail: 'bad email or password',
+        requestId: 'req-sign-in-1',
+      }),
+    ]);
+  });
+
+  it('an unknown email is audited as an unknown account, never by the text typed', async () => {
+    const { deps, records } = setUp(direct);
+    await expect(
+      signIn(deps, attempt({ email: 'typed-a-password@example.test' })),
+    ).rejects.toMatchObject({ status: 401, code: 'invalid_credentials' });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ actor: '(unknown account)', outcome: 'failed' });
+    expect(records[0]?.role).toBeUndefined();
+  });
+
   it('refuses an admin whose record has no second-factor secret, whatever the code', async () => {
     const { deps, records } = setUp(direct);
     await expect(signIn(deps, attempt())).rejects.toMatchObject({
@@ -79,6 +112,7 @@ describe('signIn', () => {
       status: 429,
       code: 'rate_limited',
       retryAfterSeconds: 1,
+      message: expect.stringMatching(sentence),
     });
     expect(records).toEqual([]);
     const held = await Promise.all([
@@ -94,6 +128,16 @@ describe('signIn', () => {
     const failing: HashingGate = { run: () => Promise.reject(broken) };
     const { deps, records } = setUp(failing);
     await expect(signIn(deps, attempt({ email: 'finance@example.test' }))).rejects.toBe(broken);
+    expect(records).toEqual([]);
+  });
+
+  it('an admin’s right password without a code → 401 totp_required with a sentence, nothing audited', async () => {
+    const { deps, records } = setUp(direct);
+    await expect(signIn(deps, attempt({ totp: undefined }))).rejects.toMatchObject({
+      status: 401,
+      code: 'totp_required',
+      message: expect.stringMatching(sentence),
+    });
     expect(records).toEqual([]);
   });
 });

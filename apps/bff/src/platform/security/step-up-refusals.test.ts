@@ -15,6 +15,8 @@ import { TotpStepUp } from './step-up';
 import type { TotpVerifier } from './totp';
 
 const admin = { email: 'ada@example.test', role: 'admin' } as const;
+/** What a person reads: a whole sentence, never empty (the wording is not pinned). */
+const sentence = /^[A-Z].{3,}\.$/;
 
 async function setUp(options: { secret?: string } = {}) {
   const clock = new ManualClock();
@@ -87,6 +89,7 @@ describe('TotpStepUp.require', () => {
     await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
       status: 401,
       code: 'invalid_totp',
+      message: expect.stringMatching(sentence),
     });
     expect((await limiters.stepUpFailures.get(key))?.consumedPoints).toBe(1);
   });
@@ -100,6 +103,7 @@ describe('TotpStepUp.require', () => {
       status: 429,
       code: 'rate_limited',
       retryAfterSeconds: 1,
+      message: expect.stringMatching(sentence),
     });
     expect(await store.get(key)).toBeDefined();
   });
@@ -123,8 +127,18 @@ describe('TotpStepUp.require', () => {
     await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
       status: 401,
       code: 'session_ended',
+      message: expect.stringMatching(sentence),
     });
     expect(await store.get(key)).toBeUndefined();
     expect(req.actor).toBeUndefined();
+  });
+
+  it('without a code, past the step-up window → 401 step_up_required with a sentence', async () => {
+    const { stepUp, req, res } = await setUp({ secret: 'JBSWY3DPEHPK3PXQ' });
+    await expect(stepUp.require(req, res, undefined)).rejects.toMatchObject({
+      status: 401,
+      code: 'step_up_required',
+      message: expect.stringMatching(sentence),
+    });
   });
 });

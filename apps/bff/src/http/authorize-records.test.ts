@@ -10,6 +10,7 @@ import { loadConfig } from '../env';
 import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
 import { testPan } from '../test/test-pan';
 import { captureLogs } from '../upstream/test-support';
+import { AppError } from './app-error';
 import { createAuthorizer } from './authorize';
 import type { AuditStore, NewAuditRecord } from './deps';
 import type { RouteRule } from './route-table';
@@ -110,6 +111,33 @@ describe('authorizer records', () => {
       authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
     ).rejects.toBe(down);
     expect(records).toEqual([]);
+  });
+
+  it('only a refusal by the reveal limit (429) is recorded as rate limited, not another AppError', async () => {
+    const unavailable = new AppError(503, 'unavailable', 'The limiter is unavailable.');
+    const { authorizer, records } = setUp({
+      revealPerUser: { consume: () => Promise.reject(unavailable) },
+    });
+    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    await expect(
+      authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
+    ).rejects.toBe(unavailable);
+    expect(records).toEqual([]);
+  });
+
+  it('an anonymous call with a card number in a public mutation’s path: 400, nothing recorded or logged as lost', async () => {
+    const { authorizer, records, logs } = setUp();
+    const publicMutation = rule({
+      method: 'POST',
+      path: '/api/things/:id',
+      access: 'public',
+      mutation: true,
+    });
+    await expect(
+      authorizer.check(publicMutation, request({ params: { id: testPan(13) } })),
+    ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
+    expect(records).toEqual([]);
+    expect(logs.lines()).toEqual([]);
   });
 });
 

@@ -141,4 +141,13 @@ describe('TotpStepUp.require', () => {
       message: expect.stringMatching(sentence),
     });
   });
+
+  it('a code that passes drops the old session key’s counters with it', async () => {
+    const { stepUp, req, res, key, limiters } = await setUp({ secret: 'JBSWY3DPEHPK3PXQ' });
+    await limiters.stepUpFailures.penalty(key, 2);
+    await stepUp.require(req, res, '123456');
+    expect(activeSession(req)?.key).not.toBe(key);
+    expect(await limiters.stepUpAttempts.get(key)).toBeNull();
+    expect(await limiters.stepUpFailures.get(key)).toBeNull();
+  });
 });

@@ -48,29 +48,28 @@ const rule = (fields: Partial<RouteRule>): RouteRule => ({
 });
 
 describe('authorizer records', () => {
-  it('a card number in the path of a mutation that is not a card’s: 400, audited as a denial of the route, no card id', async () => {
-    const { authorizer, records } = setUp();
-    const deleteSubAccount = rule({
-      method: 'DELETE',
-      path: '/api/sub-accounts/:id',
-      mutation: true,
-    });
-    await expect(
-      authorizer.check(deleteSubAccount, request({ actor: admin, params: { id: testPan(11) } })),
-    ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
-    expect(records).toEqual([
-      {
-        actor: admin.email,
-        role: 'admin',
-        action: 'access.denied',
-        outcome: 'denied',
-        target: 'DELETE /api/sub-accounts/:id',
-        cardId: undefined,
-        detail: 'invalid_id',
-        requestId: 'req-authorize-1',
-      },
-    ]);
-  });
+  it.each(['DELETE', 'PATCH'] as const)(
+    'a card number in the path of a %s that is not a card’s: 400, audited as a denial of the route, no card id',
+    async (method) => {
+      const { authorizer, records } = setUp();
+      const subAccountChange = rule({ method, path: '/api/sub-accounts/:id', mutation: true });
+      await expect(
+        authorizer.check(subAccountChange, request({ actor: admin, params: { id: testPan(11) } })),
+      ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
+      expect(records).toEqual([
+        {
+          actor: admin.email,
+          role: 'admin',
+          action: 'access.denied',
+          outcome: 'denied',
+          target: `${method} /api/sub-accounts/:id`,
+          cardId: undefined,
+          detail: 'invalid_id',
+          requestId: 'req-authorize-1',
+        },
+      ]);
+    },
+  );
 
   it('a malformed card id on a denied card route: the denial is recorded without it', async () => {
     const { authorizer, records } = setUp();

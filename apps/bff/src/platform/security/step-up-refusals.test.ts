@@ -18,7 +18,7 @@ const admin = { email: 'ada@example.test', role: 'admin' } as const;
 /** What a person reads: a whole sentence, never empty (the wording is not pinned). */
 const sentence = /^[A-Z].{3,}\.$/;
 
-async function setUp(options: { secret?: string } = {}) {
+async function setUp(options: { secret?: string; gone?: boolean } = {}) {
   const clock = new ManualClock();
   const store = new MemorySessionStore(clock);
   const config = loadConfig({});
@@ -28,13 +28,15 @@ async function setUp(options: { secret?: string } = {}) {
     sessionSecret: 'a-secret-for-the-step-up-tests',
   });
   const users = UserDirectory.fromUsers(
-    [
-      {
-        ...admin,
-        passwordHash: 'unused',
-        ...(options.secret ? { totpSecret: options.secret } : {}),
-      },
-    ],
+    options.gone
+      ? []
+      : [
+          {
+            ...admin,
+            passwordHash: 'unused',
+            ...(options.secret ? { totpSecret: options.secret } : {}),
+          },
+        ],
     'unused',
   );
   // A verifier that takes any code: only what TotpStepUp itself checks can refuse.
@@ -90,6 +92,15 @@ describe('TotpStepUp.require', () => {
       status: 401,
       code: 'invalid_totp',
       message: expect.stringMatching(sentence),
+    });
+    expect((await limiters.stepUpFailures.get(key))?.consumedPoints).toBe(1);
+  });
+
+  it('refuses any code once the account is gone from the users file, and counts it as wrong', async () => {
+    const { stepUp, req, res, key, limiters } = await setUp({ gone: true });
+    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_totp',
     });
     expect((await limiters.stepUpFailures.get(key))?.consumedPoints).toBe(1);
   });

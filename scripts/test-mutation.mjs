@@ -4,7 +4,7 @@
 // per file on two cores): run by hand, never part of `pnpm test` or CI. To restrict a run:
 // `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts`.
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import config from '../stryker.config.mjs';
@@ -29,6 +29,11 @@ if (modified() === before) {
   // A dry run (--dryRunOnly) tests no mutant and writes no JSON: keep the last report.
   console.log(`stryker wrote no new mutation results; ${reportFile} left as it was`);
   process.exit(0);
+}
+// Stryker writes its incremental file only in --incremental runs; a full run's JSON report is
+// the same document, so the next `--incremental` run can start from it.
+if (!args.some((a) => a.startsWith('--incremental'))) {
+  copyFileSync(jsonFile, join(root, config.incrementalFile));
 }
 const { unexplained } = writeMutationReport({ seconds, command: `stryker ${args.join(' ')}` });
 console.log(`\nwrote ${reportFile}: ${unexplained} survivors without an explanation`);

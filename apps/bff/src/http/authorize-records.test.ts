@@ -71,6 +71,24 @@ describe('authorizer records', () => {
     },
   );
 
+  it('a card number in place of a card’s id on a card change: recorded as a refused change of that card, masked', async () => {
+    const { authorizer, records } = setUp();
+    const pan = testPan(14);
+    const patchCard = rule({ method: 'PATCH', mutation: true });
+    await expect(
+      authorizer.check(patchCard, request({ actor: admin, params: { id: pan } })),
+    ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
+    expect(records).toMatchObject([
+      {
+        action: 'card.update',
+        outcome: 'denied',
+        target: `•••• ${pan.slice(-4)}`,
+        cardId: `•••• ${pan.slice(-4)}`,
+        detail: 'invalid_id',
+      },
+    ]);
+  });
+
   it('a malformed card id on a denied card route: the denial is recorded without it', async () => {
     const { authorizer, records } = setUp();
     const patchCard = rule({ method: 'PATCH', mutation: true });

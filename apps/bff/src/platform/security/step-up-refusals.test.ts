@@ -82,6 +82,7 @@ describe('TotpStepUp.require', () => {
       await expect(stepUp.require(bare, res, code)).rejects.toMatchObject({
         status: 401,
         code: 'unauthenticated',
+        message: expect.stringMatching(sentence),
       });
     },
   );

@@ -24,4 +24,12 @@ describe('the tests’ secret scan', () => {
     while (!passesLuhn(String(time))) time++;
     expect(cardNumbersIn(`id ${wrong} at ${time}`)).toEqual([]);
   });
+
+  it('does not flag four-digit groups that are part of a UUID, but does flag them written alone', () => {
+    const number = withCheckDigit('901046029324090');
+    const [a, b, c, d] = number.match(/.{4}/g) ?? [];
+    const uuid = `0e1f${a}-${b}-${c}-${d}ab12cd34`;
+    expect(cardNumbersIn(`"requestId":"${uuid}"`)).toEqual([]);
+    expect(cardNumbersIn(`card ${a}-${b}-${c}-${d} was used`)).toEqual([`${a}-${b}-${c}-${d}`]);
+  });
 });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm test`: everything a change must pass, in one command that works on a clean machine.
-// 1. makes sure a headless Chromium exists for the browser flows (Debian's package, as root),
+// 1. makes sure a headless Chromium exists for the browser flows, and redis-server, PostgreSQL
+//    and haproxy for the store and replica tests (Debian's packages, as root),
 // 2. typechecks and lints the workspace,
 // 3. runs every Vitest project (unit, integration, component, end-to-end),
 // 4. prints one summary line: "Tests: N passed, N failed, N skipped".
@@ -9,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureEngines } from './ensure-engines.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,6 +20,7 @@ function run(command, args, options = {}) {
 }
 
 ensureChromium();
+ensureEngines();
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 console.log('\n== typecheck');

@@ -46,6 +46,18 @@ const trustProxySchema = z.preprocess(
     }),
 );
 
+/** A connection URL whose scheme is one of `schemes`; the message names what was expected. */
+const connectionUrlSchema = (schemes: string[], example: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({
+        protocol: new RegExp(`^(${schemes.join('|')})$`),
+        message: `must be a URL such as ${example}`,
+      })
+      .optional(),
+  );
+
 const envSchema = z.object({
   PORT: portSchema,
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
@@ -86,6 +98,29 @@ const envSchema = z.object({
   EXPORTS_TOTAL: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
+  ),
+  /** Shared sessions, rate limits, used codes, edit locks and export caps for several replicas. */
+  REDIS_URL: connectionUrlSchema(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+  /** The audit trail in PostgreSQL, as the role that may only insert and select. */
+  DATABASE_URL: connectionUrlSchema(
+    ['postgres', 'postgresql'],
+    'postgres://card_console@db.example.com:5432/card_console',
+  ),
+  /** The schema owner's URL, used only at start-up to apply the audit migrations. */
+  DATABASE_MIGRATION_URL: connectionUrlSchema(
+    ['postgres', 'postgresql'],
+    'postgres://card_console_owner@db.example.com:5432/card_console',
+  ),
+  /** Prometheus metrics on their own port (never the public one); unset: no metrics server. */
+  METRICS_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(0).max(65_535).optional(),
+  ),
+  METRICS_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+  /** How long SIGTERM waits for in-flight requests (an export is then cut) before exiting. */
+  SHUTDOWN_GRACE_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(0).max(600).default(10),
   ),
 });
 
@@ -137,6 +172,16 @@ export interface Config {
   exportCaps: { perPerson: number; total: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
+  /** Set: sessions, limits, used codes, locks and export caps live in Redis (several replicas). */
+  redisUrl: string | undefined;
+  /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** The schema owner's URL for applying migrations at start-up (see the BFF's README). */
+  databaseMigrationUrl: string | undefined;
+  /** Where Prometheus metrics are served; undefined: not served. */
+  metrics: { port: number; host: string } | undefined;
+  /** SIGTERM: how long in-flight requests may run before they are cut and the process exits. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -198,6 +243,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode',
     );
   }
+  if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
+    problems.push(
+      'DATABASE_MIGRATION_URL: set without DATABASE_URL; the BFF writes the audit trail through DATABASE_URL',
+    );
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    problems.push(
+      'METRICS_PORT: must differ from PORT (metrics are never served on the public port)',
+    );
+  }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 
   return {
@@ -224,6 +279,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { name: 'cc_session', secure: false },
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
     demoTransactions: e.DEMO_TRANSACTIONS,
+    redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
+    databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
+    metrics:
+      e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
     rateLimits: {
       signInFailuresPerAccountAddress: 5,

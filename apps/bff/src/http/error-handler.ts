@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
+import { StoreUnavailableError } from '../platform/store-unavailable';
 import { AppError } from './app-error';
 import { bodyParserError } from './json-body';
 import { sendJson } from './send-json';
@@ -34,6 +35,14 @@ function toAppError(error: unknown): AppError {
     const issue = error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     return new AppError(400, 'invalid_request', `${where}${issue?.message ?? 'invalid request'}`);
+  }
+  if (error instanceof StoreUnavailableError) {
+    return new AppError(
+      503,
+      'store_unavailable',
+      'Card Console cannot reach its session or audit store right now. Try again shortly.',
+      { cause: error, retryAfterSeconds: 5 },
+    );
   }
   const fromBody = bodyParserError(error);
   if (fromBody) return fromBody;

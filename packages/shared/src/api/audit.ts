@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { pageSchema } from './error';
 import { roleSchema } from './meta';
 
@@ -11,6 +12,8 @@ export const auditActions = [
   'session.ended',
   'access.denied',
 ] as const;
+
+export const auditOutcomes = ['success', 'denied', 'failed'] as const;
 
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -25,7 +28,7 @@ export const auditRecordSchema = z.object({
   actor: z.string(),
   role: roleSchema.optional(),
   action: z.enum(auditActions),
-  outcome: z.enum(['success', 'denied', 'failed']),
+  outcome: z.enum(auditOutcomes),
   target: z.string().optional(),
   cardId: z.string().optional(),
   last4: z.string().optional(),
@@ -38,11 +41,35 @@ export const auditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
-export const auditListQuerySchema = z.strictObject({
-  cursor: z
-    .string()
-    .regex(/^\d{1,12}$/)
-    .optional(),
-});
+/**
+ * The audit screen's filters (every one optional, combined with AND). `actor` is the exact
+ * email; `from`/`to` are inclusive Unix-ms bounds on the record's time; newest first, and
+ * `cursor` is the last record's id from the previous page (keyset paging).
+ */
+const auditFilterShape = {
+  actor: z.string().trim().toLowerCase().min(1).max(254).optional(),
+  action: z.enum(auditActions).optional(),
+  outcome: z.enum(auditOutcomes).optional(),
+  cardId: resourceIdSchema.optional(),
+  from: unixMsStringSchema.optional(),
+  to: unixMsStringSchema.optional(),
+};
+
+export const auditListQuerySchema = z
+  .strictObject({
+    ...auditFilterShape,
+    cursor: z
+      .string()
+      .regex(/^\d{1,15}$/, 'must be the id of a record from the previous page')
+      .optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: '"from" must not be after "to"',
+    path: ['from'],
+  });
+export type AuditListQuery = z.input<typeof auditListQuerySchema>;
+/** The filters as a store receives them (parsed: `from`/`to` are numbers). */
+export type AuditFilter = Omit<z.output<typeof auditListQuerySchema>, 'cursor'>;
+
 export const auditPageSchema = pageSchema(auditRecordSchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;

@@ -6,12 +6,12 @@ import { parseQuery } from '../../http/validate';
 
 const pageSize = 50;
 
-/** GET /api/audit (admins): newest first, `cursor` from the previous page. */
+/** GET /api/audit (admins): filtered, newest first, `cursor` from the previous page. */
 export function auditRoutes(audit: AuditStore): ApiRoutes {
   return {
     'GET /api/audit': async (req, res) => {
-      const query = parseQuery(auditListQuerySchema, req);
-      sendJson(res, await audit.list({ cursor: query.cursor, limit: pageSize }));
+      const { cursor, ...filter } = parseQuery(auditListQuerySchema, req);
+      sendJson(res, await audit.list({ cursor, limit: pageSize, filter }));
     },
   };
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Makes sure the engines the store tests start for themselves exist: Debian's redis-server,
+// PostgreSQL and haproxy. The tests start their own throw-away servers on free ports
+// (apps/bff/src/test/engines); this only installs the programs. Used by `pnpm test` and
+// `pnpm bench`; run alone: `node scripts/ensure-engines.mjs`.
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { ensureDebianPackages, postgresBinDir } from './debian-packages.mjs';
+
+const onPath =
+  (...paths) =>
+  () =>
+    paths.some((p) => existsSync(p));
+
+export function ensureEngines() {
+  ensureDebianPackages(
+    [
+      { name: 'redis-server', installed: onPath('/usr/bin/redis-server') },
+      { name: 'postgresql', installed: () => postgresBinDir() !== undefined },
+      { name: 'haproxy', installed: onPath('/usr/sbin/haproxy', '/usr/bin/haproxy') },
+    ],
+    'the Redis, PostgreSQL and load-balancer tests',
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) ensureEngines();

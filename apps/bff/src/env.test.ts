@@ -67,9 +67,15 @@ describe('configuration', () => {
     ['USERS_FILE', { ...production, USERS_FILE: '' }],
     ['SESSION_SECRET', { ...production, SESSION_SECRET: '' }],
     ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: 'http://console.example.com' }],
+    ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: '' }],
     ['CARD_API_KEY', { CARD_API_KEY: 'a key without a base URL' }],
   ])('refuses to start without a good %s, naming it', (name, env) => {
     expect(messageOf(env)).toContain(`${name}:`);
+  });
+
+  it('in production, says PUBLIC_ORIGIN is required rather than falling back to localhost', () => {
+    const { PUBLIC_ORIGIN: _unset, ...withoutOrigin } = production;
+    expect(messageOf(withoutOrigin)).toMatch(/PUBLIC_ORIGIN: required/);
   });
 
   it.each([

@@ -228,6 +228,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required when CARD_API_BASE_URL is set');
     if (!e.USERS_FILE) problems.push('USERS_FILE: required when CARD_API_BASE_URL is set');
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required when CARD_API_BASE_URL is set');
+    // The loopback default would refuse every sign-in from the real address as bad_origin.
+    if (!e.PUBLIC_ORIGIN) {
+      problems.push(
+        'PUBLIC_ORIGIN: required when CARD_API_BASE_URL is set (the origin people open, such as https://cards.example.com)',
+      );
+    }
     if (e.CARD_API_BASE_URL && isClearTextOffHost(e.CARD_API_BASE_URL)) {
       problems.push(
         'CARD_API_BASE_URL: must be https:// (the API key travels with every call); http:// only to a loopback host',

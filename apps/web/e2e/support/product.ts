@@ -93,13 +93,15 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
 export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
+  const url = `http://localhost:${port}`;
   const { child, output } = run(['start'], {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Production mode requires the origin people open; here it is this loopback address.
+    ...(env.CARD_API_BASE_URL ? { PUBLIC_ORIGIN: url } : {}),
     ...env,
   });
-  const url = `http://localhost:${port}`;
   try {
     await waitFor(`${url}/healthz`, child, output, 240_000);
   } catch (error) {

@@ -96,6 +96,7 @@ export function createApp(deps: AppDeps): RequestListener {
   const api = createApiRouter({
     sessions,
     allowedOrigins: config.allowedOrigins,
+    logger,
     authorize: createAuthorizer({ audit, limiters, logger }),
     routes: [
       metaRoutes(config.mode),

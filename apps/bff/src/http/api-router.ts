@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
 import type { SessionService } from '../platform/sessions/session-service';
 import { AppError } from './app-error';
 import type { Authorizer } from './authorize';
@@ -21,6 +22,8 @@ export const routeKey = (rule: Pick<RouteRule, 'method' | 'path'>) =>
 export interface ApiRouterDeps {
   sessions: SessionService;
   allowedOrigins: readonly string[];
+  /** For the reason a mutation's Origin was refused. */
+  logger: Pick<Logger, 'warn'>;
   authorize: Authorizer;
   /** Every feature's handlers; together they must answer exactly the route table's rows. */
   routes: ApiRoutes[];
@@ -40,7 +43,7 @@ export function createApiRouter(deps: ApiRouterDeps): ApiPipeline {
   const table = deps.table ?? routeTable;
   const handlers = collectHandlers(table, deps.routes);
   const match = createRouteMatcher(table);
-  const checkCsrf = createCsrfCheck(deps.allowedOrigins);
+  const checkCsrf = createCsrfCheck(deps.allowedOrigins, deps.logger);
   const readBody = createJsonBodyReader();
 
   return async (req, res) => {

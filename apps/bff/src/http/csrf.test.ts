@@ -77,6 +77,50 @@ describe('Origin on mutations', () => {
   });
 });
 
+describe('why a mutation was refused, in the log', () => {
+  const refusals = (requestId: string) =>
+    t.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.requestId === requestId && /^mutation refused: /.test(`${line.msg}`));
+
+  it('a foreign Origin → a warning naming the origin received and the origins allowed', async () => {
+    const res = await send('PATCH', {
+      'X-CSRF': '1',
+      Cookie: admin.cookie,
+      Origin: 'https://cards.example.net',
+    });
+    expect(res.status).toBe(403);
+    const [line, ...more] = refusals(res.headers['x-request-id'] ?? '');
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      level: 40,
+      method: 'PATCH',
+      origin: 'https://cards.example.net',
+      allowedOrigins: t.config.allowedOrigins,
+    });
+    expect(line?.msg).toMatch(/PUBLIC_ORIGIN/);
+    expect(JSON.stringify(line)).not.toContain(admin.cookie);
+  });
+
+  it('no Origin at all → a warning that says the header is missing', async () => {
+    const res = await send('POST', { 'X-CSRF': '1', Cookie: admin.cookie });
+    expect(res.status).toBe(403);
+    const [line] = refusals(res.headers['x-request-id'] ?? '');
+    expect(line).toMatchObject({
+      level: 40,
+      origin: null,
+      allowedOrigins: t.config.allowedOrigins,
+    });
+    expect(line?.msg).toMatch(/no Origin header/);
+  });
+
+  it('the public Origin → no such warning', async () => {
+    const res = await send('POST', admin.headers());
+    expect(res.status).toBe(400);
+    expect(refusals(res.headers['x-request-id'] ?? '')).toEqual([]);
+  });
+});
+
 describe('reads', () => {
   it.each(['GET', 'HEAD'] as const)(
     '%s needs no Origin, and a foreign one is ignored',

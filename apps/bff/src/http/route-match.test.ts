@@ -58,6 +58,7 @@ describe('the API router', () => {
   const deps = (routes: ApiRoutes[]) => ({
     sessions: {} as never,
     allowedOrigins: [],
+    logger: { warn: () => undefined },
     authorize: { check: async () => undefined, refuseForeignOrigin: async () => never() },
     routes,
     table,

@@ -1,0 +1,87 @@
+// A BFF replica as its own node process, started the way production runs it (one node process
+// that receives the signals), with its JSON log lines captured for the test to read.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port';
+
+const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export interface BffProcess {
+  readonly port: number;
+  /** `http://127.0.0.1:PORT`, for calls that bypass the balancer. */
+  readonly url: string;
+  readonly pid: number;
+  /** Every stdout line so far, parsed (a line that is not JSON is kept as `{ text }`). */
+  readonly logs: Record<string, unknown>[];
+  readonly stderr: string;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  readonly exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/** Starts `src/index.ts` under tsx with `env` (plus PORT/HOST), and waits for /healthz. */
+export async function startBffProcess(env: Record<string, string>): Promise<BffProcess> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    cwd: bffDir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  let partial = '';
+  child.stdout?.on('data', (chunk) => {
+    const text = partial + String(chunk);
+    const lines = text.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line) continue;
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ text: line });
+      }
+    }
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + String(chunk)).slice(-8000);
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const done = await Promise.race([
+      exited.then(() => true),
+      new Promise((r) => setTimeout(r, 100)).then(() => false),
+    ]);
+    if (done)
+      throw new Error(
+        `the BFF exited while starting:\n${stderr}\n${JSON.stringify(logs.slice(-5))}`,
+      );
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the BFF did not answer /healthz within 60 s:\n${stderr}`);
+    }
+  }
+  return {
+    port,
+    url,
+    pid: child.pid ?? -1,
+    logs,
+    get stderr() {
+      return stderr;
+    },
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      child.kill(signal);
+    },
+  };
+}

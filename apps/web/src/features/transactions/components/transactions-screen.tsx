@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { LoadMore } from '../../../components/load-more';
 import { Pager } from '../../../components/pager';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { isApiError } from '../../../lib/api-error';
 import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
 import type { CardChoices } from '../../cards/api/use-card-choices';
-import { exportTransactionsCsv } from '../api/export-transactions-csv';
+import { EXPORT_INTERRUPTED, exportTransactionsCsv } from '../api/export-transactions-csv';
 import type { TransactionFilter, TransactionsSearch } from '../transactions-search';
 import { TransactionsFilters } from './transactions-filters';
 import { TransactionsTable } from './transactions-table';
@@ -49,7 +50,9 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
       const name = `transactions-${filter.subAccountId}-${search.from ?? 'start'}-${search.to ?? 'now'}.csv`;
       await exportTransactionsCsv(filter, name);
     } catch (error) {
-      setExportError(error instanceof Error ? error.message : 'The export failed.');
+      // An interrupted download's sentence says it all; other failures say what went wrong.
+      if (isApiError(error) && error.code === EXPORT_INTERRUPTED) setExportError(error.message);
+      else setExportError(`Export failed: ${error instanceof Error ? error.message : 'unknown'}`);
     } finally {
       setExporting(false);
     }
@@ -65,7 +68,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
       </div>
       {exportError ? (
         <p className="form-error" role="alert">
-          Export failed: {exportError}
+          {exportError}
         </p>
       ) : null}
       {subAccounts.length === 0 ? (

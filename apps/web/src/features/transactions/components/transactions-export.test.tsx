@@ -1,0 +1,100 @@
+import type { TransactionPage } from '@card-console/shared/api/transactions';
+import { screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { financeSession, subAccounts, transaction } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+const INTERRUPTED = 'The export was interrupted before it finished; nothing was saved. Try again.';
+const encoder = new TextEncoder();
+
+/** A CSV body that sends its header and some rows, then breaks off as a cut connection does. */
+function streamCutAfterRows(rows: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent === 0) controller.enqueue(encoder.encode('id,date,amount\n'));
+      if (sent < rows) {
+        controller.enqueue(encoder.encode(`tx_${sent},2026-03-05,-1250\n`));
+        sent += 1;
+        return;
+      }
+      controller.error(new TypeError('terminated'));
+    },
+  });
+}
+
+let createObjectURL: ReturnType<typeof vi.fn>;
+let clicks: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/transactions', () =>
+      HttpResponse.json<TransactionPage>({ items: [transaction()] }),
+    ),
+  );
+  createObjectURL = vi.fn(() => 'blob:mock');
+  Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+  clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+});
+afterEach(() => clicks.mockRestore());
+
+async function exportFrom(path: string) {
+  const view = renderApp(path, { session: financeSession() });
+  await screen.findByRole('row', { name: /Coffee beans/ });
+  await view.user.click(screen.getByRole('button', { name: 'Export CSV' }));
+  return view;
+}
+
+describe('transactions export', () => {
+  it('when the server cuts the download part-way, says so and saves nothing', async () => {
+    server.use(
+      http.get(
+        '/api/transactions/export.csv',
+        () =>
+          new HttpResponse(streamCutAfterRows(200), { headers: { 'Content-Type': 'text/csv' } }),
+      ),
+    );
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Export failed');
+    expect(createObjectURL).not.toHaveBeenCalled();
+    expect(clicks).not.toHaveBeenCalled();
+    expect(document.querySelector('a[download]')).toBeNull();
+    // The person can try again at once.
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+  });
+
+  it('a second try after an interruption saves the whole file and clears the message', async () => {
+    let attempts = 0;
+    server.use(
+      http.get('/api/transactions/export.csv', () => {
+        attempts += 1;
+        const body = attempts === 1 ? streamCutAfterRows(3) : 'id,date\ntx_1,2026-03-05\n';
+        return new HttpResponse(body, { headers: { 'Content-Type': 'text/csv' } });
+      }),
+    );
+    const { user } = await exportFrom('/transactions?subAccountId=sa_ops');
+    await screen.findByText(INTERRUPTED);
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
+    const blob = (createObjectURL.mock.calls[0] as unknown[] | undefined)?.[0] as Blob;
+    expect(await blob.text()).toBe('id,date\ntx_1,2026-03-05\n');
+    expect(screen.queryByText(INTERRUPTED)).not.toBeInTheDocument();
+    expect(requestsTo('/api/transactions/export.csv')).toHaveLength(2);
+  });
+
+  it('a refusal before any row is an export failure with the server’s reason', async () => {
+    server.use(
+      http.get('/api/transactions/export.csv', () =>
+        apiError(429, 'export_busy', 'Another export of yours is still running.'),
+      ),
+    );
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Export failed: Another export of yours is still running.',
+    );
+    expect(createObjectURL).not.toHaveBeenCalled();
+  });
+});

@@ -52,7 +52,9 @@ describe('src/index.ts', () => {
       headers: { 'X-CSRF': '1' },
     });
     expect(((await meta.json()) as { mode: string }).mode).toBe('demo');
-    const page = await fetch(url.replace('localhost', '127.0.0.1'));
+    const page = await fetch(url.replace('localhost', '127.0.0.1'), {
+      headers: { Accept: 'text/html' },
+    });
     expect(await page.text()).toContain('not built');
     app.proc.kill('SIGTERM');
     expect(await app.exited).toBe(0);

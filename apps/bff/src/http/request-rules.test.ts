@@ -189,7 +189,7 @@ describe('headers', () => {
 describe('the SPA and health endpoints', () => {
   it('serves a plain page saying the SPA is not built when the dist folder is missing', async () => {
     for (const path of ['/', '/cards/abc?x=1']) {
-      const res = await t.request.get(path);
+      const res = await t.request.get(path).set('Accept', 'text/html');
       expect(res.status).toBe(200);
       expect(res.text).toContain('not built');
     }

@@ -1,12 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../platform/logger';
+import { startTestApp } from '../test/harness';
+import { errorHandler } from './error-handler';
+import { requestId } from './request-id';
 import { spa } from './spa';
+import { spaPages } from './spa-pages';
 
 const script = `export const answer = ${JSON.stringify('x'.repeat(4000))};\n`;
 const styles = `body { color: black; }\n${'.a { margin: 0 }\n'.repeat(200)}`;
@@ -23,12 +30,25 @@ function builtSpa(): string {
   return dist;
 }
 
-/** A GET with the bytes as they came (no client-side decompression). */
-function get(base: string, path: string, acceptEncoding = '') {
+/** What a browser sends when it opens an address. */
+const browserAccept =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
+/** The SPA as the app mounts it: behind a request id, followed by the one error handler. */
+function spaApp(dist: string) {
+  return express().use(requestId(), spa(dist), errorHandler(createLogger('silent')));
+}
+
+/** A request with the bytes as they came (no client-side decompression). */
+function get(base: string, path: string, acceptEncoding = '', accept = '*/*', method = 'GET') {
   return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>(
     (resolve, reject) => {
       http
-        .get(`${base}${path}`, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
+        .request(`${base}${path}`, {
+          method,
+          headers: { 'Accept-Encoding': acceptEncoding, Accept: accept },
+        })
+        .on('response', (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () =>
@@ -39,17 +59,35 @@ function get(base: string, path: string, acceptEncoding = '') {
             }),
           );
         })
-        .on('error', reject);
+        .on('error', reject)
+        .end();
     },
   );
 }
+
+/** The SPA's pages as its router lists them (the `to` union of the generated route tree). */
+function routerPages(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const tree = readFileSync(join(here, '../../../web/src/routeTree.gen.ts'), 'utf8');
+  const union = /\n {2}to:\n((?: {4}\| '[^']*';?\n)+)/.exec(tree)?.[1] ?? '';
+  return [...union.matchAll(/'([^']*)'/g)].map((m) => (m[1] ?? '').replace(/\$\w+/g, ':id'));
+}
+
+const expectNotFound = (res: { status: number; headers: IncomingHttpHeaders; body: Buffer }) => {
+  expect(res.status).toBe(404);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.headers['content-encoding']).toBeUndefined();
+  const body = apiErrorBodySchema.parse(JSON.parse(res.body.toString('utf8')));
+  expect(body).toMatchObject({ status: 404, code: 'not_found' });
+  expect(body.requestId).toBe(res.headers['x-request-id']);
+};
 
 describe('spa()', () => {
   const dist = builtSpa();
   let server: http.Server;
   let base: string;
   beforeAll(async () => {
-    server = http.createServer(express().use(spa(dist)));
+    server = http.createServer(spaApp(dist));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -85,28 +123,79 @@ describe('spa()', () => {
     expect(gunzipSync(res.body).toString('utf8')).toBe(styles);
   });
 
-  it('answers for a compressed copy deleted since start-up as for any missing file', async () => {
+  it('answers for a compressed copy deleted since start-up as for any missing file: 404', async () => {
     writeFileSync(join(dist, 'assets', 'gone-0a1b.js'), script);
     writeFileSync(join(dist, 'assets', 'gone-0a1b.js.br'), brotliCompressSync(script));
-    const app = http.createServer(express().use(spa(dist)));
+    const app = http.createServer(spaApp(dist));
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
     rmSync(join(dist, 'assets', 'gone-0a1b.js'));
     rmSync(join(dist, 'assets', 'gone-0a1b.js.br'));
     try {
-      const res = await get(at, '/assets/gone-0a1b.js', 'br, gzip');
-      expect(res.headers['content-encoding']).toBeUndefined();
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body.toString('utf8')).toContain('<title>Card Console</title>');
+      expectNotFound(await get(at, '/assets/gone-0a1b.js', 'br, gzip', browserAccept));
     } finally {
       await new Promise((resolve) => app.close(resolve));
     }
   });
 
-  it('answers any other address with index.html, revalidated, and a missing asset with it too', async () => {
-    const page = await get(base, '/transactions?subAccountId=sa_1');
+  it("lists exactly the pages of the SPA's router", () => {
+    expect([...spaPages].sort()).toEqual(routerPages().sort());
+  });
+
+  it.each(
+    spaPages.flatMap((page) => {
+      const path = page.replace(':id', 'id_7Qx2');
+      return page === '/' ? [path, '/?from=1'] : [path, `${path}/`, `${path}?cursor=abc`];
+    }),
+  )('a browser opening %s gets index.html, revalidated', async (path) => {
+    const page = await get(base, path, '', browserAccept);
     expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.body.toString('utf8')).toContain('<title>Card Console</title>');
+  });
+
+  it.each([
+    '/metrics',
+    '/cards/id_1/reveal',
+    '/transactions/id_1/extra',
+    '/assets/missing-0000.js',
+    '/index.htm',
+    '/admin',
+  ])('%s is no page: 404 with the error body, even to a browser', async (path) => {
+    expectNotFound(await get(base, path, 'gzip', browserAccept));
+  });
+
+  it.each([
+    [
+      'a Prometheus scrape',
+      'application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2',
+    ],
+    ['any type (curl)', '*/*'],
+    ['JSON', 'application/json'],
+    ['HTML refused outright', 'text/html;q=0, */*'],
+    ['no Accept at all', ''],
+  ])('a page asked for without HTML (%s): 404 with the error body', async (_what, accept) => {
+    expectNotFound(await get(base, '/cards', '', accept));
+  });
+
+  it('a page sent a POST: 404 with the error body', async () => {
+    expectNotFound(await get(base, '/', '', browserAccept, 'POST'));
+  });
+});
+
+describe('the public port of the whole app', () => {
+  it('answers a scrape of /metrics with 404 and the error body, a deep link with the page', async () => {
+    const t = await startTestApp({ sim: { transactions: 10 } });
+    try {
+      const scrape = await t.request.get('/metrics').set('Accept', 'text/plain;version=0.0.4');
+      expect(scrape.status).toBe(404);
+      expect(apiErrorBodySchema.parse(scrape.body).code).toBe('not_found');
+      const page = await t.request.get('/transactions/id_1').set('Accept', browserAccept);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('not built');
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import compression from 'compression';
 import express, { type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { AppError } from './app-error';
+import { asksForHtml, isSpaPage } from './spa-pages';
 
 const notBuiltPage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Card Console</title></head>
@@ -13,9 +14,12 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
 <p>The API is up under <code>/api</code>.</p></body></html>`;
 
 /**
- * The built SPA: hashed assets cached for a year, everything else revalidated, and any other
- * GET answered with index.html so client-side routes survive a reload. /api paths never get
- * here: the request listener hands them to the API (`request-listener.ts`).
+ * The built SPA: hashed assets cached for a year, everything else revalidated, and a GET of
+ * one of the SPA's pages that asks for HTML answered with index.html so client-side routes
+ * survive a reload. Anything else is a 404 with the API's error body: a path that is no page
+ * (`/metrics` scraped on the wrong port must not look healthy) or a request that does not
+ * ask for HTML. /api paths never get here: the request listener hands them to the API
+ * (`request-listener.ts`).
  *
  * Text files go out as the build's Brotli or gzip copies (vite.config.ts), as the browser
  * accepts: compressing the ~250 kB main script on each cold load took this one thread tens of
@@ -56,13 +60,19 @@ export function spa(webDist: string): Router {
       },
     }),
   );
-  router.get('/{*splat}', (_req, res) => {
-    const index = join(webDist, 'index.html');
+  router.use((req, res, next) => {
     // A compressed copy listed at start-up and deleted since (the SPA rebuilt) leaves its
-    // encoding headers set on the way here: they are not this page's.
+    // encoding headers set on the way here: they are not this answer's.
     res.removeHeader('Content-Encoding');
     res.removeHeader('Content-Type');
     res.removeHeader('Vary');
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (isSpaPage(req.path) && asksForHtml(req.get('accept'))) return next();
+    }
+    next(new AppError(404, 'not_found', 'There is no such page.'));
+  });
+  router.get('/{*splat}', (_req, res) => {
+    const index = join(webDist, 'index.html');
     res.setHeader('Cache-Control', 'no-cache');
     if (!existsSync(index)) {
       res.status(200).type('html').send(notBuiltPage);

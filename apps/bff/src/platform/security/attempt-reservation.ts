@@ -38,7 +38,8 @@ export async function reserve(counters: readonly Counter[]): Promise<Reservation
       taken.push(held(counter, await counter.limiter.consume(counter.key)));
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) {
-        await Promise.all(taken.map(giveBack));
+        // The store failed (503): hand back what we can, and report the failure itself.
+        await Promise.allSettled(taken.map(giveBack));
         throw error;
       }
       await Promise.all([...taken, held(counter, error)].map(giveBack));

@@ -4,7 +4,9 @@ import { AppError } from '../../http/app-error';
 
 /**
  * Builds a limiter for a key space. The default keeps counters in process; for several
- * replicas pass `(o) => new RateLimiterRedis({ storeClient, ...o })` (same options).
+ * replicas, `redisRateLimiters` (redis-rate-limiters.ts) shares them through Redis. A limiter
+ * rejects with RateLimiterRes when it refuses; any other rejection is its store failing
+ * (the Redis one throws StoreUnavailableError: 503).
  */
 export type RateLimiterFactory = (options: {
   keyPrefix: string;

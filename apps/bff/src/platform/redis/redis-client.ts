@@ -1,0 +1,73 @@
+// The one Redis connection a BFF replica uses, made in the composition root and handed to the
+// stores. Tuned to fail fast: a request never waits on a Redis that is gone.
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { StoreUnavailableError } from '../store-unavailable';
+
+/** Longest a command may take before it fails; Redis answers in well under a millisecond. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
+export interface RedisClientOptions {
+  /** Connection lost / back again, once each per outage (never the URL: it may hold a password). */
+  logger?: Logger;
+}
+
+/**
+ * A client that never queues a command while disconnected (it fails at once, the store turns
+ * that into a 503) and never resends one after a reconnect (an INCR or a lock ticket sent
+ * twice would count twice). It keeps reconnecting in the background, at most a second apart,
+ * so the replica recovers without a restart once Redis is back.
+ */
+export function createRedisClient(url: string, options: RedisClientOptions = {}): Redis {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+  let down = false;
+  // Without a listener ioredis prints every reconnect failure to the console.
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    options.logger?.warn({ err: error }, 'redis unreachable: retrying in the background');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    options.logger?.info('redis reachable again');
+  });
+  return client;
+}
+
+/** Resolves true once the client is ready, or false after `timeoutMs` (it keeps trying). */
+export function whenRedisReady(client: Redis, timeoutMs: number): Promise<boolean> {
+  if (client.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      client.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    client.once('ready', onReady);
+  });
+}
+
+/** For `/readyz`: a PING, bounded by the client's command timeout. */
+export function redisReadiness(client: Redis) {
+  return {
+    name: 'redis' as const,
+    async check(): Promise<void> {
+      try {
+        await client.ping();
+      } catch (error) {
+        throw new StoreUnavailableError('redis', 'ping', { cause: error });
+      }
+    },
+  };
+}

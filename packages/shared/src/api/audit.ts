@@ -1,19 +1,10 @@
 import { z } from 'zod';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
+import { auditActions, auditOutcomes } from './audit-enums';
 import { pageSchema } from './error';
 import { roleSchema } from './meta';
 
-export const auditActions = [
-  'card.reveal',
-  'card.update',
-  'subAccount.create',
-  'session.signIn',
-  'session.signOut',
-  'session.ended',
-  'access.denied',
-] as const;
-
-export const auditOutcomes = ['success', 'denied', 'failed'] as const;
+export { auditActions, auditOutcomes };
 
 const limitSnapshot = z.object({
   name: z.string().optional(),

@@ -1,16 +1,29 @@
 import type { AuditPage } from '@card-console/shared/api/audit';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
+import type { AuditListFilter } from '../audit-filter';
 
-export function fetchAuditPage(cursor: string | undefined, signal?: AbortSignal) {
-  return apiJson<AuditPage>('/api/audit', { query: { cursor }, signal });
+export function fetchAuditPage(
+  filter: AuditListFilter,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+) {
+  return apiJson<AuditPage>('/api/audit', { query: { ...filter, cursor }, signal });
 }
 
-/** Newest first; "Load more" appends older records. */
-export function auditQueryOptions() {
+/** Newest first within the filter; "Load more" appends older records. */
+export function auditQueryOptions(filter: AuditListFilter) {
+  const key = {
+    actor: filter.actor,
+    action: filter.action,
+    outcome: filter.outcome,
+    cardId: filter.cardId,
+    from: filter.from,
+    to: filter.to,
+  };
   return infiniteQueryOptions({
-    queryKey: ['audit', 'list'] as const,
-    queryFn: ({ pageParam, signal }) => fetchAuditPage(pageParam, signal),
+    queryKey: ['audit', 'list', key] as const,
+    queryFn: ({ pageParam, signal }) => fetchAuditPage(key, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor,
     // The trail grows while someone reads it; always show the latest when they come back.

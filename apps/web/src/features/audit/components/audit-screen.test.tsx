@@ -46,7 +46,10 @@ describe('audit screen', () => {
     const { user } = renderApp('/audit', { session: adminSession() });
     const change = await screen.findByRole('row', { name: /Changed card/ });
     expect(within(change).getByText('max $500.00 → max $250.00')).toBeInTheDocument();
-    expect(within(change).getByText(/Card card_1 \(•••• 4242\)/)).toBeInTheDocument();
+    expect(within(change).getByRole('link', { name: 'Card card_1 (•••• 4242)' })).toHaveAttribute(
+      'href',
+      '/cards/card_1',
+    );
     expect(within(change).getByText('success')).toBeInTheDocument();
     const denied = screen.getByRole('row', { name: /Access denied/ });
     expect(within(denied).getByText('denied')).toBeInTheDocument();

@@ -1,0 +1,45 @@
+import {
+  type AuditAction,
+  type AuditOutcome,
+  auditActions,
+  auditOutcomes,
+} from '@card-console/shared/api/audit-enums';
+import { isIsoDay } from '@card-console/shared/dates';
+import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
+
+/** The audit screen's URL state: days, not instants, so a link means the same days. */
+export interface AuditSearch {
+  /** The person who acted: an exact email, as the form puts it (trimmed, lower case). */
+  actor?: string | undefined;
+  action?: AuditAction | undefined;
+  outcome?: AuditOutcome | undefined;
+  cardId?: string | undefined;
+  /** First day, YYYY-MM-DD, in the person's time zone. */
+  from?: string | undefined;
+  /** Last day (inclusive), YYYY-MM-DD. */
+  to?: string | undefined;
+}
+
+/** One address, nothing around it: what the form accepts and what the BFF can match. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+const day = (value: unknown) => {
+  const d = text(value, 10);
+  return d && isIsoDay(d) ? d : undefined;
+};
+
+/** A bad value falls back to no filter instead of failing: a mangled link still opens. */
+export function validateAuditSearch(search: Record<string, unknown>): AuditSearch {
+  let from = day(search.from);
+  let to = day(search.to);
+  // Days in the wrong order select nothing the person meant: drop both.
+  if (from && to && from > to) from = to = undefined;
+  return {
+    actor: text(search.actor, 254, EMAIL_PATTERN),
+    action: oneOf(auditActions, search.action),
+    outcome: oneOf(auditOutcomes, search.outcome),
+    cardId: text(search.cardId, 64, ID_PATTERN),
+    from,
+    to,
+  };
+}

@@ -1,0 +1,180 @@
+import { auditActions, auditOutcomes } from '@card-console/shared/api/audit-enums';
+import { type FormEvent, useState } from 'react';
+import { Field } from '../../../components/field';
+import { maskedLast4 } from '../../../lib/format';
+import { oneOf } from '../../../lib/search-params';
+import type { CardChoices } from '../../cards/api/use-card-choices';
+import { isFiltered } from '../audit-filter';
+import { ACTION_LABELS } from '../audit-labels';
+import { type AuditSearch, EMAIL_PATTERN } from '../audit-search';
+
+interface AuditFiltersProps {
+  search: AuditSearch;
+  cards: CardChoices;
+  onChange: (next: AuditSearch) => void;
+}
+
+/**
+ * Every change becomes a new URL (a history entry) and starts the list afresh. Choices apply
+ * at once; the email applies with Enter or Apply, or along with the next choice.
+ */
+export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
+  const [actor, setActor] = useState(search.actor ?? '');
+  const [actorError, setActorError] = useState<string | undefined>();
+  const [dateError, setDateError] = useState<string | undefined>();
+  // Back, Forward or a link change the URL under the field: show what the list is filtered by.
+  const [urlActor, setUrlActor] = useState(search.actor);
+  if (urlActor !== search.actor) {
+    setUrlActor(search.actor);
+    setActor(search.actor ?? '');
+    setActorError(undefined);
+  }
+
+  /** The typed email as the filter holds it; false when it is not one whole address. */
+  const typedActor = (): string | undefined | false => {
+    const value = actor.trim().toLowerCase();
+    if (!value) return undefined;
+    return value.length <= 254 && EMAIL_PATTERN.test(value) ? value : false;
+  };
+  const set = (patch: Partial<AuditSearch>) => {
+    const typed = typedActor();
+    onChange({ ...search, actor: typed === false ? search.actor : typed, ...patch });
+  };
+  const applyActor = (event: FormEvent) => {
+    event.preventDefault();
+    const typed = typedActor();
+    if (typed === false) {
+      setActorError('Enter one whole email address, like name@company.com.');
+      return;
+    }
+    setActorError(undefined);
+    set({ actor: typed });
+  };
+  const setDay = (which: 'from' | 'to', value: string) => {
+    const next = { from: search.from, to: search.to, [which]: value || undefined };
+    if (next.from && next.to && next.from > next.to) {
+      setDateError('The start date must not be after the end date.');
+      return;
+    }
+    setDateError(undefined);
+    set({ [which]: value || undefined });
+  };
+  const clear = () => {
+    setActor('');
+    setActorError(undefined);
+    setDateError(undefined);
+    onChange({});
+  };
+
+  const selected = search.cardId ? cards.cards.find((c) => c.id === search.cardId) : undefined;
+  // Until the full list is in, offer the selected card only: a partial list would look complete.
+  const cardOptions = cards.state === 'ready' ? cards.cards : selected ? [selected] : [];
+  return (
+    <form className="filters" aria-label="Audit filters" noValidate onSubmit={applyActor}>
+      <div className="filter-with-button">
+        <Field label="Who (email)" error={actorError}>
+          {(control) => (
+            <input
+              {...control}
+              type="email"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={254}
+              value={actor}
+              onChange={(e) => setActor(e.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit">Apply</button>
+      </div>
+      <Field label="Action">
+        {(control) => (
+          <select
+            {...control}
+            value={search.action ?? ''}
+            onChange={(e) => set({ action: oneOf(auditActions, e.target.value) })}
+          >
+            <option value="">All actions</option>
+            {auditActions.map((a) => (
+              <option key={a} value={a}>
+                {ACTION_LABELS[a]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Outcome">
+        {(control) => (
+          <select
+            {...control}
+            value={search.outcome ?? ''}
+            onChange={(e) => set({ outcome: oneOf(auditOutcomes, e.target.value) })}
+          >
+            <option value="">All outcomes</option>
+            {auditOutcomes.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Card">
+        {(control) => (
+          <select
+            {...control}
+            value={search.cardId ?? ''}
+            onChange={(e) => set({ cardId: e.target.value || undefined })}
+            onFocus={cards.load}
+            onPointerDown={cards.load}
+            aria-busy={cards.state === 'loading'}
+          >
+            <option value="">All cards</option>
+            {search.cardId && !cardOptions.some((c) => c.id === search.cardId) ? (
+              <option value={search.cardId}>{search.cardId}</option>
+            ) : null}
+            {cardOptions.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name} ({maskedLast4(c.last4)})
+              </option>
+            ))}
+            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
+            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
+          </select>
+        )}
+      </Field>
+      <Field label="From">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.from ?? ''}
+            max={search.to}
+            onChange={(e) => setDay('from', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="To">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.to ?? ''}
+            min={search.from}
+            onChange={(e) => setDay('to', e.target.value)}
+          />
+        )}
+      </Field>
+      {isFiltered(search) ? (
+        <button type="button" onClick={clear}>
+          Clear filters
+        </button>
+      ) : null}
+      {dateError ? (
+        <p className="form-error" role="alert">
+          {dateError}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,4 +1,4 @@
-// One behaviour suite for every KeyedLock implementation (memory now, a shared store later).
+// One behaviour suite for every KeyedLock implementation: in process, and shared by replicas.
 import { describe, expect, it } from 'vitest';
 import { type KeyedLock, LockWaitTimeoutError } from './keyed-lock';
 
@@ -20,22 +20,57 @@ function heldTask(log: string[], name: string) {
 }
 
 /** Lets every queued callback and promise continuation run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-export function keyedLockContract(name: string, make: (waitMs: number) => KeyedLock) {
+/** Resolves once `done()` holds; the test's own timeout is the hang guard. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+export interface KeyedLockContractOptions {
+  /**
+   * Two replicas' locks over one store (for an in-process lock, the same lock twice: one
+   * process is one replica).
+   */
+  replicas?: (waitMs: number) => [KeyedLock, KeyedLock];
+  /**
+   * Long enough for a lock that wrongly let a task start to have started it (a shared store
+   * answers over the network): what the test waits before saying something did not happen.
+   */
+  quiet?: () => Promise<unknown>;
+}
+
+export function keyedLockContract(
+  name: string,
+  make: (waitMs: number) => KeyedLock,
+  options: KeyedLockContractOptions = {},
+) {
+  const quiet = options.quiet ?? nextTurn;
+  /** Lets whatever should happen next happen: `expected` entries in the log, then quiet. */
+  const settle = async (log: string[], expected: number) => {
+    await until(() => log.length >= expected);
+    await quiet();
+  };
+  const replicas =
+    options.replicas ??
+    ((waitMs: number): [KeyedLock, KeyedLock] => {
+      const lock = make(waitMs);
+      return [lock, lock];
+    });
+
   describe(`${name} (KeyedLock contract)`, () => {
     it('runs the tasks of one key one at a time, in arrival order', async () => {
       const lock = make(60_000);
       const log: string[] = [];
       const tasks = ['a', 'b', 'c'].map((n) => heldTask(log, n));
       const results = tasks.map((t) => lock.run('card:1', t.task));
-      await settle();
+      await settle(log, 1);
       expect(log).toEqual(['start a']);
       tasks[0]?.finish();
-      await settle();
+      await settle(log, 3);
       expect(log).toEqual(['start a', 'end a', 'start b']);
       tasks[1]?.finish();
-      await settle();
+      await settle(log, 5);
       tasks[2]?.finish();
       expect(await Promise.all(results)).toEqual(['a', 'b', 'c']);
       expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
@@ -47,7 +82,7 @@ export function keyedLockContract(name: string, make: (waitMs: number) => KeyedL
       const one = heldTask(log, 'one');
       const two = heldTask(log, 'two');
       const results = [lock.run('card:1', one.task), lock.run('card:2', two.task)];
-      await settle();
+      await settle(log, 2);
       expect(log).toEqual(['start one', 'start two']);
       two.finish();
       one.finish();
@@ -61,10 +96,10 @@ export function keyedLockContract(name: string, make: (waitMs: number) => KeyedL
       const next = heldTask(log, 'next');
       const first = lock.run('card:1', failing.task);
       const second = lock.run('card:1', next.task);
-      await settle();
+      await settle(log, 1);
       failing.fail(new Error('upstream down'));
       await expect(first).rejects.toThrow('upstream down');
-      await settle();
+      await settle(log, 2);
       expect(log).toEqual(['start failing', 'start next']);
       next.finish();
       expect(await second).toBe('next');
@@ -75,6 +110,7 @@ export function keyedLockContract(name: string, make: (waitMs: number) => KeyedL
       const log: string[] = [];
       const holder = heldTask(log, 'holder');
       const held = lock.run('card:1', holder.task);
+      await settle(log, 1);
       const late = heldTask(log, 'late');
       await expect(lock.run('card:1', late.task)).rejects.toBeInstanceOf(LockWaitTimeoutError);
 
@@ -82,7 +118,71 @@ export function keyedLockContract(name: string, make: (waitMs: number) => KeyedL
       const queued = lock.run('card:1', next.task);
       holder.finish();
       await held;
-      await settle();
+      await settle(log, 3);
+      next.finish();
+      expect(await queued).toBe('next');
+      expect(log).toEqual(['start holder', 'end holder', 'start next', 'end next']);
+    });
+
+    it("runs one key's tasks sent through two replicas at once one at a time, each replica's in the order it sent them", async () => {
+      const [a, b] = replicas(60_000);
+      let running = 0;
+      let most = 0;
+      const ran: string[] = [];
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => {
+          const name = `${i % 2 ? 'a' : 'b'}${i}`;
+          return (i % 2 ? a : b).run('card:1', async () => {
+            running += 1;
+            most = Math.max(most, running);
+            await nextTurn();
+            await nextTurn();
+            ran.push(name);
+            running -= 1;
+            return name;
+          });
+        }),
+      );
+      expect(most).toBe(1);
+      expect(results).toHaveLength(30);
+      for (const side of ['a', 'b']) {
+        const order = ran.filter((n) => n.startsWith(side)).map((n) => Number(n.slice(1)));
+        expect(order).toEqual([...order].sort((x, y) => x - y));
+        expect(order).toHaveLength(15);
+      }
+    });
+
+    it("a waiter on one replica starts only when the other replica's holder ends", async () => {
+      const [a, b] = replicas(60_000);
+      const log: string[] = [];
+      const holder = heldTask(log, 'holder');
+      const waiter = heldTask(log, 'waiter');
+      const held = a.run('card:1', holder.task);
+      await settle(log, 1);
+      const waiting = b.run('card:1', waiter.task);
+      await settle(log, 1);
+      expect(log).toEqual(['start holder']);
+      holder.finish();
+      await held;
+      await settle(log, 3);
+      expect(log).toEqual(['start holder', 'end holder', 'start waiter']);
+      waiter.finish();
+      expect(await waiting).toBe('waiter');
+    });
+
+    it("refuses a waiter on one replica past its bound while the other replica holds the key, then serves that replica's next task", async () => {
+      const [a, b] = replicas(20);
+      const log: string[] = [];
+      const holder = heldTask(log, 'holder');
+      const held = a.run('card:1', holder.task);
+      await settle(log, 1);
+      const late = heldTask(log, 'late');
+      await expect(b.run('card:1', late.task)).rejects.toBeInstanceOf(LockWaitTimeoutError);
+      holder.finish();
+      await held;
+      const next = heldTask(log, 'next');
+      const queued = b.run('card:1', next.task);
+      await settle(log, 3);
       next.finish();
       expect(await queued).toBe('next');
       expect(log).toEqual(['start holder', 'end holder', 'start next', 'end next']);

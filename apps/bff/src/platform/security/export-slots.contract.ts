@@ -1,4 +1,4 @@
-// One behaviour suite for every ExportSlots implementation (memory now, a shared store later).
+// One behaviour suite for every ExportSlots implementation: in process, and shared by replicas.
 import { describe, expect, it } from 'vitest';
 import type { ExportCaps, ExportSlot, ExportSlots } from './export-slots';
 
@@ -9,7 +9,21 @@ function granted(slot: ExportSlot): Granted {
   return slot;
 }
 
-export function exportSlotsContract(name: string, make: (caps: ExportCaps) => ExportSlots) {
+export function exportSlotsContract(
+  name: string,
+  make: (caps: ExportCaps) => ExportSlots,
+  options: {
+    /** Two replicas' slots over one store (for an in-process one, the same object twice). */
+    replicas?: (caps: ExportCaps) => [ExportSlots, ExportSlots];
+  } = {},
+) {
+  const replicas =
+    options.replicas ??
+    ((caps: ExportCaps): [ExportSlots, ExportSlots] => {
+      const slots = make(caps);
+      return [slots, slots];
+    });
+
   describe(`${name} (ExportSlots contract)`, () => {
     it("refuses a person's slot past their cap, and gives it again once one is released", async () => {
       const slots = make({ perPerson: 2, total: 8 });
@@ -57,6 +71,35 @@ export function exportSlotsContract(name: string, make: (caps: ExportCaps) => Ex
         Array.from({ length: 40 }, (_, i) => slots.acquire(people[i % people.length] as string)),
       );
       const grants = results.flatMap((r, i) => (r.granted ? [people[i % people.length]] : []));
+      expect(grants).toHaveLength(5);
+      for (const person of people) {
+        expect(grants.filter((p) => p === person).length).toBeLessThanOrEqual(2);
+      }
+    });
+
+    it("a person's cap and the total count exports on both replicas together", async () => {
+      const [a, b] = replicas({ perPerson: 2, total: 3 });
+      const first = granted(await a.acquire('ada@example.test'));
+      granted(await b.acquire('ada@example.test'));
+      expect(await a.acquire('ada@example.test')).toEqual({ granted: false, full: 'person' });
+      expect(await b.acquire('ada@example.test')).toEqual({ granted: false, full: 'person' });
+      granted(await b.acquire('bob@example.test'));
+      expect(await a.acquire('cy@example.test')).toEqual({ granted: false, full: 'total' });
+      await first.release();
+      granted(await b.acquire('ada@example.test'));
+    });
+
+    it('many acquisitions at once across both replicas never grant more than the caps', async () => {
+      const [a, b] = replicas({ perPerson: 2, total: 5 });
+      const people = ['a', 'b', 'c', 'd'].map((p) => `${p}@example.test`);
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? a : b).acquire(people[Math.floor(i / 2) % people.length] as string),
+        ),
+      );
+      const grants = results.flatMap((r, i) =>
+        r.granted ? [people[Math.floor(i / 2) % people.length]] : [],
+      );
       expect(grants).toHaveLength(5);
       for (const person of people) {
         expect(grants.filter((p) => p === person).length).toBeLessThanOrEqual(2);

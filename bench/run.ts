@@ -1,6 +1,6 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
-// Names: proxied-read, upstream-economy, sim-scaling, csv-export, export-storm, browser
-// (default: all).
+// Names: proxied-read, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
+// browser (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -86,6 +86,10 @@ const benches: Record<
   'export-storm': {
     title: "Other people's reads during an export storm",
     load: async () => (await import('./export-storm')).runExportStormBench,
+  },
+  'scale-out': {
+    title: 'Scale-out: sessions in Redis, replicas behind haproxy',
+    load: async () => (await import('./scale-out')).runScaleOutBench,
   },
   browser: {
     title: 'The browser',

@@ -11,8 +11,13 @@ export const benchPassword = 'bench-password-1';
 export interface RunningBff {
   url: string;
   child: Child;
-  /** Signs a finance person in and returns the Cookie header value. */
-  signIn(email?: string): Promise<string>;
+  /** The users file it reads (another `startBff` may be given it: replicas share people). */
+  usersFile: string;
+  /**
+   * Signs a finance person in and returns the Cookie header value; `via`: the public origin to
+   * sign in through (a load balancer in front), default this replica's own.
+   */
+  signIn(email?: string, via?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -73,12 +78,16 @@ export async function startBff(options: {
   nodeArgs?: string[];
   /** What to run, relative to the repo root (default: the bundle, built first, as `pnpm start`). */
   entry?: string;
+  /** `false`: run the bundle an earlier `startBff` built (replicas of one build). */
+  build?: boolean;
+  /** An earlier `startBff`'s users file, with the same `people` (writing one costs a process each). */
+  usersFile?: string;
 }): Promise<RunningBff> {
-  if (!options.entry) buildBff();
+  if (!options.entry && options.build !== false) buildBff();
   const serve = bffServeCommand();
   const nodeArgs = [...(options.entry ? [] : serve.nodeArgs), ...(options.nodeArgs ?? [])];
   const emails = Array.from({ length: options.people ?? 1 }, (_, i) => `bench${i}@example.test`);
-  const usersFile = writeUsersFile(emails);
+  const usersFile = options.usersFile ?? writeUsersFile(emails);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = await startTs(options.entry ?? serve.entry, {
@@ -91,7 +100,8 @@ export async function startBff(options: {
       CARD_API_KEY: options.apiKey,
       USERS_FILE: usersFile,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-      DATA_DIR: join(usersFile, '..', 'data'),
+      // Its own, also when it shares the users file: replicas do not share a disk.
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-data-')),
       LOG_LEVEL: 'info',
       API_RATE_LIMIT_PER_MINUTE: '100000000',
       ...options.env,
@@ -103,11 +113,12 @@ export async function startBff(options: {
   return {
     url: origin,
     child,
-    async signIn(email = emails[0] as string) {
+    usersFile,
+    async signIn(email = emails[0] as string, via = origin) {
       const send = () =>
-        fetch(`${origin}/api/session`, {
+        fetch(`${via}/api/session`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf': '1', origin },
+          headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: via },
           body: JSON.stringify({ email, password: benchPassword }),
         });
       let res = await send();

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const binary = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 
 export interface Balancer {
-  /** `https://localhost:PORT`: the public origin people use. */
+  /** `https://localhost:PORT` (`http://127.0.0.1:PORT` without TLS): the public origin people use. */
   readonly origin: string;
   readonly port: number;
   stop(): Promise<void>;
@@ -46,7 +46,12 @@ async function selfSignedPem(dir: string): Promise<string> {
   return pem;
 }
 
-export function haproxyConfig(options: { port: number; pem: string; backends: number[] }): string {
+/** `pem` absent: plain HTTP/1.1 (a benchmark's choice, so TLS is not what it measures). */
+export function haproxyConfig(options: {
+  port: number;
+  pem?: string | undefined;
+  backends: number[];
+}): string {
   const servers = options.backends.map(
     (port, i) => `  server bff${i + 1} 127.0.0.1:${port} check inter 500ms fall 2 rise 1`,
   );
@@ -64,8 +69,12 @@ export function haproxyConfig(options: { port: number; pem: string; backends: nu
     // A GET whose replica died before answering goes to the other one.
     '  retry-on conn-failure empty-response response-timeout 502 503',
     'frontend public',
-    `  bind 127.0.0.1:${options.port} ssl crt ${options.pem} alpn h2,http/1.1`,
-    '  http-request set-header X-Forwarded-Proto https',
+    ...(options.pem
+      ? [
+          `  bind 127.0.0.1:${options.port} ssl crt ${options.pem} alpn h2,http/1.1`,
+          '  http-request set-header X-Forwarded-Proto https',
+        ]
+      : [`  bind 127.0.0.1:${options.port}`, '  http-request set-header X-Forwarded-Proto http']),
     '  default_backend bff',
     'backend bff',
     '  balance roundrobin',
@@ -77,10 +86,18 @@ export function haproxyConfig(options: { port: number; pem: string; backends: nu
   ].join('\n');
 }
 
-/** Starts haproxy on `port` (default: a free one) in front of `backends` (ports on 127.0.0.1). */
-export async function startHaproxy(backends: number[], port?: number): Promise<Balancer> {
+/**
+ * Starts haproxy on `port` (default: a free one) in front of `backends` (ports on 127.0.0.1);
+ * `tls: false` serves plain HTTP instead of TLS.
+ */
+export async function startHaproxy(
+  backends: number[],
+  port?: number,
+  options: { tls?: boolean } = {},
+): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-haproxy-'));
-  const pem = await selfSignedPem(dir);
+  const tls = options.tls ?? true;
+  const pem = tls ? await selfSignedPem(dir) : undefined;
   port ??= await freePort();
   const file = join(dir, 'haproxy.cfg');
   writeFileSync(file, haproxyConfig({ port, pem, backends }));
@@ -97,7 +114,7 @@ export async function startHaproxy(backends: number[], port?: number): Promise<B
     throw new Error(`${error.message}\nhaproxy said: ${stderr}`);
   });
   return {
-    origin: `https://localhost:${port}`,
+    origin: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     port,
     async stop() {
       child.kill('SIGTERM');

@@ -60,7 +60,7 @@ const EDIT_WAIT_MS = 10_000;
 /** The whole BFF as one request listener. No globals: everything comes in through `deps`. */
 export function createApp(deps: AppDeps): RequestListener {
   const { config, logger, clock, audit } = deps;
-  const sessions = new SessionService(deps.sessionStore, clock, config);
+  const sessions = new SessionService(deps.sessionStore, clock, config, deps.users);
   const limiters = createRateLimiters(
     deps.rateLimiters ?? memoryRateLimiters,
     config.rateLimits,

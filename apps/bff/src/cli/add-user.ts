@@ -1,13 +1,11 @@
 // The core of `pnpm users add`: no TTY, no process globals, so it can be tested directly.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Role } from '@card-console/shared/api/meta';
 import { generateSecret } from 'otplib';
 import { otpauthUri } from '../platform/security/totp';
 import { isDemoEmail } from '../platform/users/demo-accounts';
 import { hashPassword, productionScrypt, type ScryptParams } from '../platform/users/password-hash';
-import { type UserEntry, usersFileSchema } from '../platform/users/users-file';
+import type { UserEntry } from '../platform/users/users-file';
+import { readUsers, writeUsersAtomically } from './users-file-io';
 
 export interface AddUserInput {
   file: string;
@@ -20,36 +18,15 @@ export interface AddUserInput {
 
 export interface AddUserResult {
   created: boolean;
+  /** An existing person stays disabled when their password changes (`pnpm users enable`). */
+  disabled?: boolean;
   /** For admins: the new secret's URI to add to an authenticator app. */
   otpauthUri?: string;
 }
 
-async function readUsers(file: string): Promise<UserEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const parsed = usersFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success)
-    throw new Error(`${file} is not a valid users file: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
-}
-
-/** Writes beside the target and renames over it, so a reader never sees half a file. */
-export async function writeUsersAtomically(file: string, users: UserEntry[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `${JSON.stringify(users, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(temp, 0o600);
-  await rename(temp, file);
-}
-
 /**
  * Adds a user, or replaces the password (and role) of an existing one. An admin gets a new
- * TOTP secret unless they already have one and stay admin.
+ * TOTP secret unless they already have one and stay admin. A disabled person stays disabled.
  */
 export async function addUser(input: AddUserInput): Promise<AddUserResult> {
   const email = input.email.trim().toLowerCase();
@@ -66,12 +43,13 @@ export async function addUser(input: AddUserInput): Promise<AddUserResult> {
     role: input.role,
     passwordHash,
     ...(totpSecret ? { totpSecret } : {}),
+    ...(existing?.disabled ? { disabled: true } : {}),
   };
   const next = existing ? users.map((u) => (u.email === email ? entry : u)) : [...users, entry];
-  usersFileSchema.parse(next);
   await writeUsersAtomically(input.file, next);
   return {
     created: !existing,
+    ...(existing?.disabled ? { disabled: true } : {}),
     ...(totpSecret && totpSecret !== keepSecret
       ? { otpauthUri: otpauthUri(email, totpSecret) }
       : {}),

@@ -20,6 +20,7 @@ import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
 import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore } from '../platform/sessions/session-store';
+import type { UserDirectory } from '../platform/users/user-directory';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
 import { ManualClock } from './manual-clock';
@@ -65,6 +66,9 @@ export interface TestApp {
   audit: JsonlAuditStore;
   upstream: UpstreamClient;
   credentials: Record<Role, TestCredentials>;
+  /** Who may sign in; in production mode read from `usersFile` (demo mode has no file). */
+  users: UserDirectory;
+  usersFile: string | undefined;
   /** Headers every /api call needs (X-CSRF and the public Origin), plus `extra`. */
   apiHeaders(extra?: Record<string, string>): Record<string, string>;
   /** A current TOTP code for the admin, never one already used (advances the clock if needed). */
@@ -161,6 +165,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     audit,
     upstream,
     credentials,
+    users,
+    usersFile,
     apiHeaders,
     adminTotp: () => totp.next(),
     signIn,

@@ -72,7 +72,7 @@ export async function signIn(
     await reservation.cancel(); // nothing was checked
     throw busy();
   }
-  if (!user) return fail('bad email or password');
+  if (!user) return fail(known?.disabled ? 'account disabled' : 'bad email or password');
 
   let steppedUp = false;
   if (user.role === 'admin') {

@@ -41,11 +41,18 @@ export function sessionStoreKey(secret: string, id: string): string {
   return hash('sha256', secret + id, 'base64url');
 }
 
+/** Whether the person a session belongs to may still use it (the users directory). */
+export interface SessionAccounts {
+  allowsSession(session: { email: string; role: SessionRecord['role'] }): boolean;
+}
+
 export class SessionService {
   constructor(
     private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly config: Pick<Config, 'cookie' | 'session' | 'sessionSecret'>,
+    /** Checked at every load: a removed, disabled or re-roled person's session ends there. */
+    private readonly accounts?: SessionAccounts,
   ) {}
 
   private keyFor(id: string): string {
@@ -76,7 +83,7 @@ export class SessionService {
     const key = this.keyFor(id);
     const record = await this.store.get(key);
     if (!record) return undefined;
-    if (this.isExpired(record)) {
+    if (this.isExpired(record) || (this.accounts && !this.accounts.allowsSession(record))) {
       await this.store.delete(key);
       return undefined;
     }

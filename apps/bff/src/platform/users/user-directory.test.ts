@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoScrypt, hashPassword, verifyPassword } from './password-hash';
-import { UserDirectory } from './user-directory';
+import { readUsersFile, UserDirectory } from './user-directory';
 
 let dir: string;
 beforeEach(async () => {
@@ -60,5 +60,54 @@ describe('the users file', () => {
     await expect(UserDirectory.fromFile(join(dir, 'none.json'))).rejects.toThrow(
       /^USERS_FILE: cannot read/,
     );
+  });
+});
+
+describe('a disabled, removed or re-roled person', () => {
+  const password = 'a long enough password';
+  async function directory() {
+    const passwordHash = await hashPassword(password, demoScrypt);
+    return UserDirectory.fromFile(
+      await usersFile([
+        { email: 'pat@example.com', role: 'finance', passwordHash },
+        { email: 'lee@example.com', role: 'finance', passwordHash, disabled: true },
+      ]),
+    );
+  }
+
+  it('cannot sign in even with the right password, and holds no session', async () => {
+    const users = await directory();
+    expect(await users.authenticate('lee@example.com', password)).toBeUndefined();
+    expect(users.find('lee@example.com')?.disabled).toBe(true);
+    expect(users.allowsSession({ email: 'lee@example.com', role: 'finance' })).toBe(false);
+    expect(await users.authenticate('pat@example.com', password)).toBeDefined();
+    expect(users.allowsSession({ email: 'pat@example.com', role: 'finance' })).toBe(true);
+  });
+
+  it('holds no session once replaced out of the directory, or with another role', async () => {
+    const users = await directory();
+    const pat = users.find('pat@example.com');
+    if (!pat) throw new Error('pat is in the file');
+    users.replaceUsers([{ ...pat, role: 'admin', totpSecret: 'A'.repeat(16) }]);
+    expect(users.allowsSession({ email: 'pat@example.com', role: 'finance' })).toBe(false);
+    expect(users.allowsSession({ email: 'pat@example.com', role: 'admin' })).toBe(true);
+    users.replaceUsers([]);
+    expect(users.allowsSession({ email: 'pat@example.com', role: 'admin' })).toBe(false);
+    expect(users.counts()).toEqual({ users: 0, disabled: 0 });
+  });
+});
+
+describe('reading a users file', () => {
+  it('names USERS_FILE for text that is not JSON, without quoting any of it', async () => {
+    const file = join(dir, 'broken.json');
+    const secret = 'KRUGS4ZANFZSAYJAONSWG4TFOQ';
+    await writeFile(file, `[{"totpSecret": "${secret}" oops`);
+    const message = await readUsersFile(file).then(
+      () => 'read',
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(/^USERS_FILE: cannot read .* as JSON \(not valid JSON/);
+    expect(message).not.toContain(secret);
+    expect(message).not.toContain('oops');
   });
 });

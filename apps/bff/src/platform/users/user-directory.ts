@@ -15,11 +15,17 @@ export interface User {
   role: Role;
   passwordHash: string;
   totpSecret?: string;
+  /** May not sign in; a session they hold ends at its next request. */
+  disabled?: boolean;
 }
 
-/** Who may sign in. Read-only at run time; `pnpm users add` edits the file offline. */
+/**
+ * Who may sign in. `pnpm users` edits the file; `watchUsersFile` puts a changed file in
+ * place while the BFF runs (`replaceUsers`), so an added person can sign in and a removed,
+ * disabled or re-roled one loses their session at its next request (`allowsSession`).
+ */
 export class UserDirectory {
-  private readonly byEmail: Map<string, User>;
+  private byEmail: Map<string, User>;
 
   private constructor(
     users: User[],
@@ -41,29 +47,32 @@ export class UserDirectory {
 
   /** Production users. Refuses demo accounts and anything the schema rejects. */
   static async fromFile(path: string): Promise<UserDirectory> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(path, 'utf8'));
-    } catch (error) {
-      throw new Error(`USERS_FILE: cannot read ${path} as JSON (${(error as Error).message})`);
-    }
-    const parsed = usersFileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`USERS_FILE: ${issue?.path.join('.')}: ${issue?.message}`);
-    }
-    if (parsed.data.length === 0)
-      throw new Error('USERS_FILE: holds no users; add one with `pnpm users add`');
-    for (const user of parsed.data) {
-      if (isDemoEmail(user.email) || user.totpSecret === demoAdminTotpSecret) {
-        throw new Error(
-          `USERS_FILE: ${user.email} is a demo account, which production never accepts`,
-        );
-      }
-    }
-    const first = parsed.data[0];
+    const users = await readUsersFile(path);
+    const first = users[0];
     const params = (first && hashParams(first.passwordHash)) ?? productionScrypt;
-    return new UserDirectory(parsed.data, await hashPassword('not-a-password', params));
+    return new UserDirectory(users, await hashPassword('not-a-password', params));
+  }
+
+  /** Puts a newly read users file in place of the current one (see `watchUsersFile`). */
+  replaceUsers(users: User[]): void {
+    this.byEmail = new Map(users.map((u) => [u.email, u]));
+  }
+
+  /** How many people the directory holds, and how many of them are disabled. */
+  counts(): { users: number; disabled: number } {
+    let disabled = 0;
+    for (const user of this.byEmail.values()) if (user.disabled) disabled++;
+    return { users: this.byEmail.size, disabled };
+  }
+
+  /**
+   * Whether a session signed in as `email` with `role` may go on: the person is still in
+   * the file, not disabled, and has the role they signed in with (a changed role means
+   * signing in again).
+   */
+  allowsSession(session: { email: string; role: Role }): boolean {
+    const user = this.byEmail.get(session.email);
+    return user !== undefined && !user.disabled && user.role === session.role;
   }
 
   static fromUsers(users: User[], dummyHash: string): UserDirectory {
@@ -74,10 +83,55 @@ export class UserDirectory {
     return this.byEmail.get(email.toLowerCase());
   }
 
-  /** The user when the password matches; always does one hash's worth of work. */
+  /**
+   * The user when the password matches and they are not disabled; always does one hash's
+   * worth of work.
+   */
   async authenticate(email: string, password: string): Promise<User | undefined> {
     const user = this.find(email);
     const ok = await verifyPassword(password, user?.passwordHash ?? this.dummyHash);
-    return user && ok ? user : undefined;
+    return user && ok && !user.disabled ? user : undefined;
   }
+}
+
+/**
+ * Reads and checks a production users file. The messages name USERS_FILE and never quote
+ * the file (JSON.parse's own message would show a piece of it: a hash or a TOTP secret).
+ */
+export async function readUsersFile(path: string): Promise<User[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`USERS_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  return parseUsersFile(text, path);
+}
+
+/** `readUsersFile` for text already read from `path`. */
+export function parseUsersFile(text: string, path: string): User[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const at = /at position \d+/.exec((error as Error).message)?.[0];
+    throw new Error(
+      `USERS_FILE: cannot read ${path} as JSON (not valid JSON${at ? ` ${at}` : ''})`,
+    );
+  }
+  const parsed = usersFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`USERS_FILE: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  if (parsed.data.length === 0)
+    throw new Error('USERS_FILE: holds no users; add one with `pnpm users add`');
+  for (const user of parsed.data) {
+    if (isDemoEmail(user.email) || user.totpSecret === demoAdminTotpSecret) {
+      throw new Error(
+        `USERS_FILE: ${user.email} is a demo account, which production never accepts`,
+      );
+    }
+  }
+  return parsed.data;
 }

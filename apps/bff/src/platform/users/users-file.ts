@@ -14,6 +14,8 @@ export const userEntrySchema = z
       .string()
       .refine(isPasswordHash, 'must be an encoded scrypt hash (scrypt$N$r$p$salt$hash)'),
     totpSecret: base32SecretSchema.optional(),
+    /** Set by `pnpm users disable`: may not sign in, and their sessions end. */
+    disabled: z.boolean().optional(),
   })
   .refine((u) => u.role !== 'admin' || u.totpSecret !== undefined, {
     message: 'an admin needs a totpSecret',

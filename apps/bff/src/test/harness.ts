@@ -18,6 +18,8 @@ import { type Config, loadConfig } from '../env';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
+import { createRedisClient, whenRedisReady } from '../platform/redis/redis-client';
+import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore } from '../platform/sessions/session-store';
 import type { UserDirectory } from '../platform/users/user-directory';
@@ -47,6 +49,14 @@ export interface TestAppOptions {
   exportSlots?: ExportSlots;
   /** Per-card edit serialisation; the app's default when not given. */
   locks?: KeyedLock;
+  /**
+   * Sessions, rate limits, used codes, edit locks and export caps in this Redis, through a
+   * client of the app's own (one app is one replica). Apps given the same `redis`,
+   * `env.sessionSecret`, `clock` and `upstreamOf` act as replicas of one deployment.
+   */
+  redis?: { url: string; prefix: string };
+  /** Talks to this test app's simulator (with its API key) instead of starting one. */
+  upstreamOf?: TestApp;
 }
 
 export interface TestApp {
@@ -86,10 +96,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs: string[] = [];
   const responses: CapturedResponse[] = [];
   const dataDir = await mkdtemp(join(tmpdir(), 'bff-test-'));
-  const apiKey = `test-key-${randomBytes(16).toString('hex')}`;
+  const apiKey = options.upstreamOf?.apiKey ?? `test-key-${randomBytes(16).toString('hex')}`;
 
-  const sim = createCardService({ apiKey, ...options.sim });
-  const { url: simUrl } = await sim.listen(0, '127.0.0.1');
+  const sim = options.upstreamOf?.sim ?? createCardService({ apiKey, ...options.sim });
+  const { url: simUrl } = options.upstreamOf
+    ? { url: options.upstreamOf.simUrl }
+    : await sim.listen(0, '127.0.0.1');
   const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir);
 
   const base = loadConfig(
@@ -116,11 +128,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createLogger('debug', lineSink(logs), { secrets: [apiKey] });
   const upstream = createUpstreamClient({ baseUrl: simUrl, apiKey, logger });
   const audit = new JsonlAuditStore(config.dataDir, clock);
+  const redis = options.redis ? createRedisClient(options.redis.url, { logger }) : undefined;
+  if (redis && !(await whenRedisReady(redis, 15_000))) throw new Error('test Redis not reachable');
+  const shared =
+    redis && options.redis
+      ? redisStores(redis, config, { prefix: options.redis.prefix, logger })
+      : undefined;
   const app = createApp({
     config,
     upstream,
     users,
-    sessionStore: new MemorySessionStore(clock),
+    ...shared,
+    sessionStore: shared?.sessionStore ?? new MemorySessionStore(clock),
     ...(options.locks ? { locks: options.locks } : {}),
     audit,
     clock,
@@ -174,7 +193,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
-      await sim.close();
+      redis?.disconnect();
+      if (!options.upstreamOf) await sim.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

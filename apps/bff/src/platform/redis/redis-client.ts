@@ -28,12 +28,18 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;
-  // Without a listener ioredis prints every reconnect failure to the console.
-  client.on('error', (error: Error) => {
+  const lost = (error?: Error) => {
     if (down) return;
     down = true;
-    options.logger?.warn({ err: error }, 'redis unreachable: retrying in the background');
-  });
+    options.logger?.warn(
+      error ? { err: error } : {},
+      'redis unreachable: requests that need it get 503 while it reconnects in the background',
+    );
+  };
+  // Without an error listener ioredis prints every failed reconnect to the console.
+  client.on('error', lost);
+  // A server that closes the connection cleanly emits no error, only this.
+  client.on('reconnecting', () => lost());
   client.on('ready', () => {
     if (!down) return;
     down = false;

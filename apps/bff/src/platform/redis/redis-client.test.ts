@@ -1,0 +1,77 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lineSink } from '../../test/capture';
+import { freePort } from '../../test/engines/free-port';
+import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { createLogger } from '../logger';
+import { RedisSessionStore } from '../sessions/redis-session-store';
+import { StoreUnavailableError } from '../store-unavailable';
+import { createRedisClient, redisReadiness, whenRedisReady } from './redis-client';
+
+// Its own server: one test stops and restarts it.
+let engine: RedisEngine;
+beforeAll(async () => {
+  engine = await startRedis();
+});
+afterAll(async () => engine?.stop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('createRedisClient', () => {
+  it('a Redis that stops answering fails a command with StoreUnavailableError instead of waiting for it', async () => {
+    const client = createRedisClient(engine.url);
+    // A plain client (no timeout): its PING below waits for the pause to end.
+    const pauser = new Redis(engine.url);
+    try {
+      await whenRedisReady(client, 15_000);
+      const store = new RedisSessionStore(client, 'cc-test:');
+      // Commands wait 3 s on the server; without the client's timeout this read would succeed.
+      await pauser.call('CLIENT', 'PAUSE', '3000', 'ALL');
+      const error = await store.get('k').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(String((error as Error).cause)).toMatch(/timed out/i);
+    } finally {
+      await pauser.ping();
+      client.disconnect();
+      pauser.disconnect();
+    }
+  });
+
+  it('readiness passes while Redis answers and fails with StoreUnavailableError when it cannot be reached', async () => {
+    const up = createRedisClient(engine.url);
+    const nowhere = createRedisClient(`redis://127.0.0.1:${await freePort()}`);
+    try {
+      expect(await whenRedisReady(up, 15_000)).toBe(true);
+      await expect(redisReadiness(up).check()).resolves.toBeUndefined();
+      expect(redisReadiness(up).name).toBe('redis');
+      expect(await whenRedisReady(nowhere, 300)).toBe(false);
+      await expect(redisReadiness(nowhere).check()).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      up.disconnect();
+      nowhere.disconnect();
+    }
+  });
+
+  it('reconnects by itself once Redis is back, logging the outage once and the recovery once', async () => {
+    const logs: string[] = [];
+    const client = createRedisClient(engine.url, { logger: createLogger('info', lineSink(logs)) });
+    try {
+      expect(await whenRedisReady(client, 15_000)).toBe(true);
+      await engine.stop();
+      // Several reconnect attempts fail while it is down.
+      await sleep(1_500);
+      await expect(client.ping()).rejects.toThrow();
+      await engine.start();
+      expect(await whenRedisReady(client, 15_000)).toBe(true);
+      expect(await client.ping()).toBe('PONG');
+      const messages = logs.map((line) => JSON.parse(line).msg as string);
+      expect(messages.filter((m) => m.startsWith('redis unreachable'))).toHaveLength(1);
+      expect(messages.filter((m) => m === 'redis reachable again')).toHaveLength(1);
+    } finally {
+      client.disconnect();
+    }
+  });
+});

@@ -1,21 +1,43 @@
-// Append-only audit trail as JSON lines. Each append opens the file with 'a', writes one
-// line and fsyncs before resolving, so an acknowledged record survives a crash; appends go
-// through one promise chain so concurrent writers never interleave. This process is the
-// only writer, so records are also kept in memory for `list` (a database implementation of
-// AuditStore would index instead). Record ids are line numbers, which makes the cursor the
-// id of the last record seen and keeps pages stable while new records arrive.
-import { mkdir, open, readFile } from 'node:fs/promises';
+// The embedded audit trail (demo mode, or no DATABASE_URL): JSON lines in DATA_DIR, chained
+// like the PostgreSQL one. Each append opens the file with 'a', writes one line and fsyncs
+// before resolving, so an acknowledged record survives a crash; appends go through one
+// promise chain so concurrent writers never interleave. This process is the only writer, so
+// records are also kept in memory for `list`. Ids count the records (1, 2, …) and the cursor
+// is the id of the last record seen, so pages stay stable while new records arrive.
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AuditRecord, auditRecordSchema } from '@card-console/shared/api/audit';
+import {
+  type AuditFilter,
+  type AuditRecord,
+  auditRecordSchema,
+} from '@card-console/shared/api/audit';
 import type { AuditStore, Clock, NewAuditRecord } from '../../http/deps';
-import { assertNoCardSecrets } from './card-secrets';
+import {
+  type AuditChainSource,
+  chainContent,
+  GENESIS_HASH,
+  linkHash,
+  type StoredAuditRecord,
+  sealRecord,
+  withoutLink,
+} from './audit-chain';
+import { matchesFilter } from './audit-filter';
+import { readTrailFile } from './jsonl-trail-file';
 
-export class JsonlAuditStore implements AuditStore {
-  readonly path: string;
-  private records: AuditRecord[] | undefined;
-  private nextLine = 1;
+interface TrailState {
+  records: AuditRecord[];
+  /** The hash the next record links to. */
+  head: string;
+  lastId: number;
+  /** Time of the newest record: a record is never stamped before the one it follows. */
+  lastAt: number;
   /** The file ends in a torn line (crash mid-write): start the next record on a new line. */
-  private needsNewline = false;
+  needsNewline: boolean;
+}
+
+export class JsonlAuditStore implements AuditStore, AuditChainSource {
+  readonly path: string;
+  private state: TrailState | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -31,30 +53,36 @@ export class JsonlAuditStore implements AuditStore {
     return run;
   }
 
-  async list(options: { cursor?: string; limit: number }) {
+  async list(options: { cursor?: string; limit: number; filter?: AuditFilter }) {
     await this.queue;
-    const records = await this.load();
+    const { records } = await this.load();
     const before = options.cursor === undefined ? Number.POSITIVE_INFINITY : Number(options.cursor);
     const items: AuditRecord[] = [];
-    for (let i = records.length - 1; i >= 0 && items.length < options.limit; i--) {
-      const record = records[i];
-      if (record && Number(record.id) < before) items.push(record);
+    for (let i = records.length - 1; i >= 0; i--) {
+      const record = records[i] as AuditRecord;
+      if (Number(record.id) >= before || !matchesFilter(record, options.filter)) continue;
+      if (items.length === options.limit) return { items, nextCursor: items.at(-1)?.id ?? '' };
+      items.push(record);
     }
-    const last = items.at(-1);
-    const more = last !== undefined && records.some((r) => Number(r.id) < Number(last.id));
-    return more && last ? { items, nextCursor: last.id } : { items };
+    return { items };
+  }
+
+  /** The file as it is on disk, line by line (not the copy in memory): for the verifier. */
+  async *records(): AsyncIterable<StoredAuditRecord> {
+    await this.queue;
+    yield* (await readTrailFile(this.path)).records;
   }
 
   private async write(input: NewAuditRecord): Promise<AuditRecord> {
-    const records = await this.load();
+    const state = await this.load();
+    const at = Math.max(this.clock.now(), state.lastAt);
     const record = auditRecordSchema.parse({
       ...input,
-      id: String(this.nextLine),
-      at: new Date(this.clock.now()).toISOString(),
+      id: String(state.lastId + 1),
+      at: new Date(at).toISOString(),
     });
-    const json = JSON.stringify(record);
-    assertNoCardSecrets(json);
-    const line = `${this.needsNewline ? '\n' : ''}${json}\n`;
+    const sealed = sealRecord(record, state.head);
+    const line = `${state.needsNewline ? '\n' : ''}${JSON.stringify(sealed)}\n`;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const file = await open(this.path, 'a', 0o600);
     try {
@@ -63,33 +91,39 @@ export class JsonlAuditStore implements AuditStore {
     } finally {
       await file.close();
     }
-    this.nextLine++;
-    this.needsNewline = false;
-    records.push(record);
-    return record;
+    const written = withoutLink(sealed);
+    state.records.push(written);
+    state.head = sealed.hash;
+    state.lastId++;
+    state.lastAt = at;
+    state.needsNewline = false;
+    return written;
   }
 
-  private async load(): Promise<AuditRecord[]> {
-    if (this.records) return this.records;
-    let text = '';
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  private async load(): Promise<TrailState> {
+    if (this.state) return this.state;
+    const file = await readTrailFile(this.path);
+    const state: TrailState = {
+      records: [],
+      head: GENESIS_HASH,
+      lastId: 0,
+      lastAt: 0,
+      needsNewline: file.endsTorn,
+    };
+    for (const stored of file.records) {
+      // A file begun before the chain: its records are linked virtually, as the verifier
+      // does, and the first chained record's prevHash vouches for all of them.
+      state.head =
+        typeof stored.hash === 'string' ? stored.hash : linkHash(state.head, chainContent(stored));
+      const id = Number(stored.id);
+      if (Number.isSafeInteger(id)) state.lastId = Math.max(state.lastId, id);
+      const parsed = auditRecordSchema.safeParse(stored);
+      if (!parsed.success) continue;
+      state.records.push(parsed.data);
+      const at = Date.parse(parsed.data.at);
+      if (Number.isFinite(at)) state.lastAt = Math.max(state.lastAt, at);
     }
-    this.needsNewline = text.length > 0 && !text.endsWith('\n');
-    const lines = text.split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    const records: AuditRecord[] = [];
-    for (const line of lines) {
-      // A torn last line from a crash is skipped, never rewritten: the file stays append-only.
-      try {
-        const parsed = auditRecordSchema.safeParse(JSON.parse(line));
-        if (parsed.success) records.push(parsed.data);
-      } catch {}
-    }
-    this.nextLine = lines.length + 1;
-    this.records = records;
-    return records;
+    this.state = state;
+    return state;
   }
 }

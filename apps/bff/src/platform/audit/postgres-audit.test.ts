@@ -1,0 +1,133 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditSetupError, knownMigrations } from './audit-schema';
+import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
+import {
+  type AuditTestCluster,
+  asSuperuser,
+  auditTestCluster,
+  silentLogger,
+} from './postgres-test-support';
+
+let cluster: AuditTestCluster;
+beforeAll(async () => {
+  cluster = await auditTestCluster();
+}, 60_000);
+afterAll(() => cluster?.stop());
+
+const sample = { actor: 'ada@example.com', action: 'card.update', outcome: 'success' } as const;
+
+/** The error a promise rejects with (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('expected a failure');
+}
+
+describe('connectPostgresAudit', () => {
+  it('applies the migrations as the schema owner at start-up, once however many replicas start', async () => {
+    const db = await cluster.empty();
+    const start = () =>
+      connectPostgresAudit({ url: db.bffUrl, migrationUrl: db.ownerUrl, logger: silentLogger });
+    const replicas = await Promise.all([start(), start(), start()]);
+    const record = await replicas[1]?.store.append({ ...sample, requestId: 'r1' });
+    expect(record?.id).toBe('1');
+    const { rows } = await asSuperuser<{ name: string }>(
+      db.ownerUrl,
+      'SELECT name FROM pgmigrations',
+    );
+    expect(rows.map((r) => r.name)).toEqual(await knownMigrations());
+    await Promise.all(replicas.map((r) => r.close()));
+  });
+
+  it('refuses to start on a schema that is not current, saying to set DATABASE_MIGRATION_URL', async () => {
+    const db = await cluster.empty();
+    const error = await failure(connectPostgresAudit({ url: db.bffUrl, logger: silentLogger }));
+    expect(error).toBeInstanceOf(AuditSetupError);
+    expect(error.message).toMatch(/not current.*DATABASE_MIGRATION_URL/s);
+  });
+
+  it('refuses to start as a role that could change or delete records (the owner, a superuser)', async () => {
+    const db = await cluster.fresh();
+    const error = await failure(connectPostgresAudit({ url: db.ownerUrl, logger: silentLogger }));
+    expect(error).toBeInstanceOf(AuditSetupError);
+    expect(error.message).toMatch(
+      /role postgres may update, delete, truncate audit records.*card_console_audit_writer/,
+    );
+  });
+
+  it('refuses to start as a login without the writer role, naming the grant it needs', async () => {
+    const db = await cluster.fresh();
+    const role = `${cluster.bffRole}_bare`;
+    await asSuperuser(db.ownerUrl, `CREATE ROLE ${role} LOGIN`);
+    try {
+      const url = new URL(db.bffUrl);
+      url.username = role;
+      url.password = '';
+      const error = await failure(
+        connectPostgresAudit({ url: url.toString(), logger: silentLogger }),
+      );
+      expect(error).toBeInstanceOf(AuditSetupError);
+      expect(error.message).toMatch(/grant it card_console_audit_writer/);
+    } finally {
+      await asSuperuser(db.ownerUrl, `DROP ROLE ${role}`);
+    }
+  });
+
+  it('names the database without its password when it cannot be reached', async () => {
+    const url = 'postgres://bff:s3cret-pw@127.0.0.1:1/cards';
+    const error = await failure(connectPostgresAudit({ url, logger: silentLogger }));
+    expect(error).toBeInstanceOf(AuditSetupError);
+    expect(error.message).toContain('bff@127.0.0.1:1/cards');
+    expect(error.message).not.toContain('s3cret-pw');
+    expect(describeDatabaseUrl(url)).toBe('bff@127.0.0.1:1/cards');
+  });
+});
+
+describe('the audit trail in PostgreSQL is append-only in fact', () => {
+  it("lets the BFF's login insert and select, and refuses it UPDATE, DELETE and TRUNCATE", async () => {
+    const db = await cluster.fresh();
+    const audit = await connectPostgresAudit({ url: db.bffUrl, logger: silentLogger });
+    await audit.store.append({ ...sample, requestId: 'r1' });
+    await audit.close();
+    const bff = new pg.Client({ connectionString: db.bffUrl });
+    await bff.connect();
+    try {
+      const { rows } = await bff.query('SELECT id, actor FROM audit_record');
+      expect(rows).toEqual([{ id: '1', actor: 'ada@example.com' }]);
+      for (const sql of [
+        "UPDATE audit_record SET actor = 'someone-else@example.com'",
+        'DELETE FROM audit_record',
+        'TRUNCATE audit_record',
+      ]) {
+        const error = await failure(bff.query(sql));
+        expect(error.code, sql).toBe('42501');
+        expect(error.message).toMatch(/permission denied/);
+      }
+      const { rows: after } = await bff.query('SELECT id, actor FROM audit_record');
+      expect(after).toEqual(rows);
+    } finally {
+      await bff.end();
+    }
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE even to the owner, through the trigger', async () => {
+    const db = await cluster.fresh();
+    const audit = await connectPostgresAudit({ url: db.bffUrl, logger: silentLogger });
+    await audit.store.append({ ...sample, requestId: 'r1' });
+    await audit.close();
+    for (const sql of [
+      "UPDATE audit_record SET actor = 'x@example.com'",
+      'DELETE FROM audit_record',
+      'TRUNCATE audit_record',
+    ]) {
+      const error = await failure(asSuperuser(db.ownerUrl, sql));
+      expect(error.message, sql).toMatch(/append-only/);
+    }
+    const { rows } = await asSuperuser(db.ownerUrl, 'SELECT count(*)::int AS n FROM audit_record');
+    expect(rows[0]?.n).toBe(1);
+  });
+});

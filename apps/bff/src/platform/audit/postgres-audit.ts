@@ -1,0 +1,90 @@
+// What the composition root calls when DATABASE_URL is set: migrations (as the schema owner,
+// when DATABASE_MIGRATION_URL is set), the pool as the BFF's own role, the start-up checks,
+// and the store, its readiness probe and its shutdown.
+import pg from 'pg';
+import type { Logger } from 'pino';
+import {
+  AuditSetupError,
+  applyAuditMigrations,
+  assertSchemaCurrent,
+  assertWriterOnly,
+} from './audit-schema';
+import { PostgresAuditStore } from './postgres-audit-store';
+import { postgresFailure } from './postgres-errors';
+
+export interface PostgresAudit {
+  store: PostgresAuditStore;
+  /** For /readyz: resolves when PostgreSQL answers, else throws StoreUnavailableError. */
+  readiness: { name: 'postgres'; check(): Promise<void> };
+  /** Ends the pool's connections (after in-flight queries). */
+  close(): Promise<void>;
+}
+
+/**
+ * A pool whose calls fail fast when PostgreSQL is down or stuck (never a hang): connecting or
+ * waiting for a free connection 3 s, a statement 5 s on the server, 8 s on our side of the
+ * socket; an append's lock is never held past 10 s idle in its transaction. A connection that
+ * breaks is dropped and the next call opens a new one, so the pool recovers by itself.
+ */
+export function createAuditPool(url: string, logger: Logger, max = 10): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 5_000,
+    lock_timeout: 5_000,
+    query_timeout: 8_000,
+    idle_in_transaction_session_timeout: 10_000,
+    keepAlive: true,
+    application_name: 'card-console-bff',
+  });
+  // An idle connection the server ended (restart, failover): pg drops it; just say so.
+  pool.on('error', (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
+  return pool;
+}
+
+/** user@host:port/database: a URL to name in a message, never with its password. */
+export function describeDatabaseUrl(url: string): string {
+  const u = new URL(url);
+  return `${decodeURIComponent(u.username) || '(default user)'}@${u.host}${u.pathname}`;
+}
+
+export async function connectPostgresAudit(options: {
+  url: string;
+  migrationUrl?: string | undefined;
+  logger: Logger;
+  poolSize?: number;
+}): Promise<PostgresAudit> {
+  const { url, migrationUrl, logger } = options;
+  if (migrationUrl) {
+    const applied = await applyAuditMigrations(migrationUrl, logger);
+    logger.info({ applied }, `audit trail schema current (${applied.length} migrations applied)`);
+  }
+  const pool = createAuditPool(url, logger, options.poolSize);
+  try {
+    await pool.query('SELECT 1').catch((error: unknown) => {
+      throw new AuditSetupError(
+        `PostgreSQL at ${describeDatabaseUrl(url)} (DATABASE_URL) did not answer: ${(error as Error).message}`,
+        { cause: error },
+      );
+    });
+    await assertSchemaCurrent(pool);
+    await assertWriterOnly(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  return {
+    store: new PostgresAuditStore(pool),
+    readiness: {
+      name: 'postgres',
+      check: async () => {
+        await pool.query('SELECT 1').catch((error: unknown) => {
+          throw postgresFailure(error, 'readiness check');
+        });
+      },
+    },
+    close: () => pool.end(),
+  };
+}

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from './env';
 import { auditRoutes } from './features/audit/audit-routes';
 import { cardsRoutes } from './features/cards/cards-routes';
-import { createHealthRouter, type ReadinessProbe } from './features/health/health-router';
+import { createHealthRouter } from './features/health/health-router';
+import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
 import { metaRoutes } from './features/meta/meta-routes';
 import { sessionRoutes } from './features/session/session-routes';
 import { subAccountsRoutes } from './features/sub-accounts/sub-accounts-routes';
@@ -19,6 +20,8 @@ import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
 import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
+import { countAuditFailures } from './platform/metrics/counted-audit-store';
+import { type Metrics, noMetrics } from './platform/metrics/metrics';
 import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
 import {
   createRateLimiters,
@@ -35,7 +38,7 @@ import type { UpstreamClient } from './upstream/client';
 
 export interface AppDeps {
   config: Config;
-  upstream: UpstreamClient & ReadinessProbe;
+  upstream: UpstreamClient;
   users: UserDirectory;
   sessionStore: SessionStore;
   /** Where rate-limit counters live (memory by default, Redis for several replicas). */
@@ -49,6 +52,14 @@ export interface AppDeps {
   audit: AuditStore;
   clock: Clock;
   logger: Logger;
+  /** Where requests, upstream calls, refusals and audit failures are counted; none by default. */
+  metrics?: Metrics;
+  /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
+  readiness?: ReadinessCheck[];
+  /** True once shutdown has begun: /readyz fails so a balancer stops sending. */
+  isDraining?: () => boolean;
+  /** Aborted when a shutdown's grace period ends: exports still running are cut. */
+  cutOff?: AbortSignal;
 }
 
 /**
@@ -59,7 +70,9 @@ const EDIT_WAIT_MS = 10_000;
 
 /** The whole BFF as one request listener. No globals: everything comes in through `deps`. */
 export function createApp(deps: AppDeps): RequestListener {
-  const { config, logger, clock, audit } = deps;
+  const { config, logger, clock } = deps;
+  const metrics = deps.metrics ?? noMetrics;
+  const audit = countAuditFailures(deps.audit, metrics);
   const sessions = new SessionService(deps.sessionStore, clock, config, deps.users);
   const limiters = createRateLimiters(
     deps.rateLimiters ?? memoryRateLimiters,
@@ -82,6 +95,8 @@ export function createApp(deps: AppDeps): RequestListener {
     clock,
     locks,
     exportSlots,
+    metrics,
+    cutOff: deps.cutOff ?? new AbortController().signal,
   };
 
   const app = express();
@@ -91,7 +106,7 @@ export function createApp(deps: AppDeps): RequestListener {
   app.set('query parser', 'extended'); // so `a[]=1` arrives as an array and is refused, not renamed
 
   // Every response, page or API, gets a request id, a log line and the security headers.
-  const steps = [requestId(), httpLogger(logger), securityHeaders(config.mode)];
+  const steps = [requestId(), httpLogger(logger, metrics), securityHeaders(config.mode)];
   const onError = errorHandler(logger);
   const api = createApiRouter({
     sessions,
@@ -109,7 +124,14 @@ export function createApp(deps: AppDeps): RequestListener {
   });
 
   app.use(...steps);
-  app.use(createHealthRouter(deps.upstream, logger, clock));
+  app.use(
+    createHealthRouter({
+      checks: [upstreamReadiness(deps.upstream), ...(deps.readiness ?? [])],
+      logger,
+      clock,
+      ...(deps.isDraining ? { isDraining: deps.isDraining } : {}),
+    }),
+  );
   app.use(spa(config.webDist));
   app.use(onError);
   return createRequestListener({ app, steps, api, onError });

@@ -1,5 +1,6 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { Request } from 'express';
+import type { TraceContext } from '../platform/tracing/trace-context';
 import { AppError } from './app-error';
 
 /** The signed-in person behind a request, set by the session middleware. */
@@ -19,14 +20,15 @@ declare global {
   }
 }
 
-/** Who a feature acts for: the signed-in person and the request id that travels upstream. */
+/** Who a feature acts for: the signed-in person, and the request id and trace that travel upstream. */
 export interface Who {
   requestId: string;
   actor: Actor;
+  trace?: TraceContext;
 }
 
 /** The signed-in person behind a request; a 401 if there is none. */
 export function who(req: Request): Who {
   if (!req.actor) throw new AppError(401, 'unauthenticated', 'Sign in first.');
-  return { requestId: req.requestId, actor: req.actor };
+  return { requestId: req.requestId, actor: req.actor, trace: req.trace };
 }

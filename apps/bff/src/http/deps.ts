@@ -2,6 +2,7 @@ import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
+import type { Metrics } from '../platform/metrics/metrics';
 import type { ExportSlots } from '../platform/security/export-slots';
 import type { UpstreamClient } from '../upstream/client';
 
@@ -54,4 +55,7 @@ export interface FeatureDeps {
   locks: KeyedLock;
   /** Running CSV exports, capped per person and in all. */
   exportSlots: ExportSlots;
+  metrics: Metrics;
+  /** Aborted when a shutdown's grace period ends: long responses (exports) still running are cut. */
+  cutOff: AbortSignal;
 }

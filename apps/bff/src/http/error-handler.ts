@@ -57,6 +57,7 @@ function toAppError(error: unknown): AppError {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const appError = toAppError(error);
+    res.errorCode = appError.code;
     if (appError.status >= 500) {
       // pino-http logs the request line with this error attached; details stay server-side.
       res.err = appError.cause instanceof Error ? appError.cause : appError;

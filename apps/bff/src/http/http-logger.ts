@@ -1,11 +1,14 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { Metrics } from '../platform/metrics/metrics';
 import { holdsCardNumber, withCardNumbersMasked } from '../platform/security/card-number-ids';
 
 declare module 'node:http' {
   interface ServerResponse {
     /** An error to attach to the request's log line (set by the error middleware on 5xx). */
     err?: Error;
+    /** The error body's `code` (set by the error middleware), e.g. to count 429s by code. */
+    errorCode?: string;
   }
 }
 
@@ -42,41 +45,64 @@ export function pathForLog(url: string): string {
 }
 
 /**
+ * The route a request is counted under: the route-table row's path for an API call
+ * (`/api/cards/:id`), `/healthz` and `/readyz`, `(unmatched)` for another `/api` path and
+ * `(web)` for everything else the public port serves. Never the path itself: a label is a
+ * time series of its own, and a path can hold a card number.
+ */
+export function routeLabel(apiRoute: string | undefined, url: string): string {
+  if (apiRoute !== undefined) return apiRoute.slice(apiRoute.indexOf(' ') + 1);
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path === '/healthz' || path === '/readyz') return path;
+  return /^\/api(?:\/|$)/i.test(path) ? '(unmatched)' : '(web)';
+}
+
+/**
  * One structured line per request, written when the response finishes (or the connection
  * closes first): `req` (picked explicitly: id, method, the route-table row for an API call,
- * the path without its query, actor, address; never headers or a body), `res.statusCode`,
- * `responseTime`, and `err` on a 5xx. The logger's redact paths still cover anything logged
+ * the path without its query, actor, address, trace id; never headers or a body),
+ * `res.statusCode`, `responseTime`, and `err` on a 5xx. The same moment feeds the request
+ * metrics (count and duration by route template and status, 429s by code). The logger's redact paths still cover anything logged
  * by mistake.
  *
  * Hand-rolled rather than pino-http: that middleware builds two child loggers (serializing the
  * whole request into bindings) and three listeners per request, a measurable share of a
  * proxied read's CPU, for a line this one writes directly.
  */
-export function httpLogger(logger: Logger): RequestHandler {
+export function httpLogger(logger: Logger, metrics?: Metrics): RequestHandler {
   // The request line is built here from picked fields (no headers, no body, nothing nested to
   // hide), so it skips the redaction pass, which was most of a line's cost. Error lines, which
   // carry an error object, still go through the redacting logger.
   const lines = logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
   return (req, res, next) => {
-    const started = Date.now();
+    const started = performance.now();
     let logged = false;
     const done = () => {
       if (logged) return;
       logged = true;
       res.off('finish', done);
       res.off('close', done);
+      const elapsed = performance.now() - started;
+      const url = req.originalUrl ?? req.url ?? '';
+      if (metrics) {
+        const route = routeLabel(req.apiRoute, url);
+        metrics.observeRequest(req.method, route, res.statusCode, elapsed / 1000);
+        if (res.statusCode === 429) metrics.rateLimited(route, res.errorCode ?? 'unknown');
+      }
       const line: Record<string, unknown> = {
         req: {
           id: req.requestId,
           method: req.method,
           route: req.apiRoute,
           // API calls skip Express's router, which is what sets `originalUrl`.
-          path: pathForLog(req.originalUrl ?? req.url ?? ''),
+          path: pathForLog(url),
           actor: req.actor?.email,
           remoteAddress: req.ip,
+          traceId: req.trace?.traceId,
         },
         res: { statusCode: res.statusCode },
-        responseTime: Date.now() - started,
+        responseTime: Math.round(elapsed),
       };
       if (res.err || res.statusCode >= 500) {
         line.err = res.err ?? new Error(`failed with status code ${res.statusCode}`);

@@ -1,14 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { type TraceContext, traceFromHeaders } from '../platform/tracing/trace-context';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** The W3C trace this request runs in (the caller's, or a new one); logged and passed upstream. */
+      trace: TraceContext;
+    }
+  }
+}
 
 // An incoming id is kept only when it looks like an id (a proxy's or the SPA's), so a
 // caller cannot smuggle log-injection text through it.
 const saneId = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/**
+ * Gives every request its id (`X-Request-Id`, echoed) and its trace context: a well-formed
+ * `traceparent` continues the caller's trace, a missing or malformed one starts a new trace
+ * (never an error: tracing is the caller's convenience, not a request's validity).
+ */
 export function requestId(): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
     req.requestId = incoming && saneId.test(incoming) ? incoming : randomUUID();
+    req.trace = traceFromHeaders(req.get('traceparent'), req.get('tracestate'));
     res.setHeader('X-Request-Id', req.requestId);
     next();
   };

@@ -199,7 +199,10 @@ describe('the SPA and health endpoints', () => {
     t.clock.advance(READY_CHECK_TTL_MS);
     const before = t.sim.stats.count('GET /sub-account');
     expect((await t.request.get('/healthz')).body).toEqual({ status: 'ok' });
-    expect((await t.request.get('/readyz')).body).toEqual({ status: 'ready' });
+    expect((await t.request.get('/readyz')).body).toEqual({
+      status: 'ready',
+      checks: { upstream: 'ok' },
+    });
     expect(t.sim.stats.count('GET /sub-account')).toBe(before + 1);
   });
 

@@ -15,9 +15,11 @@ import type { Role } from '@card-console/shared/api/meta';
 import supertest from 'supertest';
 import { createApp } from '../app';
 import { type Config, loadConfig } from '../env';
+import type { ReadinessCheck } from '../features/health/readiness';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics/metrics';
 import { createRedisClient, whenRedisReady } from '../platform/redis/redis-client';
 import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
@@ -57,6 +59,21 @@ export interface TestAppOptions {
   redis?: { url: string; prefix: string };
   /** Talks to this test app's simulator (with its API key) instead of starting one. */
   upstreamOf?: TestApp;
+  /** Handed to the app and the upstream client (a test's own Prometheus registry). */
+  metrics?: Metrics;
+  /** Checks /readyz runs besides the card service's. */
+  readiness?: ReadinessCheck[];
+  /** The app's draining flag (shutdown under way). */
+  isDraining?: () => boolean;
+  /** Keep every request the simulator receives (method, URL, headers) in `simRequests`. */
+  recordSimRequests?: boolean;
+}
+
+/** A request as the simulator received it. */
+export interface SimRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface TestApp {
@@ -76,6 +93,8 @@ export interface TestApp {
   audit: JsonlAuditStore;
   upstream: UpstreamClient;
   credentials: Record<Role, TestCredentials>;
+  /** With `recordSimRequests`: every request the simulator received, in order. */
+  simRequests: SimRequest[];
   /** Who may sign in; in production mode read from `usersFile` (demo mode has no file). */
   users: UserDirectory;
   usersFile: string | undefined;
@@ -99,9 +118,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const apiKey = options.upstreamOf?.apiKey ?? `test-key-${randomBytes(16).toString('hex')}`;
 
   const sim = options.upstreamOf?.sim ?? createCardService({ apiKey, ...options.sim });
+  const simRequests: SimRequest[] = [];
+  const recorder = options.recordSimRequests ? await recordingServer(sim, simRequests) : undefined;
   const { url: simUrl } = options.upstreamOf
     ? { url: options.upstreamOf.simUrl }
-    : await sim.listen(0, '127.0.0.1');
+    : (recorder ?? (await sim.listen(0, '127.0.0.1')));
   const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir);
 
   const base = loadConfig(
@@ -126,7 +147,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 
   const logger = createLogger('debug', lineSink(logs), { secrets: [apiKey] });
-  const upstream = createUpstreamClient({ baseUrl: simUrl, apiKey, logger });
+  const upstream = createUpstreamClient({
+    baseUrl: simUrl,
+    apiKey,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
   const audit = new JsonlAuditStore(config.dataDir, clock);
   const redis = options.redis ? createRedisClient(options.redis.url, { logger }) : undefined;
   if (redis && !(await whenRedisReady(redis, 15_000))) throw new Error('test Redis not reachable');
@@ -145,6 +171,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logger,
     ...(options.exportSlots ? { exportSlots: options.exportSlots } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.readiness ? { readiness: options.readiness } : {}),
+    ...(options.isDraining ? { isDraining: options.isDraining } : {}),
   });
 
   const server = http.createServer(app.serverOptions);
@@ -184,6 +213,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     audit,
     upstream,
     credentials,
+    simRequests,
     users,
     usersFile,
     apiHeaders,
@@ -194,8 +224,25 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
       redis?.disconnect();
-      if (!options.upstreamOf) await sim.close();
+      if (!options.upstreamOf) await (recorder ?? sim).close();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The simulator behind a server of our own that notes each request before the simulator answers. */
+async function recordingServer(sim: CardService, into: SimRequest[]) {
+  const server = http.createServer((req, res) => {
+    into.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers } });
+    sim.handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AppError } from '../http/app-error';
+import type { Metrics, RetryBudgetName } from '../platform/metrics/metrics';
+import { childTraceparent, type TraceContext } from '../platform/tracing/trace-context';
 import { fullJitterDelay } from './backoff';
 import type { BuiltRequest } from './operations';
 import { parseRetryAfter } from './retry-after';
@@ -26,6 +28,9 @@ export interface CallEnvironment {
   backoffCapMs: number;
   maxBodyBytes: number;
   budget: RetryBudget;
+  /** Which budget `budget` is, for the metrics. */
+  budgetName: RetryBudgetName;
+  metrics: Metrics;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   now: () => number;
@@ -34,6 +39,8 @@ export interface CallEnvironment {
 export interface CallInput<S extends z.ZodType> {
   request: BuiltRequest;
   requestId: string;
+  /** The request's trace: each attempt carries it on as a child span (`traceparent`). */
+  trace?: TraceContext;
   schema: S;
   body?: unknown;
   signal?: AbortSignal;
@@ -52,11 +59,17 @@ function isRetryable(outcome: AttemptOutcome): boolean {
 function headersFor(
   env: CallEnvironment,
   requestId: string,
+  trace: TraceContext | undefined,
   hasBody: boolean,
 ): Record<string, string> {
-  // Built from scratch: nothing from the browser's request (cookies, forwarding headers) is copied.
+  // Built from scratch: nothing from the browser's request (cookies, forwarding headers) is
+  // copied. The trace goes on as validated fields, never as the caller's header text.
   const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': env.apiKey };
   if (REQUEST_ID.test(requestId)) headers['x-request-id'] = requestId;
+  if (trace) {
+    headers.traceparent = childTraceparent(trace);
+    if (trace.state) headers.tracestate = trace.state;
+  }
   if (hasBody) headers['content-type'] = 'application/json';
   return headers;
 }
@@ -69,13 +82,32 @@ function pathUnder(base: URL, pathAndQuery: string): string {
 /**
  * One logical upstream call: attempts with a per-attempt timeout inside a per-call deadline,
  * bounded jittered retries for reads only, Retry-After honoured, the retry budget respected,
- * and the answer validated against its schema.
+ * and the answer validated against its schema. Reported to the metrics by operation and
+ * outcome (`ok` or the error code the person gets).
  */
 export async function executeCall<S extends z.ZodType>(
   env: CallEnvironment,
   input: CallInput<S>,
 ): Promise<z.output<S>> {
-  const { request, requestId } = input;
+  const started = performance.now();
+  try {
+    const answer = await attemptCall(env, input);
+    env.metrics.observeUpstream(input.request.template, 'ok', elapsed(started));
+    return answer;
+  } catch (error) {
+    const outcome = error instanceof AppError ? error.code : 'internal_error';
+    env.metrics.observeUpstream(input.request.template, outcome, elapsed(started));
+    throw error;
+  }
+}
+
+const elapsed = (started: number) => (performance.now() - started) / 1000;
+
+async function attemptCall<S extends z.ZodType>(
+  env: CallEnvironment,
+  input: CallInput<S>,
+): Promise<z.output<S>> {
+  const { request, requestId, trace } = input;
   const isRead = request.method === 'GET';
   const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
@@ -83,7 +115,7 @@ export async function executeCall<S extends z.ZodType>(
   // A child logger costs a serialization of its bindings: made only when something is logged.
   let child: Logger | undefined;
   const log = () => {
-    child ??= env.logger.child({ requestId, upstream: request.template });
+    child ??= env.logger.child({ requestId, traceId: trace?.traceId, upstream: request.template });
     return child;
   };
   env.budget.recordRequest();
@@ -99,7 +131,7 @@ export async function executeCall<S extends z.ZodType>(
       origin: env.baseUrl.origin,
       path,
       method: request.method,
-      headers: headersFor(env, requestId, body !== undefined),
+      headers: headersFor(env, requestId, trace, body !== undefined),
       ...(body === undefined ? {} : { body }),
       timeoutMs: Math.min(env.attemptTimeoutMs, remaining),
       maxBodyBytes: env.maxBodyBytes,
@@ -126,6 +158,7 @@ export async function executeCall<S extends z.ZodType>(
       translateFailure(outcome, {
         template: request.template,
         requestId,
+        traceId: trace?.traceId,
         logger: env.logger,
         redact: env.redact,
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
@@ -154,9 +187,11 @@ export async function executeCall<S extends z.ZodType>(
       throw fail();
     }
     if (!env.budget.tryRetry()) {
+      env.metrics.retryBudgetExhausted(request.template, env.budgetName);
       log().warn('retry budget exhausted; not retrying');
       throw fail();
     }
+    env.metrics.upstreamRetry(request.template, env.budgetName);
     try {
       await env.sleep(wait, input.signal);
     } catch {

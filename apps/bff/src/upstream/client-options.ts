@@ -1,10 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { Metrics } from '../platform/metrics/metrics';
 
 export interface UpstreamClientOptions {
   baseUrl: string;
   apiKey: string;
   logger: Logger;
+  /** Calls by operation and outcome, retries, the budgets, coalesced reads. Default: none. */
+  metrics?: Metrics;
   /** One attempt, headers and body. Default 5 s. */
   attemptTimeoutMs?: number;
   /** One call, all attempts and waits. Default 12 s. */

@@ -19,6 +19,8 @@ import {
 } from '@card-console/shared/upstream/transaction';
 import { z } from 'zod';
 import { AppError } from '../http/app-error';
+import { noMetrics } from '../platform/metrics/metrics';
+import type { TraceContext } from '../platform/tracing/trace-context';
 import { type CallEnvironment, checkAnswer, executeCall } from './call';
 import { cleanCard, cleanPage, cleanSubAccount, cleanTransaction } from './clean-answer';
 import { clientDefaults, type UpstreamClientOptions } from './client-options';
@@ -30,9 +32,13 @@ import { createUpstreamRedactor } from './upstream-redactor';
 
 export type { UpstreamClientOptions } from './client-options';
 
-/** Who a call is for: the request id travels upstream; the role keys read coalescing. */
+/**
+ * Who a call is for: the request id and the trace travel upstream (a shared read carries its
+ * first caller's); the role keys read coalescing.
+ */
 export interface CallContext {
   requestId: string;
+  trace?: TraceContext;
   role?: Role;
   /** Aborted when the browser goes away; such calls are never shared. */
   signal?: AbortSignal;
@@ -114,6 +120,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   });
   // Every string of every answer, and every upstream string logged, goes through this.
   const redact = createUpstreamRedactor(o.apiKey);
+  const metrics = o.metrics ?? noMetrics;
   const env: CallEnvironment = {
     dispatcher,
     baseUrl,
@@ -127,6 +134,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     backoffCapMs: o.backoffCapMs,
     maxBodyBytes: o.maxBodyBytes,
     budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.retryBudgetBurst }),
+    budgetName: 'reads',
+    metrics,
     sleep: o.sleep,
     random: o.random,
     now: o.now,
@@ -134,7 +143,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const bulkEnv: CallEnvironment = {
     ...env,
     budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.bulkRetryBudgetBurst }),
+    budgetName: 'bulk',
   };
+  metrics.trackRetryBudget('reads', env.budget.tokens);
+  metrics.trackRetryBudget('bulk', bulkEnv.budget.tokens);
   const coalescer = createCoalescer();
 
   // Answers are redacted as they arrive, before a coalesced read shares them.
@@ -163,13 +175,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       executeCall(ctx.bulk ? bulkEnv : env, {
         request,
         requestId: ctx.requestId,
+        trace: ctx.trace,
         schema,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
     // Keyed by role too: a shared answer never crosses permission levels.
     const key = `${ctx.role ?? 'system'} ${request.method} ${request.pathAndQuery}`;
-    return coalescer.run(key, run);
+    return coalescer.run(key, run, () => metrics.coalescedRead(request.template));
   }
 
   async function write<S extends z.ZodType>(
@@ -181,7 +194,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     id?: string,
   ): Promise<z.output<S>> {
     const request = buildRequest(name, id);
-    return cleanAnswer(await executeCall(env, { request, requestId: ctx.requestId, schema, body }));
+    return cleanAnswer(
+      await executeCall(env, {
+        request,
+        requestId: ctx.requestId,
+        trace: ctx.trace,
+        schema,
+        body,
+      }),
+    );
   }
 
   return {
@@ -232,7 +253,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           share: false,
         },
       );
-      const log = () => o.logger.child({ requestId: ctx.requestId, upstream: 'GET /transaction' });
+      const log = () =>
+        o.logger.child({
+          requestId: ctx.requestId,
+          traceId: ctx.trace?.traceId,
+          upstream: 'GET /transaction',
+        });
       let checked: UpstreamTransaction[] | undefined;
       return {
         metadata: page.metadata,

@@ -4,16 +4,20 @@
  * so nothing is cached beyond the life of the request.
  */
 export interface Coalescer {
-  run<T>(key: string, start: () => Promise<T>): Promise<T>;
+  /** `onShared` runs when the call joins one already in flight (for the coalesced-read count). */
+  run<T>(key: string, start: () => Promise<T>, onShared?: () => void): Promise<T>;
   readonly inFlight: number;
 }
 
 export function createCoalescer(): Coalescer {
   const pending = new Map<string, Promise<unknown>>();
   return {
-    run<T>(key: string, start: () => Promise<T>): Promise<T> {
+    run<T>(key: string, start: () => Promise<T>, onShared?: () => void): Promise<T> {
       const existing = pending.get(key);
-      if (existing) return existing as Promise<T>;
+      if (existing) {
+        onShared?.();
+        return existing as Promise<T>;
+      }
       const promise = start().finally(() => pending.delete(key));
       pending.set(key, promise);
       return promise;

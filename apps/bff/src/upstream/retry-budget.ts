@@ -7,6 +7,8 @@ export interface RetryBudget {
   recordRequest(): void;
   /** True (and spends a token) when a retry is allowed now. */
   tryRetry(): boolean;
+  /** Tokens in the bucket now, each worth one retry (for the metrics). */
+  tokens(): number;
 }
 
 export interface RetryBudgetOptions {
@@ -27,5 +29,6 @@ export function createRetryBudget({ ratio, maxTokens }: RetryBudgetOptions): Ret
       tokens -= 1;
       return true;
     },
+    tokens: () => tokens,
   };
 }

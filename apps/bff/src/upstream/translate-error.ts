@@ -7,6 +7,8 @@ import type { UpstreamRedactor } from './upstream-redactor';
 export interface FailureContext {
   template: string;
   requestId: string;
+  /** The request's trace id, for the log line. */
+  traceId?: string | undefined;
   logger: Logger;
   /** Applied to every upstream string logged or shown: the key removed, card numbers masked. */
   redact: UpstreamRedactor;
@@ -21,7 +23,11 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
  * log; the person gets a stable code (and, for a 400, the service's reason when it is safe).
  */
 export function translateFailure(outcome: AttemptOutcome, ctx: FailureContext): AppError {
-  const log = ctx.logger.child({ requestId: ctx.requestId, upstream: ctx.template });
+  const log = ctx.logger.child({
+    requestId: ctx.requestId,
+    traceId: ctx.traceId,
+    upstream: ctx.template,
+  });
   switch (outcome.kind) {
     case 'timeout':
       log.warn('upstream timed out');

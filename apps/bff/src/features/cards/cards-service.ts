@@ -14,7 +14,7 @@ export function createCardsService({ upstream }: Pick<FeatureDeps, 'upstream'>) 
   return {
     async list(who: Who, input: CardListInput): Promise<CardPage> {
       const page = await upstream.listCards(
-        { requestId: who.requestId, role: who.actor.role },
+        { requestId: who.requestId, trace: who.trace, role: who.actor.role },
         {
           'filter:status': input.status,
           sort: input.sort,
@@ -31,7 +31,10 @@ export function createCardsService({ upstream }: Pick<FeatureDeps, 'upstream'>) 
     /** Never with PAN or CVV: the upstream is not asked for them and the mapper drops them. */
     async get(who: Who, id: string): Promise<Card> {
       return toApiCard(
-        await upstream.getCard({ requestId: who.requestId, role: who.actor.role }, id),
+        await upstream.getCard(
+          { requestId: who.requestId, trace: who.trace, role: who.actor.role },
+          id,
+        ),
       );
     },
   };

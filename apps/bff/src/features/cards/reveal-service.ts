@@ -47,7 +47,7 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
     async reveal(who: Who, cardId: string, reason: string): Promise<RevealResponse> {
       let answer: RevealResponse;
       try {
-        const ctx = { requestId: who.requestId, role: who.actor.role };
+        const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
         const card = await upstream.getCard(ctx, cardId, { withSecrets: true });
         const { pan, cvv } = card;
         if (!pan || !cvv) {

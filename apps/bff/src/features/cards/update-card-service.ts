@@ -56,7 +56,7 @@ export function createUpdateCardService({
 }: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'>) {
   return {
     async update(who: Who, cardId: string, change: CardChange): Promise<Card> {
-      const ctx = { requestId: who.requestId, role: who.actor.role };
+      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
       const base = {
         actor: who.actor.email,
         role: who.actor.role,

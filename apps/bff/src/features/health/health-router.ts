@@ -4,22 +4,40 @@ import { AppError } from '../../http/app-error';
 import type { Clock } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { createCoalescer } from '../../upstream/coalescer';
-
-export interface ReadinessProbe {
-  /** Throws when the upstream cannot serve requests now. */
-  checkReady(requestId: string): Promise<void>;
-}
+import {
+  type DependencyName,
+  dependencyLabel,
+  NotReadyError,
+  notReadyReason,
+  type ReadinessCheck,
+} from './readiness';
 
 /**
- * How long one upstream check answers /readyz. The route is open to anyone, so without this
- * every probe, or anyone on the network, could make the BFF call the card service and spend
- * its rate limit; a load balancer probing every second or two still sees a change within it.
+ * How long one check's outcome answers /readyz. The route is open to anyone, so without this
+ * every probe, or anyone on the network, could make the BFF call the card service (spending its
+ * rate limit) or its engines at will; a load balancer probing every second or two still sees a
+ * change within it.
  */
 export const READY_CHECK_TTL_MS = 2_000;
+/**
+ * A check still running after this is a failure: a probe answers in bounded time even when an
+ * engine hangs (the upstream's own readiness deadline is 3 s).
+ */
+export const READY_CHECK_TIMEOUT_MS = 4_000;
 
-/** /healthz: the process answers. /readyz: it can also reach the Card Program Service. */
-export function createHealthRouter(upstream: ReadinessProbe, logger: Logger, clock: Clock): Router {
-  const ready = sharedReadiness(upstream, logger, clock);
+export interface HealthOptions {
+  /** Every dependency /readyz covers, each checked at once and reported by name. */
+  checks: ReadinessCheck[];
+  logger: Logger;
+  clock: Clock;
+  /** True once shutdown has begun: /readyz then fails so a balancer stops sending. */
+  isDraining?: () => boolean;
+}
+
+/** /healthz: the process answers. /readyz: every dependency can serve, and no shutdown is under way. */
+export function createHealthRouter(options: HealthOptions): Router {
+  const { logger, clock } = options;
+  const checks = options.checks.map((check) => sharedCheck(check, logger, clock));
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -27,35 +45,63 @@ export function createHealthRouter(upstream: ReadinessProbe, logger: Logger, clo
   });
   router.get('/readyz', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    if (!(await ready(req.requestId))) {
-      throw new AppError(503, 'not_ready', 'The card service is not reachable.', {
+    if (options.isDraining?.()) {
+      throw new AppError(503, 'shutting_down', 'Card Console is shutting down.', {
         retryAfterSeconds: 5,
       });
     }
-    sendJson(res, { status: 'ready' });
+    const results = await Promise.all(checks.map((run) => run(req.requestId)));
+    const states = Object.fromEntries(results.map((r) => [r.name, r.reason ?? 'ok']));
+    const failing = results.filter((r) => r.reason !== undefined);
+    if (failing.length) {
+      throw new AppError(
+        503,
+        'not_ready',
+        `Not ready: ${failing.map((r) => r.reason).join('; ')}.`,
+        { retryAfterSeconds: 5, details: { checks: states } },
+      );
+    }
+    sendJson(res, { status: 'ready', checks: states });
   });
   return router;
 }
 
+interface CheckResult {
+  name: DependencyName;
+  /** Why the dependency is not ready; undefined when it is. */
+  reason?: string;
+}
+
 /**
- * One upstream check at a time, shared by every probe that arrives while it runs, and its
+ * One run of a check at a time, shared by every probe that arrives while it runs, and its
  * outcome (ready or not) reused for READY_CHECK_TTL_MS after it ends.
  */
-function sharedReadiness(upstream: ReadinessProbe, logger: Logger, clock: Clock) {
-  const checks = createCoalescer();
-  let last: { ok: boolean; at: number } | undefined;
-  const check = (requestId: string) =>
-    upstream.checkReady(requestId).then(
-      () => true,
-      (error: unknown) => {
-        logger.warn({ err: error, requestId }, 'not ready: upstream check failed');
-        return false;
-      },
-    );
-  return async (requestId: string): Promise<boolean> => {
-    if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return last.ok;
-    const ok = await checks.run('ready', () => check(requestId));
-    last = { ok, at: clock.now() };
-    return ok;
+function sharedCheck(check: ReadinessCheck, logger: Logger, clock: Clock) {
+  const runs = createCoalescer();
+  let last: { result: CheckResult; at: number } | undefined;
+  const run = async (requestId: string): Promise<CheckResult> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new NotReadyError(`${dependencyLabel(check.name)} did not answer in time`)),
+        READY_CHECK_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([Promise.resolve().then(() => check.check(requestId)), timeout]);
+      return { name: check.name };
+    } catch (error) {
+      const reason = notReadyReason(check.name, error);
+      logger.warn({ err: error, requestId, dependency: check.name }, `not ready: ${reason}`);
+      return { name: check.name, reason };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return async (requestId: string): Promise<CheckResult> => {
+    if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return last.result;
+    const result = await runs.run('check', () => run(requestId));
+    last = { result, at: clock.now() };
+    return result;
   };
 }

@@ -12,7 +12,7 @@ export function createSubAccountsService({
   return {
     async list(who: Who, query: { cursor?: string }): Promise<SubAccountPage> {
       const page = await upstream.listSubAccounts(
-        { requestId: who.requestId, role: who.actor.role },
+        { requestId: who.requestId, trace: who.trace, role: who.actor.role },
         query,
       );
       const out: SubAccountPage = { items: page.items.map(toApiSubAccount) };
@@ -31,7 +31,7 @@ export function createSubAccountsService({
       let created: { id: string; name: string };
       try {
         created = await upstream.createSubAccount(
-          { requestId: who.requestId, role: who.actor.role },
+          { requestId: who.requestId, trace: who.trace, role: who.actor.role },
           body,
         );
       } catch (error) {

@@ -72,6 +72,7 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       // A bulk walk: its retries come from their own budget, never from people's reads'.
       const ctx = {
         requestId: who.requestId,
+        trace: who.trace,
         role: who.actor.role,
         signal: stop.signal,
         bulk: true,

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
+import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
 import { csvColumns } from './csv-row';
 import { csvLines } from './csv-text';
 import type { ExportRows } from './export-service';
@@ -18,13 +19,35 @@ import type { ExportRows } from './export-service';
  * not by `clientGone` afterwards: pipeline() destroys the response when the walk fails, which
  * fires its 'close', and since Node 22 (nodejs/node#53462) pipeline settles only after that
  * 'close', so `clientGone` is already aborted by then even though the client never left.
+ *
+ * `cutOff` is aborted when a shutdown's grace period ends with the export still running: the
+ * connection is destroyed at once, without the chunked body's terminating chunk, so neither
+ * the browser nor a proxy in front can take the part sent for a complete file.
  */
 export async function streamCsv(
   res: Response,
   rows: ExportRows,
-  ctx: { logger: Logger; requestId: string; clientGone: AbortSignal },
+  ctx: {
+    logger: Logger;
+    requestId: string;
+    traceId?: string;
+    clientGone: AbortSignal;
+    cutOff?: AbortSignal;
+    metrics?: Metrics;
+  },
 ): Promise<void> {
-  const log = ctx.logger.child({ requestId: ctx.requestId });
+  const log = ctx.logger.child({ requestId: ctx.requestId, traceId: ctx.traceId });
+  const metrics = ctx.metrics ?? noMetrics;
+  let cut = false;
+  const cutNow = () => {
+    cut = true;
+    log.warn(
+      { rows: rows.rowsOut(), pages: rows.pagesRead() },
+      'csv export cut: the server is shutting down; the download is broken off, not ended',
+    );
+    metrics.exportCut('shutdown');
+    res.destroy();
+  };
   const headerLine = csvLines([csvColumns]);
   let walkFailed = false;
   let walkError: unknown;
@@ -43,11 +66,16 @@ export async function streamCsv(
       throw error;
     }
   }
+  if (ctx.cutOff?.aborted) cutNow();
+  else ctx.cutOff?.addEventListener('abort', cutNow, { once: true });
   try {
     await pipeline(Readable.from(csvText(), { highWaterMark: 2 }), res);
     log.info({ rows: rows.rowsOut(), pages: rows.pagesRead() }, 'csv export finished');
   } catch (error) {
-    if (!walkFailed && ctx.clientGone.aborted) {
+    if (cut) {
+      // Logged when it was cut; the walk stopped because the response went.
+    } else if (!walkFailed && ctx.clientGone.aborted) {
+      metrics.exportCut('client_gone');
       log.info(
         { rows: rows.rowsOut(), pages: rows.pagesRead() },
         'csv export stopped: the client went away',
@@ -55,6 +83,7 @@ export async function streamCsv(
     } else {
       const cause = walkFailed ? walkError : error;
       const code = cause instanceof AppError ? cause.code : 'internal_error';
+      metrics.exportCut('failed');
       log.error(
         { rows: rows.rowsOut(), pages: rows.pagesRead(), code },
         'csv export failed after the first byte; connection destroyed',
@@ -63,5 +92,7 @@ export async function streamCsv(
     // pipeline has already destroyed the streams (ending the page walk); make sure the socket
     // goes too, so the client cannot mistake a truncated file for a complete one.
     res.destroy();
+  } finally {
+    ctx.cutOff?.removeEventListener('abort', cutNow);
   }
 }

@@ -50,7 +50,10 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
         await streamCsv(res, rows, {
           logger: deps.logger,
           requestId: person.requestId,
+          traceId: req.trace?.traceId,
           clientGone: gone.signal,
+          cutOff: deps.cutOff,
+          metrics: deps.metrics,
         });
       } finally {
         // However the export ended: finished, failed, before or after the first byte, or the

@@ -31,7 +31,7 @@ export function createTransactionsService({ upstream }: Pick<FeatureDeps, 'upstr
   return {
     async list(who: Who, input: TransactionFilter & { cursor?: string }): Promise<TransactionPage> {
       const page = await upstream.listTransactions(
-        { requestId: who.requestId, role: who.actor.role },
+        { requestId: who.requestId, trace: who.trace, role: who.actor.role },
         toUpstreamParams(input, input.cursor),
       );
       const out: TransactionPage = { items: page.items.map(toApiTransaction) };
@@ -41,7 +41,10 @@ export function createTransactionsService({ upstream }: Pick<FeatureDeps, 'upstr
 
     async get(who: Who, id: string): Promise<Transaction> {
       return toApiTransaction(
-        await upstream.getTransaction({ requestId: who.requestId, role: who.actor.role }, id),
+        await upstream.getTransaction(
+          { requestId: who.requestId, trace: who.trace, role: who.actor.role },
+          id,
+        ),
       );
     },
   };

@@ -1,0 +1,140 @@
+// /readyz against the real simulator: every dependency named with its state, a clear reason
+// for each one that fails, and no check at all once shutdown has begun.
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/harness';
+import { READY_CHECK_TIMEOUT_MS, READY_CHECK_TTL_MS } from './health-router';
+import { NotReadyError, type ReadinessCheck } from './readiness';
+
+/** A dependency whose state the test sets: a stand-in for Redis, never an engine itself. */
+function dependency(name: ReadinessCheck['name']) {
+  const state = { calls: 0, outcome: (): Promise<void> => Promise.resolve() };
+  const check: ReadinessCheck = {
+    name,
+    check: () => {
+      state.calls += 1;
+      return state.outcome();
+    },
+  };
+  return { check, state };
+}
+
+function notReadyBody(res: { status: number; body: unknown; headers: Record<string, unknown> }) {
+  expect(res.status).toBe(503);
+  expect(res.headers['retry-after']).toBe('5');
+  const body = apiErrorBodySchema.parse(res.body);
+  expect(body.requestId).toBe(res.headers['x-request-id']);
+  // The error body's schema keeps its own members only; `checks` is /readyz's own.
+  return { ...body, checks: (res.body as { checks?: Record<string, string> }).checks };
+}
+
+describe('with the card service and another dependency', () => {
+  let t: TestApp;
+  let draining = false;
+  const redis = dependency('redis');
+  beforeAll(async () => {
+    t = await startTestApp({
+      sim: { transactions: 50 },
+      readiness: [redis.check],
+      isDraining: () => draining,
+    });
+  });
+  afterAll(() => t.close());
+  afterEach(() => {
+    t.clock.advance(READY_CHECK_TTL_MS);
+    redis.state.outcome = () => Promise.resolve();
+    draining = false;
+  });
+
+  it('answers ready naming every dependency, one check of each for probes at the same time', async () => {
+    const upstreamBefore = t.sim.stats.count('GET /sub-account');
+    const redisBefore = redis.state.calls;
+    const probes = await Promise.all(Array.from({ length: 6 }, () => t.request.get('/readyz')));
+    for (const res of probes) {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'ready', checks: { upstream: 'ok', redis: 'ok' } });
+    }
+    expect(t.sim.stats.count('GET /sub-account')).toBe(upstreamBefore + 1);
+    expect(redis.state.calls).toBe(redisBefore + 1);
+  });
+
+  it('names the dependency that fails, with its reason, while the others are fine', async () => {
+    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis did not answer PING'));
+    const body = notReadyBody(await t.request.get('/readyz'));
+    expect(body.code).toBe('not_ready');
+    expect(body.message).toBe('Not ready: Redis did not answer PING.');
+    expect(body.checks).toEqual({ upstream: 'ok', redis: 'Redis did not answer PING' });
+  });
+
+  it('does not show an unexpected error text (it may hold an address), only logs it', async () => {
+    redis.state.outcome = () =>
+      Promise.reject(new Error('connect ECONNREFUSED redis://:s3cret-pass@10.0.0.9:6379'));
+    const body = notReadyBody(await t.request.get('/readyz'));
+    expect(body.checks?.redis).toBe('Redis did not answer the readiness check');
+    expect(JSON.stringify(body)).not.toContain('s3cret');
+    const line = t.logs.find((l) => l.includes('ECONNREFUSED'));
+    expect(line).toContain('"dependency":"redis"');
+  });
+
+  it(
+    'answers not ready in bounded time when a check hangs',
+    async () => {
+      redis.state.outcome = () => new Promise<void>(() => {});
+      const body = notReadyBody(await t.request.get('/readyz'));
+      expect(body.checks).toEqual({ upstream: 'ok', redis: 'Redis did not answer in time' });
+    },
+    READY_CHECK_TIMEOUT_MS + 10_000,
+  );
+
+  it('reports both when the card service and the other dependency fail', async () => {
+    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis is loading its data'));
+    t.sim.faults.enqueue({ kind: 'status', status: 500 });
+    const body = notReadyBody(await t.request.get('/readyz'));
+    expect(body.checks).toEqual({
+      upstream: 'the card service answered with an error',
+      redis: 'Redis is loading its data',
+    });
+    expect(body.message).toBe(
+      'Not ready: the card service answered with an error; Redis is loading its data.',
+    );
+  });
+
+  it('fails at once while draining, without calling any dependency', async () => {
+    draining = true;
+    const upstreamBefore = t.sim.stats.total();
+    const redisBefore = redis.state.calls;
+    const body = notReadyBody(await t.request.get('/readyz'));
+    expect(body.code).toBe('shutting_down');
+    expect(t.sim.stats.total()).toBe(upstreamBefore);
+    expect(redis.state.calls).toBe(redisBefore);
+    // /healthz still answers: the process is alive, only leaving.
+    expect((await t.request.get('/healthz')).status).toBe(200);
+  });
+});
+
+describe('the card service', () => {
+  it('refusing the API key is reported as exactly that, not as "not reachable"', async () => {
+    // The simulator expects another key: every call the BFF makes gets a real 403.
+    const t = await startTestApp({ sim: { apiKey: 'a-different-program-key', transactions: 50 } });
+    try {
+      const body = notReadyBody(await t.request.get('/readyz'));
+      expect(body.message).toBe('Not ready: the card service refused the API key.');
+      expect(body.checks).toEqual({ upstream: 'the card service refused the API key' });
+      expect(JSON.stringify(body)).not.toMatch(/reachable/);
+      expect(t.logs.some((l) => l.includes('"alarm":"upstream_key_rejected"'))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('down is reported as not reachable', async () => {
+    const t = await startTestApp({ sim: { transactions: 50 } });
+    try {
+      await t.sim.close();
+      const body = notReadyBody(await t.request.get('/readyz'));
+      expect(body.checks).toEqual({ upstream: 'the card service is not reachable' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * What the BFF reports for Prometheus (`prometheus-metrics.ts`), as one injected object: no
+ * global registry, so each test builds its own and code without metrics gets `noMetrics`.
+ * Every label value is from a fixed set (a route template, an operation name, an error code),
+ * never a raw path, id or message: a label is an unbounded time series, and a path can hold a
+ * card number.
+ */
+export interface Metrics {
+  /** One answered (or abandoned) request: `route` is a route template, never a raw path. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** A 429 refusal, by its error code (`rate_limited`, `export_busy`). */
+  rateLimited(route: string, code: string): void;
+  /**
+   * One logical upstream call (all its attempts), by operation (`GET /card/{id}`) and
+   * outcome: `ok`, or the error code the person got (`upstream_timeout`, …).
+   */
+  observeUpstream(operation: string, outcome: string, seconds: number): void;
+  /** An upstream retry taken from `budget` (people's reads, or the exports' bulk walks). */
+  upstreamRetry(operation: string, budget: RetryBudgetName): void;
+  /** A retry the budget refused (the call failed instead). */
+  retryBudgetExhausted(operation: string, budget: RetryBudgetName): void;
+  /** Reports a budget's tokens left whenever metrics are collected. */
+  trackRetryBudget(budget: RetryBudgetName, tokens: () => number): void;
+  /** A read that joined an identical one already in flight instead of calling upstream. */
+  coalescedRead(operation: string): void;
+  /** An audit record that could not be stored (the action it was for). */
+  auditWriteFailed(action: string): void;
+  /**
+   * One call to a shared store's engine: `operation` a fixed name (`session.get`,
+   * `audit.append`), never a key; `ok` false when it failed or timed out.
+   */
+  observeEngine(engine: Engine, operation: string, seconds: number, ok: boolean): void;
+  /** A CSV export that was cut before its end (`shutdown`, `failed`, `client_gone`). */
+  exportCut(reason: string): void;
+}
+
+export type Engine = 'redis' | 'postgres';
+export type RetryBudgetName = 'reads' | 'bulk';
+
+const nothing = () => {};
+
+/** Reports nothing: the default where no registry is wired (most tests, tools). */
+export const noMetrics: Metrics = {
+  observeRequest: nothing,
+  rateLimited: nothing,
+  observeUpstream: nothing,
+  upstreamRetry: nothing,
+  retryBudgetExhausted: nothing,
+  trackRetryBudget: nothing,
+  coalescedRead: nothing,
+  auditWriteFailed: nothing,
+  observeEngine: nothing,
+  exportCut: nothing,
+};
+
+/** Times `work` and reports it to `observeEngine`; the store code's one-line way to report. */
+export async function timedEngineCall<T>(
+  metrics: Metrics,
+  engine: Engine,
+  operation: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    const result = await work();
+    metrics.observeEngine(engine, operation, (performance.now() - started) / 1000, true);
+    return result;
+  } catch (error) {
+    metrics.observeEngine(engine, operation, (performance.now() - started) / 1000, false);
+    throw error;
+  }
+}

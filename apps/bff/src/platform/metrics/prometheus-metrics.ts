@@ -1,0 +1,131 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Metrics, RetryBudgetName } from './metrics';
+
+/** Seconds: a proxied read is milliseconds, an export or a slow upstream call seconds. */
+const REQUEST_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+const ENGINE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * `Metrics` as prom-client series in `registry` (one per process, made in index.ts; tests make
+ * their own). The per-request series keep their label children in a map: prom-client hashes
+ * a label object on every observation, and this runs on every request.
+ */
+export function createPrometheusMetrics(registry: Registry): Metrics {
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'bff_http_requests_total',
+    help: 'Requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'bff_http_request_duration_seconds',
+    help: 'Time from a request to its last byte (or to the client leaving), by route template.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const refusals = new Counter({
+    name: 'bff_rate_limit_refusals_total',
+    help: 'Requests refused with 429, by route template and error code.',
+    labelNames: ['route', 'code'],
+    registers,
+  });
+  const upstreamCalls = new Counter({
+    name: 'bff_upstream_calls_total',
+    help: 'Calls to the card service (each with its retries), by operation and outcome.',
+    labelNames: ['operation', 'outcome'],
+    registers,
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'bff_upstream_call_duration_seconds',
+    help: 'Time of one card-service call, retries and waits included.',
+    labelNames: ['operation', 'outcome'],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const retries = new Counter({
+    name: 'bff_upstream_retries_total',
+    help: 'Retries of card-service reads, by operation and the budget they came from.',
+    labelNames: ['operation', 'budget'],
+    registers,
+  });
+  const exhausted = new Counter({
+    name: 'bff_upstream_retry_budget_exhausted_total',
+    help: 'Retries the retry budget refused (the call failed instead).',
+    labelNames: ['operation', 'budget'],
+    registers,
+  });
+  const budgets = new Map<RetryBudgetName, () => number>();
+  new Gauge({
+    name: 'bff_upstream_retry_budget_tokens',
+    help: 'Tokens in each retry budget now; a retry spends one, each call adds a fraction.',
+    labelNames: ['budget'],
+    registers,
+    collect() {
+      for (const [budget, tokens] of budgets) this.set({ budget }, tokens());
+    },
+  });
+  const coalesced = new Counter({
+    name: 'bff_upstream_coalesced_reads_total',
+    help: 'Reads that shared an identical call already in flight instead of calling.',
+    labelNames: ['operation'],
+    registers,
+  });
+  const auditFailures = new Counter({
+    name: 'bff_audit_write_failures_total',
+    help: 'Audit records that could not be stored, by action.',
+    labelNames: ['action'],
+    registers,
+  });
+  const engineSeconds = new Histogram({
+    name: 'bff_store_operation_duration_seconds',
+    help: 'Time of one Redis or PostgreSQL operation, by engine, operation and outcome.',
+    labelNames: ['engine', 'operation', 'outcome'],
+    buckets: ENGINE_BUCKETS,
+    registers,
+  });
+  const exportsCut = new Counter({
+    name: 'bff_csv_exports_cut_total',
+    help: 'CSV exports broken off before their end, by reason.',
+    labelNames: ['reason'],
+    registers,
+  });
+
+  // Label children for the hot path, made once per method + route + status.
+  const requestChildren = new Map<
+    string,
+    { count: ReturnType<Counter['labels']>; time: ReturnType<Histogram['labels']> }
+  >();
+
+  return {
+    observeRequest(method, route, status, seconds) {
+      const m = KNOWN_METHODS.has(method) ? method : 'OTHER';
+      const key = `${m} ${status} ${route}`;
+      let child = requestChildren.get(key);
+      if (!child) {
+        const labels = { method: m, route, status: String(status) };
+        child = { count: requests.labels(labels), time: requestSeconds.labels(labels) };
+        requestChildren.set(key, child);
+      }
+      child.count.inc();
+      child.time.observe(seconds);
+    },
+    rateLimited: (route, code) => refusals.inc({ route, code }),
+    observeUpstream(operation, outcome, seconds) {
+      upstreamCalls.inc({ operation, outcome });
+      upstreamSeconds.observe({ operation, outcome }, seconds);
+    },
+    upstreamRetry: (operation, budget) => retries.inc({ operation, budget }),
+    retryBudgetExhausted: (operation, budget) => exhausted.inc({ operation, budget }),
+    trackRetryBudget: (budget, tokens) => void budgets.set(budget, tokens),
+    coalescedRead: (operation) => coalesced.inc({ operation }),
+    auditWriteFailed: (action) => auditFailures.inc({ action }),
+    observeEngine: (engine, operation, seconds, ok) =>
+      engineSeconds.observe({ engine, operation, outcome: ok ? 'ok' : 'error' }, seconds),
+    exportCut: (reason) => exportsCut.inc({ reason }),
+  };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The W3C Trace Context (https://www.w3.org/TR/trace-context/) a request runs in: the caller's
+ * trace when its `traceparent` is well formed, a new one otherwise. This service records no
+ * spans; it keeps the trace id for its log lines and passes the trace on to the card service.
+ */
+export interface TraceContext {
+  /** 32 lowercase hex digits, never all zeros. */
+  traceId: string;
+  /** This service's span for the request (16 hex digits): the parent of its upstream calls. */
+  spanId: string;
+  /** The caller's trace flags (2 hex digits; `01` = sampled), passed on unchanged. */
+  flags: string;
+  /** The caller's `tracestate`, passed on unchanged when it is well formed. */
+  state?: string;
+}
+
+// version-traceid-parentid-flags; a later version may append fields after another dash.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+/** The spec's limits: 32 list members; 512 characters is what a vendor must pass on. */
+const MAX_STATE_LENGTH = 512;
+const MAX_STATE_MEMBERS = 32;
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
+/** The trace fields of a well-formed `traceparent`, or undefined (a bad one is ignored). */
+export function parseTraceparent(
+  header: string | undefined,
+): Pick<TraceContext, 'traceId' | 'flags'> | undefined {
+  if (header === undefined || header.length > 512) return undefined;
+  const match = TRACEPARENT.exec(header);
+  if (!match) return undefined;
+  const [, version, traceId = '', parentId, flags = '', rest] = match;
+  // `ff` is forbidden; version 00 has exactly four fields.
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (traceId === ZERO_TRACE || parentId === ZERO_SPAN) return undefined;
+  return { traceId, flags };
+}
+
+/** A `tracestate` worth passing on: short, printable, at most 32 `key=value` members. */
+function sanitizeTracestate(header: string | undefined): string | undefined {
+  if (!header || header.length > MAX_STATE_LENGTH || !PRINTABLE.test(header)) return undefined;
+  const members = header.split(',');
+  if (members.length > MAX_STATE_MEMBERS) return undefined;
+  return members.every((m) => m.trim() === '' || m.includes('=')) ? header : undefined;
+}
+
+/** Continues the caller's trace when its headers are well formed, else starts one. */
+export function traceFromHeaders(
+  traceparent: string | undefined,
+  tracestate: string | undefined,
+): TraceContext {
+  const parent = parseTraceparent(traceparent);
+  const bytes = randomBytes(24); // one call: a new trace id (if needed) and our span id
+  const spanId = nonZero(bytes.toString('hex', 16, 24), ZERO_SPAN);
+  if (!parent) {
+    return { traceId: nonZero(bytes.toString('hex', 0, 16), ZERO_TRACE), spanId, flags: '00' };
+  }
+  const state = sanitizeTracestate(tracestate);
+  return { ...parent, spanId, ...(state ? { state } : {}) };
+}
+
+/** The `traceparent` of one outgoing call: the same trace, a new span whose parent is ours. */
+export function childTraceparent(trace: TraceContext): string {
+  const span = nonZero(randomBytes(8).toString('hex'), ZERO_SPAN);
+  return `00-${trace.traceId}-${span}-${trace.flags}`;
+}
+
+/** All zeros means "no id"; 2^-64 odds, but the spec forbids it outright. */
+function nonZero(id: string, zero: string): string {
+  return id === zero ? `${id.slice(0, -1)}1` : id;
+}

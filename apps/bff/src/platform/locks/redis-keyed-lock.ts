@@ -106,6 +106,7 @@ export class RedisKeyedLock implements KeyedLock {
         () => {},
       );
     }, this.leaseMs / 3);
+    renewal.unref(); // never what keeps a stopping process alive
     try {
       return await task();
     } finally {

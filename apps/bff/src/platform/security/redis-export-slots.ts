@@ -76,6 +76,7 @@ export class RedisExportSlots implements ExportSlots {
     const renewal = setInterval(() => {
       renew(this.client, keys, args).catch(() => {});
     }, this.leaseMs / 3);
+    renewal.unref(); // never what keeps a stopping process alive
     let held = true;
     return {
       granted: true,

@@ -58,3 +58,74 @@ describe('GET /api/audit', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('GET /api/audit with the screen’s filters', () => {
+  it('answers only the records matching every filter given, newest first', async () => {
+    const start = t.clock.now();
+    const written = [];
+    for (let i = 0; i < 12; i++) {
+      t.clock.advance(60_000);
+      written.push(
+        await t.audit.append({
+          actor: i % 2 ? 'filter-ada@example.com' : 'filter-bo@example.com',
+          action: i % 3 ? 'card.reveal' : 'card.update',
+          outcome: i % 4 ? 'success' : 'denied',
+          cardId: `card_f${i % 3}`,
+          requestId: `f${i}`,
+        }),
+      );
+    }
+    const admin = await t.signIn('admin');
+    const ids = async (query: string) => {
+      const res = await t.request.get(`/api/audit?${query}`).set(admin.headers());
+      expect(res.status, query).toBe(200);
+      return auditPageSchema.parse(res.body).items.map((r) => r.requestId);
+    };
+    const at = (i: number) => Date.parse(written[i]?.at ?? '');
+    expect(await ids('actor=filter-ada@example.com&action=card.reveal')).toEqual([
+      'f11',
+      'f7',
+      'f5',
+      'f1',
+    ]);
+    // The address is matched whatever its case, as people type it.
+    expect(await ids('actor=FILTER-ADA@Example.com&action=card.update')).toEqual(['f9', 'f3']);
+    expect(await ids('actor=Filter-Bo@example.com&outcome=denied')).toEqual(['f8', 'f4', 'f0']);
+    expect(await ids('cardId=card_f2&action=card.reveal')).toEqual(['f11', 'f8', 'f5', 'f2']);
+    expect(await ids(`from=${at(3)}&to=${at(5)}&actor=filter-ada@example.com`)).toEqual([
+      'f5',
+      'f3',
+    ]);
+    expect(await ids(`to=${start}&action=card.update&cardId=card_f0`)).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown action', 'action=card.delete', /action/],
+    ['an unknown outcome', 'outcome=maybe', /outcome/],
+    ['a time that is not Unix milliseconds', 'from=yesterday', /from/],
+    ['a negative time', 'to=-5', /to/],
+    ['"from" after "to"', 'from=2000&to=1000', /"from" must not be after "to"/],
+    ['a card id with other characters', 'cardId=card%2F1', /cardId/],
+    ['an empty actor', 'actor=', /actor/],
+    ['an actor longer than an address can be', `actor=${'a'.repeat(255)}`, /actor/],
+    ['a repeated filter', 'actor=a@example.com&actor=b@example.com', /"actor" must appear once/],
+    ['an array filter', 'action[]=card.reveal', /"action" must appear once/],
+    ['an unknown filter', 'person=a@example.com', /person/],
+  ])('refuses %s with 400 invalid_query and the error body', async (_what, query, message) => {
+    const admin = await t.signIn('admin');
+    const res = await t.request.get(`/api/audit?${query}`).set(admin.headers());
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      status: 400,
+      code: 'invalid_query',
+      message: expect.stringMatching(message),
+      requestId: expect.any(String),
+    });
+  });
+
+  it('keeps a finance person out of the trail, filters or not', async () => {
+    const finance = await t.signIn('finance');
+    const res = await t.request.get('/api/audit?action=card.reveal').set(finance.headers());
+    expect(res.status).toBe(403);
+  });
+});

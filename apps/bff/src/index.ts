@@ -1,12 +1,13 @@
 // Builds the real dependencies, listens, and shuts down cleanly on SIGTERM/SIGINT.
 import http from 'node:http';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './env';
+import { type Config, ConfigError, loadConfig } from './env';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import { systemClock } from './platform/clock';
 import { createLogger, createStdoutDestination } from './platform/logger';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { UserDirectory } from './platform/users/user-directory';
+import { watchUsersFile } from './platform/users/watch-users-file';
 import { createUpstreamClient } from './upstream/client';
 
 async function main() {
@@ -44,6 +45,8 @@ async function main() {
   }
   if (config.mode === 'production' && !config.usersFile)
     throw new Error('unreachable: no users file');
+  // A changed users file (or SIGHUP) takes effect without a restart.
+  if (config.usersFile) watchUsersFile({ directory: users, file: config.usersFile, logger });
 
   const upstream = createUpstreamClient({ baseUrl, apiKey, logger });
   const app = createApp({
@@ -65,12 +68,14 @@ async function main() {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
-  const shownHost =
-    config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
   const port = (server.address() as { port: number }).port;
   logger.info(
-    { mode: config.mode, upstream: demo ? 'in-process simulator' : baseUrl },
-    `Card Console (${config.mode}) is up: open http://${shownHost}:${port}`,
+    {
+      mode: config.mode,
+      upstream: demo ? 'in-process simulator' : baseUrl,
+      listening: `http://${config.host}:${port}`,
+    },
+    `Card Console (${config.mode}) is up: open ${shownOrigin(config, port)}`,
   );
 
   let stopping = false;
@@ -94,6 +99,16 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Where a person opens Card Console: the public origin when one is configured (behind a proxy
+ * only that origin can sign in; any other is refused as `bad_origin`), else the local address.
+ */
+function shownOrigin(config: Config, port: number): string {
+  if (config.publicOrigin !== `http://localhost:${config.port}`) return config.publicOrigin;
+  const host = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+  return `http://${host}:${port}`;
 }
 
 main().catch((error: unknown) => {

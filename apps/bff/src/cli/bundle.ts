@@ -2,12 +2,16 @@
 // packages it imports) into dist/index.js for `node`, so production runs without tsx's
 // loader thread and on-the-fly compilation (less memory, no source-map rewriting of stacks).
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
+// `--outdir <dir>` writes it elsewhere (a test's own copy; dist/ is what `serve` runs).
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+const outdir = values.outdir ? resolve(values.outdir) : join(bffDir, 'dist');
 
 const npmPackagesExternal: Plugin = {
   name: 'npm-packages-external',
@@ -19,10 +23,10 @@ const npmPackagesExternal: Plugin = {
 };
 
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
-rmSync(join(bffDir, 'dist'), { recursive: true, force: true });
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [join(bffDir, 'src', 'index.ts')],
-  outdir: join(bffDir, 'dist'),
+  outdir,
   bundle: true,
   // Demo-only code (the in-process simulator) is a separate chunk, loaded only in demo mode.
   splitting: true,

@@ -1,10 +1,18 @@
-// Builds the real dependencies, listens, and shuts down cleanly on SIGTERM/SIGINT.
+// Builds the real dependencies, listens, and drains on SIGTERM/SIGINT: this node process is
+// the one that receives the signal (no package manager or shell in between in production).
 import http from 'node:http';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './env';
+import type { ReadinessCheck } from './features/health/readiness';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import { systemClock } from './platform/clock';
+import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
 import { createLogger, createStdoutDestination } from './platform/logger';
+import { startMetricsServer } from './platform/metrics/metrics-server';
+import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
+import { createRedisClient, redisReadiness, whenRedisReady } from './platform/redis/redis-client';
+import { redisStores } from './platform/redis/redis-stores';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
@@ -45,18 +53,60 @@ async function main() {
   }
   if (config.mode === 'production' && !config.usersFile)
     throw new Error('unreachable: no users file');
-  // A changed users file (or SIGHUP) takes effect without a restart.
-  if (config.usersFile) watchUsersFile({ directory: users, file: config.usersFile, logger });
 
-  const upstream = createUpstreamClient({ baseUrl, apiKey, logger });
+  // One registry for the process, handed in (no global one): every series the BFF reports.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics = createPrometheusMetrics(registry);
+  /** Run after the server has stopped, last added first: pools and clients close after use. */
+  const closers: Closer[] = [];
+  /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
+  const readiness: ReadinessCheck[] = [];
+  if (demo) closers.push(() => demo.close());
+  // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, { logger }) : undefined;
+  if (redis) {
+    closers.push(() =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
+    );
+    readiness.push(redisReadiness(redis));
+    // No offline queue: wait for the first connection, but start anyway (/readyz says why).
+    if (!(await whenRedisReady(redis, 5_000)))
+      logger.warn('redis not reachable yet; /readyz fails until it is');
+  }
+  const shared = redis ? redisStores(redis, config, { logger }) : undefined;
+  if (config.usersFile) {
+    // A changed users file (or SIGHUP) takes effect without a restart.
+    const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger });
+    closers.push(async () => watcher.close());
+  }
+
+  const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
+  closers.push(() => upstream.close());
+
+  // Aborted when the shutdown's grace period ends: exports still running cut their download.
+  const cutOff = new AbortController();
   const app = createApp({
     config,
     upstream,
     users,
-    sessionStore: new MemorySessionStore(systemClock),
+    sessionStore: shared?.sessionStore ?? new MemorySessionStore(systemClock),
+    ...(shared && {
+      rateLimiters: shared.rateLimiters,
+      usedCodes: shared.usedCodes,
+      locks: shared.locks,
+      exportSlots: shared.exportSlots,
+    }),
     audit: new JsonlAuditStore(config.dataDir, systemClock),
     clock: systemClock,
     logger,
+    metrics,
+    readiness,
+    isDraining: () => shutdown.draining,
+    cutOff: cutOff.signal,
   });
 
   const server = http.createServer(
@@ -64,10 +114,28 @@ async function main() {
     app,
   );
   server.keepAliveTimeout = 5_000;
+  const shutdown = createGracefulShutdown({
+    server,
+    graceMs: config.shutdownGraceMs,
+    logger,
+    closers,
+    cutOff,
+  });
+  // Drain, then exit 0: the shutdown was asked for and carried out (what was cut is logged).
+  // A second signal cuts what is still running at once.
+  const stop = (signal: string) => void shutdown.begin(signal).then(() => process.exit(0));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
+  if (config.metrics) {
+    const scrape = await startMetricsServer({ registry, ...config.metrics, logger });
+    closers.push(scrape.close);
+    logger.info({ metrics: `${scrape.url}/metrics` }, 'Prometheus metrics are served');
+  }
   const port = (server.address() as { port: number }).port;
   logger.info(
     {
@@ -77,28 +145,6 @@ async function main() {
     },
     `Card Console (${config.mode}) is up: open ${shownOrigin(config, port)}`,
   );
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight requests finish, then drop idle keep-alive sockets.
-    const force = setTimeout(() => {
-      logger.warn('forcing shutdown after 10 s');
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    server.close(async () => {
-      await upstream.close();
-      await demo?.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 /**

@@ -134,11 +134,71 @@ describe('an admin', () => {
       .click();
     await page.getByRole('heading', { name: 'Audit' }).waitFor();
     const change = page.getByRole('row', { name: /Changed card/ }).first();
-    await expect(change.textContent()).resolves.toContain(`max ${formatCents(newMaximumCents)}`);
+    const oldMax = card.transactionSizeLimit.maximumCents;
+    await expect(change.textContent()).resolves.toContain(
+      `Maximum: ${oldMax === undefined ? 'none' : formatCents(oldMax)} → ${formatCents(newMaximumCents)}`,
+    );
     await expect(change.textContent()).resolves.toContain(card.last4);
     const reveal = page.getByRole('row', { name: /Revealed card details/ }).first();
     await expect(reveal.textContent()).resolves.toContain('Booking a conference hotel by phone');
     await expectAccessible('audit');
+  });
+
+  it('filters the audit by action and by card and sees only matching rows; Clear filters shows all', async () => {
+    const rowsText = () => page.locator('tbody tr').allTextContents();
+    const listAnswer = (param: string) =>
+      page.waitForResponse((r) => r.url().includes('/api/audit?') && r.url().includes(param));
+    /** The rows once they are the filtered list's: every one must match. */
+    const rowsWhenAll = async (matches: (row: string) => boolean) => {
+      const allMatch = async () => {
+        const rows = await rowsText();
+        return rows.length > 0 && rows.every(matches);
+      };
+      // A generous hang guard, not a timing: the list is replaced once its answer is in.
+      await expect.poll(allMatch, { timeout: 15_000 }).toBe(true);
+      return rowsText();
+    };
+
+    let answer = listAnswer('action=card.reveal');
+    await page.getByLabel('Action').selectOption({ label: 'Revealed card details' });
+    expect((await answer).status()).toBe(200);
+    await page.waitForURL(/action=card\.reveal/);
+    await rowsWhenAll((row) => row.includes('Revealed card details'));
+
+    // The card filter's choices load when it is focused.
+    const cardFilter = page.getByLabel('Card', { exact: true });
+    await cardFilter.focus();
+    await cardFilter.locator(`option[value="${card.id}"]`).waitFor({ state: 'attached' });
+    answer = listAnswer(`cardId=${card.id}`);
+    await cardFilter.selectOption(card.id);
+    expect((await answer).status()).toBe(200);
+    await page.waitForURL(new RegExp(`cardId=${card.id}`));
+    const ofCard = await rowsWhenAll(
+      (row) => row.includes('Revealed card details') && row.includes(`Card ${card.id}`),
+    );
+    expect(ofCard.join('\n')).toContain('Booking a conference hotel by phone');
+    await expectAccessible('audit-filtered');
+
+    // A copied link reproduces the view.
+    await page.reload();
+    await expect(page.getByLabel('Action').inputValue()).resolves.toBe('card.reveal');
+    await page.locator('tbody tr').first().waitFor();
+    expect(await rowsText()).toEqual(ofCard);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible('audit-filtered-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((url) => url.pathname === '/audit' && url.search === '');
+    await page
+      .getByRole('row', { name: /Changed card/ })
+      .first()
+      .waitFor();
   });
 
   it('when another admin changed the card meanwhile, sees both and applies the change on top', async () => {

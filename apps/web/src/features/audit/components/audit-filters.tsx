@@ -70,7 +70,12 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
   // Until the full list is in, offer the selected card only: a partial list would look complete.
   const cardOptions = cards.state === 'ready' ? cards.cards : selected ? [selected] : [];
   return (
-    <form className="filters" aria-label="Audit filters" noValidate onSubmit={applyActor}>
+    <form
+      className="filters audit-filters"
+      aria-label="Audit filters"
+      noValidate
+      onSubmit={applyActor}
+    >
       <div className="filter-with-button">
         <Field label="Who (email)" error={actorError}>
           {(control) => (
@@ -119,6 +124,28 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
           </select>
         )}
       </Field>
+      <Field label="From">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.from ?? ''}
+            max={search.to}
+            onChange={(e) => setDay('from', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="To">
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            value={search.to ?? ''}
+            min={search.from}
+            onChange={(e) => setDay('to', e.target.value)}
+          />
+        )}
+      </Field>
       <Field label="Card">
         {(control) => (
           <select
@@ -141,28 +168,6 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
             {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
             {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
           </select>
-        )}
-      </Field>
-      <Field label="From">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.from ?? ''}
-            max={search.to}
-            onChange={(e) => setDay('from', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="To">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.to ?? ''}
-            min={search.from}
-            onChange={(e) => setDay('to', e.target.value)}
-          />
         )}
       </Field>
       {isFiltered(search) ? (

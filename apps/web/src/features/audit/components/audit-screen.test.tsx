@@ -45,7 +45,7 @@ describe('audit screen', () => {
     );
     const { user } = renderApp('/audit', { session: adminSession() });
     const change = await screen.findByRole('row', { name: /Changed card/ });
-    expect(within(change).getByText('max $500.00 → max $250.00')).toBeInTheDocument();
+    expect(within(change).getByText('Maximum: $500.00 → $250.00')).toBeInTheDocument();
     expect(within(change).getByRole('link', { name: 'Card card_1 (•••• 4242)' })).toHaveAttribute(
       'href',
       '/cards/card_1',
@@ -62,6 +62,43 @@ describe('audit screen', () => {
     // Newest first: the appended (older) record comes last.
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows.at(-1)).toBe(reveal);
+  });
+
+  it('a change shows only the fields that moved; a failed one shows the card as it was', async () => {
+    server.use(
+      http.get('/api/audit', () =>
+        HttpResponse.json<AuditPage>({
+          items: [
+            auditRecord({
+              id: 'au_3',
+              before: { name: 'Travel', minimumCents: 0, maximumCents: 420_000 },
+              after: { name: 'Travel (team)', minimumCents: 0, maximumCents: 430_000 },
+            }),
+            auditRecord({
+              id: 'au_2',
+              outcome: 'failed',
+              detail: 'card_busy',
+              before: { name: 'Travel', minimumCents: 0, maximumCents: 420_000 },
+              after: undefined,
+            }),
+          ],
+        }),
+      ),
+    );
+    renderApp('/audit', { session: adminSession() });
+    const [changed, failed] = (await screen.findAllByRole('row', { name: /Changed card/ })) as [
+      HTMLElement,
+      HTMLElement,
+    ];
+    const cells = (row: HTMLElement) => within(row).getAllByRole('cell');
+    expect(cells(changed).at(-1)).toHaveTextContent(
+      'Name: “Travel” → “Travel (team)”Maximum: $4,200.00 → $4,300.00',
+    );
+    expect(cells(changed).at(-1)).not.toHaveTextContent('Minimum');
+    expect(cells(failed).at(-1)).toHaveTextContent(
+      'name “Travel”, minimum $0.00, maximum $4,200.00 → —',
+    );
+    expect(within(failed).getByText('card_busy')).toBeInTheDocument();
   });
 
   it('a failed Load more shows the error with Retry and keeps the records; Retry appends', async () => {

@@ -13,13 +13,47 @@ import { AuditFilters } from './audit-filters';
 
 type Snapshot = NonNullable<AuditRecord['before']>;
 
+const FIELDS = [
+  ['name', 'Name'],
+  ['minimumCents', 'Minimum'],
+  ['maximumCents', 'Maximum'],
+] as const;
+
+function showValue(key: keyof Snapshot, s: Snapshot | undefined): string {
+  const value = s?.[key];
+  if (value === undefined) return 'none';
+  return typeof value === 'string' ? `“${value}”` : formatCents(value);
+}
+
 function describeSnapshot(s: Snapshot | undefined): string {
   if (!s) return '—';
-  const parts: string[] = [];
-  if (s.name !== undefined) parts.push(`name “${s.name}”`);
-  if (s.minimumCents !== undefined) parts.push(`min ${formatCents(s.minimumCents)}`);
-  if (s.maximumCents !== undefined) parts.push(`max ${formatCents(s.maximumCents)}`);
+  const parts = FIELDS.filter(([key]) => s[key] !== undefined).map(
+    ([key, label]) => `${label.toLowerCase()} ${showValue(key, s)}`,
+  );
   return parts.length ? parts.join(', ') : '—';
+}
+
+/** What a change did: each field that moved, old → new; a one-sided record as it stands. */
+function Change({ before, after }: Pick<AuditRecord, 'before' | 'after'>) {
+  if (!before && !after) return <>—</>;
+  if (!before || !after) {
+    return (
+      <>
+        {describeSnapshot(before)} → {describeSnapshot(after)}
+      </>
+    );
+  }
+  const moved = FIELDS.filter(([key]) => before[key] !== after[key]);
+  if (moved.length === 0) return <>No change</>;
+  return (
+    <>
+      {moved.map(([key, label]) => (
+        <div key={key}>
+          {label}: {showValue(key, before)} → {showValue(key, after)}
+        </div>
+      ))}
+    </>
+  );
 }
 
 function Target({ record: r }: { record: AuditRecord }) {
@@ -75,7 +109,7 @@ export function AuditScreen({ search, cards, list, busy }: AuditScreenProps) {
             : 'Nothing has been recorded yet.'}
         </p>
       ) : (
-        <>
+        <div className="audit-records">
           <VirtualTable
             label="Audit records"
             columns={6}
@@ -94,7 +128,7 @@ export function AuditScreen({ search, cards, list, busy }: AuditScreenProps) {
             }
             renderRow={(r, index) => (
               <tr aria-rowindex={index + 2}>
-                <td>{formatDateTime(r.at)}</td>
+                <td className="nowrap">{formatDateTime(r.at)}</td>
                 <td>
                   {r.actor}
                   {r.role ? <span className="muted"> ({r.role})</span> : null}
@@ -111,13 +145,7 @@ export function AuditScreen({ search, cards, list, busy }: AuditScreenProps) {
                 </td>
                 <td>{r.reason ?? r.detail ?? '—'}</td>
                 <td>
-                  {r.before || r.after ? (
-                    <>
-                      {describeSnapshot(r.before)} → {describeSnapshot(r.after)}
-                    </>
-                  ) : (
-                    '—'
-                  )}
+                  <Change before={r.before} after={r.after} />
                 </td>
               </tr>
             )}
@@ -131,7 +159,7 @@ export function AuditScreen({ search, cards, list, busy }: AuditScreenProps) {
             error={list.loadMoreError}
             onLoadMore={list.onLoadMore}
           />
-        </>
+        </div>
       )}
     </section>
   );

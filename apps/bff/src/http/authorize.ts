@@ -78,7 +78,10 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         requestId: req.requestId,
       });
     } catch (error) {
-      logger.error({ err: error, requestId: req.requestId }, 'audit append failed for a refusal');
+      logger.error(
+        { err: error, requestId: req.requestId, traceId: req.trace?.traceId },
+        'audit append failed for a refusal',
+      );
     }
   }
 
@@ -150,7 +153,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
       const target = rule ? `${rule.method} ${rule.path}` : `${req.method} (no such endpoint)`;
       if (!actor) {
         logger.warn(
-          { requestId: req.requestId, route: target },
+          { requestId: req.requestId, traceId: req.trace?.traceId, route: target },
           'mutation refused: foreign Origin, no session (not audited)',
         );
         throw badOrigin();

@@ -65,7 +65,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) {
       // A stream (CSV export) failed part-way: the only honest signal left is a broken response.
       logger.error(
-        { err: error, requestId: req.requestId },
+        { err: error, requestId: req.requestId, traceId: req.trace?.traceId },
         'response failed after headers were sent',
       );
       res.destroy();

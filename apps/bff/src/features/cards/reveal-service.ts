@@ -38,7 +38,7 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
       } catch (auditError) {
         // The refusal stands either way; losing its record is an operator's problem to see.
         logger.error(
-          { err: auditError, requestId: who.requestId },
+          { err: auditError, requestId: who.requestId, traceId: who.trace?.traceId },
           'audit append failed for a refused reveal',
         );
       }

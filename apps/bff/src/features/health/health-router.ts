@@ -50,7 +50,7 @@ export function createHealthRouter(options: HealthOptions): Router {
         retryAfterSeconds: 5,
       });
     }
-    const results = await Promise.all(checks.map((run) => run(req.requestId)));
+    const results = await Promise.all(checks.map((run) => run(req.requestId, req.trace?.traceId)));
     const states = Object.fromEntries(results.map((r) => [r.name, r.reason ?? 'ok']));
     const failing = results.filter((r) => r.reason !== undefined);
     if (failing.length) {
@@ -79,7 +79,7 @@ interface CheckResult {
 function sharedCheck(check: ReadinessCheck, logger: Logger, clock: Clock) {
   const runs = createCoalescer();
   let last: { result: CheckResult; at: number } | undefined;
-  const run = async (requestId: string): Promise<CheckResult> => {
+  const run = async (requestId: string, traceId?: string): Promise<CheckResult> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -92,15 +92,18 @@ function sharedCheck(check: ReadinessCheck, logger: Logger, clock: Clock) {
       return { name: check.name };
     } catch (error) {
       const reason = notReadyReason(check.name, error);
-      logger.warn({ err: error, requestId, dependency: check.name }, `not ready: ${reason}`);
+      logger.warn(
+        { err: error, requestId, traceId, dependency: check.name },
+        `not ready: ${reason}`,
+      );
       return { name: check.name, reason };
     } finally {
       clearTimeout(timer);
     }
   };
-  return async (requestId: string): Promise<CheckResult> => {
+  return async (requestId: string, traceId?: string): Promise<CheckResult> => {
     if (last && clock.now() - last.at < READY_CHECK_TTL_MS) return last.result;
-    const result = await runs.run('check', () => run(requestId));
+    const result = await runs.run('check', () => run(requestId, traceId));
     last = { result, at: clock.now() };
     return result;
   };

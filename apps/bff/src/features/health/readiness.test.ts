@@ -69,11 +69,15 @@ describe('with the card service and another dependency', () => {
   it('does not show an unexpected error text (it may hold an address), only logs it', async () => {
     redis.state.outcome = () =>
       Promise.reject(new Error('connect ECONNREFUSED redis://:s3cret-pass@10.0.0.9:6379'));
-    const body = notReadyBody(await t.request.get('/readyz'));
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await t.request
+      .get('/readyz')
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
+    const body = notReadyBody(res);
     expect(body.checks?.redis).toBe('Redis did not answer the readiness check');
     expect(JSON.stringify(body)).not.toContain('s3cret');
-    const line = t.logs.find((l) => l.includes('ECONNREFUSED'));
-    expect(line).toContain('"dependency":"redis"');
+    const line = JSON.parse(t.logs.find((l) => l.includes('ECONNREFUSED')) ?? '{}');
+    expect(line).toMatchObject({ dependency: 'redis', requestId: body.requestId, traceId });
   });
 
   it(

@@ -240,6 +240,16 @@ describe('where metrics are served', () => {
     const res = await t.request.get('/metrics').set('Accept', 'text/plain');
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('# HELP');
+    // Counted under the public port's catch-all, not under its path.
+    const { samples } = await scrape();
+    expect(
+      sampleValue(samples, 'bff_http_requests_total', {
+        method: 'GET',
+        route: '(web)',
+        status: '404',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(samples.some((s) => s.labels.route === '/metrics')).toBe(false);
   });
 
   it('the metrics port answers only GET /metrics', async () => {

@@ -96,7 +96,7 @@ export class TotpStepUp implements StepUp {
     } catch (error) {
       // The session is over either way; a lost record is for an operator to see.
       this.deps.logger.error(
-        { err: error, requestId: req.requestId },
+        { err: error, requestId: req.requestId, traceId: req.trace?.traceId },
         'audit append failed for a session ended after wrong codes',
       );
     }

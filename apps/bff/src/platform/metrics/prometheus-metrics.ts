@@ -6,6 +6,11 @@ const REQUEST_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
 ];
 const ENGINE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+interface Children {
+  count: ReturnType<Counter['labels']>;
+  time: ReturnType<Histogram['labels']>;
+}
+
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
@@ -95,11 +100,9 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
     registers,
   });
 
-  // Label children for the hot path, made once per method + route + status.
-  const requestChildren = new Map<
-    string,
-    { count: ReturnType<Counter['labels']>; time: ReturnType<Histogram['labels']> }
-  >();
+  // Label children for the hot paths, made once per label set.
+  const requestChildren = new Map<string, Children>();
+  const upstreamChildren = new Map<string, Children>();
 
   return {
     observeRequest(method, route, status, seconds) {
@@ -116,8 +119,15 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
     },
     rateLimited: (route, code) => refusals.inc({ route, code }),
     observeUpstream(operation, outcome, seconds) {
-      upstreamCalls.inc({ operation, outcome });
-      upstreamSeconds.observe({ operation, outcome }, seconds);
+      const key = `${operation} ${outcome}`;
+      let child = upstreamChildren.get(key);
+      if (!child) {
+        const labels = { operation, outcome };
+        child = { count: upstreamCalls.labels(labels), time: upstreamSeconds.labels(labels) };
+        upstreamChildren.set(key, child);
+      }
+      child.count.inc();
+      child.time.observe(seconds);
     },
     upstreamRetry: (operation, budget) => retries.inc({ operation, budget }),
     retryBudgetExhausted: (operation, budget) => exhausted.inc({ operation, budget }),

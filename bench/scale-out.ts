@@ -9,7 +9,7 @@ import { type RedisEngine, startRedis } from '../apps/bff/src/test/engines/redis
 import { type RunningBff, startBff } from './lib/bff';
 import { collectCardQueries, dealQueries } from './lib/card-queries';
 import { type Child, cpuMicros, startTs } from './lib/child';
-import { childPidsNamed } from './lib/cpu-accounting';
+import { childPidsNamed, cpuBetween, sampleCpu, type Watched } from './lib/cpu-accounting';
 import { type Person, peopleLoad, sequentialOver } from './lib/people-load';
 import { redisCommandsProcessed, redisKeyCount } from './lib/redis-stats';
 import { type ReplicaRun, replicasMarkdown, runReplicaRounds } from './lib/scale-out-replicas';
@@ -34,6 +34,8 @@ interface ReadTarget {
   p99: number[];
   cpuPerRequest: number[];
   redisPerRequest: number[];
+  /** Cores busy with processes outside this benchmark during the load (the machine is shared). */
+  othersCores: number[];
   p50One: number[];
   bad: number;
 }
@@ -53,11 +55,18 @@ function target(
 ): ReadTarget {
   return {
     ...{ name, base, pid, people, one },
-    ...{ rps: [], p50: [], p99: [], cpuPerRequest: [], redisPerRequest: [], p50One: [], bad: 0 },
+    ...{ rps: [], p50: [], p99: [], cpuPerRequest: [], redisPerRequest: [], othersCores: [] },
+    ...{ p50One: [], bad: 0 },
   };
 }
 
-async function measureReads(targets: ReadTarget[], redis: RedisEngine): Promise<void> {
+async function measureReads(
+  targets: ReadTarget[],
+  redis: RedisEngine,
+  /** Every process of this benchmark: the rest of the machine's busy time is someone else's. */
+  ours: Watched[],
+): Promise<void> {
+  const cores = cpus().length;
   for (const t of targets) await peopleLoad({ base: t.base, people: t.people, durationSeconds: 1 });
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts one target later, so none always follows the same neighbour.
@@ -65,6 +74,7 @@ async function measureReads(targets: ReadTarget[], redis: RedisEngine): Promise<
       const t = targets[(i + round) % targets.length] as ReadTarget;
       const cpuBefore = cpuMicros(t.pid);
       const redisBefore = redisCommandsProcessed(redis.port);
+      const machineBefore = sampleCpu(ours);
       const r = await peopleLoad({ base: t.base, people: t.people, durationSeconds: SECONDS });
       const requests = Math.max(1, r.requests);
       t.cpuPerRequest.push((cpuMicros(t.pid) - cpuBefore) / requests);
@@ -81,6 +91,8 @@ async function measureReads(targets: ReadTarget[], redis: RedisEngine): Promise<
           headers: t.one.headers,
         }),
       );
+      const used = cpuBetween(machineBefore, sampleCpu(ours), cores);
+      t.othersCores.push(used.others / used.wall);
     }
   }
 }
@@ -93,15 +105,15 @@ function readsMarkdown(targets: ReadTarget[], queries: number): string {
   const addedMemory = median(memory.p50One) - median(direct.p50One);
   const rows = targets.map(
     (t) =>
-      `| ${t.name} | ${fmtSpread(spread(t.rps), 0)} | ${fmt(median(t.p50))} / ${fmt(median(t.p99))} | ${fmtSpread(spread(t.cpuPerRequest), 0)} | ${fmt(median(t.redisPerRequest), 2)} | ${fmtSpread(spread(t.p50One), 3)} | ${t.bad} |`,
+      `| ${t.name} | ${fmtSpread(spread(t.rps), 0)} | ${fmt(median(t.p50))} / ${fmt(median(t.p99))} | ${fmtSpread(spread(t.cpuPerRequest), 0)} | ${fmt(median(t.redisPerRequest), 2)} | ${fmtSpread(spread(t.p50One), 3)} | ${fmt(median(t.othersCores))} | ${t.bad} |`,
   );
   return [
     `### Proxied read, sessions in Redis beside sessions in memory (${ROUNDS} interleaved rounds, each target in turn: ${SECONDS} s with ${PEOPLE} people at once, then ${SEQUENTIAL_REQUESTS} reads one after another on one connection; each round starts one target later)`,
     '',
-    `Uncoalesced: ${PEOPLE} people, each signed in with a cookie of their own and on one keep-alive connection, each reading card pages of their own (${queries} distinct queries: every page of every status filter, sort and direction, with the cursor the service issued for it, dealt out so no two people share one), so no two requests in flight can share an upstream call. The one-connection figure reads every query in turn. Both BFFs are the same bundle, run as \`pnpm start\` runs it, against the same simulator process (no rate limit); the Redis one has \`REDIS_URL\` set. Each cell: median (min–max) over rounds; CPU is the serving process's only (from /proc); Redis commands counted by the server's own INFO.`,
+    `Uncoalesced: ${PEOPLE} people, each signed in with a cookie of their own and on one keep-alive connection, each reading card pages of their own (${queries} distinct queries: every page of every status filter, sort and direction, with the cursor the service issued for it, dealt out so no two people share one), so no two requests in flight can share an upstream call. The one-connection figure reads every query in turn. Both BFFs are the same bundle, run as \`pnpm start\` runs it, against the same simulator process (no rate limit); the Redis one has \`REDIS_URL\` set. Each cell: median (min–max) over rounds; CPU is the serving process's only (from /proc); Redis commands counted by the server's own INFO (MULTI and EXEC count as commands); cores busy outside the benchmark: the machine's busy time (/proc/stat) less every process of this benchmark's, while the target was measured.`,
     '',
-    '| target | req/s | p50 / p99 ms | CPU µs / request | Redis commands / request | p50 ms (1 conn) | non-2xx or errors |',
-    '|---|---|---|---|---|---|---|',
+    '| target | req/s | p50 / p99 ms | CPU µs / request | Redis commands / request | p50 ms (1 conn) | cores busy outside the benchmark | non-2xx or errors |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '| target | measured | goal | |',
@@ -179,7 +191,12 @@ export async function runScaleOutBench(): Promise<{ markdown: string }> {
       ),
     ];
     console.error(`scale-out: ${ROUNDS} rounds of reads, memory beside Redis`);
-    await measureReads(reads, redis);
+    await measureReads(reads, redis, [
+      {
+        name: 'this benchmark',
+        pids: [process.pid, sim.pid, memory.child.pid, withRedis.child.pid, ...redisPids],
+      },
+    ]);
     await Promise.all([memory.stop(), withRedis.stop()]);
 
     // 2. One replica behind haproxy beside two, sessions in Redis for both. Sign-in goes through

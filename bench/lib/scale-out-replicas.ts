@@ -106,34 +106,41 @@ export function replicasMarkdown(
   const bffs = (r: ReplicaResult) =>
     perRequest(r, 'BFF replica 1') + perRequest(r, 'BFF replica 2');
   const rest = (r: ReplicaResult) => ours(r) - bffs(r);
-  // What the machine could serve if every core not taken by others went to this path alone.
-  const ceiling = (r: ReplicaResult) =>
-    ((context.cores - coresOf(r, 'other processes on the machine')) * 1e6) / ours(r);
-  const saturated = coresOf(one, 'idle') < 0.15 * context.cores;
+  const path = processes.slice(0, 6);
+  /** Cores the path's processes kept busy, and reads served per CPU-second they used. */
+  const pathCores = (r: ReplicaResult) =>
+    median(r.cpu.map((c) => path.reduce((sum, name) => sum + (c.cores[name] ?? 0), 0)));
+  const perCpuSecond = (r: ReplicaResult) =>
+    median(r.cpu.map((c) => 1e6 / path.reduce((sum, name) => sum + (c.perRequest[name] ?? 0), 0)));
+  const efficiency = perCpuSecond(two) / perCpuSecond(one);
+  const idle = (r: ReplicaResult) => coresOf(r, 'idle');
+  const others = (r: ReplicaResult) => coresOf(r, 'other processes on the machine');
   const explanation = [
-    `Two replicas served ${fmt(ratio)}× the requests of one.`,
-    `The machine has ${context.cores} cores, and everything here runs on them: the load generator, haproxy, Redis, the card service and the replicas.`,
-    `Per request, the BFF replicas together used ${fmt(bffs(one), 0)} µs of CPU with one replica and ${fmt(bffs(two), 0)} µs with two; everything else in the path (load generator, haproxy, Redis, card service) ${fmt(rest(one), 0)} and ${fmt(rest(two), 0)} µs. The replica is ${fmt((100 * bffs(one)) / ours(one), 0)} % of what a read costs the machine here.`,
-    `With one replica the replica kept ${fmt(coresOf(one, 'BFF replica 1'), 2)} cores busy (a Node process runs its JavaScript on one), and the machine was idle ${fmt(coresOf(one, 'idle'), 2)} of its ${context.cores} cores; with two, idle ${fmt(coresOf(two, 'idle'), 2)}.`,
-    saturated
-      ? 'With one replica the machine was already busy: a second replica has no free core to run on, it only takes turns with the others.'
-      : 'With one replica a core was partly free: the second replica can use it, up to the point where the machine is busy.',
-    `Spread over the cores not taken by processes outside this benchmark (${fmt(coresOf(one, 'other processes on the machine'), 2)} and ${fmt(coresOf(two, 'other processes on the machine'), 2)} cores in the two setups), these costs allow at most ${fmt(ceiling(one), 0)} and ${fmt(ceiling(two), 0)} reads a second; ${fmt(median(one.rps), 0)} and ${fmt(median(two.rps), 0)} were served.`,
-    'On machines where the balancer, Redis, the card service and the people are elsewhere, each replica brings its own core and the ratio is what the replicas alone allow; here it cannot be.',
+    `Two replicas served ${fmt(ratio)}× the requests of one, on ${context.cores} cores that the load generator, haproxy, Redis, the card service and the replicas all share.`,
+    `A second replica makes no read cheaper: per CPU-second the path's processes used, they served ${fmt(perCpuSecond(one), 0)} reads with one replica and ${fmt(perCpuSecond(two), 0)} with two (${fmt(efficiency)}×).`,
+    `Per read, the replicas took ${fmt(bffs(one), 0)} µs of CPU with one and ${fmt(bffs(two), 0)} µs with two, everything else in the path ${fmt(rest(one), 0)} and ${fmt(rest(two), 0)} µs: the BFF is ${fmt((100 * bffs(one)) / ours(one), 0)} % of a read's cost here, so even a core of its own per replica could not double the whole.`,
+    `More reads can only come from more CPU: the path's processes kept ${fmt(pathCores(one), 2)} cores busy with one replica (the replica itself ${fmt(coresOf(one, 'BFF replica 1'), 2)}: a Node process runs its JavaScript on one core) and ${fmt(pathCores(two), 2)} with two.`,
+    `That CPU came from idle time (${fmt(idle(one), 2)} idle cores with one replica, ${fmt(idle(two), 2)} with two) and from the processes outside this benchmark (${fmt(others(one), 2)} cores with one replica, ${fmt(others(two), 2)} with two).`,
+    ratio <= 1.05
+      ? `With no idle core to use, the second replica only takes turns with the first on the same cores${efficiency < 0.97 ? ', and two processes (two event loops, two connection pools to the card service and to Redis, two sets of health checks) make each read dearer' : ''}.`
+      : others(one) - others(two) > 0.05
+        ? 'Linux shares the cores among runnable threads, so a benchmark with more busy processes takes a larger share of a shared machine from its neighbours: that part of the gain is taken, not scaled.'
+        : 'The neighbours kept about their share, so the gain is what idle time allowed.',
+    'Where the balancer, Redis, the card service and the people run elsewhere, each replica brings its own core and the ratio is what the replicas alone allow; on this machine it cannot be shown.',
   ].join(' ');
   return [
     `### One replica behind haproxy beside two (${results[0]?.rps.length ?? 0} interleaved rounds of ${context.seconds} s, ${context.people} people, sessions in Redis for both)`,
     '',
     "The same people, cookies and distinct queries as above, through Debian's haproxy (plain HTTP/1.1 on loopback, round-robin, `/readyz` health checks: TLS would add the balancer's and the client's handshake and cipher work to both rows alike) to one replica, or to two replicas of the same bundle sharing the Redis. Each cell: median (min–max) over rounds.",
     '',
-    '| setup | req/s | p50 / p99 ms | non-2xx or errors |',
-    '|---|---|---|---|',
+    '| setup | req/s | p50 / p99 ms | cores busy in the path | reads per CPU-second of the path | non-2xx or errors |',
+    '|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.name} | ${fmtSpread(spread(r.rps), 0)} | ${fmt(median(r.p50))} / ${fmt(median(r.p99))} | ${r.bad} |`,
+        `| ${r.name} | ${fmtSpread(spread(r.rps), 0)} | ${fmt(median(r.p50))} / ${fmt(median(r.p99))} | ${fmt(pathCores(r))} | ${fmt(perCpuSecond(r), 0)} | ${r.bad} |`,
     ),
     '',
-    `Two replicas ÷ one replica, req/s: **${fmt(ratio)}**.`,
+    `Two replicas ÷ one replica, req/s: **${fmt(ratio)}**; reads per CPU-second of the path: ${fmt(efficiency)}. The path: the load generator, haproxy, the replicas, Redis and the card service.`,
     '',
     'Where the CPU went (median over rounds; µs of CPU per request served, and cores busy: CPU time ÷ wall time, out of ' +
       `${context.cores}):`,

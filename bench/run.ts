@@ -1,6 +1,6 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
-// browser (default: all).
+// audit-store, browser (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -90,6 +90,10 @@ const benches: Record<
   'scale-out': {
     title: 'Scale-out: sessions in Redis, replicas behind haproxy',
     load: async () => (await import('./scale-out')).runScaleOutBench,
+  },
+  'audit-store': {
+    title: 'The audit trail in PostgreSQL',
+    load: async () => (await import('./audit-store')).runAuditStoreBench,
   },
   browser: {
     title: 'The browser',

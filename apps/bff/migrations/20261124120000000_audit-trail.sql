@@ -44,6 +44,14 @@ CREATE INDEX audit_record_outcome ON audit_record (outcome, id);
 -- Rare outcomes of one action (denied reveals) would otherwise be a long filtered scan.
 CREATE INDEX audit_record_action_outcome ON audit_record (action, outcome, id);
 CREATE INDEX audit_record_card ON audit_record (card_id, id) WHERE card_id IS NOT NULL;
+-- One person's records of a kind: a busy person has tens of thousands of records, and a
+-- combination they have none of (a finance person's reveals) would otherwise read them all.
+CREATE INDEX audit_record_actor_action ON audit_record (actor, action, id);
+CREATE INDEX audit_record_actor_outcome ON audit_record (actor, outcome, id);
+CREATE INDEX audit_record_actor_card ON audit_record (actor, card_id, id) WHERE card_id IS NOT NULL;
+-- A card's records of a kind (its limit changes): a card's own records are few, but a kind's
+-- are many, and the planner may walk the kind's index looking for the card's.
+CREATE INDEX audit_record_card_action ON audit_record (card_id, action, id) WHERE card_id IS NOT NULL;
 
 -- Append-only in fact: refused for every role, the owner included (a superuser can still
 -- disable the trigger; the hash chain is what shows that it was done).

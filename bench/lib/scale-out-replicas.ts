@@ -120,7 +120,9 @@ export function replicasMarkdown(
     `A second replica makes no read cheaper: per CPU-second the path's processes used, they served ${fmt(perCpuSecond(one), 0)} reads with one replica and ${fmt(perCpuSecond(two), 0)} with two (${fmt(efficiency)}×).`,
     `Per read, the replicas took ${fmt(bffs(one), 0)} µs of CPU with one and ${fmt(bffs(two), 0)} µs with two, everything else in the path ${fmt(rest(one), 0)} and ${fmt(rest(two), 0)} µs: the BFF is ${fmt((100 * bffs(one)) / ours(one), 0)} % of a read's cost here, so even a core of its own per replica could not double the whole.`,
     `More reads can only come from more CPU: the path's processes kept ${fmt(pathCores(one), 2)} cores busy with one replica (the replica itself ${fmt(coresOf(one, 'BFF replica 1'), 2)}: a Node process runs its JavaScript on one core) and ${fmt(pathCores(two), 2)} with two.`,
-    `That CPU came from idle time (${fmt(idle(one), 2)} idle cores with one replica, ${fmt(idle(two), 2)} with two) and from the processes outside this benchmark (${fmt(others(one), 2)} cores with one replica, ${fmt(others(two), 2)} with two).`,
+    pathCores(two) - pathCores(one) > 0.05
+      ? `The extra ${fmt(pathCores(two) - pathCores(one), 2)} cores came from idle time (${fmt(idle(one), 2)} idle cores with one replica, ${fmt(idle(two), 2)} with two) and from the processes outside this benchmark (${fmt(others(one), 2)} cores with one replica, ${fmt(others(two), 2)} with two).`
+      : `The path got no more with two: the machine had ${fmt(idle(one), 2)} idle cores with one replica, and the processes outside this benchmark kept ${fmt(others(one), 2)} and ${fmt(others(two), 2)} cores.`,
     ratio <= 1.05
       ? `With no idle core to use, the second replica only takes turns with the first on the same cores${efficiency < 0.97 ? ', and two processes (two event loops, two connection pools to the card service and to Redis, two sets of health checks) make each read dearer' : ''}.`
       : others(one) - others(two) > 0.05

@@ -1,4 +1,4 @@
-import { auditPageSchema } from '@card-console/shared/api/audit';
+import { type AuditRecord, auditPageSchema } from '@card-console/shared/api/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
 
@@ -62,7 +62,7 @@ describe('GET /api/audit', () => {
 describe('GET /api/audit with the screen’s filters', () => {
   it('answers only the records matching every filter given, newest first', async () => {
     const start = t.clock.now();
-    const written = [];
+    const written: AuditRecord[] = [];
     for (let i = 0; i < 12; i++) {
       t.clock.advance(60_000);
       written.push(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Metrics, noMetrics } from '../metrics/metrics';
 import { auditStoreContract } from './audit-store.contract';
 import { connectPostgresAudit, type PostgresAudit } from './postgres-audit';
 import { listQuery } from './postgres-audit-store';
@@ -40,6 +41,34 @@ auditStoreContract(
 );
 
 describe('PostgresAuditStore', () => {
+  it('reports how long each append and list took, and whether it failed', async () => {
+    const db = await cluster.fresh();
+    const seen: string[] = [];
+    const metrics: Metrics = {
+      ...noMetrics,
+      observeEngine: (engine, operation, seconds, ok) =>
+        void seen.push(`${engine} ${operation} ${ok} ${seconds >= 0}`),
+    };
+    const audit = await connectPostgresAudit({ url: db.bffUrl, logger: silentLogger, metrics });
+    try {
+      await audit.store.append({
+        actor: 'a@example.com',
+        action: 'card.update',
+        outcome: 'success',
+        requestId: 'r',
+      });
+      await audit.store.list({ limit: 5 });
+      await expect(audit.store.list({ limit: 5, cursor: 'not a number' })).rejects.toThrow();
+    } finally {
+      await audit.close();
+    }
+    expect(seen).toEqual([
+      'postgres audit.append true true',
+      'postgres audit.list true true',
+      'postgres audit.list false true',
+    ]);
+  });
+
   it('stamps records with the database clock, to the millisecond', async () => {
     const db = await cluster.fresh();
     const audit = await connectPostgresAudit({ url: db.bffUrl, logger: silentLogger });

@@ -8,6 +8,7 @@ import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { auditRecordSchema } from '@card-console/shared/api/audit';
 import type pg from 'pg';
 import type { AuditStore, NewAuditRecord } from '../../http/deps';
+import { type Metrics, noMetrics, timedEngineCall } from '../metrics/metrics';
 import {
   type AuditChainSource,
   type ChainedAuditRecord,
@@ -90,9 +91,21 @@ const unavailable =
 const WALK_BATCH = 5_000;
 
 export class PostgresAuditStore implements AuditStore, AuditChainSource {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Where each append's and list's duration goes (`bff_store_operation_duration_seconds`). */
+    private readonly metrics: Metrics = noMetrics,
+  ) {}
 
-  async append(input: NewAuditRecord): Promise<AuditRecord> {
+  append(input: NewAuditRecord): Promise<AuditRecord> {
+    return timedEngineCall(this.metrics, 'postgres', 'audit.append', () => this.insert(input));
+  }
+
+  list(options: { cursor?: string; limit: number; filter?: AuditFilter }) {
+    return timedEngineCall(this.metrics, 'postgres', 'audit.list', () => this.select(options));
+  }
+
+  private async insert(input: NewAuditRecord): Promise<AuditRecord> {
     const client = await this.pool.connect().catch(unavailable('audit append'));
     // A checked-out client has no listener of the pool's: the server ending the connection
     // between two of our queries would otherwise be an uncaught 'error' event (a crash). The
@@ -145,7 +158,7 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource {
     }
   }
 
-  async list(options: { cursor?: string; limit: number; filter?: AuditFilter }) {
+  private async select(options: { cursor?: string; limit: number; filter?: AuditFilter }) {
     const { text, values } = listQuery(options);
     const { rows } = await this.pool.query<Row>(text, values).catch(unavailable('audit list'));
     const items = rows.slice(0, options.limit).map((row) => withoutLink(fromRow(row)));

@@ -3,6 +3,7 @@
 // and the store, its readiness probe and its shutdown.
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics';
 import {
   AuditSetupError,
   applyAuditMigrations,
@@ -54,6 +55,7 @@ export async function connectPostgresAudit(options: {
   url: string;
   migrationUrl?: string | undefined;
   logger: Logger;
+  metrics?: Metrics;
   poolSize?: number;
 }): Promise<PostgresAudit> {
   const { url, migrationUrl, logger } = options;
@@ -76,11 +78,14 @@ export async function connectPostgresAudit(options: {
     throw error;
   }
   return {
-    store: new PostgresAuditStore(pool),
+    store: new PostgresAuditStore(pool, options.metrics),
     readiness: {
       name: 'postgres',
       check: async () => {
-        await pool.query('SELECT 1').catch((error: unknown) => {
+        // A probe answers within 2 s (a connection, if one must be opened, within 3 s).
+        // node-postgres reads a per-query `query_timeout`; its types do not list it.
+        const probe = { text: 'SELECT 1', query_timeout: 2_000 } as pg.QueryConfig;
+        await pool.query(probe).catch((error: unknown) => {
           throw postgresFailure(error, 'readiness check');
         });
       },

@@ -43,6 +43,49 @@ describe('connectPostgresAudit', () => {
     await Promise.all(replicas.map((r) => r.close()));
   });
 
+  it('works with the roles apps/bff/README.md tells an operator to create', async () => {
+    // The README's SQL, with names of this test's own (roles belong to the whole cluster).
+    const owner = `${cluster.bffRole}_owner`;
+    const login = `${cluster.bffRole}_app`;
+    const database = `${cluster.bffRole}_db`;
+    const fresh = await cluster.fresh();
+    const admin = new URL(fresh.ownerUrl);
+    admin.pathname = '/postgres';
+    for (const sql of [
+      `CREATE ROLE ${owner} LOGIN PASSWORD 'owner-pw'`,
+      `CREATE DATABASE ${database} OWNER ${owner}`,
+      `CREATE ROLE ${login} LOGIN PASSWORD 'app-pw'`,
+      `GRANT card_console_audit_writer TO ${login}`,
+    ]) {
+      await asSuperuser(admin.toString(), sql);
+    }
+    const as = (user: string, password: string) => {
+      const url = new URL(admin);
+      url.pathname = `/${database}`;
+      url.username = user;
+      url.password = password;
+      return url.toString();
+    };
+    try {
+      const audit = await connectPostgresAudit({
+        url: as(login, 'app-pw'),
+        migrationUrl: as(owner, 'owner-pw'),
+        logger: silentLogger,
+      });
+      expect((await audit.store.append({ ...sample, requestId: 'r1' })).id).toBe('1');
+      await audit.close();
+      // The owner is refused as the BFF's login: it could change records.
+      const error = await failure(
+        connectPostgresAudit({ url: as(owner, 'owner-pw'), logger: silentLogger }),
+      );
+      expect(error.message).toMatch(/may update, delete, truncate/);
+    } finally {
+      await asSuperuser(admin.toString(), `DROP DATABASE ${database} WITH (FORCE)`);
+      await asSuperuser(admin.toString(), `DROP ROLE ${owner}`);
+      await asSuperuser(admin.toString(), `DROP ROLE ${login}`);
+    }
+  });
+
   it('refuses to start on a schema that is not current, saying to set DATABASE_MIGRATION_URL', async () => {
     const db = await cluster.empty();
     const error = await failure(connectPostgresAudit({ url: db.bffUrl, logger: silentLogger }));

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './env';
 import type { ReadinessCheck } from './features/health/readiness';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
+import type { PostgresAudit } from './platform/audit/postgres-audit';
 import { systemClock } from './platform/clock';
 import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
 import { createLogger, createStdoutDestination } from './platform/logger';
@@ -78,6 +79,28 @@ async function main() {
       logger.warn('redis not reachable yet; /readyz fails until it is');
   }
   const shared = redis ? redisStores(redis, config, { logger }) : undefined;
+  // The audit trail in PostgreSQL when DATABASE_URL is set (migrations applied first through
+  // DATABASE_MIGRATION_URL), the embedded chained file in DATA_DIR otherwise.
+  let postgres: PostgresAudit | undefined;
+  if (config.databaseUrl) {
+    try {
+      // Loaded only when configured: demo mode never holds the driver or the migration tool.
+      const { connectPostgresAudit } = await import('./platform/audit/postgres-audit');
+      postgres = await connectPostgresAudit({
+        url: config.databaseUrl,
+        migrationUrl: config.databaseMigrationUrl,
+        logger,
+        metrics,
+      });
+    } catch (error) {
+      logger.fatal({ err: error }, `audit trail unavailable: ${(error as Error).message}`);
+      await Promise.all(closers.map(async (close) => close()));
+      process.exit(1);
+    }
+    const pool = postgres;
+    closers.push(() => pool.close());
+    readiness.push(pool.readiness);
+  }
   if (config.usersFile) {
     // A changed users file (or SIGHUP) takes effect without a restart.
     const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger });
@@ -100,7 +123,7 @@ async function main() {
       locks: shared.locks,
       exportSlots: shared.exportSlots,
     }),
-    audit: new JsonlAuditStore(config.dataDir, systemClock),
+    audit: postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock),
     clock: systemClock,
     logger,
     metrics,

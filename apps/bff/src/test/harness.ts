@@ -23,7 +23,7 @@ import type { Metrics } from '../platform/metrics/metrics';
 import { createRedisClient, whenRedisReady } from '../platform/redis/redis-client';
 import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
-import { MemorySessionStore } from '../platform/sessions/session-store';
+import { MemorySessionStore, type SessionStore } from '../platform/sessions/session-store';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
@@ -57,6 +57,8 @@ export interface TestAppOptions {
    * `env.sessionSecret`, `clock` and `upstreamOf` act as replicas of one deployment.
    */
   redis?: { url: string; prefix: string };
+  /** Where sessions live, when neither the memory default nor `redis` will do. */
+  sessionStore?: SessionStore;
   /** Talks to this test app's simulator (with its API key) instead of starting one. */
   upstreamOf?: TestApp;
   /** Handed to the app and the upstream client (a test's own Prometheus registry). */
@@ -65,6 +67,8 @@ export interface TestAppOptions {
   readiness?: ReadinessCheck[];
   /** The app's draining flag (shutdown under way). */
   isDraining?: () => boolean;
+  /** The app's `cutOff`: aborting it acts as a shutdown's grace period ending. */
+  cutOff?: AbortSignal;
   /** Keep every request the simulator receives (method, URL, headers) in `simRequests`. */
   recordSimRequests?: boolean;
 }
@@ -165,7 +169,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     upstream,
     users,
     ...shared,
-    sessionStore: shared?.sessionStore ?? new MemorySessionStore(clock),
+    sessionStore: options.sessionStore ?? shared?.sessionStore ?? new MemorySessionStore(clock),
     ...(options.locks ? { locks: options.locks } : {}),
     audit,
     clock,
@@ -174,6 +178,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.isDraining ? { isDraining: options.isDraining } : {}),
+    ...(options.cutOff ? { cutOff: options.cutOff } : {}),
   });
 
   const server = http.createServer(app.serverOptions);

@@ -42,6 +42,13 @@ export class RedisSessionStore implements SessionStore {
     );
   }
 
+  async refresh(key: string, record: SessionRecord, ttlMs: number): Promise<void> {
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    await redisCall('session refresh', () =>
+      this.client.set(this.keyOf(key), JSON.stringify(record), 'PX', ttl, 'XX'),
+    );
+  }
+
   async delete(key: string): Promise<void> {
     await redisCall('session delete', () => this.client.del(this.keyOf(key)));
   }

@@ -28,6 +28,9 @@ class EverlastingStore implements SessionStore {
     this.entries.set(key, { ...record });
     this.ttls.push(ttlMs);
   }
+  async refresh(key: string, record: SessionRecord, ttlMs: number) {
+    if (this.entries.has(key)) await this.set(key, record, ttlMs);
+  }
   async delete(key: string) {
     this.entries.delete(key);
   }

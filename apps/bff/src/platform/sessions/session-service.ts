@@ -46,6 +46,13 @@ export interface SessionAccounts {
   allowsSession(session: { email: string; role: SessionRecord['role'] }): boolean;
 }
 
+/**
+ * Activity is recorded at most this often per session: a read within it of the last recorded
+ * one skips the write-back (a Redis round trip on every read otherwise). The idle timeout is
+ * 15 minutes, so a session may end up to this much earlier than its last request plus 15 min.
+ */
+export const ACTIVITY_GRANULARITY_MS = 10_000;
+
 export class SessionService {
   constructor(
     private readonly store: SessionStore,
@@ -87,9 +94,10 @@ export class SessionService {
       await this.store.delete(key);
       return undefined;
     }
-    if (extend) {
-      record.lastSeenAt = this.clock.now();
-      await this.store.set(key, record, this.ttl(record));
+    const now = this.clock.now();
+    if (extend && now - record.lastSeenAt >= ACTIVITY_GRANULARITY_MS) {
+      record.lastSeenAt = now;
+      await this.store.refresh(key, record, this.ttl(record));
     }
     const session = { key, record };
     active.set(req, session);

@@ -16,6 +16,9 @@ class RecordingStore implements SessionStore {
   async set(key: string, record: SessionRecord) {
     this.entries.set(key, { ...record });
   }
+  async refresh(key: string, record: SessionRecord) {
+    if (this.entries.has(key)) this.entries.set(key, { ...record });
+  }
   async delete(key: string) {
     this.entries.delete(key);
   }

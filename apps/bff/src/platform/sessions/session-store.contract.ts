@@ -64,6 +64,27 @@ export function sessionStoreContract(name: string, make: () => Promise<SessionSt
       expect((await a.get(kept))?.email).toBe('bob@example.test');
     });
 
+    it('a refresh updates a live session but never brings back a deleted or lapsed one', async () => {
+      const { a, b, pass } = await make();
+      const live = freshKey();
+      const signedOut = freshKey();
+      const never = freshKey();
+      await a.set(live, record(), 60_000);
+      await a.set(signedOut, record(), 60_000);
+      await b.delete(signedOut);
+      await b.refresh(live, record({ lastSeenAt: 1_700_000_090_000 }), 60_000);
+      await a.refresh(signedOut, record({ lastSeenAt: 1_700_000_090_000 }), 60_000);
+      await a.refresh(never, record(), 60_000);
+      expect((await a.get(live))?.lastSeenAt).toBe(1_700_000_090_000);
+      expect(await b.get(signedOut)).toBeUndefined();
+      expect(await b.get(never)).toBeUndefined();
+      const lapsing = freshKey();
+      await a.set(lapsing, record(), 30);
+      await pass(80);
+      await b.refresh(lapsing, record(), 60_000);
+      expect(await a.get(lapsing)).toBeUndefined();
+    });
+
     it('drops a record once its ttl has passed; rewriting with a new ttl keeps it', async () => {
       const { a, b, pass } = await make();
       const lapsing = freshKey();

@@ -22,6 +22,11 @@ export interface SessionRecord {
 export interface SessionStore {
   get(key: string): Promise<SessionRecord | undefined>;
   set(key: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  /**
+   * Like `set`, but only while the key still exists (Redis `SET … XX`): a request that read
+   * the session before a sign-out elsewhere must not bring it back when it records activity.
+   */
+  refresh(key: string, record: SessionRecord, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
 }
 
@@ -45,6 +50,12 @@ export class MemorySessionStore implements SessionStore {
   async set(key: string, record: SessionRecord, ttlMs: number): Promise<void> {
     this.entries.set(key, { record: { ...record }, expiresAt: this.clock.now() + ttlMs });
     if (++this.writes % 1000 === 0) this.sweep();
+  }
+
+  async refresh(key: string, record: SessionRecord, ttlMs: number): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= this.clock.now()) return;
+    this.entries.set(key, { record: { ...record }, expiresAt: this.clock.now() + ttlMs });
   }
 
   async delete(key: string): Promise<void> {

@@ -22,6 +22,7 @@ import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { countAuditFailures } from './platform/metrics/counted-audit-store';
 import { type Metrics, noMetrics } from './platform/metrics/metrics';
+import { type ExportReceipts, MemoryExportReceipts } from './platform/security/export-receipts';
 import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
 import {
   createRateLimiters,
@@ -49,6 +50,8 @@ export interface AppDeps {
   locks?: KeyedLock;
   /** Running CSV exports against `config.exportCaps`; in memory by default (one replica). */
   exportSlots?: ExportSlots;
+  /** Finished exports' receipts; in memory by default (one replica). */
+  exportReceipts?: ExportReceipts;
   audit: AuditStore;
   clock: Clock;
   logger: Logger;
@@ -95,6 +98,7 @@ export function createApp(deps: AppDeps): RequestListener {
     clock,
     locks,
     exportSlots,
+    exportReceipts: deps.exportReceipts ?? new MemoryExportReceipts({ now: () => clock.now() }),
     metrics,
     cutOff: deps.cutOff ?? new AbortController().signal,
   };

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import type { Metrics } from '../platform/metrics/metrics';
+import type { ExportReceipts } from '../platform/security/export-receipts';
 import type { ExportSlots } from '../platform/security/export-slots';
 import type { UpstreamClient } from '../upstream/client';
 
@@ -55,6 +56,8 @@ export interface FeatureDeps {
   locks: KeyedLock;
   /** Running CSV exports, capped per person and in all. */
   exportSlots: ExportSlots;
+  /** What each finished export produced, asked for by the SPA to know its file is whole. */
+  exportReceipts: ExportReceipts;
   metrics: Metrics;
   /** Aborted when a shutdown's grace period ends: long responses (exports) still running are cut. */
   cutOff: AbortSignal;

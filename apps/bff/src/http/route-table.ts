@@ -90,6 +90,13 @@ export const routeTable: readonly RouteRule[] = [
   },
   {
     method: 'GET',
+    path: '/api/transactions/export-receipts/:requestId',
+    access: everyone,
+    example: '/api/transactions/export-receipts/{exportRequestId}',
+    mutation: false,
+  },
+  {
+    method: 'GET',
     path: '/api/transactions',
     access: everyone,
     example: '/api/transactions?subAccountId={subAccountId}',

@@ -17,7 +17,13 @@ export function exampleIds(t: TestApp) {
   const transaction = subAccount ? t.sim.data.transactions(subAccount.id)[0] : undefined;
   if (!subAccount || !card || !transaction)
     throw new Error('the simulator has no data to test with');
-  return { subAccountId: subAccount.id, cardId: card.id, transactionId: transaction.id };
+  return {
+    subAccountId: subAccount.id,
+    cardId: card.id,
+    transactionId: transaction.id,
+    // Well formed; an export with this id exists only where a recipe ran one.
+    exportRequestId: 'req-example-0001',
+  };
 }
 
 export function resolveExample(t: TestApp, rule: RouteRule): string {
@@ -61,6 +67,15 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/transactions/export.csv': (t) => ({
     path: `/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`,
   }),
+  // The person's own finished export (run through a session of their own): its receipt.
+  'GET /api/transactions/export-receipts/:requestId': async (t, role) => {
+    const session = await t.signIn(role);
+    const done = await t.request
+      .get(`/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`)
+      .set(session.headers());
+    if (done.status !== 200) throw new Error(`the recipe's export failed: ${done.status}`);
+    return { path: `/api/transactions/export-receipts/${done.headers['x-request-id']}` };
+  },
   'GET /api/transactions': (t) => ({
     path: `/api/transactions?subAccountId=${exampleIds(t).subAccountId}`,
   }),

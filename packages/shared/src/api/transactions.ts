@@ -50,3 +50,18 @@ export type TransactionExportQuery = z.input<typeof transactionExportQuerySchema
 
 export const transactionPageSchema = pageSchema(transactionSchema);
 export type TransactionPage = z.infer<typeof transactionPageSchema>;
+
+/**
+ * A request id as the BFF keeps it (`X-Request-Id`: its own UUID, or a caller's id of this
+ * shape); an export's receipt is looked up by it.
+ */
+export const exportRequestIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/);
+
+/** GET /api/transactions/export-receipts/:requestId — what a finished export produced. */
+export const exportReceiptSchema = z.object({
+  /** Transaction rows, the header row not counted. */
+  rows: z.number().int().nonnegative(),
+  /** CSV bytes generated, header included, before any content-encoding. */
+  bytes: z.number().int().nonnegative(),
+});
+export type ExportReceipt = z.infer<typeof exportReceiptSchema>;

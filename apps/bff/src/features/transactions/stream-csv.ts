@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
+import { StoreUnavailableError } from '../../platform/store-unavailable';
 import { csvColumns } from './csv-row';
 import { csvLines } from './csv-text';
 import type { ExportRows } from './export-service';
@@ -21,8 +23,13 @@ import type { ExportRows } from './export-service';
  * 'close', so `clientGone` is already aborted by then even though the client never left.
  *
  * `cutOff` is aborted when a shutdown's grace period ends with the export still running: the
- * connection is destroyed at once, without the chunked body's terminating chunk, so neither
- * the browser nor a proxy in front can take the part sent for a complete file.
+ * connection is destroyed at once, without the chunked body's terminating chunk.
+ *
+ * A proxy in front can still hide that cut (haproxy 2.6 ends an HTTP/2 stream cleanly when its
+ * HTTP/1.1 upstream breaks off), so completeness is also proven end to end: after the last row
+ * and before the response ends, `recordReceipt` is given the rows and the CSV bytes generated,
+ * and the SPA offers the file only when a receipt with that many bytes exists. A receipt that
+ * cannot be recorded fails the export like a failed walk: nothing is ended cleanly.
  */
 export async function streamCsv(
   res: Response,
@@ -34,6 +41,8 @@ export async function streamCsv(
     clientGone: AbortSignal;
     cutOff?: AbortSignal;
     metrics?: Metrics;
+    /** Called once every row has been generated, before the response ends; may reject. */
+    recordReceipt?: (receipt: ExportReceipt) => Promise<void>;
   },
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId, traceId: ctx.traceId });
@@ -51,11 +60,17 @@ export async function streamCsv(
   const headerLine = csvLines([csvColumns]);
   let walkFailed = false;
   let walkError: unknown;
+  let receiptFailed = false;
   async function* csvText() {
     // The header row goes out at once: the download has started, whatever the walk does next.
-    yield headerLine;
+    const header = Buffer.from(headerLine);
+    let bytes = header.length;
+    yield header;
     try {
-      yield* rows.chunks;
+      for await (const chunk of rows.chunks) {
+        bytes += chunk.length;
+        yield chunk;
+      }
     } catch (error) {
       // A walk stopped because the client left fails too (its requests are aborted): that is
       // the client going away, not the walk failing.
@@ -63,6 +78,15 @@ export async function streamCsv(
         walkFailed = true;
         walkError = error;
       }
+      throw error;
+    }
+    // A download already cut or abandoned gets no receipt: it will not end.
+    if (cut || ctx.clientGone.aborted) return;
+    try {
+      await ctx.recordReceipt?.({ rows: rows.rowsOut(), bytes });
+    } catch (error) {
+      receiptFailed = true;
+      walkError = error;
       throw error;
     }
   }
@@ -80,12 +104,17 @@ export async function streamCsv(
         { rows: rows.rowsOut(), pages: rows.pagesRead() },
         'csv export stopped: the client went away',
       );
-    } else {
-      const cause = walkFailed ? walkError : error;
-      const code = cause instanceof AppError ? cause.code : 'internal_error';
+    } else if (receiptFailed) {
       metrics.exportCut('failed');
       log.error(
-        { rows: rows.rowsOut(), pages: rows.pagesRead(), code },
+        { rows: rows.rowsOut(), pages: rows.pagesRead(), code: codeOf(walkError) },
+        'csv export failed: its receipt could not be recorded; connection destroyed',
+      );
+    } else {
+      const cause = walkFailed ? walkError : error;
+      metrics.exportCut('failed');
+      log.error(
+        { rows: rows.rowsOut(), pages: rows.pagesRead(), code: codeOf(cause) },
         'csv export failed after the first byte; connection destroyed',
       );
     }
@@ -95,4 +124,9 @@ export async function streamCsv(
   } finally {
     ctx.cutOff?.removeEventListener('abort', cutNow);
   }
+}
+
+function codeOf(error: unknown): string {
+  if (error instanceof AppError) return error.code;
+  return error instanceof StoreUnavailableError ? 'store_unavailable' : 'internal_error';
 }

@@ -1,4 +1,5 @@
 import {
+  exportRequestIdSchema,
   transactionExportQuerySchema,
   transactionListQuerySchema,
 } from '@card-console/shared/api/transactions';
@@ -54,12 +55,24 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
           clientGone: gone.signal,
           cutOff: deps.cutOff,
           metrics: deps.metrics,
+          recordReceipt: (receipt) =>
+            deps.exportReceipts.record(person.actor.email, person.requestId, receipt),
         });
       } finally {
         // However the export ended: finished, failed, before or after the first byte, or the
         // client went away (streamCsv never throws, and settles once the response is done).
         await slot.release();
       }
+    },
+
+    // Asked by the SPA once it has read a whole export: only a receipt proves the export ran to
+    // its last row, since a proxy in front may end a cut download cleanly.
+    'GET /api/transactions/export-receipts/:requestId': async (req, res) => {
+      const requestId = parseParam(exportRequestIdSchema, req.params.requestId, 'requestId');
+      const receipt = await deps.exportReceipts.find(who(req).actor.email, requestId);
+      // Another person's receipt is as missing as none: it tells nothing about their exports.
+      if (!receipt) throw exportIncomplete();
+      sendJson(res, receipt);
     },
 
     'GET /api/transactions/:id': async (req, res) => {
@@ -83,4 +96,12 @@ function exportBusy(full: 'person' | 'total'): AppError {
   return new AppError(429, 'export_busy', message, {
     retryAfterSeconds: EXPORT_BUSY_RETRY_SECONDS,
   });
+}
+
+function exportIncomplete(): AppError {
+  return new AppError(
+    404,
+    'export_incomplete',
+    'This export has no record of finishing: it was interrupted, or it ended over 15 minutes ago.',
+  );
 }

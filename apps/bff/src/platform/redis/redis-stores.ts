@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../../env';
 import { RedisKeyedLock } from '../locks/redis-keyed-lock';
+import { RedisExportReceipts } from '../security/redis-export-receipts';
 import { RedisExportSlots } from '../security/redis-export-slots';
 import { redisRateLimiters } from '../security/redis-rate-limiters';
 import { RedisUsedCodeLedger } from '../security/redis-used-code-ledger';
@@ -18,7 +19,7 @@ export interface RedisStoresOptions {
 /**
  * Every store whose state several replicas must share, on one Redis client, ready to hand to
  * `createApp`: sessions, rate limits and lock-outs (step-up counters included), used TOTP
- * codes, per-card edit serialisation and export caps.
+ * codes, per-card edit serialisation, export caps and export receipts.
  */
 export function redisStores(
   client: Redis,
@@ -36,5 +37,6 @@ export function redisStores(
       ...(options.logger ? { logger: options.logger } : {}),
     }),
     exportSlots: new RedisExportSlots(client, config.exportCaps, { prefix }),
+    exportReceipts: new RedisExportReceipts(client, { prefix }),
   };
 }

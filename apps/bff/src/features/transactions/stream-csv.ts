@@ -98,17 +98,18 @@ export async function streamCsv(
   } catch (error) {
     if (cut) {
       // Logged when it was cut; the walk stopped because the response went.
+    } else if (receiptFailed) {
+      // Before `clientGone`: the response this failure destroyed has closed by now (Node 22).
+      metrics.exportCut('failed');
+      log.error(
+        { rows: rows.rowsOut(), pages: rows.pagesRead(), code: codeOf(walkError) },
+        'csv export failed: its receipt could not be recorded; connection destroyed',
+      );
     } else if (!walkFailed && ctx.clientGone.aborted) {
       metrics.exportCut('client_gone');
       log.info(
         { rows: rows.rowsOut(), pages: rows.pagesRead() },
         'csv export stopped: the client went away',
-      );
-    } else if (receiptFailed) {
-      metrics.exportCut('failed');
-      log.error(
-        { rows: rows.rowsOut(), pages: rows.pagesRead(), code: codeOf(walkError) },
-        'csv export failed: its receipt could not be recorded; connection destroyed',
       );
     } else {
       const cause = walkFailed ? walkError : error;

@@ -1,6 +1,7 @@
 import { apiRequest } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
 import type { TransactionFilter } from '../transactions-search';
+import { fetchExportReceipt } from './get-export-receipt';
 
 /** The body broke off part-way (the server stopped, the connection dropped). */
 export const EXPORT_INTERRUPTED = 'export_interrupted';
@@ -8,25 +9,35 @@ export const EXPORT_INTERRUPTED = 'export_interrupted';
 /**
  * Downloads every transaction of the filter as CSV. A plain link cannot carry the
  * `X-CSRF: 1` header the BFF requires, so fetch it and hand the browser a Blob to save.
- * The file is offered only once the whole body has arrived: a server that cuts the stream
- * (it is shutting down) makes the read fail, and a short file must never look complete.
+ *
+ * The file is offered only once the whole body has arrived AND the BFF's receipt for this
+ * export says it produced exactly that many bytes. A server that cuts the stream makes the
+ * read fail when the connection reaches us directly, but a proxy in front may end the cut
+ * download cleanly (haproxy does, over HTTP/2), so a short file must be caught end to end.
  */
 export async function exportTransactionsCsv(filter: TransactionFilter, fileName: string) {
   const response = await apiRequest('/api/transactions/export.csv', {
     query: { ...filter },
     accept: 'text/csv',
   });
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const interrupted = () =>
+    new ApiError({
+      status: response.status,
+      code: EXPORT_INTERRUPTED,
+      message: 'The export was interrupted before it finished; nothing was saved. Try again.',
+      requestId,
+    });
   let blob: Blob;
   try {
     blob = await response.blob();
   } catch {
-    throw new ApiError({
-      status: response.status,
-      code: EXPORT_INTERRUPTED,
-      message: 'The export was interrupted before it finished; nothing was saved. Try again.',
-      requestId: response.headers.get('x-request-id') ?? undefined,
-    });
+    throw interrupted();
   }
+  if (!requestId) throw interrupted();
+  // Missing (404 export_incomplete), unreachable or a different size: not known whole.
+  const receipt = await fetchExportReceipt(requestId).catch(() => undefined);
+  if (receipt?.bytes !== blob.size) throw interrupted();
   const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');

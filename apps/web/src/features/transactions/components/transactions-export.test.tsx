@@ -25,6 +25,22 @@ function streamCutAfterRows(rows: number): ReadableStream<Uint8Array> {
   });
 }
 
+const WHOLE = 'id,date\ntx_1,2026-03-05\n';
+
+/** A CSV answer as the BFF sends it: the export's request id names its receipt. */
+function csvResponse(body: string | ReadableStream<Uint8Array>, requestId = 'req-export-1') {
+  return new HttpResponse(body, {
+    headers: { 'Content-Type': 'text/csv', 'X-Request-Id': requestId },
+  });
+}
+
+/** The BFF's receipt for `requestId`: what it generated, whatever arrived here. */
+function serveReceipt(requestId: string, receipt: { rows: number; bytes: number }) {
+  server.use(
+    http.get(`/api/transactions/export-receipts/${requestId}`, () => HttpResponse.json(receipt)),
+  );
+}
+
 let createObjectURL: ReturnType<typeof vi.fn>;
 let clicks: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
@@ -71,18 +87,76 @@ describe('transactions export', () => {
     server.use(
       http.get('/api/transactions/export.csv', () => {
         attempts += 1;
-        const body = attempts === 1 ? streamCutAfterRows(3) : 'id,date\ntx_1,2026-03-05\n';
-        return new HttpResponse(body, { headers: { 'Content-Type': 'text/csv' } });
+        return attempts === 1
+          ? csvResponse(streamCutAfterRows(3), 'req-export-cut')
+          : csvResponse(WHOLE, 'req-export-2');
       }),
     );
+    serveReceipt('req-export-2', { rows: 1, bytes: encoder.encode(WHOLE).length });
     const { user } = await exportFrom('/transactions?subAccountId=sa_ops');
     await screen.findByText(INTERRUPTED);
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
     const blob = (createObjectURL.mock.calls[0] as unknown[] | undefined)?.[0] as Blob;
-    expect(await blob.text()).toBe('id,date\ntx_1,2026-03-05\n');
+    expect(await blob.text()).toBe(WHOLE);
     expect(screen.queryByText(INTERRUPTED)).not.toBeInTheDocument();
     expect(requestsTo('/api/transactions/export.csv')).toHaveLength(2);
+    // A body that broke off is never asked about: it is interrupted whatever a receipt says.
+    expect(requestsTo('/api/transactions/export-receipts/req-export-cut')).toHaveLength(0);
+  });
+
+  it("a whole body whose receipt has its byte count saves the file, asking by the export's request id", async () => {
+    const body = 'id,date,description\ntx_1,2026-03-05,Café ☕\n'; // bytes, not characters
+    server.use(http.get('/api/transactions/export.csv', () => csvResponse(body, 'req-export-7')));
+    serveReceipt('req-export-7', { rows: 1, bytes: encoder.encode(body).length });
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
+    const blob = (createObjectURL.mock.calls[0] as unknown[] | undefined)?.[0] as Blob;
+    expect(await blob.text()).toBe(body);
+    const [asked] = requestsTo('/api/transactions/export-receipts/req-export-7');
+    expect(asked?.headers.get('x-csrf')).toBe('1');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a body that ends cleanly but short of its receipt (a proxy hid the cut) saves nothing', async () => {
+    server.use(http.get('/api/transactions/export.csv', () => csvResponse(WHOLE)));
+    serveReceipt('req-export-1', { rows: 2_000, bytes: 312_456 });
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
+    expect(createObjectURL).not.toHaveBeenCalled();
+    expect(clicks).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+  });
+
+  it.each([
+    ['has no receipt (404 export_incomplete)', () => apiError(404, 'export_incomplete')],
+    ['cannot be checked (503 store_unavailable)', () => apiError(503, 'store_unavailable')],
+    ['cannot be checked (the network fails)', () => HttpResponse.error()],
+  ])(
+    'a whole-looking body that %s saves nothing and says it was interrupted',
+    async (_, answer) => {
+      server.use(
+        http.get('/api/transactions/export.csv', () => csvResponse(WHOLE)),
+        http.get('/api/transactions/export-receipts/:requestId', answer),
+      );
+      await exportFrom('/transactions?subAccountId=sa_ops');
+      expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
+      expect(requestsTo('/api/transactions/export-receipts/req-export-1')).toHaveLength(1);
+      expect(createObjectURL).not.toHaveBeenCalled();
+      expect(clicks).not.toHaveBeenCalled();
+    },
+  );
+
+  it('a body without a request id cannot be checked, so nothing is saved', async () => {
+    server.use(
+      http.get(
+        '/api/transactions/export.csv',
+        () => new HttpResponse(WHOLE, { headers: { 'Content-Type': 'text/csv' } }),
+      ),
+    );
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
+    expect(createObjectURL).not.toHaveBeenCalled();
   });
 
   it('a refusal before any row is an export failure with the server’s reason', async () => {

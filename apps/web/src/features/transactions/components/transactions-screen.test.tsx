@@ -244,9 +244,12 @@ describe('transactions screen', () => {
         transactionExportQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
         csv.push(request);
         return new HttpResponse('id,date\ntx_1,2026-03-05\n', {
-          headers: { 'Content-Type': 'text/csv' },
+          headers: { 'Content-Type': 'text/csv', 'X-Request-Id': 'req-export-1' },
         });
       }),
+      http.get('/api/transactions/export-receipts/req-export-1', () =>
+        HttpResponse.json({ rows: 1, bytes: 24 }),
+      ),
     );
     const createObjectURL = vi.fn(() => 'blob:mock');
     const revokeObjectURL = vi.fn();

@@ -122,6 +122,7 @@ async function main() {
       usedCodes: shared.usedCodes,
       locks: shared.locks,
       exportSlots: shared.exportSlots,
+      exportReceipts: shared.exportReceipts,
     }),
     audit: postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock),
     clock: systemClock,

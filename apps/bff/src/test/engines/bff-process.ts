@@ -20,9 +20,15 @@ export interface BffProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Starts `src/index.ts` under tsx with `env` (plus PORT/HOST), and waits for /healthz. */
-export async function startBffProcess(env: Record<string, string>): Promise<BffProcess> {
-  const port = await freePort();
+/**
+ * Starts `src/index.ts` under tsx with `env` (plus PORT/HOST), and waits for /healthz. `port`:
+ * listen there (a replica brought back where the balancer expects it); default a free one.
+ */
+export async function startBffProcess(
+  env: Record<string, string>,
+  options: { port?: number } = {},
+): Promise<BffProcess> {
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
     cwd: bffDir,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },

@@ -15,6 +15,8 @@ export interface Balancer {
   /** `https://localhost:PORT` (`http://127.0.0.1:PORT` without TLS): the public origin people use. */
   readonly origin: string;
   readonly port: number;
+  /** haproxy's log lines so far (only with `accessLog`). */
+  readonly log: string[];
   stop(): Promise<void>;
 }
 
@@ -51,16 +53,19 @@ export function haproxyConfig(options: {
   port: number;
   pem?: string | undefined;
   backends: number[];
+  /** One line per request on stderr, with haproxy's termination state (e.g. `SD--`). */
+  accessLog?: boolean;
 }): string {
   const servers = options.backends.map(
     (port, i) => `  server bff${i + 1} 127.0.0.1:${port} check inter 500ms fall 2 rise 1`,
   );
   return [
     'global',
-    '  log stderr format raw local0 warning',
+    `  log stderr format raw local0 ${options.accessLog ? 'info' : 'warning'}`,
     'defaults',
     '  mode http',
     '  log global',
+    ...(options.accessLog ? ['  option httplog'] : []),
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
@@ -93,21 +98,23 @@ export function haproxyConfig(options: {
 export async function startHaproxy(
   backends: number[],
   port?: number,
-  options: { tls?: boolean } = {},
+  options: { tls?: boolean; accessLog?: boolean } = {},
 ): Promise<Balancer> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-haproxy-'));
   const tls = options.tls ?? true;
   const pem = tls ? await selfSignedPem(dir) : undefined;
   port ??= await freePort();
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig({ port, pem, backends }));
+  writeFileSync(file, haproxyConfig({ port, pem, backends, accessLog: options.accessLog }));
   await run(binary, ['-c', '-q', '-f', file]);
   const child: ChildProcess = spawn(binary, ['-db', '-f', file], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
+  const log: string[] = [];
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + String(chunk)).slice(-4000);
+    if (options.accessLog) log.push(...String(chunk).split('\n').filter(Boolean));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitForPort(port).catch((error: Error) => {
@@ -116,6 +123,7 @@ export async function startHaproxy(
   return {
     origin: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     port,
+    log,
     async stop() {
       child.kill('SIGTERM');
       await exited;

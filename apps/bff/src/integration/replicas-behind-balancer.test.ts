@@ -1,0 +1,494 @@
+// Two BFF replicas behind Debian's haproxy, with their shared state in one Redis and their
+// audit trail in one PostgreSQL, all real servers on free ports, exactly as the README's
+// "Run several replicas" recipe runs them. Each step below is something a person or an
+// operator does; the replicas are separate node processes that share nothing else.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http2 from 'node:http2';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type CardService, createCardService } from '@card-console/card-service-sim';
+import pg from 'pg';
+import { Agent, fetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser } from '../cli/add-user';
+import { totpCodeAt, totpStepAt } from '../platform/security/totp';
+import { demoScrypt } from '../platform/users/password-hash';
+import { prepareAuditDatabase } from '../test/engines/audit-database';
+import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
+import { freePort } from '../test/engines/free-port';
+import { type Balancer, startHaproxy } from '../test/engines/haproxy';
+import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
+import { type RedisEngine, startRedis } from '../test/engines/redis';
+
+const run = promisify(execFile);
+const password = 'correct horse battery staple';
+const people = {
+  finance: 'finance@example.test',
+  admin: 'admin@example.test',
+  /** Only the lock-out step signs in as this person, so the others stay usable. */
+  target: 'target@example.test',
+};
+
+let redis: RedisEngine;
+let postgres: PostgresEngine;
+let sim: CardService;
+let balancer: Balancer;
+let replicas: [BffProcess, BffProcess];
+let databaseUrl: string;
+let ownerUrl: string;
+let dataDir: string;
+let adminTotpSecret: string;
+let lastAdminStep = -1;
+let cardId: string;
+let subAccountId: string;
+/** A sub account created by a test below, with no transactions. */
+let emptySubAccountId: string;
+let replicaEnv: Record<string, string>;
+const apiKey = randomBytes(24).toString('base64url');
+// Self-signed certificate: this client trusts it, as a browser told to would.
+const tls = new Agent({ allowH2: true, connect: { rejectUnauthorized: false } });
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'cc-replicas-'));
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  const database = await prepareAuditDatabase(postgres, 'card_console');
+  databaseUrl = database.appUrl;
+  ownerUrl = database.ownerUrl;
+
+  // Enough rows in one sub account that an export outlasts the shutdown grace.
+  sim = createCardService({ apiKey, subAccounts: 2, transactions: 300_000, rateLimit: false });
+  const { url: simUrl } = await sim.listen(0, '127.0.0.1');
+
+  const usersFile = join(dataDir, 'users.json');
+  for (const [email, role] of [
+    [people.finance, 'finance'],
+    [people.target, 'finance'],
+  ] as const) {
+    await addUser({ file: usersFile, email, role, password, scrypt: demoScrypt });
+  }
+  const admin = await addUser({
+    file: usersFile,
+    email: people.admin,
+    role: 'admin',
+    password,
+    scrypt: demoScrypt,
+  });
+  adminTotpSecret = new URL(admin.otpauthUri ?? '').searchParams.get('secret') ?? '';
+
+  const balancerPort = await freePort();
+  const env = {
+    CARD_API_BASE_URL: simUrl,
+    CARD_API_KEY: apiKey,
+    USERS_FILE: usersFile,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    PUBLIC_ORIGIN: `https://localhost:${balancerPort}`,
+    TRUST_PROXY: 'loopback',
+    REDIS_URL: redis.url,
+    DATABASE_URL: databaseUrl,
+    DATABASE_MIGRATION_URL: database.ownerUrl,
+    SHUTDOWN_GRACE_SECONDS: '1',
+    API_RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: 'info',
+  };
+  replicaEnv = { ...env, DATA_DIR: join(dataDir, 'replica') };
+  // The first replica applies the migrations; the second finds them applied.
+  const first = await startBffProcess({ ...env, DATA_DIR: join(dataDir, 'a') });
+  const second = await startBffProcess({ ...env, DATA_DIR: join(dataDir, 'b') });
+  replicas = [first, second];
+  balancer = await startHaproxy([first.port, second.port], balancerPort, { accessLog: true });
+  await waitFor(async () => (await call('GET', '/readyz')).status === 200, 'the balancer is ready');
+
+  const cookie = await signIn(people.finance);
+  const cards = await call('GET', '/api/cards', { cookie });
+  const firstCard = ((await cards.json()) as { items: { id: string }[] }).items[0];
+  const accounts = await call('GET', '/api/sub-accounts', { cookie });
+  const firstAccount = ((await accounts.json()) as { items: { id: string }[] }).items[0];
+  if (!firstCard || !firstAccount) throw new Error('the simulator has no cards or sub accounts');
+  cardId = firstCard.id;
+  subAccountId = firstAccount.id;
+}, 180_000);
+
+afterAll(async () => {
+  for (const replica of replicas ?? []) replica.kill('SIGKILL');
+  await balancer?.stop();
+  await sim?.close();
+  await Promise.all([redis?.stop(), postgres?.destroy()]);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface CallOptions {
+  cookie?: string;
+  body?: unknown;
+  /** Send to this replica directly instead of through the balancer. */
+  via?: BffProcess;
+}
+
+async function call(method: string, path: string, options: CallOptions = {}) {
+  const base = options.via ? options.via.url : balancer.origin;
+  const headers: Record<string, string> = {
+    'X-CSRF': '1',
+    Origin: balancer.origin,
+    Accept: 'application/json',
+  };
+  if (options.cookie) headers.Cookie = options.cookie;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  return fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    dispatcher: options.via ? undefined : tls,
+  });
+}
+
+function cookieOf(res: Awaited<ReturnType<typeof fetch>>): string {
+  const line = res.headers.getSetCookie().find((c) => c.startsWith('__Host-cc_session='));
+  if (!line) throw new Error(`no session cookie (status ${res.status})`);
+  return line.split(';')[0] ?? '';
+}
+
+/** A fresh admin code: a time step no earlier sign-in of this file used (waits if needed). */
+async function adminCode(): Promise<string> {
+  while (totpStepAt(Date.now()) <= lastAdminStep) await sleep(500);
+  lastAdminStep = totpStepAt(Date.now());
+  return totpCodeAt(adminTotpSecret, Date.now());
+}
+
+async function signIn(email: string, via?: BffProcess): Promise<string> {
+  const body: Record<string, string> = { email, password };
+  if (email === people.admin) body.totp = await adminCode();
+  const res = await call('POST', '/api/session', { body, via });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return cookieOf(res);
+}
+
+/** Which replica wrote the request line of `requestId` (lines are written as responses end). */
+async function servedBy(requestId: string | null): Promise<BffProcess> {
+  let found: BffProcess | undefined;
+  await waitFor(async () => {
+    found = replicas.find((r) =>
+      r.logs.some((line) => (line.req as { id?: string } | undefined)?.id === requestId),
+    );
+    return found !== undefined;
+  }, `a replica logged request ${requestId}`);
+  return found as BffProcess;
+}
+
+async function auditRecordsOf(requestIds: string[]) {
+  // A connection per question: the database is stopped and started in between.
+  const owner = new pg.Client({ connectionString: ownerUrl });
+  await owner.connect();
+  try {
+    const { rows } = await owner.query(
+      'SELECT request_id, action, outcome FROM audit_record WHERE request_id = ANY($1)',
+      [requestIds],
+    );
+    return rows as { request_id: string; action: string; outcome: string }[];
+  } finally {
+    await owner.end();
+  }
+}
+
+async function verifyChain() {
+  return run(process.execPath, ['--import', 'tsx', 'src/cli/audit-log.ts', 'verify'], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl },
+  }).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: `${error.stdout}${error.stderr}`,
+    }),
+  );
+}
+
+/**
+ * Downloads an export over HTTP/2 through the balancer, as a browser does. `midway`, when
+ * given, runs once 64 KiB have arrived; the reader then pauses 3 s (a slow connection).
+ */
+async function exportOverH2(
+  session: http2.ClientHttp2Session,
+  cookie: string,
+  account: string,
+  midway?: () => void,
+): Promise<{ status: number; requestId: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({
+      ':method': 'GET',
+      ':path': `/api/transactions/export.csv?subAccountId=${account}`,
+      'x-csrf': '1',
+      accept: 'text/csv',
+      cookie,
+    });
+    let status = 0;
+    let requestId = '';
+    let bytes = 0;
+    let paused = false;
+    stream.on('response', (headers) => {
+      status = Number(headers[':status']);
+      requestId = String(headers['x-request-id'] ?? '');
+    });
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (midway && !paused && bytes > 64 * 1024) {
+        paused = true;
+        midway();
+        stream.pause();
+        setTimeout(() => stream.resume(), 3_000);
+      }
+    });
+    // Through haproxy 2.6 a cut may end as cleanly as a whole download: both settle here.
+    stream.on('close', () => resolve({ status, requestId, bytes }));
+    stream.on('error', () => {});
+    session.on('error', reject);
+  });
+}
+
+/** The body of a 503 from /readyz, or '' while the replica still says it is ready. */
+async function notReady(via: BffProcess): Promise<string> {
+  const res = await call('GET', '/readyz', { via });
+  const text = await res.text();
+  return res.status === 503 ? text : '';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('two replicas behind haproxy, sharing Redis and PostgreSQL', () => {
+  it('a person signed in through one replica reads and reveals through the other', async () => {
+    const signIn1 = await call('POST', '/api/session', {
+      body: { email: people.admin, password, totp: await adminCode() },
+    });
+    expect(signIn1.status).toBe(200);
+    const cookie = cookieOf(signIn1);
+    const home = await servedBy(signIn1.headers.get('x-request-id'));
+    const other = replicas.find((r) => r !== home) as BffProcess;
+
+    // Straight to the replica that did not sign the person in.
+    const read = await call('GET', `/api/cards/${cardId}`, { cookie, via: other });
+    expect(read.status).toBe(200);
+    const reveal = await call('POST', `/api/cards/${cardId}/reveal`, {
+      cookie,
+      via: other,
+      body: { reason: 'Checking a disputed charge' },
+    });
+    expect(reveal.status, await reveal.clone().text()).toBe(200);
+    const revealId = reveal.headers.get('x-request-id') ?? '';
+    expect(await auditRecordsOf([revealId])).toEqual([
+      { request_id: revealId, action: 'card.reveal', outcome: 'success' },
+    ]);
+
+    // Through the balancer, reads land on both replicas with the one cookie.
+    const served = new Set<BffProcess>();
+    for (let i = 0; i < 6; i++) {
+      const res = await call('GET', '/api/session', { cookie });
+      expect(res.status).toBe(200);
+      served.add(await servedBy(res.headers.get('x-request-id')));
+    }
+    expect(served.size).toBe(2);
+  });
+
+  it('signing out on one replica ends the session on both', async () => {
+    const [a, b] = replicas;
+    const cookie = await signIn(people.finance, a);
+    expect((await call('GET', '/api/session', { cookie, via: b })).status).toBe(200);
+    expect((await call('DELETE', '/api/session', { cookie, via: a })).status).toBe(204);
+    expect((await call('GET', '/api/session', { cookie, via: a })).status).toBe(401);
+    expect((await call('GET', '/api/session', { cookie, via: b })).status).toBe(401);
+  });
+
+  it('sign-in failures are counted across both replicas', async () => {
+    const [a, b] = replicas;
+    const wrong = { email: people.target, password: 'not the password' };
+    // Five wrong passwords for one account from one address, spread over both replicas.
+    const failures = await Promise.all(
+      [a, b, a, b, a].map((via) => call('POST', '/api/session', { body: wrong, via })),
+    );
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    for (const via of [a, b]) {
+      const right = await call('POST', '/api/session', {
+        body: { email: people.target, password },
+        via,
+      });
+      expect(right.status).toBe(429);
+    }
+  });
+
+  it('audit records written by both replicas form one valid chain', async () => {
+    const cookie = await signIn(people.admin);
+    // Sub accounts created through the balancer, several at once: both replicas append at once.
+    const writes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call('POST', '/api/sub-accounts', { cookie, body: { name: `Team ${i}` } }),
+      ),
+    );
+    expect(writes.map((r) => r.status)).toEqual(Array(12).fill(201));
+    emptySubAccountId = ((await writes[0]?.json()) as { id: string }).id;
+    const ids = writes.map((r) => r.headers.get('x-request-id') ?? '');
+    const writers = new Set(await Promise.all(ids.map(servedBy)));
+    expect(writers.size).toBe(2);
+    expect(await auditRecordsOf(ids)).toHaveLength(12);
+
+    const verified = await verifyChain();
+    expect(verified.stdout).toMatch(/intact/i);
+    expect(verified.code).toBe(0);
+  });
+
+  it('Redis stopped: clear 503s and /readyz failing, then recovery without a restart', async () => {
+    const [a, b] = replicas;
+    const cookie = await signIn(people.finance, a);
+    await redis.stop();
+    try {
+      for (const via of [a, b]) {
+        const read = await call('GET', '/api/cards', { cookie, via });
+        expect(read.status).toBe(503);
+        expect(await read.json()).toMatchObject({ code: 'store_unavailable' });
+        // A readiness answer is reused for a moment (probes must not hammer the engines).
+        await waitFor(async () => /redis/i.test(await notReady(via)), 'readiness names Redis');
+      }
+    } finally {
+      await redis.start();
+    }
+    // Both replicas are ready again by themselves; this Redis kept nothing, so sign in again.
+    await waitFor(
+      async () => (await call('GET', '/readyz', { via: a })).status === 200,
+      'replica A is ready',
+    );
+    await waitFor(
+      async () => (await call('GET', '/readyz', { via: b })).status === 200,
+      'replica B is ready',
+    );
+    const again = await signIn(people.finance);
+    for (const via of [a, b]) {
+      expect((await call('GET', '/api/cards', { cookie: again, via })).status).toBe(200);
+    }
+  });
+
+  it('PostgreSQL stopped: no reveal is ever returned without its audit record', async () => {
+    const [a, b] = replicas;
+    const cookie = await signIn(people.admin);
+    const reveal = (via?: BffProcess) =>
+      call('POST', `/api/cards/${cardId}/reveal`, {
+        cookie,
+        via,
+        body: { reason: 'Card holder on the phone' },
+      });
+    // Reveals in flight while the database goes away.
+    const racing = [reveal(a), reveal(b)];
+    await postgres.stop();
+    const answered = await Promise.all(racing);
+    try {
+      const refused = await reveal(a);
+      expect(refused.status).toBe(503);
+      const body = await refused.text();
+      expect(body).toMatch(/store_unavailable/);
+      expect(body).not.toMatch(/"pan"/);
+      await waitFor(async () => /postgres/i.test(await notReady(b)), 'readiness names PostgreSQL');
+    } finally {
+      await postgres.start();
+    }
+    await waitFor(
+      async () => (await call('GET', '/readyz', { via: a })).status === 200,
+      'replica A is ready',
+    );
+    const after = await reveal(b);
+    expect(after.status).toBe(200);
+    answered.push(after);
+
+    const shown = answered.filter((r) => r.status === 200);
+    for (const res of answered) {
+      const text = await res.text();
+      if (res.status !== 200) expect(text).not.toMatch(/"pan"/);
+    }
+    const ids = shown.map((r) => r.headers.get('x-request-id') ?? '');
+    const records = await auditRecordsOf(ids);
+    expect(records.map((r) => r.request_id).sort()).toEqual([...ids].sort());
+    expect(records.every((r) => r.action === 'card.reveal' && r.outcome === 'success')).toBe(true);
+    expect((await verifyChain()).code).toBe(0);
+  });
+
+  it('one replica killed mid-run: the other carries on, with the same sessions', async () => {
+    const cookie = await signIn(people.finance);
+    const [victim, survivor] = replicas;
+    const statuses: number[] = [];
+    let sent = 0;
+    const worker = async () => {
+      while (sent < 60) {
+        sent++;
+        const res = await call('GET', `/api/transactions?subAccountId=${subAccountId}`, {
+          cookie,
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+        if (statuses.length === 15) victim.kill('SIGKILL');
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    expect(await victim.exited).toBe('SIGKILL');
+    expect(statuses).toEqual(Array(60).fill(200));
+    const after = await call('GET', '/api/session', { cookie });
+    expect(after.status).toBe(200);
+    expect(await servedBy(after.headers.get('x-request-id'))).toBe(survivor);
+  });
+
+  it('SIGTERM during an export: the cut download never passes as complete', async () => {
+    const cookie = await signIn(people.finance);
+    const [dead, survivor] = replicas;
+    const session = http2.connect(balancer.origin, { rejectUnauthorized: false });
+    try {
+      // A finished export, over HTTP/2 through the balancer, has its receipt: the bytes match.
+      const empty = await exportOverH2(session, cookie, emptySubAccountId);
+      expect(empty.status).toBe(200);
+      const fullReceipt = await call(
+        'GET',
+        `/api/transactions/export-receipts/${empty.requestId}`,
+        {
+          cookie,
+        },
+      );
+      expect(fullReceipt.status).toBe(200);
+      expect(await fullReceipt.json()).toEqual({ rows: 0, bytes: empty.bytes });
+
+      // A long one, cut by the replica's shutdown while the reader is slow.
+      const cut = await exportOverH2(session, cookie, subAccountId, () => survivor.kill('SIGTERM'));
+      expect(cut.status).toBe(200);
+      expect(cut.bytes).toBeGreaterThan(64 * 1024);
+      expect(await survivor.exited).toBe(0);
+      const logged = survivor.logs.find(
+        (line) => line.requestId === cut.requestId && /csv export cut/.test(String(line.msg)),
+      );
+      expect(logged?.rows).toEqual(expect.any(Number));
+
+      // haproxy itself saw the server break the response off (termination state SD).
+      const exportLine = () =>
+        balancer.log.find((line) => line.includes(`export.csv?subAccountId=${subAccountId}`));
+      await waitFor(async () => exportLine() !== undefined, 'haproxy logged the export');
+      expect(exportLine()).toMatch(/ SD-- /);
+
+      // Whatever the stream's end looked like through the proxy, the SPA asks for the
+      // receipt, from whichever replica answers now: there is none, so nothing is saved.
+      const back = await startBffProcess(replicaEnv, { port: dead.port });
+      replicas[0] = back;
+      await waitFor(
+        async () => (await call('GET', '/readyz')).status === 200,
+        'the balancer sends to the replica brought back',
+      );
+      const missing = await call('GET', `/api/transactions/export-receipts/${cut.requestId}`, {
+        cookie,
+      });
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ code: 'export_incomplete' });
+    } finally {
+      session.destroy();
+    }
+  });
+});

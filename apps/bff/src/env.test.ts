@@ -132,4 +132,33 @@ describe('configuration', () => {
     expect(config.dataDir).toBe('/srv/app/state');
     expect(config.webDist).toBe('/srv/app/web');
   });
+
+  it('refuses a malformed REDIS_URL or DATABASE_URL naming the variable, never echoing it', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal({ REDIS_URL: 'localhost:6379' })).toMatch(/^ {2}REDIS_URL: must be a URL/m);
+    expect(refusal({ REDIS_URL: 'http://127.0.0.1:6379' })).toMatch(/REDIS_URL/);
+    const database = refusal({ DATABASE_URL: 'mysql://app:s3cret-pw@db/cards' });
+    expect(database).toMatch(/^ {2}DATABASE_URL: must be a URL such as postgres:/m);
+    expect(database).not.toContain('s3cret-pw');
+    expect(refusal({ DATABASE_MIGRATION_URL: 'postgres://owner@db/cards' })).toMatch(
+      /DATABASE_MIGRATION_URL: set without DATABASE_URL/,
+    );
+    expect(refusal({ METRICS_PORT: '3000', PORT: '3000' })).toMatch(/METRICS_PORT: must differ/);
+    const config = loadConfig({
+      REDIS_URL: 'rediss://:pw@cache.example.com:6380',
+      DATABASE_URL: 'postgresql://app:pw@db.example.com/cards',
+      METRICS_PORT: '9100',
+    });
+    expect(config.redisUrl).toBe('rediss://:pw@cache.example.com:6380');
+    expect(config.databaseUrl).toBe('postgresql://app:pw@db.example.com/cards');
+    expect(config.metrics).toEqual({ port: 9100, host: '127.0.0.1' });
+    expect(config.shutdownGraceMs).toBe(10_000);
+  });
 });

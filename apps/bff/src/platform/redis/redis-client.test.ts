@@ -4,6 +4,7 @@ import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { createLogger } from '../logger';
+import { noMetrics } from '../metrics/metrics';
 import { RedisSessionStore } from '../sessions/redis-session-store';
 import { StoreUnavailableError } from '../store-unavailable';
 import { createRedisClient, redisReadiness, whenRedisReady } from './redis-client';
@@ -18,6 +19,30 @@ afterAll(async () => engine?.stop());
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('createRedisClient', () => {
+  it('reports every command it sends as Redis latency, by command name and outcome', async () => {
+    const seen: { engine: string; operation: string; seconds: number; ok: boolean }[] = [];
+    const metrics = {
+      ...noMetrics,
+      observeEngine: (engine: string, operation: string, seconds: number, ok: boolean) =>
+        seen.push({ engine, operation, seconds, ok }),
+    };
+    const client = createRedisClient(engine.url, { metrics });
+    try {
+      await whenRedisReady(client, 15_000);
+      await client.set('cc-test:timed', 'v');
+      await client.get('cc-test:timed');
+      await client.call('NO-SUCH-COMMAND').catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      const byName = (name: string) => seen.filter((s) => s.operation === name);
+      expect(byName('set')).toEqual([expect.objectContaining({ engine: 'redis', ok: true })]);
+      expect(byName('get')).toEqual([expect.objectContaining({ engine: 'redis', ok: true })]);
+      expect(seen.find((s) => s.ok === false)).toBeDefined();
+      expect(seen.every((s) => s.seconds >= 0 && s.seconds < 60)).toBe(true);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it('a Redis that stops answering fails a command with StoreUnavailableError instead of waiting for it', async () => {
     const client = createRedisClient(engine.url);
     // A plain client (no timeout): its PING below waits for the pause to end.

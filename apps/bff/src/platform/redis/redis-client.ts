@@ -1,7 +1,8 @@
 // The one Redis connection a BFF replica uses, made in the composition root and handed to the
 // stores. Tuned to fail fast: a request never waits on a Redis that is gone.
-import { Redis } from 'ioredis';
+import { type Command, Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics';
 import { StoreUnavailableError } from '../store-unavailable';
 
 /** Longest a command may take before it fails; Redis answers in well under a millisecond. */
@@ -10,6 +11,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 export interface RedisClientOptions {
   /** Connection lost / back again, once each per outage (never the URL: it may hold a password). */
   logger?: Logger;
+  /** Each command's round trip, by command name (`get`, `set`, `evalsha`…), as engine latency. */
+  metrics?: Metrics;
 }
 
 /**
@@ -36,6 +39,7 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
       'redis unreachable: requests that need it get 503 while it reconnects in the background',
     );
   };
+  if (options.metrics) timeCommands(client, options.metrics);
   // Without an error listener ioredis prints every failed reconnect to the console.
   client.on('error', lost);
   // A server that closes the connection cleanly emits no error, only this.
@@ -46,6 +50,23 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
     options.logger?.info('redis reachable again');
   });
   return client;
+}
+
+/**
+ * Reports every command's round trip. ioredis has no per-command hook, so the one method all
+ * commands go through (scripts and the rate limiter's calls included) is wrapped, once, here.
+ */
+function timeCommands(client: Redis, metrics: Metrics): void {
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command: Command, stream?: Parameters<Redis['sendCommand']>[1]) => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    command.promise.then(
+      () => metrics.observeEngine('redis', command.name, seconds(), true),
+      () => metrics.observeEngine('redis', command.name, seconds(), false),
+    );
+    return send(command, stream);
+  };
 }
 
 /** Resolves true once the client is ready, or false after `timeoutMs` (it keeps trying). */

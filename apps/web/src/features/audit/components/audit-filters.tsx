@@ -1,5 +1,6 @@
 import { auditActions, auditOutcomes } from '@card-console/shared/api/audit-enums';
 import { type FormEvent, useState } from 'react';
+import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { maskedLast4 } from '../../../lib/format';
 import { oneOf } from '../../../lib/search-params';
@@ -124,28 +125,7 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
           </select>
         )}
       </Field>
-      <Field label="From">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.from ?? ''}
-            max={search.to}
-            onChange={(e) => setDay('from', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="To">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.to ?? ''}
-            min={search.from}
-            onChange={(e) => setDay('to', e.target.value)}
-          />
-        )}
-      </Field>
+      <DayRangeFields from={search.from} to={search.to} onDay={setDay} />
       <Field label="Card">
         {(control) => (
           <select

@@ -1,6 +1,7 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useState } from 'react';
+import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { StatusFilter } from '../../../components/status-filter';
 import { maskedLast4 } from '../../../lib/format';
@@ -52,28 +53,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           </select>
         )}
       </Field>
-      <Field label="From">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.from ?? ''}
-            max={search.to}
-            onChange={(e) => setDay('from', e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="To">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={search.to ?? ''}
-            min={search.from}
-            onChange={(e) => setDay('to', e.target.value)}
-          />
-        )}
-      </Field>
+      <DayRangeFields from={search.from} to={search.to} onDay={setDay} />
       <StatusFilter
         statuses={transactionStatuses}
         value={search.status}

@@ -65,7 +65,9 @@ async function main() {
   const readiness: ReadinessCheck[] = [];
   if (demo) closers.push(() => demo.close());
   // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
-  const redis = config.redisUrl ? createRedisClient(config.redisUrl, { logger, metrics }) : undefined;
+  const redis = config.redisUrl
+    ? createRedisClient(config.redisUrl, { logger, metrics })
+    : undefined;
   if (redis) {
     closers.push(() =>
       redis.quit().then(

@@ -332,7 +332,9 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', () => {
       ),
     );
     expect(writes.map((r) => r.status)).toEqual(Array(12).fill(201));
-    emptySubAccountId = ((await writes[0]?.json()) as { id: string }).id;
+    const created = (await writes[0]?.json()) as { id: string } | undefined;
+    if (!created) throw new Error('no sub account was created');
+    emptySubAccountId = created.id;
     const ids = writes.map((r) => r.headers.get('x-request-id') ?? '');
     const writers = new Set(await Promise.all(ids.map(servedBy)));
     expect(writers.size).toBe(2);

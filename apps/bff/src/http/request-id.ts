@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { holdsCardNumber } from '../platform/security/card-number-ids';
 import { type TraceContext, traceFromHeaders } from '../platform/tracing/trace-context';
 
 declare global {
@@ -16,6 +17,23 @@ declare global {
 const saneId = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
+ * A new request id: a random UUID, drawn again in the rare case (a few in ten thousand) that its
+ * digit groups read as a card number. The id is logged, and the SPA puts it in a URL (an export's
+ * receipt), where a card-number-shaped path segment is refused with 400.
+ */
+export function newRequestId(): string {
+  for (;;) {
+    const id = randomUUID();
+    if (!holdsCardNumber(id)) return id;
+  }
+}
+
+/** An incoming id worth keeping: id-shaped, and not a card number in disguise. */
+function usableIncoming(id: string | undefined): id is string {
+  return id !== undefined && saneId.test(id) && !holdsCardNumber(id);
+}
+
+/**
  * Gives every request its id (`X-Request-Id`, echoed) and its trace context: a well-formed
  * `traceparent` continues the caller's trace, a missing or malformed one starts a new trace
  * (never an error: tracing is the caller's convenience, not a request's validity).
@@ -23,7 +41,7 @@ const saneId = /^[A-Za-z0-9._:-]{8,128}$/;
 export function requestId(): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('x-request-id');
-    req.requestId = incoming && saneId.test(incoming) ? incoming : randomUUID();
+    req.requestId = usableIncoming(incoming) ? incoming : newRequestId();
     req.trace = traceFromHeaders(req.get('traceparent'), req.get('tracestate'));
     res.setHeader('X-Request-Id', req.requestId);
     next();

@@ -263,7 +263,8 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   }
 }
 
-describe('two replicas behind haproxy, sharing Redis and PostgreSQL', () => {
+// Each admin sign-in waits for a TOTP time step no earlier sign-in used (up to 30 s).
+describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout: 120_000 }, () => {
   it('a person signed in through one replica reads and reveals through the other', async () => {
     const signIn1 = await call('POST', '/api/session', {
       body: { email: people.admin, password, totp: await adminCode() },

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Field } from './field';
 
 /**
@@ -35,4 +36,25 @@ export function DayRangeFields(props: {
       </Field>
     </>
   );
+}
+
+/**
+ * A day range's edits: a change that would put the start after the end is not applied and
+ * leaves a message to show instead; any other change goes to `apply` (an empty day clears it).
+ */
+export function useDayRange(
+  range: { from?: string | undefined; to?: string | undefined },
+  apply: (patch: { from?: string | undefined; to?: string | undefined }) => void,
+) {
+  const [dateError, setDateError] = useState<string | undefined>();
+  const setDay = (which: 'from' | 'to', value: string) => {
+    const next = { from: range.from, to: range.to, [which]: value || undefined };
+    if (next.from && next.to && next.from > next.to) {
+      setDateError('The start date must not be after the end date.');
+      return;
+    }
+    setDateError(undefined);
+    apply({ [which]: value || undefined });
+  };
+  return { setDay, dateError, clearDateError: () => setDateError(undefined) };
 }

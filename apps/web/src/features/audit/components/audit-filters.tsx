@@ -1,10 +1,10 @@
 import { auditActions, auditOutcomes } from '@card-console/shared/api/audit-enums';
 import { type FormEvent, useState } from 'react';
-import { DayRangeFields } from '../../../components/day-range-fields';
+import { DayRangeFields, useDayRange } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
-import { maskedLast4 } from '../../../lib/format';
 import { oneOf } from '../../../lib/search-params';
 import type { CardChoices } from '../../cards/api/use-card-choices';
+import { CardFilterField } from '../../cards/components/card-filter-field';
 import { isFiltered } from '../audit-filter';
 import { ACTION_LABELS } from '../audit-labels';
 import { type AuditSearch, EMAIL_PATTERN } from '../audit-search';
@@ -22,7 +22,6 @@ interface AuditFiltersProps {
 export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
   const [actor, setActor] = useState(search.actor ?? '');
   const [actorError, setActorError] = useState<string | undefined>();
-  const [dateError, setDateError] = useState<string | undefined>();
   // Back, Forward or a link change the URL under the field: show what the list is filtered by.
   const [urlActor, setUrlActor] = useState(search.actor);
   if (urlActor !== search.actor) {
@@ -51,25 +50,14 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(undefined);
     set({ actor: typed });
   };
-  const setDay = (which: 'from' | 'to', value: string) => {
-    const next = { from: search.from, to: search.to, [which]: value || undefined };
-    if (next.from && next.to && next.from > next.to) {
-      setDateError('The start date must not be after the end date.');
-      return;
-    }
-    setDateError(undefined);
-    set({ [which]: value || undefined });
-  };
+  const { setDay, dateError, clearDateError } = useDayRange(search, set);
   const clear = () => {
     setActor('');
     setActorError(undefined);
-    setDateError(undefined);
+    clearDateError();
     onChange({});
   };
 
-  const selected = search.cardId ? cards.cards.find((c) => c.id === search.cardId) : undefined;
-  // Until the full list is in, offer the selected card only: a partial list would look complete.
-  const cardOptions = cards.state === 'ready' ? cards.cards : selected ? [selected] : [];
   return (
     <form
       className="filters audit-filters"
@@ -126,30 +114,11 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
         )}
       </Field>
       <DayRangeFields from={search.from} to={search.to} onDay={setDay} />
-      <Field label="Card">
-        {(control) => (
-          <select
-            {...control}
-            value={search.cardId ?? ''}
-            onChange={(e) => set({ cardId: e.target.value || undefined })}
-            onFocus={cards.load}
-            onPointerDown={cards.load}
-            aria-busy={cards.state === 'loading'}
-          >
-            <option value="">All cards</option>
-            {search.cardId && !cardOptions.some((c) => c.id === search.cardId) ? (
-              <option value={search.cardId}>{search.cardId}</option>
-            ) : null}
-            {cardOptions.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name} ({maskedLast4(c.last4)})
-              </option>
-            ))}
-            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
-            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
-          </select>
-        )}
-      </Field>
+      <CardFilterField
+        cardId={search.cardId}
+        cards={cards}
+        onChange={(cardId) => set({ cardId })}
+      />
       {isFiltered(search) ? (
         <button type="button" onClick={clear}>
           Clear filters

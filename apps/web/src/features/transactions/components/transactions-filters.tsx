@@ -1,11 +1,10 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
-import { useState } from 'react';
-import { DayRangeFields } from '../../../components/day-range-fields';
+import { DayRangeFields, useDayRange } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { StatusFilter } from '../../../components/status-filter';
-import { maskedLast4 } from '../../../lib/format';
 import type { CardChoices } from '../../cards/api/use-card-choices';
+import { CardFilterField } from '../../cards/components/card-filter-field';
 import type { TransactionsSearch } from '../transactions-search';
 
 interface FiltersProps {
@@ -17,23 +16,11 @@ interface FiltersProps {
 
 /** Every change becomes a new URL (a history entry), which resets paging to the first page. */
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
-  const [dateError, setDateError] = useState<string | undefined>();
   const set = (patch: Partial<TransactionsSearch>) =>
     onChange({ ...search, ...patch, cursors: undefined });
 
-  const setDay = (which: 'from' | 'to', value: string) => {
-    const next = { from: search.from, to: search.to, [which]: value || undefined };
-    if (next.from && next.to && next.from > next.to) {
-      setDateError('The start date must not be after the end date.');
-      return;
-    }
-    setDateError(undefined);
-    set({ [which]: value || undefined });
-  };
+  const { setDay, dateError } = useDayRange(search, set);
 
-  const selected = search.cardId ? cards.cards.find((c) => c.id === search.cardId) : undefined;
-  // Until the full list is in, offer the selected card only: a partial list would look complete.
-  const options = cards.state === 'ready' ? cards.cards : selected ? [selected] : [];
   return (
     <fieldset className="filters">
       <legend className="visually-hidden">Filters</legend>
@@ -59,30 +46,11 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
         value={search.status}
         onChange={(status) => set({ status })}
       />
-      <Field label="Card">
-        {(control) => (
-          <select
-            {...control}
-            value={search.cardId ?? ''}
-            onChange={(e) => set({ cardId: e.target.value || undefined })}
-            onFocus={cards.load}
-            onPointerDown={cards.load}
-            aria-busy={cards.state === 'loading'}
-          >
-            <option value="">All cards</option>
-            {search.cardId && !options.some((c) => c.id === search.cardId) ? (
-              <option value={search.cardId}>{search.cardId}</option>
-            ) : null}
-            {options.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name} ({maskedLast4(c.last4)})
-              </option>
-            ))}
-            {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
-            {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
-          </select>
-        )}
-      </Field>
+      <CardFilterField
+        cardId={search.cardId}
+        cards={cards}
+        onChange={(cardId) => set({ cardId })}
+      />
       {dateError ? (
         <p className="form-error" role="alert">
           {dateError}

@@ -64,6 +64,28 @@ async function exportFrom(path: string) {
 }
 
 describe('transactions export', () => {
+  it('keeps the focus on the button while the export runs, and a second press starts nothing', async () => {
+    let finish: (response: Response) => void = () => {};
+    server.use(
+      http.get(
+        '/api/transactions/export.csv',
+        () => new Promise<Response>((resolve) => (finish = resolve)),
+      ),
+    );
+    serveReceipt('req-export-1', { rows: 1, bytes: encoder.encode(WHOLE).length });
+    const { user } = await exportFrom('/transactions?subAccountId=sa_ops');
+    const busy = await screen.findByRole('button', { name: 'Exporting…' });
+    expect(busy).toHaveFocus();
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    await user.click(busy);
+    expect(requestsTo('/api/transactions/export.csv')).toHaveLength(1);
+    finish(csvResponse(WHOLE));
+    const ready = await screen.findByRole('button', { name: 'Export CSV' });
+    expect(ready).toHaveFocus();
+    expect(ready).not.toHaveAttribute('aria-disabled');
+    await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
+  });
+
   it('when the server cuts the download part-way, says so and saves nothing', async () => {
     server.use(
       http.get(

@@ -43,7 +43,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
   const go = (next: TransactionsSearch) => void navigate({ to: '/transactions', search: next });
 
   const onExport = async () => {
-    if (!filter) return;
+    if (!filter || exporting) return;
     setExporting(true);
     setExportError(undefined);
     try {
@@ -62,7 +62,13 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
     <section aria-labelledby="transactions-title">
       <div className="screen-header">
         <h1 id="transactions-title">Transactions</h1>
-        <button type="button" onClick={onExport} disabled={!filter || exporting}>
+        {/* Busy, not disabled, while it runs: a disabled button would drop the focus to the page. */}
+        <button
+          type="button"
+          onClick={onExport}
+          disabled={!filter}
+          aria-disabled={exporting || undefined}
+        >
           {exporting ? 'Exporting…' : 'Export CSV'}
         </button>
       </div>

@@ -108,7 +108,8 @@ export function startTs(
         proc.stdout?.resume();
         const child: Child = {
           process: proc,
-          pid: serverPid(proc.pid as number),
+          // Only tsx's own binary runs the code in a child process; node runs it itself.
+          pid: command === tsxBin ? serverPid(proc.pid as number) : (proc.pid as number),
           readyLine: line,
           output: () => out,
           stop: () =>

@@ -9,19 +9,40 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Drives a URL with autocannon and returns the figures we report. */
+/** What the k-th request of a load asks for: its path (with query) and its headers. */
+export type RequestAt = (k: number) => { path: string; headers: Record<string, string> };
+
+/**
+ * Drives a URL with autocannon and returns the figures we report. With `requestAt`, every
+ * request is built afresh from a counter shared by all connections (as a balancer's
+ * connections carry many people's requests): the requests in flight at any moment are
+ * consecutive, so a mix of distinct queries and people keeps any two of them apart.
+ */
 export async function load(options: {
   url: string;
   connections: number;
   durationSeconds: number;
   headers?: Record<string, string>;
+  requestAt?: RequestAt;
 }): Promise<LoadResult> {
+  const { requestAt } = options;
+  let k = 0;
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers ?? {},
     pipelining: 1,
+    ...(requestAt
+      ? {
+          requests: [
+            {
+              method: 'GET',
+              setupRequest: (req: autocannon.Request) => ({ ...req, ...requestAt(k++) }),
+            },
+          ],
+        }
+      : {}),
   });
   return {
     requestsPerSecond: result.requests.average,

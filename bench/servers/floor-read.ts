@@ -24,10 +24,12 @@ const pageSchema = listEnvelopeSchema(upstreamCardSchema);
 const logger = createLogger('info', createStdoutDestination());
 const headers = securityHeaders('production');
 const keyOf = (id: string) => sessionStoreKey('floor-session-secret', id);
-/** One signed-in session, whose id the benchmark passes in and sends as `Cookie: sid=…`. */
-const sessions = new Map([
-  [keyOf(process.env.SESSION_ID as string), { email: 'bench@example.test' }],
-]);
+/** Signed-in sessions, whose ids the benchmark passes in (comma-separated) and sends as `Cookie: sid=…`. */
+const sessions = new Map(
+  String(process.env.SESSION_IDS)
+    .split(',')
+    .map((id, i) => [keyOf(id), { email: `bench${i}@example.test` }] as const),
+);
 
 const server = createServer(async (req, res) => {
   const started = Date.now();
@@ -40,10 +42,14 @@ const server = createServer(async (req, res) => {
     sendJson(res, { status: 401, code: 'unauthenticated' }, 401);
     return;
   }
+  // The query as the browser sent it, passed on (the floor does not check it; the BFF does).
+  const url = req.url ?? '';
+  const at = url.indexOf('?');
+  const query = at < 0 ? '' : url.slice(at);
   const outcome = await sendAttempt({
     dispatcher,
     origin: upstream.origin,
-    path: '/card',
+    path: `/card${query}`,
     method: 'GET',
     headers: { accept: 'application/json', 'x-api-key': 'bench-key', 'x-request-id': requestId },
     timeoutMs: 10_000,

@@ -1,6 +1,8 @@
 import {
   cardListQuerySchema,
+  cardPageSchema,
   cardPatchBodySchema,
+  cardSchema,
   revealBodySchema,
 } from '@card-console/shared/api/cards';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
@@ -9,6 +11,7 @@ import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseBody, parseParam, parseQuery } from '../../http/validate';
+import { compileSerializer } from '../../platform/schemas/compiled-serializer';
 import { createCardsService } from './cards-service';
 import { createRevealService } from './reveal-service';
 import { createUpdateCardService } from './update-card-service';
@@ -23,15 +26,22 @@ export function cardsRoutes(deps: FeatureDeps): ApiRoutes {
   const cards = createCardsService(deps);
   const reveals = createRevealService(deps);
   const updates = createUpdateCardService(deps);
+  const writePage = compileSerializer(cardPageSchema);
+  const writeCard = compileSerializer(cardSchema);
 
   return {
     'GET /api/cards': async (req, res) => {
-      sendJson(res, await cards.list(who(req), parseQuery(cardListQuerySchema, req)));
+      sendJson(
+        res,
+        await cards.list(who(req), parseQuery(cardListQuerySchema, req)),
+        200,
+        writePage,
+      );
     },
 
     'GET /api/cards/:id': async (req, res) => {
       const id = parseParam(resourceIdSchema, req.params.id, 'id');
-      sendJson(res, await cards.get(who(req), id));
+      sendJson(res, await cards.get(who(req), id), 200, writeCard);
     },
 
     'PATCH /api/cards/:id': async (req, res) => {

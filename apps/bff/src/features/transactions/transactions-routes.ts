@@ -2,6 +2,8 @@ import {
   exportRequestIdSchema,
   transactionExportQuerySchema,
   transactionListQuerySchema,
+  transactionPageSchema,
+  transactionSchema,
 } from '@card-console/shared/api/transactions';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { ApiRoutes } from '../../http/api-router';
@@ -10,6 +12,7 @@ import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseParam, parseQuery } from '../../http/validate';
+import { compileSerializer } from '../../platform/schemas/compiled-serializer';
 import { createExportService } from './export-service';
 import { streamCsv } from './stream-csv';
 import { createTransactionsService } from './transactions-service';
@@ -17,10 +20,13 @@ import { createTransactionsService } from './transactions-service';
 export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
   const transactions = createTransactionsService(deps);
   const exports = createExportService(deps);
+  const writePage = compileSerializer(transactionPageSchema);
+  const writeTransaction = compileSerializer(transactionSchema);
 
   return {
     'GET /api/transactions': async (req, res) => {
-      sendJson(res, await transactions.list(who(req), parseQuery(transactionListQuerySchema, req)));
+      const query = parseQuery(transactionListQuerySchema, req);
+      sendJson(res, await transactions.list(who(req), query), 200, writePage);
     },
 
     // Registered before '/:id' so "export.csv" is never read as an id. HEAD reaches this
@@ -77,7 +83,7 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
 
     'GET /api/transactions/:id': async (req, res) => {
       const id = parseParam(resourceIdSchema, req.params.id, 'id');
-      sendJson(res, await transactions.get(who(req), id));
+      sendJson(res, await transactions.get(who(req), id), 200, writeTransaction);
     },
   };
 }

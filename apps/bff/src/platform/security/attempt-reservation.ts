@@ -1,4 +1,5 @@
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes } from './rate-limiter-classes';
 
 /** A counter an attempt is charged to: a limiter and the key within it. */
 export interface Counter {

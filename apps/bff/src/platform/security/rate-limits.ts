@@ -1,6 +1,7 @@
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../../env';
 import { AppError } from '../../http/app-error';
+import { RateLimiterMemory, RateLimiterRes } from './rate-limiter-classes';
 
 /**
  * Builds a limiter for a key space. The default keeps counters in process; for several

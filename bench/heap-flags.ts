@@ -17,8 +17,25 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PEOPLE = 32;
 const API_KEY = 'bench-key';
 
-/** Candidates: V8's defaults, and young generations from 2 to 64 MB. */
-const SETTINGS: { name: string; nodeArgs: string[]; env?: Record<string, string> }[] = JSON.parse(process.env.TMP_SETTINGS as string);
+/**
+ * Candidates: V8's defaults (a 16 MB young generation, the old generation's own growth step),
+ * and young generations of 2 to 32 MB with old-generation growth steps of 20 and 50 %.
+ */
+const SETTINGS: { name: string; nodeArgs: string[] }[] = [
+  { name: "V8's defaults", nodeArgs: [] },
+  ...[
+    [2, 20],
+    [8, 20],
+    [16, 20],
+    [16, 50],
+    [16, undefined],
+    [32, 50],
+  ].map(([semi, growing]) => {
+    const nodeArgs = [`--max-semi-space-size=${semi}`];
+    if (growing !== undefined) nodeArgs.push(`--heap-growing-percent=${growing}`);
+    return { name: nodeArgs.join(' '), nodeArgs };
+  }),
+];
 
 interface Run {
   name: string;
@@ -66,7 +83,7 @@ export async function runHeapFlagsBench(): Promise<{ markdown: string }> {
         apiKey: API_KEY,
         people: PEOPLE,
         entry: serve.entry,
-        env: { ...serve.env, ...setting.env },
+        env: serve.env,
         nodeArgs: setting.nodeArgs,
         ...(usersFile ? { usersFile } : {}),
       });

@@ -1,5 +1,5 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
-// Names: proxied-read, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
+// Names: proxied-read, heap-flags, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
 // audit-store, browser (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,10 @@ const benches: Record<
   'proxied-read': {
     title: 'Proxied read, beside peers',
     load: async () => (await import('./proxied-read')).runProxiedReadBench,
+  },
+  'heap-flags': {
+    title: 'Node flags for the BFF, chosen by measurement',
+    load: async () => (await import('./heap-flags')).runHeapFlagsBench,
   },
   'upstream-economy': {
     title: 'Upstream economy',

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
+import { compileCheck } from '../platform/schemas/compiled-check';
 import { AppError } from './app-error';
 
 function describeIssues(error: z.ZodError): string {
@@ -26,7 +27,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.outp
       );
     }
   }
-  const result = schema.safeParse(query);
+  // Compiled from the schema; a refusal is zod's, with its messages (compiled-check.ts).
+  const result = compileCheck(schema)(query);
   if (!result.success) throw new AppError(400, 'invalid_query', describeIssues(result.error));
   return result.data;
 }

@@ -2,12 +2,8 @@
 // candidate young-generation size and old-generation growth step, side by side, under the
 // proxied-read benchmark's uncoalesced load (32 people, distinct queries), interleaved rounds.
 // Reports req/s, p99, CPU per request and peak RSS for each setting.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createCardService } from '@card-console/card-service-sim';
 import { bffServeCommand, buildBff, type RunningBff, startBff } from './lib/bff';
-import { collectCardQueries } from './lib/card-queries';
+import { benchCardQueries, captureCardPage } from './lib/card-queries';
 import { type Child, cpuMicros, peakRssMb, startTs } from './lib/child';
 import { load } from './lib/load';
 import { fmt, fmtSpread, spread } from './lib/stats';
@@ -48,24 +44,10 @@ interface Run {
 }
 
 export async function runHeapFlagsBench(): Promise<{ markdown: string }> {
-  const sim = createCardService({ apiKey: API_KEY, rateLimit: false });
-  const { url } = await sim.listen(0);
-  const body = await (await fetch(`${url}/card`, { headers: { 'x-api-key': API_KEY } })).text();
-  await sim.close();
-  const pageFile = join(tmpdir(), `cc-bench-heap-page-${process.pid}.json`);
-  writeFileSync(pageFile, body);
+  const pageFile = await captureCardPage(API_KEY);
+  const queries = await benchCardQueries(API_KEY);
   const children: Child[] = [];
   try {
-    const paged = await startTs('bench/lib/paged-card-service.ts', {
-      env: { API_KEY },
-      ready: /^READY/,
-    });
-    children.push(paged);
-    const queries = await collectCardQueries(
-      `http://127.0.0.1:${paged.readyLine.trim().split(' ')[1]}`,
-      API_KEY,
-    );
-    await paged.stop();
     const upstream = await startTs('bench/servers/static-upstream.ts', {
       env: { PAGE_FILE: pageFile },
       ready: /^READY/,

@@ -4,12 +4,10 @@
 // ENTRY=apps/bff/src/index.ts profiles the TypeScript under tsx instead of the bundle;
 // FLOOR=1 profiles the floor instead; NODE_ARGS="--max-semi-space-size=16" adds node flags after the `serve` script's.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCardService } from '@card-console/card-service-sim';
 import { bffServeCommand, startBff } from './lib/bff';
-import { collectCardQueries } from './lib/card-queries';
+import { benchCardQueries, captureCardPage } from './lib/card-queries';
 import { startTs } from './lib/child';
 import { load } from './lib/load';
 
@@ -18,18 +16,8 @@ const profDir = process.env.PROF_DIR ?? '/tmp/prof';
 rmSync(profDir, { recursive: true, force: true });
 mkdirSync(profDir, { recursive: true });
 
-const sim = createCardService({ apiKey: 'bench-key', rateLimit: false });
-const { url } = await sim.listen(0);
-const body = await (await fetch(`${url}/card`, { headers: { 'x-api-key': 'bench-key' } })).text();
-await sim.close();
-const pageFile = join(tmpdir(), 'cc-prof-page.json');
-writeFileSync(pageFile, body);
-const paged = await startTs('bench/lib/paged-card-service.ts', { ready: /^READY/ });
-const queries = await collectCardQueries(
-  `http://127.0.0.1:${paged.readyLine.trim().split(' ')[1]}`,
-  'bench-key',
-);
-await paged.stop();
+const pageFile = await captureCardPage('bench-key');
+const queries = await benchCardQueries('bench-key');
 const upstream = await startTs('bench/servers/static-upstream.ts', {
   env: { PAGE_FILE: pageFile },
   ready: /^READY/,

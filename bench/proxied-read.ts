@@ -3,12 +3,8 @@
 // real read path; interleaved rounds. The headline load is uncoalesced: many signed-in people
 // reading card pages of their own, so no two requests in flight can share an upstream call.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createCardService } from '@card-console/card-service-sim';
 import { bffServeCommand, type RunningBff, startBff } from './lib/bff';
-import { type CardQuery, collectCardQueries } from './lib/card-queries';
+import { benchCardQueries, captureCardPage } from './lib/card-queries';
 import { type Child, cpuMicros, peakRssMb, startTs } from './lib/child';
 import { sequentialLatency } from './lib/latency';
 import { load, type RequestAt } from './lib/load';
@@ -36,34 +32,6 @@ interface Target {
   cpuPerRequest: number[];
   p50One: number[];
   bad: number;
-}
-
-/** A real ~25-card page from the simulator: the static upstream answers it to every query. */
-async function capturePage(): Promise<string> {
-  const sim = createCardService({ apiKey: API_KEY, rateLimit: false });
-  const { url } = await sim.listen(0);
-  const res = await fetch(`${url}/card`, { headers: { 'x-api-key': API_KEY } });
-  const body = await res.text();
-  await sim.close();
-  const file = join(tmpdir(), `cc-bench-card-page-${process.pid}.json`);
-  writeFileSync(file, body);
-  return file;
-}
-
-/** Every page of every filter, sort and direction of a 4,000-card service, with real cursors. */
-async function cardQueries(): Promise<CardQuery[]> {
-  const sim = await startTs('bench/lib/paged-card-service.ts', {
-    env: { API_KEY },
-    ready: /^READY \d+/,
-  });
-  try {
-    return await collectCardQueries(
-      `http://127.0.0.1:${sim.readyLine.trim().split(' ')[1]}`,
-      API_KEY,
-    );
-  } finally {
-    await sim.stop();
-  }
 }
 
 function target(
@@ -122,8 +90,8 @@ async function measureCoalesced(bff: RunningBff, cookie: string, into: Target): 
 }
 
 export async function runProxiedReadBench(): Promise<{ markdown: string }> {
-  const pageFile = await capturePage();
-  const queries = await cardQueries();
+  const pageFile = await captureCardPage(API_KEY);
+  const queries = await benchCardQueries(API_KEY);
   const upstreamPaths = queries.map((q) => q.upstream);
   const apiPaths = queries.map((q) => q.api);
   const children: Child[] = [];

@@ -2,7 +2,12 @@
 // screen offers (status, sort, direction), each with the cursor the service issued for it. The
 // BFF shares one upstream call among identical reads in flight; queries that all differ keep
 // that from standing in for the read path being measured.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCardService } from '@card-console/card-service-sim';
 import { cardStatuses } from '@card-console/shared/upstream/card';
+import { startTs } from './child';
 
 export interface CardQuery {
   /** The card service's own path, as a direct call asks for the page. */
@@ -64,4 +69,35 @@ export function dealQueries<T>(queries: readonly T[], people: number): T[][] {
   );
   if (hands.some((h) => h.length === 0)) throw new Error(`fewer queries than ${people} people`);
   return hands;
+}
+
+/**
+ * A real ~25-card page from the simulator, written to a file: the static upstream
+ * (`bench/servers/static-upstream.ts`) answers it to every query.
+ */
+export async function captureCardPage(apiKey: string): Promise<string> {
+  const sim = createCardService({ apiKey, rateLimit: false });
+  const { url } = await sim.listen(0);
+  const res = await fetch(`${url}/card`, { headers: { 'x-api-key': apiKey } });
+  const body = await res.text();
+  await sim.close();
+  const file = join(tmpdir(), `cc-bench-card-page-${process.pid}.json`);
+  writeFileSync(file, body);
+  return file;
+}
+
+/** Every page of every filter, sort and direction of a 4,000-card simulator in its own process. */
+export async function benchCardQueries(apiKey: string): Promise<CardQuery[]> {
+  const sim = await startTs('bench/lib/paged-card-service.ts', {
+    env: { API_KEY: apiKey },
+    ready: /^READY \d+/,
+  });
+  try {
+    return await collectCardQueries(
+      `http://127.0.0.1:${sim.readyLine.trim().split(' ')[1]}`,
+      apiKey,
+    );
+  } finally {
+    await sim.stop();
+  }
 }

@@ -18,7 +18,11 @@ import type { z } from 'zod';
 import { toApiCard } from '../../features/cards/card-mapper';
 import { toApiSubAccount } from '../../features/sub-accounts/sub-account-mapper';
 import { toApiTransaction } from '../../features/transactions/transaction-mapper';
+import { withCheckDigit } from '../../test/reference-luhn';
 import { compileSerializer } from './compiled-serializer';
+
+/** A card number made here (it passes Luhn), never a literal in the source. */
+const STRAY_PAN = withCheckDigit('555555123456700');
 
 // The compiled serializer (fast-json-stringify, compiled from the API schema) writes the same
 // JSON as JSON.stringify of what zod makes of the value, and never a field the schema does
@@ -227,7 +231,7 @@ function withUndefined<T>(value: T, picks: number[], optional: string[]): T {
   return out as T;
 }
 
-const marker = (where: string) => `EXTRA-${where}-4111111111111111-MARKER`;
+const marker = (where: string) => `EXTRA-${where}-${STRAY_PAN}-MARKER`;
 
 /** The value with undeclared fields (a PAN, a CVV, …) on every object in it. */
 function withExtras(value: unknown, pan?: string): unknown {

@@ -63,8 +63,8 @@ async function main() {
   const readiness: ReadinessCheck[] = [];
   if (demo) closers.push(() => demo.close());
   // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
-  // Loaded only when configured: one process needs neither the client nor its stores (their
-  // modules are a fifth of an idle BFF's memory).
+  // Loaded only when configured: one process needs neither the client nor its stores (ioredis
+  // alone adds ~20 MB to a bare node process; apps/bff/README.md, "Modules load when used").
   const redisParts = config.redisUrl ? await loadRedisParts() : undefined;
   const redis =
     config.redisUrl && redisParts

@@ -7,7 +7,7 @@ import { bffServeCommand, type RunningBff, startBff } from './lib/bff';
 import { benchCardQueries, captureCardPage } from './lib/card-queries';
 import { type Child, cpuMicros, peakRssMb, startTs } from './lib/child';
 import { sequentialLatency } from './lib/latency';
-import { load, type RequestAt } from './lib/load';
+import { load, type RequestAt, recordLoad } from './lib/load';
 import { sequentialOver } from './lib/people-load';
 import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 
@@ -61,10 +61,7 @@ async function measure(t: Target): Promise<void> {
     requestAt: t.requestAt,
   });
   t.cpuPerRequest.push((cpuMicros(t.pid) - cpuBefore) / Math.max(1, r.requests));
-  t.rps.push(r.requestsPerSecond);
-  t.p50.push(r.p50Ms);
-  t.p99.push(r.p99Ms);
-  t.bad += r.non2xx + r.errors;
+  recordLoad(t, r);
   t.p50One.push(
     await sequentialOver({
       base: t.url,
@@ -82,10 +79,7 @@ async function measureCoalesced(bff: RunningBff, cookie: string, into: Target): 
   const cpuBefore = cpuMicros(bff.child.pid);
   const r = await load({ url, connections: CONNECTIONS, durationSeconds: SECONDS, headers });
   into.cpuPerRequest.push((cpuMicros(bff.child.pid) - cpuBefore) / Math.max(1, r.requests));
-  into.rps.push(r.requestsPerSecond);
-  into.p50.push(r.p50Ms);
-  into.p99.push(r.p99Ms);
-  into.bad += r.non2xx + r.errors;
+  recordLoad(into, r);
   into.p50One.push((await sequentialLatency({ url, requests: SEQUENTIAL_REQUESTS, headers })).p50);
 }
 

@@ -10,6 +10,7 @@ import { type RunningBff, startBff } from './lib/bff';
 import { collectCardQueries, dealQueries } from './lib/card-queries';
 import { type Child, cpuMicros, startTs } from './lib/child';
 import { childPidsNamed, cpuBetween, sampleCpu, type Watched } from './lib/cpu-accounting';
+import { recordLoad } from './lib/load';
 import { type Person, peopleLoad, sequentialOver } from './lib/people-load';
 import { redisCommandsProcessed, redisKeyCount } from './lib/redis-stats';
 import { type ReplicaRun, replicasMarkdown, runReplicaRounds } from './lib/scale-out-replicas';
@@ -79,10 +80,7 @@ async function measureReads(
       const requests = Math.max(1, r.requests);
       t.cpuPerRequest.push((cpuMicros(t.pid) - cpuBefore) / requests);
       t.redisPerRequest.push((redisCommandsProcessed(redis.port) - redisBefore) / requests);
-      t.rps.push(r.requestsPerSecond);
-      t.p50.push(r.p50Ms);
-      t.p99.push(r.p99Ms);
-      t.bad += r.non2xx + r.errors;
+      recordLoad(t, r);
       t.p50One.push(
         await sequentialOver({
           base: t.base,

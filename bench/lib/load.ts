@@ -53,3 +53,19 @@ export async function load(options: {
     errors: result.errors + result.timeouts,
   };
 }
+
+/** The figures a benchmark keeps per round of load, one series each. */
+export interface LoadSeries {
+  rps: number[];
+  p50: number[];
+  p99: number[];
+  bad: number;
+}
+
+/** Adds one round's result to a target's series. */
+export function recordLoad(into: LoadSeries, r: LoadResult): void {
+  into.rps.push(r.requestsPerSecond);
+  into.p50.push(r.p50Ms);
+  into.p99.push(r.p99Ms);
+  into.bad += r.non2xx + r.errors;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** One enrolled WebAuthn credential. */
+export interface StoredPasskey {
+  /** WebAuthn credential id, base64url. */
+  id: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  /** Signature counter. */
+  counter: number;
+  transports?: string[];
+  name: string;
+  /** Unix ms. */
+  createdAt: number;
+  lastUsedAt?: number;
+}
+
+/** A person's second factors beyond the TOTP secret in the users file. */
+export interface PersonFactors {
+  /** Oldest first (by createdAt). */
+  passkeys: StoredPasskey[];
+  /** The person turned TOTP off: passkeys are then their only second factor. */
+  totpDisabled: boolean;
+}
+
+export const MAX_PASSKEYS_PER_PERSON = 10;
+
+/**
+ * Where passkeys and the TOTP-off choice are kept, by lower-cased email. Every conditional
+ * change is atomic, so two requests at once can never leave a person with TOTP off and no
+ * passkey, nor enrol one credential twice or an eleventh passkey.
+ */
+export interface FactorStore {
+  /** Empty when unknown. */
+  get(email: string): Promise<PersonFactors>;
+  /** `duplicate`: this credential id is already enrolled by anyone. */
+  addPasskey(email: string, passkey: StoredPasskey): Promise<'added' | 'duplicate' | 'too_many'>;
+  renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined>;
+  /** Atomic: refuses to remove the last passkey while TOTP is off (the person would be left with no second factor). */
+  removePasskey(email: string, id: string): Promise<'removed' | 'not_found' | 'last_factor'>;
+  /** Atomic with removePasskey: turning TOTP off needs at least one passkey. */
+  setTotpDisabled(email: string, disabled: boolean): Promise<'ok' | 'no_passkey'>;
+  /** After a verified use: stores the new counter (never lowers it) and lastUsedAt. False when the passkey is gone. */
+  recordUse(email: string, id: string, counter: number, at: number): Promise<boolean>;
+}
+
+const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
+const unixMs = z.number().int().nonnegative();
+
+/** How a stored passkey is checked when read back (from the file or from Redis). */
+export const storedPasskeySchema = z.strictObject({
+  id: base64url,
+  publicKey: base64url,
+  counter: z.number().int().nonnegative(),
+  transports: z.array(z.string()).optional(),
+  name: z.string(),
+  createdAt: unixMs,
+  lastUsedAt: unixMs.optional(),
+}) satisfies z.ZodType<StoredPasskey>;
+
+/**
+ * The passkey as a store keeps it, or a TypeError for one it must not keep (a programming
+ * error, not the person's). An empty `transports` is left out: it means the same as none.
+ */
+export function storablePasskey(passkey: StoredPasskey): StoredPasskey {
+  const parsed = storedPasskeySchema.safeParse(passkey);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new TypeError(`not a storable passkey: ${issue?.path.join('.')} ${issue?.message}`);
+  }
+  const { transports, ...rest } = parsed.data;
+  return transports?.length ? { ...rest, transports } : rest;
+}
+
+/** A RangeError unless the counter and time of a passkey use are whole and not negative. */
+export function checkPasskeyUse(counter: number, at: number): void {
+  if (!Number.isSafeInteger(counter) || counter < 0 || !Number.isSafeInteger(at) || at < 0) {
+    throw new RangeError('a passkey use needs a whole, non-negative counter and time');
+  }
+}
+
+/** Oldest first, by createdAt, then by id so the order is stable. */
+export const oldestFirst = (x: StoredPasskey, y: StoredPasskey): number =>
+  x.createdAt - y.createdAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+export const noFactors = (): PersonFactors => ({ passkeys: [], totpDisabled: false });

@@ -6,7 +6,10 @@ import { cardsRoutes } from './features/cards/cards-routes';
 import { createHealthRouter } from './features/health/health-router';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
 import { metaRoutes } from './features/meta/meta-routes';
+import { passkeyRoutes } from './features/passkeys/passkey-routes';
 import { sessionRoutes } from './features/session/session-routes';
+import type { RelyingParty } from './features/sso/relying-party';
+import { ssoNotConfigured, ssoRoutes } from './features/sso/sso-routes';
 import { subAccountsRoutes } from './features/sub-accounts/sub-accounts-routes';
 import { transactionsRoutes } from './features/transactions/transactions-routes';
 import { createApiRouter } from './http/api-router';
@@ -22,14 +25,18 @@ import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { countAuditFailures } from './platform/metrics/counted-audit-store';
 import { type Metrics, noMetrics } from './platform/metrics/metrics';
+import type { FactorStore } from './platform/passkeys/factor-store';
+import { PasskeyCeremonies } from './platform/passkeys/passkey-ceremonies';
+import { SecondFactors } from './platform/passkeys/second-factors';
 import { type ExportReceipts, MemoryExportReceipts } from './platform/security/export-receipts';
 import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
+import { MemoryOneTimeStore, type OneTimeStore } from './platform/security/one-time-store';
 import {
   createRateLimiters,
   memoryRateLimiters,
   type RateLimiterFactory,
 } from './platform/security/rate-limits';
-import { TotpStepUp } from './platform/security/step-up';
+import { SecondFactorStepUp } from './platform/security/step-up';
 import { MemoryUsedCodeLedger, TotpVerifier, type UsedCodeLedger } from './platform/security/totp';
 import { SessionService } from './platform/sessions/session-service';
 import type { SessionStore } from './platform/sessions/session-store';
@@ -52,6 +59,12 @@ export interface AppDeps {
   exportSlots?: ExportSlots;
   /** Finished exports' receipts; in memory by default (one replica). */
   exportReceipts?: ExportReceipts;
+  /** Admins' passkeys and TOTP setting (durable: a file in DATA_DIR, or Redis). */
+  factorStore: FactorStore;
+  /** Single-use values (WebAuthn challenges, pending SSO sign-ins); memory by default. */
+  oneTimeStore?: OneTimeStore;
+  /** Single sign-on's relying party, when `config.sso` is set (index.ts resolves 'demo'). */
+  relyingParty?: RelyingParty;
   audit: AuditStore;
   clock: Clock;
   logger: Logger;
@@ -83,7 +96,24 @@ export function createApp(deps: AppDeps): RequestListener {
     config.session,
   );
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
-  const stepUp = new TotpStepUp({ sessions, users: deps.users, totp, limiters, audit, logger });
+  const oneTime = deps.oneTimeStore ?? new MemoryOneTimeStore(clock);
+  const factors = new SecondFactors(deps.users, deps.factorStore);
+  const passkeys = new PasskeyCeremonies({
+    origin: config.publicOrigin,
+    factors: deps.factorStore,
+    challenges: oneTime,
+    now: () => clock.now(),
+  });
+  const stepUp = new SecondFactorStepUp({
+    sessions,
+    factors,
+    passkeys,
+    totp,
+    limiters,
+    audit,
+    logger,
+  });
+  const rp = deps.relyingParty;
   const hashing = createHashingGate({
     atOnce: config.rateLimits.signInHashesAtOnce,
     queued: config.rateLimits.signInHashesQueued,
@@ -118,8 +148,28 @@ export function createApp(deps: AppDeps): RequestListener {
     logger,
     authorize: createAuthorizer({ audit, limiters, logger }),
     routes: [
-      metaRoutes(config.mode),
-      sessionRoutes({ sessions, users: deps.users, totp, limiters, hashing, audit, logger }),
+      metaRoutes(config.mode, {
+        password: config.mode === 'demo' || config.usersFile !== undefined,
+        ssoLabel: rp?.label,
+      }),
+      sessionRoutes({
+        sessions,
+        users: deps.users,
+        totp,
+        factors,
+        passkeys,
+        stepUp,
+        limiters,
+        hashing,
+        audit,
+        logger,
+        rp,
+        signedOutUrl: `${config.publicOrigin}/sign-in`,
+      }),
+      passkeyRoutes({ factors, passkeys, stepUp, audit }),
+      rp
+        ? ssoRoutes({ rp, pending: oneTime, sessions, audit, clock, logger, config })
+        : ssoNotConfigured(),
       auditRoutes(audit),
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Role } from '@card-console/shared/api/meta';
 import { z } from 'zod';
 
 const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,6 +118,26 @@ const envSchema = z.object({
     z.coerce.number().int('must be a whole number').min(0).max(65_535).optional(),
   ),
   METRICS_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+  /** Single sign-on: the company's OpenID Provider (Okta, Entra ID, Google…), its issuer URL. */
+  OIDC_ISSUER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({
+        protocol: /^https?$/,
+        message: 'must be the issuer URL, such as https://example.okta.com',
+      })
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  /** The ID token claim the role comes from (a string or an array of strings). */
+  OIDC_ROLE_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).max(200).default('groups')),
+  /** `claim value=role` pairs, comma-separated: `card-admins=admin,finance-team=finance`. */
+  OIDC_ROLE_MAP: optionalString,
+  /** Scopes asked for besides `openid` (space-separated). */
+  OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('email profile groups')),
+  /** What the sign-in page's button says: "Sign in with <label>". */
+  OIDC_LABEL: z.preprocess(emptyAsUndefined, z.string().min(1).max(40).default('SSO')),
   /** How long SIGTERM waits for in-flight requests (an export is then cut) before exiting. */
   SHUTDOWN_GRACE_SECONDS: z.preprocess(
     emptyAsUndefined,
@@ -144,6 +165,20 @@ export interface RateLimitConfig {
   revealsPerMinute: number;
 }
 
+/** Single sign-on through an OpenID Provider (`features/sso`). */
+export interface SsoConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The ID token claim read for the role. */
+  roleClaim: string;
+  /** Claim value → role; a person with no mapped value gets no session. */
+  roleMap: Readonly<Record<string, Role>>;
+  /** Scopes besides `openid`. */
+  scopes: string[];
+  label: string;
+}
+
 export interface Config {
   mode: Mode;
   port: number;
@@ -159,6 +194,11 @@ export interface Config {
   cardApiBaseUrl: string | undefined;
   cardApiKey: string | undefined;
   usersFile: string | undefined;
+  /**
+   * Single sign-on: the configured provider, 'demo' (demo mode starts its own provider on
+   * loopback), or undefined (email and password only).
+   */
+  sso: SsoConfig | 'demo' | undefined;
   dataDir: string;
   /** Keys the session store (HMAC of the cookie id), so a store dump holds no usable cookie. */
   sessionSecret: string;
@@ -210,6 +250,53 @@ function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+/**
+ * The OIDC_* variables, all or none of issuer, client id and secret; the role map must name at
+ * least one value, each mapped to finance or admin. Problems are added to `problems`.
+ */
+function ssoConfig(e: z.infer<typeof envSchema>, problems: string[]): SsoConfig | undefined {
+  const given = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (given === 0) {
+    if (e.OIDC_ROLE_MAP) problems.push('OIDC_ROLE_MAP: set without OIDC_ISSUER');
+    return undefined;
+  }
+  if (given < 3) {
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: set all three, or none');
+    return undefined;
+  }
+  if (e.OIDC_ISSUER && isClearTextOffHost(e.OIDC_ISSUER)) {
+    problems.push('OIDC_ISSUER: must be https:// (http:// only to a loopback host)');
+  }
+  const roleMap: Record<string, Role> = {};
+  for (const pair of (e.OIDC_ROLE_MAP ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.lastIndexOf('=');
+    const value = pair.slice(0, at).trim();
+    const role = pair.slice(at + 1).trim();
+    if (at <= 0 || value === '' || (role !== 'finance' && role !== 'admin')) {
+      problems.push(
+        `OIDC_ROLE_MAP: "${pair.trim().slice(0, 80)}" is not "claim value=finance" or "claim value=admin"`,
+      );
+      continue;
+    }
+    roleMap[value] = role;
+  }
+  if (Object.keys(roleMap).length === 0 && !problems.some((p) => p.startsWith('OIDC_ROLE_MAP'))) {
+    problems.push(
+      'OIDC_ROLE_MAP: required with OIDC_ISSUER, such as card-admins=admin,finance-team=finance',
+    );
+  }
+  return {
+    issuer: e.OIDC_ISSUER as string,
+    clientId: e.OIDC_CLIENT_ID as string,
+    clientSecret: e.OIDC_CLIENT_SECRET as string,
+    roleClaim: e.OIDC_ROLE_CLAIM,
+    roleMap,
+    scopes: e.OIDC_SCOPES.split(/\s+/).filter((s) => s !== '' && s !== 'openid'),
+    label: e.OIDC_LABEL,
+  };
+}
+
 /** Builds the configuration or throws a ConfigError whose message names each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -226,7 +313,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const problems: string[] = [];
   if (mode === 'production') {
     if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required when CARD_API_BASE_URL is set');
-    if (!e.USERS_FILE) problems.push('USERS_FILE: required when CARD_API_BASE_URL is set');
+    if (!e.USERS_FILE && !e.OIDC_ISSUER) {
+      problems.push(
+        'USERS_FILE or OIDC_ISSUER: at least one is required when CARD_API_BASE_URL is set (email and password sign-in, single sign-on, or both)',
+      );
+    }
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required when CARD_API_BASE_URL is set');
     // The loopback default would refuse every sign-in from the real address as bad_origin.
     if (!e.PUBLIC_ORIGIN) {
@@ -254,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'DATABASE_MIGRATION_URL: set without DATABASE_URL; the BFF writes the audit trail through DATABASE_URL',
     );
   }
+  const sso = ssoConfig(e, problems);
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     problems.push(
       'METRICS_PORT: must differ from PORT (metrics are never served on the public port)',
@@ -273,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cardApiBaseUrl: e.CARD_API_BASE_URL,
     cardApiKey: e.CARD_API_KEY,
     usersFile: e.USERS_FILE ? resolve(base, e.USERS_FILE) : undefined,
+    sso: sso ?? (mode === 'demo' ? 'demo' : undefined),
     dataDir: e.DATA_DIR ? resolve(base, e.DATA_DIR) : resolve(bffDir, '.data'),
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     logLevel: e.LOG_LEVEL,

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './env';
 import type { ReadinessCheck } from './features/health/readiness';
+import type { RelyingParty } from './features/sso/relying-party';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
 import { systemClock } from './platform/clock';
@@ -12,6 +13,8 @@ import { type Closer, createGracefulShutdown } from './platform/lifecycle/gracef
 import { createLogger, createStdoutDestination } from './platform/logger';
 import { startMetricsServer } from './platform/metrics/metrics-server';
 import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
+import type { FactorStore } from './platform/passkeys/factor-store';
+import { FileFactorStore } from './platform/passkeys/file-factor-store';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
@@ -45,13 +48,13 @@ async function main() {
   try {
     users = config.usersFile
       ? await UserDirectory.fromFile(config.usersFile)
-      : await UserDirectory.demo();
+      : config.mode === 'demo'
+        ? await UserDirectory.demo()
+        : await UserDirectory.none();
   } catch (error) {
     logger.fatal((error as Error).message);
     process.exit(1);
   }
-  if (config.mode === 'production' && !config.usersFile)
-    throw new Error('unreachable: no users file');
 
   // One registry for the process, handed in (no global one): every series the BFF reports.
   const registry = new Registry();
@@ -116,6 +119,42 @@ async function main() {
   const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
   closers.push(() => upstream.close());
 
+  // Admins' passkeys: in Redis with several replicas, else a file beside the audit trail.
+  let factorStore: FactorStore;
+  try {
+    factorStore = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    await Promise.all(closers.map(async (close) => close()));
+    process.exit(1);
+  }
+  // Single sign-on: the company's provider, or in demo mode one of our own on loopback.
+  let relyingParty: RelyingParty | undefined;
+  if (config.sso) {
+    const { RelyingParty } = await import('./features/sso/relying-party');
+    let sso = config.sso;
+    if (sso === 'demo') {
+      const { startDemoIdentityProvider } = await import('./platform/sso/demo-identity-provider');
+      const origins = config.allowedOrigins;
+      const provider = await startDemoIdentityProvider({
+        redirectUris: origins.map((origin) => `${origin}/api/sso/callback`),
+        postLogoutRedirectUris: origins.map((origin) => `${origin}/sign-in`),
+      } as never);
+      closers.push(() => provider.close());
+      sso = {
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        roleClaim: provider.roleClaim,
+        roleMap: provider.roleMap,
+        scopes: ['email', 'profile', 'groups'],
+        label: 'demo SSO',
+      };
+      logger.info({ issuer: provider.issuer }, 'demo identity provider started on loopback');
+    }
+    relyingParty = new RelyingParty(sso);
+  }
+
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
   const cutOff = new AbortController();
   const app = createApp({
@@ -129,7 +168,10 @@ async function main() {
       locks: shared.locks,
       exportSlots: shared.exportSlots,
       exportReceipts: shared.exportReceipts,
+      oneTimeStore: shared.oneTimeStore,
     }),
+    factorStore,
+    ...(relyingParty ? { relyingParty } : {}),
     audit: postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock),
     clock: systemClock,
     logger,

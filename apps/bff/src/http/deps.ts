@@ -1,4 +1,5 @@
 import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
+import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
@@ -32,17 +33,24 @@ export interface AuditStore {
   }): Promise<{ items: AuditRecord[]; nextCursor?: string }>;
 }
 
-/** The second-factor check a reveal needs. */
+/** A second factor offered with a request: a TOTP code or a passkey's assertion. */
+export interface StepUpProof {
+  totp?: string | undefined;
+  passkey?: PasskeyAssertion | undefined;
+}
+
+/** The second-factor check a reveal (and enrolling or removing a factor) needs. */
 export interface StepUp {
   /**
    * Resolves when the person behind `req` passed a second-factor check within the last
-   * 5 minutes, or when `totp` is a valid code now (then the step-up is recorded and the
-   * session id rotated, with the new cookie set on `res`). Otherwise throws AppError 401
-   * `step_up_required` (no code given), 401 `invalid_totp` (wrong code), 401 `session_ended`
-   * (too many wrong codes: the session is destroyed and its cookie cleared on `res`) or 429
-   * `rate_limited` (the session's other codes are still being checked).
+   * 5 minutes, or when `proof` passes now (then the step-up is recorded and the session id
+   * rotated, with the new cookie set on `res`). Otherwise throws AppError 401
+   * `step_up_required` (no proof given; `secondFactor.methods` says what may be used),
+   * 401 `invalid_totp` / `invalid_passkey`, 401 `session_ended` (too many wrong proofs: the
+   * session is destroyed and its cookie cleared on `res`) or 429 `rate_limited` (the
+   * session's other proofs are still being checked).
    */
-  require(req: Request, res: Response, totp: string | undefined): Promise<void>;
+  require(req: Request, res: Response, proof?: StepUpProof): Promise<void>;
 }
 
 /** What every feature router is built from. */

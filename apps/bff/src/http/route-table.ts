@@ -17,6 +17,12 @@ export interface RouteRule {
   example: string;
   /** Does the handler change anything (Origin check, audit of denials)? */
   mutation: boolean;
+  /**
+   * A full-page navigation (single sign-on): a GET a browser makes by following a link or a
+   * redirect, so it cannot carry `X-CSRF`. It answers with redirects only; what protects it
+   * is the state bound to the browser (features/sso).
+   */
+  navigation?: true;
 }
 
 const everyone = ['finance', 'admin'] as const;
@@ -43,6 +49,86 @@ export const routeTable: readonly RouteRule[] = [
     path: '/api/session',
     access: 'signedIn',
     example: '/api/session',
+    mutation: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/session/step-up-options',
+    access: admins,
+    example: '/api/session/step-up-options',
+    mutation: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/session/step-up',
+    access: admins,
+    example: '/api/session/step-up',
+    mutation: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/sso/start',
+    access: 'public',
+    example: '/api/sso/start',
+    mutation: false,
+    navigation: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/sso/callback',
+    access: 'public',
+    example: '/api/sso/callback?state=s&code=c',
+    mutation: false,
+    navigation: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/sso/step-up',
+    access: admins,
+    example: '/api/sso/step-up',
+    mutation: false,
+    navigation: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/second-factors',
+    access: admins,
+    example: '/api/second-factors',
+    mutation: false,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/second-factors/totp',
+    access: admins,
+    example: '/api/second-factors/totp',
+    mutation: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/passkeys/registration-options',
+    access: admins,
+    example: '/api/passkeys/registration-options',
+    mutation: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/passkeys',
+    access: admins,
+    example: '/api/passkeys',
+    mutation: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/passkeys/:id',
+    access: admins,
+    example: '/api/passkeys/{passkeyId}',
+    mutation: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/passkeys/:id',
+    access: admins,
+    example: '/api/passkeys/{passkeyId}',
     mutation: true,
   },
   {

@@ -16,10 +16,13 @@ import supertest from 'supertest';
 import { createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
+import { RelyingParty } from '../features/sso/relying-party';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics/metrics';
+import type { FactorStore } from '../platform/passkeys/factor-store';
+import { FileFactorStore } from '../platform/passkeys/file-factor-store';
 import { createRedisClient, whenRedisReady } from '../platform/redis/redis-client';
 import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
@@ -28,6 +31,9 @@ import type { UserDirectory } from '../platform/users/user-directory';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
 import { ManualClock } from './manual-clock';
+import { SoftwareAuthenticator } from './software-authenticator';
+import type { SsoBrowser } from './sso-browser';
+import { ssoPeople, type TestIdentityProvider, walkToCallback } from './test-identity-provider';
 import { TestSession } from './test-session';
 import { buildTestUsers, type TestCredentials } from './test-users';
 import { TotpSource } from './totp-source';
@@ -71,6 +77,8 @@ export interface TestAppOptions {
   cutOff?: AbortSignal;
   /** Keep every request the simulator receives (method, URL, headers) in `simRequests`. */
   recordSimRequests?: boolean;
+  /** Single sign-on against this (real) OpenID Provider; none when not given. */
+  identityProvider?: TestIdentityProvider;
 }
 
 /** A request as the simulator received it. */
@@ -101,12 +109,23 @@ export interface TestApp {
   simRequests: SimRequest[];
   /** Who may sign in; in production mode read from `usersFile` (demo mode has no file). */
   users: UserDirectory;
+  /** Admins' passkeys and TOTP setting (a file in the test's data dir, or Redis). */
+  factors: FactorStore;
+  /** The admin's passkeys, in software; `enrolAdminPasskey` adds one through the API. */
+  authenticator: SoftwareAuthenticator;
+  /** Enrols a passkey for the admin through the API (a stepped-up admin session). */
+  enrolAdminPasskey(session?: TestSession): Promise<string>;
   usersFile: string | undefined;
   /** Headers every /api call needs (X-CSRF and the public Origin), plus `extra`. */
   apiHeaders(extra?: Record<string, string>): Record<string, string>;
   /** A current TOTP code for the admin, never one already used (advances the clock if needed). */
   adminTotp(): string;
-  signIn(role: Role): Promise<TestSession>;
+  /**
+   * A session of this role: with a password (an admin's with a TOTP code), or with `sso`
+   * through the identity provider (an admin's then confirmed at the provider, so both kinds
+   * of admin session have passed a second factor).
+   */
+  signIn(role: Role, options?: { via?: 'password' | 'sso' }): Promise<TestSession>;
   close(): Promise<void>;
 }
 
@@ -145,6 +164,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { rateLimits, session, ...rest } = options.env ?? {};
   const config: Config = {
     ...base,
+    sso: options.identityProvider?.sso,
     ...rest,
     rateLimits: { ...base.rateLimits, ...testRateLimits, ...rateLimits },
     session: { ...base.session, ...session },
@@ -164,11 +184,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redis && options.redis
       ? redisStores(redis, config, { prefix: options.redis.prefix, logger })
       : undefined;
+  const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   const app = createApp({
     config,
     upstream,
     users,
     ...shared,
+    factorStore: factors,
+    ...(options.identityProvider
+      ? { relyingParty: new RelyingParty(options.identityProvider.sso) }
+      : {}),
     sessionStore: options.sessionStore ?? shared?.sessionStore ?? new MemorySessionStore(clock),
     ...(options.locks ? { locks: options.locks } : {}),
     audit,
@@ -195,7 +220,47 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...extra,
   });
 
-  async function signIn(role: Role): Promise<TestSession> {
+  /** The provider's redirect back, sent as a browser would: no SameSite=Strict cookie. */
+  async function callback(stopped: { url: string }, browser: SsoBrowser) {
+    const back = new URL(stopped.url);
+    const binding = browser
+      .cookieHeader(url)
+      .split('; ')
+      .filter((pair) => /^(__Host-)?cc_sso=/.test(pair))
+      .join('; ');
+    return request.get(`${back.pathname}${back.search}`).set('Cookie', binding);
+  }
+
+  async function signInWithSso(role: Role): Promise<TestSession> {
+    const idp = options.identityProvider;
+    if (!idp) throw new Error('signIn via sso needs the identityProvider option');
+    const { email } = ssoPeople[role];
+    const first = await walkToCallback(url, idp, email);
+    const res = await callback(first.stopped, first.browser);
+    if (res.status !== 302 || res.headers.location !== '/cards') {
+      throw new Error(`sso sign-in as ${role}: ${res.status} → ${res.headers.location}`);
+    }
+    const session = TestSession.fromResponse(res, role, config.cookie.name, apiHeaders);
+    if (role === 'admin') {
+      const again = await walkToCallback(url, idp, email, {
+        browser: first.browser,
+        path: '/api/sso/step-up?returnTo=%2Fcards',
+        cookie: session.cookie,
+      });
+      const stepped = await callback(again.stopped, again.browser);
+      if (
+        stepped.status !== 302 ||
+        stepped.headers.location !== '/cards' ||
+        !session.absorb(stepped)
+      ) {
+        throw new Error(`sso step-up: ${stepped.status} → ${stepped.headers.location}`);
+      }
+    }
+    return session;
+  }
+
+  async function signIn(role: Role, how: { via?: 'password' | 'sso' } = {}): Promise<TestSession> {
+    if (how.via === 'sso') return signInWithSso(role);
     const { email, password } = credentials[role];
     const body = role === 'admin' ? { email, password, totp: totp.next() } : { email, password };
     const res = await request.post('/api/session').set(apiHeaders()).send(body);
@@ -205,10 +270,32 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return TestSession.fromResponse(res, role, config.cookie.name, apiHeaders);
   }
 
+  const authenticator = new SoftwareAuthenticator();
+  async function enrolAdminPasskey(given?: TestSession): Promise<string> {
+    const session = given ?? (await signIn('admin'));
+    const options = await request
+      .post('/api/passkeys/registration-options')
+      .set(session.headers())
+      .send({});
+    if (options.status !== 200) throw new Error(`registration options: ${options.status}`);
+    const response = authenticator.create(options.body, config.publicOrigin);
+    const enrolled = await request
+      .post('/api/passkeys')
+      .set(session.headers())
+      .send({ name: `Test passkey ${authenticator.passkeys.length}`, response });
+    if (enrolled.status !== 201) {
+      throw new Error(`enrolment: ${enrolled.status} ${JSON.stringify(enrolled.body)}`);
+    }
+    return enrolled.body.id as string;
+  }
+
   return {
     url,
     request,
     sim,
+    factors,
+    authenticator,
+    enrolAdminPasskey,
     simUrl,
     apiKey,
     clock,

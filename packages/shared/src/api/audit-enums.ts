@@ -8,9 +8,28 @@ export const auditActions = [
   'session.signIn',
   'session.signOut',
   'session.ended',
+  'session.stepUp',
+  'factor.enrolled',
+  'factor.removed',
   'access.denied',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
 export const auditOutcomes = ['success', 'denied', 'failed'] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
+
+/**
+ * How a person proved who they are, on sign-in, step-up and factor records: a password
+ * alone, a password with a TOTP code or a passkey, single sign-on at the company's identity
+ * provider, or (step-up, factors) a TOTP code, a passkey or a fresh provider sign-in.
+ */
+export const auditMethods = [
+  'password',
+  'password+totp',
+  'password+passkey',
+  'sso',
+  'totp',
+  'passkey',
+  'provider',
+] as const;
+export type AuditMethod = (typeof auditMethods)[number];

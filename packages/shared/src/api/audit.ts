@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
-import { auditActions, auditOutcomes } from './audit-enums';
+import { auditActions, auditMethods, auditOutcomes } from './audit-enums';
 import { pageSchema } from './error';
 import { roleSchema } from './meta';
 
-export { auditActions, auditOutcomes };
+export { auditActions, auditMethods, auditOutcomes };
+export type { AuditMethod } from './audit-enums';
 
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -20,6 +21,8 @@ export const auditRecordSchema = z.object({
   role: roleSchema.optional(),
   action: z.enum(auditActions),
   outcome: z.enum(auditOutcomes),
+  /** Sign-in, step-up and factor records: how the person proved who they are. */
+  method: z.enum(auditMethods).optional(),
   target: z.string().optional(),
   cardId: z.string().optional(),
   last4: z.string().optional(),

@@ -3,6 +3,7 @@ import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
 import { apiErrorBodySchema, pageSchema } from './error';
 import { visibleNameSchema } from './names';
+import { passkeyAssertionSchema } from './passkeys';
 import { totpCodeSchema } from './session';
 
 const centsSchema = z.number().int();
@@ -109,6 +110,8 @@ export type CardPatchBody = z.input<typeof cardPatchBodySchema>;
 export const revealBodySchema = z.strictObject({
   reason: z.string().trim().min(3, 'give a reason of at least 3 characters').max(500),
   totp: totpCodeSchema.optional(),
+  /** A passkey's assertion over the step-up challenge (POST /api/session/step-up-options). */
+  passkey: passkeyAssertionSchema.optional(),
 });
 export type RevealBody = z.input<typeof revealBodySchema>;
 

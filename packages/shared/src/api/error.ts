@@ -8,6 +8,16 @@ export const apiErrorBodySchema = z.object({
   requestId: z.string(),
   /** Seconds until a retry makes sense, on 429 and 503. */
   retryAfterSeconds: z.number().int().nonnegative().optional(),
+  /**
+   * On 401 `second_factor_required` (and the step-up refusals): which second factors the
+   * person may use, and for a passkey the options to hand to the browser.
+   */
+  secondFactor: z
+    .object({
+      methods: z.array(z.enum(['totp', 'passkey', 'provider'])),
+      passkeyOptions: z.object({ challenge: z.string() }).loose().optional(),
+    })
+    .optional(),
   /** On 409 `card_changed`: the card's editable values now (`null`: the card has no such limit). */
   current: z
     .object({

@@ -6,6 +6,10 @@ export type Role = z.infer<typeof roleSchema>;
 /** GET /api/meta: what the sign-in page may show before anyone is signed in. */
 export const metaResponseSchema = z.object({
   mode: z.enum(['demo', 'production']),
+  /** Email and password sign-in (the users file) is on. */
+  passwordSignIn: z.boolean(),
+  /** Single sign-on through the company's OpenID Provider is on: `GET /api/sso/start`. */
+  sso: z.object({ label: z.string() }).optional(),
   demoAccounts: z
     .array(
       z.object({

@@ -1,25 +1,65 @@
 import { z } from 'zod';
 import { roleSchema } from './meta';
+import { passkeyAssertionSchema } from './passkeys';
 
 export const totpCodeSchema = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
 
-/** POST /api/session */
-export const signInBodySchema = z.strictObject({
-  email: z.string().trim().toLowerCase().pipe(z.email().max(254)),
-  password: z.string().min(1).max(256),
-  totp: totpCodeSchema.optional(),
-});
+/**
+ * POST /api/session. An admin adds a second factor: a TOTP code or a passkey's assertion
+ * (made with the options the 401 `second_factor_required` carried), never both.
+ */
+export const signInBodySchema = z
+  .strictObject({
+    email: z.string().trim().toLowerCase().pipe(z.email().max(254)),
+    password: z.string().min(1).max(256),
+    totp: totpCodeSchema.optional(),
+    passkey: passkeyAssertionSchema.optional(),
+  })
+  .refine((b) => b.totp === undefined || b.passkey === undefined, {
+    message: 'give a code or a passkey, not both',
+    path: ['passkey'],
+  });
 export type SignInBody = z.input<typeof signInBodySchema>;
+
+/** How a session was signed in. */
+export const signInMethodSchema = z.enum(['password', 'sso']);
+export type SignInMethod = z.infer<typeof signInMethodSchema>;
+
+/**
+ * The ways a person can pass a step-up: a TOTP code, a passkey, or a fresh sign-in at the
+ * company's identity provider (`provider`, SSO sessions).
+ */
+export const stepUpMethodSchema = z.enum(['totp', 'passkey', 'provider']);
+export type StepUpMethod = z.infer<typeof stepUpMethodSchema>;
+
+/** POST /api/session/step-up: a second-factor check on its own (before enrolling a passkey). */
+export const stepUpBodySchema = z
+  .strictObject({
+    totp: totpCodeSchema.optional(),
+    passkey: passkeyAssertionSchema.optional(),
+  })
+  .refine((b) => (b.totp === undefined) !== (b.passkey === undefined), {
+    message: 'give a code or a passkey',
+    path: ['totp'],
+  });
+export type StepUpBody = z.input<typeof stepUpBodySchema>;
 
 /** GET /api/session (and the answer to a sign-in). */
 export const sessionResponseSchema = z.object({
   email: z.string(),
   role: roleSchema,
-  /** Unix ms until which a reveal needs no new second-factor code; absent when lapsed. */
+  method: signInMethodSchema,
+  /** Unix ms until which a reveal needs no new second-factor check; absent when lapsed. */
   stepUpUntil: z.number().int().optional(),
+  /** What this person can step up with now (admins); empty for finance. */
+  stepUpMethods: z.array(stepUpMethodSchema),
   /** Unix ms when the session ends unless used. */
   idleExpiresAt: z.number().int(),
   /** Unix ms when the session ends whatever happens. */
   absoluteExpiresAt: z.number().int(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** DELETE /api/session: where to go to end the identity provider's session too (SSO). */
+export const signOutResponseSchema = z.object({ providerLogoutUrl: z.string().optional() });
+export type SignOutResponse = z.infer<typeof signOutResponseSchema>;

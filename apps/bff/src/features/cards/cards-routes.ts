@@ -6,6 +6,7 @@ import {
   revealBodySchema,
 } from '@card-console/shared/api/cards';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
+import type { z } from 'zod';
 import type { ApiRoutes } from '../../http/api-router';
 import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
@@ -54,10 +55,10 @@ export function cardsRoutes(deps: FeatureDeps): ApiRoutes {
       res.set('Cache-Control', 'no-store');
       const person = who(req);
       const id = parseParam(resourceIdSchema, req.params.id, 'id');
-      let body: { reason: string; totp?: string | undefined };
+      let body: z.output<typeof revealBodySchema>;
       try {
         body = parseBody(revealBodySchema, req);
-        await deps.stepUp.require(req, res, body.totp);
+        await deps.stepUp.require(req, res, { totp: body.totp, passkey: body.passkey });
       } catch (error) {
         await reveals.recordDenied(person, id, claimedReason(req.body), error);
         throw error;

@@ -6,11 +6,19 @@ import { otpauthUri } from '../../platform/security/totp';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 
 /** GET /api/meta: what the sign-in page may show. Demo credentials only ever in demo mode. */
-export function metaRoutes(mode: Mode): ApiRoutes {
+export function metaRoutes(
+  mode: Mode,
+  signIn: { password: boolean; ssoLabel: string | undefined },
+): ApiRoutes {
+  const ways = {
+    passwordSignIn: signIn.password,
+    ...(signIn.ssoLabel ? { sso: { label: signIn.ssoLabel } } : {}),
+  };
   const body: MetaResponse =
     mode === 'demo'
       ? {
           mode,
+          ...ways,
           demoAccounts: demoAccounts.map((account) => ({
             email: account.email,
             role: account.role,
@@ -23,7 +31,7 @@ export function metaRoutes(mode: Mode): ApiRoutes {
               : {}),
           })),
         }
-      : { mode };
+      : { mode, ...ways };
   return {
     'GET /api/meta': (_req, res) => {
       sendJson(res, body);

@@ -1,17 +1,36 @@
-import { signInBodySchema } from '@card-console/shared/api/session';
+import { signInBodySchema, stepUpBodySchema } from '@card-console/shared/api/session';
 import type { ApiRoutes } from '../../http/api-router';
 import { AppError } from '../../http/app-error';
+import type { StepUp } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseBody } from '../../http/validate';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
+import type { SessionRecord } from '../../platform/sessions/session-store';
+import type { RelyingParty } from '../sso/relying-party';
 import { type SignInDeps, signIn } from './sign-in-service';
 
 export interface SessionRoutesDeps extends SignInDeps {
   sessions: SessionService;
+  stepUp: StepUp;
+  /** Single sign-on, when configured: signing out there too (RP-initiated logout). */
+  rp: RelyingParty | undefined;
+  /** Where the provider sends the browser after signing out there. */
+  signedOutUrl: string;
 }
 
-/** POST /api/session (sign in), GET (who am I), DELETE (sign out). */
+/**
+ * POST /api/session (sign in), GET (who am I), DELETE (sign out), and the step-up on its own
+ * (POST /api/session/step-up, with the passkey options from POST …/step-up-options).
+ */
 export function sessionRoutes(deps: SessionRoutesDeps): ApiRoutes {
+  const describe = async (record: SessionRecord) => ({
+    ...deps.sessions.describe(record),
+    stepUpMethods: await deps.factors.stepUpMethods(record),
+  });
+  const signedIn = () => {
+    throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
+  };
+
   return {
     'POST /api/session': async (req, res) => {
       const body = parseBody(signInBodySchema, req);
@@ -20,19 +39,23 @@ export function sessionRoutes(deps: SessionRoutesDeps): ApiRoutes {
         address: req.ip ?? 'unknown',
         requestId: req.requestId,
       });
-      const session = await deps.sessions.start(req, res, actor, steppedUp);
-      sendJson(res, deps.sessions.describe(session.record));
+      const session = await deps.sessions.start(req, res, actor, {
+        steppedUp,
+        method: 'password',
+      });
+      sendJson(res, await describe(session.record));
     },
 
-    'GET /api/session': (req, res) => {
+    'GET /api/session': async (req, res) => {
       const session = activeSession(req);
-      if (!session) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
-      sendJson(res, deps.sessions.describe(session.record));
+      if (!session) return signedIn();
+      sendJson(res, await describe(session.record));
     },
 
     'DELETE /api/session': async (req, res) => {
       const session = activeSession(req);
       await deps.sessions.end(req, res);
+      let providerLogoutUrl: string | undefined;
       if (session) {
         await deps.audit.append({
           actor: session.record.email,
@@ -41,8 +64,38 @@ export function sessionRoutes(deps: SessionRoutesDeps): ApiRoutes {
           outcome: 'success',
           requestId: req.requestId,
         });
+        if (session.record.sso && deps.rp) {
+          providerLogoutUrl = await deps.rp.endSessionUrl(
+            session.record.sso.idToken,
+            deps.signedOutUrl,
+          );
+        }
       }
-      res.status(204).end();
+      // 204 as before; a single sign-on session learns where to end the provider's session.
+      if (providerLogoutUrl) sendJson(res, { providerLogoutUrl });
+      else res.status(204).end();
+    },
+
+    'POST /api/session/step-up-options': async (req, res) => {
+      const session = activeSession(req);
+      if (!session) return signedIn();
+      const options = await deps.passkeys.authenticationOptions(
+        session.record.email,
+        'step-up',
+        session.key,
+      );
+      if (!options) {
+        throw new AppError(409, 'no_passkeys', 'You have no passkey yet; add one on Security.');
+      }
+      sendJson(res, options);
+    },
+
+    'POST /api/session/step-up': async (req, res) => {
+      const body = parseBody(stepUpBodySchema, req);
+      await deps.stepUp.require(req, res, body);
+      const session = activeSession(req);
+      if (!session) return signedIn();
+      sendJson(res, await describe(session.record));
     },
   };
 }

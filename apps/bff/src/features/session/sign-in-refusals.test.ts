@@ -9,6 +9,7 @@ import type { TotpVerifier } from '../../platform/security/totp';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
 import { UserDirectory } from '../../platform/users/user-directory';
+import { testSecondFactors } from '../../test/second-factor-support';
 import { captureLogs } from '../../upstream/test-support';
 import { type SignInAttempt, signIn } from './sign-in-service';
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
   );
 });
 
-function setUp(hashing: HashingGate) {
+async function setUp(hashing: HashingGate) {
   const records: NewAuditRecord[] = [];
   const audit = {
     append: async (record: NewAuditRecord) => {
@@ -40,7 +41,15 @@ function setUp(hashing: HashingGate) {
   const totp = { verify: async () => true } as unknown as TotpVerifier;
   const config = loadConfig({});
   const limiters = createRateLimiters(memoryRateLimiters, config.rateLimits, config.session);
-  const deps = { users, totp, limiters, hashing, audit, logger: captureLogs().logger };
+  const deps = {
+    users,
+    totp,
+    limiters,
+    hashing,
+    audit,
+    logger: captureLogs().logger,
+    ...(await testSecondFactors(users)),
+  };
   return { deps, records, limiters };
 }
 
@@ -58,7 +67,7 @@ const attempt = (over: Partial<SignInAttempt> = {}): SignInAttempt => ({
 
 describe('signIn', () => {
   it('a wrong password: 401 with the one sentence a person sees for any wrong credential, audited', async () => {
-    const { deps, records } = setUp(direct);
+    const { deps, records } = await setUp(direct);
     await expect(
       signIn(deps, attempt({ email: 'finance@example.test', password: 'wrong' })),
     ).rejects.toMatchObject({
@@ -79,7 +88,7 @@ describe('signIn', () => {
   });
 
   it('an unknown email is audited as an unknown account, never by the text typed', async () => {
-    const { deps, records } = setUp(direct);
+    const { deps, records } = await setUp(direct);
     await expect(
       signIn(deps, attempt({ email: 'typed-a-password@example.test' })),
     ).rejects.toMatchObject({ status: 401, code: 'invalid_credentials' });
@@ -89,7 +98,7 @@ describe('signIn', () => {
   });
 
   it('refuses an admin whose record has no second-factor secret, whatever the code', async () => {
-    const { deps, records } = setUp(direct);
+    const { deps, records } = await setUp(direct);
     await expect(signIn(deps, attempt())).rejects.toMatchObject({
       status: 401,
       code: 'invalid_credentials',
@@ -106,7 +115,7 @@ describe('signIn', () => {
 
   it('a full hashing queue → 429 with a 1-second retry hint, and the attempt counts nowhere', async () => {
     const busy: HashingGate = { run: () => Promise.reject(new HashingBusyError()) };
-    const { deps, records, limiters } = setUp(busy);
+    const { deps, records, limiters } = await setUp(busy);
     const who = attempt({ email: 'finance@example.test', totp: undefined });
     await expect(signIn(deps, who)).rejects.toMatchObject({
       status: 429,
@@ -126,13 +135,13 @@ describe('signIn', () => {
   it('a hashing failure other than a full queue is passed on as it is, not turned into a 429', async () => {
     const broken = new Error('scrypt failed');
     const failing: HashingGate = { run: () => Promise.reject(broken) };
-    const { deps, records } = setUp(failing);
+    const { deps, records } = await setUp(failing);
     await expect(signIn(deps, attempt({ email: 'finance@example.test' }))).rejects.toBe(broken);
     expect(records).toEqual([]);
   });
 
   it('an admin’s right password without a code → 401 totp_required with a sentence, nothing audited', async () => {
-    const { deps, records } = setUp(direct);
+    const { deps, records } = await setUp(direct);
     await expect(signIn(deps, attempt({ totp: undefined }))).rejects.toMatchObject({
       status: 401,
       code: 'totp_required',

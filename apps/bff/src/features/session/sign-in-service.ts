@@ -1,7 +1,11 @@
+import type { AuditMethod } from '@card-console/shared/api/audit';
+import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import type { Actor } from '../../http/context';
 import type { AuditStore } from '../../http/deps';
+import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
+import type { SecondFactors } from '../../platform/passkeys/second-factors';
 import type { RateLimiters } from '../../platform/security/rate-limits';
 import type { TotpVerifier } from '../../platform/security/totp';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
@@ -12,7 +16,8 @@ export interface SignInAttempt {
   /** Already trimmed and lower-cased by the body schema. */
   email: string;
   password: string;
-  totp?: string;
+  totp?: string | undefined;
+  passkey?: PasskeyAssertion | undefined;
   address: string;
   requestId: string;
 }
@@ -20,6 +25,8 @@ export interface SignInAttempt {
 export interface SignInDeps {
   users: UserDirectory;
   totp: TotpVerifier;
+  factors: SecondFactors;
+  passkeys: PasskeyCeremonies;
   limiters: RateLimiters;
   hashing: HashingGate;
   audit: AuditStore;
@@ -51,17 +58,22 @@ export async function signIn(
   });
 
   // A failure keeps its reserved points: they are the count.
-  const fail = async (detail: string): Promise<never> => {
+  const fail = async (
+    detail: string,
+    error = invalid(),
+    method: AuditMethod = 'password',
+  ): Promise<never> => {
     // An unknown email is not recorded: people type passwords into the email field.
     await audit.append({
       actor: known?.email ?? '(unknown account)',
       role: known?.role,
       action: 'session.signIn',
       outcome: 'failed',
+      method,
       detail,
       requestId: attempt.requestId,
     });
-    throw invalid();
+    throw error;
   };
 
   let user: Awaited<ReturnType<UserDirectory['authenticate']>>;
@@ -75,18 +87,42 @@ export async function signIn(
   if (!user) return fail(known?.disabled ? 'account disabled' : 'bad email or password');
 
   let steppedUp = false;
+  let method: AuditMethod = 'password';
   if (user.role === 'admin') {
-    // Admins always have a secret (the users-file schema insists); the code is checked here.
-    if (attempt.totp === undefined) {
+    const methods = await deps.factors.methods(user.email);
+    if (attempt.totp === undefined && attempt.passkey === undefined) {
       await reservation.passwordRight();
-      throw new AppError(
-        401,
-        'totp_required',
-        'Enter the 6-digit code from your authenticator app.',
-      );
+      // Options only after the password was right: they name the person's passkeys.
+      const passkeyOptions = methods.includes('passkey')
+        ? await deps.passkeys.authenticationOptions(user.email, 'sign-in', user.email)
+        : undefined;
+      throw new AppError(401, 'second_factor_required', secondFactorMessage(methods), {
+        details: { secondFactor: { methods, ...(passkeyOptions ? { passkeyOptions } : {}) } },
+      });
     }
-    if (!user.totpSecret || !(await totp.verify(user.email, user.totpSecret, attempt.totp))) {
-      return fail('bad second-factor code');
+    if (attempt.passkey) {
+      try {
+        await deps.passkeys.verifyAuthentication(
+          user.email,
+          'sign-in',
+          user.email,
+          attempt.passkey,
+        );
+      } catch (error) {
+        if (!(error instanceof PasskeyRefused)) throw error;
+        return fail(
+          `passkey refused: ${error.message}`,
+          new AppError(401, 'invalid_passkey', 'That passkey could not be checked. Try again.'),
+          'password+passkey',
+        );
+      }
+      method = 'password+passkey';
+    } else {
+      const secret = await deps.factors.totpSecret(user.email);
+      if (!secret || !(await totp.verify(user.email, secret, attempt.totp as string))) {
+        return fail('bad second-factor code', invalid(), 'password+totp');
+      }
+      method = 'password+totp';
     }
     steppedUp = true;
   }
@@ -98,7 +134,15 @@ export async function signIn(
     role: actor.role,
     action: 'session.signIn',
     outcome: 'success',
+    method,
     requestId: attempt.requestId,
   });
   return { actor, steppedUp };
+}
+
+function secondFactorMessage(methods: readonly string[]): string {
+  if (methods.includes('passkey') && methods.includes('totp'))
+    return 'Confirm it is you: use your passkey, or enter the 6-digit code from your authenticator app.';
+  if (methods.includes('passkey')) return 'Confirm it is you: use your passkey.';
+  return 'Enter the 6-digit code from your authenticator app.';
 }

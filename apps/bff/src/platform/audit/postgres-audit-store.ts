@@ -22,7 +22,7 @@ import { postgresFailure } from './postgres-errors';
 const APPEND_LOCK = 7_318_226_471_503_104n;
 
 const columns = `id, at, actor, role, action, outcome, target, card_id, last4, sub_account_id,
-  before_values, after_values, reason, detail, request_id, prev_hash, hash`;
+  before_values, after_values, reason, detail, request_id, prev_hash, hash, method`;
 
 /** One round trip: begin, wait for the lock, then read the head and the time. */
 const beginAndReadHead = `BEGIN;
@@ -33,7 +33,7 @@ FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (SELECT id, hash, at FROM audit_record ORDER BY id DESC LIMIT 1) AS h ON true`;
 
 const insert = `INSERT INTO audit_record (${columns})
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`;
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`;
 
 interface Row {
   id: string;
@@ -53,6 +53,7 @@ interface Row {
   request_id: string;
   prev_hash: string;
   hash: string;
+  method: string | null;
 }
 
 /** The record as it was sealed: a NULL column was an absent field. */
@@ -64,6 +65,7 @@ function fromRow(row: Row): ChainedAuditRecord {
     role: row.role,
     action: row.action,
     outcome: row.outcome,
+    method: row.method,
     target: row.target,
     cardId: row.card_id,
     last4: row.last4,
@@ -146,6 +148,7 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource {
           sealed.requestId,
           sealed.prevHash,
           sealed.hash,
+          sealed.method ?? null,
         ])
         .catch(unavailable('audit append'));
       await client.query('COMMIT').catch(unavailable('audit append'));

@@ -2,8 +2,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../../env';
 import { RedisKeyedLock } from '../locks/redis-keyed-lock';
+import { RedisFactorStore } from '../passkeys/redis-factor-store';
 import { RedisExportReceipts } from '../security/redis-export-receipts';
 import { RedisExportSlots } from '../security/redis-export-slots';
+import { RedisOneTimeStore } from '../security/redis-one-time-store';
 import { redisRateLimiters } from '../security/redis-rate-limiters';
 import { RedisUsedCodeLedger } from '../security/redis-used-code-ledger';
 import { RedisSessionStore } from '../sessions/redis-session-store';
@@ -38,5 +40,7 @@ export function redisStores(
     }),
     exportSlots: new RedisExportSlots(client, config.exportCaps, { prefix }),
     exportReceipts: new RedisExportReceipts(client, { prefix }),
+    factorStore: new RedisFactorStore(client, prefix),
+    oneTimeStore: new RedisOneTimeStore(client, prefix),
   };
 }

@@ -1,4 +1,4 @@
-// TotpStepUp straight through its dependencies, for refusals HTTP reaches only by chance or
+// SecondFactorStepUp straight through its dependencies, for refusals HTTP reaches only by chance or
 // not at all: no loaded session, an account with no secret any more, every attempt of the
 // session still being checked, every attempt used up by wrong codes.
 import type { Request, Response } from 'express';
@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../env';
 import type { AuditStore, NewAuditRecord } from '../../http/deps';
 import { ManualClock } from '../../test/manual-clock';
+import { testSecondFactors } from '../../test/second-factor-support';
 import { captureLogs } from '../../upstream/test-support';
 import { activeSession, SessionService } from '../sessions/session-service';
 import { MemorySessionStore } from '../sessions/session-store';
 import { UserDirectory } from '../users/user-directory';
 import { createRateLimiters, memoryRateLimiters } from './rate-limits';
-import { TotpStepUp } from './step-up';
+import { SecondFactorStepUp } from './step-up';
 import type { TotpVerifier } from './totp';
 
 const admin = { email: 'ada@example.test', role: 'admin' } as const;
@@ -39,7 +40,7 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
         ],
     'unused',
   );
-  // A verifier that takes any code: only what TotpStepUp itself checks can refuse.
+  // A verifier that takes any code: only what SecondFactorStepUp itself checks can refuse.
   const totp = { verify: async () => true } as unknown as TotpVerifier;
   const limiters = createRateLimiters(memoryRateLimiters, config.rateLimits, config.session);
   const records: NewAuditRecord[] = [];
@@ -49,9 +50,9 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
       return { ...record, id: String(records.length), at: clock.now() };
     },
   } as unknown as AuditStore;
-  const stepUp = new TotpStepUp({
+  const stepUp = new SecondFactorStepUp({
     sessions,
-    users,
+    ...(await testSecondFactors(users)),
     totp,
     limiters,
     audit,
@@ -59,7 +60,7 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
   });
   const res = { cookie() {}, clearCookie() {} } as unknown as Response;
   const req = { headers: {}, requestId: 'req-step-up-1' } as unknown as Request;
-  await sessions.start(req, res, admin, false);
+  await sessions.start(req, res, admin, { steppedUp: false });
   const key = activeSession(req)?.key ?? '';
   return {
     stepUp,
@@ -73,13 +74,13 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
   };
 }
 
-describe('TotpStepUp.require', () => {
+describe('SecondFactorStepUp.require', () => {
   it.each([undefined, '123456'])(
     'without a loaded session (code %s) → 401 unauthenticated',
     async (code) => {
       const { stepUp, res } = await setUp({ secret: 'JBSWY3DPEHPK3PXQ' });
       const bare = { headers: {} } as Request;
-      await expect(stepUp.require(bare, res, code)).rejects.toMatchObject({
+      await expect(stepUp.require(bare, res, { totp: code })).rejects.toMatchObject({
         status: 401,
         code: 'unauthenticated',
         message: expect.stringMatching(sentence),
@@ -89,7 +90,7 @@ describe('TotpStepUp.require', () => {
 
   it('refuses any code for an account that no longer has a secret, and counts it as wrong', async () => {
     const { stepUp, req, res, key, limiters } = await setUp();
-    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
+    await expect(stepUp.require(req, res, { totp: '123456' })).rejects.toMatchObject({
       status: 401,
       code: 'invalid_totp',
       message: expect.stringMatching(sentence),
@@ -99,7 +100,7 @@ describe('TotpStepUp.require', () => {
 
   it('refuses any code once the account is gone from the users file, and counts it as wrong', async () => {
     const { stepUp, req, res, key, limiters } = await setUp({ gone: true });
-    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
+    await expect(stepUp.require(req, res, { totp: '123456' })).rejects.toMatchObject({
       status: 401,
       code: 'invalid_totp',
     });
@@ -111,7 +112,7 @@ describe('TotpStepUp.require', () => {
       secret: 'JBSWY3DPEHPK3PXQ',
     });
     await limiters.stepUpAttempts.penalty(key, points);
-    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
+    await expect(stepUp.require(req, res, { totp: '123456' })).rejects.toMatchObject({
       status: 429,
       code: 'rate_limited',
       retryAfterSeconds: 1,
@@ -126,7 +127,9 @@ describe('TotpStepUp.require', () => {
     });
     await limiters.stepUpAttempts.penalty(key, points);
     await limiters.stepUpFailures.penalty(key, points - 1);
-    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({ status: 429 });
+    await expect(stepUp.require(req, res, { totp: '123456' })).rejects.toMatchObject({
+      status: 429,
+    });
     expect(await store.get(key)).toBeDefined();
   });
 
@@ -136,7 +139,7 @@ describe('TotpStepUp.require', () => {
     });
     await limiters.stepUpAttempts.penalty(key, points);
     await limiters.stepUpFailures.penalty(key, points);
-    await expect(stepUp.require(req, res, '123456')).rejects.toMatchObject({
+    await expect(stepUp.require(req, res, { totp: '123456' })).rejects.toMatchObject({
       status: 401,
       code: 'session_ended',
       message: expect.stringMatching(sentence),
@@ -147,7 +150,7 @@ describe('TotpStepUp.require', () => {
 
   it('without a code, past the step-up window → 401 step_up_required with a sentence', async () => {
     const { stepUp, req, res } = await setUp({ secret: 'JBSWY3DPEHPK3PXQ' });
-    await expect(stepUp.require(req, res, undefined)).rejects.toMatchObject({
+    await expect(stepUp.require(req, res, {})).rejects.toMatchObject({
       status: 401,
       code: 'step_up_required',
       message: expect.stringMatching(sentence),
@@ -157,7 +160,7 @@ describe('TotpStepUp.require', () => {
   it('a code that passes drops the old session key’s counters with it', async () => {
     const { stepUp, req, res, key, limiters } = await setUp({ secret: 'JBSWY3DPEHPK3PXQ' });
     await limiters.stepUpFailures.penalty(key, 2);
-    await stepUp.require(req, res, '123456');
+    await stepUp.require(req, res, { totp: '123456' });
     expect(activeSession(req)?.key).not.toBe(key);
     expect(await limiters.stepUpAttempts.get(key)).toBeNull();
     expect(await limiters.stepUpFailures.get(key)).toBeNull();

@@ -1,20 +1,23 @@
+import type { AuditMethod } from '@card-console/shared/api/audit';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
-import type { AuditStore, StepUp } from '../../http/deps';
+import type { AuditStore, StepUp, StepUpProof } from '../../http/deps';
+import { type PasskeyCeremonies, PasskeyRefused } from '../passkeys/passkey-ceremonies';
+import type { SecondFactors } from '../passkeys/second-factors';
 import {
   type ActiveSession,
   activeSession,
   type SessionService,
 } from '../sessions/session-service';
-import type { UserDirectory } from '../users/user-directory';
 import { reserve } from './attempt-reservation';
 import type { RateLimiters } from './rate-limits';
 import type { TotpVerifier } from './totp';
 
-export interface TotpStepUpDeps {
+export interface StepUpDeps {
   sessions: SessionService;
-  users: UserDirectory;
+  factors: SecondFactors;
+  passkeys: PasskeyCeremonies;
   totp: TotpVerifier;
   limiters: Pick<RateLimiters, 'stepUpAttempts' | 'stepUpFailures'>;
   audit: AuditStore;
@@ -23,6 +26,8 @@ export interface TotpStepUpDeps {
 
 const wrongCode = () =>
   new AppError(401, 'invalid_totp', 'That code is not valid. Wait for the next one and retry.');
+const wrongPasskey = () =>
+  new AppError(401, 'invalid_passkey', 'That passkey could not be checked. Try again.');
 const ended = () =>
   new AppError(
     401,
@@ -31,21 +36,27 @@ const ended = () =>
   );
 
 /**
- * A second-factor check within the last 5 minutes, else a fresh TOTP code now. Codes are
- * counted per session (its store key, which changes only when a code passes): each check
- * takes an attempt before the code is looked at, so requests sent at once cannot test more
- * codes than the limit, and the last wrong code the limit allows ends the session.
+ * A second-factor check within the last 5 minutes, else a fresh one now: a TOTP code or a
+ * passkey (a single sign-on session's fresh sign-in at the provider is recorded by the SSO
+ * callback). Proofs are counted per session (its store key, which changes only when a proof
+ * passes): each check takes an attempt before the proof is looked at, so requests sent at
+ * once cannot test more than the limit, and the last wrong proof the limit allows ends the
+ * session. Every check that looked at a proof is audited (`session.stepUp`).
  */
-export class TotpStepUp implements StepUp {
-  constructor(private readonly deps: TotpStepUpDeps) {}
+export class SecondFactorStepUp implements StepUp {
+  constructor(private readonly deps: StepUpDeps) {}
 
-  async require(req: Request, res: Response, totp: string | undefined): Promise<void> {
-    const { sessions, users, limiters } = this.deps;
+  async require(req: Request, res: Response, proof: StepUpProof = {}): Promise<void> {
+    const { sessions, limiters } = this.deps;
     const session = activeSession(req);
     if (!session) throw new AppError(401, 'unauthenticated', 'Sign in first.');
-    if (totp === undefined) {
+    if (proof.totp === undefined && proof.passkey === undefined) {
       if (sessions.stepUpUntil(session.record) !== undefined) return;
-      throw new AppError(401, 'step_up_required', 'Enter a code from your authenticator app.');
+      throw new AppError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
+        details: {
+          secondFactor: { methods: await this.deps.factors.stepUpMethods(session.record) },
+        },
+      });
     }
 
     const reservation = await reserve([{ limiter: limiters.stepUpAttempts, key: session.key }]);
@@ -61,24 +72,65 @@ export class TotpStepUp implements StepUp {
       });
     }
 
-    const secret = users.find(session.record.email)?.totpSecret;
-    if (!secret || !(await this.deps.totp.verify(session.record.email, secret, totp))) {
+    const method: AuditMethod = proof.passkey ? 'passkey' : 'totp';
+    const failure = await this.check(session, proof);
+    if (failure) {
       // Failures never exceed attempts, so the last failure allowed comes after every other
       // attempt of this session has been answered: none can still pass and revive it.
       const failures = await limiters.stepUpFailures.penalty(session.key, 1);
+      await this.audit(req, session, 'failed', method, failure);
       if (failures.consumedPoints >= limiters.stepUpFailures.points) {
         await this.end(req, res, session);
         throw ended();
       }
-      throw wrongCode();
+      throw method === 'passkey' ? wrongPasskey() : wrongCode();
     }
 
     await sessions.recordStepUp(req, res);
+    await this.audit(req, session, 'success', method);
     // The old key is dead with the old id; its counters go with it.
     await Promise.all([
       limiters.stepUpAttempts.delete(session.key),
       limiters.stepUpFailures.delete(session.key),
     ]);
+  }
+
+  /** Why the proof failed, or undefined when it passed. */
+  private async check(session: ActiveSession, proof: StepUpProof): Promise<string | undefined> {
+    const { email } = session.record;
+    if (proof.passkey) {
+      try {
+        await this.deps.passkeys.verifyAuthentication(email, 'step-up', session.key, proof.passkey);
+        return undefined;
+      } catch (error) {
+        if (error instanceof PasskeyRefused) return `passkey refused: ${error.message}`;
+        throw error;
+      }
+    }
+    // A single sign-on session steps up with a passkey or at the provider, never a code.
+    const secret =
+      session.record.method === 'sso' ? undefined : await this.deps.factors.totpSecret(email);
+    if (!secret) return 'no TOTP for this person';
+    const ok = await this.deps.totp.verify(email, secret, proof.totp as string);
+    return ok ? undefined : 'bad second-factor code';
+  }
+
+  private async audit(
+    req: Request,
+    session: ActiveSession,
+    outcome: 'success' | 'failed',
+    method: AuditMethod,
+    detail?: string,
+  ): Promise<void> {
+    await this.deps.audit.append({
+      actor: session.record.email,
+      role: session.record.role,
+      action: 'session.stepUp',
+      outcome,
+      method,
+      ...(detail ? { detail } : {}),
+      requestId: req.requestId,
+    });
   }
 
   /** Destroys the session (the cookie is cleared on this answer) and audits why. */

@@ -1,4 +1,5 @@
 import { roleSchema } from '@card-console/shared/api/meta';
+import { signInMethodSchema } from '@card-console/shared/api/session';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { redisCall } from '../redis/redis-errors';
@@ -10,6 +11,8 @@ const recordSchema = z.object({
   createdAt: z.number(),
   lastSeenAt: z.number(),
   stepUpAt: z.number().optional(),
+  method: signInMethodSchema.optional(),
+  sso: z.object({ sub: z.string(), idToken: z.string() }).optional(),
 });
 
 /**

@@ -55,7 +55,7 @@ async function signIn(service: SessionService) {
     { headers: {} } as Request,
     res,
     { email: 'a@example.test', role: 'finance' },
-    false,
+    { steppedUp: false },
   );
   const request = () => ({ headers: { cookie: `cc_session=${cookieId}` } }) as Request;
   return {

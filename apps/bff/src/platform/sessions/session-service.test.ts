@@ -32,7 +32,7 @@ function setUp() {
     ({ headers: id ? { cookie: `cc_session=${id}` } : {} }) as Request;
   const signIn = async (actor: typeof ada | typeof bob, req = request()) => {
     const res = response();
-    await service.start(req, res as unknown as Response, actor, false);
+    await service.start(req, res as unknown as Response, actor, { steppedUp: false });
     return res.id;
   };
   return { store, service, request, response, signIn };
@@ -63,7 +63,7 @@ describe('SessionService', () => {
   it('names the person in req.actor after a sign-in and after a step-up', async () => {
     const { service, request, response, signIn } = setUp();
     const req = request();
-    await service.start(req, response() as unknown as Response, ada, true);
+    await service.start(req, response() as unknown as Response, ada, { steppedUp: true });
     expect(req.actor).toEqual(ada);
 
     const later = request(await signIn(ada));

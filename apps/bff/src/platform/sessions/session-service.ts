@@ -3,6 +3,7 @@
 // clock (idle 15 min, absolute 12 h), and a background poll that reads without extending.
 // express-session's own clock, touch and regenerate semantics would have to be fought.
 import { hash, randomBytes } from 'node:crypto';
+import type { SignInMethod } from '@card-console/shared/api/session';
 import type { Request, Response } from 'express';
 import type { Config } from '../../env';
 import type { Actor } from '../../http/context';
@@ -90,7 +91,11 @@ export class SessionService {
     const key = this.keyFor(id);
     const record = await this.store.get(key);
     if (!record) return undefined;
-    if (this.isExpired(record) || (this.accounts && !this.accounts.allowsSession(record))) {
+    // The users file vouches for password sessions only; a single sign-on session's role came
+    // from the provider at sign-in and changes at the next sign-in.
+    const vouched =
+      record.method === 'sso' || !this.accounts || this.accounts.allowsSession(record);
+    if (this.isExpired(record) || !vouched) {
       await this.store.delete(key);
       return undefined;
     }
@@ -105,17 +110,37 @@ export class SessionService {
     return session;
   }
 
+  /**
+   * Attaches the session stored under `key` to `req`, as `load` does from the cookie: for a
+   * request that cannot carry the SameSite=Strict cookie (the provider's redirect back after
+   * a step-up), where a server-side record names the session instead. Not activity.
+   */
+  async loadByKey(req: Request, key: string): Promise<ActiveSession | undefined> {
+    const record = await this.store.get(key);
+    if (!record || this.isExpired(record)) return undefined;
+    const session = { key, record };
+    active.set(req, session);
+    req.actor = { email: record.email, role: record.role };
+    return session;
+  }
+
   /** Signs a person in: any session the request carried ends, a fresh id is issued. */
   async start(
     req: Request,
     res: Response,
     actor: Actor,
-    steppedUp: boolean,
+    options: { steppedUp: boolean; method?: SignInMethod; sso?: SessionRecord['sso'] },
   ): Promise<ActiveSession> {
     await this.forget(req);
     const now = this.clock.now();
-    const record: SessionRecord = { ...actor, createdAt: now, lastSeenAt: now };
-    if (steppedUp) record.stepUpAt = now;
+    const record: SessionRecord = {
+      ...actor,
+      createdAt: now,
+      lastSeenAt: now,
+      method: options.method ?? 'password',
+    };
+    if (options.sso) record.sso = options.sso;
+    if (options.steppedUp) record.stepUpAt = now;
     return this.issue(req, res, record);
   }
 
@@ -150,10 +175,12 @@ export class SessionService {
     return until > this.clock.now() ? until : undefined;
   }
 
+  /** The session as GET /api/session shows it, but for `stepUpMethods` (the factors' to say). */
   describe(record: SessionRecord) {
     return {
       email: record.email,
       role: record.role,
+      method: record.method ?? 'password',
       stepUpUntil: this.stepUpUntil(record),
       idleExpiresAt: record.lastSeenAt + this.config.session.idleMs,
       absoluteExpiresAt: record.createdAt + this.config.session.absoluteMs,

@@ -56,7 +56,12 @@ describe('the session store key', () => {
       },
     } as unknown as Response;
     const req = { headers: {} } as Request;
-    await service.start(req, res, { email: 'a@example.test', role: 'finance' }, false);
+    await service.start(
+      req,
+      res,
+      { email: 'a@example.test', role: 'finance' },
+      { steppedUp: false },
+    );
 
     expect(cookieId).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect([...store.entries.keys()]).toEqual([

@@ -34,6 +34,14 @@ export function sessionStoreContract(name: string, make: () => Promise<SessionSt
       expect(await b.get(steppedUp)).toEqual(record({ stepUpAt: 1_700_000_030_000 }));
     });
 
+    it('keeps how a single sign-on session signed in (method, subject, ID token)', async () => {
+      const { a, b } = await make();
+      const key = freshKey();
+      const sso = record({ method: 'sso', sso: { sub: 'provider-subject-1', idToken: 'a.b.c' } });
+      await a.set(key, sso, 60_000);
+      expect(await b.get(key)).toEqual(sso);
+    });
+
     it('has nothing under a key never written', async () => {
       const { a } = await make();
       expect(await a.get(freshKey())).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { Role } from '@card-console/shared/api/meta';
+import type { SignInMethod } from '@card-console/shared/api/session';
 import type { Clock } from '../../http/deps';
 
 /** What the server keeps about a signed-in person. The cookie holds only a random id. */
@@ -11,6 +12,10 @@ export interface SessionRecord {
   lastSeenAt: number;
   /** Unix ms of the last passed second-factor check (admin sign-in or step-up). */
   stepUpAt?: number;
+  /** How the person signed in; absent on sessions stored before single sign-on existed. */
+  method?: SignInMethod;
+  /** Single sign-on: the provider's subject and the ID token (the hint for signing out there). */
+  sso?: { sub: string; idToken: string };
 }
 
 /**

@@ -45,6 +45,11 @@ export class UserDirectory {
     return new UserDirectory(users, await hashPassword('not-a-password', demoScrypt));
   }
 
+  /** Nobody signs in with a password (single sign-on only: no USERS_FILE). */
+  static async none(): Promise<UserDirectory> {
+    return new UserDirectory([], await hashPassword('not-a-password', productionScrypt));
+  }
+
   /** Production users. Refuses demo accounts and anything the schema rejects. */
   static async fromFile(path: string): Promise<UserDirectory> {
     const users = await readUsersFile(path);

@@ -1,0 +1,52 @@
+import type { StepUpMethod } from '@card-console/shared/api/session';
+import type { SessionRecord } from '../sessions/session-store';
+import type { UserDirectory } from '../users/user-directory';
+import type { FactorStore } from './factor-store';
+
+/**
+ * Which second factors a person holds: a TOTP secret in the users file (unless they turned
+ * TOTP off once a passkey was enrolled), passkeys, and, for a single sign-on session, a fresh
+ * sign-in at the provider. Only admins need a second factor.
+ */
+export class SecondFactors {
+  constructor(
+    private readonly users: UserDirectory,
+    readonly store: FactorStore,
+  ) {}
+
+  /** The TOTP secret when codes are accepted for this person, else undefined. */
+  async totpSecret(email: string): Promise<string | undefined> {
+    const secret = this.users.find(email)?.totpSecret;
+    if (!secret) return undefined;
+    const { totpDisabled } = await this.store.get(email);
+    return totpDisabled ? undefined : secret;
+  }
+
+  /** A person's own factors (no provider): what sign-in with a password may ask for. */
+  async methods(email: string): Promise<('totp' | 'passkey')[]> {
+    const factors = await this.store.get(email);
+    const methods: ('totp' | 'passkey')[] = [];
+    if (factors.passkeys.length > 0) methods.push('passkey');
+    if (this.users.find(email)?.totpSecret && !factors.totpDisabled) methods.push('totp');
+    return methods;
+  }
+
+  /** What this session can step up with now; nothing for finance (they never need to). */
+  async stepUpMethods(record: Pick<SessionRecord, 'email' | 'role' | 'method'>) {
+    if (record.role !== 'admin') return [];
+    const methods: StepUpMethod[] = await this.methods(record.email);
+    // A password session never holds the provider's subject: only SSO can re-authenticate there.
+    if (record.method === 'sso') {
+      const own = methods.filter((m) => m === 'passkey');
+      return [...own, 'provider'] as StepUpMethod[];
+    }
+    return methods;
+  }
+
+  /** TOTP state for GET /api/second-factors. */
+  async totpState(email: string): Promise<{ available: boolean; enabled: boolean }> {
+    const available = this.users.find(email)?.totpSecret !== undefined;
+    const { totpDisabled } = await this.store.get(email);
+    return { available, enabled: available && !totpDisabled };
+  }
+}

@@ -139,7 +139,7 @@ async function main() {
       const provider = await startDemoIdentityProvider({
         redirectUris: origins.map((origin) => `${origin}/api/sso/callback`),
         postLogoutRedirectUris: origins.map((origin) => `${origin}/sign-in`),
-      } as never);
+      });
       closers.push(() => provider.close());
       sso = {
         issuer: provider.issuer,

@@ -29,8 +29,9 @@ const demoPeople: readonly ProviderPerson[] = [
 ];
 
 export interface DemoIdentityProviderOptions {
-  redirectUri: string;
-  postLogoutRedirectUri: string;
+  /** The console's callback on each origin it answers on (demo: every loopback spelling). */
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
   host?: string;
   port?: number;
   onError?: IdentityProviderOptions['onError'];
@@ -59,8 +60,8 @@ export async function startDemoIdentityProvider(
       {
         clientId: demoClientId,
         clientSecret,
-        redirectUris: [options.redirectUri],
-        postLogoutRedirectUris: [options.postLogoutRedirectUri],
+        redirectUris: options.redirectUris,
+        postLogoutRedirectUris: options.postLogoutRedirectUris,
       },
     ],
     findPerson: (email) => demoPeople.find((person) => person.email === email),

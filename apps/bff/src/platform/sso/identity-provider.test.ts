@@ -257,8 +257,8 @@ describe('the in-process identity provider', () => {
 describe('the demo identity provider', () => {
   it('signs the demo people in with the demo password: finance and admins by group, the visitor only in sales', async () => {
     const demo = await startDemoIdentityProvider({
-      redirectUri: callback,
-      postLogoutRedirectUri: signedOut,
+      redirectUris: [callback],
+      postLogoutRedirectUris: [signedOut],
     });
     try {
       const config = await discover(

@@ -10,9 +10,11 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as AppRouteImport } from './routes/_app';
+import { Route as NoAccessRouteImport } from './routes/no-access';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as AppIndexRouteImport } from './routes/_app/index';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
+import { Route as AppSecurityRouteImport } from './routes/_app/security';
 import { Route as AppSubAccountsRouteImport } from './routes/_app/sub-accounts';
 import { Route as AppCardsIndexRouteImport } from './routes/_app/cards/index';
 import { Route as AppCardsCardIdRouteImport } from './routes/_app/cards/$cardId';
@@ -21,6 +23,11 @@ import { Route as AppTransactionsTransactionIdRouteImport } from './routes/_app/
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const NoAccessRoute = NoAccessRouteImport.update({
+  id: '/no-access',
+  path: '/no-access',
   getParentRoute: () => rootRouteImport,
 } as any);
 const SignInRoute = SignInRouteImport.update({
@@ -36,6 +43,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppAuditRoute = AppAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AppRoute,
+} as any);
+const AppSecurityRoute = AppSecurityRouteImport.update({
+  id: '/security',
+  path: '/security',
   getParentRoute: () => AppRoute,
 } as any);
 const AppSubAccountsRoute = AppSubAccountsRouteImport.update({
@@ -67,8 +79,10 @@ const AppTransactionsTransactionIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute;
+  '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/audit': typeof AppAuditRoute;
+  '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/cards/$cardId': typeof AppCardsCardIdRoute;
   '/transactions/$transactionId': typeof AppTransactionsTransactionIdRoute;
@@ -76,8 +90,10 @@ export interface FileRoutesByFullPath {
   '/transactions/': typeof AppTransactionsIndexRoute;
 }
 export interface FileRoutesByTo {
+  '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/audit': typeof AppAuditRoute;
+  '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/': typeof AppIndexRoute;
   '/cards/$cardId': typeof AppCardsCardIdRoute;
@@ -88,8 +104,10 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/_app': typeof AppRouteWithChildren;
+  '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/_app/audit': typeof AppAuditRoute;
+  '/_app/security': typeof AppSecurityRoute;
   '/_app/sub-accounts': typeof AppSubAccountsRoute;
   '/_app/': typeof AppIndexRoute;
   '/_app/cards/$cardId': typeof AppCardsCardIdRoute;
@@ -101,8 +119,10 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
+    | '/no-access'
     | '/sign-in'
     | '/audit'
+    | '/security'
     | '/sub-accounts'
     | '/cards/$cardId'
     | '/transactions/$transactionId'
@@ -110,8 +130,10 @@ export interface FileRouteTypes {
     | '/transactions/';
   fileRoutesByTo: FileRoutesByTo;
   to:
+    | '/no-access'
     | '/sign-in'
     | '/audit'
+    | '/security'
     | '/sub-accounts'
     | '/'
     | '/cards/$cardId'
@@ -121,8 +143,10 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_app'
+    | '/no-access'
     | '/sign-in'
     | '/_app/audit'
+    | '/_app/security'
     | '/_app/sub-accounts'
     | '/_app/'
     | '/_app/cards/$cardId'
@@ -133,6 +157,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren;
+  NoAccessRoute: typeof NoAccessRoute;
   SignInRoute: typeof SignInRoute;
 }
 
@@ -143,6 +168,13 @@ declare module '@tanstack/react-router' {
       path: '';
       fullPath: '/';
       preLoaderRoute: typeof AppRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/no-access': {
+      id: '/no-access';
+      path: '/no-access';
+      fullPath: '/no-access';
+      preLoaderRoute: typeof NoAccessRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/sign-in': {
@@ -164,6 +196,13 @@ declare module '@tanstack/react-router' {
       path: '/audit';
       fullPath: '/audit';
       preLoaderRoute: typeof AppAuditRouteImport;
+      parentRoute: typeof AppRoute;
+    };
+    '/_app/security': {
+      id: '/_app/security';
+      path: '/security';
+      fullPath: '/security';
+      preLoaderRoute: typeof AppSecurityRouteImport;
       parentRoute: typeof AppRoute;
     };
     '/_app/sub-accounts': {
@@ -206,6 +245,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppAuditRoute: typeof AppAuditRoute;
+  AppSecurityRoute: typeof AppSecurityRoute;
   AppSubAccountsRoute: typeof AppSubAccountsRoute;
   AppIndexRoute: typeof AppIndexRoute;
   AppCardsCardIdRoute: typeof AppCardsCardIdRoute;
@@ -216,6 +256,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAuditRoute: AppAuditRoute,
+  AppSecurityRoute: AppSecurityRoute,
   AppSubAccountsRoute: AppSubAccountsRoute,
   AppIndexRoute: AppIndexRoute,
   AppCardsCardIdRoute: AppCardsCardIdRoute,
@@ -228,6 +269,7 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren);
 
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
+  NoAccessRoute: NoAccessRoute,
   SignInRoute: SignInRoute,
 };
 export const routeTree = rootRouteImport

@@ -2,21 +2,21 @@ import type { ApiErrorBody } from '@card-console/shared/api/error';
 
 /** Every failed `/api` call surfaces as one of these, whatever the server sent. */
 export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly requestId: string | undefined;
-  readonly retryAfterSeconds: number | undefined;
+  // `declare`d and filled by one Object.assign: the field list is not repeated in the first
+  // download (README: bundle budget). The body's fields are the server's error fields.
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly requestId: string | undefined;
+  declare readonly retryAfterSeconds: number | undefined;
   /** On 409 `card_changed`: the card's values now. */
-  readonly current: ApiErrorBody['current'];
+  declare readonly current: ApiErrorBody['current'];
+  /** On 401 `second_factor_required` / `step_up_required`: the factors the person may use. */
+  declare readonly secondFactor: ApiErrorBody['secondFactor'];
 
   constructor(body: Omit<ApiErrorBody, 'requestId'> & { requestId?: string | undefined }) {
     super(body.message);
+    Object.assign(this, body);
     this.name = 'ApiError';
-    this.status = body.status;
-    this.code = body.code;
-    this.requestId = body.requestId;
-    this.retryAfterSeconds = body.retryAfterSeconds;
-    this.current = body.current;
   }
 }
 

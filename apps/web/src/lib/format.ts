@@ -8,6 +8,11 @@ export function formatDateTime(iso: string | undefined): string {
   return Number.isNaN(ms) ? iso : dateTime.format(ms);
 }
 
+/** A Unix-ms instant as date and time in the person's zone. */
+export function formatInstant(ms: number | undefined): string {
+  return ms === undefined ? '—' : dateTime.format(ms);
+}
+
 const calendarDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** An instant as a date in the person's zone; a bare calendar day (YYYY-MM-DD) as that day. */

@@ -1,6 +1,12 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import type { Card } from '@card-console/shared/api/cards';
 import type { MetaResponse } from '@card-console/shared/api/meta';
+import type {
+  PasskeyAssertion,
+  PasskeyAttestation,
+  PasskeySummary,
+  SecondFactorsResponse,
+} from '@card-console/shared/api/passkeys';
 import type { SessionResponse } from '@card-console/shared/api/session';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
@@ -11,6 +17,8 @@ export function financeSession(overrides: Partial<SessionResponse> = {}): Sessio
   return {
     email: 'finance@example.test',
     role: 'finance',
+    method: 'password',
+    stepUpMethods: [],
     idleExpiresAt: Date.now() + 15 * 60_000,
     absoluteExpiresAt: Date.now() + 12 * HOUR,
     ...overrides,
@@ -22,12 +30,14 @@ export function adminSession(overrides: Partial<SessionResponse> = {}): SessionR
     email: 'admin@example.test',
     role: 'admin',
     stepUpUntil: Date.now() + 5 * 60_000,
+    stepUpMethods: ['totp'],
     ...overrides,
   });
 }
 
 export const demoMeta: MetaResponse = {
   mode: 'demo',
+  passwordSignIn: true,
   demoAccounts: [
     { email: 'finance@demo.test', role: 'finance', password: 'demo-password' },
     {
@@ -40,7 +50,56 @@ export const demoMeta: MetaResponse = {
   ],
 };
 
-export const productionMeta: MetaResponse = { mode: 'production' };
+export const productionMeta: MetaResponse = { mode: 'production', passwordSignIn: true };
+
+/** A company that signs in through its identity provider, with or without passwords too. */
+export function ssoMeta(overrides: Partial<MetaResponse> = {}): MetaResponse {
+  return { mode: 'production', passwordSignIn: false, sso: { label: 'Acme Okta' }, ...overrides };
+}
+
+/** What `startAuthentication` resolves to (the shape the shared schema checks). */
+export function passkeyAssertion(id = 'cred-1'): PasskeyAssertion {
+  return {
+    id,
+    rawId: id,
+    type: 'public-key',
+    response: { clientDataJSON: 'Y2xpZW50', authenticatorData: 'YXV0aA', signature: 'c2ln' },
+    clientExtensionResults: {},
+    authenticatorAttachment: 'platform',
+  };
+}
+
+/** What `startRegistration` resolves to. */
+export function passkeyAttestation(id = 'cred-new'): PasskeyAttestation {
+  return {
+    id,
+    rawId: id,
+    type: 'public-key',
+    response: { clientDataJSON: 'Y2xpZW50', attestationObject: 'YXR0', transports: ['internal'] },
+    clientExtensionResults: {},
+    authenticatorAttachment: 'platform',
+  };
+}
+
+export function passkeySummary(overrides: Partial<PasskeySummary> = {}): PasskeySummary {
+  return {
+    id: 'cred-1',
+    name: 'MacBook Touch ID',
+    createdAt: Date.parse('2026-02-01T10:00:00.000Z'),
+    lastUsedAt: Date.parse('2026-03-01T08:30:00.000Z'),
+    ...overrides,
+  };
+}
+
+export function secondFactors(
+  overrides: Partial<SecondFactorsResponse> = {},
+): SecondFactorsResponse {
+  return {
+    passkeys: [passkeySummary()],
+    totp: { available: true, enabled: true },
+    ...overrides,
+  };
+}
 
 export const subAccounts: SubAccount[] = [
   { id: 'sa_ops', name: 'Operations', balanceCents: 1_234_567, spendCents: 250_000 },

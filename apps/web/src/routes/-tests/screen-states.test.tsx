@@ -1,7 +1,14 @@
 import { screen } from '@testing-library/react';
 import { delay, HttpResponse, http, type JsonBodyType } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { adminSession, auditRecord, card, subAccounts, transaction } from '../../test/fixtures';
+import {
+  adminSession,
+  auditRecord,
+  card,
+  secondFactors,
+  subAccounts,
+  transaction,
+} from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { apiError, server } from '../../test/server';
 
@@ -18,6 +25,7 @@ function serveSlowly(ms: number) {
     http.get('/api/transactions', () => slow({ items: [transaction()] })),
     http.get('/api/transactions/:id', () => slow(transaction())),
     http.get('/api/audit', () => slow({ items: [auditRecord()] })),
+    http.get('/api/second-factors', () => slow(secondFactors())),
   );
 }
 
@@ -28,6 +36,7 @@ const screens: [path: string, loaded: RegExp | string][] = [
   ['/transactions?subAccountId=sa_ops', 'Transactions'],
   ['/transactions/tx_1', 'Coffee beans'],
   ['/audit', 'Audit'],
+  ['/security', 'Security'],
 ];
 
 describe('every screen', () => {
@@ -44,7 +53,7 @@ describe('every screen', () => {
   it.each(screens)('%s shows an error with its request id and a Retry', async (path) => {
     serveSlowly(0);
     server.use(
-      http.get(/\/api\/(cards|transactions|audit)/, () =>
+      http.get(/\/api\/(cards|transactions|audit|second-factors)/, () =>
         apiError(502, 'upstream_error', 'The card service failed.'),
       ),
       http.get('/api/sub-accounts', () =>

@@ -127,6 +127,43 @@ describe('audit screen', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
+  it('names sign-ins, step-ups and factor changes, with how the person proved who they are', async () => {
+    const plain = { cardId: undefined, last4: undefined, before: undefined, after: undefined };
+    server.use(
+      http.get('/api/audit', () =>
+        HttpResponse.json<AuditPage>({
+          items: [
+            auditRecord({ ...plain, id: 'a4', action: 'factor.removed', method: 'passkey' }),
+            auditRecord({ ...plain, id: 'a3', action: 'factor.enrolled', method: 'totp' }),
+            auditRecord({ ...plain, id: 'a2', action: 'session.stepUp', method: 'provider' }),
+            auditRecord({
+              ...plain,
+              id: 'a1',
+              action: 'session.signIn',
+              method: 'password+passkey',
+            }),
+            auditRecord({ ...plain, id: 'a0', action: 'session.signIn', method: 'sso' }),
+          ],
+        }),
+      ),
+    );
+    renderApp('/audit', { session: adminSession() });
+    const whats = (await screen.findAllByRole('row'))
+      .slice(1)
+      .map((row) => within(row).getAllByRole('cell')[2]?.textContent);
+    expect(whats).toEqual([
+      'Factor removed · Passkey—',
+      'Factor added · Authenticator code—',
+      'Stepped up · SSO, signed in again—',
+      'Signed in · Password + passkey—',
+      'Signed in · SSO—',
+    ]);
+    const action = screen.getByLabelText('Action');
+    for (const label of ['Stepped up', 'Factor added', 'Factor removed']) {
+      expect(within(action).getByRole('option', { name: label })).toBeInTheDocument();
+    }
+  });
+
   it('says when nothing is recorded', async () => {
     server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items: [] })));
     renderApp('/audit', { session: adminSession() });

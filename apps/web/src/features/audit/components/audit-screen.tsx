@@ -7,7 +7,7 @@ import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, maskedLast4 } from '../../../lib/format';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { isFiltered } from '../audit-filter';
-import { ACTION_LABELS } from '../audit-labels';
+import { ACTION_LABELS, METHOD_LABELS } from '../audit-labels';
 import type { AuditSearch } from '../audit-search';
 import { AuditFilters } from './audit-filters';
 
@@ -135,6 +135,9 @@ export function AuditScreen({ search, cards, list, busy }: AuditScreenProps) {
                 </td>
                 <td>
                   {ACTION_LABELS[r.action] ?? r.action}
+                  {r.method ? (
+                    <span className="muted"> · {METHOD_LABELS[r.method] ?? r.method}</span>
+                  ) : null}
                   <br />
                   <span className="muted">
                     <Target record={r} />

@@ -9,7 +9,7 @@ import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeCvv, fakePan } from '../../../test/fake-secrets';
-import { adminSession, card, financeSession } from '../../../test/fixtures';
+import { adminSession, card, financeSession, productionMeta } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 
@@ -53,8 +53,11 @@ function serveReveal(options: { stepUp?: boolean } = {}) {
     http.post('/api/cards/:id/reveal', async ({ request, params }) => {
       const body = revealBodySchema.parse(await request.json());
       bodies.push(body);
-      if (options.stepUp && !body.totp)
-        return apiError(401, 'step_up_required', 'Confirm with a code.');
+      if (options.stepUp && !body.totp) {
+        return apiError(401, 'step_up_required', 'Confirm with a code.', {
+          secondFactor: { methods: ['totp'] },
+        });
+      }
       if (body.totp && body.totp !== '123456') return apiError(401, 'invalid_totp', 'Wrong code.');
       const answer: RevealResponse = { cardId: String(params.id), last4: '4242', pan, cvv };
       return HttpResponse.json(answer, { headers: { 'Cache-Control': 'no-store' } });
@@ -155,6 +158,8 @@ describe('card detail', () => {
         http.post('/api/cards/:id/reveal', () =>
           apiError(401, 'session_ended', 'Too many wrong codes: you have been signed out.'),
         ),
+        // The sign-in page it lands on reads which ways to sign in are on.
+        http.get('/api/meta', () => HttpResponse.json(productionMeta)),
       );
       const { user, router } = renderApp('/cards/card_1', {
         session: adminSession({ stepUpUntil: undefined }),

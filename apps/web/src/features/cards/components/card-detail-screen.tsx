@@ -1,5 +1,6 @@
 import type { Card } from '@card-console/shared/api/cards';
 import type { Role } from '@card-console/shared/api/meta';
+import type { StepUpMethod } from '@card-console/shared/api/session';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -14,10 +15,12 @@ interface CardDetailScreenProps {
   card: Card;
   role: Role;
   stepUpUntil: number | undefined;
+  stepUpMethods: readonly StepUpMethod[];
   onSteppedUp: () => void;
 }
 
-export function CardDetailScreen({ card, role, stepUpUntil, onSteppedUp }: CardDetailScreenProps) {
+export function CardDetailScreen(props: CardDetailScreenProps) {
+  const { card, role, stepUpUntil, stepUpMethods, onSteppedUp } = props;
   useDocumentTitle(`Card ${card.name}`);
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<string | undefined>();
@@ -47,6 +50,7 @@ export function CardDetailScreen({ card, role, stepUpUntil, onSteppedUp }: CardD
             last4={card.last4}
             canReveal={isAdmin}
             stepUpUntil={stepUpUntil}
+            stepUpMethods={stepUpMethods}
             onSteppedUp={onSteppedUp}
           />
           <dl className="pairs">

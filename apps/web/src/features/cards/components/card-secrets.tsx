@@ -1,4 +1,5 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
+import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCountdown } from '../../../components/use-countdown';
 import { groupInFours, maskedPan } from '../../../lib/format';
@@ -11,6 +12,7 @@ interface CardSecretsProps {
   last4: string;
   canReveal: boolean;
   stepUpUntil: number | undefined;
+  stepUpMethods: readonly StepUpMethod[];
   onSteppedUp: () => void;
 }
 
@@ -28,6 +30,7 @@ export function CardSecrets({
   last4,
   canReveal,
   stepUpUntil,
+  stepUpMethods,
   onSteppedUp,
 }: CardSecretsProps) {
   const [secrets, setSecrets] = useState<Pick<RevealResponse, 'pan' | 'cvv'> | undefined>();
@@ -122,12 +125,13 @@ export function CardSecrets({
       {asking ? (
         <RevealDialog
           cardId={cardId}
-          needsCode={stepUpUntil === undefined || stepUpUntil <= Date.now()}
+          needsFactor={stepUpUntil === undefined || stepUpUntil <= Date.now()}
+          methods={stepUpMethods}
           onClose={() => setAsking(false)}
-          onRevealed={(revealed, usedCode) => {
+          onRevealed={(revealed, steppedUp) => {
             setAsking(false);
             setSecrets({ pan: revealed.pan, cvv: revealed.cvv });
-            if (usedCode) onSteppedUp();
+            if (steppedUp) onSteppedUp();
           }}
         />
       ) : null}

@@ -1,57 +1,128 @@
-import { type RevealResponse, revealBodySchema } from '@card-console/shared/api/cards';
+import {
+  type RevealBody,
+  type RevealResponse,
+  revealBodySchema,
+} from '@card-console/shared/api/cards';
+import type { StepUpMethod } from '@card-console/shared/api/session';
+import { useLocation } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
-import { TotpField } from '../../../components/totp-field';
 import { isApiError } from '../../../lib/api-error';
+import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
+import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
+import { SecondFactorChoices } from '../../session/components/second-factor-choices';
+import { askForFactor } from '../../session/step-up';
 import { revealCard } from '../api/reveal-card';
 
 interface RevealDialogProps {
   cardId: string;
-  /** The session's step-up has lapsed: ask for a code up front. */
-  needsCode: boolean;
-  onRevealed: (secrets: RevealResponse, usedCode: boolean) => void;
+  /** The session's step-up has lapsed: ask for a second factor up front. */
+  needsFactor: boolean;
+  /** The ways this person can step up (the session's `stepUpMethods`). */
+  methods: readonly StepUpMethod[];
+  onRevealed: (secrets: RevealResponse, steppedUp: boolean) => void;
   onClose: () => void;
 }
 
 /** Asks why (for the audit trail) and, when the step-up lapsed, for a fresh second factor. */
-export function RevealDialog({ cardId, needsCode, onRevealed, onClose }: RevealDialogProps) {
+export function RevealDialog({
+  cardId,
+  needsFactor,
+  methods,
+  onRevealed,
+  onClose,
+}: RevealDialogProps) {
+  const returnTo = useLocation({ select: (l) => l.href });
   const [reason, setReason] = useState('');
   const [totp, setTotp] = useState('');
-  const [askCode, setAskCode] = useState(needsCode);
+  const [askFactor, setAskFactor] = useState(needsFactor);
+  const [offered, setOffered] = useState<readonly StepUpMethod[]>(
+    methods.length ? methods : ['totp'],
+  );
+  const [focusKey, setFocusKey] = useState(0);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const withCode = askFactor && offered.includes('totp');
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = revealBodySchema.safeParse({ reason, ...(askCode ? { totp } : {}) });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setError(
-        issue?.path[0] === 'totp'
-          ? 'Enter the 6-digit code from your authenticator app.'
-          : 'Give a reason of at least 3 characters.',
-      );
-      return;
-    }
+  const reveal = async (body: RevealBody) => {
     setBusy(true);
     setError(undefined);
     try {
-      const secrets = await revealCard(cardId, parsed.data);
-      onRevealed(secrets, askCode);
+      onRevealed(
+        await revealCard(cardId, body),
+        body.totp !== undefined || body.passkey !== undefined,
+      );
     } catch (caught) {
-      if (isApiError(caught) && caught.code === 'step_up_required') {
-        setAskCode(true);
-        setError('Confirm it is you: enter the 6-digit code from your authenticator app.');
-      } else if (isApiError(caught) && caught.code === 'invalid_totp') {
-        setAskCode(true);
-        setTotp('');
-        setError('That code is not right. Enter the current one.');
-      } else if (isApiError(caught) && caught.status === 429) {
-        setError(`Too many requests — try again in ${caught.retryAfterSeconds ?? 60} s.`);
-      } else {
-        setError(caught instanceof Error ? caught.message : 'The card could not be revealed.');
-      }
+      onFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onFailure = (caught: unknown) => {
+    if (isPasskeyError(caught)) {
+      setError(
+        withCode ? `${caught.message} You can also enter the 6-digit code.` : caught.message,
+      );
+    } else if (!isApiError(caught)) {
+      setError(caught instanceof Error ? caught.message : 'The card could not be revealed.');
+    } else if (caught.code === 'step_up_required') {
+      const next = caught.secondFactor?.methods.length ? caught.secondFactor.methods : offered;
+      setOffered(next);
+      setAskFactor(true);
+      setFocusKey((k) => k + 1);
+      setError(askForFactor(next));
+    } else if (caught.code === 'invalid_totp') {
+      setTotp('');
+      setError('That code is not right. Enter the current one.');
+    } else if (caught.code === 'invalid_passkey') {
+      setError('That passkey was not accepted. Try again, or use another way to confirm.');
+    } else if (caught.code === 'no_passkeys') {
+      const next = offered.filter((m) => m !== 'passkey');
+      if (next.length) setOffered(next);
+      setError('You have no passkey yet: add one on the Security page, or use another way.');
+    } else if (caught.status === 429) {
+      setError(`Too many requests — try again in ${caught.retryAfterSeconds ?? 60} s.`);
+    } else {
+      setError(caught.message);
+    }
+  };
+
+  /** The reason alone, checked before anything is sent; undefined (and a message) when short. */
+  const checkedReason = (): string | undefined => {
+    const parsed = revealBodySchema.safeParse({ reason });
+    if (parsed.success) return parsed.data.reason;
+    setError('Give a reason of at least 3 characters.');
+    return undefined;
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkedReason();
+    if (checked === undefined) return;
+    if (withCode && !/^\d{6}$/.test(totp)) {
+      setError(
+        offered.includes('passkey')
+          ? 'Enter the 6-digit code from your authenticator app, or use a passkey.'
+          : 'Enter the 6-digit code from your authenticator app.',
+      );
+      return;
+    }
+    void reveal({ reason: checked, ...(withCode ? { totp } : {}) });
+  };
+
+  /** A fresh challenge, signed with a passkey, sent with the reveal itself. */
+  const revealWithPasskey = async () => {
+    const checked = checkedReason();
+    if (checked === undefined) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const passkey = await signWithPasskey(await fetchStepUpOptions());
+      await reveal({ reason: checked, passkey });
+    } catch (caught) {
+      onFailure(caught);
     } finally {
       setBusy(false);
     }
@@ -78,7 +149,18 @@ export function RevealDialog({ cardId, needsCode, onRevealed, onClose }: RevealD
             />
           )}
         </Field>
-        {askCode ? <TotpField value={totp} onChange={setTotp} /> : null}
+        {askFactor ? (
+          <SecondFactorChoices
+            methods={offered}
+            totp={totp}
+            onTotpChange={setTotp}
+            onPasskey={() => void revealWithPasskey()}
+            busy={busy}
+            returnTo={returnTo}
+            afterProvider="then press Reveal card details again"
+            focusKey={focusKey}
+          />
+        ) : null}
         {error ? (
           <p className="form-error" role="alert">
             {error}
@@ -88,9 +170,16 @@ export function RevealDialog({ cardId, needsCode, onRevealed, onClose }: RevealD
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Revealing…' : 'Reveal'}
-          </button>
+          {/* With a factor to give, Reveal sends the code; a passkey or the provider is its own button. */}
+          {!askFactor || withCode ? (
+            <button
+              type="submit"
+              className={askFactor && offered.includes('passkey') ? undefined : 'primary'}
+              disabled={busy}
+            >
+              {busy ? 'Revealing…' : 'Reveal'}
+            </button>
+          ) : null}
         </div>
       </form>
     </Dialog>

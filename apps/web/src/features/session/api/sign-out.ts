@@ -1,5 +1,9 @@
+import type { SignOutResponse } from '@card-console/shared/api/session';
 import { apiRequest } from '../../../lib/api-client';
 
-export async function signOut(): Promise<void> {
-  await apiRequest('/api/session', { method: 'DELETE' });
+/** Ends the session; under SSO the answer says where to end the provider's session too. */
+export async function signOut(): Promise<SignOutResponse> {
+  const response = await apiRequest('/api/session', { method: 'DELETE' });
+  if (response.status === 204) return {};
+  return ((await response.json().catch(() => undefined)) ?? {}) as SignOutResponse;
 }

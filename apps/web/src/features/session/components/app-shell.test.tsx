@@ -1,15 +1,27 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
-import { adminSession, card, financeSession, subAccounts } from '../../../test/fixtures';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { leavePage } from '../../../lib/leave-page';
+import {
+  adminSession,
+  card,
+  financeSession,
+  productionMeta,
+  subAccounts,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
+
+// jsdom cannot leave the page: record where the app would go instead.
+vi.mock('../../../lib/leave-page', () => ({ leavePage: vi.fn() }));
+const leave = vi.mocked(leavePage);
+beforeEach(() => leave.mockReset());
 
 function serveLists() {
   server.use(
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/meta', () => HttpResponse.json({ mode: 'production' })),
+    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
   );
 }
 
@@ -31,11 +43,19 @@ describe('signed-in layout', () => {
     );
   });
 
-  it('shows admins the Audit link', async () => {
+  it('shows admins the Audit and Security links', async () => {
     serveLists();
     renderApp('/sub-accounts', { session: adminSession() });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Audit' })).toBeInTheDocument();
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Sub accounts', 'Cards', 'Transactions', 'Audit', 'Security']);
+    expect(within(nav).getByRole('link', { name: 'Security' })).toHaveAttribute(
+      'href',
+      '/security',
+    );
   });
 
   it('Sign out ends the session on the server and shows sign-in', async () => {
@@ -49,6 +69,43 @@ describe('signed-in layout', () => {
     expect(queryClient.getQueryCache().getAll()).toHaveLength(
       queryClient.getQueryCache().findAll({ queryKey: ['meta'] }).length,
     );
+  });
+
+  it('signing out of an SSO session also signs out at the provider, after forgetting everything here', async () => {
+    serveLists();
+    const providerLogoutUrl = 'https://idp.example.test/logout?post_logout_redirect_uri=x';
+    let cachedAtLeave: number | undefined;
+    server.use(http.delete('/api/session', () => HttpResponse.json({ providerLogoutUrl })));
+    const { user, router, queryClient } = renderApp('/cards', {
+      session: adminSession({ method: 'sso', stepUpMethods: ['provider'] }),
+    });
+    leave.mockImplementation(() => {
+      cachedAtLeave = queryClient.getQueryCache().findAll({ queryKey: ['session'] }).length;
+    });
+    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(leave).toHaveBeenCalledExactlyOnceWith(providerLogoutUrl));
+    expect(cachedAtLeave).toBe(0);
+    expect(router.state.location.pathname).toBe('/sign-in');
+  });
+
+  it('a password session signs out here only; a provider URL that is not http(s) is ignored', async () => {
+    serveLists();
+    server.use(http.delete('/api/session', () => HttpResponse.json({})));
+    const first = renderApp('/cards', { session: financeSession() });
+    await first.user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    first.unmount();
+
+    server.use(
+      http.delete('/api/session', () =>
+        HttpResponse.json({ providerLogoutUrl: 'javascript:alert(1)' }),
+      ),
+    );
+    const second = renderApp('/cards', { session: financeSession() });
+    await second.user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(requestsTo('/api/session', 'DELETE')).toHaveLength(2);
+    expect(leave).not.toHaveBeenCalled();
   });
 
   it('when the session ends, goes to sign-in with a message and returns afterwards', async () => {

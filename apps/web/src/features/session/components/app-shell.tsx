@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { RateLimitNotice } from '../../../components/rate-limit-notice';
+import { leavePage } from '../../../lib/leave-page';
 import { signOut } from '../api/sign-out';
 import { useSessionPoll } from './use-session-poll';
 
@@ -17,13 +18,16 @@ export function AppShell({ session }: { session: SessionResponse }) {
 
   const onSignOut = async () => {
     setSigningOut(true);
+    let providerLogoutUrl: string | undefined;
     try {
-      await signOut();
+      ({ providerLogoutUrl } = await signOut());
     } catch {
       // Signed out or not, this browser forgets everything and shows sign-in.
     }
     await router.navigate({ to: '/sign-in', search: {} });
     queryClient.clear();
+    // Signed in with SSO: end the session at the company's identity provider too.
+    if (providerLogoutUrl && isWebUrl(providerLogoutUrl)) leavePage(providerLogoutUrl);
   };
 
   return (
@@ -51,11 +55,18 @@ export function AppShell({ session }: { session: SessionResponse }) {
               </Link>
             </li>
             {session.role === 'admin' ? (
-              <li>
-                <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
-                  Audit
-                </Link>
-              </li>
+              <>
+                <li>
+                  <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
+                    Audit
+                  </Link>
+                </li>
+                <li>
+                  <Link to="/security" activeProps={{ 'aria-current': 'page' }}>
+                    Security
+                  </Link>
+                </li>
+              </>
             ) : null}
           </ul>
         </nav>
@@ -73,6 +84,15 @@ export function AppShell({ session }: { session: SessionResponse }) {
       </main>
     </div>
   );
+}
+
+/** Only an http(s) address is followed (never `javascript:` or the like). */
+function isWebUrl(url: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(url, window.location.href).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /**

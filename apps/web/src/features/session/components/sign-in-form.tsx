@@ -1,60 +1,121 @@
+import type { ApiErrorBody } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
-import type { SessionResponse } from '@card-console/shared/api/session';
+import type { SessionResponse, SignInBody } from '@card-console/shared/api/session';
 import { type FormEvent, useState } from 'react';
 import { Field } from '../../../components/field';
 import { TotpField } from '../../../components/totp-field';
 import { isApiError } from '../../../lib/api-error';
+import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
 import { signIn } from '../api/sign-in';
+import { askForFactor } from '../step-up';
+import { SecondFactorChoices } from './second-factor-choices';
 
 type DemoAccount = NonNullable<MetaResponse['demoAccounts']>[number];
+/** What the server asked for on 401 `second_factor_required`. */
+type SecondFactor = NonNullable<ApiErrorBody['secondFactor']>;
 
 interface SignInFormProps {
   demoAccounts: DemoAccount[];
   onSignedIn: (session: SessionResponse) => void;
 }
 
-const TOTP_CODES = new Set(['totp_required', 'invalid_totp']);
-
 export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
-  const [serverAskedTotp, setServerAskedTotp] = useState(false);
+  const [factor, setFactor] = useState<SecondFactor | undefined>();
+  const [focusKey, setFocusKey] = useState(0);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
   const isDemoAdmin = demoAccounts.some(
     (a) => a.role === 'admin' && a.email.toLowerCase() === email.trim().toLowerCase(),
   );
-  const showTotp = serverAskedTotp || isDemoAdmin;
+  // Before the server asks, a known demo admin gets the code field at once.
+  const showTotp = factor ? factor.methods.includes('totp') : isDemoAdmin;
+  const offersPasskey = factor?.methods.includes('passkey') ?? false;
 
-  const submit = async (event: FormEvent) => {
+  const attempt = async (body: SignInBody) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSignedIn(await signIn(body));
+    } catch (caught) {
+      onFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onFailure = (caught: unknown) => {
+    if (!isApiError(caught)) {
+      setError(isPasskeyError(caught) ? passkeyFallback(caught.message) : 'Sign-in failed.');
+      return;
+    }
+    const asked =
+      caught.secondFactor ??
+      (caught.code === 'second_factor_required' ? { methods: ['totp' as const] } : undefined);
+    if (asked) {
+      // Focus moves to the first way offered when the server first asks.
+      if (!factor) setFocusKey((k) => k + 1);
+      setFactor(asked);
+    }
+    if (caught.code === 'second_factor_required') {
+      setError(askForFactor(asked?.methods ?? ['totp']));
+    } else if (caught.code === 'invalid_totp') {
+      setError(caught.message || 'That code is not right. Try the current one.');
+    } else if (caught.code === 'invalid_passkey') {
+      setError(caught.message || 'That passkey was not accepted. Try again.');
+    } else if (caught.status === 429) {
+      setError(`Too many sign-in attempts — try again in ${caught.retryAfterSeconds ?? 60} s.`);
+    } else {
+      setError(caught.message);
+    }
+  };
+
+  const passkeyFallback = (message: string) =>
+    showTotp ? `${message} You can also enter the code from your authenticator app.` : message;
+
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (showTotp && totp !== '' && !/^\d{6}$/.test(totp)) {
       setError('The code is the 6 digits your authenticator app shows.');
       return;
     }
+    void attempt({ email, password, ...(showTotp && totp ? { totp } : {}) });
+  };
+
+  /** Signs the challenge the 401 carried, once; a used challenge is asked for again. */
+  const signInWithPasskey = async () => {
     setBusy(true);
     setError(undefined);
     try {
-      const session = await signIn({ email, password, ...(totp ? { totp } : {}) });
-      onSignedIn(session);
-    } catch (caught) {
-      if (isApiError(caught) && TOTP_CODES.has(caught.code)) {
-        setServerAskedTotp(true);
-        setError(
-          caught.code === 'totp_required'
-            ? 'Enter the 6-digit code from your authenticator app.'
-            : caught.message || 'That code is not right. Try the current one.',
+      let options = factor?.passkeyOptions;
+      if (!options) {
+        const fresh = await signIn({ email, password }).then(
+          (session) => ({ session }),
+          (caught: unknown) => ({ caught }),
         );
-      } else if (isApiError(caught) && caught.status === 429) {
-        setError(`Too many sign-in attempts — try again in ${caught.retryAfterSeconds ?? 60} s.`);
-      } else {
-        setError(caught instanceof Error ? caught.message : 'Sign-in failed.');
+        if ('session' in fresh) return onSignedIn(fresh.session);
+        const offered = isApiError(fresh.caught) ? fresh.caught.secondFactor : undefined;
+        if (!offered?.passkeyOptions) throw fresh.caught;
+        setFactor(offered);
+        options = offered.passkeyOptions;
       }
+      setFactor((f) => (f ? { ...f, passkeyOptions: undefined } : f));
+      const passkey = await signWithPasskey(options);
+      onSignedIn(await signIn({ email, password, passkey }));
+    } catch (caught) {
+      onFailure(caught);
     } finally {
       setBusy(false);
     }
+  };
+
+  const changeEmail = (value: string) => {
+    setEmail(value);
+    // The factors asked for were this person's.
+    setFactor(undefined);
   };
 
   return (
@@ -69,7 +130,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
               autoComplete="username"
               required
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              onChange={(e) => changeEmail(e.target.value)}
             />
           )}
         </Field>
@@ -86,7 +147,16 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
             />
           )}
         </Field>
-        {showTotp ? (
+        {factor ? (
+          <SecondFactorChoices
+            methods={factor.methods}
+            totp={totp}
+            onTotpChange={setTotp}
+            onPasskey={() => void signInWithPasskey()}
+            busy={busy}
+            focusKey={focusKey}
+          />
+        ) : showTotp ? (
           <TotpField
             value={totp}
             onChange={setTotp}
@@ -98,15 +168,17 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
             {error}
           </p>
         ) : null}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+        {!factor || showTotp ? (
+          <button type="submit" className={offersPasskey ? undefined : 'primary'} disabled={busy}>
+            {busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        ) : null}
       </form>
       {demoAccounts.length > 0 ? (
         <DemoAccounts
           accounts={demoAccounts}
           onUse={(a) => {
-            setEmail(a.email);
+            changeEmail(a.email);
             setPassword(a.password);
           }}
         />

@@ -13,7 +13,7 @@ import {
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 
-/** A BFF that knows one finance person and one admin with a second factor. */
+/** A BFF that knows one finance person and one admin with a TOTP second factor. */
 function serveSignIn(meta = demoMeta) {
   let signedIn: SessionResponse | null = null;
   const bodies: unknown[] = [];
@@ -29,7 +29,11 @@ function serveSignIn(meta = demoMeta) {
         return apiError(401, 'invalid_credentials', 'Wrong email or password.');
       }
       if (body.email === 'admin@example.test') {
-        if (!body.totp) return apiError(401, 'totp_required', 'A second-factor code is needed.');
+        if (!body.totp) {
+          return apiError(401, 'second_factor_required', 'A second factor is needed.', {
+            secondFactor: { methods: ['totp'] },
+          });
+        }
         if (body.totp !== '654321') return apiError(401, 'invalid_totp', 'Wrong code.');
         signedIn = adminSession();
       } else {
@@ -77,6 +81,9 @@ describe('sign in', () => {
 
     const code = await screen.findByLabelText('Second-factor code');
     expect(screen.getByRole('alert')).toHaveTextContent('6-digit code');
+    expect(code).toHaveFocus();
+    // Only a code was offered: no passkey button.
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
     await user.type(code, '111111');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Wrong code.');

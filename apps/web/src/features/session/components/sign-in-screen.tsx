@@ -5,20 +5,25 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { safeRedirect } from '../../../lib/safe-redirect';
 import { metaQueryOptions } from '../api/get-meta';
 import { sessionQueryOptions } from '../api/get-session';
+import { ssoStartUrl } from '../step-up';
 import { SignInForm } from './sign-in-form';
 
 interface SignInScreenProps {
   redirect: string | undefined;
   expired: boolean;
+  /** Came back from the identity provider without a session. */
+  ssoFailed: boolean;
 }
 
-export function SignInScreen({ redirect, expired }: SignInScreenProps) {
+export function SignInScreen({ redirect, expired, ssoFailed }: SignInScreenProps) {
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const router = useRouter();
-  // The sign-in page must work even if /api/meta does not: it only adds the demo accounts.
+  // The sign-in page must work even if /api/meta does not: then it offers the password form.
   const meta = useQuery(metaQueryOptions());
   const demoAccounts = meta.data?.mode === 'demo' ? (meta.data.demoAccounts ?? []) : [];
+  const passwordSignIn = meta.data?.passwordSignIn ?? true;
+  const sso = meta.data?.sso;
 
   const onSignedIn = (session: SessionResponse) => {
     queryClient.setQueryData(sessionQueryOptions().queryKey, session);
@@ -35,7 +40,33 @@ export function SignInScreen({ redirect, expired }: SignInScreenProps) {
             Your session ended. Sign in again to continue where you were.
           </p>
         ) : null}
-        <SignInForm demoAccounts={demoAccounts} onSignedIn={onSignedIn} />
+        {ssoFailed ? (
+          <p className="warning" role="alert">
+            Single sign-on did not complete. Try again
+            {passwordSignIn ? ', or sign in with your email and password' : ''}; if it keeps
+            failing, ask your administrator.
+          </p>
+        ) : null}
+        {sso ? (
+          <div className="sso-sign-in">
+            {/* A full-page trip to the provider and back, not a fetch. */}
+            <a className="button primary" href={ssoStartUrl(safeRedirect(redirect))}>
+              Sign in with SSO
+            </a>
+            <small className="muted">With your {sso.label} account.</small>
+          </div>
+        ) : null}
+        {sso && passwordSignIn ? (
+          <p className="or-divider">
+            <span>or with your email and password</span>
+          </p>
+        ) : null}
+        {passwordSignIn ? <SignInForm demoAccounts={demoAccounts} onSignedIn={onSignedIn} /> : null}
+        {!passwordSignIn && !sso ? (
+          <p className="warning">
+            No way to sign in is set up on this server. Ask your administrator.
+          </p>
+        ) : null}
       </div>
     </main>
   );

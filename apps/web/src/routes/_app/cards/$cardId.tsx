@@ -21,7 +21,8 @@ function CardDetailRoute() {
       card={card}
       role={session.role}
       stepUpUntil={session.stepUpUntil}
-      // A reveal with a code renewed the step-up: learn the new deadline.
+      stepUpMethods={session.stepUpMethods}
+      // A reveal with a second factor renewed the step-up: learn the new deadline.
       onSteppedUp={() =>
         void queryClient.invalidateQueries({ queryKey: sessionQueryOptions().queryKey })
       }

@@ -1,0 +1,15 @@
+import type { SecondFactorsResponse } from '@card-console/shared/api/passkeys';
+import { queryOptions } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+
+export function fetchSecondFactors(signal?: AbortSignal) {
+  return apiJson<SecondFactorsResponse>('/api/second-factors', { signal });
+}
+
+/** The signed-in admin's passkeys and TOTP setting (the key has no inputs: it is "mine"). */
+export function secondFactorsQueryOptions() {
+  return queryOptions({
+    queryKey: ['second-factors'] as const,
+    queryFn: ({ signal }) => fetchSecondFactors(signal),
+  });
+}

@@ -1,0 +1,87 @@
+import type { StepUpMethod } from '@card-console/shared/api/session';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { signWithPasskey } from '../../../lib/passkey-ceremony';
+import { sessionQueryOptions } from '../../session/api/get-session';
+import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
+import { stepUp } from '../../session/api/step-up';
+import { SecondFactorChoices } from '../../session/components/second-factor-choices';
+import { describeFactorError } from './describe-factor-error';
+
+interface StepUpFormProps {
+  methods: readonly StepUpMethod[];
+  /** Why the check is asked for: "Confirm it is you before adding a passkey." */
+  intro: string;
+  /** What to press once back from the identity provider. */
+  again: string;
+  onSteppedUp: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * A second-factor check on its own (POST /api/session/step-up), before a change to the
+ * person's second factors; the renewed session replaces the cached one.
+ */
+export function StepUpForm({ methods, intro, again, onSteppedUp, onCancel }: StepUpFormProps) {
+  const queryClient = useQueryClient();
+  const [totp, setTotp] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const check = async (proof: () => Promise<Parameters<typeof stepUp>[0]>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const session = await stepUp(await proof());
+      queryClient.setQueryData(sessionQueryOptions().queryKey, session);
+      onSteppedUp();
+    } catch (caught) {
+      setError(describeFactorError(caught));
+      setTotp('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!/^\d{6}$/.test(totp)) {
+      setError('Enter the 6-digit code from your authenticator app.');
+      return;
+    }
+    void check(async () => ({ totp }));
+  };
+
+  return (
+    <form className="stack step-up" onSubmit={submit} noValidate>
+      <p>{intro}</p>
+      <SecondFactorChoices
+        methods={methods}
+        totp={totp}
+        onTotpChange={setTotp}
+        onPasskey={() =>
+          void check(async () => ({ passkey: await signWithPasskey(await fetchStepUpOptions()) }))
+        }
+        busy={busy}
+        returnTo="/security"
+        afterProvider={again}
+        focusKey={1}
+      />
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        {methods.includes('totp') ? (
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Confirm'}
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,171 @@
+import type { PasskeyOptions } from '@card-console/shared/api/passkeys';
+import { type SignInBody, signInBodySchema } from '@card-console/shared/api/session';
+import { startAuthentication } from '@simplewebauthn/browser';
+import { screen } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  adminSession,
+  card,
+  passkeyAssertion,
+  productionMeta,
+  subAccounts,
+} from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, server } from '../../../test/server';
+
+vi.mock('@simplewebauthn/browser', () => ({
+  startAuthentication: vi.fn(),
+  startRegistration: vi.fn(),
+}));
+const startAuth = vi.mocked(startAuthentication);
+
+const notAllowed = () =>
+  Object.assign(new Error('The operation either timed out or was not allowed.'), {
+    name: 'NotAllowedError',
+  });
+
+/** An admin with a passkey and TOTP; each second_factor_required carries a fresh challenge. */
+function serveAdmin() {
+  const bodies: SignInBody[] = [];
+  let challenges = 0;
+  const issued: PasskeyOptions[] = [];
+  server.use(
+    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
+    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
+    http.post('/api/session', async ({ request }) => {
+      const body = signInBodySchema.parse(await request.json());
+      bodies.push(body);
+      if (body.passkey) {
+        if (body.passkey.id !== 'cred-1') return apiError(401, 'invalid_passkey', 'Unknown key.');
+        return HttpResponse.json(adminSession({ stepUpMethods: ['passkey', 'totp'] }));
+      }
+      const passkeyOptions = {
+        challenge: `challenge-${++challenges}`,
+        allowCredentials: [{ id: 'cred-1', type: 'public-key' }],
+        userVerification: 'required',
+      };
+      issued.push(passkeyOptions);
+      return apiError(401, 'second_factor_required', 'A second factor is needed.', {
+        secondFactor: { methods: ['passkey', 'totp'], passkeyOptions },
+      });
+    }),
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+  );
+  return { bodies, issued };
+}
+
+async function enterPassword(user: UserEvent) {
+  await user.type(await screen.findByLabelText('Email'), 'admin@example.test');
+  await user.type(screen.getByLabelText('Password'), 'right-password');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+beforeEach(() => {
+  startAuth.mockReset();
+});
+
+describe('sign in with a passkey as the second factor', () => {
+  it('offers the passkey first (focused) and the code, then signs the challenge the 401 carried', async () => {
+    const { bodies, issued } = serveAdmin();
+    startAuth.mockResolvedValue(passkeyAssertion('cred-1'));
+    const { user, router } = renderApp('/sign-in');
+    await enterPassword(user);
+
+    const passkey = await screen.findByRole('button', { name: 'Use a passkey' });
+    expect(passkey).toHaveFocus();
+    expect(passkey).toHaveClass('primary');
+    expect(screen.getByLabelText('Second-factor code')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Confirm it is you: use a passkey or enter the 6-digit code',
+    );
+
+    await user.click(passkey);
+    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sub-accounts');
+    expect(startAuth).toHaveBeenCalledExactlyOnceWith({ optionsJSON: issued[0] });
+    // The same email and password again, with the assertion: no second password round.
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual({
+      email: 'admin@example.test',
+      password: 'right-password',
+      passkey: passkeyAssertion('cred-1'),
+    });
+  });
+
+  it('a cancelled passkey says so in words; pressing again asks for a fresh challenge', async () => {
+    const { bodies, issued } = serveAdmin();
+    startAuth.mockRejectedValueOnce(notAllowed());
+    startAuth.mockResolvedValueOnce(passkeyAssertion('cred-1'));
+    const { user } = renderApp('/sign-in');
+    await enterPassword(user);
+    await user.click(await screen.findByRole('button', { name: 'Use a passkey' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The passkey was not used: the request was cancelled or timed out. You can also enter the code',
+    );
+    expect(bodies).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    // The first challenge was spent on the cancelled attempt: the second used a new one.
+    expect(startAuth.mock.calls.map(([o]) => o.optionsJSON.challenge)).toEqual([
+      'challenge-1',
+      'challenge-2',
+    ]);
+    expect(issued).toHaveLength(2);
+    expect(bodies.map((b) => (b.passkey ? 'passkey' : 'password'))).toEqual([
+      'password',
+      'password',
+      'passkey',
+    ]);
+  });
+
+  it('a passkey the server refuses shows its message, and the code still works', async () => {
+    const { bodies } = serveAdmin();
+    server.use(
+      http.post('/api/session', async ({ request }) => {
+        const body = signInBodySchema.parse(await request.json());
+        bodies.push(body);
+        if (body.totp === '654321') return HttpResponse.json(adminSession());
+        if (body.passkey) return apiError(401, 'invalid_passkey', 'That passkey is not yours.');
+        return apiError(401, 'second_factor_required', 'A second factor is needed.', {
+          secondFactor: { methods: ['passkey', 'totp'], passkeyOptions: { challenge: 'c-1' } },
+        });
+      }),
+    );
+    startAuth.mockResolvedValue(passkeyAssertion('cred-9'));
+    const { user } = renderApp('/sign-in');
+    await enterPassword(user);
+    await user.click(await screen.findByRole('button', { name: 'Use a passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('That passkey is not yours.');
+
+    await user.type(screen.getByLabelText('Second-factor code'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    expect(bodies.at(-1)).toEqual({
+      email: 'admin@example.test',
+      password: 'right-password',
+      totp: '654321',
+    });
+  });
+
+  it('with only a passkey offered, there is no code field and no second Sign in', async () => {
+    serveAdmin();
+    server.use(
+      http.post('/api/session', () =>
+        apiError(401, 'second_factor_required', 'A second factor is needed.', {
+          secondFactor: { methods: ['passkey'], passkeyOptions: { challenge: 'c-1' } },
+        }),
+      ),
+    );
+    const { user } = renderApp('/sign-in');
+    await enterPassword(user);
+    expect(await screen.findByRole('button', { name: 'Use a passkey' })).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent('Confirm it is you: use a passkey.');
+    expect(screen.queryByLabelText('Second-factor code')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign in' })).not.toBeInTheDocument();
+  });
+});

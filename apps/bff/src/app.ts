@@ -168,7 +168,7 @@ export function createApp(deps: AppDeps): RequestListener {
       }),
       passkeyRoutes({ factors, passkeys, stepUp, audit }),
       rp
-        ? ssoRoutes({ rp, pending: oneTime, sessions, audit, clock, logger, config })
+        ? ssoRoutes({ rp, pending: oneTime, sessions, audit, logger, config })
         : ssoNotConfigured(),
       auditRoutes(audit),
       subAccountsRoutes(featureDeps),

@@ -64,13 +64,57 @@ describe('configuration', () => {
 
   it.each([
     ['CARD_API_KEY', { ...production, CARD_API_KEY: '' }],
-    ['USERS_FILE', { ...production, USERS_FILE: '' }],
+    ['USERS_FILE or OIDC_ISSUER', { ...production, USERS_FILE: '' }],
     ['SESSION_SECRET', { ...production, SESSION_SECRET: '' }],
     ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: 'http://console.example.com' }],
     ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: '' }],
     ['CARD_API_KEY', { CARD_API_KEY: 'a key without a base URL' }],
   ])('refuses to start without a good %s, naming it', (name, env) => {
     expect(messageOf(env)).toContain(`${name}:`);
+  });
+
+  describe('single sign-on', () => {
+    const sso = {
+      OIDC_ISSUER: 'https://example.okta.com',
+      OIDC_CLIENT_ID: 'card-console',
+      OIDC_CLIENT_SECRET: 'a-client-secret',
+      OIDC_ROLE_MAP: 'card-admins=admin, finance-team=finance',
+    };
+
+    it('reads the provider, the role claim and the map; production may use it without a users file', () => {
+      const config = loadConfig({ ...production, USERS_FILE: '', ...sso });
+      expect(config.usersFile).toBeUndefined();
+      expect(config.sso).toEqual({
+        issuer: 'https://example.okta.com',
+        clientId: 'card-console',
+        clientSecret: 'a-client-secret',
+        roleClaim: 'groups',
+        roleMap: { 'card-admins': 'admin', 'finance-team': 'finance' },
+        scopes: ['email', 'profile', 'groups'],
+        label: 'SSO',
+      });
+    });
+
+    it('demo mode has its own provider; production without OIDC_* has none', () => {
+      expect(loadConfig({}).sso).toBe('demo');
+      expect(loadConfig(production).sso).toBeUndefined();
+    });
+
+    it.each([
+      [{ ...sso, OIDC_CLIENT_SECRET: '' }, 'set all three, or none'],
+      [{ ...sso, OIDC_ISSUER: 'http://idp.example.com' }, 'OIDC_ISSUER: must be https://'],
+      [{ ...sso, OIDC_ROLE_MAP: '' }, 'OIDC_ROLE_MAP: required'],
+      [{ ...sso, OIDC_ROLE_MAP: 'card-admins=owner' }, 'OIDC_ROLE_MAP: "card-admins=owner"'],
+      [{ ...sso, OIDC_ROLE_MAP: '=admin' }, 'OIDC_ROLE_MAP: "=admin"'],
+      [{ OIDC_ROLE_MAP: 'a=admin' }, 'OIDC_ROLE_MAP: set without OIDC_ISSUER'],
+    ])('refuses a bad single sign-on setting, naming it (%#)', (env, message) => {
+      expect(messageOf({ ...production, ...env })).toContain(message);
+    });
+
+    it('allows a plain-http provider on loopback only (a local test provider)', () => {
+      const config = loadConfig({ ...production, ...sso, OIDC_ISSUER: 'http://127.0.0.1:9000' });
+      expect(config.sso).toMatchObject({ issuer: 'http://127.0.0.1:9000' });
+    });
   });
 
   it('in production, says PUBLIC_ORIGIN is required rather than falling back to localhost', () => {

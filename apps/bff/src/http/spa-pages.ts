@@ -8,7 +8,9 @@
 export const spaPages = [
   '/',
   '/sign-in',
+  '/no-access',
   '/audit',
+  '/security',
   '/sub-accounts',
   '/cards',
   '/cards/:id',

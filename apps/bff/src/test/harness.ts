@@ -241,6 +241,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       throw new Error(`sso sign-in as ${role}: ${res.status} → ${res.headers.location}`);
     }
     const session = TestSession.fromResponse(res, role, config.cookie.name, apiHeaders);
+    session.via = 'sso';
     if (role === 'admin') {
       const again = await walkToCallback(url, idp, email, {
         browser: first.browser,

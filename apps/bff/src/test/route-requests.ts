@@ -1,14 +1,70 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { RouteRule } from '../http/route-table';
-import type { TestApp } from './harness';
+import type { TestApp, TestSession } from './harness';
+import { SoftwareAuthenticator } from './software-authenticator';
+import { ssoPeople } from './test-identity-provider';
 
-/** How to call a route so that an allowed caller gets a 2xx. */
+/** How to call a route so that an allowed caller gets a 2xx (3xx for a navigation). */
 export interface RouteRequest {
   path: string;
   body?: Record<string, unknown>;
+  /**
+   * What an allowed caller gets instead of a 2xx, where the route's own rules refuse this
+   * kind of session after authorization passed (TOTP settings for a single sign-on admin).
+   */
+  allowedAs?: { status: number; code: string };
 }
 
-type Spec = (t: TestApp, role: Role) => RouteRequest | Promise<RouteRequest>;
+/** `session`: the cell's session (a recipe may prepare with it), when the caller has one. */
+type Spec = (t: TestApp, role: Role, session?: TestSession) => RouteRequest | Promise<RouteRequest>;
+
+/** The email a session belongs to. */
+const emailOf = (t: TestApp, role: Role, session?: TestSession) =>
+  session?.via === 'sso' ? ssoPeople[role].email : t.credentials[role].email;
+
+/**
+ * Makes sure the admin behind `session` has a passkey of the harness's authenticator, enrolled
+ * through the API (with the session when it is live; a password admin's through a fresh one).
+ */
+async function enrolledPasskeyOf(t: TestApp, session: TestSession): Promise<void> {
+  const email = emailOf(t, 'admin', session);
+  const ours = new Set(t.authenticator.passkeys.map((p) => p.id));
+  if ((await t.factors.get(email)).passkeys.some((p) => ours.has(p.id))) return;
+  if (session.via === 'password') {
+    await t.enrolAdminPasskey();
+    return;
+  }
+  const options = await t.request
+    .post('/api/passkeys/registration-options')
+    .set(session.headers())
+    .send({});
+  // An ended session: the cell expects a refusal anyway.
+  if (options.status !== 200) {
+    if (options.status !== 401) throw new Error(`options: ${JSON.stringify(options.body)}`);
+    return;
+  }
+  const response = t.authenticator.create(options.body, t.config.publicOrigin);
+  await t.request
+    .post('/api/passkeys')
+    .set(session.headers())
+    .send({ name: 'SSO passkey', response });
+}
+
+/**
+ * A passkey of this person's, put straight into the store (its key is never used): one fixed
+ * id per person, so recipes that run again and again never pile passkeys up.
+ */
+async function storedPasskeyOf(t: TestApp, email: string): Promise<string> {
+  const id = Buffer.from(`matrix:${email}`).toString('base64url');
+  await t.factors.addPasskey(email, {
+    id,
+    publicKey: 'cHVibGljLWtleQ',
+    counter: 0,
+    name: 'Matrix passkey',
+    createdAt: 1,
+  });
+  return id;
+}
 
 /** Ids the simulator really has, so example paths resolve to real resources. */
 export function exampleIds(t: TestApp) {
@@ -23,6 +79,8 @@ export function exampleIds(t: TestApp) {
     transactionId: transaction.id,
     // Well formed; an export with this id exists only where a recipe ran one.
     exportRequestId: 'req-example-0001',
+    // Well formed; nobody has this passkey.
+    passkeyId: 'cGFzc2tleS1leGFtcGxl',
   };
 }
 
@@ -49,6 +107,59 @@ export const routeRequests: Record<string, Spec> = {
   }),
   'GET /api/session': () => ({ path: '/api/session' }),
   'DELETE /api/session': () => ({ path: '/api/session' }),
+  'POST /api/session/step-up-options': async (t, role, session) => {
+    if (role === 'admin' && session) await enrolledPasskeyOf(t, session);
+    return { path: '/api/session/step-up-options', body: {} };
+  },
+  'POST /api/session/step-up': async (t, role, session) => {
+    if (role !== 'admin' || !session)
+      return { path: '/api/session/step-up', body: { totp: '000000' } };
+    const email = emailOf(t, role, session);
+    await enrolledPasskeyOf(t, session);
+    const options = await t.request
+      .post('/api/session/step-up-options')
+      .set(session.headers())
+      .send({});
+    if (options.status !== 200) return { path: '/api/session/step-up', body: { totp: '000000' } };
+    const mine = new Set((await t.factors.get(email)).passkeys.map((p) => p.id));
+    const passkey = t.authenticator.passkeys.find((p) => mine.has(p.id));
+    return {
+      path: '/api/session/step-up',
+      body: { passkey: t.authenticator.get(options.body, t.config.publicOrigin, passkey?.id) },
+    };
+  },
+  'GET /api/sso/start': () => ({ path: '/api/sso/start?returnTo=%2Fcards' }),
+  'GET /api/sso/callback': () => ({ path: '/api/sso/callback?state=s&code=c' }),
+  'GET /api/sso/step-up': () => ({ path: '/api/sso/step-up?returnTo=%2Fcards' }),
+  'GET /api/second-factors': () => ({ path: '/api/second-factors' }),
+  'PATCH /api/second-factors/totp': (_t, _role, session) => ({
+    path: '/api/second-factors/totp',
+    body: { enabled: true },
+    // A single sign-on person has no authenticator app to turn on.
+    ...(session?.via === 'sso' ? { allowedAs: { status: 409, code: 'no_totp' } } : {}),
+  }),
+  'POST /api/passkeys/registration-options': () => ({
+    path: '/api/passkeys/registration-options',
+    body: {},
+  }),
+  'POST /api/passkeys': async (t, role, session) => {
+    const options =
+      role === 'admin' && session
+        ? await t.request.post('/api/passkeys/registration-options').set(session.headers()).send({})
+        : undefined;
+    const response = new SoftwareAuthenticator().create(
+      options?.status === 200 ? options.body : { challenge: 'bm9uZQ', rp: { id: 'localhost' } },
+      t.config.publicOrigin,
+    );
+    return { path: '/api/passkeys', body: { name: 'Matrix key', response } };
+  },
+  'PATCH /api/passkeys/:id': async (t, role, session) => ({
+    path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
+    body: { name: 'Renamed by the matrix' },
+  }),
+  'DELETE /api/passkeys/:id': async (t, role, session) => ({
+    path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
+  }),
   'GET /api/sub-accounts': () => ({ path: '/api/sub-accounts' }),
   'POST /api/sub-accounts': () => ({ path: '/api/sub-accounts', body: { name: 'Matrix team' } }),
   'GET /api/cards': () => ({ path: '/api/cards' }),
@@ -68,8 +179,8 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`,
   }),
   // The person's own finished export (run through a session of their own): its receipt.
-  'GET /api/transactions/export-receipts/:requestId': async (t, role) => {
-    const session = await t.signIn(role);
+  'GET /api/transactions/export-receipts/:requestId': async (t, role, cell) => {
+    const session = await t.signIn(role, { via: cell?.via ?? 'password' });
     const done = await t.request
       .get(`/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`)
       .set(session.headers());

@@ -17,6 +17,9 @@ export function sessionCookieFrom(res: ResponseLike, cookieName: string): string
 
 /** A signed-in person in a test: the cookie to send, updated when the server rotates it. */
 export class TestSession {
+  /** How this session signed in (the harness sets 'sso' for single sign-on sessions). */
+  via: 'password' | 'sso' = 'password';
+
   constructor(
     readonly role: Role,
     public cookie: string,

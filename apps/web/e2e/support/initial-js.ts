@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** The SPA's initial-JavaScript budget, gzipped: what index.html loads before any route chunk. */
-export const INITIAL_JS_BUDGET_BYTES = 110_000;
+export const INITIAL_JS_BUDGET_BYTES = 120_000;
 
 /** The JavaScript the first page load needs: the entry script and what index.html preloads. */
 export function initialJavaScript(dist: string): {

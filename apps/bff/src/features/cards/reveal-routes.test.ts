@@ -90,7 +90,11 @@ describe('POST /api/cards/:id/reveal', () => {
       .set(admin.headers())
       .send({ reason: 'checking a dispute', totp: '000000' });
     expect(wrong.status).toBe(401);
-    expect(await auditFor(wrong.body.requestId)).toMatchObject([{ outcome: 'denied' }]);
+    // Newest first: the refused reveal, and before it the failed step-up that refused it.
+    expect(await auditFor(wrong.body.requestId)).toMatchObject([
+      { action: 'card.reveal', outcome: 'denied' },
+      { action: 'session.stepUp', outcome: 'failed', method: 'totp' },
+    ]);
 
     const ok = await t.request
       .post(`/api/cards/${cardId}/reveal`)
@@ -98,6 +102,10 @@ describe('POST /api/cards/:id/reveal', () => {
       .send({ reason: 'checking a dispute', totp: t.adminTotp() });
     expect(ok.status).toBe(200);
     admin.absorb(ok);
+    expect(await auditFor(ok.headers['x-request-id'] ?? '')).toMatchObject([
+      { action: 'card.reveal', outcome: 'success' },
+      { action: 'session.stepUp', outcome: 'success', method: 'totp' },
+    ]);
   });
 
   it('an unknown card: 404, and the failed attempt is audited', async () => {

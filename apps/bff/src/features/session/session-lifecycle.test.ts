@@ -137,7 +137,7 @@ describe('session cookie in production mode', () => {
 
   it('shows no demo accounts on the sign-in page', async () => {
     const res = await t.request.get('/api/meta').set(t.apiHeaders());
-    expect(res.body).toEqual({ mode: 'production' });
+    expect(res.body).toEqual({ mode: 'production', passwordSignIn: true });
   });
 
   it('sends HSTS', async () => {

@@ -79,14 +79,14 @@ describe('sign-in limits per account and address', () => {
     for (let i = 0; i < 5; i++) {
       const res = await signIn({ email, password }, attacker);
       expect(res.status).toBe(401);
-      expect(res.body.code).toBe('totp_required');
+      expect(res.body.code).toBe('second_factor_required');
     }
     expect((await signIn({ email, password }, attacker)).status).toBe(429);
     // A wrong password never hears that a code is needed.
     const wrong = await signIn({ email, password: 'not it' }, owner);
     expect(wrong.body.code).toBe('invalid_credentials');
     // The owner elsewhere is still asked for the code, and then signs in.
-    expect((await signIn({ email, password }, owner)).body.code).toBe('totp_required');
+    expect((await signIn({ email, password }, owner)).body.code).toBe('second_factor_required');
     const ownerIn = await signIn({ email, password, totp: t.adminTotp() }, owner);
     expect(ownerIn.status).toBe(200);
   });

@@ -140,12 +140,14 @@ describe('signIn', () => {
     expect(records).toEqual([]);
   });
 
-  it('an admin’s right password without a code → 401 totp_required with a sentence, nothing audited', async () => {
+  it('an admin’s right password without a code → 401 second_factor_required with a sentence, nothing audited', async () => {
     const { deps, records } = await setUp(direct);
     await expect(signIn(deps, attempt({ totp: undefined }))).rejects.toMatchObject({
       status: 401,
-      code: 'totp_required',
+      code: 'second_factor_required',
       message: expect.stringMatching(sentence),
+      // This admin has no secret: no factor to offer, and the sentence says so.
+      details: { secondFactor: { methods: [] } },
     });
     expect(records).toEqual([]);
   });

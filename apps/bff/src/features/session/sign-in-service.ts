@@ -144,5 +144,6 @@ function secondFactorMessage(methods: readonly string[]): string {
   if (methods.includes('passkey') && methods.includes('totp'))
     return 'Confirm it is you: use your passkey, or enter the 6-digit code from your authenticator app.';
   if (methods.includes('passkey')) return 'Confirm it is you: use your passkey.';
-  return 'Enter the 6-digit code from your authenticator app.';
+  if (methods.includes('totp')) return 'Enter the 6-digit code from your authenticator app.';
+  return 'Your account has no second factor set up; ask whoever runs Card Console to add one.';
 }

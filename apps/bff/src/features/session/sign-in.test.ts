@@ -30,7 +30,8 @@ describe('signing in', () => {
   it('asks an admin for a code when none is given, so the UI can prompt for it', async () => {
     const res = await signIn({ email: admin().email, password: admin().password });
     expect(res.status).toBe(401);
-    expect(res.body.code).toBe('totp_required');
+    expect(res.body.code).toBe('second_factor_required');
+    expect(res.body.secondFactor).toEqual({ methods: ['totp'] });
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Config } from '../../env';
 import type { ApiRoutes } from '../../http/api-router';
 import { AppError } from '../../http/app-error';
-import type { AuditStore, Clock } from '../../http/deps';
+import type { AuditStore } from '../../http/deps';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
 import { type AuthorizationSecrets, ProviderUnavailable, RelyingParty } from './relying-party';
@@ -25,7 +25,6 @@ export interface SsoRoutesDeps {
   pending: OneTimeStore;
   sessions: SessionService;
   audit: AuditStore;
-  clock: Clock;
   logger: Logger;
   config: Pick<Config, 'publicOrigin' | 'allowedOrigins' | 'cookie' | 'sessionSecret'>;
 }
@@ -34,6 +33,11 @@ interface Pending extends AuthorizationSecrets {
   purpose: 'signIn' | 'stepUp';
   returnTo: string;
   redirectUri: string;
+  /**
+   * Wall-clock ms when the request was made: compared with the provider's `auth_time`, which
+   * comes from the provider's clock, not ours (openid-client checks the token's times against
+   * the wall clock too), so not the injected clock.
+   */
   startedAt: number;
   /** Step-up: the store key of the session asking. */
   sessionKey?: string;
@@ -61,7 +65,7 @@ export function safeReturnTo(target: string | undefined): string {
 }
 
 export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
-  const { rp, pending, sessions, audit, clock, logger, config } = deps;
+  const { rp, pending, sessions, audit, logger, config } = deps;
   const bindingCookie = config.cookie.secure ? '__Host-cc_sso' : 'cc_sso';
   const cookieOptions = {
     httpOnly: true,
@@ -123,7 +127,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
       purpose,
       returnTo,
       redirectUri,
-      startedAt: clock.now(),
+      startedAt: Date.now(),
       ...(extra.sessionKey ? { sessionKey: extra.sessionKey } : {}),
     };
     await pending.put(

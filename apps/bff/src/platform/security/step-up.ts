@@ -78,7 +78,13 @@ export class SecondFactorStepUp implements StepUp {
       // Failures never exceed attempts, so the last failure allowed comes after every other
       // attempt of this session has been answered: none can still pass and revive it.
       const failures = await limiters.stepUpFailures.penalty(session.key, 1);
-      await this.audit(req, session, 'failed', method, failure);
+      // The refusal stands whether or not its record can be written (an operator sees a loss).
+      await this.audit(req, session, 'failed', method, failure).catch((error: unknown) => {
+        this.deps.logger.error(
+          { err: error, requestId: req.requestId, traceId: req.trace?.traceId },
+          'audit append failed for a refused step-up',
+        );
+      });
       if (failures.consumedPoints >= limiters.stepUpFailures.points) {
         await this.end(req, res, session);
         throw ended();
@@ -86,8 +92,9 @@ export class SecondFactorStepUp implements StepUp {
       throw method === 'passkey' ? wrongPasskey() : wrongCode();
     }
 
-    await sessions.recordStepUp(req, res);
+    // Recorded first: a step-up the trail cannot show does not happen (503, nothing changed).
     await this.audit(req, session, 'success', method);
+    await sessions.recordStepUp(req, res);
     // The old key is dead with the old id; its counters go with it.
     await Promise.all([
       limiters.stepUpAttempts.delete(session.key),

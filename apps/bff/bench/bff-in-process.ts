@@ -8,6 +8,7 @@ import { loadConfig } from '../src/env';
 import { JsonlAuditStore } from '../src/platform/audit/jsonl-audit-store';
 import { systemClock } from '../src/platform/clock';
 import { createLogger } from '../src/platform/logger';
+import { FileFactorStore } from '../src/platform/passkeys/file-factor-store';
 import { MemorySessionStore } from '../src/platform/sessions/session-store';
 import { demoAccounts, demoPassword } from '../src/platform/users/demo-accounts';
 import { UserDirectory } from '../src/platform/users/user-directory';
@@ -31,6 +32,7 @@ export async function startBffInProcess(upstreamUrl: string, apiKey: string) {
     users: await UserDirectory.demo(),
     sessionStore: new MemorySessionStore(systemClock),
     audit: new JsonlAuditStore(dataDir, systemClock),
+    factorStore: await FileFactorStore.open(dataDir),
     clock: systemClock,
     logger,
   });

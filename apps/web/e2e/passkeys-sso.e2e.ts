@@ -106,6 +106,8 @@ describe('passkeys and single sign-on in Chromium', () => {
 
   it('signs in through the demo identity provider, then reveals a card with the passkey', async () => {
     await signOut();
+    // A fresh load of the sign-in page, as someone arriving from a bookmark.
+    await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Sign in with SSO' }).click();
     // The provider's own page, on its own loopback origin.
     await page.waitForURL((url) => url.port !== String(product.port));

@@ -4,8 +4,8 @@ import { auditActions, auditMethods, auditOutcomes } from './audit-enums';
 import { pageSchema } from './error';
 import { roleSchema } from './meta';
 
-export { auditActions, auditMethods, auditOutcomes };
 export type { AuditMethod } from './audit-enums';
+export { auditActions, auditMethods, auditOutcomes };
 
 const limitSnapshot = z.object({
   name: z.string().optional(),

@@ -67,9 +67,7 @@ export const passkeyRenameBodySchema = z.strictObject({ name: passkeyNameSchema 
 /** PATCH /api/second-factors/totp: TOTP off (only while a passkey is enrolled) or back on. */
 export const totpSettingBodySchema = z.strictObject({ enabled: z.boolean() });
 
-export const passkeyIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a passkey id');
+export const passkeyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a passkey id');
 
 export const passkeySummarySchema = z.object({
   id: z.string(),

@@ -12,8 +12,20 @@ export const transactionSchema = z.object({
   referenceNumber: z.string(),
   authorizedAt: z.string().optional(),
   createdAt: z.string().optional(),
-  merchant: z.object({ description: z.string(), categoryCode: z.string() }).optional(),
+  merchant: z
+    .object({
+      description: z.string(),
+      categoryCode: z.string(),
+      /** The ISO 18245 category's name for the code; absent when the code is not a known one. */
+      categoryName: z.string().optional(),
+    })
+    .optional(),
   cardId: z.string().optional(),
+  /**
+   * The paying card as the BFF's card directory knows it (joined, never a per-row upstream
+   * call). Absent when the directory cannot name the card: show `cardId` then.
+   */
+  card: z.object({ name: z.string(), last4: z.string().optional() }).optional(),
   originalCurrency: z
     .object({
       code: z.string().optional(),

@@ -12,7 +12,7 @@ const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = mkdtempSync(join(tmpdir(), 'cc-web-budget-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-it('keeps the initial JavaScript of the production build within 110 kB gzipped', () => {
+it('keeps the initial JavaScript of the production build within its budget (120 kB gzipped)', () => {
   const vite = join(webDir, 'node_modules', '.bin', 'vite');
   const build = spawnSync(vite, ['build', '--outDir', outDir, '--emptyOutDir'], {
     cwd: webDir,

@@ -1,5 +1,6 @@
 import { isApiError, isRetryableApiError } from '../lib/api-error';
-import { useCountdown } from './use-countdown';
+import { MAX_AUTO_RETRY_SECONDS } from '../lib/query-client';
+import { useSecondsUntil } from './use-countdown';
 
 function titleFor(error: unknown): string {
   if (!isApiError(error)) return 'Something went wrong';
@@ -11,20 +12,31 @@ function titleFor(error: unknown): string {
   return 'Something went wrong';
 }
 
-/** An error with what the person can do about it: its message, request id and a retry. */
+/**
+ * An error with what the person can do about it: its message, request id and a retry. A 429
+ * or 503 retries by itself when the server said it may (a default of 5 s when it did not say);
+ * a wait longer than the app sits out says until when instead.
+ */
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const waitSeconds = isRetryableApiError(error) ? (error.retryAfterSeconds ?? 5) : undefined;
-  const left = useCountdown(waitSeconds, onRetry, error);
+  const retryable = isRetryableApiError(error);
+  const wait = retryable ? (error.retryAfterSeconds ?? 5) : undefined;
+  const deadline = retryable && wait !== undefined ? error.receivedAt + wait * 1000 : undefined;
+  const auto = wait !== undefined && wait <= MAX_AUTO_RETRY_SECONDS;
+  const left = useSecondsUntil(auto ? deadline : undefined, onRetry);
   const message = error instanceof Error ? error.message : String(error);
+  const when =
+    deadline === undefined
+      ? ''
+      : auto
+        ? left
+          ? `retrying in ${left} s`
+          : 'retrying now…'
+        : `try again after ${new Date(deadline).toLocaleTimeString([], { timeStyle: 'short' })}`;
   return (
     <div className="error-state" role="alert">
       <h2>{titleFor(error)}</h2>
-      {isApiError(error) && error.status === 429 ? (
-        <p>Too many requests — retrying in {left ?? 0} s</p>
-      ) : isRetryableApiError(error) ? (
-        <p>
-          {message} — retrying in {left ?? 0} s
-        </p>
+      {retryable ? (
+        <p>{`${error.status === 429 ? 'Too many requests' : message} — ${when}`}</p>
       ) : (
         <p>{message}</p>
       )}

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import { isRetryableApiError } from '../lib/api-error';
-import { useCountdown } from './use-countdown';
+import { retryAt } from '../lib/query-client';
+import { useSecondsUntil } from './use-countdown';
 
 /**
  * While a query waits to retry after a 429 or 503, say so and when: the data is coming,
- * the screen is not stuck.
+ * the screen is not stuck. The time is the query's own retry time, so the figure is true.
  */
 export function RateLimitNotice() {
   const queryClient = useQueryClient();
@@ -15,23 +16,25 @@ export function RateLimitNotice() {
   );
   const waiting = useSyncExternalStore(subscribe, () => {
     for (const query of queryClient.getQueryCache().getAll()) {
-      const reason = query.state.fetchFailureReason;
-      if (query.state.fetchStatus === 'fetching' && isRetryableApiError(reason)) {
-        return `${reason.status}:${reason.retryAfterSeconds ?? 0}:${query.state.fetchFailureCount}`;
+      const { fetchStatus, fetchFailureReason: reason, fetchFailureCount } = query.state;
+      if (fetchStatus === 'fetching' && isRetryableApiError(reason)) {
+        return `${reason.status}:${retryAt(reason, fetchFailureCount)}`;
       }
     }
     return '';
   });
   if (!waiting) return null;
-  return <RetryingIn waiting={waiting} />;
+  const [status, deadline] = waiting.split(':').map(Number);
+  return <RetryingIn status={status} deadline={deadline} />;
 }
 
-function RetryingIn({ waiting }: { waiting: string }) {
-  const [status, seconds] = waiting.split(':').map(Number);
-  const left = useCountdown(seconds, undefined, waiting);
+function RetryingIn({ status, deadline }: { status: number | undefined; deadline?: number }) {
+  const left = useSecondsUntil(deadline);
   return (
     <p className="notice" role="status">
-      {status === 429 ? 'Too many requests' : 'The service is busy'} — retrying in {left ?? 0} s
+      {`${status === 429 ? 'Too many requests' : 'The service is busy'} — ${
+        left ? `retrying in ${left} s` : 'retrying now…'
+      }`}
     </p>
   );
 }

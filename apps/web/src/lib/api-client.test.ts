@@ -66,6 +66,28 @@ describe('api client', () => {
     });
   });
 
+  it('takes the wait from Retry-After when the error body does not give one, the body’s when it does', async () => {
+    server.use(
+      http.get('/api/header-only', () =>
+        HttpResponse.json(
+          { status: 429, code: 'rate_limited', message: 'Slow down', requestId: 'r-2' },
+          { status: 429, headers: { 'Retry-After': '5' } },
+        ),
+      ),
+      http.get('/api/both', () =>
+        HttpResponse.json(
+          { status: 429, code: 'rate_limited', message: 'x', requestId: 'r', retryAfterSeconds: 2 },
+          { status: 429, headers: { 'Retry-After': '9' } },
+        ),
+      ),
+    );
+    const before = Date.now();
+    const headerOnly = await apiRequest('/api/header-only').catch((e: unknown) => e);
+    expect(headerOnly).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 5 });
+    expect((headerOnly as ApiError).receivedAt).toBeGreaterThanOrEqual(before);
+    await expect(apiRequest('/api/both')).rejects.toMatchObject({ retryAfterSeconds: 2 });
+  });
+
   it('reports a dropped connection as a network error', async () => {
     server.use(http.get('/api/thing', () => HttpResponse.error()));
     const error = await apiRequest('/api/thing').catch((e: unknown) => e);

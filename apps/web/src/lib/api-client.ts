@@ -1,6 +1,7 @@
 import type { ApiErrorBody } from '@card-console/shared/api/error';
 import { ApiError } from './api-error';
 import { apiUrl, dropEarlyResponses, takeEarlyResponse } from './early-requests';
+import { retryAfterSeconds } from './retry-after';
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -107,13 +108,15 @@ async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     json = undefined;
   }
-  if (isErrorBody(json)) return new ApiError(json);
-  const retryAfter = Number(response.headers.get('retry-after'));
+  // The body's own figure wins; a proxy or rate limiter in front may send only the header.
+  const retryAfter = retryAfterSeconds(response.headers);
+  const wait = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
+  if (isErrorBody(json)) return new ApiError({ ...wait, ...json });
   return new ApiError({
     status: response.status,
     code: 'http_error',
     message: `The server answered ${response.status} ${response.statusText}`.trim(),
     requestId: response.headers.get('x-request-id') ?? undefined,
-    ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: retryAfter } : {}),
+    ...wait,
   });
 }

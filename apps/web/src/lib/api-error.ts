@@ -12,11 +12,14 @@ export class ApiError extends Error {
   declare readonly current: ApiErrorBody['current'];
   /** On 401 `second_factor_required` / `step_up_required`: the factors the person may use. */
   declare readonly secondFactor: ApiErrorBody['secondFactor'];
+  /** When the answer came (ms since the epoch): a `Retry-After` counts from here. */
+  declare readonly receivedAt: number;
 
   constructor(body: Omit<ApiErrorBody, 'requestId'> & { requestId?: string | undefined }) {
     super(body.message);
     Object.assign(this, body);
     this.name = 'ApiError';
+    this.receivedAt = Date.now();
   }
 }
 

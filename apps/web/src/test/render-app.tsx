@@ -4,6 +4,7 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
+import { reportCaughtError } from '../lib/caught-errors';
 import { createQueryClient } from '../lib/query-client';
 import { createAppRouter } from '../router';
 import { apiError, server } from './server';
@@ -35,6 +36,8 @@ export function renderApp(path: string, options: RenderOptions = {}) {
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
+    // As in main.tsx: what the app handles is not logged as an error.
+    { onCaughtError: reportCaughtError },
   );
   return { ...view, router, history, queryClient, user };
 }

@@ -44,6 +44,12 @@ export type CardPage = z.infer<typeof cardPageSchema>;
 
 const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 
+/**
+ * A maximum per transaction at or above this ($50,000.00) is allowed but gets a second look:
+ * the card editor warns before the change is reviewed, as it does for a $0 maximum.
+ */
+export const LARGE_MAXIMUM_CENTS = 50_000_00;
+
 /** A card's editable values now, as a 409 `card_changed` carries them (`null`: no such limit). */
 export const cardValuesSchema = apiErrorBodySchema.shape.current.unwrap();
 export type CardValues = z.infer<typeof cardValuesSchema>;

@@ -5,8 +5,8 @@ import {
   cardWithValues,
   changeOnCurrent,
   initialLimitValues,
+  maximumWarning,
   validateLimitForm,
-  zeroMaximumWarning,
 } from './limit-form';
 
 const base = card({
@@ -95,8 +95,30 @@ describe('limit form', () => {
     expect(result.ok && result.warnings).toEqual([
       'A $0.00 maximum blocks every purchase on this card.',
     ]);
-    expect(zeroMaximumWarning('0')).toMatch(/blocks every purchase/);
-    expect(zeroMaximumWarning('0.01')).toBeUndefined();
+    expect(maximumWarning(base, '0')).toMatch(/blocks every purchase/);
+    expect(maximumWarning(base, '0.01')).toBeUndefined();
+  });
+
+  it('warns about a very large maximum from the threshold up, but allows it', () => {
+    const large = validateLimitForm(base, values({ maximum: '50,000' }));
+    expect(large.ok && large.warnings).toEqual([
+      'A $50,000.00 maximum per purchase is very high ($50,000.00 or more): check the amount.',
+    ]);
+    const below = validateLimitForm(base, values({ maximum: '49999.99' }));
+    expect(below.ok && below.warnings).toEqual([]);
+    // The threshold is the caller's to set.
+    const custom = validateLimitForm(base, values({ maximum: '1000' }), 1000_00);
+    expect(custom.ok && custom.warnings).toHaveLength(1);
+    expect(maximumWarning(base, '75000')).toMatch(/\$75,000\.00 maximum per purchase is very high/);
+    expect(maximumWarning(base, '49,999.99')).toBeUndefined();
+  });
+
+  it('does not warn about a maximum the card already has (a rename is not a second look at it)', () => {
+    const large = card({ transactionSizeLimit: { maximumCents: 90_000_00 } });
+    const renamed = validateLimitForm(large, { ...initialLimitValues(large), name: 'Renamed' });
+    expect(renamed.ok && renamed.warnings).toEqual([]);
+    expect(maximumWarning(large, '90000')).toBeUndefined();
+    expect(maximumWarning(large, '90000.01')).toMatch(/very high/);
   });
 
   it('says when nothing changed, and requires a name that shows as what it is', () => {

@@ -1,4 +1,9 @@
-import type { Card, CardPatchBody, CardValues } from '@card-console/shared/api/cards';
+import {
+  type Card,
+  type CardPatchBody,
+  type CardValues,
+  LARGE_MAXIMUM_CENTS,
+} from '@card-console/shared/api/cards';
 import { nameProblem } from '@card-console/shared/api/names';
 import { centsToDollarInput, formatCents, parseDollarsToCents } from '@card-console/shared/money';
 
@@ -38,7 +43,11 @@ const show = (cents: number | undefined) => (cents === undefined ? 'none' : form
  * Checks what the person typed against the card as it is, and says exactly what would be
  * sent. A limit cannot be removed through the API, so an existing one cannot be emptied.
  */
-export function validateLimitForm(card: Card, values: LimitFormValues): LimitFormResult {
+export function validateLimitForm(
+  card: Card,
+  values: LimitFormValues,
+  largeMaximumCents = LARGE_MAXIMUM_CENTS,
+): LimitFormResult {
   const errors: Partial<Record<LimitField | 'form', string>> = {};
   const name = values.name.trim();
   const nameError = nameProblem(name);
@@ -93,9 +102,8 @@ export function validateLimitForm(card: Card, values: LimitFormValues): LimitFor
       : {}),
   };
 
-  const warnings =
-    max === 0 ? ['A $0.00 maximum blocks every purchase on this card.'] : ([] as string[]);
-  return { ok: true, body, changes, warnings };
+  const warning = max === oldMax ? undefined : maximumWarningFor(max, largeMaximumCents);
+  return { ok: true, body, changes, warnings: warning ? [warning] : [] };
 }
 
 /** The card as it is now, from the values a 409 `card_changed` carries. */
@@ -119,10 +127,25 @@ export function changeOnCurrent(current: Card, body: CardPatchBody): LimitFormVa
   };
 }
 
-/** Shown while typing, before any submit: a $0 maximum is allowed but rarely meant. */
-export function zeroMaximumWarning(maximum: string): string | undefined {
+/**
+ * Shown while typing, before any submit, when the maximum is being changed: a $0 maximum or a
+ * very large one is allowed but rarely meant.
+ */
+export function maximumWarning(
+  card: Card,
+  maximum: string,
+  largeMaximumCents = LARGE_MAXIMUM_CENTS,
+): string | undefined {
   const parsed = parseDollarsToCents(maximum);
-  return parsed.ok && parsed.cents === 0
-    ? 'A $0.00 maximum blocks every purchase on this card.'
-    : undefined;
+  if (!parsed.ok || parsed.cents === card.transactionSizeLimit.maximumCents) return undefined;
+  return maximumWarningFor(parsed.cents, largeMaximumCents);
+}
+
+function maximumWarningFor(cents: number | undefined, largeMaximumCents: number) {
+  if (cents === 0) return 'A $0.00 maximum blocks every purchase on this card.';
+  if (cents !== undefined && cents >= largeMaximumCents) {
+    const limit = formatCents(largeMaximumCents);
+    return `A ${formatCents(cents)} maximum per purchase is very high (${limit} or more): check the amount.`;
+  }
+  return undefined;
 }

@@ -84,13 +84,6 @@ describe('card detail', () => {
     expect(screen.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
   });
 
-  it('shows not found for an unknown card', async () => {
-    server.use(http.get('/api/cards/:id', () => apiError(404, 'not_found', 'No such card.')));
-    renderApp('/cards/nope', { session: financeSession() });
-    expect(await screen.findByRole('heading', { name: 'Not found' })).toBeInTheDocument();
-    expect(screen.getByText('req-not_found')).toBeInTheDocument();
-  });
-
   describe('reveal', () => {
     it('needs a reason, asks for a code when the step-up lapsed, shows grouped values, caches nothing', async () => {
       serveCard();

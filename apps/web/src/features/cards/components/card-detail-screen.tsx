@@ -3,16 +3,19 @@ import type { Role } from '@card-console/shared/api/meta';
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatDateTime, formatExpiry } from '../../../lib/format';
+import type { CardsSearch } from '../cards-search';
 import { limitText } from './card-limits';
 import { CardSecrets } from './card-secrets';
 import { LimitEditor } from './limit-editor';
 
 interface CardDetailScreenProps {
   card: Card;
+  /** The cards list's filters this card was opened from: "← All cards" returns to them. */
+  listSearch: CardsSearch;
   role: Role;
   stepUpUntil: number | undefined;
   stepUpMethods: readonly StepUpMethod[];
@@ -20,20 +23,36 @@ interface CardDetailScreenProps {
 }
 
 export function CardDetailScreen(props: CardDetailScreenProps) {
-  const { card, role, stepUpUntil, stepUpMethods, onSteppedUp } = props;
+  const { card, listSearch, role, stepUpUntil, stepUpMethods, onSteppedUp } = props;
   useDocumentTitle(`Card ${card.name}`);
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<string | undefined>();
   const isAdmin = role === 'admin';
   const u = card.utilizationLimit;
+  const editButton = useRef<HTMLButtonElement>(null);
+  const editorClosed = useRef(false);
+  // Saved or cancelled: focus goes back to the button that opened the editor.
+  useEffect(() => {
+    if (editing || !editorClosed.current) return;
+    editorClosed.current = false;
+    editButton.current?.focus();
+  }, [editing]);
 
   return (
     <section aria-labelledby="card-title">
-      <p>
-        <Link to="/cards">← All cards</Link>
+      <p className="detail-links">
+        <Link to="/cards" search={listSearch}>
+          ← All cards
+        </Link>
+        {/* A card belongs to no sub account the card data names: the list picks one. */}
+        <Link to="/transactions" search={{ cardId: card.id }}>
+          Transactions on this card
+        </Link>
       </p>
       <div className="screen-header">
-        <h1 id="card-title">{card.name}</h1>
+        <h1 id="card-title" className="long-text">
+          {card.name}
+        </h1>
         <StatusBadge status={card.status} />
       </div>
       {message ? (
@@ -93,6 +112,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
       {isAdmin && !editing ? (
         <button
           type="button"
+          ref={editButton}
           onClick={() => {
             setMessage(undefined);
             setEditing(true);
@@ -106,6 +126,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           key={card.id}
           card={card}
           onDone={(done) => {
+            editorClosed.current = true;
             setEditing(false);
             setMessage(done || undefined);
           }}

@@ -23,7 +23,8 @@ interface CardSecretsProps {
  * the component unmounts; hiding the tab does not wipe it (the person may be pasting it
  * elsewhere), so it is wiped when the window next has focus. A browser refuses clipboard
  * writes from an unfocused page: a wipe it refuses is tried again at the next focus while this
- * card's page is open.
+ * card's page is open. Focus moves to the values once revealed, and back to "Reveal card
+ * details" when they hide again while focus was on their controls (now gone).
  */
 export function CardSecrets({
   cardId,
@@ -55,6 +56,20 @@ export function CardSecrets({
     wipeClipboard();
   }, [hide, wipeClipboard]);
   const left = useCountdown(secrets ? REVEAL_SECONDS : undefined, hideAndWipe, secrets);
+  const valuesRef = useRef<HTMLElement>(null);
+  const revealButton = useRef<HTMLButtonElement>(null);
+  const shown = useRef(false);
+
+  useEffect(() => {
+    if (secrets) {
+      if (!shown.current) valuesRef.current?.focus();
+      shown.current = true;
+      return;
+    }
+    if (!shown.current) return;
+    shown.current = false;
+    if (document.activeElement === document.body) revealButton.current?.focus();
+  }, [secrets]);
 
   // While the details are shown, the countdown wipes; once hidden, the next focus does.
   useEffect(() => {
@@ -89,26 +104,33 @@ export function CardSecrets({
 
   return (
     <div className="secrets">
-      <dl className="pairs">
-        <dt>Card number</dt>
-        <dd className="mono" data-testid="pan">
-          {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
-          {secrets ? (
-            <button type="button" className="small" onClick={() => copy('number', secrets.pan)}>
-              Copy card number
-            </button>
-          ) : null}
-        </dd>
-        <dt>Security code</dt>
-        <dd className="mono" data-testid="cvv">
-          {secrets ? secrets.cvv : '•••'}
-          {secrets ? (
-            <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
-              Copy CVV
-            </button>
-          ) : null}
-        </dd>
-      </dl>
+      <section
+        ref={valuesRef}
+        aria-label="Card number and security code"
+        tabIndex={-1}
+        className="secret-values"
+      >
+        <dl className="pairs">
+          <dt>Card number</dt>
+          <dd className="mono" data-testid="pan">
+            {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
+            {secrets ? (
+              <button type="button" className="small" onClick={() => copy('number', secrets.pan)}>
+                Copy card number
+              </button>
+            ) : null}
+          </dd>
+          <dt>Security code</dt>
+          <dd className="mono" data-testid="cvv">
+            {secrets ? secrets.cvv : '•••'}
+            {secrets ? (
+              <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
+                Copy CVV
+              </button>
+            ) : null}
+          </dd>
+        </dl>
+      </section>
       {secrets ? (
         <p className="countdown" role="status">
           Hidden again in {left ?? REVEAL_SECONDS} s{copied ? ` · ${copied} copied` : ''}
@@ -118,7 +140,7 @@ export function CardSecrets({
         </p>
       ) : null}
       {canReveal && !secrets ? (
-        <button type="button" onClick={() => setAsking(true)}>
+        <button type="button" ref={revealButton} onClick={() => setAsking(true)}>
           Reveal card details
         </button>
       ) : null}

@@ -80,7 +80,7 @@ export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
               {page.items.map((card) => (
                 <tr key={card.id}>
                   <th scope="row">
-                    <Link to="/cards/$cardId" params={{ cardId: card.id }}>
+                    <Link to="/cards/$cardId" params={{ cardId: card.id }} search={search}>
                       {card.name}
                     </Link>
                   </th>

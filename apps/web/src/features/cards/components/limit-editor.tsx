@@ -1,5 +1,5 @@
 import type { Card } from '@card-console/shared/api/cards';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { cardChangedValues, useUpdateCard } from '../api/update-card';
 import {
@@ -9,8 +9,8 @@ import {
   type LimitField,
   type LimitFormResult,
   type LimitFormValues,
+  maximumWarning,
   validateLimitForm,
-  zeroMaximumWarning,
 } from '../limit-form';
 import { LimitConflict } from './limit-conflict';
 
@@ -26,6 +26,8 @@ type Step =
  * Admin edit of name and per-transaction limits: validate, confirm old → new, save. The change
  * states the values it replaces, as they were when editing began (`base`), so a change someone
  * else saved meanwhile is never overwritten: the BFF refuses (409) and the conflict is shown.
+ * Focus follows the steps (the first field or the first wrong one, then the summary to confirm);
+ * Escape anywhere in the editor cancels it.
  */
 export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: string) => void }) {
   // What the person saw: a background refresh of the card must not move it under their edit.
@@ -34,6 +36,24 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
   const [errors, setErrors] = useState<Errors>({});
   const [step, setStep] = useState<Step>({ kind: 'editing' });
   const update = useUpdateCard(card.id);
+  const root = useRef<HTMLDivElement>(null);
+  const confirmHeading = useRef<HTMLHeadingElement>(null);
+
+  // The conflict screen focuses its own heading.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step or the errors change
+  useEffect(() => {
+    if (step.kind === 'confirming') confirmHeading.current?.focus();
+    if (step.kind !== 'editing') return;
+    const fields = [...(root.current?.querySelectorAll('input') ?? [])];
+    (fields.find((f) => f.getAttribute('aria-invalid') === 'true') ?? fields[0])?.focus();
+  }, [step, errors]);
+
+  // Not while a save is on its way: its answer decides what the screen shows next.
+  useKeyDown(root, (event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || update.isPending) return;
+    event.preventDefault();
+    onDone('');
+  });
 
   const set = (field: LimitField) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
@@ -82,7 +102,17 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
     }
   };
 
-  if (step.kind === 'conflict') {
+  return (
+    <div ref={root} className="limit-editor">
+      {step.kind === 'conflict'
+        ? renderConflict(step)
+        : step.kind === 'confirming'
+          ? renderConfirming(step.result)
+          : renderEditing()}
+    </div>
+  );
+
+  function renderConflict(step: Extract<Step, { kind: 'conflict' }>) {
     const conflictAgain = cardChangedValues(update.error) !== undefined;
     return (
       <LimitConflict
@@ -98,11 +128,12 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
     );
   }
 
-  if (step.kind === 'confirming') {
-    const confirming = step.result;
+  function renderConfirming(confirming: Confirming) {
     return (
       <section className="panel" aria-labelledby="confirm-title">
-        <h2 id="confirm-title">Confirm changes</h2>
+        <h2 id="confirm-title" ref={confirmHeading} tabIndex={-1}>
+          Confirm changes
+        </h2>
         <ul className="changes">
           {confirming.changes.map((c) => (
             <li key={c.field}>
@@ -137,45 +168,62 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
     );
   }
 
-  const zeroWarning = errors.maximum ? undefined : zeroMaximumWarning(values.maximum);
-  return (
-    <form className="panel stack" onSubmit={review} noValidate aria-labelledby="edit-title">
-      <h2 id="edit-title">Edit card</h2>
-      <TextField label="Name" error={errors.name} value={values.name} onChange={set('name')} />
-      <TextField
-        label="Minimum per transaction (USD)"
-        error={errors.minimum}
-        value={values.minimum}
-        onChange={set('minimum')}
-        inputMode="decimal"
-      />
-      <TextField
-        label="Maximum per transaction (USD)"
-        error={errors.maximum}
-        value={values.maximum}
-        onChange={set('maximum')}
-        inputMode="decimal"
-      />
-      {zeroWarning ? (
-        <p className="warning" role="note">
-          {zeroWarning}
-        </p>
-      ) : null}
-      {errors.form ? (
-        <p className="form-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="button" onClick={() => onDone('')}>
-          Cancel
-        </button>
-        <button type="submit" className="primary">
-          Review changes
-        </button>
-      </div>
-    </form>
-  );
+  function renderEditing() {
+    const warning = errors.maximum ? undefined : maximumWarning(base, values.maximum);
+    return (
+      <form className="panel stack" onSubmit={review} noValidate aria-labelledby="edit-title">
+        <h2 id="edit-title">Edit card</h2>
+        <TextField label="Name" error={errors.name} value={values.name} onChange={set('name')} />
+        <TextField
+          label="Minimum per transaction (USD)"
+          error={errors.minimum}
+          value={values.minimum}
+          onChange={set('minimum')}
+          inputMode="decimal"
+        />
+        <TextField
+          label="Maximum per transaction (USD)"
+          error={errors.maximum}
+          value={values.maximum}
+          onChange={set('maximum')}
+          inputMode="decimal"
+        />
+        {warning ? (
+          <p className="warning" role="note">
+            {warning}
+          </p>
+        ) : null}
+        {errors.form ? (
+          <p className="form-error" role="alert">
+            {errors.form}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="button" onClick={() => onDone('')}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Review changes
+          </button>
+        </div>
+      </form>
+    );
+  }
+}
+
+/** A key listener on a region (not a control, so no onKeyDown prop), always the latest handler. */
+function useKeyDown(
+  target: React.RefObject<HTMLElement | null>,
+  handler: (event: KeyboardEvent) => void,
+) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const el = target.current;
+    const listener = (event: KeyboardEvent) => latest.current(event);
+    el?.addEventListener('keydown', listener);
+    return () => el?.removeEventListener('keydown', listener);
+  }, [target]);
 }
 
 interface AmountFieldProps {

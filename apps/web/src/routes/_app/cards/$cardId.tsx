@@ -1,17 +1,24 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { DeadEnd } from '../../../components/dead-end';
 import { cardQueryOptions } from '../../../features/cards/api/get-card';
+import { validateCardsSearch } from '../../../features/cards/cards-search';
 import { CardDetailScreen } from '../../../features/cards/components/card-detail-screen';
 import { sessionQueryOptions } from '../../../features/session/api/get-session';
+import { ensureOrNotFound } from '../../../lib/ensure-or-not-found';
 
 export const Route = createFileRoute('/_app/cards/$cardId')({
+  // Carries the cards list's filters, so "← All cards" returns to exactly that list.
+  validateSearch: validateCardsSearch,
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(cardQueryOptions(params.cardId)),
+    ensureOrNotFound(context.queryClient, cardQueryOptions(params.cardId)),
+  notFoundComponent: CardNotFound,
   component: CardDetailRoute,
 });
 
 function CardDetailRoute() {
   const { cardId } = Route.useParams();
+  const listSearch = Route.useSearch();
   const queryClient = useQueryClient();
   const { data: card } = useSuspenseQuery(cardQueryOptions(cardId));
   const { data: session } = useSuspenseQuery(sessionQueryOptions());
@@ -19,6 +26,7 @@ function CardDetailRoute() {
     <CardDetailScreen
       key={cardId}
       card={card}
+      listSearch={listSearch}
       role={session.role}
       stepUpUntil={session.stepUpUntil}
       stepUpMethods={session.stepUpMethods}
@@ -27,5 +35,21 @@ function CardDetailRoute() {
         void queryClient.invalidateQueries({ queryKey: sessionQueryOptions().queryKey })
       }
     />
+  );
+}
+
+function CardNotFound() {
+  const listSearch = Route.useSearch();
+  return (
+    <DeadEnd
+      title="Card not found"
+      back={
+        <Link to="/cards" search={listSearch}>
+          ← Back to Cards
+        </Link>
+      }
+    >
+      There is no card at this address. The link may be mistyped, or from another card program.
+    </DeadEnd>
   );
 }

@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { useDocumentTitle } from './use-document-title';
+
+interface DeadEndProps {
+  title: string;
+  /** What happened, in a sentence or two. */
+  children: ReactNode;
+  /** Where to go on from here: a link. */
+  back: ReactNode;
+}
+
+/**
+ * A screen that cannot be shown (nothing there, or not for this person): says so plainly and
+ * offers the way back. No "Retry": asking again would give the same answer.
+ */
+export function DeadEnd({ title, children, back }: DeadEndProps) {
+  useDocumentTitle(title);
+  return (
+    <section className="dead-end" aria-labelledby="dead-end-title">
+      <h1 id="dead-end-title">{title}</h1>
+      <p>{children}</p>
+      <p>{back}</p>
+    </section>
+  );
+}

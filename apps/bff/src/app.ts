@@ -170,7 +170,7 @@ export function createApp(deps: AppDeps): RequestListener {
       rp
         ? ssoRoutes({ rp, pending: oneTime, sessions, audit, logger, config })
         : ssoNotConfigured(),
-      auditRoutes(audit),
+      auditRoutes(featureDeps),
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),
       transactionsRoutes(featureDeps),

@@ -6,6 +6,7 @@ import { consumeOrThrow, type RateLimiters } from '../platform/security/rate-lim
 import { AppError } from './app-error';
 import { badOrigin } from './csrf';
 import type { AuditStore, NewAuditRecord } from './deps';
+import { attemptOf } from './route-attempts';
 import type { RouteRule } from './route-table';
 
 interface AuthorizeDeps {
@@ -96,6 +97,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         if (rule.access !== 'signedIn' && !rule.access.includes(actor.role)) {
           await record(req, {
             action: 'access.denied',
+            attempted: attemptOf(rule),
             outcome: 'denied',
             target: `${rule.method} ${rule.path}`,
             cardId: cardIdOf(rule, req),
@@ -112,6 +114,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
           const action = actionOf(rule);
           await record(req, {
             action,
+            ...(action === 'access.denied' ? { attempted: attemptOf(rule) } : {}),
             outcome: 'denied',
             target: action === 'access.denied' ? `${rule.method} ${rule.path}` : cardId,
             cardId,
@@ -162,6 +165,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
       await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
       await record(req, {
         action: 'access.denied',
+        attempted: attemptOf(rule),
         outcome: 'denied',
         target,
         cardId: cardIdOf(rule, req),

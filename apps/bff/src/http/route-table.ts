@@ -196,4 +196,11 @@ export const routeTable: readonly RouteRule[] = [
     mutation: false,
   },
   { method: 'GET', path: '/api/audit', access: admins, example: '/api/audit', mutation: false },
+  {
+    method: 'GET',
+    path: '/api/audit/export.csv',
+    access: admins,
+    example: '/api/audit/export.csv?tz=Europe/Paris',
+    mutation: false,
+  },
 ];

@@ -194,6 +194,7 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/transactions/${exampleIds(t).transactionId}`,
   }),
   'GET /api/audit': () => ({ path: '/api/audit' }),
+  'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };
 
 export const ruleKey = (rule: RouteRule) => `${rule.method} ${rule.path}`;

@@ -12,8 +12,28 @@ export const auditActions = [
   'factor.enrolled',
   'factor.removed',
   'access.denied',
+  'audit.export',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
+
+/**
+ * What a refused request was trying to do, on `access.denied` records (a role without the
+ * right, a request from another site): the route's operation, so a denied reveal and a
+ * denied edit read differently. Operations that are audit actions share their names.
+ */
+export const auditAttempts = [
+  'card.reveal',
+  'card.update',
+  'subAccount.create',
+  'session.signIn',
+  'session.signOut',
+  'session.stepUp',
+  'factors.view',
+  'factors.change',
+  'audit.view',
+  'audit.export',
+] as const;
+export type AuditAttempt = (typeof auditAttempts)[number];
 
 export const auditOutcomes = ['success', 'denied', 'failed'] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];

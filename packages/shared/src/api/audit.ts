@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
-import { auditActions, auditMethods, auditOutcomes } from './audit-enums';
+import { auditActions, auditAttempts, auditMethods, auditOutcomes } from './audit-enums';
 import { pageSchema } from './error';
 import { roleSchema } from './meta';
 
-export type { AuditMethod } from './audit-enums';
-export { auditActions, auditMethods, auditOutcomes };
+export type { AuditAttempt, AuditMethod } from './audit-enums';
+export { auditActions, auditAttempts, auditMethods, auditOutcomes };
 
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -23,6 +23,8 @@ export const auditRecordSchema = z.object({
   outcome: z.enum(auditOutcomes),
   /** Sign-in, step-up and factor records: how the person proved who they are. */
   method: z.enum(auditMethods).optional(),
+  /** `access.denied` records: what the refused request was trying to do. */
+  attempted: z.enum(auditAttempts).optional(),
   target: z.string().optional(),
   cardId: z.string().optional(),
   last4: z.string().optional(),
@@ -43,11 +45,17 @@ export type AuditRecord = z.infer<typeof auditRecordSchema>;
 const auditFilterShape = {
   actor: z.string().trim().toLowerCase().min(1).max(254).optional(),
   action: z.enum(auditActions).optional(),
+  /** Refusals of one kind: `action=access.denied&attempted=card.reveal`. */
+  attempted: z.enum(auditAttempts).optional(),
   outcome: z.enum(auditOutcomes).optional(),
   cardId: resourceIdSchema.optional(),
   from: unixMsStringSchema.optional(),
   to: unixMsStringSchema.optional(),
 };
+
+const fromNotAfterTo = (q: { from?: number; to?: number }) =>
+  q.from === undefined || q.to === undefined || q.from <= q.to;
+const fromAfterTo = { message: '"from" must not be after "to"', path: ['from'] };
 
 export const auditListQuerySchema = z
   .strictObject({
@@ -57,13 +65,35 @@ export const auditListQuerySchema = z
       .regex(/^\d{1,15}$/, 'must be the id of a record from the previous page')
       .optional(),
   })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
-    message: '"from" must not be after "to"',
-    path: ['from'],
-  });
+  .refine(fromNotAfterTo, fromAfterTo);
 export type AuditListQuery = z.input<typeof auditListQuerySchema>;
 /** The filters as a store receives them (parsed: `from`/`to` are numbers). */
 export type AuditFilter = Omit<z.output<typeof auditListQuerySchema>, 'cursor'>;
+
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/** Whether `zone` names an IANA time zone the runtime knows (`Europe/Paris`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  if (!ZONE_NAME.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * GET /api/audit/export.csv: every record the screen's filters match, with times also in
+ * `tz` (the person's zone; UTC when not given).
+ */
+export const auditExportQuerySchema = z
+  .strictObject({
+    ...auditFilterShape,
+    tz: z.string().refine(isTimeZone, 'must be a time zone name, like Europe/Paris').default('UTC'),
+  })
+  .refine(fromNotAfterTo, fromAfterTo);
+export type AuditExportQuery = z.input<typeof auditExportQuerySchema>;
 
 export const auditPageSchema = pageSchema(auditRecordSchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;

@@ -45,6 +45,7 @@ describe('GET /api/audit', () => {
       actor: 'finance@demo.test',
       role: 'finance',
       action: 'access.denied',
+      attempted: 'card.reveal',
       outcome: 'denied',
       target: 'POST /api/cards/:id/reveal',
       cardId,

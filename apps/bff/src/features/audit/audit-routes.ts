@@ -1,17 +1,91 @@
-import { auditListQuerySchema } from '@card-console/shared/api/audit';
+import { auditExportQuerySchema, auditListQuerySchema } from '@card-console/shared/api/audit';
 import type { ApiRoutes } from '../../http/api-router';
-import type { AuditStore } from '../../http/deps';
+import { AppError } from '../../http/app-error';
+import { who } from '../../http/context';
+import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseQuery } from '../../http/validate';
+import {
+  auditCsvHeader,
+  auditCsvPages,
+  auditExportFileName,
+  describeExport,
+  EXPORT_PAGE_SIZE,
+} from './audit-export';
+import { streamAuditCsv } from './stream-audit-csv';
 
 const pageSize = 50;
 
-/** GET /api/audit (admins): filtered, newest first, `cursor` from the previous page. */
-export function auditRoutes(audit: AuditStore): ApiRoutes {
+type AuditRouteDeps = Pick<
+  FeatureDeps,
+  'audit' | 'clock' | 'logger' | 'metrics' | 'cutOff' | 'exportSlots' | 'exportReceipts'
+>;
+
+/**
+ * GET /api/audit (admins): filtered, newest first, `cursor` from the previous page.
+ * GET /api/audit/export.csv (admins): every record the same filters match, as CSV.
+ */
+export function auditRoutes(deps: AuditRouteDeps): ApiRoutes {
+  const { audit } = deps;
   return {
     'GET /api/audit': async (req, res) => {
       const { cursor, ...filter } = parseQuery(auditListQuerySchema, req);
       sendJson(res, await audit.list({ cursor, limit: pageSize, filter }));
     },
+
+    // HEAD reaches this handler too (the route table answers HEAD with the GET row).
+    'GET /api/audit/export.csv': async (req, res) => {
+      const { tz, ...filter } = parseQuery(auditExportQuerySchema, req);
+      const person = who(req);
+      const fileName = auditExportFileName(filter, tz, deps.clock.now());
+      const headers = {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${fileName}"`,
+        'Cache-Control': 'no-store',
+      };
+      // The headers a download starts with, and nothing read or exported: not audited.
+      if (req.method === 'HEAD') {
+        res.status(200).set(headers).end();
+        return;
+      }
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      // Exports share one cap per person, whatever they walk.
+      const slot = await deps.exportSlots.acquire(person.actor.email);
+      if (!slot.granted) throw exportBusy(slot.full);
+      try {
+        // Recorded before any record leaves: an export that cannot be audited does not run.
+        await audit.append({
+          actor: person.actor.email,
+          role: person.actor.role,
+          action: 'audit.export',
+          outcome: 'success',
+          detail: describeExport(filter, tz),
+          requestId: person.requestId,
+        });
+        const first = await audit.list({ limit: EXPORT_PAGE_SIZE, filter });
+        res.status(200).set(headers);
+        await streamAuditCsv(res, auditCsvHeader(tz), auditCsvPages(audit, filter, tz, first), {
+          logger: deps.logger,
+          requestId: person.requestId,
+          traceId: req.trace?.traceId,
+          clientGone: gone.signal,
+          cutOff: deps.cutOff,
+          metrics: deps.metrics,
+          recordReceipt: (receipt) =>
+            deps.exportReceipts.record(person.actor.email, person.requestId, receipt),
+        });
+      } finally {
+        await slot.release();
+      }
+    },
   };
+}
+
+function exportBusy(full: 'person' | 'total'): AppError {
+  const message =
+    full === 'person'
+      ? 'Your other exports are still running. Try again when one of them finishes.'
+      : 'Too many exports are running right now. Try again in a few seconds.';
+  return new AppError(429, 'export_busy', message, { retryAfterSeconds: 10 });
 }

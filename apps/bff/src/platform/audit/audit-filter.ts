@@ -4,6 +4,7 @@ import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 export function matchesFilter(record: AuditRecord, filter: AuditFilter = {}): boolean {
   if (filter.actor !== undefined && record.actor !== filter.actor) return false;
   if (filter.action !== undefined && record.action !== filter.action) return false;
+  if (filter.attempted !== undefined && record.attempted !== filter.attempted) return false;
   if (filter.outcome !== undefined && record.outcome !== filter.outcome) return false;
   if (filter.cardId !== undefined && record.cardId !== filter.cardId) return false;
   if (filter.from !== undefined || filter.to !== undefined) {

@@ -21,12 +21,19 @@ const actors = ['ada@example.com', 'bo@example.com', 'cy@example.com'];
 const actions = ['card.reveal', 'card.update', 'access.denied', 'session.signIn'] as const;
 const outcomes = ['success', 'denied', 'failed'] as const;
 
-/** The n-th record of a varied trail: three people, four actions, three outcomes, four cards. */
+const attempts = ['card.reveal', 'card.update', 'audit.view'] as const;
+
+/**
+ * The n-th record of a varied trail: three people, four actions, three outcomes, four cards;
+ * each refusal names one of three attempts.
+ */
 function varied(n: number): NewAuditRecord {
+  const action = actions[n % 4] as NewAuditRecord['action'];
   return {
     actor: actors[n % 3] as string,
     role: 'admin',
-    action: actions[n % 4] as NewAuditRecord['action'],
+    action,
+    ...(action === 'access.denied' ? { attempted: attempts[Math.floor(n / 4) % 3] } : {}),
     outcome: outcomes[Math.floor(n / 2) % 3] as NewAuditRecord['outcome'],
     ...(n % 5 === 0 ? {} : { cardId: `card_${n % 4}` }),
     requestId: `req-${n}`,
@@ -40,6 +47,7 @@ function expected(records: AuditRecord[], filter: AuditFilter): string[] {
       (r) =>
         (filter.actor === undefined || r.actor === filter.actor) &&
         (filter.action === undefined || r.action === filter.action) &&
+        (filter.attempted === undefined || r.attempted === filter.attempted) &&
         (filter.outcome === undefined || r.outcome === filter.outcome) &&
         (filter.cardId === undefined || r.cardId === filter.cardId) &&
         (filter.from === undefined || Date.parse(r.at) >= filter.from) &&
@@ -141,6 +149,10 @@ export function auditStoreContract(
         { actor: 'cy@example.com', cardId: 'card_2', outcome: 'success' },
         { cardId: 'card_1', from: early, to: late },
         { actor: 'ada@example.com', action: 'card.reveal', outcome: 'denied', from: early },
+        { attempted: 'card.reveal' },
+        { action: 'access.denied', attempted: 'audit.view' },
+        { attempted: 'card.update', outcome: 'success', from: early },
+        { action: 'card.reveal', attempted: 'card.reveal' },
         { actor: 'nobody@example.com' },
         { from: (times.at(-1) as number) + 1 },
         { to: (times[0] as number) - 1 },
@@ -149,9 +161,40 @@ export function auditStoreContract(
         const want = expected(written, filter);
         expect(await walk(store, filter, 4), JSON.stringify(filter)).toEqual(want);
       }
-      expect(
-        expected(written, { action: 'access.denied', outcome: 'failed' }).length,
-      ).toBeGreaterThan(0);
+      for (const some of [
+        { action: 'access.denied', outcome: 'failed' },
+        { attempted: 'card.reveal' },
+        { action: 'access.denied', attempted: 'audit.view' },
+      ] as const) {
+        expect(expected(written, some).length, JSON.stringify(some)).toBeGreaterThan(0);
+      }
+    });
+
+    it('keeps a sign-in’s method and a refusal’s attempt as written, in the list and the chain', async () => {
+      const { store } = await open();
+      const signIn = await store.append({ ...varied(3), method: 'password+passkey' });
+      const refusal = await store.append({
+        ...varied(2),
+        target: 'POST /api/cards/:id/reveal',
+        attempted: 'card.reveal',
+        detail: 'bad_origin',
+      });
+      const plain = await store.append(varied(1));
+      expect(signIn.method).toBe('password+passkey');
+      expect(refusal.attempted).toBe('card.reveal');
+      expect(plain).not.toHaveProperty('attempted');
+      expect(await store.list({ limit: 10 })).toEqual({ items: [plain, refusal, signIn] });
+      const stored: AuditRecord[] = [];
+      for await (const r of store.records()) {
+        const { prevHash: _p, hash: _h, ...content } = r;
+        stored.push(content);
+      }
+      expect(stored).toEqual([signIn, refusal, plain]);
+      // The hash covers both fields: the verifier reads them back exactly as they were sealed.
+      expect(await verifyChain(store.records())).toMatchObject({ verified: 3 });
+      expect((await store.list({ limit: 10, filter: { attempted: 'card.reveal' } })).items).toEqual(
+        [refusal],
+      );
     });
 
     it('ends paging exactly: a page that holds the last record has no cursor', async () => {

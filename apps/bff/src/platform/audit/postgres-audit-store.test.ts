@@ -93,10 +93,12 @@ describe('PostgresAuditStore', () => {
     // Enough rows, and fresh statistics, for the planner to choose as it would in production.
     await asSuperuser(
       db.ownerUrl,
-      `INSERT INTO audit_record (id, at, actor, action, outcome, card_id, request_id, prev_hash, hash)
+      `INSERT INTO audit_record
+         (id, at, actor, action, attempted, outcome, card_id, request_id, prev_hash, hash)
        SELECT i, timestamptz '2030-01-01' + i * interval '1 second',
          'person' || (i % 500) || '@example.com',
          (ARRAY['card.reveal','card.update','session.signIn','access.denied'])[1 + i % 4],
+         CASE WHEN i % 4 = 3 THEN (ARRAY['card.reveal','card.update','audit.view'])[1 + i % 3] END,
          (ARRAY['success','success','success','denied','failed'])[1 + i % 5],
          'card_' || (i % 2000), 'r' || i, repeat('0', 64), repeat('0', 64)
        FROM generate_series(1, 50000) AS i;
@@ -115,6 +117,14 @@ describe('PostgresAuditStore', () => {
       { action: 'access.denied' as const, outcome: 'failed' as const },
       { actor: 'person7@example.com', from: at(10_000), to: at(40_000) },
       { cardId: 'card_42', action: 'card.reveal' as const },
+      { action: 'access.denied' as const, attempted: 'card.reveal' as const },
+      { attempted: 'audit.view' as const },
+      {
+        action: 'access.denied' as const,
+        attempted: 'audit.view' as const,
+        from: at(20_000),
+        to: at(30_000),
+      },
     ];
     for (const filter of filters) {
       for (const cursor of [undefined, '25000']) {

@@ -22,7 +22,7 @@ import { postgresFailure } from './postgres-errors';
 const APPEND_LOCK = 7_318_226_471_503_104n;
 
 const columns = `id, at, actor, role, action, outcome, target, card_id, last4, sub_account_id,
-  before_values, after_values, reason, detail, request_id, prev_hash, hash, method`;
+  before_values, after_values, reason, detail, request_id, prev_hash, hash, method, attempted`;
 
 /** One round trip: begin, wait for the lock, then read the head and the time. */
 const beginAndReadHead = `BEGIN;
@@ -33,7 +33,7 @@ FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (SELECT id, hash, at FROM audit_record ORDER BY id DESC LIMIT 1) AS h ON true`;
 
 const insert = `INSERT INTO audit_record (${columns})
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`;
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`;
 
 interface Row {
   id: string;
@@ -54,6 +54,7 @@ interface Row {
   prev_hash: string;
   hash: string;
   method: string | null;
+  attempted: string | null;
 }
 
 /** The record as it was sealed: a NULL column was an absent field. */
@@ -66,6 +67,7 @@ function fromRow(row: Row): ChainedAuditRecord {
     action: row.action,
     outcome: row.outcome,
     method: row.method,
+    attempted: row.attempted,
     target: row.target,
     cardId: row.card_id,
     last4: row.last4,
@@ -149,6 +151,7 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource {
           sealed.prevHash,
           sealed.hash,
           sealed.method ?? null,
+          sealed.attempted ?? null,
         ])
         .catch(unavailable('audit append'));
       await client.query('COMMIT').catch(unavailable('audit append'));
@@ -202,6 +205,7 @@ export function listQuery(options: { cursor?: string; limit: number; filter?: Au
   const where: string[] = [];
   if (filter.actor !== undefined) where.push(`actor = ${param(filter.actor)}`);
   if (filter.action !== undefined) where.push(`action = ${param(filter.action)}`);
+  if (filter.attempted !== undefined) where.push(`attempted = ${param(filter.attempted)}`);
   if (filter.outcome !== undefined) where.push(`outcome = ${param(filter.outcome)}`);
   if (filter.cardId !== undefined) where.push(`card_id = ${param(filter.cardId)}`);
   if (filter.from !== undefined) {

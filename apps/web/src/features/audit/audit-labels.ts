@@ -12,6 +12,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'factor.enrolled': 'Factor added',
   'factor.removed': 'Factor removed',
   'access.denied': 'Access denied',
+  'audit.export': 'Exported audit trail',
 };
 
 /** How the person proved who they are (sign-in, step-up and factor records). */

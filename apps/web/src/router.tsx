@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { createRouter, Link, type RouterHistory } from '@tanstack/react-router';
+import { DeadEnd } from './components/dead-end';
 import { Loading } from './components/loading';
 import { RouteError } from './components/route-error';
 import { sessionQueryOptions } from './features/session/api/get-session';
@@ -26,10 +27,9 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     defaultPendingMinMs: 100,
     defaultErrorComponent: RouteError,
     defaultNotFoundComponent: () => (
-      <div className="error-state">
-        <h2>Not found</h2>
-        <p>There is nothing at this address.</p>
-      </div>
+      <DeadEnd title="Not found" back={<Link to="/sub-accounts">Go to Sub accounts</Link>}>
+        There is nothing at this address.
+      </DeadEnd>
     ),
     scrollRestoration: true,
   });

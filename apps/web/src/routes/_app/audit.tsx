@@ -8,10 +8,22 @@ import { toAuditFilter } from '../../features/audit/audit-filter';
 import { validateAuditSearch } from '../../features/audit/audit-search';
 import { AuditScreen } from '../../features/audit/components/audit-screen';
 import { useCardChoices } from '../../features/cards/api/use-card-choices';
+import { ApiError } from '../../lib/api-error';
 import { loadInfiniteForRoute } from '../../lib/load-for-route';
 
 export const Route = createFileRoute('/_app/audit')({
   validateSearch: validateAuditSearch,
+  // Finance reaches this only by its address (the nav leaves it out): say it is for admins, with
+  // a way back (RouteError), without asking the BFF for a 403.
+  beforeLoad: ({ context }) => {
+    if (context.session.role !== 'admin') {
+      throw new ApiError({
+        status: 403,
+        code: 'forbidden',
+        message: 'The audit trail is for admins.',
+      });
+    }
+  },
   // Every search value is a filter the loader sends.
   loaderDeps: ({ search }) => search,
   // The loader comes with the screen's code: only the URL check is in the first download.

@@ -170,12 +170,10 @@ describe('audit screen', () => {
     expect(await screen.findByText('Nothing has been recorded yet.')).toBeInTheDocument();
   });
 
-  it('tells finance they have no access (the BFF decides)', async () => {
+  it('tells finance the audit trail is for admins (routes/-tests/dead-ends.test.tsx has more)', async () => {
     server.use(http.get('/api/audit', () => apiError(403, 'forbidden', 'Admins only.')));
     renderApp('/audit', { session: financeSession() });
-    expect(
-      await screen.findByRole('heading', { name: 'You do not have access to this' }),
-    ).toBeInTheDocument();
-    expect(screen.getByText('Admins only.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
+    expect(screen.getByText('The audit trail is for admins.')).toBeInTheDocument();
   });
 });

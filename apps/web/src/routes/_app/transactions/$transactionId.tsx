@@ -1,14 +1,17 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { DeadEnd } from '../../../components/dead-end';
 import { transactionQueryOptions } from '../../../features/transactions/api/get-transaction';
 import { TransactionDetailScreen } from '../../../features/transactions/components/transaction-detail-screen';
 import { validateTransactionsSearch } from '../../../features/transactions/transactions-search';
+import { ensureOrNotFound } from '../../../lib/ensure-or-not-found';
 
 export const Route = createFileRoute('/_app/transactions/$transactionId')({
   // Carries the list's filters so "back" returns to exactly that list.
   validateSearch: validateTransactionsSearch,
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(transactionQueryOptions(params.transactionId)),
+    ensureOrNotFound(context.queryClient, transactionQueryOptions(params.transactionId)),
+  notFoundComponent: TransactionNotFound,
   component: TransactionDetailRoute,
 });
 
@@ -17,4 +20,21 @@ function TransactionDetailRoute() {
   const search = Route.useSearch();
   const { data } = useSuspenseQuery(transactionQueryOptions(transactionId));
   return <TransactionDetailScreen transaction={data} listSearch={search} />;
+}
+
+function TransactionNotFound() {
+  const listSearch = Route.useSearch();
+  return (
+    <DeadEnd
+      title="Transaction not found"
+      back={
+        <Link to="/transactions" search={listSearch}>
+          ← Back to Transactions
+        </Link>
+      }
+    >
+      There is no transaction at this address. The link may be mistyped, or from another card
+      program.
+    </DeadEnd>
+  );
 }

@@ -3,13 +3,14 @@ import { Field } from './field';
 interface TotpFieldProps {
   value: string;
   onChange: (code: string) => void;
-  hint?: string;
+  hint?: string | undefined;
+  error?: string | undefined;
 }
 
 /** The 6-digit second-factor code, digits only, offered to the platform's one-time-code fill. */
-export function TotpField({ value, onChange, hint }: TotpFieldProps) {
+export function TotpField({ value, onChange, hint, error }: TotpFieldProps) {
   return (
-    <Field label="Second-factor code" hint={hint}>
+    <Field label="Second-factor code" hint={hint} error={error}>
       {(control) => (
         <input
           {...control}

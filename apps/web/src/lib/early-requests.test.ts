@@ -153,9 +153,16 @@ describe('early requests', () => {
     expect(requestsTo('/api/transactions')).toHaveLength(0);
   });
 
-  it('sends nothing on sign-in, and no list when the sub accounts answer 401', async () => {
+  it('sends only the session on sign-in (which goes on to the app when there is one)', async () => {
     const { sendEarlyRequests } = await load();
-    sendEarlyRequests({ pathname: '/sign-in', search: '' });
+    sendEarlyRequests({ pathname: '/sign-in', search: '?redirect=%2Fcards' });
+    await vi.waitFor(() => expect(sentRequests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(paths()).toEqual(['/api/session']);
+  });
+
+  it('sends no list when the sub accounts answer 401', async () => {
+    const { sendEarlyRequests } = await load();
     server.use(http.get('/api/sub-accounts', () => apiError(401, 'unauthenticated')));
     sendEarlyRequests({ pathname: '/transactions', search: '' });
     await vi.waitFor(() => expect(sentRequests).toHaveLength(2));

@@ -68,14 +68,14 @@ async function firstSubAccountId(subAccounts: Promise<Response>): Promise<string
 
 /**
  * Sends what the screen at this address reads first, where the URL alone says exactly what
- * that is: the session on every screen; the sub accounts on Sub accounts and Transactions
- * (which names them); and Transactions' first page when no filter but the sub account is set
- * (the landing, and where it redirects to), after the sub accounts when none is given.
+ * that is: the session on every screen (sign-in too: it goes on to the app when there is one);
+ * the sub accounts on Sub accounts and Transactions (which names them); and Transactions'
+ * first page when no filter but the sub account is set (the landing, and where it redirects
+ * to), after the sub accounts when none is given.
  * Signed out, each answers 401 and the app handles that as it would have anyway.
  */
 export function sendEarlyRequests(location: { pathname: string; search: string }): void {
   const path = location.pathname.replace(/\/+$/, '') || '/';
-  if (path === '/sign-in') return;
   send(apiUrl('/api/session'));
   if (path !== '/sub-accounts' && path !== '/transactions') return;
   const subAccounts = send(apiUrl('/api/sub-accounts'));

@@ -18,6 +18,8 @@ interface SecondFactorChoicesProps {
   afterProvider?: string;
   /** Bumped whenever focus should move to the first choice (the server just asked). */
   focusKey?: number;
+  /** What is wrong with the code typed, next to the code field. */
+  totpError?: string | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export function SecondFactorChoices(props: SecondFactorChoicesProps) {
           value={props.totp}
           onChange={props.onTotpChange}
           hint={methods.length > 1 ? 'Or the 6 digits your authenticator app shows.' : undefined}
+          error={props.totpError}
         />
       ) : null}
       {provider ? (

@@ -1,12 +1,18 @@
 import type { ApiErrorBody } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { SessionResponse, SignInBody } from '@card-console/shared/api/session';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { TotpField } from '../../../components/totp-field';
 import { isApiError } from '../../../lib/api-error';
 import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
 import { signIn } from '../api/sign-in';
+import {
+  type SignInField,
+  type SignInFieldErrors,
+  signInFieldErrors,
+  signInFieldErrorsFromServer,
+} from '../sign-in-fields';
 import { askForFactor } from '../step-up';
 import { SecondFactorChoices } from './second-factor-choices';
 
@@ -26,7 +32,18 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   const [factor, setFactor] = useState<SecondFactor | undefined>();
   const [focusKey, setFocusKey] = useState(0);
   const [error, setError] = useState<string | undefined>();
+  const [fieldErrors, setFieldErrors] = useState<SignInFieldErrors>({});
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  // Bumped by each refused submit, which puts focus on the first field that needs something.
+  const [refusals, setRefusals] = useState(0);
+  const refuse = (errors: SignInFieldErrors) => {
+    setFieldErrors(errors);
+    setRefusals((n) => n + 1);
+  };
+  useEffect(() => {
+    if (refusals) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
 
   const isDemoAdmin = demoAccounts.some(
     (a) => a.role === 'admin' && a.email.toLowerCase() === email.trim().toLowerCase(),
@@ -50,6 +67,15 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   const onFailure = (caught: unknown) => {
     if (!isApiError(caught)) {
       setError(isPasskeyError(caught) ? passkeyFallback(caught.message) : 'Sign-in failed.');
+      return;
+    }
+    const refused = signInFieldErrorsFromServer(caught);
+    if (refused) {
+      refuse(refused);
+      return;
+    }
+    if (caught.status === 400) {
+      setError('Check what you entered and try again.');
       return;
     }
     const asked =
@@ -78,12 +104,28 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (showTotp && totp !== '' && !/^\d{6}$/.test(totp)) {
-      setError('The code is the 6 digits your authenticator app shows.');
+    const missing = signInFieldErrors({ email, password, totp: showTotp ? totp : undefined });
+    if (Object.keys(missing).length > 0) {
+      setError(undefined);
+      refuse(missing);
       return;
     }
+    setFieldErrors({});
     void attempt({ email, password, ...(showTotp && totp ? { totp } : {}) });
   };
+
+  const changeTotp = (code: string) => {
+    setTotp(code);
+    edited('totp');
+  };
+
+  /** Typing in a field clears what was said about it. */
+  const edited = (field: SignInField) =>
+    setFieldErrors((errors) => {
+      if (errors[field] === undefined) return errors;
+      const { [field]: _, ...rest } = errors;
+      return rest;
+    });
 
   /** Signs the challenge the 401 carried, once; a used challenge is asked for again. */
   const signInWithPasskey = async () => {
@@ -114,14 +156,15 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 
   const changeEmail = (value: string) => {
     setEmail(value);
+    edited('email');
     // The factors asked for were this person's.
     setFactor(undefined);
   };
 
   return (
     <>
-      <form className="stack" onSubmit={submit} noValidate>
-        <Field label="Email">
+      <form className="stack" onSubmit={submit} noValidate ref={form}>
+        <Field label="Email" error={fieldErrors.email}>
           {(control) => (
             <input
               {...control}
@@ -134,7 +177,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
             />
           )}
         </Field>
-        <Field label="Password">
+        <Field label="Password" error={fieldErrors.password}>
           {(control) => (
             <input
               {...control}
@@ -143,7 +186,10 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
               autoComplete="current-password"
               required
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                edited('password');
+              }}
             />
           )}
         </Field>
@@ -151,7 +197,8 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
           <SecondFactorChoices
             methods={factor.methods}
             totp={totp}
-            onTotpChange={setTotp}
+            onTotpChange={changeTotp}
+            totpError={fieldErrors.totp}
             onPasskey={() => void signInWithPasskey()}
             busy={busy}
             focusKey={focusKey}
@@ -159,8 +206,9 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
         ) : showTotp ? (
           <TotpField
             value={totp}
-            onChange={setTotp}
+            onChange={changeTotp}
             hint="6 digits from your authenticator app (admins)."
+            error={fieldErrors.totp}
           />
         ) : null}
         {error ? (

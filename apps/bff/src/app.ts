@@ -2,6 +2,11 @@ import express from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './env';
 import { auditRoutes } from './features/audit/audit-routes';
+import {
+  type CardDirectory,
+  createCardDirectory,
+  upstreamCardPages,
+} from './features/cards/card-directory';
 import { cardsRoutes } from './features/cards/cards-routes';
 import { createHealthRouter } from './features/health/health-router';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
@@ -76,6 +81,8 @@ export interface AppDeps {
   isDraining?: () => boolean;
   /** Aborted when a shutdown's grace period ends: exports still running are cut. */
   cutOff?: AbortSignal;
+  /** Card names for transactions; by default walked from the card service (`card-directory.ts`). */
+  cardDirectory?: CardDirectory;
 }
 
 /**
@@ -131,6 +138,9 @@ export function createApp(deps: AppDeps): RequestListener {
     exportReceipts: deps.exportReceipts ?? new MemoryExportReceipts({ now: () => clock.now() }),
     metrics,
     cutOff: deps.cutOff ?? new AbortController().signal,
+    cardDirectory:
+      deps.cardDirectory ??
+      createCardDirectory({ listPage: upstreamCardPages(deps.upstream), clock, logger }),
   };
 
   const app = express();

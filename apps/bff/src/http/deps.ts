@@ -2,6 +2,7 @@ import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { CardDirectory } from '../features/cards/card-directory';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { ExportReceipts } from '../platform/security/export-receipts';
@@ -69,4 +70,6 @@ export interface FeatureDeps {
   metrics: Metrics;
   /** Aborted when a shutdown's grace period ends: long responses (exports) still running are cut. */
   cutOff: AbortSignal;
+  /** Card id → name and last 4, for transactions (kept from the card list, never per row). */
+  cardDirectory: CardDirectory;
 }

@@ -69,9 +69,11 @@ export interface DeferredPage<T> {
 }
 
 export interface UpstreamClient {
+  /** `fresh` never joins a read already in flight, which may predate the caller's lock. */
   listSubAccounts(
     ctx: CallContext,
     query: { cursor?: string },
+    options?: { fresh?: boolean },
   ): Promise<ListEnvelope<UpstreamSubAccount>>;
   createSubAccount(ctx: CallContext, body: { name: string }): Promise<{ id: string; name: string }>;
   listCards(ctx: CallContext, query: UpstreamCardListQuery): Promise<ListEnvelope<UpstreamCard>>;
@@ -206,9 +208,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   return {
-    listSubAccounts: (ctx, query) =>
+    listSubAccounts: (ctx, query, opts) =>
       read(ctx, 'listSubAccounts', subAccountPage, clean.subAccountPage, {
         query: { cursor: query.cursor },
+        share: !opts?.fresh,
       }),
     createSubAccount: (ctx, body) =>
       write(

@@ -16,6 +16,16 @@ export type SubAccountListQuery = z.input<typeof subAccountListQuerySchema>;
 export const subAccountPageSchema = pageSchema(subAccountSchema);
 export type SubAccountPage = z.infer<typeof subAccountPageSchema>;
 
+/**
+ * Sub-account names are unique without regard to case, white space at either end, or
+ * compatibility forms (a full-width "Ｍarketing" is "Marketing"): two names with the same key
+ * cannot be told apart in a list. Upper then lower case folds what lower case alone does not
+ * ("Straße" and "STRASSE").
+ */
+export function subAccountNameKey(name: string): string {
+  return name.trim().normalize('NFKC').toUpperCase().toLowerCase();
+}
+
 export const subAccountCreateBodySchema = z.strictObject({ name: visibleNameSchema });
 export type SubAccountCreateBody = z.input<typeof subAccountCreateBodySchema>;
 export const subAccountCreatedSchema = z.object({ id: z.string(), name: z.string() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIsoDay } from '../dates';
 import { cursorSchema, resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
 import { pageSchema } from './error';
@@ -54,10 +55,43 @@ export const transactionListQuerySchema = z
   .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
 export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
-/** GET /api/transactions/export.csv */
+/** Whether the runtime's time-zone data knows the zone (IANA names, `UTC`; not offsets). */
+export function isKnownTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone such as `America/New_York`, as the browser reports the person's own. */
+export const timeZoneSchema = z
+  .string()
+  .max(64)
+  .refine(isKnownTimeZone, 'must be an IANA time zone such as "America/New_York" or "UTC"');
+
+/** A calendar day, `YYYY-MM-DD`, that exists. */
+export const isoDaySchema = z.string().refine(isIsoDay, 'must be a calendar day as YYYY-MM-DD');
+
+/**
+ * GET /api/transactions/export.csv: the list's filter, plus how the file is written for the
+ * person. `tz` (default UTC) is the zone the `date` and `authorized at` cells are written in,
+ * with their offset. `fromDay`/`toDay` are the person's days the file is named after; absent,
+ * they are the days `from` and `to` fall on in `tz` (`to` absent: the export's day).
+ */
 export const transactionExportQuerySchema = z
-  .strictObject(transactionFilterShape)
-  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] });
+  .strictObject({
+    ...transactionFilterShape,
+    tz: timeZoneSchema.optional(),
+    fromDay: isoDaySchema.optional(),
+    toDay: isoDaySchema.optional(),
+  })
+  .refine(fromNotAfterTo, { message: '"from" must not be after "to"', path: ['from'] })
+  .refine((q) => q.fromDay === undefined || q.toDay === undefined || q.fromDay <= q.toDay, {
+    message: '"fromDay" must not be after "toDay"',
+    path: ['fromDay'],
+  });
 export type TransactionExportQuery = z.input<typeof transactionExportQuerySchema>;
 
 export const transactionPageSchema = pageSchema(transactionSchema);

@@ -53,7 +53,9 @@ export function createUpdateCardService({
   upstream,
   audit,
   locks,
-}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'>) {
+  cardDirectory,
+}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'> &
+  Partial<Pick<FeatureDeps, 'cardDirectory'>>) {
   return {
     async update(who: Who, cardId: string, change: CardChange): Promise<Card> {
       const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
@@ -85,6 +87,8 @@ export function createUpdateCardService({
           }
           const body = mergedPatch(before, change);
           const updated = await upstream.updateCard(ctx, cardId, body);
+          // Transactions name the card from the directory: a rename shows there at once.
+          cardDirectory?.remember(updated);
           await audit.append({
             ...base,
             outcome: 'success',

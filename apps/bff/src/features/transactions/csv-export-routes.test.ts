@@ -21,6 +21,13 @@ afterEach(() => {
   t.sim.stats.reset();
 });
 
+/** A record's cells by column name. */
+const byColumn = (record: string[]) =>
+  Object.fromEntries(csvColumns.map((column, i) => [column, record[i] ?? ''])) as Record<
+    (typeof csvColumns)[number],
+    string
+  >;
+
 const exportUrl = (query: Record<string, string>) =>
   `/api/transactions/export.csv?${new URLSearchParams(query)}`;
 
@@ -52,20 +59,31 @@ describe('GET /api/transactions/export.csv', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['cache-control']).toContain('no-store');
-    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     expect(res.headers['content-disposition']).toBe(
-      `attachment; filename="transactions-${subId}-${day}.csv"`,
+      `attachment; filename=operations_${day(from)}_${day(to)}.csv`,
     );
 
     const rows = parseCsv(res.body as string);
     expect(rows[0]).toEqual([...csvColumns]);
-    const body = rows.slice(1);
-    expect(body.map((r) => r[0])).toEqual(wanted.map((x) => x.id));
+    const body = rows.slice(1).map(byColumn);
+    expect(body.map((r) => r.id)).toEqual(wanted.map((x) => x.id));
     expect(body.length).toBeGreaterThan(100);
     for (const [i, x] of wanted.entries()) {
-      expect(body[i]?.[5]).toBe(centsToDollarInput(x.amountCents));
-      expect(body[i]?.[7]).toBe(x.cardId ?? '');
+      const card = t.sim.data.card(x.cardId ?? '');
+      expect(body[i]).toMatchObject({
+        amount: centsToDollarInput(x.amountCents),
+        // UTC when no zone is given, with its offset.
+        date: x.date.replace(/(\.0+)?Z$/, '+00:00'),
+        'time zone': 'UTC',
+        'card id': x.cardId ?? '',
+        'card name': card?.name ?? '',
+        'card last 4': card?.last4 ?? '',
+        'category code': x.merchantData?.categoryCode ?? '',
+      });
+      if (x.merchantData) expect(body[i]?.['category name'], x.id).toMatch(/\w/);
     }
+    expect(body.some((r) => r['card name'] !== '')).toBe(true);
   });
 
   it("a whole sub account, or one card, walked in date ranges, is the service's list in its order", async () => {
@@ -98,6 +116,7 @@ describe('GET /api/transactions/export.csv', () => {
   it('escapes cells a spreadsheet would run as formulas, and keeps debits numeric', async () => {
     t.sim.faults.enqueue({
       kind: 'body',
+      route: 'GET /transaction',
       body: {
         items: [
           {
@@ -114,16 +133,16 @@ describe('GET /api/transactions/export.csv', () => {
       },
     });
     const res = await downloadAsFinance(exportUrl({ subAccountId: subId }));
-    const [, row] = parseCsv(res.body as string);
-    expect(row?.[2]).toBe(`'=HYPERLINK("http://evil.test","click")`);
-    expect(row?.[3]).toBe(`'+cmd|calc`);
-    expect(row?.[4]).toBe(`'-5411`);
-    expect(row?.[5]).toBe('-42.50');
-    expect(row?.[8]).toBe(`'@SUM(1)`);
+    const row = byColumn(parseCsv(res.body as string)[1] ?? []);
+    expect(row.description).toBe(`'=HYPERLINK("http://evil.test","click")`);
+    expect(row.merchant).toBe(`'+cmd|calc`);
+    expect(row['category code']).toBe(`'-5411`);
+    expect(row.amount).toBe('-42.50');
+    expect(row['reference number']).toBe(`'@SUM(1)`);
   });
 
   it('an upstream failure before the first byte is a normal error body', async () => {
-    t.sim.faults.enqueue({ kind: 'status', status: 403 });
+    t.sim.faults.enqueue({ kind: 'status', status: 403, route: 'GET /transaction' });
     const res = await t.request.get(exportUrl({ subAccountId: subId })).set(finance.headers());
     expect(res.status).toBe(502);
     expect(apiErrorBodySchema.parse(res.body).code).toBe('upstream_key_rejected');
@@ -183,5 +202,116 @@ describe('GET /api/transactions/export.csv', () => {
       expect(res.status, query).toBe(400);
       apiErrorBodySchema.parse(res.body);
     }
+  });
+});
+
+describe("the export in the person's time zone, named after the sub account and days", () => {
+  /** One row at each instant, through the service's answer. */
+  const serve = (dates: string[]) =>
+    t.sim.faults.enqueue({
+      kind: 'body',
+      route: 'GET /transaction',
+      body: {
+        items: dates.map((date, i) => ({
+          id: `txn_tz_${i}`,
+          date,
+          authorizedAt: date,
+          description: 'Taxi',
+          amountCents: -1_000,
+          status: 'settled',
+          referenceNumber: `R${i}`,
+        })),
+        metadata: {},
+      },
+    });
+
+  it('writes dates with their offset in the zone asked for, right across a daylight-saving change', async () => {
+    // New York's clocks went back at 06:00Z on 1 November 2026: 01:30 happened twice.
+    serve(['2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z', '2026-11-03T14:14:05.000Z']);
+    const res = await downloadAsFinance(exportUrl({ subAccountId: subId, tz: 'America/New_York' }));
+    expect(res.status).toBe(200);
+    const rows = parseCsv(res.body as string)
+      .slice(1)
+      .map(byColumn);
+    expect(rows.map((r) => [r.date, r['authorized at'], r['time zone']])).toEqual([
+      ['2026-11-01T01:30:00-04:00', '2026-11-01T01:30:00-04:00', 'America/New_York'],
+      ['2026-11-01T01:30:00-05:00', '2026-11-01T01:30:00-05:00', 'America/New_York'],
+      ['2026-11-03T09:14:05-05:00', '2026-11-03T09:14:05-05:00', 'America/New_York'],
+    ]);
+  });
+
+  it('names the file after the sub account and the days of the bounds in the zone', async () => {
+    // 1 November 00:00 to 21 November 23:59:59.999 in New York.
+    const from = Date.parse('2026-11-01T04:00:00.000Z');
+    const to = Date.parse('2026-11-22T04:59:59.999Z');
+    const res = await t.request
+      .get(exportUrl({ subAccountId: subId, from: `${from}`, to: `${to}`, tz: 'America/New_York' }))
+      .set(finance.headers());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename=operations_2026-11-01_2026-11-21.csv',
+    );
+    // In UTC the same bounds are other days.
+    const utc = await t.request
+      .get(exportUrl({ subAccountId: subId, from: `${from}`, to: `${to}` }))
+      .set(finance.headers());
+    expect(utc.headers['content-disposition']).toBe(
+      'attachment; filename=operations_2026-11-01_2026-11-22.csv',
+    );
+  });
+
+  it('takes the days from fromDay/toDay when given, and says "until" with no lower bound', async () => {
+    const given = await t.request
+      .get(exportUrl({ subAccountId: subId, fromDay: '2026-10-01', toDay: '2026-10-31' }))
+      .set(finance.headers());
+    expect(given.headers['content-disposition']).toBe(
+      'attachment; filename=operations_2026-10-01_2026-10-31.csv',
+    );
+    const open = await t.request.get(exportUrl({ subAccountId: subId })).set(finance.headers());
+    const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+    expect(open.headers['content-disposition']).toBe(
+      `attachment; filename=operations_until_${today}.csv`,
+    );
+  });
+
+  it('a name with other letters gets an ASCII filename and the UTF-8 one as filename*', async () => {
+    const admin = await t.signIn('admin');
+    const created = await t.request
+      .post('/api/sub-accounts')
+      .set(admin.headers())
+      .send({ name: 'Café Zürich / 東京 "HQ"' });
+    expect(created.status).toBe(201);
+    const res = await t.request
+      .get(exportUrl({ subAccountId: created.body.id, fromDay: '2026-11-01', toDay: '2026-11-21' }))
+      .set(finance.headers());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename=cafe-zurich-hq_2026-11-01_2026-11-21.csv; ' +
+        `filename*=UTF-8''${encodeURIComponent('café-zürich-東京-hq_2026-11-01_2026-11-21.csv')}`,
+    );
+  });
+
+  it('refuses a zone that is not one with a 400 naming the parameter, before any upstream call', async () => {
+    for (const tz of ['Mars/Olympus_Mons', '+05:00', 'America/New York', '']) {
+      const res = await t.request
+        .get(exportUrl({ subAccountId: subId, tz }))
+        .set(finance.headers());
+      expect(res.status, tz).toBe(400);
+      const body = apiErrorBodySchema.parse(res.body);
+      expect(body.code).toBe('invalid_query');
+      expect(body.message).toContain('tz: must be an IANA time zone');
+    }
+    for (const query of [
+      { fromDay: '2026-02-30' } as Record<string, string>,
+      { toDay: '21/11/2026' },
+      { fromDay: '2026-11-21', toDay: '2026-11-01' },
+    ]) {
+      const res = await t.request
+        .get(exportUrl({ subAccountId: subId, ...query }))
+        .set(finance.headers());
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      apiErrorBodySchema.parse(res.body);
+    }
+    expect(t.sim.stats.total()).toBe(0);
   });
 });

@@ -1,10 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { neutralizeFormula, toCsvRecord } from './csv-row';
+import { csvColumns, neutralizeFormula, toCsvRecord } from './csv-row';
+import { createLocalTimes } from './local-time';
 
 /** What a spreadsheet may skip before the first character it reads as the cell's start. */
 const skipped = /^[\s\p{Cc}\p{Cf}]*/u;
 const formulaCharacters = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'];
+
+/** A record's cells by column name. */
+const byColumn = (record: string[]) =>
+  Object.fromEntries(csvColumns.map((column, i) => [column, record[i]]));
 
 describe('CSV cells', () => {
   it('prefixes text that a spreadsheet would run as a formula', () => {
@@ -74,32 +79,111 @@ describe('CSV cells', () => {
   });
 
   it('keeps amounts numeric (negative for debits, two decimals)', () => {
-    const record = toCsvRecord({
-      id: 'tx_1',
-      date: '2026-01-02T03:04:05.000Z',
-      description: '=HYPERLINK("x")',
-      amountCents: -1205,
-      status: 'settled',
-      referenceNumber: 'R1',
-      originalCurrency: { code: 'EUR', amountCents: 1100, conversionRate: 1.0955 },
-    });
-    expect(record[2]).toBe(`'=HYPERLINK("x")`);
-    expect(record[5]).toBe('-12.05');
-    expect(record.slice(11)).toEqual(['EUR', '11.00', '1.0955']);
+    const record = byColumn(
+      toCsvRecord({
+        id: 'tx_1',
+        date: '2026-01-02T03:04:05.000Z',
+        description: '=HYPERLINK("x")',
+        amountCents: -1205,
+        status: 'settled',
+        referenceNumber: 'R1',
+        originalCurrency: { code: 'EUR', amountCents: 1100, conversionRate: 1.0955 },
+      }),
+    );
+    expect(record.description).toBe(`'=HYPERLINK("x")`);
+    expect(record.amount).toBe('-12.05');
+    expect([
+      record['original currency'],
+      record['original amount'],
+      record['conversion rate'],
+    ]).toEqual(['EUR', '11.00', '1.0955']);
   });
 
   it('leaves negative original amounts numeric too, while text starting with - is prefixed', () => {
-    const record = toCsvRecord({
-      id: 'tx_2',
-      date: '2026-01-02T03:04:05.000Z',
-      description: '-5 refund',
-      amountCents: -50,
-      status: 'settled',
-      referenceNumber: 'R2',
-      originalCurrency: { code: 'EUR', amountCents: -46, conversionRate: 1.0955 },
+    const record = byColumn(
+      toCsvRecord({
+        id: 'tx_2',
+        date: '2026-01-02T03:04:05.000Z',
+        description: '-5 refund',
+        amountCents: -50,
+        status: 'settled',
+        referenceNumber: 'R2',
+        originalCurrency: { code: 'EUR', amountCents: -46, conversionRate: 1.0955 },
+      }),
+    );
+    expect(record.description).toBe("'-5 refund");
+    expect(record.amount).toBe('-0.50');
+    expect(record['original amount']).toBe('-0.46');
+  });
+
+  it('names the card and the merchant category beside their ids, each neutralized', () => {
+    const labels = new Map([['card_1', { name: '=Ops travel', last4: '4242' }]]);
+    const record = byColumn(
+      toCsvRecord(
+        {
+          id: 'tx_3',
+          date: '2026-01-02T03:04:05.000Z',
+          description: 'Lunch',
+          amountCents: -1_000,
+          status: 'settled',
+          referenceNumber: 'R3',
+          cardId: 'card_1',
+          merchantData: { description: 'Cafe', categoryCode: '5812' },
+        },
+        { times: createLocalTimes('UTC'), cards: { label: (id) => labels.get(id) } },
+      ),
+    );
+    expect(record).toMatchObject({
+      'card id': 'card_1',
+      'card name': `'=Ops travel`,
+      'card last 4': '4242',
+      'category code': '5812',
+      'category name': 'Eating places and Restaurants',
     });
-    expect(record[2]).toBe("'-5 refund");
-    expect(record[5]).toBe('-0.50');
-    expect(record[12]).toBe('-0.46');
+  });
+
+  it('leaves the name cells empty for a card or a category it cannot name', () => {
+    const record = byColumn(
+      toCsvRecord(
+        {
+          id: 'tx_4',
+          date: '2026-01-02T03:04:05.000Z',
+          description: 'Lunch',
+          amountCents: -1_000,
+          status: 'settled',
+          referenceNumber: 'R4',
+          cardId: 'card_unknown',
+          merchantData: { description: 'Cafe', categoryCode: '0000' },
+        },
+        { times: createLocalTimes('UTC'), cards: { label: () => undefined } },
+      ),
+    );
+    expect(record).toMatchObject({
+      'card id': 'card_unknown',
+      'card name': '',
+      'card last 4': '',
+      'category name': '',
+    });
+  });
+
+  it("writes dates and authorization times in the person's zone with the offset, and names the zone", () => {
+    const record = byColumn(
+      toCsvRecord(
+        {
+          id: 'tx_5',
+          date: '2026-11-03T14:14:05.000Z',
+          authorizedAt: '2026-03-08T06:59:59.250Z',
+          description: 'Taxi',
+          amountCents: -2_000,
+          status: 'settled',
+          referenceNumber: 'R5',
+        },
+        { times: createLocalTimes('America/New_York') },
+      ),
+    );
+    expect(record.date).toBe('2026-11-03T09:14:05-05:00');
+    // One second before New York's clocks went forward: still standard time.
+    expect(record['authorized at']).toBe('2026-03-08T01:59:59.250-05:00');
+    expect(record['time zone']).toBe('America/New_York');
   });
 });

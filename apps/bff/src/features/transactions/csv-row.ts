@@ -1,15 +1,27 @@
 import { centsToDollarInput } from '@card-console/shared/money';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import { createLocalTimes, type LocalTimes } from './local-time';
+import { merchantCategoryName } from './merchant-categories';
+import type { CardNames } from './transaction-mapper';
 
+/**
+ * The export's columns. `date` and `authorized at` are the person's local time with its
+ * offset (`2026-11-03T09:14:05-05:00`); `time zone` names the zone they are written in, so
+ * the header stays the same whatever the zone and a file says how to read its times.
+ */
 export const csvColumns = [
   'id',
   'date',
+  'time zone',
   'description',
   'merchant',
   'category code',
+  'category name',
   'amount',
   'status',
   'card id',
+  'card name',
+  'card last 4',
   'reference number',
   'authorized at',
   'declined reason',
@@ -18,6 +30,13 @@ export const csvColumns = [
   'conversion rate',
 ] as const;
 
+/** How a file's rows are written: the zone for its times, and who names its cards. */
+export interface CsvRowOptions {
+  times: LocalTimes;
+  cards?: CardNames;
+}
+
+const utcRows: CsvRowOptions = { times: createLocalTimes('UTC') };
 /**
  * What a spreadsheet may run as a formula (OWASP's CSV-injection list, with ASVS's NUL): a
  * cell starting with a control character (tab, CR, LF, NUL…), or one whose first character
@@ -41,19 +60,28 @@ const text = (value: string | undefined): string =>
   value === undefined ? '' : neutralizeFormula(value);
 
 /** One transaction as a CSV record. Amounts are ours (numbers), so they stay numeric. */
-export function toCsvRecord(t: UpstreamTransaction): string[] {
+export function toCsvRecord(
+  t: UpstreamTransaction,
+  { times, cards }: CsvRowOptions = utcRows,
+): string[] {
   const original = t.originalCurrency;
+  const code = t.merchantData?.categoryCode;
+  const card = t.cardId === undefined ? undefined : cards?.label(t.cardId);
   return [
     text(t.id),
-    text(t.date),
+    text(times.format(t.date)),
+    text(times.zone),
     text(t.description),
     text(t.merchantData?.description),
-    text(t.merchantData?.categoryCode),
+    text(code),
+    text(code === undefined ? undefined : merchantCategoryName(code)),
     centsToDollarInput(t.amountCents),
     text(t.status),
     text(t.cardId),
+    text(card?.name),
+    text(card?.last4),
     text(t.referenceNumber),
-    text(t.authorizedAt),
+    text(t.authorizedAt === undefined ? undefined : times.format(t.authorizedAt)),
     text(t.declineReason),
     text(original?.code),
     original?.amountCents === undefined ? '' : centsToDollarInput(original.amountCents),

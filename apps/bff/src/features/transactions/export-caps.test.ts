@@ -83,17 +83,21 @@ describe('with the default caps (2 per person, 8 in all)', () => {
     expect(again.map((r) => r.status)).toEqual([200, 200]);
   });
 
-  it('HEAD answers the download headers without asking the service for anything', async () => {
+  it("HEAD answers the download headers with no transaction page: only the sub account's name is asked for", async () => {
     const res = await t.request
-      .head(`/api/transactions/export.csv?subAccountId=${subId}`)
+      .head(
+        `/api/transactions/export.csv?subAccountId=${subId}&fromDay=2026-11-01&toDay=2026-11-21`,
+      )
       .set(finance.headers());
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toMatch(
-      new RegExp(`^attachment; filename="transactions-${subId}-`),
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename=operations_2026-11-01_2026-11-21.csv',
     );
     expect(res.headers['cache-control']).toContain('no-store');
-    expect(t.sim.stats.total()).toBe(0);
+    expect(t.sim.stats.count('GET /transaction')).toBe(0);
+    expect(t.sim.stats.total()).toBe(t.sim.stats.count('GET /sub-account'));
+    t.sim.stats.reset();
 
     const bad = await t.request
       .head('/api/transactions/export.csv?to=1&from=2')

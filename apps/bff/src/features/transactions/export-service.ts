@@ -3,7 +3,7 @@ import { AppError } from '../../http/app-error';
 import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import type { DeferredPage } from '../../upstream/client';
-import { toCsvRecord } from './csv-row';
+import { type CsvRowOptions, toCsvRecord } from './csv-row';
 import { csvLines } from './csv-text';
 import { createRangePlanner, type DateRange } from './date-ranges';
 import { type TransactionFilter, toUpstreamParams } from './transactions-service';
@@ -65,7 +65,13 @@ interface Walk {
 export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>) {
   const turns = createTurns();
   return {
-    async open(who: Who, filter: TransactionFilter, signal: AbortSignal): Promise<ExportRows> {
+    /** `format`: the zone and card names the file is written with (default: UTC, no names). */
+    async open(
+      who: Who,
+      filter: TransactionFilter,
+      signal: AbortSignal,
+      format?: CsvRowOptions,
+    ): Promise<ExportRows> {
       const stop = new AbortController();
       const stopNow = () => stop.abort();
       signal.addEventListener('abort', stopNow, { once: true });
@@ -139,7 +145,7 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
               cursor !== undefined && mayRead(walk, 1) ? fetchPage(range, cursor) : undefined;
             next?.catch(() => {}); // awaited below, unless this page fails its check first
             await turns.next();
-            const chunk = toChunk(page, range && splitBelow(range, filter));
+            const chunk = toChunk(page, range && splitBelow(range, filter), format);
             rows += chunk.rows;
             walk.pages.push(chunk);
             poke();
@@ -242,10 +248,11 @@ function splitBelow(range: DateRange, filter: TransactionFilter): number | undef
  * waiting its turn is one buffer outside the JS heap, not thousands of short-lived objects
  * the young-generation collector would copy on every pass.
  */
-function toChunk(page: Page, cut: number | undefined): Chunk {
+function toChunk(page: Page, cut: number | undefined, format?: CsvRowOptions): Chunk {
   const checked = page.items();
   const items = cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
-  return { bytes: Buffer.from(csvLines(items.map(toCsvRecord))), rows: items.length };
+  const records = items.map((t) => toCsvRecord(t, format));
+  return { bytes: Buffer.from(csvLines(records)), rows: items.length };
 }
 
 /**

@@ -13,7 +13,10 @@ import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseParam, parseQuery } from '../../http/validate';
 import { compileSerializer } from '../../platform/schemas/compiled-serializer';
+import { subAccountName } from '../sub-accounts/sub-accounts-service';
+import { exportContentDisposition, exportDays } from './export-file-name';
 import { createExportService } from './export-service';
+import { createLocalTimes } from './local-time';
 import { streamCsv } from './stream-csv';
 import { createTransactionsService } from './transactions-service';
 
@@ -32,18 +35,26 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
     // Registered before '/:id' so "export.csv" is never read as an id. HEAD reaches this
     // handler too (the route table answers HEAD with the GET row).
     'GET /api/transactions/export.csv': async (req, res) => {
-      const filter = parseQuery(transactionExportQuerySchema, req);
+      const { tz, fromDay, toDay, ...filter } = parseQuery(transactionExportQuerySchema, req);
       const person = who(req);
-      const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
-      const headers = {
+      const times = createLocalTimes(tz);
+      const ctx = { requestId: person.requestId, trace: person.trace, role: person.actor.role };
+      const headers = (subAccount: string | undefined) => ({
         'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="transactions-${filter.subAccountId}-${day}.csv"`,
+        'Content-Disposition': exportContentDisposition({
+          subAccountName: subAccount,
+          ...exportDays(filter, { fromDay, toDay, zone: times.zone, now: deps.clock.now() }),
+        }),
         'Cache-Control': 'no-store',
-      };
-      // A HEAD gets the headers a download starts with and nothing more: no slot, no upstream
-      // call. Walking every page to send no body would be all of an export's cost for nothing.
+      });
+      // A HEAD gets the headers a download starts with and nothing more: no slot, no
+      // transaction page (walking every page to send no body would be all of an export's cost
+      // for nothing); only the sub account's name for the file's, as the GET's.
       if (req.method === 'HEAD') {
-        res.status(200).set(headers).end();
+        res
+          .status(200)
+          .set(headers(await subAccountName(deps.upstream, ctx, filter.subAccountId)))
+          .end();
         return;
       }
       const gone = new AbortController();
@@ -52,8 +63,14 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
       const slot = await deps.exportSlots.acquire(person.actor.email);
       if (!slot.granted) throw exportBusy(slot.full);
       try {
-        const rows = await exports.open(person, filter, gone.signal);
-        res.status(200).set(headers);
+        const name = subAccountName(deps.upstream, ctx, filter.subAccountId);
+        // Before the walk: its pages are made CSV as they arrive, naming their cards then.
+        await deps.cardDirectory.ready();
+        const rows = await exports.open(person, filter, gone.signal, {
+          times,
+          cards: deps.cardDirectory,
+        });
+        res.status(200).set(headers(await name));
         await streamCsv(res, rows, {
           logger: deps.logger,
           requestId: person.requestId,

@@ -27,25 +27,39 @@ export function toUpstreamParams(
   };
 }
 
-export function createTransactionsService({ upstream }: Pick<FeatureDeps, 'upstream'>) {
+/**
+ * The card directory is read alongside the upstream call: it costs a read nothing once
+ * filled, and only its very first fill can make a read wait (`card-directory.ts`).
+ */
+export function createTransactionsService({
+  upstream,
+  cardDirectory,
+}: Pick<FeatureDeps, 'upstream' | 'cardDirectory'>) {
   return {
     async list(who: Who, input: TransactionFilter & { cursor?: string }): Promise<TransactionPage> {
-      const page = await upstream.listTransactions(
-        { requestId: who.requestId, trace: who.trace, role: who.actor.role },
-        toUpstreamParams(input, input.cursor),
-      );
-      const out: TransactionPage = { items: page.items.map(toApiTransaction) };
+      const [page] = await Promise.all([
+        upstream.listTransactions(
+          { requestId: who.requestId, trace: who.trace, role: who.actor.role },
+          toUpstreamParams(input, input.cursor),
+        ),
+        cardDirectory.ready(),
+      ]);
+      const out: TransactionPage = {
+        items: page.items.map((t) => toApiTransaction(t, cardDirectory)),
+      };
       if (page.metadata.nextCursor) out.nextCursor = page.metadata.nextCursor;
       return out;
     },
 
     async get(who: Who, id: string): Promise<Transaction> {
-      return toApiTransaction(
-        await upstream.getTransaction(
+      const [transaction] = await Promise.all([
+        upstream.getTransaction(
           { requestId: who.requestId, trace: who.trace, role: who.actor.role },
           id,
         ),
-      );
+        cardDirectory.ready(),
+      ]);
+      return toApiTransaction(transaction, cardDirectory);
     },
   };
 }

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { UpstreamCard } from '@card-console/shared/upstream/card';
+import type { ListEnvelope } from '@card-console/shared/upstream/common';
+import type { Logger } from 'pino';
+import type { Clock } from '../../http/deps';
+import type { UpstreamClient } from '../../upstream/client';
+
+/** What a transaction shows of the card that paid. Shared by every row that names the card. */
+export interface CardLabel {
+  readonly name: string;
+  readonly last4?: string;
+}
+
+/**
+ * Card id → name and last 4, for the transactions list, detail and CSV, kept by walking the
+ * card service's card list (GET /card, every page) so no row ever costs an upstream call.
+ *
+ * - One walk at a time: everyone who asks while one runs shares it.
+ * - Bounded age: a read finding the directory older than `maxAgeMs` starts a walk in the
+ *   background and is served the map it has; a read waits only while the directory has never
+ *   been filled, and then at most `firstFillWaitMs` (the walk goes on; rows read meanwhile
+ *   show their card id).
+ * - A card id the directory does not know starts a walk too, at most once per
+ *   `unknownRefreshGapMs` and never within that long of the last walk (a card the service no
+ *   longer lists would otherwise start one on every page).
+ * - A walk that fails keeps the map as it was (logged; tried again after
+ *   `failureRetryGapMs`): a read is never failed by its directory.
+ * - `remember` puts a card the BFF has just changed (a rename) in at once, and keeps it over a
+ *   walk already under way, whose pages may predate the change.
+ *
+ * Each BFF replica keeps its own directory: a rename through another replica shows here once
+ * this one's directory is older than `maxAgeMs` and is read.
+ */
+export interface CardDirectory {
+  /**
+   * Resolves when a request may read the directory: at once once it has been filled, else
+   * when the first walk ends or `firstFillWaitMs` has passed. Never rejects.
+   */
+  ready(): Promise<void>;
+  /** The card's name and last 4; undefined for a card the directory cannot name. */
+  label(cardId: string): CardLabel | undefined;
+  /** A card's current name and last 4, as the BFF just saw them change. */
+  remember(card: { id: string; name: string; last4?: string }): void;
+}
+
+export interface CardDirectoryOptions {
+  /** One page of the card list; `requestId` is the walk's, for the service's logs. */
+  listPage(cursor: string | undefined, requestId: string): Promise<ListEnvelope<UpstreamCard>>;
+  clock: Clock;
+  logger: Logger;
+  maxAgeMs?: number;
+  unknownRefreshGapMs?: number;
+  failureRetryGapMs?: number;
+  firstFillWaitMs?: number;
+  /** A walk stops after this many pages and keeps what it read (25 cards a page: 100,000). */
+  maxPages?: number;
+}
+
+export const cardDirectoryDefaults = {
+  maxAgeMs: 60_000,
+  unknownRefreshGapMs: 15_000,
+  failureRetryGapMs: 10_000,
+  firstFillWaitMs: 2_000,
+  maxPages: 4_000,
+} as const;
+
+const settled = Promise.resolve();
+
+export function createCardDirectory(options: CardDirectoryOptions): CardDirectory {
+  const o = { ...cardDirectoryDefaults, ...options };
+  const log = o.logger.child({ component: 'card-directory' });
+  let cards = new Map<string, CardLabel>();
+  /** When the walk that made `cards` started (its pages are at least that fresh). */
+  let filledAt: number | undefined;
+  let walking: Promise<void> | undefined;
+  /** Cards remembered since the running walk started, put over its result. */
+  let rememberedDuringWalk: Map<string, CardLabel> | undefined;
+  /** No walk starts before this (set after a failure). */
+  let notBefore = Number.NEGATIVE_INFINITY;
+  let lastUnknownWalk = Number.NEGATIVE_INFINITY;
+
+  async function walk(requestId: string): Promise<Map<string, CardLabel>> {
+    const fresh = new Map<string, CardLabel>();
+    let cursor: string | undefined;
+    for (let pages = 0; pages < o.maxPages; pages++) {
+      const page = await o.listPage(cursor, requestId);
+      for (const card of page.items) fresh.set(card.id, { name: card.name, last4: card.last4 });
+      const next = page.metadata.nextCursor;
+      if (next === undefined) return fresh;
+      if (next === cursor) throw new Error('the card service repeated a page of cards');
+      cursor = next;
+    }
+    log.warn(
+      { cards: fresh.size, pages: o.maxPages },
+      'card directory walk stopped at its page cap',
+    );
+    return fresh;
+  }
+
+  function refresh(): Promise<void> {
+    if (walking) return walking;
+    const startedAt = o.clock.now();
+    const requestId = `card-directory-${randomUUID()}`;
+    const remembered = new Map<string, CardLabel>();
+    rememberedDuringWalk = remembered;
+    walking = walk(requestId)
+      .then(
+        (fresh) => {
+          for (const [id, label] of remembered) fresh.set(id, label);
+          cards = fresh;
+          filledAt = startedAt;
+          log.debug({ requestId, cards: fresh.size }, 'card directory refreshed');
+        },
+        (error: unknown) => {
+          notBefore = o.clock.now() + o.failureRetryGapMs;
+          log.warn(
+            { requestId, code: (error as { code?: unknown })?.code ?? 'error', cards: cards.size },
+            'card directory refresh failed; keeping the cards it had',
+          );
+        },
+      )
+      .finally(() => {
+        walking = undefined;
+        rememberedDuringWalk = undefined;
+      });
+    return walking;
+  }
+
+  function firstFill(): Promise<void> {
+    const fill = refresh();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, o.firstFillWaitMs);
+      timer.unref();
+      void fill.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  return {
+    ready() {
+      const now = o.clock.now();
+      if (filledAt === undefined) {
+        if (!walking && now < notBefore) return settled;
+        return firstFill();
+      }
+      if (!walking && now - filledAt >= o.maxAgeMs && now >= notBefore) void refresh();
+      return settled;
+    },
+
+    label(cardId) {
+      const found = cards.get(cardId);
+      if (found === undefined && !walking && filledAt !== undefined) {
+        const now = o.clock.now();
+        const since = Math.max(filledAt, lastUnknownWalk);
+        if (now - since >= o.unknownRefreshGapMs && now >= notBefore) {
+          lastUnknownWalk = now;
+          void refresh();
+        }
+      }
+      return found;
+    },
+
+    remember(card) {
+      const label: CardLabel =
+        card.last4 === undefined ? { name: card.name } : { name: card.name, last4: card.last4 };
+      cards.set(card.id, label);
+      rememberedDuringWalk?.set(card.id, label);
+    },
+  };
+}
+
+/** The card list as the directory walks it: a background walk, retried from the bulk budget. */
+export function upstreamCardPages(upstream: UpstreamClient): CardDirectoryOptions['listPage'] {
+  return (cursor, requestId) =>
+    upstream.listCards({ requestId, bulk: true }, cursor === undefined ? {} : { cursor });
+}

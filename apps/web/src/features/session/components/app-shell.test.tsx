@@ -43,6 +43,15 @@ describe('signed-in layout', () => {
     );
   });
 
+  it('a long email can be cut short on screen: the whole address is in its title', async () => {
+    serveLists();
+    const email = `${'a'.repeat(88)}@example.test`;
+    renderApp('/sub-accounts', { session: financeSession({ email }) });
+    const shown = await screen.findByText(email);
+    expect(shown).toHaveAttribute('title', email);
+    expect(shown).toHaveClass('user-email');
+  });
+
   it('shows admins the Audit and Security links', async () => {
     serveLists();
     renderApp('/sub-accounts', { session: adminSession() });

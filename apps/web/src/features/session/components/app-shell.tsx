@@ -71,7 +71,9 @@ export function AppShell({ session }: { session: SessionResponse }) {
           </ul>
         </nav>
         <div className="user">
-          <span className="user-email">{session.email}</span>
+          <span className="user-email" title={session.email}>
+            {session.email}
+          </span>
           <span className={`role role-${session.role}`}>{session.role}</span>
           <button type="button" onClick={onSignOut} disabled={signingOut}>
             Sign out

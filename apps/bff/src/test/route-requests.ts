@@ -95,6 +95,8 @@ export function resolveExample(t: TestApp, rule: RouteRule): string {
  * One entry per row of the route table, keyed `METHOD path`. The coverage test fails when a
  * row has no entry here, so a new route cannot skip the generated tests.
  */
+let matrixTeams = 0;
+
 export const routeRequests: Record<string, Spec> = {
   'GET /api/meta': () => ({ path: '/api/meta' }),
   'POST /api/session': (t, role) => ({
@@ -161,7 +163,11 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
   }),
   'GET /api/sub-accounts': () => ({ path: '/api/sub-accounts' }),
-  'POST /api/sub-accounts': () => ({ path: '/api/sub-accounts', body: { name: 'Matrix team' } }),
+  // Sub-account names are unique: each allowed create needs a name of its own.
+  'POST /api/sub-accounts': () => ({
+    path: '/api/sub-accounts',
+    body: { name: `Matrix team ${++matrixTeams}` },
+  }),
   'GET /api/cards': () => ({ path: '/api/cards' }),
   'GET /api/cards/:id': (t) => ({ path: `/api/cards/${exampleIds(t).cardId}` }),
   'PATCH /api/cards/:id': (t) => {

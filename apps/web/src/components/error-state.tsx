@@ -1,5 +1,5 @@
 import { isApiError, isRetryableApiError } from '../lib/api-error';
-import { MAX_AUTO_RETRY_SECONDS } from '../lib/query-client';
+import { MAX_AUTO_RETRY_SECONDS } from '../lib/retry-policy';
 import { useSecondsUntil } from './use-countdown';
 
 function titleFor(error: unknown): string {

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 import { isRetryableApiError } from '../lib/api-error';
-import { retryAt } from '../lib/query-client';
+import { retryAt } from '../lib/retry-policy';
 import { useSecondsUntil } from './use-countdown';
 
 /**

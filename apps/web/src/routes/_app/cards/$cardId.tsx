@@ -13,6 +13,9 @@ export const Route = createFileRoute('/_app/cards/$cardId')({
   loader: ({ context, params }) =>
     ensureOrNotFound(context.queryClient, cardQueryOptions(params.cardId)),
   notFoundComponent: CardNotFound,
+  // The screen and its "not found" in one chunk: a chunk of its own re-split the first
+  // download (0.5 kB more, gzipped).
+  codeSplitGroupings: [['component', 'notFoundComponent'], ['errorComponent']],
   component: CardDetailRoute,
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-error';
-import { MAX_AUTO_RETRY_SECONDS, retryAt, retryDelay, shouldRetry } from './query-client';
+import { MAX_AUTO_RETRY_SECONDS, retryAt, retryDelay, shouldRetry } from './retry-policy';
 
 const error = (status: number, retryAfterSeconds?: number) =>
   new ApiError({ status, code: 'x', message: 'x', requestId: 'r', retryAfterSeconds });

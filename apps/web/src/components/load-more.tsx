@@ -1,3 +1,4 @@
+import { useCallback, useEffect, useRef } from 'react';
 import { ErrorState } from './error-state';
 
 const count = new Intl.NumberFormat('en-US');
@@ -14,22 +15,41 @@ interface LoadMoreProps {
   waiting?: boolean;
   error: unknown;
   onLoadMore: () => void;
+  /** Says what is shown instead of "Showing N transactions". */
+  summary?: string;
+  /** Said instead of the button when the list goes on but cannot grow here. */
+  stopNote?: string | undefined;
 }
 
 /**
  * Under a list: how many rows are shown (announced as it grows), and "Load more", which
  * appends the next page. While a page loads the button stays focused and ignores presses
  * (aria-disabled rather than disabled, which would drop a keyboard user's focus); a failed
- * page shows its error and a Retry, and the rows already shown stay.
+ * page shows its error and a Retry, and the rows already shown stay. When the last page
+ * arrives the button goes, and its focus moves to the count rather than to the page's top.
  */
 export function LoadMore(props: LoadMoreProps) {
-  const { shown, noun, hasMore, loading, waiting, error, onLoadMore } = props;
+  const { shown, noun, hasMore, loading, waiting, error, onLoadMore, summary, stopNote } = props;
   const inactive = loading || waiting;
+  const status = useRef<HTMLParagraphElement>(null);
+  const focusLost = useRef(false);
+  const showButton = !error && hasMore;
+  // Called as the button leaves: was the focus on it?
+  const buttonRef = useCallback(
+    (button: HTMLButtonElement | null) => () => {
+      focusLost.current = document.activeElement === button;
+    },
+    [],
+  );
+  useEffect(() => {
+    if (!showButton && focusLost.current) status.current?.focus();
+    focusLost.current = false;
+  }, [showButton]);
   return (
     <div className="load-more">
-      <p role="status">
+      <p role="status" ref={status} tabIndex={-1}>
         <span data-testid="loaded-count">
-          Showing {count.format(shown)} {shown === 1 ? noun[0] : noun[1]}
+          {summary ?? `Showing ${count.format(shown)} ${shown === 1 ? noun[0] : noun[1]}`}
         </span>
         {loading ? ' · Loading more…' : ''}
       </p>
@@ -38,6 +58,7 @@ export function LoadMore(props: LoadMoreProps) {
       ) : hasMore ? (
         <button
           type="button"
+          ref={buttonRef}
           aria-disabled={inactive || undefined}
           onClick={() => {
             if (!inactive) onLoadMore();
@@ -45,7 +66,15 @@ export function LoadMore(props: LoadMoreProps) {
         >
           Load more
         </button>
+      ) : stopNote ? (
+        <p className="muted">{stopNote}</p>
       ) : null}
     </div>
   );
+}
+
+/** "Showing 1–150, more available" / "Showing 1–132, end of list". */
+export function rangeSummary(rows: number, more: boolean): string {
+  const range = rows === 1 ? '1' : `1–${count.format(rows)}`;
+  return `Showing ${range}, ${more ? 'more available' : 'end of list'}`;
 }

@@ -1,10 +1,26 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, type ReactNode, useRef } from 'react';
+import {
+  type CSSProperties,
+  Fragment,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useSyncExternalStore,
+} from 'react';
 
 /** Up to this many rows render plainly; past it only the visible rows are in the DOM. */
 export const VIRTUALIZE_AFTER = 100;
-/** Rows have a fixed height in CSS (`.virtual tr`) so the estimate is exact. */
+/** Rows have a fixed height (`--row-height` in CSS) so the estimate is exact. */
 const ROW_HEIGHT = 44;
+/** Where the stylesheet lays a table out for a phone. */
+const NARROW = '(max-width: 640px)';
+
+function subscribeNarrow(onChange: () => void) {
+  const query = window.matchMedia?.(NARROW);
+  query?.addEventListener('change', onChange);
+  return () => query?.removeEventListener('change', onChange);
+}
+const isNarrow = () => window.matchMedia?.(NARROW).matches ?? false;
 
 interface VirtualTableProps<T> {
   label: string;
@@ -14,6 +30,10 @@ interface VirtualTableProps<T> {
   rowKey: (row: T) => string;
   renderRow: (row: T, index: number) => ReactNode;
   busy?: boolean;
+  /** The table's own class, for its column layout. */
+  className?: string;
+  /** Row height in px when windowed; `narrow` where the stylesheet stacks a row's cells. */
+  rowHeight?: { wide: number; narrow?: number };
 }
 
 /**
@@ -21,16 +41,24 @@ interface VirtualTableProps<T> {
  * long, with spacer rows keeping the scroll height right.
  */
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
-  const { label, head, rows, columns, rowKey, renderRow, busy } = props;
+  const { label, head, rows, columns, rowKey, renderRow, busy, className } = props;
   const scrollRef = useRef<HTMLElement>(null);
   const virtualize = rows.length > VIRTUALIZE_AFTER;
+  const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
+  const rowHeight =
+    (narrow ? props.rowHeight?.narrow : undefined) ?? props.rowHeight?.wide ?? ROW_HEIGHT;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
     enabled: virtualize,
   });
+  // A window turned narrow or wide: every row's height changed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure when rowHeight changes
+  useEffect(() => {
+    if (virtualize) virtualizer.measure();
+  }, [rowHeight, virtualize, virtualizer]);
 
   let body: ReactNode;
   if (!virtualize) {
@@ -55,6 +83,7 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
     <section
       ref={scrollRef}
       className={virtualize ? 'table-wrap virtual' : 'table-wrap'}
+      style={{ '--row-height': `${rowHeight}px` } as CSSProperties}
       aria-busy={busy || undefined}
       // A scrollable region must be reachable by keyboard.
       // biome-ignore lint/a11y/noNoninteractiveTabindex: scroll container, see above
@@ -62,7 +91,11 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
       // Not the bare label: the screen's own section usually carries it already.
       aria-label={`${label} table`}
     >
-      <table aria-label={label} aria-rowcount={virtualize ? rows.length + 1 : undefined}>
+      <table
+        className={className}
+        aria-label={label}
+        aria-rowcount={virtualize ? rows.length + 1 : undefined}
+      >
         <thead>{head}</thead>
         <tbody>{body}</tbody>
       </table>

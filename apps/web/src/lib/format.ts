@@ -41,3 +41,31 @@ export function maskedPan(last4: string): string {
 export function groupInFours(digits: string): string {
   return digits.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }
+
+const shortParts = { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' } as const;
+const shortThisYear = new Intl.DateTimeFormat(undefined, shortParts);
+const shortOtherYear = new Intl.DateTimeFormat(undefined, { ...shortParts, year: 'numeric' });
+
+/** "Nov 24, 11:48 AM" for a table cell; with the year when it is not this year. */
+export function formatShortDateTime(iso: string | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const sameYear = new Date(ms).getFullYear() === new Date(now).getFullYear();
+  return (sameYear ? shortThisYear : shortOtherYear).format(ms);
+}
+
+/**
+ * An amount in minor units of any currency, with its symbol and code: "£48.85 (GBP)"; a code
+ * that is no currency at all gets two decimals and the code.
+ */
+export function formatMinorUnits(minor: number, currency: string): string {
+  let format: Intl.NumberFormat;
+  try {
+    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${currency}`;
+  }
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return `${format.format(minor / 10 ** digits)} (${currency.toUpperCase()})`;
+}

@@ -1,5 +1,6 @@
 import type {
   FetchInfiniteQueryOptions,
+  GetNextPageParamFunction,
   QueryClient,
   QueryKey,
   UseQueryOptions,
@@ -23,15 +24,24 @@ export async function loadForRoute<TData, TKey extends QueryKey>(
   await queryClient.ensureQueryData(options);
 }
 
-/** `loadForRoute` for a list that "Load more" extends (an infinite query). */
+/**
+ * `loadForRoute` for a list that "Load more" extends (an infinite query). `pages` is how many
+ * pages from the first the URL shows: entering reads that many before the first paint (a
+ * reload or a shared link); a list already cached keeps what it has and the screen fetches any
+ * page it lacks.
+ */
 export async function loadInfiniteForRoute<TData, TKey extends QueryKey, TPageParam>(
   queryClient: QueryClient,
-  options: FetchInfiniteQueryOptions<TData, Error, TData, TKey, TPageParam>,
+  options: FetchInfiniteQueryOptions<TData, Error, TData, TKey, TPageParam> & {
+    getNextPageParam: GetNextPageParamFunction<TPageParam, TData>;
+  },
   cause: 'preload' | 'enter' | 'stay',
+  pages = 1,
 ): Promise<void> {
+  const withPages = pages > 1 ? { ...options, pages } : options;
   if (cause === 'stay') {
-    void queryClient.prefetchInfiniteQuery(options);
+    void queryClient.prefetchInfiniteQuery(withPages);
     return;
   }
-  await queryClient.ensureInfiniteQueryData(options);
+  await queryClient.ensureInfiniteQueryData(withPages);
 }

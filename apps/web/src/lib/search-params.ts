@@ -26,3 +26,82 @@ export function flag(value: unknown): boolean | undefined {
 
 /** Ids are checked strictly by the BFF; the SPA only keeps them URL-safe. */
 export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** A list shows at most this many pages from a link: each is an upstream read on reload. */
+export const MAX_PAGES = 20;
+
+/** How many pages of a list are shown (1 to MAX_PAGES): more is capped, anything else dropped. */
+export function pageCount(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) return undefined;
+  return Math.min(n, MAX_PAGES);
+}
+
+const same = (a: unknown, b: unknown) =>
+  a === b || (typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
+
+/**
+ * The values of a link that validation dropped or changed, as they were in the link, by key
+ * (only keys the validator knows: it returns every one of them). None when all were kept.
+ */
+export function rejectedSearch(
+  raw: Record<string, unknown>,
+  valid: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  let rejected: Record<string, unknown> | undefined;
+  for (const key of Object.keys(valid)) {
+    if (raw[key] !== undefined && !same(raw[key], valid[key])) {
+      rejected = { ...rejected, [key]: raw[key] };
+    }
+  }
+  return rejected;
+}
+
+/** A search as a string that does not depend on key order or absent values. */
+const searchKey = (search: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.entries(search)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+
+/**
+ * A route's `validateSearch` that also tells what it left out of an address, for a notice.
+ * The router corrects an address with the validator before any route loads it (a first page
+ * load is canonicalised at once), so what the link held is gone by the time `beforeLoad` runs:
+ * the validator remembers what it dropped from the last address, and `takeRejected` hands it
+ * over once, to the load of the address it was corrected to.
+ */
+export function noticingValidator<S extends object>(
+  validate: (search: Record<string, unknown>) => S,
+) {
+  let last: { key: string; rejected: Record<string, unknown> } | undefined;
+  return {
+    validateSearch: (search: Record<string, unknown>): S => {
+      const valid = validate(search);
+      const rejected = rejectedSearch(search, valid as Record<string, unknown>);
+      if (rejected) last = { key: searchKey(valid as Record<string, unknown>), rejected };
+      return valid;
+    },
+    /** What the address being loaded lost to validation: in it still, or already corrected. */
+    takeRejected: (raw: Record<string, unknown>, valid: S) => {
+      const here = rejectedSearch(raw, valid as Record<string, unknown>);
+      const remembered =
+        last?.key === searchKey(valid as Record<string, unknown>) ? last.rejected : undefined;
+      last = undefined;
+      return here ?? remembered;
+    },
+  };
+}
+
+/**
+ * History state of the address a link was corrected to: what the link held, so the screen can
+ * say what it left out (the words live with the screen, outside the first download).
+ */
+export interface RejectedSearchState {
+  rejectedSearch?: Record<string, unknown>;
+}
+
+declare module '@tanstack/react-router' {
+  interface HistoryState extends RejectedSearchState {}
+}

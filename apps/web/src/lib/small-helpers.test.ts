@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { currentCursor, pageNumber, parseCursorStack, popCursor, pushCursor } from './cursor-stack';
 import { formatDate, groupInFours, maskedLast4, maskedPan } from './format';
 import { safeRedirect } from './safe-redirect';
 import { flag, oneOf, text } from './search-params';
-
-describe('cursor stack', () => {
-  it('pushes, pops and knows the page', () => {
-    let stack = pushCursor(undefined, 'a');
-    stack = pushCursor(stack, 'b');
-    expect(currentCursor(stack)).toBe('b');
-    expect(pageNumber(stack)).toBe(3);
-    expect(popCursor(stack)).toEqual(['a']);
-    expect(popCursor(['a'])).toBeUndefined();
-    expect(currentCursor(undefined)).toBeUndefined();
-    expect(pageNumber(undefined)).toBe(1);
-  });
-
-  it('accepts only arrays of cursor-shaped strings from the URL', () => {
-    expect(parseCursorStack(['abc=', 'x.y~z'])).toEqual(['abc=', 'x.y~z']);
-    expect(parseCursorStack('abc')).toBeUndefined();
-    expect(parseCursorStack(['ok', '<script>'])).toBeUndefined();
-    expect(parseCursorStack([])).toBeUndefined();
-    expect(parseCursorStack(['x'.repeat(513)])).toBeUndefined();
-  });
-});
 
 describe('search params', () => {
   it('falls back to undefined for anything unexpected', () => {

@@ -136,8 +136,14 @@ export function transaction(overrides: Partial<Transaction> = {}): Transaction {
     referenceNumber: 'REF-0001',
     authorizedAt: '2026-03-04T12:00:00.000Z',
     createdAt: '2026-03-05T15:30:00.000Z',
-    merchant: { description: 'BLUE BOTTLE SF', categoryCode: '5814' },
+    merchant: {
+      description: 'BLUE BOTTLE SF',
+      categoryCode: '5814',
+      categoryName: 'Fast Food Restaurants',
+    },
     cardId: 'card_1',
+    // As the BFF joins it from its card directory.
+    card: { name: 'Travel card', last4: '4242' },
     originalCurrency: { code: 'EUR', amountCents: 1_150, conversionRate: 1.087 },
     ...overrides,
   };

@@ -1,7 +1,6 @@
 import { dayRangeToBounds, isIsoDay } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
-import { type CursorStack, parseCursorStack } from '../../lib/cursor-stack';
-import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
+import { ID_PATTERN, oneOf, pageCount, text } from '../../lib/search-params';
 
 /** The transactions list's URL state: days, not instants, so a link means the same days. */
 export interface TransactionsSearch {
@@ -12,7 +11,8 @@ export interface TransactionsSearch {
   to?: string | undefined;
   status?: TransactionStatus | undefined;
   cardId?: string | undefined;
-  cursors?: CursorStack;
+  /** Pages shown, from the first ("Load more" adds one); none for one. */
+  pages?: number | undefined;
 }
 
 const day = (value: unknown) => {
@@ -20,14 +20,19 @@ const day = (value: unknown) => {
   return d && isIsoDay(d) ? d : undefined;
 };
 
+/** A bad value falls back to no filter instead of failing: a mangled link still opens. */
 export function validateTransactionsSearch(search: Record<string, unknown>): TransactionsSearch {
+  let from = day(search.from);
+  let to = day(search.to);
+  // Days in the wrong order select nothing the person meant: drop both.
+  if (from && to && from > to) from = to = undefined;
   return {
     subAccountId: text(search.subAccountId, 64, ID_PATTERN),
-    from: day(search.from),
-    to: day(search.to),
+    from,
+    to,
     status: oneOf(transactionStatuses, search.status),
     cardId: text(search.cardId, 64, ID_PATTERN),
-    cursors: parseCursorStack(search.cursors),
+    pages: pageCount(search.pages),
   };
 }
 

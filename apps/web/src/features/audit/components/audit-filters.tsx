@@ -1,6 +1,6 @@
 import { auditActions, auditOutcomes } from '@card-console/shared/api/audit-enums';
 import { type FormEvent, useState } from 'react';
-import { DayRangeFields, useDayRange } from '../../../components/day-range-fields';
+import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { oneOf } from '../../../lib/search-params';
 import type { CardChoices } from '../../cards/api/use-card-choices';
@@ -50,11 +50,9 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(undefined);
     set({ actor: typed });
   };
-  const { setDay, dateError, clearDateError } = useDayRange(search, set);
   const clear = () => {
     setActor('');
     setActorError(undefined);
-    clearDateError();
     onChange({});
   };
 
@@ -113,7 +111,7 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
           </select>
         )}
       </Field>
-      <DayRangeFields from={search.from} to={search.to} onDay={setDay} />
+      <DayRangeFields from={search.from} to={search.to} onChange={set} />
       <CardFilterField
         cardId={search.cardId}
         cards={cards}
@@ -123,11 +121,6 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
         <button type="button" onClick={clear}>
           Clear filters
         </button>
-      ) : null}
-      {dateError ? (
-        <p className="form-error" role="alert">
-          {dateError}
-        </p>
       ) : null}
     </form>
   );

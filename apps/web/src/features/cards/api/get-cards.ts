@@ -1,7 +1,8 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
 import type { CardStatus } from '@card-console/shared/upstream/card';
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
+import { STALE_MS } from '../../../lib/query-client';
 
 export interface CardListParams {
   status?: CardStatus | undefined;
@@ -17,16 +18,16 @@ export function fetchCards(params: CardListParams, signal?: AbortSignal) {
   return apiJson<CardPage>('/api/cards', { query: { ...params }, signal });
 }
 
-export function cardsQueryOptions(params: CardListParams) {
-  const key = {
-    status: params.status,
-    sort: params.sort,
-    direction: params.direction,
-    cursor: params.cursor,
-  };
-  return queryOptions({
-    queryKey: [...cardListsKey, key] as const,
-    queryFn: ({ signal }) => fetchCards(key, signal),
+/** The cards list from its first page, which "Load more" extends a page at a time. */
+export function cardPagesQueryOptions(params: Omit<CardListParams, 'cursor'>) {
+  const key = { status: params.status, sort: params.sort, direction: params.direction };
+  return infiniteQueryOptions({
+    queryKey: [...cardListsKey, 'pages', key] as const,
+    queryFn: ({ pageParam, signal }) => fetchCards({ ...key, cursor: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: CardPage) => last.nextCursor,
+    // As Transactions: a grown list is not walked again by itself.
+    staleTime: (query) => ((query.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
   });
 }
 

@@ -1,5 +1,10 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  type QueryClient,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useState } from 'react';
 import { cardQueryOptions } from './get-card';
 import { cardChoicesQueryOptions } from './get-cards';
@@ -43,12 +48,15 @@ export function useCardChoices(selectedCardId: string | undefined): CardChoices 
 function knownCards(queryClient: QueryClient, extra: Card | undefined): Card[] {
   const byId = new Map<string, Card>();
   const add = (card: Card) => byId.set(card.id, card);
-  for (const [, data] of queryClient.getQueriesData<CardPage | Card[] | Card>({
+  for (const [, data] of queryClient.getQueriesData<
+    CardPage | InfiniteData<CardPage> | Card[] | Card
+  >({
     queryKey: ['cards'],
   })) {
     if (!data) continue;
     if (Array.isArray(data)) data.forEach(add);
     else if ('items' in data) data.items.forEach(add);
+    else if ('pages' in data) for (const page of data.pages) page.items.forEach(add);
     else add(data);
   }
   if (extra) add(extra);

@@ -1,6 +1,6 @@
 import type { CardPage } from '@card-console/shared/api/cards';
 import { cardListQuerySchema } from '@card-console/shared/api/cards';
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { card, financeSession } from '../../../test/fixtures';
@@ -22,6 +22,9 @@ function pagedCards(options: { slowCursor?: string } = {}) {
       };
       return HttpResponse.json(pages[query.cursor ?? 'first']);
     }),
+    http.get('/api/cards/:id', ({ params }) =>
+      HttpResponse.json(card({ id: String(params.id), name: 'Bravo', last4: '1111' })),
+    ),
   );
 }
 
@@ -80,73 +83,118 @@ describe('cards screen', () => {
     });
   });
 
-  it('pages forward with the cursor and Back returns to the previous page', async () => {
+  it('"Load more" appends the next page, in the URL, and Back from a card shows the same cards', async () => {
     pagedCards();
-    const { user, history } = renderApp('/cards', { session: financeSession() });
+    const { user, router, history } = renderApp('/cards?status=active', {
+      session: financeSession(),
+    });
     await screen.findByRole('row', { name: /Alpha/ });
-    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1, more available');
+    const entries = history.length;
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('row', { name: /Bravo/ });
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(screen.getByRole('row', { name: /Alpha/ })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ status: 'active', pages: 2 });
+    expect(history.length).toBe(entries);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('row', { name: /Charlie/ });
-    expect(screen.getByText('Page 3')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–3, end of list');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /page/i })).not.toBeInTheDocument();
 
-    // The browser's Back and Forward buttons…
+    // To a card and back (the browser's Back, then Forward and Back again): the same three.
+    await user.click(screen.getByRole('link', { name: 'Bravo' }));
+    await screen.findByRole('heading', { name: /Bravo/ });
     act(() => history.back());
-    expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
+    await screen.findByRole('row', { name: /Charlie/ });
+    expect(screen.getAllByRole('row')).toHaveLength(4);
     act(() => history.forward());
-    expect(await screen.findByRole('row', { name: /Charlie/ })).toBeInTheDocument();
+    await screen.findByRole('heading', { name: /Bravo/ });
     act(() => history.back());
-    expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
-    // …and the Previous button all return a page.
-    await user.click(screen.getByRole('button', { name: 'Previous page' }));
-    expect(await screen.findByRole('row', { name: /Alpha/ })).toBeInTheDocument();
-    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    await screen.findByRole('row', { name: /Charlie/ });
+    expect(router.state.location.search).toEqual({ status: 'active', pages: 3 });
+    expect(requestsTo('/api/cards').map((r) => new URL(r.url).searchParams.get('cursor'))).toEqual([
+      null,
+      'c2',
+      'c3',
+    ]);
   });
 
-  it('keeps the current page on screen while the next one loads', async () => {
+  it('keeps the cards on screen while the next page loads', async () => {
     pagedCards({ slowCursor: 'c2' });
     const { user } = renderApp('/cards', { session: financeSession() });
     await screen.findByRole('row', { name: /Alpha/ });
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
     await delay(250);
     expect(screen.getByRole('row', { name: /Alpha/ })).toBeInTheDocument();
-    expect(screen.getByText(/Loading…/)).toBeInTheDocument();
+    expect(screen.getByText(/Loading more…/)).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Cards table' })).toHaveAttribute(
+      'aria-busy',
+      'true',
+    );
     expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
   });
 
-  it('when the next page fails, shows the error and Retry loads it', async () => {
+  it('when the next page fails, shows the error under the cards and Retry loads it', async () => {
     let failNext = true;
     pagedCards();
     server.use(
       http.get('/api/cards', ({ request }) => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         if (cursor === 'c2' && failNext) {
-          return apiError(503, 'upstream_unavailable', 'The card service is busy.', {
-            retryAfterSeconds: 30,
-          });
+          return apiError(502, 'upstream_unavailable', 'The card service did not answer.');
         }
         return undefined;
       }),
     );
-    const { user } = renderApp('/cards', { session: financeSession() });
+    const { user, router } = renderApp('/cards', { session: financeSession() });
     await screen.findByRole('row', { name: /Alpha/ });
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(
-      await screen.findByText(/The card service is busy\. — retrying in \d+ s/),
-    ).toBeInTheDocument();
-    expect(screen.getByText('req-upstream_unavailable')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The card service did not answer.');
+    expect(alert).toHaveTextContent('req-upstream_unavailable');
+    expect(screen.getByRole('row', { name: /Alpha/ })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({});
     failNext = false;
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ pages: 2 });
   });
 
-  it('a link with cursors reproduces the page', async () => {
+  it('a link with pages reproduces the cards shown, reading each page once', async () => {
     pagedCards();
-    renderApp('/cards?cursors=%5B%22c2%22%2C%22c3%22%5D', { session: financeSession() });
+    renderApp('/cards?pages=3', { session: financeSession() });
     expect(await screen.findByRole('row', { name: /Charlie/ })).toBeInTheDocument();
-    expect(screen.getByText('Page 3')).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Alpha/ })).toBeInTheDocument();
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–3, end of list');
+    expect(requestsTo('/api/cards')).toHaveLength(3);
+  });
+
+  it("corrects a link's values it cannot use and says which it left out", async () => {
+    pagedCards();
+    const { router } = renderApp('/cards?status=bogus&sort=name&direction=sideways', {
+      session: financeSession(),
+    });
+    const notice = await screen.findByText(/The link's status “bogus”/);
+    expect(notice.closest('[role="status"]')).toHaveTextContent(
+      "The link's status “bogus” isn't a card status; showing all statuses." +
+        "The link's direction “sideways” isn't asc or desc; showing descending.",
+    );
+    await waitFor(() => expect(router.state.location.search).toEqual({ sort: 'name' }));
+    expect(
+      Object.fromEntries(new URL(requestsTo('/api/cards').at(-1)?.url ?? '').searchParams),
+    ).toEqual({ sort: 'name' });
+  });
+
+  it('a long name is cut, never widening the table: the whole name stays its link and tooltip', async () => {
+    const long = 'N'.repeat(100);
+    server.use(
+      http.get('/api/cards', () => HttpResponse.json<CardPage>({ items: [card({ name: long })] })),
+    );
+    renderApp('/cards', { session: financeSession() });
+    const link = await screen.findByRole('link', { name: long });
+    expect(link.closest('th')).toHaveClass('cut');
+    expect(link.closest('th')).toHaveAttribute('title', long);
   });
 
   it('says when no card matches', async () => {

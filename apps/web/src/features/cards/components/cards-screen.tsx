@@ -1,36 +1,47 @@
-import type { CardPage } from '@card-console/shared/api/cards';
+import type { Card } from '@card-console/shared/api/cards';
 import { cardStatuses } from '@card-console/shared/upstream/enums';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
-import { Pager } from '../../../components/pager';
+import { PagedListFooter } from '../../../components/paged-list-footer';
+import { pagesWords, type RejectedWords, SearchNotice } from '../../../components/search-notice';
 import { StatusBadge } from '../../../components/status-badge';
 import { StatusFilter } from '../../../components/status-filter';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { pageNumber, popCursor, pushCursor } from '../../../lib/cursor-stack';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
+import type { PagedList } from '../../../lib/use-url-pages';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
 
 interface CardsScreenProps {
   search: CardsSearch;
-  page: CardPage;
-  /** The page shown is the previous one while the requested one loads. */
+  /** The cards shown: the list's first `pages` pages. */
+  list: PagedList<Card>;
+  /** The cards shown are the previous filter's while the new list loads. */
   busy: boolean;
 }
 
-export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
+/** What the screen says about a link's value it left out. */
+const SEARCH_WORDS: RejectedWords = {
+  status: (v) => `The link's status “${v}” isn't a card status; showing all statuses.`,
+  sort: (v) => `The link's sort “${v}” isn't one this list offers; sorting by created date.`,
+  direction: (v) => `The link's direction “${v}” isn't asc or desc; showing descending.`,
+  pages: pagesWords,
+};
+
+export function CardsScreen({ search, list, busy }: CardsScreenProps) {
   useDocumentTitle('Cards');
   const navigate = useNavigate();
-  const go = (next: CardsSearch) => void navigate({ to: '/cards', search: next });
+  // A new filter or sort shows the list from its first page.
   const setFilter = (patch: Partial<CardsSearch>) =>
-    go({ ...search, ...patch, cursors: undefined });
+    void navigate({ to: '/cards', search: { ...search, ...patch, pages: undefined } });
 
   return (
     <section aria-labelledby="cards-title">
       <div className="screen-header">
         <h1 id="cards-title">Cards</h1>
       </div>
-      <div className="filters">
+      <SearchNotice words={SEARCH_WORDS} />
+      <div className="filters cards-filters">
         <StatusFilter
           statuses={cardStatuses}
           value={search.status}
@@ -61,57 +72,76 @@ export function CardsScreen({ search, page, busy: loading }: CardsScreenProps) {
           )}
         </Field>
       </div>
-      {page.items.length === 0 ? (
-        <p className="empty">No cards match these filters.</p>
+      {list.rows.length === 0 ? (
+        <p className="empty" aria-busy={busy || undefined}>
+          No cards match these filters.
+        </p>
       ) : (
-        <div className="table-wrap" aria-busy={loading}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Number</th>
-                <th scope="col">Status</th>
-                <th scope="col">Expiry</th>
-                <th scope="col">Per transaction</th>
-                <th scope="col">Utilization limit</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((card) => (
-                <tr key={card.id}>
-                  <th scope="row">
-                    <Link to="/cards/$cardId" params={{ cardId: card.id }} search={search}>
-                      {card.name}
-                    </Link>
+        <>
+          <section
+            className="table-wrap"
+            aria-label="Cards table"
+            aria-busy={busy || list.loadingMore || undefined}
+            // A scrollable region must be reachable by keyboard.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: scroll container, see above
+            tabIndex={0}
+          >
+            <table className="cards-table">
+              <thead>
+                <tr>
+                  <th scope="col" className="col-name">
+                    Name
                   </th>
-                  <td className="mono">{maskedLast4(card.last4)}</td>
-                  <td>
-                    <StatusBadge status={card.status} />
-                  </td>
-                  <td>{formatExpiry(card.expiryMonth, card.expiryYear)}</td>
-                  <td>
-                    <TransactionLimits card={card} />
-                  </td>
-                  <td>
-                    <UtilizationLimit card={card} />
-                  </td>
+                  <th scope="col" className="col-number">
+                    Number
+                  </th>
+                  <th scope="col" className="col-status">
+                    Status
+                  </th>
+                  <th scope="col" className="col-expiry">
+                    Expiry
+                  </th>
+                  <th scope="col" className="col-limits">
+                    Per transaction
+                  </th>
+                  <th scope="col" className="col-utilization">
+                    Utilization limit
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {list.rows.map((card) => (
+                  <tr key={card.id}>
+                    {/* A long name is cut with "…": whole in the tooltip and the link's name. */}
+                    <th scope="row" className="cut" title={card.name}>
+                      <Link to="/cards/$cardId" params={{ cardId: card.id }} search={search}>
+                        {card.name}
+                      </Link>
+                    </th>
+                    <td className="mono nowrap">{maskedLast4(card.last4)}</td>
+                    <td>
+                      <StatusBadge status={card.status} />
+                    </td>
+                    <td className="nowrap">{formatExpiry(card.expiryMonth, card.expiryYear)}</td>
+                    <td>
+                      <TransactionLimits card={card} />
+                    </td>
+                    <td>
+                      <UtilizationLimit card={card} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <PagedListFooter
+            list={list}
+            noun={['card', 'cards']}
+            busy={busy}
+            capHint="Narrow the list with the status filter to see the rest."
+          />
+        </>
       )}
-      <Pager
-        label="Cards"
-        page={pageNumber(search.cursors)}
-        hasPrevious={(search.cursors?.length ?? 0) > 0}
-        hasNext={page.nextCursor !== undefined}
-        busy={loading}
-        onPrevious={() => go({ ...search, cursors: popCursor(search.cursors) })}
-        onNext={() =>
-          page.nextCursor && go({ ...search, cursors: pushCursor(search.cursors, page.nextCursor) })
-        }
-      />
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { nameProblem } from '@card-console/shared/api/names';
 import type { SubAccountCreated } from '@card-console/shared/api/sub-accounts';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
+import { isApiError } from '../../../lib/api-error';
 import { useCreateSubAccount } from '../api/create-sub-account';
 
 interface Props {
@@ -10,9 +11,14 @@ interface Props {
   onCreated: (created: SubAccountCreated) => void;
 }
 
+/** Refusals about the name itself: said under the field, which takes the focus to be fixed. */
+const NAME_CODES = new Set(['sub_account_name_taken']);
+
 export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
   const [name, setName] = useState('');
   const [invalid, setInvalid] = useState<string | undefined>();
+  const input = useRef<HTMLInputElement>(null);
+  const nameErrorId = useId();
   const create = useCreateSubAccount();
 
   const submit = (event: FormEvent) => {
@@ -20,13 +26,25 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
     const problem = nameProblem(name);
     if (problem) {
       setInvalid(problem);
+      input.current?.focus();
       return;
     }
     setInvalid(undefined);
-    create.mutate({ name: name.trim() }, { onSuccess: onCreated });
+    create.mutate(
+      { name: name.trim() },
+      {
+        onSuccess: onCreated,
+        onError: (error) => {
+          if (isApiError(error) && NAME_CODES.has(error.code)) input.current?.focus();
+        },
+      },
+    );
   };
 
-  const error = invalid ?? (create.error ? create.error.message : undefined);
+  const serverError = create.error;
+  const nameTaken = isApiError(serverError) && NAME_CODES.has(serverError.code);
+  const nameError = invalid ?? (nameTaken ? serverError.message : undefined);
+  const formError = !invalid && serverError && !nameTaken ? serverError.message : undefined;
   return (
     <Dialog title="Create sub account" onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
@@ -34,17 +52,29 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
           {(control) => (
             <input
               {...control}
+              {...(nameError ? { 'aria-invalid': true, 'aria-describedby': nameErrorId } : {})}
+              ref={input}
               name="name"
               value={name}
               maxLength={100}
               required
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                // The refusal was about the name sent, not this one.
+                if (nameTaken) create.reset();
+              }}
             />
           )}
         </Field>
-        {error ? (
+        {/* Right under the field it is about, and announced as it appears. */}
+        {nameError ? (
+          <p id={nameErrorId} className="field-error name-error" role="alert">
+            {nameError}
+          </p>
+        ) : null}
+        {formError ? (
           <p className="form-error" role="alert">
-            {error}
+            {formError}
           </p>
         ) : null}
         <div className="actions">

@@ -129,4 +129,42 @@ describe('sub accounts screen', () => {
       'a sub account with this name exists',
     );
   });
+
+  it('a name already taken (409) is said under the name field, which keeps what was typed', async () => {
+    const message = 'A sub account named “Operations” already exists. Choose another name.';
+    server.use(
+      http.get('/api/sub-accounts', () => HttpResponse.json(page())),
+      http.post('/api/sub-accounts', () => apiError(409, 'sub_account_name_taken', message)),
+    );
+    const { user } = renderApp('/sub-accounts', { session: adminSession() });
+    await user.click(await screen.findByRole('button', { name: 'Create sub account' }));
+    const dialog = screen.getByRole('dialog');
+    const name = within(dialog).getByLabelText('Name');
+    await user.type(name, 'operations');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    expect(name).toHaveValue('operations');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription(message);
+    expect(name).toHaveFocus();
+    // Typing a new name clears the refusal, which was about the old one.
+    await user.type(name, ' team');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    expect(name).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('a 100-character name is cut in its cell, whole in its tooltip and links', async () => {
+    const long = 'M'.repeat(100);
+    server.use(
+      http.get('/api/sub-accounts', () =>
+        HttpResponse.json(page([{ ...subAccounts[0], id: 'sa_long', name: long }])),
+      ),
+    );
+    renderApp('/sub-accounts', { session: financeSession() });
+    const row = await screen.findByRole('row', { name: new RegExp(long) });
+    const cell = within(row).getByRole('rowheader');
+    expect(cell).toHaveClass('cut');
+    expect(cell).toHaveAttribute('title', long);
+    expect(within(row).getByRole('link', { name: `Transactions of ${long}` })).toBeInTheDocument();
+  });
 });

@@ -34,7 +34,7 @@ export function SubAccountsScreen({
         ) : null}
       </div>
       {created ? (
-        <p className="notice" role="status">
+        <p className="notice cut-notice" role="status">
           Created sub account “{created}”.
         </p>
       ) : null}
@@ -42,17 +42,19 @@ export function SubAccountsScreen({
         <p className="empty">No sub accounts yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
+          <table className="sub-accounts-table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <th scope="col" className="col-name">
+                  Name
+                </th>
                 <th scope="col" className="num">
                   Balance
                 </th>
                 <th scope="col" className="num">
                   Spend
                 </th>
-                <th scope="col">
+                <th scope="col" className="col-links">
                   <span className="visually-hidden">Links</span>
                 </th>
               </tr>
@@ -60,7 +62,10 @@ export function SubAccountsScreen({
             <tbody>
               {subAccounts.map((s) => (
                 <tr key={s.id}>
-                  <th scope="row">{s.name}</th>
+                  {/* A long name is cut with "…": whole in the tooltip and the cell's text. */}
+                  <th scope="row" className="cut" title={s.name}>
+                    {s.name}
+                  </th>
                   <td className="num">{money(s.balanceCents)}</td>
                   <td className="num">{money(s.spendCents)}</td>
                   <td>

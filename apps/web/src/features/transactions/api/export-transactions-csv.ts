@@ -1,13 +1,23 @@
 import { apiRequest } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-error';
+import { dispositionFileName } from '../export-file-name';
 import type { TransactionFilter } from '../transactions-search';
 import { fetchExportReceipt } from './get-export-receipt';
 
 /** The body broke off part-way (the server stopped, the connection dropped). */
 export const EXPORT_INTERRUPTED = 'export_interrupted';
 
+/** The filter, and how the file shows dates: in the person's zone, named by the chosen days. */
+export type TransactionExport = TransactionFilter & {
+  /** IANA time zone the CSV's dates are written in. */
+  tz: string;
+  fromDay?: string | undefined;
+  toDay?: string | undefined;
+};
+
 /**
- * Downloads every transaction of the filter as CSV. A plain link cannot carry the
+ * Downloads every transaction of the filter as CSV, saved under the name the server gives
+ * (`Content-Disposition`), or `fallbackName` when it gives none. A plain link cannot carry the
  * `X-CSRF: 1` header the BFF requires, so fetch it and hand the browser a Blob to save.
  *
  * The file is offered only once the whole body has arrived AND the BFF's receipt for this
@@ -15,11 +25,12 @@ export const EXPORT_INTERRUPTED = 'export_interrupted';
  * read fail when the connection reaches us directly, but a proxy in front may end the cut
  * download cleanly (haproxy does, over HTTP/2), so a short file must be caught end to end.
  */
-export async function exportTransactionsCsv(filter: TransactionFilter, fileName: string) {
+export async function exportTransactionsCsv(query: TransactionExport, fallbackName: string) {
   const response = await apiRequest('/api/transactions/export.csv', {
-    query: { ...filter },
+    query: { ...query },
     accept: 'text/csv',
   });
+  const fileName = dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName;
   const requestId = response.headers.get('x-request-id') ?? undefined;
   const interrupted = () =>
     new ApiError({

@@ -11,23 +11,22 @@ export function fetchTransactions(params: TransactionListParams, signal?: AbortS
 }
 
 /**
- * The list from one starting page (`cursor`: the URL's page; none for the first), which
- * "Load more" extends a page at a time. A list that has grown never goes stale by itself:
- * refetching would walk every loaded page again, so only an unextended list refreshes.
+ * The list from its first page, which "Load more" extends a page at a time. A list that has
+ * grown never goes stale by itself: refetching would walk every loaded page again, so only an
+ * unextended list refreshes.
  */
-export function transactionsQueryOptions(params: TransactionListParams) {
+export function transactionsQueryOptions(filter: TransactionFilter) {
   const key = {
-    subAccountId: params.subAccountId,
-    from: params.from,
-    to: params.to,
-    status: params.status,
-    cardId: params.cardId,
-    cursor: params.cursor,
+    subAccountId: filter.subAccountId,
+    from: filter.from,
+    to: filter.to,
+    status: filter.status,
+    cardId: filter.cardId,
   };
   return infiniteQueryOptions({
     queryKey: ['transactions', 'list', key] as const,
     queryFn: ({ pageParam, signal }) => fetchTransactions({ ...key, cursor: pageParam }, signal),
-    initialPageParam: key.cursor,
+    initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: TransactionPage) => last.nextCursor,
     staleTime: (query) => ((query.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
   });

@@ -1,16 +1,35 @@
 import type { Transaction } from '@card-console/shared/api/transactions';
-import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
+import { CardRef } from './card-ref';
 import { TransactionAmount } from './transaction-amount';
 
 interface Props {
   transaction: Transaction;
   /** The list this was opened from, so "back" reproduces it. */
   listSearch: TransactionsSearch;
+}
+
+/** A label and its value; left out when there is no value, rather than shown as "—". */
+function Pair({ label, children }: { label: string; children: ReactNode }) {
+  if (children === undefined || children === null || children === '') return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** "Airlines (4511)"; the code alone when it names no known category. */
+function category(merchant: Transaction['merchant']): string | undefined {
+  if (!merchant?.categoryCode) return undefined;
+  const { categoryName: name, categoryCode: code } = merchant;
+  return name ? `${name} (${code})` : code;
 }
 
 export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
@@ -24,7 +43,9 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
         </Link>
       </p>
       <div className="screen-header">
-        <h1 id="transaction-title">{t.description}</h1>
+        <h1 id="transaction-title" className="cut-heading">
+          {t.description}
+        </h1>
         <StatusBadge status={t.status} />
       </div>
       <div className="detail-grid">
@@ -34,54 +55,37 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
             <TransactionAmount cents={t.amountCents} />
           </p>
           <dl className="pairs">
-            <dt>Original currency</dt>
-            <dd>
-              {original?.code ?? '—'}
-              {original?.amountCents !== undefined
-                ? ` ${formatOriginal(original.amountCents)}`
-                : ''}
-            </dd>
-            <dt>Conversion rate</dt>
-            <dd>{original?.conversionRate ?? '—'}</dd>
-            <dt>Decline reason</dt>
-            <dd>{t.declineReason ?? '—'}</dd>
+            <Pair label="Original amount">
+              {original?.code && original.amountCents !== undefined
+                ? formatMinorUnits(original.amountCents, original.code)
+                : original?.code}
+            </Pair>
+            <Pair label="Conversion rate">{original?.conversionRate?.toString()}</Pair>
+            <Pair label="Decline reason">{t.declineReason}</Pair>
           </dl>
         </div>
         <div className="panel">
           <h2>Details</h2>
           <dl className="pairs">
-            <dt>Merchant</dt>
-            <dd>{t.merchant?.description ?? '—'}</dd>
-            <dt>Category code</dt>
-            <dd>{t.merchant?.categoryCode ?? '—'}</dd>
-            <dt>Authorized</dt>
-            <dd>{formatDateTime(t.authorizedAt)}</dd>
-            <dt>Posted</dt>
-            <dd>{formatDateTime(t.date)}</dd>
-            <dt>Created</dt>
-            <dd>{formatDateTime(t.createdAt)}</dd>
-            <dt>Reference number</dt>
-            <dd className="mono">{t.referenceNumber}</dd>
-            <dt>Card</dt>
-            <dd>
-              {t.cardId ? (
-                <Link to="/cards/$cardId" params={{ cardId: t.cardId }}>
-                  {t.cardId}
-                </Link>
-              ) : (
-                '—'
-              )}
-            </dd>
-            <dt>Transaction id</dt>
-            <dd className="mono">{t.id}</dd>
+            <Pair label="Card">
+              {t.cardId ? <CardRef cardId={t.cardId} card={t.card} /> : undefined}
+            </Pair>
+            <Pair label="Merchant">{t.merchant?.description}</Pair>
+            <Pair label="Category">{category(t.merchant)}</Pair>
+            <Pair label="Authorized">
+              {t.authorizedAt ? formatDateTime(t.authorizedAt) : undefined}
+            </Pair>
+            <Pair label="Posted">{formatDateTime(t.date)}</Pair>
+            <Pair label="Created">{t.createdAt ? formatDateTime(t.createdAt) : undefined}</Pair>
+            <Pair label="Reference number">
+              {t.referenceNumber ? <span className="mono">{t.referenceNumber}</span> : undefined}
+            </Pair>
+            <Pair label="Transaction id">
+              <span className="mono">{t.id}</span>
+            </Pair>
           </dl>
         </div>
       </div>
     </section>
   );
-}
-
-/** The original amount in its own currency's minor units, shown without a currency symbol. */
-function formatOriginal(cents: number): string {
-  return formatCents(cents).replace('$', '');
 }

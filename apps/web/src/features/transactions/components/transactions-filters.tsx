@@ -1,6 +1,7 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
-import { DayRangeFields, useDayRange } from '../../../components/day-range-fields';
+import { useId, useState } from 'react';
+import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { StatusFilter } from '../../../components/status-filter';
 import type { CardChoices } from '../../cards/api/use-card-choices';
@@ -14,48 +15,61 @@ interface FiltersProps {
   onChange: (next: TransactionsSearch) => void;
 }
 
-/** Every change becomes a new URL (a history entry), which resets paging to the first page. */
+/**
+ * Every change becomes a new URL (a history entry) and shows the list from its first page.
+ * On a phone the sub account stays in view and the other filters fold under "Filters",
+ * which says how many are set.
+ */
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
   const set = (patch: Partial<TransactionsSearch>) =>
-    onChange({ ...search, ...patch, cursors: undefined });
-
-  const { setDay, dateError } = useDayRange(search, set);
+    onChange({ ...search, ...patch, pages: undefined });
+  const [open, setOpen] = useState(false);
+  const moreId = useId();
+  const setCount = [search.from, search.to, search.status, search.cardId].filter(Boolean).length;
+  const selected = subAccounts.find((s) => s.id === search.subAccountId);
 
   return (
-    <fieldset className="filters">
+    <fieldset className="filters transactions-filters">
       <legend className="visually-hidden">Filters</legend>
-      <Field label="Sub account">
+      <Field label="Sub account" className="sub-account-field">
         {(control) => (
           <select
             {...control}
             required
+            title={selected?.name}
             value={search.subAccountId ?? ''}
             onChange={(e) => set({ subAccountId: e.target.value })}
           >
             {subAccounts.map((s) => (
-              <option key={s.id} value={s.id}>
+              <option key={s.id} value={s.id} title={s.name}>
                 {s.name}
               </option>
             ))}
           </select>
         )}
       </Field>
-      <DayRangeFields from={search.from} to={search.to} onDay={setDay} />
-      <StatusFilter
-        statuses={transactionStatuses}
-        value={search.status}
-        onChange={(status) => set({ status })}
-      />
-      <CardFilterField
-        cardId={search.cardId}
-        cards={cards}
-        onChange={(cardId) => set({ cardId })}
-      />
-      {dateError ? (
-        <p className="form-error" role="alert">
-          {dateError}
-        </p>
-      ) : null}
+      <button
+        type="button"
+        className="filters-toggle"
+        aria-expanded={open}
+        aria-controls={moreId}
+        onClick={() => setOpen(!open)}
+      >
+        Filters{setCount > 0 ? ` (${setCount} set)` : ''}
+      </button>
+      <div id={moreId} className={open ? 'more-filters open' : 'more-filters'}>
+        <DayRangeFields from={search.from} to={search.to} onChange={set} />
+        <StatusFilter
+          statuses={transactionStatuses}
+          value={search.status}
+          onChange={(status) => set({ status })}
+        />
+        <CardFilterField
+          cardId={search.cardId}
+          cards={cards}
+          onChange={(cardId) => set({ cardId })}
+        />
+      </div>
     </fieldset>
   );
 }

@@ -5,6 +5,7 @@ import {
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_PAGES } from '../../../lib/search-params';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
@@ -58,31 +59,35 @@ const bodyRows = () => document.querySelectorAll('tbody tr:not(.spacer)');
 const tableRegion = () => screen.getByRole('table').closest('section') as HTMLElement;
 
 describe('transactions "Load more"', () => {
-  it('appends the next page under the rows shown, counts them, and stops at the end', async () => {
+  it('appends the next page, keeps how many pages are shown in the URL, says which rows show, and stops at the end', async () => {
     serveList({ pages: 3, perPage: 2 });
-    const { user, router } = renderApp('/transactions?subAccountId=sa_ops', {
+    const { user, router, history } = renderApp('/transactions?subAccountId=sa_ops', {
       session: financeSession(),
     });
     await screen.findByRole('row', { name: /Purchase 1\b/ });
-    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
+    expect(loadedCount()).toHaveTextContent('Showing 1–2, more available');
     // Announced as it changes.
     expect(loadedCount().closest('[role="status"]')).not.toBeNull();
+    const entries = history.length;
 
     await user.click(loadMore());
     await screen.findByRole('row', { name: /Purchase 4\b/ });
     expect(screen.getByRole('row', { name: /Purchase 1\b/ })).toBeInTheDocument();
     expect(bodyRows()).toHaveLength(4);
-    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(loadedCount()).toHaveTextContent('Showing 1–4, more available');
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: 2 });
 
     await user.click(loadMore());
     await screen.findByRole('row', { name: /Purchase 6\b/ });
-    expect(loadedCount()).toHaveTextContent('Showing 6 transactions');
-    // The last page has no cursor after it: nothing more to load, no next page.
+    expect(loadedCount()).toHaveTextContent('Showing 1–6, end of list');
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: 3 });
+    // The last page has no cursor after it: nothing more to load. The button's focus moves
+    // to the count, not to the top of the page.
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
-    // Appending is not paging: the URL (and so Back) is unchanged, still page 1.
-    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops' });
-    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    expect(loadedCount().closest('[role="status"]')).toHaveFocus();
+    // Each press replaced the entry: Back leaves the list rather than un-loading a page.
+    expect(history.length).toBe(entries);
+    expect(screen.queryByRole('navigation', { name: /pages/ })).not.toBeInTheDocument();
     expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1, p3: 1 });
   });
 
@@ -106,7 +111,6 @@ describe('transactions "Load more"', () => {
     await user.keyboard('{Enter}');
     expect(tableRegion()).toHaveAttribute('aria-busy', 'true');
     expect(bodyRows()).toHaveLength(2);
-    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
 
     act(() => release());
     await screen.findByRole('row', { name: /Purchase 4\b/ });
@@ -131,11 +135,11 @@ describe('transactions "Load more"', () => {
     vi.setSystemTime(Date.now() + 10 * 60_000);
     await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
     await screen.findByRole('row', { name: /Purchase 4\b/ });
-    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(loadedCount()).toHaveTextContent('Showing 1–4, more available');
     expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1 });
   });
 
-  it('Next continues after the last loaded row; Back returns to the loaded rows from the cache', async () => {
+  it('Back and Forward show exactly the rows that were shown, from the cache', async () => {
     serveList({ pages: 5, perPage: 2 });
     const { user, router, history } = renderApp('/transactions?subAccountId=sa_ops', {
       session: financeSession(),
@@ -143,19 +147,75 @@ describe('transactions "Load more"', () => {
     await screen.findByRole('row', { name: /Purchase 1\b/ });
     await user.click(loadMore());
     await screen.findByRole('row', { name: /Purchase 4\b/ });
+    await user.click(loadMore());
+    await screen.findByRole('row', { name: /Purchase 6\b/ });
 
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
-    await screen.findByRole('row', { name: /Purchase 5\b/ });
-    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', cursors: ['p3'] });
-    expect(screen.queryByRole('row', { name: /Purchase 4\b/ })).not.toBeInTheDocument();
-    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
-    expect(screen.getByText('Page 2')).toBeInTheDocument();
+    // A new filter is a new entry, from the first page.
+    await user.selectOptions(screen.getByLabelText('Status'), 'settled');
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', status: 'settled' }),
+    );
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    expect(loadedCount()).toHaveTextContent('Showing 1–2, more available');
 
     act(() => history.back());
-    await screen.findByRole('row', { name: /Purchase 4\b/ });
-    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
-    expect(screen.getByText('Page 1')).toBeInTheDocument();
+    await screen.findByRole('row', { name: /Purchase 6\b/ });
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: 3 });
+    expect(bodyRows()).toHaveLength(6);
+    expect(loadedCount()).toHaveTextContent('Showing 1–6, more available');
+
+    act(() => history.forward());
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', status: 'settled' });
+
+    act(() => history.back());
+    await screen.findByRole('row', { name: /Purchase 6\b/ });
+    expect(bodyRows()).toHaveLength(6);
+    // Each list's pages were read once (the first page of each list), whatever the trips.
+    expect(listRequestsByCursor()).toEqual({ first: 2, p2: 1, p3: 1 });
+  });
+
+  it('a shared link or a reload reads the pages it names from the first, once each', async () => {
+    serveList({ pages: 5, perPage: 2 });
+    renderApp('/transactions?subAccountId=sa_ops&pages=3', { session: financeSession() });
+    await screen.findByRole('row', { name: /Purchase 6\b/ });
+    expect(bodyRows()).toHaveLength(6);
+    expect(loadedCount()).toHaveTextContent('Showing 1–6, more available');
     expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1, p3: 1 });
+  });
+
+  it('a link naming more pages than the list has shows the whole list', async () => {
+    serveList({ pages: 2, perPage: 2 });
+    const { router } = renderApp('/transactions?subAccountId=sa_ops&pages=9', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Purchase 4\b/ });
+    expect(loadedCount()).toHaveTextContent('Showing 1–4, end of list');
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: 9 });
+    expect(listRequestsByCursor()).toEqual({ first: 1, p2: 1 });
+  });
+
+  it('stops at the most pages a link may reopen, and says where to look for the rest', async () => {
+    serveList({ pages: MAX_PAGES + 5, perPage: 1 });
+    const { router } = renderApp(`/transactions?subAccountId=sa_ops&pages=${MAX_PAGES + 30}`, {
+      session: financeSession(),
+    });
+    // Corrected in the address, and said.
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: MAX_PAGES }),
+    );
+    expect(
+      await screen.findByText(
+        `The link asked for ${MAX_PAGES + 30} pages; showing the first ${MAX_PAGES}, the most a link reopens.`,
+      ),
+    ).toBeInTheDocument();
+    await screen.findByRole('row', { name: new RegExp(`Purchase ${MAX_PAGES}\\b`) });
+    expect(loadedCount()).toHaveTextContent(`Showing 1–${MAX_PAGES}, more available`);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(
+      await screen.findByText(/shows at most 20 pages\. Narrow the dates or filters, or export/),
+    ).toBeInTheDocument();
+    expect(Object.keys(listRequestsByCursor())).toHaveLength(MAX_PAGES);
   });
 
   it('a page that fails to load shows the error and a Retry, and keeps the rows shown', async () => {
@@ -168,7 +228,7 @@ describe('transactions "Load more"', () => {
         return apiError(502, 'upstream_unavailable', 'The card service did not answer.');
       },
     });
-    const { user } = renderApp('/transactions?subAccountId=sa_ops', {
+    const { user, router } = renderApp('/transactions?subAccountId=sa_ops', {
       session: financeSession(),
     });
     await screen.findByRole('row', { name: /Purchase 1\b/ });
@@ -179,12 +239,15 @@ describe('transactions "Load more"', () => {
     expect(alert).toHaveTextContent('req-upstream_unavailable');
     expect(bodyRows()).toHaveLength(2);
     expect(screen.getByRole('heading', { name: 'Transactions' })).toBeInTheDocument();
-    expect(loadedCount()).toHaveTextContent('Showing 2 transactions');
+    expect(loadedCount()).toHaveTextContent('Showing 1–2, more available');
+    // The page did not arrive, so the address still says one page.
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops' });
 
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     await screen.findByRole('row', { name: /Purchase 4\b/ });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(loadedCount()).toHaveTextContent('Showing 4 transactions');
+    expect(loadedCount()).toHaveTextContent('Showing 1–4, more available');
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', pages: 2 });
     expect(listRequestsByCursor()).toEqual({ first: 1, p2: 2 });
   });
 
@@ -210,7 +273,7 @@ describe('transactions "Load more"', () => {
         await user.click(loadMore());
         await waitFor(() =>
           expect(loadedCount()).toHaveTextContent(
-            `Showing ${(shown + 1_000).toLocaleString('en-US')} transactions`,
+            `Showing 1–${(shown + 1_000).toLocaleString('en-US')},`,
           ),
         );
       }
@@ -238,7 +301,7 @@ describe('transactions "Load more"', () => {
 
       // And by pointer, after coming back to the same 10,000 rows.
       await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
-      await waitFor(() => expect(loadedCount()).toHaveTextContent('Showing 10,000 transactions'));
+      await waitFor(() => expect(loadedCount()).toHaveTextContent('Showing 1–10,000, end of list'));
       const first = await screen.findByRole('row', { name: /Purchase 2\b/ });
       await user.click(within(first).getAllByRole('cell')[2] as HTMLElement);
       await screen.findByRole('heading', { name: 'Detail tx_2' });

@@ -1,33 +1,52 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Loading } from '../../../components/loading';
-import { cardsQueryOptions } from '../../../features/cards/api/get-cards';
-import { validateCardsSearch } from '../../../features/cards/cards-search';
+import { cardPagesQueryOptions } from '../../../features/cards/api/get-cards';
+import { type CardsSearch, validateCardsSearch } from '../../../features/cards/cards-search';
 import { CardsScreen } from '../../../features/cards/components/cards-screen';
-import { currentCursor } from '../../../lib/cursor-stack';
-import { loadForRoute } from '../../../lib/load-for-route';
+import { loadInfiniteForRoute } from '../../../lib/load-for-route';
+import { noticingValidator } from '../../../lib/search-params';
+import { useUrlPages } from '../../../lib/use-url-pages';
+
+const searchCheck = noticingValidator(validateCardsSearch);
 
 export const Route = createFileRoute('/_app/cards/')({
-  validateSearch: validateCardsSearch,
+  validateSearch: searchCheck.validateSearch,
+  // A link's bad values leave the address; the screen says which.
+  beforeLoad: ({ search, location }) => {
+    const rejected = searchCheck.takeRejected(location.search, search);
+    if (rejected) {
+      throw redirect({ to: '/cards', search, replace: true, state: { rejectedSearch: rejected } });
+    }
+  },
   loaderDeps: ({ search }) => ({
     status: search.status,
     sort: search.sort,
     direction: search.direction,
-    cursor: currentCursor(search.cursors),
+    pages: search.pages,
   }),
-  loader: ({ context, deps, cause }) =>
-    loadForRoute(context.queryClient, cardsQueryOptions(deps), cause),
+  loader: ({ context, deps: { pages, ...filter }, cause }) =>
+    loadInfiniteForRoute(context.queryClient, cardPagesQueryOptions(filter), cause, pages),
   component: CardsRoute,
 });
 
 function CardsRoute() {
   const search = Route.useSearch();
-  const deps = Route.useLoaderDeps();
-  const query = useQuery({
-    ...cardsQueryOptions(deps),
+  const { pages, ...filter } = Route.useLoaderDeps();
+  const navigate = Route.useNavigate();
+  const query = useInfiniteQuery({
+    ...cardPagesQueryOptions(filter),
     placeholderData: keepPreviousData,
-    throwOnError: true,
+    // A failed first page is the route's error; a failed "Load more" keeps the cards shown.
+    throwOnError: (_error, q) => q.state.data === undefined,
   });
-  if (!query.data) return <Loading />;
-  return <CardsScreen search={search} page={query.data} busy={query.isPlaceholderData} />;
+  const list = useUrlPages(query, pages ?? 1, (shown) =>
+    navigate({
+      search: (prev: CardsSearch) => ({ ...prev, pages: shown > 1 ? shown : undefined }),
+      replace: true,
+      resetScroll: false,
+    }),
+  );
+  if (!list) return <Loading />;
+  return <CardsScreen search={search} list={list} busy={query.isPlaceholderData} />;
 }

@@ -95,5 +95,14 @@ export const auditExportQuerySchema = z
   .refine(fromNotAfterTo, fromAfterTo);
 export type AuditExportQuery = z.input<typeof auditExportQuerySchema>;
 
-export const auditPageSchema = pageSchema(auditRecordSchema);
+/**
+ * A record as the audit screen lists it: with its card's name and last 4 where the BFF's card
+ * directory knows the card (joined when read, never part of the record or its hash).
+ */
+export const auditListItemSchema = auditRecordSchema.extend({
+  card: z.object({ name: z.string(), last4: z.string().optional() }).optional(),
+});
+export type AuditListItem = z.infer<typeof auditListItemSchema>;
+
+export const auditPageSchema = pageSchema(auditListItemSchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;

@@ -1,4 +1,4 @@
-import type { AuditRecord } from '@card-console/shared/api/audit';
+import type { AuditListItem } from '@card-console/shared/api/audit';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { neutralizeFormula } from '../transactions/csv-row';
 
@@ -16,6 +16,7 @@ export function auditCsvColumns(timeZone: string): string[] {
     'method',
     'target',
     'card id',
+    'card name',
     'last 4',
     'sub account id',
     'reason',
@@ -65,7 +66,7 @@ const money = (cents: number | undefined): string =>
   cents === undefined ? '' : centsToDollarInput(cents);
 
 /** One record as a CSV record, in `auditCsvColumns` order. */
-export function toAuditCsvRecord(r: AuditRecord, local: (iso: string) => string): string[] {
+export function toAuditCsvRecord(r: AuditListItem, local: (iso: string) => string): string[] {
   return [
     r.id,
     local(r.at),
@@ -78,7 +79,8 @@ export function toAuditCsvRecord(r: AuditRecord, local: (iso: string) => string)
     r.method ?? '',
     text(r.target),
     text(r.cardId),
-    text(r.last4),
+    text(r.card?.name),
+    text(r.last4 ?? r.card?.last4),
     text(r.subAccountId),
     text(r.reason),
     text(r.detail),

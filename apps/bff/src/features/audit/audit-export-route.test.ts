@@ -160,7 +160,8 @@ describe('GET /api/audit/export.csv', () => {
 
   it('exports refusals of one kind, each naming what was attempted', async () => {
     const finance = await t.signIn('finance');
-    const cardId = t.sim.data.cards()[0]?.id ?? '';
+    const card = t.sim.data.cards()[0];
+    const cardId = card?.id ?? '';
     expect(
       (await t.request.post(`/api/cards/${cardId}/reveal`).set(finance.headers()).send({})).status,
     ).toBe(403);
@@ -177,6 +178,9 @@ describe('GET /api/audit/export.csv', () => {
       'attempted action': 'card.reveal',
       outcome: 'denied',
       'card id': cardId,
+      // Named from the card directory, as the card is called now.
+      'card name': card?.name,
+      'last 4': card?.last4,
     });
     const both = rowsOf((await exportCsv('actor=finance@demo.test&action=access.denied')).text);
     expect(both.map((r) => r['attempted action'])).toEqual(['card.update', 'card.reveal']);

@@ -2,7 +2,9 @@ import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { instantToIsoDay } from '@card-console/shared/dates';
 import type { AuditStore } from '../../http/deps';
 import { maskDigitRuns } from '../../upstream/safe-message';
+import type { CardDirectory } from '../cards/card-directory';
 import { csvLines } from '../transactions/csv-text';
+import { withCard } from './audit-card';
 import { auditCsvColumns, toAuditCsvRecord, zonedTime } from './audit-csv';
 
 /** Records read from the store at a time while exporting. */
@@ -57,12 +59,13 @@ export async function* auditCsvPages(
   filter: AuditFilter,
   timeZone: string,
   first: { items: AuditRecord[]; nextCursor?: string },
+  cards: Pick<CardDirectory, 'label'>,
 ): AsyncGenerator<CsvPage> {
   const local = zonedTime(timeZone);
   let page = first;
   for (;;) {
     yield {
-      text: csvLines(page.items.map((r) => toAuditCsvRecord(r, local))),
+      text: csvLines(page.items.map((r) => toAuditCsvRecord(withCard(r, cards), local))),
       rows: page.items.length,
     };
     if (!page.nextCursor) return;

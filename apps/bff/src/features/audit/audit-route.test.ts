@@ -51,6 +51,17 @@ describe('GET /api/audit', () => {
       cardId,
       requestId: res.body.requestId,
     });
+    // The list names the card as the card directory knows it; the record itself does not.
+    const admin = await t.signIn('admin');
+    const page = auditPageSchema.parse(
+      (await t.request.get('/api/audit?action=access.denied').set(admin.headers())).body,
+    );
+    const card = t.sim.data.cards()[0];
+    expect(page.items.find((r) => r.requestId === res.body.requestId)?.card).toEqual({
+      name: card?.name,
+      last4: card?.last4,
+    });
+    expect(items[0]).not.toHaveProperty('card');
   });
 
   it('refuses a malformed cursor with a 400', async () => {

@@ -5,6 +5,7 @@ import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseQuery } from '../../http/validate';
+import { withCard } from './audit-card';
 import {
   auditCsvHeader,
   auditCsvPages,
@@ -18,7 +19,14 @@ const pageSize = 50;
 
 type AuditRouteDeps = Pick<
   FeatureDeps,
-  'audit' | 'clock' | 'logger' | 'metrics' | 'cutOff' | 'exportSlots' | 'exportReceipts'
+  | 'audit'
+  | 'cardDirectory'
+  | 'clock'
+  | 'logger'
+  | 'metrics'
+  | 'cutOff'
+  | 'exportSlots'
+  | 'exportReceipts'
 >;
 
 /**
@@ -26,11 +34,15 @@ type AuditRouteDeps = Pick<
  * GET /api/audit/export.csv (admins): every record the same filters match, as CSV.
  */
 export function auditRoutes(deps: AuditRouteDeps): ApiRoutes {
-  const { audit } = deps;
+  const { audit, cardDirectory } = deps;
   return {
     'GET /api/audit': async (req, res) => {
       const { cursor, ...filter } = parseQuery(auditListQuerySchema, req);
-      sendJson(res, await audit.list({ cursor, limit: pageSize, filter }));
+      const [page] = await Promise.all([
+        audit.list({ cursor, limit: pageSize, filter }),
+        cardDirectory.ready(),
+      ]);
+      sendJson(res, { ...page, items: page.items.map((r) => withCard(r, cardDirectory)) });
     },
 
     // HEAD reaches this handler too (the route table answers HEAD with the GET row).
@@ -65,7 +77,9 @@ export function auditRoutes(deps: AuditRouteDeps): ApiRoutes {
         });
         const first = await audit.list({ limit: EXPORT_PAGE_SIZE, filter });
         res.status(200).set(headers);
-        await streamAuditCsv(res, auditCsvHeader(tz), auditCsvPages(audit, filter, tz, first), {
+        await cardDirectory.ready();
+        const pages = auditCsvPages(audit, filter, tz, first, cardDirectory);
+        await streamAuditCsv(res, auditCsvHeader(tz), pages, {
           logger: deps.logger,
           requestId: person.requestId,
           traceId: req.trace?.traceId,

@@ -18,6 +18,7 @@ export function toAuditFilter(search: AuditSearch, timeZone: () => string): Audi
   return {
     actor: search.actor,
     action: search.action,
+    attempted: search.attempted,
     outcome: search.outcome,
     cardId: search.cardId,
     from: bounds.from,
@@ -27,5 +28,6 @@ export function toAuditFilter(search: AuditSearch, timeZone: () => string): Audi
 
 /** Is anything narrowing the list? (An empty list then means "nothing matches".) */
 export function isFiltered(search: AuditSearch): boolean {
-  return Object.values(search).some((value) => value !== undefined);
+  const { pages: _pages, ...filters } = search;
+  return Object.values(filters).some((value) => value !== undefined);
 }

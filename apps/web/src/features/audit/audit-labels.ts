@@ -1,19 +1,36 @@
-import type { AuditAction, AuditMethod } from '@card-console/shared/api/audit-enums';
+import type { AuditAction, AuditAttempt, AuditMethod } from '@card-console/shared/api/audit-enums';
 
-/** Each action in words, for the records and the action filter. */
+/** Each action in words, for the records and the action filter: what was done or tried. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
-  'card.reveal': 'Revealed card details',
-  'card.update': 'Changed card',
-  'subAccount.create': 'Created sub account',
-  'session.signIn': 'Signed in',
-  'session.signOut': 'Signed out',
+  'card.reveal': 'Reveal card',
+  'card.update': 'Edit card',
+  'subAccount.create': 'Create sub account',
+  'session.signIn': 'Sign in',
+  'session.signOut': 'Sign out',
   'session.ended': 'Session ended',
-  'session.stepUp': 'Stepped up',
-  'factor.enrolled': 'Factor added',
-  'factor.removed': 'Factor removed',
+  'session.stepUp': 'Step up',
+  'factor.enrolled': 'Add second factor',
+  'factor.removed': 'Remove second factor',
   'access.denied': 'Access denied',
-  'audit.export': 'Exported audit trail',
+  'audit.export': 'Export audit trail',
 };
+
+/** What a refused request was trying to do ("Reveal card — denied"). */
+export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
+  'card.reveal': 'Reveal card',
+  'card.update': 'Edit card',
+  'subAccount.create': 'Create sub account',
+  'session.signIn': 'Sign in',
+  'session.signOut': 'Sign out',
+  'session.stepUp': 'Step up',
+  'factors.view': 'View second factors',
+  'factors.change': 'Change second factors',
+  'audit.view': 'View audit trail',
+  'audit.export': 'Export audit trail',
+};
+
+/** "Reveal card — denied": a refusal, named by what it refused. */
+export const deniedLabel = (attempt: AuditAttempt) => `${ATTEMPT_LABELS[attempt]} — denied`;
 
 /** How the person proved who they are (sign-in, step-up and factor records). */
 export const METHOD_LABELS: Record<AuditMethod, string> = {
@@ -24,4 +41,18 @@ export const METHOD_LABELS: Record<AuditMethod, string> = {
   totp: 'Authenticator code',
   passkey: 'Passkey',
   provider: 'SSO, signed in again',
+};
+
+/** The BFF's codes for why something was refused or failed, in words; others show as written. */
+export const DETAIL_LABELS: Record<string, string> = {
+  bad_origin: 'Sent from another site',
+  invalid_id: 'A card number where an id belongs',
+  rate_limited: 'Too many attempts',
+  step_up_required: 'Second factor needed',
+  step_up_failures: 'Too many wrong second factors',
+  invalid_totp: 'Wrong authenticator code',
+  invalid_passkey: 'Passkey not accepted',
+  card_changed: 'Card changed meanwhile',
+  card_busy: 'Card busy with another change',
+  not_found: 'Not found',
 };

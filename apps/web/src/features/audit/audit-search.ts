@@ -1,23 +1,29 @@
 import {
   type AuditAction,
+  type AuditAttempt,
   type AuditOutcome,
   auditActions,
+  auditAttempts,
   auditOutcomes,
 } from '@card-console/shared/api/audit-enums';
 import { isIsoDay } from '@card-console/shared/dates';
-import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
+import { ID_PATTERN, oneOf, pageCount, text } from '../../lib/search-params';
 
 /** The audit screen's URL state: days, not instants, so a link means the same days. */
 export interface AuditSearch {
   /** The person who acted: an exact email, as the form puts it (trimmed, lower case). */
   actor?: string | undefined;
   action?: AuditAction | undefined;
+  /** Refusals of one kind (with `action=access.denied`): "Reveal card — denied". */
+  attempted?: AuditAttempt | undefined;
   outcome?: AuditOutcome | undefined;
   cardId?: string | undefined;
   /** First day, YYYY-MM-DD, in the person's time zone. */
   from?: string | undefined;
   /** Last day (inclusive), YYYY-MM-DD. */
   to?: string | undefined;
+  /** Pages of records shown ("Load more" pressed pages − 1 times); 1 when absent. */
+  pages?: number | undefined;
 }
 
 /** One address, nothing around it: what the form accepts and what the BFF can match. */
@@ -34,12 +40,21 @@ export function validateAuditSearch(search: Record<string, unknown>): AuditSearc
   let to = day(search.to);
   // Days in the wrong order select nothing the person meant: drop both.
   if (from && to && from > to) from = to = undefined;
+  let action = oneOf(auditActions, search.action);
+  // Only refusals have an attempt: with another action it would match nothing.
+  const attempted =
+    action === undefined || action === 'access.denied'
+      ? oneOf(auditAttempts, search.attempted)
+      : undefined;
+  if (attempted) action = 'access.denied';
   return {
     actor: text(search.actor, 254, EMAIL_PATTERN),
-    action: oneOf(auditActions, search.action),
+    action,
+    attempted,
     outcome: oneOf(auditOutcomes, search.outcome),
     cardId: text(search.cardId, 64, ID_PATTERN),
     from,
     to,
+    pages: pageCount(search.pages),
   };
 }

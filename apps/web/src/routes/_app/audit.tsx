@@ -1,21 +1,24 @@
 import { localTimeZone } from '@card-console/shared/dates';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Loading } from '../../components/loading';
 import { auditQueryOptions } from '../../features/audit/api/get-audit';
 import { toAuditFilter } from '../../features/audit/audit-filter';
-import { validateAuditSearch } from '../../features/audit/audit-search';
+import { type AuditSearch, validateAuditSearch } from '../../features/audit/audit-search';
 import { AuditScreen } from '../../features/audit/components/audit-screen';
 import { useCardChoices } from '../../features/cards/api/use-card-choices';
 import { ApiError } from '../../lib/api-error';
 import { loadInfiniteForRoute } from '../../lib/load-for-route';
+import { noticingValidator } from '../../lib/search-params';
+import { useUrlPages } from '../../lib/use-url-pages';
+
+const searchCheck = noticingValidator(validateAuditSearch);
 
 export const Route = createFileRoute('/_app/audit')({
-  validateSearch: validateAuditSearch,
+  validateSearch: searchCheck.validateSearch,
   // Finance reaches this only by its address (the nav leaves it out): say it is for admins, with
   // a way back (RouteError), without asking the BFF for a 403.
-  beforeLoad: ({ context }) => {
+  beforeLoad: ({ context, search, location }) => {
     if (context.session.role !== 'admin') {
       throw new ApiError({
         status: 403,
@@ -23,8 +26,13 @@ export const Route = createFileRoute('/_app/audit')({
         message: 'The audit trail is for admins.',
       });
     }
+    // A link's bad values leave the address; the screen says which.
+    const rejected = searchCheck.takeRejected(location.search, search);
+    if (rejected) {
+      throw redirect({ to: '/audit', search, replace: true, state: { rejectedSearch: rejected } });
+    }
   },
-  // Every search value is a filter the loader sends.
+  // Every search value is a filter the loader sends, or how many pages it shows.
   loaderDeps: ({ search }) => search,
   // The loader comes with the screen's code: only the URL check is in the first download.
   codeSplitGroupings: [['loader', 'component']],
@@ -33,32 +41,38 @@ export const Route = createFileRoute('/_app/audit')({
       context.queryClient,
       auditQueryOptions(toAuditFilter(deps, localTimeZone)),
       cause,
+      deps.pages,
     ),
   component: AuditRoute,
 });
 
 function AuditRoute() {
   const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const filter = toAuditFilter(Route.useLoaderDeps(), localTimeZone);
   const query = useInfiniteQuery({
-    ...auditQueryOptions(toAuditFilter(Route.useLoaderDeps(), localTimeZone)),
+    ...auditQueryOptions(filter),
     placeholderData: keepPreviousData,
     // A failed first page is the route's error; a failed "Load more" keeps the records shown.
     throwOnError: (_error, q) => q.state.data === undefined,
   });
-  // Card names for the card filter: loaded when it is opened.
+  const list = useUrlPages(query, search.pages ?? 1, (shown) =>
+    navigate({
+      search: (prev: AuditSearch) => ({ ...prev, pages: shown > 1 ? shown : undefined }),
+      replace: true,
+      resetScroll: false,
+    }),
+  );
+  // Card names for the card filter (loaded when it is opened) and for the records' cards.
   const cards = useCardChoices(search.cardId);
-  const { data, fetchNextPage, isFetchingNextPage } = query;
-  const records = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
-  if (!data) return <Loading />;
-  const list = {
-    records,
-    hasMore: query.hasNextPage,
-    loadingMore: isFetchingNextPage,
-    loadMoreError: query.isFetchNextPageError ? query.error : undefined,
-    // One request at a time: a second click while a page is on its way does nothing.
-    onLoadMore: () => {
-      if (!isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
-    },
-  };
-  return <AuditScreen search={search} cards={cards} list={list} busy={query.isPlaceholderData} />;
+  if (!list) return <Loading />;
+  return (
+    <AuditScreen
+      search={search}
+      filter={filter}
+      cards={cards}
+      list={list}
+      busy={query.isPlaceholderData}
+    />
+  );
 }

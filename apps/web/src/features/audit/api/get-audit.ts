@@ -16,6 +16,7 @@ export function auditQueryOptions(filter: AuditListFilter) {
   const key = {
     actor: filter.actor,
     action: filter.action,
+    attempted: filter.attempted,
     outcome: filter.outcome,
     cardId: filter.cardId,
     from: filter.from,

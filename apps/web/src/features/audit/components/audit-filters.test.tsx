@@ -2,6 +2,7 @@ import {
   type AuditPage,
   type AuditRecord,
   auditActions,
+  auditAttempts,
   auditListQuerySchema,
 } from '@card-console/shared/api/audit';
 import { dayRangeToBounds, localTimeZone } from '@card-console/shared/dates';
@@ -11,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminSession, auditRecord, card } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { requestsTo, server } from '../../../test/server';
-import { ACTION_LABELS } from '../audit-labels';
+import { ACTION_LABELS, ATTEMPT_LABELS } from '../audit-labels';
 
 const ZONE = 'America/New_York';
 let previousTz: string | undefined;
@@ -30,6 +31,7 @@ const trail: AuditRecord[] = [
   auditRecord({
     id: '4',
     action: 'access.denied',
+    attempted: 'card.reveal',
     outcome: 'denied',
     actor: 'finance@example.test',
     role: 'finance',
@@ -78,6 +80,7 @@ function serveTrail() {
         (r) =>
           (f.actor === undefined || r.actor === f.actor) &&
           (f.action === undefined || r.action === f.action) &&
+          (f.attempted === undefined || r.attempted === f.attempted) &&
           (f.outcome === undefined || r.outcome === f.outcome) &&
           (f.cardId === undefined || r.cardId === f.cardId) &&
           (f.from === undefined || Date.parse(r.at) >= f.from) &&
@@ -102,16 +105,73 @@ const lastQuery = () =>
   Object.fromEntries(new URL(requestsTo('/api/audit').at(-1)?.url ?? 'http://x').searchParams);
 
 describe('audit filters', () => {
-  it('every action in the trail has words on screen and a choice in the filter', async () => {
+  it('every action, and every refusal by what it refused, has words on screen and a choice in the filter', async () => {
     serveTrail();
     renderApp('/audit', { session: adminSession() });
     const filter = await screen.findByLabelText('Action');
     expect(Object.keys(ACTION_LABELS).sort()).toEqual([...auditActions].sort());
+    expect(Object.keys(ATTEMPT_LABELS).sort()).toEqual([...auditAttempts].sort());
     expect(
       within(filter)
         .getAllByRole('option')
         .map((o) => o.getAttribute('value')),
-    ).toEqual(['', ...auditActions]);
+    ).toEqual([
+      '',
+      ...auditActions.filter((a) => a !== 'access.denied'),
+      'access.denied',
+      ...auditAttempts.map((a) => `access.denied:${a}`),
+    ]);
+    expect(within(filter).getByRole('option', { name: 'Reveal card — denied' })).toHaveValue(
+      'access.denied:card.reveal',
+    );
+  });
+
+  it('a denied action is a filter of its own, in the URL and sent to the BFF', async () => {
+    serveTrail();
+    const { user, router } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Hotel booking/ });
+    await user.selectOptions(screen.getByLabelText('Action'), 'Reveal card — denied');
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({
+        action: 'access.denied',
+        attempted: 'card.reveal',
+      }),
+    );
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+    expect(screen.getByRole('row', { name: /Reveal card — denied/ })).toBeInTheDocument();
+    expect(lastQuery()).toEqual({ action: 'access.denied', attempted: 'card.reveal' });
+    // Another action leaves the refusal's kind behind.
+    await user.selectOptions(screen.getByLabelText('Action'), 'Edit card');
+    await waitFor(() => expect(router.state.location.search).toEqual({ action: 'card.update' }));
+  });
+
+  it('a link whose refused action does not go with its action opens with the action alone, and says so', async () => {
+    serveTrail();
+    const { router } = renderApp('/audit?action=card.reveal&attempted=card.update&outcome=maybe', {
+      session: adminSession(),
+    });
+    expect(await screen.findByRole('row', { name: /Hotel booking/ })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ action: 'card.reveal' });
+    expect(lastQuery()).toEqual({ action: 'card.reveal' });
+    expect(
+      await screen.findByText(/The link's refused action “card.update” was left out/),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/The link's outcome “maybe” isn't an outcome/)).toBeInTheDocument();
+  });
+
+  it('"Filters" (folded on a phone) says how many are set and opens the rest', async () => {
+    serveTrail();
+    const { user } = renderApp('/audit?outcome=success&cardId=card_2&actor=a%40b.test', {
+      session: adminSession(),
+    });
+    const toggle = await screen.findByRole('button', { name: 'Filters (2 set)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const more = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(more).toContainElement(screen.getByLabelText('Outcome'));
+    expect(more).not.toContainElement(screen.getByLabelText('Who (email)'));
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(more).toHaveClass('open');
   });
 
   it('a link with filters opens that view: the fields show them and the BFF is asked for exactly them', async () => {
@@ -132,7 +192,7 @@ describe('audit filters', () => {
       to: String(bounds.to),
     });
     expect(screen.getByLabelText('Who (email)')).toHaveValue('admin@example.test');
-    expect(screen.getByLabelText('Action')).toHaveDisplayValue('Revealed card details');
+    expect(screen.getByLabelText('Action')).toHaveDisplayValue('Reveal card');
     expect(screen.getByLabelText('Outcome')).toHaveDisplayValue('success');
     expect(screen.getByLabelText('From')).toHaveValue('2026-03-01');
     expect(screen.getByLabelText('To')).toHaveValue('2026-03-06');
@@ -141,8 +201,8 @@ describe('audit filters', () => {
       expect(screen.getByLabelText('Card')).toHaveDisplayValue('Office supplies (•••• 1881)'),
     );
     expect(requestsTo('/api/cards')).toHaveLength(0);
-    // The record's card links to the card.
-    expect(within(row).getByRole('link', { name: 'Card card_2 (•••• 1881)' })).toHaveAttribute(
+    // The record's card links to the card, by the name this tab knows it by.
+    expect(within(row).getByRole('link', { name: 'Office supplies •••• 1881' })).toHaveAttribute(
       'href',
       '/cards/card_2',
     );
@@ -154,11 +214,11 @@ describe('audit filters', () => {
     await screen.findByRole('row', { name: /Hotel booking/ });
     expect(lastQuery()).toEqual({});
 
-    await user.selectOptions(screen.getByLabelText('Action'), 'Revealed card details');
+    await user.selectOptions(screen.getByLabelText('Action'), 'Reveal card');
     await waitFor(() => expect(router.state.location.search).toEqual({ action: 'card.reveal' }));
     await waitFor(() => expect(lastQuery()).toEqual({ action: 'card.reveal' }));
     await waitFor(() =>
-      expect(screen.queryByRole('row', { name: /Changed card/ })).not.toBeInTheDocument(),
+      expect(screen.queryByRole('row', { name: /Edit card/ })).not.toBeInTheDocument(),
     );
 
     // The card filter's choices load when it is opened.
@@ -209,7 +269,7 @@ describe('audit filters', () => {
     );
     expect(screen.queryByText('Loading…')).not.toBeInTheDocument();
     release();
-    expect(await screen.findByRole('row', { name: /Access denied/ })).toBeInTheDocument();
+    expect(await screen.findByRole('row', { name: /Reveal card — denied/ })).toBeInTheDocument();
     expect(screen.queryByRole('row', { name: /Hotel booking/ })).not.toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Audit records table' })).not.toHaveAttribute(
       'aria-busy',
@@ -220,11 +280,11 @@ describe('audit filters', () => {
     serveTrail();
     const { user } = renderApp('/audit?action=card.reveal', { session: adminSession() });
     await screen.findByRole('row', { name: /Supplier call/ });
-    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 2 records');
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–2, more available');
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('row', { name: /Old trip/ })).toBeInTheDocument();
     expect(lastQuery()).toEqual({ action: 'card.reveal', cursor: '3' });
-    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 3 records');
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–3, end of list');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
     expect(screen.getAllByRole('row')).toHaveLength(4);
   });
@@ -247,7 +307,7 @@ describe('audit filters', () => {
       expect(router.state.location.search).toEqual({ actor: 'finance@example.test' }),
     );
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
-    expect(screen.getByRole('row', { name: /Access denied/ })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Reveal card — denied/ })).toBeInTheDocument();
     expect(lastQuery()).toEqual({ actor: 'finance@example.test' });
     expect(screen.queryByText(/Enter one whole email address/)).not.toBeInTheDocument();
   });
@@ -283,11 +343,13 @@ describe('audit filters', () => {
     await waitFor(() =>
       expect(screen.queryByRole('row', { name: /Hotel booking/ })).not.toBeInTheDocument(),
     );
-    expect(screen.getByRole('row', { name: /Changed card/ })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Edit card/ })).toBeInTheDocument();
 
     const asked = requestsTo('/api/audit').length;
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-09' } });
+    // The day typed stays, the message names what to change, and the list waits.
     expect(screen.getByRole('alert')).toHaveTextContent(/^From \(Mar 9, 2026\) is after To/);
+    expect(screen.getByLabelText('From')).toHaveValue('2026-03-09');
     expect(router.state.location.search).toEqual({ from: '2026-03-05', to: '2026-03-08' });
     expect(requestsTo('/api/audit')).toHaveLength(asked);
   });
@@ -325,7 +387,7 @@ describe('audit filters', () => {
     renderApp(`/audit?from=2026-02-30&actor=${'a'.repeat(250)}%40b.test&outcome=denied`, {
       session: adminSession(),
     });
-    expect(await screen.findByRole('row', { name: /Access denied/ })).toBeInTheDocument();
+    expect(await screen.findByRole('row', { name: /Reveal card — denied/ })).toBeInTheDocument();
     expect(lastQuery()).toEqual({ outcome: 'denied' });
   });
 });

@@ -1,13 +1,29 @@
-import { auditActions, auditOutcomes } from '@card-console/shared/api/audit-enums';
-import { type FormEvent, useState } from 'react';
+import { auditActions, auditAttempts, auditOutcomes } from '@card-console/shared/api/audit-enums';
+import { type FormEvent, useId, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { oneOf } from '../../../lib/search-params';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { CardFilterField } from '../../cards/components/card-filter-field';
 import { isFiltered } from '../audit-filter';
-import { ACTION_LABELS } from '../audit-labels';
+import { ACTION_LABELS, deniedLabel } from '../audit-labels';
 import { type AuditSearch, EMAIL_PATTERN } from '../audit-search';
+
+/** A refusal of one kind in the action choice: `access.denied:card.reveal`. */
+const DENIED = 'access.denied:';
+
+function actionChoice(search: AuditSearch): string {
+  if (search.action === 'access.denied' && search.attempted) return `${DENIED}${search.attempted}`;
+  return search.action ?? '';
+}
+
+function fromActionChoice(value: string): Pick<AuditSearch, 'action' | 'attempted'> {
+  if (value.startsWith(DENIED)) {
+    const attempted = oneOf(auditAttempts, value.slice(DENIED.length));
+    return { action: attempted ? 'access.denied' : undefined, attempted };
+  }
+  return { action: oneOf(auditActions, value), attempted: undefined };
+}
 
 interface AuditFiltersProps {
   search: AuditSearch;
@@ -17,7 +33,9 @@ interface AuditFiltersProps {
 
 /**
  * Every change becomes a new URL (a history entry) and starts the list afresh. Choices apply
- * at once; the email applies with Enter or Apply, or along with the next choice.
+ * at once; the email applies with Enter or Apply, or along with the next choice. On a phone
+ * the email stays in view and the other filters fold under "Filters", which says how many
+ * are set.
  */
 export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
   const [actor, setActor] = useState(search.actor ?? '');
@@ -50,6 +68,11 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(undefined);
     set({ actor: typed });
   };
+  const [open, setOpen] = useState(false);
+  const moreId = useId();
+  const setCount = [search.action, search.outcome, search.from, search.to, search.cardId].filter(
+    Boolean,
+  ).length;
   const clear = () => {
     setActor('');
     setActorError(undefined);
@@ -79,44 +102,67 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
         </Field>
         <button type="submit">Apply</button>
       </div>
-      <Field label="Action">
-        {(control) => (
-          <select
-            {...control}
-            value={search.action ?? ''}
-            onChange={(e) => set({ action: oneOf(auditActions, e.target.value) })}
-          >
-            <option value="">All actions</option>
-            {auditActions.map((a) => (
-              <option key={a} value={a}>
-                {ACTION_LABELS[a]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Outcome">
-        {(control) => (
-          <select
-            {...control}
-            value={search.outcome ?? ''}
-            onChange={(e) => set({ outcome: oneOf(auditOutcomes, e.target.value) })}
-          >
-            <option value="">All outcomes</option>
-            {auditOutcomes.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <DayRangeFields from={search.from} to={search.to} onChange={set} />
-      <CardFilterField
-        cardId={search.cardId}
-        cards={cards}
-        onChange={(cardId) => set({ cardId })}
-      />
+      <button
+        type="button"
+        className="filters-toggle"
+        aria-expanded={open}
+        aria-controls={moreId}
+        onClick={() => setOpen(!open)}
+      >
+        Filters{setCount > 0 ? ` (${setCount} set)` : ''}
+      </button>
+      <div id={moreId} className={open ? 'more-filters open' : 'more-filters'}>
+        <Field label="Action">
+          {(control) => (
+            <select
+              {...control}
+              value={actionChoice(search)}
+              onChange={(e) => set(fromActionChoice(e.target.value))}
+            >
+              <option value="">All actions</option>
+              <optgroup label="Done or tried">
+                {auditActions
+                  .filter((a) => a !== 'access.denied')
+                  .map((a) => (
+                    <option key={a} value={a}>
+                      {ACTION_LABELS[a]}
+                    </option>
+                  ))}
+              </optgroup>
+              <optgroup label="Refused">
+                <option value="access.denied">Any refusal</option>
+                {auditAttempts.map((a) => (
+                  <option key={a} value={`${DENIED}${a}`}>
+                    {deniedLabel(a)}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          )}
+        </Field>
+        <Field label="Outcome">
+          {(control) => (
+            <select
+              {...control}
+              value={search.outcome ?? ''}
+              onChange={(e) => set({ outcome: oneOf(auditOutcomes, e.target.value) })}
+            >
+              <option value="">All outcomes</option>
+              {auditOutcomes.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <DayRangeFields from={search.from} to={search.to} onChange={set} />
+        <CardFilterField
+          cardId={search.cardId}
+          cards={cards}
+          onChange={(cardId) => set({ cardId })}
+        />
+      </div>
       {isFiltered(search) ? (
         <button type="button" onClick={clear}>
           Clear filters

@@ -1,104 +1,248 @@
-import type { AuditPage } from '@card-console/shared/api/audit';
-import { screen, within } from '@testing-library/react';
+import type { AuditListItem, AuditPage } from '@card-console/shared/api/audit';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminSession, auditRecord, financeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, server } from '../../../test/server';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+const plain = { cardId: undefined, last4: undefined, before: undefined, after: undefined };
+
+function serve(items: AuditListItem[], nextCursor?: string) {
+  server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items, nextCursor })));
+}
+
+/** The text of each column of a row, by its header. */
+async function cellsOf(name: RegExp | string): Promise<Record<string, string>> {
+  const row = await screen.findByRole('row', { name });
+  const headers = within(screen.getAllByRole('row')[0] as HTMLElement)
+    .getAllByRole('columnheader')
+    .map((h) => h.textContent ?? '');
+  const cells = within(row).getAllByRole('cell');
+  return Object.fromEntries(headers.map((h, i) => [h, cells[i]?.textContent ?? '']));
+}
 
 describe('audit screen', () => {
-  it('lists who did what, when, the outcome, reason and before → after; Load more appends', async () => {
-    server.use(
-      http.get('/api/audit', ({ request }) => {
-        const cursor = new URL(request.url).searchParams.get('cursor');
-        const page: AuditPage =
-          cursor === '2'
-            ? {
-                items: [
-                  auditRecord({
-                    id: 'au_0',
-                    action: 'card.reveal',
-                    reason: 'Hotel booking',
-                    before: undefined,
-                    after: undefined,
-                    at: '2026-03-01T09:00:00.000Z',
-                  }),
-                ],
-              }
-            : {
-                items: [
-                  auditRecord(),
-                  auditRecord({
-                    id: 'au_2',
-                    action: 'access.denied',
-                    outcome: 'denied',
-                    actor: 'finance@example.test',
-                    role: 'finance',
-                    before: undefined,
-                    after: undefined,
-                  }),
-                ],
-                nextCursor: '2',
-              };
-        return HttpResponse.json(page);
+  it('shows each record on one row: when, who, action, target, outcome, reason, details', async () => {
+    serve([
+      auditRecord({
+        id: '3',
+        action: 'card.reveal',
+        reason: 'Hotel booking',
+        before: undefined,
+        after: undefined,
+        at: '2026-03-06T14:39:00.000Z',
       }),
-    );
-    const { user } = renderApp('/audit', { session: adminSession() });
-    const change = await screen.findByRole('row', { name: /Changed card/ });
-    expect(within(change).getByText('Maximum: $500.00 → $250.00')).toBeInTheDocument();
-    expect(within(change).getByRole('link', { name: 'Card card_1 (•••• 4242)' })).toHaveAttribute(
+      auditRecord({
+        id: '2',
+        before: { name: 'Travel', maximumCents: 50_000 },
+        after: { name: 'Travel', maximumCents: 25_000 },
+      }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    const headers = (await screen.findAllByRole('columnheader')).map((h) => h.textContent);
+    expect(headers).toEqual(['When', 'Who', 'Action', 'Target', 'Outcome', 'Reason', 'Details']);
+
+    const reveal = await cellsOf(/Hotel booking/);
+    expect(reveal).toMatchObject({
+      Who: 'admin@example.test · admin',
+      Action: 'Reveal card',
+      Target: 'Card •••• 4242',
+      Outcome: 'success',
+      Reason: 'Hotel booking',
+      Details: '—',
+    });
+    // A compact date on the row, the whole date and time in its tooltip.
+    const when = screen.getByRole('row', { name: /Hotel booking/ }).querySelector('time');
+    expect(when).toHaveAttribute('dateTime', '2026-03-06T14:39:00.000Z');
+    expect(when?.textContent).toMatch(/^Mar 6, \d{1,2}:39 [AP]M$/);
+    expect(when?.getAttribute('title')).toMatch(/2026/);
+
+    const edit = await cellsOf(/Edit card/);
+    expect(edit).toMatchObject({
+      Action: 'Edit card',
+      Target: 'Travel •••• 4242',
+      Reason: '—',
+      Details: 'Maximum: $500.00 → $250.00',
+    });
+    expect(
+      within(screen.getByRole('row', { name: /Edit card/ })).getByRole('link', {
+        name: 'Travel •••• 4242',
+      }),
+    ).toHaveAttribute('href', '/cards/card_1');
+  });
+
+  it('says which action a refusal refused: a denied reveal and a denied edit read differently', async () => {
+    const denied = {
+      ...plain,
+      action: 'access.denied' as const,
+      outcome: 'denied' as const,
+      actor: 'finance@example.test',
+      role: 'finance' as const,
+      cardId: 'card_2',
+      last4: '1881',
+    };
+    serve([
+      auditRecord({ ...denied, id: '4', attempted: 'card.reveal' }),
+      auditRecord({ ...denied, id: '3', attempted: 'card.update', detail: 'bad_origin' }),
+      auditRecord({ ...plain, ...denied, id: '2', cardId: undefined, attempted: 'audit.view' }),
+      // Written before refusals named their attempt: only the route it was refused on.
+      auditRecord({ ...plain, ...denied, id: '1', cardId: undefined, target: 'GET /api/x' }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    expect(await cellsOf(/Reveal card — denied/)).toMatchObject({
+      Who: 'finance@example.test · finance',
+      Target: 'Card •••• 1881',
+      Outcome: 'denied',
+      Reason: '—',
+      Details: 'Not allowed for this role',
+    });
+    expect(await cellsOf(/Edit card — denied/)).toMatchObject({
+      Details: 'Sent from another site',
+    });
+    expect(await cellsOf(/View audit trail — denied/)).toMatchObject({ Target: '—' });
+    expect(await cellsOf(/^.*Access denied/)).toMatchObject({ Target: 'GET /api/x' });
+  });
+
+  it('names a record’s card as the BFF knows it now, its last four always shown', async () => {
+    serve([
+      {
+        ...auditRecord({
+          id: '2',
+          action: 'card.reveal',
+          reason: 'Renamed since',
+          before: undefined,
+          after: undefined,
+        }),
+        card: { name: 'Team offsite', last4: '4242' },
+      },
+      // A card the BFF could not name: as the record saw it, else by its last four.
+      auditRecord({ id: '1', before: { name: 'Old name' }, after: { name: 'Travel' } }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    const row = await screen.findByRole('row', { name: /Renamed since/ });
+    expect(within(row).getByRole('link', { name: 'Team offsite •••• 4242' })).toHaveAttribute(
       'href',
       '/cards/card_1',
     );
-    expect(within(change).getByText('success')).toBeInTheDocument();
-    const denied = screen.getByRole('row', { name: /Access denied/ });
-    expect(within(denied).getByText('denied')).toBeInTheDocument();
-    expect(within(denied).getByText('finance@example.test')).toBeInTheDocument();
-
-    await user.click(screen.getByRole('button', { name: 'Load more' }));
-    const reveal = await screen.findByRole('row', { name: /Revealed card details/ });
-    expect(within(reveal).getByText('Hotel booking')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-    // Newest first: the appended (older) record comes last.
-    const rows = screen.getAllByRole('row').slice(1);
-    expect(rows.at(-1)).toBe(reveal);
+    expect(await cellsOf(/Edit card/)).toMatchObject({ Target: 'Travel •••• 4242' });
   });
 
-  it('a change shows only the fields that moved; a failed one shows the card as it was', async () => {
-    server.use(
-      http.get('/api/audit', () =>
-        HttpResponse.json<AuditPage>({
-          items: [
-            auditRecord({
-              id: 'au_3',
-              before: { name: 'Travel', minimumCents: 0, maximumCents: 420_000 },
-              after: { name: 'Travel (team)', minimumCents: 0, maximumCents: 430_000 },
-            }),
-            auditRecord({
-              id: 'au_2',
-              outcome: 'failed',
-              detail: 'card_busy',
-              before: { name: 'Travel', minimumCents: 0, maximumCents: 420_000 },
-              after: undefined,
-            }),
-          ],
-        }),
-      ),
-    );
+  it('names a created sub account as the target, never as a reason', async () => {
+    serve([
+      auditRecord({
+        ...plain,
+        id: '2',
+        action: 'subAccount.create',
+        subAccountId: 'sa_9',
+        target: 'sa_9',
+        detail: 'name "Marketing"',
+      }),
+      auditRecord({
+        ...plain,
+        id: '1',
+        action: 'subAccount.create',
+        outcome: 'failed',
+        detail: 'name "Events": upstream_unavailable',
+      }),
+    ]);
     renderApp('/audit', { session: adminSession() });
-    const [changed, failed] = (await screen.findAllByRole('row', { name: /Changed card/ })) as [
-      HTMLElement,
-      HTMLElement,
-    ];
-    const cells = (row: HTMLElement) => within(row).getAllByRole('cell');
-    expect(cells(changed).at(-1)).toHaveTextContent(
-      'Name: “Travel” → “Travel (team)”Maximum: $4,200.00 → $4,300.00',
+    expect(await cellsOf(/Marketing/)).toMatchObject({
+      Action: 'Create sub account',
+      Target: 'Marketing',
+      Reason: '—',
+      Details: '—',
+    });
+    expect(await cellsOf(/Events/)).toMatchObject({
+      Target: 'Events',
+      Outcome: 'failed',
+      Reason: '—',
+      Details: 'upstream_unavailable',
+    });
+  });
+
+  it('shows how people proved who they are, and a refused reveal’s cause, as details', async () => {
+    serve([
+      auditRecord({ ...plain, id: '4', action: 'factor.removed', method: 'passkey' }),
+      auditRecord({ ...plain, id: '3', action: 'session.stepUp', method: 'provider' }),
+      auditRecord({ ...plain, id: '2', action: 'session.signIn', method: 'password+passkey' }),
+      auditRecord({
+        id: '1',
+        action: 'card.reveal',
+        outcome: 'denied',
+        reason: 'Supplier call',
+        detail: 'rate_limited',
+        before: undefined,
+        after: undefined,
+      }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Remove second factor/ });
+    const rows = screen.getAllByRole('row').slice(1);
+    const column = (i: number) =>
+      rows.map((row) => within(row).getAllByRole('cell')[i]?.textContent);
+    expect(column(2)).toEqual(['Remove second factor', 'Step up', 'Sign in', 'Reveal card']);
+    expect(column(5)).toEqual(['—', '—', '—', 'Supplier call']);
+    expect(column(6)).toEqual([
+      'Passkey',
+      'SSO, signed in again',
+      'Password + passkey',
+      'Too many attempts',
+    ]);
+  });
+
+  it('keeps a 100-character name or email from widening the table: cut, whole in its tooltip', async () => {
+    const long = `${'a'.repeat(88)}@example.test`;
+    const name = 'N'.repeat(100);
+    serve([
+      auditRecord({
+        id: '1',
+        actor: long,
+        reason: 'R'.repeat(100),
+        before: { name: 'Travel' },
+        after: { name },
+      }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    const row = await screen.findByRole('row', { name: new RegExp(name) });
+    const [, who, , target, , reason, details] = within(row).getAllByRole('cell');
+    expect(who).toHaveAttribute('title', `${long} · admin`);
+    expect(target).toHaveAttribute('title', `${name} · •••• 4242 · card_1`);
+    expect(reason).toHaveAttribute('title', 'R'.repeat(100));
+    expect(details).toHaveAttribute('title', `Name: “Travel” → “${name}”`);
+    // Fixed columns that never grow with their text (styles.css: .audit-table).
+    expect(screen.getByRole('table', { name: 'Audit records' })).toHaveClass('audit-table');
+  });
+
+  it('"Load more" appends older records and puts the page count in the URL, which reopens them', async () => {
+    server.use(
+      http.get('/api/audit', ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        return HttpResponse.json<AuditPage>(
+          cursor === '2'
+            ? { items: [auditRecord({ id: '1', reason: 'Old trip', action: 'card.reveal' })] }
+            : {
+                items: [auditRecord({ id: '3' }), auditRecord({ id: '2', reason: 'Newer' })],
+                nextCursor: '2',
+              },
+        );
+      }),
     );
-    expect(cells(changed).at(-1)).not.toHaveTextContent('Minimum');
-    expect(cells(failed).at(-1)).toHaveTextContent(
-      'name “Travel”, minimum $0.00, maximum $4,200.00 → —',
+    const { user, router } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Newer/ });
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–2, more available');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    const old = await screen.findByRole('row', { name: /Old trip/ });
+    expect(screen.getAllByRole('row').at(-1)).toBe(old);
+    await waitFor(() => expect(router.state.location.search).toEqual({ pages: 2 }));
+    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–3, end of list');
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+
+    // The same address opened afresh shows the same three records.
+    const again = renderApp('/audit?pages=2', { session: adminSession() });
+    await waitFor(() =>
+      expect(within(again.container).getAllByRole('row', { name: /Old trip/ })).toHaveLength(1),
     );
-    expect(within(failed).getByText('card_busy')).toBeInTheDocument();
   });
 
   it('a failed Load more shows the error with Retry and keeps the records; Retry appends', async () => {
@@ -111,61 +255,21 @@ describe('audit screen', () => {
         if (failures-- > 0)
           return apiError(502, 'upstream_invalid_response', 'The card service answered oddly.');
         return HttpResponse.json<AuditPage>({
-          items: [auditRecord({ id: 'au_9', action: 'subAccount.create', cardId: undefined })],
+          items: [auditRecord({ ...plain, id: 'au_9', action: 'subAccount.create' })],
         });
       }),
     );
     const { user } = renderApp('/audit', { session: adminSession() });
-    await screen.findByRole('row', { name: /Changed card/ });
-    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1 record');
+    await screen.findByRole('row', { name: /Edit card/ });
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText(/The card service answered oddly/)).toBeInTheDocument();
-    expect(screen.getByRole('row', { name: /Changed card/ })).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Edit card/ })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('row', { name: /Created sub account/ })).toBeInTheDocument();
-    expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 2 records');
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
-  });
-
-  it('names sign-ins, step-ups and factor changes, with how the person proved who they are', async () => {
-    const plain = { cardId: undefined, last4: undefined, before: undefined, after: undefined };
-    server.use(
-      http.get('/api/audit', () =>
-        HttpResponse.json<AuditPage>({
-          items: [
-            auditRecord({ ...plain, id: 'a4', action: 'factor.removed', method: 'passkey' }),
-            auditRecord({ ...plain, id: 'a3', action: 'factor.enrolled', method: 'totp' }),
-            auditRecord({ ...plain, id: 'a2', action: 'session.stepUp', method: 'provider' }),
-            auditRecord({
-              ...plain,
-              id: 'a1',
-              action: 'session.signIn',
-              method: 'password+passkey',
-            }),
-            auditRecord({ ...plain, id: 'a0', action: 'session.signIn', method: 'sso' }),
-          ],
-        }),
-      ),
-    );
-    renderApp('/audit', { session: adminSession() });
-    const whats = (await screen.findAllByRole('row'))
-      .slice(1)
-      .map((row) => within(row).getAllByRole('cell')[2]?.textContent);
-    expect(whats).toEqual([
-      'Factor removed · Passkey—',
-      'Factor added · Authenticator code—',
-      'Stepped up · SSO, signed in again—',
-      'Signed in · Password + passkey—',
-      'Signed in · SSO—',
-    ]);
-    const action = screen.getByLabelText('Action');
-    for (const label of ['Stepped up', 'Factor added', 'Factor removed']) {
-      expect(within(action).getByRole('option', { name: label })).toBeInTheDocument();
-    }
+    expect(await screen.findByRole('row', { name: /Create sub account/ })).toBeInTheDocument();
   });
 
   it('says when nothing is recorded', async () => {
-    server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items: [] })));
+    serve([]);
     renderApp('/audit', { session: adminSession() });
     expect(await screen.findByText('Nothing has been recorded yet.')).toBeInTheDocument();
   });
@@ -175,5 +279,106 @@ describe('audit screen', () => {
     renderApp('/audit', { session: financeSession() });
     expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
     expect(screen.getByText('The audit trail is for admins.')).toBeInTheDocument();
+  });
+});
+
+describe('audit export', () => {
+  let clicks: ReturnType<typeof vi.spyOn>;
+  let saved: { name: string; blob: Blob }[];
+  beforeEach(() => {
+    saved = [];
+    let blob: Blob | undefined;
+    Object.assign(URL, {
+      createObjectURL: vi.fn((b: Blob) => {
+        blob = b;
+        return 'blob:mock';
+      }),
+      revokeObjectURL: vi.fn(),
+    });
+    clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      if (blob) saved.push({ name: this.download, blob });
+    });
+  });
+  afterEach(() => clicks.mockRestore());
+
+  const CSV = 'id,local time (UTC)\r\n1,2026-03-06T09:00:00+00:00\r\n';
+
+  it('is unavailable, and says why, when no record matches', async () => {
+    serve([]);
+    const { user } = renderApp('/audit?outcome=failed', { session: adminSession() });
+    await screen.findByText('No records match these filters.');
+    const button = screen.getByRole('button', { name: 'Export CSV' });
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveAccessibleDescription(
+      'Nothing to export: no records match these filters.',
+    );
+    await user.click(button);
+    expect(requestsTo('/api/audit/export.csv')).toHaveLength(0);
+  });
+
+  it('downloads every record the filters match, times in the person’s zone, once its receipt vouches for it', async () => {
+    serve([auditRecord()]);
+    server.use(
+      http.get(
+        '/api/audit/export.csv',
+        () =>
+          new HttpResponse(CSV, {
+            headers: {
+              'Content-Type': 'text/csv',
+              'Content-Disposition': 'attachment; filename="audit_2026-03-01_2026-03-06.csv"',
+              'X-Request-Id': 'req-audit-export',
+            },
+          }),
+      ),
+      http.get('/api/transactions/export-receipts/req-audit-export', () =>
+        HttpResponse.json({ rows: 1, bytes: new TextEncoder().encode(CSV).length }),
+      ),
+    );
+    const { user } = renderApp(
+      '/audit?action=access.denied&attempted=card.reveal&from=2026-03-01&to=2026-03-06',
+      { session: adminSession() },
+    );
+    await screen.findByRole('row', { name: /Edit card/ });
+    const button = await screen.findByRole('button', { name: 'Export CSV' });
+    expect(button).not.toHaveAttribute('aria-disabled');
+    await user.click(button);
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toBe('audit_2026-03-01_2026-03-06.csv');
+    const asked = new URL(requestsTo('/api/audit/export.csv')[0]?.url ?? '');
+    expect(Object.fromEntries(asked.searchParams)).toEqual({
+      action: 'access.denied',
+      attempted: 'card.reveal',
+      from: expect.stringMatching(/^\d+$/),
+      to: expect.stringMatching(/^\d+$/),
+      tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    // The same bounds the list was asked for.
+    const listed = new URL(requestsTo('/api/audit').at(-1)?.url ?? '');
+    expect(asked.searchParams.get('from')).toBe(listed.searchParams.get('from'));
+    expect(asked.searchParams.get('to')).toBe(listed.searchParams.get('to'));
+  });
+
+  it('saves nothing when the download arrives short of its receipt, and says so', async () => {
+    serve([auditRecord()]);
+    server.use(
+      http.get(
+        '/api/audit/export.csv',
+        () =>
+          new HttpResponse(CSV, {
+            headers: { 'Content-Type': 'text/csv', 'X-Request-Id': 'req-short' },
+          }),
+      ),
+      http.get('/api/transactions/export-receipts/req-short', () =>
+        HttpResponse.json({ rows: 2, bytes: 999 }),
+      ),
+    );
+    const { user } = renderApp('/audit', { session: adminSession() });
+    await user.click(await screen.findByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The export was interrupted before it finished; nothing was saved. Try again.',
+    );
+    expect(saved).toHaveLength(0);
   });
 });

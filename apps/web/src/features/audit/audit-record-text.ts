@@ -1,0 +1,69 @@
+import type { AuditRecord } from '@card-console/shared/api/audit';
+import { formatCents } from '@card-console/shared/money';
+import { ACTION_LABELS, DETAIL_LABELS, deniedLabel, METHOD_LABELS } from './audit-labels';
+
+type Snapshot = NonNullable<AuditRecord['before']>;
+
+/** The action column: what was done, or for a refusal what was refused. */
+export function actionText(r: AuditRecord): string {
+  if (r.action === 'access.denied' && r.attempted) return deniedLabel(r.attempted);
+  return ACTION_LABELS[r.action] ?? r.action;
+}
+
+// A sub account's record names it in its detail, as the BFF writes it: `name "Travel"`, and
+// after a failure `name "Travel": code`.
+const SUB_ACCOUNT_DETAIL = /^name "(.*)"(?:: (.+))?$/s;
+
+/** The sub account a record names, and what its detail says besides. */
+export function subAccountOf(r: AuditRecord): { name?: string; rest?: string } {
+  const m = r.action === 'subAccount.create' && r.detail ? SUB_ACCOUNT_DETAIL.exec(r.detail) : null;
+  return m ? { name: m[1], rest: m[2] } : {};
+}
+
+const FIELDS = [
+  ['name', 'Name'],
+  ['minimumCents', 'Minimum'],
+  ['maximumCents', 'Maximum'],
+] as const;
+
+function showValue(key: keyof Snapshot, s: Snapshot | undefined): string {
+  const value = s?.[key];
+  if (value === undefined) return 'none';
+  return typeof value === 'string' ? `“${value}”` : formatCents(value);
+}
+
+function describeSnapshot(s: Snapshot | undefined): string {
+  if (!s) return '—';
+  const parts = FIELDS.filter(([key]) => s[key] !== undefined).map(
+    ([key, label]) => `${label.toLowerCase()} ${showValue(key, s)}`,
+  );
+  return parts.length ? parts.join(', ') : '—';
+}
+
+/** What a change did: each field that moved, old → new; a one-sided record as it stands. */
+export function changeText(before: Snapshot | undefined, after: Snapshot | undefined): string {
+  if (!before && !after) return '';
+  if (!before || !after) return `${describeSnapshot(before)} → ${describeSnapshot(after)}`;
+  const moved = FIELDS.filter(([key]) => before[key] !== after[key]);
+  if (moved.length === 0) return 'No change';
+  return moved
+    .map(([key, label]) => `${label}: ${showValue(key, before)} → ${showValue(key, after)}`)
+    .join('; ');
+}
+
+/**
+ * The details column: how the person proved who they are, the change made, and why a refusal
+ * or failure happened (the BFF's code in words). Never the person's own reason: that has its
+ * column.
+ */
+export function detailText(r: AuditRecord): string {
+  const parts: string[] = [];
+  if (r.method) parts.push(METHOD_LABELS[r.method] ?? r.method);
+  const change = changeText(r.before, r.after);
+  if (change) parts.push(change);
+  const sub = subAccountOf(r);
+  const detail = sub.name !== undefined ? sub.rest : r.detail;
+  if (detail) parts.push(DETAIL_LABELS[detail] ?? detail);
+  else if (r.action === 'access.denied' && !r.detail) parts.push('Not allowed for this role');
+  return parts.join(' · ');
+}

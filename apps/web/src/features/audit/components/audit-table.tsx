@@ -1,0 +1,144 @@
+import type { AuditListItem } from '@card-console/shared/api/audit';
+import type { Card } from '@card-console/shared/api/cards';
+import { Link } from '@tanstack/react-router';
+import { VirtualTable } from '../../../components/virtual-table';
+import { formatDateTime, formatShortDateTime, maskedLast4 } from '../../../lib/format';
+import { ID_PATTERN } from '../../../lib/search-params';
+import { actionText, detailText, subAccountOf } from '../audit-record-text';
+
+interface AuditTableProps {
+  records: readonly AuditListItem[];
+  /** Cards this tab already knows: names for cards the BFF could not name. */
+  cards: Card[];
+  busy: boolean;
+}
+
+/** What a record acted on: its card (by name where known) or sub account, else its target. */
+function Target({ record: r, known }: { record: AuditListItem; known: Map<string, Card> }) {
+  if (r.cardId) {
+    // Its name now (the BFF's card directory, or this tab's cards), else as the record saw it.
+    const name = r.card?.name ?? known.get(r.cardId)?.name ?? r.after?.name ?? r.before?.name;
+    const last4 = r.last4 ?? r.card?.last4 ?? known.get(r.cardId)?.last4;
+    const title = [name, last4 && maskedLast4(last4), r.cardId].filter(Boolean).join(' · ');
+    const shown = name ?? (last4 ? 'Card' : r.cardId);
+    // The name gives way to "…"; the last four always show.
+    const text = (
+      <span className="audit-card">
+        <span className="audit-card-name">{shown}</span>
+        {last4 ? (
+          <>
+            {' '}
+            <span className="audit-card-last4">{maskedLast4(last4)}</span>
+          </>
+        ) : null}
+      </span>
+    );
+    // A card number typed where an id belongs is recorded masked: nothing to link to.
+    if (!ID_PATTERN.test(r.cardId)) return <td title={title}>{text}</td>;
+    return (
+      <td title={title}>
+        <Link to="/cards/$cardId" params={{ cardId: r.cardId }}>
+          {text}
+        </Link>
+      </td>
+    );
+  }
+  const sub = subAccountOf(r).name;
+  if (sub !== undefined || r.subAccountId) {
+    const text = sub ?? r.subAccountId;
+    return <td title={[sub, r.subAccountId].filter(Boolean).join(' · ')}>{text}</td>;
+  }
+  // A refusal already names what it tried; its route adds nothing a reader needs.
+  if (!r.target || (r.action === 'access.denied' && r.attempted)) {
+    return (
+      <td className="muted" data-empty="">
+        —
+      </td>
+    );
+  }
+  return <td title={r.target}>{r.target}</td>;
+}
+
+/** A cell cut to one line, the whole text in its tooltip; "—" (and nothing stacked) when empty. */
+function TextCell({ text, label }: { text: string | undefined; label: string }) {
+  if (!text) {
+    return (
+      <td className="muted" data-label={label} data-empty="">
+        —
+      </td>
+    );
+  }
+  return (
+    <td title={text} data-label={label}>
+      {text}
+    </td>
+  );
+}
+
+/**
+ * One line per record on a wide window (cells cut with "…", the whole text in a tooltip),
+ * stacked on a phone: when and outcome, action and target, who, reason and details.
+ */
+export function AuditTable({ records, cards, busy }: AuditTableProps) {
+  const known = new Map(cards.map((c) => [c.id, c]));
+  return (
+    <VirtualTable
+      label="Audit records"
+      className="audit-table"
+      columns={7}
+      rows={records}
+      rowKey={(r) => r.id}
+      busy={busy}
+      rowHeight={{ wide: 33, narrow: 104 }}
+      head={
+        <tr>
+          <th scope="col" className="audit-when">
+            When
+          </th>
+          <th scope="col" className="audit-who">
+            Who
+          </th>
+          <th scope="col" className="audit-action">
+            Action
+          </th>
+          <th scope="col" className="audit-target">
+            Target
+          </th>
+          <th scope="col" className="audit-outcome">
+            Outcome
+          </th>
+          <th scope="col" className="audit-reason">
+            Reason
+          </th>
+          <th scope="col" className="audit-details">
+            Details
+          </th>
+        </tr>
+      }
+      renderRow={(r, index) => {
+        const who = r.role ? `${r.actor} · ${r.role}` : r.actor;
+        const action = actionText(r);
+        return (
+          <tr aria-rowindex={index + 2}>
+            <td>
+              <time dateTime={r.at} title={formatDateTime(r.at)}>
+                {formatShortDateTime(r.at)}
+              </time>
+            </td>
+            <td title={who}>
+              {r.actor}
+              {r.role ? <span className="muted"> · {r.role}</span> : null}
+            </td>
+            <td title={action}>{action}</td>
+            <Target record={r} known={known} />
+            <td>
+              <span className={`badge badge-${r.outcome}`}>{r.outcome}</span>
+            </td>
+            <TextCell text={r.reason} label="Reason" />
+            <TextCell text={detailText(r)} label="Details" />
+          </tr>
+        );
+      }}
+    />
+  );
+}

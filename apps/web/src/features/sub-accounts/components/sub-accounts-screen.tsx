@@ -66,9 +66,13 @@ export function SubAccountsScreen({
                   <th scope="row" className="cut" title={s.name}>
                     {s.name}
                   </th>
-                  <td className="num">{money(s.balanceCents)}</td>
-                  <td className="num">{money(s.spendCents)}</td>
-                  <td>
+                  <td className="num" data-label="Balance">
+                    {money(s.balanceCents)}
+                  </td>
+                  <td className="num" data-label="Spend">
+                    {money(s.spendCents)}
+                  </td>
+                  <td className="col-links">
                     <Link
                       to="/transactions"
                       search={{ subAccountId: s.id }}
@@ -83,10 +87,10 @@ export function SubAccountsScreen({
             <tfoot>
               <tr>
                 <th scope="row">Total ({subAccounts.length})</th>
-                <td className="num" data-testid="total-balance">
+                <td className="num" data-label="Balance" data-testid="total-balance">
                   {formatCents(sum(subAccounts, (s) => s.balanceCents))}
                 </td>
-                <td className="num" data-testid="total-spend">
+                <td className="num" data-label="Spend" data-testid="total-spend">
                   {formatCents(sum(subAccounts, (s) => s.spendCents))}
                 </td>
                 <td />

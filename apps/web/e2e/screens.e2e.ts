@@ -1,0 +1,418 @@
+// Every screen as people see it, at a laptop's 1280×800 and a phone's 390×844, in a real
+// Chromium against `pnpm start`: nothing scrolls sideways, a 100-character name widens
+// nothing, the lists are dense enough to work with, transactions name the card that paid,
+// focus follows the work, and a 429's Retry-After is honoured to the second.
+import type { Card } from '@card-console/shared/api/cards';
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import type { Transaction } from '@card-console/shared/api/transactions';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import { freshTotp } from './support/totp';
+
+const ZONE = 'America/New_York';
+/** A name people do type: one word, no spaces to break at, 100 characters (the most allowed). */
+const LONG = 'Procurement'.padEnd(100, 'X');
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+let product: Running;
+let browser: Browser;
+let page: Page;
+let problems: string[] = [];
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+  ({ page, problems } = await newPage(browser, product.url, { timezoneId: ZONE }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+/** The BFF's API as the signed-in page calls it (its cookie, the CSRF header). */
+function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<Answer<T>> {
+  return page.evaluate(
+    async ([p, method, body]) => {
+      const response = await fetch(p, {
+        method,
+        headers: { 'X-CSRF': '1', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    [path, init.method ?? 'GET', init.body] as const,
+  ) as Promise<Answer<T>>;
+}
+
+async function allCards(): Promise<Card[]> {
+  const cards: Card[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+    const { body } = await api<{ items: Card[]; nextCursor?: string }>(`/api/cards${query}`);
+    cards.push(...body.items);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return cards;
+}
+
+const sideways = () =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** Rows of `selector` wholly inside the window, as a person sees them without scrolling. */
+const rowsInView = (selector: string) =>
+  page.evaluate(
+    (s) =>
+      [...document.querySelectorAll(s)].filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+      }).length,
+    selector,
+  );
+
+/** How many lines each matching element's text takes (1: not wrapped). */
+const linesOf = (selector: string) =>
+  page.evaluate((s) => {
+    return [...document.querySelectorAll(s)].map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+  }, selector);
+
+let longSubAccount: SubAccount;
+let firstSubAccount: SubAccount;
+let longCard: Card;
+let busyCard: Card;
+let cards: Card[];
+let transaction: Transaction;
+
+describe('every screen at 1280×800 and 390×844', () => {
+  it('an admin signs in; a sub account and a card get 100-character names; changes fill the audit trail', async () => {
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill('admin@demo.test');
+    await page.getByLabel('Second-factor code').waitFor();
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+
+    const created = await api<SubAccount>('/api/sub-accounts', {
+      method: 'POST',
+      body: { name: LONG },
+    });
+    expect(created.status).toBe(201);
+    // The same name in other letters is taken: two entries could not be told apart.
+    const again = await api<{ code: string; message: string }>('/api/sub-accounts', {
+      method: 'POST',
+      body: { name: ` ${LONG.toLowerCase()} ` },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('sub_account_name_taken');
+    const { body: subAccounts } = await api<{ items: SubAccount[] }>('/api/sub-accounts');
+    longSubAccount = subAccounts.items.find((s) => s.name === LONG) as SubAccount;
+    firstSubAccount = subAccounts.items[0] as SubAccount;
+    expect(longSubAccount).toBeDefined();
+
+    cards = await allCards();
+    const first = await api<{ items: Transaction[] }>(
+      `/api/transactions?subAccountId=${firstSubAccount.id}`,
+    );
+    // The card that paid the newest card transaction gets the long name: it shows on page one.
+    const paid = first.body.items.find((t) => t.cardId) as Transaction;
+    transaction = first.body.items.find((t) => t.cardId && t.originalCurrency) ?? paid;
+    longCard = cards.find((c) => c.id === paid.cardId) as Card;
+    const renamed = await api<Card>(`/api/cards/${longCard.id}`, {
+      method: 'PATCH',
+      body: { name: LONG, expected: { name: longCard.name } },
+    });
+    expect(renamed.status).toBe(200);
+    longCard = renamed.body;
+    cards = cards.map((c) => (c.id === longCard.id ? longCard : c));
+
+    // A dozen real changes, so the audit screen has more records than a window holds.
+    busyCard = cards.find((c) => c.id !== longCard.id) as Card;
+    let name = busyCard.name;
+    for (let i = 0; i < 12; i++) {
+      const next = i % 2 === 0 ? `${busyCard.name} (spare)` : busyCard.name;
+      const change = await api<Card>(`/api/cards/${busyCard.id}`, {
+        method: 'PATCH',
+        body: { name: next, expected: { name } },
+      });
+      expect(change.status).toBe(200);
+      name = next;
+    }
+  });
+
+  for (const size of SIZES) {
+    const tag = `${size.width}`;
+    it(`${size.width}×${size.height}: no screen scrolls sideways or is widened by a long name; axe finds nothing serious`, async () => {
+      await page.setViewportSize(size);
+      const screens: [string, string, () => Promise<unknown>][] = [
+        ['sub-accounts', '/sub-accounts', () => page.getByText(LONG).first().waitFor()],
+        ['cards', '/cards', () => page.getByText(LONG).first().waitFor()],
+        [
+          'card-detail',
+          `/cards/${longCard.id}`,
+          () => page.getByRole('heading', { name: LONG }).waitFor(),
+        ],
+        [
+          'transactions',
+          `/transactions?subAccountId=${firstSubAccount.id}`,
+          () => page.locator('tbody tr td.col-date').first().waitFor(),
+        ],
+        [
+          'transactions-long-sub-account',
+          `/transactions?subAccountId=${longSubAccount.id}`,
+          () => page.getByText('No transactions match these filters.', { exact: true }).waitFor(),
+        ],
+        [
+          'transaction-detail',
+          `/transactions/${transaction.id}?subAccountId=${firstSubAccount.id}`,
+          () => page.getByRole('heading', { name: transaction.description }).waitFor(),
+        ],
+        ['audit', '/audit', () => page.locator('tbody tr').nth(11).waitFor()],
+        ['security', '/security', () => page.getByRole('heading', { name: 'Passkeys' }).waitFor()],
+      ];
+      for (const [name, path, ready] of screens) {
+        await page.goto(path);
+        await ready();
+        expect(await sideways(), `${name} at ${tag}`).toBeLessThanOrEqual(0);
+        await screenshot(page, `screens-${name}-${tag}`);
+        expect(await seriousA11yViolations(page), `${name} at ${tag}`).toEqual([]);
+        expect(problems, name).toEqual([]);
+      }
+    });
+  }
+
+  it('1280×800: a long sub-account name leaves Balance, Spend and the links in view; the filter keeps its width', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/sub-accounts');
+    await page.getByText(LONG).first().waitFor();
+    const rightEdges = await page.evaluate(() =>
+      [...document.querySelectorAll('.sub-accounts-table tr > *:last-child')].map(
+        (cell) => cell.getBoundingClientRect().right,
+      ),
+    );
+    expect(rightEdges.length).toBeGreaterThan(2);
+    for (const right of rightEdges) expect(right).toBeLessThanOrEqual(1280);
+    const links = page.getByRole('link', { name: `Transactions of ${LONG}` });
+    expect(await links.isVisible()).toBe(true);
+
+    await page.goto(`/transactions?subAccountId=${longSubAccount.id}`);
+    const select = page.getByLabel('Sub account');
+    await select.waitFor();
+    expect((await select.boundingBox())?.width).toBeLessThanOrEqual(320);
+  });
+
+  it('1280×800: at least 15 transactions and 12 audit records in view, no date wrapped', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/transactions?subAccountId=${firstSubAccount.id}`);
+    await page.locator('tbody tr td.col-date').nth(20).waitFor();
+    expect(await rowsInView('tbody tr:has(td.col-date)')).toBeGreaterThanOrEqual(15);
+    const dateLines = await linesOf('tbody td.col-date');
+    expect(dateLines.length).toBeGreaterThanOrEqual(15);
+    expect(dateLines.every((n) => n === 1)).toBe(true);
+
+    await page.goto('/audit');
+    await page.locator('tbody tr').nth(11).waitFor();
+    expect(await rowsInView('tbody tr:has(td)')).toBeGreaterThanOrEqual(12);
+    const auditDates = await linesOf('tbody tr td:first-child');
+    expect(auditDates.every((n) => n === 1)).toBe(true);
+  });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: every transaction row with a card names it, with its last 4`, async () => {
+      await page.setViewportSize(size);
+      const { body } = await api<{ items: Transaction[] }>(
+        `/api/transactions?subAccountId=${firstSubAccount.id}`,
+      );
+      await page.goto(`/transactions?subAccountId=${firstSubAccount.id}`);
+      await page.locator('tbody tr td.col-date').first().waitFor();
+      const byId = new Map(cards.map((c) => [c.id, c]));
+      const rows = page.locator('tbody tr:has(td.col-date)');
+      const shown = Math.min(await rows.count(), 20);
+      let withCard = 0;
+      for (let i = 0; i < shown; i++) {
+        const t = body.items[i] as Transaction;
+        const cell = rows.nth(i).locator('td.col-card');
+        if (!t.cardId) continue;
+        withCard++;
+        const card = byId.get(t.cardId) as Card;
+        const text = (await cell.textContent()) ?? '';
+        expect(text, t.id).toContain(card.name);
+        expect(text, t.id).toContain(card.last4);
+        expect(text, t.id).not.toContain('View card');
+      }
+      expect(withCard).toBeGreaterThan(5);
+    });
+  }
+
+  it('focus lands on the new content after reveal, edit and review; Escape cancels the editor', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/cards/${busyCard.id}`);
+    const edit = page.getByRole('button', { name: 'Edit name and limits' });
+    await edit.click();
+    const focusedLabel = () =>
+      page.evaluate(() => {
+        const active = document.activeElement as HTMLElement | null;
+        if (!active) return '';
+        const labelled = active.getAttribute('aria-labelledby');
+        const byId = labelled ? document.getElementById(labelled)?.textContent : undefined;
+        return (
+          (active as HTMLInputElement).labels?.[0]?.textContent ??
+          active.getAttribute('aria-label') ??
+          byId ??
+          active.textContent ??
+          ''
+        ).trim();
+      });
+    await expect.poll(focusedLabel).toMatch(/^Name/);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Review changes' }).waitFor({ state: 'detached' });
+    await expect.poll(focusedLabel).toBe('Edit name and limits');
+
+    await edit.click();
+    const max = page.getByLabel('Maximum per transaction (USD)');
+    const maximum = Number(await max.inputValue()) || 100;
+    await max.fill(String(maximum + 1));
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await expect.poll(focusedLabel).toBe('Confirm changes');
+    const scrolled = await page.evaluate(() => window.scrollY);
+    const headingTop = await page
+      .getByRole('heading', { name: 'Confirm changes' })
+      .evaluate((h) => h.getBoundingClientRect().top);
+    // On the new content, in view: not the top of the page.
+    expect(headingTop).toBeGreaterThanOrEqual(0);
+    expect(headingTop).toBeLessThan(844);
+    expect(scrolled + headingTop).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedLabel).toBe('Edit name and limits');
+
+    await page.getByRole('button', { name: 'Reveal card details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reveal card details' });
+    await dialog.getByLabel('Reason').fill('Checking the number with the holder');
+    const code = dialog.getByLabel('Second-factor code');
+    await dialog.getByRole('button', { name: 'Reveal' }).click();
+    if (await code.isVisible().catch(() => false)) {
+      await code.fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+      await dialog.getByRole('button', { name: 'Reveal' }).click();
+    }
+    await page.getByText(/Hidden again in \d+ s/).waitFor();
+    await expect.poll(focusedLabel).toBe('Card number and security code');
+    await page.getByRole('button', { name: 'Hide now' }).click();
+    await expect.poll(focusedLabel).toBe('Reveal card details');
+  });
+
+  it("counts a real 429's Retry-After: 5 down truthfully and asks again once, after 5 s", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const asked: number[] = [];
+    let answered429At = 0;
+    await page.route(
+      (url) => url.pathname === '/api/transactions',
+      async (route) => {
+        asked.push(Date.now());
+        if (asked.length > 1) return route.continue();
+        await route.fulfill({
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+          body: JSON.stringify({
+            status: 429,
+            code: 'rate_limited',
+            message: 'Too many requests.',
+            requestId: 'e2e-rate-limited',
+            retryAfterSeconds: 5,
+          }),
+        });
+        answered429At = Date.now();
+      },
+    );
+    // A filter not asked for before, so the list is not in the page's cache.
+    await page.goto(`/transactions?subAccountId=${firstSubAccount.id}&status=declined`);
+    const notice = page.getByRole('status').filter({ hasText: 'Too many requests' });
+    const seen = new Set<string>();
+    await notice.waitFor();
+    while (await notice.isVisible().catch(() => false)) {
+      const text = (await notice.textContent().catch(() => null)) ?? '';
+      if (text) seen.add(text);
+      await page.waitForTimeout(100);
+    }
+    await page.locator('tbody tr td.col-date').first().waitFor();
+    await page.unroute((url) => url.pathname === '/api/transactions');
+
+    expect(asked.length).toBe(2);
+    const waited = (asked[1] as number) - answered429At;
+    expect(waited).toBeGreaterThanOrEqual(4_900);
+    expect(waited).toBeLessThan(7_000);
+    const counts = [...seen].map((t) => t.match(/retrying in (\d+) s/)?.[1]).filter(Boolean);
+    expect(counts).toContain('5');
+    expect(counts).toContain('1');
+    expect(counts).not.toContain('0');
+  });
+
+  it('dead ends and mangled links say what happened and offer the way on', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/cards/card_doesnotexist');
+    await page.getByRole('heading', { name: 'Card not found' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await screenshot(page, 'screens-card-not-found-390');
+    await page.getByRole('link', { name: '← Back to Cards' }).click();
+    await page.waitForURL((url) => url.pathname === '/cards');
+
+    await page.goto(
+      `/transactions?subAccountId=${firstSubAccount.id}&status=bogus&from=2026-02-30`,
+    );
+    await page.getByText('The link’s status “bogus”'.replace('’', "'")).waitFor();
+    await page.getByText(/“2026-02-30”/).waitFor();
+    const url = new URL(page.url());
+    expect(url.searchParams.get('status')).toBeNull();
+    expect(url.searchParams.get('from')).toBeNull();
+    expect(url.searchParams.get('subAccountId')).toBe(firstSubAccount.id);
+    await screenshot(page, 'screens-mangled-link-390');
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    expect(problems).toEqual([]);
+  });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: sign-in says what each field needs; finance is told the audit trail is not theirs`, async () => {
+      const finance = await newPage(browser, product.url, { timezoneId: ZONE, viewport: size });
+      const p = finance.page;
+      try {
+        await p.goto('/audit');
+        await p.waitForURL(/\/sign-in/);
+        await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await p.getByText('Enter your email address.').waitFor();
+        await p.getByText('Enter your password.').waitFor();
+        expect(await p.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
+        expect(await p.evaluate(() => document.body.textContent)).not.toMatch(/Too small|>=1/);
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          size.width,
+        );
+        await screenshot(p, `screens-sign-in-errors-${size.width}`);
+        expect(await seriousA11yViolations(p)).toEqual([]);
+
+        await signIn(p, 'finance@demo.test', DEMO_PASSWORD);
+        await p.getByRole('heading', { name: 'Not allowed' }).waitFor();
+        expect(await p.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+        await screenshot(p, `screens-not-allowed-${size.width}`);
+        expect(await seriousA11yViolations(p)).toEqual([]);
+
+        // Signed in, the sign-in page goes on to the app.
+        await p.goto('/sign-in');
+        await p.waitForURL((url) => url.pathname !== '/sign-in');
+        expect(finance.problems).toEqual([]);
+      } finally {
+        await finance.context.close();
+      }
+    });
+  }
+});

@@ -23,4 +23,8 @@ describe('money in any currency', () => {
     expect(formatMinorUnits(123_456_789, 'USD')).toBe('$1,234,567.89 (USD)');
     expect(formatMinorUnits(1_150, 'not money')).toBe('11.50 not money');
   });
+
+  it('writes a debit with the minus sign the other amounts use', () => {
+    expect(formatMinorUnits(-117_149, 'GBP')).toBe('\u2212£1,171.49 (GBP)');
+  });
 });

@@ -67,5 +67,7 @@ export function formatMinorUnits(minor: number, currency: string): string {
     return `${(minor / 100).toFixed(2)} ${currency}`;
   }
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return `${format.format(minor / 10 ** digits)} (${currency.toUpperCase()})`;
+  // The typographic minus, as the amounts beside it are written.
+  const text = format.format(minor / 10 ** digits).replace('-', '\u2212');
+  return `${text} (${currency.toUpperCase()})`;
 }

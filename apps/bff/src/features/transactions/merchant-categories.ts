@@ -1,3 +1,4 @@
+/// <reference path="./mcc.d.ts" />
 import mcc from 'mcc';
 
 /**

@@ -55,4 +55,6 @@ export const DETAIL_LABELS: Record<string, string> = {
   card_changed: 'Card changed meanwhile',
   card_busy: 'Card busy with another change',
   not_found: 'Not found',
+  sub_account_name_taken: 'Name already taken',
+  sub_account_busy: 'Same name being created',
 };

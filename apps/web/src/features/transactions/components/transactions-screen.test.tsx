@@ -4,7 +4,7 @@ import {
   transactionListQuerySchema,
 } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, localTimeZone } from '@card-console/shared/dates';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';

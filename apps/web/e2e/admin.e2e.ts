@@ -133,13 +133,13 @@ describe('an admin', () => {
       .getByRole('link', { name: 'Audit' })
       .click();
     await page.getByRole('heading', { name: 'Audit' }).waitFor();
-    const change = page.getByRole('row', { name: /Changed card/ }).first();
+    const change = page.getByRole('row', { name: /Edit card/ }).first();
     const oldMax = card.transactionSizeLimit.maximumCents;
     await expect(change.textContent()).resolves.toContain(
       `Maximum: ${oldMax === undefined ? 'none' : formatCents(oldMax)} → ${formatCents(newMaximumCents)}`,
     );
     await expect(change.textContent()).resolves.toContain(card.last4);
-    const reveal = page.getByRole('row', { name: /Revealed card details/ }).first();
+    const reveal = page.getByRole('row', { name: /Reveal card/ }).first();
     await expect(reveal.textContent()).resolves.toContain('Booking a conference hotel by phone');
     await expectAccessible('audit');
   });
@@ -160,10 +160,10 @@ describe('an admin', () => {
     };
 
     let answer = listAnswer('action=card.reveal');
-    await page.getByLabel('Action').selectOption({ label: 'Revealed card details' });
+    await page.getByLabel('Action').selectOption({ label: 'Reveal card' });
     expect((await answer).status()).toBe(200);
     await page.waitForURL(/action=card\.reveal/);
-    await rowsWhenAll((row) => row.includes('Revealed card details'));
+    await rowsWhenAll((row) => row.includes('Reveal card'));
 
     // The card filter's choices load when it is focused.
     const cardFilter = page.getByLabel('Card', { exact: true });
@@ -174,7 +174,7 @@ describe('an admin', () => {
     expect((await answer).status()).toBe(200);
     await page.waitForURL(new RegExp(`cardId=${card.id}`));
     const ofCard = await rowsWhenAll(
-      (row) => row.includes('Revealed card details') && row.includes(`Card ${card.id}`),
+      (row) => row.includes('Reveal card') && row.includes(card.name) && row.includes(card.last4),
     );
     expect(ofCard.join('\n')).toContain('Booking a conference hotel by phone');
     await expectAccessible('audit-filtered');
@@ -196,7 +196,7 @@ describe('an admin', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL((url) => url.pathname === '/audit' && url.search === '');
     await page
-      .getByRole('row', { name: /Changed card/ })
+      .getByRole('row', { name: /Edit card/ })
       .first()
       .waitFor();
   });

@@ -155,7 +155,7 @@ describe('secrets stay where they belong', () => {
       .click();
     await page.getByRole('heading', { name: 'Audit' }).waitFor();
     await page
-      .getByRole('row', { name: /Revealed card details/ })
+      .getByRole('row', { name: /Reveal card/ })
       .first()
       .waitFor();
     await Promise.all(pending);

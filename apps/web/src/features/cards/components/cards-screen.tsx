@@ -118,15 +118,17 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
                         {card.name}
                       </Link>
                     </th>
-                    <td className="mono nowrap">{maskedLast4(card.last4)}</td>
-                    <td>
+                    <td className="mono nowrap col-number">{maskedLast4(card.last4)}</td>
+                    <td className="col-status">
                       <StatusBadge status={card.status} />
                     </td>
-                    <td className="nowrap">{formatExpiry(card.expiryMonth, card.expiryYear)}</td>
-                    <td>
+                    <td className="nowrap col-expiry" data-label="Expires">
+                      {formatExpiry(card.expiryMonth, card.expiryYear)}
+                    </td>
+                    <td className="col-limits" data-label="Per transaction">
                       <TransactionLimits card={card} />
                     </td>
-                    <td>
+                    <td className="col-utilization" data-label="Utilization limit">
                       <UtilizationLimit card={card} />
                     </td>
                   </tr>

@@ -391,6 +391,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     await page.getByRole('heading', { name: 'Card not found' }).waitFor();
     expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
     await screenshot(page, 'screens-card-not-found-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('link', { name: '← Back to Cards' }).click();
     await page.waitForURL((url) => url.pathname === '/cards');
 
@@ -404,6 +405,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     expect(url.searchParams.get('from')).toBeNull();
     expect(url.searchParams.get('subAccountId')).toBe(firstSubAccount.id);
     await screenshot(page, 'screens-mangled-link-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await sideways()).toBeLessThanOrEqual(0);
     expect(problems).toEqual([]);
     // Not found, a 429 handled, an edit cancelled: nothing the app logs as an error.

@@ -175,6 +175,7 @@ export function createApp(deps: AppDeps): RequestListener {
         logger,
         rp,
         signedOutUrl: `${config.publicOrigin}/sign-in`,
+        largeMaximumCents: config.limitWarningMaximumCents,
       }),
       passkeyRoutes({ factors, passkeys, stepUp, audit }),
       rp

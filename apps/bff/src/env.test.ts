@@ -171,6 +171,29 @@ describe('configuration', () => {
     expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
   });
 
+  it('warns at a $50,000 maximum per transaction unless told another number of dollars', () => {
+    expect(loadConfig({}).limitWarningMaximumCents).toBe(50_000_00);
+    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '' }).limitWarningMaximumCents).toBe(50_000_00);
+    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '10000' }).limitWarningMaximumCents).toBe(
+      10_000_00,
+    );
+    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '1' }).limitWarningMaximumCents).toBe(100);
+    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '100000000' }).limitWarningMaximumCents).toBe(
+      100_000_000_00,
+    );
+  });
+
+  it.each([
+    ['zero', '0'],
+    ['a negative amount', '-5'],
+    ['cents', '12500.50'],
+    ['a word', 'lots'],
+    ['a currency sign', '$10000'],
+    ['more than the card service allows', '100000001'],
+  ])('refuses %s for LIMIT_WARNING_MAXIMUM_USD, naming it', (_what, value) => {
+    expect(messageOf({ LIMIT_WARNING_MAXIMUM_USD: value })).toContain('LIMIT_WARNING_MAXIMUM_USD:');
+  });
+
   it('resolves relative paths against the directory pnpm was started from', () => {
     const config = loadConfig({ INIT_CWD: '/srv/app', DATA_DIR: 'state', WEB_DIST: 'web' });
     expect(config.dataDir).toBe('/srv/app/state');

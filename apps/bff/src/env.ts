@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
 import type { Role } from '@card-console/shared/api/meta';
 import { z } from 'zod';
 
@@ -99,6 +100,19 @@ const envSchema = z.object({
   EXPORTS_TOTAL: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
+  ),
+  /**
+   * Whole dollars: a card maximum per transaction at or above this gets a warning in the card
+   * editor. Up to the card service's own ceiling for a limit ($100,000,000).
+   */
+  LIMIT_WARNING_MAXIMUM_USD: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number of dollars, such as 50000' })
+      .int('must be a whole number of dollars, such as 50000')
+      .min(1, 'must be at least 1 (dollar)')
+      .max(100_000_000, 'must be at most 100000000 (the highest limit a card can have)')
+      .default(LARGE_MAXIMUM_CENTS / 100),
   ),
   /** Shared sessions, rate limits, used codes, edit locks and export caps for several replicas. */
   REDIS_URL: connectionUrlSchema(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
@@ -212,6 +226,8 @@ export interface Config {
   exportCaps: { perPerson: number; total: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
+  /** The card editor warns at a maximum per transaction this high (the session carries it). */
+  limitWarningMaximumCents: number;
   /** Set: sessions, limits, used codes, locks and export caps live in Redis (several replicas). */
   redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
@@ -378,6 +394,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { name: 'cc_session', secure: false },
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
     demoTransactions: e.DEMO_TRANSACTIONS,
+    limitWarningMaximumCents: e.LIMIT_WARNING_MAXIMUM_USD * 100,
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,

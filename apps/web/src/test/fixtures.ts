@@ -1,5 +1,5 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
-import type { Card } from '@card-console/shared/api/cards';
+import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type {
   PasskeyAssertion,
@@ -21,6 +21,7 @@ export function financeSession(overrides: Partial<SessionResponse> = {}): Sessio
     stepUpMethods: [],
     idleExpiresAt: Date.now() + 15 * 60_000,
     absoluteExpiresAt: Date.now() + 12 * HOUR,
+    largeMaximumCents: LARGE_MAXIMUM_CENTS,
     ...overrides,
   };
 }

@@ -46,7 +46,8 @@ const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 
 /**
  * A maximum per transaction at or above this ($50,000.00) is allowed but gets a second look:
- * the card editor warns before the change is reviewed, as it does for a $0 maximum.
+ * the card editor warns before the change is reviewed, as it does for a $0 maximum. The default
+ * threshold: a deployment sets its own (LIMIT_WARNING_MAXIMUM_USD), which the session carries.
  */
 export const LARGE_MAXIMUM_CENTS = 50_000_00;
 

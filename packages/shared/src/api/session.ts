@@ -57,6 +57,11 @@ export const sessionResponseSchema = z.object({
   idleExpiresAt: z.number().int(),
   /** Unix ms when the session ends whatever happens. */
   absoluteExpiresAt: z.number().int(),
+  /**
+   * A maximum per transaction at or above this gets a second look in the card editor: this
+   * deployment's threshold (LIMIT_WARNING_MAXIMUM_USD), in cents.
+   */
+  largeMaximumCents: z.number().int().positive(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

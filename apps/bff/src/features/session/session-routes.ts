@@ -1,4 +1,8 @@
-import { signInBodySchema, stepUpBodySchema } from '@card-console/shared/api/session';
+import {
+  type SessionResponse,
+  signInBodySchema,
+  stepUpBodySchema,
+} from '@card-console/shared/api/session';
 import type { ApiRoutes } from '../../http/api-router';
 import { AppError } from '../../http/app-error';
 import type { StepUp } from '../../http/deps';
@@ -16,6 +20,8 @@ export interface SessionRoutesDeps extends SignInDeps {
   rp: RelyingParty | undefined;
   /** Where the provider sends the browser after signing out there. */
   signedOutUrl: string;
+  /** The card editor's warning threshold for a maximum per transaction, in cents. */
+  largeMaximumCents: number;
 }
 
 /**
@@ -23,9 +29,10 @@ export interface SessionRoutesDeps extends SignInDeps {
  * (POST /api/session/step-up, with the passkey options from POST …/step-up-options).
  */
 export function sessionRoutes(deps: SessionRoutesDeps): ApiRoutes {
-  const describe = async (record: SessionRecord) => ({
+  const describe = async (record: SessionRecord): Promise<SessionResponse> => ({
     ...deps.sessions.describe(record),
     stepUpMethods: await deps.factors.stepUpMethods(record),
+    largeMaximumCents: deps.largeMaximumCents,
   });
   const signedIn = () => {
     throw new AppError(401, 'unauthenticated', 'Sign in to continue.');

@@ -19,11 +19,14 @@ interface CardDetailScreenProps {
   role: Role;
   stepUpUntil: number | undefined;
   stepUpMethods: readonly StepUpMethod[];
+  /** The editor warns about a new maximum at or above this (the session's). */
+  largeMaximumCents: number;
   onSteppedUp: () => void;
 }
 
 export function CardDetailScreen(props: CardDetailScreenProps) {
-  const { card, listSearch, role, stepUpUntil, stepUpMethods, onSteppedUp } = props;
+  const { card, listSearch, role, stepUpUntil, stepUpMethods, largeMaximumCents, onSteppedUp } =
+    props;
   useDocumentTitle(`Card ${card.name}`);
   const [editing, setEditing] = useState(false);
   const [message, setMessage] = useState<string | undefined>();
@@ -125,6 +128,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
         <LimitEditor
           key={card.id}
           card={card}
+          largeMaximumCents={largeMaximumCents}
           onDone={(done) => {
             editorClosed.current = true;
             setEditing(false);

@@ -29,7 +29,16 @@ type Step =
  * Focus follows the steps (the first field or the first wrong one, then the summary to confirm);
  * Escape anywhere in the editor cancels it.
  */
-export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: string) => void }) {
+export function LimitEditor({
+  card,
+  largeMaximumCents,
+  onDone,
+}: {
+  card: Card;
+  /** A new maximum at or above this is warned about (the deployment's, from the session). */
+  largeMaximumCents: number;
+  onDone: (message: string) => void;
+}) {
   // What the person saw: a background refresh of the card must not move it under their edit.
   const [base, setBase] = useState(card);
   const [values, setValues] = useState<LimitFormValues>(() => initialLimitValues(card));
@@ -71,7 +80,7 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
 
   const review = (event: FormEvent) => {
     event.preventDefault();
-    const result = validateLimitForm(base, values);
+    const result = validateLimitForm(base, values, largeMaximumCents);
     if (!result.ok) {
       setErrors(result.errors);
       return;
@@ -91,7 +100,7 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
   };
 
   const reapply = (current: Card, mine: Confirming) => {
-    const next = validateLimitForm(current, changeOnCurrent(current, mine.body));
+    const next = validateLimitForm(current, changeOnCurrent(current, mine.body), largeMaximumCents);
     if (next.ok) {
       save(next, current);
     } else if (next.errors.form === 'Nothing has changed.') {
@@ -169,7 +178,9 @@ export function LimitEditor({ card, onDone }: { card: Card; onDone: (message: st
   }
 
   function renderEditing() {
-    const warning = errors.maximum ? undefined : maximumWarning(base, values.maximum);
+    const warning = errors.maximum
+      ? undefined
+      : maximumWarning(base, values.maximum, largeMaximumCents);
     return (
       <form className="panel stack" onSubmit={review} noValidate aria-labelledby="edit-title">
         <h2 id="edit-title">Edit card</h2>

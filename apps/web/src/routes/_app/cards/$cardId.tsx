@@ -33,6 +33,7 @@ function CardDetailRoute() {
       role={session.role}
       stepUpUntil={session.stepUpUntil}
       stepUpMethods={session.stepUpMethods}
+      largeMaximumCents={session.largeMaximumCents}
       // A reveal with a second factor renewed the step-up: learn the new deadline.
       onSteppedUp={() =>
         void queryClient.invalidateQueries({ queryKey: sessionQueryOptions().queryKey })

@@ -1,10 +1,10 @@
 import { auditExportQuerySchema, auditListQuerySchema } from '@card-console/shared/api/audit';
 import type { ApiRoutes } from '../../http/api-router';
-import { AppError } from '../../http/app-error';
 import { who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import { sendJson } from '../../http/send-json';
 import { parseQuery } from '../../http/validate';
+import { exportStreamContext, withExportSlot } from '../transactions/export-response';
 import { withCard } from './audit-card';
 import {
   auditCsvHeader,
@@ -60,12 +60,8 @@ export function auditRoutes(deps: AuditRouteDeps): ApiRoutes {
         res.status(200).set(headers).end();
         return;
       }
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      // Exports share one cap per person, whatever they walk.
-      const slot = await deps.exportSlots.acquire(person.actor.email);
-      if (!slot.granted) throw exportBusy(slot.full);
-      try {
+      const stream = exportStreamContext(req, res, person, deps);
+      await withExportSlot(deps, person, async () => {
         // Recorded before any record leaves: an export that cannot be audited does not run.
         await audit.append({
           actor: person.actor.email,
@@ -79,27 +75,8 @@ export function auditRoutes(deps: AuditRouteDeps): ApiRoutes {
         res.status(200).set(headers);
         await cardDirectory.ready();
         const pages = auditCsvPages(audit, filter, tz, first, cardDirectory);
-        await streamAuditCsv(res, auditCsvHeader(tz), pages, {
-          logger: deps.logger,
-          requestId: person.requestId,
-          traceId: req.trace?.traceId,
-          clientGone: gone.signal,
-          cutOff: deps.cutOff,
-          metrics: deps.metrics,
-          recordReceipt: (receipt) =>
-            deps.exportReceipts.record(person.actor.email, person.requestId, receipt),
-        });
-      } finally {
-        await slot.release();
-      }
+        await streamAuditCsv(res, auditCsvHeader(tz), pages, stream);
+      });
     },
   };
-}
-
-function exportBusy(full: 'person' | 'total'): AppError {
-  const message =
-    full === 'person'
-      ? 'Your other exports are still running. Try again when one of them finishes.'
-      : 'Too many exports are running right now. Try again in a few seconds.';
-  return new AppError(429, 'export_busy', message, { retryAfterSeconds: 10 });
 }

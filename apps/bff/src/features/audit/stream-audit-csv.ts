@@ -1,23 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import type { Response } from 'express';
-import type { Logger } from 'pino';
-import type { Metrics } from '../../platform/metrics/metrics';
+import type { ExportStreamContext } from '../transactions/export-response';
 import type { CsvPage } from './audit-export';
-
-interface StreamContext {
-  logger: Logger;
-  requestId: string;
-  traceId?: string;
-  /** Aborted when the response closes (the client left, or it was destroyed here). */
-  clientGone: AbortSignal;
-  /** Aborted when a shutdown's grace period ends with the export still running. */
-  cutOff: AbortSignal;
-  metrics: Metrics;
-  /** Called once every row has been generated, before the response ends; may reject. */
-  recordReceipt: (receipt: ExportReceipt) => Promise<void>;
-}
 
 /**
  * Streams the export, one store page per write, as the transactions export does
@@ -31,7 +16,7 @@ export async function streamAuditCsv(
   res: Response,
   header: string,
   pages: AsyncIterable<CsvPage>,
-  ctx: StreamContext,
+  ctx: ExportStreamContext,
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId, traceId: ctx.traceId });
   let rows = 0;

@@ -15,6 +15,7 @@ import { parseParam, parseQuery } from '../../http/validate';
 import { compileSerializer } from '../../platform/schemas/compiled-serializer';
 import { subAccountName } from '../sub-accounts/sub-accounts-service';
 import { exportContentDisposition, exportDays } from './export-file-name';
+import { exportStreamContext, withExportSlot } from './export-response';
 import { createExportService } from './export-service';
 import { createLocalTimes } from './local-time';
 import { streamCsv } from './stream-csv';
@@ -57,35 +58,18 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
           .end();
         return;
       }
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      // Before any upstream call or byte: the extra exports are refused, not queued.
-      const slot = await deps.exportSlots.acquire(person.actor.email);
-      if (!slot.granted) throw exportBusy(slot.full);
-      try {
+      const stream = exportStreamContext(req, res, person, deps);
+      await withExportSlot(deps, person, async () => {
         const name = subAccountName(deps.upstream, ctx, filter.subAccountId);
         // Before the walk: its pages are made CSV as they arrive, naming their cards then.
         await deps.cardDirectory.ready();
-        const rows = await exports.open(person, filter, gone.signal, {
+        const rows = await exports.open(person, filter, stream.clientGone, {
           times,
           cards: deps.cardDirectory,
         });
         res.status(200).set(headers(await name));
-        await streamCsv(res, rows, {
-          logger: deps.logger,
-          requestId: person.requestId,
-          traceId: req.trace?.traceId,
-          clientGone: gone.signal,
-          cutOff: deps.cutOff,
-          metrics: deps.metrics,
-          recordReceipt: (receipt) =>
-            deps.exportReceipts.record(person.actor.email, person.requestId, receipt),
-        });
-      } finally {
-        // However the export ended: finished, failed, before or after the first byte, or the
-        // client went away (streamCsv never throws, and settles once the response is done).
-        await slot.release();
-      }
+        await streamCsv(res, rows, stream);
+      });
     },
 
     // Asked by the SPA once it has read a whole export: only a receipt proves the export ran to
@@ -103,22 +87,6 @@ export function transactionsRoutes(deps: FeatureDeps): ApiRoutes {
       sendJson(res, await transactions.get(who(req), id), 200, writeTransaction);
     },
   };
-}
-
-/**
- * Seconds a refused export is told to wait. Exports have no known end, so this is a hint: an
- * export of the demo's 20,000 rows takes about a second, a large one over a slow service more.
- */
-export const EXPORT_BUSY_RETRY_SECONDS = 10;
-
-function exportBusy(full: 'person' | 'total'): AppError {
-  const message =
-    full === 'person'
-      ? 'Your other exports are still running. Try again when one of them finishes.'
-      : 'Too many exports are running right now. Try again in a few seconds.';
-  return new AppError(429, 'export_busy', message, {
-    retryAfterSeconds: EXPORT_BUSY_RETRY_SECONDS,
-  });
 }
 
 function exportIncomplete(): AppError {

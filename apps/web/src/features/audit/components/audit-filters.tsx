@@ -1,7 +1,8 @@
 import { auditActions, auditAttempts, auditOutcomes } from '@card-console/shared/api/audit-enums';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
+import { FiltersFold } from '../../../components/filters-fold';
 import { oneOf } from '../../../lib/search-params';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { CardFilterField } from '../../cards/components/card-filter-field';
@@ -68,8 +69,6 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(undefined);
     set({ actor: typed });
   };
-  const [open, setOpen] = useState(false);
-  const moreId = useId();
   const setCount = [search.action, search.outcome, search.from, search.to, search.cardId].filter(
     Boolean,
   ).length;
@@ -102,16 +101,7 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
         </Field>
         <button type="submit">Apply</button>
       </div>
-      <button
-        type="button"
-        className="filters-toggle"
-        aria-expanded={open}
-        aria-controls={moreId}
-        onClick={() => setOpen(!open)}
-      >
-        Filters{setCount > 0 ? ` (${setCount} set)` : ''}
-      </button>
-      <div id={moreId} className={open ? 'more-filters open' : 'more-filters'}>
+      <FiltersFold setCount={setCount}>
         <Field label="Action">
           {(control) => (
             <select
@@ -162,7 +152,7 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
           cards={cards}
           onChange={(cardId) => set({ cardId })}
         />
-      </div>
+      </FiltersFold>
       {isFiltered(search) ? (
         <button type="button" onClick={clear}>
           Clear filters

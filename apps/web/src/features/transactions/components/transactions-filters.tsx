@@ -1,8 +1,8 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
-import { useId, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
+import { FiltersFold } from '../../../components/filters-fold';
 import { StatusFilter } from '../../../components/status-filter';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { CardFilterField } from '../../cards/components/card-filter-field';
@@ -23,8 +23,6 @@ interface FiltersProps {
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
   const set = (patch: Partial<TransactionsSearch>) =>
     onChange({ ...search, ...patch, pages: undefined });
-  const [open, setOpen] = useState(false);
-  const moreId = useId();
   const setCount = [search.from, search.to, search.status, search.cardId].filter(Boolean).length;
   const selected = subAccounts.find((s) => s.id === search.subAccountId);
 
@@ -48,16 +46,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           </select>
         )}
       </Field>
-      <button
-        type="button"
-        className="filters-toggle"
-        aria-expanded={open}
-        aria-controls={moreId}
-        onClick={() => setOpen(!open)}
-      >
-        Filters{setCount > 0 ? ` (${setCount} set)` : ''}
-      </button>
-      <div id={moreId} className={open ? 'more-filters open' : 'more-filters'}>
+      <FiltersFold setCount={setCount}>
         <DayRangeFields from={search.from} to={search.to} onChange={set} />
         <StatusFilter
           statuses={transactionStatuses}
@@ -69,7 +58,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           cards={cards}
           onChange={(cardId) => set({ cardId })}
         />
-      </div>
+      </FiltersFold>
     </fieldset>
   );
 }

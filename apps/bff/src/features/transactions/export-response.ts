@@ -1,0 +1,78 @@
+import type { ExportReceipt } from '@card-console/shared/api/transactions';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { AppError } from '../../http/app-error';
+import type { Who } from '../../http/context';
+import type { FeatureDeps } from '../../http/deps';
+import type { Metrics } from '../../platform/metrics/metrics';
+
+/**
+ * Seconds a refused export is told to wait. Exports have no known end, so this is a hint: an
+ * export of the demo's 20,000 rows takes about a second, a large one over a slow service more.
+ */
+export const EXPORT_BUSY_RETRY_SECONDS = 10;
+
+/** What streaming an export to the response needs, whichever export it is. */
+export interface ExportStreamContext {
+  logger: Logger;
+  requestId: string;
+  traceId?: string;
+  /** Aborted when the response closes (the client left, or it was destroyed here). */
+  clientGone: AbortSignal;
+  /** Aborted when a shutdown's grace period ends with the export still running. */
+  cutOff: AbortSignal;
+  metrics: Metrics;
+  /** Called once every row has been generated, before the response ends; may reject. */
+  recordReceipt: (receipt: ExportReceipt) => Promise<void>;
+}
+
+/** Watches the response for its close; the receipt is recorded under the person and request. */
+export function exportStreamContext(
+  req: Request,
+  res: Response,
+  person: Who,
+  deps: Pick<FeatureDeps, 'logger' | 'cutOff' | 'metrics' | 'exportReceipts'>,
+): ExportStreamContext {
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  return {
+    logger: deps.logger,
+    requestId: person.requestId,
+    traceId: req.trace?.traceId,
+    clientGone: gone.signal,
+    cutOff: deps.cutOff,
+    metrics: deps.metrics,
+    recordReceipt: (receipt) =>
+      deps.exportReceipts.record(person.actor.email, person.requestId, receipt),
+  };
+}
+
+/**
+ * Runs an export in one of the person's export slots (one cap per person, whatever the export
+ * walks). Taken before any upstream call or byte: the extra exports are refused, not queued.
+ */
+export async function withExportSlot(
+  deps: Pick<FeatureDeps, 'exportSlots'>,
+  person: Who,
+  run: () => Promise<void>,
+): Promise<void> {
+  const slot = await deps.exportSlots.acquire(person.actor.email);
+  if (!slot.granted) throw exportBusy(slot.full);
+  try {
+    await run();
+  } finally {
+    // However the export ended: finished, failed, before or after the first byte, or the
+    // client went away (the streams never throw, and settle once the response is done).
+    await slot.release();
+  }
+}
+
+function exportBusy(full: 'person' | 'total'): AppError {
+  const message =
+    full === 'person'
+      ? 'Your other exports are still running. Try again when one of them finishes.'
+      : 'Too many exports are running right now. Try again in a few seconds.';
+  return new AppError(429, 'export_busy', message, {
+    retryAfterSeconds: EXPORT_BUSY_RETRY_SECONDS,
+  });
+}

@@ -1,0 +1,61 @@
+import { localTimeZone } from '@card-console/shared/dates';
+import { useId, useState } from 'react';
+import { isApiError } from '../lib/api-error';
+import { EXPORT_INTERRUPTED } from '../lib/download-csv';
+
+interface ExportCsvButtonProps {
+  /** Downloads the file, its times in the person's zone `tz`; nothing to call, nothing done. */
+  download: ((tz: string) => Promise<void>) | undefined;
+  /** Why there is nothing to export, if so. */
+  blocked: string | undefined;
+}
+
+/**
+ * "Export CSV". Busy, not disabled, while it runs, and when there is nothing to export
+ * (aria-disabled): a disabled button would drop the focus to the page and could not say why
+ * it does nothing.
+ */
+export function ExportCsvButton({ download, blocked }: ExportCsvButtonProps) {
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | undefined>();
+  const reasonId = useId();
+
+  const onExport = async () => {
+    if (!download || blocked || exporting) return;
+    setExporting(true);
+    setExportError(undefined);
+    try {
+      await download(localTimeZone());
+    } catch (error) {
+      // An interrupted download's sentence says it all; other failures say what went wrong.
+      if (isApiError(error) && error.code === EXPORT_INTERRUPTED) setExportError(error.message);
+      else setExportError(`Export failed: ${error instanceof Error ? error.message : 'unknown'}`);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onExport}
+        aria-disabled={exporting || blocked !== undefined || undefined}
+        title={blocked}
+        aria-describedby={blocked ? reasonId : undefined}
+      >
+        {exporting ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {blocked ? (
+        <span id={reasonId} className="visually-hidden">
+          {blocked}
+        </span>
+      ) : null}
+      {exportError ? (
+        <p className="form-error export-error" role="alert">
+          {exportError}
+        </p>
+      ) : null}
+    </>
+  );
+}

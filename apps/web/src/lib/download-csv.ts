@@ -1,0 +1,70 @@
+import type { ExportReceipt } from '@card-console/shared/api/transactions';
+import { type ApiRequestOptions, apiJson, apiRequest } from './api-client';
+import { ApiError } from './api-error';
+
+/** The body broke off part-way, or its receipt does not match what arrived. */
+export const EXPORT_INTERRUPTED = 'export_interrupted';
+
+interface CsvDownload {
+  query: ApiRequestOptions['query'];
+  /** The name the `Content-Disposition` header gives, if it is one to use. */
+  fileName: (disposition: string | null) => string | undefined;
+  /** The name when the header gives none. */
+  fallbackName: string;
+}
+
+/**
+ * Downloads a CSV export, saved under the name the BFF gives. Fetched rather than linked: a
+ * link cannot carry the `X-CSRF: 1` header the BFF requires, so the browser is handed a Blob.
+ *
+ * The file is offered only once the whole body has arrived AND the BFF's receipt for this
+ * export (GET /api/transactions/export-receipts/:requestId, which holds every export's) says
+ * it produced exactly that many bytes. A server that cuts the stream makes the read fail when
+ * the connection reaches us directly, but a proxy in front may end the cut download cleanly
+ * (haproxy does, over HTTP/2), so a short file must be caught end to end.
+ */
+export async function downloadCsv(path: string, { query, fileName, fallbackName }: CsvDownload) {
+  const response = await apiRequest(path, { query, accept: 'text/csv' });
+  const name = fileName(response.headers.get('content-disposition')) ?? fallbackName;
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  const interrupted = () =>
+    new ApiError({
+      status: response.status,
+      code: EXPORT_INTERRUPTED,
+      message: 'The export was interrupted before it finished; nothing was saved. Try again.',
+      requestId,
+    });
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch {
+    throw interrupted();
+  }
+  if (!requestId) throw interrupted();
+  // Missing (404 export_incomplete), unreachable or a different size: not known whole.
+  const receipt = await fetchExportReceipt(requestId).catch(() => undefined);
+  if (receipt?.bytes !== blob.size) throw interrupted();
+  const url = URL.createObjectURL(blob);
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // Give the browser a moment to start the download before the URL goes away.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}
+
+/**
+ * What a finished export produced, by the export's `X-Request-Id`; 404 `export_incomplete`
+ * when it did not finish (or is not this person's). Never cached: asked once per download.
+ */
+function fetchExportReceipt(requestId: string) {
+  return apiJson<ExportReceipt>(
+    `/api/transactions/export-receipts/${encodeURIComponent(requestId)}`,
+  );
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { resourceIdSchema } from '../upstream/common';
+
+/**
+ * Insights: aggregates the BFF computes from the transaction list (never the browser).
+ * Money is integer cents; a debit is a negative `amountCents` upstream, reported here as a
+ * positive `debitsCents`. Days are calendar days in the person's time zone (`tz`).
+ */
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+
+/** GET /api/insights/overview */
+export const overviewQuerySchema = z.strictObject({
+  /** One sub account; absent: all of them. */
+  subAccountId: resourceIdSchema.optional(),
+  /** First and last day of the period (inclusive), in `tz`. */
+  from: isoDay,
+  to: isoDay,
+  /** The person's IANA time zone. */
+  tz: z.string().min(1).max(64),
+});
+export type OverviewQuery = z.input<typeof overviewQuerySchema>;
+
+/** What a set of transactions adds up to. */
+export const totalsSchema = z.object({
+  /** Sum of |amount| of debits that spent money (pending or settled). */
+  debitsCents: z.number().int().nonnegative(),
+  /** Sum of credits (refunds, funding, reversals). */
+  creditsCents: z.number().int().nonnegative(),
+  /** Sum of |amount| of pending debits (part of debitsCents). */
+  pendingCents: z.number().int().nonnegative(),
+  /** Every transaction in the period, whatever its status. */
+  count: z.number().int().nonnegative(),
+});
+export type Totals = z.infer<typeof totalsSchema>;
+
+export const dayPointSchema = z.object({
+  /** YYYY-MM-DD in `tz`; for weekly buckets, the week's first day (Monday). */
+  day: isoDay,
+  debitsCents: z.number().int().nonnegative(),
+  creditsCents: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative(),
+});
+
+export const rankedSchema = z.object({
+  /** What the row is: a category group key, a merchant's name, a card id. */
+  key: z.string(),
+  label: z.string(),
+  debitsCents: z.number().int().nonnegative(),
+  count: z.number().int().nonnegative(),
+});
+
+export const overviewSchema = z.object({
+  /** `computing`: a period never computed before is being walked; ask again for more. */
+  status: z.enum(['complete', 'computing', 'failed']),
+  progress: z
+    .object({
+      rowsRead: z.number().int().nonnegative(),
+      /** An estimate from the days already known; absent when nothing is known yet. */
+      rowsEstimated: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /** On `failed`: what went wrong, in words; the aggregates hold what was known. */
+  error: z.string().optional(),
+  period: z.object({ from: isoDay, to: isoDay, tz: z.string() }),
+  /** Balance and spend as the service reports them for the sub account(s). */
+  balanceCents: z.number().int().optional(),
+  spendCents: z.number().int().optional(),
+  totals: totalsSchema,
+  /** The same number of days just before `from`. */
+  previousTotals: totalsSchema.optional(),
+  granularity: z.enum(['day', 'week']),
+  series: z.array(dayPointSchema),
+  previousSeries: z.array(dayPointSchema).optional(),
+  /** Debits by ISO 18245 merchant category group, largest first. */
+  categories: z.array(rankedSchema),
+  /** Top merchants by debits. */
+  merchants: z.array(rankedSchema),
+  /** Top cards by debits; `label` is the card's name and last 4 when the BFF knows them. */
+  cards: z.array(rankedSchema),
+  declines: z.object({
+    count: z.number().int().nonnegative(),
+    /** Declined / (card transactions), 0 when there were none. */
+    rate: z.number().min(0).max(1),
+    reasons: z.array(z.object({ reason: z.string(), count: z.number().int().nonnegative() })),
+  }),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+/** GET /api/cards/:id/limit-impact?minimumCents=&maximumCents= */
+export const limitImpactQuerySchema = z
+  .strictObject({
+    minimumCents: z.coerce.number().int().nonnegative().max(1_000_000_000_00).optional(),
+    maximumCents: z.coerce.number().int().nonnegative().max(1_000_000_000_00).optional(),
+  })
+  .refine(
+    (q) =>
+      q.minimumCents === undefined ||
+      q.maximumCents === undefined ||
+      q.minimumCents <= q.maximumCents,
+    { message: 'the minimum must not be above the maximum', path: ['minimumCents'] },
+  );
+
+export const limitImpactSchema = z.object({
+  /** The window looked at: the last 90 days, as Unix-ms bounds. */
+  from: z.number().int(),
+  to: z.number().int(),
+  /** Card transactions read in the window. */
+  examined: z.number().int().nonnegative(),
+  /** Transactions that went through and the new limits would have refused. */
+  wouldRefuse: z.object({
+    count: z.number().int().nonnegative(),
+    sumCents: z.number().int().nonnegative(),
+  }),
+  /** Transactions refused then that the new limits would let through. */
+  wouldAllow: z.object({
+    count: z.number().int().nonnegative(),
+    sumCents: z.number().int().nonnegative(),
+  }),
+});
+export type LimitImpact = z.infer<typeof limitImpactSchema>;

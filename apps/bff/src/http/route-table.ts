@@ -161,6 +161,13 @@ export const routeTable: readonly RouteRule[] = [
     mutation: true,
   },
   {
+    method: 'GET',
+    path: '/api/cards/:id/limit-impact',
+    access: admins,
+    example: '/api/cards/{cardId}/limit-impact?maximumCents=10000',
+    mutation: false,
+  },
+  {
     method: 'POST',
     path: '/api/cards/:id/reveal',
     access: admins,
@@ -193,6 +200,13 @@ export const routeTable: readonly RouteRule[] = [
     path: '/api/transactions/:id',
     access: everyone,
     example: '/api/transactions/{transactionId}',
+    mutation: false,
+  },
+  {
+    method: 'GET',
+    path: '/api/insights/overview',
+    access: everyone,
+    example: '/api/insights/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
     mutation: false,
   },
   { method: 'GET', path: '/api/audit', access: admins, example: '/api/audit', mutation: false },

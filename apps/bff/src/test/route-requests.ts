@@ -177,6 +177,9 @@ export const routeRequests: Record<string, Spec> = {
       body: { name: 'Matrix card', expected: { name: t.sim.data.card(cardId)?.name } },
     };
   },
+  'GET /api/cards/:id/limit-impact': (t) => ({
+    path: `/api/cards/${exampleIds(t).cardId}/limit-impact?maximumCents=10000`,
+  }),
   'POST /api/cards/:id/reveal': (t) => ({
     path: `/api/cards/${exampleIds(t).cardId}/reveal`,
     body: { reason: 'authorization matrix test' },
@@ -198,6 +201,9 @@ export const routeRequests: Record<string, Spec> = {
   }),
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,
+  }),
+  'GET /api/insights/overview': (t) => ({
+    path: `/api/insights/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
   }),
   'GET /api/audit': () => ({ path: '/api/audit' }),
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),

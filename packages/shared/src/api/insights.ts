@@ -117,5 +117,20 @@ export const limitImpactSchema = z.object({
     count: z.number().int().nonnegative(),
     sumCents: z.number().int().nonnegative(),
   }),
+  /**
+   * The limits compared against: the query's, or the card's current ones where it gave none
+   * (both inclusive: an amount equal to a limit passes; no maximum: no upper bound).
+   */
+  limits: z
+    .object({
+      minimumCents: z.number().int().nonnegative(),
+      maximumCents: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /**
+   * Sub accounts holding the card's transactions in the window, most first: with `cardId`,
+   * `from` and `to` (as days in the person's zone), a link to the Transactions screen.
+   */
+  subAccountIds: z.array(resourceIdSchema).optional(),
 });
 export type LimitImpact = z.infer<typeof limitImpactSchema>;

@@ -5,6 +5,7 @@ import {
   cardSchema,
   revealBodySchema,
 } from '@card-console/shared/api/cards';
+import { limitImpactQuerySchema } from '@card-console/shared/api/insights';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { z } from 'zod';
 import type { ApiRoutes } from '../../http/api-router';
@@ -14,6 +15,7 @@ import { sendJson } from '../../http/send-json';
 import { parseBody, parseParam, parseQuery } from '../../http/validate';
 import { compileSerializer } from '../../platform/schemas/compiled-serializer';
 import { createCardsService } from './cards-service';
+import { createLimitImpactService, strictLimitDigits } from './limit-impact-service';
 import { createRevealService } from './reveal-service';
 import { createUpdateCardService } from './update-card-service';
 
@@ -27,6 +29,7 @@ export function cardsRoutes(deps: FeatureDeps): ApiRoutes {
   const cards = createCardsService(deps);
   const reveals = createRevealService(deps);
   const updates = createUpdateCardService(deps);
+  const impacts = createLimitImpactService(deps);
   const writePage = compileSerializer(cardPageSchema);
   const writeCard = compileSerializer(cardSchema);
 
@@ -49,6 +52,13 @@ export function cardsRoutes(deps: FeatureDeps): ApiRoutes {
       const id = parseParam(resourceIdSchema, req.params.id, 'id');
       const change = parseBody(cardPatchBodySchema, req);
       sendJson(res, await updates.update(who(req), id, change));
+    },
+
+    'GET /api/cards/:id/limit-impact': async (req, res) => {
+      const id = parseParam(resourceIdSchema, req.params.id, 'id');
+      const query = parseQuery(limitImpactQuerySchema, req);
+      strictLimitDigits(req.query as Record<string, string>);
+      sendJson(res, await impacts.preview(who(req), id, query));
     },
 
     'POST /api/cards/:id/reveal': async (req, res) => {

@@ -10,6 +10,7 @@ import {
 import { cardsRoutes } from './features/cards/cards-routes';
 import { createHealthRouter } from './features/health/health-router';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
+import { insightsRoutes } from './features/insights/insights-routes';
 import { metaRoutes } from './features/meta/meta-routes';
 import { passkeyRoutes } from './features/passkeys/passkey-routes';
 import { sessionRoutes } from './features/session/session-routes';
@@ -26,6 +27,10 @@ import { requestId } from './http/request-id';
 import { createRequestListener, type RequestListener } from './http/request-listener';
 import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
+import {
+  type DayAggregateStore,
+  MemoryDayAggregateStore,
+} from './platform/insights/day-aggregate-store';
 import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { countAuditFailures } from './platform/metrics/counted-audit-store';
@@ -83,6 +88,8 @@ export interface AppDeps {
   cutOff?: AbortSignal;
   /** Card names for transactions; by default walked from the card service (`card-directory.ts`). */
   cardDirectory?: CardDirectory;
+  /** The Overview's per-day aggregates; in memory by default (one replica). */
+  dayAggregates?: DayAggregateStore;
 }
 
 /**
@@ -185,6 +192,7 @@ export function createApp(deps: AppDeps): RequestListener {
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),
       transactionsRoutes(featureDeps),
+      insightsRoutes(featureDeps, deps.dayAggregates ?? new MemoryDayAggregateStore()),
     ],
   });
 

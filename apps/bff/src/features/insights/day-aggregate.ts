@@ -1,0 +1,112 @@
+import type {
+  TransactionStatus,
+  UpstreamTransaction,
+} from '@card-console/shared/upstream/transaction';
+import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
+import { categoryGroupOf } from './category-groups';
+import { addDays } from './local-days';
+
+/**
+ * How a transaction counts in the Overview:
+ * - money moved or is about to: status settled, pending, refund or dispute (a disputed debit
+ *   stays debited until resolved). A negative amount is then a debit (its size in
+ *   `debitsCents`, and in `pendingCents` too while pending), a positive one a credit.
+ *   Declined, canceled, failed, reversed and returned transactions moved nothing;
+ * - every transaction is counted in `count`, whatever its status;
+ * - declines are the `declined` card transactions; their rate is over card transactions;
+ * - debits are broken down by ISO 18245 category group, merchant and card.
+ */
+const moneyStatuses: ReadonlySet<TransactionStatus> = new Set([
+  'settled',
+  'pending',
+  'refund',
+  'dispute',
+]);
+
+/** A decline the service gave no reason for. */
+export const NO_REASON = 'No reason given';
+
+/**
+ * When a day stops being walked again. Transactions can still appear with an earlier date
+ * for a while after it (authorisations posted late), so a day is final only once it ended
+ * at least `SETTLING_DAYS` days before today (in the person's zone) AND none of its
+ * transactions is pending. Today, the settling window, days with pending transactions and
+ * days never computed are walked again on the next request; final days never are.
+ */
+export const SETTLING_DAYS = 3;
+
+export function isFinal(day: DayAggregate, today: string): boolean {
+  return day.pendingCount === 0 && day.day < addDays(today, -SETTLING_DAYS);
+}
+
+export function emptyDay(day: string): DayAggregate {
+  return {
+    day,
+    final: false,
+    debitsCents: 0,
+    creditsCents: 0,
+    pendingCents: 0,
+    count: 0,
+    pendingCount: 0,
+    cardCount: 0,
+    declines: 0,
+    // No prototype: a merchant named "__proto__" is just a key.
+    declineReasons: Object.create(null),
+    categories: Object.create(null),
+    merchants: Object.create(null),
+    cards: Object.create(null),
+  };
+}
+
+function bump(into: Record<string, [number, number]>, key: string, cents: number) {
+  const known = into[key];
+  if (known) {
+    known[0] += cents;
+    known[1] += 1;
+  } else into[key] = [cents, 1];
+}
+
+export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void {
+  into.count += 1;
+  if (t.status === 'pending') into.pendingCount += 1;
+  if (t.cardId !== undefined) into.cardCount += 1;
+  if (t.status === 'declined') {
+    into.declines += 1;
+    const reason = t.declineReason?.trim() || NO_REASON;
+    into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + 1;
+  }
+  if (!moneyStatuses.has(t.status) || t.amountCents === 0) return;
+  if (t.amountCents > 0) {
+    into.creditsCents += t.amountCents;
+    return;
+  }
+  const cents = -t.amountCents;
+  into.debitsCents += cents;
+  if (t.status === 'pending') into.pendingCents += cents;
+  bump(into.categories, categoryGroupOf(t.merchantData?.categoryCode), cents);
+  if (t.merchantData) bump(into.merchants, t.merchantData.description, cents);
+  if (t.cardId !== undefined) bump(into.cards, t.cardId, cents);
+}
+
+/** Adds `day` into `into` (both already for the same span of days or sub accounts). */
+export function mergeDay(into: DayAggregate, day: DayAggregate): void {
+  into.debitsCents += day.debitsCents;
+  into.creditsCents += day.creditsCents;
+  into.pendingCents += day.pendingCents;
+  into.count += day.count;
+  into.pendingCount += day.pendingCount;
+  into.cardCount += day.cardCount;
+  into.declines += day.declines;
+  for (const [reason, n] of Object.entries(day.declineReasons)) {
+    into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + n;
+  }
+  for (const field of ['categories', 'merchants', 'cards'] as const) {
+    for (const [key, [cents, n]] of Object.entries(day[field])) {
+      const known = into[field][key];
+      if (known) {
+        known[0] += cents;
+        known[1] += n;
+      } else into[field][key] = [cents, n];
+    }
+  }
+}

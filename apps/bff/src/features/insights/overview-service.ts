@@ -1,0 +1,302 @@
+import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
+import { isKnownTimeZone } from '@card-console/shared/api/transactions';
+import { isIsoDay } from '@card-console/shared/dates';
+import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
+import { AppError } from '../../http/app-error';
+import type { Who } from '../../http/context';
+import type { FeatureDeps } from '../../http/deps';
+import type { DayAggregate, DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import type { CallContext, UpstreamClient } from '../../upstream/client';
+import { categoryGroupLabel } from './category-groups';
+import { emptyDay, isFinal, mergeDay } from './day-aggregate';
+import { walkDays } from './day-walk';
+import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
+
+/** The longest period one Overview covers. */
+export const MAX_PERIOD_DAYS = 366;
+/** Periods up to this long are drawn day by day; longer ones week by week. */
+export const DAILY_UP_TO_DAYS = 92;
+/** Rows of the top merchants, cards and decline reasons. */
+export const TOP = 10;
+/** After a failed walk, requests say so for this long before one tries again. */
+export const RETRY_AFTER_FAILURE_MS = 5_000;
+/** Pages of the sub-account list read at most (25 a page: 10,000 sub accounts). */
+const MAX_SUB_ACCOUNT_PAGES = 400;
+
+interface Job {
+  done: Promise<void>;
+  rowsRead: number;
+  /** Per walked span, its estimate. */
+  estimates: number[];
+  error?: string;
+  failedAt?: number;
+}
+
+export interface OverviewServiceDeps
+  extends Pick<FeatureDeps, 'upstream' | 'clock' | 'logger' | 'cardDirectory'> {
+  store: DayAggregateStore;
+}
+
+/**
+ * The Overview's aggregates, from per-day aggregates per sub account kept in `store`.
+ *
+ * A request reads the days of its period and of the period before it. Days not final
+ * (`day-aggregate.ts`: today, the settling window, days with pending transactions, days never
+ * computed) are walked again (`day-walk.ts`). Identical requests share one computation while
+ * it runs. When some day was never computed the answer comes at once, `computing`, with what
+ * is known and the rows read so far; otherwise the request waits for the refresh. A failed
+ * walk leaves the days already stored as they were and is answered `failed` for
+ * `RETRY_AFTER_FAILURE_MS`; then the next request walks again.
+ */
+export function createOverviewService(deps: OverviewServiceDeps) {
+  const { upstream, clock, store, cardDirectory } = deps;
+  const log = deps.logger.child({ component: 'insights' });
+  const jobs = new Map<string, Job>();
+
+  function startJob(
+    key: string,
+    ctx: CallContext,
+    tz: string,
+    today: string,
+    work: { subAccountId: string; days: string[] }[],
+  ): Job {
+    const job: Job = { done: Promise.resolve(), rowsRead: 0, estimates: [] };
+    job.done = (async () => {
+      for (const { subAccountId, days } of work) {
+        for (const run of consecutiveRuns(days)) {
+          const slot = job.estimates.push(0) - 1;
+          await walkDays(upstream, ctx, subAccountId, tz, run, {
+            rows: (n) => {
+              job.rowsRead += n;
+            },
+            estimate: (n) => {
+              job.estimates[slot] = n;
+            },
+            done: (counted) =>
+              store.put(
+                subAccountId,
+                tz,
+                counted.map((d) => ({ ...d, final: isFinal(d, today) })),
+              ),
+          });
+        }
+      }
+    })().then(
+      () => {
+        jobs.delete(key);
+      },
+      (error: unknown) => {
+        job.error =
+          error instanceof AppError && error.status !== 500
+            ? error.message
+            : 'The transactions could not be read from the card service.';
+        job.failedAt = clock.now();
+        log.warn({ err: error, requestId: ctx.requestId }, 'overview walk failed');
+      },
+    );
+    jobs.set(key, job);
+    return job;
+  }
+
+  return {
+    async overview(who: Who, query: OverviewQuery): Promise<Overview> {
+      const { from, to, tz, subAccountId } = checked(query);
+      const ctx: CallContext = {
+        requestId: who.requestId,
+        trace: who.trace,
+        role: who.actor.role,
+      };
+      const all = await listSubAccounts(upstream, ctx);
+      const subs = subAccountId === undefined ? all : all.filter((s) => s.id === subAccountId);
+      if (subAccountId !== undefined && subs.length === 0) {
+        throw new AppError(404, 'sub_account_not_found', 'There is no such sub account.');
+      }
+      const length = daysBetween(from, to) + 1;
+      const previousFrom = addDays(from, -length);
+      const days = dayList(previousFrom, to);
+      const today = localDay(clock.now(), tz);
+
+      const read = async () =>
+        Promise.all(subs.map((s) => store.get(s.id, tz, days).then((k) => [s.id, k] as const)));
+      let known = await read();
+      const work = known
+        .map(([id, got]) => ({ subAccountId: id, days: days.filter((d) => !got.get(d)?.final) }))
+        .filter((w) => w.days.length > 0);
+      const neverComputed = known.some(([, got]) => days.some((d) => !got.has(d)));
+
+      const key = JSON.stringify([subs.map((s) => s.id), tz, previousFrom, to]);
+      let job = jobs.get(key);
+      if (job?.failedAt !== undefined && clock.now() - job.failedAt >= RETRY_AFTER_FAILURE_MS) {
+        jobs.delete(key);
+        job = undefined;
+      }
+      if (!job && work.length > 0) {
+        // A background walk: nobody's browser going away stops it.
+        job = startJob(key, { ...ctx, bulk: true }, tz, today, work);
+      }
+      let status: Overview['status'] = 'complete';
+      if (job && job.failedAt === undefined && !neverComputed) {
+        await job.done;
+        known = await read();
+      }
+      if (job?.failedAt !== undefined) status = 'failed';
+      else if (job && neverComputed) status = 'computing';
+
+      await cardDirectory.ready();
+      const out = assemble({
+        from,
+        to,
+        tz,
+        previousFrom,
+        subs,
+        known: known.map(([, got]) => got),
+        label: (id) => {
+          const card = cardDirectory.label(id);
+          if (!card) return id;
+          return card.last4 ? `${card.name} •••• ${card.last4}` : card.name;
+        },
+      });
+      out.status = status;
+      if (status === 'failed' && job?.error) out.error = job.error;
+      if (status === 'computing' && job) {
+        const estimated = job.estimates.reduce((a, b) => a + b, 0);
+        out.progress = { rowsRead: job.rowsRead };
+        if (estimated > 0) out.progress.rowsEstimated = Math.max(estimated, job.rowsRead);
+      }
+      return out;
+    },
+  };
+}
+
+function checked(query: OverviewQuery) {
+  const bad = (message: string) => new AppError(400, 'invalid_query', message);
+  if (!isKnownTimeZone(query.tz)) {
+    throw bad('tz: must be an IANA time zone such as "America/New_York" or "UTC"');
+  }
+  if (!isIsoDay(query.from)) throw bad('from: must be a calendar day as YYYY-MM-DD');
+  if (!isIsoDay(query.to)) throw bad('to: must be a calendar day as YYYY-MM-DD');
+  if (query.from > query.to) throw bad('from: must not be after "to"');
+  if (daysBetween(query.from, query.to) + 1 > MAX_PERIOD_DAYS) {
+    throw bad(`to: a period covers at most ${MAX_PERIOD_DAYS} days`);
+  }
+  return query;
+}
+
+async function listSubAccounts(
+  upstream: UpstreamClient,
+  ctx: CallContext,
+): Promise<UpstreamSubAccount[]> {
+  const out: UpstreamSubAccount[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_SUB_ACCOUNT_PAGES; pages++) {
+    const page = await upstream.listSubAccounts(ctx, cursor ? { cursor } : {});
+    out.push(...page.items);
+    const next = page.metadata.nextCursor;
+    if (next === undefined || next === cursor) break;
+    cursor = next;
+  }
+  return out;
+}
+
+/** Sorted days as runs of consecutive days. */
+function consecutiveRuns(days: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  for (const day of days) {
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    if (run && last !== undefined && addDays(last, 1) === day) run.push(day);
+    else runs.push([day]);
+  }
+  return runs;
+}
+
+interface AssembleInput {
+  from: string;
+  to: string;
+  tz: string;
+  previousFrom: string;
+  subs: UpstreamSubAccount[];
+  known: Map<string, DayAggregate>[];
+  label(cardId: string): string;
+}
+
+function assemble(input: AssembleInput): Overview {
+  const { from, to, tz, previousFrom, subs, known } = input;
+  const previousTo = addDays(from, -1);
+  const periodDays = dayList(from, to);
+  const previousDays = dayList(previousFrom, previousTo);
+  const granularity = periodDays.length <= DAILY_UP_TO_DAYS ? 'day' : 'week';
+
+  /** The sub accounts' sum for one day (empty where nothing is known). */
+  const dayTotal = (day: string) => {
+    const sum = emptyDay(day);
+    for (const got of known) {
+      const d = got.get(day);
+      if (d) mergeDay(sum, d);
+    }
+    return sum;
+  };
+  const span = (daysOf: string[]) => {
+    const sum = emptyDay(daysOf[0] ?? from);
+    const buckets = new Map<string, DayAggregate>();
+    for (const day of daysOf) {
+      const d = dayTotal(day);
+      mergeDay(sum, d);
+      const bucket = granularity === 'day' ? day : mondayOf(day);
+      const into = buckets.get(bucket) ?? emptyDay(bucket);
+      mergeDay(into, d);
+      buckets.set(bucket, into);
+    }
+    const series = [...buckets.values()].map((b) => ({
+      day: b.day,
+      debitsCents: b.debitsCents,
+      creditsCents: b.creditsCents,
+      count: b.count,
+    }));
+    return { sum, series };
+  };
+  const current = span(periodDays);
+  const previous = span(previousDays);
+  const totals = (d: DayAggregate) => ({
+    debitsCents: d.debitsCents,
+    creditsCents: d.creditsCents,
+    pendingCents: d.pendingCents,
+    count: d.count,
+  });
+  const c = current.sum;
+
+  const out: Overview = {
+    status: 'complete',
+    period: { from, to, tz },
+    totals: totals(c),
+    previousTotals: totals(previous.sum),
+    granularity,
+    series: current.series,
+    previousSeries: previous.series,
+    categories: ranked(c.categories, categoryGroupLabel),
+    merchants: ranked(c.merchants, (k) => k).slice(0, TOP),
+    cards: ranked(c.cards, input.label).slice(0, TOP),
+    declines: {
+      count: c.declines,
+      rate: c.cardCount === 0 ? 0 : c.declines / c.cardCount,
+      reasons: Object.entries(c.declineReasons)
+        .map(([reason, count]) => ({ reason, count }))
+        .sort((a, b) => b.count - a.count || compare(a.reason, b.reason))
+        .slice(0, TOP),
+    },
+  };
+  const balances = subs.flatMap((s) => (s.balance ? [s.balance.amountCents] : []));
+  const spends = subs.flatMap((s) => (s.spend ? [s.spend.amountCents] : []));
+  if (balances.length) out.balanceCents = balances.reduce((a, b) => a + b, 0);
+  if (spends.length) out.spendCents = spends.reduce((a, b) => a + b, 0);
+  return out;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Largest debits first; equal ones by key, so the order never depends on the walk's. */
+export function ranked(by: Record<string, [number, number]>, label: (key: string) => string) {
+  return Object.entries(by)
+    .map(([key, [debitsCents, count]]) => ({ key, label: label(key), debitsCents, count }))
+    .sort((a, b) => b.debitsCents - a.debitsCents || compare(a.key, b.key));
+}

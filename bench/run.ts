@@ -1,6 +1,6 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, heap-flags, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
-// audit-store, browser (default: all).
+// audit-store, limit-impact, browser (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -98,6 +98,10 @@ const benches: Record<
   'audit-store': {
     title: 'The audit trail in PostgreSQL',
     load: async () => (await import('./audit-store')).runAuditStoreBench,
+  },
+  'limit-impact': {
+    title: 'Limit impact preview',
+    load: async () => (await import('./limit-impact')).runLimitImpactBench,
   },
   browser: {
     title: 'The browser',

@@ -82,6 +82,11 @@ export async function walkDays(
   for (let end = days.length; end > 0; end -= daysPerRange) {
     ranges.push(days.slice(Math.max(0, end - daysPerRange), end));
   }
+  // One range that is the whole span: the first page's own walk goes on.
+  if (ranges.length === 1) {
+    await walkRange(days, false, whole);
+    return;
+  }
   const limit = pLimit(DAY_WALKS);
   await Promise.all(
     ranges.map((range, i) =>
@@ -98,14 +103,18 @@ export async function walkDays(
   );
 
   /** One range's cursor walk; `cut`: it lies below another range. */
-  async function walkRange(range: readonly string[], cut: boolean): Promise<void> {
+  async function walkRange(
+    range: readonly string[],
+    cut: boolean,
+    start?: DeferredPage<UpstreamTransaction>,
+  ): Promise<void> {
     const oldest = range[0];
     const newest = range[range.length - 1];
     if (oldest === undefined || newest === undefined) return;
     const from = dayStart(oldest, timeZone);
     const to = dayStart(addDays(newest, 1), timeZone) - 1;
     const counter = dayCounter(range, timeZone, to);
-    let page: DeferredPage<UpstreamTransaction> = await fetchPage(from, to, cut);
+    let page = start ?? (await fetchPage(from, to, cut));
     let previous: string | undefined;
     for (;;) {
       const cursor = page.metadata.nextCursor;

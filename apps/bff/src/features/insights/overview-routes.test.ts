@@ -1,0 +1,193 @@
+// GET /api/insights/overview over real HTTP against the simulator: shared computations, only
+// days that can still change walked again, progress while a new period is walked, a failed
+// walk that keeps what was known, and bad input.
+import { overviewSchema } from '@card-console/shared/api/insights';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { SETTLING_DAYS } from './day-aggregate';
+import { expectedOverview, settledOverview } from './overview-test-support';
+
+const NOW = Date.UTC(2026, 10, 20, 15);
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+describe('GET /api/insights/overview', () => {
+  let t: TestApp;
+  let finance: TestSession;
+  let admin: TestSession;
+  let sub: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      sim: { transactions: 6_000, now: () => NOW, rateLimit: false },
+      clock: new ManualClock(NOW),
+      recordSimRequests: true,
+    });
+    finance = await t.signIn('finance');
+    admin = await t.signIn('admin');
+    sub = t.sim.data.subAccounts()[0]?.id ?? '';
+  });
+  afterAll(async () => t.close());
+  afterEach(() => {
+    t.sim.faults.clear();
+  });
+
+  const ask = (query: Record<string, string>, session = finance) =>
+    t.request.get('/api/insights/overview').query(query).set(session.headers());
+  /** The transaction pages the simulator was asked for since `mark`, as (from, to) bounds. */
+  const walkedSince = (mark: number) =>
+    t.simRequests
+      .slice(mark)
+      .filter((r) => r.method === 'GET' && r.url.startsWith('/transaction?'))
+      .map((r) => new URL(r.url, 'http://sim.invalid'));
+
+  it('identical concurrent requests share one walk', async () => {
+    // Sub account 3's quiet days well in the past: none pending, so once known, all final.
+    const quiet = t.sim.data.subAccounts()[3]?.id ?? '';
+    const rows = t.sim.data.transactions(quiet);
+    const pendingDays = new Set(
+      rows.filter((x) => x.status === 'pending').map((x) => day(Date.parse(x.date))),
+    );
+    let end = NOW - 30 * DAY_MS;
+    const clean = (to: number) =>
+      Array.from({ length: 40 }, (_, i) => day(to - i * DAY_MS)).every((d) => !pendingDays.has(d));
+    while (!clean(end)) end -= DAY_MS;
+    const query = { subAccountId: quiet, from: day(end - 19 * DAY_MS), to: day(end), tz: 'UTC' };
+    t.sim.faults.set({ latencyMs: 5 });
+    const mark = t.simRequests.length;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => ask(query)));
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.body.status).toBe('computing');
+    }
+    const done = await settledOverview(t, finance, query);
+    expect(done.status).toBe('complete');
+    const urls = walkedSince(mark).map((u) => u.search);
+    expect(urls.length).toBeGreaterThan(1);
+    // A second walk would ask for every page again.
+    expect(new Set(urls).size).toBe(urls.length);
+    // Every day known and final: asking again reads nothing.
+    const again = t.simRequests.length;
+    expect((await ask(query)).body.status).toBe('complete');
+    expect(walkedSince(again)).toEqual([]);
+  });
+
+  it('a period never computed answers at once with progress, then complete', async () => {
+    t.sim.faults.set({ latencyMs: 3 });
+    const query = { from: '2026-06-01', to: '2026-08-31', tz: 'Europe/Paris' };
+    const first = await ask(query);
+    expect(first.status).toBe(200);
+    const body = overviewSchema.parse(first.body);
+    expect(body.status).toBe('computing');
+    expect(body.progress?.rowsRead).toBeGreaterThanOrEqual(0);
+    let last = body.progress?.rowsRead ?? 0;
+    let estimated = false;
+    for (;;) {
+      const now = overviewSchema.parse((await ask(query)).body);
+      if (now.status !== 'computing') {
+        expect(now.status).toBe('complete');
+        expect(now.progress).toBeUndefined();
+        const { status: _s, ...rest } = now;
+        expect(rest).toEqual(expectedOverview(t, query));
+        break;
+      }
+      const read = now.progress?.rowsRead ?? -1;
+      expect(read).toBeGreaterThanOrEqual(last);
+      last = read;
+      if (now.progress?.rowsEstimated !== undefined) {
+        estimated = true;
+        expect(now.progress.rowsEstimated).toBeGreaterThanOrEqual(read);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(last).toBeGreaterThan(0);
+    expect(estimated).toBe(true);
+  });
+
+  it('a second request walks only the days that can still change', async () => {
+    const query = { subAccountId: sub, from: '2026-10-01', to: '2026-11-20', tz: 'UTC' };
+    const first = await settledOverview(t, admin, query);
+    expect(first.status).toBe('complete');
+    const mark = t.simRequests.length;
+    const second = overviewSchema.parse((await ask(query, admin)).body);
+    expect(second).toEqual(first);
+    // Non-final: pending transactions, or within the settling window (UTC here).
+    const today = day(NOW);
+    const cutoff = day(Date.parse(today) - SETTLING_DAYS * DAY_MS);
+    const pending = new Set(
+      t.sim.data
+        .transactions(sub)
+        .filter((x) => x.status === 'pending')
+        .map((x) => day(Date.parse(x.date))),
+    );
+    const open = (d: string) => d >= cutoff || pending.has(d);
+    const walked = walkedSince(mark);
+    expect(walked.length).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    for (const url of walked) {
+      const from = Number(url.searchParams.get('from_date'));
+      const to = Number(url.searchParams.get('to_date'));
+      for (let d = from - (from % DAY_MS); d <= to - 1; d += DAY_MS) {
+        expect(open(day(d)), `${day(d)} walked again`).toBe(true);
+        seen.add(day(d));
+      }
+    }
+    expect(seen.has(today)).toBe(true);
+    // Every open day of the two periods was walked again.
+    for (let d = Date.parse('2026-08-11'); d <= NOW; d += DAY_MS) {
+      if (open(day(d))) expect(seen.has(day(d)), day(d)).toBe(true);
+    }
+  });
+
+  it('a failed walk says so, keeps the days it knew, and a later request walks again', async () => {
+    const known = { subAccountId: sub, from: '2026-07-01', to: '2026-07-31', tz: 'Asia/Tokyo' };
+    expect((await settledOverview(t, finance, known)).status).toBe('complete');
+    // Ten days earlier: the period is known (the previous one was walked with July), the
+    // period before it is not.
+    const wider = { ...known, from: '2026-06-21' };
+    t.sim.faults.enqueue({ kind: 'status', status: 500, route: 'GET /transaction' });
+    const failed = await settledOverview(t, finance, wider);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/\w/);
+    const expected = expectedOverview(t, wider);
+    expect(failed.totals).toEqual(expected.totals);
+    expect(failed.series).toEqual(expected.series);
+    expect(failed.previousTotals?.count).toBeLessThan(expected.previousTotals?.count ?? 0);
+    // Answered failed for a while, without walking.
+    const mark = t.simRequests.length;
+    expect((await ask(wider)).body.status).toBe('failed');
+    expect(walkedSince(mark)).toEqual([]);
+    t.clock.advance(5_000);
+    const again = await settledOverview(t, finance, wider);
+    expect(again.status).toBe('complete');
+    const { status: _s, ...rest } = again;
+    expect(rest).toEqual(expected);
+    expect(t.logs.some((l) => l.includes('overview walk failed'))).toBe(true);
+  });
+
+  it('bad input is a 400 with an error body; an unknown sub account a 404', async () => {
+    const base = { from: '2026-01-01', to: '2026-01-31', tz: 'UTC' };
+    const bad = [
+      { ...base, tz: 'Mars/Olympus_Mons' },
+      { ...base, tz: '+02:00' },
+      { ...base, from: '2026-02-01' },
+      { ...base, from: '2025-01-01' },
+      { ...base, to: '2026-02-30' },
+      { ...base, to: '2026-1-31' },
+      { ...base, extra: '1' },
+      { from: base.from, to: base.to },
+    ];
+    for (const query of bad) {
+      const res = await ask(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'invalid_query' });
+      expect(res.body.message).toMatch(/\w/);
+    }
+    const longest = await ask({ ...base, from: '2025-01-31', to: '2026-01-31', tz: 'UTC' });
+    expect(longest.status).toBe(200);
+    expect(longest.body.granularity).toBe('week');
+    const missing = await ask({ ...base, subAccountId: 'sa_missing0000' });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ status: 404, code: 'sub_account_not_found' });
+  });
+});

@@ -169,6 +169,7 @@ async function main() {
       exportSlots: shared.exportSlots,
       exportReceipts: shared.exportReceipts,
       oneTimeStore: shared.oneTimeStore,
+      dayAggregates: shared.dayAggregates,
     }),
     factorStore,
     ...(relyingParty ? { relyingParty } : {}),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, dayAggregateStoreContract } from './day-aggregate-store.contract';
 import { MemoryDayAggregateStore } from './day-aggregate-store';
+import { aggregate, dayAggregateStoreContract } from './day-aggregate-store.contract';
 
 dayAggregateStoreContract('MemoryDayAggregateStore', async () => new MemoryDayAggregateStore());
 

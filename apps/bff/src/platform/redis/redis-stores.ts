@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../../env';
+import { RedisDayAggregateStore } from '../insights/redis-day-aggregate-store';
 import { RedisKeyedLock } from '../locks/redis-keyed-lock';
 import { RedisFactorStore } from '../passkeys/redis-factor-store';
 import { RedisExportReceipts } from '../security/redis-export-receipts';
@@ -21,7 +22,8 @@ export interface RedisStoresOptions {
 /**
  * Every store whose state several replicas must share, on one Redis client, ready to hand to
  * `createApp`: sessions, rate limits and lock-outs (step-up counters included), used TOTP
- * codes, per-card edit serialisation, export caps and export receipts.
+ * codes, per-card edit serialisation, export caps and export receipts, and the Overview's
+ * per-day aggregates.
  */
 export function redisStores(
   client: Redis,
@@ -42,5 +44,6 @@ export function redisStores(
     exportReceipts: new RedisExportReceipts(client, { prefix }),
     factorStore: new RedisFactorStore(client, prefix),
     oneTimeStore: new RedisOneTimeStore(client, prefix),
+    dayAggregates: new RedisDayAggregateStore(client, { prefix }),
   };
 }

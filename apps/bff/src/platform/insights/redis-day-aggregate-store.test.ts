@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisClient } from '../redis/redis-client';
+import { type RedisForTests, redisForTests, sleep } from '../redis/redis-test-support';
+import { StoreUnavailableError } from '../store-unavailable';
+import { aggregate, dayAggregateStoreContract } from './day-aggregate-store.contract';
+import { RedisDayAggregateStore } from './redis-day-aggregate-store';
+
+let redis: RedisForTests;
+let one: Redis;
+let two: Redis;
+beforeAll(async () => {
+  redis = await redisForTests();
+  one = await redis.client();
+  two = await redis.client();
+});
+afterAll(async () => redis?.close());
+
+dayAggregateStoreContract(
+  'RedisDayAggregateStore',
+  async () => new RedisDayAggregateStore(one, { prefix: redis.prefix() }),
+);
+
+describe('RedisDayAggregateStore', () => {
+  it('replicas sharing one Redis see each other’s days', async () => {
+    const prefix = redis.prefix();
+    const a = new RedisDayAggregateStore(one, { prefix });
+    const b = new RedisDayAggregateStore(two, { prefix });
+    await a.put('sub_1', 'UTC', [aggregate('2026-01-01', 42)]);
+    expect((await b.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01')?.debitsCents).toBe(42);
+  });
+
+  it('a value it did not write is unknown, so the day is walked again', async () => {
+    const prefix = redis.prefix();
+    const store = new RedisDayAggregateStore(one, { prefix });
+    await one.hset(
+      `${prefix}insights-days:sub_1/UTC`,
+      '2026-01-01',
+      'not json',
+      '2026-01-02',
+      '{"day":"x"}',
+    );
+    const got = await store.get('sub_1', 'UTC', ['2026-01-01', '2026-01-02']);
+    expect(got.size).toBe(0);
+  });
+
+  it('renews its expiry on every write', async () => {
+    const prefix = redis.prefix();
+    const store = new RedisDayAggregateStore(one, { prefix, ttlMs: 60_000 });
+    await store.put('sub_1', 'UTC', [aggregate('2026-01-01')]);
+    const ttl = await one.pttl(`${prefix}insights-days:sub_1/UTC`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('without a connection, reads and writes fail with StoreUnavailableError', async () => {
+    const dead = createRedisClient(redis.url);
+    while (dead.status !== 'ready') await sleep(20);
+    dead.disconnect();
+    const store = new RedisDayAggregateStore(dead, { prefix: redis.prefix() });
+    await expect(store.get('sub_1', 'UTC', ['2026-01-01'])).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    await expect(store.put('sub_1', 'UTC', [aggregate('2026-01-01')])).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+  });
+});

@@ -33,7 +33,7 @@ interface Job {
 }
 
 export interface OverviewServiceDeps
-  extends Pick<FeatureDeps, 'upstream' | 'clock' | 'logger' | 'cardDirectory'> {
+  extends Pick<FeatureDeps, 'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff'> {
   store: DayAggregateStore;
 }
 
@@ -131,8 +131,8 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         job = undefined;
       }
       if (!job && work.length > 0) {
-        // A background walk: nobody's browser going away stops it.
-        job = startJob(key, { ...ctx, bulk: true }, tz, today, work);
+        // A background walk: nobody's browser going away stops it, a shutdown's end does.
+        job = startJob(key, { ...ctx, bulk: true, signal: deps.cutOff }, tz, today, work);
       }
       let status: Overview['status'] = 'complete';
       if (job && job.failedAt === undefined && !neverComputed) {

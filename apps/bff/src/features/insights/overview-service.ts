@@ -2,6 +2,7 @@ import type { Overview, OverviewQuery } from '@card-console/shared/api/insights'
 import { isKnownTimeZone } from '@card-console/shared/api/transactions';
 import { isIsoDay } from '@card-console/shared/dates';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
+import pLimit from 'p-limit';
 import { AppError } from '../../http/app-error';
 import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
@@ -9,7 +10,7 @@ import type { DayAggregate, DayAggregateStore } from '../../platform/insights/da
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { categoryGroupLabel } from './category-groups';
 import { emptyDay, isFinal, mergeDay } from './day-aggregate';
-import { walkDays } from './day-walk';
+import { DAY_WALKS, walkDays } from './day-walk';
 import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
 
 /** The longest period one Overview covers. */
@@ -62,25 +63,39 @@ export function createOverviewService(deps: OverviewServiceDeps) {
   ): Job {
     const job: Job = { done: Promise.resolve(), rowsRead: 0, estimates: [] };
     job.done = (async () => {
-      for (const { subAccountId, days } of work) {
-        for (const run of consecutiveRuns(days)) {
+      // Runs of days (many short ones when pending rows are scattered) walked a few at once.
+      const limit = pLimit(DAY_WALKS);
+      const stop = new AbortController();
+      const walks = work.flatMap(({ subAccountId, days }) =>
+        consecutiveRuns(days).map((run) => {
           const slot = job.estimates.push(0) - 1;
-          await walkDays(upstream, ctx, subAccountId, tz, run, {
-            rows: (n) => {
-              job.rowsRead += n;
-            },
-            estimate: (n) => {
-              job.estimates[slot] = n;
-            },
-            done: (counted) =>
-              store.put(
-                subAccountId,
-                tz,
-                counted.map((d) => ({ ...d, final: isFinal(d, today) })),
-              ),
+          return limit(async () => {
+            if (stop.signal.aborted) return;
+            try {
+              await walkDays(upstream, ctx, subAccountId, tz, run, {
+                rows: (n) => {
+                  job.rowsRead += n;
+                },
+                estimate: (n) => {
+                  job.estimates[slot] = n;
+                },
+                done: (counted) =>
+                  store.put(
+                    subAccountId,
+                    tz,
+                    counted.map((d) => ({ ...d, final: isFinal(d, today) })),
+                  ),
+              });
+            } catch (error) {
+              stop.abort();
+              throw error;
+            }
           });
-        }
-      }
+        }),
+      );
+      const results = await Promise.allSettled(walks);
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     })().then(
       () => {
         jobs.delete(key);

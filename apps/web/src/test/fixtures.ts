@@ -1,5 +1,6 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
+import type { LimitImpact } from '@card-console/shared/api/insights';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type {
   PasskeyAssertion,
@@ -163,6 +164,18 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
     before: { maximumCents: 50_000 },
     after: { maximumCents: 25_000 },
     requestId: 'req-au-1',
+    ...overrides,
+  };
+}
+
+/** A limit impact preview: 90 days ending 2026-03-31, nothing refused or let through. */
+export function limitImpact(overrides: Partial<LimitImpact> = {}): LimitImpact {
+  return {
+    from: Date.parse('2026-01-01T12:00:00.000Z'),
+    to: Date.parse('2026-03-31T12:00:00.000Z'),
+    examined: 0,
+    wouldRefuse: { count: 0, sumCents: 0 },
+    wouldAllow: { count: 0, sumCents: 0 },
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminSession, card, financeSession } from '../../../test/fixtures';
+import { adminSession, card, financeSession, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, server } from '../../../test/server';
 
@@ -13,6 +13,7 @@ function serveCards() {
         : apiError(404, 'not_found', 'No such card.'),
     ),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
   );
 }
 

@@ -9,7 +9,13 @@ import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeCvv, fakePan } from '../../../test/fake-secrets';
-import { adminSession, card, financeSession, productionMeta } from '../../../test/fixtures';
+import {
+  adminSession,
+  card,
+  financeSession,
+  limitImpact,
+  productionMeta,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 
@@ -18,6 +24,7 @@ function serveCard(initial: Card = card()) {
   server.use(
     http.get('/api/cards/:id', () => HttpResponse.json(current)),
     http.get('/api/cards', () => HttpResponse.json({ items: [current] })),
+    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
   );
   return { set: (next: Card) => (current = next) };
 }

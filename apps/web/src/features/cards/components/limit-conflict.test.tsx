@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { adminSession, card } from '../../../test/fixtures';
+import { adminSession, card, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 
@@ -21,6 +21,7 @@ function serveEditedMeanwhile(theirs: CardValues) {
   });
   server.use(
     http.get('/api/cards/:id', () => HttpResponse.json(current)),
+    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
     http.patch('/api/cards/:id', async ({ request }) => {
       const body = cardPatchBodySchema.parse(await request.json());
       patches.push(body);

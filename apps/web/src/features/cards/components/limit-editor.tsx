@@ -13,6 +13,7 @@ import {
   validateLimitForm,
 } from '../limit-form';
 import { LimitConflict } from './limit-conflict';
+import { LimitImpactPreview } from './limit-impact';
 
 type Confirming = Extract<LimitFormResult, { ok: true }>;
 type Errors = Partial<Record<LimitField | 'form', string>>;
@@ -138,6 +139,7 @@ export function LimitEditor({
   }
 
   function renderConfirming(confirming: Confirming) {
+    const limit = confirming.body.transactionSizeLimit;
     return (
       <section className="panel" aria-labelledby="confirm-title">
         <h2 id="confirm-title" ref={confirmHeading} tabIndex={-1}>
@@ -155,6 +157,16 @@ export function LimitEditor({
             {w}
           </p>
         ))}
+        {limit ? (
+          <LimitImpactPreview
+            cardId={base.id}
+            // The limits as they would be once saved: the change over the card as seen.
+            limits={{
+              minimumCents: limit.minimumCents ?? base.transactionSizeLimit.minimumCents,
+              maximumCents: limit.maximumCents ?? base.transactionSizeLimit.maximumCents,
+            }}
+          />
+        ) : null}
         {update.error && !cardChangedValues(update.error) ? (
           <p className="form-error" role="alert">
             The change was refused: {update.error.message}

@@ -1,0 +1,192 @@
+import type { Card } from '@card-console/shared/api/cards';
+import { screen, within } from '@testing-library/react';
+import { delay, HttpResponse, http } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminSession, card, limitImpact } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+
+// Far from UTC, so the link's days differ from the window's UTC days.
+const ZONE = 'Pacific/Auckland';
+let previousTz: string | undefined;
+beforeEach(() => {
+  previousTz = process.env.TZ;
+  process.env.TZ = ZONE;
+});
+afterEach(() => {
+  process.env.TZ = previousTz;
+});
+
+// 2026-01-02 01:00 to 2026-04-01 09:00 in Auckland.
+const impact = limitImpact({
+  from: Date.parse('2026-01-01T12:00:00.000Z'),
+  to: Date.parse('2026-03-31T20:00:00.000Z'),
+  examined: 240,
+  wouldRefuse: { count: 12, sumCents: 345_678 },
+  wouldAllow: { count: 3, sumCents: 90_050 },
+  limits: { minimumCents: 500, maximumCents: 25_000 },
+  subAccountIds: ['sa_main', 'sa_other'],
+});
+
+function serveCard(limitImpact: Parameters<typeof http.get>[1]) {
+  let current: Card = card();
+  server.use(
+    http.get('/api/cards/:id', () => HttpResponse.json(current)),
+    http.get('/api/cards/:id/limit-impact', limitImpact),
+    http.patch('/api/cards/:id', async ({ request }) => {
+      const body = (await request.json()) as {
+        transactionSizeLimit?: Card['transactionSizeLimit'];
+      };
+      current = {
+        ...current,
+        transactionSizeLimit: { ...current.transactionSizeLimit, ...body.transactionSizeLimit },
+      };
+      return HttpResponse.json(current);
+    }),
+  );
+}
+
+/** Opens the editor, types the limits given (dollars) and asks to review them. */
+async function review(limits: { minimum?: string; maximum?: string; name?: string }) {
+  const view = renderApp('/cards/card_1', { session: adminSession() });
+  const { user } = view;
+  await user.click(await screen.findByRole('button', { name: 'Edit name and limits' }));
+  const fields = {
+    minimum: 'Minimum per transaction (USD)',
+    maximum: 'Maximum per transaction (USD)',
+    name: 'Name',
+  } as const;
+  for (const [field, label] of Object.entries(fields)) {
+    const value = limits[field as keyof typeof fields];
+    if (value === undefined) continue;
+    const input = screen.getByLabelText(label);
+    await user.clear(input);
+    await user.type(input, value);
+  }
+  await user.click(screen.getByRole('button', { name: 'Review changes' }));
+  return { ...view, region: screen.getByRole('region', { name: 'Confirm changes' }) };
+}
+
+const impactRequests = () => requestsTo('/api/cards/card_1/limit-impact');
+
+describe('card editor: what new limits would have done to the last 90 days', () => {
+  it('shows the counts and sums for the new limits, and links to those days on Transactions', async () => {
+    serveCard(() => HttpResponse.json(impact));
+    const { region } = await review({ minimum: '5', maximum: '250' });
+
+    const status = within(region).getByRole('status');
+    expect(await within(status).findByText(/would have refused/)).toHaveTextContent(
+      'In the last 90 days these limits would have refused 12 transactions (total $3,456.78) ' +
+        'that went through, and let through 3 that were refused (total $900.50).',
+    );
+    const [request] = impactRequests();
+    const query = new URL(request?.url ?? '').searchParams;
+    expect(Object.fromEntries(query)).toEqual({ minimumCents: '500', maximumCents: '25000' });
+    expect(impactRequests()).toHaveLength(1);
+
+    const link = within(region).getByRole('link', { name: /transactions in those 90 days/ });
+    expect(link).toHaveAttribute('target', '_blank');
+    const href = new URL(link.getAttribute('href') ?? '', 'http://app.test');
+    expect(href.pathname).toBe('/transactions');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      subAccountId: 'sa_main',
+      cardId: 'card_1',
+      from: '2026-01-02',
+      to: '2026-04-01',
+    });
+  });
+
+  it("a limit left as it was is sent as the card's current one", async () => {
+    serveCard(() => HttpResponse.json(impact));
+    await review({ maximum: '750' });
+    await screen.findByText(/would have refused/);
+    const query = new URL(impactRequests()[0]?.url ?? '').searchParams;
+    expect(Object.fromEntries(query)).toEqual({ minimumCents: '100', maximumCents: '75000' });
+  });
+
+  it('says "1 transaction" for one, and no link when no sub account holds the rows', async () => {
+    serveCard(() =>
+      HttpResponse.json({
+        ...impact,
+        wouldRefuse: { count: 1, sumCents: 60_000 },
+        wouldAllow: { count: 0, sumCents: 0 },
+        subAccountIds: [],
+      }),
+    );
+    const { region } = await review({ maximum: '400' });
+    expect(await within(region).findByText(/would have refused/)).toHaveTextContent(
+      'would have refused 1 transaction (total $600.00) that went through, and let through 0 ' +
+        'that were refused (total $0.00).',
+    );
+    expect(within(region).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('says so when the card had no transactions in the window', async () => {
+    serveCard(() =>
+      HttpResponse.json({
+        ...impact,
+        examined: 0,
+        wouldRefuse: { count: 0, sumCents: 0 },
+        wouldAllow: { count: 0, sumCents: 0 },
+      }),
+    );
+    const { region } = await review({ maximum: '400' });
+    expect(
+      await within(region).findByText(
+        'This card has no transactions in the last 90 days to check these limits against.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(region).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('while checking, a polite status says so and focus stays on the heading', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    serveCard(async () => {
+      await answered;
+      return HttpResponse.json(impact);
+    });
+    const { region } = await review({ maximum: '250' });
+
+    const status = within(region).getByRole('status');
+    expect(status).toHaveAttribute('aria-live', 'polite');
+    expect(status).toHaveTextContent('Checking the last 90 days…');
+    const heading = within(region).getByRole('heading', { name: 'Confirm changes' });
+    expect(heading).toHaveFocus();
+    expect(within(region).getByRole('button', { name: 'Confirm changes' })).toBeEnabled();
+
+    answer();
+    await within(status).findByText(/would have refused 12 transactions/);
+    expect(status).not.toHaveTextContent('Checking');
+    expect(heading).toHaveFocus();
+  });
+
+  it('a failed check says so in one line and the change can still be confirmed', async () => {
+    serveCard(async () => {
+      await delay(10);
+      return apiError(502, 'upstream_error', 'The card service did not answer.');
+    });
+    const { region, user } = await review({ maximum: '250' });
+
+    const status = within(region).getByRole('status');
+    expect(
+      await within(status).findByText(
+        'Could not check these limits against the last 90 days: The card service did not answer.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(region).queryByRole('link')).not.toBeInTheDocument();
+    await user.click(within(region).getByRole('button', { name: 'Confirm changes' }));
+    expect(await screen.findByText('Card updated.')).toBeInTheDocument();
+    expect(requestsTo('/api/cards/card_1', 'PATCH')).toHaveLength(1);
+  });
+
+  it('a change of name only asks nothing and shows no preview', async () => {
+    serveCard(() => HttpResponse.json(impact));
+    const { region } = await review({ name: 'Team travel' });
+    expect(region).toHaveTextContent('Name: Travel card → Team travel');
+    expect(within(region).queryByRole('status')).not.toBeInTheDocument();
+    expect(impactRequests()).toHaveLength(0);
+  });
+});

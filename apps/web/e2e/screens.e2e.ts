@@ -321,6 +321,14 @@ describe('every screen at 1280×800 and 390×844', () => {
     expect(headingTop).toBeGreaterThanOrEqual(0);
     expect(headingTop).toBeLessThan(844);
     expect(scrolled + headingTop).toBeGreaterThan(0);
+    // The review says what the new limits would have done to the card's last 90 days, computed
+    // by the BFF from the card's real transactions; focus stays on the heading meanwhile.
+    await page
+      .getByText(/In the last 90 days these limits would have|no transactions in the last 90 days/)
+      .waitFor();
+    expect(await focusedLabel()).toBe('Confirm changes');
+    await screenshot(page, 'screens-limit-review-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(focusedLabel).toBe('Edit name and limits');
 

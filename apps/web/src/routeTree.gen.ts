@@ -14,6 +14,7 @@ import { Route as NoAccessRouteImport } from './routes/no-access';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as AppIndexRouteImport } from './routes/_app/index';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
+import { Route as AppOverviewRouteImport } from './routes/_app/overview';
 import { Route as AppSecurityRouteImport } from './routes/_app/security';
 import { Route as AppSubAccountsRouteImport } from './routes/_app/sub-accounts';
 import { Route as AppCardsIndexRouteImport } from './routes/_app/cards/index';
@@ -43,6 +44,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppAuditRoute = AppAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AppRoute,
+} as any);
+const AppOverviewRoute = AppOverviewRouteImport.update({
+  id: '/overview',
+  path: '/overview',
   getParentRoute: () => AppRoute,
 } as any);
 const AppSecurityRoute = AppSecurityRouteImport.update({
@@ -82,6 +88,7 @@ export interface FileRoutesByFullPath {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/audit': typeof AppAuditRoute;
+  '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/cards/$cardId': typeof AppCardsCardIdRoute;
@@ -93,6 +100,7 @@ export interface FileRoutesByTo {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/audit': typeof AppAuditRoute;
+  '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/': typeof AppIndexRoute;
@@ -107,6 +115,7 @@ export interface FileRoutesById {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/_app/audit': typeof AppAuditRoute;
+  '/_app/overview': typeof AppOverviewRoute;
   '/_app/security': typeof AppSecurityRoute;
   '/_app/sub-accounts': typeof AppSubAccountsRoute;
   '/_app/': typeof AppIndexRoute;
@@ -122,6 +131,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/audit'
+    | '/overview'
     | '/security'
     | '/sub-accounts'
     | '/cards/$cardId'
@@ -133,6 +143,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/audit'
+    | '/overview'
     | '/security'
     | '/sub-accounts'
     | '/'
@@ -146,6 +157,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/_app/audit'
+    | '/_app/overview'
     | '/_app/security'
     | '/_app/sub-accounts'
     | '/_app/'
@@ -198,6 +210,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAuditRouteImport;
       parentRoute: typeof AppRoute;
     };
+    '/_app/overview': {
+      id: '/_app/overview';
+      path: '/overview';
+      fullPath: '/overview';
+      preLoaderRoute: typeof AppOverviewRouteImport;
+      parentRoute: typeof AppRoute;
+    };
     '/_app/security': {
       id: '/_app/security';
       path: '/security';
@@ -245,6 +264,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppAuditRoute: typeof AppAuditRoute;
+  AppOverviewRoute: typeof AppOverviewRoute;
   AppSecurityRoute: typeof AppSecurityRoute;
   AppSubAccountsRoute: typeof AppSubAccountsRoute;
   AppIndexRoute: typeof AppIndexRoute;
@@ -256,6 +276,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAuditRoute: AppAuditRoute,
+  AppOverviewRoute: AppOverviewRoute,
   AppSecurityRoute: AppSecurityRoute,
   AppSubAccountsRoute: AppSubAccountsRoute,
   AppIndexRoute: AppIndexRoute,

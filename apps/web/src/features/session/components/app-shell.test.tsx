@@ -34,7 +34,7 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Sub accounts', 'Cards', 'Transactions']);
+    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions']);
     expect(screen.getByText('finance@example.test')).toBeInTheDocument();
     expect(screen.getByText('finance')).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Sub accounts' })).toHaveAttribute(
@@ -60,7 +60,7 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Sub accounts', 'Cards', 'Transactions', 'Audit', 'Security']);
+    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Audit', 'Security']);
     expect(within(nav).getByRole('link', { name: 'Security' })).toHaveAttribute(
       'href',
       '/security',

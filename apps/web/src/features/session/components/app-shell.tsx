@@ -40,6 +40,11 @@ export function AppShell({ session }: { session: SessionResponse }) {
         <nav aria-label="Main">
           <ul className="nav">
             <li>
+              <Link to="/overview" activeProps={{ 'aria-current': 'page' }}>
+                Overview
+              </Link>
+            </li>
+            <li>
               <Link to="/sub-accounts" activeProps={{ 'aria-current': 'page' }}>
                 Sub accounts
               </Link>

@@ -1,0 +1,265 @@
+import type { Overview } from '@card-console/shared/api/insights';
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { financeSession, subAccounts } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { requestsTo, server } from '../../../test/server';
+
+const totals = (debitsCents: number, count: number) => ({
+  debitsCents,
+  creditsCents: 5_000,
+  pendingCents: 1_200,
+  count,
+});
+
+function overview(overrides: Partial<Overview> = {}): Overview {
+  return {
+    status: 'complete',
+    period: { from: '2026-03-02', to: '2026-03-04', tz: 'UTC' },
+    balanceCents: 1_234_567,
+    spendCents: 250_000,
+    totals: totals(123_456, 40),
+    previousTotals: totals(100_000, 32),
+    granularity: 'day',
+    series: [
+      { day: '2026-03-02', debitsCents: 100_000, creditsCents: 0, count: 20 },
+      { day: '2026-03-03', debitsCents: 0, creditsCents: 5_000, count: 5 },
+      { day: '2026-03-04', debitsCents: 23_456, creditsCents: 0, count: 15 },
+    ],
+    previousSeries: [
+      { day: '2026-02-27', debitsCents: 40_000, creditsCents: 0, count: 10 },
+      { day: '2026-02-28', debitsCents: 50_000, creditsCents: 0, count: 12 },
+      { day: '2026-03-01', debitsCents: 10_000, creditsCents: 0, count: 10 },
+    ],
+    categories: [
+      { key: 'travel', label: 'Travel', debitsCents: 90_000, count: 3 },
+      { key: 'restaurants', label: 'Restaurants', debitsCents: 33_456, count: 30 },
+    ],
+    merchants: [{ key: 'ACME AIR', label: 'ACME AIR', debitsCents: 90_000, count: 3 }],
+    cards: [{ key: 'card_9', label: 'Travel •••• 4242', debitsCents: 123_456, count: 33 }],
+    declines: { count: 4, rate: 0.1, reasons: [{ reason: 'insufficient_funds', count: 4 }] },
+    ...overrides,
+  };
+}
+
+function serve(...answers: Overview[]) {
+  let n = 0;
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/insights/overview', () =>
+      HttpResponse.json(answers[Math.min(n++, answers.length - 1)]),
+    ),
+  );
+}
+
+const CUSTOM = '/overview?subAccountId=sa_mkt&period=custom&from=2026-03-02&to=2026-03-04';
+
+/** A link's target as path and search values. */
+function target(link: HTMLElement) {
+  const url = new URL(link.getAttribute('href') ?? '', 'http://x');
+  return { path: url.pathname, search: Object.fromEntries(url.searchParams) };
+}
+
+const spendSection = () => screen.getByRole('region', { name: 'Spend per day' });
+
+describe('overview screen', () => {
+  it('asks for the chosen sub account and days, and draws tiles and bars from the answer', async () => {
+    serve(overview());
+    renderApp(CUSTOM, { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Overview' });
+    const sent = new URL(requestsTo('/api/insights/overview')[0]?.url ?? '');
+    expect(Object.fromEntries(sent.searchParams)).toEqual({
+      subAccountId: 'sa_mkt',
+      from: '2026-03-02',
+      to: '2026-03-04',
+      tz: expect.any(String),
+    });
+
+    const tile = (label: string) =>
+      screen.getByText(label, { selector: 'dt' }).parentElement?.textContent;
+    expect(tile('Balance')).toContain('$12,345.67');
+    expect(tile('Debits')).toBe('Debits$1,234.56+23% · $1,000.00 the period before');
+    expect(tile('Transactions')).toBe('Transactions40+25% · 32 the period before');
+    expect(tile('Pending')).toContain('no change');
+
+    const bars = within(spendSection()).getAllByRole('link');
+    expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Mar 2: $1,000.00 spent, previous period $400.00',
+      'Mar 3: $0.00 spent, previous period $500.00',
+      'Mar 4: $234.56 spent, previous period $100.00',
+    ]);
+    // Taller bar for more spend; the previous period drawn as a line.
+    const heights = bars.map((b) => Number(b.querySelector('rect.bar')?.getAttribute('height')));
+    expect(heights[0]).toBeGreaterThan(heights[2] ?? 0);
+    expect(heights[1]).toBe(0);
+    expect(spendSection().querySelector('path.previous')?.getAttribute('d')).toMatch(/^M.+L.+L/);
+  });
+
+  it('shows each chart as a table with the same numbers, and its rows as links', async () => {
+    serve(overview());
+    const { user } = renderApp(CUSTOM, { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Overview' });
+    const chartNames = within(spendSection())
+      .getAllByRole('link')
+      .map((l) => l.getAttribute('aria-label'));
+    await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
+    const table = within(spendSection()).getByRole('table');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('link').getAttribute('aria-label'))).toEqual(
+      chartNames,
+    );
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'Mar 2, 2026$1,000.00$400.0020',
+      'Mar 3, 2026$0.00$500.005',
+      'Mar 4, 2026$234.56$100.0015',
+    ]);
+
+    const categories = screen.getByRole('region', { name: 'Spend by category' });
+    const barNames = within(categories)
+      .getAllByRole('link')
+      .map((l) => l.getAttribute('aria-label'));
+    expect(barNames).toEqual([
+      'Travel: $900.00 spent, 3 transactions',
+      'Restaurants: $334.56 spent, 30 transactions',
+    ]);
+    await user.click(within(categories).getByRole('button', { name: 'Show as table' }));
+    const categoryRows = within(within(categories).getByRole('table')).getAllByRole('row').slice(1);
+    expect(categoryRows.map((r) => r.textContent)).toEqual([
+      'Travel$900.003',
+      'Restaurants$334.5630',
+    ]);
+  });
+
+  it('drills down into Transactions: a day, a card, declines; rows it cannot filter by say so', async () => {
+    serve(overview());
+    renderApp(CUSTOM, { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Overview' });
+    expect(target(screen.getByRole('link', { name: /^Mar 3:/ }))).toEqual({
+      path: '/transactions',
+      search: { subAccountId: 'sa_mkt', from: '2026-03-03', to: '2026-03-03' },
+    });
+    expect(target(screen.getByRole('link', { name: /^Travel •••• 4242:/ }))).toEqual({
+      path: '/transactions',
+      search: { subAccountId: 'sa_mkt', from: '2026-03-02', to: '2026-03-04', cardId: 'card_9' },
+    });
+    expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ }))).toEqual({
+      path: '/transactions',
+      search: { subAccountId: 'sa_mkt', from: '2026-03-02', to: '2026-03-04', status: 'declined' },
+    });
+    const category = screen.getByRole('link', { name: /^Travel: / });
+    expect(target(category).search).toEqual({
+      subAccountId: 'sa_mkt',
+      from: '2026-03-02',
+      to: '2026-03-04',
+    });
+    expect(category).toHaveAttribute(
+      'title',
+      expect.stringMatching(/can't be filtered by category/),
+    );
+  });
+
+  it('over all sub accounts, links open the first; a week bar opens its days within the period', async () => {
+    serve(
+      overview({
+        period: { from: '2026-01-01', to: '2026-04-30', tz: 'UTC' },
+        granularity: 'week',
+        series: [
+          { day: '2025-12-29', debitsCents: 500, creditsCents: 0, count: 1 },
+          { day: '2026-04-27', debitsCents: 700, creditsCents: 0, count: 1 },
+        ],
+        previousSeries: undefined,
+      }),
+    );
+    const { user, router } = renderApp('/overview?period=custom&from=2026-01-01&to=2026-04-30', {
+      session: financeSession(),
+    });
+    const first = await screen.findByRole('link', { name: 'Week of Dec 29: $5.00 spent' });
+    expect(target(first).search).toEqual({
+      subAccountId: 'sa_ops',
+      from: '2026-01-01',
+      to: '2026-01-04',
+    });
+    expect(target(screen.getByRole('link', { name: /^Week of Apr 27/ })).search).toEqual({
+      subAccountId: 'sa_ops',
+      from: '2026-04-27',
+      to: '2026-04-30',
+    });
+    expect(
+      new URL(requestsTo('/api/insights/overview')[0]?.url ?? '').searchParams.has('subAccountId'),
+    ).toBe(false);
+    // A bar is a link: the keyboard reaches it.
+    first.focus();
+    expect(first).toHaveFocus();
+    server.use(http.get('/api/transactions', () => HttpResponse.json({ items: [] })));
+    await user.click(screen.getByRole('link', { name: /^Week of Apr 27/ }));
+    expect(await screen.findByRole('heading', { name: 'Transactions' })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({
+      subAccountId: 'sa_ops',
+      from: '2026-04-27',
+      to: '2026-04-30',
+    });
+  });
+
+  it('while computing shows how far it has read and asks again until complete', async () => {
+    serve(
+      overview({ status: 'computing', progress: { rowsRead: 12_345, rowsEstimated: 40_000 } }),
+      overview(),
+    );
+    renderApp(CUSTOM, { session: financeSession() });
+    expect(
+      await screen.findByText(/Reading transactions… 12,345 of about 40,000/),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(/Reading transactions/)).toBeNull());
+    expect(requestsTo('/api/insights/overview').length).toBe(2);
+    expect(screen.getByRole('link', { name: /^Mar 2:/ })).toBeInTheDocument();
+  });
+
+  it('a failed reading says so and keeps the numbers known', async () => {
+    serve(overview({ status: 'failed', error: 'The card service did not answer.' }));
+    renderApp(CUSTOM, { session: financeSession() });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /Could not finish reading .*The card service did not answer\..*what was read/,
+    );
+    expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
+    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+      '$1,234.56',
+    );
+  });
+
+  it("says which of a link's values it left out, and shows the last 30 days of all sub accounts", async () => {
+    serve(overview());
+    const { router } = renderApp('/overview?subAccountId=no%20good&period=7d', {
+      session: financeSession(),
+    });
+    const notice = await screen.findByText(/period “7d” isn't one the Overview shows/);
+    expect(notice.closest('[role="status"]')).toHaveTextContent(/sub account “no good”/);
+    expect(router.state.location.search).toEqual({});
+    const sent = new URL(requestsTo('/api/insights/overview').at(-1)?.url ?? '');
+    expect(sent.searchParams.has('subAccountId')).toBe(false);
+    const from = sent.searchParams.get('from') ?? '';
+    const to = sent.searchParams.get('to') ?? '';
+    expect((Date.parse(to) - Date.parse(from)) / 86_400_000).toBe(29);
+  });
+
+  it('a custom period out of order is noticed', async () => {
+    serve(overview());
+    renderApp('/overview?period=custom&from=2026-03-05&to=2026-03-01', {
+      session: financeSession(),
+    });
+    expect(
+      await screen.findByText(
+        /custom period \(from “2026-03-05” to “2026-03-01”\) needs two days in order/,
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('comes first in the main navigation', async () => {
+    serve(overview());
+    renderApp(CUSTOM, { session: financeSession() });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const first = within(nav).getAllByRole('link')[0];
+    expect(first).toHaveTextContent('Overview');
+    expect(first).toHaveAttribute('aria-current', 'page');
+  });
+});

@@ -1,0 +1,283 @@
+import type { Overview, Totals } from '@card-console/shared/api/insights';
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import { formatCents } from '@card-console/shared/money';
+import { useNavigate } from '@tanstack/react-router';
+import { DayRangeFields } from '../../../components/day-range-fields';
+import { Field } from '../../../components/field';
+import { SearchNotice } from '../../../components/search-notice';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { type DrillScope, drillSearch, scopeNote } from '../drill-down';
+import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
+import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
+import { formatCount, formatShortDay } from './chart-frame';
+import { RankedChart } from './ranked-chart';
+import { SpendChart } from './spend-chart';
+
+const PERIOD_LABEL: Record<Period, string> = {
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  '365d': 'Last 365 days',
+  custom: 'Custom dates',
+};
+
+interface OverviewScreenProps {
+  search: OverviewSearch;
+  /** The period's first and last day, as asked for. */
+  days: { from: string; to: string };
+  subAccounts: SubAccount[];
+  overview: Overview;
+  /** The numbers shown are the previous choice's while the new ones load. */
+  busy: boolean;
+}
+
+export function OverviewScreen({ search, days, subAccounts, overview, busy }: OverviewScreenProps) {
+  useDocumentTitle('Overview');
+  const navigate = useNavigate();
+  const set = (patch: Partial<OverviewSearch>) =>
+    void navigate({ to: '/overview', search: { ...search, ...patch } });
+  const scope: DrillScope = {
+    subAccountId: search.subAccountId ?? subAccounts[0]?.id,
+    allSubAccounts: !search.subAccountId,
+    from: days.from,
+    to: days.to,
+  };
+  return (
+    <section aria-labelledby="overview-title" className="overview">
+      <div className="screen-header">
+        <h1 id="overview-title">Overview</h1>
+      </div>
+      <SearchNotice words={OVERVIEW_SEARCH_WORDS} />
+      <fieldset className="filters overview-filters">
+        <legend className="visually-hidden">What to show</legend>
+        <Field label="Sub account">
+          {(control) => (
+            <select
+              {...control}
+              value={search.subAccountId ?? ''}
+              onChange={(e) => set({ subAccountId: e.target.value || undefined })}
+            >
+              <option value="">All sub accounts</option>
+              {subAccounts.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Period">
+          {(control) => (
+            <select
+              {...control}
+              value={search.period ?? '30d'}
+              onChange={(e) => {
+                const period = e.target.value as Period;
+                // Custom starts from the days shown, for the person to change.
+                set(
+                  period === 'custom'
+                    ? { period, ...days }
+                    : {
+                        period: period === '30d' ? undefined : period,
+                        from: undefined,
+                        to: undefined,
+                      },
+                );
+              }}
+            >
+              {PERIODS.map((p) => (
+                <option key={p} value={p}>
+                  {PERIOD_LABEL[p]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {search.period === 'custom' ? (
+          <DayRangeFields
+            from={search.from}
+            to={search.to}
+            onChange={(range) => {
+              if (range.from && range.to) set({ period: 'custom', from: range.from, to: range.to });
+            }}
+          />
+        ) : null}
+      </fieldset>
+      <p className="muted overview-period">
+        {formatShortDay(days.from, true)} – {formatShortDay(days.to, true)}
+        {search.subAccountId
+          ? `, ${subAccounts.find((s) => s.id === search.subAccountId)?.name ?? 'one sub account'}`
+          : ', all sub accounts'}
+      </p>
+      <OverviewStatus overview={overview} />
+      <div className="overview-body" aria-busy={busy || undefined}>
+        <Tiles overview={overview} />
+        <SpendChart overview={overview} scope={scope} />
+        <div className="overview-grid">
+          <RankedChart
+            title="Spend by category"
+            note="Transactions can't be filtered by category: a row opens all of the period's transactions."
+            linkTitle={scopeNote(scope, 'category')}
+            columns={['Category', 'Spent', 'Transactions']}
+            rows={overview.categories.map((r) => ({
+              key: r.key,
+              label: r.label,
+              value: r.debitsCents,
+              cells: [formatCents(r.debitsCents), formatCount(r.count)],
+              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
+              search: drillSearch(scope),
+            }))}
+            empty="No spend in this period."
+          />
+          <RankedChart
+            title="Top merchants"
+            note="Transactions can't be filtered by merchant: a row opens all of the period's transactions."
+            linkTitle={scopeNote(scope, 'merchant')}
+            columns={['Merchant', 'Spent', 'Transactions']}
+            rows={overview.merchants.map((r) => ({
+              key: r.key,
+              label: r.label,
+              value: r.debitsCents,
+              cells: [formatCents(r.debitsCents), formatCount(r.count)],
+              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
+              search: drillSearch(scope),
+            }))}
+            empty="No merchants in this period."
+          />
+          <RankedChart
+            title="Top cards"
+            note="A row opens that card's transactions in the period."
+            linkTitle={scopeNote(scope)}
+            columns={['Card', 'Spent', 'Transactions']}
+            rows={overview.cards.map((r) => ({
+              key: r.key,
+              label: r.label,
+              value: r.debitsCents,
+              cells: [formatCents(r.debitsCents), formatCount(r.count)],
+              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
+              search: drillSearch(scope, { cardId: r.key }),
+            }))}
+            empty="No card spend in this period."
+          />
+          <Declines overview={overview} scope={scope} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const transactions = (n: number) => `${formatCount(n)} transaction${n === 1 ? '' : 's'}`;
+
+/** Computing: how far the first reading has got. Failed: say so; the numbers are what was known. */
+function OverviewStatus({ overview }: { overview: Overview }) {
+  const { status, progress } = overview;
+  if (status === 'failed') {
+    return (
+      <div className="warning overview-status" role="alert">
+        Could not finish reading this period's transactions
+        {overview.error ? `: ${overview.error}` : ''}. The numbers below are what was read before
+        that, and may be short.
+      </div>
+    );
+  }
+  return (
+    <div className="overview-status" role="status">
+      {status === 'computing' ? (
+        <>
+          <p>
+            Reading transactions… {formatCount(progress?.rowsRead ?? 0)}
+            {progress?.rowsEstimated !== undefined
+              ? ` of about ${formatCount(Math.max(progress.rowsEstimated, progress.rowsRead))}`
+              : ' so far'}
+            . The numbers below fill in as they are read.
+          </p>
+          <progress
+            aria-label="Transactions read"
+            max={progress?.rowsEstimated ?? undefined}
+            value={progress?.rowsEstimated !== undefined ? progress.rowsRead : undefined}
+          />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function Tiles({ overview }: { overview: Overview }) {
+  const { totals, previousTotals: before } = overview;
+  const money = (key: keyof Totals) => ({
+    value: formatCents(totals[key]),
+    previous: before ? formatCents(before[key]) : undefined,
+    delta: before ? change(totals[key], before[key]) : undefined,
+  });
+  const tiles = [
+    {
+      label: 'Balance',
+      value: optionalCents(overview.balanceCents),
+      note: 'as the service reports it',
+    },
+    {
+      label: 'Spend',
+      value: optionalCents(overview.spendCents),
+      note: 'as the service reports it',
+    },
+    { label: 'Debits', ...money('debitsCents') },
+    { label: 'Credits', ...money('creditsCents') },
+    { label: 'Pending', ...money('pendingCents') },
+    {
+      label: 'Transactions',
+      value: formatCount(totals.count),
+      previous: before ? formatCount(before.count) : undefined,
+      delta: before ? change(totals.count, before.count) : undefined,
+    },
+  ];
+  return (
+    <dl className="overview-tiles">
+      {tiles.map((t) => (
+        <div key={t.label} className="overview-tile">
+          <dt>{t.label}</dt>
+          <dd className="overview-tile-value">{t.value}</dd>
+          {'note' in t ? (
+            <dd className="muted">{t.note}</dd>
+          ) : t.previous !== undefined ? (
+            <dd className="muted">
+              {t.delta} · {t.previous} the period before
+            </dd>
+          ) : null}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const optionalCents = (cents: number | undefined) =>
+  cents === undefined ? '—' : formatCents(cents);
+
+/** "+12%", "−5%", "no change"; "new" when there was nothing before. */
+function change(now: number, before: number): string {
+  if (now === before) return 'no change';
+  if (before === 0) return 'new';
+  const pct = Math.round(((now - before) / before) * 100);
+  if (pct === 0) return now > before ? '+<1%' : '−<1%';
+  return pct > 0 ? `+${pct}%` : `−${-pct}%`;
+}
+
+function Declines({ overview, scope }: { overview: Overview; scope: DrillScope }) {
+  const { count, rate, reasons } = overview.declines;
+  const declined = drillSearch(scope, { status: 'declined' });
+  return (
+    <RankedChart
+      title={`Declines: ${formatCount(count)} (${(rate * 100).toFixed(1)}% of card transactions)`}
+      note="Transactions can't be filtered by reason: a row opens all of the period's declined transactions."
+      linkTitle={scopeNote(scope, 'decline reason')}
+      columns={['Reason', 'Declines']}
+      rows={reasons.map((r) => ({
+        key: r.reason,
+        label: r.reason,
+        value: r.count,
+        cells: [formatCount(r.count)],
+        name: `${r.reason}: ${formatCount(r.count)} declined`,
+        search: declined,
+      }))}
+      empty="No declines in this period."
+    />
+  );
+}

@@ -1,0 +1,203 @@
+import type { Overview } from '@card-console/shared/api/insights';
+import { formatCents } from '@card-console/shared/money';
+import { Link } from '@tanstack/react-router';
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { line } from 'd3-shape';
+import { bucketSearch, type DrillScope, scopeNote } from '../drill-down';
+import { ChartFrame, formatCount, formatShortDay } from './chart-frame';
+
+type Point = Overview['series'][number];
+
+/** The drawing's own units: it scales to its box's width (viewBox), text with it. */
+const WIDTH = 640;
+const HEIGHT = 220;
+const MARGIN = { top: 10, right: 8, bottom: 26, left: 58 };
+
+const compactDollars = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+});
+
+/** A bucket as people say it: "Nov 3", or "Week of Nov 3". */
+const bucketName = (day: string, granularity: Overview['granularity']) =>
+  granularity === 'week' ? `Week of ${formatShortDay(day)}` : formatShortDay(day);
+
+interface Bucket {
+  point: Point;
+  previous: Point | undefined;
+  name: string;
+  label: string;
+}
+
+/**
+ * Spend per day (or week) as bars, the period before as a line over the same positions: the
+ * nth bucket beside the previous period's nth. Every bar opens that day's (week's) transactions.
+ */
+export function SpendChart({ overview, scope }: { overview: Overview; scope: DrillScope }) {
+  const { series, previousSeries, granularity } = overview;
+  const buckets: Bucket[] = series.map((point, i) => {
+    const previous = previousSeries?.[i];
+    const name = bucketName(point.day, granularity);
+    const label = `${name}: ${formatCents(point.debitsCents)} spent${
+      previous ? `, previous period ${formatCents(previous.debitsCents)}` : ''
+    }`;
+    return { point, previous, name, label };
+  });
+  const title = scopeNote(scope);
+  const per = granularity === 'week' ? 'week' : 'day';
+  return (
+    <ChartFrame
+      title={`Spend per ${per}`}
+      note={
+        previousSeries
+          ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its transactions.`
+          : `A bar opens its ${per}'s transactions.`
+      }
+      chart={
+        buckets.length ? (
+          <SpendBars buckets={buckets} scope={scope} granularity={granularity} title={title} />
+        ) : (
+          <p className="empty">No days in this period.</p>
+        )
+      }
+      table={
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{granularity === 'week' ? 'Week of' : 'Day'}</th>
+                <th scope="col" className="num">
+                  Spent
+                </th>
+                {previousSeries ? (
+                  <th scope="col" className="num">
+                    Previous period
+                  </th>
+                ) : null}
+                <th scope="col" className="num">
+                  Transactions
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {buckets.map((b) => (
+                <tr key={b.point.day}>
+                  <th scope="row">
+                    <Link
+                      to="/transactions"
+                      search={bucketSearch(scope, b.point.day, granularity)}
+                      aria-label={b.label}
+                      title={title}
+                    >
+                      {formatShortDay(b.point.day, true)}
+                    </Link>
+                  </th>
+                  <td className="num">{formatCents(b.point.debitsCents)}</td>
+                  {previousSeries ? (
+                    <td className="num">
+                      {b.previous ? formatCents(b.previous.debitsCents) : '—'}
+                    </td>
+                  ) : null}
+                  <td className="num">{formatCount(b.point.count)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      }
+    />
+  );
+}
+
+function SpendBars({
+  buckets,
+  scope,
+  granularity,
+  title,
+}: {
+  buckets: Bucket[];
+  scope: DrillScope;
+  granularity: Overview['granularity'];
+  title: string | undefined;
+}) {
+  const x = scaleBand<number>()
+    .domain(buckets.map((_, i) => i))
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .paddingInner(0.2)
+    .paddingOuter(0.1);
+  const top = Math.max(
+    1,
+    ...buckets.map((b) => Math.max(b.point.debitsCents, b.previous?.debitsCents ?? 0)),
+  );
+  const y = scaleLinear()
+    .domain([0, top])
+    .nice(4)
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const centre = (i: number) => (x(i) ?? 0) + x.bandwidth() / 2;
+  const previous = buckets.flatMap((b, i) =>
+    b.previous ? [{ i, cents: b.previous.debitsCents }] : [],
+  );
+  const previousPath = line<{ i: number; cents: number }>()
+    .x((d) => centre(d.i))
+    .y((d) => y(d.cents))(previous);
+  const last = buckets.length - 1;
+  const labelled = [...new Set([0, Math.floor(last / 2), last])];
+  return (
+    <svg className="spend-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`}>
+      <title>{`Spend per ${granularity === 'week' ? 'week' : 'day'}, a bar for each`}</title>
+      {y.ticks(4).map((tick) => (
+        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG group takes no focus
+        <g key={tick} className="tick" aria-hidden="true">
+          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+          <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
+            {compactDollars.format(tick / 100)}
+          </text>
+        </g>
+      ))}
+      {buckets.map((b, i) => (
+        <Link
+          key={b.point.day}
+          to="/transactions"
+          search={bucketSearch(scope, b.point.day, granularity)}
+          aria-label={b.label}
+          className="bar-link"
+        >
+          {title ? <title>{title}</title> : null}
+          {/* The whole column is the target, so a day with little spend is easy to hit. */}
+          <rect
+            className="hit"
+            x={x(i)}
+            width={x.bandwidth()}
+            y={MARGIN.top}
+            height={HEIGHT - MARGIN.bottom - MARGIN.top}
+          />
+          <rect
+            className="bar"
+            x={x(i)}
+            width={x.bandwidth()}
+            y={y(b.point.debitsCents)}
+            height={HEIGHT - MARGIN.bottom - y(b.point.debitsCents)}
+          />
+        </Link>
+      ))}
+      {previousPath ? (
+        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG path takes no focus
+        <path className="previous" d={previousPath} aria-hidden="true" />
+      ) : null}
+      {labelled.map((i) => (
+        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: SVG text takes no focus
+        <text
+          key={i}
+          className="axis-label"
+          x={centre(i)}
+          y={HEIGHT - 6}
+          textAnchor={i === 0 ? 'start' : i === last ? 'end' : 'middle'}
+          aria-hidden="true"
+        >
+          {buckets[i]?.name}
+        </text>
+      ))}
+    </svg>
+  );
+}

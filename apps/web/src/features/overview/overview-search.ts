@@ -1,0 +1,61 @@
+import { isIsoDay } from '@card-console/shared/dates';
+import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
+
+export const PERIODS = ['30d', '90d', '365d', 'custom'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** The longest period the BFF sums, in days. */
+export const MAX_PERIOD_DAYS = 366;
+
+/** The Overview's URL state: a sub account (none: all of them) and a period of days. */
+export interface OverviewSearch {
+  subAccountId?: string | undefined;
+  /** None: the last 30 days. */
+  period?: Period | undefined;
+  /** First and last day (YYYY-MM-DD, inclusive) of a custom period, in the person's zone. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A calendar day `n` days after (before, if negative) `day`. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from `from` to `to`, both counted. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
+const day = (value: unknown) => {
+  const d = text(value, 10);
+  return d && isIsoDay(d) ? d : undefined;
+};
+
+/**
+ * A bad value falls back to the default instead of failing: a mangled link still opens. Days
+ * belong to a custom period only, and a custom period needs both, in order, within a year.
+ */
+export function validateOverviewSearch(search: Record<string, unknown>): OverviewSearch {
+  let period = oneOf(PERIODS, search.period);
+  let from = period === 'custom' ? day(search.from) : undefined;
+  let to = period === 'custom' ? day(search.to) : undefined;
+  if (
+    period === 'custom' &&
+    (!from || !to || from > to || daysBetween(from, to) > MAX_PERIOD_DAYS)
+  ) {
+    period = from = to = undefined;
+  }
+  return { subAccountId: text(search.subAccountId, 64, ID_PATTERN), period, from, to };
+}
+
+/** The period's first and last day: the last 30/90/365 days end today (`today`, in the zone). */
+export function periodDays(search: OverviewSearch, today: string): { from: string; to: string } {
+  if (search.period === 'custom' && search.from && search.to) {
+    return { from: search.from, to: search.to };
+  }
+  const days = search.period === '90d' ? 90 : search.period === '365d' ? 365 : 30;
+  return { from: addDays(today, 1 - days), to: today };
+}

@@ -1,0 +1,77 @@
+import { instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
+import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { Loading } from '../../components/loading';
+import { overviewQueryOptions } from '../../features/overview/api/get-overview';
+import { OverviewScreen } from '../../features/overview/components/overview-screen';
+import {
+  type OverviewSearch,
+  periodDays,
+  validateOverviewSearch,
+} from '../../features/overview/overview-search';
+import { subAccountsQueryOptions } from '../../features/sub-accounts/api/get-sub-accounts';
+import { noticingValidator } from '../../lib/search-params';
+
+const searchCheck = noticingValidator(validateOverviewSearch);
+
+/** The period's days and zone: "the last 30 days" ends today where the person is. */
+function overviewQuery(search: OverviewSearch) {
+  const tz = localTimeZone();
+  const days = periodDays(search, instantToIsoDay(Date.now(), tz));
+  return { subAccountId: search.subAccountId, ...days, tz };
+}
+
+export const Route = createFileRoute('/_app/overview')({
+  validateSearch: searchCheck.validateSearch,
+  // A link's bad values leave the address; the screen says which.
+  beforeLoad: ({ search, location }) => {
+    const rejected = searchCheck.takeRejected(location.search, search);
+    if (rejected) {
+      throw redirect({
+        to: '/overview',
+        search,
+        replace: true,
+        state: { rejectedSearch: rejected },
+      });
+    }
+  },
+  loaderDeps: ({ search }) => search,
+  // The loader comes with the screen's code (and the charts'): only the URL check is in the
+  // first download.
+  codeSplitGroupings: [['loader', 'component']],
+  loader: async ({ context, deps, cause }) => {
+    const overview = overviewQueryOptions(overviewQuery(deps));
+    // Changing the choice within the screen keeps the numbers shown until the new ones come.
+    if (cause === 'stay') {
+      void context.queryClient.prefetchQuery(overview);
+      return;
+    }
+    await Promise.all([
+      context.queryClient.ensureQueryData(overview),
+      context.queryClient.ensureQueryData(subAccountsQueryOptions()),
+    ]);
+  },
+  component: OverviewRoute,
+});
+
+function OverviewRoute() {
+  const search = Route.useSearch();
+  const query = overviewQuery(Route.useLoaderDeps());
+  const { data: subAccounts } = useSuspenseQuery(subAccountsQueryOptions());
+  const overview = useQuery({
+    ...overviewQueryOptions(query),
+    placeholderData: keepPreviousData,
+    // No numbers at all is the route's error; a failed refresh keeps the numbers shown.
+    throwOnError: (_error, q) => q.state.data === undefined,
+  });
+  if (!overview.data) return <Loading />;
+  return (
+    <OverviewScreen
+      search={search}
+      days={{ from: query.from, to: query.to }}
+      subAccounts={subAccounts}
+      overview={overview.data}
+      busy={overview.isPlaceholderData}
+    />
+  );
+}

@@ -11,6 +11,7 @@ export const spaPages = [
   '/no-access',
   '/audit',
   '/security',
+  '/overview',
   '/sub-accounts',
   '/cards',
   '/cards/:id',

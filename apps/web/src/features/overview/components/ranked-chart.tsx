@@ -67,8 +67,9 @@ export function RankedChart({
                     width={Math.max(0.5, x(row.value))}
                   />
                 </svg>
-                <span className="ranked-value">{row.cells[0]}</span>
               </Link>
+              {/* Beside the link, not in it: the link's visible text stays the start of its name. */}
+              <span className="ranked-value">{row.cells[0]}</span>
             </li>
           ))}
         </ol>

@@ -196,7 +196,13 @@ describe('every screen at 1280×800 and 390×844', () => {
           'overview',
           `/overview?subAccountId=${firstSubAccount.id}`,
           // The BFF reads a period it has not seen and answers with progress until it is done.
-          () => page.getByRole('heading', { name: 'Top cards' }).waitFor({ timeout: 60_000 }),
+          async () => {
+            await page.getByRole('heading', { name: 'Top cards' }).waitFor();
+            await page
+              .getByText(/^Reading transactions/)
+              .waitFor({ state: 'detached', timeout: 60_000 });
+            await page.getByRole('link', { name: /spent/ }).first().waitFor();
+          },
         ],
       ];
       for (const [name, path, ready] of screens) {

@@ -21,6 +21,7 @@ export const routeAttempts: Partial<Record<RouteKey, AuditAttempt>> = {
   'DELETE /api/passkeys/:id': 'factors.change',
   'POST /api/sub-accounts': 'subAccount.create',
   'PATCH /api/cards/:id': 'card.update',
+  'GET /api/cards/:id/limit-impact': 'card.limitImpact',
   'POST /api/cards/:id/reveal': 'card.reveal',
   'GET /api/audit': 'audit.view',
   'GET /api/audit/export.csv': 'audit.export',

@@ -24,6 +24,7 @@ export type AuditAction = (typeof auditActions)[number];
 export const auditAttempts = [
   'card.reveal',
   'card.update',
+  'card.limitImpact',
   'subAccount.create',
   'session.signIn',
   'session.signOut',

@@ -19,6 +19,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
 export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'card.reveal': 'Reveal card',
   'card.update': 'Edit card',
+  'card.limitImpact': 'Preview limit change',
   'subAccount.create': 'Create sub account',
   'session.signIn': 'Sign in',
   'session.signOut': 'Sign out',

@@ -6,6 +6,7 @@ import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import type { TransactionsSearch } from '../../transactions/transactions-search';
 import { type DrillScope, drillSearch, scopeNote } from '../drill-down';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
@@ -118,14 +119,7 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
             note="Transactions can't be filtered by category: a row opens all of the period's transactions."
             linkTitle={scopeNote(scope, 'category')}
             columns={['Category', 'Spent', 'Transactions']}
-            rows={overview.categories.map((r) => ({
-              key: r.key,
-              label: r.label,
-              value: r.debitsCents,
-              cells: [formatCents(r.debitsCents), formatCount(r.count)],
-              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
-              search: drillSearch(scope),
-            }))}
+            rows={spendRows(overview.categories, () => drillSearch(scope))}
             empty="No spend in this period."
           />
           <RankedChart
@@ -133,14 +127,7 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
             note="Transactions can't be filtered by merchant: a row opens all of the period's transactions."
             linkTitle={scopeNote(scope, 'merchant')}
             columns={['Merchant', 'Spent', 'Transactions']}
-            rows={overview.merchants.map((r) => ({
-              key: r.key,
-              label: r.label,
-              value: r.debitsCents,
-              cells: [formatCents(r.debitsCents), formatCount(r.count)],
-              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
-              search: drillSearch(scope),
-            }))}
+            rows={spendRows(overview.merchants, () => drillSearch(scope))}
             empty="No merchants in this period."
           />
           <RankedChart
@@ -148,14 +135,7 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
             note="A row opens that card's transactions in the period."
             linkTitle={scopeNote(scope)}
             columns={['Card', 'Spent', 'Transactions']}
-            rows={overview.cards.map((r) => ({
-              key: r.key,
-              label: r.label,
-              value: r.debitsCents,
-              cells: [formatCents(r.debitsCents), formatCount(r.count)],
-              name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
-              search: drillSearch(scope, { cardId: r.key }),
-            }))}
+            rows={spendRows(overview.cards, (r) => drillSearch(scope, { cardId: r.key }))}
             empty="No card spend in this period."
           />
           <Declines overview={overview} scope={scope} />
@@ -166,6 +146,20 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
 }
 
 const transactions = (n: number) => `${formatCount(n)} transaction${n === 1 ? '' : 's'}`;
+
+type Ranked = Overview['categories'][number];
+
+/** A ranked list's rows by what they spent, each opening the transactions `search` gives. */
+function spendRows(ranked: readonly Ranked[], search: (r: Ranked) => TransactionsSearch) {
+  return ranked.map((r) => ({
+    key: r.key,
+    label: r.label,
+    value: r.debitsCents,
+    cells: [formatCents(r.debitsCents), formatCount(r.count)],
+    name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
+    search: search(r),
+  }));
+}
 
 /** Computing: how far the first reading has got. Failed: say so; the numbers are what was known. */
 function OverviewStatus({ overview }: { overview: Overview }) {

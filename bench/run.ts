@@ -1,6 +1,6 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, heap-flags, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
-// audit-store, limit-impact, browser (default: all).
+// audit-store, overview, limit-impact, browser (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -98,6 +98,44 @@ const benches: Record<
   'audit-store': {
     title: 'The audit trail in PostgreSQL',
     load: async () => (await import('./audit-store')).runAuditStoreBench,
+  },
+  overview: {
+    title: 'Overview',
+    // The BFF runs in the benchmark's process: give it the memory settings `pnpm start` does.
+    process: () => {
+      const serve = bffServeCommand();
+      return { nodeArgs: serve.nodeArgs, env: serve.env };
+    },
+    load: async () => {
+      const { runOverviewBench } = await import('../apps/bff/bench/overview');
+      return async () => {
+        const r = await runOverviewBench();
+        const table = targets([
+          {
+            what: 'first computation, 1,000,000 transactions in 365 days (rows/s; the bare walk of the simulator in the same run is the ceiling beside it)',
+            value: `${fmt(r.rowsPerSecond, 0)} (bare walk: ${fmt(r.bareRowsPerSecond, 0)})`,
+            goal: '≥ 100,000',
+            met: r.rowsPerSecond >= 100_000,
+          },
+          {
+            what: 'repeat, p50 (ms)',
+            value: fmt(r.repeatP50Ms, 1),
+            goal: '≤ 50',
+            met: r.repeatP50Ms <= 50,
+          },
+          {
+            what: 'BFF RSS growth (MB; the higher of the peak and the after figures)',
+            value: fmt(r.rssGrowth / 2 ** 20, 1),
+            goal: '≤ 50',
+            met: r.rssGrowth <= 50 * 2 ** 20,
+          },
+        ]);
+        return { markdown: `${r.markdown}
+
+${table}
+` };
+      };
+    },
   },
   'limit-impact': {
     title: 'Limit impact preview',

@@ -4,6 +4,7 @@ import { createCardService } from '@card-console/card-service-sim';
 
 const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const apiKey = process.env.BENCH_API_KEY ?? 'bench-key';
+const months = process.env.BENCH_MONTHS ? Number(process.env.BENCH_MONTHS) : undefined;
 
 // One sub account holds every transaction; no rate limit, so the walk measures the BFF.
 const sim = createCardService({
@@ -13,6 +14,7 @@ const sim = createCardService({
   transactions,
   rateLimit: false,
   seed: 11,
+  ...(months === undefined ? {} : { months }),
 });
 const { url } = await sim.listen(0, '127.0.0.1');
 const subAccountId = sim.data.subAccounts()[0]?.id ?? '';

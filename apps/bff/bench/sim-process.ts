@@ -22,11 +22,21 @@ function ask<T>(child: ChildProcess, message: object): Promise<T> {
 }
 
 /** Starts the simulator in a child process (tsx loader) and waits until it listens. */
-export function startSimProcess(transactions: number, apiKey: string): Promise<SimProcess> {
+export function startSimProcess(
+  transactions: number,
+  apiKey: string,
+  /** Months of history (the simulator's default when absent). */
+  months?: number,
+): Promise<SimProcess> {
   const child = fork(join(here, 'sim-child.ts'), [], {
     cwd: join(here, '..'),
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_TRANSACTIONS: String(transactions), BENCH_API_KEY: apiKey },
+    env: {
+      ...process.env,
+      BENCH_TRANSACTIONS: String(transactions),
+      BENCH_API_KEY: apiKey,
+      ...(months === undefined ? {} : { BENCH_MONTHS: String(months) }),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -192,7 +192,10 @@ export function createApp(deps: AppDeps): RequestListener {
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),
       transactionsRoutes(featureDeps),
-      insightsRoutes(featureDeps, deps.dayAggregates ?? new MemoryDayAggregateStore()),
+      insightsRoutes(featureDeps, {
+        store: deps.dayAggregates ?? new MemoryDayAggregateStore(),
+        refreshMs: config.insightsRefreshMs,
+      }),
     ],
   });
 

@@ -114,6 +114,19 @@ const envSchema = z.object({
       .max(100_000_000, 'must be at most 100000000 (the highest limit a card can have)')
       .default(LARGE_MAXIMUM_CENTS / 100),
   ),
+  /**
+   * Seconds an Overview may show the days that can still change (today, the settling window,
+   * days with pending transactions) as last read before it reads them again. 0: every request.
+   */
+  INSIGHTS_REFRESH_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number of seconds, such as 30' })
+      .int('must be a whole number of seconds, such as 30')
+      .min(0)
+      .max(3_600, 'must be at most 3600 (an hour)')
+      .default(30),
+  ),
   /** Shared sessions, rate limits, used codes, edit locks and export caps for several replicas. */
   REDIS_URL: connectionUrlSchema(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   /** The audit trail in PostgreSQL, as the role that may only insert and select. */
@@ -228,6 +241,8 @@ export interface Config {
   demoTransactions: number;
   /** The card editor warns at a maximum per transaction this high (the session carries it). */
   limitWarningMaximumCents: number;
+  /** How long the Overview's days that can still change are shown before they are read again. */
+  insightsRefreshMs: number;
   /** Set: sessions, limits, used codes, locks and export caps live in Redis (several replicas). */
   redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
@@ -395,6 +410,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
     demoTransactions: e.DEMO_TRANSACTIONS,
     limitWarningMaximumCents: e.LIMIT_WARNING_MAXIMUM_USD * 100,
+    insightsRefreshMs: e.INSIGHTS_REFRESH_SECONDS * 1000,
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,

@@ -143,7 +143,9 @@ describe('GET /transaction', () => {
   });
 
   it('has all nine statuses, card-only fields only on card transactions, and signed amounts', () => {
-    const statuses = new Set(all.map((t) => t.status));
+    // Over every sub account: pending ones are only the last three days' (about 10 of 3,000).
+    const every = h.service.data.subAccounts().flatMap((s) => h.service.data.transactions(s.id));
+    const statuses = new Set(every.map((t) => t.status));
     expect([...statuses].sort()).toEqual([...transactionStatuses].sort());
     for (const t of all) {
       if (t.cardId) {
@@ -160,6 +162,17 @@ describe('GET /transaction', () => {
     }
     expect(all.some((t) => t.originalCurrency)).toBe(true);
     expect(all.some((t) => !t.cardId && t.amountCents > 0)).toBe(true);
+  });
+
+  it('holds pending payments only from the last three days, as a real program settles them', () => {
+    const every = h.service.data.subAccounts().flatMap((s) => h.service.data.transactions(s.id));
+    const pending = every.filter((t) => t.status === 'pending');
+    expect(pending.length).toBeGreaterThan(0);
+    // The newest transaction is no later than the data's "now".
+    const since = Math.max(...every.map((t) => ms(t.date))) - 3 * 86_400_000;
+    for (const t of pending) expect(ms(t.date)).toBeGreaterThan(since);
+    // Older card payments all ended one way or another.
+    expect(every.some((t) => t.cardId && t.status === 'settled' && ms(t.date) < since)).toBe(true);
   });
 
   it('rejects a missing subAccountId, bad dates, a bad status and from after to with 400', async () => {

@@ -18,6 +18,8 @@ export const overviewQuerySchema = z.strictObject({
   to: isoDay,
   /** The person's IANA time zone. */
   tz: z.string().min(1).max(64),
+  /** `1`: read the days that can still change again now, however recently they were read. */
+  refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
 });
 export type OverviewQuery = z.input<typeof overviewQuerySchema>;
 
@@ -60,6 +62,12 @@ export const overviewSchema = z.object({
       rowsEstimated: z.number().int().nonnegative().optional(),
     })
     .optional(),
+  /**
+   * When the oldest of the period's days that can still change (today, pending transactions)
+   * was read from the service: what it listed after that may be missing. Absent when every
+   * day is final.
+   */
+  updatedAt: z.iso.datetime().optional(),
   /** On `failed`: what went wrong, in words; the aggregates hold what was known. */
   error: z.string().optional(),
   period: z.object({ from: isoDay, to: isoDay, tz: z.string() }),

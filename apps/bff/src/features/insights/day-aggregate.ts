@@ -43,6 +43,7 @@ export function emptyDay(day: string): DayAggregate {
   return {
     day,
     final: false,
+    walkedAt: 0,
     debitsCents: 0,
     creditsCents: 0,
     pendingCents: 0,
@@ -88,8 +89,8 @@ export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void
   if (t.cardId !== undefined) bump(into.cards, t.cardId, cents);
 }
 
-/** Adds `day` into `into` (both already for the same span of days or sub accounts). */
-export function mergeDay(into: DayAggregate, day: DayAggregate): void {
+/** Adds `day`'s sums and counts into `into`, not its breakdowns. */
+export function mergeTotals(into: DayAggregate, day: DayAggregate): void {
   into.debitsCents += day.debitsCents;
   into.creditsCents += day.creditsCents;
   into.pendingCents += day.pendingCents;
@@ -97,16 +98,31 @@ export function mergeDay(into: DayAggregate, day: DayAggregate): void {
   into.pendingCount += day.pendingCount;
   into.cardCount += day.cardCount;
   into.declines += day.declines;
-  for (const [reason, n] of Object.entries(day.declineReasons)) {
-    into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + n;
+}
+
+/** Adds `day` into `into` (both already for the same span of days or sub accounts). */
+export function mergeDay(into: DayAggregate, day: DayAggregate): void {
+  mergeTotals(into, day);
+  for (const reason in day.declineReasons) {
+    into.declineReasons[reason] =
+      (into.declineReasons[reason] ?? 0) + (day.declineReasons[reason] as number);
   }
-  for (const field of ['categories', 'merchants', 'cards'] as const) {
-    for (const [key, [cents, n]] of Object.entries(day[field])) {
-      const known = into[field][key];
-      if (known) {
-        known[0] += cents;
-        known[1] += n;
-      } else into[field][key] = [cents, n];
-    }
+  mergeTally(into.categories, day.categories);
+  mergeTally(into.merchants, day.merchants);
+  mergeTally(into.cards, day.cards);
+}
+
+function mergeTally(
+  into: Record<string, [number, number]>,
+  from: Record<string, [number, number]>,
+) {
+  // for…in over objects without a prototype (`emptyDay`, the stores): own keys only.
+  for (const key in from) {
+    const [cents, n] = from[key] as [number, number];
+    const known = into[key];
+    if (known) {
+      known[0] += cents;
+      known[1] += n;
+    } else into[key] = [cents, n];
   }
 }

@@ -8,8 +8,11 @@ import type { DayAggregateStore } from '../../platform/insights/day-aggregate-st
 import { compileSerializer } from '../../platform/schemas/compiled-serializer';
 import { createOverviewService } from './overview-service';
 
-export function insightsRoutes(deps: FeatureDeps, store: DayAggregateStore): ApiRoutes {
-  const overview = createOverviewService({ ...deps, store });
+export function insightsRoutes(
+  deps: FeatureDeps,
+  options: { store: DayAggregateStore; refreshMs: number },
+): ApiRoutes {
+  const overview = createOverviewService({ ...deps, ...options });
   const write = compileSerializer(overviewSchema);
   return {
     'GET /api/insights/overview': async (req, res) => {

@@ -104,13 +104,18 @@ describe('GET /api/insights/overview', () => {
     expect(estimated).toBe(true);
   });
 
-  it('a second request walks only the days that can still change', async () => {
+  it('days that can still change are read again once 30 s old, or at once on refresh', async () => {
     const query = { subAccountId: sub, from: '2026-10-01', to: '2026-11-20', tz: 'UTC' };
     const first = await settledOverview(t, admin, query);
     expect(first.status).toBe('complete');
-    const mark = t.simRequests.length;
-    const second = overviewSchema.parse((await ask(query, admin)).body);
-    expect(second).toEqual(first);
+    // Read at the clock's time: the period holds today, which can still change.
+    expect(first.updatedAt).toBe(new Date(t.clock.now()).toISOString());
+    // Within the 30 s: nothing is read again.
+    let mark = t.simRequests.length;
+    t.clock.advance(29_000);
+    expect(overviewSchema.parse((await ask(query, admin)).body)).toEqual(first);
+    expect(walkedSince(mark)).toEqual([]);
+
     // Non-final: pending transactions, or within the settling window (UTC here).
     const today = day(NOW);
     const cutoff = day(Date.parse(today) - SETTLING_DAYS * DAY_MS);
@@ -121,22 +126,45 @@ describe('GET /api/insights/overview', () => {
         .map((x) => day(Date.parse(x.date))),
     );
     const open = (d: string) => d >= cutoff || pending.has(d);
-    const walked = walkedSince(mark);
-    expect(walked.length).toBeGreaterThan(0);
-    const seen = new Set<string>();
-    for (const url of walked) {
-      const from = Number(url.searchParams.get('from_date'));
-      const to = Number(url.searchParams.get('to_date'));
-      for (let d = from - (from % DAY_MS); d <= to - 1; d += DAY_MS) {
-        expect(open(day(d)), `${day(d)} walked again`).toBe(true);
-        seen.add(day(d));
+    /** The days walked since `mark`: only open ones, and every open one of both periods. */
+    const expectOpenDaysWalked = () => {
+      const walked = walkedSince(mark);
+      expect(walked.length).toBeGreaterThan(0);
+      const seen = new Set<string>();
+      for (const url of walked) {
+        const from = Number(url.searchParams.get('from_date'));
+        const to = Number(url.searchParams.get('to_date'));
+        for (let d = from - (from % DAY_MS); d <= to - 1; d += DAY_MS) {
+          expect(open(day(d)), `${day(d)} walked again`).toBe(true);
+          seen.add(day(d));
+        }
       }
-    }
-    expect(seen.has(today)).toBe(true);
-    // Every open day of the two periods was walked again.
-    for (let d = Date.parse('2026-08-11'); d <= NOW; d += DAY_MS) {
-      if (open(day(d))) expect(seen.has(day(d)), day(d)).toBe(true);
-    }
+      expect(seen.has(today)).toBe(true);
+      for (let d = Date.parse('2026-08-11'); d <= NOW; d += DAY_MS) {
+        if (open(day(d))) expect(seen.has(day(d)), day(d)).toBe(true);
+      }
+    };
+
+    // 30 s after it was read: the open days are read again, and only they.
+    t.clock.advance(1_000);
+    mark = t.simRequests.length;
+    const second = overviewSchema.parse((await ask(query, admin)).body);
+    expect(second).toEqual({ ...first, updatedAt: new Date(t.clock.now()).toISOString() });
+    expectOpenDaysWalked();
+
+    // Asked to refresh: read again at once, however fresh.
+    t.clock.advance(1_000);
+    mark = t.simRequests.length;
+    const refreshed = overviewSchema.parse((await ask({ ...query, refresh: '1' }, admin)).body);
+    expect(refreshed.updatedAt).toBe(new Date(t.clock.now()).toISOString());
+    expectOpenDaysWalked();
+    expect((await ask({ ...query, refresh: 'yes' }, admin)).status).toBe(400);
+
+    // A period whose days are all final says nothing of when it was read.
+    const old = { subAccountId: sub, from: '2026-08-01', to: '2026-08-31', tz: 'UTC' };
+    const settled = await settledOverview(t, admin, old);
+    expect(settled.status).toBe('complete');
+    expect(settled.updatedAt).toBeUndefined();
   });
 
   it('a failed walk says so, keeps the days it knew, and a later request walks again', async () => {

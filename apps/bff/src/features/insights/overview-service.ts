@@ -9,7 +9,7 @@ import type { FeatureDeps } from '../../http/deps';
 import type { DayAggregate, DayAggregateStore } from '../../platform/insights/day-aggregate-store';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { categoryGroupLabel } from './category-groups';
-import { emptyDay, isFinal, mergeDay } from './day-aggregate';
+import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
 import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
 
@@ -36,14 +36,18 @@ interface Job {
 export interface OverviewServiceDeps
   extends Pick<FeatureDeps, 'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff'> {
   store: DayAggregateStore;
+  /** A day that can still change is read again once it was last read this long ago. */
+  refreshMs: number;
 }
 
 /**
  * The Overview's aggregates, from per-day aggregates per sub account kept in `store`.
  *
- * A request reads the days of its period and of the period before it. Days not final
- * (`day-aggregate.ts`: today, the settling window, days with pending transactions, days never
- * computed) are walked again (`day-walk.ts`). Identical requests share one computation while
+ * A request reads the days of its period and of the period before it. Days never computed,
+ * and days not final (`day-aggregate.ts`: today, the settling window, days with pending
+ * transactions) last walked `refreshMs` ago or more (or at once when the person asks to
+ * refresh), are walked again (`day-walk.ts`); the answer's `updatedAt` says when the oldest
+ * day that can still change was read. Identical requests share one computation while
  * it runs. When some day was never computed the answer comes at once, `computing`, with what
  * is known and the rows read so far; otherwise the request waits for the refresh. A failed
  * walk leaves the days already stored as they were and is answered `failed` for
@@ -62,6 +66,8 @@ export function createOverviewService(deps: OverviewServiceDeps) {
     work: { subAccountId: string; days: string[] }[],
   ): Job {
     const job: Job = { done: Promise.resolve(), rowsRead: 0, estimates: [] };
+    // Every row the service lists from now on may be missing from what this walk counts.
+    const walkedAt = clock.now();
     job.done = (async () => {
       // Runs of days (many short ones when pending rows are scattered) walked a few at once.
       const limit = pLimit(DAY_WALKS);
@@ -83,7 +89,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
                   store.put(
                     subAccountId,
                     tz,
-                    counted.map((d) => ({ ...d, final: isFinal(d, today) })),
+                    counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
                   ),
               });
             } catch (error) {
@@ -115,7 +121,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
 
   return {
     async overview(who: Who, query: OverviewQuery): Promise<Overview> {
-      const { from, to, tz, subAccountId } = checked(query);
+      const { from, to, tz, subAccountId, refresh } = checked(query);
       const ctx: CallContext = {
         requestId: who.requestId,
         trace: who.trace,
@@ -129,13 +135,16 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       const length = daysBetween(from, to) + 1;
       const previousFrom = addDays(from, -length);
       const days = dayList(previousFrom, to);
-      const today = localDay(clock.now(), tz);
+      const now = clock.now();
+      const today = localDay(now, tz);
+      const due = (day: DayAggregate | undefined) =>
+        !day || (!day.final && (refresh === '1' || now - day.walkedAt >= deps.refreshMs));
 
       const read = async () =>
         Promise.all(subs.map((s) => store.get(s.id, tz, days).then((k) => [s.id, k] as const)));
       let known = await read();
       const work = known
-        .map(([id, got]) => ({ subAccountId: id, days: days.filter((d) => !got.get(d)?.final) }))
+        .map(([id, got]) => ({ subAccountId: id, days: days.filter((d) => due(got.get(d))) }))
         .filter((w) => w.days.length > 0);
       const neverComputed = known.some(([, got]) => days.some((d) => !got.has(d)));
 
@@ -172,6 +181,13 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         },
       });
       out.status = status;
+      let updatedAt = Number.POSITIVE_INFINITY;
+      for (const [, got] of known) {
+        for (const day of got.values()) {
+          if (!day.final && day.walkedAt < updatedAt) updatedAt = day.walkedAt;
+        }
+      }
+      if (Number.isFinite(updatedAt)) out.updatedAt = new Date(updatedAt).toISOString();
       if (status === 'failed' && job?.error) out.error = job.error;
       if (status === 'computing' && job) {
         const estimated = job.estimates.reduce((a, b) => a + b, 0);
@@ -242,36 +258,34 @@ function assemble(input: AssembleInput): Overview {
   const previousDays = dayList(previousFrom, previousTo);
   const granularity = periodDays.length <= DAILY_UP_TO_DAYS ? 'day' : 'week';
 
-  /** The sub accounts' sum for one day (empty where nothing is known). */
-  const dayTotal = (day: string) => {
-    const sum = emptyDay(day);
-    for (const got of known) {
-      const d = got.get(day);
-      if (d) mergeDay(sum, d);
-    }
-    return sum;
-  };
-  const span = (daysOf: string[]) => {
+  /**
+   * The days' sum, and their series by day or week. The breakdowns (categories, merchants,
+   * cards, decline reasons) only for the period itself: the one before shows only totals.
+   */
+  const span = (daysOf: string[], breakdowns: boolean) => {
     const sum = emptyDay(daysOf[0] ?? from);
-    const buckets = new Map<string, DayAggregate>();
+    const series: Overview['series'] = [];
+    let point: Overview['series'][number] | undefined;
     for (const day of daysOf) {
-      const d = dayTotal(day);
-      mergeDay(sum, d);
       const bucket = granularity === 'day' ? day : mondayOf(day);
-      const into = buckets.get(bucket) ?? emptyDay(bucket);
-      mergeDay(into, d);
-      buckets.set(bucket, into);
+      if (point?.day !== bucket) {
+        point = { day: bucket, debitsCents: 0, creditsCents: 0, count: 0 };
+        series.push(point);
+      }
+      for (const got of known) {
+        const d = got.get(day);
+        if (!d) continue;
+        if (breakdowns) mergeDay(sum, d);
+        else mergeTotals(sum, d);
+        point.debitsCents += d.debitsCents;
+        point.creditsCents += d.creditsCents;
+        point.count += d.count;
+      }
     }
-    const series = [...buckets.values()].map((b) => ({
-      day: b.day,
-      debitsCents: b.debitsCents,
-      creditsCents: b.creditsCents,
-      count: b.count,
-    }));
     return { sum, series };
   };
-  const current = span(periodDays);
-  const previous = span(previousDays);
+  const current = span(periodDays, true);
+  const previous = span(previousDays, false);
   const totals = (d: DayAggregate) => ({
     debitsCents: d.debitsCents,
     creditsCents: d.creditsCents,

@@ -6,6 +6,7 @@ export function aggregate(day: string, debitsCents = 100, final = true): DayAggr
   return {
     day,
     final,
+    walkedAt: Date.UTC(2026, 2, 9, 12),
     debitsCents,
     creditsCents: 7,
     pendingCents: final ? 0 : 5,
@@ -58,13 +59,14 @@ export function dayAggregateStoreContract(name: string, make: () => Promise<DayA
       expect(day).toMatchObject({ debitsCents: 9, final: true });
     });
 
-    it('what a caller changes in an answer never reaches the store', async () => {
+    it('what the caller changes after a put never reaches the store', async () => {
       const store = await make();
-      await store.put('sub_1', 'UTC', [aggregate('2026-01-01', 1)]);
-      const first = (await store.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01');
-      if (!first) throw new Error('missing');
-      first.debitsCents = 999;
-      first.merchants['Corner Shop'] = [999, 9];
+      const put = aggregate('2026-01-01', 1);
+      await store.put('sub_1', 'UTC', [put]);
+      put.debitsCents = 999;
+      put.declineReasons['Insufficient funds'] = 9;
+      put.merchants['Corner Shop'] = [999, 9];
+      (put.cards.card_1 as [number, number])[0] = 999;
       const again = (await store.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01');
       expect(again).toEqual(aggregate('2026-01-01', 1));
     });

@@ -53,6 +53,8 @@ function parse(value: string | null, day: string): DayAggregate | undefined {
   try {
     const parsed = JSON.parse(value) as Partial<DayAggregate> | null;
     if (!parsed || parsed.day !== day || typeof parsed.final !== 'boolean') return undefined;
+    // Written before days carried when they were walked: walked again.
+    if (typeof parsed.walkedAt !== 'number') return undefined;
     if (typeof parsed.debitsCents !== 'number' || typeof parsed.merchants !== 'object') {
       return undefined;
     }

@@ -130,10 +130,7 @@ const benches: Record<
             met: r.rssGrowth <= 50 * 2 ** 20,
           },
         ]);
-        return { markdown: `${r.markdown}
-
-${table}
-` };
+        return { markdown: `${r.markdown}\n\n${table}\n` };
       };
     },
   },

@@ -35,7 +35,8 @@ export async function runOverviewBench(transactions = 1_000_000) {
       `${bff.url}/api/insights/overview?subAccountId=${sim.subAccountId}&from=${from}&to=${to}&tz=${encodeURIComponent(TIME_ZONE)}${extra}`;
     const get = async (url: string) => {
       const res = await fetch(url, { headers });
-      if (res.status !== 200) throw new Error(`overview answered ${res.status}: ${await res.text()}`);
+      if (res.status !== 200)
+        throw new Error(`overview answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as Overview;
     };
     // Warm-up: JIT, connections, the card directory, on a period before the data begins.

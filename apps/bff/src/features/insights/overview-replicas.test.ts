@@ -48,9 +48,7 @@ describe('the Overview on two replicas sharing one Redis', () => {
     a.sim.faults.set({ latencyMs: 3 });
     const query = { from: '2026-05-01', to: '2026-06-30', tz: 'America/Chicago' };
     const mark = a.simRequests.length;
-    const first = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => ask(i % 2 ? b : a, query)),
-    );
+    const first = await Promise.all(Array.from({ length: 8 }, (_, i) => ask(i % 2 ? b : a, query)));
     for (const res of first) expect(res.status).toBe(200);
     const expected = expectedOverview(a, query);
     for (const app of [a, b]) {

@@ -33,14 +33,34 @@ async function signIn(context: BrowserContext, baseUrl: string): Promise<void> {
   await page.close();
 }
 
+/** What a cold load waits for: the screen, what shows it is drawn, the read it needs. */
+interface Screen {
+  path: string;
+  /** Present once the screen shows what it is for. */
+  drawn: string;
+  /** The BFF read it waits on. */
+  api: string;
+}
+const TRANSACTIONS: Screen = {
+  path: '/transactions',
+  drawn: 'tbody tr.clickable',
+  api: '/api/transactions',
+};
+/** The landing screen: drawn once the spend chart has its bars. */
+const OVERVIEW: Screen = {
+  path: '/overview',
+  drawn: 'svg.spend-chart a.bar-link',
+  api: '/api/insights/overview',
+};
+
 /**
- * In the page: the time from navigation start to the first frame after the first transaction
- * row entered the DOM (read in the page, so the driver's polling adds nothing).
+ * In the page: the time from navigation start to the first frame after `drawn` entered the DOM
+ * (read in the page, so the driver's polling adds nothing).
  */
-function recordFirstRows() {
+function recordFirstDrawn(drawn: string) {
   const w = window as unknown as { firstRowsMs?: number };
   new MutationObserver((_, observer) => {
-    if (!document.querySelector('tbody tr.clickable')) return;
+    if (!document.querySelector(drawn)) return;
     observer.disconnect();
     requestAnimationFrame(() =>
       setTimeout(() => {
@@ -54,6 +74,7 @@ async function coldLoads(
   browser: Browser,
   baseUrl: string,
   storageState: Awaited<ReturnType<BrowserContext['storageState']>>,
+  screen: Screen,
 ) {
   const times: number[] = [];
   // Where the time goes: the app's scripts have run (DOMContentLoaded), the list has answered.
@@ -66,23 +87,23 @@ async function coldLoads(
       viewport: { width: 1280, height: 800 },
     });
     const page = await context.newPage();
-    await page.addInitScript(recordFirstRows);
-    await page.goto(`${baseUrl}/transactions`);
-    await page.locator('tbody tr.clickable').first().waitFor({ state: 'visible' });
+    await page.addInitScript(recordFirstDrawn, screen.drawn);
+    await page.goto(`${baseUrl}${screen.path}`);
+    await page.locator(screen.drawn).first().waitFor({ state: 'visible' });
     const ms = await page.waitForFunction(
       () => (window as unknown as { firstRowsMs?: number }).firstRowsMs,
     );
     times.push(Math.round((await ms.jsonValue()) ?? Number.NaN));
-    const marks = await page.evaluate(() => {
+    const marks = await page.evaluate((api) => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const list = performance
         .getEntriesByType('resource')
-        .filter((r) => new URL(r.name).pathname === '/api/transactions');
+        .filter((r) => new URL(r.name).pathname === api);
       return {
         scripts: nav.domContentLoadedEventEnd,
         list: Math.max(...list.map((r) => (r as PerformanceResourceTiming).responseEnd)),
       };
-    });
+    }, screen.api);
     scriptsRun.push(Math.round(marks.scripts));
     listAnswered.push(Math.round(marks.list));
     await context.close();
@@ -136,6 +157,9 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')),
       DEMO_TRANSACTIONS: String(DEMO_TRANSACTIONS),
+      // Every Overview load reads the days that can still change again: none is served as
+      // read by the load before.
+      INSIGHTS_REFRESH_SECONDS: '0',
       // Loading 10,000 rows is 200 pages in a few seconds, faster than any person clicks;
       // the per-person limit (300 a minute) would turn the measurement into a 429 test.
       API_RATE_LIMIT_PER_MINUTE: '100000',
@@ -152,7 +176,8 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     const cookie = storageState.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     await context.close();
 
-    const cold = await coldLoads(browser, baseUrl, storageState);
+    const cold = await coldLoads(browser, baseUrl, storageState, TRANSACTIONS);
+    const overview = await coldLoads(browser, baseUrl, storageState, OVERVIEW);
     const runs = [];
     for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
       runs.push(await lighthouseScores(baseUrl, cookie, debugPort));
@@ -171,6 +196,12 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
         met: cold.median < 1000,
       },
       {
+        what: `cold load of the Overview to its first chart drawn (ms from navigation start, ${COLD_LOADS} loads; the last 30 days of every sub account, the days that can still change read again each time)`,
+        value: fmtSpread(overview, 0),
+        goal: '< 1,500 (median)',
+        met: overview.median < 1500,
+      },
+      {
         what: `Lighthouse performance (desktop preset, ${LIGHTHOUSE_RUNS} runs)`,
         value: fmtSpread(perfSpread, 0),
         goal: '≥ 95',
@@ -185,8 +216,9 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       {
         what: `initial JavaScript, gzipped (kB; ${js.files.length} files)`,
         value: fmt(js.gzipBytes / 1000, 1),
-        goal: '≤ 110',
-        met: js.gzipBytes <= 110_000,
+        // The budget the README and the bundle test state (apps/web/e2e/bundle-budget.e2e.ts).
+        goal: '≤ 120',
+        met: js.gzipBytes <= 120_000,
       },
       {
         what: `rendered row elements with ${rendered.loaded.toLocaleString('en-US')} rows loaded (top; scrolled to the middle; in ${rendered.pages} "Load more" pages)`,
@@ -203,6 +235,8 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       `run (DOMContentLoaded) at ${fmt(cold.scriptsRun.median, 0)}, the first page of the list`,
       `has answered at ${fmt(cold.listAnswered.median, 0)} (sent by the page's first script, after the sub accounts),`,
       `and its rows are on screen at ${fmt(cold.median, 0)}.`,
+      `The Overview: scripts run at ${fmt(overview.scriptsRun.median, 0)}, its answer has arrived at`,
+      `${fmt(overview.listAnswered.median, 0)}, the spend chart's bars are drawn at ${fmt(overview.median, 0)}.`,
       '',
       `Demo mode as \`pnpm start\` runs it, with \`DEMO_TRANSACTIONS=${DEMO_TRANSACTIONS}\` so one`,
       'sub account holds more than 10,000 transactions, and the per-person API limit raised for',

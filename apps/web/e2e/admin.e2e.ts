@@ -42,10 +42,12 @@ describe('an admin', () => {
     // The demo admin is known: the code field is offered before the server asks.
     await page.getByLabel('Second-factor code').waitFor();
     await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Audit' })
-      .waitFor();
+    // Everyone lands on the Overview.
+    await page.waitForURL((url) => url.pathname === '/overview');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Audit' }).waitFor();
+    await nav.getByRole('link', { name: 'Sub accounts' }).click();
     await page.getByRole('button', { name: 'Create sub account' }).waitFor();
     await expectAccessible('sub-accounts');
   });

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import type { Overview } from '@card-console/shared/api/insights';
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
-import type { Browser, Page } from 'playwright-core';
+import { formatCents } from '@card-console/shared/money';
+import type { Browser, Page, Response as PlaywrightResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
@@ -251,6 +253,174 @@ describe('a finance person', () => {
     await page.goto('/cards');
     await page.waitForURL(/\/sign-in\?redirect=/);
   });
+});
+
+describe('the Overview, for a finance person', () => {
+  it('is where signing in lands; its charts match their tables and the BFF; a bar and a card open their transactions', async () => {
+    const answers: { url: URL; body: Overview }[] = [];
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname !== '/api/insights/overview' || r.status() !== 200) return;
+      r.json().then(
+        (body: Overview) => answers.push({ url, body }),
+        () => {},
+      );
+    });
+    await page.goto('/');
+    await page.waitForURL(/\/sign-in/);
+    await signIn(page, 'finance@demo.test', DEMO_PASSWORD);
+    await page.waitForURL((url) => url.pathname === '/overview');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+
+    // One sub account: its drill-downs can name it.
+    const subs = await page.evaluate(() =>
+      fetch('/api/sub-accounts', { headers: { 'X-CSRF': '1' } }).then((r) => r.json()),
+    );
+    const sub = (subs as { items: { id: string }[] }).items[0]?.id ?? '';
+    await page.getByLabel('Sub account').selectOption(sub);
+    await page.waitForURL((url) => url.searchParams.get('subAccountId') === sub);
+    await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
+    const bars = page.locator('svg.spend-chart a.bar-link');
+    await expect.poll(() => bars.count()).toBe(30);
+    const answer = answers
+      .filter((a) => a.url.searchParams.get('subAccountId') === sub && a.body.status === 'complete')
+      .at(-1)?.body;
+    if (!answer) throw new Error('no complete Overview answer for the sub account');
+    expect(answer.series).toHaveLength(30);
+    expect(answer.period.tz).toBe(ZONE);
+    await expectAccessible('overview');
+
+    // The chart draws the BFF's series: a bar per day, named by its numbers, heights in proportion.
+    const usd = (cents: number) => formatCents(cents);
+    const labels = await bars.evaluateAll((links) =>
+      links.map((l) => l.getAttribute('aria-label')),
+    );
+    expect(labels).toEqual(
+      answer.series.map(
+        (p, i) =>
+          `${shortDay.format(Date.parse(`${p.day}T00:00:00Z`))}: ${usd(p.debitsCents)} spent, previous period ${usd(answer.previousSeries?.[i]?.debitsCents ?? 0)}`,
+      ),
+    );
+    const heights = await page
+      .locator('svg.spend-chart rect.bar')
+      .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
+    const most = Math.max(...answer.series.map((p) => p.debitsCents));
+    const tallest = Math.max(...heights);
+    expect(most).toBeGreaterThan(0);
+    answer.series.forEach((p, i) => {
+      expect(Math.abs((heights[i] ?? 0) / tallest - p.debitsCents / most), p.day).toBeLessThan(
+        0.01,
+      );
+    });
+
+    // Its table view holds the same numbers.
+    const spend = page.getByRole('region', { name: 'Spend per day' });
+    await spend.getByRole('button', { name: 'Show as table' }).click();
+    const rows = await spend
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
+      );
+    expect(rows).toEqual(
+      answer.series.map((p, i) => [
+        dayWithYear.format(Date.parse(`${p.day}T00:00:00Z`)),
+        usd(p.debitsCents),
+        usd(answer.previousSeries?.[i]?.debitsCents ?? 0),
+        p.count.toLocaleString('en-US'),
+      ]),
+    );
+    // So do the categories' bars and table.
+    const categories = page.getByRole('region', { name: 'Spend by category' });
+    const categoryBars = await categories
+      .locator('ol a')
+      .evaluateAll((links) => links.map((l) => l.getAttribute('aria-label')));
+    expect(categoryBars).toEqual(
+      answer.categories.map(
+        (c) =>
+          `${c.label}: ${usd(c.debitsCents)} spent, ${c.count.toLocaleString('en-US')} transaction${c.count === 1 ? '' : 's'}`,
+      ),
+    );
+    await categories.getByRole('button', { name: 'Show as table' }).click();
+    const categoryRows = await categories
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
+      );
+    expect(categoryRows).toEqual(
+      answer.categories.map((c) => [c.label, usd(c.debitsCents), c.count.toLocaleString('en-US')]),
+    );
+    await screenshot(page, 'finance-overview-tables');
+
+    // The busiest day's bar opens that day's transactions of that sub account: all of them.
+    await spend.getByRole('button', { name: 'Show as table' }).click();
+    const busiest = answer.series.reduce((a, b) => (b.count > a.count ? b : a));
+    const bounds = dayRangeToBounds(busiest.day, busiest.day, ZONE);
+    const listed: Transaction[] = [];
+    const onList = (r: PlaywrightResponse) => {
+      const url = new URL(r.url());
+      if (!isTransactionList(r.url()) || r.status() !== 200) return;
+      // Asked for exactly that day in the person's zone, of that sub account.
+      expect(url.searchParams.get('subAccountId')).toBe(sub);
+      expect(Number(url.searchParams.get('from'))).toBe(bounds.from);
+      expect(Number(url.searchParams.get('to'))).toBe(bounds.to);
+      r.json().then(
+        (p: TransactionPage) => listed.push(...p.items),
+        () => {},
+      );
+    };
+    page.on('response', onList);
+    await bars.nth(answer.series.indexOf(busiest)).click();
+    await page.waitForURL((url) => url.pathname === '/transactions');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      subAccountId: sub,
+      from: busiest.day,
+      to: busiest.day,
+    });
+    const summary = page.getByText(/^Showing 1–/);
+    await summary.waitFor();
+    while (/more available/.test((await summary.textContent()) ?? '')) {
+      const before = await summary.textContent();
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect.poll(() => summary.textContent()).not.toBe(before);
+    }
+    expect(await summary.textContent()).toBe(
+      `Showing 1–${busiest.count.toLocaleString('en-US')}, end of list`,
+    );
+    page.off('response', onList);
+    await expect.poll(() => listed.length).toBe(busiest.count);
+    for (const t of listed) expect(instantToIsoDay(Date.parse(t.date), ZONE)).toBe(busiest.day);
+
+    // The top card opens the period's transactions on that card.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === '/overview');
+    const topCard = answer.cards[0];
+    if (!topCard) throw new Error('no top card');
+    await page
+      .getByRole('region', { name: 'Top cards' })
+      .getByRole('link', { name: new RegExp(`^${escapeRegExp(topCard.label)}:`) })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/transactions');
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+      subAccountId: sub,
+      from: answer.period.from,
+      to: answer.period.to,
+      cardId: topCard.key,
+    });
+    await page.locator('tbody tr').first().waitFor();
+    expect(problems).toEqual([]);
+  });
+});
+
+const shortDay = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+const dayWithYear = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
 });
 
 function escapeRegExp(text: string): string {

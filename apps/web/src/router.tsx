@@ -27,7 +27,7 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     defaultPendingMinMs: 100,
     defaultErrorComponent: RouteError,
     defaultNotFoundComponent: () => (
-      <DeadEnd title="Not found" back={<Link to="/sub-accounts">Go to Sub accounts</Link>}>
+      <DeadEnd title="Not found" back={<Link to="/overview">Go to the Overview</Link>}>
         There is nothing at this address.
       </DeadEnd>
     ),

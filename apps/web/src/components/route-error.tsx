@@ -21,7 +21,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
     return (
       <DeadEnd
         title={error.status === 403 ? 'Not allowed' : 'Not found'}
-        back={<Link to="/sub-accounts">Go to Sub accounts</Link>}
+        back={<Link to="/overview">Go to the Overview</Link>}
       >
         {error.message}
       </DeadEnd>

@@ -1,4 +1,4 @@
-const DEFAULT_TARGET = '/sub-accounts';
+const DEFAULT_TARGET = '/overview';
 
 /** Only ever return somewhere inside this app: a path, never another origin or the sign-in page. */
 export function safeRedirect(target: string | undefined): string {

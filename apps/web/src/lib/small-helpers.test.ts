@@ -20,11 +20,11 @@ describe('search params', () => {
 describe('safe redirect', () => {
   it('returns only paths inside the app', () => {
     expect(safeRedirect('/cards?status=active')).toBe('/cards?status=active');
-    expect(safeRedirect(undefined)).toBe('/sub-accounts');
-    expect(safeRedirect('https://evil.example/')).toBe('/sub-accounts');
-    expect(safeRedirect('//evil.example/')).toBe('/sub-accounts');
-    expect(safeRedirect('/\\evil.example/')).toBe('/sub-accounts');
-    expect(safeRedirect('/sign-in?redirect=x')).toBe('/sub-accounts');
+    expect(safeRedirect(undefined)).toBe('/overview');
+    expect(safeRedirect('https://evil.example/')).toBe('/overview');
+    expect(safeRedirect('//evil.example/')).toBe('/overview');
+    expect(safeRedirect('/\\evil.example/')).toBe('/overview');
+    expect(safeRedirect('/sign-in?redirect=x')).toBe('/overview');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
-import type { LimitImpact } from '@card-console/shared/api/insights';
+import type { LimitImpact, Overview } from '@card-console/shared/api/insights';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type {
   PasskeyAssertion,
@@ -176,6 +176,24 @@ export function limitImpact(overrides: Partial<LimitImpact> = {}): LimitImpact {
     examined: 0,
     wouldRefuse: { count: 0, sumCents: 0 },
     wouldAllow: { count: 0, sumCents: 0 },
+    ...overrides,
+  };
+}
+
+/** The landing screen's answer for a quiet period: complete, nothing spent. */
+export function quietOverview(overrides: Partial<Overview> = {}): Overview {
+  const none = { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 };
+  return {
+    status: 'complete',
+    period: { from: '2026-03-01', to: '2026-03-30', tz: 'UTC' },
+    totals: none,
+    previousTotals: none,
+    granularity: 'day',
+    series: [],
+    categories: [],
+    merchants: [],
+    cards: [],
+    declines: { count: 0, rate: 0, reasons: [] },
     ...overrides,
   };
 }

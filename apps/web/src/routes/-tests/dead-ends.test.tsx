@@ -1,14 +1,23 @@
 import { screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { adminSession, financeSession, productionMeta, subAccounts } from '../../test/fixtures';
+import {
+  adminSession,
+  financeSession,
+  productionMeta,
+  quietOverview,
+  subAccounts,
+} from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { apiError, requestsTo, server } from '../../test/server';
 
 let logged: MockInstance<typeof console.error>;
 beforeEach(() => {
   logged = vi.spyOn(console, 'error');
-  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+  );
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -44,9 +53,10 @@ describe('dead ends say what happened and offer a way on, without logging an err
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
     expect(logged).not.toHaveBeenCalled();
 
-    await user.click(screen.getByRole('link', { name: 'Go to Sub accounts' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sub accounts' })).toBeVisible();
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    // The way on is the landing screen.
+    await user.click(screen.getByRole('link', { name: 'Go to the Overview' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/overview');
   });
 
   it('a screen the BFF refuses (403) is "Not allowed" with its reason, not a Retry', async () => {
@@ -54,9 +64,9 @@ describe('dead ends say what happened and offer a way on, without logging an err
     renderApp('/audit', { session: adminSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
     expect(screen.getByText('Admins only.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to Sub accounts' })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: 'Go to the Overview' })).toHaveAttribute(
       'href',
-      '/sub-accounts',
+      '/overview',
     );
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(logged).not.toHaveBeenCalled();
@@ -65,7 +75,7 @@ describe('dead ends say what happened and offer a way on, without logging an err
   it('an address that is no screen: "Not found" with a way in', async () => {
     renderApp('/no/such/screen', { session: financeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Go to Sub accounts' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the Overview' })).toBeInTheDocument();
   });
 
   it('signed out on the first load: straight to sign-in, no error logged', async () => {

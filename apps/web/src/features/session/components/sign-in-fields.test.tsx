@@ -2,7 +2,13 @@ import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
-import { card, financeSession, productionMeta, subAccounts } from '../../../test/fixtures';
+import {
+  card,
+  financeSession,
+  productionMeta,
+  quietOverview,
+  subAccounts,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 import { signInFieldErrorsFromServer } from '../sign-in-fields';
@@ -110,6 +116,7 @@ describe('sign-in while signed in', () => {
     server.use(
       http.get('/api/meta', () => HttpResponse.json(productionMeta)),
       http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+      http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
       http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
     );
   }
@@ -117,8 +124,8 @@ describe('sign-in while signed in', () => {
   it('goes on to the app', async () => {
     serveSignedIn();
     const { router } = renderApp('/sign-in', { session: financeSession() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sub accounts' })).toBeVisible();
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/overview');
     expect(screen.queryByRole('button', { name: 'Sign in' })).not.toBeInTheDocument();
   });
 
@@ -136,8 +143,8 @@ describe('sign-in while signed in', () => {
     const { router } = renderApp('/sign-in?redirect=%22%2F%2Fevil.example%2F%22', {
       session: financeSession(),
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sub accounts' })).toBeVisible();
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    expect(router.state.location.pathname).toBe('/overview');
   });
 
   it('signing out still lands on the sign-in form (the session it had cached is over)', async () => {

@@ -10,6 +10,7 @@ import {
   card,
   passkeyAssertion,
   productionMeta,
+  quietOverview,
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
@@ -52,6 +53,7 @@ function serveAdmin() {
       });
     }),
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
   );
   return { bodies, issued };
@@ -83,8 +85,8 @@ describe('sign in with a passkey as the second factor', () => {
     );
 
     await user.click(passkey);
-    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/overview');
     expect(startAuth).toHaveBeenCalledExactlyOnceWith({ optionsJSON: issued[0] });
     // The same email and password again, with the assertion: no second password round.
     expect(bodies).toHaveLength(2);
@@ -109,7 +111,7 @@ describe('sign in with a passkey as the second factor', () => {
     expect(bodies).toHaveLength(1);
 
     await user.click(screen.getByRole('button', { name: 'Use a passkey' }));
-    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
     // The first challenge was spent on the cancelled attempt: the second used a new one.
     expect(startAuth.mock.calls.map(([o]) => o.optionsJSON.challenge)).toEqual([
       'challenge-1',
@@ -144,7 +146,7 @@ describe('sign in with a passkey as the second factor', () => {
 
     await user.type(screen.getByLabelText('Second-factor code'), '654321');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
     expect(bodies.at(-1)).toEqual({
       email: 'admin@example.test',
       password: 'right-password',

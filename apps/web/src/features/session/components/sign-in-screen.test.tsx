@@ -8,6 +8,7 @@ import {
   demoMeta,
   financeSession,
   productionMeta,
+  quietOverview,
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
@@ -43,6 +44,7 @@ function serveSignIn(meta = demoMeta) {
     }),
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
   );
   return { bodies };
 }
@@ -91,8 +93,9 @@ describe('sign in', () => {
     await user.clear(code);
     await user.type(code, '654321');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('heading', { name: 'Sub accounts' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    // Everyone lands on the Overview.
+    expect(await screen.findByRole('heading', { name: 'Overview', level: 1 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/overview');
     expect(screen.getByRole('link', { name: 'Audit' })).toBeInTheDocument();
     expect(bodies.at(-1)).toEqual({
       email: 'admin@example.test',
@@ -136,7 +139,7 @@ describe('sign in', () => {
     await user.type(await screen.findByLabelText('Email'), 'finance@example.test');
     await user.type(screen.getByLabelText('Password'), 'right-password');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    await screen.findByRole('heading', { name: 'Sub accounts' });
-    expect(router.state.location.pathname).toBe('/sub-accounts');
+    await screen.findByRole('heading', { name: 'Overview', level: 1 });
+    expect(router.state.location.pathname).toBe('/overview');
   });
 });

@@ -32,7 +32,7 @@ describe('single sign-on', () => {
     renderApp('/sign-in');
     expect(await screen.findByRole('link', { name: 'Sign in with SSO' })).toHaveAttribute(
       'href',
-      `/api/sso/start?returnTo=${encodeURIComponent('/sub-accounts')}`,
+      `/api/sso/start?returnTo=${encodeURIComponent('/overview')}`,
     );
     expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
@@ -52,7 +52,7 @@ describe('single sign-on', () => {
     renderApp('/sign-in?redirect=%22%2F%2Fevil.example%2F%22');
     expect(await screen.findByRole('link', { name: 'Sign in with SSO' })).toHaveAttribute(
       'href',
-      `/api/sso/start?returnTo=${encodeURIComponent('/sub-accounts')}`,
+      `/api/sso/start?returnTo=${encodeURIComponent('/overview')}`,
     );
   });
 

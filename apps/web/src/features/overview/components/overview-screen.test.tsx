@@ -4,7 +4,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, server } from '../../../test/server';
+import { formatUpdatedAt } from './overview-freshness';
 
 const totals = (debitsCents: number, count: number) => ({
   debitsCents,
@@ -261,5 +262,138 @@ describe('overview screen', () => {
     const first = within(nav).getAllByRole('link')[0];
     expect(first).toHaveTextContent('Overview');
     expect(first).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('without a time the period was read (every day final), offers no refresh', async () => {
+    serve(overview());
+    renderApp(CUSTOM, { session: financeSession() });
+    await screen.findByRole('link', { name: /^Mar 2:/ });
+    expect(screen.queryByText(/^Updated/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Refresh/ })).toBeNull();
+  });
+
+  it('Refresh asks again with refresh=1 for the same period, busy meanwhile, and shows the answer in its place', async () => {
+    const readAt = new Date();
+    readAt.setHours(14, 3, 7, 0);
+    const later = new Date(readAt.getTime() + 65_000);
+    let answerRefresh: () => void = () => {};
+    server.use(
+      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+      http.get('/api/insights/overview', async ({ request }) => {
+        if (!new URL(request.url).searchParams.has('refresh')) {
+          return HttpResponse.json(overview({ updatedAt: readAt.toISOString() }));
+        }
+        await new Promise<void>((resolve) => {
+          answerRefresh = resolve;
+        });
+        return HttpResponse.json(
+          overview({ updatedAt: later.toISOString(), totals: totals(200_000, 41) }),
+        );
+      }),
+    );
+    const { user, queryClient } = renderApp(CUSTOM, { session: financeSession() });
+    expect(await screen.findByText('Updated')).toHaveTextContent(/^Updated 14:03:07$/);
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    await user.click(refresh);
+
+    const busy = await screen.findByRole('button', { name: 'Refreshing…' });
+    expect(busy).toBe(refresh);
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    const refreshes = () =>
+      requestsTo('/api/insights/overview').filter((r) =>
+        new URL(r.url).searchParams.has('refresh'),
+      );
+    await waitFor(() => expect(refreshes()).toHaveLength(1));
+    const normal = requestsTo('/api/insights/overview')[0]?.url ?? '';
+    expect(Object.fromEntries(new URL(refreshes()[0]?.url ?? '').searchParams)).toEqual({
+      ...Object.fromEntries(new URL(normal).searchParams),
+      refresh: '1',
+    });
+    // Pressed again while it runs: nothing more is asked.
+    await user.click(busy);
+    expect(busy).toHaveFocus();
+
+    answerRefresh();
+    expect(await screen.findByRole('button', { name: 'Refresh' })).not.toHaveAttribute(
+      'aria-disabled',
+    );
+    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 14:04:12$/);
+    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+      '$2,000.00',
+    );
+    // The answer took the period's place in the cache: one entry, asked for as before.
+    const cached = queryClient.getQueryCache().findAll({ queryKey: ['insights', 'overview'] });
+    expect(cached).toHaveLength(1);
+    expect(cached[0]?.queryKey[2]).not.toHaveProperty('refresh');
+    expect(refreshes()).toHaveLength(1);
+  });
+
+  it('a failed refresh says why and keeps the numbers shown', async () => {
+    const readAt = new Date();
+    readAt.setHours(9, 5, 0, 0);
+    server.use(
+      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+      http.get('/api/insights/overview', ({ request }) =>
+        new URL(request.url).searchParams.has('refresh')
+          ? apiError(502, 'upstream_unavailable', 'The card service did not answer')
+          : HttpResponse.json(overview({ updatedAt: readAt.toISOString() })),
+      ),
+    );
+    const { user } = renderApp(CUSTOM, { session: financeSession() });
+    await user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Could not refresh: The card service did not answer. The numbers shown are as of the time above.',
+    );
+    expect(screen.getByRole('button', { name: 'Refresh' })).not.toHaveAttribute('aria-disabled');
+    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 09:05:00$/);
+    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+      '$1,234.56',
+    );
+    expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
+  });
+
+  it('gives the date of a reading that was not today', () => {
+    const now = new Date(2026, 2, 4, 8, 0, 0).getTime();
+    expect(formatUpdatedAt(new Date(2026, 2, 4, 0, 0, 1).toISOString(), now)).toBe('00:00:01');
+    expect(formatUpdatedAt(new Date(2026, 2, 3, 23, 59, 59).toISOString(), now)).toBe(
+      'Mar 3, 23:59:59',
+    );
+    expect(formatUpdatedAt(new Date(2025, 11, 31, 14, 3, 7).toISOString(), now)).toBe(
+      'Dec 31, 2025, 14:03:07',
+    );
+  });
+
+  it("while the first reading has found no spend, holds the chart's place instead of an empty axis", async () => {
+    const unread = overview().series.map((p) => ({ ...p, debitsCents: 0, count: 0 }));
+    const computing = { status: 'computing' as const, progress: { rowsRead: 0 } };
+    serve(
+      overview({ ...computing, series: unread, previousSeries: unread }),
+      overview({
+        ...computing,
+        series: unread.map((p, i) => (i === 0 ? { ...p, debitsCents: 700 } : p)),
+        previousSeries: unread,
+      }),
+    );
+    renderApp(CUSTOM, { session: financeSession() });
+    expect(
+      await within(await screen.findByRole('region', { name: 'Spend per day' })).findByText(
+        'Drawn once the first days are read.',
+      ),
+    ).toBeInTheDocument();
+    expect(spendSection().querySelector('svg')).toBeNull();
+    // The next answer has a debit: the bars are drawn while the reading goes on.
+    expect(
+      await screen.findByRole('link', { name: 'Mar 2: $7.00 spent, previous period $0.00' }),
+    ).toBeInTheDocument();
+    expect(within(spendSection()).queryByText('Drawn once the first days are read.')).toBeNull();
+    expect(screen.getByText(/Reading transactions/)).toBeInTheDocument();
+  });
+
+  it('a complete period without spend draws its (empty) days, not the placeholder', async () => {
+    const none = overview().series.map((p) => ({ ...p, debitsCents: 0 }));
+    serve(overview({ series: none, previousSeries: none }));
+    renderApp(CUSTOM, { session: financeSession() });
+    expect(await screen.findByRole('link', { name: /^Mar 2: \$0\.00 spent/ })).toBeInTheDocument();
+    expect(screen.queryByText('Drawn once the first days are read.')).toBeNull();
   });
 });

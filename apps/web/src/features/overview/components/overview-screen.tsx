@@ -1,5 +1,6 @@
 import type { Overview, Totals } from '@card-console/shared/api/insights';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import { localTimeZone } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
 import { useNavigate } from '@tanstack/react-router';
 import { DayRangeFields } from '../../../components/day-range-fields';
@@ -11,6 +12,7 @@ import { type DrillScope, drillSearch, scopeNote } from '../drill-down';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
 import { formatCount, formatShortDay } from './chart-frame';
+import { OverviewFreshness } from './overview-freshness';
 import { RankedChart } from './ranked-chart';
 import { SpendChart } from './spend-chart';
 
@@ -41,6 +43,13 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
     allSubAccounts: !search.subAccountId,
     from: days.from,
     to: days.to,
+  };
+  // As the route asks for it: the period's days in the person's zone.
+  const query = {
+    subAccountId: search.subAccountId,
+    from: days.from,
+    to: days.to,
+    tz: localTimeZone(),
   };
   return (
     <section aria-labelledby="overview-title" className="overview">
@@ -103,12 +112,23 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
           />
         ) : null}
       </fieldset>
-      <p className="muted overview-period">
-        {formatShortDay(days.from, true)} – {formatShortDay(days.to, true)}
-        {search.subAccountId
-          ? `, ${subAccounts.find((s) => s.id === search.subAccountId)?.name ?? 'one sub account'}`
-          : ', all sub accounts'}
-      </p>
+      <div className="overview-period">
+        <p className="muted">
+          {formatShortDay(days.from, true)} – {formatShortDay(days.to, true)}
+          {search.subAccountId
+            ? `, ${subAccounts.find((s) => s.id === search.subAccountId)?.name ?? 'one sub account'}`
+            : ', all sub accounts'}
+        </p>
+        {overview.updatedAt ? (
+          // A new period starts with no refresh under way and no refresh error.
+          <OverviewFreshness
+            key={JSON.stringify(query)}
+            query={query}
+            updatedAt={overview.updatedAt}
+            busy={busy}
+          />
+        ) : null}
+      </div>
       <OverviewStatus overview={overview} />
       <div className="overview-body" aria-busy={busy || undefined}>
         <Tiles overview={overview} />

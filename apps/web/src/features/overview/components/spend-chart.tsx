@@ -23,6 +23,11 @@ const compactDollars = new Intl.NumberFormat('en-US', {
 const bucketName = (day: string, granularity: Overview['granularity']) =>
   granularity === 'week' ? `Week of ${formatShortDay(day)}` : formatShortDay(day);
 
+/** A first reading with no spend found yet: an axis from $0 to $0.01 would say nothing. */
+const nothingReadYet = ({ status, series, previousSeries }: Overview) =>
+  status === 'computing' &&
+  ![...series, ...(previousSeries ?? [])].some((point) => point.debitsCents > 0);
+
 interface Bucket {
   point: Point;
   previous: Point | undefined;
@@ -55,10 +60,18 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
           : `A bar opens its ${per}'s transactions.`
       }
       chart={
-        buckets.length ? (
-          <SpendBars buckets={buckets} scope={scope} granularity={granularity} title={title} />
-        ) : (
+        !buckets.length ? (
           <p className="empty">No days in this period.</p>
+        ) : nothingReadYet(overview) ? (
+          // The drawing's own height, so the screen does not jump when the bars come.
+          <p
+            className="spend-chart-placeholder muted"
+            style={{ aspectRatio: `${WIDTH} / ${HEIGHT}` }}
+          >
+            Drawn once the first days are read.
+          </p>
+        ) : (
+          <SpendBars buckets={buckets} scope={scope} granularity={granularity} title={title} />
         )
       }
       table={

@@ -3,7 +3,7 @@ import type { Overview } from '@card-console/shared/api/insights';
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
-import type { Browser, Page, Response as PlaywrightResponse } from 'playwright-core';
+import type { Browser, Locator, Page, Response as PlaywrightResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
@@ -316,12 +316,7 @@ describe('the Overview, for a finance person', () => {
     // Its table view holds the same numbers.
     const spend = page.getByRole('region', { name: 'Spend per day' });
     await spend.getByRole('button', { name: 'Show as table' }).click();
-    const rows = await spend
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
-      );
-    expect(rows).toEqual(
+    expect(await tableCells(spend)).toEqual(
       answer.series.map((p, i) => [
         dayWithYear.format(Date.parse(`${p.day}T00:00:00Z`)),
         usd(p.debitsCents),
@@ -341,12 +336,7 @@ describe('the Overview, for a finance person', () => {
       ),
     );
     await categories.getByRole('button', { name: 'Show as table' }).click();
-    const categoryRows = await categories
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
-      );
-    expect(categoryRows).toEqual(
+    expect(await tableCells(categories)).toEqual(
       answer.categories.map((c) => [c.label, usd(c.debitsCents), c.count.toLocaleString('en-US')]),
     );
     await screenshot(page, 'finance-overview-tables');
@@ -410,6 +400,14 @@ describe('the Overview, for a finance person', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** A table's body as the text of each row's cells. */
+const tableCells = (within: Locator) =>
+  within
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
+    );
 
 const shortDay = new Intl.DateTimeFormat('en-US', {
   month: 'short',

@@ -120,6 +120,14 @@ describe('secrets stay where they belong', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Demo accounts' }).count()).toBe(0);
     await signIn(page, 'admin@corp.test', password, await freshTotp(totpSecret));
+    // The landing screen, once the BFF has read its period: its answers are scanned too.
+    await page.waitForURL((url) => url.pathname === '/overview');
+    await page.locator('svg.spend-chart a.bar-link').first().waitFor();
+    await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Sub accounts' })
+      .click();
     await page.locator('tbody tr').first().waitFor();
 
     await page

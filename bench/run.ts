@@ -112,8 +112,8 @@ const benches: Record<
         const r = await runOverviewBench();
         const table = targets([
           {
-            what: 'first computation, 1,000,000 transactions in 365 days (rows/s; the bare walk of the simulator in the same run is the ceiling beside it)',
-            value: `${fmt(r.rowsPerSecond, 0)} (bare walk: ${fmt(r.bareRowsPerSecond, 0)})`,
+            what: 'first computation, 1,000,000 transactions in 365 days (rows/s; beside it the bare walks of the simulator in the same run, one cursor and 4 at once: the ceiling)',
+            value: `${fmt(r.rowsPerSecond, 0)} (bare walk: ${fmt(r.bareRowsPerSecond, 0)}; 4 at once: ${fmt(r.slicedRowsPerSecond, 0)})`,
             goal: '≥ 100,000',
             met: r.rowsPerSecond >= 100_000,
           },

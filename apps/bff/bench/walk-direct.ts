@@ -38,3 +38,58 @@ export async function walkDirect(
   }
   return { rows, pages, ms: performance.now() - started };
 }
+
+/**
+ * The simulator's own ceiling for a walk with as many pages in flight as the BFF keeps: the
+ * span cut into `slices` equal time slices (inclusive millisecond bounds that touch without
+ * overlapping), each walked by its own bare cursor on its own connection, all at once.
+ */
+export async function walkDirectSliced(
+  upstreamUrl: string,
+  apiKey: string,
+  subAccountId: string,
+  span: { from: number; to: number },
+  slices: number,
+): Promise<{ rows: number; pages: number; ms: number }> {
+  const started = performance.now();
+  const width = Math.ceil((span.to - span.from + 1) / slices);
+  const walks = Array.from({ length: slices }, async (_, i) => {
+    const dispatcher = new Agent({ connections: 1 });
+    const from = span.from + i * width;
+    const to = Math.min(span.to, from + width - 1);
+    let rows = 0;
+    let pages = 0;
+    let cursor: string | undefined;
+    try {
+      do {
+        const query = new URLSearchParams({
+          subAccountId,
+          from_date: String(from),
+          to_date: String(to),
+          ...(cursor ? { cursor } : {}),
+        });
+        const res = await request(`${upstreamUrl}/transaction?${query}`, {
+          dispatcher,
+          headers: { 'x-api-key': apiKey },
+        });
+        if (res.statusCode !== 200) throw new Error(`upstream answered ${res.statusCode}`);
+        const page = (await res.body.json()) as {
+          items: unknown[];
+          metadata: { nextCursor?: string };
+        };
+        rows += page.items.length;
+        pages++;
+        cursor = page.metadata.nextCursor;
+      } while (cursor);
+    } finally {
+      await dispatcher.close();
+    }
+    return { rows, pages };
+  });
+  const done = await Promise.all(walks);
+  return {
+    rows: done.reduce((a, b) => a + b.rows, 0),
+    pages: done.reduce((a, b) => a + b.pages, 0),
+    ms: performance.now() - started,
+  };
+}

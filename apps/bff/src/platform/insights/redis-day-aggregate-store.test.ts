@@ -39,8 +39,11 @@ describe('RedisDayAggregateStore', () => {
       'not json',
       '2026-01-02',
       '{"day":"x"}',
+      // Written before days carried when they were walked: how fresh it is cannot be told.
+      '2026-01-03',
+      JSON.stringify((({ walkedAt: _w, ...old }) => old)(aggregate('2026-01-03'))),
     );
-    const got = await store.get('sub_1', 'UTC', ['2026-01-01', '2026-01-02']);
+    const got = await store.get('sub_1', 'UTC', ['2026-01-01', '2026-01-02', '2026-01-03']);
     expect(got.size).toBe(0);
   });
 

@@ -8,6 +8,7 @@ import { useLocation } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
+import { FormFooter } from '../../../components/form-footer';
 import { isApiError } from '../../../lib/api-error';
 import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
 import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
@@ -161,15 +162,7 @@ export function RevealDialog({
             focusKey={focusKey}
           />
         ) : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
+        <FormFooter error={error} onCancel={onClose}>
           {/* With a factor to give, Reveal sends the code; a passkey or the provider is its own button. */}
           {!askFactor || withCode ? (
             <button
@@ -180,7 +173,7 @@ export function RevealDialog({
               {busy ? 'Revealing…' : 'Reveal'}
             </button>
           ) : null}
-        </div>
+        </FormFooter>
       </form>
     </Dialog>
   );

@@ -1,6 +1,7 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { type ReactNode, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
+import { FormFooter } from '../../../components/form-footer';
 import { isApiError } from '../../../lib/api-error';
 import { StepUpForm } from './step-up-form';
 
@@ -67,21 +68,11 @@ export function GuardedActionDialog(props: GuardedActionDialogProps) {
             onCancel={onClose}
           />
         ) : (
-          <>
-            {error ? (
-              <p className="form-error" role="alert">
-                {error}
-              </p>
-            ) : null}
-            <div className="actions">
-              <button type="button" onClick={onClose}>
-                Cancel
-              </button>
-              <button type="button" className="primary" disabled={busy} onClick={() => void act()}>
-                {actionLabel}
-              </button>
-            </div>
-          </>
+          <FormFooter error={error} onCancel={onClose}>
+            <button type="button" className="primary" disabled={busy} onClick={() => void act()}>
+              {actionLabel}
+            </button>
+          </FormFooter>
         )}
       </div>
     </Dialog>

@@ -1,6 +1,7 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { FormFooter } from '../../../components/form-footer';
 import { signWithPasskey } from '../../../lib/passkey-ceremony';
 import { sessionQueryOptions } from '../../session/api/get-session';
 import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
@@ -67,21 +68,13 @@ export function StepUpForm({ methods, intro, again, onSteppedUp, onCancel }: Ste
         afterProvider={again}
         focusKey={1}
       />
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
+      <FormFooter error={error} onCancel={onCancel}>
         {methods.includes('totp') ? (
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Checking…' : 'Confirm'}
           </button>
         ) : null}
-      </div>
+      </FormFooter>
     </form>
   );
 }

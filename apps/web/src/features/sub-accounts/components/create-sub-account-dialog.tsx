@@ -3,6 +3,7 @@ import type { SubAccountCreated } from '@card-console/shared/api/sub-accounts';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
+import { FormFooter } from '../../../components/form-footer';
 import { isApiError } from '../../../lib/api-error';
 import { useCreateSubAccount } from '../api/create-sub-account';
 
@@ -72,19 +73,11 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
             {nameError}
           </p>
         ) : null}
-        {formError ? (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
+        <FormFooter error={formError} onCancel={onClose}>
           <button type="submit" className="primary" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create'}
           </button>
-        </div>
+        </FormFooter>
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { overviewSchema } from '@card-console/shared/api/insights';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { SETTLING_DAYS } from './day-aggregate';
+import { MIN_REFRESH_MS } from './overview-service';
 import { expectedOverview, settledOverview } from './overview-test-support';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
@@ -104,7 +105,7 @@ describe('GET /api/insights/overview', () => {
     expect(estimated).toBe(true);
   });
 
-  it('days that can still change are read again once 30 s old, or at once on refresh', async () => {
+  it('days that can still change are read again once 30 s old, or 5 s old on refresh', async () => {
     const query = { subAccountId: sub, from: '2026-10-01', to: '2026-11-20', tz: 'UTC' };
     const first = await settledOverview(t, admin, query);
     expect(first.status).toBe('complete');
@@ -152,12 +153,20 @@ describe('GET /api/insights/overview', () => {
     expect(second).toEqual({ ...first, updatedAt: new Date(t.clock.now()).toISOString() });
     expectOpenDaysWalked();
 
-    // Asked to refresh: read again at once, however fresh.
-    t.clock.advance(1_000);
+    // Asked to refresh: read again once 5 s old, well within the 30 s; pressed again at once,
+    // nothing more is read (however often Refresh is pressed).
+    t.clock.advance(MIN_REFRESH_MS - 1);
     mark = t.simRequests.length;
+    const early = overviewSchema.parse((await ask({ ...query, refresh: '1' }, admin)).body);
+    expect(early.updatedAt).toBe(second.updatedAt);
+    expect(walkedSince(mark)).toEqual([]);
+    t.clock.advance(1);
     const refreshed = overviewSchema.parse((await ask({ ...query, refresh: '1' }, admin)).body);
     expect(refreshed.updatedAt).toBe(new Date(t.clock.now()).toISOString());
     expectOpenDaysWalked();
+    mark = t.simRequests.length;
+    await ask({ ...query, refresh: '1' }, admin);
+    expect(walkedSince(mark)).toEqual([]);
     expect((await ask({ ...query, refresh: 'yes' }, admin)).status).toBe(400);
 
     // A period whose days are all final says nothing of when it was read.

@@ -19,6 +19,11 @@ export const MAX_PERIOD_DAYS = 366;
 export const DAILY_UP_TO_DAYS = 92;
 /** Rows of the top merchants, cards and decline reasons. */
 export const TOP = 10;
+/**
+ * Asked to refresh, a day is read again only if it was read at least this long ago: however
+ * often someone presses Refresh, one period's days are walked at most once in that time.
+ */
+export const MIN_REFRESH_MS = 5_000;
 /** After a failed walk, requests say so for this long before one tries again. */
 export const RETRY_AFTER_FAILURE_MS = 5_000;
 /** Pages of the sub-account list read at most (25 a page: 10,000 sub accounts). */
@@ -45,7 +50,7 @@ export interface OverviewServiceDeps
  *
  * A request reads the days of its period and of the period before it. Days never computed,
  * and days not final (`day-aggregate.ts`: today, the settling window, days with pending
- * transactions) last walked `refreshMs` ago or more (or at once when the person asks to
+ * transactions) last walked `refreshMs` ago or more (`MIN_REFRESH_MS` when the person asks to
  * refresh), are walked again (`day-walk.ts`); the answer's `updatedAt` says when the oldest
  * day that can still change was read. Identical requests share one computation while
  * it runs. When some day was never computed the answer comes at once, `computing`, with what
@@ -137,8 +142,9 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       const days = dayList(previousFrom, to);
       const now = clock.now();
       const today = localDay(now, tz);
+      const wait = refresh === '1' ? Math.min(MIN_REFRESH_MS, deps.refreshMs) : deps.refreshMs;
       const due = (day: DayAggregate | undefined) =>
-        !day || (!day.final && (refresh === '1' || now - day.walkedAt >= deps.refreshMs));
+        !day || (!day.final && now - day.walkedAt >= wait);
 
       const read = async () =>
         Promise.all(subs.map((s) => store.get(s.id, tz, days).then((k) => [s.id, k] as const)));

@@ -12,31 +12,9 @@ export async function walkDirect(
   apiKey: string,
   subAccountId: string,
 ): Promise<{ rows: number; pages: number; ms: number }> {
-  const dispatcher = new Agent({ connections: 1 });
   const started = performance.now();
-  let rows = 0;
-  let pages = 0;
-  let cursor: string | undefined;
-  try {
-    do {
-      const query = new URLSearchParams({ subAccountId, ...(cursor ? { cursor } : {}) });
-      const res = await request(`${upstreamUrl}/transaction?${query}`, {
-        dispatcher,
-        headers: { 'x-api-key': apiKey },
-      });
-      if (res.statusCode !== 200) throw new Error(`upstream answered ${res.statusCode}`);
-      const page = (await res.body.json()) as {
-        items: unknown[];
-        metadata: { nextCursor?: string };
-      };
-      rows += page.items.length;
-      pages++;
-      cursor = page.metadata.nextCursor;
-    } while (cursor);
-  } finally {
-    await dispatcher.close();
-  }
-  return { rows, pages, ms: performance.now() - started };
+  const walked = await bareCursorWalk(upstreamUrl, apiKey, { subAccountId });
+  return { ...walked, ms: performance.now() - started };
 }
 
 /**
@@ -53,43 +31,52 @@ export async function walkDirectSliced(
 ): Promise<{ rows: number; pages: number; ms: number }> {
   const started = performance.now();
   const width = Math.ceil((span.to - span.from + 1) / slices);
-  const walks = Array.from({ length: slices }, async (_, i) => {
-    const dispatcher = new Agent({ connections: 1 });
-    const from = span.from + i * width;
-    const to = Math.min(span.to, from + width - 1);
-    let rows = 0;
-    let pages = 0;
-    let cursor: string | undefined;
-    try {
-      do {
-        const query = new URLSearchParams({
-          subAccountId,
-          from_date: String(from),
-          to_date: String(to),
-          ...(cursor ? { cursor } : {}),
-        });
-        const res = await request(`${upstreamUrl}/transaction?${query}`, {
-          dispatcher,
-          headers: { 'x-api-key': apiKey },
-        });
-        if (res.statusCode !== 200) throw new Error(`upstream answered ${res.statusCode}`);
-        const page = (await res.body.json()) as {
-          items: unknown[];
-          metadata: { nextCursor?: string };
-        };
-        rows += page.items.length;
-        pages++;
-        cursor = page.metadata.nextCursor;
-      } while (cursor);
-    } finally {
-      await dispatcher.close();
-    }
-    return { rows, pages };
-  });
-  const done = await Promise.all(walks);
+  const done = await Promise.all(
+    Array.from({ length: slices }, (_, i) => {
+      const from = span.from + i * width;
+      const to = Math.min(span.to, from + width - 1);
+      return bareCursorWalk(upstreamUrl, apiKey, {
+        subAccountId,
+        from_date: String(from),
+        to_date: String(to),
+      });
+    }),
+  );
   return {
     rows: done.reduce((a, b) => a + b.rows, 0),
     pages: done.reduce((a, b) => a + b.pages, 0),
     ms: performance.now() - started,
   };
+}
+
+/** One cursor walk of `GET /transaction` with `filter`, on a connection of its own. */
+async function bareCursorWalk(
+  upstreamUrl: string,
+  apiKey: string,
+  filter: Record<string, string>,
+): Promise<{ rows: number; pages: number }> {
+  const dispatcher = new Agent({ connections: 1 });
+  let rows = 0;
+  let pages = 0;
+  let cursor: string | undefined;
+  try {
+    do {
+      const query = new URLSearchParams({ ...filter, ...(cursor ? { cursor } : {}) });
+      const res = await request(`${upstreamUrl}/transaction?${query}`, {
+        dispatcher,
+        headers: { 'x-api-key': apiKey },
+      });
+      if (res.statusCode !== 200) throw new Error(`upstream answered ${res.statusCode}`);
+      const page = (await res.body.json()) as {
+        items: unknown[];
+        metadata: { nextCursor?: string };
+      };
+      rows += page.items.length;
+      pages++;
+      cursor = page.metadata.nextCursor;
+    } while (cursor);
+  } finally {
+    await dispatcher.close();
+  }
+  return { rows, pages };
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../http/app-error';
 import type { Who } from '../../http/context';
 import type { FeatureDeps } from '../../http/deps';
 import type { CallContext, DeferredPage, UpstreamClient } from '../../upstream/client';
+import { walkPages } from '../../upstream/walk-pages';
 import { createRangePlanner, type DateRange } from '../transactions/date-ranges';
 
 const DAY_MS = 86_400_000;
@@ -246,23 +247,17 @@ async function walkSubAccount(
   const walkRange = async (range: DateRange, page: DeferredPage<UpstreamTransaction>) => {
     const cut = range.to !== filter.to ? range.to : undefined;
     let rows = 0;
-    let previous: string | undefined;
-    for (;;) {
-      const cursor = page.metadata.nextCursor;
-      // A cursor that does not move would loop forever.
-      if (cursor !== undefined && cursor === previous) {
-        throw new AppError(502, 'upstream_invalid_response', 'The card service repeated a page.');
-      }
-      previous = cursor;
-      const next = cursor === undefined ? undefined : fetchPage(range, cursor);
-      next?.catch(() => {}); // awaited below, unless this page fails its check first
-      const checked = page.items();
-      const items = cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
-      rows += items.length;
-      take(items);
-      if (!next) return rows;
-      page = await next;
-    }
+    await walkPages(
+      page,
+      (cursor) => fetchPage(range, cursor),
+      (checked) => {
+        const items =
+          cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
+        rows += items.length;
+        take(items);
+      },
+    );
+    return rows;
   };
 
   const whole: DateRange = { from: filter.from, to: filter.to };

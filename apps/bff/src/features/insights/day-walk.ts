@@ -1,8 +1,8 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
-import { AppError } from '../../http/app-error';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
 import type { CallContext, DeferredPage, UpstreamClient } from '../../upstream/client';
+import { walkPages } from '../../upstream/walk-pages';
 import { addTransaction, emptyDay } from './day-aggregate';
 import { addDays, dayStart } from './local-days';
 
@@ -114,25 +114,17 @@ export async function walkDays(
     const from = dayStart(oldest, timeZone);
     const to = dayStart(addDays(newest, 1), timeZone) - 1;
     const counter = dayCounter(range, timeZone, to);
-    let page = start ?? (await fetchPage(from, to, cut));
-    let previous: string | undefined;
-    for (;;) {
-      const cursor = page.metadata.nextCursor;
-      // A cursor that does not move would loop forever.
-      if (cursor !== undefined && cursor === previous) {
-        throw new AppError(502, 'upstream_invalid_response', 'The card service repeated a page.');
-      }
-      previous = cursor;
-      // Ask for the next page before checking and counting this one: the two overlap.
-      const next = cursor === undefined ? undefined : fetchPage(from, to, cut, cursor);
-      next?.catch(() => {}); // awaited below, unless this page fails its check first
-      const checked = page.items();
-      counter.add(checked);
-      hooks.rows(checked.length);
-      if (!next || stop.signal.aborted) break;
-      page = await next;
-    }
-    if (stop.signal.aborted) return;
+    const first = start ?? (await fetchPage(from, to, cut));
+    const complete = await walkPages(
+      first,
+      (cursor) => fetchPage(from, to, cut, cursor),
+      (checked) => {
+        counter.add(checked);
+        hooks.rows(checked.length);
+      },
+      () => stop.signal.aborted,
+    );
+    if (!complete) return;
     await hooks.done(counter.days);
   }
 }

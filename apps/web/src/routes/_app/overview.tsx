@@ -68,7 +68,7 @@ function OverviewRoute() {
   return (
     <OverviewScreen
       search={search}
-      days={{ from: query.from, to: query.to }}
+      query={query}
       subAccounts={subAccounts}
       overview={overview.data}
       busy={overview.isPlaceholderData}

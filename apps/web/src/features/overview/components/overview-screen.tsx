@@ -1,6 +1,5 @@
-import type { Overview, Totals } from '@card-console/shared/api/insights';
+import type { Overview, OverviewQuery, Totals } from '@card-console/shared/api/insights';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import { localTimeZone } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
 import { useNavigate } from '@tanstack/react-router';
 import { DayRangeFields } from '../../../components/day-range-fields';
@@ -25,15 +24,21 @@ const PERIOD_LABEL: Record<Period, string> = {
 
 interface OverviewScreenProps {
   search: OverviewSearch;
-  /** The period's first and last day, as asked for. */
-  days: { from: string; to: string };
+  /** What the route asked the BFF for: the sub account, the period's days, the zone. */
+  query: OverviewQuery;
   subAccounts: SubAccount[];
   overview: Overview;
   /** The numbers shown are the previous choice's while the new ones load. */
   busy: boolean;
 }
 
-export function OverviewScreen({ search, days, subAccounts, overview, busy }: OverviewScreenProps) {
+export function OverviewScreen({
+  search,
+  query,
+  subAccounts,
+  overview,
+  busy,
+}: OverviewScreenProps) {
   useDocumentTitle('Overview');
   const navigate = useNavigate();
   const set = (patch: Partial<OverviewSearch>) =>
@@ -41,15 +46,8 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
   const scope: DrillScope = {
     subAccountId: search.subAccountId ?? subAccounts[0]?.id,
     allSubAccounts: !search.subAccountId,
-    from: days.from,
-    to: days.to,
-  };
-  // As the route asks for it: the period's days in the person's zone.
-  const query = {
-    subAccountId: search.subAccountId,
-    from: days.from,
-    to: days.to,
-    tz: localTimeZone(),
+    from: query.from,
+    to: query.to,
   };
   return (
     <section aria-labelledby="overview-title" className="overview">
@@ -85,7 +83,7 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
                 // Custom starts from the days shown, for the person to change.
                 set(
                   period === 'custom'
-                    ? { period, ...days }
+                    ? { period, from: query.from, to: query.to }
                     : {
                         period: period === '30d' ? undefined : period,
                         from: undefined,
@@ -114,7 +112,7 @@ export function OverviewScreen({ search, days, subAccounts, overview, busy }: Ov
       </fieldset>
       <div className="overview-period">
         <p className="muted">
-          {formatShortDay(days.from, true)} – {formatShortDay(days.to, true)}
+          {formatShortDay(query.from, true)} – {formatShortDay(query.to, true)}
           {search.subAccountId
             ? `, ${subAccounts.find((s) => s.id === search.subAccountId)?.name ?? 'one sub account'}`
             : ', all sub accounts'}

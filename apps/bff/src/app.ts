@@ -40,7 +40,11 @@ import { PasskeyCeremonies } from './platform/passkeys/passkey-ceremonies';
 import { SecondFactors } from './platform/passkeys/second-factors';
 import { type ExportReceipts, MemoryExportReceipts } from './platform/security/export-receipts';
 import { type ExportSlots, MemoryExportSlots } from './platform/security/export-slots';
-import { MemoryOneTimeStore, type OneTimeStore } from './platform/security/one-time-store';
+import {
+  MemoryOneTimeStore,
+  ONE_TIME_LIMITS,
+  type OneTimeStore,
+} from './platform/security/one-time-store';
 import {
   createRateLimiters,
   memoryRateLimiters,
@@ -53,6 +57,7 @@ import type { SessionStore } from './platform/sessions/session-store';
 import { createHashingGate } from './platform/users/hashing-gate';
 import type { UserDirectory } from './platform/users/user-directory';
 import type { UpstreamClient } from './upstream/client';
+import { createWalkGate } from './upstream/walk-gate';
 
 export interface AppDeps {
   config: Config;
@@ -71,8 +76,11 @@ export interface AppDeps {
   exportReceipts?: ExportReceipts;
   /** Admins' passkeys and TOTP setting (durable: a file in DATA_DIR, or Redis). */
   factorStore: FactorStore;
-  /** Single-use values (WebAuthn challenges, pending SSO sign-ins); memory by default. */
-  oneTimeStore?: OneTimeStore;
+  /** WebAuthn challenges, each good once; memory by default. */
+  challengeStore?: OneTimeStore;
+  /** Pending single sign-ons, each taken once by its callback: apart from the challenges, so
+   * anonymous starts cannot evict them; memory by default. */
+  ssoPendingStore?: OneTimeStore;
   /** Single sign-on's relying party, when `config.sso` is set (index.ts resolves 'demo'). */
   relyingParty?: RelyingParty;
   audit: AuditStore;
@@ -110,12 +118,13 @@ export function createApp(deps: AppDeps): RequestListener {
     config.session,
   );
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
-  const oneTime = deps.oneTimeStore ?? new MemoryOneTimeStore(clock);
+  const challenges =
+    deps.challengeStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.challenges);
   const factors = new SecondFactors(deps.users, deps.factorStore);
   const passkeys = new PasskeyCeremonies({
     origin: config.publicOrigin,
     factors: deps.factorStore,
-    challenges: oneTime,
+    challenges,
     now: () => clock.now(),
   });
   const stepUp = new SecondFactorStepUp({
@@ -148,6 +157,7 @@ export function createApp(deps: AppDeps): RequestListener {
     cardDirectory:
       deps.cardDirectory ??
       createCardDirectory({ listPage: upstreamCardPages(deps.upstream), clock, logger }),
+    walkGate: createWalkGate(config.walkCaps),
   };
 
   const app = express();
@@ -186,14 +196,24 @@ export function createApp(deps: AppDeps): RequestListener {
       }),
       passkeyRoutes({ factors, passkeys, stepUp, audit }),
       rp
-        ? ssoRoutes({ rp, pending: oneTime, sessions, audit, logger, config })
+        ? ssoRoutes({
+            rp,
+            pending: deps.ssoPendingStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.ssoPending),
+            sessions,
+            users: deps.users,
+            limiters,
+            audit,
+            logger,
+            config,
+          })
         : ssoNotConfigured(),
       auditRoutes(featureDeps),
       subAccountsRoutes(featureDeps),
       cardsRoutes(featureDeps),
       transactionsRoutes(featureDeps),
       insightsRoutes(featureDeps, {
-        store: deps.dayAggregates ?? new MemoryDayAggregateStore(),
+        store:
+          deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
         refreshMs: config.insightsRefreshMs,
       }),
     ],

@@ -90,6 +90,7 @@ describe('configuration', () => {
         clientSecret: 'a-client-secret',
         roleClaim: 'groups',
         roleMap: { 'card-admins': 'admin', 'finance-team': 'finance' },
+        emailVerifiedClaim: 'email_verified',
         scopes: ['email', 'profile', 'groups'],
         label: 'SSO',
       });
@@ -107,8 +108,31 @@ describe('configuration', () => {
       [{ ...sso, OIDC_ROLE_MAP: 'card-admins=owner' }, 'OIDC_ROLE_MAP: "card-admins=owner"'],
       [{ ...sso, OIDC_ROLE_MAP: '=admin' }, 'OIDC_ROLE_MAP: "=admin"'],
       [{ OIDC_ROLE_MAP: 'a=admin' }, 'OIDC_ROLE_MAP: set without OIDC_ISSUER'],
+      [{ ...sso, OIDC_ROLE_CLAIM: 'preferred_username' }, 'OIDC_ROLE_CLAIM: "preferred_username"'],
+      [{ ...sso, OIDC_ROLE_CLAIM: 'name' }, 'OIDC_ROLE_CLAIM: "name" is a profile claim'],
+      [{ ...sso, SSO_STARTS_PER_ADDRESS_PER_MINUTE: '0' }, 'SSO_STARTS_PER_ADDRESS_PER_MINUTE:'],
+      [{ ...sso, OIDC_EMAIL_VERIFIED_CLAIM: 'a b' }, 'OIDC_EMAIL_VERIFIED_CLAIM:'],
     ])('refuses a bad single sign-on setting, naming it (%#)', (env, message) => {
       expect(messageOf({ ...production, ...env })).toContain(message);
+    });
+
+    it('maps roles from a group or role claim, or from email (which counts only when verified)', () => {
+      for (const claim of ['groups', 'roles', 'email']) {
+        expect(loadConfig({ ...production, ...sso, OIDC_ROLE_CLAIM: claim }).sso).toMatchObject({
+          roleClaim: claim,
+        });
+      }
+    });
+
+    it('reads which claim vouches for the email (Entra ID: xms_edov)', () => {
+      const config = loadConfig({ ...production, ...sso, OIDC_EMAIL_VERIFIED_CLAIM: 'xms_edov' });
+      expect(config.sso).toMatchObject({ emailVerifiedClaim: 'xms_edov' });
+    });
+
+    it('lets an office behind one address start more single sign-ons a minute', () => {
+      expect(loadConfig(production).rateLimits.ssoStartsPerAddressPerMinute).toBe(60);
+      const config = loadConfig({ ...production, SSO_STARTS_PER_ADDRESS_PER_MINUTE: '600' });
+      expect(config.rateLimits.ssoStartsPerAddressPerMinute).toBe(600);
     });
 
     it('allows a plain-http provider on loopback only (a local test provider)', () => {

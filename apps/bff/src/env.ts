@@ -101,6 +101,16 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
   ),
+  /** Limit previews and new Overview periods one person may have walking at once; more wait. */
+  WALKS_PER_PERSON: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100).default(2),
+  ),
+  /** Limit previews and Overview walks this BFF process runs at once, everyone together. */
+  WALKS_TOTAL: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_000).default(4),
+  ),
   /**
    * Whole dollars: a card maximum per transaction at or above this gets a warning in the card
    * editor. Up to the card service's own ceiling for a limit ($100,000,000).
@@ -126,6 +136,19 @@ const envSchema = z.object({
       .min(0)
       .max(3_600, 'must be at most 3600 (an hour)')
       .default(30),
+  ),
+  /**
+   * Megabytes of the Overview's per-day aggregates kept in this process when there is no
+   * Redis; the least recently used sub account × zone series go first.
+   */
+  INSIGHTS_MEMORY_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number of megabytes, such as 128' })
+      .int('must be a whole number of megabytes, such as 128')
+      .min(1)
+      .max(65_536)
+      .default(128),
   ),
   /** Shared sessions, rate limits, used codes, edit locks and export caps for several replicas. */
   REDIS_URL: connectionUrlSchema(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
@@ -159,10 +182,26 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: optionalString,
   /** The ID token claim the role comes from (a string or an array of strings). */
   OIDC_ROLE_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).max(200).default('groups')),
+  /** The claim that vouches for `email` (Entra ID: `xms_edov`). */
+  OIDC_EMAIL_VERIFIED_CLAIM: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[\w.:-]{1,100}$/, 'must be a claim name')
+      .default('email_verified'),
+  ),
   /** `claim value=role` pairs, comma-separated: `card-admins=admin,finance-team=finance`. */
   OIDC_ROLE_MAP: optionalString,
   /** Scopes asked for besides `openid` (space-separated). */
   OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('email profile groups')),
+  /**
+   * Single sign-on starts one address may make a minute (each keeps a pending sign-in for 10
+   * minutes). Raise it when a whole office signs in through one NAT address at once.
+   */
+  SSO_STARTS_PER_ADDRESS_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100_000).default(60),
+  ),
   /** What the sign-in page's button says: "Sign in with <label>". */
   OIDC_LABEL: z.preprocess(emptyAsUndefined, z.string().min(1).max(40).default('SSO')),
   /** How long SIGTERM waits for in-flight requests (an export is then cut) before exiting. */
@@ -190,6 +229,8 @@ export interface RateLimitConfig {
   stepUpFailuresPerSession: number;
   apiRequestsPerMinute: number;
   revealsPerMinute: number;
+  /** Single sign-on starts (sign-in or step-up) from one address a minute. */
+  ssoStartsPerAddressPerMinute: number;
 }
 
 /** Single sign-on through an OpenID Provider (`features/sso`). */
@@ -201,6 +242,11 @@ export interface SsoConfig {
   roleClaim: string;
   /** Claim value → role; a person with no mapped value gets no session. */
   roleMap: Readonly<Record<string, Role>>;
+  /**
+   * The boolean claim by which the provider vouches for `email` (`email_verified`, the
+   * standard's, by default; Entra ID's is `xms_edov`). Without it `true`, the email names nobody.
+   */
+  emailVerifiedClaim?: string;
   /** Scopes besides `openid`. */
   scopes: string[];
   label: string;
@@ -243,6 +289,10 @@ export interface Config {
   limitWarningMaximumCents: number;
   /** How long the Overview's days that can still change are shown before they are read again. */
   insightsRefreshMs: number;
+  /** The Overview's in-memory day store's bound, in bytes (estimated). */
+  insightsMemoryBytes: number;
+  /** Limit previews and Overview walks at once, per person and in all (`upstream/walk-gate.ts`). */
+  walkCaps: { perPerson: number; total: number };
   /** Set: sessions, limits, used codes, locks and export caps live in Redis (several replicas). */
   redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
@@ -282,6 +332,28 @@ function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
+ * Standard claims (OpenID Connect Core §5.1) with no verification flag that a person can edit
+ * at many providers (Keycloak's account console, Google's profile): never a source of a role.
+ * `email` and `phone_number` may be, but count only when verified (`verifiedClaim`).
+ */
+const SELF_ASSERTED_CLAIMS = new Set([
+  'name',
+  'given_name',
+  'family_name',
+  'middle_name',
+  'nickname',
+  'preferred_username',
+  'profile',
+  'picture',
+  'website',
+  'gender',
+  'birthdate',
+  'zoneinfo',
+  'locale',
+  'address',
+]);
+
+/**
  * The OIDC_* variables, all or none of issuer, client id and secret; the role map must name at
  * least one value, each mapped to finance or admin. Problems are added to `problems`.
  */
@@ -297,6 +369,11 @@ function ssoConfig(e: z.infer<typeof envSchema>, problems: string[]): SsoConfig 
   }
   if (e.OIDC_ISSUER && isClearTextOffHost(e.OIDC_ISSUER)) {
     problems.push('OIDC_ISSUER: must be https:// (http:// only to a loopback host)');
+  }
+  if (SELF_ASSERTED_CLAIMS.has(e.OIDC_ROLE_CLAIM)) {
+    problems.push(
+      `OIDC_ROLE_CLAIM: "${e.OIDC_ROLE_CLAIM}" is a profile claim people can set themselves at many providers; map a group or role claim (groups, roles), or email`,
+    );
   }
   const roleMap: Record<string, Role> = {};
   for (const pair of (e.OIDC_ROLE_MAP ?? '').split(',')) {
@@ -323,6 +400,7 @@ function ssoConfig(e: z.infer<typeof envSchema>, problems: string[]): SsoConfig 
     clientSecret: e.OIDC_CLIENT_SECRET as string,
     roleClaim: e.OIDC_ROLE_CLAIM,
     roleMap,
+    emailVerifiedClaim: e.OIDC_EMAIL_VERIFIED_CLAIM,
     scopes: e.OIDC_SCOPES.split(/\s+/).filter((s) => s !== '' && s !== 'openid'),
     label: e.OIDC_LABEL,
   };
@@ -411,6 +489,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoTransactions: e.DEMO_TRANSACTIONS,
     limitWarningMaximumCents: e.LIMIT_WARNING_MAXIMUM_USD * 100,
     insightsRefreshMs: e.INSIGHTS_REFRESH_SECONDS * 1000,
+    insightsMemoryBytes: e.INSIGHTS_MEMORY_MB * 1024 * 1024,
+    walkCaps: { perPerson: e.WALKS_PER_PERSON, total: e.WALKS_TOTAL },
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
@@ -428,6 +508,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       stepUpFailuresPerSession: 5,
       apiRequestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
       revealsPerMinute: 5,
+      ssoStartsPerAddressPerMinute: e.SSO_STARTS_PER_ADDRESS_PER_MINUTE,
     },
   };
 }

@@ -44,12 +44,21 @@ async function main() {
   // Made once the key is known, so no line it writes can carry the key.
   const logger = createLogger(config.logLevel, createStdoutDestination(), { secrets: [apiKey] });
 
+  // Demo mode's own OpenID Provider, started before the people: the demo accounts are linked
+  // to its people, as an operator links people with `pnpm users link`.
+  const demoProvider =
+    config.sso === 'demo'
+      ? await (await import('./platform/sso/demo-identity-provider')).startDemoIdentityProvider({
+          redirectUris: config.allowedOrigins.map((origin) => `${origin}/api/sso/callback`),
+          postLogoutRedirectUris: config.allowedOrigins.map((origin) => `${origin}/sign-in`),
+        })
+      : undefined;
   let users: UserDirectory;
   try {
     users = config.usersFile
       ? await UserDirectory.fromFile(config.usersFile)
       : config.mode === 'demo'
-        ? await UserDirectory.demo()
+        ? await UserDirectory.demo(demoProvider ? { ssoIssuer: demoProvider.issuer } : {})
         : await UserDirectory.none();
   } catch (error) {
     logger.fatal((error as Error).message);
@@ -128,29 +137,24 @@ async function main() {
     await Promise.all(closers.map(async (close) => close()));
     process.exit(1);
   }
-  // Single sign-on: the company's provider, or in demo mode one of our own on loopback.
+  // Single sign-on: the company's provider, or in demo mode our own on loopback (started above).
   let relyingParty: RelyingParty | undefined;
   if (config.sso) {
     const { RelyingParty } = await import('./features/sso/relying-party');
     let sso = config.sso;
     if (sso === 'demo') {
-      const { startDemoIdentityProvider } = await import('./platform/sso/demo-identity-provider');
-      const origins = config.allowedOrigins;
-      const provider = await startDemoIdentityProvider({
-        redirectUris: origins.map((origin) => `${origin}/api/sso/callback`),
-        postLogoutRedirectUris: origins.map((origin) => `${origin}/sign-in`),
-      });
-      closers.push(() => provider.close());
+      if (!demoProvider) throw new Error('unreachable: the demo provider starts in demo mode');
+      closers.push(() => demoProvider.close());
       sso = {
-        issuer: provider.issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        roleClaim: provider.roleClaim,
-        roleMap: provider.roleMap,
+        issuer: demoProvider.issuer,
+        clientId: demoProvider.clientId,
+        clientSecret: demoProvider.clientSecret,
+        roleClaim: demoProvider.roleClaim,
+        roleMap: demoProvider.roleMap,
         scopes: ['email', 'profile', 'groups'],
         label: 'demo SSO',
       };
-      logger.info({ issuer: provider.issuer }, 'demo identity provider started on loopback');
+      logger.info({ issuer: demoProvider.issuer }, 'demo identity provider started on loopback');
     }
     relyingParty = new RelyingParty(sso);
   }
@@ -168,7 +172,8 @@ async function main() {
       locks: shared.locks,
       exportSlots: shared.exportSlots,
       exportReceipts: shared.exportReceipts,
-      oneTimeStore: shared.oneTimeStore,
+      challengeStore: shared.challengeStore,
+      ssoPendingStore: shared.ssoPendingStore,
       dayAggregates: shared.dayAggregates,
     }),
     factorStore,

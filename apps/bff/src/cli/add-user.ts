@@ -44,6 +44,7 @@ export async function addUser(input: AddUserInput): Promise<AddUserResult> {
     passwordHash,
     ...(totpSecret ? { totpSecret } : {}),
     ...(existing?.disabled ? { disabled: true } : {}),
+    ...(existing?.sso ? { sso: existing.sso } : {}),
   };
   const next = existing ? users.map((u) => (u.email === email ? entry : u)) : [...users, entry];
   await writeUsersAtomically(input.file, next);

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoScrypt } from '../platform/users/password-hash';
 import { UserDirectory } from '../platform/users/user-directory';
 import { addUser } from './add-user';
-import { removeUser, setUserDisabled } from './edit-users';
+import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
 
 let dir: string;
 let file: string;
@@ -76,5 +76,62 @@ describe('pnpm users remove / disable / enable (core)', () => {
     await expect(
       setUserDisabled({ file, email: 'nobody@example.com', disabled: true }),
     ).rejects.toThrow(/not in/);
+  });
+});
+
+describe('pnpm users link / unlink (core)', () => {
+  const issuer = 'https://idp.example.com';
+
+  it('links a person to a provider subject, which the BFF then finds; unlink takes it away', async () => {
+    expect(await linkUser({ file, email: 'Pat@Example.com', issuer, subject: 'sub-pat' })).toBe(
+      true,
+    );
+    expect(await linkUser({ file, email: 'pat@example.com', issuer, subject: 'sub-pat' })).toBe(
+      false,
+    );
+    let users = await UserDirectory.fromFile(file);
+    expect(users.findLinked(`${issuer}/`, 'sub-pat')?.email).toBe('pat@example.com');
+    expect(users.findLinked('https://other.example.com', 'sub-pat')).toBeUndefined();
+    expect(users.findLinked(issuer, 'sub-lee')).toBeUndefined();
+    // Re-adding the person (a new password) keeps the link.
+    await addUser({
+      file,
+      email: 'pat@example.com',
+      role: 'finance',
+      password,
+      scrypt: demoScrypt,
+    });
+    users = await UserDirectory.fromFile(file);
+    expect(users.findLinked(issuer, 'sub-pat')?.email).toBe('pat@example.com');
+
+    expect(await unlinkUser({ file, email: 'pat@example.com' })).toBe(true);
+    expect(await unlinkUser({ file, email: 'pat@example.com' })).toBe(false);
+    users = await UserDirectory.fromFile(file);
+    expect(users.findLinked(issuer, 'sub-pat')).toBeUndefined();
+  });
+
+  it('one provider identity is one person: linking it to another moves the link', async () => {
+    await linkUser({ file, email: 'pat@example.com', issuer, subject: 'shared' });
+    expect(await linkUser({ file, email: 'lee@example.com', issuer, subject: 'shared' })).toBe(
+      true,
+    );
+    const linked = (await entries()).map((u) => [u.email, (u as { sso?: unknown }).sso]);
+    expect(linked).toEqual([
+      ['pat@example.com', undefined],
+      ['lee@example.com', { issuer, subject: 'shared' }],
+    ]);
+  });
+
+  it.each([
+    ['an issuer that is no URL', { issuer: 'idp', subject: 's' }, /--issuer/],
+    ['a subject with a space', { issuer, subject: 'a b' }, /--subject/],
+    ['an empty subject', { issuer, subject: '' }, /--subject/],
+  ])('refuses %s, changing nothing', async (_, link, message) => {
+    const before = await readFile(file, 'utf8');
+    await expect(linkUser({ file, email: 'pat@example.com', ...link })).rejects.toThrow(message);
+    await expect(
+      linkUser({ file, email: 'nobody@example.com', issuer, subject: 's' }),
+    ).rejects.toThrow(/not in/);
+    expect(await readFile(file, 'utf8')).toBe(before);
   });
 });

@@ -1,5 +1,6 @@
-// The cores of `pnpm users remove`, `disable` and `enable`: no TTY, no process globals.
-import type { UserEntry } from '../platform/users/users-file';
+// The cores of `pnpm users remove`, `disable`, `enable`, `link` and `unlink`: no TTY, no
+// process globals.
+import { ssoLinkSchema, type UserEntry } from '../platform/users/users-file';
 import { readUsers, writeUsersAtomically } from './users-file-io';
 
 export interface EditUserInput {
@@ -48,4 +49,46 @@ export async function setUserDisabled(
     users.map((u) => (u.email === email ? updated : u)),
   );
   return true;
+}
+
+/**
+ * Links a person to a single sign-on identity: from then on, a sign-in at that provider as that
+ * subject is this person (their role, factors and audit name), and nothing else at the provider
+ * is. The subject is the provider's `sub` for them, as a refused sign-in's audit record names
+ * it. Another person linked to the same identity loses the link. Returns false when unchanged.
+ */
+export async function linkUser(
+  input: EditUserInput & { issuer: string; subject: string },
+): Promise<boolean> {
+  const { users, email } = await usersWith(input);
+  const parsed = ssoLinkSchema.safeParse({ issuer: input.issuer, subject: input.subject });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`--${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const link = parsed.data;
+  const same = (u: UserEntry) => u.sso?.issuer === link.issuer && u.sso.subject === link.subject;
+  const user = users.find((u) => u.email === email) as UserEntry;
+  if (same(user) && users.filter(same).length === 1) return false;
+  await writeUsersAtomically(
+    input.file,
+    users.map((u) => (u.email === email ? { ...u, sso: link } : same(u) ? withoutLink(u) : u)),
+  );
+  return true;
+}
+
+/** Takes a person's single sign-on link away; returns false when they had none. */
+export async function unlinkUser(input: EditUserInput): Promise<boolean> {
+  const { users, email } = await usersWith(input);
+  if (!users.some((u) => u.email === email && u.sso)) return false;
+  await writeUsersAtomically(
+    input.file,
+    users.map((u) => (u.email === email ? withoutLink(u) : u)),
+  );
+  return true;
+}
+
+function withoutLink(user: UserEntry): UserEntry {
+  const { sso: _link, ...rest } = user;
+  return rest;
 }

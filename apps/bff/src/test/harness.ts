@@ -13,7 +13,7 @@ import {
 } from '@card-console/card-service-sim';
 import type { Role } from '@card-console/shared/api/meta';
 import supertest from 'supertest';
-import { createApp } from '../app';
+import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
 import { RelyingParty } from '../features/sso/relying-party';
@@ -79,6 +79,8 @@ export interface TestAppOptions {
   recordSimRequests?: boolean;
   /** Single sign-on against this (real) OpenID Provider; none when not given. */
   identityProvider?: TestIdentityProvider;
+  /** One-time stores in place of the memory defaults (or Redis's): smaller bounds, say. */
+  oneTimeStores?: Pick<AppDeps, 'challengeStore' | 'ssoPendingStore'>;
 }
 
 /** A request as the simulator received it. */
@@ -126,6 +128,8 @@ export interface TestApp {
    * of admin session have passed a second factor).
    */
   signIn(role: Role, options?: { via?: 'password' | 'sso' }): Promise<TestSession>;
+  /** The provider's redirect back (from `walkToCallback`), sent as a browser would. */
+  ssoCallback(stopped: { url: string }, browser: SsoBrowser): Promise<supertest.Response>;
   close(): Promise<void>;
 }
 
@@ -204,6 +208,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.isDraining ? { isDraining: options.isDraining } : {}),
     ...(options.cutOff ? { cutOff: options.cutOff } : {}),
+    ...options.oneTimeStores,
   });
 
   const server = http.createServer(app.serverOptions);
@@ -295,6 +300,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     request,
     sim,
     factors,
+    ssoCallback: callback,
     authenticator,
     enrolAdminPasskey,
     simUrl,

@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { metaQueryOptions } from '../features/session/api/get-meta';
 import { sessionQueryOptions } from '../features/session/api/get-session';
-import { SignInScreen } from '../features/session/components/sign-in-screen';
+import { SignInScreen, type SsoOutcome } from '../features/session/components/sign-in-screen';
 import { safeRedirect } from '../lib/safe-redirect';
 import { flag, text } from '../lib/search-params';
 
@@ -10,15 +10,17 @@ interface SignInSearch {
   redirect?: string | undefined;
   /** Came here because the session ended. */
   expired?: boolean | undefined;
-  /** Sent back by the single sign-on callback when it did not complete. */
-  sso?: 'failed' | undefined;
+  /** Sent back by single sign-on when it did not complete, and why. */
+  sso?: SsoOutcome | undefined;
 }
+
+const ssoOutcomes: readonly SsoOutcome[] = ['failed', 'unavailable', 'busy'];
 
 function validateSignInSearch(search: Record<string, unknown>): SignInSearch {
   return {
     redirect: text(search.redirect, 2000),
     expired: flag(search.expired),
-    sso: search.sso === 'failed' ? 'failed' : undefined,
+    sso: ssoOutcomes.find((outcome) => outcome === search.sso),
   };
 }
 
@@ -44,7 +46,5 @@ export const Route = createFileRoute('/sign-in')({
 
 function SignInRoute() {
   const { redirect, expired, sso } = Route.useSearch();
-  return (
-    <SignInScreen redirect={redirect} expired={expired === true} ssoFailed={sso === 'failed'} />
-  );
+  return <SignInScreen redirect={redirect} expired={expired === true} ssoOutcome={sso} />;
 }

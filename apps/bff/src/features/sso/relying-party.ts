@@ -3,13 +3,21 @@
 // (signature, issuer, audience, expiry, nonce, and auth_time against max_age).
 import type { Role } from '@card-console/shared/api/meta';
 import * as oidc from 'openid-client';
+import { z } from 'zod';
 import type { SsoConfig } from '../../env';
+import { findCardNumbers } from '../../platform/security/card-numbers';
 
 /** What a sign-in at the provider proved, read from the checked ID token. */
 export interface ProviderIdentity {
+  /** The provider (the token's `iss`) and its subject: together, who this is at the provider. */
+  issuer: string;
   sub: string;
-  /** Lower-cased; the person's name in Card Console (sessions, audit, passkeys). */
+  /**
+   * Lower-cased, and only when the provider vouches for it (`email_verified` exactly `true`)
+   * and it is usable as a name (`identityEmail`); the person's name in Card Console.
+   */
   email: string | undefined;
+  /** From the role claim, when that claim is one the provider vouches for (`verifiedClaim`). */
   role: Role | undefined;
   /** Unix seconds of the person's authentication at the provider. */
   authTime: number | undefined;
@@ -122,14 +130,14 @@ export class RelyingParty {
     });
     const claims = tokens.claims();
     if (!claims || !tokens.id_token) throw new Error('the provider returned no ID token');
-    const email =
-      typeof claims.email === 'string' && claims.email_verified !== false
-        ? claims.email.trim().toLowerCase()
-        : undefined;
     return {
+      issuer: claims.iss,
       sub: claims.sub,
-      email,
-      role: mapRole(claims[this.sso.roleClaim], this.sso.roleMap),
+      email: identityEmail(verifiedClaim(claims, 'email', this.sso.emailVerifiedClaim)),
+      role: mapRole(
+        verifiedClaim(claims, this.sso.roleClaim, this.sso.emailVerifiedClaim),
+        this.sso.roleMap,
+      ),
       authTime: typeof claims.auth_time === 'number' ? claims.auth_time : undefined,
       idToken: tokens.id_token,
     };
@@ -149,6 +157,46 @@ export class RelyingParty {
       })
       .toString();
   }
+}
+
+/**
+ * Claims with a verification flag (OpenID Connect Core §5.1): the person types them in at many
+ * providers, so they count only when the provider says it checked them. `email`'s flag is
+ * `email_verified` unless the provider names another (Entra ID: `xms_edov`).
+ */
+const VERIFICATION_FLAGS: Readonly<Record<string, string>> = {
+  email: 'email_verified',
+  phone_number: 'phone_number_verified',
+};
+
+/**
+ * A claim's value when the provider vouches for it: `email` and `phone_number` only with their
+ * flag exactly `true` (absent — Entra ID never sends `email_verified` — or the string "false",
+ * as Cognito sends it, is not); any other claim as the provider sent it.
+ */
+export function verifiedClaim(
+  claims: Readonly<Record<string, unknown>>,
+  name: string,
+  emailVerifiedClaim = VERIFICATION_FLAGS.email,
+): unknown {
+  const flag = name === 'email' ? emailVerifiedClaim : VERIFICATION_FLAGS[name];
+  if (flag === undefined) return claims[name];
+  return claims[flag] === true ? claims[name] : undefined;
+}
+
+const identityEmailSchema = z.email().max(254);
+
+/**
+ * An email usable as a person's name in sessions, the audit trail and passkeys: a well-formed
+ * address, lower-cased, with no control, format (bidi) or line-breaking characters and no card
+ * number. Anything else is no identity at all.
+ */
+export function identityEmail(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const email = value.trim().toLowerCase();
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(email)) return undefined;
+  if (!identityEmailSchema.safeParse(email).success) return undefined;
+  return findCardNumbers(email).length > 0 ? undefined : email;
 }
 
 /**

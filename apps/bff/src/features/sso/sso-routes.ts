@@ -3,6 +3,7 @@
 // SameSite=Lax cookie. The callback's outcome is a redirect the SPA understands.
 import { hash, randomBytes } from 'node:crypto';
 import type { AuditMethod } from '@card-console/shared/api/audit';
+import type { Role } from '@card-console/shared/api/meta';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -10,9 +11,18 @@ import type { Config } from '../../env';
 import type { ApiRoutes } from '../../http/api-router';
 import { AppError } from '../../http/app-error';
 import type { AuditStore } from '../../http/deps';
+import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
+import { RateLimiterMemory, RateLimiterRes } from '../../platform/security/rate-limiter-classes';
+import type { RateLimiters } from '../../platform/security/rate-limits';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
-import { type AuthorizationSecrets, ProviderUnavailable, RelyingParty } from './relying-party';
+import type { UserDirectory } from '../../platform/users/user-directory';
+import {
+  type AuthorizationSecrets,
+  type ProviderIdentity,
+  ProviderUnavailable,
+  RelyingParty,
+} from './relying-party';
 
 /** A sign-in at the provider must come back within this long. */
 export const PENDING_TTL_MS = 10 * 60_000;
@@ -21,9 +31,12 @@ const AUTH_TIME_SKEW_MS = 30_000;
 
 export interface SsoRoutesDeps {
   rp: RelyingParty;
-  /** Pending sign-ins, taken once by their callback. */
+  /** Pending sign-ins, taken once by their callback (a store of their own, bounded). */
   pending: OneTimeStore;
   sessions: SessionService;
+  /** The users file: whom a provider identity may (linked) or may not (a local name) be. */
+  users: Pick<UserDirectory, 'find' | 'findLinked'>;
+  limiters: Pick<RateLimiters, 'ssoStartsPerAddress'>;
   audit: AuditStore;
   logger: Logger;
   config: Pick<Config, 'publicOrigin' | 'allowedOrigins' | 'cookie' | 'sessionSecret'>;
@@ -43,7 +56,15 @@ interface Pending extends AuthorizationSecrets {
   sessionKey?: string;
 }
 
-const returnToQuery = z.strictObject({ returnTo: z.string().max(2048).optional() });
+/**
+ * Where to come back to: a path of the app, kept with the pending sign-in, so short. A longer
+ * one (no screen of the app needs it) comes back to the start page instead.
+ */
+export const RETURN_TO_MAX = 512;
+const returnToQuery = z.strictObject({ returnTo: z.string().max(RETURN_TO_MAX).optional() });
+
+/** Callbacks that match no sign-in in progress: logged at most this often a minute, never audited. */
+const UNMATCHED_LOG_LINES_PER_MINUTE = 10;
 
 /** What the callback reads itself; the library reads the whole URL again. */
 const callbackQuery = z.looseObject({
@@ -65,7 +86,8 @@ export function safeReturnTo(target: string | undefined): string {
 }
 
 export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
-  const { rp, pending, sessions, audit, logger, config } = deps;
+  const { rp, pending, sessions, users, limiters, audit, logger, config } = deps;
+  const logUnmatched = limitedLog(logger, UNMATCHED_LOG_LINES_PER_MINUTE);
   const bindingCookie = config.cookie.secure ? '__Host-cc_sso' : 'cc_sso';
   const cookieOptions = {
     httpOnly: true,
@@ -105,6 +127,15 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
   ) => {
     const query = returnToQuery.safeParse(req.query);
     const returnTo = safeReturnTo(query.success ? query.data.returnTo : undefined);
+    const refusedTo = purpose === 'signIn' ? '/sign-in?sso=busy' : withStepUpFailed(returnTo);
+    try {
+      // Every start writes a pending record: per address, so one client cannot fill the store.
+      await limiters.ssoStartsPerAddress.consume(req.ip ?? 'unknown');
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      logger.warn({ requestId: req.requestId }, 'single sign-on starts from one address refused');
+      return res.redirect(302, refusedTo);
+    }
     const secrets = RelyingParty.newSecrets();
     const redirectUri = redirectUriFor(req);
     let url: URL;
@@ -130,11 +161,19 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
       startedAt: Date.now(),
       ...(extra.sessionKey ? { sessionKey: extra.sessionKey } : {}),
     };
-    await pending.put(
-      keyOf(binding(req, res), secrets.state),
-      JSON.stringify(record),
-      PENDING_TTL_MS,
-    );
+    try {
+      await pending.put(
+        keyOf(binding(req, res), secrets.state),
+        JSON.stringify(record),
+        PENDING_TTL_MS,
+      );
+    } catch (error) {
+      logger.error({ err: error, requestId: req.requestId }, 'pending single sign-on not stored');
+      return res.redirect(
+        302,
+        purpose === 'signIn' ? '/sign-in?sso=unavailable' : withStepUpFailed(returnTo),
+      );
+    }
     res.redirect(302, url.toString());
   };
 
@@ -155,7 +194,8 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
       action: entry.action,
       outcome: entry.outcome,
       method: entry.method,
-      ...(entry.detail ? { detail: entry.detail.slice(0, 300) } : {}),
+      // The provider's words and subjects are not ours: never a card number in the trail.
+      ...(entry.detail ? { detail: maskCardNumbers(entry.detail).slice(0, 300) } : {}),
       requestId: req.requestId,
     });
   };
@@ -182,117 +222,204 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
     },
 
     'GET /api/sso/callback': async (req, res) => {
-      const query = callbackQuery.safeParse(req.query);
-      const held = readCookie(req, bindingCookie);
-      const state = query.success ? query.data.state : undefined;
-      const text = held && state ? await pending.take(keyOf(held, state)) : undefined;
-      const started = text ? (JSON.parse(text) as Pending) : undefined;
-      const failedSignIn = async (detail: string, actor?: string) => {
-        await record(req, {
-          action: 'session.signIn',
-          outcome: 'failed',
-          method: 'sso',
-          actor,
-          detail,
-        });
-        res.redirect(302, '/sign-in?sso=failed');
-      };
-
-      if (!started) {
-        // A forged or replayed callback, another browser's, or one that came back too late.
-        return failedSignIn(
-          !query.success ? 'malformed callback' : 'no matching sign-in in progress (state)',
-        );
-      }
-      const failed =
-        started.purpose === 'stepUp'
-          ? async (detail: string) => {
-              await record(req, {
-                action: 'session.stepUp',
-                outcome: 'failed',
-                method: 'provider',
-                actor: req.actor?.email,
-                role: req.actor?.role,
-                detail,
-              });
-              res.redirect(302, withStepUpFailed(started.returnTo));
-            }
-          : failedSignIn;
-      if (started.purpose === 'stepUp' && started.sessionKey) {
-        // The session cookie is SameSite=Strict and stays behind on this cross-site redirect:
-        // the pending record, bound to this browser, names the session.
-        await sessions.loadByKey(req, started.sessionKey);
-      }
-      if (query.success && query.data.error) {
-        return failed(`the provider answered ${query.data.error}`);
-      }
-
-      const callbackUrl = new URL(started.redirectUri);
-      callbackUrl.search = new URL(req.url, 'http://callback.invalid').search;
-      let identity: Awaited<ReturnType<RelyingParty['finish']>>;
+      // A navigation: whatever goes wrong, the browser gets a page to land on, never JSON.
       try {
-        identity = await rp.finish(
-          callbackUrl,
-          started,
-          started.purpose === 'stepUp' ? { maxAge: 0 } : {},
-        );
+        await callback(req, res);
       } catch (error) {
-        logger.warn({ err: error, requestId: req.requestId }, 'single sign-on callback refused');
-        return failed(`refused: ${errorSummary(error)}`);
+        logger.error({ err: error, requestId: req.requestId }, 'single sign-on callback failed');
+        if (!res.headersSent) res.redirect(302, '/sign-in?sso=failed');
       }
+    },
+  };
 
-      if (started.purpose === 'stepUp') {
-        const session = activeSession(req);
-        if (!session?.record.sso || session.key !== started.sessionKey) {
-          return failed('the session that asked has ended');
-        }
-        if (identity.sub !== session.record.sso.sub) {
-          return failed('another person signed in at the provider');
-        }
-        if (
-          identity.authTime === undefined ||
-          identity.authTime * 1000 < started.startedAt - AUTH_TIME_SKEW_MS
-        ) {
-          return failed('the provider did not authenticate the person again (auth_time)');
-        }
-        await sessions.recordStepUp(req, res);
-        await record(req, {
-          action: 'session.stepUp',
-          outcome: 'success',
-          method: 'provider',
-          actor: session.record.email,
-          role: session.record.role,
-        });
-        return res.redirect(302, started.returnTo);
+  async function callback(req: Request, res: Response) {
+    const query = callbackQuery.safeParse(req.query);
+    const held = readCookie(req, bindingCookie);
+    const state = query.success ? query.data.state : undefined;
+    const text = held && state ? await pending.take(keyOf(held, state)) : undefined;
+    const started = text ? (JSON.parse(text) as Pending) : undefined;
+
+    if (!started) {
+      // A forged or replayed callback, another browser's, or one that came back too late. Any
+      // page can make its visitors' browsers send this, so it earns no audit record (anonymous
+      // refusals are logged, not audited), and the log line is rate-limited.
+      logUnmatched(
+        {
+          requestId: req.requestId,
+          reason: query.success ? 'no sign-in in progress' : 'malformed',
+        },
+        'single sign-on callback matched no sign-in in progress',
+      );
+      return res.redirect(302, '/sign-in?sso=failed');
+    }
+    // From here the callback belongs to a sign-in this browser started: its outcome is audited.
+    const failedSignIn = async (detail: string, actor?: string) => {
+      await record(req, {
+        action: 'session.signIn',
+        outcome: 'failed',
+        method: 'sso',
+        actor,
+        detail,
+      });
+      res.redirect(302, '/sign-in?sso=failed');
+    };
+    const failed =
+      started.purpose === 'stepUp'
+        ? async (detail: string) => {
+            await record(req, {
+              action: 'session.stepUp',
+              outcome: 'failed',
+              method: 'provider',
+              actor: req.actor?.email,
+              role: req.actor?.role,
+              detail,
+            });
+            res.redirect(302, withStepUpFailed(started.returnTo));
+          }
+        : failedSignIn;
+    if (started.purpose === 'stepUp' && started.sessionKey) {
+      // The session cookie is SameSite=Strict and stays behind on this cross-site redirect:
+      // the pending record, bound to this browser, names the session.
+      await sessions.loadByKey(req, started.sessionKey);
+    }
+    if (query.success && query.data.error) {
+      return failed(`the provider answered ${query.data.error}`);
+    }
+
+    const callbackUrl = new URL(started.redirectUri);
+    callbackUrl.search = new URL(req.url, 'http://callback.invalid').search;
+    let identity: ProviderIdentity;
+    try {
+      identity = await rp.finish(
+        callbackUrl,
+        started,
+        started.purpose === 'stepUp' ? { maxAge: 0 } : {},
+      );
+    } catch (error) {
+      logger.warn({ err: error, requestId: req.requestId }, 'single sign-on callback refused');
+      return failed(`refused: ${errorSummary(error)}`);
+    }
+
+    if (started.purpose === 'stepUp') {
+      const session = activeSession(req);
+      if (!session?.record.sso || session.key !== started.sessionKey) {
+        return failed('the session that asked has ended');
       }
+      if (identity.sub !== session.record.sso.sub) {
+        return failed('another person signed in at the provider');
+      }
+      if (
+        identity.authTime === undefined ||
+        identity.authTime * 1000 < started.startedAt - AUTH_TIME_SKEW_MS
+      ) {
+        return failed('the provider did not authenticate the person again (auth_time)');
+      }
+      await record(req, {
+        action: 'session.stepUp',
+        outcome: 'success',
+        method: 'provider',
+        actor: session.record.email,
+        role: session.record.role,
+      });
+      await sessions.recordStepUp(req, res);
+      return res.redirect(302, started.returnTo);
+    }
 
-      if (!identity.email) return failedSignIn('the ID token has no verified email claim');
-      if (!identity.role) {
+    const person = whoSignedIn(identity, users);
+    if ('refused' in person) {
+      if (person.noRole) {
         // Signed in at the provider, but nothing maps them to a role: no session, ever.
         await record(req, {
           action: 'session.signIn',
           outcome: 'failed',
           method: 'sso',
-          actor: identity.email,
-          detail: 'no mapped role',
+          actor: person.actor,
+          detail: person.refused,
         });
         return res.redirect(302, '/no-access');
       }
-      await sessions.start(
-        req,
-        res,
-        { email: identity.email, role: identity.role },
-        { steppedUp: false, method: 'sso', sso: { sub: identity.sub, idToken: identity.idToken } },
-      );
-      await record(req, {
-        action: 'session.signIn',
-        outcome: 'success',
+      return failedSignIn(person.refused, person.actor);
+    }
+    // Recorded first, as a password sign-in is: a sign-in the trail cannot hold gets no session.
+    await record(req, {
+      action: 'session.signIn',
+      outcome: 'success',
+      method: 'sso',
+      actor: person.email,
+      role: person.role,
+    });
+    await sessions.start(
+      req,
+      res,
+      { email: person.email, role: person.role },
+      {
+        steppedUp: false,
         method: 'sso',
-        actor: identity.email,
-        role: identity.role,
-      });
-      res.redirect(302, started.returnTo);
-    },
+        sso: {
+          sub: identity.sub,
+          idToken: identity.idToken,
+          ...(person.linked ? { linked: true } : {}),
+        },
+      },
+    );
+    res.redirect(302, started.returnTo);
+  }
+}
+
+type SignedInPerson =
+  | { email: string; role: Role; linked: boolean }
+  | { refused: string; actor?: string; noRole?: true };
+
+/**
+ * Who a provider identity is in Card Console. A person an operator linked to this subject
+ * (`pnpm users link`) is that person of the users file, with the file's role, unless disabled.
+ * Anyone else is named by the email the provider vouches for, with the role its claims map to,
+ * and may never take the name of someone in the users file: factors, receipts, limits and the
+ * audit actor are keyed by that name.
+ */
+export function whoSignedIn(
+  identity: Pick<ProviderIdentity, 'issuer' | 'sub' | 'email' | 'role'>,
+  users: Pick<UserDirectory, 'find' | 'findLinked'>,
+): SignedInPerson {
+  const linked = users.findLinked(identity.issuer, identity.sub);
+  if (linked) {
+    if (linked.disabled) {
+      return { refused: 'the linked account is disabled in the users file', actor: linked.email };
+    }
+    return { email: linked.email, role: linked.role, linked: true };
+  }
+  if (!identity.email) {
+    return {
+      refused: `the ID token has no usable verified email (email_verified must be true); subject ${identity.sub}`,
+    };
+  }
+  const local = users.find(identity.email);
+  if (local) {
+    return {
+      refused: `${identity.email} is a${local.disabled ? ' disabled' : ''} users-file account not linked to this provider subject (${identity.sub}); pnpm users link links it`,
+    };
+  }
+  if (!identity.role) return { refused: 'no mapped role', actor: identity.email, noRole: true };
+  return { email: identity.email, role: identity.role, linked: false };
+}
+
+/**
+ * A warn-level logger for what anyone can cause: at most `perMinute` lines a minute from this
+ * process; the lines left out are counted into the next one written.
+ */
+function limitedLog(logger: Logger, perMinute: number) {
+  const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  let suppressed = 0;
+  return (fields: Record<string, unknown>, message: string) => {
+    limiter.consume('line').then(
+      () => {
+        logger.warn({ ...fields, ...(suppressed > 0 ? { suppressed } : {}) }, message);
+        suppressed = 0;
+      },
+      () => {
+        suppressed++;
+      },
+    );
   };
 }
 

@@ -22,7 +22,8 @@ export interface RedisStoresOptions {
 /**
  * Every store whose state several replicas must share, on one Redis client, ready to hand to
  * `createApp`: sessions, rate limits and lock-outs (step-up counters included), used TOTP
- * codes, per-card edit serialisation, export caps and export receipts, and the Overview's
+ * codes, per-card edit serialisation, export caps and export receipts, passkey challenges and
+ * pending single sign-ons (each bounded on its own), and the Overview's
  * per-day aggregates.
  */
 export function redisStores(
@@ -43,7 +44,8 @@ export function redisStores(
     exportSlots: new RedisExportSlots(client, config.exportCaps, { prefix }),
     exportReceipts: new RedisExportReceipts(client, { prefix }),
     factorStore: new RedisFactorStore(client, prefix),
-    oneTimeStore: new RedisOneTimeStore(client, prefix),
+    challengeStore: new RedisOneTimeStore(client, { prefix, kind: 'challenges' }),
+    ssoPendingStore: new RedisOneTimeStore(client, { prefix, kind: 'ssoPending' }),
     dayAggregates: new RedisDayAggregateStore(client, { prefix }),
   };
 }

@@ -3,9 +3,9 @@ import { ManualClock } from '../../test/manual-clock';
 import { MemoryOneTimeStore } from './one-time-store';
 import { oneTimeStoreContract } from './one-time-store.contract';
 
-oneTimeStoreContract('MemoryOneTimeStore', async () => {
+oneTimeStoreContract('MemoryOneTimeStore', async (options) => {
   const clock = new ManualClock();
-  const store = new MemoryOneTimeStore(clock);
+  const store = new MemoryOneTimeStore(clock, options?.limit);
   return { a: store, b: store, pass: async (ms) => clock.advance(ms) };
 });
 

@@ -13,7 +13,10 @@ export interface OneTimeStoreUnderTest {
 let counter = 0;
 const freshKey = () => `key-${++counter}-${Math.random().toString(36).slice(2)}`;
 
-export function oneTimeStoreContract(name: string, make: () => Promise<OneTimeStoreUnderTest>) {
+export function oneTimeStoreContract(
+  name: string,
+  make: (options?: { limit?: number }) => Promise<OneTimeStoreUnderTest>,
+) {
   describe(`${name} (OneTimeStore contract)`, () => {
     it('a value put on one replica is taken on the other, and then it is gone', async () => {
       const { a, b } = await make();
@@ -68,6 +71,31 @@ export function oneTimeStoreContract(name: string, make: () => Promise<OneTimeSt
       await pass(300);
       await b.put(key, 'new', 60_000);
       expect(await a.take(key)).toBe('new');
+    });
+
+    it('never holds more than its bound: the oldest live value makes room, on either replica', async () => {
+      const { a, b } = await make({ limit: 3 });
+      const keys = [freshKey(), freshKey(), freshKey(), freshKey()];
+      await a.put(keys[0] as string, 'first', 60_000);
+      await b.put(keys[1] as string, 'second', 60_000);
+      await a.put(keys[2] as string, 'third', 60_000);
+      await a.put(keys[0] as string, 'first again', 61_000); // replaced: now the newest
+      await b.put(keys[3] as string, 'fourth', 62_000);
+      expect(await a.take(keys[1] as string)).toBeUndefined();
+      expect(await b.take(keys[2] as string)).toBe('third');
+      expect(await b.take(keys[0] as string)).toBe('first again');
+      expect(await a.take(keys[3] as string)).toBe('fourth');
+    });
+
+    it('a value taken frees its place: at the bound, a put after a take evicts nobody', async () => {
+      const { a, b } = await make({ limit: 2 });
+      const [one, two, three] = [freshKey(), freshKey(), freshKey()];
+      await a.put(one, 'one', 60_000);
+      await a.put(two, 'two', 60_000);
+      expect(await b.take(one)).toBe('one');
+      await b.put(three, 'three', 60_000);
+      expect(await a.take(two)).toBe('two');
+      expect(await a.take(three)).toBe('three');
     });
   });
 }

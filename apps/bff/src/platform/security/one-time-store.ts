@@ -2,7 +2,9 @@ import type { Clock } from '../../http/deps';
 
 /**
  * Values good for one use (WebAuthn challenges, pending OpenID Connect sign-ins): whichever
- * replica takes a value first gets it, and nobody gets it again.
+ * replica takes a value first gets it, and nobody gets it again. Each kind of value has a store
+ * of its own with its own bound, so a flood of one kind (anonymous sign-in starts) can never
+ * evict the other (a person's passkey challenge).
  */
 export interface OneTimeStore {
   /** Keeps `value` under `key` for `ttlMs` (a later put replaces it). */
@@ -11,8 +13,12 @@ export interface OneTimeStore {
   take(key: string): Promise<string | undefined>;
 }
 
-/** Past this many live values the oldest is dropped: a flood of started sign-ins cannot grow memory. */
-export const MEMORY_ONE_TIME_LIMIT = 50_000;
+/**
+ * How many live values each kind may hold; past that the oldest is dropped. A pending sign-in
+ * is about 1 kB (its returnTo is at most 512 characters), a challenge about 200 bytes.
+ */
+export const ONE_TIME_LIMITS = { challenges: 50_000, ssoPending: 20_000 } as const;
+export type OneTimeKind = keyof typeof ONE_TIME_LIMITS;
 
 /** In-process store: right for one BFF instance; several replicas need the Redis one. */
 export class MemoryOneTimeStore implements OneTimeStore {
@@ -21,7 +27,7 @@ export class MemoryOneTimeStore implements OneTimeStore {
 
   constructor(
     private readonly clock: Pick<Clock, 'now'>,
-    private readonly limit = MEMORY_ONE_TIME_LIMIT,
+    private readonly limit: number = ONE_TIME_LIMITS.challenges,
   ) {}
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {

@@ -23,6 +23,8 @@ export interface RateLimiters {
   signInPerAddress: RateLimiterAbstract;
   /** Sign-in attempts per email from everywhere: a loose ceiling against many addresses. */
   signInPerAccount: RateLimiterAbstract;
+  /** Single sign-on starts per address: each writes a pending sign-in, anonymously. */
+  ssoStartsPerAddress: RateLimiterAbstract;
   apiPerUser: RateLimiterAbstract;
   revealPerUser: RateLimiterAbstract;
   /** Step-up codes checked or being checked, per session (its store key). */
@@ -63,6 +65,11 @@ export function createRateLimiters(
       keyPrefix: 'stepup-failures',
       points: limits.stepUpFailuresPerSession,
       duration: sessionSeconds,
+    }),
+    ssoStartsPerAddress: factory({
+      keyPrefix: 'sso-start-address',
+      points: limits.ssoStartsPerAddressPerMinute,
+      duration: 60,
     }),
     apiPerUser: factory({
       keyPrefix: 'api-user',

@@ -44,7 +44,7 @@ export function sessionStoreKey(secret: string, id: string): string {
 
 /** Whether the person a session belongs to may still use it (the users directory). */
 export interface SessionAccounts {
-  allowsSession(session: { email: string; role: SessionRecord['role'] }): boolean;
+  allowsSession(session: Pick<SessionRecord, 'email' | 'role' | 'method' | 'sso'>): boolean;
 }
 
 /**
@@ -91,10 +91,10 @@ export class SessionService {
     const key = this.keyFor(id);
     const record = await this.store.get(key);
     if (!record) return undefined;
-    // The users file vouches for password sessions only; a single sign-on session's role came
-    // from the provider at sign-in and changes at the next sign-in.
-    const vouched =
-      record.method === 'sso' || !this.accounts || this.accounts.allowsSession(record);
+    // The users file vouches for its people's sessions, single sign-on ones of linked people
+    // included; an unlinked single sign-on session (its role from the provider at sign-in)
+    // ends once the file holds its name.
+    const vouched = !this.accounts || this.accounts.allowsSession(record);
     if (this.isExpired(record) || !vouched) {
       await this.store.delete(key);
       return undefined;

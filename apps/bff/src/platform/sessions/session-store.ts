@@ -14,8 +14,11 @@ export interface SessionRecord {
   stepUpAt?: number;
   /** How the person signed in; absent on sessions stored before single sign-on existed. */
   method?: SignInMethod;
-  /** Single sign-on: the provider's subject and the ID token (the hint for signing out there). */
-  sso?: { sub: string; idToken: string };
+  /**
+   * Single sign-on: the provider's subject, the ID token (the hint for signing out there), and
+   * whether the subject is linked to a person of the users file (who then vouches for it).
+   */
+  sso?: { sub: string; idToken: string; linked?: boolean };
 }
 
 /**

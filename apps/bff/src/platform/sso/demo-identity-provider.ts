@@ -1,7 +1,7 @@
 // Demo mode's own OpenID Provider: the demo accounts, their public password, and one more
 // person whose only group grants nothing, so "signed in but no access" can be tried.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { demoAccounts, demoPassword } from '../users/demo-accounts';
+import { demoAccounts, demoPassword, demoSubject } from '../users/demo-accounts';
 import {
   type IdentityProviderOptions,
   type ProviderPerson,
@@ -20,7 +20,7 @@ const groupOfRole = { finance: 'card-console-finance', admin: 'card-console-admi
 
 const demoPeople: readonly ProviderPerson[] = [
   ...demoAccounts.map((account) => ({
-    sub: `demo-${account.role}`,
+    sub: demoSubject(account.role),
     email: account.email,
     name: `Demo ${account.role === 'admin' ? 'Admin' : 'Finance'}`,
     groups: [groupOfRole[account.role]],

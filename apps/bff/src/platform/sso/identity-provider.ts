@@ -15,9 +15,15 @@ import Provider, {
 
 export interface ProviderPerson {
   sub: string;
+  /** The email they sign in with at this provider's form. */
   email: string;
   name: string;
   groups: string[];
+  /**
+   * Claims issued in place of the defaults (`email` as signed in with, `email_verified: true`):
+   * an `undefined` value leaves the claim out, as a provider that never sends it does.
+   */
+  claims?: { email?: unknown; email_verified?: unknown };
 }
 
 export interface ProviderClient {
@@ -115,13 +121,19 @@ export async function startIdentityProvider(
       if (!person || person.sub !== sub) return undefined;
       return {
         accountId: sub,
-        claims: () => ({
-          sub,
-          email: person.email,
-          email_verified: true,
-          name: person.name,
-          groups: [...person.groups],
-        }),
+        claims: () => {
+          const claims: Record<string, unknown> = {
+            sub,
+            email: person.email,
+            email_verified: true,
+            name: person.name,
+            groups: [...person.groups],
+            ...person.claims,
+          };
+          for (const [name, value] of Object.entries(claims))
+            if (value === undefined) delete claims[name];
+          return claims as { sub: string };
+        },
       };
     },
     // First-party clients only: whatever they ask for is granted, no consent screen.

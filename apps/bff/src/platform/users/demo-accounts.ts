@@ -12,3 +12,6 @@ export const demoAccounts: readonly { email: string; role: Role; totpSecret?: st
 export function isDemoEmail(email: string): boolean {
   return email.toLowerCase().endsWith('@demo.test');
 }
+
+/** The demo identity provider's subject for a demo account, which the demo links it to. */
+export const demoSubject = (role: Role) => `demo-${role}`;

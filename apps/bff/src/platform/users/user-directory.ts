@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Role } from '@card-console/shared/api/meta';
-import { demoAccounts, demoAdminTotpSecret, demoPassword, isDemoEmail } from './demo-accounts';
+import {
+  demoAccounts,
+  demoAdminTotpSecret,
+  demoPassword,
+  demoSubject,
+  isDemoEmail,
+} from './demo-accounts';
 import {
   demoScrypt,
   hashParams,
@@ -17,6 +23,16 @@ export interface User {
   totpSecret?: string;
   /** May not sign in; a session they hold ends at its next request. */
   disabled?: boolean;
+  /** The single sign-on identity an operator linked to this person (`pnpm users link`). */
+  sso?: { issuer: string; subject: string };
+}
+
+/** What a session records of who it is, as far as the directory judges it. */
+export interface SessionPerson {
+  email: string;
+  role: Role;
+  method?: 'password' | 'passkey' | 'sso' | undefined;
+  sso?: { sub: string; linked?: boolean | undefined } | undefined;
 }
 
 /**
@@ -35,11 +51,17 @@ export class UserDirectory {
     this.byEmail = new Map(users.map((u) => [u.email, u]));
   }
 
-  static async demo(): Promise<UserDirectory> {
+  /**
+   * The demo accounts; with `ssoIssuer` (the demo's own provider) each is linked to its demo
+   * provider person, as an operator links people with `pnpm users link`.
+   */
+  static async demo(options: { ssoIssuer?: string } = {}): Promise<UserDirectory> {
+    const { ssoIssuer } = options;
     const users = await Promise.all(
       demoAccounts.map(async (account) => ({
         ...account,
         passwordHash: await hashPassword(demoPassword, demoScrypt),
+        ...(ssoIssuer ? { sso: { issuer: ssoIssuer, subject: demoSubject(account.role) } } : {}),
       })),
     );
     return new UserDirectory(users, await hashPassword('not-a-password', demoScrypt));
@@ -71,13 +93,26 @@ export class UserDirectory {
   }
 
   /**
-   * Whether a session signed in as `email` with `role` may go on: the person is still in
-   * the file, not disabled, and has the role they signed in with (a changed role means
-   * signing in again).
+   * Whether a session may go on. A password or passkey session, and a single sign-on session
+   * of a linked person: the person is still in the file, not disabled, has the role they signed
+   * in with (a changed role means signing in again), and (single sign-on) is still linked to
+   * that subject. A single sign-on session of anyone else: as long as no one in the file has
+   * that email, since it may never act under a file person's name.
    */
-  allowsSession(session: { email: string; role: Role }): boolean {
+  allowsSession(session: SessionPerson): boolean {
     const user = this.byEmail.get(session.email);
-    return user !== undefined && !user.disabled && user.role === session.role;
+    const sso = session.method === 'sso';
+    if (sso && !session.sso?.linked) return user === undefined;
+    if (user === undefined || user.disabled || user.role !== session.role) return false;
+    return !sso || user.sso?.subject === session.sso?.sub;
+  }
+
+  /** The person an operator linked to this provider's subject, disabled or not. */
+  findLinked(issuer: string, subject: string): User | undefined {
+    for (const user of this.byEmail.values()) {
+      if (user.sso?.subject === subject && sameIssuer(user.sso.issuer, issuer)) return user;
+    }
+    return undefined;
   }
 
   static fromUsers(users: User[], dummyHash: string): UserDirectory {
@@ -97,6 +132,12 @@ export class UserDirectory {
     const ok = await verifyPassword(password, user?.passwordHash ?? this.dummyHash);
     return user && ok && !user.disabled ? user : undefined;
   }
+}
+
+/** Issuers compare as URLs do, so a trailing slash in the file or the token changes nothing. */
+function sameIssuer(a: string, b: string): boolean {
+  const strip = (s: string) => s.replace(/\/+$/, '');
+  return strip(a) === strip(b);
 }
 
 /**

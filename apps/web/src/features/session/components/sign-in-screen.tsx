@@ -11,11 +11,19 @@ import { SignInForm } from './sign-in-form';
 interface SignInScreenProps {
   redirect: string | undefined;
   expired: boolean;
-  /** Came back from the identity provider without a session. */
-  ssoFailed: boolean;
+  /** Sent back by single sign-on without a session, and why. */
+  ssoOutcome: SsoOutcome | undefined;
 }
 
-export function SignInScreen({ redirect, expired, ssoFailed }: SignInScreenProps) {
+export type SsoOutcome = 'failed' | 'unavailable' | 'busy';
+
+const ssoProblem: Record<SsoOutcome, string> = {
+  failed: 'Single sign-on did not complete.',
+  unavailable: 'The single sign-on provider could not be reached.',
+  busy: 'Too many single sign-on attempts came from your network just now.',
+};
+
+export function SignInScreen({ redirect, expired, ssoOutcome }: SignInScreenProps) {
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -40,9 +48,10 @@ export function SignInScreen({ redirect, expired, ssoFailed }: SignInScreenProps
             Your session ended. Sign in again to continue where you were.
           </p>
         ) : null}
-        {ssoFailed ? (
+        {ssoOutcome ? (
           <p className="warning" role="alert">
-            Single sign-on did not complete. Try again
+            {ssoProblem[ssoOutcome]} Try again
+            {ssoOutcome === 'busy' ? ' in a minute' : ''}
             {passwordSignIn ? ', or sign in with your email and password' : ''}; if it keeps
             failing, ask your administrator.
           </p>

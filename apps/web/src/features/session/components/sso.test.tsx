@@ -65,6 +65,26 @@ describe('single sign-on', () => {
     expect(screen.getByRole('link', { name: 'Sign in with SSO' })).toBeInTheDocument();
   });
 
+  it.each([
+    ['unavailable', 'The single sign-on provider could not be reached. Try again, or sign in'],
+    [
+      'busy',
+      'Too many single sign-on attempts came from your network just now. Try again in a minute, or sign in',
+    ],
+  ])('after ?sso=%s says what happened and when to try again', async (outcome, text) => {
+    serveSignedOut(ssoMeta({ passwordSignIn: true }));
+    renderApp(`/sign-in?sso=${outcome}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+    expect(screen.getByRole('link', { name: 'Sign in with SSO' })).toBeInTheDocument();
+  });
+
+  it('an outcome it does not know shows no failure', async () => {
+    serveSignedOut();
+    renderApp('/sign-in?sso=%3Cscript%3E');
+    await screen.findByRole('link', { name: 'Sign in with SSO' });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('without ?sso=failed shows no failure', async () => {
     serveSignedOut();
     renderApp('/sign-in');

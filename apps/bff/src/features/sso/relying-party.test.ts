@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { testPan } from '../../test/test-pan';
+import { identityEmail, mapRole, verifiedClaim } from './relying-party';
+
+describe('verifiedClaim', () => {
+  it('gives email and phone_number only when their _verified claim is exactly true', () => {
+    const email = 'ops@example.test';
+    expect(verifiedClaim({ email, email_verified: true }, 'email')).toBe(email);
+    for (const flag of [undefined, false, 'true', 'false', 1, null]) {
+      expect(verifiedClaim({ email, email_verified: flag }, 'email')).toBeUndefined();
+    }
+    expect(verifiedClaim({ phone_number: '+1', phone_number_verified: true }, 'phone_number')).toBe(
+      '+1',
+    );
+    expect(verifiedClaim({ phone_number: '+1' }, 'phone_number')).toBeUndefined();
+    // The other claim's flag does not vouch for this one.
+    expect(verifiedClaim({ email, phone_number_verified: true }, 'email')).toBeUndefined();
+  });
+
+  it('reads email’s flag from the claim the provider uses (Entra ID: xms_edov)', () => {
+    const email = 'ops@example.test';
+    expect(verifiedClaim({ email, xms_edov: true }, 'email', 'xms_edov')).toBe(email);
+    expect(verifiedClaim({ email, email_verified: true }, 'email', 'xms_edov')).toBeUndefined();
+    expect(verifiedClaim({ email, xms_edov: 'true' }, 'email', 'xms_edov')).toBeUndefined();
+  });
+
+  it('gives any other claim as the provider sent it', () => {
+    expect(verifiedClaim({ groups: ['a', 'b'] }, 'groups')).toEqual(['a', 'b']);
+    expect(verifiedClaim({}, 'roles')).toBeUndefined();
+  });
+
+  it('an unverified email maps to no role, a verified one to its role', () => {
+    const roleMap = { 'boss@example.test': 'admin' } as const;
+    const claims = { email: 'boss@example.test' };
+    expect(mapRole(verifiedClaim(claims, 'email'), roleMap)).toBeUndefined();
+    expect(mapRole(verifiedClaim({ ...claims, email_verified: true }, 'email'), roleMap)).toBe(
+      'admin',
+    );
+  });
+});
+
+describe('identityEmail', () => {
+  it('is the address trimmed and lower-cased', () => {
+    expect(identityEmail('  Ops@Example.TEST ')).toBe('ops@example.test');
+  });
+
+  it.each([
+    ['not a string', 42],
+    ['not an address', 'ops'],
+    ['a right-to-left override', 'op\u202Es@example.test'],
+    ['a zero-width joiner', 'op\u200Ds@example.test'],
+    ['a line break', 'ops@exa\nmple.test'],
+    ['a tab inside', 'o\tps@example.test'],
+    ['a NUL', 'o\u0000ps@example.test'],
+    ['a line separator', 'o\u2028ps@example.test'],
+    ['too long', `${'a'.repeat(250)}@example.test`],
+  ])('refuses %s', (_, value) => {
+    expect(identityEmail(value)).toBeUndefined();
+  });
+
+  it('refuses an address holding a card number', () => {
+    expect(identityEmail(`${testPan(7)}@example.test`)).toBeUndefined();
+    expect(identityEmail('1234567890@example.test')).toBe('1234567890@example.test');
+  });
+});

@@ -212,4 +212,27 @@ describe('a sign-in the audit trail cannot hold', () => {
     });
     expect(items.map((r) => r.outcome)).toEqual(['success']);
   });
+
+  it('a provider error shaped like a card number: a redirect, audited with the number masked', async () => {
+    const pan = testPan(11);
+    for (const error of [
+      pan,
+      pan.replace(/(\d{4})(?=\d)/g, '$1.'),
+      pan.replace(/(\d{4})(?=\d)/g, '$1_'),
+    ]) {
+      const { stopped, browser } = await walkToCallback(t.url, idp, 'sso-finance@example.test');
+      const back = new URL(stopped.url);
+      back.searchParams.delete('code');
+      back.searchParams.set('error', error);
+      const res = await t.ssoCallback({ url: back.toString() }, browser);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('/sign-in?sso=failed');
+      const record = await lastSignIn();
+      expect(record).toMatchObject({
+        outcome: 'failed',
+        detail: expect.stringContaining('the provider answered'),
+      });
+      expect(JSON.stringify(record)).not.toMatch(new RegExp(pan.slice(0, 6)));
+    }
+  });
 });

@@ -433,12 +433,25 @@ describe('every screen at 1280×800 and 390×844', () => {
   });
 
   for (const size of SIZES) {
-    it(`${size.width}×${size.height}: sign-in says what each field needs; finance is told the audit trail is not theirs`, async () => {
+    it(`${size.width}×${size.height}: sign-in says what each field needs and why single sign-on sent the person back; finance is told the audit trail is not theirs`, async () => {
       const finance = await newPage(browser, product.url, { timezoneId: ZONE, viewport: size });
       const p = finance.page;
       const financeErrors: string[] = [];
       watchConsole(p, financeErrors);
       try {
+        // Sent back by single sign-on's per-address limit: said plainly, the way on offered.
+        await p.goto('/sign-in?sso=busy');
+        await p
+          .getByRole('alert')
+          .filter({ hasText: 'Too many single sign-on attempts came from your network' })
+          .waitFor();
+        await p.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          size.width,
+        );
+        await screenshot(p, `screens-sign-in-sso-busy-${size.width}`);
+        expect(await seriousA11yViolations(p)).toEqual([]);
+
         await p.goto('/audit');
         await p.waitForURL(/\/sign-in/);
         await p.getByRole('button', { name: 'Sign in', exact: true }).click();

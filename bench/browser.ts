@@ -158,6 +158,7 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
     nodeArgs: serve.nodeArgs,
     env: {
       ...serve.env,
+      DEMO_MODE: '1',
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')),
       DEMO_TRANSACTIONS: String(DEMO_TRANSACTIONS),

@@ -20,8 +20,33 @@ function messageOf(env: Record<string, string>): string {
 }
 
 describe('configuration', () => {
-  it('defaults to demo mode on localhost:3000 with a plain-http cookie', () => {
-    const config = loadConfig({});
+  it('without a card service and without DEMO_MODE, refuses to start, naming what production needs', () => {
+    for (const env of [
+      {} as Record<string, string>,
+      { CARD_API_BASEURL: 'https://cards.example.com' },
+      { DEMO_MODE: '0' },
+    ]) {
+      const message = messageOf(env);
+      for (const name of [
+        'CARD_API_BASE_URL: required',
+        'CARD_API_KEY: required',
+        'USERS_FILE or OIDC_ISSUER',
+        'SESSION_SECRET: required',
+        'PUBLIC_ORIGIN: required',
+      ]) {
+        expect(message).toContain(name);
+      }
+      expect(message).toContain('DEMO_MODE=1');
+    }
+    expect(messageOf({ DEMO_MODE: 'yes' })).toContain('DEMO_MODE: must be 1 or true');
+  });
+
+  it('with a card service configured, DEMO_MODE changes nothing: production', () => {
+    expect(loadConfig({ ...production, DEMO_MODE: '1' }).mode).toBe('production');
+  });
+
+  it('demo mode when asked for, on localhost:3000 with a plain-http cookie', () => {
+    const config = loadConfig({ DEMO_MODE: '1' });
     expect(config).toMatchObject({
       mode: 'demo',
       port: 3000,
@@ -33,15 +58,15 @@ describe('configuration', () => {
       logLevel: 'info',
     });
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({}).sessionSecret).not.toBe(config.sessionSecret);
+    expect(loadConfig({ DEMO_MODE: '1' }).sessionSecret).not.toBe(config.sessionSecret);
   });
 
   it('follows PORT in the default public origin', () => {
-    expect(loadConfig({ PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
+    expect(loadConfig({ DEMO_MODE: '1', PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
   });
 
   it('in demo mode with no PUBLIC_ORIGIN, accepts mutations from every loopback spelling', () => {
-    expect(loadConfig({ PORT: '8080' }).allowedOrigins).toEqual([
+    expect(loadConfig({ DEMO_MODE: '1', PORT: '8080' }).allowedOrigins).toEqual([
       'http://localhost:8080',
       'http://127.0.0.1:8080',
       'http://[::1]:8080',
@@ -49,9 +74,9 @@ describe('configuration', () => {
   });
 
   it('with PUBLIC_ORIGIN set, or in production, accepts mutations from that origin only', () => {
-    expect(loadConfig({ PUBLIC_ORIGIN: 'http://127.0.0.1:3000' }).allowedOrigins).toEqual([
-      'http://127.0.0.1:3000',
-    ]);
+    expect(
+      loadConfig({ DEMO_MODE: '1', PUBLIC_ORIGIN: 'http://127.0.0.1:3000' }).allowedOrigins,
+    ).toEqual(['http://127.0.0.1:3000']);
     expect(loadConfig(production).allowedOrigins).toEqual([loadConfig(production).publicOrigin]);
   });
 
@@ -68,7 +93,7 @@ describe('configuration', () => {
     ['SESSION_SECRET', { ...production, SESSION_SECRET: '' }],
     ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: 'http://console.example.com' }],
     ['PUBLIC_ORIGIN', { ...production, PUBLIC_ORIGIN: '' }],
-    ['CARD_API_KEY', { CARD_API_KEY: 'a key without a base URL' }],
+    ['CARD_API_KEY', { DEMO_MODE: '1', CARD_API_KEY: 'a key without a base URL' }],
   ])('refuses to start without a good %s, naming it', (name, env) => {
     expect(messageOf(env)).toContain(`${name}:`);
   });
@@ -91,13 +116,13 @@ describe('configuration', () => {
         roleClaim: 'groups',
         roleMap: { 'card-admins': 'admin', 'finance-team': 'finance' },
         emailVerifiedClaim: 'email_verified',
-        scopes: ['email', 'profile', 'groups'],
+        scopes: ['email', 'profile'],
         label: 'SSO',
       });
     });
 
     it('demo mode has its own provider; production without OIDC_* has none', () => {
-      expect(loadConfig({}).sso).toBe('demo');
+      expect(loadConfig({ DEMO_MODE: '1' }).sso).toBe('demo');
       expect(loadConfig(production).sso).toBeUndefined();
     });
 
@@ -180,14 +205,16 @@ describe('configuration', () => {
   });
 
   it('reads TRUST_PROXY as Express wants it', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+    expect(loadConfig({ DEMO_MODE: '1', TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DEMO_MODE: '1', TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DEMO_MODE: '1', TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
   it('caps CSV exports at 2 per person and 8 in all unless told otherwise', () => {
-    expect(loadConfig({}).exportCaps).toEqual({ perPerson: 2, total: 8 });
-    expect(loadConfig({ EXPORTS_PER_PERSON: '1', EXPORTS_TOTAL: '20' }).exportCaps).toEqual({
+    expect(loadConfig({ DEMO_MODE: '1' }).exportCaps).toEqual({ perPerson: 2, total: 8 });
+    expect(
+      loadConfig({ DEMO_MODE: '1', EXPORTS_PER_PERSON: '1', EXPORTS_TOTAL: '20' }).exportCaps,
+    ).toEqual({
       perPerson: 1,
       total: 20,
     });
@@ -196,15 +223,20 @@ describe('configuration', () => {
   });
 
   it('warns at a $50,000 maximum per transaction unless told another number of dollars', () => {
-    expect(loadConfig({}).limitWarningMaximumCents).toBe(50_000_00);
-    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '' }).limitWarningMaximumCents).toBe(50_000_00);
-    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '10000' }).limitWarningMaximumCents).toBe(
-      10_000_00,
-    );
-    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '1' }).limitWarningMaximumCents).toBe(100);
-    expect(loadConfig({ LIMIT_WARNING_MAXIMUM_USD: '100000000' }).limitWarningMaximumCents).toBe(
-      100_000_000_00,
-    );
+    expect(loadConfig({ DEMO_MODE: '1' }).limitWarningMaximumCents).toBe(50_000_00);
+    expect(
+      loadConfig({ DEMO_MODE: '1', LIMIT_WARNING_MAXIMUM_USD: '' }).limitWarningMaximumCents,
+    ).toBe(50_000_00);
+    expect(
+      loadConfig({ DEMO_MODE: '1', LIMIT_WARNING_MAXIMUM_USD: '10000' }).limitWarningMaximumCents,
+    ).toBe(10_000_00);
+    expect(
+      loadConfig({ DEMO_MODE: '1', LIMIT_WARNING_MAXIMUM_USD: '1' }).limitWarningMaximumCents,
+    ).toBe(100);
+    expect(
+      loadConfig({ DEMO_MODE: '1', LIMIT_WARNING_MAXIMUM_USD: '100000000' })
+        .limitWarningMaximumCents,
+    ).toBe(100_000_000_00);
   });
 
   it.each([
@@ -219,7 +251,12 @@ describe('configuration', () => {
   });
 
   it('resolves relative paths against the directory pnpm was started from', () => {
-    const config = loadConfig({ INIT_CWD: '/srv/app', DATA_DIR: 'state', WEB_DIST: 'web' });
+    const config = loadConfig({
+      DEMO_MODE: '1',
+      INIT_CWD: '/srv/app',
+      DATA_DIR: 'state',
+      WEB_DIST: 'web',
+    });
     expect(config.dataDir).toBe('/srv/app/state');
     expect(config.webDist).toBe('/srv/app/web');
   });
@@ -227,7 +264,7 @@ describe('configuration', () => {
   it('refuses a malformed REDIS_URL or DATABASE_URL naming the variable, never echoing it', () => {
     const refusal = (env: Record<string, string>) => {
       try {
-        loadConfig(env);
+        loadConfig({ DEMO_MODE: '1', ...env });
       } catch (error) {
         return (error as Error).message;
       }
@@ -243,6 +280,7 @@ describe('configuration', () => {
     );
     expect(refusal({ METRICS_PORT: '3000', PORT: '3000' })).toMatch(/METRICS_PORT: must differ/);
     const config = loadConfig({
+      DEMO_MODE: '1',
       REDIS_URL: 'rediss://:pw@cache.example.com:6380',
       DATABASE_URL: 'postgresql://app:pw@db.example.com/cards',
       METRICS_PORT: '9100',

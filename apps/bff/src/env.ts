@@ -81,6 +81,17 @@ const envSchema = z.object({
   ),
   WEB_DIST: optionalString,
   TRUST_PROXY: trustProxySchema,
+  /**
+   * Demo mode, asked for (`pnpm start` sets it): the built-in simulator, public demo accounts
+   * and the demo identity provider. Never what a missing CARD_API_BASE_URL gives.
+   */
+  DEMO_MODE: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(['1', 'true', '0', 'false'], { message: 'must be 1 or true (or 0, false, unset)' })
+      .optional()
+      .transform((value) => value === '1' || value === 'true'),
+  ),
   /** Size of demo mode's generated data set (transactions over all sub accounts). */
   DEMO_TRANSACTIONS: z.preprocess(
     emptyAsUndefined,
@@ -192,8 +203,11 @@ const envSchema = z.object({
   ),
   /** `claim value=role` pairs, comma-separated: `card-admins=admin,finance-team=finance`. */
   OIDC_ROLE_MAP: optionalString,
-  /** Scopes asked for besides `openid` (space-separated). */
-  OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('email profile groups')),
+  /**
+   * Scopes asked for besides `openid` (space-separated). Not `groups` by default: Google and
+   * Entra ID refuse a scope they do not know; Okta's org server needs it for its groups claim.
+   */
+  OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('email profile')),
   /**
    * Single sign-on starts one address may make a minute (each keeps a pending sign-in for 10
    * minutes). Raise it when a whole office signs in through one NAT address at once.
@@ -202,7 +216,7 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(100_000).default(60),
   ),
-  /** What the sign-in page's button says: "Sign in with <label>". */
+  /** The provider's name under the sign-in page's "Sign in with SSO": "With your <label> account." */
   OIDC_LABEL: z.preprocess(emptyAsUndefined, z.string().min(1).max(40).default('SSO')),
   /** How long SIGTERM waits for in-flight requests (an export is then cut) before exiting. */
   SHUTDOWN_GRACE_SECONDS: z.preprocess(
@@ -416,22 +430,29 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   // `pnpm --filter … start` runs in apps/bff; relative paths mean the caller's directory.
   const base = env.INIT_CWD || process.cwd();
-  const mode: Mode = e.CARD_API_BASE_URL ? 'production' : 'demo';
+  // Demo only when asked for and no card service is named: a production start with its
+  // configuration forgotten or mistyped is refused, naming what is missing.
+  const mode: Mode = e.DEMO_MODE && !e.CARD_API_BASE_URL ? 'demo' : 'production';
   const publicOrigin = e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`;
 
   const problems: string[] = [];
   if (mode === 'production') {
-    if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required when CARD_API_BASE_URL is set');
-    if (!e.USERS_FILE && !e.OIDC_ISSUER) {
+    if (!e.CARD_API_BASE_URL) {
       problems.push(
-        'USERS_FILE or OIDC_ISSUER: at least one is required when CARD_API_BASE_URL is set (email and password sign-in, single sign-on, or both)',
+        'CARD_API_BASE_URL: required, the Card Program Service to use (to try the product against its built-in demo service instead, set DEMO_MODE=1, as `pnpm start` does)',
       );
     }
-    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required when CARD_API_BASE_URL is set');
+    if (!e.CARD_API_KEY) problems.push('CARD_API_KEY: required outside demo mode');
+    if (!e.USERS_FILE && !e.OIDC_ISSUER) {
+      problems.push(
+        'USERS_FILE or OIDC_ISSUER: at least one is required outside demo mode (email and password sign-in, single sign-on, or both)',
+      );
+    }
+    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required outside demo mode');
     // The loopback default would refuse every sign-in from the real address as bad_origin.
     if (!e.PUBLIC_ORIGIN) {
       problems.push(
-        'PUBLIC_ORIGIN: required when CARD_API_BASE_URL is set (the origin people open, such as https://cards.example.com)',
+        'PUBLIC_ORIGIN: required outside demo mode (the origin people open, such as https://cards.example.com)',
       );
     }
     if (e.CARD_API_BASE_URL && isClearTextOffHost(e.CARD_API_BASE_URL)) {
@@ -446,7 +467,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }
   } else if (e.CARD_API_KEY) {
     problems.push(
-      'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode',
+      'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode (DEMO_MODE=1)',
     );
   }
   if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {

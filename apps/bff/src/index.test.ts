@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startIdentityProvider } from './platform/sso/identity-provider';
 import { demoScrypt, hashPassword } from './platform/users/password-hash';
+import { freePort } from './test/engines/free-port';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = join(appDir, 'node_modules', '.bin', 'tsx');
@@ -34,8 +36,8 @@ function start(env: Record<string, string>) {
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(output); i++)
+  const waitFor = async (pattern: RegExp, ms = 10_000) => {
+    for (let i = 0; i < ms / 50 && !pattern.test(output); i++)
       await new Promise((r) => setTimeout(r, 50));
     return output;
   };
@@ -44,7 +46,7 @@ function start(env: Record<string, string>) {
 
 describe('src/index.ts', () => {
   it('starts in demo mode, logs the URL (never the key), serves, and stops on SIGTERM', async () => {
-    const app = start({ PORT: '0' });
+    const app = start({ DEMO_MODE: '1', PORT: '0' });
     const out = await app.waitFor(/is up: open (http:\/\/localhost:\d+)/);
     const url = /is up: open (http:\/\/localhost:\d+)/.exec(out)?.[1] ?? '';
     expect(url).not.toBe('');
@@ -87,5 +89,66 @@ describe('src/index.ts', () => {
     });
     expect(await app.exited).toBe(1);
     expect(app.output()).toMatch(/USERS_FILE: .*demo account/);
+  });
+
+  it('discovers the identity provider at start-up: an unreachable one is logged with its cause, named in /readyz, and tried again until it answers', async () => {
+    const port = await freePort();
+    const issuer = `http://127.0.0.1:${port}`;
+    const app = start({
+      DEMO_MODE: '1',
+      PORT: '0',
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: 'card-console-test',
+      OIDC_CLIENT_SECRET: 'a-client-secret-for-tests',
+      OIDC_ROLE_MAP: 'cc-finance=finance',
+    });
+    const out = await app.waitFor(/identity provider discovery failed/);
+    const failure = out
+      .split('\n')
+      .map((line) => (line.startsWith('{') ? JSON.parse(line) : {}))
+      .find((line) => line.msg === 'identity provider discovery failed');
+    // Not only "fetch failed": the reason underneath.
+    expect(failure).toMatchObject({ issuer, cause: expect.stringContaining('ECONNREFUSED') });
+    const url = (
+      /is up: open (http:\/\/localhost:\d+)/.exec(await app.waitFor(/is up/))?.[1] ?? ''
+    ).replace('localhost', '127.0.0.1');
+    const startLine = app
+      .output()
+      .split('\n')
+      .find((line) => line.includes('is up'));
+    expect(JSON.parse(startLine ?? '{}')).toMatchObject({
+      signIn: ['users file', 'single sign-on'],
+      sso: { issuer, discovered: false },
+    });
+    const notReady = await fetch(`${url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(JSON.stringify(await notReady.json())).toContain('identity provider');
+
+    const provider = await startIdentityProvider({
+      port,
+      clients: [
+        {
+          clientId: 'card-console-test',
+          clientSecret: 'a-client-secret-for-tests',
+          redirectUris: [`${url}/api/sso/callback`],
+          postLogoutRedirectUris: [`${url}/sign-in`],
+        },
+      ],
+      findPerson: () => undefined,
+      checkPassword: () => false,
+      onError: () => {},
+    });
+    try {
+      await app.waitFor(/identity provider discovered/, 15_000);
+      // /readyz keeps a check's answer for 2 s (READY_CHECK_TTL_MS): ask until it is new.
+      let ready = await fetch(`${url}/readyz`);
+      for (let i = 0; i < 20 && ready.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        ready = await fetch(`${url}/readyz`);
+      }
+      expect(await ready.json()).toMatchObject({ checks: { identityProvider: 'ok' } });
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -157,6 +157,13 @@ async function main() {
       logger.info({ issuer: demoProvider.issuer }, 'demo identity provider started on loopback');
     }
     relyingParty = new RelyingParty(sso);
+    // Discovered now, not by the first person who clicks: retried in the background while it
+    // fails (each failure logged with its cause), and reported in /readyz until it succeeds.
+    closers.push(relyingParty.discoverInBackground(logger));
+    const { identityProviderReadiness } = await import(
+      './features/sso/identity-provider-readiness'
+    );
+    readiness.push(identityProviderReadiness(relyingParty));
   }
 
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
@@ -220,6 +227,14 @@ async function main() {
       mode: config.mode,
       upstream: demo ? 'in-process simulator' : baseUrl,
       listening: `http://${config.host}:${port}`,
+      // How people sign in (a key named "password" would be redacted from the log).
+      signIn: [
+        ...(config.mode === 'demo' || config.usersFile !== undefined ? ['users file'] : []),
+        ...(relyingParty ? ['single sign-on'] : []),
+      ],
+      ...(relyingParty
+        ? { sso: { issuer: relyingParty.issuer, ...relyingParty.discoveryState() } }
+        : {}),
     },
     `Card Console (${config.mode}) is up: open ${shownOrigin(config, port)}`,
   );

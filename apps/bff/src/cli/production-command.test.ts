@@ -140,6 +140,25 @@ describe('the production command', () => {
       expect(bff.stdout()).toBe('');
     });
 
+    it('without its configuration refuses to start, naming what is missing; never demo mode', async () => {
+      for (const env of [
+        {} as Record<string, string>,
+        { CARD_API_BASEURL: 'https://cards.example.com', HOST: '0.0.0.0' },
+      ]) {
+        const bff = start(env);
+        expect((await bff.exited).code).toBe(1);
+        for (const name of [
+          'CARD_API_BASE_URL:',
+          'CARD_API_KEY:',
+          'SESSION_SECRET:',
+          'PUBLIC_ORIGIN:',
+        ])
+          expect(bff.stderr()).toContain(name);
+        expect(bff.stderr()).toContain('DEMO_MODE=1');
+        expect(bff.stdout()).toBe('');
+      }
+    });
+
     it('in production: serves, writes only JSON lines, reloads its users on a change and on SIGHUP, and exits on SIGTERM', async () => {
       const port = await freePort();
       const origin = 'https://cards.example.test';
@@ -230,6 +249,8 @@ describe('pnpm start', () => {
     const output = `${start.stdout()}\n${start.stderr()}`;
     expect(code).not.toBe(0);
     expect(output).toContain('PORT:');
+    // Demo mode is what `pnpm start` asks for: nothing production needs is missing.
+    expect(output).not.toContain('CARD_API_BASE_URL');
     // Neither Vite's build nor the bundle ran.
     expect(output).not.toMatch(/vite|building|bundle\.ts/i);
   }, 120_000);

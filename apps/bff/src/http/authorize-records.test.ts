@@ -16,7 +16,7 @@ import type { AuditStore, NewAuditRecord } from './deps';
 import type { RouteRule } from './route-table';
 
 function setUp(overrides: { revealPerUser?: unknown; apiPerUser?: unknown } = {}) {
-  const config = loadConfig({});
+  const config = loadConfig({ DEMO_MODE: '1' });
   const limiters = {
     ...createRateLimiters(memoryRateLimiters, config.rateLimits, config.session),
     ...overrides,

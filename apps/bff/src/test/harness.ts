@@ -163,7 +163,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           DATA_DIR: dataDir,
           WEB_DIST: join(dataDir, 'no-web-dist'),
         }
-      : { DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web-dist') },
+      : { DEMO_MODE: '1', DATA_DIR: dataDir, WEB_DIST: join(dataDir, 'no-web-dist') },
   );
   const { rateLimits, session, ...rest } = options.env ?? {};
   const config: Config = {

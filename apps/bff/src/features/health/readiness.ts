@@ -1,8 +1,11 @@
 import { AppError } from '../../http/app-error';
 import { StoreUnavailableError } from '../../platform/store-unavailable';
 
-/** The dependencies `/readyz` checks: the card service always, Redis and PostgreSQL when configured. */
-export type DependencyName = 'upstream' | 'redis' | 'postgres';
+/**
+ * The dependencies `/readyz` checks: the card service always; Redis, PostgreSQL and the single
+ * sign-on identity provider when configured.
+ */
+export type DependencyName = 'upstream' | 'redis' | 'postgres' | 'identityProvider';
 
 /**
  * One dependency's readiness check for `/readyz`. `check` resolves when the dependency can
@@ -52,5 +55,10 @@ export function notReadyReason(name: DependencyName, error: unknown): string {
 
 /** The dependency as a sentence names it. */
 export function dependencyLabel(name: DependencyName): string {
-  return { upstream: 'the card service', redis: 'Redis', postgres: 'PostgreSQL' }[name];
+  return {
+    upstream: 'the card service',
+    redis: 'Redis',
+    postgres: 'PostgreSQL',
+    identityProvider: 'the identity provider',
+  }[name];
 }

@@ -39,7 +39,7 @@ async function setUp(hashing: HashingGate) {
   } as unknown as AuditStore;
   // A verifier that would take any code: only the missing secret can refuse.
   const totp = { verify: async () => true } as unknown as TotpVerifier;
-  const config = loadConfig({});
+  const config = loadConfig({ DEMO_MODE: '1' });
   const limiters = createRateLimiters(memoryRateLimiters, config.rateLimits, config.session);
   const deps = {
     users,

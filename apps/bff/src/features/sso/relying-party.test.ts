@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testPan } from '../../test/test-pan';
-import { identityEmail, mapRole, verifiedClaim } from './relying-party';
+import { failureWithCauses, identityEmail, mapRole, verifiedClaim } from './relying-party';
 
 describe('verifiedClaim', () => {
   it('gives email and phone_number only when their _verified claim is exactly true', () => {
@@ -61,5 +61,31 @@ describe('identityEmail', () => {
   it('refuses an address holding a card number', () => {
     expect(identityEmail(`${testPan(7)}@example.test`)).toBeUndefined();
     expect(identityEmail('1234567890@example.test')).toBe('1234567890@example.test');
+  });
+});
+
+describe('failureWithCauses', () => {
+  it('follows the causes undici hides under "fetch failed", with their codes', () => {
+    const tls = Object.assign(new Error('self-signed certificate in certificate chain'), {
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    });
+    const error = new TypeError('fetch failed', { cause: tls });
+    expect(failureWithCauses(error)).toBe(
+      'fetch failed: self-signed certificate in certificate chain (SELF_SIGNED_CERT_IN_CHAIN)',
+    );
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(failureWithCauses(new TypeError('fetch failed', { cause: refused }))).toBe(
+      'fetch failed: connect ECONNREFUSED 127.0.0.1:9',
+    );
+  });
+
+  it('is bounded, and stops at a cycle of causes', () => {
+    const a: Error & { cause?: unknown } = new Error('a'.repeat(300));
+    a.cause = a;
+    const text = failureWithCauses(a);
+    expect(text.length).toBeLessThanOrEqual(400);
+    expect(failureWithCauses('plain')).toBe('plain');
   });
 });

@@ -39,8 +39,14 @@ export class ProviderUnavailable extends Error {
 /** How long a call to the provider (discovery, token, keys) may take. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
+/** How long discovery waits before trying again after a failure: 2 s, doubling up to five minutes. */
+const DISCOVERY_RETRY_MS = { first: 2_000, most: 300_000 };
+
 export class RelyingParty {
   private configuration: Promise<oidc.Configuration> | undefined;
+  private discovered = false;
+  /** Why the last discovery failed, cause included (for the log and /readyz). */
+  private lastFailure: string | undefined;
 
   constructor(private readonly sso: SsoConfig) {}
 
@@ -48,7 +54,11 @@ export class RelyingParty {
     return this.sso.label;
   }
 
-  /** Discovery once; a failed discovery is tried again at the next sign-in. */
+  get issuer(): string {
+    return this.sso.issuer;
+  }
+
+  /** Discovery once; a failed discovery is tried again at the next use. */
   private async config(): Promise<oidc.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.sso.issuer);
@@ -65,14 +75,59 @@ export class RelyingParty {
             ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
           },
         )
+        .then((configuration) => {
+          this.discovered = true;
+          this.lastFailure = undefined;
+          return configuration;
+        })
         .catch((error: unknown) => {
           this.configuration = undefined;
+          this.lastFailure = failureWithCauses(error);
           throw new ProviderUnavailable(
-            `discovery at ${this.sso.issuer} failed: ${(error as Error).message}`,
+            `discovery at ${this.sso.issuer} failed: ${this.lastFailure}`,
           );
         });
     }
     return this.configuration;
+  }
+
+  /**
+   * At start-up: discovers the provider without holding start-up up, and while that fails
+   * tries again in the background, logging each failure with its cause (a private CA's
+   * "self-signed certificate in certificate chain", not just "fetch failed"). Returns a stop.
+   */
+  discoverInBackground(log: {
+    info(fields: object, message: string): void;
+    error(fields: object, message: string): void;
+  }): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const attempt = (waitMs: number) => {
+      this.config().then(
+        () => log.info({ issuer: this.sso.issuer }, 'identity provider discovered'),
+        () => {
+          if (stopped) return;
+          log.error(
+            { issuer: this.sso.issuer, cause: this.lastFailure, retryInSeconds: waitMs / 1000 },
+            'identity provider discovery failed',
+          );
+          timer = setTimeout(() => attempt(Math.min(waitMs * 2, DISCOVERY_RETRY_MS.most)), waitMs);
+          timer.unref();
+        },
+      );
+    };
+    attempt(DISCOVERY_RETRY_MS.first);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /** Whether discovery has succeeded; otherwise why not (undefined while the first is under way). */
+  discoveryState(): { discovered: true } | { discovered: false; failure: string | undefined } {
+    return this.discovered
+      ? { discovered: true }
+      : { discovered: false, failure: this.lastFailure };
   }
 
   /** Fresh state, nonce and PKCE verifier for one authorization request. */
@@ -213,4 +268,24 @@ export function mapRole(claim: unknown, roleMap: Readonly<Record<string, Role>>)
     role = mapped;
   }
   return role;
+}
+
+/**
+ * An error's message followed by its causes' (undici's "fetch failed" hides the TLS or DNS
+ * reason in `cause`), with their codes, bounded. Never a token: these are network errors.
+ */
+export function failureWithCauses(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const { message, code, cause } = current as {
+      message?: unknown;
+      code?: unknown;
+      cause?: unknown;
+    };
+    const text = typeof message === 'string' ? message : String(current);
+    parts.push(typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text);
+    current = cause;
+  }
+  return parts.join(': ').slice(0, 400);
 }

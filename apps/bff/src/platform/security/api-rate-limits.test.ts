@@ -40,7 +40,7 @@ describe('per-user API rate limits', () => {
   });
 
   it('allows only 5 reveals a minute by default', async () => {
-    const { revealsPerMinute } = loadConfig({}).rateLimits;
+    const { revealsPerMinute } = loadConfig({ DEMO_MODE: '1' }).rateLimits;
     expect(revealsPerMinute).toBe(5);
     t = await startTestApp({
       sim: { transactions: 50 },

@@ -22,7 +22,7 @@ const sentence = /^[A-Z].{3,}\.$/;
 async function setUp(options: { secret?: string; gone?: boolean } = {}) {
   const clock = new ManualClock();
   const store = new MemorySessionStore(clock);
-  const config = loadConfig({});
+  const config = loadConfig({ DEMO_MODE: '1' });
   const sessions = new SessionService(store, clock, {
     cookie: { name: 'cc_session', secure: false },
     session: config.session,

@@ -12,7 +12,9 @@ const recordSchema = z.object({
   lastSeenAt: z.number(),
   stepUpAt: z.number().optional(),
   method: signInMethodSchema.optional(),
-  sso: z.object({ sub: z.string(), idToken: z.string(), linked: z.boolean().optional() }).optional(),
+  sso: z
+    .object({ sub: z.string(), idToken: z.string(), linked: z.boolean().optional() })
+    .optional(),
 });
 
 /**

@@ -3,6 +3,7 @@ import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCountdown } from '../../../components/use-countdown';
 import { groupInFours, maskedPan } from '../../../lib/format';
+import { peekRevealDraft } from '../reveal-draft';
 import { RevealDialog } from './reveal-dialog';
 
 export const REVEAL_SECONDS = 30;
@@ -35,7 +36,8 @@ export function CardSecrets({
   onSteppedUp,
 }: CardSecretsProps) {
   const [secrets, setSecrets] = useState<Pick<RevealResponse, 'pan' | 'cvv'> | undefined>();
-  const [asking, setAsking] = useState(false);
+  // Back from confirming at the identity provider with a reason kept: the dialog opens again.
+  const [asking, setAsking] = useState(() => canReveal && peekRevealDraft(cardId) !== undefined);
   const [copied, setCopied] = useState<string | undefined>();
   const copiedSomething = useRef(false);
   const wipeClipboard = useCallback(() => {

@@ -5,7 +5,7 @@ import {
 } from '@card-console/shared/api/cards';
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useLocation } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
@@ -15,6 +15,7 @@ import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
 import { SecondFactorChoices } from '../../session/components/second-factor-choices';
 import { askForFactor } from '../../session/step-up';
 import { revealCard } from '../api/reveal-card';
+import { dropRevealDraft, keepRevealDraft, peekRevealDraft } from '../reveal-draft';
 
 interface RevealDialogProps {
   cardId: string;
@@ -35,7 +36,9 @@ export function RevealDialog({
   onClose,
 }: RevealDialogProps) {
   const returnTo = useLocation({ select: (l) => l.href });
-  const [reason, setReason] = useState('');
+  // Back from confirming at the identity provider: the reason typed before is still here.
+  const [reason, setReason] = useState(() => peekRevealDraft(cardId) ?? '');
+  useEffect(() => dropRevealDraft(), []);
   const [totp, setTotp] = useState('');
   const [askFactor, setAskFactor] = useState(needsFactor);
   const [offered, setOffered] = useState<readonly StepUpMethod[]>(
@@ -158,7 +161,8 @@ export function RevealDialog({
             onPasskey={() => void revealWithPasskey()}
             busy={busy}
             returnTo={returnTo}
-            afterProvider="then press Reveal card details again"
+            onLeaveForProvider={() => keepRevealDraft(cardId, reason)}
+            afterProvider="your reason is kept for Reveal"
             focusKey={focusKey}
           />
         ) : null}

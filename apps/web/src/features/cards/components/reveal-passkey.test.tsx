@@ -171,9 +171,86 @@ describe('reveal after signing in with SSO', () => {
       `/api/sso/step-up?returnTo=${encodeURIComponent('/cards/card_1')}`,
     );
     expect(dialog).toHaveTextContent(
-      'You sign in there again and come back here; then press Reveal card details again.',
+      'You sign in there again and come back here; your reason is kept for Reveal.',
     );
     expect(within(dialog).queryByLabelText('Second-factor code')).not.toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the reason typed across the trip: back from the provider, the dialog is open with it', async () => {
+    serve(['provider']);
+    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    const session = { method: 'sso' as const, stepUpMethods: ['provider' as const] };
+    const first = renderApp('/cards/card_1', {
+      session: adminSession({ ...session, stepUpUntil: undefined }),
+    });
+    await first.user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+    const dialog = screen.getByRole('dialog');
+    await first.user.click(within(dialog).getByLabelText('Reason'));
+    await first.user.paste('Vendor portal renewal');
+    // The browser would leave for the provider: keep jsdom from trying to navigate.
+    const stay = (event: Event) => event.preventDefault();
+    document.addEventListener('click', stay);
+    try {
+      await first.user.click(
+        await within(dialog).findByRole('link', { name: 'Confirm at Acme Okta' }),
+      );
+    } finally {
+      document.removeEventListener('click', stay);
+    }
+    first.unmount();
+
+    // Back, stepped up: the reveal dialog is open with the reason, and Reveal sends it.
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/cards/:id/reveal', async ({ request }) => {
+        bodies.push(await request.json());
+        const answer: RevealResponse = {
+          cardId: 'card_1',
+          last4: '4242',
+          pan: fakePan('4242'),
+          cvv: fakeCvv(),
+        };
+        return HttpResponse.json(answer);
+      }),
+    );
+    const back = renderApp('/cards/card_1', {
+      session: adminSession({ ...session, stepUpUntil: Date.now() + 60_000 }),
+    });
+    const reopened = await screen.findByRole('dialog');
+    expect(within(reopened).getByLabelText('Reason')).toHaveValue('Vendor portal renewal');
+    await back.user.click(within(reopened).getByRole('button', { name: 'Reveal' }));
+    await screen.findByRole('button', { name: 'Hide now' });
+    expect(bodies).toEqual([{ reason: 'Vendor portal renewal' }]);
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('a reason kept for another card, or too long ago, is not used', async () => {
+    serve(['provider']);
+    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    const { keepRevealDraft } = await import('../reveal-draft');
+    const eleven = 11 * 60_000;
+    for (const keep of [
+      () => keepRevealDraft('card_2', 'for another card'),
+      () =>
+        sessionStorage.setItem(
+          'card-console:reveal-draft',
+          JSON.stringify({ cardId: 'card_1', reason: 'stale', savedAt: Date.now() - eleven }),
+        ),
+    ]) {
+      keep();
+      const view = renderApp('/cards/card_1', {
+        session: adminSession({
+          method: 'sso',
+          stepUpUntil: undefined,
+          stepUpMethods: ['provider'],
+        }),
+      });
+      // Not opened by itself: the person opens it, and finds it empty.
+      await view.user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      expect(within(screen.getByRole('dialog')).getByLabelText('Reason')).toHaveValue('');
+      view.unmount();
+      sessionStorage.clear();
+    }
   });
 });

@@ -16,6 +16,8 @@ interface SecondFactorChoicesProps {
   returnTo?: string;
   /** What to do once back from the provider, e.g. "then press Reveal again". */
   afterProvider?: string;
+  /** Called as the person leaves for the provider: keep what they typed. */
+  onLeaveForProvider?: () => void;
   /** Bumped whenever focus should move to the first choice (the server just asked). */
   focusKey?: number;
   /** What is wrong with the code typed, next to the code field. */
@@ -64,7 +66,11 @@ export function SecondFactorChoices(props: SecondFactorChoicesProps) {
       ) : null}
       {provider ? (
         <div className="provider-step-up">
-          <a className="button" href={ssoStepUpUrl(props.returnTo ?? '/')}>
+          <a
+            className="button"
+            href={ssoStepUpUrl(props.returnTo ?? '/')}
+            onClick={props.onLeaveForProvider}
+          >
             Confirm at {label}
           </a>
           <small className="muted">

@@ -190,4 +190,57 @@ describe('passkeys and single sign-on in Chromium', () => {
     expect(refused.status()).toBe(401);
     expect((await refused.json()).code).toBe('invalid_passkey');
   });
+  it('confirming at the identity provider before a reveal keeps the reason typed', async () => {
+    // A fresh single sign-on (not a step-up): the reveal asks for a factor. Cookies cleared:
+    // no console session, no provider session.
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+    await page.waitForURL((url) => url.port !== String(product.port));
+    await page.getByLabel('Email').fill('admin@demo.test');
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const cards = await page.request.get('/api/cards?status=active', {
+      headers: { 'X-CSRF': '1' },
+    });
+    const card = (await cards.json()).items[1];
+    await page.goto(`/cards/${card.id}`);
+    await page.getByRole('button', { name: 'Reveal card details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reveal card details' });
+    await dialog.getByLabel('Reason').fill('vendor portal renewal for the team');
+    await dialog.getByRole('link', { name: 'Confirm at demo SSO' }).click();
+    // The provider asks again (max_age=0), then sends the person back to this card.
+    await page.waitForURL((url) => url.port !== String(product.port));
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    if (await page.getByLabel('Email').isEditable()) {
+      await page.getByLabel('Email').fill('admin@demo.test');
+    }
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.waitForURL((url) => url.pathname === `/cards/${card.id}`);
+    const reopened = page.getByRole('dialog', { name: 'Reveal card details' });
+    await expect
+      .poll(() => reopened.getByLabel('Reason').inputValue())
+      .toBe('vendor portal renewal for the team');
+    await screenshot(page, 'reveal-after-provider-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'reveal-after-provider-390');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const answer = page.waitForResponse((r) => r.url().endsWith(`/api/cards/${card.id}/reveal`));
+    await reopened.getByRole('button', { name: 'Reveal', exact: true }).click();
+    expect((await answer).status()).toBe(200);
+    await page.getByTestId('cvv').waitFor();
+    const audit = await page.request.get('/api/audit?action=card.reveal', {
+      headers: { 'X-CSRF': '1' },
+    });
+    expect((await audit.json()).items[0]).toMatchObject({
+      reason: 'vendor portal renewal for the team',
+      outcome: 'success',
+    });
+    expect(problems).toEqual([]);
+  });
 });

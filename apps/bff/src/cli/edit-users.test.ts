@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,15 @@ describe('pnpm users remove / disable / enable (core)', () => {
     await removeUser({ file, email: ' Pat@Example.com ' });
     expect((await entries()).map((u) => u.email)).toEqual(['lee@example.com']);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps the file’s owner and group when it rewrites it (the service user still reads it)', async () => {
+    // As the operator would have set it up: the file belongs to the BFF's service user.
+    await chown(file, 4321, 4321);
+    await setUserDisabled({ file, email: 'pat@example.com', disabled: true });
+    const after = await stat(file);
+    expect([after.uid, after.gid]).toEqual([4321, 4321]);
+    expect(after.mode & 0o777).toBe(0o600);
   });
 
   it('refuses to remove the only person left, or someone not in the file, changing nothing', async () => {

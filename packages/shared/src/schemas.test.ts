@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardPatchBodySchema, revealBodySchema } from './api/cards';
+import { passkeyNameSchema } from './api/passkeys';
 import { signInBodySchema } from './api/session';
 import { transactionListQuerySchema } from './api/transactions';
 import { upstreamCardPatchBodySchema, upstreamCardSchema } from './upstream/card';
@@ -124,5 +125,22 @@ describe('request schemas', () => {
     expect(signInBodySchema.parse({ email: ' Ada@Example.TEST ', password: 'x' }).email).toBe(
       'ada@example.test',
     );
+  });
+});
+
+describe('passkey names', () => {
+  const problems = (name: string) => {
+    const result = passkeyNameSchema.safeParse(name);
+    return result.success ? [] : result.error.issues.map((issue) => issue.message);
+  };
+
+  it('follow the rules of every name a person gives, with their own length and wording', () => {
+    expect(passkeyNameSchema.parse('  Work laptop  ')).toBe('Work laptop');
+    expect(problems('  ')).toEqual(['give the passkey a name']);
+    expect(problems('x'.repeat(65))).toEqual(['at most 64 characters']);
+    expect(problems('Key\r\nforged')).toEqual(['must not contain control characters']);
+    expect(problems('Key\u0000')).toEqual(['must not contain control characters']);
+    expect(problems('Key\u202Eyek')[0]).toMatch(/text-direction control/);
+    expect(problems('\u200B\u2060')).toEqual(['must contain a visible character']);
   });
 });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdsCardNumber } from '../platform/security/card-number-ids';
 import { startTestApp, type TestApp } from '../test/harness';
@@ -34,6 +35,44 @@ describe('request ids', () => {
       expect(replaced.headers['x-request-id']).not.toContain(grouped);
       expect(holdsCardNumber(String(replaced.headers['x-request-id']))).toBe(false);
       expect(t.logs.join('\n')).not.toContain(pan.slice(-8));
+    });
+
+    it.each([
+      ['dots', '.'],
+      ['underscores', '_'],
+      ['colons', ':'],
+    ])(
+      'replaces an X-Request-Id holding a card number in groups joined by %s: never echoed, logged or audited',
+      async (_how, separator) => {
+        const pan = testPan(44);
+        const incoming = `req-${pan.match(/.{4}/g)?.join(separator)}`;
+        const finance = await t.signIn('finance');
+        const cardId = t.sim.data.cards()[0]?.id ?? '';
+        // Finance may not reveal: a refusal the audit trail records with the request id.
+        const res = await t.request
+          .post(`/api/cards/${cardId}/reveal`)
+          .set(finance.headers({ 'X-Request-Id': incoming }))
+          .send({ reason: 'checking' });
+        expect(res.status).toBe(403);
+        const id = String(res.headers['x-request-id']);
+        expect(id).not.toBe(incoming);
+        expect(res.body.requestId).toBe(id);
+        expect(holdsCardNumber(id)).toBe(false);
+        const audited = (await t.audit.list({ limit: 1000 })).items.filter(
+          (r) => r.requestId === id,
+        );
+        expect(audited).toMatchObject([{ action: 'access.denied', outcome: 'denied' }]);
+        const lastGroups = incoming.slice(-9);
+        expect(t.logs.join('\n')).not.toContain(lastGroups);
+        expect(await readFile(t.audit.path, 'utf8')).not.toContain(lastGroups);
+      },
+    );
+
+    it('keeps an id-shaped X-Request-Id with dots, underscores or colons that is no card number', async () => {
+      for (const incoming of ['lb.2026.11.26_0001', 'trace:00f067aa:0001', 'req_12.30.45']) {
+        const res = await t.request.get('/healthz').set('X-Request-Id', incoming);
+        expect(res.headers['x-request-id']).toBe(incoming);
+      }
     });
   });
 });

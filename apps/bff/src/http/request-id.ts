@@ -28,9 +28,13 @@ export function newRequestId(): string {
   }
 }
 
-/** An incoming id worth keeping: id-shaped, and not a card number in disguise. */
+/**
+ * An incoming id worth keeping: id-shaped, and not a card number in disguise, however its
+ * digits are grouped. In text a colon writes a time (12:30:45) and does not join digit groups;
+ * in an id it is punctuation like `.` or `-`, so `4000:0012:3456:7899` is read as a number too.
+ */
 function usableIncoming(id: string | undefined): id is string {
-  return id !== undefined && saneId.test(id) && !holdsCardNumber(id);
+  return id !== undefined && saneId.test(id) && !holdsCardNumber(id.replaceAll(':', '-'));
 }
 
 /**

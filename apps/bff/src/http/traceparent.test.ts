@@ -2,6 +2,7 @@
 // child span of the same trace, and written in the log lines with the request id.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness';
+import { testPan } from '../test/test-pan';
 import type { TestSession } from '../test/test-session';
 
 const traceId = '0af7651916cd43dd8448eb211c80319c';
@@ -100,6 +101,46 @@ describe('without a usable traceparent', () => {
       sent.exec(String(upstreamCalls(id)[0]?.headers.traceparent))?.[1];
     expect(traceOf(a.headers['x-request-id'])).toBeDefined();
     expect(traceOf(a.headers['x-request-id'])).not.toBe(traceOf(b.headers['x-request-id']));
+  });
+});
+
+describe('a traceparent or tracestate holding a card number', () => {
+  // Made at run time; a trace id is hex, so 16 decimal digits fit in one.
+  const pan = testPan(8_080);
+  const hexLetters = 'abcdefabcdefabcd';
+
+  it.each([
+    ['its trace id', `00-${pan}${hexLetters}-${callerSpan}-01`],
+    ['its trace id, after hex letters', `00-${hexLetters}${pan}-${callerSpan}-01`],
+    ['the caller’s span id', `00-${traceId}-${pan}-01`],
+  ])('a card number in %s: a new trace, the number never logged', async (_where, header) => {
+    const res = await t.request
+      .get(`/api/cards/${cardId()}`)
+      .set(finance.headers({ traceparent: header, tracestate: 'acme=00f067aa0ba902b7' }));
+    expect(res.status).toBe(200);
+    const [call] = upstreamCalls(res.headers['x-request-id']);
+    const sentTrace = sent.exec(String(call?.headers.traceparent));
+    expect(sentTrace?.[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(header).not.toContain(sentTrace?.[1]);
+    expect(sentTrace?.[3]).toBe('00');
+    expect(call?.headers.tracestate).toBeUndefined();
+    const requestLine = logLines(res.headers['x-request-id']).find(
+      (l) => l.msg === 'request completed',
+    ) as { req: { traceId?: string } } | undefined;
+    expect(requestLine?.req.traceId).toBe(sentTrace?.[1]);
+    expect(t.logs.join('\n')).not.toContain(pan);
+  });
+
+  it('a card number in the tracestate: the trace goes on, the tracestate is not passed on', async () => {
+    for (const tracestate of [`acme=${pan}`, `acme=${pan.match(/.{4}/g)?.join(':')}`]) {
+      const res = await t.request
+        .get(`/api/cards/${cardId()}`)
+        .set(finance.headers({ traceparent, tracestate }));
+      expect(res.status).toBe(200);
+      const [call] = upstreamCalls(res.headers['x-request-id']);
+      expect(sent.exec(String(call?.headers.traceparent))?.[1]).toBe(traceId);
+      expect(call?.headers.tracestate, tracestate).toBeUndefined();
+    }
   });
 });
 

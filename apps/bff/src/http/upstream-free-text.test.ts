@@ -201,3 +201,89 @@ describe('card numbers in upstream free text', () => {
     expect(cardNumbersIn(sent)).toEqual([]);
   });
 });
+
+describe('card numbers in upstream text, however their digit groups are joined', () => {
+  const joins = [
+    ['dots', '.'],
+    ['slashes', '/'],
+    ['underscores', '_'],
+    ['no-break spaces', '\u00A0'],
+    ['thin spaces', '\u2009'],
+    ['narrow no-break spaces', '\u202F'],
+    ['en dashes', '\u2013'],
+    ['a zero-width space beside each space', '\u200B '],
+  ] as const;
+
+  it('card names are masked in the detail, the list and the audit of an edit', async () => {
+    const cards = t.sim.data.cards();
+    const names = new Map<string, string>();
+    for (const [i, [, join]] of joins.entries()) {
+      const card = cards[i % cards.length];
+      if (!card) throw new Error('no card in the test data');
+      const number = testPan(900 + i);
+      expect(
+        (await simCall('PATCH', `/card/${card.id}`, { name: `Ops ${grouped(number, join)}` })).ok,
+      ).toBe(true);
+      const detail = await t.request.get(`/api/cards/${card.id}`).set(finance.headers());
+      expect(detail.body.name, join).toBe(`Ops ${masked(number)}`);
+      names.set(card.id, detail.body.name);
+    }
+    const list = await t.request.get('/api/cards?sort=createdAt').set(finance.headers());
+    for (const [id, name] of names) {
+      expect(list.body.items.find((c: { id: string }) => c.id === id)?.name).toBe(name);
+    }
+
+    // An edit of the last card renamed: its before/after names are recorded masked.
+    const [cardId, name] = [...names].at(-1) ?? ['', ''];
+    const detail = await t.request.get(`/api/cards/${cardId}`).set(admin.headers());
+    const edit = await t.request
+      .patch(`/api/cards/${cardId}`)
+      .set(admin.headers())
+      .send({
+        transactionSizeLimit: { maximumCents: 123_400 },
+        expected: { maximumCents: detail.body.transactionSizeLimit.maximumCents ?? null },
+      });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const [record] = (await t.audit.list({ limit: 1, filter: { cardId } })).items;
+    expect(record).toMatchObject({ outcome: 'success', before: { name }, after: { name } });
+
+    const sent = everythingSent().join('\n');
+    const audit = await readFile(t.audit.path, 'utf8');
+    for (const [i, [, join]] of joins.entries()) {
+      const written = grouped(testPan(900 + i), join);
+      expect(sent).not.toContain(written);
+      expect(audit).not.toContain(written);
+      expect(t.logs.join('\n')).not.toContain(written);
+    }
+  });
+
+  it('transaction texts are masked in the detail and the CSV; dates and amounts stay', async () => {
+    const sub = t.sim.data.subAccounts()[1]?.id ?? '';
+    const tx = t.sim.data.transactions(sub).find((x) => x.merchantData);
+    if (!tx) throw new Error('no card transaction in the test data');
+    const [a, b, c] = [testPan(71), testPan(72), testPan(73)];
+    t.sim.testing.setTransactionText(tx.id, {
+      description: `card ${grouped(a, '.')} on 2026/11/26 12:30:45 for 1,234.56`,
+      merchantDescription: `SHOP ${grouped(b, '\u00A0')}`,
+      declineReason: `card ${grouped(c, '/')} blocked`,
+    });
+    const detail = await t.request.get(`/api/transactions/${tx.id}`).set(finance.headers());
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({
+      description: `card ${masked(a)} on 2026/11/26 12:30:45 for 1,234.56`,
+      merchant: { description: `SHOP ${masked(b)}` },
+      declineReason: `card ${masked(c)} blocked`,
+    });
+    const csv = await downloadCsv(`subAccountId=${sub}`);
+    const row = csv.split('\r\n').find((line) => line.startsWith(`${tx.id},`)) ?? '';
+    expect(row).toContain(`card ${masked(a)} on 2026/11/26 12:30:45 for 1,234.56`);
+    expect(row).toContain(`SHOP ${masked(b)}`);
+    for (const [n, join] of [
+      [a, '.'],
+      [b, '\u00A0'],
+      [c, '/'],
+    ] as const) {
+      expect(everythingSent().join('\n')).not.toContain(grouped(n, join));
+    }
+  });
+});

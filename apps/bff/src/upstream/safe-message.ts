@@ -1,14 +1,23 @@
 import { errorBodySchema } from '@card-console/shared/upstream/common';
+import { digitRuns } from '../platform/security/card-numbers';
 import type { UpstreamRedactor } from './upstream-redactor';
 
 const MAX_SHOWN = 300;
 const MAX_LOGGED = 500;
 
-/** Masks runs of 12+ digits (anything that could be a card number) before text is logged or shown. */
-const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
-
+/**
+ * Masks runs of 12+ digits (anything that could be a card number) before text is logged or
+ * shown. Runs are the card-number matcher's, grouped by whatever it knows joins digit groups
+ * (dots, slashes, no-break spaces…), so every card number the audit's guard would find is gone.
+ */
 export function maskDigitRuns(text: string): string {
-  return text.replace(DIGIT_RUN, '[redacted-number]');
+  let out = '';
+  let copied = 0;
+  for (const run of digitRuns(text, 12)) {
+    out += `${text.slice(copied, run[0]?.start)}[redacted-number]`;
+    copied = run.at(-1)?.end ?? copied;
+  }
+  return out + text.slice(copied);
 }
 
 /** The upstream's error body if it has the documented shape, else undefined. */
@@ -42,5 +51,9 @@ export function safeUpstreamMessage(message: string, redact: UpstreamRedactor): 
  */
 export function bodyForLog(text: string, redact: UpstreamRedactor): string {
   const head = maskDigitRuns(redact(text.slice(0, MAX_LOGGED)));
-  return text.length > MAX_LOGGED ? head.replace(/[\d -]+$/, '') : head;
+  if (text.length <= MAX_LOGGED) return head;
+  // The last run, when it ends at the cut or one separator before it, is the cut one.
+  const last = digitRuns(head, 1).at(-1);
+  const end = last?.at(-1)?.end ?? 0;
+  return last && head.length - end <= 1 ? head.slice(0, last[0]?.start) : head;
 }

@@ -2,6 +2,7 @@
 // ones @simplewebauthn/browser produces and @simplewebauthn/server verifies (base64url
 // strings); they are checked here for shape and size only, the signature is the server's job.
 import { z } from 'zod';
+import { visibleNameSchema } from './names';
 
 const base64url = (max: number) =>
   z
@@ -48,11 +49,17 @@ export const passkeyAttestationSchema = z.object({
 });
 export type PasskeyAttestation = z.infer<typeof passkeyAttestationSchema>;
 
+/**
+ * A passkey's name: at most 64 characters, then the rules of every name a person gives (a
+ * card's, a sub account's): no control characters (line breaks, NUL…), no text-direction
+ * controls, something visible. Card numbers are the BFF's to refuse (its matcher lives there).
+ */
 export const passkeyNameSchema = z
   .string()
   .trim()
   .min(1, 'give the passkey a name')
-  .max(64, 'at most 64 characters');
+  .max(64, 'at most 64 characters')
+  .pipe(visibleNameSchema);
 
 /** POST /api/passkeys: a passkey made with the options from /api/passkeys/registration-options. */
 export const passkeyEnrolBodySchema = z.strictObject({

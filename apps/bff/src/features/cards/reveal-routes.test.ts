@@ -130,6 +130,27 @@ describe('POST /api/cards/:id/reveal', () => {
     expect(JSON.stringify(records)).not.toContain(pan);
   });
 
+  it.each([
+    ['dots', '.'],
+    ['no-break spaces', '\u00A0'],
+    ['slashes', '/'],
+    ['underscores', '_'],
+  ])(
+    'a card number typed into the reason in groups joined by %s is recorded masked',
+    async (_how, join) => {
+      const pan = t.sim.data.card(cardId)?.pan ?? '';
+      const written = pan.match(/.{1,4}/g)?.join(join) ?? pan;
+      const res = await t.request
+        .post(`/api/cards/${cardId}/reveal`)
+        .set(admin.headers())
+        .send({ reason: `customer read out ${written} on 2026/11/26` });
+      expect(res.status).toBe(200);
+      const [record] = await auditFor(res.headers['x-request-id'] ?? '');
+      expect(record?.reason).toBe('customer read out [redacted-number] on 2026/11/26');
+      expect(JSON.stringify(record)).not.toContain(written.slice(-9));
+    },
+  );
+
   it('concurrent reveals are never shared: each one reads the upstream', async () => {
     t.sim.faults.enqueue({ kind: 'delay', ms: 50 });
     const results = await Promise.all(

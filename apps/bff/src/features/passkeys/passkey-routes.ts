@@ -14,6 +14,7 @@ import { parseBody, parseParam } from '../../http/validate';
 import type { StoredPasskey } from '../../platform/passkeys/factor-store';
 import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
+import { containsCardNumber, maskCardNumbers } from '../../platform/security/card-numbers';
 import { type ActiveSession, activeSession } from '../../platform/sessions/session-service';
 
 export interface PasskeyRoutesDeps {
@@ -23,12 +24,30 @@ export interface PasskeyRoutesDeps {
   audit: AuditStore;
 }
 
+// A name stored before names were checked for card numbers is shown and recorded masked.
 const summary = (p: StoredPasskey): PasskeySummary => ({
   id: p.id,
-  name: p.name,
+  name: maskCardNumbers(p.name),
   createdAt: p.createdAt,
   ...(p.lastUsedAt !== undefined ? { lastUsedAt: p.lastUsedAt } : {}),
 });
+
+/**
+ * A passkey's name that holds a card number is refused with a 400, not masked: it would be
+ * kept in the factor store and the audit trail, and a name other than the one the person typed
+ * would be a surprise they should hear about. (A card's name is masked on its way back from
+ * the card service instead: that name is the card service's to keep, not ours.)
+ */
+function withoutCardNumber<T extends { name: string }>(body: T): T {
+  if (containsCardNumber(body.name)) {
+    throw new AppError(
+      400,
+      'invalid_body',
+      'name: must not contain a card number (13-19 digits that pass the Luhn check, however they are grouped)',
+    );
+  }
+  return body;
+}
 
 const lastFactor = () =>
   new AppError(
@@ -68,7 +87,7 @@ export function passkeyRoutes(deps: PasskeyRoutesDeps): ApiRoutes {
       action,
       outcome: 'success',
       method,
-      ...(target ? { target: target.slice(0, 200) } : {}),
+      ...(target ? { target: maskCardNumbers(target).slice(0, 200) } : {}),
       requestId: req.requestId,
     });
   const state = async (email: string) => {
@@ -106,7 +125,7 @@ export function passkeyRoutes(deps: PasskeyRoutesDeps): ApiRoutes {
     },
 
     'POST /api/passkeys': async (req, res) => {
-      const body = parseBody(passkeyEnrolBodySchema, req);
+      const body = withoutCardNumber(parseBody(passkeyEnrolBodySchema, req));
       const current = await proven(req, res);
       let passkey: StoredPasskey;
       try {
@@ -136,7 +155,7 @@ export function passkeyRoutes(deps: PasskeyRoutesDeps): ApiRoutes {
 
     'PATCH /api/passkeys/:id': async (req, res) => {
       const id = parseParam(passkeyIdSchema, req.params.id, 'id');
-      const { name } = parseBody(passkeyRenameBodySchema, req);
+      const { name } = withoutCardNumber(parseBody(passkeyRenameBodySchema, req));
       const renamed = await factors.store.renamePasskey(session(req).record.email, id, name);
       if (!renamed) throw new AppError(404, 'not_found', 'You have no such passkey.');
       sendJson(res, summary(renamed));

@@ -1,9 +1,11 @@
 // Passkeys over real HTTP with a software authenticator (real ES256 signatures, the server's
 // own @simplewebauthn/server checks): enrolment after a proven factor, sign-in and step-up
 // with a passkey, and the refusals a browser would never produce but an attacker would.
+import { readFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { SoftwareAuthenticator } from '../../test/software-authenticator';
+import { testPan } from '../../test/test-pan';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -324,5 +326,116 @@ describe('removing factors', () => {
     const late = await t.request.delete(`/api/passkeys/${a}`).set(session.headers());
     expect(late.status).toBe(401);
     expect(late.body.code).toBe('step_up_required');
+  });
+});
+
+describe('passkey names', () => {
+  // Made at run time: a card number, written as people (or someone hiding one) write it.
+  const pan = testPan(55_501);
+  const inFours = (separator: string) => pan.match(/.{4}/g)?.join(separator) ?? pan;
+  const refused = [
+    ['a right-to-left override', 'Key\u202Eyek', 'text-direction control'],
+    ['a line break', 'Key\r\nforged: entry', 'control characters'],
+    ['a NUL', 'Key\u0000x', 'control characters'],
+    ['only a zero-width space', '\u200B', 'visible character'],
+    ['a card number', `Card ${pan}`, 'card number'],
+    ['a card number in dotted groups', `Card ${inFours('.')}`, 'card number'],
+    ['a card number in groups joined by no-break spaces', inFours('\u00A0'), 'card number'],
+    ['a card number in groups joined by thin spaces', inFours('\u2009'), 'card number'],
+    ['a card number in groups joined by slashes', inFours('/'), 'card number'],
+    ['a card number in groups joined by underscores', inFours('_'), 'card number'],
+  ] as const;
+
+  /** What would show a name anywhere: the factor store, the audit trail and its CSV. */
+  async function everywhere(session: TestSession) {
+    const csv = await t.request.get('/api/audit/export.csv?tz=UTC').set(session.headers());
+    expect(csv.status).toBe(200);
+    const file = await readFile(t.audit.path, 'utf8');
+    return `${JSON.stringify(await t.factors.get(admin().email))}\n${file}\n${csv.text}`;
+  }
+
+  it.each(refused)(
+    'a name with %s is refused when enrolling: 400 with the rule, nothing kept anywhere',
+    async (_what, name, says) => {
+      const session = await t.signIn('admin');
+      const options = await t.request
+        .post('/api/passkeys/registration-options')
+        .set(session.headers())
+        .send({});
+      expect(options.status).toBe(200);
+      const response = t.authenticator.create(options.body, t.config.publicOrigin);
+      const res = await t.request
+        .post('/api/passkeys')
+        .set(session.headers())
+        .send({ name, response });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'invalid_body' });
+      expect(res.body.message).toMatch(new RegExp(`^name: [^;]*${says}`));
+      expect(res.body.requestId).toBe(res.headers['x-request-id']);
+      expect((await t.factors.get(admin().email)).passkeys).toEqual([]);
+      expect(await auditOf('factor.enrolled')).toEqual([]);
+      const shown = await everywhere(session);
+      expect(shown).not.toContain(name.trim());
+      expect(shown).not.toContain(pan.slice(-8));
+    },
+  );
+
+  it.each(refused)(
+    'a rename to a name with %s is refused: 400, the name stays',
+    async (_what, name, says) => {
+      const session = await t.signIn('admin');
+      const id = await t.enrolAdminPasskey(session);
+      const res = await t.request
+        .patch(`/api/passkeys/${id}`)
+        .set(session.headers())
+        .send({ name });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_body');
+      expect(res.body.message).toMatch(new RegExp(`^name: [^;]*${says}`));
+      const stored = (await t.factors.get(admin().email)).passkeys;
+      expect(stored.map((p) => p.name)).toEqual(['Test passkey 1']);
+      expect(await everywhere(session)).not.toContain(pan.slice(-8));
+    },
+  );
+
+  it('a name with a date, a time or an amount is a name', async () => {
+    const session = await t.signIn('admin');
+    const id = await t.enrolAdminPasskey(session);
+    for (const name of [
+      'YubiKey 2026/11/26',
+      'Laptop 2026-11-26T12:30:45Z',
+      'Key no. 1,234,567.89',
+    ]) {
+      const res = await t.request
+        .patch(`/api/passkeys/${id}`)
+        .set(session.headers())
+        .send({ name });
+      expect(res.status, name).toBe(200);
+      expect(res.body.name).toBe(name);
+    }
+  });
+
+  it('a name kept from before these rules is shown, and recorded at removal, masked', async () => {
+    const session = await t.signIn('admin');
+    await t.enrolAdminPasskey(session);
+    await t.factors.addPasskey(admin().email, {
+      id: 'b2xkLW5hbWVkLXBhc3NrZXk',
+      publicKey: 'eA',
+      counter: 0,
+      name: `Old ${inFours('.')}`,
+      createdAt: 1,
+    });
+    const list = await t.request.get('/api/second-factors').set(session.headers());
+    expect(list.body.passkeys.map((p: { name: string }) => p.name).sort()).toEqual([
+      `Old •••• ${pan.slice(-4)}`,
+      'Test passkey 1',
+    ]);
+    const removed = await t.request
+      .delete('/api/passkeys/b2xkLW5hbWVkLXBhc3NrZXk')
+      .set(session.headers());
+    expect(removed.status).toBe(204);
+    expect((await auditOf('factor.removed')).map((r) => r.target)).toEqual([
+      `Old •••• ${pan.slice(-4)}`,
+    ]);
   });
 });

@@ -70,8 +70,8 @@ export function linkHash(prevHash: string, record: StoredAuditRecord): string {
  */
 export function sealRecord(record: AuditRecord, prevHash: string): ChainedAuditRecord {
   const content = chainContent(record);
+  assertNoCardSecrets(content);
   const canonical = canonicalize(content) ?? '';
-  assertNoCardSecrets(canonical);
   return { ...content, prevHash, hash: digest(prevHash, canonical) };
 }
 

@@ -257,6 +257,32 @@ export function auditStoreContract(
       expect(await verifyChain(store.records())).toMatchObject({ verified: 2 });
     });
 
+    it('refuses a card number however its digit groups are joined, in any field', async () => {
+      const { store } = await open();
+      const pan = testPan(8);
+      const inFours = (join: string) => pan.match(/.{4}/g)?.join(join) ?? pan;
+      const records = [
+        { ...varied(1), reason: `card ${inFours('.')}` },
+        { ...varied(2), reason: `card ${inFours('\u00A0')}` },
+        { ...varied(3), reason: `card ${inFours('\u2009')}` },
+        { ...varied(4), reason: `card ${inFours('\n')}` },
+        { ...varied(5), detail: `card ${inFours('_')}` },
+        { ...varied(6), target: inFours('/') },
+        { ...varied(7), requestId: `req-${inFours('.')}` },
+        { ...varied(8), before: { name: `Ops ${inFours('\u202F')}` } },
+      ];
+      for (const record of records) {
+        await expect(store.append(record), JSON.stringify(record)).rejects.toThrow(/card number/);
+      }
+      expect((await store.list({ limit: 10 })).items).toEqual([]);
+      // Dates, times and amounts are not card numbers.
+      const kept = await store.append({
+        ...varied(9),
+        reason: 'call on 2026/11/26 12:30:45 about 1,234,567.89',
+      });
+      expect(kept.id).toBe('1');
+    });
+
     it('stores text no database can hold as U+FFFD, and the chain still verifies', async () => {
       const { store } = await open();
       const written = await store.append({ ...varied(1), reason: 'nul\u0000 and \uDC00 alone' });

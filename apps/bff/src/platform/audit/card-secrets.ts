@@ -1,14 +1,25 @@
-import { isLuhnValid } from '../security/card-numbers';
+import { containsCardNumber } from '../security/card-numbers';
+
+const SECRET_FIELD = /^(pan|cvv|cvc|securityCode)$/i;
 
 /**
- * Last line of defence before a record is written: a standalone 13-19 digit Luhn-valid run
- * (a PAN) or a `cvv`/`pan` key means a caller put a secret in the record. Refuse to write it.
+ * Last line of defence before a record is written: a card number in any of its values (found
+ * by the same matcher that masks them everywhere else, so `4000.0012.3456.7899` or digits
+ * split by no-break spaces count too) or a `pan`/`cvv` field means a caller put a secret in
+ * the record. Refuse to write it. The values are checked as they are, not as JSON, where an
+ * escaped line break (`\n`) between digit groups would hide the grouping.
  */
-export function assertNoCardSecrets(line: string): void {
-  for (const match of line.matchAll(/(?<!\d)\d{13,19}(?!\d)/g)) {
-    if (isLuhnValid(match[0])) throw new Error('audit record refused: it contains a card number');
-  }
-  if (/"(pan|cvv|cvc|securityCode)"\s*:/i.test(line)) {
-    throw new Error('audit record refused: it contains a card secret field');
+export function assertNoCardSecrets(record: unknown): void {
+  if (typeof record === 'string' || typeof record === 'number') {
+    if (containsCardNumber(String(record))) {
+      throw new Error('audit record refused: it contains a card number');
+    }
+  } else if (record && typeof record === 'object') {
+    for (const [key, value] of Object.entries(record)) {
+      if (SECRET_FIELD.test(key)) {
+        throw new Error('audit record refused: it contains a card secret field');
+      }
+      assertNoCardSecrets(value);
+    }
   }
 }

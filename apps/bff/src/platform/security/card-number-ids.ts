@@ -1,28 +1,25 @@
-import { findCardNumbers, maskedForm } from './card-numbers';
-
-/** A digit run long enough to hold a card number, with the usual space or dash grouping. */
-const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
+import { type DigitGroup, digitRuns, findCardNumbers, maskedForm } from './card-numbers';
 
 /**
- * How a run reads: a card number (some 13-19 digit window of it passes the Luhn check), too
- * long to be checked window by window (more digits than any card number: taken as holding one,
- * so a long URL costs no more than a short one), or an ordinary number.
+ * How a digit run reads where an id belongs: a card number (some 13-19 digit window of it
+ * passes the Luhn check), too long to be checked window by window (more digits than any card
+ * number: taken as holding one, so a long URL costs no more than a short one), or an ordinary
+ * number. Runs are the card-number matcher's (`digitRuns`): groups joined by any separator it
+ * knows, so `4000.0012.3456.7899` and `4000_0012_3456_7899` read as the number they are.
  */
-function classify(run: string): 'card' | 'long' | 'other' {
-  const digits = run.replace(/[ -]/g, '');
+function classify(digits: string): 'card' | 'long' | 'other' {
   if (digits.length > 19) return 'long';
   return findCardNumbers(digits).length > 0 ? 'card' : 'other';
 }
+
+const digitsOf = (run: readonly DigitGroup[]) => run.map((group) => group.digits).join('');
 
 /**
  * True when `text` holds a card number: a Luhn-valid 13-19 digit run (grouped or not, also
  * inside a longer run), or a run of more than 19 digits, which is never an id either.
  */
 export function holdsCardNumber(text: string): boolean {
-  for (const [run] of text.matchAll(DIGIT_RUN)) {
-    if (classify(run) !== 'other') return true;
-  }
-  return false;
+  return digitRuns(text, 13).some((run) => classify(digitsOf(run)) !== 'other');
 }
 
 /**
@@ -31,10 +28,16 @@ export function holdsCardNumber(text: string): boolean {
  * typed where an id belongs can still be recorded and logged. Other digit runs stay.
  */
 export function withCardNumbersMasked(text: string): string {
-  return text.replace(DIGIT_RUN, (run) => {
-    const kind = classify(run);
-    const digits = run.replace(/[ -]/g, '');
-    if (kind === 'card') return maskedForm(digits);
-    return kind === 'long' ? `[${digits.length} digits]` : run;
-  });
+  let out = '';
+  let copied = 0;
+  for (const run of digitRuns(text, 13)) {
+    const digits = digitsOf(run);
+    const kind = classify(digits);
+    if (kind === 'other') continue;
+    const start = run[0]?.start ?? 0;
+    out += text.slice(copied, start);
+    out += kind === 'card' ? maskedForm(digits) : `[${digits.length} digits]`;
+    copied = run.at(-1)?.end ?? start;
+  }
+  return out + text.slice(copied);
 }

@@ -18,8 +18,18 @@ const last4 = (n: string) => `•••• ${n.slice(-4)}`;
 const passesLuhn = (digits: string) =>
   luhnCheckDigit(digits.slice(0, -1)) === Number(digits.at(-1));
 
-/** Runs of digits joined by single spaces or dashes, as their digit groups. */
-const runsOf = (text: string) => (text.match(/\d+(?:[ -]\d+)*/g) ?? []).map((r) => r.split(/[ -]/));
+/**
+ * What joins two digit groups, written out here apart from the matcher: one white space of any
+ * kind, a dash or minus, a dot, a slash, a backslash, an underscore or a middle dot.
+ */
+const separator = '[\\s\\u2010-\\u2015\\u2212\\-./\\\\_\\u00B7\\uFF0E\\uFF0F]';
+/** Zero-width and other invisible characters: read as if absent. */
+const invisible = /\u200B|\u200D|\u2060|\u00AD|\uFEFF/g;
+/** Runs of digits joined by single separators, as their digit groups. */
+const runsOf = (text: string) =>
+  (text.replace(invisible, '').match(new RegExp(`\\d+(?:${separator}\\d+)*`, 'g')) ?? []).map((r) =>
+    r.split(new RegExp(separator)),
+  );
 
 /** The card numbers in `text`: whole consecutive digit groups, 13-19 digits, Luhn-valid. */
 function cardNumbersIn(text: string): string[] {
@@ -88,13 +98,16 @@ describe('maskCardNumbers', () => {
   });
 
   it('leaves no card number in any text, and changes text without one not at all (property)', () => {
+    const joiners = [' ', '-', '.', '/', '_', '\u00A0', '\u2009', '\u202F', '\u2013', '\\'];
     const pieces = fc.oneof(
-      fc.constantFrom(' ', '-', 'a', 'card ', '  ', '--', '.', '•'),
+      fc.constantFrom(...joiners, 'a', 'card ', '  ', '--', '•', ':', ',', '\u200B', ' \u200B'),
       fc.stringMatching(/^\d{1,6}$/),
       fc
         .integer({ min: 12, max: 18 })
         .chain((len) => fc.stringMatching(new RegExp(`^\\d{${len}}$`)).map(withCheck)),
-      fc.stringMatching(/^\d{15}$/).map((body) => grouped(withCheck(body), ' ')),
+      fc
+        .tuple(fc.stringMatching(/^\d{15}$/), fc.constantFrom(...joiners))
+        .map(([body, joiner]) => grouped(withCheck(body), joiner)),
     );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 8 }), (parts) => {
@@ -108,6 +121,8 @@ describe('maskCardNumbers', () => {
             `${text} → ${masked}`,
           ).toBe(false);
         }
+        // Nor does masking leave a new one (the last four shown joining the groups after them).
+        expect(cardNumbersIn(masked), `${text} → ${masked}`).toEqual([]);
         if (found.length === 0) expect(masked).toBe(text);
       }),
       { seed, numRuns: 500 },

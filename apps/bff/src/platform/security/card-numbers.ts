@@ -14,84 +14,139 @@ export function isLuhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/**
- * Every Luhn-valid run of 13-19 digits in `text` (also inside longer runs and with the usual
- * space or dash grouping), i.e. anything that could be a card number.
- */
-export function findCardNumbers(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/\d(?:[ -]?\d){12,}/g)) {
-    const digits = match[0].replace(/[ -]/g, '');
-    for (let start = 0; start + 13 <= digits.length; start++) {
-      for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
-        const candidate = digits.slice(start, start + length);
-        if (isLuhnValid(candidate)) found.push(candidate);
-      }
-    }
-  }
-  return found;
-}
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
 /** How a card number is shown when masked: its last four digits, as the UI shows a card. */
 export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`;
 
+// The one matcher for card numbers. A card number is written as digits, alone or in groups,
+// and this file decides, once for the masking, the audit trail's guard and incoming ids, what
+// joins two groups:
+// - exactly one separator: any white space (U+00A0, the thin and narrow no-break spaces, the
+//   ideographic space, tabs, line breaks…), any dash (hyphen, non-breaking hyphen, figure,
+//   en and em dashes, fullwidth hyphen…) or minus sign, `.` `/` `\` `_`, the middle dots and
+//   their fullwidth forms. Two separators in a row end a run, so "2026-11-26 – 2026-12-31"
+//   stays two dates.
+// - characters that show nothing (zero-width spaces and joiners, soft hyphen, BOM, bidi
+//   controls, other control characters, combining marks) count as absent: `4000<U+200B>0012`
+//   reads as 40000012, which is what a reader sees.
+// Not separators: `,` and `:` (amounts and times: 1,234,567 and 12:30:45) and letters (an ISO
+// time's `T`), so dates, times and amounts stay whole text. Digits are ASCII or fullwidth
+// (what an East Asian input method types).
+
+/** A character that joins two digit groups (one of them, with nothing visible besides). */
+const SEPARATOR = /[\s\p{Pd}\u2212./\\_\u00B7\u2027\u30FB\uFF0E\uFF0F\uFF3C\uFF3F\uFF65]/u;
 /**
- * `text` with every card number in it masked to its last four digits (`•••• 7899`, as the UI
- * shows a card). A card number is a Luhn-valid run of 13-19 digits, alone or as consecutive
- * digit groups joined by single spaces or dashes (`4000 0012 3456 7899`, also inside a longer
- * grouped run). An unbroken run of more than 19 digits (a network reference number) is never a
- * card number and is left alone. Text with fewer than 13 digits costs one pass of counting;
- * the rest one pass of scanning (this runs on every string of every upstream answer).
+ * What a scan must see past: a fullwidth digit (read as its ASCII digit) or a stretch of
+ * characters that show nothing, white space aside (read as absent).
  */
-export function maskCardNumbers(text: string): string {
-  if (!hasDigits(text, 13)) return text;
-  const n = text.length;
-  let out = '';
+const SPECIAL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it skips.
+  /([\uFF10-\uFF19])|[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]+/gu;
+
+/**
+ * ASCII separators, taken from the pattern once: most text is ASCII, and a table look-up is
+ * what keeps a scan cheap (it runs on every string of every upstream answer).
+ */
+const asciiSeparator = new Uint8Array(128);
+for (const c of asciiSeparator.keys()) {
+  if (SEPARATOR.test(String.fromCharCode(c))) asciiSeparator[c] = 1;
+}
+const joins = (c: number) =>
+  c < 128 ? asciiSeparator[c] === 1 : SEPARATOR.test(String.fromCharCode(c));
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/**
+ * Whether `text` has a digit at `i`. Never reads past the end: V8 serves such a read on a slow
+ * path, which made a scan several times slower.
+ */
+const digitAt = (text: string, i: number) => i < text.length && isDigit(text.charCodeAt(i));
+
+/**
+ * `text` as a scan reads it, when it holds fullwidth digits or characters that show nothing:
+ * those digits as ASCII, those characters left out, and where each character of the result
+ * stood in `text`. Undefined for the usual text, which is read as it is.
+ */
+function normalized(text: string): { view: string; at: number[] } | undefined {
+  if (text.search(SPECIAL) === -1) return undefined;
+  let view = '';
+  const at: number[] = [];
   let copied = 0;
+  for (const match of text.matchAll(SPECIAL)) {
+    for (let k = copied; k < match.index; k++) at.push(k);
+    view += text.slice(copied, match.index);
+    const wide = match[1];
+    if (wide) {
+      at.push(match.index);
+      view += String.fromCharCode(wide.charCodeAt(0) - 0xff10 + 48);
+    }
+    copied = match.index + match[0].length;
+  }
+  for (let k = copied; k < text.length; k++) at.push(k);
+  return { view: view + text.slice(copied), at };
+}
+
+/** One group of digits in a run: where it starts and ends in the text, and its digits. */
+export interface DigitGroup {
+  start: number;
+  end: number;
+  digits: string;
+}
+
+/** Scratch space for `digitRuns`: the bounds of the groups of the run being read. */
+const bounds: number[] = [];
+
+/**
+ * The digit runs of `text` holding at least `minDigits` digits, each as its digit groups: a
+ * group is digits, a run is groups joined by one separator each (what shows nothing aside).
+ * Text with fewer digits costs one pass of counting, the rest a pass or two of scanning; no
+ * backtracking.
+ */
+export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
+  const runs: DigitGroup[][] = [];
+  if (!hasDigits(text, minDigits)) return runs;
+  const special = normalized(text);
+  const view = special?.view ?? text;
+  const at = special?.at;
   let i = 0;
-  while (i < n) {
-    if (!isDigit(text.charCodeAt(i))) {
+  while (i < view.length) {
+    if (!isDigit(view.charCodeAt(i))) {
       i++;
       continue;
     }
-    // A run: digits, and single spaces or dashes with a digit on each side.
-    const start = i;
-    let digits = 0;
-    let grouped = false;
+    // Where the run's groups start and end, as found; objects only for a run long enough.
+    bounds.length = 0;
+    let count = 0;
     for (;;) {
-      while (i < n && isDigit(text.charCodeAt(i))) {
-        i++;
-        digits++;
-      }
-      const c = text.charCodeAt(i);
-      if ((c === 32 || c === 45) && isDigit(text.charCodeAt(i + 1))) {
-        grouped = true;
-        i++;
-      } else {
-        break;
-      }
+      const start = i;
+      while (digitAt(view, i)) i++;
+      bounds.push(start, i);
+      count += i - start;
+      // The next character but one first: a digit there is rare, a separator check costs more.
+      if (!digitAt(view, i + 1) || !joins(view.charCodeAt(i))) break;
+      i++;
     }
-    if (digits < 13) continue;
-    const run = text.slice(start, i);
-    // An unbroken run is a card number only as a whole; a grouped one, by whole groups.
-    const masked = grouped
-      ? maskGroupedRun(run)
-      : digits <= 19 && isLuhnValid(run)
-        ? maskedForm(run)
-        : run;
-    if (masked === run) continue;
-    out += text.slice(copied, start) + masked;
-    copied = i;
+    if (count < minDigits) continue;
+    const run: DigitGroup[] = [];
+    for (let b = 0; b < bounds.length; b += 2) {
+      const start = bounds[b] ?? 0;
+      const end = bounds[b + 1] ?? 0;
+      const digits = view.slice(start, end);
+      run.push(
+        at
+          ? { start: at[start] ?? 0, end: (at[end - 1] ?? 0) + 1, digits }
+          : { start, end, digits },
+      );
+    }
+    runs.push(run);
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return runs;
 }
 
-/** Whether `text` holds at least `count` digits; stops as soon as it knows. */
+/** Whether `text` holds at least `count` digits (ASCII or fullwidth); stops once it knows. */
 function hasDigits(text: string, count: number): boolean {
   let needed = count;
   for (let i = 0; i < text.length; i++) {
-    if (isDigit(text.charCodeAt(i))) {
+    const c = text.charCodeAt(i);
+    if (isDigit(c) || (c >= 0xff10 && c <= 0xff19)) {
       if (--needed === 0) return true;
     } else if (text.length - i <= needed) {
       return false;
@@ -100,38 +155,103 @@ function hasDigits(text: string, count: number): boolean {
   return false;
 }
 
-/** Digit groups joined by separators: every window of whole groups that is a card number. */
-function maskGroupedRun(run: string): string {
-  const groups = run.split(/[ -]/);
-  // Spans of group indexes [first, last] that hold a card number, overlapping ones merged.
-  const spans: Array<[number, number]> = [];
-  for (let first = 0; first < groups.length; first++) {
-    let digits = '';
-    for (let last = first; last < groups.length; last++) {
-      digits += groups[last];
-      if (digits.length > 19) break;
-      if (digits.length < 13 || !isLuhnValid(digits)) continue;
-      const previous = spans.at(-1);
-      if (previous && previous[1] >= first) previous[1] = Math.max(previous[1], last);
-      else spans.push([first, last]);
+/** The last group of the longest card number starting at group `first`, or -1. */
+function lastCardGroup(groups: readonly string[], first: number): number {
+  let digits = '';
+  let found = -1;
+  for (let last = first; last < groups.length; last++) {
+    digits += groups[last];
+    if (digits.length > 19) break;
+    if (digits.length >= 13 && isLuhnValid(digits)) found = last;
+  }
+  return found;
+}
+
+/** A stretch of a run's groups to mask, and the last four digits it shows. */
+interface CardSpan {
+  first: number;
+  last: number;
+  shown: string;
+}
+
+/**
+ * The card numbers of one run, left to right: windows of whole groups, 13-19 digits, passing
+ * the Luhn check (a lone group is such a window, so an unbroken run of more than 19 digits, a
+ * network reference, never is one). Windows that overlap are one span. A masked span shows
+ * its last four digits, which may make a card number with the groups after it: the span then
+ * stands as one group of those four and the search goes on from it, so the masked text holds
+ * no card number either.
+ */
+function cardSpans(run: readonly DigitGroup[]): CardSpan[] {
+  const groups = run.map((group) => group.digits);
+  const spans: CardSpan[] = [];
+  let first = 0;
+  while (first < groups.length) {
+    let last = lastCardGroup(groups, first);
+    if (last < 0) {
+      first++;
+      continue;
     }
+    for (let inner = first + 1; inner <= last; inner++) {
+      last = Math.max(last, lastCardGroup(groups, inner));
+    }
+    const shown = groups
+      .slice(first, last + 1)
+      .join('')
+      .slice(-4);
+    const previous = spans.at(-1);
+    // Starting from the four digits a span shows: the same span, grown.
+    if (previous?.last === first) Object.assign(previous, { last, shown });
+    else spans.push({ first, last, shown });
+    groups[last] = shown;
+    first = last;
   }
-  if (spans.length === 0) return run;
-  // Character offset of each group in the run (groups are joined by one separator each).
-  const starts: number[] = [];
-  let offset = 0;
-  for (const group of groups) {
-    starts.push(offset);
-    offset += group.length + 1;
-  }
+  return spans;
+}
+
+/**
+ * `text` with every card number in it masked to its last four digits (`•••• 7899`, as the UI
+ * shows a card): a Luhn-valid run of 13-19 digits, alone or as consecutive digit groups
+ * (`4000 0012 3456 7899`, `4000.0012.3456.7899`, also inside a longer grouped run), whatever
+ * joins the groups (see the separators above). An unbroken run of more than 19 digits (a
+ * network reference number) is never a card number and is left alone. This runs on every
+ * string of every upstream answer: text with fewer than 13 digits costs one pass of counting.
+ */
+export function maskCardNumbers(text: string): string {
   let out = '';
   let copied = 0;
-  for (const [first, last] of spans) {
-    const end = (starts[last] ?? 0) + (groups[last]?.length ?? 0);
-    out +=
-      run.slice(copied, starts[first]) +
-      maskedForm(run.slice(starts[first], end).replace(/[ -]/g, ''));
-    copied = end;
+  for (const run of digitRuns(text, 13)) {
+    for (const { first, last, shown } of cardSpans(run)) {
+      out += text.slice(copied, run[first]?.start) + maskedForm(shown);
+      copied = run[last]?.end ?? copied;
+    }
   }
-  return out + run.slice(copied);
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** Whether `text` holds a card number as `maskCardNumbers` finds them (the audit's guard). */
+export function containsCardNumber(text: string): boolean {
+  return digitRuns(text, 13).some((run) => {
+    const groups = run.map((group) => group.digits);
+    return groups.some((_, first) => lastCardGroup(groups, first) >= 0);
+  });
+}
+
+/**
+ * Every Luhn-valid 13-19 digit window of every digit run in `text`, group bounds or not (also
+ * inside longer runs): anything that could be a card number, for text that must hold none,
+ * such as an id.
+ */
+export function findCardNumbers(text: string): string[] {
+  const found: string[] = [];
+  for (const run of digitRuns(text, 13)) {
+    const digits = run.map((group) => group.digits).join('');
+    for (let start = 0; start + 13 <= digits.length; start++) {
+      for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
+        const candidate = digits.slice(start, start + length);
+        if (isLuhnValid(candidate)) found.push(candidate);
+      }
+    }
+  }
+  return found;
 }

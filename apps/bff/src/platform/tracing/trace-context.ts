@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { holdsCardNumber } from '../security/card-number-ids';
 
 /**
  * The W3C Trace Context (https://www.w3.org/TR/trace-context/) a request runs in: the caller's
@@ -36,12 +37,20 @@ export function parseTraceparent(
   // `ff` is forbidden; version 00 has exactly four fields.
   if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
   if (traceId === ZERO_TRACE || parentId === ZERO_SPAN) return undefined;
+  // The trace id is logged with every line of the request: one whose digits read as a card
+  // number (or the caller's span id, which is no better) is refused like a malformed one.
+  if (holdsCardNumber(traceId) || holdsCardNumber(parentId ?? '')) return undefined;
   return { traceId, flags };
 }
 
-/** A `tracestate` worth passing on: short, printable, at most 32 `key=value` members. */
+/**
+ * A `tracestate` worth passing on: short, printable, at most 32 `key=value` members, no card
+ * number.
+ */
 function sanitizeTracestate(header: string | undefined): string | undefined {
   if (!header || header.length > MAX_STATE_LENGTH || !PRINTABLE.test(header)) return undefined;
+  // Passed on to the card service with every call: never with a card number in it.
+  if (holdsCardNumber(header.replaceAll(':', '-'))) return undefined;
   const members = header.split(',');
   if (members.length > MAX_STATE_MEMBERS) return undefined;
   return members.every((m) => m.trim() === '' || m.includes('=')) ? header : undefined;

@@ -6,6 +6,7 @@ import { createLimitImpactService } from '../apps/bff/src/features/cards/limit-i
 import { systemClock } from '../apps/bff/src/platform/clock';
 import { createLogger } from '../apps/bff/src/platform/logger';
 import { createUpstreamClient } from '../apps/bff/src/upstream/client';
+import { createWalkGate } from '../apps/bff/src/upstream/walk-gate';
 import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 
 const ROUNDS = 15;
@@ -27,7 +28,9 @@ export async function runLimitImpactBench(): Promise<{ markdown: string }> {
   const { url } = await sim.listen(0, '127.0.0.1');
   const logger = createLogger('warn', { write: () => {} });
   const upstream = createUpstreamClient({ baseUrl: url, apiKey, logger });
-  const service = createLimitImpactService({ upstream, clock: systemClock });
+  // Previews one after another: the default slots never make one wait.
+  const walkGate = createWalkGate({ perPerson: 2, total: 4 });
+  const service = createLimitImpactService({ upstream, clock: systemClock, walkGate });
   const card = sim.data.cards()[0];
   if (!card) throw new Error('the simulator has no card');
   const who = {

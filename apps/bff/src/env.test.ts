@@ -222,6 +222,23 @@ describe('configuration', () => {
     expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
   });
 
+  it('caps previews and Overview walks at 2 per person and 4 in all unless told otherwise', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).walkCaps).toEqual({ perPerson: 2, total: 4 });
+    const told = loadConfig({ DEMO_MODE: '1', WALKS_PER_PERSON: '1', WALKS_TOTAL: '12' });
+    expect(told.walkCaps).toEqual({ perPerson: 1, total: 12 });
+    expect(messageOf({ WALKS_PER_PERSON: '0' })).toContain('WALKS_PER_PERSON:');
+    expect(messageOf({ WALKS_TOTAL: 'many' })).toContain('WALKS_TOTAL:');
+  });
+
+  it('keeps 128 MB of Overview days in memory unless told another number of megabytes', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).insightsMemoryBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ DEMO_MODE: '1', INSIGHTS_MEMORY_MB: '16' }).insightsMemoryBytes).toBe(
+      16 * 1024 * 1024,
+    );
+    expect(messageOf({ INSIGHTS_MEMORY_MB: '0' })).toContain('INSIGHTS_MEMORY_MB:');
+    expect(messageOf({ INSIGHTS_MEMORY_MB: '1.5' })).toContain('INSIGHTS_MEMORY_MB:');
+  });
+
   it('warns at a $50,000 maximum per transaction unless told another number of dollars', () => {
     expect(loadConfig({ DEMO_MODE: '1' }).limitWarningMaximumCents).toBe(50_000_00);
     expect(

@@ -8,6 +8,7 @@ import type { Metrics } from '../platform/metrics/metrics';
 import type { ExportReceipts } from '../platform/security/export-receipts';
 import type { ExportSlots } from '../platform/security/export-slots';
 import type { UpstreamClient } from '../upstream/client';
+import type { WalkGate } from '../upstream/walk-gate';
 
 export interface Clock {
   now(): number;
@@ -72,4 +73,6 @@ export interface FeatureDeps {
   cutOff: AbortSignal;
   /** Card id → name and last 4, for transactions (kept from the card list, never per row). */
   cardDirectory: CardDirectory;
+  /** Slots for bulk walks (limit previews, Overview computations), per person and in all. */
+  walkGate: WalkGate;
 }

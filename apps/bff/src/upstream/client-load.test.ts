@@ -26,6 +26,17 @@ describe('coalescing identical concurrent reads', () => {
     await client.close();
   });
 
+  it('never shares between a person’s read and a bulk walk’s (each retries from its own budget)', async () => {
+    const { client } = testClient(upstream.url);
+    upstream.sim.faults.enqueue({ kind: 'delay', ms: 100 });
+    await Promise.all([
+      ...Array.from({ length: 3 }, () => client.listCards(ctx('admin'), {})),
+      ...Array.from({ length: 3 }, () => client.listCards({ ...ctx('admin'), bulk: true }, {})),
+    ]);
+    expect(upstream.sim.stats.count('GET /card')).toBe(2);
+    await client.close();
+  });
+
   it('never shares a read that asks for PAN and CVV', async () => {
     const { client } = testClient(upstream.url);
     const card = (await client.listCards(ctx('admin'), {})).items[0];

@@ -43,8 +43,9 @@ export interface CallContext {
   /** Aborted when the browser goes away; such calls are never shared. */
   signal?: AbortSignal;
   /**
-   * A bulk walk (the CSV export): its retries come from a budget of their own, so a storm of
-   * exports meeting an overloaded service cannot spend the retries people's reads need.
+   * A bulk walk (the CSV export, a limit preview, the Overview's day walks, the card
+   * directory): its retries come from a budget of their own, so a storm of walks meeting an
+   * overloaded service cannot spend the retries people's reads need.
    */
   bulk?: boolean;
 }
@@ -182,8 +183,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
-    // Keyed by role too: a shared answer never crosses permission levels.
-    const key = `${ctx.role ?? 'system'} ${request.method} ${request.pathAndQuery}`;
+    // Keyed by role too: a shared answer never crosses permission levels. And by budget: a
+    // person's read never waits on a bulk walk's retries, nor a walk spends a person's.
+    const key = `${ctx.role ?? 'system'}${ctx.bulk ? ' bulk' : ''} ${request.method} ${request.pathAndQuery}`;
     return coalescer.run(key, run, () => metrics.coalescedRead(request.template));
   }
 

@@ -121,29 +121,62 @@ export function limitsFor(card: UpstreamCard, query: Partial<Limits>): Limits {
  * ranges walked at once, as the CSV export does (`date-ranges.ts`): every row in exactly one
  * range. Only amounts are kept, so one walk serves any limits: previews of the same card
  * running at the same time share it, whatever limits each asks about.
+ *
+ * A preview is a bulk walk, as an export is: every call it makes (the card too) retries from
+ * the bulk budget, and it runs in one of the person's walk slots (`walk-gate.ts`), waiting
+ * briefly in line when they are taken, so a flood of previews cannot take the card service's
+ * rate limit from people's reads. Joining a walk already running needs no slot.
  */
 export function createLimitImpactService({
   upstream,
   clock,
-}: Pick<FeatureDeps, 'upstream' | 'clock'>) {
-  const walking = new Map<string, Promise<CardWindow>>();
+  walkGate,
+}: Pick<FeatureDeps, 'upstream' | 'clock' | 'walkGate'>) {
+  /** Per card, the walk running now and the card as it was read when it began. */
+  const walking = new Map<string, { card: UpstreamCard; window: Promise<CardWindow> }>();
+  /** The preview from the card's walk running now, if there is one (its 400 at once). */
+  const joined = (cardId: string, query: Partial<Limits>): Promise<LimitImpact> | undefined => {
+    const shared = walking.get(cardId);
+    if (!shared) return undefined;
+    const limits = limitsFor(shared.card, query);
+    return shared.window.then((window) => impactOf(window, limits));
+  };
 
   return {
     async preview(who: Who, cardId: string, query: Partial<Limits>): Promise<LimitImpact> {
-      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
-      // An unknown card is the upstream's 404, before any walk.
-      const card = await upstream.getCard(ctx, cardId);
-      const limits = limitsFor(card, query);
-      let shared = walking.get(cardId);
-      if (!shared) {
+      const running = joined(cardId, query);
+      if (running) return running;
+      const release = await walkGate.acquire(who.actor.email);
+      /** The card's walk begun while this one waited: joined, and the slot given back. */
+      const begun = () => {
+        const shared = joined(cardId, query);
+        if (shared) release();
+        return shared;
+      };
+      try {
+        const waited = begun();
+        if (waited) return await waited;
+        const ctx = {
+          requestId: who.requestId,
+          trace: who.trace,
+          role: who.actor.role,
+          bulk: true,
+        };
+        // An unknown card is the upstream's 404, and limits it refuses a 400, before any walk.
+        const card = await upstream.getCard(ctx, cardId);
+        const limits = limitsFor(card, query);
+        const read = begun();
+        if (read) return await read;
         const to = clock.now();
         // Shared, so never tied to one browser's connection.
-        shared = walkCard(upstream, { ...ctx, bulk: true }, cardId, to - IMPACT_WINDOW_MS, to);
-        walking.set(cardId, shared);
+        const window = walkCard(upstream, ctx, cardId, to - IMPACT_WINDOW_MS, to);
+        walking.set(cardId, { card, window });
         const done = () => walking.delete(cardId);
-        shared.then(done, done);
+        window.then(done, done);
+        return impactOf(await window, limits);
+      } finally {
+        release();
       }
-      return impactOf(await shared, limits);
     },
   };
 }

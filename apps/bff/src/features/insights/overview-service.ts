@@ -1,5 +1,4 @@
 import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
-import { isKnownTimeZone } from '@card-console/shared/api/transactions';
 import { isIsoDay } from '@card-console/shared/dates';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
@@ -11,7 +10,7 @@ import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { categoryGroupLabel } from './category-groups';
 import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
-import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
+import { addDays, canonicalZone, dayList, daysBetween, localDay, mondayOf } from './local-days';
 
 /** The longest period one Overview covers. */
 export const MAX_PERIOD_DAYS = 366;
@@ -39,7 +38,10 @@ interface Job {
 }
 
 export interface OverviewServiceDeps
-  extends Pick<FeatureDeps, 'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff'> {
+  extends Pick<
+    FeatureDeps,
+    'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff' | 'walkGate'
+  > {
   store: DayAggregateStore;
   /** A day that can still change is read again once it was last read this long ago. */
   refreshMs: number;
@@ -57,6 +59,11 @@ export interface OverviewServiceDeps
  * is known and the rows read so far; otherwise the request waits for the refresh. A failed
  * walk leaves the days already stored as they were and is answered `failed` for
  * `RETRY_AFTER_FAILURE_MS`; then the next request walks again.
+ *
+ * The zone is canonicalised before it keys anything (`canonicalZone`): `utc`, `Etc/UTC` and
+ * `Zulu` are one series and one walk, not three. A computation is a bulk walk: it runs in one
+ * of its starter's walk slots (`walk-gate.ts`), waiting its turn behind other walks; one
+ * refused a slot is answered `failed` with the reason, like any failed walk.
  */
 export function createOverviewService(deps: OverviewServiceDeps) {
   const { upstream, clock, store, cardDirectory } = deps;
@@ -65,6 +72,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
 
   function startJob(
     key: string,
+    person: string,
     ctx: CallContext,
     tz: string,
     today: string,
@@ -73,7 +81,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
     const job: Job = { done: Promise.resolve(), rowsRead: 0, estimates: [] };
     // Every row the service lists from now on may be missing from what this walk counts.
     const walkedAt = clock.now();
-    job.done = (async () => {
+    const walkAll = async () => {
       // Runs of days (many short ones when pending rows are scattered) walked a few at once.
       const limit = pLimit(DAY_WALKS);
       const stop = new AbortController();
@@ -107,6 +115,14 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       const results = await Promise.allSettled(walks);
       const failed = results.find((r) => r.status === 'rejected');
       if (failed) throw failed.reason;
+    };
+    job.done = (async () => {
+      const release = await deps.walkGate.acquire(person);
+      try {
+        await walkAll();
+      } finally {
+        release();
+      }
     })().then(
       () => {
         jobs.delete(key);
@@ -124,9 +140,20 @@ export function createOverviewService(deps: OverviewServiceDeps) {
     return job;
   }
 
+  /** Failed walks are kept only to say so for a while: then forgotten, and walked again. */
+  function forgetFailedJobs() {
+    const now = clock.now();
+    for (const [key, job] of jobs) {
+      if (job.failedAt !== undefined && now - job.failedAt >= RETRY_AFTER_FAILURE_MS) {
+        jobs.delete(key);
+      }
+    }
+  }
+
   return {
     async overview(who: Who, query: OverviewQuery): Promise<Overview> {
       const { from, to, tz, subAccountId, refresh } = checked(query);
+      forgetFailedJobs();
       const ctx: CallContext = {
         requestId: who.requestId,
         trace: who.trace,
@@ -156,13 +183,10 @@ export function createOverviewService(deps: OverviewServiceDeps) {
 
       const key = JSON.stringify([subs.map((s) => s.id), tz, previousFrom, to]);
       let job = jobs.get(key);
-      if (job?.failedAt !== undefined && clock.now() - job.failedAt >= RETRY_AFTER_FAILURE_MS) {
-        jobs.delete(key);
-        job = undefined;
-      }
       if (!job && work.length > 0) {
         // A background walk: nobody's browser going away stops it, a shutdown's end does.
-        job = startJob(key, { ...ctx, bulk: true, signal: deps.cutOff }, tz, today, work);
+        const walkCtx = { ...ctx, bulk: true, signal: deps.cutOff };
+        job = startJob(key, who.actor.email, walkCtx, tz, today, work);
       }
       let status: Overview['status'] = 'complete';
       if (job && job.failedAt === undefined && !neverComputed) {
@@ -207,7 +231,8 @@ export function createOverviewService(deps: OverviewServiceDeps) {
 
 function checked(query: OverviewQuery) {
   const bad = (message: string) => new AppError(400, 'invalid_query', message);
-  if (!isKnownTimeZone(query.tz)) {
+  const tz = canonicalZone(query.tz);
+  if (tz === undefined) {
     throw bad('tz: must be an IANA time zone such as "America/New_York" or "UTC"');
   }
   if (!isIsoDay(query.from)) throw bad('from: must be a calendar day as YYYY-MM-DD');
@@ -216,7 +241,8 @@ function checked(query: OverviewQuery) {
   if (daysBetween(query.from, query.to) + 1 > MAX_PERIOD_DAYS) {
     throw bad(`to: a period covers at most ${MAX_PERIOD_DAYS} days`);
   }
-  return query;
+  // The answer's period says the zone as it was computed in: the canonical one.
+  return { ...query, tz };
 }
 
 async function listSubAccounts(

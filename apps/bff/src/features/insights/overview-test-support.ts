@@ -97,7 +97,8 @@ export function expectedOverview(
   const before = span(prevFrom, prevTo);
   const sum = (pick: (s: (typeof subs)[number]) => number) => subs.reduce((a, s) => a + pick(s), 0);
   return {
-    period: { from: q.from, to: q.to, tz: q.tz },
+    // The zone as the runtime names it (`Asia/Kolkata` is `Asia/Calcutta` on Node 20).
+    period: { from: q.from, to: q.to, tz: fmt.resolvedOptions().timeZone },
     balanceCents: sum((s) => s.balance.amountCents),
     spendCents: sum((s) => s.spend.amountCents),
     totals: now.totals,

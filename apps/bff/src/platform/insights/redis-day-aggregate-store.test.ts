@@ -56,6 +56,33 @@ describe('RedisDayAggregateStore', () => {
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
 
+  it('a series past its bound of days starts over from the days just written', async () => {
+    const prefix = redis.prefix();
+    const store = new RedisDayAggregateStore(one, { prefix, maxDays: 10, ttlMs: 60_000 });
+    const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => day(from + i));
+    await store.put(
+      'sub_1',
+      'UTC',
+      list(0, 8).map((d) => aggregate(d)),
+    );
+    await store.put(
+      'sub_1',
+      'UTC',
+      list(8, 2).map((d) => aggregate(d)),
+    );
+    expect((await store.get('sub_1', 'UTC', list(0, 10))).size).toBe(10);
+    await store.put(
+      'sub_1',
+      'UTC',
+      list(100, 5).map((d) => aggregate(d)),
+    );
+    const key = `${prefix}insights-days:sub_1/UTC`;
+    expect(await one.hlen(key)).toBe(5);
+    expect((await store.get('sub_1', 'UTC', list(100, 5))).size).toBe(5);
+    expect(await one.pttl(key)).toBeGreaterThan(50_000);
+  });
+
   it('without a connection, reads and writes fail with StoreUnavailableError', async () => {
     const dead = createRedisClient(redis.url);
     while (dead.status !== 'ready') await sleep(20);

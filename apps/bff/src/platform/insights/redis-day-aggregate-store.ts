@@ -1,19 +1,36 @@
 import type { Redis } from 'ioredis';
 import { redisCall } from '../redis/redis-errors';
+import { redisScript } from '../redis/redis-script';
 import type { DayAggregate, DayAggregateStore } from './day-aggregate-store';
 
 /** A series not written for this long is dropped by Redis (it is walked again if asked). */
 export const DAY_AGGREGATE_TTL_MS = 30 * 86_400_000;
+/** Days one series keeps at most: about eight years of periods and the ones before them. */
+export const MAX_DAYS_PER_SERIES = 3_000;
+
+// The days written, and when the series passes its bound (someone asking about many distant
+// periods), it starts over from them: the others are walked again when next asked for.
+const write = redisScript(`
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+if redis.call('HLEN', KEYS[1]) > tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`);
 
 /**
  * Per-day aggregates every replica shares: one hash per sub account and time zone,
  * `<prefix>insights-days:<sub account>/<zone>`, a field per day holding the day's JSON, with
- * Redis's own expiry renewed on every write.
+ * Redis's own expiry renewed on every write. Bounded: zones are canonical (the Overview's
+ * `canonicalZone`, a few hundred), each series holds at most `maxDays` days, and a series no
+ * one writes expires.
  */
 export class RedisDayAggregateStore implements DayAggregateStore {
   constructor(
     private readonly client: Redis,
-    private readonly options: { prefix: string; ttlMs?: number },
+    private readonly options: { prefix: string; ttlMs?: number; maxDays?: number },
   ) {}
 
   private key(subAccountId: string, timeZone: string) {
@@ -37,12 +54,10 @@ export class RedisDayAggregateStore implements DayAggregateStore {
     if (days.length === 0) return;
     const key = this.key(subAccountId, timeZone);
     const fields = days.flatMap((d) => [d.day, JSON.stringify(d)]);
+    const ttlMs = this.options.ttlMs ?? DAY_AGGREGATE_TTL_MS;
+    const maxDays = Math.max(this.options.maxDays ?? MAX_DAYS_PER_SERIES, days.length);
     await redisCall('day aggregates put', () =>
-      this.client
-        .multi()
-        .hset(key, ...fields)
-        .pexpire(key, this.options.ttlMs ?? DAY_AGGREGATE_TTL_MS)
-        .exec(),
+      write(this.client, [key], [ttlMs, maxDays, ...fields]),
     );
   }
 }

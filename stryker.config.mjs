@@ -1,6 +1,11 @@
 // @ts-check
 // `pnpm test:mutation`: StrykerJS over the BFF's security-critical files, run by hand (never in
 // CI or `pnpm test`); scripts/mutation-report.mjs then writes apps/bff/mutation-report.md.
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
 
 /** The files whose guards a weakened test would let slip: auth, CSRF, sessions, step-up, secrets. */
 export const securityCriticalFiles = [
@@ -11,7 +16,43 @@ export const securityCriticalFiles = [
   'apps/bff/src/platform/security/step-up.ts',
   'apps/bff/src/platform/security/card-numbers.ts',
   'apps/bff/src/upstream/translate-error.ts',
+  // Single sign-on and passkeys.
+  'apps/bff/src/features/sso/relying-party.ts',
+  'apps/bff/src/features/sso/sso-routes.ts',
+  'apps/bff/src/platform/passkeys/passkey-ceremonies.ts',
+  'apps/bff/src/platform/security/one-time-store.ts',
+  'apps/bff/src/platform/security/redis-one-time-store.ts',
+  'apps/bff/src/platform/locks/redis-keyed-lock.ts',
+  'apps/bff/src/platform/audit/audit-chain.ts',
+  'apps/bff/src/platform/audit/verify-chain.ts',
 ];
+
+/**
+ * What git leaves out of a checkout (node_modules, dist, .data, .test-results…, as the work tree
+ * holds them now), each anchored at the root. The sandbox is then what a clean checkout plus
+ * the work in progress holds: every file a test may read, whichever app it sits in. A
+ * hand-kept list drifted once (it left out apps/web, whose route tree a BFF test reads);
+ * `apps/bff/src/mutation-sandbox.test.ts` checks, in `pnpm test`, that no file git keeps is
+ * left out.
+ */
+export function gitIgnoredPaths(cwd = root) {
+  let listing;
+  try {
+    listing = execFileSync(
+      'git',
+      ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
+      { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    );
+  } catch (error) {
+    throw new Error('stryker.config.mjs takes the sandbox from git: run it in a git work tree', {
+      cause: error,
+    });
+  }
+  return listing
+    .split('\0')
+    .filter(Boolean)
+    .map((path) => `/${path.replace(/[*?[\]{}()!+@\\]/g, '\\$&')}`);
+}
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -32,8 +73,8 @@ export default {
   incrementalFile: '.test-results/mutation/stryker-incremental.json',
   reporters: ['json', 'clear-text', 'progress'],
   clearTextReporter: { logTests: false, allowColor: false },
-  // Nothing the BFF's tests need: keep the sandbox copy small.
-  ignorePatterns: ['apps/web', 'bench', '.test-results', '.e2e-artifacts', '**/.data', '**/dist'],
+  // The sandbox is the checkout: whatever git ignores, nothing it keeps (~3 MB of sources).
+  ignorePatterns: gitIgnoredPaths(),
   // The BFF tests start a simulator and an app over loopback; a busy machine needs slack.
   timeoutMS: 30_000,
   dryRunTimeoutMinutes: 30,

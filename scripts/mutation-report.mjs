@@ -3,14 +3,18 @@
 // then every mutant that was not killed, each either explained as equivalent (from
 // apps/bff/mutation-equivalents.json) or left with nothing, meaning a test should kill it.
 // `node scripts/mutation-report.mjs` rewrites the report from the last run's JSON.
+// A run restricted to some of the files (`--mutate <file>`) says nothing about the others, so
+// its report goes to .test-results/mutation/partial-report.md and the committed one, which
+// describes a run over all of them, is left as it was.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import config, { securityCriticalFiles } from '../stryker.config.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const reportFile = join(root, 'apps/bff/mutation-report.md');
+export const partialReportFile = join(root, '.test-results/mutation/partial-report.md');
 const equivalentsFile = join(root, 'apps/bff/mutation-equivalents.json');
 
 /** Mutants no test noticed. */
@@ -62,7 +66,7 @@ function sourceText(source, { start, end }) {
 
 /**
  * @param {{ jsonFile?: string, seconds?: number, command?: string, now?: Date }} [options]
- * @returns {{ markdown: string, unexplained: number }}
+ * @returns {{ markdown: string, unexplained: number, file: string, partial: boolean }}
  */
 export function writeMutationReport(options = {}) {
   const jsonFile = options.jsonFile ?? join(root, config.jsonReporter.fileName);
@@ -107,10 +111,11 @@ export function writeMutationReport(options = {}) {
 
   const all = count(files.flatMap((f) => report.files[f].mutants));
   const notRun = securityCriticalFiles.filter((f) => !files.includes(f));
+  const partial = notRun.length > 0;
   const now = options.now ?? new Date();
   const stale = equivalents.filter((e) => !used.has(e) && files.includes(e.file));
   const markdown = [
-    '# Mutation testing: the BFF’s security-critical files',
+    `# Mutation testing: the BFF’s security-critical files${partial ? ' (a partial run)' : ''}`,
     '',
     'Written by `pnpm test:mutation` (StrykerJS, `stryker.config.mjs`; run by hand, never in CI).',
     'Score = (killed + timed out) / (killed + timed out + survived + no coverage). A mutant',
@@ -145,8 +150,10 @@ export function writeMutationReport(options = {}) {
       : []),
     '',
   ].join('\n');
-  writeFileSync(reportFile, markdown);
-  return { markdown, unexplained };
+  const file = partial ? partialReportFile : reportFile;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, markdown);
+  return { markdown, unexplained, file, partial };
 }
 
 /** The commit the mutated files came from, and whether any of them had changes on top. */
@@ -167,6 +174,8 @@ function formatDuration(seconds) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { unexplained } = writeMutationReport();
-  console.log(`wrote ${reportFile} (${unexplained} survivors without an explanation)`);
+  const { unexplained, file, partial } = writeMutationReport();
+  console.log(
+    `wrote ${file} (${unexplained} survivors without an explanation)${partial ? `; a partial run, so ${reportFile} was left as it was` : ''}`,
+  );
 }

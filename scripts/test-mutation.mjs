@@ -2,7 +2,8 @@
 // `pnpm test:mutation [stryker options]`: StrykerJS over the BFF's security-critical files
 // (stryker.config.mjs), then apps/bff/mutation-report.md from its JSON report. Slow (minutes
 // per file on two cores): run by hand, never part of `pnpm test` or CI. To restrict a run:
-// `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts`.
+// `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts` (its report then goes under
+// .test-results/mutation/, and the committed one stays as the last full run wrote it).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,10 +31,15 @@ if (modified() === before) {
   console.log(`stryker wrote no new mutation results; ${reportFile} left as it was`);
   process.exit(0);
 }
+const { unexplained, file, partial } = writeMutationReport({
+  seconds,
+  command: `stryker ${args.join(' ')}`,
+});
 // Stryker writes its incremental file only in --incremental runs; a full run's JSON report is
-// the same document, so the next `--incremental` run can start from it.
-if (!args.some((a) => a.startsWith('--incremental'))) {
+// the same document, so the next `--incremental` run can start from it. A partial run's would
+// make that run test every other file again.
+if (!partial && !args.some((a) => a.startsWith('--incremental'))) {
   copyFileSync(jsonFile, join(root, config.incrementalFile));
 }
-const { unexplained } = writeMutationReport({ seconds, command: `stryker ${args.join(' ')}` });
-console.log(`\nwrote ${reportFile}: ${unexplained} survivors without an explanation`);
+console.log(`\nwrote ${file}: ${unexplained} survivors without an explanation`);
+if (partial) console.log(`a partial run: ${reportFile} left as it was`);

@@ -15,8 +15,9 @@ const sha256 = (data: Uint8Array | string) =>
   new Uint8Array(createHash('sha256').update(data).digest());
 
 /** Flags: user present (0x01), user verified (0x04), attested credential data (0x40). */
-const UP_UV = 0x05;
-const UP_UV_AT = 0x45;
+const UP = 0x01;
+const UV = 0x04;
+const AT = 0x40;
 
 export interface SoftwarePasskey {
   id: string;
@@ -27,8 +28,21 @@ export interface SoftwarePasskey {
   counter: number;
 }
 
+export interface AuthenticatorTraits {
+  /**
+   * Whether it verifies the person (PIN, biometrics) or only their presence, as a security key
+   * without a PIN does. Verifies by default.
+   */
+  verifiesUser?: boolean;
+}
+
 export class SoftwareAuthenticator {
   readonly passkeys: SoftwarePasskey[] = [];
+  private readonly flags: number;
+
+  constructor(traits: AuthenticatorTraits = {}) {
+    this.flags = traits.verifiesUser === false ? UP : UP | UV;
+  }
 
   /** Answers `navigator.credentials.create` with these options, as `origin` would. */
   create(options: PasskeyOptions, origin: string): PasskeyAttestation {
@@ -47,7 +61,7 @@ export class SoftwareAuthenticator {
     const credentialId = new Uint8Array(randomBytes(32));
     const authData = concat(
       sha256(rpId),
-      new Uint8Array([UP_UV_AT]),
+      new Uint8Array([this.flags | AT]),
       counterBytes(0),
       new Uint8Array(16), // AAGUID
       new Uint8Array([credentialId.length >> 8, credentialId.length & 0xff]),
@@ -90,7 +104,11 @@ export class SoftwareAuthenticator {
     if (!passkey) throw new Error('no passkey of this authenticator is allowed by the options');
     passkey.counter += 1;
     const rpId = (options.rpId as string | undefined) ?? passkey.rpId;
-    const authData = concat(sha256(rpId), new Uint8Array([UP_UV]), counterBytes(passkey.counter));
+    const authData = concat(
+      sha256(rpId),
+      new Uint8Array([this.flags]),
+      counterBytes(passkey.counter),
+    );
     const clientDataJSON = clientData('webauthn.get', options.challenge, origin);
     const signature = sign('sha256', concat(authData, sha256(clientDataJSON)), passkey.privateKey);
     return {

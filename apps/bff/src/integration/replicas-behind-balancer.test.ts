@@ -1,10 +1,11 @@
 // Two BFF replicas behind Debian's haproxy, with their shared state in one Redis and their
 // audit trail in one PostgreSQL, all real servers on free ports, exactly as the README's
-// "Run several replicas" recipe runs them. Each step below is something a person or an
-// operator does; the replicas are separate node processes that share nothing else.
+// "Run several replicas" recipe runs them (haproxy runs the README's own configuration). Each
+// step below is something a person or an operator does; the replicas are separate node
+// processes that share nothing else.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { demoScrypt } from '../platform/users/password-hash';
 import { prepareAuditDatabase } from '../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
 import { freePort } from '../test/engines/free-port';
-import { type Balancer, startHaproxy } from '../test/engines/haproxy';
+import { type Balancer, healthCheck, startHaproxy } from '../test/engines/haproxy';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../test/engines/redis';
 
@@ -48,6 +49,12 @@ let subAccountId: string;
 let emptySubAccountId: string;
 let replicaEnv: Record<string, string>;
 const apiKey = randomBytes(24).toString('base64url');
+/** The SPA the replicas serve: a page and its script, as a build leaves them. */
+const spaScript = 'console.log("Card Console test build");\n';
+const spaIndex =
+  '<!doctype html><html lang="en"><head><title>Card Console</title>' +
+  '<script type="module" src="/assets/app-test.js"></script></head>' +
+  '<body><div id="root"></div></body></html>\n';
 // Self-signed certificate: this client trusts it, as a browser told to would.
 const tls = new Agent({ allowH2: true, connect: { rejectUnauthorized: false } });
 
@@ -61,6 +68,12 @@ beforeAll(async () => {
   // Enough rows in one sub account that an export outlasts the shutdown grace.
   sim = createCardService({ apiKey, subAccounts: 2, transactions: 300_000, rateLimit: false });
   const { url: simUrl } = await sim.listen(0, '127.0.0.1');
+
+  // The replicas serve a build of their own, so this file needs no `pnpm build` first.
+  const webDist = join(dataDir, 'web');
+  await mkdir(join(webDist, 'assets'), { recursive: true });
+  await writeFile(join(webDist, 'index.html'), spaIndex);
+  await writeFile(join(webDist, 'assets', 'app-test.js'), spaScript);
 
   const usersFile = join(dataDir, 'users.json');
   for (const [email, role] of [
@@ -92,6 +105,7 @@ beforeAll(async () => {
     SHUTDOWN_GRACE_SECONDS: '1',
     API_RATE_LIMIT_PER_MINUTE: '100000',
     LOG_LEVEL: 'info',
+    WEB_DIST: webDist,
   };
   replicaEnv = { ...env, DATA_DIR: join(dataDir, 'replica') };
   // The first replica applies the migrations; the second finds them applied.
@@ -124,6 +138,8 @@ interface CallOptions {
   body?: unknown;
   /** Send to this replica directly instead of through the balancer. */
   via?: BffProcess;
+  /** Through the balancer with this client instead of the shared HTTP/2 one. */
+  agent?: Agent;
 }
 
 async function call(method: string, path: string, options: CallOptions = {}) {
@@ -139,7 +155,7 @@ async function call(method: string, path: string, options: CallOptions = {}) {
     method,
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    dispatcher: options.via ? undefined : tls,
+    dispatcher: options.via ? undefined : (options.agent ?? tls),
   });
 }
 
@@ -253,6 +269,24 @@ async function notReady(via: BffProcess): Promise<string> {
   return res.status === 503 ? text : '';
 }
 
+const check = healthCheck();
+
+/** How many of haproxy's health checks `replica` has answered so far (its request log lines). */
+function checksAnswered(replica: BffProcess): number {
+  return replica.logs.filter(
+    (line) => (line.req as { path?: string } | undefined)?.path === check.path,
+  ).length;
+}
+
+/** Waits until haproxy has checked both replicas more times than it takes to mark one down. */
+async function balancerCheckedAgain(): Promise<void> {
+  const before = replicas.map(checksAnswered);
+  await waitFor(
+    async () => replicas.every((r, i) => checksAnswered(r) > (before[i] ?? 0) + check.fall),
+    `haproxy checked both replicas ${check.fall + 1} more times`,
+  );
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
@@ -346,7 +380,128 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     expect(verified.code).toBe(0);
   });
 
-  it('Redis stopped: clear 503s and /readyz failing, then recovery without a restart', async () => {
+  // Two admin codes (sign-in, step-up) and a replica brought back: up to about 80 s.
+  it('a failing card service or replica: a reveal keeps the session it rotated, a PATCH is never sent twice', {
+    timeout: 180_000,
+  }, async () => {
+    const cookie = await signIn(people.admin);
+    const totp = await adminCode();
+    // The card service answers 502 to the PAN read, to the BFF's first try and both retries.
+    const panRead = { kind: 'status', status: 502, method: 'GET', route: 'GET /card/:id' } as const;
+    sim.faults.enqueue(panRead, panRead, panRead);
+    let rotated: string;
+    try {
+      // The code in the body is a step-up: it passes, and the session id rotates.
+      const reveal = await call('POST', `/api/cards/${cardId}/reveal`, {
+        cookie,
+        body: { reason: 'Card holder on the phone', totp },
+      });
+      const text = await reveal.clone().text();
+      expect(reveal.status, text).toBeGreaterThanOrEqual(502);
+      const failure = (await reveal.json()) as { code: string; requestId: string };
+      expect(failure.code, text).toMatch(/^upstream_/);
+      expect(text).not.toMatch(/"pan"/);
+      // The replica's own answer, with the rotated cookie it set, reached the person.
+      rotated = cookieOf(reveal);
+      expect(rotated).not.toBe(cookie);
+      expect(await auditRecordsOf([failure.requestId])).toEqual(
+        expect.arrayContaining([
+          { request_id: failure.requestId, action: 'session.stepUp', outcome: 'success' },
+          { request_id: failure.requestId, action: 'card.reveal', outcome: 'failed' },
+        ]),
+      );
+    } finally {
+      sim.faults.clear();
+    }
+    // Still signed in, through either replica; the id before the step-up is dead.
+    for (const via of replicas) {
+      expect((await call('GET', '/api/session', { cookie: rotated, via })).status).toBe(200);
+    }
+    expect((await call('GET', '/api/session', { cookie })).status).toBe(401);
+
+    // A change the card service fails to make is answered once, not made by the other replica.
+    const read = await call('GET', `/api/cards/${cardId}`, { cookie: rotated });
+    const before = (await read.json()) as { name: string };
+    const patchesBefore = sim.stats.count('PATCH /card/:id');
+    sim.faults.enqueue({ kind: 'status', status: 502, method: 'PATCH', route: 'PATCH /card/:id' });
+    try {
+      const patch = await call('PATCH', `/api/cards/${cardId}`, {
+        cookie: rotated,
+        body: {
+          name: `Renamed ${randomBytes(3).toString('hex')}`,
+          expected: { name: before.name },
+        },
+      });
+      const text = await patch.clone().text();
+      expect(patch.status, text).toBe(502);
+      expect(((await patch.json()) as { code: string }).code).toBe('upstream_error');
+      expect(sim.stats.count('PATCH /card/:id')).toBe(patchesBefore + 1);
+      // haproxy logged it as answered by the server (its 502, no retry: `----`).
+      const line = () => balancer.log.find((l) => /"PATCH \S*\/api\/cards\/\S+ HTTP/.test(l));
+      await waitFor(async () => line() !== undefined, 'haproxy logged the PATCH');
+      expect(line()).toMatch(/ 502 .* ---- /);
+    } finally {
+      sim.faults.clear();
+    }
+    const after = await call('GET', `/api/cards/${cardId}`, { cookie: rotated });
+    expect(((await after.json()) as { name: string }).name).toBe(before.name);
+
+    // Two changes to two other cards, one on each replica (round robin), both held by the card
+    // service; one replica dies meanwhile. Its change may have been made: it is not resent.
+    // Each over a new HTTP/1.1 connection, where haproxy answers a request it does not resend
+    // with its own 502 (over HTTP/2 it resets the stream instead: see the README).
+    const list = await call('GET', '/api/cards', { cookie: rotated });
+    const others = ((await list.json()) as { items: { id: string; name: string }[] }).items
+      .filter((c) => c.id !== cardId)
+      .slice(0, 2);
+    const patches = sim.stats.count('PATCH /card/:id');
+    const hold = { kind: 'delay', ms: 4_000, method: 'PATCH', route: 'PATCH /card/:id' } as const;
+    sim.faults.enqueue(hold, hold);
+    const http1 = others.map(() => new Agent({ connect: { rejectUnauthorized: false } }));
+    try {
+      const changes = others.map((card, i) =>
+        call('PATCH', `/api/cards/${card.id}`, {
+          cookie: rotated,
+          agent: http1[i],
+          body: { name: `${card.name} (moved)`, expected: { name: card.name } },
+        }),
+      );
+      await waitFor(
+        async () => sim.stats.count('PATCH /card/:id') === patches + 2,
+        'both changes reached the card service',
+      );
+      const [victim] = replicas;
+      victim.kill('SIGKILL');
+      expect(await victim.exited).toBe('SIGKILL');
+      const statuses = (await Promise.all(changes)).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 502]);
+      expect(sim.stats.count('PATCH /card/:id')).toBe(patches + 2);
+      // haproxy's line for it: the server hung up before answering (SH), and no retry (/0).
+      const cut = balancer.log.find((l) => / 502 .* SH-- \S+\/0 .*"PATCH /.test(l));
+      expect(cut, balancer.log.slice(-5).join('\n')).toBeDefined();
+    } finally {
+      sim.faults.clear();
+      await Promise.all(http1.map((agent) => agent.close()));
+    }
+    // The replica comes back where the balancer expects it.
+    const back = await startBffProcess(replicaEnv, { port: replicas[0].port });
+    replicas[0] = back;
+    await waitFor(async () => {
+      const res = await call('GET', '/healthz');
+      await sleep(50);
+      return back.logs.some(
+        (line) => (line.req as { id?: string } | undefined)?.id === res.headers.get('x-request-id'),
+      );
+    }, 'the balancer sends to the replica brought back');
+  });
+
+  it('port 80 only redirects to https', async () => {
+    const res = await fetch(`${balancer.plainOrigin}/cards?status=ACTIVE`, { redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toMatch(/^https:\/\/[^/]+\/cards\?status=ACTIVE$/);
+  });
+
+  it('Redis stopped: both replicas stay in the balancer, the SPA loads, /api answers 503 store_unavailable, then recovery without a restart', async () => {
     const [a, b] = replicas;
     const cookie = await signIn(people.finance, a);
     await redis.stop();
@@ -358,6 +513,38 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
         // A readiness answer is reused for a moment (probes must not hammer the engines).
         await waitFor(async () => /redis/i.test(await notReady(via)), 'readiness names Redis');
       }
+      // More checks than it takes haproxy to take out a replica whose check fails.
+      await balancerCheckedAgain();
+
+      // The SPA loads through the balancer: its page and its script, from a replica.
+      const page = await fetch(`${balancer.origin}/sign-in`, {
+        headers: { Accept: 'text/html' },
+        dispatcher: tls,
+      });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(spaIndex);
+      expect(await servedBy(page.headers.get('x-request-id'))).toBeDefined();
+      const script = await fetch(`${balancer.origin}/assets/app-test.js`, { dispatcher: tls });
+      expect(script.status).toBe(200);
+      expect(await script.text()).toBe(spaScript);
+
+      // What needs Redis says so through the balancer too, in the API's error body.
+      const read = await call('GET', '/api/cards', { cookie });
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toBe('5');
+      expect(await read.json()).toMatchObject({
+        status: 503,
+        code: 'store_unavailable',
+        message: expect.any(String),
+        requestId: read.headers.get('x-request-id'),
+      });
+      // And /readyz, for operators and alerts, names Redis.
+      const ready = await call('GET', '/readyz');
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({
+        code: 'not_ready',
+        message: expect.stringMatching(/Redis/),
+      });
     } finally {
       await redis.start();
     }

@@ -2,7 +2,9 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import type { Clock } from '../../http/deps';
+import { newRequestId } from '../../http/request-id';
 import { sendJson } from '../../http/send-json';
+import type { Metrics } from '../../platform/metrics/metrics';
 import { createCoalescer } from '../../upstream/coalescer';
 import {
   type DependencyName,
@@ -30,26 +32,49 @@ export interface HealthOptions {
   checks: ReadinessCheck[];
   logger: Logger;
   clock: Clock;
-  /** True once shutdown has begun: /readyz then fails so a balancer stops sending. */
+  /** True once shutdown has begun: /readyz and /readyz/replica then fail so a balancer stops sending. */
   isDraining?: () => boolean;
+  /** Reports each dependency's readiness at every scrape (`bff_dependency_ready`). */
+  metrics?: Metrics;
 }
 
-/** /healthz: the process answers. /readyz: every dependency can serve, and no shutdown is under way. */
+/**
+ * /healthz: the process answers. /readyz: every dependency can serve, and no shutdown is under
+ * way (for operators and alerts). /readyz/replica: this replica can take requests, for the load
+ * balancer: it asks no dependency, since Redis, PostgreSQL and the card service are shared by
+ * every replica and one outage of theirs must not take them all out of the pool (the SPA would
+ * not even load; the routes that need the missing one answer their own 503).
+ */
 export function createHealthRouter(options: HealthOptions): Router {
   const { logger, clock } = options;
   const checks = options.checks.map((check) => sharedCheck(check, logger, clock));
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, { status: 'ok' });
+  // The same shared, briefly cached checks answer the metrics: alerts see every dependency
+  // whether or not anything probes /readyz.
+  options.metrics?.trackReadiness(async () => {
+    const requestId = newRequestId();
+    const results = await Promise.all(checks.map((run) => run(requestId)));
+    return results.map((r) => ({ dependency: r.name, ready: r.reason === undefined }));
   });
-  router.get('/readyz', async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
+  const leaving = () => {
     if (options.isDraining?.()) {
       throw new AppError(503, 'shutting_down', 'Card Console is shutting down.', {
         retryAfterSeconds: 5,
       });
     }
+  };
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    sendJson(res, { status: 'ok' });
+  });
+  router.get('/readyz/replica', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    leaving();
+    sendJson(res, { status: 'serving' });
+  });
+  router.get('/readyz', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    leaving();
     const results = await Promise.all(checks.map((run) => run(req.requestId, req.trace?.traceId)));
     const states = Object.fromEntries(results.map((r) => [r.name, r.reason ?? 'ok']));
     const failing = results.filter((r) => r.reason !== undefined);

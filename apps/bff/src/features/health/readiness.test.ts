@@ -114,6 +114,29 @@ describe('with the card service and another dependency', () => {
     // /healthz still answers: the process is alive, only leaving.
     expect((await t.request.get('/healthz')).status).toBe(200);
   });
+
+  it("the balancer's check says this replica serves while every shared dependency is down, without asking them", async () => {
+    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis did not answer PING'));
+    t.sim.faults.enqueue({ kind: 'status', status: 500 });
+    const upstreamBefore = t.sim.stats.total();
+    const redisBefore = redis.state.calls;
+    const res = await t.request.get('/readyz/replica');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'serving' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(t.sim.stats.total()).toBe(upstreamBefore);
+    expect(redis.state.calls).toBe(redisBefore);
+    // Operators still see the outage on /readyz.
+    expect(notReadyBody(await t.request.get('/readyz')).code).toBe('not_ready');
+    t.sim.faults.clear();
+  });
+
+  it("the balancer's check fails at once while draining, so the replica leaves the pool", async () => {
+    expect((await t.request.get('/readyz/replica')).status).toBe(200);
+    draining = true;
+    const body = notReadyBody(await t.request.get('/readyz/replica'));
+    expect(body.code).toBe('shutting_down');
+  });
 });
 
 describe('the card service', () => {

@@ -1,20 +1,34 @@
-// Debian's haproxy in front of BFF replicas, as an operator runs it: TLS with a self-signed
-// certificate made for the test, HTTP/2 and HTTP/1.1 offered by ALPN, round-robin, health
-// checks on /readyz, and idempotent requests retried on another replica when one dies.
+// Debian's haproxy in front of BFF replicas, running the configuration the README's "Run
+// several replicas" section gives operators, read from the README itself so the two cannot
+// drift: only the listening addresses, the certificate and the servers' ports are changed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort, waitForPort } from './free-port';
 
 const run = promisify(execFile);
 const binary = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
+const readme = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  '..',
+  '..',
+  'README.md',
+);
+/** The comment the README puts right before its haproxy configuration's fenced block. */
+const MARKER = '<!-- haproxy.cfg: read by apps/bff/src/test/engines/haproxy.ts';
 
 export interface Balancer {
   /** `https://localhost:PORT` (`http://127.0.0.1:PORT` without TLS): the public origin people use. */
   readonly origin: string;
   readonly port: number;
+  /** `http://127.0.0.1:PORT`: the README's port-80 listener, which only redirects (TLS only). */
+  readonly plainOrigin?: string;
   /** haproxy's log lines so far (only with `accessLog`). */
   readonly log: string[];
   stop(): Promise<void>;
@@ -48,47 +62,80 @@ async function selfSignedPem(dir: string): Promise<string> {
   return pem;
 }
 
-/** `pem` absent: plain HTTP/1.1 (a benchmark's choice, so TLS is not what it measures). */
+/** The README's haproxy configuration, as an operator copies it. */
+export function readmeHaproxyConfig(text = readFileSync(readme, 'utf8')): string {
+  const at = text.indexOf(MARKER);
+  const block = at < 0 ? null : /```haproxy\n([\s\S]*?)\n\s*```/.exec(text.slice(at));
+  if (!block?.[1]) throw new Error(`README.md has no haproxy block after "${MARKER}"`);
+  // The block sits in a numbered list item: drop the item's indentation.
+  const lines = block[1].split('\n');
+  const indent = Math.min(
+    ...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0),
+  );
+  return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
+}
+
+/** Replaces the one line matching `pattern` (it must exist: a README change fails loudly). */
+function replaceLine(config: string, pattern: RegExp, by: (line: string) => string[]): string {
+  const lines = config.split('\n');
+  const at = lines.findIndex((l) => pattern.test(l));
+  if (at < 0) throw new Error(`the README's haproxy configuration has no line matching ${pattern}`);
+  lines.splice(at, 1, ...by(lines[at] as string));
+  return lines.join('\n');
+}
+
+/**
+ * The README's configuration on this machine: the https listener on `port` with `pem`, the
+ * port-80 redirect on `plainPort`, and one server line per backend port on 127.0.0.1, shaped
+ * like the README's first. `pem` absent (a benchmark's choice, so TLS is not what it
+ * measures): one plain HTTP listener, without the redirect.
+ */
 export function haproxyConfig(options: {
   port: number;
   pem?: string | undefined;
+  plainPort?: number;
   backends: number[];
-  /** One line per request on stderr, with haproxy's termination state (e.g. `SD--`). */
-  accessLog?: boolean;
+  readme?: string;
 }): string {
-  const servers = options.backends.map(
-    (port, i) => `  server bff${i + 1} 127.0.0.1:${port} check inter 500ms fall 2 rise 1`,
+  let config = readmeHaproxyConfig(options.readme);
+  const { pem, port } = options;
+  config = replaceLine(config, /^\s*bind :443 ssl crt \S+ /, (line) => [
+    pem
+      ? line.replace(/bind :443 ssl crt \S+/, `bind 127.0.0.1:${port} ssl crt ${pem}`)
+      : line.replace(/bind :443 .*$/, `bind 127.0.0.1:${port}`),
+  ]);
+  config = replaceLine(config, /^\s*bind :80$/, (line) =>
+    pem && options.plainPort ? [line.replace(':80', `127.0.0.1:${options.plainPort}`)] : [],
   );
-  return [
-    'global',
-    `  log stderr format raw local0 ${options.accessLog ? 'info' : 'warning'}`,
-    'defaults',
-    '  mode http',
-    '  log global',
-    ...(options.accessLog ? ['  option httplog'] : []),
-    '  timeout connect 2s',
-    '  timeout client 60s',
-    '  timeout server 60s',
-    '  retries 2',
-    '  option redispatch',
-    // A GET whose replica died before answering goes to the other one.
-    '  retry-on conn-failure empty-response response-timeout 502 503',
-    'frontend public',
-    ...(options.pem
-      ? [
-          `  bind 127.0.0.1:${options.port} ssl crt ${options.pem} alpn h2,http/1.1`,
-          '  http-request set-header X-Forwarded-Proto https',
-        ]
-      : [`  bind 127.0.0.1:${options.port}`, '  http-request set-header X-Forwarded-Proto http']),
-    '  default_backend bff',
-    'backend bff',
-    '  balance roundrobin',
-    '  option httpchk GET /readyz',
-    '  http-check expect status 200',
-    '  option forwardfor',
-    ...servers,
-    '',
-  ].join('\n');
+  if (!pem) {
+    config = replaceLine(config, /^\s*http-request redirect scheme https /, () => []);
+    config = replaceLine(config, /X-Forwarded-Proto https$/, (line) => [
+      line.replace(/https$/, 'http'),
+    ]);
+  }
+  // One server line per backend, shaped like the README's first; its others are the same replicas.
+  const server = /^(\s*)server bff\d+ 127\.0\.0\.1:\d+(.*)$/;
+  const readmeServers = config.split('\n').filter((l) => server.test(l));
+  const [, indent, rest] = server.exec(readmeServers[0] ?? '') ?? [];
+  if (indent === undefined)
+    throw new Error("the README's haproxy configuration has no server line");
+  const servers = options.backends.map(
+    (p, i) => `${indent}server bff${i + 1} 127.0.0.1:${p}${rest ?? ''}`,
+  );
+  return config
+    .split('\n')
+    .flatMap((l) => (l === readmeServers[0] ? servers : server.test(l) ? [] : [l]))
+    .join('\n');
+}
+
+/**
+ * haproxy's health check in the README's configuration: the path it asks for (`option
+ * httpchk GET …`) and how many failed checks in a row take a server out (`fall`, default 3).
+ */
+export function healthCheck(config = readmeHaproxyConfig()): { path: string; fall: number } {
+  const path = /^\s*option httpchk GET (\S+)/m.exec(config)?.[1];
+  if (!path) throw new Error("the README's haproxy configuration has no `option httpchk GET`");
+  return { path, fall: Number(/\bfall (\d+)/.exec(config)?.[1] ?? 3) };
 }
 
 /**
@@ -104,8 +151,9 @@ export async function startHaproxy(
   const tls = options.tls ?? true;
   const pem = tls ? await selfSignedPem(dir) : undefined;
   port ??= await freePort();
+  const plainPort = tls ? await freePort() : undefined;
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig({ port, pem, backends, accessLog: options.accessLog }));
+  writeFileSync(file, haproxyConfig({ port, pem, plainPort, backends }));
   await run(binary, ['-c', '-q', '-f', file]);
   const child: ChildProcess = spawn(binary, ['-db', '-f', file], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -123,6 +171,7 @@ export async function startHaproxy(
   return {
     origin: tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     port,
+    ...(plainPort ? { plainOrigin: `http://127.0.0.1:${plainPort}` } : {}),
     log,
     async stop() {
       child.kill('SIGTERM');

@@ -57,6 +57,8 @@ export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
 /** Whether the runtime's time-zone data knows the zone (IANA names, `UTC`; not offsets). */
 export function isKnownTimeZone(value: string): boolean {
+  // Node 24's Intl also takes offsets ("+05:00", ECMA-402 2024): a name starts with a letter.
+  if (!/^[A-Za-z]/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;

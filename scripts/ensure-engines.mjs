@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Makes sure the engines the store tests start for themselves exist: Debian's redis-server,
-// PostgreSQL and haproxy. The tests start their own throw-away servers on free ports
-// (apps/bff/src/test/engines); this only installs the programs. Used by `pnpm test` and
-// `pnpm bench`; run alone: `node scripts/ensure-engines.mjs`.
+// PostgreSQL and haproxy, and Prometheus's promtool, which checks the shipped alert rules and
+// a real scrape of the metrics port. The tests start their own throw-away servers on free
+// ports (apps/bff/src/test/engines); this only installs the programs. The tests need only
+// promtool from the prometheus package: its install script asks to start the server as a
+// service, which a container's policy-rc.d refuses and nothing here relies on. Used by
+// `pnpm test` and `pnpm bench`; run alone: `node scripts/ensure-engines.mjs`.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages, postgresBinDir } from './debian-packages.mjs';
@@ -18,8 +21,9 @@ export function ensureEngines() {
       { name: 'redis-server', installed: onPath('/usr/bin/redis-server') },
       { name: 'postgresql', installed: () => postgresBinDir() !== undefined },
       { name: 'haproxy', installed: onPath('/usr/sbin/haproxy', '/usr/bin/haproxy') },
+      { name: 'prometheus', installed: onPath('/usr/bin/promtool'), recommends: false },
     ],
-    'the Redis, PostgreSQL and load-balancer tests',
+    'the Redis, PostgreSQL, load-balancer and Prometheus-rules tests',
   );
 }
 

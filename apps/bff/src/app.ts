@@ -192,19 +192,22 @@ export function createApp(deps: AppDeps): RequestListener {
         logger,
         rp,
         signedOutUrl: `${config.publicOrigin}/sign-in`,
+        metrics,
         largeMaximumCents: config.limitWarningMaximumCents,
       }),
       passkeyRoutes({ factors, passkeys, stepUp, audit }),
       rp
         ? ssoRoutes({
             rp,
-            pending: deps.ssoPendingStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.ssoPending),
+            pending:
+              deps.ssoPendingStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.ssoPending),
             sessions,
             users: deps.users,
             limiters,
             audit,
             logger,
             config,
+            metrics,
           })
         : ssoNotConfigured(),
       auditRoutes(featureDeps),
@@ -213,7 +216,8 @@ export function createApp(deps: AppDeps): RequestListener {
       transactionsRoutes(featureDeps),
       insightsRoutes(featureDeps, {
         store:
-          deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
+          deps.dayAggregates ??
+          new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
         refreshMs: config.insightsRefreshMs,
       }),
     ],
@@ -226,6 +230,7 @@ export function createApp(deps: AppDeps): RequestListener {
       logger,
       clock,
       ...(deps.isDraining ? { isDraining: deps.isDraining } : {}),
+      metrics,
     }),
   );
   app.use(spa(config.webDist));

@@ -1,7 +1,6 @@
 // Builds the real dependencies, listens, and drains on SIGTERM/SIGINT: this node process is
 // the one that receives the signal (no package manager or shell in between in production).
 import http from 'node:http';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './env';
 import type { ReadinessCheck } from './features/health/readiness';
@@ -12,6 +11,7 @@ import { systemClock } from './platform/clock';
 import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
 import { createLogger, createStdoutDestination } from './platform/logger';
 import { startMetricsServer } from './platform/metrics/metrics-server';
+import { createProcessRegistry } from './platform/metrics/process-registry';
 import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
 import type { FactorStore } from './platform/passkeys/factor-store';
 import { FileFactorStore } from './platform/passkeys/file-factor-store';
@@ -66,8 +66,7 @@ async function main() {
   }
 
   // One registry for the process, handed in (no global one): every series the BFF reports.
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createProcessRegistry();
   const metrics = createPrometheusMetrics(registry);
   /** Run after the server has stopped, last added first: pools and clients close after use. */
   const closers: Closer[] = [];
@@ -121,7 +120,7 @@ async function main() {
   }
   if (config.usersFile) {
     // A changed users file (or SIGHUP) takes effect without a restart.
-    const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger });
+    const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger, metrics });
     closers.push(async () => watcher.close());
   }
 

@@ -3,6 +3,7 @@
 // loader thread and on-the-fly compilation (less memory, no source-map rewriting of stacks).
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
 // `--outdir <dir>` writes it elsewhere (a test's own copy; dist/ is what `serve` runs).
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,10 @@ const npmPackagesExternal: Plugin = {
   },
 };
 
+// The commit built, for the card_console_build_info series; none outside a git checkout.
+const head = spawnSync('git', ['rev-parse', '--verify', 'HEAD'], { cwd: bffDir, encoding: 'utf8' });
+const commit = head.status === 0 ? head.stdout.trim() : '';
+
 // Chunk names carry content hashes: start clean so old chunks do not pile up.
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -36,4 +41,5 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   plugins: [npmPackagesExternal],
+  define: { __CARD_CONSOLE_COMMIT__: JSON.stringify(commit) },
 });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
 import {
   type Counter,
   giveBack,
@@ -42,6 +43,7 @@ export async function reserveSignIn(
   limiters: RateLimiters,
   logger: Logger,
   who: SignInWho,
+  metrics: Metrics = noMetrics,
 ): Promise<SignInReservation> {
   // An address cannot hold an `|`, so the pair key is unambiguous.
   const accountAddress: Counter = {
@@ -53,7 +55,17 @@ export async function reserveSignIn(
 
   // The address first: a locked address spends nothing on the accounts it names.
   const reservation = await reserve([address, accountAddress, account]);
-  if (!reservation.ok) throw tooManyRequests(reservation.msBeforeNext, limitedMessage);
+  if (!reservation.ok) {
+    const { refusedBy } = reservation;
+    metrics.signInLockedOut(
+      refusedBy === address
+        ? 'address'
+        : refusedBy === accountAddress
+          ? 'account_at_address'
+          : 'account',
+    );
+    throw tooManyRequests(reservation.msBeforeNext, limitedMessage);
+  }
   const [heldAddress, heldPair, heldAccount] = reservation.held as [
     HeldPoint,
     HeldPoint,

@@ -4,6 +4,12 @@ import type { Logger } from 'pino';
 import { AppError } from '../../http/app-error';
 import type { Actor } from '../../http/context';
 import type { AuditStore } from '../../http/deps';
+import {
+  type Metrics,
+  noMetrics,
+  type SignInFailure,
+  type SignInMethod,
+} from '../../platform/metrics/metrics';
 import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
 import type { RateLimiters } from '../../platform/security/rate-limits';
@@ -31,6 +37,8 @@ export interface SignInDeps {
   hashing: HashingGate;
   audit: AuditStore;
   logger: Logger;
+  /** Failures by method and reason, lock-outs by limit (`bff_sign_in_*`); none by default. */
+  metrics?: Metrics;
 }
 
 const invalid = () => new AppError(401, 'invalid_credentials', 'Wrong email, password or code.');
@@ -51,18 +59,21 @@ export async function signIn(
 ): Promise<{ actor: Actor; steppedUp: boolean }> {
   const { users, totp, audit } = deps;
   const known = users.find(attempt.email);
-  const reservation = await reserveSignIn(deps.limiters, deps.logger, {
-    email: attempt.email,
-    address: attempt.address,
-    known: known !== undefined,
-  });
+  const metrics = deps.metrics ?? noMetrics;
+  const reservation = await reserveSignIn(
+    deps.limiters,
+    deps.logger,
+    { email: attempt.email, address: attempt.address, known: known !== undefined },
+    metrics,
+  );
 
   // A failure keeps its reserved points: they are the count.
   const fail = async (
     detail: string,
     error = invalid(),
-    method: AuditMethod = 'password',
+    method: SignInMethod = 'password',
   ): Promise<never> => {
+    metrics.signInFailed(method, failureReason(method, known));
     // An unknown email is not recorded: people type passwords into the email field.
     await audit.append({
       actor: known?.email ?? '(unknown account)',
@@ -138,6 +149,17 @@ export async function signIn(
     requestId: attempt.requestId,
   });
   return { actor, steppedUp };
+}
+
+/** The metrics' bucket for a refused sign-in: what failed, never who. */
+function failureReason(
+  method: SignInMethod,
+  known: { disabled?: boolean | undefined } | undefined,
+): SignInFailure {
+  if (method === 'password+totp') return 'bad_totp';
+  if (method === 'password+passkey') return 'passkey_refused';
+  if (!known) return 'unknown_account';
+  return known.disabled ? 'account_disabled' : 'bad_password';
 }
 
 function secondFactorMessage(methods: readonly string[]): string {

@@ -11,6 +11,7 @@ import type { Config } from '../../env';
 import type { ApiRoutes } from '../../http/api-router';
 import { AppError } from '../../http/app-error';
 import type { AuditStore } from '../../http/deps';
+import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { RateLimiterMemory, RateLimiterRes } from '../../platform/security/rate-limiter-classes';
@@ -40,6 +41,8 @@ export interface SsoRoutesDeps {
   audit: AuditStore;
   logger: Logger;
   config: Pick<Config, 'publicOrigin' | 'allowedOrigins' | 'cookie' | 'sessionSecret'>;
+  /** Callbacks that signed no one in, by reason (`bff_sso_callback_failures_total`). */
+  metrics?: Metrics;
 }
 
 interface Pending extends AuthorizationSecrets {
@@ -87,6 +90,7 @@ export function safeReturnTo(target: string | undefined): string {
 
 export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
   const { rp, pending, sessions, users, limiters, audit, logger, config } = deps;
+  const failures = deps.metrics ?? noMetrics;
   const logUnmatched = limitedLog(logger, UNMATCHED_LOG_LINES_PER_MINUTE);
   const bindingCookie = config.cookie.secure ? '__Host-cc_sso' : 'cc_sso';
   const cookieOptions = {
@@ -226,6 +230,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
       try {
         await callback(req, res);
       } catch (error) {
+        failures.ssoCallbackFailed('error');
         logger.error({ err: error, requestId: req.requestId }, 'single sign-on callback failed');
         if (!res.headersSent) res.redirect(302, '/sign-in?sso=failed');
       }
@@ -240,6 +245,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
     const started = text ? (JSON.parse(text) as Pending) : undefined;
 
     if (!started) {
+      failures.ssoCallbackFailed('unmatched');
       // A forged or replayed callback, another browser's, or one that came back too late. Any
       // page can make its visitors' browsers send this, so it earns no audit record (anonymous
       // refusals are logged, not audited), and the log line is rate-limited.
@@ -283,6 +289,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
       await sessions.loadByKey(req, started.sessionKey);
     }
     if (query.success && query.data.error) {
+      failures.ssoCallbackFailed('provider_error');
       return failed(`the provider answered ${query.data.error}`);
     }
 
@@ -296,6 +303,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
         started.purpose === 'stepUp' ? { maxAge: 0 } : {},
       );
     } catch (error) {
+      failures.ssoCallbackFailed('token_refused');
       logger.warn({ err: error, requestId: req.requestId }, 'single sign-on callback refused');
       return failed(`refused: ${errorSummary(error)}`);
     }
@@ -303,15 +311,18 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
     if (started.purpose === 'stepUp') {
       const session = activeSession(req);
       if (!session?.record.sso || session.key !== started.sessionKey) {
+        failures.ssoCallbackFailed('step_up_refused');
         return failed('the session that asked has ended');
       }
       if (identity.sub !== session.record.sso.sub) {
+        failures.ssoCallbackFailed('step_up_refused');
         return failed('another person signed in at the provider');
       }
       if (
         identity.authTime === undefined ||
         identity.authTime * 1000 < started.startedAt - AUTH_TIME_SKEW_MS
       ) {
+        failures.ssoCallbackFailed('step_up_refused');
         return failed('the provider did not authenticate the person again (auth_time)');
       }
       await record(req, {
@@ -327,6 +338,7 @@ export function ssoRoutes(deps: SsoRoutesDeps): ApiRoutes {
 
     const person = whoSignedIn(identity, users);
     if ('refused' in person) {
+      failures.ssoCallbackFailed(person.noRole ? 'no_role' : 'identity_refused');
       if (person.noRole) {
         // Signed in at the provider, but nothing maps them to a role: no session, ever.
         await record(req, {

@@ -52,15 +52,17 @@ export function exportStreamContext(
  * walks). Taken before any upstream call or byte: the extra exports are refused, not queued.
  */
 export async function withExportSlot(
-  deps: Pick<FeatureDeps, 'exportSlots'>,
+  deps: Pick<FeatureDeps, 'exportSlots' | 'metrics'>,
   person: Who,
   run: () => Promise<void>,
 ): Promise<void> {
   const slot = await deps.exportSlots.acquire(person.actor.email);
   if (!slot.granted) throw exportBusy(slot.full);
+  const ended = deps.metrics.exportStarted();
   try {
     await run();
   } finally {
+    ended();
     // However the export ended: finished, failed, before or after the first byte, or the
     // client went away (the streams never throw, and settle once the response is done).
     await slot.release();

@@ -32,10 +32,58 @@ export interface Metrics {
   observeEngine(engine: Engine, operation: string, seconds: number, ok: boolean): void;
   /** A CSV export that was cut before its end (`shutdown`, `failed`, `client_gone`). */
   exportCut(reason: string): void;
+  /** A CSV export began streaming; call the function returned once it has ended, however. */
+  exportStarted(): () => void;
+  /**
+   * Asks `probe` for every dependency's readiness whenever metrics are collected (the same
+   * shared, briefly cached checks `/readyz` runs), so the series holds without a balancer
+   * probing `/readyz`.
+   */
+  trackReadiness(probe: () => Promise<readonly DependencyReadiness[]>): void;
+  /** A password sign-in whose credentials were checked and refused. Never an email. */
+  signInFailed(method: SignInMethod, reason: SignInFailure): void;
+  /** A sign-in refused unchecked because one of its limits is full, by that limit. */
+  signInLockedOut(limit: SignInLimit): void;
+  /**
+   * A changed (or SIGHUP-forced) read of the users file: `applied`, or why it could not be put
+   * in place (the last good users stay in effect).
+   */
+  usersFileRead(outcome: 'applied' | 'unreadable' | 'invalid'): void;
+  /** A single sign-on callback that signed no one in (or confirmed no step-up). */
+  ssoCallbackFailed(reason: SsoCallbackFailure): void;
 }
 
 export type Engine = 'redis' | 'postgres';
 export type RetryBudgetName = 'reads' | 'bulk';
+export interface DependencyReadiness {
+  /** The dependency's name in `/readyz` (`upstream`, `redis`, `postgres`, …). */
+  dependency: string;
+  ready: boolean;
+}
+export type SignInMethod = 'password' | 'password+totp' | 'password+passkey';
+export type SignInFailure =
+  | 'unknown_account'
+  | 'bad_password'
+  | 'account_disabled'
+  | 'bad_totp'
+  | 'passkey_refused';
+/** A sign-in limit: per address, per account at one address, per account from everywhere. */
+export type SignInLimit = 'address' | 'account_at_address' | 'account';
+/**
+ * `unmatched`: no sign-in in progress for it (forged, replayed, late; anyone can cause these);
+ * `provider_error`: the provider sent an error back; `token_refused`: the code exchange or the
+ * ID token failed its checks; `identity_refused`: no usable person (no verified email, an
+ * unlinked or disabled users-file account); `no_role`: no role claim maps; `step_up_refused`:
+ * a step-up the provider did not confirm; `error`: anything unexpected (a store, a bug).
+ */
+export type SsoCallbackFailure =
+  | 'unmatched'
+  | 'provider_error'
+  | 'token_refused'
+  | 'identity_refused'
+  | 'no_role'
+  | 'step_up_refused'
+  | 'error';
 
 const nothing = () => {};
 
@@ -51,6 +99,12 @@ export const noMetrics: Metrics = {
   auditWriteFailed: nothing,
   observeEngine: nothing,
   exportCut: nothing,
+  exportStarted: () => nothing,
+  trackReadiness: nothing,
+  signInFailed: nothing,
+  signInLockedOut: nothing,
+  usersFileRead: nothing,
+  ssoCallbackFailed: nothing,
 };
 
 /** Times `work` and reports it to `observeEngine`; the store code's one-line way to report. */

@@ -1,5 +1,7 @@
+import { auditActions } from '@card-console/shared/api/audit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Metrics, RetryBudgetName } from './metrics';
+import { createOperationsSeries } from './operations-series';
 
 /** Seconds: a proxied read is milliseconds, an export or a slow upstream call seconds. */
 const REQUEST_BUCKETS = [
@@ -86,6 +88,8 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
     labelNames: ['action'],
     registers,
   });
+  // At 0 from the start: an alert's increase() misses a series' first sample.
+  for (const action of auditActions) auditFailures.inc({ action }, 0);
   const engineSeconds = new Histogram({
     name: 'bff_store_operation_duration_seconds',
     help: 'Time of one Redis or PostgreSQL operation, by engine, operation and outcome.',
@@ -105,6 +109,7 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
   const upstreamChildren = new Map<string, Children>();
 
   return {
+    ...createOperationsSeries(registry),
     observeRequest(method, route, status, seconds) {
       const m = KNOWN_METHODS.has(method) ? method : 'OTHER';
       const key = `${m} ${status} ${route}`;

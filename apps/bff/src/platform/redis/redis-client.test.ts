@@ -17,6 +17,14 @@ beforeAll(async () => {
 afterAll(async () => engine?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (a hang guard, not a timing bound) until `condition` holds. */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await condition()) return;
+    await sleep(50);
+  }
+  throw new Error('never happened');
+}
 
 describe('createRedisClient', () => {
   it('reports every command it sends as Redis latency, by command name and outcome', async () => {
@@ -40,6 +48,35 @@ describe('createRedisClient', () => {
       expect(seen.every((s) => s.seconds >= 0 && s.seconds < 60)).toBe(true);
     } finally {
       client.disconnect();
+    }
+  });
+
+  it('connecting, and connecting again after a restart, reports no failed command (a start is no store error)', async () => {
+    const failed: string[] = [];
+    const sent: string[] = [];
+    const metrics = {
+      ...noMetrics,
+      observeEngine: (_engine: string, operation: string, _seconds: number, ok: boolean) => {
+        sent.push(operation);
+        if (!ok) failed.push(operation);
+      },
+    };
+    const own = await startRedis();
+    const client = createRedisClient(own.url, { metrics });
+    try {
+      expect(await whenRedisReady(client, 15_000)).toBe(true);
+      await own.stop();
+      await own.start();
+      await until(async () => (await client.ping().catch(() => '')) === 'PONG');
+      // The handshake went through the timed path (HELLO, INFO), and none of it failed.
+      expect(sent).toContain('info');
+      expect(failed.filter((name) => name !== 'ping')).toEqual([]);
+      // A real refusal still counts.
+      await client.call('NO-SUCH-COMMAND').catch(() => undefined);
+      expect(failed.filter((name) => name !== 'ping')).toEqual(['NO-SUCH-COMMAND']);
+    } finally {
+      client.disconnect();
+      await own.stop();
     }
   });
 

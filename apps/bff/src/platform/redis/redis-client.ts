@@ -29,6 +29,11 @@ export function createRedisClient(url: string, options: RedisClientOptions = {})
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    // ioredis otherwise sends CLIENT SETINFO (library name and version) at every connect, which
+    // Redis before 7.2 refuses (Debian 12 ships 7.0): ioredis ignores the refusal, but the
+    // command timing below would count two failed store operations at each start and reconnect,
+    // and a store-error alert would fire after every deploy. The library's name is no loss.
+    disableClientInfo: true,
   });
   let down = false;
   const lost = (error?: Error) => {

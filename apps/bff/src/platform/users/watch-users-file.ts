@@ -6,6 +6,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { type Metrics, noMetrics } from '../metrics/metrics';
 import { parseUsersFile, type UserDirectory } from './user-directory';
 
 export interface UsersFileWatcher {
@@ -22,6 +23,8 @@ export interface WatchUsersFileOptions {
   debounceMs?: number;
   /** Where SIGHUP arrives (the process; a test passes its own emitter). */
   signals?: Pick<EventEmitter, 'on' | 'off'>;
+  /** Each read that changed something: put in place, or why not (`bff_users_file_*`). */
+  metrics?: Pick<Metrics, 'usersFileRead'>;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -39,6 +42,7 @@ export function watchUsersFile(options: WatchUsersFileOptions): UsersFileWatcher
   const { directory, file, logger } = options;
   const debounceMs = options.debounceMs ?? 250;
   const signals = options.signals ?? process;
+  const metrics = options.metrics ?? noMetrics;
   let current: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -58,6 +62,7 @@ export function watchUsersFile(options: WatchUsersFileOptions): UsersFileWatcher
     if (!force && seen === current) return;
     current = seen;
     if (text === undefined) {
+      metrics.usersFileRead('unreadable');
       logger.error(
         { file, code },
         'users file not reloaded: cannot read it; keeping the last good one',
@@ -66,8 +71,10 @@ export function watchUsersFile(options: WatchUsersFileOptions): UsersFileWatcher
     }
     try {
       directory.replaceUsers(parseUsersFile(text, file));
+      metrics.usersFileRead('applied');
       if (!first) logger.info({ file, ...directory.counts() }, 'users file reloaded');
     } catch (error) {
+      metrics.usersFileRead('invalid');
       logger.error(
         { file, reason: (error as Error).message },
         'users file not reloaded: it failed its checks; keeping the last good one',

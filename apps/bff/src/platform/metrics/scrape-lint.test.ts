@@ -1,0 +1,154 @@
+// A real replica in production mode, as its own node process with Redis: after a few requests
+// its metrics port's text passes `promtool check metrics` with nothing to say, carries the
+// series the alerts read, and a fresh start has recorded no store error.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CardService, createCardService } from '@card-console/card-service-sim';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
+import { prometheusDir, promtool } from '../../test/engines/promtool';
+import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { buildTestUsers } from '../../test/test-users';
+import { MISNAMED_DEFAULT_GAUGES } from './process-registry';
+import { parseSamples, type Sample, sampleValue } from './scrape';
+
+const origin = 'https://cards.example.test';
+let dir: string;
+let sim: CardService;
+let redis: RedisEngine;
+let bff: BffProcess;
+let text: string;
+let samples: Sample[];
+
+async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`never saw ${what}`);
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bff-scrape-'));
+  redis = await startRedis();
+  const apiKey = `test-key-${randomBytes(16).toString('hex')}`;
+  sim = createCardService({ apiKey, transactions: 200 });
+  const { url } = await sim.listen(0, '127.0.0.1');
+  const users = await buildTestUsers('production', dir);
+  bff = await startBffProcess({
+    CARD_API_BASE_URL: url,
+    CARD_API_KEY: apiKey,
+    USERS_FILE: users.usersFile ?? '',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    PUBLIC_ORIGIN: origin,
+    DATA_DIR: dir,
+    WEB_DIST: join(dir, 'no-web-dist'),
+    REDIS_URL: redis.url,
+    METRICS_PORT: '0',
+  });
+  const served = await until(
+    () => bff.logs.find((l) => l.msg === 'Prometheus metrics are served'),
+    'the metrics line',
+  );
+
+  // A few requests of each kind, so that their series exist: a sign-in refused and one that
+  // works, API reads, a 404, the probes.
+  const finance = users.credentials.finance;
+  const signIn = (password: string) =>
+    fetch(`${bff.url}/api/session`, {
+      method: 'POST',
+      headers: { 'X-CSRF': '1', Origin: origin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: finance.email, password }),
+    });
+  expect((await signIn('not the password')).status).toBe(401);
+  const signedIn = await signIn(finance.password);
+  expect(signedIn.status).toBe(200);
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const api = (path: string) =>
+    fetch(`${bff.url}${path}`, { headers: { 'X-CSRF': '1', Cookie: cookie } });
+  expect((await api('/api/cards')).status).toBe(200);
+  expect((await api('/api/sub-accounts')).status).toBe(200);
+  expect((await api('/api/no-such-thing')).status).toBe(404);
+  expect((await fetch(`${bff.url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${bff.url}/readyz`)).status).toBe(200);
+
+  const res = await fetch(String(served.metrics));
+  expect(res.status).toBe(200);
+  text = await res.text();
+  samples = parseSamples(text);
+}, 120_000);
+
+afterAll(async () => {
+  bff?.kill('SIGKILL');
+  await bff?.exited;
+  await sim?.close();
+  await redis?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("a running replica's scrape", () => {
+  it('passes promtool check metrics with no warning', async () => {
+    expect(samples.length).toBeGreaterThan(50);
+    const result = await promtool(['check', 'metrics'], { input: text });
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.code).toBe(0);
+    for (const name of MISNAMED_DEFAULT_GAUGES) expect(text).not.toContain(`${name} `);
+    // What they counted is still there, by type.
+    expect(samples.some((s) => s.name === 'nodejs_active_handles')).toBe(true);
+  });
+
+  it('after a start with Redis, holds no failed store operation', () => {
+    const redisCalls = samples.filter(
+      (s) => s.name === 'bff_store_operation_duration_seconds_count' && s.labels.engine === 'redis',
+    );
+    expect(redisCalls.filter((s) => s.labels.outcome === 'ok').length).toBeGreaterThan(0);
+    expect(redisCalls.filter((s) => s.labels.outcome !== 'ok')).toEqual([]);
+  });
+
+  it('says what is running, and whether each dependency is ready', () => {
+    const build = samples.find((s) => s.name === 'card_console_build_info');
+    expect(build?.value).toBe(1);
+    expect(build?.labels.node).toBe(process.version);
+    const bffPackage = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    expect(build?.labels.version).toBe(bffPackage.version ?? 'unversioned');
+    for (const dependency of ['upstream', 'redis']) {
+      expect(sampleValue(samples, 'bff_dependency_ready', { dependency }), dependency).toBe(1);
+    }
+  });
+
+  it('counts the refused sign-in by method and reason, never by who', () => {
+    expect(
+      sampleValue(samples, 'bff_sign_in_failures_total', {
+        method: 'password',
+        reason: 'bad_password',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'bff_sign_in_failures_total', {
+        method: 'password',
+        reason: 'unknown_account',
+      }),
+    ).toBe(0);
+    expect(text).not.toContain('@example.test');
+    expect(sampleValue(samples, 'bff_users_file_up_to_date')).toBe(1);
+    expect(sampleValue(samples, 'bff_csv_exports_in_progress')).toBe(0);
+  });
+
+  it('exposes every series the alert rules read', () => {
+    const rules = readFileSync(join(prometheusDir, 'card-console.rules.yml'), 'utf8');
+    const used = new Set(
+      [...rules.matchAll(/\b((?:bff|card_console)_[a-z_]+)\b/g)].map((m) => m[1] ?? ''),
+    );
+    expect(used.size).toBeGreaterThan(5);
+    const declared = new Set([...text.matchAll(/^# TYPE (\S+) (\w+)$/gm)].map((m) => m[1]));
+    for (const name of used) {
+      // A histogram's _bucket and _count series are declared under its own name.
+      const family = name.replace(/_(bucket|count|sum)$/, '');
+      expect(declared.has(name) || declared.has(family), name).toBe(true);
+    }
+  });
+});

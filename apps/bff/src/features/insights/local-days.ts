@@ -4,6 +4,8 @@
  * day may last 23 or 25 hours, and a zone that skips midnight starts its day at the first
  * instant that exists.
  */
+import { isKnownTimeZone } from '@card-console/shared/api/transactions';
+
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -14,6 +16,8 @@ const HOUR_MS = 3_600_000;
  * so equal zones share one key and the zones that can key anything are a few hundred.
  */
 export function canonicalZone(timeZone: string): string | undefined {
+  // A zone name, never an offset (Node 24's Intl takes "+05:00" too).
+  if (!isKnownTimeZone(timeZone)) return undefined;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
   } catch {

@@ -134,7 +134,11 @@ export interface TestApp {
 }
 
 /** Policy limits loose enough that matrix and property tests don't trip them by volume. */
-const testRateLimits = { apiRequestsPerMinute: 100_000, revealsPerMinute: 1_000 };
+const testRateLimits = {
+  apiRequestsPerMinute: 100_000,
+  revealsPerMinute: 1_000,
+  ssoStartsPerAddressPerMinute: 100_000,
+};
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const mode = options.mode ?? 'demo';

@@ -18,6 +18,8 @@ import { RETURN_TO_MAX } from './sso-routes';
 
 const publicOrigin = 'http://localhost:3000';
 const STARTS_PER_MINUTE = 60; // the default of SSO_STARTS_PER_ADDRESS_PER_MINUTE
+// The harness loosens the limit for tests that sign in often; these put it back.
+const startLimit = { ssoStartsPerAddressPerMinute: STARTS_PER_MINUTE };
 let idp: TestIdentityProvider;
 beforeAll(async () => {
   idp = await startTestIdentityProvider(publicOrigin);
@@ -107,7 +109,7 @@ describe('starts flooded from one address, one replica in memory', () => {
       clock,
       sim: { transactions: 10 },
       identityProvider: idp,
-      env: { trustProxy: true },
+      env: { trustProxy: true, rateLimits: startLimit },
       // Small bounds, so the flood would reach them without the per-address limit.
       oneTimeStores: {
         challengeStore: new MemoryOneTimeStore(clock, 100),
@@ -167,7 +169,11 @@ describe('starts flooded from one address across two replicas sharing Redis', ()
     engine = await startRedis();
     const clock = new ManualClock();
     const redis = { url: engine.url, prefix };
-    const env = { sessionSecret: randomBytes(32).toString('hex'), trustProxy: true };
+    const env = {
+      sessionSecret: randomBytes(32).toString('hex'),
+      trustProxy: true,
+      rateLimits: startLimit,
+    };
     const common = { clock, redis, env, identityProvider: idp };
     a = await startTestApp({ ...common, sim: { transactions: 10 } });
     b = await startTestApp({ ...common, upstreamOf: a });

@@ -31,6 +31,13 @@ export interface CallEnvironment {
   budget: RetryBudget;
   /** Which budget `budget` is, for the metrics. */
   budgetName: RetryBudgetName;
+  /**
+   * Shared by people's reads and the bulk walks: after the card service asked anyone to slow
+   * down (429), bulk calls hold back until `until` (past the wait it asked for), so the tokens
+   * it refills go to the people's reads retrying first. `yields` is true for the bulk lane.
+   */
+  bulkHold: { until: number };
+  yields: boolean;
   metrics: Metrics;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
@@ -122,6 +129,7 @@ async function attemptCall<S extends z.ZodType>(
   env.budget.recordRequest();
 
   for (let attempt = 0; ; attempt++) {
+    if (env.yields) await holdForPeople(env, deadline, input.signal);
     const remaining = deadline - env.now();
     if (remaining <= 0) {
       throw new AppError(504, 'upstream_timeout', 'The card service took too long to answer.');
@@ -173,6 +181,11 @@ async function attemptCall<S extends z.ZodType>(
         capMs: env.backoffCapMs,
         random: env.random,
       });
+    if (outcome.kind === 'response' && outcome.status === 429) {
+      // Bulk calls stay back half as long again as the service asked: people's reads go first.
+      const until = env.now() + Math.max(wait, 1_000) * BULK_HOLD_FACTOR;
+      env.bulkHold.until = Math.max(env.bulkHold.until, until);
+    }
     if (env.now() + wait >= deadline) {
       if (retryAfterMs !== undefined) {
         log().warn({ waitMs: wait }, 'upstream asked to wait past the deadline; failing fast');
@@ -198,6 +211,30 @@ async function attemptCall<S extends z.ZodType>(
     } catch {
       throw new AppError(499, 'client_closed', 'The request was cancelled.');
     }
+  }
+}
+
+/** How much longer than a 429's wait the bulk lane holds back. */
+const BULK_HOLD_FACTOR = 1.5;
+
+/** A bulk call waits out the hold a 429 set, within its deadline (else it fails as busy). */
+async function holdForPeople(env: CallEnvironment, deadline: number, signal?: AbortSignal) {
+  const hold = env.bulkHold.until - env.now();
+  if (hold <= 0) return;
+  if (env.now() + hold >= deadline) {
+    throw new AppError(
+      503,
+      'upstream_unavailable',
+      'The card service is busy. Try again shortly.',
+      {
+        retryAfterSeconds: Math.max(1, Math.ceil(hold / 1000)),
+      },
+    );
+  }
+  try {
+    await env.sleep(hold, signal);
+  } catch {
+    throw new AppError(499, 'client_closed', 'The request was cancelled.');
   }
 }
 

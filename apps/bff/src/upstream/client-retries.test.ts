@@ -181,3 +181,39 @@ describe('writes are sent exactly once', () => {
     await client.close();
   });
 });
+
+describe('after the card service asks to slow down, bulk walks let people go first', () => {
+  it('a 429 to anyone holds bulk calls back half as long again as it asked; people’s reads are not held', async () => {
+    const base = Date.now();
+    const { client, sleeps } = testClient(upstream.url, { now: () => base });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
+    await client.listCards(ctx(), {});
+    expect(sleeps).toEqual([2000]);
+    // A person's read right after: sent at once.
+    await client.listCards(ctx('admin'), {});
+    expect(sleeps).toEqual([2000]);
+    // A bulk walk's read: waits out the hold first (2 s × 1.5), then goes.
+    const before = upstream.sim.stats.count('GET /card');
+    await client.listCards({ ...ctx(), bulk: true }, {});
+    expect(sleeps).toEqual([2000, 3000]);
+    expect(upstream.sim.stats.count('GET /card')).toBe(before + 1);
+    await client.close();
+  });
+
+  it('a bulk call whose deadline ends inside the hold fails at once as busy, sending nothing', async () => {
+    const base = Date.now();
+    const { client, sleeps } = testClient(upstream.url, { now: () => base, deadlineMs: 2_500 });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
+    await client.listCards(ctx(), {});
+    const before = upstream.sim.stats.count('GET /card');
+    const error = await failure(client.listCards({ ...ctx(), bulk: true }, {}));
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      retryAfterSeconds: 3,
+    });
+    expect(upstream.sim.stats.count('GET /card')).toBe(before);
+    expect(sleeps).toEqual([2000]);
+    await client.close();
+  });
+});

@@ -138,6 +138,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     maxBodyBytes: o.maxBodyBytes,
     budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.retryBudgetBurst }),
     budgetName: 'reads',
+    bulkHold: { until: 0 },
+    yields: false,
     metrics,
     sleep: o.sleep,
     random: o.random,
@@ -147,6 +149,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     ...env,
     budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.bulkRetryBudgetBurst }),
     budgetName: 'bulk',
+    yields: true,
   };
   metrics.trackRetryBudget('reads', env.budget.tokens);
   metrics.trackRetryBudget('bulk', bulkEnv.budget.tokens);

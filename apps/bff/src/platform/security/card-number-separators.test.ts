@@ -133,6 +133,21 @@ describe('the card-number matcher: what joins digit groups', () => {
     expect(maskCardNumbers(edges)).toBe(last4(edges));
   });
 
+  it('a fullwidth or invisible character right after the first digit is read too', () => {
+    const wide = [...pan.slice(1)].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
+    expect(maskCardNumbers(`${pan[0]}${wide}`)).toBe(last4(pan));
+    expect(maskCardNumbers(`${pan[0]}\u200B${pan.slice(1)}`)).toBe(last4(pan));
+    expect(containsCardNumber(`${pan[0]}\u200B${pan.slice(1)}`)).toBe(true);
+  });
+
+  it('exactly 13 fullwidth digits, zeros and a nine among them, are counted as 13', () => {
+    const short = withCheckDigit('900000000000');
+    expect(short).toHaveLength(13);
+    const wide = [...short].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
+    expect(maskCardNumbers(wide)).toBe(last4(short));
+    expect(containsCardNumber(wide)).toBe(true);
+  });
+
   it('the characters just outside the digits are not digits', () => {
     // '/' and ':' sit either side of ASCII 0-9; U+FF0F and U+FF1A of the fullwidth digits.
     for (const [before, after] of [
@@ -195,6 +210,7 @@ describe('the card-number matcher: ordinary text stays text', () => {
   it('an unbroken run of more than 19 digits is a reference number, also with invisible joins', () => {
     const reference = withCheckDigit(`7${pan}00`);
     expect(maskCardNumbers(`ref ${reference}`)).toBe(`ref ${reference}`);
+    expect(containsCardNumber(`ref ${reference}`)).toBe(false);
     const joined = `7\u200B${pan}00${reference.at(-1)}`;
     expect(maskCardNumbers(joined)).toBe(joined);
   });
@@ -240,6 +256,29 @@ describe('the card-number matcher: masked text holds none', () => {
     const text = `ref 1234.5678.9012 and ${pan.slice(0, 12)}`;
     expect(maskCardNumbers(text)).toBe(text);
     expect(containsCardNumber(text)).toBe(false);
+    // 16 digits, grouped or not, one check digit off: long enough, and still no card number.
+    const wrong = `${pan.slice(0, -1)}${(Number(pan.at(-1)) + 1) % 10}`;
+    for (const other of [
+      wrong,
+      inFours(wrong, '.'),
+      `${wrong.slice(0, 7)}\u200B${wrong.slice(7)}`,
+    ]) {
+      expect(maskCardNumbers(other)).toBe(other);
+      expect(containsCardNumber(other)).toBe(false);
+    }
+  });
+
+  it('two card numbers sharing a group that is not four digits long are masked as one', () => {
+    // Groups of 4, 4, 5, 4 and 4 digits: groups 0-2 and 2-4 are card numbers, nothing else.
+    const next = digitSource(54_321);
+    let groups: string[] = [];
+    for (let tries = 0; ; tries++) {
+      if (tries > 1_000_000) throw new Error('no such groups found');
+      groups = [next(4), next(4), next(5), next(4), next(4)];
+      if (cardWindows(groups).join() === '0-2,2-4') break;
+    }
+    const text = `x ${groups.join('-')} y`;
+    expect(maskCardNumbers(text)).toBe(`x ${last4(groups[4] ?? '')} y`);
   });
 });
 

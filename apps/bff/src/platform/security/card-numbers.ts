@@ -35,21 +35,22 @@ export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`
 /** A character that joins two digit groups (one of them, with nothing visible besides). */
 const SEPARATOR = /[\s\p{Pd}\u2212./\\_\u00B7\u2027\u30FB\uFF0E\uFF0F\uFF3C\uFF3F\uFF65]/u;
 /**
- * What a scan must see past: a fullwidth digit (read as its ASCII digit) or a stretch of
- * characters that show nothing, white space aside (read as absent).
+ * What a scan must see past: a fullwidth digit (read as its ASCII digit) or a character that
+ * shows nothing, white space aside (read as absent).
  */
 const SPECIAL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it skips.
-  /([\uFF10-\uFF19])|[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]+/gu;
+  /([\uFF10-\uFF19])|[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
- * ASCII separators, taken from the pattern once: most text is ASCII, and a table look-up is
- * what keeps a scan cheap (it runs on every string of every upstream answer).
+ * ASCII separators, read from the pattern once: most text is ASCII, and a table look-up keeps
+ * the check cheap between the digits of dates and amounts; other characters ask the pattern.
  */
 const asciiSeparator = new Uint8Array(128);
 for (const c of asciiSeparator.keys()) {
   if (SEPARATOR.test(String.fromCharCode(c))) asciiSeparator[c] = 1;
 }
+/** Whether the character `c` joins two digit groups. */
 const joins = (c: number) =>
   c < 128 ? asciiSeparator[c] === 1 : SEPARATOR.test(String.fromCharCode(c));
 
@@ -91,9 +92,6 @@ export interface DigitGroup {
   digits: string;
 }
 
-/** Scratch space for `digitRuns`: the bounds of the groups of the run being read. */
-const bounds: number[] = [];
-
 /**
  * The digit runs of `text` holding at least `minDigits` digits, each as its digit groups: a
  * group is digits, a run is groups joined by one separator each (what shows nothing aside).
@@ -113,7 +111,7 @@ export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
       continue;
     }
     // Where the run's groups start and end, as found; objects only for a run long enough.
-    bounds.length = 0;
+    const bounds: number[] = [];
     let count = 0;
     for (;;) {
       const start = i;
@@ -146,11 +144,8 @@ function hasDigits(text: string, count: number): boolean {
   let needed = count;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (isDigit(c) || (c >= 0xff10 && c <= 0xff19)) {
-      if (--needed === 0) return true;
-    } else if (text.length - i <= needed) {
-      return false;
-    }
+    // A fullwidth digit (U+FF10-FF19) shifted onto its ASCII digit.
+    if (isDigit(c >= 0xff10 ? c - 0xfee0 : c) && --needed === 0) return true;
   }
   return false;
 }
@@ -192,7 +187,8 @@ function cardSpans(run: readonly DigitGroup[]): CardSpan[] {
       first++;
       continue;
     }
-    for (let inner = first + 1; inner <= last; inner++) {
+    // Windows starting inside the span and ending past it make it longer.
+    for (let inner = first; inner <= last; inner++) {
       last = Math.max(last, lastCardGroup(groups, inner));
     }
     const shown = groups
@@ -222,11 +218,11 @@ export function maskCardNumbers(text: string): string {
   let copied = 0;
   for (const run of digitRuns(text, 13)) {
     for (const { first, last, shown } of cardSpans(run)) {
-      out += text.slice(copied, run[first]?.start) + maskedForm(shown);
-      copied = run[last]?.end ?? copied;
+      out += text.slice(copied, (run[first] as DigitGroup).start) + maskedForm(shown);
+      copied = (run[last] as DigitGroup).end;
     }
   }
-  return copied === 0 ? text : out + text.slice(copied);
+  return out + text.slice(copied);
 }
 
 /** Whether `text` holds a card number as `maskCardNumbers` finds them (the audit's guard). */

@@ -111,3 +111,67 @@ describe('reading a users file', () => {
     expect(message).not.toContain('oops');
   });
 });
+
+describe('sessions and single sign-on links', () => {
+  const issuer = 'https://idp.example.test';
+  const people = async () =>
+    UserDirectory.fromUsers(
+      [
+        {
+          email: 'ada@example.test',
+          role: 'admin',
+          passwordHash: 'x',
+          sso: { issuer: `${issuer}/`, subject: 'sub-ada' },
+        },
+        { email: 'bo@example.test', role: 'finance', passwordHash: 'x' },
+        { email: 'cy@example.test', role: 'finance', passwordHash: 'x', disabled: true },
+      ],
+      await hashPassword('not-a-password', demoScrypt),
+    );
+
+  it('finds a linked person by issuer (a trailing slash aside) and subject, and no one else', async () => {
+    const users = await people();
+    expect(users.findLinked(issuer, 'sub-ada')?.email).toBe('ada@example.test');
+    expect(users.findLinked(`${issuer}//`, 'sub-ada')?.email).toBe('ada@example.test');
+    expect(users.findLinked('https://other.example.test', 'sub-ada')).toBeUndefined();
+    expect(users.findLinked(issuer, 'sub-bo')).toBeUndefined();
+  });
+
+  it('a password session goes on while its person is there, enabled and of that role', async () => {
+    const users = await people();
+    expect(users.allowsSession({ email: 'bo@example.test', role: 'finance' })).toBe(true);
+    expect(users.allowsSession({ email: 'bo@example.test', role: 'admin' })).toBe(false);
+    expect(users.allowsSession({ email: 'cy@example.test', role: 'finance' })).toBe(false);
+    expect(users.allowsSession({ email: 'gone@example.test', role: 'finance' })).toBe(false);
+  });
+
+  it('a linked single sign-on session is vouched for like a password one, and by its subject', async () => {
+    const users = await people();
+    const session = {
+      email: 'ada@example.test',
+      role: 'admin' as const,
+      method: 'sso' as const,
+      sso: { sub: 'sub-ada', linked: true },
+    };
+    expect(users.allowsSession(session)).toBe(true);
+    expect(users.allowsSession({ ...session, sso: { sub: 'sub-other', linked: true } })).toBe(
+      false,
+    );
+    expect(users.allowsSession({ ...session, role: 'finance' })).toBe(false);
+    // A password session of a linked person needs no subject.
+    expect(users.allowsSession({ email: 'ada@example.test', role: 'admin' })).toBe(true);
+  });
+
+  it('an unlinked single sign-on session goes on only while no users-file person has its email', async () => {
+    const users = await people();
+    const sso = (email: string) => ({
+      email,
+      role: 'finance' as const,
+      method: 'sso' as const,
+      sso: { sub: 'sub-x' },
+    });
+    expect(users.allowsSession(sso('new@example.test'))).toBe(true);
+    expect(users.allowsSession(sso('bo@example.test'))).toBe(false);
+    expect(users.allowsSession(sso('cy@example.test'))).toBe(false);
+  });
+});

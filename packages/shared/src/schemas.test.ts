@@ -109,12 +109,51 @@ describe('request schemas', () => {
     expect(displayNameSchema.safeParse('x'.repeat(101)).success).toBe(false);
   });
 
-  it('keep ids and cursors to safe characters, so they can go in a path or query as they are', () => {
-    expect(resourceIdSchema.safeParse('card_1-A').success).toBe(true);
-    expect(resourceIdSchema.safeParse('../card').success).toBe(false);
-    expect(resourceIdSchema.safeParse('a b').success).toBe(false);
-    expect(cursorSchema.safeParse('eyJrIjoxfQ.abc-_~=').success).toBe(true);
-    expect(cursorSchema.safeParse('a&b=c').success).toBe(false);
+  it('take any id or cursor the contract allows that a URL can carry and a person can copy', () => {
+    for (const id of [
+      'card_1-A',
+      'a b',
+      '../card',
+      'a/b?c#d',
+      '100%',
+      '+/=',
+      'carte n°1',
+      '卡片',
+      '😀',
+      '…',
+      '...',
+    ]) {
+      expect(resourceIdSchema.safeParse(id).success, id).toBe(true);
+    }
+    for (const cursor of ['eyJrIjoxfQ.abc-_~=', 'quaerat sit', 'a&b=c', 'ab+/cd==', '"{}"']) {
+      expect(cursorSchema.safeParse(cursor).success, cursor).toBe(true);
+    }
+    expect(resourceIdSchema.safeParse('é'.repeat(256)).success).toBe(true);
+    expect(cursorSchema.safeParse('x'.repeat(2048)).success).toBe(true);
+  });
+
+  it.each([
+    ['empty', '', /empty/],
+    ['a dot segment', '..', /"\."/],
+    ['the other dot segment', '.', /"\."/],
+    ['a NUL', 'a\u0000b', /control/],
+    ['a line break', 'a\nb', /control/],
+    ['a C1 control', 'a\u0085b', /control/],
+    ['a lone surrogate', 'a\ud800b', /well-formed/],
+    ['a lone low surrogate', '\udc00', /well-formed/],
+    ['over 512 bytes of UTF-8', 'é'.repeat(257), /512 bytes/],
+  ])('refuse an id that is %s, saying why', (_what, id, message) => {
+    const result = resourceIdSchema.safeParse(id);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toMatch(message);
+  });
+
+  it('refuse an empty, over-long or ill-formed cursor; one only passed back may hold controls', () => {
+    expect(cursorSchema.safeParse('').success).toBe(false);
+    expect(cursorSchema.safeParse('é'.repeat(1025)).success).toBe(false);
+    expect(cursorSchema.safeParse('a\ud800').success).toBe(false);
+    expect(cursorSchema.safeParse('a\tb\u0000').success).toBe(true);
+    expect(cursorSchema.safeParse('..').success).toBe(true);
   });
 
   it('ask a reveal for a real reason and a six-digit code, and normalise sign-in emails', () => {

@@ -93,7 +93,7 @@ describe('authorizer records', () => {
     const { authorizer, records } = setUp();
     const patchCard = rule({ method: 'PATCH', mutation: true });
     await expect(
-      authorizer.check(patchCard, request({ actor: finance, params: { id: 'no/such id' } })),
+      authorizer.check(patchCard, request({ actor: finance, params: { id: 'no\u0000such id' } })),
     ).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     expect(records).toMatchObject([{ action: 'access.denied', target: 'PATCH /api/cards/:id' }]);
     expect(records[0]?.cardId).toBeUndefined();

@@ -156,6 +156,16 @@ describe('spa()', () => {
   });
 
   it.each([
+    `/cards/${encodeURIComponent('a/b?c=d#e 100% 卡片 😀')}`,
+    `/cards/${encodeURIComponent('../../package.json')}`,
+    `/transactions/${encodeURIComponent('tx 2/+%')}?subAccountId=${encodeURIComponent('ops team/1')}`,
+  ])('a deep link to an id holding URL syntax (%s) gets index.html, not a file', async (path) => {
+    const page = await get(base, path, '', browserAccept);
+    expect(page.status).toBe(200);
+    expect(page.body.toString('utf8')).toContain('<title>Card Console</title>');
+  });
+
+  it.each([
     '/metrics',
     '/cards/id_1/reveal',
     '/transactions/id_1/extra',

@@ -47,6 +47,9 @@ export function parseParam<S extends z.ZodType>(
   name: string,
 ): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new AppError(400, 'invalid_path', `"${name}" is not a valid id`);
+  if (!result.success) {
+    const why = result.error.issues[0]?.message;
+    throw new AppError(400, 'invalid_path', `"${name}" is not a valid id${why ? `: ${why}` : ''}`);
+  }
   return result.data;
 }

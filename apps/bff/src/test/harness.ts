@@ -67,6 +67,11 @@ export interface TestAppOptions {
   sessionStore?: SessionStore;
   /** Talks to this test app's simulator (with its API key) instead of starting one. */
   upstreamOf?: TestApp;
+  /**
+   * Talks to this card service (a test's own server on loopback, taking `apiKey`) instead of
+   * the simulator; `sim` is then an empty one that is never started.
+   */
+  upstream?: { url: string; apiKey: string };
   /** Handed to the app and the upstream client (a test's own Prometheus registry). */
   metrics?: Metrics;
   /** Checks /readyz runs besides the card service's. */
@@ -146,14 +151,25 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs: string[] = [];
   const responses: CapturedResponse[] = [];
   const dataDir = await mkdtemp(join(tmpdir(), 'bff-test-'));
-  const apiKey = options.upstreamOf?.apiKey ?? `test-key-${randomBytes(16).toString('hex')}`;
+  const apiKey =
+    options.upstreamOf?.apiKey ??
+    options.upstream?.apiKey ??
+    `test-key-${randomBytes(16).toString('hex')}`;
 
-  const sim = options.upstreamOf?.sim ?? createCardService({ apiKey, ...options.sim });
+  const sim =
+    options.upstreamOf?.sim ??
+    createCardService(
+      options.upstream
+        ? { apiKey, subAccounts: 1, cards: 0, transactions: 0 }
+        : { apiKey, ...options.sim },
+    );
   const simRequests: SimRequest[] = [];
   const recorder = options.recordSimRequests ? await recordingServer(sim, simRequests) : undefined;
   const { url: simUrl } = options.upstreamOf
     ? { url: options.upstreamOf.simUrl }
-    : (recorder ?? (await sim.listen(0, '127.0.0.1')));
+    : options.upstream
+      ? { url: options.upstream.url }
+      : (recorder ?? (await sim.listen(0, '127.0.0.1')));
   const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir);
 
   const base = loadConfig(
@@ -327,7 +343,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
       redis?.disconnect();
-      if (!options.upstreamOf) await (recorder ?? sim).close();
+      if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -151,9 +151,10 @@ describe('upstream errors people can act on', () => {
     await client.close();
   });
 
-  it('ids that are not well formed never reach the upstream', async () => {
+  it('ids no encoding keeps in their path segment never reach the upstream', async () => {
     const { client } = testClient(upstream.url);
-    expect(await rejection(client.getCard(ctx(), '../sub-account'))).toMatchObject({ status: 400 });
+    expect(await rejection(client.getCard(ctx(), '..'))).toMatchObject({ status: 400 });
+    expect(await rejection(client.getCard(ctx(), '.'))).toMatchObject({ status: 400 });
     expect(upstream.sim.stats.total()).toBe(0);
     await client.close();
   });

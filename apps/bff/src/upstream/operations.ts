@@ -37,7 +37,33 @@ export interface BuiltRequest {
   template: string;
 }
 
-/** Builds the path and query of an allowlisted operation, validating and encoding the id. */
+/**
+ * A query string with every key and value percent-encoded as a URI component: a space is
+ * `%20` and a `+` is `%2B`, so a server reading the query either way (as a form, where `+`
+ * is a space, or as plain URI escapes) reads back the very cursor or id the BFF was given.
+ */
+function queryString(pairs: readonly (readonly [string, string])[]): string {
+  try {
+    return pairs
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+      .join('&');
+  } catch {
+    // A lone surrogate has no UTF-8 form. What the browser sends is checked before it gets
+    // here (`cursorSchema`, `resourceIdSchema`): this is a cursor or an id the service sent.
+    throw new AppError(
+      502,
+      'upstream_invalid_response',
+      'The card service sent a cursor or an id that cannot be sent back to it.',
+    );
+  }
+}
+
+/**
+ * Builds the path and query of an allowlisted operation. The id must be one the BFF can
+ * address (`resourceIdSchema`: never `.` or `..`, which URL parsers remove from a path even
+ * escaped) and is percent-encoded as one path segment, so a `/`, `?`, `#`, `%` or `..` in it
+ * is part of the id and never a path, a query or a fragment of the request.
+ */
 export function buildRequest(
   name: OperationName,
   id?: string,
@@ -49,17 +75,18 @@ export function buildRequest(
     if (!resourceIdSchema.safeParse(id).success) {
       throw new AppError(400, 'invalid_path', 'the id is not valid');
     }
-    path = path.replace('{id}', encodeURIComponent(id as string));
+    const segment = encodeURIComponent(id as string);
+    path = path.replace('{id}', () => segment);
   }
   const allowed: readonly string[] = op.query;
-  const params = new URLSearchParams();
+  const pairs: [string, string][] = [];
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
     if (!allowed.includes(key))
       throw new Error(`query parameter ${key} is not allowed for ${name}`);
-    params.set(key, String(value));
+    pairs.push([key, String(value)]);
   }
-  const search = params.toString();
+  const search = queryString(pairs);
   return {
     method: op.method,
     pathAndQuery: search ? `${path}?${search}` : path,

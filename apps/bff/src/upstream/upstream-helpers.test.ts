@@ -54,10 +54,49 @@ describe('the upstream allowlist', () => {
       '/card?filter%3Astatus=active',
     );
   });
-  it('refuses ids that could change the path', () => {
-    for (const id of ['../sub-account', 'a/b', 'a?b', '', 'x'.repeat(65), '%2e%2e']) {
+  it.each([
+    ['../sub-account', '/card/..%2Fsub-account'],
+    ['a/b', '/card/a%2Fb'],
+    ['a?include_pan=true', '/card/a%3Finclude_pan%3Dtrue'],
+    ['a#b', '/card/a%23b'],
+    ['%2e%2e', '/card/%252e%252e'],
+    ['100% $&', '/card/100%25%20%24%26'],
+    ['...', '/card/...'],
+    ['卡 1', '/card/%E5%8D%A1%201'],
+  ])('puts the id %j in the path as one encoded segment, never as path syntax', (id, path) => {
+    const built = buildRequest('getCard', id);
+    expect(built.pathAndQuery).toBe(path);
+    const segments = built.pathAndQuery.split('/');
+    expect(segments).toHaveLength(3);
+    expect(decodeURIComponent(segments[2] as string)).toBe(id);
+    // A URL parser on the way reads the same one segment under /card/.
+    expect(new URL(built.pathAndQuery, 'http://upstream.test/').pathname).toBe(path);
+  });
+
+  it.each(['..', '.', '', 'a\u0000b', 'x'.repeat(513)])(
+    'refuses the id %j, which no encoding keeps inside /card/{id}',
+    (id) => {
       expect(() => buildRequest('getCard', id)).toThrowError(/not valid/);
-    }
+    },
+  );
+
+  it('encodes query values as URI components: a space is %20 and a plus %2B', () => {
+    const built = buildRequest('listTransactions', undefined, {
+      subAccountId: 'sub 1/€',
+      cursor: 'ab+/c= d&x=1',
+    });
+    expect(built.pathAndQuery).toBe(
+      '/transaction?subAccountId=sub%201%2F%E2%82%AC&cursor=ab%2B%2Fc%3D%20d%26x%3D1',
+    );
+    const read = new URL(built.pathAndQuery, 'http://upstream.test/').searchParams;
+    expect(read.get('cursor')).toBe('ab+/c= d&x=1');
+    expect(read.get('subAccountId')).toBe('sub 1/€');
+  });
+
+  it('answers 502 for a cursor from the service that cannot be encoded (a lone surrogate)', () => {
+    expect(() => buildRequest('listCards', undefined, { cursor: 'a\ud800' })).toThrowError(
+      expect.objectContaining({ status: 502, code: 'upstream_invalid_response' }),
+    );
   });
   it('refuses a query parameter the operation does not have', () => {
     expect(() => buildRequest('getTransaction', 'tx_1', { include_pan: 'true' })).toThrow();

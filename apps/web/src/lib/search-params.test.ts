@@ -1,5 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGES, noticingValidator, oneOf, pageCount, rejectedSearch } from './search-params';
+import {
+  MAX_PAGES,
+  noticingValidator,
+  oneOf,
+  pageCount,
+  rejectedSearch,
+  resourceId,
+} from './search-params';
+
+describe('a card-service id from a link', () => {
+  it('takes any string the BFF can address: spaces, "/", "%", "+", any script', () => {
+    for (const id of ['sa_ops', 'ops team', 'a/b?c#d', '100%', '+/=', '卡片 😀', '..x']) {
+      expect(resourceId(id)).toBe(id);
+    }
+    // The router reads `?id=123` as the number 123.
+    expect(resourceId(123)).toBe('123');
+  });
+
+  it('drops what the BFF refuses: empty, dot segments, control characters, over 512 bytes', () => {
+    for (const bad of [
+      '',
+      '.',
+      '..',
+      'a\u0000b',
+      'a\nb',
+      'é'.repeat(257),
+      ['a'],
+      { id: 'a' },
+      true,
+    ]) {
+      expect(resourceId(bad)).toBeUndefined();
+    }
+  });
+});
 
 describe('page count from a link', () => {
   it('takes a whole number of pages, caps it, and drops anything else', () => {

@@ -1,3 +1,5 @@
+import { isResourceId } from '@card-console/shared/upstream/ids';
+
 /**
  * Tiny validators for URL search params. Routes validate search on the very first page load,
  * so whatever they use is in the first download; zod (even zod/mini) adds ~27 kB gzipped
@@ -24,8 +26,17 @@ export function flag(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Ids are checked strictly by the BFF; the SPA only keeps them URL-safe. */
-export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+/**
+ * A card-service id from a link: any the BFF can address (`@card-console/shared/upstream/ids`:
+ * any non-empty string up to 512 bytes, no control characters, not `.` or `..`), else none.
+ * The router reads a value that looks like JSON as JSON (`?id=123` is the number 123), so a
+ * number comes back as its text; the router's own links quote such ids, so they read back as
+ * the same string.
+ */
+export function resourceId(value: unknown): string | undefined {
+  const id = typeof value === 'number' ? String(value) : value;
+  return isResourceId(id) ? id : undefined;
+}
 
 /** A list shows at most this many pages from a link: each is an upstream read on reload. */
 export const MAX_PAGES = 20;

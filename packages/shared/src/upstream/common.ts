@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorProblem, resourceIdProblem } from './ids';
 
 /** Money on the wire: integer cents. */
 export const amountSchema = z.object({ amountCents: z.number().int() });
@@ -31,20 +32,17 @@ export type ListEnvelope<T> = {
   metadata: { nextCursor?: string; count?: number };
 };
 
-/** Ids are opaque to us, but we only ever put well-formed ones in a path. */
-export const resourceIdSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'must contain only letters, digits, "_" or "-"');
+/** Ids are opaque to us: any string a URL can carry and a person can copy (`ids.ts`). */
+export const resourceIdSchema = z.string().check((ctx) => {
+  const problem = resourceIdProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+});
 
-/** Cursors are opaque tokens issued by the service. */
-export const cursorSchema = z
-  .string()
-  .min(1)
-  // The service's cursor length is not specified: leave room for a long one.
-  .max(2048)
-  .regex(/^[A-Za-z0-9_\-.~=]+$/, 'is not a valid cursor');
+/** Cursors are opaque tokens issued by the service, passed on as they are (`ids.ts`). */
+export const cursorSchema = z.string().check((ctx) => {
+  const problem = cursorProblem(ctx.value);
+  if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+});
 
 /** A name a person typed: trimmed, 1-100 characters, no control characters or lone surrogates. */
 export const displayNameSchema = z

@@ -84,7 +84,8 @@ describe('GET /api/cards', () => {
       'direction=ASC',
       'status=active&status=paused',
       'x=1',
-      'cursor=%3Cscript%3E',
+      'cursor=',
+      `cursor=${'x'.repeat(2049)}`,
     ]) {
       const res = await t.request.get(`/api/cards?${query}`).set(finance.headers());
       expect(res.status, query).toBe(400);
@@ -116,7 +117,8 @@ describe('GET /api/cards/:id', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
     t.sim.stats.reset();
-    const bad = await t.request.get('/api/cards/a.b').set(finance.headers());
+    // `..` (escaped, or a client would resolve it away) can never be a path segment upstream.
+    const bad = await t.request.get('/api/cards/%2E%2E').set(finance.headers());
     expect(bad.status).toBe(400);
     expect(t.sim.stats.total()).toBe(0);
   });

@@ -283,7 +283,8 @@ describe('GET /api/cards/:id/limit-impact', () => {
     expect(missing.status).toBe(404);
     expect(apiErrorBodySchema.parse(missing.body).code).toBe('not_found');
     expect(t.sim.stats.count('GET /transaction')).toBe(0);
-    const bad = await preview('..%2Fsub-account');
+    // `..` is no path segment upstream, however escaped.
+    const bad = await preview('%2E%2E');
     expect(bad.status).toBe(400);
   });
 

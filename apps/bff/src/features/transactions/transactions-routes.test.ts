@@ -91,7 +91,8 @@ describe('GET /api/transactions', () => {
       `subAccountId=${subId}&from=2000&to=1000`,
       `subAccountId=${subId}&status=lost`,
       `subAccountId=${subId}&subAccountId=${subId}`,
-      `subAccountId=${subId}&cardId=../x`,
+      `subAccountId=${subId}&cardId=..`,
+      `subAccountId=${subId}&cardId=a%00b`,
     ]) {
       const res = await t.request.get(`/api/transactions?${query}`).set(finance.headers());
       expect(res.status, query).toBe(400);

@@ -7,7 +7,7 @@ import {
   auditOutcomes,
 } from '@card-console/shared/api/audit-enums';
 import { isIsoDay } from '@card-console/shared/dates';
-import { ID_PATTERN, oneOf, pageCount, text } from '../../lib/search-params';
+import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 
 /** The audit screen's URL state: days, not instants, so a link means the same days. */
 export interface AuditSearch {
@@ -52,7 +52,7 @@ export function validateAuditSearch(search: Record<string, unknown>): AuditSearc
     action,
     attempted,
     outcome: oneOf(auditOutcomes, search.outcome),
-    cardId: text(search.cardId, 64, ID_PATTERN),
+    cardId: resourceId(search.cardId),
     from,
     to,
     pages: pageCount(search.pages),

@@ -1,5 +1,5 @@
 import { isIsoDay } from '@card-console/shared/dates';
-import { ID_PATTERN, oneOf, text } from '../../lib/search-params';
+import { oneOf, resourceId, text } from '../../lib/search-params';
 
 export const PERIODS = ['30d', '90d', '365d', 'custom'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -48,7 +48,7 @@ export function validateOverviewSearch(search: Record<string, unknown>): Overvie
   ) {
     period = from = to = undefined;
   }
-  return { subAccountId: text(search.subAccountId, 64, ID_PATTERN), period, from, to };
+  return { subAccountId: resourceId(search.subAccountId), period, from, to };
 }
 
 /** The period's first and last day: the last 30/90/365 days end today (`today`, in the zone). */

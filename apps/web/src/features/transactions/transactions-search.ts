@@ -1,6 +1,6 @@
 import { dayRangeToBounds, isIsoDay } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
-import { ID_PATTERN, oneOf, pageCount, text } from '../../lib/search-params';
+import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 
 /** The transactions list's URL state: days, not instants, so a link means the same days. */
 export interface TransactionsSearch {
@@ -27,11 +27,11 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
   // Days in the wrong order select nothing the person meant: drop both.
   if (from && to && from > to) from = to = undefined;
   return {
-    subAccountId: text(search.subAccountId, 64, ID_PATTERN),
+    subAccountId: resourceId(search.subAccountId),
     from,
     to,
     status: oneOf(transactionStatuses, search.status),
-    cardId: text(search.cardId, 64, ID_PATTERN),
+    cardId: resourceId(search.cardId),
     pages: pageCount(search.pages),
   };
 }

@@ -128,6 +128,20 @@ describe('audit screen', () => {
     expect(await cellsOf(/Edit card/)).toMatchObject({ Target: 'Travel •••• 4242' });
   });
 
+  it('links a card whose id holds spaces, "/" and "%", but not a card number recorded masked', async () => {
+    serve([
+      auditRecord({ id: '1', cardId: 'card one/100%', last4: '1111', reason: 'Odd id' }),
+      auditRecord({ id: '2', cardId: '•••• 7899', last4: undefined, reason: 'Typed a number' }),
+      auditRecord({ id: '3', cardId: '[20 digits]', last4: undefined, reason: 'Typed digits' }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    const odd = await screen.findByRole('row', { name: /Odd id/ });
+    expect(within(odd).getByRole('link')).toHaveAttribute('href', '/cards/card%20one%2F100%25');
+    for (const reason of [/Typed a number/, /Typed digits/]) {
+      expect(within(screen.getByRole('row', { name: reason })).queryByRole('link')).toBeNull();
+    }
+  });
+
   it('names a created sub account as the target, never as a reason', async () => {
     serve([
       auditRecord({

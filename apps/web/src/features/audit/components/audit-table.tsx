@@ -3,7 +3,7 @@ import type { Card } from '@card-console/shared/api/cards';
 import { Link } from '@tanstack/react-router';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, formatShortDateTime, maskedLast4 } from '../../../lib/format';
-import { ID_PATTERN } from '../../../lib/search-params';
+import { resourceId } from '../../../lib/search-params';
 import { actionText, detailText, subAccountOf } from '../audit-record-text';
 
 interface AuditTableProps {
@@ -12,6 +12,9 @@ interface AuditTableProps {
   cards: Card[];
   busy: boolean;
 }
+
+/** How the BFF records a card number typed where a card id belongs. */
+const MASKED_CARD_NUMBER = /•••• \d{4}|\[\d+ digits\]/;
 
 /** What a record acted on: its card (by name where known) or sub account, else its target. */
 function Target({ record: r, known }: { record: AuditListItem; known: Map<string, Card> }) {
@@ -33,8 +36,11 @@ function Target({ record: r, known }: { record: AuditListItem; known: Map<string
         ) : null}
       </span>
     );
-    // A card number typed where an id belongs is recorded masked: nothing to link to.
-    if (!ID_PATTERN.test(r.cardId)) return <td title={title}>{text}</td>;
+    // A card number typed where an id belongs is recorded masked (`•••• 7899`, or `[20 digits]`
+    // for a longer run: the BFF's card-number-ids.ts): nothing to link to.
+    if (!resourceId(r.cardId) || MASKED_CARD_NUMBER.test(r.cardId)) {
+      return <td title={title}>{text}</td>;
+    }
     return (
       <td title={title}>
         <Link to="/cards/$cardId" params={{ cardId: r.cardId }}>

@@ -13,7 +13,7 @@ import {
   validateTransactionsSearch,
 } from '../../../features/transactions/transactions-search';
 import { loadInfiniteForRoute } from '../../../lib/load-for-route';
-import { noticingValidator } from '../../../lib/search-params';
+import { noticingValidator, resourceId } from '../../../lib/search-params';
 import { useUrlPages } from '../../../lib/use-url-pages';
 
 const searchCheck = noticingValidator(validateTransactionsSearch);
@@ -27,7 +27,8 @@ export const Route = createFileRoute('/_app/transactions/')({
     let { subAccountId } = search;
     if (!subAccountId) {
       const subAccounts = await context.queryClient.ensureQueryData(subAccountsQueryOptions());
-      subAccountId = subAccounts[0]?.id;
+      // The first one a link can hold: an id the BFF cannot address would be dropped again.
+      subAccountId = subAccounts.find((s) => resourceId(s.id) !== undefined)?.id;
       if (subAccountId) {
         // Ask for the list now: the redirected load's loader then waits on this same request.
         const filter = toTransactionFilter({ ...search, subAccountId }, localTimeZone);

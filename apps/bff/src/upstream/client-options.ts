@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Metrics } from '../platform/metrics/metrics';
+import { abortableSleep } from './abort-fan-out';
 
 export interface UpstreamClientOptions {
   baseUrl: string;
@@ -45,7 +45,8 @@ export const clientDefaults = {
   bulkRetryBudgetBurst: 10,
   maxBodyBytes: 5 * 1024 * 1024,
   connections: 32,
-  sleep: (ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : {}),
+  // One listener on a shared signal for every wait at once (abort-fan-out.ts).
+  sleep: abortableSleep,
   random: Math.random,
   now: Date.now,
 } satisfies Partial<UpstreamClientOptions>;

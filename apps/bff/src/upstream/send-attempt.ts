@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { onAbort } from './abort-fan-out';
 
 /** What one attempt ended with: a full response (body read), a timeout, or a network failure. */
 export type AttemptOutcome =
@@ -51,7 +52,7 @@ export function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onCallerGone);
+      stopListening();
       resolve(outcome);
     };
     /** Ends the attempt now and drops the exchange (at once, or as soon as it has a socket). */
@@ -60,11 +61,12 @@ export function sendAttempt(req: AttemptRequest): Promise<AttemptOutcome> {
       chunks = [];
       controller?.abort(new Error(`upstream attempt ended: ${outcome.kind}`));
     };
-    const onCallerGone = () => stop({ kind: 'aborted' });
+    let stopListening = () => {};
     const timer = setTimeout(() => stop({ kind: 'timeout' }), req.timeoutMs);
     if (req.signal) {
       if (req.signal.aborted) return stop({ kind: 'aborted' });
-      req.signal.addEventListener('abort', onCallerGone, { once: true });
+      // Many attempts share one caller's signal: one listener on it for all (abort-fan-out.ts).
+      stopListening = onAbort(req.signal, () => stop({ kind: 'aborted' }));
     }
 
     const handler: Dispatcher.DispatchHandler = {

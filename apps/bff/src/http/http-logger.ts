@@ -57,12 +57,26 @@ export function routeLabel(apiRoute: string | undefined, url: string): string {
 }
 
 /**
+ * The status a request is logged and counted with when its connection closed before the
+ * response finished (the browser navigated away, a fetch was cancelled, a download stopped, or
+ * a shutdown's grace period ran out), with no error of ours: nginx's "client closed request".
+ * Never sent to anyone; without it such a request would count as the 200 Node presets.
+ */
+export const CLIENT_CLOSED = 499;
+
+/**
  * One structured line per request, written when the response finishes (or the connection
  * closes first): `req` (picked explicitly: id, method, the route-table row for an API call,
  * the path without its query, actor, address, trace id; never headers or a body),
  * `res.statusCode`, `responseTime`, and `err` on a 5xx. The same moment feeds the request
  * metrics (count and duration by route template and status, 429s by code). The logger's redact paths still cover anything logged
  * by mistake.
+ *
+ * A request whose connection closed before its response finished, with no error of ours, is
+ * "request aborted" with `aborted: true` and status `CLIENT_CLOSED` (499), in the line and in
+ * the metrics' `status` label, so it is neither a success nor one of our failures; when the
+ * headers had already gone out (a download cut part-way), `res.sentStatusCode` says with what.
+ * One that failed on our side after its headers (`res.err`) stays an error with its status.
  *
  * Hand-rolled rather than pino-http: that middleware builds two child loggers (serializing the
  * whole request into bindings) and three listeners per request, a measurable share of a
@@ -83,9 +97,11 @@ export function httpLogger(logger: Logger, metrics?: Metrics): RequestHandler {
       res.off('close', done);
       const elapsed = performance.now() - started;
       const url = req.originalUrl ?? req.url ?? '';
+      const aborted = !res.writableFinished && !res.err;
+      const status = aborted ? CLIENT_CLOSED : res.statusCode;
       if (metrics) {
         const route = routeLabel(req.apiRoute, url);
-        metrics.observeRequest(req.method, route, res.statusCode, elapsed / 1000);
+        metrics.observeRequest(req.method, route, status, elapsed / 1000);
         if (res.statusCode === 429) metrics.rateLimited(route, res.errorCode ?? 'unknown');
       }
       const line: Record<string, unknown> = {
@@ -99,14 +115,18 @@ export function httpLogger(logger: Logger, metrics?: Metrics): RequestHandler {
           remoteAddress: req.ip,
           traceId: req.trace?.traceId,
         },
-        res: { statusCode: res.statusCode },
+        res:
+          aborted && res.headersSent
+            ? { statusCode: status, sentStatusCode: res.statusCode }
+            : { statusCode: status },
         responseTime: Math.round(elapsed),
       };
-      if (res.err || res.statusCode >= 500) {
+      if (aborted) {
+        line.aborted = true;
+        lines.info(line, 'request aborted');
+      } else if (res.err || res.statusCode >= 500) {
         line.err = res.err ?? new Error(`failed with status code ${res.statusCode}`);
         logger.error(line, 'request errored');
-      } else if (!res.writableFinished) {
-        lines[res.statusCode >= 400 ? 'warn' : 'info'](line, 'request aborted');
       } else {
         lines[res.statusCode >= 400 ? 'warn' : 'info'](line, 'request completed');
       }

@@ -419,7 +419,7 @@ export function whoSignedIn(
  * A warn-level logger for what anyone can cause: at most `perMinute` lines a minute from this
  * process; the lines left out are counted into the next one written.
  */
-function limitedLog(logger: Logger, perMinute: number) {
+export function limitedLog(logger: Pick<Logger, 'warn'>, perMinute: number) {
   const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
   let suppressed = 0;
   return (fields: Record<string, unknown>, message: string) => {

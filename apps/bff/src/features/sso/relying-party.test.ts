@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freePort } from '../../test/engines/free-port';
 import { testPan } from '../../test/test-pan';
-import { failureWithCauses, identityEmail, mapRole, verifiedClaim } from './relying-party';
+import {
+  failureWithCauses,
+  identityEmail,
+  mapRole,
+  RelyingParty,
+  verifiedClaim,
+} from './relying-party';
 
 describe('verifiedClaim', () => {
   it('gives email and phone_number only when their _verified claim is exactly true', () => {
@@ -87,5 +94,80 @@ describe('failureWithCauses', () => {
     const text = failureWithCauses(a);
     expect(text.length).toBeLessThanOrEqual(400);
     expect(failureWithCauses('plain')).toBe('plain');
+  });
+});
+
+describe('discovery in the background', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** Real time passes (the refused connection), fake timers stand still. */
+  async function until(check: () => boolean) {
+    const end = performance.now() + 5_000;
+    while (!check() && performance.now() < end) await new Promise((r) => setImmediate(r));
+    expect(check()).toBe(true);
+  }
+
+  it('tries again after 2 s, then twice as long each time, logging each failure with its cause, until stopped', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const issuer = `http://127.0.0.1:${await freePort()}`;
+    const rp = new RelyingParty({
+      issuer,
+      clientId: 'client',
+      clientSecret: 'secret',
+      roleClaim: 'groups',
+      roleMap: { admins: 'admin' },
+      scopes: ['email'],
+      label: 'Test',
+    });
+    const errors: Record<string, unknown>[] = [];
+    const infos: string[] = [];
+    const stop = rp.discoverInBackground({
+      info: (_fields, message) => infos.push(message),
+      error: (fields) => errors.push(fields as Record<string, unknown>),
+    });
+    expect(rp.discoveryState()).toEqual({ discovered: false, failure: undefined });
+    await until(() => errors.length === 1);
+    expect(errors[0]).toMatchObject({
+      issuer,
+      retryInSeconds: 2,
+      cause: expect.stringContaining('ECONNREFUSED'),
+    });
+    expect(rp.discoveryState()).toMatchObject({
+      discovered: false,
+      failure: expect.stringContaining('ECONNREFUSED'),
+    });
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(errors).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => errors.length === 2);
+    expect(errors[1]).toMatchObject({ retryInSeconds: 4 });
+    stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(errors).toHaveLength(2);
+    expect(infos).toEqual([]);
+  });
+
+  it('never waits more than five minutes between tries', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const rp = new RelyingParty({
+      issuer: `http://127.0.0.1:${await freePort()}`,
+      clientId: 'client',
+      clientSecret: 'secret',
+      roleClaim: 'groups',
+      roleMap: { admins: 'admin' },
+      scopes: [],
+      label: 'Test',
+    });
+    const waits: unknown[] = [];
+    const stop = rp.discoverInBackground({
+      info: () => {},
+      error: (fields) => waits.push((fields as { retryInSeconds: unknown }).retryInSeconds),
+    });
+    // Each advance also lets the refused connections of the tries it starts come back.
+    for (let i = 0; i < 6; i++) await vi.advanceTimersByTimeAsync(300_000);
+    await until(() => waits.length >= 10);
+    stop();
+    expect(waits.slice(0, 10)).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 300, 300]);
+    expect(waits.every((w) => typeof w === 'number' && w <= 300)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import {
   walkToCallback,
 } from '../../test/test-identity-provider';
 import { testPan } from '../../test/test-pan';
+import { sessionCookieFrom } from '../../test/test-session';
 
 let idp: TestIdentityProvider;
 let t: TestApp;
@@ -47,10 +48,7 @@ async function signInAs(person: ProviderPerson) {
 }
 
 const sessionCookie = (res: { headers: Record<string, unknown> }) =>
-  ([] as string[])
-    .concat((res.headers['set-cookie'] as string[] | undefined) ?? [])
-    .find((line) => line.startsWith('cc_session=') && !line.startsWith('cc_session=;'))
-    ?.split(';')[0];
+  sessionCookieFrom(res, 'cc_session');
 
 async function lastSignIn(): Promise<AuditRecord | undefined> {
   const { items } = await t.audit.list({ limit: 1, filter: { action: 'session.signIn' } });

@@ -48,7 +48,7 @@ export class RedisOneTimeStore implements OneTimeStore {
 
   constructor(
     private readonly client: Redis,
-    private readonly options: RedisOneTimeStoreOptions,
+    options: RedisOneTimeStoreOptions,
   ) {
     this.prefix = `${options.prefix ?? 'cc:'}once:${options.kind}:`;
     this.index = `${options.prefix ?? 'cc:'}once-index:${options.kind}`;

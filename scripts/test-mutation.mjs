@@ -13,6 +13,13 @@ import { reportFile, writeMutationReport } from './mutation-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = ['run', ...process.argv.slice(2)];
+if (args.some((a) => a === '-t' || a.startsWith('--testFiles'))) {
+  // Stryker 9.6.1 then activates static mutants (module-level code: constants, regular
+  // expressions, Lua scripts) at run time, after the module has been evaluated, so they
+  // survive whatever the tests assert (mutant-test-planner.js: `testFilter ? 'runtime' :
+  // 'static'`). A Vitest config whose bff project includes fewer tests keeps them static.
+  console.warn('--testFiles: static mutants survive this run whatever the tests assert');
+}
 const jsonFile = join(root, config.jsonReporter.fileName);
 const modified = () => statSync(jsonFile, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const before = modified();

@@ -79,6 +79,46 @@ describe('verifyChain', () => {
     }
   });
 
+  it('names a record that lost just its hash, or just its link to the one before, as changed: its hash is gone', async () => {
+    for (const strip of [
+      (r: ChainedAuditRecord) => {
+        const { hash: _h, ...rest } = r;
+        return rest as ChainedAuditRecord;
+      },
+      (r: ChainedAuditRecord) => {
+        const { prevHash: _p, ...rest } = r;
+        return rest as ChainedAuditRecord;
+      },
+    ]) {
+      const records = trail(3);
+      records[1] = strip(records[1] as ChainedAuditRecord);
+      expect((await verifyChain(records)).problem).toEqual({
+        id: '2',
+        kind: 'changed',
+        message: 'record 2 was changed: its hash is gone',
+      });
+    }
+  });
+
+  it('names a first record that does not start from 64 zeros as out of order after record 0, the start', async () => {
+    const records = trail(2);
+    records[0] = sealRecord(content(1), 'a'.repeat(64));
+    expect((await verifyChain(records)).problem).toEqual({
+      id: '1',
+      kind: 'out-of-order',
+      message: 'record 1 is out of order: it does not follow record 0',
+    });
+  });
+
+  it('still names a gap as a removal when a copy of an earlier record turns up after it', async () => {
+    const [a, b, , d, e] = trail(5) as ChainedAuditRecord[];
+    expect((await verifyChain([a, b, d, e, a] as ChainedAuditRecord[])).problem).toEqual({
+      id: '4',
+      kind: 'removed',
+      message: 'record 4 follows a gap: record 3 was removed',
+    });
+  });
+
   it('names the record after a deleted one (or the first left) as following a gap', async () => {
     const records = trail(6);
     expect((await verifyChain(records.filter((r) => r.id !== '3'))).problem).toEqual({
@@ -140,6 +180,50 @@ describe('verifyChain', () => {
     });
   });
 
+  it('names the first of several missing records that turn up later', async () => {
+    const [a, b, c, d, e] = trail(5) as [
+      ChainedAuditRecord,
+      ChainedAuditRecord,
+      ChainedAuditRecord,
+      ChainedAuditRecord,
+      ChainedAuditRecord,
+    ];
+    expect((await verifyChain([a, d, e, c, b])).problem).toEqual({
+      id: '4',
+      kind: 'out-of-order',
+      message: 'record 4 is out of order: it comes before record 2',
+    });
+    // Record 2 deleted and 3 moved after 4: 3 is the last id of the gap, and it turns up.
+    expect((await verifyChain([a, d, c, e])).problem).toEqual({
+      id: '4',
+      kind: 'out-of-order',
+      message: 'record 4 is out of order: it comes before record 3',
+    });
+  });
+
+  it('names a record whose id is not a whole number as out of order', async () => {
+    const records = trail(3);
+    const second = records[1] as ChainedAuditRecord;
+    for (const id of ['two', '2.5', '1e400']) {
+      records[2] = sealRecord({ ...content(3), id }, second.hash);
+      expect((await verifyChain(records)).problem).toEqual({
+        id,
+        kind: 'out-of-order',
+        message: `record ${id} is out of order: it comes after record 2`,
+      });
+    }
+  });
+
+  it('names a record holding text no store keeps (a lone surrogate) as changed, not as an error', async () => {
+    const records = trail(3);
+    records[1] = { ...(records[1] as ChainedAuditRecord), reason: 'a\uD800b' };
+    expect((await verifyChain(records)).problem).toEqual({
+      id: '2',
+      kind: 'changed',
+      message: 'record 2 was changed: its hash does not match its content',
+    });
+  });
+
   it('reads the trail from an async source too', async () => {
     const records = trail(3);
     async function* source() {
@@ -165,6 +249,62 @@ describe('verifyChain', () => {
       kind: 'out-of-order',
       message:
         'record 3 is out of order: it does not follow the records written before the chain began (changed, removed or reordered)',
+    });
+  });
+});
+
+describe('verifyChain over a trail begun before the chain', () => {
+  /** Two records from before the chain, then `n` chained ones after them. */
+  function mixedTrail(n: number) {
+    const legacy: StoredAuditRecord[] = [content(1), content(2)];
+    let head = GENESIS_HASH;
+    for (const record of legacy) head = linkHash(head, chainContent(record));
+    const chained: ChainedAuditRecord[] = [];
+    for (let id = 3; id < 3 + n; id++) {
+      const sealed = sealRecord(content(id), head);
+      chained.push(sealed);
+      head = sealed.hash;
+    }
+    return { legacy, chained };
+  }
+
+  it('names the chained record after a forgery by its number once the chain has begun', async () => {
+    const { legacy, chained } = mixedTrail(3);
+    const third = chained[0] as ChainedAuditRecord;
+    chained[1] = sealRecord({ ...content(4), reason: 'forged' }, third.hash);
+    const report = await verifyChain([...legacy, ...chained]);
+    expect(report).toMatchObject({ verified: 2, unchained: 2 });
+    expect(report.problem).toEqual({
+      id: '5',
+      kind: 'out-of-order',
+      message: 'record 5 is out of order: it does not follow record 4',
+    });
+  });
+
+  it('counts records before the chain by their ids: a gap after them is a removal', async () => {
+    const { legacy, chained } = mixedTrail(2);
+    expect((await verifyChain([legacy[0] as StoredAuditRecord, ...chained])).problem).toEqual({
+      id: '3',
+      kind: 'removed',
+      message: 'record 3 follows a gap: record 2 was removed',
+    });
+  });
+
+  it('counts on past an unchained record with no numeric id from the one before it', async () => {
+    const legacy: StoredAuditRecord[] = [content(1), { ...content(2), id: 'legacy-b' }];
+    let head = GENESIS_HASH;
+    for (const record of legacy) head = linkHash(head, chainContent(record));
+    const next = sealRecord(content(2), head);
+    expect(await verifyChain([...legacy, next])).toEqual({
+      verified: 1,
+      unchained: 2,
+      head: next.hash,
+    });
+    const afterGap = sealRecord(content(3), head);
+    expect((await verifyChain([...legacy, afterGap])).problem).toEqual({
+      id: '3',
+      kind: 'removed',
+      message: 'record 3 follows a gap: record 2 was removed',
     });
   });
 });

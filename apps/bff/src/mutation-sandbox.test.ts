@@ -19,10 +19,11 @@ type ConfigModule = { default: StrykerConfig; gitIgnoredPaths: () => string[] };
 async function strykerInternals() {
   const core = dirname(createRequire(import.meta.url).resolve('@stryker-mutator/core'));
   const load = (path: string) => import(pathToFileURL(join(core, path)).href);
-  const [{ ProjectReader }, { defaultOptions }] = await Promise.all([
-    load('fs/project-reader.js'),
-    load('config/options-validator.js'),
-  ]);
+  // One after the other, the validator first: its module computes the defaults as it loads,
+  // from fs/index.js, which the reader's import cycle would leave unfinished (on Node 24,
+  // loading both at once reads MUTATION_RANGE_REGEX before it is set).
+  const { defaultOptions } = await load('config/options-validator.js');
+  const { ProjectReader } = await load('fs/project-reader.js');
   return { ProjectReader, defaultOptions };
 }
 

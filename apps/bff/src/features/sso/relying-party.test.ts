@@ -46,6 +46,25 @@ describe('verifiedClaim', () => {
   });
 });
 
+describe('mapRole', () => {
+  const roleMap = { 'cc-finance': 'finance', 'cc-admins': 'admin', '42': 'admin' } as const;
+
+  it('maps a value, or any value of a list, admin winning wherever it stands', () => {
+    expect(mapRole('cc-finance', roleMap)).toBe('finance');
+    expect(mapRole(['cc-admins', 'cc-finance'], roleMap)).toBe('admin');
+    expect(mapRole(['cc-finance', 'cc-admins'], roleMap)).toBe('admin');
+  });
+
+  it('passes over values it does not map, and values that are no text', () => {
+    expect(mapRole(['cc-finance', 'someone-else'], roleMap)).toBe('finance');
+    expect(mapRole(['someone-else', 'cc-finance', 'toString'], roleMap)).toBe('finance');
+    expect(mapRole([42], roleMap)).toBeUndefined();
+    expect(mapRole(['cc-finance', 42], roleMap)).toBe('finance');
+    expect(mapRole(undefined, roleMap)).toBeUndefined();
+    expect(mapRole([], roleMap)).toBeUndefined();
+  });
+});
+
 describe('identityEmail', () => {
   it('is the address trimmed and lower-cased', () => {
     expect(identityEmail('  Ops@Example.TEST ')).toBe('ops@example.test');
@@ -95,6 +114,13 @@ describe('failureWithCauses', () => {
     expect(text.length).toBeLessThanOrEqual(400);
     expect(failureWithCauses('plain')).toBe('plain');
   });
+
+  it('stops at a cause that is null, and after five errors', () => {
+    expect(failureWithCauses(Object.assign(new Error('outer'), { cause: null }))).toBe('outer');
+    let chain: Error = new Error('e7');
+    for (let i = 6; i >= 1; i--) chain = new Error(`e${i}`, { cause: chain });
+    expect(failureWithCauses(chain)).toBe('e1: e2: e3: e4: e5');
+  });
 });
 
 describe('discovery in the background', () => {
@@ -123,11 +149,12 @@ describe('discovery in the background', () => {
     const infos: string[] = [];
     const stop = rp.discoverInBackground({
       info: (_fields, message) => infos.push(message),
-      error: (fields) => errors.push(fields as Record<string, unknown>),
+      error: (fields, message) => errors.push({ ...fields, message }),
     });
     expect(rp.discoveryState()).toEqual({ discovered: false, failure: undefined });
     await until(() => errors.length === 1);
     expect(errors[0]).toMatchObject({
+      message: 'identity provider discovery failed',
       issuer,
       retryInSeconds: 2,
       cause: expect.stringContaining('ECONNREFUSED'),

@@ -42,6 +42,18 @@ const PROVIDER_TIMEOUT_SECONDS = 10;
 /** How long discovery waits before trying again after a failure: 2 s, doubling up to five minutes. */
 const DISCOVERY_RETRY_MS = { first: 2_000, most: 300_000 };
 
+/**
+ * How discovery and every later call reach the provider: within the timeout, and over plain
+ * http only for a loopback provider's http issuer (the demo's, tests'; env.ts refuses others).
+ * An https provider's metadata naming an http endpoint is refused.
+ */
+export function discoveryOptions(issuer: URL): oidc.DiscoveryRequestOptions {
+  return {
+    timeout: PROVIDER_TIMEOUT_SECONDS,
+    ...(issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+  };
+}
+
 export class RelyingParty {
   private configuration: Promise<oidc.Configuration> | undefined;
   private discovered = false;
@@ -62,18 +74,14 @@ export class RelyingParty {
   private async config(): Promise<oidc.Configuration> {
     if (!this.configuration) {
       const issuer = new URL(this.sso.issuer);
-      // Plain http only to a loopback provider (the demo's, tests'); env.ts refuses others.
-      const insecure = issuer.protocol === 'http:';
+      // The secret is the client's authentication; openid-client reads it from nowhere else.
       this.configuration = oidc
         .discovery(
           issuer,
           this.sso.clientId,
-          { client_secret: this.sso.clientSecret },
+          undefined,
           oidc.ClientSecretBasic(this.sso.clientSecret),
-          {
-            timeout: PROVIDER_TIMEOUT_SECONDS,
-            ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-          },
+          discoveryOptions(issuer),
         )
         .then((configuration) => {
           this.discovered = true;

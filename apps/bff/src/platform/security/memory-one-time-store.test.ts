@@ -42,4 +42,17 @@ describe('MemoryOneTimeStore', () => {
     expect(await store.take('a')).toBe('a again');
     expect(await store.take('d')).toBe('d');
   });
+
+  it('at its limit, expired values make room before any live one is dropped', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryOneTimeStore(clock, 3);
+    await store.put('oldest-live', 'kept', 60_000);
+    await store.put('expiring', 'v', 1_000);
+    await store.put('newer-live', 'kept too', 60_000);
+    clock.advance(1_000);
+    await store.put('new', 'v', 60_000);
+    expect(store.size).toBe(3);
+    expect(await store.take('oldest-live')).toBe('kept');
+    expect(await store.take('newer-live')).toBe('kept too');
+  });
 });

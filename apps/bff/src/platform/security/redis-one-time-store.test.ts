@@ -46,7 +46,11 @@ describe('RedisOneTimeStore', () => {
     const store = new RedisOneTimeStore(client, { kind: 'challenges' });
     await store.put(key, 'v', 60_000);
     expect(await client.get(`cc:once:challenges:${key}`)).toBe('v');
+    expect(
+      await client.zscore('cc:once-index:challenges', `cc:once:challenges:${key}`),
+    ).not.toBeNull();
     expect(await store.take(key)).toBe('v');
+    expect(await client.zscore('cc:once-index:challenges', `cc:once:challenges:${key}`)).toBeNull();
     expect(ONE_TIME_LIMITS.challenges).toBeGreaterThan(ONE_TIME_LIMITS.ssoPending);
   });
 
@@ -82,7 +86,12 @@ describe('RedisOneTimeStore', () => {
     const client = createRedisClient(redis.url);
     client.disconnect();
     const store = new RedisOneTimeStore(client, { prefix: redis.prefix(), kind: 'challenges' });
-    await expect(store.put('k', 'v', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.put('k', 'v', 60_000)).rejects.toThrow(
+      new StoreUnavailableError('redis', 'one-time put'),
+    );
+    await expect(store.take('k')).rejects.toThrow(
+      new StoreUnavailableError('redis', 'one-time take'),
+    );
     await expect(store.take('k')).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });

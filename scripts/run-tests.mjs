@@ -3,14 +3,16 @@
 // 1. makes sure a headless Chromium exists for the browser flows, and redis-server, PostgreSQL
 //    and haproxy for the store and replica tests (Debian's packages, as root),
 // 2. typechecks and lints the workspace,
-// 3. runs every Vitest project (unit, integration, component, end-to-end),
-// 4. prints one summary line: "Tests: N passed, N failed, N skipped".
+// 3. runs every Vitest project (unit, integration, component, end-to-end) on the machine's
+//    Node, then the BFF and end-to-end projects again on Node 24 (scripts/node24.mjs),
+// 4. prints one summary line over both: "Tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureEngines } from './ensure-engines.mjs';
+import { vitestOnNode24 } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,30 +33,58 @@ const typecheckFailed = projects
 console.log('\n== lint');
 const lintFailed = run(bin('biome'), ['check', '.']) !== 0;
 
-console.log('\n== tests');
 mkdirSync(join(root, '.test-results'), { recursive: true });
-const reportFile = join(root, '.test-results', 'vitest.json');
-const vitestStatus = run(bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${reportFile}`,
-]);
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-if (existsSync(reportFile)) {
+/** Counts from a Vitest JSON report; a run that failed without failing a test counts one. */
+function counts(status, reportFile) {
+  if (!existsSync(reportFile)) return { passed: 0, failed: 1, skipped: 0 };
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  passed = report.numPassedTests ?? 0;
-  failed = report.numFailedTests ?? 0;
+  let failed = report.numFailedTests ?? 0;
   // A file that fails before any test runs (an import error) fails no test: count it.
-  if (vitestStatus !== 0 && failed === 0) failed = Math.max(1, report.numFailedTestSuites ?? 0);
-  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-} else {
-  failed = 1;
+  if (status !== 0 && failed === 0) failed = Math.max(1, report.numFailedTestSuites ?? 0);
+  return {
+    passed: report.numPassedTests ?? 0,
+    failed,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+  };
 }
+const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+
+console.log(`\n== tests on Node ${process.versions.node}`);
+const reportFile = join(root, '.test-results', 'vitest.json');
+rmSync(reportFile, { force: true });
+const vitestStatus = run(bin('vitest'), ['run', ...reporters(reportFile)]);
+const here = counts(vitestStatus, reportFile);
+
+// The current LTS line as well, for what a runtime can break: the server, its stores and
+// engines, and the product in a browser.
+const node24Report = join(root, '.test-results', 'vitest-node24.json');
+rmSync(node24Report, { force: true });
+let node24Status;
+try {
+  node24Status = vitestOnNode24([
+    '--project',
+    'bff',
+    '--project',
+    'e2e',
+    ...reporters(node24Report),
+  ]);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  node24Status = 1;
+}
+const on24 = counts(node24Status, node24Report);
+
+const passed = here.passed + on24.passed;
+const failed = here.failed + on24.failed;
+const skipped = here.skipped + on24.skipped;
+console.log(
+  `\nNode ${process.versions.node}: ${here.passed} passed, ${here.failed} failed, ${here.skipped} skipped` +
+    `\nNode 24 (bff, e2e): ${on24.passed} passed, ${on24.failed} failed, ${on24.skipped} skipped`,
+);
 if (typecheckFailed) console.error('typecheck failed');
 if (lintFailed) console.error('lint failed');
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(vitestStatus !== 0 || failed > 0 || typecheckFailed || lintFailed ? 1 : 0);
+process.exit(
+  vitestStatus !== 0 || node24Status !== 0 || failed > 0 || typecheckFailed || lintFailed ? 1 : 0,
+);

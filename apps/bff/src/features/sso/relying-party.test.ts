@@ -1,7 +1,9 @@
+import * as oidc from 'openid-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../test/engines/free-port';
 import { testPan } from '../../test/test-pan';
 import {
+  discoveryOptions,
   failureWithCauses,
   identityEmail,
   mapRole,
@@ -43,6 +45,18 @@ describe('verifiedClaim', () => {
     expect(mapRole(verifiedClaim({ ...claims, email_verified: true }, 'email'), roleMap)).toBe(
       'admin',
     );
+  });
+});
+
+describe('discoveryOptions', () => {
+  it('allows plain http only for an http issuer, and bounds every call to 10 s', () => {
+    expect(discoveryOptions(new URL('https://login.example.test/tenant/v2.0'))).toEqual({
+      timeout: 10,
+    });
+    expect(discoveryOptions(new URL('http://127.0.0.1:4000'))).toEqual({
+      timeout: 10,
+      execute: [oidc.allowInsecureRequests],
+    });
   });
 });
 

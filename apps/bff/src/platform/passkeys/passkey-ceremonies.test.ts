@@ -113,6 +113,15 @@ describe('registration options', () => {
     });
   });
 
+  it('offer Ed25519, P-256 and RSA keys only, on every Node (Node 24 would add ML-DSA-44 first)', async () => {
+    const options = await ceremonies.registrationOptions(ada, 'session-1');
+    expect(options.pubKeyCredParams).toEqual([
+      { alg: -8, type: 'public-key' },
+      { alg: -7, type: 'public-key' },
+      { alg: -257, type: 'public-key' },
+    ]);
+  });
+
   it('give each person one stable user handle, with no email in it', async () => {
     const handle = async (email: string) =>
       ((await ceremonies.registrationOptions(email, 'session-1')).user as { id: string }).id;

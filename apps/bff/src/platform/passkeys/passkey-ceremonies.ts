@@ -12,12 +12,21 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import { COSEALG, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { OneTimeStore } from '../security/one-time-store';
 import type { FactorStore, StoredPasskey } from './factor-store';
 
 /** A ceremony's challenge is good for this long (WebAuthn's own timeout is 60 s). */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
+
+/**
+ * The key types a new passkey may have, in the order offered: Ed25519, P-256, RSA. Named here,
+ * not left to @simplewebauthn/server, whose default depends on the runtime: on Node 24 it puts
+ * ML-DSA-44 first (the runtime can verify it), Chromium then makes a post-quantum passkey whose
+ * 2,420-byte signatures a replica on Node 20 or 22 could not verify (nor the assertion schema
+ * hold). Every replica of a deployment, whatever its Node, checks the same passkeys.
+ */
+export const PASSKEY_ALGORITHMS = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
 
 /**
  * What a challenge was issued for. A challenge made for one purpose and owner (a person at
@@ -70,6 +79,7 @@ export class PasskeyCeremonies {
       attestationType: 'none',
       excludeCredentials: passkeys.map(toDescriptor),
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     });
     await this.options.challenges.put(
       this.key('enrol', owner, options.challenge),
@@ -93,6 +103,7 @@ export class PasskeyCeremonies {
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
         requireUserVerification: true,
+        supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
       });
     } catch (error) {
       throw new PasskeyRefused((error as Error).message);

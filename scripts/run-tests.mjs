@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureEngines } from './ensure-engines.mjs';
-import { vitestOnNode24 } from './node24.mjs';
+import { vitestOnNode } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -62,13 +62,7 @@ const node24Report = join(root, '.test-results', 'vitest-node24.json');
 rmSync(node24Report, { force: true });
 let node24Status;
 try {
-  node24Status = vitestOnNode24([
-    '--project',
-    'bff',
-    '--project',
-    'e2e',
-    ...reporters(node24Report),
-  ]);
+  node24Status = vitestOnNode(['--project', 'bff', '--project', 'e2e', ...reporters(node24Report)]);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   node24Status = 1;

@@ -5,7 +5,10 @@ import type { Config } from '../../env';
 export const SESSION_ID_LENGTH = 43;
 const idPattern = new RegExp(`^[A-Za-z0-9_-]{${SESSION_ID_LENGTH}}$`);
 
-/** The session id from the Cookie header, or undefined when absent or malformed. */
+/**
+ * The session id from the Cookie header, or undefined when absent or malformed. Also reads the
+ * single sign-on binding cookie, a token of the same shape.
+ */
 export function readSessionId(req: Request, cookieName: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createPrometheusMetrics } from '../../platform/metrics/prometheus-metrics';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
+import type { ProviderPerson } from '../../platform/sso/identity-provider';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { SsoBrowser } from '../../test/sso-browser';
@@ -41,6 +42,17 @@ const logged = (t: TestApp, msg: string) =>
 async function lastAudit(t: TestApp, action: AuditRecord['action']) {
   const { items } = await t.audit.list({ limit: 50, filter: { action } });
   return items[0];
+}
+
+/** Where a sign-in by someone the provider knows only for this test sends the browser. */
+async function signInAsNewcomer(t: TestApp, person: ProviderPerson): Promise<string | undefined> {
+  idp.people.set(person.email, person);
+  try {
+    const walk = await walkToCallback(t.url, idp, person.email);
+    return (await t.ssoCallback(walk.stopped, walk.browser)).headers.location;
+  } finally {
+    idp.people.delete(person.email);
+  }
 }
 
 /** An admin signed in through the provider (no step-up yet): the session cookie. */
@@ -204,6 +216,15 @@ describe('refusals, counted by reason', () => {
     expect(asked.get('prompt')).toBe('login');
   });
 
+  it('a step-up asked of a password session (a stale link) goes back with the step-up failed', async () => {
+    const admin = await t.signIn('admin', { via: 'password' });
+    const res = await t.request
+      .get('/api/sso/step-up?returnTo=%2Fcards')
+      .set(t.apiHeaders({ Cookie: admin.cookie }));
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/cards?stepUp=failed');
+  });
+
   it('a step-up whose session ended meanwhile: back with the step-up failed, audited without a name', async () => {
     const cookie = await ssoAdmin(t);
     const before = await count('step_up_refused');
@@ -221,6 +242,29 @@ describe('refusals, counted by reason', () => {
       detail: 'the session that asked has ended',
     });
     expect(await count('step_up_refused')).toBe(before + 1);
+  });
+
+  it('a step-up whose session ended is not given to another session the browser sends', async () => {
+    const asking = await ssoAdmin(t);
+    const walk = await walkToCallback(t.url, idp, ssoPeople.admin.email, {
+      path: '/api/sso/step-up?returnTo=%2Fcards',
+      cookie: asking,
+    });
+    await t.request.delete('/api/session').set(t.apiHeaders({ Cookie: asking }));
+    // The same person's other session, sent along (a same-site navigation would carry it).
+    const other = await ssoAdmin(t);
+    const binding = walk.browser
+      .cookieHeader(t.url)
+      .split('; ')
+      .filter((pair) => pair.startsWith('cc_sso='));
+    const back = new URL(walk.stopped.url);
+    const res = await t.request
+      .get(`${back.pathname}${back.search}`)
+      .set('Cookie', [...binding, other].join('; '));
+    expect(res.headers.location).toBe('/cards?stepUp=failed');
+    const me = await t.request.get('/api/session').set(t.apiHeaders({ Cookie: other }));
+    expect(me.status).toBe(200);
+    expect(me.body.stepUpUntil).toBeUndefined();
   });
 
   it('a step-up where another person signs in at the provider counts as a refused step-up', async () => {
@@ -277,15 +321,7 @@ describe('refusals, counted by reason', () => {
       name: 'Not Them',
       groups: ['cc-admins'],
     };
-    idp.people.set(person.email, person);
-    try {
-      const walk = await walkToCallback(t.url, idp, person.email);
-      expect((await t.ssoCallback(walk.stopped, walk.browser)).headers.location).toBe(
-        '/sign-in?sso=failed',
-      );
-    } finally {
-      idp.people.delete(person.email);
-    }
+    expect(await signInAsNewcomer(t, person)).toBe('/sign-in?sso=failed');
     expect(await count('identity_refused')).toBe(before + 1);
   });
 
@@ -297,15 +333,7 @@ describe('refusals, counted by reason', () => {
       groups: ['cc-finance'],
       claims: { email_verified: false },
     };
-    idp.people.set(person.email, person);
-    try {
-      const walk = await walkToCallback(t.url, idp, person.email);
-      expect((await t.ssoCallback(walk.stopped, walk.browser)).headers.location).toBe(
-        '/sign-in?sso=failed',
-      );
-    } finally {
-      idp.people.delete(person.email);
-    }
+    expect(await signInAsNewcomer(t, person)).toBe('/sign-in?sso=failed');
     const record = await lastAudit(t, 'session.signIn');
     expect(record?.detail).toMatch(/^the ID token has no usable verified email/);
     expect(record?.detail).toHaveLength(300);

@@ -9,6 +9,13 @@ const bff = workspace.test?.projects?.find(
 );
 if (!bff) throw new Error('vite.config.ts has no bff project');
 
+// `pnpm test:mutation --tests <globs>` (MUTATION_TESTS: comma-separated, under apps/bff) runs
+// only those tests: a few files against the tests that exercise them take minutes where the
+// whole suite takes hours on two cores. Narrowed here, not with Stryker's --testFiles, so
+// module-level mutants stay static (scripts/test-mutation.mjs). A narrowed run can only kill
+// fewer mutants than the whole suite would: its score is a lower bound.
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean) ?? [];
+
 // Less the check of the sandbox itself: it compares the repository with what Stryker copies,
 // and inside that copy there is no git to ask.
 export default defineConfig({
@@ -18,6 +25,7 @@ export default defineConfig({
         ...bff,
         test: {
           ...bff.test,
+          ...(only.length > 0 ? { include: only } : {}),
           exclude: [
             ...(bff.test?.exclude ?? configDefaults.exclude),
             'src/mutation-sandbox.test.ts',

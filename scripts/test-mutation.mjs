@@ -3,7 +3,9 @@
 // (stryker.config.mjs), then apps/bff/mutation-report.md from its JSON report. Slow (minutes
 // per file on two cores): run by hand, never part of `pnpm test` or CI. To restrict a run:
 // `pnpm test:mutation --mutate apps/bff/src/http/csrf.ts` (its report then goes under
-// .test-results/mutation/, and the committed one stays as the last full run wrote it).
+// .test-results/mutation/, and the committed one stays as the last full run wrote it), and to
+// run only the tests that exercise those files, `--tests 'src/http/csrf*.test.ts,…'` (globs
+// under apps/bff; vitest.mutation.config.ts).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +14,11 @@ import config from '../stryker.config.mjs';
 import { reportFile, writeMutationReport } from './mutation-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const args = ['run', ...process.argv.slice(2)];
+const given = process.argv.slice(2);
+const testsAt = given.indexOf('--tests');
+const tests = testsAt >= 0 ? given.splice(testsAt, 2)[1] : undefined;
+if (testsAt >= 0 && !tests) throw new Error('--tests takes comma-separated globs under apps/bff');
+const args = ['run', ...given];
 if (args.some((a) => a === '-t' || a.startsWith('--testFiles'))) {
   // Stryker 9.6.1 then activates static mutants (module-level code: constants, regular
   // expressions, Lua scripts) at run time, after the module has been evaluated, so they
@@ -27,6 +33,7 @@ const started = performance.now();
 const run = spawnSync(join(root, 'node_modules', '.bin', 'stryker'), args, {
   cwd: root,
   stdio: 'inherit',
+  env: { ...process.env, ...(tests ? { MUTATION_TESTS: tests } : {}) },
 });
 const seconds = (performance.now() - started) / 1000;
 if (run.status !== 0) {
@@ -40,7 +47,7 @@ if (modified() === before) {
 }
 const { unexplained, file, partial } = writeMutationReport({
   seconds,
-  command: `stryker ${args.join(' ')}`,
+  command: `${tests ? `MUTATION_TESTS='${tests}' ` : ''}stryker ${args.join(' ')}`,
 });
 // Stryker writes its incremental file only in --incremental runs; a full run's JSON report is
 // the same document, so the next `--incremental` run can start from it. A partial run's would

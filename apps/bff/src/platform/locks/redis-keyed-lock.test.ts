@@ -121,6 +121,30 @@ describe('RedisKeyedLock', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
+  it('a waiter asks Redis once a poll interval, not in a loop: 100 ms apart while the key is held', async () => {
+    const prefix = redis.prefix();
+    const holder = new RedisKeyedLock(one, { prefix, waitMs: 60_000 });
+    let calls = 0;
+    const counted = flaky(two, () => {
+      calls++;
+      return false;
+    });
+    const waiter = new RedisKeyedLock(counted, { prefix, waitMs: 60_000, pollMs: 100 });
+    let release = () => {};
+    const held = holder.run('card:poll', () => new Promise<void>((r) => (release = r)));
+    await sleep(20);
+    const waited = waiter.run('card:poll', async () => 'ran');
+    await sleep(450);
+    const whileHeld = calls;
+    release();
+    await held;
+    expect(await waited).toBe('ran');
+    // Its arrival, then about one poll each 100 ms: about 5 in 450 ms (fewer on a busy
+    // machine, whose timers run late), never dozens.
+    expect(whileHeld).toBeGreaterThanOrEqual(2);
+    expect(whileHeld).toBeLessThanOrEqual(8);
+  });
+
   it("a key's entries sit under the prefix and outlive the lease in them; abandoned, they expire by themselves", async () => {
     const prefix = redis.prefix();
     const doomed = createRedisClient(redis.url);

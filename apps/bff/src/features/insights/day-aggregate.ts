@@ -71,7 +71,7 @@ export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void
   into.count += 1;
   if (t.status === 'pending') into.pendingCount += 1;
   if (t.cardId !== undefined) into.cardCount += 1;
-  if (t.status === 'declined') {
+  if (t.status === 'declined' && t.cardId !== undefined) {
     into.declines += 1;
     const reason = t.declineReason?.trim() || NO_REASON;
     into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + 1;

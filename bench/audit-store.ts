@@ -13,11 +13,7 @@ import {
   type PostgresAudit,
 } from '../apps/bff/src/platform/audit/postgres-audit';
 import { listQuery } from '../apps/bff/src/platform/audit/postgres-audit-store';
-import {
-  asSuperuser,
-  auditTestCluster,
-  silentLogger,
-} from '../apps/bff/src/platform/audit/postgres-test-support';
+import { asSuperuser, auditTestCluster, silentLogger } from '../apps/bff/src/test/audit-cluster';
 import { fmt, fmtSpread, spread, verdict } from './lib/stats';
 
 const RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 1_000_000);

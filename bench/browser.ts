@@ -151,9 +151,9 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
   ensureWebBuild();
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  // As `pnpm start` runs it: the bundle, with the serve script's settings (demo mode).
+  // As `pnpm start` runs it: the demo bundle, with the serve:demo script's settings.
   buildBff();
-  const serve = bffServeCommand();
+  const serve = bffServeCommand('serve:demo');
   const bff = await startTs(serve.entry, {
     nodeArgs: serve.nodeArgs,
     env: {

@@ -22,20 +22,21 @@ export interface RunningBff {
 }
 
 /**
- * How `pnpm start` runs the BFF, read from apps/bff/package.json's `serve` script
- * (`NAME=value … node --flag … dist/index.js`), so the benchmark cannot drift from it.
+ * How production runs the BFF, read from apps/bff/package.json's `serve` script
+ * (`NAME=value … node --flag … dist/index.js`), so the benchmark cannot drift from it;
+ * `serve:demo`: how `pnpm start` runs it in demo mode (the same, on dist/demo.js).
  */
-export function bffServeCommand(): {
+export function bffServeCommand(script: 'serve' | 'serve:demo' = 'serve'): {
   env: Record<string, string>;
   nodeArgs: string[];
   entry: string;
 } {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'apps', 'bff', 'package.json'), 'utf8'));
-  const words = String(pkg.scripts.serve).split(/\s+/).filter(Boolean);
+  const words = String(pkg.scripts[script]).split(/\s+/).filter(Boolean);
   const nodeAt = words.indexOf('node');
   const entry = words.at(-1);
   if (nodeAt < 0 || !entry?.endsWith('.js'))
-    throw new Error(`unexpected serve script: ${pkg.scripts.serve}`);
+    throw new Error(`unexpected ${script} script: ${pkg.scripts[script]}`);
   const env = Object.fromEntries(
     words.slice(0, nodeAt).map((w) => {
       const eq = w.indexOf('=');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/env';
 import { JsonlAuditStore } from '../src/platform/audit/jsonl-audit-store';
-import { systemClock } from '../src/platform/clock';
+import { systemClock } from '../src/core/clock';
 import { createLogger } from '../src/platform/logger';
 import { FileFactorStore } from '../src/platform/passkeys/file-factor-store';
 import { MemorySessionStore } from '../src/platform/sessions/session-store';
@@ -36,7 +36,7 @@ export async function startBffInProcess(upstreamUrl: string, apiKey: string) {
     clock: systemClock,
     logger,
   });
-  const server = http.createServer(app.serverOptions, app);
+  const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const base = { 'X-CSRF': '1', Origin: config.publicOrigin };

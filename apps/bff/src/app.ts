@@ -1,32 +1,25 @@
-import express from 'express';
+import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { Clock } from './core/clock';
 import type { Config } from './env';
-import { auditRoutes } from './features/audit/audit-routes';
 import {
   type CardDirectory,
   createCardDirectory,
   upstreamCardPages,
 } from './features/cards/card-directory';
-import { cardsRoutes } from './features/cards/cards-routes';
-import { createHealthRouter } from './features/health/health-router';
+import type { FeatureDeps } from './features/feature-deps';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
-import { insightsRoutes } from './features/insights/insights-routes';
-import { metaRoutes } from './features/meta/meta-routes';
-import { passkeyRoutes } from './features/passkeys/passkey-routes';
-import { sessionRoutes } from './features/session/session-routes';
 import type { RelyingParty } from './features/sso/relying-party';
-import { ssoNotConfigured, ssoRoutes } from './features/sso/sso-routes';
-import { subAccountsRoutes } from './features/sub-accounts/sub-accounts-routes';
-import { transactionsRoutes } from './features/transactions/transactions-routes';
+import { type ApiDeps, apiFeatures } from './http/api-endpoints';
 import { createApiRouter } from './http/api-router';
 import { createAuthorizer } from './http/authorize';
-import type { AuditStore, Clock, FeatureDeps } from './http/deps';
 import { errorHandler } from './http/error-handler';
+import { createHealthRouter } from './http/health-router';
 import { httpLogger } from './http/http-logger';
 import { requestId } from './http/request-id';
-import { createRequestListener, type RequestListener } from './http/request-listener';
 import { securityHeaders } from './http/security-headers';
 import { spa } from './http/spa';
+import type { AuditStore } from './platform/audit/audit-store';
 import {
   type DayAggregateStore,
   MemoryDayAggregateStore,
@@ -106,8 +99,13 @@ export interface AppDeps {
  */
 const EDIT_WAIT_MS = 10_000;
 
-/** The whole BFF as one request listener. No globals: everything comes in through `deps`. */
-export function createApp(deps: AppDeps): RequestListener {
+/**
+ * The whole BFF as one Express app, for `http.createServer`. No globals: everything comes in
+ * through `deps`. Middleware order: the request id, the log line and the security headers for
+ * every response; health checks; the API router at /api (endpoint declarations, see
+ * `http/api-endpoints.ts`); the SPA's pages and assets; the one error middleware.
+ */
+export function createApp(deps: AppDeps): Express {
   const { config, logger, clock } = deps;
   const metrics = deps.metrics ?? noMetrics;
   const audit = countAuditFailures(deps.audit, metrics);
@@ -160,6 +158,42 @@ export function createApp(deps: AppDeps): RequestListener {
     walkGate: createWalkGate(config.walkCaps),
   };
 
+  const apiDeps: ApiDeps = {
+    ...featureDeps,
+    mode: config.mode,
+    signInWays: {
+      password: config.mode === 'demo' || config.usersFile !== undefined,
+      ssoLabel: rp?.label,
+    },
+    sessions,
+    users: deps.users,
+    totp,
+    factors,
+    passkeys,
+    limiters,
+    hashing,
+    rp,
+    signedOutUrl: `${config.publicOrigin}/sign-in`,
+    largeMaximumCents: config.limitWarningMaximumCents,
+    sso: rp
+      ? {
+          rp,
+          pending:
+            deps.ssoPendingStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.ssoPending),
+          sessions,
+          users: deps.users,
+          limiters,
+          audit,
+          logger,
+          config,
+          metrics,
+        }
+      : undefined,
+    dayAggregates:
+      deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
+    insightsRefreshMs: config.insightsRefreshMs,
+  };
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -167,63 +201,7 @@ export function createApp(deps: AppDeps): RequestListener {
   app.set('query parser', 'extended'); // so `a[]=1` arrives as an array and is refused, not renamed
 
   // Every response, page or API, gets a request id, a log line and the security headers.
-  const steps = [requestId(), httpLogger(logger, metrics), securityHeaders(config.mode)];
-  const onError = errorHandler(logger);
-  const api = createApiRouter({
-    sessions,
-    allowedOrigins: config.allowedOrigins,
-    logger,
-    authorize: createAuthorizer({ audit, limiters, logger }),
-    routes: [
-      metaRoutes(config.mode, {
-        password: config.mode === 'demo' || config.usersFile !== undefined,
-        ssoLabel: rp?.label,
-      }),
-      sessionRoutes({
-        sessions,
-        users: deps.users,
-        totp,
-        factors,
-        passkeys,
-        stepUp,
-        limiters,
-        hashing,
-        audit,
-        logger,
-        rp,
-        signedOutUrl: `${config.publicOrigin}/sign-in`,
-        metrics,
-        largeMaximumCents: config.limitWarningMaximumCents,
-      }),
-      passkeyRoutes({ factors, passkeys, stepUp, audit }),
-      rp
-        ? ssoRoutes({
-            rp,
-            pending:
-              deps.ssoPendingStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.ssoPending),
-            sessions,
-            users: deps.users,
-            limiters,
-            audit,
-            logger,
-            config,
-            metrics,
-          })
-        : ssoNotConfigured(),
-      auditRoutes(featureDeps),
-      subAccountsRoutes(featureDeps),
-      cardsRoutes(featureDeps),
-      transactionsRoutes(featureDeps),
-      insightsRoutes(featureDeps, {
-        store:
-          deps.dayAggregates ??
-          new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
-        refreshMs: config.insightsRefreshMs,
-      }),
-    ],
-  });
-
-  app.use(...steps);
+  app.use(requestId(), httpLogger(logger, metrics), securityHeaders(config.mode));
   app.use(
     createHealthRouter({
       checks: [upstreamReadiness(deps.upstream), ...(deps.readiness ?? [])],
@@ -233,7 +211,18 @@ export function createApp(deps: AppDeps): RequestListener {
       metrics,
     }),
   );
+  app.use(
+    '/api',
+    createApiRouter({
+      sessions,
+      allowedOrigins: config.allowedOrigins,
+      logger,
+      authorize: createAuthorizer({ audit, limiters, logger }),
+      features: apiFeatures,
+      deps: apiDeps,
+    }),
+  );
   app.use(spa(config.webDist));
-  app.use(onError);
-  return createRequestListener({ app, steps, api, onError });
+  app.use(errorHandler(logger));
+  return app;
 }

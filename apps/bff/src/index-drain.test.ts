@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSamples, sampleValue } from './platform/metrics/scrape';
 import { type BffProcess, startBffProcess } from './test/engines/bff-process';
+import { parseSamples, sampleValue } from './test/scrape';
 import { buildTestUsers } from './test/test-users';
 
 const origin = 'https://cards.example.test';

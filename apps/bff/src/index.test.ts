@@ -1,11 +1,12 @@
-// The real entry point, as `pnpm start` runs it: demo start-up, shutdown, and refusals.
+// The real entry points: the demo's (src/demo/main.ts, as `pnpm start` runs it) starting up and
+// shutting down, and the production one (src/index.ts) refusing what it must.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startIdentityProvider } from './platform/sso/identity-provider';
+import { startIdentityProvider } from './demo/identity-provider';
 import { demoScrypt, hashPassword } from './platform/users/password-hash';
 import { freePort } from './test/engines/free-port';
 
@@ -18,14 +19,20 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bff-index-'));
 });
 afterEach(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  // tsx runs the entry in a child of its own: end the whole group, not only tsx.
+  if (child?.pid && child.exitCode === null && child.signalCode === null)
+    process.kill(-child.pid, 'SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 
-function start(env: Record<string, string>) {
-  const proc = spawn(tsx, ['src/index.ts'], {
+const production = 'src/index.ts';
+const demo = 'src/demo/main.ts';
+
+function start(env: Record<string, string>, entry = production) {
+  const proc = spawn(tsx, [entry], {
     cwd: appDir,
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, WEB_DIST: join(dir, 'none'), ...env },
+    detached: true,
   });
   child = proc;
   let output = '';
@@ -44,9 +51,9 @@ function start(env: Record<string, string>) {
   return { proc, exited, waitFor, output: () => output };
 }
 
-describe('src/index.ts', () => {
+describe('src/demo/main.ts and src/index.ts', () => {
   it('starts in demo mode, logs the URL (never the key), serves, and stops on SIGTERM', async () => {
-    const app = start({ DEMO_MODE: '1', PORT: '0' });
+    const app = start({ DEMO_MODE: '1', PORT: '0' }, demo);
     const out = await app.waitFor(/is up: open (http:\/\/localhost:\d+)/);
     const url = /is up: open (http:\/\/localhost:\d+)/.exec(out)?.[1] ?? '';
     expect(url).not.toBe('');
@@ -64,11 +71,26 @@ describe('src/index.ts', () => {
     expect(app.output()).not.toMatch(/apiKey|x-api-key/i);
   });
 
-  it('refuses to start in production without a key, naming the variable', async () => {
-    const app = start({
-      CARD_API_BASE_URL: 'https://cards.example.com',
-      USERS_FILE: join(dir, 'u.json'),
-    });
+  it('production refuses demo mode: it has no simulator to start, and says where demo mode is', async () => {
+    const app = start({ DEMO_MODE: '1', PORT: '0' });
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toContain('pnpm start');
+    expect(app.output()).not.toMatch(/is up/);
+  });
+
+  it.each([
+    ['src/index.ts', production],
+    // A set CARD_API_BASE_URL overrides DEMO_MODE: the demo entry is then production, too.
+    ['src/demo/main.ts with DEMO_MODE=1', demo],
+  ])('%s refuses to start in production without a key, naming the variable', async (_, entry) => {
+    const app = start(
+      {
+        DEMO_MODE: '1',
+        CARD_API_BASE_URL: 'https://cards.example.com',
+        USERS_FILE: join(dir, 'u.json'),
+      },
+      entry,
+    );
     expect(await app.exited).toBe(1);
     expect(app.output()).toContain('CARD_API_KEY');
   });
@@ -94,14 +116,17 @@ describe('src/index.ts', () => {
   it('discovers the identity provider at start-up: an unreachable one is logged with its cause, named in /readyz, and tried again until it answers', async () => {
     const port = await freePort();
     const issuer = `http://127.0.0.1:${port}`;
-    const app = start({
-      DEMO_MODE: '1',
-      PORT: '0',
-      OIDC_ISSUER: issuer,
-      OIDC_CLIENT_ID: 'card-console-test',
-      OIDC_CLIENT_SECRET: 'a-client-secret-for-tests',
-      OIDC_ROLE_MAP: 'cc-finance=finance',
-    });
+    const app = start(
+      {
+        DEMO_MODE: '1',
+        PORT: '0',
+        OIDC_ISSUER: issuer,
+        OIDC_CLIENT_ID: 'card-console-test',
+        OIDC_CLIENT_SECRET: 'a-client-secret-for-tests',
+        OIDC_ROLE_MAP: 'cc-finance=finance',
+      },
+      demo,
+    );
     const out = await app.waitFor(/identity provider discovery failed/);
     const failure = out
       .split('\n')

@@ -55,7 +55,7 @@ describe('a finance person', () => {
     await expectAccessible('sub-accounts');
   });
 
-  it("opening Transactions fresh sends its reads before the app's code has run, each once", async () => {
+  it("opening Transactions fresh sends its reads before the app's main script has run, each once", async () => {
     const tab = await page.context().newPage();
     const reads: string[] = [];
     let listSent: () => void = () => {};
@@ -68,8 +68,9 @@ describe('a finance person', () => {
       reads.push(`${request.method()} ${url.pathname}`);
       if (url.pathname === '/api/transactions') listSent();
     });
-    // The app's main script is held back until the list has been asked for: only the page's
-    // early entry can have asked. Without it this would wait out the guard and fail.
+    // The app's main script (React, the render) is held back until the list has been asked
+    // for: only the page's first script, the router started (src/start.ts), can have asked.
+    // Without it this would wait out the guard and fail.
     await tab.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
       const guard = new Promise<'held too long'>((resolve) =>
         setTimeout(() => resolve('held too long'), 10_000),

@@ -122,7 +122,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     });
     expect(created.status).toBe(201);
     // The same name in other letters is taken: two entries could not be told apart.
-    const again = await api<{ code: string; message: string }>('/api/sub-accounts', {
+    const again = await api<{ code: string; detail: string }>('/api/sub-accounts', {
       method: 'POST',
       body: { name: ` ${LONG.toLowerCase()} ` },
     });
@@ -370,11 +370,13 @@ describe('every screen at 1280×800 and 390×844', () => {
         if (asked.length > 1) return route.continue();
         await route.fulfill({
           status: 429,
-          headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+          headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '5' },
           body: JSON.stringify({
+            type: '/problems/rate_limited',
+            title: 'Too many requests',
             status: 429,
             code: 'rate_limited',
-            message: 'Too many requests.',
+            detail: 'Too many requests.',
             requestId: 'e2e-rate-limited',
             retryAfterSeconds: 5,
           }),

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewAuditRecord } from '../http/deps';
 import { type ChainedAuditRecord, sealRecord } from '../platform/audit/audit-chain';
+import type { NewAuditRecord } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { connectPostgresAudit } from '../platform/audit/postgres-audit';
 import {
@@ -17,7 +17,7 @@ import {
   asSuperuser,
   auditTestCluster,
   silentLogger,
-} from '../platform/audit/postgres-test-support';
+} from '../test/audit-cluster';
 import { ManualClock } from '../test/manual-clock';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,6 +1,9 @@
 // `pnpm --filter @card-console/bff build`: bundles the BFF's own TypeScript (and the workspace
-// packages it imports) into dist/index.js for `node`, so production runs without tsx's
-// loader thread and on-the-fly compilation (less memory, no source-map rewriting of stacks).
+// packages it imports) for `node`, so production runs without tsx's loader thread and
+// on-the-fly compilation (less memory, no source-map rewriting of stacks). Two entry points:
+// dist/index.js, production's (src/index.ts, what `serve` and the image run), and dist/demo.js,
+// the demo's (src/demo/main.ts, what `pnpm start` runs), which alone reaches the simulator and
+// oidc-provider. Code both use is in shared chunks; the demo's own code in chunks of its own.
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
 // `--outdir <dir>` writes it elsewhere (a test's own copy; dist/ is what `serve` runs).
 import { spawnSync } from 'node:child_process';
@@ -8,11 +11,14 @@ import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
-const outdir = values.outdir ? resolve(values.outdir) : join(bffDir, 'dist');
+/** The bundle's entry points: output name (dist/<name>.js) → source. */
+export const entryPoints = {
+  index: join(bffDir, 'src', 'index.ts'),
+  demo: join(bffDir, 'src', 'demo', 'main.ts'),
+};
 
 const npmPackagesExternal: Plugin = {
   name: 'npm-packages-external',
@@ -23,17 +29,10 @@ const npmPackagesExternal: Plugin = {
   },
 };
 
-// The commit built, for the card_console_build_info series; none outside a git checkout.
-const head = spawnSync('git', ['rev-parse', '--verify', 'HEAD'], { cwd: bffDir, encoding: 'utf8' });
-const commit = head.status === 0 ? head.stdout.trim() : '';
-
-// Chunk names carry content hashes: start clean so old chunks do not pile up.
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(bffDir, 'src', 'index.ts')],
-  outdir,
+/** How every entry is built; production-dependencies.test.ts builds index.ts with the same. */
+export const bundleOptions = {
   bundle: true,
-  // Demo-only code (the in-process simulator) is a separate chunk, loaded only in demo mode.
+  // Code loaded only when configured (Redis, PostgreSQL, single sign-on) is in chunks of its own.
   splitting: true,
   platform: 'node',
   format: 'esm',
@@ -41,5 +40,25 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   plugins: [npmPackagesExternal],
-  define: { __CARD_CONSOLE_COMMIT__: JSON.stringify(commit) },
-});
+} satisfies BuildOptions;
+
+// Run as a script (not when a test imports the options above).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+  const outdir = values.outdir ? resolve(values.outdir) : join(bffDir, 'dist');
+  // The commit built, for the card_console_build_info series; none outside a git checkout.
+  const head = spawnSync('git', ['rev-parse', '--verify', 'HEAD'], {
+    cwd: bffDir,
+    encoding: 'utf8',
+  });
+  const commit = head.status === 0 ? head.stdout.trim() : '';
+
+  // Chunk names carry content hashes: start clean so old chunks do not pile up.
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    ...bundleOptions,
+    entryPoints,
+    outdir,
+    define: { __CARD_CONSOLE_COMMIT__: JSON.stringify(commit) },
+  });
+}

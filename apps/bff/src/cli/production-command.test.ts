@@ -1,5 +1,5 @@
-// The README's production command, run as a process manager would run it: one node process
-// that gets the signals and writes only JSON lines on stdout. And `pnpm start`, the demo's
+// The production command docs/operations.md gives, run as a process manager would run it: one
+// node process that gets the signals and writes only JSON lines on stdout. And `pnpm start`, the demo's
 // command, refusing a bad variable before it builds anything.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -28,9 +28,9 @@ function parseCommand(line: string) {
   };
 }
 
-/** The one production command in the README's sh blocks. */
+/** The one production command in docs/operations.md's sh blocks. */
 function documentedCommand() {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'operations.md'), 'utf8');
   const lines = readme.split('\n').filter((line) => /^(\S+=\S+ )*node .*\.js$/.test(line.trim()));
   expect(lines).toHaveLength(1);
   return parseCommand(lines[0] ?? '');
@@ -83,6 +83,15 @@ describe('the production command', () => {
     const serve = parseCommand(pkg.scripts.serve);
     expect(serve.entry).toBe('dist/index.js');
     expect(documentedCommand()).toEqual({ ...serve, entry: 'apps/bff/dist/index.js' });
+  });
+
+  it('has a demo twin: `pnpm start` serves the demo entry point with the same settings', () => {
+    const pkg = JSON.parse(readFileSync(join(bffDir, 'package.json'), 'utf8'));
+    const root = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    const serve = parseCommand(pkg.scripts.serve);
+    expect(parseCommand(pkg.scripts['serve:demo'])).toEqual({ ...serve, entry: 'dist/demo.js' });
+    expect(root.scripts.start).toMatch(/&& pnpm --filter @card-console\/bff serve:demo$/);
+    expect(pkg.scripts.start).toMatch(/&& pnpm run serve:demo$/);
   });
 
   describe('run as one node process', () => {

@@ -1,4 +1,4 @@
-// The files an operator deploys the container with (README, "Container image"): the Dockerfile,
+// The files an operator deploys the container with (docs/operations/container.md): the Dockerfile,
 // its build context, compose.yaml for two replicas, and the PostgreSQL roles it creates. A real
 // build and run of the image is `pnpm test:container` (container-image.podman.ts): minutes, so
 // apart from `pnpm test`.
@@ -27,11 +27,15 @@ import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 const run = promisify(execFile);
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
-const readme = read('README.md');
+/** The operations guide: its production command and (on the replicas page) its haproxy config. */
+const operations = read('docs/operations.md');
+const replicasPage = read('docs/operations/replicas.md');
 
-/** The README's one production command: its environment, then node's words. */
+/** The guide's one production command: its environment, then node's words. */
 function productionCommand() {
-  const lines = readme.split('\n').filter((line) => /^(\S+=\S+ )*node .*\.js$/.test(line.trim()));
+  const lines = operations
+    .split('\n')
+    .filter((line) => /^(\S+=\S+ )*node .*\.js$/.test(line.trim()));
   expect(lines).toHaveLength(1);
   const words = (lines[0] ?? '').trim().split(/\s+/);
   const nodeAt = words.indexOf('node');
@@ -324,7 +328,7 @@ describe('compose.yaml', () => {
   });
 
   it("puts the README's haproxy config in front: its servers are the two replicas, its certificate is mounted", () => {
-    const blocks = [...readme.matchAll(/```[^\n]*\n([\s\S]*?)```/g)]
+    const blocks = [...replicasPage.matchAll(/```[^\n]*\n([\s\S]*?)```/g)]
       .map((m) => m[1] ?? '')
       .filter((b) => /^\s*backend\s/m.test(b) && /^\s*server\s/m.test(b));
     expect(blocks.length).toBeGreaterThan(0);

@@ -120,9 +120,9 @@ async function localNodeImage(): Promise<string> {
   return name;
 }
 
-/** `NAME=value … node --flag … path/to/index.js` from the README, as argv and environment. */
+/** `NAME=value … node --flag … path/to/index.js` from docs/operations.md, as argv and environment. */
 function productionCommand() {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(repoRoot, 'docs', 'operations.md'), 'utf8');
   const lines = readme.split('\n').filter((line) => /^(\S+=\S+ )*node .*\.js$/.test(line.trim()));
   expect(lines).toHaveLength(1);
   const words = (lines[0] ?? '').trim().split(/\s+/);

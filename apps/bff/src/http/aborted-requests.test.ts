@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPrometheusMetrics } from '../platform/metrics/prometheus-metrics';
-import { parseSamples, sampleValue } from '../platform/metrics/scrape';
 import { startTestApp, type TestApp, type TestSession } from '../test/harness';
+import { parseSamples, sampleValue } from '../test/scrape';
 
 const API_KEY = 'aborted-requests-key';
 

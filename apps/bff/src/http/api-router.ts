@@ -1,100 +1,128 @@
-import type { Request, Response } from 'express';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
+import { AppError } from '../core/app-error';
+import { type Endpoint, type Feature, routeOf } from '../core/endpoint';
+import { parseBody, parseParams, parseQuery } from '../core/validate';
 import type { SessionService } from '../platform/sessions/session-service';
-import { AppError } from './app-error';
 import type { Authorizer } from './authorize';
 import { createCsrfCheck } from './csrf';
 import { createJsonBodyReader } from './json-body';
-import type { ApiPipeline } from './request-listener';
-import { createRouteMatcher } from './route-match';
-import { type HttpMethod, type RouteRule, routeTable } from './route-table';
 import { setNoStore } from './security-headers';
 
-/** A route-table row's key: `GET /api/cards/:id`. */
-export type RouteKey = `${HttpMethod} /api${string}`;
-export type ApiHandler = (req: Request, res: Response) => void | Promise<void>;
-/** What a feature answers: handlers keyed by their route-table row. */
-export type ApiRoutes = Partial<Record<RouteKey, ApiHandler>>;
-
-export const routeKey = (rule: Pick<RouteRule, 'method' | 'path'>) =>
-  `${rule.method} ${rule.path}` as RouteKey;
-
-export interface ApiRouterDeps {
+export interface ApiRouterDeps<D> {
   sessions: SessionService;
   allowedOrigins: readonly string[];
   /** For the reason a mutation's Origin was refused. */
   logger: Pick<Logger, 'warn'>;
   authorize: Authorizer;
-  /** Every feature's handlers; together they must answer exactly the route table's rows. */
-  routes: ApiRoutes[];
-  table?: readonly RouteRule[];
+  /** The features whose endpoints make the API, and what their services are built from. */
+  features: readonly Feature<D, unknown>[];
+  deps: D;
 }
 
 /**
- * Everything under /api (see `createRequestListener`), with the checks in a fixed order, cheapest first:
- * no-store, `X-CSRF` (and Origin on mutations), the session, the route-table row (none → 404),
- * its access rule, ids and rate limits, the strict JSON body, then the row's handler. A
+ * The router mounted at `/api`: one Express route per endpoint declaration, each running the
+ * same steps in the same order, cheapest first: `X-CSRF` (and Origin on mutations), the
+ * session, the declaration's access rule, ids and rate limits, the strict JSON body, the
+ * declaration's checks of params, query and body, its handler, the check of its reply. A
  * mutation from a foreign Origin goes no further than reading the session (without extending
- * it) to record who tried. The route table is the router: a handler without a row, or a row
- * without a handler, fails at start-up, so nothing is reachable that the authorization matrix
- * does not cover.
+ * it) to record who tried. A path no declaration matches is a 404 after the same header and
+ * session steps, so nothing answers under /api that a declaration does not describe.
  */
-export function createApiRouter(deps: ApiRouterDeps): ApiPipeline {
-  const table = deps.table ?? routeTable;
-  const handlers = collectHandlers(table, deps.routes);
-  const match = createRouteMatcher(table);
-  const checkCsrf = createCsrfCheck(deps.allowedOrigins, deps.logger);
+export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
+  const checkCsrf = createCsrfCheck(options.allowedOrigins, options.logger);
   const readBody = createJsonBodyReader();
+  const { sessions, authorize } = options;
 
-  return async (req, res) => {
-    const path = req.path;
-    setNoStore(res);
-    // Cheap checks first: a forged or anonymous request is refused before its body is read.
-    const found = match(req.method, path);
-    // A navigation row is a GET (never a mutation) that a browser cannot add a header to.
-    const originOk = found?.rule.navigation ? true : checkCsrf(req);
-    if (found) {
-      req.apiRoute = found.key;
-      req.params = found.params;
-    }
+  /** The header, Origin and session steps every /api request takes, matched or not. */
+  const admit = async (req: Request, endpoint: Endpoint | undefined) => {
+    // A navigation is a GET (never a mutation) that a browser cannot add a header to.
+    const originOk = endpoint?.navigation ? true : checkCsrf(req);
     if (!originOk) {
       // Only to know who tried: a refused request is not activity.
-      await deps.sessions.load(req, false);
-      await deps.authorize.refuseForeignOrigin(found?.rule, req);
+      await sessions.load(req, false);
+      await authorize.refuseForeignOrigin(endpoint, req);
     }
-    await deps.sessions.load(req, !isBackgroundPoll(req, path));
-    if (!found) throw new AppError(404, 'not_found', 'There is no such API endpoint.');
-    await deps.authorize.check(found.rule, req);
-    await readBody(req, res);
-    await (handlers.get(found.rule) as ApiHandler)(req, res);
+    await sessions.load(req, !isBackgroundPoll(req));
   };
+
+  const router = express.Router({ caseSensitive: true, strict: true });
+  router.use((_req, res, next) => {
+    setNoStore(res);
+    next();
+  });
+  // Each feature's services, built once.
+  const built = new Map(options.features.map((f) => [f, f.services(options.deps)]));
+  for (const { feature, endpoint } of inRouteOrder(options.features)) {
+    const services = built.get(feature);
+    const guard: RequestHandler = async (req, _res, next) => {
+      req.apiRoute = routeOf(endpoint);
+      await admit(req, endpoint);
+      await authorize.check(endpoint, req);
+      next();
+    };
+    const body: RequestHandler = async (req, res, next) => {
+      await readBody(req, res);
+      next();
+    };
+    const handle: RequestHandler = async (req, res) => {
+      const reply = await endpoint.handler({
+        req,
+        res,
+        services,
+        params: endpoint.params
+          ? parseParams(endpoint.params, req.params as Record<string, string>)
+          : {},
+        query: endpoint.query ? parseQuery(endpoint.query, req) : undefined,
+        body:
+          endpoint.body && !endpoint.handlerChecksBody ? parseBody(endpoint.body, req) : undefined,
+      } as never);
+      if (typeof endpoint.response === 'string') return;
+      const checked = endpoint.response.safeParse(reply);
+      if (!checked.success) {
+        throw new Error(`${routeOf(endpoint)} answered outside its response schema`, {
+          cause: checked.error,
+        });
+      }
+      if (checked.data === undefined) res.status(204).end();
+      else res.status(endpoint.status ?? 200).json(checked.data);
+    };
+    router[lower[endpoint.method]](endpoint.path, guard, body, handle);
+  }
+  router.use(async (req, _res, next) => {
+    await admit(req, undefined);
+    next(new AppError(404, 'not_found', 'There is no such API endpoint.'));
+  });
+  return router;
+}
+
+const lower = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+
+/**
+ * Every endpoint, literal paths before parameters where both could match
+ * (`/transactions/export.csv` before `/transactions/:id`), as Express tries routes in order.
+ */
+function inRouteOrder<D>(features: readonly Feature<D, unknown>[]) {
+  const all = features.flatMap((feature) =>
+    feature.endpoints.map((endpoint) => ({ feature, endpoint })),
+  );
+  return all.sort((a, b) => literalRank(b.endpoint.path) - literalRank(a.endpoint.path));
+}
+
+/** How many leading segments are literal: more literal, more specific. */
+function literalRank(path: string): number {
+  let rank = 0;
+  for (const segment of path.split('/').slice(1)) {
+    if (segment.startsWith(':')) break;
+    rank++;
+  }
+  return rank;
 }
 
 /**
  * A background "who am I" poll (GET /api/session with `X-Background: 1`) reads the session
  * without counting as activity, so an open but unused tab still times out after 15 minutes.
  */
-function isBackgroundPoll(req: Request, path: string): boolean {
-  return req.method === 'GET' && path === '/api/session' && req.get('x-background') === '1';
-}
-
-function collectHandlers(table: readonly RouteRule[], routes: ApiRoutes[]) {
-  const byKey = new Map<string, ApiHandler>();
-  for (const group of routes) {
-    for (const [key, handler] of Object.entries(group)) {
-      if (!handler) continue;
-      if (byKey.has(key)) throw new Error(`two handlers for ${key}`);
-      byKey.set(key, handler);
-    }
-  }
-  const handlers = new Map<RouteRule, ApiHandler>();
-  for (const rule of table) {
-    const handler = byKey.get(routeKey(rule));
-    if (!handler) throw new Error(`no handler for the route-table row ${routeKey(rule)}`);
-    handlers.set(rule, handler);
-    byKey.delete(routeKey(rule));
-  }
-  const extra = [...byKey.keys()];
-  if (extra.length) throw new Error(`handlers without a route-table row: ${extra.join(', ')}`);
-  return handlers;
+function isBackgroundPoll(req: Request): boolean {
+  return req.method === 'GET' && req.path === '/session' && req.get('x-background') === '1';
 }

@@ -1,17 +1,18 @@
 // Every route in the table × caller (anonymous, finance, admin) × how they signed in (password,
 // single sign-on through a real OpenID Provider) × X-CSRF present/absent × session state
 // (fresh; expired by idle time; signed out, old cookie replayed), generated from the same
-// `routeTable` the BFF enforces.
+// endpoint declarations the BFF is built from (`apiEndpoints`).
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import type { Role } from '@card-console/shared/api/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Endpoint } from '../core/endpoint';
 import { startTestApp, type TestApp, type TestSession } from '../test/harness';
 import { routeRequests, ruleKey, send } from '../test/route-requests';
 import {
   startTestIdentityProvider,
   type TestIdentityProvider,
 } from '../test/test-identity-provider';
-import { type RouteRule, routeTable } from './route-table';
+import { apiEndpoints } from './api-endpoints';
 
 type Caller = 'anonymous' | Role;
 type State = 'fresh' | 'idle-expired' | 'signed-out-replayed';
@@ -19,7 +20,7 @@ type Via = 'password' | 'sso';
 type Expected = 'allowed' | 401 | 403;
 
 interface Cell {
-  rule: RouteRule;
+  rule: Endpoint;
   caller: Caller;
   csrf: boolean;
   state: State;
@@ -27,7 +28,7 @@ interface Cell {
   expected: Expected;
 }
 
-function expectedFor(rule: RouteRule, caller: Caller, csrf: boolean, state: State): Expected {
+function expectedFor(rule: Endpoint, caller: Caller, csrf: boolean, state: State): Expected {
   // A navigation (single sign-on) cannot carry the header; its state protects it instead.
   if (!csrf && !rule.navigation) return 401;
   if (rule.access === 'public') return 'allowed';
@@ -36,7 +37,7 @@ function expectedFor(rule: RouteRule, caller: Caller, csrf: boolean, state: Stat
   return 403;
 }
 
-function cellsOf(rule: RouteRule): Cell[] {
+function cellsOf(rule: Endpoint): Cell[] {
   const cells: Cell[] = [];
   for (const csrf of [true, false]) {
     cells.push({
@@ -59,7 +60,7 @@ function cellsOf(rule: RouteRule): Cell[] {
   return cells;
 }
 
-const matrix = routeTable.map((rule) => ({ rule, cells: cellsOf(rule) }));
+const matrix = apiEndpoints.map((rule) => ({ rule, cells: cellsOf(rule) }));
 
 let t: TestApp;
 let idp: TestIdentityProvider;
@@ -87,14 +88,14 @@ async function sessionFor(cell: Cell): Promise<TestSession | undefined> {
 
 describe('authorization matrix coverage', () => {
   it('has a request recipe for every route in the table', () => {
-    const missing = routeTable.map(ruleKey).filter((key) => !(key in routeRequests));
+    const missing = apiEndpoints.map(ruleKey).filter((key) => !(key in routeRequests));
     expect(missing).toEqual([]);
   });
 
   it('generates every caller × CSRF × session-state cell for every route', () => {
     const cells = matrix.flatMap((m) => m.cells);
-    expect(cells).toHaveLength(routeTable.length * 2 * (1 + 2 * 2 * 3));
-    for (const rule of routeTable) {
+    expect(cells).toHaveLength(apiEndpoints.length * 2 * (1 + 2 * 2 * 3));
+    for (const rule of apiEndpoints) {
       const mine = cells.filter((c) => c.rule === rule);
       expect(new Set(mine.map((c) => `${c.caller}/${c.via}/${c.csrf}/${c.state}`)).size).toBe(26);
     }
@@ -102,7 +103,7 @@ describe('authorization matrix coverage', () => {
 });
 
 for (const { rule, cells } of matrix) {
-  describe(`${rule.method} ${rule.path}`, () => {
+  describe(ruleKey(rule), () => {
     for (const cell of cells) {
       const who = cell.caller === 'anonymous' ? cell.caller : `${cell.caller} (${cell.via})`;
       const name = `${who}, ${cell.csrf ? 'with' : 'without'} X-CSRF, ${cell.state} → ${cell.expected}`;

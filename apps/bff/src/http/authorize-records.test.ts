@@ -6,14 +6,15 @@ import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../core/app-error';
+import type { Endpoint } from '../core/endpoint';
 import { loadConfig } from '../env';
+import type { AuditStore, NewAuditRecord } from '../platform/audit/audit-store';
 import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
 import { testPan } from '../test/test-pan';
-import { captureLogs } from '../upstream/test-support';
-import { AppError } from './app-error';
+import { captureLogs } from '../test/upstream-client';
+import { apiEndpoints } from './api-endpoints';
 import { createAuthorizer } from './authorize';
-import type { AuditStore, NewAuditRecord } from './deps';
-import type { RouteRule } from './route-table';
 
 function setUp(overrides: { revealPerUser?: unknown; apiPerUser?: unknown } = {}) {
   const config = loadConfig({ DEMO_MODE: '1' });
@@ -38,21 +39,34 @@ const request = (fields: Partial<Request>) =>
 const admin = { email: 'ada@example.test', role: 'admin' } as const;
 const finance = { email: 'bob@example.test', role: 'finance' } as const;
 
-const rule = (fields: Partial<RouteRule>): RouteRule => ({
-  method: 'GET',
-  path: '/api/cards/:id',
-  access: ['admin'],
-  example: '',
-  mutation: false,
-  ...fields,
-});
+/**
+ * An endpoint as declared (its audit names and flags), with the access and mutation the test
+ * sets; a path no feature declares (`/sub-accounts/:id`) has no declared flags.
+ */
+const rule = (fields: Partial<Endpoint>): Endpoint => {
+  const method = fields.method ?? 'GET';
+  const path = fields.path ?? '/cards/:id';
+  const declared = apiEndpoints.find((e) => e.method === method && e.path === path);
+  return {
+    summary: '',
+    example: '',
+    response: 'stream',
+    handler() {},
+    ...declared,
+    method,
+    path,
+    access: ['admin'],
+    mutation: false,
+    ...fields,
+  };
+};
 
 describe('authorizer records', () => {
   it.each(['DELETE', 'PATCH'] as const)(
     'a card number in the path of a %s that is not a card’s: 400, audited as a denial of the route, no card id',
     async (method) => {
       const { authorizer, records } = setUp();
-      const subAccountChange = rule({ method, path: '/api/sub-accounts/:id', mutation: true });
+      const subAccountChange = rule({ method, path: '/sub-accounts/:id', mutation: true });
       await expect(
         authorizer.check(subAccountChange, request({ actor: admin, params: { id: testPan(11) } })),
       ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
@@ -123,7 +137,7 @@ describe('authorizer records', () => {
     const { authorizer, records } = setUp({
       revealPerUser: { consume: () => Promise.reject(down) },
     });
-    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    const reveal = rule({ method: 'POST', path: '/cards/:id/reveal', mutation: true });
     await expect(
       authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
     ).rejects.toBe(down);
@@ -131,11 +145,11 @@ describe('authorizer records', () => {
   });
 
   it('only a refusal by the reveal limit (429) is recorded as rate limited, not another AppError', async () => {
-    const unavailable = new AppError(503, 'unavailable', 'The limiter is unavailable.');
+    const unavailable = new AppError(503, 'store_unavailable', 'The limiter is unavailable.');
     const { authorizer, records } = setUp({
       revealPerUser: { consume: () => Promise.reject(unavailable) },
     });
-    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    const reveal = rule({ method: 'POST', path: '/cards/:id/reveal', mutation: true });
     await expect(
       authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
     ).rejects.toBe(unavailable);
@@ -146,7 +160,7 @@ describe('authorizer records', () => {
     const { authorizer, records, logs } = setUp();
     const publicMutation = rule({
       method: 'POST',
-      path: '/api/things/:id',
+      path: '/things/:id',
       access: 'public',
       mutation: true,
     });
@@ -225,7 +239,7 @@ describe('authorizer refusals carry a sentence for the person', () => {
 
   it('429 rate_limited once the reveal limit is spent', async () => {
     const { authorizer } = setUp({ revealPerUser: await spent() });
-    const reveal = rule({ method: 'POST', path: '/api/cards/:id/reveal', mutation: true });
+    const reveal = rule({ method: 'POST', path: '/cards/:id/reveal', mutation: true });
     await expect(
       authorizer.check(reveal, request({ actor: admin, params: { id: 'card_1' } })),
     ).rejects.toMatchObject({

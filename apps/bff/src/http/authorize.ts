@@ -1,13 +1,14 @@
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
+import { AppError } from '../core/app-error';
+import { type Endpoint, routeOf } from '../core/endpoint';
+import type { AuditStore, NewAuditRecord } from '../platform/audit/audit-store';
 import { holdsCardNumber, withCardNumbersMasked } from '../platform/security/card-number-ids';
 import { consumeOrThrow, type RateLimiters } from '../platform/security/rate-limits';
-import { AppError } from './app-error';
 import { badOrigin } from './csrf';
-import type { AuditStore, NewAuditRecord } from './deps';
-import { attemptOf } from './route-attempts';
-import type { RouteRule } from './route-table';
+
+type Rule = Endpoint;
 
 interface AuthorizeDeps {
   audit: AuditStore;
@@ -17,33 +18,29 @@ interface AuthorizeDeps {
 
 export interface Authorizer {
   /**
-   * Enforces a matched route-table row (after the session is loaded and `req.params` set):
+   * Enforces an endpoint's declaration (after the session is loaded and `req.params` set):
    * `signedIn` or role rows without a session → 401; wrong role → 403 and an `access.denied`
    * audit record. Signed-in calls count against the per-user limit (denied ones too). A path
    * parameter holding a card number → 400 `invalid_id`, audited (masked) on mutations. Reveals
    * also count against the tighter reveal limit; a reveal it refuses (429) is audited.
    * Unmatched paths never get here: the API router answers them 404.
    */
-  check(rule: RouteRule, req: Request): Promise<void>;
+  check(rule: Rule, req: Request): Promise<void>;
   /**
    * Refuses a mutation from a foreign Origin (403 `bad_origin`). With a signed-in session
    * loaded (`req.actor`), the attempt counts against the per-user limit and is audited as
    * `access.denied`; an anonymous one is only logged, so anyone on the network cannot fill
    * the audit trail.
    */
-  refuseForeignOrigin(rule: RouteRule | undefined, req: Request): Promise<never>;
+  refuseForeignOrigin(rule: Rule | undefined, req: Request): Promise<never>;
 }
-
-const cardPath = /^\/api\/cards\/:id(?:\/|$)/;
-const isReveal = (rule: RouteRule) =>
-  rule.method === 'POST' && rule.path === '/api/cards/:id/reveal';
 
 /**
  * The card id of a card route, as an audit record may hold it: a card number typed in its
  * place masked to its last four digits, a malformed id left out.
  */
-function cardIdOf(rule: RouteRule | undefined, req: Request): string | undefined {
-  if (!rule || !cardPath.test(rule.path)) return undefined;
+function cardIdOf(rule: Rule | undefined, req: Request): string | undefined {
+  if (!rule?.cardIdParam) return undefined;
   const id = req.params?.id;
   if (typeof id !== 'string') return undefined;
   if (holdsCardNumber(id)) return withCardNumbersMasked(id);
@@ -60,10 +57,8 @@ function cardNumberParam(req: Request): string | undefined {
 }
 
 /** What a refused mutation is recorded as: the feature's own action where there is one. */
-function actionOf(rule: RouteRule): NewAuditRecord['action'] {
-  if (isReveal(rule)) return 'card.reveal';
-  if (rule.method === 'PATCH' && rule.path === '/api/cards/:id') return 'card.update';
-  return 'access.denied';
+function actionOf(rule: Rule): NewAuditRecord['action'] {
+  return rule.refusedAs ?? 'access.denied';
 }
 
 export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Authorizer {
@@ -97,9 +92,9 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         if (rule.access !== 'signedIn' && !rule.access.includes(actor.role)) {
           await record(req, {
             action: 'access.denied',
-            attempted: attemptOf(rule),
+            attempted: rule.attempted,
             outcome: 'denied',
-            target: `${rule.method} ${rule.path}`,
+            target: routeOf(rule),
             cardId: cardIdOf(rule, req),
           });
           throw new AppError(403, 'forbidden', 'Your role may not do this.');
@@ -114,9 +109,9 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
           const action = actionOf(rule);
           await record(req, {
             action,
-            ...(action === 'access.denied' ? { attempted: attemptOf(rule) } : {}),
+            ...(action === 'access.denied' ? { attempted: rule.attempted } : {}),
             outcome: 'denied',
-            target: action === 'access.denied' ? `${rule.method} ${rule.path}` : cardId,
+            target: action === 'access.denied' ? routeOf(rule) : cardId,
             cardId,
             detail: 'invalid_id',
           });
@@ -128,7 +123,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         );
       }
 
-      if (isReveal(rule) && req.actor) {
+      if (rule.revealLimited && req.actor) {
         try {
           await consumeOrThrow(
             limiters.revealPerUser,
@@ -153,7 +148,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
 
     async refuseForeignOrigin(rule, req) {
       const actor = req.actor;
-      const target = rule ? `${rule.method} ${rule.path}` : `${req.method} (no such endpoint)`;
+      const target = rule ? routeOf(rule) : `${req.method} (no such endpoint)`;
       if (!actor) {
         logger.warn(
           { requestId: req.requestId, traceId: req.trace?.traceId, route: target },
@@ -165,7 +160,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
       await consumeOrThrow(limiters.apiPerUser, actor.email, 'Too many requests; slow down.');
       await record(req, {
         action: 'access.denied',
-        attempted: attemptOf(rule),
+        attempted: rule?.attempted,
         outcome: 'denied',
         target,
         cardId: cardIdOf(rule, req),

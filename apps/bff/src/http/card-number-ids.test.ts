@@ -59,7 +59,7 @@ function expectInvalidId(res: { status: number; body: unknown; text: string }, p
   expect(res.status).toBe(400);
   const body = apiErrorBodySchema.parse(res.body);
   expect(body.code).toBe('invalid_id');
-  expect(body.message).not.toContain(pan.slice(-4));
+  expect(body.detail).not.toContain(pan.slice(-4));
 }
 
 describe.each(pans)('a card number (%s) in place of a card id', (_length, pan) => {

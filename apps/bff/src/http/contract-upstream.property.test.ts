@@ -13,9 +13,9 @@ import fc from 'fast-check';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neutralizeFormula } from '../features/transactions/csv-row';
-import { parseCsv } from '../features/transactions/csv-test-support';
 import { type ContractWorld, contractWorld } from '../test/contract-answers';
 import { type ContractCardService, startContractCardService } from '../test/contract-card-service';
+import { parseCsv } from '../test/csv';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../test/harness';
 import { testPan } from '../test/test-pan';
 

@@ -55,7 +55,7 @@ describe('Origin on mutations', () => {
       expect(res.status).toBe(403);
       const body = apiErrorBodySchema.parse(res.body);
       expect(body.code).toBe('bad_origin');
-      expect(body.message).toMatch(/did not come from Card Console/);
+      expect(body.detail).toMatch(/did not come from Card Console/);
       expect(t.sim.stats.total()).toBe(before);
       // A refused sign-out leaves the session working.
       expect((await t.request.get('/api/session').set(admin.headers())).status).toBe(200);
@@ -151,7 +151,7 @@ describe('X-CSRF on every call', () => {
       expect(res.status).toBe(401);
       const body = apiErrorBodySchema.parse(res.body);
       expect(body.code).toBe('csrf_required');
-      expect(body.message).toMatch(/X-CSRF: 1/);
+      expect(body.detail).toMatch(/X-CSRF: 1/);
     }
   });
 });

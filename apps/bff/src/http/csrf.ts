@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
 const mutations = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,12 +1,19 @@
-import type { ErrorRequestHandler } from 'express';
+import {
+  type ApiErrorBody,
+  type PlainProblemCode,
+  problemTitles,
+  problemType,
+} from '@card-console/shared/api/error';
+import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
+import { AppError } from '../core/app-error';
 import { StoreUnavailableError } from '../platform/store-unavailable';
-import { AppError } from './app-error';
-import { bodyParserError } from './json-body';
-import { sendJson } from './send-json';
 
-const clientCodes: Record<number, string> = {
+/** The media type of every error answer (RFC 9457). */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+const clientCodes: Partial<Record<number, PlainProblemCode>> = {
   404: 'not_found',
   405: 'method_not_allowed',
   412: 'precondition_failed',
@@ -14,14 +21,35 @@ const clientCodes: Record<number, string> = {
 };
 
 /**
- * A 4xx raised by Express itself or static serving (a malformed `%` escape in the path is a
- * URIError with status 400): the caller's fault, answered generically.
+ * body-parser's errors (`express.json`) carry a `type`; all of them are the caller's fault: 400.
+ * Their own messages are not shown (they can quote the body).
  */
-function httpClientError(error: unknown): AppError | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
+function bodyParserError(error: object): AppError | undefined {
+  const { type, limit } = error as { type?: unknown; limit?: unknown };
+  if (typeof type !== 'string') return undefined;
+  if (type === 'entity.too.large') {
+    const over = typeof limit === 'number' ? ` over ${limit / 1024} KiB` : ' too large';
+    return new AppError(400, 'body_too_large', `The request body is${over}.`);
+  }
+  if (type === 'entity.parse.failed') {
+    return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
+  }
+  if (/^(encoding|charset|request|entity)\./.test(type)) {
+    return new AppError(400, 'invalid_body', 'The request body could not be read.');
+  }
+  return undefined;
+}
+
+/**
+ * A 4xx raised by Express itself or static serving (a malformed `%` escape in a path parameter
+ * is an error with status 400): the caller's fault, answered generically with its status.
+ */
+function httpClientError(error: object): AppError | undefined {
   const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
   const code = typeof status === 'number' ? status : statusCode;
-  if (typeof code !== 'number' || code < 400 || code > 499) return undefined;
+  if (typeof code !== 'number' || !Number.isInteger(code) || code < 400 || code > 499) {
+    return undefined;
+  }
   return new AppError(
     code,
     clientCodes[code] ?? 'bad_request',
@@ -44,18 +72,39 @@ function toAppError(error: unknown): AppError {
       { cause: error, retryAfterSeconds: 5 },
     );
   }
-  const fromBody = bodyParserError(error);
-  if (fromBody) return fromBody;
-  const fromHttp = httpClientError(error);
-  if (fromHttp) return fromHttp;
+  if (typeof error === 'object' && error !== null) {
+    const fromExpress = bodyParserError(error) ?? httpClientError(error);
+    if (fromExpress) return fromExpress;
+  }
+  // Anything else is ours: a 500 that says nothing of what went wrong (the log line does).
   return new AppError(500, 'internal_error', 'Something went wrong on our side. Try again.', {
     cause: error,
   });
 }
 
-/** The one place an error becomes a response: `{ status, code, message, requestId }`. */
+/** The problem details of an error, as `apiErrorBodySchema` describes them. */
+export function problemOf(error: AppError, requestId: string): ApiErrorBody {
+  return {
+    type: problemType(error.code),
+    title: problemTitles[error.code],
+    status: error.status,
+    detail: error.message,
+    ...(error.retryAfterSeconds === undefined
+      ? {}
+      : { retryAfterSeconds: error.retryAfterSeconds }),
+    // The union holds: AppError's constructor gave this code exactly its own members.
+    ...(error.extensions as object | undefined),
+    code: error.code,
+    requestId,
+  } as ApiErrorBody;
+}
+
+/**
+ * The one place an error becomes a response: an RFC 9457 problem (`application/problem+json`).
+ * Express's error-middleware signature (four parameters), mounted last.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(error);
     res.errorCode = appError.code;
     if (appError.status >= 500) {
@@ -71,17 +120,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    const body: Record<string, unknown> = {
-      ...appError.details,
-      status: appError.status,
-      code: appError.code,
-      message: appError.message,
-      requestId: req.requestId,
-    };
     if (appError.retryAfterSeconds !== undefined) {
-      body.retryAfterSeconds = appError.retryAfterSeconds;
       res.setHeader('Retry-After', String(appError.retryAfterSeconds));
     }
-    sendJson(res, body, appError.status);
+    res.status(appError.status).type(PROBLEM_CONTENT_TYPE).json(problemOf(appError, req.requestId));
   };
 }

@@ -15,7 +15,7 @@ declare module 'node:http' {
 declare global {
   namespace Express {
     interface Request {
-      /** The route-table row an API call matched (`PATCH /api/cards/:id`), for its log line. */
+      /** The endpoint an API call matched (`PATCH /api/cards/:id`), for its log line. */
       apiRoute?: string;
     }
   }
@@ -43,7 +43,7 @@ export function pathForLog(url: string): string {
 }
 
 /**
- * The route a request is counted under: the route-table row's path for an API call
+ * The route a request is counted under: the endpoint's path for an API call
  * (`/api/cards/:id`), `/healthz` and `/readyz`, `(unmatched)` for another `/api` path and
  * `(web)` for everything else the public port serves. Never the path itself: a label is a
  * time series of its own, and a path can hold a card number.
@@ -66,7 +66,7 @@ export const CLIENT_CLOSED = 499;
 
 /**
  * One structured line per request, written when the response finishes (or the connection
- * closes first): `req` (picked explicitly: id, method, the route-table row for an API call,
+ * closes first): `req` (picked explicitly: id, method, the endpoint for an API call,
  * the path without its query, actor, address, trace id; never headers or a body),
  * `res.statusCode`, `responseTime`, and `err` on a 5xx. The same moment feeds the request
  * metrics (count and duration by route template and status, 429s by code). The logger's redact paths still cover anything logged
@@ -109,7 +109,6 @@ export function httpLogger(logger: Logger, metrics?: Metrics): RequestHandler {
           id: req.requestId,
           method: req.method,
           route: req.apiRoute,
-          // API calls skip Express's router, which is what sets `originalUrl`.
           path: pathForLog(url),
           actor: req.actor?.email,
           remoteAddress: req.ip,

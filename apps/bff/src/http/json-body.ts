@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
 const limit = 16 * 1024;
 
@@ -32,19 +32,4 @@ export function createJsonBodyReader(): (req: Request, res: Response) => Promise
       throw new AppError(400, 'invalid_body', 'The request body must be a JSON object.');
     }
   };
-}
-
-/** body-parser's errors carry a `type`; all of them are the caller's fault: 400. */
-export function bodyParserError(error: unknown): AppError | undefined {
-  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
-  const { type } = error as { type: unknown };
-  if (type === 'entity.too.large') {
-    return new AppError(400, 'body_too_large', `The request body is over ${limit / 1024} KiB.`);
-  }
-  if (type === 'entity.parse.failed')
-    return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
-  if (typeof type === 'string' && /^(encoding|charset|request|entity)\./.test(type)) {
-    return new AppError(400, 'invalid_body', 'The request body could not be read.');
-  }
-  return undefined;
 }

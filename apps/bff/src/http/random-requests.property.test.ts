@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness';
 import { resolveExample, ruleKey } from '../test/route-requests';
 import type { TestSession } from '../test/test-session';
-import { routeTable } from './route-table';
+import { apiEndpoints } from './api-endpoints';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`random-requests property tests: seed ${seed} (rerun with FC_SEED=${seed})`);
@@ -140,7 +140,7 @@ async function cookieFor(caller: Caller, destructive: boolean): Promise<string |
 }
 
 describe.each(['anonymous', 'finance', 'admin'] as const)('random requests as %s', (caller) => {
-  for (const rule of routeTable) {
+  for (const rule of apiEndpoints) {
     it(`${ruleKey(rule)}: 2xx or a 4xx error body, never 5xx or a hang`, async () => {
       await fc.assert(
         fc.asyncProperty(scenario, async (s) => {
@@ -200,10 +200,10 @@ describe('random paths under /api', () => {
         async (segments, method) => {
           const path = `/api/${segments.join('/')}`;
           if (
-            routeTable.some(
+            apiEndpoints.some(
               (r) =>
                 r.method === method.toUpperCase() &&
-                new RegExp(`^${r.path.replace(/:id/g, '[^/]+')}$`).test(path),
+                new RegExp(`^/api${r.path.replace(/:\w+/g, '[^/]+')}$`).test(path),
             )
           )
             return;

@@ -3,8 +3,8 @@
 // in the log with the request id.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { totpCodeAt } from '../platform/security/totp';
 import { startTestApp, type TestApp } from '../test/harness';
+import { totpCodeAt } from '../test/totp-source';
 
 let t: TestApp | undefined;
 afterEach(() => t?.close());

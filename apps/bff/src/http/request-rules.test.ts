@@ -1,8 +1,8 @@
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READY_CHECK_TTL_MS } from '../features/health/health-router';
 import { startTestApp, type TestApp } from '../test/harness';
 import type { TestSession } from '../test/test-session';
+import { READY_CHECK_TTL_MS } from './health-router';
 
 let t: TestApp;
 let admin: TestSession;

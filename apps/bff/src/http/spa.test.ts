@@ -75,7 +75,7 @@ function routerPages(): string[] {
 
 const expectNotFound = (res: { status: number; headers: IncomingHttpHeaders; body: Buffer }) => {
   expect(res.status).toBe(404);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   expect(res.headers['content-encoding']).toBeUndefined();
   const body = apiErrorBodySchema.parse(JSON.parse(res.body.toString('utf8')));
   expect(body).toMatchObject({ status: 404, code: 'not_found' });

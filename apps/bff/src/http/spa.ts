@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import compression from 'compression';
 import express, { type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 import { asksForHtml, isSpaPage } from './spa-pages';
 
 const notBuiltPage = `<!doctype html>
@@ -18,8 +18,8 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
  * one of the SPA's pages that asks for HTML answered with index.html so client-side routes
  * survive a reload. Anything else is a 404 with the API's error body: a path that is no page
  * (`/metrics` scraped on the wrong port must not look healthy) or a request that does not
- * ask for HTML. /api paths never get here: the request listener hands them to the API
- * (`request-listener.ts`).
+ * ask for HTML. /api paths never get here: the API router, mounted before, answers them all
+ * (`api-router.ts`).
  *
  * Text files go out as the build's Brotli or gzip copies (vite.config.ts), as the browser
  * accepts: compressing the ~250 kB main script on each cold load took this one thread tens of

@@ -78,7 +78,7 @@ describe('an upstream rejection that quotes the API key', () => {
         .send({ name, expected: { name: card.name } });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body.code).toBe('upstream_rejected');
-      shown.push(res.body.message);
+      shown.push(res.body.detail);
     }
     expect(shown).toEqual([
       'the key [redacted] is not allowed for this program',

@@ -29,7 +29,7 @@ describe('POST /api/sub-accounts', () => {
     expect(res.status).toBe(400);
     const body = apiErrorBodySchema.parse(res.body);
     expect(body.code).toBe('invalid_body');
-    expect(body.message).toContain(says);
+    expect(body.detail).toContain(says);
     expect(t.sim.stats.total()).toBe(before);
   });
 });
@@ -42,7 +42,7 @@ describe('PATCH /api/cards/:id', () => {
     const res = await t.request.patch(`/api/cards/${card.id}`).set(admin.headers()).send({ name });
     expect(res.status).toBe(400);
     const body = apiErrorBodySchema.parse(res.body);
-    expect(body.message).toMatch(new RegExp(`(^|; )name: [^;]*${says}`));
+    expect(body.detail).toMatch(new RegExp(`(^|; )name: [^;]*${says}`));
     expect(t.sim.stats.total()).toBe(before);
     expect(t.sim.data.card(card.id)?.name).toBe(card.name);
   });

@@ -15,7 +15,6 @@ import pg from 'pg';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../cli/add-user';
-import { totpCodeAt, totpStepAt } from '../platform/security/totp';
 import { demoScrypt } from '../platform/users/password-hash';
 import { prepareAuditDatabase } from '../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
@@ -23,6 +22,7 @@ import { freePort } from '../test/engines/free-port';
 import { type Balancer, healthCheck, startHaproxy } from '../test/engines/haproxy';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../test/engines/redis';
+import { totpCodeAt, totpStepAt } from '../test/totp-source';
 
 const run = promisify(execFile);
 const password = 'correct horse battery staple';
@@ -535,7 +535,7 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
       expect(await read.json()).toMatchObject({
         status: 503,
         code: 'store_unavailable',
-        message: expect.any(String),
+        detail: expect.any(String),
         requestId: read.headers.get('x-request-id'),
       });
       // And /readyz, for operators and alerts, names Redis.
@@ -543,7 +543,7 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
       expect(ready.status).toBe(503);
       expect(await ready.json()).toMatchObject({
         code: 'not_ready',
-        message: expect.stringMatching(/Redis/),
+        detail: expect.stringMatching(/Redis/),
       });
     } finally {
       await redis.start();

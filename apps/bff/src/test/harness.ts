@@ -12,6 +12,7 @@ import {
   createCardService,
 } from '@card-console/card-service-sim';
 import type { Role } from '@card-console/shared/api/meta';
+import type { Express } from 'express';
 import supertest from 'supertest';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
@@ -86,6 +87,8 @@ export interface TestAppOptions {
   identityProvider?: TestIdentityProvider;
   /** One-time stores in place of the memory defaults (or Redis's): smaller bounds, say. */
   oneTimeStores?: Pick<AppDeps, 'challengeStore' | 'ssoPendingStore'>;
+  /** What the server runs instead of the app: the app mounted in an Express app of the test's. */
+  mount?: (app: Express) => http.RequestListener;
 }
 
 /** A request as the simulator received it. */
@@ -231,9 +234,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.oneTimeStores,
   });
 
-  const server = http.createServer(app.serverOptions);
+  const server = http.createServer();
   server.on('request', captureResponses(responses));
-  server.on('request', app);
+  server.on('request', options.mount ? options.mount(app) : app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = supertest(server);

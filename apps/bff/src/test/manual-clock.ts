@@ -1,4 +1,4 @@
-import type { Clock } from '../http/deps';
+import type { Clock } from '../core/clock';
 
 /** A clock that moves only when a test says so. Starts at a real time so TOTP codes look real. */
 export class ManualClock implements Clock {

@@ -1,5 +1,5 @@
 import type { Role } from '@card-console/shared/api/meta';
-import type { RouteRule } from '../http/route-table';
+import { type Endpoint, routeOf } from '../core/endpoint';
 import type { TestApp, TestSession } from './harness';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { ssoPeople } from './test-identity-provider';
@@ -84,7 +84,7 @@ export function exampleIds(t: TestApp) {
   };
 }
 
-export function resolveExample(t: TestApp, rule: RouteRule): string {
+export function resolveExample(t: TestApp, rule: Endpoint): string {
   const ids = exampleIds(t);
   return rule.example.replace(/\{(\w+)\}/g, (_, name: keyof typeof ids) =>
     encodeURIComponent(ids[name]),
@@ -209,7 +209,7 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };
 
-export const ruleKey = (rule: RouteRule) => `${rule.method} ${rule.path}`;
+export const ruleKey = (rule: Endpoint) => routeOf(rule);
 
 /** Sends `method path` with headers and an optional JSON body through the harness. */
 export function send(

@@ -2,12 +2,12 @@
 // can change between sign-ins, and the single sign-on walk a browser makes against the BFF.
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@card-console/shared/api/meta';
-import type { SsoConfig } from '../env';
 import {
   type ProviderClient,
   type ProviderPerson,
   startIdentityProvider,
-} from '../platform/sso/identity-provider';
+} from '../demo/identity-provider';
+import type { SsoConfig } from '../env';
 import { type BrowserPage, SsoBrowser, type StoppedRedirect } from './sso-browser';
 
 export const providerPassword = 'provider-password-for-tests';

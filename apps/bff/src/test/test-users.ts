@@ -3,7 +3,7 @@ import type { Role } from '@card-console/shared/api/meta';
 import { addUser } from '../cli/add-user';
 import { demoAccounts, demoPassword } from '../platform/users/demo-accounts';
 import { demoScrypt } from '../platform/users/password-hash';
-import { UserDirectory } from '../platform/users/user-directory';
+import { type User, UserDirectory } from '../platform/users/user-directory';
 
 export interface TestCredentials {
   email: string;
@@ -44,4 +44,14 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
     admin: { email: 'admin@example.test', password, totpSecret },
   };
   return { users: await UserDirectory.fromFile(usersFile), credentials, usersFile };
+}
+
+/**
+ * A directory holding exactly `users`, as given: none of the users file's checks (a record that
+ * slipped by them, say). Unknown emails are checked against a demo-cost dummy hash.
+ */
+export async function directoryOf(users: User[]): Promise<UserDirectory> {
+  const directory = await UserDirectory.demo();
+  directory.replaceUsers(users);
+  return directory;
 }

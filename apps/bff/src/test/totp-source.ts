@@ -1,5 +1,18 @@
-import { totpCodeAt, totpStepAt } from '../platform/security/totp';
+import { createGuardrails, generateSync } from 'otplib';
 import type { ManualClock } from './manual-clock';
+
+// The demo admin's secret is 10 bytes, below otplib's default 16-byte floor.
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
+
+/** The code an authenticator app shows at `nowMs` (RFC 6238: SHA-1, 6 digits, 30 s steps). */
+export function totpCodeAt(secret: string, nowMs: number): string {
+  return generateSync({ secret, epoch: Math.floor(nowMs / 1000), guardrails });
+}
+
+/** The 30-second time step `nowMs` falls in. */
+export function totpStepAt(nowMs: number): number {
+  return Math.floor(nowMs / 30_000);
+}
 
 /**
  * Codes as an authenticator app would show them at the test clock's time. The BFF refuses a

@@ -5,9 +5,9 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureLogs, ctx } from '../test/upstream-client';
 import { createUpstreamClient } from './client';
 import { clientDefaults } from './client-options';
-import { captureLogs, ctx } from './test-support';
 
 const AT_ONCE = 16; // a limit preview: 4 sub accounts × 4 walks, over Node's 10
 

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import type { Metrics, RetryBudgetName } from '../platform/metrics/metrics';
-import { compileCheck } from '../platform/schemas/compiled-check';
 import { childTraceparent, type TraceContext } from '../platform/tracing/trace-context';
 import { fullJitterDelay } from './backoff';
 import type { BuiltRequest } from './operations';
@@ -259,16 +258,16 @@ function parseSuccess<S extends z.ZodType>(
 }
 
 /**
- * An upstream answer (or part of one, freshly parsed: the check removes undeclared fields in
- * place) against its schema, compiled from it (`compileCheck`): a mismatch is logged (paths
- * and messages only) and becomes 502 upstream_invalid_response.
+ * An upstream answer (or part of one) against its schema; what is returned is the answer with
+ * the fields the schema does not declare removed. A mismatch is logged (paths and messages
+ * only) and becomes 502 upstream_invalid_response.
  */
 export function checkAnswer<S extends z.ZodType>(
   schema: S,
   json: unknown,
   log: () => Logger,
 ): z.output<S> {
-  const result = compileCheck(schema)(json);
+  const result = schema.safeParse(json);
   if (!result.success) {
     // Paths and messages only: values could hold a PAN.
     const issues = result.error.issues

@@ -2,7 +2,7 @@
 // key alarm on 401, the upstream's Retry-After (or the default) on 429 and 503, and 499 when
 // the browser went away.
 import { describe, expect, it } from 'vitest';
-import { ctx, testClient, useSimulator } from './test-support';
+import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
 

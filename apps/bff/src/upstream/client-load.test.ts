@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ctx, testClient, useSimulator } from './test-support';
+import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
 

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { testPan } from '../test/test-pan';
+import { captureLogs, ctx, TEST_API_KEY, testClient, useSimulator } from '../test/upstream-client';
 import { createUpstreamClient } from './client';
-import { captureLogs, ctx, TEST_API_KEY, testClient, useSimulator } from './test-support';
 import { translateFailure } from './translate-error';
 import { createUpstreamRedactor } from './upstream-redactor';
 

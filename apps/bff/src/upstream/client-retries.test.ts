@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../http/app-error';
-import { ctx, testClient, useSimulator } from './test-support';
+import type { AppError } from '../core/app-error';
+import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
 

@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { testPan } from '../test/test-pan';
+import { captureLogs, ctx, TEST_API_KEY, testClient, useSimulator } from '../test/upstream-client';
 import { createUpstreamClient } from './client';
-import { captureLogs, ctx, TEST_API_KEY, testClient, useSimulator } from './test-support';
 
 const pan = testPan(2);
 

@@ -18,7 +18,7 @@ import {
   upstreamTransactionSchema,
 } from '@card-console/shared/upstream/transaction';
 import { z } from 'zod';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import { noMetrics } from '../platform/metrics/metrics';
 import type { TraceContext } from '../platform/tracing/trace-context';
 import { type CallEnvironment, checkAnswer, executeCall } from './call';

@@ -1,7 +1,7 @@
 // What the log keeps of a network failure: its message and code after redaction (they may
 // quote what the service or a proxy sent), and no code at all when the error's code is not text.
 import { describe, expect, it } from 'vitest';
-import { captureLogs } from './test-support';
+import { captureLogs } from '../test/upstream-client';
 import { translateFailure } from './translate-error';
 
 function logNetworkFailure(error: Error) {

@@ -1,5 +1,5 @@
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 
 /**
  * The only upstream requests the BFF can make: a fixed allowlist of method + path template.

@@ -1,8 +1,8 @@
 // Every way an upstream attempt can fail, straight through translateFailure: what the person
 // gets (status, code, a sentence, a retry hint) and what the log gets (level, alarm).
 import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../test/upstream-client';
 import type { AttemptOutcome } from './send-attempt';
-import { captureLogs } from './test-support';
 import { translateFailure } from './translate-error';
 
 function translate(outcome: AttemptOutcome, retryAfterSeconds?: number) {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import { bodyForLog, parseErrorBody, safeUpstreamMessage } from './safe-message';
 import type { AttemptOutcome } from './send-attempt';
 import type { UpstreamRedactor } from './upstream-redactor';

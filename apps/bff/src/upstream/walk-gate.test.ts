@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import {
   createWalkGate,
   WALK_WAIT_MS,

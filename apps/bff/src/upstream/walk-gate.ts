@@ -1,4 +1,4 @@
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 
 /** How many bulk walks (limit previews, Overview computations) run at once. */
 export interface WalkCaps {

@@ -46,8 +46,22 @@ function serveLimitedOnce(retryAfter: string, headers: Record<string, string> = 
       seenAt.push(Date.now());
       return seenAt.length === 1
         ? HttpResponse.json(
-            { status: 429, code: 'rate_limited', message: 'Slow down', requestId: 'r-1' },
-            { status: 429, headers: { 'Retry-After': retryAfter, ...headers } },
+            {
+              type: '/problems/rate_limited',
+              title: 'Too many requests',
+              status: 429,
+              code: 'rate_limited',
+              detail: 'Slow down',
+              requestId: 'r-1',
+            },
+            {
+              status: 429,
+              headers: {
+                'Content-Type': 'application/problem+json',
+                'Retry-After': retryAfter,
+                ...headers,
+              },
+            },
           )
         : HttpResponse.json({ n: 1 });
     }),
@@ -121,7 +135,7 @@ describe('429 handling', () => {
     const error = new ApiError({
       status: 429,
       code: 'rate_limited',
-      message: 'Slow down',
+      detail: 'Slow down',
       requestId: 'r-9',
       retryAfterSeconds: 3,
     });
@@ -145,8 +159,8 @@ describe('429 handling', () => {
     fakeClock();
     const error = new ApiError({
       status: 503,
-      code: 'busy',
-      message: 'Busy',
+      code: 'upstream_unavailable',
+      detail: 'Busy',
       retryAfterSeconds: 10,
     });
     vi.advanceTimersByTime(4000);
@@ -161,7 +175,7 @@ describe('429 handling', () => {
     const error = new ApiError({
       status: 429,
       code: 'rate_limited',
-      message: 'Slow down',
+      detail: 'Slow down',
       retryAfterSeconds: 3600,
     });
     render(<ErrorState error={error} onRetry={onRetry} />);

@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, server } from '../test/server';
 import { apiJson, apiRequest, setUnauthenticatedListener } from './api-client';
-import { ApiError } from './api-error';
+import { ApiError, apiProblem } from './api-error';
 
 afterEach(() => setUnauthenticatedListener(undefined));
 
@@ -42,7 +42,66 @@ describe('api client', () => {
       message: 'Slow down',
       requestId: 'req-rate_limited',
       retryAfterSeconds: 9,
+      problem: { type: '/problems/rate_limited', title: 'Too many requests', detail: 'Slow down' },
     });
+  });
+
+  it('parses the problem with the shared union: card_changed comes with its typed `current`', async () => {
+    const current = { name: 'Travel', minimumCents: null, maximumCents: 50_000 };
+    server.use(
+      http.patch('/api/cards/c1', () =>
+        apiError(409, 'card_changed', 'Someone else saved.', { current }),
+      ),
+    );
+    const error = await apiRequest('/api/cards/c1', { method: 'PATCH' }).catch((e: unknown) => e);
+    expect(apiProblem(error, 'card_changed')?.current).toEqual(current);
+    expect(apiProblem(error, 'step_up_required')).toBeUndefined();
+    expect(apiProblem(new Error('x'), 'card_changed')).toBeUndefined();
+  });
+
+  it('gives the offered second factors of step_up_required and second_factor_required', async () => {
+    const secondFactor = { methods: ['passkey' as const], passkeyOptions: { challenge: 'c' } };
+    server.use(
+      http.post('/api/session', () =>
+        apiError(401, 'second_factor_required', 'Add a second factor.', { secondFactor }),
+      ),
+    );
+    const error = await apiRequest('/api/session', { method: 'POST' }).catch((e: unknown) => e);
+    expect(apiProblem(error, 'second_factor_required', 'step_up_required')?.secondFactor).toEqual(
+      secondFactor,
+    );
+  });
+
+  it('a JSON body outside the union (card_changed without current, current on another code, an unknown code, the old `message` shape) is not taken as a problem', async () => {
+    const problem = (code: string, status: number) => ({
+      type: `/problems/${code}`,
+      title: 'T',
+      status,
+      code,
+      detail: 'D',
+      requestId: 'r-x',
+    });
+    const current = { name: 'n', minimumCents: null, maximumCents: null };
+    const bodies = [
+      problem('card_changed', 409),
+      { ...problem('not_found', 404), current },
+      problem('no_such_code', 400),
+      { status: 400, code: 'invalid_body', message: 'old shape', requestId: 'r-x' },
+    ];
+    for (const [i, body] of bodies.entries()) {
+      server.use(
+        http.get(`/api/odd/${i}`, () =>
+          HttpResponse.json(body, {
+            status: body.status,
+            headers: { 'Content-Type': 'application/problem+json', 'X-Request-Id': 'r-h' },
+          }),
+        ),
+      );
+      const error = await apiRequest(`/api/odd/${i}`).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: body.status, code: 'http_error', requestId: 'r-h' });
+      expect((error as ApiError).problem).toBeUndefined();
+      expect(apiProblem(error, 'card_changed', 'not_found', 'invalid_body')).toBeUndefined();
+    }
   });
 
   it('copes with an error that is not the documented shape (an HTML page, Retry-After header)', async () => {
@@ -68,18 +127,16 @@ describe('api client', () => {
 
   it('takes the wait from Retry-After when the error body does not give one, the body’s when it does', async () => {
     server.use(
-      http.get('/api/header-only', () =>
-        HttpResponse.json(
-          { status: 429, code: 'rate_limited', message: 'Slow down', requestId: 'r-2' },
-          { status: 429, headers: { 'Retry-After': '5' } },
-        ),
-      ),
-      http.get('/api/both', () =>
-        HttpResponse.json(
-          { status: 429, code: 'rate_limited', message: 'x', requestId: 'r', retryAfterSeconds: 2 },
-          { status: 429, headers: { 'Retry-After': '9' } },
-        ),
-      ),
+      http.get('/api/header-only', () => {
+        const res = apiError(429, 'rate_limited', 'Slow down');
+        res.headers.set('Retry-After', '5');
+        return res;
+      }),
+      http.get('/api/both', () => {
+        const res = apiError(429, 'rate_limited', 'x', { retryAfterSeconds: 2 });
+        res.headers.set('Retry-After', '9');
+        return res;
+      }),
     );
     const before = Date.now();
     const headerOnly = await apiRequest('/api/header-only').catch((e: unknown) => e);
@@ -99,7 +156,9 @@ describe('api client', () => {
     setUnauthenticatedListener(listener);
     server.use(
       http.get('/api/a', () => apiError(401, 'unauthenticated', 'Sign in')),
-      http.get('/api/b', () => apiError(401, 'step_up_required', 'Code please')),
+      http.get('/api/b', () =>
+        apiError(401, 'step_up_required', 'Code please', { secondFactor: { methods: ['totp'] } }),
+      ),
     );
     await apiRequest('/api/b').catch(() => undefined);
     expect(listener).not.toHaveBeenCalled();

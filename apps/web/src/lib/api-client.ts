@@ -1,6 +1,5 @@
 import type { ApiErrorBody } from '@card-console/shared/api/error';
 import { ApiError } from './api-error';
-import { apiUrl, dropEarlyResponses, takeEarlyResponse } from './early-requests';
 import { retryAfterSeconds } from './retry-after';
 
 export interface ApiRequestOptions {
@@ -25,6 +24,16 @@ export function setUnauthenticatedListener(listener: UnauthenticatedListener | u
   onUnauthenticated = listener;
 }
 
+/** `path?query`, leaving undefined values out. */
+function apiUrl(path: string, query?: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
 /** Sends one `/api` request the way the BFF requires and returns the raw response if ok. */
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = {
@@ -34,36 +43,28 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.background) headers['X-Background'] = '1';
   const url = apiUrl(path, options.query);
-  // A plain GET the page already sent while the app loaded (lib/early-requests.ts).
-  const method = options.method ?? 'GET';
-  if (method !== 'GET') dropEarlyResponses();
-  const plainGet = method === 'GET' && !options.background && options.accept === undefined;
   let response: Response;
   try {
     options.signal?.throwIfAborted();
-    const early = plainGet ? takeEarlyResponse(url) : undefined;
     // Absolute against the page, so it is the same origin in the browser and in tests.
-    response = await (early ??
-      fetch(new URL(url, window.location.href), {
-        method,
-        headers,
-        credentials: 'same-origin',
-        cache: 'no-store',
-        body: options.body === undefined ? null : JSON.stringify(options.body),
-        signal: options.signal ?? null,
-      }));
+    response = await fetch(new URL(url, window.location.href), {
+      method: options.method ?? 'GET',
+      headers,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw new ApiError({
       status: 0,
       code: 'network_error',
-      message: 'The server could not be reached. Check your connection and try again.',
+      detail: 'The server could not be reached. Check your connection and try again.',
     });
   }
   if (!response.ok) {
     const error = await toApiError(response);
-    // Signed out (here or in another tab): what was read early may no longer hold.
-    if (error.status === 401) dropEarlyResponses();
     if (error.status === 401 && SESSION_GONE.has(error.code)) onUnauthenticated?.(error);
     throw error;
   }
@@ -83,40 +84,52 @@ export async function apiJson<T>(path: string, options: ApiRequestOptions = {}):
     throw new ApiError({
       status: response.status,
       code: 'invalid_response',
-      message: 'The server sent an answer this page does not understand.',
+      detail: 'The server sent an answer this page does not understand.',
       requestId: response.headers.get('x-request-id') ?? undefined,
     });
   }
 }
 
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.status === 'number' &&
-    typeof v.code === 'string' &&
-    typeof v.message === 'string' &&
-    (v.retryAfterSeconds === undefined || typeof v.retryAfterSeconds === 'number')
-  );
-}
-
-async function toApiError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
+/**
+ * The BFF's RFC 9457 problem details, parsed with the shared union; undefined for any other
+ * body (a proxy's page, a code this build does not know). The schema and zod load with the
+ * first error, not in the first download (README: bundle budget).
+ */
+async function parseProblem(text: string): Promise<ApiErrorBody | undefined> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    json = undefined;
+    return undefined;
   }
+  try {
+    const { apiErrorBodySchema } = await import('@card-console/shared/api/error');
+    const parsed = apiErrorBodySchema.safeParse(json);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined; // the schema's chunk did not load (offline, a newer deployment)
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const problem = await parseProblem(await response.text().catch(() => ''));
   // The body's own figure wins; a proxy or rate limiter in front may send only the header.
-  const retryAfter = retryAfterSeconds(response.headers);
-  const wait = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
-  if (isErrorBody(json)) return new ApiError({ ...wait, ...json });
+  const retryAfter = problem?.retryAfterSeconds ?? retryAfterSeconds(response.headers);
+  if (problem) {
+    return new ApiError({
+      status: response.status,
+      code: problem.code,
+      detail: problem.detail,
+      requestId: problem.requestId,
+      retryAfterSeconds: retryAfter,
+      problem,
+    });
+  }
   return new ApiError({
     status: response.status,
     code: 'http_error',
-    message: `The server answered ${response.status} ${response.statusText}`.trim(),
+    detail: `The server answered ${response.status} ${response.statusText}`.trim(),
     requestId: response.headers.get('x-request-id') ?? undefined,
-    ...wait,
+    retryAfterSeconds: retryAfter,
   });
 }

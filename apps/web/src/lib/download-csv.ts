@@ -1,9 +1,9 @@
 import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import { type ApiRequestOptions, apiJson, apiRequest } from './api-client';
-import { ApiError } from './api-error';
+import { ApiError, type ClientErrorCode } from './api-error';
 
 /** The body broke off part-way, or its receipt does not match what arrived. */
-export const EXPORT_INTERRUPTED = 'export_interrupted';
+export const EXPORT_INTERRUPTED = 'export_interrupted' satisfies ClientErrorCode;
 
 interface CsvDownload {
   query: ApiRequestOptions['query'];
@@ -31,7 +31,7 @@ export async function downloadCsv(path: string, { query, fileName, fallbackName 
     new ApiError({
       status: response.status,
       code: EXPORT_INTERRUPTED,
-      message: 'The export was interrupted before it finished; nothing was saved. Try again.',
+      detail: 'The export was interrupted before it finished; nothing was saved. Try again.',
       requestId,
     });
   let blob: Blob;

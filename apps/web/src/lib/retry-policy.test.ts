@@ -3,7 +3,7 @@ import { ApiError } from './api-error';
 import { MAX_AUTO_RETRY_SECONDS, retryAt, retryDelay, shouldRetry } from './retry-policy';
 
 const error = (status: number, retryAfterSeconds?: number) =>
-  new ApiError({ status, code: 'x', message: 'x', requestId: 'r', retryAfterSeconds });
+  new ApiError({ status, code: 'rate_limited', detail: 'x', requestId: 'r', retryAfterSeconds });
 
 describe('query retry policy', () => {
   it('retries only 429 and 503, at most twice', () => {

@@ -27,3 +27,8 @@ export function fakePan(last4: string): string {
 export function fakeCvv(): string {
   return String(Math.floor(Math.random() * 900) + 100);
 }
+
+/** A card number as the reveal shows it: in groups of four. */
+export function grouped(pan: string): string {
+  return pan.replace(/(.{4})(?=.)/g, '$1 ');
+}

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { reportCaughtError } from '../lib/caught-errors';
 import { createQueryClient } from '../lib/query-client';
-import { createAppRouter } from '../router';
+import { startRouter } from '../router';
 import { apiError, server } from './server';
 
 interface RenderOptions {
@@ -28,7 +28,8 @@ export function renderApp(path: string, options: RenderOptions = {}) {
   }
   const queryClient = createQueryClient({ retry: false });
   const history = createMemoryHistory({ initialEntries: [path] });
-  const router = createAppRouter(queryClient, history);
+  // Started before rendering, as the page starts it (start.ts): the render takes over that load.
+  const router = startRouter(queryClient, history);
   const user = userEvent.setup(
     options.advanceTimers ? { advanceTimers: options.advanceTimers } : {},
   );

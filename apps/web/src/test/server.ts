@@ -1,5 +1,13 @@
-import type { ApiErrorBody } from '@card-console/shared/api/error';
-import { HttpResponse } from 'msw';
+import {
+  apiErrorBodySchema,
+  type ExtendedProblemCode,
+  type ProblemCode,
+  type ProblemExtensions,
+  problemTitles,
+  problemType,
+} from '@card-console/shared/api/error';
+import type { MetaResponse } from '@card-console/shared/api/meta';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 
 /** One MSW server for the web tests; each test adds the handlers it needs. */
@@ -11,16 +19,42 @@ server.events.on('request:start', ({ request }) => {
   sentRequests.push(request.clone());
 });
 
-export function apiError(
+/**
+ * The BFF's answer to a failed call: an RFC 9457 problem of `code` (checked against the shared
+ * union, so a test cannot serve a problem the BFF could not send), as `application/problem+json`.
+ * `extra`: the code's own members (`current` on `card_changed`...) and `retryAfterSeconds`.
+ */
+export function apiError<C extends ProblemCode>(
   status: number,
-  code: string,
-  message = `failed with ${code}`,
-  extra: Partial<ApiErrorBody> = {},
+  code: C,
+  detail = `failed with ${code}`,
+  ...[extra]: C extends ExtendedProblemCode
+    ? [extra: ProblemExtensions<C> & { retryAfterSeconds?: number }]
+    : [extra?: { retryAfterSeconds?: number }]
 ) {
-  const body: ApiErrorBody = { status, code, message, requestId: `req-${code}`, ...extra };
-  return HttpResponse.json(body, { status });
+  const body = apiErrorBodySchema.parse({
+    type: problemType(code),
+    title: problemTitles[code],
+    status,
+    code,
+    detail,
+    requestId: `req-${code}`,
+    ...extra,
+  });
+  return HttpResponse.json(body, {
+    status,
+    headers: { 'Content-Type': 'application/problem+json' },
+  });
 }
 
 export function requestsTo(pathname: string, method = 'GET'): Request[] {
   return sentRequests.filter((r) => new URL(r.url).pathname === pathname && r.method === method);
+}
+
+/** A BFF with nobody signed in (401 on the session) offering the sign-in `meta` describes. */
+export function serveSignedOut(meta: MetaResponse): void {
+  server.use(
+    http.get('/api/meta', () => HttpResponse.json(meta)),
+    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
+  );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
-import { apiErrorBodySchema, pageSchema } from './error';
+import { pageSchema, problemExtensionSchemas } from './error';
 import { visibleNameSchema } from './names';
 import { passkeyAssertionSchema } from './passkeys';
 import { totpCodeSchema } from './session';
@@ -52,7 +52,7 @@ const limitCentsSchema = z.number().int().nonnegative().max(100_000_000_00);
 export const LARGE_MAXIMUM_CENTS = 50_000_00;
 
 /** A card's editable values now, as a 409 `card_changed` carries them (`null`: no such limit). */
-export const cardValuesSchema = apiErrorBodySchema.shape.current.unwrap();
+export const cardValuesSchema = problemExtensionSchemas.card_changed.shape.current;
 export type CardValues = z.infer<typeof cardValuesSchema>;
 
 /**

@@ -1,11 +1,11 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { exportReceiptSchema } from '@card-console/shared/api/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewAuditRecord } from '../../http/deps';
+import type { NewAuditRecord } from '../../platform/audit/audit-store';
+import { parseCsv, rawDownload } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { ManualClock } from '../../test/manual-clock';
 import { testPan } from '../../test/test-pan';
-import { parseCsv, rawDownload } from '../transactions/csv-test-support';
 import { EXPORT_PAGE_SIZE } from './audit-export';
 
 // 1 November 2026, 12:00 UTC: New York is on EST (-05:00) from the 1st, Kolkata at +05:30.
@@ -267,9 +267,11 @@ describe('GET /api/audit/export.csv', () => {
         .set((await adminSession()).headers());
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
+        type: '/problems/invalid_query',
+        title: 'Invalid query',
         status: 400,
         code: 'invalid_query',
-        message: expect.stringMatching(message),
+        detail: expect.stringMatching(message),
         requestId: expect.any(String),
       });
       expect((await t.audit.list({ limit: 1 })).items[0]?.id).toBe(before);

@@ -1,7 +1,9 @@
 import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { instantToIsoDay } from '@card-console/shared/dates';
-import type { AuditStore } from '../../http/deps';
+import type { AuditStore } from '../../platform/audit/audit-store';
+import { type PageSource, paginate, walkBudget } from '../../upstream/paginate';
 import { maskDigitRuns } from '../../upstream/safe-message';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { CardDirectory } from '../cards/card-directory';
 import { csvLines } from '../transactions/csv-text';
 import { withCard } from './audit-card';
@@ -49,10 +51,20 @@ export function auditCsvHeader(timeZone: string): string {
   return csvLines([auditCsvColumns(timeZone)]);
 }
 
+/** The audit trail as a walk's source: its failures are the BFF's own, not the card service's. */
+export const auditTrail: PageSource = {
+  name: 'the audit trail',
+  repeated: { status: 500, code: 'internal_error' },
+  tooLong: { status: 500, code: 'internal_error' },
+  timeout: { status: 503, code: 'store_unavailable' },
+};
+
 /**
- * Every record matching `filter`, newest first, as CSV pages: a keyset walk of the store,
- * starting from `first` (read before the download began, so a store that is down is still a
- * plain error answer). Records appended meanwhile are newer than the walk: never repeated.
+ * Every record matching `filter`, newest first, as CSV pages: a keyset walk of the store
+ * (`paginate`, bounded by `WALK_LIMITS.auditExport`), starting from `first` (read before the
+ * download began, so a store that is down is still a plain error answer). Records appended
+ * meanwhile are newer than the walk: never repeated. The next page is read while this one
+ * is written.
  */
 export async function* auditCsvPages(
   audit: AuditStore,
@@ -60,15 +72,19 @@ export async function* auditCsvPages(
   timeZone: string,
   first: { items: AuditRecord[]; nextCursor?: string },
   cards: Pick<CardDirectory, 'label'>,
+  options: { now?: () => number } = {},
 ): AsyncGenerator<CsvPage> {
   const local = zonedTime(timeZone);
-  let page = first;
-  for (;;) {
+  const pages = paginate({
+    first,
+    next: (cursor) => audit.list({ limit: EXPORT_PAGE_SIZE, filter, cursor }),
+    cursorOf: (page) => page.nextCursor,
+    budget: walkBudget(WALK_LIMITS.auditExport, { source: auditTrail, ...options }),
+  });
+  for await (const page of pages) {
     yield {
       text: csvLines(page.items.map((r) => toAuditCsvRecord(withCard(r, cards), local))),
       rows: page.items.length,
     };
-    if (!page.nextCursor) return;
-    page = await audit.list({ limit: EXPORT_PAGE_SIZE, filter, cursor: page.nextCursor });
   }
 }

@@ -128,9 +128,11 @@ describe('GET /api/audit with the screen’s filters', () => {
     const res = await t.request.get(`/api/audit?${query}`).set(admin.headers());
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
+      type: '/problems/invalid_query',
+      title: 'Invalid query',
       status: 400,
       code: 'invalid_query',
-      message: expect.stringMatching(message),
+      detail: expect.stringMatching(message),
       requestId: expect.any(String),
     });
   });

@@ -2,7 +2,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { ListEnvelope } from '@card-console/shared/upstream/common';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { createLogger } from '../../platform/logger';
 import { lineSink } from '../../test/capture';
 import { ManualClock } from '../../test/manual-clock';
@@ -263,5 +263,59 @@ describe('card directory', () => {
     expect(stuckPages).toBe(2);
     expect(directory.label('card_9')).toBeUndefined();
     expect(directory.label('card_1')?.name).toBe('Card 1');
+  });
+
+  it('a card list that never ends fails its walk at the page cap, keeping the names it had', async () => {
+    const fake = fakeCards(five);
+    let endless = false;
+    let endlessPages = 0;
+    const clock = new ManualClock();
+    const logs: string[] = [];
+    const directory = createCardDirectory({
+      listPage: async (cursor, requestId) => {
+        if (!endless) return fake.listPage(cursor, requestId);
+        endlessPages += 1;
+        const at = cursor === undefined ? 0 : Number(cursor);
+        return { items: [card(100 + at)], metadata: { nextCursor: String(at + 1) } };
+      },
+      clock,
+      logger: createLogger('debug', lineSink(logs)),
+      maxPages: 30,
+    });
+    await directory.ready();
+    endless = true;
+    clock.advance(60_000);
+    await directory.ready();
+    await settle();
+    for (let i = 0; i < 40; i++) await tick();
+    expect(endlessPages).toBe(30);
+    expect(directory.label('card_100')).toBeUndefined();
+    expect(directory.label('card_1')?.name).toBe('Card 1');
+    expect(logs.join('\n')).toContain('"code":"upstream_bad_gateway"');
+  });
+
+  it('a walk past its time budget fails, keeping the names it had', async () => {
+    const fake = fakeCards(five);
+    const clock = new ManualClock();
+    const logs: string[] = [];
+    let slow = false;
+    const directory = createCardDirectory({
+      listPage: async (cursor, requestId) => {
+        // Each page of the slow walk takes the clock a minute on.
+        if (slow) clock.advance(60_000);
+        return fake.listPage(cursor, requestId);
+      },
+      clock,
+      logger: createLogger('debug', lineSink(logs)),
+      maxWalkMs: 90_000,
+    });
+    await directory.ready();
+    fake.setCards([card(1, 'Renamed'), ...five.slice(1)]);
+    slow = true;
+    clock.advance(60_000);
+    await directory.ready();
+    await settle();
+    expect(directory.label('card_1')?.name).toBe('Card 1');
+    expect(logs.join('\n')).toContain('"code":"upstream_timeout"');
   });
 });

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { ListEnvelope } from '@card-console/shared/upstream/common';
 import type { Logger } from 'pino';
-import type { Clock } from '../../http/deps';
+import type { Clock } from '../../core/clock';
 import type { UpstreamClient } from '../../upstream/client';
+import { paginate, walkBudget } from '../../upstream/paginate';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
 
 /** What a transaction shows of the card that paid. Shared by every row that names the card. */
 export interface CardLabel {
@@ -24,7 +26,9 @@ export interface CardLabel {
  *   `unknownRefreshGapMs` and never within that long of the last walk (a card the service no
  *   longer lists would otherwise start one on every page).
  * - A walk that fails keeps the map as it was (logged; tried again after
- *   `failureRetryGapMs`): a read is never failed by its directory.
+ *   `failureRetryGapMs`): a read is never failed by its directory. A walk is bounded
+ *   (`maxPages`, `maxWalkMs`: `WALK_LIMITS.cards`), so a card list that never ends fails it
+ *   too, as does a cursor that repeats (`paginate`).
  * - `remember` puts a card the BFF has just changed (a rename) in at once, and keeps it over a
  *   walk already under way, whose pages may predate the change.
  *
@@ -52,8 +56,12 @@ export interface CardDirectoryOptions {
   unknownRefreshGapMs?: number;
   failureRetryGapMs?: number;
   firstFillWaitMs?: number;
-  /** A walk stops after this many pages and keeps what it read (25 cards a page: 100,000). */
+  /**
+   * A walk asking for more pages than this fails (25 cards a page: 100,000), as one taking
+   * longer than `maxWalkMs` does: the directory keeps the cards it had (`WALK_LIMITS.cards`).
+   */
   maxPages?: number;
+  maxWalkMs?: number;
 }
 
 export const cardDirectoryDefaults = {
@@ -61,7 +69,8 @@ export const cardDirectoryDefaults = {
   unknownRefreshGapMs: 15_000,
   failureRetryGapMs: 10_000,
   firstFillWaitMs: 2_000,
-  maxPages: 4_000,
+  maxPages: WALK_LIMITS.cards.maxPages,
+  maxWalkMs: WALK_LIMITS.cards.timeMs,
 } as const;
 
 const settled = Promise.resolve();
@@ -81,19 +90,19 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
 
   async function walk(requestId: string): Promise<Map<string, CardLabel>> {
     const fresh = new Map<string, CardLabel>();
-    let cursor: string | undefined;
-    for (let pages = 0; pages < o.maxPages; pages++) {
-      const page = await o.listPage(cursor, requestId);
-      for (const card of page.items) fresh.set(card.id, { name: card.name, last4: card.last4 });
-      const next = page.metadata.nextCursor;
-      if (next === undefined) return fresh;
-      if (next === cursor) throw new Error('the card service repeated a page of cards');
-      cursor = next;
-    }
-    log.warn(
-      { cards: fresh.size, pages: o.maxPages },
-      'card directory walk stopped at its page cap',
+    const budget = walkBudget(
+      { what: WALK_LIMITS.cards.what, maxPages: o.maxPages, timeMs: o.maxWalkMs },
+      { now: () => o.clock.now() },
     );
+    const pages = paginate({
+      first: () => o.listPage(undefined, requestId),
+      next: (cursor) => o.listPage(cursor, requestId),
+      cursorOf: (page) => page.metadata.nextCursor,
+      budget,
+    });
+    for await (const page of pages) {
+      for (const card of page.items) fresh.set(card.id, { name: card.name, last4: card.last4 });
+    }
     return fresh;
   }
 

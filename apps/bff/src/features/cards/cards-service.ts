@@ -1,6 +1,6 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import type { Who } from '../../platform/sessions/who';
+import type { FeatureDeps } from '../feature-deps';
 import { toApiCard } from './card-mapper';
 
 export interface CardListInput {

@@ -256,7 +256,7 @@ describe('GET /api/cards/:id/limit-impact', () => {
     expect(res.status).toBe(400);
     const body = apiErrorBodySchema.parse(res.body);
     expect(body.code).toBe('invalid_query');
-    expect(body.message).toMatch(reason);
+    expect(body.detail).toMatch(reason);
     expect(t.sim.stats.count('GET /transaction')).toBe(0);
   });
 
@@ -274,7 +274,7 @@ describe('GET /api/cards/:id/limit-impact', () => {
     const { max } = currentLimits(card.id);
     const res = await preview(card.id, { minimumCents: String((max ?? 0) + 1) });
     expect(res.status).toBe(400);
-    expect(apiErrorBodySchema.parse(res.body).message).toContain(`${max} cents`);
+    expect(apiErrorBodySchema.parse(res.body).detail).toContain(`${max} cents`);
     expect(t.sim.stats.count('GET /transaction')).toBe(0);
   });
 

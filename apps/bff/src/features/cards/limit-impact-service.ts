@@ -1,12 +1,15 @@
 import type { LimitImpact } from '@card-console/shared/api/insights';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
-import type { CallContext, DeferredPage, UpstreamClient } from '../../upstream/client';
-import { walkPages } from '../../upstream/walk-pages';
-import { createRangePlanner, type DateRange } from '../transactions/date-ranges';
+import pLimit from 'p-limit';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
+import type { CallContext, UpstreamClient } from '../../upstream/client';
+import { type WalkBudget, walkBudget } from '../../upstream/paginate';
+import { walkRanges } from '../../upstream/ranged-walk';
+import { allSubAccounts } from '../../upstream/sub-account-pages';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { FeatureDeps } from '../feature-deps';
 
 const DAY_MS = 86_400_000;
 /** The window a preview looks at: the last 90 days, up to now. */
@@ -17,8 +20,6 @@ export const IMPACT_SUB_ACCOUNTS_AT_ONCE = 4;
 export const IMPACT_WALKS = 4;
 /** A range is sized to about this many pages. */
 export const IMPACT_PAGES_PER_RANGE = 8;
-/** Pages of the sub-account list read at most (25 a page: 10,000 sub accounts). */
-const MAX_SUB_ACCOUNT_PAGES = 400;
 
 /**
  * A decline for the card's transaction-size limit. The service names reasons in free text
@@ -117,15 +118,17 @@ export function limitsFor(card: UpstreamCard, query: Partial<Limits>): Limits {
  *
  * The transaction list is per sub account and a card does not say which one it belongs to,
  * so every sub account is asked for the card's rows (`card_id`, the window's bounds), a few at
- * once; where more than a page comes back, that sub account's window is split into date
- * ranges walked at once, as the CSV export does (`date-ranges.ts`): every row in exactly one
- * range. Only amounts are kept, so one walk serves any limits: previews of the same card
+ * once (`p-limit`); where more than a page comes back, that sub account's window is split
+ * into date ranges walked at once, as the CSV export does (`upstream/ranged-walk.ts`): every
+ * row in exactly one range. Only amounts are kept, so one walk serves any limits: previews of the same card
  * running at the same time share it, whatever limits each asks about.
  *
  * A preview is a bulk walk, as an export is: every call it makes (the card too) retries from
  * the bulk budget, and it runs in one of the person's walk slots (`walk-gate.ts`), waiting
  * briefly in line when they are taken, so a flood of previews cannot take the card service's
- * rate limit from people's reads. Joining a walk already running needs no slot.
+ * rate limit from people's reads. Joining a walk already running needs no slot. The walk is
+ * bounded (`WALK_LIMITS.limitPreview`, its sub-account list `WALK_LIMITS.subAccounts`): a
+ * card service that never ends a list makes the preview a clear 502 or 504, not a wait.
  */
 export function createLimitImpactService({
   upstream,
@@ -169,7 +172,8 @@ export function createLimitImpactService({
         if (read) return await read;
         const to = clock.now();
         // Shared, so never tied to one browser's connection.
-        const window = walkCard(upstream, ctx, cardId, to - IMPACT_WINDOW_MS, to);
+        const budget = walkBudget(WALK_LIMITS.limitPreview, { now: () => clock.now() });
+        const window = walkCard(upstream, ctx, cardId, to - IMPACT_WINDOW_MS, to, budget);
         walking.set(cardId, { card, window });
         const done = () => walking.delete(cardId);
         window.then(done, done);
@@ -181,34 +185,13 @@ export function createLimitImpactService({
   };
 }
 
-async function listSubAccountIds(upstream: UpstreamClient, ctx: CallContext): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_SUB_ACCOUNT_PAGES; pages++) {
-    const page = await upstream.listSubAccounts(ctx, cursor ? { cursor } : {});
-    for (const sub of page.items) ids.push(sub.id);
-    const next = page.metadata.nextCursor;
-    if (next === undefined || next === cursor) break;
-    cursor = next;
-  }
-  return ids;
-}
-
-/** Runs `work` over `items`, at most `width` at once. */
-async function eachAtOnce<T>(items: T[], width: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
 export async function walkCard(
   upstream: UpstreamClient,
   ctx: CallContext,
   cardId: string,
   from: number,
   to: number,
+  budget: WalkBudget = walkBudget(WALK_LIMITS.limitPreview),
 ): Promise<CardWindow> {
   const window: CardWindow = {
     from,
@@ -231,14 +214,20 @@ export async function walkCard(
   // One failure fails the preview: the requests still in flight are cut.
   const stop = new AbortController();
   const walkCtx = { ...ctx, signal: stop.signal };
+  const limit = pLimit(IMPACT_SUB_ACCOUNTS_AT_ONCE);
   try {
-    const subAccountIds = await listSubAccountIds(upstream, walkCtx);
-    await eachAtOnce(subAccountIds, IMPACT_SUB_ACCOUNTS_AT_ONCE, (subAccountId) =>
-      walkSubAccount(upstream, walkCtx, { subAccountId, cardId, from, to }, (items) =>
-        take(subAccountId, items),
+    const subs = await allSubAccounts(upstream, walkCtx, budget.child(WALK_LIMITS.subAccounts));
+    await Promise.all(
+      subs.map(({ id: subAccountId }) =>
+        limit(() =>
+          walkSubAccount(upstream, walkCtx, budget, { subAccountId, cardId, from, to }, (items) =>
+            take(subAccountId, items),
+          ),
+        ),
       ),
     );
   } catch (error) {
+    limit.clearQueue();
     stop.abort();
     throw error;
   }
@@ -254,66 +243,33 @@ interface Filter {
 }
 
 /**
- * Every row of the card in one sub account's window. The first page of the whole window is
- * read first; if it is the only one, that is all. Otherwise the window is split into ranges
- * sized from that page and `IMPACT_WALKS` of them are walked at once. As in the export, a
- * range cut below another is asked for one millisecond more and keeps only rows at or before
- * its bound, so a service keeping finer dates than milliseconds loses no row between ranges.
+ * Every row of the card in one sub account's window: a ranged walk (`upstream/ranged-walk.ts`)
+ * of `IMPACT_PAGES_PER_RANGE`-page ranges, `IMPACT_WALKS` at once, under the preview's budget.
  */
 async function walkSubAccount(
   upstream: UpstreamClient,
   ctx: CallContext,
+  budget: WalkBudget,
   filter: Filter,
   take: (items: UpstreamTransaction[]) => void,
 ): Promise<void> {
-  const fetchPage = (range: DateRange, cursor?: string) => {
-    const cut = range.to !== filter.to ? range.to : undefined;
-    return upstream.listTransactionsDeferred(ctx, {
-      subAccountId: filter.subAccountId,
-      cardId: filter.cardId,
-      fromDate: range.from ?? filter.from,
-      toDate: cut === undefined ? (range.to ?? filter.to) : cut + 1,
-      cursor,
-    });
-  };
-  /** Walks a range to its end from `page` (its first); returns its rows. */
-  const walkRange = async (range: DateRange, page: DeferredPage<UpstreamTransaction>) => {
-    const cut = range.to !== filter.to ? range.to : undefined;
-    let rows = 0;
-    await walkPages(
-      page,
-      (cursor) => fetchPage(range, cursor),
-      (checked) => {
-        const items =
-          cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
-        rows += items.length;
-        take(items);
-      },
-    );
-    return rows;
-  };
-
-  const whole: DateRange = { from: filter.from, to: filter.to };
-  const first = await fetchPage(whole);
-  const firstItems = first.items();
-  if (first.metadata.nextCursor === undefined || firstItems.length === 0) {
-    await walkRange(whole, first);
-    return;
-  }
-  const planner = createRangePlanner(
-    filter,
-    { dates: firstItems.map((t) => Date.parse(t.date)) },
-    IMPACT_PAGES_PER_RANGE * firstItems.length,
-  );
-  const walker = async () => {
-    for (let range = planner.next(); range; range = planner.next()) {
-      // A first range that is the whole window is the first page's own walk.
-      const isWhole = range.from === filter.from && range.to === filter.to;
-      const rows = await walkRange(range, isWhole ? first : await fetchPage(range));
-      planner.walked(range, rows);
-    }
-  };
-  await Promise.all(Array.from({ length: IMPACT_WALKS }, walker));
+  await walkRanges({
+    span: { from: filter.from, to: filter.to },
+    page: (ask, cursor) =>
+      upstream.listTransactionsDeferred(ctx, {
+        subAccountId: filter.subAccountId,
+        cardId: filter.cardId,
+        fromDate: ask.from ?? filter.from,
+        toDate: ask.to ?? filter.to,
+        cursor,
+      }),
+    dateOf: (t) => Date.parse(t.date),
+    atOnce: IMPACT_WALKS,
+    pagesPerRange: IMPACT_PAGES_PER_RANGE,
+    budget,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    range: () => ({ take: (rows) => take(rows()) }),
+  });
 }
 
 /**

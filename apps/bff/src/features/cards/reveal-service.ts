@@ -1,8 +1,8 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
 import { maskDigitRuns } from '../../upstream/safe-message';
+import type { FeatureDeps } from '../feature-deps';
 import { toRevealResponse } from './card-mapper';
 
 function codeOf(error: unknown): string {

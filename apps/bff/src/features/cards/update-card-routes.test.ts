@@ -156,7 +156,7 @@ describe('PATCH /api/cards/:id', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'upstream_rejected',
-      message: 'maximum is above the program limit',
+      detail: 'maximum is above the program limit',
     });
     expect(await auditFor(res.body.requestId)).toMatchObject([
       { outcome: 'failed', detail: 'upstream_rejected' },
@@ -190,8 +190,8 @@ describe('PATCH /api/cards/:id', () => {
       expect(res.status).toBe(400);
       const body = apiErrorBodySchema.parse(res.body);
       expect(body.code).toBe('invalid_body');
-      expect(body.message).toContain(missing);
-      expect(body.message).toContain('you saw');
+      expect(body.detail).toContain(missing);
+      expect(body.detail).toContain('you saw');
       expect(t.sim.stats.total()).toBe(0);
     },
   );
@@ -217,9 +217,11 @@ describe('PATCH /api/cards/:id', () => {
       .send({ transactionSizeLimit: { minimumCents: 0 }, expected: stale });
     expect(res.status).toBe(409);
     expect(apiErrorBodySchema.parse(res.body)).toEqual({
+      type: '/problems/card_changed',
+      title: 'Card changed meanwhile',
       status: 409,
       code: 'card_changed',
-      message: expect.stringContaining('Someone else changed this card'),
+      detail: expect.stringContaining('Someone else changed this card'),
       requestId: res.headers['x-request-id'],
       current: now,
     });

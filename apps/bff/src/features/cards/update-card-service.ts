@@ -1,9 +1,9 @@
 import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/cards';
 import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import type { FeatureDeps } from '../feature-deps';
 import { limitSnapshot, toApiCard } from './card-mapper';
 
 export interface CardChange {
@@ -82,7 +82,7 @@ export function createUpdateCardService({
               'card_changed',
               'Someone else changed this card after you loaded it, so nothing was saved. ' +
                 'Check its current values and apply your change again.',
-              { details: { current: now } },
+              { extensions: { current: now } },
             );
           }
           const body = mergedPatch(before, change);

@@ -2,8 +2,8 @@
 // for each one that fails, and no check at all once shutdown has begun.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { READY_CHECK_TIMEOUT_MS, READY_CHECK_TTL_MS } from '../../http/health-router';
 import { startTestApp, type TestApp } from '../../test/harness';
-import { READY_CHECK_TIMEOUT_MS, READY_CHECK_TTL_MS } from './health-router';
 import { NotReadyError, type ReadinessCheck } from './readiness';
 
 /** A dependency whose state the test sets: a stand-in for Redis, never an engine itself. */
@@ -62,7 +62,7 @@ describe('with the card service and another dependency', () => {
     redis.state.outcome = () => Promise.reject(new NotReadyError('Redis did not answer PING'));
     const body = notReadyBody(await t.request.get('/readyz'));
     expect(body.code).toBe('not_ready');
-    expect(body.message).toBe('Not ready: Redis did not answer PING.');
+    expect(body.detail).toBe('Not ready: Redis did not answer PING.');
     expect(body.checks).toEqual({ upstream: 'ok', redis: 'Redis did not answer PING' });
   });
 
@@ -98,7 +98,7 @@ describe('with the card service and another dependency', () => {
       upstream: 'the card service answered with an error',
       redis: 'Redis is loading its data',
     });
-    expect(body.message).toBe(
+    expect(body.detail).toBe(
       'Not ready: the card service answered with an error; Redis is loading its data.',
     );
   });
@@ -145,7 +145,7 @@ describe('the card service', () => {
     const t = await startTestApp({ sim: { apiKey: 'a-different-program-key', transactions: 50 } });
     try {
       const body = notReadyBody(await t.request.get('/readyz'));
-      expect(body.message).toBe('Not ready: the card service refused the API key.');
+      expect(body.detail).toBe('Not ready: the card service refused the API key.');
       expect(body.checks).toEqual({ upstream: 'the card service refused the API key' });
       expect(JSON.stringify(body)).not.toMatch(/reachable/);
       expect(t.logs.some((l) => l.includes('"alarm":"upstream_key_rejected"'))).toBe(true);

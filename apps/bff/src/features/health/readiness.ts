@@ -1,4 +1,4 @@
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { StoreUnavailableError } from '../../platform/store-unavailable';
 
 /**

@@ -1,16 +1,15 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import pLimit from 'p-limit';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
-import type { CallContext, DeferredPage, UpstreamClient } from '../../upstream/client';
-import { walkPages } from '../../upstream/walk-pages';
+import type { CallContext, UpstreamClient } from '../../upstream/client';
+import type { WalkBudget } from '../../upstream/paginate';
+import { walkRanges } from '../../upstream/ranged-walk';
 import { addTransaction, emptyDay } from './day-aggregate';
-import { addDays, dayStart } from './local-days';
+import { addDays, dayStart, localDay } from './local-days';
 
 /** Date ranges walked at once per computation, as the CSV export does. */
 export const DAY_WALKS = 2;
-/** A range is sized to about this many pages, from the density the first page shows. */
+/** A range is sized to about this many pages, from the density seen so far. */
 const PAGES_PER_RANGE = 16;
-const DAY_MS = 86_400_000;
 
 export interface DayWalkHooks {
   /** Rows read and counted so far grew by `n`. */
@@ -23,13 +22,12 @@ export interface DayWalkHooks {
 
 /**
  * Walks one sub account's transactions over consecutive calendar days (in `timeZone`) and
- * counts every row into its day, the CSV export's way (`transactions/export-service.ts`):
- * the first page of the whole span is read; if it is the only one, that is the walk.
- * Otherwise the span is split into ranges of whole days sized from that page's density,
- * newest first, `DAY_WALKS` of them walked at once, each with its own cursor and inclusive
- * millisecond bounds that touch without overlapping, so every row is counted once. Ranges
- * of whole days let each range's days be stored as soon as it ends: a walk that fails later
- * keeps them.
+ * counts every row into its day: a ranged walk (`upstream/ranged-walk.ts`) whose ranges are
+ * whole days (each range's lower bound moved down to the start of its day), `DAY_WALKS` at
+ * once, each about `PAGES_PER_RANGE` pages, inclusive millisecond bounds that touch without
+ * overlapping, so every row is counted once. Ranges of whole days let each range's days be
+ * stored as soon as it ends: a walk that fails later keeps them. Every page counts against
+ * `budget`, the computation's (`WALK_LIMITS.overview`); aborting `signal` stops the walk.
  */
 export async function walkDays(
   upstream: UpstreamClient,
@@ -38,95 +36,57 @@ export async function walkDays(
   timeZone: string,
   days: readonly string[],
   hooks: DayWalkHooks,
+  walk: { budget: WalkBudget; signal?: AbortSignal },
 ): Promise<void> {
   const first = days[0];
   const last = days[days.length - 1];
   if (first === undefined || last === undefined) return;
-  const lastInstant = dayStart(addDays(last, 1), timeZone) - 1;
+  const span = { from: dayStart(first, timeZone), to: dayStart(addDays(last, 1), timeZone) - 1 };
 
-  const fetchPage = (from: number, to: number, cut: boolean, cursor?: string) =>
-    upstream.listTransactionsDeferred(ctx, {
-      subAccountId,
-      fromDate: from,
-      // A range below another is asked 1 ms more and cut (`countRange`).
-      toDate: cut ? to + 1 : to,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-
-  const stop = new AbortController();
-  const whole = await fetchPage(dayStart(first, timeZone), lastInstant, false);
-  const firstItems = whole.items();
-  if (whole.metadata.nextCursor === undefined) {
-    // One page: that is every row of the span.
-    const counter = dayCounter(days, timeZone, lastInstant);
-    counter.add(firstItems);
-    hooks.rows(firstItems.length);
-    hooks.estimate(firstItems.length);
-    await hooks.done(counter.days);
-    return;
-  }
-  if (firstItems.length === 0) {
-    // An empty page that goes on: nothing to size ranges by, so one range.
-    await walkRange(days, false);
-    return;
-  }
-
-  const dates = firstItems.map((t) => Date.parse(t.date));
-  const rowsPerMs = dates.length / (Math.max(...dates) - Math.min(...dates) + 1);
-  hooks.estimate(Math.round(rowsPerMs * (lastInstant - dayStart(first, timeZone) + 1)));
-  const daysPerRange = Math.max(
-    1,
-    Math.floor((PAGES_PER_RANGE * firstItems.length) / (rowsPerMs * DAY_MS)),
-  );
-  const ranges: string[][] = [];
-  for (let end = days.length; end > 0; end -= daysPerRange) {
-    ranges.push(days.slice(Math.max(0, end - daysPerRange), end));
-  }
-  // One range that is the whole span: the first page's own walk goes on.
-  if (ranges.length === 1) {
-    await walkRange(days, false, whole);
-    return;
-  }
-  const limit = pLimit(DAY_WALKS);
-  await Promise.all(
-    ranges.map((range, i) =>
-      limit(async () => {
-        if (stop.signal.aborted) return;
-        try {
-          await walkRange(range, i > 0);
-        } catch (error) {
-          stop.abort();
-          throw error;
-        }
+  await walkRanges({
+    span,
+    page: (ask, cursor) =>
+      upstream.listTransactionsDeferred(ctx, {
+        subAccountId,
+        fromDate: ask.from ?? span.from,
+        toDate: ask.to ?? span.to,
+        ...(cursor === undefined ? {} : { cursor }),
       }),
-    ),
-  );
-
-  /** One range's cursor walk; `cut`: it lies below another range. */
-  async function walkRange(
-    range: readonly string[],
-    cut: boolean,
-    start?: DeferredPage<UpstreamTransaction>,
-  ): Promise<void> {
-    const oldest = range[0];
-    const newest = range[range.length - 1];
-    if (oldest === undefined || newest === undefined) return;
-    const from = dayStart(oldest, timeZone);
-    const to = dayStart(addDays(newest, 1), timeZone) - 1;
-    const counter = dayCounter(range, timeZone, to);
-    const first = start ?? (await fetchPage(from, to, cut));
-    const complete = await walkPages(
-      first,
-      (cursor) => fetchPage(from, to, cut, cursor),
-      (checked) => {
-        counter.add(checked);
-        hooks.rows(checked.length);
-      },
-      () => stop.signal.aborted,
-    );
-    if (!complete) return;
-    await hooks.done(counter.days);
-  }
+    dateOf: (t) => Date.parse(t.date),
+    atOnce: DAY_WALKS,
+    pagesPerRange: PAGES_PER_RANGE,
+    align: (ms) => dayStart(localDay(ms, timeZone), timeZone),
+    budget: walk.budget,
+    ...(walk.signal ? { signal: walk.signal } : {}),
+    sized(items, more) {
+      if (!more) hooks.estimate(items.length);
+      else if (items.length > 0) {
+        const dates = items.map((t) => Date.parse(t.date));
+        const rowsPerMs = dates.length / (Math.max(...dates) - Math.min(...dates) + 1);
+        hooks.estimate(Math.round(rowsPerMs * (span.to - span.from + 1)));
+      }
+    },
+    range(range) {
+      const from = range.from ?? span.from;
+      const to = range.to ?? span.to;
+      const counter = dayCounter(
+        days.filter((d) => {
+          const start = dayStart(d, timeZone);
+          return start >= from && start <= to;
+        }),
+        timeZone,
+        to,
+      );
+      return {
+        take(rows) {
+          const checked = rows();
+          counter.add(checked);
+          hooks.rows(checked.length);
+        },
+        done: () => hooks.done(counter.days),
+      };
+    },
+  });
 }
 
 /**

@@ -4,8 +4,8 @@
 // runs are answered partly from stored days.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { expectedOverview, settledOverview } from './overview-test-support';
 
 /**
  * 04:00 UTC: the simulator's data starts 18 months before, at 2025-05-20T04:00:00.000Z, with

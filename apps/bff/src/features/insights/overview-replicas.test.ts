@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { expectedOverview, settledOverview } from './overview-test-support';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 

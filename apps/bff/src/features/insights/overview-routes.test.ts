@@ -3,10 +3,10 @@
 // walk that keeps what was known, and bad input.
 import { overviewSchema } from '@card-console/shared/api/insights';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { SETTLING_DAYS } from './day-aggregate';
 import { MIN_REFRESH_MS } from './overview-service';
-import { expectedOverview, settledOverview } from './overview-test-support';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY_MS = 86_400_000;
@@ -218,7 +218,7 @@ describe('GET /api/insights/overview', () => {
       const res = await ask(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body).toMatchObject({ status: 400, code: 'invalid_query' });
-      expect(res.body.message).toMatch(/\w/);
+      expect(res.body.detail).toMatch(/\w/);
     }
     const longest = await ask({ ...base, from: '2025-01-31', to: '2026-01-31', tz: 'UTC' });
     expect(longest.status).toBe(200);

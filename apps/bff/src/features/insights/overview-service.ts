@@ -2,11 +2,14 @@ import type { Overview, OverviewQuery } from '@card-console/shared/api/insights'
 import { isIsoDay } from '@card-console/shared/dates';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
 import type { DayAggregate, DayAggregateStore } from '../../platform/insights/day-aggregate-store';
-import type { CallContext, UpstreamClient } from '../../upstream/client';
+import type { CallContext } from '../../upstream/client';
+import { walkBudget } from '../../upstream/paginate';
+import { allSubAccounts } from '../../upstream/sub-account-pages';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { FeatureDeps } from '../feature-deps';
 import { categoryGroupLabel } from './category-groups';
 import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
@@ -25,8 +28,6 @@ export const TOP = 10;
 export const MIN_REFRESH_MS = 5_000;
 /** After a failed walk, requests say so for this long before one tries again. */
 export const RETRY_AFTER_FAILURE_MS = 5_000;
-/** Pages of the sub-account list read at most (25 a page: 10,000 sub accounts). */
-const MAX_SUB_ACCOUNT_PAGES = 400;
 
 interface Job {
   done: Promise<void>;
@@ -82,6 +83,8 @@ export function createOverviewService(deps: OverviewServiceDeps) {
     // Every row the service lists from now on may be missing from what this walk counts.
     const walkedAt = clock.now();
     const walkAll = async () => {
+      // Every page of the computation counts against one budget (`WALK_LIMITS.overview`).
+      const budget = walkBudget(WALK_LIMITS.overview, { now: () => clock.now() });
       // Runs of days (many short ones when pending rows are scattered) walked a few at once.
       const limit = pLimit(DAY_WALKS);
       const stop = new AbortController();
@@ -91,22 +94,30 @@ export function createOverviewService(deps: OverviewServiceDeps) {
           return limit(async () => {
             if (stop.signal.aborted) return;
             try {
-              await walkDays(upstream, ctx, subAccountId, tz, run, {
-                rows: (n) => {
-                  job.rowsRead += n;
+              await walkDays(
+                upstream,
+                ctx,
+                subAccountId,
+                tz,
+                run,
+                {
+                  rows: (n) => {
+                    job.rowsRead += n;
+                  },
+                  estimate: (n) => {
+                    job.estimates[slot] = n;
+                  },
+                  done: (counted) =>
+                    store.put(
+                      subAccountId,
+                      tz,
+                      counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
+                    ),
                 },
-                estimate: (n) => {
-                  job.estimates[slot] = n;
-                },
-                done: (counted) =>
-                  store.put(
-                    subAccountId,
-                    tz,
-                    counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
-                  ),
-              });
+                { budget, signal: stop.signal },
+              );
             } catch (error) {
-              stop.abort();
+              stop.abort(error);
               throw error;
             }
           });
@@ -159,7 +170,11 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         trace: who.trace,
         role: who.actor.role,
       };
-      const all = await listSubAccounts(upstream, ctx);
+      const all = await allSubAccounts(
+        upstream,
+        ctx,
+        walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
+      );
       const subs = subAccountId === undefined ? all : all.filter((s) => s.id === subAccountId);
       if (subAccountId !== undefined && subs.length === 0) {
         throw new AppError(404, 'sub_account_not_found', 'There is no such sub account.');
@@ -243,22 +258,6 @@ function checked(query: OverviewQuery) {
   }
   // The answer's period says the zone as it was computed in: the canonical one.
   return { ...query, tz };
-}
-
-async function listSubAccounts(
-  upstream: UpstreamClient,
-  ctx: CallContext,
-): Promise<UpstreamSubAccount[]> {
-  const out: UpstreamSubAccount[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_SUB_ACCOUNT_PAGES; pages++) {
-    const page = await upstream.listSubAccounts(ctx, cursor ? { cursor } : {});
-    out.push(...page.items);
-    const next = page.metadata.nextCursor;
-    if (next === undefined || next === cursor) break;
-    cursor = next;
-  }
-  return out;
 }
 
 /** Sorted days as runs of consecutive days. */

@@ -2,8 +2,8 @@
 // walk slot of the person who started it (`walk-gate.ts`), so new periods asked for at once
 // are walked one after another here (one slot), never side by side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { settledOverview } from './overview-test-support';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 

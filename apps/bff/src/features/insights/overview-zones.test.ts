@@ -2,8 +2,8 @@
 // one series and one walk, and the answer names the zone by its one canonical spelling.
 import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { settledOverview } from './overview-test-support';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const PERIOD = { from: '2026-08-01', to: '2026-08-31' };

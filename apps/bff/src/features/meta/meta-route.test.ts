@@ -1,7 +1,7 @@
 import { metaResponseSchema } from '@card-console/shared/api/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCodeAt } from '../../platform/security/totp';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { totpCodeAt } from '../../test/totp-source';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -114,7 +114,7 @@ describe('enrolling a passkey', () => {
       .send({ name: '', response: { id: 'not base64!' } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_body');
-    expect(res.body.message).toContain('name');
+    expect(res.body.detail).toContain('name');
   });
 });
 
@@ -370,7 +370,7 @@ describe('passkey names', () => {
         .send({ name, response });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body).toMatchObject({ status: 400, code: 'invalid_body' });
-      expect(res.body.message).toMatch(new RegExp(`^name: [^;]*${says}`));
+      expect(res.body.detail).toMatch(new RegExp(`^name: [^;]*${says}`));
       expect(res.body.requestId).toBe(res.headers['x-request-id']);
       expect((await t.factors.get(admin().email)).passkeys).toEqual([]);
       expect(await auditOf('factor.enrolled')).toEqual([]);
@@ -391,7 +391,7 @@ describe('passkey names', () => {
         .send({ name });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_body');
-      expect(res.body.message).toMatch(new RegExp(`^name: [^;]*${says}`));
+      expect(res.body.detail).toMatch(new RegExp(`^name: [^;]*${says}`));
       const stored = (await t.factors.get(admin().email)).passkeys;
       expect(stored.map((p) => p.name)).toEqual(['Test passkey 1']);
       expect(await everywhere(session)).not.toContain(pan.slice(-8));

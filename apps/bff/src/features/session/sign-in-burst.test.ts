@@ -2,10 +2,9 @@
 // together, not only for ones that arrive one after another.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterEach, describe, expect, it } from 'vitest';
-import { totpCodeAt } from '../../platform/security/totp';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { firstAnswer, sendNow } from '../../test/send-now';
-import { wrongTotpCodes } from '../../test/totp-source';
+import { totpCodeAt, wrongTotpCodes } from '../../test/totp-source';
 
 let t: TestApp;
 afterEach(() => t?.close());

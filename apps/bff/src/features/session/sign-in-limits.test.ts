@@ -104,7 +104,7 @@ describe('sign-in limits per account and address', () => {
     const busy = burst.filter((res) => res.status === 429);
     expect(evaluated + busy.length).toBe(5);
     expect(busy.length).toBeGreaterThan(0);
-    for (const res of busy) expect(res.body.message).toMatch(/busy/);
+    for (const res of busy) expect(res.body.detail).toMatch(/busy/);
 
     // Exactly the evaluated guesses were counted: the rest of the 5 are still there.
     for (let i = evaluated; i < 5; i++) {

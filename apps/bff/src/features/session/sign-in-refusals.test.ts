@@ -3,14 +3,15 @@
 // about being busy.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../env';
-import type { AuditStore, NewAuditRecord } from '../../http/deps';
+import type { AuditStore, NewAuditRecord } from '../../platform/audit/audit-store';
 import { createRateLimiters, memoryRateLimiters } from '../../platform/security/rate-limits';
 import type { TotpVerifier } from '../../platform/security/totp';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
-import { UserDirectory } from '../../platform/users/user-directory';
+import type { UserDirectory } from '../../platform/users/user-directory';
 import { testSecondFactors } from '../../test/second-factor-support';
-import { captureLogs } from '../../upstream/test-support';
+import { directoryOf } from '../../test/test-users';
+import { captureLogs } from '../../test/upstream-client';
 import { type SignInAttempt, signIn } from './sign-in-service';
 
 const password = 'correct horse battery';
@@ -19,13 +20,10 @@ let users: UserDirectory;
 beforeAll(async () => {
   const passwordHash = await hashPassword(password, demoScrypt);
   // The users file insists an admin has a secret; this record stands for one that slipped by.
-  users = UserDirectory.fromUsers(
-    [
-      { email: adminEmail, role: 'admin', passwordHash },
-      { email: 'finance@example.test', role: 'finance', passwordHash },
-    ],
-    passwordHash,
-  );
+  users = await directoryOf([
+    { email: adminEmail, role: 'admin', passwordHash },
+    { email: 'finance@example.test', role: 'finance', passwordHash },
+  ]);
 });
 
 async function setUp(hashing: HashingGate) {
@@ -147,7 +145,7 @@ describe('signIn', () => {
       code: 'second_factor_required',
       message: expect.stringMatching(sentence),
       // This admin has no secret: no factor to offer, and the sentence says so.
-      details: { secondFactor: { methods: [] } },
+      extensions: { secondFactor: { methods: [] } },
     });
     expect(records).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import type { AuditMethod } from '@card-console/shared/api/audit';
 import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/app-error';
-import type { Actor } from '../../http/context';
-import type { AuditStore } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Actor } from '../../platform/sessions/who';
+import type { AuditStore } from '../../platform/audit/audit-store';
 import {
   type Metrics,
   noMetrics,
@@ -70,7 +70,7 @@ export async function signIn(
   // A failure keeps its reserved points: they are the count.
   const fail = async (
     detail: string,
-    error = invalid(),
+    error: AppError = invalid(),
     method: SignInMethod = 'password',
   ): Promise<never> => {
     metrics.signInFailed(method, failureReason(method, known));
@@ -108,7 +108,7 @@ export async function signIn(
         ? await deps.passkeys.authenticationOptions(user.email, 'sign-in', user.email)
         : undefined;
       throw new AppError(401, 'second_factor_required', secondFactorMessage(methods), {
-        details: { secondFactor: { methods, ...(passkeyOptions ? { passkeyOptions } : {}) } },
+        extensions: { secondFactor: { methods, ...(passkeyOptions ? { passkeyOptions } : {}) } },
       });
     }
     if (attempt.passkey) {

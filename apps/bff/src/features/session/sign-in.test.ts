@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { totpCodeAt } from '../../platform/security/totp';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { totpCodeAt } from '../../test/totp-source';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -23,7 +23,7 @@ describe('signing in', () => {
       expect(res.status).toBe(401);
       expect(apiErrorBodySchema.parse(res.body).code).toBe('invalid_credentials');
     }
-    expect(wrong.body.message).toBe(unknown.body.message);
+    expect(wrong.body.detail).toBe(unknown.body.detail);
     expect(wrong.headers['set-cookie']).toBeUndefined();
   });
 

@@ -15,7 +15,7 @@ import {
   walkToCallback,
 } from '../../test/test-identity-provider';
 import { sessionCookieFrom } from '../../test/test-session';
-import { RETURN_TO_MAX } from './sso-routes';
+import { RETURN_TO_MAX } from './sso-endpoints';
 
 const publicOrigin = 'http://localhost:3000';
 const STARTS_PER_MINUTE = 60; // the default of SSO_STARTS_PER_ADDRESS_PER_MINUTE

@@ -3,7 +3,7 @@
 // link an operator made, and a sign-in the audit trail cannot hold gets no session.
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ProviderPerson } from '../../platform/sso/identity-provider';
+import type { ProviderPerson } from '../../demo/identity-provider';
 import { startTestApp, type TestApp } from '../../test/harness';
 import {
   startTestIdentityProvider,

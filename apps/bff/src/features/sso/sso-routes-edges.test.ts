@@ -10,7 +10,7 @@ import {
   type TestIdentityProvider,
   walkToCallback,
 } from '../../test/test-identity-provider';
-import { limitedLog, RETURN_TO_MAX, safeReturnTo } from './sso-routes';
+import { limitedLog, RETURN_TO_MAX, safeReturnTo } from './sso-endpoints';
 
 const publicOrigin = 'http://localhost:3000';
 let idp: TestIdentityProvider;

@@ -4,10 +4,10 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ProviderPerson } from '../../demo/identity-provider';
 import { createPrometheusMetrics } from '../../platform/metrics/prometheus-metrics';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
-import type { ProviderPerson } from '../../platform/sso/identity-provider';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { SsoBrowser } from '../../test/sso-browser';
@@ -18,7 +18,7 @@ import {
   type TestIdentityProvider,
   walkToCallback,
 } from '../../test/test-identity-provider';
-import { errorSummary } from './sso-routes';
+import { errorSummary } from './sso-endpoints';
 
 const publicOrigin = 'http://localhost:3000'; // the demo config's; the harness listens elsewhere
 let idp: TestIdentityProvider;
@@ -97,7 +97,7 @@ describe('without single sign-on configured', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({
         code: 'sso_not_configured',
-        message: 'Single sign-on is not set up here.',
+        detail: 'Single sign-on is not set up here.',
       });
     }
   });

@@ -2,7 +2,7 @@
 // email's own person — never a users-file person by email alone.
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../platform/users/user-directory';
-import { whoSignedIn } from './sso-routes';
+import { whoSignedIn } from './sso-endpoints';
 
 const issuer = 'https://idp.example.test';
 const user = (over: Partial<User>): User => ({

@@ -6,8 +6,8 @@ import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { subAccountNameKey } from '@card-console/shared/api/sub-accounts';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Who } from '../../http/context';
-import type { AuditStore } from '../../http/deps';
+import type { Who } from '../../platform/sessions/who';
+import type { AuditStore } from '../../platform/audit/audit-store';
 import { MemoryKeyedLock } from '../../platform/locks/memory-keyed-lock';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -50,7 +50,7 @@ describe('POST /api/sub-accounts with a name already taken', () => {
     expect(res.status).toBe(409);
     const body = apiErrorBodySchema.parse(res.body);
     expect(body.code).toBe('sub_account_name_taken');
-    expect(body.message).toContain('A sub account named “Marketing” already exists.');
+    expect(body.detail).toContain('A sub account named “Marketing” already exists.');
     expect(t.sim.data.subAccounts()).toHaveLength(before);
     expect(t.sim.stats.count('POST /sub-account')).toBe(0);
     const records = (await t.audit.list({ limit: 100 })).items.filter(
@@ -71,7 +71,7 @@ describe('POST /api/sub-accounts with a name already taken', () => {
     expect(t.sim.data.subAccounts().findIndex((s) => s.name === last)).toBeGreaterThanOrEqual(25);
     const res = await create(last.toLowerCase());
     expect(res.status).toBe(409);
-    expect(res.body.message).toContain(`“${last}”`);
+    expect(res.body.detail).toContain(`“${last}”`);
   });
 
   it('a name only alike in part is free', async () => {

@@ -5,37 +5,43 @@ import {
   subAccountNameKey,
 } from '@card-console/shared/api/sub-accounts';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Clock } from '../../core/clock';
+import type { Who } from '../../platform/sessions/who';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
+import { walkBudget } from '../../upstream/paginate';
 import { maskDigitRuns } from '../../upstream/safe-message';
+import { subAccountPages } from '../../upstream/sub-account-pages';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { FeatureDeps } from '../feature-deps';
 import { toApiSubAccount } from './sub-account-mapper';
 
-/** Pages a walk of the sub-account list reads at most (25 a page: 10,000 sub accounts). */
-const MAX_PAGES = 400;
 /** When a person may try again after another create of the same name held it too long. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /**
- * Every sub account, page by page, until `stop` says so. `fresh`: no page joins a read already
- * in flight (which may predate the caller's lock).
+ * The first sub account `match` accepts, reading the list page by page until one does, under
+ * the sub-account list's limits (`WALK_LIMITS.subAccounts`): a list that never ends is a clear
+ * 502 or 504, never a wait without end. `fresh`: no page joins a read already in flight
+ * (which may predate the caller's lock).
  */
-async function walkSubAccounts(
+async function findSubAccount(
   upstream: UpstreamClient,
   ctx: CallContext,
-  stop: (sub: UpstreamSubAccount) => boolean,
-  options: { fresh?: boolean } = {},
+  match: (sub: UpstreamSubAccount) => boolean,
+  options: { fresh?: boolean; now?: () => number } = {},
 ): Promise<UpstreamSubAccount | undefined> {
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const page = await upstream.listSubAccounts(ctx, cursor ? { cursor } : {}, options);
-    const found = page.items.find(stop);
+  const budget = walkBudget(WALK_LIMITS.subAccounts, options.now ? { now: options.now } : {});
+  // Usually found early: no page asked for ahead of need.
+  const pages = subAccountPages(upstream, ctx, {
+    budget,
+    fresh: options.fresh === true,
+    prefetch: false,
+  });
+  for await (const page of pages) {
+    const found = page.items.find(match);
     if (found) return found;
-    const next = page.metadata.nextCursor;
-    if (next === undefined || next === cursor) return undefined;
-    cursor = next;
   }
   return undefined;
 }
@@ -47,7 +53,7 @@ export async function subAccountName(
   id: string,
 ): Promise<string | undefined> {
   try {
-    return (await walkSubAccounts(upstream, ctx, (sub) => sub.id === id))?.name;
+    return (await findSubAccount(upstream, ctx, (sub) => sub.id === id))?.name;
   } catch {
     return undefined;
   }
@@ -68,12 +74,15 @@ function nameTaken(existing: string): AppError {
  * a Redis lock agree), and inside that the whole list is read afresh: a name created by the
  * create before is always seen. A sub account created outside Card Console between that read
  * and the POST can still collide; the service is the only place that could close that gap.
+ * That read is bounded (`WALK_LIMITS.subAccounts`): a list that never ends refuses the create
+ * with a clear error (audited), instead of holding the name's lock without end.
  */
 export function createSubAccountsService({
   upstream,
   audit,
   locks,
-}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'>) {
+  clock,
+}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'> & { clock?: Pick<Clock, 'now'> }) {
   return {
     async list(who: Who, query: { cursor?: string }): Promise<SubAccountPage> {
       const page = await upstream.listSubAccounts(
@@ -99,11 +108,11 @@ export function createSubAccountsService({
       let created: { id: string; name: string };
       try {
         created = await locks.run(lockKey, async () => {
-          const same = await walkSubAccounts(
+          const same = await findSubAccount(
             upstream,
             ctx,
             (sub) => subAccountNameKey(sub.name) === key,
-            { fresh: true },
+            { fresh: true, ...(clock ? { now: () => clock.now() } : {}) },
           );
           if (same) throw nameTaken(same.name);
           return upstream.createSubAccount(ctx, body);

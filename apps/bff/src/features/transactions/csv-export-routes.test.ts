@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv, rawDownload } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { csvColumns } from './csv-row';
-import { parseCsv, rawDownload } from './csv-test-support';
 
 let t: TestApp;
 let finance: TestSession;
@@ -299,7 +299,7 @@ describe("the export in the person's time zone, named after the sub account and 
       expect(res.status, tz).toBe(400);
       const body = apiErrorBodySchema.parse(res.body);
       expect(body.code).toBe('invalid_query');
-      expect(body.message).toContain('tz: must be an IANA time zone');
+      expect(body.detail).toContain('tz: must be an IANA time zone');
     }
     for (const query of [
       { fromDay: '2026-02-30' } as Record<string, string>,

@@ -3,9 +3,10 @@
 import http from 'node:http';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ExportCaps, MemoryExportSlots } from '../../platform/security/export-slots';
+import type { ExportCaps } from '../../platform/security/export-slots';
+import { CountedExportSlots } from '../../test/counted-stores';
+import { downloadWhole, parseCsv, rawDownload } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { downloadWhole, parseCsv, rawDownload } from './csv-test-support';
 
 const SIM = { transactions: 8_000, subAccounts: 2, rateLimit: false } as const;
 
@@ -66,7 +67,7 @@ describe('with the default caps (2 per person, 8 in all)', () => {
       expect(r.status).toBe(429);
       const body = apiErrorBodySchema.parse(JSON.parse(r.text));
       expect(body.code).toBe('export_busy');
-      expect(body.message).toMatch(/other exports are still running/);
+      expect(body.detail).toMatch(/other exports are still running/);
       expect(body.retryAfterSeconds).toBeGreaterThan(0);
       expect(r.headers['retry-after']).toBe(String(body.retryAfterSeconds));
     }
@@ -148,9 +149,9 @@ describe('slots and the total cap', () => {
   let admin: TestSession;
   let subId: string;
   // The app's slots, swapped per test for the caps that test needs.
-  let slots = new MemoryExportSlots({ perPerson: 1, total: 8 });
+  let slots = new CountedExportSlots({ perPerson: 1, total: 8 });
   const useCaps = (caps: ExportCaps) => {
-    slots = new MemoryExportSlots(caps);
+    slots = new CountedExportSlots(caps);
   };
 
   beforeAll(async () => {
@@ -243,7 +244,7 @@ describe('slots and the total cap', () => {
       expect(r.status).toBe(429);
       const body = apiErrorBodySchema.parse(JSON.parse(r.text));
       expect(body.code).toBe('export_busy');
-      expect(body.message).toMatch(/Too many exports are running/);
+      expect(body.detail).toMatch(/Too many exports are running/);
       expect(r.headers['retry-after']).toBe(String(body.retryAfterSeconds));
     }
     await released();

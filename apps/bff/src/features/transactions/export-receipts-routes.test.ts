@@ -7,9 +7,9 @@ import { exportReceiptSchema } from '@card-console/shared/api/transactions';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisClient, whenRedisReady } from '../../platform/redis/redis-client';
+import { downloadWhole, parseCsv, type RawDownload } from '../../test/csv';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { downloadWhole, parseCsv, type RawDownload } from './csv-test-support';
 
 let t: TestApp;
 let finance: TestSession;
@@ -121,7 +121,7 @@ describe('GET /api/transactions/export-receipts/:requestId', () => {
       expect(body.code).toBe('export_incomplete');
       expect(body.requestId).toBe(res.headers['x-request-id']);
     }
-    expect(theirs.body.message).toBe(missing.body.message);
+    expect(theirs.body.detail).toBe(missing.body.detail);
   });
 
   it('a request id of the wrong shape is a 400 with the error body', async () => {

@@ -1,10 +1,10 @@
 import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
 import type { Metrics } from '../../platform/metrics/metrics';
+import type { FeatureDeps } from '../feature-deps';
 
 /**
  * Seconds a refused export is told to wait. Exports have no known end, so this is a hint: an

@@ -2,8 +2,8 @@ import { setImmediate as tick } from 'node:timers/promises';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
 import type { CallContext, TransactionListParams, UpstreamClient } from '../../upstream/client';
 import { createExportService, EXPORT_PAGES_AHEAD, EXPORT_WALKS } from './export-service';
 
@@ -46,7 +46,8 @@ function fakeService(rows: UpstreamTransaction[], o: FakeOptions) {
         if (n === o.failAt) throw new AppError(502, 'upstream_unavailable', 'down');
         const key = `${q.fromDate}/${q.toDate}`;
         const [cursorKey, at] = q.cursor ? q.cursor.split('@') : [key, '0'];
-        if (cursorKey !== key) throw new AppError(400, 'bad_cursor', 'cursor of another filter');
+        if (cursorKey !== key)
+          throw new AppError(400, 'upstream_rejected', 'cursor of another filter');
         // Compared to the microsecond, as a service keeping finer dates than its filters would.
         const from = (q.fromDate ?? 0) * 1000;
         const to = q.toDate === undefined ? Number.MAX_SAFE_INTEGER : q.toDate * 1000;

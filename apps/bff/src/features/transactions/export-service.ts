@@ -1,17 +1,19 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import { AppError } from '../../http/app-error';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import type { Clock } from '../../core/clock';
+import type { Who } from '../../platform/sessions/who';
 import type { DeferredPage } from '../../upstream/client';
+import { walkBudget } from '../../upstream/paginate';
+import { type DateRange, walkRanges } from '../../upstream/ranged-walk';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { FeatureDeps } from '../feature-deps';
 import { type CsvRowOptions, toCsvRecord } from './csv-row';
 import { csvLines } from './csv-text';
-import { createRangePlanner, type DateRange } from './date-ranges';
 import { type TransactionFilter, toUpstreamParams } from './transactions-service';
 
 export interface ExportRows {
   /** CSV lines (UTF-8, no header), one upstream page per chunk, in the file's order. */
   chunks: AsyncGenerator<Buffer>;
-  /** Upstream pages read so far. */
+  /** Upstream pages asked for so far. */
   pagesRead(): number;
   /** Rows handed to the download so far. */
   rowsOut(): number;
@@ -46,12 +48,14 @@ interface Walk {
  * Walks every upstream page of a filter.
  *
  * The first page of the whole filter is read (and its items checked) before anything is sent,
- * so an early failure is still a normal error answer. If it is the only page, that is the
- * export. Otherwise the walk is split into date ranges (`date-ranges.ts`) sized from that
- * page, and `EXPORT_WALKS` of them are walked at once, each with its own cursor: with one
- * walk every page waits for the one before it, so the service's answer time caps the export.
- * The first page is not reused (its cursor covers the whole filter): a split export asks for
- * that page again, plus each range's last, partly full page, a few percent in all.
+ * so an early failure is still a normal error answer. Then it is a ranged walk
+ * (`upstream/ranged-walk.ts`): if that page is the only one, that is the export; otherwise the
+ * filter is split into date ranges sized from it and `EXPORT_WALKS` of them are walked at
+ * once, each with its own cursor: with one walk every page waits for the one before it, so
+ * the service's answer time caps the export. The first page is not reused (its cursor covers
+ * the whole filter): a split export asks for that page again, plus each range's last, partly
+ * full page, a few percent in all. The walk is bounded (`WALK_LIMITS.export`: a page cap and
+ * a time budget, measured by the app's clock): an endless list ends the download with an error.
  *
  * Rows go out range by range, newest range first, each range in the service's order; with a
  * service that lists newest first (the simulator does) that is exactly the file one walk
@@ -62,7 +66,10 @@ interface Walk {
  * browser went away) or the download ending early stops every walk and aborts the requests
  * in flight.
  */
-export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>) {
+export function createExportService({
+  upstream,
+  clock,
+}: Pick<FeatureDeps, 'upstream'> & { clock?: Pick<Clock, 'now'> }) {
   const turns = createTurns();
   return {
     /** `format`: the zone and card names the file is written with (default: UTC, no names). */
@@ -83,25 +90,19 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
         signal: stop.signal,
         bulk: true,
       };
-      let pages = 0;
+      const budget = walkBudget(WALK_LIMITS.export, clock ? { now: () => clock.now() } : {});
       let rowsOut = 0;
-      const fetchPage = async (range: DateRange | undefined, cursor?: string) => {
+      const fetchPage = (ask: DateRange, cursor?: string) => {
         const params = toUpstreamParams(filter, cursor);
-        if (range) {
-          params.fromDate = range.from;
-          const cut = splitBelow(range, filter);
-          params.toDate = cut === undefined ? range.to : cut + 1;
-        }
-        const page = await upstream.listTransactionsDeferred(ctx, params);
-        pages += 1;
-        return page;
+        if (ask.from !== undefined) params.fromDate = ask.from;
+        if (ask.to !== undefined) params.toDate = ask.to;
+        return upstream.listTransactionsDeferred(ctx, params);
       };
 
       let first: Page;
-      let firstItems: UpstreamTransaction[];
       try {
-        first = await fetchPage(undefined);
-        firstItems = first.items(); // an unexpected first page is a normal 502, before the download starts
+        first = await budget.read(() => fetchPage({}));
+        first.items(); // an unexpected first page is a normal 502, before the download starts
       } catch (error) {
         signal.removeEventListener('abort', stopNow);
         throw error;
@@ -122,98 +123,83 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
       const mayRead = (walk: Walk, coming: number) =>
         walk.pages.length + coming < EXPORT_PAGES_AHEAD;
 
-      const startWalk = (range: DateRange | undefined, from?: Page) => {
-        const walk: Walk = { pages: [], ended: false };
-        walks.push(walk);
-        (async () => {
-          let rows = 0;
-          let page = from ?? (await fetchPage(range));
-          let previous: string | undefined;
-          for (;;) {
-            const cursor = page.metadata.nextCursor;
-            // A cursor that does not move would loop forever.
-            if (cursor !== undefined && cursor === previous) {
-              throw new AppError(
-                502,
-                'upstream_invalid_response',
-                'The card service repeated a page.',
-              );
-            }
-            previous = cursor;
+      void walkRanges({
+        span: { from: filter.from, to: filter.to },
+        first,
+        page: fetchPage,
+        dateOf: (t) => Date.parse(t.date),
+        atOnce: EXPORT_WALKS,
+        pagesPerRange: EXPORT_PAGES_AHEAD,
+        budget,
+        signal: stop.signal,
+        // A further range starts only while all of them together hold fewer than twice a
+        // range's read-ahead.
+        mayStart() {
+          if (held() < 2 * EXPORT_PAGES_AHEAD) return undefined;
+          return (async () => {
+            while (held() >= 2 * EXPORT_PAGES_AHEAD && !stop.signal.aborted) await changed();
+          })();
+        },
+        range() {
+          const walk: Walk = { pages: [], ended: false };
+          walks.push(walk);
+          poke();
+          return {
             // Ask for the next page before checking and formatting this one: the two overlap.
-            const next =
-              cursor !== undefined && mayRead(walk, 1) ? fetchPage(range, cursor) : undefined;
-            next?.catch(() => {}); // awaited below, unless this page fails its check first
-            await turns.next();
-            const chunk = toChunk(page, range && splitBelow(range, filter), format);
-            rows += chunk.rows;
-            walk.pages.push(chunk);
-            poke();
-            if (cursor === undefined || stop.signal.aborted) return cursor ? undefined : rows;
-            if (next) page = await next;
-            else {
+            ahead: () => mayRead(walk, 1),
+            async take(rows) {
+              await turns.next();
+              walk.pages.push(toChunk(rows(), format));
+              poke();
               while (!mayRead(walk, 0) && !stop.signal.aborted) await changed();
-              if (stop.signal.aborted) return undefined;
-              page = await fetchPage(range, cursor);
-            }
-          }
-        })().then(
-          (rows) => {
-            walk.ended = true;
-            if (rows !== undefined && range) planner?.walked(range, rows);
-            startMore();
-            poke();
-          },
-          (error: unknown) => {
+            },
+            done() {
+              walk.ended = true;
+              poke();
+            },
+          };
+        },
+      }).then(
+        () => {
+          outcome = { failed: false };
+          poke();
+        },
+        (error: unknown) => {
+          // Every range not walked to its end ends with the failure: the download gives what
+          // came before it, in order, then fails.
+          for (const walk of walks) {
+            if (walk.ended) continue;
             walk.ended = true;
             walk.error = error;
-            poke();
-          },
-        );
-      };
-
-      const split = first.metadata.nextCursor !== undefined && firstItems.length > 0;
-      const planner = split
-        ? createRangePlanner(
-            filter,
-            { dates: firstItems.map((t) => Date.parse(t.date)) },
-            EXPORT_PAGES_AHEAD * firstItems.length,
-          )
-        : undefined;
-      /** Starts ranges while fewer than EXPORT_WALKS read and there is room for their pages. */
-      function startMore() {
-        if (!planner || stop.signal.aborted) return;
-        let reading = walks.filter((w) => !w.ended).length;
-        while (reading < EXPORT_WALKS && held() < 2 * EXPORT_PAGES_AHEAD) {
-          const range = planner.next();
-          if (!range) return;
-          // A first range that is the whole filter is the first page's own walk.
-          const whole = walks.length === 0 && range.from === filter.from && range.to === filter.to;
-          if (whole) startWalk(undefined, first);
-          else startWalk(range);
-          reading += 1;
-        }
-      }
-      // One page, or a service that pages through nothing: walk the filter as it comes.
-      if (planner) startMore();
-      else startWalk(undefined, first);
+          }
+          outcome = { failed: true, error };
+          poke();
+        },
+      );
+      /** How the walk of every range ended, once it has. */
+      let outcome: { failed: boolean; error?: unknown } | undefined;
 
       async function* chunks(): AsyncGenerator<Buffer> {
         try {
           for (;;) {
+            if (stop.signal.aborted) return;
             const walk = walks[0];
-            if (!walk || stop.signal.aborted) return;
+            if (!walk) {
+              // No range under way: the next is being planned, or the walk has ended.
+              if (outcome?.failed) throw outcome.error;
+              if (outcome) return;
+              await changed();
+              continue;
+            }
             const chunk = walk.pages.shift();
             if (chunk) {
               poke();
-              startMore();
               rowsOut += chunk.rows;
               yield chunk.bytes;
             } else if (walk.error !== undefined) {
               throw walk.error;
             } else if (walk.ended) {
               walks.shift();
-              startMore();
               poke();
             } else {
               await changed();
@@ -225,32 +211,17 @@ export function createExportService({ upstream }: Pick<FeatureDeps, 'upstream'>)
           signal.removeEventListener('abort', stopNow);
         }
       }
-      return { chunks: chunks(), pagesRead: () => pages, rowsOut: () => rowsOut };
+      return { chunks: chunks(), pagesRead: () => budget.pages(), rowsOut: () => rowsOut };
     },
   };
 }
 
 /**
- * The upper bound of a range cut below another range (every range but the first), or
- * undefined. Such a range is asked for one millisecond more (`to_date` = bound + 1) and keeps
- * only rows whose date, in whole milliseconds, is at or before the bound: a service that keeps
- * finer dates (microseconds, say) has rows between two whole milliseconds, which inclusive
- * bounds that touch (…, b] and [b + 1, …) would both leave out. Rows within the extra
- * millisecond belong to the range above, which starts at bound + 1 inclusive.
- */
-function splitBelow(range: DateRange, filter: TransactionFilter): number | undefined {
-  return range.to !== undefined && range.to !== filter.to ? range.to : undefined;
-}
-
-/**
- * A page's rows as CSV bytes, checked against the schema first (and, in a range cut below
- * another, without the rows of the range above: `splitBelow`). Made on arrival so a page
+ * A page's rows (checked, and within its range) as CSV bytes. Made on arrival so a page
  * waiting its turn is one buffer outside the JS heap, not thousands of short-lived objects
  * the young-generation collector would copy on every pass.
  */
-function toChunk(page: Page, cut: number | undefined, format?: CsvRowOptions): Chunk {
-  const checked = page.items();
-  const items = cut === undefined ? checked : checked.filter((t) => Date.parse(t.date) <= cut);
+function toChunk(items: UpstreamTransaction[], format?: CsvRowOptions): Chunk {
   const records = items.map((t) => toCsvRecord(t, format));
   return { bytes: Buffer.from(csvLines(records)), rows: items.length };
 }

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
 import { StoreUnavailableError } from '../../platform/store-unavailable';
 import { csvColumns } from './csv-row';

@@ -1,7 +1,7 @@
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
-import type { Who } from '../../http/context';
-import type { FeatureDeps } from '../../http/deps';
+import type { Who } from '../../platform/sessions/who';
 import type { TransactionListParams } from '../../upstream/client';
+import type { FeatureDeps } from '../feature-deps';
 import { toApiTransaction } from './transaction-mapper';
 
 /** The BFF's filter names (`from`, `to`, `cardId`) as the client's upstream parameters. */

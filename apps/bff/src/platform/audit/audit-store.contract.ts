@@ -3,9 +3,9 @@
 // paging while records arrive, and many appends at once forming one valid chain.
 import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditStore, NewAuditRecord } from '../../http/deps';
 import { testPan } from '../../test/test-pan';
 import type { AuditChainSource } from './audit-chain';
+import type { AuditStore, NewAuditRecord } from './audit-store';
 import { verifyChain } from './verify-chain';
 
 export interface AuditStoreFixture {

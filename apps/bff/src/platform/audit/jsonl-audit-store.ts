@@ -11,7 +11,7 @@ import {
   type AuditRecord,
   auditRecordSchema,
 } from '@card-console/shared/api/audit';
-import type { AuditStore, Clock, NewAuditRecord } from '../../http/deps';
+import type { Clock } from '../../core/clock';
 import {
   type AuditChainSource,
   chainContent,
@@ -22,6 +22,7 @@ import {
   withoutLink,
 } from './audit-chain';
 import { matchesFilter } from './audit-filter';
+import type { AuditStore, NewAuditRecord } from './audit-store';
 import { readTrailFile } from './jsonl-trail-file';
 
 interface TrailState {

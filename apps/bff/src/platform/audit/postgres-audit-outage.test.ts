@@ -4,9 +4,9 @@
 
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuditTestCluster, auditTestCluster, silentLogger } from '../../test/audit-cluster';
 import { StoreUnavailableError } from '../store-unavailable';
 import { connectPostgresAudit, type PostgresAudit } from './postgres-audit';
-import { type AuditTestCluster, auditTestCluster, silentLogger } from './postgres-test-support';
 import { verifyChain } from './verify-chain';
 
 let cluster: AuditTestCluster;

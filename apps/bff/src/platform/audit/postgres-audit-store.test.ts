@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Metrics, noMetrics } from '../metrics/metrics';
-import { auditStoreContract } from './audit-store.contract';
-import { connectPostgresAudit, type PostgresAudit } from './postgres-audit';
-import { listQuery } from './postgres-audit-store';
 import {
   type AuditTestCluster,
   asSuperuser,
   auditTestCluster,
   silentLogger,
-} from './postgres-test-support';
+} from '../../test/audit-cluster';
+import { type Metrics, noMetrics } from '../metrics/metrics';
+import { auditStoreContract } from './audit-store.contract';
+import { connectPostgresAudit, type PostgresAudit } from './postgres-audit';
+import { listQuery } from './postgres-audit-store';
 
 let cluster: AuditTestCluster;
 beforeAll(async () => {

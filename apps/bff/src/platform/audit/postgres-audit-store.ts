@@ -7,7 +7,6 @@
 import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { auditRecordSchema } from '@card-console/shared/api/audit';
 import type pg from 'pg';
-import type { AuditStore, NewAuditRecord } from '../../http/deps';
 import { type Metrics, noMetrics, timedEngineCall } from '../metrics/metrics';
 import {
   type AuditChainSource,
@@ -16,6 +15,7 @@ import {
   sealRecord,
   withoutLink,
 } from './audit-chain';
+import type { AuditStore, NewAuditRecord } from './audit-store';
 import { postgresFailure } from './postgres-errors';
 
 /** Held by an append from reading the head until its commit; any role may take it. */

@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditSetupError, knownMigrations } from './audit-schema';
-import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
 import {
   type AuditTestCluster,
   asSuperuser,
   auditTestCluster,
   silentLogger,
-} from './postgres-test-support';
+} from '../../test/audit-cluster';
+import { AuditSetupError, knownMigrations } from './audit-schema';
+import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
 
 let cluster: AuditTestCluster;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineSink } from '../../test/capture';
+import { type RedisForTests, redisForTests, sleep } from '../../test/redis';
 import { createLogger } from '../logger';
 import { createRedisClient } from '../redis/redis-client';
-import { type RedisForTests, redisForTests, sleep } from '../redis/redis-test-support';
 import { StoreUnavailableError } from '../store-unavailable';
 import { LockWaitTimeoutError } from './keyed-lock';
 import { keyedLockContract } from './keyed-lock.contract';

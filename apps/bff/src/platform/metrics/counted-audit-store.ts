@@ -1,4 +1,4 @@
-import type { AuditStore } from '../../http/deps';
+import type { AuditStore } from '../audit/audit-store';
 import type { Metrics } from './metrics';
 
 /**

@@ -2,17 +2,17 @@
 // simulator; the public port serves no metrics.
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditStore } from '../../http/deps';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { parseSamples, sampleValue } from '../../test/scrape';
 import { testPan } from '../../test/test-pan';
 import type { TestSession } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
+import type { AuditStore } from '../audit/audit-store';
 import { createLogger } from '../logger';
 import { countAuditFailures } from './counted-audit-store';
 import { timedEngineCall } from './metrics';
 import { type MetricsServer, startMetricsServer } from './metrics-server';
 import { createPrometheusMetrics } from './prometheus-metrics';
-import { parseSamples, sampleValue } from './scrape';
 
 const quiet = createLogger('silent');
 let t: TestApp;

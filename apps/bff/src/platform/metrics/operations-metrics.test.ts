@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotReadyError, type ReadinessCheck } from '../../features/health/readiness';
 import { withExportSlot } from '../../features/transactions/export-response';
 import { startTestApp, type TestApp } from '../../test/harness';
+import { parseSamples, sampleValue } from '../../test/scrape';
 import {
   ssoPeople,
   startTestIdentityProvider,
@@ -22,7 +23,6 @@ import { MemoryExportSlots } from '../security/export-slots';
 import { UserDirectory } from '../users/user-directory';
 import { watchUsersFile } from '../users/watch-users-file';
 import { createPrometheusMetrics } from './prometheus-metrics';
-import { parseSamples, sampleValue } from './scrape';
 
 const quiet = createLogger('silent');
 

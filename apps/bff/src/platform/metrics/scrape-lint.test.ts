@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
 import { prometheusDir, promtool } from '../../test/engines/promtool';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
 import { buildTestUsers } from '../../test/test-users';
 import { MISNAMED_DEFAULT_GAUGES } from './process-registry';
-import { parseSamples, type Sample, sampleValue } from './scrape';
 
 const origin = 'https://cards.example.test';
 let dir: string;

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawDownload } from '../../features/transactions/csv-test-support';
 import { cardValuesSeen } from '../../test/card-values';
+import { rawDownload } from '../../test/csv';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { wrongTotpCodes } from '../../test/totp-source';

@@ -36,7 +36,7 @@ export interface MemoryExportReceiptsOptions {
 export class MemoryExportReceipts implements ExportReceipts {
   // Map order is insertion order, and every entry lives the same ttl, so the first entry is
   // always the next to lapse (or the oldest to drop).
-  private readonly entries = new Map<string, { receipt: ExportReceipt; until: number }>();
+  protected readonly entries = new Map<string, { receipt: ExportReceipt; until: number }>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -62,10 +62,5 @@ export class MemoryExportReceipts implements ExportReceipts {
     const entry = this.entries.get(receiptKey(person, requestId));
     if (!entry || entry.until <= this.now()) return undefined;
     return { ...entry.receipt };
-  }
-
-  /** Receipts held now, lapsed ones not yet dropped included; for tests. */
-  get size(): number {
-    return this.entries.size;
   }
 }

@@ -27,8 +27,8 @@ export interface ExportSlots {
 
 /** In-process counts: one BFF. Checking and taking happen in one synchronous step. */
 export class MemoryExportSlots implements ExportSlots {
-  private readonly byPerson = new Map<string, number>();
-  private running = 0;
+  protected readonly byPerson = new Map<string, number>();
+  protected running = 0;
 
   constructor(private readonly caps: ExportCaps) {}
 
@@ -50,15 +50,5 @@ export class MemoryExportSlots implements ExportSlots {
         else this.byPerson.delete(person);
       },
     };
-  }
-
-  /** Slots held now, for tests. */
-  get held(): number {
-    return this.running;
-  }
-
-  /** People with an entry (only those holding a slot should have one), for tests. */
-  get people(): number {
-    return this.byPerson.size;
   }
 }

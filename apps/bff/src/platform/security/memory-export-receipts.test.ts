@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CountedExportReceipts } from '../../test/counted-stores';
 import { ManualClock } from '../../test/manual-clock';
 import { MemoryExportReceipts } from './export-receipts';
 import { exportReceiptsContract } from './export-receipts.contract';
@@ -7,7 +8,7 @@ exportReceiptsContract('MemoryExportReceipts', (options) => new MemoryExportRece
 
 describe('MemoryExportReceipts', () => {
   it('never holds more than its cap: past it, the oldest receipts go first', async () => {
-    const receipts = new MemoryExportReceipts({ maxEntries: 50 });
+    const receipts = new CountedExportReceipts({ maxEntries: 50 });
     for (let i = 0; i < 200; i++) {
       await receipts.record('ada@example.test', `req-${String(i).padStart(8, '0')}`, {
         rows: i,
@@ -24,7 +25,7 @@ describe('MemoryExportReceipts', () => {
 
   it('drops lapsed receipts as new ones come, so an idle-then-busy BFF does not keep them', async () => {
     const clock = new ManualClock();
-    const receipts = new MemoryExportReceipts({ ttlMs: 60_000, now: () => clock.now() });
+    const receipts = new CountedExportReceipts({ ttlMs: 60_000, now: () => clock.now() });
     for (let i = 0; i < 30; i++) {
       await receipts.record('ada@example.test', `old-${String(i).padStart(8, '0')}`, {
         rows: i,

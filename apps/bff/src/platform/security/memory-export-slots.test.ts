@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CountedExportSlots } from '../../test/counted-stores';
 import { MemoryExportSlots } from './export-slots';
 import { exportSlotsContract } from './export-slots.contract';
 
@@ -6,7 +7,7 @@ exportSlotsContract('MemoryExportSlots', (caps) => new MemoryExportSlots(caps));
 
 describe('MemoryExportSlots', () => {
   it('keeps nothing per person once every slot is released', async () => {
-    const slots = new MemoryExportSlots({ perPerson: 3, total: 100 });
+    const slots = new CountedExportSlots({ perPerson: 3, total: 100 });
     const grants = await Promise.all(
       Array.from({ length: 60 }, (_, i) => slots.acquire(`p${i % 20}@example.test`)),
     );

@@ -1,4 +1,4 @@
-import type { Clock } from '../../http/deps';
+import type { Clock } from '../../core/clock';
 
 /**
  * Values good for one use (WebAuthn challenges, pending OpenID Connect sign-ins): whichever

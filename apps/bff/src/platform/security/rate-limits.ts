@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError } from '../../core/app-error';
 import type { RateLimitConfig } from '../../env';
-import { AppError } from '../../http/app-error';
 import { RateLimiterMemory, RateLimiterRes } from './rate-limiter-classes';
 
 /**

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisForTests, redisForTests, sleep } from '../../test/redis';
 import { createRedisClient } from '../redis/redis-client';
-import { type RedisForTests, redisForTests, sleep } from '../redis/redis-test-support';
 import { StoreUnavailableError } from '../store-unavailable';
 import { exportSlotsContract } from './export-slots.contract';
 import { RedisExportSlots } from './redis-export-slots';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisForTests, redisForTests, sleep } from '../../test/redis';
 import { createRedisClient } from '../redis/redis-client';
-import { type RedisForTests, redisForTests, sleep } from '../redis/redis-test-support';
 import { StoreUnavailableError } from '../store-unavailable';
 import { ONE_TIME_LIMITS } from './one-time-store';
 import { oneTimeStoreContract } from './one-time-store.contract';

@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisForTests, redisForTests } from '../../test/redis';
 import { createRedisClient } from '../redis/redis-client';
-import { type RedisForTests, redisForTests } from '../redis/redis-test-support';
 import { StoreUnavailableError } from '../store-unavailable';
 import { reserve } from './attempt-reservation';
 import { rateLimitersContract } from './rate-limiters.contract';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisForTests, redisForTests } from '../../test/redis';
 import { createRedisClient } from '../redis/redis-client';
-import { type RedisForTests, redisForTests } from '../redis/redis-test-support';
 import { StoreUnavailableError } from '../store-unavailable';
 import { RedisUsedCodeLedger } from './redis-used-code-ledger';
 import { usedCodeLedgerContract } from './used-code-ledger.contract';

@@ -4,13 +4,13 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../env';
-import type { AuditStore, NewAuditRecord } from '../../http/deps';
 import { ManualClock } from '../../test/manual-clock';
 import { testSecondFactors } from '../../test/second-factor-support';
-import { captureLogs } from '../../upstream/test-support';
+import { directoryOf } from '../../test/test-users';
+import { captureLogs } from '../../test/upstream-client';
+import type { AuditStore, NewAuditRecord } from '../audit/audit-store';
 import { activeSession, SessionService } from '../sessions/session-service';
 import { MemorySessionStore } from '../sessions/session-store';
-import { UserDirectory } from '../users/user-directory';
 import { createRateLimiters, memoryRateLimiters } from './rate-limits';
 import { SecondFactorStepUp } from './step-up';
 import type { TotpVerifier } from './totp';
@@ -28,7 +28,7 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
     session: config.session,
     sessionSecret: 'a-secret-for-the-step-up-tests',
   });
-  const users = UserDirectory.fromUsers(
+  const users = await directoryOf(
     options.gone
       ? []
       : [
@@ -38,7 +38,6 @@ async function setUp(options: { secret?: string; gone?: boolean } = {}) {
             ...(options.secret ? { totpSecret: options.secret } : {}),
           },
         ],
-    'unused',
   );
   // A verifier that takes any code: only what SecondFactorStepUp itself checks can refuse.
   const totp = { verify: async () => true } as unknown as TotpVerifier;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness';
-import { totpCodeAt } from './totp';
+import { totpCodeAt } from '../../test/totp-source';
 
 let t: TestApp;
 beforeAll(async () => {

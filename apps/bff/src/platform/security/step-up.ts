@@ -1,8 +1,9 @@
 import type { AuditMethod } from '@card-console/shared/api/audit';
+import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/app-error';
-import type { AuditStore, StepUp, StepUpProof } from '../../http/deps';
+import { AppError } from '../../core/app-error';
+import type { AuditStore } from '../audit/audit-store';
 import { type PasskeyCeremonies, PasskeyRefused } from '../passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../passkeys/second-factors';
 import {
@@ -13,6 +14,26 @@ import {
 import { reserve } from './attempt-reservation';
 import type { RateLimiters } from './rate-limits';
 import type { TotpVerifier } from './totp';
+
+/** A second factor offered with a request: a TOTP code or a passkey's assertion. */
+export interface StepUpProof {
+  totp?: string | undefined;
+  passkey?: PasskeyAssertion | undefined;
+}
+
+/** The second-factor check a reveal (and enrolling or removing a factor) needs. */
+export interface StepUp {
+  /**
+   * Resolves when the person behind `req` passed a second-factor check within the last
+   * 5 minutes, or when `proof` passes now (then the step-up is recorded and the session id
+   * rotated, with the new cookie set on `res`). Otherwise throws AppError 401
+   * `step_up_required` (no proof given; `secondFactor.methods` says what may be used),
+   * 401 `invalid_totp` / `invalid_passkey`, 401 `session_ended` (too many wrong proofs: the
+   * session is destroyed and its cookie cleared on `res`) or 429 `rate_limited` (the
+   * session's other proofs are still being checked).
+   */
+  require(req: Request, res: Response, proof?: StepUpProof): Promise<void>;
+}
 
 export interface StepUpDeps {
   sessions: SessionService;
@@ -53,7 +74,7 @@ export class SecondFactorStepUp implements StepUp {
     if (proof.totp === undefined && proof.passkey === undefined) {
       if (sessions.stepUpUntil(session.record) !== undefined) return;
       throw new AppError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
-        details: {
+        extensions: {
           secondFactor: { methods: await this.deps.factors.stepUpMethods(session.record) },
         },
       });

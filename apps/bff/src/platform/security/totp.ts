@@ -1,5 +1,5 @@
-import { createGuardrails, generateSync, generateURI, verifySync } from 'otplib';
-import type { Clock } from '../../http/deps';
+import { createGuardrails, generateURI, verifySync } from 'otplib';
+import type { Clock } from '../../core/clock';
 
 // The demo secret (DESIGN §2) is 10 bytes, below otplib's 16-byte guardrail; generated
 // secrets are 20 bytes, so the lower floor only matters for the demo account.
@@ -44,15 +44,6 @@ export class TotpVerifier {
     if (!result.valid || !('timeStep' in result)) return false;
     return this.ledger.claim(email, result.timeStep);
   }
-}
-
-/** The code an authenticator shows at `nowMs` (tests and the CLI's self-check use it). */
-export function totpCodeAt(secret: string, nowMs: number): string {
-  return generateSync({ secret, epoch: Math.floor(nowMs / 1000), guardrails });
-}
-
-export function totpStepAt(nowMs: number): number {
-  return Math.floor(nowMs / 1000 / periodSeconds);
 }
 
 export function otpauthUri(email: string, secret: string): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisForTests, redisForTests, sleep } from '../redis/redis-test-support';
+import { type RedisForTests, redisForTests, sleep } from '../../test/redis';
 import { RedisSessionStore } from './redis-session-store';
 import { sessionStoreContract } from './session-store.contract';
 

@@ -2,7 +2,7 @@
 // is tested here with the other switched off, so neither can hide a fault in the other.
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../http/deps';
+import type { Clock } from '../../core/clock';
 import { ManualClock } from '../../test/manual-clock';
 import { SessionService } from './session-service';
 import { MemorySessionStore, type SessionRecord, type SessionStore } from './session-store';

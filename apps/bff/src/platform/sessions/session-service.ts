@@ -5,9 +5,9 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { SignInMethod } from '@card-console/shared/api/session';
 import type { Request, Response } from 'express';
+import type { Clock } from '../../core/clock';
+import type { Actor } from './who';
 import type { Config } from '../../env';
-import type { Actor } from '../../http/context';
-import type { Clock } from '../../http/deps';
 import {
   clearSessionCookie,
   readSessionId,

@@ -1,6 +1,6 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { SignInMethod } from '@card-console/shared/api/session';
-import type { Clock } from '../../http/deps';
+import type { Clock } from '../../core/clock';
 
 /** What the server keeps about a signed-in person. The cookie holds only a random id. */
 export interface SessionRecord {

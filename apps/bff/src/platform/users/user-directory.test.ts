@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { directoryOf } from '../../test/test-users';
 import { demoScrypt, hashPassword, verifyPassword } from './password-hash';
 import { readUsersFile, UserDirectory } from './user-directory';
 
@@ -115,19 +116,16 @@ describe('reading a users file', () => {
 describe('sessions and single sign-on links', () => {
   const issuer = 'https://idp.example.test';
   const people = async () =>
-    UserDirectory.fromUsers(
-      [
-        {
-          email: 'ada@example.test',
-          role: 'admin',
-          passwordHash: 'x',
-          sso: { issuer: `${issuer}/`, subject: 'sub-ada' },
-        },
-        { email: 'bo@example.test', role: 'finance', passwordHash: 'x' },
-        { email: 'cy@example.test', role: 'finance', passwordHash: 'x', disabled: true },
-      ],
-      await hashPassword('not-a-password', demoScrypt),
-    );
+    directoryOf([
+      {
+        email: 'ada@example.test',
+        role: 'admin',
+        passwordHash: 'x',
+        sso: { issuer: `${issuer}/`, subject: 'sub-ada' },
+      },
+      { email: 'bo@example.test', role: 'finance', passwordHash: 'x' },
+      { email: 'cy@example.test', role: 'finance', passwordHash: 'x', disabled: true },
+    ]);
 
   it('finds a linked person by issuer (a trailing slash aside) and subject, and no one else', async () => {
     const users = await people();

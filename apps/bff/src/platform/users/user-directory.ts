@@ -115,10 +115,6 @@ export class UserDirectory {
     return undefined;
   }
 
-  static fromUsers(users: User[], dummyHash: string): UserDirectory {
-    return new UserDirectory(users, dummyHash);
-  }
-
   find(email: string): User | undefined {
     return this.byEmail.get(email.toLowerCase());
   }

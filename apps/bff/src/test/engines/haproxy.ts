@@ -1,5 +1,5 @@
-// Debian's haproxy in front of BFF replicas, running the configuration the README's "Run
-// several replicas" section gives operators, read from the README itself so the two cannot
+// Debian's haproxy in front of BFF replicas, running the configuration docs/operations/replicas.md
+// ("Run several replicas") gives operators, read from that page itself so the two cannot
 // drift: only the listening addresses, the certificate and the servers' ports are changed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,9 @@ const readme = join(
   '..',
   '..',
   '..',
-  'README.md',
+  'docs',
+  'operations',
+  'replicas.md',
 );
 /** The comment the README puts right before its haproxy configuration's fenced block. */
 const MARKER = '<!-- haproxy.cfg: read by apps/bff/src/test/engines/haproxy.ts';
@@ -66,7 +68,7 @@ async function selfSignedPem(dir: string): Promise<string> {
 export function readmeHaproxyConfig(text = readFileSync(readme, 'utf8')): string {
   const at = text.indexOf(MARKER);
   const block = at < 0 ? null : /```haproxy\n([\s\S]*?)\n\s*```/.exec(text.slice(at));
-  if (!block?.[1]) throw new Error(`README.md has no haproxy block after "${MARKER}"`);
+  if (!block?.[1]) throw new Error(`${readme} has no haproxy block after "${MARKER}"`);
   // The block sits in a numbered list item: drop the item's indentation.
   const lines = block[1].split('\n');
   const indent = Math.min(

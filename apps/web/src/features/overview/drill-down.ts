@@ -1,4 +1,4 @@
-import type { TransactionsSearch } from '../transactions/transactions-search';
+import type { TransactionsSearch } from '../transactions';
 import { addDays } from './overview-search';
 
 /** What a chart's bar or row opens on the Transactions screen, which needs one sub account. */

@@ -23,7 +23,7 @@ export const Route = createFileRoute('/_app/audit')({
       throw new ApiError({
         status: 403,
         code: 'forbidden',
-        message: 'The audit trail is for admins.',
+        detail: 'The audit trail is for admins.',
       });
     }
     // A link's bad values leave the address; the screen says which.

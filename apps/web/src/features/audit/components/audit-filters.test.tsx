@@ -8,21 +8,15 @@ import {
 import { dayRangeToBounds, localTimeZone } from '@card-console/shared/dates';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminSession, auditRecord, card } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { requestsTo, server } from '../../../test/server';
+import { inTimeZone } from '../../../test/time-zone';
 import { ACTION_LABELS, ATTEMPT_LABELS } from '../audit-labels';
 
 const ZONE = 'America/New_York';
-let previousTz: string | undefined;
-beforeEach(() => {
-  previousTz = process.env.TZ;
-  process.env.TZ = ZONE;
-});
-afterEach(() => {
-  process.env.TZ = previousTz;
-});
+inTimeZone(ZONE);
 
 /** Newest first, as the BFF keeps them. */
 const trail: AuditRecord[] = [

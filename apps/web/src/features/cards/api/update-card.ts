@@ -1,7 +1,7 @@
 import type { Card, CardPatchBody, CardValues } from '@card-console/shared/api/cards';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
-import { isApiError } from '../../../lib/api-error';
+import { apiProblem } from '../../../lib/api-error';
 import { cardWithValues } from '../limit-form';
 import { cardQueryOptions } from './get-card';
 import { cardListsKey } from './get-cards';
@@ -13,18 +13,9 @@ export function updateCard(cardId: string, body: CardPatchBody) {
   });
 }
 
-const isCents = (v: unknown) => v === null || Number.isInteger(v);
-
 /** The card's values now when `error` is a 409 `card_changed` (someone else saved first). */
 export function cardChangedValues(error: unknown): CardValues | undefined {
-  if (!isApiError(error) || error.code !== 'card_changed') return undefined;
-  const current = error.current;
-  return current &&
-    typeof current.name === 'string' &&
-    isCents(current.minimumCents) &&
-    isCents(current.maximumCents)
-    ? current
-    : undefined;
+  return apiProblem(error, 'card_changed')?.current;
 }
 
 /**

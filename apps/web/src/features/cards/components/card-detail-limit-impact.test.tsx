@@ -1,21 +1,15 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { screen, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminSession, card, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
+import { inTimeZone } from '../../../test/time-zone';
 
 // Far from UTC, so the link's days differ from the window's UTC days.
 const ZONE = 'Pacific/Auckland';
-let previousTz: string | undefined;
-beforeEach(() => {
-  previousTz = process.env.TZ;
-  process.env.TZ = ZONE;
-});
-afterEach(() => {
-  process.env.TZ = previousTz;
-});
+inTimeZone(ZONE);
 
 // 2026-01-02 01:00 to 2026-04-01 09:00 in Auckland.
 const impact = limitImpact({

@@ -8,7 +8,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeCvv, fakePan } from '../../../test/fake-secrets';
+import { fakeCvv, fakePan, grouped } from '../../../test/fake-secrets';
 import {
   adminSession,
   card,
@@ -28,8 +28,6 @@ function serveCard(initial: Card = card()) {
   );
   return { set: (next: Card) => (current = next) };
 }
-
-const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
 
 /** Opens the reveal dialog, gives a reason, reveals, and waits for the number on screen. */
 async function revealWithReason(user: UserEvent, pan: string) {

@@ -11,9 +11,8 @@ import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
 import { isApiError } from '../../../lib/api-error';
 import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
+import { askForFactor, SecondFactorChoices } from '../../session';
 import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
-import { SecondFactorChoices } from '../../session/components/second-factor-choices';
-import { askForFactor } from '../../session/step-up';
 import { revealCard } from '../api/reveal-card';
 import { dropRevealDraft, keepRevealDraft, peekRevealDraft } from '../reveal-draft';
 
@@ -71,8 +70,9 @@ export function RevealDialog({
       );
     } else if (!isApiError(caught)) {
       setError(caught instanceof Error ? caught.message : 'The card could not be revealed.');
-    } else if (caught.code === 'step_up_required') {
-      const next = caught.secondFactor?.methods.length ? caught.secondFactor.methods : offered;
+    } else if (caught.problem?.code === 'step_up_required') {
+      const { methods } = caught.problem.secondFactor;
+      const next = methods.length ? methods : offered;
       setOffered(next);
       setAskFactor(true);
       setFocusKey((k) => k + 1);

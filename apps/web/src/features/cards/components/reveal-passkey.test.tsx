@@ -4,7 +4,7 @@ import { startAuthentication } from '@simplewebauthn/browser';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeCvv, fakePan } from '../../../test/fake-secrets';
+import { fakeCvv, fakePan, grouped } from '../../../test/fake-secrets';
 import { adminSession, card, passkeyAssertion, ssoMeta } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
@@ -15,7 +15,6 @@ vi.mock('@simplewebauthn/browser', () => ({
 }));
 const startAuth = vi.mocked(startAuthentication);
 
-const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
 const stepUpOptions = {
   challenge: 'step-up-challenge',
   allowCredentials: [{ id: 'cred-1', type: 'public-key' }],

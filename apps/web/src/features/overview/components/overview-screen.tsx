@@ -6,7 +6,7 @@ import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import type { TransactionsSearch } from '../../transactions/transactions-search';
+import type { TransactionsSearch } from '../../transactions';
 import { type DrillScope, drillSearch, scopeNote } from '../drill-down';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { scaleLinear } from 'd3-scale';
-import type { TransactionsSearch } from '../../transactions/transactions-search';
+import type { TransactionsSearch } from '../../transactions';
 import { ChartFrame } from './chart-frame';
 
 export interface RankedRow {

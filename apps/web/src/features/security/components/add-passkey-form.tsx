@@ -2,9 +2,9 @@ import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api
 import type { SessionResponse, StepUpMethod } from '@card-console/shared/api/session';
 import { type FormEvent, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
-import { isApiError } from '../../../lib/api-error';
+import { apiProblem } from '../../../lib/api-error';
 import { createPasskey } from '../../../lib/passkey-ceremony';
-import { isSteppedUp } from '../../session/step-up';
+import { isSteppedUp } from '../../session';
 import { addPasskey } from '../api/add-passkey';
 import { fetchRegistrationOptions } from '../api/get-registration-options';
 import { describeFactorError } from './describe-factor-error';
@@ -37,8 +37,9 @@ export function AddPasskeyForm({ session, onAdded }: AddPasskeyFormProps) {
       onAdded(await addPasskey({ name: checkedName, response }));
       setName(DEFAULT_PASSKEY_NAME);
     } catch (caught) {
-      if (isApiError(caught) && caught.code === 'step_up_required') {
-        setStepUpWith(caught.secondFactor?.methods ?? session.stepUpMethods);
+      const stepUp = apiProblem(caught, 'step_up_required');
+      if (stepUp) {
+        setStepUpWith(stepUp.secondFactor.methods);
       } else {
         setError(describeFactorError(caught));
       }

@@ -2,7 +2,7 @@ import type { StepUpMethod } from '@card-console/shared/api/session';
 import { type ReactNode, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { FormFooter } from '../../../components/form-footer';
-import { isApiError } from '../../../lib/api-error';
+import { apiProblem } from '../../../lib/api-error';
 import { StepUpForm } from './step-up-form';
 
 interface GuardedActionDialogProps {
@@ -43,8 +43,9 @@ export function GuardedActionDialog(props: GuardedActionDialogProps) {
     try {
       await run();
     } catch (caught) {
-      if (isApiError(caught) && caught.code === 'step_up_required') {
-        if (caught.secondFactor?.methods.length) setMethods(caught.secondFactor.methods);
+      const stepUp = apiProblem(caught, 'step_up_required');
+      if (stepUp) {
+        if (stepUp.secondFactor.methods.length) setMethods(stepUp.secondFactor.methods);
         setStage('step-up');
       } else {
         setStage('confirm');

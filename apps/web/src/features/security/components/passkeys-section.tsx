@@ -2,8 +2,8 @@ import type { PasskeySummary, SecondFactorsResponse } from '@card-console/shared
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { isSteppedUp } from '../../session';
 import { sessionQueryOptions } from '../../session/api/get-session';
-import { isSteppedUp } from '../../session/step-up';
 import { secondFactorsQueryOptions } from '../api/get-second-factors';
 import { removePasskey } from '../api/remove-passkey';
 import { AddPasskeyForm } from './add-passkey-form';

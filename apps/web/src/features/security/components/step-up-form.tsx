@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { FormFooter } from '../../../components/form-footer';
 import { signWithPasskey } from '../../../lib/passkey-ceremony';
+import { SecondFactorChoices } from '../../session';
 import { sessionQueryOptions } from '../../session/api/get-session';
 import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
 import { stepUp } from '../../session/api/step-up';
-import { SecondFactorChoices } from '../../session/components/second-factor-choices';
 import { describeFactorError } from './describe-factor-error';
 
 interface StepUpFormProps {

@@ -10,15 +10,8 @@ import {
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, server, serveSignedOut } from '../../../test/server';
 import { signInFieldErrorsFromServer } from '../sign-in-fields';
-
-function serveSignedOut() {
-  server.use(
-    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
-    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
-  );
-}
 
 /** The message tied to a control through aria-describedby. */
 function describedBy(control: HTMLElement): string {
@@ -28,7 +21,7 @@ function describedBy(control: HTMLElement): string {
 
 describe('sign-in fields', () => {
   it('an empty submit says what each field needs, beside it, and puts focus on the first', async () => {
-    serveSignedOut();
+    serveSignedOut(productionMeta);
     const { user } = renderApp('/sign-in');
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
     const email = screen.getByLabelText('Email');
@@ -43,7 +36,7 @@ describe('sign-in fields', () => {
   });
 
   it('a malformed email or a missing password: the message and focus are on that field', async () => {
-    serveSignedOut();
+    serveSignedOut(productionMeta);
     const { user } = renderApp('/sign-in');
     await user.type(await screen.findByLabelText('Email'), 'finance.example.test');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -64,7 +57,7 @@ describe('sign-in fields', () => {
   });
 
   it('the server’s 400 shows as the same plain words per field, never its own wording', async () => {
-    serveSignedOut();
+    serveSignedOut(productionMeta);
     server.use(
       http.post('/api/session', () =>
         apiError(
@@ -90,7 +83,7 @@ describe('sign-in fields', () => {
   });
 
   it('a code that is not 6 digits is said beside the code field, with focus on it', async () => {
-    serveSignedOut();
+    serveSignedOut(productionMeta);
     server.use(
       http.post('/api/session', () =>
         apiError(401, 'second_factor_required', 'A second factor is needed.', {
@@ -159,8 +152,8 @@ describe('sign-in while signed in', () => {
 });
 
 describe('server field errors', () => {
-  const refused = (status: number, message: string) =>
-    new ApiError({ status, code: 'invalid_request', message, requestId: 'r' });
+  const refused = (status: number, detail: string) =>
+    new ApiError({ status, code: 'invalid_request', detail, requestId: 'r' });
 
   it('maps only the fields the form has; other paths and prototype names are left out', () => {
     expect(signInFieldErrorsFromServer(refused(400, 'totp: Invalid string'))).toEqual({

@@ -1,10 +1,10 @@
-import type { ApiErrorBody } from '@card-console/shared/api/error';
+import type { ProblemOf } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { SessionResponse, SignInBody } from '@card-console/shared/api/session';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { TotpField } from '../../../components/totp-field';
-import { isApiError } from '../../../lib/api-error';
+import { apiProblem, isApiError } from '../../../lib/api-error';
 import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
 import { signIn } from '../api/sign-in';
 import {
@@ -18,7 +18,7 @@ import { SecondFactorChoices } from './second-factor-choices';
 
 type DemoAccount = NonNullable<MetaResponse['demoAccounts']>[number];
 /** What the server asked for on 401 `second_factor_required`. */
-type SecondFactor = NonNullable<ApiErrorBody['secondFactor']>;
+type SecondFactor = ProblemOf<'second_factor_required'>['secondFactor'];
 
 interface SignInFormProps {
   demoAccounts: DemoAccount[];
@@ -78,16 +78,12 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
       setError('Check what you entered and try again.');
       return;
     }
-    const asked =
-      caught.secondFactor ??
-      (caught.code === 'second_factor_required' ? { methods: ['totp' as const] } : undefined);
-    if (asked) {
+    if (caught.problem?.code === 'second_factor_required') {
+      const asked = caught.problem.secondFactor;
       // Focus moves to the first way offered when the server first asks.
       if (!factor) setFocusKey((k) => k + 1);
       setFactor(asked);
-    }
-    if (caught.code === 'second_factor_required') {
-      setError(askForFactor(asked?.methods ?? ['totp']));
+      setError(askForFactor(asked.methods));
     } else if (caught.code === 'invalid_totp') {
       setError(caught.message || 'That code is not right. Try the current one.');
     } else if (caught.code === 'invalid_passkey') {
@@ -139,7 +135,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
           (caught: unknown) => ({ caught }),
         );
         if ('session' in fresh) return onSignedIn(fresh.session);
-        const offered = isApiError(fresh.caught) ? fresh.caught.secondFactor : undefined;
+        const offered = apiProblem(fresh.caught, 'second_factor_required')?.secondFactor;
         if (!offered?.passkeyOptions) throw fresh.caught;
         setFactor(offered);
         options = offered.passkeyOptions;

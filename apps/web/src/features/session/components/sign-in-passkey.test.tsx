@@ -14,7 +14,7 @@ import {
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, server } from '../../../test/server';
+import { apiError, server, serveSignedOut } from '../../../test/server';
 
 vi.mock('@simplewebauthn/browser', () => ({
   startAuthentication: vi.fn(),
@@ -32,9 +32,8 @@ function serveAdmin() {
   const bodies: SignInBody[] = [];
   let challenges = 0;
   const issued: PasskeyOptions[] = [];
+  serveSignedOut(productionMeta);
   server.use(
-    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
-    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
     http.post('/api/session', async ({ request }) => {
       const body = signInBodySchema.parse(await request.json());
       bodies.push(body);

@@ -128,7 +128,7 @@ describe('sign in', () => {
 
   it('still works when /api/meta fails', async () => {
     serveSignIn();
-    server.use(http.get('/api/meta', () => apiError(500, 'internal', 'boom')));
+    server.use(http.get('/api/meta', () => apiError(500, 'internal_error', 'boom')));
     renderApp('/sign-in');
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });

@@ -1,16 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { productionMeta, ssoMeta } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
-
-function serveSignedOut(meta = ssoMeta()) {
-  server.use(
-    http.get('/api/meta', () => HttpResponse.json(meta)),
-    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
-  );
-}
+import { requestsTo, serveSignedOut } from '../../../test/server';
 
 describe('single sign-on', () => {
   it('offers "Sign in with SSO" beside the password form, back to where the person was going', async () => {
@@ -48,7 +40,7 @@ describe('single sign-on', () => {
   });
 
   it('never sends the provider back to another site', async () => {
-    serveSignedOut();
+    serveSignedOut(ssoMeta());
     renderApp('/sign-in?redirect=%22%2F%2Fevil.example%2F%22');
     expect(await screen.findByRole('link', { name: 'Sign in with SSO' })).toHaveAttribute(
       'href',
@@ -79,14 +71,14 @@ describe('single sign-on', () => {
   });
 
   it('an outcome it does not know shows no failure', async () => {
-    serveSignedOut();
+    serveSignedOut(ssoMeta());
     renderApp('/sign-in?sso=%3Cscript%3E');
     await screen.findByRole('link', { name: 'Sign in with SSO' });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('without ?sso=failed shows no failure', async () => {
-    serveSignedOut();
+    serveSignedOut(ssoMeta());
     renderApp('/sign-in');
     await screen.findByRole('link', { name: 'Sign in with SSO' });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -95,7 +87,7 @@ describe('single sign-on', () => {
 
 describe('no access', () => {
   it('explains that the company account has no access, what to do, and links back to sign in', async () => {
-    serveSignedOut();
+    serveSignedOut(ssoMeta());
     const { user, router } = renderApp('/no-access');
     expect(
       await screen.findByRole('heading', {

@@ -4,8 +4,8 @@ import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
 import { StatusFilter } from '../../../components/status-filter';
+import { CardFilterField } from '../../cards';
 import type { CardChoices } from '../../cards/api/use-card-choices';
-import { CardFilterField } from '../../cards/components/card-filter-field';
 import type { TransactionsSearch } from '../transactions-search';
 
 interface FiltersProps {

@@ -10,16 +10,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
+import { inTimeZone } from '../../../test/time-zone';
 
 const ZONE = 'America/New_York';
-let previousTz: string | undefined;
-beforeEach(() => {
-  previousTz = process.env.TZ;
-  process.env.TZ = ZONE;
-});
-afterEach(() => {
-  process.env.TZ = previousTz;
-});
+inTimeZone(ZONE);
 
 const pages: Record<string, TransactionPage> = {
   first: {

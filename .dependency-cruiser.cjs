@@ -1,0 +1,98 @@
+// The arrows between the layers of each app point one way. Run by `pnpm test`
+// (apps/bff/src/dependency-rules.test.ts); `npx depcruise apps/bff/src apps/web/src` shows the
+// same verdict. docs/architecture.md says what each layer is.
+/** @type {import('dependency-cruiser').IConfiguration} */
+const bff = 'apps/bff/src';
+const web = 'apps/web/src';
+const notTests = '\\.(test|property\\.test|contract|e2e|podman)\\.tsx?$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'bff-core-imports-nothing-above',
+      comment: 'core/ (errors, clock, endpoint declarations) is below every other layer.',
+      severity: 'error',
+      from: { path: `^${bff}/core/` },
+      to: {
+        path: `^${bff}/(platform|upstream|features|http|cli|deploy|demo|test)/|^${bff}/(app|index|env)\\.ts$`,
+      },
+    },
+    {
+      name: 'bff-platform-below-upstream-features-http',
+      comment:
+        'platform/ (sessions, audit, security, stores, jobs) knows no feature, upstream call or HTTP wiring.',
+      severity: 'error',
+      from: { path: `^${bff}/platform/`, pathNot: notTests },
+      to: { path: `^${bff}/(upstream|features|http|cli|demo)/|^${bff}/(app|index)\\.ts$` },
+    },
+    {
+      name: 'bff-upstream-below-features-http',
+      comment:
+        'upstream/ (the card service client, the paginator) serves features; it never calls up.',
+      severity: 'error',
+      from: { path: `^${bff}/upstream/`, pathNot: notTests },
+      to: { path: `^${bff}/(features|http|cli|demo)/|^${bff}/(app|index)\\.ts$` },
+    },
+    {
+      name: 'bff-features-below-http',
+      comment:
+        'A feature declares its endpoints; http/ builds the Express router from them, not the reverse.',
+      severity: 'error',
+      from: { path: `^${bff}/features/`, pathNot: notTests },
+      to: { path: `^${bff}/(http|cli|demo)/|^${bff}/(app|index)\\.ts$` },
+    },
+    {
+      name: 'bff-production-never-imports-tests',
+      comment: 'Test helpers live in test/ and are imported by tests only.',
+      severity: 'error',
+      from: { path: `^${bff}/`, pathNot: `${notTests}|^${bff}/test/` },
+      to: { path: `^${bff}/test/|${notTests}` },
+    },
+    {
+      name: 'web-lib-and-components-below-features',
+      comment: 'lib/ and components/ are shared by features; they know none of them.',
+      severity: 'error',
+      from: { path: `^${web}/(lib|components)/`, pathNot: notTests },
+      to: { path: `^${web}/(features|routes)/` },
+    },
+    {
+      name: 'web-features-below-routes',
+      comment: 'Routes compose features; a feature never imports a route.',
+      severity: 'error',
+      from: { path: `^${web}/features/`, pathNot: notTests },
+      to: { path: `^${web}/routes/` },
+    },
+    {
+      name: 'web-features-talk-through-their-api',
+      comment:
+        "A feature uses another only through that feature's api/ folder (its queries) and its index.ts (what it offers others), never its internals.",
+      severity: 'error',
+      from: { path: `^${web}/features/([^/]+)/`, pathNot: notTests },
+      to: {
+        path: `^${web}/features/([^/]+)/`,
+        pathNot: [
+          `^${web}/features/$1/`,
+          `^${web}/features/[^/]+/api/`,
+          `^${web}/features/[^/]+/index\\.ts$`,
+        ],
+      },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: `^(${bff}|${web})/`, pathNot: notTests },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'routeTree\\.gen\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs'],
+    },
+  },
+};

@@ -1,0 +1,103 @@
+import {
+  auditExportQuerySchema,
+  auditListQuerySchema,
+  auditPageSchema,
+} from '@card-console/shared/api/audit';
+import { admins, defineFeature } from '../../core/endpoint';
+import { who } from '../../platform/sessions/who';
+import type { FeatureDeps } from '../feature-deps';
+import { exportStreamContext, withExportSlot } from '../transactions/export-response';
+import { withCard } from './audit-card';
+import {
+  auditCsvHeader,
+  auditCsvPages,
+  auditExportFileName,
+  describeExport,
+  EXPORT_PAGE_SIZE,
+} from './audit-export';
+import { streamAuditCsv } from './stream-audit-csv';
+
+const pageSize = 50;
+
+type AuditRouteDeps = Pick<
+  FeatureDeps,
+  | 'audit'
+  | 'cardDirectory'
+  | 'clock'
+  | 'logger'
+  | 'metrics'
+  | 'cutOff'
+  | 'exportSlots'
+  | 'exportReceipts'
+>;
+
+export const auditFeature = defineFeature(
+  'audit',
+  (deps: AuditRouteDeps) => deps,
+  (endpoint) => [
+    endpoint({
+      method: 'GET',
+      path: '/audit',
+      summary: 'A page of the audit trail, filtered, newest first',
+      access: admins,
+      mutation: false,
+      attempted: 'audit.view',
+      example: '/api/audit',
+      query: auditListQuerySchema,
+      response: auditPageSchema,
+      handler: async ({ services: { audit, cardDirectory }, query }) => {
+        const { cursor, ...filter } = query;
+        const [page] = await Promise.all([
+          audit.list({ cursor, limit: pageSize, filter }),
+          cardDirectory.ready(),
+        ]);
+        return { ...page, items: page.items.map((r) => withCard(r, cardDirectory)) };
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/audit/export.csv',
+      summary: 'Every audit record the same filters match, as CSV (audited)',
+      access: admins,
+      mutation: false,
+      attempted: 'audit.export',
+      example: '/api/audit/export.csv?tz=Europe/Paris',
+      query: auditExportQuerySchema,
+      response: 'stream',
+      // HEAD reaches this handler too (Express answers HEAD with the GET route).
+      handler: async ({ req, res, services: deps, query }) => {
+        const { audit, cardDirectory } = deps;
+        const { tz, ...filter } = query;
+        const person = who(req);
+        const fileName = auditExportFileName(filter, tz, deps.clock.now());
+        const headers = {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${fileName}"`,
+          'Cache-Control': 'no-store',
+        };
+        // The headers a download starts with, and nothing read or exported: not audited.
+        if (req.method === 'HEAD') {
+          res.status(200).set(headers).end();
+          return;
+        }
+        const stream = exportStreamContext(req, res, person, deps);
+        await withExportSlot(deps, person, async () => {
+          // Recorded before any record leaves: an export that cannot be audited does not run.
+          await audit.append({
+            actor: person.actor.email,
+            role: person.actor.role,
+            action: 'audit.export',
+            outcome: 'success',
+            detail: describeExport(filter, tz),
+            requestId: person.requestId,
+          });
+          const first = await audit.list({ limit: EXPORT_PAGE_SIZE, filter });
+          res.status(200).set(headers);
+          await cardDirectory.ready();
+          const pages = auditCsvPages(audit, filter, tz, first, cardDirectory);
+          await streamAuditCsv(res, auditCsvHeader(tz), pages, stream);
+        });
+      },
+    }),
+  ],
+);

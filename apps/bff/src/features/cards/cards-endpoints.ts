@@ -1,0 +1,125 @@
+import {
+  cardListQuerySchema,
+  cardPageSchema,
+  cardPatchBodySchema,
+  cardSchema,
+  revealBodySchema,
+  revealResponseSchema,
+} from '@card-console/shared/api/cards';
+import { limitImpactQuerySchema, limitImpactSchema } from '@card-console/shared/api/insights';
+import { resourceIdSchema } from '@card-console/shared/upstream/common';
+import { admins, defineFeature, everyone } from '../../core/endpoint';
+import { parseBody } from '../../core/validate';
+import { who } from '../../platform/sessions/who';
+import type { FeatureDeps } from '../feature-deps';
+import { createCardsService } from './cards-service';
+import { createLimitImpactService, strictLimitDigits } from './limit-impact-service';
+import { createRevealService } from './reveal-service';
+import { createUpdateCardService } from './update-card-service';
+
+/** The reason as typed, for the audit of a refused reveal (bounded; never trusted further). */
+function claimedReason(body: unknown): string | undefined {
+  const reason = (body as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' && reason.trim() ? reason.trim().slice(0, 500) : undefined;
+}
+
+const cardId = { id: resourceIdSchema };
+
+export const cardsFeature = defineFeature(
+  'cards',
+  (deps: FeatureDeps) => ({
+    cards: createCardsService(deps),
+    reveals: createRevealService(deps),
+    updates: createUpdateCardService(deps),
+    impacts: createLimitImpactService(deps),
+    stepUp: deps.stepUp,
+  }),
+  (endpoint) => [
+    endpoint({
+      method: 'GET',
+      path: '/cards',
+      summary: 'A page of cards, filtered and sorted',
+      access: everyone,
+      mutation: false,
+      example: '/api/cards',
+      query: cardListQuerySchema,
+      response: cardPageSchema,
+      handler: ({ req, services, query }) => services.cards.list(who(req), query),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/cards/:id',
+      summary: 'One card',
+      access: everyone,
+      mutation: false,
+      cardIdParam: true,
+      example: '/api/cards/{cardId}',
+      params: cardId,
+      response: cardSchema,
+      handler: ({ req, services, params }) => services.cards.get(who(req), params.id),
+    }),
+    endpoint({
+      method: 'PATCH',
+      path: '/cards/:id',
+      summary: "Change a card's name or limits, refused with the current values if it changed",
+      access: admins,
+      mutation: true,
+      attempted: 'card.update',
+      refusedAs: 'card.update',
+      cardIdParam: true,
+      example: '/api/cards/{cardId}',
+      params: cardId,
+      body: cardPatchBodySchema,
+      response: cardSchema,
+      handler: ({ req, services, params, body }) =>
+        services.updates.update(who(req), params.id, body),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/cards/:id/limit-impact',
+      summary: 'What proposed limits would have refused over the card’s recent transactions',
+      access: admins,
+      mutation: false,
+      attempted: 'card.limitImpact',
+      cardIdParam: true,
+      example: '/api/cards/{cardId}/limit-impact?maximumCents=10000',
+      params: cardId,
+      query: limitImpactQuerySchema,
+      response: limitImpactSchema,
+      handler: ({ req, services, params, query }) => {
+        strictLimitDigits(req.query as Record<string, string>);
+        return services.impacts.preview(who(req), params.id, query);
+      },
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/cards/:id/reveal',
+      summary: "The card's full number and security code, with a reason and a second factor",
+      access: admins,
+      mutation: true,
+      attempted: 'card.reveal',
+      refusedAs: 'card.reveal',
+      cardIdParam: true,
+      revealLimited: true,
+      example: '/api/cards/{cardId}/reveal',
+      params: cardId,
+      body: revealBodySchema,
+      // A refused reveal is audited with the reason as typed, whatever else was wrong.
+      handlerChecksBody: true,
+      response: revealResponseSchema,
+      handler: async ({ req, res, services, params }) => {
+        const person = who(req);
+        let reason: string;
+        try {
+          const body = parseBody(revealBodySchema, req);
+          reason = body.reason;
+          await services.stepUp.require(req, res, { totp: body.totp, passkey: body.passkey });
+        } catch (error) {
+          await services.reveals.recordDenied(person, params.id, claimedReason(req.body), error);
+          throw error;
+        }
+        return services.reveals.reveal(person, params.id, reason);
+      },
+    }),
+  ],
+);

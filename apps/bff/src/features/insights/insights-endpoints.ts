@@ -1,0 +1,36 @@
+import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/insights';
+import { defineFeature, everyone } from '../../core/endpoint';
+import { who } from '../../platform/sessions/who';
+import type { DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import type { FeatureDeps } from '../feature-deps';
+import { createOverviewService } from './overview-service';
+
+export interface InsightsDeps extends FeatureDeps {
+  /** The Overview's per-day aggregates (memory, or Redis shared by replicas). */
+  dayAggregates: DayAggregateStore;
+  /** How old a day's aggregate may be before it is walked again. */
+  insightsRefreshMs: number;
+}
+
+export const insightsFeature = defineFeature(
+  'insights',
+  (deps: InsightsDeps) =>
+    createOverviewService({
+      ...deps,
+      store: deps.dayAggregates,
+      refreshMs: deps.insightsRefreshMs,
+    }),
+  (endpoint) => [
+    endpoint({
+      method: 'GET',
+      path: '/insights/overview',
+      summary: "The Overview: a period's totals, days, categories, merchants and declines",
+      access: everyone,
+      mutation: false,
+      example: '/api/insights/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
+      query: overviewQuerySchema,
+      response: overviewSchema,
+      handler: ({ req, services, query }) => services.overview(who(req), query),
+    }),
+  ],
+);

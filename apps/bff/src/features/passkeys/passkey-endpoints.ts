@@ -1,0 +1,248 @@
+import {
+  type PasskeySummary,
+  passkeyEnrolBodySchema,
+  passkeyIdSchema,
+  passkeyOptionsSchema,
+  passkeyRenameBodySchema,
+  passkeySummarySchema,
+  secondFactorsResponseSchema,
+  totpSettingBodySchema,
+} from '@card-console/shared/api/passkeys';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '../../core/app-error';
+import { admins, defineFeature } from '../../core/endpoint';
+import type { AuditStore } from '../../platform/audit/audit-store';
+import type { StoredPasskey } from '../../platform/passkeys/factor-store';
+import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
+import type { SecondFactors } from '../../platform/passkeys/second-factors';
+import { containsCardNumber, maskCardNumbers } from '../../platform/security/card-numbers';
+import type { StepUp } from '../../platform/security/step-up';
+import { type ActiveSession, activeSession } from '../../platform/sessions/session-service';
+
+export interface PasskeyRoutesDeps {
+  factors: SecondFactors;
+  passkeys: PasskeyCeremonies;
+  stepUp: StepUp;
+  audit: AuditStore;
+}
+
+// A name stored before names were checked for card numbers is shown and recorded masked.
+const summary = (p: StoredPasskey): PasskeySummary => ({
+  id: p.id,
+  name: maskCardNumbers(p.name),
+  createdAt: p.createdAt,
+  ...(p.lastUsedAt !== undefined ? { lastUsedAt: p.lastUsedAt } : {}),
+});
+
+/**
+ * A passkey's name that holds a card number is refused with a 400, not masked: it would be
+ * kept in the factor store and the audit trail, and a name other than the one the person typed
+ * would be a surprise they should hear about. (A card's name is masked on its way back from
+ * the card service instead: that name is the card service's to keep, not ours.)
+ */
+function withoutCardNumber<T extends { name: string }>(body: T): T {
+  if (containsCardNumber(body.name)) {
+    throw new AppError(
+      400,
+      'invalid_body',
+      'name: must not contain a card number (13-19 digits that pass the Luhn check, however they are grouped)',
+    );
+  }
+  return body;
+}
+
+const lastFactor = () =>
+  new AppError(
+    409,
+    'last_factor',
+    'This is your only second factor: add a passkey or turn TOTP back on first.',
+  );
+
+/**
+ * An admin's own second factors: passkeys enrolled, named and removed, and TOTP turned off
+ * once a passkey exists (or on again). Adding or removing a factor needs a second-factor check
+ * within the last 5 minutes (`StepUp`), so a stolen session alone cannot plant a passkey.
+ */
+function passkeyServices(deps: PasskeyRoutesDeps) {
+  const { factors, stepUp, audit } = deps;
+  const session = (req: Request): ActiveSession => {
+    const current = activeSession(req);
+    if (!current) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
+    return current;
+  };
+  return {
+    ...deps,
+    session,
+    /** A proven factor within the step-up window; the current session afterwards. */
+    proven: async (req: Request, res: Response): Promise<ActiveSession> => {
+      await stepUp.require(req, res);
+      return session(req);
+    },
+    factorRecord: (
+      req: Request,
+      current: ActiveSession,
+      action: 'factor.enrolled' | 'factor.removed',
+      method: 'passkey' | 'totp',
+      target?: string,
+    ) =>
+      audit.append({
+        actor: current.record.email,
+        role: current.record.role,
+        action,
+        outcome: 'success',
+        method,
+        ...(target ? { target: maskCardNumbers(target).slice(0, 200) } : {}),
+        requestId: req.requestId,
+      }),
+    state: async (email: string) => {
+      const [{ passkeys: list }, totp] = await Promise.all([
+        factors.store.get(email),
+        factors.totpState(email),
+      ]);
+      return { passkeys: list.map(summary), totp };
+    },
+  };
+}
+
+const passkeyId = { id: passkeyIdSchema };
+
+export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpoint) => [
+  endpoint({
+    method: 'GET',
+    path: '/second-factors',
+    summary: 'Your passkeys and whether TOTP is on',
+    access: admins,
+    mutation: false,
+    attempted: 'factors.view',
+    example: '/api/second-factors',
+    response: secondFactorsResponseSchema,
+    handler: ({ req, services }) => services.state(services.session(req).record.email),
+  }),
+  endpoint({
+    method: 'PATCH',
+    path: '/second-factors/totp',
+    summary: 'Turn TOTP off (a passkey exists) or on again',
+    access: admins,
+    mutation: true,
+    attempted: 'factors.change',
+    example: '/api/second-factors/totp',
+    body: totpSettingBodySchema,
+    response: secondFactorsResponseSchema,
+    handler: async ({ req, res, services, body: { enabled } }) => {
+      const current = await services.proven(req, res);
+      const { email } = current.record;
+      const before = await services.factors.totpState(email);
+      if (!before.available) {
+        throw new AppError(409, 'no_totp', 'Your account has no authenticator app set up.');
+      }
+      if (before.enabled !== enabled) {
+        const outcome = await services.factors.store.setTotpDisabled(email, !enabled);
+        if (outcome === 'no_passkey') throw lastFactor();
+        await services.factorRecord(
+          req,
+          current,
+          enabled ? 'factor.enrolled' : 'factor.removed',
+          'totp',
+        );
+      }
+      return services.state(email);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/passkeys/registration-options',
+    summary: 'Options to enrol a new passkey',
+    access: admins,
+    mutation: true,
+    attempted: 'factors.change',
+    example: '/api/passkeys/registration-options',
+    response: passkeyOptionsSchema,
+    handler: async ({ req, res, services }) => {
+      const current = await services.proven(req, res);
+      return services.passkeys.registrationOptions(current.record.email, current.key);
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/passkeys',
+    summary: 'Enrol a passkey',
+    access: admins,
+    mutation: true,
+    attempted: 'factors.change',
+    example: '/api/passkeys',
+    body: passkeyEnrolBodySchema,
+    response: passkeySummarySchema,
+    status: 201,
+    handler: async ({ req, res, services, body }) => {
+      withoutCardNumber(body);
+      const current = await services.proven(req, res);
+      let passkey: StoredPasskey;
+      try {
+        passkey = await services.passkeys.verifyRegistration(current.key, body.response, body.name);
+      } catch (error) {
+        if (!(error instanceof PasskeyRefused)) throw error;
+        throw new AppError(
+          401,
+          'invalid_passkey',
+          'The new passkey could not be checked. Start again from "Add a passkey".',
+        );
+      }
+      const added = await services.factors.store.addPasskey(current.record.email, passkey);
+      if (added === 'duplicate') {
+        throw new AppError(409, 'passkey_exists', 'That passkey is already enrolled.');
+      }
+      if (added === 'too_many') {
+        throw new AppError(
+          409,
+          'too_many_passkeys',
+          'You have 10 passkeys, the most allowed; remove one first.',
+        );
+      }
+      await services.factorRecord(req, current, 'factor.enrolled', 'passkey', passkey.name);
+      return summary(passkey);
+    },
+  }),
+  endpoint({
+    method: 'PATCH',
+    path: '/passkeys/:id',
+    summary: 'Rename a passkey',
+    access: admins,
+    mutation: true,
+    attempted: 'factors.change',
+    example: '/api/passkeys/{passkeyId}',
+    params: passkeyId,
+    body: passkeyRenameBodySchema,
+    response: passkeySummarySchema,
+    handler: async ({ req, services, params, body }) => {
+      const { name } = withoutCardNumber(body);
+      const email = services.session(req).record.email;
+      const renamed = await services.factors.store.renamePasskey(email, params.id, name);
+      if (!renamed) throw new AppError(404, 'not_found', 'You have no such passkey.');
+      return summary(renamed);
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/passkeys/:id',
+    summary: 'Remove a passkey (never the last second factor)',
+    access: admins,
+    mutation: true,
+    attempted: 'factors.change',
+    example: '/api/passkeys/{passkeyId}',
+    params: passkeyId,
+    response: z.undefined(),
+    handler: async ({ req, res, services, params: { id } }) => {
+      const current = await services.proven(req, res);
+      const { email } = current.record;
+      const store = services.factors.store;
+      const name = (await store.get(email)).passkeys.find((p) => p.id === id)?.name;
+      const outcome = await store.removePasskey(email, id);
+      if (outcome === 'not_found')
+        throw new AppError(404, 'not_found', 'You have no such passkey.');
+      if (outcome === 'last_factor') throw lastFactor();
+      await services.factorRecord(req, current, 'factor.removed', 'passkey', name ?? id);
+      return undefined;
+    },
+  }),
+]);

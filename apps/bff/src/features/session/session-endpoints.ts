@@ -1,0 +1,152 @@
+import { passkeyOptionsSchema } from '@card-console/shared/api/passkeys';
+import {
+  type SessionResponse,
+  sessionResponseSchema,
+  signInBodySchema,
+  signOutResponseSchema,
+  stepUpBodySchema,
+} from '@card-console/shared/api/session';
+import { AppError } from '../../core/app-error';
+import { admins, defineFeature } from '../../core/endpoint';
+import type { StepUp } from '../../platform/security/step-up';
+import { activeSession, type SessionService } from '../../platform/sessions/session-service';
+import type { SessionRecord } from '../../platform/sessions/session-store';
+import type { RelyingParty } from '../sso/relying-party';
+import { type SignInDeps, signIn } from './sign-in-service';
+
+export interface SessionRoutesDeps extends SignInDeps {
+  sessions: SessionService;
+  stepUp: StepUp;
+  /** Single sign-on, when configured: signing out there too (RP-initiated logout). */
+  rp: RelyingParty | undefined;
+  /** Where the provider sends the browser after signing out there. */
+  signedOutUrl: string;
+  /** The card editor's warning threshold for a maximum per transaction, in cents. */
+  largeMaximumCents: number;
+}
+
+function sessionServices(deps: SessionRoutesDeps) {
+  return {
+    ...deps,
+    describe: async (record: SessionRecord): Promise<SessionResponse> => ({
+      ...deps.sessions.describe(record),
+      stepUpMethods: await deps.factors.stepUpMethods(record),
+      largeMaximumCents: deps.largeMaximumCents,
+    }),
+  };
+}
+
+const signedIn = () => new AppError(401, 'unauthenticated', 'Sign in to continue.');
+
+/**
+ * Signing in and out, who am I, and the step-up on its own (with the passkey options it
+ * needs).
+ */
+export const sessionFeature = defineFeature('session', sessionServices, (endpoint) => [
+  endpoint({
+    method: 'POST',
+    path: '/session',
+    summary: 'Sign in with email, password and (admins) a second factor',
+    access: 'public',
+    mutation: true,
+    attempted: 'session.signIn',
+    example: '/api/session',
+    body: signInBodySchema,
+    response: sessionResponseSchema,
+    handler: async ({ req, res, services, body }) => {
+      const { actor, steppedUp } = await signIn(services, {
+        ...body,
+        address: req.ip ?? 'unknown',
+        requestId: req.requestId,
+      });
+      const session = await services.sessions.start(req, res, actor, {
+        steppedUp,
+        method: 'password',
+      });
+      return services.describe(session.record);
+    },
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/session',
+    summary: 'Who am I (with `X-Background: 1`, without counting as activity)',
+    access: 'signedIn',
+    mutation: false,
+    example: '/api/session',
+    response: sessionResponseSchema,
+    handler: ({ req, services }) => {
+      const session = activeSession(req);
+      if (!session) throw signedIn();
+      return services.describe(session.record);
+    },
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/session',
+    summary: "Sign out (and learn where to end the identity provider's session)",
+    access: 'signedIn',
+    mutation: true,
+    attempted: 'session.signOut',
+    example: '/api/session',
+    // 204 as before; a single sign-on session learns where to end the provider's session.
+    response: signOutResponseSchema.optional(),
+    handler: async ({ req, res, services }) => {
+      const session = activeSession(req);
+      await services.sessions.end(req, res);
+      if (!session) return undefined;
+      await services.audit.append({
+        actor: session.record.email,
+        role: session.record.role,
+        action: 'session.signOut',
+        outcome: 'success',
+        requestId: req.requestId,
+      });
+      if (!session.record.sso || !services.rp) return undefined;
+      const providerLogoutUrl = await services.rp.endSessionUrl(
+        session.record.sso.idToken,
+        services.signedOutUrl,
+      );
+      return providerLogoutUrl ? { providerLogoutUrl } : undefined;
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/session/step-up-options',
+    summary: 'Passkey options for a step-up',
+    access: admins,
+    mutation: true,
+    attempted: 'session.stepUp',
+    example: '/api/session/step-up-options',
+    response: passkeyOptionsSchema,
+    handler: async ({ req, services }) => {
+      const session = activeSession(req);
+      if (!session) throw signedIn();
+      const options = await services.passkeys.authenticationOptions(
+        session.record.email,
+        'step-up',
+        session.key,
+      );
+      if (!options) {
+        throw new AppError(409, 'no_passkeys', 'You have no passkey yet; add one on Security.');
+      }
+      return options;
+    },
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/session/step-up',
+    summary: 'Prove a second factor now (a TOTP code or a passkey)',
+    access: admins,
+    mutation: true,
+    attempted: 'session.stepUp',
+    example: '/api/session/step-up',
+    body: stepUpBodySchema,
+    response: sessionResponseSchema,
+    handler: async ({ req, res, services, body }) => {
+      await services.stepUp.require(req, res, body);
+      const session = activeSession(req);
+      if (!session) throw signedIn();
+      return services.describe(session.record);
+    },
+  }),
+]);

@@ -1,0 +1,36 @@
+import type { Endpoint, Feature } from '../core/endpoint';
+import { auditFeature } from '../features/audit/audit-endpoints';
+import { cardsFeature } from '../features/cards/cards-endpoints';
+import { insightsFeature } from '../features/insights/insights-endpoints';
+import { metaFeature } from '../features/meta/meta-endpoints';
+import { passkeysFeature } from '../features/passkeys/passkey-endpoints';
+import { sessionFeature } from '../features/session/session-endpoints';
+import { ssoFeature } from '../features/sso/sso-endpoints';
+import { subAccountsFeature } from '../features/sub-accounts/sub-accounts-endpoints';
+import { transactionsFeature } from '../features/transactions/transactions-endpoints';
+
+/** Every feature that answers under /api. A new feature's endpoints are added here, once. */
+export const apiFeatures = [
+  metaFeature,
+  sessionFeature,
+  ssoFeature,
+  passkeysFeature,
+  subAccountsFeature,
+  cardsFeature,
+  transactionsFeature,
+  insightsFeature,
+  auditFeature,
+] as const;
+
+/** Every endpoint the API has, as declared. */
+export const apiEndpoints: readonly Endpoint[] = apiFeatures.flatMap(
+  (feature): readonly Endpoint[] => feature.endpoints,
+);
+
+type DepsOf<F> = F extends Feature<infer D, unknown> ? D : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+
+/** What the API's features are built from: every feature's dependencies together. */
+export type ApiDeps = Intersection<DepsOf<(typeof apiFeatures)[number]>>;

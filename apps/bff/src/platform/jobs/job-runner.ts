@@ -1,0 +1,54 @@
+/**
+ * Background work by key: one job per key at a time, which requests start or join, whose
+ * progress they can read while it runs, and whose outcome is remembered for a while so that
+ * a burst of requests neither starts it again nor forgets that it just failed.
+ *
+ * Where the job's results are shared by replicas (kept in Redis or PostgreSQL), the job is
+ * shared too: given a lock that replicas share, the work of one key runs on one replica at a
+ * time, and a replica that asks meanwhile waits its turn, then runs its own work, which finds
+ * the other's results and has little left to do. A replica killed mid-job leaves its lock to
+ * lapse (the lock's lease), and the next one asking does the work.
+ *
+ * `in-process-job-runner.ts` is the implementation: jobs run in this process, with an optional
+ * shared lock (`platform/locks`) for the replicas. A queue made for it (BullMQ, pg-boss) could
+ * take its place behind this interface.
+ */
+export interface JobRunner {
+  /**
+   * The job of `key`: the one running, or remembered (finished or failed within its memory),
+   * is joined and `work` is not run; otherwise `work` starts now with `progress` as its
+   * progress object, which the work updates and readers see.
+   */
+  start<P extends object, R = void>(
+    key: string,
+    work: (job: JobContext<P>) => Promise<R>,
+    progress: P,
+  ): Job<P, R>;
+  /** The job of `key` running or remembered now, if any. */
+  find<P extends object, R = void>(key: string): Job<P, R> | undefined;
+}
+
+export type JobState = 'waiting' | 'running' | 'succeeded' | 'failed';
+
+export interface Job<P extends object, R = void> {
+  readonly key: string;
+  /** What the work has reported so far (its own shape, updated in place). */
+  readonly progress: P;
+  /** Settles when the job ends; never rejects (`outcome()` says how it ended). */
+  readonly done: Promise<void>;
+  /** `waiting`: for another replica's work of the key to end; then `running`, then an end. */
+  state(): JobState;
+  /** Once ended: its result, or its failure and when it failed (the runner's clock). */
+  outcome(): JobOutcome<R> | undefined;
+}
+
+export type JobOutcome<R> =
+  | { ok: true; result: R; at: number }
+  | { ok: false; error: unknown; at: number };
+
+export interface JobContext<P extends object> {
+  readonly key: string;
+  readonly progress: P;
+  /** Aborted when the process is being shut down (the grace period's end): stop soon. */
+  readonly signal: AbortSignal;
+}

@@ -1,0 +1,276 @@
+// The BFF's process: builds the real dependencies, listens, and drains on SIGTERM/SIGINT (this
+// node process is the one that receives the signal: no package manager or shell in between in
+// production). Started by the production entry (index.ts) and by the demo's (demo/main.ts),
+// which hands it the simulator and its identity provider: this file imports neither.
+import http from 'node:http';
+import { createApp } from './app';
+import { systemClock } from './core/clock';
+import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
+import type { ReadinessCheck } from './features/health/readiness';
+import type { RelyingParty } from './features/sso/relying-party';
+import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
+import type { PostgresAudit } from './platform/audit/postgres-audit';
+import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
+import { createLogger, createStdoutDestination } from './platform/logger';
+import { startMetricsServer } from './platform/metrics/metrics-server';
+import { createProcessRegistry } from './platform/metrics/process-registry';
+import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
+import type { FactorStore } from './platform/passkeys/factor-store';
+import { FileFactorStore } from './platform/passkeys/file-factor-store';
+import { MemorySessionStore } from './platform/sessions/session-store';
+import { UserDirectory } from './platform/users/user-directory';
+import { watchUsersFile } from './platform/users/watch-users-file';
+import { createUpstreamClient } from './upstream/client';
+
+/** A card service started for this process (demo mode's simulator), used instead of CARD_API_*. */
+export interface StartedCardService {
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** The provider `config.sso === 'demo'` stands for (demo mode's own, on loopback), started. */
+export type StartedIdentityProvider = Pick<
+  SsoConfig,
+  'issuer' | 'clientId' | 'clientSecret' | 'roleClaim' | 'roleMap'
+> & { close(): Promise<void> };
+
+/** What the demo entry point starts before the server (demo/main.ts); production has neither. */
+export interface DemoParts {
+  upstream?: StartedCardService;
+  identityProvider?: StartedIdentityProvider;
+}
+
+/** The configuration from the environment; a bad or missing variable ends the process (exit 1). */
+export function configOrExit(env: NodeJS.ProcessEnv): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Starts the server, or says why it could not and exits 1. */
+export function runServer(config: Config, demoParts: DemoParts = {}): void {
+  startServer(config, demoParts).catch((error: unknown) => {
+    console.error('Card Console failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
+
+async function startServer(
+  config: Config,
+  { upstream: demo, identityProvider: demoProvider }: DemoParts,
+) {
+  const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
+  const apiKey = demo?.apiKey ?? config.cardApiKey;
+  if (!baseUrl || !apiKey) throw new Error('unreachable: loadConfig insists on both outside demo');
+  // Made once the key is known, so no line it writes can carry the key.
+  const logger = createLogger(config.logLevel, createStdoutDestination(), { secrets: [apiKey] });
+
+  // The demo accounts are linked to the demo provider's people (started before the server), as
+  // an operator links people with `pnpm users link`.
+  let users: UserDirectory;
+  try {
+    users = config.usersFile
+      ? await UserDirectory.fromFile(config.usersFile)
+      : config.mode === 'demo'
+        ? await UserDirectory.demo(demoProvider ? { ssoIssuer: demoProvider.issuer } : {})
+        : await UserDirectory.none();
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    process.exit(1);
+  }
+
+  // One registry for the process, handed in (no global one): every series the BFF reports.
+  const registry = createProcessRegistry();
+  const metrics = createPrometheusMetrics(registry);
+  /** Run after the server has stopped, last added first: pools and clients close after use. */
+  const closers: Closer[] = [];
+  /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
+  const readiness: ReadinessCheck[] = [];
+  if (demo) closers.push(() => demo.close());
+  // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
+  // Loaded only when configured: one process needs neither the client nor its stores (ioredis
+  // alone adds ~20 MB to a bare node process; apps/bff/README.md, "Modules load when used").
+  const redisParts = config.redisUrl ? await loadRedisParts() : undefined;
+  const redis =
+    config.redisUrl && redisParts
+      ? redisParts.createRedisClient(config.redisUrl, { logger, metrics })
+      : undefined;
+  if (redis && redisParts) {
+    const { redisReadiness, whenRedisReady } = redisParts;
+    closers.push(() =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
+    );
+    readiness.push(redisReadiness(redis));
+    // No offline queue: wait for the first connection, but start anyway (/readyz says why).
+    if (!(await whenRedisReady(redis, 5_000)))
+      logger.warn('redis not reachable yet; /readyz fails until it is');
+  }
+  const shared =
+    redis && redisParts ? redisParts.redisStores(redis, config, { logger }) : undefined;
+  // The audit trail in PostgreSQL when DATABASE_URL is set (migrations applied first through
+  // DATABASE_MIGRATION_URL), the embedded chained file in DATA_DIR otherwise.
+  let postgres: PostgresAudit | undefined;
+  if (config.databaseUrl) {
+    try {
+      // Loaded only when configured: demo mode never holds the driver or the migration tool.
+      const { connectPostgresAudit } = await import('./platform/audit/postgres-audit');
+      postgres = await connectPostgresAudit({
+        url: config.databaseUrl,
+        migrationUrl: config.databaseMigrationUrl,
+        logger,
+        metrics,
+      });
+    } catch (error) {
+      logger.fatal({ err: error }, `audit trail unavailable: ${(error as Error).message}`);
+      await Promise.all(closers.map(async (close) => close()));
+      process.exit(1);
+    }
+    const pool = postgres;
+    closers.push(() => pool.close());
+    readiness.push(pool.readiness);
+  }
+  if (config.usersFile) {
+    // A changed users file (or SIGHUP) takes effect without a restart.
+    const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger, metrics });
+    closers.push(async () => watcher.close());
+  }
+
+  const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
+  closers.push(() => upstream.close());
+
+  // Admins' passkeys: in Redis with several replicas, else a file beside the audit trail.
+  let factorStore: FactorStore;
+  try {
+    factorStore = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    await Promise.all(closers.map(async (close) => close()));
+    process.exit(1);
+  }
+  // Single sign-on: the company's provider, or in demo mode our own on loopback (started above).
+  let relyingParty: RelyingParty | undefined;
+  if (config.sso) {
+    const { RelyingParty } = await import('./features/sso/relying-party');
+    let sso = config.sso;
+    if (sso === 'demo') {
+      if (!demoProvider) throw new Error('unreachable: the demo entry starts the demo provider');
+      closers.push(() => demoProvider.close());
+      sso = {
+        issuer: demoProvider.issuer,
+        clientId: demoProvider.clientId,
+        clientSecret: demoProvider.clientSecret,
+        roleClaim: demoProvider.roleClaim,
+        roleMap: demoProvider.roleMap,
+        scopes: ['email', 'profile', 'groups'],
+        label: 'demo SSO',
+      };
+      logger.info({ issuer: demoProvider.issuer }, 'demo identity provider started on loopback');
+    }
+    relyingParty = new RelyingParty(sso);
+    // Discovered now, not by the first person who clicks: retried in the background while it
+    // fails (each failure logged with its cause), and reported in /readyz until it succeeds.
+    closers.push(relyingParty.discoverInBackground(logger));
+    const { identityProviderReadiness } = await import(
+      './features/sso/identity-provider-readiness'
+    );
+    readiness.push(identityProviderReadiness(relyingParty));
+  }
+
+  // Aborted when the shutdown's grace period ends: exports still running cut their download.
+  const cutOff = new AbortController();
+  const app = createApp({
+    config,
+    upstream,
+    users,
+    sessionStore: shared?.sessionStore ?? new MemorySessionStore(systemClock),
+    ...(shared && {
+      rateLimiters: shared.rateLimiters,
+      usedCodes: shared.usedCodes,
+      locks: shared.locks,
+      exportSlots: shared.exportSlots,
+      exportReceipts: shared.exportReceipts,
+      challengeStore: shared.challengeStore,
+      ssoPendingStore: shared.ssoPendingStore,
+      dayAggregates: shared.dayAggregates,
+    }),
+    factorStore,
+    ...(relyingParty ? { relyingParty } : {}),
+    audit: postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock),
+    clock: systemClock,
+    logger,
+    metrics,
+    readiness,
+    isDraining: () => shutdown.draining,
+    cutOff: cutOff.signal,
+  });
+
+  const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
+  server.keepAliveTimeout = 5_000;
+  const shutdown = createGracefulShutdown({
+    server,
+    graceMs: config.shutdownGraceMs,
+    logger,
+    closers,
+    cutOff,
+  });
+  // Drain, then exit 0: the shutdown was asked for and carried out (what was cut is logged).
+  // A second signal cuts what is still running at once.
+  const stop = (signal: string) => void shutdown.begin(signal).then(() => process.exit(0));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  if (config.metrics) {
+    const scrape = await startMetricsServer({ registry, ...config.metrics, logger });
+    closers.push(scrape.close);
+    logger.info({ metrics: `${scrape.url}/metrics` }, 'Prometheus metrics are served');
+  }
+  const port = (server.address() as { port: number }).port;
+  logger.info(
+    {
+      mode: config.mode,
+      upstream: demo ? 'in-process simulator' : baseUrl,
+      listening: `http://${config.host}:${port}`,
+      // How people sign in (a key named "password" would be redacted from the log).
+      signIn: [
+        ...(config.mode === 'demo' || config.usersFile !== undefined ? ['users file'] : []),
+        ...(relyingParty ? ['single sign-on'] : []),
+      ],
+      ...(relyingParty
+        ? { sso: { issuer: relyingParty.issuer, ...relyingParty.discoveryState() } }
+        : {}),
+    },
+    `Card Console (${config.mode}) is up: open ${shownOrigin(config, port)}`,
+  );
+}
+
+/**
+ * Where a person opens Card Console: the public origin when one is configured (behind a proxy
+ * only that origin can sign in; any other is refused as `bad_origin`), else the local address.
+ */
+function shownOrigin(config: Config, port: number): string {
+  if (config.publicOrigin !== `http://localhost:${config.port}`) return config.publicOrigin;
+  const host = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
+  return `http://${host}:${port}`;
+}
+
+async function loadRedisParts() {
+  const [client, stores] = await Promise.all([
+    import('./platform/redis/redis-client'),
+    import('./platform/redis/redis-stores'),
+  ]);
+  return { ...client, ...stores };
+}

@@ -1,0 +1,140 @@
+// A brute-force Overview over the simulator's own data, for tests: every transaction's day
+// from Intl directly, sums by plain loops.
+import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
+import { expect } from 'vitest';
+import { categoryGroupLabel, categoryGroupOf } from '../features/insights/category-groups';
+import type { TestApp, TestSession } from './harness';
+
+const money = new Set(['settled', 'pending', 'refund', 'dispute']);
+
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+export function expectedOverview(
+  t: TestApp,
+  q: { subAccountId?: string; from: string; to: string; tz: string },
+): Omit<Overview, 'status' | 'progress' | 'error'> {
+  const subs = t.sim.data.subAccounts().filter((s) => !q.subAccountId || s.id === q.subAccountId);
+  const fmt = new Intl.DateTimeFormat('en-CA', {
+    timeZone: q.tz,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  const length = Math.round((Date.parse(q.to) - Date.parse(q.from)) / 86_400_000) + 1;
+  const prevFrom = addDays(q.from, -length);
+  const prevTo = addDays(q.from, -1);
+  const weekly = length > 92;
+  const bucketOf = (day: string) => {
+    if (!weekly) return day;
+    const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+    return addDays(day, -weekday);
+  };
+  const rows = subs.flatMap((s) => t.sim.data.transactions(s.id));
+  const span = (from: string, to: string) => {
+    const totals = { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 };
+    const series = new Map<
+      string,
+      { day: string; debitsCents: number; creditsCents: number; count: number }
+    >();
+    for (let d = from; d <= to; d = addDays(d, 1)) {
+      const b = bucketOf(d);
+      if (!series.has(b)) series.set(b, { day: b, debitsCents: 0, creditsCents: 0, count: 0 });
+    }
+    const categories = new Map<string, [number, number]>();
+    const merchants = new Map<string, [number, number]>();
+    const cards = new Map<string, [number, number]>();
+    const reasons = new Map<string, number>();
+    let declines = 0;
+    let cardCount = 0;
+    const bump = (m: Map<string, [number, number]>, k: string, c: number) => {
+      const v = m.get(k) ?? [0, 0];
+      m.set(k, [v[0] + c, v[1] + 1]);
+    };
+    for (const x of rows) {
+      const day = fmt.format(new Date(x.date));
+      if (day < from || day > to) continue;
+      const point = series.get(bucketOf(day));
+      if (!point) throw new Error(`no bucket for ${day}`);
+      totals.count += 1;
+      point.count += 1;
+      if (x.cardId) cardCount += 1;
+      if (x.status === 'declined') {
+        declines += 1;
+        const r = x.declineReason?.trim() || 'No reason given';
+        reasons.set(r, (reasons.get(r) ?? 0) + 1);
+      }
+      if (!money.has(x.status) || x.amountCents === 0) continue;
+      if (x.amountCents > 0) {
+        totals.creditsCents += x.amountCents;
+        point.creditsCents += x.amountCents;
+        continue;
+      }
+      const c = -x.amountCents;
+      totals.debitsCents += c;
+      point.debitsCents += c;
+      if (x.status === 'pending') totals.pendingCents += c;
+      bump(categories, categoryGroupOf(x.merchantData?.categoryCode), c);
+      if (x.merchantData) bump(merchants, x.merchantData.description, c);
+      if (x.cardId) bump(cards, x.cardId, c);
+    }
+    return {
+      totals,
+      series: [...series.values()],
+      categories,
+      merchants,
+      cards,
+      reasons,
+      declines,
+      cardCount,
+    };
+  };
+  const rank = (m: Map<string, [number, number]>, label: (k: string) => string) =>
+    [...m.entries()]
+      .map(([key, [debitsCents, count]]) => ({ key, label: label(key), debitsCents, count }))
+      .sort((a, b) => b.debitsCents - a.debitsCents || (a.key < b.key ? -1 : 1));
+  const now = span(q.from, q.to);
+  const before = span(prevFrom, prevTo);
+  const sum = (pick: (s: (typeof subs)[number]) => number) => subs.reduce((a, s) => a + pick(s), 0);
+  return {
+    // The zone as the runtime names it (`Asia/Kolkata` is `Asia/Calcutta` on Node 20).
+    period: { from: q.from, to: q.to, tz: fmt.resolvedOptions().timeZone },
+    balanceCents: sum((s) => s.balance.amountCents),
+    spendCents: sum((s) => s.spend.amountCents),
+    totals: now.totals,
+    previousTotals: before.totals,
+    granularity: weekly ? 'week' : 'day',
+    series: now.series,
+    previousSeries: before.series,
+    categories: rank(now.categories, categoryGroupLabel),
+    merchants: rank(now.merchants, (k) => k).slice(0, 10),
+    cards: rank(now.cards, (id) => {
+      const card = t.sim.data.card(id);
+      return card ? `${card.name} •••• ${card.last4}` : id;
+    }).slice(0, 10),
+    declines: {
+      count: now.declines,
+      rate: now.cardCount === 0 ? 0 : now.declines / now.cardCount,
+      reasons: [...now.reasons.entries()]
+        .map(([reason, count]) => ({ reason, count }))
+        .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1))
+        .slice(0, 10),
+    },
+  };
+}
+
+/** Asks until the Overview is no longer computing; its last answer. */
+export async function settledOverview(
+  t: TestApp,
+  session: TestSession,
+  query: Record<string, string>,
+): Promise<Overview> {
+  for (let i = 0; i < 2_000; i++) {
+    const res = await t.request.get('/api/insights/overview').query(query).set(session.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const body = overviewSchema.parse(res.body);
+    if (body.status !== 'computing') return body;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the overview never finished computing');
+}

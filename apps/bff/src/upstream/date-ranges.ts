@@ -1,0 +1,88 @@
+/**
+ * Plans the date ranges of a split walk (`ranged-walk.ts`), newest first.
+ *
+ * The card service pages with cursors, so one walk is strictly one page after another. A
+ * ranged walk reads several ranges of the filter's dates at once instead, each with its own cursor
+ * and explicit inclusive bounds (`from_date`/`to_date`, whole milliseconds). The ranges touch
+ * without overlapping and together cover the filter's dates, the first one open at the top
+ * and the last open at the bottom (or bounded by the filter), so every row of the filter is
+ * in exactly one range whatever order the service lists rows in.
+ *
+ * Sizes are guesses from the density seen so far (rows per millisecond): the first page of
+ * the whole filter, then each range as it ends. A wrong guess only makes a range longer or
+ * shorter; it never loses or repeats a row. A range that ends empty means the data is sparse
+ * or over: the next range is the last one, open at the bottom.
+ */
+export interface DateRange {
+  /** Inclusive lower bound in Unix ms; absent: the filter's own (or none). */
+  from?: number;
+  /** Inclusive upper bound in Unix ms; absent: the filter's own (or none). */
+  to?: number;
+}
+
+export interface RangePlanner {
+  /** The next range (older than every range before it), or undefined once the last was given. */
+  next(): DateRange | undefined;
+  /** A range has been walked to its end with `rows` rows: steers the next range's size. */
+  walked(range: DateRange, rows: number): void;
+}
+
+export interface FirstPageDates {
+  /** Dates (Unix ms) of the rows on the first page of the whole filter. */
+  dates: number[];
+}
+
+/**
+ * `align`, if given, moves each computed lower bound down onto a boundary at or below it (the
+ * start of a calendar day, for walks that keep per-day results): every range is then whole
+ * days, never less than the one its upper bound falls in.
+ */
+export function createRangePlanner(
+  filter: { from?: number; to?: number },
+  first: FirstPageDates,
+  rowsPerRange: number,
+  align?: (ms: number) => number,
+): RangePlanner {
+  const floor = filter.from ?? 0;
+  const newest = Math.max(...first.dates);
+  const oldest = Math.min(...first.dates);
+  // Rows per millisecond; the first page's span is at least 1 ms.
+  let density = first.dates.length / (newest - oldest + 1);
+  /** The next range's upper bound; undefined: the filter's (open top, first range only). */
+  let upper = filter.to;
+  let lastGiven = false;
+  let emptySeen = false;
+
+  return {
+    next() {
+      if (lastGiven) return undefined;
+      const top = upper ?? newest;
+      const width = Math.max(1, Math.ceil(rowsPerRange / density));
+      const from = align ? Math.min(align(top - width + 1), top) : top - width + 1;
+      if (emptySeen || from <= floor) {
+        lastGiven = true;
+        return bounded(filter.from, upper);
+      }
+      const range = bounded(from, upper);
+      upper = from - 1;
+      return range;
+    },
+    walked(range, rows) {
+      if (rows === 0) {
+        emptySeen = true;
+        return;
+      }
+      // The open top range is measured from its newest known row.
+      const top = range.to ?? newest;
+      const bottom = range.from ?? floor;
+      density = rows / Math.max(1, top - bottom + 1);
+    },
+  };
+}
+
+function bounded(from: number | undefined, to: number | undefined): DateRange {
+  const range: DateRange = {};
+  if (from !== undefined) range.from = from;
+  if (to !== undefined) range.to = to;
+  return range;
+}

@@ -1,0 +1,251 @@
+// The one paginator behind every walk: pages in order with the next asked for ahead, one rule
+// for a stuck cursor, and every walk bounded by a page cap and a time budget.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../test/manual-clock';
+import { paginate, type WalkLimits, walkBudget } from './paginate';
+
+interface Page {
+  n: number;
+  items: number[];
+  next?: string;
+}
+
+const roomy: WalkLimits = { what: 'numbers', maxPages: 1_000, timeMs: 60_000 };
+
+/**
+ * A list whose page i holds `items[i]` and names `cursors[i]` as the next page's cursor; a
+ * cursor stands for the page that first named it plus one (`byCursor`). `log` records each ask
+ * and each time a page's items are looked at.
+ */
+function list(items: number[][], cursors: (string | undefined)[], log: string[] = []) {
+  const byCursor = new Map<string, number>();
+  cursors.forEach((c, i) => {
+    if (c !== undefined && !byCursor.has(c)) byCursor.set(c, i + 1);
+  });
+  const page = (n: number) => ({
+    n,
+    get items() {
+      log.push(`check ${n}`);
+      return items[n] ?? [];
+    },
+    ...(cursors[n] === undefined ? {} : { next: cursors[n] }),
+  });
+  return {
+    first: async () => {
+      log.push('ask first');
+      return page(0);
+    },
+    next: async (cursor: string) => {
+      log.push(`ask ${cursor}`);
+      return page(byCursor.get(cursor) ?? -1);
+    },
+    cursorOf: (p: Page) => p.next,
+  };
+}
+
+/** A list that never ends: every page names a cursor never seen before. */
+function endless(delayMs = 0) {
+  let asked = 0;
+  const page = (n: number): Page => ({ n, items: [n], next: `fresh-${n + 1}` });
+  return {
+    asked: () => asked,
+    first: async () => {
+      asked += 1;
+      if (delayMs) await sleep(delayMs);
+      return page(0);
+    },
+    next: async (cursor: string) => {
+      asked += 1;
+      if (delayMs) await sleep(delayMs);
+      return page(Number(cursor.slice('fresh-'.length)));
+    },
+    cursorOf: (p: Page) => p.next,
+  };
+}
+
+async function all<P>(pages: AsyncIterable<P>): Promise<P[]> {
+  const out: P[] = [];
+  for await (const page of pages) out.push(page);
+  return out;
+}
+
+describe('paginate', () => {
+  it('hands every page over in order, asking for the next before checking this one', async () => {
+    const log: string[] = [];
+    const pages = paginate({
+      ...list([[1, 2], [3], [4, 5]], ['c1', 'c2', undefined], log),
+      budget: walkBudget(roomy),
+    });
+    const seen: number[] = [];
+    for await (const page of pages) seen.push(...page.items);
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+    expect(log).toEqual(['ask first', 'ask c1', 'check 0', 'ask c2', 'check 1', 'check 2']);
+  });
+
+  it('asks for the next page only when resumed when told not to read ahead', async () => {
+    const log: string[] = [];
+    const pages = paginate({
+      ...list([[1], [2], [3]], ['c1', 'c2', undefined], log),
+      budget: walkBudget(roomy),
+      prefetch: false,
+    });
+    for await (const page of pages) void page.items;
+    expect(log).toEqual(['ask first', 'check 0', 'ask c1', 'check 1', 'ask c2', 'check 2']);
+  });
+
+  it('starts from a page already read, which the budget does not count again', async () => {
+    const source = list([[1], [2]], ['c1', undefined]);
+    const budget = walkBudget(roomy);
+    const got = await all(paginate({ ...source, first: { n: 0, items: [1], next: 'c1' }, budget }));
+    expect(got.map((p) => p.n)).toEqual([0, 1]);
+    expect(budget.pages()).toBe(1);
+  });
+
+  it('ends the walk when the loop is left, asking for nothing after the page read ahead', async () => {
+    const source = endless();
+    for await (const page of paginate({ ...source, budget: walkBudget(roomy) })) {
+      if (page.n === 2) break;
+    }
+    expect(source.asked()).toBe(4);
+  });
+
+  describe('a stuck cursor', () => {
+    it.each([
+      ['the same cursor again', ['c1', 'c1', 'c1']],
+      ['a cursor of an earlier page (a cycle)', ['c1', 'c2', 'c1', 'c2']],
+      ['a cycle back to the first page', ['c1', 'c2', 'c3', 'c1']],
+    ])('%s is a 502 upstream_invalid_response, not an endless walk', async (_, cursors) => {
+      const log: string[] = [];
+      const source = list([[0], [1], [2], [3]], cursors, log);
+      const seen: number[] = [];
+      const walk = (async () => {
+        for await (const page of paginate({ ...source, budget: walkBudget(roomy) })) {
+          seen.push(page.n);
+        }
+      })();
+      await expect(walk).rejects.toMatchObject({
+        status: 502,
+        code: 'upstream_invalid_response',
+        message: 'The card service repeated a page.',
+      });
+      // Every page before the one naming an old cursor again, and never one past it.
+      const repeat = cursors.findIndex((c, i) => cursors.indexOf(c) < i);
+      expect(seen).toEqual(Array.from({ length: repeat }, (_, i) => i));
+      expect(log.filter((l) => l.startsWith('ask'))).toHaveLength(repeat + 1);
+    });
+
+    it('a cursor like the last one but its own is not a repeat', async () => {
+      // The contract service makes cursors distinct with suffixes: "c1", "c1~1", …
+      const source = list([[0], [1], [2]], ['c1', 'c1~1', undefined]);
+      const got = await all(paginate({ ...source, budget: walkBudget(roomy) }));
+      expect(got.map((p) => p.items[0])).toEqual([0, 1, 2]);
+    });
+  });
+
+  describe('the page cap', () => {
+    it('an endless list of fresh cursors ends at the cap: a 502 that says so', async () => {
+      const source = endless();
+      const limits = { what: 'sub accounts', maxPages: 40, timeMs: 60_000 };
+      const seen: number[] = [];
+      const walk = (async () => {
+        for await (const page of paginate({ ...source, budget: walkBudget(limits) })) {
+          seen.push(page.n);
+        }
+      })();
+      await expect(walk).rejects.toMatchObject({
+        status: 502,
+        code: 'upstream_bad_gateway',
+        message: expect.stringMatching(/^The card service listed sub accounts past 40 pages/),
+      });
+      expect(seen).toHaveLength(40);
+      expect(source.asked()).toBe(40);
+    });
+
+    it('a list of exactly the cap is read whole', async () => {
+      const cursors = Array.from({ length: 5 }, (_, i) => (i < 4 ? `c${i + 1}` : undefined));
+      const source = list([[0], [1], [2], [3], [4]], cursors);
+      const limits = { what: 'cards', maxPages: 5, timeMs: 60_000 };
+      expect(await all(paginate({ ...source, budget: walkBudget(limits) }))).toHaveLength(5);
+    });
+
+    it('counts the pages of every part of one walk together', async () => {
+      const budget = walkBudget({ what: 'transactions', maxPages: 25, timeMs: 60_000 });
+      const parts = [endless(), endless(), endless()].map((source) =>
+        all(paginate({ ...source, budget })),
+      );
+      for (const part of parts) {
+        await expect(part).rejects.toMatchObject({ code: 'upstream_bad_gateway' });
+      }
+      expect(budget.pages()).toBe(25);
+    });
+
+    it('a part with a cap of its own stops at it, and its pages count in the whole', async () => {
+      const whole = walkBudget({ what: 'transactions', maxPages: 1_000, timeMs: 60_000 });
+      const part = whole.child({ what: 'sub accounts', maxPages: 7, timeMs: 60_000 });
+      await expect(all(paginate({ ...endless(), budget: part }))).rejects.toMatchObject({
+        message: expect.stringContaining('sub accounts past 7 pages'),
+      });
+      expect(whole.pages()).toBe(7);
+    });
+  });
+
+  describe('the time budget', () => {
+    it('a slow service ends the walk at its budget, even with a page still on its way: a 504', async () => {
+      const source = endless(40);
+      const limits = { what: 'transactions', maxPages: 1_000, timeMs: 150 };
+      const started = performance.now();
+      const walk = all(paginate({ ...source, budget: walkBudget(limits) }));
+      await expect(walk).rejects.toMatchObject({
+        status: 504,
+        code: 'upstream_timeout',
+        message: expect.stringMatching(
+          /^Reading transactions from the card service took longer than 0\.15 s/,
+        ),
+      });
+      const took = performance.now() - started;
+      expect(took).toBeGreaterThanOrEqual(145);
+      expect(took).toBeLessThan(150 + 40 + 100);
+      expect(source.asked()).toBeLessThanOrEqual(5);
+    });
+
+    it('a page that never comes ends the walk at the budget', async () => {
+      const budget = walkBudget({ what: 'cards', maxPages: 10, timeMs: 50 });
+      const never = new Promise<Page>(() => {});
+      await expect(
+        all(paginate({ first: () => never, next: () => never, cursorOf: () => undefined, budget })),
+      ).rejects.toMatchObject({ status: 504, code: 'upstream_timeout' });
+    });
+
+    it('is measured by the clock it is given: no page is asked for once it has passed', async () => {
+      const clock = new ManualClock();
+      const source = endless();
+      const limits = { what: 'transactions', maxPages: 1_000_000, timeMs: 600_000 };
+      const budget = walkBudget(limits, { now: () => clock.now() });
+      const seen: number[] = [];
+      const walk = (async () => {
+        for await (const page of paginate({ ...source, budget, prefetch: false })) {
+          seen.push(page.n);
+          if (page.n === 9) clock.advance(600_000);
+        }
+      })();
+      await expect(walk).rejects.toMatchObject({
+        status: 504,
+        message: expect.stringContaining('took longer than 10 minutes'),
+      });
+      expect(seen).toHaveLength(10);
+      expect(source.asked()).toBe(10);
+    });
+  });
+
+  it('aborting its signal ends the walk at once with the reason, also while a page is awaited', async () => {
+    const stop = new AbortController();
+    const source = endless(1_000);
+    const walk = all(paginate({ ...source, budget: walkBudget(roomy), signal: stop.signal }));
+    await sleep(10);
+    const reason = new Error('the browser went away');
+    stop.abort(reason);
+    await expect(walk).rejects.toBe(reason);
+    expect(source.asked()).toBe(1);
+  });
+});

@@ -1,0 +1,205 @@
+// The one ranged walker (the export, the limit preview and the Overview's day walks): every
+// row of the span once, ranges on the boundaries asked for, a few at once, one budget for all
+// ranges, and the first failure stopping the rest.
+import { setImmediate as tick } from 'node:timers/promises';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DeferredPage } from './client';
+import { walkBudget } from './paginate';
+import { type DateRange, walkRanges } from './ranged-walk';
+
+interface Row {
+  id: number;
+  at: number;
+}
+
+/** A list of rows, newest first, bounded by inclusive dates, paged with offset cursors. */
+function service(rows: Row[], pageSize: number, options: { endless?: boolean } = {}) {
+  const ordered = [...rows].sort((a, b) => b.at - a.at || b.id - a.id);
+  const asked: DateRange[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const page = async (ask: DateRange, cursor?: string): Promise<DeferredPage<Row>> => {
+    asked.push(ask);
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      for (let i = asked.length % 3; i >= 0; i--) await tick();
+      const matching = ordered.filter(
+        (r) =>
+          (ask.from === undefined || r.at >= ask.from) && (ask.to === undefined || r.at <= ask.to),
+      );
+      const offset = Number(cursor ?? 0);
+      const items = matching.slice(offset, offset + pageSize);
+      const more = options.endless || offset + pageSize < matching.length;
+      return {
+        metadata: more ? { nextCursor: String(offset + pageSize) } : {},
+        items: () => items,
+      };
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  return { page, asked, ordered, maxInFlight: () => maxInFlight };
+}
+
+const roomy = { what: 'rows', maxPages: 100_000, timeMs: 60_000 };
+
+describe('walkRanges', () => {
+  it('reads every row of the span once, in ranges on the boundaries it is given', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 20_000 }), // spread out
+            fc.integer({ min: 4_990, max: 5_010 }), // bunched on a few milliseconds
+          ),
+          { maxLength: 400, size: 'max' },
+        ),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.option(fc.constantFrom(1, 250, 1_000), { nil: undefined }),
+        async (dates, pageSize, pagesPerRange, atOnce, unit) => {
+          const rows = dates.map((at, id) => ({ id, at }));
+          const fake = service(rows, pageSize);
+          const span = { from: 0, to: 20_999 };
+          const align = unit === undefined ? undefined : (ms: number) => ms - (ms % unit);
+          const seen: number[] = [];
+          const ranges: DateRange[] = [];
+          await walkRanges({
+            span,
+            page: fake.page,
+            dateOf: (r) => r.at,
+            atOnce,
+            pagesPerRange,
+            ...(align ? { align } : {}),
+            budget: walkBudget(roomy),
+            range(range) {
+              ranges.push(range);
+              let rows = 0;
+              return {
+                take: (got) => {
+                  for (const r of got()) {
+                    expect(r.at).toBeGreaterThanOrEqual(range.from ?? span.from);
+                    expect(r.at).toBeLessThanOrEqual(range.to ?? span.to);
+                    seen.push(r.id);
+                  }
+                  rows += got().length;
+                },
+                done: (n) => expect(n).toBe(rows),
+              };
+            },
+          });
+          expect([...seen].sort((a, b) => a - b)).toEqual(rows.map((r) => r.id));
+          expect(fake.maxInFlight()).toBeLessThanOrEqual(atOnce);
+          // Newest first, touching, each on a boundary but the span's own ends.
+          for (const [i, r] of ranges.entries()) {
+            const next = ranges[i + 1];
+            if (next) expect(next.to).toBe((r.from as number) - 1);
+            if (unit && r.from !== span.from) expect((r.from as number) % unit).toBe(0);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('walks several ranges at once on a long span, one budget counting every page', async () => {
+    const rows = Array.from({ length: 3_000 }, (_, id) => ({ id, at: 3_000_000 - id * 1_000 }));
+    const fake = service(rows, 10);
+    const budget = walkBudget(roomy);
+    let count = 0;
+    await walkRanges({
+      span: {},
+      page: fake.page,
+      dateOf: (r) => r.at,
+      atOnce: 3,
+      pagesPerRange: 8,
+      budget,
+      range: () => ({
+        take: (got) => {
+          count += got().length;
+        },
+      }),
+    });
+    expect(count).toBe(3_000);
+    expect(fake.maxInFlight()).toBe(3);
+    expect(budget.pages()).toBe(fake.asked.length);
+  });
+
+  it('a span that never ends stops at the page cap of the whole walk, with a clear error', async () => {
+    const rows = Array.from({ length: 50 }, (_, id) => ({ id, at: 1_000_000 - id }));
+    const fake = service(rows, 10, { endless: true });
+    const budget = walkBudget({ what: 'transactions', maxPages: 200, timeMs: 60_000 });
+    const walk = walkRanges({
+      span: { from: 0, to: 1_000_000 },
+      page: fake.page,
+      dateOf: (r) => r.at,
+      atOnce: 2,
+      pagesPerRange: 4,
+      budget,
+      range: () => ({ take: (got) => void got() }),
+    });
+    await expect(walk).rejects.toMatchObject({
+      status: 502,
+      code: 'upstream_bad_gateway',
+      message: expect.stringContaining('past 200 pages'),
+    });
+    expect(fake.asked.length).toBeLessThanOrEqual(200);
+  });
+
+  it('the first failure stops every range and rejects at once; a stopped range is never done', async () => {
+    const rows = Array.from({ length: 2_000 }, (_, id) => ({ id, at: 2_000_000 - id * 500 }));
+    const fake = service(rows, 10);
+    let asks = 0;
+    const failing = (ask: DateRange, cursor?: string) => {
+      asks += 1;
+      if (asks === 30) return Promise.reject(new Error('the service fell over'));
+      return fake.page(ask, cursor);
+    };
+    const done: DateRange[] = [];
+    const walk = walkRanges({
+      span: {},
+      page: failing,
+      dateOf: (r) => r.at,
+      atOnce: 3,
+      pagesPerRange: 4,
+      budget: walkBudget(roomy),
+      range: (range) => ({ take: (got) => void got(), done: () => void done.push(range) }),
+    });
+    await expect(walk).rejects.toThrow('the service fell over');
+    const atFailure = fake.asked.length;
+    for (let i = 0; i < 20; i++) await tick();
+    // What was in flight may finish; nothing more is asked for, and no range ends after it.
+    expect(fake.asked.length).toBeLessThanOrEqual(atFailure);
+    const doneAtFailure = done.length;
+    for (let i = 0; i < 20; i++) await tick();
+    expect(done).toHaveLength(doneAtFailure);
+  });
+
+  it("the caller's abort stops it with the abort's reason", async () => {
+    const rows = Array.from({ length: 2_000 }, (_, id) => ({ id, at: 2_000_000 - id * 500 }));
+    const fake = service(rows, 10);
+    const stop = new AbortController();
+    let pages = 0;
+    const walk = walkRanges({
+      span: {},
+      page: fake.page,
+      dateOf: (r) => r.at,
+      atOnce: 2,
+      pagesPerRange: 4,
+      budget: walkBudget(roomy),
+      signal: stop.signal,
+      range: () => ({
+        take: (got) => {
+          got();
+          pages += 1;
+          if (pages === 5) stop.abort(new Error('gone'));
+        },
+      }),
+    });
+    await expect(walk).rejects.toThrow('gone');
+    expect(fake.asked.length).toBeLessThan(20);
+  });
+});

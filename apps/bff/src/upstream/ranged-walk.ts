@@ -1,0 +1,174 @@
+import type { DeferredPage } from './client';
+import { createRangePlanner, type DateRange } from './date-ranges';
+import { abortable, paginate, type WalkBudget } from './paginate';
+
+export type { DateRange } from './date-ranges';
+
+/**
+ * Where one range's rows go. Ranges are handed out newest first, in the order they are
+ * planned, which is the order a service listing newest first would list their rows in.
+ */
+export interface RangeSink<T> {
+  /**
+   * One page of the range, in the service's order: `rows()` checks its items against their
+   * schema (a 502 if they do not match) and keeps those within the range. The walk asks for
+   * the range's next page once this resolves (or before, see `ahead`).
+   */
+  take(rows: () => T[]): void | Promise<void>;
+  /** Whether the page after this one may be asked for before this one is taken (default yes). */
+  ahead?(): boolean;
+  /** The range was walked to its end, `rows` rows in all. */
+  done?(rows: number): void | Promise<void>;
+}
+
+export interface RangedWalkOptions<T> {
+  /** The whole span, inclusive Unix ms; an absent bound is open (the service's own). */
+  span: DateRange;
+  /** The whole span's first page when already read (so its failure came early); else read here. */
+  first?: DeferredPage<T>;
+  /** One page within `ask` (inclusive bounds to send; absent: the span's own), from `cursor`. */
+  page(ask: DateRange, cursor?: string): Promise<DeferredPage<T>>;
+  /** A row's date, in Unix ms. */
+  dateOf(item: T): number;
+  /** Ranges walked at once, each with its own cursor. */
+  atOnce: number;
+  /** A range is sized to about this many pages, from the density seen so far. */
+  pagesPerRange: number;
+  /** Moves a range's lower bound down onto a boundary (a day's start), so ranges are whole days. */
+  align?: (ms: number) => number;
+  /** The walk's page cap and time budget, shared by every range. */
+  budget: WalkBudget;
+  /** Aborting it stops every range; the walk then rejects with its reason. */
+  signal?: AbortSignal;
+  /** The span's first page (checked) and whether more follow it, before any range is walked. */
+  sized?(items: T[], more: boolean): void;
+  /** Undefined when another range may begin now, else a promise of when (room for its pages). */
+  mayStart?(): Promise<void> | undefined;
+  /** A range about to be walked: where its rows go. */
+  range(range: DateRange): RangeSink<T>;
+}
+
+/**
+ * Walks every row of a date span of one cursor-paged list, as several date ranges at once.
+ *
+ * The card service pages with cursors, so one walk is one page after another and the
+ * service's answer time caps it. So: the first page of the whole span is read; if it is the
+ * only one (or holds no rows to size ranges by), the span is one range, walked on from that
+ * page. Otherwise the span is split into ranges sized from the density seen (`date-ranges.ts`,
+ * newest first), and `atOnce` of them are walked at once, each its own `paginate` walk under
+ * the one shared budget: `atOnce` walkers each take the next range when they finish one, so
+ * every range is planned only then, sized from the ranges walked before it. (Not `p-limit`:
+ * the ranges are not a list known up front, and its queue would put a turn of the microtask
+ * queue before each range's first request, which an export's first pages notice.) A first range that is the whole span is the first page's
+ * own walk; otherwise that page is not reused (its cursor covers the whole span).
+ *
+ * Ranges touch without overlapping, so every row is in exactly one. A range below another is
+ * asked for one millisecond more (`to` + 1) and keeps only rows at or before its bound: a
+ * service that keeps finer dates than milliseconds has rows between two whole milliseconds,
+ * which inclusive bounds that touch, (…, b] and [b + 1, …), would both leave out. Rows within
+ * the extra millisecond belong to the range above, which starts at b + 1 inclusive.
+ *
+ * The first failure stops every range (a range stopped so never reports `done`) and rejects
+ * at once; the caller aborts whatever it still has in flight.
+ */
+export async function walkRanges<T>(o: RangedWalkOptions<T>): Promise<void> {
+  const halt = new AbortController();
+  const stopOnAbort = () => halt.abort(o.signal?.reason);
+  if (o.signal?.aborted) stopOnAbort();
+  o.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  try {
+    await walk(o, halt);
+  } finally {
+    o.signal?.removeEventListener('abort', stopOnAbort);
+  }
+}
+
+async function walk<T>(o: RangedWalkOptions<T>, halt: AbortController): Promise<void> {
+  const span = bounded(o.span.from, o.span.to);
+  const first = o.first ?? (await o.budget.read(() => o.page(span), halt.signal));
+  const firstItems = first.items();
+  const more = first.metadata.nextCursor !== undefined;
+  o.sized?.(firstItems, more);
+  if (!more || firstItems.length === 0) {
+    // One page, or a service paging through nothing: the span as it comes.
+    await walkRange(o, span, first, o.range(span), halt.signal);
+    return;
+  }
+
+  const planner = createRangePlanner(
+    span,
+    { dates: firstItems.map(o.dateOf) },
+    o.pagesPerRange * firstItems.length,
+    o.align,
+  );
+  let planned = 0;
+  const worker = async () => {
+    while (!halt.signal.aborted) {
+      const wait = o.mayStart?.();
+      if (wait) await abortable(wait, halt.signal);
+      const range = planner.next();
+      if (!range) return;
+      const whole = planned === 0 && range.from === span.from && range.to === span.to;
+      planned += 1;
+      const sink = o.range(range);
+      const rows = await walkRange(o, range, whole ? first : undefined, sink, halt.signal);
+      planner.walked(range, rows);
+    }
+  };
+  const workers = Array.from({ length: o.atOnce }, () =>
+    worker().catch((error: unknown) => {
+      if (!halt.signal.aborted) halt.abort(error);
+      throw error;
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    const stopped = () => reject(halt.signal.reason);
+    if (halt.signal.aborted) return stopped();
+    // The first failure (or the caller's abort) rejects at once, not when every walker ends.
+    halt.signal.addEventListener('abort', stopped, { once: true });
+    Promise.all(workers).then(
+      () => (halt.signal.aborted ? stopped() : resolve()),
+      () => {},
+    );
+  });
+}
+
+/** One range's cursor walk from `start` (or its own first page); returns its rows. */
+async function walkRange<T>(
+  o: RangedWalkOptions<T>,
+  range: DateRange,
+  start: DeferredPage<T> | undefined,
+  sink: RangeSink<T>,
+  signal: AbortSignal,
+): Promise<number> {
+  const cut = range.to !== undefined && range.to !== o.span.to ? range.to : undefined;
+  const ask = bounded(range.from, cut === undefined ? range.to : cut + 1);
+  let rows = 0;
+  const pages = paginate({
+    first: start ?? (() => o.page(ask)),
+    next: (cursor) => o.page(ask, cursor),
+    cursorOf: (page) => page.metadata.nextCursor,
+    budget: o.budget,
+    prefetch: sink.ahead ? () => sink.ahead?.() ?? true : true,
+    signal,
+  });
+  for await (const page of pages) {
+    let kept: T[] | undefined;
+    const rowsOf = () => {
+      kept ??= cut === undefined ? page.items() : page.items().filter((t) => o.dateOf(t) <= cut);
+      return kept;
+    };
+    await sink.take(rowsOf);
+    rows += rowsOf().length;
+  }
+  signal.throwIfAborted();
+  await sink.done?.(rows);
+  return rows;
+}
+
+function bounded(from: number | undefined, to: number | undefined): DateRange {
+  const range: DateRange = {};
+  if (from !== undefined) range.from = from;
+  if (to !== undefined) range.to = to;
+  return range;
+}

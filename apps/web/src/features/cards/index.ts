@@ -1,0 +1,2 @@
+// What other features may use of the cards feature besides its api/ folder.
+export { CardFilterField } from './components/card-filter-field';

@@ -1,0 +1,3 @@
+// What other features may use of the session feature besides its api/ folder.
+export { SecondFactorChoices } from './components/second-factor-choices';
+export { askForFactor, isSteppedUp, ssoStartUrl, ssoStepUpUrl } from './step-up';

@@ -1,0 +1,80 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
+import { render, screen, waitFor } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { createQueryClient } from './lib/query-client';
+import { startRouter } from './router';
+import { financeSession, productionMeta, subAccounts, transaction } from './test/fixtures';
+import { requestsTo, sentRequests, server, serveSignedOut } from './test/server';
+
+const reads = () =>
+  sentRequests.map((r) => {
+    const url = new URL(r.url);
+    return `${url.pathname}${url.search}`;
+  });
+
+function serveProgram() {
+  server.use(
+    http.get('/api/session', () => HttpResponse.json(financeSession())),
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/transactions', () => HttpResponse.json({ items: [transaction()] })),
+  );
+}
+
+/** The router as the page's first script starts it (start.ts): loading, nothing rendered. */
+function start(path: string) {
+  const queryClient = createQueryClient({ retry: false });
+  const router = startRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
+  const renderApp = () =>
+    render(
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  return { router, renderApp };
+}
+
+describe('the router, started before React renders', () => {
+  it('on the Transactions landing reads the session, the sub accounts, then the first one’s list', async () => {
+    serveProgram();
+    const { router, renderApp } = start('/transactions');
+    await waitFor(() => expect(requestsTo('/api/transactions')).toHaveLength(1));
+    expect(reads()).toEqual([
+      '/api/session',
+      '/api/sub-accounts',
+      '/api/transactions?subAccountId=sa_ops',
+    ]);
+    expect(sentRequests[0]?.headers.get('x-csrf')).toBe('1');
+
+    // Rendering takes over that load: the rows come from it, nothing is asked for again.
+    renderApp();
+    expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
+    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops' });
+    expect(reads()).toHaveLength(3);
+  });
+
+  it('reads any list the address names, filters and all, as the screen will ask for it', async () => {
+    serveProgram();
+    const { renderApp } = start('/transactions?subAccountId=sa_mkt&status=settled');
+    await waitFor(() => expect(requestsTo('/api/transactions')).toHaveLength(1));
+    expect(reads()).toContain('/api/transactions?subAccountId=sa_mkt&status=settled');
+
+    renderApp();
+    expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
+    expect(requestsTo('/api/transactions')).toHaveLength(1);
+    expect(requestsTo('/api/sub-accounts')).toHaveLength(1);
+    expect(requestsTo('/api/session')).toHaveLength(1);
+  });
+
+  it('signed out, asks only for the session and goes to sign-in once rendered', async () => {
+    serveSignedOut(productionMeta);
+    const { router, renderApp } = start('/transactions');
+    renderApp();
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(requestsTo('/api/session')).toHaveLength(1);
+    expect(requestsTo('/api/sub-accounts')).toHaveLength(0);
+    expect(requestsTo('/api/transactions')).toHaveLength(0);
+  });
+});

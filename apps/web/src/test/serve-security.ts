@@ -1,0 +1,110 @@
+import {
+  type PasskeyEnrolBody,
+  passkeyEnrolBodySchema,
+  passkeyRenameBodySchema,
+  type SecondFactorsResponse,
+  totpSettingBodySchema,
+} from '@card-console/shared/api/passkeys';
+import {
+  type SessionResponse,
+  type StepUpBody,
+  stepUpBodySchema,
+} from '@card-console/shared/api/session';
+import { HttpResponse, http } from 'msw';
+import { adminSession, secondFactors } from './fixtures';
+import { apiError, server } from './server';
+
+export const registrationOptions = {
+  challenge: 'registration-challenge',
+  rp: { name: 'Card Console', id: 'localhost' },
+  user: { id: 'dXNlcg', name: 'admin@example.test', displayName: 'admin@example.test' },
+  pubKeyCredParams: [{ alg: -7, type: 'public-key' }],
+};
+export const stepUpOptions = { challenge: 'step-up-challenge' };
+
+/**
+ * A BFF holding one admin's session and second factors. Changes need a step-up (a code
+ * 123456 or the passkey cred-1), as the real one does; every request body is checked with
+ * the shared schemas.
+ */
+export function serveSecurity(
+  initial: SecondFactorsResponse = secondFactors(),
+  sessionOverrides: Partial<SessionResponse> = {},
+) {
+  const factors = structuredClone(initial);
+  let session = adminSession({ stepUpMethods: ['passkey', 'totp'], ...sessionOverrides });
+  const sent = {
+    stepUps: [] as StepUpBody[],
+    enrolments: [] as PasskeyEnrolBody[],
+    renames: [] as { id: string; name: string }[],
+    removals: [] as string[],
+    totp: [] as boolean[],
+  };
+  const steppedUp = () => session.stepUpUntil !== undefined && session.stepUpUntil > Date.now();
+  const stepUpRequired = () =>
+    apiError(401, 'step_up_required', 'Confirm it is you first.', {
+      secondFactor: { methods: session.stepUpMethods },
+    });
+
+  server.use(
+    http.get('/api/session', () => HttpResponse.json(session)),
+    http.get('/api/second-factors', () => HttpResponse.json(factors)),
+    http.post('/api/session/step-up-options', () => HttpResponse.json(stepUpOptions)),
+    http.post('/api/session/step-up', async ({ request }) => {
+      const body = stepUpBodySchema.parse(await request.json());
+      sent.stepUps.push(body);
+      if (body.totp !== undefined && body.totp !== '123456') {
+        return apiError(401, 'invalid_totp', 'Wrong code.');
+      }
+      if (body.passkey && body.passkey.id !== 'cred-1') {
+        return apiError(401, 'invalid_passkey', 'Unknown passkey.');
+      }
+      session = { ...session, stepUpUntil: Date.now() + 5 * 60_000 };
+      return HttpResponse.json(session);
+    }),
+    http.post('/api/passkeys/registration-options', () =>
+      steppedUp() ? HttpResponse.json(registrationOptions) : stepUpRequired(),
+    ),
+    http.post('/api/passkeys', async ({ request }) => {
+      const body = passkeyEnrolBodySchema.parse(await request.json());
+      sent.enrolments.push(body);
+      if (!steppedUp()) return stepUpRequired();
+      if (factors.passkeys.some((p) => p.id === body.response.id)) {
+        return apiError(409, 'passkey_exists', 'Already enrolled.');
+      }
+      const added = { id: body.response.id, name: body.name, createdAt: Date.now() };
+      factors.passkeys.push(added);
+      return HttpResponse.json(added, { status: 201 });
+    }),
+    http.patch('/api/passkeys/:id', async ({ request, params }) => {
+      const { name } = passkeyRenameBodySchema.parse(await request.json());
+      const id = String(params.id);
+      sent.renames.push({ id, name });
+      const passkey = factors.passkeys.find((p) => p.id === id);
+      if (!passkey) return apiError(404, 'not_found', 'No such passkey.');
+      passkey.name = name;
+      return HttpResponse.json(passkey);
+    }),
+    http.delete('/api/passkeys/:id', ({ params }) => {
+      const id = String(params.id);
+      sent.removals.push(id);
+      if (!steppedUp()) return stepUpRequired();
+      if (factors.passkeys.length === 1 && !factors.totp.enabled) {
+        return apiError(409, 'last_factor', 'That is your last second factor.');
+      }
+      factors.passkeys = factors.passkeys.filter((p) => p.id !== id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+    http.patch('/api/second-factors/totp', async ({ request }) => {
+      const { enabled } = totpSettingBodySchema.parse(await request.json());
+      sent.totp.push(enabled);
+      if (!steppedUp()) return stepUpRequired();
+      if (!enabled && factors.passkeys.length === 0) {
+        return apiError(409, 'last_factor', 'You need a passkey first.');
+      }
+      factors.totp.enabled = enabled;
+      return HttpResponse.json(factors);
+    }),
+  );
+  return { sent, factors };
+}

@@ -10,6 +10,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** The files whose guards a weakened test would let slip: auth, CSRF, sessions, step-up, secrets. */
 export const securityCriticalFiles = [
   'apps/bff/src/http/authorize.ts',
+  'apps/bff/src/http/api-router.ts',
   'apps/bff/src/http/csrf.ts',
   'apps/bff/src/platform/sessions/session-service.ts',
   'apps/bff/src/features/session/sign-in-service.ts',
@@ -18,7 +19,7 @@ export const securityCriticalFiles = [
   'apps/bff/src/upstream/translate-error.ts',
   // Single sign-on and passkeys.
   'apps/bff/src/features/sso/relying-party.ts',
-  'apps/bff/src/features/sso/sso-routes.ts',
+  'apps/bff/src/features/sso/sso-endpoints.ts',
   'apps/bff/src/platform/passkeys/passkey-ceremonies.ts',
   'apps/bff/src/platform/security/one-time-store.ts',
   'apps/bff/src/platform/security/redis-one-time-store.ts',

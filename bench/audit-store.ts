@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditFilter } from '@card-console/shared/api/audit';
-import type { NewAuditRecord } from '../apps/bff/src/http/deps';
+import type { NewAuditRecord } from '../apps/bff/src/platform/audit/audit-store';
 import {
   connectPostgresAudit,
   type PostgresAudit,

@@ -2,8 +2,8 @@
 // BFF's preview service with its real upstream client, against the simulator over loopback
 // HTTP (in this process, so the figure includes the simulator's own work: pessimistic).
 import { createCardService } from '@card-console/card-service-sim';
+import { systemClock } from '../apps/bff/src/core/clock';
 import { createLimitImpactService } from '../apps/bff/src/features/cards/limit-impact-service';
-import { systemClock } from '../apps/bff/src/platform/clock';
 import { createLogger } from '../apps/bff/src/platform/logger';
 import { createUpstreamClient } from '../apps/bff/src/upstream/client';
 import { createWalkGate } from '../apps/bff/src/upstream/walk-gate';

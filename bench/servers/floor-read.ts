@@ -6,17 +6,25 @@
 // rate limits, retries, coalescing, request-id checks, error translation and Express's
 // request API. The gap between this and the BFF is what the BFF's structure costs.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { upstreamCardSchema } from '@card-console/shared/upstream/card';
 import { listEnvelopeSchema } from '@card-console/shared/upstream/common';
 import { toApiCard } from '../../apps/bff/src/features/cards/card-mapper';
 import { securityHeaders } from '../../apps/bff/src/http/security-headers';
-import { sendJson } from '../../apps/bff/src/http/send-json';
 import { createLogger, createStdoutDestination } from '../../apps/bff/src/platform/logger';
 import { SESSION_ID_LENGTH } from '../../apps/bff/src/platform/sessions/session-cookie';
 import { sessionStoreKey } from '../../apps/bff/src/platform/sessions/session-service';
 import { sendAttempt } from '../../apps/bff/src/upstream/send-attempt';
 import { Agent } from '../../apps/bff/src/upstream/undici-agent';
+
+/** A JSON answer, as the floor's one response type. */
+function sendJson(res: ServerResponse, body: unknown, status = 200): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
 
 const upstream = new URL(process.env.UPSTREAM_URL as string);
 const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1 });

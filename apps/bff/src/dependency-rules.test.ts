@@ -47,8 +47,10 @@ describe('the dependency rule', () => {
     it('names each arrow that points the wrong way', async () => {
       dir = await mkdtemp(join(tmpdir(), 'dependency-rule-'));
       const files: Record<string, string> = {
-        'tsconfig.base.json': '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler" } }',
-        'apps/bff/src/core/clock.ts': "import { router } from '../http/router';\nexport const a = router;\n",
+        'tsconfig.base.json':
+          '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler" } }',
+        'apps/bff/src/core/clock.ts':
+          "import { router } from '../http/router';\nexport const a = router;\n",
         'apps/bff/src/http/router.ts': 'export const router = 1;\n',
         'apps/bff/src/features/cards/cards.ts':
           "import { router } from '../../http/router';\nexport const b = router;\n",

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
+import { isoDaySchema, timeZoneSchema } from './transactions';
 
 /**
  * Insights: aggregates the BFF computes from the transaction list (never the browser).
@@ -7,20 +8,39 @@ import { resourceIdSchema } from '../upstream/common';
  * positive `debitsCents`. Days are calendar days in the person's time zone (`tz`).
  */
 
+/** A day in an answer: the BFF writes real days; its shape is what is checked on the way out. */
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
 
+/** The longest period the Overview covers, in days. */
+export const OVERVIEW_MAX_DAYS = 366;
+
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+
 /** GET /api/insights/overview */
-export const overviewQuerySchema = z.strictObject({
-  /** One sub account; absent: all of them. */
-  subAccountId: resourceIdSchema.optional(),
-  /** First and last day of the period (inclusive), in `tz`. */
-  from: isoDay,
-  to: isoDay,
-  /** The person's IANA time zone. */
-  tz: z.string().min(1).max(64),
-  /** `1`: read the days that can still change again now, however recently they were read. */
-  refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
-});
+export const overviewQuerySchema = z
+  .strictObject({
+    /** One sub account; absent: all of them. */
+    subAccountId: resourceIdSchema.optional(),
+    /** First and last day of the period (inclusive), in `tz`. */
+    from: isoDaySchema,
+    to: isoDaySchema,
+    /**
+     * The person's IANA time zone, in the one spelling the runtime knows: Intl resolves case
+     * and links to one id (`utc`, `Etc/UTC`, `Zulu` → `UTC`; `US/Eastern` →
+     * `America/New_York`), so equal zones share one key of the aggregates, and the answer's
+     * period says the zone as it was computed in.
+     */
+    tz: timeZoneSchema.transform(
+      (zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone,
+    ),
+    /** `1`: read the days that can still change again now, however recently they were read. */
+    refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
+  })
+  .refine((q) => q.from <= q.to, { message: 'must not be after "to"', path: ['from'] })
+  .refine((q) => dayNumber(q.to) - dayNumber(q.from) + 1 <= OVERVIEW_MAX_DAYS, {
+    message: `a period covers at most ${OVERVIEW_MAX_DAYS} days`,
+    path: ['to'],
+  });
 export type OverviewQuery = z.input<typeof overviewQuerySchema>;
 
 /** What a set of transactions adds up to. */
@@ -95,11 +115,18 @@ export const overviewSchema = z.object({
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
+/** Cents in a query string: digits only (no sign, exponent, point or spaces), then a number. */
+const centsParameter = z
+  .string()
+  .regex(/^\d{1,15}$/, 'a whole number of cents, digits only')
+  .transform(Number)
+  .pipe(z.number().int().nonnegative().max(1_000_000_000_00));
+
 /** GET /api/cards/:id/limit-impact?minimumCents=&maximumCents= */
 export const limitImpactQuerySchema = z
   .strictObject({
-    minimumCents: z.coerce.number().int().nonnegative().max(1_000_000_000_00).optional(),
-    maximumCents: z.coerce.number().int().nonnegative().max(1_000_000_000_00).optional(),
+    minimumCents: centsParameter.optional(),
+    maximumCents: centsParameter.optional(),
   })
   .refine(
     (q) =>

@@ -13,7 +13,7 @@ import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { createCardsService } from './cards-service';
-import { createLimitImpactService, strictLimitDigits } from './limit-impact-service';
+import { createLimitImpactService } from './limit-impact-service';
 import { createRevealService } from './reveal-service';
 import { createUpdateCardService } from './update-card-service';
 
@@ -86,10 +86,8 @@ export const cardsFeature = defineFeature(
       params: cardId,
       query: limitImpactQuerySchema,
       response: limitImpactSchema,
-      handler: ({ req, services, params, query }) => {
-        strictLimitDigits(req.query as Record<string, string>);
-        return services.impacts.preview(who(req), params.id, query);
-      },
+      handler: ({ req, services, params, query }) =>
+        services.impacts.preview(who(req), params.id, query),
     }),
     endpoint({
       method: 'POST',

@@ -271,16 +271,3 @@ async function walkSubAccount(
     range: () => ({ take: (rows) => take(rows()) }),
   });
 }
-
-/**
- * The query's limits as plain digits: the schema's number coercion would also take an empty
- * value as 0, and `1e4`, ` 12` or `0x10` as numbers, none of which a person typed as cents.
- */
-export function strictLimitDigits(query: Record<string, string>): void {
-  for (const name of ['minimumCents', 'maximumCents'] as const) {
-    const value = query[name];
-    if (value !== undefined && !/^\d{1,15}$/.test(value)) {
-      throw new AppError(400, 'invalid_query', `${name}: a whole number of cents, digits only`);
-    }
-  }
-}

@@ -1,8 +1,8 @@
 import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/cards';
 import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
 import { AppError } from '../../core/app-error';
-import type { Who } from '../../platform/sessions/who';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { limitSnapshot, toApiCard } from './card-mapper';
 

@@ -1,7 +1,7 @@
 import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/insights';
 import { defineFeature, everyone } from '../../core/endpoint';
-import { who } from '../../platform/sessions/who';
 import type { DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { createOverviewService } from './overview-service';
 

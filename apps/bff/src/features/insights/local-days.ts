@@ -9,22 +9,6 @@ import { isKnownTimeZone } from '@card-console/shared/api/transactions';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/**
- * The one spelling of a zone the runtime knows (IANA names, `UTC`; not offsets), or undefined.
- * Intl resolves case and links to one id (on Node 20: `utc`, `Etc/UTC`, `Zulu`, `UCT`, `GMT`
- * → `UTC`; `US/Eastern` → `America/New_York`; `Asia/Kolkata` → `Asia/Calcutta`, ICU's id),
- * so equal zones share one key and the zones that can key anything are a few hundred.
- */
-export function canonicalZone(timeZone: string): string | undefined {
-  // A zone name, never an offset (Node 24's Intl takes "+05:00" too).
-  if (!isKnownTimeZone(timeZone)) return undefined;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function offsetFormatter(timeZone: string): Intl.DateTimeFormat {

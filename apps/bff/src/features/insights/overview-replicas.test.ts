@@ -1,6 +1,8 @@
 // Two BFF replicas sharing one real Redis for their per-day aggregates, over real HTTP against
-// one simulator: a new period asked of both at once comes out right on both, each replica
-// walks it at most once, and what one replica stored the other answers from without walking.
+// one simulator: a new period asked of both at once comes out right on both, and is walked
+// once in all (the replicas share the computation through a lock in Redis: one walks, the
+// other waits its turn and finds the days done), and what one replica stored the other
+// answers from without walking.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
@@ -74,6 +76,25 @@ describe('the Overview on two replicas sharing one Redis', () => {
       expect(rest).toEqual(expected);
     }
     expect(transactionPages(again)).toEqual([]);
+  });
+
+  it('a new period asked of both at once is walked once in all: they share the computation', async () => {
+    a.sim.faults.set({ latencyMs: 3 });
+    const sub = a.sim.data.subAccounts()[2]?.id ?? '';
+    const query = { subAccountId: sub, from: '2026-03-01', to: '2026-04-15', tz: 'Europe/Berlin' };
+    const mark = a.simRequests.length;
+    const first = await Promise.all([ask(a, query), ask(b, query), ask(b, query), ask(a, query)]);
+    for (const res of first) expect(res.body.status).toBe('computing');
+    for (const app of [b, a]) {
+      const done = await settledOverview(app, onA, query);
+      expect(done.status).toBe('complete');
+      const { status: _s, updatedAt: _u, ...rest } = done;
+      expect(rest).toEqual(expectedOverview(a, query));
+    }
+    a.sim.faults.clear();
+    const pages = transactionPages(mark);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(new Set(pages).size).toBe(pages.length);
   });
 
   it('a period one replica computed is complete at once on the other', async () => {

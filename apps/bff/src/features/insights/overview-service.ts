@@ -1,10 +1,14 @@
-import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
+import type { Overview, overviewQuerySchema } from '@card-console/shared/api/insights';
 import { isIsoDay } from '@card-console/shared/dates';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
+import type { z } from 'zod';
 import { AppError } from '../../core/app-error';
-import type { Who } from '../../platform/sessions/who';
 import type { DayAggregate, DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
+import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import type { Who } from '../../platform/sessions/who';
 import type { CallContext } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
@@ -13,10 +17,11 @@ import type { FeatureDeps } from '../feature-deps';
 import { categoryGroupLabel } from './category-groups';
 import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
-import { addDays, canonicalZone, dayList, daysBetween, localDay, mondayOf } from './local-days';
+import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
 
-/** The longest period one Overview covers. */
-export const MAX_PERIOD_DAYS = 366;
+/** An Overview request as its schema checked it (days in order, the zone canonical). */
+type OverviewRequest = z.output<typeof overviewQuerySchema>;
+
 /** Periods up to this long are drawn day by day; longer ones week by week. */
 export const DAILY_UP_TO_DAYS = 92;
 /** Rows of the top merchants, cards and decline reasons. */
@@ -29,23 +34,27 @@ export const MIN_REFRESH_MS = 5_000;
 /** After a failed walk, requests say so for this long before one tries again. */
 export const RETRY_AFTER_FAILURE_MS = 5_000;
 
-interface Job {
-  done: Promise<void>;
+/** What a computation reports while it runs (`JobRunner` progress). */
+interface Progress {
   rowsRead: number;
-  /** Per walked span, its estimate. */
+  /** Per walked run of days, its estimate. */
   estimates: number[];
-  error?: string;
-  failedAt?: number;
 }
 
 export interface OverviewServiceDeps
   extends Pick<
-    FeatureDeps,
-    'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff' | 'walkGate'
-  > {
+      FeatureDeps,
+      'upstream' | 'clock' | 'logger' | 'cardDirectory' | 'cutOff' | 'walkGate'
+    >,
+    Partial<Pick<FeatureDeps, 'locks'>> {
   store: DayAggregateStore;
   /** A day that can still change is read again once it was last read this long ago. */
   refreshMs: number;
+  /**
+   * Where computations run. By default in this process (`InProcessJobRunner`), one replica at
+   * a time per period through `locks` (Redis's, when replicas share the day aggregates).
+   */
+  jobs?: JobRunner;
 }
 
 /**
@@ -61,7 +70,15 @@ export interface OverviewServiceDeps
  * walk leaves the days already stored as they were and is answered `failed` for
  * `RETRY_AFTER_FAILURE_MS`; then the next request walks again.
  *
- * The zone is canonicalised before it keys anything (`canonicalZone`): `utc`, `Etc/UTC` and
+ * Computations are jobs (`platform/jobs`), keyed by sub accounts, zone and days: started or
+ * joined by requests, their progress read while they run, failures remembered for a while,
+ * told to stop at a shutdown's cut-off. Replicas sharing the day aggregates share the jobs:
+ * one replica computes a period at a time (a lock in Redis, `locks`); one asked meanwhile
+ * waits its turn, then walks only the days still due, which are usually none. Every
+ * computation is bounded (`WALK_LIMITS.overview`): a card service whose lists never end makes
+ * it `failed`, saying so.
+ *
+ * The zone is canonicalised before it keys anything (`overviewQuerySchema`): `utc`, `Etc/UTC` and
  * `Zulu` are one series and one walk, not three. A computation is a bulk walk: it runs in one
  * of its starter's walk slots (`walk-gate.ts`), waiting its turn behind other walks; one
  * refused a slot is answered `failed` with the reason, like any failed walk.
@@ -69,102 +86,119 @@ export interface OverviewServiceDeps
 export function createOverviewService(deps: OverviewServiceDeps) {
   const { upstream, clock, store, cardDirectory } = deps;
   const log = deps.logger.child({ component: 'insights' });
-  const jobs = new Map<string, Job>();
+  const jobs =
+    deps.jobs ??
+    new InProcessJobRunner({
+      clock,
+      cutOff: deps.cutOff,
+      ...(deps.locks ? { lock: deps.locks } : {}),
+      failureMemoryMs: RETRY_AFTER_FAILURE_MS,
+      // Another replica's computation of the period ends within its own budget.
+      maxLockWaitMs: WALK_LIMITS.overview.timeMs,
+      name: 'overview',
+    });
+  const readDays = (subs: readonly string[], tz: string, days: string[]) =>
+    Promise.all(subs.map((id) => store.get(id, tz, days).then((got) => [id, got] as const)));
 
-  function startJob(
-    key: string,
-    person: string,
+  /**
+   * One computation: the days of `subs` still due when it has its turn (another replica may
+   * have walked them meanwhile), walked in one of `person`'s walk slots and stored.
+   */
+  const compute =
+    (plan: {
+      subs: string[];
+      tz: string;
+      days: string[];
+      wait: number;
+      person: string;
+      ctx: CallContext;
+    }) =>
+    async (job: JobContext<Progress>) => {
+      const { tz, days, wait } = plan;
+      // Every row the service lists from now on may be missing from what this walk counts.
+      const walkedAt = clock.now();
+      const today = localDay(walkedAt, tz);
+      const known = await readDays(plan.subs, tz, days);
+      const work = known
+        .map(([subAccountId, got]) => ({
+          subAccountId,
+          days: days.filter((d) => isDue(got.get(d), walkedAt, wait)),
+        }))
+        .filter((w) => w.days.length > 0);
+      if (work.length === 0) return;
+      // A background walk: nobody's browser going away stops it, a shutdown's end does.
+      const ctx = { ...plan.ctx, bulk: true, signal: job.signal };
+      try {
+        const release = await deps.walkGate.acquire(plan.person);
+        try {
+          await walkAll(job, ctx, tz, today, walkedAt, work);
+        } finally {
+          release();
+        }
+      } catch (error) {
+        log.warn({ err: error, requestId: ctx.requestId }, 'overview walk failed');
+        throw error;
+      }
+    };
+
+  async function walkAll(
+    job: JobContext<Progress>,
     ctx: CallContext,
     tz: string,
     today: string,
+    walkedAt: number,
     work: { subAccountId: string; days: string[] }[],
-  ): Job {
-    const job: Job = { done: Promise.resolve(), rowsRead: 0, estimates: [] };
-    // Every row the service lists from now on may be missing from what this walk counts.
-    const walkedAt = clock.now();
-    const walkAll = async () => {
-      // Every page of the computation counts against one budget (`WALK_LIMITS.overview`).
-      const budget = walkBudget(WALK_LIMITS.overview, { now: () => clock.now() });
-      // Runs of days (many short ones when pending rows are scattered) walked a few at once.
-      const limit = pLimit(DAY_WALKS);
-      const stop = new AbortController();
-      const walks = work.flatMap(({ subAccountId, days }) =>
-        consecutiveRuns(days).map((run) => {
-          const slot = job.estimates.push(0) - 1;
-          return limit(async () => {
-            if (stop.signal.aborted) return;
-            try {
-              await walkDays(
-                upstream,
-                ctx,
-                subAccountId,
-                tz,
-                run,
-                {
-                  rows: (n) => {
-                    job.rowsRead += n;
-                  },
-                  estimate: (n) => {
-                    job.estimates[slot] = n;
-                  },
-                  done: (counted) =>
-                    store.put(
-                      subAccountId,
-                      tz,
-                      counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
-                    ),
+  ): Promise<void> {
+    const { progress } = job;
+    // Every page of the computation counts against one budget (`WALK_LIMITS.overview`).
+    const budget = walkBudget(WALK_LIMITS.overview, { now: () => clock.now() });
+    // Runs of days (many short ones when pending rows are scattered) walked a few at once.
+    const limit = pLimit(DAY_WALKS);
+    const stop = new AbortController();
+    const walks = work.flatMap(({ subAccountId, days }) =>
+      consecutiveRuns(days).map((run) => {
+        const slot = progress.estimates.push(0) - 1;
+        return limit(async () => {
+          if (stop.signal.aborted) return;
+          try {
+            await walkDays(
+              upstream,
+              ctx,
+              subAccountId,
+              tz,
+              run,
+              {
+                rows: (n) => {
+                  progress.rowsRead += n;
                 },
-                { budget, signal: stop.signal },
-              );
-            } catch (error) {
-              stop.abort(error);
-              throw error;
-            }
-          });
-        }),
-      );
-      const results = await Promise.allSettled(walks);
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
-    };
-    job.done = (async () => {
-      const release = await deps.walkGate.acquire(person);
-      try {
-        await walkAll();
-      } finally {
-        release();
-      }
-    })().then(
-      () => {
-        jobs.delete(key);
-      },
-      (error: unknown) => {
-        job.error =
-          error instanceof AppError && error.status !== 500
-            ? error.message
-            : 'The transactions could not be read from the card service.';
-        job.failedAt = clock.now();
-        log.warn({ err: error, requestId: ctx.requestId }, 'overview walk failed');
-      },
+                estimate: (n) => {
+                  progress.estimates[slot] = n;
+                },
+                done: (counted) =>
+                  store.put(
+                    subAccountId,
+                    tz,
+                    counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
+                  ),
+              },
+              { budget, signal: stop.signal },
+            );
+          } catch (error) {
+            stop.abort(error);
+            throw error;
+          }
+        });
+      }),
     );
-    jobs.set(key, job);
-    return job;
-  }
-
-  /** Failed walks are kept only to say so for a while: then forgotten, and walked again. */
-  function forgetFailedJobs() {
-    const now = clock.now();
-    for (const [key, job] of jobs) {
-      if (job.failedAt !== undefined && now - job.failedAt >= RETRY_AFTER_FAILURE_MS) {
-        jobs.delete(key);
-      }
-    }
+    const results = await Promise.allSettled(walks);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   return {
-    async overview(who: Who, query: OverviewQuery): Promise<Overview> {
-      const { from, to, tz, subAccountId, refresh } = checked(query);
-      forgetFailedJobs();
+    /** `query` as `overviewQuerySchema` checked it: real days in order, a canonical zone. */
+    async overview(who: Who, query: OverviewRequest): Promise<Overview> {
+      const { from, to, tz, subAccountId, refresh } = query;
       const ctx: CallContext = {
         requestId: who.requestId,
         trace: who.trace,
@@ -183,32 +217,30 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       const previousFrom = addDays(from, -length);
       const days = dayList(previousFrom, to);
       const now = clock.now();
-      const today = localDay(now, tz);
       const wait = refresh === '1' ? Math.min(MIN_REFRESH_MS, deps.refreshMs) : deps.refreshMs;
-      const due = (day: DayAggregate | undefined) =>
-        !day || (!day.final && now - day.walkedAt >= wait);
-
-      const read = async () =>
-        Promise.all(subs.map((s) => store.get(s.id, tz, days).then((k) => [s.id, k] as const)));
+      const ids = subs.map((s) => s.id);
+      const read = () => readDays(ids, tz, days);
       let known = await read();
-      const work = known
-        .map(([id, got]) => ({ subAccountId: id, days: days.filter((d) => due(got.get(d))) }))
-        .filter((w) => w.days.length > 0);
+      const anyDue = known.some(([, got]) => days.some((d) => isDue(got.get(d), now, wait)));
       const neverComputed = known.some(([, got]) => days.some((d) => !got.has(d)));
 
-      const key = JSON.stringify([subs.map((s) => s.id), tz, previousFrom, to]);
-      let job = jobs.get(key);
-      if (!job && work.length > 0) {
-        // A background walk: nobody's browser going away stops it, a shutdown's end does.
-        const walkCtx = { ...ctx, bulk: true, signal: deps.cutOff };
-        job = startJob(key, who.actor.email, walkCtx, tz, today, work);
+      const key = JSON.stringify([ids, tz, previousFrom, to]);
+      let job = jobs.find<Progress>(key);
+      if (!job && anyDue) {
+        const plan = { subs: ids, tz, days, wait, person: who.actor.email, ctx };
+        job = jobs.start(key, compute(plan), { rowsRead: 0, estimates: [] });
       }
+      const failure = () => {
+        const outcome = job?.outcome();
+        return outcome && !outcome.ok ? outcome : undefined;
+      };
       let status: Overview['status'] = 'complete';
-      if (job && job.failedAt === undefined && !neverComputed) {
+      if (job && !failure() && !neverComputed) {
         await job.done;
         known = await read();
       }
-      if (job?.failedAt !== undefined) status = 'failed';
+      const failed = failure();
+      if (failed) status = 'failed';
       else if (job && neverComputed) status = 'computing';
 
       await cardDirectory.ready();
@@ -233,31 +265,31 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         }
       }
       if (Number.isFinite(updatedAt)) out.updatedAt = new Date(updatedAt).toISOString();
-      if (status === 'failed' && job?.error) out.error = job.error;
+      if (failed) out.error = failureMessage(failed.error);
       if (status === 'computing' && job) {
-        const estimated = job.estimates.reduce((a, b) => a + b, 0);
-        out.progress = { rowsRead: job.rowsRead };
-        if (estimated > 0) out.progress.rowsEstimated = Math.max(estimated, job.rowsRead);
+        const { rowsRead, estimates } = job.progress;
+        const estimated = estimates.reduce((a, b) => a + b, 0);
+        out.progress = { rowsRead };
+        if (estimated > 0) out.progress.rowsEstimated = Math.max(estimated, rowsRead);
       }
       return out;
     },
   };
 }
 
-function checked(query: OverviewQuery) {
-  const bad = (message: string) => new AppError(400, 'invalid_query', message);
-  const tz = canonicalZone(query.tz);
-  if (tz === undefined) {
-    throw bad('tz: must be an IANA time zone such as "America/New_York" or "UTC"');
+/** Whether a day is walked (again): never computed, or not final and last read `wait` ago. */
+function isDue(day: DayAggregate | undefined, now: number, wait: number): boolean {
+  return !day || (!day.final && now - day.walkedAt >= wait);
+}
+
+/** What a failed computation is answered with. */
+function failureMessage(error: unknown): string {
+  if (error instanceof LockWaitTimeoutError) {
+    return 'Another Card Console server is still computing this period. Try again in a moment.';
   }
-  if (!isIsoDay(query.from)) throw bad('from: must be a calendar day as YYYY-MM-DD');
-  if (!isIsoDay(query.to)) throw bad('to: must be a calendar day as YYYY-MM-DD');
-  if (query.from > query.to) throw bad('from: must not be after "to"');
-  if (daysBetween(query.from, query.to) + 1 > MAX_PERIOD_DAYS) {
-    throw bad(`to: a period covers at most ${MAX_PERIOD_DAYS} days`);
-  }
-  // The answer's period says the zone as it was computed in: the canonical one.
-  return { ...query, tz };
+  return error instanceof AppError && error.status !== 500
+    ? error.message
+    : 'The transactions could not be read from the card service.';
 }
 
 /** Sorted days as runs of consecutive days. */

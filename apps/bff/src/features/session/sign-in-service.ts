@@ -2,7 +2,6 @@ import type { AuditMethod } from '@card-console/shared/api/audit';
 import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
-import type { Actor } from '../../platform/sessions/who';
 import type { AuditStore } from '../../platform/audit/audit-store';
 import {
   type Metrics,
@@ -14,6 +13,7 @@ import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
 import type { RateLimiters } from '../../platform/security/rate-limits';
 import type { TotpVerifier } from '../../platform/security/totp';
+import type { Actor } from '../../platform/sessions/who';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
 import type { UserDirectory } from '../../platform/users/user-directory';
 import { reserveSignIn } from './sign-in-limits';

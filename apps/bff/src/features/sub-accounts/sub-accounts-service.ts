@@ -7,8 +7,8 @@ import {
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import { AppError } from '../../core/app-error';
 import type { Clock } from '../../core/clock';
-import type { Who } from '../../platform/sessions/who';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import type { Who } from '../../platform/sessions/who';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
 import { maskDigitRuns } from '../../upstream/safe-message';

@@ -2,8 +2,8 @@ import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
-import type { Who } from '../../platform/sessions/who';
 import type { Metrics } from '../../platform/metrics/metrics';
+import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 
 /**

@@ -24,7 +24,7 @@ return 1
  * Per-day aggregates every replica shares: one hash per sub account and time zone,
  * `<prefix>insights-days:<sub account>/<zone>`, a field per day holding the day's JSON, with
  * Redis's own expiry renewed on every write. Bounded: zones are canonical (the Overview's
- * `canonicalZone`, a few hundred), each series holds at most `maxDays` days, and a series no
+ * `overviewQuerySchema`, a few hundred), each series holds at most `maxDays` days, and a series no
  * one writes expires.
  */
 export class RedisDayAggregateStore implements DayAggregateStore {

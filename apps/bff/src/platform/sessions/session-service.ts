@@ -6,7 +6,6 @@ import { hash, randomBytes } from 'node:crypto';
 import type { SignInMethod } from '@card-console/shared/api/session';
 import type { Request, Response } from 'express';
 import type { Clock } from '../../core/clock';
-import type { Actor } from './who';
 import type { Config } from '../../env';
 import {
   clearSessionCookie,
@@ -15,6 +14,7 @@ import {
   writeSessionCookie,
 } from './session-cookie';
 import type { SessionRecord, SessionStore } from './session-store';
+import type { Actor } from './who';
 
 export interface ActiveSession {
   key: string;

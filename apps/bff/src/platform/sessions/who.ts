@@ -1,7 +1,7 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { Request } from 'express';
-import type { TraceContext } from '../tracing/trace-context';
 import { AppError } from '../../core/app-error';
+import type { TraceContext } from '../tracing/trace-context';
 
 /** The signed-in person behind a request, set by the session middleware. */
 export interface Actor {

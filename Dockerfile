@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
-# Card Console's BFF and SPA in one image, running the README's production command as PID 1
-# ("Production mode"). Build from the checkout's root:
+# Card Console's BFF and SPA in one image, running the production command of docs/operations.md
+# as PID 1 (docs/operations/container.md). Build from the checkout's root:
 #   docker build -t card-console .           (or: podman build --format docker -t card-console .)
 # NODE_IMAGE is any Debian-based image with node (and npm, for the build stages) at the version
 # the project supports; scripts/test-container-image.mjs builds one from Debian's packages and

@@ -229,7 +229,7 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       {
         what: `initial JavaScript, gzipped (kB; ${js.files.length} files)`,
         value: fmt(js.gzipBytes / 1000, 1),
-        // The budget the README and the bundle test state (apps/web/e2e/bundle-budget.e2e.ts).
+        // The budget decision 0091 and the bundle test state (apps/web/e2e/bundle-budget.e2e.ts).
         goal: '≤ 120',
         met: js.gzipBytes <= 120_000,
       },

@@ -2,7 +2,7 @@
 // with the BFF's own parts and nothing around them. A session lookup (by the BFF's secret-keyed hash), the
 // X-CSRF check, one upstream attempt with its timeout (the BFF's sendAttempt), JSON.parse, the
 // upstream schema (zod), the PAN/CVV-dropping mapper, JSON.stringify, the BFF's security
-// headers and one pino line per request with the BFF's redaction. Left out: the route table,
+// headers and one pino line per request with the BFF's redaction. Left out: the API router,
 // rate limits, retries, coalescing, request-id checks, error translation and Express's
 // request API. The gap between this and the BFF is what the BFF's structure costs.
 import { randomUUID } from 'node:crypto';

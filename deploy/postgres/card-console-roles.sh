@@ -1,5 +1,5 @@
 #!/bin/sh
-# The roles of the README's "Run several replicas", step 2, made once when PostgreSQL's data
+# The roles of docs/operations/audit-trail.md ("PostgreSQL"), made once when PostgreSQL's data
 # directory is first initialised (compose.yaml mounts this into the official image's
 # /docker-entrypoint-initdb.d). The passwords come from the environment, never from this file.
 set -eu

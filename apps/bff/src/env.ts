@@ -311,7 +311,7 @@ export interface Config {
   redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
   databaseUrl: string | undefined;
-  /** The schema owner's URL for applying migrations at start-up (see the BFF's README). */
+  /** The schema owner's URL, for migrations at start-up (docs/operations/audit-trail.md). */
   databaseMigrationUrl: string | undefined;
   /** Where Prometheus metrics are served; undefined: not served. */
   metrics: { port: number; host: string } | undefined;

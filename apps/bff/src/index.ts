@@ -1,6 +1,6 @@
-// The production entry point (`node apps/bff/dist/index.js`, the README's production command):
-// the server against the configured card service. It imports neither the simulator nor the
-// demo identity provider; demo mode starts from demo/main.ts (`pnpm start`).
+// The production entry point (`node apps/bff/dist/index.js`, the production command of
+// docs/operations.md): the server against the configured card service. It imports neither the
+// simulator nor the demo identity provider; demo mode starts from demo/main.ts (`pnpm start`).
 import { configOrExit, runServer } from './server';
 
 const config = configOrExit(process.env);

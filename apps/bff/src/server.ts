@@ -96,7 +96,7 @@ async function startServer(
   if (demo) closers.push(() => demo.close());
   // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
   // Loaded only when configured: one process needs neither the client nor its stores (ioredis
-  // alone adds ~20 MB to a bare node process; apps/bff/README.md, "Modules load when used").
+  // alone adds ~20 MB to a bare node process; docs/decisions/0004-modules-load-when-used.md).
   const redisParts = config.redisUrl ? await loadRedisParts() : undefined;
   const redis =
     config.redisUrl && redisParts

@@ -217,7 +217,8 @@ beforeAll(async () => {
     password,
     scrypt: demoScrypt,
   });
-  // As the README says: the users file belongs to the user the BFF runs as (uid 1000 here).
+  // As docs/operations/container.md says: the users file belongs to the user the BFF runs as
+  // (uid 1000 here).
   for (const path of [usersDir, join(usersDir, 'users.json'), dataDir])
     chownSync(path, appUid, appUid);
 

@@ -1,8 +1,8 @@
 // What production loads: the bundle `pnpm build` makes (cli/bundle.ts), walked from dist/index.js
-// (the README's production command, the image's CMD) through every chunk it imports, statically
-// or dynamically, by esbuild's metafile. None of it is demo or build tooling, and the packages it
-// pulls in are exactly the BFF's production `dependencies`: what the image's `--prod` install
-// holds. The demo entry point (dist/demo.js) reaches the simulator and oidc-provider, from
+// (the production command of docs/operations.md, the image's CMD) through every chunk it
+// imports, statically or dynamically, by esbuild's metafile. None of it is demo or build
+// tooling, and the packages it pulls in are exactly the BFF's production `dependencies`: what
+// the image's `--prod` install holds. The demo entry point (dist/demo.js) reaches the simulator and oidc-provider, from
 // devDependencies; the same walk from it finds them, so the walk is not blind.
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';

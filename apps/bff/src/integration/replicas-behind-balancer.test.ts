@@ -1,6 +1,6 @@
 // Two BFF replicas behind Debian's haproxy, with their shared state in one Redis and their
-// audit trail in one PostgreSQL, all real servers on free ports, exactly as the README's
-// "Run several replicas" recipe runs them (haproxy runs the README's own configuration). Each
+// audit trail in one PostgreSQL, all real servers on free ports, exactly as
+// docs/operations/replicas.md runs them (haproxy runs that page's own configuration). Each
 // step below is something a person or an operator does; the replicas are separate node
 // processes that share nothing else.
 import { execFile } from 'node:child_process';
@@ -449,7 +449,7 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     // Two changes to two other cards, one on each replica (round robin), both held by the card
     // service; one replica dies meanwhile. Its change may have been made: it is not resent.
     // Each over a new HTTP/1.1 connection, where haproxy answers a request it does not resend
-    // with its own 502 (over HTTP/2 it resets the stream instead: see the README).
+    // with its own 502 (over HTTP/2 it resets the stream instead: docs/operations/replicas.md).
     const list = await call('GET', '/api/cards', { cookie: rotated });
     const others = ((await list.json()) as { items: { id: string; name: string }[] }).items
       .filter((c) => c.id !== cardId)

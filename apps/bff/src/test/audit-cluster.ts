@@ -1,6 +1,6 @@
 // Test helpers for the PostgreSQL audit trail (not a test file): one migrated template database
-// per test file, fresh copies of it, and a login role set up as apps/bff/README.md tells an
-// operator to (granted card_console_audit_writer, nothing else).
+// per test file, fresh copies of it, and a login role set up as docs/operations/audit-trail.md
+// tells an operator to (granted card_console_audit_writer, nothing else).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';

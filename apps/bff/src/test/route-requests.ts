@@ -92,8 +92,8 @@ export function resolveExample(t: TestApp, rule: Endpoint): string {
 }
 
 /**
- * One entry per row of the route table, keyed `METHOD path`. The coverage test fails when a
- * row has no entry here, so a new route cannot skip the generated tests.
+ * One entry per endpoint declaration, keyed `METHOD path`. The coverage test fails when a
+ * declaration has no entry here, so a new endpoint cannot skip the generated tests.
  */
 let matrixTeams = 0;
 

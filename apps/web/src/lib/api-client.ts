@@ -74,7 +74,7 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
 /**
  * Sends a request and returns its JSON, typed by the shared schema's type. The BFF validates
  * everything it sends with those schemas; the SPA does not parse them again at run time, which
- * keeps zod out of the first download (see README: bundle budget).
+ * keeps zod out of the first download (docs/decisions/0091-first-download-budget.md).
  */
 export async function apiJson<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const response = await apiRequest(path, options);
@@ -93,7 +93,7 @@ export async function apiJson<T>(path: string, options: ApiRequestOptions = {}):
 /**
  * The BFF's RFC 9457 problem details, parsed with the shared union; undefined for any other
  * body (a proxy's page, a code this build does not know). The schema and zod load with the
- * first error, not in the first download (README: bundle budget).
+ * first error, not in the first download (docs/decisions/0091-first-download-budget.md).
  */
 async function parseProblem(text: string): Promise<ApiErrorBody | undefined> {
   let json: unknown;

@@ -25,7 +25,7 @@ interface ApiErrorFields {
 /** Every failed `/api` call surfaces as one of these, whatever the server sent. */
 export class ApiError extends Error {
   // `declare`d and filled by one Object.assign: the field list is not repeated in the first
-  // download (README: bundle budget).
+  // download (docs/decisions/0091-first-download-budget.md).
   declare readonly status: number;
   declare readonly code: ProblemCode | ClientErrorCode;
   declare readonly requestId: string | undefined;

@@ -51,8 +51,8 @@ export async function createPasskey(options: PasskeyOptions): Promise<PasskeyAtt
 
 /**
  * The browser half of WebAuthn (@simplewebauthn/browser), loaded with `import()` only when a
- * person presses a passkey button: none of it is in the first download (README: bundle
- * budget), and the browser keeps the chunk once fetched.
+ * person presses a passkey button: none of it is in the first download (docs/decisions/
+ * 0091-first-download-budget.md), and the browser keeps the chunk once fetched.
  */
 async function load() {
   try {

@@ -88,7 +88,7 @@ export async function assertSchemaCurrent(pool: pg.Pool): Promise<void> {
     const code = (error as { code?: string }).code;
     if (code === '42501') {
       throw new AuditSetupError(
-        `DATABASE_URL's role may not read ${MIGRATIONS_TABLE}: grant it ${WRITER_ROLE} (apps/bff/README.md, "Audit trail").`,
+        `DATABASE_URL's role may not read ${MIGRATIONS_TABLE}: grant it ${WRITER_ROLE} (docs/operations/audit-trail.md, "PostgreSQL").`,
       );
     }
     if (code !== '42P01') throw postgresFailure(error, 'audit schema check');
@@ -98,7 +98,7 @@ export async function assertSchemaCurrent(pool: pg.Pool): Promise<void> {
     throw new AuditSetupError(
       `The audit trail's schema in DATABASE_URL is not current (not applied: ${missing.join(', ')}). ` +
         "Set DATABASE_MIGRATION_URL to the schema owner's URL so start-up applies the migrations " +
-        '(apps/bff/README.md, "Audit trail").',
+        '(docs/operations/audit-trail.md, "PostgreSQL").',
     );
   }
 }
@@ -120,13 +120,13 @@ export async function assertWriterOnly(pool: pg.Pool): Promise<void> {
   const may = rows[0] as unknown as Record<string, boolean> & { role: string };
   if (!may.insert || !may.select) {
     throw new AuditSetupError(
-      `DATABASE_URL's role ${may.role} may not insert into and read the audit trail: grant it ${WRITER_ROLE} (apps/bff/README.md, "Audit trail").`,
+      `DATABASE_URL's role ${may.role} may not insert into and read the audit trail: grant it ${WRITER_ROLE} (docs/operations/audit-trail.md, "PostgreSQL").`,
     );
   }
   const extra = ['update', 'delete', 'truncate'].filter((p) => may[p]);
   if (extra.length > 0) {
     throw new AuditSetupError(
-      `DATABASE_URL's role ${may.role} may ${extra.join(', ')} audit records; the BFF must use a login that holds only ${WRITER_ROLE} (apps/bff/README.md, "Audit trail").`,
+      `DATABASE_URL's role ${may.role} may ${extra.join(', ')} audit records; the BFF must use a login that holds only ${WRITER_ROLE} (docs/operations/audit-trail.md, "PostgreSQL").`,
     );
   }
 }

@@ -44,7 +44,8 @@ describe('connectPostgresAudit', () => {
   });
 
   it('works with the roles apps/bff/README.md tells an operator to create', async () => {
-    // The README's SQL, with names of this test's own (roles belong to the whole cluster).
+    // The SQL of docs/operations/audit-trail.md, with names of this test's own (roles belong to
+    // the whole cluster).
     const owner = `${cluster.bffRole}_owner`;
     const login = `${cluster.bffRole}_app`;
     const database = `${cluster.bffRole}_db`;

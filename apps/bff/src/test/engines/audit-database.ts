@@ -1,4 +1,4 @@
-// A database for the audit trail set up the way apps/bff/README.md ("Run several replicas")
+// A database for the audit trail set up the way docs/operations/audit-trail.md ("PostgreSQL")
 // tells an operator to: the writer role, and the BFF's own login granted only that role.
 // The schema itself is applied by the first BFF started with DATABASE_MIGRATION_URL.
 import { randomBytes } from 'node:crypto';

@@ -22,14 +22,14 @@ const readme = join(
   'operations',
   'replicas.md',
 );
-/** The comment the README puts right before its haproxy configuration's fenced block. */
+/** The comment the replicas page puts right before its haproxy configuration's fenced block. */
 const MARKER = '<!-- haproxy.cfg: read by apps/bff/src/test/engines/haproxy.ts';
 
 export interface Balancer {
   /** `https://localhost:PORT` (`http://127.0.0.1:PORT` without TLS): the public origin people use. */
   readonly origin: string;
   readonly port: number;
-  /** `http://127.0.0.1:PORT`: the README's port-80 listener, which only redirects (TLS only). */
+  /** `http://127.0.0.1:PORT`: replicas.md's port-80 listener, which only redirects (TLS only). */
   readonly plainOrigin?: string;
   /** haproxy's log lines so far (only with `accessLog`). */
   readonly log: string[];
@@ -64,7 +64,7 @@ async function selfSignedPem(dir: string): Promise<string> {
   return pem;
 }
 
-/** The README's haproxy configuration, as an operator copies it. */
+/** The replicas page's haproxy configuration, as an operator copies it. */
 export function readmeHaproxyConfig(text = readFileSync(readme, 'utf8')): string {
   const at = text.indexOf(MARKER);
   const block = at < 0 ? null : /```haproxy\n([\s\S]*?)\n\s*```/.exec(text.slice(at));
@@ -77,19 +77,19 @@ export function readmeHaproxyConfig(text = readFileSync(readme, 'utf8')): string
   return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
 }
 
-/** Replaces the one line matching `pattern` (it must exist: a README change fails loudly). */
+/** Replaces the one line matching `pattern` (it must exist: a change to that page fails loudly). */
 function replaceLine(config: string, pattern: RegExp, by: (line: string) => string[]): string {
   const lines = config.split('\n');
   const at = lines.findIndex((l) => pattern.test(l));
-  if (at < 0) throw new Error(`the README's haproxy configuration has no line matching ${pattern}`);
+  if (at < 0) throw new Error(`the haproxy config of replicas.md has no line matching ${pattern}`);
   lines.splice(at, 1, ...by(lines[at] as string));
   return lines.join('\n');
 }
 
 /**
- * The README's configuration on this machine: the https listener on `port` with `pem`, the
+ * The replicas page's configuration on this machine: the https listener on `port` with `pem`, the
  * port-80 redirect on `plainPort`, and one server line per backend port on 127.0.0.1, shaped
- * like the README's first. `pem` absent (a benchmark's choice, so TLS is not what it
+ * like the replicas page's first. `pem` absent (a benchmark's choice, so TLS is not what it
  * measures): one plain HTTP listener, without the redirect.
  */
 export function haproxyConfig(options: {
@@ -115,12 +115,11 @@ export function haproxyConfig(options: {
       line.replace(/https$/, 'http'),
     ]);
   }
-  // One server line per backend, shaped like the README's first; its others are the same replicas.
+  // One server line per backend, shaped like replicas.md's first; its others are the same replicas.
   const server = /^(\s*)server bff\d+ 127\.0\.0\.1:\d+(.*)$/;
   const readmeServers = config.split('\n').filter((l) => server.test(l));
   const [, indent, rest] = server.exec(readmeServers[0] ?? '') ?? [];
-  if (indent === undefined)
-    throw new Error("the README's haproxy configuration has no server line");
+  if (indent === undefined) throw new Error('the haproxy config of replicas.md has no server line');
   const servers = options.backends.map(
     (p, i) => `${indent}server bff${i + 1} 127.0.0.1:${p}${rest ?? ''}`,
   );
@@ -131,12 +130,12 @@ export function haproxyConfig(options: {
 }
 
 /**
- * haproxy's health check in the README's configuration: the path it asks for (`option
+ * haproxy's health check in the replicas page's configuration: the path it asks for (`option
  * httpchk GET …`) and how many failed checks in a row take a server out (`fall`, default 3).
  */
 export function healthCheck(config = readmeHaproxyConfig()): { path: string; fall: number } {
   const path = /^\s*option httpchk GET (\S+)/m.exec(config)?.[1];
-  if (!path) throw new Error("the README's haproxy configuration has no `option httpchk GET`");
+  if (!path) throw new Error('the haproxy config of replicas.md has no `option httpchk GET`');
   return { path, fall: Number(/\bfall (\d+)/.exec(config)?.[1] ?? 3) };
 }
 

@@ -103,6 +103,26 @@ describe('authorizer records', () => {
     ]);
   });
 
+  it('a card number in place of an id: a card change names no attempt (its action says it), another mutation names what it was attempting', async () => {
+    const { authorizer, records } = setUp();
+    const pan = testPan(15);
+    const patchCard = rule({ method: 'PATCH', mutation: true });
+    const renamePasskey = rule({ method: 'PATCH', path: '/passkeys/:id', mutation: true });
+    for (const endpoint of [patchCard, renamePasskey]) {
+      await expect(
+        authorizer.check(endpoint, request({ actor: admin, params: { id: pan } })),
+      ).rejects.toMatchObject({ status: 400, code: 'invalid_id' });
+    }
+    expect(records[0]).not.toHaveProperty('attempted');
+    expect(records[1]).toMatchObject({
+      action: 'access.denied',
+      attempted: 'factors.change',
+      target: 'PATCH /api/passkeys/:id',
+      detail: 'invalid_id',
+    });
+    expect(records[1]?.cardId).toBeUndefined();
+  });
+
   it('a malformed card id on a denied card route: the denial is recorded without it', async () => {
     const { authorizer, records } = setUp();
     const patchCard = rule({ method: 'PATCH', mutation: true });

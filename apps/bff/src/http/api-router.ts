@@ -55,8 +55,9 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
   const built = new Map(options.features.map((f) => [f, f.services(options.deps)]));
   for (const { feature, endpoint } of inRouteOrder(options.features)) {
     const services = built.get(feature);
+    const route = routeOf(endpoint);
     const guard: RequestHandler = async (req, _res, next) => {
-      req.apiRoute = routeOf(endpoint);
+      req.apiRoute = route;
       await admit(req, endpoint);
       await authorize.check(endpoint, req);
       next();
@@ -80,7 +81,7 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
       if (typeof endpoint.response === 'string') return;
       const checked = endpoint.response.safeParse(reply);
       if (!checked.success) {
-        throw new Error(`${routeOf(endpoint)} answered outside its response schema`, {
+        throw new Error(`${route} answered outside its response schema`, {
           cause: checked.error,
         });
       }

@@ -20,12 +20,13 @@ const API_KEY = 'bench-key';
 const SETTINGS: { name: string; nodeArgs: string[] }[] = [
   { name: "V8's defaults", nodeArgs: [] },
   ...[
-    [2, 20],
     [8, 20],
     [16, 20],
     [16, 50],
-    [16, undefined],
+    [32, 20],
     [32, 50],
+    [64, 20],
+    [64, 50],
   ].map(([semi, growing]) => {
     const nodeArgs = [`--max-semi-space-size=${semi}`];
     if (growing !== undefined) nodeArgs.push(`--heap-growing-percent=${growing}`);

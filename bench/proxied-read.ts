@@ -176,18 +176,21 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
     const addedP50 = median(bffT.p50One) - median(direct.p50One);
     const floorAddedP50 = median(floorT.p50One) - median(direct.p50One);
     const bffRss = peakRssMb(bffT.pid);
+    // Issue 28's goals: capacity and latency beside the common Express proxy, in the same run.
+    // (The old "≥ 1.3× the floor" and "≥ 1× the peer" were retired there; the floor stays, for scale.)
+    const bffP99 = median(bffT.p99);
     const goals = [
       {
-        what: `BFF req/s ÷ floor req/s (uncoalesced, ${CONNECTIONS} connections)`,
-        value: fmt(overFloor),
-        goal: '≥ 1.3',
-        met: overFloor >= 1.3,
+        what: `BFF req/s ÷ Express 5 + http-proxy-middleware req/s (uncoalesced, ${CONNECTIONS} connections)`,
+        value: fmt(overExpress),
+        goal: '≥ 0.7',
+        met: overExpress >= 0.7,
       },
       {
-        what: 'BFF req/s ÷ Express 5 + http-proxy-middleware req/s (uncoalesced)',
-        value: fmt(overExpress),
-        goal: '≥ 1',
-        met: overExpress >= 1,
+        what: `BFF p99 at ${CONNECTIONS} connections (ms, uncoalesced)`,
+        value: fmt(bffP99),
+        goal: '< 50',
+        met: bffP99 < 50,
       },
       {
         what: 'BFF added p50 at 1 connection (ms over direct, distinct reads)',
@@ -216,7 +219,7 @@ export async function runProxiedReadBench(): Promise<{ markdown: string }> {
       '|---|---|---|---|',
       ...goals.map((g) => `| ${g.what} | ${g.value} | ${g.goal} | ${verdict(g.met)} |`),
       '',
-      `For scale: BFF ÷ raw node:http proxy (checks nothing) ${fmt(overRaw)}; the floor adds ${fmt(floorAddedP50, 3)} ms at 1 connection, the BFF ${fmt(addedP50 - floorAddedP50, 3)} ms on top of it. The BFF's node flags: \`${bffServeCommand().nodeArgs.join(' ')}\`.`,
+      `For scale: BFF ÷ floor ${fmt(overFloor)}, BFF ÷ raw node:http proxy (checks nothing) ${fmt(overRaw)}; the floor adds ${fmt(floorAddedP50, 3)} ms at 1 connection, the BFF ${fmt(addedP50 - floorAddedP50, 3)} ms on top of it. The BFF's node flags: \`${bffServeCommand().nodeArgs.join(' ')}\`.`,
       '',
     ].join('\n');
     return { markdown };

@@ -1,0 +1,343 @@
+// One behaviour suite for the transaction index's store on every engine (PGlite in process,
+// PostgreSQL as a real server): days replaced as a sync walks them, and every filter, order and
+// page size checked against a brute-force pass over the same rows.
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BadIndexCursorError,
+  type IndexedTransaction,
+  type IndexFilter,
+  type IndexOrder,
+  type IndexSummary,
+  searchTextOf,
+  storable,
+  TransactionIndexStore,
+} from './index-store';
+import type { SqlEngine } from './sql-engine';
+
+export interface IndexEngineFixture {
+  engine: SqlEngine;
+  close(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 9, 1);
+
+function tx(
+  over: Partial<IndexedTransaction> & Pick<IndexedTransaction, 'id'>,
+): Omit<IndexedTransaction, 'subAccountId'> {
+  return {
+    at: new Date(T0 + 3_600_000).toISOString(),
+    description: 'Card purchase',
+    referenceNumber: `ref-${over.id}`,
+    amountCents: -1_000,
+    status: 'settled',
+    ...over,
+  };
+}
+
+/** UTF-8 byte order, as `COLLATE "C"` compares. */
+const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** The brute-force answer: `filter` as its documentation reads, over plain rows. */
+function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexOrder) {
+  const has = (values: readonly string[] | undefined, value: string | undefined) =>
+    values === undefined || (value !== undefined && values.map(storable).includes(value));
+  const term = filter.text === undefined ? '' : storable(filter.text.trim().toLowerCase());
+  const kept = rows.filter((t) => {
+    const at = Date.parse(t.at);
+    const size = Math.abs(t.amountCents);
+    return (
+      has(filter.subAccountIds, t.subAccountId) &&
+      has(filter.merchants, t.merchant) &&
+      has(filter.categoryCodes, t.categoryCode) &&
+      has(filter.statuses, t.status) &&
+      has(filter.cardIds, t.cardId) &&
+      has(filter.declineReasons, t.declineReason) &&
+      (term === '' || searchTextOf(t).includes(term)) &&
+      (filter.minCents === undefined || size >= filter.minCents) &&
+      (filter.maxCents === undefined || size <= filter.maxCents) &&
+      (filter.from === undefined || at >= filter.from) &&
+      (filter.to === undefined || at < filter.to)
+    );
+  });
+  const key = (t: IndexedTransaction) =>
+    order.sort === 'date' ? Date.parse(t.at) : Math.abs(t.amountCents);
+  const sign = order.direction === 'asc' ? 1 : -1;
+  kept.sort(
+    (a, b) =>
+      sign * (key(a) - key(b) || bytes(a.subAccountId, b.subAccountId) || bytes(a.id, b.id)),
+  );
+  const summary: IndexSummary = {
+    count: kept.length,
+    debitCents: kept.reduce((sum, t) => sum + Math.max(-t.amountCents, 0), 0),
+    creditCents: kept.reduce((sum, t) => sum + Math.max(t.amountCents, 0), 0),
+  };
+  return { items: kept, summary };
+}
+
+async function allPages(
+  store: TransactionIndexStore,
+  filter: IndexFilter,
+  order: IndexOrder,
+  limit: number,
+) {
+  const items: IndexedTransaction[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 1_000; pages++) {
+    const page = await store.page(filter, order, limit, cursor);
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    items.push(...page.items);
+    if (page.next === undefined) return items;
+    expect(page.items).toHaveLength(limit);
+    cursor = page.next;
+  }
+  throw new Error('paging did not end');
+}
+
+/** Loads rows the way a sync does: grouped by sub account and UTC day. */
+async function load(store: TransactionIndexStore, rows: IndexedTransaction[], syncedAt = T0) {
+  const days = new Map<string, { subAccountId: string; day: string; rows: IndexedTransaction[] }>();
+  for (const row of rows) {
+    const day = row.at.slice(0, 10);
+    const key = JSON.stringify([row.subAccountId, day]);
+    const group = days.get(key) ?? { subAccountId: row.subAccountId, day, rows: [] };
+    group.rows.push(row);
+    days.set(key, group);
+  }
+  for (const group of days.values()) {
+    await store.replaceDay(
+      group.subAccountId,
+      group.day,
+      group.rows.map(({ subAccountId: _, ...rest }) => rest),
+      syncedAt,
+    );
+  }
+}
+
+const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
+const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air'];
+const statuses = ['settled', 'pending', 'declined', 'refund'];
+
+const rowArb = (n: number) =>
+  fc
+    .record({
+      subAccountId: fc.constantFrom(...subAccounts),
+      // Few distinct instants and sizes: ties the keyset must break by sub account and id.
+      at: fc.integer({ min: 0, max: 40 }).map((k) => new Date(T0 + k * 7_200_000).toISOString()),
+      amountCents: fc.constantFrom(-120_000, -5_000, -500, 0, 500, 5_000, 99),
+      status: fc.constantFrom(...statuses),
+      description: fc.constantFrom(...words).map((w) => `POS ${w}`),
+      merchant: fc.option(fc.constantFrom(...words), { nil: undefined }),
+      categoryCode: fc.option(fc.constantFrom('5734', '5817', '4121', '5812'), { nil: undefined }),
+      declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit'), { nil: undefined }),
+      cardId: fc.option(fc.constantFrom('card_a', 'card_b', 'card c'), { nil: undefined }),
+    })
+    .map((r): IndexedTransaction => {
+      const t: IndexedTransaction = {
+        subAccountId: r.subAccountId,
+        id: `tx_${n}`,
+        at: r.at,
+        description: r.description,
+        referenceNumber: `R${1000 + n}`,
+        amountCents: r.amountCents,
+        status: r.status,
+      };
+      if (r.merchant !== undefined) t.merchant = r.merchant;
+      if (r.categoryCode !== undefined) t.categoryCode = r.categoryCode;
+      if (r.declineReason !== undefined) t.declineReason = r.declineReason;
+      if (r.cardId !== undefined) t.cardId = r.cardId;
+      return t;
+    });
+
+const rowsArb = fc
+  .integer({ min: 0, max: 80 })
+  .chain((count) => fc.tuple(...Array.from({ length: count }, (_, n) => rowArb(n))));
+
+const filterMembers = {
+  subAccountIds: fc.subarray(subAccounts),
+  text: fc.constantFrom('figma', 'AWS', ' uber ', '50%_', '%', '_', 'r10', 'pos', 'nothing'),
+  merchants: fc.subarray(words),
+  categoryCodes: fc.subarray(['5734', '5817', '4121', '5812']),
+  statuses: fc.subarray(statuses),
+  cardIds: fc.subarray(['card_a', 'card_b', 'card c']),
+  declineReasons: fc.subarray(['insufficient_funds', 'limit']),
+  minCents: fc.constantFrom(0, 99, 500, 5_000),
+  maxCents: fc.constantFrom(500, 5_000, 200_000),
+  from: fc.integer({ min: 0, max: 40 }).map((k) => T0 + k * 3_600_000),
+  to: fc.integer({ min: 0, max: 90 }).map((k) => T0 + k * 3_600_000),
+};
+type Member = keyof typeof filterMembers;
+const memberNames = Object.keys(filterMembers) as Member[];
+
+/** One member alone (so each narrows a set worth looking at), or a few together. */
+const filterArb: fc.Arbitrary<IndexFilter> = fc.oneof(
+  fc
+    .constantFrom(...memberNames)
+    .chain((name) =>
+      (filterMembers[name] as fc.Arbitrary<unknown>).map((value) => ({ [name]: value })),
+    ),
+  fc
+    .subarray(memberNames, { maxLength: 3 })
+    .chain((names) =>
+      fc.record(Object.fromEntries(names.map((name) => [name, filterMembers[name]]))),
+    ) as fc.Arbitrary<IndexFilter>,
+);
+
+const orderArb: fc.Arbitrary<IndexOrder> = fc.record({
+  sort: fc.constantFrom('date' as const, 'amount' as const),
+  direction: fc.constantFrom('asc' as const, 'desc' as const),
+});
+
+export function indexStoreContract(name: string, open: () => Promise<IndexEngineFixture>): void {
+  describe(`${name}: the transaction index's store`, () => {
+    let fixture: IndexEngineFixture;
+    let store: TransactionIndexStore;
+    beforeAll(async () => {
+      fixture = await open();
+      store = new TransactionIndexStore(fixture.engine);
+    }, 60_000);
+    afterAll(() => fixture?.close());
+    beforeEach(async () => {
+      await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
+    });
+
+    it('keeps every field as it came, and leaves absent ones absent', async () => {
+      const full = tx({
+        id: 'tx full',
+        merchant: 'Figma',
+        categoryCode: '5734',
+        declineReason: 'limit',
+        cardId: 'card/1',
+        authorizedAt: new Date(T0 + 60_000).toISOString(),
+        originalCurrency: { code: 'EUR', amountCents: -900, conversionRate: 1.11 },
+        status: 'declined',
+      });
+      const bare = tx({ id: 'tx bare', at: new Date(T0 + 7_200_000).toISOString() });
+      await store.replaceDay('sa 1', '2026-10-01', [full, bare], T0);
+      const page = await store.page({}, { sort: 'date', direction: 'asc' }, 10);
+      expect(page).toEqual({
+        items: [
+          { subAccountId: 'sa 1', ...full },
+          { subAccountId: 'sa 1', ...bare },
+        ],
+      });
+    });
+
+    it('a day walked again holds exactly what the walk found; other days and sub accounts stay', async () => {
+      const day1 = new Date(T0 + 3_600_000).toISOString();
+      const day2 = new Date(T0 + DAY + 3_600_000).toISOString();
+      await store.replaceDay('sa', '2026-10-01', [tx({ id: 'a' }), tx({ id: 'b' })], T0);
+      await store.replaceDay('sa', '2026-10-02', [tx({ id: 'c', at: day2 })], T0);
+      await store.replaceDay('other', '2026-10-01', [tx({ id: 'a' })], T0);
+      // `a` changed, `b` vanished, `c` moved here from the next day (its date changed).
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [tx({ id: 'a', amountCents: -2_000, status: 'pending' }), tx({ id: 'c', at: day1 })],
+        T0 + 60_000,
+      );
+      const all = await store.page({}, { sort: 'date', direction: 'asc' }, 10);
+      expect(
+        all.items.map((t) => [t.subAccountId, t.id, t.amountCents, t.at.slice(0, 10)]),
+      ).toEqual([
+        ['other', 'a', -1_000, '2026-10-01'],
+        ['sa', 'a', -2_000, '2026-10-01'],
+        ['sa', 'c', -1_000, '2026-10-01'],
+      ]);
+      expect(await store.walkedDays('sa')).toEqual(
+        new Map([
+          ['2026-10-01', T0 + 60_000],
+          ['2026-10-02', T0],
+        ]),
+      );
+    });
+
+    it('counts and sums the whole filtered set, debits and credits apart', async () => {
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', amountCents: -1_250 }),
+          tx({ id: '2', amountCents: -750 }),
+          tx({ id: '3', amountCents: 300 }),
+        ],
+        T0,
+      );
+      expect(await store.summary({})).toEqual({ count: 3, debitCents: 2_000, creditCents: 300 });
+      expect(await store.summary({ minCents: 700 })).toEqual({
+        count: 2,
+        debitCents: 2_000,
+        creditCents: 0,
+      });
+      expect(await store.summary({ subAccountIds: [] })).toEqual({
+        count: 0,
+        debitCents: 0,
+        creditCents: 0,
+      });
+    });
+
+    it('stores text no engine can hold as the replacement character, and finds it', async () => {
+      await store.replaceDay(
+        'sa\u0000x',
+        '2026-10-01',
+        [tx({ id: 'a\ud800', description: 'nul\u0000here' })],
+        T0,
+      );
+      const page = await store.page(
+        { text: 'NUL\uFFFDHERE' },
+        { sort: 'date', direction: 'desc' },
+        5,
+      );
+      expect(page.items.map((t) => [t.subAccountId, t.id, t.description])).toEqual([
+        ['sa\uFFFDx', 'a\uFFFD', 'nul\uFFFDhere'],
+      ]);
+    });
+
+    it('refuses a page position it did not issue, or one issued for another order', async () => {
+      await load(
+        store,
+        [1, 2, 3].map((n) => ({ subAccountId: 'sa', ...tx({ id: `t${n}` }) })),
+      );
+      const first = await store.page({}, { sort: 'date', direction: 'desc' }, 1);
+      expect(first.next).toBeDefined();
+      await expect(
+        store.page({}, { sort: 'amount', direction: 'desc' }, 1, first.next),
+      ).rejects.toThrow(BadIndexCursorError);
+      for (const bad of [
+        '',
+        'not base64 !',
+        Buffer.from('["date.desc",1,2,3]').toString('base64url'),
+      ]) {
+        await expect(store.page({}, { sort: 'date', direction: 'desc' }, 1, bad)).rejects.toThrow(
+          BadIndexCursorError,
+        );
+      }
+      await expect(store.page({}, { sort: 'date', direction: 'desc' }, 0)).rejects.toThrow(
+        RangeError,
+      );
+    });
+
+    it('every filter, order and page size gives the brute-force answer, page by page', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          rowsArb,
+          fc.array(fc.tuple(filterArb, orderArb, fc.integer({ min: 1, max: 7 })), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+          async (rows, asks) => {
+            await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
+            await load(store, rows);
+            for (const [filter, order, limit] of asks) {
+              const want = expected(rows, filter, order);
+              expect(await allPages(store, filter, order, limit)).toEqual(want.items);
+              expect(await store.summary(filter)).toEqual(want.summary);
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }, 120_000);
+  });
+}

@@ -1,0 +1,375 @@
+// The transaction index's store: one implementation in SQL that runs on both engines
+// (`sql-engine.ts`). A sync replaces a sub account's UTC day at a time; the screens ask for a
+// filtered, sorted page (keyset paging) and for the count and sums of the whole filtered set.
+import type { SqlEngine, SqlQueryable } from './sql-engine';
+
+/** A transaction as the index keeps it (times at millisecond precision, ISO 8601 UTC). */
+export interface IndexedTransaction {
+  subAccountId: string;
+  id: string;
+  at: string;
+  description: string;
+  merchant?: string;
+  categoryCode?: string;
+  referenceNumber: string;
+  /** Negative: a debit; positive: a credit (the card service's sign). */
+  amountCents: number;
+  status: string;
+  declineReason?: string;
+  cardId?: string;
+  authorizedAt?: string;
+  originalCurrency?: { code?: string; amountCents?: number; conversionRate?: number };
+}
+
+/**
+ * Which transactions: every given member narrows the set, a list means "any of these", an
+ * absent member does not filter. Amounts are sizes (the absolute value, either sign), both
+ * bounds included; times are Unix milliseconds, `from` included, `to` excluded.
+ */
+export interface IndexFilter {
+  subAccountIds?: readonly string[];
+  /** Words in the description, the merchant's text or the reference number, any case. */
+  text?: string;
+  merchants?: readonly string[];
+  categoryCodes?: readonly string[];
+  statuses?: readonly string[];
+  cardIds?: readonly string[];
+  declineReasons?: readonly string[];
+  minCents?: number;
+  maxCents?: number;
+  from?: number;
+  to?: number;
+}
+
+export interface IndexOrder {
+  /** `amount` orders by size, as "largest first" means to a person. */
+  sort: 'date' | 'amount';
+  direction: 'asc' | 'desc';
+}
+
+export interface IndexPage {
+  items: IndexedTransaction[];
+  /** Where the next page starts; absent on the last page. Opaque to callers. */
+  next?: string;
+}
+
+export interface IndexSummary {
+  count: number;
+  /** The debits' total, as a positive number of cents. */
+  debitCents: number;
+  creditCents: number;
+}
+
+/** A page position that is not one this store issued (or not for this order). */
+export class BadIndexCursorError extends Error {
+  override name = 'BadIndexCursorError';
+}
+
+export const MAX_INDEX_PAGE = 500;
+
+/** The text search compares: lower-cased here, on the way in and for the term alike. */
+export function searchTextOf(
+  t: Pick<IndexedTransaction, 'description' | 'merchant' | 'referenceNumber'>,
+): string {
+  return storable([t.description, t.merchant ?? '', t.referenceNumber].join('\n').toLowerCase());
+}
+
+const COLUMNS = `sub_account_id, id, at, description, merchant, category_code, reference_number,
+  amount_cents::text AS amount_cents, status, decline_reason, card_id, authorized_at,
+  original_currency`;
+
+interface Row {
+  sub_account_id: string;
+  id: string;
+  at: Date;
+  description: string;
+  merchant: string | null;
+  category_code: string | null;
+  reference_number: string;
+  amount_cents: string;
+  status: string;
+  decline_reason: string | null;
+  card_id: string | null;
+  authorized_at: Date | null;
+  original_currency: IndexedTransaction['originalCurrency'] | null;
+}
+
+function fromRow(row: Row): IndexedTransaction {
+  const t: IndexedTransaction = {
+    subAccountId: row.sub_account_id,
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    description: row.description,
+    referenceNumber: row.reference_number,
+    amountCents: Number(row.amount_cents),
+    status: row.status,
+  };
+  if (row.merchant !== null) t.merchant = row.merchant;
+  if (row.category_code !== null) t.categoryCode = row.category_code;
+  if (row.decline_reason !== null) t.declineReason = row.decline_reason;
+  if (row.card_id !== null) t.cardId = row.card_id;
+  if (row.authorized_at !== null) t.authorizedAt = new Date(row.authorized_at).toISOString();
+  if (row.original_currency !== null) t.originalCurrency = row.original_currency;
+  return t;
+}
+
+/**
+ * Text as both engines can store it: PostgreSQL text holds no NUL and JSON no lone surrogate,
+ * so each becomes U+FFFD (the service's string is otherwise kept as it came).
+ */
+export function storable(text: string): string {
+  // UTF-8 has no form for a lone surrogate: the round trip writes U+FFFD in its place.
+  const wellFormed = /[\uD800-\uDFFF]/.test(text)
+    ? Buffer.from(text, 'utf8').toString('utf8')
+    : text;
+  return wellFormed.replaceAll('\u0000', '\uFFFD');
+}
+
+/** `%`, `_` and the escape itself, taken literally in a LIKE pattern. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The WHERE clause of a filter, its values bound as parameters. */
+function whereOf(filter: IndexFilter, params: unknown[]): string {
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions: string[] = [];
+  const anyOf = (column: string, values: readonly string[] | undefined) => {
+    if (values !== undefined) {
+      conditions.push(`${column} = ANY(${bind(values.map(storable))}::text[])`);
+    }
+  };
+  anyOf('sub_account_id', filter.subAccountIds);
+  anyOf('merchant', filter.merchants);
+  anyOf('category_code', filter.categoryCodes);
+  anyOf('status', filter.statuses);
+  anyOf('card_id', filter.cardIds);
+  anyOf('decline_reason', filter.declineReasons);
+  const text = filter.text === undefined ? undefined : storable(filter.text.trim().toLowerCase());
+  if (text) conditions.push(`search_text LIKE ${bind(`%${likeLiteral(text)}%`)}`);
+  if (filter.minCents !== undefined)
+    conditions.push(`abs(amount_cents) >= ${bind(filter.minCents)}`);
+  if (filter.maxCents !== undefined)
+    conditions.push(`abs(amount_cents) <= ${bind(filter.maxCents)}`);
+  if (filter.from !== undefined) {
+    conditions.push(`at >= ${bind(new Date(filter.from).toISOString())}::timestamptz`);
+  }
+  if (filter.to !== undefined) {
+    conditions.push(`at < ${bind(new Date(filter.to).toISOString())}::timestamptz`);
+  }
+  return conditions.length === 0 ? 'TRUE' : conditions.join(' AND ');
+}
+
+const SORT_KEYS = { date: 'at', amount: 'abs(amount_cents)' } as const;
+
+/** A page position: the last row's sort key, sub account and id, in the order it was issued for. */
+interface Position {
+  order: `${IndexOrder['sort']}.${IndexOrder['direction']}`;
+  key: string;
+  subAccountId: string;
+  id: string;
+}
+
+function encodePosition(p: Position): string {
+  return Buffer.from(JSON.stringify([p.order, p.key, p.subAccountId, p.id])).toString('base64url');
+}
+
+function decodePosition(cursor: string, order: IndexOrder): Position {
+  const expected = `${order.sort}.${order.direction}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new BadIndexCursorError('not a page position of this list');
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 4 ||
+    !parsed.every((part) => typeof part === 'string') ||
+    parsed[0] !== expected
+  ) {
+    throw new BadIndexCursorError('not a page position of this list, or of another order');
+  }
+  const [, key, subAccountId, id] = parsed as string[];
+  const valid =
+    order.sort === 'date'
+      ? !Number.isNaN(Date.parse(key as string))
+      : /^\d{1,16}$/.test(key as string);
+  if (!valid) throw new BadIndexCursorError('not a page position of this list');
+  return {
+    order: expected as Position['order'],
+    key: key as string,
+    subAccountId: subAccountId as string,
+    id: id as string,
+  };
+}
+
+export class TransactionIndexStore {
+  constructor(private readonly engine: SqlEngine) {}
+
+  /**
+   * The rows of one sub account's UTC day (`YYYY-MM-DD`) become exactly `rows`: the day's
+   * other rows go, each row is written (moved here if it was on another day), and the day is
+   * marked walked at `syncedAt`. All in one transaction: a reader sees the day before or after.
+   */
+  async replaceDay(
+    subAccountId: string,
+    day: string,
+    rows: readonly Omit<IndexedTransaction, 'subAccountId'>[],
+    syncedAt: number,
+  ): Promise<void> {
+    const start = new Date(`${day}T00:00:00.000Z`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start.getTime())) {
+      throw new RangeError(`not a day: ${day}`);
+    }
+    const end = new Date(start.getTime() + 86_400_000);
+    // The last of two rows with one id wins, as the later page said.
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const optional = (text: string | undefined) => (text === undefined ? null : storable(text));
+    const records = [...byId.values()].map((t) => ({
+      id: storable(t.id),
+      at: new Date(t.at).toISOString(),
+      description: storable(t.description),
+      merchant: optional(t.merchant),
+      category_code: optional(t.categoryCode),
+      reference_number: storable(t.referenceNumber),
+      amount_cents: t.amountCents,
+      status: t.status,
+      decline_reason: optional(t.declineReason),
+      card_id: optional(t.cardId),
+      authorized_at: t.authorizedAt ? new Date(t.authorizedAt).toISOString() : null,
+      original_currency: t.originalCurrency
+        ? {
+            ...t.originalCurrency,
+            ...(t.originalCurrency.code === undefined
+              ? {}
+              : { code: storable(t.originalCurrency.code) }),
+          }
+        : null,
+      search_text: searchTextOf(t),
+    }));
+    await this.engine.transaction(async (tx) => {
+      await tx.query(
+        `DELETE FROM index_transaction
+          WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz`,
+        [storable(subAccountId), start.toISOString(), end.toISOString()],
+      );
+      if (records.length > 0) await insertRows(tx, storable(subAccountId), records);
+      await tx.query(
+        `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
+         VALUES ($1, $2::date, $3::timestamptz, $4)
+         ON CONFLICT (sub_account_id, day)
+         DO UPDATE SET synced_at = EXCLUDED.synced_at, row_count = EXCLUDED.row_count`,
+        [storable(subAccountId), day, new Date(syncedAt).toISOString(), records.length],
+      );
+    });
+  }
+
+  /** One page of the filtered set, in `order`, after `cursor` (a `next` this store issued). */
+  async page(
+    filter: IndexFilter,
+    order: IndexOrder,
+    limit: number,
+    cursor?: string,
+  ): Promise<IndexPage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
+      throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
+    }
+    const params: unknown[] = [];
+    const conditions = [whereOf(filter, params)];
+    const key = SORT_KEYS[order.sort];
+    const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
+    if (cursor !== undefined) {
+      const p = decodePosition(cursor, order);
+      params.push(p.key, p.subAccountId, p.id);
+      const n = params.length;
+      const keyParam = order.sort === 'date' ? `$${n - 2}::timestamptz` : `$${n - 2}::bigint`;
+      conditions.push(
+        `(${key}, sub_account_id, id) ${order.direction === 'desc' ? '<' : '>'} (${keyParam}, $${n - 1}, $${n})`,
+      );
+    }
+    params.push(limit + 1);
+    const rows = await this.engine.query<Row & { sort_key: string }>(
+      `SELECT ${COLUMNS}, ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'at'} AS sort_key
+         FROM index_transaction
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY ${key} ${dir}, sub_account_id ${dir}, id ${dir}
+        LIMIT $${params.length}`,
+      params,
+    );
+    const items = rows.slice(0, limit).map(fromRow);
+    const page: IndexPage = { items };
+    const last = rows[limit - 1];
+    if (rows.length > limit && last) {
+      page.next = encodePosition({
+        order: `${order.sort}.${order.direction}`,
+        key: order.sort === 'date' ? new Date(last.at).toISOString() : String(last.sort_key),
+        subAccountId: last.sub_account_id,
+        id: last.id,
+      });
+    }
+    return page;
+  }
+
+  /** The count and the sums of the whole filtered set. */
+  async summary(filter: IndexFilter): Promise<IndexSummary> {
+    const params: unknown[] = [];
+    const [row] = await this.engine.query<{ count: string; debit: string; credit: string }>(
+      `SELECT count(*)::text AS count,
+              coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0)::text AS debit,
+              coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)::text AS credit
+         FROM index_transaction
+        WHERE ${whereOf(filter, params)}`,
+      params,
+    );
+    return {
+      count: Number(row?.count ?? 0),
+      debitCents: Number(row?.debit ?? 0),
+      creditCents: Number(row?.credit ?? 0),
+    };
+  }
+
+  /** When each walked day of a sub account was last walked (`YYYY-MM-DD` → Unix ms). */
+  async walkedDays(subAccountId: string): Promise<Map<string, number>> {
+    const rows = await this.engine.query<{ day: string; synced_at: Date }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, synced_at
+         FROM index_sync_day WHERE sub_account_id = $1 ORDER BY day`,
+      [storable(subAccountId)],
+    );
+    return new Map(rows.map((r) => [r.day, new Date(r.synced_at).getTime()]));
+  }
+}
+
+async function insertRows(
+  tx: SqlQueryable,
+  subAccountId: string,
+  records: readonly Record<string, unknown>[],
+): Promise<void> {
+  // One statement a batch, the rows as one JSON parameter: no limit on bound parameters bites.
+  for (let i = 0; i < records.length; i += 2000) {
+    await tx.query(
+      `INSERT INTO index_transaction
+         (sub_account_id, id, at, description, merchant, category_code, reference_number,
+          amount_cents, status, decline_reason, card_id, authorized_at, original_currency,
+          search_text)
+       SELECT $1, r.id, r.at, r.description, r.merchant, r.category_code, r.reference_number,
+              r.amount_cents, r.status, r.decline_reason, r.card_id, r.authorized_at,
+              r.original_currency, r.search_text
+         FROM jsonb_to_recordset($2::jsonb) AS r(
+           id text, at timestamptz, description text, merchant text, category_code text,
+           reference_number text, amount_cents bigint, status text, decline_reason text,
+           card_id text, authorized_at timestamptz, original_currency jsonb, search_text text)
+       ON CONFLICT (sub_account_id, id) DO UPDATE SET
+         at = EXCLUDED.at, description = EXCLUDED.description, merchant = EXCLUDED.merchant,
+         category_code = EXCLUDED.category_code, reference_number = EXCLUDED.reference_number,
+         amount_cents = EXCLUDED.amount_cents, status = EXCLUDED.status,
+         decline_reason = EXCLUDED.decline_reason, card_id = EXCLUDED.card_id,
+         authorized_at = EXCLUDED.authorized_at, original_currency = EXCLUDED.original_currency,
+         search_text = EXCLUDED.search_text`,
+      [subAccountId, JSON.stringify(records.slice(i, i + 2000))],
+    );
+  }
+}

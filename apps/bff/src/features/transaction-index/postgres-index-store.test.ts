@@ -1,0 +1,35 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../test/audit-cluster';
+import { testDatabase } from '../../test/engines/postgres';
+import { applyIndexMigrations } from './index-migrations';
+import { indexStoreContract } from './index-store.contract';
+import { postgresEngine } from './sql-engine';
+
+let database: Awaited<ReturnType<typeof testDatabase>>;
+beforeAll(async () => {
+  database = await testDatabase();
+}, 60_000);
+afterAll(() => database?.stop());
+
+indexStoreContract('PostgreSQL', async () => {
+  const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 }));
+  await applyIndexMigrations(engine, silentLogger);
+  return { engine, close: () => engine.close() };
+});
+
+describe('the index on PostgreSQL', () => {
+  it('replicas starting at once apply the migrations once between them', async () => {
+    const fresh = await testDatabase();
+    const engines = [1, 2, 3].map(() =>
+      postgresEngine(new pg.Pool({ connectionString: fresh.url, max: 2 })),
+    );
+    try {
+      const applied = await Promise.all(engines.map((e) => applyIndexMigrations(e, silentLogger)));
+      expect(applied.flat()).toEqual(['20261126120000000_transaction-index']);
+    } finally {
+      await Promise.all(engines.map((e) => e.close()));
+      await fresh.stop();
+    }
+  }, 60_000);
+});

@@ -1,4 +1,5 @@
-import type { DeferredPage } from './client';
+import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import type { CallContext, DeferredPage, TransactionListParams, UpstreamClient } from './client';
 import { createRangePlanner, type DateRange } from './date-ranges';
 import { abortable, paginate, type WalkBudget } from './paginate';
 
@@ -171,4 +172,23 @@ function bounded(from: number | undefined, to: number | undefined): DateRange {
   if (from !== undefined) range.from = from;
   if (to !== undefined) range.to = to;
   return range;
+}
+
+/**
+ * The `page` of a ranged walk over one sub account's transactions (one card's, with `cardId`)
+ * within `span`: each range asks for its own bounds, the span's where a range leaves one open.
+ */
+export function transactionPages(
+  upstream: Pick<UpstreamClient, 'listTransactionsDeferred'>,
+  ctx: CallContext,
+  query: Pick<TransactionListParams, 'subAccountId' | 'cardId'>,
+  span: DateRange,
+): RangedWalkOptions<UpstreamTransaction>['page'] {
+  return (ask, cursor) =>
+    upstream.listTransactionsDeferred(ctx, {
+      ...query,
+      fromDate: ask.from ?? span.from,
+      toDate: ask.to ?? span.to,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
 }

@@ -29,6 +29,11 @@ export const WALK_LIMITS = {
    * (1,000,000 transactions in a year are about 20,000 pages).
    */
   overview: { what: 'transactions for the Overview', maxPages: 100_000, timeMs: 600_000 },
+  /**
+   * One sub account's sync into the transaction index, in the background: its first sync reads
+   * 400 days (1,000,000 transactions are about 20,000 pages).
+   */
+  index: { what: 'transactions for the index', maxPages: 100_000, timeMs: 1_800_000 },
   /** One CSV export, paced by the download: 100,000 pages are 5,000,000 rows. */
   export: { what: 'transactions for the export', maxPages: 100_000, timeMs: 1_800_000 },
   /** One audit export, from the audit trail (500 records a page): 10,000,000 records. */

@@ -6,7 +6,7 @@ import { AppError } from '../../core/app-error';
 import type { Who } from '../../platform/sessions/who';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { type WalkBudget, walkBudget } from '../../upstream/paginate';
-import { walkRanges } from '../../upstream/ranged-walk';
+import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
@@ -255,14 +255,12 @@ async function walkSubAccount(
 ): Promise<void> {
   await walkRanges({
     span: { from: filter.from, to: filter.to },
-    page: (ask, cursor) =>
-      upstream.listTransactionsDeferred(ctx, {
-        subAccountId: filter.subAccountId,
-        cardId: filter.cardId,
-        fromDate: ask.from ?? filter.from,
-        toDate: ask.to ?? filter.to,
-        cursor,
-      }),
+    page: transactionPages(
+      upstream,
+      ctx,
+      { subAccountId: filter.subAccountId, cardId: filter.cardId },
+      { from: filter.from, to: filter.to },
+    ),
     dateOf: (t) => Date.parse(t.date),
     atOnce: IMPACT_WALKS,
     pagesPerRange: IMPACT_PAGES_PER_RANGE,

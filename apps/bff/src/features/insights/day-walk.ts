@@ -2,7 +2,7 @@ import type { UpstreamTransaction } from '@card-console/shared/upstream/transact
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import type { WalkBudget } from '../../upstream/paginate';
-import { walkRanges } from '../../upstream/ranged-walk';
+import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
 import { addTransaction, emptyDay } from './day-aggregate';
 import { addDays, dayStart, localDay } from './local-days';
 
@@ -45,13 +45,7 @@ export async function walkDays(
 
   await walkRanges({
     span,
-    page: (ask, cursor) =>
-      upstream.listTransactionsDeferred(ctx, {
-        subAccountId,
-        fromDate: ask.from ?? span.from,
-        toDate: ask.to ?? span.to,
-        ...(cursor === undefined ? {} : { cursor }),
-      }),
+    page: transactionPages(upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
     atOnce: DAY_WALKS,
     pagesPerRange: PAGES_PER_RANGE,

@@ -4,7 +4,6 @@
  * day may last 23 or 25 hours, and a zone that skips midnight starts its day at the first
  * instant that exists.
  */
-import { isKnownTimeZone } from '@card-console/shared/api/transactions';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

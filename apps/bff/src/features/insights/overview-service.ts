@@ -1,5 +1,4 @@
 import type { Overview, overviewQuerySchema } from '@card-console/shared/api/insights';
-import { isIsoDay } from '@card-console/shared/dates';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
 import type { z } from 'zod';

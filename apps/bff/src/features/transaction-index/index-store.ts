@@ -332,6 +332,16 @@ export class TransactionIndexStore {
     };
   }
 
+  /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
+  async pendingDays(subAccountId: string): Promise<Set<string>> {
+    const rows = await this.engine.query<{ day: string }>(
+      `SELECT DISTINCT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
+         FROM index_transaction WHERE sub_account_id = $1 AND status = 'pending'`,
+      [storable(subAccountId)],
+    );
+    return new Set(rows.map((r) => r.day));
+  }
+
   /** When each walked day of a sub account was last walked (`YYYY-MM-DD` → Unix ms). */
   async walkedDays(subAccountId: string): Promise<Map<string, number>> {
     const rows = await this.engine.query<{ day: string; synced_at: Date }>(

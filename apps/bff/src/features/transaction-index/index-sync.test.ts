@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../core/clock';
+import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import { silentLogger } from '../../test/audit-cluster';
+import { testPan } from '../../test/test-pan';
+import { testClient, useSimulator } from '../../test/upstream-client';
+import { applyIndexMigrations } from './index-migrations';
+import { type IndexedTransaction, TransactionIndexStore } from './index-store';
+import {
+  createIndexSync,
+  daysToWalk,
+  INDEX_HISTORY_DAYS,
+  INDEX_SETTLING_DAYS,
+  runsOf,
+  toIndexed,
+  utcDay,
+} from './index-sync';
+import { embeddedEngine, type SqlEngine } from './sql-engine';
+
+describe('which days a sync walks', () => {
+  const now = Date.parse('2026-11-26T12:00:00Z');
+  it('first: the whole history window, oldest first, ending today', () => {
+    const days = daysToWalk(now, new Map(), new Set());
+    expect(days).toHaveLength(INDEX_HISTORY_DAYS);
+    expect(days.at(-1)).toBe('2026-11-26');
+    expect(runsOf(days)).toEqual([days]);
+  });
+  it('then: the settling window and days with pending rows only', () => {
+    const walked = new Map(daysToWalk(now, new Map(), new Set()).map((d) => [d, now]));
+    const days = daysToWalk(now, walked, new Set(['2026-10-02', '2026-10-04']));
+    expect(days).toEqual([
+      '2026-10-02',
+      '2026-10-04',
+      ...Array.from({ length: INDEX_SETTLING_DAYS + 1 }, (_, i) =>
+        utcDay(now - (INDEX_SETTLING_DAYS - i) * 86_400_000),
+      ),
+    ]);
+    expect(runsOf(days)).toEqual([['2026-10-02'], ['2026-10-04'], days.slice(2)]);
+  });
+});
+
+describe('syncing the index from the card service (simulator over HTTP)', () => {
+  const upstream = useSimulator({ subAccounts: 2, transactions: 3_000, months: 3 });
+  let engine: SqlEngine;
+  let store: TransactionIndexStore;
+  beforeAll(async () => {
+    engine = await embeddedEngine();
+    await applyIndexMigrations(engine, silentLogger);
+    store = new TransactionIndexStore(engine);
+  }, 60_000);
+  afterAll(() => engine?.close());
+  beforeEach(() => engine.query('TRUNCATE index_transaction, index_sync_day'));
+
+  const sync = () =>
+    createIndexSync({
+      upstream: testClient(upstream.url).client,
+      store,
+      jobs: new InProcessJobRunner({
+        clock: systemClock,
+        cutOff: new AbortController().signal,
+        failureMemoryMs: 0,
+      }),
+      clock: systemClock,
+      logger: silentLogger,
+    });
+
+  async function indexed(subAccountId: string): Promise<IndexedTransaction[]> {
+    const out: IndexedTransaction[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.page(
+        { subAccountIds: [subAccountId] },
+        { sort: 'date', direction: 'desc' },
+        500,
+        cursor,
+      );
+      out.push(...page.items);
+      cursor = page.next;
+    } while (cursor);
+    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The simulator's own rows of the history window, as the index should hold them. */
+  function expected(subAccountId: string, now: number): IndexedTransaction[] {
+    const from = Date.parse(`${utcDay(now - (INDEX_HISTORY_DAYS - 1) * 86_400_000)}T00:00:00Z`);
+    return upstream.sim.data
+      .transactions(subAccountId)
+      .filter((t) => Date.parse(t.date) >= from)
+      .map((t) => ({ subAccountId, ...toIndexed(t as never) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  it('a first sync holds exactly the service rows of every day, and a second walks only the open days', async () => {
+    const sub = upstream.sim.data.subAccounts()[0]?.id as string;
+    const s = sync();
+    const job = s.sync(sub, 'req-sync-1');
+    await job.done;
+    expect(job.outcome()).toMatchObject({ ok: true });
+    const want = expected(sub, Date.now());
+    expect(want.length).toBeGreaterThan(500);
+    expect(await indexed(sub)).toEqual(want);
+    const firstPages = upstream.sim.stats.count('GET /transaction');
+
+    upstream.sim.stats.reset();
+    const again = sync().sync(sub, 'req-sync-2');
+    await again.done;
+    expect(again.progress.days).toBeLessThan(INDEX_HISTORY_DAYS / 4);
+    expect(upstream.sim.stats.count('GET /transaction')).toBeLessThan(firstPages / 2);
+    expect(await indexed(sub)).toEqual(want);
+  }, 60_000);
+
+  it('a card number in a description reaches the index masked to its last four', async () => {
+    const sub = upstream.sim.data.subAccounts()[1]?.id as string;
+    const newest = upstream.sim.data.transactions(sub)[0];
+    if (!newest) throw new Error('no transaction');
+    const pan = testPan(3);
+    upstream.sim.testing.setTransactionText(newest.id, { description: `refund to ${pan}` });
+    await sync().sync(sub, 'req-sync-3').done;
+    const row = (await indexed(sub)).find((t) => t.id === newest.id);
+    expect(row?.description).toContain(pan.slice(-4));
+    expect(JSON.stringify(await indexed(sub))).not.toContain(pan);
+  }, 60_000);
+
+  it('two asks at once share one sync: every page is read once', async () => {
+    const sub = upstream.sim.data.subAccounts()[0]?.id as string;
+    const alone = sync();
+    await alone.sync(sub, 'req-a').done;
+    const once = upstream.sim.stats.count('GET /transaction');
+    await engine.query('TRUNCATE index_transaction, index_sync_day');
+    upstream.sim.stats.reset();
+    const shared = sync();
+    const [a, b] = [shared.sync(sub, 'req-b'), shared.sync(sub, 'req-c')];
+    expect(b).toBe(a);
+    await a.done;
+    expect(upstream.sim.stats.count('GET /transaction')).toBe(once);
+  }, 60_000);
+});

@@ -1,0 +1,185 @@
+// Fills the transaction index from the card service: a sub account's UTC days are walked as
+// date ranges, a few at once (`upstream/ranged-walk.ts`, as the Overview and the export walk),
+// and each range's days replace the index's rows of those days as soon as the range ends, so
+// a walk that fails later keeps what it finished. Which days: on the first sync every day of
+// the history window; afterwards only the days that can still change (the settling window and
+// days with pending rows), as the Overview decides when a day is final. One job per sub
+// account on the job runner: requests that ask meanwhile join the running sync.
+import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock';
+import type { JobRunner } from '../../platform/jobs/job-runner';
+import type { CallContext, UpstreamClient } from '../../upstream/client';
+import { walkBudget } from '../../upstream/paginate';
+import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { IndexedTransaction, TransactionIndexStore } from './index-store';
+
+const DAY_MS = 86_400_000;
+/** Days of history the first sync reads: this and last year's quarters, a year to date. */
+export const INDEX_HISTORY_DAYS = 400;
+/** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
+export const INDEX_SETTLING_DAYS = 3;
+/** Date ranges walked at once per sub account, as the Overview's day walks. */
+const RANGES_AT_ONCE = 2;
+/** A range is sized to about this many pages, from the density seen so far. */
+const PAGES_PER_RANGE = 16;
+
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const utcDayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
+const addDays = (day: string, n: number) => utcDay(utcDayStart(day) + n * DAY_MS);
+
+/** A card-service transaction as the index keeps it (its strings already masked by the client). */
+export function toIndexed(t: UpstreamTransaction): Omit<IndexedTransaction, 'subAccountId'> {
+  const row: Omit<IndexedTransaction, 'subAccountId'> = {
+    id: t.id,
+    at: new Date(Date.parse(t.date)).toISOString(),
+    description: t.description,
+    referenceNumber: t.referenceNumber,
+    amountCents: t.amountCents,
+    status: t.status,
+  };
+  if (t.merchantData) {
+    row.merchant = t.merchantData.description;
+    row.categoryCode = t.merchantData.categoryCode;
+  }
+  if (t.declineReason !== undefined) row.declineReason = t.declineReason;
+  if (t.cardId !== undefined) row.cardId = t.cardId;
+  if (t.authorizedAt !== undefined)
+    row.authorizedAt = new Date(Date.parse(t.authorizedAt)).toISOString();
+  if (t.originalCurrency !== undefined) row.originalCurrency = t.originalCurrency;
+  return row;
+}
+
+/**
+ * The days a sync of one sub account walks at `now`: every day of the history window not yet
+ * walked, and of those walked, each that can still change: within the settling window, or
+ * holding a pending row. Oldest first, so runs of consecutive days make whole ranges.
+ */
+export function daysToWalk(
+  now: number,
+  walked: ReadonlyMap<string, number>,
+  pendingDays: ReadonlySet<string>,
+): string[] {
+  const today = utcDay(now);
+  const settled = addDays(today, -INDEX_SETTLING_DAYS);
+  const out: string[] = [];
+  for (let day = addDays(today, 1 - INDEX_HISTORY_DAYS); day <= today; day = addDays(day, 1)) {
+    if (!walked.has(day) || day >= settled || pendingDays.has(day)) out.push(day);
+  }
+  return out;
+}
+
+/** Consecutive days as runs: each run is one ranged walk. */
+export function runsOf(days: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  for (const day of days) {
+    const run = runs.at(-1);
+    if (run && addDays(run.at(-1) as string, 1) === day) run.push(day);
+    else runs.push([day]);
+  }
+  return runs;
+}
+
+export interface IndexSyncProgress {
+  days: number;
+  daysDone: number;
+  rows: number;
+}
+
+export interface IndexSyncDeps {
+  upstream: UpstreamClient;
+  store: TransactionIndexStore;
+  jobs: JobRunner;
+  clock: Clock;
+  logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+/**
+ * Walks `days` (consecutive UTC days) of one sub account and replaces each in the index. Every
+ * page counts against `budget`; aborting `signal` stops the walk.
+ */
+export async function walkIndexDays(
+  deps: Pick<IndexSyncDeps, 'upstream' | 'store' | 'clock'>,
+  ctx: CallContext,
+  subAccountId: string,
+  days: readonly string[],
+  walk: {
+    budget: ReturnType<typeof walkBudget>;
+    signal?: AbortSignal;
+    progress?: IndexSyncProgress;
+  },
+): Promise<void> {
+  const first = days[0];
+  const last = days.at(-1);
+  if (first === undefined || last === undefined) return;
+  const span = { from: utcDayStart(first), to: utcDayStart(addDays(last, 1)) - 1 };
+  await walkRanges({
+    span,
+    page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
+    dateOf: (t) => Date.parse(t.date),
+    atOnce: RANGES_AT_ONCE,
+    pagesPerRange: PAGES_PER_RANGE,
+    align: (ms) => utcDayStart(utcDay(ms)),
+    budget: walk.budget,
+    ...(walk.signal ? { signal: walk.signal } : {}),
+    range(range) {
+      const from = range.from ?? span.from;
+      const to = range.to ?? span.to;
+      const byDay = new Map<string, Omit<IndexedTransaction, 'subAccountId'>[]>();
+      for (const day of days) {
+        if (utcDayStart(day) >= from && utcDayStart(day) <= to) byDay.set(day, []);
+      }
+      return {
+        take(rows) {
+          for (const t of rows()) {
+            const at = Date.parse(t.date);
+            if (at > to || at < from) continue;
+            byDay.get(utcDay(at))?.push(toIndexed(t));
+          }
+        },
+        async done() {
+          const syncedAt = deps.clock.now();
+          for (const [day, rows] of byDay) {
+            await deps.store.replaceDay(subAccountId, day, rows, syncedAt);
+            if (walk.progress) {
+              walk.progress.daysDone++;
+              walk.progress.rows += rows.length;
+            }
+          }
+        },
+      };
+    },
+  });
+}
+
+/** Syncs sub accounts into the index, one job per sub account at a time. */
+export function createIndexSync(deps: IndexSyncDeps) {
+  return {
+    /** Starts (or joins) the sync of `subAccountId`; its job says how far it got. */
+    sync(subAccountId: string, requestId: string) {
+      return deps.jobs.start<IndexSyncProgress>(
+        `transaction-index:${subAccountId}`,
+        async ({ progress, signal }) => {
+          const now = deps.clock.now();
+          const [walked, pending] = await Promise.all([
+            deps.store.walkedDays(subAccountId),
+            deps.store.pendingDays(subAccountId),
+          ]);
+          const days = daysToWalk(now, walked, pending);
+          progress.days = days.length;
+          const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
+          const ctx: CallContext = { requestId, bulk: true, signal };
+          for (const run of runsOf(days)) {
+            await walkIndexDays(deps, ctx, subAccountId, run, { budget, signal, progress });
+          }
+          deps.logger.info(
+            { subAccountId, days: progress.days, rows: progress.rows },
+            'transaction index synced',
+          );
+        },
+        { days: 0, daysDone: 0, rows: 0 },
+      );
+    },
+  };
+}

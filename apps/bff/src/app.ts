@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from './core/clock';
@@ -10,6 +11,11 @@ import {
 import type { FeatureDeps } from './features/feature-deps';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
 import type { RelyingParty } from './features/sso/relying-party';
+import { embeddedEngine } from './features/transaction-index/sql-engine';
+import {
+  createTransactionIndex,
+  type TransactionIndex,
+} from './features/transaction-index/transaction-index';
 import { type ApiDeps, apiFeatures } from './http/api-endpoints';
 import { createApiRouter } from './http/api-router';
 import { createAuthorizer } from './http/authorize';
@@ -91,6 +97,11 @@ export interface AppDeps {
   cardDirectory?: CardDirectory;
   /** The Overview's per-day aggregates; in memory by default (one replica). */
   dayAggregates?: DayAggregateStore;
+  /**
+   * The transaction index (`features/transaction-index`); by default the embedded engine in
+   * `DATA_DIR/transaction-index`, opened on first use.
+   */
+  transactionIndex?: TransactionIndex;
 }
 
 /**
@@ -192,6 +203,13 @@ export function createApp(deps: AppDeps): Express {
     dayAggregates:
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
+    transactionIndex:
+      deps.transactionIndex ??
+      createTransactionIndex({
+        open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+        logger,
+      }),
+    indexRefreshMs: config.insightsRefreshMs,
   };
 
   const app = express();

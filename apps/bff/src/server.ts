@@ -3,11 +3,14 @@
 // production). Started by the production entry (index.ts) and by the demo's (demo/main.ts),
 // which hands it the simulator and its identity provider: this file imports neither.
 import http from 'node:http';
+import { join } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import type { ReadinessCheck } from './features/health/readiness';
 import type { RelyingParty } from './features/sso/relying-party';
+import { embeddedEngine } from './features/transaction-index/sql-engine';
+import { createTransactionIndex } from './features/transaction-index/transaction-index';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
 import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
@@ -186,6 +189,13 @@ async function startServer(
     readiness.push(identityProviderReadiness(relyingParty));
   }
 
+  // The transaction index: the embedded engine in DATA_DIR, opened on first use, closed last.
+  const transactionIndex = createTransactionIndex({
+    open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+    logger,
+  });
+  closers.push(() => transactionIndex.close());
+
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
   const cutOff = new AbortController();
   const app = createApp({
@@ -212,6 +222,7 @@ async function startServer(
     readiness,
     isDraining: () => shutdown.draining,
     cutOff: cutOff.signal,
+    transactionIndex,
   });
 
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);

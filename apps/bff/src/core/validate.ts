@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from './app-error';
 
 function describeIssues(error: z.ZodError): string {
@@ -12,17 +12,41 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * Validates the query string. A repeated or array parameter (`?a=1&a=2`, `?a[]=1`) is a 400,
- * never silently collapsed.
+ * The keys of a query schema that may repeat: members marked `repeatable` (shared's
+ * `repeatable()`, a list), optional or not. Worked out once per endpoint.
  */
-export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.output<S> {
+export function repeatableKeys(schema: z.ZodType): ReadonlySet<string> {
+  const shape = (schema as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  const keys = new Set<string>();
+  for (const [key, member] of Object.entries(shape)) {
+    let inner: z.ZodType = member;
+    while (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    if (inner.meta()?.repeatable === true) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * Validates the query string. A repeated or array parameter (`?a=1&a=2`, `?a[]=1`) is a 400,
+ * never silently collapsed, unless its key is one of `repeatable` (a list of plain texts).
+ */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  req: Request,
+  repeatable: ReadonlySet<string> = new Set(),
+): z.output<S> {
   const query = req.query as Record<string, unknown>;
   for (const [key, value] of Object.entries(query)) {
-    if (typeof value !== 'string') {
+    const texts =
+      typeof value === 'string' ||
+      (repeatable.has(key) && Array.isArray(value) && value.every((v) => typeof v === 'string'));
+    if (!texts) {
       throw new AppError(
         400,
         'invalid_query',
-        `query parameter "${key}" must appear once, as plain text`,
+        repeatable.has(key)
+          ? `query parameter "${key}" must be plain text, once or repeated`
+          : `query parameter "${key}" must appear once, as plain text`,
       );
     }
   }

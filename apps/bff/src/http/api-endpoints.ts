@@ -7,6 +7,7 @@ import { passkeysFeature } from '../features/passkeys/passkey-endpoints';
 import { sessionFeature } from '../features/session/session-endpoints';
 import { ssoFeature } from '../features/sso/sso-endpoints';
 import { subAccountsFeature } from '../features/sub-accounts/sub-accounts-endpoints';
+import { transactionIndexFeature } from '../features/transaction-index/index-endpoints';
 import { transactionsFeature } from '../features/transactions/transactions-endpoints';
 
 /** Every feature that answers under /api. A new feature's endpoints are added here, once. */
@@ -18,6 +19,7 @@ export const apiFeatures = [
   subAccountsFeature,
   cardsFeature,
   transactionsFeature,
+  transactionIndexFeature,
   insightsFeature,
   auditFeature,
 ] as const;

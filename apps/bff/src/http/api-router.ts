@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import type { Logger } from 'pino';
 import { AppError } from '../core/app-error';
 import { type Endpoint, type Feature, routeOf } from '../core/endpoint';
-import { parseBody, parseParams, parseQuery } from '../core/validate';
+import { parseBody, parseParams, parseQuery, repeatableKeys } from '../core/validate';
 import type { SessionService } from '../platform/sessions/session-service';
 import type { Authorizer } from './authorize';
 import { createCsrfCheck } from './csrf';
@@ -56,6 +56,7 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
   for (const { feature, endpoint } of inRouteOrder(options.features)) {
     const services = built.get(feature);
     const route = routeOf(endpoint);
+    const repeatable = endpoint.query ? repeatableKeys(endpoint.query) : undefined;
     const guard: RequestHandler = async (req, _res, next) => {
       req.apiRoute = route;
       await admit(req, endpoint);
@@ -74,7 +75,7 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
         params: endpoint.params
           ? parseParams(endpoint.params, req.params as Record<string, string>)
           : {},
-        query: endpoint.query ? parseQuery(endpoint.query, req) : undefined,
+        query: endpoint.query ? parseQuery(endpoint.query, req, repeatable) : undefined,
         body:
           endpoint.body && !endpoint.handlerChecksBody ? parseBody(endpoint.body, req) : undefined,
       } as never);

@@ -18,6 +18,8 @@ import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
 import { RelyingParty } from '../features/sso/relying-party';
+import { embeddedEngine } from '../features/transaction-index/sql-engine';
+import { createTransactionIndex } from '../features/transaction-index/transaction-index';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
@@ -212,10 +214,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ? redisStores(redis, config, { prefix: options.redis.prefix, logger })
       : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
+  // In memory, opened only if a test asks the index; closed with the app.
+  const transactionIndex = createTransactionIndex({ open: () => embeddedEngine(), logger });
   const app = createApp({
     config,
     upstream,
     users,
+    transactionIndex,
     ...shared,
     factorStore: factors,
     ...(options.identityProvider
@@ -345,6 +350,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
+      await transactionIndex.close();
       redis?.disconnect();
       if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();
       await rm(dataDir, { recursive: true, force: true });

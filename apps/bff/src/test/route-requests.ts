@@ -199,6 +199,9 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/transactions': (t) => ({
     path: `/api/transactions?subAccountId=${exampleIds(t).subAccountId}`,
   }),
+  'GET /api/index/transactions': (t) => ({
+    path: `/api/index/transactions?subAccountId=${exampleIds(t).subAccountId}&status=declined&status=failed`,
+  }),
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,
   }),

@@ -1,0 +1,160 @@
+// Answers the transactions screen from the index: the filtered page, the count and sums of the
+// whole filtered set, and how fresh it all is. Reading starts the sync of every asked sub
+// account whose open days were last read `refreshMs` ago or more (or never); the answer does
+// not wait for it: it says a sync is running, and the screen asks again.
+import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
+import { INDEX_PAGE_DEFAULT } from '@card-console/shared/api/transaction-index';
+import { AppError } from '../../core/app-error';
+import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import type { Who } from '../../platform/sessions/who';
+import { walkBudget } from '../../upstream/paginate';
+import { allSubAccounts } from '../../upstream/sub-account-pages';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { FeatureDeps } from '../feature-deps';
+import { toApiTransaction } from '../transactions/transaction-mapper';
+import { BadIndexCursorError, type IndexedTransaction, type IndexFilter } from './index-store';
+import { createIndexSync, INDEX_SETTLING_DAYS, type IndexSyncProgress, utcDay } from './index-sync';
+import type { TransactionIndex } from './transaction-index';
+
+/** A failed sync is remembered this long (joined, not run again at once). */
+const SYNC_FAILURE_MEMORY_MS = 5_000;
+
+export interface IndexSearchDeps extends FeatureDeps {
+  transactionIndex: TransactionIndex;
+  /** How old the open days' sync may be before a read starts another (the Overview's rule). */
+  indexRefreshMs: number;
+}
+
+export interface IndexSearchInput {
+  subAccountId?: string[];
+  q?: string;
+  merchant?: string[];
+  category?: string[];
+  status?: string[];
+  cardId?: string[];
+  declineReason?: string[];
+  minCents?: number;
+  maxCents?: number;
+  from?: number;
+  to?: number;
+  sort?: 'date' | 'amount';
+  direction?: 'asc' | 'desc';
+  cursor?: string;
+  limit?: number;
+}
+
+/** Back into the card service's shape, for the transactions list's own mapper. */
+function asUpstream(t: IndexedTransaction) {
+  return {
+    id: t.id,
+    date: t.at,
+    description: t.description,
+    amountCents: t.amountCents,
+    status: t.status as never,
+    referenceNumber: t.referenceNumber,
+    ...(t.authorizedAt === undefined ? {} : { authorizedAt: t.authorizedAt }),
+    ...(t.merchant !== undefined && t.categoryCode !== undefined
+      ? { merchantData: { description: t.merchant, categoryCode: t.categoryCode } }
+      : {}),
+    ...(t.cardId === undefined ? {} : { cardId: t.cardId }),
+    ...(t.originalCurrency === undefined ? {} : { originalCurrency: t.originalCurrency }),
+    ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason }),
+  };
+}
+
+export function createIndexSearchService(deps: IndexSearchDeps) {
+  const { clock, upstream, logger } = deps;
+  const jobs = new InProcessJobRunner({
+    clock,
+    cutOff: deps.cutOff,
+    failureMemoryMs: SYNC_FAILURE_MEMORY_MS,
+    name: 'transaction-index',
+  });
+
+  /** When each asked sub account's open days were last read; starts the syncs that are due. */
+  async function freshness(subAccountIds: string[], requestId: string): Promise<IndexFreshness> {
+    const store = await deps.transactionIndex.store();
+    const sync = createIndexSync({ upstream, store, jobs, clock, logger });
+    const now = clock.now();
+    const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
+    let updatedAt: number | undefined = Number.POSITIVE_INFINITY;
+    const running: IndexSyncProgress[] = [];
+    for (const subAccountId of subAccountIds) {
+      const walked = await store.walkedDays(subAccountId);
+      const open = [...walked].filter(([day]) => day >= openFrom).map(([, at]) => at);
+      const synced = open.length > 0 && walked.has(utcDay(now)) ? Math.min(...open) : undefined;
+      if (synced === undefined) updatedAt = undefined;
+      else if (updatedAt !== undefined) updatedAt = Math.min(updatedAt, synced);
+      const current = jobs.find<IndexSyncProgress>(`transaction-index:${subAccountId}`);
+      const due = synced === undefined || now - synced >= deps.indexRefreshMs;
+      const job =
+        current && (current.state() === 'running' || current.state() === 'waiting')
+          ? current
+          : due
+            ? sync.sync(subAccountId, requestId)
+            : undefined;
+      if (job && (job.state() === 'running' || job.state() === 'waiting'))
+        running.push(job.progress);
+    }
+    return {
+      ...(updatedAt === undefined || updatedAt === Number.POSITIVE_INFINITY ? {} : { updatedAt }),
+      syncing: running.length > 0,
+      days: running.reduce((sum, p) => sum + p.days, 0),
+      daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
+    };
+  }
+
+  return {
+    async search(who: Who, input: IndexSearchInput): Promise<IndexAnswer> {
+      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
+      const subAccountIds =
+        input.subAccountId ??
+        (
+          await allSubAccounts(
+            upstream,
+            ctx,
+            walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
+          )
+        ).map((s) => s.id);
+      const fresh = await freshness(subAccountIds, who.requestId);
+      const store = await deps.transactionIndex.store();
+      const filter: IndexFilter = {
+        subAccountIds,
+        ...(input.q === undefined ? {} : { text: input.q }),
+        ...(input.merchant ? { merchants: input.merchant } : {}),
+        ...(input.category ? { categoryCodes: input.category } : {}),
+        ...(input.status ? { statuses: input.status } : {}),
+        ...(input.cardId ? { cardIds: input.cardId } : {}),
+        ...(input.declineReason ? { declineReasons: input.declineReason } : {}),
+        ...(input.minCents === undefined ? {} : { minCents: input.minCents }),
+        ...(input.maxCents === undefined ? {} : { maxCents: input.maxCents }),
+        ...(input.from === undefined ? {} : { from: input.from }),
+        // The API's `to` is included, as the card service's; the store's is not.
+        ...(input.to === undefined ? {} : { to: input.to + 1 }),
+      };
+      const order = { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' } as const;
+      try {
+        const [page, summary] = await Promise.all([
+          store.page(filter, order, input.limit ?? INDEX_PAGE_DEFAULT, input.cursor),
+          store.summary(filter),
+        ]);
+        await deps.cardDirectory.ready();
+        const answer: IndexAnswer = {
+          items: page.items.map((t) => ({
+            subAccountId: t.subAccountId,
+            ...toApiTransaction(asUpstream(t), deps.cardDirectory),
+          })),
+          summary,
+          freshness: fresh,
+        };
+        if (page.next !== undefined) answer.nextCursor = page.next;
+        return answer;
+      } catch (error) {
+        if (error instanceof BadIndexCursorError) {
+          throw new AppError(400, 'invalid_query', `cursor: ${error.message}`);
+        }
+        throw error;
+      }
+    },
+  };
+}

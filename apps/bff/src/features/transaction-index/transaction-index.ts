@@ -1,0 +1,50 @@
+// The transaction index as the app holds it: its engine opened, and its schema made current,
+// on first use (modules load when used: a BFF nobody asks for the index never starts PGlite).
+import type { Logger } from 'pino';
+import { applyIndexMigrations } from './index-migrations';
+import { TransactionIndexStore } from './index-store';
+import type { SqlEngine } from './sql-engine';
+
+export interface TransactionIndex {
+  /** The store, once the engine is open and the migrations applied; a failed open is retried. */
+  store(): Promise<TransactionIndexStore>;
+  /** Closes the engine if it was opened. */
+  close(): Promise<void>;
+}
+
+export function createTransactionIndex(options: {
+  open: () => Promise<SqlEngine>;
+  /** Whether this process applies the migrations (PostgreSQL: only with the owner's URL). */
+  migrate?: boolean;
+  logger: Pick<Logger, 'info' | 'error'>;
+}): TransactionIndex {
+  let opening: Promise<{ engine: SqlEngine; store: TransactionIndexStore }> | undefined;
+  const open = () => {
+    opening ??= (async () => {
+      const engine = await options.open();
+      try {
+        if (options.migrate !== false) {
+          const applied = await applyIndexMigrations(engine, options.logger);
+          if (applied.length > 0)
+            options.logger.info({ applied }, 'transaction index schema current');
+        }
+        return { engine, store: new TransactionIndexStore(engine) };
+      } catch (error) {
+        await engine.close().catch(() => {});
+        throw error;
+      }
+    })();
+    opening.catch(() => {
+      opening = undefined;
+    });
+    return opening;
+  };
+  return {
+    store: async () => (await open()).store,
+    async close() {
+      const current = opening;
+      opening = undefined;
+      if (current) await (await current.catch(() => undefined))?.engine.close();
+    },
+  };
+}

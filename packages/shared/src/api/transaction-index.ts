@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
+import { transactionStatusSchema } from '../upstream/transaction';
+import { transactionSchema } from './transactions';
+
+/**
+ * A query parameter that may be repeated (`?status=declined&status=failed`): one occurrence is
+ * a list of one. Marked so the BFF's query check lets this key, and only keys so marked, repeat.
+ */
+export function repeatable<T extends z.ZodType>(item: T, max: number) {
+  return z
+    .preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item).max(max))
+    .meta({ repeatable: true });
+}
+
+const centsStringSchema = z
+  .string()
+  .regex(/^\d{1,13}$/, 'must be a whole number of cents')
+  .transform(Number);
+
+export const INDEX_PAGE_DEFAULT = 100;
+export const INDEX_PAGE_MAX = 200;
+
+/**
+ * GET /api/index/transactions: the transaction index, every sub account or the ones named.
+ * Every given parameter narrows; a repeated one means "any of these". `q` searches the
+ * description, the merchant's text and the reference number. Amounts are sizes (either sign),
+ * both bounds included; `from` and `to` are Unix ms, both included (as the card service's list).
+ */
+export const indexQuerySchema = z
+  .strictObject({
+    subAccountId: repeatable(resourceIdSchema, 100).optional(),
+    q: z.string().max(200, 'must be at most 200 characters').optional(),
+    merchant: repeatable(z.string().min(1).max(200), 50).optional(),
+    category: repeatable(
+      z.string().regex(/^\d{4}$/, 'must be a four-digit category code'),
+      200,
+    ).optional(),
+    status: repeatable(transactionStatusSchema, 9).optional(),
+    cardId: repeatable(resourceIdSchema, 200).optional(),
+    declineReason: repeatable(z.string().min(1).max(200), 50).optional(),
+    minCents: centsStringSchema.optional(),
+    maxCents: centsStringSchema.optional(),
+    from: unixMsStringSchema.optional(),
+    to: unixMsStringSchema.optional(),
+    sort: z.enum(['date', 'amount']).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+    cursor: z.string().min(1).max(1024).optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(INDEX_PAGE_MAX))
+      .optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: '"from" must not be after "to"',
+    path: ['from'],
+  })
+  .refine((q) => q.minCents === undefined || q.maxCents === undefined || q.minCents <= q.maxCents, {
+    message: '"minCents" must not be more than "maxCents"',
+    path: ['minCents'],
+  });
+export type IndexQuery = z.input<typeof indexQuerySchema>;
+
+export const indexTransactionSchema = transactionSchema.extend({ subAccountId: z.string() });
+export type IndexTransaction = z.infer<typeof indexTransactionSchema>;
+
+/** How current the answer is: the index is a copy of the card service's rows. */
+export const indexFreshnessSchema = z.object({
+  /**
+   * When the least recently synced of the asked sub accounts last had its open days (today and
+   * the settling window) read from the card service; absent until every one has been synced once.
+   */
+  updatedAt: z.number().int().optional(),
+  /** A sync of one of them is running now: ask again to see its rows. */
+  syncing: z.boolean(),
+  /** The running syncs' days read and to read, summed. */
+  days: z.number().int().nonnegative(),
+  daysDone: z.number().int().nonnegative(),
+});
+export type IndexFreshness = z.infer<typeof indexFreshnessSchema>;
+
+export const indexAnswerSchema = z.object({
+  items: z.array(indexTransactionSchema),
+  nextCursor: z.string().optional(),
+  /** The whole filtered set, not only this page. */
+  summary: z.object({
+    count: z.number().int().nonnegative(),
+    debitCents: z.number().int().nonnegative(),
+    creditCents: z.number().int().nonnegative(),
+  }),
+  freshness: indexFreshnessSchema,
+});
+export type IndexAnswer = z.infer<typeof indexAnswerSchema>;

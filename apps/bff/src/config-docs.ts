@@ -96,7 +96,7 @@ export const bffGroups: readonly VariableGroup[] = [
       DATA_DIR: {
         default: '`apps/bff/.data`, inside the checkout',
         description:
-          'Holds `audit.jsonl` (the embedded audit trail, when `DATABASE_URL` is not set) and `second-factors.json` (passkeys and TOTP switches, when `REDIS_URL` is not set). Put it outside the checkout (`/var/lib/card-console`, as the container image does), where a new deployment or a `git clean` cannot take it.',
+          "Holds `audit.jsonl` (the embedded audit trail, when `DATABASE_URL` is not set), `second-factors.json` (passkeys and TOTP switches, when `REDIS_URL` is not set) and `transaction-index/` (the transaction index on the embedded engine, a copy of the card service's transactions that a sync can rebuild). Put it outside the checkout (`/var/lib/card-console`, as the container image does), where a new deployment or a `git clean` cannot take it.",
       },
     },
   },
@@ -193,7 +193,7 @@ export const bffGroups: readonly VariableGroup[] = [
       INSIGHTS_REFRESH_SECONDS: {
         default: '30',
         description:
-          '0 to 3,600: how long the Overview shows the days that can still change (today, the last three days, days with pending transactions) as last read before a request reads them again. The screen says when they were read and has a Refresh button, which reads them if they are 5 s old or more. 0 reads them on every request.',
+          '0 to 3,600: how long the Overview shows the days that can still change (today, the last three days, days with pending transactions) as last read before a request reads them again. The screen says when they were read and has a Refresh button, which reads them if they are 5 s old or more. 0 reads them on every request. The transaction index uses the same age: a read of it starts a sync of the open days of each sub account it asks about that were read this long ago or more.',
       },
       INSIGHTS_MEMORY_MB: {
         default: '128',

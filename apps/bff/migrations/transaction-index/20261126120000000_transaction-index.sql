@@ -47,6 +47,19 @@ CREATE TABLE index_sync_day (
   PRIMARY KEY (sub_account_id, day)
 );
 
+-- What the BFF's own login is granted on PostgreSQL (the operator grants it this role, as the
+-- audit trail's writer role): the index's rows, read and rewritten, nothing else.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'card_console_index_writer') THEN
+    CREATE ROLE card_console_index_writer NOLOGIN;
+  END IF;
+END
+$$;
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON index_transaction, index_sync_day
+  TO card_console_index_writer;
+GRANT SELECT ON index_migrations TO card_console_index_writer;
+
 -- Down Migration
 
 DROP TABLE index_sync_day;

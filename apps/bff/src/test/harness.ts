@@ -19,7 +19,10 @@ import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
 import { RelyingParty } from '../features/sso/relying-party';
 import { embeddedEngine } from '../features/transaction-index/sql-engine';
-import { createTransactionIndex } from '../features/transaction-index/transaction-index';
+import {
+  createTransactionIndex,
+  type TransactionIndex,
+} from '../features/transaction-index/transaction-index';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
@@ -83,6 +86,8 @@ export interface TestAppOptions {
   isDraining?: () => boolean;
   /** The app's `cutOff`: aborting it acts as a shutdown's grace period ending. */
   cutOff?: AbortSignal;
+  /** The transaction index (PostgreSQL's, say); by default the embedded engine in memory. */
+  transactionIndex?: TransactionIndex;
   /** Keep every request the simulator receives (method, URL, headers) in `simRequests`. */
   recordSimRequests?: boolean;
   /** Single sign-on against this (real) OpenID Provider; none when not given. */
@@ -215,7 +220,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
-  const transactionIndex = createTransactionIndex({ open: () => embeddedEngine(), logger });
+  const transactionIndex =
+    options.transactionIndex ?? createTransactionIndex({ open: () => embeddedEngine(), logger });
   const app = createApp({
     config,
     upstream,

@@ -64,10 +64,13 @@ function asUpstream(t: IndexedTransaction) {
 
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
+  // One replica at a time syncs a sub account, through `locks` (Redis's, with replicas).
   const jobs = new InProcessJobRunner({
     clock,
     cutOff: deps.cutOff,
+    lock: deps.locks,
     failureMemoryMs: SYNC_FAILURE_MEMORY_MS,
+    maxLockWaitMs: WALK_LIMITS.index.timeMs,
     name: 'transaction-index',
   });
 
@@ -91,7 +94,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         current && (current.state() === 'running' || current.state() === 'waiting')
           ? current
           : due
-            ? sync.sync(subAccountId, requestId)
+            ? sync.sync(subAccountId, requestId, deps.indexRefreshMs)
             : undefined;
       if (job && (job.state() === 'running' || job.state() === 'waiting'))
         running.push(job.progress);

@@ -37,6 +37,12 @@ describe('which days a sync walks', () => {
     ]);
     expect(runsOf(days)).toEqual([['2026-10-02'], ['2026-10-04'], days.slice(2)]);
   });
+  it('days walked since `freshSince` are not walked again, open or not; unwalked ones always are', () => {
+    const walked = new Map(daysToWalk(now, new Map(), new Set()).map((d) => [d, now - 1_000]));
+    walked.delete('2026-11-01');
+    expect(daysToWalk(now, walked, new Set(['2026-10-02']), now - 30_000)).toEqual(['2026-11-01']);
+    expect(daysToWalk(now, walked, new Set(['2026-10-02']), now)).toContain('2026-10-02');
+  });
 });
 
 describe('syncing the index from the card service (simulator over HTTP)', () => {

@@ -53,19 +53,23 @@ export function toIndexed(t: UpstreamTransaction): Omit<IndexedTransaction, 'sub
 
 /**
  * The days a sync of one sub account walks at `now`: every day of the history window not yet
- * walked, and of those walked, each that can still change: within the settling window, or
- * holding a pending row. Oldest first, so runs of consecutive days make whole ranges.
+ * walked, and of those walked, each that can still change (within the settling window, or
+ * holding a pending row) and was walked before `freshSince`. Oldest first, so runs of
+ * consecutive days make whole ranges.
  */
 export function daysToWalk(
   now: number,
   walked: ReadonlyMap<string, number>,
   pendingDays: ReadonlySet<string>,
+  freshSince = Number.POSITIVE_INFINITY,
 ): string[] {
   const today = utcDay(now);
   const settled = addDays(today, -INDEX_SETTLING_DAYS);
   const out: string[] = [];
   for (let day = addDays(today, 1 - INDEX_HISTORY_DAYS); day <= today; day = addDays(day, 1)) {
-    if (!walked.has(day) || day >= settled || pendingDays.has(day)) out.push(day);
+    const at = walked.get(day);
+    const open = day >= settled || pendingDays.has(day);
+    if (at === undefined || (open && at < freshSince)) out.push(day);
   }
   return out;
 }
@@ -156,8 +160,12 @@ export async function walkIndexDays(
 /** Syncs sub accounts into the index, one job per sub account at a time. */
 export function createIndexSync(deps: IndexSyncDeps) {
   return {
-    /** Starts (or joins) the sync of `subAccountId`; its job says how far it got. */
-    sync(subAccountId: string, requestId: string) {
+    /**
+     * Starts (or joins) the sync of `subAccountId`; its job says how far it got. Days walked
+     * less than `freshForMs` ago are not walked again: a replica that waited its turn while
+     * another synced the sub account finds the days done.
+     */
+    sync(subAccountId: string, requestId: string, freshForMs = 0) {
       return deps.jobs.start<IndexSyncProgress>(
         `transaction-index:${subAccountId}`,
         async ({ progress, signal }) => {
@@ -166,7 +174,7 @@ export function createIndexSync(deps: IndexSyncDeps) {
             deps.store.walkedDays(subAccountId),
             deps.store.pendingDays(subAccountId),
           ]);
-          const days = daysToWalk(now, walked, pending);
+          const days = daysToWalk(now, walked, pending, now - freshForMs);
           progress.days = days.length;
           const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
           const ctx: CallContext = { requestId, bulk: true, signal };

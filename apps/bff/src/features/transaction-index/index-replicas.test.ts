@@ -1,0 +1,87 @@
+// Two BFF replicas sharing one PostgreSQL (the index) and one Redis (sessions and the lock the
+// sync takes per sub account), over real HTTP against one simulator: asked at once, each sub
+// account is synced once in all, and both answer the same whole set from the shared index.
+import { randomBytes } from 'node:crypto';
+import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../test/audit-cluster';
+import { testDatabase } from '../../test/engines/postgres';
+import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { postgresEngine } from './sql-engine';
+import { createTransactionIndex } from './transaction-index';
+
+const NOW = Date.UTC(2026, 10, 20, 15);
+
+describe('the transaction index on two replicas sharing one PostgreSQL', () => {
+  let redis: RedisEngine;
+  let database: Awaited<ReturnType<typeof testDatabase>>;
+  let a: TestApp;
+  let b: TestApp;
+  let finance: TestSession;
+  let clock: ManualClock;
+
+  beforeAll(async () => {
+    [redis, database] = await Promise.all([startRedis(), testDatabase()]);
+    clock = new ManualClock(NOW);
+    const shared = { url: redis.url, prefix: 'cc:' };
+    const env = { sessionSecret: randomBytes(32).toString('hex') };
+    // Each replica its own pool on the one database, as two processes would have.
+    const index = () =>
+      createTransactionIndex({
+        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
+        logger: silentLogger,
+      });
+    a = await startTestApp({
+      clock,
+      redis: shared,
+      env,
+      sim: { transactions: 5_000, subAccounts: 3, now: () => NOW, rateLimit: false },
+      recordSimRequests: true,
+      transactionIndex: index(),
+    });
+    b = await startTestApp({ clock, redis: shared, env, upstreamOf: a, transactionIndex: index() });
+    finance = await a.signIn('finance');
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await Promise.all([redis?.stop(), database?.stop()]);
+  });
+
+  const ask = (app: TestApp) => app.request.get('/api/index/transactions').set(finance.headers());
+  async function settled(app: TestApp) {
+    for (let tries = 0; tries < 300; tries++) {
+      const body = indexAnswerSchema.parse((await ask(app)).body);
+      if (!body.freshness.syncing) return body;
+      // Time passes while one replica syncs and the other waits its turn: the days the first
+      // walked are seconds old, not stale, when the second gets the lock.
+      clock.advance(200);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the sync did not end');
+  }
+
+  it('asked of both at once: every page of every sub account read once in all, the same answer on both', async () => {
+    const first = await Promise.all([ask(a), ask(b), ask(a), ask(b)]);
+    for (const res of first) expect(res.status).toBe(200);
+    const [onA, onB] = [await settled(a), await settled(b)];
+    expect(onB).toEqual(onA);
+    expect(onA.summary.count).toBeGreaterThan(1_000);
+
+    // Each sync reads the card service under the request id of the read that started it:
+    // one sync per sub account in all means one request id per sub account.
+    const syncsOf = new Map<string, Set<string>>();
+    for (const r of a.simRequests) {
+      if (r.method !== 'GET' || !r.url.startsWith('/transaction?')) continue;
+      const sub = new URL(r.url, 'http://x').searchParams.get('subAccountId') as string;
+      const ids = syncsOf.get(sub) ?? new Set<string>();
+      ids.add(String(r.headers['x-request-id']));
+      syncsOf.set(sub, ids);
+    }
+    const subs = a.sim.data.subAccounts().map((s) => s.id);
+    expect([...syncsOf.keys()].sort()).toEqual([...subs].sort());
+    for (const ids of syncsOf.values()) expect(ids.size).toBe(1);
+  }, 60_000);
+});

@@ -11,6 +11,7 @@ psql -v ON_ERROR_STOP=1 --no-psqlrc --username "${POSTGRES_USER:-postgres}" --db
 CREATE ROLE card_console_owner LOGIN PASSWORD :'owner_password';
 CREATE DATABASE card_console OWNER card_console_owner;
 CREATE ROLE card_console_audit_writer NOLOGIN;
+CREATE ROLE card_console_index_writer NOLOGIN;
 CREATE ROLE card_console LOGIN PASSWORD :'app_password';
-GRANT card_console_audit_writer TO card_console;
+GRANT card_console_audit_writer, card_console_index_writer TO card_console;
 SQL

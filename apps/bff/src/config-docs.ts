@@ -84,9 +84,10 @@ export const bffGroups: readonly VariableGroup[] = [
           "`redis://` or `rediss://`. Sessions, sign-in limits and lock-outs, used TOTP codes, step-up state, edit locks, export caps and receipts, pending single sign-ons and passkey challenges, passkeys, and the Overview's per-day figures live there, shared by every replica (the keys: [operations/replicas.md](operations/replicas.md#what-redis-holds)). In memory a restart signs everyone out, forgets lock-outs and forgets which TOTP codes were used (a code used just before a restart is accepted again after it), and replicas share none of it: set it in production.",
       },
       DATABASE_URL: {
-        default: 'unset: the embedded trail, `DATA_DIR/audit.jsonl`',
+        default:
+          'unset: the embedded trail, `DATA_DIR/audit.jsonl`, and the embedded transaction index',
         description:
-          '`postgres://` or `postgresql://`: the audit trail in PostgreSQL, as a login that may only insert and select (start-up refuses one that could change the trail). Set-up: [operations/audit-trail.md](operations/audit-trail.md#postgresql).',
+          '`postgres://` or `postgresql://`: the audit trail in PostgreSQL, as a login that may only insert and select (start-up refuses one that could change the trail), and the transaction index, shared by the replicas (the login also holds `card_console_index_writer`). Set-up: [operations/audit-trail.md](operations/audit-trail.md#postgresql).',
       },
       DATABASE_MIGRATION_URL: {
         default: 'unset: no migrations (start-up only checks the schema is current)',

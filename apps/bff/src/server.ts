@@ -21,6 +21,7 @@ import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
 import type { FactorStore } from './platform/passkeys/factor-store';
 import { FileFactorStore } from './platform/passkeys/file-factor-store';
 import { MemorySessionStore } from './platform/sessions/session-store';
+import { StoreUnavailableError } from './platform/store-unavailable';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
 import { createUpstreamClient } from './upstream/client';
@@ -189,11 +190,34 @@ async function startServer(
     readiness.push(identityProviderReadiness(relyingParty));
   }
 
-  // The transaction index: the embedded engine in DATA_DIR, opened on first use, closed last.
-  const transactionIndex = createTransactionIndex({
-    open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
-    logger,
-  });
+  // The transaction index, opened on first use and closed last: in PostgreSQL with
+  // DATABASE_URL (shared by the replicas), else the embedded engine in DATA_DIR.
+  const { databaseUrl } = config;
+  const transactionIndex = createTransactionIndex(
+    databaseUrl
+      ? {
+          open: async () => {
+            const { openPostgresIndex } = await import(
+              './features/transaction-index/postgres-index'
+            );
+            try {
+              return await openPostgresIndex({
+                url: databaseUrl,
+                migrationUrl: config.databaseMigrationUrl,
+                logger,
+              });
+            } catch (error) {
+              logger.error({ err: error }, 'the transaction index could not be opened');
+              throw new StoreUnavailableError('postgres', 'opening the transaction index', {
+                cause: error,
+              });
+            }
+          },
+          migrate: false,
+          logger,
+        }
+      : { open: () => embeddedEngine(join(config.dataDir, 'transaction-index')), logger },
+  );
   closers.push(() => transactionIndex.close());
 
   // Aborted when the shutdown's grace period ends: exports still running cut their download.

@@ -56,7 +56,7 @@ BEGIN
   END IF;
 END
 $$;
-GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON index_transaction, index_sync_day
+GRANT SELECT, INSERT, UPDATE, DELETE ON index_transaction, index_sync_day
   TO card_console_index_writer;
 GRANT SELECT ON index_migrations TO card_console_index_writer;
 

@@ -2,6 +2,7 @@
 // its build context, compose.yaml for two replicas, and the PostgreSQL roles it creates. A real
 // build and run of the image is `pnpm test:container` (container-image.podman.ts): minutes, so
 // apart from `pnpm test`.
+
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +18,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../env';
+import { TransactionIndexStore } from '../features/transaction-index/index-store';
+import { openPostgresIndex } from '../features/transaction-index/postgres-index';
 import {
   applyAuditMigrations,
   assertSchemaCurrent,
@@ -417,6 +420,22 @@ describe("compose.yaml's PostgreSQL roles, made by its init script in a real Pos
       expect(rows).toEqual([{ owner: 'card_console_owner' }]);
     } finally {
       await pool.end();
+    }
+    // The transaction index in the same database: its migrations as the owner, its rows as the
+    // BFF's login, through the role the script granted.
+    const index = await openPostgresIndex({
+      url: here(replica.DATABASE_URL),
+      migrationUrl: here(replica.DATABASE_MIGRATION_URL),
+      logger: silent as never,
+    });
+    try {
+      expect(await new TransactionIndexStore(index).summary({})).toEqual({
+        count: 0,
+        debitCents: 0,
+        creditCents: 0,
+      });
+    } finally {
+      await index.close();
     }
   }, 60_000);
 });

@@ -46,6 +46,8 @@ export const indexQuerySchema = z
     sort: z.enum(['date', 'amount']).optional(),
     direction: z.enum(['asc', 'desc']).optional(),
     cursor: z.string().min(1).max(1024).optional(),
+    /** Refresh: read again the open days last read 5 s ago or more (as the Overview's button). */
+    refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
     limit: z
       .string()
       .regex(/^\d{1,3}$/, 'must be a whole number')

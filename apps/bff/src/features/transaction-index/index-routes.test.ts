@@ -4,7 +4,7 @@
 import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { INDEX_HISTORY_DAYS, utcDay } from './index-sync';
+import { INDEX_HISTORY_DAYS, INDEX_SETTLING_DAYS, utcDay } from './index-sync';
 
 let t: TestApp;
 let finance: TestSession;
@@ -53,6 +53,44 @@ describe('GET /api/index/transactions', () => {
     const dates = body.items.map((x) => Date.parse(x.date));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
     expect(new Set(body.items.map((x) => x.subAccountId)).size).toBeGreaterThan(1);
+  }, 60_000);
+
+  it('Refresh reads the open days again (at most once in 5 s); a plain read within the refresh age does not', async () => {
+    const settle = async (query: string) => {
+      let body = indexAnswerSchema.parse((await ask(query)).body);
+      for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+        await new Promise((r) => setTimeout(r, 50));
+        body = indexAnswerSchema.parse((await ask('')).body);
+      }
+      return body;
+    };
+    const before = await settle('');
+    const sub = t.sim.data.subAccounts()[0]?.id as string;
+    // A row of an open day (the settling window), which Refresh reads again.
+    const openFrom = `${utcDay(t.clock.now() - INDEX_SETTLING_DAYS * 86_400_000)}T00:00:00Z`;
+    const newest = t.sim.data
+      .transactions(sub)
+      .find((x) => Date.parse(x.date) >= Date.parse(openFrom));
+    if (!newest) throw new Error('no transaction in the open days');
+    t.sim.testing.setTransactionText(newest.id, { description: 'Renamed after the sync' });
+    const pages = () => t.sim.stats.count('GET /transaction');
+
+    t.clock.advance(10_000);
+    const start = pages();
+    const plain = await settle('?q=renamed after');
+    expect(pages()).toBe(start);
+    expect(plain.summary.count).toBe(0);
+    expect(plain.freshness.updatedAt).toBe(before.freshness.updatedAt);
+
+    const refreshed = await settle('?refresh=1');
+    expect(pages()).toBeGreaterThan(start);
+    expect(refreshed.freshness.updatedAt).toBeGreaterThan(before.freshness.updatedAt as number);
+    expect(indexAnswerSchema.parse((await ask('?q=renamed after')).body).summary.count).toBe(1);
+
+    t.clock.advance(2_000);
+    const again = pages();
+    await settle('?refresh=1');
+    expect(pages()).toBe(again);
   }, 60_000);
 
   it('several statuses, an amount range and sub accounts in the URL: exactly the matching rows, page by page', async () => {
@@ -117,6 +155,7 @@ describe('GET /api/index/transactions', () => {
       /cursor/,
     ],
     ['?unknown=1', /unknown/i],
+    ['?refresh=yes', /refresh/],
   ])('%s is a 400 that says what is wrong', async (query, why) => {
     const res = await ask(query);
     expect(res.status).toBe(400);

@@ -16,6 +16,8 @@ import { BadIndexCursorError, type IndexedTransaction, type IndexFilter } from '
 import { createIndexSync, INDEX_SETTLING_DAYS, type IndexSyncProgress, utcDay } from './index-sync';
 import type { TransactionIndex } from './transaction-index';
 
+/** Asked to refresh, open days are read again only if read at least this long ago. */
+export const MIN_REFRESH_MS = 5_000;
 /** A failed sync is remembered this long (joined, not run again at once). */
 const SYNC_FAILURE_MEMORY_MS = 5_000;
 
@@ -41,6 +43,7 @@ export interface IndexSearchInput {
   direction?: 'asc' | 'desc';
   cursor?: string;
   limit?: number;
+  refresh?: '1';
 }
 
 /** Back into the card service's shape, for the transactions list's own mapper. */
@@ -74,8 +77,17 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     name: 'transaction-index',
   });
 
-  /** When each asked sub account's open days were last read; starts the syncs that are due. */
-  async function freshness(subAccountIds: string[], requestId: string): Promise<IndexFreshness> {
+  /**
+   * When each asked sub account's open days were last read; starts the syncs that are due:
+   * open days read `indexRefreshMs` ago or more, or `MIN_REFRESH_MS` when the person asked
+   * to refresh (however often Refresh is pressed, a day is read at most once in that time).
+   */
+  async function freshness(
+    subAccountIds: string[],
+    requestId: string,
+    refresh: boolean,
+  ): Promise<IndexFreshness> {
+    const age = refresh ? Math.min(MIN_REFRESH_MS, deps.indexRefreshMs) : deps.indexRefreshMs;
     const store = await deps.transactionIndex.store();
     const sync = createIndexSync({ upstream, store, jobs, clock, logger });
     const now = clock.now();
@@ -89,12 +101,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       if (synced === undefined) updatedAt = undefined;
       else if (updatedAt !== undefined) updatedAt = Math.min(updatedAt, synced);
       const current = jobs.find<IndexSyncProgress>(`transaction-index:${subAccountId}`);
-      const due = synced === undefined || now - synced >= deps.indexRefreshMs;
+      const due = synced === undefined || now - synced >= age;
       const job =
         current && (current.state() === 'running' || current.state() === 'waiting')
           ? current
           : due
-            ? sync.sync(subAccountId, requestId, deps.indexRefreshMs)
+            ? sync.sync(subAccountId, requestId, age)
             : undefined;
       if (job && (job.state() === 'running' || job.state() === 'waiting'))
         running.push(job.progress);
@@ -119,7 +131,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
           )
         ).map((s) => s.id);
-      const fresh = await freshness(subAccountIds, who.requestId);
+      const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
       const store = await deps.transactionIndex.store();
       const filter: IndexFilter = {
         subAccountIds,

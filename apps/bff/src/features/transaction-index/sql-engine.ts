@@ -3,6 +3,7 @@
 // a directory). Both take the same SQL, the same migrations and the same store; this is the
 // little the store needs of either.
 import type pg from 'pg';
+import { postgresFailure } from '../../platform/audit/postgres-errors';
 
 /** A statement's rows. Parameters are always bound ($1, $2…), never spliced into the text. */
 export interface SqlQueryable {
@@ -25,15 +26,25 @@ export interface MigrationClient {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
-/** PostgreSQL through a pg pool (`createAuditPool`'s timeouts and recovery apply). */
+/**
+ * PostgreSQL through a pg pool (`createAuditPool`'s timeouts and recovery apply). A server
+ * that does not answer is a `StoreUnavailableError` (503 and Retry-After), as for the audit.
+ */
 export function postgresEngine(pool: pg.Pool): SqlEngine {
+  const failed = (error: unknown) => postgresFailure(error, 'transaction index');
   return {
     kind: 'postgres',
     async query<R extends object>(text: string, params?: readonly unknown[]) {
-      return (await pool.query<R>(text, params as unknown[] | undefined)).rows;
+      try {
+        return (await pool.query<R>(text, params as unknown[] | undefined)).rows;
+      } catch (error) {
+        throw failed(error);
+      }
     },
     async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw failed(error);
+      });
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -44,7 +55,7 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
-        throw error;
+        throw failed(error);
       } finally {
         client.release();
       }

@@ -15,8 +15,9 @@ export async function prepareAuditDatabase(
   await admin.connect();
   try {
     await admin.query('CREATE ROLE card_console_audit_writer NOLOGIN');
+    await admin.query('CREATE ROLE card_console_index_writer NOLOGIN');
     await admin.query(
-      `CREATE ROLE card_console LOGIN PASSWORD '${password}' IN ROLE card_console_audit_writer`,
+      `CREATE ROLE card_console LOGIN PASSWORD '${password}' IN ROLE card_console_audit_writer, card_console_index_writer`,
     );
   } finally {
     await admin.end();

@@ -1,0 +1,136 @@
+// The transaction index on two BFF processes sharing one PostgreSQL and one Redis: the replica
+// syncing a sub account is killed (SIGKILL) mid-sync; the other, asked next, takes the sync over
+// once the dead one's lock lapses, keeps the days already walked and finishes the rest, and the
+// index then holds exactly the card service's rows.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CardService, createCardService } from '@card-console/card-service-sim';
+import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addUser } from '../cli/add-user';
+import { INDEX_HISTORY_DAYS, utcDay } from '../features/transaction-index/index-sync';
+import { demoScrypt } from '../platform/users/password-hash';
+import { prepareAuditDatabase } from '../test/engines/audit-database';
+import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
+import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
+import { type RedisEngine, startRedis } from '../test/engines/redis';
+
+const password = 'correct horse battery staple';
+const email = 'finance@example.test';
+const apiKey = randomBytes(24).toString('base64url');
+const origin = 'http://localhost:8080';
+
+let dataDir: string;
+let redis: RedisEngine;
+let postgres: PostgresEngine;
+let sim: CardService;
+let replicas: BffProcess[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'cc-index-replicas-'));
+  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  const database = await prepareAuditDatabase(postgres, 'card_console');
+  sim = createCardService({ apiKey, subAccounts: 1, transactions: 12_000, rateLimit: false });
+  const { url: simUrl } = await sim.listen(0, '127.0.0.1');
+  const usersFile = join(dataDir, 'users.json');
+  await addUser({ file: usersFile, email, role: 'finance', password, scrypt: demoScrypt });
+  const env = {
+    CARD_API_BASE_URL: simUrl,
+    CARD_API_KEY: apiKey,
+    USERS_FILE: usersFile,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    PUBLIC_ORIGIN: origin,
+    REDIS_URL: redis.url,
+    DATABASE_URL: database.appUrl,
+    DATABASE_MIGRATION_URL: database.ownerUrl,
+    API_RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: 'info',
+    WEB_DIST: join(dataDir, 'no-web'),
+  };
+  replicas = await Promise.all(
+    ['a', 'b'].map((name) => startBffProcess({ ...env, DATA_DIR: join(dataDir, name) })),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  for (const replica of replicas) replica.kill('SIGKILL');
+  await sim?.close();
+  await Promise.all([redis?.stop(), postgres?.destroy()]);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const headers = (cookie?: string) => ({
+  'X-CSRF': '1',
+  Origin: origin,
+  Accept: 'application/json',
+  ...(cookie ? { Cookie: cookie } : {}),
+});
+
+async function signIn(via: BffProcess): Promise<string> {
+  const res = await fetch(`${via.url}/api/session`, {
+    method: 'POST',
+    headers: { ...headers(), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  const line = res.headers.getSetCookie().find((c) => /^(__Host-)?cc_session=/.test(c));
+  return (line ?? '').split(';')[0] as string;
+}
+
+async function ask(via: BffProcess, cookie: string) {
+  const res = await fetch(`${via.url}/api/index/transactions?limit=1`, {
+    headers: headers(cookie),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return indexAnswerSchema.parse(await res.json());
+}
+
+describe('the transaction index when the replica syncing is killed', () => {
+  it('the other replica finishes the sync, and the index holds exactly the service rows', async () => {
+    const [a, b] = replicas as [BffProcess, BffProcess];
+    const cookie = await signIn(a);
+    // Slow pages, so the sync is still running when its replica dies.
+    sim.faults.set({ latencyMs: 40 });
+    const first = await ask(a, cookie);
+    expect(first.freshness.syncing).toBe(true);
+    let progress = first.freshness;
+    for (let tries = 0; progress.daysDone === 0 && tries < 400; tries++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await ask(a, cookie)).freshness;
+    }
+    expect(progress.daysDone).toBeGreaterThan(0);
+    expect(progress.daysDone).toBeLessThan(progress.days);
+    a.kill('SIGKILL');
+    await a.exited;
+    const pagesBefore = sim.stats.count('GET /transaction');
+    sim.faults.clear();
+
+    // The same person (sessions are in Redis) asks the other replica: it waits out the dead
+    // one's lock, then walks only the days not yet walked.
+    let answer = await ask(b, cookie);
+    const deadline = Date.now() + 60_000;
+    while (answer.freshness.syncing && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      answer = await ask(b, cookie);
+    }
+    expect(answer.freshness.syncing).toBe(false);
+
+    const sub = sim.data.subAccounts()[0]?.id as string;
+    const from = Date.parse(
+      `${utcDay(Date.now() - (INDEX_HISTORY_DAYS - 1) * 86_400_000)}T00:00:00Z`,
+    );
+    const rows = sim.data.transactions(sub).filter((t) => Date.parse(t.date) >= from);
+    expect(answer.summary).toEqual({
+      count: rows.length,
+      debitCents: rows.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
+      creditCents: rows.reduce((n, t) => n + Math.max(t.amountCents, 0), 0),
+    });
+    // What the dead replica finished was kept: the second walk read fewer pages than the first
+    // would have needed in all.
+    const pagesAfter = sim.stats.count('GET /transaction') - pagesBefore;
+    expect(pagesAfter).toBeGreaterThan(0);
+    expect(pagesAfter).toBeLessThan(Math.ceil(rows.length / 50));
+  }, 120_000);
+});

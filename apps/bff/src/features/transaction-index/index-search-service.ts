@@ -13,7 +13,13 @@ import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
 import { toApiTransaction } from '../transactions/transaction-mapper';
 import { BadIndexCursorError, type IndexedTransaction, type IndexFilter } from './index-store';
-import { createIndexSync, INDEX_SETTLING_DAYS, type IndexSyncProgress, utcDay } from './index-sync';
+import {
+  createIndexSync,
+  daysToWalk,
+  INDEX_SETTLING_DAYS,
+  type IndexSyncProgress,
+  utcDay,
+} from './index-sync';
 import type { TransactionIndex } from './transaction-index';
 
 /** Asked to refresh, open days are read again only if read at least this long ago. */
@@ -97,7 +103,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     for (const subAccountId of subAccountIds) {
       const walked = await store.walkedDays(subAccountId);
       const open = [...walked].filter(([day]) => day >= openFrom).map(([, at]) => at);
-      const synced = open.length > 0 && walked.has(utcDay(now)) ? Math.min(...open) : undefined;
+      // Synced: every day of the history window walked (a sync stopped part-way, its replica
+      // killed, leaves days unwalked: the next read starts one that walks them).
+      const complete = daysToWalk(now, walked, new Set(), Number.NEGATIVE_INFINITY).length === 0;
+      const synced = complete && open.length > 0 ? Math.min(...open) : undefined;
       if (synced === undefined) updatedAt = undefined;
       else if (updatedAt !== undefined) updatedAt = Math.min(updatedAt, synced);
       const current = jobs.find<IndexSyncProgress>(`transaction-index:${subAccountId}`);

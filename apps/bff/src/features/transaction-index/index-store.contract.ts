@@ -253,6 +253,40 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     });
 
+    it('several days replaced at once: only those days, in one go; a day between them stays', async () => {
+      const on = (day: number) => new Date(T0 + day * DAY + 3_600_000).toISOString();
+      await load(store, [
+        { subAccountId: 'sa', ...tx({ id: 'd0', at: on(0) }) },
+        { subAccountId: 'sa', ...tx({ id: 'd1', at: on(1) }) },
+        { subAccountId: 'sa', ...tx({ id: 'd2', at: on(2) }) },
+      ]);
+      // Days 0 and 2 walked again: d0 vanished, d2 moved to day 0, a new row on day 2.
+      await store.replaceDays(
+        'sa',
+        [
+          { day: '2026-10-01', rows: [tx({ id: 'd2', at: on(0) })] },
+          { day: '2026-10-03', rows: [tx({ id: 'n2', at: on(2) })] },
+        ],
+        T0 + 5_000,
+      );
+      const all = await store.page({}, { sort: 'date', direction: 'asc' }, 10);
+      expect(all.items.map((t) => [t.id, t.at.slice(0, 10)])).toEqual([
+        ['d2', '2026-10-01'],
+        ['d1', '2026-10-02'],
+        ['n2', '2026-10-03'],
+      ]);
+      expect(await store.walkedDays('sa')).toEqual(
+        new Map([
+          ['2026-10-01', T0 + 5_000],
+          ['2026-10-02', T0],
+          ['2026-10-03', T0 + 5_000],
+        ]),
+      );
+      await expect(store.replaceDays('sa', [{ day: '2026-13-01', rows: [] }], T0)).rejects.toThrow(
+        RangeError,
+      );
+    });
+
     it('counts and sums the whole filtered set, debits and credits apart', async () => {
       await store.replaceDay(
         'sa',

@@ -215,19 +215,34 @@ export class TransactionIndexStore {
    * other rows go, each row is written (moved here if it was on another day), and the day is
    * marked walked at `syncedAt`. All in one transaction: a reader sees the day before or after.
    */
-  async replaceDay(
+  replaceDay(
     subAccountId: string,
     day: string,
     rows: readonly Omit<IndexedTransaction, 'subAccountId'>[],
     syncedAt: number,
   ): Promise<void> {
-    const start = new Date(`${day}T00:00:00.000Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start.getTime())) {
-      throw new RangeError(`not a day: ${day}`);
-    }
-    const end = new Date(start.getTime() + 86_400_000);
+    return this.replaceDays(subAccountId, [{ day, rows }], syncedAt);
+  }
+
+  /**
+   * `replaceDay` for several days at once (a walked range's), in one transaction: the embedded
+   * engine's cost is mostly per statement and per transaction, not per row.
+   */
+  async replaceDays(
+    subAccountId: string,
+    days: readonly { day: string; rows: readonly Omit<IndexedTransaction, 'subAccountId'>[] }[],
+    syncedAt: number,
+  ): Promise<void> {
+    if (days.length === 0) return;
+    const starts = days.map(({ day }) => {
+      const start = Date.parse(`${day}T00:00:00.000Z`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(start)) {
+        throw new RangeError(`not a day: ${day}`);
+      }
+      return start;
+    });
     // The last of two rows with one id wins, as the later page said.
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(days.flatMap(({ rows }) => rows.map((row) => [row.id, row] as const)));
     const optional = (text: string | undefined) => (text === undefined ? null : storable(text));
     const records = [...byId.values()].map((t) => ({
       id: storable(t.id),
@@ -251,19 +266,29 @@ export class TransactionIndexStore {
         : null,
       search_text: searchTextOf(t),
     }));
+    const sub = storable(subAccountId);
+    const dayList = days.map(({ day }) => day);
+    const counts = days.map(({ rows }) => new Set(rows.map((row) => row.id)).size);
     await this.engine.transaction(async (tx) => {
+      // The days' span bounds the scan (the index on sub account and time); the list picks the days.
       await tx.query(
         `DELETE FROM index_transaction
-          WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz`,
-        [storable(subAccountId), start.toISOString(), end.toISOString()],
+          WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz
+            AND (at AT TIME ZONE 'UTC')::date = ANY($4::date[])`,
+        [
+          sub,
+          new Date(Math.min(...starts)).toISOString(),
+          new Date(Math.max(...starts) + 86_400_000).toISOString(),
+          dayList,
+        ],
       );
-      if (records.length > 0) await insertRows(tx, storable(subAccountId), records);
+      if (records.length > 0) await insertRows(tx, sub, records);
       await tx.query(
         `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
-         VALUES ($1, $2::date, $3::timestamptz, $4)
+         SELECT $1, d.day, $2::timestamptz, d.n FROM unnest($3::date[], $4::int[]) AS d(day, n)
          ON CONFLICT (sub_account_id, day)
          DO UPDATE SET synced_at = EXCLUDED.synced_at, row_count = EXCLUDED.row_count`,
-        [storable(subAccountId), day, new Date(syncedAt).toISOString(), records.length],
+        [sub, new Date(syncedAt).toISOString(), dayList, counts],
       );
     });
   }

@@ -143,13 +143,11 @@ export async function walkIndexDays(
           }
         },
         async done() {
-          const syncedAt = deps.clock.now();
-          for (const [day, rows] of byDay) {
-            await deps.store.replaceDay(subAccountId, day, rows, syncedAt);
-            if (walk.progress) {
-              walk.progress.daysDone++;
-              walk.progress.rows += rows.length;
-            }
+          const walked = [...byDay].map(([day, rows]) => ({ day, rows }));
+          await deps.store.replaceDays(subAccountId, walked, deps.clock.now());
+          if (walk.progress) {
+            walk.progress.daysDone += walked.length;
+            walk.progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
           }
         },
       };

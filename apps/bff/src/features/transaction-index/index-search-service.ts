@@ -1,7 +1,8 @@
 // Answers the transactions screen from the index: the filtered page, the count and sums of the
 // whole filtered set, and how fresh it all is. Reading starts the sync of every asked sub
-// account whose open days were last read `refreshMs` ago or more (or never); the answer does
-// not wait for it: it says a sync is running, and the screen asks again.
+// account not fully walked (never synced, or a sync cut short) or whose open days were last
+// read `refreshMs` ago or more; the answer does not wait for it: it says a sync is running,
+// and the screen asks again.
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import { INDEX_PAGE_DEFAULT } from '@card-console/shared/api/transaction-index';
 import { AppError } from '../../core/app-error';

@@ -48,6 +48,22 @@ function counts(status, reportFile) {
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
   };
 }
+/** The failed tests of a Vitest JSON report, one line each with its first message line. */
+function failures(label, reportFile) {
+  if (!existsSync(reportFile)) return [];
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  return (report.testResults ?? []).flatMap((file) => {
+    const name = file.name?.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (failedTests.length === 0 && file.status === 'failed') {
+      return [`${label} ${name}: ${firstLine(file.message)}`];
+    }
+    return failedTests.map(
+      (test) => `${label} ${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+    );
+  });
+}
+const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
 const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
 
 console.log(`\n== tests on Node ${process.versions.node}`);
@@ -76,6 +92,12 @@ console.log(
   `\nNode ${process.versions.node}: ${here.passed} passed, ${here.failed} failed, ${here.skipped} skipped` +
     `\nNode 24 (bff, e2e): ${on24.passed} passed, ${on24.failed} failed, ${on24.skipped} skipped`,
 );
+// Named again at the end, where a CI log's tail shows them.
+const failedTests = [
+  ...failures(`Node ${process.versions.node}:`, reportFile),
+  ...failures('Node 24:', node24Report),
+];
+if (failedTests.length > 0) console.error(`\nFailed:\n${failedTests.join('\n')}`);
 if (typecheckFailed) console.error('typecheck failed');
 if (lintFailed) console.error('lint failed');
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

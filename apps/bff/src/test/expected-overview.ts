@@ -2,7 +2,7 @@
 // from Intl directly, sums by plain loops.
 import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
 import { expect } from 'vitest';
-import { categoryGroupLabel, categoryGroupOf } from '../features/insights/category-groups';
+import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
 import type { TestApp, TestSession } from './harness';
 
 const money = new Set(['settled', 'pending', 'refund', 'dispute']);

@@ -202,6 +202,10 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/index/transactions': (t) => ({
     path: `/api/index/transactions?subAccountId=${exampleIds(t).subAccountId}&status=declined&status=failed`,
   }),
+  'GET /api/index/transactions/export.csv': (t) => ({
+    path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
+  }),
+  'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,
   }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { categoryGroups, uncategorized } from '../category-groups';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
-import { transactionSchema } from './transactions';
+import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
 
 /**
  * A query parameter that may be repeated (`?status=declined&status=failed`): one occurrence is
@@ -21,30 +22,53 @@ const centsStringSchema = z
 export const INDEX_PAGE_DEFAULT = 100;
 export const INDEX_PAGE_MAX = 200;
 
+/** The filter and order of the index's list, shared by the list and its CSV export. */
+const indexFilterShape = {
+  subAccountId: repeatable(resourceIdSchema, 100).optional(),
+  q: z.string().max(200, 'must be at most 200 characters').optional(),
+  merchant: repeatable(z.string().min(1).max(200), 50).optional(),
+  category: repeatable(
+    z.string().regex(/^\d{4}$/, 'must be a four-digit category code'),
+    200,
+  ).optional(),
+  /** A group of codes (`categoryGroups`' keys, or `uncategorized`: no or no known code). */
+  categoryGroup: repeatable(
+    z.enum([uncategorized.key, ...categoryGroups.map((g) => g.key)]),
+    20,
+  ).optional(),
+  status: repeatable(transactionStatusSchema, 9).optional(),
+  cardId: repeatable(resourceIdSchema, 200).optional(),
+  declineReason: repeatable(z.string().min(1).max(200), 50).optional(),
+  minCents: centsStringSchema.optional(),
+  maxCents: centsStringSchema.optional(),
+  from: unixMsStringSchema.optional(),
+  to: unixMsStringSchema.optional(),
+  sort: z.enum(['date', 'amount']).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+};
+
+type IndexFilterShape = { from?: number; to?: number; minCents?: number; maxCents?: number };
+const boundsInOrder = <T extends z.ZodType<IndexFilterShape>>(schema: T) =>
+  schema
+    .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+      message: '"from" must not be after "to"',
+      path: ['from'],
+    })
+    .refine(
+      (q) => q.minCents === undefined || q.maxCents === undefined || q.minCents <= q.maxCents,
+      { message: '"minCents" must not be more than "maxCents"', path: ['minCents'] },
+    );
+
 /**
  * GET /api/index/transactions: the transaction index, every sub account or the ones named.
- * Every given parameter narrows; a repeated one means "any of these". `q` searches the
+ * Every given parameter narrows; a repeated one means "any of these" (`category` and
+ * `categoryGroup` together: any of those categories). `q` searches the
  * description, the merchant's text and the reference number. Amounts are sizes (either sign),
  * both bounds included; `from` and `to` are Unix ms, both included (as the card service's list).
  */
-export const indexQuerySchema = z
-  .strictObject({
-    subAccountId: repeatable(resourceIdSchema, 100).optional(),
-    q: z.string().max(200, 'must be at most 200 characters').optional(),
-    merchant: repeatable(z.string().min(1).max(200), 50).optional(),
-    category: repeatable(
-      z.string().regex(/^\d{4}$/, 'must be a four-digit category code'),
-      200,
-    ).optional(),
-    status: repeatable(transactionStatusSchema, 9).optional(),
-    cardId: repeatable(resourceIdSchema, 200).optional(),
-    declineReason: repeatable(z.string().min(1).max(200), 50).optional(),
-    minCents: centsStringSchema.optional(),
-    maxCents: centsStringSchema.optional(),
-    from: unixMsStringSchema.optional(),
-    to: unixMsStringSchema.optional(),
-    sort: z.enum(['date', 'amount']).optional(),
-    direction: z.enum(['asc', 'desc']).optional(),
+export const indexQuerySchema = boundsInOrder(
+  z.strictObject({
+    ...indexFilterShape,
     cursor: z.string().min(1).max(1024).optional(),
     /** Refresh: read again the open days last read 5 s ago or more (as the Overview's button). */
     refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
@@ -54,16 +78,23 @@ export const indexQuerySchema = z
       .transform(Number)
       .pipe(z.number().int().min(1).max(INDEX_PAGE_MAX))
       .optional(),
-  })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
-    message: '"from" must not be after "to"',
-    path: ['from'],
-  })
-  .refine((q) => q.minCents === undefined || q.maxCents === undefined || q.minCents <= q.maxCents, {
-    message: '"minCents" must not be more than "maxCents"',
-    path: ['minCents'],
-  });
+  }),
+);
 export type IndexQuery = z.input<typeof indexQuerySchema>;
+
+/**
+ * GET /api/index/transactions/export.csv: the list's filter and order, every row, plus how
+ * the file is written (as the single sub account's export: `tz`, `fromDay`, `toDay`).
+ */
+export const indexExportQuerySchema = boundsInOrder(
+  z.strictObject({
+    ...indexFilterShape,
+    tz: timeZoneSchema.optional(),
+    fromDay: isoDaySchema.optional(),
+    toDay: isoDaySchema.optional(),
+  }),
+);
+export type IndexExportQuery = z.input<typeof indexExportQuerySchema>;
 
 export const indexTransactionSchema = transactionSchema.extend({ subAccountId: z.string() });
 export type IndexTransaction = z.infer<typeof indexTransactionSchema>;
@@ -95,3 +126,30 @@ export const indexAnswerSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type IndexAnswer = z.infer<typeof indexAnswerSchema>;
+
+/**
+ * GET /api/index/categories: the merchant categories a filter can name (ISO 18245 codes with
+ * their names, the groups of codes the networks assign, and everyday themes such as
+ * "software" that no code's name says), for the transactions screen's category search.
+ */
+export const categoryCatalogSchema = z.object({
+  groups: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      /** Inclusive code bounds, four digits each; absent for "no merchant category". */
+      first: z.string().optional(),
+      last: z.string().optional(),
+    }),
+  ),
+  categories: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      group: z.string(),
+      /** Everyday words this category answers to ("software", "travel", "meals"). */
+      themes: z.array(z.string()).optional(),
+    }),
+  ),
+});
+export type CategoryCatalog = z.infer<typeof categoryCatalogSchema>;

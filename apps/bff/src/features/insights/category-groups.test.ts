@@ -1,6 +1,6 @@
 import mcc from 'mcc';
 import { describe, expect, it } from 'vitest';
-import { categoryGroupLabel, categoryGroupOf, categoryGroups } from './category-groups';
+import { categoryGroupLabel, categoryGroupOf, categoryGroups } from '@card-console/shared/category-groups';
 
 describe('merchant category groups', () => {
   it('the ranges touch without overlapping from 0001 to 9999', () => {

@@ -3,7 +3,7 @@ import type {
   UpstreamTransaction,
 } from '@card-console/shared/upstream/transaction';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
-import { categoryGroupOf } from './category-groups';
+import { categoryGroupOf } from '@card-console/shared/category-groups';
 import { addDays } from './local-days';
 
 /**

@@ -13,7 +13,7 @@ import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
-import { categoryGroupLabel } from './category-groups';
+import { categoryGroupLabel } from '@card-console/shared/category-groups';
 import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
 import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';

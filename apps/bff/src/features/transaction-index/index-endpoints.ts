@@ -1,11 +1,21 @@
-import { indexAnswerSchema, indexQuerySchema } from '@card-console/shared/api/transaction-index';
+import {
+  categoryCatalogSchema,
+  indexAnswerSchema,
+  indexExportQuerySchema,
+  indexQuerySchema,
+} from '@card-console/shared/api/transaction-index';
 import { defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
+import { exportContentDisposition, exportDays } from '../transactions/export-file-name';
+import { exportStreamContext, withExportSlot } from '../transactions/export-response';
+import { createLocalTimes } from '../transactions/local-time';
+import { streamCsv } from '../transactions/stream-csv';
+import { categoryCatalog } from './category-catalog';
 import { createIndexSearchService, type IndexSearchDeps } from './index-search-service';
 
 export const transactionIndexFeature = defineFeature(
   'transaction-index',
-  (deps: IndexSearchDeps) => ({ search: createIndexSearchService(deps) }),
+  (deps: IndexSearchDeps) => ({ deps, search: createIndexSearchService(deps) }),
   (endpoint) => [
     endpoint({
       method: 'GET',
@@ -18,6 +28,54 @@ export const transactionIndexFeature = defineFeature(
       query: indexQuerySchema,
       response: indexAnswerSchema,
       handler: ({ req, services, query }) => services.search.search(who(req), query),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/transactions/export.csv',
+      summary:
+        "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",
+      access: everyone,
+      mutation: false,
+      example: '/api/index/transactions/export.csv?status=declined',
+      query: indexExportQuerySchema,
+      response: 'stream',
+      handler: async ({ req, res, services: { deps, search }, query }) => {
+        const { tz, fromDay, toDay, ...filter } = query;
+        const person = who(req);
+        const times = createLocalTimes(tz);
+        const stream = exportStreamContext(req, res, person, deps);
+        await withExportSlot(deps, person, async () => {
+          await deps.cardDirectory.ready();
+          const file = await search.exportRows(person, filter, stream.clientGone, {
+            times,
+            cards: deps.cardDirectory,
+          });
+          res.status(200).set({
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': exportContentDisposition({
+              subAccountName: file.subAccountName ?? 'all-sub-accounts',
+              ...exportDays(filter, { fromDay, toDay, zone: times.zone, now: deps.clock.now() }),
+            }),
+            'Cache-Control': 'no-store',
+          });
+          if (req.method === 'HEAD') {
+            res.end();
+            return;
+          }
+          await streamCsv(res, file.rows, { ...stream, columns: file.columns });
+        });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/categories',
+      summary:
+        'The merchant categories a filter can name: ISO 18245 codes and names, their groups, and everyday themes',
+      access: everyone,
+      mutation: false,
+      example: '/api/index/categories',
+      response: categoryCatalogSchema,
+      handler: () => categoryCatalog(),
     }),
   ],
 );

@@ -1,8 +1,13 @@
 // GET /api/index/transactions over HTTP, against the simulator: the first read starts the
 // sync and says so; once synced, every answer (filters in the URL, search, paging, count and
 // sums) equals a brute-force pass over the simulator's own rows.
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import {
+  categoryCatalogSchema,
+  indexAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
+import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadWhole, parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { INDEX_HISTORY_DAYS, INDEX_SETTLING_DAYS, utcDay } from './index-sync';
 
@@ -139,6 +144,80 @@ describe('GET /api/index/transactions', () => {
     expect(indexAnswerSchema.parse(res.body).summary.count).toBe(want.length);
     expect(want.length).toBeGreaterThan(0);
   });
+
+  it('a category group, codes and "no merchant category" together: any of them, exactly', async () => {
+    const code = (x: ReturnType<typeof simRows>[number]) => x.merchantData?.categoryCode;
+    const inBusiness = (c: string | undefined) =>
+      c !== undefined && /^\d{4}$/.test(c) && c >= '7300' && c <= '7999';
+    const want = simRows().filter(
+      (x) => inBusiness(code(x)) || code(x) === '5812' || code(x) === undefined,
+    );
+    expect(want.some((x) => code(x) === undefined)).toBe(true);
+    expect(want.some((x) => inBusiness(code(x)))).toBe(true);
+    const res = await ask('?categoryGroup=business&categoryGroup=uncategorized&category=5812');
+    expect(res.status).toBe(200);
+    expect(indexAnswerSchema.parse(res.body).summary).toEqual(sums(want));
+    expect((await ask('?categoryGroup=software')).status).toBe(400);
+  });
+
+  it('the category catalog names every code, its group, and finds "software" beyond the names', async () => {
+    const res = await t.request.get('/api/index/categories').set(finance.headers());
+    expect(res.status).toBe(200);
+    const catalog = categoryCatalogSchema.parse(res.body);
+    expect(catalog.categories.length).toBeGreaterThan(900);
+    const byCode = new Map(catalog.categories.map((c) => [c.code, c]));
+    expect(byCode.get('5812')).toMatchObject({
+      name: 'Eating places and Restaurants',
+      group: 'misc-stores',
+    });
+    const software = catalog.categories
+      .filter((c) => c.themes?.includes('software'))
+      .map((c) => c.code);
+    expect(software).toEqual(expect.arrayContaining(['5734', '5817', '7372']));
+    expect(byCode.get('7372')?.name).not.toMatch(/software/i);
+    expect(catalog.groups.map((g) => g.key)).toContain('uncategorized');
+  });
+
+  it('the CSV export is exactly the filtered set, in its order, with the sub account when several', async () => {
+    const csv = async (query: string) => {
+      const res = await downloadWhole(
+        `${t.url}/api/index/transactions/export.csv${query}`,
+        finance.headers(),
+      );
+      expect(res.status).toBe(200);
+      expect(res.complete).toBe(true);
+      return { res, records: parseCsv(res.text).filter((r) => r.length > 1) };
+    };
+    const want = simRows()
+      .filter((x) => x.status !== 'pending')
+      .sort(
+        (a, b) =>
+          Math.abs(b.amountCents) - Math.abs(a.amountCents) ||
+          // Ties: by sub account and id, in the same direction (bytes, as COLLATE "C").
+          Buffer.compare(Buffer.from(b.subAccountId), Buffer.from(a.subAccountId)) ||
+          Buffer.compare(Buffer.from(b.id), Buffer.from(a.id)),
+      );
+    expect(want.length).toBeGreaterThan(500); // more than one of the index's pages
+    const asked = transactionStatuses
+      .filter((x) => x !== 'pending')
+      .map((x) => `status=${x}`)
+      .join('&');
+    expect(simRows().some((x) => x.status === 'pending')).toBe(true);
+    const all = await csv(`?${asked}&sort=amount`);
+    const [header, ...rows] = all.records;
+    expect(header?.slice(0, 3)).toEqual(['sub account', 'sub account id', 'id']);
+    expect(rows.map((r) => r[2])).toEqual(want.map((x) => x.id));
+    const names = new Map(t.sim.data.subAccounts().map((s) => [s.id, s.name]));
+    expect(rows.map((r) => [r[0], r[1]])).toEqual(
+      want.map((x) => [names.get(x.subAccountId), x.subAccountId]),
+    );
+    expect(all.res.headers['content-disposition']).toMatch(/all-sub-accounts/);
+
+    const sub = t.sim.data.subAccounts()[1];
+    const one = await csv(`?subAccountId=${encodeURIComponent(sub?.id as string)}&${asked}`);
+    expect(one.records[0]?.[0]).toBe('id');
+    expect(one.records.length - 1).toBe(want.filter((x) => x.subAccountId === sub?.id).length);
+  }, 30_000);
 
   it.each([
     ['?status=nope', /status/],

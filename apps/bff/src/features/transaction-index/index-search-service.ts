@@ -5,6 +5,7 @@
 // and the screen asks again.
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import { INDEX_PAGE_DEFAULT } from '@card-console/shared/api/transaction-index';
+import { uncategorized } from '@card-console/shared/category-groups';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import type { Who } from '../../platform/sessions/who';
@@ -12,8 +13,23 @@ import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
+import {
+  type CsvRowOptions,
+  csvColumns,
+  neutralizeFormula,
+  toCsvRecord,
+} from '../transactions/csv-row';
+import { csvLines } from '../transactions/csv-text';
+import type { ExportRows } from '../transactions/export-service';
 import { toApiTransaction } from '../transactions/transaction-mapper';
-import { BadIndexCursorError, type IndexedTransaction, type IndexFilter } from './index-store';
+import { categoryGroupRange } from './category-catalog';
+import {
+  BadIndexCursorError,
+  type IndexedTransaction,
+  type IndexFilter,
+  type IndexOrder,
+  MAX_INDEX_PAGE,
+} from './index-store';
 import {
   createIndexSync,
   daysToWalk,
@@ -39,6 +55,7 @@ export interface IndexSearchInput {
   q?: string;
   merchant?: string[];
   category?: string[];
+  categoryGroup?: string[];
   status?: string[];
   cardId?: string[];
   declineReason?: string[];
@@ -69,6 +86,20 @@ function asUpstream(t: IndexedTransaction) {
     ...(t.cardId === undefined ? {} : { cardId: t.cardId }),
     ...(t.originalCurrency === undefined ? {} : { originalCurrency: t.originalCurrency }),
     ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason }),
+  };
+}
+
+/** `category` and `categoryGroup` as the store's category members (any of them matches). */
+function categoryMembers(input: Pick<IndexSearchInput, 'category' | 'categoryGroup'>) {
+  const groups = input.categoryGroup ?? [];
+  const ranges = groups.flatMap((key) => {
+    const range = categoryGroupRange(key);
+    return range ? [range] : [];
+  });
+  return {
+    ...(input.category ? { categoryCodes: input.category } : {}),
+    ...(ranges.length > 0 ? { categoryRanges: ranges } : {}),
+    ...(groups.includes(uncategorized.key) ? { uncategorized: true } : {}),
   };
 }
 
@@ -129,35 +160,28 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     };
   }
 
+  /** The asked sub accounts (every one when none is named), with their names when known. */
+  async function subAccountsOf(who: Who, input: Pick<IndexSearchInput, 'subAccountId'>) {
+    const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
+    const all = await allSubAccounts(
+      upstream,
+      ctx,
+      walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
+    );
+    const names = new Map(all.map((s) => [s.id, s.name]));
+    const ids = input.subAccountId ?? all.map((s) => s.id);
+    return { ids, names };
+  }
+
   return {
     async search(who: Who, input: IndexSearchInput): Promise<IndexAnswer> {
-      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
-      const subAccountIds =
-        input.subAccountId ??
-        (
-          await allSubAccounts(
-            upstream,
-            ctx,
-            walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
-          )
-        ).map((s) => s.id);
+      const { ids: subAccountIds } = input.subAccountId
+        ? { ids: input.subAccountId }
+        : await subAccountsOf(who, input);
       const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
       const store = await deps.transactionIndex.store();
-      const filter: IndexFilter = {
-        subAccountIds,
-        ...(input.q === undefined ? {} : { text: input.q }),
-        ...(input.merchant ? { merchants: input.merchant } : {}),
-        ...(input.category ? { categoryCodes: input.category } : {}),
-        ...(input.status ? { statuses: input.status } : {}),
-        ...(input.cardId ? { cardIds: input.cardId } : {}),
-        ...(input.declineReason ? { declineReasons: input.declineReason } : {}),
-        ...(input.minCents === undefined ? {} : { minCents: input.minCents }),
-        ...(input.maxCents === undefined ? {} : { maxCents: input.maxCents }),
-        ...(input.from === undefined ? {} : { from: input.from }),
-        // The API's `to` is included, as the card service's; the store's is not.
-        ...(input.to === undefined ? {} : { to: input.to + 1 }),
-      };
-      const order = { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' } as const;
+      const filter = filterOf(input, subAccountIds);
+      const order = orderOf(input);
       try {
         const [page, summary] = await Promise.all([
           store.page(filter, order, input.limit ?? INDEX_PAGE_DEFAULT, input.cursor),
@@ -181,5 +205,71 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         throw error;
       }
     },
+
+    /**
+     * Every row of the filtered set as CSV lines, in the screen's order, read from the index a
+     * page of `MAX_INDEX_PAGE` at a time (keyset: rows synced meanwhile neither repeat nor
+     * shift). With several sub accounts each row starts with its sub account's name and id.
+     * Starts no sync: the file is the set the screen shows.
+     */
+    async exportRows(
+      who: Who,
+      input: IndexSearchInput,
+      signal: AbortSignal,
+      format: CsvRowOptions,
+    ): Promise<{ rows: ExportRows; columns: readonly string[]; subAccountName?: string }> {
+      const { ids, names } = await subAccountsOf(who, input);
+      const several = ids.length !== 1;
+      const store = await deps.transactionIndex.store();
+      const filter = filterOf(input, ids);
+      const order = orderOf(input);
+      let pages = 0;
+      let rowsOut = 0;
+      async function* chunks(): AsyncGenerator<Buffer> {
+        let cursor: string | undefined;
+        do {
+          if (signal.aborted) return;
+          const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
+          pages++;
+          const records = page.items.map((t) => {
+            const record = toCsvRecord(asUpstream(t), format);
+            if (!several) return record;
+            const name = names.get(t.subAccountId);
+            return [neutralizeFormula(name ?? ''), neutralizeFormula(t.subAccountId), ...record];
+          });
+          rowsOut += records.length;
+          if (records.length > 0) yield Buffer.from(csvLines(records));
+          cursor = page.next;
+        } while (cursor !== undefined);
+      }
+      const name = several ? undefined : names.get(ids[0] as string);
+      return {
+        rows: { chunks: chunks(), pagesRead: () => pages, rowsOut: () => rowsOut },
+        columns: several ? ['sub account', 'sub account id', ...csvColumns] : csvColumns,
+        ...(name === undefined ? {} : { subAccountName: name }),
+      };
+    },
   };
+}
+
+/** The query's filter over `subAccountIds`. */
+function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter {
+  return {
+    subAccountIds,
+    ...(input.q === undefined ? {} : { text: input.q }),
+    ...(input.merchant ? { merchants: input.merchant } : {}),
+    ...categoryMembers(input),
+    ...(input.status ? { statuses: input.status } : {}),
+    ...(input.cardId ? { cardIds: input.cardId } : {}),
+    ...(input.declineReason ? { declineReasons: input.declineReason } : {}),
+    ...(input.minCents === undefined ? {} : { minCents: input.minCents }),
+    ...(input.maxCents === undefined ? {} : { maxCents: input.maxCents }),
+    ...(input.from === undefined ? {} : { from: input.from }),
+    // The API's `to` is included, as the card service's; the store's is not.
+    ...(input.to === undefined ? {} : { to: input.to + 1 }),
+  };
+}
+
+function orderOf(input: IndexSearchInput): IndexOrder {
+  return { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' };
 }

@@ -39,6 +39,18 @@ function tx(
 /** UTF-8 byte order, as `COLLATE "C"` compares. */
 const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+/** The category members: any of the codes, ranges and "uncategorized" asked for. */
+function inCategories(filter: IndexFilter, code: string | undefined): boolean {
+  const { categoryCodes, categoryRanges, uncategorized } = filter;
+  if (categoryCodes === undefined && categoryRanges === undefined && !uncategorized) return true;
+  const fourDigits = code !== undefined && /^\d{4}$/.test(code);
+  return (
+    (code !== undefined && (categoryCodes ?? []).map(storable).includes(code)) ||
+    (categoryRanges ?? []).some(([first, last]) => fourDigits && code >= first && code <= last) ||
+    (uncategorized === true && (!fourDigits || code === '0000'))
+  );
+}
+
 /** The brute-force answer: `filter` as its documentation reads, over plain rows. */
 function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexOrder) {
   const has = (values: readonly string[] | undefined, value: string | undefined) =>
@@ -50,7 +62,7 @@ function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexO
     return (
       has(filter.subAccountIds, t.subAccountId) &&
       has(filter.merchants, t.merchant) &&
-      has(filter.categoryCodes, t.categoryCode) &&
+      inCategories(filter, t.categoryCode) &&
       has(filter.statuses, t.status) &&
       has(filter.cardIds, t.cardId) &&
       has(filter.declineReasons, t.declineReason) &&
@@ -129,7 +141,12 @@ const rowArb = (n: number) =>
       status: fc.constantFrom(...statuses),
       description: fc.constantFrom(...words).map((w) => `POS ${w}`),
       merchant: fc.option(fc.constantFrom(...words), { nil: undefined }),
-      categoryCode: fc.option(fc.constantFrom('5734', '5817', '4121', '5812'), { nil: undefined }),
+      categoryCode: fc.option(
+        fc.constantFrom('5734', '5817', '4121', '5812', '0000', '57', '3500'),
+        {
+          nil: undefined,
+        },
+      ),
       declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit'), { nil: undefined }),
       cardId: fc.option(fc.constantFrom('card_a', 'card_b', 'card c'), { nil: undefined }),
     })
@@ -159,6 +176,12 @@ const filterMembers = {
   text: fc.constantFrom('figma', 'AWS', ' uber ', '50%_', '%', '_', 'r10', 'pos', 'nothing'),
   merchants: fc.subarray(words),
   categoryCodes: fc.subarray(['5734', '5817', '4121', '5812']),
+  categoryRanges: fc.subarray([
+    ['5700', '7299'],
+    ['3351', '3500'],
+    ['0001', '1499'],
+  ] as const),
+  uncategorized: fc.boolean(),
   statuses: fc.subarray(statuses),
   cardIds: fc.subarray(['card_a', 'card_b', 'card c']),
   declineReasons: fc.subarray(['insufficient_funds', 'limit']),

@@ -31,7 +31,13 @@ export interface IndexFilter {
   /** Words in the description, the merchant's text or the reference number, any case. */
   text?: string;
   merchants?: readonly string[];
+  /**
+   * The categories asked for, any of them: these codes, the codes within these inclusive
+   * four-digit bounds, and (`uncategorized`) rows with no code or none within `0001`–`9999`.
+   */
   categoryCodes?: readonly string[];
+  categoryRanges?: readonly (readonly [string, string])[];
+  uncategorized?: boolean;
   statuses?: readonly string[];
   cardIds?: readonly string[];
   declineReasons?: readonly string[];
@@ -144,7 +150,21 @@ function whereOf(filter: IndexFilter, params: unknown[]): string {
   };
   anyOf('sub_account_id', filter.subAccountIds);
   anyOf('merchant', filter.merchants);
-  anyOf('category_code', filter.categoryCodes);
+  const categories: string[] = [];
+  if (filter.categoryCodes !== undefined) {
+    categories.push(`category_code = ANY(${bind(filter.categoryCodes.map(storable))}::text[])`);
+  }
+  for (const [first, last] of filter.categoryRanges ?? []) {
+    categories.push(
+      `(category_code ~ '^[0-9]{4}$' AND category_code COLLATE "C" BETWEEN ${bind(first)} AND ${bind(last)})`,
+    );
+  }
+  if (filter.uncategorized) {
+    categories.push(
+      `(category_code IS NULL OR category_code !~ '^[0-9]{4}$' OR category_code = '0000')`,
+    );
+  }
+  if (categories.length > 0) conditions.push(`(${categories.join(' OR ')})`);
   anyOf('status', filter.statuses);
   anyOf('card_id', filter.cardIds);
   anyOf('decline_reason', filter.declineReasons);

@@ -18,3 +18,8 @@ const names: ReadonlyMap<string, string> = new Map(
 export function merchantCategoryName(code: string): string | undefined {
   return names.get(code);
 }
+
+/** Every code the list names, in code order, each once. */
+export function allMerchantCategories(): { code: string; name: string }[] {
+  return [...names].map(([code, name]) => ({ code, name })).sort((a, b) => (a.code < b.code ? -1 : 1));
+}

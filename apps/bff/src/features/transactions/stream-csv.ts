@@ -43,6 +43,8 @@ export async function streamCsv(
     metrics?: Metrics;
     /** Called once every row has been generated, before the response ends; may reject. */
     recordReceipt?: (receipt: ExportReceipt) => Promise<void>;
+    /** The header row (default: one sub account's export, `csvColumns`). */
+    columns?: readonly string[];
   },
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId, traceId: ctx.traceId });
@@ -57,7 +59,7 @@ export async function streamCsv(
     metrics.exportCut('shutdown');
     res.destroy();
   };
-  const headerLine = csvLines([csvColumns]);
+  const headerLine = csvLines([ctx.columns ?? csvColumns]);
   let walkFailed = false;
   let walkError: unknown;
   let receiptFailed = false;

@@ -3,7 +3,7 @@
  * networks publish them (Visa Merchant Data Standards Manual, Mastercard Quick Reference
  * Booklet). The travel block 3000–3999 is split the networks' way: airlines to 3350, car
  * rental to 3500, lodging from 3501 (some issuers' summaries cut at 3299 and 3499 instead).
- * Names of single codes come from the `mcc` package (`merchant-categories.ts`).
+ * Names of single codes come from the `mcc` package (the BFF's `merchant-categories.ts`).
  */
 export interface CategoryGroup {
   key: string;

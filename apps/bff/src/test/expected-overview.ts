@@ -1,8 +1,8 @@
 // A brute-force Overview over the simulator's own data, for tests: every transaction's day
 // from Intl directly, sums by plain loops.
 import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
-import { expect } from 'vitest';
 import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
+import { expect } from 'vitest';
 import type { TestApp, TestSession } from './harness';
 
 const money = new Set(['settled', 'pending', 'refund', 'dispute']);

@@ -1,6 +1,10 @@
+import {
+  categoryGroupLabel,
+  categoryGroupOf,
+  categoryGroups,
+} from '@card-console/shared/category-groups';
 import mcc from 'mcc';
 import { describe, expect, it } from 'vitest';
-import { categoryGroupLabel, categoryGroupOf, categoryGroups } from '@card-console/shared/category-groups';
 
 describe('merchant category groups', () => {
   it('the ranges touch without overlapping from 0001 to 9999', () => {

@@ -1,9 +1,9 @@
+import { categoryGroupOf } from '@card-console/shared/category-groups';
 import type {
   TransactionStatus,
   UpstreamTransaction,
 } from '@card-console/shared/upstream/transaction';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
-import { categoryGroupOf } from '@card-console/shared/category-groups';
 import { addDays } from './local-days';
 
 /**

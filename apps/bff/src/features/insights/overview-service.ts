@@ -1,4 +1,5 @@
 import type { Overview, overviewQuerySchema } from '@card-console/shared/api/insights';
+import { categoryGroupLabel } from '@card-console/shared/category-groups';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
@@ -13,7 +14,6 @@ import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
-import { categoryGroupLabel } from '@card-console/shared/category-groups';
 import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
 import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';

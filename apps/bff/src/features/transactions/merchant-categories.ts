@@ -21,5 +21,7 @@ export function merchantCategoryName(code: string): string | undefined {
 
 /** Every code the list names, in code order, each once. */
 export function allMerchantCategories(): { code: string; name: string }[] {
-  return [...names].map(([code, name]) => ({ code, name })).sort((a, b) => (a.code < b.code ? -1 : 1));
+  return [...names]
+    .map(([code, name]) => ({ code, name }))
+    .sort((a, b) => (a.code < b.code ? -1 : 1));
 }

@@ -4,8 +4,8 @@ import { retryAfterSeconds } from './retry-after';
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Query parameters; undefined values are left out. */
-  query?: Record<string, string | number | undefined>;
+  /** Query parameters; undefined values are left out, a list repeats its key. */
+  query?: ApiQuery;
   body?: unknown;
   /** A background poll: tells the BFF not to count it as activity. */
   background?: boolean;
@@ -13,6 +13,8 @@ export interface ApiRequestOptions {
   accept?: string;
   signal?: AbortSignal | undefined;
 }
+
+export type ApiQuery = Record<string, string | number | readonly string[] | undefined>;
 
 type UnauthenticatedListener = (error: ApiError) => void;
 /** 401 codes that mean the session is over: it lapsed, or the BFF ended it (wrong codes). */
@@ -24,11 +26,12 @@ export function setUnauthenticatedListener(listener: UnauthenticatedListener | u
   onUnauthenticated = listener;
 }
 
-/** `path?query`, leaving undefined values out. */
-function apiUrl(path: string, query?: Record<string, string | number | undefined>): string {
+/** `path?query`, leaving undefined values out; a list is its key once per value. */
+function apiUrl(path: string, query?: ApiQuery): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(key, String(value));
+    if (typeof value === 'object') for (const item of value) params.append(key, item);
+    else if (value !== undefined) params.set(key, String(value));
   }
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;

@@ -20,6 +20,17 @@ const centsStringSchema = z
   .transform(Number);
 
 export const INDEX_PAGE_DEFAULT = 100;
+/** A breakdown's largest groups, by debits. */
+export const INDEX_BREAKDOWN_GROUPS = 25;
+export const indexGroupings = [
+  'card',
+  'merchant',
+  'category',
+  'declineReason',
+  'subAccount',
+  'status',
+] as const;
+export type IndexGroupingName = (typeof indexGroupings)[number];
 export const INDEX_PAGE_MAX = 200;
 
 /** The filter and order of the index's list, shared by the list and its CSV export. */
@@ -70,6 +81,8 @@ export const indexQuerySchema = boundsInOrder(
   z.strictObject({
     ...indexFilterShape,
     cursor: z.string().min(1).max(1024).optional(),
+    /** Totals of the whole filtered set by this, beside the page (its largest groups). */
+    by: z.enum(indexGroupings).optional(),
     /** Refresh: read again the open days last read 5 s ago or more (as the Overview's button). */
     refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
     limit: z
@@ -124,6 +137,25 @@ export const indexAnswerSchema = z.object({
     creditCents: z.number().int().nonnegative(),
   }),
   freshness: indexFreshnessSchema,
+  /** Asked for with `by`: the filtered set's totals by that, its largest groups by debits. */
+  breakdown: z
+    .object({
+      by: z.enum(indexGroupings),
+      groups: z.array(
+        z.object({
+          /** Absent: the rows without that value (no card, no merchant, no reason). */
+          key: z.string().optional(),
+          /** The card's or category's name, when the BFF knows it. */
+          label: z.string().optional(),
+          count: z.number().int().nonnegative(),
+          debitCents: z.number().int().nonnegative(),
+          creditCents: z.number().int().nonnegative(),
+        }),
+      ),
+      /** How many groups in all (more than `groups` shows when larger). */
+      groupCount: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type IndexAnswer = z.infer<typeof indexAnswerSchema>;
 

@@ -160,6 +160,35 @@ describe('GET /api/index/transactions', () => {
     expect((await ask('?categoryGroup=software')).status).toBe(400);
   });
 
+  it('totals by card and by decline reason: the groups add up to the set, the largest debits first, named', async () => {
+    const declined = simRows().filter((x) => x.status === 'declined');
+    const byReason = indexAnswerSchema.parse((await ask('?status=declined&by=declineReason')).body);
+    expect(byReason.breakdown?.by).toBe('declineReason');
+    const reasons = new Map<string | undefined, number>();
+    for (const x of declined) reasons.set(x.declineReason, (reasons.get(x.declineReason) ?? 0) + 1);
+    expect(byReason.breakdown?.groupCount).toBe(reasons.size);
+    expect(
+      Object.fromEntries(byReason.breakdown?.groups.map((g) => [g.key ?? '(none)', g.count]) ?? []),
+    ).toEqual(Object.fromEntries([...reasons].map(([k, n]) => [k ?? '(none)', n])));
+
+    const byCard = indexAnswerSchema.parse((await ask('?by=card')).body);
+    const groups = byCard.breakdown?.groups ?? [];
+    expect(groups.length).toBeGreaterThan(1);
+    const debits = groups.map((g) => g.debitCents);
+    expect(debits).toEqual([...debits].sort((a, b) => b - a));
+    // Rows with no card (transfers, payments) are a group of their own, without a key.
+    expect(groups.find((g) => g.key === undefined)).toMatchObject(
+      sums(simRows().filter((x) => x.cardId === undefined)),
+    );
+    const first = groups.find((g) => g.key !== undefined);
+    const want = simRows().filter((x) => x.cardId === first?.key);
+    expect(first).toMatchObject(sums(want));
+    expect(first?.label).toContain(t.sim.data.card(first?.key as string)?.name);
+    if (byCard.breakdown && byCard.breakdown.groupCount <= groups.length) {
+      expect(groups.reduce((n, g) => n + g.count, 0)).toBe(byCard.summary.count);
+    }
+  });
+
   it('the category catalog names every code, its group, and finds "software" beyond the names', async () => {
     const res = await t.request.get('/api/index/categories').set(finance.headers());
     expect(res.status).toBe(200);

@@ -4,7 +4,10 @@
 // read `refreshMs` ago or more; the answer does not wait for it: it says a sync is running,
 // and the screen asks again.
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
-import { INDEX_PAGE_DEFAULT } from '@card-console/shared/api/transaction-index';
+import {
+  INDEX_BREAKDOWN_GROUPS,
+  INDEX_PAGE_DEFAULT,
+} from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
@@ -21,12 +24,14 @@ import {
 } from '../transactions/csv-row';
 import { csvLines } from '../transactions/csv-text';
 import type { ExportRows } from '../transactions/export-service';
+import { merchantCategoryName } from '../transactions/merchant-categories';
 import { toApiTransaction } from '../transactions/transaction-mapper';
 import { categoryGroupRange } from './category-catalog';
 import {
   BadIndexCursorError,
   type IndexedTransaction,
   type IndexFilter,
+  type IndexGrouping,
   type IndexOrder,
   MAX_INDEX_PAGE,
 } from './index-store';
@@ -67,6 +72,7 @@ export interface IndexSearchInput {
   direction?: 'asc' | 'desc';
   cursor?: string;
   limit?: number;
+  by?: IndexGrouping;
   refresh?: '1';
 }
 
@@ -160,6 +166,15 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     };
   }
 
+  /** A card's name (and last four) or a category's name; none for other groupings. */
+  function groupLabel(by: IndexGrouping, key: string): string | undefined {
+    if (by === 'category') return merchantCategoryName(key);
+    if (by !== 'card') return undefined;
+    const card = deps.cardDirectory.label(key);
+    if (!card) return undefined;
+    return card.last4 ? `${card.name} ·${card.last4}` : card.name;
+  }
+
   /** The asked sub accounts (every one when none is named), with their names when known. */
   async function subAccountsOf(who: Who, input: Pick<IndexSearchInput, 'subAccountId'>) {
     const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
@@ -183,9 +198,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const filter = filterOf(input, subAccountIds);
       const order = orderOf(input);
       try {
-        const [page, summary] = await Promise.all([
+        const [page, summary, breakdown] = await Promise.all([
           store.page(filter, order, input.limit ?? INDEX_PAGE_DEFAULT, input.cursor),
           store.summary(filter),
+          input.by === undefined
+            ? undefined
+            : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
         ]);
         await deps.cardDirectory.ready();
         const answer: IndexAnswer = {
@@ -197,6 +215,20 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           freshness: fresh,
         };
         if (page.next !== undefined) answer.nextCursor = page.next;
+        if (input.by !== undefined && breakdown !== undefined) {
+          answer.breakdown = {
+            by: input.by,
+            groupCount: breakdown.groupCount,
+            groups: breakdown.groups.map(({ key, ...totals }) => {
+              const label = key === null ? undefined : groupLabel(input.by as IndexGrouping, key);
+              return {
+                ...(key === null ? {} : { key }),
+                ...(label === undefined ? {} : { label }),
+                ...totals,
+              };
+            }),
+          };
+        }
         return answer;
       } catch (error) {
         if (error instanceof BadIndexCursorError) {

@@ -5,8 +5,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   BadIndexCursorError,
+  INDEX_GROUPINGS,
   type IndexedTransaction,
   type IndexFilter,
+  type IndexGrouping,
   type IndexOrder,
   type IndexSummary,
   searchTextOf,
@@ -88,6 +90,35 @@ function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexO
   return { items: kept, summary };
 }
 
+/** The brute-force breakdown: every group's totals, largest debits first, then as documented. */
+function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit: number) {
+  const groupValue: Record<IndexGrouping, (t: IndexedTransaction) => string | undefined> = {
+    card: (t) => t.cardId,
+    merchant: (t) => t.merchant,
+    category: (t) => t.categoryCode,
+    declineReason: (t) => t.declineReason,
+    subAccount: (t) => t.subAccountId,
+    status: (t) => t.status,
+  };
+  const groups = new Map<string | null, IndexSummary>();
+  for (const t of kept) {
+    const key = groupValue[by](t) ?? null;
+    const g = groups.get(key) ?? { count: 0, debitCents: 0, creditCents: 0 };
+    g.count++;
+    g.debitCents += Math.max(-t.amountCents, 0);
+    g.creditCents += Math.max(t.amountCents, 0);
+    groups.set(key, g);
+  }
+  const all = [...groups].map(([key, g]) => ({ key, ...g }));
+  all.sort(
+    (a, b) =>
+      b.debitCents - a.debitCents ||
+      b.count - a.count ||
+      (a.key === null ? 1 : b.key === null ? -1 : bytes(a.key, b.key)),
+  );
+  return { groups: all.slice(0, limit), groupCount: all.length };
+}
+
 async function allPages(
   store: TransactionIndexStore,
   filter: IndexFilter,
@@ -127,6 +158,7 @@ async function load(store: TransactionIndexStore, rows: IndexedTransaction[], sy
   }
 }
 
+const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
 const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
 const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air'];
 const statuses = ['settled', 'pending', 'declined', 'refund'];
@@ -390,6 +422,11 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
               const want = expected(rows, filter, order);
               expect(await allPages(store, filter, order, limit)).toEqual(want.items);
               expect(await store.summary(filter)).toEqual(want.summary);
+              for (const by of groupings) {
+                expect(await store.breakdown(filter, by, limit)).toEqual(
+                  expectedBreakdown(want.items, by, limit),
+                );
+              }
             }
           },
         ),

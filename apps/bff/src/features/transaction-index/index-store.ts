@@ -66,6 +66,29 @@ export interface IndexSummary {
   creditCents: number;
 }
 
+/** What a set's totals can be broken down by. */
+export const INDEX_GROUPINGS = {
+  card: 'card_id',
+  merchant: 'merchant',
+  category: 'category_code',
+  declineReason: 'decline_reason',
+  subAccount: 'sub_account_id',
+  status: 'status',
+} as const;
+export type IndexGrouping = keyof typeof INDEX_GROUPINGS;
+
+/** One group of a breakdown; `key` null: the rows without that value (no card, no merchant…). */
+export interface IndexGroupTotal extends IndexSummary {
+  key: string | null;
+}
+
+export interface IndexBreakdown {
+  /** The largest groups by debits (then count, then key, bytes; no value last). */
+  groups: IndexGroupTotal[];
+  /** How many groups there are in all. */
+  groupCount: number;
+}
+
 /** A page position that is not one this store issued (or not for this order). */
 export class BadIndexCursorError extends Error {
   override name = 'BadIndexCursorError';
@@ -164,7 +187,10 @@ function whereOf(filter: IndexFilter, params: unknown[]): string {
       `(category_code IS NULL OR category_code !~ '^[0-9]{4}$' OR category_code = '0000')`,
     );
   }
-  if (categories.length > 0) conditions.push(`(${categories.join(' OR ')})`);
+  // Asked for (even as an empty list, which matches nothing, as every list member's).
+  if (filter.categoryCodes || filter.categoryRanges || filter.uncategorized) {
+    conditions.push(categories.length > 0 ? `(${categories.join(' OR ')})` : 'FALSE');
+  }
   anyOf('status', filter.statuses);
   anyOf('card_id', filter.cardIds);
   anyOf('decline_reason', filter.declineReasons);
@@ -374,6 +400,42 @@ export class TransactionIndexStore {
       count: Number(row?.count ?? 0),
       debitCents: Number(row?.debit ?? 0),
       creditCents: Number(row?.credit ?? 0),
+    };
+  }
+
+  /** The filtered set's totals by `by`, the `limit` largest groups (by debits). */
+  async breakdown(filter: IndexFilter, by: IndexGrouping, limit: number): Promise<IndexBreakdown> {
+    const column = INDEX_GROUPINGS[by];
+    const params: unknown[] = [];
+    const where = whereOf(filter, params);
+    params.push(limit);
+    const rows = await this.engine.query<{
+      key: string | null;
+      count: string;
+      debit: string;
+      credit: string;
+      groups: string;
+    }>(
+      `SELECT ${column} AS key, count(*)::text AS count,
+              coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0)::text AS debit,
+              coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)::text AS credit,
+              (count(*) OVER ())::text AS groups
+         FROM index_transaction
+        WHERE ${where}
+        GROUP BY ${column}
+        ORDER BY coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0) DESC,
+                 count(*) DESC, ${column} COLLATE "C" ASC NULLS LAST
+        LIMIT $${params.length}`,
+      params,
+    );
+    return {
+      groups: rows.map((row) => ({
+        key: row.key,
+        count: Number(row.count),
+        debitCents: Number(row.debit),
+        creditCents: Number(row.credit),
+      })),
+      groupCount: Number(rows[0]?.groups ?? 0),
     };
   }
 

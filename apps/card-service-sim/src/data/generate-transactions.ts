@@ -124,7 +124,10 @@ export function generateTransactions(input: GenerateTransactionsInput): Transact
       cols.card[i] = subCards[Math.floor(rng() * subCards.length)] ?? -1;
       cols.merchant[i] = Math.floor(rng() * input.merchants);
       const date = cols.date[i] ?? 0;
-      const status = date > recentMs && rng() < 0.7 ? s.pending : weighted(rng, cardStatusWeights);
+      // A decline is final when the card is authorised; of the last three days' approved
+      // payments, most are still pending.
+      const outcome = weighted(rng, cardStatusWeights);
+      const status = date > recentMs && outcome !== s.declined && rng() < 0.7 ? s.pending : outcome;
       cols.status[i] = status;
       const cents = logUniformCents(rng, 300, 250_000);
       cols.amount[i] = status === s.refund ? cents : -cents;

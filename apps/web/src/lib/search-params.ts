@@ -48,8 +48,17 @@ export function pageCount(value: unknown): number | undefined {
   return Math.min(n, MAX_PAGES);
 }
 
+const scalarSame = (a: unknown, b: unknown) =>
+  typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b);
+/** Kept as it was: the same value, the same list, or one value read as a list of one. */
 const same = (a: unknown, b: unknown) =>
-  a === b || (typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b));
+  a === b ||
+  scalarSame(a, b) ||
+  (Array.isArray(a) &&
+    Array.isArray(b) &&
+    a.length === b.length &&
+    a.every((v, n) => scalarSame(v, b[n]))) ||
+  (Array.isArray(b) && b.length === 1 && scalarSame(a, b[0]));
 
 /**
  * The values of a link that validation dropped or changed, as they were in the link, by key

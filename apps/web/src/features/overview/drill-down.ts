@@ -1,22 +1,47 @@
+import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import type { TransactionsSearch } from '../transactions';
 import { addDays } from './overview-search';
 
-/** What a chart's bar or row opens on the Transactions screen, which needs one sub account. */
+/** What a chart's bar or row opens on the Transactions screen: the Overview's own scope. */
 export interface DrillScope {
-  /** The sub account shown, or the first one when the Overview is over all of them. */
+  /** The sub account shown; none: every sub account, as the Overview. */
   subAccountId: string | undefined;
-  /** The Overview is over every sub account: a link can show only one of them. */
-  allSubAccounts: boolean;
   from: string;
   to: string;
 }
 
+/**
+ * The statuses the Overview counts as spend (money moved or about to: the BFF's
+ * `day-aggregate.ts`): a spend row opens exactly these, so the list's debits are the amount
+ * clicked.
+ */
+export const SPEND_STATUSES: TransactionStatus[] = ['pending', 'settled', 'refund', 'dispute'];
+
+/** A decline the card service gave no reason for, as the Overview names it. */
+export const NO_REASON = 'No reason given';
+
 /** The period's transactions, narrowed by `extra`. */
 export function drillSearch(
   scope: DrillScope,
-  extra: Pick<TransactionsSearch, 'status' | 'cardId'> = {},
+  extra: Omit<TransactionsSearch, 'subAccountId' | 'from' | 'to'> = {},
 ): TransactionsSearch {
   return { subAccountId: scope.subAccountId, from: scope.from, to: scope.to, ...extra };
+}
+
+/** The period's spend (the Overview's statuses), narrowed by `extra`. */
+export function spendSearch(
+  scope: DrillScope,
+  extra: Pick<TransactionsSearch, 'cardId' | 'merchant' | 'categoryGroup'> = {},
+): TransactionsSearch {
+  return drillSearch(scope, { status: SPEND_STATUSES, ...extra });
+}
+
+/** The period's declines for one reason (all declines when the service gave none). */
+export function declineSearch(scope: DrillScope, reason: string): TransactionsSearch {
+  return drillSearch(scope, {
+    status: ['declined'],
+    ...(reason === NO_REASON ? {} : { declineReason: [reason] }),
+  });
 }
 
 /** One bucket of the spend series: its day, or its week (Monday on) kept within the period. */
@@ -25,20 +50,9 @@ export function bucketSearch(
   day: string,
   granularity: 'day' | 'week',
 ): TransactionsSearch {
-  if (granularity === 'day') return { subAccountId: scope.subAccountId, from: day, to: day };
+  if (granularity === 'day') return spendSearch({ ...scope, from: day, to: day });
   // A week's bucket is named by its Monday, which may be before the period starts.
   const [from] = [day, scope.from].sort().slice(-1);
   const [to] = [addDays(day, 6), scope.to].sort();
-  return { subAccountId: scope.subAccountId, from, to };
-}
-
-/** A link's tooltip when it cannot say everything the row does. */
-export function scopeNote(scope: DrillScope, unfiltered?: string): string | undefined {
-  const notes = [
-    unfiltered
-      ? `Transactions can't be filtered by ${unfiltered}: this opens all of the period's transactions.`
-      : '',
-    scope.allSubAccounts ? 'Transactions shows one sub account at a time: the first one.' : '',
-  ].filter(Boolean);
-  return notes.length ? notes.join(' ') : undefined;
+  return spendSearch({ ...scope, from: from as string, to: to as string });
 }

@@ -1,16 +1,46 @@
-import { dayRangeToBounds, isIsoDay } from '@card-console/shared/dates';
+// Types only from the API module: its schemas (zod) stay out of the first download.
+import type { IndexGroupingName, IndexQuery } from '@card-console/shared/api/transaction-index';
+import { categoryGroups, uncategorized } from '@card-console/shared/category-groups';
+import { dayRangeToBounds, instantToIsoDay, isIsoDay } from '@card-console/shared/dates';
+import { parseDollarsToCents } from '@card-console/shared/money';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
+import { type Period, periodDays, periods } from './periods';
 
-/** The transactions list's URL state: days, not instants, so a link means the same days. */
+/**
+ * The Transactions screen's URL state: the index's filters as a person sets them. Days, not
+ * instants (a link means the same days wherever it is opened), a date preset by name (a link
+ * to "yesterday" means the day before the day it is opened), amounts as typed in dollars.
+ * A list holds any of its values; one value alone may be written as a plain string.
+ */
 export interface TransactionsSearch {
+  /** One sub account; none: every sub account. */
   subAccountId?: string | undefined;
-  /** First day, YYYY-MM-DD, in the person's time zone. */
+  /** Words in the description, the merchant's text or the reference number. */
+  q?: string | undefined;
+  period?: Period | undefined;
+  /** First day, YYYY-MM-DD, in the person's time zone (when no preset is chosen). */
   from?: string | undefined;
   /** Last day (inclusive), YYYY-MM-DD. */
   to?: string | undefined;
-  status?: TransactionStatus | undefined;
-  cardId?: string | undefined;
+  status?: TransactionStatus[] | undefined;
+  cardId?: string[] | undefined;
+  /** Merchant category codes (four digits). */
+  category?: string[] | undefined;
+  /** Groups of codes (the networks' ranges), or `uncategorized`. */
+  categoryGroup?: string[] | undefined;
+  /** Merchants, by their exact text. */
+  merchant?: string[] | undefined;
+  declineReason?: string[] | undefined;
+  /** Smallest and largest amount (either sign), dollars as typed: "50", "1200.50". */
+  min?: string | undefined;
+  max?: string | undefined;
+  /** Sorted by amount (largest first unless `dir` says otherwise); none: by date. */
+  sort?: 'amount' | undefined;
+  /** `asc`: oldest or smallest first; none: newest or largest first. */
+  dir?: 'asc' | undefined;
+  /** Totals of the whole filtered set by this, above the list. */
+  by?: IndexGroupingName | undefined;
   /** Pages shown, from the first ("Load more" adds one); none for one. */
   pages?: number | undefined;
 }
@@ -20,46 +50,126 @@ const day = (value: unknown) => {
   return d && isIsoDay(d) ? d : undefined;
 };
 
+/** A list from the URL: a plain value is a list of one; bad members are dropped. */
+function listOf<T>(value: unknown, item: (v: unknown) => T | undefined, max: number) {
+  const raw = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  const kept = [...new Set(raw.map(item).filter((v): v is T => v !== undefined))].slice(0, max);
+  return kept.length > 0 ? kept : undefined;
+}
+
+const groupKeys = [uncategorized.key, ...categoryGroups.map((g) => g.key)];
+export const groupings = [
+  'card',
+  'merchant',
+  'category',
+  'declineReason',
+  'subAccount',
+  'status',
+] as const satisfies readonly IndexGroupingName[];
+
+/** Dollars as typed → cents (either sign taken as a size); undefined when not an amount. */
+export function dollarsToCents(typed: string): number | undefined {
+  const parsed = parseDollarsToCents(typed, { allowNegative: true });
+  // The BFF takes at most 13 digits of cents.
+  return parsed.ok && Math.abs(parsed.cents) <= 9_999_999_999_999
+    ? Math.abs(parsed.cents)
+    : undefined;
+}
+
+const amount = (value: unknown) => {
+  const typed = text(typeof value === 'number' ? String(value) : value, 20);
+  return typed !== undefined && dollarsToCents(typed) !== undefined ? typed : undefined;
+};
+
 /** A bad value falls back to no filter instead of failing: a mangled link still opens. */
 export function validateTransactionsSearch(search: Record<string, unknown>): TransactionsSearch {
-  let from = day(search.from);
-  let to = day(search.to);
+  const period = oneOf(periods, search.period);
+  let from = period ? undefined : day(search.from);
+  let to = period ? undefined : day(search.to);
   // Days in the wrong order select nothing the person meant: drop both.
   if (from && to && from > to) from = to = undefined;
+  let min = amount(search.min);
+  let max = amount(search.max);
+  if (min && max && (dollarsToCents(min) as number) > (dollarsToCents(max) as number)) {
+    min = max = undefined;
+  }
   return {
     subAccountId: resourceId(search.subAccountId),
+    q: text(search.q, 200),
+    period,
     from,
     to,
-    status: oneOf(transactionStatuses, search.status),
-    cardId: resourceId(search.cardId),
+    status: listOf(search.status, (v) => oneOf(transactionStatuses, v), 9),
+    cardId: listOf(search.cardId, resourceId, 50),
+    category: listOf(search.category, (v) => text(v, 4, /^\d{4}$/), 50),
+    categoryGroup: listOf(search.categoryGroup, (v) => oneOf(groupKeys, v), 20),
+    merchant: listOf(search.merchant, (v) => text(v, 200), 20),
+    declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
+    min,
+    max,
+    sort: oneOf(['amount'] as const, search.sort),
+    dir: oneOf(['asc'] as const, search.dir),
+    by: oneOf(groupings, search.by),
     pages: pageCount(search.pages),
   };
 }
 
-export interface TransactionFilter {
-  subAccountId: string;
-  from?: number | undefined;
-  to?: number | undefined;
-  status?: TransactionsSearch['status'];
-  cardId?: string | undefined;
+/** The filters a person set (what "Clear filters" clears), counted for the phone's toggle. */
+export function filterCount(search: TransactionsSearch): number {
+  return [
+    search.q,
+    search.period ?? search.from ?? search.to,
+    search.status,
+    search.cardId,
+    search.category ?? search.categoryGroup,
+    search.merchant,
+    search.declineReason,
+    search.min ?? search.max,
+  ].filter((v) => v !== undefined).length;
+}
+
+/** The chosen days: the preset's on the person's today, or the custom ones. */
+export function chosenDays(
+  search: Pick<TransactionsSearch, 'period' | 'from' | 'to'>,
+  timeZone: () => string,
+  now: number,
+): { from?: string | undefined; to?: string | undefined } {
+  if (search.period) return periodDays(search.period, instantToIsoDay(now, timeZone()));
+  return { from: search.from, to: search.to };
 }
 
 /**
- * The chosen calendar days, in the person's zone, as inclusive Unix-ms bounds. The zone is
- * asked for only when a day is chosen: the browser's first time-zone lookup can take a few
- * hundred ms, which would otherwise hold up the first page's request.
+ * The index's query for the screen's state: days as inclusive Unix-ms bounds in the person's
+ * zone, dollars as cents. The zone is asked for only when a day is chosen: the browser's
+ * first time-zone lookup can take a few hundred ms, which would hold up the first request.
  */
-export function toTransactionFilter(
-  search: Pick<TransactionsSearch, 'from' | 'to' | 'status' | 'cardId'> & { subAccountId: string },
+export function toIndexQuery(
+  search: TransactionsSearch,
   timeZone: () => string,
-): TransactionFilter {
-  const bounds =
-    search.from || search.to ? dayRangeToBounds(search.from, search.to, timeZone()) : {};
-  return {
+  now: number,
+): IndexQuery {
+  const days = chosenDays(search, timeZone, now);
+  const bounds = days.from || days.to ? dayRangeToBounds(days.from, days.to, timeZone()) : {};
+  const cents = (dollars: string | undefined) => {
+    const n = dollars === undefined ? undefined : dollarsToCents(dollars);
+    return n === undefined ? undefined : String(n);
+  };
+  const query: Record<string, unknown> = {
     subAccountId: search.subAccountId,
-    from: bounds.from,
-    to: bounds.to,
+    q: search.q,
+    from: bounds.from === undefined ? undefined : String(bounds.from),
+    to: bounds.to === undefined ? undefined : String(bounds.to),
     status: search.status,
     cardId: search.cardId,
+    category: search.category,
+    categoryGroup: search.categoryGroup,
+    merchant: search.merchant,
+    declineReason: search.declineReason,
+    minCents: cents(search.min),
+    maxCents: cents(search.max),
+    sort: search.sort,
+    direction: search.dir,
+    by: search.by,
   };
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as IndexQuery;
 }

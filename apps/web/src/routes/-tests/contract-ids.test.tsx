@@ -162,7 +162,10 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
     serveProgram();
     const { router } = renderApp('/transactions', { session: financeSession() });
     await screen.findByRole('heading', { level: 1, name: 'Transactions' });
-    await router.navigate({ to: '/transactions', search: { subAccountId: SUB_B, cardId: CARD_B } });
+    await router.navigate({
+      to: '/transactions',
+      search: { subAccountId: SUB_B, cardId: [CARD_B] },
+    });
     await screen.findByRole('row', { name: /Purchase one/ });
     // The address the router wrote reads back as the same ids (a reload, a shared link).
     const again = renderApp(router.state.location.href, { session: financeSession() });

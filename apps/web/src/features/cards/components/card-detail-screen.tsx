@@ -48,7 +48,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           ← All cards
         </Link>
         {/* A card belongs to no sub account the card data names: the list picks one. */}
-        <Link to="/transactions" search={{ cardId: card.id }}>
+        <Link to="/transactions" search={{ cardId: [card.id] }}>
           Transactions on this card
         </Link>
       </p>

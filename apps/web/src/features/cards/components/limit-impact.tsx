@@ -51,7 +51,7 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
           to="/transactions"
           search={{
             subAccountId,
-            cardId,
+            cardId: [cardId],
             from: instantToIsoDay(impact.from, zone),
             to: instantToIsoDay(impact.to, zone),
           }}

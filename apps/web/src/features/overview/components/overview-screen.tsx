@@ -7,7 +7,7 @@ import { Field } from '../../../components/field';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import type { TransactionsSearch } from '../../transactions';
-import { type DrillScope, drillSearch, scopeNote } from '../drill-down';
+import { type DrillScope, declineSearch, spendSearch } from '../drill-down';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
 import { formatCount, formatShortDay } from './chart-frame';
@@ -43,12 +43,7 @@ export function OverviewScreen({
   const navigate = useNavigate();
   const set = (patch: Partial<OverviewSearch>) =>
     void navigate({ to: '/overview', search: { ...search, ...patch } });
-  const scope: DrillScope = {
-    subAccountId: search.subAccountId ?? subAccounts[0]?.id,
-    allSubAccounts: !search.subAccountId,
-    from: query.from,
-    to: query.to,
-  };
+  const scope: DrillScope = { subAccountId: search.subAccountId, from: query.from, to: query.to };
   return (
     <section aria-labelledby="overview-title" className="overview">
       <div className="screen-header">
@@ -134,26 +129,25 @@ export function OverviewScreen({
         <div className="overview-grid">
           <RankedChart
             title="Spend by category"
-            note="Transactions can't be filtered by category: a row opens all of the period's transactions."
-            linkTitle={scopeNote(scope, 'category')}
+            note="A row opens that category's spend in the period."
             columns={['Category', 'Spent', 'Transactions']}
-            rows={spendRows(overview.categories, () => drillSearch(scope))}
+            rows={spendRows(overview.categories, (r) =>
+              spendSearch(scope, { categoryGroup: [r.key] }),
+            )}
             empty="No spend in this period."
           />
           <RankedChart
             title="Top merchants"
-            note="Transactions can't be filtered by merchant: a row opens all of the period's transactions."
-            linkTitle={scopeNote(scope, 'merchant')}
+            note="A row opens that merchant's spend in the period."
             columns={['Merchant', 'Spent', 'Transactions']}
-            rows={spendRows(overview.merchants, () => drillSearch(scope))}
+            rows={spendRows(overview.merchants, (r) => spendSearch(scope, { merchant: [r.key] }))}
             empty="No merchants in this period."
           />
           <RankedChart
             title="Top cards"
-            note="A row opens that card's transactions in the period."
-            linkTitle={scopeNote(scope)}
+            note="A row opens that card's spend in the period."
             columns={['Card', 'Spent', 'Transactions']}
-            rows={spendRows(overview.cards, (r) => drillSearch(scope, { cardId: r.key }))}
+            rows={spendRows(overview.cards, (r) => spendSearch(scope, { cardId: [r.key] }))}
             empty="No card spend in this period."
           />
           <Declines overview={overview} scope={scope} />
@@ -274,12 +268,10 @@ function change(now: number, before: number): string {
 
 function Declines({ overview, scope }: { overview: Overview; scope: DrillScope }) {
   const { count, rate, reasons } = overview.declines;
-  const declined = drillSearch(scope, { status: 'declined' });
   return (
     <RankedChart
       title={`Declines: ${formatCount(count)} (${(rate * 100).toFixed(1)}% of card transactions)`}
-      note="Transactions can't be filtered by reason: a row opens all of the period's declined transactions."
-      linkTitle={scopeNote(scope, 'decline reason')}
+      note="A row opens the period's declines for that reason."
       columns={['Reason', 'Declines']}
       rows={reasons.map((r) => ({
         key: r.reason,
@@ -287,7 +279,7 @@ function Declines({ overview, scope }: { overview: Overview; scope: DrillScope }
         value: r.count,
         cells: [formatCount(r.count)],
         name: `${r.reason}: ${formatCount(r.count)} declined`,
-        search: declined,
+        search: declineSearch(scope, r.reason),
       }))}
       empty="No declines in this period."
     />

@@ -3,7 +3,7 @@ import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
-import { bucketSearch, type DrillScope, scopeNote } from '../drill-down';
+import { bucketSearch, type DrillScope } from '../drill-down';
 import { ChartFrame, formatCount, formatShortDay } from './chart-frame';
 
 type Point = Overview['series'][number];
@@ -49,15 +49,14 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
     }`;
     return { point, previous, name, label };
   });
-  const title = scopeNote(scope);
   const per = granularity === 'week' ? 'week' : 'day';
   return (
     <ChartFrame
       title={`Spend per ${per}`}
       note={
         previousSeries
-          ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its transactions.`
-          : `A bar opens its ${per}'s transactions.`
+          ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its spend.`
+          : `A bar opens its ${per}'s spend.`
       }
       chart={
         !buckets.length ? (
@@ -71,7 +70,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
             Drawn once the first days are read.
           </p>
         ) : (
-          <SpendBars buckets={buckets} scope={scope} granularity={granularity} title={title} />
+          <SpendBars buckets={buckets} scope={scope} granularity={granularity} />
         )
       }
       table={
@@ -101,7 +100,6 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
                       to="/transactions"
                       search={bucketSearch(scope, b.point.day, granularity)}
                       aria-label={b.label}
-                      title={title}
                     >
                       {formatShortDay(b.point.day, true)}
                     </Link>
@@ -127,12 +125,10 @@ function SpendBars({
   buckets,
   scope,
   granularity,
-  title,
 }: {
   buckets: Bucket[];
   scope: DrillScope;
   granularity: Overview['granularity'];
-  title: string | undefined;
 }) {
   const x = scaleBand<number>()
     .domain(buckets.map((_, i) => i))
@@ -176,7 +172,6 @@ function SpendBars({
           aria-label={b.label}
           className="bar-link"
         >
-          {title ? <title>{title}</title> : null}
           {/* The whole column is the target, so a day with little spend is easy to hit. */}
           <rect
             className="hit"

@@ -1,9 +1,10 @@
+import type { IndexQuery } from '@card-console/shared/api/transaction-index';
+import type { ApiQuery } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { dispositionFileName } from '../export-file-name';
-import type { TransactionFilter } from '../transactions-search';
 
-/** The filter, and how the file shows dates: in the person's zone, named by the chosen days. */
-export type TransactionExport = TransactionFilter & {
+/** The list's filter and order, and how the file shows dates: in the person's zone. */
+export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' | 'by'> & {
   /** IANA time zone the CSV's dates are written in. */
   tz: string;
   fromDay?: string | undefined;
@@ -11,13 +12,13 @@ export type TransactionExport = TransactionFilter & {
 };
 
 /**
- * Downloads every transaction of the filter as CSV, saved under the name the server gives
+ * Downloads every transaction of the list as CSV, saved under the name the server gives
  * (`Content-Disposition`), or `fallbackName` when it gives none, once its receipt says the
  * file is whole.
  */
 export function exportTransactionsCsv(query: TransactionExport, fallbackName: string) {
-  return downloadCsv('/api/transactions/export.csv', {
-    query: { ...query },
+  return downloadCsv('/api/index/transactions/export.csv', {
+    query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as ApiQuery,
     fileName: dispositionFileName,
     fallbackName,
   });

@@ -1,43 +1,54 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import { transactionStatuses } from '@card-console/shared/upstream/enums';
+import { localTimeZone } from '@card-console/shared/dates';
+import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
+import { useEffect, useRef, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
-import { StatusFilter } from '../../../components/status-filter';
-import { CardFilterField } from '../../cards';
 import type { CardChoices } from '../../cards/api/use-card-choices';
-import type { TransactionsSearch } from '../transactions-search';
+import { PERIOD_LABELS, type Period, periods } from '../periods';
+import {
+  chosenDays,
+  dollarsToCents,
+  filterCount,
+  type TransactionsSearch,
+} from '../transactions-search';
+import { CategoryField } from './category-field';
 
 interface FiltersProps {
   search: TransactionsSearch;
   subAccounts: SubAccount[];
   cards: CardChoices;
-  onChange: (next: TransactionsSearch) => void;
+  onChange: (next: TransactionsSearch, options?: { replace?: boolean }) => void;
 }
 
+/** Pause after the last key before a typed search applies (each key is not a new list). */
+const TYPING_PAUSE_MS = 400;
+
 /**
- * Every change becomes a new URL (a history entry) and shows the list from its first page.
- * On a phone the sub account stays in view and the other filters fold under "Filters",
- * which says how many are set.
+ * Every change becomes a new URL and shows the list from its first page. The search, the sub
+ * account and the period stay in view; on a phone the others fold under "Filters", which
+ * says how many are set.
  */
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
-  const set = (patch: Partial<TransactionsSearch>) =>
-    onChange({ ...search, ...patch, pages: undefined });
-  const setCount = [search.from, search.to, search.status, search.cardId].filter(Boolean).length;
+  const set = (patch: Partial<TransactionsSearch>, options?: { replace?: boolean }) =>
+    onChange({ ...search, ...patch, pages: undefined }, options);
   const selected = subAccounts.find((s) => s.id === search.subAccountId);
+  const custom = search.period === undefined && (search.from || search.to);
 
   return (
     <fieldset className="filters transactions-filters">
       <legend className="visually-hidden">Filters</legend>
+      <SearchField value={search.q} onChange={(q) => set({ q }, { replace: true })} />
       <Field label="Sub account" className="sub-account-field">
         {(control) => (
           <select
             {...control}
-            required
             title={selected?.name}
             value={search.subAccountId ?? ''}
-            onChange={(e) => set({ subAccountId: e.target.value })}
+            onChange={(e) => set({ subAccountId: e.target.value || undefined, cardId: undefined })}
           >
+            <option value="">All sub accounts</option>
             {subAccounts.map((s) => (
               <option key={s.id} value={s.id} title={s.name}>
                 {s.name}
@@ -46,19 +57,226 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           </select>
         )}
       </Field>
-      <FiltersFold setCount={setCount}>
-        <DayRangeFields from={search.from} to={search.to} onChange={set} />
-        <StatusFilter
-          statuses={transactionStatuses}
-          value={search.status}
-          onChange={(status) => set({ status })}
+      <Field label="Period" className="period-field">
+        {(control) => (
+          <select
+            {...control}
+            value={search.period ?? (custom ? 'custom' : '')}
+            onChange={(e) => {
+              const value = e.target.value;
+              // Custom days start as the days shown, to be edited.
+              if (value === 'custom') {
+                return set({ period: undefined, ...chosenDays(search, localTimeZone, Date.now()) });
+              }
+              set({
+                period: (value || undefined) as Period | undefined,
+                from: undefined,
+                to: undefined,
+              });
+            }}
+          >
+            <option value="">Any time</option>
+            {periods.map((p) => (
+              <option key={p} value={p}>
+                {PERIOD_LABELS[p]}
+              </option>
+            ))}
+            <option value="custom">Custom days</option>
+          </select>
+        )}
+      </Field>
+      <FiltersFold setCount={filterCount(search)}>
+        {search.period === undefined ? (
+          <DayRangeFields from={search.from} to={search.to} onChange={set} />
+        ) : null}
+        <StatusChoices value={search.status} onChange={(status) => set({ status })} />
+        <CategoryField
+          onPick={(pick) =>
+            set(
+              pick.kind === 'group'
+                ? { categoryGroup: [...new Set([...(search.categoryGroup ?? []), pick.key])] }
+                : { category: [...new Set([...(search.category ?? []), ...pick.codes])] },
+            )
+          }
         />
-        <CardFilterField
-          cardId={search.cardId}
-          cards={cards}
-          onChange={(cardId) => set({ cardId })}
-        />
+        <Field label="Card">
+          {(control) => (
+            <select
+              {...control}
+              value=""
+              onChange={(e) =>
+                e.target.value &&
+                set({ cardId: [...new Set([...(search.cardId ?? []), e.target.value])] })
+              }
+              onFocus={cards.load}
+              onPointerDown={cards.load}
+              aria-busy={cards.state === 'loading'}
+            >
+              <option value="">{search.cardId ? 'Add a card…' : 'All cards'}</option>
+              {cards.cards
+                .filter((c) => !search.cardId?.includes(c.id))
+                .map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                    {c.last4 ? ` ·${c.last4}` : ''}
+                  </option>
+                ))}
+            </select>
+          )}
+        </Field>
+        <AmountFields min={search.min} max={search.max} onChange={(range) => set(range)} />
       </FiltersFold>
     </fieldset>
+  );
+}
+
+/** The search box: applies after a pause in typing, or at once on Enter. */
+function SearchField({
+  value,
+  onChange,
+}: {
+  value: string | undefined;
+  onChange: (q: string | undefined) => void;
+}) {
+  const [typed, setTyped] = useState(value ?? '');
+  const [applied, setApplied] = useState(value);
+  if (applied !== value) {
+    // Back, Forward or a link changed it: show that.
+    setApplied(value);
+    setTyped(value ?? '');
+  }
+  const wanted = typed.trim() || undefined;
+  useEffect(() => {
+    if (wanted === value) return;
+    const timer = setTimeout(() => onChange(wanted), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [wanted, value, onChange]);
+  return (
+    <Field label="Search" className="search-field">
+      {(control) => (
+        <input
+          {...control}
+          type="search"
+          placeholder="Description, merchant, reference"
+          maxLength={200}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && wanted !== value) onChange(wanted);
+          }}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** Statuses, any of several: a disclosure of checkboxes saying what is chosen. */
+function StatusChoices({
+  value,
+  onChange,
+}: {
+  value: TransactionStatus[] | undefined;
+  onChange: (status: TransactionStatus[] | undefined) => void;
+}) {
+  const chosen = new Set(value ?? []);
+  const toggle = (status: TransactionStatus) => {
+    const next = new Set(chosen);
+    if (next.has(status)) next.delete(status);
+    else next.add(status);
+    onChange(next.size > 0 ? transactionStatuses.filter((s) => next.has(s)) : undefined);
+  };
+  const details = useRef<HTMLDetailsElement>(null);
+  // Closes as a menu does: a click elsewhere or Escape (focus back on its summary).
+  useEffect(() => {
+    const close = (event: Event) => {
+      const element = details.current;
+      if (!element?.open) return;
+      if (event instanceof KeyboardEvent) {
+        if (event.key !== 'Escape') return;
+        element.open = false;
+        element.querySelector('summary')?.focus();
+      } else if (!element.contains(event.target as Node)) element.open = false;
+    };
+    document.addEventListener('pointerdown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('pointerdown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
+  return (
+    <div className="field status-choices">
+      <span className="field-label" id="status-choices-label">
+        Status
+      </span>
+      <details ref={details}>
+        <summary aria-describedby="status-choices-label">
+          {value ? value.join(', ') : 'All statuses'}
+        </summary>
+        <fieldset>
+          <legend className="visually-hidden">Statuses to show</legend>
+          {transactionStatuses.map((s) => (
+            <label key={s}>
+              <input type="checkbox" checked={chosen.has(s)} onChange={() => toggle(s)} /> {s}
+            </label>
+          ))}
+        </fieldset>
+      </details>
+    </div>
+  );
+}
+
+/** Smallest and largest amount, in dollars; applied when left or on Enter, once valid. */
+function AmountFields({
+  min,
+  max,
+  onChange,
+}: {
+  min: string | undefined;
+  max: string | undefined;
+  onChange: (range: { min: string | undefined; max: string | undefined }) => void;
+}) {
+  const [draft, setDraft] = useState({ min: min ?? '', max: max ?? '' });
+  const [applied, setApplied] = useState({ min, max });
+  if (applied.min !== min || applied.max !== max) {
+    setApplied({ min, max });
+    setDraft({ min: min ?? '', max: max ?? '' });
+  }
+  const centsOf = (typed: string) => (typed.trim() === '' ? null : dollarsToCents(typed));
+  const low = centsOf(draft.min);
+  const high = centsOf(draft.max);
+  const error =
+    low === undefined || high === undefined
+      ? 'Enter amounts in dollars, such as 1,234.50.'
+      : low !== null && high !== null && low > high
+        ? 'The smallest amount is above the largest.'
+        : undefined;
+  const apply = () => {
+    if (error) return;
+    const next = { min: draft.min.trim() || undefined, max: draft.max.trim() || undefined };
+    if (next.min !== min || next.max !== max) onChange(next);
+  };
+  const input = (end: 'min' | 'max', label: string) => (
+    <Field label={label} className="amount-field" error={end === 'min' ? error : undefined}>
+      {(control) => (
+        <input
+          {...control}
+          inputMode="decimal"
+          placeholder="$"
+          value={draft[end]}
+          onChange={(e) => setDraft({ ...draft, [end]: e.target.value })}
+          onBlur={apply}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') apply();
+          }}
+        />
+      )}
+    </Field>
+  );
+  return (
+    <>
+      {input('min', 'Amount from')}
+      {input('max', 'Amount to')}
+    </>
   );
 }

@@ -1,84 +1,102 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import type { Transaction } from '@card-console/shared/api/transactions';
+import type {
+  IndexAnswer,
+  IndexQuery,
+  IndexTransaction,
+} from '@card-console/shared/api/transaction-index';
 import { useNavigate } from '@tanstack/react-router';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import type { PagedList } from '../../../lib/use-url-pages';
 import type { CardChoices } from '../../cards/api/use-card-choices';
-import type { TransactionFilter, TransactionsSearch } from '../transactions-search';
+import type { TransactionsSearch } from '../transactions-search';
+import { ActiveFilters } from './active-filters';
 import { ExportButton } from './export-button';
 import { TransactionsFilters } from './transactions-filters';
 import { TRANSACTIONS_SEARCH_WORDS } from './transactions-search-words';
+import { TransactionsSummary } from './transactions-summary';
 import { TransactionsTable } from './transactions-table';
 
 interface TransactionsScreenProps {
   search: TransactionsSearch;
-  filter: TransactionFilter | undefined;
+  /** The index's query for `search` (days as instants in the person's zone). */
+  query: IndexQuery;
+  /** The days shown, YYYY-MM-DD (a preset's, or the custom ones). */
+  days: { from?: string | undefined; to?: string | undefined };
   /** The rows shown: the list's first `pages` pages. */
-  list: PagedList<Transaction> | undefined;
+  list: PagedList<IndexTransaction>;
+  /** The first page's answer: the whole set's count, sums, breakdown and freshness. */
+  answer: IndexAnswer;
   subAccounts: SubAccount[];
   cards: CardChoices;
   /** The rows shown are the previous filter's while the new list loads. */
   busy: boolean;
 }
 
+/**
+ * Transactions, from the BFF's index: every sub account or one, searched and filtered by
+ * anything a row holds, with the whole set's count and sums. A row opens the transaction as
+ * the card service has it now.
+ */
 export function TransactionsScreen(props: TransactionsScreenProps) {
-  const { search, filter, list, subAccounts, cards, busy } = props;
+  const { search, query, days, list, answer, subAccounts, cards, busy } = props;
   useDocumentTitle('Transactions');
   const navigate = useNavigate();
-  const go = (next: TransactionsSearch) => void navigate({ to: '/transactions', search: next });
+  const go = (next: TransactionsSearch, options?: { replace?: boolean }) =>
+    void navigate({ to: '/transactions', search: next, ...options });
   const subAccount = subAccounts.find((s) => s.id === search.subAccountId);
-  const empty = !list || list.rows.length === 0;
+  const empty = list.rows.length === 0;
+  const several = search.subAccountId === undefined && subAccounts.length !== 1;
 
   return (
     <section aria-labelledby="transactions-title">
       <div className="screen-header">
         <h1 id="transactions-title">Transactions</h1>
         <ExportButton
-          filter={filter}
-          search={search}
+          query={query}
+          days={days}
           subAccountName={subAccount?.name}
           blocked={
-            !filter
-              ? 'Nothing to export: no sub account to export from.'
-              : empty && !busy
-                ? 'Nothing to export: no transactions match these filters.'
-                : undefined
+            answer.summary.count === 0 && !busy
+              ? 'Nothing to export: no transactions match these filters.'
+              : undefined
           }
         />
       </div>
       <SearchNotice words={TRANSACTIONS_SEARCH_WORDS} />
-      {subAccounts.length === 0 ? (
-        <p className="empty">There are no sub accounts, so there are no transactions to show.</p>
+      <TransactionsFilters search={search} subAccounts={subAccounts} cards={cards} onChange={go} />
+      <ActiveFilters search={search} cards={cards} subAccounts={subAccounts} onChange={go} />
+      <TransactionsSummary
+        answer={answer}
+        query={query}
+        search={search}
+        subAccounts={subAccounts}
+        busy={busy}
+        onChange={(next) => go({ ...next, pages: undefined })}
+      />
+      {empty ? (
+        <p className="empty" aria-busy={busy || undefined}>
+          {answer.freshness.syncing
+            ? 'No transactions found yet: the sync is still reading the card service.'
+            : 'No transactions match these filters.'}
+        </p>
       ) : (
         <>
-          <TransactionsFilters
+          <TransactionsTable
+            rows={list.rows}
+            cards={cards.cards}
+            subAccountNames={several ? new Map(subAccounts.map((s) => [s.id, s.name])) : undefined}
             search={search}
-            subAccounts={subAccounts}
-            cards={cards}
-            onChange={go}
+            onSort={(sort) => go({ ...search, ...sort, pages: undefined })}
+            busy={busy || list.loadingMore}
           />
-          {!list || empty ? (
-            <p className="empty" aria-busy={busy || undefined}>
-              No transactions match these filters.
-            </p>
-          ) : (
-            <>
-              <TransactionsTable
-                rows={list.rows}
-                cards={cards.cards}
-                search={search}
-                busy={busy || list.loadingMore}
-              />
-              <PagedListFooter
-                list={list}
-                noun={['transaction', 'transactions']}
-                busy={busy}
-                capHint="Narrow the dates or filters, or export the whole list as CSV."
-              />
-            </>
-          )}
+          <PagedListFooter
+            list={list}
+            noun={['transaction', 'transactions']}
+            busy={busy}
+            capHint="Narrow the dates or filters, or export the whole list as CSV."
+          />
         </>
       )}
     </section>

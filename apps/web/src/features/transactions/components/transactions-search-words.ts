@@ -10,7 +10,8 @@ const reversed = (rejected: Record<string, unknown>) =>
 
 /** What the Transactions screen says about a link's value it left out. */
 export const TRANSACTIONS_SEARCH_WORDS: RejectedWords = {
-  subAccountId: (v) => `The link's sub account “${v}” isn't a sub account id; showing the first.`,
+  subAccountId: (v) =>
+    `The link's sub account “${v}” isn't a sub account id; showing every sub account.`,
   from: (v, rejected) =>
     reversed(rejected)
       ? `The link's dates were in the wrong order (from ${v} to ${rejected.to}); showing every date.`
@@ -19,7 +20,15 @@ export const TRANSACTIONS_SEARCH_WORDS: RejectedWords = {
     reversed(rejected)
       ? undefined
       : `The link's To date “${v}” isn't a date; showing transactions up to the latest.`,
-  status: (v) => `The link's status “${v}” isn't a status; showing all statuses.`,
-  cardId: (v) => `The link's card “${v}” isn't a card id; showing all cards.`,
+  period: (v) => `The link's period “${v}” isn't one this screen offers; showing any time.`,
+  status: (v) => `The link's status “${v}” isn't a status; it was left out.`,
+  cardId: (v) => `The link's card “${v}” isn't a card id; it was left out.`,
+  category: (v) => `The link's category “${v}” isn't a four-digit code; it was left out.`,
+  categoryGroup: (v) => `The link's category group “${v}” isn't one; it was left out.`,
+  min: (v) =>
+    `The link's smallest amount “${v}” isn't an amount (or is above the largest); left out.`,
+  max: (v) => `The link's largest amount “${v}” isn't an amount; left out.`,
+  sort: (v) => `The link's order “${v}” isn't one this screen offers; sorted by date.`,
+  by: (v) => `The link's totals “${v}” aren't ones this screen offers; no totals shown.`,
   pages: pagesWords,
 };

@@ -1,101 +1,167 @@
 import type { Card } from '@card-console/shared/api/cards';
-import type { Transaction } from '@card-console/shared/api/transactions';
+import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { StatusBadge } from '../../../components/status-badge';
-import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, formatShortDateTime } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
 import { TransactionAmount } from './transaction-amount';
 
 interface TableProps {
-  rows: readonly Transaction[];
+  rows: readonly IndexTransaction[];
   /** Cards this tab already knows: a name for a row the BFF could not name. */
   cards: Card[];
+  /** Sub accounts by id: a column of its own when the list shows several. */
+  subAccountNames: ReadonlyMap<string, string> | undefined;
   search: TransactionsSearch;
+  onSort: (sort: Pick<TransactionsSearch, 'sort' | 'dir'>) => void;
   busy?: boolean;
 }
 
 /**
- * One line per transaction on a wide window (cells cut with "…", the whole text in a tooltip),
- * stacked on a phone: date and amount, description and status, merchant, card.
+ * Every row in the page itself, not virtualised: the browser's find sees them all (at most
+ * the 20 pages a link reopens). One line per transaction on a wide window (cells cut with
+ * "…", the whole text in a tooltip), stacked on a phone. Date and Amount sort the list.
  */
-export function TransactionsTable({ rows, cards, search, busy }: TableProps) {
+export function TransactionsTable({
+  rows,
+  cards,
+  subAccountNames,
+  search,
+  onSort,
+  busy,
+}: TableProps) {
   const navigate = useNavigate();
   const known = new Map(cards.map((c) => [c.id, c]));
-  const open = (t: Transaction) =>
+  const open = (t: IndexTransaction) =>
     void navigate({ to: '/transactions/$transactionId', params: { transactionId: t.id }, search });
+  const sortedBy = search.sort ?? 'date';
+  const ascending = search.dir === 'asc';
+  const sortHeader = (key: 'date' | 'amount', label: string, className: string) => {
+    const current = sortedBy === key;
+    // A new column starts newest or largest first; the current one turns around.
+    const next = current ? !ascending : false;
+    return (
+      <th
+        scope="col"
+        className={className}
+        aria-sort={current ? (ascending ? 'ascending' : 'descending') : undefined}
+      >
+        <button
+          type="button"
+          className="sort-button"
+          title={`Sort by ${label.toLowerCase()}, ${next ? (key === 'date' ? 'oldest' : 'smallest') : key === 'date' ? 'newest' : 'largest'} first`}
+          onClick={() =>
+            onSort({
+              sort: key === 'amount' ? 'amount' : undefined,
+              dir: next ? 'asc' : undefined,
+            })
+          }
+        >
+          {label}
+          <span aria-hidden="true">{current ? (ascending ? ' ↑' : ' ↓') : ''}</span>
+        </button>
+      </th>
+    );
+  };
 
   return (
-    <VirtualTable
-      label="Transactions"
-      className="transactions-table"
-      columns={6}
-      rows={rows}
-      busy={busy}
-      rowHeight={{ wide: 36, narrow: 100 }}
-      rowKey={(t) => t.id}
-      head={
-        <tr>
-          <th scope="col" className="col-date">
-            Date
-          </th>
-          <th scope="col" className="col-description">
-            Description
-          </th>
-          <th scope="col" className="col-merchant">
-            Merchant
-          </th>
-          <th scope="col" className="num col-amount">
-            Amount
-          </th>
-          <th scope="col" className="col-status">
-            Status
-          </th>
-          <th scope="col" className="col-card">
-            Card
-          </th>
-        </tr>
-      }
-      renderRow={(t, index) => (
-        <tr aria-rowindex={index + 2} className="clickable" onClick={() => open(t)}>
-          <td className="col-date">
-            <time dateTime={t.date} title={formatDateTime(t.date)}>
-              {formatShortDateTime(t.date)}
-            </time>
-          </td>
-          <td className="col-description cut" title={t.description}>
-            <Link
-              to="/transactions/$transactionId"
-              params={{ transactionId: t.id }}
-              search={search}
-              onClick={(e) => e.stopPropagation()}
+    <div className="table-wrap">
+      <table
+        className={`transactions-table${subAccountNames ? ' with-sub-account' : ''}`}
+        aria-busy={busy || undefined}
+      >
+        <caption className="visually-hidden">Transactions</caption>
+        <thead>
+          <tr>
+            {sortHeader('date', 'Date', 'col-date')}
+            <th scope="col" className="col-description">
+              Description
+            </th>
+            <th scope="col" className="col-merchant">
+              Merchant
+            </th>
+            {sortHeader('amount', 'Amount', 'num col-amount')}
+            <th scope="col" className="col-status">
+              Status
+            </th>
+            <th scope="col" className="col-reason">
+              Decline reason
+            </th>
+            <th scope="col" className="col-card">
+              Card
+            </th>
+            {subAccountNames ? (
+              <th scope="col" className="col-sub-account">
+                Sub account
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((t) => (
+            <tr
+              key={`${t.subAccountId}\u0000${t.id}`}
+              className="clickable"
+              onClick={() => open(t)}
             >
-              {t.description}
-            </Link>
-          </td>
-          <td className="col-merchant cut" title={t.merchant?.description}>
-            {t.merchant?.description ?? <span className="muted">—</span>}
-          </td>
-          <td className="num col-amount">
-            <TransactionAmount cents={t.amountCents} />
-          </td>
-          <td className="col-status">
-            <StatusBadge status={t.status} />
-          </td>
-          <td className="col-card">
-            {t.cardId ? (
-              <CardRef
-                cardId={t.cardId}
-                card={t.card ?? known.get(t.cardId)}
-                onClick={(e) => e.stopPropagation()}
-              />
-            ) : (
-              <span className="muted">—</span>
-            )}
-          </td>
-        </tr>
-      )}
-    />
+              <td className="col-date">
+                <time dateTime={t.date} title={formatDateTime(t.date)}>
+                  {formatShortDateTime(t.date)}
+                </time>
+              </td>
+              <td className="col-description cut" title={t.description}>
+                <Link
+                  to="/transactions/$transactionId"
+                  params={{ transactionId: t.id }}
+                  search={search}
+                  onClick={(e) => e.stopPropagation()}
+                >
+                  {t.description}
+                </Link>
+              </td>
+              <td
+                className="col-merchant cut"
+                title={
+                  t.merchant
+                    ? `${t.merchant.description} — ${t.merchant.categoryCode}${t.merchant.categoryName ? ` ${t.merchant.categoryName}` : ''}`
+                    : undefined
+                }
+              >
+                {t.merchant?.description ?? <span className="muted">—</span>}
+              </td>
+              <td className="num col-amount">
+                <TransactionAmount cents={t.amountCents} />
+              </td>
+              <td className="col-status">
+                <StatusBadge status={t.status} />
+              </td>
+              <td className="col-reason cut" title={t.declineReason}>
+                {t.declineReason ?? <span className="muted">—</span>}
+              </td>
+              <td className="col-card">
+                {t.cardId ? (
+                  <CardRef
+                    cardId={t.cardId}
+                    card={t.card ?? known.get(t.cardId)}
+                    onClick={(e) => e.stopPropagation()}
+                  />
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              {subAccountNames ? (
+                <td
+                  className="col-sub-account cut"
+                  title={subAccountNames.get(t.subAccountId) ?? t.subAccountId}
+                >
+                  {subAccountNames.get(t.subAccountId) ?? t.subAccountId}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,0 +1,204 @@
+// The finance questions the transaction index answers, in real Chromium against the product
+// as `pnpm start` runs it (demo mode), at 1280×800 and 390×844, each in at most four
+// interactions on the Transactions screen. Every figure the screen shows is checked against
+// the card service's own answer (the BFF's `/api/transactions`, walked page by page per sub
+// account), never against the index itself.
+
+import type { SubAccount, SubAccountPage } from '@card-console/shared/api/sub-accounts';
+import type { CategoryCatalog } from '@card-console/shared/api/transaction-index';
+import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
+import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
+import { formatCents } from '@card-console/shared/money';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Period, periodDays } from '../src/features/transactions/periods';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_PASSWORD, signIn } from './support/sign-in';
+
+const ZONE = 'America/New_York';
+let product: Running;
+let browser: Browser;
+
+beforeAll(async () => {
+  // Five times the default demo: a day then holds about 10 declines, so "yesterday"
+  // is never empty, whatever the hour the test runs.
+  // The checks walk the card service's list page by page: past a person's rate limit.
+  product = await startProduct({
+    DEMO_TRANSACTIONS: '100000',
+    API_RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** A signed-in finance person's page at a window size. */
+async function financePage(width: number, height: number) {
+  const opened = await newPage(browser, product.url, {
+    timezoneId: ZONE,
+    viewport: { width, height },
+  });
+  await opened.page.goto('/sign-in');
+  await signIn(opened.page, 'finance@demo.test', DEMO_PASSWORD);
+  await opened.page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
+  return opened;
+}
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  const response = await page.request.get(path, { headers: { 'X-CSRF': '1' } });
+  expect(response.status(), path).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Every transaction of the period, straight from the card service, every sub account. */
+async function serviceRows(page: Page, period: Period): Promise<Transaction[]> {
+  const days = periodDays(period, instantToIsoDay(Date.now(), ZONE));
+  const bounds = dayRangeToBounds(days.from, days.to, ZONE);
+  const subAccounts: SubAccount[] = [];
+  let next: string | undefined;
+  do {
+    const list = await api<SubAccountPage>(
+      page,
+      `/api/sub-accounts${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
+    );
+    subAccounts.push(...list.items);
+    next = list.nextCursor;
+  } while (next);
+  const rows: Transaction[] = [];
+  for (const sub of subAccounts) {
+    let cursor: string | undefined;
+    do {
+      const query = new URLSearchParams({
+        subAccountId: sub.id,
+        from: String(bounds.from),
+        to: String(bounds.to),
+        ...(cursor ? { cursor } : {}),
+      });
+      const page_ = await api<TransactionPage>(page, `/api/transactions?${query}`);
+      rows.push(...page_.items);
+      cursor = page_.nextCursor;
+    } while (cursor);
+  }
+  return rows;
+}
+
+const debits = (rows: Transaction[]) => rows.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0);
+
+/** Opens Transactions and waits until the index has synced what it shows. */
+async function openSynced(page: Page) {
+  await page.goto('/transactions');
+  await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+  await page.getByText(/^Updated /).waitFor({ timeout: 60_000 });
+}
+
+async function summaryFigures(page: Page) {
+  const text = (await page.locator('.summary-figures').textContent()) ?? '';
+  return text;
+}
+
+const sizes = [
+  [1280, 800],
+  [390, 844],
+] as const;
+
+describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
+  let page: Page;
+  let problems: string[];
+  beforeAll(async () => {
+    ({ page, problems } = await financePage(width, height));
+    await openSynced(page);
+  }, 120_000);
+  afterAll(async () => page?.context().close());
+
+  /** On a phone the filters past the search, sub account and period fold under "Filters". */
+  async function unfold() {
+    const toggle = page.getByRole('button', { name: /^Filters/ });
+    if (await toggle.isVisible()) {
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      return 1;
+    }
+    return 0;
+  }
+
+  it('"software spend last quarter, by card": category, period, totals by card', async () => {
+    let interactions = await unfold();
+    await page.getByRole('combobox', { name: 'Category' }).fill('software');
+    interactions++;
+    await page.getByRole('option', { name: /^software/ }).click();
+    interactions++;
+    await page.getByLabel('Period').selectOption('last-quarter');
+    interactions++;
+    await page.getByLabel('Totals by').selectOption('card');
+    interactions++;
+    // The phone's fold is the one more step a narrow window takes.
+    expect(interactions).toBeLessThanOrEqual(width < 640 ? 5 : 4);
+
+    const catalog = await api<CategoryCatalog>(page, '/api/index/categories');
+    const software = new Set(
+      catalog.categories.filter((c) => c.themes?.includes('software')).map((c) => c.code),
+    );
+    const want = (await serviceRows(page, 'last-quarter')).filter(
+      (t) => t.merchant && software.has(t.merchant.categoryCode),
+    );
+    expect(want.length).toBeGreaterThan(0);
+    await expect
+      .poll(() => summaryFigures(page))
+      .toContain(`${want.length.toLocaleString('en-US')} transaction`);
+    expect(await summaryFigures(page)).toContain(formatCents(debits(want)));
+
+    // Each card's line is its own spend, from the card service's rows.
+    const table = page.getByRole('table', { name: 'Totals by card' });
+    await table.waitFor();
+    const byCard = new Map<string, Transaction[]>();
+    for (const t of want) byCard.set(t.cardId ?? '', [...(byCard.get(t.cardId ?? '') ?? []), t]);
+    const lines = await table.locator('tbody tr').all();
+    expect(lines.length).toBe(Math.min(byCard.size, 25));
+    const biggest = [...byCard.values()].sort((a, b) => debits(b) - debits(a))[0] ?? [];
+    const firstLine = (await lines[0]?.textContent()) ?? '';
+    expect(firstLine).toContain(formatCents(debits(biggest)));
+    expect(firstLine).toContain(biggest[0]?.card?.name ?? '');
+
+    expect(new URL(page.url()).searchParams.get('period')).toBe('last-quarter');
+    await screenshot(page, `transactions-software-by-card-${width}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('"yesterday\'s declines company-wide, with reasons": period and status', async () => {
+    await page.goto('/transactions');
+    await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+    let interactions = 0;
+    await page.getByLabel('Period').selectOption('yesterday');
+    interactions++;
+    interactions += await unfold();
+    await page.locator('.status-choices summary').click();
+    interactions++;
+    await page.getByRole('checkbox', { name: 'declined' }).check();
+    interactions++;
+    expect(interactions).toBeLessThanOrEqual(width < 640 ? 4 : 3);
+
+    const want = (await serviceRows(page, 'yesterday')).filter((t) => t.status === 'declined');
+    expect(want.length, 'the demo should have declines yesterday').toBeGreaterThan(0);
+    await expect
+      .poll(() => summaryFigures(page))
+      .toContain(`${want.length.toLocaleString('en-US')} transaction`);
+    const rows = page.locator('.transactions-table tbody tr');
+    await expect.poll(() => rows.count()).toBe(Math.min(want.length, 100));
+    // Every row says why it was declined, as the card service says.
+    const reasons = await page.locator('.transactions-table tbody td.col-reason').allTextContents();
+    expect(want.length, "one page should hold the day's declines").toBeLessThanOrEqual(100);
+    expect(reasons.sort()).toEqual(want.map((t) => t.declineReason ?? '—').sort());
+    expect(reasons.some((r) => r !== '—')).toBe(true);
+    // Over every sub account, so each row names its own.
+    if (width >= 640) {
+      await page.getByRole('columnheader', { name: 'Sub account' }).waitFor();
+    }
+    await screenshot(page, `transactions-declines-yesterday-${width}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});

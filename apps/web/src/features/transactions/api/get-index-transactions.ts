@@ -1,0 +1,50 @@
+import type { IndexAnswer, IndexQuery } from '@card-console/shared/api/transaction-index';
+import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ApiQuery, apiJson } from '../../../lib/api-client';
+import { STALE_MS } from '../../../lib/query-client';
+
+/** How often to ask again while the index is syncing what the list shows. */
+export const SYNCING_POLL_MS = 1_000;
+
+export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) {
+  return apiJson<IndexAnswer>('/api/index/transactions', { query: query as ApiQuery, signal });
+}
+
+/**
+ * The list from its first page, which "Load more" extends a page at a time (keyset: rows the
+ * index gains meanwhile neither repeat nor shift the pages). While a sync of what it shows
+ * runs, the list asks again every second; a list that has grown never goes stale by itself.
+ */
+export function indexTransactionsQueryOptions(query: IndexQuery) {
+  return infiniteQueryOptions({
+    queryKey: ['transactions', 'index', query] as const,
+    queryFn: ({ pageParam, signal }) =>
+      fetchIndexTransactions(pageParam ? { ...query, cursor: pageParam } : query, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: IndexAnswer) => last.nextCursor,
+    staleTime: (q) => ((q.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
+    refetchInterval: (q) =>
+      q.state.data?.pages[0]?.freshness.syncing && q.state.data.pages.length === 1
+        ? SYNCING_POLL_MS
+        : false,
+  });
+}
+
+/**
+ * Refresh: the BFF reads the asked sub accounts' open days again (at most once in 5 s), then
+ * the list is asked for from its first page.
+ */
+export function useRefreshIndex(query: IndexQuery) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const { subAccountId } = query;
+      await fetchIndexTransactions({
+        ...(subAccountId === undefined ? {} : { subAccountId }),
+        refresh: '1',
+        limit: '1',
+      });
+    },
+    onSuccess: () => queryClient.resetQueries({ queryKey: ['transactions', 'index'] }),
+  });
+}

@@ -5,7 +5,8 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from './lib/query-client';
 import { startRouter } from './router';
-import { financeSession, productionMeta, subAccounts, transaction } from './test/fixtures';
+import { financeSession, productionMeta, subAccounts } from './test/fixtures';
+import { indexRow, serveIndex } from './test/serve-index';
 import { requestsTo, sentRequests, server, serveSignedOut } from './test/server';
 
 const reads = () =>
@@ -18,8 +19,8 @@ function serveProgram() {
   server.use(
     http.get('/api/session', () => HttpResponse.json(financeSession())),
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/transactions', () => HttpResponse.json({ items: [transaction()] })),
   );
+  serveIndex([indexRow()]);
 }
 
 /** The router as the page's first script starts it (start.ts): loading, nothing rendered. */
@@ -36,33 +37,34 @@ function start(path: string) {
 }
 
 describe('the router, started before React renders', () => {
-  it('on the Transactions landing reads the session, the sub accounts, then the first one’s list', async () => {
+  it('on the Transactions landing reads the session, then the sub accounts and the list of all of them at once', async () => {
     serveProgram();
     const { router, renderApp } = start('/transactions');
-    await waitFor(() => expect(requestsTo('/api/transactions')).toHaveLength(1));
-    expect(reads()).toEqual([
-      '/api/session',
-      '/api/sub-accounts',
-      '/api/transactions?subAccountId=sa_ops',
-    ]);
+    await waitFor(() => expect(requestsTo('/api/index/transactions')).toHaveLength(1));
+    expect(reads()[0]).toBe('/api/session');
+    expect(reads().slice(1).sort()).toEqual(['/api/index/transactions', '/api/sub-accounts']);
     expect(sentRequests[0]?.headers.get('x-csrf')).toBe('1');
 
     // Rendering takes over that load: the rows come from it, nothing is asked for again.
     renderApp();
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
-    expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops' });
+    expect(router.state.location.search).toEqual({});
     expect(reads()).toHaveLength(3);
   });
 
   it('reads any list the address names, filters and all, as the screen will ask for it', async () => {
     serveProgram();
-    const { renderApp } = start('/transactions?subAccountId=sa_mkt&status=settled');
-    await waitFor(() => expect(requestsTo('/api/transactions')).toHaveLength(1));
-    expect(reads()).toContain('/api/transactions?subAccountId=sa_mkt&status=settled');
+    const { renderApp } = start(
+      '/transactions?subAccountId=sa_ops&status=%5B%22settled%22%2C%22refund%22%5D',
+    );
+    await waitFor(() => expect(requestsTo('/api/index/transactions')).toHaveLength(1));
+    expect(reads()).toContain(
+      '/api/index/transactions?subAccountId=sa_ops&status=settled&status=refund',
+    );
 
     renderApp();
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
-    expect(requestsTo('/api/transactions')).toHaveLength(1);
+    expect(requestsTo('/api/index/transactions')).toHaveLength(1);
     expect(requestsTo('/api/sub-accounts')).toHaveLength(1);
     expect(requestsTo('/api/session')).toHaveLength(1);
   });
@@ -75,6 +77,6 @@ describe('the router, started before React renders', () => {
     expect(router.state.location.pathname).toBe('/sign-in');
     expect(requestsTo('/api/session')).toHaveLength(1);
     expect(requestsTo('/api/sub-accounts')).toHaveLength(0);
-    expect(requestsTo('/api/transactions')).toHaveLength(0);
+    expect(requestsTo('/api/index/transactions')).toHaveLength(0);
   });
 });

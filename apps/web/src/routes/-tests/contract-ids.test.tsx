@@ -5,12 +5,13 @@
 // every query with the BFF's own schemas and answers only the exact ids and cursors it issued.
 import { type Card, cardListQuerySchema } from '@card-console/shared/api/cards';
 import { subAccountListQuerySchema } from '@card-console/shared/api/sub-accounts';
-import { transactionListQuerySchema } from '@card-console/shared/api/transactions';
+import { type IndexAnswer, indexQuerySchema } from '@card-console/shared/api/transaction-index';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { card, financeSession, transaction } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { queryOf } from '../../test/serve-index';
 import { apiError, server } from '../../test/server';
 
 const CARD_A = 'card one/+%é';
@@ -74,15 +75,30 @@ function serveProgram() {
       if (!found) stray.push(`card ${JSON.stringify(id)}`);
       return found ? HttpResponse.json(found) : apiError(404, 'not_found', 'No such card.');
     }),
-    http.get('/api/transactions', ({ request }) => {
-      const q = query(request, (v) => transactionListQuerySchema.parse(v));
-      if (q instanceof Response) return q;
-      if (q.subAccountId !== SUB_B || (q.cardId !== undefined && q.cardId !== CARD_B)) {
-        if (q.subAccountId !== SUB_A) stray.push(`transactions of ${JSON.stringify(q)}`);
-        return HttpResponse.json({ items: [] });
+    http.get('/api/index/transactions', ({ request }) => {
+      let q: ReturnType<typeof indexQuerySchema.parse>;
+      try {
+        q = indexQuerySchema.parse(queryOf(request.url));
+      } catch (error) {
+        return apiError(400, 'invalid_query', String(error));
       }
-      if (q.cursor === undefined) return HttpResponse.json({ items: [txA], nextCursor: TX_CURSOR });
-      if (q.cursor === TX_CURSOR) return HttpResponse.json({ items: [txB] });
+      const answer = (items: (typeof txA)[], nextCursor?: string): IndexAnswer => ({
+        items: items.map((t) => ({ ...t, subAccountId: SUB_B })),
+        ...(nextCursor ? { nextCursor } : {}),
+        summary: { count: items.length, debitCents: 2_500, creditCents: 0 },
+        freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
+      });
+      const unknownSub = q.subAccountId?.some((id) => id !== SUB_A && id !== SUB_B);
+      const unknownCard = q.cardId?.some((id) => id !== CARD_A && id !== CARD_B);
+      if (unknownSub || unknownCard) stray.push(`transactions of ${JSON.stringify(q)}`);
+      if (
+        (q.subAccountId !== undefined && !q.subAccountId.includes(SUB_B)) ||
+        (q.cardId !== undefined && !q.cardId.includes(CARD_B))
+      ) {
+        return HttpResponse.json(answer([]));
+      }
+      if (q.cursor === undefined) return HttpResponse.json(answer([txA], TX_CURSOR));
+      if (q.cursor === TX_CURSOR) return HttpResponse.json(answer([txB]));
       stray.push(`transactions cursor ${JSON.stringify(q.cursor)}`);
       return apiError(400, 'invalid_query', 'unknown cursor');
     }),
@@ -117,7 +133,8 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
 
     await user.click(screen.getByRole('link', { name: 'Transactions on this card' }));
     await screen.findByRole('heading', { level: 1, name: 'Transactions' });
-    expect(router.state.location.search).toMatchObject({ cardId: CARD_B });
+    expect(router.state.location.search).toMatchObject({ cardId: [CARD_B] });
+    await screen.findByRole('row', { name: /Purchase one/ });
     noErrorScreen();
   });
 
@@ -125,7 +142,9 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
     serveProgram();
     const { user, router } = renderApp('/transactions', { session: financeSession() });
     await screen.findByRole('heading', { level: 1, name: 'Transactions' });
-    expect(router.state.location.search).toMatchObject({ subAccountId: SUB_A });
+    expect(router.state.location.search).toEqual({});
+    await user.selectOptions(screen.getByLabelText('Sub account'), SUB_A);
+    await screen.findByText('No transactions match these filters.');
     await user.selectOptions(screen.getByLabelText('Sub account'), SUB_B);
     await screen.findByRole('row', { name: /Purchase one/ });
     expect(router.state.location.search).toMatchObject({ subAccountId: SUB_B });
@@ -140,7 +159,7 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
     noErrorScreen();
   });
 
-  it('opens the first sub account whose id a link can hold, not one it would drop again', async () => {
+  it('every sub account is listed without naming one, even one whose id a link cannot hold', async () => {
     serveProgram();
     server.use(
       http.get('/api/sub-accounts', () =>
@@ -154,7 +173,7 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
     );
     const { router } = renderApp('/transactions', { session: financeSession() });
     await screen.findByRole('row', { name: /Purchase one/ });
-    expect(router.state.location.search).toMatchObject({ subAccountId: SUB_B });
+    expect(router.state.location.search).toEqual({});
     noErrorScreen();
   });
 
@@ -172,7 +191,7 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
     await within(again.container).findByRole('row', { name: /Purchase one/ });
     expect(again.router.state.location.search).toMatchObject({
       subAccountId: SUB_B,
-      cardId: CARD_B,
+      cardId: [CARD_B],
     });
     noErrorScreen();
   });

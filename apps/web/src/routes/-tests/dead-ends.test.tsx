@@ -26,9 +26,12 @@ describe('dead ends say what happened and offer a way on, without logging an err
     server.use(
       http.get('/api/transactions/:id', () => apiError(404, 'not_found', 'No such transaction.')),
     );
-    const { router } = renderApp('/transactions/tx_gone?subAccountId=sa_ops&status=settled', {
-      session: financeSession(),
-    });
+    const { router } = renderApp(
+      '/transactions/tx_gone?subAccountId=sa_ops&status=%5B%22settled%22%5D',
+      {
+        session: financeSession(),
+      },
+    );
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Transaction not found' }),
     ).toBeInTheDocument();
@@ -36,7 +39,7 @@ describe('dead ends say what happened and offer a way on, without logging an err
     const href = new URL(back.getAttribute('href') ?? '', 'http://x');
     expect(href.pathname).toBe('/transactions');
     expect(href.searchParams.get('subAccountId')).toBe('sa_ops');
-    expect(href.searchParams.get('status')).toBe('settled');
+    expect(href.searchParams.get('status')).toBe('["settled"]');
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/transactions/tx_gone');
     expect(logged).not.toHaveBeenCalled();

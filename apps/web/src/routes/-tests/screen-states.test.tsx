@@ -22,7 +22,13 @@ function serveSlowly(ms: number) {
     http.get('/api/sub-accounts', () => slow({ items: subAccounts })),
     http.get('/api/cards', () => slow({ items: [card()] })),
     http.get('/api/cards/:id', () => slow(card())),
-    http.get('/api/transactions', () => slow({ items: [transaction()] })),
+    http.get('/api/index/transactions', () =>
+      slow({
+        items: [{ ...transaction(), subAccountId: 'sa_ops' }],
+        summary: { count: 1, debitCents: 1_250, creditCents: 0 },
+        freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
+      }),
+    ),
     http.get('/api/transactions/:id', () => slow(transaction())),
     http.get('/api/audit', () => slow({ items: [auditRecord()] })),
     http.get('/api/second-factors', () => slow(secondFactors())),
@@ -33,7 +39,7 @@ const screens: [path: string, loaded: RegExp | string][] = [
   ['/sub-accounts', 'Sub accounts'],
   ['/cards', 'Cards'],
   ['/cards/card_1', 'Travel card'],
-  ['/transactions?subAccountId=sa_ops', 'Transactions'],
+  ['/transactions', 'Transactions'],
   ['/transactions/tx_1', 'Coffee beans'],
   ['/audit', 'Audit'],
   ['/security', 'Security'],
@@ -53,7 +59,7 @@ describe('every screen', () => {
   it.each(screens)('%s shows an error with its request id and a Retry', async (path) => {
     serveSlowly(0);
     server.use(
-      http.get(/\/api\/(cards|transactions|audit|second-factors)/, () =>
+      http.get(/\/api\/(cards|transactions|index|audit|second-factors)/, () =>
         apiError(502, 'upstream_error', 'The card service failed.'),
       ),
       http.get('/api/sub-accounts', () =>

@@ -84,7 +84,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(href.pathname).toBe('/transactions');
     expect(Object.fromEntries(href.searchParams)).toEqual({
       subAccountId: 'sa_main',
-      cardId: 'card_1',
+      cardId: '["card_1"]',
       from: '2026-01-02',
       to: '2026-04-01',
     });

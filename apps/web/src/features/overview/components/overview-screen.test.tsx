@@ -4,6 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
+import { serveIndex } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
 import { formatUpdatedAt } from './overview-freshness';
 
@@ -34,8 +35,8 @@ function overview(overrides: Partial<Overview> = {}): Overview {
       { day: '2026-03-01', debitsCents: 10_000, creditsCents: 0, count: 10 },
     ],
     categories: [
-      { key: 'travel', label: 'Travel', debitsCents: 90_000, count: 3 },
-      { key: 'restaurants', label: 'Restaurants', debitsCents: 33_456, count: 30 },
+      { key: 'airlines', label: 'Travel', debitsCents: 90_000, count: 3 },
+      { key: 'misc-stores', label: 'Restaurants', debitsCents: 33_456, count: 30 },
     ],
     merchants: [{ key: 'ACME AIR', label: 'ACME AIR', debitsCents: 90_000, count: 3 }],
     cards: [{ key: 'card_9', label: 'Travel •••• 4242', debitsCents: 123_456, count: 33 }],
@@ -57,10 +58,19 @@ function serve(...answers: Overview[]) {
 const CUSTOM = '/overview?subAccountId=sa_mkt&period=custom&from=2026-03-02&to=2026-03-04';
 
 /** A link's target as path and search values. */
+/** Where a link goes: its path and search, a list (the router writes JSON) read back. */
 function target(link: HTMLElement) {
   const url = new URL(link.getAttribute('href') ?? '', 'http://x');
-  return { path: url.pathname, search: Object.fromEntries(url.searchParams) };
+  const search = Object.fromEntries(
+    [...url.searchParams].map(([key, value]) => [
+      key,
+      value.startsWith('[') ? (JSON.parse(value) as unknown) : value,
+    ]),
+  );
+  return { path: url.pathname, search };
 }
+
+const SPEND = ['pending', 'settled', 'refund', 'dispute'];
 
 const spendSection = () => screen.getByRole('region', { name: 'Spend per day' });
 
@@ -132,35 +142,41 @@ describe('overview screen', () => {
     ]);
   });
 
-  it('drills down into Transactions: a day, a card, declines; rows it cannot filter by say so', async () => {
+  it('drills down into Transactions exactly: a day, a card, a category group, a merchant, a decline reason', async () => {
     serve(overview());
     renderApp(CUSTOM, { session: financeSession() });
     await screen.findByRole('heading', { name: 'Overview' });
+    const period = { subAccountId: 'sa_mkt', from: '2026-03-02', to: '2026-03-04' };
+    // Spend is what the Overview counts as spend: those statuses, so the debits match.
     expect(target(screen.getByRole('link', { name: /^Mar 3:/ }))).toEqual({
       path: '/transactions',
-      search: { subAccountId: 'sa_mkt', from: '2026-03-03', to: '2026-03-03' },
+      search: { ...period, from: '2026-03-03', to: '2026-03-03', status: SPEND },
     });
-    expect(target(screen.getByRole('link', { name: /^Travel •••• 4242:/ }))).toEqual({
-      path: '/transactions',
-      search: { subAccountId: 'sa_mkt', from: '2026-03-02', to: '2026-03-04', cardId: 'card_9' },
+    expect(target(screen.getByRole('link', { name: /^Travel •••• 4242:/ })).search).toEqual({
+      ...period,
+      status: SPEND,
+      cardId: ['card_9'],
     });
-    expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ }))).toEqual({
-      path: '/transactions',
-      search: { subAccountId: 'sa_mkt', from: '2026-03-02', to: '2026-03-04', status: 'declined' },
+    expect(target(screen.getByRole('link', { name: /^Travel: / })).search).toEqual({
+      ...period,
+      status: SPEND,
+      categoryGroup: ['airlines'],
     });
-    const category = screen.getByRole('link', { name: /^Travel: / });
-    expect(target(category).search).toEqual({
-      subAccountId: 'sa_mkt',
-      from: '2026-03-02',
-      to: '2026-03-04',
+    expect(target(screen.getByRole('link', { name: /^ACME AIR: / })).search).toEqual({
+      ...period,
+      status: SPEND,
+      merchant: ['ACME AIR'],
     });
-    expect(category).toHaveAttribute(
-      'title',
-      expect.stringMatching(/can't be filtered by category/),
-    );
+    expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ })).search).toEqual({
+      ...period,
+      status: ['declined'],
+      declineReason: ['insufficient_funds'],
+    });
+    // No row says it cannot be filtered any more.
+    expect(screen.queryByText(/can't be filtered/)).not.toBeInTheDocument();
   });
 
-  it('over all sub accounts, links open the first; a week bar opens its days within the period', async () => {
+  it('over all sub accounts, links open all of them; a week bar opens its days within the period', async () => {
     serve(
       overview({
         period: { from: '2026-01-01', to: '2026-04-30', tz: 'UTC' },
@@ -176,15 +192,11 @@ describe('overview screen', () => {
       session: financeSession(),
     });
     const first = await screen.findByRole('link', { name: 'Week of Dec 29: $5.00 spent' });
-    expect(target(first).search).toEqual({
-      subAccountId: 'sa_ops',
-      from: '2026-01-01',
-      to: '2026-01-04',
-    });
+    expect(target(first).search).toEqual({ from: '2026-01-01', to: '2026-01-04', status: SPEND });
     expect(target(screen.getByRole('link', { name: /^Week of Apr 27/ })).search).toEqual({
-      subAccountId: 'sa_ops',
       from: '2026-04-27',
       to: '2026-04-30',
+      status: SPEND,
     });
     expect(
       new URL(requestsTo('/api/insights/overview')[0]?.url ?? '').searchParams.has('subAccountId'),
@@ -192,13 +204,13 @@ describe('overview screen', () => {
     // A bar is a link: the keyboard reaches it.
     first.focus();
     expect(first).toHaveFocus();
-    server.use(http.get('/api/transactions', () => HttpResponse.json({ items: [] })));
+    serveIndex([]);
     await user.click(screen.getByRole('link', { name: /^Week of Apr 27/ }));
     expect(await screen.findByRole('heading', { name: 'Transactions' })).toBeInTheDocument();
     expect(router.state.location.search).toEqual({
-      subAccountId: 'sa_ops',
       from: '2026-04-27',
       to: '2026-04-30',
+      status: SPEND,
     });
   });
 

@@ -1,9 +1,9 @@
-import type { TransactionPage } from '@card-console/shared/api/transactions';
 import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { financeSession, subAccounts, transaction } from '../../../test/fixtures';
+import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
+import { indexRow, serveIndex } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
 
 const INTERRUPTED = 'The export was interrupted before it finished; nothing was saved. Try again.';
@@ -44,12 +44,8 @@ function serveReceipt(requestId: string, receipt: { rows: number; bytes: number 
 let createObjectURL: ReturnType<typeof vi.fn>;
 let clicks: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
-  server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/transactions', () =>
-      HttpResponse.json<TransactionPage>({ items: [transaction()] }),
-    ),
-  );
+  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  serveIndex([indexRow()]);
   createObjectURL = vi.fn(() => 'blob:mock');
   Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
   clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
@@ -68,7 +64,7 @@ describe('transactions export', () => {
     let finish: (response: Response) => void = () => {};
     server.use(
       http.get(
-        '/api/transactions/export.csv',
+        '/api/index/transactions/export.csv',
         () => new Promise<Response>((resolve) => (finish = resolve)),
       ),
     );
@@ -78,7 +74,7 @@ describe('transactions export', () => {
     expect(busy).toHaveFocus();
     expect(busy).toHaveAttribute('aria-disabled', 'true');
     await user.click(busy);
-    expect(requestsTo('/api/transactions/export.csv')).toHaveLength(1);
+    expect(requestsTo('/api/index/transactions/export.csv')).toHaveLength(1);
     finish(csvResponse(WHOLE));
     const ready = await screen.findByRole('button', { name: 'Export CSV' });
     expect(ready).toHaveFocus();
@@ -89,7 +85,7 @@ describe('transactions export', () => {
   it('when the server cuts the download part-way, says so and saves nothing', async () => {
     server.use(
       http.get(
-        '/api/transactions/export.csv',
+        '/api/index/transactions/export.csv',
         () =>
           new HttpResponse(streamCutAfterRows(200), { headers: { 'Content-Type': 'text/csv' } }),
       ),
@@ -107,7 +103,7 @@ describe('transactions export', () => {
   it('a second try after an interruption saves the whole file and clears the message', async () => {
     let attempts = 0;
     server.use(
-      http.get('/api/transactions/export.csv', () => {
+      http.get('/api/index/transactions/export.csv', () => {
         attempts += 1;
         return attempts === 1
           ? csvResponse(streamCutAfterRows(3), 'req-export-cut')
@@ -122,14 +118,16 @@ describe('transactions export', () => {
     const blob = (createObjectURL.mock.calls[0] as unknown[] | undefined)?.[0] as Blob;
     expect(await blob.text()).toBe(WHOLE);
     expect(screen.queryByText(INTERRUPTED)).not.toBeInTheDocument();
-    expect(requestsTo('/api/transactions/export.csv')).toHaveLength(2);
+    expect(requestsTo('/api/index/transactions/export.csv')).toHaveLength(2);
     // A body that broke off is never asked about: it is interrupted whatever a receipt says.
     expect(requestsTo('/api/transactions/export-receipts/req-export-cut')).toHaveLength(0);
   });
 
   it("a whole body whose receipt has its byte count saves the file, asking by the export's request id", async () => {
     const body = 'id,date,description\ntx_1,2026-03-05,Café ☕\n'; // bytes, not characters
-    server.use(http.get('/api/transactions/export.csv', () => csvResponse(body, 'req-export-7')));
+    server.use(
+      http.get('/api/index/transactions/export.csv', () => csvResponse(body, 'req-export-7')),
+    );
     serveReceipt('req-export-7', { rows: 1, bytes: encoder.encode(body).length });
     await exportFrom('/transactions?subAccountId=sa_ops');
     await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
@@ -141,7 +139,7 @@ describe('transactions export', () => {
   });
 
   it('a body that ends cleanly but short of its receipt (a proxy hid the cut) saves nothing', async () => {
-    server.use(http.get('/api/transactions/export.csv', () => csvResponse(WHOLE)));
+    server.use(http.get('/api/index/transactions/export.csv', () => csvResponse(WHOLE)));
     serveReceipt('req-export-1', { rows: 2_000, bytes: 312_456 });
     await exportFrom('/transactions?subAccountId=sa_ops');
     expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
@@ -158,7 +156,7 @@ describe('transactions export', () => {
     'a whole-looking body that %s saves nothing and says it was interrupted',
     async (_, answer) => {
       server.use(
-        http.get('/api/transactions/export.csv', () => csvResponse(WHOLE)),
+        http.get('/api/index/transactions/export.csv', () => csvResponse(WHOLE)),
         http.get('/api/transactions/export-receipts/:requestId', answer),
       );
       await exportFrom('/transactions?subAccountId=sa_ops');
@@ -172,7 +170,7 @@ describe('transactions export', () => {
   it('a body without a request id cannot be checked, so nothing is saved', async () => {
     server.use(
       http.get(
-        '/api/transactions/export.csv',
+        '/api/index/transactions/export.csv',
         () => new HttpResponse(WHOLE, { headers: { 'Content-Type': 'text/csv' } }),
       ),
     );
@@ -183,7 +181,7 @@ describe('transactions export', () => {
 
   it('a refusal before any row is an export failure with the server’s reason', async () => {
     server.use(
-      http.get('/api/transactions/export.csv', () =>
+      http.get('/api/index/transactions/export.csv', () =>
         apiError(429, 'export_busy', 'Another export of yours is still running.'),
       ),
     );

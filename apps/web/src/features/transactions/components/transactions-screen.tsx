@@ -65,6 +65,9 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
         />
       </div>
       <SearchNotice words={TRANSACTIONS_SEARCH_WORDS} />
+      {subAccounts.length === 0 ? (
+        <p className="empty">There are no sub accounts, so there are no transactions to show.</p>
+      ) : null}
       <TransactionsFilters search={search} subAccounts={subAccounts} cards={cards} onChange={go} />
       <ActiveFilters search={search} cards={cards} subAccounts={subAccounts} onChange={go} />
       <TransactionsSummary

@@ -66,12 +66,18 @@ export function TransactionsTable({
   };
 
   return (
-    <div className="table-wrap">
+    <section
+      className="table-wrap"
+      aria-busy={busy || undefined}
+      // A scrollable region must be reachable by keyboard.
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: scroll container, see above
+      tabIndex={0}
+      aria-label="Transactions table"
+    >
       <table
         className={`transactions-table${subAccountNames ? ' with-sub-account' : ''}`}
-        aria-busy={busy || undefined}
+        aria-label="Transactions"
       >
-        <caption className="visually-hidden">Transactions</caption>
         <thead>
           <tr>
             {sortHeader('date', 'Date', 'col-date')}
@@ -162,6 +168,6 @@ export function TransactionsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

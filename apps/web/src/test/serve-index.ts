@@ -1,0 +1,164 @@
+// A BFF transaction index for the web tests: the screen's requests are checked against the
+// BFF's own query schema, then answered over the given rows as the index documents it (every
+// member narrows, a list means any of them, amounts are sizes, `to` included), paged by an
+// offset cursor, with the whole set's count and sums.
+import {
+  type CategoryCatalog,
+  type IndexAnswer,
+  type IndexFreshness,
+  type IndexTransaction,
+  indexExportQuerySchema,
+  indexQuerySchema,
+} from '@card-console/shared/api/transaction-index';
+import type { Transaction } from '@card-console/shared/api/transactions';
+import { HttpResponse, http } from 'msw';
+import { transaction } from './fixtures';
+import { server } from './server';
+
+/** A transaction of the index: the card service's row and the sub account it belongs to. */
+export function indexRow(
+  overrides: Partial<Transaction> & { subAccountId?: string } = {},
+): IndexTransaction {
+  const { subAccountId = 'sa_ops', ...rest } = overrides;
+  return { ...transaction(rest), subAccountId };
+}
+
+/** The query string as the BFF reads it: a repeated key is a list. */
+export function queryOf(url: string): Record<string, string | string[]> {
+  const params = new URL(url).searchParams;
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    out[key] = values.length > 1 ? values : (values[0] as string);
+  }
+  return out;
+}
+
+export const testCatalog: CategoryCatalog = {
+  groups: [
+    { key: 'misc-stores', label: 'Miscellaneous stores', first: '5700', last: '7299' },
+    { key: 'business', label: 'Business services', first: '7300', last: '7999' },
+    { key: 'uncategorized', label: 'No merchant category' },
+  ],
+  categories: [
+    { code: '5734', name: 'Computer Software Stores', group: 'misc-stores', themes: ['software'] },
+    {
+      code: '5817',
+      name: 'Digital Goods: Applications (Excludes Games)',
+      group: 'misc-stores',
+      themes: ['software'],
+    },
+    { code: '5814', name: 'Fast Food Restaurants', group: 'misc-stores', themes: ['restaurants'] },
+    {
+      code: '7372',
+      name: 'Computer Programming, Integrated Systems Design and Data Processing Services',
+      group: 'business',
+      themes: ['software'],
+    },
+  ],
+};
+
+type Filter = ReturnType<typeof indexQuerySchema.parse>;
+
+function matches(t: IndexTransaction, q: Filter): boolean {
+  const any = <T>(list: T[] | undefined, value: T | undefined) =>
+    list === undefined || (value !== undefined && list.includes(value));
+  const size = Math.abs(t.amountCents);
+  const at = Date.parse(t.date);
+  const code = t.merchant?.categoryCode;
+  const categoryAsked = q.category !== undefined || q.categoryGroup !== undefined;
+  const inCategory =
+    (code !== undefined && (q.category ?? []).includes(code)) ||
+    (q.categoryGroup ?? []).some((key) => {
+      const group = testCatalog.groups.find((g) => g.key === key);
+      if (key === 'uncategorized') return code === undefined;
+      return (
+        code !== undefined &&
+        group?.first !== undefined &&
+        code >= group.first &&
+        code <= (group.last as string)
+      );
+    });
+  const words = q.q?.trim().toLowerCase();
+  return (
+    any(q.subAccountId, t.subAccountId) &&
+    any(q.status, t.status) &&
+    any(q.cardId, t.cardId) &&
+    any(q.merchant, t.merchant?.description) &&
+    any(q.declineReason, t.declineReason) &&
+    (!categoryAsked || inCategory) &&
+    (!words ||
+      [t.description, t.merchant?.description ?? '', t.referenceNumber]
+        .join('\n')
+        .toLowerCase()
+        .includes(words)) &&
+    (q.minCents === undefined || size >= q.minCents) &&
+    (q.maxCents === undefined || size <= q.maxCents) &&
+    (q.from === undefined || at >= q.from) &&
+    (q.to === undefined || at <= q.to)
+  );
+}
+
+const totals = (rows: IndexTransaction[]) => ({
+  count: rows.length,
+  debitCents: rows.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
+  creditCents: rows.reduce((n, t) => n + Math.max(t.amountCents, 0), 0),
+});
+
+export interface ServeIndexOptions {
+  /** Rows per page unless the request says (`limit`). */
+  pageSize?: number;
+  freshness?: Partial<IndexFreshness>;
+}
+
+/** Serves the index over `rows`, and the category catalog. */
+export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions = {}) {
+  server.use(
+    http.get('/api/index/categories', () => HttpResponse.json(testCatalog)),
+    http.get('/api/index/transactions', ({ request }) => {
+      // The SPA must send exactly what the BFF accepts.
+      const q = indexQuerySchema.parse(queryOf(request.url));
+      const kept = rows.filter((t) => matches(t, q));
+      const key = (t: IndexTransaction) =>
+        q.sort === 'amount' ? Math.abs(t.amountCents) : Date.parse(t.date);
+      const sign = q.direction === 'asc' ? 1 : -1;
+      kept.sort((a, b) => sign * (key(a) - key(b)) || (a.id < b.id ? -1 : 1));
+      const start = q.cursor === undefined ? 0 : Number(q.cursor);
+      const size = q.limit ?? options.pageSize ?? 100;
+      const answer: IndexAnswer = {
+        items: kept.slice(start, start + size),
+        summary: totals(kept),
+        freshness: {
+          syncing: false,
+          days: 0,
+          daysDone: 0,
+          updatedAt: Date.parse('2026-03-06T12:00:00Z'),
+          ...options.freshness,
+        },
+      };
+      if (start + size < kept.length) answer.nextCursor = String(start + size);
+      if (q.by === 'card' || q.by === 'declineReason') {
+        const groups = new Map<string | undefined, IndexTransaction[]>();
+        for (const t of kept) {
+          const k = q.by === 'card' ? t.cardId : t.declineReason;
+          groups.set(k, [...(groups.get(k) ?? []), t]);
+        }
+        answer.breakdown = {
+          by: q.by,
+          groupCount: groups.size,
+          groups: [...groups].map(([k, g]) => ({
+            ...(k === undefined ? {} : { key: k }),
+            ...(q.by === 'card' && g[0]?.card ? { label: g[0].card.name } : {}),
+            ...totals(g),
+          })),
+        };
+      }
+      return HttpResponse.json(answer);
+    }),
+  );
+}
+
+/** The export's query, checked against the BFF's schema. */
+export function parseExportQuery(url: string) {
+  return indexExportQuerySchema.parse(queryOf(url));
+}

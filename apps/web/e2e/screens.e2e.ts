@@ -137,8 +137,11 @@ describe('every screen at 1280×800 and 390×844', () => {
     const first = await api<{ items: Transaction[] }>(
       `/api/transactions?subAccountId=${firstSubAccount.id}`,
     );
-    // The card that paid the newest card transaction gets the long name: it shows on page one.
-    const paid = first.body.items.find((t) => t.cardId) as Transaction;
+    // The card that paid the newest card transaction among the cards' first page gets the long
+    // name: it shows on page one of both lists.
+    const { body: firstCards } = await api<{ items: Card[] }>('/api/cards');
+    const onFirstPage = new Set(firstCards.items.map((c) => c.id));
+    const paid = first.body.items.find((t) => t.cardId && onFirstPage.has(t.cardId)) as Transaction;
     transaction = first.body.items.find((t) => t.cardId && t.originalCurrency) ?? paid;
     longCard = cards.find((c) => c.id === paid.cardId) as Card;
     const renamed = await api<Card>(`/api/cards/${longCard.id}`, {
@@ -364,7 +367,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     const asked: number[] = [];
     let answered429At = 0;
     await page.route(
-      (url) => url.pathname === '/api/transactions',
+      (url) => url.pathname === '/api/index/transactions',
       async (route) => {
         asked.push(Date.now());
         if (asked.length > 1) return route.continue();
@@ -385,7 +388,7 @@ describe('every screen at 1280×800 and 390×844', () => {
       },
     );
     // A filter not asked for before, so the list is not in the page's cache.
-    await page.goto(`/transactions?subAccountId=${firstSubAccount.id}&status=declined`);
+    await page.goto(`/transactions?subAccountId=${firstSubAccount.id}&status=%5B%22declined%22%5D`);
     const notice = page.getByRole('status').filter({ hasText: 'Too many requests' });
     const seen = new Set<string>();
     await notice.waitFor();
@@ -395,7 +398,7 @@ describe('every screen at 1280×800 and 390×844', () => {
       await page.waitForTimeout(100);
     }
     await page.locator('tbody tr td.col-date').first().waitFor();
-    await page.unroute((url) => url.pathname === '/api/transactions');
+    await page.unroute((url) => url.pathname === '/api/index/transactions');
 
     expect(asked.length).toBe(2);
     const waited = (asked[1] as number) - answered429At;

@@ -34,7 +34,9 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
   const set = (patch: Partial<TransactionsSearch>, options?: { replace?: boolean }) =>
     onChange({ ...search, ...patch, pages: undefined }, options);
   const selected = subAccounts.find((s) => s.id === search.subAccountId);
-  const custom = search.period === undefined && (search.from || search.to);
+  // "Custom days" shows the From and To fields, before any day is chosen too.
+  const [customWanted, setCustomWanted] = useState(false);
+  const custom = search.period === undefined && Boolean(search.from || search.to || customWanted);
 
   return (
     <fieldset className="filters transactions-filters">
@@ -64,6 +66,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
             value={search.period ?? (custom ? 'custom' : '')}
             onChange={(e) => {
               const value = e.target.value;
+              setCustomWanted(value === 'custom');
               // Custom days start as the days shown, to be edited.
               if (value === 'custom') {
                 return set({ period: undefined, ...chosenDays(search, localTimeZone, Date.now()) });
@@ -85,10 +88,8 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           </select>
         )}
       </Field>
+      {custom ? <DayRangeFields from={search.from} to={search.to} onChange={set} /> : null}
       <FiltersFold setCount={filterCount(search)}>
-        {search.period === undefined ? (
-          <DayRangeFields from={search.from} to={search.to} onChange={set} />
-        ) : null}
         <StatusChoices value={search.status} onChange={(status) => set({ status })} />
         <CategoryField
           onPick={(pick) =>

@@ -1,7 +1,7 @@
 import { type IndexAnswer, indexQuerySchema } from '@card-console/shared/api/transaction-index';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES } from '../../../lib/search-params';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';

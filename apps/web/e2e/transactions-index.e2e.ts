@@ -201,4 +201,57 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('over all sub accounts, an Overview bar, category and decline reason open lists whose totals are the amounts clicked', async () => {
+    await page.goto('/overview');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
+    expect(new URL(page.url()).searchParams.get('subAccountId')).toBeNull();
+    const figures = () => summaryFigures(page);
+
+    /** A chart link's amount ("…: $1,234.56 spent…") or count ("…: 12 declined"). */
+    async function follow(link: ReturnType<Page['getByRole']>) {
+      const name = (await link.getAttribute('aria-label')) ?? '';
+      await link.click();
+      await page.waitForURL((url) => url.pathname === '/transactions');
+      return name;
+    }
+
+    // The busiest bar: its spend is the list's debits.
+    const bar = page.locator('svg.spend-chart a.bar-link').first();
+    await bar.waitFor();
+    const barName = (await bar.getAttribute('aria-label')) ?? '';
+    const barSpend = /: (\$[\d,]+\.\d\d) spent/.exec(barName)?.[1];
+    expect(barSpend, barName).toBeDefined();
+    await bar.click();
+    await page.waitForURL((url) => url.pathname === '/transactions');
+    expect(new URL(page.url()).searchParams.get('subAccountId')).toBeNull();
+    await expect.poll(figures).toContain(`Debits ${barSpend}`);
+    await screenshot(page, `transactions-from-overview-bar-${width}`);
+
+    // The largest category group.
+    await page.goBack();
+    const category = page
+      .getByRole('region', { name: 'Spend by category' })
+      .locator('ol a')
+      .first();
+    const categoryName = await follow(category);
+    const categorySpend = /: (\$[\d,]+\.\d\d) spent/.exec(categoryName)?.[1];
+    expect(categorySpend, categoryName).toBeDefined();
+    await expect.poll(figures).toContain(`Debits ${categorySpend}`);
+    expect(new URL(page.url()).searchParams.get('categoryGroup')).not.toBeNull();
+
+    // The commonest decline reason: its declines are the list's rows.
+    await page.goBack();
+    const declines = page
+      .getByRole('region', { name: /^Declines/ })
+      .locator('ol a')
+      .first();
+    const reasonName = await follow(declines);
+    const declined = /: ([\d,]+) declined/.exec(reasonName)?.[1];
+    expect(declined, reasonName).toBeDefined();
+    await expect.poll(figures).toContain(`${declined} transaction`);
+    expect(new URL(page.url()).searchParams.get('declineReason')).not.toBeNull();
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

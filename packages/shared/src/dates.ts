@@ -113,3 +113,8 @@ export function instantToIsoDay(ms: number, timeZone: string): string {
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
+
+/** The calendar day (YYYY-MM-DD) `n` days after (before, if negative) `day`. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}

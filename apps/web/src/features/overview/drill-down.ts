@@ -1,6 +1,6 @@
+import { addDays } from '@card-console/shared/dates';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import type { TransactionsSearch } from '../transactions';
-import { addDays } from './overview-search';
 
 /** What a chart's bar or row opens on the Transactions screen: the Overview's own scope. */
 export interface DrillScope {

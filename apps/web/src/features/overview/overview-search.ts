@@ -1,4 +1,4 @@
-import { isIsoDay } from '@card-console/shared/dates';
+import { addDays, isIsoDay } from '@card-console/shared/dates';
 import { oneOf, resourceId, text } from '../../lib/search-params';
 
 export const PERIODS = ['30d', '90d', '365d', 'custom'] as const;
@@ -18,11 +18,6 @@ export interface OverviewSearch {
 }
 
 const DAY_MS = 86_400_000;
-
-/** A calendar day `n` days after (before, if negative) `day`. */
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** Days from `from` to `to`, both counted. */
 export function daysBetween(from: string, to: string): number {

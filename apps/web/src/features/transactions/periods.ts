@@ -1,4 +1,4 @@
-import { addDays } from '../overview/overview-search';
+import { addDays } from '@card-console/shared/dates';
 
 /** The Transactions screen's date presets; weeks start on Monday (ISO 8601). */
 export const periods = [

@@ -1,32 +1,6 @@
 import type { OverviewQuery } from '@card-console/shared/api/insights';
+import { formatUpdatedAt } from '../../../lib/format';
 import { useRefreshOverview } from '../api/get-overview';
-
-const timeParts = {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-} as const;
-const timeOnly = new Intl.DateTimeFormat('en-US', timeParts);
-const dayAndTime = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  ...timeParts,
-});
-const dayYearAndTime = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  ...timeParts,
-});
-
-/** "14:03:07" today, "Mar 3, 14:03:07" another day (with the year when not this one). */
-export function formatUpdatedAt(iso: string, now = Date.now()): string {
-  const at = new Date(iso);
-  const today = new Date(now);
-  if (at.toDateString() === today.toDateString()) return timeOnly.format(at);
-  return (at.getFullYear() === today.getFullYear() ? dayAndTime : dayYearAndTime).format(at);
-}
 
 /** A message ends with a full stop, once. */
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);

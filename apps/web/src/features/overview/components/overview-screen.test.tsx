@@ -2,11 +2,11 @@ import type { Overview } from '@card-console/shared/api/insights';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { formatUpdatedAt } from '../../../lib/format';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveIndex } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
-import { formatUpdatedAt } from './overview-freshness';
 
 const totals = (debitsCents: number, count: number) => ({
   debitsCents,

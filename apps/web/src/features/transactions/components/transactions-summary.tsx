@@ -6,7 +6,7 @@ import type {
 } from '@card-console/shared/api/transaction-index';
 import { formatCents } from '@card-console/shared/money';
 import { Field } from '../../../components/field';
-import { formatUpdatedAt } from '../../overview/components/overview-freshness';
+import { formatUpdatedAt } from '../../../lib/format';
 import { useRefreshIndex } from '../api/get-index-transactions';
 import { groupings, type TransactionsSearch } from '../transactions-search';
 

@@ -4,8 +4,9 @@
 // the card service's own answer (the BFF's `/api/transactions`, walked page by page per sub
 // account), never against the index itself.
 
+import type { Card, CardPage } from '@card-console/shared/api/cards';
 import type { SubAccount, SubAccountPage } from '@card-console/shared/api/sub-accounts';
-import type { CategoryCatalog } from '@card-console/shared/api/transaction-index';
+import type { CategoryCatalog, IndexCard } from '@card-console/shared/api/transaction-index';
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
@@ -252,6 +253,68 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     expect(declined, reasonName).toBeDefined();
     await expect.poll(figures).toContain(`${declined} transaction`);
     expect(new URL(page.url()).searchParams.get('declineReason')).not.toBeNull();
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it("a card shows what it spent of its utilisation limit, as the card service's rows add up", async () => {
+    // A card with a monthly limit that has spent in this window.
+    const cards: Card[] = [];
+    let next: string | undefined;
+    do {
+      const list = await api<CardPage>(
+        page,
+        `/api/cards${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
+      );
+      cards.push(...list.items);
+      next = list.nextCursor;
+    } while (next);
+    let chosen: { card: Card; money: IndexCard } | undefined;
+    for (const card of cards.filter((c) => c.utilizationLimit?.preset === 'monthly')) {
+      const money = await api<IndexCard>(page, `/api/index/cards/${encodeURIComponent(card.id)}`);
+      if ((money.utilization?.spentCents ?? 0) > 0) {
+        chosen = { card, money };
+        break;
+      }
+    }
+    if (!chosen) throw new Error('no card with a monthly limit has spent this month');
+    const { card, money } = chosen;
+    const window = money.utilization?.window;
+    if (!window) throw new Error('a monthly limit has a window');
+
+    // The card service's own rows of that card in those days, every sub account.
+    const bounds = dayRangeToBounds(window.fromDay, window.toDay, window.timeZone);
+    let spent = 0;
+    for (const subAccountId of money.subAccountIds) {
+      let cursor: string | undefined;
+      do {
+        const query = new URLSearchParams({
+          subAccountId,
+          cardId: card.id,
+          from: String(bounds.from),
+          to: String(bounds.to),
+          ...(cursor ? { cursor } : {}),
+        });
+        const rows = await api<TransactionPage>(page, `/api/transactions?${query}`);
+        for (const t of rows.items) {
+          if (['pending', 'settled', 'refund', 'dispute'].includes(t.status)) {
+            spent += Math.max(-t.amountCents, 0);
+          }
+        }
+        cursor = rows.nextCursor;
+      } while (cursor);
+    }
+    expect(money.utilization?.spentCents).toBe(spent);
+
+    await page.goto(`/cards/${encodeURIComponent(card.id)}`);
+    const line = page.getByText(/^Spent this month:/);
+    await line.waitFor();
+    expect(await line.textContent()).toBe(
+      `Spent this month: ${formatCents(spent)} of ${formatCents(card.utilizationLimit?.limitCents ?? 0)}${spent > (card.utilizationLimit?.limitCents ?? 0) ? ' (over the limit)' : ''}`,
+    );
+    await page.getByRole('meter').waitFor();
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    await screenshot(page, `card-spend-${width}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -185,3 +185,28 @@ export const categoryCatalogSchema = z.object({
   ),
 });
 export type CategoryCatalog = z.infer<typeof categoryCatalogSchema>;
+
+/** What the Overview and a card's limit count as spend: money moved or about to move. */
+export const SPEND_STATUSES = ['pending', 'settled', 'refund', 'dispute'] as const;
+
+/**
+ * GET /api/index/cards/:id: a card's money from the index. The sub accounts it spends from (as
+ * its transactions show), its spend in the current window of its utilisation limit, and its
+ * latest transactions.
+ */
+export const indexCardSchema = z.object({
+  subAccountIds: z.array(z.string()),
+  utilization: z
+    .object({
+      preset: z.string().optional(),
+      limitCents: z.number().int().optional(),
+      /** Absent when the window cannot be known ("collective", an unknown preset or zone). */
+      window: z.object({ fromDay: z.string(), toDay: z.string(), timeZone: z.string() }).optional(),
+      /** Debits of the spend statuses within the window; absent with no window. */
+      spentCents: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  recent: z.array(indexTransactionSchema),
+  freshness: indexFreshnessSchema,
+});
+export type IndexCard = z.infer<typeof indexCardSchema>;

@@ -1,9 +1,11 @@
 import {
   categoryCatalogSchema,
   indexAnswerSchema,
+  indexCardSchema,
   indexExportQuerySchema,
   indexQuerySchema,
 } from '@card-console/shared/api/transaction-index';
+import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { exportContentDisposition, exportDays } from '../transactions/export-file-name';
@@ -65,6 +67,18 @@ export const transactionIndexFeature = defineFeature(
           await streamCsv(res, file.rows, { ...stream, columns: file.columns });
         });
       },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/cards/:id',
+      summary:
+        "A card's money from the index: the sub accounts it spends from, its spend in the current window of its utilisation limit, its latest transactions",
+      access: everyone,
+      mutation: false,
+      example: '/api/index/cards/{cardId}',
+      params: { id: resourceIdSchema },
+      response: indexCardSchema,
+      handler: ({ req, services, params }) => services.search.card(who(req), params.id),
     }),
     endpoint({
       method: 'GET',

@@ -4,12 +4,14 @@
 import {
   categoryCatalogSchema,
   indexAnswerSchema,
+  indexCardSchema,
 } from '@card-console/shared/api/transaction-index';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadWhole, parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { INDEX_HISTORY_DAYS, INDEX_SETTLING_DAYS, utcDay } from './index-sync';
+import { currentUtilizationWindow } from './utilization-window';
 
 let t: TestApp;
 let finance: TestSession;
@@ -188,6 +190,52 @@ describe('GET /api/index/transactions', () => {
       expect(groups.reduce((n, g) => n + g.count, 0)).toBe(byCard.summary.count);
     }
   });
+
+  it("a card's money: its sub accounts, its spend in its limit's current window, its latest rows", async () => {
+    const SPEND = new Set(['pending', 'settled', 'refund', 'dispute']);
+    const cards = t.sim.data.cards();
+    const presets = new Set<string>();
+    let spending = 0;
+    for (const card of cards) {
+      const res = await t.request.get(`/api/index/cards/${card.id}`).set(finance.headers());
+      expect(res.status).toBe(200);
+      const body = indexCardSchema.parse(res.body);
+      const rows = simRows().filter((x) => x.cardId === card.id);
+      expect(body.subAccountIds).toEqual(
+        [...new Set(rows.map((x) => x.subAccountId))].sort((a, b) =>
+          Buffer.compare(Buffer.from(a), Buffer.from(b)),
+        ),
+      );
+      expect(body.recent.map((x) => x.id)).toEqual(
+        [...rows]
+          .sort((a, b) => Date.parse(b.date) - Date.parse(a.date) || (a.id < b.id ? 1 : -1))
+          .slice(0, 10)
+          .map((x) => x.id),
+      );
+      const limit = card.spendingConstraint?.spendingRule?.utilizationLimit;
+      if (!limit) {
+        expect(body.utilization).toBeUndefined();
+        continue;
+      }
+      presets.add(limit.preset ?? '');
+      expect(body.utilization?.limitCents).toBe(limit.limitAmount?.amountCents);
+      const window = currentUtilizationWindow(limit, t.clock.now());
+      if (!window) {
+        expect(body.utilization?.window).toBeUndefined();
+        expect(body.utilization?.spentCents).toBeUndefined();
+        continue;
+      }
+      const spent = rows
+        .filter((x) => SPEND.has(x.status))
+        .filter((x) => Date.parse(x.date) >= window.from && Date.parse(x.date) < window.to)
+        .reduce((n, x) => n + Math.max(-x.amountCents, 0), 0);
+      expect(body.utilization?.spentCents, `${card.id} ${limit.preset}`).toBe(spent);
+      if (spent > 0) spending++;
+    }
+    expect(spending).toBeGreaterThan(5);
+    // Every preset the simulator gives, "collective" (unknown) included, was checked.
+    expect([...presets].sort()).toEqual(['collective', 'daily', 'monthly', 'weekly', 'yearly']);
+  }, 30_000);
 
   it('the category catalog names every code, its group, and finds "software" beyond the names', async () => {
     const res = await t.request.get('/api/index/categories').set(finance.headers());

@@ -7,6 +7,8 @@ import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/trans
 import {
   INDEX_BREAKDOWN_GROUPS,
   INDEX_PAGE_DEFAULT,
+  type IndexCard,
+  SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { AppError } from '../../core/app-error';
@@ -43,9 +45,12 @@ import {
   utcDay,
 } from './index-sync';
 import type { TransactionIndex } from './transaction-index';
+import { currentUtilizationWindow } from './utilization-window';
 
 /** Asked to refresh, open days are read again only if read at least this long ago. */
 export const MIN_REFRESH_MS = 5_000;
+/** A card's latest transactions shown on its page. */
+const CARD_RECENT = 10;
 /** A failed sync is remembered this long (joined, not run again at once). */
 const SYNC_FAILURE_MEMORY_MS = 5_000;
 
@@ -236,6 +241,59 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }
         throw error;
       }
+    },
+
+    /**
+     * A card's money: the sub accounts its transactions are in, its spend (debits of the spend
+     * statuses) in the current window of its utilisation limit (the card as the card service
+     * has it now; `utilization-window.ts` reads the window), and its latest transactions.
+     */
+    async card(who: Who, cardId: string): Promise<IndexCard> {
+      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
+      const [card, { ids }] = await Promise.all([
+        upstream.getCard(ctx, cardId),
+        subAccountsOf(who, {}),
+      ]);
+      const fresh = await freshness(ids, who.requestId, false);
+      const store = await deps.transactionIndex.store();
+      const limit = card.spendingConstraint?.spendingRule?.utilizationLimit;
+      const window = limit ? currentUtilizationWindow(limit, clock.now()) : undefined;
+      const [subAccountIds, recent, spent] = await Promise.all([
+        store.subAccountsOfCard(cardId),
+        store.page({ cardIds: [cardId] }, { sort: 'date', direction: 'desc' }, CARD_RECENT),
+        window
+          ? store.summary({
+              cardIds: [cardId],
+              statuses: SPEND_STATUSES,
+              from: window.from,
+              to: window.to,
+            })
+          : undefined,
+      ]);
+      await deps.cardDirectory.ready();
+      const answer: IndexCard = {
+        subAccountIds,
+        recent: recent.items.map((t) => ({
+          subAccountId: t.subAccountId,
+          ...toApiTransaction(asUpstream(t), deps.cardDirectory),
+        })),
+        freshness: fresh,
+      };
+      if (limit) {
+        answer.utilization = {
+          ...(limit.preset === undefined ? {} : { preset: limit.preset }),
+          ...(limit.limitAmount?.amountCents === undefined
+            ? {}
+            : { limitCents: limit.limitAmount.amountCents }),
+          ...(window
+            ? {
+                window: { fromDay: window.fromDay, toDay: window.toDay, timeZone: window.timeZone },
+                spentCents: spent?.debitCents ?? 0,
+              }
+            : {}),
+        };
+      }
+      return answer;
     },
 
     /**

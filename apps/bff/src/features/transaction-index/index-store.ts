@@ -439,6 +439,16 @@ export class TransactionIndexStore {
     };
   }
 
+  /** The sub accounts a card has spent from (any row of its), in id order. */
+  async subAccountsOfCard(cardId: string): Promise<string[]> {
+    const rows = await this.engine.query<{ sub_account_id: string }>(
+      `SELECT DISTINCT sub_account_id FROM index_transaction WHERE card_id = $1
+        ORDER BY sub_account_id`,
+      [storable(cardId)],
+    );
+    return rows.map((r) => r.sub_account_id);
+  }
+
   /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
   async pendingDays(subAccountId: string): Promise<Set<string>> {
     const rows = await this.engine.query<{ day: string }>(

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatDateTime, formatExpiry } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
 import { limitText } from './card-limits';
+import { CardActivity, CardSpend, useCardMoney } from './card-money';
 import { CardSecrets } from './card-secrets';
 import { LimitEditor } from './limit-editor';
 
@@ -32,6 +33,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
   const [message, setMessage] = useState<string | undefined>();
   const isAdmin = role === 'admin';
   const u = card.utilizationLimit;
+  const money = useCardMoney(card.id);
   const editButton = useRef<HTMLButtonElement>(null);
   const editorClosed = useRef(false);
   // Saved or cancelled: focus goes back to the button that opened the editor.
@@ -110,7 +112,9 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           ) : (
             <p className="muted">No utilization limit.</p>
           )}
+          <CardSpend money={money} card={card} />
         </div>
+        <CardActivity cardId={card.id} />
       </div>
       {isAdmin && !editing ? (
         <button

@@ -2,11 +2,11 @@ import type { Transaction } from '@card-console/shared/api/transactions';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
+import { TransactionAmount } from '../../../components/transaction-amount';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
-import { TransactionAmount } from './transaction-amount';
 
 interface Props {
   transaction: Transaction;

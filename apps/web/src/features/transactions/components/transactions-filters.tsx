@@ -39,7 +39,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
   const custom = search.period === undefined && Boolean(search.from || search.to || customWanted);
 
   return (
-    <fieldset className="filters transactions-filters">
+    <fieldset className={`filters transactions-filters${custom ? ' with-days' : ''}`}>
       <legend className="visually-hidden">Filters</legend>
       <SearchField value={search.q} onChange={(q) => set({ q }, { replace: true })} />
       <Field label="Sub account" className="sub-account-field">
@@ -100,7 +100,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
             )
           }
         />
-        <Field label="Card">
+        <Field label="Card" className="card-field">
           {(control) => (
             <select
               {...control}

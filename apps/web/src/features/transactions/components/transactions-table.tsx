@@ -2,10 +2,10 @@ import type { Card } from '@card-console/shared/api/cards';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { StatusBadge } from '../../../components/status-badge';
+import { TransactionAmount } from '../../../components/transaction-amount';
 import { formatDateTime, formatShortDateTime } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
-import { TransactionAmount } from './transaction-amount';
 
 interface TableProps {
   rows: readonly IndexTransaction[];

@@ -1,0 +1,16 @@
+import type { IndexCard } from '@card-console/shared/api/transaction-index';
+import { queryOptions } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+
+/** How often to ask again while the index is syncing the card's transactions. */
+const SYNCING_POLL_MS = 1_000;
+
+/** A card's money from the BFF's index: sub accounts, spend against its limit, latest rows. */
+export function cardMoneyQueryOptions(cardId: string) {
+  return queryOptions({
+    queryKey: ['cards', 'money', cardId] as const,
+    queryFn: ({ signal }) =>
+      apiJson<IndexCard>(`/api/index/cards/${encodeURIComponent(cardId)}`, { signal }),
+    refetchInterval: (q) => (q.state.data?.freshness.syncing ? SYNCING_POLL_MS : false),
+  });
+}

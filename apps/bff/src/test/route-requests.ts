@@ -206,6 +206,7 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
   'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
+  'GET /api/index/card-sub-accounts': () => ({ path: '/api/index/card-sub-accounts' }),
   'GET /api/index/cards/:id': (t) => ({ path: `/api/index/cards/${exampleIds(t).cardId}` }),
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,

@@ -115,6 +115,16 @@ export interface ServeIndexOptions {
 export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions = {}) {
   server.use(
     http.get('/api/index/categories', () => HttpResponse.json(testCatalog)),
+    http.get('/api/index/card-sub-accounts', () => {
+      const subs = new Map<string, Set<string>>();
+      for (const t of rows) {
+        if (t.cardId) subs.set(t.cardId, (subs.get(t.cardId) ?? new Set()).add(t.subAccountId));
+      }
+      return HttpResponse.json({
+        cards: [...subs].map(([cardId, ids]) => ({ cardId, subAccountIds: [...ids].sort() })),
+        freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+      });
+    }),
     http.get('/api/index/transactions', ({ request }) => {
       // The SPA must send exactly what the BFF accepts.
       const q = indexQuerySchema.parse(queryOf(request.url));

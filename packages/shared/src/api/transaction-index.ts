@@ -210,3 +210,10 @@ export const indexCardSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type IndexCard = z.infer<typeof indexCardSchema>;
+
+/** GET /api/index/card-sub-accounts: every card with a transaction, and the sub accounts it spends from. */
+export const cardSubAccountsSchema = z.object({
+  cards: z.array(z.object({ cardId: z.string(), subAccountIds: z.array(z.string()) })),
+  freshness: indexFreshnessSchema,
+});
+export type CardSubAccounts = z.infer<typeof cardSubAccountsSchema>;

@@ -1,4 +1,5 @@
 import {
+  cardSubAccountsSchema,
   categoryCatalogSchema,
   indexAnswerSchema,
   indexCardSchema,
@@ -79,6 +80,16 @@ export const transactionIndexFeature = defineFeature(
       params: { id: resourceIdSchema },
       response: indexCardSchema,
       handler: ({ req, services, params }) => services.search.card(who(req), params.id),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/card-sub-accounts',
+      summary: 'Every card with a transaction in the index, and the sub accounts it spends from',
+      access: everyone,
+      mutation: false,
+      example: '/api/index/card-sub-accounts',
+      response: cardSubAccountsSchema,
+      handler: ({ req, services }) => services.search.cardSubAccounts(who(req)),
     }),
     endpoint({
       method: 'GET',

@@ -2,6 +2,7 @@
 // sync and says so; once synced, every answer (filters in the URL, search, paging, count and
 // sums) equals a brute-force pass over the simulator's own rows.
 import {
+  cardSubAccountsSchema,
   categoryCatalogSchema,
   indexAnswerSchema,
   indexCardSchema,
@@ -236,6 +237,21 @@ describe('GET /api/index/transactions', () => {
     // Every preset the simulator gives, "collective" (unknown) included, was checked.
     expect([...presets].sort()).toEqual(['collective', 'daily', 'monthly', 'weekly', 'yearly']);
   }, 30_000);
+
+  it('every card with a transaction, and the sub accounts it spends from', async () => {
+    const res = await t.request.get('/api/index/card-sub-accounts').set(finance.headers());
+    expect(res.status).toBe(200);
+    const body = cardSubAccountsSchema.parse(res.body);
+    const want = new Map<string, Set<string>>();
+    for (const x of simRows()) {
+      if (x.cardId === undefined) continue;
+      want.set(x.cardId, (want.get(x.cardId) ?? new Set()).add(x.subAccountId));
+    }
+    expect(Object.fromEntries(body.cards.map((c) => [c.cardId, c.subAccountIds]))).toEqual(
+      Object.fromEntries([...want].map(([card, subs]) => [card, [...subs].sort()])),
+    );
+    expect(body.cards.length).toBeGreaterThan(10);
+  });
 
   it('the category catalog names every code, its group, and finds "software" beyond the names', async () => {
     const res = await t.request.get('/api/index/categories').set(finance.headers());

@@ -5,6 +5,7 @@
 // and the screen asks again.
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
+  type CardSubAccounts,
   INDEX_BREAKDOWN_GROUPS,
   INDEX_PAGE_DEFAULT,
   type IndexCard,
@@ -241,6 +242,18 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }
         throw error;
       }
+    },
+
+    /** Every card with a transaction and the sub accounts it spends from (its rows say). */
+    async cardSubAccounts(who: Who): Promise<CardSubAccounts> {
+      const { ids } = await subAccountsOf(who, {});
+      const fresh = await freshness(ids, who.requestId, false);
+      const store = await deps.transactionIndex.store();
+      const cards = await store.cardSubAccounts();
+      return {
+        cards: [...cards].map(([cardId, subAccountIds]) => ({ cardId, subAccountIds })),
+        freshness: fresh,
+      };
     },
 
     /**

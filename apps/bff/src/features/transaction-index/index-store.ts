@@ -449,6 +449,21 @@ export class TransactionIndexStore {
     return rows.map((r) => r.sub_account_id);
   }
 
+  /** Every card that has a row, with the sub accounts its rows are in (ids in byte order). */
+  async cardSubAccounts(): Promise<Map<string, string[]>> {
+    const rows = await this.engine.query<{ card_id: string; sub_account_id: string }>(
+      `SELECT card_id, sub_account_id FROM index_transaction WHERE card_id IS NOT NULL
+        GROUP BY card_id, sub_account_id ORDER BY card_id, sub_account_id`,
+    );
+    const out = new Map<string, string[]>();
+    for (const row of rows) {
+      const subs = out.get(row.card_id) ?? [];
+      subs.push(row.sub_account_id);
+      out.set(row.card_id, subs);
+    }
+    return out;
+  }
+
   /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
   async pendingDays(subAccountId: string): Promise<Set<string>> {
     const rows = await this.engine.query<{ day: string }>(

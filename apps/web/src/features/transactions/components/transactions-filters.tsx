@@ -1,11 +1,13 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { localTimeZone } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
 import type { CardChoices } from '../../cards/api/use-card-choices';
+import { cardSubAccountsQueryOptions } from '../api/get-card-sub-accounts';
 import { PERIOD_LABELS, type Period, periods } from '../periods';
 import {
   chosenDays,
@@ -31,6 +33,19 @@ const TYPING_PAUSE_MS = 400;
  * says how many are set.
  */
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
+  // With one sub account chosen, the card filter offers only the cards that spend from it.
+  const spendsFrom = useQuery({
+    ...cardSubAccountsQueryOptions(),
+    enabled: search.subAccountId !== undefined && cards.state !== 'idle',
+  });
+  const inSubAccount =
+    search.subAccountId !== undefined && spendsFrom.data
+      ? new Set(
+          spendsFrom.data.cards
+            .filter((c) => c.subAccountIds.includes(search.subAccountId as string))
+            .map((c) => c.cardId),
+        )
+      : undefined;
   const set = (patch: Partial<TransactionsSearch>, options?: { replace?: boolean }) =>
     onChange({ ...search, ...patch, pages: undefined }, options);
   const selected = subAccounts.find((s) => s.id === search.subAccountId);
@@ -116,6 +131,7 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
               <option value="">{search.cardId ? 'Add a card…' : 'All cards'}</option>
               {cards.cards
                 .filter((c) => !search.cardId?.includes(c.id))
+                .filter((c) => inSubAccount === undefined || inSubAccount.has(c.id))
                 .map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.name}

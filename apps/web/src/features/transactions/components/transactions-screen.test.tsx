@@ -128,6 +128,42 @@ describe('transactions screen', () => {
     expect(none.querySelector('td.col-card')).toHaveTextContent(/^—$/);
   });
 
+  it("with one sub account chosen, the card filter offers only that sub account's cards", async () => {
+    serveScreen({
+      rows: [
+        indexRow(),
+        indexRow({
+          id: 'tx_9',
+          subAccountId: 'sa_mkt',
+          description: 'Ads',
+          cardId: 'card_2',
+          card: { name: 'Design card', last4: '1111' },
+        }),
+      ],
+    });
+    server.use(
+      http.get('/api/cards', () =>
+        HttpResponse.json({
+          items: [card(), card({ id: 'card_2', name: 'Design card', last4: '1111' })],
+        }),
+      ),
+    );
+    const { user } = renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    const options = () =>
+      within(screen.getByLabelText('Card'))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    // Every sub account: every card.
+    await user.click(screen.getByLabelText('Card'));
+    await waitFor(() =>
+      expect(options()).toEqual(['All cards', 'Travel card ·4242', 'Design card ·1111']),
+    );
+    await user.selectOptions(screen.getByLabelText('Sub account'), 'sa_mkt');
+    await screen.findByRole('row', { name: /Ads/ });
+    await waitFor(() => expect(options()).toEqual(['All cards', 'Design card ·1111']));
+  });
+
   it('a declined row says why, in a column of its own', async () => {
     serveScreen();
     renderApp('/transactions', { session: financeSession() });

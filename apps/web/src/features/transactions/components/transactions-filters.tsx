@@ -29,8 +29,8 @@ const TYPING_PAUSE_MS = 400;
 
 /**
  * Every change becomes a new URL and shows the list from its first page. The search, the sub
- * account and the period stay in view; on a phone the others fold under "Filters", which
- * says how many are set.
+ * account, the period and the category stay in view; on a phone the others fold under
+ * "Filters", which says how many are set.
  */
 export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
   // With one sub account chosen, the card filter offers only the cards that spend from it.
@@ -104,17 +104,17 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
         )}
       </Field>
       {custom ? <DayRangeFields from={search.from} to={search.to} onChange={set} /> : null}
+      <CategoryField
+        onPick={(pick) =>
+          set(
+            pick.kind === 'group'
+              ? { categoryGroup: [...new Set([...(search.categoryGroup ?? []), pick.key])] }
+              : { category: [...new Set([...(search.category ?? []), ...pick.codes])] },
+          )
+        }
+      />
       <FiltersFold setCount={filterCount(search)}>
         <StatusChoices value={search.status} onChange={(status) => set({ status })} />
-        <CategoryField
-          onPick={(pick) =>
-            set(
-              pick.kind === 'group'
-                ? { categoryGroup: [...new Set([...(search.categoryGroup ?? []), pick.key])] }
-                : { category: [...new Set([...(search.category ?? []), ...pick.codes])] },
-            )
-          }
-        />
         <Field label="Card" className="card-field">
           {(control) => (
             <select

@@ -207,6 +207,9 @@ export const routeRequests: Record<string, Spec> = {
   }),
   'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
   'GET /api/index/card-sub-accounts': () => ({ path: '/api/index/card-sub-accounts' }),
+  'GET /api/index/card-money': (t) => ({
+    path: `/api/index/card-money?cardId=${exampleIds(t).cardId}`,
+  }),
   'GET /api/index/cards/:id': (t) => ({ path: `/api/index/cards/${exampleIds(t).cardId}` }),
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,

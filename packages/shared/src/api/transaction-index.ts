@@ -194,22 +194,49 @@ export const SPEND_STATUSES = ['pending', 'settled', 'refund', 'dispute'] as con
  * its transactions show), its spend in the current window of its utilisation limit, and its
  * latest transactions.
  */
+/** A card's spend in the current window of its utilisation limit. */
+export const cardUtilizationSchema = z.object({
+  preset: z.string().optional(),
+  limitCents: z.number().int().optional(),
+  /** Absent when the window cannot be known ("collective", an unknown preset or zone). */
+  window: z.object({ fromDay: z.string(), toDay: z.string(), timeZone: z.string() }).optional(),
+  /** Debits of the spend statuses within the window; absent with no window. */
+  spentCents: z.number().int().nonnegative().optional(),
+});
+export type CardUtilization = z.infer<typeof cardUtilizationSchema>;
+
 export const indexCardSchema = z.object({
   subAccountIds: z.array(z.string()),
-  utilization: z
-    .object({
-      preset: z.string().optional(),
-      limitCents: z.number().int().optional(),
-      /** Absent when the window cannot be known ("collective", an unknown preset or zone). */
-      window: z.object({ fromDay: z.string(), toDay: z.string(), timeZone: z.string() }).optional(),
-      /** Debits of the spend statuses within the window; absent with no window. */
-      spentCents: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
+  utilization: cardUtilizationSchema.optional(),
   recent: z.array(indexTransactionSchema),
   freshness: indexFreshnessSchema,
 });
 export type IndexCard = z.infer<typeof indexCardSchema>;
+
+/** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
+export const CARD_MONEY_MAX = 100;
+
+/**
+ * GET /api/index/card-money?cardId=…: the cards list's money, for the cards it shows. Each
+ * card's sub accounts and spend against its utilisation limit as the BFF's card directory
+ * last read it (`utilization.limitCents` and `preset` say which: a list whose row shows
+ * another limit has changed since, and shows no spend until the next read).
+ */
+export const cardMoneyQuerySchema = z.strictObject({
+  cardId: repeatable(resourceIdSchema, CARD_MONEY_MAX),
+});
+export const cardsMoneySchema = z.object({
+  cards: z.array(
+    z.object({
+      cardId: z.string(),
+      subAccountIds: z.array(z.string()),
+      /** Absent for a card with no utilisation limit, or one the directory does not know yet. */
+      utilization: cardUtilizationSchema.optional(),
+    }),
+  ),
+  freshness: indexFreshnessSchema,
+});
+export type CardsMoney = z.infer<typeof cardsMoneySchema>;
 
 /** GET /api/index/card-sub-accounts: every card with a transaction, and the sub accounts it spends from. */
 export const cardSubAccountsSchema = z.object({

@@ -241,6 +241,35 @@ describe('card directory', () => {
     expect(directory.label('card_1')).toEqual({ name: 'Travel desk', last4: '1001' });
   });
 
+  it("keeps each card's utilisation limit, a changed limit remembered over a walk's older pages", async () => {
+    const weekly = (amountCents: number) => ({
+      spendingRule: {
+        utilizationLimit: {
+          preset: 'weekly' as const,
+          limitAmount: { amountCents, currency: 'USD' },
+          timezone: 'America/New_York',
+        },
+      },
+    });
+    const limited = { ...card(1), spendingConstraint: weekly(50_000) };
+    const { directory, fake, clock } = setup([limited, card(2)]);
+    await directory.ready();
+    expect(directory.utilizationLimit('card_1')).toEqual({
+      known: true,
+      limit: limited.spendingConstraint.spendingRule.utilizationLimit,
+    });
+    expect(directory.utilizationLimit('card_2')).toEqual({ known: true });
+    expect(directory.utilizationLimit('card_9')).toEqual({ known: false });
+    clock.advance(60_000);
+    fake.hold();
+    await directory.ready();
+    directory.remember({ ...limited, spendingConstraint: weekly(80_000) });
+    fake.release();
+    await settle();
+    expect(directory.utilizationLimit('card_1').limit?.limitAmount?.amountCents).toBe(80_000);
+    expect(directory.label('card_1')).toEqual({ name: limited.name, last4: limited.last4 });
+  });
+
   it('stops a walk whose cursor does not move, keeping the old names', async () => {
     const fake = fakeCards(five);
     let stuck = false;

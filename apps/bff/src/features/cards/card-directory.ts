@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { UpstreamCard } from '@card-console/shared/upstream/card';
+import type { SpendingConstraint, UpstreamCard } from '@card-console/shared/upstream/card';
 import type { ListEnvelope } from '@card-console/shared/upstream/common';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
@@ -13,9 +13,36 @@ export interface CardLabel {
   readonly last4?: string;
 }
 
+/** A card's utilisation limit as the card list last gave it (the cards list measures spend on it). */
+export type UtilizationLimit = NonNullable<
+  NonNullable<SpendingConstraint['spendingRule']>['utilizationLimit']
+>;
+
+/** What the directory keeps of a card. */
+interface Entry {
+  readonly label: CardLabel;
+  readonly utilizationLimit: UtilizationLimit | undefined;
+}
+
+/** The card as the card service or an update gave it. */
+interface KnownCard {
+  id: string;
+  name: string;
+  last4?: string | undefined;
+  spendingConstraint?: SpendingConstraint | undefined;
+}
+
+function entryOf(card: KnownCard): Entry {
+  return {
+    label: card.last4 === undefined ? { name: card.name } : { name: card.name, last4: card.last4 },
+    utilizationLimit: card.spendingConstraint?.spendingRule?.utilizationLimit,
+  };
+}
+
 /**
- * Card id → name and last 4, for the transactions list, detail and CSV, kept by walking the
- * card service's card list (GET /card, every page) so no row ever costs an upstream call.
+ * Card id → name and last 4, for the transactions list, detail and CSV, and utilisation limit,
+ * for the cards list's spend, kept by walking the card service's card list (GET /card, every
+ * page) so no row ever costs an upstream call.
  *
  * - One walk at a time: everyone who asks while one runs shares it.
  * - Bounded age: a read finding the directory older than `maxAgeMs` starts a walk in the
@@ -43,8 +70,13 @@ export interface CardDirectory {
   ready(): Promise<void>;
   /** The card's name and last 4; undefined for a card the directory cannot name. */
   label(cardId: string): CardLabel | undefined;
-  /** A card's current name and last 4, as the BFF just saw them change. */
-  remember(card: { id: string; name: string; last4?: string }): void;
+  /**
+   * The card's utilisation limit as the directory has it: `known` false for a card it does
+   * not know (which starts a walk, as `label` does).
+   */
+  utilizationLimit(cardId: string): { known: boolean; limit?: UtilizationLimit };
+  /** A card as the BFF just saw it change (its name, last 4 and limits). */
+  remember(card: KnownCard): void;
 }
 
 export interface CardDirectoryOptions {
@@ -78,18 +110,18 @@ const settled = Promise.resolve();
 export function createCardDirectory(options: CardDirectoryOptions): CardDirectory {
   const o = { ...cardDirectoryDefaults, ...options };
   const log = o.logger.child({ component: 'card-directory' });
-  let cards = new Map<string, CardLabel>();
+  let cards = new Map<string, Entry>();
   /** When the walk that made `cards` started (its pages are at least that fresh). */
   let filledAt: number | undefined;
   let walking: Promise<void> | undefined;
   /** Cards remembered since the running walk started, put over its result. */
-  let rememberedDuringWalk: Map<string, CardLabel> | undefined;
+  let rememberedDuringWalk: Map<string, Entry> | undefined;
   /** No walk starts before this (set after a failure). */
   let notBefore = Number.NEGATIVE_INFINITY;
   let lastUnknownWalk = Number.NEGATIVE_INFINITY;
 
-  async function walk(requestId: string): Promise<Map<string, CardLabel>> {
-    const fresh = new Map<string, CardLabel>();
+  async function walk(requestId: string): Promise<Map<string, Entry>> {
+    const fresh = new Map<string, Entry>();
     const budget = walkBudget(
       { what: WALK_LIMITS.cards.what, maxPages: o.maxPages, timeMs: o.maxWalkMs },
       { now: () => o.clock.now() },
@@ -101,7 +133,7 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
       budget,
     });
     for await (const page of pages) {
-      for (const card of page.items) fresh.set(card.id, { name: card.name, last4: card.last4 });
+      for (const card of page.items) fresh.set(card.id, entryOf(card));
     }
     return fresh;
   }
@@ -110,7 +142,7 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
     if (walking) return walking;
     const startedAt = o.clock.now();
     const requestId = `card-directory-${randomUUID()}`;
-    const remembered = new Map<string, CardLabel>();
+    const remembered = new Map<string, Entry>();
     rememberedDuringWalk = remembered;
     walking = walk(requestId)
       .then(
@@ -147,6 +179,20 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
     });
   }
 
+  /** A card's entry; a card it does not know starts a walk (at most once per gap). */
+  function find(cardId: string): Entry | undefined {
+    const found = cards.get(cardId);
+    if (found === undefined && !walking && filledAt !== undefined) {
+      const now = o.clock.now();
+      const since = Math.max(filledAt, lastUnknownWalk);
+      if (now - since >= o.unknownRefreshGapMs && now >= notBefore) {
+        lastUnknownWalk = now;
+        void refresh();
+      }
+    }
+    return found;
+  }
+
   return {
     ready() {
       const now = o.clock.now();
@@ -159,23 +205,21 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
     },
 
     label(cardId) {
-      const found = cards.get(cardId);
-      if (found === undefined && !walking && filledAt !== undefined) {
-        const now = o.clock.now();
-        const since = Math.max(filledAt, lastUnknownWalk);
-        if (now - since >= o.unknownRefreshGapMs && now >= notBefore) {
-          lastUnknownWalk = now;
-          void refresh();
-        }
-      }
-      return found;
+      return find(cardId)?.label;
+    },
+
+    utilizationLimit(cardId) {
+      const found = find(cardId);
+      if (found === undefined) return { known: false };
+      return found.utilizationLimit === undefined
+        ? { known: true }
+        : { known: true, limit: found.utilizationLimit };
     },
 
     remember(card) {
-      const label: CardLabel =
-        card.last4 === undefined ? { name: card.name } : { name: card.name, last4: card.last4 };
-      cards.set(card.id, label);
-      rememberedDuringWalk?.set(card.id, label);
+      const entry = entryOf(card);
+      cards.set(card.id, entry);
+      rememberedDuringWalk?.set(card.id, entry);
     },
   };
 }

@@ -1,5 +1,7 @@
 import {
+  cardMoneyQuerySchema,
   cardSubAccountsSchema,
+  cardsMoneySchema,
   categoryCatalogSchema,
   indexAnswerSchema,
   indexCardSchema,
@@ -80,6 +82,18 @@ export const transactionIndexFeature = defineFeature(
       params: { id: resourceIdSchema },
       response: indexCardSchema,
       handler: ({ req, services, params }) => services.search.card(who(req), params.id),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/card-money',
+      summary:
+        "The cards list's money: for each card asked, the sub accounts it spends from and its spend in the current window of its utilisation limit",
+      access: everyone,
+      mutation: false,
+      example: '/api/index/card-money?cardId={cardId}',
+      query: cardMoneyQuerySchema,
+      response: cardsMoneySchema,
+      handler: ({ req, services, query }) => services.search.cardsMoney(who(req), query.cardId),
     }),
     endpoint({
       method: 'GET',

@@ -2,7 +2,9 @@
 // sync and says so; once synced, every answer (filters in the URL, search, paging, count and
 // sums) equals a brute-force pass over the simulator's own rows.
 import {
+  CARD_MONEY_MAX,
   cardSubAccountsSchema,
+  cardsMoneySchema,
   categoryCatalogSchema,
   indexAnswerSchema,
   indexCardSchema,
@@ -237,6 +239,58 @@ describe('GET /api/index/transactions', () => {
     // Every preset the simulator gives, "collective" (unknown) included, was checked.
     expect([...presets].sort()).toEqual(['collective', 'daily', 'monthly', 'weekly', 'yearly']);
   }, 30_000);
+
+  it("the cards list's money: each card's sub accounts and spend as its own page says, in one answer", async () => {
+    const cards = t.sim.data.cards();
+    const ids = cards.slice(0, CARD_MONEY_MAX).map((c) => c.id);
+    const query = ids.map((id) => `cardId=${encodeURIComponent(id)}`).join('&');
+    const res = await t.request.get(`/api/index/card-money?${query}`).set(finance.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const body = cardsMoneySchema.parse(res.body);
+    expect(body.cards.map((c) => c.cardId)).toEqual(ids);
+    let spending = 0;
+    for (const card of body.cards) {
+      const one = indexCardSchema.parse(
+        (await t.request.get(`/api/index/cards/${card.cardId}`).set(finance.headers())).body,
+      );
+      expect(card.subAccountIds, card.cardId).toEqual(one.subAccountIds);
+      expect(card.utilization, card.cardId).toEqual(one.utilization);
+      if ((card.utilization?.spentCents ?? 0) > 0) spending++;
+    }
+    expect(spending).toBeGreaterThan(5);
+    // A card no one knows: no sub account, no limit; one asked twice, answered once.
+    const unknown = await t.request
+      .get(`/api/index/card-money?cardId=no-such-card&cardId=${ids[0]}&cardId=${ids[0]}`)
+      .set(finance.headers());
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.cards).toEqual([
+      { cardId: 'no-such-card', subAccountIds: [] },
+      body.cards[0],
+    ]);
+  });
+
+  it('the cards list asks about 1 to 100 cards: none, or more, is a clear 400', async () => {
+    const none = await t.request.get('/api/index/card-money').set(finance.headers());
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe('invalid_query');
+    const many = Array.from({ length: CARD_MONEY_MAX + 1 }, (_, i) => `cardId=c${i}`).join('&');
+    const tooMany = await t.request.get(`/api/index/card-money?${many}`).set(finance.headers());
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.detail).toMatch(/cardId/);
+    // More than 20 of a key stay a list (qs makes an object of them by default).
+    const cards = t.sim.data.cards().slice(0, 30);
+    expect(cards.length).toBe(30);
+    const thirty = cards.map((c) => `cardId=${encodeURIComponent(c.id)}`).join('&');
+    const listed = await t.request.get(`/api/index/card-money?${thirty}`).set(finance.headers());
+    expect(listed.status).toBe(200);
+    expect(listed.body.cards).toHaveLength(30);
+    const filtered = await ask(`?${thirty}`);
+    expect(filtered.status).toBe(200);
+    const ids = new Set(cards.map((c) => c.id));
+    expect(filtered.body.summary.count).toBe(
+      simRows().filter((x) => x.cardId !== undefined && ids.has(x.cardId)).length,
+    );
+  });
 
   it('every card with a transaction, and the sub accounts it spends from', async () => {
     const res = await t.request.get('/api/index/card-sub-accounts').set(finance.headers());

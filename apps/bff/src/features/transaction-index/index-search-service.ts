@@ -6,6 +6,8 @@
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
   type CardSubAccounts,
+  type CardsMoney,
+  type CardUtilization,
   INDEX_BREAKDOWN_GROUPS,
   INDEX_PAGE_DEFAULT,
   type IndexCard,
@@ -18,6 +20,7 @@ import type { Who } from '../../platform/sessions/who';
 import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { UtilizationLimit } from '../cards/card-directory';
 import type { FeatureDeps } from '../feature-deps';
 import {
   type CsvRowOptions,
@@ -46,7 +49,7 @@ import {
   utcDay,
 } from './index-sync';
 import type { TransactionIndex } from './transaction-index';
-import { currentUtilizationWindow } from './utilization-window';
+import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
 /** Asked to refresh, open days are read again only if read at least this long ago. */
 export const MIN_REFRESH_MS = 5_000;
@@ -112,6 +115,26 @@ function categoryMembers(input: Pick<IndexSearchInput, 'category' | 'categoryGro
     ...(input.category ? { categoryCodes: input.category } : {}),
     ...(ranges.length > 0 ? { categoryRanges: ranges } : {}),
     ...(groups.includes(uncategorized.key) ? { uncategorized: true } : {}),
+  };
+}
+
+/** What a card's page and the cards list say of its limit and its spend in the window. */
+function utilizationOf(
+  limit: UtilizationLimit,
+  window: UtilizationWindow | undefined,
+  spentCents: number,
+): CardUtilization {
+  return {
+    ...(limit.preset === undefined ? {} : { preset: limit.preset }),
+    ...(limit.limitAmount?.amountCents === undefined
+      ? {}
+      : { limitCents: limit.limitAmount.amountCents }),
+    ...(window
+      ? {
+          window: { fromDay: window.fromDay, toDay: window.toDay, timeZone: window.timeZone },
+          spentCents,
+        }
+      : {}),
   };
 }
 
@@ -292,21 +315,64 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         })),
         freshness: fresh,
       };
-      if (limit) {
-        answer.utilization = {
-          ...(limit.preset === undefined ? {} : { preset: limit.preset }),
-          ...(limit.limitAmount?.amountCents === undefined
-            ? {}
-            : { limitCents: limit.limitAmount.amountCents }),
-          ...(window
-            ? {
-                window: { fromDay: window.fromDay, toDay: window.toDay, timeZone: window.timeZone },
-                spentCents: spent?.debitCents ?? 0,
-              }
-            : {}),
-        };
-      }
+      if (limit) answer.utilization = utilizationOf(limit, window, spent?.debitCents ?? 0);
       return answer;
+    },
+
+    /**
+     * The cards list's money for the cards it shows: each card's sub accounts and its spend in
+     * the current window of its utilisation limit as the card directory has it (no upstream
+     * call per card). Cards sharing a window (same preset, start and zone) are summed in one
+     * grouped query.
+     */
+    async cardsMoney(who: Who, cardIds: string[]): Promise<CardsMoney> {
+      const { ids } = await subAccountsOf(who, {});
+      const fresh = await freshness(ids, who.requestId, false);
+      const store = await deps.transactionIndex.store();
+      await deps.cardDirectory.ready();
+      const now = clock.now();
+      const unique = [...new Set(cardIds)];
+      const limits = new Map<string, { limit: UtilizationLimit; window?: UtilizationWindow }>();
+      const byWindow = new Map<string, { window: UtilizationWindow; cardIds: string[] }>();
+      for (const cardId of unique) {
+        const { limit } = deps.cardDirectory.utilizationLimit(cardId);
+        if (!limit) continue;
+        const window = currentUtilizationWindow(limit, now);
+        limits.set(cardId, window ? { limit, window } : { limit });
+        if (!window) continue;
+        const key = `${window.from}:${window.to}`;
+        const group = byWindow.get(key) ?? { window, cardIds: [] };
+        group.cardIds.push(cardId);
+        byWindow.set(key, group);
+      }
+      const [subAccounts, ...spends] = await Promise.all([
+        store.cardSubAccounts(unique),
+        ...[...byWindow.values()].map(async ({ window, cardIds: ids }) => {
+          const totals = await store.breakdown(
+            { cardIds: ids, statuses: SPEND_STATUSES, from: window.from, to: window.to },
+            'card',
+            ids.length,
+          );
+          return totals.groups;
+        }),
+      ]);
+      const spent = new Map<string, number>();
+      for (const groups of spends) {
+        for (const g of groups) if (g.key !== null) spent.set(g.key, g.debitCents);
+      }
+      return {
+        cards: unique.map((cardId) => {
+          const known = limits.get(cardId);
+          return {
+            cardId,
+            subAccountIds: subAccounts.get(cardId) ?? [],
+            ...(known
+              ? { utilization: utilizationOf(known.limit, known.window, spent.get(cardId) ?? 0) }
+              : {}),
+          };
+        }),
+        freshness: fresh,
+      };
     },
 
     /**

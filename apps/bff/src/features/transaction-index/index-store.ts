@@ -449,11 +449,16 @@ export class TransactionIndexStore {
     return rows.map((r) => r.sub_account_id);
   }
 
-  /** Every card that has a row, with the sub accounts its rows are in (ids in byte order). */
-  async cardSubAccounts(): Promise<Map<string, string[]>> {
+  /**
+   * Every card that has a row (or those of `cardIds` that have), with the sub accounts its rows
+   * are in (ids in byte order).
+   */
+  async cardSubAccounts(cardIds?: readonly string[]): Promise<Map<string, string[]>> {
     const rows = await this.engine.query<{ card_id: string; sub_account_id: string }>(
-      `SELECT card_id, sub_account_id FROM index_transaction WHERE card_id IS NOT NULL
+      `SELECT card_id, sub_account_id FROM index_transaction
+        WHERE ${cardIds === undefined ? 'card_id IS NOT NULL' : 'card_id = ANY($1::text[])'}
         GROUP BY card_id, sub_account_id ORDER BY card_id, sub_account_id`,
+      cardIds === undefined ? [] : [cardIds.map(storable)],
     );
     const out = new Map<string, string[]>();
     for (const row of rows) {

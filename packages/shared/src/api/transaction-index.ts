@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { categoryGroups, uncategorized } from '../category-groups';
+import {
+  CARD_MONEY_MAX,
+  type IndexGroupingName,
+  indexGroupings,
+  SPEND_STATUSES,
+} from '../index-vocabulary';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
@@ -22,15 +28,7 @@ const centsStringSchema = z
 export const INDEX_PAGE_DEFAULT = 100;
 /** A breakdown's largest groups, by debits. */
 export const INDEX_BREAKDOWN_GROUPS = 25;
-export const indexGroupings = [
-  'card',
-  'merchant',
-  'category',
-  'declineReason',
-  'subAccount',
-  'status',
-] as const;
-export type IndexGroupingName = (typeof indexGroupings)[number];
+export { CARD_MONEY_MAX, type IndexGroupingName, indexGroupings, SPEND_STATUSES };
 export const INDEX_PAGE_MAX = 200;
 
 /** The filter and order of the index's list, shared by the list and its CSV export. */
@@ -186,9 +184,6 @@ export const categoryCatalogSchema = z.object({
 });
 export type CategoryCatalog = z.infer<typeof categoryCatalogSchema>;
 
-/** What the Overview and a card's limit count as spend: money moved or about to move. */
-export const SPEND_STATUSES = ['pending', 'settled', 'refund', 'dispute'] as const;
-
 /**
  * GET /api/index/cards/:id: a card's money from the index. The sub accounts it spends from (as
  * its transactions show), its spend in the current window of its utilisation limit, and its
@@ -212,9 +207,6 @@ export const indexCardSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type IndexCard = z.infer<typeof indexCardSchema>;
-
-/** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
-export const CARD_MONEY_MAX = 100;
 
 /**
  * GET /api/index/card-money?cardId=…: the cards list's money, for the cards it shows. Each

@@ -1,4 +1,5 @@
 import { addDays } from '@card-console/shared/dates';
+import { SPEND_STATUSES as spendStatuses } from '@card-console/shared/index-vocabulary';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import type { TransactionsSearch } from '../transactions';
 
@@ -15,7 +16,7 @@ export interface DrillScope {
  * `day-aggregate.ts`): a spend row opens exactly these, so the list's debits are the amount
  * clicked.
  */
-export const SPEND_STATUSES: TransactionStatus[] = ['pending', 'settled', 'refund', 'dispute'];
+export const SPEND_STATUSES: TransactionStatus[] = [...spendStatuses];
 
 /** A decline the card service gave no reason for, as the Overview names it. */
 export const NO_REASON = 'No reason given';

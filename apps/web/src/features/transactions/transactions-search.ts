@@ -1,7 +1,8 @@
 // Types only from the API module: its schemas (zod) stay out of the first download.
-import type { IndexGroupingName, IndexQuery } from '@card-console/shared/api/transaction-index';
+import type { IndexQuery } from '@card-console/shared/api/transaction-index';
 import { categoryGroups, uncategorized } from '@card-console/shared/category-groups';
 import { dayRangeToBounds, instantToIsoDay, isIsoDay } from '@card-console/shared/dates';
+import { type IndexGroupingName, indexGroupings } from '@card-console/shared/index-vocabulary';
 import { parseDollarsToCents } from '@card-console/shared/money';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
@@ -58,14 +59,7 @@ function listOf<T>(value: unknown, item: (v: unknown) => T | undefined, max: num
 }
 
 const groupKeys = [uncategorized.key, ...categoryGroups.map((g) => g.key)];
-export const groupings = [
-  'card',
-  'merchant',
-  'category',
-  'declineReason',
-  'subAccount',
-  'status',
-] as const satisfies readonly IndexGroupingName[];
+export const groupings = indexGroupings;
 
 /** Dollars as typed → cents (either sign taken as a size); undefined when not an amount. */
 export function dollarsToCents(typed: string): number | undefined {

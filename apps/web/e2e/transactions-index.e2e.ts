@@ -258,13 +258,18 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
   it("a card shows what it spent of its utilisation limit, as the card service's rows add up", async () => {
     // A card with a monthly limit that has spent in this window.
     const cards: Card[] = [];
+    /** The list's page each card is on (the cards screen shows `?pages=` of them). */
+    const pageOf = new Map<string, number>();
     let next: string | undefined;
+    let pages = 0;
     do {
       const list = await api<CardPage>(
         page,
         `/api/cards${next ? `?cursor=${encodeURIComponent(next)}` : ''}`,
       );
+      pages++;
       cards.push(...list.items);
+      for (const c of list.items) pageOf.set(c.id, pages);
       next = list.nextCursor;
     } while (next);
     let chosen: { card: Card; money: IndexCard } | undefined;
@@ -313,6 +318,23 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     await page.getByRole('meter').waitFor();
     await page.getByRole('heading', { name: 'Activity' }).waitFor();
     await screenshot(page, `card-spend-${width}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The cards list: the same spend as a bar in the card's row, and where it spends from.
+    const limitCents = card.utilizationLimit?.limitCents ?? 0;
+    await page.goto(`/cards?pages=${pageOf.get(card.id) ?? 1}`);
+    const row = page.locator('tbody tr', {
+      has: page.locator(`a[href^="/cards/${encodeURIComponent(card.id)}"]`),
+    });
+    await row
+      .getByRole('meter', { name: `Spent ${formatCents(spent)} of ${formatCents(limitCents)}` })
+      .waitFor();
+    const names = await api<{ items: { id: string; name: string }[] }>(page, '/api/sub-accounts');
+    for (const id of money.subAccountIds) {
+      const name = names.items.find((s) => s.id === id)?.name ?? id;
+      expect(await row.locator('td.col-spends-from').textContent()).toContain(name);
+    }
+    await screenshot(page, `cards-spend-${width}`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   }, 120_000);

@@ -7,11 +7,25 @@ import {
   problemType,
 } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
+import type { CardsMoney } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 
-/** One MSW server for the web tests; each test adds the handlers it needs. */
-export const server = setupServer();
+/**
+ * One MSW server for the web tests; each test adds the handlers it needs. The cards list asks
+ * the index for its cards' money on every screen that shows it: by default the index knows
+ * nothing of them yet (no sub account, no spend), which a test overrides to see money.
+ */
+export const server = setupServer(
+  http.get('/api/index/card-money', ({ request }) =>
+    HttpResponse.json({
+      cards: new URL(request.url).searchParams
+        .getAll('cardId')
+        .map((cardId) => ({ cardId, subAccountIds: [] })),
+      freshness: { syncing: false, days: 0, daysDone: 0 },
+    } satisfies CardsMoney),
+  ),
+);
 
 /** Every request the app sent in the current test, to assert headers and query strings. */
 export const sentRequests: Request[] = [];

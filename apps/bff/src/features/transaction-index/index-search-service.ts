@@ -48,6 +48,7 @@ import {
   type IndexSyncProgress,
   utcDay,
 } from './index-sync';
+import { createSubAccountList } from './sub-account-list';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
@@ -204,14 +205,24 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     return card.last4 ? `${card.name} ·${card.last4}` : card.name;
   }
 
+  /** Every sub account, kept for the refresh age (`sub-account-list.ts`). */
+  const subAccountList = createSubAccountList(
+    (ctx) =>
+      allSubAccounts(
+        upstream,
+        ctx,
+        walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
+      ),
+    deps.indexRefreshMs,
+  );
+
   /** The asked sub accounts (every one when none is named), with their names when known. */
-  async function subAccountsOf(who: Who, input: Pick<IndexSearchInput, 'subAccountId'>) {
+  async function subAccountsOf(
+    who: Who,
+    input: Pick<IndexSearchInput, 'subAccountId' | 'refresh'>,
+  ) {
     const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
-    const all = await allSubAccounts(
-      upstream,
-      ctx,
-      walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
-    );
+    const all = await subAccountList.all(ctx, { fresh: input.refresh === '1' });
     const names = new Map(all.map((s) => [s.id, s.name]));
     const ids = input.subAccountId ?? all.map((s) => s.id);
     return { ids, names };

@@ -1,9 +1,10 @@
 import type { CardPage } from '@card-console/shared/api/cards';
 import { cardListQuerySchema } from '@card-console/shared/api/cards';
+import type { CardsMoney } from '@card-console/shared/api/transaction-index';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { card, financeSession } from '../../../test/fixtures';
+import { card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, server } from '../../../test/server';
 
@@ -60,6 +61,58 @@ describe('cards screen', () => {
       'href',
       '/cards/card_1',
     );
+  });
+
+  it("shows each card's sub accounts and its spend of the limit it shows, from the index", async () => {
+    const monthly = (limitCents: number, spentCents: number) => ({
+      preset: 'monthly',
+      limitCents,
+      window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'America/New_York' },
+      spentCents,
+    });
+    server.use(
+      http.get('/api/cards', () =>
+        HttpResponse.json<CardPage>({
+          items: [
+            card(),
+            card({ id: 'c2', name: 'Limit changed since' }),
+            card({ id: 'c3', name: 'Never used', utilizationLimit: undefined }),
+          ],
+        }),
+      ),
+      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+      http.get('/api/index/card-money', () =>
+        HttpResponse.json<CardsMoney>({
+          cards: [
+            {
+              cardId: 'card_1',
+              subAccountIds: ['sa_ops', 'sa_mkt'],
+              utilization: monthly(500_000, 612_345),
+            },
+            // Measured against a limit the row no longer shows: no bar, never two truths.
+            { cardId: 'c2', subAccountIds: ['sa_ops'], utilization: monthly(300_000, 1_000) },
+            { cardId: 'c3', subAccountIds: [] },
+          ],
+          freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+        }),
+      ),
+    );
+    renderApp('/cards', { session: financeSession() });
+    const row = await screen.findByRole('row', { name: /Travel card/ });
+    expect(await within(row).findByText('Operations, Marketing')).toBeInTheDocument();
+    const meter = within(row).getByRole('meter', { name: 'Spent $6,123.45 of $5,000.00' });
+    expect(meter).toHaveAttribute('value', '500000');
+    expect(within(row).getByText('$6,123.45 spent (over)')).toBeInTheDocument();
+    const changed = screen.getByRole('row', { name: /Limit changed since/ });
+    expect(within(changed).getByText('Operations')).toBeInTheDocument();
+    expect(within(changed).queryByRole('meter')).toBeNull();
+    const unused = screen.getByRole('row', { name: /Never used/ });
+    expect(within(unused).getByText('No transactions')).toBeInTheDocument();
+    // One read for the page's cards, naming each.
+    const asked = requestsTo('/api/index/card-money').map((r) =>
+      new URL(r.url).searchParams.getAll('cardId'),
+    );
+    expect(asked).toEqual([['card_1', 'c2', 'c3']]);
   });
 
   it('puts status, sort and direction in the URL and sends them', async () => {

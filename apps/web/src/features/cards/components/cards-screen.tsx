@@ -11,6 +11,7 @@ import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { PagedList } from '../../../lib/use-url-pages';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
+import { SpendBar, SpendsFrom, useCardsMoney } from './cards-money';
 
 interface CardsScreenProps {
   search: CardsSearch;
@@ -31,6 +32,7 @@ const SEARCH_WORDS: RejectedWords = {
 export function CardsScreen({ search, list, busy }: CardsScreenProps) {
   useDocumentTitle('Cards');
   const navigate = useNavigate();
+  const money = useCardsMoney(list.rows);
   // A new filter or sort shows the list from its first page.
   const setFilter = (patch: Partial<CardsSearch>) =>
     void navigate({ to: '/cards', search: { ...search, ...patch, pages: undefined } });
@@ -72,6 +74,11 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
           )}
         </Field>
       </div>
+      {money.failed ? (
+        <p className="form-error">
+          The cards' spend could not be read from the index; the cards are shown without it.
+        </p>
+      ) : null}
       {list.rows.length === 0 ? (
         <p className="empty" aria-busy={busy || undefined}>
           No cards match these filters.
@@ -98,6 +105,9 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
                   <th scope="col" className="col-status">
                     Status
                   </th>
+                  <th scope="col" className="col-spends-from">
+                    Spends from
+                  </th>
                   <th scope="col" className="col-expiry">
                     Expiry
                   </th>
@@ -122,6 +132,9 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
                     <td className="col-status">
                       <StatusBadge status={card.status} />
                     </td>
+                    <td className="col-spends-from" data-label="Spends from">
+                      <SpendsFrom money={money.of(card.id)} name={money.subAccountName} />
+                    </td>
                     <td className="nowrap col-expiry" data-label="Expires">
                       {formatExpiry(card.expiryMonth, card.expiryYear)}
                     </td>
@@ -130,6 +143,7 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
                     </td>
                     <td className="col-utilization" data-label="Utilization limit">
                       <UtilizationLimit card={card} />
+                      <SpendBar card={card} money={money.of(card.id)} />
                     </td>
                   </tr>
                 ))}

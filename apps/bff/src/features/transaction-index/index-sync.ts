@@ -6,6 +6,7 @@
 // days with pending rows), as the Overview decides when a day is final. One job per sub
 // account on the job runner: requests that ask meanwhile join the running sync.
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { JobRunner } from '../../platform/jobs/job-runner';
@@ -20,10 +21,21 @@ const DAY_MS = 86_400_000;
 export const INDEX_HISTORY_DAYS = 400;
 /** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
 export const INDEX_SETTLING_DAYS = 3;
-/** Date ranges walked at once per sub account, as the Overview's day walks. */
-const RANGES_AT_ONCE = 2;
+/**
+ * Date ranges walked at once per sub account. The card service pages with cursors, so a
+ * range is one page after another: the sync's serial depth is about a sub account's pages ÷
+ * this. Eight per sub account keeps four sub accounts syncing at once within the upstream
+ * client's 32 keep-alive connections (more would queue there); a 429 is retried as every
+ * bulk walk's is.
+ */
+const RANGES_AT_ONCE = 8;
 /** A range is sized to about this many pages, from the density seen so far. */
-const PAGES_PER_RANGE = 16;
+const PAGES_PER_RANGE = 6;
+/** Runs of days (the open days after a first sync: the settling window, pending days) walked at once. */
+const RUNS_AT_ONCE = 4;
+
+/** The job that syncs a sub account (one at a time, across replicas). */
+export const indexJobKey = (subAccountId: string) => `transaction-index:${subAccountId}`;
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const utcDayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
@@ -165,7 +177,7 @@ export function createIndexSync(deps: IndexSyncDeps) {
      */
     sync(subAccountId: string, requestId: string, freshForMs = 0) {
       return deps.jobs.start<IndexSyncProgress>(
-        `transaction-index:${subAccountId}`,
+        indexJobKey(subAccountId),
         async ({ progress, signal }) => {
           const now = deps.clock.now();
           const [walked, pending] = await Promise.all([
@@ -176,9 +188,28 @@ export function createIndexSync(deps: IndexSyncDeps) {
           progress.days = days.length;
           const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
           const ctx: CallContext = { requestId, bulk: true, signal };
-          for (const run of runsOf(days)) {
-            await walkIndexDays(deps, ctx, subAccountId, run, { budget, signal, progress });
-          }
+          // The first run that fails stops the others; the job ends once every run has.
+          const stop = new AbortController();
+          const runSignal = AbortSignal.any([signal, stop.signal]);
+          const limit = pLimit(RUNS_AT_ONCE);
+          const ends = await Promise.allSettled(
+            runsOf(days).map((run) =>
+              limit(async () => {
+                try {
+                  await walkIndexDays(deps, { ...ctx, signal: runSignal }, subAccountId, run, {
+                    budget,
+                    signal: runSignal,
+                    progress,
+                  });
+                } catch (error) {
+                  stop.abort(error);
+                  throw error;
+                }
+              }),
+            ),
+          );
+          const failed = ends.find((end) => end.status === 'rejected');
+          if (failed) throw stop.signal.reason ?? failed.reason;
           deps.logger.info(
             { subAccountId, days: progress.days, rows: progress.rows },
             'transaction index synced',

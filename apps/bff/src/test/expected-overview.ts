@@ -3,6 +3,7 @@
 import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
 import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
 import { expect } from 'vitest';
+import { merchantCategoryName } from '../features/transactions/merchant-categories';
 import type { TestApp, TestSession } from './harness';
 
 const money = new Set(['settled', 'pending', 'refund', 'dispute']);
@@ -42,6 +43,7 @@ export function expectedOverview(
       if (!series.has(b)) series.set(b, { day: b, debitsCents: 0, creditsCents: 0, count: 0 });
     }
     const categories = new Map<string, [number, number]>();
+    const codes = new Map<string, [number, number]>();
     const merchants = new Map<string, [number, number]>();
     const cards = new Map<string, [number, number]>();
     const reasons = new Map<string, number>();
@@ -76,12 +78,14 @@ export function expectedOverview(
       if (x.status === 'pending') totals.pendingCents += c;
       bump(categories, categoryGroupOf(x.merchantData?.categoryCode), c);
       if (x.merchantData) bump(merchants, x.merchantData.description, c);
+      if (x.merchantData) bump(codes, x.merchantData.categoryCode, c);
       if (x.cardId) bump(cards, x.cardId, c);
     }
     return {
       totals,
       series: [...series.values()],
       categories,
+      codes,
       merchants,
       cards,
       reasons,
@@ -107,6 +111,11 @@ export function expectedOverview(
     series: now.series,
     previousSeries: before.series,
     categories: rank(now.categories, categoryGroupLabel),
+    // Only when read from the index.
+    categoryCodes: rank(
+      now.codes,
+      (code) => merchantCategoryName(code) ?? `Category ${code}`,
+    ).slice(0, 10),
     merchants: rank(now.merchants, (k) => k).slice(0, 10),
     cards: rank(now.cards, (id) => {
       const card = t.sim.data.card(id);

@@ -102,6 +102,11 @@ export const overviewSchema = z.object({
   previousSeries: z.array(dayPointSchema).optional(),
   /** Debits by ISO 18245 merchant category group, largest first. */
   categories: z.array(rankedSchema),
+  /**
+   * The top merchant category codes by debits (`key` the code, `label` its name). Only when the
+   * Overview was read from the transaction index (the card service's walk keeps groups only).
+   */
+  categoryCodes: z.array(rankedSchema).optional(),
   /** Top merchants by debits. */
   merchants: z.array(rankedSchema),
   /** Top cards by debits; `label` is the card's name and last 4 when the BFF knows them. */

@@ -4,6 +4,7 @@ import type {
   UpstreamTransaction,
 } from '@card-console/shared/upstream/transaction';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
+import type { OverviewTallies } from '../transaction-index/index-store';
 import { addDays } from './local-days';
 
 /**
@@ -125,4 +126,77 @@ function mergeTally(
       known[1] += n;
     } else into[key] = [cents, n];
   }
+}
+
+/**
+ * The days of `subAccountIds` as the index tallied them (`overviewTallies`, bucket k being
+ * `days[k]`), counted as `addTransaction` counts a walked row: the same statuses move money,
+ * the same reasons, groups, merchants and cards.
+ */
+export function daysFromTallies(
+  tallies: OverviewTallies,
+  subAccountIds: readonly string[],
+  days: readonly string[],
+): Map<string, DayAggregate>[] {
+  const bySub = new Map(subAccountIds.map((id) => [id, new Map<string, DayAggregate>()]));
+  const dayOf = (line: { subAccountId: string; bucket: number }) => {
+    const known = bySub.get(line.subAccountId);
+    const day = days[line.bucket];
+    if (!known || day === undefined) return undefined;
+    let aggregate = known.get(day);
+    if (!aggregate) {
+      aggregate = emptyDay(day);
+      known.set(day, aggregate);
+    }
+    return aggregate;
+  };
+  for (const line of tallies.totals) {
+    const into = dayOf(line);
+    if (!into) continue;
+    into.count += line.count;
+    into.pendingCount += line.pendingCount;
+    into.cardCount += line.cardCount;
+    into.declines += line.declines;
+    into.debitsCents += line.debitsCents;
+    into.creditsCents += line.creditsCents;
+    into.pendingCents += line.pendingCents;
+  }
+  for (const line of tallies.declineReasons) {
+    const into = dayOf(line);
+    if (!into) continue;
+    const reason = line.key?.trim() || NO_REASON;
+    into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + line.count;
+  }
+  const tally = (
+    lines: OverviewTallies['merchants'],
+    pick: (into: DayAggregate) => Record<string, [number, number]>,
+    keyOf: (key: string | null) => string | undefined,
+  ) => {
+    for (const line of lines) {
+      const into = dayOf(line);
+      const key = keyOf(line.key);
+      if (!into || key === undefined) continue;
+      const known = pick(into)[key];
+      if (known) {
+        known[0] += line.cents;
+        known[1] += line.count;
+      } else pick(into)[key] = [line.cents, line.count];
+    }
+  };
+  tally(
+    tallies.categories,
+    (d) => d.categories,
+    (code) => categoryGroupOf(code ?? undefined),
+  );
+  tally(
+    tallies.merchants,
+    (d) => d.merchants,
+    (name) => name ?? undefined,
+  );
+  tally(
+    tallies.cards,
+    (d) => d.cards,
+    (card) => card ?? undefined,
+  );
+  return [...bySub.values()];
 }

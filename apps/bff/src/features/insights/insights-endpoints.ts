@@ -2,10 +2,10 @@ import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/in
 import { defineFeature, everyone } from '../../core/endpoint';
 import type { DayAggregateStore } from '../../platform/insights/day-aggregate-store';
 import { who } from '../../platform/sessions/who';
-import type { FeatureDeps } from '../feature-deps';
+import { type IndexSearchDeps, indexSearchOf } from '../transaction-index/index-search-service';
 import { createOverviewService } from './overview-service';
 
-export interface InsightsDeps extends FeatureDeps {
+export interface InsightsDeps extends IndexSearchDeps {
   /** The Overview's per-day aggregates (memory, or Redis shared by replicas). */
   dayAggregates: DayAggregateStore;
   /** How old a day's aggregate may be before it is walked again. */
@@ -19,6 +19,7 @@ export const insightsFeature = defineFeature(
       ...deps,
       store: deps.dayAggregates,
       refreshMs: deps.insightsRefreshMs,
+      index: indexSearchOf(deps),
     }),
   (endpoint) => [
     endpoint({

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { unreachableIndex } from '../../test/unreachable-index';
+import { INDEX_HISTORY_DAYS } from '../transaction-index/index-sync';
 
 /**
  * 04:00 UTC: the simulator's data starts 18 months before, at 2025-05-20T04:00:00.000Z, with
@@ -24,7 +26,13 @@ const zones = [
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DAY_MS = 86_400_000;
 
-describe('the overview matches a brute-force sum over the simulator’s data', () => {
+/** The index keeps this many days back from NOW (UTC days): periods within it are read there. */
+const INDEX_FROM = day(NOW - (INDEX_HISTORY_DAYS - 1) * DAY_MS);
+
+describe.each([
+  ['walked from the card service', true],
+  ['read from the index once it is synced', false],
+] as const)('the overview matches a brute-force sum over the simulator’s data, %s', (_, walked) => {
   let t: TestApp;
   let finance: TestSession;
 
@@ -32,19 +40,47 @@ describe('the overview matches a brute-force sum over the simulator’s data', (
     t = await startTestApp({
       sim: { transactions: 4_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
+      recordSimRequests: true,
+      ...(walked ? { transactionIndex: unreachableIndex() } : {}),
     });
     finance = await t.signIn('finance');
-  });
+    if (!walked) {
+      // A list read starts the sync of every sub account; wait until the index says synced.
+      for (let i = 0; ; i++) {
+        const res = await t.request.get('/api/index/transactions').set(finance.headers());
+        if (res.body.freshness?.syncing === false && res.body.freshness?.updatedAt) break;
+        if (i > 300) throw new Error('the index did not sync');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }, 120_000);
   afterAll(async () => t.close());
+
+  const pages = () => t.simRequests.filter((r) => r.url.startsWith('/transaction')).length;
+  let indexedChecks = 0;
 
   const check = async (q: { subAccountId?: string; from: string; to: string; tz: string }) => {
     const query: Record<string, string> = { from: q.from, to: q.to, tz: q.tz };
     if (q.subAccountId) query.subAccountId = q.subAccountId;
+    const before = pages();
     const got = await settledOverview(t, finance, query);
     expect(got.status).toBe('complete');
     // When the days that can still change were read is checked in overview-routes.test.ts.
-    const { status: _s, progress: _p, updatedAt: _u, ...rest } = got;
-    expect(rest).toEqual(expectedOverview(t, q));
+    const { status: _s, progress: _p, updatedAt: _u, categoryCodes, ...rest } = got;
+    const { categoryCodes: wantCodes, ...want } = expectedOverview(t, q);
+    expect(rest).toEqual(want);
+    // A period the index holds (with the one before it) is answered without a walk; one
+    // reaching further back is walked; the walk tests never read the index.
+    const length = (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS + 1;
+    const previousFrom = day(Date.parse(q.from) - length * DAY_MS);
+    // A day is within the index when its UTC days are: a zone east of UTC starts the day before.
+    const indexed = !walked && day(Date.parse(previousFrom) - DAY_MS) >= INDEX_FROM;
+    if (indexed) {
+      expect(pages(), 'no upstream page for an indexed period').toBe(before);
+      // The codes' breakdown, which only the index keeps.
+      expect(categoryCodes).toEqual(wantCodes);
+      indexedChecks++;
+    } else if (walked) expect(categoryCodes).toBeUndefined();
   };
 
   it('a transaction on the first millisecond of a day counts on that day, not the one before', async () => {
@@ -95,8 +131,11 @@ describe('the overview matches a brute-force sum over the simulator’s data', (
           [subs[1], { start: Date.UTC(2026, 2, 7), length: 3 }, 'America/New_York'],
           [undefined, { start: Date.UTC(2026, 9, 30), length: 4 }, 'America/New_York'],
           [undefined, { start: Date.UTC(2025, 10, 21), length: 366 }, 'Europe/Paris'],
+          [undefined, { start: Date.UTC(2026, 5, 1), length: 170 }, 'Asia/Kolkata'],
+          [subs[0], { start: Date.UTC(2026, 10, 14), length: 7 }, 'Pacific/Kiritimati'],
         ],
       },
     );
+    if (!walked) expect(indexedChecks).toBeGreaterThanOrEqual(3);
   }, 240_000);
 });

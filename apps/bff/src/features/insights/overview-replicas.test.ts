@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { unreachableIndex } from '../../test/unreachable-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
@@ -23,13 +24,22 @@ describe('the Overview on two replicas sharing one Redis', () => {
     const redis = { url: engine.url, prefix: 'cc:' };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     a = await startTestApp({
+      // The Overview's own walk: as when the index cannot answer.
+      transactionIndex: unreachableIndex(),
       clock,
       redis,
       env,
       sim: { transactions: 6_000, now: () => NOW, rateLimit: false },
       recordSimRequests: true,
     });
-    b = await startTestApp({ clock, redis, env, upstreamOf: a });
+    b = await startTestApp({
+      // The Overview's own walk: as when the index cannot answer.
+      transactionIndex: unreachableIndex(),
+      clock,
+      redis,
+      env,
+      upstreamOf: a,
+    });
     onA = await a.signIn('finance');
   });
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { overviewSchema } from '@card-console/shared/api/insights';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { unreachableIndex } from '../../test/unreachable-index';
 import { SETTLING_DAYS } from './day-aggregate';
 import { MIN_REFRESH_MS } from './overview-service';
 
@@ -20,6 +21,8 @@ describe('GET /api/insights/overview', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
+      // The Overview's own walk: as when the index cannot answer.
+      transactionIndex: unreachableIndex(),
       sim: { transactions: 6_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
       recordSimRequests: true,

@@ -14,9 +14,11 @@ import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
-import { emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
+import type { OverviewTallies } from '../transaction-index/index-store';
+import { merchantCategoryName } from '../transactions/merchant-categories';
+import { daysFromTallies, emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
-import { addDays, dayList, daysBetween, localDay, mondayOf } from './local-days';
+import { addDays, dayList, dayStart, daysBetween, localDay, mondayOf } from './local-days';
 
 /** An Overview request as its schema checked it (days in order, the zone canonical). */
 type OverviewRequest = z.output<typeof overviewQuerySchema>;
@@ -40,6 +42,22 @@ interface Progress {
   estimates: number[];
 }
 
+/**
+ * The transaction index, where it can answer (`index-search-service.ts`): the tallies of the
+ * asked sub accounts over the days whose first instants (and the last one's end) are `edges`,
+ * or undefined when it does not hold them all yet.
+ */
+export interface OverviewIndex {
+  overviewTallies(
+    who: Who,
+    subAccountIds: string[],
+    edges: readonly number[],
+    /** The period's first day among them: the breakdowns are of the period only. */
+    breakdownFrom: number,
+    refresh: boolean,
+  ): Promise<{ tallies: OverviewTallies; updatedAt?: number } | undefined>;
+}
+
 export interface OverviewServiceDeps
   extends Pick<
       FeatureDeps,
@@ -54,6 +72,8 @@ export interface OverviewServiceDeps
    * a time per period through `locks` (Redis's, when replicas share the day aggregates).
    */
   jobs?: JobRunner;
+  /** Where the Overview is read from once it holds the days (else the card service is walked). */
+  index?: OverviewIndex;
 }
 
 /**
@@ -218,6 +238,41 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       const now = clock.now();
       const wait = refresh === '1' ? Math.min(MIN_REFRESH_MS, deps.refreshMs) : deps.refreshMs;
       const ids = subs.map((s) => s.id);
+      const label = (id: string) => {
+        const card = cardDirectory.label(id);
+        if (!card) return id;
+        return card.last4 ? `${card.name} •••• ${card.last4}` : card.name;
+      };
+
+      // From the index, when it holds every day asked: one grouped query, no walk.
+      const edges = [...days.map((d) => dayStart(d, tz)), dayStart(addDays(to, 1), tz)];
+      // An index that cannot answer (its engine unreachable) leaves the Overview to walk.
+      const indexed = await deps.index
+        ?.overviewTallies(who, ids, edges, length, refresh === '1')
+        .catch((error: unknown) => {
+          log.warn(
+            { err: error, requestId: who.requestId },
+            'the index could not answer the Overview',
+          );
+          return undefined;
+        });
+      if (indexed) {
+        await cardDirectory.ready();
+        const out = assemble({
+          from,
+          to,
+          tz,
+          previousFrom,
+          subs,
+          known: daysFromTallies(indexed.tallies, ids, days),
+          label,
+        });
+        if (indexed.updatedAt !== undefined)
+          out.updatedAt = new Date(indexed.updatedAt).toISOString();
+        out.categoryCodes = topCodes(indexed.tallies);
+        return out;
+      }
+
       const read = () => readDays(ids, tz, days);
       let known = await read();
       const anyDue = known.some(([, got]) => days.some((d) => isDue(got.get(d), now, wait)));
@@ -250,11 +305,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         previousFrom,
         subs,
         known: known.map(([, got]) => got),
-        label: (id) => {
-          const card = cardDirectory.label(id);
-          if (!card) return id;
-          return card.last4 ? `${card.name} •••• ${card.last4}` : card.name;
-        },
+        label,
       });
       out.status = status;
       let updatedAt = Number.POSITIVE_INFINITY;
@@ -384,6 +435,20 @@ function assemble(input: AssembleInput): Overview {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The period's top category codes by debits (the index's breakdown is the period's), named. */
+function topCodes(tallies: OverviewTallies): Overview['categories'] {
+  const byCode: Record<string, [number, number]> = Object.create(null);
+  for (const line of tallies.categories) {
+    if (line.key === null) continue;
+    const known = byCode[line.key];
+    if (known) {
+      known[0] += line.cents;
+      known[1] += line.count;
+    } else byCode[line.key] = [line.cents, line.count];
+  }
+  return ranked(byCode, (code) => merchantCategoryName(code) ?? `Category ${code}`).slice(0, TOP);
+}
 
 /** Largest debits first; equal ones by key, so the order never depends on the walk's. */
 export function ranked(by: Record<string, [number, number]>, label: (key: string) => string) {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { unreachableIndex } from '../../test/unreachable-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
@@ -13,6 +14,8 @@ describe('GET /api/insights/overview: walk slots', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
+      // The Overview's own walk: as when the index cannot answer.
+      transactionIndex: unreachableIndex(),
       // Pages of 10: each sub account's month is many pages, walked over several round trips.
       sim: {
         transactions: 6_000,

@@ -4,6 +4,7 @@ import { type Overview, overviewSchema } from '@card-console/shared/api/insights
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { unreachableIndex } from '../../test/unreachable-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const PERIOD = { from: '2026-08-01', to: '2026-08-31' };
@@ -14,6 +15,8 @@ describe('GET /api/insights/overview: time zones', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
+      // The Overview's own walk: as when the index cannot answer.
+      transactionIndex: unreachableIndex(),
       sim: { transactions: 3_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
       recordSimRequests: true,

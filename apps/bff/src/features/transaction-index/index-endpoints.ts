@@ -16,11 +16,11 @@ import { exportStreamContext, withExportSlot } from '../transactions/export-resp
 import { createLocalTimes } from '../transactions/local-time';
 import { streamCsv } from '../transactions/stream-csv';
 import { categoryCatalog } from './category-catalog';
-import { createIndexSearchService, type IndexSearchDeps } from './index-search-service';
+import { type IndexSearchDeps, indexSearchOf } from './index-search-service';
 
 export const transactionIndexFeature = defineFeature(
   'transaction-index',
-  (deps: IndexSearchDeps) => ({ deps, search: createIndexSearchService(deps) }),
+  (deps: IndexSearchDeps) => ({ deps, search: indexSearchOf(deps) }),
   (endpoint) => [
     endpoint({
       method: 'GET',

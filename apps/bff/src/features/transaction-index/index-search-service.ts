@@ -40,18 +40,22 @@ import {
   type IndexGrouping,
   type IndexOrder,
   MAX_INDEX_PAGE,
+  type OverviewTallies,
 } from './index-store';
 import {
   createIndexSync,
   daysToWalk,
+  INDEX_HISTORY_DAYS,
   INDEX_SETTLING_DAYS,
   type IndexSyncProgress,
+  indexJobKey,
   utcDay,
 } from './index-sync';
 import { createSubAccountList } from './sub-account-list';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
+const DAY_MS = 86_400_000;
 /** Asked to refresh, open days are read again only if read at least this long ago. */
 export const MIN_REFRESH_MS = 5_000;
 /** A card's latest transactions shown on its page. */
@@ -177,7 +181,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const synced = complete && open.length > 0 ? Math.min(...open) : undefined;
       if (synced === undefined) updatedAt = undefined;
       else if (updatedAt !== undefined) updatedAt = Math.min(updatedAt, synced);
-      const current = jobs.find<IndexSyncProgress>(`transaction-index:${subAccountId}`);
+      const current = jobs.find<IndexSyncProgress>(indexJobKey(subAccountId));
       const due = synced === undefined || now - synced >= age;
       const job =
         current && (current.state() === 'running' || current.state() === 'waiting')
@@ -276,6 +280,59 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }
         throw error;
       }
+    },
+
+    /**
+     * The Overview's tallies of `subAccountIds` over `edges` (its days' first instants and
+     * the last one's end), when the index holds every day they cover: each sub account synced
+     * through the history window and the days within it. Starts the syncs that are due, as a
+     * list read does, and waits for those running (the open days: a few pages). Undefined when
+     * the index cannot answer (days older than it keeps, a first sync not done): the Overview
+     * then reads the card service itself. `updatedAt`: when the oldest open day was read.
+     */
+    async overviewTallies(
+      who: Who,
+      subAccountIds: string[],
+      edges: readonly number[],
+      breakdownFrom: number,
+      refresh: boolean,
+    ): Promise<{ tallies: OverviewTallies; updatedAt?: number } | undefined> {
+      const start = edges[0];
+      const end = edges.at(-1);
+      if (start === undefined || end === undefined) return undefined;
+      const now = clock.now();
+      const oldestKept = utcDay(now - (INDEX_HISTORY_DAYS - 1) * DAY_MS);
+      if (utcDay(start) < oldestKept) return undefined;
+      const fresh = await freshness(subAccountIds, who.requestId, refresh);
+      const store = await deps.transactionIndex.store();
+      const lastDay = utcDay(Math.min(end - 1, now));
+      const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
+      /** When the oldest open day of the span was read; undefined when a day is missing. */
+      const readAt = async () => {
+        let oldest = Number.POSITIVE_INFINITY;
+        for (const id of subAccountIds) {
+          const walked = await store.walkedDays(id);
+          for (let day = utcDay(start); day <= lastDay; day = utcDay(Date.parse(day) + DAY_MS)) {
+            const at = walked.get(day);
+            if (at === undefined) return undefined;
+            if (day >= openFrom && at < oldest) oldest = at;
+          }
+        }
+        return oldest;
+      };
+      // A day not in the index yet: a first sync is under way; the Overview walks meanwhile.
+      let updatedAt = await readAt();
+      if (updatedAt === undefined) return undefined;
+      if (fresh.syncing) {
+        // Open days being read again: a few pages; the answer waits for them, as a walk's does.
+        await Promise.allSettled(
+          subAccountIds.map((id) => jobs.find<IndexSyncProgress>(indexJobKey(id))?.done),
+        );
+        updatedAt = await readAt();
+        if (updatedAt === undefined) return undefined;
+      }
+      const tallies = await store.overviewTallies(subAccountIds, edges, breakdownFrom);
+      return Number.isFinite(updatedAt) ? { tallies, updatedAt } : { tallies };
     },
 
     /** Every card with a transaction and the sub accounts it spends from (its rows say). */
@@ -452,4 +509,21 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
 
 function orderOf(input: IndexSearchInput): IndexOrder {
   return { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' };
+}
+
+export type IndexSearchService = ReturnType<typeof createIndexSearchService>;
+
+const services = new WeakMap<TransactionIndex, IndexSearchService>();
+
+/**
+ * The search service of `deps.transactionIndex`, one per index: the transactions list and the
+ * Overview read through the same one, so their reads join the same syncs (one job runner).
+ */
+export function indexSearchOf(deps: IndexSearchDeps): IndexSearchService {
+  let service = services.get(deps.transactionIndex);
+  if (!service) {
+    service = createIndexSearchService(deps);
+    services.set(deps.transactionIndex, service);
+  }
+  return service;
 }

@@ -158,6 +158,81 @@ async function load(store: TransactionIndexStore, rows: IndexedTransaction[], sy
   }
 }
 
+/** The brute-force Overview tallies: each row in the bucket its instant falls in. */
+function expectedTallies(
+  rows: IndexedTransaction[],
+  subs: readonly string[],
+  edges: readonly number[],
+  breakdownFrom: number,
+) {
+  const money = new Set(['settled', 'pending', 'refund', 'dispute']);
+  const keyOf = (r: IndexedTransaction, bucket: number) => `${r.subAccountId}|${bucket}`;
+  type Totals = Record<
+    | 'count'
+    | 'pendingCount'
+    | 'cardCount'
+    | 'declines'
+    | 'debitsCents'
+    | 'creditsCents'
+    | 'pendingCents',
+    number
+  >;
+  const totals = new Map<string, Totals>();
+  const lines = {
+    declineReasons: new Map<string, number>(),
+    categories: new Map<string, [number, number]>(),
+    merchants: new Map<string, [number, number]>(),
+    cards: new Map<string, [number, number]>(),
+  };
+  const add = (into: Map<string, [number, number]>, key: string, cents: number) => {
+    const known = into.get(key) ?? [0, 0];
+    into.set(key, [known[0] + cents, known[1] + 1]);
+  };
+  for (const r of rows) {
+    const at = Date.parse(r.at);
+    if (!subs.includes(r.subAccountId)) continue;
+    const bucket = edges.findIndex(
+      (edge, i) => i + 1 < edges.length && at >= edge && at < (edges[i + 1] as number),
+    );
+    if (bucket < 0) continue;
+    const k = keyOf(r, bucket);
+    // The breakdowns: the period's buckets only, each line in the period's first.
+    const broken = bucket >= breakdownFrom;
+    const b = keyOf(r, breakdownFrom);
+    const t: Totals = totals.get(k) ?? {
+      count: 0,
+      pendingCount: 0,
+      cardCount: 0,
+      declines: 0,
+      debitsCents: 0,
+      creditsCents: 0,
+      pendingCents: 0,
+    };
+    t.count++;
+    if (r.status === 'pending') t.pendingCount++;
+    if (r.cardId !== undefined) t.cardCount++;
+    const declined = r.status === 'declined' && r.cardId !== undefined;
+    if (declined) t.declines++;
+    if (declined && broken) {
+      const rk = `${b}|${r.declineReason ?? '\u0000none'}`;
+      lines.declineReasons.set(rk, (lines.declineReasons.get(rk) ?? 0) + 1);
+    }
+    const debit = money.has(r.status) && r.amountCents < 0;
+    if (money.has(r.status) && r.amountCents > 0) t.creditsCents += r.amountCents;
+    if (debit) {
+      t.debitsCents -= r.amountCents;
+      if (r.status === 'pending') t.pendingCents -= r.amountCents;
+    }
+    if (debit && broken) {
+      add(lines.categories, `${b}|${r.categoryCode ?? '\u0000none'}`, -r.amountCents);
+      if (r.merchant !== undefined) add(lines.merchants, `${b}|${r.merchant}`, -r.amountCents);
+      if (r.cardId !== undefined) add(lines.cards, `${b}|${r.cardId}`, -r.amountCents);
+    }
+    totals.set(k, t);
+  }
+  return { totals, lines };
+}
+
 const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
 const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
 const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air'];
@@ -427,6 +502,53 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                   expectedBreakdown(want.items, by, limit),
                 );
               }
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }, 120_000);
+
+    it("the Overview's tallies over a person's days give the brute-force sums, bucket by bucket", async () => {
+      // Day starts (a few off the hour) and where the period starts among them.
+      const edgesArb = fc
+        .uniqueArray(fc.integer({ min: -2, max: 45 }), { minLength: 2, maxLength: 6 })
+        .map((ks) => [...ks].sort((a, b) => a - b).map((k) => T0 + k * 3_600_000 + (k % 3)))
+        .chain((edges) =>
+          fc.tuple(fc.constant(edges), fc.integer({ min: 0, max: edges.length - 2 })),
+        );
+      await fc.assert(
+        fc.asyncProperty(
+          rowsArb,
+          fc.subarray(subAccounts, { minLength: 1 }),
+          edgesArb,
+          async (rows, subs, [edges, breakdownFrom]) => {
+            await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
+            await load(store, rows);
+            const got = await store.overviewTallies(subs, edges, breakdownFrom);
+            const want = expectedTallies(rows, subs, edges, breakdownFrom);
+            const key = (l: { subAccountId: string; bucket: number }) =>
+              `${l.subAccountId}|${l.bucket}`;
+            expect(
+              new Map(
+                got.totals.map(({ subAccountId, bucket, ...t }) => [
+                  key({ subAccountId, bucket }),
+                  t,
+                ]),
+              ),
+            ).toEqual(want.totals);
+            expect(
+              new Map(
+                got.declineReasons.map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, l.count]),
+              ),
+            ).toEqual(want.lines.declineReasons);
+            for (const name of ['categories', 'merchants', 'cards'] as const) {
+              expect(
+                new Map(
+                  got[name].map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, [l.cents, l.count]]),
+                ),
+                name,
+              ).toEqual(want.lines[name]);
             }
           },
         ),

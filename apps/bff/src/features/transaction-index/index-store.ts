@@ -1,6 +1,7 @@
 // The transaction index's store: one implementation in SQL that runs on both engines
 // (`sql-engine.ts`). A sync replaces a sub account's UTC day at a time; the screens ask for a
 // filtered, sorted page (keyset paging) and for the count and sums of the whole filtered set.
+import { SPEND_STATUSES } from '@card-console/shared/index-vocabulary';
 import type { SqlEngine, SqlQueryable } from './sql-engine';
 
 /** A transaction as the index keeps it (times at millisecond precision, ISO 8601 UTC). */
@@ -80,6 +81,31 @@ export type IndexGrouping = keyof typeof INDEX_GROUPINGS;
 /** One group of a breakdown; `key` null: the rows without that value (no card, no merchant…). */
 export interface IndexGroupTotal extends IndexSummary {
   key: string | null;
+}
+
+/** A tally's line: one sub account's bucket (`overviewTallies`). */
+interface TallyKey {
+  subAccountId: string;
+  bucket: number;
+}
+
+/** What the Overview adds up, per sub account and bucket (a person's calendar day). */
+export interface OverviewTallies {
+  totals: (TallyKey & {
+    count: number;
+    pendingCount: number;
+    cardCount: number;
+    declines: number;
+    debitsCents: number;
+    creditsCents: number;
+    pendingCents: number;
+  })[];
+  /** Declined card transactions by their reason as stored (absent: null). */
+  declineReasons: (TallyKey & { key: string | null; count: number })[];
+  /** Debits that moved money, by merchant category code, merchant and card. */
+  categories: (TallyKey & { key: string | null; cents: number; count: number })[];
+  merchants: (TallyKey & { key: string | null; cents: number; count: number })[];
+  cards: (TallyKey & { key: string | null; cents: number; count: number })[];
 }
 
 export interface IndexBreakdown {
@@ -436,6 +462,100 @@ export class TransactionIndexStore {
         creditCents: Number(row.credit),
       })),
       groupCount: Number(rows[0]?.groups ?? 0),
+    };
+  }
+
+  /**
+   * The Overview's tallies of `subAccountIds` over consecutive buckets (a person's calendar
+   * days): `edges` are the buckets' first instants (Unix ms, ascending) and the last one's end;
+   * a row at `t` is in bucket `k` when `edges[k] <= t < edges[k + 1]`. The totals per bucket;
+   * the breakdowns (decline reasons, categories, merchants, cards) only over the buckets from
+   * `breakdownFrom` on, each line reported in that bucket (the Overview breaks down the period,
+   * not the one before it, nor day by day). One grouped query per tally; what counts as money
+   * and how is the caller's (`features/insights/day-aggregate.ts`).
+   */
+  async overviewTallies(
+    subAccountIds: readonly string[],
+    edges: readonly number[],
+    breakdownFrom = 0,
+  ): Promise<OverviewTallies> {
+    const first = edges[0];
+    const end = edges.at(-1);
+    const periodStart = edges[breakdownFrom];
+    if (
+      first === undefined ||
+      end === undefined ||
+      periodStart === undefined ||
+      edges.length < 2 ||
+      subAccountIds.length === 0
+    ) {
+      return { totals: [], declineReasons: [], categories: [], merchants: [], cards: [] };
+    }
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const subs = subAccountIds.map(storable);
+    // Bucket k (from 0): how many day starts are at or before the row, less one.
+    const scope = `FROM index_transaction
+       WHERE sub_account_id = ANY($1::text[]) AND at >= $2::timestamptz AND at < $3::timestamptz`;
+    const money = `status IN (${SPEND_STATUSES.map((x) => `'${x}'`).join(', ')})`;
+    const debit = `${money} AND amount_cents < 0`;
+    const period = [subs, iso(periodStart), iso(end), breakdownFrom];
+    type Keyed = { sub_account_id: string; bucket: number };
+    const tally = (column: string, extra = '') =>
+      this.engine.query<Keyed & { key: string | null; cents: string; n: string }>(
+        `SELECT sub_account_id, $4::int AS bucket, ${column} AS key,
+                sum(-amount_cents)::text AS cents, count(*)::text AS n
+           ${scope} AND ${debit}${extra}
+          GROUP BY 1, 3`,
+        period,
+      );
+    const [totals, declineReasons, categories, merchants, cards] = await Promise.all([
+      this.engine.query<
+        Keyed &
+          Record<
+            'n' | 'pending_n' | 'card_n' | 'declines' | 'debits' | 'credits' | 'pending',
+            string
+          >
+      >(
+        `SELECT sub_account_id,
+                width_bucket(at, $4::timestamptz[]) - 1 AS bucket, count(*)::text AS n,
+                count(*) FILTER (WHERE status = 'pending')::text AS pending_n,
+                count(card_id)::text AS card_n,
+                count(*) FILTER (WHERE status = 'declined' AND card_id IS NOT NULL)::text AS declines,
+                coalesce(sum(-amount_cents) FILTER (WHERE ${debit}), 0)::text AS debits,
+                coalesce(sum(amount_cents) FILTER (WHERE ${money} AND amount_cents > 0), 0)::text AS credits,
+                coalesce(sum(-amount_cents) FILTER (WHERE ${debit} AND status = 'pending'), 0)::text AS pending
+           ${scope}
+          GROUP BY 1, 2`,
+        [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
+      ),
+      this.engine.query<Keyed & { key: string | null; n: string }>(
+        `SELECT sub_account_id, $4::int AS bucket, decline_reason AS key, count(*)::text AS n
+           ${scope} AND status = 'declined' AND card_id IS NOT NULL
+          GROUP BY 1, 3`,
+        period,
+      ),
+      tally('category_code'),
+      tally('merchant', ' AND merchant IS NOT NULL'),
+      tally('card_id', ' AND card_id IS NOT NULL'),
+    ]);
+    const keyed = (r: Keyed) => ({ subAccountId: r.sub_account_id, bucket: Number(r.bucket) });
+    const sums = (rows: (Keyed & { key: string | null; cents: string; n: string })[]) =>
+      rows.map((r) => ({ ...keyed(r), key: r.key, cents: Number(r.cents), count: Number(r.n) }));
+    return {
+      totals: totals.map((r) => ({
+        ...keyed(r),
+        count: Number(r.n),
+        pendingCount: Number(r.pending_n),
+        cardCount: Number(r.card_n),
+        declines: Number(r.declines),
+        debitsCents: Number(r.debits),
+        creditsCents: Number(r.credits),
+        pendingCents: Number(r.pending),
+      })),
+      declineReasons: declineReasons.map((r) => ({ ...keyed(r), key: r.key, count: Number(r.n) })),
+      categories: sums(categories),
+      merchants: sums(merchants),
+      cards: sums(cards),
     };
   }
 

@@ -174,6 +174,30 @@ describe('overview screen', () => {
     });
     // No row says it cannot be filtered any more.
     expect(screen.queryByText(/can't be filtered/)).not.toBeInTheDocument();
+    // Read from the card service, the Overview has no merchant category codes to show.
+    expect(screen.queryByRole('region', { name: 'Top merchant categories' })).toBeNull();
+  });
+
+  it('read from the index, shows the top merchant category codes, each opening its code', async () => {
+    serve(
+      overview({
+        categoryCodes: [
+          { key: '5734', label: 'Computer Software Stores', debitsCents: 80_000, count: 2 },
+          { key: '4511', label: 'Airlines, Air Carriers', debitsCents: 10_000, count: 1 },
+        ],
+      }),
+    );
+    renderApp(CUSTOM, { session: financeSession() });
+    const codes = await screen.findByRole('region', { name: 'Top merchant categories' });
+    const link = within(codes).getByRole('link', { name: /^Computer Software Stores: / });
+    expect(link).toHaveAccessibleName('Computer Software Stores: $800.00 spent, 2 transactions');
+    expect(target(link).search).toEqual({
+      subAccountId: 'sa_mkt',
+      from: '2026-03-02',
+      to: '2026-03-04',
+      status: SPEND,
+      category: ['5734'],
+    });
   });
 
   it('over all sub accounts, links open all of them; a week bar opens its days within the period', async () => {

@@ -136,6 +136,17 @@ export function OverviewScreen({
             )}
             empty="No spend in this period."
           />
+          {overview.categoryCodes ? (
+            <RankedChart
+              title="Top merchant categories"
+              note="A row opens that merchant category code's spend in the period."
+              columns={['Merchant category', 'Spent', 'Transactions']}
+              rows={spendRows(overview.categoryCodes, (r) =>
+                spendSearch(scope, { category: [r.key] }),
+              )}
+              empty="No spend in this period."
+            />
+          ) : null}
           <RankedChart
             title="Top merchants"
             note="A row opens that merchant's spend in the period."

@@ -1,0 +1,13 @@
+import type { TransactionIndex } from '../features/transaction-index/transaction-index';
+import { StoreUnavailableError } from '../platform/store-unavailable';
+
+/**
+ * A transaction index whose PostgreSQL cannot be reached: the Overview then walks the card
+ * service itself, the behaviour the Overview's walk tests look at.
+ */
+export function unreachableIndex(): TransactionIndex {
+  return {
+    store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    close: async () => {},
+  };
+}

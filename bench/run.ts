@@ -1,6 +1,7 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, heap-flags, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
-// audit-store, overview, transaction-index, limit-impact, browser (default: all).
+// audit-store, overview, transaction-index, transaction-index-postgres, limit-impact, browser,
+// remote-card-service (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -169,6 +170,52 @@ const benches: Record<
       };
     },
   },
+  'transaction-index-postgres': {
+    title: 'Transaction index (PostgreSQL, 1,000,000 rows)',
+    process: asServed,
+    load: async () => {
+      const { runTransactionIndexPostgresBench } = await import(
+        '../apps/bff/bench/transaction-index-postgres'
+      );
+      return async () => {
+        const r = await runTransactionIndexPostgresBench();
+        const table = targets([
+          {
+            what: `first sync into PostgreSQL ÷ the bare ranged walk of the same days at the same concurrency (${fmt(r.bareRows, 0)} rows in ${fmt(r.bareMedianMs / 1000, 2)} s, median of 3 around the sync; the sync: ${fmt(r.syncedRows, 0)} rows in ${fmt(r.syncMs / 1000, 1)} s, ${fmt(r.syncCpu.pg, 0)} CPU s of PostgreSQL)`,
+            value: fmt(r.syncOverBare),
+            goal: '≥ 0.9',
+            met: r.syncOverBare >= 0.9,
+          },
+          {
+            what: `incremental refresh of the open days, every sub account at once (${r.refreshDays} days; median, ms)`,
+            value: fmt(r.refreshMedianMs, 0),
+            goal: '≤ 1,000',
+            met: r.refreshMedianMs <= 1_000,
+          },
+          {
+            what: `${r.queries} distinct filter combinations, each a page of 100, the whole set’s count and sums and a breakdown: p50 (ms)`,
+            value: fmt(r.queryP50Ms, 1),
+            goal: '≤ 30',
+            met: r.queryP50Ms <= 30,
+          },
+          {
+            what: 'the same: p99 (ms)',
+            value: fmt(r.queryP99Ms, 1),
+            goal: '≤ 150',
+            met: r.queryP99Ms <= 150,
+          },
+          {
+            what: `the Overview's shape from the index, 365 days, every sub account: the store's overviewTallies as the Overview asks it (per-day totals of the period and the one before, the period's breakdowns), warm median (ms; totals and top categories, merchants, decline reasons from summary and breakdown: ${fmt(r.breakdownOverviewMs, 0)} ms)`,
+            value: r.tallyError ? 'failed (see below)' : fmt(r.tallyMedianMs, 1),
+            goal: '≤ 50',
+            met: r.tallyMedianMs <= 50,
+          },
+        ]);
+        const notes = `EXPLAIN: ${r.seqScans} of ${r.explained} sampled statements read the table with a Seq Scan; statement_timeout of the index's pool: ${r.statementTimeout || 'none'}. Peak RSS during the sync ${fmt(r.syncPeakRssMb, 0)} MB (${fmt(r.rssBeforeSyncMb, 0)} MB before).`;
+        return { markdown: `${table}\n\n${notes}\n\n${r.markdown}\n` };
+      };
+    },
+  },
   'limit-impact': {
     title: 'Limit impact preview',
     load: async () => (await import('./limit-impact')).runLimitImpactBench,
@@ -176,6 +223,10 @@ const benches: Record<
   browser: {
     title: 'The browser',
     load: async () => (await import('./browser')).runBrowserBench,
+  },
+  'remote-card-service': {
+    title: 'A remote card service (80 ms each way, through a delaying proxy)',
+    load: async () => (await import('./remote-card-service')).runRemoteCardServiceBench,
   },
 };
 

@@ -5,11 +5,14 @@ import { createCardService } from '@card-console/card-service-sim';
 const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const apiKey = process.env.BENCH_API_KEY ?? 'bench-key';
 const months = process.env.BENCH_MONTHS ? Number(process.env.BENCH_MONTHS) : undefined;
+// Sub accounts the transactions are spread over (the simulator's own weights: busier first).
+const subAccounts = Number(process.env.BENCH_SUB_ACCOUNTS ?? 1);
 
-// One sub account holds every transaction; no rate limit, so the walk measures the BFF.
+// One sub account holds every transaction unless BENCH_SUB_ACCOUNTS says otherwise; no rate
+// limit, so the walk measures the BFF.
 const sim = createCardService({
   apiKey,
-  subAccounts: 1,
+  subAccounts,
   cards: 60,
   transactions,
   rateLimit: false,

@@ -1,0 +1,719 @@
+// Transaction index benchmark, PostgreSQL (`pnpm bench transaction-index-postgres`): 1,000,000
+// transactions over 5 sub accounts and the last 12 months in the simulator (a child process, so
+// the RSS sampled here is the index's and the client's), a throw-away PostgreSQL 15 cluster
+// (apps/bff/src/test/engines/postgres.ts: fsync, full-page writes and synchronous commit off,
+// as its tests run) and the index opened as the BFF opens it (`openPostgresIndex`: the
+// migrations, then a pool of 4 with `createAuditPool`'s timeouts). Measures:
+// - the bare ranged walk of the history window (every sub account's days, the sync's own walk
+//   and concurrency, rows mapped and dropped: the ceiling), median of 3 (two before the sync,
+//   one after), and the first sync of every sub account at once into PostgreSQL (one job each,
+//   as the screen starts them), with the CPU time the BFF, the simulator and PostgreSQL used;
+// - the incremental refresh the sync does after it (today, the settling window and days with
+//   pending rows, walked again), every sub account at once, beside the bare walk of those days;
+// - the Transactions screen's queries: distinct seeded combinations of what it offers (text,
+//   statuses, cards, category codes and groups, merchants, decline reasons, amounts, the date
+//   presets and custom ranges, both sorts both ways, one or every sub account), each a page of
+//   100, the whole set's count and sums and a breakdown, at once as the endpoint asks them;
+//   and EXPLAIN of a sample of them: which plans read the table whole;
+// - the Overview's shape from the index: a 365-day period of every sub account, warm: the
+//   store's `overviewTallies` as the Overview asks it (per-day totals of the period and the one
+//   before it, the period's decline reasons, categories, merchants and cards),
+//   and apart its totals and top categories, merchants and decline reasons from `summary` and
+//   `breakdown`.
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
+import { categoryGroups } from '@card-console/shared/category-groups';
+import pino from 'pino';
+import { systemClock } from '../src/core/clock';
+import { categoryGroupRange } from '../src/features/transaction-index/category-catalog';
+import {
+  INDEX_GROUPINGS,
+  type IndexFilter,
+  type IndexGrouping,
+  type IndexOrder,
+  TransactionIndexStore,
+} from '../src/features/transaction-index/index-store';
+import {
+  createIndexSync,
+  daysToWalk,
+  runsOf,
+  utcDay,
+  walkIndexDays,
+} from '../src/features/transaction-index/index-sync';
+import { openPostgresIndex } from '../src/features/transaction-index/postgres-index';
+import type { SqlEngine } from '../src/features/transaction-index/sql-engine';
+import { InProcessJobRunner } from '../src/platform/jobs/in-process-job-runner';
+import { startPostgres } from '../src/test/engines/postgres';
+import { createUpstreamClient } from '../src/upstream/client';
+import { walkBudget } from '../src/upstream/paginate';
+import { allSubAccounts } from '../src/upstream/sub-account-pages';
+import { WALK_LIMITS } from '../src/upstream/walk-limits';
+import { cpuMicros } from './process-cpu';
+import { sampleMemory } from './rss-sampler';
+import { startSimProcess } from './sim-process';
+
+const TRANSACTIONS = Number(process.env.BENCH_INDEX_TRANSACTIONS ?? 1_000_000);
+const SUB_ACCOUNTS = 5;
+const MONTHS = 12;
+const BARE_ROUNDS = 3;
+const REFRESH_ROUNDS = 5;
+const QUERIES = Number(process.env.BENCH_INDEX_QUERIES ?? 400);
+const WARM_UP_QUERIES = 30;
+const EXPLAINED = 100;
+const OVERVIEW_ROUNDS = 15;
+const PAGE = 100;
+const BREAKDOWN_GROUPS = 25;
+const DAY_MS = 86_400_000;
+
+const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+const at = (values: readonly number[], q: number) =>
+  sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+const ms = (n: number) => n.toFixed(1);
+
+/** A small seeded generator, so every run asks the same distinct queries. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** The store, with the time its writes take summed (what the sync waits for beyond the walk). */
+class TimedStore extends TransactionIndexStore {
+  writeMs = 0;
+  writes = 0;
+  pendingMs = 0;
+  override async pendingDays(subAccountId: string) {
+    const started = performance.now();
+    try {
+      return await super.pendingDays(subAccountId);
+    } finally {
+      this.pendingMs += performance.now() - started;
+    }
+  }
+  override async replaceDays(...args: Parameters<TransactionIndexStore['replaceDays']>) {
+    const started = performance.now();
+    try {
+      return await super.replaceDays(...args);
+    } finally {
+      this.writeMs += performance.now() - started;
+      this.writes++;
+    }
+  }
+}
+
+/** An engine that answers nothing and keeps the statements a store sends it (for EXPLAIN). */
+function capturingEngine(): SqlEngine & { taken: { text: string; params: unknown[] }[] } {
+  const taken: { text: string; params: unknown[] }[] = [];
+  return {
+    kind: 'postgres',
+    taken,
+    async query<R extends object>(text: string, params?: readonly unknown[]) {
+      taken.push({ text, params: [...(params ?? [])] });
+      return [] as R[];
+    },
+    transaction: () => Promise.reject(new Error('not here')),
+    withMigrationClient: () => Promise.reject(new Error('not here')),
+    close: async () => {},
+  };
+}
+
+/** `/proc/<pid>/stat`'s fields after the command: [state, ppid, …]; undefined once gone. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (µs) the PostgreSQL server listening on `port` has used: its postmaster, the
+ * children it has reaped (cutime, cstime: parallel workers that ended) and those alive.
+ */
+function postgresCpuMicros(port: number): number {
+  const pids = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+  const postmaster = pids.find((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return args[0]?.endsWith('/postgres') && args.includes(String(port));
+    } catch {
+      return false;
+    }
+  });
+  const own = postmaster === undefined ? undefined : statFields(postmaster);
+  if (postmaster === undefined || !own) return Number.NaN;
+  let micros = ((Number(own[13]) + Number(own[14])) / 100) * 1_000_000 + cpuMicros(postmaster);
+  for (const pid of pids) {
+    if (statFields(pid)?.[1] !== String(postmaster)) continue;
+    try {
+      micros += cpuMicros(pid);
+    } catch {
+      // ended meanwhile: counted in the postmaster's cutime once reaped
+    }
+  }
+  return micros;
+}
+
+/** CPU seconds used while `work` ran: this process, the simulator's, PostgreSQL's. */
+async function cpuOf<T>(simPid: number, port: number, work: () => Promise<T>) {
+  const before = {
+    bff: process.cpuUsage(),
+    sim: cpuMicros(simPid),
+    pg: postgresCpuMicros(port),
+  };
+  const result = await work();
+  const bff = process.cpuUsage(before.bff);
+  return {
+    result,
+    cpu: {
+      bff: (bff.user + bff.system) / 1e6,
+      sim: (cpuMicros(simPid) - before.sim) / 1e6,
+      pg: (postgresCpuMicros(port) - before.pg) / 1e6,
+    },
+  };
+}
+type Cpu = Awaited<ReturnType<typeof cpuOf>>['cpu'];
+const cpuText = (c: Cpu) =>
+  `BFF ${c.bff.toFixed(1)}, simulator ${c.sim.toFixed(1)}, PostgreSQL ${c.pg.toFixed(1)} CPU s`;
+
+/** The days of a screen's date preset on `today` (UTC days here), as [from, to) Unix ms. */
+function presetRange(preset: string, now: number): [number, number] {
+  const today = Date.parse(`${utcDay(now)}T00:00:00.000Z`);
+  const d = new Date(today);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  const weekday = (d.getUTCDay() + 6) % 7;
+  const quarter = Math.floor(m / 3) * 3;
+  const end = today + DAY_MS;
+  switch (preset) {
+    case 'today':
+      return [today, end];
+    case 'yesterday':
+      return [today - DAY_MS, today];
+    case 'this-week':
+      return [today - weekday * DAY_MS, end];
+    case 'last-week':
+      return [today - (weekday + 7) * DAY_MS, today - weekday * DAY_MS];
+    case 'this-month':
+      return [Date.UTC(y, m, 1), end];
+    case 'last-month':
+      return [Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1)];
+    case 'this-quarter':
+      return [Date.UTC(y, quarter, 1), end];
+    case 'last-quarter':
+      return [Date.UTC(y, quarter - 3, 1), Date.UTC(y, quarter, 1)];
+    default:
+      return [Date.UTC(y, 0, 1), end];
+  }
+}
+const PRESETS = [
+  'today',
+  'yesterday',
+  'this-week',
+  'last-week',
+  'this-month',
+  'last-month',
+  'this-quarter',
+  'last-quarter',
+  'year-to-date',
+];
+
+interface Combination {
+  filter: IndexFilter;
+  order: IndexOrder;
+  by: IndexGrouping;
+  /** What it asks, for the slowest list. */
+  label: string;
+}
+
+/** Which plan nodes read `index_transaction`, and how. */
+function scansOf(plan: unknown, out: string[] = []): string[] {
+  const node = plan as {
+    'Node Type'?: string;
+    'Relation Name'?: string;
+    'Index Name'?: string;
+    Plans?: unknown[];
+  };
+  const type = node['Node Type'] ?? '';
+  const index = node['Index Name'];
+  // A bitmap heap scan names the table, its bitmap index scans the index.
+  if (index?.startsWith('index_transaction')) out.push(`${type} (${index})`);
+  else if (node['Relation Name'] === 'index_transaction') out.push(type);
+  for (const child of node.Plans ?? []) scansOf(child, out);
+  return out;
+}
+
+export async function runTransactionIndexPostgresBench() {
+  const apiKey = randomBytes(16).toString('hex');
+  const previousSubs = process.env.BENCH_SUB_ACCOUNTS;
+  process.env.BENCH_SUB_ACCOUNTS = String(SUB_ACCOUNTS); // read by sim-child.ts
+  const simStarted = performance.now();
+  const sim = await startSimProcess(TRANSACTIONS, apiKey, MONTHS);
+  const simMs = performance.now() - simStarted;
+  if (previousSubs === undefined) delete process.env.BENCH_SUB_ACCOUNTS;
+  else process.env.BENCH_SUB_ACCOUNTS = previousSubs;
+  const logger = pino({ level: 'silent' });
+  const upstream = createUpstreamClient({ baseUrl: sim.url, apiKey, logger });
+  const cluster = await startPostgres();
+  let engine: SqlEngine | undefined;
+  const memory = sampleMemory();
+  const ctx = { requestId: 'bench-index-pg', bulk: true };
+  try {
+    const url = await cluster.createDatabase('card_console_index');
+    engine = await openPostgresIndex({ url, migrationUrl: url, logger });
+    const db = engine;
+    const subs = (await allSubAccounts(upstream, ctx, walkBudget(WALK_LIMITS.subAccounts))).map(
+      (s) => s.id,
+    );
+    if (subs.length !== SUB_ACCOUNTS)
+      throw new Error(`the simulator has ${subs.length} sub accounts`);
+    const history = daysToWalk(Date.now(), new Map(), new Set());
+
+    /** Every sub account's `daysOf(sub)` walked at once with nothing stored: the ceiling. */
+    async function bareWalk(daysOf: (sub: string) => readonly string[]) {
+      let rows = 0;
+      const discard = {
+        replaceDays: async (_s: string, walked: readonly { rows: readonly unknown[] }[]) => {
+          for (const day of walked) rows += day.rows.length;
+        },
+      } as unknown as TransactionIndexStore;
+      const started = performance.now();
+      // As the sync: every sub account at once, and a sub account's runs of days at once
+      // (the sync walks up to 4; the history window is one run, the open days one or two).
+      await Promise.all(
+        subs.map(async (sub) => {
+          const budget = walkBudget(WALK_LIMITS.index);
+          await Promise.all(
+            runsOf(daysOf(sub)).map((run) =>
+              walkIndexDays({ upstream, store: discard, clock: systemClock }, ctx, sub, run, {
+                budget,
+              }),
+            ),
+          );
+        }),
+      );
+      return { ms: performance.now() - started, rows };
+    }
+
+    // 1. The bare walk of the history window, then the first sync of every sub account at once.
+    const bare: number[] = [];
+    const bareCpu: Cpu[] = [];
+    let bareRows = 0;
+    const bareRound = async () => {
+      const { result: walk, cpu } = await cpuOf(sim.pid, cluster.port, () =>
+        bareWalk(() => history),
+      );
+      bare.push(walk.ms);
+      bareCpu.push(cpu);
+      bareRows = walk.rows;
+    };
+    // Two rounds before the sync and the rest after it: the machine is shared, and a drift in
+    // its load then shows on both sides of the ratio.
+    await bareRound();
+    await bareRound();
+    const store = new TimedStore(db);
+    const jobs = new InProcessJobRunner({
+      clock: systemClock,
+      cutOff: new AbortController().signal,
+      failureMemoryMs: 0,
+    });
+    const sync = createIndexSync({ upstream, store, jobs, clock: systemClock, logger });
+    const syncAll = async () => {
+      const running = subs.map((sub) => sync.sync(sub, 'bench-index-pg'));
+      await Promise.all(running.map((job) => job.done));
+      for (const job of running) {
+        const outcome = job.outcome();
+        if (!outcome?.ok) throw new Error(`a sync failed: ${String(outcome?.error)}`);
+      }
+    };
+    const rssBeforeSync = process.memoryUsage.rss();
+    const syncMemory = sampleMemory();
+    const pagesBefore = await sim.pages();
+    const syncStarted = performance.now();
+    const { cpu: syncCpu } = await cpuOf(sim.pid, cluster.port, syncAll);
+    const syncMs = performance.now() - syncStarted;
+    const syncPeakRss = syncMemory.stop().peakRss;
+    const syncPages = (await sim.pages()) - pagesBefore;
+    const syncWriteMs = store.writeMs;
+    const syncWrites = store.writes;
+    for (let round = 2; round < BARE_ROUNDS; round++) await bareRound();
+    const synced = (await store.summary({})).count;
+    const [size] = await db.query<{ table: string; indexes: string }>(
+      `SELECT pg_size_pretty(pg_table_size('index_transaction')) AS table,
+              pg_size_pretty(pg_indexes_size('index_transaction')) AS indexes`,
+    );
+    // What autovacuum does after a million inserts, done now so every run plans the same.
+    await db.query('VACUUM ANALYZE index_transaction');
+    await db.query('VACUUM ANALYZE index_sync_day');
+
+    // 2. The incremental refresh: what a sync walks again once every day has been walked.
+    const refresh: number[] = [];
+    const refreshBare: number[] = [];
+    const refreshPages: number[] = [];
+    const refreshWriteMs: number[] = [];
+    const refreshPendingMs: number[] = [];
+    let refreshRows = 0;
+    let refreshDays = 0;
+    for (let round = 0; round < REFRESH_ROUNDS; round++) {
+      const now = Date.now();
+      const open = new Map<string, string[]>();
+      for (const sub of subs) {
+        const [walked, pending] = await Promise.all([
+          store.walkedDays(sub),
+          store.pendingDays(sub),
+        ]);
+        open.set(sub, daysToWalk(now, walked, pending, now));
+      }
+      refreshDays = sum([...open.values()].map((days) => days.length));
+      const walk = await bareWalk((sub) => open.get(sub) ?? []);
+      refreshBare.push(walk.ms);
+      refreshRows = walk.rows;
+      const pages = await sim.pages();
+      store.writeMs = 0;
+      store.pendingMs = 0;
+      const started = performance.now();
+      await syncAll();
+      refresh.push(performance.now() - started);
+      refreshWriteMs.push(store.writeMs);
+      refreshPendingMs.push(store.pendingMs);
+      refreshPages.push((await sim.pages()) - pages);
+    }
+
+    // 3. The screen's queries.
+    const [cardRows, merchantRows, reasonRows, categoryRows, words] = await Promise.all([
+      store.cardSubAccounts(),
+      store.breakdown({}, 'merchant', 400),
+      store.breakdown({ statuses: ['declined'] }, 'declineReason', 50),
+      store.breakdown({}, 'category', 400),
+      store.page({}, { sort: 'date', direction: 'desc' }, 500),
+    ]);
+    const cards = [...cardRows.keys()];
+    const merchants = merchantRows.groups.flatMap((g) => (g.key === null ? [] : [g.key]));
+    const reasons = reasonRows.groups.flatMap((g) => (g.key === null ? [] : [g.key]));
+    const codes = categoryRows.groups.flatMap((g) => (g.key === null ? [] : [g.key]));
+    const texts = [
+      ...new Set(
+        words.items.flatMap((t) => [
+          ...`${t.merchant ?? ''} ${t.description}`.split(/\s+/).filter((w) => w.length >= 3),
+          t.referenceNumber.slice(-6),
+        ]),
+      ),
+    ].slice(0, 80);
+    const statuses = ['settled', 'pending', 'declined', 'refund', 'failed', 'canceled'];
+    const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
+    const now = Date.now();
+
+    function combinations(seed: number, n: number): Combination[] {
+      const random = rng(seed);
+      const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
+      const some = <T>(list: readonly T[], most: number) => [
+        ...new Set(Array.from({ length: 1 + Math.floor(random() * most) }, () => pick(list))),
+      ];
+      const out: Combination[] = [];
+      for (let i = 0; i < n; i++) {
+        const filter: IndexFilter = {
+          subAccountIds: random() < 0.6 ? subs : [pick(subs)],
+        };
+        const asked: string[] = [filter.subAccountIds?.length === 1 ? '1 sub' : 'all subs'];
+        if (random() < 0.35) {
+          filter.text = pick(texts);
+          asked.push(`q "${filter.text}"`);
+        }
+        if (random() < 0.35) {
+          filter.statuses = some(statuses, 3);
+          asked.push(`status ${filter.statuses.join('+')}`);
+        }
+        if (random() < 0.2) {
+          filter.cardIds = some(cards, 3);
+          asked.push(`${filter.cardIds.length} card(s)`);
+        }
+        const category = random();
+        if (category < 0.12) {
+          filter.categoryCodes = some(codes, 3);
+          asked.push(`category ${filter.categoryCodes.join('+')}`);
+        } else if (category < 0.24) {
+          const keys = some(
+            categoryGroups.map((g) => g.key),
+            2,
+          );
+          filter.categoryRanges = keys.flatMap((k) => {
+            const range = categoryGroupRange(k);
+            return range ? [range] : [];
+          });
+          if (random() < 0.3) filter.uncategorized = true;
+          asked.push(`group ${keys.join('+')}${filter.uncategorized ? '+uncategorized' : ''}`);
+        }
+        if (random() < 0.12) {
+          filter.merchants = some(merchants, 2);
+          asked.push('merchant');
+        }
+        if (random() < 0.1 && reasons.length > 0) {
+          filter.declineReasons = some(reasons, 2);
+          asked.push('decline reason');
+        }
+        if (random() < 0.25) {
+          filter.minCents = Math.floor(random() * 100_000);
+          asked.push(`≥ ${filter.minCents}`);
+        }
+        if (random() < 0.15) {
+          filter.maxCents = (filter.minCents ?? 0) + Math.floor(random() * 500_000);
+          asked.push(`≤ ${filter.maxCents}`);
+        }
+        const dates = random();
+        if (dates < 0.55) {
+          const preset = pick(PRESETS);
+          [filter.from, filter.to] = presetRange(preset, now);
+          asked.push(preset);
+        } else if (dates < 0.75) {
+          filter.from = now - Math.floor(random() * 365) * DAY_MS;
+          filter.to = filter.from + Math.ceil(random() * 120) * DAY_MS;
+          asked.push(`${Math.round((filter.to - filter.from) / DAY_MS)} days`);
+        }
+        const order: IndexOrder = {
+          sort: random() < 0.65 ? 'date' : 'amount',
+          direction: random() < 0.75 ? 'desc' : 'asc',
+        };
+        const by = pick(groupings);
+        asked.push(`${order.sort} ${order.direction}`, `by ${by}`);
+        out.push({ filter, order, by, label: asked.join(', ') });
+      }
+      return out;
+    }
+
+    const ask = async (c: Combination) => {
+      const part = async (work: () => Promise<unknown>) => {
+        const t = performance.now();
+        await work();
+        return performance.now() - t;
+      };
+      const t0 = performance.now();
+      const [page, summary, breakdown] = await Promise.all([
+        part(() => store.page(c.filter, c.order, PAGE)),
+        part(() => store.summary(c.filter)),
+        part(() => store.breakdown(c.filter, c.by, BREAKDOWN_GROUPS)),
+      ]);
+      return { total: performance.now() - t0, page, summary, breakdown };
+    };
+    for (const c of combinations(7, WARM_UP_QUERIES)) await ask(c);
+    const asked = combinations(29, QUERIES);
+    const timings: { total: number; page: number; summary: number; breakdown: number }[] = [];
+    for (const c of asked) timings.push(await ask(c));
+    const totals = timings.map((t) => t.total);
+    const slowest = timings
+      .map((t, i) => ({ ...t, label: asked[i]?.label ?? '' }))
+      .sort((a, b) => b.total - a.total)
+      .slice(0, 8);
+
+    // EXPLAIN of a sample: the statements the store sends, captured, then planned by the server.
+    const capture = capturingEngine();
+    const capturer = new TransactionIndexStore(capture);
+    const explained = { page: 0, summary: 0, breakdown: 0 };
+    const seqScans = { page: 0, summary: 0, breakdown: 0 };
+    const scanKinds = new Map<string, number>();
+    for (const c of asked.slice(0, EXPLAINED)) {
+      capture.taken.length = 0;
+      await capturer.page(c.filter, c.order, PAGE);
+      await capturer.summary(c.filter);
+      await capturer.breakdown(c.filter, c.by, BREAKDOWN_GROUPS);
+      const kinds = ['page', 'summary', 'breakdown'] as const;
+      for (const [k, statement] of capture.taken.entries()) {
+        const kind = kinds[k] as (typeof kinds)[number];
+        const [row] = await db.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${statement.text}`,
+          statement.params,
+        );
+        const plans = (row?.['QUERY PLAN'] ?? []) as { Plan: unknown }[];
+        const scans = scansOf(plans[0]?.Plan ?? {});
+        explained[kind]++;
+        if (scans.some((s) => s.includes('Seq Scan'))) seqScans[kind]++;
+        for (const s of new Set(scans)) scanKinds.set(s, (scanKinds.get(s) ?? 0) + 1);
+      }
+    }
+    const [timeouts] = await db.query<{ statement: string; lock: string; idle: string }>(
+      `SELECT current_setting('statement_timeout') AS statement,
+              current_setting('lock_timeout') AS lock,
+              current_setting('idle_in_transaction_session_timeout') AS idle`,
+    );
+
+    // 4. The Overview's shape: a 365-day period of every sub account.
+    const periodTo = Date.parse(`${utcDay(now)}T00:00:00.000Z`) + DAY_MS;
+    const period: IndexFilter = {
+      subAccountIds: subs,
+      from: periodTo - 365 * DAY_MS,
+      to: periodTo,
+    };
+    const spend: IndexFilter = { ...period, statuses: SPEND_STATUSES };
+    const overviewOnce = () =>
+      Promise.all([
+        store.summary(spend),
+        store.breakdown(spend, 'category', 10),
+        store.breakdown(spend, 'merchant', 10),
+        store.breakdown({ ...period, statuses: ['declined'] }, 'declineReason', 10),
+      ]);
+    // The store's own Overview query, as the Overview asks it: per-day totals of every sub
+    // account over the period and the 365 days before it (UTC days here), and the period's
+    // decline reasons, categories, merchants and cards.
+    const edges = Array.from(
+      { length: 731 },
+      (_, k) => (period.from as number) + (k - 365) * DAY_MS,
+    );
+    const tallies = () => store.overviewTallies(subs, edges, 365);
+    const overviewParts = {
+      summary: [] as number[],
+      category: [] as number[],
+      merchant: [] as number[],
+      declineReason: [] as number[],
+    };
+    const overview: number[] = [];
+    const overviewPerDay: number[] = [];
+    // A query over the statement timeout fails: say so rather than fail the benchmark.
+    let tallyError: string | undefined;
+    const tallied = async () => {
+      if (tallyError !== undefined) return undefined;
+      try {
+        return await tallies();
+      } catch (error) {
+        const cause = (error as { cause?: { message?: string } }).cause?.message;
+        tallyError = `${(error as Error).message}${cause ? ` (${cause})` : ''}`;
+        return undefined;
+      }
+    };
+    for (let round = 0; round < 3; round++) await Promise.all([overviewOnce(), tallied()]);
+    let tallyLines = 0;
+    let overviewRows = 0;
+    for (let round = 0; round < OVERVIEW_ROUNDS; round++) {
+      const t0 = performance.now();
+      const timed = async <T>(list: number[], work: Promise<T>) => {
+        const r = await work;
+        list.push(performance.now() - t0);
+        return r;
+      };
+      const [summary] = await Promise.all([
+        timed(overviewParts.summary, store.summary(spend)),
+        timed(overviewParts.category, store.breakdown(spend, 'category', 10)),
+        timed(overviewParts.merchant, store.breakdown(spend, 'merchant', 10)),
+        timed(
+          overviewParts.declineReason,
+          store.breakdown({ ...period, statuses: ['declined'] }, 'declineReason', 10),
+        ),
+      ]);
+      overview.push(performance.now() - t0);
+      overviewRows = summary.count;
+      const t1 = performance.now();
+      const t = await tallied();
+      if (!t) continue;
+      overviewPerDay.push(performance.now() - t1);
+      tallyLines =
+        t.totals.length +
+        t.declineReasons.length +
+        t.categories.length +
+        t.merchants.length +
+        t.cards.length;
+    }
+
+    const peakRss = memory.stop().peakRss;
+    const bareMedianMs = at(bare, 0.5);
+    const markdown = [
+      `${TRANSACTIONS.toLocaleString('en-US')} transactions over ${SUB_ACCOUNTS} sub accounts and the last ${MONTHS} months (simulator page size 50, no rate limit, in a child process; generated in ${ms(simMs / 1000)} s), a throw-away PostgreSQL cluster (fsync, full_page_writes, synchronous_commit off), the index opened as the BFF opens it (a pool of 4). Every sub account is synced at once, each as its own job (the date ranges it walks at once are \`index-sync.ts\`'s); the bare walk is the same walk with the rows dropped.`,
+      '',
+      '| measure | value |',
+      '|---|---|',
+      `| bare walk of the ${history.length}-day window, every sub account at once | ${bareRows.toLocaleString('en-US')} rows; ${bare.map((b) => ms(b / 1000)).join(' s, ')} s (median ${ms(bareMedianMs / 1000)} s, ${Math.round(bareRows / (bareMedianMs / 1000)).toLocaleString('en-US')} rows/s) |`,
+      `| first sync | ${synced.toLocaleString('en-US')} rows, ${syncPages.toLocaleString('en-US')} upstream pages in ${ms(syncMs / 1000)} s (${Math.round(synced / (syncMs / 1000)).toLocaleString('en-US')} rows/s) |`,
+      `| CPU used: the median bare walk; the first sync (${cpus().length} cores; the bare walk's CPU is the sync's floor, PostgreSQL's is on top) | ${cpuText(bareCpu[bare.indexOf(bareMedianMs)] ?? (bareCpu[0] as Cpu))}; ${cpuText(syncCpu)} |`,
+      `| of which in \`replaceDays\` (summed over the concurrent walks, waits for one of the pool's 4 connections included; each walker waits for its range's write before it walks on) | ${ms(syncWriteMs / 1000)} s in ${syncWrites} transactions (${ms(syncWriteMs / syncWrites)} ms each) |`,
+      `| table and index size after the sync | ${size?.table} + ${size?.indexes} of indexes |`,
+      `| BFF process RSS: before the sync, peak during it | ${ms(rssBeforeSync / 2 ** 20)} MB, ${ms(syncPeakRss / 2 ** 20)} MB |`,
+      `| incremental refresh, every sub account at once (${refreshDays} open days, ${refreshRows.toLocaleString('en-US')} rows, ${refreshPages[0]} pages): median (min–max) of ${REFRESH_ROUNDS} | ${ms(at(refresh, 0.5))} ms (${ms(Math.min(...refresh))}–${ms(Math.max(...refresh))}); bare walk of the same days ${ms(at(refreshBare, 0.5))} ms |`,
+      `| of which, summed over the ${SUB_ACCOUNTS} concurrent syncs (median): \`pendingDays\` (which days hold a pending row), \`replaceDays\` | ${ms(at(refreshPendingMs, 0.5))} ms, ${ms(at(refreshWriteMs, 0.5))} ms |`,
+      `| screen queries (page of ${PAGE} + count and sums + breakdown of ${BREAKDOWN_GROUPS}, at once): ${QUERIES} combinations, p50 / p90 / p99 / max | ${ms(at(totals, 0.5))} / ${ms(at(totals, 0.9))} / ${ms(at(totals, 0.99))} / ${ms(Math.max(...totals))} ms |`,
+      `| of which the page alone, p50 / p99 | ${ms(
+        at(
+          timings.map((t) => t.page),
+          0.5,
+        ),
+      )} / ${ms(
+        at(
+          timings.map((t) => t.page),
+          0.99,
+        ),
+      )} ms |`,
+      `| the count and sums alone, p50 / p99 | ${ms(
+        at(
+          timings.map((t) => t.summary),
+          0.5,
+        ),
+      )} / ${ms(
+        at(
+          timings.map((t) => t.summary),
+          0.99,
+        ),
+      )} ms |`,
+      `| the breakdown alone, p50 / p99 | ${ms(
+        at(
+          timings.map((t) => t.breakdown),
+          0.5,
+        ),
+      )} / ${ms(
+        at(
+          timings.map((t) => t.breakdown),
+          0.99,
+        ),
+      )} ms |`,
+      `| Overview shape, 365 days, every sub account (${overviewRows.toLocaleString('en-US')} spend rows): totals + top 10 categories + top 10 merchants + decline reasons at once, warm median (min–max) of ${OVERVIEW_ROUNDS} | ${ms(at(overview, 0.5))} ms (${ms(Math.min(...overview))}–${ms(Math.max(...overview))}); parts: totals ${ms(at(overviewParts.summary, 0.5))}, categories ${ms(at(overviewParts.category, 0.5))}, merchants ${ms(at(overviewParts.merchant, 0.5))}, decline reasons ${ms(at(overviewParts.declineReason, 0.5))} ms |`,
+      `| the store's \`overviewTallies\` over those 365 days as the Overview asks it (per sub account: totals per UTC day of the period and the one before; decline reasons, categories, merchants and cards of the period: five grouped queries at once, ${tallyLines.toLocaleString('en-US')} lines), warm median (min–max) of ${OVERVIEW_ROUNDS} | ${tallyError ? `failed: ${tallyError}` : `${ms(at(overviewPerDay, 0.5))} ms (${ms(Math.min(...overviewPerDay))}–${ms(Math.max(...overviewPerDay))})`} |`,
+      `| timeouts of the index's pool (\`createAuditPool\`) | statement_timeout ${timeouts?.statement}, lock_timeout ${timeouts?.lock}, idle_in_transaction ${timeouts?.idle}; client query_timeout 8 s |`,
+      '',
+      `**EXPLAIN** of the first ${EXPLAINED} combinations' statements (after VACUUM ANALYZE): a Seq Scan on \`index_transaction\` in ${seqScans.page} of ${explained.page} pages, ${seqScans.summary} of ${explained.summary} counts and sums, ${seqScans.breakdown} of ${explained.breakdown} breakdowns. Scans of the table, by plans using them: ${[
+        ...scanKinds,
+      ]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${n}`)
+        .join('; ')}.`,
+      '',
+      '**Slowest combinations** (total; page / count / breakdown, ms):',
+      '',
+      ...slowest.map(
+        (s) =>
+          `- ${ms(s.total)} (${ms(s.page)} / ${ms(s.summary)} / ${ms(s.breakdown)}): ${s.label}`,
+      ),
+    ].join('\n');
+    return {
+      markdown,
+      bareRows,
+      bareMedianMs,
+      syncedRows: synced,
+      syncMs,
+      syncOverBare: bareMedianMs / syncMs,
+      syncCpu,
+      syncPeakRssMb: syncPeakRss / 2 ** 20,
+      rssBeforeSyncMb: rssBeforeSync / 2 ** 20,
+      refreshMedianMs: at(refresh, 0.5),
+      refreshDays,
+      queryP50Ms: at(totals, 0.5),
+      queryP99Ms: at(totals, 0.99),
+      queries: QUERIES,
+      tallyMedianMs: tallyError ? Number.POSITIVE_INFINITY : at(overviewPerDay, 0.5),
+      tallyError,
+      breakdownOverviewMs: at(overview, 0.5),
+      seqScans: sum(Object.values(seqScans)),
+      explained: sum(Object.values(explained)),
+      statementTimeout: timeouts?.statement ?? '',
+      peakRssMb: peakRss / 2 ** 20,
+    };
+  } finally {
+    memory.stop();
+    await engine?.close().catch(() => {});
+    await upstream.close();
+    await sim.stop();
+    await cluster.destroy();
+  }
+}

@@ -21,6 +21,7 @@ describe('the embedded engine', () => {
       const first = await embeddedEngine(dir);
       expect(await applyIndexMigrations(first, silentLogger)).toEqual([
         '20261126120000000_transaction-index',
+        '20261126180000000_pending-rows',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

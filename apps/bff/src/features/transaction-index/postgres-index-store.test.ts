@@ -26,7 +26,10 @@ describe('the index on PostgreSQL', () => {
     );
     try {
       const applied = await Promise.all(engines.map((e) => applyIndexMigrations(e, silentLogger)));
-      expect(applied.flat()).toEqual(['20261126120000000_transaction-index']);
+      expect(applied.flat()).toEqual([
+        '20261126120000000_transaction-index',
+        '20261126180000000_pending-rows',
+      ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));
       await fresh.stop();

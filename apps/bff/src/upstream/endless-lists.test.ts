@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../test/harness';
+import { unreachableIndex } from '../test/unreachable-index';
 import { WALK_LIMITS } from './walk-limits';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
@@ -103,6 +104,8 @@ describe('walks against a card service whose lists never end', () => {
     t = await startTestApp({
       upstream: { url: service.url, apiKey: API_KEY },
       clock: new ManualClock(NOW),
+      // The Overview's own walk (the index's sync has its own budget: index-sync.test.ts).
+      transactionIndex: unreachableIndex(),
     });
     admin = await t.signIn('admin');
   });

@@ -207,6 +207,9 @@ export const routeRequests: Record<string, Spec> = {
   }),
   'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
   'GET /api/index/card-sub-accounts': () => ({ path: '/api/index/card-sub-accounts' }),
+  'GET /api/index/cards': (t) => ({
+    path: `/api/index/cards?subAccountId=${exampleIds(t).subAccountId}&sort=name`,
+  }),
   'GET /api/index/card-money': (t) => ({
     path: `/api/index/card-money?cardId=${exampleIds(t).cardId}`,
   }),

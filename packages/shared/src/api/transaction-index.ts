@@ -6,8 +6,10 @@ import {
   indexGroupings,
   SPEND_STATUSES,
 } from '../index-vocabulary';
+import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
+import { cardSchema } from './cards';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
 
 /**
@@ -236,3 +238,21 @@ export const cardSubAccountsSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type CardSubAccounts = z.infer<typeof cardSubAccountsSchema>;
+
+/**
+ * GET /api/index/cards?subAccountId=…: the cards that spend from a sub account (its
+ * transactions in the index say which), as the BFF's card directory last read them (at most a
+ * minute old), filtered and sorted as the cards list is; all of them, in one answer.
+ */
+export const indexCardListQuerySchema = z.strictObject({
+  subAccountId: resourceIdSchema,
+  status: cardStatusSchema.optional(),
+  sort: cardSortFieldSchema.optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+});
+export type IndexCardListQuery = z.input<typeof indexCardListQuerySchema>;
+export const indexCardListSchema = z.object({
+  items: z.array(cardSchema),
+  freshness: indexFreshnessSchema,
+});
+export type IndexCardList = z.infer<typeof indexCardListSchema>;

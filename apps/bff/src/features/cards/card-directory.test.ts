@@ -233,7 +233,7 @@ describe('card directory', () => {
     clock.advance(60_000);
     fake.hold();
     await directory.ready(); // a walk starts; its pages still hold the old name
-    directory.remember({ id: 'card_1', name: 'Travel desk', last4: '1001' });
+    directory.remember({ ...card(1), name: 'Travel desk' });
     expect(directory.label('card_1')).toEqual({ name: 'Travel desk', last4: '1001' });
     fake.release();
     await settle();

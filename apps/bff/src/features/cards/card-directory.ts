@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Card } from '@card-console/shared/api/cards';
 import type { SpendingConstraint, UpstreamCard } from '@card-console/shared/upstream/card';
 import type { ListEnvelope } from '@card-console/shared/upstream/common';
 import type { Logger } from 'pino';
@@ -6,6 +7,7 @@ import type { Clock } from '../../core/clock';
 import type { UpstreamClient } from '../../upstream/client';
 import { paginate, walkBudget } from '../../upstream/paginate';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
+import { toApiCard } from './card-mapper';
 
 /** What a transaction shows of the card that paid. Shared by every row that names the card. */
 export interface CardLabel {
@@ -18,24 +20,18 @@ export type UtilizationLimit = NonNullable<
   NonNullable<SpendingConstraint['spendingRule']>['utilizationLimit']
 >;
 
-/** What the directory keeps of a card. */
+/** What the directory keeps of a card: never its number or code (`toApiCard` drops them). */
 interface Entry {
   readonly label: CardLabel;
   readonly utilizationLimit: UtilizationLimit | undefined;
+  readonly card: Card;
 }
 
-/** The card as the card service or an update gave it. */
-interface KnownCard {
-  id: string;
-  name: string;
-  last4?: string | undefined;
-  spendingConstraint?: SpendingConstraint | undefined;
-}
-
-function entryOf(card: KnownCard): Entry {
+function entryOf(card: UpstreamCard): Entry {
   return {
-    label: card.last4 === undefined ? { name: card.name } : { name: card.name, last4: card.last4 },
+    label: { name: card.name, last4: card.last4 },
     utilizationLimit: card.spendingConstraint?.spendingRule?.utilizationLimit,
+    card: toApiCard(card),
   };
 }
 
@@ -75,8 +71,10 @@ export interface CardDirectory {
    * not know (which starts a walk, as `label` does).
    */
   utilizationLimit(cardId: string): { known: boolean; limit?: UtilizationLimit };
+  /** Every card the directory knows, as the browser may see it. */
+  cards(): Card[];
   /** A card as the BFF just saw it change (its name, last 4 and limits). */
-  remember(card: KnownCard): void;
+  remember(card: UpstreamCard): void;
 }
 
 export interface CardDirectoryOptions {
@@ -214,6 +212,10 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
       return found.utilizationLimit === undefined
         ? { known: true }
         : { known: true, limit: found.utilizationLimit };
+    },
+
+    cards() {
+      return [...cards.values()].map((entry) => entry.card);
     },
 
     remember(card) {

@@ -4,6 +4,8 @@ import {
   cardsMoneySchema,
   categoryCatalogSchema,
   indexAnswerSchema,
+  indexCardListQuerySchema,
+  indexCardListSchema,
   indexCardSchema,
   indexExportQuerySchema,
   indexQuerySchema,
@@ -82,6 +84,18 @@ export const transactionIndexFeature = defineFeature(
       params: { id: resourceIdSchema },
       response: indexCardSchema,
       handler: ({ req, services, params }) => services.search.card(who(req), params.id),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/cards',
+      summary:
+        'The cards that spend from a sub account (its transactions in the index say which), filtered and sorted as the cards list is',
+      access: everyone,
+      mutation: false,
+      example: '/api/index/cards?subAccountId={subAccountId}&sort=name',
+      query: indexCardListQuerySchema,
+      response: indexCardListSchema,
+      handler: ({ req, services, query }) => services.search.cardsOf(who(req), query),
     }),
     endpoint({
       method: 'GET',

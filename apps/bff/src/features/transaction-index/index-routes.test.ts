@@ -7,6 +7,7 @@ import {
   cardsMoneySchema,
   categoryCatalogSchema,
   indexAnswerSchema,
+  indexCardListSchema,
   indexCardSchema,
 } from '@card-console/shared/api/transaction-index';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
@@ -290,6 +291,48 @@ describe('GET /api/index/transactions', () => {
     expect(filtered.body.summary.count).toBe(
       simRows().filter((x) => x.cardId !== undefined && ids.has(x.cardId)).length,
     );
+  });
+
+  it("a sub account's cards: those with a row in it, filtered and sorted as the cards list is", async () => {
+    const collator = new Intl.Collator('en');
+    let some = 0;
+    for (const sub of t.sim.data.subAccounts()) {
+      const spending = new Set(
+        simRows()
+          .filter((x) => x.subAccountId === sub.id && x.cardId !== undefined)
+          .map((x) => x.cardId as string),
+      );
+      const cards = t.sim.data.cards().filter((c) => spending.has(c.id));
+      const byName = await t.request
+        .get(`/api/index/cards?subAccountId=${encodeURIComponent(sub.id)}&sort=name&direction=asc`)
+        .set(finance.headers());
+      expect(byName.status).toBe(200);
+      const body = indexCardListSchema.parse(byName.body);
+      expect(body.items.map((c) => c.id)).toEqual(
+        [...cards]
+          .sort((a, b) => collator.compare(a.name, b.name) || (a.id < b.id ? -1 : 1))
+          .map((c) => c.id),
+      );
+      const active = await t.request
+        .get(`/api/index/cards?subAccountId=${encodeURIComponent(sub.id)}&status=active`)
+        .set(finance.headers());
+      expect(active.body.items.map((c: { id: string }) => c.id)).toEqual(
+        cards
+          .filter((c) => c.status === 'active')
+          .sort((a, b) => ((a.createdAt ?? '') < (b.createdAt ?? '') ? 1 : -1))
+          .map((c) => c.id),
+      );
+      some += body.items.length;
+      // Each card as the cards list shows it: never its number or code.
+      const first = body.items[0];
+      if (first) {
+        const live = await t.request.get(`/api/cards/${first.id}`).set(finance.headers());
+        expect(first).toEqual(live.body);
+      }
+    }
+    expect(some).toBeGreaterThan(10);
+    const none = await t.request.get('/api/index/cards').set(finance.headers());
+    expect(none.status).toBe(400);
   });
 
   it('every card with a transaction, and the sub accounts it spends from', async () => {

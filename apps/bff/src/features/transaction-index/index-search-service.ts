@@ -3,6 +3,8 @@
 // account not fully walked (never synced, or a sync cut short) or whose open days were last
 // read `refreshMs` ago or more; the answer does not wait for it: it says a sync is running,
 // and the screen asks again.
+
+import type { Card } from '@card-console/shared/api/cards';
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
   type CardSubAccounts,
@@ -11,6 +13,8 @@ import {
   INDEX_BREAKDOWN_GROUPS,
   INDEX_PAGE_DEFAULT,
   type IndexCard,
+  type IndexCardList,
+  type IndexCardListQuery,
   SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
@@ -41,6 +45,7 @@ import {
   type IndexOrder,
   MAX_INDEX_PAGE,
   type OverviewTallies,
+  storable,
 } from './index-store';
 import {
   createIndexSync,
@@ -56,6 +61,8 @@ import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
 const DAY_MS = 86_400_000;
+const byName = new Intl.Collator('en');
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Asked to refresh, open days are read again only if read at least this long ago. */
 export const MIN_REFRESH_MS = 5_000;
 /** A card's latest transactions shown on its page. */
@@ -333,6 +340,36 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       }
       const tallies = await store.overviewTallies(subAccountIds, edges, breakdownFrom);
       return Number.isFinite(updatedAt) ? { tallies, updatedAt } : { tallies };
+    },
+
+    /**
+     * The cards that spend from a sub account (a row of theirs in it, in the index), as the
+     * card directory has them, with the cards list's status filter and order: by name (in
+     * English collation) or by created date (a card without one last), ties by id.
+     */
+    async cardsOf(who: Who, input: IndexCardListQuery): Promise<IndexCardList> {
+      const fresh = await freshness([input.subAccountId], who.requestId, false);
+      const store = await deps.transactionIndex.store();
+      const spending = await store.cardSubAccounts();
+      await deps.cardDirectory.ready();
+      const inSub = new Set(
+        [...spending]
+          .filter(([, subs]) => subs.includes(storable(input.subAccountId)))
+          .map(([cardId]) => cardId),
+      );
+      const sign = input.direction === 'asc' ? 1 : -1;
+      const key = (card: Card) => (input.sort === 'name' ? card.name : (card.createdAt ?? ''));
+      const items = deps.cardDirectory
+        .cards()
+        .filter((card) => inSub.has(storable(card.id)))
+        .filter((card) => input.status === undefined || card.status === input.status)
+        .sort((a, b) => {
+          if (input.sort !== 'name' && !a.createdAt !== !b.createdAt) return a.createdAt ? -1 : 1;
+          const byKey =
+            input.sort === 'name' ? byName.compare(key(a), key(b)) : compareText(key(a), key(b));
+          return sign * byKey || compareText(a.id, b.id);
+        });
+      return { items, freshness: fresh };
     },
 
     /** Every card with a transaction and the sub accounts it spends from (its rows say). */

@@ -1,8 +1,10 @@
 import { type CardStatus, cardSortFields, cardStatuses } from '@card-console/shared/upstream/enums';
-import { oneOf, pageCount } from '../../lib/search-params';
+import { oneOf, pageCount, resourceId } from '../../lib/search-params';
 
 /** The cards list's URL state. */
 export interface CardsSearch {
+  /** The cards that spend from this sub account only (from the index; one answer, no pages). */
+  subAccountId?: string | undefined;
   status?: CardStatus | undefined;
   sort?: (typeof cardSortFields)[number] | undefined;
   direction?: 'asc' | 'desc' | undefined;
@@ -13,6 +15,7 @@ export interface CardsSearch {
 /** A bad value falls back to the default instead of failing. */
 export function validateCardsSearch(search: Record<string, unknown>): CardsSearch {
   return {
+    subAccountId: resourceId(search.subAccountId),
     status: oneOf(cardStatuses, search.status),
     sort: oneOf(cardSortFields, search.sort),
     direction: oneOf(['asc', 'desc'] as const, search.direction),

@@ -1,4 +1,5 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
+import type { IndexCardList } from '@card-console/shared/api/transaction-index';
 import type { CardStatus } from '@card-console/shared/upstream/card';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
@@ -28,6 +29,25 @@ export function cardPagesQueryOptions(params: Omit<CardListParams, 'cursor'>) {
     getNextPageParam: (last: CardPage) => last.nextCursor,
     // As Transactions: a grown list is not walked again by itself.
     staleTime: (query) => ((query.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
+  });
+}
+
+/**
+ * The cards that spend from a sub account, from the BFF's index (all in one answer), under the
+ * cards lists' key so a card change refreshes it too.
+ */
+export function subAccountCardsQueryOptions(
+  params: Omit<CardListParams, 'cursor'> & { subAccountId: string },
+) {
+  const key = {
+    subAccountId: params.subAccountId,
+    status: params.status,
+    sort: params.sort,
+    direction: params.direction,
+  };
+  return queryOptions({
+    queryKey: [...cardListsKey, 'sub-account', key] as const,
+    queryFn: ({ signal }) => apiJson<IndexCardList>('/api/index/cards', { query: key, signal }),
   });
 }
 

@@ -1,6 +1,6 @@
 import type { CardPage } from '@card-console/shared/api/cards';
 import { cardListQuerySchema } from '@card-console/shared/api/cards';
-import type { CardsMoney } from '@card-console/shared/api/transaction-index';
+import type { CardsMoney, IndexCardList } from '@card-console/shared/api/transaction-index';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +113,34 @@ describe('cards screen', () => {
       new URL(r.url).searchParams.getAll('cardId'),
     );
     expect(asked).toEqual([['card_1', 'c2', 'c3']]);
+  });
+
+  it('a sub account shows the cards that spend from it, from the index, with the same filters', async () => {
+    server.use(
+      http.get('/api/cards', () => HttpResponse.json<CardPage>({ items: [card()] })),
+      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+      http.get('/api/index/cards', () =>
+        HttpResponse.json<IndexCardList>({
+          items: [card({ id: 'c_ops', name: 'Ops travel' })],
+          freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+        }),
+      ),
+    );
+    const { router, user } = renderApp('/cards?status=active', { session: financeSession() });
+    await screen.findByRole('row', { name: /Travel card/ });
+    await screen.findByRole('option', { name: 'Operations' });
+    await user.selectOptions(screen.getByLabelText('Sub account'), 'Operations');
+    expect(await screen.findByRole('row', { name: /Ops travel/ })).toBeInTheDocument();
+    expect(screen.queryByRole('row', { name: /Travel card/ })).toBeNull();
+    expect(router.state.location.search).toMatchObject({
+      subAccountId: 'sa_ops',
+      status: 'active',
+    });
+    const asked = requestsTo('/api/index/cards').map((r) =>
+      Object.fromEntries(new URL(r.url).searchParams),
+    );
+    expect(asked).toEqual([{ subAccountId: 'sa_ops', status: 'active' }]);
+    expect(screen.getByText(/cards with a transaction in this sub account/)).toBeInTheDocument();
   });
 
   it('puts status, sort and direction in the URL and sends them', async () => {

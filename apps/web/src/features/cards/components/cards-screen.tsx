@@ -1,5 +1,6 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { cardStatuses } from '@card-console/shared/upstream/enums';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
 import { PagedListFooter } from '../../../components/paged-list-footer';
@@ -9,6 +10,7 @@ import { StatusFilter } from '../../../components/status-filter';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { PagedList } from '../../../lib/use-url-pages';
+import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
 import { SpendBar, SpendsFrom, useCardsMoney } from './cards-money';
@@ -33,6 +35,7 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
   useDocumentTitle('Cards');
   const navigate = useNavigate();
   const money = useCardsMoney(list.rows);
+  const { data: subAccounts } = useQuery(subAccountsQueryOptions());
   // A new filter or sort shows the list from its first page.
   const setFilter = (patch: Partial<CardsSearch>) =>
     void navigate({ to: '/cards', search: { ...search, ...patch, pages: undefined } });
@@ -44,6 +47,26 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
       </div>
       <SearchNotice words={SEARCH_WORDS} />
       <div className="filters cards-filters">
+        <Field label="Sub account">
+          {(control) => (
+            <select
+              {...control}
+              value={search.subAccountId ?? ''}
+              onChange={(e) => setFilter({ subAccountId: e.target.value || undefined })}
+            >
+              <option value="">All sub accounts</option>
+              {/* A link's sub account shows before the names have loaded. */}
+              {search.subAccountId && !subAccounts?.some((s) => s.id === search.subAccountId) ? (
+                <option value={search.subAccountId}>{search.subAccountId}</option>
+              ) : null}
+              {(subAccounts ?? []).map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <StatusFilter
           statuses={cardStatuses}
           value={search.status}
@@ -74,6 +97,12 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
           )}
         </Field>
       </div>
+      {search.subAccountId ? (
+        <p className="muted">
+          The cards with a transaction in this sub account, as the card service listed them in the
+          last minute.
+        </p>
+      ) : null}
       {money.failed ? (
         <p className="form-error">
           The cards' spend could not be read from the index; the cards are shown without it.

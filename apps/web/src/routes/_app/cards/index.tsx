@@ -1,12 +1,16 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { Card } from '@card-console/shared/api/cards';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Loading } from '../../../components/loading';
-import { cardPagesQueryOptions } from '../../../features/cards/api/get-cards';
+import {
+  cardPagesQueryOptions,
+  subAccountCardsQueryOptions,
+} from '../../../features/cards/api/get-cards';
 import { type CardsSearch, validateCardsSearch } from '../../../features/cards/cards-search';
 import { CardsScreen } from '../../../features/cards/components/cards-screen';
 import { loadInfiniteForRoute } from '../../../lib/load-for-route';
 import { noticingValidator } from '../../../lib/search-params';
-import { useUrlPages } from '../../../lib/use-url-pages';
+import { type PagedList, useUrlPages } from '../../../lib/use-url-pages';
 
 const searchCheck = noticingValidator(validateCardsSearch);
 
@@ -20,19 +24,34 @@ export const Route = createFileRoute('/_app/cards/')({
     }
   },
   loaderDeps: ({ search }) => ({
+    subAccountId: search.subAccountId,
     status: search.status,
     sort: search.sort,
     direction: search.direction,
     pages: search.pages,
   }),
-  loader: ({ context, deps: { pages, ...filter }, cause }) =>
-    loadInfiniteForRoute(context.queryClient, cardPagesQueryOptions(filter), cause, pages),
+  loader: ({ context, deps: { pages, subAccountId, ...filter }, cause }) =>
+    subAccountId === undefined
+      ? loadInfiniteForRoute(context.queryClient, cardPagesQueryOptions(filter), cause, pages)
+      : context.queryClient.ensureQueryData(
+          subAccountCardsQueryOptions({ ...filter, subAccountId }),
+        ),
   component: CardsRoute,
 });
 
 function CardsRoute() {
+  const { subAccountId } = Route.useLoaderDeps();
+  return subAccountId === undefined ? (
+    <AllCards />
+  ) : (
+    <SubAccountCards subAccountId={subAccountId} />
+  );
+}
+
+/** The card service's list, a page at a time. */
+function AllCards() {
   const search = Route.useSearch();
-  const { pages, ...filter } = Route.useLoaderDeps();
+  const { pages, subAccountId: _none, ...filter } = Route.useLoaderDeps();
   const navigate = Route.useNavigate();
   const query = useInfiniteQuery({
     ...cardPagesQueryOptions(filter),
@@ -48,5 +67,27 @@ function CardsRoute() {
     }),
   );
   if (!list) return <Loading />;
+  return <CardsScreen search={search} list={list} busy={query.isPlaceholderData} />;
+}
+
+/** The cards that spend from one sub account, from the index: all at once. */
+function SubAccountCards({ subAccountId }: { subAccountId: string }) {
+  const search = Route.useSearch();
+  const { pages: _pages, subAccountId: _sub, ...filter } = Route.useLoaderDeps();
+  const query = useQuery({
+    ...subAccountCardsQueryOptions({ ...filter, subAccountId }),
+    placeholderData: keepPreviousData,
+    throwOnError: (_error, q) => q.state.data === undefined,
+  });
+  if (!query.data) return <Loading />;
+  const list: PagedList<Card> = {
+    rows: query.data.items,
+    pages: 1,
+    hasMore: false,
+    atCap: false,
+    loadingMore: false,
+    loadMoreError: undefined,
+    loadMore: () => {},
+  };
   return <CardsScreen search={search} list={list} busy={query.isPlaceholderData} />;
 }

@@ -1,6 +1,6 @@
 // Transaction index benchmark, embedded engine (`pnpm bench transaction-index`): the demo's size
 // of data (20,000 transactions over 18 months; the simulator in a child process, so the RSS
-// sampled here is the index's and the client's). Measures the bare ranged walk of the 400-day
+// sampled here is the index's and the client's). Measures the bare ranged walk of the 732-day
 // history (the same walk with nothing stored: the ceiling), a first sync from a cold start (PGlite
 // opened, migrations applied, every day stored), and the screen's queries: distinct filter
 // combinations, each a page of 100 and the whole set's count and sums.

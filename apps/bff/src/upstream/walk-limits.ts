@@ -31,7 +31,7 @@ export const WALK_LIMITS = {
   overview: { what: 'transactions for the Overview', maxPages: 100_000, timeMs: 600_000 },
   /**
    * One sub account's sync into the transaction index, in the background: its first sync reads
-   * 400 days (1,000,000 transactions are about 20,000 pages).
+   * 732 days (1,000,000 transactions are about 20,000 pages).
    */
   index: { what: 'transactions for the index', maxPages: 100_000, timeMs: 1_800_000 },
   /** One CSV export, paced by the download: 100,000 pages are 5,000,000 rows. */

@@ -17,8 +17,12 @@ import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { IndexedTransaction, TransactionIndexStore } from './index-store';
 
 const DAY_MS = 86_400_000;
-/** Days of history the first sync reads: this and last year's quarters, a year to date. */
-export const INDEX_HISTORY_DAYS = 400;
+/**
+ * Days of history the first sync reads: two years and two days, so the Overview of any period
+ * up to a year is read here beside the year before it (in any zone), as are this and last
+ * year's quarters and a year to date on the Transactions screen.
+ */
+export const INDEX_HISTORY_DAYS = 732;
 /** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
 export const INDEX_SETTLING_DAYS = 3;
 /**

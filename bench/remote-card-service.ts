@@ -152,8 +152,10 @@ async function firstSync(bff: RunningBff, proxy: DelayingProxy): Promise<SyncRun
   );
   const seenMs = performance.now() - mark;
   const transactionCalls = proxy.window(mark, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE);
-  const starts = transactionCalls.calls.map((c) => c.start);
-  const ends = transactionCalls.calls.map((c) => c.end);
+  // Calls still open when the list said synced (a later refresh) are not the first sync's.
+  const ended = transactionCalls.calls.filter((c) => Number.isFinite(c.end));
+  const starts = ended.map((c) => c.start);
+  const ends = ended.map((c) => c.end as number);
   return {
     seenMs,
     firstAnswerMs: run.first.ms,

@@ -60,12 +60,18 @@ export function emptyDay(day: string): DayAggregate {
   };
 }
 
-function bump(into: Record<string, [number, number]>, key: string, cents: number) {
+/** Adds `cents` of `count` debits to `key`'s line of a tally. */
+export function tallyInto(
+  into: Record<string, [number, number]>,
+  key: string,
+  cents: number,
+  count = 1,
+) {
   const known = into[key];
   if (known) {
     known[0] += cents;
-    known[1] += 1;
-  } else into[key] = [cents, 1];
+    known[1] += count;
+  } else into[key] = [cents, count];
 }
 
 export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void {
@@ -85,9 +91,9 @@ export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void
   const cents = -t.amountCents;
   into.debitsCents += cents;
   if (t.status === 'pending') into.pendingCents += cents;
-  bump(into.categories, categoryGroupOf(t.merchantData?.categoryCode), cents);
-  if (t.merchantData) bump(into.merchants, t.merchantData.description, cents);
-  if (t.cardId !== undefined) bump(into.cards, t.cardId, cents);
+  tallyInto(into.categories, categoryGroupOf(t.merchantData?.categoryCode), cents);
+  if (t.merchantData) tallyInto(into.merchants, t.merchantData.description, cents);
+  if (t.cardId !== undefined) tallyInto(into.cards, t.cardId, cents);
 }
 
 /** Adds `day`'s sums and counts into `into`, not its breakdowns. */
@@ -120,11 +126,7 @@ function mergeTally(
   // for…in over objects without a prototype (`emptyDay`, the stores): own keys only.
   for (const key in from) {
     const [cents, n] = from[key] as [number, number];
-    const known = into[key];
-    if (known) {
-      known[0] += cents;
-      known[1] += n;
-    } else into[key] = [cents, n];
+    tallyInto(into, key, cents, n);
   }
 }
 
@@ -175,12 +177,7 @@ export function daysFromTallies(
     for (const line of lines) {
       const into = dayOf(line);
       const key = keyOf(line.key);
-      if (!into || key === undefined) continue;
-      const known = pick(into)[key];
-      if (known) {
-        known[0] += line.cents;
-        known[1] += line.count;
-      } else pick(into)[key] = [line.cents, line.count];
+      if (into && key !== undefined) tallyInto(pick(into), key, line.cents, line.count);
     }
   };
   tally(

@@ -16,7 +16,14 @@ import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
 import type { OverviewTallies } from '../transaction-index/index-store';
 import { merchantCategoryName } from '../transactions/merchant-categories';
-import { daysFromTallies, emptyDay, isFinal, mergeDay, mergeTotals } from './day-aggregate';
+import {
+  daysFromTallies,
+  emptyDay,
+  isFinal,
+  mergeDay,
+  mergeTotals,
+  tallyInto,
+} from './day-aggregate';
 import { DAY_WALKS, walkDays } from './day-walk';
 import { addDays, dayList, dayStart, daysBetween, localDay, mondayOf } from './local-days';
 
@@ -243,6 +250,11 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         if (!card) return id;
         return card.last4 ? `${card.name} •••• ${card.last4}` : card.name;
       };
+      /** The Overview of the period from its sub accounts' days, cards named. */
+      const overviewOf = async (known: Map<string, DayAggregate>[]) => {
+        await cardDirectory.ready();
+        return assemble({ from, to, tz, previousFrom, subs, known, label });
+      };
 
       // From the index, when it holds every day asked: one grouped query, no walk.
       const edges = [...days.map((d) => dayStart(d, tz)), dayStart(addDays(to, 1), tz)];
@@ -257,16 +269,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
           return undefined;
         });
       if (indexed) {
-        await cardDirectory.ready();
-        const out = assemble({
-          from,
-          to,
-          tz,
-          previousFrom,
-          subs,
-          known: daysFromTallies(indexed.tallies, ids, days),
-          label,
-        });
+        const out = await overviewOf(daysFromTallies(indexed.tallies, ids, days));
         if (indexed.updatedAt !== undefined)
           out.updatedAt = new Date(indexed.updatedAt).toISOString();
         out.categoryCodes = topCodes(indexed.tallies);
@@ -297,16 +300,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       if (failed) status = 'failed';
       else if (job && neverComputed) status = 'computing';
 
-      await cardDirectory.ready();
-      const out = assemble({
-        from,
-        to,
-        tz,
-        previousFrom,
-        subs,
-        known: known.map(([, got]) => got),
-        label,
-      });
+      const out = await overviewOf(known.map(([, got]) => got));
       out.status = status;
       let updatedAt = Number.POSITIVE_INFINITY;
       for (const [, got] of known) {
@@ -440,12 +434,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function topCodes(tallies: OverviewTallies): Overview['categories'] {
   const byCode: Record<string, [number, number]> = Object.create(null);
   for (const line of tallies.categories) {
-    if (line.key === null) continue;
-    const known = byCode[line.key];
-    if (known) {
-      known[0] += line.cents;
-      known[1] += line.count;
-    } else byCode[line.key] = [line.cents, line.count];
+    if (line.key !== null) tallyInto(byCode, line.key, line.cents, line.count);
   }
   return ranked(byCode, (code) => merchantCategoryName(code) ?? `Category ${code}`).slice(0, TOP);
 }

@@ -16,6 +16,31 @@ const WINDOW_WORDS: Record<string, string> = {
   yearly: 'this year',
 };
 
+/** Spent of a limit as a bar: amber from 80 %, red from 95 %; full when over. */
+export function SpendMeter({
+  spentCents,
+  limitCents,
+  title,
+}: {
+  spentCents: number;
+  limitCents: number;
+  title?: string;
+}) {
+  return (
+    <meter
+      className="spend-meter"
+      min={0}
+      max={limitCents}
+      low={limitCents * 0.8}
+      high={limitCents * 0.95}
+      optimum={0}
+      value={Math.min(spentCents, limitCents)}
+      aria-label={`Spent ${formatCents(spentCents)} of ${formatCents(limitCents)}`}
+      title={title}
+    />
+  );
+}
+
 /**
  * What the card has spent of its utilisation limit in the limit's current window (a bar and
  * the figures), or why that cannot be said.
@@ -43,15 +68,9 @@ export function CardSpend({ money, card }: { money: IndexCard | undefined; card:
         {limit !== undefined && u.spentCents > limit ? ' (over the limit)' : ''}
       </p>
       {limit === undefined ? null : (
-        <meter
-          className="spend-meter"
-          min={0}
-          max={limit}
-          low={limit * 0.8}
-          high={limit * 0.95}
-          optimum={0}
-          value={Math.min(u.spentCents, limit)}
-          aria-label={`Spent ${formatCents(u.spentCents)} of ${formatCents(limit)}`}
+        <SpendMeter
+          spentCents={u.spentCents}
+          limitCents={limit}
           title={`${Math.round(share * 100)}% of the limit`}
         />
       )}

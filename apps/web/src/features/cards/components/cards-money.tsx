@@ -4,6 +4,7 @@ import { formatCents } from '@card-console/shared/money';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import { cardBatches, cardsMoneyQueryOptions } from '../api/get-cards-money';
+import { SpendMeter } from './card-money';
 
 type CardMoney = CardsMoney['cards'][number];
 
@@ -56,16 +57,7 @@ export function SpendBar({ card, money }: { card: Card; money: CardMoney | undef
   const limit = live.limitCents;
   return (
     <span className="list-spend">
-      <meter
-        className="spend-meter"
-        min={0}
-        max={limit}
-        low={limit * 0.8}
-        high={limit * 0.95}
-        optimum={0}
-        value={Math.min(u.spentCents, limit)}
-        aria-label={`Spent ${formatCents(u.spentCents)} of ${formatCents(limit)}`}
-      />
+      <SpendMeter spentCents={u.spentCents} limitCents={limit} />
       <span className="muted">
         {formatCents(u.spentCents)} spent{u.spentCents > limit ? ' (over)' : ''}
       </span>

@@ -97,7 +97,19 @@ export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void
 }
 
 /** Adds `day`'s sums and counts into `into`, not its breakdowns. */
-export function mergeTotals(into: DayAggregate, day: DayAggregate): void {
+export function mergeTotals(
+  into: DayAggregate,
+  day: Pick<
+    DayAggregate,
+    | 'debitsCents'
+    | 'creditsCents'
+    | 'pendingCents'
+    | 'count'
+    | 'pendingCount'
+    | 'cardCount'
+    | 'declines'
+  >,
+): void {
   into.debitsCents += day.debitsCents;
   into.creditsCents += day.creditsCents;
   into.pendingCents += day.pendingCents;
@@ -154,14 +166,7 @@ export function daysFromTallies(
   };
   for (const line of tallies.totals) {
     const into = dayOf(line);
-    if (!into) continue;
-    into.count += line.count;
-    into.pendingCount += line.pendingCount;
-    into.cardCount += line.cardCount;
-    into.declines += line.declines;
-    into.debitsCents += line.debitsCents;
-    into.creditsCents += line.creditsCents;
-    into.pendingCents += line.pendingCents;
+    if (into) mergeTotals(into, line);
   }
   for (const line of tallies.declineReasons) {
     const into = dayOf(line);

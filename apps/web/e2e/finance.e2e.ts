@@ -306,9 +306,13 @@ describe('the Overview, for a finance person', () => {
     await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
     const bars = page.locator('svg.spend-chart a.bar-link');
     await expect.poll(() => bars.count()).toBe(30);
-    const answer = answers
-      .filter((a) => a.url.searchParams.get('subAccountId') === sub && a.body.status === 'complete')
-      .at(-1)?.body;
+    // Read from the index, the answer is complete at once: its body may still be on its way here.
+    const completeFor = () =>
+      answers.filter(
+        (a) => a.url.searchParams.get('subAccountId') === sub && a.body.status === 'complete',
+      );
+    await expect.poll(() => completeFor().length).toBeGreaterThan(0);
+    const answer = completeFor().at(-1)?.body;
     if (!answer) throw new Error('no complete Overview answer for the sub account');
     expect(answer.series).toHaveLength(30);
     expect(answer.period.tz).toBe(ZONE);

@@ -139,8 +139,8 @@ async function readEverything(world: ContractWorld) {
     `from=${day(NOW - 14 * DAY_MS)}&to=${day(NOW)}&tz=Europe%2FParis&refresh=1`,
   );
   expect(overview.status, overview.error).toBe('complete');
-  // The Overview started the index's sync of every sub account: the index lists this world's
-  // rows once it ends (and no sync outlives this world into the next).
+  // The index syncs every sub account of this world and lists its rows (no sync outliving this
+  // world into the next).
   let indexed = await get('/api/index/transactions');
   for (let i = 0; i < 200 && indexed.body.freshness?.syncing; i++) {
     await new Promise((r) => setTimeout(r, 50));

@@ -292,10 +292,11 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     /**
      * The Overview's tallies of `subAccountIds` over `edges` (its days' first instants and
      * the last one's end), when the index holds every day they cover: each sub account synced
-     * through the history window and the days within it. Starts the syncs that are due, as a
-     * list read does, and waits for those running (the open days: a few pages). Undefined when
-     * the index cannot answer (days older than it keeps, a first sync not done): the Overview
-     * then reads the card service itself. `updatedAt`: when the oldest open day was read.
+     * through the history window and the days within it. Then starts the refreshes of open
+     * days that are due, as a list read does, and waits for them (a few pages); never a first
+     * sync. Undefined when the index cannot answer (days older than it keeps, a first sync not
+     * done): the Overview then reads the card service itself. `updatedAt`: when the oldest
+     * open day was read.
      */
     async overviewTallies(
       who: Who,
@@ -310,7 +311,6 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const now = clock.now();
       const oldestKept = utcDay(now - (INDEX_HISTORY_DAYS - 1) * DAY_MS);
       if (utcDay(start) < oldestKept) return undefined;
-      const fresh = await freshness(subAccountIds, who.requestId, refresh);
       const store = await deps.transactionIndex.store();
       const lastDay = utcDay(Math.min(end - 1, now));
       const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
@@ -327,9 +327,13 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }
         return oldest;
       };
-      // A day not in the index yet: a first sync is under way; the Overview walks meanwhile.
+      // A day not in the index yet: the Overview walks, and starts no first sync (a person
+      // landing on the Overview would have both walk the card service at once, and their
+      // pages crowd out people's own requests); the Transactions screen and the cards list do.
       let updatedAt = await readAt();
       if (updatedAt === undefined) return undefined;
+      // Synced: the open days are read again when due, as for a list, and waited for.
+      const fresh = await freshness(subAccountIds, who.requestId, refresh);
       if (fresh.syncing) {
         // Open days being read again: a few pages; the answer waits for them, as a walk's does.
         await Promise.allSettled(

@@ -26,17 +26,18 @@ export const INDEX_HISTORY_DAYS = 732;
 /** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
 export const INDEX_SETTLING_DAYS = 3;
 /**
- * Date ranges walked at once per sub account. The card service pages with cursors, so a
- * range is one page after another: the sync's serial depth is about a sub account's pages ÷
- * this. Eight per sub account keeps four sub accounts syncing at once within the upstream
- * client's 32 keep-alive connections (more would queue there); a 429 is retried as every
- * bulk walk's is.
+ * Date ranges walked at once per sub account, as the Overview's day walks. The card service
+ * pages with cursors, so a range is one page after another: the sync's serial depth is about a
+ * sub account's pages ÷ this. Eight (32 pages in flight for four sub accounts) halved the depth
+ * behind a card service 80 ms away, but against a near one it ran into the service's rate limit
+ * at once: the 429s used up the bulk retry budget, failed the sync and the Overview's walk, and
+ * a person's card rename was answered 503 (seen in Chromium). Two leaves people room.
  */
-const RANGES_AT_ONCE = 8;
+const RANGES_AT_ONCE = 2;
 /** A range is sized to about this many pages, from the density seen so far. */
-const PAGES_PER_RANGE = 6;
+const PAGES_PER_RANGE = 16;
 /** Runs of days (the open days after a first sync: the settling window, pending days) walked at once. */
-const RUNS_AT_ONCE = 4;
+const RUNS_AT_ONCE = 2;
 
 /** The job that syncs a sub account (one at a time, across replicas). */
 export const indexJobKey = (subAccountId: string) => `transaction-index:${subAccountId}`;

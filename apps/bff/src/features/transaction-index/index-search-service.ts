@@ -354,13 +354,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async cardsOf(who: Who, input: IndexCardListQuery): Promise<IndexCardList> {
       const fresh = await freshness([input.subAccountId], who.requestId, false);
       const store = await deps.transactionIndex.store();
-      const spending = await store.cardSubAccounts();
+      const inSub = await store.cardsOfSubAccount(input.subAccountId);
       await deps.cardDirectory.ready();
-      const inSub = new Set(
-        [...spending]
-          .filter(([, subs]) => subs.includes(storable(input.subAccountId)))
-          .map(([cardId]) => cardId),
-      );
       const sign = input.direction === 'asc' ? 1 : -1;
       const key = (card: Card) => (input.sort === 'name' ? card.name : (card.createdAt ?? ''));
       const items = deps.cardDirectory

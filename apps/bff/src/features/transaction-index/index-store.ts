@@ -559,6 +559,16 @@ export class TransactionIndexStore {
     };
   }
 
+  /** The cards with a row in a sub account (ids as stored). */
+  async cardsOfSubAccount(subAccountId: string): Promise<Set<string>> {
+    const rows = await this.engine.query<{ card_id: string }>(
+      `SELECT DISTINCT card_id FROM index_transaction
+        WHERE sub_account_id = $1 AND card_id IS NOT NULL`,
+      [storable(subAccountId)],
+    );
+    return new Set(rows.map((r) => r.card_id));
+  }
+
   /** The sub accounts a card has spent from (any row of its), in id order. */
   async subAccountsOfCard(cardId: string): Promise<string[]> {
     const rows = await this.engine.query<{ sub_account_id: string }>(

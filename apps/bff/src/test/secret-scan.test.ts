@@ -32,4 +32,12 @@ describe('the tests’ secret scan', () => {
     expect(cardNumbersIn(`"requestId":"${uuid}"`)).toEqual([]);
     expect(cardNumbersIn(`card ${a}-${b}-${c}-${d} was used`)).toEqual([`${a}-${b}-${c}-${d}`]);
   });
+
+  it('does not flag a run inside a hex digest, but does flag it beside a shorter word', () => {
+    const number = withCheckDigit('7091611671207505');
+    const hash = `${'ab'.repeat(20)}${number}cd`.padEnd(64, 'e');
+    expect(hash).toHaveLength(64);
+    expect(cardNumbersIn(`"hash":"${hash}"`)).toEqual([]);
+    expect(cardNumbersIn(`"note":"card ${number}e"`)).toEqual([number]);
+  });
 });

@@ -35,4 +35,22 @@ describe('the index on PostgreSQL', () => {
       await fresh.stop();
     }
   }, 60_000);
+
+  it('outlives an idle connection the server ends, and the next query opens another', async () => {
+    const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 1 }));
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const [me] = await engine.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const ended = new Promise((resolve) => process.once('uncaughtException', resolve));
+      await admin.query('SELECT pg_terminate_backend($1)', [me?.pid]);
+      const crash = await Promise.race([ended, new Promise((r) => setTimeout(r, 300, 'none'))]);
+      expect(crash).toBe('none');
+      const [again] = await engine.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(again?.pid).not.toBe(me?.pid);
+    } finally {
+      await admin.end();
+      await engine.close();
+    }
+  });
 });

@@ -31,6 +31,10 @@ export interface MigrationClient {
  * that does not answer is a `StoreUnavailableError` (503 and Retry-After), as for the audit.
  */
 export function postgresEngine(pool: pg.Pool): SqlEngine {
+  // An idle connection the server ended (restart, failover, a cluster stopped under a test):
+  // pg drops it and the next query opens another. With no listener the pool's 'error' event
+  // would end the process; createAuditPool's pools come with one that logs it.
+  if (pool.listenerCount('error') === 0) pool.on('error', () => {});
   const failed = (error: unknown) => postgresFailure(error, 'transaction index');
   return {
     kind: 'postgres',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Samples this process's RSS and heap every `everyMs` while running. */
 export function sampleMemory(everyMs = 50) {
   let peakRss = process.memoryUsage.rss();
@@ -15,3 +17,10 @@ export function sampleMemory(everyMs = 50) {
 }
 
 export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** A process's peak RSS in MB as the kernel keeps it (VmHWM; reset by writing 5 to clear_refs). */
+export function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,19 @@ describe('the embedded engine', () => {
       } finally {
         await again.close();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('says which directory it could not create its cluster in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-index-'));
+    try {
+      writeFileSync(join(dir, 'a-file'), 'not a directory');
+      const inside = join(dir, 'a-file', 'transaction-index');
+      await expect(embeddedEngine(inside)).rejects.toThrow(
+        `could not create the transaction index's embedded engine in ${inside}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,11 @@
 // embedded engine (PGlite: PostgreSQL compiled to WebAssembly, in this process, persisting to
 // a directory). Both take the same SQL, the same migrations and the same store; this is the
 // little the store needs of either.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type pg from 'pg';
 import { postgresFailure } from '../../platform/audit/postgres-errors';
 
@@ -77,16 +82,29 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
 }
 
 /**
+ * The embedded engine's page cache, inside the BFF's own memory (WebAssembly memory never
+ * shrinks). PostgreSQL's default, 128MB, held the BFF at about 700–800 MB at demo size; the
+ * index's files are read through the operating system's cache as well, so a smaller one costs
+ * the demo's queries nothing measurable (bench/report-transaction-index.md).
+ */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
+/**
  * The embedded engine: PGlite in this process, persisting to `dataDir` (in memory without
  * one). Loaded only when asked for, so a BFF with DATABASE_URL never loads its WebAssembly.
  * PGlite serves one statement at a time; its own queue orders concurrent callers.
  */
 export async function embeddedEngine(dataDir?: string): Promise<SqlEngine> {
+  if (dataDir) await createEmbeddedCluster(dataDir);
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const db = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+  });
   return {
     kind: 'embedded',
     async query<R extends object>(text: string, params?: readonly unknown[]) {
@@ -113,4 +131,28 @@ export async function embeddedEngine(dataDir?: string): Promise<SqlEngine> {
     },
     close: () => db.close(),
   };
+}
+
+/**
+ * Creates the embedded engine's cluster in `dataDir` when it has none, in a child process.
+ * PGlite's initdb holds a second WebAssembly instance beside the server's: done in the BFF it
+ * took the process to 700–850 MB for a moment at its first start, and a memory limit set for
+ * its steady 300–400 MB would end it there. The child exits before the BFF opens the cluster.
+ */
+async function createEmbeddedCluster(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const code = `const { PGlite } = require(${JSON.stringify(pglite)});
+PGlite.create({ dataDir: ${JSON.stringify(dataDir)} })
+  .then((db) => db.close())
+  .catch((error) => { console.error(error); process.exit(1); });`;
+  try {
+    await promisify(execFile)(process.execPath, ['-e', code], { timeout: 120_000 });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(
+      `could not create the transaction index's embedded engine in ${dataDir}${stderr ? `: ${stderr}` : ''}`,
+      { cause: error },
+    );
+  }
 }

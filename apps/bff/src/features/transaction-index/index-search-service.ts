@@ -179,8 +179,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
     let updatedAt: number | undefined = Number.POSITIVE_INFINITY;
     const running: IndexSyncProgress[] = [];
+    const walkedOf = await store.walkedDaysOf(subAccountIds);
     for (const subAccountId of subAccountIds) {
-      const walked = await store.walkedDays(subAccountId);
+      const walked = walkedOf.get(subAccountId) ?? new Map<string, number>();
       const open = [...walked].filter(([day]) => day >= openFrom).map(([, at]) => at);
       // Synced: every day of the history window walked (a sync stopped part-way, its replica
       // killed, leaves days unwalked: the next read starts one that walks them).
@@ -317,8 +318,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       /** When the oldest open day of the span was read; undefined when a day is missing. */
       const readAt = async () => {
         let oldest = Number.POSITIVE_INFINITY;
+        const walkedOf = await store.walkedDaysOf(subAccountIds);
         for (const id of subAccountIds) {
-          const walked = await store.walkedDays(id);
+          const walked = walkedOf.get(id) ?? new Map<string, number>();
           for (let day = utcDay(start); day <= lastDay; day = utcDay(Date.parse(day) + DAY_MS)) {
             const at = walked.get(day);
             if (at === undefined) return undefined;

@@ -412,6 +412,22 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
           ['2026-10-03', T0 + 5_000],
         ]),
       );
+      await store.replaceDays('sb\u0000', [{ day: '2026-10-02', rows: [] }], T0 + 9_000);
+      expect(await store.walkedDaysOf(['sb\u0000', 'sa', 'nobody'])).toEqual(
+        new Map([
+          ['sb\u0000', new Map([['2026-10-02', T0 + 9_000]])],
+          [
+            'sa',
+            new Map([
+              ['2026-10-01', T0 + 5_000],
+              ['2026-10-02', T0],
+              ['2026-10-03', T0 + 5_000],
+            ]),
+          ],
+          ['nobody', new Map()],
+        ]),
+      );
+      expect(await store.walkedDaysOf([])).toEqual(new Map());
       await expect(store.replaceDays('sa', [{ day: '2026-13-01', rows: [] }], T0)).rejects.toThrow(
         RangeError,
       );

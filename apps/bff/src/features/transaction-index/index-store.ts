@@ -611,12 +611,28 @@ export class TransactionIndexStore {
 
   /** When each walked day of a sub account was last walked (`YYYY-MM-DD` → Unix ms). */
   async walkedDays(subAccountId: string): Promise<Map<string, number>> {
-    const rows = await this.engine.query<{ day: string; synced_at: Date }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, synced_at
-         FROM index_sync_day WHERE sub_account_id = $1 ORDER BY day`,
-      [storable(subAccountId)],
+    return (await this.walkedDaysOf([subAccountId])).get(subAccountId) ?? new Map();
+  }
+
+  /** `walkedDays` of each sub account asked, in one statement (every id a key, maybe empty). */
+  async walkedDaysOf(subAccountIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    const out = new Map(subAccountIds.map((id) => [id, new Map<string, number>()]));
+    if (subAccountIds.length === 0) return out;
+    // The ids as stored (NUL made U+FFFD) back to the ids asked.
+    const asked = new Map<string, string[]>();
+    for (const id of subAccountIds)
+      asked.set(storable(id), [...(asked.get(storable(id)) ?? []), id]);
+    const rows = await this.engine.query<{ sub_account_id: string; day: string; synced_at: Date }>(
+      `SELECT sub_account_id, to_char(day, 'YYYY-MM-DD') AS day, synced_at
+         FROM index_sync_day WHERE sub_account_id = ANY($1::text[]) ORDER BY sub_account_id, day`,
+      [[...asked.keys()]],
     );
-    return new Map(rows.map((r) => [r.day, new Date(r.synced_at).getTime()]));
+    for (const r of rows) {
+      for (const id of asked.get(r.sub_account_id) ?? []) {
+        out.get(id)?.set(r.day, new Date(r.synced_at).getTime());
+      }
+    }
+    return out;
   }
 }
 

@@ -22,6 +22,7 @@ describe('the embedded engine', () => {
       expect(await applyIndexMigrations(first, silentLogger)).toEqual([
         '20261126120000000_transaction-index',
         '20261126180000000_pending-rows',
+        '20261126210000000_overview-tallies',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -1,6 +1,7 @@
 // Two BFF replicas sharing one PostgreSQL (the index) and one Redis (sessions and the lock the
 // sync takes per sub account), over real HTTP against one simulator: asked at once, each sub
-// account is synced once in all, and both answer the same whole set from the shared index.
+// account is synced once in all, both answer the same whole set from the shared index, and
+// either answers the Overview from it without reading the card service.
 import { randomBytes } from 'node:crypto';
 import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { postgresEngine } from './sql-engine';
 import { createTransactionIndex } from './transaction-index';
@@ -83,5 +85,23 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
     const subs = a.sim.data.subAccounts().map((s) => s.id);
     expect([...syncsOf.keys()].sort()).toEqual([...subs].sort());
     for (const ids of syncsOf.values()) expect(ids.size).toBe(1);
+  }, 60_000);
+
+  it('the Overview from the shared index on either replica: no upstream page, the brute force’s figures', async () => {
+    await settled(a);
+    const pages = () => a.simRequests.filter((r) => r.url.startsWith('/transaction')).length;
+    for (const [app, tz] of [
+      [b, 'Asia/Kolkata'],
+      [a, 'America/Los_Angeles'],
+    ] as const) {
+      const q = { from: '2026-10-01', to: '2026-10-31', tz };
+      const before = pages();
+      const got = await settledOverview(app, finance, q);
+      expect(pages(), 'no upstream page: the index holds the period').toBe(before);
+      expect(got.status).toBe('complete');
+      const { status: _s, progress: _p, updatedAt: _u, ...rest } = got;
+      expect(rest).toEqual(expectedOverview(a, q, { categoryCodes: true }));
+      expect(rest.totals.count).toBeGreaterThan(100);
+    }
   }, 60_000);
 });

@@ -329,7 +329,9 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     }, 60_000);
     afterAll(() => fixture?.close());
     beforeEach(async () => {
-      await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
+      await fixture.engine.query(
+        'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+      );
     });
 
     it('keeps every field as it came, and leaves absent ones absent', async () => {
@@ -507,7 +509,9 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
             maxLength: 6,
           }),
           async (rows, asks) => {
-            await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
+            await fixture.engine.query(
+              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+            );
             await load(store, rows);
             for (const [filter, order, limit] of asks) {
               const want = expected(rows, filter, order);
@@ -526,21 +530,64 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     }, 120_000);
 
     it("the Overview's tallies over a person's days give the brute-force sums, bucket by bucket", async () => {
-      // Day starts (a few off the hour) and where the period starts among them.
+      // Day starts over four UTC days, all on the hour (read from the tallies the sync keeps)
+      // or some a millisecond or two off it (read from the rows), and where the period starts.
       const edgesArb = fc
-        .uniqueArray(fc.integer({ min: -2, max: 45 }), { minLength: 2, maxLength: 6 })
-        .map((ks) => [...ks].sort((a, b) => a - b).map((k) => T0 + k * 3_600_000 + (k % 3)))
+        .tuple(
+          fc.uniqueArray(fc.integer({ min: -30, max: 100 }), { minLength: 2, maxLength: 6 }),
+          fc.boolean(),
+        )
+        .map(([ks, onTheHour]) =>
+          [...ks].sort((a, b) => a - b).map((k) => T0 + k * 3_600_000 + (onTheHour ? 0 : k % 3)),
+        )
         .chain((edges) =>
           fc.tuple(fc.constant(edges), fc.integer({ min: 0, max: edges.length - 2 })),
         );
+      // Rows anywhere within their hour, and some moved afterwards to a day not walked then.
+      const offsetsArb = fc.array(fc.constantFrom(0, 1, 1_799_999, 3_599_999), { minLength: 1 });
+      const movesArb = fc.array(fc.tuple(fc.nat(), fc.integer({ min: -40, max: 40 })), {
+        maxLength: 4,
+      });
       await fc.assert(
         fc.asyncProperty(
           rowsArb,
+          offsetsArb,
+          movesArb,
           fc.subarray(subAccounts, { minLength: 1 }),
           edgesArb,
-          async (rows, subs, [edges, breakdownFrom]) => {
-            await fixture.engine.query('TRUNCATE index_transaction, index_sync_day');
-            await load(store, rows);
+          async (generated, offsets, moves, subs, [edges, breakdownFrom]) => {
+            await fixture.engine.query(
+              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+            );
+            const placed = generated.map((row, i) => ({
+              ...row,
+              at: new Date(Date.parse(row.at) + (offsets[i % offsets.length] ?? 0)).toISOString(),
+            }));
+            await load(store, placed);
+            // A sync walks only the day a row moved to: the day it left is not walked again.
+            const rows = [...placed];
+            for (const [n, hours] of moves) {
+              const i = n % Math.max(rows.length, 1);
+              const row = rows[i];
+              if (!row) continue;
+              rows[i] = {
+                ...row,
+                at: new Date(Date.parse(row.at) + hours * 3_600_000).toISOString(),
+              };
+              const day = rows[i].at.slice(0, 10);
+              await store.replaceDays(
+                row.subAccountId,
+                [
+                  {
+                    day,
+                    rows: rows.filter(
+                      (r) => r.subAccountId === row.subAccountId && r.at.startsWith(day),
+                    ),
+                  },
+                ],
+                T0,
+              );
+            }
             const got = await store.overviewTallies(subs, edges, breakdownFrom);
             const want = expectedTallies(rows, subs, edges, breakdownFrom);
             const key = (l: { subAccountId: string; bucket: number }) =>

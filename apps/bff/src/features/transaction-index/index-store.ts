@@ -122,6 +122,9 @@ export class BadIndexCursorError extends Error {
 
 export const MAX_INDEX_PAGE = 500;
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
 /** The text search compares: lower-cased here, on the way in and for the term alike. */
 export function searchTextOf(
   t: Pick<IndexedTransaction, 'description' | 'merchant' | 'referenceNumber'>,
@@ -354,7 +357,20 @@ export class TransactionIndexStore {
           dayList,
         ],
       );
+      // A row that moved here from a day not walked now leaves that day: tallied again too.
+      const movedFrom =
+        records.length === 0
+          ? []
+          : await tx.query<{ day: string }>(
+              `SELECT DISTINCT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day
+                 FROM index_transaction WHERE sub_account_id = $1 AND id = ANY($2::text[])`,
+              [sub, records.map((r) => r.id)],
+            );
       if (records.length > 0) await insertRows(tx, sub, records);
+      await tx.query('SELECT index_tally_days($1, $2::date[])', [
+        sub,
+        [...new Set([...dayList, ...movedFrom.map((r) => r.day)])],
+      ]);
       await tx.query(
         `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
          SELECT $1, d.day, $2::timestamptz, d.n FROM unnest($3::date[], $4::int[]) AS d(day, n)
@@ -493,56 +509,93 @@ export class TransactionIndexStore {
     }
     const iso = (ms: number) => new Date(ms).toISOString();
     const subs = subAccountIds.map(storable);
-    // Bucket k (from 0): how many day starts are at or before the row, less one.
-    const scope = `FROM index_transaction
-       WHERE sub_account_id = ANY($1::text[]) AND at >= $2::timestamptz AND at < $3::timestamptz`;
     const money = `status IN (${SPEND_STATUSES.map((x) => `'${x}'`).join(', ')})`;
     const debit = `${money} AND amount_cents < 0`;
-    const period = [subs, iso(periodStart), iso(end), breakdownFrom];
     type Keyed = { sub_account_id: string; bucket: number };
-    const tally = (column: string, extra = '') =>
+    type Totals = Keyed &
+      Record<'n' | 'pending_n' | 'card_n' | 'declines' | 'debits' | 'credits' | 'pending', string>;
+    // Per day: from the hour tallies where every day begins on the hour (bucket k, from 0: how
+    // many day starts are at or before the hour, less one), else from the rows.
+    const totals = edges.every((edge) => edge % HOUR_MS === 0)
+      ? this.engine.query<Totals>(
+          `SELECT sub_account_id,
+                  width_bucket(hour, $4::timestamptz[]) - 1 AS bucket, sum(n)::text AS n,
+                  sum(pending_n)::text AS pending_n, sum(card_n)::text AS card_n,
+                  sum(declines)::text AS declines, sum(debits)::text AS debits,
+                  sum(credits)::text AS credits, sum(pending)::text AS pending
+             FROM index_hour_tally
+            WHERE sub_account_id = ANY($1::text[]) AND hour >= $2::timestamptz AND hour < $3::timestamptz
+            GROUP BY 1, 2`,
+          [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
+        )
+      : this.engine.query<Totals>(
+          `SELECT sub_account_id,
+                  width_bucket(at, $4::timestamptz[]) - 1 AS bucket, count(*)::text AS n,
+                  count(*) FILTER (WHERE status = 'pending')::text AS pending_n,
+                  count(card_id)::text AS card_n,
+                  count(*) FILTER (WHERE status = 'declined' AND card_id IS NOT NULL)::text AS declines,
+                  coalesce(sum(-amount_cents) FILTER (WHERE ${debit}), 0)::text AS debits,
+                  coalesce(sum(amount_cents) FILTER (WHERE ${money} AND amount_cents > 0), 0)::text AS credits,
+                  coalesce(sum(-amount_cents) FILTER (WHERE ${debit} AND status = 'pending'), 0)::text AS pending
+             FROM index_transaction
+            WHERE sub_account_id = ANY($1::text[]) AND at >= $2::timestamptz AND at < $3::timestamptz
+            GROUP BY 1, 2`,
+          [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
+        );
+    // The period's breakdowns: its whole UTC days from the day tallies, the partial days at
+    // either end (a person's day is rarely a UTC day) from the rows.
+    // Without a whole UTC day in it, the period is read from the rows alone: [start, end).
+    let wholeFrom = Math.ceil(periodStart / DAY_MS) * DAY_MS;
+    let wholeTo = Math.floor(end / DAY_MS) * DAY_MS;
+    if (wholeFrom >= wholeTo) wholeFrom = wholeTo = end;
+    const breakdown = (
+      kind: 'c' | 'm' | 'k' | 'd',
+      column: string,
+      where: string,
+      amount: { cents: string; n: string },
+    ) =>
       this.engine.query<Keyed & { key: string | null; cents: string; n: string }>(
-        `SELECT sub_account_id, $4::int AS bucket, ${column} AS key,
-                sum(-amount_cents)::text AS cents, count(*)::text AS n
-           ${scope} AND ${debit}${extra}
+        `SELECT sub_account_id, $4::int AS bucket, key,
+                sum(cents)::text AS cents, sum(n)::text AS n
+           FROM (SELECT sub_account_id, key COLLATE "C" AS key, cents, n
+                   FROM index_day_key_tally
+                  WHERE sub_account_id = ANY($1::text[]) AND kind = '${kind}'
+                    AND day >= $5::date AND day < $6::date
+                 UNION ALL
+                 SELECT sub_account_id, ${column} COLLATE "C", ${amount.cents}, ${amount.n}
+                   FROM index_transaction
+                  WHERE sub_account_id = ANY($1::text[]) AND ${where}
+                    AND ((at >= $2::timestamptz AND at < $7::timestamptz)
+                      OR (at >= $8::timestamptz AND at < $3::timestamptz))) AS lines
+          ${kind === 'm' || kind === 'k' ? 'WHERE key IS NOT NULL' : ''}
           GROUP BY 1, 3`,
-        period,
+        [
+          subs,
+          iso(periodStart),
+          iso(end),
+          breakdownFrom,
+          iso(wholeFrom).slice(0, 10),
+          iso(wholeTo).slice(0, 10),
+          iso(wholeFrom),
+          iso(wholeTo),
+        ],
       );
-    const [totals, declineReasons, categories, merchants, cards] = await Promise.all([
-      this.engine.query<
-        Keyed &
-          Record<
-            'n' | 'pending_n' | 'card_n' | 'declines' | 'debits' | 'credits' | 'pending',
-            string
-          >
-      >(
-        `SELECT sub_account_id,
-                width_bucket(at, $4::timestamptz[]) - 1 AS bucket, count(*)::text AS n,
-                count(*) FILTER (WHERE status = 'pending')::text AS pending_n,
-                count(card_id)::text AS card_n,
-                count(*) FILTER (WHERE status = 'declined' AND card_id IS NOT NULL)::text AS declines,
-                coalesce(sum(-amount_cents) FILTER (WHERE ${debit}), 0)::text AS debits,
-                coalesce(sum(amount_cents) FILTER (WHERE ${money} AND amount_cents > 0), 0)::text AS credits,
-                coalesce(sum(-amount_cents) FILTER (WHERE ${debit} AND status = 'pending'), 0)::text AS pending
-           ${scope}
-          GROUP BY 1, 2`,
-        [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
-      ),
-      this.engine.query<Keyed & { key: string | null; n: string }>(
-        `SELECT sub_account_id, $4::int AS bucket, decline_reason AS key, count(*)::text AS n
-           ${scope} AND status = 'declined' AND card_id IS NOT NULL
-          GROUP BY 1, 3`,
-        period,
-      ),
-      tally('category_code'),
-      tally('merchant', ' AND merchant IS NOT NULL'),
-      tally('card_id', ' AND card_id IS NOT NULL'),
+    const spent = { cents: '-amount_cents', n: '1' };
+    const [totalLines, declineReasons, categories, merchants, cards] = await Promise.all([
+      totals,
+      breakdown('d', 'decline_reason', "status = 'declined' AND card_id IS NOT NULL", {
+        cents: '0',
+        n: '1',
+      }),
+      breakdown('c', 'category_code', debit, spent),
+      breakdown('m', 'merchant', debit, spent),
+      breakdown('k', 'card_id', debit, spent),
     ]);
     const keyed = (r: Keyed) => ({ subAccountId: r.sub_account_id, bucket: Number(r.bucket) });
     const sums = (rows: (Keyed & { key: string | null; cents: string; n: string })[]) =>
       rows.map((r) => ({ ...keyed(r), key: r.key, cents: Number(r.cents), count: Number(r.n) }));
     return {
-      totals: totals.map((r) => ({
+      totals: totalLines.map((r) => ({
         ...keyed(r),
         count: Number(r.n),
         pendingCount: Number(r.pending_n),

@@ -55,7 +55,11 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     store = new TransactionIndexStore(engine);
   }, 60_000);
   afterAll(() => engine?.close());
-  beforeEach(() => engine.query('TRUNCATE index_transaction, index_sync_day'));
+  beforeEach(() =>
+    engine.query(
+      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+    ),
+  );
 
   const sync = () =>
     createIndexSync({
@@ -132,7 +136,9 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     const alone = sync();
     await alone.sync(sub, 'req-a').done;
     const once = upstream.sim.stats.count('GET /transaction');
-    await engine.query('TRUNCATE index_transaction, index_sync_day');
+    await engine.query(
+      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+    );
     upstream.sim.stats.reset();
     const shared = sync();
     const [a, b] = [shared.sync(sub, 'req-b'), shared.sync(sub, 'req-c')];

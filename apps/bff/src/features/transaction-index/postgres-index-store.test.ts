@@ -29,6 +29,7 @@ describe('the index on PostgreSQL', () => {
       expect(applied.flat()).toEqual([
         '20261126120000000_transaction-index',
         '20261126180000000_pending-rows',
+        '20261126210000000_overview-tallies',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -32,12 +32,20 @@ export async function openPostgresIndex(options: {
   }
   const engine = postgresEngine(createAuditPool(url, logger, 4));
   try {
+    // Every table of the latest migration there (an upgrade whose migrations were not applied
+    // is told to apply them), and each writable by this login.
+    const tables = [
+      'index_transaction',
+      'index_sync_day',
+      'index_hour_tally',
+      'index_day_key_tally',
+    ];
     const [state] = await engine.query<{ present: boolean; allowed: boolean }>(
-      `SELECT to_regclass('index_sync_day') IS NOT NULL AS present,
-              CASE WHEN to_regclass('index_sync_day') IS NULL THEN false
-                   ELSE has_table_privilege('index_transaction', 'SELECT, INSERT, UPDATE, DELETE')
-                    AND has_table_privilege('index_sync_day', 'SELECT, INSERT, UPDATE, DELETE')
-              END AS allowed`,
+      `SELECT bool_and(to_regclass(t) IS NOT NULL) AS present,
+              bool_and(CASE WHEN to_regclass(t) IS NULL THEN false
+                            ELSE has_table_privilege(t, 'SELECT, INSERT, UPDATE, DELETE') END) AS allowed
+         FROM unnest($1::text[]) AS t`,
+      [tables],
     );
     if (!state?.present) {
       throw new IndexSetupError(

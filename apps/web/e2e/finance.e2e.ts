@@ -386,6 +386,15 @@ describe('the Overview, for a finance person', () => {
         () => {},
       );
     };
+    // The previous period's line is drawn over the bars: a click anywhere on a bar reaches it.
+    const hit = await bars.evaluateAll((links) =>
+      links.filter((link) => {
+        const box = link.getBoundingClientRect();
+        const at = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return at !== null && link.contains(at);
+      }),
+    );
+    expect(hit.length).toBe(await bars.count());
     page.on('response', onList);
     await bars.nth(answer.series.indexOf(busiest)).click();
     await page.waitForURL((url) => url.pathname === '/transactions');

@@ -83,9 +83,9 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
 
 /**
  * The embedded engine's page cache, inside the BFF's own memory (WebAssembly memory never
- * shrinks). PostgreSQL's default, 128MB, held the BFF at about 700–800 MB at demo size; the
- * index's files are read through the operating system's cache as well, so a smaller one costs
- * the demo's queries nothing measurable (bench/report-transaction-index.md).
+ * shrinks). PostgreSQL's default, 128MB, cost about 100 MB more RSS once opened; the index's
+ * files are read through the operating system's cache as well, so the smaller one costs the
+ * demo's queries nothing measurable (bench/report-transaction-index.md: p50 6 ms either way).
  */
 export const EMBEDDED_SHARED_BUFFERS = '32MB';
 

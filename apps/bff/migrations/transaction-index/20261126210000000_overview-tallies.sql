@@ -40,16 +40,16 @@ CREATE INDEX index_day_key_tally_day ON index_day_key_tally (sub_account_id, day
 CREATE FUNCTION index_tally_days(sub text, days date[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  first_day date := (SELECT min(d) FROM unnest(days) AS d);
-  last_day date := (SELECT max(d) FROM unnest(days) AS d);
+  -- The days' span, which bounds every scan (the index on sub account and time).
+  lo timestamptz := (SELECT min(d) FROM unnest(days) AS d)::timestamp AT TIME ZONE 'UTC';
+  hi timestamptz := ((SELECT max(d) FROM unnest(days) AS d) + 1)::timestamp AT TIME ZONE 'UTC';
 BEGIN
-  IF first_day IS NULL THEN
+  IF lo IS NULL THEN
     RETURN;
   END IF;
   DELETE FROM index_hour_tally
    WHERE sub_account_id = sub
-     AND hour >= first_day::timestamp AT TIME ZONE 'UTC'
-     AND hour < (last_day + 1)::timestamp AT TIME ZONE 'UTC'
+     AND hour >= lo AND hour < hi
      AND (hour AT TIME ZONE 'UTC')::date = ANY(days);
   DELETE FROM index_day_key_tally
    WHERE sub_account_id = sub AND day = ANY(days);
@@ -64,8 +64,7 @@ BEGIN
          coalesce(sum(-t.amount_cents) FILTER (WHERE t.status = 'pending' AND t.amount_cents < 0), 0)
     FROM index_transaction t
    WHERE t.sub_account_id = sub
-     AND t.at >= first_day::timestamp AT TIME ZONE 'UTC'
-     AND t.at < (last_day + 1)::timestamp AT TIME ZONE 'UTC'
+     AND t.at >= lo AND t.at < hi
      AND (t.at AT TIME ZONE 'UTC')::date = ANY(days)
    GROUP BY 2;
   INSERT INTO index_day_key_tally
@@ -77,8 +76,7 @@ BEGIN
          sum(-t.amount_cents), count(*)
     FROM index_transaction t
    WHERE t.sub_account_id = sub
-     AND t.at >= first_day::timestamp AT TIME ZONE 'UTC'
-     AND t.at < (last_day + 1)::timestamp AT TIME ZONE 'UTC'
+     AND t.at >= lo AND t.at < hi
      AND (t.at AT TIME ZONE 'UTC')::date = ANY(days)
      AND t.status IN ('pending', 'settled', 'refund', 'dispute') AND t.amount_cents < 0
    GROUP BY GROUPING SETS (((t.at AT TIME ZONE 'UTC')::date, t.category_code),
@@ -88,8 +86,7 @@ BEGIN
   SELECT sub, (t.at AT TIME ZONE 'UTC')::date, 'd', t.decline_reason, 0, count(*)
     FROM index_transaction t
    WHERE t.sub_account_id = sub
-     AND t.at >= first_day::timestamp AT TIME ZONE 'UTC'
-     AND t.at < (last_day + 1)::timestamp AT TIME ZONE 'UTC'
+     AND t.at >= lo AND t.at < hi
      AND (t.at AT TIME ZONE 'UTC')::date = ANY(days)
      AND t.status = 'declined' AND t.card_id IS NOT NULL
    GROUP BY 2, 4;

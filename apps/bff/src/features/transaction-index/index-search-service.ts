@@ -171,6 +171,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     subAccountIds: string[],
     requestId: string,
     refresh: boolean,
+    /** The sub accounts' walked days, when the caller has just read them. */
+    walked?: Map<string, Map<string, number>>,
   ): Promise<IndexFreshness> {
     const age = refresh ? Math.min(MIN_REFRESH_MS, deps.indexRefreshMs) : deps.indexRefreshMs;
     const store = await deps.transactionIndex.store();
@@ -179,7 +181,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
     let updatedAt: number | undefined = Number.POSITIVE_INFINITY;
     const running: IndexSyncProgress[] = [];
-    const walkedOf = await store.walkedDaysOf(subAccountIds);
+    const walkedOf = walked ?? (await store.walkedDaysOf(subAccountIds));
     for (const subAccountId of subAccountIds) {
       const walked = walkedOf.get(subAccountId) ?? new Map<string, number>();
       const open = [...walked].filter(([day]) => day >= openFrom).map(([, at]) => at);
@@ -316,9 +318,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const lastDay = utcDay(Math.min(end - 1, now));
       const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
       /** When the oldest open day of the span was read; undefined when a day is missing. */
-      const readAt = async () => {
+      const readAt = (walkedOf: Map<string, Map<string, number>>) => {
         let oldest = Number.POSITIVE_INFINITY;
-        const walkedOf = await store.walkedDaysOf(subAccountIds);
         for (const id of subAccountIds) {
           const walked = walkedOf.get(id) ?? new Map<string, number>();
           for (let day = utcDay(start); day <= lastDay; day = utcDay(Date.parse(day) + DAY_MS)) {
@@ -332,16 +333,17 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       // A day not in the index yet: the Overview walks, and starts no first sync (a person
       // landing on the Overview would have both walk the card service at once, and their
       // pages crowd out people's own requests); the Transactions screen and the cards list do.
-      let updatedAt = await readAt();
+      const walked = await store.walkedDaysOf(subAccountIds);
+      let updatedAt = readAt(walked);
       if (updatedAt === undefined) return undefined;
       // Synced: the open days are read again when due, as for a list, and waited for.
-      const fresh = await freshness(subAccountIds, who.requestId, refresh);
+      const fresh = await freshness(subAccountIds, who.requestId, refresh, walked);
       if (fresh.syncing) {
         // Open days being read again: a few pages; the answer waits for them, as a walk's does.
         await Promise.allSettled(
           subAccountIds.map((id) => jobs.find<IndexSyncProgress>(indexJobKey(id))?.done),
         );
-        updatedAt = await readAt();
+        updatedAt = readAt(await store.walkedDaysOf(subAccountIds));
         if (updatedAt === undefined) return undefined;
       }
       const tallies = await store.overviewTallies(subAccountIds, edges, breakdownFrom);

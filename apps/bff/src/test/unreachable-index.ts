@@ -8,6 +8,7 @@ import { StoreUnavailableError } from '../platform/store-unavailable';
 export function unreachableIndex(): TransactionIndex {
   return {
     store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     close: async () => {},
   };
 }

@@ -13,6 +13,9 @@ export const auditActions = [
   'factor.removed',
   'access.denied',
   'audit.export',
+  'transaction.annotate',
+  'category.create',
+  'category.update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -33,6 +36,8 @@ export const auditAttempts = [
   'factors.change',
   'audit.view',
   'audit.export',
+  'transaction.annotate',
+  'categories.change',
 ] as const;
 export type AuditAttempt = (typeof auditAttempts)[number];
 

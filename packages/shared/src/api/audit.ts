@@ -7,10 +7,20 @@ import { roleSchema } from './meta';
 export type { AuditAttempt, AuditMethod } from './audit-enums';
 export { auditActions, auditAttempts, auditMethods, auditOutcomes };
 
+/**
+ * A record's before and after: a card's name and limits; a transaction's notes (memo, the
+ * category as `code name`, tags, reviewed); an accounting category's code, name and archived.
+ */
 const limitSnapshot = z.object({
   name: z.string().optional(),
   minimumCents: z.number().int().optional(),
   maximumCents: z.number().int().optional(),
+  memo: z.string().optional(),
+  category: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  reviewed: z.boolean().optional(),
+  code: z.string().optional(),
+  archived: z.boolean().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { annotationSchema } from './annotations';
 import { stepUpMethodSchema } from './session';
 
 /**
@@ -7,11 +8,14 @@ import { stepUpMethodSchema } from './session';
  * added here first: `AppError` takes only these, and the SPA's parse refuses any other.
  */
 export const problemTitles = {
+  annotation_changed: 'Transaction notes changed meanwhile',
   bad_origin: 'Request from another site',
   bad_request: 'Bad request',
   body_too_large: 'Request body too large',
   card_busy: 'Card busy with another change',
   card_changed: 'Card changed meanwhile',
+  category_archived: 'Category archived',
+  category_code_taken: 'Account code taken',
   client_closed: 'Request cancelled',
   csrf_required: 'CSRF header missing',
   export_busy: 'Too many exports running',
@@ -47,6 +51,7 @@ export const problemTitles = {
   sub_account_name_taken: 'Sub account name taken',
   sub_account_not_found: 'Sub account not found',
   too_many_passkeys: 'Too many passkeys',
+  transaction_reviewed: 'Transaction already reviewed',
   unauthenticated: 'Not signed in',
   upstream_bad_gateway: 'Card service answered unexpectedly',
   upstream_error: 'Card service error',
@@ -89,6 +94,10 @@ const secondFactorSchema = z.strictObject({
 export const problemExtensionSchemas = {
   /** Someone else saved first: the card as it is now, to show and to re-apply against. */
   card_changed: z.strictObject({ current: cardValuesSchema }),
+  /** Someone else changed the transaction's notes first: them as they are now. */
+  annotation_changed: z.strictObject({ current: annotationSchema }),
+  /** A reviewed transaction changes only once reopened: its notes as they are. */
+  transaction_reviewed: z.strictObject({ current: annotationSchema }),
   /** A guarded action needs a fresh second factor: the ways this person can give one. */
   step_up_required: z.strictObject({ secondFactor: secondFactorSchema }),
   /** The password was right; an admin adds a second factor (with a passkey's options). */
@@ -131,7 +140,8 @@ const plainCodes = problemCodes.filter(
 
 /**
  * Every error the BFF answers with: an RFC 9457 problem details object, sent as
- * `application/problem+json`. A union on `code`: `card_changed` always carries `current`,
+ * `application/problem+json`. A union on `code`: `card_changed`, `annotation_changed` and
+ * `transaction_reviewed` always carry `current`,
  * `step_up_required` and `second_factor_required` always carry `secondFactor`, `not_ready`
  * always carries `checks`, and no problem carries a member that is not its own. `code` is the
  * machine code the BFF has always sent (clients branch on it); `detail` replaced `message`.
@@ -139,6 +149,14 @@ const plainCodes = problemCodes.filter(
 export const apiErrorBodySchema = z
   .discriminatedUnion('code', [
     problemExtensionSchemas.card_changed.extend({ ...common, code: z.literal('card_changed') }),
+    problemExtensionSchemas.annotation_changed.extend({
+      ...common,
+      code: z.literal('annotation_changed'),
+    }),
+    problemExtensionSchemas.transaction_reviewed.extend({
+      ...common,
+      code: z.literal('transaction_reviewed'),
+    }),
     problemExtensionSchemas.step_up_required.extend({
       ...common,
       code: z.literal('step_up_required'),

@@ -23,6 +23,7 @@ describe('the embedded engine', () => {
         '20261126120000000_transaction-index',
         '20261126180000000_pending-rows',
         '20261126210000000_overview-tallies',
+        '20261127090000000_annotations',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -30,6 +30,7 @@ describe('the index on PostgreSQL', () => {
         '20261126120000000_transaction-index',
         '20261126180000000_pending-rows',
         '20261126210000000_overview-tallies',
+        '20261127090000000_annotations',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -54,17 +54,23 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
       const client = await pool.connect().catch((error: unknown) => {
         throw failed(error);
       });
+      // The server's failures are told apart from what `work` throws itself (a refusal the
+      // store decided on), which passes through as it is.
+      const run = async <R extends object>(text: string, params?: readonly unknown[]) => {
+        try {
+          return (await client.query<R>(text, params as unknown[] | undefined)).rows;
+        } catch (error) {
+          throw failed(error);
+        }
+      };
       try {
-        await client.query('BEGIN');
-        const result = await work({
-          query: async <R extends object>(text: string, params?: readonly unknown[]) =>
-            (await client.query<R>(text, params as unknown[] | undefined)).rows,
-        });
-        await client.query('COMMIT');
+        await run('BEGIN');
+        const result = await work({ query: run });
+        await run('COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
-        throw failed(error);
+        throw error;
       } finally {
         client.release();
       }

@@ -1,6 +1,7 @@
 // The transaction index as the app holds it: its engine opened, and its schema made current,
 // on first use (modules load when used: a BFF nobody asks for the index never starts PGlite).
 import type { Logger } from 'pino';
+import { AnnotationStore } from '../annotations/annotation-store';
 import { applyIndexMigrations } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
 import type { SqlEngine } from './sql-engine';
@@ -8,6 +9,8 @@ import type { SqlEngine } from './sql-engine';
 export interface TransactionIndex {
   /** The store, once the engine is open and the migrations applied; a failed open is retried. */
   store(): Promise<TransactionIndexStore>;
+  /** Transaction notes and the chart of accounts, in the same engine (migration `annotations`). */
+  annotations(): Promise<AnnotationStore>;
   /** Closes the engine if it was opened. */
   close(): Promise<void>;
 }
@@ -18,7 +21,9 @@ export function createTransactionIndex(options: {
   migrate?: boolean;
   logger: Pick<Logger, 'info' | 'error'>;
 }): TransactionIndex {
-  let opening: Promise<{ engine: SqlEngine; store: TransactionIndexStore }> | undefined;
+  let opening:
+    | Promise<{ engine: SqlEngine; store: TransactionIndexStore; annotations: AnnotationStore }>
+    | undefined;
   const open = () => {
     opening ??= (async () => {
       const engine = await options.open();
@@ -28,7 +33,11 @@ export function createTransactionIndex(options: {
           if (applied.length > 0)
             options.logger.info({ applied }, 'transaction index schema current');
         }
-        return { engine, store: new TransactionIndexStore(engine) };
+        return {
+          engine,
+          store: new TransactionIndexStore(engine),
+          annotations: new AnnotationStore(engine),
+        };
       } catch (error) {
         await engine.close().catch(() => {});
         throw error;
@@ -41,6 +50,7 @@ export function createTransactionIndex(options: {
   };
   return {
     store: async () => (await open()).store,
+    annotations: async () => (await open()).annotations,
     async close() {
       const current = opening;
       opening = undefined;

@@ -13,6 +13,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'factor.removed': 'Remove second factor',
   'access.denied': 'Access denied',
   'audit.export': 'Export audit trail',
+  'transaction.annotate': 'Edit transaction notes',
+  'category.create': 'Add accounting category',
+  'category.update': 'Edit accounting category',
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */
@@ -28,6 +31,8 @@ export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'factors.change': 'Change second factors',
   'audit.view': 'View audit trail',
   'audit.export': 'Export audit trail',
+  'transaction.annotate': 'Edit transaction notes',
+  'categories.change': 'Change chart of accounts',
 };
 
 /** "Reveal card — denied": a refusal, named by what it refused. */

@@ -1,0 +1,249 @@
+// One contract for the notes store, run on every engine the index runs on (the embedded
+// engine and PostgreSQL): what is saved, what a stale or reviewed change gets, and that of
+// changes made at once from the same version exactly one is saved.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SqlEngine } from '../transaction-index/sql-engine';
+import {
+  AnnotationConflictError,
+  AnnotationStore,
+  CategoryCodeTakenError,
+  CategoryNotFoundError,
+  CategoryUnusableError,
+} from './annotation-store';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
+
+async function conflictOf(work: Promise<unknown>): Promise<AnnotationConflictError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AnnotationConflictError)) throw new Error(`no conflict: ${error}`);
+  return error;
+}
+
+export function annotationStoreContract(
+  name: string,
+  open: () => Promise<{ engine: SqlEngine; close(): Promise<void> }>,
+): void {
+  describe(`the notes store: ${name}`, () => {
+    let engine: SqlEngine;
+    let close: () => Promise<void>;
+    let store: AnnotationStore;
+    beforeAll(async () => {
+      ({ engine, close } = await open());
+      store = new AnnotationStore(engine);
+    }, 60_000);
+    afterAll(() => close?.());
+    beforeEach(async () => {
+      await engine.query('DELETE FROM transaction_annotation');
+      await engine.query('DELETE FROM accounting_category');
+    });
+
+    it('gives version 0 and nothing for a transaction nobody annotated', async () => {
+      expect(await store.get('t-none')).toEqual({
+        transactionId: 't-none',
+        memo: '',
+        categoryId: null,
+        tags: [],
+        review: { state: 'unreviewed' },
+        version: 0,
+      });
+      expect(await store.getMany(['t-none'])).toEqual(new Map());
+    });
+
+    it('saves a change, counts versions, keeps each tag once whatever its case', async () => {
+      const software = await store.createCategory({ code: '6100', name: 'Software' }, at(0));
+      const first = await store.change(
+        'tx/1 é',
+        { version: 0, memo: 'Design seats\nfor Q4', tags: ['Q4', 'design', 'q4'] },
+        'ana@example.test',
+        at(1),
+      );
+      expect(first.before.version).toBe(0);
+      expect(first.after).toEqual({
+        transactionId: 'tx/1 é',
+        memo: 'Design seats\nfor Q4',
+        categoryId: null,
+        tags: ['Q4', 'design'],
+        review: { state: 'unreviewed' },
+        version: 1,
+        updatedBy: 'ana@example.test',
+        updatedAt: at(1).toISOString(),
+      });
+      const second = await store.change(
+        'tx/1 é',
+        { version: 1, categoryId: software.id },
+        'bo@example.test',
+        at(2),
+      );
+      expect(second.before).toEqual(first.after);
+      expect(second.after).toMatchObject({
+        memo: 'Design seats\nfor Q4',
+        tags: ['Q4', 'design'],
+        categoryId: software.id,
+        version: 2,
+        updatedBy: 'bo@example.test',
+      });
+      expect(await store.get('tx/1 é')).toEqual(second.after);
+      expect((await store.getMany(['tx/1 é', 'other'])).get('tx/1 é')).toEqual(second.after);
+    });
+
+    it('refuses a change made on an older version, with the notes as they are, saving nothing', async () => {
+      await store.change('t1', { version: 0, memo: 'first' }, 'ana@example.test', at(1));
+      const conflict = await conflictOf(
+        store.change('t1', { version: 0, memo: 'second' }, 'bo@example.test', at(2)),
+      );
+      expect(conflict.reason).toBe('changed');
+      expect(conflict.current).toMatchObject({ memo: 'first', version: 1 });
+      expect(await store.get('t1')).toMatchObject({ memo: 'first', version: 1 });
+      // A version from the future is as stale as one from the past.
+      expect(
+        (await conflictOf(store.change('t1', { version: 5, memo: 'x' }, 'bo@example.test', at(3))))
+          .reason,
+      ).toBe('changed');
+    });
+
+    it('reviews, keeps the first reviewer, and changes a reviewed transaction only when reopened', async () => {
+      await store.change('t1', { version: 0, memo: 'lunch' }, 'ana@example.test', at(1));
+      const reviewed = await store.change(
+        't1',
+        { version: 1, reviewed: true },
+        'bo@example.test',
+        at(2),
+      );
+      expect(reviewed.after.review).toEqual({
+        state: 'reviewed',
+        by: 'bo@example.test',
+        at: at(2).toISOString(),
+      });
+      const again = await store.change(
+        't1',
+        { version: 2, reviewed: true },
+        'cy@example.test',
+        at(3),
+      );
+      expect(again.after.review).toEqual(reviewed.after.review);
+
+      const refused = await conflictOf(
+        store.change('t1', { version: 3, memo: 'team lunch' }, 'cy@example.test', at(4)),
+      );
+      expect(refused.reason).toBe('reviewed');
+      expect(refused.current).toMatchObject({ memo: 'lunch', version: 3 });
+      // Saving and reviewing in one change is refused too: it is already reviewed.
+      expect(
+        (
+          await conflictOf(
+            store.change(
+              't1',
+              { version: 3, tags: ['x'], reviewed: true },
+              'cy@example.test',
+              at(4),
+            ),
+          )
+        ).reason,
+      ).toBe('reviewed');
+
+      const reopened = await store.change(
+        't1',
+        { version: 3, memo: 'team lunch', reviewed: false },
+        'cy@example.test',
+        at(5),
+      );
+      expect(reopened.after).toMatchObject({
+        memo: 'team lunch',
+        review: { state: 'unreviewed' },
+        version: 4,
+      });
+      // Notes and review in one change (as a bulk "categorise and review" sends).
+      const both = await store.change(
+        't2',
+        { version: 0, memo: 'taxi', reviewed: true },
+        'ana@example.test',
+        at(6),
+      );
+      expect(both.after).toMatchObject({
+        memo: 'taxi',
+        review: { state: 'reviewed', by: 'ana@example.test' },
+      });
+    });
+
+    it('keeps the chart of accounts: codes unique whatever their case, renamed, archived', async () => {
+      const software = await store.createCategory({ code: 'SW-1', name: 'Software' }, at(0));
+      expect(software).toEqual({
+        id: expect.any(String),
+        code: 'SW-1',
+        name: 'Software',
+        archived: false,
+      });
+      await expect(
+        store.createCategory({ code: 'sw-1', name: 'Other' }, at(1)),
+      ).rejects.toBeInstanceOf(CategoryCodeTakenError);
+      const travel = await store.createCategory({ code: '6200', name: 'Travel' }, at(1));
+      await expect(store.updateCategory(travel.id, { code: 'SW-1' }, at(2))).rejects.toBeInstanceOf(
+        CategoryCodeTakenError,
+      );
+      const renamed = await store.updateCategory(travel.id, { name: 'Travel & meals' }, at(2));
+      expect(renamed.before).toEqual(travel);
+      expect(renamed.after).toEqual({ ...travel, name: 'Travel & meals' });
+      await expect(store.updateCategory('no-such-id', { name: 'x' }, at(3))).rejects.toBeInstanceOf(
+        CategoryNotFoundError,
+      );
+      expect((await store.categories()).map((c) => c.code)).toEqual(['6200', 'SW-1']);
+      expect(await store.category(software.id)).toEqual(software);
+    });
+
+    it('books to an existing, current category; an archived one stays where it is but is given to no new row', async () => {
+      const old = await store.createCategory({ code: '7000', name: 'Old' }, at(0));
+      await store.change('t1', { version: 0, categoryId: old.id }, 'ana@example.test', at(1));
+      await store.updateCategory(old.id, { archived: true }, at(2));
+      await expect(
+        store.change('t2', { version: 0, categoryId: old.id }, 'ana@example.test', at(3)),
+      ).rejects.toEqual(new CategoryUnusableError('archived'));
+      await expect(
+        store.change('t2', { version: 0, categoryId: 'missing' }, 'ana@example.test', at(3)),
+      ).rejects.toEqual(new CategoryUnusableError('missing'));
+      expect(await store.get('t2')).toMatchObject({ version: 0 });
+      // The row that has it keeps it through other changes, and can let it go.
+      const memo = await store.change(
+        't1',
+        { version: 1, memo: 'kept' },
+        'ana@example.test',
+        at(4),
+      );
+      expect(memo.after.categoryId).toBe(old.id);
+      const cleared = await store.change(
+        't1',
+        { version: 2, categoryId: null },
+        'ana@example.test',
+        at(5),
+      );
+      expect(cleared.after.categoryId).toBeNull();
+    });
+
+    it('of changes made at once on one version, saves exactly one (first notes and later ones)', async () => {
+      const race = (version: number) =>
+        Promise.allSettled(
+          Array.from({ length: 8 }, (_, i) =>
+            store.change('t-race', { version, memo: `writer ${i}` }, `p${i}@example.test`, at(i)),
+          ),
+        );
+      for (const version of [0, 1]) {
+        const results = await race(version);
+        const saved = results.filter((r) => r.status === 'fulfilled');
+        expect(saved).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'rejected') {
+            expect(r.reason).toBeInstanceOf(AnnotationConflictError);
+            expect((r.reason as AnnotationConflictError).current.version).toBe(version + 1);
+          }
+        }
+        const winner = (saved[0] as PromiseFulfilledResult<{ after: { memo: string } }>).value;
+        expect(await store.get('t-race')).toMatchObject({
+          version: version + 1,
+          memo: winner.after.memo,
+        });
+      }
+    });
+  });
+}

@@ -1,0 +1,292 @@
+// Transaction notes and the chart of accounts, in the transaction index's SQL store (PostgreSQL
+// or the embedded engine; migration `annotations`). Every change is one transaction that
+// compares the version the person saw with the row's, under the row's lock: two people saving
+// from the same view never both succeed, and what the second one typed comes back to them with
+// the notes as they now are.
+import { randomUUID } from 'node:crypto';
+import type {
+  AccountingCategory,
+  AccountingCategoryCreate,
+  AccountingCategoryPatch,
+  Annotation,
+} from '@card-console/shared/api/annotations';
+import { distinctTags } from '@card-console/shared/api/annotations';
+import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+
+/** A change of a transaction's notes, already checked (`annotationChangeSchema`). */
+export interface NotesChange {
+  version: number;
+  memo?: string;
+  categoryId?: string | null;
+  tags?: string[];
+  reviewed?: boolean;
+}
+
+/** Why a change was refused, with the notes as they are now. */
+export class AnnotationConflictError extends Error {
+  constructor(
+    readonly reason: 'changed' | 'reviewed',
+    readonly current: Annotation,
+  ) {
+    super(reason === 'changed' ? 'notes changed meanwhile' : 'transaction is reviewed');
+    this.name = 'AnnotationConflictError';
+  }
+}
+
+/** The category a change names does not exist, or is archived (and not already the row's). */
+export class CategoryUnusableError extends Error {
+  constructor(readonly reason: 'missing' | 'archived') {
+    super(`category ${reason}`);
+    this.name = 'CategoryUnusableError';
+  }
+}
+
+/** Another category has this code already (compared without regard to case). */
+export class CategoryCodeTakenError extends Error {
+  constructor(readonly code: string) {
+    super('account code taken');
+    this.name = 'CategoryCodeTakenError';
+  }
+}
+
+export class CategoryNotFoundError extends Error {
+  constructor() {
+    super('no such category');
+    this.name = 'CategoryNotFoundError';
+  }
+}
+
+interface AnnotationRow {
+  transaction_id: string;
+  memo: string;
+  category_id: string | null;
+  tags: string[];
+  reviewed_by: string | null;
+  reviewed_at: Date | string | null;
+  version: number;
+  updated_by: string;
+  updated_at: Date | string;
+}
+
+interface CategoryRow {
+  id: string;
+  code: string;
+  name: string;
+  archived: boolean;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The notes of a transaction nobody has annotated. */
+export function emptyAnnotation(transactionId: string): Annotation {
+  return {
+    transactionId,
+    memo: '',
+    categoryId: null,
+    tags: [],
+    review: { state: 'unreviewed' },
+    version: 0,
+  };
+}
+
+function fromRow(row: AnnotationRow): Annotation {
+  return {
+    transactionId: row.transaction_id,
+    memo: row.memo,
+    categoryId: row.category_id,
+    tags: row.tags,
+    review:
+      row.reviewed_by !== null && row.reviewed_at !== null
+        ? { state: 'reviewed', by: row.reviewed_by, at: iso(row.reviewed_at) }
+        : { state: 'unreviewed' },
+    version: row.version,
+    updatedBy: row.updated_by,
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+const categoryOf = (row: CategoryRow): AccountingCategory => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  archived: row.archived,
+});
+
+/** SQLSTATE 23505: a unique index refused the row (both engines report it so). */
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+const ANNOTATION_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by, reviewed_at,
+  version, updated_by, updated_at`;
+const CATEGORY_COLUMNS = 'id, code, name, archived';
+
+export class AnnotationStore {
+  constructor(private readonly engine: SqlEngine) {}
+
+  /** Every category, archived ones included, by code. */
+  async categories(): Promise<AccountingCategory[]> {
+    const rows = await this.engine.query<CategoryRow>(
+      `SELECT ${CATEGORY_COLUMNS} FROM accounting_category ORDER BY lower(code) COLLATE "C", id`,
+    );
+    return rows.map(categoryOf);
+  }
+
+  async category(id: string): Promise<AccountingCategory | undefined> {
+    const [row] = await this.engine.query<CategoryRow>(
+      `SELECT ${CATEGORY_COLUMNS} FROM accounting_category WHERE id = $1`,
+      [id],
+    );
+    return row && categoryOf(row);
+  }
+
+  async createCategory(input: AccountingCategoryCreate, at: Date): Promise<AccountingCategory> {
+    try {
+      const [row] = await this.engine.query<CategoryRow>(
+        `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
+         VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
+        [randomUUID(), input.code, input.name, at.toISOString()],
+      );
+      return categoryOf(row as CategoryRow);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new CategoryCodeTakenError(input.code);
+      throw error;
+    }
+  }
+
+  /** Renames, recodes, archives or restores a category; the category before and after. */
+  async updateCategory(
+    id: string,
+    patch: AccountingCategoryPatch,
+    at: Date,
+  ): Promise<{ before: AccountingCategory; after: AccountingCategory }> {
+    try {
+      return await this.engine.transaction(async (tx) => {
+        const [row] = await tx.query<CategoryRow>(
+          `SELECT ${CATEGORY_COLUMNS} FROM accounting_category WHERE id = $1 FOR UPDATE`,
+          [id],
+        );
+        if (!row) throw new CategoryNotFoundError();
+        const before = categoryOf(row);
+        const [updated] = await tx.query<CategoryRow>(
+          `UPDATE accounting_category SET code = $2, name = $3, archived = $4, updated_at = $5
+           WHERE id = $1 RETURNING ${CATEGORY_COLUMNS}`,
+          [
+            id,
+            patch.code ?? before.code,
+            patch.name ?? before.name,
+            patch.archived ?? before.archived,
+            at.toISOString(),
+          ],
+        );
+        return { before, after: categoryOf(updated as CategoryRow) };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new CategoryCodeTakenError(patch.code ?? '');
+      throw error;
+    }
+  }
+
+  /** A transaction's notes (version 0 when it has none). */
+  async get(transactionId: string): Promise<Annotation> {
+    const [row] = await this.engine.query<AnnotationRow>(
+      `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
+      [transactionId],
+    );
+    return row ? fromRow(row) : emptyAnnotation(transactionId);
+  }
+
+  /** The notes of several transactions at once (those with none are left out). */
+  async getMany(transactionIds: readonly string[]): Promise<Map<string, Annotation>> {
+    if (transactionIds.length === 0) return new Map();
+    const rows = await this.engine.query<AnnotationRow>(
+      `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+       WHERE transaction_id = ANY($1::text[])`,
+      [transactionIds],
+    );
+    return new Map(rows.map((row) => [row.transaction_id, fromRow(row)]));
+  }
+
+  /**
+   * Applies `change` if the notes are still at `change.version` and the change may be made
+   * (a reviewed transaction takes a memo, category or tags only in a change that reopens it);
+   * otherwise throws `AnnotationConflictError` with the notes as they are, and saves nothing.
+   */
+  async change(
+    transactionId: string,
+    change: NotesChange,
+    actor: string,
+    at: Date,
+  ): Promise<{ before: Annotation; after: Annotation }> {
+    return this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<AnnotationRow>(
+        `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+         WHERE transaction_id = $1 FOR UPDATE`,
+        [transactionId],
+      );
+      const before = row ? fromRow(row) : emptyAnnotation(transactionId);
+      if (before.version !== change.version) throw new AnnotationConflictError('changed', before);
+      const editsNotes =
+        change.memo !== undefined || change.categoryId !== undefined || change.tags !== undefined;
+      if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
+        throw new AnnotationConflictError('reviewed', before);
+      }
+      const categoryId = change.categoryId === undefined ? before.categoryId : change.categoryId;
+      if (categoryId !== null && categoryId !== before.categoryId) {
+        await usableCategory(tx, categoryId);
+      }
+      const reviewed =
+        change.reviewed === undefined
+          ? before.review.state === 'reviewed'
+            ? { by: before.review.by, at: before.review.at }
+            : null
+          : change.reviewed
+            ? before.review.state === 'reviewed'
+              ? { by: before.review.by, at: before.review.at }
+              : { by: actor, at: at.toISOString() }
+            : null;
+      const values = [
+        transactionId,
+        change.memo ?? before.memo,
+        categoryId,
+        change.tags === undefined ? before.tags : distinctTags(change.tags),
+        reviewed?.by ?? null,
+        reviewed?.at ?? null,
+        before.version + 1,
+        actor,
+        at.toISOString(),
+      ];
+      // Version 0 has no row: two first changes both try to insert it, and only one can.
+      const [saved] = row
+        ? await tx.query<AnnotationRow>(
+            `UPDATE transaction_annotation SET memo = $2, category_id = $3, tags = $4::text[],
+               reviewed_by = $5, reviewed_at = $6, version = $7, updated_by = $8, updated_at = $9
+             WHERE transaction_id = $1 RETURNING ${ANNOTATION_COLUMNS}`,
+            values,
+          )
+        : await tx.query<AnnotationRow>(
+            `INSERT INTO transaction_annotation (${ANNOTATION_COLUMNS})
+             VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)
+             ON CONFLICT (transaction_id) DO NOTHING RETURNING ${ANNOTATION_COLUMNS}`,
+            values,
+          );
+      if (!saved) {
+        // Read in this transaction: a new statement sees the row the other change committed.
+        const [now] = await tx.query<AnnotationRow>(
+          `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
+          [transactionId],
+        );
+        throw new AnnotationConflictError('changed', now ? fromRow(now) : before);
+      }
+      return { before, after: fromRow(saved) };
+    });
+  }
+}
+
+async function usableCategory(tx: SqlQueryable, id: string): Promise<void> {
+  const [row] = await tx.query<{ archived: boolean }>(
+    'SELECT archived FROM accounting_category WHERE id = $1',
+    [id],
+  );
+  if (!row) throw new CategoryUnusableError('missing');
+  if (row.archived) throw new CategoryUnusableError('archived');
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { resourceIdSchema } from '../upstream/common';
+import { visibleNameSchema } from './names';
+
+// What Card Console keeps about a transaction that the card service has no place for: a memo,
+// an accounting category from the chart of accounts admins keep, tags, and whether it was
+// reviewed. Kept beside the transaction index, in its SQL store (shared by replicas).
+
+/** A line break or tab may stand in a memo; no other control character, no text-direction control. */
+const memoUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
+
+/** A memo: free text up to 2,000 characters (line breaks kept, trailing space trimmed). */
+export const memoSchema = z
+  .string()
+  .trim()
+  .max(2000, 'use at most 2,000 characters')
+  .refine(
+    (memo) => !memoUnsafe.test(memo),
+    'must not contain control or text-direction characters',
+  );
+
+export const MAX_TAGS = 20;
+
+/** A tag: 1–40 visible characters, one line; compared without regard to case. */
+export const tagSchema = visibleNameSchema.pipe(z.string().max(40, 'use at most 40 characters'));
+
+/** An account code as a chart of accounts writes it: `6100`, `6100.20`, `SW-01`. */
+export const accountCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'give a code')
+  .max(20, 'use at most 20 characters')
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9.\-/ ]*[A-Za-z0-9])?$/,
+    'use letters, digits, ".", "-", "/" and spaces',
+  );
+
+/** One account of the chart of accounts: transactions are booked to it. */
+export const accountingCategorySchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  /** Archived: kept on the transactions that have it, offered for no new one. */
+  archived: z.boolean(),
+});
+export type AccountingCategory = z.infer<typeof accountingCategorySchema>;
+
+/** GET /api/accounting-categories: every category, archived ones included, by code. */
+export const accountingCategoryListSchema = z.object({
+  items: z.array(accountingCategorySchema),
+});
+export type AccountingCategoryList = z.infer<typeof accountingCategoryListSchema>;
+
+/** POST /api/accounting-categories */
+export const accountingCategoryCreateSchema = z.strictObject({
+  code: accountCodeSchema,
+  name: visibleNameSchema,
+});
+export type AccountingCategoryCreate = z.input<typeof accountingCategoryCreateSchema>;
+
+/** PATCH /api/accounting-categories/:id: rename, recode, archive or restore. */
+export const accountingCategoryPatchSchema = z
+  .strictObject({
+    code: accountCodeSchema.optional(),
+    name: visibleNameSchema.optional(),
+    archived: z.boolean().optional(),
+  })
+  .refine((b) => b.code !== undefined || b.name !== undefined || b.archived !== undefined, {
+    message: 'nothing to change',
+  });
+export type AccountingCategoryPatch = z.input<typeof accountingCategoryPatchSchema>;
+
+/** A transaction's review: `reviewed` names who and when. */
+export const reviewSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('unreviewed') }),
+  z.object({ state: z.literal('reviewed'), by: z.string(), at: z.string() }),
+]);
+
+/** What Card Console holds about one transaction (version 0: nothing yet). */
+export const annotationSchema = z.object({
+  transactionId: z.string(),
+  memo: z.string(),
+  /** An accounting category's id, or null for none. */
+  categoryId: z.string().nullable(),
+  tags: z.array(z.string()),
+  review: reviewSchema,
+  /** Goes up by one with every change: a change names the version it was made on. */
+  version: z.number().int().nonnegative(),
+  /** Who changed it last, and when (absent at version 0). */
+  updatedBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type Annotation = z.infer<typeof annotationSchema>;
+
+/**
+ * PATCH /api/transactions/:id/annotation. `version`: the annotation's version the person saw;
+ * if it has moved, nothing is saved (409 `annotation_changed`, with the annotation as it is).
+ * A reviewed transaction takes no change of memo, category or tags unless the same change
+ * reopens it (`reviewed: false`); `reviewed: true` with other fields saves them and reviews.
+ */
+export const annotationChangeSchema = z
+  .strictObject({
+    version: z.number().int().nonnegative(),
+    memo: memoSchema.optional(),
+    categoryId: resourceIdSchema.nullable().optional(),
+    tags: z.array(tagSchema).max(MAX_TAGS, `use at most ${MAX_TAGS} tags`).optional(),
+    reviewed: z.boolean().optional(),
+  })
+  .refine(
+    (b) =>
+      b.memo !== undefined ||
+      b.categoryId !== undefined ||
+      b.tags !== undefined ||
+      b.reviewed !== undefined,
+    { message: 'nothing to change' },
+  );
+export type AnnotationChange = z.input<typeof annotationChangeSchema>;
+
+/** Tags as stored: trimmed, each once whatever its case (the first spelling kept), in order. */
+export function distinctTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const tag of tags) {
+    const key = tag.toLocaleLowerCase('en');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}

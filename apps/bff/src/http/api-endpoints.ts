@@ -1,4 +1,5 @@
 import type { Endpoint, Feature } from '../core/endpoint';
+import { annotationsFeature } from '../features/annotations/annotations-endpoints';
 import { auditFeature } from '../features/audit/audit-endpoints';
 import { cardsFeature } from '../features/cards/cards-endpoints';
 import { insightsFeature } from '../features/insights/insights-endpoints';
@@ -20,6 +21,7 @@ export const apiFeatures = [
   cardsFeature,
   transactionsFeature,
   transactionIndexFeature,
+  annotationsFeature,
   insightsFeature,
   auditFeature,
 ] as const;

@@ -121,6 +121,8 @@ export interface TestApp {
   responses: CapturedResponse[];
   audit: JsonlAuditStore;
   upstream: UpstreamClient;
+  /** The app's transaction index (and transaction notes), embedded unless a test gave one. */
+  transactionIndex: TransactionIndex;
   credentials: Record<Role, TestCredentials>;
   /** With `recordSimRequests`: every request the simulator received, in order. */
   simRequests: SimRequest[];
@@ -333,6 +335,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     url,
     request,
     sim,
+    transactionIndex,
     factors,
     ssoCallback: callback,
     authenticator,

@@ -81,6 +81,8 @@ export function exampleIds(t: TestApp) {
     exportRequestId: 'req-example-0001',
     // Well formed; nobody has this passkey.
     passkeyId: 'cGFzc2tleS1leGFtcGxl',
+    // Well formed; no accounting category has this id.
+    categoryId: 'category-example',
   };
 }
 
@@ -95,6 +97,7 @@ export function resolveExample(t: TestApp, rule: Endpoint): string {
  * One entry per endpoint declaration, keyed `METHOD path`. The coverage test fails when a
  * declaration has no entry here, so a new endpoint cannot skip the generated tests.
  */
+let matrixCategories = 0;
 let matrixTeams = 0;
 
 export const routeRequests: Record<string, Spec> = {
@@ -220,6 +223,31 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/insights/overview': (t) => ({
     path: `/api/insights/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
   }),
+  'GET /api/transactions/:id/annotation': (t) => ({
+    path: `/api/transactions/${exampleIds(t).transactionId}/annotation`,
+  }),
+  // The notes' version as they are now: every allowed change saves.
+  'PATCH /api/transactions/:id/annotation': async (t) => {
+    const { transactionId } = exampleIds(t);
+    const { version } = await (await t.transactionIndex.annotations()).get(transactionId);
+    return {
+      path: `/api/transactions/${transactionId}/annotation`,
+      body: { version, memo: `Matrix memo ${version}` },
+    };
+  },
+  'GET /api/accounting-categories': () => ({ path: '/api/accounting-categories' }),
+  // Codes are unique: each allowed create needs a code of its own.
+  'POST /api/accounting-categories': () => ({
+    path: '/api/accounting-categories',
+    body: { code: `MX-${++matrixCategories}`, name: 'Matrix category' },
+  }),
+  'PATCH /api/accounting-categories/:id': async (t) => {
+    const created = await (await t.transactionIndex.annotations()).createCategory(
+      { code: `MXP-${++matrixCategories}`, name: 'Matrix category' },
+      new Date(t.clock.now()),
+    );
+    return { path: `/api/accounting-categories/${created.id}`, body: { name: 'Renamed' } };
+  },
   'GET /api/audit': () => ({ path: '/api/audit' }),
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };

@@ -7,7 +7,7 @@ import { visibleNameSchema } from './names';
 // reviewed. Kept beside the transaction index, in its SQL store (shared by replicas).
 
 /** A line break or tab may stand in a memo; no other control character, no text-direction control. */
-const memoUnsafe = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]/u;
+const memoUnsafe = /(?![\n\r\t])[\p{Cc}\p{Cs}]|[\u202A-\u202E\u2066-\u2069]/u;
 
 /** A memo: free text up to 2,000 characters (line breaks kept, trailing space trimmed). */
 export const memoSchema = z

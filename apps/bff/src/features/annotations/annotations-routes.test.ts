@@ -1,0 +1,273 @@
+import {
+  accountingCategoryListSchema,
+  accountingCategorySchema,
+  annotationSchema,
+} from '@card-console/shared/api/annotations';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+
+let t: TestApp;
+let admin: TestSession;
+let finance: TestSession;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
+});
+afterAll(async () => t.close());
+
+/** The n-th transaction of the simulator's first sub account: each test its own. */
+let used = 0;
+function freshTransactionId(): string {
+  const sub = t.sim.data.subAccounts()[0];
+  const tx = sub ? t.sim.data.transactions(sub.id)[used++] : undefined;
+  if (!tx) throw new Error('the simulator has no transaction left to test with');
+  return tx.id;
+}
+const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+const patch = (session: TestSession, id: string, body: object) =>
+  t.request.patch(notesPath(id)).set(session.headers()).send(body);
+
+async function auditFor(requestId: string) {
+  return (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
+}
+
+async function createCategory(code: string, name: string) {
+  const res = await t.request
+    .post('/api/accounting-categories')
+    .set(admin.headers())
+    .send({ code, name });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return accountingCategorySchema.parse(res.body);
+}
+
+describe('a transaction’s notes over HTTP', () => {
+  it('start empty, are saved by finance, read back, and each change is audited before → after', async () => {
+    const id = freshTransactionId();
+    const empty = await t.request.get(notesPath(id)).set(finance.headers());
+    expect(empty.status).toBe(200);
+    expect(annotationSchema.parse(empty.body)).toMatchObject({ version: 0, memo: '', tags: [] });
+
+    const software = await createCategory('6100', 'Software');
+    const saved = await patch(finance, id, {
+      version: 0,
+      memo: '  Design tool seats for Q4  ',
+      tags: ['Q4', 'design', 'q4'],
+      categoryId: software.id,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(annotationSchema.parse(saved.body)).toMatchObject({
+      memo: 'Design tool seats for Q4',
+      tags: ['Q4', 'design'],
+      categoryId: software.id,
+      version: 1,
+      updatedBy: t.credentials.finance.email,
+      review: { state: 'unreviewed' },
+    });
+    const again = await t.request.get(notesPath(id)).set(admin.headers());
+    expect(again.body).toEqual(saved.body);
+
+    const [record] = await auditFor(saved.headers['x-request-id'] ?? '');
+    expect(record).toMatchObject({
+      action: 'transaction.annotate',
+      outcome: 'success',
+      actor: t.credentials.finance.email,
+      target: id,
+      before: { memo: '', tags: [], reviewed: false },
+      after: {
+        memo: 'Design tool seats for Q4',
+        category: '6100 Software',
+        tags: ['Q4', 'design'],
+        reviewed: false,
+      },
+    });
+  });
+
+  it('refuses a change made on an older version with 409 and the current notes, and audits the attempt', async () => {
+    const id = freshTransactionId();
+    expect((await patch(admin, id, { version: 0, memo: 'by the admin' })).status).toBe(200);
+    const stale = await patch(finance, id, { version: 0, memo: 'typed meanwhile' });
+    expect(stale.status).toBe(409);
+    const problem = apiErrorBodySchema.parse(stale.body);
+    expect(problem).toMatchObject({
+      code: 'annotation_changed',
+      current: { memo: 'by the admin', version: 1 },
+    });
+    expect((await t.request.get(notesPath(id)).set(finance.headers())).body).toMatchObject({
+      memo: 'by the admin',
+      version: 1,
+    });
+    const [record] = await auditFor(stale.headers['x-request-id'] ?? '');
+    expect(record).toMatchObject({
+      action: 'transaction.annotate',
+      outcome: 'failed',
+      detail: 'annotation_changed',
+      before: { memo: 'by the admin' },
+      after: { memo: 'typed meanwhile' },
+    });
+  });
+
+  it('locks a reviewed transaction until it is reopened', async () => {
+    const id = freshTransactionId();
+    await patch(finance, id, { version: 0, memo: 'Team lunch' });
+    const reviewed = await patch(admin, id, { version: 1, reviewed: true });
+    expect(reviewed.body.review).toMatchObject({
+      state: 'reviewed',
+      by: t.credentials.admin.email,
+    });
+    const locked = await patch(finance, id, { version: 2, memo: 'Team lunch, 6 people' });
+    expect(locked.status).toBe(409);
+    expect(apiErrorBodySchema.parse(locked.body)).toMatchObject({
+      code: 'transaction_reviewed',
+      current: { memo: 'Team lunch', version: 2 },
+    });
+    const reopened = await patch(finance, id, {
+      version: 2,
+      memo: 'Team lunch, 6 people',
+      reviewed: false,
+    });
+    expect(reopened.status).toBe(200);
+    expect(reopened.body).toMatchObject({
+      memo: 'Team lunch, 6 people',
+      review: { state: 'unreviewed' },
+      version: 3,
+    });
+  });
+
+  it('of ten changes sent at once on one version, saves exactly one; the others get 409 with it', async () => {
+    const id = freshTransactionId();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        patch(i % 2 ? admin : finance, id, { version: 0, memo: `writer ${i}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+    const winner = answers.find((a) => a.status === 200)?.body;
+    for (const a of answers.filter((x) => x.status === 409)) {
+      expect(a.body).toMatchObject({ code: 'annotation_changed', current: winner });
+    }
+  });
+
+  it('refuses a card number in a memo or a tag, saving and auditing nothing that holds it', async () => {
+    const id = freshTransactionId();
+    const pan = '4111 1111 1111 1111';
+    for (const body of [
+      { version: 0, memo: `paid with ${pan}` },
+      { version: 0, tags: ['4111111111111111'] },
+    ]) {
+      const res = await patch(finance, id, body);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_body' });
+      expect(res.body.detail).toMatch(/card number/);
+    }
+    expect((await t.request.get(notesPath(id)).set(finance.headers())).body.version).toBe(0);
+    const trail = JSON.stringify((await t.audit.list({ limit: 1000 })).items);
+    expect(trail).not.toContain('4111111111111111');
+    expect(trail).not.toContain(pan);
+  });
+
+  it('answers bad input with a clear 400 and saves nothing', async () => {
+    const id = freshTransactionId();
+    const cases: object[] = [
+      {},
+      { memo: 'no version' },
+      { version: -1, memo: 'x' },
+      { version: 0 },
+      { version: 0, memo: 'x'.repeat(2001) },
+      { version: 0, memo: 'bell \u0007' },
+      { version: 0, memo: 'reversed \u202Etext' },
+      { version: 0, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+      { version: 0, tags: [''] },
+      { version: 0, tags: ['x'.repeat(41)] },
+      { version: 0, reviewed: 'yes' },
+      { version: 0, memo: 'x', owner: 'me' },
+      { version: 0, categoryId: 'no-such-category' },
+    ];
+    for (const body of cases) {
+      const res = await patch(finance, id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(apiErrorBodySchema.parse(res.body).code).toMatch(/^invalid_/);
+    }
+    expect((await t.request.get(notesPath(id)).set(finance.headers())).body.version).toBe(0);
+  });
+
+  it('is a 404 for a transaction the card service does not have, and saves nothing', async () => {
+    const res = await patch(finance, 'tx-that-does-not-exist', { version: 0, memo: 'x' });
+    expect(res.status).toBe(404);
+    const notes = await (await t.transactionIndex.annotations()).get('tx-that-does-not-exist');
+    expect(notes.version).toBe(0);
+  });
+});
+
+describe('the chart of accounts over HTTP', () => {
+  it('is read by everyone and changed by admins only; codes are unique whatever their case', async () => {
+    const created = await createCategory('7100-A', 'Meals');
+    const list = await t.request.get('/api/accounting-categories').set(finance.headers());
+    expect(accountingCategoryListSchema.parse(list.body).items).toContainEqual(created);
+
+    const byFinance = await t.request
+      .post('/api/accounting-categories')
+      .set(finance.headers())
+      .send({ code: '7200', name: 'Travel' });
+    expect(byFinance.status).toBe(403);
+
+    const duplicate = await t.request
+      .post('/api/accounting-categories')
+      .set(admin.headers())
+      .send({ code: '7100-a', name: 'Also meals' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.code).toBe('category_code_taken');
+
+    for (const body of [
+      {},
+      { code: '', name: 'x' },
+      { code: '61 00!', name: 'x' },
+      { code: '1', name: '' },
+    ]) {
+      const res = await t.request
+        .post('/api/accounting-categories')
+        .set(admin.headers())
+        .send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+
+    const renamed = await t.request
+      .patch(`/api/accounting-categories/${created.id}`)
+      .set(admin.headers())
+      .send({ name: 'Meals & entertainment' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...created, name: 'Meals & entertainment' });
+    const [record] = await auditFor(renamed.headers['x-request-id'] ?? '');
+    expect(record).toMatchObject({
+      action: 'category.update',
+      before: { code: '7100-A', name: 'Meals', archived: false },
+      after: { code: '7100-A', name: 'Meals & entertainment', archived: false },
+    });
+
+    const missing = await t.request
+      .patch('/api/accounting-categories/no-such-category')
+      .set(admin.headers())
+      .send({ name: 'x' });
+    expect(missing.status).toBe(404);
+  });
+
+  it('keeps an archived category on the transactions that have it and gives it to no new one', async () => {
+    const old = await createCategory('9900', 'Legacy');
+    const kept = freshTransactionId();
+    expect((await patch(finance, kept, { version: 0, categoryId: old.id })).status).toBe(200);
+    const archived = await t.request
+      .patch(`/api/accounting-categories/${old.id}`)
+      .set(admin.headers())
+      .send({ archived: true });
+    expect(archived.body.archived).toBe(true);
+
+    const refused = await patch(finance, freshTransactionId(), { version: 0, categoryId: old.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('category_archived');
+    const memo = await patch(finance, kept, { version: 1, memo: 'still booked to Legacy' });
+    expect(memo.status).toBe(200);
+    expect(memo.body.categoryId).toBe(old.id);
+  });
+});

@@ -1,0 +1,240 @@
+import type {
+  AccountingCategory,
+  AccountingCategoryCreate,
+  AccountingCategoryPatch,
+  Annotation,
+} from '@card-console/shared/api/annotations';
+import { AppError } from '../../core/app-error';
+import type { NewAuditRecord } from '../../platform/audit/audit-store';
+import { holdsCardNumber } from '../../platform/security/card-number-ids';
+import type { Who } from '../../platform/sessions/who';
+import type { FeatureDeps } from '../feature-deps';
+import type { TransactionIndex } from '../transaction-index/transaction-index';
+import {
+  AnnotationConflictError,
+  type AnnotationStore,
+  CategoryCodeTakenError,
+  CategoryNotFoundError,
+  CategoryUnusableError,
+  type NotesChange,
+} from './annotation-store';
+
+export interface AnnotationsDeps extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock'> {
+  transactionIndex: TransactionIndex;
+}
+
+type Snapshot = NonNullable<NewAuditRecord['before']>;
+
+/** A memo or a tag may not carry a card number: refused before anything is saved or audited. */
+function refuseCardNumbers(change: NotesChange): void {
+  const texts = [change.memo ?? '', ...(change.tags ?? [])];
+  if (texts.some((text) => holdsCardNumber(text))) {
+    throw new AppError(
+      400,
+      'invalid_body',
+      'A memo or tag must not hold a card number. Remove it and save again.',
+    );
+  }
+}
+
+const errorCode = (error: unknown) => (error instanceof AppError ? error.code : 'internal_error');
+
+/**
+ * Transaction notes (memo, accounting category, tags, review) and the chart of accounts. Every
+ * change and every refused one is audited with before → after; a change names the notes'
+ * version it was made on, and a stale or reviewed one is a 409 with the notes as they are
+ * (the person's text stays in their form, with the current values beside it).
+ */
+export function createAnnotationsService(deps: AnnotationsDeps) {
+  const store = () => deps.transactionIndex.annotations();
+
+  /** How an audit record shows a category: `6100 Software`, or its id if it is gone. */
+  const categoryText = async (s: AnnotationStore, id: string | null) => {
+    if (id === null) return undefined;
+    const category = await s.category(id);
+    return category ? `${category.code} ${category.name}` : id;
+  };
+  const snapshot = async (s: AnnotationStore, a: Annotation): Promise<Snapshot> => {
+    const category = await categoryText(s, a.categoryId);
+    return {
+      memo: a.memo,
+      ...(category === undefined ? {} : { category }),
+      tags: a.tags,
+      reviewed: a.review.state === 'reviewed',
+    };
+  };
+  /** What a refused change would have made of the notes, for its audit record. */
+  const attempted = async (s: AnnotationStore, a: Annotation, change: NotesChange) =>
+    snapshot(s, {
+      ...a,
+      memo: change.memo ?? a.memo,
+      categoryId: change.categoryId === undefined ? a.categoryId : change.categoryId,
+      tags: change.tags ?? a.tags,
+      review:
+        change.reviewed === undefined
+          ? a.review
+          : change.reviewed
+            ? { state: 'reviewed', by: '', at: '' }
+            : { state: 'unreviewed' },
+    });
+
+  const categorySnapshot = (c: AccountingCategory): Snapshot => ({
+    code: c.code,
+    name: c.name,
+    archived: c.archived,
+  });
+
+  return {
+    async get(_who: Who, transactionId: string): Promise<Annotation> {
+      return (await store()).get(transactionId);
+    },
+
+    async change(who: Who, transactionId: string, change: NotesChange): Promise<Annotation> {
+      refuseCardNumbers(change);
+      const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
+      const base = {
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'transaction.annotate',
+        target: transactionId,
+        requestId: who.requestId,
+      } as const;
+      // Only a transaction the card service has (a 404 otherwise): notes never name nothing.
+      const transaction = await deps.upstream.getTransaction(ctx, transactionId);
+      const s = await store();
+      const subAccount = transaction.subAccountId ? { subAccountId: transaction.subAccountId } : {};
+      try {
+        const { before, after } = await s.change(
+          transactionId,
+          change,
+          who.actor.email,
+          new Date(deps.clock.now()),
+        );
+        await deps.audit.append({
+          ...base,
+          ...subAccount,
+          outcome: 'success',
+          before: await snapshot(s, before),
+          after: await snapshot(s, after),
+        });
+        return after;
+      } catch (caught) {
+        const error = translate(caught);
+        const current = caught instanceof AnnotationConflictError ? caught.current : undefined;
+        await deps.audit.append({
+          ...base,
+          ...subAccount,
+          outcome: 'failed',
+          ...(current
+            ? { before: await snapshot(s, current), after: await attempted(s, current, change) }
+            : {}),
+          detail: errorCode(error),
+        });
+        throw error;
+      }
+    },
+
+    async categories(): Promise<AccountingCategory[]> {
+      return (await store()).categories();
+    },
+
+    async createCategory(who: Who, input: AccountingCategoryCreate): Promise<AccountingCategory> {
+      const base = {
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'category.create',
+        requestId: who.requestId,
+      } as const;
+      try {
+        const created = await (await store()).createCategory(input, new Date(deps.clock.now()));
+        await deps.audit.append({
+          ...base,
+          target: created.id,
+          outcome: 'success',
+          after: categorySnapshot(created),
+        });
+        return created;
+      } catch (caught) {
+        const error = translate(caught);
+        await deps.audit.append({
+          ...base,
+          outcome: 'failed',
+          after: { code: input.code, name: input.name },
+          detail: errorCode(error),
+        });
+        throw error;
+      }
+    },
+
+    async updateCategory(
+      who: Who,
+      id: string,
+      patch: AccountingCategoryPatch,
+    ): Promise<AccountingCategory> {
+      const base = {
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'category.update',
+        target: id,
+        requestId: who.requestId,
+      } as const;
+      try {
+        const { before, after } = await (await store()).updateCategory(
+          id,
+          patch,
+          new Date(deps.clock.now()),
+        );
+        await deps.audit.append({
+          ...base,
+          outcome: 'success',
+          before: categorySnapshot(before),
+          after: categorySnapshot(after),
+        });
+        return after;
+      } catch (caught) {
+        const error = translate(caught);
+        await deps.audit.append({ ...base, outcome: 'failed', detail: errorCode(error) });
+        throw error;
+      }
+    },
+  };
+}
+
+/** The store's refusals as the API's problems; anything else as it is. */
+function translate(error: unknown): unknown {
+  if (error instanceof AnnotationConflictError) {
+    return error.reason === 'changed'
+      ? new AppError(
+          409,
+          'annotation_changed',
+          "Someone else changed this transaction's notes after you loaded them, so nothing was saved. Check their current values and apply your change again.",
+          { extensions: { current: error.current } },
+        )
+      : new AppError(
+          409,
+          'transaction_reviewed',
+          'This transaction has been reviewed, so its notes are locked. Reopen it to change them.',
+          { extensions: { current: error.current } },
+        );
+  }
+  if (error instanceof CategoryUnusableError) {
+    return error.reason === 'archived'
+      ? new AppError(
+          409,
+          'category_archived',
+          'That accounting category has been archived. Choose another one.',
+        )
+      : new AppError(400, 'invalid_body', 'There is no such accounting category.');
+  }
+  if (error instanceof CategoryCodeTakenError) {
+    return new AppError(
+      409,
+      'category_code_taken',
+      'Another accounting category already has this code. Use a different code.',
+    );
+  }
+  if (error instanceof CategoryNotFoundError) {
+    return new AppError(404, 'not_found', 'There is no such accounting category.');
+  }
+  return error;
+}

@@ -1,0 +1,118 @@
+// Transaction notes live in the index's SQL store: two replicas on one PostgreSQL see each
+// other's notes, and of changes sent at once to both on one version exactly one is saved; on
+// the embedded engine, notes outlive a restart of the BFF.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../test/audit-cluster';
+import { testDatabase } from '../../test/engines/postgres';
+import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
+import { createTransactionIndex } from '../transaction-index/transaction-index';
+
+const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+
+function transactionOf(app: TestApp, n: number): string {
+  const sub = app.sim.data.subAccounts()[0];
+  const id = sub ? app.sim.data.transactions(sub.id)[n]?.id : undefined;
+  if (!id) throw new Error('the simulator has no transaction to test with');
+  return id;
+}
+
+describe('transaction notes on two replicas sharing one PostgreSQL', () => {
+  let redis: RedisEngine;
+  let database: Awaited<ReturnType<typeof testDatabase>>;
+  let a: TestApp;
+  let b: TestApp;
+  let finance: TestSession;
+  let admin: TestSession;
+
+  beforeAll(async () => {
+    [redis, database] = await Promise.all([startRedis(), testDatabase()]);
+    const shared = { url: redis.url, prefix: 'cc:' };
+    const env = { sessionSecret: randomBytes(32).toString('hex') };
+    const index = () =>
+      createTransactionIndex({
+        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
+        logger: silentLogger,
+      });
+    a = await startTestApp({ redis: shared, env, transactionIndex: index() });
+    b = await startTestApp({ redis: shared, env, upstreamOf: a, transactionIndex: index() });
+    [finance, admin] = [await a.signIn('finance'), await a.signIn('admin')];
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await Promise.all([redis?.stop(), database?.stop()]);
+  });
+
+  it("reads on one replica what was saved on the other, the chart of accounts included", async () => {
+    const category = await a.request
+      .post('/api/accounting-categories')
+      .set(admin.headers())
+      .send({ code: '6100', name: 'Software' });
+    expect(category.status).toBe(201);
+    const id = transactionOf(a, 0);
+    const saved = await a.request
+      .patch(notesPath(id))
+      .set(finance.headers())
+      .send({ version: 0, memo: 'Seats', categoryId: category.body.id, tags: ['q4'] });
+    expect(saved.status).toBe(200);
+    const onB = await b.request.get(notesPath(id)).set(finance.headers());
+    expect(onB.body).toEqual(saved.body);
+    const list = await b.request.get('/api/accounting-categories').set(finance.headers());
+    expect(list.body.items).toContainEqual(category.body);
+  });
+
+  it('of changes sent at once to both replicas on one version, saves exactly one', async () => {
+    const id = transactionOf(a, 1);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? a : b).request
+          .patch(notesPath(id))
+          .set(finance.headers())
+          .send({ version: 0, memo: `replica writer ${i}` }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)]);
+    const winner = answers.find((r) => r.status === 200)?.body;
+    for (const app of [a, b]) {
+      expect((await app.request.get(notesPath(id)).set(finance.headers())).body).toEqual(winner);
+    }
+  });
+});
+
+describe('transaction notes on the embedded engine', () => {
+  it('outlive a restart of the BFF', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-notes-'));
+    const index = () =>
+      createTransactionIndex({ open: () => embeddedEngine(dir), logger: silentLogger });
+    try {
+      const first = await startTestApp({ transactionIndex: index() });
+      const id = transactionOf(first, 0);
+      const finance = await first.signIn('finance');
+      const saved = await first.request
+        .patch(notesPath(id))
+        .set(finance.headers())
+        .send({ version: 0, memo: 'Kept across restarts', reviewed: true });
+      expect(saved.status).toBe(200);
+      await first.close();
+
+      const again = await startTestApp({ transactionIndex: index() });
+      try {
+        const read = await again.request
+          .get(notesPath(id))
+          .set((await again.signIn('finance')).headers());
+        expect(read.body).toEqual(saved.body);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

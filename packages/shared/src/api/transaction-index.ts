@@ -9,6 +9,7 @@ import {
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
+import { tagSchema } from './annotations';
 import { cardSchema } from './cards';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
 
@@ -56,6 +57,12 @@ const indexFilterShape = {
   to: unixMsStringSchema.optional(),
   sort: z.enum(['date', 'amount']).optional(),
   direction: z.enum(['asc', 'desc']).optional(),
+  /** Transaction notes: reviewed or not (a transaction without notes is unreviewed). */
+  review: z.enum(['reviewed', 'unreviewed']).optional(),
+  /** Accounting categories by id, or `none`: booked to no category. Any of them. */
+  account: repeatable(z.union([z.literal('none'), resourceIdSchema]), 100).optional(),
+  /** Tags, any of them, whatever their case. */
+  tag: repeatable(tagSchema, 20).optional(),
 };
 
 type IndexFilterShape = { from?: number; to?: number; minCents?: number; maxCents?: number };
@@ -109,7 +116,17 @@ export const indexExportQuerySchema = boundsInOrder(
 );
 export type IndexExportQuery = z.input<typeof indexExportQuerySchema>;
 
-export const indexTransactionSchema = transactionSchema.extend({ subAccountId: z.string() });
+/** A transaction's notes as the list shows them (absent: it has none). */
+export const indexNotesSchema = z.object({
+  memo: z.string(),
+  categoryId: z.string().nullable(),
+  tags: z.array(z.string()),
+  reviewed: z.boolean(),
+});
+export const indexTransactionSchema = transactionSchema.extend({
+  subAccountId: z.string(),
+  notes: indexNotesSchema.optional(),
+});
 export type IndexTransaction = z.infer<typeof indexTransactionSchema>;
 
 /** How current the answer is: the index is a copy of the card service's rows. */

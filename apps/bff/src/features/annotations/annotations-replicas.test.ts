@@ -50,7 +50,7 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
     await Promise.all([redis?.stop(), database?.stop()]);
   });
 
-  it("reads on one replica what was saved on the other, the chart of accounts included", async () => {
+  it('reads on one replica what was saved on the other, the chart of accounts included', async () => {
     const category = await a.request
       .post('/api/accounting-categories')
       .set(admin.headers())

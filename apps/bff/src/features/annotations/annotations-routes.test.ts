@@ -4,7 +4,9 @@ import {
   annotationSchema,
 } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
 let t: TestApp;
@@ -270,4 +272,75 @@ describe('the chart of accounts over HTTP', () => {
     expect(memo.status).toBe(200);
     expect(memo.body.categoryId).toBe(old.id);
   });
+});
+
+describe('notes in the transactions list and its export', () => {
+  it('shows each row’s notes, filters by them, and exports them as columns', async () => {
+    const ask = (query: string) =>
+      t.request.get(`/api/index/transactions${query}`).set(finance.headers());
+    let body = indexAnswerSchema.parse((await ask('')).body);
+    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      body = indexAnswerSchema.parse((await ask('')).body);
+    }
+    // Rows no other test of this file gave notes to.
+    const [first, second] = body.items.filter((x) => x.notes === undefined);
+    if (!first || !second) throw new Error('the index holds too few rows');
+    const audit = await createCategory('6300', 'Audit fees');
+    await patch(finance, first.id, {
+      version: (await t.transactionIndex.annotations().then((s) => s.get(first.id))).version,
+      memo: 'Quarterly audit',
+      categoryId: audit.id,
+      tags: ['Close-Nov'],
+      reviewed: true,
+    });
+    await patch(finance, second.id, {
+      version: (await t.transactionIndex.annotations().then((s) => s.get(second.id))).version,
+      tags: ['close-nov'],
+    });
+
+    const page = indexAnswerSchema.parse((await ask('')).body);
+    expect(page.items.find((x) => x.id === first.id)?.notes).toEqual({
+      memo: 'Quarterly audit',
+      categoryId: audit.id,
+      tags: ['Close-Nov'],
+      reviewed: true,
+    });
+    const ids = async (query: string) =>
+      indexAnswerSchema.parse((await ask(query)).body).items.map((x) => x.id);
+    expect(await ids(`?account=${audit.id}`)).toEqual([first.id]);
+    expect(await ids('?tag=CLOSE-NOV')).toEqual([first.id, second.id]);
+    expect(await ids('?tag=close-nov&review=unreviewed')).toEqual([second.id]);
+    expect(await ids('?review=reviewed')).toContain(first.id);
+    expect(await ids('?review=unreviewed&limit=200')).not.toContain(first.id);
+    expect(await ids(`?account=none&limit=200`)).not.toContain(first.id);
+    for (const bad of ['?review=maybe', '?tag=', `?tag=${'x'.repeat(41)}`, '?account=']) {
+      expect((await ask(bad)).status, bad).toBe(400);
+    }
+
+    const csv = await t.request
+      .get(`/api/index/transactions/export.csv?account=${audit.id}`)
+      .set(finance.headers());
+    expect(csv.status).toBe(200);
+    const [header, row] = parseCsv(csv.text).filter((r) => r.length > 1);
+    const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
+    expect(header?.slice(-7)).toEqual([
+      'account code',
+      'accounting category',
+      'memo',
+      'tags',
+      'review',
+      'reviewed by',
+      'reviewed at',
+    ]);
+    expect(cell('id')).toBe(first.id);
+    expect([cell('account code'), cell('accounting category'), cell('memo'), cell('tags')]).toEqual(
+      ['6300', 'Audit fees', 'Quarterly audit', 'Close-Nov'],
+    );
+    expect([cell('review'), cell('reviewed by')]).toEqual([
+      'reviewed',
+      t.credentials.finance.email,
+    ]);
+    expect(cell('reviewed at')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
 // read `refreshMs` ago or more; the answer does not wait for it: it says a sync is running,
 // and the screen asks again.
 
+import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
@@ -95,6 +96,9 @@ export interface IndexSearchInput {
   limit?: number;
   by?: IndexGrouping;
   refresh?: '1';
+  review?: 'reviewed' | 'unreviewed';
+  account?: string[];
+  tag?: string[];
 }
 
 /** Back into the card service's shape, for the transactions list's own mapper. */
@@ -259,12 +263,19 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             ? undefined
             : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
         ]);
-        await deps.cardDirectory.ready();
+        const [notes] = await Promise.all([
+          (await deps.transactionIndex.annotations()).getMany(page.items.map((t) => t.id)),
+          deps.cardDirectory.ready(),
+        ]);
         const answer: IndexAnswer = {
-          items: page.items.map((t) => ({
-            subAccountId: t.subAccountId,
-            ...toApiTransaction(asUpstream(t), deps.cardDirectory),
-          })),
+          items: page.items.map((t) => {
+            const note = notes.get(t.id);
+            return {
+              subAccountId: t.subAccountId,
+              ...toApiTransaction(asUpstream(t), deps.cardDirectory),
+              ...(note ? { notes: listNotes(note) } : {}),
+            };
+          }),
           summary,
           freshness: fresh,
         };
@@ -498,6 +509,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
       const store = await deps.transactionIndex.store();
+      const annotations = await deps.transactionIndex.annotations();
+      const categories = new Map((await annotations.categories()).map((c) => [c.id, c]));
       const filter = filterOf(input, ids);
       const order = orderOf(input);
       let pages = 0;
@@ -508,8 +521,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           if (signal.aborted) return;
           const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
           pages++;
+          const notes = await annotations.getMany(page.items.map((t) => t.id));
           const records = page.items.map((t) => {
-            const record = toCsvRecord(asUpstream(t), format);
+            const record = [
+              ...toCsvRecord(asUpstream(t), format),
+              ...notesCsvCells(notes.get(t.id), categories, format.times),
+            ];
             if (!several) return record;
             const name = names.get(t.subAccountId);
             return [neutralizeFormula(name ?? ''), neutralizeFormula(t.subAccountId), ...record];
@@ -522,7 +539,11 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const name = several ? undefined : names.get(ids[0] as string);
       return {
         rows: { chunks: chunks(), pagesRead: () => pages, rowsOut: () => rowsOut },
-        columns: several ? ['sub account', 'sub account id', ...csvColumns] : csvColumns,
+        columns: [
+          ...(several ? ['sub account', 'sub account id'] : []),
+          ...csvColumns,
+          ...notesCsvColumns,
+        ],
         ...(name === undefined ? {} : { subAccountName: name }),
       };
     },
@@ -544,8 +565,54 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
     ...(input.from === undefined ? {} : { from: input.from }),
     // The API's `to` is included, as the card service's; the store's is not.
     ...(input.to === undefined ? {} : { to: input.to + 1 }),
+    ...(input.review === undefined ? {} : { reviewed: input.review === 'reviewed' }),
+    ...(input.account
+      ? {
+          accountIds: input.account.filter((a) => a !== 'none'),
+          noAccount: input.account.includes('none'),
+        }
+      : {}),
+    ...(input.tag ? { tags: input.tag } : {}),
   };
 }
+
+/** The notes columns the index's export adds after the transaction's own. */
+export const notesCsvColumns = [
+  'account code',
+  'accounting category',
+  'memo',
+  'tags',
+  'review',
+  'reviewed by',
+  'reviewed at',
+] as const;
+
+/** A row's notes as the export's notes columns (empty cells for a transaction without notes). */
+function notesCsvCells(
+  notes: Annotation | undefined,
+  categories: ReadonlyMap<string, AccountingCategory>,
+  times: CsvRowOptions['times'],
+): string[] {
+  const category = notes?.categoryId ? categories.get(notes.categoryId) : undefined;
+  const review = notes?.review;
+  return [
+    category?.code ?? '',
+    category?.name ?? '',
+    notes?.memo ?? '',
+    (notes?.tags ?? []).join(', '),
+    review?.state ?? 'unreviewed',
+    review?.state === 'reviewed' ? review.by : '',
+    review?.state === 'reviewed' ? times.format(review.at) : '',
+  ].map(neutralizeFormula);
+}
+
+/** What the list shows of a transaction's notes. */
+const listNotes = (a: Annotation) => ({
+  memo: a.memo,
+  categoryId: a.categoryId,
+  tags: a.tags,
+  reviewed: a.review.state === 'reviewed',
+});
 
 function orderOf(input: IndexSearchInput): IndexOrder {
   return { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' };

@@ -3,6 +3,7 @@
 // page size checked against a brute-force pass over the same rows.
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AnnotationStore } from '../annotations/annotation-store';
 import {
   BadIndexCursorError,
   INDEX_GROUPINGS,
@@ -455,6 +456,52 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await store.summary({ subAccountIds: [] })).toEqual({
         count: 0,
         debitCents: 0,
+        creditCents: 0,
+      });
+    });
+
+    it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case", async () => {
+      await fixture.engine.query('DELETE FROM transaction_annotation');
+      await fixture.engine.query('DELETE FROM accounting_category');
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        ['1', '2', '3', '4'].map((id) => tx({ id })),
+        T0,
+      );
+      await store.replaceDay('sb', '2026-10-01', [tx({ id: '5' })], T0);
+      const notes = new AnnotationStore(fixture.engine);
+      const when = new Date(T0);
+      const software = await notes.createCategory({ code: '6100', name: 'Software' }, when);
+      const travel = await notes.createCategory({ code: '6200', name: 'Travel' }, when);
+      const note = (
+        id: string,
+        change: Omit<Parameters<AnnotationStore['change']>[1], 'version'>,
+      ) => notes.change(id, { version: 0, ...change }, 'ana@example.test', when);
+      await note('1', { categoryId: software.id, tags: ['Q4', 'Design'], reviewed: true });
+      await note('2', { categoryId: travel.id, tags: ['q4'] });
+      await note('3', { memo: 'no category, not reviewed' });
+      await note('5', { categoryId: software.id, reviewed: true });
+      const ids = async (filter: IndexFilter) =>
+        (await store.page(filter, { sort: 'date', direction: 'desc' }, 100)).items
+          .map((t) => t.id)
+          .sort();
+      expect(await ids({ reviewed: true })).toEqual(['1', '5']);
+      expect(await ids({ reviewed: false })).toEqual(['2', '3', '4']);
+      expect(await ids({ accountIds: [software.id] })).toEqual(['1', '5']);
+      expect(await ids({ accountIds: [software.id, travel.id], subAccountIds: ['sa'] })).toEqual([
+        '1',
+        '2',
+      ]);
+      expect(await ids({ noAccount: true })).toEqual(['3', '4']);
+      expect(await ids({ accountIds: [travel.id], noAccount: true })).toEqual(['2', '3', '4']);
+      expect(await ids({ accountIds: [] })).toEqual([]);
+      expect(await ids({ tags: ['q4'] })).toEqual(['1', '2']);
+      expect(await ids({ tags: ['DESIGN', 'nothing'] })).toEqual(['1']);
+      expect(await ids({ tags: ['q4'], reviewed: false })).toEqual(['2']);
+      expect(await store.summary({ noAccount: true })).toEqual({
+        count: 2,
+        debitCents: 2_000,
         creditCents: 0,
       });
     });

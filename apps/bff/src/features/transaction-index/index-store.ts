@@ -46,6 +46,15 @@ export interface IndexFilter {
   maxCents?: number;
   from?: number;
   to?: number;
+  /**
+   * Transaction notes (`features/annotations`, the same store): reviewed or not; booked to any
+   * of these accounting categories and/or (`noAccount`) to none; carrying any of these tags,
+   * whatever their case.
+   */
+  reviewed?: boolean;
+  accountIds?: readonly string[];
+  noAccount?: boolean;
+  tags?: readonly string[];
 }
 
 export interface IndexOrder {
@@ -235,7 +244,43 @@ function whereOf(filter: IndexFilter, params: unknown[]): string {
   if (filter.to !== undefined) {
     conditions.push(`at < ${bind(new Date(filter.to).toISOString())}::timestamptz`);
   }
+  notesConditions(filter, conditions, bind);
   return conditions.length === 0 ? 'TRUE' : conditions.join(' AND ');
+}
+
+/**
+ * The filter's members on transaction notes, as conditions on the row's notes (a transaction
+ * without notes is unreviewed, booked to no category and has no tags). `n.transaction_id = id`:
+ * `id` is the outer row's (the notes table has no column of that name).
+ */
+function notesConditions(
+  filter: IndexFilter,
+  conditions: string[],
+  bind: (value: unknown) => string,
+): void {
+  const notes = (condition: string) =>
+    `EXISTS (SELECT 1 FROM transaction_annotation n WHERE n.transaction_id = id AND ${condition})`;
+  if (filter.reviewed !== undefined) {
+    const reviewed = notes('n.reviewed_by IS NOT NULL');
+    conditions.push(filter.reviewed ? reviewed : `NOT ${reviewed}`);
+  }
+  if (filter.accountIds !== undefined || filter.noAccount) {
+    const accounts: string[] = [];
+    if (filter.accountIds !== undefined)
+      accounts.push(notes(`n.category_id = ANY(${bind(filter.accountIds.map(storable))}::text[])`));
+    if (filter.noAccount) accounts.push(`NOT ${notes('n.category_id IS NOT NULL')}`);
+    conditions.push(`(${accounts.join(' OR ')})`);
+  }
+  if (filter.tags !== undefined) {
+    // Both sides lower-cased by the engine, so they compare alike.
+    const tags = bind(filter.tags.map(storable));
+    conditions.push(
+      notes(
+        `EXISTS (SELECT 1 FROM unnest(n.tags) tag, unnest(${tags}::text[]) asked
+                 WHERE lower(tag) = lower(asked))`,
+      ),
+    );
+  }
 }
 
 const SORT_KEYS = { date: 'at', amount: 'abs(amount_cents)' } as const;

@@ -80,6 +80,11 @@ export interface EndpointSpec<
   /** The JSON body; without it, the endpoint reads none. */
   body?: B;
   /**
+   * The body is text of this media type, not JSON (an import's CSV): `body` then checks the
+   * string, at most `limitBytes` long.
+   */
+  textBody?: { type: string; limitBytes: number };
+  /**
    * The handler checks the body against `body` itself (`input.body` is then undefined), so
    * that it can audit a refusal with what was sent (a reveal's reason).
    */

@@ -8,6 +8,7 @@ import type { Authorizer } from './authorize';
 import { createCsrfCheck } from './csrf';
 import { createJsonBodyReader } from './json-body';
 import { setNoStore } from './security-headers';
+import { createTextBodyReader } from './text-body';
 
 export interface ApiRouterDeps<D> {
   sessions: SessionService;
@@ -23,7 +24,8 @@ export interface ApiRouterDeps<D> {
 /**
  * The router mounted at `/api`: one Express route per endpoint declaration, each running the
  * same steps in the same order, cheapest first: `X-CSRF` (and Origin on mutations), the
- * session, the declaration's access rule, ids and rate limits, the strict JSON body, the
+ * session, the declaration's access rule, ids and rate limits, the strict JSON body (or the
+ * text body of its declared type), the
  * declaration's checks of params, query and body, its handler, the check of its reply. A
  * mutation from a foreign Origin goes no further than reading the session (without extending
  * it) to record who tried. A path no declaration matches is a 404 after the same header and
@@ -63,8 +65,11 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
       await authorize.check(endpoint, req);
       next();
     };
+    const readThisBody = endpoint.textBody
+      ? createTextBodyReader(endpoint.textBody.type, endpoint.textBody.limitBytes)
+      : readBody;
     const body: RequestHandler = async (req, res, next) => {
-      await readBody(req, res);
+      await readThisBody(req, res);
       next();
     };
     const handle: RequestHandler = async (req, res) => {

@@ -71,6 +71,7 @@ describe('every handler', () => {
           ...endpoint,
           // What the handler is given is the question here, not what the request carried.
           body: undefined,
+          textBody: undefined,
           response: 'stream',
           handler: ({ req, res }: { req: Request; res: express.Response }) => {
             res.json({

@@ -10,6 +10,7 @@ export const spaPages = [
   '/sign-in',
   '/no-access',
   '/audit',
+  '/accounting-categories',
   '/security',
   '/overview',
   '/sub-accounts',

@@ -7,7 +7,8 @@ import { ssoPeople } from './test-identity-provider';
 /** How to call a route so that an allowed caller gets a 2xx (3xx for a navigation). */
 export interface RouteRequest {
   path: string;
-  body?: Record<string, unknown>;
+  /** JSON, or CSV text for a route that declares a `text/csv` body. */
+  body?: Record<string, unknown> | string;
   /**
    * What an allowed caller gets instead of a 2xx, where the route's own rules refuse this
    * kind of session after authorization passed (TOTP settings for a single sign-on admin).
@@ -241,6 +242,10 @@ export const routeRequests: Record<string, Spec> = {
     path: '/api/accounting-categories',
     body: { code: `MX-${++matrixCategories}`, name: 'Matrix category' },
   }),
+  'POST /api/accounting-categories/import': () => ({
+    path: '/api/accounting-categories/import',
+    body: `Code,Name\nMXI-${++matrixCategories},Imported by the matrix\n`,
+  }),
   'PATCH /api/accounting-categories/:id': async (t) => {
     const created = await (await t.transactionIndex.annotations()).createCategory(
       { code: `MXP-${++matrixCategories}`, name: 'Matrix category' },
@@ -264,5 +269,6 @@ export function send(
 ) {
   const m = method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
   const req = t.request[m](path).set(headers);
+  if (typeof body === 'string') return req.set('content-type', 'text/csv').send(body);
   return body === undefined ? req : req.send(body as object);
 }

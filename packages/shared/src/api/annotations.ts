@@ -128,3 +128,16 @@ export function distinctTags(tags: readonly string[]): string[] {
   }
   return out;
 }
+
+/** POST /api/accounting-categories/import: a CSV of the chart of accounts, at most this long. */
+export const CHART_IMPORT_MAX_BYTES = 512 * 1024;
+export const CHART_IMPORT_MAX_ROWS = 5000;
+
+/** What an import did: categories added, renamed (same code, another name), left as they were. */
+export const chartImportResultSchema = z.object({
+  created: z.number().int().nonnegative(),
+  renamed: z.number().int().nonnegative(),
+  unchanged: z.number().int().nonnegative(),
+  items: z.array(accountingCategorySchema),
+});
+export type ChartImportResult = z.infer<typeof chartImportResultSchema>;

@@ -153,6 +153,60 @@ export class AnnotationStore {
     }
   }
 
+  /**
+   * A chart of accounts imported at once, in one transaction: a code not there yet is added, a
+   * code there (whatever its case) takes the file's name; nothing is removed or archived. What
+   * changed, each with the category before (absent when added) and after.
+   */
+  async importCategories(
+    rows: readonly AccountingCategoryCreate[],
+    at: Date,
+  ): Promise<{
+    changed: { before?: AccountingCategory; after: AccountingCategory }[];
+    unchanged: number;
+  }> {
+    try {
+      return await this.importing(rows, at);
+    } catch (error) {
+      // Another admin added one of the file's codes meanwhile: nothing of the file was saved.
+      if (isUniqueViolation(error)) throw new CategoryCodeTakenError('');
+      throw error;
+    }
+  }
+
+  private importing(rows: readonly AccountingCategoryCreate[], at: Date) {
+    return this.engine.transaction(async (tx) => {
+      const existing = await tx.query<CategoryRow>(
+        `SELECT ${CATEGORY_COLUMNS} FROM accounting_category FOR UPDATE`,
+      );
+      const byCode = new Map(existing.map((row) => [row.code.toLowerCase(), categoryOf(row)]));
+      const changed: { before?: AccountingCategory; after: AccountingCategory }[] = [];
+      let unchanged = 0;
+      for (const row of rows) {
+        const before = byCode.get(row.code.toLowerCase());
+        if (before && before.name === row.name) {
+          unchanged++;
+          continue;
+        }
+        const [saved] = before
+          ? await tx.query<CategoryRow>(
+              `UPDATE accounting_category SET name = $2, updated_at = $3 WHERE id = $1
+               RETURNING ${CATEGORY_COLUMNS}`,
+              [before.id, row.name, at.toISOString()],
+            )
+          : await tx.query<CategoryRow>(
+              `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
+               VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
+              [randomUUID(), row.code, row.name, at.toISOString()],
+            );
+        const after = categoryOf(saved as CategoryRow);
+        byCode.set(after.code.toLowerCase(), after);
+        changed.push(before ? { before, after } : { after });
+      }
+      return { changed, unchanged };
+    });
+  }
+
   /** Renames, recodes, archives or restores a category; the category before and after. */
   async updateCategory(
     id: string,

@@ -5,8 +5,11 @@ import {
   accountingCategorySchema,
   annotationChangeSchema,
   annotationSchema,
+  CHART_IMPORT_MAX_BYTES,
+  chartImportResultSchema,
 } from '@card-console/shared/api/annotations';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
+import { z } from 'zod';
 import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { type AnnotationsDeps, createAnnotationsService } from './annotations-service';
@@ -68,6 +71,20 @@ export const annotationsFeature = defineFeature(
       response: accountingCategorySchema,
       status: 201,
       handler: ({ req, services, body }) => services.createCategory(who(req), body),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/accounting-categories/import',
+      summary:
+        'Import a chart of accounts from CSV (QuickBooks, Xero or code,name): codes added, names updated, all or nothing',
+      access: admins,
+      mutation: true,
+      attempted: 'categories.change',
+      example: '/api/accounting-categories/import',
+      textBody: { type: 'text/csv', limitBytes: CHART_IMPORT_MAX_BYTES },
+      body: z.string(),
+      response: chartImportResultSchema,
+      handler: ({ req, services, body }) => services.importCategories(who(req), body),
     }),
     endpoint({
       method: 'PATCH',

@@ -344,3 +344,74 @@ describe('notes in the transactions list and its export', () => {
     expect(cell('reviewed at')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   }, 60_000);
 });
+
+describe('importing a chart of accounts', () => {
+  const importCsv = (csv: string, session = admin, type = 'text/csv') =>
+    t.request
+      .post('/api/accounting-categories/import')
+      .set(session.headers())
+      .set('content-type', type)
+      .send(csv);
+  const codes = async () =>
+    accountingCategoryListSchema
+      .parse((await t.request.get('/api/accounting-categories').set(admin.headers())).body)
+      .items.map((c) => `${c.code} ${c.name}`);
+
+  it("takes Xero's and QuickBooks' exports: new codes added, names updated, the rest kept", async () => {
+    const xero =
+      '\uFEFF"*Code","*Name","*Type","*Tax Code"\n"IMP-400","Advertising","Expense","Tax on Purchases"\n"IMP-404","Bank Fees","Expense","No VAT"\n';
+    const first = await importCsv(xero);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ created: 2, renamed: 0, unchanged: 0 });
+    const quickbooks =
+      'Account #,Account,Type,Detail type\nimp-400,Advertising & marketing,Expenses,Advertising\nIMP-404,Bank Fees,Expenses,Bank charges\nIMP-500,"Meals, travel",Expenses,Travel\n';
+    const second = await importCsv(quickbooks);
+    expect(second.body).toMatchObject({ created: 1, renamed: 1, unchanged: 1 });
+    const now = await codes();
+    expect(now).toEqual(
+      expect.arrayContaining([
+        'IMP-400 Advertising & marketing',
+        'IMP-404 Bank Fees',
+        'IMP-500 Meals, travel',
+      ]),
+    );
+    const records = (await auditFor(second.headers['x-request-id'] ?? '')).map((r) => [
+      r.action,
+      r.before?.name,
+      r.after?.name,
+    ]);
+    expect(records).toHaveLength(2);
+    expect(records).toEqual(
+      expect.arrayContaining([
+        ['category.update', 'Advertising', 'Advertising & marketing'],
+        ['category.create', undefined, 'Meals, travel'],
+      ]),
+    );
+  });
+
+  it('imports nothing from a file with any bad line, and says which lines', async () => {
+    const before = await codes();
+    const bad = 'code,name\nBAD-1,Fine\nBAD 2!,Broken code\nBAD-3,\nBAD-1,Again\n';
+    const res = await importCsv(bad);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_body');
+    expect(res.body.detail).toMatch(
+      /line 3: code .*line 4: name .*line 5: code BAD-1 is also on line 2/,
+    );
+    expect(await codes()).toEqual(before);
+    for (const [csv, type, status] of [
+      ['name,type\nA,B\n', 'text/csv', 400],
+      ['code,name\n', 'text/csv', 400],
+      ['code,name\n"unclosed,x\n', 'text/csv', 400],
+      ['code,name\nA,B\n', 'application/json', 400],
+      [`code,name\n${'X,Y\n'.repeat(200_000)}`, 'text/csv', 400],
+      ['code,name\nPAN-1,Card 4111 1111 1111 1111\n', 'text/csv', 400],
+    ] as const) {
+      const answer = await importCsv(csv, admin, type);
+      expect(answer.status, csv.slice(0, 40)).toBe(status);
+      expect(apiErrorBodySchema.parse(answer.body).code).toMatch(/^(invalid_body|body_too_large)$/);
+    }
+    expect(await codes()).toEqual(before);
+    expect((await importCsv('code,name\nF-1,Finance may not\n', finance)).status).toBe(403);
+  });
+});

@@ -3,6 +3,7 @@ import type {
   AccountingCategoryCreate,
   AccountingCategoryPatch,
   Annotation,
+  ChartImportResult,
 } from '@card-console/shared/api/annotations';
 import { AppError } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
@@ -18,6 +19,7 @@ import {
   CategoryUnusableError,
   type NotesChange,
 } from './annotation-store';
+import { chartFromCsv } from './chart-csv';
 
 export interface AnnotationsDeps extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock'> {
   transactionIndex: TransactionIndex;
@@ -33,6 +35,17 @@ function refuseCardNumbers(change: NotesChange): void {
       400,
       'invalid_body',
       'A memo or tag must not hold a card number. Remove it and save again.',
+    );
+  }
+}
+
+/** A category's code or name may not carry a card number either. */
+function refuseCardNumberNames(categories: readonly { code?: string; name?: string }[]): void {
+  if (categories.some((c) => holdsCardNumber(`${c.code ?? ''} ${c.name ?? ''}`))) {
+    throw new AppError(
+      400,
+      'invalid_body',
+      'An account code or name must not hold a card number. Remove it and try again.',
     );
   }
 }
@@ -139,6 +152,7 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
     },
 
     async createCategory(who: Who, input: AccountingCategoryCreate): Promise<AccountingCategory> {
+      refuseCardNumberNames([input]);
       const base = {
         actor: who.actor.email,
         role: who.actor.role,
@@ -166,11 +180,48 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
       }
     },
 
+    /**
+     * A chart of accounts from a CSV file (`chart-csv.ts`): all of it or, on any problem,
+     * nothing. Each category added or renamed is audited as if made by hand.
+     */
+    async importCategories(who: Who, csv: string): Promise<ChartImportResult> {
+      const chart = chartFromCsv(csv);
+      refuseCardNumberNames(chart);
+      const s = await store();
+      let result: Awaited<ReturnType<AnnotationStore['importCategories']>>;
+      try {
+        result = await s.importCategories(chart, new Date(deps.clock.now()));
+      } catch (caught) {
+        throw translate(caught);
+      }
+      for (const { before, after } of result.changed) {
+        await deps.audit.append({
+          actor: who.actor.email,
+          role: who.actor.role,
+          action: before ? 'category.update' : 'category.create',
+          target: after.id,
+          requestId: who.requestId,
+          outcome: 'success',
+          ...(before ? { before: categorySnapshot(before) } : {}),
+          after: categorySnapshot(after),
+          detail: 'import',
+        });
+      }
+      const created = result.changed.filter((c) => !c.before).length;
+      return {
+        created,
+        renamed: result.changed.length - created,
+        unchanged: result.unchanged,
+        items: await s.categories(),
+      };
+    },
+
     async updateCategory(
       who: Who,
       id: string,
       patch: AccountingCategoryPatch,
     ): Promise<AccountingCategory> {
+      refuseCardNumberNames([patch]);
       const base = {
         actor: who.actor.email,
         role: who.actor.role,

@@ -13,6 +13,7 @@ import { Route as AppRouteImport } from './routes/_app';
 import { Route as NoAccessRouteImport } from './routes/no-access';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as AppIndexRouteImport } from './routes/_app/index';
+import { Route as AppAccountingCategoriesRouteImport } from './routes/_app/accounting-categories';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
 import { Route as AppOverviewRouteImport } from './routes/_app/overview';
 import { Route as AppSecurityRouteImport } from './routes/_app/security';
@@ -39,6 +40,11 @@ const SignInRoute = SignInRouteImport.update({
 const AppIndexRoute = AppIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppRoute,
+} as any);
+const AppAccountingCategoriesRoute = AppAccountingCategoriesRouteImport.update({
+  id: '/accounting-categories',
+  path: '/accounting-categories',
   getParentRoute: () => AppRoute,
 } as any);
 const AppAuditRoute = AppAuditRouteImport.update({
@@ -87,6 +93,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute;
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
+  '/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
@@ -99,6 +106,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
+  '/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
@@ -114,6 +122,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren;
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
+  '/_app/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/_app/audit': typeof AppAuditRoute;
   '/_app/overview': typeof AppOverviewRoute;
   '/_app/security': typeof AppSecurityRoute;
@@ -130,6 +139,7 @@ export interface FileRouteTypes {
     | '/'
     | '/no-access'
     | '/sign-in'
+    | '/accounting-categories'
     | '/audit'
     | '/overview'
     | '/security'
@@ -142,6 +152,7 @@ export interface FileRouteTypes {
   to:
     | '/no-access'
     | '/sign-in'
+    | '/accounting-categories'
     | '/audit'
     | '/overview'
     | '/security'
@@ -156,6 +167,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/no-access'
     | '/sign-in'
+    | '/_app/accounting-categories'
     | '/_app/audit'
     | '/_app/overview'
     | '/_app/security'
@@ -201,6 +213,13 @@ declare module '@tanstack/react-router' {
       path: '/';
       fullPath: '/';
       preLoaderRoute: typeof AppIndexRouteImport;
+      parentRoute: typeof AppRoute;
+    };
+    '/_app/accounting-categories': {
+      id: '/_app/accounting-categories';
+      path: '/accounting-categories';
+      fullPath: '/accounting-categories';
+      preLoaderRoute: typeof AppAccountingCategoriesRouteImport;
       parentRoute: typeof AppRoute;
     };
     '/_app/audit': {
@@ -263,6 +282,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppRouteChildren {
+  AppAccountingCategoriesRoute: typeof AppAccountingCategoriesRoute;
   AppAuditRoute: typeof AppAuditRoute;
   AppOverviewRoute: typeof AppOverviewRoute;
   AppSecurityRoute: typeof AppSecurityRoute;
@@ -275,6 +295,7 @@ interface AppRouteChildren {
 }
 
 const AppRouteChildren: AppRouteChildren = {
+  AppAccountingCategoriesRoute: AppAccountingCategoriesRoute,
   AppAuditRoute: AppAuditRoute,
   AppOverviewRoute: AppOverviewRoute,
   AppSecurityRoute: AppSecurityRoute,

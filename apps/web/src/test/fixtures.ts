@@ -1,3 +1,4 @@
+import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
 import type { LimitImpact, Overview } from '@card-console/shared/api/insights';
@@ -197,3 +198,23 @@ export function quietOverview(overrides: Partial<Overview> = {}): Overview {
     ...overrides,
   };
 }
+
+/** A transaction's notes: none yet (version 0) unless overridden. */
+export function annotation(overrides: Partial<Annotation> = {}): Annotation {
+  return {
+    transactionId: 'tx_1',
+    memo: '',
+    categoryId: null,
+    tags: [],
+    review: { state: 'unreviewed' },
+    version: 0,
+    ...overrides,
+  };
+}
+
+/** A small chart of accounts, by code, one category archived. */
+export const accountingCategories: AccountingCategory[] = [
+  { id: 'cat_meals', code: '6100', name: 'Meals', archived: false },
+  { id: 'cat_travel', code: '6200', name: 'Travel', archived: false },
+  { id: 'cat_old', code: '6900', name: 'Old software', archived: true },
+];

@@ -1,3 +1,4 @@
+import type { AccountingCategoryList } from '@card-console/shared/api/annotations';
 import {
   apiErrorBodySchema,
   type ExtendedProblemCode,
@@ -10,13 +11,22 @@ import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { CardsMoney } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
+import { annotation } from './fixtures';
 
 /**
  * One MSW server for the web tests; each test adds the handlers it needs. The cards list asks
  * the index for its cards' money on every screen that shows it: by default the index knows
- * nothing of them yet (no sub account, no spend), which a test overrides to see money.
+ * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
+ * transaction's detail asks for its notes and the chart of accounts: by default it has none
+ * and the chart is empty.
  */
 export const server = setupServer(
+  http.get('/api/transactions/:id/annotation', ({ params }) =>
+    HttpResponse.json(annotation({ transactionId: String(params.id) })),
+  ),
+  http.get('/api/accounting-categories', () =>
+    HttpResponse.json({ items: [] } satisfies AccountingCategoryList),
+  ),
   http.get('/api/index/card-money', ({ request }) =>
     HttpResponse.json({
       cards: new URL(request.url).searchParams

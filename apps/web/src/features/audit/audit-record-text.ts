@@ -20,22 +20,38 @@ export function subAccountOf(r: AuditRecord): { name?: string; rest?: string } {
   return m ? { name: m[1], rest: m[2] } : {};
 }
 
-const FIELDS = [
-  ['name', 'Name'],
-  ['minimumCents', 'Minimum'],
-  ['maximumCents', 'Maximum'],
-] as const;
+const quoted = (value: string) => `“${value}”`;
 
-function showValue(key: keyof Snapshot, s: Snapshot | undefined): string {
-  const value = s?.[key];
-  if (value === undefined) return 'none';
-  return typeof value === 'string' ? `“${value}”` : formatCents(value);
+/** A snapshot's field: its label, and its value in words ("none" when the record has none). */
+function field<K extends keyof Snapshot>(
+  key: K,
+  label: string,
+  show: (value: NonNullable<Snapshot[K]>) => string,
+) {
+  const text = (s: Snapshot | undefined) => {
+    const value = s?.[key];
+    return value === undefined ? 'none' : show(value);
+  };
+  return { key, label, text };
 }
+
+// A card's name and limits; a transaction's notes; an accounting category's code and state.
+const FIELDS = [
+  field('code', 'Code', quoted),
+  field('name', 'Name', quoted),
+  field('minimumCents', 'Minimum', formatCents),
+  field('maximumCents', 'Maximum', formatCents),
+  field('memo', 'Memo', (memo) => (memo === '' ? 'none' : quoted(memo))),
+  field('category', 'Category', quoted),
+  field('tags', 'Tags', (tags) => (tags.length === 0 ? 'none' : quoted(tags.join(', ')))),
+  field('reviewed', 'Review', (reviewed) => (reviewed ? 'reviewed' : 'not reviewed')),
+  field('archived', 'Status', (archived) => (archived ? 'archived' : 'active')),
+];
 
 function describeSnapshot(s: Snapshot | undefined): string {
   if (!s) return '—';
-  const parts = FIELDS.filter(([key]) => s[key] !== undefined).map(
-    ([key, label]) => `${label.toLowerCase()} ${showValue(key, s)}`,
+  const parts = FIELDS.filter((f) => s[f.key] !== undefined).map(
+    (f) => `${f.label.toLowerCase()} ${f.text(s)}`,
   );
   return parts.length ? parts.join(', ') : '—';
 }
@@ -44,11 +60,10 @@ function describeSnapshot(s: Snapshot | undefined): string {
 export function changeText(before: Snapshot | undefined, after: Snapshot | undefined): string {
   if (!before && !after) return '';
   if (!before || !after) return `${describeSnapshot(before)} → ${describeSnapshot(after)}`;
-  const moved = FIELDS.filter(([key]) => before[key] !== after[key]);
+  // Compared as shown: two lists of the same tags are the same.
+  const moved = FIELDS.filter((f) => f.text(before) !== f.text(after));
   if (moved.length === 0) return 'No change';
-  return moved
-    .map(([key, label]) => `${label}: ${showValue(key, before)} → ${showValue(key, after)}`)
-    .join('; ');
+  return moved.map((f) => `${f.label}: ${f.text(before)} → ${f.text(after)}`).join('; ');
 }
 
 /**

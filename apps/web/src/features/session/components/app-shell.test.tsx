@@ -26,7 +26,7 @@ function serveLists() {
 }
 
 describe('signed-in layout', () => {
-  it('shows finance the nav without Audit, and who is signed in', async () => {
+  it('shows finance the nav without the admin screens, and who is signed in', async () => {
     serveLists();
     renderApp('/sub-accounts', { session: financeSession() });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
@@ -52,7 +52,7 @@ describe('signed-in layout', () => {
     expect(shown).toHaveClass('user-email');
   });
 
-  it('shows admins the Audit and Security links', async () => {
+  it('shows admins the Chart of accounts, Audit and Security links', async () => {
     serveLists();
     renderApp('/sub-accounts', { session: adminSession() });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
@@ -60,7 +60,19 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Audit', 'Security']);
+    ).toEqual([
+      'Overview',
+      'Sub accounts',
+      'Cards',
+      'Transactions',
+      'Chart of accounts',
+      'Audit',
+      'Security',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Chart of accounts' })).toHaveAttribute(
+      'href',
+      '/accounting-categories',
+    );
     expect(within(nav).getByRole('link', { name: 'Security' })).toHaveAttribute(
       'href',
       '/security',

@@ -62,6 +62,11 @@ export function AppShell({ session }: { session: SessionResponse }) {
             {session.role === 'admin' ? (
               <>
                 <li>
+                  <Link to="/accounting-categories" activeProps={{ 'aria-current': 'page' }}>
+                    Chart of accounts
+                  </Link>
+                </li>
+                <li>
                   <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
                     Audit
                   </Link>

@@ -6,6 +6,9 @@ import { STALE_MS } from '../../../lib/query-client';
 /** How often to ask again while the index is syncing what the list shows. */
 export const SYNCING_POLL_MS = 1_000;
 
+/** Every list the index answers lives under this key (a change of notes invalidates them). */
+export const indexListsKey = ['transactions', 'index'] as const;
+
 export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) {
   return apiJson<IndexAnswer>('/api/index/transactions', { query: query as ApiQuery, signal });
 }
@@ -17,7 +20,7 @@ export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) 
  */
 export function indexTransactionsQueryOptions(query: IndexQuery) {
   return infiniteQueryOptions({
-    queryKey: ['transactions', 'index', query] as const,
+    queryKey: [...indexListsKey, query] as const,
     queryFn: ({ pageParam, signal }) =>
       fetchIndexTransactions(pageParam ? { ...query, cursor: pageParam } : query, signal),
     initialPageParam: undefined as string | undefined,
@@ -45,6 +48,6 @@ export function useRefreshIndex(query: IndexQuery) {
         limit: '1',
       });
     },
-    onSuccess: () => queryClient.resetQueries({ queryKey: ['transactions', 'index'] }),
+    onSuccess: () => queryClient.resetQueries({ queryKey: indexListsKey }),
   });
 }

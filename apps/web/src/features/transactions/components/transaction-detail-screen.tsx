@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
+import { NotesPanel } from './notes-panel';
 
 interface Props {
   transaction: Transaction;
@@ -86,6 +87,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
           </dl>
         </div>
       </div>
+      <NotesPanel transactionId={t.id} />
     </section>
   );
 }

@@ -1,6 +1,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { DeadEnd } from '../../../components/dead-end';
+import { accountingCategoriesQueryOptions } from '../../../features/accounting-categories/api/get-accounting-categories';
+import { annotationQueryOptions } from '../../../features/transactions/api/get-annotation';
 import { transactionQueryOptions } from '../../../features/transactions/api/get-transaction';
 import { TransactionDetailScreen } from '../../../features/transactions/components/transaction-detail-screen';
 import { validateTransactionsSearch } from '../../../features/transactions/transactions-search';
@@ -9,8 +11,13 @@ import { ensureOrNotFound } from '../../../lib/ensure-or-not-found';
 export const Route = createFileRoute('/_app/transactions/$transactionId')({
   // Carries the list's filters so "back" returns to exactly that list.
   validateSearch: validateTransactionsSearch,
-  loader: ({ context, params }) =>
-    ensureOrNotFound(context.queryClient, transactionQueryOptions(params.transactionId)),
+  loader: ({ context, params }) => {
+    // The notes are asked for at once but not waited for: their panel shows its own loading or
+    // error, and the transaction shows even when its notes cannot be read.
+    void context.queryClient.prefetchQuery(annotationQueryOptions(params.transactionId));
+    void context.queryClient.prefetchQuery(accountingCategoriesQueryOptions());
+    return ensureOrNotFound(context.queryClient, transactionQueryOptions(params.transactionId));
+  },
   notFoundComponent: TransactionNotFound,
   // The screen and its "not found" in one chunk: a chunk of its own re-split the first
   // download (0.5 kB more, gzipped).

@@ -1,0 +1,20 @@
+import type {
+  AccountingCategory,
+  AccountingCategoryCreate,
+} from '@card-console/shared/api/annotations';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { accountingCategoriesQueryOptions } from './get-accounting-categories';
+
+export function createAccountingCategory(body: AccountingCategoryCreate) {
+  return apiJson<AccountingCategory>('/api/accounting-categories', { method: 'POST', body });
+}
+
+export function useCreateAccountingCategory() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createAccountingCategory,
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: accountingCategoriesQueryOptions().queryKey }),
+  });
+}

@@ -1,0 +1,19 @@
+import type {
+  AccountingCategory,
+  AccountingCategoryList,
+} from '@card-console/shared/api/annotations';
+import { queryOptions } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+
+export function fetchAccountingCategories(signal?: AbortSignal) {
+  return apiJson<AccountingCategoryList>('/api/accounting-categories', { signal });
+}
+
+/** The chart of accounts: every category, archived ones included, by code. */
+export function accountingCategoriesQueryOptions() {
+  return queryOptions({
+    queryKey: ['accounting-categories', 'all'] as const,
+    queryFn: ({ signal }) => fetchAccountingCategories(signal),
+    select: (list): AccountingCategory[] => list.items,
+  });
+}

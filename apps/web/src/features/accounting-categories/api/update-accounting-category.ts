@@ -1,0 +1,24 @@
+import type {
+  AccountingCategory,
+  AccountingCategoryPatch,
+} from '@card-console/shared/api/annotations';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { accountingCategoriesQueryOptions } from './get-accounting-categories';
+
+export function updateAccountingCategory(id: string, body: AccountingCategoryPatch) {
+  return apiJson<AccountingCategory>(`/api/accounting-categories/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body,
+  });
+}
+
+/** Rename, recode, archive or restore one category; the list is asked for again. */
+export function useUpdateAccountingCategory(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AccountingCategoryPatch) => updateAccountingCategory(id, body),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: accountingCategoriesQueryOptions().queryKey }),
+  });
+}

@@ -1,0 +1,89 @@
+import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import { useState } from 'react';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { useCreateAccountingCategory } from '../api/create-accounting-category';
+import { categoryLabel } from '../category-form';
+import { CategoryForm } from './category-form';
+import { CategoryRow } from './category-row';
+
+/**
+ * The chart of accounts admins keep: the accounting categories finance books transactions to.
+ * Categories are archived rather than deleted, so the transactions that have one keep it.
+ */
+export function ChartOfAccountsScreen({ categories }: { categories: AccountingCategory[] }) {
+  useDocumentTitle('Chart of accounts');
+  const create = useCreateAccountingCategory();
+  const [editing, setEditing] = useState<string>();
+  const [result, setResult] = useState<{ message: string; failed?: boolean }>();
+  // A new form (empty, focused) after each category added.
+  const [added, setAdded] = useState(0);
+  const onResult = (message: string, failed?: boolean) => setResult({ message, failed });
+
+  return (
+    <section aria-labelledby="chart-title" className="chart-of-accounts">
+      <div className="screen-header">
+        <h1 id="chart-title">Chart of accounts</h1>
+      </div>
+      <p className="muted">
+        The accounting categories finance books transactions to. An archived category stays on the
+        transactions that have it but is no longer offered for others.
+      </p>
+      <section className="panel" aria-labelledby="add-category-title">
+        <h2 id="add-category-title">Add category</h2>
+        <CategoryForm
+          key={added}
+          label="Add category"
+          className="add-category-form"
+          initial={{ code: '', name: '' }}
+          submitLabel="Add category"
+          autoFocus={added > 0}
+          onSave={(values) => create.mutateAsync(values)}
+          onSaved={(category) => {
+            setAdded((n) => n + 1);
+            onResult(`Added ${categoryLabel(category)}.`);
+          }}
+        />
+      </section>
+      {/* Always in the page, so each new result is announced. */}
+      <div role="status" aria-live="polite">
+        {result ? (
+          <p className={result.failed ? 'form-error' : 'notice cut-notice'}>{result.message}</p>
+        ) : null}
+      </div>
+      {categories.length === 0 ? (
+        <p className="empty">No accounting categories yet. Add the first one above.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="categories-table">
+            <caption className="visually-hidden">Accounting categories</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="col-code">
+                  Code
+                </th>
+                <th scope="col">Name</th>
+                <th scope="col" className="col-status">
+                  Status
+                </th>
+                <th scope="col" className="col-actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {categories.map((c) => (
+                <CategoryRow
+                  key={c.id}
+                  category={c}
+                  editing={editing === c.id}
+                  onEdit={(on) => setEditing(on ? c.id : undefined)}
+                  onResult={onResult}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

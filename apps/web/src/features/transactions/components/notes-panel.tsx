@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { ErrorState } from '../../../components/error-state';
+import { Loading } from '../../../components/loading';
+import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
+import { annotationQueryOptions } from '../api/get-annotation';
+import { NotesEditor } from './notes-editor';
+
+/**
+ * The transaction's notes, beside its details. Loaded on their own: when the notes cannot be
+ * read, the transaction still shows, and this panel says why with a Retry.
+ */
+export function NotesPanel({ transactionId }: { transactionId: string }) {
+  const notes = useQuery(annotationQueryOptions(transactionId));
+  const categories = useQuery(accountingCategoriesQueryOptions());
+  // A failed refresh keeps the notes shown (and anything typed in them); only a first load fails.
+  const error = (!notes.data && notes.error) || (!categories.data && categories.error);
+  if (error) {
+    return (
+      <section className="panel notes" aria-labelledby="notes-title">
+        <h2 id="notes-title">Notes</h2>
+        <ErrorState
+          error={error}
+          onRetry={() => {
+            if (!notes.data) void notes.refetch();
+            if (!categories.data) void categories.refetch();
+          }}
+        />
+      </section>
+    );
+  }
+  if (!notes.data || !categories.data) {
+    return (
+      <section className="panel notes" aria-labelledby="notes-title">
+        <h2 id="notes-title">Notes</h2>
+        <Loading label="Loading notes…" />
+      </section>
+    );
+  }
+  // Keyed by transaction: another transaction's notes start a new form.
+  return (
+    <NotesEditor
+      key={transactionId}
+      transactionId={transactionId}
+      annotation={notes.data}
+      categories={categories.data}
+    />
+  );
+}

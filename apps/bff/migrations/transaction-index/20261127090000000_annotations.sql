@@ -37,17 +37,32 @@ CREATE TABLE transaction_annotation (
 CREATE INDEX transaction_annotation_category ON transaction_annotation (category_id)
   WHERE category_id IS NOT NULL;
 
+-- Merchant rules admins set: rows indexed from then on whose merchant text is this one
+-- (whatever its case) and that have no notes yet are booked to the rule's category. A person's
+-- choice is never overwritten: a row with notes is left as it is.
+CREATE TABLE merchant_rule (
+  id text COLLATE "C" PRIMARY KEY,
+  merchant text NOT NULL,
+  category_id text COLLATE "C" NOT NULL REFERENCES accounting_category (id),
+  created_by text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX merchant_rule_merchant ON merchant_rule (lower(merchant));
+
 GRANT SELECT, INSERT, UPDATE ON accounting_category, transaction_annotation
   TO card_console_index_writer;
+GRANT SELECT, INSERT, DELETE ON merchant_rule TO card_console_index_writer;
 
 -- Down Migration
 
 DO $$
 BEGIN
-  IF EXISTS (SELECT FROM transaction_annotation) OR EXISTS (SELECT FROM accounting_category) THEN
+  IF EXISTS (SELECT FROM transaction_annotation) OR EXISTS (SELECT FROM accounting_category)
+     OR EXISTS (SELECT FROM merchant_rule) THEN
     RAISE EXCEPTION 'transaction notes and the chart of accounts hold people''s work: export and remove them before migrating down';
   END IF;
 END
 $$;
+DROP TABLE merchant_rule;
 DROP TABLE transaction_annotation;
 DROP TABLE accounting_category;

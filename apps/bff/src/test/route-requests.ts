@@ -82,8 +82,9 @@ export function exampleIds(t: TestApp) {
     exportRequestId: 'req-example-0001',
     // Well formed; nobody has this passkey.
     passkeyId: 'cGFzc2tleS1leGFtcGxl',
-    // Well formed; no accounting category has this id.
+    // Well formed; no accounting category has this id, no merchant rule this one.
     categoryId: 'category-example',
+    ruleId: 'rule-example',
   };
 }
 
@@ -235,6 +236,39 @@ export const routeRequests: Record<string, Spec> = {
       path: `/api/transactions/${transactionId}/annotation`,
       body: { version, memo: `Matrix memo ${version}` },
     };
+  },
+  'POST /api/transactions/annotations': (t) => {
+    const { subAccountId, transactionId } = exampleIds(t);
+    return {
+      path: '/api/transactions/annotations',
+      body: { items: [{ subAccountId, id: transactionId }], addTags: ['matrix'] },
+    };
+  },
+  'GET /api/merchant-rules': () => ({ path: '/api/merchant-rules' }),
+  // Each merchant has one rule: each allowed create names a merchant of its own.
+  'POST /api/merchant-rules': async (t) => {
+    const category = await (await t.transactionIndex.annotations()).createCategory(
+      { code: `MXR-${++matrixCategories}`, name: 'Matrix rules' },
+      new Date(t.clock.now()),
+    );
+    return {
+      path: '/api/merchant-rules',
+      body: { merchant: `Matrix merchant ${matrixCategories}`, categoryId: category.id },
+    };
+  },
+  'DELETE /api/merchant-rules/:id': async (t) => {
+    const notes = await t.transactionIndex.annotations();
+    const at = new Date(t.clock.now());
+    const category = await notes.createCategory(
+      { code: `MXD-${++matrixCategories}`, name: 'Matrix rules' },
+      at,
+    );
+    const rule = await notes.createRule(
+      { merchant: `Matrix removal ${matrixCategories}`, categoryId: category.id },
+      'matrix@example.test',
+      at,
+    );
+    return { path: `/api/merchant-rules/${rule.id}` };
   },
   'GET /api/accounting-categories': () => ({ path: '/api/accounting-categories' }),
   // Codes are unique: each allowed create needs a code of its own.

@@ -141,3 +141,66 @@ export const chartImportResultSchema = z.object({
   items: z.array(accountingCategorySchema),
 });
 export type ChartImportResult = z.infer<typeof chartImportResultSchema>;
+
+/** A merchant rule: rows indexed from then on with this merchant text (any case) and no notes are booked to the category. */
+export const merchantRuleSchema = z.object({
+  id: z.string(),
+  merchant: z.string(),
+  categoryId: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+export type MerchantRule = z.infer<typeof merchantRuleSchema>;
+
+/** GET /api/merchant-rules */
+export const merchantRuleListSchema = z.object({ items: z.array(merchantRuleSchema) });
+
+/** POST /api/merchant-rules: the merchant text as the transactions show it. */
+export const merchantRuleCreateSchema = z.strictObject({
+  merchant: z
+    .string()
+    .trim()
+    .min(1, 'give the merchant')
+    .max(200, 'use at most 200 characters')
+    .refine((m) => !/[\p{Cc}\p{Cs}]/u.test(m), 'must not contain control characters'),
+  categoryId: resourceIdSchema,
+});
+export type MerchantRuleCreate = z.input<typeof merchantRuleCreateSchema>;
+
+/** At most this many transactions in one bulk change. */
+export const BULK_NOTES_MAX = 500;
+
+/**
+ * POST /api/transactions/annotations: one change to many transactions (a selection on the
+ * list, each named by its sub account and id): a category (or none), tags added, reviewed or
+ * reopened. Reviewed ones take no category or tag unless the change reopens them: they are
+ * skipped and named, as are ones that would hold more than MAX_TAGS tags.
+ */
+export const bulkNotesChangeSchema = z
+  .strictObject({
+    items: z
+      .array(z.strictObject({ subAccountId: resourceIdSchema, id: resourceIdSchema }))
+      .min(1, 'choose at least one transaction')
+      .max(BULK_NOTES_MAX, `choose at most ${BULK_NOTES_MAX} transactions`),
+    categoryId: resourceIdSchema.nullable().optional(),
+    addTags: z.array(tagSchema).min(1).max(MAX_TAGS, `use at most ${MAX_TAGS} tags`).optional(),
+    reviewed: z.boolean().optional(),
+  })
+  .refine(
+    (b) => b.categoryId !== undefined || b.addTags !== undefined || b.reviewed !== undefined,
+    { message: 'nothing to change' },
+  );
+export type BulkNotesChange = z.input<typeof bulkNotesChangeSchema>;
+
+export const bulkNotesResultSchema = z.object({
+  /** The notes of each transaction changed, as they are now. */
+  changed: z.array(annotationSchema),
+  /** Left as they were, and why: reviewed (reopen first), too many tags, not in the index. */
+  skipped: z.array(
+    z.object({
+      transactionId: z.string(),
+      reason: z.enum(['reviewed', 'too_many_tags', 'not_found']),
+    }),
+  ),
+});
+export type BulkNotesResult = z.infer<typeof bulkNotesResultSchema>;

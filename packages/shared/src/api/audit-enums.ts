@@ -16,6 +16,8 @@ export const auditActions = [
   'transaction.annotate',
   'category.create',
   'category.update',
+  'merchantRule.create',
+  'merchantRule.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -38,6 +40,7 @@ export const auditAttempts = [
   'audit.export',
   'transaction.annotate',
   'categories.change',
+  'merchantRules.change',
 ] as const;
 export type AuditAttempt = (typeof auditAttempts)[number];
 

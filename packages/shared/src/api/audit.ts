@@ -9,7 +9,7 @@ export { auditActions, auditAttempts, auditMethods, auditOutcomes };
 
 /**
  * A record's before and after: a card's name and limits; a transaction's notes (memo, the
- * category as `code name`, tags, reviewed); an accounting category's code, name and archived.
+ * category as `code name`, tags, reviewed); an accounting category's code, name and archived; a merchant rule's merchant and category.
  */
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -21,6 +21,7 @@ const limitSnapshot = z.object({
   reviewed: z.boolean().optional(),
   code: z.string().optional(),
   archived: z.boolean().optional(),
+  merchant: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

@@ -9,8 +9,10 @@ import type {
   AccountingCategoryCreate,
   AccountingCategoryPatch,
   Annotation,
+  MerchantRule,
+  MerchantRuleCreate,
 } from '@card-console/shared/api/annotations';
-import { distinctTags } from '@card-console/shared/api/annotations';
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotations';
 import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 
 /** A change of a transaction's notes, already checked (`annotationChangeSchema`). */
@@ -46,6 +48,14 @@ export class CategoryCodeTakenError extends Error {
   constructor(readonly code: string) {
     super('account code taken');
     this.name = 'CategoryCodeTakenError';
+  }
+}
+
+/** The merchant has a rule already (compared without regard to case). */
+export class MerchantRuleExistsError extends Error {
+  constructor() {
+    super('merchant has a rule');
+    this.name = 'MerchantRuleExistsError';
   }
 }
 
@@ -115,6 +125,23 @@ const categoryOf = (row: CategoryRow): AccountingCategory => ({
 /** SQLSTATE 23505: a unique index refused the row (both engines report it so). */
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+interface RuleRow {
+  id: string;
+  merchant: string;
+  category_id: string;
+  created_by: string;
+  created_at: Date | string;
+}
+
+const ruleOf = (row: RuleRow): MerchantRule => ({
+  id: row.id,
+  merchant: row.merchant,
+  categoryId: row.category_id,
+  createdBy: row.created_by,
+  createdAt: iso(row.created_at),
+});
+const RULE_COLUMNS = 'id, merchant, category_id, created_by, created_at';
 
 const ANNOTATION_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by, reviewed_at,
   version, updated_by, updated_at`;
@@ -240,6 +267,96 @@ export class AnnotationStore {
     }
   }
 
+  /** Every merchant rule, by merchant. */
+  async rules(): Promise<MerchantRule[]> {
+    const rows = await this.engine.query<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM merchant_rule ORDER BY lower(merchant) COLLATE "C", id`,
+    );
+    return rows.map(ruleOf);
+  }
+
+  /** A rule for a merchant that has none, to a current category. */
+  async createRule(input: MerchantRuleCreate, actor: string, at: Date): Promise<MerchantRule> {
+    try {
+      return await this.engine.transaction(async (tx) => {
+        await usableCategory(tx, input.categoryId);
+        const [row] = await tx.query<RuleRow>(
+          `INSERT INTO merchant_rule (id, merchant, category_id, created_by, created_at)
+           VALUES ($1, $2, $3, $4, $5) RETURNING ${RULE_COLUMNS}`,
+          [randomUUID(), input.merchant, input.categoryId, actor, at.toISOString()],
+        );
+        return ruleOf(row as RuleRow);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new MerchantRuleExistsError();
+      throw error;
+    }
+  }
+
+  /** Removes a rule; the rule as it was, or undefined if there was none. */
+  async deleteRule(id: string): Promise<MerchantRule | undefined> {
+    const [row] = await this.engine.query<RuleRow>(
+      `DELETE FROM merchant_rule WHERE id = $1 RETURNING ${RULE_COLUMNS}`,
+      [id],
+    );
+    return row && ruleOf(row);
+  }
+
+  /**
+   * One change made to many transactions at once (a selection on the list): each as it is now,
+   * under its row's lock, in one transaction. A reviewed transaction takes no change of its
+   * notes unless the change reopens it; it is skipped and named, the rest are saved. Tags are
+   * added to each row's own. What changed, before and after, and which were skipped.
+   */
+  async changeMany(
+    transactionIds: readonly string[],
+    change: { categoryId?: string | null; addTags?: readonly string[]; reviewed?: boolean },
+    actor: string,
+    at: Date,
+  ): Promise<{
+    changed: { before: Annotation; after: Annotation }[];
+    skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[];
+  }> {
+    return this.engine.transaction(async (tx) => {
+      if (change.categoryId) await usableCategory(tx, change.categoryId);
+      const rows = await tx.query<AnnotationRow>(
+        `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+          WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id FOR UPDATE`,
+        [transactionIds],
+      );
+      const current = new Map(rows.map((row) => [row.transaction_id, fromRow(row)]));
+      const changed: { before: Annotation; after: Annotation }[] = [];
+      const skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[] = [];
+      const editsNotes = change.categoryId !== undefined || change.addTags !== undefined;
+      for (const id of new Set(transactionIds)) {
+        const before = current.get(id) ?? emptyAnnotation(id);
+        if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
+          skipped.push({ transactionId: id, reason: 'reviewed' });
+          continue;
+        }
+        const tags = change.addTags ? distinctTags([...before.tags, ...change.addTags]) : undefined;
+        if (tags && tags.length > MAX_TAGS) {
+          skipped.push({ transactionId: id, reason: 'too_many_tags' });
+          continue;
+        }
+        const after = await saveNotes(
+          tx,
+          before,
+          {
+            version: before.version,
+            ...(change.categoryId === undefined ? {} : { categoryId: change.categoryId }),
+            ...(tags ? { tags } : {}),
+            ...(change.reviewed === undefined ? {} : { reviewed: change.reviewed }),
+          },
+          actor,
+          at,
+        );
+        changed.push({ before, after });
+      }
+      return { changed, skipped };
+    });
+  }
+
   /** A transaction's notes (version 0 when it has none). */
   async get(transactionId: string): Promise<Annotation> {
     const [row] = await this.engine.query<AnnotationRow>(
@@ -284,56 +401,71 @@ export class AnnotationStore {
       if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
         throw new AnnotationConflictError('reviewed', before);
       }
-      const categoryId = change.categoryId === undefined ? before.categoryId : change.categoryId;
-      if (categoryId !== null && categoryId !== before.categoryId) {
-        await usableCategory(tx, categoryId);
-      }
-      const reviewed =
-        change.reviewed === undefined
-          ? before.review.state === 'reviewed'
-            ? { by: before.review.by, at: before.review.at }
-            : null
-          : change.reviewed
-            ? before.review.state === 'reviewed'
-              ? { by: before.review.by, at: before.review.at }
-              : { by: actor, at: at.toISOString() }
-            : null;
-      const values = [
-        transactionId,
-        change.memo ?? before.memo,
-        categoryId,
-        change.tags === undefined ? before.tags : distinctTags(change.tags),
-        reviewed?.by ?? null,
-        reviewed?.at ?? null,
-        before.version + 1,
-        actor,
-        at.toISOString(),
-      ];
-      // Version 0 has no row: two first changes both try to insert it, and only one can.
-      const [saved] = row
-        ? await tx.query<AnnotationRow>(
-            `UPDATE transaction_annotation SET memo = $2, category_id = $3, tags = $4::text[],
-               reviewed_by = $5, reviewed_at = $6, version = $7, updated_by = $8, updated_at = $9
-             WHERE transaction_id = $1 RETURNING ${ANNOTATION_COLUMNS}`,
-            values,
-          )
-        : await tx.query<AnnotationRow>(
-            `INSERT INTO transaction_annotation (${ANNOTATION_COLUMNS})
-             VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)
-             ON CONFLICT (transaction_id) DO NOTHING RETURNING ${ANNOTATION_COLUMNS}`,
-            values,
-          );
-      if (!saved) {
-        // Read in this transaction: a new statement sees the row the other change committed.
-        const [now] = await tx.query<AnnotationRow>(
-          `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
-          [transactionId],
-        );
-        throw new AnnotationConflictError('changed', now ? fromRow(now) : before);
-      }
-      return { before, after: fromRow(saved) };
+      return { before, after: await saveNotes(tx, before, change, actor, at) };
     });
   }
+}
+
+/**
+ * Writes `change` over `before` (the notes as read under the row's lock, version 0: no row)
+ * as the next version; a first change another transaction beat to the row is a conflict.
+ */
+async function saveNotes(
+  tx: SqlQueryable,
+  before: Annotation,
+  change: NotesChange,
+  actor: string,
+  at: Date,
+): Promise<Annotation> {
+  const categoryId = change.categoryId === undefined ? before.categoryId : change.categoryId;
+  if (categoryId !== null && categoryId !== before.categoryId) {
+    await usableCategory(tx, categoryId);
+  }
+  const reviewed =
+    change.reviewed === undefined
+      ? before.review.state === 'reviewed'
+        ? { by: before.review.by, at: before.review.at }
+        : null
+      : change.reviewed
+        ? before.review.state === 'reviewed'
+          ? { by: before.review.by, at: before.review.at }
+          : { by: actor, at: at.toISOString() }
+        : null;
+  const values = [
+    before.transactionId,
+    change.memo ?? before.memo,
+    categoryId,
+    change.tags === undefined ? before.tags : distinctTags(change.tags),
+    reviewed?.by ?? null,
+    reviewed?.at ?? null,
+    before.version + 1,
+    actor,
+    at.toISOString(),
+  ];
+  // Version 0 has no row: two first changes both try to insert it, and only one can.
+  const [saved] =
+    before.version > 0
+      ? await tx.query<AnnotationRow>(
+          `UPDATE transaction_annotation SET memo = $2, category_id = $3, tags = $4::text[],
+             reviewed_by = $5, reviewed_at = $6, version = $7, updated_by = $8, updated_at = $9
+           WHERE transaction_id = $1 RETURNING ${ANNOTATION_COLUMNS}`,
+          values,
+        )
+      : await tx.query<AnnotationRow>(
+          `INSERT INTO transaction_annotation (${ANNOTATION_COLUMNS})
+           VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)
+           ON CONFLICT (transaction_id) DO NOTHING RETURNING ${ANNOTATION_COLUMNS}`,
+          values,
+        );
+  if (!saved) {
+    // Read in this transaction: a new statement sees the row the other change committed.
+    const [now] = await tx.query<AnnotationRow>(
+      `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
+      [before.transactionId],
+    );
+    throw new AnnotationConflictError('changed', now ? fromRow(now) : before);
+  }
+  return fromRow(saved);
 }
 
 async function usableCategory(tx: SqlQueryable, id: string): Promise<void> {

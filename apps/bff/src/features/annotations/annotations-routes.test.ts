@@ -415,3 +415,103 @@ describe('importing a chart of accounts', () => {
     expect((await importCsv('code,name\nF-1,Finance may not\n', finance)).status).toBe(403);
   });
 });
+
+describe('changing a selection of transactions at once', () => {
+  it('books, tags and reviews every chosen row as it is now, skipping reviewed ones and rows the index lacks', async () => {
+    const ask = (query: string) =>
+      t.request.get(`/api/index/transactions${query}`).set(finance.headers());
+    let body = indexAnswerSchema.parse((await ask('?limit=200')).body);
+    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      body = indexAnswerSchema.parse((await ask('?limit=200')).body);
+    }
+    const rows = body.items.filter((x) => x.notes === undefined).slice(0, 4);
+    const [a, b, c, d] = rows;
+    if (!a || !b || !c || !d) throw new Error('the index holds too few rows');
+    const travel = await createCategory('BULK-1', 'Travel');
+    // b is reviewed already; c has tags of its own.
+    await patch(finance, b.id, { version: 0, reviewed: true });
+    await patch(finance, c.id, { version: 0, tags: ['Team'] });
+    const items = [a, b, c, d].map((x) => ({ subAccountId: x.subAccountId, id: x.id }));
+    const res = await t.request
+      .post('/api/transactions/annotations')
+      .set(finance.headers())
+      .send({
+        items: [...items, { subAccountId: a.subAccountId, id: 'not-in-the-index' }],
+        categoryId: travel.id,
+        addTags: ['close-nov', 'team'],
+      });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.skipped).toEqual([
+      { transactionId: b.id, reason: 'reviewed' },
+      { transactionId: 'not-in-the-index', reason: 'not_found' },
+    ]);
+    const after = new Map(
+      (res.body.changed as { transactionId: string; tags: string[]; categoryId: string }[]).map(
+        (n) => [n.transactionId, n],
+      ),
+    );
+    expect(after.get(a.id)).toMatchObject({ categoryId: travel.id, tags: ['close-nov', 'team'] });
+    expect(after.get(c.id)).toMatchObject({ categoryId: travel.id, tags: ['Team', 'close-nov'] });
+    expect((await auditFor(res.headers['x-request-id'] ?? '')).map((r) => r.target).sort()).toEqual(
+      [a.id, c.id, d.id].sort(),
+    );
+
+    const reviewed = await t.request
+      .post('/api/transactions/annotations')
+      .set(finance.headers())
+      .send({ items, reviewed: true });
+    expect(reviewed.body.skipped).toEqual([]);
+    expect(
+      (reviewed.body.changed as { review: { state: string } }[]).every(
+        (n) => n.review.state === 'reviewed',
+      ),
+    ).toBe(true);
+
+    for (const bad of [
+      { items: [], reviewed: true },
+      { items },
+      {
+        items: Array.from({ length: 501 }, (_, i) => ({ subAccountId: 's', id: `x${i}` })),
+        reviewed: true,
+      },
+      { items, addTags: ['4111 1111 1111 1111'] },
+      { items, categoryId: 'no-such-category' },
+    ]) {
+      const answer = await t.request
+        .post('/api/transactions/annotations')
+        .set(finance.headers())
+        .send(bad);
+      expect(answer.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
+    }
+  }, 60_000);
+});
+
+describe('merchant rules', () => {
+  it('are kept by admins, one per merchant whatever its case, each change audited', async () => {
+    const software = await createCategory('RULE-1', 'Software');
+    const create = (merchant: string, session = admin, categoryId = software.id) =>
+      t.request.post('/api/merchant-rules').set(session.headers()).send({ merchant, categoryId });
+    const made = await create('Figma Inc');
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ merchant: 'Figma Inc', categoryId: software.id });
+    expect((await create('FIGMA INC')).body.code).toBe('merchant_rule_exists');
+    expect((await create('Notion', finance)).status).toBe(403);
+    expect((await create('Notion', admin, 'no-such-category')).status).toBe(400);
+    expect((await create('Card 4111 1111 1111 1111')).status).toBe(400);
+    const list = await t.request.get('/api/merchant-rules').set(finance.headers());
+    expect(list.body.items).toContainEqual(made.body);
+    const removed = await t.request
+      .delete(`/api/merchant-rules/${made.body.id}`)
+      .set(admin.headers());
+    expect(removed.status).toBe(204);
+    const [record] = await auditFor(removed.headers['x-request-id'] ?? '');
+    expect(record).toMatchObject({
+      action: 'merchantRule.delete',
+      before: { merchant: 'Figma Inc', category: 'RULE-1 Software' },
+    });
+    expect(
+      (await t.request.delete(`/api/merchant-rules/${made.body.id}`).set(admin.headers())).status,
+    ).toBe(404);
+  });
+});

@@ -3,7 +3,11 @@ import type {
   AccountingCategoryCreate,
   AccountingCategoryPatch,
   Annotation,
+  BulkNotesChange,
+  BulkNotesResult,
   ChartImportResult,
+  MerchantRule,
+  MerchantRuleCreate,
 } from '@card-console/shared/api/annotations';
 import { AppError } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
@@ -17,6 +21,7 @@ import {
   CategoryCodeTakenError,
   CategoryNotFoundError,
   CategoryUnusableError,
+  MerchantRuleExistsError,
   type NotesChange,
 } from './annotation-store';
 import { chartFromCsv } from './chart-csv';
@@ -145,6 +150,112 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
         });
         throw error;
       }
+    },
+
+    /**
+     * One change to a selection of the list: each transaction the index holds is changed as it
+     * is now (no version: the person chose rows, not values), each change audited; reviewed
+     * ones (unless reopened), ones that would hold too many tags and ones not in the index are
+     * skipped and named.
+     */
+    async changeMany(who: Who, input: BulkNotesChange): Promise<BulkNotesResult> {
+      refuseCardNumbers({ version: 0, ...(input.addTags ? { tags: input.addTags } : {}) });
+      const known = await (await deps.transactionIndex.store()).existing(input.items);
+      const ids = [...new Set(input.items.map((i) => i.id))];
+      const s = await store();
+      let result: Awaited<ReturnType<AnnotationStore['changeMany']>>;
+      try {
+        result = await s.changeMany(
+          ids.filter((id) => known.has(id)),
+          {
+            ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
+            ...(input.addTags ? { addTags: input.addTags } : {}),
+            ...(input.reviewed === undefined ? {} : { reviewed: input.reviewed }),
+          },
+          who.actor.email,
+          new Date(deps.clock.now()),
+        );
+      } catch (caught) {
+        throw translate(caught);
+      }
+      const subOf = new Map(input.items.map((i) => [i.id, i.subAccountId]));
+      for (const { before, after } of result.changed) {
+        await deps.audit.append({
+          actor: who.actor.email,
+          role: who.actor.role,
+          action: 'transaction.annotate',
+          target: after.transactionId,
+          subAccountId: subOf.get(after.transactionId) as string,
+          requestId: who.requestId,
+          outcome: 'success',
+          before: await snapshot(s, before),
+          after: await snapshot(s, after),
+          detail: 'bulk',
+        });
+      }
+      return {
+        changed: result.changed.map((c) => c.after),
+        skipped: [
+          ...result.skipped,
+          ...ids
+            .filter((id) => !known.has(id))
+            .map((transactionId) => ({ transactionId, reason: 'not_found' as const })),
+        ],
+      };
+    },
+
+    async rules(): Promise<MerchantRule[]> {
+      return (await store()).rules();
+    },
+
+    async createRule(who: Who, input: MerchantRuleCreate): Promise<MerchantRule> {
+      if (holdsCardNumber(input.merchant)) {
+        throw new AppError(400, 'invalid_body', 'A merchant must not hold a card number.');
+      }
+      const base = {
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'merchantRule.create',
+        requestId: who.requestId,
+      } as const;
+      const s = await store();
+      const category = await categoryText(s, input.categoryId);
+      try {
+        const rule = await s.createRule(input, who.actor.email, new Date(deps.clock.now()));
+        await deps.audit.append({
+          ...base,
+          target: rule.id,
+          outcome: 'success',
+          after: { merchant: rule.merchant, ...(category ? { category } : {}) },
+        });
+        return rule;
+      } catch (caught) {
+        const error = translate(caught);
+        await deps.audit.append({
+          ...base,
+          outcome: 'failed',
+          after: { merchant: input.merchant, ...(category ? { category } : {}) },
+          detail: errorCode(error),
+        });
+        throw error;
+      }
+    },
+
+    async deleteRule(who: Who, id: string): Promise<undefined> {
+      const s = await store();
+      const removed = await s.deleteRule(id);
+      if (!removed) throw new AppError(404, 'not_found', 'There is no such merchant rule.');
+      const category = await categoryText(s, removed.categoryId);
+      await deps.audit.append({
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'merchantRule.delete',
+        target: removed.id,
+        requestId: who.requestId,
+        outcome: 'success',
+        before: { merchant: removed.merchant, ...(category ? { category } : {}) },
+      });
+      return undefined;
     },
 
     async categories(): Promise<AccountingCategory[]> {
@@ -282,6 +393,13 @@ function translate(error: unknown): unknown {
       409,
       'category_code_taken',
       'Another accounting category already has this code. Use a different code.',
+    );
+  }
+  if (error instanceof MerchantRuleExistsError) {
+    return new AppError(
+      409,
+      'merchant_rule_exists',
+      'This merchant already has a rule. Remove it first to book the merchant elsewhere.',
     );
   }
   if (error instanceof CategoryNotFoundError) {

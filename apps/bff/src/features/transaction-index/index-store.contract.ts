@@ -506,6 +506,45 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       });
     });
 
+    it('books rows it writes to a merchant rule’s category, never over notes a person wrote', async () => {
+      await fixture.engine.query('DELETE FROM transaction_annotation');
+      await fixture.engine.query('DELETE FROM merchant_rule');
+      await fixture.engine.query('DELETE FROM accounting_category');
+      const notes = new AnnotationStore(fixture.engine);
+      const when = new Date(T0);
+      const software = await notes.createCategory({ code: '6100', name: 'Software' }, when);
+      const old = await notes.createCategory({ code: '7000', name: 'Old' }, when);
+      await notes.createRule({ merchant: 'Figma Inc', categoryId: software.id }, 'ad@x.test', when);
+      await notes.createRule({ merchant: 'Old Vendor', categoryId: old.id }, 'ad@x.test', when);
+      await notes.updateCategory(old.id, { archived: true }, when);
+      // A person's choice made before the row was indexed (the detail reads the card service).
+      await notes.change('2', { version: 0, memo: 'mine', categoryId: null }, 'ana@x.test', when);
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', merchant: 'FIGMA INC' }),
+          tx({ id: '2', merchant: 'Figma Inc' }),
+          tx({ id: '3', merchant: 'Figma Incorporated' }),
+          tx({ id: '4', merchant: 'Old Vendor' }),
+          tx({ id: '5' }),
+        ],
+        T0,
+      );
+      const booked = await notes.getMany(['1', '2', '3', '4', '5']);
+      expect(booked.get('1')).toMatchObject({
+        categoryId: software.id,
+        version: 1,
+        updatedBy: 'merchant rule',
+      });
+      expect(booked.get('2')).toMatchObject({ memo: 'mine', categoryId: null, version: 1 });
+      expect([...booked.keys()].sort()).toEqual(['1', '2']);
+      // Walked again: the rule's notes and the person's stay as they are.
+      await notes.change('1', { version: 1, categoryId: null }, 'ana@x.test', when);
+      await store.replaceDay('sa', '2026-10-01', [tx({ id: '1', merchant: 'Figma Inc' })], T0);
+      expect(await notes.get('1')).toMatchObject({ categoryId: null, version: 2 });
+    });
+
     it('stores text no engine can hold as the replacement character, and finds it', async () => {
       await store.replaceDay(
         'sa\u0000x',

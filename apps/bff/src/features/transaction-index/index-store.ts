@@ -327,6 +327,31 @@ function decodePosition(cursor: string, order: IndexOrder): Position {
   };
 }
 
+/**
+ * Merchant rules (`features/annotations`): rows just written whose merchant text is a rule's
+ * (whatever its case) and that have no notes get notes booking them to the rule's category,
+ * unless it is archived. A row with notes, a person's choice, is left as it is.
+ */
+async function applyMerchantRules(
+  tx: SqlQueryable,
+  subAccountId: string,
+  ids: readonly string[],
+  at: number,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO transaction_annotation
+       (transaction_id, memo, category_id, tags, version, updated_by, updated_at)
+     SELECT DISTINCT ON (t.id) t.id, '', r.category_id, '{}', 1, 'merchant rule', $3::timestamptz
+       FROM merchant_rule r
+       JOIN accounting_category c ON c.id = r.category_id AND NOT c.archived
+       JOIN index_transaction t ON lower(t.merchant) = lower(r.merchant)
+      WHERE t.sub_account_id = $1 AND t.id = ANY($2::text[])
+      ORDER BY t.id, r.id
+     ON CONFLICT (transaction_id) DO NOTHING`,
+    [subAccountId, ids, new Date(at).toISOString()],
+  );
+}
+
 export class TransactionIndexStore {
   constructor(private readonly engine: SqlEngine) {}
 
@@ -411,7 +436,15 @@ export class TransactionIndexStore {
                  FROM index_transaction WHERE sub_account_id = $1 AND id = ANY($2::text[])`,
               [sub, records.map((r) => r.id)],
             );
-      if (records.length > 0) await insertRows(tx, sub, records);
+      if (records.length > 0) {
+        await insertRows(tx, sub, records);
+        await applyMerchantRules(
+          tx,
+          sub,
+          records.map((r) => r.id),
+          syncedAt,
+        );
+      }
       await tx.query('SELECT index_tally_days($1, $2::date[])', [
         sub,
         [...new Set([...dayList, ...movedFrom.map((r) => r.day)])],
@@ -424,6 +457,18 @@ export class TransactionIndexStore {
         [sub, new Date(syncedAt).toISOString(), dayList, counts],
       );
     });
+  }
+
+  /** Which of these (sub account, id) pairs the index holds. */
+  async existing(items: readonly { subAccountId: string; id: string }[]): Promise<Set<string>> {
+    if (items.length === 0) return new Set();
+    const rows = await this.engine.query<{ id: string }>(
+      `SELECT t.id FROM index_transaction t
+         JOIN unnest($1::text[], $2::text[]) AS asked(sub_account_id, id)
+           ON t.sub_account_id = asked.sub_account_id AND t.id = asked.id`,
+      [items.map((i) => storable(i.subAccountId)), items.map((i) => storable(i.id))],
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** One page of the filtered set, in `order`, after `cursor` (a `next` this store issued). */

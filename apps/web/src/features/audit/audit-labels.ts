@@ -16,6 +16,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'transaction.annotate': 'Edit transaction notes',
   'category.create': 'Add accounting category',
   'category.update': 'Edit accounting category',
+  'merchantRule.create': 'Add merchant rule',
+  'merchantRule.delete': 'Remove merchant rule',
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */
@@ -33,6 +35,7 @@ export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'audit.export': 'Export audit trail',
   'transaction.annotate': 'Edit transaction notes',
   'categories.change': 'Change chart of accounts',
+  'merchantRules.change': 'Change merchant rules',
 };
 
 /** "Reveal card — denied": a refusal, named by what it refused. */

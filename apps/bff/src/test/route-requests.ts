@@ -211,6 +211,9 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
   'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
+  'GET /api/index/attention': (t) => ({
+    path: `/api/index/attention?from=${t.clock.now() - 30 * 86_400_000}`,
+  }),
   'GET /api/index/card-sub-accounts': () => ({ path: '/api/index/card-sub-accounts' }),
   'GET /api/index/cards': (t) => ({
     path: `/api/index/cards?subAccountId=${exampleIds(t).subAccountId}&sort=name`,

@@ -273,3 +273,27 @@ export const indexCardListSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type IndexCardList = z.infer<typeof indexCardListSchema>;
+
+/**
+ * GET /api/index/attention: what the month close still needs, over every sub account and the
+ * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds): transactions
+ * not reviewed, booked to no accounting category, and declined. Each is a filter of the list
+ * (`review=unreviewed`, `account=none`, `status=declined`).
+ */
+export const attentionQuerySchema = boundsInOrder(
+  z.strictObject({
+    from: unixMsStringSchema.optional(),
+    to: unixMsStringSchema.optional(),
+  }),
+);
+const attentionCountSchema = z.object({
+  count: z.number().int().nonnegative(),
+  debitCents: z.number().int().nonnegative(),
+});
+export const attentionSchema = z.object({
+  unreviewed: attentionCountSchema,
+  uncategorized: attentionCountSchema,
+  declined: attentionCountSchema,
+  freshness: indexFreshnessSchema,
+});
+export type Attention = z.infer<typeof attentionSchema>;

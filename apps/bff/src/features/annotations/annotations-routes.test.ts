@@ -515,3 +515,56 @@ describe('merchant rules', () => {
     ).toBe(404);
   });
 });
+
+describe('what the month close still needs', () => {
+  it('counts the list’s unreviewed, uncategorised and declined filters over a period', async () => {
+    const from = t.clock.now() - 20 * 86_400_000;
+    const to = t.clock.now();
+    const list = async (query: string) =>
+      indexAnswerSchema.parse(
+        (
+          await t.request
+            .get(`/api/index/transactions?from=${from}&to=${to}&${query}`)
+            .set(finance.headers())
+        ).body,
+      ).summary;
+    let res = await t.request
+      .get(`/api/index/attention?from=${from}&to=${to}`)
+      .set(finance.headers());
+    for (let tries = 0; res.body.freshness?.syncing && tries < 300; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await t.request
+        .get(`/api/index/attention?from=${from}&to=${to}`)
+        .set(finance.headers());
+    }
+    expect(res.status).toBe(200);
+    const pick = (s: { count: number; debitCents: number }) => ({
+      count: s.count,
+      debitCents: s.debitCents,
+    });
+    expect(res.body.unreviewed).toEqual(pick(await list('review=unreviewed')));
+    expect(res.body.uncategorized).toEqual(pick(await list('account=none')));
+    expect(res.body.declined).toEqual(pick(await list('status=declined')));
+    expect(res.body.unreviewed.count).toBeGreaterThan(0);
+    expect(res.body.declined.count).toBeGreaterThan(0);
+    // Reviewing one row of the period takes it off the count.
+    const [row] = indexAnswerSchema.parse(
+      (
+        await t.request
+          .get(`/api/index/transactions?from=${from}&to=${to}&review=unreviewed`)
+          .set(finance.headers())
+      ).body,
+    ).items;
+    if (!row) throw new Error('nothing unreviewed');
+    const notes = await t.transactionIndex.annotations().then((s) => s.get(row.id));
+    await patch(finance, row.id, { version: notes.version, reviewed: true });
+    const after = await t.request
+      .get(`/api/index/attention?from=${from}&to=${to}`)
+      .set(finance.headers());
+    expect(after.body.unreviewed.count).toBe(res.body.unreviewed.count - 1);
+    expect(
+      (await t.request.get(`/api/index/attention?from=${to}&to=${from}`).set(finance.headers()))
+        .status,
+    ).toBe(400);
+  }, 60_000);
+});

@@ -1,4 +1,6 @@
 import {
+  attentionQuerySchema,
+  attentionSchema,
   cardMoneyQuerySchema,
   cardSubAccountsSchema,
   cardsMoneySchema,
@@ -118,6 +120,18 @@ export const transactionIndexFeature = defineFeature(
       example: '/api/index/card-sub-accounts',
       response: cardSubAccountsSchema,
       handler: ({ req, services }) => services.search.cardSubAccounts(who(req)),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/attention',
+      summary:
+        'What the month close still needs, every sub account: unreviewed, uncategorised and declined transactions of a period',
+      access: everyone,
+      mutation: false,
+      example: '/api/index/attention?from=1764547200000',
+      query: attentionQuerySchema,
+      response: attentionSchema,
+      handler: ({ req, services, query }) => services.search.attention(who(req), query),
     }),
     endpoint({
       method: 'GET',

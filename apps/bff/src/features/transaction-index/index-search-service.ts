@@ -8,6 +8,7 @@ import type { AccountingCategory, Annotation } from '@card-console/shared/api/an
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
+  type Attention,
   type CardSubAccounts,
   type CardsMoney,
   type CardUtilization,
@@ -44,6 +45,7 @@ import {
   type IndexFilter,
   type IndexGrouping,
   type IndexOrder,
+  type IndexSummary,
   MAX_INDEX_PAGE,
   type OverviewTallies,
   storable,
@@ -384,6 +386,32 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           return sign * byKey || compareText(a.id, b.id);
         });
       return { items, freshness: fresh };
+    },
+
+    /**
+     * What the month close still needs over every sub account and the period: the counts (and
+     * debits) of the list's "unreviewed", "no category" and "declined" filters.
+     */
+    async attention(who: Who, input: { from?: number; to?: number }): Promise<Attention> {
+      const { ids } = await subAccountsOf(who, {});
+      const fresh = await freshness(ids, who.requestId, false);
+      const store = await deps.transactionIndex.store();
+      const period = filterOf(input, ids);
+      const [unreviewed, uncategorized, declined] = await Promise.all(
+        [{ reviewed: false }, { noAccount: true }, { statuses: ['declined'] }].map((more) =>
+          store.summary({ ...period, ...more }),
+        ),
+      );
+      const count = (s: IndexSummary | undefined) => ({
+        count: s?.count ?? 0,
+        debitCents: s?.debitCents ?? 0,
+      });
+      return {
+        unreviewed: count(unreviewed),
+        uncategorized: count(uncategorized),
+        declined: count(declined),
+        freshness: fresh,
+      };
     },
 
     /** Every card with a transaction and the sub accounts it spends from (its rows say). */

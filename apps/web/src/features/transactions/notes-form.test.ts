@@ -5,6 +5,7 @@ import {
   layOver,
   memoProblem,
   type NotesValues,
+  reviewOnApply,
   tagProblem,
 } from './notes-form';
 
@@ -72,5 +73,17 @@ describe('notes form', () => {
     const result = addTags(['a'], ['b', 'A', 'c']);
     expect(result).toMatchObject({ tags: ['a', 'b'], added: ['b'], rest: ['A', 'c'] });
     expect(result.error).toBe('“A” is already a tag.');
+  });
+
+  it('applying a change again to reviewed notes reopens them; a review asked for is asked again', () => {
+    // Reviewed meanwhile: a change of the notes goes in only with their reopening.
+    expect(reviewOnApply(true, true, undefined)).toBe(false);
+    expect(reviewOnApply(true, true, true)).toBe(false);
+    // Nothing of the notes to change: reviewed stays reviewed unless a reopening was asked for.
+    expect(reviewOnApply(true, false, undefined)).toBeUndefined();
+    expect(reviewOnApply(true, false, false)).toBe(false);
+    expect(reviewOnApply(false, true, true)).toBe(true);
+    expect(reviewOnApply(false, true, undefined)).toBeUndefined();
+    expect(reviewOnApply(false, false, false)).toBeUndefined();
   });
 });

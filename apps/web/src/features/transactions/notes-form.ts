@@ -84,8 +84,7 @@ export const isEmpty = (fields: NotesFields) => Object.keys(fields).length === 0
  */
 export function layOver(seen: NotesValues, current: NotesValues, mine: NotesValues): NotesValues {
   const changed = fieldsChanged(seen, mine);
-  const added = mine.tags.filter((t) => !sameTag(seen.tags, t));
-  const removed = seen.tags.filter((t) => !sameTag(mine.tags, t));
+  const { added, removed } = tagChanges(seen.tags, mine.tags);
   return {
     memo: changed.memo ?? current.memo,
     categoryId: changed.categoryId === undefined ? current.categoryId : changed.categoryId,
@@ -93,6 +92,14 @@ export function layOver(seen: NotesValues, current: NotesValues, mine: NotesValu
       changed.tags === undefined
         ? current.tags
         : distinctTags([...current.tags.filter((t) => !sameTag(removed, t)), ...added]),
+  };
+}
+
+/** The tags added and removed between two lists (case aside). */
+export function tagChanges(from: readonly string[], to: readonly string[]) {
+  return {
+    added: to.filter((t) => !sameTag(from, t)),
+    removed: from.filter((t) => !sameTag(to, t)),
   };
 }
 
@@ -118,4 +125,18 @@ export function addTags(
     next.push(text.trim());
   }
   return { tags: next, added: next.slice(tags.length), rest: [] };
+}
+
+/**
+ * What applying a change again does to the review of the notes as they are now: a reviewed
+ * transaction takes a change of its notes only with its reopening; a review or a reopening the
+ * person asked for is asked for again when it still changes something.
+ */
+export function reviewOnApply(
+  reviewedNow: boolean,
+  changesNotes: boolean,
+  asked: boolean | undefined,
+): boolean | undefined {
+  if (reviewedNow) return changesNotes || asked === false ? false : undefined;
+  return asked === true ? true : undefined;
 }

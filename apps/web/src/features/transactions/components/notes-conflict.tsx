@@ -1,7 +1,7 @@
 import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import { useEffect, useRef } from 'react';
 import { formatDateTime } from '../../../lib/format';
-import { fieldsChanged, type NotesValues, valuesOf } from '../notes-form';
+import { fieldsChanged, type NotesValues, tagChanges, valuesOf } from '../notes-form';
 import { categoryText } from './accounting-category-select';
 
 interface NotesConflictProps {
@@ -21,6 +21,15 @@ interface NotesConflictProps {
 
 const memoText = (memo: string) => (memo.trim() === '' ? 'No memo' : memo.trim());
 const tagsText = (tags: string[]) => (tags.length ? tags.join(', ') : 'No tags');
+/** "Add travel; remove q3": what the person did to the tags, applied to the current ones. */
+function tagChangeText(seen: string[], mine: string[]): string | undefined {
+  const { added, removed } = tagChanges(seen, mine);
+  const parts = [
+    ...(added.length ? [`Add ${added.join(', ')}`] : []),
+    ...(removed.length ? [`${added.length ? 'remove' : 'Remove'} ${removed.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : undefined;
+}
 const reviewText = (a: Annotation) =>
   a.review.state === 'reviewed'
     ? `Reviewed by ${a.review.by} on ${formatDateTime(a.review.at)}`
@@ -59,7 +68,7 @@ export function NotesConflict(props: NotesConflictProps) {
       label: 'Tags',
       seen: tagsText(seen.tags),
       now: tagsText(now.tags),
-      mine: changed.tags && tagsText(mine.tags),
+      mine: changed.tags && tagChangeText(seen.tags, mine.tags),
     },
     {
       label: 'Review',
@@ -96,7 +105,7 @@ export function NotesConflict(props: NotesConflictProps) {
           {rows.map((row) => (
             <tr key={row.label}>
               <th scope="row">{row.label}</th>
-              <td className="notes-value">
+              <td className="notes-value" data-label="Now">
                 {row.now}
                 {row.seen === row.now ? null : (
                   <>
@@ -106,7 +115,7 @@ export function NotesConflict(props: NotesConflictProps) {
                   </>
                 )}
               </td>
-              <td className="notes-value">
+              <td className="notes-value" data-label="Your change">
                 {row.mine === undefined ? <span className="muted">not changed</span> : row.mine}
               </td>
             </tr>

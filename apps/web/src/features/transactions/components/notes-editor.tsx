@@ -1,32 +1,12 @@
 import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
-import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
-import { isApiError } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
-import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
-import { annotationNow, useUpdateAnnotation } from '../api/update-annotation';
-import {
-  addTags,
-  fieldsChanged,
-  isEmpty,
-  layOver,
-  MAX_MEMO,
-  memoProblem,
-  type NotesFields,
-  type NotesValues,
-  splitTags,
-  valuesOf,
-} from '../notes-form';
+import { MAX_MEMO, valuesOf } from '../notes-form';
 import { AccountingCategorySelect } from './accounting-category-select';
 import { NotesConflict } from './notes-conflict';
 import { NotesSummary } from './notes-summary';
 import { TagsField } from './tags-field';
-
-/** What a save does to the review: mark it (true), reopen it (false), or leave it. */
-type Review = boolean | undefined;
-type Errors = Partial<Record<'memo' | 'tags' | 'category' | 'form', string>>;
-type FocusTarget = 'memo' | 'tags' | 'review' | 'heading';
+import { useNotesEditor } from './use-notes-editor';
 
 interface Props {
   transactionId: string;
@@ -35,152 +15,13 @@ interface Props {
 }
 
 /**
- * Memo, accounting category and tags, saved against the version the person saw; Review locks
- * them, Reopen unlocks. When someone else saved first (409), what the person typed stays in the
- * form, the notes as they are now are shown beside it, and their change can be applied to those.
+ * Memo, accounting category and tags, saved against the version the person saw; Mark reviewed
+ * locks them, Reopen unlocks. When someone else saved first (409), what the person typed stays in
+ * the form, the notes as they are now are shown beside it, and their change can be applied to those.
  */
 export function NotesEditor({ transactionId, annotation, categories }: Props) {
-  // What the person saw: a refresh must not move it under their edit.
-  const [base, setBase] = useState(annotation);
-  const [draft, setDraft] = useState(() => valuesOf(annotation));
-  const [tagText, setTagText] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [conflict, setConflict] = useState<{ current: Annotation; review: Review }>();
-  const [message, setMessage] = useState('');
-  const update = useUpdateAnnotation(transactionId);
-  const queryClient = useQueryClient();
-  const refs = {
-    memo: useRef<HTMLTextAreaElement>(null),
-    tags: useRef<HTMLInputElement>(null),
-    review: useRef<HTMLParagraphElement>(null),
-    heading: useRef<HTMLHeadingElement>(null),
-  };
-  const [focus, setFocus] = useState<{ target: FocusTarget }>();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a focus is asked for
-  useEffect(() => {
-    if (focus) refs[focus.target].current?.focus();
-  }, [focus]);
-
-  const dirty = !isEmpty(fieldsChanged(valuesOf(base), draft)) || tagText.trim() !== '';
-  const start = (from: Annotation) => {
-    setBase(from);
-    setDraft(valuesOf(from));
-    setTagText('');
-    setErrors({});
-    setConflict(undefined);
-  };
-  // Newer notes from elsewhere replace the form only while nothing is typed in it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the notes change
-  useEffect(() => {
-    if (annotation.version !== base.version && !dirty && !conflict) start(annotation);
-  }, [annotation]);
-
-  /** The form's values with a tag still being typed added; undefined if one is wrong. */
-  const checked = (): NotesValues | undefined => {
-    let values = draft;
-    const pending = splitTags(tagText);
-    if (pending.length) {
-      const result = addTags(values.tags, pending);
-      values = { ...values, tags: result.tags };
-      setDraft(values);
-      setTagText(result.rest.join(', '));
-      if (result.error) {
-        setErrors({ tags: result.error });
-        setFocus({ target: 'tags' });
-        return undefined;
-      }
-    }
-    const memo = memoProblem(values.memo);
-    if (memo) {
-      setErrors({ memo });
-      setFocus({ target: 'memo' });
-      return undefined;
-    }
-    setErrors({});
-    return values;
-  };
-
-  const save = (on: Annotation, fields: NotesFields, review: Review) => {
-    setMessage('');
-    update.mutate(
-      { version: on.version, ...fields, ...(review === undefined ? {} : { reviewed: review }) },
-      {
-        onSuccess: (saved) => {
-          start(saved);
-          setMessage(doneMessage(fields, review));
-          setFocus({ target: review === true ? 'review' : review === false ? 'memo' : 'heading' });
-        },
-        onError: (error) => {
-          const current = annotationNow(error);
-          if (current && isEmpty(fields)) {
-            // Only the review was asked for: nothing typed to keep, the notes as they are now.
-            start(current);
-            setMessage(
-              'Someone else changed these notes meanwhile, so nothing was saved. Here they are as they are now.',
-            );
-            setFocus({ target: 'heading' });
-          } else if (current) {
-            setConflict({ current, review });
-          } else if (isApiError(error) && error.code === 'category_archived') {
-            setErrors({ category: error.message });
-            void queryClient.invalidateQueries({
-              queryKey: accountingCategoriesQueryOptions().queryKey,
-            });
-          } else {
-            setErrors({ form: error.message });
-          }
-        },
-      },
-    );
-  };
-
-  const submit = (review: Review) => {
-    if (update.isPending) return;
-    const values = checked();
-    if (!values) return;
-    const fields = fieldsChanged(valuesOf(base), values);
-    if (isEmpty(fields) && review === undefined) {
-      setMessage('Nothing to save: the notes are as shown.');
-      return;
-    }
-    save(base, fields, review);
-  };
-
-  /** The person's change laid over the notes as they are now, saved on their version. */
-  const apply = () => {
-    if (!conflict || update.isPending) return;
-    const values = checked();
-    if (!values) return;
-    const { current, review } = conflict;
-    const fields = fieldsChanged(
-      valuesOf(current),
-      layOver(valuesOf(base), valuesOf(current), values),
-    );
-    const reviewed = current.review.state === 'reviewed';
-    // A reviewed transaction takes a change only with its reopening.
-    const next = reviewed
-      ? isEmpty(fields)
-        ? review === false
-          ? false
-          : undefined
-        : false
-      : review === true
-        ? true
-        : undefined;
-    if (isEmpty(fields) && next === undefined) {
-      start(current);
-      setMessage('Nothing to save: the notes already hold your change.');
-      setFocus({ target: 'heading' });
-      return;
-    }
-    save(current, fields, next);
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit(undefined);
-  };
-
+  const notes = useNotesEditor(transactionId, annotation);
+  const { base, draft, errors, conflict, saving, refs, edit } = notes;
   const reviewed = base.review.state === 'reviewed' ? base.review : undefined;
   return (
     <section className="panel notes" aria-labelledby="notes-title">
@@ -194,8 +35,8 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
               <span className="badge badge-reviewed">Reviewed</span> by {reviewed.by} on{' '}
               {formatDateTime(reviewed.at)}
             </p>
-            <button type="button" disabled={update.isPending} onClick={() => submit(false)}>
-              {update.isPending ? 'Reopening…' : 'Reopen'}
+            <button type="button" disabled={saving} onClick={() => notes.submit(false)}>
+              {saving ? 'Reopening…' : 'Reopen'}
             </button>
           </>
         ) : (
@@ -208,7 +49,14 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
           <p className="muted notes-locked">Reviewed notes are locked. Reopen to change them.</p>
         </>
       ) : (
-        <form className="notes-form" onSubmit={onSubmit} noValidate>
+        <form
+          className="notes-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            notes.submit(undefined);
+          }}
+          noValidate
+        >
           <div className="notes-fields">
             <Field
               label="Memo"
@@ -222,9 +70,9 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
                   ref={refs.memo}
                   rows={5}
                   // What is typed while a save is on its way would be replaced by its answer.
-                  readOnly={update.isPending}
+                  readOnly={saving}
                   value={draft.memo}
-                  onChange={(e) => setDraft({ ...draft, memo: e.target.value })}
+                  onChange={(e) => edit.memo(e.target.value)}
                 />
               )}
             </Field>
@@ -234,23 +82,15 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
                 kept={base.categoryId}
                 categories={categories}
                 error={errors.category}
-                onChange={(categoryId) => {
-                  if (update.isPending) return;
-                  setDraft({ ...draft, categoryId });
-                  setErrors({ ...errors, category: undefined });
-                }}
+                onChange={(id) => (saving ? undefined : edit.category(id))}
               />
               <TagsField
                 tags={draft.tags}
-                text={tagText}
+                text={notes.tagText}
                 error={errors.tags}
                 inputRef={refs.tags}
-                busy={update.isPending}
-                onChange={({ tags, text, error }) => {
-                  setDraft({ ...draft, tags });
-                  setTagText(text);
-                  setErrors({ ...errors, tags: error });
-                }}
+                busy={saving}
+                onChange={({ tags, text, error }) => edit.tags(tags, text, error)}
               />
             </div>
           </div>
@@ -266,56 +106,40 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
               mine={draft}
               review={conflict.review}
               categories={categories}
-              saving={update.isPending}
-              onApply={apply}
-              onDiscard={() => {
-                start(conflict.current);
-                setMessage('Your change was discarded; the notes are as they are now.');
-                setFocus({ target: 'heading' });
-              }}
+              saving={saving}
+              onApply={notes.apply}
+              onDiscard={notes.discard}
             />
           ) : (
             <div className="actions">
-              {dirty ? (
-                <button
-                  type="button"
-                  onClick={() => {
-                    start(base);
-                    setMessage('Your changes were discarded.');
-                    setFocus({ target: 'memo' });
-                  }}
-                >
+              {notes.dirty ? (
+                <button type="button" onClick={notes.discard}>
                   Discard changes
                 </button>
               ) : null}
-              <button type="button" disabled={update.isPending} onClick={() => submit(true)}>
-                {dirty ? 'Save and mark reviewed' : 'Mark reviewed'}
+              <button type="button" disabled={saving} onClick={() => notes.submit(true)}>
+                {notes.dirty ? 'Save and mark reviewed' : 'Mark reviewed'}
               </button>
-              <button type="submit" className="primary" disabled={update.isPending}>
-                {update.isPending ? 'Saving…' : 'Save'}
+              <button type="submit" className="primary" disabled={saving}>
+                {saving ? 'Saving…' : 'Save'}
               </button>
             </div>
           )}
         </form>
       )}
       <div role="status" aria-live="polite">
-        {message ? <p className="notice notes-message">{message}</p> : null}
+        {notes.message ? <p className="notice notes-message">{notes.message}</p> : null}
       </div>
-      {base.updatedBy && base.updatedAt ? (
-        <p className="muted notes-updated">
-          Last changed by {base.updatedBy} on {formatDateTime(base.updatedAt)}
-        </p>
-      ) : null}
+      <LastChange notes={conflict?.current ?? base} />
     </section>
   );
 }
 
-function doneMessage(fields: NotesFields, review: Review): string {
-  if (review === true)
-    return isEmpty(fields) ? 'Marked reviewed.' : 'Notes saved and marked reviewed.';
-  if (review === false)
-    return isEmpty(fields)
-      ? 'Reopened: the notes can be changed.'
-      : 'Reopened, and your change saved.';
-  return 'Notes saved.';
+function LastChange({ notes }: { notes: Annotation }) {
+  if (!notes.updatedBy || !notes.updatedAt) return null;
+  return (
+    <p className="muted notes-updated">
+      Last changed by {notes.updatedBy} on {formatDateTime(notes.updatedAt)}
+    </p>
+  );
 }

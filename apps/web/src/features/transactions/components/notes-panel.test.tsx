@@ -171,6 +171,31 @@ describe('the notes of a transaction', () => {
     expect(panel.getByLabelText('Memo')).toHaveValue('Card 4242 4242 4242 4242');
   });
 
+  it('a category archived meanwhile is said under the category field; the memo stays', async () => {
+    serveNotes();
+    server.use(
+      http.patch('/api/transactions/:id/annotation', () =>
+        apiError(
+          409,
+          'category_archived',
+          'That accounting category has been archived. Choose another one.',
+        ),
+      ),
+    );
+    const { user } = open();
+    const panel = await notesPanel();
+    await user.type(panel.getByLabelText('Memo'), 'Team lunch');
+    await user.selectOptions(panel.getByLabelText('Accounting category'), 'cat_travel');
+    await user.click(panel.getByRole('button', { name: 'Save' }));
+    expect(await panel.findByText(/has been archived/)).toBeInTheDocument();
+    expect(panel.getByLabelText('Accounting category')).toHaveAccessibleDescription(
+      'That accounting category has been archived. Choose another one.',
+    );
+    expect(panel.getByLabelText('Memo')).toHaveValue('Team lunch');
+    // The chart is asked for again, so the choice shows what can still be chosen.
+    await waitFor(() => expect(requestsTo('/api/accounting-categories').length).toBeGreaterThan(1));
+  });
+
   it('when someone else saved first, keeps what was typed, shows their notes and applies the change on top of them', async () => {
     const { patches } = serveNotes(annotation({ tags: ['q3'] }), (a) => ({
       ...a,
@@ -194,7 +219,7 @@ describe('the notes of a transaction', () => {
     );
     expect(rowOf('Memo')).toEqual(['Team lunch changedyou saw No memo', 'Client dinner']);
     expect(rowOf('Category')).toEqual(['6200 Travel changedyou saw None', 'not changed']);
-    expect(rowOf('Tags')).toEqual(['q3, berlin changedyou saw q3', 'q3, travel']);
+    expect(rowOf('Tags')).toEqual(['q3, berlin changedyou saw q3', 'Add travel']);
     expect(rowOf('Review')).toEqual(['Not reviewed', 'not changed']);
     // The form still holds what the person typed.
     expect(panel.getByLabelText('Memo')).toHaveValue('Client dinner');

@@ -62,7 +62,7 @@ export function TagsField({ tags, text, error, busy, inputRef, onChange }: TagsF
         }}
       />
       <small id={`${id}-hint`} className="muted">
-        Press Enter or type a comma to add a tag. Up to {MAX_TAGS} tags of {MAX_TAG} characters.
+        Enter or a comma adds a tag (up to {MAX_TAGS}, {MAX_TAG} characters each).
       </small>
       {error ? (
         <small id={`${id}-error`} className="field-error">

@@ -1,0 +1,209 @@
+import type { Annotation } from '@card-console/shared/api/annotations';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../../lib/api-error';
+import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
+import { annotationNow, useUpdateAnnotation } from '../api/update-annotation';
+import {
+  addTags,
+  fieldsChanged,
+  isEmpty,
+  layOver,
+  memoProblem,
+  type NotesFields,
+  type NotesValues,
+  reviewOnApply,
+  splitTags,
+  valuesOf,
+} from '../notes-form';
+
+/** What a save does to the review: mark it (true), reopen it (false), or leave it. */
+export type Review = boolean | undefined;
+type Errors = Partial<Record<'memo' | 'tags' | 'category' | 'form', string>>;
+type FocusTarget = 'memo' | 'tags' | 'review' | 'heading';
+
+/**
+ * The notes form's state: the notes as the person saw them (`base`, which a refresh does not
+ * move under an edit), what they typed (`draft`, `tagText`), and a conflict when someone else
+ * saved first. Every save names the version it was made on; nothing typed is dropped except by
+ * the person's own Discard.
+ */
+export function useNotesEditor(transactionId: string, annotation: Annotation) {
+  const [base, setBase] = useState(annotation);
+  const [draft, setDraft] = useState(() => valuesOf(annotation));
+  const [tagText, setTagText] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [conflict, setConflict] = useState<{ current: Annotation; review: Review }>();
+  const [message, setMessage] = useState('');
+  const update = useUpdateAnnotation(transactionId);
+  const queryClient = useQueryClient();
+  const refs = {
+    memo: useRef<HTMLTextAreaElement>(null),
+    tags: useRef<HTMLInputElement>(null),
+    review: useRef<HTMLParagraphElement>(null),
+    heading: useRef<HTMLHeadingElement>(null),
+  };
+  // Focus follows what happened: the field to fix, the review line, the memo once reopened.
+  const [focus, setFocus] = useState<{ target: FocusTarget }>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a focus is asked for
+  useEffect(() => {
+    if (focus) refs[focus.target].current?.focus();
+  }, [focus]);
+
+  const dirty = !isEmpty(fieldsChanged(valuesOf(base), draft)) || tagText.trim() !== '';
+  const start = (from: Annotation) => {
+    setBase(from);
+    setDraft(valuesOf(from));
+    setTagText('');
+    setErrors({});
+    setConflict(undefined);
+  };
+  const say = (text: string, target: FocusTarget) => {
+    setMessage(text);
+    setFocus({ target });
+  };
+  // Newer notes from elsewhere replace the form only while nothing is typed in it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the notes change
+  useEffect(() => {
+    if (annotation.version !== base.version && !dirty && !conflict) start(annotation);
+  }, [annotation]);
+
+  /** The form's values with a tag still being typed added; undefined if something is wrong. */
+  const checked = (): NotesValues | undefined => {
+    let values = draft;
+    const pending = splitTags(tagText);
+    if (pending.length) {
+      const result = addTags(values.tags, pending);
+      values = { ...values, tags: result.tags };
+      setDraft(values);
+      setTagText(result.rest.join(', '));
+      if (result.error) {
+        setErrors({ tags: result.error });
+        setFocus({ target: 'tags' });
+        return undefined;
+      }
+    }
+    const memo = memoProblem(values.memo);
+    if (memo) {
+      setErrors({ memo });
+      setFocus({ target: 'memo' });
+      return undefined;
+    }
+    setErrors({});
+    return values;
+  };
+
+  const save = (on: Annotation, fields: NotesFields, review: Review) => {
+    setMessage('');
+    update.mutate(
+      { version: on.version, ...fields, ...(review === undefined ? {} : { reviewed: review }) },
+      {
+        onSuccess: (saved) => {
+          start(saved);
+          say(
+            doneMessage(fields, review),
+            review ? 'review' : review === false ? 'memo' : 'heading',
+          );
+        },
+        onError: (error) => {
+          const current = annotationNow(error);
+          if (current && isEmpty(fields)) {
+            // Only the review was asked for: nothing typed to keep; the notes as they are now.
+            start(current);
+            say(
+              'Someone else changed these notes meanwhile, so nothing was saved. Here they are as they are now.',
+              'heading',
+            );
+          } else if (current) {
+            setConflict({ current, review });
+          } else if (isApiError(error) && error.code === 'category_archived') {
+            setErrors({ category: error.message });
+            void queryClient.invalidateQueries({
+              queryKey: accountingCategoriesQueryOptions().queryKey,
+            });
+          } else {
+            setErrors({ form: error.message });
+          }
+        },
+      },
+    );
+  };
+
+  /** Saves what changed since the notes were shown, and marks or reopens the review. */
+  const submit = (review: Review) => {
+    if (update.isPending) return;
+    const values = checked();
+    if (!values) return;
+    const fields = fieldsChanged(valuesOf(base), values);
+    if (isEmpty(fields) && review === undefined) {
+      setMessage('Nothing to save: the notes are as shown.');
+      return;
+    }
+    save(base, fields, review);
+  };
+
+  /** The person's change laid over the notes as they are now, saved on that version. */
+  const apply = () => {
+    if (!conflict || update.isPending) return;
+    const values = checked();
+    if (!values) return;
+    const { current, review } = conflict;
+    const now = valuesOf(current);
+    const fields = fieldsChanged(now, layOver(valuesOf(base), now, values));
+    const next = reviewOnApply(current.review.state === 'reviewed', !isEmpty(fields), review);
+    if (isEmpty(fields) && next === undefined) {
+      start(current);
+      say('Nothing to save: the notes already hold your change.', 'heading');
+      return;
+    }
+    save(current, fields, next);
+  };
+
+  const discard = () => {
+    if (conflict) {
+      start(conflict.current);
+      say('Your change was discarded; the notes are as they are now.', 'heading');
+    } else {
+      start(base);
+      say('Your changes were discarded.', 'memo');
+    }
+  };
+
+  const edit = {
+    memo: (memo: string) => setDraft({ ...draft, memo }),
+    category: (categoryId: string | null) => {
+      setDraft({ ...draft, categoryId });
+      setErrors({ ...errors, category: undefined });
+    },
+    tags: (tags: string[], text: string, error: string | undefined) => {
+      setDraft({ ...draft, tags });
+      setTagText(text);
+      setErrors({ ...errors, tags: error });
+    },
+  };
+
+  return {
+    base,
+    draft,
+    tagText,
+    errors,
+    conflict,
+    message,
+    dirty,
+    saving: update.isPending,
+    refs,
+    edit,
+    submit,
+    apply,
+    discard,
+  };
+}
+
+function doneMessage(fields: NotesFields, review: Review): string {
+  const changed = !isEmpty(fields);
+  if (review === true) return changed ? 'Notes saved and marked reviewed.' : 'Marked reviewed.';
+  if (review === false) {
+    return changed ? 'Reopened, and your change saved.' : 'Reopened: the notes can be changed.';
+  }
+  return 'Notes saved.';
+}

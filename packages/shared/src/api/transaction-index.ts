@@ -34,6 +34,10 @@ export const INDEX_BREAKDOWN_GROUPS = 25;
 export { CARD_MONEY_MAX, type IndexGroupingName, indexGroupings, SPEND_STATUSES };
 export const INDEX_PAGE_MAX = 200;
 
+/** How the index's export writes its rows. */
+export const exportFormats = ['card-console', 'quickbooks', 'xero'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
 /** The filter and order of the index's list, shared by the list and its CSV export. */
 const indexFilterShape = {
   subAccountId: repeatable(resourceIdSchema, 100).optional(),
@@ -112,6 +116,12 @@ export const indexExportQuerySchema = boundsInOrder(
     tz: timeZoneSchema.optional(),
     fromDay: isoDaySchema.optional(),
     toDay: isoDaySchema.optional(),
+    /**
+     * The file's columns: Card Console's own (every field and the notes), or the bank/card
+     * transaction CSV that QuickBooks Online (Date, Description, Amount; MM/DD/YYYY) or Xero
+     * (*Date, *Amount, Payee, Description, Reference, Cheque Number; DD/MM/YYYY) imports.
+     */
+    format: z.enum(exportFormats).optional(),
   }),
 );
 export type IndexExportQuery = z.input<typeof indexExportQuerySchema>;

@@ -342,6 +342,32 @@ describe('notes in the transactions list and its export', () => {
       t.credentials.finance.email,
     ]);
     expect(cell('reviewed at')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    // The accountant's formats: exactly the columns QuickBooks Online and Xero document.
+    const local = (cell('date') ?? '').slice(0, 10).split('-');
+    const [year, month, day] = local;
+    const amount = (first.amountCents / 100).toFixed(2);
+    const payee = first.merchant?.description ?? first.description;
+    const quickbooks = await t.request
+      .get(`/api/index/transactions/export.csv?account=${audit.id}&format=quickbooks`)
+      .set(finance.headers());
+    expect(quickbooks.status).toBe(200);
+    expect(quickbooks.headers['content-disposition']).toMatch(/quickbooks/);
+    expect(parseCsv(quickbooks.text).filter((r) => r.length > 1)).toEqual([
+      ['Date', 'Description', 'Amount'],
+      [`${month}/${day}/${year}`, `${payee} - Quarterly audit`, amount],
+    ]);
+    const xero = await t.request
+      .get(`/api/index/transactions/export.csv?account=${audit.id}&format=xero`)
+      .set(finance.headers());
+    expect(parseCsv(xero.text).filter((r) => r.length > 1)).toEqual([
+      ['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number'],
+      [`${day}/${month}/${year}`, amount, payee, 'Quarterly audit', first.referenceNumber, ''],
+    ]);
+    expect(
+      (await t.request.get('/api/index/transactions/export.csv?format=sage').set(finance.headers()))
+        .status,
+    ).toBe(400);
   }, 60_000);
 });
 

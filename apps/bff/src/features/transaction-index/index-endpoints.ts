@@ -49,20 +49,24 @@ export const transactionIndexFeature = defineFeature(
       query: indexExportQuerySchema,
       response: 'stream',
       handler: async ({ req, res, services: { deps, search }, query }) => {
-        const { tz, fromDay, toDay, ...filter } = query;
+        const { tz, fromDay, toDay, format = 'card-console', ...filter } = query;
         const person = who(req);
         const times = createLocalTimes(tz);
         const stream = exportStreamContext(req, res, person, deps);
         await withExportSlot(deps, person, async () => {
           await deps.cardDirectory.ready();
-          const file = await search.exportRows(person, filter, stream.clientGone, {
-            times,
-            cards: deps.cardDirectory,
-          });
+          const file = await search.exportRows(
+            person,
+            filter,
+            stream.clientGone,
+            { times, cards: deps.cardDirectory },
+            format,
+          );
+          const named = file.subAccountName ?? 'all-sub-accounts';
           res.status(200).set({
             'Content-Type': 'text/csv; charset=utf-8',
             'Content-Disposition': exportContentDisposition({
-              subAccountName: file.subAccountName ?? 'all-sub-accounts',
+              subAccountName: format === 'card-console' ? named : `${named}-${format}`,
               ...exportDays(filter, { fromDay, toDay, zone: times.zone, now: deps.clock.now() }),
             }),
             'Cache-Control': 'no-store',

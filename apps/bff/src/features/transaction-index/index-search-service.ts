@@ -12,6 +12,7 @@ import {
   type CardSubAccounts,
   type CardsMoney,
   type CardUtilization,
+  type ExportFormat,
   INDEX_BREAKDOWN_GROUPS,
   INDEX_PAGE_DEFAULT,
   type IndexCard,
@@ -20,6 +21,7 @@ import {
   SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
+import { centsToDollarInput } from '@card-console/shared/money';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import type { Who } from '../../platform/sessions/who';
@@ -533,6 +535,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       input: IndexSearchInput,
       signal: AbortSignal,
       format: CsvRowOptions,
+      layout: ExportFormat = 'card-console',
     ): Promise<{ rows: ExportRows; columns: readonly string[]; subAccountName?: string }> {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
@@ -551,6 +554,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           pages++;
           const notes = await annotations.getMany(page.items.map((t) => t.id));
           const records = page.items.map((t) => {
+            if (layout !== 'card-console') {
+              return accountingRecord(layout, t, notes.get(t.id), format.times);
+            }
             const record = [
               ...toCsvRecord(asUpstream(t), format),
               ...notesCsvCells(notes.get(t.id), categories, format.times),
@@ -567,11 +573,14 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const name = several ? undefined : names.get(ids[0] as string);
       return {
         rows: { chunks: chunks(), pagesRead: () => pages, rowsOut: () => rowsOut },
-        columns: [
-          ...(several ? ['sub account', 'sub account id'] : []),
-          ...csvColumns,
-          ...notesCsvColumns,
-        ],
+        columns:
+          layout === 'card-console'
+            ? [
+                ...(several ? ['sub account', 'sub account id'] : []),
+                ...csvColumns,
+                ...notesCsvColumns,
+              ]
+            : ACCOUNTING_COLUMNS[layout],
         ...(name === undefined ? {} : { subAccountName: name }),
       };
     },
@@ -632,6 +641,42 @@ function notesCsvCells(
     review?.state === 'reviewed' ? review.by : '',
     review?.state === 'reviewed' ? times.format(review.at) : '',
   ].map(neutralizeFormula);
+}
+
+/**
+ * The bank and card transaction imports QuickBooks Online and Xero document: QuickBooks' three
+ * columns (Date as MM/DD/YYYY, Description, a signed Amount); Xero's statement template
+ * (*Date as DD/MM/YYYY, *Amount signed, Payee, Description, Reference, Cheque Number). Money
+ * spent is negative in both, as the card service signs it. The memo follows the merchant in
+ * QuickBooks' one text column and is Xero's Description.
+ */
+const ACCOUNTING_COLUMNS = {
+  quickbooks: ['Date', 'Description', 'Amount'],
+  xero: ['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number'],
+} as const;
+
+function accountingRecord(
+  layout: Exclude<ExportFormat, 'card-console'>,
+  t: IndexedTransaction,
+  notes: Annotation | undefined,
+  times: CsvRowOptions['times'],
+): string[] {
+  const [year, month, day] = times.format(t.at).slice(0, 10).split('-');
+  const amount = centsToDollarInput(t.amountCents);
+  const payee = t.merchant ?? t.description;
+  const memo = notes?.memo.replace(/\s+/g, ' ') ?? '';
+  if (layout === 'quickbooks') {
+    const description = memo ? `${payee} - ${memo}` : payee;
+    return [`${month}/${day}/${year}`, neutralizeFormula(description), amount];
+  }
+  return [
+    `${day}/${month}/${year}`,
+    amount,
+    neutralizeFormula(payee),
+    neutralizeFormula(memo || t.description),
+    neutralizeFormula(t.referenceNumber),
+    '',
+  ];
 }
 
 /** What the list shows of a transaction's notes. */

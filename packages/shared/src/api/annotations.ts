@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
+import { distinctTags, MAX_TAGS } from './annotation-rules';
 import { visibleNameSchema } from './names';
+
+export { distinctTags, MAX_TAGS };
 
 // What Card Console keeps about a transaction that the card service has no place for: a memo,
 // an accounting category from the chart of accounts admins keep, tags, and whether it was
@@ -18,8 +21,6 @@ export const memoSchema = z
     (memo) => !memoUnsafe.test(memo),
     'must not contain control or text-direction characters',
   );
-
-export const MAX_TAGS = 20;
 
 /** A tag: 1–40 visible characters, one line; compared without regard to case. */
 export const tagSchema = visibleNameSchema.pipe(z.string().max(40, 'use at most 40 characters'));
@@ -115,19 +116,6 @@ export const annotationChangeSchema = z
     { message: 'nothing to change' },
   );
 export type AnnotationChange = z.input<typeof annotationChangeSchema>;
-
-/** Tags as stored: trimmed, each once whatever its case (the first spelling kept), in order. */
-export function distinctTags(tags: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const tag of tags) {
-    const key = tag.toLocaleLowerCase('en');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(tag);
-  }
-  return out;
-}
 
 /** POST /api/accounting-categories/import: a CSV of the chart of accounts, at most this long. */
 export const CHART_IMPORT_MAX_BYTES = 512 * 1024;

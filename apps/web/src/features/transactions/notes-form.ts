@@ -1,5 +1,5 @@
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
 import type { Annotation, AnnotationChange } from '@card-console/shared/api/annotations';
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotations';
 
 /** What the notes form edits. */
 export interface NotesValues {

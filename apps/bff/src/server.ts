@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
+import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
 import type { RelyingParty } from './features/sso/relying-party';
 import { embeddedEngine } from './features/transaction-index/sql-engine';
@@ -43,6 +44,8 @@ export type StartedIdentityProvider = Pick<
 export interface DemoParts {
   upstream?: StartedCardService;
   identityProvider?: StartedIdentityProvider;
+  /** Fills the transaction notes' store when it is first opened (the demo's chart of accounts). */
+  seedNotes?: (store: AnnotationStore) => Promise<void>;
 }
 
 /** The configuration from the environment; a bad or missing variable ends the process (exit 1). */
@@ -68,7 +71,7 @@ export function runServer(config: Config, demoParts: DemoParts = {}): void {
 
 async function startServer(
   config: Config,
-  { upstream: demo, identityProvider: demoProvider }: DemoParts,
+  { upstream: demo, identityProvider: demoProvider, seedNotes }: DemoParts,
 ) {
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
   const apiKey = demo?.apiKey ?? config.cardApiKey;
@@ -216,7 +219,11 @@ async function startServer(
           migrate: false,
           logger,
         }
-      : { open: () => embeddedEngine(join(config.dataDir, 'transaction-index')), logger },
+      : {
+          open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+          logger,
+          ...(seedNotes ? { seed: seedNotes } : {}),
+        },
   );
   closers.push(() => transactionIndex.close());
 

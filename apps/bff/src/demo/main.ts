@@ -10,14 +10,17 @@ async function startDemoParts(config: Config): Promise<DemoParts> {
   if (config.mode !== 'demo') return {};
   const { startDemoUpstream } = await import('./demo-upstream');
   const upstream = await startDemoUpstream({ transactions: config.demoTransactions });
-  if (config.sso !== 'demo') return { upstream };
+  const { seedDemoChart } = await import('./demo-chart');
+  const seedNotes = (store: Parameters<typeof seedDemoChart>[0]) =>
+    seedDemoChart(store, new Date());
+  if (config.sso !== 'demo') return { upstream, seedNotes };
   // Started before the server: the demo accounts are linked to its people.
   const { startDemoIdentityProvider } = await import('./demo-identity-provider');
   const identityProvider = await startDemoIdentityProvider({
     redirectUris: config.allowedOrigins.map((origin) => `${origin}/api/sso/callback`),
     postLogoutRedirectUris: config.allowedOrigins.map((origin) => `${origin}/sign-in`),
   });
-  return { upstream, identityProvider };
+  return { upstream, identityProvider, seedNotes };
 }
 
 const config = configOrExit(process.env);

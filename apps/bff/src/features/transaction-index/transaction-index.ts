@@ -20,6 +20,8 @@ export function createTransactionIndex(options: {
   /** Whether this process applies the migrations (PostgreSQL: only with the owner's URL). */
   migrate?: boolean;
   logger: Pick<Logger, 'info' | 'error'>;
+  /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
+  seed?: (annotations: AnnotationStore) => Promise<void>;
 }): TransactionIndex {
   let opening:
     | Promise<{ engine: SqlEngine; store: TransactionIndexStore; annotations: AnnotationStore }>
@@ -33,11 +35,9 @@ export function createTransactionIndex(options: {
           if (applied.length > 0)
             options.logger.info({ applied }, 'transaction index schema current');
         }
-        return {
-          engine,
-          store: new TransactionIndexStore(engine),
-          annotations: new AnnotationStore(engine),
-        };
+        const annotations = new AnnotationStore(engine);
+        await options.seed?.(annotations);
+        return { engine, store: new TransactionIndexStore(engine), annotations };
       } catch (error) {
         await engine.close().catch(() => {});
         throw error;

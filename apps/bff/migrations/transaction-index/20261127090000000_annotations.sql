@@ -49,8 +49,24 @@ CREATE TABLE merchant_rule (
 );
 CREATE UNIQUE INDEX merchant_rule_merchant ON merchant_rule (lower(merchant));
 
+-- Receipts: a few files per transaction, their type decided by their bytes and their image
+-- metadata removed before they get here (features/annotations/receipt-file.ts).
+CREATE TABLE transaction_receipt (
+  id text COLLATE "C" PRIMARY KEY,
+  transaction_id text COLLATE "C" NOT NULL,
+  file_name text NOT NULL,
+  media_type text NOT NULL,
+  byte_size integer NOT NULL CHECK (byte_size > 0),
+  sha256 text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+  content bytea NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamptz NOT NULL
+);
+CREATE INDEX transaction_receipt_transaction ON transaction_receipt (transaction_id, uploaded_at);
+
 GRANT SELECT, INSERT, UPDATE ON accounting_category, transaction_annotation
   TO card_console_index_writer;
+GRANT SELECT, INSERT, DELETE ON transaction_receipt TO card_console_index_writer;
 GRANT SELECT, INSERT, DELETE ON merchant_rule TO card_console_index_writer;
 
 -- Down Migration
@@ -58,11 +74,12 @@ GRANT SELECT, INSERT, DELETE ON merchant_rule TO card_console_index_writer;
 DO $$
 BEGIN
   IF EXISTS (SELECT FROM transaction_annotation) OR EXISTS (SELECT FROM accounting_category)
-     OR EXISTS (SELECT FROM merchant_rule) THEN
+     OR EXISTS (SELECT FROM merchant_rule) OR EXISTS (SELECT FROM transaction_receipt) THEN
     RAISE EXCEPTION 'transaction notes and the chart of accounts hold people''s work: export and remove them before migrating down';
   END IF;
 END
 $$;
+DROP TABLE transaction_receipt;
 DROP TABLE merchant_rule;
 DROP TABLE transaction_annotation;
 DROP TABLE accounting_category;

@@ -85,6 +85,13 @@ export interface EndpointSpec<
    */
   textBody?: { type: string; limitBytes: number };
   /**
+   * The body is a file's bytes, whatever its media type (an upload: what it is is decided from
+   * the bytes): at most `limitBytes`, read only while fewer than `atOnce` uploads are being
+   * read in this process (beyond that a 503 before any byte is read). Counts against the
+   * tighter per-person upload limit.
+   */
+  fileBody?: { limitBytes: number; atOnce: number };
+  /**
    * The handler checks the body against `body` itself (`input.body` is then undefined), so
    * that it can audit a refusal with what was sent (a reveal's reason).
    */

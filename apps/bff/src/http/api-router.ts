@@ -8,7 +8,7 @@ import type { Authorizer } from './authorize';
 import { createCsrfCheck } from './csrf';
 import { createJsonBodyReader } from './json-body';
 import { setNoStore } from './security-headers';
-import { createTextBodyReader } from './text-body';
+import { createFileBodyReader, createTextBodyReader } from './text-body';
 
 export interface ApiRouterDeps<D> {
   sessions: SessionService;
@@ -67,7 +67,9 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
     };
     const readThisBody = endpoint.textBody
       ? createTextBodyReader(endpoint.textBody.type, endpoint.textBody.limitBytes)
-      : readBody;
+      : endpoint.fileBody
+        ? createFileBodyReader(endpoint.fileBody.limitBytes, endpoint.fileBody.atOnce)
+        : readBody;
     const body: RequestHandler = async (req, res, next) => {
       await readThisBody(req, res);
       next();

@@ -123,6 +123,14 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         );
       }
 
+      if (rule.fileBody && req.actor) {
+        await consumeOrThrow(
+          limiters.uploadsPerUser,
+          req.actor.email,
+          'Too many files uploaded; wait a minute.',
+        );
+      }
+
       if (rule.revealLimited && req.actor) {
         try {
           await consumeOrThrow(

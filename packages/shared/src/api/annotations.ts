@@ -192,3 +192,22 @@ export const bulkNotesResultSchema = z.object({
   ),
 });
 export type BulkNotesResult = z.infer<typeof bulkNotesResultSchema>;
+
+/** A receipt's largest size, and how many one transaction may have. */
+export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+export const RECEIPTS_PER_TRANSACTION = 10;
+
+/** A receipt as lists show it (its bytes are read from its own address). */
+export const receiptSchema = z.object({
+  id: z.string(),
+  transactionId: z.string(),
+  fileName: z.string(),
+  /** Decided from the file's bytes: image/jpeg, image/png, image/webp, image/heic, image/heif, application/pdf. */
+  mediaType: z.string(),
+  byteSize: z.number().int().positive(),
+  sha256: z.string(),
+  uploadedBy: z.string(),
+  uploadedAt: z.string(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+export const receiptListSchema = z.object({ items: z.array(receiptSchema) });

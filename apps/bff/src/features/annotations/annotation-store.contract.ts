@@ -1,6 +1,7 @@
 // One contract for the notes store, run on every engine the index runs on (the embedded
 // engine and PostgreSQL): what is saved, what a stale or reviewed change gets, and that of
 // changes made at once from the same version exactly one is saved.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../transaction-index/sql-engine';
 import {
@@ -9,6 +10,7 @@ import {
   CategoryCodeTakenError,
   CategoryNotFoundError,
   CategoryUnusableError,
+  TooManyReceiptsError,
 } from './annotation-store';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
@@ -36,6 +38,8 @@ export function annotationStoreContract(
     }, 60_000);
     afterAll(() => close?.());
     beforeEach(async () => {
+      await engine.query('DELETE FROM transaction_receipt');
+      await engine.query('DELETE FROM merchant_rule');
       await engine.query('DELETE FROM transaction_annotation');
       await engine.query('DELETE FROM accounting_category');
     });
@@ -244,6 +248,83 @@ export function annotationStoreContract(
           memo: winner.after.memo,
         });
       }
+    });
+
+    it('keeps receipts byte for byte, a few per transaction, none added or removed once reviewed', async () => {
+      const bytes = Buffer.from([0, 1, 2, 250, 255, 0, 128]);
+      const file = { fileName: 'lunch.png', mediaType: 'image/png', content: bytes };
+      const added = await store.addReceipt('t1', file, 2, 'ana@example.test', at(1));
+      expect(added.receipt).toMatchObject({
+        transactionId: 't1',
+        fileName: 'lunch.png',
+        mediaType: 'image/png',
+        byteSize: 7,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        uploadedBy: 'ana@example.test',
+      });
+      // A receipt is a change of the notes: their version moves.
+      expect(added.notes.version).toBe(1);
+      const read = await store.receiptFile('t1', added.receipt.id);
+      expect(read?.content).toEqual(bytes);
+      // Only through its own transaction.
+      expect(await store.receiptFile('t2', added.receipt.id)).toBeUndefined();
+      await store.addReceipt('t1', file, 2, 'ana@example.test', at(2));
+      await expect(store.addReceipt('t1', file, 2, 'ana@example.test', at(3))).rejects.toEqual(
+        new TooManyReceiptsError(2),
+      );
+      expect((await store.receipts('t1')).map((r) => r.uploadedAt)).toEqual([
+        at(1).toISOString(),
+        at(2).toISOString(),
+      ]);
+      expect(await store.receiptCounts(['t1', 't2'])).toEqual(new Map([['t1', 2]]));
+
+      const notes = await store.get('t1');
+      await store.change(
+        't1',
+        { version: notes.version, reviewed: true },
+        'bo@example.test',
+        at(4),
+      );
+      expect(
+        (await conflictOf(store.addReceipt('t1', file, 5, 'ana@example.test', at(5)))).reason,
+      ).toBe('reviewed');
+      expect(
+        (await conflictOf(store.removeReceipt('t1', added.receipt.id, 'ana@example.test', at(5))))
+          .reason,
+      ).toBe('reviewed');
+      const reopened = await store.get('t1');
+      await store.change(
+        't1',
+        { version: reopened.version, reviewed: false },
+        'bo@example.test',
+        at(6),
+      );
+      expect(
+        (await store.removeReceipt('t1', added.receipt.id, 'ana@example.test', at(7)))?.id,
+      ).toBe(added.receipt.id);
+      expect(
+        await store.removeReceipt('t1', added.receipt.id, 'ana@example.test', at(8)),
+      ).toBeUndefined();
+      expect(await store.receipts('t1')).toHaveLength(1);
+    });
+
+    it('of uploads at once to a transaction without notes, keeps exactly as many as it may have', async () => {
+      const file = {
+        fileName: 'r.pdf',
+        mediaType: 'application/pdf',
+        content: Buffer.from('%PDF-'),
+      };
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          store.addReceipt('t-flood', file, 3, `p${i}@example.test`, at(i)),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(TooManyReceiptsError);
+      }
+      expect(await store.receipts('t-flood')).toHaveLength(3);
+      expect((await store.get('t-flood')).version).toBe(3);
     });
   });
 }

@@ -3,7 +3,7 @@
 // compares the version the person saw with the row's, under the row's lock: two people saving
 // from the same view never both succeed, and what the second one typed comes back to them with
 // the notes as they now are.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type {
   AccountingCategory,
   AccountingCategoryCreate,
@@ -11,6 +11,7 @@ import type {
   Annotation,
   MerchantRule,
   MerchantRuleCreate,
+  Receipt,
 } from '@card-console/shared/api/annotations';
 import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotations';
 import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
@@ -56,6 +57,14 @@ export class MerchantRuleExistsError extends Error {
   constructor() {
     super('merchant has a rule');
     this.name = 'MerchantRuleExistsError';
+  }
+}
+
+/** The transaction has as many receipts as it may. */
+export class TooManyReceiptsError extends Error {
+  constructor(readonly limit: number) {
+    super('too many receipts');
+    this.name = 'TooManyReceiptsError';
   }
 }
 
@@ -142,6 +151,29 @@ const ruleOf = (row: RuleRow): MerchantRule => ({
   createdAt: iso(row.created_at),
 });
 const RULE_COLUMNS = 'id, merchant, category_id, created_by, created_at';
+
+interface ReceiptRow {
+  id: string;
+  transaction_id: string;
+  file_name: string;
+  media_type: string;
+  byte_size: number;
+  sha256: string;
+  uploaded_by: string;
+  uploaded_at: Date | string;
+}
+const RECEIPT_COLUMNS =
+  'id, transaction_id, file_name, media_type, byte_size, sha256, uploaded_by, uploaded_at';
+const receiptOf = (row: ReceiptRow): Receipt => ({
+  id: row.id,
+  transactionId: row.transaction_id,
+  fileName: row.file_name,
+  mediaType: row.media_type,
+  byteSize: row.byte_size,
+  sha256: row.sha256,
+  uploadedBy: row.uploaded_by,
+  uploadedAt: iso(row.uploaded_at),
+});
 
 const ANNOTATION_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by, reviewed_at,
   version, updated_by, updated_at`;
@@ -357,6 +389,107 @@ export class AnnotationStore {
     });
   }
 
+  /** A transaction's receipts, oldest first. */
+  async receipts(transactionId: string): Promise<Receipt[]> {
+    const rows = await this.engine.query<ReceiptRow>(
+      `SELECT ${RECEIPT_COLUMNS} FROM transaction_receipt WHERE transaction_id = $1
+        ORDER BY uploaded_at, id`,
+      [transactionId],
+    );
+    return rows.map(receiptOf);
+  }
+
+  /** One receipt of a transaction with its bytes; undefined if that transaction has no such one. */
+  async receiptFile(
+    transactionId: string,
+    receiptId: string,
+  ): Promise<(Receipt & { content: Buffer }) | undefined> {
+    const [row] = await this.engine.query<ReceiptRow & { content: Uint8Array }>(
+      `SELECT ${RECEIPT_COLUMNS}, content FROM transaction_receipt
+        WHERE id = $1 AND transaction_id = $2`,
+      [receiptId, transactionId],
+    );
+    return row && { ...receiptOf(row), content: Buffer.from(row.content) };
+  }
+
+  /** How many receipts each of these transactions has (those with none are left out). */
+  async receiptCounts(transactionIds: readonly string[]): Promise<Map<string, number>> {
+    if (transactionIds.length === 0) return new Map();
+    const rows = await this.engine.query<{ transaction_id: string; n: number }>(
+      `SELECT transaction_id, count(*)::int AS n FROM transaction_receipt
+        WHERE transaction_id = ANY($1::text[]) GROUP BY transaction_id`,
+      [transactionIds],
+    );
+    return new Map(rows.map((r) => [r.transaction_id, r.n]));
+  }
+
+  /**
+   * Adds a receipt to a transaction that is not reviewed and has fewer than `limit`: under the
+   * notes row's lock (created if there is none, as any change does), so two uploads at once
+   * cannot pass the limit and a review cannot slip between the check and the write. The notes'
+   * version goes up: the receipt is a change of the notes.
+   */
+  async addReceipt(
+    transactionId: string,
+    file: { fileName: string; mediaType: string; content: Buffer },
+    limit: number,
+    actor: string,
+    at: Date,
+  ): Promise<{ receipt: Receipt; notes: Annotation }> {
+    return this.engine.transaction(async (tx) => {
+      const before = await lockedNotes(tx, transactionId);
+      if (before.review.state === 'reviewed') {
+        throw new AnnotationConflictError('reviewed', before);
+      }
+      const [count] = await tx.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM transaction_receipt WHERE transaction_id = $1',
+        [transactionId],
+      );
+      if ((count?.n ?? 0) >= limit) throw new TooManyReceiptsError(limit);
+      const [row] = await tx.query<ReceiptRow>(
+        `INSERT INTO transaction_receipt
+           (id, transaction_id, file_name, media_type, byte_size, sha256, content, uploaded_by, uploaded_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RECEIPT_COLUMNS}`,
+        [
+          randomUUID(),
+          transactionId,
+          file.fileName,
+          file.mediaType,
+          file.content.length,
+          createHash('sha256').update(file.content).digest('hex'),
+          file.content,
+          actor,
+          at.toISOString(),
+        ],
+      );
+      const notes = await saveNotes(tx, before, { version: before.version }, actor, at);
+      return { receipt: receiptOf(row as ReceiptRow), notes };
+    });
+  }
+
+  /** Removes a receipt of a transaction that is not reviewed; undefined if it has no such one. */
+  async removeReceipt(
+    transactionId: string,
+    receiptId: string,
+    actor: string,
+    at: Date,
+  ): Promise<Receipt | undefined> {
+    return this.engine.transaction(async (tx) => {
+      const before = await lockedNotes(tx, transactionId);
+      if (before.review.state === 'reviewed') {
+        throw new AnnotationConflictError('reviewed', before);
+      }
+      const [row] = await tx.query<ReceiptRow>(
+        `DELETE FROM transaction_receipt WHERE id = $1 AND transaction_id = $2
+         RETURNING ${RECEIPT_COLUMNS}`,
+        [receiptId, transactionId],
+      );
+      if (!row) return undefined;
+      await saveNotes(tx, before, { version: before.version }, actor, at);
+      return receiptOf(row);
+    });
+  }
+
   /** A transaction's notes (version 0 when it has none). */
   async get(transactionId: string): Promise<Annotation> {
     const [row] = await this.engine.query<AnnotationRow>(
@@ -466,6 +599,21 @@ async function saveNotes(
     throw new AnnotationConflictError('changed', now ? fromRow(now) : before);
   }
   return fromRow(saved);
+}
+
+/**
+ * A transaction's notes, its receipts' changes serialised: a transaction-scoped advisory lock
+ * on its id (a transaction without notes has no row to lock yet), then the row's own lock.
+ */
+async function lockedNotes(tx: SqlQueryable, transactionId: string): Promise<Annotation> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('receipts:' || $1, 0))`, [
+    transactionId,
+  ]);
+  const [row] = await tx.query<AnnotationRow>(
+    `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1 FOR UPDATE`,
+    [transactionId],
+  );
+  return row ? fromRow(row) : emptyAnnotation(transactionId);
 }
 
 async function usableCategory(tx: SqlQueryable, id: string): Promise<void> {

@@ -27,6 +27,8 @@ export interface RateLimiters {
   ssoStartsPerAddress: RateLimiterAbstract;
   apiPerUser: RateLimiterAbstract;
   revealPerUser: RateLimiterAbstract;
+  /** Files uploaded per person (receipts). */
+  uploadsPerUser: RateLimiterAbstract;
   /** Step-up codes checked or being checked, per session (its store key). */
   stepUpAttempts: RateLimiterAbstract;
   /** Wrong step-up codes per session; the last one allowed ends the session. */
@@ -79,6 +81,11 @@ export function createRateLimiters(
     revealPerUser: factory({
       keyPrefix: 'reveal-user',
       points: limits.revealsPerMinute,
+      duration: 60,
+    }),
+    uploadsPerUser: factory({
+      keyPrefix: 'upload-user',
+      points: limits.uploadsPerMinute,
       duration: 60,
     }),
   };

@@ -8,6 +8,10 @@ interface ExportCsvButtonProps {
   download: ((tz: string) => Promise<void>) | undefined;
   /** Why there is nothing to export, if so. */
   blocked: string | undefined;
+  /** What the button says; "Export CSV" unless told. */
+  label?: string;
+  /** What the button's name adds for assistive technology ("in QuickBooks Online's format"). */
+  description?: string;
 }
 
 /**
@@ -15,10 +19,12 @@ interface ExportCsvButtonProps {
  * (aria-disabled): a disabled button would drop the focus to the page and could not say why
  * it does nothing.
  */
-export function ExportCsvButton({ download, blocked }: ExportCsvButtonProps) {
+export function ExportCsvButton(props: ExportCsvButtonProps) {
+  const { download, blocked, label = 'Export CSV' } = props;
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | undefined>();
   const reasonId = useId();
+  const aboutId = useId();
 
   const onExport = async () => {
     if (!download || blocked || exporting) return;
@@ -41,11 +47,19 @@ export function ExportCsvButton({ download, blocked }: ExportCsvButtonProps) {
         type="button"
         onClick={onExport}
         aria-disabled={exporting || blocked !== undefined || undefined}
-        title={blocked}
-        aria-describedby={blocked ? reasonId : undefined}
+        title={blocked ?? props.description}
+        aria-describedby={
+          [blocked ? reasonId : '', props.description ? aboutId : ''].filter(Boolean).join(' ') ||
+          undefined
+        }
       >
-        {exporting ? 'Exporting…' : 'Export CSV'}
+        {exporting ? 'Exporting…' : label}
       </button>
+      {props.description ? (
+        <span id={aboutId} className="visually-hidden">
+          {props.description}
+        </span>
+      ) : null}
       {blocked ? (
         <span id={reasonId} className="visually-hidden">
           {blocked}

@@ -8,7 +8,7 @@ import {
   problemType,
 } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
-import type { CardsMoney } from '@card-console/shared/api/transaction-index';
+import type { Attention, CardsMoney } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { annotation } from './fixtures';
@@ -18,9 +18,11 @@ import { annotation } from './fixtures';
  * the index for its cards' money on every screen that shows it: by default the index knows
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes and the chart of accounts: by default it has none
- * and the chart is empty.
+ * and the chart is empty. The navigation asks what the month close still needs: nothing, by
+ * default.
  */
 export const server = setupServer(
+  http.get('/api/index/attention', () => HttpResponse.json(quietAttention())),
   http.get('/api/transactions/:id/annotation', ({ params }) =>
     HttpResponse.json(annotation({ transactionId: String(params.id) })),
   ),
@@ -36,6 +38,18 @@ export const server = setupServer(
     } satisfies CardsMoney),
   ),
 );
+
+/** What the month close still needs when nothing does. */
+export function quietAttention(overrides: Partial<Attention> = {}): Attention {
+  const none = { count: 0, debitCents: 0 };
+  return {
+    unreviewed: none,
+    uncategorized: none,
+    declined: none,
+    freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+    ...overrides,
+  };
+}
 
 /** Every request the app sent in the current test, to assert headers and query strings. */
 export const sentRequests: Request[] = [];

@@ -1,5 +1,8 @@
 import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
 import type { Annotation, AnnotationChange } from '@card-console/shared/api/annotations';
+import { MAX_TAG, TAG_UNSAFE, TAG_VISIBLE } from './tag-text';
+
+export { MAX_TAG };
 
 /** What the notes form edits. */
 export interface NotesValues {
@@ -12,7 +15,6 @@ export interface NotesValues {
 export type NotesFields = Pick<AnnotationChange, 'memo' | 'categoryId' | 'tags'>;
 
 export const MAX_MEMO = 2000;
-export const MAX_TAG = 40;
 
 export const valuesOf = (a: Annotation): NotesValues => ({
   memo: a.memo,
@@ -22,9 +24,6 @@ export const valuesOf = (a: Annotation): NotesValues => ({
 
 // As `memoSchema`: a line break or tab may stand in a memo, no other control character.
 const memoUnsafe = /(?![\n\r\t])[\p{Cc}\p{Cs}]|[\u202A-\u202E\u2066-\u2069]/u;
-// As `visibleNameSchema`, which a tag is.
-const textDirection = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
-const visible = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}\p{Cf}\p{Cs}\u2800]/u;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -46,10 +45,10 @@ export function tagProblem(tag: string, tags: readonly string[]): string | undef
   if (text.length > MAX_TAG) {
     return `A tag can be at most ${MAX_TAG} characters; “${text.slice(0, 12)}…” has ${text.length}.`;
   }
-  if (/[\p{Cc}\p{Cs}]/u.test(text) || textDirection.test(text)) {
+  if (TAG_UNSAFE.test(text)) {
     return 'Remove the invisible control or text-direction characters from the tag.';
   }
-  if (!visible.test(text)) return 'A tag needs at least one visible letter, digit or sign.';
+  if (!TAG_VISIBLE.test(text)) return 'A tag needs at least one visible letter, digit or sign.';
   if (sameTag(tags, text)) return `“${text}” is already a tag.`;
   if (tags.length >= MAX_TAGS) {
     return `A transaction can have at most ${MAX_TAGS} tags. Remove one to add another.`;

@@ -65,3 +65,8 @@ export function periodDays(period: Period, today: string): { from: string; to: s
       return { from: dayOf(y, 1, 1), to: today };
   }
 }
+
+/** The month close's days on `today`: the previous calendar month and this month so far. */
+export function monthCloseDays(today: string): { from: string; to: string } {
+  return { from: periodDays('last-month', today).from, to: today };
+}

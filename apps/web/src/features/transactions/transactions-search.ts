@@ -7,6 +7,7 @@ import { parseDollarsToCents } from '@card-console/shared/money';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 import { type Period, periodDays, periods } from './periods';
+import { isTagText } from './tag-text';
 
 /**
  * The Transactions screen's URL state: the index's filters as a person sets them. Days, not
@@ -40,11 +41,22 @@ export interface TransactionsSearch {
   sort?: 'amount' | undefined;
   /** `asc`: oldest or smallest first; none: newest or largest first. */
   dir?: 'asc' | undefined;
+  /** Notes: reviewed or not (a transaction without notes is not reviewed). */
+  review?: Review | undefined;
+  /** Accounting categories by id, or `none` (booked to none): any of them. */
+  account?: string[] | undefined;
+  /** Tags, any of them, whatever their case. */
+  tag?: string[] | undefined;
   /** Totals of the whole filtered set by this, above the list. */
   by?: IndexGroupingName | undefined;
   /** Pages shown, from the first ("Load more" adds one); none for one. */
   pages?: number | undefined;
 }
+
+export const reviews = ['unreviewed', 'reviewed'] as const;
+export type Review = (typeof reviews)[number];
+/** The `account` value for "booked to no accounting category". */
+export const NO_ACCOUNT = 'none';
 
 const day = (value: unknown) => {
   const d = text(value, 10);
@@ -101,6 +113,9 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
     min,
     max,
+    review: oneOf(reviews, search.review),
+    account: listOf(search.account, (v) => (v === NO_ACCOUNT ? NO_ACCOUNT : resourceId(v)), 100),
+    tag: listOf(search.tag, (v) => (typeof v === 'string' && isTagText(v) ? v : undefined), 20),
     sort: oneOf(['amount'] as const, search.sort),
     dir: oneOf(['asc'] as const, search.dir),
     by: oneOf(groupings, search.by),
@@ -119,6 +134,9 @@ export function filterCount(search: TransactionsSearch): number {
     search.merchant,
     search.declineReason,
     search.min ?? search.max,
+    search.review,
+    search.account,
+    search.tag,
   ].filter((v) => v !== undefined).length;
 }
 
@@ -161,6 +179,9 @@ export function toIndexQuery(
     declineReason: search.declineReason,
     minCents: cents(search.min),
     maxCents: cents(search.max),
+    review: search.review,
+    account: search.account,
+    tag: search.tag,
     sort: search.sort,
     direction: search.dir,
     by: search.by,

@@ -1,11 +1,15 @@
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { RateLimitNotice } from '../../../components/rate-limit-notice';
 import { leavePage } from '../../../lib/leave-page';
 import { signOut } from '../api/sign-out';
 import { useSessionPoll } from './use-session-poll';
+
+// Its code comes after the first screen's, not in the first download; a chunk that cannot load
+// leaves the count out rather than failing the screen.
+const AttentionLink = lazy(() => import('./attention-link').catch(() => ({ default: () => null })));
 
 /** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
 export function AppShell({ session }: { session: SessionResponse }) {
@@ -59,6 +63,9 @@ export function AppShell({ session }: { session: SessionResponse }) {
                 Transactions
               </Link>
             </li>
+            <Suspense fallback={null}>
+              <AttentionLink />
+            </Suspense>
             {session.role === 'admin' ? (
               <>
                 <li>

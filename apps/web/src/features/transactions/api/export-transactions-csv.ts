@@ -1,4 +1,4 @@
-import type { IndexQuery } from '@card-console/shared/api/transaction-index';
+import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
 import type { ApiQuery } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { dispositionFileName } from '../export-file-name';
@@ -9,6 +9,8 @@ export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' 
   tz: string;
   fromDay?: string | undefined;
   toDay?: string | undefined;
+  /** Card Console's own columns (none), or the bank CSV QuickBooks Online or Xero imports. */
+  format?: Exclude<ExportFormat, 'card-console'> | undefined;
 };
 
 /**

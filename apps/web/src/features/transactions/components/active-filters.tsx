@@ -1,9 +1,11 @@
+import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { useQuery } from '@tanstack/react-query';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { categoriesQueryOptions } from '../api/get-categories';
 import { dollarsToCents, filterCount, type TransactionsSearch } from '../transactions-search';
+import { accountLabel } from './account-label';
 
 interface Chip {
   key: string;
@@ -19,18 +21,22 @@ const drop = <T,>(list: T[] | undefined, value: T) => {
 
 /**
  * What narrows the list, one removable chip per value (a status, a card, a category, a
- * merchant, a decline reason, the amounts, the words), and "Clear filters". Category codes
- * are named once the catalog is in (fetched when a category is set).
+ * merchant, a decline reason, the amounts, the words, the notes' review, accounting categories
+ * and tags), and "Clear filters". Category codes are named once the catalog is in (fetched when
+ * a category is set), accounting categories once the chart of accounts is.
  */
 export function ActiveFilters({
   search,
   cards,
   subAccounts,
+  accounts,
   onChange,
 }: {
   search: TransactionsSearch;
   cards: CardChoices;
   subAccounts: SubAccount[];
+  /** The chart of accounts; undefined while it loads. */
+  accounts: AccountingCategory[] | undefined;
   onChange: (next: TransactionsSearch) => void;
 }) {
   const named = search.category !== undefined || search.categoryGroup !== undefined;
@@ -72,6 +78,25 @@ export function ActiveFilters({
       key: `reason:${r}`,
       label: `Decline reason: ${r}`,
       without: { declineReason: drop(search.declineReason, r) },
+    })),
+    ...(search.review
+      ? [
+          {
+            key: 'review',
+            label: search.review === 'reviewed' ? 'Reviewed' : 'Unreviewed',
+            without: { review: undefined },
+          },
+        ]
+      : []),
+    ...(search.account ?? []).map((id) => ({
+      key: `account:${id}`,
+      label: `Accounting category: ${accountLabel(id, accounts)}`,
+      without: { account: drop(search.account, id) },
+    })),
+    ...(search.tag ?? []).map((tag) => ({
+      key: `tag:${tag}`,
+      label: `Tag: ${tag}`,
+      without: { tag: drop(search.tag, tag) },
     })),
     ...(search.min || search.max
       ? [

@@ -1,4 +1,4 @@
-import type { IndexQuery } from '@card-console/shared/api/transaction-index';
+import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
 import { instantToIsoDay } from '@card-console/shared/dates';
 import { ExportCsvButton } from '../../../components/export-csv-button';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
@@ -15,17 +15,50 @@ interface ExportButtonProps {
   blocked: string | undefined;
 }
 
-/** "Export CSV" of exactly the list shown, its dates in the person's zone. */
+type Format = Exclude<ExportFormat, 'card-console'>;
+
+/** The accounting packages' bank CSVs: the same rows, in the columns each one imports. */
+const ACCOUNTING: { format: Format; label: string; description: string }[] = [
+  {
+    format: 'quickbooks',
+    label: 'QuickBooks CSV',
+    description:
+      'The same transactions as a QuickBooks Online bank CSV: Date, Description, Amount.',
+  },
+  {
+    format: 'xero',
+    label: 'Xero CSV',
+    description: 'The same transactions as a Xero bank statement CSV.',
+  },
+];
+
+/**
+ * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the same
+ * rows as QuickBooks Online's and Xero's bank transaction CSV.
+ */
 export function ExportButton({ query, days, subAccountName, blocked }: ExportButtonProps) {
   const { cursor: _c, limit: _l, refresh: _r, by: _b, ...filter } = query;
-  const download = (tz: string) =>
+  const download = (format: Format | undefined) => (tz: string) =>
     exportTransactionsCsv(
-      { ...filter, tz, fromDay: days.from, toDay: days.to },
-      exportFileName(subAccountName ?? 'all sub accounts', {
+      { ...filter, tz, fromDay: days.from, toDay: days.to, format },
+      exportFileName(`${subAccountName ?? 'all sub accounts'}${format ? ` ${format}` : ''}`, {
         from: days.from,
         to: days.to,
         today: instantToIsoDay(Date.now(), tz),
       }),
     );
-  return <ExportCsvButton download={download} blocked={blocked} />;
+  return (
+    <div className="export-buttons">
+      <ExportCsvButton download={download(undefined)} blocked={blocked} />
+      {ACCOUNTING.map((a) => (
+        <ExportCsvButton
+          key={a.format}
+          download={download(a.format)}
+          blocked={blocked}
+          label={a.label}
+          description={a.description}
+        />
+      ))}
+    </div>
+  );
 }

@@ -1,3 +1,4 @@
+import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { localTimeZone } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
@@ -16,11 +17,14 @@ import {
   type TransactionsSearch,
 } from '../transactions-search';
 import { CategoryField } from './category-field';
+import { NotesFilters } from './notes-filters';
 
 interface FiltersProps {
   search: TransactionsSearch;
   subAccounts: SubAccount[];
   cards: CardChoices;
+  /** The chart of accounts; undefined while it loads. */
+  categories: AccountingCategory[] | undefined;
   onChange: (next: TransactionsSearch, options?: { replace?: boolean }) => void;
 }
 
@@ -29,10 +33,11 @@ const TYPING_PAUSE_MS = 400;
 
 /**
  * Every change becomes a new URL and shows the list from its first page. The search, the sub
- * account, the period and the category stay in view; on a phone the others fold under
- * "Filters", which says how many are set.
+ * account, the period and the category stay in view; on a phone the others (the notes' too)
+ * fold under "Filters", which says how many are set.
  */
-export function TransactionsFilters({ search, subAccounts, cards, onChange }: FiltersProps) {
+export function TransactionsFilters(props: FiltersProps) {
+  const { search, subAccounts, cards, categories, onChange } = props;
   // With one sub account chosen, the card filter offers only the cards that spend from it.
   const spendsFrom = useQuery({
     ...cardSubAccountsQueryOptions(),
@@ -142,6 +147,9 @@ export function TransactionsFilters({ search, subAccounts, cards, onChange }: Fi
           )}
         </Field>
         <AmountFields min={search.min} max={search.max} onChange={(range) => set(range)} />
+        {/* On a wide window the notes' filters make a second, shorter row. */}
+        <span className="filters-break" aria-hidden="true" />
+        <NotesFilters search={search} categories={categories} set={set} />
       </FiltersFold>
     </fieldset>
   );

@@ -4,19 +4,25 @@ import type {
   IndexQuery,
   IndexTransaction,
 } from '@card-console/shared/api/transaction-index';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import type { PagedList } from '../../../lib/use-url-pages';
+import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import type { TransactionsSearch } from '../transactions-search';
 import { ActiveFilters } from './active-filters';
+import { BulkActions } from './bulk-actions';
+import { ClosePresetsBar } from './close-presets-bar';
 import { ExportButton } from './export-button';
 import { TransactionsFilters } from './transactions-filters';
 import { TRANSACTIONS_SEARCH_WORDS } from './transactions-search-words';
 import { TransactionsSummary } from './transactions-summary';
 import { TransactionsTable } from './transactions-table';
+import { useRowSelection } from './use-row-selection';
 
 interface TransactionsScreenProps {
   search: TransactionsSearch;
@@ -36,8 +42,8 @@ interface TransactionsScreenProps {
 
 /**
  * Transactions, from the BFF's index: every sub account or one, searched and filtered by
- * anything a row holds, with the whole set's count and sums. A row opens the transaction as
- * the card service has it now.
+ * anything a row holds (its notes too), with the whole set's count and sums. A row opens the
+ * transaction as the card service has it now; rows selected change their notes together.
  */
 export function TransactionsScreen(props: TransactionsScreenProps) {
   const { search, query, days, list, answer, subAccounts, cards, busy } = props;
@@ -48,11 +54,16 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
   const subAccount = subAccounts.find((s) => s.id === search.subAccountId);
   const empty = list.rows.length === 0;
   const several = search.subAccountId === undefined && subAccounts.length !== 1;
+  const categories = useQuery(accountingCategoriesQueryOptions()).data;
+  const listKey = JSON.stringify(query);
+  const selection = useRowSelection(list.rows, listKey);
+  const bulk = useBulkResult(listKey, selection.rows.length > 0);
 
   return (
     <section aria-labelledby="transactions-title">
       <div className="screen-header">
         <h1 id="transactions-title">Transactions</h1>
+        <ClosePresetsBar search={search} query={query} days={days} onChange={go} />
         <ExportButton
           query={query}
           days={days}
@@ -68,8 +79,20 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
       {subAccounts.length === 0 ? (
         <p className="empty">There are no sub accounts, so there are no transactions to show.</p>
       ) : null}
-      <TransactionsFilters search={search} subAccounts={subAccounts} cards={cards} onChange={go} />
-      <ActiveFilters search={search} cards={cards} subAccounts={subAccounts} onChange={go} />
+      <TransactionsFilters
+        search={search}
+        subAccounts={subAccounts}
+        cards={cards}
+        categories={categories}
+        onChange={go}
+      />
+      <ActiveFilters
+        search={search}
+        cards={cards}
+        subAccounts={subAccounts}
+        accounts={categories}
+        onChange={go}
+      />
       <TransactionsSummary
         answer={answer}
         query={query}
@@ -92,6 +115,8 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
             subAccountNames={several ? new Map(subAccounts.map((s) => [s.id, s.name])) : undefined}
             search={search}
             onSort={(sort) => go({ ...search, ...sort, pages: undefined })}
+            categories={categories}
+            selection={selection}
             busy={busy || list.loadingMore}
           />
           <PagedListFooter
@@ -102,6 +127,57 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           />
         </>
       )}
+      {/* Stays in view at the foot of the window while the list scrolls. */}
+      <div className="bulk-dock">
+        <div role="status" aria-live="polite">
+          {bulk.result ? (
+            <p
+              ref={bulk.resultRef}
+              tabIndex={-1}
+              className={bulk.result.failed ? 'form-error bulk-result' : 'notice bulk-result'}
+            >
+              <span>{bulk.result.text}</span>
+              <button type="button" className="link-button" onClick={bulk.dismiss}>
+                Dismiss
+              </button>
+            </p>
+          ) : null}
+        </div>
+        {selection.rows.length > 0 ? (
+          <BulkActions
+            selected={selection.rows}
+            categories={categories}
+            onClear={selection.clear}
+            onResult={bulk.show}
+          />
+        ) : null}
+      </div>
     </section>
   );
+}
+
+/**
+ * What the last change of a selection did, until another list is shown or it is dismissed.
+ * When the change took every selected row out of the list (marked reviewed in the unreviewed
+ * list), the bar that had the focus is gone: the focus goes to the result.
+ */
+function useBulkResult(listKey: string, selecting: boolean) {
+  const [state, setState] = useState<{
+    listKey: string;
+    result?: { text: string; failed?: boolean };
+  }>({ listKey });
+  if (state.listKey !== listKey) setState({ listKey });
+  const resultRef = useRef<HTMLParagraphElement>(null);
+  const wasSelecting = useRef(selecting);
+  useEffect(() => {
+    const lostFocus = document.activeElement === document.body || !document.activeElement;
+    if (wasSelecting.current && !selecting && lostFocus) resultRef.current?.focus();
+    wasSelecting.current = selecting;
+  }, [selecting]);
+  return {
+    result: state.listKey === listKey ? state.result : undefined,
+    resultRef,
+    show: (result: { text: string; failed?: boolean }) => setState({ listKey, result }),
+    dismiss: () => setState({ listKey }),
+  };
 }

@@ -28,6 +28,9 @@ export const TRANSACTIONS_SEARCH_WORDS: RejectedWords = {
   min: (v) =>
     `The link's smallest amount “${v}” isn't an amount (or is above the largest); left out.`,
   max: (v) => `The link's largest amount “${v}” isn't an amount; left out.`,
+  review: (v) => `The link's review “${v}” isn't reviewed or unreviewed; showing both.`,
+  account: (v) => `The link's accounting category “${v}” isn't a category id; it was left out.`,
+  tag: (v) => `The link's tag “${v}” isn't one a transaction can have; it was left out.`,
   sort: (v) => `The link's order “${v}” isn't one this screen offers; sorted by date.`,
   by: (v) => `The link's totals “${v}” aren't ones this screen offers; no totals shown.`,
   pages: pagesWords,

@@ -1,11 +1,15 @@
+import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
 import { TransactionAmount } from '../../../components/transaction-amount';
 import { formatDateTime, formatShortDateTime } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
+import { NotesMarks } from './notes-marks';
+import { type RowSelection, rowKey } from './use-row-selection';
 
 interface TableProps {
   rows: readonly IndexTransaction[];
@@ -15,13 +19,18 @@ interface TableProps {
   subAccountNames: ReadonlyMap<string, string> | undefined;
   search: TransactionsSearch;
   onSort: (sort: Pick<TransactionsSearch, 'sort' | 'dir'>) => void;
+  /** The chart of accounts, to show a row's category by its code; undefined while it loads. */
+  categories: AccountingCategory[] | undefined;
+  /** The rows chosen for a change of their notes. */
+  selection: RowSelection;
   busy?: boolean;
 }
 
 /**
  * Every row in the page itself, not virtualised: the browser's find sees them all (at most
  * the 20 pages a link reopens). One line per transaction on a wide window (cells cut with
- * "…", the whole text in a tooltip), stacked on a phone. Date and Amount sort the list.
+ * "…", the whole text in a tooltip), stacked on a phone. Date and Amount sort the list. A
+ * checkbox on each row (and one for every row shown) chooses it for a change of its notes.
  */
 export function TransactionsTable({
   rows,
@@ -29,6 +38,8 @@ export function TransactionsTable({
   subAccountNames,
   search,
   onSort,
+  categories,
+  selection,
   busy,
 }: TableProps) {
   const navigate = useNavigate();
@@ -80,6 +91,13 @@ export function TransactionsTable({
       >
         <thead>
           <tr>
+            <th scope="col" className="col-select">
+              <SelectAll
+                rows={rows.length}
+                selected={selection.rows.length}
+                onToggle={selection.toggleAll}
+              />
+            </th>
             {sortHeader('date', 'Date', 'col-date')}
             <th scope="col" className="col-description">
               Description
@@ -90,6 +108,9 @@ export function TransactionsTable({
             {sortHeader('amount', 'Amount', 'num col-amount')}
             <th scope="col" className="col-status">
               Status
+            </th>
+            <th scope="col" className="col-notes">
+              Notes
             </th>
             <th scope="col" className="col-reason">
               Decline reason
@@ -107,10 +128,22 @@ export function TransactionsTable({
         <tbody>
           {rows.map((t) => (
             <tr
-              key={`${t.subAccountId}\u0000${t.id}`}
-              className="clickable"
+              key={rowKey(t)}
+              className={selection.has(t) ? 'clickable selected' : 'clickable'}
               onClick={() => open(t)}
             >
+              {/* The whole cell picks the row: a larger target than the box, and no opening. */}
+              {/* biome-ignore lint/a11y/useKeyWithClickEvents: the checkbox inside takes the keys */}
+              <td className="col-select" onClick={(e) => e.stopPropagation()}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={selection.has(t)}
+                    aria-label={`Select ${t.description}, ${formatShortDateTime(t.date)}`}
+                    onChange={(e) => selection.toggle(t, (e.nativeEvent as MouseEvent).shiftKey)}
+                  />
+                </label>
+              </td>
               <td className="col-date">
                 <time dateTime={t.date} title={formatDateTime(t.date)}>
                   {formatShortDateTime(t.date)}
@@ -142,6 +175,9 @@ export function TransactionsTable({
               <td className="col-status">
                 <StatusBadge status={t.status} />
               </td>
+              <td className="col-notes">
+                <NotesMarks notes={t.notes} categories={categories} />
+              </td>
               <td className="col-reason cut" title={t.declineReason}>
                 {t.declineReason ?? <span className="muted">—</span>}
               </td>
@@ -169,5 +205,31 @@ export function TransactionsTable({
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** "Select all shown": checked when every row is, mixed when some are. */
+function SelectAll({
+  rows,
+  selected,
+  onToggle,
+}: {
+  rows: number;
+  selected: number;
+  onToggle: () => void;
+}) {
+  const box = useRef<HTMLInputElement>(null);
+  const some = selected > 0 && selected < rows;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = some;
+  }, [some]);
+  return (
+    <input
+      ref={box}
+      type="checkbox"
+      checked={rows > 0 && selected === rows}
+      aria-label={`Select all ${rows.toLocaleString('en-US')} shown`}
+      onChange={onToggle}
+    />
   );
 }

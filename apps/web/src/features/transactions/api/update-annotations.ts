@@ -1,0 +1,58 @@
+import type { BulkNotesChange, BulkNotesResult } from '@card-console/shared/api/annotations';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { annotationQueryOptions } from './get-annotation';
+import { indexListsKey } from './get-index-transactions';
+
+/**
+ * At most this many transactions in one request: `BULK_NOTES_MAX` of the shared annotations
+ * module, repeated here because that module brings zod with it.
+ */
+export const BULK_NOTES_MAX = 500;
+
+export type BulkNotesItem = BulkNotesChange['items'][number];
+/** The change, without the transactions it applies to. */
+export type BulkNotesAction = Omit<BulkNotesChange, 'items'>;
+
+export function updateAnnotations(body: BulkNotesChange) {
+  return apiJson<BulkNotesResult>('/api/transactions/annotations', { method: 'POST', body });
+}
+
+/**
+ * One change to every transaction of `items`, sent BULK_NOTES_MAX at a time (one after the
+ * other: each request's rows are the BFF's, as they are then). The answers add up into one.
+ */
+export async function updateManyAnnotations(
+  items: readonly BulkNotesItem[],
+  action: BulkNotesAction,
+): Promise<BulkNotesResult> {
+  const result: BulkNotesResult = { changed: [], skipped: [] };
+  for (let start = 0; start < items.length; start += BULK_NOTES_MAX) {
+    const part = await updateAnnotations({
+      ...action,
+      items: items.slice(start, start + BULK_NOTES_MAX),
+    });
+    result.changed.push(...part.changed);
+    result.skipped.push(...part.skipped);
+  }
+  return result;
+}
+
+/**
+ * The selection's change. Each changed transaction's notes take what the answer carries; the
+ * lists and what the month close still needs are asked for again (also after a failure part
+ * way: earlier requests may have changed rows).
+ */
+export function useUpdateManyAnnotations() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ items, action }: { items: readonly BulkNotesItem[]; action: BulkNotesAction }) =>
+      updateManyAnnotations(items, action),
+    onSuccess: (result) => {
+      for (const notes of result.changed) {
+        queryClient.setQueryData(annotationQueryOptions(notes.transactionId).queryKey, notes);
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: indexListsKey }),
+  });
+}

@@ -72,6 +72,7 @@ describe('every handler', () => {
           // What the handler is given is the question here, not what the request carried.
           body: undefined,
           textBody: undefined,
+          fileBody: undefined,
           response: 'stream',
           handler: ({ req, res }: { req: Request; res: express.Response }) => {
             res.json({

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import getRawBody from 'raw-body';
 import { AppError } from '../core/app-error';
 
 /**
@@ -24,16 +25,17 @@ export function createTextBodyReader(
 }
 
 /**
- * A file's bytes as a Buffer in `req.body`, at most `limitBytes` (a larger one, announced or
- * sent chunked, is refused as soon as the limit is passed), read only while fewer than
+ * A file's bytes as a Buffer in `req.body`, at most `limitBytes`, read only while fewer than
  * `atOnce` are being read: beyond that a 503 before a byte is read, so a flood of uploads
- * cannot hold the process's memory. The slot is held until the response ends.
+ * cannot hold the process's memory (the slot is held until the response ends). A file
+ * announced larger than the limit is refused before a byte is read, one sent in chunks as soon
+ * as it passes the limit; either way the answer does not wait for the rest, and the connection
+ * closes after it (body-parser would read, and discard, all of it first).
  */
 export function createFileBodyReader(
   limitBytes: number,
   atOnce: number,
 ): (req: Request, res: Response) => Promise<void> {
-  const parse = express.raw({ type: () => true, limit: limitBytes });
   let reading = 0;
   return async (req, res) => {
     if (reading >= atOnce) {
@@ -41,9 +43,7 @@ export function createFileBodyReader(
         503,
         'uploads_busy',
         'Many files are being uploaded right now. Try again in a moment.',
-        {
-          retryAfterSeconds: 2,
-        },
+        { retryAfterSeconds: 2 },
       );
     }
     reading++;
@@ -55,10 +55,26 @@ export function createFileBodyReader(
     };
     res.once('close', release);
     res.once('finish', release);
-    await new Promise<void>((resolve, reject) => {
-      parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
-    });
-    if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+    const announced = req.headers['content-length'];
+    try {
+      req.body = await getRawBody(req, {
+        limit: limitBytes,
+        ...(announced === undefined ? {} : { length: announced }),
+      });
+    } catch (error) {
+      // The rest of the body is not read: the connection ends with the answer.
+      res.setHeader('Connection', 'close');
+      const type = (error as { type?: unknown }).type;
+      if (type === 'entity.too.large') {
+        throw new AppError(
+          400,
+          'body_too_large',
+          `The file is over ${limitBytes / 1024 / 1024} MB.`,
+        );
+      }
+      throw new AppError(400, 'invalid_body', 'The file could not be read.');
+    }
+    if (req.body.length === 0) {
       throw new AppError(400, 'invalid_body', 'Send the file as the request body.');
     }
   };

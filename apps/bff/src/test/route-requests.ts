@@ -1,14 +1,15 @@
 import type { Role } from '@card-console/shared/api/meta';
 import { type Endpoint, routeOf } from '../core/endpoint';
 import type { TestApp, TestSession } from './harness';
+import { pdfReceipt } from './receipt-files';
 import { SoftwareAuthenticator } from './software-authenticator';
 import { ssoPeople } from './test-identity-provider';
 
 /** How to call a route so that an allowed caller gets a 2xx (3xx for a navigation). */
 export interface RouteRequest {
   path: string;
-  /** JSON, or CSV text for a route that declares a `text/csv` body. */
-  body?: Record<string, unknown> | string;
+  /** JSON, CSV text for a route that declares a `text/csv` body, or a file's bytes. */
+  body?: Record<string, unknown> | string | Buffer;
   /**
    * What an allowed caller gets instead of a 2xx, where the route's own rules refuse this
    * kind of session after authorization passed (TOTP settings for a single sign-on admin).
@@ -82,9 +83,10 @@ export function exampleIds(t: TestApp) {
     exportRequestId: 'req-example-0001',
     // Well formed; nobody has this passkey.
     passkeyId: 'cGFzc2tleS1leGFtcGxl',
-    // Well formed; no accounting category has this id, no merchant rule this one.
+    // Well formed; no accounting category has this id, no merchant rule or receipt these.
     categoryId: 'category-example',
     ruleId: 'rule-example',
+    receiptId: 'receipt-example',
   };
 }
 
@@ -100,6 +102,16 @@ export function resolveExample(t: TestApp, rule: Endpoint): string {
  * declaration has no entry here, so a new endpoint cannot skip the generated tests.
  */
 let matrixCategories = 0;
+let matrixReceipts = 0;
+
+/** A transaction of the simulator's first sub account, a different one each call (cycling). */
+function receiptTransaction(t: TestApp): string {
+  const sub = t.sim.data.subAccounts()[0];
+  const all = sub ? t.sim.data.transactions(sub.id) : [];
+  const tx = all[matrixReceipts++ % Math.max(1, all.length)];
+  if (!tx) throw new Error('the simulator has no transaction to test with');
+  return tx.id;
+}
 let matrixTeams = 0;
 
 export const routeRequests: Record<string, Spec> = {
@@ -247,6 +259,36 @@ export const routeRequests: Record<string, Spec> = {
       body: { items: [{ subAccountId, id: transactionId }], addTags: ['matrix'] },
     };
   },
+  'GET /api/transactions/:id/receipts': (t) => ({
+    path: `/api/transactions/${exampleIds(t).transactionId}/receipts`,
+  }),
+  // Each allowed upload on a transaction of its own: a transaction has at most a few.
+  'POST /api/transactions/:id/receipts': (t) => ({
+    path: `/api/transactions/${receiptTransaction(t)}/receipts`,
+    body: pdfReceipt(),
+  }),
+  'GET /api/transactions/:id/receipts/:receiptId': async (t) => {
+    const id = receiptTransaction(t);
+    const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
+      id,
+      { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
+      1_000,
+      'matrix@example.test',
+      new Date(t.clock.now()),
+    );
+    return { path: `/api/transactions/${id}/receipts/${receipt.id}` };
+  },
+  'DELETE /api/transactions/:id/receipts/:receiptId': async (t) => {
+    const id = receiptTransaction(t);
+    const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
+      id,
+      { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
+      1_000,
+      'matrix@example.test',
+      new Date(t.clock.now()),
+    );
+    return { path: `/api/transactions/${id}/receipts/${receipt.id}` };
+  },
   'GET /api/merchant-rules': () => ({ path: '/api/merchant-rules' }),
   // Each merchant has one rule: each allowed create names a merchant of its own.
   'POST /api/merchant-rules': async (t) => {
@@ -307,5 +349,6 @@ export function send(
   const m = method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
   const req = t.request[m](path).set(headers);
   if (typeof body === 'string') return req.set('content-type', 'text/csv').send(body);
+  if (Buffer.isBuffer(body)) return req.set('content-type', 'application/octet-stream').send(body);
   return body === undefined ? req : req.send(body as object);
 }

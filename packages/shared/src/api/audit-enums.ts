@@ -18,6 +18,8 @@ export const auditActions = [
   'category.update',
   'merchantRule.create',
   'merchantRule.delete',
+  'receipt.add',
+  'receipt.remove',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

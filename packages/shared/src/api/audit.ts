@@ -22,6 +22,8 @@ const limitSnapshot = z.object({
   code: z.string().optional(),
   archived: z.boolean().optional(),
   merchant: z.string().optional(),
+  /** A receipt's file name. */
+  receipt: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

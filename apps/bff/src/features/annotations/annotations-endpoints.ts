@@ -12,12 +12,20 @@ import {
   merchantRuleCreateSchema,
   merchantRuleListSchema,
   merchantRuleSchema,
+  RECEIPT_MAX_BYTES,
+  receiptListSchema,
+  receiptSchema,
 } from '@card-console/shared/api/annotations';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { z } from 'zod';
 import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { type AnnotationsDeps, createAnnotationsService } from './annotations-service';
+import { createReceiptsService, FILE_NAME_HEADER } from './receipts-service';
+
+/** Receipts being read at once in one process; beyond that an upload waits its turn (503). */
+const UPLOADS_AT_ONCE = 4;
+const receiptParams = { id: resourceIdSchema, receiptId: resourceIdSchema };
 
 const transactionId = { id: resourceIdSchema };
 
@@ -27,7 +35,10 @@ const transactionId = { id: resourceIdSchema };
  */
 export const annotationsFeature = defineFeature(
   'annotations',
-  (deps: AnnotationsDeps) => createAnnotationsService(deps),
+  (deps: AnnotationsDeps) => ({
+    ...createAnnotationsService(deps),
+    receipts: createReceiptsService(deps),
+  }),
   (endpoint) => [
     endpoint({
       method: 'GET',
@@ -53,6 +64,61 @@ export const annotationsFeature = defineFeature(
       body: annotationChangeSchema,
       response: annotationSchema,
       handler: ({ req, services, params, body }) => services.change(who(req), params.id, body),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/transactions/:id/receipts',
+      summary: "A transaction's receipts: name, type, size, who attached them and when",
+      access: everyone,
+      mutation: false,
+      example: '/api/transactions/{transactionId}/receipts',
+      params: transactionId,
+      response: receiptListSchema,
+      handler: async ({ req, services, params }) => ({
+        items: await services.receipts.list(who(req), params.id),
+      }),
+    }),
+    endpoint({
+      method: 'POST',
+      path: '/transactions/:id/receipts',
+      summary:
+        'Attach a receipt (JPEG, PNG, WebP, HEIC or PDF up to 10 MB, decided by its bytes; the name in X-File-Name)',
+      access: everyone,
+      mutation: true,
+      attempted: 'transaction.annotate',
+      example: '/api/transactions/{transactionId}/receipts',
+      params: transactionId,
+      fileBody: { limitBytes: RECEIPT_MAX_BYTES, atOnce: UPLOADS_AT_ONCE },
+      body: z.instanceof(Buffer),
+      response: receiptSchema,
+      status: 201,
+      handler: ({ req, services, params, body }) =>
+        services.receipts.add(who(req), params.id, body, req.get(FILE_NAME_HEADER)),
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/transactions/:id/receipts/:receiptId',
+      summary: 'A receipt’s file: a picture shown inline or a PDF downloaded, never run',
+      access: everyone,
+      mutation: false,
+      example: '/api/transactions/{transactionId}/receipts/{receiptId}',
+      params: receiptParams,
+      response: 'stream',
+      handler: ({ res, services, params }) =>
+        services.receipts.send(res, params.id, params.receiptId),
+    }),
+    endpoint({
+      method: 'DELETE',
+      path: '/transactions/:id/receipts/:receiptId',
+      summary: 'Remove a receipt (not once the transaction is reviewed)',
+      access: everyone,
+      mutation: true,
+      attempted: 'transaction.annotate',
+      example: '/api/transactions/{transactionId}/receipts/{receiptId}',
+      params: receiptParams,
+      response: z.undefined(),
+      handler: ({ req, services, params }) =>
+        services.receipts.remove(who(req), params.id, params.receiptId),
     }),
     endpoint({
       method: 'POST',

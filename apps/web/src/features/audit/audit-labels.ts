@@ -18,6 +18,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'category.update': 'Edit accounting category',
   'merchantRule.create': 'Add merchant rule',
   'merchantRule.delete': 'Remove merchant rule',
+  'receipt.add': 'Attach receipt',
+  'receipt.remove': 'Remove receipt',
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */

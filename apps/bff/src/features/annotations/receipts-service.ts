@@ -1,0 +1,184 @@
+import { RECEIPTS_PER_TRANSACTION, type Receipt } from '@card-console/shared/api/annotations';
+import { create as contentDisposition } from 'content-disposition';
+import type { Response } from 'express';
+import { AppError } from '../../core/app-error';
+import { holdsCardNumber } from '../../platform/security/card-number-ids';
+import type { Who } from '../../platform/sessions/who';
+import { AnnotationConflictError, TooManyReceiptsError } from './annotation-store';
+import type { AnnotationsDeps } from './annotations-service';
+import { inspectReceipt, RECEIPT_TYPES, ReceiptRefusedError, safeFileName } from './receipt-file';
+
+/** The header a file's name comes in, percent-encoded UTF-8 (a header is Latin-1 otherwise). */
+export const FILE_NAME_HEADER = 'x-file-name';
+
+function fileNameOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    throw new AppError(400, 'invalid_request', 'X-File-Name must be percent-encoded UTF-8.');
+  }
+}
+
+const described = (r: Receipt) => `${r.mediaType}, ${r.byteSize} bytes, sha256 ${r.sha256}`;
+
+/**
+ * Receipts: uploaded as a request body whose type is decided from its bytes (never the name or
+ * Content-Type), image metadata removed, stored in the notes' SQL store; served only as an
+ * image or a download that cannot run script. Adding and removing one are changes of the notes:
+ * refused once reviewed, audited.
+ */
+export function createReceiptsService(deps: AnnotationsDeps) {
+  const store = () => deps.transactionIndex.annotations();
+  const ctxOf = (who: Who) => ({
+    requestId: who.requestId,
+    trace: who.trace,
+    role: who.actor.role,
+  });
+  const base = (who: Who, action: 'receipt.add' | 'receipt.remove', transactionId: string) =>
+    ({
+      actor: who.actor.email,
+      role: who.actor.role,
+      action,
+      target: transactionId,
+      requestId: who.requestId,
+    }) as const;
+
+  return {
+    async list(_who: Who, transactionId: string): Promise<Receipt[]> {
+      return (await store()).receipts(transactionId);
+    },
+
+    async add(
+      who: Who,
+      transactionId: string,
+      body: Buffer,
+      rawName: string | undefined,
+    ): Promise<Receipt> {
+      const given = fileNameOf(rawName);
+      if (given !== undefined && holdsCardNumber(given)) {
+        throw new AppError(
+          400,
+          'invalid_request',
+          'A file name must not hold a card number. Rename the file and upload it again.',
+        );
+      }
+      let file: Awaited<ReturnType<typeof inspectReceipt>>;
+      try {
+        file = await inspectReceipt(body);
+      } catch (error) {
+        if (error instanceof ReceiptRefusedError && error.reason === 'type') {
+          throw new AppError(
+            415,
+            'unsupported_file',
+            'Upload a JPEG, PNG, WebP or HEIC picture or a PDF. The file’s contents decide its type, whatever its name.',
+          );
+        }
+        throw new AppError(
+          400,
+          'invalid_body',
+          'The file is damaged and cannot be read as a receipt.',
+        );
+      }
+      // Only a transaction the card service has (a 404 otherwise).
+      const transaction = await deps.upstream.getTransaction(ctxOf(who), transactionId);
+      const sub = transaction.subAccountId ? { subAccountId: transaction.subAccountId } : {};
+      const fileName = safeFileName(given, file.mediaType);
+      try {
+        const { receipt } = await (await store()).addReceipt(
+          transactionId,
+          { fileName, mediaType: file.mediaType, content: file.bytes },
+          RECEIPTS_PER_TRANSACTION,
+          who.actor.email,
+          new Date(deps.clock.now()),
+        );
+        await deps.audit.append({
+          ...base(who, 'receipt.add', transactionId),
+          ...sub,
+          outcome: 'success',
+          after: { receipt: receipt.fileName },
+          detail: described(receipt),
+        });
+        return receipt;
+      } catch (caught) {
+        const error = translateReceiptError(caught);
+        await deps.audit.append({
+          ...base(who, 'receipt.add', transactionId),
+          ...sub,
+          outcome: 'failed',
+          after: { receipt: fileName },
+          detail: error instanceof AppError ? error.code : 'internal_error',
+        });
+        throw error;
+      }
+    },
+
+    /** Writes the receipt as an image or a download; a 404 if that transaction has no such one. */
+    async send(res: Response, transactionId: string, receiptId: string): Promise<void> {
+      const file = await (await store()).receiptFile(transactionId, receiptId);
+      if (!file) throw new AppError(404, 'not_found', 'There is no such receipt.');
+      const image =
+        file.mediaType.startsWith('image/') && Object.hasOwn(RECEIPT_TYPES, file.mediaType);
+      res.status(200).set({
+        'Content-Type': file.mediaType,
+        'Content-Length': String(file.content.length),
+        // Shown as a picture at most; a PDF only as a download. Nothing in it can run.
+        'Content-Disposition': contentDisposition(file.fileName, {
+          type: image ? 'inline' : 'attachment',
+        }),
+        'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
+        'X-Content-Type-Options': 'nosniff',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+        'Cache-Control': 'private, no-store',
+      });
+      res.end(file.content);
+    },
+
+    async remove(who: Who, transactionId: string, receiptId: string): Promise<undefined> {
+      let removed: Receipt | undefined;
+      try {
+        removed = await (await store()).removeReceipt(
+          transactionId,
+          receiptId,
+          who.actor.email,
+          new Date(deps.clock.now()),
+        );
+      } catch (caught) {
+        const error = translateReceiptError(caught);
+        await deps.audit.append({
+          ...base(who, 'receipt.remove', transactionId),
+          outcome: 'failed',
+          detail: error instanceof AppError ? error.code : 'internal_error',
+        });
+        throw error;
+      }
+      if (!removed) throw new AppError(404, 'not_found', 'There is no such receipt.');
+      await deps.audit.append({
+        ...base(who, 'receipt.remove', transactionId),
+        outcome: 'success',
+        before: { receipt: removed.fileName },
+        detail: described(removed),
+      });
+      return undefined;
+    },
+  };
+}
+
+function translateReceiptError(error: unknown): unknown {
+  if (error instanceof TooManyReceiptsError) {
+    return new AppError(
+      409,
+      'too_many_receipts',
+      `A transaction can have at most ${error.limit} receipts. Remove one before adding another.`,
+    );
+  }
+  if (error instanceof AnnotationConflictError) {
+    return new AppError(
+      409,
+      'transaction_reviewed',
+      'This transaction has been reviewed, so its receipts are locked. Reopen it to change them.',
+      { extensions: { current: error.current } },
+    );
+  }
+  return error;
+}

@@ -52,11 +52,12 @@ describe('the router, started before React renders', () => {
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
     expect(router.state.location.search).toEqual({});
     await waitFor(() => expect(reads()).toHaveLength(6));
-    expect(reads().slice(3).map((r) => r.split('?')[0]).sort()).toEqual([
-      '/api/accounting-categories',
-      '/api/index/attention',
-      '/api/index/attention',
-    ]);
+    expect(
+      reads()
+        .slice(3)
+        .map((r) => r.split('?')[0])
+        .sort(),
+    ).toEqual(['/api/accounting-categories', '/api/index/attention', '/api/index/attention']);
   });
 
   it('reads any list the address names, filters and all, as the screen will ask for it', async () => {

@@ -6,7 +6,9 @@ export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Query parameters; undefined values are left out, a list repeats its key. */
   query?: ApiQuery;
+  /** Sent as JSON, or as it is (a string) when `contentType` names its type. */
   body?: unknown;
+  contentType?: string;
   /** A background poll: tells the BFF not to count it as activity. */
   background?: boolean;
   /** What to ask for; JSON unless said otherwise. */
@@ -43,7 +45,8 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
     'X-CSRF': '1',
     Accept: options.accept ?? 'application/json',
   };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.body !== undefined)
+    headers['Content-Type'] = options.contentType ?? 'application/json';
   if (options.background) headers['X-Background'] = '1';
   const url = apiUrl(path, options.query);
   let response: Response;
@@ -55,7 +58,12 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
       headers,
       credentials: 'same-origin',
       cache: 'no-store',
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? null
+          : options.contentType
+            ? String(options.body)
+            : JSON.stringify(options.body),
       signal: options.signal ?? null,
     });
   } catch (cause) {

@@ -5,10 +5,14 @@ import { useCreateAccountingCategory } from '../api/create-accounting-category';
 import { categoryLabel } from '../category-form';
 import { CategoryForm } from './category-form';
 import { CategoryRow } from './category-row';
+import { ChartImport } from './chart-import';
+import { MerchantRulesSection } from './merchant-rules-section';
 
 /**
- * The chart of accounts admins keep: the accounting categories finance books transactions to.
- * Categories are archived rather than deleted, so the transactions that have one keep it.
+ * The chart of accounts admins keep: the accounting categories finance books transactions to,
+ * added one by one or imported from the books' CSV, and the merchant rules that book a
+ * merchant's new transactions. Categories are archived rather than deleted, so the
+ * transactions that have one keep it.
  */
 export function ChartOfAccountsScreen({ categories }: { categories: AccountingCategory[] }) {
   useDocumentTitle('Chart of accounts');
@@ -43,6 +47,9 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
             onResult(`Added ${categoryLabel(category)}.`);
           }}
         />
+      </section>
+      <section className="panel">
+        <ChartImport onResult={onResult} />
       </section>
       {/* Always in the page, so each new result is announced. */}
       <div role="status" aria-live="polite">
@@ -84,6 +91,7 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
           </table>
         </div>
       )}
+      <MerchantRulesSection categories={categories} />
     </section>
   );
 }

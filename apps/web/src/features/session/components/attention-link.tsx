@@ -37,7 +37,8 @@ export default function AttentionLink() {
         className={n === 0 ? 'attention-link done' : 'attention-link'}
         title={about}
       >
-        To review <span className="attention-count">{count(n)}</span>
+        <span className="attention-count">{count(n)}</span>
+        <span className="attention-words"> to review</span>
       </Link>
     </li>
   );

@@ -3,6 +3,7 @@ import { Field } from '../../../components/field';
 import { formatDateTime } from '../../../lib/format';
 import { MAX_MEMO, valuesOf } from '../notes-form';
 import { AccountingCategorySelect } from './accounting-category-select';
+import { MerchantRuleAction } from './merchant-rule-action';
 import { NotesConflict } from './notes-conflict';
 import { NotesSummary } from './notes-summary';
 import { TagsField } from './tags-field';
@@ -12,6 +13,8 @@ interface Props {
   transactionId: string;
   annotation: Annotation;
   categories: AccountingCategory[];
+  /** The transaction's merchant text, for an admin's merchant rule; none without a merchant. */
+  merchant?: string | undefined;
 }
 
 /**
@@ -19,7 +22,7 @@ interface Props {
  * locks them, Reopen unlocks. When someone else saved first (409), what the person typed stays in
  * the form, the notes as they are now are shown beside it, and their change can be applied to those.
  */
-export function NotesEditor({ transactionId, annotation, categories }: Props) {
+export function NotesEditor({ transactionId, annotation, categories, merchant }: Props) {
   const notes = useNotesEditor(transactionId, annotation);
   const { base, draft, errors, conflict, saving, refs, edit } = notes;
   const reviewed = base.review.state === 'reviewed' ? base.review : undefined;
@@ -131,6 +134,13 @@ export function NotesEditor({ transactionId, annotation, categories }: Props) {
         {notes.message ? <p className="notice notes-message">{notes.message}</p> : null}
       </div>
       <LastChange notes={conflict?.current ?? base} />
+      {merchant && base.categoryId && !conflict ? (
+        <MerchantRuleAction
+          merchant={merchant}
+          categoryId={base.categoryId}
+          categories={categories}
+        />
+      ) : null}
     </section>
   );
 }

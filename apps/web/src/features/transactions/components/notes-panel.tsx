@@ -9,7 +9,14 @@ import { NotesEditor } from './notes-editor';
  * The transaction's notes, beside its details. Loaded on their own: when the notes cannot be
  * read, the transaction still shows, and this panel says why with a Retry.
  */
-export function NotesPanel({ transactionId }: { transactionId: string }) {
+export function NotesPanel({
+  transactionId,
+  merchant,
+}: {
+  transactionId: string;
+  /** The merchant's text, for an admin's "Always book … to …". */
+  merchant?: string | undefined;
+}) {
   const notes = useQuery(annotationQueryOptions(transactionId));
   const categories = useQuery(accountingCategoriesQueryOptions());
   // A failed refresh keeps the notes shown (and anything typed in them); only a first load fails.
@@ -43,6 +50,7 @@ export function NotesPanel({ transactionId }: { transactionId: string }) {
       transactionId={transactionId}
       annotation={notes.data}
       categories={categories.data}
+      merchant={merchant}
     />
   );
 }

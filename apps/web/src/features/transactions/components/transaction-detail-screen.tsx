@@ -87,7 +87,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
           </dl>
         </div>
       </div>
-      <NotesPanel transactionId={t.id} />
+      <NotesPanel transactionId={t.id} merchant={t.merchant?.description} />
     </section>
   );
 }

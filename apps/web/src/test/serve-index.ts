@@ -1,7 +1,8 @@
 // A BFF transaction index for the web tests: the screen's requests are checked against the
 // BFF's own query schema, then answered over the given rows as the index documents it (every
-// member narrows, a list means any of them, amounts are sizes, `to` included), paged by an
-// offset cursor, with the whole set's count and sums.
+// member narrows, a list means any of them, amounts are sizes, `to` included, notes filters by
+// review, accounting category or none, and tag in any case), paged by an offset cursor, with the
+// whole set's count and sums.
 import {
   type CategoryCatalog,
   type IndexAnswer,
@@ -15,12 +16,12 @@ import { HttpResponse, http } from 'msw';
 import { transaction } from './fixtures';
 import { server } from './server';
 
-/** A transaction of the index: the card service's row and the sub account it belongs to. */
+/** A transaction of the index: the card service's row, the sub account it belongs to, its notes. */
 export function indexRow(
-  overrides: Partial<Transaction> & { subAccountId?: string } = {},
+  overrides: Partial<Transaction> & Pick<Partial<IndexTransaction>, 'subAccountId' | 'notes'> = {},
 ): IndexTransaction {
-  const { subAccountId = 'sa_ops', ...rest } = overrides;
-  return { ...transaction(rest), subAccountId };
+  const { subAccountId = 'sa_ops', notes, ...rest } = overrides;
+  return { ...transaction(rest), subAccountId, ...(notes ? { notes } : {}) };
 }
 
 /** The query string as the BFF reads it: a repeated key is a list. */
@@ -80,7 +81,13 @@ function matches(t: IndexTransaction, q: Filter): boolean {
       );
     });
   const words = q.q?.trim().toLowerCase();
+  const notes = t.notes;
+  const tagKeys = new Set(notes?.tags.map((tag) => tag.toLowerCase()));
   return (
+    (q.review === undefined || (q.review === 'reviewed') === Boolean(notes?.reviewed)) &&
+    (q.account === undefined ||
+      q.account.some((a) => (a === 'none' ? !notes?.categoryId : notes?.categoryId === a))) &&
+    (q.tag === undefined || q.tag.some((tag) => tagKeys.has(tag.toLowerCase()))) &&
     any(q.subAccountId, t.subAccountId) &&
     any(q.status, t.status) &&
     any(q.cardId, t.cardId) &&

@@ -46,7 +46,12 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
             onClick={() => onChange(pressed ? datesAndOrder(search) : presetSearch(search, preset))}
           >
             {preset.label}
-            {n === undefined ? null : <span className="preset-count">{count(n)}</span>}
+            {n === undefined ? null : (
+              <>
+                {' '}
+                <span className="preset-count">{count(n)}</span>
+              </>
+            )}
           </button>
         );
       })}

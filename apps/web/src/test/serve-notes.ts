@@ -1,0 +1,98 @@
+// The BFF's month close for the web tests: bulk changes of notes applied to the index's rows
+// in place (so the lists served by `serveIndex` over the same rows show them), as the BFF
+// documents them, and what still needs attention counted over the same rows.
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
+import {
+  type Annotation,
+  type BulkNotesResult,
+  bulkNotesChangeSchema,
+} from '@card-console/shared/api/annotations';
+import {
+  type Attention,
+  attentionQuerySchema,
+  type IndexTransaction,
+} from '@card-console/shared/api/transaction-index';
+import { HttpResponse, http } from 'msw';
+import { annotation } from './fixtures';
+import { queryOf } from './serve-index';
+import { quietAttention, server } from './server';
+
+const noNotes = { memo: '', categoryId: null, tags: [], reviewed: false };
+
+/**
+ * POST /api/transactions/annotations over `rows`: the body checked with the BFF's schema; a
+ * reviewed row takes no category or tag unless the change reopens it, a row would-be past
+ * MAX_TAGS is skipped, a row not among `rows` is not found.
+ */
+export function serveBulkNotes(rows: IndexTransaction[]) {
+  server.use(
+    http.post('/api/transactions/annotations', async ({ request }) => {
+      const body = bulkNotesChangeSchema.parse(await request.json());
+      const result: BulkNotesResult = { changed: [], skipped: [] };
+      for (const item of body.items) {
+        const row = rows.find((r) => r.id === item.id && r.subAccountId === item.subAccountId);
+        if (!row) {
+          result.skipped.push({ transactionId: item.id, reason: 'not_found' });
+          continue;
+        }
+        const notes = row.notes ?? noNotes;
+        const touches = body.categoryId !== undefined || body.addTags !== undefined;
+        if (notes.reviewed && touches && body.reviewed !== false) {
+          result.skipped.push({ transactionId: row.id, reason: 'reviewed' });
+          continue;
+        }
+        const tags = distinctTags([...notes.tags, ...(body.addTags ?? [])]);
+        if (tags.length > MAX_TAGS) {
+          result.skipped.push({ transactionId: row.id, reason: 'too_many_tags' });
+          continue;
+        }
+        row.notes = {
+          memo: notes.memo,
+          categoryId: body.categoryId === undefined ? notes.categoryId : body.categoryId,
+          tags,
+          reviewed: body.reviewed ?? notes.reviewed,
+        };
+        result.changed.push(annotationOf(row));
+      }
+      return HttpResponse.json(result);
+    }),
+  );
+}
+
+function annotationOf(row: IndexTransaction): Annotation {
+  const notes = row.notes ?? noNotes;
+  return annotation({
+    transactionId: row.id,
+    memo: notes.memo,
+    categoryId: notes.categoryId,
+    tags: notes.tags,
+    review: notes.reviewed
+      ? { state: 'reviewed', by: 'finance@example.test', at: '2026-03-06T09:00:00.000Z' }
+      : { state: 'unreviewed' },
+    version: 1,
+  });
+}
+
+/** GET /api/index/attention counted over `rows` as the list's own filters count them. */
+export function serveAttention(rows: IndexTransaction[]) {
+  server.use(
+    http.get('/api/index/attention', ({ request }) => {
+      const q = attentionQuerySchema.parse(queryOf(request.url));
+      const inPeriod = rows.filter((t) => {
+        const at = Date.parse(t.date);
+        return (q.from === undefined || at >= q.from) && (q.to === undefined || at <= q.to);
+      });
+      const tally = (kept: IndexTransaction[]) => ({
+        count: kept.length,
+        debitCents: kept.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
+      });
+      return HttpResponse.json(
+        quietAttention({
+          unreviewed: tally(inPeriod.filter((t) => !t.notes?.reviewed)),
+          uncategorized: tally(inPeriod.filter((t) => !t.notes?.categoryId)),
+          declined: tally(inPeriod.filter((t) => t.status === 'declined')),
+        } satisfies Partial<Attention>),
+      );
+    }),
+  );
+}

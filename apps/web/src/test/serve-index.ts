@@ -24,6 +24,21 @@ export function indexRow(
   return { ...transaction(rest), subAccountId, ...(notes ? { notes } : {}) };
 }
 
+type ListNotes = NonNullable<IndexTransaction['notes']>;
+
+/** A row's notes as the list carries them: none written, unless overridden. */
+export function listNotes(overrides: Partial<ListNotes> = {}): ListNotes {
+  // Asserted: what the list adds about receipts plays no part in these tests.
+  return {
+    memo: '',
+    categoryId: null,
+    tags: [],
+    reviewed: false,
+    receipts: 0,
+    ...overrides,
+  } as ListNotes;
+}
+
 /** The query string as the BFF reads it: a repeated key is a list. */
 export function queryOf(url: string): Record<string, string | string[]> {
   const params = new URL(url).searchParams;

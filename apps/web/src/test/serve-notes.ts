@@ -14,10 +14,10 @@ import {
 } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
 import { annotation } from './fixtures';
-import { queryOf } from './serve-index';
+import { listNotes, queryOf } from './serve-index';
 import { quietAttention, server } from './server';
 
-const noNotes = { memo: '', categoryId: null, tags: [], reviewed: false };
+const noNotes = listNotes();
 
 /**
  * POST /api/transactions/annotations over `rows`: the body checked with the BFF's schema; a
@@ -47,7 +47,7 @@ export function serveBulkNotes(rows: IndexTransaction[]) {
           continue;
         }
         row.notes = {
-          memo: notes.memo,
+          ...notes,
           categoryId: body.categoryId === undefined ? notes.categoryId : body.categoryId,
           tags,
           reviewed: body.reviewed ?? notes.reviewed,

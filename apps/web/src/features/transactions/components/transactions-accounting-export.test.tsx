@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { indexRow, parseExportQuery, serveIndex } from '../../../test/serve-index';
+import { indexRow, listNotes, parseExportQuery, serveIndex } from '../../../test/serve-index';
 import { requestsTo, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
@@ -34,7 +34,9 @@ beforeEach(() => {
     ),
   );
   serveIndex([
-    indexRow({ notes: { memo: '', categoryId: 'cat_meals', tags: ['trip'], reviewed: true } }),
+    indexRow({
+      notes: listNotes({ memo: '', categoryId: 'cat_meals', tags: ['trip'], reviewed: true }),
+    }),
   ]);
   createObjectURL = vi.fn(() => 'blob:mock');
   Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });

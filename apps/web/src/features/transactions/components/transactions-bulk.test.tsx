@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { accountingCategories, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { indexRow, serveIndex } from '../../../test/serve-index';
+import { indexRow, listNotes, serveIndex } from '../../../test/serve-index';
 import { serveAttention, serveBulkNotes } from '../../../test/serve-notes';
 import { apiError, requestsTo, server } from '../../../test/server';
 
@@ -21,7 +21,7 @@ function rows() {
       id: 'tx_5',
       date: day(5),
       description: 'Team lunch',
-      notes: { memo: '', categoryId: 'cat_meals', tags: [], reviewed: true },
+      notes: listNotes({ memo: '', categoryId: 'cat_meals', tags: [], reviewed: true }),
     }),
   ];
 }

@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { accountingCategories, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { indexRow, queryOf, serveIndex } from '../../../test/serve-index';
+import { indexRow, listNotes, queryOf, serveIndex } from '../../../test/serve-index';
 import { serveAttention } from '../../../test/serve-notes';
 import { requestsTo, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
@@ -16,12 +16,12 @@ const lastListQuery = () => queryOf(requestsTo(LIST).at(-1)?.url ?? 'http://x/')
 function rows() {
   return [
     indexRow({
-      notes: {
+      notes: listNotes({
         memo: 'Team coffee for the offsite',
         categoryId: 'cat_meals',
         tags: ['offsite'],
         reviewed: true,
-      },
+      }),
     }),
     indexRow({
       id: 'tx_2',
@@ -37,7 +37,7 @@ function rows() {
       date: '2026-03-04T12:00:00.000Z',
       description: 'Design tool',
       amountCents: -30_000,
-      notes: { memo: '', categoryId: 'cat_travel', tags: ['Q3'], reviewed: false },
+      notes: listNotes({ memo: '', categoryId: 'cat_travel', tags: ['Q3'], reviewed: false }),
     }),
     indexRow({
       id: 'tx_4',

@@ -37,8 +37,8 @@ export default function AttentionLink() {
         className={n === 0 ? 'attention-link done' : 'attention-link'}
         title={about}
       >
-        <span className="attention-count">{count(n)}</span>
-        <span className="attention-words"> to review</span>
+        <span className="attention-count">{count(n)}</span>{' '}
+        <span className="attention-words">to review</span>
       </Link>
     </li>
   );

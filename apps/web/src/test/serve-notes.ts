@@ -1,11 +1,13 @@
 // The BFF's month close for the web tests: bulk changes of notes applied to the index's rows
 // in place (so the lists served by `serveIndex` over the same rows show them), as the BFF
-// documents them, and what still needs attention counted over the same rows.
+// documents them, what still needs attention counted over the same rows, and merchant rules.
 import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
 import {
   type Annotation,
   type BulkNotesResult,
   bulkNotesChangeSchema,
+  type MerchantRule,
+  merchantRuleCreateSchema,
 } from '@card-console/shared/api/annotations';
 import {
   type Attention,
@@ -13,9 +15,9 @@ import {
   type IndexTransaction,
 } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
-import { annotation } from './fixtures';
+import { accountingCategories, annotation } from './fixtures';
 import { listNotes, queryOf } from './serve-index';
-import { quietAttention, server } from './server';
+import { apiError, quietAttention, server } from './server';
 
 const noNotes = listNotes();
 
@@ -93,6 +95,39 @@ export function serveAttention(rows: IndexTransaction[]) {
           declined: tally(inPeriod.filter((t) => t.status === 'declined')),
         } satisfies Partial<Attention>),
       );
+    }),
+  );
+}
+
+/** The BFF's merchant rules, and the chart they book to: one rule per merchant whatever its case (409 otherwise). */
+export function serveRules(start: MerchantRule[] = []) {
+  let items = [...start];
+  server.use(
+    http.get('/api/accounting-categories', () =>
+      HttpResponse.json({ items: accountingCategories }),
+    ),
+    http.get('/api/merchant-rules', () => HttpResponse.json({ items })),
+    http.post('/api/merchant-rules', async ({ request }) => {
+      const body = merchantRuleCreateSchema.parse(await request.json());
+      if (items.some((r) => r.merchant.toLowerCase() === body.merchant.toLowerCase())) {
+        return apiError(
+          409,
+          'merchant_rule_exists',
+          'This merchant already has a rule. Remove it first to book the merchant elsewhere.',
+        );
+      }
+      const rule = {
+        id: `rule_${items.length + 1}`,
+        ...body,
+        createdBy: 'admin@example.test',
+        createdAt: '2026-03-06T09:00:00.000Z',
+      };
+      items = [...items, rule];
+      return HttpResponse.json(rule, { status: 201 });
+    }),
+    http.delete('/api/merchant-rules/:id', ({ params }) => {
+      items = items.filter((r) => r.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
     }),
   );
 }

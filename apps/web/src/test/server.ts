@@ -18,11 +18,12 @@ import { annotation } from './fixtures';
  * the index for its cards' money on every screen that shows it: by default the index knows
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes and the chart of accounts: by default it has none
- * and the chart is empty. The navigation asks what the month close still needs: nothing, by
- * default.
+ * and the chart is empty, as are its merchant rules. The navigation asks what the month close
+ * still needs: nothing, by default.
  */
 export const server = setupServer(
   http.get('/api/index/attention', () => HttpResponse.json(quietAttention())),
+  http.get('/api/merchant-rules', () => HttpResponse.json({ items: [] })),
   http.get('/api/transactions/:id/annotation', ({ params }) =>
     HttpResponse.json(annotation({ transactionId: String(params.id) })),
   ),

@@ -1,0 +1,230 @@
+// The month close in real Chromium against the product as `pnpm start` runs it (demo mode), at
+// 1280×800 and 390×844: the demo admin adds an accounting category on the Chart of accounts,
+// opens last month's unreviewed transactions, books several to it and marks them reviewed in
+// one go each, finds exactly those under that category, and exports them as QuickBooks Online's
+// bank CSV. Every screen is checked with axe and saved as a screenshot. What the screen shows
+// is checked against the BFF's own answers.
+
+import { readFileSync } from 'node:fs';
+import type { AccountingCategoryList } from '@card-console/shared/api/annotations';
+import type { IndexAnswer, IndexTransaction } from '@card-console/shared/api/transaction-index';
+import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
+import { centsToDollarInput } from '@card-console/shared/money';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodDays } from '../src/features/transactions/periods';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
+import { freshTotp } from './support/totp';
+
+const ZONE = 'America/New_York';
+/** How many of last month's unreviewed transactions each run books and reviews. */
+const CHOSEN = 4;
+let product: Running;
+let browser: Browser;
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  const response = await page.request.get(path, { headers: { 'X-CSRF': '1' } });
+  expect(response.status(), path).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** "MM/DD/YYYY" of an instant in the person's zone, as QuickBooks Online reads a date. */
+function usDate(iso: string): string {
+  const [year, month, day] = instantToIsoDay(Date.parse(iso), ZONE).split('-');
+  return `${month}/${day}/${year}`;
+}
+
+const sizes = [
+  [1280, 800],
+  [390, 844],
+] as const;
+
+describe.each(sizes)('at %i×%i, the month close', (width, height) => {
+  let page: Page;
+  let problems: string[];
+  const code = `98${width}`;
+  const name = `Month close check ${width}`;
+  let categoryId = '';
+  const chosen: string[] = [];
+
+  beforeAll(async () => {
+    ({ page, problems } = await newPage(browser, product.url, {
+      timezoneId: ZONE,
+      viewport: { width, height },
+    }));
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill('admin@demo.test');
+    await page.getByLabel('Second-factor code').waitFor();
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+  }, 120_000);
+  afterAll(async () => page?.context().close());
+
+  async function expectAccessible(step: string) {
+    await screenshot(page, `month-close-${step}-${width}`);
+    expect(await seriousA11yViolations(page), step).toEqual([]);
+    expect(problems, step).toEqual([]);
+  }
+
+  /** On a phone the notes' filters fold under "Filters". */
+  async function unfold() {
+    const toggle = page.getByRole('button', { name: /^Filters/ });
+    if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') {
+      await toggle.click();
+    }
+  }
+
+  const bar = () => page.getByRole('region', { name: /selected$/ });
+  const listRows = () => page.locator('.transactions-table tbody tr');
+  const summary = () => page.locator('.summary-figures').textContent();
+
+  it('the admin adds an accounting category on the Chart of accounts', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Chart of accounts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Chart of accounts' }).waitFor();
+    await page.getByRole('table', { name: 'Accounting categories' }).waitFor();
+    const form = page.getByRole('form', { name: 'Add category' });
+    await form.getByLabel('Code').fill(code);
+    await form.getByLabel('Name').fill(name);
+    await form.getByRole('button', { name: 'Add category' }).click();
+    await page.getByText(`Added ${code} ${name}.`).waitFor();
+    await page.getByRole('row', { name: new RegExp(`${code} ${name}`) }).waitFor();
+    const chart = await api<AccountingCategoryList>(page, '/api/accounting-categories');
+    categoryId = chart.items.find((c) => c.code === code)?.id ?? '';
+    expect(categoryId).not.toBe('');
+    await page.getByRole('region', { name: 'Merchant rules' }).waitFor();
+    await expectAccessible('chart-of-accounts');
+  });
+
+  it("opens last month's unreviewed, books several to it at once and marks them reviewed", async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Transactions', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+    await page.getByLabel('Period').selectOption('last-month');
+    await page.getByText(/^Updated /).waitFor({ timeout: 60_000 });
+    const preset = page
+      .getByRole('group', { name: 'Needs attention' })
+      .getByRole('button', { name: /^Unreviewed \d/ });
+    await preset.waitFor();
+    await preset.click();
+    await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('period')).toBe('last-month');
+    // The preset's count is the list's.
+    const count = /^Unreviewed ([\d,]+)$/.exec((await preset.textContent()) ?? '')?.[1] ?? '';
+    await expect.poll(summary).toContain(`${count} transaction`);
+    await listRows().nth(CHOSEN).waitFor();
+    await expectAccessible('unreviewed-last-month');
+
+    // Several rows, by their checkboxes (the keyboard for one of them).
+    for (let i = 0; i < CHOSEN; i++) {
+      const box = listRows().nth(i).getByRole('checkbox');
+      if (i === 0) {
+        await box.focus();
+        await page.keyboard.press('Space');
+      } else await box.check();
+      const href = await listRows().nth(i).locator('td.col-description a').getAttribute('href');
+      chosen.push(decodeURIComponent(href?.split('/transactions/')[1]?.split('?')[0] ?? ''));
+    }
+    await bar().getByText(`${CHOSEN} selected`).waitFor();
+
+    await bar()
+      .getByLabel('Accounting category')
+      .selectOption({ label: `${code} ${name}` });
+    await bar().getByRole('button', { name: 'Set category' }).click();
+    await page.getByText(`Booked to ${code} ${name}: ${CHOSEN} changed.`).waitFor();
+    // The rows show their new code; they are still unreviewed, so still in the list.
+    for (let i = 0; i < CHOSEN; i++) {
+      await expect
+        .poll(() => listRows().nth(i).locator('td.col-notes').textContent())
+        .toContain(code);
+    }
+    await expectAccessible('selection-booked');
+
+    await bar().getByRole('button', { name: 'Mark reviewed' }).click();
+    await page.getByText(`Marked reviewed: ${CHOSEN} changed.`).waitFor();
+    // Reviewed, they leave the list of the unreviewed, and the selection with them.
+    await bar().waitFor({ state: 'detached' });
+    const ids = await listRows()
+      .locator('td.col-description a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    for (const id of chosen)
+      expect(ids.some((href) => href.includes(`/transactions/${id}?`))).toBe(false);
+    await expectAccessible('marked-reviewed');
+  });
+
+  it('the list of that category holds exactly those, reviewed', async () => {
+    // Back to every review state: the pressed preset clears its own filter.
+    await page
+      .getByRole('group', { name: 'Needs attention' })
+      .getByRole('button', { name: /^Unreviewed/ })
+      .click();
+    await page.waitForURL((url) => !url.searchParams.has('review'));
+    await unfold();
+    await page
+      .locator('.transactions-filters')
+      .getByLabel('Accounting category')
+      .selectOption({ label: `${code} ${name}` });
+    await page.waitForURL((url) => url.searchParams.has('account'));
+    await expect.poll(summary).toContain(`${CHOSEN} transactions`);
+    await expect.poll(() => listRows().count()).toBe(CHOSEN);
+    const shown = await listRows()
+      .locator('td.col-description a')
+      .evaluateAll((links) =>
+        links.map((a) =>
+          decodeURIComponent(
+            (a.getAttribute('href') ?? '').split('/transactions/')[1]?.split('?')[0] ?? '',
+          ),
+        ),
+      );
+    expect(shown.sort()).toEqual([...chosen].sort());
+    for (const notes of await listRows().locator('td.col-notes').allTextContents()) {
+      expect(notes).toContain(`Accounting category ${code}`);
+      expect(notes).toContain('Reviewed');
+    }
+    await page.getByText(`Accounting category: ${code} ${name}`).waitFor();
+    await expectAccessible('booked-and-reviewed');
+  });
+
+  it("exports them as QuickBooks Online's bank CSV: Date,Description,Amount, US dates, signed amounts", async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'QuickBooks CSV' }).click();
+    const file = await (await download).path();
+    const text = readFileSync(file, 'utf8');
+    expect(text.split(/\r?\n/)[0]).toBe('Date,Description,Amount');
+    const [, ...rows] = parseCsv(text).filter((r) => r.length > 1);
+
+    // What the BFF's index holds for that category over last month, in the list's order.
+    const days = periodDays('last-month', instantToIsoDay(Date.now(), ZONE));
+    const bounds = dayRangeToBounds(days.from, days.to, ZONE);
+    const answer = await api<IndexAnswer>(
+      page,
+      `/api/index/transactions?account=${encodeURIComponent(categoryId)}&from=${bounds.from}&to=${bounds.to}`,
+    );
+    const want: IndexTransaction[] = answer.items;
+    expect(want.map((t) => t.id).sort()).toEqual([...chosen].sort());
+    expect(rows).toEqual(
+      want.map((t) => [
+        usDate(t.date),
+        t.merchant?.description ?? t.description,
+        centsToDollarInput(t.amountCents),
+      ]),
+    );
+    for (const [date, , amount] of rows) {
+      expect(date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+      expect(amount).toMatch(/^-?\d+\.\d{2}$/);
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -38,13 +38,13 @@ export function datesAndOrder(search: TransactionsSearch): TransactionsSearch {
 
 /** Is the list exactly the preset's (so its count is the preset's)? */
 export function isPreset(search: TransactionsSearch, preset: ClosePreset): boolean {
-  const wanted = presetSearch(search, preset);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return (
     search.subAccountId === undefined &&
-    filterCount(search) === filterCount(wanted) &&
-    JSON.stringify(
-      Object.entries(preset.filter).map(([k]) => search[k as keyof TransactionsSearch]),
-    ) === JSON.stringify(Object.values(preset.filter))
+    filterCount(search) === filterCount(presetSearch(search, preset)) &&
+    Object.entries(preset.filter).every(([key, value]) =>
+      same(search[key as keyof TransactionsSearch], value),
+    )
   );
 }
 

@@ -1,7 +1,6 @@
 import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
 import { formatDate } from '../../../lib/format';
 import { monthCloseDays } from '../../transactions';
 import { attentionQueryOptions } from '../../transactions/api/get-attention';
@@ -15,11 +14,10 @@ const count = (n: number) => n.toLocaleString('en-US');
  * Loaded after the first screen, outside the first download; says nothing when it cannot load.
  */
 export default function AttentionLink() {
-  const { days, bounds } = useMemo(() => {
-    const zone = localTimeZone();
-    const closing = monthCloseDays(instantToIsoDay(Date.now(), zone));
-    return { days: closing, bounds: dayRangeToBounds(closing.from, closing.to, zone) };
-  }, []);
+  // Worked out on each render: a tab left open overnight counts the new day's period.
+  const zone = localTimeZone();
+  const days = monthCloseDays(instantToIsoDay(Date.now(), zone));
+  const bounds = dayRangeToBounds(days.from, days.to, zone);
   const attention = useQuery(
     attentionQueryOptions({ from: String(bounds.from), to: String(bounds.to) }),
   );

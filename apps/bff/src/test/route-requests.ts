@@ -223,6 +223,9 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
   'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
+  'GET /api/index/transactions/receipts.zip': (t) => ({
+    path: `/api/index/transactions/receipts.zip?subAccountId=${exampleIds(t).subAccountId}&status=declined`,
+  }),
   'GET /api/index/attention': (t) => ({
     path: `/api/index/attention?from=${t.clock.now() - 30 * 86_400_000}`,
   }),

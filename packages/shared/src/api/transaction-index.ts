@@ -67,6 +67,8 @@ const indexFilterShape = {
   account: repeatable(z.union([z.literal('none'), resourceIdSchema]), 100).optional(),
   /** Tags, any of them, whatever their case. */
   tag: repeatable(tagSchema, 20).optional(),
+  /** With a receipt attached, or without any. */
+  receipt: z.enum(['attached', 'missing']).optional(),
 };
 
 type IndexFilterShape = { from?: number; to?: number; minCents?: number; maxCents?: number };
@@ -132,6 +134,8 @@ export const indexNotesSchema = z.object({
   categoryId: z.string().nullable(),
   tags: z.array(z.string()),
   reviewed: z.boolean(),
+  /** How many receipts are attached. */
+  receipts: z.number().int().nonnegative(),
 });
 export const indexTransactionSchema = transactionSchema.extend({
   subAccountId: z.string(),
@@ -286,21 +290,28 @@ export type IndexCardList = z.infer<typeof indexCardListSchema>;
 
 /**
  * GET /api/index/attention: what the month close still needs, over every sub account and the
- * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds): transactions
- * not reviewed, booked to no accounting category, and declined. Each is a filter of the list
- * (`review=unreviewed`, `account=none`, `status=declined`).
+ * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds): spend at or
+ * above a size without a receipt, transactions not reviewed, booked to no accounting category,
+ * and declined. Each is a filter of the list (`receipt=missing` with the spend statuses and
+ * `minCents`, `review=unreviewed`, `account=none`, `status=declined`).
  */
 export const attentionQuerySchema = boundsInOrder(
   z.strictObject({
     from: unixMsStringSchema.optional(),
     to: unixMsStringSchema.optional(),
+    /** Money moved at or above this size needs a receipt (default $75). */
+    receiptFromCents: centsStringSchema.optional(),
   }),
 );
+/** Spend at or above this needs a receipt unless said otherwise (a common expense policy). */
+export const RECEIPT_FROM_CENTS_DEFAULT = 7_500;
 const attentionCountSchema = z.object({
   count: z.number().int().nonnegative(),
   debitCents: z.number().int().nonnegative(),
 });
 export const attentionSchema = z.object({
+  /** Money moved (the spend statuses) at or above `receiptFromCents`, with no receipt. */
+  missingReceipt: attentionCountSchema.extend({ fromCents: z.number().int().nonnegative() }),
   unreviewed: attentionCountSchema,
   uncategorized: attentionCountSchema,
   declined: attentionCountSchema,

@@ -3,7 +3,7 @@
 // compares the version the person saw with the row's, under the row's lock: two people saving
 // from the same view never both succeed, and what the second one typed comes back to them with
 // the notes as they now are.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type {
   AccountingCategory,
   AccountingCategoryCreate,
@@ -95,6 +95,13 @@ interface CategoryRow {
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+
+/**
+ * A new id: 128 random bits in base64url. Not a hex UUID: ids travel in paths, where a run of
+ * 13 or more digits reads as a card number and is refused, and a hex UUID holds one about once
+ * in a few hundred; in base64url's 64 letters such a run practically never happens.
+ */
+export const newId = () => randomBytes(16).toString('base64url');
 
 /** The notes of a transaction nobody has annotated. */
 export function emptyAnnotation(transactionId: string): Annotation {
@@ -203,7 +210,7 @@ export class AnnotationStore {
       const [row] = await this.engine.query<CategoryRow>(
         `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
          VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
-        [randomUUID(), input.code, input.name, at.toISOString()],
+        [newId(), input.code, input.name, at.toISOString()],
       );
       return categoryOf(row as CategoryRow);
     } catch (error) {
@@ -256,7 +263,7 @@ export class AnnotationStore {
           : await tx.query<CategoryRow>(
               `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
                VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
-              [randomUUID(), row.code, row.name, at.toISOString()],
+              [newId(), row.code, row.name, at.toISOString()],
             );
         const after = categoryOf(saved as CategoryRow);
         byCode.set(after.code.toLowerCase(), after);
@@ -315,7 +322,7 @@ export class AnnotationStore {
         const [row] = await tx.query<RuleRow>(
           `INSERT INTO merchant_rule (id, merchant, category_id, created_by, created_at)
            VALUES ($1, $2, $3, $4, $5) RETURNING ${RULE_COLUMNS}`,
-          [randomUUID(), input.merchant, input.categoryId, actor, at.toISOString()],
+          [newId(), input.merchant, input.categoryId, actor, at.toISOString()],
         );
         return ruleOf(row as RuleRow);
       });
@@ -412,6 +419,17 @@ export class AnnotationStore {
     return row && { ...receiptOf(row), content: Buffer.from(row.content) };
   }
 
+  /** The receipts of these transactions, without their bytes, by transaction then upload. */
+  async receiptsOf(transactionIds: readonly string[]): Promise<Receipt[]> {
+    if (transactionIds.length === 0) return [];
+    const rows = await this.engine.query<ReceiptRow>(
+      `SELECT ${RECEIPT_COLUMNS} FROM transaction_receipt
+        WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id, uploaded_at, id`,
+      [transactionIds],
+    );
+    return rows.map(receiptOf);
+  }
+
   /** How many receipts each of these transactions has (those with none are left out). */
   async receiptCounts(transactionIds: readonly string[]): Promise<Map<string, number>> {
     if (transactionIds.length === 0) return new Map();
@@ -451,7 +469,7 @@ export class AnnotationStore {
            (id, transaction_id, file_name, media_type, byte_size, sha256, content, uploaded_by, uploaded_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RECEIPT_COLUMNS}`,
         [
-          randomUUID(),
+          newId(),
           transactionId,
           file.fileName,
           file.mediaType,

@@ -4,7 +4,7 @@ import {
   annotationSchema,
 } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import { indexAnswerSchema, SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -305,6 +305,7 @@ describe('notes in the transactions list and its export', () => {
       categoryId: audit.id,
       tags: ['Close-Nov'],
       reviewed: true,
+      receipts: 0,
     });
     const ids = async (query: string) =>
       indexAnswerSchema.parse((await ask(query)).body).items.map((x) => x.id);
@@ -324,11 +325,12 @@ describe('notes in the transactions list and its export', () => {
     expect(csv.status).toBe(200);
     const [header, row] = parseCsv(csv.text).filter((r) => r.length > 1);
     const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
-    expect(header?.slice(-7)).toEqual([
+    expect(header?.slice(-8)).toEqual([
       'account code',
       'accounting category',
       'memo',
       'tags',
+      'receipts',
       'review',
       'reviewed by',
       'reviewed at',
@@ -568,6 +570,12 @@ describe('what the month close still needs', () => {
       count: s.count,
       debitCents: s.debitCents,
     });
+    const spend = SPEND_STATUSES.map((x) => `status=${x}`).join('&');
+    expect(res.body.missingReceipt).toEqual({
+      ...pick(await list(`receipt=missing&minCents=7500&${spend}`)),
+      fromCents: 7500,
+    });
+    expect(res.body.missingReceipt.count).toBeGreaterThan(0);
     expect(res.body.unreviewed).toEqual(pick(await list('review=unreviewed')));
     expect(res.body.uncategorized).toEqual(pick(await list('account=none')));
     expect(res.body.declined).toEqual(pick(await list('status=declined')));

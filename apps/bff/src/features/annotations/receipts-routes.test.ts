@@ -5,9 +5,11 @@
 import http from 'node:http';
 import { receiptListSchema, receiptSchema } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
+import { unzip } from '../../test/zip';
 
 let t: TestApp;
 let finance: TestSession;
@@ -309,4 +311,57 @@ describe('floods of uploads', () => {
       await app.close();
     }
   });
+});
+
+describe("the period's receipts as one ZIP", () => {
+  it('holds the receipts of exactly the filtered rows, in their order, named by day, merchant and amount', async () => {
+    const ask = (query: string) =>
+      t.request.get(`/api/index/transactions${query}`).set(finance.headers());
+    let body = indexAnswerSchema.parse((await ask('?limit=200')).body);
+    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      body = indexAnswerSchema.parse((await ask('?limit=200')).body);
+    }
+    const rows = body.items.filter((x) => x.notes === undefined).slice(0, 3);
+    const [a, b, c] = rows;
+    if (!a || !b || !c) throw new Error('too few rows');
+    const tag = 'zip-test';
+    await t.request
+      .post('/api/transactions/annotations')
+      .set(finance.headers())
+      .send({
+        items: rows.map((x) => ({ subAccountId: x.subAccountId, id: x.id })),
+        addTags: [tag],
+      });
+    await upload(a.id, pdfReceipt(), { name: 'first.pdf' });
+    t.clock.advance(1_000);
+    await upload(a.id, pngWithGps(), { name: 'second.png' });
+    await upload(c.id, jpegWithGps(), { name: 'third.jpg' });
+    // b has none; a receipt of a row outside the filter stays out.
+    let outside = freshTransactionId();
+    while (rows.some((x) => x.id === outside)) outside = freshTransactionId();
+    await upload(outside, pdfReceipt());
+
+    const res = await t.request
+      .get(`/api/index/transactions/receipts.zip?tag=${tag}&tz=UTC`)
+      .set(finance.headers())
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=receipts_.*\.zip$/);
+    const entries = await unzip(res.body as Buffer);
+    const name = (x: typeof a, ext: string) =>
+      `${x.date.slice(0, 10)} ${(x.merchant?.description ?? x.description)
+        .replace(/[/\\:*?"<>|]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()} ${(x.amountCents / 100).toFixed(2)}.${ext}`;
+    expect(entries.map((e) => e.name)).toEqual([name(a, 'pdf'), name(a, 'png'), name(c, 'jpg')]);
+    expect(entries[0]?.content).toEqual(pdfReceipt());
+    expect(entries[2]?.content.includes(Buffer.from('GPS'))).toBe(false);
+  }, 60_000);
 });

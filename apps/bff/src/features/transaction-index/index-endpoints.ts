@@ -21,6 +21,7 @@ import { createLocalTimes } from '../transactions/local-time';
 import { streamCsv } from '../transactions/stream-csv';
 import { categoryCatalog } from './category-catalog';
 import { type IndexSearchDeps, indexSearchOf } from './index-search-service';
+import { streamZip } from './stream-zip';
 
 export const transactionIndexFeature = defineFeature(
   'transaction-index',
@@ -76,6 +77,46 @@ export const transactionIndexFeature = defineFeature(
             return;
           }
           await streamCsv(res, file.rows, { ...stream, columns: file.columns });
+        });
+      },
+    }),
+    endpoint({
+      method: 'GET',
+      path: '/index/transactions/receipts.zip',
+      summary:
+        "The receipts of the index's filtered list, in its order, as one ZIP (each named by day, merchant and amount)",
+      access: everyone,
+      mutation: false,
+      example: '/api/index/transactions/receipts.zip?from=1764547200000',
+      query: indexExportQuerySchema,
+      response: 'stream',
+      handler: async ({ req, res, services: { deps, search }, query }) => {
+        const { tz, fromDay, toDay, format: _format, ...filter } = query;
+        const person = who(req);
+        const times = createLocalTimes(tz);
+        const stream = exportStreamContext(req, res, person, deps);
+        await withExportSlot(deps, person, async () => {
+          const files = await search.receiptFiles(person, filter, stream.clientGone, times);
+          const days = exportDays(filter, {
+            fromDay,
+            toDay,
+            zone: times.zone,
+            now: deps.clock.now(),
+          });
+          res.status(200).set({
+            'Content-Type': 'application/zip',
+            'Content-Disposition': exportContentDisposition({
+              subAccountName: 'receipts',
+              ...days,
+              extension: 'zip',
+            }),
+            'Cache-Control': 'no-store',
+          });
+          if (req.method === 'HEAD') {
+            res.end();
+            return;
+          }
+          await streamZip(res, files, stream.clientGone);
         });
       },
     }),

@@ -18,6 +18,7 @@ import {
   type IndexCard,
   type IndexCardList,
   type IndexCardListQuery,
+  RECEIPT_FROM_CENTS_DEFAULT,
   SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
@@ -103,6 +104,7 @@ export interface IndexSearchInput {
   review?: 'reviewed' | 'unreviewed';
   account?: string[];
   tag?: string[];
+  receipt?: 'attached' | 'missing';
 }
 
 /** Back into the card service's shape, for the transactions list's own mapper. */
@@ -267,8 +269,11 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             ? undefined
             : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
         ]);
-        const [notes] = await Promise.all([
-          (await deps.transactionIndex.annotations()).getMany(page.items.map((t) => t.id)),
+        const annotations = await deps.transactionIndex.annotations();
+        const ids = page.items.map((t) => t.id);
+        const [notes, receipts] = await Promise.all([
+          annotations.getMany(ids),
+          annotations.receiptCounts(ids),
           deps.cardDirectory.ready(),
         ]);
         const answer: IndexAnswer = {
@@ -277,7 +282,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             return {
               subAccountId: t.subAccountId,
               ...toApiTransaction(asUpstream(t), deps.cardDirectory),
-              ...(note ? { notes: listNotes(note) } : {}),
+              ...(note ? { notes: listNotes(note, receipts.get(t.id) ?? 0) } : {}),
             };
           }),
           summary,
@@ -394,21 +399,29 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * What the month close still needs over every sub account and the period: the counts (and
      * debits) of the list's "unreviewed", "no category" and "declined" filters.
      */
-    async attention(who: Who, input: { from?: number; to?: number }): Promise<Attention> {
+    async attention(
+      who: Who,
+      input: { from?: number; to?: number; receiptFromCents?: number },
+    ): Promise<Attention> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
       const store = await deps.transactionIndex.store();
-      const period = filterOf(input, ids);
-      const [unreviewed, uncategorized, declined] = await Promise.all(
-        [{ reviewed: false }, { noAccount: true }, { statuses: ['declined'] }].map((more) =>
-          store.summary({ ...period, ...more }),
-        ),
+      const { receiptFromCents = RECEIPT_FROM_CENTS_DEFAULT, ...when } = input;
+      const period = filterOf(when, ids);
+      const [missingReceipt, unreviewed, uncategorized, declined] = await Promise.all(
+        [
+          { hasReceipt: false, statuses: SPEND_STATUSES, minCents: receiptFromCents },
+          { reviewed: false },
+          { noAccount: true },
+          { statuses: ['declined'] },
+        ].map((more) => store.summary({ ...period, ...more })),
       );
       const count = (s: IndexSummary | undefined) => ({
         count: s?.count ?? 0,
         debitCents: s?.debitCents ?? 0,
       });
       return {
+        missingReceipt: { ...count(missingReceipt), fromCents: receiptFromCents },
         unreviewed: count(unreviewed),
         uncategorized: count(uncategorized),
         declined: count(declined),
@@ -525,6 +538,58 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     },
 
     /**
+     * The receipts of the filtered set, in its order, for a ZIP: each named by the day (in the
+     * export's zone), the merchant and the amount (`2026-11-03 Figma -64.99.pdf`, `(2)` when a
+     * name repeats), its bytes read one at a time as the archive asks for them.
+     */
+    async receiptFiles(
+      who: Who,
+      input: IndexSearchInput,
+      signal: AbortSignal,
+      times: CsvRowOptions['times'],
+    ): Promise<AsyncGenerator<{ name: string; content: Buffer; at: Date }>> {
+      const { ids } = await subAccountsOf(who, input);
+      const store = await deps.transactionIndex.store();
+      const annotations = await deps.transactionIndex.annotations();
+      const filter = { ...filterOf(input, ids), hasReceipt: true };
+      const order = orderOf(input);
+      const taken = new Set<string>();
+      const unique = (stem: string, ext: string) => {
+        let name = `${stem}.${ext}`;
+        for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${stem} (${n}).${ext}`;
+        taken.add(name.toLowerCase());
+        return name;
+      };
+      return (async function* files() {
+        let cursor: string | undefined;
+        do {
+          if (signal.aborted) return;
+          const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
+          const byId = new Map(page.items.map((t) => [t.id, t]));
+          const receipts = await annotations.receiptsOf(page.items.map((t) => t.id));
+          const inOrder = page.items.flatMap((t) =>
+            receipts.filter((r) => r.transactionId === t.id),
+          );
+          for (const receipt of inOrder) {
+            if (signal.aborted) return;
+            const t = byId.get(receipt.transactionId) as IndexedTransaction;
+            const file = await annotations.receiptFile(receipt.transactionId, receipt.id);
+            if (!file) continue; // removed meanwhile
+            const day = times.format(t.at).slice(0, 10);
+            const merchant = fileNamePart(t.merchant ?? t.description);
+            const ext = receipt.fileName.split('.').pop() ?? 'bin';
+            yield {
+              name: unique(`${day} ${merchant} ${centsToDollarInput(t.amountCents)}`, ext),
+              content: file.content,
+              at: new Date(receipt.uploadedAt),
+            };
+          }
+          cursor = page.next;
+        } while (cursor !== undefined);
+      })();
+    },
+
+    /**
      * Every row of the filtered set as CSV lines, in the screen's order, read from the index a
      * page of `MAX_INDEX_PAGE` at a time (keyset: rows synced meanwhile neither repeat nor
      * shift). With several sub accounts each row starts with its sub account's name and id.
@@ -552,14 +617,18 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           if (signal.aborted) return;
           const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
           pages++;
-          const notes = await annotations.getMany(page.items.map((t) => t.id));
+          const pageIds = page.items.map((t) => t.id);
+          const [notes, receipts] = await Promise.all([
+            annotations.getMany(pageIds),
+            annotations.receiptCounts(pageIds),
+          ]);
           const records = page.items.map((t) => {
             if (layout !== 'card-console') {
               return accountingRecord(layout, t, notes.get(t.id), format.times);
             }
             const record = [
               ...toCsvRecord(asUpstream(t), format),
-              ...notesCsvCells(notes.get(t.id), categories, format.times),
+              ...notesCsvCells(notes.get(t.id), categories, format.times, receipts.get(t.id) ?? 0),
             ];
             if (!several) return record;
             const name = names.get(t.subAccountId);
@@ -610,6 +679,7 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
         }
       : {}),
     ...(input.tag ? { tags: input.tag } : {}),
+    ...(input.receipt === undefined ? {} : { hasReceipt: input.receipt === 'attached' }),
   };
 }
 
@@ -619,6 +689,7 @@ export const notesCsvColumns = [
   'accounting category',
   'memo',
   'tags',
+  'receipts',
   'review',
   'reviewed by',
   'reviewed at',
@@ -629,6 +700,7 @@ function notesCsvCells(
   notes: Annotation | undefined,
   categories: ReadonlyMap<string, AccountingCategory>,
   times: CsvRowOptions['times'],
+  receipts: number,
 ): string[] {
   const category = notes?.categoryId ? categories.get(notes.categoryId) : undefined;
   const review = notes?.review;
@@ -637,6 +709,7 @@ function notesCsvCells(
     category?.name ?? '',
     notes?.memo ?? '',
     (notes?.tags ?? []).join(', '),
+    String(receipts),
     review?.state ?? 'unreviewed',
     review?.state === 'reviewed' ? review.by : '',
     review?.state === 'reviewed' ? times.format(review.at) : '',
@@ -679,12 +752,25 @@ function accountingRecord(
   ];
 }
 
+/** Text as a part of a file name: no path, control or reserved characters, at most 60 long. */
+function fileNamePart(text: string): string {
+  const clean = text
+    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}/\\:*?"<>|]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 60)
+    .trim();
+  return clean || 'transaction';
+}
+
 /** What the list shows of a transaction's notes. */
-const listNotes = (a: Annotation) => ({
+const listNotes = (a: Annotation, receipts: number) => ({
   memo: a.memo,
   categoryId: a.categoryId,
   tags: a.tags,
   reviewed: a.review.state === 'reviewed',
+  receipts,
 });
 
 function orderOf(input: IndexSearchInput): IndexOrder {

@@ -460,7 +460,8 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       });
     });
 
-    it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case", async () => {
+    it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {
+      await fixture.engine.query('DELETE FROM transaction_receipt');
       await fixture.engine.query('DELETE FROM transaction_annotation');
       await fixture.engine.query('DELETE FROM accounting_category');
       await store.replaceDay(
@@ -499,6 +500,15 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await ids({ tags: ['q4'] })).toEqual(['1', '2']);
       expect(await ids({ tags: ['DESIGN', 'nothing'] })).toEqual(['1']);
       expect(await ids({ tags: ['q4'], reviewed: false })).toEqual(['2']);
+      await notes.addReceipt(
+        '4',
+        { fileName: 'r.pdf', mediaType: 'application/pdf', content: Buffer.from('%PDF-') },
+        10,
+        'ana@example.test',
+        when,
+      );
+      expect(await ids({ hasReceipt: true })).toEqual(['4']);
+      expect(await ids({ hasReceipt: false, subAccountIds: ['sa'] })).toEqual(['1', '2', '3']);
       expect(await store.summary({ noAccount: true })).toEqual({
         count: 2,
         debitCents: 2_000,

@@ -55,6 +55,8 @@ export interface IndexFilter {
   accountIds?: readonly string[];
   noAccount?: boolean;
   tags?: readonly string[];
+  /** With a receipt attached (true) or none (false). */
+  hasReceipt?: boolean;
 }
 
 export interface IndexOrder {
@@ -270,6 +272,12 @@ function notesConditions(
       accounts.push(notes(`n.category_id = ANY(${bind(filter.accountIds.map(storable))}::text[])`));
     if (filter.noAccount) accounts.push(`NOT ${notes('n.category_id IS NOT NULL')}`);
     conditions.push(`(${accounts.join(' OR ')})`);
+  }
+  if (filter.hasReceipt !== undefined) {
+    // Qualified: the receipts table has an `id` of its own.
+    const receipt =
+      'EXISTS (SELECT 1 FROM transaction_receipt r WHERE r.transaction_id = index_transaction.id)';
+    conditions.push(filter.hasReceipt ? receipt : `NOT ${receipt}`);
   }
   if (filter.tags !== undefined) {
     // Both sides lower-cased by the engine, so they compare alike.

@@ -41,7 +41,10 @@ export function exportContentDisposition(parts: {
   subAccountName: string | undefined;
   fromDay?: string;
   toDay: string;
+  /** The file's kind (a CSV unless said). */
+  extension?: 'csv' | 'zip';
 }): string {
+  const ext = parts.extension ?? 'csv';
   const days = parts.fromDay ? `${parts.fromDay}_${parts.toDay}` : `until_${parts.toDay}`;
   const name = parts.subAccountName?.normalize('NFKC') ?? '';
   const unicode = slug(name, /[^\p{L}\p{M}\p{N}]+/gu) || FALLBACK;
@@ -49,5 +52,5 @@ export function exportContentDisposition(parts: {
     slug(name.normalize('NFKD').replace(/\p{M}/gu, ''), /[^a-z0-9]+/g) ||
     // A name with no ASCII letter at all still gets a readable plain name.
     FALLBACK;
-  return contentDisposition(`${unicode}_${days}.csv`, { fallback: `${ascii}_${days}.csv` });
+  return contentDisposition(`${unicode}_${days}.${ext}`, { fallback: `${ascii}_${days}.${ext}` });
 }

@@ -52,11 +52,14 @@ describe('transactions: a selection changes its notes together', { timeout: 15_0
     await screen.findByRole('row', { name: /Coffee beans/ });
     expect(screen.queryByRole('region', { name: /selected$/ })).toBeNull();
 
-    // By keyboard.
+    // By keyboard; the actions are a few Shift+Tabs away, before the rows (drawn after them).
     box('Coffee beans').focus();
     await user.keyboard(' ');
     expect(box('Coffee beans')).toBeChecked();
     expect(bar()).toHaveAccessibleName('1 selected');
+    // Back past the header's sort buttons, "select all" and the table's scroll region.
+    for (let i = 0; i < 5; i++) await user.tab({ shift: true });
+    expect(within(bar()).getByRole('button', { name: 'Reopen' })).toHaveFocus();
     // The checkbox's label fills its cell: a click there chooses the row, and a click in the cell
     // never opens the transaction (as a click elsewhere on the row does).
     await user.click(box('Train to Boston').closest('label') as HTMLElement);

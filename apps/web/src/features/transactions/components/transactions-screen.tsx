@@ -101,56 +101,61 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
         busy={busy}
         onChange={(next) => go({ ...next, pages: undefined })}
       />
-      {empty ? (
-        <p className="empty" aria-busy={busy || undefined}>
-          {answer.freshness.syncing
-            ? 'No transactions found yet: the sync is still reading the card service.'
-            : 'No transactions match these filters.'}
-        </p>
-      ) : (
-        <>
-          <TransactionsTable
-            rows={list.rows}
-            cards={cards.cards}
-            subAccountNames={several ? new Map(subAccounts.map((s) => [s.id, s.name])) : undefined}
-            search={search}
-            onSort={(sort) => go({ ...search, ...sort, pages: undefined })}
-            categories={categories}
-            selection={selection}
-            busy={busy || list.loadingMore}
-          />
-          <PagedListFooter
-            list={list}
-            noun={['transaction', 'transactions']}
-            busy={busy}
-            capHint="Narrow the dates or filters, or export the whole list as CSV."
-          />
-        </>
-      )}
-      {/* Stays in view at the foot of the window while the list scrolls. */}
-      <div className="bulk-dock">
-        <div role="status" aria-live="polite">
-          {bulk.result ? (
-            <p
-              ref={bulk.resultRef}
-              tabIndex={-1}
-              className={bulk.result.failed ? 'form-error bulk-result' : 'notice bulk-result'}
-            >
-              <span>{bulk.result.text}</span>
-              <button type="button" className="link-button" onClick={bulk.dismiss}>
-                Dismiss
-              </button>
-            </p>
+      <div className="list-area">
+        {/* Before the rows for the keyboard (a few Shift+Tabs from a checkbox, not a page of
+            rows); drawn after them, at the foot of the window while the list scrolls. */}
+        <div className="bulk-dock">
+          <div role="status" aria-live="polite">
+            {bulk.result ? (
+              <p
+                ref={bulk.resultRef}
+                tabIndex={-1}
+                className={bulk.result.failed ? 'form-error bulk-result' : 'notice bulk-result'}
+              >
+                <span>{bulk.result.text}</span>
+                <button type="button" className="link-button" onClick={bulk.dismiss}>
+                  Dismiss
+                </button>
+              </p>
+            ) : null}
+          </div>
+          {selection.rows.length > 0 ? (
+            <BulkActions
+              selected={selection.rows}
+              categories={categories}
+              onClear={selection.clear}
+              onResult={bulk.show}
+            />
           ) : null}
         </div>
-        {selection.rows.length > 0 ? (
-          <BulkActions
-            selected={selection.rows}
-            categories={categories}
-            onClear={selection.clear}
-            onResult={bulk.show}
-          />
-        ) : null}
+        {empty ? (
+          <p className="empty" aria-busy={busy || undefined}>
+            {answer.freshness.syncing
+              ? 'No transactions found yet: the sync is still reading the card service.'
+              : 'No transactions match these filters.'}
+          </p>
+        ) : (
+          <>
+            <TransactionsTable
+              rows={list.rows}
+              cards={cards.cards}
+              subAccountNames={
+                several ? new Map(subAccounts.map((s) => [s.id, s.name])) : undefined
+              }
+              search={search}
+              onSort={(sort) => go({ ...search, ...sort, pages: undefined })}
+              categories={categories}
+              selection={selection}
+              busy={busy || list.loadingMore}
+            />
+            <PagedListFooter
+              list={list}
+              noun={['transaction', 'transactions']}
+              busy={busy}
+              capHint="Narrow the dates or filters, or export the whole list as CSV."
+            />
+          </>
+        )}
       </div>
     </section>
   );

@@ -15,13 +15,20 @@ import { UserDirectory } from '../src/platform/users/user-directory';
 import { createUpstreamClient } from '../src/upstream/client';
 
 /** The real BFF app (demo accounts) in this process, pointed at an upstream URL. */
-export async function startBffInProcess(upstreamUrl: string, apiKey: string) {
+export async function startBffInProcess(
+  upstreamUrl: string,
+  apiKey: string,
+  env: Record<string, string> = {},
+) {
   const dataDir = await mkdtemp(join(tmpdir(), 'csv-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     WEB_DIST: join(dataDir, 'none'),
     PORT: '0',
     LOG_LEVEL: 'warn',
+    // Demo mode's accounts sign in; the card service is the one given.
+    DEMO_MODE: '1',
+    ...env,
   });
   const logLines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logLines.push(line) });

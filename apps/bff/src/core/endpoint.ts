@@ -79,6 +79,8 @@ export interface EndpointSpec<
   query?: Q;
   /** The JSON body; without it, the endpoint reads none. */
   body?: B;
+  /** The JSON body's limit, when larger than the usual 16 KiB (a selection of 500 rows). */
+  jsonLimitBytes?: number;
   /**
    * The body is text of this media type, not JSON (an import's CSV): `body` then checks the
    * string, at most `limitBytes` long.

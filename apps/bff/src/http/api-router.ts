@@ -69,7 +69,9 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
       ? createTextBodyReader(endpoint.textBody.type, endpoint.textBody.limitBytes)
       : endpoint.fileBody
         ? createFileBodyReader(endpoint.fileBody.limitBytes, endpoint.fileBody.atOnce)
-        : readBody;
+        : endpoint.jsonLimitBytes
+          ? createJsonBodyReader(endpoint.jsonLimitBytes)
+          : readBody;
     const body: RequestHandler = async (req, res, next) => {
       await readThisBody(req, res);
       next();

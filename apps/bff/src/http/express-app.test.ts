@@ -73,6 +73,7 @@ describe('every handler', () => {
           body: undefined,
           textBody: undefined,
           fileBody: undefined,
+          jsonLimitBytes: undefined,
           response: 'stream',
           handler: ({ req, res }: { req: Request; res: express.Response }) => {
             res.json({

@@ -1,7 +1,8 @@
 import express, { type Request, type Response } from 'express';
 import { AppError } from '../core/app-error';
 
-const limit = 16 * 1024;
+/** The JSON body's limit unless an endpoint declares its own (`jsonLimitBytes`). */
+export const JSON_BODY_LIMIT = 16 * 1024;
 
 function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
@@ -10,11 +11,14 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * The strict JSON body rules: only `application/json`, at most 16 KiB, well-formed, and an
+ * The strict JSON body rules: only `application/json`, at most 16 KiB (or the endpoint's own
+ * limit), well-formed, and an
  * object at the top level. Everything else is a 400 with the error body. Resolves once
  * `req.body` is set (undefined for a request without a body, such as every GET).
  */
-export function createJsonBodyReader(): (req: Request, res: Response) => Promise<void> {
+export function createJsonBodyReader(
+  limit = JSON_BODY_LIMIT,
+): (req: Request, res: Response) => Promise<void> {
   const parse = express.json({ limit, strict: true, type: 'application/json' });
   return async (req, res) => {
     if (!hasBody(req)) {

@@ -129,6 +129,8 @@ export const annotationsFeature = defineFeature(
       mutation: true,
       attempted: 'transaction.annotate',
       example: '/api/transactions/annotations',
+      // 500 rows, each its sub account's and transaction's ids.
+      jsonLimitBytes: 256 * 1024,
       body: bulkNotesChangeSchema,
       response: bulkNotesResultSchema,
       handler: ({ req, services, body }) => services.changeMany(who(req), body),

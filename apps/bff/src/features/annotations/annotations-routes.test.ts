@@ -496,6 +496,17 @@ describe('changing a selection of transactions at once', () => {
       ),
     ).toBe(true);
 
+    // A whole selection of 500 rows fits (the JSON limit is the endpoint's own).
+    const many = Array.from({ length: 500 }, (_, i) => ({
+      subAccountId: a.subAccountId,
+      id: `not-in-the-index-${'x'.repeat(40)}-${i}`,
+    }));
+    const full = await t.request
+      .post('/api/transactions/annotations')
+      .set(finance.headers())
+      .send({ items: many, addTags: ['selection'] });
+    expect(full.status, JSON.stringify(full.body).slice(0, 200)).toBe(200);
+    expect(full.body.skipped).toHaveLength(500);
     for (const bad of [
       { items: [], reviewed: true },
       { items },

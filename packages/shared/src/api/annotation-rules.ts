@@ -4,6 +4,9 @@
 /** At most this many tags on a transaction. */
 export const MAX_TAGS = 20;
 
+/** At most this many transactions in one bulk change of notes. */
+export const BULK_NOTES_MAX = 500;
+
 /** Tags as stored: each once whatever its case (the first spelling kept), in order. */
 export function distinctTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();

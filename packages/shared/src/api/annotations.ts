@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
-import { distinctTags, MAX_TAGS } from './annotation-rules';
+import { BULK_NOTES_MAX, distinctTags, MAX_TAGS } from './annotation-rules';
 import { visibleNameSchema } from './names';
 
-export { distinctTags, MAX_TAGS };
+export { BULK_NOTES_MAX, distinctTags, MAX_TAGS };
 
 // What Card Console keeps about a transaction that the card service has no place for: a memo,
 // an accounting category from the chart of accounts admins keep, tags, and whether it was
@@ -154,9 +154,6 @@ export const merchantRuleCreateSchema = z.strictObject({
   categoryId: resourceIdSchema,
 });
 export type MerchantRuleCreate = z.input<typeof merchantRuleCreateSchema>;
-
-/** At most this many transactions in one bulk change. */
-export const BULK_NOTES_MAX = 500;
 
 /**
  * POST /api/transactions/annotations: one change to many transactions (a selection on the

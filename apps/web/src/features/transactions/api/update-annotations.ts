@@ -1,14 +1,12 @@
+import { BULK_NOTES_MAX } from '@card-console/shared/api/annotation-rules';
 import type { BulkNotesChange, BulkNotesResult } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 import { annotationQueryOptions } from './get-annotation';
 import { indexListsKey } from './get-index-transactions';
 
-/**
- * At most this many transactions in one request: `BULK_NOTES_MAX` of the shared annotations
- * module, repeated here because that module brings zod with it.
- */
-export const BULK_NOTES_MAX = 500;
+/** At most this many transactions in one request (from the zod-free shared module). */
+export { BULK_NOTES_MAX };
 
 export type BulkNotesItem = BulkNotesChange['items'][number];
 /** The change, without the transactions it applies to. */

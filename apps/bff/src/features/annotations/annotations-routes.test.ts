@@ -8,6 +8,7 @@ import { indexAnswerSchema, SPEND_STATUSES } from '@card-console/shared/api/tran
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { settledIndexList } from '../../test/settled-index';
 
 let t: TestApp;
 let admin: TestSession;
@@ -278,11 +279,7 @@ describe('notes in the transactions list and its export', () => {
   it('shows each row’s notes, filters by them, and exports them as columns', async () => {
     const ask = (query: string) =>
       t.request.get(`/api/index/transactions${query}`).set(finance.headers());
-    let body = indexAnswerSchema.parse((await ask('')).body);
-    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      body = indexAnswerSchema.parse((await ask('')).body);
-    }
+    const body = await settledIndexList(t, finance, '');
     // Rows no other test of this file gave notes to.
     const [first, second] = body.items.filter((x) => x.notes === undefined);
     if (!first || !second) throw new Error('the index holds too few rows');
@@ -446,13 +443,7 @@ describe('importing a chart of accounts', () => {
 
 describe('changing a selection of transactions at once', () => {
   it('books, tags and reviews every chosen row as it is now, skipping reviewed ones and rows the index lacks', async () => {
-    const ask = (query: string) =>
-      t.request.get(`/api/index/transactions${query}`).set(finance.headers());
-    let body = indexAnswerSchema.parse((await ask('?limit=200')).body);
-    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      body = indexAnswerSchema.parse((await ask('?limit=200')).body);
-    }
+    const body = await settledIndexList(t, finance, '?limit=200');
     const rows = body.items.filter((x) => x.notes === undefined).slice(0, 4);
     const [a, b, c, d] = rows;
     if (!a || !b || !c || !d) throw new Error('the index holds too few rows');

@@ -5,10 +5,10 @@
 import http from 'node:http';
 import { receiptListSchema, receiptSchema } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
+import { settledIndexList } from '../../test/settled-index';
 import { unzip } from '../../test/zip';
 
 let t: TestApp;
@@ -315,13 +315,9 @@ describe('floods of uploads', () => {
 
 describe("the period's receipts as one ZIP", () => {
   it('holds the receipts of exactly the filtered rows, in their order, named by day, merchant and amount', async () => {
-    const ask = (query: string) =>
+    const _ask = (query: string) =>
       t.request.get(`/api/index/transactions${query}`).set(finance.headers());
-    let body = indexAnswerSchema.parse((await ask('?limit=200')).body);
-    for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
-      await new Promise((r) => setTimeout(r, 100));
-      body = indexAnswerSchema.parse((await ask('?limit=200')).body);
-    }
+    const body = await settledIndexList(t, finance, '?limit=200');
     const rows = body.items.filter((x) => x.notes === undefined).slice(0, 3);
     const [a, b, c] = rows;
     if (!a || !b || !c) throw new Error('too few rows');

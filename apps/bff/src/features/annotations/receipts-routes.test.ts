@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
+import { testPan } from '../../test/test-pan';
 import { unzip } from '../../test/zip';
 
 let t: TestApp;
@@ -148,7 +149,7 @@ describe('attaching a receipt', () => {
     expect(await named('..\\..\\boot.ini')).toBe('boot.pdf');
     expect(await named('invoice\u202Efdp.exe')).toBe('invoicefdp.pdf');
     expect(await named('in\u0000voice')).toBe('invoice.pdf');
-    const pan = await upload(id, pdfReceipt(), { name: 'card 4111 1111 1111 1111.pdf' });
+    const pan = await upload(id, pdfReceipt(), { name: `card ${testPan(11)}.pdf` });
     expect(pan.status).toBe(400);
     expect(pan.body.detail).toMatch(/card number/);
     const badEncoding = await t.request
@@ -157,7 +158,7 @@ describe('attaching a receipt', () => {
       .set('x-file-name', '%E0%A4%A')
       .send(pdfReceipt());
     expect(badEncoding.status).toBe(400);
-    expect(JSON.stringify((await t.audit.list({ limit: 1000 })).items)).not.toContain('4111');
+    expect(JSON.stringify((await t.audit.list({ limit: 1000 })).items)).not.toContain(testPan(11));
   });
 
   it('keeps receipts to their transaction: another transaction’s path to one is a 404', async () => {

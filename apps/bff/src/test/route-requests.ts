@@ -104,6 +104,19 @@ export function resolveExample(t: TestApp, rule: Endpoint): string {
 let matrixCategories = 0;
 let matrixReceipts = 0;
 
+/** The path of a receipt put straight into the store, on a transaction of its own. */
+async function storedReceipt(t: TestApp): Promise<string> {
+  const id = receiptTransaction(t);
+  const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
+    id,
+    { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
+    1_000,
+    'matrix@example.test',
+    new Date(t.clock.now()),
+  );
+  return `/api/transactions/${id}/receipts/${receipt.id}`;
+}
+
 /** A transaction of the simulator's first sub account, a different one each call (cycling). */
 function receiptTransaction(t: TestApp): string {
   const sub = t.sim.data.subAccounts()[0];
@@ -270,28 +283,10 @@ export const routeRequests: Record<string, Spec> = {
     path: `/api/transactions/${receiptTransaction(t)}/receipts`,
     body: pdfReceipt(),
   }),
-  'GET /api/transactions/:id/receipts/:receiptId': async (t) => {
-    const id = receiptTransaction(t);
-    const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
-      id,
-      { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
-      1_000,
-      'matrix@example.test',
-      new Date(t.clock.now()),
-    );
-    return { path: `/api/transactions/${id}/receipts/${receipt.id}` };
-  },
-  'DELETE /api/transactions/:id/receipts/:receiptId': async (t) => {
-    const id = receiptTransaction(t);
-    const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
-      id,
-      { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
-      1_000,
-      'matrix@example.test',
-      new Date(t.clock.now()),
-    );
-    return { path: `/api/transactions/${id}/receipts/${receipt.id}` };
-  },
+  'GET /api/transactions/:id/receipts/:receiptId': async (t) => ({ path: await storedReceipt(t) }),
+  'DELETE /api/transactions/:id/receipts/:receiptId': async (t) => ({
+    path: await storedReceipt(t),
+  }),
   'GET /api/merchant-rules': () => ({ path: '/api/merchant-rules' }),
   // Each merchant has one rule: each allowed create names a merchant of its own.
   'POST /api/merchant-rules': async (t) => {

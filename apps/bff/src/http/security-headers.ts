@@ -46,7 +46,9 @@ function helmetFor(mode: Mode): RequestHandler {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        // blob: for a receipt's preview, which the SPA fetches with its X-CSRF header and
+        // shows from the bytes it got (an <img src> to /api could not send that header).
+        imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

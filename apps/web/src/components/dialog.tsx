@@ -4,10 +4,12 @@ interface DialogProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** Another class beside `dialog` (a wider one, for a picture). */
+  className?: string;
 }
 
 /** A modal dialog: focus moves in, Escape closes, Tab stays inside, focus returns on close. */
-export function Dialog({ title, onClose, children }: DialogProps) {
+export function Dialog({ title, onClose, children, className }: DialogProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -42,7 +44,7 @@ export function Dialog({ title, onClose, children }: DialogProps) {
     <div className="dialog-backdrop">
       <div
         ref={ref}
-        className="dialog"
+        className={className ? `dialog ${className}` : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -6,9 +6,11 @@ export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Query parameters; undefined values are left out, a list repeats its key. */
   query?: ApiQuery;
-  /** Sent as JSON, or as it is (a string) when `contentType` names its type. */
+  /** Sent as JSON, as it is (a string) when `contentType` names its type, or a file's bytes. */
   body?: unknown;
   contentType?: string;
+  /** More request headers (a file's name beside its bytes). */
+  headers?: Record<string, string>;
   /** A background poll: tells the BFF not to count it as activity. */
   background?: boolean;
   /** What to ask for; JSON unless said otherwise. */
@@ -42,6 +44,7 @@ function apiUrl(path: string, query?: ApiQuery): string {
 /** Sends one `/api` request the way the BFF requires and returns the raw response if ok. */
 export async function apiRequest(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = {
+    ...options.headers,
     'X-CSRF': '1',
     Accept: options.accept ?? 'application/json',
   };
@@ -61,9 +64,11 @@ export async function apiRequest(path: string, options: ApiRequestOptions = {}):
       body:
         options.body === undefined
           ? null
-          : options.contentType
-            ? String(options.body)
-            : JSON.stringify(options.body),
+          : options.body instanceof Blob
+            ? options.body
+            : options.contentType
+              ? String(options.body)
+              : JSON.stringify(options.body),
       signal: options.signal ?? null,
     });
   } catch (cause) {

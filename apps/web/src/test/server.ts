@@ -1,4 +1,4 @@
-import type { AccountingCategoryList } from '@card-console/shared/api/annotations';
+import type { AccountingCategoryList, Receipt } from '@card-console/shared/api/annotations';
 import {
   apiErrorBodySchema,
   type ExtendedProblemCode,
@@ -13,19 +13,24 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { annotation } from './fixtures';
 
+type ReceiptList = { items: Receipt[] };
+
 /**
  * One MSW server for the web tests; each test adds the handlers it needs. The cards list asks
  * the index for its cards' money on every screen that shows it: by default the index knows
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
- * transaction's detail asks for its notes and the chart of accounts: by default it has none
- * and the chart is empty, as are its merchant rules. The navigation asks what the month close
- * still needs: nothing, by default.
+ * transaction's detail asks for its notes, its receipts and the chart of accounts: by default
+ * it has none and the chart is empty, as are its merchant rules. The navigation asks what the
+ * month close still needs: nothing, by default.
  */
 export const server = setupServer(
   http.get('/api/index/attention', () => HttpResponse.json(quietAttention())),
   http.get('/api/merchant-rules', () => HttpResponse.json({ items: [] })),
   http.get('/api/transactions/:id/annotation', ({ params }) =>
     HttpResponse.json(annotation({ transactionId: String(params.id) })),
+  ),
+  http.get('/api/transactions/:id/receipts', () =>
+    HttpResponse.json({ items: [] } satisfies ReceiptList),
   ),
   http.get('/api/accounting-categories', () =>
     HttpResponse.json({ items: [] } satisfies AccountingCategoryList),

@@ -10,7 +10,17 @@ configure({ asyncUtilTimeout: 5_000 });
 // jsdom has no scrolling; the router's scroll restoration calls this.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // jsdom's File is not a Blob Node's fetch (or MSW's Request) knows: it would send "[object
+  // File]". A browser sends a File body as its bytes; so does this, wrapped around MSW's fetch,
+  // so an upload (a receipt) is tested as it goes.
+  const mswFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) =>
+    init?.body instanceof Blob
+      ? mswFetch(input, { ...init, body: new Uint8Array(await init.body.arrayBuffer()) })
+      : mswFetch(input, init);
+});
 beforeEach(() => {
   sentRequests.length = 0;
 });

@@ -8,6 +8,7 @@ import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
 import { CardRef } from './card-ref';
 import { NotesPanel } from './notes-panel';
+import { ReceiptsPanel } from './receipts-panel';
 
 interface Props {
   transaction: Transaction;
@@ -88,6 +89,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
         </div>
       </div>
       <NotesPanel transactionId={t.id} merchant={t.merchant?.description} />
+      <ReceiptsPanel key={t.id} transactionId={t.id} />
     </section>
   );
 }

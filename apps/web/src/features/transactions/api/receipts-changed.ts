@@ -1,0 +1,17 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { annotationQueryOptions } from './get-annotation';
+import { indexListsKey } from './get-index-transactions';
+import { receiptsQueryOptions } from './get-receipts';
+
+/**
+ * After a receipt is added or removed: its list, the notes (whose version a receipt change
+ * moves on) and every index list and the month close's counts (they filter and count by
+ * receipts; the attention counts live under the index's key).
+ */
+export function receiptsChanged(queryClient: QueryClient, transactionId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: receiptsQueryOptions(transactionId).queryKey }),
+    queryClient.invalidateQueries({ queryKey: annotationQueryOptions(transactionId).queryKey }),
+    queryClient.invalidateQueries({ queryKey: indexListsKey }),
+  ]);
+}

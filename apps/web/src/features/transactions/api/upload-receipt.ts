@@ -1,0 +1,36 @@
+import type { Receipt } from '@card-console/shared/api/annotations';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { annotationQueryOptions } from './get-annotation';
+import { receiptsChanged } from './receipts-changed';
+import { annotationNow } from './update-annotation';
+
+/**
+ * Attaches a file as a receipt: the body is the file's own bytes (the BFF decides the type from
+ * them), its name percent-encoded in `X-File-Name` since a header is Latin-1.
+ */
+export function uploadReceipt(transactionId: string, file: File) {
+  return apiJson<Receipt>(`/api/transactions/${encodeURIComponent(transactionId)}/receipts`, {
+    method: 'POST',
+    body: file,
+    contentType: 'application/octet-stream',
+    headers: { 'X-File-Name': encodeURIComponent(file.name) },
+  });
+}
+
+/**
+ * One upload. Refused once the transaction is reviewed (409 `transaction_reviewed`, carrying
+ * the notes as they are now, which then show it reviewed and lock the receipts).
+ */
+export function useUploadReceipt(transactionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => uploadReceipt(transactionId, file),
+    onSuccess: () => receiptsChanged(queryClient, transactionId),
+    onError: (error) => {
+      const current = annotationNow(error);
+      if (current)
+        queryClient.setQueryData(annotationQueryOptions(transactionId).queryKey, current);
+    },
+  });
+}

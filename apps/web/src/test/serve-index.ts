@@ -1,7 +1,7 @@
 // A BFF transaction index for the web tests: the screen's requests are checked against the
 // BFF's own query schema, then answered over the given rows as the index documents it (every
 // member narrows, a list means any of them, amounts are sizes, `to` included, notes filters by
-// review, accounting category or none, and tag in any case), paged by an offset cursor, with the
+// review, accounting category or none, tag in any case, and receipt attached or missing), paged by an offset cursor, with the
 // whole set's count and sums.
 import {
   type CategoryCatalog,
@@ -28,7 +28,6 @@ type ListNotes = NonNullable<IndexTransaction['notes']>;
 
 /** A row's notes as the list carries them: none written, unless overridden. */
 export function listNotes(overrides: Partial<ListNotes> = {}): ListNotes {
-  // Asserted: what the list adds about receipts plays no part in these tests.
   return {
     memo: '',
     categoryId: null,
@@ -36,7 +35,7 @@ export function listNotes(overrides: Partial<ListNotes> = {}): ListNotes {
     reviewed: false,
     receipts: 0,
     ...overrides,
-  } as ListNotes;
+  };
 }
 
 /** The query string as the BFF reads it: a repeated key is a list. */
@@ -103,6 +102,7 @@ function matches(t: IndexTransaction, q: Filter): boolean {
     (q.account === undefined ||
       q.account.some((a) => (a === 'none' ? !notes?.categoryId : notes?.categoryId === a))) &&
     (q.tag === undefined || q.tag.some((tag) => tagKeys.has(tag.toLowerCase()))) &&
+    (q.receipt === undefined || (q.receipt === 'attached') === (notes?.receipts ?? 0) > 0) &&
     any(q.subAccountId, t.subAccountId) &&
     any(q.status, t.status) &&
     any(q.cardId, t.cardId) &&

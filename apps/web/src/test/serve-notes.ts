@@ -13,6 +13,8 @@ import {
   type Attention,
   attentionQuerySchema,
   type IndexTransaction,
+  RECEIPT_FROM_CENTS_DEFAULT,
+  SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { HttpResponse, http } from 'msw';
 import { accountingCategories, annotation } from './fixtures';
@@ -75,11 +77,15 @@ function annotationOf(row: IndexTransaction): Annotation {
   });
 }
 
-/** GET /api/index/attention counted over `rows` as the list's own filters count them. */
+/**
+ * GET /api/index/attention counted over `rows` as the list's own filters count them: spend of
+ * `receiptFromCents` or more (either sign) with no receipt, unreviewed, no category, declined.
+ */
 export function serveAttention(rows: IndexTransaction[]) {
   server.use(
     http.get('/api/index/attention', ({ request }) => {
       const q = attentionQuerySchema.parse(queryOf(request.url));
+      const receiptFromCents = q.receiptFromCents ?? RECEIPT_FROM_CENTS_DEFAULT;
       const inPeriod = rows.filter((t) => {
         const at = Date.parse(t.date);
         return (q.from === undefined || at >= q.from) && (q.to === undefined || at <= q.to);
@@ -90,6 +96,17 @@ export function serveAttention(rows: IndexTransaction[]) {
       });
       return HttpResponse.json(
         quietAttention({
+          missingReceipt: {
+            ...tally(
+              inPeriod.filter(
+                (t) =>
+                  (SPEND_STATUSES as readonly string[]).includes(t.status) &&
+                  Math.abs(t.amountCents) >= receiptFromCents &&
+                  !t.notes?.receipts,
+              ),
+            ),
+            fromCents: receiptFromCents,
+          },
           unreviewed: tally(inPeriod.filter((t) => !t.notes?.reviewed)),
           uncategorized: tally(inPeriod.filter((t) => !t.notes?.categoryId)),
           declined: tally(inPeriod.filter((t) => t.status === 'declined')),

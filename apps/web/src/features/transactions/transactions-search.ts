@@ -47,6 +47,8 @@ export interface TransactionsSearch {
   account?: string[] | undefined;
   /** Tags, any of them, whatever their case. */
   tag?: string[] | undefined;
+  /** With a receipt attached, or without any. */
+  receipt?: ReceiptFilter | undefined;
   /** Totals of the whole filtered set by this, above the list. */
   by?: IndexGroupingName | undefined;
   /** Pages shown, from the first ("Load more" adds one); none for one. */
@@ -55,6 +57,8 @@ export interface TransactionsSearch {
 
 export const reviews = ['unreviewed', 'reviewed'] as const;
 export type Review = (typeof reviews)[number];
+export const receiptFilters = ['attached', 'missing'] as const;
+export type ReceiptFilter = (typeof receiptFilters)[number];
 /** The `account` value for "booked to no accounting category". */
 export const NO_ACCOUNT = 'none';
 
@@ -116,6 +120,7 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     review: oneOf(reviews, search.review),
     account: listOf(search.account, (v) => (v === NO_ACCOUNT ? NO_ACCOUNT : resourceId(v)), 100),
     tag: listOf(search.tag, (v) => (typeof v === 'string' && isTagText(v) ? v : undefined), 20),
+    receipt: oneOf(receiptFilters, search.receipt),
     sort: oneOf(['amount'] as const, search.sort),
     dir: oneOf(['asc'] as const, search.dir),
     by: oneOf(groupings, search.by),
@@ -137,6 +142,7 @@ export function filterCount(search: TransactionsSearch): number {
     search.review,
     search.account,
     search.tag,
+    search.receipt,
   ].filter((v) => v !== undefined).length;
 }
 
@@ -182,6 +188,7 @@ export function toIndexQuery(
     review: search.review,
     account: search.account,
     tag: search.tag,
+    receipt: search.receipt,
     sort: search.sort,
     direction: search.dir,
     by: search.by,

@@ -3,8 +3,12 @@ import { type ApiQuery, apiRequest } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/save-blob';
 import { dispositionFileName } from '../export-file-name';
 
-/** The list's filter (its order and paging play no part in a ZIP). */
-export type ReceiptsZipQuery = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' | 'by'>;
+/** The list's filter and order, as the CSV export takes them (the ZIP's names are in `tz`). */
+export type ReceiptsZipQuery = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' | 'by'> & {
+  tz: string;
+  fromDay?: string | undefined;
+  toDay?: string | undefined;
+};
 
 /**
  * Downloads the receipts of every transaction the list's filters select, as one ZIP the BFF

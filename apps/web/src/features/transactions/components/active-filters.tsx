@@ -88,6 +88,15 @@ export function ActiveFilters({
           },
         ]
       : []),
+    ...(search.receipt
+      ? [
+          {
+            key: 'receipt',
+            label: search.receipt === 'attached' ? 'Receipt attached' : 'Receipt missing',
+            without: { receipt: undefined },
+          },
+        ]
+      : []),
     ...(search.account ?? []).map((id) => ({
       key: `account:${id}`,
       label: `Accounting category: ${accountLabel(id, accounts)}`,

@@ -1,7 +1,14 @@
 import type { IndexQuery } from '@card-console/shared/api/transaction-index';
 import { useQuery } from '@tanstack/react-query';
 import { attentionQueryOptions } from '../api/get-attention';
-import { closePresets, datesAndOrder, daysText, isPreset, presetSearch } from '../close-presets';
+import {
+  closePresets,
+  datesAndOrder,
+  daysText,
+  isPreset,
+  presetNoun,
+  presetSearch,
+} from '../close-presets';
 import type { TransactionsSearch } from '../transactions-search';
 
 interface Props {
@@ -16,7 +23,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * What the month close still needs over the list's days, every sub account: unreviewed, no
- * accounting category, declined, each with its count. A preset shows exactly those (the days
+ * accounting category, spend with no receipt, declined, each with its count. A preset shows exactly those (the days
  * and the order kept, every other filter cleared); pressed again, it clears its filter.
  */
 export function ClosePresetsBar({ search, query, days, onChange }: Props) {
@@ -31,7 +38,8 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
       </span>
       {closePresets.map((preset) => {
         const n = attention.data?.[preset.key].count;
-        const pressed = isPreset(search, preset);
+        const pressed = isPreset(search, preset, attention.data);
+        const noun = presetNoun(preset, attention.data);
         return (
           <button
             key={preset.key}
@@ -40,10 +48,14 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
             aria-pressed={pressed}
             title={
               n === undefined
-                ? `Show the transactions ${preset.noun} ${when}, every sub account`
-                : `${count(n)} transaction${n === 1 ? '' : 's'} ${preset.noun} ${when}, every sub account`
+                ? `Show the transactions ${noun} ${when}, every sub account`
+                : `${count(n)} transaction${n === 1 ? '' : 's'} ${noun} ${when}, every sub account`
             }
-            onClick={() => onChange(pressed ? datesAndOrder(search) : presetSearch(search, preset))}
+            onClick={() =>
+              onChange(
+                pressed ? datesAndOrder(search) : presetSearch(search, preset, attention.data),
+              )
+            }
           >
             {preset.label}
             {n === undefined ? null : (

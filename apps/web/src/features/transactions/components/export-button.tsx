@@ -1,6 +1,7 @@
 import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
 import { instantToIsoDay } from '@card-console/shared/dates';
 import { ExportCsvButton } from '../../../components/export-csv-button';
+import { downloadReceiptsZip } from '../api/download-receipts-zip';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
 import { exportFileName } from '../export-file-name';
 
@@ -34,7 +35,7 @@ const ACCOUNTING: { format: Format; label: string; description: string }[] = [
 
 /**
  * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the same
- * rows as QuickBooks Online's and Xero's bank transaction CSV.
+ * rows as QuickBooks Online's and Xero's bank transaction CSV, and their receipts as one ZIP.
  */
 export function ExportButton({ query, days, subAccountName, blocked }: ExportButtonProps) {
   const { cursor: _c, limit: _l, refresh: _r, by: _b, ...filter } = query;
@@ -46,6 +47,15 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
         to: days.to,
         today: instantToIsoDay(Date.now(), tz),
       }),
+    );
+  const receipts = (tz: string) =>
+    downloadReceiptsZip(
+      { ...filter, tz, fromDay: days.from, toDay: days.to },
+      exportFileName('receipts', {
+        from: days.from,
+        to: days.to,
+        today: instantToIsoDay(Date.now(), tz),
+      }).replace(/\.csv$/, '.zip'),
     );
   return (
     <div className="export-buttons">
@@ -59,6 +69,12 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
           description={a.description}
         />
       ))}
+      <ExportCsvButton
+        download={receipts}
+        blocked={blocked}
+        label="Download receipts (ZIP)"
+        description="The receipts attached to these transactions, as one ZIP file."
+      />
     </div>
   );
 }

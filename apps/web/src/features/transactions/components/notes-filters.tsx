@@ -3,7 +3,12 @@ import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
 import { tagProblem } from '../notes-form';
-import { NO_ACCOUNT, type Review, type TransactionsSearch } from '../transactions-search';
+import {
+  NO_ACCOUNT,
+  type ReceiptFilter,
+  type Review,
+  type TransactionsSearch,
+} from '../transactions-search';
 import { accountLabel } from './account-label';
 
 interface NotesFiltersProps {
@@ -14,8 +19,8 @@ interface NotesFiltersProps {
 }
 
 /**
- * The notes' filters: reviewed or not, accounting categories (any of several, or none), and
- * tags (any of several). Each added category or tag shows as a chip above the list.
+ * The notes' filters: reviewed or not, accounting categories (any of several, or none), a
+ * receipt attached or missing, and tags (any of several). Each added category or tag shows as a chip above the list.
  */
 export function NotesFilters({ search, categories, set }: NotesFiltersProps) {
   const chosen = new Set(search.account ?? []);
@@ -52,6 +57,21 @@ export function NotesFilters({ search, categories, set }: NotesFiltersProps) {
                 {accountLabel(c.id, categories)}
               </option>
             ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Receipt" className="receipt-field">
+        {(control) => (
+          <select
+            {...control}
+            value={search.receipt ?? ''}
+            onChange={(e) =>
+              set({ receipt: (e.target.value || undefined) as ReceiptFilter | undefined })
+            }
+          >
+            <option value="">Any</option>
+            <option value="attached">Attached</option>
+            <option value="missing">Missing</option>
           </select>
         )}
       </Field>

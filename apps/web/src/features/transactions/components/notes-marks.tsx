@@ -5,8 +5,9 @@ import { categoryText } from './accounting-category-select';
 type Notes = NonNullable<IndexTransaction['notes']>;
 
 /**
- * A row's notes at a glance: its accounting category's code, a reviewed mark, a memo icon;
- * each says in words what it is to assistive technology, and in full in its tooltip.
+ * A row's notes at a glance: its accounting category's code, a reviewed mark, a memo icon, tags,
+ * how many receipts; each says in words what it is to assistive technology, and in full in its
+ * tooltip.
  */
 export function NotesMarks({
   notes,
@@ -17,7 +18,11 @@ export function NotesMarks({
   categories: AccountingCategory[] | undefined;
 }) {
   const memo = notes?.memo.trim();
-  if (!notes || (!notes.categoryId && !notes.reviewed && !memo && notes.tags.length === 0)) {
+  const receipts = notes?.receipts ?? 0;
+  if (
+    !notes ||
+    (!notes.categoryId && !notes.reviewed && !memo && notes.tags.length === 0 && receipts === 0)
+  ) {
     return <span className="muted">—</span>;
   }
   const category = notes.categoryId
@@ -47,6 +52,13 @@ export function NotesMarks({
           <span className="visually-hidden">Memo: {memo}</span>
         </span>
       ) : null}
+      {receipts > 0 ? (
+        <span className="receipts-mark" title={receiptsText(receipts)}>
+          <ReceiptIcon />
+          <span aria-hidden="true">{receipts}</span>
+          <span className="visually-hidden">{receiptsText(receipts)}</span>
+        </span>
+      ) : null}
       {tags ? (
         <span className="tags-mark" title={`Tags: ${tags}`}>
           <span aria-hidden="true">#{notes.tags.length}</span>
@@ -62,6 +74,22 @@ function MemoIcon() {
     <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" focusable="false">
       <path
         d="M3 1.5h7l3 3v10H3z M10 1.5v3h3 M5 7.5h6 M5 10h6 M5 12.5h4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.3"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+const receiptsText = (n: number) => `${n} receipt${n === 1 ? '' : 's'}`;
+
+function ReceiptIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14" focusable="false">
+      <path
+        d="M3.5 1.5h9v13l-1.5-1-1.5 1-1.5-1-1.5 1-1.5-1-1.5 1z M5.5 5h5 M5.5 7.5h5 M5.5 10h3"
         fill="none"
         stroke="currentColor"
         strokeWidth="1.3"

@@ -1,12 +1,12 @@
 // The month close in real Chromium against the product as `pnpm start` runs it (demo mode), at
 // 1280×800 and 390×844: the demo admin adds an accounting category on the Chart of accounts,
-// opens last month's unreviewed transactions, books several to it and marks them reviewed in
-// one go each, finds exactly those under that category, and exports them as QuickBooks Online's
+// opens last month's unreviewed transactions, attaches a receipt (a PNG made here) to the first
+// by the file input, books several to it and marks them reviewed in one go each, finds exactly those under that category, and exports them as QuickBooks Online's
 // bank CSV. Every screen is checked with axe and saved as a screenshot. What the screen shows
 // is checked against the BFF's own answers.
 
 import { readFileSync } from 'node:fs';
-import type { AccountingCategoryList } from '@card-console/shared/api/annotations';
+import type { AccountingCategoryList, Receipt } from '@card-console/shared/api/annotations';
 import type { IndexAnswer, IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { centsToDollarInput } from '@card-console/shared/money';
@@ -16,6 +16,7 @@ import { periodDays } from '../src/features/transactions/periods';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
+import { tinyPng } from './support/tiny-png';
 import { freshTotp } from './support/totp';
 
 const ZONE = 'America/New_York';
@@ -58,6 +59,8 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
   const name = `Month close check ${width}`;
   let categoryId = '';
   const chosen: string[] = [];
+  /** The transaction a receipt is attached to: the first of the unreviewed. */
+  let withReceipt = '';
 
   beforeAll(async () => {
     ({ page, problems } = await newPage(browser, product.url, {
@@ -107,7 +110,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expectAccessible('chart-of-accounts');
   });
 
-  it("opens last month's unreviewed, books several to it at once and marks them reviewed", async () => {
+  it("opens last month's unreviewed", async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Transactions', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
@@ -126,7 +129,51 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expect.poll(summary).toContain(`${count} transaction`);
     await listRows().nth(CHOSEN).waitFor();
     await expectAccessible('unreviewed-last-month');
+  });
 
+  it('attaches a receipt to the first of them by a real upload: listed, previewed, in the BFF', async () => {
+    const file = `receipt-${width}.png`;
+    const first = listRows().nth(0).locator('td.col-description a');
+    withReceipt = decodeURIComponent(
+      (await first.getAttribute('href'))?.split('/transactions/')[1]?.split('?')[0] ?? '',
+    );
+    expect(withReceipt).not.toBe('');
+    await first.click();
+    const panel = page.getByRole('region', { name: 'Receipts' });
+    await panel.getByText('No receipt attached yet.').waitFor();
+    await panel
+      .getByLabel('Attach a receipt')
+      .setInputFiles({ name: file, mimeType: 'image/png', buffer: tinyPng(8) });
+    await panel.getByText(`Attached ${file}.`).waitFor();
+    const listed = panel.getByRole('list', { name: 'Receipts attached' }).getByRole('listitem');
+    await expect.poll(() => listed.count()).toBe(1);
+    expect(await listed.first().textContent()).toMatch(
+      new RegExp(`${file.replace('.', '\\.')}PNG · \\d+ bytes · added by admin@demo\\.test on`),
+    );
+    // The preview is the picture itself, fetched with the API's header into a Blob URL.
+    const preview = panel.locator(`img[alt="Receipt ${file}"]`);
+    await preview.waitFor();
+    expect(await preview.getAttribute('src')).toMatch(/^blob:/);
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(8);
+    const stored = await api<{ items: Receipt[] }>(
+      page,
+      `/api/transactions/${encodeURIComponent(withReceipt)}/receipts`,
+    );
+    expect(stored.items.map((r) => [r.fileName, r.mediaType])).toEqual([[file, 'image/png']]);
+    await expectAccessible('receipt-attached');
+
+    // Back to the same list, the row counts its receipt.
+    await page.getByRole('link', { name: '← Back to transactions' }).click();
+    await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
+    await expect
+      .poll(() => listRows().nth(0).locator('td.col-notes').textContent())
+      .toContain('1 receipt');
+  });
+
+  it('books several of them to it at once and marks them reviewed', async () => {
+    await listRows().nth(CHOSEN).waitFor();
     // Several rows, by their checkboxes (the keyboard for one of them).
     for (let i = 0; i < CHOSEN; i++) {
       const box = listRows().nth(i).getByRole('checkbox');
@@ -138,6 +185,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
       chosen.push(decodeURIComponent(href?.split('/transactions/')[1]?.split('?')[0] ?? ''));
     }
     await bar().getByText(`${CHOSEN} selected`).waitFor();
+    expect(chosen).toContain(withReceipt);
 
     await bar()
       .getByLabel('Accounting category')

@@ -1,4 +1,10 @@
-import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/annotations';
+/**
+ * The BFF's largest receipt and most receipts per transaction (`RECEIPT_MAX_BYTES`,
+ * `RECEIPTS_PER_TRANSACTION` in the shared annotations API), repeated here so its zod schemas
+ * stay out of this screen's download; receipt-file.test.ts holds them equal.
+ */
+export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+export const RECEIPTS_PER_TRANSACTION = 10;
 
 /** What the file picker offers: the types the BFF takes (it decides by the bytes, not this). */
 export const RECEIPT_ACCEPT =

@@ -1,6 +1,10 @@
-import { RECEIPT_MAX_BYTES, RECEIPTS_PER_TRANSACTION } from '@card-console/shared/api/annotations';
 import { useId } from 'react';
-import { formatBytes, RECEIPT_ACCEPT } from '../receipt-file';
+import {
+  formatBytes,
+  RECEIPT_ACCEPT,
+  RECEIPT_MAX_BYTES,
+  RECEIPTS_PER_TRANSACTION,
+} from '../receipt-file';
 
 interface Props {
   /** The transaction has as many receipts as it may. */

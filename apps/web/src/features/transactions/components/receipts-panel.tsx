@@ -1,10 +1,10 @@
-import { RECEIPTS_PER_TRANSACTION } from '@card-console/shared/api/annotations';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ErrorState } from '../../../components/error-state';
 import { Loading } from '../../../components/loading';
 import { annotationQueryOptions } from '../api/get-annotation';
 import { receiptsQueryOptions } from '../api/get-receipts';
+import { RECEIPTS_PER_TRANSACTION } from '../receipt-file';
 import { AttachReceipts } from './attach-receipts';
 import { ReceiptItem } from './receipt-item';
 import { UploadStatus } from './upload-status';

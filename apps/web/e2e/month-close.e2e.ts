@@ -1,7 +1,7 @@
 // The month close in real Chromium against the product as `pnpm start` runs it (demo mode), at
 // 1280×800 and 390×844: the demo admin adds an accounting category on the Chart of accounts,
-// opens last month's unreviewed transactions, attaches a receipt (a PNG made here) to the first
-// by the file input, books several to it and marks them reviewed in one go each, finds exactly those under that category, and exports them as QuickBooks Online's
+// opens last month's unreviewed transactions, attaches receipts (a PNG and a PDF made here) to
+// the first by the file input, books several to it and marks them reviewed in one go each, finds exactly those under that category, and exports them as QuickBooks Online's
 // bank CSV. Every screen is checked with axe and saved as a screenshot. What the screen shows
 // is checked against the BFF's own answers.
 
@@ -16,7 +16,7 @@ import { periodDays } from '../src/features/transactions/periods';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
-import { tinyPng } from './support/tiny-png';
+import { tinyPdf, tinyPng } from './support/tiny-files';
 import { freshTotp } from './support/totp';
 
 const ZONE = 'America/New_York';
@@ -131,8 +131,10 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expectAccessible('unreviewed-last-month');
   });
 
-  it('attaches a receipt to the first of them by a real upload: listed, previewed, in the BFF', async () => {
+  it('attaches receipts to the first of them by a real upload: listed, previewed, in the BFF', async () => {
     const file = `receipt-${width}.png`;
+    // A long name with no space to break at: it wraps in its row, the page stays as wide.
+    const pdf = `Hotel-invoice-${'Berlin-Mitte-conference-week'.repeat(3)}-${width}.pdf`;
     const first = listRows().nth(0).locator('td.col-description a');
     withReceipt = decodeURIComponent(
       (await first.getAttribute('href'))?.split('/transactions/')[1]?.split('?')[0] ?? '',
@@ -141,15 +143,23 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await first.click();
     const panel = page.getByRole('region', { name: 'Receipts' });
     await panel.getByText('No receipt attached yet.').waitFor();
-    await panel
-      .getByLabel('Attach a receipt')
-      .setInputFiles({ name: file, mimeType: 'image/png', buffer: tinyPng(8) });
+    // Two at once, sent one after the other.
+    await panel.getByLabel('Attach a receipt').setInputFiles([
+      { name: file, mimeType: 'image/png', buffer: tinyPng(8) },
+      { name: pdf, mimeType: 'application/pdf', buffer: tinyPdf() },
+    ]);
+    await panel.getByText(`Attached ${pdf}.`).waitFor();
     await panel.getByText(`Attached ${file}.`).waitFor();
     const listed = panel.getByRole('list', { name: 'Receipts attached' }).getByRole('listitem');
-    await expect.poll(() => listed.count()).toBe(1);
-    expect(await listed.first().textContent()).toMatch(
-      new RegExp(`${file.replace('.', '\\.')}PNG · \\d+ bytes · added by admin@demo\\.test on`),
+    await expect.poll(() => listed.count()).toBe(2);
+    expect(await listed.nth(0).textContent()).toMatch(
+      new RegExp(`^${file.replace('.', '\\.')}PNG · \\d+ bytes · added by admin@demo\\.test on`),
     );
+    expect(await listed.nth(1).textContent()).toContain(`${pdf}PDF · `);
+    await listed
+      .nth(1)
+      .getByRole('button', { name: `Download ${pdf}` })
+      .waitFor();
     // The preview is the picture itself, fetched with the API's header into a Blob URL.
     const preview = panel.locator(`img[alt="Receipt ${file}"]`);
     await preview.waitFor();
@@ -157,19 +167,25 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expect
       .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(8);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
     const stored = await api<{ items: Receipt[] }>(
       page,
       `/api/transactions/${encodeURIComponent(withReceipt)}/receipts`,
     );
-    expect(stored.items.map((r) => [r.fileName, r.mediaType])).toEqual([[file, 'image/png']]);
+    expect(stored.items.map((r) => [r.fileName, r.mediaType])).toEqual([
+      [file, 'image/png'],
+      [pdf, 'application/pdf'],
+    ]);
     await expectAccessible('receipt-attached');
 
-    // Back to the same list, the row counts its receipt.
+    // Back to the same list, the row counts its receipts.
     await page.getByRole('link', { name: '← Back to transactions' }).click();
     await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
     await expect
       .poll(() => listRows().nth(0).locator('td.col-notes').textContent())
-      .toContain('1 receipt');
+      .toContain('2 receipts');
   });
 
   it('books several of them to it at once and marks them reviewed', async () => {

@@ -203,6 +203,27 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     expect(panel.queryByText(/was not attached/)).toBeNull();
   });
 
+  it('when told to wait (429), waits as long as the server asks, then sends the same file', async () => {
+    serveReceipts();
+    let refused = false;
+    server.use(
+      http.post(RECEIPTS, () => {
+        if (refused) return undefined; // the BFF's own handler, from serveReceipts
+        refused = true;
+        return apiError(429, 'rate_limited', 'Too many uploads.', { retryAfterSeconds: 1 });
+      }),
+    );
+    const { user } = open();
+    const panel = await receiptsPanel();
+    await user.upload(panel.getByLabelText('Attach a receipt'), pngFile('late.png'));
+    expect(await panel.findByText(/^Too many uploads at once — continuing/)).toBeInTheDocument();
+    expect(panel.getByText('Waiting: late.png')).toBeInTheDocument();
+    expect(await panel.findByText('Attached late.png.', {}, { timeout: 4000 })).toBeInTheDocument();
+    const posts = requestsTo(RECEIPTS, 'POST');
+    expect(posts).toHaveLength(2);
+    expect(panel.queryByText(/was not attached/)).toBeNull();
+  });
+
   it('removes a receipt once confirmed, and keeps it when not', async () => {
     serveReceipts([receipt(), receipt({ id: 'rc_2', fileName: 'taxi.png' })]);
     const { user } = open();

@@ -108,11 +108,5 @@ export function useReceiptUploads(transactionId: string) {
   const dismiss = () =>
     setUploads((all) => all.filter((u) => u.state === 'waiting' || u.state === 'uploading'));
 
-  return {
-    uploads,
-    pausedUntil,
-    add,
-    dismiss,
-    busy: uploads.some((u) => u.state !== 'done' && u.state !== 'failed'),
-  };
+  return { uploads, pausedUntil, add, dismiss };
 }

@@ -179,6 +179,22 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
       [pdf, 'application/pdf'],
     ]);
     await expectAccessible('receipt-attached');
+    // The thumbnail opens the picture larger; Escape closes it, focus back on the thumbnail.
+    await panel.getByRole('button', { name: `Show ${file} larger` }).click();
+    const larger = page.getByRole('dialog', { name: file });
+    await expect
+      .poll(() =>
+        larger.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.width),
+      )
+      .toBeGreaterThan(8);
+    await expectAccessible('receipt-larger');
+    await page.keyboard.press('Escape');
+    await larger.waitFor({ state: 'detached' });
+    expect(
+      await panel
+        .getByRole('button', { name: `Show ${file} larger` })
+        .evaluate((b) => b === document.activeElement),
+    ).toBe(true);
 
     // Back to the same list, the row counts its receipts.
     await page.getByRole('link', { name: '← Back to transactions' }).click();

@@ -271,9 +271,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         ]);
         const annotations = await deps.transactionIndex.annotations();
         const ids = page.items.map((t) => t.id);
-        const [notes, receipts] = await Promise.all([
-          annotations.getMany(ids),
-          annotations.receiptCounts(ids),
+        const [{ notes, receipts }] = await Promise.all([
+          annotations.notesOf(ids),
           deps.cardDirectory.ready(),
         ]);
         const answer: IndexAnswer = {
@@ -618,10 +617,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
           pages++;
           const pageIds = page.items.map((t) => t.id);
-          const [notes, receipts] = await Promise.all([
-            annotations.getMany(pageIds),
-            annotations.receiptCounts(pageIds),
-          ]);
+          const { notes, receipts } = await annotations.notesOf(pageIds);
           const records = page.items.map((t) => {
             if (layout !== 'card-console') {
               return accountingRecord(layout, t, notes.get(t.id), format.times);

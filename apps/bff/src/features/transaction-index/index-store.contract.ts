@@ -541,7 +541,7 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         ],
         T0,
       );
-      const booked = await notes.getMany(['1', '2', '3', '4', '5']);
+      const { notes: booked } = await notes.notesOf(['1', '2', '3', '4', '5']);
       expect(booked.get('1')).toMatchObject({
         categoryId: software.id,
         version: 1,

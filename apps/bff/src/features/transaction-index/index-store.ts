@@ -131,7 +131,7 @@ export class BadIndexCursorError extends Error {
   override name = 'BadIndexCursorError';
 }
 
-export const MAX_INDEX_PAGE = 500;
+export const MAX_INDEX_PAGE = 2_000;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -143,14 +143,17 @@ export function searchTextOf(
   return storable([t.description, t.merchant ?? '', t.referenceNumber].join('\n').toLowerCase());
 }
 
-const COLUMNS = `sub_account_id, id, at, description, merchant, category_code, reference_number,
-  amount_cents::text AS amount_cents, status, decline_reason, card_id, authorized_at,
+/** A row's columns; its times as Unix ms (a number decodes faster than a time's text). */
+const COLUMNS = `sub_account_id, id, (extract(epoch FROM at) * 1000)::bigint AS at, description,
+  merchant, category_code, reference_number, amount_cents::text AS amount_cents, status,
+  decline_reason, card_id, (extract(epoch FROM authorized_at) * 1000)::bigint AS authorized_at,
   original_currency`;
 
 interface Row {
   sub_account_id: string;
   id: string;
-  at: Date;
+  /** Unix ms. */
+  at: number;
   description: string;
   merchant: string | null;
   category_code: string | null;
@@ -159,7 +162,7 @@ interface Row {
   status: string;
   decline_reason: string | null;
   card_id: string | null;
-  authorized_at: Date | null;
+  authorized_at: number | null;
   original_currency: IndexedTransaction['originalCurrency'] | null;
 }
 
@@ -207,7 +210,12 @@ function whereOf(filter: IndexFilter, params: unknown[]): string {
   };
   const conditions: string[] = [];
   const anyOf = (column: string, values: readonly string[] | undefined) => {
-    if (values !== undefined) {
+    if (values?.length === 1) {
+      // One value as `=`, not `= ANY`: the planner then knows the column is constant and walks
+      // an index in the list's order (one sub account's newest first) instead of sorting the
+      // whole sub account for each page.
+      conditions.push(`${column} = ${bind(storable(values[0] as string))}::text`);
+    } else if (values !== undefined) {
       conditions.push(`${column} = ANY(${bind(values.map(storable))}::text[])`);
     }
   };
@@ -360,8 +368,31 @@ async function applyMerchantRules(
   );
 }
 
+/** Rows written before the first refresh of the planner's statistics (then at each doubling). */
+export const STATISTICS_AFTER_ROWS = 1_000;
+
 export class TransactionIndexStore {
+  /** Rows this process wrote, and the count at which the statistics are refreshed next. */
+  private written = 0;
+  private statisticsAt = STATISTICS_AFTER_ROWS;
+  private refreshing: Promise<void> | undefined;
+
   constructor(private readonly engine: SqlEngine) {}
+
+  /**
+   * Counts rows written; each time the count doubles (from `STATISTICS_AFTER_ROWS`) the
+   * engine's statistics are refreshed, so a sub account's first sync (tens of thousands of
+   * rows) is planned as the large table it became while it is still being read.
+   */
+  private async wrote(rows: number): Promise<void> {
+    this.written += rows;
+    if (this.written < this.statisticsAt || this.refreshing) return;
+    this.statisticsAt = this.written * 2;
+    this.refreshing = this.engine.refreshStatistics().finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+  }
 
   /**
    * The rows of one sub account's UTC day (`YYYY-MM-DD`) become exactly `rows`: the day's
@@ -465,6 +496,7 @@ export class TransactionIndexStore {
         [sub, new Date(syncedAt).toISOString(), dayList, counts],
       );
     });
+    await this.wrote(records.length);
   }
 
   /** Which of these (sub account, id) pairs the index holds. */
@@ -503,14 +535,19 @@ export class TransactionIndexStore {
       );
     }
     params.push(limit + 1);
-    const rows = await this.engine.query<Row & { sort_key: string }>(
-      `SELECT ${COLUMNS}, ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'at'} AS sort_key
-         FROM index_transaction
-        WHERE ${conditions.join(' AND ')}
-        ORDER BY ${key} ${dir}, sub_account_id ${dir}, id ${dir}
-        LIMIT $${params.length}`,
+    // The page as one JSON value: the engine's driver then decodes one field, not 14 per row
+    // (the embedded engine's per-field cost was most of an export's time).
+    const [result] = await this.engine.query<{ rows: (Row & { sort_key: string })[] }>(
+      `SELECT coalesce(json_agg(p ORDER BY p.k ${dir}, p.sub_account_id ${dir}, p.id ${dir}), '[]') AS rows
+         FROM (SELECT ${COLUMNS}, ${key} AS k,
+                      ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'NULL'} AS sort_key
+                 FROM index_transaction
+                WHERE ${conditions.join(' AND ')}
+                ORDER BY k ${dir}, sub_account_id ${dir}, id ${dir}
+                LIMIT $${params.length}) p`,
       params,
     );
+    const rows = result?.rows ?? [];
     const items = rows.slice(0, limit).map(fromRow);
     const page: IndexPage = { items };
     const last = rows[limit - 1];

@@ -253,6 +253,12 @@ describe('pnpm start', () => {
     const start = run('npx', ['-y', 'pnpm@10.34.9', 'start'], {
       PORT: 'eighty',
       ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
+      // The machine's certificate authorities, as a person's shell has them: without them npx
+      // on a Node with its own bundled list waits over a minute on the registry before it
+      // falls back to its cache.
+      ...(process.env.NODE_EXTRA_CA_CERTS
+        ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }
+        : {}),
     });
     const { code } = await start.exited;
     const output = `${start.stdout()}\n${start.stderr()}`;

@@ -24,21 +24,26 @@ export function totp(secret: string, atMs = Date.now()): string {
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-const usedSteps = new Set<number>();
+/** The latest time step a code was handed out for in this run. */
+let lastStep = Number.NEGATIVE_INFINITY;
 
 /**
- * A code from a time step not used before in this run (a server may refuse a replayed code),
- * waiting for the next step if needed; never one about to expire.
+ * A code the server will take: from a time step later than any used before in this run (the
+ * server takes each step once, in order) and within the one step of drift either way it allows
+ * (an authenticator whose clock is a little off), still valid there for 3 s more. So a run has
+ * three codes at once (the previous, current and next step's) before it waits for time to pass.
  */
 export async function freshTotp(secret: string): Promise<string> {
   for (;;) {
     const now = Date.now();
-    const step = Math.floor(now / 30_000);
-    const leftMs = (step + 1) * 30_000 - now;
-    if (!usedSteps.has(step) && leftMs > 3_000) {
-      usedSteps.add(step);
-      return totp(secret, now);
+    const current = Math.floor(now / 30_000);
+    for (let step = Math.max(lastStep + 1, current - 1); step <= current + 1; step++) {
+      // The server stops taking `step` once its own step is past step + 1.
+      if ((step + 2) * 30_000 - now > 3_000) {
+        lastStep = step;
+        return totp(secret, step * 30_000);
+      }
     }
-    await new Promise((resolve) => setTimeout(resolve, leftMs + 200));
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - now + 200));
   }
 }

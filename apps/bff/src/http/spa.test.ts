@@ -166,15 +166,36 @@ describe('spa()', () => {
   });
 
   it.each([
+    '/nope',
     '/metrics',
     '/cards/id_1/reveal',
     '/transactions/id_1/extra',
-    '/assets/missing-0000.js',
     '/index.htm',
     '/admin',
-  ])('%s is no page: 404 with the error body, even to a browser', async (path) => {
-    expectNotFound(await get(base, path, 'gzip', browserAccept));
-  });
+  ])(
+    "a browser opening %s, no page, gets index.html with 404: the app's own Not found",
+    async (path) => {
+      const page = await get(base, path, '', browserAccept);
+      expect(page.status).toBe(404);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.body.toString('utf8')).toContain('<title>Card Console</title>');
+    },
+  );
+
+  it.each(['/assets/missing-0000.js', '/assets/missing-0000.css', '/assets'])(
+    'a missing asset (%s) is a 404 with the error body, even to a browser',
+    async (path) => {
+      expectNotFound(await get(base, path, 'gzip', browserAccept));
+    },
+  );
+
+  it.each(['/nope', '/metrics'])(
+    '%s without HTML in Accept: 404 with the error body',
+    async (path) => {
+      expectNotFound(await get(base, path, '', 'application/json'));
+    },
+  );
 
   it.each([
     [
@@ -204,6 +225,16 @@ describe('the public port of the whole app', () => {
       const page = await t.request.get('/transactions/id_1').set('Accept', browserAccept);
       expect(page.status).toBe(200);
       expect(page.text).toContain('not built');
+      // An address that is no page: the app (its Not found) for a person, with the headers
+      // every page has; the API's own paths stay the API's 404.
+      const unknown = await t.request.get('/nope').set('Accept', browserAccept);
+      expect(unknown.status).toBe(404);
+      expect(unknown.type).toBe('text/html');
+      expect(unknown.headers['content-security-policy']).toContain("object-src 'none'");
+      expect(unknown.headers['x-content-type-options']).toBe('nosniff');
+      const api = await t.request.get('/api/nope').set('Accept', browserAccept).set('X-CSRF', '1');
+      expect(api.status).toBe(404);
+      expect(apiErrorBodySchema.parse(api.body).code).toBe('not_found');
     } finally {
       await t.close();
     }

@@ -16,10 +16,12 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
 /**
  * The built SPA: hashed assets cached for a year, everything else revalidated, and a GET of
  * one of the SPA's pages that asks for HTML answered with index.html so client-side routes
- * survive a reload. Anything else is a 404 with the API's error body: a path that is no page
- * (`/metrics` scraped on the wrong port must not look healthy) or a request that does not
- * ask for HTML. /api paths never get here: the API router, mounted before, answers them all
- * (`api-router.ts`).
+ * survive a reload. A browser opening an address that is no page (`/nope`) gets index.html
+ * too, with status 404: the SPA's router shows its own "Not found" with a way back, while a
+ * monitor still sees a 404. Anything else is a 404 with the API's error body: a missing
+ * asset, or a request that does not ask for HTML (`/metrics` scraped on the wrong port must
+ * not look healthy). /api paths never get here: the API router, mounted before, answers them
+ * all (`api-router.ts`).
  *
  * Text files go out as the build's Brotli or gzip copies (vite.config.ts), as the browser
  * accepts: compressing the ~250 kB main script on each cold load took this one thread tens of
@@ -27,6 +29,9 @@ the app first), or <code>pnpm --filter @card-console/web build</code>, then relo
  * starts; a file built after that (the SPA rebuilt while the server runs) is compressed as
  * it is sent instead, and one deleted since is answered like any missing file.
  */
+/** The build's files live under /assets: one missing there is a real 404, never a page. */
+const isAssetPath = (path: string) => /^\/assets(?:\/|$)/i.test(path);
+
 export function spa(webDist: string): Router {
   const router = express.Router();
   // A path that is not valid percent-encoding is the caller's 400, in the API's error body
@@ -66,16 +71,17 @@ export function spa(webDist: string): Router {
     res.removeHeader('Content-Encoding');
     res.removeHeader('Content-Type');
     res.removeHeader('Vary');
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      if (isSpaPage(req.path) && asksForHtml(req.get('accept'))) return next();
-    }
+    const isGet = req.method === 'GET' || req.method === 'HEAD';
+    if (isGet && !isAssetPath(req.path) && asksForHtml(req.get('accept'))) return next();
     next(new AppError(404, 'not_found', 'There is no such page.'));
   });
-  router.get('/{*splat}', (_req, res) => {
+  router.get('/{*splat}', (req, res) => {
     const index = join(webDist, 'index.html');
     res.setHeader('Cache-Control', 'no-cache');
+    // No page here: the app says so itself, and the status says so to anything not a person.
+    res.status(isSpaPage(req.path) ? 200 : 404);
     if (!existsSync(index)) {
-      res.status(200).type('html').send(notBuiltPage);
+      res.type('html').send(notBuiltPage);
       return;
     }
     res.sendFile(index);

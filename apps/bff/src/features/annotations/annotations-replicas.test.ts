@@ -11,6 +11,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { pdfReceipt } from '../../test/receipt-files';
 import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
 import { createTransactionIndex } from '../transaction-index/transaction-index';
 
@@ -23,6 +24,9 @@ function transactionOf(app: TestApp, n: number): string {
   return id;
 }
 
+/** The per-person upload limit both replicas run with here. */
+const UPLOADS_PER_MINUTE = 4;
+
 describe('transaction notes on two replicas sharing one PostgreSQL', () => {
   let redis: RedisEngine;
   let database: Awaited<ReturnType<typeof testDatabase>>;
@@ -34,7 +38,10 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
   beforeAll(async () => {
     [redis, database] = await Promise.all([startRedis(), testDatabase()]);
     const shared = { url: redis.url, prefix: 'cc:' };
-    const env = { sessionSecret: randomBytes(32).toString('hex') };
+    const env = {
+      sessionSecret: randomBytes(32).toString('hex'),
+      rateLimits: { uploadsPerMinute: UPLOADS_PER_MINUTE },
+    };
     const index = () =>
       createTransactionIndex({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
@@ -83,6 +90,30 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
     for (const app of [a, b]) {
       expect((await app.request.get(notesPath(id)).set(finance.headers())).body).toEqual(winner);
     }
+  });
+  it("counts a person's uploads against one limit a minute across both replicas", async () => {
+    const id = transactionOf(a, 2);
+    // Six at once, alternating replicas: the shared limit (Redis) lets four through, wherever
+    // they landed, and refuses the rest with when to try again.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).request
+          .post(`/api/transactions/${encodeURIComponent(id)}/receipts`)
+          .set(finance.headers())
+          .set('content-type', 'application/pdf')
+          .set('x-file-name', `invoice-${i}.pdf`)
+          .send(pdfReceipt()),
+      ),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+    for (const refused of answers.filter((r) => r.status === 429)) {
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const listed = await b.request
+      .get(`/api/transactions/${encodeURIComponent(id)}/receipts`)
+      .set(finance.headers());
+    expect(listed.body.items).toHaveLength(UPLOADS_PER_MINUTE);
   });
 });
 

@@ -112,8 +112,10 @@ export function CardActivity({ cardId }: { cardId: string }) {
               <Link to="/transactions/$transactionId" params={{ transactionId: t.id }}>
                 {t.description}
               </Link>{' '}
-              <TransactionAmount cents={t.amountCents} />
-              {t.status === 'settled' ? null : <span className="muted"> · {t.status}</span>}
+              <TransactionAmount cents={t.amountCents} status={t.status} />
+              {t.status === 'settled' || t.status === 'declined' ? null : (
+                <span className="muted"> · {t.status}</span>
+              )}
             </li>
           ))}
         </ul>

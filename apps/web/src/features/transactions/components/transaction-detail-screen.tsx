@@ -54,7 +54,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
         <div className="panel">
           <h2>Amount</h2>
           <p className="big">
-            <TransactionAmount cents={t.amountCents} />
+            <TransactionAmount cents={t.amountCents} status={t.status} />
           </p>
           <dl className="pairs">
             <Pair label="Original amount">
@@ -77,7 +77,10 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
             <Pair label="Authorized">
               {t.authorizedAt ? formatDateTime(t.authorizedAt) : undefined}
             </Pair>
-            <Pair label="Posted">{formatDateTime(t.date)}</Pair>
+            {/* A declined charge never posted: no money moved, so no posted time. */}
+            <Pair label="Posted">
+              {t.status === 'declined' ? undefined : formatDateTime(t.date)}
+            </Pair>
             <Pair label="Created">{t.createdAt ? formatDateTime(t.createdAt) : undefined}</Pair>
             <Pair label="Reference number">
               {t.referenceNumber ? <span className="mono">{t.referenceNumber}</span> : undefined}

@@ -170,7 +170,7 @@ export function TransactionsTable({
                 {t.merchant?.description ?? <span className="muted">—</span>}
               </td>
               <td className="num col-amount">
-                <TransactionAmount cents={t.amountCents} />
+                <TransactionAmount cents={t.amountCents} status={t.status} />
               </td>
               <td className="col-status">
                 <StatusBadge status={t.status} />

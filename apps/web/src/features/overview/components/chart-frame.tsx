@@ -22,8 +22,9 @@ export function ChartFrame({
     <section className="overview-chart" aria-labelledby={headingId}>
       <div className="overview-chart-header">
         <h2 id={headingId}>{title}</h2>
-        <button type="button" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
-          Show as table
+        {/* The label says what a press does; a toggle's aria-pressed would need a label that stays. */}
+        <button type="button" onClick={() => setAsTable(!asTable)}>
+          {asTable ? 'Show as chart' : 'Show as table'}
         </button>
       </div>
       {note ? <p className="muted overview-chart-note">{note}</p> : null}

@@ -1,6 +1,6 @@
 import type { OverviewQuery } from '@card-console/shared/api/insights';
-import { formatUpdatedAt } from '../../../lib/format';
 import { useRefreshOverview } from '../api/get-overview';
+import { formatReadAt } from '../format-read-at';
 
 /** A message ends with a full stop, once. */
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -25,7 +25,7 @@ export function OverviewFreshness({
   return (
     <div className="overview-freshness">
       <p className="muted" role="status" aria-busy={refresh.isPending || undefined}>
-        Updated <time dateTime={updatedAt}>{formatUpdatedAt(updatedAt)}</time>
+        Updated <time dateTime={updatedAt}>{formatReadAt(updatedAt)}</time>
       </p>
       <button
         type="button"

@@ -2,11 +2,11 @@ import type { Overview } from '@card-console/shared/api/insights';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { formatUpdatedAt } from '../../../lib/format';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveIndex } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
+import { formatReadAt } from '../format-read-at';
 
 const totals = (debitsCents: number, count: number) => ({
   debitsCents,
@@ -87,12 +87,27 @@ describe('overview screen', () => {
       tz: expect.any(String),
     });
 
-    const tile = (label: string) =>
-      screen.getByText(label, { selector: 'dt' }).parentElement?.textContent;
-    expect(tile('Balance')).toContain('$12,345.67');
-    expect(tile('Debits')).toBe('Debits$1,234.56+23% · $1,000.00 the period before');
-    expect(tile('Transactions')).toBe('Transactions40+25% · 32 the period before');
-    expect(tile('Pending')).toContain('no change');
+    // The period's figures, its spend first, apart from the all-time ones the service reports.
+    const period = screen.getByRole('region', { name: 'This period' });
+    const lifetime = screen.getByRole('region', { name: /^All time/ });
+    const tile = (group: HTMLElement, label: string) =>
+      within(group).getByText(label, { selector: 'dt' }).parentElement?.textContent;
+    expect(
+      within(period)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['Spend', 'Credits', 'Pending', 'Transactions']);
+    expect(tile(period, 'Spend')).toBe('Spend$1,234.56+23% · $1,000.00 the period before');
+    expect(tile(period, 'Transactions')).toBe('Transactions40+25% · 32 the period before');
+    expect(tile(period, 'Pending')).toContain('no change');
+    expect(
+      within(lifetime)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['Balance', 'Lifetime spend']);
+    expect(tile(lifetime, 'Balance')).toBe('Balance$12,345.67');
+    expect(tile(lifetime, 'Lifetime spend')).toBe('Lifetime spend$2,500.00');
+    expect(lifetime).toHaveTextContent('as the card service reports it');
 
     const bars = within(spendSection()).getAllByRole('link');
     expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
@@ -114,7 +129,13 @@ describe('overview screen', () => {
     const chartNames = within(spendSection())
       .getAllByRole('link')
       .map((l) => l.getAttribute('aria-label'));
-    await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
+    const toggle = within(spendSection()).getByRole('button', { name: 'Show as table' });
+    await user.click(toggle);
+    // The same button, now saying what a press does next; no aria-pressed beside a label that changes.
+    expect(toggle).toHaveAccessibleName('Show as chart');
+    expect(toggle).not.toHaveAttribute('aria-pressed');
+    expect(toggle).toHaveFocus();
+    expect(spendSection().querySelector('svg')).toBeNull();
     const table = within(spendSection()).getByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getByRole('link').getAttribute('aria-label'))).toEqual(
@@ -125,6 +146,10 @@ describe('overview screen', () => {
       'Mar 3, 2026$0.00$500.005',
       'Mar 4, 2026$234.56$100.0015',
     ]);
+    await user.click(toggle);
+    expect(toggle).toHaveAccessibleName('Show as table');
+    expect(within(spendSection()).queryByRole('table')).toBeNull();
+    expect(spendSection().querySelector('svg')).not.toBeNull();
 
     const categories = screen.getByRole('region', { name: 'Spend by category' });
     const barNames = within(categories)
@@ -259,7 +284,7 @@ describe('overview screen', () => {
       /Could not finish reading .*The card service did not answer\..*what was read/,
     );
     expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
-    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$1,234.56',
     );
   });
@@ -328,7 +353,7 @@ describe('overview screen', () => {
       }),
     );
     const { user, queryClient } = renderApp(CUSTOM, { session: financeSession() });
-    expect(await screen.findByText('Updated')).toHaveTextContent(/^Updated 14:03:07$/);
+    expect(await screen.findByText('Updated')).toHaveTextContent(/^Updated 2:03:07\sPM$/);
     const refresh = screen.getByRole('button', { name: 'Refresh' });
     await user.click(refresh);
 
@@ -353,8 +378,8 @@ describe('overview screen', () => {
     expect(await screen.findByRole('button', { name: 'Refresh' })).not.toHaveAttribute(
       'aria-disabled',
     );
-    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 14:04:12$/);
-    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 2:04:12\sPM$/);
+    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$2,000.00',
     );
     // The answer took the period's place in the cache: one entry, asked for as before.
@@ -381,22 +406,21 @@ describe('overview screen', () => {
       'Could not refresh: The card service did not answer. The numbers shown are as of the time above.',
     );
     expect(screen.getByRole('button', { name: 'Refresh' })).not.toHaveAttribute('aria-disabled');
-    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 09:05:00$/);
-    expect(screen.getByText('Debits', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 9:05:00\sAM$/);
+    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$1,234.56',
     );
     expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
   });
 
-  it('gives the date of a reading that was not today', () => {
+  it('writes when it was read in 12-hour time, as the rest of the app: the date too when not today', () => {
     const now = new Date(2026, 2, 4, 8, 0, 0).getTime();
-    expect(formatUpdatedAt(new Date(2026, 2, 4, 0, 0, 1).toISOString(), now)).toBe('00:00:01');
-    expect(formatUpdatedAt(new Date(2026, 2, 3, 23, 59, 59).toISOString(), now)).toBe(
-      'Mar 3, 23:59:59',
-    );
-    expect(formatUpdatedAt(new Date(2025, 11, 31, 14, 3, 7).toISOString(), now)).toBe(
-      'Dec 31, 2025, 14:03:07',
-    );
+    const read = (...at: [number, number, number, number, number, number]) =>
+      formatReadAt(new Date(...at).toISOString(), now).replace(/\s/g, ' ');
+    expect(read(2026, 2, 4, 0, 0, 1)).toBe('12:00:01 AM');
+    expect(read(2026, 2, 4, 13, 5, 9)).toBe('1:05:09 PM');
+    expect(read(2026, 2, 3, 23, 59, 59)).toBe('Mar 3, 11:59 PM');
+    expect(read(2025, 11, 31, 14, 3, 7)).toBe('Dec 31, 2025, 2:03 PM');
   });
 
   it("while the first reading has found no spend, holds the chart's place instead of an empty axis", async () => {
@@ -425,11 +449,54 @@ describe('overview screen', () => {
     expect(screen.getByText(/Reading transactions/)).toBeInTheDocument();
   });
 
-  it('a complete period without spend draws its (empty) days, not the placeholder', async () => {
+  it('a complete period without spend says so instead of an axis of zeros; its table lists the days', async () => {
     const none = overview().series.map((p) => ({ ...p, debitsCents: 0 }));
     serve(overview({ series: none, previousSeries: none }));
-    renderApp(CUSTOM, { session: financeSession() });
-    expect(await screen.findByRole('link', { name: /^Mar 2: \$0\.00 spent/ })).toBeInTheDocument();
+    const { user } = renderApp(CUSTOM, { session: financeSession() });
+    expect(
+      await within(await screen.findByRole('region', { name: 'Spend per day' })).findByText(
+        'No spend in this period or the one before.',
+      ),
+    ).toBeInTheDocument();
+    expect(spendSection().querySelector('svg')).toBeNull();
     expect(screen.queryByText('Drawn once the first days are read.')).toBeNull();
+    await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
+    expect(
+      within(spendSection()).getByRole('link', { name: /^Mar 2: \$0\.00 spent/ }),
+    ).toBeInTheDocument();
+  });
+
+  it('a period of a few cents draws an axis of whole dollars from $0, never fractions of a cent', async () => {
+    const cents = overview().series.map((p, i) => ({ ...p, debitsCents: i === 0 ? 7 : 0 }));
+    serve(overview({ series: cents, previousSeries: undefined }));
+    renderApp(CUSTOM, { session: financeSession() });
+    await screen.findByRole('link', { name: 'Mar 2: $0.07 spent' });
+    const ticks = [...spendSection().querySelectorAll('g.tick text')].map((t) => t.textContent);
+    expect(ticks[0]).toBe('$0');
+    expect(ticks.length).toBeGreaterThan(2);
+    for (const tick of ticks) expect(tick).toMatch(/^\$\d+$/);
+  });
+
+  it('while the first reading is under way, the period figures are placeholders saying Loading, never $0.00', async () => {
+    const unread = overview().series.map((p) => ({ ...p, debitsCents: 0, count: 0 }));
+    serve(
+      overview({
+        status: 'computing',
+        progress: { rowsRead: 0 },
+        totals: { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 },
+        previousTotals: { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 },
+        series: unread,
+        previousSeries: unread,
+      }),
+    );
+    renderApp(CUSTOM, { session: financeSession() });
+    const period = await screen.findByRole('region', { name: 'This period' });
+    for (const value of within(period).getAllByRole('definition')) {
+      expect(value).toHaveTextContent(/^Loading$/);
+    }
+    expect(period).not.toHaveTextContent(/\$0\.00|no change|^0/);
+    expect(within(period).getAllByText('Loading')).toHaveLength(4);
+    // What the service reports over all time is not being read: it shows.
+    expect(screen.getByRole('region', { name: /^All time/ })).toHaveTextContent('$12,345.67');
   });
 });

@@ -1,4 +1,4 @@
-import type { Overview, OverviewQuery, Totals } from '@card-console/shared/api/insights';
+import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { useNavigate } from '@tanstack/react-router';
@@ -12,6 +12,7 @@ import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
 import { formatCount, formatShortDay } from './chart-frame';
 import { OverviewFreshness } from './overview-freshness';
+import { OverviewTiles } from './overview-tiles';
 import { RankedChart } from './ranked-chart';
 import { SpendChart } from './spend-chart';
 
@@ -124,7 +125,7 @@ export function OverviewScreen({
       </div>
       <OverviewStatus overview={overview} />
       <div className="overview-body" aria-busy={busy || undefined}>
-        <Tiles overview={overview} />
+        <OverviewTiles overview={overview} />
         <SpendChart overview={overview} scope={scope} />
         <div className="overview-grid">
           <RankedChart
@@ -205,7 +206,7 @@ function OverviewStatus({ overview }: { overview: Overview }) {
             {progress?.rowsEstimated !== undefined
               ? ` of about ${formatCount(Math.max(progress.rowsEstimated, progress.rowsRead))}`
               : ' so far'}
-            . The numbers below fill in as they are read.
+            . The charts below fill in as they are read; the period's totals show once all are read.
           </p>
           <progress
             aria-label="Transactions read"
@@ -216,65 +217,6 @@ function OverviewStatus({ overview }: { overview: Overview }) {
       ) : null}
     </div>
   );
-}
-
-function Tiles({ overview }: { overview: Overview }) {
-  const { totals, previousTotals: before } = overview;
-  const money = (key: keyof Totals) => ({
-    value: formatCents(totals[key]),
-    previous: before ? formatCents(before[key]) : undefined,
-    delta: before ? change(totals[key], before[key]) : undefined,
-  });
-  const tiles = [
-    {
-      label: 'Balance',
-      value: optionalCents(overview.balanceCents),
-      note: 'as the service reports it',
-    },
-    {
-      label: 'Spend',
-      value: optionalCents(overview.spendCents),
-      note: 'as the service reports it',
-    },
-    { label: 'Debits', ...money('debitsCents') },
-    { label: 'Credits', ...money('creditsCents') },
-    { label: 'Pending', ...money('pendingCents') },
-    {
-      label: 'Transactions',
-      value: formatCount(totals.count),
-      previous: before ? formatCount(before.count) : undefined,
-      delta: before ? change(totals.count, before.count) : undefined,
-    },
-  ];
-  return (
-    <dl className="overview-tiles">
-      {tiles.map((t) => (
-        <div key={t.label} className="overview-tile">
-          <dt>{t.label}</dt>
-          <dd className="overview-tile-value">{t.value}</dd>
-          {'note' in t ? (
-            <dd className="muted">{t.note}</dd>
-          ) : t.previous !== undefined ? (
-            <dd className="muted">
-              {t.delta} · {t.previous} the period before
-            </dd>
-          ) : null}
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-const optionalCents = (cents: number | undefined) =>
-  cents === undefined ? '—' : formatCents(cents);
-
-/** "+12%", "−5%", "no change"; "new" when there was nothing before. */
-function change(now: number, before: number): string {
-  if (now === before) return 'no change';
-  if (before === 0) return 'new';
-  const pct = Math.round(((now - before) / before) * 100);
-  if (pct === 0) return now > before ? '+<1%' : '−<1%';
-  return pct > 0 ? `+${pct}%` : `−${-pct}%`;
 }
 
 function Declines({ overview, scope }: { overview: Overview; scope: DrillScope }) {

@@ -5,13 +5,19 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import { bucketSearch, type DrillScope } from '../drill-down';
 import { ChartFrame, formatCount, formatShortDay } from './chart-frame';
+import { useMeasuredWidth } from './use-measured-width';
 
 type Point = Overview['series'][number];
 
-/** The drawing's own units: it scales to its box's width (viewBox), text with it. */
+/**
+ * Drawn in CSS pixels at the width its box measures (no scaling viewBox), so its text stays at
+ * the stylesheet's size on a phone and on a desktop alike. WIDTH only until measured.
+ */
 const WIDTH = 640;
 const HEIGHT = 220;
-const MARGIN = { top: 10, right: 8, bottom: 26, left: 58 };
+const MARGIN = { top: 10, right: 8, bottom: 26, left: 52 };
+/** The axis's least top, in cents: below $10 its ticks would be cents, or fractions of one. */
+const LEAST_TOP = 1_000;
 
 const compactDollars = new Intl.NumberFormat('en-US', {
   style: 'currency',
@@ -23,9 +29,8 @@ const compactDollars = new Intl.NumberFormat('en-US', {
 const bucketName = (day: string, granularity: Overview['granularity']) =>
   granularity === 'week' ? `Week of ${formatShortDay(day)}` : formatShortDay(day);
 
-/** A first reading with no spend found yet: an axis from $0 to $0.01 would say nothing. */
-const nothingReadYet = ({ status, series, previousSeries }: Overview) =>
-  status === 'computing' &&
+/** No spend in either period: an axis of zeros would say nothing. */
+const noSpend = ({ series, previousSeries }: Overview) =>
   ![...series, ...(previousSeries ?? [])].some((point) => point.debitsCents > 0);
 
 interface Bucket {
@@ -61,13 +66,12 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
       chart={
         !buckets.length ? (
           <p className="empty">No days in this period.</p>
-        ) : nothingReadYet(overview) ? (
-          // The drawing's own height, so the screen does not jump when the bars come.
-          <p
-            className="spend-chart-placeholder muted"
-            style={{ aspectRatio: `${WIDTH} / ${HEIGHT}` }}
-          >
-            Drawn once the first days are read.
+        ) : noSpend(overview) && overview.status === 'computing' ? (
+          // The drawing's own height (in CSS), so the screen does not jump when the bars come.
+          <p className="spend-chart-placeholder muted">Drawn once the first days are read.</p>
+        ) : noSpend(overview) ? (
+          <p className="empty">
+            No spend in this period{previousSeries ? ' or the one before' : ''}.
           </p>
         ) : (
           <SpendBars buckets={buckets} scope={scope} granularity={granularity} />
@@ -130,13 +134,14 @@ function SpendBars({
   scope: DrillScope;
   granularity: Overview['granularity'];
 }) {
+  const [box, width] = useMeasuredWidth<HTMLDivElement>(WIDTH);
   const x = scaleBand<number>()
     .domain(buckets.map((_, i) => i))
-    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .range([MARGIN.left, width - MARGIN.right])
     .paddingInner(0.2)
     .paddingOuter(0.1);
   const top = Math.max(
-    1,
+    LEAST_TOP,
     ...buckets.map((b) => Math.max(b.point.debitsCents, b.previous?.debitsCents ?? 0)),
   );
   const y = scaleLinear()
@@ -153,59 +158,62 @@ function SpendBars({
   const last = buckets.length - 1;
   const labelled = [...new Set([0, Math.floor(last / 2), last])];
   return (
-    <svg className="spend-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`}>
-      <title>{`Spend per ${granularity === 'week' ? 'week' : 'day'}, a bar for each`}</title>
-      {y.ticks(4).map((tick) => (
-        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG group takes no focus
-        <g key={tick} className="tick" aria-hidden="true">
-          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-          <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
-            {compactDollars.format(tick / 100)}
+    <div ref={box} className="spend-chart-box">
+      <svg className="spend-chart" width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
+        <title>{`Spend per ${granularity === 'week' ? 'week' : 'day'}, a bar for each`}</title>
+        {y.ticks(4).map((tick) => (
+          // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG group takes no focus
+          <g key={tick} className="tick" aria-hidden="true">
+            <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+            <text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
+              {compactDollars.format(tick / 100)}
+            </text>
+          </g>
+        ))}
+        {buckets.map((b, i) => (
+          <Link
+            key={b.point.day}
+            to="/transactions"
+            search={bucketSearch(scope, b.point.day, granularity)}
+            aria-label={b.label}
+            className="bar-link"
+          >
+            {/* The whole column is the target, so a day with little spend is easy to hit. */}
+            <rect
+              className="hit"
+              x={x(i)}
+              width={x.bandwidth()}
+              y={MARGIN.top}
+              height={HEIGHT - MARGIN.bottom - MARGIN.top}
+            />
+            <rect
+              className="bar"
+              x={x(i)}
+              width={x.bandwidth()}
+              y={y(b.point.debitsCents)}
+              height={HEIGHT - MARGIN.bottom - y(b.point.debitsCents)}
+            />
+          </Link>
+        ))}
+        {previousPath ? (
+          // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG path takes no focus
+          <path className="previous" d={previousPath} aria-hidden="true" />
+        ) : null}
+        {labelled.map((i) => (
+          // biome-ignore lint/a11y/noAriaHiddenOnFocusable: SVG text takes no focus
+          <text
+            key={i}
+            className="axis-label"
+            x={centre(i)}
+            y={HEIGHT - 6}
+            textAnchor={i === 0 ? 'start' : i === last ? 'end' : 'middle'}
+            aria-hidden="true"
+          >
+            {/* The day alone ("Nov 3"): "Week of" is in the heading, and would crowd a phone. */}
+            {buckets[i] ? formatShortDay(buckets[i].point.day) : null}
           </text>
-        </g>
-      ))}
-      {buckets.map((b, i) => (
-        <Link
-          key={b.point.day}
-          to="/transactions"
-          search={bucketSearch(scope, b.point.day, granularity)}
-          aria-label={b.label}
-          className="bar-link"
-        >
-          {/* The whole column is the target, so a day with little spend is easy to hit. */}
-          <rect
-            className="hit"
-            x={x(i)}
-            width={x.bandwidth()}
-            y={MARGIN.top}
-            height={HEIGHT - MARGIN.bottom - MARGIN.top}
-          />
-          <rect
-            className="bar"
-            x={x(i)}
-            width={x.bandwidth()}
-            y={y(b.point.debitsCents)}
-            height={HEIGHT - MARGIN.bottom - y(b.point.debitsCents)}
-          />
-        </Link>
-      ))}
-      {previousPath ? (
-        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG path takes no focus
-        <path className="previous" d={previousPath} aria-hidden="true" />
-      ) : null}
-      {labelled.map((i) => (
-        // biome-ignore lint/a11y/noAriaHiddenOnFocusable: SVG text takes no focus
-        <text
-          key={i}
-          className="axis-label"
-          x={centre(i)}
-          y={HEIGHT - 6}
-          textAnchor={i === 0 ? 'start' : i === last ? 'end' : 'middle'}
-          aria-hidden="true"
-        >
-          {buckets[i]?.name}
-        </text>
-      ))}
-    </svg>
+        ))}
+      </svg>
+    </div>
   );
 }

@@ -9,7 +9,24 @@ function titleFor(error: unknown): string {
   if (error.status === 429) return 'Too many requests';
   if (error.status === 503) return 'The service is busy';
   if (error.status === 0) return 'No connection';
+  if (error.status >= 500) return 'Something went wrong on our side';
   return 'Something went wrong';
+}
+
+/**
+ * What the person reads. An answer the SPA could not read as a problem (a proxy's page, a bare
+ * status) has only a status line, which means nothing to them: plain words instead.
+ */
+function messageFor(error: unknown): string {
+  if (isApiError(error) && (error.code === 'http_error' || error.code === 'invalid_response')) {
+    const support = error.requestId
+      ? ' If it keeps happening, tell support the request id below.'
+      : '';
+    return error.status >= 500
+      ? `The server could not answer just now. Try again in a moment.${support}`
+      : `The server sent an answer this page does not understand. Try again.${support}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -23,7 +40,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   const deadline = retryable && wait !== undefined ? error.receivedAt + wait * 1000 : undefined;
   const auto = wait !== undefined && wait <= MAX_AUTO_RETRY_SECONDS;
   const left = useSecondsUntil(auto ? deadline : undefined, onRetry);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageFor(error);
   const when =
     deadline === undefined
       ? ''
@@ -42,7 +59,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
       )}
       {isApiError(error) && error.requestId ? (
         <p className="muted">
-          Request id: <code>{error.requestId}</code>
+          Request id for support: <code className="request-id">{error.requestId}</code>
         </p>
       ) : null}
       {onRetry ? (

@@ -1,7 +1,6 @@
 import { localTimeZone } from '@card-console/shared/dates';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { Loading } from '../../components/loading';
 import { auditQueryOptions } from '../../features/audit/api/get-audit';
 import { toAuditFilter } from '../../features/audit/audit-filter';
 import { type AuditSearch, validateAuditSearch } from '../../features/audit/audit-search';
@@ -36,13 +35,15 @@ export const Route = createFileRoute('/_app/audit')({
   loaderDeps: ({ search }) => search,
   // The loader comes with the screen's code: only the URL check is in the first download.
   codeSplitGroupings: [['loader', 'component']],
+  // A failed list is shown in the list's place, the filters kept (AuditScreen): the route
+  // does not fail with it.
   loader: ({ context, deps, cause }) =>
     loadInfiniteForRoute(
       context.queryClient,
       auditQueryOptions(toAuditFilter(deps, localTimeZone)),
       cause,
       deps.pages,
-    ),
+    ).catch(() => {}),
   component: AuditRoute,
 });
 
@@ -53,8 +54,9 @@ function AuditRoute() {
   const query = useInfiniteQuery({
     ...auditQueryOptions(filter),
     placeholderData: keepPreviousData,
-    // A failed first page is the route's error; a failed "Load more" keeps the records shown.
-    throwOnError: (_error, q) => q.state.data === undefined,
+    // A failed first page shows in the list's place with a Retry (the loader's failure is not
+    // asked again on mount); a failed "Load more" keeps the records shown.
+    retryOnMount: false,
   });
   const list = useUrlPages(query, search.pages ?? 1, (shown) =>
     navigate({
@@ -65,14 +67,15 @@ function AuditRoute() {
   );
   // Card names for the card filter (loaded when it is opened) and for the records' cards.
   const cards = useCardChoices(search.cardId);
-  if (!list) return <Loading />;
   return (
     <AuditScreen
       search={search}
       filter={filter}
       cards={cards}
       list={list}
-      busy={query.isPlaceholderData}
+      error={list ? undefined : (query.error ?? undefined)}
+      onRetry={() => void query.refetch()}
+      busy={query.isPlaceholderData || (query.isFetching && !list)}
     />
   );
 }

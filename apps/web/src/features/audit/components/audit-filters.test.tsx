@@ -306,6 +306,35 @@ describe('audit filters', () => {
     expect(screen.queryByText(/Enter one whole email address/)).not.toBeInTheDocument();
   });
 
+  it('the email applies by itself once typing pauses on a whole address, like the other filters, and goes into the URL', async () => {
+    serveTrail();
+    const { user, router } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Hotel booking/ });
+    expect(screen.queryByRole('button', { name: 'Apply' })).not.toBeInTheDocument();
+    const who = screen.getByLabelText('Who (email)');
+    const before = requestsTo('/api/audit').length;
+    await user.type(who, 'finance@');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Half an address is not applied, and said so only once the person leaves the field.
+    expect(router.state.location.search).toEqual({});
+    expect(requestsTo('/api/audit')).toHaveLength(before);
+    expect(screen.queryByText(/Enter one whole email address/)).not.toBeInTheDocument();
+    await user.tab();
+    expect(screen.getByText(/Enter one whole email address/)).toBeInTheDocument();
+
+    await user.type(who, 'Example.test');
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({ actor: 'finance@example.test' }),
+    );
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+    expect(lastQuery()).toEqual({ actor: 'finance@example.test' });
+    expect(screen.queryByText(/Enter one whole email address/)).not.toBeInTheDocument();
+
+    // Emptying the field shows everyone again.
+    await user.clear(who);
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+  });
+
   it('an email typed but not yet applied goes along with the next choice', async () => {
     serveTrail();
     const { user, router } = renderApp('/audit', { session: adminSession() });

@@ -1,5 +1,5 @@
 import { auditActions, auditAttempts, auditOutcomes } from '@card-console/shared/api/audit-enums';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
@@ -9,6 +9,9 @@ import type { CardChoices } from '../../cards/api/use-card-choices';
 import { isFiltered } from '../audit-filter';
 import { ACTION_LABELS, deniedLabel } from '../audit-labels';
 import { type AuditSearch, EMAIL_PATTERN } from '../audit-search';
+
+/** How long typing pauses before the email applies by itself. */
+const TYPING_PAUSE_MS = 500;
 
 /** A refusal of one kind in the action choice: `access.denied:card.reveal`. */
 const DENIED = 'access.denied:';
@@ -34,7 +37,8 @@ interface AuditFiltersProps {
 
 /**
  * Every change becomes a new URL (a history entry) and starts the list afresh. Choices apply
- * at once; the email applies with Enter or Apply, or along with the next choice. On a phone
+ * at once; the email applies as soon as typing pauses on a whole address (or an empty field),
+ * with Enter, or along with the next choice. On a phone
  * the email stays in view and the other filters fold under "Filters", which says how many
  * are set.
  */
@@ -69,6 +73,23 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(undefined);
     set({ actor: typed });
   };
+  // The email applies as the choices do: once typing pauses on a whole address, or on none.
+  const latest = useRef({ search, onChange });
+  latest.current = { search, onChange };
+  const wanted = typedActor();
+  useEffect(() => {
+    if (wanted === false || wanted === search.actor) return;
+    const timer = setTimeout(() => {
+      const now = latest.current;
+      now.onChange({ ...now.search, actor: wanted });
+    }, TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [wanted, search.actor]);
+  // Half an address is said so when the person leaves the field, not while they type.
+  const checkActor = () =>
+    setActorError(
+      wanted === false ? 'Enter one whole email address, like name@company.com.' : undefined,
+    );
   const setCount = [search.action, search.outcome, search.from, search.to, search.cardId].filter(
     Boolean,
   ).length;
@@ -95,11 +116,18 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
               spellCheck={false}
               maxLength={254}
               value={actor}
-              onChange={(e) => setActor(e.target.value)}
+              onChange={(e) => {
+                setActor(e.target.value);
+                if (actorError) setActorError(undefined);
+              }}
+              onBlur={checkActor}
+              // Enter applies at once (no Apply button to submit the form with).
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') applyActor(e);
+              }}
             />
           )}
         </Field>
-        <button type="submit">Apply</button>
       </div>
       <FiltersFold setCount={setCount}>
         <Field label="Action">

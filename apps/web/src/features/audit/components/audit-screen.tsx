@@ -1,5 +1,7 @@
 import type { AuditListItem } from '@card-console/shared/api/audit';
 import { useNavigate } from '@tanstack/react-router';
+import { ErrorState } from '../../../components/error-state';
+import { Loading } from '../../../components/loading';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -17,17 +19,28 @@ interface AuditScreenProps {
   /** What the list (and an export) is filtered by. */
   filter: AuditListFilter;
   cards: CardChoices;
-  /** The records shown: the list's first `pages` pages. */
-  list: PagedList<AuditListItem>;
+  /** The records shown: the list's first `pages` pages; undefined until the first arrives. */
+  list: PagedList<AuditListItem> | undefined;
+  /** Why the first page did not load: shown in the list's place, the filters kept. */
+  error?: unknown;
+  onRetry?: () => void;
   /** The records shown are the previous filters' while the new ones load. */
   busy: boolean;
 }
 
-export function AuditScreen({ search, filter, cards, list, busy }: AuditScreenProps) {
+export function AuditScreen({
+  search,
+  filter,
+  cards,
+  list,
+  error,
+  onRetry,
+  busy,
+}: AuditScreenProps) {
   useDocumentTitle('Audit');
   const navigate = useNavigate();
-  const records = list.rows;
-  const empty = records.length === 0;
+  const records = list?.rows ?? [];
+  const empty = list !== undefined && records.length === 0;
   return (
     <section aria-labelledby="audit-title" className="audit-screen">
       <div className="screen-header">
@@ -54,7 +67,15 @@ export function AuditScreen({ search, filter, cards, list, busy }: AuditScreenPr
         // A new filter starts the list afresh, from its first page.
         onChange={(next) => void navigate({ to: '/audit', search: { ...next, pages: undefined } })}
       />
-      {empty ? (
+      {!list ? (
+        error !== undefined && !busy ? (
+          <div className="list-error">
+            <ErrorState error={error} onRetry={onRetry} />
+          </div>
+        ) : (
+          <Loading />
+        )
+      ) : empty ? (
         <p className="empty" aria-busy={busy || undefined}>
           {isFiltered(search)
             ? 'No records match these filters.'

@@ -7,6 +7,7 @@ import type { Response } from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cardValuesSeen } from '../../test/card-values';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { testPan } from '../../test/test-pan';
 
 let t: TestApp;
 let alice: TestSession;
@@ -71,9 +72,15 @@ describe('concurrent edits of one card', () => {
       // The audit tells what happened: one success from the true "before", one refusal.
       const [savedRecord] = await auditOf(saved);
       expect(savedRecord).toMatchObject({ outcome: 'success', before: start, after: final });
-      expect(await auditOf(refused)).toMatchObject([
-        { outcome: 'failed', detail: 'card_changed', before: final },
-      ]);
+      // The refusal keeps what was attempted, beside the card as the change found it.
+      const attempted = refused === a ? { minimumCents: newMinimum } : { maximumCents: newMaximum };
+      const [refusedRecord] = await auditOf(refused);
+      expect(refusedRecord).toMatchObject({
+        outcome: 'failed',
+        detail: 'card_changed',
+        before: final,
+      });
+      expect(refusedRecord?.after).toEqual(attempted);
       if (savedRecord) successes.push(savedRecord);
     }
     // No two successes from the same "before": each starts where the previous one ended.
@@ -114,6 +121,20 @@ describe('concurrent edits of one card', () => {
     }
     expect((await Promise.all(alongside)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(t.sim.stats.count('PATCH /card/:id')).toBe(1 + others.length);
+  });
+
+  it('a refused rename records the name attempted, a card number typed into it masked to its last four', async () => {
+    const id = t.sim.data.cards()[28]?.id ?? '';
+    const start = seen(id);
+    const pan = testPan(31);
+    const stale = { name: `${start.name} (old view)` };
+    const res = await patch(alice, id, { name: `Travel ${pan}`, expected: stale });
+    expect(res.status).toBe(409);
+    const [record] = await auditOf(res);
+    expect(record).toMatchObject({ outcome: 'failed', detail: 'card_changed', before: start });
+    expect(record?.after).toEqual({ name: `Travel •••• ${pan.slice(-4)}` });
+    expect(JSON.stringify(record)).not.toContain(pan);
+    expect(seen(id)).toEqual(start);
   });
 
   it("an edit reads the card itself instead of sharing another person's read already in flight", async () => {

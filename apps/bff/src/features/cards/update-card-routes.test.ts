@@ -231,7 +231,8 @@ describe('PATCH /api/cards/:id', () => {
     expect(records).toMatchObject([
       { action: 'card.update', outcome: 'failed', detail: 'card_changed', cardId: id },
     ]);
-    expect(records[0]?.after).toBeUndefined();
+    // Nothing was saved: its "after" is the value attempted, not the card's.
+    expect(records[0]?.after).toEqual({ minimumCents: 0 });
   });
 
   it('only the values given in expected are compared: a rename that saw only the name is saved', async () => {

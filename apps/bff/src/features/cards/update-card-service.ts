@@ -2,6 +2,7 @@ import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/
 import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
 import { AppError } from '../../core/app-error';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { limitSnapshot, toApiCard } from './card-mapper';
@@ -113,11 +114,31 @@ export function createUpdateCardService({
           outcome: 'failed',
           ...(last4 ? { last4 } : {}),
           ...(before ? { before } : {}),
+          // A failed record's "after" is what was attempted: the values the change asked for.
+          after: attemptedSnapshot(change),
           detail: codeOf(error),
         });
         throw error;
       }
     },
+  };
+}
+
+/**
+ * The values a change asked for, as a refused or failed change's audit record keeps them: only
+ * those it touched. A name is a person's free text: a card number typed into it is masked to
+ * its last four, as everywhere else, so the record is still written (card-secrets.ts).
+ */
+function attemptedSnapshot(change: CardChange): {
+  name?: string;
+  minimumCents?: number;
+  maximumCents?: number;
+} {
+  const limit = change.transactionSizeLimit;
+  return {
+    ...(change.name === undefined ? {} : { name: maskCardNumbers(change.name) }),
+    ...(limit?.minimumCents === undefined ? {} : { minimumCents: limit.minimumCents }),
+    ...(limit?.maximumCents === undefined ? {} : { maximumCents: limit.maximumCents }),
   };
 }
 

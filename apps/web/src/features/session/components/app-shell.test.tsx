@@ -43,6 +43,23 @@ describe('signed-in layout', () => {
     );
   });
 
+  it('the menu button opens and closes the navigation, saying which it is', async () => {
+    serveLists();
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    const button = await screen.findByRole('button', { name: 'Menu' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button.getAttribute('aria-controls')?.split(' ')).toEqual(['main-nav', 'user-menu']);
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(document.activeElement).toBe(button);
+    await user.click(button);
+    await user.click(screen.getByRole('link', { name: 'Cards' }));
+    await screen.findByRole('heading', { name: 'Cards' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('a long email can be cut short on screen: the whole address is in its title', async () => {
     serveLists();
     const email = `${'a'.repeat(88)}@example.test`;

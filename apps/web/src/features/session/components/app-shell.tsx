@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { RateLimitNotice } from '../../../components/rate-limit-notice';
 import { leavePage } from '../../../lib/leave-page';
 import { signOut } from '../api/sign-out';
+import { KeyboardShortcuts } from './keyboard-shortcuts';
 import { useSessionPoll } from './use-session-poll';
 
 // Its code comes after the first screen's, not in the first download; a chunk that cannot load
@@ -17,8 +18,22 @@ export function AppShell({ session }: { session: SessionResponse }) {
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
   useSessionPoll();
   useFocusMainOnNavigation(mainRef);
+  useCloseOnNavigation(setMenuOpen);
+  // Escape closes the open menu and gives focus back to its button.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || document.querySelector('[aria-modal="true"]')) return;
+      setMenuOpen(false);
+      menuButtonRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
 
   const onSignOut = async () => {
     setSigningOut(true);
@@ -39,9 +54,22 @@ export function AppShell({ session }: { session: SessionResponse }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      {/* On a phone the bar holds the name, the attention count and a menu button; the menu
+          opens the navigation, who is signed in and Sign out. Wider, everything is in view. */}
+      <header className={menuOpen ? 'topbar menu-open' : 'topbar'}>
         <span className="brand">Card Console</span>
-        <nav aria-label="Main">
+        <button
+          ref={menuButtonRef}
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav user-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="menu-icon" />
+          Menu
+        </button>
+        <nav aria-label="Main" id="main-nav">
           <ul className="nav">
             <li>
               <Link to="/overview" activeProps={{ 'aria-current': 'page' }}>
@@ -87,7 +115,7 @@ export function AppShell({ session }: { session: SessionResponse }) {
             ) : null}
           </ul>
         </nav>
-        <div className="user">
+        <div className="user" id="user-menu">
           <span className="user-email" title={session.email}>
             {session.email}
           </span>
@@ -97,12 +125,20 @@ export function AppShell({ session }: { session: SessionResponse }) {
           </button>
         </div>
       </header>
+      <KeyboardShortcuts isAdmin={session.role === 'admin'} />
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         <RateLimitNotice />
         <Outlet />
       </main>
     </div>
   );
+}
+
+/** A new screen closes the phone's menu: the person has gone where they chose. */
+function useCloseOnNavigation(setOpen: (open: boolean) => void) {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new pathname
+  useEffect(() => setOpen(false), [pathname]);
 }
 
 /** Only an http(s) address is followed (never `javascript:` or the like). */

@@ -76,8 +76,12 @@ describe('transactions screen', () => {
     expect(figures).toHaveTextContent('Debits $411.50');
     expect(figures).toHaveTextContent('Credits $49.99');
     expect(screen.getByText(/Showing 1–2, more available/)).toBeInTheDocument();
-    expect(within(debit).getByText('Debit')).toBeInTheDocument();
-    expect(within(debit).getByText(/−\$12\.50/)).toBeInTheDocument();
+    // Spend in the text colour with no sign; its kind is a word for screen readers.
+    const spend = within(debit).getByText('$12.50', { exact: false });
+    expect(spend).toHaveClass('amount', 'debit');
+    expect(spend).toHaveTextContent(/^Debit \$12\.50$/);
+    expect(within(debit).queryByText(/−/)).toBeNull();
+    expect(within(debit).getByText('Settled', { selector: '.badge' })).toBeInTheDocument();
     expect(within(debit).getByText('BLUE BOTTLE SF')).toBeInTheDocument();
     expect(within(debit).getByText('Operations')).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Sub account' })).toBeInTheDocument();
@@ -91,6 +95,20 @@ describe('transactions screen', () => {
     expect(screen.getByRole('region', { name: 'Transactions table' })).toContainElement(debit);
     // How fresh the index is.
     expect(screen.getByText(/^Updated/)).toBeInTheDocument();
+  });
+
+  it('a declined charge reads as no money moved: labelled Declined in its row, no posted time in its detail', async () => {
+    serveScreen();
+    const { user } = renderApp('/transactions', { session: financeSession() });
+    const row = await screen.findByRole('row', { name: /Blocked purchase/ });
+    const amount = within(row).getByText('$99.00').closest('.amount') as HTMLElement;
+    expect(amount).toHaveClass('declined');
+    expect(amount).toHaveTextContent(/^Declined\s*\$99\.00$/);
+    expect(within(row).getByText('Declined', { selector: '.badge' })).toBeInTheDocument();
+    await user.click(within(row).getByRole('link', { name: 'Blocked purchase' }));
+    await screen.findByRole('heading', { name: 'Blocked purchase' });
+    expect(screen.queryByText('Posted', { selector: 'dt' })).toBeNull();
+    expect(screen.getByText('Decline reason', { selector: 'dt' })).toBeInTheDocument();
   });
 
   it('one sub account: asked for by id, and no sub-account column', async () => {

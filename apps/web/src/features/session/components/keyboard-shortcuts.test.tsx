@@ -1,0 +1,49 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { card, financeSession, productionMeta, subAccounts } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { server } from '../../../test/server';
+
+function serveLists() {
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
+  );
+}
+
+describe('keyboard shortcuts', () => {
+  it('"?" lists the shortcuts in a dialog; Escape closes it and focus goes back', async () => {
+    serveLists();
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    const cards = screen.getByRole('link', { name: 'Cards' });
+    cards.focus();
+    await user.keyboard('?');
+    const sheet = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(sheet).getByText('Go to Transactions')).toBeInTheDocument();
+    // Finance has no audit trail: its key is not offered.
+    expect(within(sheet).queryByText('Go to Audit')).toBeNull();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(cards);
+  });
+
+  it('"g" then "c" goes to Cards; the same keys typed in a field stay text', async () => {
+    serveLists();
+    const { user, router } = renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    await user.keyboard('gc');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/cards'));
+
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.focus();
+    await user.keyboard('gs?');
+    expect(field.value).toBe('gs?');
+    expect(router.state.location.pathname).toBe('/cards');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    field.remove();
+  });
+});

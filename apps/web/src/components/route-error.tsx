@@ -1,6 +1,6 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { type ErrorComponentProps, Link, useRouter } from '@tanstack/react-router';
-import { isApiError } from '../lib/api-error';
+import { isDeadEndError } from '../lib/api-error';
 import { DeadEnd } from './dead-end';
 import { ErrorState } from './error-state';
 
@@ -17,7 +17,7 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
     reset();
     void router.invalidate();
   };
-  if (isApiError(error) && (error.status === 403 || error.status === 404)) {
+  if (isDeadEndError(error)) {
     return (
       <DeadEnd
         title={error.status === 403 ? 'Not allowed' : 'Not found'}

@@ -70,3 +70,11 @@ export function apiProblem<C extends ProblemCode>(
     ? (problem as ProblemOf<C>)
     : undefined;
 }
+
+/**
+ * Not allowed (403) or not found (404): asking again gives the same answer, so a screen shows a
+ * dead end with a way on (RouteError) rather than an error with a Retry.
+ */
+export function isDeadEndError(error: unknown): error is ApiError {
+  return isApiError(error) && (error.status === 403 || error.status === 404);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditRecord } from '../../test/fixtures';
-import { changeText, detailText } from './audit-record-text';
+import { attemptText, changeText, detailText, snapshotRows } from './audit-record-text';
 
 describe('audit record text', () => {
   it("a card's name and limits read as before", () => {
@@ -52,5 +52,32 @@ describe('audit record text', () => {
         { code: '6110', name: 'Meals', archived: true },
       ),
     ).toBe('Code: “6100” → “6110”; Status: active → archived');
+  });
+
+  it('a refused or failed change reads as what was tried, only the values it asked for', () => {
+    const before = { name: 'Travel', minimumCents: 100, maximumCents: 50_000 };
+    expect(attemptText(before, { maximumCents: 90_000 })).toBe('Tried Maximum: $500.00 → $900.00');
+    expect(attemptText(undefined, { name: 'Trips' })).toBe('Tried Name: “Trips”');
+    expect(
+      detailText(
+        auditRecord({
+          action: 'card.update',
+          outcome: 'failed',
+          before,
+          after: { minimumCents: 0 },
+          detail: 'card_changed',
+        }),
+      ),
+    ).toBe('Tried Minimum: $1.00 → $0.00 · Card changed meanwhile');
+  });
+
+  it("a record's whole view lists every field either side holds, an attempt's untouched ones empty", () => {
+    expect(
+      snapshotRows({ name: 'Travel', maximumCents: 50_000 }, { maximumCents: 90_000 }),
+    ).toEqual([
+      { key: 'name', label: 'Name', before: '“Travel”', after: undefined },
+      { key: 'maximumCents', label: 'Maximum', before: '$500.00', after: '$900.00' },
+    ]);
+    expect(snapshotRows(undefined, undefined)).toEqual([]);
   });
 });

@@ -66,6 +66,40 @@ export function changeText(before: Snapshot | undefined, after: Snapshot | undef
   return moved.map((f) => `${f.label}: ${f.text(before)} → ${f.text(after)}`).join('; ');
 }
 
+/** Whether the record's "after" is what was asked for rather than what happened: not saved. */
+export const isAttempt = (r: AuditRecord) => r.outcome !== 'success';
+
+/**
+ * A change that did not happen (refused or failed): only the values it asked for, each from the
+ * card as the change found it. The record's "after" holds just those values.
+ */
+export function attemptText(before: Snapshot | undefined, after: Snapshot): string {
+  const given = FIELDS.filter((f) => after[f.key] !== undefined);
+  // A record holding a whole snapshot: the fields that would have moved, when any would.
+  const moved = before ? given.filter((f) => f.text(before) !== f.text(after)) : given;
+  const asked = moved.length ? moved : given;
+  if (asked.length === 0) return '';
+  const parts = asked.map((f) =>
+    before ? `${f.label}: ${f.text(before)} → ${f.text(after)}` : `${f.label}: ${f.text(after)}`,
+  );
+  return `Tried ${parts.join('; ')}`;
+}
+
+/** Every field either side of a record holds, in words, for the record's whole view. */
+export function snapshotRows(
+  before: Snapshot | undefined,
+  after: Snapshot | undefined,
+): { key: string; label: string; before: string | undefined; after: string | undefined }[] {
+  return FIELDS.filter((f) => before?.[f.key] !== undefined || after?.[f.key] !== undefined).map(
+    (f) => ({
+      key: f.key,
+      label: f.label,
+      before: before ? f.text(before) : undefined,
+      after: after && after[f.key] !== undefined ? f.text(after) : undefined,
+    }),
+  );
+}
+
 /**
  * The details column: how the person proved who they are, the change made, and why a refusal
  * or failure happened (the BFF's code in words). Never the person's own reason: that has its
@@ -74,7 +108,8 @@ export function changeText(before: Snapshot | undefined, after: Snapshot | undef
 export function detailText(r: AuditRecord): string {
   const parts: string[] = [];
   if (r.method) parts.push(METHOD_LABELS[r.method] ?? r.method);
-  const change = changeText(r.before, r.after);
+  const change =
+    isAttempt(r) && r.after ? attemptText(r.before, r.after) : changeText(r.before, r.after);
   if (change) parts.push(change);
   const sub = subAccountOf(r);
   const detail = sub.name !== undefined ? sub.rest : r.detail;

@@ -6,7 +6,7 @@ import { toAuditFilter } from '../../features/audit/audit-filter';
 import { type AuditSearch, validateAuditSearch } from '../../features/audit/audit-search';
 import { AuditScreen } from '../../features/audit/components/audit-screen';
 import { useCardChoices } from '../../features/cards/api/use-card-choices';
-import { ApiError } from '../../lib/api-error';
+import { ApiError, isDeadEndError } from '../../lib/api-error';
 import { loadInfiniteForRoute } from '../../lib/load-for-route';
 import { noticingValidator } from '../../lib/search-params';
 import { useUrlPages } from '../../lib/use-url-pages';
@@ -36,14 +36,16 @@ export const Route = createFileRoute('/_app/audit')({
   // The loader comes with the screen's code: only the URL check is in the first download.
   codeSplitGroupings: [['loader', 'component']],
   // A failed list is shown in the list's place, the filters kept (AuditScreen): the route
-  // does not fail with it.
+  // fails only for a dead end (not allowed, not found), where filters and Retry cannot help.
   loader: ({ context, deps, cause }) =>
     loadInfiniteForRoute(
       context.queryClient,
       auditQueryOptions(toAuditFilter(deps, localTimeZone)),
       cause,
       deps.pages,
-    ).catch(() => {}),
+    ).catch((error: unknown) => {
+      if (isDeadEndError(error)) throw error;
+    }),
   component: AuditRoute,
 });
 
@@ -57,6 +59,7 @@ function AuditRoute() {
     // A failed first page shows in the list's place with a Retry (the loader's failure is not
     // asked again on mount); a failed "Load more" keeps the records shown.
     retryOnMount: false,
+    throwOnError: (error, q) => q.state.data === undefined && isDeadEndError(error),
   });
   const list = useUrlPages(query, search.pages ?? 1, (shown) =>
     navigate({

@@ -56,7 +56,7 @@ describe('audit screen', () => {
     const when = screen.getByRole('row', { name: /Hotel booking/ }).querySelector('time');
     expect(when).toHaveAttribute('dateTime', '2026-03-06T14:39:00.000Z');
     expect(when?.textContent).toMatch(/^Mar 6, \d{1,2}:39 [AP]M$/);
-    expect(when?.getAttribute('title')).toMatch(/2026/);
+    expect(when?.closest('button')?.getAttribute('title')).toMatch(/2026/);
 
     const edit = await cellsOf(/Edit card/);
     expect(edit).toMatchObject({
@@ -280,6 +280,67 @@ describe('audit screen', () => {
     expect(screen.getByRole('row', { name: /Edit card/ })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('row', { name: /Create sub account/ })).toBeInTheDocument();
+  });
+
+  it('a failed list shows in its place with plain words and the request id, the filters kept; Retry loads it', async () => {
+    let failures = 1;
+    server.use(
+      http.get('/api/audit', () => {
+        if (failures-- > 0) {
+          return HttpResponse.json(
+            { error: 'boom' },
+            { status: 500, headers: { 'X-Request-Id': 'req-list-x7' } },
+          );
+        }
+        return HttpResponse.json<AuditPage>({ items: [auditRecord()] });
+      }),
+    );
+    const { user } = renderApp('/audit?outcome=success', { session: adminSession() });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Something went wrong on our side');
+    expect(alert).not.toHaveTextContent('500');
+    expect(alert).toHaveTextContent('req-list-x7');
+    expect(screen.getByRole('heading', { name: 'Audit' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Who (email)')).toBeInTheDocument();
+    expect(screen.getByLabelText('Outcome')).toHaveValue('success');
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('row', { name: /Edit card/ })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a record opens whole: reason, before and after, request id; a refused edit shows what it attempted', async () => {
+    serve([
+      auditRecord({
+        id: '5',
+        outcome: 'failed',
+        reason: 'Raise for the offsite',
+        before: { name: 'Travel', minimumCents: 100, maximumCents: 50_000 },
+        after: { maximumCents: 90_000 },
+        detail: 'card_changed',
+        requestId: 'req-refused-5',
+      }),
+    ]);
+    const { user } = renderApp('/audit', { session: adminSession() });
+    const row = await screen.findByRole('row', { name: /Edit card/ });
+    expect(await cellsOf(/Edit card/)).toMatchObject({
+      Details: 'Tried Maximum: $500.00 → $900.00 · Card changed meanwhile',
+    });
+    const opener = within(row).getByRole('button');
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Edit card — failed' });
+    expect(dialog).toHaveTextContent('Raise for the offsite');
+    expect(dialog).toHaveTextContent('req-refused-5');
+    expect(dialog).toHaveTextContent('Card changed meanwhile');
+    expect(
+      within(dialog).getByRole('columnheader', { name: 'Attempted (not saved)' }),
+    ).toBeVisible();
+    const maximum = within(dialog).getByRole('row', { name: /Maximum/ });
+    expect(maximum).toHaveTextContent('$500.00');
+    expect(maximum).toHaveTextContent('$900.00');
+    expect(within(dialog).getByRole('row', { name: /Name/ })).toHaveTextContent('unchanged');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
   });
 
   it('says when nothing is recorded', async () => {

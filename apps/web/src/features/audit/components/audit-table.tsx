@@ -1,10 +1,12 @@
 import type { AuditListItem } from '@card-console/shared/api/audit';
 import type { Card } from '@card-console/shared/api/cards';
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, formatShortDateTime, maskedLast4 } from '../../../lib/format';
 import { resourceId } from '../../../lib/search-params';
 import { actionText, detailText, subAccountOf } from '../audit-record-text';
+import { AuditRecordDialog } from './audit-record-dialog';
 
 interface AuditTableProps {
   records: readonly AuditListItem[];
@@ -87,64 +89,77 @@ function TextCell({ text, label }: { text: string | undefined; label: string }) 
  */
 export function AuditTable({ records, cards, busy }: AuditTableProps) {
   const known = new Map(cards.map((c) => [c.id, c]));
+  // The record opened whole (its time is the button that opens it).
+  const [opened, setOpened] = useState<AuditListItem>();
   return (
-    <VirtualTable
-      label="Audit records"
-      className="audit-table"
-      columns={7}
-      rows={records}
-      rowKey={(r) => r.id}
-      busy={busy}
-      rowHeight={{ wide: 33, narrow: 104 }}
-      head={
-        <tr>
-          <th scope="col" className="audit-when">
-            When
-          </th>
-          <th scope="col" className="audit-who">
-            Who
-          </th>
-          <th scope="col" className="audit-action">
-            Action
-          </th>
-          <th scope="col" className="audit-target">
-            Target
-          </th>
-          <th scope="col" className="audit-outcome">
-            Outcome
-          </th>
-          <th scope="col" className="audit-reason">
-            Reason
-          </th>
-          <th scope="col" className="audit-details">
-            Details
-          </th>
-        </tr>
-      }
-      renderRow={(r, index) => {
-        const who = r.role ? `${r.actor} · ${r.role}` : r.actor;
-        const action = actionText(r);
-        return (
-          <tr aria-rowindex={index + 2}>
-            <td>
-              <time dateTime={r.at} title={formatDateTime(r.at)}>
-                {formatShortDateTime(r.at)}
-              </time>
-            </td>
-            <td title={who}>
-              {r.actor}
-              {r.role ? <span className="muted"> · {r.role}</span> : null}
-            </td>
-            <td title={action}>{action}</td>
-            <Target record={r} known={known} />
-            <td>
-              <span className={`badge badge-${r.outcome}`}>{r.outcome}</span>
-            </td>
-            <TextCell text={r.reason} label="Reason" />
-            <TextCell text={detailText(r)} label="Details" />
+    <>
+      {opened ? (
+        <AuditRecordDialog record={opened} known={known} onClose={() => setOpened(undefined)} />
+      ) : null}
+      <VirtualTable
+        label="Audit records"
+        className="audit-table"
+        columns={7}
+        rows={records}
+        rowKey={(r) => r.id}
+        busy={busy}
+        rowHeight={{ wide: 33, narrow: 104 }}
+        head={
+          <tr>
+            <th scope="col" className="audit-when">
+              When
+            </th>
+            <th scope="col" className="audit-who">
+              Who
+            </th>
+            <th scope="col" className="audit-action">
+              Action
+            </th>
+            <th scope="col" className="audit-target">
+              Target
+            </th>
+            <th scope="col" className="audit-outcome">
+              Outcome
+            </th>
+            <th scope="col" className="audit-reason">
+              Reason
+            </th>
+            <th scope="col" className="audit-details">
+              Details
+            </th>
           </tr>
-        );
-      }}
-    />
+        }
+        renderRow={(r, index) => {
+          const who = r.role ? `${r.actor} · ${r.role}` : r.actor;
+          const action = actionText(r);
+          return (
+            <tr aria-rowindex={index + 2}>
+              <td>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-haspopup="dialog"
+                  title={`${formatDateTime(r.at)}: open the whole record`}
+                  onClick={() => setOpened(r)}
+                >
+                  <time dateTime={r.at}>{formatShortDateTime(r.at)}</time>
+                </button>
+              </td>
+              <td title={who}>
+                {r.actor}
+                {r.role ? <span className="muted"> · {r.role}</span> : null}
+              </td>
+              <td title={action}>{action}</td>
+              <Target record={r} known={known} />
+              <td>
+                <span className={`badge badge-${r.outcome}`}>{r.outcome}</span>
+              </td>
+              <TextCell text={r.reason} label="Reason" />
+              <TextCell text={detailText(r)} label="Details" />
+            </tr>
+          );
+        }}
+      />
+    </>
   );
 }

@@ -36,8 +36,9 @@ describe('limit form', () => {
         expected: { minimumCents: 100, maximumCents: 50_000 },
       },
       changes: [
-        { field: 'Minimum per transaction', from: '$1.00', to: '$2.50' },
-        { field: 'Maximum per transaction', from: '$500.00', to: '$1,234.56' },
+        // A higher minimum lets fewer through; a higher maximum lets more through.
+        { field: 'Minimum per transaction', from: '$1.00', to: '$2.50', effect: 'tighter' },
+        { field: 'Maximum per transaction', from: '$500.00', to: '$1,234.56', effect: 'looser' },
       ],
       warnings: [],
     });

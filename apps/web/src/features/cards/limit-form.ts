@@ -19,6 +19,8 @@ export interface LimitChange {
   field: string;
   from: string;
   to: string;
+  /** For a limit: whether it lets fewer transactions through (tighter) or more (looser). */
+  effect?: 'tighter' | 'looser';
 }
 
 export type LimitFormResult =
@@ -85,11 +87,21 @@ export function validateLimitForm(
   const limit: { minimumCents?: number; maximumCents?: number } = {};
   if (min !== undefined && min !== oldMin) {
     limit.minimumCents = min;
-    changes.push({ field: 'Minimum per transaction', from: show(oldMin), to: show(min) });
+    changes.push({
+      field: 'Minimum per transaction',
+      from: show(oldMin),
+      to: show(min),
+      effect: min > (oldMin ?? 0) ? 'tighter' : 'looser',
+    });
   }
   if (max !== undefined && max !== oldMax) {
     limit.maximumCents = max;
-    changes.push({ field: 'Maximum per transaction', from: show(oldMax), to: show(max) });
+    changes.push({
+      field: 'Maximum per transaction',
+      from: show(oldMax),
+      to: show(max),
+      effect: oldMax === undefined || max < oldMax ? 'tighter' : 'looser',
+    });
   }
   if (Object.keys(limit).length > 0) body.transactionSizeLimit = limit;
   if (changes.length === 0) return { ok: false, errors: { form: 'Nothing has changed.' } };

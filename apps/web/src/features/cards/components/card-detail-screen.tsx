@@ -6,7 +6,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
 import { useDocumentTitle } from '../../../components/use-document-title';
-import { formatDate, formatDateTime, formatExpiry } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
 import { limitText } from './card-limits';
 import { CardActivity, CardSpend, useCardMoney } from './card-money';
@@ -54,16 +54,45 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           Transactions on this card
         </Link>
       </p>
-      <div className="screen-header">
-        <h1 id="card-title" className="long-text">
-          {card.name}
-        </h1>
-        <StatusBadge status={card.status} />
+      <div className="screen-header card-detail-header">
+        <div className="card-detail-title">
+          <h1 id="card-title" className="long-text">
+            {card.name}
+          </h1>
+          <StatusBadge status={card.status} />
+        </div>
+        {/* The card's actions at the top right, where the other card products keep them. */}
+        {isAdmin && !editing ? (
+          <div className="actions card-detail-actions">
+            <button
+              type="button"
+              ref={editButton}
+              onClick={() => {
+                setMessage(undefined);
+                setEditing(true);
+              }}
+            >
+              Edit name and limits
+            </button>
+          </div>
+        ) : null}
       </div>
       {message ? (
         <p className="notice" role="status">
           {message}
         </p>
+      ) : null}
+      {isAdmin && editing ? (
+        <LimitEditor
+          key={card.id}
+          card={card}
+          largeMaximumCents={largeMaximumCents}
+          onDone={(done) => {
+            editorClosed.current = true;
+            setEditing(false);
+            setMessage(done || undefined);
+          }}
+        />
       ) : null}
       <div className="detail-grid">
         <div className="panel">
@@ -72,6 +101,8 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
             key={card.id}
             cardId={card.id}
             last4={card.last4}
+            expiryMonth={card.expiryMonth}
+            expiryYear={card.expiryYear}
             canReveal={isAdmin}
             stepUpUntil={stepUpUntil}
             stepUpMethods={stepUpMethods}
@@ -80,8 +111,6 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           <dl className="pairs">
             <dt>Card id</dt>
             <dd className="mono">{card.id}</dd>
-            <dt>Expiry</dt>
-            <dd>{formatExpiry(card.expiryMonth, card.expiryYear)}</dd>
             <dt>Status</dt>
             <dd>{card.status}</dd>
             <dt>Created</dt>
@@ -116,30 +145,6 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
         </div>
         <CardActivity cardId={card.id} />
       </div>
-      {isAdmin && !editing ? (
-        <button
-          type="button"
-          ref={editButton}
-          onClick={() => {
-            setMessage(undefined);
-            setEditing(true);
-          }}
-        >
-          Edit name and limits
-        </button>
-      ) : null}
-      {isAdmin && editing ? (
-        <LimitEditor
-          key={card.id}
-          card={card}
-          largeMaximumCents={largeMaximumCents}
-          onDone={(done) => {
-            editorClosed.current = true;
-            setEditing(false);
-            setMessage(done || undefined);
-          }}
-        />
-      ) : null}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import type { RevealResponse } from '@card-console/shared/api/cards';
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCountdown } from '../../../components/use-countdown';
-import { groupInFours, maskedPan } from '../../../lib/format';
+import { formatExpiry, groupInFours, maskedPan } from '../../../lib/format';
 import { peekRevealDraft } from '../reveal-draft';
 import { RevealDialog } from './reveal-dialog';
 
@@ -11,6 +11,9 @@ export const REVEAL_SECONDS = 30;
 interface CardSecretsProps {
   cardId: string;
   last4: string;
+  /** The card's expiry (not secret): shown beside the masked values, copied with the others. */
+  expiryMonth?: string | undefined;
+  expiryYear?: string | undefined;
   canReveal: boolean;
   stepUpUntil: number | undefined;
   stepUpMethods: readonly StepUpMethod[];
@@ -30,12 +33,16 @@ interface CardSecretsProps {
 export function CardSecrets({
   cardId,
   last4,
+  expiryMonth,
+  expiryYear,
   canReveal,
   stepUpUntil,
   stepUpMethods,
   onSteppedUp,
 }: CardSecretsProps) {
-  const [secrets, setSecrets] = useState<Pick<RevealResponse, 'pan' | 'cvv'> | undefined>();
+  const [secrets, setSecrets] = useState<
+    Pick<RevealResponse, 'pan' | 'cvv' | 'expiryMonth' | 'expiryYear'> | undefined
+  >();
   // Back from confirming at the identity provider with a reason kept: the dialog opens again.
   const [asking, setAsking] = useState(() => canReveal && peekRevealDraft(cardId) !== undefined);
   const [copied, setCopied] = useState<string | undefined>();
@@ -104,38 +111,86 @@ export function CardSecrets({
       .catch(() => setCopied(undefined));
   };
 
+  const expiry = formatExpiry(
+    secrets?.expiryMonth ?? expiryMonth,
+    secrets?.expiryYear ?? expiryYear,
+  );
+  // One text a vendor's form or a phone call needs: number, expiry and code together.
+  const all = secrets
+    ? [`Card number: ${secrets.pan}`, `Expiry: ${expiry}`, `CVV: ${secrets.cvv}`].join('\n')
+    : '';
+
   return (
     <div className="secrets">
       <section
         ref={valuesRef}
-        aria-label="Card number and security code"
+        aria-label="Card number, expiry and security code"
         tabIndex={-1}
-        className="secret-values"
+        className={secrets ? 'secret-values reveal-card revealed' : 'secret-values reveal-card'}
+        data-testid="reveal-card"
       >
-        <dl className="pairs">
-          <dt>Card number</dt>
-          <dd className="mono" data-testid="pan">
-            {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
-            {secrets ? (
-              <button type="button" className="small" onClick={() => copy('number', secrets.pan)}>
-                Copy card number
-              </button>
-            ) : null}
-          </dd>
-          <dt>Security code</dt>
-          <dd className="mono" data-testid="cvv">
-            {secrets ? secrets.cvv : '•••'}
-            {secrets ? (
-              <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
-                Copy CVV
-              </button>
-            ) : null}
-          </dd>
+        <dl>
+          <div className="reveal-card-number">
+            <dt>Card number</dt>
+            <dd>
+              <span className="mono" data-testid="pan">
+                {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
+              </span>
+              {secrets ? (
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => copy('Card number', secrets.pan)}
+                >
+                  Copy card number
+                </button>
+              ) : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Expiry</dt>
+            <dd>
+              <span className="mono" data-testid="expiry">
+                {expiry}
+              </span>
+              {secrets && expiry !== '—' ? (
+                <button type="button" className="small" onClick={() => copy('Expiry', expiry)}>
+                  Copy expiry
+                </button>
+              ) : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Security code</dt>
+            <dd>
+              <span className="mono" data-testid="cvv">
+                {secrets ? secrets.cvv : '•••'}
+              </span>
+              {secrets ? (
+                <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
+                  Copy CVV
+                </button>
+              ) : null}
+            </dd>
+          </div>
         </dl>
+        {secrets ? (
+          <button
+            type="button"
+            className="primary reveal-copy-all"
+            onClick={() => copy('Number, expiry and CVV', all)}
+          >
+            Copy all
+          </button>
+        ) : null}
       </section>
+      {/* Said once, politely, when something is copied; the countdown itself is not read out each second. */}
+      <p className="copied-note" role="status">
+        {secrets && copied ? `${copied} copied` : ''}
+      </p>
       {secrets ? (
-        <p className="countdown" role="status">
-          Hidden again in {left ?? REVEAL_SECONDS} s{copied ? ` · ${copied} copied` : ''}
+        <p className="countdown">
+          Hidden again in {left ?? REVEAL_SECONDS} s
           <button type="button" className="small" onClick={hideAndWipe}>
             Hide now
           </button>
@@ -154,7 +209,12 @@ export function CardSecrets({
           onClose={() => setAsking(false)}
           onRevealed={(revealed, steppedUp) => {
             setAsking(false);
-            setSecrets({ pan: revealed.pan, cvv: revealed.cvv });
+            setSecrets({
+              pan: revealed.pan,
+              cvv: revealed.cvv,
+              expiryMonth: revealed.expiryMonth,
+              expiryYear: revealed.expiryYear,
+            });
             if (steppedUp) onSteppedUp();
           }}
         />

@@ -146,9 +146,16 @@ export function LimitEditor({
           Confirm changes
         </h2>
         <ul className="changes">
+          {/* Coloured by what the change does, not old-red/new-green: tighter lets fewer
+              transactions through (caution), looser lets more through. */}
           {confirming.changes.map((c) => (
-            <li key={c.field}>
+            <li key={c.field} className={c.effect ? `change-${c.effect}` : undefined}>
               {c.field}: <del>{c.from}</del> → <ins>{c.to}</ins>
+              {c.effect ? (
+                <span className="change-effect">
+                  {c.effect === 'tighter' ? 'Tighter: fewer go through' : 'Looser: more go through'}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -197,19 +204,17 @@ export function LimitEditor({
       <form className="panel stack" onSubmit={review} noValidate aria-labelledby="edit-title">
         <h2 id="edit-title">Edit card</h2>
         <TextField label="Name" error={errors.name} value={values.name} onChange={set('name')} />
-        <TextField
+        <MoneyField
           label="Minimum per transaction (USD)"
           error={errors.minimum}
           value={values.minimum}
           onChange={set('minimum')}
-          inputMode="decimal"
         />
-        <TextField
+        <MoneyField
           label="Maximum per transaction (USD)"
           error={errors.maximum}
           value={values.maximum}
           onChange={set('maximum')}
-          inputMode="decimal"
         />
         {warning ? (
           <p className="warning" role="note">
@@ -249,18 +254,33 @@ function useKeyDown(
   }, [target]);
 }
 
-interface AmountFieldProps {
+interface TextFieldProps {
   label: string;
   value: string;
   error: string | undefined;
   onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
-  inputMode?: 'decimal';
 }
 
-function TextField({ label, value, error, onChange, inputMode }: AmountFieldProps) {
+function TextField({ label, value, error, onChange }: TextFieldProps) {
   return (
     <Field label={label} error={error}>
-      {(control) => <input {...control} value={value} onChange={onChange} inputMode={inputMode} />}
+      {(control) => <input {...control} value={value} onChange={onChange} />}
+    </Field>
+  );
+}
+
+/** Dollars, with a "$" before them (the label says USD for screen readers) and an amount's width. */
+function MoneyField({ label, value, error, onChange }: TextFieldProps) {
+  return (
+    <Field label={label} error={error} className="money-field">
+      {(control) => (
+        <span className="money-input">
+          <span className="money-prefix" aria-hidden="true">
+            $
+          </span>
+          <input {...control} value={value} onChange={onChange} inputMode="decimal" />
+        </span>
+      )}
     </Field>
   );
 }

@@ -5,16 +5,23 @@ import {
 } from '@card-console/shared/api/cards';
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useLocation } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
 import { isApiError } from '../../../lib/api-error';
 import { isPasskeyError, signWithPasskey } from '../../../lib/passkey-ceremony';
-import { askForFactor, SecondFactorChoices } from '../../session';
+import { SecondFactorChoices } from '../../session';
 import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
 import { revealCard } from '../api/reveal-card';
 import { dropRevealDraft, keepRevealDraft, peekRevealDraft } from '../reveal-draft';
+
+/** Reasons people give most, one press each; the free text stays for anything else. */
+export const PRESET_REASONS = [
+  'Card holder on the phone',
+  'Vendor payment',
+  'Subscription update',
+] as const;
 
 interface RevealDialogProps {
   cardId: string;
@@ -46,9 +53,14 @@ export function RevealDialog({
   const [focusKey, setFocusKey] = useState(0);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // Set at once (state is not): six digits typed and Enter pressed together send one reveal.
+  const sending = useRef(false);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
   const withCode = askFactor && offered.includes('totp');
 
   const reveal = async (body: RevealBody) => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -59,6 +71,7 @@ export function RevealDialog({
     } catch (caught) {
       onFailure(caught);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -73,12 +86,13 @@ export function RevealDialog({
     } else if (caught.problem?.code === 'step_up_required') {
       const { methods } = caught.problem.secondFactor;
       const next = methods.length ? methods : offered;
+      // The second step, not an error: the instruction is said calmly, focus goes to the code.
       setOffered(next);
       setAskFactor(true);
       setFocusKey((k) => k + 1);
-      setError(askForFactor(next));
     } else if (caught.code === 'invalid_totp') {
       setTotp('');
+      setFocusKey((k) => k + 1);
       setError('That code is not right. Enter the current one.');
     } else if (caught.code === 'invalid_passkey') {
       setError('That passkey was not accepted. Try again, or use another way to confirm.');
@@ -98,6 +112,7 @@ export function RevealDialog({
     const parsed = revealBodySchema.safeParse({ reason });
     if (parsed.success) return parsed.data.reason;
     setError('Give a reason of at least 3 characters.');
+    reasonRef.current?.focus();
     return undefined;
   };
 
@@ -105,6 +120,12 @@ export function RevealDialog({
     event.preventDefault();
     const checked = checkedReason();
     if (checked === undefined) return;
+    if (withCode && totp === '') {
+      // Nothing wrong yet: the code field is where to go next.
+      setError(undefined);
+      setFocusKey((k) => k + 1);
+      return;
+    }
     if (withCode && !/^\d{6}$/.test(totp)) {
       setError(
         offered.includes('passkey')
@@ -116,10 +137,18 @@ export function RevealDialog({
     void reveal({ reason: checked, ...(withCode ? { totp } : {}) });
   };
 
+  /** Six digits typed: revealed without a press when the reason is there too. */
+  const completeCode = (code: string) => {
+    if (busy) return;
+    const checked = checkedReason();
+    if (checked === undefined) return;
+    void reveal({ reason: checked, totp: code });
+  };
+
   /** A fresh challenge, signed with a passkey, sent with the reveal itself. */
   const revealWithPasskey = async () => {
     const checked = checkedReason();
-    if (checked === undefined) return;
+    if (checked === undefined || sending.current) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -139,10 +168,11 @@ export function RevealDialog({
           The full number and security code are shown for 30 seconds. Every reveal is recorded with
           your reason.
         </p>
-        <Field label="Reason">
+        <Field label="Reason" hint="Write it, or pick a common one below.">
           {(control) => (
             <textarea
               {...control}
+              ref={reasonRef}
               name="reason"
               required
               minLength={3}
@@ -153,11 +183,30 @@ export function RevealDialog({
             />
           )}
         </Field>
+        <fieldset className="reason-presets">
+          <legend>Common reasons</legend>
+          {PRESET_REASONS.map((preset) => (
+            <button
+              key={preset}
+              type="button"
+              className="small"
+              aria-pressed={reason === preset}
+              onClick={() => {
+                setReason(preset);
+                setError(undefined);
+              }}
+            >
+              {preset}
+            </button>
+          ))}
+        </fieldset>
         {askFactor ? (
           <SecondFactorChoices
             methods={offered}
             totp={totp}
             onTotpChange={setTotp}
+            onTotpComplete={completeCode}
+            instruction
             onPasskey={() => void revealWithPasskey()}
             busy={busy}
             returnTo={returnTo}

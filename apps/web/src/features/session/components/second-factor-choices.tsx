@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { TotpField } from '../../../components/totp-field';
 import { metaQueryOptions } from '../api/get-meta';
-import { ssoStepUpUrl } from '../step-up';
+import { askForFactor, ssoStepUpUrl } from '../step-up';
 
 interface SecondFactorChoicesProps {
   methods: readonly StepUpMethod[];
@@ -22,6 +22,16 @@ interface SecondFactorChoicesProps {
   focusKey?: number;
   /** What is wrong with the code typed, next to the code field. */
   totpError?: string | undefined;
+  /** Six digits typed: send them (the form's own submit button stays for anyone who waits). */
+  onTotpComplete?: ((code: string) => void) | undefined;
+  /** Say what to do under the legend, calmly (never as an error: nothing went wrong yet). */
+  instruction?: boolean;
+}
+
+/** "Enter the 6-digit code from your authenticator app." (the legend already asks who it is). */
+export function factorInstruction(methods: readonly StepUpMethod[]): string {
+  const ways = askForFactor(methods).replace(/^Confirm it is you:?\s*/, '');
+  return ways ? ways.charAt(0).toUpperCase() + ways.slice(1) : 'Confirm it is you.';
 }
 
 /**
@@ -44,6 +54,9 @@ export function SecondFactorChoices(props: SecondFactorChoicesProps) {
   return (
     <fieldset className="second-factor" ref={ref}>
       <legend>Confirm it is you</legend>
+      {props.instruction ? (
+        <p className="second-factor-instruction">{factorInstruction(methods)}</p>
+      ) : null}
       {methods.includes('passkey') ? (
         <button
           type="button"
@@ -60,6 +73,7 @@ export function SecondFactorChoices(props: SecondFactorChoicesProps) {
         <TotpField
           value={props.totp}
           onChange={props.onTotpChange}
+          onComplete={props.onTotpComplete}
           hint={methods.length > 1 ? 'Or the 6 digits your authenticator app shows.' : undefined}
           error={props.totpError}
         />

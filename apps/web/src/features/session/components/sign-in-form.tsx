@@ -13,7 +13,6 @@ import {
   signInFieldErrors,
   signInFieldErrorsFromServer,
 } from '../sign-in-fields';
-import { askForFactor } from '../step-up';
 import { SecondFactorChoices } from './second-factor-choices';
 
 type DemoAccount = NonNullable<MetaResponse['demoAccounts']>[number];
@@ -52,7 +51,11 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   const showTotp = factor ? factor.methods.includes('totp') : isDemoAdmin;
   const offersPasskey = factor?.methods.includes('passkey') ?? false;
 
+  // Set at once (state is not): six digits typed and Enter pressed together send one request.
+  const sending = useRef(false);
   const attempt = async (body: SignInBody) => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -60,6 +63,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     } catch (caught) {
       onFailure(caught);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -79,12 +83,13 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
       return;
     }
     if (caught.problem?.code === 'second_factor_required') {
-      const asked = caught.problem.secondFactor;
-      // Focus moves to the first way offered when the server first asks.
-      if (!factor) setFocusKey((k) => k + 1);
-      setFactor(asked);
-      setError(askForFactor(asked.methods));
+      // The second step: nothing went wrong, so no error; focus goes to the code field.
+      setFactor(caught.problem.secondFactor);
+      setFocusKey((k) => k + 1);
     } else if (caught.code === 'invalid_totp') {
+      // A real error: said in red, and the field emptied and focused for the next code.
+      setTotp('');
+      setFocusKey((k) => k + 1);
       setError(caught.message || 'That code is not right. Try the current one.');
     } else if (caught.code === 'invalid_passkey') {
       setError(caught.message || 'That passkey was not accepted. Try again.');
@@ -115,6 +120,22 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     edited('totp');
   };
 
+  /** Six digits typed: signed in without a press, once the rest of the form is there. */
+  const completeTotp = (code: string) => {
+    if (busy || !email.trim() || !password) return;
+    if (Object.keys(signInFieldErrors({ email, password, totp: code })).length > 0) return;
+    setFieldErrors({});
+    void attempt({ email, password, totp: code });
+  };
+
+  /** Back to the first step, for another account (the factor asked for was this one's). */
+  const otherAccount = () => {
+    setFactor(undefined);
+    setTotp('');
+    setPassword('');
+    setError(undefined);
+  };
+
   /** Typing in a field clears what was said about it. */
   const edited = (field: SignInField) =>
     setFieldErrors((errors) => {
@@ -125,6 +146,8 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 
   /** Signs the challenge the 401 carried, once; a used challenge is asked for again. */
   const signInWithPasskey = async () => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -146,6 +169,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     } catch (caught) {
       onFailure(caught);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -160,50 +184,65 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   return (
     <>
       <form className="stack" onSubmit={submit} noValidate ref={form}>
-        <Field label="Email" error={fieldErrors.email}>
-          {(control) => (
-            <input
-              {...control}
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => changeEmail(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Password" error={fieldErrors.password}>
-          {(control) => (
-            <input
-              {...control}
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                edited('password');
-              }}
-            />
-          )}
-        </Field>
+        {factor ? (
+          // The second step, on its own: who is signing in, and a way back to change it.
+          <p className="sign-in-as">
+            Signing in as <strong className="long-text">{email}</strong>{' '}
+            <button type="button" className="link-button" onClick={otherAccount}>
+              Use another account
+            </button>
+          </p>
+        ) : (
+          <>
+            <Field label="Email" error={fieldErrors.email}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="email"
+                  name="email"
+                  autoComplete="username"
+                  required
+                  value={email}
+                  onChange={(e) => changeEmail(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Password" error={fieldErrors.password}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="password"
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(e) => {
+                    setPassword(e.target.value);
+                    edited('password');
+                  }}
+                />
+              )}
+            </Field>
+          </>
+        )}
         {factor ? (
           <SecondFactorChoices
             methods={factor.methods}
             totp={totp}
             onTotpChange={changeTotp}
+            onTotpComplete={completeTotp}
             totpError={fieldErrors.totp}
             onPasskey={() => void signInWithPasskey()}
             busy={busy}
             focusKey={focusKey}
+            instruction
           />
         ) : showTotp ? (
           <TotpField
             value={totp}
             onChange={changeTotp}
-            hint="6 digits from your authenticator app (admins)."
+            onComplete={completeTotp}
+            hint="6 digits from your authenticator app (admins). Six digits sign you in."
             error={fieldErrors.totp}
           />
         ) : null}

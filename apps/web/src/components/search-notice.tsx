@@ -1,4 +1,5 @@
 import { useLocation } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { MAX_PAGES } from '../lib/search-params';
 
 /**
@@ -25,13 +26,30 @@ export function pagesWords(value: string): string {
 }
 
 /**
+ * Takes the notice's words out of the browser's entry for this address: a reload, or coming back
+ * to it later, then shows the corrected view without them. The router keeps its own copy of
+ * the state until the next navigation, so the words stay on screen meanwhile.
+ */
+function forgetRejectedInBrowserHistory(): void {
+  const state: unknown = window.history.state;
+  if (!state || typeof state !== 'object' || !('rejectedSearch' in state)) return;
+  const { rejectedSearch: _said, ...rest } = state as Record<string, unknown>;
+  window.history.replaceState(rest, '', window.location.href);
+}
+
+/**
  * Says what the link that opened this screen held and the screen left out, once the address
- * has been corrected (see `rejectedSearch`): the words stay with this history entry, and go
- * as soon as the person changes anything.
+ * has been corrected (see `rejectedSearch`). It is said once: not again on a reload or on
+ * coming back to the entry, and not after "Dismiss"; it goes as soon as the person changes
+ * anything.
  */
 export function SearchNotice({ words }: { words: RejectedWords }) {
   const rejected = useLocation({ select: (location) => location.state.rejectedSearch });
-  if (!rejected) return null;
+  const [dismissed, setDismissed] = useState<Record<string, unknown>>();
+  useEffect(() => {
+    if (rejected) forgetRejectedInBrowserHistory();
+  }, [rejected]);
+  if (!rejected || dismissed === rejected) return null;
   const lines = Object.entries(rejected)
     .map(([key, value]) => {
       const say = words[key];
@@ -44,6 +62,9 @@ export function SearchNotice({ words }: { words: RejectedWords }) {
       {lines.map((line) => (
         <p key={line}>{line}</p>
       ))}
+      <button type="button" className="small" onClick={() => setDismissed(rejected)}>
+        Dismiss
+      </button>
     </div>
   );
 }

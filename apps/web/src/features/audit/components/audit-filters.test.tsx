@@ -153,6 +153,19 @@ describe('audit filters', () => {
     expect(screen.getByText(/The link's outcome “maybe” isn't an outcome/)).toBeInTheDocument();
   });
 
+  it("a corrected link's notice is said once: gone from the browser's entry (a reload does not bring it back), and Dismiss hides it", async () => {
+    serveTrail();
+    // The browser's entry as the router wrote it for the corrected address.
+    window.history.replaceState({ __TSR_key: 'k1', rejectedSearch: { outcome: 'maybe' } }, '');
+    const { user } = renderApp('/audit?outcome=maybe', { session: adminSession() });
+    const notice = await screen.findByText(/The link's outcome “maybe” isn't an outcome/);
+    await waitFor(() => expect(window.history.state).toEqual({ __TSR_key: 'k1' }));
+    expect(notice).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/The link's outcome “maybe”/)).not.toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Hotel booking/ })).toBeInTheDocument();
+  });
+
   it('"Filters" (folded on a phone) says how many are set and opens the rest', async () => {
     serveTrail();
     const { user } = renderApp('/audit?outcome=success&cardId=card_2&actor=a%40b.test', {

@@ -2,16 +2,20 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { sessionQueryOptions } from '../features/session/api/get-session';
 import { AppShell } from '../features/session/components/app-shell';
+import { hadSessionHere, rememberSignedIn } from '../features/session/session-ended';
 import { isApiError } from '../lib/api-error';
 
 export const Route = createFileRoute('/_app')({
   beforeLoad: async ({ context, location }) => {
     try {
       const session = await context.queryClient.ensureQueryData(sessionQueryOptions());
+      rememberSignedIn();
       return { session };
     } catch (error) {
       if (isApiError(error) && error.status === 401) {
-        throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+        // A tab that had a session (a reload after it ended) is told why it is here.
+        const expired = hadSessionHere() || undefined;
+        throw redirect({ to: '/sign-in', search: { redirect: location.href, expired } });
       }
       throw error;
     }

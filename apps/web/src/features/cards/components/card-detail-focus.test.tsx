@@ -45,7 +45,7 @@ describe('card detail: focus and keyboard', () => {
     await user.type(screen.getByLabelText('Reason'), 'Vendor setup');
     await user.click(screen.getByRole('button', { name: 'Reveal' }));
     await screen.findByRole('button', { name: 'Hide now' });
-    const values = screen.getByRole('region', { name: 'Card number and security code' });
+    const values = screen.getByRole('region', { name: 'Card number, expiry and security code' });
     expect(values).toHaveFocus();
     expect(within(values).getByTestId('pan')).not.toHaveTextContent('••••');
 

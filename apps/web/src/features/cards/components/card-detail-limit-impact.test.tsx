@@ -69,7 +69,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     const { region } = await review({ minimum: '5', maximum: '250' });
 
     const status = within(region).getByRole('status');
-    expect(await within(status).findByText(/would have refused/)).toHaveTextContent(
+    expect(await within(status).findByText(/these limits would have refused/)).toHaveTextContent(
       'In the last 90 days these limits would have refused 12 transactions (total $3,456.78) ' +
         'that went through, and let through 3 that were refused (total $900.50).',
     );
@@ -88,12 +88,55 @@ describe('card editor: what new limits would have done to the last 90 days', () 
       from: '2026-01-02',
       to: '2026-04-01',
     });
+
+    // The refused ones: above the new maximum and below the new minimum, two ranges the list's
+    // one amount filter cannot join, so a link each; on every sub account the rows were in.
+    const refused = within(region).getByRole('list', {
+      name: /Open the 12 transactions it would have refused/,
+    });
+    const search = (name: string) => {
+      const a = within(refused).getByRole('link', { name });
+      expect(a).toHaveAttribute('target', '_blank');
+      return Object.fromEntries(
+        new URL(a.getAttribute('href') ?? '', 'http://app.test').searchParams,
+      );
+    };
+    const days = { cardId: '["card_1"]', from: '2026-01-02', to: '2026-04-01' };
+    const paid = { status: '["pending","settled"]', sort: 'amount' };
+    expect(search('Those above $250.00')).toEqual({ ...days, ...paid, min: '"250.01"' });
+    expect(search('Those below $5.00')).toEqual({ ...days, ...paid, max: '"4.99"' });
+  });
+
+  it('with no minimum, one link opens exactly the amounts above the new maximum', async () => {
+    serveCard(() =>
+      HttpResponse.json({
+        ...impact,
+        wouldRefuse: { count: 40, sumCents: 1_234_500 },
+        limits: { minimumCents: 0, maximumCents: 40_000 },
+        subAccountIds: ['sa_main'],
+      }),
+    );
+    const { region } = await review({ maximum: '400' });
+    const link = await within(region).findByRole('link', {
+      name: 'Open the 40 transactions it would have refused (new tab)',
+    });
+    const href = new URL(link.getAttribute('href') ?? '', 'http://app.test');
+    expect(href.pathname).toBe('/transactions');
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      subAccountId: 'sa_main',
+      cardId: '["card_1"]',
+      from: '2026-01-02',
+      to: '2026-04-01',
+      status: '["pending","settled"]',
+      min: '"400.01"',
+      sort: 'amount',
+    });
   });
 
   it("a limit left as it was is sent as the card's current one", async () => {
     serveCard(() => HttpResponse.json(impact));
     await review({ maximum: '750' });
-    await screen.findByText(/would have refused/);
+    await screen.findByText(/these limits would have refused/);
     const query = new URL(impactRequests()[0]?.url ?? '').searchParams;
     expect(Object.fromEntries(query)).toEqual({ minimumCents: '100', maximumCents: '75000' });
   });
@@ -108,7 +151,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
       }),
     );
     const { region } = await review({ maximum: '400' });
-    expect(await within(region).findByText(/would have refused/)).toHaveTextContent(
+    expect(await within(region).findByText(/these limits would have refused/)).toHaveTextContent(
       'would have refused 1 transaction (total $600.00) that went through, and let through 0 ' +
         'that were refused (total $0.00).',
     );

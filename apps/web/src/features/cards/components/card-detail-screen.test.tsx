@@ -103,15 +103,25 @@ describe('card detail', () => {
 
       await user.type(within(dialog).getByLabelText('Reason'), 'Hotel booking by phone');
       await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
-      expect(await within(dialog).findByLabelText('Second-factor code')).toBeInTheDocument();
-      expect(within(dialog).getByRole('alert')).toHaveTextContent('6-digit code');
+      // The step-up is a step, not an error: the code field has focus, the instruction is calm.
+      const code = await within(dialog).findByLabelText('Second-factor code');
+      await waitFor(() => expect(code).toHaveFocus());
+      expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+      expect(
+        within(dialog).getByText('Enter the 6-digit code from your authenticator app.'),
+      ).toBeInTheDocument();
 
-      await user.type(within(dialog).getByLabelText('Second-factor code'), '123456');
-      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      // Six digits reveal without another press, once.
+      await user.type(code, '123456');
       expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
-      expect(screen.getByTestId('cvv')).toHaveTextContent(cvv);
-      expect(screen.getByRole('button', { name: 'Copy card number' })).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Copy CVV' })).toBeInTheDocument();
+      // Number, expiry and code together in one card-shaped panel, each copyable, and all at once.
+      const panel = screen.getByRole('region', { name: 'Card number, expiry and security code' });
+      expect(within(panel).getByTestId('cvv')).toHaveTextContent(cvv);
+      expect(within(panel).getByTestId('expiry')).toHaveTextContent(/^\d{2}\/\d{2}$/);
+      expect(within(panel).getByRole('button', { name: 'Copy card number' })).toBeInTheDocument();
+      expect(within(panel).getByRole('button', { name: 'Copy expiry' })).toBeInTheDocument();
+      expect(within(panel).getByRole('button', { name: 'Copy CVV' })).toBeInTheDocument();
+      expect(within(panel).getByRole('button', { name: 'Copy all' })).toBeInTheDocument();
       expect(screen.getByText(/Hidden again in \d+ s/)).toBeInTheDocument();
       expect(bodies).toEqual([
         { reason: 'Hotel booking by phone' },
@@ -145,9 +155,11 @@ describe('card detail', () => {
       await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
       const dialog = screen.getByRole('dialog');
       await user.type(within(dialog).getByLabelText('Reason'), 'Check');
+      // Asked up front, calmly: the instruction is no error before a wrong code.
+      expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
       await user.type(within(dialog).getByLabelText('Second-factor code'), '999999');
-      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
       expect(await within(dialog).findByRole('alert')).toHaveTextContent('That code is not right');
+      expect(within(dialog).getByLabelText('Second-factor code')).toHaveValue('');
     });
 
     it('when wrong codes end the session, goes to sign-in with a message and a way back', async () => {
@@ -166,7 +178,6 @@ describe('card detail', () => {
       const dialog = screen.getByRole('dialog');
       await user.type(within(dialog).getByLabelText('Reason'), 'Check');
       await user.type(within(dialog).getByLabelText('Second-factor code'), '999999');
-      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
       expect(await screen.findByText(/Your session ended/)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/sign-in');
@@ -221,6 +232,33 @@ describe('card detail', () => {
       await user.click(screen.getByRole('button', { name: 'Copy card number' }));
       expect(await screen.findByText(/number copied/)).toBeInTheDocument();
       expect(clipboard.text).toBe(pan);
+      await user.click(screen.getByRole('button', { name: 'Hide now' }));
+      await waitFor(() => expect(clipboard.text).toBe(''));
+    });
+
+    it('a preset reason is one press; "Copy all" copies number, expiry and CVV together and says so politely', async () => {
+      serveCard();
+      const { pan, cvv, bodies } = serveReveal();
+      const { user } = renderApp('/cards/card_1', { session: adminSession() });
+      const clipboard = fakeClipboard();
+      await user.click(await screen.findByRole('button', { name: 'Reveal card details' }));
+      const dialog = screen.getByRole('dialog', { name: 'Reveal card details' });
+      // Focus starts in the free text; the presets sit beside it.
+      expect(within(dialog).getByLabelText('Reason')).toHaveFocus();
+      const preset = within(dialog).getByRole('button', { name: 'Vendor payment' });
+      await user.click(preset);
+      expect(preset).toHaveAttribute('aria-pressed', 'true');
+      expect(within(dialog).getByLabelText('Reason')).toHaveValue('Vendor payment');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(await screen.findByText(grouped(pan))).toBeInTheDocument();
+      expect(bodies).toEqual([{ reason: 'Vendor payment' }]);
+
+      await user.click(screen.getByRole('button', { name: 'Copy all' }));
+      const said = await screen.findByText('Number, expiry and CVV copied');
+      expect(said).toHaveAttribute('role', 'status');
+      expect(clipboard.text).toBe(`Card number: ${pan}\nExpiry: 08/29\nCVV: ${cvv}`);
+      // The countdown stays, and is not read out every second.
+      expect(screen.getByText(/Hidden again in \d+ s/)).not.toHaveAttribute('role', 'status');
       await user.click(screen.getByRole('button', { name: 'Hide now' }));
       await waitFor(() => expect(clipboard.text).toBe(''));
     });

@@ -44,46 +44,52 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
     from: instantToIsoDay(impact.from, zone),
     to: instantToIsoDay(impact.to, zone),
   };
-  const refusedLinks = wouldRefuse.count > 0 && impact.limits ? refusedRanges(impact.limits) : [];
+  // Only where the rows were found (no sub account: nothing to list).
+  const refusedLinks =
+    wouldRefuse.count > 0 && impact.limits && subAccountId ? refusedRanges(impact.limits) : [];
+  const refusedSearch = (range: AmountRange) => ({
+    ...inWindow,
+    status: ['pending' as const, 'settled' as const],
+    min: range.min,
+    max: range.max,
+    sort: 'amount' as const,
+  });
+  const refused = transactions(wouldRefuse.count);
   return (
     <>
       <p>
-        In the last 90 days these limits would have refused {transactions(wouldRefuse.count)} (total{' '}
+        In the last 90 days these limits would have refused {refused} (total{' '}
         {formatCents(wouldRefuse.sumCents)}) that went through, and let through{' '}
         {wouldAllow.count.toLocaleString('en-US')} that were refused (total{' '}
         {formatCents(wouldAllow.sumCents)}).
       </p>
-      {refusedLinks.length > 0 ? (
-        <>
-          <ul className="limit-impact-links">
+      {/* New tabs: following a link must not drop the change under review. */}
+      {refusedLinks.length === 1 && refusedLinks[0] ? (
+        <p>
+          <Link to="/transactions" search={refusedSearch(refusedLinks[0])} target="_blank">
+            Open the {refused} it would have refused (new tab)
+          </Link>
+        </p>
+      ) : refusedLinks.length > 1 ? (
+        <div>
+          <p id={`refused-${cardId}`}>Open the {refused} it would have refused, in a new tab:</p>
+          <ul className="limit-impact-links" aria-labelledby={`refused-${cardId}`}>
             {refusedLinks.map((range) => (
               <li key={range.label}>
-                {/* A new tab: following it must not drop the change under review. */}
-                <Link
-                  to="/transactions"
-                  search={{
-                    ...inWindow,
-                    status: ['pending', 'settled'],
-                    min: range.min,
-                    max: range.max,
-                    sort: 'amount',
-                  }}
-                  target="_blank"
-                >
-                  {refusedLinks.length === 1
-                    ? `Open the ${transactions(wouldRefuse.count)} it would have refused`
-                    : `Open those ${range.label}`}{' '}
-                  (new tab)
+                <Link to="/transactions" search={refusedSearch(range)} target="_blank">
+                  Those {range.label}
                 </Link>
               </li>
             ))}
           </ul>
-          <p className="muted">
-            The list shows this card's paid and pending transactions of those amounts on the
-            window's days; it may also hold a refund of such an amount, or one from the first day's
-            early hours, which the check leaves out.
-          </p>
-        </>
+        </div>
+      ) : null}
+      {refusedLinks.length > 0 ? (
+        <p className="muted">
+          The list shows this card&apos;s paid and pending transactions of those amounts on those
+          days: the closest it can say. It may also hold a credit of such an amount, or one from the
+          first day before the 90 days began, which the check leaves out.
+        </p>
       ) : null}
       {subAccountId ? (
         // A new tab: following it must not drop the change under review.
@@ -95,13 +101,20 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
   );
 }
 
+interface AmountRange {
+  label: string;
+  /** Dollars as the Transactions screen's filter takes them (both inclusive). */
+  min?: string;
+  max?: string;
+}
+
 /**
  * The amounts the limits refuse, as the Transactions screen's inclusive amount filter can say
  * them: above the maximum (from a cent more) and below the minimum (up to a cent less). Both at
  * once are two ranges the list cannot join, so each gets its own link.
  */
-export function refusedRanges(limits: NonNullable<LimitImpact['limits']>) {
-  const ranges: { label: string; min?: string; max?: string }[] = [];
+export function refusedRanges(limits: NonNullable<LimitImpact['limits']>): AmountRange[] {
+  const ranges: AmountRange[] = [];
   if (limits.maximumCents !== undefined) {
     ranges.push({
       label: `above ${formatCents(limits.maximumCents)}`,

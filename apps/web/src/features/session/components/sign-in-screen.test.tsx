@@ -81,22 +81,33 @@ describe('sign in', () => {
     expect(screen.queryByLabelText('Second-factor code')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
+    // A step of its own: the code field focused, the instruction calm (nothing went wrong yet).
     const code = await screen.findByLabelText('Second-factor code');
-    expect(screen.getByRole('alert')).toHaveTextContent('6-digit code');
     expect(code).toHaveFocus();
-    // Only a code was offered: no passkey button.
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).not.toHaveClass(
+      'form-error',
+    );
+    expect(screen.getByText(/Signing in as/)).toHaveTextContent('admin@example.test');
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    // Only a code was offered: no passkey button; the submit button stays for anyone who waits.
     expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
-    await user.type(code, '111111');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong code.');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
 
-    await user.clear(code);
-    await user.type(code, '654321');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    // Six digits send themselves; a wrong code is a real error, in red, and the field is emptied.
+    await user.type(code, '111111');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Wrong code.');
+    expect(code).toHaveValue('');
+    expect(code).toHaveFocus();
+    expect(bodies).toHaveLength(2);
+
+    // Enter right after the sixth digit still sends one request.
+    await user.type(code, '654321{Enter}');
     // Everyone lands on the Overview.
     expect(await screen.findByRole('heading', { name: 'Overview', level: 1 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/overview');
     expect(screen.getByRole('link', { name: 'Audit' })).toBeInTheDocument();
+    expect(bodies).toHaveLength(3);
     expect(bodies.at(-1)).toEqual({
       email: 'admin@example.test',
       password: 'right-password',

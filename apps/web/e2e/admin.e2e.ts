@@ -3,6 +3,7 @@ import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { mainNav } from './support/nav';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
@@ -262,10 +263,7 @@ describe('an admin', () => {
 
   it('is readable in a narrow window', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Transactions' })
-      .click();
+    await (await mainNav(page)).getByRole('link', { name: 'Transactions' }).click();
     await page.getByRole('heading', { name: 'Transactions' }).waitFor();
     await page.getByTestId('loaded-count').waitFor();
     await page.locator('tbody tr').first().waitFor();

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodDays } from '../src/features/transactions/periods';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { mainNav } from './support/nav';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
 import { tinyPdf, tinyPng } from './support/tiny-files';
@@ -93,7 +94,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
   const summary = () => page.locator('.summary-figures').textContent();
 
   it('the admin adds an accounting category on the Chart of accounts', async () => {
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = await mainNav(page);
     await nav.getByRole('link', { name: 'Chart of accounts' }).click();
     await page.getByRole('heading', { level: 1, name: 'Chart of accounts' }).waitFor();
     await page.getByRole('table', { name: 'Accounting categories' }).waitFor();
@@ -111,7 +112,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
   });
 
   it("opens last month's unreviewed", async () => {
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = await mainNav(page);
     await nav.getByRole('link', { name: 'Transactions', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
     await page.getByLabel('Period').selectOption('last-month');

@@ -222,6 +222,16 @@ describe('every screen at 1280×800 and 390×844', () => {
         expect(await sideways(), `${name} at ${tag}`).toBeLessThanOrEqual(0);
         await screenshot(page, `screens-${name}-${tag}`);
         expect(await seriousA11yViolations(page), `${name} at ${tag}`).toEqual([]);
+        // A phone's header is one compact bar: under 10% of the window (issue 31).
+        if (size.width === 390) {
+          const header = await page.locator('header.topbar').boundingBox();
+          expect(header?.height, `${name} header at ${tag}`).toBeLessThan(size.height * 0.1);
+        }
+        // The system's dark setting: the same screen, readable (axe's contrast rules included).
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await screenshot(page, `screens-${name}-${tag}-dark`);
+        expect(await seriousA11yViolations(page), `${name} at ${tag}, dark`).toEqual([]);
+        await page.emulateMedia({ colorScheme: 'light' });
         expect(problems, name).toEqual([]);
       }
     });
@@ -495,4 +505,107 @@ describe('every screen at 1280×800 and 390×844', () => {
       }
     });
   }
+  it('a declined charge is labelled Declined in the list and its detail shows no posted time', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    let declined: Transaction | undefined;
+    await expect
+      .poll(
+        async () => {
+          const { body } = await api<{ items?: Transaction[] }>(
+            '/api/index/transactions?status=declined',
+          );
+          declined = body.items?.[0];
+          return declined?.status;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe('declined');
+    // The index's rows say which sub account they are in; the detail screen is opened with it.
+    const t = declined as Transaction & { subAccountId: string };
+
+    await page.goto(`/transactions?status=${encodeURIComponent('["declined"]')}`);
+    await page.locator('tbody tr td.col-date').first().waitFor();
+    const rows = page.locator('tbody tr:has(td.col-date)');
+    const shown = Math.min(await rows.count(), 10);
+    expect(shown).toBeGreaterThan(0);
+    for (let i = 0; i < shown; i++) {
+      const row = rows.nth(i);
+      expect(await row.locator('td.col-amount').textContent()).toMatch(/^Declined\s*\$/);
+      expect(await row.locator('td.col-amount').textContent()).not.toMatch(/−|Debit/);
+      expect((await row.locator('td.col-status').textContent())?.trim()).toBe('Declined');
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'screens-declined-list-1280-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshot(page, 'screens-declined-list-1280');
+
+    await page.goto(`/transactions/${t.id}?subAccountId=${t.subAccountId}`);
+    await page.getByRole('heading', { name: t.description }).waitFor();
+    const labels = await page.locator('dl.pairs dt').allTextContents();
+    expect(labels).toContain('Card');
+    expect(labels).not.toContain('Posted');
+    expect(await page.locator('p.big').textContent()).toMatch(/^Declined\s*\$/);
+    await screenshot(page, 'screens-declined-detail-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('"?" opens the keyboard shortcuts (Escape closes them, focus returns); "g t" goes to Transactions', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/cards');
+    await inTable('.cards-table').waitFor();
+    const cardsLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', {
+      name: 'Cards',
+    });
+    await cardsLink.focus();
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
+    await sheet.getByText('Go to Transactions').waitFor();
+    await screenshot(page, 'screens-shortcuts-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
+    expect(await cardsLink.evaluate((a) => a === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('g');
+    await page.keyboard.press('t');
+    await page.waitForURL((url) => url.pathname === '/transactions');
+    await page.locator('tbody tr td.col-date').first().waitFor();
+    // "/" goes to the page's search; typed there, the same keys are text, not shortcuts.
+    await page.locator('#main').focus();
+    await page.keyboard.press('/');
+    const search = page.locator('#main input[type="search"]').first();
+    expect(await search.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type('gc?');
+    expect(await search.inputValue()).toBe('gc?');
+    expect(new URL(page.url()).pathname).toBe('/transactions');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await search.fill('');
+  });
+
+  it('390×844: the menu opens the navigation, who is signed in and Sign out; the bar stays one line', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/cards');
+    await inTable('.cards-table').waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Transactions' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(false);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await nav.getByRole('link', { name: 'Transactions' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'screens-menu-open-390');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'screens-menu-open-390-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await nav.getByRole('link', { name: 'Audit' }).click();
+    await page.waitForURL((url) => url.pathname === '/audit');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    const header = await page.locator('header.topbar').boundingBox();
+    expect(header?.height).toBeLessThan(84);
+  });
 });

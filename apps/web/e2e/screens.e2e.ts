@@ -371,11 +371,11 @@ describe('every screen at 1280×800 and 390×844', () => {
     const code = dialog.getByLabel('Second-factor code');
     await dialog.getByRole('button', { name: 'Reveal' }).click();
     if (await code.isVisible().catch(() => false)) {
+      // Six digits reveal by themselves (issue 31): no second press.
       await code.fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
-      await dialog.getByRole('button', { name: 'Reveal' }).click();
     }
     await page.getByText(/Hidden again in \d+ s/).waitFor();
-    await expect.poll(focusedLabel).toBe('Card number and security code');
+    await expect.poll(focusedLabel).toBe('Card number, expiry and security code');
     await page.getByRole('button', { name: 'Hide now' }).click();
     await expect.poll(focusedLabel).toBe('Reveal card details');
   });
@@ -505,6 +505,7 @@ describe('every screen at 1280×800 and 390×844', () => {
       }
     });
   }
+
   it('a declined charge is labelled Declined in the list and its detail shows no posted time', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     let declined: Transaction | undefined;
@@ -607,5 +608,132 @@ describe('every screen at 1280×800 and 390×844', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     const header = await page.locator('header.topbar').boundingBox();
     expect(header?.height).toBeLessThan(84);
+  });
+});
+
+describe('errors and dead ends', () => {
+  // A page of its own (its own cookie), signed in as the admin: these checks break the session
+  // on purpose at the end.
+  let own: Page;
+  let ownProblems: string[];
+  const ownErrors: string[] = [];
+  const ownSideways = () =>
+    own.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  beforeAll(async () => {
+    ({ page: own, problems: ownProblems } = await newPage(browser, product.url, {
+      timezoneId: ZONE,
+    }));
+    watchConsole(own, ownErrors);
+    await own.goto('/sign-in');
+    await own.getByLabel('Email').fill('admin@demo.test');
+    await own.getByLabel('Second-factor code').waitFor();
+    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+  });
+  afterAll(async () => {
+    await own?.context().close();
+  });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: an address that is no page shows the app's Not found with a way back, not JSON`, async () => {
+      await own.setViewportSize(size);
+      const answer = await own.goto('/nope');
+      expect(answer?.status()).toBe(404);
+      expect(answer?.headers()['content-type']).toMatch(/^text\/html/);
+      await own.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+      expect(await own.locator('body').textContent()).not.toContain('"code"');
+      const back = own.getByRole('link', { name: 'Go to the Overview' });
+      expect(await back.isVisible()).toBe(true);
+      expect(await ownSideways()).toBeLessThanOrEqual(0);
+      await screenshot(own, `errors-not-found-${size.width}`);
+      expect(await seriousA11yViolations(own)).toEqual([]);
+      await back.click();
+      await own.waitForURL((url) => url.pathname === '/overview');
+    });
+
+    it(`${size.width}×${size.height}: a 500 on the audit list shows in the list's place in plain words with the request id, the filters kept; Retry loads it; a record opens whole`, async () => {
+      await own.setViewportSize(size);
+      const requestId = `req-e2e-${size.width}`;
+      let failing = true;
+      await own.route(
+        (url) => url.pathname === '/api/audit',
+        (route) =>
+          failing
+            ? route.fulfill({
+                status: 500,
+                headers: { 'X-Request-Id': requestId },
+                contentType: 'application/problem+json',
+                body: JSON.stringify({
+                  type: '/problems/internal_error',
+                  title: 'Internal error',
+                  status: 500,
+                  code: 'internal_error',
+                  detail: 'Something went wrong on our side. Try again.',
+                  requestId,
+                }),
+              })
+            : route.continue(),
+      );
+      await own.goto('/audit?outcome=success');
+      const alert = own.getByRole('alert').filter({ hasText: 'Something went wrong on our side' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(requestId);
+      expect(await alert.textContent()).not.toMatch(/500|Internal Server Error/);
+      // The screen and its filters stay; only the list's place holds the error.
+      expect(await own.getByRole('heading', { level: 1, name: 'Audit' }).isVisible()).toBe(true);
+      expect(await own.getByRole('form', { name: 'Audit filters' }).isVisible()).toBe(true);
+      expect(await own.getByLabel('Who (email)').isVisible()).toBe(true);
+      expect(await ownSideways()).toBeLessThanOrEqual(0);
+      await screenshot(own, `errors-list-500-${size.width}`);
+      expect(await seriousA11yViolations(own)).toEqual([]);
+
+      failing = false;
+      await alert.getByRole('button', { name: 'Retry' }).click();
+      const firstWhen = own.locator('.audit-table tbody tr:not(.spacer) td button').first();
+      await firstWhen.waitFor();
+      expect(await alert.count()).toBe(0);
+      expect(new URL(own.url()).search).toBe('?outcome=success');
+
+      await firstWhen.click();
+      const dialog = own.getByRole('dialog');
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('Request id');
+      expect(await ownSideways()).toBeLessThanOrEqual(0);
+      await screenshot(own, `audit-record-dialog-${size.width}`);
+      expect(await seriousA11yViolations(own)).toEqual([]);
+      await own.keyboard.press('Escape');
+      expect(await dialog.count()).toBe(0);
+      await own.unroute((url) => url.pathname === '/api/audit');
+    });
+  }
+
+  it("a corrected link's notice is not said again on reload", async () => {
+    await own.setViewportSize(SIZES[0]);
+    await own.goto('/audit?outcome=maybe');
+    await own.getByText(/The link's outcome “maybe”/).waitFor();
+    expect(new URL(own.url()).search).toBe('');
+    await own.reload();
+    await own.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+    await own.locator('.audit-table tbody tr:not(.spacer)').first().waitFor();
+    expect(await own.getByText(/The link's outcome “maybe”/).count()).toBe(0);
+  });
+
+  it('a session ended elsewhere: a reload goes to sign-in saying why, and signing in returns there', async () => {
+    await own.goto('/audit?outcome=success');
+    await own.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+    // Ended on the server (as by another tab or an idle timeout), not by this tab's Sign out.
+    const ended = await own.evaluate(
+      async () =>
+        (await fetch('/api/session', { method: 'DELETE', headers: { 'X-CSRF': '1' } })).status,
+    );
+    expect(ended).toBeLessThan(300);
+    await own.reload();
+    await own.waitForURL((url) => url.pathname === '/sign-in');
+    await own.getByText('Your session ended').waitFor();
+    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await own.waitForURL((url) => url.pathname === '/audit');
+    expect(new URL(own.url()).searchParams.get('outcome')).toBe('success');
+    expect(ownProblems).toEqual([]);
+    expect(ownErrors.filter((e) => !/500/.test(e))).toEqual([]);
   });
 });

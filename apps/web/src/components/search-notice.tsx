@@ -26,9 +26,9 @@ export function pagesWords(value: string): string {
 }
 
 /**
- * Takes the notice's words out of the browser's entry for this address: a reload, or coming back
- * to it later, then shows the corrected view without them. The router keeps its own copy of
- * the state until the next navigation, so the words stay on screen meanwhile.
+ * Takes the notice's words out of the browser's entry for this address, so a reload, or coming
+ * back to the entry later, shows the corrected view without them. (The router hears of this
+ * and drops them from its location too: the notice holds its own copy meanwhile.)
  */
 function forgetRejectedInBrowserHistory(): void {
   const state: unknown = window.history.state;
@@ -37,19 +37,25 @@ function forgetRejectedInBrowserHistory(): void {
   window.history.replaceState(rest, '', window.location.href);
 }
 
+type Rejected = Record<string, unknown>;
+
 /**
  * Says what the link that opened this screen held and the screen left out, once the address
  * has been corrected (see `rejectedSearch`). It is said once: not again on a reload or on
  * coming back to the entry, and not after "Dismiss"; it goes as soon as the person changes
- * anything.
+ * anything (the address changes).
  */
 export function SearchNotice({ words }: { words: RejectedWords }) {
-  const rejected = useLocation({ select: (location) => location.state.rejectedSearch });
-  const [dismissed, setDismissed] = useState<Record<string, unknown>>();
+  const fresh = useLocation({ select: (location) => location.state.rejectedSearch });
+  const href = useLocation({ select: (location) => location.href });
+  const [held, setHeld] = useState<{ href: string; rejected: Rejected }>();
+  const [dismissed, setDismissed] = useState<Rejected>();
+  if (fresh && fresh !== held?.rejected && fresh !== dismissed) setHeld({ href, rejected: fresh });
   useEffect(() => {
-    if (rejected) forgetRejectedInBrowserHistory();
-  }, [rejected]);
-  if (!rejected || dismissed === rejected) return null;
+    if (fresh) forgetRejectedInBrowserHistory();
+  }, [fresh]);
+  const rejected = held?.href === href ? held.rejected : undefined;
+  if (!rejected) return null;
   const lines = Object.entries(rejected)
     .map(([key, value]) => {
       const say = words[key];
@@ -62,7 +68,14 @@ export function SearchNotice({ words }: { words: RejectedWords }) {
       {lines.map((line) => (
         <p key={line}>{line}</p>
       ))}
-      <button type="button" className="small" onClick={() => setDismissed(rejected)}>
+      <button
+        type="button"
+        className="small"
+        onClick={() => {
+          setDismissed(rejected);
+          setHeld(undefined);
+        }}
+      >
         Dismiss
       </button>
     </div>

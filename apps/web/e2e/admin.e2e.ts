@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Card, RevealResponse } from '@card-console/shared/api/cards';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
@@ -5,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { mainNav } from './support/nav';
 import { type Running, startProduct } from './support/product';
-import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD } from './support/sign-in';
 import { freshTotp } from './support/totp';
 
 let product: Running;
@@ -31,21 +34,83 @@ async function expectAccessible(name: string, options: { screenshot?: boolean } 
   expect(problems, name).toEqual([]);
 }
 
+/** Whether an element's text is in the theme's error colour (whatever the theme). */
+function inErrorColour(el: Element): boolean {
+  const probe = document.createElement('span');
+  probe.style.color = 'var(--error)';
+  document.body.append(probe);
+  const error = getComputedStyle(probe).color;
+  probe.remove();
+  return getComputedStyle(el).color === error;
+}
+
+const sidewaysOverflow = () =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * A screenshot with the card number and security code painted over: the layout is seen, a
+ * revealed value (even a simulated one) never reaches the disk.
+ */
+async function maskedScreenshot(name: string) {
+  const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../.e2e-artifacts');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({
+    path: join(dir, `admin-${name}.png`),
+    fullPage: true,
+    mask: [page.getByTestId('pan'), page.getByTestId('cvv')],
+  });
+}
+
 const grouped = (pan: string) => pan.replace(/(.{4})(?=.)/g, '$1 ');
 let card: Card;
 let newMaximumCents = 0;
 
 describe('an admin', () => {
-  it('signs in with the second factor', async () => {
+  it('signs in with the second factor: a calm step of its own, the code focused, six digits send it', async () => {
     await page.goto('/');
     await page.waitForURL(/\/sign-in/);
     await page.getByLabel('Email').fill('admin@demo.test');
     // The demo admin is known: the code field is offered before the server asks.
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    // Without a code, Sign in leads to the second step.
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(/Signing in as/).waitFor();
+    const code = page.getByLabel('Second-factor code');
+    await expect.poll(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The instruction is no error before a wrong code: no alert, nothing in the error colour.
+    const instruction = page.getByText('Enter the 6-digit code from your authenticator app.');
+    await instruction.waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.form-error, .field-error').count()).toBe(0);
+    await expect(instruction.evaluate(inErrorColour)).resolves.toBe(false);
+    expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    await expectAccessible('sign-in-second-step');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await expectAccessible('sign-in-second-step-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A wrong code is a real error: said, in red, the field emptied and focused again. (A made-up
+    // code matches one of the three codes the BFF accepts once in ~330,000 runs.)
+    await code.fill('000000');
+    const wrong = page.getByRole('alert');
+    await wrong.waitFor();
+    await expect(wrong.evaluate(inErrorColour)).resolves.toBe(true);
+    await expect(code.inputValue()).resolves.toBe('');
+    await expect.poll(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Six digits send themselves: no press, one request.
+    const signIns: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/session')
+        signIns.push(r.url());
+    });
+    await code.fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
     // Everyone lands on the Overview.
     await page.waitForURL((url) => url.pathname === '/overview');
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    expect(signIns).toHaveLength(1);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Audit' }).waitFor();
     await nav.getByRole('link', { name: 'Sub accounts' }).click();
@@ -69,12 +134,30 @@ describe('an admin', () => {
     );
     const masked = `•••• •••• •••• ${card.last4}`;
     await expect(page.getByTestId('pan').textContent()).resolves.toBe(masked);
+    // The card's actions at the top right, level with its name.
+    const edit = page.getByRole('button', { name: 'Edit name and limits' });
+    const title = page.getByRole('heading', { level: 1, name: card.name });
+    const [editBox, titleBox] = [await edit.boundingBox(), await title.boundingBox()];
+    expect(editBox && titleBox && editBox.x > titleBox.x + titleBox.width).toBe(true);
+    expect(editBox && titleBox && editBox.y < titleBox.y + titleBox.height).toBe(true);
     await expectAccessible('card-detail');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await expectAccessible('card-detail-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Reveal card details' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reveal card details' });
+    // Preset reasons beside the free text.
+    for (const preset of ['Card holder on the phone', 'Vendor payment', 'Subscription update']) {
+      await dialog.getByRole('button', { name: preset }).waitFor();
+    }
     await dialog.getByLabel('Reason').fill('Booking a conference hotel by phone');
     await expectAccessible('reveal-dialog');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await expectAccessible('reveal-dialog-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
     const answer = page.waitForResponse((r) => r.url().endsWith(`/api/cards/${cardId}/reveal`));
     await dialog.getByRole('button', { name: 'Reveal' }).click();
     if (
@@ -83,8 +166,8 @@ describe('an admin', () => {
         .isVisible()
         .catch(() => false)
     ) {
+      // Six digits reveal by themselves.
       await dialog.getByLabel('Second-factor code').fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
-      await dialog.getByRole('button', { name: 'Reveal' }).click();
     }
     const response = await answer;
     expect(response.headers()['cache-control']).toContain('no-store');
@@ -94,6 +177,24 @@ describe('an admin', () => {
     await page.getByText(grouped(revealed.pan)).waitFor();
     await expect(page.getByTestId('cvv').textContent()).resolves.toContain(revealed.cvv);
     await page.getByText(/Hidden again in \d+ s/).waitFor();
+    // Number, expiry and CVV together in one panel with "Copy all"; their shapes checked, never
+    // printed (a failed check says true/false, not the value).
+    const panel = page.getByRole('region', { name: 'Card number, expiry and security code' });
+    const number = ((await panel.getByTestId('pan').textContent()) ?? '').replace(/\s/g, '');
+    const expiry = (await panel.getByTestId('expiry').textContent()) ?? '';
+    const cvv = (await panel.getByTestId('cvv').textContent()) ?? '';
+    expect(/^\d{12,19}$/.test(number), 'number: 12–19 digits').toBe(true);
+    expect(/^(0[1-9]|1[0-2])\/\d{2}$/.test(expiry), 'expiry: MM/YY').toBe(true);
+    expect(/^\d{3,4}$/.test(cvv), 'CVV: 3–4 digits').toBe(true);
+    expect(number.endsWith(card.last4)).toBe(true);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await panel.getByRole('button', { name: 'Copy all' }).click();
+    await page.getByRole('status').filter({ hasText: 'Number, expiry and CVV copied' }).waitFor();
+    await maskedScreenshot('revealed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await maskedScreenshot('revealed-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await expectAccessible('revealed', { screenshot: false });
     // Nowhere but the page: not in the URL or any storage.
     expect(page.url()).not.toContain(revealed.pan);
@@ -114,13 +215,29 @@ describe('an admin', () => {
     newMaximumCents = Math.max(oldMin, oldMax ?? 0) + 12_345;
     await page.getByRole('button', { name: 'Edit name and limits' }).click();
     const max = page.getByLabel('Maximum per transaction (USD)');
+    // Dollars with a "$" before them, in a field an amount's width, not the page's.
+    const money = page.locator('.money-input').filter({ has: max });
+    await expect(money.locator('.money-prefix').textContent()).resolves.toBe('$');
+    const width = (await max.boundingBox())?.width ?? 0;
+    expect(width).toBeGreaterThan(100);
+    expect(width).toBeLessThan(260);
+    await screenshot(page, 'admin-limit-edit');
     await max.fill(centsToDollarInput(newMaximumCents));
     await page.getByRole('button', { name: 'Review changes' }).click();
     const confirm = page.getByRole('region', { name: 'Confirm changes' });
     await expect(confirm.textContent()).resolves.toContain(
       `Maximum per transaction: ${oldMax === undefined ? 'none' : formatCents(oldMax)} → ${formatCents(newMaximumCents)}`,
     );
+    // A higher maximum loosens the card, said as such (not old-red, new-green).
+    await confirm.getByText('Looser: more go through').waitFor();
+    await page
+      .getByText(/In the last 90 days these limits would have|no transactions in the last 90 days/)
+      .waitFor();
     await expectAccessible('limit-confirm');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await expectAccessible('limit-confirm-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('button', { name: 'Confirm changes' }).click();
     await page.getByText('Card updated.').waitFor();
     await page.getByText(formatCents(newMaximumCents), { exact: true }).first().waitFor();

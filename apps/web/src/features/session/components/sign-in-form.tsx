@@ -51,6 +51,15 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
   const showTotp = factor ? factor.methods.includes('totp') : isDemoAdmin;
   const offersPasskey = factor?.methods.includes('passkey') ?? false;
 
+  const [codeRetries, setCodeRetries] = useState(0);
+  const retryCode = () => {
+    setTotp('');
+    setCodeRetries((n) => n + 1);
+  };
+  useEffect(() => {
+    if (codeRetries) form.current?.querySelector<HTMLElement>('input[name="totp"]')?.focus();
+  }, [codeRetries]);
+
   // Set at once (state is not): six digits typed and Enter pressed together send one request.
   const sending = useRef(false);
   const attempt = async (body: SignInBody) => {
@@ -61,6 +70,9 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     try {
       onSignedIn(await signIn(body));
     } catch (caught) {
+      // A code that did not do (the BFF's 401 does not say which part was wrong): the field is
+      // emptied and focused for the next one, which six digits send again.
+      if (body.totp && isApiError(caught) && caught.status === 401) retryCode();
       onFailure(caught);
     } finally {
       sending.current = false;
@@ -87,9 +99,7 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
       setFactor(caught.problem.secondFactor);
       setFocusKey((k) => k + 1);
     } else if (caught.code === 'invalid_totp') {
-      // A real error: said in red, and the field emptied and focused for the next code.
-      setTotp('');
-      setFocusKey((k) => k + 1);
+      // A real error: said in red (the field is emptied and focused for the next code).
       setError(caught.message || 'That code is not right. Try the current one.');
     } else if (caught.code === 'invalid_passkey') {
       setError(caught.message || 'That passkey was not accepted. Try again.');

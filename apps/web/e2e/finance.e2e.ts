@@ -371,7 +371,7 @@ describe('the Overview, for a finance person', () => {
     await screenshot(page, 'finance-overview-tables');
 
     // The busiest day's bar opens that day's spend of that sub account: its debits are the bar's.
-    await spend.getByRole('button', { name: 'Show as table' }).click();
+    await spend.getByRole('button', { name: 'Show as chart' }).click();
     const busiest = answer.series.reduce((a, b) => (b.count > a.count ? b : a));
     const bounds = dayRangeToBounds(busiest.day, busiest.day, ZONE);
     const listed: Transaction[] = [];
@@ -451,6 +451,131 @@ describe('the Overview, for a finance person', () => {
     await page.getByText(`Debits ${usd(topCard.debitsCents)}`).waitFor();
     expect(problems).toEqual([]);
   });
+});
+
+describe('the Overview at 1280×800 and 390×844 (issue 31)', () => {
+  it("keeps chart text 11–14px, category names whole words, tables inside their panels, and the period's figures apart", async () => {
+    // Signed in by the tests before, or (run alone) not yet.
+    await page.goto('/overview?period=365d');
+    const email = page.getByLabel('Email');
+    // A year's first reading can take a while on a busy machine.
+    await page
+      .getByRole('heading', { name: 'Overview', level: 1 })
+      .or(email)
+      .waitFor({ timeout: 60_000 });
+    if (await email.isVisible()) {
+      await signIn(page, 'finance@demo.test', DEMO_PASSWORD);
+      await page.waitForURL((url) => url.pathname === '/overview');
+    }
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/overview?period=365d');
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor({ timeout: 60_000 });
+      await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
+      await page.locator('svg.spend-chart a.bar-link').first().waitFor();
+
+      // The period's spend is the hero, in its own panel; balance and lifetime spend apart.
+      const period = page.getByRole('region', { name: 'This period' });
+      expect(await period.locator('dt').allTextContents()).toEqual([
+        'Spend',
+        'Credits',
+        'Pending',
+        'Transactions',
+      ]);
+      expect(await period.locator('.overview-tile-value').first().textContent()).toMatch(
+        /^\$[\d,]+\.\d\d$/,
+      );
+      const lifetime = page.getByRole('region', { name: /^All time/ });
+      expect(await lifetime.locator('dt').allTextContents()).toEqual(['Balance', 'Lifetime spend']);
+      const updated = page.getByText(/^Updated /);
+      if (await updated.isVisible()) {
+        expect(await updated.textContent()).toMatch(/^Updated .*\d{1,2}:\d\d(:\d\d)?\s[AP]M$/);
+      }
+
+      // Every chart text as the eye sees it: its font size times the drawing's scale.
+      const sizes = await page
+        .locator('.overview svg text')
+        .evaluateAll((texts) =>
+          (texts as SVGTextElement[]).map(
+            (t) => Number.parseFloat(getComputedStyle(t).fontSize) * (t.getScreenCTM()?.a ?? 0),
+          ),
+        );
+      expect(sizes.length, `${width}`).toBeGreaterThan(2);
+      for (const size of sizes) {
+        expect(size, `${width}`).toBeGreaterThanOrEqual(11);
+        expect(size, `${width}`).toBeLessThanOrEqual(14);
+      }
+
+      // No word of a ranked row's name is split across lines: each word's letters on one line.
+      const splitWords = () =>
+        page.locator('.ranked-label, .overview .table-wrap th a').evaluateAll((labels) =>
+          labels.flatMap((label) => {
+            const text = label.firstChild;
+            if (!(text instanceof Text)) return [];
+            const range = document.createRange();
+            const tops = [...(text.data as string)].map((_, i) => {
+              range.setStart(text, i);
+              range.setEnd(text, i + 1);
+              return Math.round(range.getBoundingClientRect().top);
+            });
+            const split: string[] = [];
+            for (const word of text.data.matchAll(/\S+/g)) {
+              const lines = new Set(tops.slice(word.index, word.index + word[0].length));
+              if (lines.size > 1) split.push(`${text.data} (“${word[0]}”)`);
+            }
+            return split;
+          }),
+        );
+      expect(await page.locator('.ranked-label').count()).toBeGreaterThan(0);
+      expect(await splitWords(), `${width}`).toEqual([]);
+      await screenshot(page, `overview-charts-${width}`);
+      expect(await seriousA11yViolations(page), `${width}`).toEqual([]);
+
+      // As tables: each fits its panel or scrolls inside its own box, its last column reachable.
+      const toggles = page.getByRole('button', { name: 'Show as table' });
+      while ((await toggles.count()) > 0) await toggles.first().click();
+      expect(await page.getByRole('button', { name: 'Show as chart' }).count()).toBeGreaterThan(3);
+      const cut = await page.locator('.overview-chart .table-wrap').evaluateAll((wraps) =>
+        wraps.flatMap((wrap) => {
+          const panel = wrap.closest('.overview-chart')?.getBoundingClientRect();
+          const box = wrap.getBoundingClientRect();
+          const last = wrap.querySelector('thead th:last-child')?.getBoundingClientRect();
+          const scrolls = ['auto', 'scroll'].includes(getComputedStyle(wrap).overflowX);
+          const reachable =
+            last !== undefined &&
+            (last.right <= box.right + 1 || (scrolls && wrap.scrollWidth > wrap.clientWidth));
+          const inside = panel !== undefined && box.right <= panel.right + 1;
+          return reachable && inside
+            ? []
+            : [wrap.closest('section')?.querySelector('h2')?.textContent ?? 'a table'];
+        }),
+      );
+      expect(cut, `${width}`).toEqual([]);
+      // The ranked tables (a name and one or two numbers) fit without scrolling at all.
+      const scrolled = await page
+        .locator('.overview-chart .table-wrap:not(:has(.spend-table))')
+        .evaluateAll((wraps) =>
+          wraps
+            .filter((wrap) => wrap.scrollWidth > wrap.clientWidth)
+            .map((wrap) => wrap.closest('section')?.querySelector('h2')?.textContent),
+        );
+      expect(scrolled, `${width}`).toEqual([]);
+      expect(await splitWords(), `${width}`).toEqual([]);
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        ),
+        `${width} scrolls sideways`,
+      ).toBe(true);
+      await screenshot(page, `overview-tables-${width}`);
+      expect(await seriousA11yViolations(page), `${width}`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
 
 /** A table's body as the text of each row's cells. */

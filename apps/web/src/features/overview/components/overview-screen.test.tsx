@@ -138,8 +138,12 @@ describe('overview screen', () => {
     expect(spendSection().querySelector('svg')).toBeNull();
     const table = within(spendSection()).getByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
+    // A row's link is named by the date it shows (with its year), then the bar's numbers.
     expect(rows.map((r) => within(r).getByRole('link').getAttribute('aria-label'))).toEqual(
-      chartNames,
+      chartNames.map((name) => name?.replace(/^(\w+ \d+):/, '$1, 2026:')),
+    );
+    expect(within(rows[0] as HTMLElement).getByRole('link')).toHaveAccessibleName(
+      'Mar 2, 2026: $1,000.00 spent, previous period $400.00',
     );
     expect(rows.map((r) => r.textContent)).toEqual([
       'Mar 2, 2026$1,000.00$400.0020',
@@ -462,7 +466,7 @@ describe('overview screen', () => {
     expect(screen.queryByText('Drawn once the first days are read.')).toBeNull();
     await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
     expect(
-      within(spendSection()).getByRole('link', { name: /^Mar 2: \$0\.00 spent/ }),
+      within(spendSection()).getByRole('link', { name: /^Mar 2, 2026: \$0\.00 spent/ }),
     ).toBeInTheDocument();
   });
 

@@ -131,7 +131,7 @@ export function OverviewScreen({
           <RankedChart
             title="Spend by category"
             note="A row opens that category's spend in the period."
-            columns={['Category', 'Spent', 'Transactions']}
+            columns={['Category', 'Spent', COUNT]}
             rows={spendRows(overview.categories, (r) =>
               spendSearch(scope, { categoryGroup: [r.key] }),
             )}
@@ -141,7 +141,7 @@ export function OverviewScreen({
             <RankedChart
               title="Top merchant categories"
               note="A row opens that merchant category code's spend in the period."
-              columns={['Merchant category', 'Spent', 'Transactions']}
+              columns={['Merchant category', 'Spent', COUNT]}
               rows={spendRows(overview.categoryCodes, (r) =>
                 spendSearch(scope, { category: [r.key] }),
               )}
@@ -151,14 +151,14 @@ export function OverviewScreen({
           <RankedChart
             title="Top merchants"
             note="A row opens that merchant's spend in the period."
-            columns={['Merchant', 'Spent', 'Transactions']}
+            columns={['Merchant', 'Spent', COUNT]}
             rows={spendRows(overview.merchants, (r) => spendSearch(scope, { merchant: [r.key] }))}
             empty="No merchants in this period."
           />
           <RankedChart
             title="Top cards"
             note="A row opens that card's spend in the period."
-            columns={['Card', 'Spent', 'Transactions']}
+            columns={['Card', 'Spent', COUNT]}
             rows={spendRows(overview.cards, (r) => spendSearch(scope, { cardId: [r.key] }))}
             empty="No card spend in this period."
           />
@@ -168,6 +168,12 @@ export function OverviewScreen({
     </section>
   );
 }
+
+/**
+ * The count column's header: on a phone it may hyphenate at its syllable, so a name column as
+ * wide as its longest word and an amount still fit beside it; desktop shows it whole.
+ */
+const COUNT = 'Trans\u00ADactions';
 
 const transactions = (n: number) => `${formatCount(n)} transaction${n === 1 ? '' : 's'}`;
 

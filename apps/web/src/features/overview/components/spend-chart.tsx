@@ -25,9 +25,9 @@ const compactDollars = new Intl.NumberFormat('en-US', {
   notation: 'compact',
 });
 
-/** A bucket as people say it: "Nov 3", or "Week of Nov 3". */
-const bucketName = (day: string, granularity: Overview['granularity']) =>
-  granularity === 'week' ? `Week of ${formatShortDay(day)}` : formatShortDay(day);
+/** A bucket as people say it: "Nov 3", or "Week of Nov 3" (with the year when asked). */
+const bucketName = (day: string, granularity: Overview['granularity'], withYear = false) =>
+  `${granularity === 'week' ? 'Week of ' : ''}${formatShortDay(day, withYear)}`;
 
 /** No spend in either period: an axis of zeros would say nothing. */
 const noSpend = ({ series, previousSeries }: Overview) =>
@@ -36,8 +36,10 @@ const noSpend = ({ series, previousSeries }: Overview) =>
 interface Bucket {
   point: Point;
   previous: Point | undefined;
-  name: string;
+  /** The bar's name: "Mar 2: $10.00 spent, previous period $4.00". */
   label: string;
+  /** The table row's, holding the row's visible date with its year. */
+  rowLabel: string;
 }
 
 /**
@@ -48,11 +50,15 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
   const { series, previousSeries, granularity } = overview;
   const buckets: Bucket[] = series.map((point, i) => {
     const previous = previousSeries?.[i];
-    const name = bucketName(point.day, granularity);
-    const label = `${name}: ${formatCents(point.debitsCents)} spent${
+    const numbers = `${formatCents(point.debitsCents)} spent${
       previous ? `, previous period ${formatCents(previous.debitsCents)}` : ''
     }`;
-    return { point, previous, name, label };
+    return {
+      point,
+      previous,
+      label: `${bucketName(point.day, granularity)}: ${numbers}`,
+      rowLabel: `${bucketName(point.day, granularity, true)}: ${numbers}`,
+    };
   });
   const per = granularity === 'week' ? 'week' : 'day';
   return (
@@ -79,7 +85,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
       }
       table={
         <div className="table-wrap">
-          <table>
+          <table className="spend-table">
             <thead>
               <tr>
                 <th scope="col">{granularity === 'week' ? 'Week of' : 'Day'}</th>
@@ -92,7 +98,8 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
                   </th>
                 ) : null}
                 <th scope="col" className="num">
-                  Transactions
+                  {/* May hyphenate at its syllable on a phone (a soft hyphen). */}
+                  Trans&shy;actions
                 </th>
               </tr>
             </thead>
@@ -103,7 +110,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
                     <Link
                       to="/transactions"
                       search={bucketSearch(scope, b.point.day, granularity)}
-                      aria-label={b.label}
+                      aria-label={b.rowLabel}
                     >
                       {formatShortDay(b.point.day, true)}
                     </Link>

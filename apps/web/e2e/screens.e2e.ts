@@ -629,6 +629,18 @@ describe('errors and dead ends', () => {
     await own.getByLabel('Email').fill('admin@demo.test');
     await own.getByLabel('Second-factor code').waitFor();
     await signIn(own, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    // A change made from a stale view: refused (409), and audited with what it attempted.
+    const refused = await own.evaluate(async () => {
+      const headers = { 'X-CSRF': '1', 'Content-Type': 'application/json' };
+      const list = await (await fetch('/api/cards', { headers })).json();
+      const response = await fetch(`/api/cards/${encodeURIComponent(list.items[0].id)}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ name: 'Attempted name', expected: { name: 'Not its name' } }),
+      });
+      return response.status;
+    });
+    expect(refused).toBe(409);
   });
   afterAll(async () => {
     await own?.context().close();
@@ -640,7 +652,7 @@ describe('errors and dead ends', () => {
       const answer = await own.goto('/nope');
       expect(answer?.status()).toBe(404);
       expect(answer?.headers()['content-type']).toMatch(/^text\/html/);
-      await own.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+      await own.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
       expect(await own.locator('body').textContent()).not.toContain('"code"');
       const back = own.getByRole('link', { name: 'Go to the Overview' });
       expect(await back.isVisible()).toBe(true);
@@ -674,7 +686,7 @@ describe('errors and dead ends', () => {
               })
             : route.continue(),
       );
-      await own.goto('/audit?outcome=success');
+      await own.goto('/audit?action=card.update');
       const alert = own.getByRole('alert').filter({ hasText: 'Something went wrong on our side' });
       await alert.waitFor();
       expect(await alert.textContent()).toContain(requestId);
@@ -692,12 +704,15 @@ describe('errors and dead ends', () => {
       const firstWhen = own.locator('.audit-table tbody tr:not(.spacer) td button').first();
       await firstWhen.waitFor();
       expect(await alert.count()).toBe(0);
-      expect(new URL(own.url()).search).toBe('?outcome=success');
+      expect(new URL(own.url()).search).toBe('?action=card.update');
 
       await firstWhen.click();
       const dialog = own.getByRole('dialog');
       await dialog.waitFor();
+      // The newest edit is the refused one: what it attempted, beside the card before.
       expect(await dialog.textContent()).toContain('Request id');
+      expect(await dialog.textContent()).toContain('Attempted (not saved)');
+      expect(await dialog.textContent()).toContain('“Attempted name”');
       expect(await ownSideways()).toBeLessThanOrEqual(0);
       await screenshot(own, `audit-record-dialog-${size.width}`);
       expect(await seriousA11yViolations(own)).toEqual([]);

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from './use-document-title';
 
@@ -21,5 +22,20 @@ export function DeadEnd({ title, children, back }: DeadEndProps) {
       <p>{children}</p>
       <p>{back}</p>
     </section>
+  );
+}
+
+/**
+ * An address that is no page of the app (`/nope`): outside the app's frame, so it carries the
+ * product's name itself, and a way in.
+ */
+export function NotFoundPage() {
+  return (
+    <main className="dead-end-page" id="main">
+      <p className="dead-end-brand">Card Console</p>
+      <DeadEnd title="Page not found" back={<Link to="/overview">Go to the Overview</Link>}>
+        There is nothing at this address. Check the link, or start again from the Overview.
+      </DeadEnd>
+    </main>
   );
 }

@@ -75,9 +75,10 @@ describe('dead ends say what happened and offer a way on, without logging an err
     expect(logged).not.toHaveBeenCalled();
   });
 
-  it('an address that is no screen: "Not found" with a way in', async () => {
+  it('an address that is no screen: "Page not found", a page of its own, with a way in', async () => {
     renderApp('/no/such/screen', { session: financeSession() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(screen.getByRole('main')).toHaveTextContent('Card Console');
     expect(screen.getByRole('link', { name: 'Go to the Overview' })).toBeInTheDocument();
   });
 

@@ -71,7 +71,7 @@ export function AuditRecordDialog({ record: r, known, onClose }: AuditRecordDial
         </dd>
       </dl>
       {rows.length ? (
-        <div className="table-wrap audit-record-change">
+        <div className="audit-record-change">
           <table>
             <caption className="visually-hidden">
               {attempt ? 'Values before and as attempted' : 'Values before and after'}

@@ -50,12 +50,12 @@ describe('cards screen', () => {
     renderApp('/cards', { session: financeSession() });
     const row = await screen.findByRole('row', { name: /Travel card/ });
     expect(within(row).getByText('•••• 4242')).toBeInTheDocument();
-    expect(within(row).getByText('active')).toBeInTheDocument();
+    expect(within(row).getByText('Active')).toBeInTheDocument();
     expect(within(row).getByText('08/29')).toBeInTheDocument();
     expect(within(row).getByText('min $1.00 · max $500.00')).toBeInTheDocument();
     expect(within(row).getByText(/monthly\s+\$5,000\.00/)).toBeInTheDocument();
     const other = screen.getByRole('row', { name: /No limits/ });
-    expect(within(other).getByText('paused')).toBeInTheDocument();
+    expect(within(other).getByText('Paused')).toBeInTheDocument();
     expect(within(other).getByText('min none · max none')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'Travel card' })).toHaveAttribute(
       'href',

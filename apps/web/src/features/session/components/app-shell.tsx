@@ -20,6 +20,7 @@ export function AppShell({ session }: { session: SessionResponse }) {
   const mainRef = useRef<HTMLElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useSessionPoll();
   useFocusMainOnNavigation(mainRef);
   useCloseOnNavigation(setMenuOpen);
@@ -120,12 +121,26 @@ export function AppShell({ session }: { session: SessionResponse }) {
             {session.email}
           </span>
           <span className={`role role-${session.role}`}>{session.role}</span>
+          <button
+            type="button"
+            className="shortcuts-button"
+            aria-keyshortcuts="?"
+            title="Keyboard shortcuts (?)"
+            onClick={() => setShortcutsOpen(true)}
+          >
+            <span aria-hidden="true">?</span>
+            <span className="visually-hidden">Keyboard shortcuts</span>
+          </button>
           <button type="button" onClick={onSignOut} disabled={signingOut}>
             Sign out
           </button>
         </div>
       </header>
-      <KeyboardShortcuts isAdmin={session.role === 'admin'} />
+      <KeyboardShortcuts
+        isAdmin={session.role === 'admin'}
+        open={shortcutsOpen}
+        setOpen={setShortcutsOpen}
+      />
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         <RateLimitNotice />
         <Outlet />

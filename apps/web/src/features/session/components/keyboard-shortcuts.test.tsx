@@ -30,6 +30,18 @@ describe('keyboard shortcuts', () => {
     expect(document.activeElement).toBe(cards);
   });
 
+  it('the "?" button beside Sign out opens the same sheet, and focus goes back to it', async () => {
+    serveLists();
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    const button = await screen.findByRole('button', { name: 'Keyboard shortcuts' });
+    expect(button).toHaveAttribute('aria-keyshortcuts', '?');
+    await user.click(button);
+    await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(button);
+  });
+
   it('"g" then "c" goes to Cards; the same keys typed in a field stay text', async () => {
     serveLists();
     const { user, router } = renderApp('/sub-accounts', { session: financeSession() });

@@ -1,5 +1,5 @@
 import { useRouter } from '@tanstack/react-router';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Dialog } from '../../../components/dialog';
 
 type Destination = '/overview' | '/transactions' | '/cards' | '/sub-accounts' | '/audit';
@@ -27,9 +27,17 @@ const SEQUENCE_MS = 1500;
  * filter, "g" then a letter goes to a screen, j/k move between a list's rows. None fires while
  * typing in a field, with a modifier held, or while a dialog is open.
  */
-export function KeyboardShortcuts({ isAdmin }: { isAdmin: boolean }) {
+export function KeyboardShortcuts({
+  isAdmin,
+  open,
+  setOpen,
+}: {
+  isAdmin: boolean;
+  /** Whether the sheet is shown: the shell's Shortcuts button opens it too. */
+  open: boolean;
+  setOpen: (open: boolean) => void;
+}) {
   const router = useRouter();
-  const [open, setOpen] = useState(false);
   const pendingG = useRef(0);
   const goTo = useMemo(() => GO_TO.filter((g) => isAdmin || !g.adminOnly), [isAdmin]);
 
@@ -70,7 +78,7 @@ export function KeyboardShortcuts({ isAdmin }: { isAdmin: boolean }) {
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [router, goTo]);
+  }, [router, goTo, setOpen]);
 
   if (!open) return null;
   return (

@@ -43,6 +43,7 @@ export const auditRecordSchema = z.object({
   last4: z.string().optional(),
   subAccountId: z.string().optional(),
   before: limitSnapshot.optional(),
+  /** The values after a success; on a failed or refused change, the values it attempted. */
   after: limitSnapshot.optional(),
   reason: z.string().optional(),
   detail: z.string().optional(),

@@ -141,8 +141,9 @@ export function CardSecrets({
                   type="button"
                   className="small"
                   onClick={() => copy('Card number', secrets.pan)}
+                  aria-label="Copy card number"
                 >
-                  Copy card number
+                  Copy
                 </button>
               ) : null}
             </dd>
@@ -154,8 +155,13 @@ export function CardSecrets({
                 {expiry}
               </span>
               {secrets && expiry !== '—' ? (
-                <button type="button" className="small" onClick={() => copy('Expiry', expiry)}>
-                  Copy expiry
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => copy('Expiry', expiry)}
+                  aria-label="Copy expiry"
+                >
+                  Copy
                 </button>
               ) : null}
             </dd>
@@ -167,8 +173,13 @@ export function CardSecrets({
                 {secrets ? secrets.cvv : '•••'}
               </span>
               {secrets ? (
-                <button type="button" className="small" onClick={() => copy('CVV', secrets.cvv)}>
-                  Copy CVV
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => copy('CVV', secrets.cvv)}
+                  aria-label="Copy CVV"
+                >
+                  Copy
                 </button>
               ) : null}
             </dd>

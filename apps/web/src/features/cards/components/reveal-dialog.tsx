@@ -69,9 +69,10 @@ export function RevealDialog({
         body.totp !== undefined || body.passkey !== undefined,
       );
     } catch (caught) {
+      // Only a failure opens the form again: once through, an Enter after the sixth digit sends nothing.
+      sending.current = false;
       onFailure(caught);
     } finally {
-      sending.current = false;
       setBusy(false);
     }
   };
@@ -155,6 +156,8 @@ export function RevealDialog({
       const passkey = await signWithPasskey(await fetchStepUpOptions());
       await reveal({ reason: checked, passkey });
     } catch (caught) {
+      // Only a failure opens the form again: once through, an Enter after the sixth digit sends nothing.
+      sending.current = false;
       onFailure(caught);
     } finally {
       setBusy(false);

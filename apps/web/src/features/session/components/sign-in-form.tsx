@@ -70,12 +70,13 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     try {
       onSignedIn(await signIn(body));
     } catch (caught) {
+      // Only a failure opens the form again: once through, an Enter after the sixth digit sends nothing.
+      sending.current = false;
       // A code that did not do (the BFF's 401 does not say which part was wrong): the field is
       // emptied and focused for the next one, which six digits send again.
       if (body.totp && isApiError(caught) && caught.status === 401) retryCode();
       onFailure(caught);
     } finally {
-      sending.current = false;
       setBusy(false);
     }
   };
@@ -177,9 +178,10 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
       const passkey = await signWithPasskey(options);
       onSignedIn(await signIn({ email, password, passkey }));
     } catch (caught) {
+      // Only a failure opens the form again: once through, an Enter after the sixth digit sends nothing.
+      sending.current = false;
       onFailure(caught);
     } finally {
-      sending.current = false;
       setBusy(false);
     }
   };
@@ -197,7 +199,9 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
         {factor ? (
           // The second step, on its own: who is signing in, and a way back to change it.
           <p className="sign-in-as">
-            Signing in as <strong className="long-text">{email}</strong>{' '}
+            <span>
+              Signing in as <strong className="long-text">{email}</strong>
+            </span>
             <button type="button" className="link-button" onClick={otherAccount}>
               Use another account
             </button>

@@ -85,7 +85,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
       }
       table={
         <div className="table-wrap">
-          <table className="spend-table">
+          <table>
             <thead>
               <tr>
                 <th scope="col">{granularity === 'week' ? 'Week of' : 'Day'}</th>
@@ -112,7 +112,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
                       search={bucketSearch(scope, b.point.day, granularity)}
                       aria-label={b.rowLabel}
                     >
-                      {formatShortDay(b.point.day, true)}
+                      <DayWithYear day={b.point.day} />
                     </Link>
                   </th>
                   <td className="num">{formatCents(b.point.debitsCents)}</td>
@@ -222,5 +222,17 @@ function SpendBars({
         ))}
       </svg>
     </div>
+  );
+}
+
+/** "Nov 24, 2025", wrapping (on a phone) only before the year, so the table fits a narrow panel. */
+function DayWithYear({ day }: { day: string }) {
+  const text = formatShortDay(day, true);
+  const year = text.lastIndexOf(' ');
+  return (
+    <>
+      <span className="nowrap">{text.slice(0, year)}</span>
+      {text.slice(year)}
+    </>
   );
 }

@@ -574,6 +574,21 @@ describe('the Overview at 1280×800 and 390×844 (issue 31)', () => {
       expect(await seriousA11yViolations(page), `${width}`).toEqual([]);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A period with no activity says so: no axis of zeros (or of fractions of a cent).
+    await page.goto('/overview?period=custom&from=2020-01-01&to=2020-01-31');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor({ timeout: 60_000 });
+    await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
+    await page
+      .getByRole('region', { name: 'Spend per day' })
+      .getByText('No spend in this period or the one before.')
+      .waitFor();
+    expect(await page.locator('svg.spend-chart').count()).toBe(0);
+    expect(
+      await page.getByRole('region', { name: 'This period' }).locator('dd').first().textContent(),
+    ).toBe('$0.00');
+    await screenshot(page, 'overview-empty-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   }, 180_000);
 });

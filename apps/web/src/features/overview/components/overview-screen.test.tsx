@@ -464,6 +464,7 @@ describe('overview screen', () => {
     ).toBeInTheDocument();
     expect(spendSection().querySelector('svg')).toBeNull();
     expect(screen.queryByText('Drawn once the first days are read.')).toBeNull();
+    expect(within(spendSection()).queryByText(/^Bars: this period/)).toBeNull();
     await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
     expect(
       within(spendSection()).getByRole('link', { name: /^Mar 2, 2026: \$0\.00 spent/ }),

@@ -65,9 +65,12 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
     <ChartFrame
       title={`Spend per ${per}`}
       note={
-        previousSeries
-          ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its spend.`
-          : `A bar opens its ${per}'s spend.`
+        // Nothing drawn: no bars or line to explain.
+        !buckets.length || noSpend(overview)
+          ? undefined
+          : previousSeries
+            ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its spend.`
+            : `A bar opens its ${per}'s spend.`
       }
       chart={
         !buckets.length ? (

@@ -16,7 +16,9 @@ export async function signIn(page: Page, email: string, password: string, code?:
   if (code !== undefined) await codeField.fill(code);
   else await page.getByRole('button', { name: 'Sign in' }).click();
   // Signed in: Sign out is in the page (on a phone it waits inside the closed menu).
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ state: 'attached' });
+  await page
+    .getByRole('button', { name: 'Sign out', includeHidden: true })
+    .waitFor({ state: 'attached' });
 }
 
 /** Minimal RFC 4180 reader for the export (quoted fields, doubled quotes, CRLF or LF). */

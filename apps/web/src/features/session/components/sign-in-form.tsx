@@ -139,12 +139,18 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
     void attempt({ email, password, totp: code });
   };
 
+  // The button pressed is gone with the step: focus goes to the email, ready to change it.
+  const [backToFirst, setBackToFirst] = useState(0);
+  useEffect(() => {
+    if (backToFirst) form.current?.querySelector<HTMLElement>('input[name="email"]')?.focus();
+  }, [backToFirst]);
   /** Back to the first step, for another account (the factor asked for was this one's). */
   const otherAccount = () => {
     setFactor(undefined);
     setTotp('');
     setPassword('');
     setError(undefined);
+    setBackToFirst((n) => n + 1);
   };
 
   /** Typing in a field clears what was said about it. */

@@ -115,6 +115,22 @@ describe('sign in', () => {
     });
   });
 
+  it('"Use another account" leaves the second step for the first, the email kept and the password not', async () => {
+    const { bodies } = serveSignIn(productionMeta);
+    const { user } = renderApp('/sign-in');
+    await user.type(await screen.findByLabelText('Email'), 'admin@example.test');
+    await user.type(screen.getByLabelText('Password'), 'right-password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByLabelText('Second-factor code');
+
+    await user.click(screen.getByRole('button', { name: 'Use another account' }));
+    expect(screen.queryByLabelText('Second-factor code')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('admin@example.test');
+    expect(screen.getByLabelText('Email')).toHaveFocus();
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+    expect(bodies).toHaveLength(1);
+  });
+
   it('in demo mode shows the demo accounts with the TOTP secret and URI, and fills them in', async () => {
     serveSignIn(demoMeta);
     const { user } = renderApp('/sign-in');

@@ -280,7 +280,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
 
   it("exports them as QuickBooks Online's bank CSV: Date,Description,Amount, US dates, signed amounts", async () => {
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'QuickBooks CSV' }).click();
+    await page.getByRole('button', { name: 'QuickBooks' }).click();
     const file = await (await download).path();
     const text = readFileSync(file, 'utf8');
     expect(text.split(/\r?\n/)[0]).toBe('Date,Description,Amount');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinorUnits, formatShortDateTime } from './format';
+import { formatMinorUnits, formatShortDateTime, formatUpdatedAt } from './format';
 
 describe('compact date and time', () => {
   const now = Date.parse('2026-11-24T12:00:00Z');
@@ -26,5 +26,17 @@ describe('money in any currency', () => {
 
   it('writes a debit with the minus sign the other amounts use', () => {
     expect(formatMinorUnits(-117_149, 'GBP')).toBe('\u2212£1,171.49 (GBP)');
+  });
+});
+
+describe('when a list was last brought up to date', () => {
+  it('is a 12-hour time to the second today, with the day on another day, as the rest of the app', () => {
+    const now = new Date(2026, 10, 24, 23, 0, 0).getTime();
+    expect(formatUpdatedAt(new Date(2026, 10, 24, 22, 44, 10).toISOString(), now)).toMatch(
+      /^10:44:10\sPM$/,
+    );
+    expect(formatUpdatedAt(new Date(2026, 10, 23, 9, 5, 0).toISOString(), now)).toMatch(
+      /^Nov 23, 9:05:00\sAM$/,
+    );
   });
 });

@@ -72,11 +72,12 @@ export function formatMinorUnits(minor: number, currency: string): string {
   return `${text} (${currency.toUpperCase()})`;
 }
 
+/** To the second (a refresh a few seconds later shows it moved), 12-hour as the app's times. */
 const timeParts = {
-  hour: '2-digit',
+  hour: 'numeric',
   minute: '2-digit',
   second: '2-digit',
-  hourCycle: 'h23',
+  hour12: true,
 } as const;
 const timeOnly = new Intl.DateTimeFormat('en-US', timeParts);
 const dayAndTime = new Intl.DateTimeFormat('en-US', {

@@ -22,13 +22,13 @@ type Format = Exclude<ExportFormat, 'card-console'>;
 const ACCOUNTING: { format: Format; label: string; description: string }[] = [
   {
     format: 'quickbooks',
-    label: 'QuickBooks CSV',
+    label: 'QuickBooks',
     description:
       'The same transactions as a QuickBooks Online bank CSV: Date, Description, Amount.',
   },
   {
     format: 'xero',
-    label: 'Xero CSV',
+    label: 'Xero',
     description: 'The same transactions as a Xero bank statement CSV.',
   },
 ];
@@ -58,7 +58,7 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
       }).replace(/\.csv$/, '.zip'),
     );
   return (
-    <div className="export-buttons">
+    <div className="export-buttons" role="group" aria-label="Export">
       <ExportCsvButton download={download(undefined)} blocked={blocked} />
       {ACCOUNTING.map((a) => (
         <ExportCsvButton
@@ -72,7 +72,7 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
       <ExportCsvButton
         download={receipts}
         blocked={blocked}
-        label="Download receipts (ZIP)"
+        label="Receipts (ZIP)"
         description="The receipts attached to these transactions, as one ZIP file."
       />
     </div>

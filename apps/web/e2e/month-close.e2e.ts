@@ -279,8 +279,11 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
   });
 
   it("exports them as QuickBooks Online's bank CSV: Date,Description,Amount, US dates, signed amounts", async () => {
+    // The accountant's files are under "More formats", beside Export CSV.
+    await page.getByText('More formats', { exact: true }).click();
+    await expectAccessible('export-formats-open');
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'QuickBooks' }).click();
+    await page.getByRole('button', { name: 'QuickBooks CSV' }).click();
     const file = await (await download).path();
     const text = readFileSync(file, 'utf8');
     expect(text.split(/\r?\n/)[0]).toBe('Date,Description,Amount');

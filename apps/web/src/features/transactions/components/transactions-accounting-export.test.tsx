@@ -46,8 +46,8 @@ afterEach(() => clicks.mockRestore());
 
 describe("the accountants' exports", { timeout: 15_000 }, () => {
   it.each([
-    ['QuickBooks', 'quickbooks', /QuickBooks Online bank CSV: Date, Description, Amount/],
-    ['Xero', 'xero', /Xero bank statement CSV/],
+    ['QuickBooks CSV', 'quickbooks', /QuickBooks Online bank CSV: Date, Description, Amount/],
+    ['Xero CSV', 'xero', /Xero bank statement CSV/],
   ] as const)(
     '"%s" downloads the list shown, its filters and all, in that format',
     async (label, format, about) => {
@@ -95,7 +95,7 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
   it('with nothing to export, each says why and asks for nothing', async () => {
     const { user } = renderApp('/transactions?review=unreviewed', { session: financeSession() });
     await screen.findByText('No transactions match these filters.');
-    for (const label of ['Export CSV', 'QuickBooks', 'Xero']) {
+    for (const label of ['Export CSV', 'QuickBooks CSV', 'Xero CSV']) {
       const button = screen.getByRole('button', { name: label });
       expect(button).toHaveAttribute('aria-disabled', 'true');
       expect(button).toHaveAccessibleDescription(/^Nothing to export/);

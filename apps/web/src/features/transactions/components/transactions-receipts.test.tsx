@@ -137,7 +137,7 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
     expect(hotel.querySelector('td.col-notes')).toHaveTextContent(/^—$/);
   });
 
-  it('"Receipts (ZIP)" asks for the receipts of exactly the filtered list, saved under the server\'s name', async () => {
+  it('"Download receipts (ZIP)" asks for the receipts of exactly the filtered list, saved under the server\'s name', async () => {
     server.use(
       http.get(
         ZIP,
@@ -155,7 +155,7 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
       { session: financeSession() },
     );
     await screen.findByRole('row', { name: /Coffee beans/ });
-    const button = screen.getByRole('button', { name: 'Receipts (ZIP)' });
+    const button = screen.getByRole('button', { name: 'Download receipts (ZIP)' });
     expect(button).toHaveAccessibleDescription(/receipts attached to these transactions/);
     await user.click(button);
     await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));

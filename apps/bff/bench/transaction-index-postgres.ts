@@ -118,6 +118,7 @@ function capturingEngine(): SqlEngine & { taken: { text: string; params: unknown
     },
     transaction: () => Promise.reject(new Error('not here')),
     withMigrationClient: () => Promise.reject(new Error('not here')),
+    refreshStatistics: async () => {},
     close: async () => {},
   };
 }

@@ -1,6 +1,7 @@
 import type { ExportReceipt } from '@card-console/shared/api/transactions';
 import { type ApiRequestOptions, apiJson, apiRequest } from './api-client';
 import { ApiError, type ClientErrorCode } from './api-error';
+import { saveBlob } from './save-blob';
 
 /** The body broke off part-way, or its receipt does not match what arrived. */
 export const EXPORT_INTERRUPTED = 'export_interrupted' satisfies ClientErrorCode;
@@ -44,19 +45,7 @@ export async function downloadCsv(path: string, { query, fileName, fallbackName 
   // Missing (404 export_incomplete), unreachable or a different size: not known whole.
   const receipt = await fetchExportReceipt(requestId).catch(() => undefined);
   if (receipt?.bytes !== blob.size) throw interrupted();
-  const url = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the URL goes away.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  saveBlob(blob, name);
 }
 
 /**

@@ -130,60 +130,28 @@ export function CardSecrets({
         data-testid="reveal-card"
       >
         <dl>
-          <div className="reveal-card-number">
-            <dt>Card number</dt>
-            <dd>
-              <span className="mono" data-testid="pan">
-                {secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
-              </span>
-              {secrets ? (
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => copy('Card number', secrets.pan)}
-                  aria-label="Copy card number"
-                >
-                  Copy
-                </button>
-              ) : null}
-            </dd>
-          </div>
-          <div>
-            <dt>Expiry</dt>
-            <dd>
-              <span className="mono" data-testid="expiry">
-                {expiry}
-              </span>
-              {secrets && expiry !== '—' ? (
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => copy('Expiry', expiry)}
-                  aria-label="Copy expiry"
-                >
-                  Copy
-                </button>
-              ) : null}
-            </dd>
-          </div>
-          <div>
-            <dt>Security code</dt>
-            <dd>
-              <span className="mono" data-testid="cvv">
-                {secrets ? secrets.cvv : '•••'}
-              </span>
-              {secrets ? (
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => copy('CVV', secrets.cvv)}
-                  aria-label="Copy CVV"
-                >
-                  Copy
-                </button>
-              ) : null}
-            </dd>
-          </div>
+          <SecretRow
+            className="reveal-card-number"
+            label="Card number"
+            testId="pan"
+            shown={secrets ? groupInFours(secrets.pan) : maskedPan(last4)}
+            onCopy={secrets ? () => copy('Card number', secrets.pan) : undefined}
+            copyLabel="Copy card number"
+          />
+          <SecretRow
+            label="Expiry"
+            testId="expiry"
+            shown={expiry}
+            onCopy={secrets && expiry !== '—' ? () => copy('Expiry', expiry) : undefined}
+            copyLabel="Copy expiry"
+          />
+          <SecretRow
+            label="Security code"
+            testId="cvv"
+            shown={secrets ? secrets.cvv : '•••'}
+            onCopy={secrets ? () => copy('CVV', secrets.cvv) : undefined}
+            copyLabel="Copy CVV"
+          />
         </dl>
         {secrets ? (
           <button
@@ -230,6 +198,39 @@ export function CardSecrets({
           }}
         />
       ) : null}
+    </div>
+  );
+}
+
+/** One value of the card panel, with its own Copy once revealed. */
+function SecretRow({
+  className,
+  label,
+  testId,
+  shown,
+  onCopy,
+  copyLabel,
+}: {
+  className?: string;
+  label: string;
+  testId: string;
+  shown: string;
+  onCopy: (() => void) | undefined;
+  copyLabel: string;
+}) {
+  return (
+    <div className={className}>
+      <dt>{label}</dt>
+      <dd>
+        <span className="mono" data-testid={testId}>
+          {shown}
+        </span>
+        {onCopy ? (
+          <button type="button" className="small" onClick={onCopy} aria-label={copyLabel}>
+            Copy
+          </button>
+        ) : null}
+      </dd>
     </div>
   );
 }

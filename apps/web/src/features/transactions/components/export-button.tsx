@@ -58,7 +58,7 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
       }).replace(/\.csv$/, '.zip'),
     );
   return (
-    <div className="export-buttons" role="group" aria-label="Export">
+    <div className="export-buttons">
       <ExportCsvButton download={download(undefined)} blocked={blocked} />
       {/* The accountant's files and the receipts behind one disclosure: four buttons beside
           the month close's presets took the title row to two lines at 1280 px. */}

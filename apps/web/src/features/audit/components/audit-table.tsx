@@ -8,6 +8,17 @@ import { resourceId } from '../../../lib/search-params';
 import { actionText, detailText, subAccountOf } from '../audit-record-text';
 import { AuditRecordDialog } from './audit-record-dialog';
 
+/** The table's columns, in order, with their classes (widths, and the phone's labels). */
+const AUDIT_COLUMNS = [
+  ['When', 'audit-when'],
+  ['Who', 'audit-who'],
+  ['Action', 'audit-action'],
+  ['Target', 'audit-target'],
+  ['Outcome', 'audit-outcome'],
+  ['Reason', 'audit-reason'],
+  ['Details', 'audit-details'],
+] as const;
+
 interface AuditTableProps {
   records: readonly AuditListItem[];
   /** Cards this tab already knows: names for cards the BFF could not name. */
@@ -99,34 +110,18 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
       <VirtualTable
         label="Audit records"
         className="audit-table"
-        columns={7}
+        columns={AUDIT_COLUMNS.length}
         rows={records}
         rowKey={(r) => r.id}
         busy={busy}
         rowHeight={{ wide: 33, narrow: 104 }}
         head={
           <tr>
-            <th scope="col" className="audit-when">
-              When
-            </th>
-            <th scope="col" className="audit-who">
-              Who
-            </th>
-            <th scope="col" className="audit-action">
-              Action
-            </th>
-            <th scope="col" className="audit-target">
-              Target
-            </th>
-            <th scope="col" className="audit-outcome">
-              Outcome
-            </th>
-            <th scope="col" className="audit-reason">
-              Reason
-            </th>
-            <th scope="col" className="audit-details">
-              Details
-            </th>
+            {AUDIT_COLUMNS.map(([name, className]) => (
+              <th key={name} scope="col" className={className}>
+                {name}
+              </th>
+            ))}
           </tr>
         }
         renderRow={(r, index) => {

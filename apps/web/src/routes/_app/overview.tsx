@@ -1,7 +1,6 @@
 import { instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { Loading } from '../../components/loading';
 import { overviewQueryOptions } from '../../features/overview/api/get-overview';
 import { OverviewScreen } from '../../features/overview/components/overview-screen';
 import {
@@ -10,6 +9,7 @@ import {
   validateOverviewSearch,
 } from '../../features/overview/overview-search';
 import { subAccountsQueryOptions } from '../../features/sub-accounts/api/get-sub-accounts';
+import { failsInPlace, rethrowDeadEnd } from '../../lib/list-failure';
 import { noticingValidator } from '../../lib/search-params';
 
 const searchCheck = noticingValidator(validateOverviewSearch);
@@ -39,6 +39,8 @@ export const Route = createFileRoute('/_app/overview')({
   // The loader comes with the screen's code (and the charts'): only the URL check is in the
   // first download.
   codeSplitGroupings: [['loader', 'component']],
+  // Failed numbers are shown in the tiles' and charts' place, the choices kept (OverviewScreen);
+  // the route fails for a dead end, or when the sub accounts the choices need cannot be read.
   loader: async ({ context, deps, cause }) => {
     const overview = overviewQueryOptions(overviewQuery(deps));
     // Changing the choice within the screen keeps the numbers shown until the new ones come.
@@ -47,7 +49,7 @@ export const Route = createFileRoute('/_app/overview')({
       return;
     }
     await Promise.all([
-      context.queryClient.ensureQueryData(overview),
+      context.queryClient.ensureQueryData(overview).catch(rethrowDeadEnd),
       context.queryClient.ensureQueryData(subAccountsQueryOptions()),
     ]);
   },
@@ -61,17 +63,17 @@ function OverviewRoute() {
   const overview = useQuery({
     ...overviewQueryOptions(query),
     placeholderData: keepPreviousData,
-    // No numbers at all is the route's error; a failed refresh keeps the numbers shown.
-    throwOnError: (_error, q) => q.state.data === undefined,
+    ...failsInPlace,
   });
-  if (!overview.data) return <Loading />;
   return (
     <OverviewScreen
       search={search}
       query={query}
       subAccounts={subAccounts}
       overview={overview.data}
-      busy={overview.isPlaceholderData}
+      error={overview.data ? undefined : (overview.error ?? undefined)}
+      onRetry={() => void overview.refetch()}
+      busy={overview.isPlaceholderData || (overview.isFetching && !overview.data)}
     />
   );
 }

@@ -3,6 +3,7 @@ import { cardStatuses } from '@card-console/shared/upstream/enums';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Field } from '../../../components/field';
+import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { pagesWords, type RejectedWords, SearchNotice } from '../../../components/search-notice';
 import { StatusBadge } from '../../../components/status-badge';
@@ -17,11 +18,16 @@ import { SpendBar, SpendsFrom, useCardsMoney } from './cards-money';
 
 interface CardsScreenProps {
   search: CardsSearch;
-  /** The cards shown: the list's first `pages` pages. */
-  list: PagedList<Card>;
-  /** The cards shown are the previous filter's while the new list loads. */
+  /** The cards shown: the list's first `pages` pages; undefined until the first arrives. */
+  list: PagedList<Card> | undefined;
+  /** Why the first page did not load: shown in the list's place, the filters kept. */
+  error?: unknown;
+  onRetry?: () => void;
+  /** The cards shown are the previous filter's while the new list loads (or the first loads). */
   busy: boolean;
 }
+
+const NO_CARDS: readonly Card[] = [];
 
 /** What the screen says about a link's value it left out. */
 const SEARCH_WORDS: RejectedWords = {
@@ -31,10 +37,10 @@ const SEARCH_WORDS: RejectedWords = {
   pages: pagesWords,
 };
 
-export function CardsScreen({ search, list, busy }: CardsScreenProps) {
+export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenProps) {
   useDocumentTitle('Cards');
   const navigate = useNavigate();
-  const money = useCardsMoney(list.rows);
+  const money = useCardsMoney(list?.rows ?? NO_CARDS);
   const { data: subAccounts } = useQuery(subAccountsQueryOptions());
   // A new filter or sort shows the list from its first page.
   const setFilter = (patch: Partial<CardsSearch>) =>
@@ -108,7 +114,9 @@ export function CardsScreen({ search, list, busy }: CardsScreenProps) {
           The cards' spend could not be read from the index; the cards are shown without it.
         </p>
       ) : null}
-      {list.rows.length === 0 ? (
+      {!list ? (
+        <ListNotLoaded error={error} busy={busy} onRetry={onRetry} />
+      ) : list.rows.length === 0 ? (
         <p className="empty" aria-busy={busy || undefined}>
           No cards match these filters.
         </p>

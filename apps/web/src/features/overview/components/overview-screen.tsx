@@ -4,6 +4,7 @@ import { formatCents } from '@card-console/shared/money';
 import { useNavigate } from '@tanstack/react-router';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
+import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import type { TransactionsSearch } from '../../transactions';
@@ -28,8 +29,12 @@ interface OverviewScreenProps {
   /** What the route asked the BFF for: the sub account, the period's days, the zone. */
   query: OverviewQuery;
   subAccounts: SubAccount[];
-  overview: Overview;
-  /** The numbers shown are the previous choice's while the new ones load. */
+  /** The numbers; undefined until they arrive. */
+  overview: Overview | undefined;
+  /** Why the numbers did not load: shown in the tiles' and charts' place, the choices kept. */
+  error?: unknown;
+  onRetry?: () => void;
+  /** The numbers shown are the previous choice's while the new ones load (or the first load). */
   busy: boolean;
 }
 
@@ -38,6 +43,8 @@ export function OverviewScreen({
   query,
   subAccounts,
   overview,
+  error,
+  onRetry,
   busy,
 }: OverviewScreenProps) {
   useDocumentTitle('Overview');
@@ -113,7 +120,7 @@ export function OverviewScreen({
             ? `, ${subAccounts.find((s) => s.id === search.subAccountId)?.name ?? 'one sub account'}`
             : ', all sub accounts'}
         </p>
-        {overview.updatedAt ? (
+        {overview?.updatedAt ? (
           // A new period starts with no refresh under way and no refresh error.
           <OverviewFreshness
             key={JSON.stringify(query)}
@@ -123,6 +130,27 @@ export function OverviewScreen({
           />
         ) : null}
       </div>
+      {overview ? (
+        <OverviewNumbers overview={overview} scope={scope} busy={busy} />
+      ) : (
+        <ListNotLoaded error={error} busy={busy} onRetry={onRetry} />
+      )}
+    </section>
+  );
+}
+
+/** The period's tiles, spend over time and ranked lists, each row opening its transactions. */
+function OverviewNumbers({
+  overview,
+  scope,
+  busy,
+}: {
+  overview: Overview;
+  scope: DrillScope;
+  busy: boolean;
+}) {
+  return (
+    <>
       <OverviewStatus overview={overview} />
       <div className="overview-body" aria-busy={busy || undefined}>
         <OverviewTiles overview={overview} />
@@ -165,7 +193,7 @@ export function OverviewScreen({
           <Declines overview={overview} scope={scope} />
         </div>
       </div>
-    </section>
+    </>
   );
 }
 

@@ -3,6 +3,7 @@ import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { CreateSubAccountDialog } from './create-sub-account-dialog';
 
@@ -14,9 +15,18 @@ const money = (cents: number | undefined) => (cents === undefined ? '—' : form
 
 export function SubAccountsScreen({
   subAccounts,
+  error,
+  onRetry,
+  busy = false,
   role,
 }: {
-  subAccounts: SubAccount[];
+  /** Every sub account; undefined until they arrive. */
+  subAccounts: SubAccount[] | undefined;
+  /** Why the list did not load: shown in its place, the header (and Create) kept. */
+  error?: unknown;
+  onRetry?: () => void;
+  /** The list is being asked for (again). */
+  busy?: boolean;
   role: Role;
 }) {
   useDocumentTitle('Sub accounts');
@@ -38,7 +48,9 @@ export function SubAccountsScreen({
           Created sub account “{created}”.
         </p>
       ) : null}
-      {subAccounts.length === 0 ? (
+      {!subAccounts ? (
+        <ListNotLoaded error={error} busy={busy} onRetry={onRetry} />
+      ) : subAccounts.length === 0 ? (
         <p className="empty">No sub accounts yet.</p>
       ) : (
         <div className="table-wrap">

@@ -7,6 +7,7 @@ import type {
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -30,15 +31,20 @@ interface TransactionsScreenProps {
   query: IndexQuery;
   /** The days shown, YYYY-MM-DD (a preset's, or the custom ones). */
   days: { from?: string | undefined; to?: string | undefined };
-  /** The rows shown: the list's first `pages` pages. */
-  list: PagedList<IndexTransaction>;
+  /** The rows shown: the list's first `pages` pages; undefined until the first arrives. */
+  list: PagedList<IndexTransaction> | undefined;
   /** The first page's answer: the whole set's count, sums, breakdown and freshness. */
-  answer: IndexAnswer;
+  answer: IndexAnswer | undefined;
+  /** Why the first page did not load: shown in the list's place, the filters kept. */
+  error?: unknown;
+  onRetry?: () => void;
   subAccounts: SubAccount[];
   cards: CardChoices;
-  /** The rows shown are the previous filter's while the new list loads. */
+  /** The rows shown are the previous filter's while the new list loads (or the first loads). */
   busy: boolean;
 }
+
+const NO_ROWS: readonly IndexTransaction[] = [];
 
 /**
  * Transactions, from the BFF's index: every sub account or one, searched and filtered by
@@ -46,17 +52,18 @@ interface TransactionsScreenProps {
  * transaction as the card service has it now; rows selected change their notes together.
  */
 export function TransactionsScreen(props: TransactionsScreenProps) {
-  const { search, query, days, list, answer, subAccounts, cards, busy } = props;
+  const { search, query, days, list, answer, error, onRetry, subAccounts, cards, busy } = props;
   useDocumentTitle('Transactions');
   const navigate = useNavigate();
   const go = (next: TransactionsSearch, options?: { replace?: boolean }) =>
     void navigate({ to: '/transactions', search: next, ...options });
   const subAccount = subAccounts.find((s) => s.id === search.subAccountId);
-  const empty = list.rows.length === 0;
+  const rows = list?.rows ?? NO_ROWS;
+  const empty = list !== undefined && rows.length === 0;
   const several = search.subAccountId === undefined && subAccounts.length !== 1;
   const categories = useQuery(accountingCategoriesQueryOptions()).data;
   const listKey = JSON.stringify(query);
-  const selection = useRowSelection(list.rows, listKey);
+  const selection = useRowSelection(rows, listKey);
   const bulk = useBulkResult(listKey, selection.rows.length > 0);
 
   return (
@@ -69,7 +76,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           days={days}
           subAccountName={subAccount?.name}
           blocked={
-            answer.summary.count === 0 && !busy
+            answer?.summary.count === 0 && !busy
               ? 'Nothing to export: no transactions match these filters.'
               : undefined
           }
@@ -93,14 +100,16 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
         accounts={categories}
         onChange={go}
       />
-      <TransactionsSummary
-        answer={answer}
-        query={query}
-        search={search}
-        subAccounts={subAccounts}
-        busy={busy}
-        onChange={(next) => go({ ...next, pages: undefined })}
-      />
+      {answer ? (
+        <TransactionsSummary
+          answer={answer}
+          query={query}
+          search={search}
+          subAccounts={subAccounts}
+          busy={busy}
+          onChange={(next) => go({ ...next, pages: undefined })}
+        />
+      ) : null}
       <div className="list-area">
         {/* Before the rows for the keyboard (a few Shift+Tabs from a checkbox, not a page of
             rows); drawn after them, at the foot of the window while the list scrolls. */}
@@ -128,16 +137,18 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
             />
           ) : null}
         </div>
-        {empty ? (
+        {!list ? (
+          <ListNotLoaded error={error} busy={busy} onRetry={onRetry} />
+        ) : empty ? (
           <p className="empty" aria-busy={busy || undefined}>
-            {answer.freshness.syncing
+            {answer?.freshness.syncing
               ? 'No transactions found yet: the sync is still reading the card service.'
               : 'No transactions match these filters.'}
           </p>
         ) : (
           <>
             <TransactionsTable
-              rows={list.rows}
+              rows={rows}
               cards={cards.cards}
               subAccountNames={
                 several ? new Map(subAccounts.map((s) => [s.id, s.name])) : undefined

@@ -1,13 +1,13 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { Loading } from '../../../components/loading';
 import {
   cardPagesQueryOptions,
   subAccountCardsQueryOptions,
 } from '../../../features/cards/api/get-cards';
 import { type CardsSearch, validateCardsSearch } from '../../../features/cards/cards-search';
 import { CardsScreen } from '../../../features/cards/components/cards-screen';
+import { failsInPlace, rethrowDeadEnd } from '../../../lib/list-failure';
 import { loadInfiniteForRoute } from '../../../lib/load-for-route';
 import { noticingValidator } from '../../../lib/search-params';
 import { type PagedList, useUrlPages } from '../../../lib/use-url-pages';
@@ -30,12 +30,15 @@ export const Route = createFileRoute('/_app/cards/')({
     direction: search.direction,
     pages: search.pages,
   }),
+  // A failed list is shown in the list's place, the filters kept (CardsScreen): the route fails
+  // only for a dead end (not allowed, not found), where filters and Retry cannot help.
   loader: ({ context, deps: { pages, subAccountId, ...filter }, cause }) =>
-    subAccountId === undefined
+    (subAccountId === undefined
       ? loadInfiniteForRoute(context.queryClient, cardPagesQueryOptions(filter), cause, pages)
       : context.queryClient.ensureQueryData(
           subAccountCardsQueryOptions({ ...filter, subAccountId }),
-        ),
+        )
+    ).then(() => undefined, rethrowDeadEnd),
   component: CardsRoute,
 });
 
@@ -56,8 +59,7 @@ function AllCards() {
   const query = useInfiniteQuery({
     ...cardPagesQueryOptions(filter),
     placeholderData: keepPreviousData,
-    // A failed first page is the route's error; a failed "Load more" keeps the cards shown.
-    throwOnError: (_error, q) => q.state.data === undefined,
+    ...failsInPlace,
   });
   const list = useUrlPages(query, pages ?? 1, (shown) =>
     navigate({
@@ -66,8 +68,15 @@ function AllCards() {
       resetScroll: false,
     }),
   );
-  if (!list) return <Loading />;
-  return <CardsScreen search={search} list={list} busy={query.isPlaceholderData} />;
+  return (
+    <CardsScreen
+      search={search}
+      list={list}
+      error={list ? undefined : (query.error ?? undefined)}
+      onRetry={() => void query.refetch()}
+      busy={query.isPlaceholderData || (query.isFetching && !list)}
+    />
+  );
 }
 
 /** The cards that spend from one sub account, from the index: all at once. */
@@ -77,10 +86,9 @@ function SubAccountCards({ subAccountId }: { subAccountId: string }) {
   const query = useQuery({
     ...subAccountCardsQueryOptions({ ...filter, subAccountId }),
     placeholderData: keepPreviousData,
-    throwOnError: (_error, q) => q.state.data === undefined,
+    ...failsInPlace,
   });
-  if (!query.data) return <Loading />;
-  const list: PagedList<Card> = {
+  const list: PagedList<Card> | undefined = query.data && {
     rows: query.data.items,
     pages: 1,
     hasMore: false,
@@ -89,5 +97,13 @@ function SubAccountCards({ subAccountId }: { subAccountId: string }) {
     loadMoreError: undefined,
     loadMore: () => {},
   };
-  return <CardsScreen search={search} list={list} busy={query.isPlaceholderData} />;
+  return (
+    <CardsScreen
+      search={search}
+      list={list}
+      error={list ? undefined : (query.error ?? undefined)}
+      onRetry={() => void query.refetch()}
+      busy={query.isPlaceholderData || (query.isFetching && !list)}
+    />
+  );
 }

@@ -2,7 +2,6 @@ import { localTimeZone } from '@card-console/shared/dates';
 import { keepPreviousData, useInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { Loading } from '../../../components/loading';
 import { useCardChoices } from '../../../features/cards/api/use-card-choices';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { indexTransactionsQueryOptions } from '../../../features/transactions/api/get-index-transactions';
@@ -13,6 +12,7 @@ import {
   toIndexQuery,
   validateTransactionsSearch,
 } from '../../../features/transactions/transactions-search';
+import { failsInPlace, rethrowDeadEnd } from '../../../lib/list-failure';
 import { loadInfiniteForRoute } from '../../../lib/load-for-route';
 import { noticingValidator } from '../../../lib/search-params';
 import { useUrlPages } from '../../../lib/use-url-pages';
@@ -34,6 +34,8 @@ export const Route = createFileRoute('/_app/transactions/')({
     }
   },
   loaderDeps: ({ search }) => search,
+  // A failed list is shown in the list's place, the filters kept (TransactionsScreen); the route
+  // fails for a dead end, or when the sub accounts the filters need cannot be read.
   loader: async ({ context, deps, cause }) => {
     const { pages, ...search } = deps;
     const list = loadInfiniteForRoute(
@@ -41,7 +43,7 @@ export const Route = createFileRoute('/_app/transactions/')({
       indexTransactionsQueryOptions(toIndexQuery(search, localTimeZone, Date.now())),
       cause,
       pages,
-    );
+    ).catch(rethrowDeadEnd);
     await Promise.all([context.queryClient.ensureQueryData(subAccountsQueryOptions()), list]);
   },
   component: TransactionsRoute,
@@ -62,8 +64,7 @@ function TransactionsRoute() {
   const list = useInfiniteQuery({
     ...indexTransactionsQueryOptions(query),
     placeholderData: keepPreviousData,
-    // A failed first page is the route's error; a failed "Load more" keeps the rows shown.
-    throwOnError: (_error, q) => q.state.data === undefined,
+    ...failsInPlace,
   });
   const shown = useUrlPages(list, pages ?? 1, (count) =>
     navigate({
@@ -72,18 +73,19 @@ function TransactionsRoute() {
       resetScroll: false,
     }),
   );
-  const answer = list.data?.pages[0];
-  if (!shown || !answer) return <Loading />;
+  const answer = shown ? list.data?.pages[0] : undefined;
   return (
     <TransactionsScreen
       search={{ ...search, pages }}
       query={query}
       days={days}
-      list={shown}
+      list={answer ? shown : undefined}
       answer={answer}
+      error={answer ? undefined : (list.error ?? undefined)}
+      onRetry={() => void list.refetch()}
       subAccounts={subAccounts}
       cards={cards}
-      busy={list.isPlaceholderData}
+      busy={list.isPlaceholderData || (list.isFetching && !answer)}
     />
   );
 }

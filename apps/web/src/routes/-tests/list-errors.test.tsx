@@ -1,0 +1,129 @@
+import { screen, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { adminSession, card, quietOverview, subAccounts } from '../../test/fixtures';
+import { renderApp } from '../../test/render-app';
+import { indexRow, serveIndex } from '../../test/serve-index';
+import { apiError, server } from '../../test/server';
+
+/** Answers 500 with a request id, `times` times, then as `ok` does. */
+function failing(times: number, ok: () => Response) {
+  let left = times;
+  return () =>
+    left-- > 0
+      ? HttpResponse.json(
+          { error: 'boom' },
+          { status: 500, headers: { 'X-Request-Id': 'req-list-x7' } },
+        )
+      : ok();
+}
+
+function serveTheRest() {
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+  );
+  serveIndex([indexRow()]);
+}
+
+interface Screen {
+  path: string;
+  heading: string;
+  /** The list's endpoint, made to fail. */
+  list: string;
+  ok: () => Response;
+  /** A control the URL set, and the value it must still show. */
+  control: string;
+  value: string | null;
+  /** What shows once the list has loaded. */
+  loaded: () => Promise<HTMLElement>;
+}
+
+const screens: Screen[] = [
+  {
+    path: '/transactions?subAccountId=sa_ops&q=coffee',
+    heading: 'Transactions',
+    list: '/api/index/transactions',
+    ok: () =>
+      HttpResponse.json({
+        items: [indexRow()],
+        summary: { count: 1, debitCents: 1_250, creditCents: 0 },
+        freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
+      }),
+    control: 'Sub account',
+    value: 'sa_ops',
+    loaded: () => screen.findByRole('row', { name: /Coffee beans/ }),
+  },
+  {
+    path: '/cards?sort=name&direction=asc',
+    heading: 'Cards',
+    list: '/api/cards',
+    ok: () => HttpResponse.json({ items: [card()] }),
+    control: 'Sort by',
+    value: 'name',
+    loaded: () => screen.findByRole('link', { name: 'Travel card' }),
+  },
+  {
+    path: '/sub-accounts',
+    heading: 'Sub accounts',
+    list: '/api/sub-accounts',
+    ok: () => HttpResponse.json({ items: subAccounts }),
+    control: '',
+    value: null,
+    loaded: () => screen.findByRole('row', { name: /Operations/ }),
+  },
+  {
+    path: '/overview?period=90d&subAccountId=sa_mkt',
+    heading: 'Overview',
+    list: '/api/insights/overview',
+    ok: () => HttpResponse.json(quietOverview()),
+    control: 'Period',
+    value: '90d',
+    loaded: () => screen.findByText('Spend', { selector: 'dt' }),
+  },
+];
+
+describe('a failed list shows in its place, the screen and its filters kept', () => {
+  it.each(screens)(
+    '$path: plain words and the request id, not "500"; Retry loads it',
+    async (s) => {
+      serveTheRest();
+      server.use(http.get(s.list, failing(1, s.ok)));
+      const { user, router } = renderApp(s.path, { session: adminSession() });
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Something went wrong on our side');
+      expect(alert).toHaveTextContent('req-list-x7');
+      expect(alert).not.toHaveTextContent(/500|Internal Server Error/);
+      expect(screen.getByRole('heading', { level: 1, name: s.heading })).toBeInTheDocument();
+      if (s.control) expect(screen.getByLabelText(s.control)).toHaveValue(s.value);
+      const before = router.state.location.href;
+
+      await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+      expect(await s.loaded()).toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(router.state.location.href).toBe(before);
+    },
+  );
+
+  it('the sub accounts keep "Create sub account" while their list has failed', async () => {
+    server.use(
+      http.get(
+        '/api/sub-accounts',
+        failing(1, () => HttpResponse.json({ items: [] })),
+      ),
+    );
+    renderApp('/sub-accounts', { session: adminSession() });
+    await screen.findByRole('alert');
+    expect(screen.getByRole('button', { name: 'Create sub account' })).toBeInTheDocument();
+  });
+
+  it('a dead end (404) still fails the route, with a way on and no Retry', async () => {
+    serveTheRest();
+    server.use(http.get('/api/cards', () => apiError(404, 'not_found', 'No such list.')));
+    renderApp('/cards?status=active', { session: adminSession() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Sort by')).not.toBeInTheDocument();
+  });
+});

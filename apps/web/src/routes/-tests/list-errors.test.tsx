@@ -106,6 +106,23 @@ describe('a failed list shows in its place, the screen and its filters kept', ()
     },
   );
 
+  it("no connection: said in the list's place, the filters kept; Retry loads it", async () => {
+    serveTheRest();
+    let down = true;
+    server.use(
+      http.get('/api/cards', () =>
+        down ? HttpResponse.error() : HttpResponse.json({ items: [card()] }),
+      ),
+    );
+    const { user } = renderApp('/cards?sort=name', { session: adminSession() });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('No connection');
+    expect(screen.getByLabelText('Sort by')).toHaveValue('name');
+    down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('link', { name: 'Travel card' })).toBeInTheDocument();
+  });
+
   it('the sub accounts keep "Create sub account" while their list has failed', async () => {
     server.use(
       http.get(

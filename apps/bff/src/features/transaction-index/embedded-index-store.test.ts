@@ -24,6 +24,7 @@ describe('the embedded engine', () => {
         '20261126180000000_pending-rows',
         '20261126210000000_overview-tallies',
         '20261127090000000_annotations',
+        '20261127120000000_overview-month-tallies',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -83,12 +83,26 @@ function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexO
     (a, b) =>
       sign * (key(a) - key(b) || bytes(a.subAccountId, b.subAccountId) || bytes(a.id, b.id)),
   );
-  const summary: IndexSummary = {
-    count: kept.length,
-    debitCents: kept.reduce((sum, t) => sum + Math.max(-t.amountCents, 0), 0),
-    creditCents: kept.reduce((sum, t) => sum + Math.max(t.amountCents, 0), 0),
+  return { items: kept, summary: sumsOf(kept) };
+}
+
+/** The brute-force sums: declined charges moved no money, so they are counted apart. */
+function sumsOf(rows: IndexedTransaction[]): IndexSummary {
+  const money = rows.filter((t) => t.status !== 'declined');
+  const declined = rows.filter((t) => t.status === 'declined');
+  return {
+    count: rows.length,
+    debitCents: money.reduce((sum, t) => sum + Math.max(-t.amountCents, 0), 0),
+    creditCents: money.reduce((sum, t) => sum + Math.max(t.amountCents, 0), 0),
+    ...(declined.length > 0
+      ? {
+          declined: {
+            count: declined.length,
+            cents: declined.reduce((sum, t) => sum + Math.abs(t.amountCents), 0),
+          },
+        }
+      : {}),
   };
-  return { items: kept, summary };
 }
 
 /** The brute-force breakdown: every group's totals, largest debits first, then as documented. */
@@ -101,19 +115,16 @@ function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit:
     subAccount: (t) => t.subAccountId,
     status: (t) => t.status,
   };
-  const groups = new Map<string | null, IndexSummary>();
+  const rows = new Map<string | null, IndexedTransaction[]>();
   for (const t of kept) {
     const key = groupValue[by](t) ?? null;
-    const g = groups.get(key) ?? { count: 0, debitCents: 0, creditCents: 0 };
-    g.count++;
-    g.debitCents += Math.max(-t.amountCents, 0);
-    g.creditCents += Math.max(t.amountCents, 0);
-    groups.set(key, g);
+    rows.set(key, [...(rows.get(key) ?? []), t]);
   }
-  const all = [...groups].map(([key, g]) => ({ key, ...g }));
+  const all = [...rows].map(([key, g]) => ({ key, ...sumsOf(g) }));
   all.sort(
     (a, b) =>
       b.debitCents - a.debitCents ||
+      (b.declined?.cents ?? 0) - (a.declined?.cents ?? 0) ||
       b.count - a.count ||
       (a.key === null ? 1 : b.key === null ? -1 : bytes(a.key, b.key)),
   );
@@ -331,7 +342,7 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     afterAll(() => fixture?.close());
     beforeEach(async () => {
       await fixture.engine.query(
-        'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+        'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
       );
     });
 
@@ -458,6 +469,44 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         debitCents: 0,
         creditCents: 0,
       });
+    });
+
+    it('counts declined charges apart: attempted, no money moved, in neither the debits nor the credits', async () => {
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', amountCents: -1_250 }),
+          tx({ id: '2', amountCents: -750, status: 'declined' }),
+          tx({ id: '3', amountCents: -4_000, status: 'declined', merchant: 'Hotel' }),
+          tx({ id: '4', amountCents: 300, status: 'refund' }),
+        ],
+        T0,
+      );
+      expect(await store.summary({})).toEqual({
+        count: 4,
+        debitCents: 1_250,
+        creditCents: 300,
+        declined: { count: 2, cents: 4_750 },
+      });
+      expect(await store.summary({ statuses: ['declined'] })).toEqual({
+        count: 2,
+        debitCents: 0,
+        creditCents: 0,
+        declined: { count: 2, cents: 4_750 },
+      });
+      const { groups } = await store.breakdown({}, 'status', 10);
+      expect(groups).toEqual([
+        { key: 'settled', count: 1, debitCents: 1_250, creditCents: 0 },
+        {
+          key: 'declined',
+          count: 2,
+          debitCents: 0,
+          creditCents: 0,
+          declined: { count: 2, cents: 4_750 },
+        },
+        { key: 'refund', count: 1, debitCents: 0, creditCents: 300 },
+      ]);
     });
 
     it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {
@@ -606,7 +655,7 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
           }),
           async (rows, asks) => {
             await fixture.engine.query(
-              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
             );
             await load(store, rows);
             for (const [filter, order, limit] of asks) {
@@ -627,17 +676,26 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
 
     it("the Overview's tallies over a person's days give the brute-force sums, bucket by bucket", async () => {
       // Day starts over four UTC days, all on the hour (read from the tallies the sync keeps)
-      // or some a millisecond or two off it (read from the rows), and where the period starts.
+      // or some a millisecond or two off it (read from the rows), and where the period starts;
+      // or, with the rows spread over months, over months (whole months read from their tallies).
       const edgesArb = fc
         .tuple(
           fc.uniqueArray(fc.integer({ min: -30, max: 100 }), { minLength: 2, maxLength: 6 }),
           fc.boolean(),
+          fc.boolean(),
         )
-        .map(([ks, onTheHour]) =>
-          [...ks].sort((a, b) => a - b).map((k) => T0 + k * 3_600_000 + (onTheHour ? 0 : k % 3)),
-        )
-        .chain((edges) =>
-          fc.tuple(fc.constant(edges), fc.integer({ min: 0, max: edges.length - 2 })),
+        .map(([ks, onTheHour, wide]) => ({
+          wide,
+          edges: [...ks]
+            .sort((a, b) => a - b)
+            .map((k) => T0 + k * (wide ? 86_400_000 : 3_600_000) + (onTheHour ? 0 : k % 3)),
+        }))
+        .chain(({ wide, edges }) =>
+          fc.tuple(
+            fc.constant(edges),
+            fc.integer({ min: 0, max: edges.length - 2 }),
+            fc.constant(wide),
+          ),
         );
       // Rows anywhere within their hour, and some moved afterwards to a day not walked then.
       const offsetsArb = fc.array(fc.constantFrom(0, 1, 1_799_999, 3_599_999), { minLength: 1 });
@@ -651,13 +709,17 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
           movesArb,
           fc.subarray(subAccounts, { minLength: 1 }),
           edgesArb,
-          async (generated, offsets, moves, subs, [edges, breakdownFrom]) => {
+          async (generated, offsets, moves, subs, [edges, breakdownFrom, wide]) => {
             await fixture.engine.query(
-              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
             );
             const placed = generated.map((row, i) => ({
               ...row,
-              at: new Date(Date.parse(row.at) + (offsets[i % offsets.length] ?? 0)).toISOString(),
+              at: new Date(
+                Date.parse(row.at) +
+                  (offsets[i % offsets.length] ?? 0) +
+                  (wide ? ((i % 4) - 1) * 17 * 86_400_000 : 0),
+              ).toISOString(),
             }));
             await load(store, placed);
             // A sync walks only the day a row moved to: the day it left is not walked again.

@@ -73,9 +73,41 @@ export interface IndexPage {
 
 export interface IndexSummary {
   count: number;
-  /** The debits' total, as a positive number of cents. */
+  /** The debits' total, as a positive number of cents; declined charges are not in it. */
   debitCents: number;
   creditCents: number;
+  /**
+   * The declined charges among them: attempted, no money moved, so in neither sum above (their
+   * amounts as positive cents). Absent when there are none.
+   */
+  declined?: { count: number; cents: number };
+}
+
+/** A declined charge moved no money: counted apart, in neither the debits nor the credits. */
+const DECLINED = `status = 'declined'`;
+const MONEY = `status IS DISTINCT FROM 'declined'`;
+/** A set's (or a group's) sums, beside its `count`, as `summaryOf` reads them. */
+const SUMS = `coalesce(sum(-amount_cents) FILTER (WHERE ${MONEY} AND amount_cents < 0), 0)::text AS debit,
+              coalesce(sum(amount_cents) FILTER (WHERE ${MONEY} AND amount_cents > 0), 0)::text AS credit,
+              count(*) FILTER (WHERE ${DECLINED})::text AS declined_count,
+              coalesce(sum(abs(amount_cents)) FILTER (WHERE ${DECLINED}), 0)::text AS declined`;
+interface SumsRow {
+  count: string;
+  debit: string;
+  credit: string;
+  declined_count: string;
+  declined: string;
+}
+
+function summaryOf(row: SumsRow | undefined): IndexSummary {
+  const summary: IndexSummary = {
+    count: Number(row?.count ?? 0),
+    debitCents: Number(row?.debit ?? 0),
+    creditCents: Number(row?.credit ?? 0),
+  };
+  const declined = Number(row?.declined_count ?? 0);
+  if (declined > 0) summary.declined = { count: declined, cents: Number(row?.declined ?? 0) };
+  return summary;
 }
 
 /** What a set's totals can be broken down by. */
@@ -135,6 +167,19 @@ export const MAX_INDEX_PAGE = 2_000;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
+
+/** The first instant of the UTC month that `ms` is in, or of the next one when `ms` is past it. */
+function monthStartAtOrAfter(ms: number): number {
+  const d = new Date(ms);
+  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  return start === ms ? ms : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+/** The first instant of the UTC month that `ms` is in. */
+function monthStartAtOrBefore(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
 
 /** The text search compares: lower-cased here, on the way in and for the term alike. */
 export function searchTextOf(
@@ -565,19 +610,13 @@ export class TransactionIndexStore {
   /** The count and the sums of the whole filtered set. */
   async summary(filter: IndexFilter): Promise<IndexSummary> {
     const params: unknown[] = [];
-    const [row] = await this.engine.query<{ count: string; debit: string; credit: string }>(
-      `SELECT count(*)::text AS count,
-              coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0)::text AS debit,
-              coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)::text AS credit
+    const [row] = await this.engine.query<SumsRow>(
+      `SELECT count(*)::text AS count, ${SUMS}
          FROM index_transaction
         WHERE ${whereOf(filter, params)}`,
       params,
     );
-    return {
-      count: Number(row?.count ?? 0),
-      debitCents: Number(row?.debit ?? 0),
-      creditCents: Number(row?.credit ?? 0),
-    };
+    return summaryOf(row);
   }
 
   /** The filtered set's totals by `by`, the `limit` largest groups (by debits). */
@@ -586,32 +625,20 @@ export class TransactionIndexStore {
     const params: unknown[] = [];
     const where = whereOf(filter, params);
     params.push(limit);
-    const rows = await this.engine.query<{
-      key: string | null;
-      count: string;
-      debit: string;
-      credit: string;
-      groups: string;
-    }>(
-      `SELECT ${column} AS key, count(*)::text AS count,
-              coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0)::text AS debit,
-              coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)::text AS credit,
+    const rows = await this.engine.query<SumsRow & { key: string | null; groups: string }>(
+      `SELECT ${column} AS key, count(*)::text AS count, ${SUMS},
               (count(*) OVER ())::text AS groups
          FROM index_transaction
         WHERE ${where}
         GROUP BY ${column}
-        ORDER BY coalesce(sum(-amount_cents) FILTER (WHERE amount_cents < 0), 0) DESC,
+        ORDER BY coalesce(sum(-amount_cents) FILTER (WHERE ${MONEY} AND amount_cents < 0), 0) DESC,
+                 coalesce(sum(abs(amount_cents)) FILTER (WHERE ${DECLINED}), 0) DESC,
                  count(*) DESC, ${column} COLLATE "C" ASC NULLS LAST
         LIMIT $${params.length}`,
       params,
     );
     return {
-      groups: rows.map((row) => ({
-        key: row.key,
-        count: Number(row.count),
-        debitCents: Number(row.debit),
-        creditCents: Number(row.credit),
-      })),
+      groups: rows.map((row) => ({ key: row.key, ...summaryOf(row) })),
       groupCount: Number(rows[0]?.groups ?? 0),
     };
   }
@@ -677,12 +704,17 @@ export class TransactionIndexStore {
             GROUP BY 1, 2`,
           [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
         );
-    // The period's breakdowns: its whole UTC days from the day tallies, the partial days at
-    // either end (a person's day is rarely a UTC day) from the rows.
-    // Without a whole UTC day in it, the period is read from the rows alone: [start, end).
+    // The period's breakdowns: its whole UTC months from the month tallies, its other whole UTC
+    // days from the day tallies, the partial days at either end (a person's day is rarely a UTC
+    // day) from the rows. Without a whole UTC day in it, the period is read from the rows alone:
+    // [start, end); without a whole month, from days and rows.
     let wholeFrom = Math.ceil(periodStart / DAY_MS) * DAY_MS;
     let wholeTo = Math.floor(end / DAY_MS) * DAY_MS;
     if (wholeFrom >= wholeTo) wholeFrom = wholeTo = end;
+    let monthsFrom = monthStartAtOrAfter(wholeFrom);
+    let monthsTo = monthStartAtOrBefore(wholeTo);
+    if (monthsFrom >= monthsTo) monthsFrom = monthsTo = wholeTo;
+    const day = (ms: number) => iso(ms).slice(0, 10);
     const breakdown = (
       kind: 'c' | 'm' | 'k' | 'd',
       column: string,
@@ -693,9 +725,14 @@ export class TransactionIndexStore {
         `SELECT sub_account_id, $4::int AS bucket, key,
                 sum(cents)::text AS cents, sum(n)::text AS n
            FROM (SELECT sub_account_id, key COLLATE "C" AS key, cents, n
+                   FROM index_month_key_tally
+                  WHERE sub_account_id = ANY($1::text[]) AND kind = '${kind}'
+                    AND month >= $9::date AND month < $10::date
+                 UNION ALL
+                 SELECT sub_account_id, key COLLATE "C" AS key, cents, n
                    FROM index_day_key_tally
                   WHERE sub_account_id = ANY($1::text[]) AND kind = '${kind}'
-                    AND day >= $5::date AND day < $6::date
+                    AND ((day >= $5::date AND day < $9::date) OR (day >= $10::date AND day < $6::date))
                  UNION ALL
                  SELECT sub_account_id, ${column} COLLATE "C", ${amount.cents}, ${amount.n}
                    FROM index_transaction
@@ -709,10 +746,12 @@ export class TransactionIndexStore {
           iso(periodStart),
           iso(end),
           breakdownFrom,
-          iso(wholeFrom).slice(0, 10),
-          iso(wholeTo).slice(0, 10),
+          day(wholeFrom),
+          day(wholeTo),
           iso(wholeFrom),
           iso(wholeTo),
+          day(monthsFrom),
+          day(monthsTo),
         ],
       );
     const spent = { cents: '-amount_cents', n: '1' };

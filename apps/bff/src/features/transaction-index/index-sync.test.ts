@@ -57,7 +57,7 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   afterAll(() => engine?.close());
   beforeEach(() =>
     engine.query(
-      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
     ),
   );
 
@@ -137,7 +137,7 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     await alone.sync(sub, 'req-a').done;
     const once = upstream.sim.stats.count('GET /transaction');
     await engine.query(
-      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally',
+      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
     );
     upstream.sim.stats.reset();
     const shared = sync();

@@ -31,6 +31,7 @@ describe('the index on PostgreSQL', () => {
         '20261126180000000_pending-rows',
         '20261126210000000_overview-tallies',
         '20261127090000000_annotations',
+        '20261127120000000_overview-month-tallies',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -39,6 +39,7 @@ export async function openPostgresIndex(options: {
       'index_sync_day',
       'index_hour_tally',
       'index_day_key_tally',
+      'index_month_key_tally',
     ];
     const [state] = await engine.query<{ present: boolean; allowed: boolean }>(
       `SELECT bool_and(to_regclass(t) IS NOT NULL) AS present,

@@ -25,6 +25,7 @@ describe('the embedded engine', () => {
         '20261126210000000_overview-tallies',
         '20261127090000000_annotations',
         '20261127120000000_overview-month-tallies',
+        '20261127125000000_category-number',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -247,6 +247,12 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** A category range's four-digit bound as a number (the bounds are checked where they are asked). */
+function fourDigitBound(bound: string): number {
+  if (!/^[0-9]{4}$/.test(bound)) throw new RangeError('a category range has four-digit bounds');
+  return Number(bound);
+}
+
 /** The WHERE clause of a filter, its values bound as parameters. */
 function whereOf(filter: IndexFilter, params: unknown[]): string {
   const bind = (value: unknown) => {
@@ -270,16 +276,14 @@ function whereOf(filter: IndexFilter, params: unknown[]): string {
   if (filter.categoryCodes !== undefined) {
     categories.push(`category_code = ANY(${bind(filter.categoryCodes.map(storable))}::text[])`);
   }
+  // `category_number`: a four-digit code as a number, else null (migration
+  // 20261127125000000_category-number.sql); four-digit bounds compare as their numbers do.
   for (const [first, last] of filter.categoryRanges ?? []) {
     categories.push(
-      `(category_code ~ '^[0-9]{4}$' AND category_code COLLATE "C" BETWEEN ${bind(first)} AND ${bind(last)})`,
+      `category_number BETWEEN ${bind(fourDigitBound(first))} AND ${bind(fourDigitBound(last))}`,
     );
   }
-  if (filter.uncategorized) {
-    categories.push(
-      `(category_code IS NULL OR category_code !~ '^[0-9]{4}$' OR category_code = '0000')`,
-    );
-  }
+  if (filter.uncategorized) categories.push('(category_number IS NULL OR category_number = 0)');
   // Asked for (even as an empty list, which matches nothing, as every list member's).
   if (filter.categoryCodes || filter.categoryRanges || filter.uncategorized) {
     conditions.push(categories.length > 0 ? `(${categories.join(' OR ')})` : 'FALSE');

@@ -32,6 +32,7 @@ describe('the index on PostgreSQL', () => {
         '20261126210000000_overview-tallies',
         '20261127090000000_annotations',
         '20261127120000000_overview-month-tallies',
+        '20261127125000000_category-number',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -27,6 +27,7 @@ import { SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
 import { categoryGroups } from '@card-console/shared/category-groups';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock';
+import { addDays, dayStart, localDay } from '../src/features/insights/local-days';
 import { categoryGroupRange } from '../src/features/transaction-index/category-catalog';
 import {
   INDEX_GROUPINGS,
@@ -567,6 +568,14 @@ export async function runTransactionIndexPostgresBench() {
       (_, k) => (period.from as number) + (k - 365) * DAY_MS,
     );
     const tallies = () => store.overviewTallies(subs, edges, 365);
+    // The same in a person's days that are not UTC days (New York's, DST included): the partial
+    // UTC days at either end of the period are read from the rows.
+    const zone = 'America/New_York';
+    const zoneToday = localDay(Date.now(), zone);
+    const zoneEdges = Array.from({ length: 731 }, (_, k) =>
+      dayStart(addDays(zoneToday, k - 729), zone),
+    );
+    const overviewInZone: number[] = [];
     const overviewParts = {
       summary: [] as number[],
       category: [] as number[],
@@ -612,6 +621,9 @@ export async function runTransactionIndexPostgresBench() {
       const t = await tallied();
       if (!t) continue;
       overviewPerDay.push(performance.now() - t1);
+      const t2 = performance.now();
+      await store.overviewTallies(subs, zoneEdges, 365);
+      overviewInZone.push(performance.now() - t2);
       tallyLines =
         t.totals.length +
         t.declineReasons.length +
@@ -671,6 +683,7 @@ export async function runTransactionIndexPostgresBench() {
       )} ms |`,
       `| Overview shape, 365 days, every sub account (${overviewRows.toLocaleString('en-US')} spend rows): totals + top 10 categories + top 10 merchants + decline reasons at once, warm median (min–max) of ${OVERVIEW_ROUNDS} | ${ms(at(overview, 0.5))} ms (${ms(Math.min(...overview))}–${ms(Math.max(...overview))}); parts: totals ${ms(at(overviewParts.summary, 0.5))}, categories ${ms(at(overviewParts.category, 0.5))}, merchants ${ms(at(overviewParts.merchant, 0.5))}, decline reasons ${ms(at(overviewParts.declineReason, 0.5))} ms |`,
       `| the store's \`overviewTallies\` over those 365 days as the Overview asks it (per sub account: totals per UTC day of the period and the one before; decline reasons, categories, merchants and cards of the period: five grouped queries at once, ${tallyLines.toLocaleString('en-US')} lines), warm median (min–max) of ${OVERVIEW_ROUNDS} | ${tallyError ? `failed: ${tallyError}` : `${ms(at(overviewPerDay, 0.5))} ms (${ms(Math.min(...overviewPerDay))}–${ms(Math.max(...overviewPerDay))})`} |`,
+      `| the same over New York's last 365 days (the period's partial UTC days at either end read from the rows), warm median (min–max) of ${OVERVIEW_ROUNDS} | ${overviewInZone.length > 0 ? `${ms(at(overviewInZone, 0.5))} ms (${ms(Math.min(...overviewInZone))}–${ms(Math.max(...overviewInZone))})` : 'not measured'} |`,
       `| timeouts of the index's pool (\`createAuditPool\`) | statement_timeout ${timeouts?.statement}, lock_timeout ${timeouts?.lock}, idle_in_transaction ${timeouts?.idle}; client query_timeout 8 s |`,
       '',
       `**EXPLAIN** of the first ${EXPLAINED} combinations' statements (after VACUUM ANALYZE): a Seq Scan on \`index_transaction\` in ${seqScans.page} of ${explained.page} pages, ${seqScans.summary} of ${explained.summary} counts and sums, ${seqScans.breakdown} of ${explained.breakdown} breakdowns. Scans of the table, by plans using them: ${[

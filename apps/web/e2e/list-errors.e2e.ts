@@ -4,6 +4,7 @@
 // the URL set kept with their values; Retry loads the list, the address unchanged. In a real
 // Chromium against `pnpm start`, at a laptop's 1280×800 and a phone's 390×844.
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
+import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
@@ -35,7 +36,20 @@ beforeAll(async () => {
     return (await response.json()) as { items: SubAccount[] };
   });
   subAccount = items[0] as SubAccount;
+  // Once the index has synced: a retried Transactions list then shows rows, not "syncing".
+  const deadline = Date.now() + 90_000;
+  while (await indexSyncing()) {
+    if (Date.now() > deadline) throw new Error('the index did not sync within 90 s');
+    await page.waitForTimeout(250);
+  }
 });
+
+async function indexSyncing(): Promise<boolean> {
+  const answer = await page.request.get('/api/index/transactions?limit=1', {
+    headers: { 'X-CSRF': '1' },
+  });
+  return ((await answer.json()) as IndexAnswer).freshness.syncing;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -72,7 +86,7 @@ const screens: ListScreen[] = [
       { control: page.getByLabel('Search', { exact: true }), value: 'a' },
       { control: page.getByRole('button', { name: 'Export CSV' }) },
     ],
-    loaded: () => page.locator('.summary-figures'),
+    loaded: () => page.locator('.list-area tbody tr:has(td.col-date)').first(),
   },
   {
     name: 'cards',

@@ -133,7 +133,7 @@ describe('a finance person', () => {
         isTransactionList(r.url()) && new URL(r.url()).searchParams.get('status') === 'settled',
     );
     await page.locator('.status-choices summary').click();
-    await page.getByRole('checkbox', { name: 'settled' }).check();
+    await page.getByRole('checkbox', { name: 'Settled' }).check();
     await page.keyboard.press('Escape');
     const response = await answer;
     const query = new URL(response.url()).searchParams;

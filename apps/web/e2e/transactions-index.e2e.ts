@@ -178,7 +178,7 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     interactions += await unfold();
     await page.locator('.status-choices summary').click();
     interactions++;
-    await page.getByRole('checkbox', { name: 'declined' }).check();
+    await page.getByRole('checkbox', { name: 'Declined' }).check();
     interactions++;
     expect(interactions).toBeLessThanOrEqual(width < 640 ? 4 : 3);
 

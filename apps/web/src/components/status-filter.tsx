@@ -1,4 +1,5 @@
 import { Field } from './field';
+import { statusLabel } from './status-badge';
 
 interface StatusFilterProps<S extends string> {
   statuses: readonly S[];
@@ -23,7 +24,7 @@ export function StatusFilter<S extends string>({
           <option value="">All statuses</option>
           {statuses.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {statusLabel(s)}
             </option>
           ))}
         </select>

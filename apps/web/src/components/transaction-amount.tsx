@@ -19,7 +19,16 @@ export function TransactionAmount({ cents, status }: { cents: number; status?: s
   return (
     <span className={debit ? 'amount debit' : 'amount credit'}>
       <span className="visually-hidden">{debit ? 'Debit ' : 'Credit '}</span>
-      {debit ? value : `+${value}`}
+      {signedAs(value, cents, status)}
     </span>
   );
+}
+
+/**
+ * An amount already written without a sign ("$12.00", "€11.50 (EUR)"), signed by the rule above
+ * for the transaction whose `cents` and `status` it belongs to: spend and declines bare, money
+ * back with a "+". So an amount in another currency reads as the USD one beside it.
+ */
+export function signedAs(unsigned: string, cents: number, status?: string): string {
+  return status === 'declined' || cents < 0 ? unsigned : `+${unsigned}`;
 }

@@ -121,11 +121,24 @@ function matches(t: IndexTransaction, q: Filter): boolean {
   );
 }
 
-const totals = (rows: IndexTransaction[]) => ({
-  count: rows.length,
-  debitCents: rows.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
-  creditCents: rows.reduce((n, t) => n + Math.max(t.amountCents, 0), 0),
-});
+/** As the BFF sums: declined charges moved no money, so they are counted apart. */
+const totals = (rows: IndexTransaction[]) => {
+  const money = rows.filter((t) => t.status !== 'declined');
+  const declined = rows.filter((t) => t.status === 'declined');
+  return {
+    count: rows.length,
+    debitCents: money.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
+    creditCents: money.reduce((n, t) => n + Math.max(t.amountCents, 0), 0),
+    ...(declined.length > 0
+      ? {
+          declined: {
+            count: declined.length,
+            cents: declined.reduce((n, t) => n + Math.abs(t.amountCents), 0),
+          },
+        }
+      : {}),
+  };
+};
 
 export interface ServeIndexOptions {
   /** Rows per page unless the request says (`limit`). */

@@ -158,14 +158,24 @@ export const indexFreshnessSchema = z.object({
 });
 export type IndexFreshness = z.infer<typeof indexFreshnessSchema>;
 
+/**
+ * The declined charges of a set or group: attempted, no money moved, so counted apart from the
+ * debits and credits (`cents`: their amounts, positive). Absent when there are none.
+ */
+const indexDeclinedSchema = z.object({
+  count: z.number().int().positive(),
+  cents: z.number().int().nonnegative(),
+});
+
 export const indexAnswerSchema = z.object({
   items: z.array(indexTransactionSchema),
   nextCursor: z.string().optional(),
-  /** The whole filtered set, not only this page. */
+  /** The whole filtered set, not only this page; declined charges are in neither sum. */
   summary: z.object({
     count: z.number().int().nonnegative(),
     debitCents: z.number().int().nonnegative(),
     creditCents: z.number().int().nonnegative(),
+    declined: indexDeclinedSchema.optional(),
   }),
   freshness: indexFreshnessSchema,
   /** Asked for with `by`: the filtered set's totals by that, its largest groups by debits. */
@@ -181,6 +191,7 @@ export const indexAnswerSchema = z.object({
           count: z.number().int().nonnegative(),
           debitCents: z.number().int().nonnegative(),
           creditCents: z.number().int().nonnegative(),
+          declined: indexDeclinedSchema.optional(),
         }),
       ),
       /** How many groups in all (more than `groups` shows when larger). */

@@ -40,11 +40,24 @@ function simRows() {
     .filter((x) => Date.parse(x.date) >= from);
 }
 
-const sums = (rows: { amountCents: number }[]) => ({
-  count: rows.length,
-  debitCents: rows.reduce((n, x) => n + Math.max(-x.amountCents, 0), 0),
-  creditCents: rows.reduce((n, x) => n + Math.max(x.amountCents, 0), 0),
-});
+/** Declined charges moved no money: in neither sum, counted apart (absent when none). */
+const sums = (rows: { amountCents: number; status: string }[]) => {
+  const money = rows.filter((x) => x.status !== 'declined');
+  const declined = rows.filter((x) => x.status === 'declined');
+  return {
+    count: rows.length,
+    debitCents: money.reduce((n, x) => n + Math.max(-x.amountCents, 0), 0),
+    creditCents: money.reduce((n, x) => n + Math.max(x.amountCents, 0), 0),
+    ...(declined.length > 0
+      ? {
+          declined: {
+            count: declined.length,
+            cents: declined.reduce((n, x) => n + Math.abs(x.amountCents), 0),
+          },
+        }
+      : {}),
+  };
+};
 
 describe('GET /api/index/transactions', () => {
   it('the first read starts the sync and says so; then the whole set is there, with its sums', async () => {

@@ -200,7 +200,7 @@ describe('audit filters', () => {
     });
     expect(screen.getByLabelText('Who (email)')).toHaveValue('admin@example.test');
     expect(screen.getByLabelText('Action')).toHaveDisplayValue('Reveal card');
-    expect(screen.getByLabelText('Outcome')).toHaveDisplayValue('success');
+    expect(screen.getByLabelText('Outcome')).toHaveDisplayValue('Success');
     expect(screen.getByLabelText('From')).toHaveValue('2026-03-01');
     expect(screen.getByLabelText('To')).toHaveValue('2026-03-06');
     // The one card filtered by is asked for by name, not the whole card list.

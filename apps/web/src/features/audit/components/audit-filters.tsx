@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
+import { statusLabel } from '../../../components/status-badge';
 import { oneOf } from '../../../lib/search-params';
 import { CardFilterField } from '../../cards';
 import type { CardChoices } from '../../cards/api/use-card-choices';
@@ -168,7 +169,7 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
               <option value="">All outcomes</option>
               {auditOutcomes.map((o) => (
                 <option key={o} value={o}>
-                  {o}
+                  {statusLabel(o)}
                 </option>
               ))}
             </select>

@@ -1,6 +1,7 @@
 import type { AuditListItem } from '@card-console/shared/api/audit';
 import type { Card } from '@card-console/shared/api/cards';
 import { Dialog } from '../../../components/dialog';
+import { StatusBadge } from '../../../components/status-badge';
 import { formatDateTime, maskedLast4 } from '../../../lib/format';
 import { DETAIL_LABELS, METHOD_LABELS } from '../audit-labels';
 import { actionText, isAttempt, snapshotRows, subAccountOf } from '../audit-record-text';
@@ -54,7 +55,7 @@ export function AuditRecordDialog({ record: r, known, onClose }: AuditRecordDial
         ) : null}
         <dt>Outcome</dt>
         <dd>
-          <span className={`badge badge-${r.outcome}`}>{r.outcome}</span>
+          <StatusBadge status={r.outcome} />
           {detail ? ` ${DETAIL_LABELS[detail] ?? detail}` : null}
         </dd>
         {r.method ? (

@@ -48,7 +48,7 @@ describe('audit screen', () => {
       Who: 'admin@example.test · admin',
       Action: 'Reveal card',
       Target: 'Card •••• 4242',
-      Outcome: 'success',
+      Outcome: 'Success',
       Reason: 'Hotel booking',
       Details: '—',
     });
@@ -93,7 +93,7 @@ describe('audit screen', () => {
     expect(await cellsOf(/Reveal card — denied/)).toMatchObject({
       Who: 'finance@example.test · finance',
       Target: 'Card •••• 1881',
-      Outcome: 'denied',
+      Outcome: 'Denied',
       Reason: '—',
       Details: 'Not allowed for this role',
     });
@@ -169,7 +169,7 @@ describe('audit screen', () => {
     });
     expect(await cellsOf(/Events/)).toMatchObject({
       Target: 'Events',
-      Outcome: 'failed',
+      Outcome: 'Failed',
       Reason: '—',
       Details: 'upstream_unavailable',
     });

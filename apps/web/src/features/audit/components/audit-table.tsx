@@ -2,6 +2,7 @@ import type { AuditListItem } from '@card-console/shared/api/audit';
 import type { Card } from '@card-console/shared/api/cards';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { StatusBadge } from '../../../components/status-badge';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, formatShortDateTime, maskedLast4 } from '../../../lib/format';
 import { resourceId } from '../../../lib/search-params';
@@ -147,7 +148,7 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
               <td title={action}>{action}</td>
               <Target record={r} known={known} />
               <td>
-                <span className={`badge badge-${r.outcome}`}>{r.outcome}</span>
+                <StatusBadge status={r.outcome} />
               </td>
               <TextCell text={r.reason} label="Reason" />
               <TextCell text={detailText(r)} label="Details" />

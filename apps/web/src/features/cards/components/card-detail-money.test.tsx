@@ -87,4 +87,28 @@ describe("card detail: the card's money, from the index", () => {
       'Spent today: $125.00 of $100.00 (over the limit)',
     );
   });
+
+  it('writes statuses in sentence case, as the badges do: "Inactive", "· Reversed"', async () => {
+    serveCard(
+      {
+        recent: [
+          indexRow({
+            id: 'tx_r',
+            description: 'Refunded taxi',
+            amountCents: -3_000,
+            status: 'reversed',
+          }),
+        ],
+      },
+      { status: 'inactive' },
+    );
+    renderApp('/cards/card_1', { session: financeSession() });
+    const activity = (await screen.findByRole('heading', { name: 'Activity' })).closest(
+      'div',
+    ) as HTMLElement;
+    const row = within(activity).getByRole('link', { name: 'Refunded taxi' }).closest('li');
+    expect(row).toHaveTextContent(/· Reversed$/);
+    const status = screen.getByText('Status', { selector: 'dt' }).nextElementSibling;
+    expect(status).toHaveTextContent(/^Inactive$/);
+  });
 });

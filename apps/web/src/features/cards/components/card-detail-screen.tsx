@@ -4,7 +4,7 @@ import type { StepUpMethod } from '@card-console/shared/api/session';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { StatusBadge } from '../../../components/status-badge';
+import { StatusBadge, statusLabel } from '../../../components/status-badge';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
@@ -112,7 +112,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
             <dt>Card id</dt>
             <dd className="mono">{card.id}</dd>
             <dt>Status</dt>
-            <dd>{card.status}</dd>
+            <dd>{statusLabel(card.status)}</dd>
             <dt>Created</dt>
             <dd>{formatDateTime(card.createdAt)}</dd>
           </dl>

@@ -4,6 +4,7 @@ import type { IndexCard } from '@card-console/shared/api/transaction-index';
 import { formatCents } from '@card-console/shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { statusLabel } from '../../../components/status-badge';
 import { TransactionAmount } from '../../../components/transaction-amount';
 import { formatDate, formatShortDateTime } from '../../../lib/format';
 import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
@@ -114,7 +115,7 @@ export function CardActivity({ cardId }: { cardId: string }) {
               </Link>{' '}
               <TransactionAmount cents={t.amountCents} status={t.status} />
               {t.status === 'settled' || t.status === 'declined' ? null : (
-                <span className="muted"> · {t.status}</span>
+                <span className="muted"> · {statusLabel(t.status)}</span>
               )}
             </li>
           ))}

@@ -2,6 +2,7 @@ import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { useQuery } from '@tanstack/react-query';
+import { statusLabel } from '../../../components/status-badge';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { categoriesQueryOptions } from '../api/get-categories';
 import { dollarsToCents, filterCount, type TransactionsSearch } from '../transactions-search';
@@ -51,7 +52,7 @@ export function ActiveFilters({
     ...(search.q ? [{ key: 'q', label: `“${search.q}”`, without: { q: undefined } }] : []),
     ...(search.status ?? []).map((s) => ({
       key: `status:${s}`,
-      label: `Status: ${s}`,
+      label: `Status: ${statusLabel(s)}`,
       without: { status: drop(search.status, s) },
     })),
     ...(search.cardId ?? []).map((id) => ({

@@ -2,7 +2,7 @@ import type { Transaction } from '@card-console/shared/api/transactions';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
-import { TransactionAmount } from '../../../components/transaction-amount';
+import { signedAs, TransactionAmount } from '../../../components/transaction-amount';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import type { TransactionsSearch } from '../transactions-search';
@@ -59,7 +59,11 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
           <dl className="pairs">
             <Pair label="Original amount">
               {original?.code && original.amountCents !== undefined
-                ? formatMinorUnits(original.amountCents, original.code)
+                ? signedAs(
+                    formatMinorUnits(Math.abs(original.amountCents), original.code),
+                    t.amountCents,
+                    t.status,
+                  )
                 : original?.code}
             </Pair>
             <Pair label="Conversion rate">{original?.conversionRate?.toString()}</Pair>

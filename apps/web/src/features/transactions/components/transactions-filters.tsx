@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
+import { statusLabel } from '../../../components/status-badge';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { cardSubAccountsQueryOptions } from '../api/get-card-sub-accounts';
 import { PERIOD_LABELS, type Period, periods } from '../periods';
@@ -236,13 +237,14 @@ function StatusChoices({
       </span>
       <details ref={details}>
         <summary aria-describedby="status-choices-label">
-          {value ? value.join(', ') : 'All statuses'}
+          {value ? value.map(statusLabel).join(', ') : 'All statuses'}
         </summary>
         <fieldset>
           <legend className="visually-hidden">Statuses to show</legend>
           {transactionStatuses.map((s) => (
             <label key={s}>
-              <input type="checkbox" checked={chosen.has(s)} onChange={() => toggle(s)} /> {s}
+              <input type="checkbox" checked={chosen.has(s)} onChange={() => toggle(s)} />{' '}
+              {statusLabel(s)}
             </label>
           ))}
         </fieldset>

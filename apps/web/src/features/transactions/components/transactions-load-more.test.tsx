@@ -150,7 +150,7 @@ describe('transactions "Load more"', () => {
 
     // A new filter is a new entry, from the first page.
     await user.click(screen.getByText('All statuses'));
-    await user.click(screen.getByRole('checkbox', { name: 'settled' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Settled' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ status: ['settled'] }));
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
     expect(loadedCount()).toHaveTextContent('Showing 1–2, more available');

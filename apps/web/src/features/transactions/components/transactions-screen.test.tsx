@@ -73,8 +73,10 @@ describe('transactions screen', () => {
     expect(requestsTo(LIST)).toHaveLength(1);
     // The count and sums are the whole filtered set's (four rows), not the page's (two).
     const figures = screen.getByText('4 transactions').closest('p') as HTMLElement;
-    expect(figures).toHaveTextContent('Debits $411.50');
+    // The declined charge moved no money: in neither sum, said apart.
+    expect(figures).toHaveTextContent('Debits $312.50');
     expect(figures).toHaveTextContent('Credits $49.99');
+    expect(figures).toHaveTextContent('1 declined, $99.00 attempted');
     expect(screen.getByText(/Showing 1–2, more available/)).toBeInTheDocument();
     // Spend in the text colour with no sign; its kind is a word for screen readers.
     const spend = within(debit).getByText('$12.50', { exact: false });
@@ -95,6 +97,14 @@ describe('transactions screen', () => {
     expect(screen.getByRole('region', { name: 'Transactions table' })).toContainElement(debit);
     // How fresh the index is.
     expect(screen.getByText(/^Updated/)).toBeInTheDocument();
+  });
+
+  it('a set of declines only is said as declines, "All declined, $X attempted", not as debits', async () => {
+    serveScreen();
+    renderApp('/transactions?status=%5B%22declined%22%5D', { session: financeSession() });
+    const figures = (await screen.findByText('1 transaction')).closest('p') as HTMLElement;
+    expect(figures).toHaveTextContent(/^1 transaction\s*All declined, \$99\.00 attempted$/);
+    expect(figures).not.toHaveTextContent(/Debits|Credits/);
   });
 
   it('a declined charge reads as no money moved: labelled Declined in its row, no posted time in its detail', async () => {
@@ -256,9 +266,9 @@ describe('transactions screen', () => {
     await screen.findByRole('row', { name: /Refund for chairs/ });
     expect(router.state.location.search).toEqual({ pages: 2 });
     await user.click(screen.getByText('All statuses'));
-    await user.click(screen.getByRole('checkbox', { name: 'declined' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Declined' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ status: ['declined'] }));
-    await user.click(screen.getByRole('checkbox', { name: 'refund' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Refund' }));
     await waitFor(() =>
       expect(router.state.location.search).toEqual({ status: ['declined', 'refund'] }),
     );
@@ -269,7 +279,7 @@ describe('transactions screen', () => {
       1,
     );
     // Each is a chip that removes itself.
-    await user.click(screen.getByRole('button', { name: 'Remove filter Status: refund' }));
+    await user.click(screen.getByRole('button', { name: 'Remove filter Status: Refund' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ status: ['declined'] }));
   });
 
@@ -364,7 +374,10 @@ describe('transactions screen', () => {
     const totals = await screen.findByRole('table', { name: 'Totals by card' });
     expect(lastListQuery()).toEqual({ by: 'card' });
     const line = within(totals).getByRole('row', { name: /Travel card/ });
-    expect(line).toHaveTextContent('$411.50');
+    // The declined charge is no debit: its attempted amount has its own column.
+    expect(line).toHaveTextContent('$312.50');
+    expect(within(totals).getByRole('columnheader', { name: 'Declined' })).toBeInTheDocument();
+    expect(line).toHaveTextContent('$99.00 attempted');
     await user.click(within(line).getByRole('button', { name: 'Travel card' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ cardId: ['card_1'] }));
   });
@@ -436,6 +449,33 @@ describe('transactions screen', () => {
     );
     renderApp('/transactions/tx_1', { session: financeSession() });
     expect(await screen.findByText('Card paused')).toBeInTheDocument();
+  });
+
+  it('writes the amount in its original currency by the USD amount\'s rule: spend bare, money back with "+"', async () => {
+    serveScreen();
+    const amounts = async (t: Parameters<typeof transaction>[0]) => {
+      server.use(http.get('/api/transactions/:id', () => HttpResponse.json(transaction(t))));
+      const view = renderApp('/transactions/tx_1', { session: financeSession() });
+      await screen.findByRole('heading', { name: 'Coffee beans' });
+      const original = screen.getByText('Original amount', { selector: 'dt' }).nextElementSibling;
+      const main = document.querySelector('p.big')?.textContent;
+      const text = [main, original?.textContent];
+      view.unmount();
+      return text;
+    };
+    expect(
+      await amounts({
+        amountCents: -1_250,
+        originalCurrency: { code: 'EUR', amountCents: -1_150, conversionRate: 1.087 },
+      }),
+    ).toEqual(['Debit $12.50', '€11.50 (EUR)']);
+    expect(
+      await amounts({
+        amountCents: 1_250,
+        status: 'refund',
+        originalCurrency: { code: 'EUR', amountCents: 1_150, conversionRate: 1.087 },
+      }),
+    ).toEqual(['Credit +$12.50', '+€11.50 (EUR)']);
   });
 
   describe('export', () => {

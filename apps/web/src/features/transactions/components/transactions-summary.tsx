@@ -53,15 +53,7 @@ export function TransactionsSummary({
   const { summary } = answer;
   return (
     <div className="transactions-summary">
-      <p className="summary-figures" role="status" aria-busy={busy || undefined}>
-        <strong>{count(summary.count)}</strong>
-        <span>
-          Debits <strong className="num">{formatCents(summary.debitCents)}</strong>
-        </span>
-        <span>
-          Credits <strong className="num">{formatCents(summary.creditCents)}</strong>
-        </span>
-      </p>
+      <SummaryFigures summary={summary} busy={busy} />
       <Freshness freshness={answer.freshness} query={query} />
       <Field label="Totals by" className="totals-by-field">
         {(control) => (
@@ -93,6 +85,37 @@ export function TransactionsSummary({
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The set's count and money. Declined charges moved no money: the BFF keeps them out of the
+ * debits and credits, and they are said as what they are, "12 declined, $X attempted"; a set of
+ * declines only shows no money figures at all.
+ */
+function SummaryFigures({ summary, busy }: { summary: IndexAnswer['summary']; busy: boolean }) {
+  const declined = summary.declined;
+  const onlyDeclined = declined !== undefined && declined.count === summary.count;
+  return (
+    <p className="summary-figures" role="status" aria-busy={busy || undefined}>
+      <strong>{count(summary.count)}</strong>
+      {onlyDeclined ? null : (
+        <>
+          <span>
+            Debits <strong className="num">{formatCents(summary.debitCents)}</strong>
+          </span>
+          <span>
+            Credits <strong className="num">{formatCents(summary.creditCents)}</strong>
+          </span>
+        </>
+      )}
+      {declined ? (
+        <span className="muted">
+          {onlyDeclined ? 'All' : declined.count.toLocaleString('en-US')} declined,{' '}
+          <span className="num">{formatCents(declined.cents)}</span> attempted
+        </span>
+      ) : null}
+    </p>
   );
 }
 
@@ -149,6 +172,8 @@ function Breakdown({
 }) {
   const subAccountName = new Map(subAccounts.map((s) => [s.id, s.name]));
   const by = breakdown.by;
+  // Declines are no money: their attempted amounts get a column of their own, when there are any.
+  const declines = breakdown.groups.some((g) => g.declined !== undefined);
   const narrowTo = (key: string): Partial<TransactionsSearch> => {
     switch (by) {
       case 'card':
@@ -187,6 +212,11 @@ function Breakdown({
             <th scope="col" className="num">
               Credits
             </th>
+            {declines ? (
+              <th scope="col" className="num">
+                Declined
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -216,6 +246,11 @@ function Breakdown({
               <td className="num">{g.count.toLocaleString('en-US')}</td>
               <td className="num">{formatCents(g.debitCents)}</td>
               <td className="num">{formatCents(g.creditCents)}</td>
+              {declines ? (
+                <td className="num">
+                  {g.declined ? `${formatCents(g.declined.cents)} attempted` : '—'}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

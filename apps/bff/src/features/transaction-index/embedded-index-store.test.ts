@@ -26,6 +26,7 @@ describe('the embedded engine', () => {
         '20261127090000000_annotations',
         '20261127120000000_overview-month-tallies',
         '20261127125000000_category-number',
+        '20261127130000000_people',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

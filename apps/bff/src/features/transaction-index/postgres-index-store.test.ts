@@ -33,6 +33,7 @@ describe('the index on PostgreSQL', () => {
         '20261127090000000_annotations',
         '20261127120000000_overview-month-tallies',
         '20261127125000000_category-number',
+        '20261127130000000_people',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

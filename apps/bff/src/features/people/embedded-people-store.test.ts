@@ -1,0 +1,15 @@
+import { silentLogger } from '../../test/audit-cluster';
+import { applyIndexMigrations } from '../transaction-index/index-migrations';
+import { embeddedEngine } from '../transaction-index/sql-engine';
+import { peopleRacesContract } from './people-races.contract';
+import { peopleStoreContract } from './people-store.contract';
+
+// One in-process engine: the "replicas" of the race suite are calls made at once on it.
+const open = async () => {
+  const engine = await embeddedEngine();
+  await applyIndexMigrations(engine, silentLogger);
+  return { engines: [engine], close: () => engine.close() };
+};
+
+peopleStoreContract('embedded engine (PGlite)', open);
+peopleRacesContract('embedded engine (PGlite)', open);

@@ -1,0 +1,279 @@
+// People in the SQL store the replicas share (PostgreSQL or the embedded engine; migration
+// `people`): who may sign in, with which role. Rules that hold however many replicas change
+// people at once: the product always keeps an enabled admin who can sign in (changes that could
+// remove the last one run under the admin rows' locks), an invitation is used once, and the
+// users file is imported once, never over what was changed here. Every change of a person bumps
+// their `version`, which their sessions will compare.
+import { type Clock, systemClock } from '../../core/clock';
+import type { User } from '../../platform/users/user-directory';
+import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import {
+  LastAdminError,
+  PersonNotFoundError,
+  RoleFromProviderError,
+  SsoEmailTakenError,
+} from './people-errors';
+import { acceptInvitation, type Invitation, invite } from './people-invitations';
+import { inTransaction, lockPersonAndAdmins } from './people-transaction';
+import {
+  emailOf,
+  isActiveAdmin,
+  issuerOf,
+  PERSON_COLUMNS,
+  type Person,
+  type PersonRow,
+  type PersonSummary,
+  passwordHashOf,
+  personOf,
+  roleOf,
+  signInMethodOf,
+  subjectOf,
+  summaryOf,
+  totpSecretOf,
+} from './person';
+
+/** What an import did: the emails added, and those left as they were (imported before). */
+export interface ImportResult {
+  added: string[];
+  kept: string[];
+}
+
+type AdminLoss = 'demote' | 'disable' | 'remove';
+
+export class PeopleStore {
+  constructor(
+    private readonly engine: SqlEngine,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** Everyone, by email, without their credentials. */
+  async list(): Promise<PersonSummary[]> {
+    const rows = await this.engine.query<PersonRow>(
+      `SELECT ${PERSON_COLUMNS} FROM person ORDER BY email`,
+    );
+    return rows.map(summaryOf);
+  }
+
+  /** The person with this email, whatever its case. */
+  async find(email: unknown): Promise<Person | undefined> {
+    const [row] = await this.engine.query<PersonRow>(
+      `SELECT ${PERSON_COLUMNS} FROM person WHERE email = $1`,
+      [emailOf(email)],
+    );
+    return row && personOf(row);
+  }
+
+  /** The person linked to this single sign-on identity (a trailing slash of the issuer aside). */
+  async findBySso(issuer: unknown, subject: unknown): Promise<Person | undefined> {
+    const [row] = await this.engine.query<PersonRow>(
+      `SELECT ${PERSON_COLUMNS} FROM person WHERE sso_issuer = $1 AND sso_subject = $2`,
+      [issuerOf(issuer), subjectOf(subject)],
+    );
+    return row && personOf(row);
+  }
+
+  /**
+   * Brings in the users file's people not imported before, in one transaction. An email
+   * imported once is never imported again, so a person changed or removed here stays so; a
+   * person already here (invited, or through single sign-on) is left as they are. Replicas
+   * importing at once queue on each email's row and import it once between them.
+   */
+  async importUsers(users: readonly User[]): Promise<ImportResult> {
+    const entries = users
+      .map((user) => ({
+        email: emailOf(user.email),
+        role: roleOf(user.role),
+        passwordHash: passwordHashOf(user.passwordHash),
+        totpSecret: user.totpSecret === undefined ? null : totpSecretOf(user.totpSecret),
+        disabled: user.disabled === true,
+        issuer: user.sso ? issuerOf(user.sso.issuer) : null,
+        subject: user.sso ? subjectOf(user.sso.subject) : null,
+      }))
+      // One order for every replica: none waits for another in a circle.
+      .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    const at = new Date(this.clock.now()).toISOString();
+    return inTransaction(this.engine, async (tx) => {
+      const result: ImportResult = { added: [], kept: [] };
+      for (const entry of entries) {
+        const [first] = await tx.query(
+          `INSERT INTO person_import (email, imported_at) VALUES ($1, $2)
+           ON CONFLICT (email) DO NOTHING RETURNING email`,
+          [entry.email, at],
+        );
+        const [added] = first
+          ? await tx.query(
+              `INSERT INTO person (email, role, password_hash, totp_secret, disabled, sso_issuer,
+                 sso_subject, source, created_at, updated_at, version)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, 'file', $8, $8, 1)
+               ON CONFLICT DO NOTHING RETURNING email`,
+              [
+                entry.email,
+                entry.role,
+                entry.passwordHash,
+                entry.totpSecret,
+                entry.disabled,
+                entry.issuer,
+                entry.subject,
+                at,
+              ],
+            )
+          : [];
+        (added ? result.added : result.kept).push(entry.email);
+      }
+      return result;
+    });
+  }
+
+  /**
+   * The person a single sign-on identity signs in as: the one linked to it, or a new person
+   * (source `sso`) with the role the provider's claims give. The role of a person who came this
+   * way follows the claims at each sign-in (the provider decides it, not this product, even for
+   * the last admin); a person linked by an operator keeps the role set here. An identity nobody
+   * is linked to never becomes a person already here with that email.
+   */
+  async upsertSsoPerson(claims: {
+    issuer: unknown;
+    subject: unknown;
+    email: unknown;
+    role: unknown;
+  }): Promise<Person> {
+    const issuer = issuerOf(claims.issuer);
+    const subject = subjectOf(claims.subject);
+    const email = emailOf(claims.email);
+    const role = roleOf(claims.role);
+    const at = new Date(this.clock.now()).toISOString();
+    const linked = (tx: SqlQueryable) =>
+      tx.query<PersonRow>(
+        `SELECT ${PERSON_COLUMNS} FROM person WHERE sso_issuer = $1 AND sso_subject = $2
+         FOR UPDATE`,
+        [issuer, subject],
+      );
+    return inTransaction(this.engine, async (tx) => {
+      let [row] = await linked(tx);
+      if (!row) {
+        // A first sign-in of the same identity at once waits here, then finds the person.
+        const [created] = await tx.query<PersonRow>(
+          `INSERT INTO person (email, role, sso_issuer, sso_subject, source, created_at,
+             updated_at, version)
+           VALUES ($1, $2, $3, $4, 'sso', $5, $5, 1) ON CONFLICT DO NOTHING
+           RETURNING ${PERSON_COLUMNS}`,
+          [email, role, issuer, subject, at],
+        );
+        if (created) return personOf(created);
+        [row] = await linked(tx);
+        if (!row) throw new SsoEmailTakenError(email);
+      }
+      if (row.source !== 'sso' || row.role === role) return personOf(row);
+      const [updated] = await tx.query<PersonRow>(
+        `UPDATE person SET role = $2, version = version + 1, updated_at = $3 WHERE email = $1
+         RETURNING ${PERSON_COLUMNS}`,
+        [row.email, role, at],
+      );
+      return personOf(updated as PersonRow);
+    });
+  }
+
+  /** Opens an invitation (see people-invitations.ts); the token is in the answer only. */
+  invite(email: unknown, role: unknown, by: unknown, ttlMs: number): Promise<Invitation> {
+    return invite(this.engine, this.clock, { email, role, by, ttlMs });
+  }
+
+  acceptInvitation(token: unknown, passwordHash: unknown, totpSecret?: unknown): Promise<Person> {
+    return acceptInvitation(this.engine, this.clock, token, passwordHash, totpSecret);
+  }
+
+  /** A person's new role; refused for the last admin, and for people whose provider sets it. */
+  async changeRole(email: unknown, role: unknown): Promise<Person> {
+    const to = roleOf(role);
+    return this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
+      if (row.source === 'sso') throw new RoleFromProviderError(row.email);
+      if (row.role === to) return row;
+      if (to !== 'admin') keepAnAdmin('demote');
+      return this.update(tx, row.email, 'role = $3', [to]);
+    });
+  }
+
+  /** Disabled people may not sign in, and their sessions end (their version changes). */
+  async disable(email: unknown): Promise<Person> {
+    return this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
+      if (row.disabled) return row;
+      keepAnAdmin('disable');
+      return this.update(tx, row.email, 'disabled = true', []);
+    });
+  }
+
+  async enable(email: unknown): Promise<Person> {
+    return this.change(emailOf(email), async (tx, row) =>
+      row.disabled ? this.update(tx, row.email, 'disabled = false', []) : row,
+    );
+  }
+
+  /** Removes the person; invitations of theirs still open are withdrawn. */
+  async remove(email: unknown): Promise<void> {
+    const at = new Date(this.clock.now()).toISOString();
+    await this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
+      keepAnAdmin('remove');
+      await tx.query('DELETE FROM person WHERE email = $1', [row.email]);
+      await tx.query(
+        `UPDATE person_invitation SET revoked_at = $2
+          WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL`,
+        [row.email, at],
+      );
+      return row;
+    });
+  }
+
+  /** When and how the person last signed in. Not a change of the person: the version stays. */
+  async recordSignIn(email: unknown, method: unknown): Promise<void> {
+    const rows = await this.engine.query(
+      `UPDATE person SET last_sign_in_at = $2, last_sign_in_method = $3 WHERE email = $1
+       RETURNING email`,
+      [emailOf(email), new Date(this.clock.now()).toISOString(), signInMethodOf(method)],
+    );
+    if (rows.length === 0) throw new PersonNotFoundError(emailOf(email));
+  }
+
+  /**
+   * Runs `apply` on the person under the locks of their row and every admin's. `apply` calls
+   * `keepAnAdmin` before a change that takes the person's admin rights away: refused when they
+   * are the last enabled admin who can sign in.
+   */
+  private async change(
+    email: string,
+    apply: (
+      tx: SqlQueryable,
+      row: PersonRow,
+      keepAnAdmin: (loss: AdminLoss) => void,
+    ) => Promise<PersonRow>,
+  ): Promise<Person> {
+    const row = await inTransaction(this.engine, async (tx) => {
+      const rows = await lockPersonAndAdmins(tx, email);
+      const target = rows.find((r) => r.email === email);
+      if (!target) throw new PersonNotFoundError(email);
+      return apply(tx, target, (loss) => {
+        if (isActiveAdmin(target) && rows.filter(isActiveAdmin).length < 2) {
+          throw new LastAdminError(email, loss);
+        }
+      });
+    });
+    return personOf(row);
+  }
+
+  /** `set` (columns from $3 on) plus the version and the time of the change. */
+  private async update(
+    tx: SqlQueryable,
+    email: string,
+    set: string,
+    values: unknown[],
+  ): Promise<PersonRow> {
+    const at = new Date(this.clock.now()).toISOString();
+    const [row] = await tx.query<PersonRow>(
+      `UPDATE person SET ${set}, version = version + 1, updated_at = $2 WHERE email = $1
+       RETURNING ${PERSON_COLUMNS}`,
+      [email, at, ...values],
+    );
+    return row as PersonRow;
+  }
+}
+
+export type { Invitation };

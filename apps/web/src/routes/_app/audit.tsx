@@ -6,7 +6,8 @@ import { toAuditFilter } from '../../features/audit/audit-filter';
 import { type AuditSearch, validateAuditSearch } from '../../features/audit/audit-search';
 import { AuditScreen } from '../../features/audit/components/audit-screen';
 import { useCardChoices } from '../../features/cards/api/use-card-choices';
-import { ApiError, isDeadEndError } from '../../lib/api-error';
+import { ApiError } from '../../lib/api-error';
+import { failsInPlace, rethrowDeadEnd } from '../../lib/list-failure';
 import { loadInfiniteForRoute } from '../../lib/load-for-route';
 import { noticingValidator } from '../../lib/search-params';
 import { useUrlPages } from '../../lib/use-url-pages';
@@ -43,9 +44,7 @@ export const Route = createFileRoute('/_app/audit')({
       auditQueryOptions(toAuditFilter(deps, localTimeZone)),
       cause,
       deps.pages,
-    ).catch((error: unknown) => {
-      if (isDeadEndError(error)) throw error;
-    }),
+    ).then(() => undefined, rethrowDeadEnd),
   component: AuditRoute,
 });
 
@@ -56,10 +55,9 @@ function AuditRoute() {
   const query = useInfiniteQuery({
     ...auditQueryOptions(filter),
     placeholderData: keepPreviousData,
-    // A failed first page shows in the list's place with a Retry (the loader's failure is not
-    // asked again on mount); a failed "Load more" keeps the records shown.
-    retryOnMount: false,
-    throwOnError: (error, q) => q.state.data === undefined && isDeadEndError(error),
+    // A failed first page shows in the list's place with a Retry; a failed "Load more" keeps
+    // the records shown.
+    ...failsInPlace,
   });
   const list = useUrlPages(query, search.pages ?? 1, (shown) =>
     navigate({

@@ -42,7 +42,10 @@ export function post(
       headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       signal,
     });
-    const timer = setTimeout(() => req.destroy(new AttemptTimeout(timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => {
+      fail(new AttemptTimeout(timeoutMs));
+      req.destroy();
+    }, timeoutMs);
     req.on('response', (res: IncomingMessage) => {
       // The whole answer within the try's time: a receiver that trickles it is cut off.
       res.resume();

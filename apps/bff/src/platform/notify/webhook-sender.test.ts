@@ -9,6 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../security/card-numbers';
 import type { AlertMessage } from './alert-message';
+import { retryAfterMs } from './webhook-post';
 import {
   createWebhookSender,
   type WebhookDeliveryError,
@@ -185,6 +186,17 @@ describe('the webhook sender', () => {
     expect(elapsed).toBeLessThan(2_000);
   });
 
+  it('when the receiver sends its headers but never ends the answer, cuts the try off at the timeout', async () => {
+    const receiver = await startReceiver([(res) => res.writeHead(200).write('{')]);
+    const started = Date.now();
+
+    const error = await failure(send(receiver.url, { attemptTimeoutMs: 200, maxAttempts: 1 }));
+
+    expect(error?.reason).toBe('exhausted');
+    expect(error?.attempts).toEqual([{ attempt: 1, outcome: 'timeout' }]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('when the receiver answers 429 with Retry-After, waits that long before the next try', async () => {
     const receiver = await startReceiver([status(429, { 'Retry-After': '1' }), status(200)]);
 
@@ -219,6 +231,35 @@ describe('the webhook sender', () => {
 
     expect(error?.reason).toBe('exhausted');
     expect(error?.attempts.map((a) => a.outcome)).toEqual(['network', 'network', 'network']);
+  });
+  it('when the caller aborts (shutting down) during the wait, stops at once', async () => {
+    const receiver = await startReceiver([status(500)]);
+    const sender = createWebhookSender({
+      publicOrigin: 'https://console.example.com',
+      retry: { baseDelayMs: 20_000 },
+    });
+    const controller = new AbortController();
+    const started = Date.now();
+    const sending = sender.send(
+      webhookTarget({ url: receiver.url, secret }, loopback),
+      delivery,
+      controller.signal,
+    );
+    while (receiver.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+
+    await expect(sending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(receiver.seen).toHaveLength(1);
+  });
+
+  it('reads Retry-After as seconds or as a date', () => {
+    const now = Date.parse('2026-11-27T05:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Fri, 27 Nov 2026 05:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Fri, 27 Nov 2026 04:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
   });
 });
 

@@ -1,0 +1,238 @@
+// Issue 31's last details, in a real Chromium against `pnpm start`: a card name that is one
+// 100-character word stays in its cell of the Overview's Top cards at both sizes; statuses read
+// in sentence case wherever they are words; a list of declines only is said as declines, not as
+// debits; an amount in its original currency is signed as the USD amount beside it.
+import type { Card } from '@card-console/shared/api/cards';
+import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
+import type { Transaction } from '@card-console/shared/api/transactions';
+import { transactionStatuses } from '@card-console/shared/upstream/enums';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import { type Running, startProduct } from './support/product';
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import { freshTotp } from './support/totp';
+
+/** A name people do type: one word, no spaces to break at, 100 characters (the most allowed). */
+const LONG = 'Procurement'.padEnd(100, 'X');
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+const DAY_MS = 86_400_000;
+
+let product: Running;
+let browser: Browser;
+let page: Page;
+let problems: string[] = [];
+
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+  ({ page, problems } = await newPage(browser, product.url));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** The BFF's API as the signed-in page calls it (its cookie, the CSRF header). */
+function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  return page.evaluate(
+    async ([p, method, body]) => {
+      const response = await fetch(p, {
+        method,
+        headers: { 'X-CSRF': '1', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.json();
+    },
+    [path, init.method ?? 'GET', init.body] as const,
+  ) as Promise<T>;
+}
+
+/** The index's answer once its first sync is done (the first read starts it). */
+async function synced(query: string): Promise<IndexAnswer> {
+  let answer = await api<IndexAnswer>(`/api/index/transactions?${query}`);
+  for (let tries = 0; answer.freshness.syncing && tries < 600; tries++) {
+    await page.waitForTimeout(200);
+    answer = await api<IndexAnswer>(`/api/index/transactions?${query}`);
+  }
+  expect(answer.freshness.syncing).toBe(false);
+  return answer;
+}
+
+let subAccountId: string;
+
+describe('issue 31: the last details', () => {
+  it('an admin signs in; the card that spent most this month gets a 100-character one-word name', async () => {
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill('admin@demo.test');
+    await page.getByLabel('Second-factor code').waitFor();
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    const { items } = await api<{ items: { id: string }[] }>('/api/sub-accounts');
+    subAccountId = items[0]?.id as string;
+    // The Overview's Top cards rank the last 30 days' spend: the largest over them is among them.
+    const from = Date.now() - 30 * DAY_MS;
+    const byCard = await synced(`subAccountId=${subAccountId}&from=${from}&by=card`);
+    const top = byCard.breakdown?.groups.find((g) => g.key !== undefined)?.key as string;
+    const card = await api<Card>(`/api/cards/${top}`);
+    const renamed = await api<Card>(`/api/cards/${top}`, {
+      method: 'PATCH',
+      body: { name: LONG, expected: { name: card.name } },
+    });
+    expect(renamed.name).toBe(LONG);
+  });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: in Top cards the long name ends in "…" inside its own cell, clear of every amount; no other name breaks inside a word`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(`/overview?subAccountId=${subAccountId}`);
+      const panel = page.getByRole('region', { name: 'Top cards' });
+      await panel.waitFor();
+      await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 90_000 });
+      const long = panel.locator('.ranked-label', { hasText: LONG });
+      await long.waitFor();
+      const rows = await panel.locator('.ranked-chart li').evaluateAll((items) =>
+        items.map((li) => {
+          const box = (s: string) => (li.querySelector(s) as HTMLElement).getBoundingClientRect();
+          const label = li.querySelector('.ranked-label') as HTMLElement;
+          const [l, v, row] = [
+            box('.ranked-label'),
+            box('.ranked-value'),
+            li.getBoundingClientRect(),
+          ];
+          return {
+            text: label.textContent ?? '',
+            cut: label.scrollWidth > label.clientWidth,
+            // Apart: the name wholly left of the amount, or wholly above it.
+            apart: l.right <= v.left + 0.5 || l.bottom <= v.top + 0.5,
+            inside: l.left >= row.left - 0.5 && l.right <= row.right + 0.5,
+          };
+        }),
+      );
+      expect(rows.length).toBeGreaterThan(3);
+      for (const row of rows) {
+        expect(row.apart, `${row.text} at ${size.width}`).toBe(true);
+        expect(row.inside, `${row.text} at ${size.width}`).toBe(true);
+      }
+      expect(rows.find((r) => r.text.startsWith(LONG))?.cut).toBe(true);
+      // Still whole where it is read out and in the tooltip.
+      expect(await long.getAttribute('title')).toContain(LONG);
+
+      // Every other name (cards, merchants, categories) breaks at spaces only.
+      const split = await page.locator('.ranked-label').evaluateAll(
+        (labels, longName) =>
+          labels.flatMap((label) => {
+            const text = label.firstChild;
+            if (!(text instanceof Text) || text.data.startsWith(longName)) return [];
+            const range = document.createRange();
+            const tops = [...text.data].map((_, i) => {
+              range.setStart(text, i);
+              range.setEnd(text, i + 1);
+              return Math.round(range.getBoundingClientRect().top);
+            });
+            return [...text.data.matchAll(/\S+/g)]
+              .filter((w) => new Set(tops.slice(w.index, w.index + w[0].length)).size > 1)
+              .map((w) => `${text.data} (“${w[0]}”)`);
+          }),
+        LONG,
+      );
+      expect(split, `${size.width}`).toEqual([]);
+      await panel.screenshot({
+        path: `apps/web/.e2e-artifacts/details-top-cards-${size.width}.png`,
+      });
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('statuses read in sentence case as the badges do: the card detail\'s "Status", the lists\' filters', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const { items } = await api<{ items: Card[] }>('/api/cards');
+    const inactive = items.find((c) => c.status === 'inactive') as Card;
+    expect(inactive).toBeDefined();
+    await page.goto(`/cards/${inactive.id}`);
+    await page.getByRole('heading', { name: inactive.name }).waitFor();
+    const status = page.locator('dl.pairs dt', { hasText: /^Status$/ }).locator('+ dd');
+    expect(await status.textContent()).toBe('Inactive');
+    await page.getByRole('heading', { name: 'Latest transactions' }).waitFor();
+    // A status after a transaction ("· Pending", "· Reversed") starts with a capital.
+    for (const word of await page.locator('.recent-transactions li > .muted').allTextContents()) {
+      expect(word).toMatch(/^ · [A-Z]/);
+    }
+    await page.goto('/cards');
+    const options = await page
+      .getByLabel('Status', { exact: true })
+      .locator('option')
+      .allTextContents();
+    expect(options).toContain('Inactive');
+    expect(options.filter((o) => /^[a-z]/.test(o))).toEqual([]);
+    await page.goto(`/transactions?subAccountId=${subAccountId}`);
+    await page.getByText('All statuses').click();
+    await page.getByRole('checkbox', { name: 'Declined' }).waitFor();
+    await page.goto('/audit');
+    await page.locator('tbody tr').first().waitFor();
+    const outcomes = await page.locator('tbody .badge').allTextContents();
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => /^[a-z]/.test(o))).toEqual([]);
+  });
+
+  it('a list of declines only says so: "All declined, $X attempted", no debits or credits; a mixed list keeps its declines out of the debits', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const declined = await synced('status=declined');
+    expect(declined.summary.count).toBeGreaterThan(0);
+    expect(declined.summary).toMatchObject({ debitCents: 0, creditCents: 0 });
+    expect(declined.summary.declined?.count).toBe(declined.summary.count);
+    await page.goto(`/transactions?status=${encodeURIComponent('["declined"]')}`);
+    const figures = page.locator('p.summary-figures');
+    await figures.getByText(/attempted/).waitFor();
+    const text = (await figures.textContent()) ?? '';
+    expect(text).toMatch(/^[\d,]+ transactions\s*All declined, \$[\d,]+\.\d\d attempted$/);
+    expect(text).not.toMatch(/Debits|Credits/);
+    await screenshot(page, 'details-declined-summary-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The whole list: its debits and credits are those of every other status, to the cent; its
+    // declines are counted apart, the same ones.
+    const all = await synced('');
+    const others = await synced(
+      transactionStatuses
+        .filter((s) => s !== 'declined')
+        .map((s) => `status=${s}`)
+        .join('&'),
+    );
+    expect(all.summary.debitCents).toBe(others.summary.debitCents);
+    expect(all.summary.creditCents).toBe(others.summary.creditCents);
+    expect(all.summary.declined).toEqual(declined.summary.declined);
+    expect(all.summary.count).toBe(others.summary.count + declined.summary.count);
+  });
+
+  it('an amount in its original currency is signed by the rule of the USD amount beside it: spend bare, money back with "+"', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const { items } = await api<{ items: Transaction[] }>(
+      `/api/transactions?subAccountId=${subAccountId}`,
+    );
+    const foreign = items.filter((t) => t.originalCurrency?.amountCents !== undefined);
+    const spend = foreign.find((t) => t.amountCents < 0 && t.status !== 'declined');
+    expect(spend).toBeDefined();
+    for (const t of [spend, foreign.find((t) => t.amountCents > 0)]) {
+      if (!t) continue;
+      await page.goto(`/transactions/${t.id}?subAccountId=${subAccountId}`);
+      await page.getByRole('heading', { name: t.description }).waitFor();
+      const main = ((await page.locator('p.big').textContent()) ?? '').replace(
+        /^(Debit|Credit) /,
+        '',
+      );
+      const original =
+        (await page
+          .locator('dl.pairs dt', { hasText: /^Original amount$/ })
+          .locator('+ dd')
+          .textContent()) ?? '';
+      expect(original, t.id).not.toContain('\u2212');
+      expect(original, t.id).not.toContain('-');
+      expect(original.startsWith('+'), t.id).toBe(main.startsWith('+'));
+    }
+    await screenshot(page, 'details-original-amount-1280');
+  });
+});

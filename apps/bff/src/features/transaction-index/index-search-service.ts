@@ -415,10 +415,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           { statuses: ['declined'] },
         ].map((more) => store.summary({ ...period, ...more })),
       );
-      // Declined charges are in no set's debits: the declined's are their attempted amounts.
+      // As the list's own summary of the same filter: declined charges are in no debits.
       const count = (s: IndexSummary | undefined) => ({
         count: s?.count ?? 0,
-        debitCents: (s?.debitCents ?? 0) + (s?.declined?.cents ?? 0),
+        debitCents: s?.debitCents ?? 0,
       });
       return {
         missingReceipt: { ...count(missingReceipt), fromCents: receiptFromCents },

@@ -90,16 +90,21 @@ export function TransactionsSummary({
 
 /**
  * The set's count and money. Declined charges moved no money: the BFF keeps them out of the
- * debits and credits, and they are said as what they are, "12 declined, $X attempted"; a set of
- * declines only shows no money figures at all.
+ * debits and credits, and a set of declines only is said as what it is, "All declined, $X
+ * attempted", with no money figures. A mixed set's declines are not added to this line: it
+ * stays one line at 1280 (15 rows in view), and "Totals by" status shows them with their
+ * attempted amounts.
  */
 function SummaryFigures({ summary, busy }: { summary: IndexAnswer['summary']; busy: boolean }) {
   const declined = summary.declined;
-  const onlyDeclined = declined !== undefined && declined.count === summary.count;
   return (
     <p className="summary-figures" role="status" aria-busy={busy || undefined}>
       <strong>{count(summary.count)}</strong>
-      {onlyDeclined ? null : (
+      {declined !== undefined && declined.count === summary.count ? (
+        <span>
+          All declined, <strong className="num">{formatCents(declined.cents)}</strong> attempted
+        </span>
+      ) : (
         <>
           <span>
             Debits <strong className="num">{formatCents(summary.debitCents)}</strong>
@@ -109,12 +114,6 @@ function SummaryFigures({ summary, busy }: { summary: IndexAnswer['summary']; bu
           </span>
         </>
       )}
-      {declined ? (
-        <span className="muted">
-          {onlyDeclined ? 'All' : declined.count.toLocaleString('en-US')} declined,{' '}
-          <span className="num">{formatCents(declined.cents)}</span> attempted
-        </span>
-      ) : null}
     </p>
   );
 }

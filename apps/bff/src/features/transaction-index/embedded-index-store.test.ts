@@ -27,6 +27,7 @@ describe('the embedded engine', () => {
         '20261127120000000_overview-month-tallies',
         '20261127125000000_category-number',
         '20261127130000000_people',
+        '20261127140000000_alerts',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -34,6 +34,7 @@ describe('the index on PostgreSQL', () => {
         '20261127120000000_overview-month-tallies',
         '20261127125000000_category-number',
         '20261127130000000_people',
+        '20261127140000000_alerts',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -1,0 +1,322 @@
+// Alert rules, the alerts they raised and each person's inbox, in the transaction index's SQL
+// store (PostgreSQL or the embedded engine; migration `alerts`). A rule's change names the
+// version it was made on and is refused when the rule moved on. An alert is raised once per
+// idempotency key, whatever the number of replicas raising it at once: the key's unique index
+// decides (`ON CONFLICT DO NOTHING`), and only the raise that inserted it gets it back, with the
+// inbox rows written in the same transaction.
+import { randomBytes } from 'node:crypto';
+import type { SqlEngine } from '../transaction-index/sql-engine';
+import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
+import { INPUT_COLUMNS, inputValues, RULE_COLUMNS, type RuleRow, ruleOf } from './alert-rule-rows';
+import { type AlertRule, alertRuleInputSchema } from './alert-rules';
+
+export class AlertRuleNotFoundError extends Error {
+  override name = 'AlertRuleNotFoundError';
+  constructor() {
+    super('no such alert rule');
+  }
+}
+
+/** The rule changed since the version the change was made on; `current` is how it is now. */
+export class AlertRuleConflictError extends Error {
+  override name = 'AlertRuleConflictError';
+  constructor(readonly current: AlertRule) {
+    super('alert rule changed meanwhile');
+  }
+}
+
+/** An inbox position this store did not issue. */
+export class BadInboxCursorError extends Error {
+  override name = 'BadInboxCursorError';
+}
+
+/** An alert this raise inserted: the caller enqueues its deliveries, and only these. */
+export interface RaisedAlert {
+  id: string;
+  ruleId: string;
+  idempotencyKey: string;
+  raisedAt: string;
+  payload: AlertPayload;
+  /** The rule's owner (null: a team rule) and channels, as they were when it was raised. */
+  ownerEmail: string | null;
+  channels: AlertRule['channels'];
+  digest: boolean;
+  /** Whose inbox it was put in. */
+  inboxRecipients: string[];
+}
+
+export interface InboxItem {
+  alertId: string;
+  /** Null once the rule was deleted. */
+  ruleId: string | null;
+  raisedAt: string;
+  readAt: string | null;
+  payload: AlertPayload;
+}
+
+export const MAX_INBOX_PAGE = 100;
+
+/** 128 random bits in base64url (no run of digits a card-number check would trip on). */
+const newId = () => randomBytes(16).toString('base64url');
+const iso = (value: Date | string) => new Date(value).toISOString();
+const email = (value: string) => value.trim().toLowerCase();
+
+const encodeCursor = (raisedAt: string, alertId: string) =>
+  Buffer.from(JSON.stringify([raisedAt, alertId])).toString('base64url');
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      !Number.isNaN(Date.parse(value[0]))
+    ) {
+      return [value[0], value[1]];
+    }
+  } catch {}
+  throw new BadInboxCursorError('not an inbox cursor');
+}
+
+interface RaiseRuleRow {
+  id: string;
+  owner_email: string | null;
+  channel_inbox: boolean;
+  channel_email: boolean;
+  webhook_target_id: string | null;
+  digest: boolean;
+}
+
+export class AlertStore {
+  constructor(private readonly engine: SqlEngine) {}
+
+  /** Saves a new rule from a person's input (checked here); `team` rules get no owner. */
+  async createRule(input: unknown, by: string, at: Date): Promise<AlertRule> {
+    const rule = alertRuleInputSchema.parse(input);
+    const [row] = await this.engine.query<RuleRow>(
+      `INSERT INTO alert_rule (id, owner_email, ${INPUT_COLUMNS}, created_by, created_at,
+         updated_by, updated_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14, $15, 1)
+       RETURNING ${RULE_COLUMNS}`,
+      [newId(), rule.team ? null : email(by), ...inputValues(rule), by, at.toISOString()],
+    );
+    return ruleOf(row as RuleRow);
+  }
+
+  async rule(id: string): Promise<AlertRule | undefined> {
+    const [row] = await this.engine.query<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM alert_rule WHERE id = $1`,
+      [id],
+    );
+    return row ? ruleOf(row) : undefined;
+  }
+
+  /** A person's own rules and the team's, oldest first. */
+  async rulesFor(person: string): Promise<AlertRule[]> {
+    const rows = await this.engine.query<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM alert_rule
+        WHERE owner_email = $1 OR owner_email IS NULL ORDER BY created_at, id`,
+      [email(person)],
+    );
+    return rows.map(ruleOf);
+  }
+
+  /** Every enabled rule: what a sync evaluates its rows against. */
+  async enabledRules(): Promise<AlertRule[]> {
+    const rows = await this.engine.query<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM alert_rule WHERE enabled ORDER BY created_at, id`,
+    );
+    return rows.map(ruleOf);
+  }
+
+  /**
+   * Replaces rule `id` with `input` when it is still at `version`. A rule keeps its owner: an
+   * input whose `team` says otherwise is refused (RangeError; the service checks first).
+   */
+  async updateRule(
+    id: string,
+    version: number,
+    input: unknown,
+    by: string,
+    at: Date,
+  ): Promise<AlertRule> {
+    const rule = alertRuleInputSchema.parse(input);
+    const [row] = await this.engine.query<RuleRow>(
+      `UPDATE alert_rule SET (${INPUT_COLUMNS}) = ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14),
+              updated_by = $15, updated_at = $16, version = version + 1
+        WHERE id = $1 AND version = $2 AND (owner_email IS NULL) = $3
+        RETURNING ${RULE_COLUMNS}`,
+      [id, version, rule.team, ...inputValues(rule), by, at.toISOString()],
+    );
+    if (row) return ruleOf(row);
+    throw await this.refusal(id, rule.team);
+  }
+
+  /** Deletes rule `id` when it is still at `version`; its alerts and inboxes stay. */
+  async deleteRule(id: string, version: number): Promise<void> {
+    const rows = await this.engine.query<{ id: string }>(
+      'DELETE FROM alert_rule WHERE id = $1 AND version = $2 RETURNING id',
+      [id, version],
+    );
+    if (rows.length === 0) throw await this.refusal(id);
+  }
+
+  private async refusal(id: string, team?: boolean): Promise<Error> {
+    const current = await this.rule(id);
+    if (!current) return new AlertRuleNotFoundError();
+    if (team !== undefined && team !== (current.ownerEmail === null)) {
+      return new RangeError('a rule keeps its owner: team rules stay team rules');
+    }
+    return new AlertRuleConflictError(current);
+  }
+
+  /**
+   * Raises `alerts` (of enabled rules; others are dropped) at `at`. Returns those this call
+   * inserted: a key raised before, or by another replica at the same time, is not returned.
+   * Each inserted alert of a rule with the inbox channel goes to its owner's inbox, or for a
+   * team rule to each of `teamRecipients`.
+   */
+  async raise(
+    alerts: readonly AlertToRaise[],
+    options: { at: Date; teamRecipients: readonly string[] },
+  ): Promise<RaisedAlert[]> {
+    // One alert per key (the first), inserted in key order: two raises of overlapping keys wait
+    // for each other in the same order, never in a cycle (a deadlock).
+    const byKey = new Map<string, AlertToRaise>();
+    for (const alert of alerts)
+      if (!byKey.has(alert.idempotencyKey)) byKey.set(alert.idempotencyKey, alert);
+    const wanted = [...byKey.values()].sort((a, b) =>
+      a.idempotencyKey < b.idempotencyKey ? -1 : a.idempotencyKey > b.idempotencyKey ? 1 : 0,
+    );
+    if (wanted.length === 0) return [];
+    const team = [...new Set(options.teamRecipients.map(email))].filter((e) => e !== '');
+    const at = options.at.toISOString();
+    return this.engine.transaction(async (tx) => {
+      // The rules are held (FOR KEY SHARE) until commit: a rule deleted meanwhile waits.
+      const ruleRows = await tx.query<RaiseRuleRow>(
+        `SELECT id, owner_email, channel_inbox, channel_email, webhook_target_id, digest
+           FROM alert_rule WHERE id = ANY($1::text[]) AND enabled ORDER BY id FOR KEY SHARE`,
+        [[...new Set(wanted.map((a) => a.ruleId))]],
+      );
+      const rules = new Map(ruleRows.map((r) => [r.id, r]));
+      const live = wanted
+        .filter((a) => rules.has(a.ruleId))
+        .map((a) => ({ ...a, id: newId(), payload: maskedDeep(a.payload) }));
+      if (live.length === 0) return [];
+      const inserted = await tx.query<{ id: string }>(
+        `INSERT INTO alert (id, rule_id, idempotency_key, raised_at, payload)
+         SELECT a.id, a.rule_id, a.key, $5::timestamptz, a.payload::jsonb
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
+                AS a(id, rule_id, key, payload, n)
+          ORDER BY a.n
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING id`,
+        [
+          live.map((a) => a.id),
+          live.map((a) => a.ruleId),
+          live.map((a) => a.idempotencyKey),
+          live.map((a) => JSON.stringify(a.payload)),
+          at,
+        ],
+      );
+      const ours = new Set(inserted.map((r) => r.id));
+      const raised: RaisedAlert[] = live
+        .filter((a) => ours.has(a.id))
+        .map((a) => {
+          const rule = rules.get(a.ruleId) as RaiseRuleRow;
+          const recipients = rule.owner_email === null ? team : [rule.owner_email];
+          return {
+            id: a.id,
+            ruleId: a.ruleId,
+            idempotencyKey: a.idempotencyKey,
+            raisedAt: at,
+            payload: a.payload,
+            ownerEmail: rule.owner_email,
+            channels: {
+              inbox: rule.channel_inbox,
+              email: rule.channel_email,
+              webhookTargetId: rule.webhook_target_id,
+            },
+            digest: rule.digest,
+            inboxRecipients: rule.channel_inbox ? recipients : [],
+          };
+        });
+      const inbox = raised.flatMap((a) => a.inboxRecipients.map((r) => [a.id, r] as const));
+      if (inbox.length > 0) {
+        await tx.query(
+          `INSERT INTO alert_inbox (alert_id, recipient_email, raised_at)
+           SELECT i.alert_id, i.recipient, $3::timestamptz
+             FROM unnest($1::text[], $2::text[]) AS i(alert_id, recipient)
+           ON CONFLICT DO NOTHING`,
+          [inbox.map(([id]) => id), inbox.map(([, r]) => r), at],
+        );
+      }
+      return raised;
+    });
+  }
+
+  /** A page of `person`'s inbox, newest first; `next` is where the following page starts. */
+  async inbox(
+    person: string,
+    options: { unreadOnly?: boolean; limit?: number; cursor?: string } = {},
+  ): Promise<{ items: InboxItem[]; next?: string }> {
+    const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), MAX_INBOX_PAGE);
+    const after = options.cursor === undefined ? null : decodeCursor(options.cursor);
+    const rows = await this.engine.query<{
+      alert_id: string;
+      rule_id: string | null;
+      raised_at: Date | string;
+      read_at: Date | string | null;
+      payload: AlertPayload;
+    }>(
+      `SELECT i.alert_id, a.rule_id, i.raised_at, i.read_at, a.payload
+         FROM alert_inbox i JOIN alert a ON a.id = i.alert_id
+        WHERE i.recipient_email = $1 AND ($2::boolean IS NOT TRUE OR i.read_at IS NULL)
+          AND ($3::timestamptz IS NULL OR (i.raised_at, i.alert_id) < ($3::timestamptz, $4::text))
+        ORDER BY i.raised_at DESC, i.alert_id DESC
+        LIMIT $5`,
+      [
+        email(person),
+        options.unreadOnly === true,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        limit + 1,
+      ],
+    );
+    const items = rows.slice(0, limit).map((r) => ({
+      alertId: r.alert_id,
+      ruleId: r.rule_id,
+      raisedAt: iso(r.raised_at),
+      readAt: r.read_at === null ? null : iso(r.read_at),
+      payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
+    }));
+    const last = items.at(-1);
+    return rows.length > limit && last
+      ? { items, next: encodeCursor(last.raisedAt, last.alertId) }
+      : { items };
+  }
+
+  /** How many alerts in `person`'s inbox are unread: the bell's number. */
+  async unreadCount(person: string): Promise<number> {
+    const [row] = await this.engine.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM alert_inbox WHERE recipient_email = $1 AND read_at IS NULL',
+      [email(person)],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /** Marks these alerts (or all) read in `person`'s inbox; returns how many were unread. */
+  async markRead(person: string, alertIds: readonly string[] | 'all', at: Date): Promise<number> {
+    const all = alertIds === 'all';
+    if (!all && alertIds.length === 0) return 0;
+    const rows = await this.engine.query<{ alert_id: string }>(
+      `UPDATE alert_inbox SET read_at = $2
+        WHERE recipient_email = $1 AND read_at IS NULL AND ($3::boolean OR alert_id = ANY($4::text[]))
+        RETURNING alert_id`,
+      [email(person), at.toISOString(), all, all ? [] : [...alertIds]],
+    );
+    return rows.length;
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertRuleSchema } from './alerts';
 import { annotationSchema } from './annotations';
 import { stepUpMethodSchema } from './session';
 
@@ -8,6 +9,7 @@ import { stepUpMethodSchema } from './session';
  * added here first: `AppError` takes only these, and the SPA's parse refuses any other.
  */
 export const problemTitles = {
+  alert_rule_changed: 'Alert rule changed meanwhile',
   annotation_changed: 'Transaction notes changed meanwhile',
   bad_origin: 'Request from another site',
   bad_request: 'Bad request',
@@ -100,6 +102,8 @@ export const problemExtensionSchemas = {
   card_changed: z.strictObject({ current: cardValuesSchema }),
   /** Someone else changed the transaction's notes first: them as they are now. */
   annotation_changed: z.strictObject({ current: annotationSchema }),
+  /** Someone else changed the alert rule first (or deleted it and one took its place): it as it is. */
+  alert_rule_changed: z.strictObject({ current: alertRuleSchema }),
   /** A reviewed transaction changes only once reopened: its notes as they are. */
   transaction_reviewed: z.strictObject({ current: annotationSchema }),
   /** A guarded action needs a fresh second factor: the ways this person can give one. */
@@ -144,8 +148,8 @@ const plainCodes = problemCodes.filter(
 
 /**
  * Every error the BFF answers with: an RFC 9457 problem details object, sent as
- * `application/problem+json`. A union on `code`: `card_changed`, `annotation_changed` and
- * `transaction_reviewed` always carry `current`,
+ * `application/problem+json`. A union on `code`: `card_changed`, `annotation_changed`,
+ * `alert_rule_changed` and `transaction_reviewed` always carry `current`,
  * `step_up_required` and `second_factor_required` always carry `secondFactor`, `not_ready`
  * always carries `checks`, and no problem carries a member that is not its own. `code` is the
  * machine code the BFF has always sent (clients branch on it); `detail` replaced `message`.
@@ -156,6 +160,10 @@ export const apiErrorBodySchema = z
     problemExtensionSchemas.annotation_changed.extend({
       ...common,
       code: z.literal('annotation_changed'),
+    }),
+    problemExtensionSchemas.alert_rule_changed.extend({
+      ...common,
+      code: z.literal('alert_rule_changed'),
     }),
     problemExtensionSchemas.transaction_reviewed.extend({
       ...common,

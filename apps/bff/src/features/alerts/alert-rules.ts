@@ -2,121 +2,54 @@
 // the rule as the store keeps it, and who may do what with one. A person sets rules for
 // themselves; an admin also sets the team's (owner NULL), whose alerts reach the recipients the
 // caller names. Choosing a webhook sends the program's data out of the product: admins only.
+import {
+  type AlertRuleInputParsed,
+  alertRuleKinds,
+  MAX_ALERT_CENTS,
+  alertRuleInputSchema as wireInputSchema,
+  alertRuleUpdateSchema as wireUpdateSchema,
+} from '@card-console/shared/api/alerts';
 import type { Role } from '@card-console/shared/api/meta';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { containsCardNumber } from '../../platform/security/card-numbers';
 
-export const alertRuleKinds = [
-  'declined',
-  'amount_above',
-  'utilisation_above',
-  'balance_below',
-  'new_category',
-] as const;
-export type AlertRuleKind = (typeof alertRuleKinds)[number];
+export type { AlertRuleKind } from '@card-console/shared/api/alerts';
+export { alertRuleKinds, MAX_ALERT_CENTS };
 
 /** Rule kinds raised by a transaction (keyed `<rule>:<transaction>`). */
 export const transactionRuleKinds = ['declined', 'amount_above', 'new_category'] as const;
 
-/** The most cents a threshold may be: well inside a safe integer and PostgreSQL's bigint. */
-export const MAX_ALERT_CENTS = 1_000_000_000_000;
-
-const id = (what: string) =>
-  z
-    .string({ error: `${what} must be text` })
-    .min(1, `${what} must not be empty`)
-    .max(200, `${what} must be at most 200 characters`)
-    .refine((v) => !containsCardNumber(v), `${what} must not hold a card number`);
-
-const cents = (what: string) =>
-  z
-    .number({ error: `${what} must be a number of cents` })
-    .int(`${what} must be a whole number of cents`)
-    .positive(`${what} must be more than 0 cents`)
-    .max(MAX_ALERT_CENTS, `${what} must be at most ${MAX_ALERT_CENTS} cents`);
-
-const common = {
-  name: z
-    .string({ error: 'name must be text' })
-    .trim()
-    .min(1, 'name must not be empty')
-    .max(100, 'name must be at most 100 characters')
-    .refine((v) => !containsCardNumber(v), 'name must not hold a card number'),
-  /** Only this sub account's transactions, cards or balance. */
-  subAccountId: id('subAccountId').optional(),
-  /** Only this card's transactions or utilisation. */
-  cardId: id('cardId').optional(),
-  channels: z.strictObject(
-    {
-      inbox: z.boolean({ error: 'channels.inbox must be true or false' }),
-      email: z.boolean({ error: 'channels.email must be true or false' }),
-      webhookTargetId: id('channels.webhookTargetId').nullable().default(null),
-    },
-    { error: 'channels must be an object with inbox, email and webhookTargetId only' },
-  ),
-  /** Email once a day (the day's alerts together) rather than at each alert. */
-  digest: z.boolean({ error: 'digest must be true or false' }).default(false),
-  enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
-  /** A team rule (admins only): owned by nobody, raised for the recipients the caller names. */
-  team: z.boolean({ error: 'team must be true or false' }).default(false),
-};
-
-const kindMessage = `kind must be one of ${alertRuleKinds.join(', ')}`;
-
-/** A rule as a person submits it (create or replace). Unknown members are refused. */
-export const alertRuleInputSchema = z
-  .discriminatedUnion(
-    'kind',
-    [
-      z.strictObject({ kind: z.literal('declined'), ...common }),
-      z.strictObject({
-        kind: z.literal('amount_above'),
-        ...common,
-        amountCents: cents('amountCents'),
-      }),
-      z.strictObject({
-        kind: z.literal('utilisation_above'),
-        ...common,
-        sharePercent: z
-          .number({ error: 'sharePercent must be a number from 1 to 100' })
-          .int('sharePercent must be a whole number from 1 to 100')
-          .min(1, 'sharePercent must be from 1 to 100')
-          .max(100, 'sharePercent must be from 1 to 100'),
-      }),
-      z.strictObject({
-        kind: z.literal('balance_below'),
-        ...common,
-        amountCents: cents('amountCents'),
-      }),
-      z.strictObject({ kind: z.literal('new_category'), ...common }),
-    ],
-    { error: kindMessage },
-  )
-  .superRefine((rule, ctx) => {
-    const { inbox, email, webhookTargetId } = rule.channels;
-    if (!inbox && !email && webhookTargetId === null) {
+/**
+ * The texts a person types into a rule that must never hold a card number: the shared schema
+ * (the SPA's forms use it too) leaves this check to the BFF, which owns the detector.
+ */
+function refuseCardNumbers(
+  rule: Pick<AlertRuleInputParsed, 'name' | 'subAccountId' | 'cardId' | 'channels'>,
+  ctx: z.RefinementCtx,
+) {
+  const texts: [string, string | null | undefined][] = [
+    ['name', rule.name],
+    ['subAccountId', rule.subAccountId],
+    ['cardId', rule.cardId],
+    ['channels.webhookTargetId', rule.channels.webhookTargetId],
+  ];
+  for (const [what, value] of texts) {
+    if (typeof value === 'string' && containsCardNumber(value)) {
       ctx.addIssue({
         code: 'custom',
-        path: ['channels'],
-        message: 'choose at least one channel: inbox, email or a webhook',
+        path: what.split('.'),
+        message: `${what} must not hold a card number`,
       });
     }
-    if (rule.digest && !email) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['digest'],
-        message: 'a daily digest is sent by email: turn email on',
-      });
-    }
-    if (rule.kind === 'balance_below' && rule.cardId !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cardId'],
-        message: 'a balance belongs to a sub account: a balance rule takes no card',
-      });
-    }
-  });
-export type AlertRuleInput = z.infer<typeof alertRuleInputSchema>;
+  }
+}
+
+/** A rule as a person submits it (create or replace), checked once, with messages a person can act on. */
+export const alertRuleInputSchema = wireInputSchema.superRefine(refuseCardNumbers);
+export type AlertRuleInput = AlertRuleInputParsed;
+
+/** PUT's body: the rule and the version it was made on. */
+export const alertRuleUpdateSchema = wireUpdateSchema.superRefine(refuseCardNumbers);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -162,6 +162,8 @@ describe('issue 31: the last details', () => {
       expect(word).toMatch(/^ · [A-Z]/);
     }
     await page.goto('/cards');
+    // Read once the screen is drawn: the filter's options are there from its first render.
+    await page.locator('.cards-table tbody tr').first().waitFor();
     const options = await page
       .getByLabel('Status', { exact: true })
       .locator('option')

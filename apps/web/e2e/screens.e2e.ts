@@ -599,6 +599,18 @@ describe('every screen at 1280×800 and 390×844', () => {
     await nav.getByRole('link', { name: 'Transactions' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(await sideways()).toBeLessThanOrEqual(0);
+    // The month close's count stays on Transactions' row, not a row of its own.
+    const count = nav.locator('.attention-count');
+    await count.waitFor();
+    const [row, badge] = await Promise.all([
+      nav.getByRole('link', { name: 'Transactions', exact: true }).boundingBox(),
+      count.boundingBox(),
+    ]);
+    expect(row && badge).toBeTruthy();
+    if (row && badge) {
+      expect(Math.abs(row.y + row.height / 2 - (badge.y + badge.height / 2))).toBeLessThan(4);
+      expect(badge.x).toBeGreaterThan(row.x);
+    }
     await screenshot(page, 'screens-menu-open-390');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -71,6 +71,8 @@ describe("card detail: the card's money, from the index", () => {
       await screen.findByText(/Spend against this limit is unknown: .*“collective”/),
     ).toBeInTheDocument();
     expect(screen.queryByRole('meter')).not.toBeInTheDocument();
+    // The preset as a label, in sentence case.
+    expect(screen.getByText('Preset').nextElementSibling).toHaveTextContent(/^Collective$/);
   });
 
   it('over the limit says so', async () => {

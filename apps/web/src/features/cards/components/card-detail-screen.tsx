@@ -130,7 +130,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           {u ? (
             <dl className="pairs">
               <dt>Preset</dt>
-              <dd>{u.preset ?? '—'}</dd>
+              <dd>{u.preset === undefined ? '—' : statusLabel(u.preset)}</dd>
               <dt>Amount</dt>
               <dd>{u.limitCents === undefined ? '—' : formatCents(u.limitCents)}</dd>
               <dt>Time zone</dt>

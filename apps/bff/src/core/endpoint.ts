@@ -3,7 +3,7 @@ import type { Role } from '@card-console/shared/api/meta';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** 'public': anyone; 'signedIn': any signed-in person; otherwise the roles allowed. */
 export type Access = 'public' | 'signedIn' | readonly Role[];

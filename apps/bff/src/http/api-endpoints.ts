@@ -1,4 +1,5 @@
 import type { Endpoint, Feature } from '../core/endpoint';
+import { alertsFeature } from '../features/alerts/alerts-endpoints';
 import { annotationsFeature } from '../features/annotations/annotations-endpoints';
 import { auditFeature } from '../features/audit/audit-endpoints';
 import { cardsFeature } from '../features/cards/cards-endpoints';
@@ -22,6 +23,7 @@ export const apiFeatures = [
   transactionsFeature,
   transactionIndexFeature,
   annotationsFeature,
+  alertsFeature,
   insightsFeature,
   auditFeature,
 ] as const;

@@ -107,7 +107,7 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
   return router;
 }
 
-const lower = { GET: 'get', POST: 'post', PATCH: 'patch', DELETE: 'delete' } as const;
+const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
 
 /**
  * Every endpoint, literal paths before parameters where both could match

@@ -127,6 +127,15 @@ function receiptTransaction(t: TestApp): string {
 }
 let matrixTeams = 0;
 
+/** A declined-transactions rule of `email`'s, straight into the store. */
+async function matrixAlertRule(t: TestApp, email: string) {
+  return (await t.transactionIndex.alerts()).createRule(
+    { kind: 'declined', name: 'Matrix rule', channels: { inbox: true, email: false } },
+    email,
+    new Date(t.clock.now()),
+  );
+}
+
 export const routeRequests: Record<string, Spec> = {
   'GET /api/meta': () => ({ path: '/api/meta' }),
   'POST /api/session': (t, role) => ({
@@ -330,6 +339,32 @@ export const routeRequests: Record<string, Spec> = {
     );
     return { path: `/api/accounting-categories/${created.id}`, body: { name: 'Renamed' } };
   },
+  'GET /api/alerts/rules': () => ({ path: '/api/alerts/rules' }),
+  'POST /api/alerts/rules': () => ({
+    path: '/api/alerts/rules',
+    body: { kind: 'declined', name: 'Matrix declines', channels: { inbox: true, email: false } },
+  }),
+  // The caller's own rule, put straight into the store, replaced or removed at its version.
+  'PUT /api/alerts/rules/:id': async (t, role, session) => {
+    const rule = await matrixAlertRule(t, emailOf(t, role, session));
+    return {
+      path: `/api/alerts/rules/${rule.id}`,
+      body: {
+        kind: 'amount_above',
+        name: 'Matrix large spend',
+        amountCents: 50_000,
+        channels: { inbox: true, email: false },
+        version: rule.version,
+      },
+    };
+  },
+  'DELETE /api/alerts/rules/:id': async (t, role, session) => {
+    const rule = await matrixAlertRule(t, emailOf(t, role, session));
+    return { path: `/api/alerts/rules/${rule.id}?version=${rule.version}` };
+  },
+  'GET /api/alerts/inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
+  'GET /api/alerts/inbox/unread-count': () => ({ path: '/api/alerts/inbox/unread-count' }),
+  'POST /api/alerts/inbox/read': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),
   'GET /api/audit': () => ({ path: '/api/audit' }),
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };
@@ -344,7 +379,7 @@ export function send(
   headers: Record<string, string>,
   body?: unknown,
 ) {
-  const m = method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+  const m = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   const req = t.request[m](path).set(headers);
   if (typeof body === 'string') return req.set('content-type', 'text/csv').send(body);
   if (Buffer.isBuffer(body)) return req.set('content-type', 'application/octet-stream').send(body);

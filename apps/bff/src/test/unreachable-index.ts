@@ -9,6 +9,7 @@ export function unreachableIndex(): TransactionIndex {
   return {
     store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     close: async () => {},
   };
 }

@@ -20,6 +20,9 @@ export const auditActions = [
   'merchantRule.delete',
   'receipt.add',
   'receipt.remove',
+  'alertRule.create',
+  'alertRule.update',
+  'alertRule.delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -43,6 +46,8 @@ export const auditAttempts = [
   'transaction.annotate',
   'categories.change',
   'merchantRules.change',
+  'alertRules.change',
+  'alerts.markRead',
 ] as const;
 export type AuditAttempt = (typeof auditAttempts)[number];
 

@@ -9,7 +9,8 @@ export { auditActions, auditAttempts, auditMethods, auditOutcomes };
 
 /**
  * A record's before and after: a card's name and limits; a transaction's notes (memo, the
- * category as `code name`, tags, reviewed); an accounting category's code, name and archived; a merchant rule's merchant and category.
+ * category as `code name`, tags, reviewed); an accounting category's code, name and archived; a merchant rule's merchant and category;
+ * an alert rule's name and what it watches and sends (`rule`, one line).
  */
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -24,6 +25,8 @@ const limitSnapshot = z.object({
   merchant: z.string().optional(),
   /** A receipt's file name. */
   receipt: z.string().optional(),
+  /** An alert rule in one line: kind, threshold, scope, channels, on or off, team or own. */
+  rule: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

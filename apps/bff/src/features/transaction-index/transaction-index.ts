@@ -1,6 +1,7 @@
 // The transaction index as the app holds it: its engine opened, and its schema made current,
 // on first use (modules load when used: a BFF nobody asks for the index never starts PGlite).
 import type { Logger } from 'pino';
+import { AlertStore } from '../alerts/alert-store';
 import { AnnotationStore } from '../annotations/annotation-store';
 import { applyIndexMigrations } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
@@ -11,6 +12,8 @@ export interface TransactionIndex {
   store(): Promise<TransactionIndexStore>;
   /** Transaction notes and the chart of accounts, in the same engine (migration `annotations`). */
   annotations(): Promise<AnnotationStore>;
+  /** Alert rules, the alerts they raised and each person's inbox, in the same engine (migration `alerts`). */
+  alerts(): Promise<AlertStore>;
   /** Closes the engine if it was opened. */
   close(): Promise<void>;
 }
@@ -24,7 +27,12 @@ export function createTransactionIndex(options: {
   seed?: (annotations: AnnotationStore) => Promise<void>;
 }): TransactionIndex {
   let opening:
-    | Promise<{ engine: SqlEngine; store: TransactionIndexStore; annotations: AnnotationStore }>
+    | Promise<{
+        engine: SqlEngine;
+        store: TransactionIndexStore;
+        annotations: AnnotationStore;
+        alerts: AlertStore;
+      }>
     | undefined;
   const open = () => {
     opening ??= (async () => {
@@ -37,7 +45,12 @@ export function createTransactionIndex(options: {
         }
         const annotations = new AnnotationStore(engine);
         await options.seed?.(annotations);
-        return { engine, store: new TransactionIndexStore(engine), annotations };
+        return {
+          engine,
+          store: new TransactionIndexStore(engine),
+          annotations,
+          alerts: new AlertStore(engine),
+        };
       } catch (error) {
         await engine.close().catch(() => {});
         throw error;
@@ -51,6 +64,7 @@ export function createTransactionIndex(options: {
   return {
     store: async () => (await open()).store,
     annotations: async () => (await open()).annotations,
+    alerts: async () => (await open()).alerts,
     async close() {
       const current = opening;
       opening = undefined;

@@ -20,6 +20,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'merchantRule.delete': 'Remove merchant rule',
   'receipt.add': 'Attach receipt',
   'receipt.remove': 'Remove receipt',
+  'alertRule.create': 'Add alert rule',
+  'alertRule.update': 'Edit alert rule',
+  'alertRule.delete': 'Remove alert rule',
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */
@@ -38,6 +41,8 @@ export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'transaction.annotate': 'Edit transaction notes',
   'categories.change': 'Change chart of accounts',
   'merchantRules.change': 'Change merchant rules',
+  'alertRules.change': 'Change alert rules',
+  'alerts.markRead': 'Mark alerts read',
 };
 
 /** "Reveal card — denied": a refusal, named by what it refused. */

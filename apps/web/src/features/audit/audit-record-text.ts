@@ -46,6 +46,7 @@ const FIELDS = [
   field('tags', 'Tags', (tags) => (tags.length === 0 ? 'none' : quoted(tags.join(', ')))),
   field('reviewed', 'Review', (reviewed) => (reviewed ? 'reviewed' : 'not reviewed')),
   field('archived', 'Status', (archived) => (archived ? 'archived' : 'active')),
+  field('rule', 'Rule', quoted),
 ];
 
 function describeSnapshot(s: Snapshot | undefined): string {

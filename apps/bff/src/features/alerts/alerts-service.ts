@@ -1,0 +1,303 @@
+import type {
+  AlertRuleView,
+  InboxItem as InboxItemView,
+  InboxPage,
+  MarkRead,
+  MarkReadResult,
+} from '@card-console/shared/api/alerts';
+import { AppError } from '../../core/app-error';
+import type { Who } from '../../platform/sessions/who';
+import type { FeatureDeps } from '../feature-deps';
+import type { TransactionIndex } from '../transaction-index/transaction-index';
+import {
+  type AlertRule,
+  type AlertRuleInput,
+  type AlertRuleRefusal,
+  mayChangeRule,
+  maySaveRule,
+} from './alert-rules';
+import {
+  AlertRuleConflictError,
+  AlertRuleNotFoundError,
+  BadInboxCursorError,
+  type InboxItem,
+} from './alert-store';
+
+export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock'> {
+  transactionIndex: TransactionIndex;
+}
+
+/** What a refusal says to the person. */
+const refusals: Record<AlertRuleRefusal, string> = {
+  team_rules_are_for_admins: 'Only admins set team rules. Save it as your own rule instead.',
+  webhooks_are_for_admins:
+    'Only admins send alerts to a webhook. Choose the inbox or email instead.',
+  not_yours:
+    'This rule is not yours to change: people change their own rules, admins also the team’s.',
+};
+
+/** A rule as the API shows it: `team` for a rule nobody owns; who wrote it stays in the audit. */
+export function ruleView(rule: AlertRule): AlertRuleView {
+  const { ownerEmail, createdBy: _c, updatedBy: _u, ...rest } = rule;
+  return { ...rest, team: ownerEmail === null };
+}
+
+/** A rule in one line, for its audit records. */
+function ruleLine(rule: AlertRuleInput | AlertRule): string {
+  const parts: string[] = [rule.kind];
+  if ('amountCents' in rule) parts.push(`${rule.amountCents} cents`);
+  if ('sharePercent' in rule) parts.push(`${rule.sharePercent}%`);
+  if (rule.subAccountId !== undefined) parts.push(`sub account ${rule.subAccountId}`);
+  if (rule.cardId !== undefined) parts.push(`card ${rule.cardId}`);
+  const { inbox, email, webhookTargetId } = rule.channels;
+  const channels = [
+    ...(inbox ? ['inbox'] : []),
+    ...(email ? [rule.digest ? 'email (daily digest)' : 'email'] : []),
+    ...(webhookTargetId === null ? [] : [`webhook ${webhookTargetId}`]),
+  ];
+  parts.push(`to ${channels.join(', ')}`);
+  parts.push(rule.enabled ? 'on' : 'off');
+  const team = 'team' in rule ? rule.team : rule.ownerEmail === null;
+  parts.push(team ? 'team' : 'own');
+  return parts.join(' · ');
+}
+
+const snapshot = (rule: AlertRuleInput | AlertRule) => ({ name: rule.name, rule: ruleLine(rule) });
+
+/** An inbox item as the API shows it: the alert's display payload, flat, by kind. */
+export function inboxItemView(item: InboxItem): InboxItemView {
+  const p = item.payload;
+  const common = {
+    id: item.alertId,
+    ruleId: item.ruleId,
+    ruleName: p.ruleName,
+    raisedAt: item.raisedAt,
+    readAt: item.readAt,
+    subAccountId: p.subAccount.id,
+    ...(p.subAccount.name === undefined ? {} : { subAccountName: p.subAccount.name }),
+    ...(p.card
+      ? {
+          cardId: p.card.id,
+          ...(p.card.name === undefined ? {} : { cardName: p.card.name }),
+          ...(p.card.lastFour === undefined ? {} : { last4: p.card.lastFour }),
+        }
+      : {}),
+  };
+  switch (p.kind) {
+    case 'utilisation_above':
+      return {
+        ...common,
+        kind: p.kind,
+        sharePercent: p.sharePercent,
+        limitCents: p.limitCents,
+        spentCents: p.spentCents,
+        windowStart: p.window.fromDay,
+        windowEnd: p.window.toDay,
+        timeZone: p.window.timeZone,
+      };
+    case 'balance_below':
+      return {
+        ...common,
+        kind: p.kind,
+        thresholdCents: p.thresholdCents,
+        balanceCents: p.balanceCents,
+        day: p.day,
+      };
+    default: {
+      const t = p.transaction;
+      const transaction = {
+        transactionId: t.id,
+        transactionAt: t.at,
+        amountCents: t.amountCents,
+        status: t.status,
+        description: t.description,
+        ...(t.merchant === undefined ? {} : { merchant: t.merchant }),
+        ...(t.categoryCode === undefined ? {} : { categoryCode: t.categoryCode }),
+        ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason }),
+      };
+      if (p.kind === 'amount_above') {
+        return { ...common, ...transaction, kind: p.kind, thresholdCents: p.thresholdCents ?? 0 };
+      }
+      return { ...common, ...transaction, kind: p.kind };
+    }
+  }
+}
+
+const notFound = () => new AppError(404, 'not_found', 'There is no such alert rule.');
+
+/**
+ * Alert rules (each person's own and the team's) and each person's inbox. Every rule change,
+ * and every refused or failed one, is audited with the rule before → after; a change names the
+ * version it was made on, and a stale one is a 409 with the rule as it is. Only the inbox is
+ * delivered for now: email and webhook choices are kept for the delivery queue to come.
+ */
+export function createAlertsService(deps: AlertsDeps) {
+  const store = () => deps.transactionIndex.alerts();
+  const now = () => new Date(deps.clock.now());
+  const base = (who: Who, action: 'alertRule.create' | 'alertRule.update' | 'alertRule.delete') =>
+    ({
+      actor: who.actor.email,
+      role: who.actor.role,
+      action,
+      requestId: who.requestId,
+    }) as const;
+
+  /** A refusal of `refused`, audited (denied) with what was asked, then thrown as a 403. */
+  async function refuse(
+    who: Who,
+    action: Parameters<typeof base>[1],
+    refused: AlertRuleRefusal,
+    record: { target?: string; before?: AlertRule; after?: AlertRuleInput },
+  ): Promise<never> {
+    await deps.audit.append({
+      ...base(who, action),
+      ...(record.target === undefined ? {} : { target: record.target }),
+      outcome: 'denied',
+      ...(record.before ? { before: snapshot(record.before) } : {}),
+      ...(record.after ? { after: snapshot(record.after) } : {}),
+      detail: refused,
+    });
+    throw new AppError(403, 'forbidden', refusals[refused]);
+  }
+
+  /** The store's refusal of a change as the API's: 404, or 409 with the rule as it is. */
+  function translate(error: unknown): unknown {
+    if (error instanceof AlertRuleNotFoundError) return notFound();
+    if (error instanceof AlertRuleConflictError) {
+      return new AppError(
+        409,
+        'alert_rule_changed',
+        'This rule changed since you opened it. Review it as it is now and save again.',
+        { extensions: { current: ruleView(error.current) } },
+      );
+    }
+    return error;
+  }
+
+  return {
+    async rules(who: Who): Promise<AlertRuleView[]> {
+      return (await store()).rulesFor(who.actor.email).then((rules) => rules.map(ruleView));
+    },
+
+    async createRule(who: Who, input: AlertRuleInput): Promise<AlertRuleView> {
+      const refused = maySaveRule(who.actor, input);
+      if (refused) return refuse(who, 'alertRule.create', refused, { after: input });
+      const rule = await (await store()).createRule(input, who.actor.email, now());
+      await deps.audit.append({
+        ...base(who, 'alertRule.create'),
+        target: rule.id,
+        outcome: 'success',
+        after: snapshot(rule),
+      });
+      return ruleView(rule);
+    },
+
+    async updateRule(
+      who: Who,
+      id: string,
+      body: AlertRuleInput & { version: number },
+    ): Promise<AlertRuleView> {
+      const { version, ...input } = body;
+      const s = await store();
+      const existing = await s.rule(id);
+      if (!existing) throw notFound();
+      const refused = maySaveRule(who.actor, input, existing);
+      if (refused) {
+        return refuse(who, 'alertRule.update', refused, {
+          target: id,
+          before: existing,
+          after: input,
+        });
+      }
+      try {
+        const updated = await s.updateRule(id, version, input, who.actor.email, now());
+        await deps.audit.append({
+          ...base(who, 'alertRule.update'),
+          target: id,
+          outcome: 'success',
+          before: snapshot(existing),
+          after: snapshot(updated),
+        });
+        return ruleView(updated);
+      } catch (caught) {
+        const error = translate(caught);
+        const current = caught instanceof AlertRuleConflictError ? caught.current : existing;
+        await deps.audit.append({
+          ...base(who, 'alertRule.update'),
+          target: id,
+          outcome: 'failed',
+          before: snapshot(current),
+          after: snapshot(input),
+          detail: error instanceof AppError ? error.code : 'internal_error',
+        });
+        throw error;
+      }
+    },
+
+    async deleteRule(who: Who, id: string, version: number): Promise<undefined> {
+      const s = await store();
+      const existing = await s.rule(id);
+      if (!existing) throw notFound();
+      const refused = mayChangeRule(who.actor, existing);
+      if (refused)
+        return refuse(who, 'alertRule.delete', refused, { target: id, before: existing });
+      try {
+        await s.deleteRule(id, version);
+      } catch (caught) {
+        const error = translate(caught);
+        await deps.audit.append({
+          ...base(who, 'alertRule.delete'),
+          target: id,
+          outcome: 'failed',
+          before: snapshot(caught instanceof AlertRuleConflictError ? caught.current : existing),
+          detail: error instanceof AppError ? error.code : 'internal_error',
+        });
+        throw error;
+      }
+      await deps.audit.append({
+        ...base(who, 'alertRule.delete'),
+        target: id,
+        outcome: 'success',
+        before: snapshot(existing),
+      });
+      return undefined;
+    },
+
+    async inbox(
+      who: Who,
+      query: { unread?: '0' | '1'; cursor?: string; limit?: number },
+    ): Promise<InboxPage> {
+      try {
+        const page = await (await store()).inbox(who.actor.email, {
+          unreadOnly: query.unread === '1',
+          ...(query.limit === undefined ? {} : { limit: query.limit }),
+          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        });
+        return {
+          items: page.items.map(inboxItemView),
+          ...(page.next === undefined ? {} : { next: page.next }),
+        };
+      } catch (error) {
+        if (error instanceof BadInboxCursorError) {
+          throw new AppError(
+            400,
+            'invalid_query',
+            'cursor: not a position in your inbox; start again from the first page',
+          );
+        }
+        throw error;
+      }
+    },
+
+    async unreadCount(who: Who): Promise<{ unread: number }> {
+      return { unread: await (await store()).unreadCount(who.actor.email) };
+    },
+
+    /** Marks alerts read in the caller's own inbox only: another's alert ids change nothing. */
+    async markRead(who: Who, body: MarkRead): Promise<MarkReadResult> {
+      const s = await store();
+      const marked = await s.markRead(who.actor.email, 'all' in body ? 'all' : body.ids, now());
+      return { marked, unread: await s.unreadCount(who.actor.email) };
+    },
+  };
+}

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import qs from 'qs';
 import type { Clock } from './core/clock';
 import type { Config } from './env';
+import { raiseAlertsOnSync } from './features/alerts/alert-sync';
 import {
   type CardDirectory,
   createCardDirectory,
@@ -173,6 +174,13 @@ export function createApp(deps: AppDeps): Express {
     walkGate: createWalkGate(config.walkCaps),
   };
 
+  const transactionIndex =
+    deps.transactionIndex ??
+    createTransactionIndex({
+      open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+      logger,
+    });
+
   const apiDeps: ApiDeps = {
     ...featureDeps,
     mode: config.mode,
@@ -207,13 +215,16 @@ export function createApp(deps: AppDeps): Express {
     dayAggregates:
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
-    transactionIndex:
-      deps.transactionIndex ??
-      createTransactionIndex({
-        open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
-        logger,
-      }),
+    transactionIndex,
     indexRefreshMs: config.insightsRefreshMs,
+    // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
+    indexRowsWritten: raiseAlertsOnSync({
+      transactionIndex,
+      cardDirectory: featureDeps.cardDirectory,
+      clock,
+      logger,
+      teamRecipients: () => deps.users.emails(),
+    }),
   };
 
   const app = express();

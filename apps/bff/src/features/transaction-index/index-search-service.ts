@@ -58,6 +58,7 @@ import {
   daysToWalk,
   INDEX_HISTORY_DAYS,
   INDEX_SETTLING_DAYS,
+  type IndexRowsWritten,
   type IndexSyncProgress,
   indexJobKey,
   utcDay,
@@ -80,6 +81,8 @@ export interface IndexSearchDeps extends FeatureDeps {
   transactionIndex: TransactionIndex;
   /** How old the open days' sync may be before a read starts another (the Overview's rule). */
   indexRefreshMs: number;
+  /** Given each synced range's rows once written (the alerts, wired by the app); none in tests. */
+  indexRowsWritten?: IndexRowsWritten | undefined;
 }
 
 export interface IndexSearchInput {
@@ -186,7 +189,14 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   ): Promise<IndexFreshness> {
     const age = refresh ? Math.min(MIN_REFRESH_MS, deps.indexRefreshMs) : deps.indexRefreshMs;
     const store = await deps.transactionIndex.store();
-    const sync = createIndexSync({ upstream, store, jobs, clock, logger });
+    const sync = createIndexSync({
+      upstream,
+      store,
+      jobs,
+      clock,
+      logger,
+      rowsWritten: deps.indexRowsWritten,
+    });
     const now = clock.now();
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
     let updatedAt: number | undefined = Number.POSITIVE_INFINITY;

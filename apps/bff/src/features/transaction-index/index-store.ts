@@ -830,6 +830,30 @@ export class TransactionIndexStore {
     return out;
   }
 
+  /**
+   * The merchant categories each of `cardIds` has a row of, leaving out the rows `exceptIds`
+   * (those a sync just wrote: what the card had before them, for the new-category alert).
+   */
+  async cardCategories(
+    cardIds: readonly string[],
+    exceptIds: readonly string[],
+  ): Promise<Map<string, Set<string>>> {
+    const out = new Map<string, Set<string>>();
+    if (cardIds.length === 0) return out;
+    const rows = await this.engine.query<{ card_id: string; category_code: string }>(
+      `SELECT DISTINCT card_id, category_code FROM index_transaction
+        WHERE card_id = ANY($1::text[]) AND category_code IS NOT NULL
+          AND NOT (id = ANY($2::text[]))`,
+      [cardIds.map(storable), exceptIds.map(storable)],
+    );
+    for (const row of rows) {
+      const known = out.get(row.card_id) ?? new Set<string>();
+      known.add(row.category_code);
+      out.set(row.card_id, known);
+    }
+    return out;
+  }
+
   /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
   async pendingDays(subAccountId: string): Promise<Set<string>> {
     const rows = await this.engine.query<{ day: string }>(

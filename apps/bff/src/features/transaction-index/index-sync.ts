@@ -108,12 +108,23 @@ export interface IndexSyncProgress {
   rows: number;
 }
 
+/**
+ * Told of each walked range's rows once they are in the index (the alerts evaluate them). Its
+ * failure is logged and never fails the sync: the rows are written either way.
+ */
+export type IndexRowsWritten = (written: {
+  subAccountId: string;
+  rows: readonly Omit<IndexedTransaction, 'subAccountId'>[];
+  store: TransactionIndexStore;
+}) => Promise<void>;
+
 export interface IndexSyncDeps {
   upstream: UpstreamClient;
   store: TransactionIndexStore;
   jobs: JobRunner;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn'>;
+  rowsWritten?: IndexRowsWritten | undefined;
 }
 
 /**
@@ -121,7 +132,8 @@ export interface IndexSyncDeps {
  * page counts against `budget`; aborting `signal` stops the walk.
  */
 export async function walkIndexDays(
-  deps: Pick<IndexSyncDeps, 'upstream' | 'store' | 'clock'>,
+  deps: Pick<IndexSyncDeps, 'upstream' | 'store' | 'clock'> &
+    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger'>>,
   ctx: CallContext,
   subAccountId: string,
   days: readonly string[],
@@ -162,6 +174,20 @@ export async function walkIndexDays(
         async done() {
           const walked = [...byDay].map(([day, rows]) => ({ day, rows }));
           await deps.store.replaceDays(subAccountId, walked, deps.clock.now());
+          if (deps.rowsWritten) {
+            try {
+              await deps.rowsWritten({
+                subAccountId,
+                rows: walked.flatMap((d) => d.rows),
+                store: deps.store,
+              });
+            } catch (error) {
+              deps.logger?.warn(
+                { err: error, subAccountId },
+                'alerts not evaluated for rows the index sync wrote',
+              );
+            }
+          }
           if (walk.progress) {
             walk.progress.daysDone += walked.length;
             walk.progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);

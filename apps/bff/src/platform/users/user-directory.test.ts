@@ -96,6 +96,13 @@ describe('a disabled, removed or re-roled person', () => {
     expect(users.allowsSession({ email: 'pat@example.com', role: 'admin' })).toBe(false);
     expect(users.counts()).toEqual({ users: 0, disabled: 0 });
   });
+
+  it('is not among the emails a team alert goes to', async () => {
+    const users = await directory();
+    expect(users.emails()).toEqual(['pat@example.com']);
+    users.replaceUsers([]);
+    expect(users.emails()).toEqual([]);
+  });
 });
 
 describe('reading a users file', () => {

@@ -115,6 +115,11 @@ export class UserDirectory {
     return undefined;
   }
 
+  /** Everyone who may sign in (not disabled), by email: who a team alert goes to. */
+  emails(): string[] {
+    return [...this.byEmail.values()].filter((u) => !u.disabled).map((u) => u.email);
+  }
+
   find(email: string): User | undefined {
     return this.byEmail.get(email.toLowerCase());
   }

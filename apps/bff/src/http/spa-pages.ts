@@ -11,6 +11,7 @@ export const spaPages = [
   '/no-access',
   '/audit',
   '/accounting-categories',
+  '/alerts',
   '/security',
   '/overview',
   '/sub-accounts',

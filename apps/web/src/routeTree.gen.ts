@@ -14,6 +14,7 @@ import { Route as NoAccessRouteImport } from './routes/no-access';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as AppIndexRouteImport } from './routes/_app/index';
 import { Route as AppAccountingCategoriesRouteImport } from './routes/_app/accounting-categories';
+import { Route as AppAlertsRouteImport } from './routes/_app/alerts';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
 import { Route as AppOverviewRouteImport } from './routes/_app/overview';
 import { Route as AppSecurityRouteImport } from './routes/_app/security';
@@ -45,6 +46,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppAccountingCategoriesRoute = AppAccountingCategoriesRouteImport.update({
   id: '/accounting-categories',
   path: '/accounting-categories',
+  getParentRoute: () => AppRoute,
+} as any);
+const AppAlertsRoute = AppAlertsRouteImport.update({
+  id: '/alerts',
+  path: '/alerts',
   getParentRoute: () => AppRoute,
 } as any);
 const AppAuditRoute = AppAuditRouteImport.update({
@@ -94,6 +100,7 @@ export interface FileRoutesByFullPath {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/accounting-categories': typeof AppAccountingCategoriesRoute;
+  '/alerts': typeof AppAlertsRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
@@ -107,6 +114,7 @@ export interface FileRoutesByTo {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/accounting-categories': typeof AppAccountingCategoriesRoute;
+  '/alerts': typeof AppAlertsRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/security': typeof AppSecurityRoute;
@@ -123,6 +131,7 @@ export interface FileRoutesById {
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/_app/accounting-categories': typeof AppAccountingCategoriesRoute;
+  '/_app/alerts': typeof AppAlertsRoute;
   '/_app/audit': typeof AppAuditRoute;
   '/_app/overview': typeof AppOverviewRoute;
   '/_app/security': typeof AppSecurityRoute;
@@ -140,6 +149,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/accounting-categories'
+    | '/alerts'
     | '/audit'
     | '/overview'
     | '/security'
@@ -153,6 +163,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/accounting-categories'
+    | '/alerts'
     | '/audit'
     | '/overview'
     | '/security'
@@ -168,6 +179,7 @@ export interface FileRouteTypes {
     | '/no-access'
     | '/sign-in'
     | '/_app/accounting-categories'
+    | '/_app/alerts'
     | '/_app/audit'
     | '/_app/overview'
     | '/_app/security'
@@ -220,6 +232,13 @@ declare module '@tanstack/react-router' {
       path: '/accounting-categories';
       fullPath: '/accounting-categories';
       preLoaderRoute: typeof AppAccountingCategoriesRouteImport;
+      parentRoute: typeof AppRoute;
+    };
+    '/_app/alerts': {
+      id: '/_app/alerts';
+      path: '/alerts';
+      fullPath: '/alerts';
+      preLoaderRoute: typeof AppAlertsRouteImport;
       parentRoute: typeof AppRoute;
     };
     '/_app/audit': {
@@ -283,6 +302,7 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppAccountingCategoriesRoute: typeof AppAccountingCategoriesRoute;
+  AppAlertsRoute: typeof AppAlertsRoute;
   AppAuditRoute: typeof AppAuditRoute;
   AppOverviewRoute: typeof AppOverviewRoute;
   AppSecurityRoute: typeof AppSecurityRoute;
@@ -296,6 +316,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAccountingCategoriesRoute: AppAccountingCategoriesRoute,
+  AppAlertsRoute: AppAlertsRoute,
   AppAuditRoute: AppAuditRoute,
   AppOverviewRoute: AppOverviewRoute,
   AppSecurityRoute: AppSecurityRoute,

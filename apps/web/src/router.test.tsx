@@ -47,17 +47,22 @@ describe('the router, started before React renders', () => {
 
     // Rendering takes over that load: the rows come from it, nothing is asked for again. What
     // the screen adds once shown (the chart of accounts for the notes' codes, the month close's
-    // counts) comes after.
+    // counts, the alerts bell's unread count) comes after.
     renderApp();
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
     expect(router.state.location.search).toEqual({});
-    await waitFor(() => expect(reads()).toHaveLength(6));
+    await waitFor(() => expect(reads()).toHaveLength(7));
     expect(
       reads()
         .slice(3)
         .map((r) => r.split('?')[0])
         .sort(),
-    ).toEqual(['/api/accounting-categories', '/api/index/attention', '/api/index/attention']);
+    ).toEqual([
+      '/api/accounting-categories',
+      '/api/alerts/inbox/unread-count',
+      '/api/index/attention',
+      '/api/index/attention',
+    ]);
   });
 
   it('reads any list the address names, filters and all, as the screen will ask for it', async () => {

@@ -3,7 +3,7 @@ import { ApiError } from './api-error';
 import { retryAfterSeconds } from './retry-after';
 
 export interface ApiRequestOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Query parameters; undefined values are left out, a list repeats its key. */
   query?: ApiQuery;
   /** Sent as JSON, as it is (a string) when `contentType` names its type, or a file's bytes. */

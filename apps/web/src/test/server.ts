@@ -21,9 +21,10 @@ type ReceiptList = { items: Receipt[] };
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes, its receipts and the chart of accounts: by default
  * it has none and the chart is empty, as are its merchant rules. The navigation asks what the
- * month close still needs: nothing, by default.
+ * month close still needs: nothing, by default; the alerts bell, how many are unread: none.
  */
 export const server = setupServer(
+  http.get('/api/alerts/inbox/unread-count', () => HttpResponse.json({ unread: 0 })),
   http.get('/api/index/attention', () => HttpResponse.json(quietAttention())),
   http.get('/api/merchant-rules', () => HttpResponse.json({ items: [] })),
   http.get('/api/transactions/:id/annotation', ({ params }) =>

@@ -11,6 +11,10 @@ import { useSessionPoll } from './use-session-poll';
 // Its code comes after the first screen's, not in the first download; a chunk that cannot load
 // leaves the count out rather than failing the screen.
 const AttentionLink = lazy(() => import('./attention-link').catch(() => ({ default: () => null })));
+// The alerts bell, likewise: after the first screen, and nothing when its chunk cannot load.
+const AlertsBell = lazy(() =>
+  import('../../alerts/components/alerts-bell').catch(() => ({ default: () => null })),
+);
 
 /** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
 export function AppShell({ session }: { session: SessionResponse }) {
@@ -55,7 +59,7 @@ export function AppShell({ session }: { session: SessionResponse }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      {/* On a phone the bar holds the name, the attention count and a menu button; the menu
+      {/* On a phone the bar holds the name, the attention count, the bell and a menu button; the menu
           opens the navigation, who is signed in and Sign out. Wider, everything is in view. */}
       <header className={menuOpen ? 'topbar menu-open' : 'topbar'}>
         <span className="brand">Card Console</span>
@@ -116,6 +120,9 @@ export function AppShell({ session }: { session: SessionResponse }) {
             ) : null}
           </ul>
         </nav>
+        <Suspense fallback={null}>
+          <AlertsBell />
+        </Suspense>
         <div className="user" id="user-menu">
           <span className="user-email" title={session.email}>
             {session.email}

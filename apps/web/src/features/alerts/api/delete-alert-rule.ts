@@ -1,0 +1,18 @@
+import { ALERTS_API } from '@card-console/shared/api/alerts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { alertRulesQueryOptions } from './get-alert-rules';
+
+export async function deleteAlertRule({ id, version }: { id: string; version: number }) {
+  await apiRequest(ALERTS_API.rule(id), { method: 'DELETE', query: { version } });
+}
+
+/** Deletes a rule as it was at `version`; the alerts it raised stay in the inboxes. */
+export function useDeleteAlertRule() {
+  const queryClient = useQueryClient();
+  const { queryKey } = alertRulesQueryOptions();
+  return useMutation({
+    mutationFn: deleteAlertRule,
+    onSettled: () => queryClient.invalidateQueries({ queryKey }),
+  });
+}

@@ -1,0 +1,23 @@
+import type { MarkRead, MarkReadResult, UnreadCount } from '@card-console/shared/api/alerts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api-client';
+import { inboxQueryOptions } from './get-inbox';
+import { unreadCountQueryOptions } from './get-unread-count';
+
+export function markRead(body: MarkRead) {
+  return apiJson<MarkReadResult>('/api/alerts/inbox/read', { method: 'POST', body });
+}
+
+/** Marks these alerts (or all) read; the bell takes the count the answer carries. */
+export function useMarkRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: markRead,
+    onSuccess: (result) => {
+      queryClient.setQueryData<UnreadCount>(unreadCountQueryOptions().queryKey, {
+        unread: result.unread,
+      });
+      return queryClient.invalidateQueries({ queryKey: inboxQueryOptions().queryKey });
+    },
+  });
+}

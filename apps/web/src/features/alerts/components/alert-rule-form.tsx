@@ -1,0 +1,272 @@
+import {
+  type AlertRuleKind,
+  type AlertRuleView,
+  alertRuleKinds,
+} from '@card-console/shared/api/alerts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Field } from '../../../components/field';
+import { FormFooter } from '../../../components/form-footer';
+import { apiProblem, isApiError } from '../../../lib/api-error';
+import { maskedLast4 } from '../../../lib/format';
+import { useCardChoices } from '../../cards/api/use-card-choices';
+import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
+import { useSaveAlertRule } from '../api/save-alert-rule';
+import {
+  emptyRuleForm,
+  formToInput,
+  kindLabels,
+  type RuleFormErrors,
+  type RuleFormValues,
+  ruleDescription,
+  ruleToForm,
+  takesAmount,
+} from '../rule-form';
+
+interface AlertRuleFormProps {
+  /** The rule being changed; none for a new one. */
+  rule?: AlertRuleView | undefined;
+  isAdmin: boolean;
+  onDone: () => void;
+}
+
+/** Creates or changes a rule; a change made meanwhile (409) shows the rule as it is now. */
+export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
+  const [values, setValues] = useState<RuleFormValues>(rule ? ruleToForm(rule) : emptyRuleForm);
+  const [version, setVersion] = useState(rule?.version);
+  const [errors, setErrors] = useState<RuleFormErrors>({});
+  const save = useSaveAlertRule();
+  const subAccounts = useQuery(subAccountsQueryOptions());
+  const cards = useCardChoices(values.cardId || undefined);
+  const conflict = apiProblem(save.error, 'alert_rule_changed')?.current;
+  const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const checked = formToInput(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    const done = { onSuccess: onDone };
+    if (rule && version !== undefined)
+      save.mutate({ id: rule.id, input: { ...checked.input, version } }, done);
+    else save.mutate({ input: checked.input }, done);
+  };
+  const reload = (current: AlertRuleView) => {
+    setValues(ruleToForm(current));
+    setVersion(current.version);
+    setErrors({});
+    save.reset();
+  };
+
+  const kindOptions = alertRuleKinds;
+  return (
+    <form className="panel alert-rule-form" onSubmit={onSubmit} noValidate>
+      <h2>{rule ? `Edit “${rule.name}”` : 'New alert rule'}</h2>
+      <Field label="Name" error={errors.name}>
+        {(control) => (
+          <input
+            {...control}
+            value={values.name}
+            maxLength={100}
+            onChange={(e) => set('name', e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Alert me when" error={errors.kind}>
+        {(control) => (
+          <select
+            {...control}
+            value={values.kind}
+            onChange={(e) => set('kind', e.target.value as AlertRuleKind)}
+          >
+            {kindOptions.map((kind) => (
+              <option key={kind} value={kind}>
+                {kindLabels[kind]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {takesAmount(values.kind) ? (
+        <Field
+          label={values.kind === 'amount_above' ? 'Amount over (USD)' : 'Balance under (USD)'}
+          error={errors.amount}
+          className="money-field"
+        >
+          {(control) => (
+            <span className="money-input">
+              <span className="money-prefix" aria-hidden="true">
+                $
+              </span>
+              <input
+                {...control}
+                value={values.amount}
+                inputMode="decimal"
+                onChange={(e) => set('amount', e.target.value)}
+              />
+            </span>
+          )}
+        </Field>
+      ) : null}
+      {values.kind === 'utilisation_above' ? (
+        <Field
+          label="Share of the card's limit (%)"
+          hint="A whole number from 1 to 100"
+          error={errors.share}
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={values.share}
+              inputMode="numeric"
+              className="share-input"
+              onChange={(e) => set('share', e.target.value)}
+            />
+          )}
+        </Field>
+      ) : null}
+      <Field label="Sub account" error={errors.subAccountId}>
+        {(control) => (
+          <select
+            {...control}
+            value={values.subAccountId}
+            onChange={(e) => set('subAccountId', e.target.value)}
+          >
+            <option value="">All sub accounts</option>
+            {values.subAccountId && !subAccounts.data?.some((s) => s.id === values.subAccountId) ? (
+              <option value={values.subAccountId}>{values.subAccountId}</option>
+            ) : null}
+            {subAccounts.data?.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {values.kind !== 'balance_below' ? (
+        <Field label="Card" error={errors.cardId}>
+          {(control) => (
+            <select
+              {...control}
+              value={values.cardId}
+              onChange={(e) => set('cardId', e.target.value)}
+              onFocus={cards.load}
+              onPointerDown={cards.load}
+              aria-busy={cards.state === 'loading'}
+            >
+              <option value="">All cards</option>
+              {values.cardId && !cards.cards.some((c) => c.id === values.cardId) ? (
+                <option value={values.cardId}>{values.cardId}</option>
+              ) : null}
+              {cards.cards.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} ({maskedLast4(c.last4)})
+                </option>
+              ))}
+              {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
+              {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      <fieldset
+        className="rule-channels"
+        aria-describedby={errors.channels ? 'rule-channels-error' : undefined}
+      >
+        <legend>Tell me by</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.inbox}
+            onChange={(e) => set('inbox', e.target.checked)}
+          />
+          In-app inbox (the bell)
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.email}
+            onChange={(e) => set('email', e.target.checked)}
+          />
+          Email
+        </label>
+        <small className="muted">Email delivery is coming: saved but not yet sent.</small>
+        {values.webhookTargetId ? (
+          <small className="muted">This rule also posts to a webhook (kept as it is).</small>
+        ) : null}
+        {errors.channels ? (
+          <small id="rule-channels-error" className="field-error">
+            {errors.channels}
+          </small>
+        ) : null}
+      </fieldset>
+      <div className="rule-checks">
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.digest}
+            aria-invalid={errors.digest ? true : undefined}
+            aria-describedby={errors.digest ? 'rule-digest-error' : undefined}
+            onChange={(e) => set('digest', e.target.checked)}
+          />
+          Daily email digest instead of one email each
+        </label>
+        {errors.digest ? (
+          <small id="rule-digest-error" className="field-error">
+            {errors.digest}
+          </small>
+        ) : null}
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.enabled}
+            onChange={(e) => set('enabled', e.target.checked)}
+          />
+          Enabled
+        </label>
+        {isAdmin ? (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={values.team}
+              disabled={rule !== undefined}
+              onChange={(e) => set('team', e.target.checked)}
+            />
+            Team rule (for everyone)
+          </label>
+        ) : null}
+      </div>
+      {conflict ? (
+        <div className="notice warn" role="alert">
+          <p>
+            Someone changed this rule while you were editing it. It is now:{' '}
+            <strong>{conflict.name}</strong> — {ruleDescription(conflict)}
+            {conflict.enabled ? '' : ' (disabled)'}.
+          </p>
+          <button type="button" onClick={() => reload(conflict)}>
+            Reload the rule
+          </button>
+        </div>
+      ) : null}
+      <FormFooter
+        error={
+          save.isError && !conflict
+            ? isApiError(save.error)
+              ? save.error.message
+              : 'The rule could not be saved.'
+            : undefined
+        }
+        onCancel={onDone}
+      >
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : rule ? 'Save changes' : 'Create rule'}
+        </button>
+      </FormFooter>
+    </form>
+  );
+}

@@ -1,0 +1,148 @@
+import type { AlertRuleView } from '@card-console/shared/api/alerts';
+import { useState } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { FormFooter } from '../../../components/form-footer';
+import { useDocumentTitle } from '../../../components/use-document-title';
+import { apiProblem, isApiError } from '../../../lib/api-error';
+import { useDeleteAlertRule } from '../api/delete-alert-rule';
+import { ruleDescription } from '../rule-form';
+import { AlertRuleForm } from './alert-rule-form';
+
+/**
+ * The caller's alert rules and the team's: what raises an alert in their inbox (the bell).
+ * Anyone keeps their own rules; only admins make or change team rules (others read them).
+ */
+export function AlertRulesScreen({ rules, isAdmin }: { rules: AlertRuleView[]; isAdmin: boolean }) {
+  useDocumentTitle('Alert rules');
+  // 'new', a rule's id, or nothing.
+  const [editing, setEditing] = useState<string>();
+  const [deleting, setDeleting] = useState<AlertRuleView>();
+  const mine = rules.filter((r) => !r.team);
+  const team = rules.filter((r) => r.team);
+  const editingRule = rules.find((r) => r.id === editing);
+
+  return (
+    <section aria-labelledby="alert-rules-title" className="alert-rules">
+      <div className="screen-header">
+        <h1 id="alert-rules-title">Alert rules</h1>
+        {editing === undefined ? (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New rule
+          </button>
+        ) : null}
+      </div>
+      <p className="muted">
+        A rule raises an alert in your inbox (the bell at the top) when what it watches happens.
+        Webhooks are set up by admins through the API for now.
+      </p>
+      {editing !== undefined ? (
+        <AlertRuleForm
+          key={editing}
+          rule={editingRule}
+          isAdmin={isAdmin}
+          onDone={() => setEditing(undefined)}
+        />
+      ) : null}
+      <RuleList
+        title="Your rules"
+        empty="You have no alert rules yet."
+        rules={mine}
+        canChange
+        onEdit={setEditing}
+        onDelete={setDeleting}
+      />
+      <RuleList
+        title="Team rules"
+        empty="There are no team rules."
+        note={isAdmin ? undefined : 'Team rules are kept by admins: you receive their alerts.'}
+        rules={team}
+        canChange={isAdmin}
+        onEdit={setEditing}
+        onDelete={setDeleting}
+      />
+      {deleting ? <DeleteRule rule={deleting} onClose={() => setDeleting(undefined)} /> : null}
+    </section>
+  );
+}
+
+interface RuleListProps {
+  title: string;
+  empty: string;
+  note?: string | undefined;
+  rules: AlertRuleView[];
+  canChange: boolean;
+  onEdit: (id: string) => void;
+  onDelete: (rule: AlertRuleView) => void;
+}
+
+function RuleList({ title, empty, note, rules, canChange, onEdit, onDelete }: RuleListProps) {
+  return (
+    <section className="panel" aria-label={title}>
+      <h2>{title}</h2>
+      {note ? <p className="muted">{note}</p> : null}
+      {rules.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul className="rule-list">
+          {rules.map((rule) => (
+            <li key={rule.id} className="rule-item">
+              <div className="rule-text">
+                <strong className="rule-name">{rule.name}</strong>
+                {rule.team ? <span className="rule-tag">Team</span> : null}
+                {rule.enabled ? null : <span className="rule-tag off">Off</span>}
+                <span className="muted rule-what">{ruleDescription(rule)}</span>
+              </div>
+              {canChange ? (
+                <div className="rule-actions">
+                  <button
+                    type="button"
+                    aria-label={`Edit ${rule.name}`}
+                    onClick={() => onEdit(rule.id)}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Delete ${rule.name}`}
+                    onClick={() => onDelete(rule)}
+                  >
+                    Delete
+                  </button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function DeleteRule({ rule, onClose }: { rule: AlertRuleView; onClose: () => void }) {
+  const remove = useDeleteAlertRule();
+  const conflict = apiProblem(remove.error, 'alert_rule_changed')?.current;
+  const error = conflict
+    ? `Someone changed this rule meanwhile: it is now “${conflict.name}” (${ruleDescription(conflict)}). Close and look again before deleting.`
+    : remove.isError
+      ? isApiError(remove.error)
+        ? remove.error.message
+        : 'The rule could not be deleted.'
+      : undefined;
+  return (
+    <Dialog title={`Delete “${rule.name}”?`} onClose={onClose}>
+      <p>Its alerts already in inboxes stay; no new ones are raised.</p>
+      <FormFooter error={error} onCancel={onClose}>
+        <button
+          type="button"
+          className="primary"
+          disabled={remove.isPending || conflict !== undefined}
+          onClick={() =>
+            remove.mutate({ id: rule.id, version: rule.version }, { onSuccess: onClose })
+          }
+        >
+          Delete rule
+        </button>
+      </FormFooter>
+    </Dialog>
+  );
+}

@@ -1,0 +1,160 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { financeSession, subAccounts } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, requestsTo, server } from '../../../test/server';
+import { inboxOfEachKind, serveInbox, serveUnread } from '../test/alert-fixtures';
+
+const NOW = Date.parse('2026-03-15T15:05:00Z');
+
+beforeEach(() => {
+  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+
+const bell = (name: string | RegExp) => screen.findByRole('button', { name });
+
+describe('the bell in the top bar', () => {
+  it('says how many alerts are unread, in its name and its badge, asked as a background poll', async () => {
+    serveUnread(3);
+    renderApp('/sub-accounts', { session: financeSession() });
+    const button = await bell('Alerts, 3 unread');
+    expect(button).toHaveTextContent('3');
+    const [asked] = requestsTo('/api/alerts/inbox/unread-count');
+    expect(asked?.headers.get('X-Background')).toBe('1');
+  });
+
+  it('shows 99+ above 99, in its name too (what is seen is said); its title has the whole number', async () => {
+    serveUnread(1_234);
+    renderApp('/sub-accounts', { session: financeSession() });
+    const button = await bell('Alerts, 99+ unread');
+    expect(button).toHaveTextContent('99+');
+    expect(button).toHaveAttribute('title', 'Alerts, 1,234 unread');
+    expect(button).not.toHaveTextContent('1,234');
+  });
+
+  it('has no badge when nothing is unread', async () => {
+    serveUnread(0);
+    renderApp('/sub-accounts', { session: financeSession() });
+    const button = await bell('Alerts');
+    expect(button.textContent).toBe('');
+  });
+});
+
+describe('the inbox', () => {
+  it('lists each kind of alert in one line, newest first, unread marked, linking to what it is about', async () => {
+    serveUnread(4);
+    serveInbox([inboxOfEachKind]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 4 unread'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    const list = await within(dialog).findByRole('list', { name: 'Alerts, newest first' });
+    const links = within(list).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual([
+      'Unread: Declined · Blue Taxi $12.40 · Card paused5 minutes ago',
+      'Over $500 · Oak Suites $812.005 minutes ago',
+      'Unread: Card ••••4242 at 85% of its limit ($850.00 of $1,000.00)5 minutes ago',
+      'Unread: New category for card Travel ••••4242: Taxicabs5 minutes ago',
+      'Unread: Operations balance under $1,000.005 minutes ago',
+    ]);
+    expect(links.map((l) => new URL(l.getAttribute('href') ?? '', 'http://x').pathname)).toEqual([
+      '/transactions/tx_1',
+      '/transactions/tx_2',
+      '/cards/card_1',
+      '/transactions/tx_4',
+      '/sub-accounts',
+    ]);
+    expect(within(dialog).getByRole('link', { name: 'Alert rules' })).toHaveAttribute(
+      'href',
+      '/alerts',
+    );
+  });
+
+  it('Mark all read tells the BFF and the badge takes the count it answers', async () => {
+    serveUnread(4);
+    serveInbox([inboxOfEachKind]);
+    server.use(
+      http.post('/api/alerts/inbox/read', () => HttpResponse.json({ marked: 4, unread: 0 })),
+    );
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 4 unread'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    await within(dialog).findByRole('list');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(requestsTo('/api/alerts/inbox/read', 'POST')).toHaveLength(1));
+    const [sent] = requestsTo('/api/alerts/inbox/read', 'POST');
+    expect(await sent?.json()).toEqual({ all: true });
+    expect(await bell('Alerts')).toHaveTextContent('');
+  });
+
+  it('opening an unread alert marks it read and closes the inbox', async () => {
+    serveUnread(4);
+    serveInbox([inboxOfEachKind]);
+    server.use(
+      http.post('/api/alerts/inbox/read', () => HttpResponse.json({ marked: 1, unread: 3 })),
+      http.get('/api/transactions/:id', () => apiError(404, 'not_found', 'No such transaction')),
+    );
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 4 unread'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    await user.click(await within(dialog).findByRole('link', { name: /Blue Taxi/ }));
+    await waitFor(() => expect(requestsTo('/api/alerts/inbox/read', 'POST')).toHaveLength(1));
+    expect(await requestsTo('/api/alerts/inbox/read', 'POST')[0]?.json()).toEqual({
+      ids: ['al_1'],
+    });
+    expect(screen.queryByRole('dialog', { name: 'Alerts' })).toBeNull();
+    expect(await bell('Alerts, 3 unread')).toBeInTheDocument();
+  });
+
+  it('Load more asks for the next page by its cursor and adds it', async () => {
+    serveUnread(1);
+    serveInbox([inboxOfEachKind.slice(0, 2), inboxOfEachKind.slice(2)]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 1 unread'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    const list = await within(dialog).findByRole('list');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    await user.click(within(dialog).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(5));
+    const cursors = requestsTo('/api/alerts/inbox').map((r) =>
+      new URL(r.url).searchParams.get('cursor'),
+    );
+    expect(cursors).toEqual([null, 'page1']);
+    expect(within(dialog).queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+
+  it('says when there are no alerts; Escape closes it and gives focus back to the bell', async () => {
+    serveUnread(0);
+    serveInbox([[]]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    const button = await bell('Alerts');
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    expect(await within(dialog).findByText(/No alerts yet/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Mark all read' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('a failed inbox says so with a Retry that loads it', async () => {
+    serveUnread(1);
+    server.use(
+      http.get('/api/alerts/inbox', () => apiError(500, 'internal_error', 'Inbox unavailable'), {
+        once: true,
+      }),
+    );
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 1 unread'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    expect(await within(dialog).findByText('Inbox unavailable')).toBeInTheDocument();
+    serveInbox([inboxOfEachKind.slice(0, 1)]);
+    await user.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    expect(await within(dialog).findByRole('link', { name: /Blue Taxi/ })).toBeInTheDocument();
+  });
+});

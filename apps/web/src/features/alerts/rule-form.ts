@@ -1,0 +1,164 @@
+import {
+  type AlertRuleInput,
+  type AlertRuleKind,
+  type AlertRuleView,
+  alertRuleInputSchema,
+  MAX_ALERT_CENTS,
+} from '@card-console/shared/api/alerts';
+import { formatCents, parseDollarsToCents } from '@card-console/shared/money';
+
+/** What the rule form holds: text as typed, choices as chosen. */
+export interface RuleFormValues {
+  kind: AlertRuleKind;
+  name: string;
+  /** Dollars as typed (amount above, balance below). */
+  amount: string;
+  /** Whole percent as typed (utilisation above). */
+  share: string;
+  subAccountId: string;
+  cardId: string;
+  inbox: boolean;
+  email: boolean;
+  /** Kept as it was: this screen offers no webhook targets yet. */
+  webhookTargetId: string | null;
+  digest: boolean;
+  enabled: boolean;
+  team: boolean;
+}
+
+export type RuleFormField =
+  | 'kind'
+  | 'name'
+  | 'amount'
+  | 'share'
+  | 'subAccountId'
+  | 'cardId'
+  | 'channels'
+  | 'digest'
+  | 'team';
+export type RuleFormErrors = Partial<Record<RuleFormField, string>>;
+
+export const kindLabels: Record<AlertRuleKind, string> = {
+  declined: 'A charge is declined',
+  amount_above: 'A charge is over an amount',
+  utilisation_above: 'A card reaches a share of its limit',
+  balance_below: 'A sub account balance falls under an amount',
+  new_category: 'A card is used in a new merchant category',
+};
+
+export const takesAmount = (kind: AlertRuleKind) =>
+  kind === 'amount_above' || kind === 'balance_below';
+
+export const emptyRuleForm: RuleFormValues = {
+  kind: 'declined',
+  name: '',
+  amount: '',
+  share: '',
+  subAccountId: '',
+  cardId: '',
+  inbox: true,
+  email: false,
+  webhookTargetId: null,
+  digest: false,
+  enabled: true,
+  team: false,
+};
+
+/** A saved rule as the form shows it (its amount in dollars). */
+export function ruleToForm(rule: AlertRuleView): RuleFormValues {
+  return {
+    kind: rule.kind,
+    name: rule.name,
+    amount: rule.amountCents === undefined ? '' : formatCents(rule.amountCents).replace('$', ''),
+    share: rule.sharePercent === undefined ? '' : String(rule.sharePercent),
+    subAccountId: rule.subAccountId ?? '',
+    cardId: rule.cardId ?? '',
+    inbox: rule.channels.inbox,
+    email: rule.channels.email,
+    webhookTargetId: rule.channels.webhookTargetId,
+    digest: rule.digest,
+    enabled: rule.enabled,
+    team: rule.team,
+  };
+}
+
+const fieldOf: Record<string, RuleFormField> = {
+  kind: 'kind',
+  name: 'name',
+  amountCents: 'amount',
+  sharePercent: 'share',
+  subAccountId: 'subAccountId',
+  cardId: 'cardId',
+  channels: 'channels',
+  digest: 'digest',
+  team: 'team',
+};
+
+/**
+ * The form as the API's rule input, checked with the shared schema (the same messages the BFF
+ * sends); the amount is dollars turned into whole cents. Either the input or the errors by field.
+ */
+export function formToInput(
+  values: RuleFormValues,
+): { ok: true; input: AlertRuleInput } | { ok: false; errors: RuleFormErrors } {
+  const errors: RuleFormErrors = {};
+  let amountCents: number | undefined;
+  if (takesAmount(values.kind)) {
+    const parsed = parseDollarsToCents(values.amount, { maxCents: MAX_ALERT_CENTS });
+    if (parsed.ok) amountCents = parsed.cents;
+    else errors.amount = parsed.error;
+  }
+  const share = values.share.trim();
+  const candidate = {
+    kind: values.kind,
+    name: values.name,
+    ...(amountCents !== undefined ? { amountCents } : {}),
+    ...(values.kind === 'utilisation_above'
+      ? {
+          sharePercent: /^\d+$/.test(share) ? Number(share) : share === '' ? undefined : Number.NaN,
+        }
+      : {}),
+    ...(values.subAccountId ? { subAccountId: values.subAccountId } : {}),
+    ...(values.cardId && values.kind !== 'balance_below' ? { cardId: values.cardId } : {}),
+    channels: { inbox: values.inbox, email: values.email, webhookTargetId: values.webhookTargetId },
+    digest: values.digest,
+    enabled: values.enabled,
+    team: values.team,
+  };
+  // The checks across fields (a channel, digest by email, no card on a balance) run only once
+  // every field parses: a second pass with stand-ins for the fields that did not finds them too.
+  const standIns = {
+    ...candidate,
+    name: 'x',
+    ...(takesAmount(values.kind) ? { amountCents: 1 } : {}),
+    ...(values.kind === 'utilisation_above' ? { sharePercent: 1 } : {}),
+  };
+  for (const tried of [candidate, standIns]) {
+    const result = alertRuleInputSchema.safeParse(tried);
+    if (result.success) continue;
+    for (const issue of result.error.issues) {
+      const field = fieldOf[String(issue.path[0])];
+      if (field && !errors[field]) errors[field] = issue.message;
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, input: candidate as AlertRuleInput };
+}
+
+/** "Over $500.00 · inbox, email" — what a rule does, for the list. */
+export function ruleDescription(rule: AlertRuleView): string {
+  const when =
+    rule.kind === 'amount_above' && rule.amountCents !== undefined
+      ? `Charges over ${formatCents(rule.amountCents)}`
+      : rule.kind === 'balance_below' && rule.amountCents !== undefined
+        ? `Balance under ${formatCents(rule.amountCents)}`
+        : rule.kind === 'utilisation_above'
+          ? `A card at ${rule.sharePercent ?? '?'}% of its limit`
+          : kindLabels[rule.kind];
+  const channels = [
+    rule.channels.inbox ? 'inbox' : '',
+    rule.channels.email ? (rule.digest ? 'email (daily digest)' : 'email') : '',
+    rule.channels.webhookTargetId ? 'webhook' : '',
+  ].filter(Boolean);
+  return `${when} · ${channels.join(', ')}`;
+}

@@ -3,14 +3,10 @@ import {
   type AlertRuleView,
   alertRuleKinds,
 } from '@card-console/shared/api/alerts';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
 import { apiProblem, isApiError } from '../../../lib/api-error';
-import { maskedLast4 } from '../../../lib/format';
-import { useCardChoices } from '../../cards/api/use-card-choices';
-import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import {
   emptyRuleForm,
@@ -22,6 +18,7 @@ import {
   ruleToForm,
   takesAmount,
 } from '../rule-form';
+import { RuleScopeFields } from './rule-scope-fields';
 
 interface AlertRuleFormProps {
   /** The rule being changed; none for a new one. */
@@ -36,8 +33,6 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
   const [version, setVersion] = useState(rule?.version);
   const [errors, setErrors] = useState<RuleFormErrors>({});
   const save = useSaveAlertRule();
-  const subAccounts = useQuery(subAccountsQueryOptions());
-  const cards = useCardChoices(values.cardId || undefined);
   const conflict = apiProblem(save.error, 'alert_rule_changed')?.current;
   const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
@@ -129,51 +124,7 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
           )}
         </Field>
       ) : null}
-      <Field label="Sub account" error={errors.subAccountId}>
-        {(control) => (
-          <select
-            {...control}
-            value={values.subAccountId}
-            onChange={(e) => set('subAccountId', e.target.value)}
-          >
-            <option value="">All sub accounts</option>
-            {values.subAccountId && !subAccounts.data?.some((s) => s.id === values.subAccountId) ? (
-              <option value={values.subAccountId}>{values.subAccountId}</option>
-            ) : null}
-            {subAccounts.data?.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      {values.kind !== 'balance_below' ? (
-        <Field label="Card" error={errors.cardId}>
-          {(control) => (
-            <select
-              {...control}
-              value={values.cardId}
-              onChange={(e) => set('cardId', e.target.value)}
-              onFocus={cards.load}
-              onPointerDown={cards.load}
-              aria-busy={cards.state === 'loading'}
-            >
-              <option value="">All cards</option>
-              {values.cardId && !cards.cards.some((c) => c.id === values.cardId) ? (
-                <option value={values.cardId}>{values.cardId}</option>
-              ) : null}
-              {cards.cards.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({maskedLast4(c.last4)})
-                </option>
-              ))}
-              {cards.state === 'loading' ? <option disabled>Loading cards…</option> : null}
-              {cards.state === 'error' ? <option disabled>Cards could not be loaded</option> : null}
-            </select>
-          )}
-        </Field>
-      ) : null}
+      <RuleScopeFields values={values} errors={errors} set={set} />
       <fieldset
         className="rule-channels"
         aria-describedby={errors.channels ? 'rule-channels-error' : undefined}

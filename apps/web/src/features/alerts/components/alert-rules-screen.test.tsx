@@ -46,6 +46,14 @@ describe('alert rules', () => {
     expect(within(team).queryByRole('button')).toBeNull();
   });
 
+  it('"g l" goes to the rules screen from anywhere (it is not in the navigation)', async () => {
+    serveRules([]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Sub accounts' });
+    await user.keyboard('gl');
+    expect(await screen.findByRole('heading', { name: 'Alert rules', level: 1 })).toBeVisible();
+  });
+
   it('an admin may change team rules', async () => {
     serveRules([alertRule({ id: 'r2', name: 'Big charges', team: true })]);
     renderApp('/alerts', { session: adminSession() });

@@ -2,7 +2,13 @@ import { useRouter } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
 import { Dialog } from '../../../components/dialog';
 
-type Destination = '/overview' | '/transactions' | '/cards' | '/sub-accounts' | '/audit';
+type Destination =
+  | '/overview'
+  | '/transactions'
+  | '/cards'
+  | '/sub-accounts'
+  | '/alerts'
+  | '/audit';
 
 interface GoTo {
   key: string;
@@ -16,6 +22,8 @@ const GO_TO: GoTo[] = [
   { key: 't', to: '/transactions', label: 'Transactions' },
   { key: 'c', to: '/cards', label: 'Cards' },
   { key: 's', to: '/sub-accounts', label: 'Sub accounts' },
+  // The rules screen is not in the navigation (the bell's inbox links to it): a key reaches it.
+  { key: 'l', to: '/alerts', label: 'Alert rules' },
   { key: 'a', to: '/audit', label: 'Audit', adminOnly: true },
 ];
 

@@ -18,6 +18,7 @@ beforeEach(() => {
 async function openNewRule() {
   const view = renderApp('/alerts', { session: financeSession() });
   await view.user.click(await screen.findByRole('button', { name: 'New rule' }));
+  expect(screen.getByLabelText('Name')).toHaveFocus();
   const form = screen.getByRole('heading', { name: 'New alert rule' }).closest('form');
   if (!form) throw new Error('no form');
   return { ...view, form: within(form) };
@@ -121,6 +122,7 @@ describe('alert rules', () => {
     await waitFor(() =>
       expect(screen.queryByRole('heading', { name: 'New alert rule' })).toBeNull(),
     );
+    expect(screen.getByRole('button', { name: 'New rule' })).toHaveFocus();
   });
 
   it('shows the server’s 400 detail', async () => {

@@ -1,5 +1,5 @@
 import type { AlertRuleView } from '@card-console/shared/api/alerts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { FormFooter } from '../../../components/form-footer';
 import { useDocumentTitle } from '../../../components/use-document-title';
@@ -20,13 +20,20 @@ export function AlertRulesScreen({ rules, isAdmin }: { rules: AlertRuleView[]; i
   const mine = rules.filter((r) => !r.team);
   const team = rules.filter((r) => r.team);
   const editingRule = rules.find((r) => r.id === editing);
+  // When the form closes, focus goes back to New rule rather than to the page's start.
+  const newRule = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (editing === undefined && wasEditing.current) newRule.current?.focus();
+    wasEditing.current = editing !== undefined;
+  }, [editing]);
 
   return (
     <section aria-labelledby="alert-rules-title" className="alert-rules">
       <div className="screen-header">
         <h1 id="alert-rules-title">Alert rules</h1>
         {editing === undefined ? (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
+          <button ref={newRule} type="button" className="primary" onClick={() => setEditing('new')}>
             New rule
           </button>
         ) : null}

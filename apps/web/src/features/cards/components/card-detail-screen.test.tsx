@@ -82,7 +82,7 @@ describe('card detail', () => {
     expect(await screen.findByRole('heading', { name: 'Travel card' })).toBeInTheDocument();
     expect(screen.getByTestId('pan')).toHaveTextContent('•••• •••• •••• 4242');
     expect(screen.getByTestId('cvv')).toHaveTextContent('•••');
-    for (const text of ['08/29', '$1.00', '$500.00', 'monthly', '$5,000.00', 'America/New_York']) {
+    for (const text of ['08/29', '$1.00', '$500.00', 'Monthly', '$5,000.00', 'America/New_York']) {
       expect(screen.getAllByText(text).length).toBeGreaterThan(0);
     }
     expect(screen.queryByRole('button', { name: 'Reveal card details' })).not.toBeInTheDocument();

@@ -12,9 +12,7 @@ import { useSessionPoll } from './use-session-poll';
 // leaves the count out rather than failing the screen.
 const AttentionLink = lazy(() => import('./attention-link').catch(() => ({ default: () => null })));
 // The alerts bell, likewise: after the first screen, and nothing when its chunk cannot load.
-const AlertsBell = lazy(() =>
-  import('../../alerts/components/alerts-bell').catch(() => ({ default: () => null })),
-);
+const AlertsBell = lazy(() => import('../../alerts').catch(() => ({ default: () => null })));
 
 /** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
 export function AppShell({ session }: { session: SessionResponse }) {

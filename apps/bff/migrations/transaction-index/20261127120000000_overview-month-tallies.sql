@@ -2,9 +2,9 @@
 -- 340,000 day lines at 1,000,000 rows (sorted on disk: 320 ms of the Overview's 350), a few
 -- thousand month lines now. `overviewTallies` reads the period's whole months from here, its
 -- other whole days from the day tallies and its partial days from the rows. When
--- `index_tally_days` rewrites days, their months take the difference: the old day lines
--- subtracted as they are deleted, the new ones added as they are written (a write of two days
--- touches their lines, not the month's thirty days of them).
+-- `index_tally_days` rewrites days, their months take the difference between the days' old
+-- lines and their new ones (a write of two days touches their lines, not the month's thirty
+-- days of them; a day written again unchanged touches none).
 
 -- Up Migration
 
@@ -41,17 +41,6 @@ BEGIN
    WHERE sub_account_id = sub
      AND hour >= lo AND hour < hi
      AND (hour AT TIME ZONE 'UTC')::date = ANY(days);
-  -- The days' old lines leave their months.
-  WITH old AS (
-    DELETE FROM index_day_key_tally
-     WHERE sub_account_id = sub AND day = ANY(days)
-    RETURNING day, kind, key, cents, n
-  )
-  INSERT INTO index_month_key_tally AS m
-  SELECT sub, date_trunc('month', day)::date, kind, key, -sum(cents), -sum(n)
-    FROM old GROUP BY 2, 3, 4
-  ON CONFLICT (sub_account_id, kind, month, key)
-  DO UPDATE SET cents = m.cents + EXCLUDED.cents, n = m.n + EXCLUDED.n;
   INSERT INTO index_hour_tally
   SELECT sub, date_trunc('hour', t.at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
          count(*),
@@ -66,8 +55,16 @@ BEGIN
      AND t.at >= lo AND t.at < hi
      AND (t.at AT TIME ZONE 'UTC')::date = ANY(days)
    GROUP BY 2;
-  -- The days' new lines, and their months.
-  WITH new AS (
+  -- The days' lines replaced, and their months given the difference in one statement whose
+  -- lines are written in one order: two writes of a sub account's days at once (the sync walks
+  -- ranges side by side) that meet in a month lock its lines in the same order, so one waits
+  -- for the other rather than each holding what the other needs. A month line whose key has no
+  -- line left stays at zero (the reads skip it).
+  WITH old AS (
+    DELETE FROM index_day_key_tally
+     WHERE sub_account_id = sub AND day = ANY(days)
+    RETURNING day, kind, key, cents, n
+  ), new AS (
     INSERT INTO index_day_key_tally
     SELECT sub, (t.at AT TIME ZONE 'UTC')::date,
            CASE WHEN GROUPING(t.category_code) = 0 THEN 'c'
@@ -94,14 +91,15 @@ BEGIN
     RETURNING day, kind, key, cents, n
   )
   INSERT INTO index_month_key_tally AS m
-  SELECT sub, date_trunc('month', day)::date, kind, key, sum(cents), sum(n)
-    FROM new GROUP BY 2, 3, 4
+  SELECT sub, month, kind, key, sum(cents), sum(n)
+    FROM (SELECT date_trunc('month', day)::date AS month, kind, key, cents, n FROM new
+          UNION ALL
+          SELECT date_trunc('month', day)::date, kind, key, -cents, -n FROM old) AS lines
+   GROUP BY month, kind, key
+  HAVING sum(cents) <> 0 OR sum(n) <> 0
+   ORDER BY kind, month, key COLLATE "C"
   ON CONFLICT (sub_account_id, kind, month, key)
   DO UPDATE SET cents = m.cents + EXCLUDED.cents, n = m.n + EXCLUDED.n;
-  -- A key with no line left in its month leaves it.
-  DELETE FROM index_month_key_tally
-   WHERE sub_account_id = sub AND n = 0
-     AND month = ANY(ARRAY(SELECT DISTINCT date_trunc('month', d)::date FROM unnest(days) AS d));
 END
 $$;
 

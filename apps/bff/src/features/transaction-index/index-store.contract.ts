@@ -674,6 +674,67 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     }, 120_000);
 
+    it("two writes of a sub account's days at once that meet in a month leave its tallies right", async () => {
+      // The sync writes a sub account's ranges side by side: both add to the month's lines of
+      // the same merchants, categories and cards. Rewritten with changed rows, round after round.
+      await fixture.engine.query(
+        'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
+      );
+      const sub = 'sa_1';
+      const rowsOf = (round: number) =>
+        Array.from({ length: 28 }, (_, d) =>
+          Array.from({ length: 24 }, (_, i) =>
+            tx({
+              id: `r${d}-${i}`,
+              at: new Date(T0 + d * DAY + i * 3_600_000).toISOString(),
+              // Writers' merchants overlap in sets of different sizes: each writes the month's
+              // shared lines in its own order unless the write orders them.
+              merchant: `M${(i * 7 + d * 13 + round) % (25 + (d % 4) * 40)}`,
+              categoryCode: String(5000 + ((i + round) % 9)),
+              cardId: `card_${(i + d) % 10}`,
+              amountCents: -(100 + ((i * 37 + d * 11 + round) % 500)),
+              status: (i + round) % 11 === 0 ? 'declined' : 'settled',
+              ...((i + round) % 11 === 0 ? { declineReason: `reason ${i % 3}` } : {}),
+            }),
+          ),
+        );
+      let rows: Omit<IndexedTransaction, 'subAccountId'>[][] = [];
+      for (let round = 0; round < 12; round++) {
+        rows = rowsOf(round);
+        const write = (days: number[]) =>
+          store.replaceDays(
+            sub,
+            days.map((d) => ({
+              day: new Date(T0 + d * DAY).toISOString().slice(0, 10),
+              rows: rows[d] ?? [],
+            })),
+            T0,
+          );
+        const all = Array.from({ length: 28 }, (_, d) => d);
+        // Days apart (a day is written by one sync at a time), months shared.
+        await Promise.all([
+          write(all.filter((d) => d % 4 === 0)),
+          write(all.filter((d) => d % 4 === 1).reverse()),
+          write(all.filter((d) => d % 4 === 2)),
+          write(all.filter((d) => d % 4 === 3).reverse()),
+        ]);
+      }
+      const flat = rows.flat().map((r) => ({ ...r, subAccountId: sub }));
+      const edges = [T0, Date.UTC(2026, 10, 1)];
+      const got = await store.overviewTallies([sub], edges, 0);
+      const want = expectedTallies(flat, [sub], edges, 0);
+      const key = (l: { subAccountId: string; bucket: number }) => `${l.subAccountId}|${l.bucket}`;
+      for (const name of ['categories', 'merchants', 'cards'] as const) {
+        expect(
+          new Map(got[name].map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, [l.cents, l.count]])),
+          name,
+        ).toEqual(want.lines[name]);
+      }
+      expect(
+        new Map(got.declineReasons.map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, l.count])),
+      ).toEqual(want.lines.declineReasons);
+    }, 120_000);
+
     it("the Overview's tallies over a person's days give the brute-force sums, bucket by bucket", async () => {
       // Day starts over four UTC days, all on the hour (read from the tallies the sync keeps)
       // or some a millisecond or two off it (read from the rows), and where the period starts;

@@ -744,7 +744,8 @@ export class TransactionIndexStore {
                     AND ((at >= $2::timestamptz AND at < $7::timestamptz)
                       OR (at >= $8::timestamptz AND at < $3::timestamptz))) AS lines
           ${kind === 'm' || kind === 'k' ? 'WHERE key IS NOT NULL' : ''}
-          GROUP BY 1, 3`,
+          GROUP BY 1, 3
+          HAVING sum(n) <> 0`,
         [
           subs,
           iso(periodStart),

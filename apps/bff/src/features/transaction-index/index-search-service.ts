@@ -51,6 +51,7 @@ import {
   type IndexSummary,
   MAX_INDEX_PAGE,
   type OverviewTallies,
+  pageAfterCount,
   storable,
 } from './index-store';
 import {
@@ -272,9 +273,20 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const filter = filterOf(input, subAccountIds);
       const order = orderOf(input);
       try {
+        // A narrowing filter's page once its count is known: a small set's page is matched
+        // then sorted rather than found by walking the whole order (`pageAfterCount`).
+        const counted = store.summary(filter);
+        const pageOf = (setSize?: number) =>
+          store.page(
+            filter,
+            order,
+            input.limit ?? INDEX_PAGE_DEFAULT,
+            input.cursor,
+            setSize === undefined ? {} : { setSize },
+          );
         const [page, summary, breakdown] = await Promise.all([
-          store.page(filter, order, input.limit ?? INDEX_PAGE_DEFAULT, input.cursor),
-          store.summary(filter),
+          pageAfterCount(filter) ? counted.then(({ count }) => pageOf(count)) : pageOf(),
+          counted,
           input.by === undefined
             ? undefined
             : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),

@@ -69,7 +69,7 @@ describe('alerts at 1280×800 and 390×844', () => {
       const form = page.locator('form.alert-rule-form');
       // Nothing filled in: the shared schema's message beside the name.
       await form.getByRole('button', { name: 'Create rule' }).click();
-      await form.getByText('name must not be empty').waitFor();
+      await form.getByText('Name must not be empty').waitFor();
       await lookAt(`form-${tag}`);
 
       const name = `Declines (${tag})`;

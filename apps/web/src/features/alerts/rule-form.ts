@@ -94,6 +94,24 @@ const fieldOf: Record<string, RuleFormField> = {
   team: 'team',
 };
 
+/** The API's field names in a message as the form's labels say them. */
+const FIELD_WORDS: readonly (readonly [string, string])[] = [
+  ['channels.webhookTargetId', 'Webhook'],
+  ['subAccountId', 'Sub account'],
+  ['sharePercent', 'Share'],
+  ['amountCents', 'Amount'],
+  ['cardId', 'Card'],
+  ['name', 'Name'],
+];
+
+/** A schema message as the form shows it: the field as labelled, in sentence case. */
+export function inFormWords(message: string): string {
+  for (const [field, words] of FIELD_WORDS) {
+    if (message.startsWith(`${field} `)) return `${words}${message.slice(field.length)}`;
+  }
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
 /**
  * The form as the API's rule input, checked with the shared schema (the same messages the BFF
  * sends); the amount is dollars turned into whole cents. Either the input or the errors by field.
@@ -138,7 +156,7 @@ export function formToInput(
     if (result.success) continue;
     for (const issue of result.error.issues) {
       const field = fieldOf[String(issue.path[0])];
-      if (field && !errors[field]) errors[field] = issue.message;
+      if (field && !errors[field]) errors[field] = inFormWords(issue.message);
     }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };

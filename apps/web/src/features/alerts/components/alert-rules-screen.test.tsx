@@ -70,11 +70,11 @@ describe('alert rules', () => {
     await user.click(form.getByRole('checkbox', { name: 'In-app inbox (the bell)' }));
     await user.click(form.getByRole('checkbox', { name: /Daily email digest/ }));
     await user.click(form.getByRole('button', { name: 'Create rule' }));
-    expect(form.getByLabelText('Name')).toHaveAccessibleDescription('name must not be empty');
+    expect(form.getByLabelText('Name')).toHaveAccessibleDescription('Name must not be empty');
     expect(form.getByLabelText('Amount over (USD)')).toHaveAttribute('aria-invalid', 'true');
-    expect(form.getByText('choose at least one channel: inbox, email or a webhook')).toBeVisible();
+    expect(form.getByText('Choose at least one channel: inbox, email or a webhook')).toBeVisible();
     expect(form.getByRole('checkbox', { name: /Daily email digest/ })).toHaveAccessibleDescription(
-      'a daily digest is sent by email: turn email on',
+      'A daily digest is sent by email: turn email on',
     );
     expect(requestsTo('/api/alerts/rules', 'POST')).toHaveLength(0);
   });
@@ -87,7 +87,7 @@ describe('alert rules', () => {
     await user.type(form.getByLabelText("Share of the card's limit (%)"), '150');
     await user.click(form.getByRole('button', { name: 'Create rule' }));
     expect(form.getByLabelText("Share of the card's limit (%)")).toHaveAccessibleDescription(
-      'A whole number from 1 to 100 sharePercent must be from 1 to 100',
+      'A whole number from 1 to 100 Share must be from 1 to 100',
     );
   });
 

@@ -87,7 +87,9 @@ async function serviceRows(page: Page, period: Period): Promise<Transaction[]> {
   return rows;
 }
 
-const debits = (rows: Transaction[]) => rows.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0);
+/** Debits as the list sums them: money that moved out (a declined charge moved none). */
+const debits = (rows: Transaction[]) =>
+  rows.reduce((n, t) => n + (t.status === 'declined' ? 0 : Math.max(-t.amountCents, 0)), 0);
 
 /** Opens Transactions and waits until the index has synced what it shows. */
 async function openSynced(page: Page) {

@@ -202,6 +202,12 @@ describe('every screen at 1280×800 and 390×844', () => {
         ['audit', '/audit', () => page.locator('tbody tr').nth(11).waitFor()],
         ['security', '/security', () => page.getByRole('heading', { name: 'Passkeys' }).waitFor()],
         [
+          'chart-of-accounts',
+          '/accounting-categories',
+          () => page.getByRole('heading', { name: 'Add category' }).waitFor(),
+        ],
+        ['alerts', '/alerts', () => page.getByRole('heading', { name: 'Team rules' }).waitFor()],
+        [
           'overview',
           `/overview?subAccountId=${firstSubAccount.id}`,
           // The BFF reads a period it has not seen and answers with progress until it is done.

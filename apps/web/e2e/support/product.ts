@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,16 +9,48 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../
 export const webDist = join(repoRoot, 'apps/web/dist');
 const PNPM = ['-y', 'pnpm@10.34.9'];
 
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/** Listens on `port` (0: any) for a moment: the port it got, or undefined when it is taken. */
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((done) => {
     const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => done(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
+      const got = typeof address === 'object' && address ? address.port : undefined;
+      server.close(() => done(got));
     });
   });
+}
+
+/** The ports the kernel gives outgoing connections (Linux; its default elsewhere). */
+function ephemeralPorts(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low && high) return { low, high };
+  } catch {
+    // not Linux
+  }
+  return { low: 32_768, high: 60_999 };
+}
+
+/**
+ * A free port below the range outgoing connections take theirs from: the product's start builds
+ * the SPA first, and in that half minute any connection of a test running beside it could be
+ * given an ephemeral port chosen here (a start then failed with EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const { low } = ephemeralPorts();
+  const from = 20_000;
+  for (let tries = 0; tries < 50 && low > from; tries++) {
+    const got = await tryPort(from + Math.floor(Math.random() * (low - from)));
+    if (got !== undefined) return got;
+  }
+  const any = await tryPort(0);
+  if (any === undefined) throw new Error('no free port');
+  return any;
 }
 
 export interface Running {
@@ -91,6 +123,17 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
  * BFF), on a free port, with its own data directory. Demo mode unless `env` says otherwise.
  */
 export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
+  // A port taken meanwhile by another process (it says EADDRINUSE) is tried again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProductOnce(env);
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startProductOnce(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
   const url = `http://localhost:${port}`;

@@ -40,7 +40,7 @@ export function AlertRulesScreen({ rules, isAdmin }: { rules: AlertRuleView[]; i
       </div>
       <p className="muted">
         A rule raises an alert in your inbox (the bell at the top) when what it watches happens.
-        Webhooks are set up by admins through the API for now.
+        Email and webhook delivery are coming: for now an alert reaches the inbox.
       </p>
       {editing !== undefined ? (
         <AlertRuleForm

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { containsCardNumber, isLuhnValid } from '../../platform/security/card-numbers';
+import { testPan } from '../../test/test-pan';
 import {
   type AlertToRaise,
   type CardState,
@@ -501,7 +502,7 @@ describe('payloads', () => {
       [ruleOf('declined')],
       synced({
         rows: [row({ status: 'declined' })],
-        cards: new Map([['card-1', card({ lastFour: '4000001234567899' })]]),
+        cards: new Map([['card-1', card({ lastFour: testPan(1_234_567) })]]),
       }),
     );
     expect(alert?.payload.card).toEqual({ id: 'card-1' });

@@ -4,12 +4,16 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/engines/free-port';
+import { testPan } from '../../test/test-pan';
 import { findCardNumbers } from '../security/card-numbers';
 import type { AlertMessage } from './alert-message';
 import { messageIdFor } from './delivery-id';
 import { createEmailSender, type EmailDeliveryError, type EmailSender } from './email-sender';
 
-const pan = '4000001234567899';
+const pan = testPan(1_234_567);
+const last4 = pan.slice(-4);
+/** The number in groups of four, as people write it. */
+const grouped = (separator: string) => (pan.match(/\d{4}/g) ?? []).join(separator);
 const origin = 'https://console.example.com';
 
 const sampleAlert = (): AlertMessage => ({
@@ -19,10 +23,10 @@ const sampleAlert = (): AlertMessage => ({
   subAccount: { id: 'sa_1', name: 'Marketing' },
   card: { name: 'Ads card', lastFour: '4242' },
   merchant: `SHOP ${pan} LTD`,
-  description: `paid with 4000 0012 3456 7899`,
+  description: `paid with ${grouped(' ')}`,
   amount: { cents: 12_345, currency: 'USD' },
   status: 'declined',
-  declineReason: 'card 4000-0012-3456-7899 blocked',
+  declineReason: `card ${grouped('-')} blocked`,
   occurredAt: '2026-11-27T05:20:13.000Z',
   linkPath: '/transactions/txn_01?subAccountId=sa_1',
 });
@@ -97,17 +101,17 @@ describe('the email sender', () => {
     expect(message.to).toEqual(['finance@example.com']);
     const mail = await simpleParser(message.raw);
     expect(mail.subject).toBe(
-      '[Card Console] Declined transaction: $123.45 at SHOP •••• 7899 LTD on card •••• 4242',
+      `[Card Console] Declined transaction: $123.45 at SHOP •••• ${last4} LTD on card •••• 4242`,
     );
     expect(mail.messageId).toBe(messageIdFor(id, 'console.example.com'));
     expect(sent.messageId).toBe(mail.messageId);
     expect(sent.accepted).toEqual(['finance@example.com']);
     expect(mail.headers.get('card-console-delivery')).toBe(id);
-    expect(mail.text).toContain('Merchant: SHOP •••• 7899 LTD');
+    expect(mail.text).toContain(`Merchant: SHOP •••• ${last4} LTD`);
     expect(mail.text).toContain(
       'https://console.example.com/transactions/txn_01?subAccountId=sa_1',
     );
-    expect(mail.html).toContain('SHOP •••• 7899 LTD');
+    expect(mail.html).toContain(`SHOP •••• ${last4} LTD`);
     expect(mail.html).toContain(
       'href="https://console.example.com/transactions/txn_01?subAccountId=sa_1"',
     );
@@ -117,7 +121,7 @@ describe('the email sender', () => {
     for (const text of [message.raw, mail.text ?? '', String(mail.html), headerText]) {
       expect(findCardNumbers(text)).toEqual([]);
       expect(text).not.toContain(pan.slice(0, 8));
-      expect(text).not.toContain('4000 0012');
+      expect(text).not.toContain(grouped(' ').slice(0, 9));
     }
   });
 

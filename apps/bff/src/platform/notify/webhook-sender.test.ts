@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testPan } from '../../test/test-pan';
 import { findCardNumbers } from '../security/card-numbers';
 import type { AlertMessage } from './alert-message';
 import { retryAfterMs } from './webhook-post';
@@ -19,7 +20,8 @@ import { verifySignature } from './webhook-signature';
 import { type WebhookPolicy, WebhookTargetError, webhookTarget } from './webhook-target';
 
 const secret = 'whsec-test-0123456789abcdef';
-const pan = '4000001234567899';
+const pan = testPan(1_234_567);
+const last4 = pan.slice(-4);
 
 const sampleAlert = (): AlertMessage => ({
   ruleName: 'Declines',
@@ -134,9 +136,9 @@ describe('the webhook sender', () => {
       id: 'rule_7:txn_01',
       type: 'alert',
       createdAt: '2026-11-27T05:21:00.000Z',
-      alert: { merchant: 'SHOP •••• 7899 LTD', amount: { cents: 12_345, currency: 'USD' } },
+      alert: { merchant: `SHOP •••• ${last4} LTD`, amount: { cents: 12_345, currency: 'USD' } },
     });
-    expect(payload.text).toContain('SHOP •••• 7899 LTD');
+    expect(payload.text).toContain(`SHOP •••• ${last4} LTD`);
     expect(findCardNumbers(body)).toEqual([]);
   });
 

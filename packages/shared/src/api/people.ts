@@ -1,0 +1,177 @@
+// People (issue 32): who may sign in, kept in the BFF's SQL store and managed here by admins.
+// Endpoints (admins, session required; every change carries `X-CSRF: 1` and our Origin and needs
+// a recent second factor: 403 `step_up_required` otherwise, as the card edits):
+//
+//   GET    /api/people                         → PeopleList (everyone, and the open invitations)
+//   POST   /api/people/invitations             body InvitationInput → 201 InvitationCreated (the
+//                                              link is in this answer only; 409 `person_exists`)
+//   DELETE /api/people/invitations/:email      → 204 (withdraws an open invitation)
+//   PUT    /api/people/:email/role             body RoleChange → PersonView; 409 `last_admin`,
+//                                              409 `role_from_provider` (single sign-on people)
+//   POST   /api/people/:email/disable          → PersonView; 409 `last_admin`
+//   POST   /api/people/:email/enable           → PersonView
+//   DELETE /api/people/:email                  → 204; 409 `last_admin`
+//   GET    /api/people/:email/sessions         → SessionList (the person's active sessions)
+//   DELETE /api/people/:email/sessions         → 204 (ends every session of theirs)
+//   DELETE /api/people/:email/sessions/:id     → 204 (ends that one)
+//
+// Signing up from an invitation (no session; the token is the proof, in the body, never the URL's
+// query sent to a server: the SPA reads it from the link's fragment):
+//
+//   POST   /api/invitations/lookup             body { token } → InvitationView; 404 `not_found`,
+//                                              410 `invitation_expired` | `invitation_used` |
+//                                              `invitation_revoked`
+//   POST   /api/invitations/accept             body AcceptInvitation → 201 { email } (then sign
+//                                              in as usual); an admin's invitation needs
+//                                              `totpSecret` and a `totpCode` it produces
+//
+// Refusals: 400 with the first problem in `detail`; 404 `not_found` (no such person).
+import { z } from 'zod';
+import { roleSchema } from './meta';
+
+export const PEOPLE_API = {
+  people: '/api/people',
+  invitations: '/api/people/invitations',
+  invitation: (email: string) => `/api/people/invitations/${encodeURIComponent(email)}`,
+  person: (email: string) => `/api/people/${encodeURIComponent(email)}`,
+  role: (email: string) => `/api/people/${encodeURIComponent(email)}/role`,
+  disable: (email: string) => `/api/people/${encodeURIComponent(email)}/disable`,
+  enable: (email: string) => `/api/people/${encodeURIComponent(email)}/enable`,
+  sessions: (email: string) => `/api/people/${encodeURIComponent(email)}/sessions`,
+  session: (email: string, id: string) =>
+    `/api/people/${encodeURIComponent(email)}/sessions/${encodeURIComponent(id)}`,
+  lookupInvitation: '/api/invitations/lookup',
+  acceptInvitation: '/api/invitations/accept',
+} as const;
+
+/** The SPA's page an invitation link opens; the token follows in the fragment (`#token`). */
+export const INVITATION_PAGE = '/join';
+
+/** How long an invitation stays open, by default and at most (days). */
+export const INVITATION_DAYS = { default: 7, max: 30 } as const;
+
+/** The shortest password a person may choose when signing up. */
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 200;
+
+export const peopleEmailSchema = z
+  .string({ error: 'email must be text' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'email must be an email address' }).max(254, 'email is too long'));
+
+export const invitationInputSchema = z.strictObject(
+  {
+    email: peopleEmailSchema,
+    role: roleSchema,
+    days: z
+      .number({ error: 'days must be a number' })
+      .int('days must be a whole number')
+      .min(1, 'days must be at least 1')
+      .max(INVITATION_DAYS.max, `days must be at most ${INVITATION_DAYS.max}`)
+      .default(INVITATION_DAYS.default),
+  },
+  { error: 'an invitation has email, role and days only' },
+);
+export type InvitationInput = z.input<typeof invitationInputSchema>;
+
+export const roleChangeSchema = z.strictObject(
+  { role: roleSchema },
+  { error: 'a role change has role only' },
+);
+export type RoleChange = z.infer<typeof roleChangeSchema>;
+
+const tokenSchema = z
+  .string({ error: 'token must be text' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'this is not an invitation link: copy the whole link');
+
+export const invitationLookupSchema = z.strictObject(
+  { token: tokenSchema },
+  { error: 'a lookup has token only' },
+);
+
+export const acceptInvitationSchema = z.strictObject(
+  {
+    token: tokenSchema,
+    password: z
+      .string({ error: 'password must be text' })
+      .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+    /** Admins only: the base32 secret the SPA generated and showed as a QR code. */
+    totpSecret: z
+      .string()
+      .regex(/^[A-Z2-7]{16,128}$/, 'totpSecret must be base32')
+      .optional(),
+    /** Admins only: a current code from the authenticator, proving it was enrolled. */
+    totpCode: z
+      .string()
+      .regex(/^\d{6}$/, 'totpCode must be 6 digits')
+      .optional(),
+  },
+  { error: 'an acceptance has token, password, totpSecret and totpCode only' },
+);
+export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>;
+
+export const signInMethodViewSchema = z.enum(['password', 'passkey', 'sso']);
+
+export const personViewSchema = z.object({
+  email: z.string(),
+  role: roleSchema,
+  disabled: z.boolean(),
+  /** How they came: the users file, an invitation, or single sign-on (role read-only then). */
+  source: z.enum(['file', 'invited', 'sso']),
+  /** Invited and not signed up yet. */
+  pending: z.boolean(),
+  hasTotp: z.boolean(),
+  createdAt: z.string(),
+  lastSignIn: z.object({ at: z.string(), method: signInMethodViewSchema }).optional(),
+  activeSessions: z.number().int().nonnegative(),
+  /** The caller: their own row cannot be removed or disabled from here. */
+  you: z.boolean(),
+});
+export type PersonView = z.infer<typeof personViewSchema>;
+
+export const openInvitationSchema = z.object({
+  email: z.string(),
+  role: roleSchema,
+  invitedBy: z.string(),
+  expiresAt: z.string(),
+});
+export type OpenInvitation = z.infer<typeof openInvitationSchema>;
+
+export const peopleListSchema = z.object({
+  people: z.array(personViewSchema),
+  invitations: z.array(openInvitationSchema),
+});
+export type PeopleList = z.infer<typeof peopleListSchema>;
+
+export const invitationCreatedSchema = z.object({
+  email: z.string(),
+  role: roleSchema,
+  expiresAt: z.string(),
+  /** `${origin}/join#<token>`: shown once, for the admin to send. */
+  link: z.string(),
+  /** Whether the BFF emailed the link too (only with ALERT_SMTP_URL set). */
+  emailed: z.boolean(),
+});
+export type InvitationCreated = z.infer<typeof invitationCreatedSchema>;
+
+export const invitationViewSchema = z.object({
+  email: z.string(),
+  role: roleSchema,
+  expiresAt: z.string(),
+  /** Admins enrol an authenticator while signing up. */
+  needsSecondFactor: z.boolean(),
+});
+export type InvitationView = z.infer<typeof invitationViewSchema>;
+
+export const personSessionSchema = z.object({
+  id: z.string(),
+  method: signInMethodViewSchema,
+  startedAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session of the request that asked. */
+  current: z.boolean(),
+});
+export const sessionListSchema = z.object({ sessions: z.array(personSessionSchema) });
+export type SessionList = z.infer<typeof sessionListSchema>;

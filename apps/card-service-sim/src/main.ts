@@ -11,12 +11,16 @@ const service = createCardService({
   apiKey: env.CARD_API_KEY,
   seed: env.SIM_SEED,
   transactions: env.SIM_TRANSACTIONS,
+  testRoutes: env.SIM_TEST_HOOKS,
 });
 const { url } = await service.listen(env.PORT, '127.0.0.1');
 // The key is never logged; only where to reach the service.
 console.log(
   `card-service-sim listening on ${url} (seed ${env.SIM_SEED}, ${env.SIM_TRANSACTIONS} transactions)`,
 );
+if (env.SIM_TEST_HOOKS) {
+  console.log('card-service-sim: test hooks on (POST /__testing/transactions), for tests only');
+}
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

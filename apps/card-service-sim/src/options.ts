@@ -11,6 +11,11 @@ export interface CardServiceOptions {
   rateLimit?: { capacity: number; refillPerSecond: number } | false;
   faults?: FaultOptions;
   now?: () => number;
+  /**
+   * Serves the test routes (`POST /__testing/transactions`), outside the service's contract,
+   * for tests that drive a running simulator from another process. Off unless asked for.
+   */
+  testRoutes?: boolean;
 }
 
 export const defaults = {
@@ -69,5 +74,6 @@ export function resolveOptions(options: CardServiceOptions) {
     rateLimit: options.rateLimit === undefined ? defaults.rateLimit : options.rateLimit,
     faults: options.faults ?? {},
     now: options.now ?? Date.now,
+    testRoutes: options.testRoutes === true,
   };
 }

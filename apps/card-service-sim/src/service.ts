@@ -9,10 +9,16 @@ import { createCursorCodec } from './http/cursor-codec';
 import { FaultController, type FaultOptions, type FaultStep } from './http/faults';
 import { HttpError } from './http/http-error';
 import { TokenBucket } from './http/rate-limit';
+import { parseJsonBody } from './http/read-request';
 import { sendError, sendJson, sendRaw } from './http/respond';
 import { RequestStats } from './http/stats';
 import { type CardServiceOptions, resolveOptions } from './options';
 import { matchRoute } from './routes/route-table';
+import {
+  addTransaction,
+  type NewTransaction,
+  newTransactionSchema,
+} from './testing/add-transaction';
 
 export interface CardService {
   listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
@@ -47,10 +53,25 @@ export interface CardService {
      * Throws for an unknown id.
      */
     setTransactionText(id: string, text: TransactionText): void;
+    /**
+     * Adds a transaction dated now (never before the newest one), listed first from then on as
+     * the API would list a new one: pages already handed out, and their cursors, are unchanged
+     * (a walk resumed from one does not see it); the sub account's balance and spend follow
+     * from its status as for every other transaction. With a `cardId` it is a card
+     * transaction at a merchant made for it (`description`, `merchantDescription`,
+     * `categoryCode`); without, a funding credit or an ACH payment. Throws, naming the problem,
+     * for an unknown sub account or card, a card of another sub account, or a status or sign
+     * that kind of transaction never has. Also `POST /__testing/transactions` when the service
+     * was made with `testRoutes`.
+     */
+    addTransaction(input: NewTransaction): Transaction;
   };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Test routes live under this prefix, which no route of the contract uses. */
+const TEST_PREFIX = '/__testing/';
 
 /** A caller's request id is echoed back when it is short and plain. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -81,6 +102,9 @@ export function createCardService(options: CardServiceOptions = {}): CardService
     } catch {
       stats.record(`${method} (unmatched)`);
       return sendError(res, 400, 'malformed request target');
+    }
+    if (config.testRoutes && url.pathname.startsWith(TEST_PREFIX)) {
+      return handleTestRoute(req, res, method, url.pathname);
     }
     const match = matchRoute(method, url.pathname);
     stats.record(match.key);
@@ -128,6 +152,30 @@ export function createCardService(options: CardServiceOptions = {}): CardService
     });
     if ('json' in result) sendRaw(res, result.status, result.json, JSON_TYPE);
     else sendJson(res, result.status, result.body);
+  }
+
+  /**
+   * A test's request: the key is checked as for every request, but it is neither counted,
+   * faulted nor rate limited, so a test that scripts faults for its client still sets up its
+   * data.
+   */
+  async function handleTestRoute(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    method: string,
+    path: string,
+  ): Promise<void> {
+    if (!keyMatches(req.headers['x-api-key'], expectedKey)) {
+      return sendError(res, 403, 'missing or invalid x-api-key');
+    }
+    if (path !== `${TEST_PREFIX}transactions`) return sendError(res, 404, `no route for ${path}`);
+    if (method !== 'POST') {
+      return sendError(res, 405, `${method} is not allowed here`, 'method_not_allowed', {
+        allow: 'POST',
+      });
+    }
+    const body = await parseJsonBody(req, newTransactionSchema);
+    sendJson(res, 201, addTransaction(data, body, config.now()));
   }
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
@@ -206,6 +254,7 @@ export function createCardService(options: CardServiceOptions = {}): CardService
         if (row === undefined) throw new Error(`card-service-sim: no transaction ${id}`);
         data.transactions.overrideText(row, text);
       },
+      addTransaction: (input) => addTransaction(data, input, config.now()),
     },
   };
 }

@@ -3,6 +3,7 @@ import {
   type GenerateTransactionsInput,
   generateTransactions,
   Kind,
+  type TransactionColumns,
 } from './generate-transactions';
 import { isoDate } from './iso-date';
 import { balanceStatuses, spendStatuses } from './ledger-rules';
@@ -50,7 +51,8 @@ export interface StoreContext {
  * (card, status) indexes, so any filtered page is two binary searches and a short walk.
  */
 export class TransactionStore {
-  readonly cols;
+  /** Replaced, never changed in place, when a test appends a row (`append`). */
+  private columns: TransactionColumns;
   private readonly bySub: Int32Array[];
   private readonly bySubStatus: Int32Array[];
   private readonly byCard: Int32Array[];
@@ -63,7 +65,7 @@ export class TransactionStore {
     private readonly ctx: StoreContext,
   ) {
     const cols = generateTransactions(input);
-    this.cols = cols;
+    this.columns = cols;
     const n = cols.count;
     this.bySub = buildGroupIndexes(n, input.subAccounts, (r) => cols.sub[r] ?? -1);
     this.bySubStatus = buildGroupIndexes(
@@ -76,6 +78,10 @@ export class TransactionStore {
       const card = cols.card[r] ?? -1;
       return card < 0 ? -1 : card * STATUS_COUNT + (cols.status[r] ?? 0);
     });
+  }
+
+  get cols(): Readonly<TransactionColumns> {
+    return this.columns;
   }
 
   private indexFor(filter: TransactionFilter): Int32Array {
@@ -137,6 +143,58 @@ export class TransactionStore {
     return row < this.cols.count && TransactionStore.idOf(row) === id ? row : undefined;
   }
 
+  /**
+   * Adds one row after every other (a test hook: the service's own transactions are made once).
+   * Rows are ordered by (date, row), so the new row's date is at least the latest one: it is
+   * then the newest of every index it joins, and a cursor already handed out, which holds the
+   * position of an older row, never reaches it. Each column and each index the row joins is
+   * copied one longer: linear in the store's size, which is fine for a test's few rows.
+   */
+  append(row: {
+    subIndex: number;
+    /** -1: not a card transaction. */
+    cardIndex: number;
+    kind: number;
+    status: number;
+    amountCents: number;
+    dateMs: number;
+    merchant: number;
+  }): number {
+    const c = this.columns;
+    const at = c.count;
+    const latest = at > 0 ? (c.date[at - 1] ?? 0) : 0;
+    const next: TransactionColumns = {
+      count: at + 1,
+      date: grown(c.date, Math.max(row.dateMs, latest)),
+      amount: grown(c.amount, row.amountCents),
+      status: grown(c.status, row.status),
+      kind: grown(c.kind, row.kind),
+      sub: grown(c.sub, row.subIndex),
+      card: grown(c.card, row.cardIndex),
+      merchant: grown(c.merchant, row.merchant),
+      fx: grown(c.fx, 0),
+      authDelta: grown(c.authDelta, 0),
+    };
+    this.columns = next;
+    const join = (indexes: Int32Array[], group: number) => {
+      indexes[group] = grown(indexes[group] ?? EMPTY, at);
+    };
+    join(this.bySub, row.subIndex);
+    join(this.bySubStatus, row.subIndex * STATUS_COUNT + row.status);
+    if (row.cardIndex >= 0) {
+      join(this.byCard, row.cardIndex);
+      join(this.byCardStatus, row.cardIndex * STATUS_COUNT + row.status);
+    }
+    return at;
+  }
+
+  /** Adds a merchant for appended rows to name (a test hook); its index. */
+  addMerchant(merchant: Merchant): number {
+    // The merchant column holds 16-bit indexes.
+    if (this.ctx.merchants.length >= 0xffff) throw new RangeError('too many merchants');
+    return this.ctx.merchants.push(merchant) - 1;
+  }
+
   /** Replaces free text of a row (a test hook: the API never changes a transaction). */
   overrideText(row: number, text: TransactionText): void {
     this.textOverrides.set(row, { ...this.textOverrides.get(row), ...text });
@@ -161,7 +219,7 @@ export class TransactionStore {
   }
 
   private generatedJson(row: number): string {
-    const c = this.cols;
+    const c = this.columns;
     const date = c.date[row] ?? 0;
     const amountCents = c.amount[row] ?? 0;
     const status = transactionStatuses[c.status[row] ?? 0] ?? 'pending';
@@ -204,6 +262,17 @@ export class TransactionStore {
     if (declineReason) text += `,"declineReason":${JSON.stringify(declineReason)}`;
     return `${text}}`;
   }
+}
+
+/** A copy of `array` one longer, `value` last. */
+function grown<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(
+  array: T,
+  value: number,
+): T {
+  const out = new (array.constructor as new (length: number) => T)(array.length + 1);
+  out.set(array);
+  out[array.length] = value;
+  return out;
 }
 
 /** A row's JSON with a test's free text in place of its own (key order kept). */

@@ -12,6 +12,8 @@ import {
 } from './features/cards/card-directory';
 import type { FeatureDeps } from './features/feature-deps';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
+import type { PeopleStore } from './features/people/people-store';
+import type { PersonSessions } from './features/people/person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
 import { embeddedEngine } from './features/transaction-index/sql-engine';
 import {
@@ -53,10 +55,10 @@ import {
 } from './platform/security/rate-limits';
 import { SecondFactorStepUp } from './platform/security/step-up';
 import { MemoryUsedCodeLedger, TotpVerifier, type UsedCodeLedger } from './platform/security/totp';
-import { SessionService } from './platform/sessions/session-service';
+import { type SessionRegistry, SessionService } from './platform/sessions/session-service';
 import type { SessionStore } from './platform/sessions/session-store';
 import { createHashingGate } from './platform/users/hashing-gate';
-import type { UserDirectory } from './platform/users/user-directory';
+import type { PersonDirectory } from './platform/users/person-directory';
 import type { UpstreamClient } from './upstream/client';
 import { createWalkGate } from './upstream/walk-gate';
 
@@ -66,7 +68,8 @@ const QUERY_PARAMETER_LIMIT = 1000;
 export interface AppDeps {
   config: Config;
   upstream: UpstreamClient;
-  users: UserDirectory;
+  /** Who may sign in: the people store (server.ts), or the users file in memory. */
+  users: PersonDirectory;
   sessionStore: SessionStore;
   /** Where rate-limit counters live (memory by default, Redis for several replicas). */
   rateLimiters?: RateLimiterFactory;
@@ -107,6 +110,10 @@ export interface AppDeps {
    * `DATA_DIR/transaction-index`, opened on first use.
    */
   transactionIndex?: TransactionIndex;
+  /** People kept in the SQL store (server.ts): the People endpoints answer only with it. */
+  people?: { store: PeopleStore; sessions: PersonSessions };
+  /** Told of every session's start, activity and end, so admins can list and end them. */
+  sessionRegistry?: SessionRegistry;
 }
 
 /**
@@ -125,7 +132,13 @@ export function createApp(deps: AppDeps): Express {
   const { config, logger, clock } = deps;
   const metrics = deps.metrics ?? noMetrics;
   const audit = countAuditFailures(deps.audit, metrics);
-  const sessions = new SessionService(deps.sessionStore, clock, config, deps.users);
+  const sessions = new SessionService(
+    deps.sessionStore,
+    clock,
+    config,
+    deps.users,
+    deps.sessionRegistry,
+  );
   const limiters = createRateLimiters(
     deps.rateLimiters ?? memoryRateLimiters,
     config.rateLimits,

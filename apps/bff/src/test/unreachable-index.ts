@@ -10,6 +10,9 @@ export function unreachableIndex(): TransactionIndex {
     store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    people: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    personSessions: () =>
+      Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     close: async () => {},
   };
 }

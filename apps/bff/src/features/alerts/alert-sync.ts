@@ -25,7 +25,7 @@ export interface AlertSyncDeps {
   clock: Clock;
   logger: Pick<Logger, 'info'>;
   /** Who a team rule's alert goes to: every person the app knows. */
-  teamRecipients: () => readonly string[];
+  teamRecipients: () => readonly string[] | Promise<readonly string[]>;
 }
 
 /** The index sync's `rowsWritten`: evaluates the enabled rules over the rows and raises. */
@@ -85,7 +85,7 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
     if (toRaise.length === 0) return;
     const raised = await alerts.raise(toRaise, {
       at: new Date(now),
-      teamRecipients: deps.teamRecipients(),
+      teamRecipients: await deps.teamRecipients(),
     });
     if (raised.length > 0) {
       deps.logger.info({ subAccountId, alerts: raised.length }, 'alerts raised by the index sync');

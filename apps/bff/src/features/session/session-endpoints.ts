@@ -54,7 +54,7 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
     body: signInBodySchema,
     response: sessionResponseSchema,
     handler: async ({ req, res, services, body }) => {
-      const { actor, steppedUp } = await signIn(services, {
+      const { actor, steppedUp, personVersion, proof } = await signIn(services, {
         ...body,
         address: req.ip ?? 'unknown',
         requestId: req.requestId,
@@ -62,6 +62,8 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
       const session = await services.sessions.start(req, res, actor, {
         steppedUp,
         method: 'password',
+        personVersion,
+        proof,
       });
       return services.describe(session.record);
     },

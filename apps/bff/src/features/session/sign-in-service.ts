@@ -15,7 +15,7 @@ import type { RateLimiters } from '../../platform/security/rate-limits';
 import type { TotpVerifier } from '../../platform/security/totp';
 import type { Actor } from '../../platform/sessions/who';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
-import type { UserDirectory } from '../../platform/users/user-directory';
+import type { PersonDirectory } from '../../platform/users/person-directory';
 import { reserveSignIn } from './sign-in-limits';
 
 export interface SignInAttempt {
@@ -29,7 +29,7 @@ export interface SignInAttempt {
 }
 
 export interface SignInDeps {
-  users: UserDirectory;
+  users: PersonDirectory;
   totp: TotpVerifier;
   factors: SecondFactors;
   passkeys: PasskeyCeremonies;
@@ -56,9 +56,16 @@ const busy = () =>
 export async function signIn(
   deps: SignInDeps,
   attempt: SignInAttempt,
-): Promise<{ actor: Actor; steppedUp: boolean }> {
+): Promise<{
+  actor: Actor;
+  steppedUp: boolean;
+  /** The person's version in the people store, for the session to keep matching. */
+  personVersion?: number | undefined;
+  /** What admins see as the way in: the password, or the passkey that confirmed it. */
+  proof: 'password' | 'passkey';
+}> {
   const { users, totp, audit } = deps;
-  const known = users.find(attempt.email);
+  const known = await users.find(attempt.email);
   const metrics = deps.metrics ?? noMetrics;
   const reservation = await reserveSignIn(
     deps.limiters,
@@ -87,7 +94,7 @@ export async function signIn(
     throw error;
   };
 
-  let user: Awaited<ReturnType<UserDirectory['authenticate']>>;
+  let user: Awaited<ReturnType<PersonDirectory['authenticate']>>;
   try {
     user = await deps.hashing.run(() => users.authenticate(attempt.email, attempt.password));
   } catch (error) {
@@ -148,7 +155,12 @@ export async function signIn(
     method,
     requestId: attempt.requestId,
   });
-  return { actor, steppedUp };
+  return {
+    actor,
+    steppedUp,
+    personVersion: user.version,
+    proof: method === 'password+passkey' ? 'passkey' : 'password',
+  };
 }
 
 /** The metrics' bucket for a refused sign-in: what failed, never who. */

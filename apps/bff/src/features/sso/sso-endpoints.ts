@@ -18,7 +18,7 @@ import { RateLimiterMemory, RateLimiterRes } from '../../platform/security/rate-
 import type { RateLimiters } from '../../platform/security/rate-limits';
 import { readSessionId } from '../../platform/sessions/session-cookie';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
-import type { UserDirectory } from '../../platform/users/user-directory';
+import type { PersonDirectory } from '../../platform/users/person-directory';
 import {
   type AuthorizationSecrets,
   type ProviderIdentity,
@@ -34,8 +34,11 @@ export interface SsoRoutesDeps {
   /** Pending sign-ins, taken once by their callback (a store of their own, bounded). */
   pending: OneTimeStore;
   sessions: SessionService;
-  /** The users file: whom a provider identity may (linked) or may not (a local name) be. */
-  users: Pick<UserDirectory, 'find' | 'findLinked'>;
+  /**
+   * Who a provider identity is: the person linked to it, or (people store) the person it
+   * becomes; with the users file alone, whom it may not be (a local name).
+   */
+  users: Pick<PersonDirectory, 'find' | 'findLinked' | 'upsertSsoPerson'>;
   limiters: Pick<RateLimiters, 'ssoStartsPerAddress'>;
   audit: AuditStore;
   logger: Logger;
@@ -332,7 +335,7 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
       return res.redirect(302, started.returnTo);
     }
 
-    const person = whoSignedIn(identity, users);
+    const person = await whoSignedIn(identity, users);
     if ('refused' in person) {
       failures.ssoCallbackFailed(person.noRole ? 'no_role' : 'identity_refused');
       if (person.noRole) {
@@ -368,6 +371,7 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
           idToken: identity.idToken,
           ...(person.linked ? { linked: true } : {}),
         },
+        personVersion: person.version,
       },
     );
     res.redirect(302, started.returnTo);
@@ -375,40 +379,61 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
 }
 
 type SignedInPerson =
-  | { email: string; role: Role; linked: boolean }
+  | { email: string; role: Role; linked: boolean; version?: number | undefined }
   | { refused: string; actor?: string; noRole?: true };
 
 /**
  * Who a provider identity is in Card Console. A person an operator linked to this subject
- * (`pnpm users link`) is that person of the users file, with the file's role, unless disabled.
+ * (`pnpm users link`) is that person, with the role set in Card Console, unless disabled.
  * Anyone else is named by the email the provider vouches for, with the role its claims map to,
- * and may never take the name of someone in the users file: factors, receipts, limits and the
- * audit actor are keyed by that name.
+ * and may never take the name of a person already known by that email: factors, receipts,
+ * limits and the audit actor are keyed by that name. With the people store such an identity
+ * becomes a person (source `sso`) at its first sign-in, whose role then follows the claims at
+ * each sign-in; with the users file alone it signs in without being one.
  */
-export function whoSignedIn(
+export async function whoSignedIn(
   identity: Pick<ProviderIdentity, 'issuer' | 'sub' | 'email' | 'role'>,
-  users: Pick<UserDirectory, 'find' | 'findLinked'>,
-): SignedInPerson {
-  const linked = users.findLinked(identity.issuer, identity.sub);
-  if (linked) {
-    if (linked.disabled) {
-      return { refused: 'the linked account is disabled in the users file', actor: linked.email };
+  users: Pick<PersonDirectory, 'find' | 'findLinked' | 'upsertSsoPerson'>,
+): Promise<SignedInPerson> {
+  const where = users.upsertSsoPerson ? 'Card Console' : 'the users file';
+  const linked = await users.findLinked(identity.issuer, identity.sub);
+  if (linked?.disabled) {
+    return { refused: `the linked account is disabled in ${where}`, actor: linked.email };
+  }
+  if (linked && !(users.upsertSsoPerson && linked.source === 'sso')) {
+    return { email: linked.email, role: linked.role, linked: true, version: linked.version };
+  }
+  if (!linked) {
+    if (!identity.email) {
+      return {
+        refused: `the ID token has no usable verified email (email_verified must be true); subject ${identity.sub}`,
+      };
     }
-    return { email: linked.email, role: linked.role, linked: true };
+    const local = await users.find(identity.email);
+    if (local) {
+      return {
+        refused: `${identity.email} is a${local.disabled ? ' disabled' : ''} ${users.upsertSsoPerson ? 'Card Console' : 'users-file'} account not linked to this provider subject (${identity.sub}); pnpm users link links it`,
+      };
+    }
   }
-  if (!identity.email) {
+  const email = linked?.email ?? (identity.email as string);
+  if (!identity.role) return { refused: 'no mapped role', actor: email, noRole: true };
+  if (!users.upsertSsoPerson) return { email, role: identity.role, linked: false };
+  const person = await users.upsertSsoPerson({
+    issuer: identity.issuer,
+    subject: identity.sub,
+    email,
+    role: identity.role,
+  });
+  if (!person) {
     return {
-      refused: `the ID token has no usable verified email (email_verified must be true); subject ${identity.sub}`,
+      refused: `${email} cannot become a Card Console account for this provider subject (${identity.sub}): another account has that email, or Card Console does not accept it`,
     };
   }
-  const local = users.find(identity.email);
-  if (local) {
-    return {
-      refused: `${identity.email} is a${local.disabled ? ' disabled' : ''} users-file account not linked to this provider subject (${identity.sub}); pnpm users link links it`,
-    };
+  if (person.disabled) {
+    return { refused: `the linked account is disabled in ${where}`, actor: person.email };
   }
-  if (!identity.role) return { refused: 'no mapped role', actor: identity.email, noRole: true };
-  return { email: identity.email, role: identity.role, linked: false };
+  return { email: person.email, role: person.role, linked: true, version: person.version };
 }
 
 /**

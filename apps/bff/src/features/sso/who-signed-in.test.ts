@@ -29,58 +29,58 @@ const identity = (over: Partial<Parameters<typeof whoSignedIn>[0]> = {}) => ({
 });
 
 describe('whoSignedIn', () => {
-  it('a linked subject is the users-file person, with the file’s email and role', () => {
+  it('a linked subject is the users-file person, with the file’s email and role', async () => {
     const linked = user({ sso: { issuer, subject: 'sub-1' } });
     expect(
-      whoSignedIn(identity({ email: undefined, role: undefined }), directory([linked])),
+      await whoSignedIn(identity({ email: undefined, role: undefined }), directory([linked])),
     ).toEqual({ email: 'ada@example.test', role: 'admin', linked: true });
   });
 
-  it('a linked subject whose person is disabled is refused, named as that person', () => {
+  it('a linked subject whose person is disabled is refused, named as that person', async () => {
     const linked = user({ sso: { issuer, subject: 'sub-1' }, disabled: true });
-    expect(whoSignedIn(identity(), directory([linked]))).toEqual({
+    expect(await whoSignedIn(identity(), directory([linked]))).toEqual({
       refused: 'the linked account is disabled in the users file',
       actor: 'ada@example.test',
     });
   });
 
-  it('no usable verified email: refused, naming the subject, with no actor', () => {
-    expect(whoSignedIn(identity({ email: undefined }), directory([]))).toEqual({
+  it('no usable verified email: refused, naming the subject, with no actor', async () => {
+    expect(await whoSignedIn(identity({ email: undefined }), directory([]))).toEqual({
       refused:
         'the ID token has no usable verified email (email_verified must be true); subject sub-1',
     });
   });
 
-  it('a verified email the users file holds, unlinked: refused, saying whether that person is disabled', () => {
+  it('a verified email the users file holds, unlinked: refused, saying whether that person is disabled', async () => {
     const local = user({ email: 'someone@example.test' });
-    const refusal = whoSignedIn(identity(), directory([local]));
+    const refusal = await whoSignedIn(identity(), directory([local]));
     expect(refusal).toEqual({
       refused:
         'someone@example.test is a users-file account not linked to this provider subject (sub-1); pnpm users link links it',
     });
-    expect(whoSignedIn(identity(), directory([{ ...local, disabled: true }]))).toEqual({
+    expect(await whoSignedIn(identity(), directory([{ ...local, disabled: true }]))).toEqual({
       refused:
         'someone@example.test is a disabled users-file account not linked to this provider subject (sub-1); pnpm users link links it',
     });
   });
 
-  it('a person linked to another subject does not make this one theirs', () => {
+  it('a person linked to another subject does not make this one theirs', async () => {
     const other = user({ email: 'someone@example.test', sso: { issuer, subject: 'sub-2' } });
-    expect(whoSignedIn(identity(), directory([other]))).toMatchObject({
+    expect(await whoSignedIn(identity(), directory([other]))).toMatchObject({
       refused: expect.stringContaining('not linked'),
     });
   });
 
-  it('no mapped role: refused as no access, named by the email', () => {
-    expect(whoSignedIn(identity({ role: undefined }), directory([]))).toEqual({
+  it('no mapped role: refused as no access, named by the email', async () => {
+    expect(await whoSignedIn(identity({ role: undefined }), directory([]))).toEqual({
       refused: 'no mapped role',
       actor: 'someone@example.test',
       noRole: true,
     });
   });
 
-  it('anyone else: the verified email with the mapped role, not linked', () => {
-    expect(whoSignedIn(identity({ role: 'admin' }), directory([user({})]))).toEqual({
+  it('anyone else: the verified email with the mapped role, not linked', async () => {
+    expect(await whoSignedIn(identity({ role: 'admin' }), directory([user({})]))).toEqual({
       email: 'someone@example.test',
       role: 'admin',
       linked: false,

@@ -3,6 +3,8 @@
 import type { Logger } from 'pino';
 import { AlertStore } from '../alerts/alert-store';
 import { AnnotationStore } from '../annotations/annotation-store';
+import { PeopleStore } from '../people/people-store';
+import { PersonSessionTable } from '../people/person-session-table';
 import { applyIndexMigrations } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
 import type { SqlEngine } from './sql-engine';
@@ -14,6 +16,10 @@ export interface TransactionIndex {
   annotations(): Promise<AnnotationStore>;
   /** Alert rules, the alerts they raised and each person's inbox, in the same engine (migration `alerts`). */
   alerts(): Promise<AlertStore>;
+  /** Who may sign in, invitations and the users file's import, in the same engine (migration `people`). */
+  people(): Promise<PeopleStore>;
+  /** Each person's open sessions, in the same engine (migration `person-sessions`). */
+  personSessions(): Promise<PersonSessionTable>;
   /** Closes the engine if it was opened. */
   close(): Promise<void>;
 }
@@ -32,6 +38,8 @@ export function createTransactionIndex(options: {
         store: TransactionIndexStore;
         annotations: AnnotationStore;
         alerts: AlertStore;
+        people: PeopleStore;
+        personSessions: PersonSessionTable;
       }>
     | undefined;
   const open = () => {
@@ -50,6 +58,8 @@ export function createTransactionIndex(options: {
           store: new TransactionIndexStore(engine),
           annotations,
           alerts: new AlertStore(engine),
+          people: new PeopleStore(engine),
+          personSessions: new PersonSessionTable(engine),
         };
       } catch (error) {
         await engine.close().catch(() => {});
@@ -65,6 +75,8 @@ export function createTransactionIndex(options: {
     store: async () => (await open()).store,
     annotations: async () => (await open()).annotations,
     alerts: async () => (await open()).alerts,
+    people: async () => (await open()).people,
+    personSessions: async () => (await open()).personSessions,
     async close() {
       const current = opening;
       opening = undefined;

@@ -1,22 +1,22 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import type { SessionRecord } from '../sessions/session-store';
-import type { UserDirectory } from '../users/user-directory';
+import type { PersonDirectory } from '../users/person-directory';
 import type { FactorStore } from './factor-store';
 
 /**
- * Which second factors a person holds: a TOTP secret in the users file (unless they turned
+ * Which second factors a person holds: a TOTP secret of the person's (people store or users file) (unless they turned
  * TOTP off once a passkey was enrolled), passkeys, and, for a single sign-on session, a fresh
  * sign-in at the provider. Only admins need a second factor.
  */
 export class SecondFactors {
   constructor(
-    private readonly users: UserDirectory,
+    private readonly users: Pick<PersonDirectory, 'find'>,
     readonly store: FactorStore,
   ) {}
 
   /** The TOTP secret when codes are accepted for this person, else undefined. */
   async totpSecret(email: string): Promise<string | undefined> {
-    const secret = this.users.find(email)?.totpSecret;
+    const secret = (await this.users.find(email))?.totpSecret;
     if (!secret) return undefined;
     const { totpDisabled } = await this.store.get(email);
     return totpDisabled ? undefined : secret;
@@ -27,7 +27,7 @@ export class SecondFactors {
     const factors = await this.store.get(email);
     const methods: ('totp' | 'passkey')[] = [];
     if (factors.passkeys.length > 0) methods.push('passkey');
-    if (this.users.find(email)?.totpSecret && !factors.totpDisabled) methods.push('totp');
+    if ((await this.users.find(email))?.totpSecret && !factors.totpDisabled) methods.push('totp');
     return methods;
   }
 
@@ -45,7 +45,7 @@ export class SecondFactors {
 
   /** TOTP state for GET /api/second-factors. */
   async totpState(email: string): Promise<{ available: boolean; enabled: boolean }> {
-    const available = this.users.find(email)?.totpSecret !== undefined;
+    const available = (await this.users.find(email))?.totpSecret !== undefined;
     const { totpDisabled } = await this.store.get(email);
     return { available, enabled: available && !totpDisabled };
   }

@@ -15,6 +15,8 @@ const recordSchema = z.object({
   sso: z
     .object({ sub: z.string(), idToken: z.string(), linked: z.boolean().optional() })
     .optional(),
+  personVersion: z.number().int().optional(),
+  ref: z.string().optional(),
 });
 
 /**

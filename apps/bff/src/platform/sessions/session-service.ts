@@ -42,9 +42,31 @@ export function sessionStoreKey(secret: string, id: string): string {
   return hash('sha256', secret + id, 'base64url');
 }
 
-/** Whether the person a session belongs to may still use it (the users directory). */
+/** Whether the person a session belongs to may still use it (the users file or people store). */
 export interface SessionAccounts {
-  allowsSession(session: Pick<SessionRecord, 'email' | 'role' | 'method' | 'sso'>): boolean;
+  allowsSession(
+    session: Pick<SessionRecord, 'email' | 'role' | 'method' | 'sso' | 'personVersion' | 'ref'>,
+  ): boolean | Promise<boolean>;
+}
+
+/** How a person proved who they are, as admins see it beside each open session. */
+export type SessionProof = 'password' | 'passkey' | 'sso';
+
+/**
+ * Where sessions are listed for admins (features/people): told when one starts, when activity
+ * is written back (at most every `ACTIVITY_GRANULARITY_MS`) and when it ends here. A session an
+ * admin ends there is refused by `SessionAccounts` at its next request.
+ */
+export interface SessionRegistry {
+  started(session: {
+    ref: string;
+    email: string;
+    method: SessionProof;
+    at: number;
+    personVersion?: number | undefined;
+  }): Promise<void>;
+  seen(ref: string, at: number): Promise<void>;
+  ended(ref: string, at: number): Promise<void>;
 }
 
 /**
@@ -61,6 +83,8 @@ export class SessionService {
     private readonly config: Pick<Config, 'cookie' | 'session' | 'sessionSecret'>,
     /** Checked at every load: a removed, disabled or re-roled person's session ends there. */
     private readonly accounts?: SessionAccounts,
+    /** Told of each session's start, activity and end, so admins can list and end them. */
+    private readonly registry?: SessionRegistry,
   ) {}
 
   private keyFor(id: string): string {
@@ -94,15 +118,18 @@ export class SessionService {
     // The users file vouches for its people's sessions, single sign-on ones of linked people
     // included; an unlinked single sign-on session (its role from the provider at sign-in)
     // ends once the file holds its name.
-    const vouched = !this.accounts || this.accounts.allowsSession(record);
-    if (this.isExpired(record) || !vouched) {
+    const expired = this.isExpired(record);
+    const vouched = expired || !this.accounts || (await this.accounts.allowsSession(record));
+    if (expired || !vouched) {
       await this.store.delete(key);
+      if (record.ref) await this.registry?.ended(record.ref, this.clock.now());
       return undefined;
     }
     const now = this.clock.now();
     if (extend && now - record.lastSeenAt >= ACTIVITY_GRANULARITY_MS) {
       record.lastSeenAt = now;
       await this.store.refresh(key, record, this.ttl(record));
+      if (record.ref) await this.registry?.seen(record.ref, now);
     }
     const session = { key, record };
     active.set(req, session);
@@ -129,7 +156,15 @@ export class SessionService {
     req: Request,
     res: Response,
     actor: Actor,
-    options: { steppedUp: boolean; method?: SignInMethod; sso?: SessionRecord['sso'] },
+    options: {
+      steppedUp: boolean;
+      method?: SignInMethod;
+      sso?: SessionRecord['sso'];
+      /** The person's version in the people store, which the session must keep matching. */
+      personVersion?: number | undefined;
+      /** What admins see as the way in; by default `method` ('password' or 'sso'). */
+      proof?: SessionProof;
+    },
   ): Promise<ActiveSession> {
     await this.forget(req);
     const now = this.clock.now();
@@ -138,9 +173,19 @@ export class SessionService {
       createdAt: now,
       lastSeenAt: now,
       method: options.method ?? 'password',
+      // 128 random bits: names the session to admins; guessing one ends nobody's session.
+      ref: randomBytes(16).toString('base64url'),
     };
     if (options.sso) record.sso = options.sso;
     if (options.steppedUp) record.stepUpAt = now;
+    if (options.personVersion !== undefined) record.personVersion = options.personVersion;
+    await this.registry?.started({
+      ref: record.ref as string,
+      email: record.email,
+      method: options.proof ?? record.method ?? 'password',
+      at: now,
+      personVersion: options.personVersion,
+    });
     return this.issue(req, res, record);
   }
 
@@ -162,8 +207,13 @@ export class SessionService {
   private async forget(req: Request): Promise<void> {
     const current = active.get(req);
     const id = readSessionId(req, this.config.cookie.name);
-    if (current) await this.store.delete(current.key);
-    else if (id) await this.store.delete(this.keyFor(id));
+    const key = current?.key ?? (id ? this.keyFor(id) : undefined);
+    if (key !== undefined) {
+      // The registry needs the session's reference, which only its record holds.
+      const record = current?.record ?? (this.registry ? await this.store.get(key) : undefined);
+      await this.store.delete(key);
+      if (record?.ref) await this.registry?.ended(record.ref, this.clock.now());
+    }
     active.delete(req);
     req.actor = undefined;
   }

@@ -19,6 +19,16 @@ export interface SessionRecord {
    * whether the subject is linked to a person of the users file (who then vouches for it).
    */
   sso?: { sub: string; idToken: string; linked?: boolean };
+  /**
+   * The person's version in the people store when the session started: a change of the person
+   * (role, disabling, credentials) ends it. Absent on sessions judged by the users file alone.
+   */
+  personVersion?: number;
+  /**
+   * A random reference that names the session to admins (the People screen's "end session"):
+   * not secret, not the store key, kept through the id's rotation at step-up.
+   */
+  ref?: string;
 }
 
 /**

@@ -14,7 +14,10 @@ import {
   productionScrypt,
   verifyPassword,
 } from './password-hash';
+import type { PersonDirectory, SessionPerson } from './person-directory';
 import { usersFileSchema } from './users-file';
+
+export type { SessionPerson } from './person-directory';
 
 export interface User {
   email: string;
@@ -27,20 +30,12 @@ export interface User {
   sso?: { issuer: string; subject: string };
 }
 
-/** What a session records of who it is, as far as the directory judges it. */
-export interface SessionPerson {
-  email: string;
-  role: Role;
-  method?: 'password' | 'passkey' | 'sso' | undefined;
-  sso?: { sub: string; linked?: boolean | undefined } | undefined;
-}
-
 /**
  * Who may sign in. `pnpm users` edits the file; `watchUsersFile` puts a changed file in
  * place while the BFF runs (`replaceUsers`), so an added person can sign in and a removed,
  * disabled or re-roled one loses their session at its next request (`allowsSession`).
  */
-export class UserDirectory {
+export class UserDirectory implements PersonDirectory {
   private byEmail: Map<string, User>;
 
   private constructor(
@@ -83,6 +78,11 @@ export class UserDirectory {
   /** Puts a newly read users file in place of the current one (see `watchUsersFile`). */
   replaceUsers(users: User[]): void {
     this.byEmail = new Map(users.map((u) => [u.email, u]));
+  }
+
+  /** Everyone the directory holds, with their credentials (what start-up imports). */
+  users(): User[] {
+    return [...this.byEmail.values()];
   }
 
   /** How many people the directory holds, and how many of them are disabled. */

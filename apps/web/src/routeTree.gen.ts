@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as AppRouteImport } from './routes/_app';
+import { Route as JoinRouteImport } from './routes/join';
 import { Route as NoAccessRouteImport } from './routes/no-access';
 import { Route as SignInRouteImport } from './routes/sign-in';
 import { Route as AppIndexRouteImport } from './routes/_app/index';
@@ -17,6 +18,7 @@ import { Route as AppAccountingCategoriesRouteImport } from './routes/_app/accou
 import { Route as AppAlertsRouteImport } from './routes/_app/alerts';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
 import { Route as AppOverviewRouteImport } from './routes/_app/overview';
+import { Route as AppPeopleRouteImport } from './routes/_app/people';
 import { Route as AppSecurityRouteImport } from './routes/_app/security';
 import { Route as AppSubAccountsRouteImport } from './routes/_app/sub-accounts';
 import { Route as AppCardsIndexRouteImport } from './routes/_app/cards/index';
@@ -26,6 +28,11 @@ import { Route as AppTransactionsTransactionIdRouteImport } from './routes/_app/
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const JoinRoute = JoinRouteImport.update({
+  id: '/join',
+  path: '/join',
   getParentRoute: () => rootRouteImport,
 } as any);
 const NoAccessRoute = NoAccessRouteImport.update({
@@ -63,6 +70,11 @@ const AppOverviewRoute = AppOverviewRouteImport.update({
   path: '/overview',
   getParentRoute: () => AppRoute,
 } as any);
+const AppPeopleRoute = AppPeopleRouteImport.update({
+  id: '/people',
+  path: '/people',
+  getParentRoute: () => AppRoute,
+} as any);
 const AppSecurityRoute = AppSecurityRouteImport.update({
   id: '/security',
   path: '/security',
@@ -97,12 +109,14 @@ const AppTransactionsTransactionIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute;
+  '/join': typeof JoinRoute;
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/alerts': typeof AppAlertsRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
+  '/people': typeof AppPeopleRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/cards/$cardId': typeof AppCardsCardIdRoute;
@@ -111,12 +125,14 @@ export interface FileRoutesByFullPath {
   '/transactions/': typeof AppTransactionsIndexRoute;
 }
 export interface FileRoutesByTo {
+  '/join': typeof JoinRoute;
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/alerts': typeof AppAlertsRoute;
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
+  '/people': typeof AppPeopleRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/': typeof AppIndexRoute;
@@ -128,12 +144,14 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/_app': typeof AppRouteWithChildren;
+  '/join': typeof JoinRoute;
   '/no-access': typeof NoAccessRoute;
   '/sign-in': typeof SignInRoute;
   '/_app/accounting-categories': typeof AppAccountingCategoriesRoute;
   '/_app/alerts': typeof AppAlertsRoute;
   '/_app/audit': typeof AppAuditRoute;
   '/_app/overview': typeof AppOverviewRoute;
+  '/_app/people': typeof AppPeopleRoute;
   '/_app/security': typeof AppSecurityRoute;
   '/_app/sub-accounts': typeof AppSubAccountsRoute;
   '/_app/': typeof AppIndexRoute;
@@ -146,12 +164,14 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
   fullPaths:
     | '/'
+    | '/join'
     | '/no-access'
     | '/sign-in'
     | '/accounting-categories'
     | '/alerts'
     | '/audit'
     | '/overview'
+    | '/people'
     | '/security'
     | '/sub-accounts'
     | '/cards/$cardId'
@@ -160,12 +180,14 @@ export interface FileRouteTypes {
     | '/transactions/';
   fileRoutesByTo: FileRoutesByTo;
   to:
+    | '/join'
     | '/no-access'
     | '/sign-in'
     | '/accounting-categories'
     | '/alerts'
     | '/audit'
     | '/overview'
+    | '/people'
     | '/security'
     | '/sub-accounts'
     | '/'
@@ -176,12 +198,14 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_app'
+    | '/join'
     | '/no-access'
     | '/sign-in'
     | '/_app/accounting-categories'
     | '/_app/alerts'
     | '/_app/audit'
     | '/_app/overview'
+    | '/_app/people'
     | '/_app/security'
     | '/_app/sub-accounts'
     | '/_app/'
@@ -193,6 +217,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren;
+  JoinRoute: typeof JoinRoute;
   NoAccessRoute: typeof NoAccessRoute;
   SignInRoute: typeof SignInRoute;
 }
@@ -204,6 +229,13 @@ declare module '@tanstack/react-router' {
       path: '';
       fullPath: '/';
       preLoaderRoute: typeof AppRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/join': {
+      id: '/join';
+      path: '/join';
+      fullPath: '/join';
+      preLoaderRoute: typeof JoinRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/no-access': {
@@ -253,6 +285,13 @@ declare module '@tanstack/react-router' {
       path: '/overview';
       fullPath: '/overview';
       preLoaderRoute: typeof AppOverviewRouteImport;
+      parentRoute: typeof AppRoute;
+    };
+    '/_app/people': {
+      id: '/_app/people';
+      path: '/people';
+      fullPath: '/people';
+      preLoaderRoute: typeof AppPeopleRouteImport;
       parentRoute: typeof AppRoute;
     };
     '/_app/security': {
@@ -305,6 +344,7 @@ interface AppRouteChildren {
   AppAlertsRoute: typeof AppAlertsRoute;
   AppAuditRoute: typeof AppAuditRoute;
   AppOverviewRoute: typeof AppOverviewRoute;
+  AppPeopleRoute: typeof AppPeopleRoute;
   AppSecurityRoute: typeof AppSecurityRoute;
   AppSubAccountsRoute: typeof AppSubAccountsRoute;
   AppIndexRoute: typeof AppIndexRoute;
@@ -319,6 +359,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppAlertsRoute: AppAlertsRoute,
   AppAuditRoute: AppAuditRoute,
   AppOverviewRoute: AppOverviewRoute,
+  AppPeopleRoute: AppPeopleRoute,
   AppSecurityRoute: AppSecurityRoute,
   AppSubAccountsRoute: AppSubAccountsRoute,
   AppIndexRoute: AppIndexRoute,
@@ -332,6 +373,7 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren);
 
 const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
+  JoinRoute: JoinRoute,
   NoAccessRoute: NoAccessRoute,
   SignInRoute: SignInRoute,
 };

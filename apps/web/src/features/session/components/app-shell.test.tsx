@@ -69,7 +69,7 @@ describe('signed-in layout', () => {
     expect(shown).toHaveClass('user-email');
   });
 
-  it('shows admins the Chart of accounts, Audit and Security links', async () => {
+  it('shows admins the Chart of accounts, Audit, People and Security links', async () => {
     serveLists();
     renderApp('/sub-accounts', { session: adminSession() });
     const nav = await screen.findByRole('navigation', { name: 'Main' });
@@ -84,6 +84,7 @@ describe('signed-in layout', () => {
       'Transactions',
       'Chart of accounts',
       'Audit',
+      'People',
       'Security',
     ]);
     expect(within(nav).getByRole('link', { name: 'Chart of accounts' })).toHaveAttribute(

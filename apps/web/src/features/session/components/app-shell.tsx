@@ -110,6 +110,11 @@ export function AppShell({ session }: { session: SessionResponse }) {
                   </Link>
                 </li>
                 <li>
+                  <Link to="/people" activeProps={{ 'aria-current': 'page' }}>
+                    People
+                  </Link>
+                </li>
+                <li>
                   <Link to="/security" activeProps={{ 'aria-current': 'page' }}>
                     Security
                   </Link>

@@ -8,7 +8,8 @@ type Destination =
   | '/cards'
   | '/sub-accounts'
   | '/alerts'
-  | '/audit';
+  | '/audit'
+  | '/people';
 
 interface GoTo {
   key: string;
@@ -25,6 +26,7 @@ const GO_TO: GoTo[] = [
   // The rules screen is not in the navigation (the bell's inbox links to it): a key reaches it.
   { key: 'l', to: '/alerts', label: 'Alert rules' },
   { key: 'a', to: '/audit', label: 'Audit', adminOnly: true },
+  { key: 'p', to: '/people', label: 'People', adminOnly: true },
 ];
 
 /** How long after "g" the second key still counts. */

@@ -1,0 +1,19 @@
+import type { AcceptInvitation, InvitationView } from '@card-console/shared/api/people';
+import { apiJson } from '../../../lib/api-client';
+
+// Path literals rather than PEOPLE_API: that module holds the zod schemas, and the join page
+// needs them only to check what was typed.
+
+/** What an invitation link is for (no session: the token is the proof, in the body). */
+export function lookupInvitation(token: string, signal?: AbortSignal) {
+  return apiJson<InvitationView>('/api/invitations/lookup', {
+    method: 'POST',
+    body: { token },
+    signal,
+  });
+}
+
+/** Takes the invitation up: the person exists from here on and signs in as usual. */
+export function acceptInvitation(body: AcceptInvitation) {
+  return apiJson<{ email: string }>('/api/invitations/accept', { method: 'POST', body });
+}

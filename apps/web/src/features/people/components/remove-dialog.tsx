@@ -1,0 +1,55 @@
+import type { PersonView } from '@card-console/shared/api/people';
+import { useState } from 'react';
+import { Dialog } from '../../../components/dialog';
+import { FormFooter } from '../../../components/form-footer';
+import { removePerson } from '../api/people';
+import { describePeopleError } from '../people-errors';
+import { isStepUpCancelled, useStepUpRetry } from './step-up';
+
+/** Asks before removing someone, naming them; a refusal (the last admin) is said here. */
+export function RemoveDialog({
+  person,
+  onClose,
+  onRemoved,
+}: {
+  person: PersonView;
+  onClose: () => void;
+  onRemoved: () => void;
+}) {
+  const stepUp = useStepUpRetry();
+  const [failure, setFailure] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const remove = async () => {
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      await stepUp.guarded(() => removePerson(person.email));
+      onRemoved();
+    } catch (caught) {
+      if (!isStepUpCancelled(caught)) {
+        setFailure(describePeopleError(caught, 'remove', person.email));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title={`Remove ${person.email}?`} onClose={onClose}>
+      {stepUp.prompt ?? (
+        <div className="stack">
+          <p>
+            {person.email} can no longer sign in, and their open sessions end now. What they did
+            stays in the audit trail. To let them back in, invite them again.
+          </p>
+          <FormFooter error={failure} onCancel={onClose}>
+            <button type="button" className="primary" disabled={busy} onClick={() => void remove()}>
+              Remove
+            </button>
+          </FormFooter>
+        </div>
+      )}
+    </Dialog>
+  );
+}

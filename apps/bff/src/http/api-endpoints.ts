@@ -6,6 +6,7 @@ import { cardsFeature } from '../features/cards/cards-endpoints';
 import { insightsFeature } from '../features/insights/insights-endpoints';
 import { metaFeature } from '../features/meta/meta-endpoints';
 import { passkeysFeature } from '../features/passkeys/passkey-endpoints';
+import { peopleFeature } from '../features/people/people-endpoints';
 import { sessionFeature } from '../features/session/session-endpoints';
 import { ssoFeature } from '../features/sso/sso-endpoints';
 import { subAccountsFeature } from '../features/sub-accounts/sub-accounts-endpoints';
@@ -24,6 +25,7 @@ export const apiFeatures = [
   transactionIndexFeature,
   annotationsFeature,
   alertsFeature,
+  peopleFeature,
   insightsFeature,
   auditFeature,
 ] as const;

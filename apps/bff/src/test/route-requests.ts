@@ -136,6 +136,64 @@ async function matrixAlertRule(t: TestApp, email: string) {
   );
 }
 
+/**
+ * People: the harness keeps no people in a store, so every People endpoint answers as a path
+ * no endpoint has, once the caller is allowed (features/people's own tests mount them).
+ */
+const unmounted = { status: 404, code: 'not_found' } as const;
+const token = 'A'.repeat(43);
+const peopleRequests: Record<string, Spec> = {
+  'GET /api/people': () => ({ path: '/api/people', allowedAs: unmounted }),
+  'POST /api/people/invitations': () => ({
+    path: '/api/people/invitations',
+    body: { email: 'invited@example.test', role: 'finance' },
+    allowedAs: unmounted,
+  }),
+  'DELETE /api/people/invitations/:email': () => ({
+    path: '/api/people/invitations/invited%40example.test',
+    allowedAs: unmounted,
+  }),
+  'PUT /api/people/:email/role': () => ({
+    path: '/api/people/someone%40example.test/role',
+    body: { role: 'admin' },
+    allowedAs: unmounted,
+  }),
+  'POST /api/people/:email/disable': () => ({
+    path: '/api/people/someone%40example.test/disable',
+    allowedAs: unmounted,
+  }),
+  'POST /api/people/:email/enable': () => ({
+    path: '/api/people/someone%40example.test/enable',
+    allowedAs: unmounted,
+  }),
+  'DELETE /api/people/:email': () => ({
+    path: '/api/people/someone%40example.test',
+    allowedAs: unmounted,
+  }),
+  'GET /api/people/:email/sessions': () => ({
+    path: '/api/people/someone%40example.test/sessions',
+    allowedAs: unmounted,
+  }),
+  'DELETE /api/people/:email/sessions': () => ({
+    path: '/api/people/someone%40example.test/sessions',
+    allowedAs: unmounted,
+  }),
+  'DELETE /api/people/:email/sessions/:id': () => ({
+    path: '/api/people/someone%40example.test/sessions/abc',
+    allowedAs: unmounted,
+  }),
+  'POST /api/invitations/lookup': () => ({
+    path: '/api/invitations/lookup',
+    body: { token },
+    allowedAs: unmounted,
+  }),
+  'POST /api/invitations/accept': () => ({
+    path: '/api/invitations/accept',
+    body: { token, password: 'a long enough password' },
+    allowedAs: unmounted,
+  }),
+};
+
 export const routeRequests: Record<string, Spec> = {
   'GET /api/meta': () => ({ path: '/api/meta' }),
   'POST /api/session': (t, role) => ({
@@ -365,6 +423,7 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/alerts/inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
   'GET /api/alerts/inbox/unread-count': () => ({ path: '/api/alerts/inbox/unread-count' }),
   'POST /api/alerts/inbox/read': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),
+  ...peopleRequests,
   'GET /api/audit': () => ({ path: '/api/audit' }),
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };

@@ -23,6 +23,16 @@ export const auditActions = [
   'alertRule.create',
   'alertRule.update',
   'alertRule.delete',
+  'webhookTarget.create',
+  'webhookTarget.delete',
+  'person.invite',
+  'person.invitationWithdraw',
+  'person.signUp',
+  'person.role',
+  'person.disable',
+  'person.enable',
+  'person.remove',
+  'person.sessionsEnd',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -48,6 +58,10 @@ export const auditAttempts = [
   'merchantRules.change',
   'alertRules.change',
   'alerts.markRead',
+  'webhookTargets.change',
+  'people.view',
+  'people.change',
+  'invitation.accept',
 ] as const;
 export type AuditAttempt = (typeof auditAttempts)[number];
 

@@ -1,6 +1,7 @@
 // People (issue 32): who may sign in, kept in the BFF's SQL store and managed here by admins.
 // Endpoints (admins, session required; every change carries `X-CSRF: 1` and our Origin and needs
-// a recent second factor: 403 `step_up_required` otherwise, as the card edits):
+// a second factor passed within the last 5 minutes: 401 `step_up_required` otherwise, with the
+// ways to give one, as enrolling a passkey; `POST /api/session/step-up`, then the change again):
 //
 //   GET    /api/people                         → PeopleList (everyone, and the open invitations)
 //   POST   /api/people/invitations             body InvitationInput → 201 InvitationCreated (the
@@ -8,9 +9,9 @@
 //   DELETE /api/people/invitations/:email      → 204 (withdraws an open invitation)
 //   PUT    /api/people/:email/role             body RoleChange → PersonView; 409 `last_admin`,
 //                                              409 `role_from_provider` (single sign-on people)
-//   POST   /api/people/:email/disable          → PersonView; 409 `last_admin`
+//   POST   /api/people/:email/disable          → PersonView; 409 `last_admin`; 400 for yourself
 //   POST   /api/people/:email/enable           → PersonView
-//   DELETE /api/people/:email                  → 204; 409 `last_admin`
+//   DELETE /api/people/:email                  → 204; 409 `last_admin`; 400 for yourself
 //   GET    /api/people/:email/sessions         → SessionList (the person's active sessions)
 //   DELETE /api/people/:email/sessions         → 204 (ends every session of theirs)
 //   DELETE /api/people/:email/sessions/:id     → 204 (ends that one)
@@ -21,10 +22,13 @@
 //   POST   /api/invitations/lookup             body { token } → InvitationView; 404 `not_found`,
 //                                              410 `invitation_expired` | `invitation_used` |
 //                                              `invitation_revoked`
-//   POST   /api/invitations/accept             body AcceptInvitation → 201 { email } (then sign
-//                                              in as usual); an admin's invitation needs
-//                                              `totpSecret` and a `totpCode` it produces
+//   POST   /api/invitations/accept             body AcceptInvitation → 201 InvitationAccepted
+//                                              (then sign in as usual); an admin's invitation
+//                                              needs `totpSecret` and a `totpCode` it produces
+//                                              (400 `invalid_body` without, 400 `invalid_totp`
+//                                              for a wrong code); the same 404 and 410 codes
 //
+// Both count against the sign-in attempts of the address (429 `rate_limited`).
 // Refusals: 400 with the first problem in `detail`; 404 `not_found` (no such person).
 import { z } from 'zod';
 import { roleSchema } from './meta';
@@ -111,6 +115,9 @@ export const acceptInvitationSchema = z.strictObject(
   { error: 'an acceptance has token, password, totpSecret and totpCode only' },
 );
 export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>;
+
+export const invitationAcceptedSchema = z.object({ email: z.string() });
+export type InvitationAccepted = z.infer<typeof invitationAcceptedSchema>;
 
 export const signInMethodViewSchema = z.enum(['password', 'passkey', 'sso']);
 

@@ -8,6 +8,13 @@ import { type Clock, systemClock } from '../../core/clock';
 import type { User } from '../../platform/users/user-directory';
 import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
+  findInvitation,
+  type InvitationFound,
+  type OpenInvitation,
+  openInvitations,
+  withdrawInvitation,
+} from './invitation-queries';
+import {
   LastAdminError,
   PersonNotFoundError,
   RoleFromProviderError,
@@ -182,6 +189,21 @@ export class PeopleStore {
     return acceptInvitation(this.engine, this.clock, token, passwordHash, totpSecret);
   }
 
+  /** Invitations not yet accepted, withdrawn or expired, by email (invitation-queries.ts). */
+  openInvitations(): Promise<OpenInvitation[]> {
+    return openInvitations(this.engine, this.clock);
+  }
+
+  /** The open invitation a token names, refused as its acceptance would be. */
+  findInvitation(token: unknown): Promise<InvitationFound> {
+    return findInvitation(this.engine, this.clock, token);
+  }
+
+  /** Withdraws the email's open invitation (and the person, if they never signed up). */
+  withdrawInvitation(email: unknown): Promise<boolean> {
+    return withdrawInvitation(this.engine, this.clock, email);
+  }
+
   /** A person's new role; refused for the last admin, and for people whose provider sets it. */
   async changeRole(email: unknown, role: unknown): Promise<Person> {
     const to = roleOf(role);
@@ -276,4 +298,4 @@ export class PeopleStore {
   }
 }
 
-export type { Invitation };
+export type { Invitation, InvitationFound, OpenInvitation };

@@ -21,8 +21,18 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'receipt.add': 'Attach receipt',
   'receipt.remove': 'Remove receipt',
   'alertRule.create': 'Add alert rule',
+  'webhookTarget.create': 'Add webhook target',
+  'webhookTarget.delete': 'Remove webhook target',
   'alertRule.update': 'Edit alert rule',
   'alertRule.delete': 'Remove alert rule',
+  'person.invite': 'Invite person',
+  'person.invitationWithdraw': 'Withdraw invitation',
+  'person.signUp': 'Sign up from invitation',
+  'person.role': 'Change role',
+  'person.disable': 'Disable person',
+  'person.enable': 'Enable person',
+  'person.remove': 'Remove person',
+  'person.sessionsEnd': "End person's sessions",
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */
@@ -42,7 +52,11 @@ export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'categories.change': 'Change chart of accounts',
   'merchantRules.change': 'Change merchant rules',
   'alertRules.change': 'Change alert rules',
+  'webhookTargets.change': 'Change webhook targets',
   'alerts.markRead': 'Mark alerts read',
+  'people.view': 'View people',
+  'people.change': 'Change people',
+  'invitation.accept': 'Accept invitation',
 };
 
 /** "Reveal card — denied": a refusal, named by what it refused. */

@@ -133,11 +133,11 @@ function JoinForm({
       });
       onJoined(answer.email);
     } catch (caught) {
-      if (deadLink(caught)) {
-        onGone(caught);
-      } else if (isApiError(caught) && caught.code === 'invalid_totp') {
+      if (isApiError(caught) && caught.code === 'invalid_totp') {
         setErrors({ code: 'That code is not right. Enter the one the app shows now.' });
         setCode('');
+      } else if (isApiError(caught) && (caught.status === 404 || caught.status === 410)) {
+        onGone(caught);
       } else if (isApiError(caught) && caught.status === 400 && caught.code !== 'http_error') {
         setFailure(caught.message);
       } else if (isApiError(caught) && caught.status === 429) {
@@ -152,8 +152,7 @@ function JoinForm({
 
   return (
     <Panel
-      title={`Join Card Console as ${invitation.email}`}
-      titleNote={`(${roleLabels[invitation.role].toLowerCase()})`}
+      title={`Join Card Console as ${invitation.email} (${roleLabels[invitation.role].toLowerCase()})`}
     >
       <p className="muted">
         Choose your password{secret ? ' and set up your authenticator app' : ''}. Then sign in as
@@ -276,23 +275,12 @@ function Joined({ email }: { email: string }) {
   );
 }
 
-function Panel({
-  title,
-  titleNote,
-  children,
-}: {
-  title: string;
-  titleNote?: string;
-  children: ReactNode;
-}) {
+function Panel({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="sign-in" id="main">
       <div className="sign-in-panel join-panel">
         <p className="join-brand">Card Console</p>
-        <h1>
-          {title}
-          {titleNote ? <span className="join-role"> {titleNote}</span> : null}
-        </h1>
+        <h1>{title}</h1>
         {children}
       </div>
     </main>

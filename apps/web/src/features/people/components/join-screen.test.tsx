@@ -1,0 +1,172 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { verifySync } from 'otplib';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderApp } from '../../../test/render-app';
+import { requestsTo, server } from '../../../test/server';
+import { forgetJoinToken } from '../join-token';
+import { problem } from '../test/people-fixtures';
+
+const TOKEN = 'Zq3v-_b8RkT2mWx9LpN4sYc7HdJ6fGa1Ue5Vo0Ki2Qe';
+
+function serveInvitation(role: 'finance' | 'admin') {
+  server.use(
+    http.post('/api/invitations/lookup', () =>
+      HttpResponse.json({
+        email: 'ann@example.test',
+        role,
+        expiresAt: '2026-12-01T09:00:00Z',
+        needsSecondFactor: role === 'admin',
+      }),
+    ),
+    http.post('/api/invitations/accept', () =>
+      HttpResponse.json({ email: 'ann@example.test' }, { status: 201 }),
+    ),
+  );
+}
+
+beforeEach(() => forgetJoinToken());
+
+describe('join', () => {
+  it('takes the token out of the address first, then asks what the link is for', async () => {
+    serveInvitation('finance');
+    const { router, history } = renderApp(`/join#${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'Join Card Console as ann@example.test (finance)',
+      }),
+    ).toBeVisible();
+    expect(history.location.hash).toBe('');
+    expect(router.state.location.href).toBe('/join');
+    expect(history.location.href).not.toContain(TOKEN);
+    // Replaced, not pushed: no history entry keeps the link's token.
+    expect(history.length).toBe(1);
+    const [lookup] = requestsTo('/api/invitations/lookup', 'POST');
+    expect(new URL(lookup?.url ?? '').hash).toBe('');
+    expect(await lookup?.json()).toEqual({ token: TOKEN });
+  });
+
+  it('checks the password twice and its length, then signs up and points to sign-in', async () => {
+    serveInvitation('finance');
+    const { user } = renderApp(`/join#${TOKEN}`);
+    await screen.findByRole('heading', { level: 1, name: /Join Card Console as/ });
+    expect(screen.queryByRole('group', { name: 'Your authenticator app' })).toBeNull();
+    await user.type(screen.getByLabelText('Password'), 'short');
+    await user.type(screen.getByLabelText('Password again'), 'shorter');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      'At least 12 characters. Use at least 12 characters.',
+    );
+    expect(screen.getByLabelText('Password again')).toHaveAccessibleDescription(
+      'The two passwords differ: type the same one twice.',
+    );
+    expect(requestsTo('/api/invitations/accept', 'POST')).toHaveLength(0);
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.clear(screen.getByLabelText('Password again'));
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.type(screen.getByLabelText('Password again'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByRole('heading', { level: 1, name: "You're in" })).toBeVisible();
+    expect(await requestsTo('/api/invitations/accept', 'POST')[0]?.json()).toEqual({
+      token: TOKEN,
+      password: 'correct horse battery',
+    });
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
+  });
+
+  it('an admin sets up an authenticator: the QR code and the key, and no sign-up without a current code', async () => {
+    serveInvitation('admin');
+    let wrongOnce = true;
+    server.use(
+      http.post('/api/invitations/accept', () => {
+        if (wrongOnce) {
+          wrongOnce = false;
+          return problem(400, 'invalid_totp', 'The code is not right.');
+        }
+        return HttpResponse.json({ email: 'ann@example.test' }, { status: 201 });
+      }),
+    );
+    const { user } = renderApp(`/join#${TOKEN}`);
+    const app = within(await screen.findByRole('group', { name: 'Your authenticator app' }));
+    expect(
+      await app.findByRole('img', { name: 'QR code for your authenticator app' }),
+    ).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml/));
+    const shownKey = app.getByText(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/).textContent ?? '';
+    const secret = shownKey.replaceAll(' ', '');
+
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.type(screen.getByLabelText('Password again'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(app.getByLabelText('Second-factor code')).toHaveAccessibleDescription(
+      /Enter the 6-digit code your authenticator app shows./,
+    );
+    expect(requestsTo('/api/invitations/accept', 'POST')).toHaveLength(0);
+
+    await user.type(app.getByLabelText('Second-factor code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    await waitFor(() =>
+      expect(app.getByLabelText('Second-factor code')).toHaveAccessibleDescription(
+        /That code is not right/,
+      ),
+    );
+
+    await user.type(app.getByLabelText('Second-factor code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Join' }));
+    expect(await screen.findByRole('heading', { level: 1, name: "You're in" })).toBeVisible();
+    const sent = await requestsTo('/api/invitations/accept', 'POST')[1]?.json();
+    expect(sent).toEqual({
+      token: TOKEN,
+      password: 'correct horse battery',
+      totpSecret: secret,
+      totpCode: '123456',
+    });
+    // The key shown is a real authenticator secret: codes made from it verify.
+    const { generateSync } = await import('otplib');
+    const code = generateSync({ secret });
+    expect(verifySync({ secret, token: code }).valid).toBe(true);
+  }, 15_000);
+
+  it('an expired link (410) gets a page saying so', async () => {
+    server.use(
+      http.post('/api/invitations/lookup', () =>
+        problem(410, 'invitation_expired', 'This invitation has expired.'),
+      ),
+    );
+    renderApp(`/join#${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'This invitation link no longer works',
+      }),
+    ).toBeVisible();
+    expect(screen.getByText(/Ask an admin for a new invitation/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
+  it('an unknown link (404) and one cut short are not valid; no token at all says to open the link', async () => {
+    server.use(
+      http.post('/api/invitations/lookup', () => problem(404, 'not_found', 'No such invitation.')),
+    );
+    renderApp(`/join#${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This invitation link is not valid' }),
+    ).toBeVisible();
+  });
+
+  it('a link cut short is not valid without asking the BFF', async () => {
+    renderApp('/join#abc');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This invitation link is not valid' }),
+    ).toBeVisible();
+    expect(requestsTo('/api/invitations/lookup', 'POST')).toHaveLength(0);
+  });
+
+  it('no token at all says to open the link from the invitation', async () => {
+    renderApp('/join');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Open the link from your invitation' }),
+    ).toBeVisible();
+  });
+});

@@ -154,13 +154,20 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
   return { url, port, output, stop: () => stopGroup(child) };
 }
 
-/** The standalone simulator (`pnpm sim`) with a key the test chooses. */
-export async function startSimulator(apiKey: string): Promise<Running> {
+/**
+ * The standalone simulator (`pnpm sim`) with a key the test chooses; `env` adds to its
+ * variables (`SIM_TEST_HOOKS: '1'` for its test route).
+ */
+export async function startSimulator(
+  apiKey: string,
+  env: Record<string, string> = {},
+): Promise<Running> {
   const port = await freePort();
   const { child, output } = run(['sim'], {
     PORT: String(port),
     CARD_API_KEY: apiKey,
     SIM_TRANSACTIONS: '3000',
+    ...env,
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;

@@ -229,6 +229,7 @@ export function createApp(deps: AppDeps): Express {
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
     transactionIndex,
+    people: deps.people,
     indexRefreshMs: config.insightsRefreshMs,
     // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
     indexRowsWritten: raiseAlertsOnSync({

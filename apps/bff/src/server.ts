@@ -9,6 +9,8 @@ import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
+import { SqlPersonDirectory } from './features/people/sql-person-directory';
+import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
 import { embeddedEngine } from './features/transaction-index/sql-engine';
 import { createTransactionIndex } from './features/transaction-index/transaction-index';
@@ -79,15 +81,16 @@ async function startServer(
   // Made once the key is known, so no line it writes can carry the key.
   const logger = createLogger(config.logLevel, createStdoutDestination(), { secrets: [apiKey] });
 
-  // The demo accounts are linked to the demo provider's people (started before the server), as
-  // an operator links people with `pnpm users link`.
-  let users: UserDirectory;
+  // Who signs in lives in the people store (below); the users file, or in demo mode the demo
+  // accounts (linked to the demo provider's people, as an operator links people with
+  // `pnpm users link`), is imported into it. Single sign-on only: no users file, nothing to import.
+  let fileUsers: UserDirectory | undefined;
   try {
-    users = config.usersFile
+    fileUsers = config.usersFile
       ? await UserDirectory.fromFile(config.usersFile)
       : config.mode === 'demo'
         ? await UserDirectory.demo(demoProvider ? { ssoIssuer: demoProvider.issuer } : {})
-        : await UserDirectory.none();
+        : undefined;
   } catch (error) {
     logger.fatal((error as Error).message);
     process.exit(1);
@@ -145,11 +148,6 @@ async function startServer(
     const pool = postgres;
     closers.push(() => pool.close());
     readiness.push(pool.readiness);
-  }
-  if (config.usersFile) {
-    // A changed users file (or SIGHUP) takes effect without a restart.
-    const watcher = watchUsersFile({ directory: users, file: config.usersFile, logger, metrics });
-    closers.push(async () => watcher.close());
   }
 
   const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
@@ -227,6 +225,57 @@ async function startServer(
   );
   closers.push(() => transactionIndex.close());
 
+  // People: in the index's engine, shared by the replicas. The users file's people are brought
+  // in once per email (importUsers), so no one is lost on upgrade and nothing changed in
+  // Card Console is undone by the file at the next start.
+  try {
+    const store = await transactionIndex.people();
+    if (fileUsers) {
+      const { added } = await store.importUsers(fileUsers.users());
+      if (added.length > 0)
+        logger.info({ added: added.length }, 'people imported from the users file');
+    }
+  } catch (error) {
+    logger.fatal({ err: error }, `people store unavailable: ${(error as Error).message}`);
+    await Promise.all(closers.map(async (close) => close()));
+    process.exit(1);
+  }
+  const demoLinks = config.mode === 'demo' && !config.usersFile ? fileUsers : undefined;
+  const users = await SqlPersonDirectory.create(
+    {
+      people: () => transactionIndex.people(),
+      sessions: () => transactionIndex.personSessions(),
+      ...(demoLinks
+        ? { linkedElsewhere: (issuer, subject) => demoLinks.findLinked(issuer, subject)?.email }
+        : {}),
+    },
+    config.mode === 'demo' && !config.usersFile ? 'demo' : 'production',
+  );
+  const personSessions = sqlPersonSessions({
+    table: () => transactionIndex.personSessions(),
+    people: () => transactionIndex.people(),
+    clock: systemClock,
+    limits: config.session,
+  });
+  if (config.usersFile) {
+    // A changed users file (or SIGHUP) brings in the people it names for the first time; a
+    // person already imported is changed in Card Console (People, or `pnpm users`), not here.
+    const watcher = watchUsersFile({
+      directory: {
+        replaceUsers: async (list) => {
+          const { added } = await (await transactionIndex.people()).importUsers(list);
+          if (added.length > 0)
+            logger.info({ added: added.length }, 'people imported from the users file');
+        },
+        counts: () => users.counts(),
+      },
+      file: config.usersFile,
+      logger,
+      metrics,
+    });
+    closers.push(async () => watcher.close());
+  }
+
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
   const cutOff = new AbortController();
   const app = createApp({
@@ -254,6 +303,8 @@ async function startServer(
     isDraining: () => shutdown.draining,
     cutOff: cutOff.signal,
     transactionIndex,
+    people: { store: await transactionIndex.people(), sessions: personSessions },
+    sessionRegistry: personSessions,
   });
 
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);

@@ -21,6 +21,11 @@ import type { PersonSessionTable } from './person-session-table';
 export interface SqlPersonDirectoryDeps {
   people: () => Promise<PeopleStore>;
   sessions: () => Promise<PersonSessionTable>;
+  /**
+   * Links kept outside the store, by provider issuer and subject to an email: the demo accounts'
+   * to the demo provider's people, whose issuer (a loopback port) changes with every start.
+   */
+  linkedElsewhere?: (issuer: string, subject: string) => string | undefined;
 }
 
 /** Input no person could have (a malformed email or issuer) finds nobody, as an unknown one. */
@@ -56,7 +61,10 @@ export class SqlPersonDirectory implements PersonDirectory {
 
   async findLinked(issuer: string, subject: string): Promise<DirectoryPerson | undefined> {
     const people = await this.deps.people();
-    return orNobody(() => people.findBySso(issuer, subject));
+    const linked = await orNobody(() => people.findBySso(issuer, subject));
+    if (linked) return linked;
+    const email = this.deps.linkedElsewhere?.(issuer, subject);
+    return email === undefined ? undefined : this.find(email);
   }
 
   /**
@@ -95,7 +103,8 @@ export class SqlPersonDirectory implements PersonDirectory {
     if (session.personVersion !== undefined && standing.version !== session.personVersion) {
       return false;
     }
-    return !sso || standing.ssoSubject === session.sso?.sub;
+    // A change of the person's link changes their version; without one, the link must hold.
+    return !sso || session.personVersion !== undefined || standing.ssoSubject === session.sso?.sub;
   }
 
   /** Everyone who may sign in (not disabled, signed up): who a team alert goes to. */

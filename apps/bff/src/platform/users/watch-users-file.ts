@@ -7,7 +7,16 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { type Metrics, noMetrics } from '../metrics/metrics';
-import { parseUsersFile, type UserDirectory } from './user-directory';
+import type { PersonDirectory } from './person-directory';
+import { parseUsersFile, type User } from './user-directory';
+
+/**
+ * Where a read file goes: the users file in memory (`UserDirectory`) puts it in place; the
+ * people store imports the people it has never imported (features/people).
+ */
+export interface UsersFileTarget extends Pick<PersonDirectory, 'counts'> {
+  replaceUsers(users: User[]): void | Promise<void>;
+}
 
 export interface UsersFileWatcher {
   /** Reads the file now and puts it in place if it is valid; never rejects. */
@@ -16,7 +25,7 @@ export interface UsersFileWatcher {
 }
 
 export interface WatchUsersFileOptions {
-  directory: UserDirectory;
+  directory: UsersFileTarget;
   file: string;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Quiet time after the last change before reading, so a file being written is read once. */
@@ -69,17 +78,35 @@ export function watchUsersFile(options: WatchUsersFileOptions): UsersFileWatcher
       );
       return;
     }
+    let users: User[];
     try {
-      directory.replaceUsers(parseUsersFile(text, file));
-      metrics.usersFileRead('applied');
-      if (!first) logger.info({ file, ...directory.counts() }, 'users file reloaded');
+      users = parseUsersFile(text, file);
     } catch (error) {
       metrics.usersFileRead('invalid');
       logger.error(
         { file, reason: (error as Error).message },
         'users file not reloaded: it failed its checks; keeping the last good one',
       );
+      return;
     }
+    try {
+      await directory.replaceUsers(users);
+    } catch (error) {
+      // The people store could not take it (unreachable): read again at the next change.
+      current = undefined;
+      metrics.usersFileRead('invalid');
+      logger.error(
+        { file, reason: (error as Error).message },
+        'users file not imported: the people store failed; it is read again at the next change',
+      );
+      return;
+    }
+    metrics.usersFileRead('applied');
+    if (first) return;
+    const counts = await Promise.resolve()
+      .then(() => directory.counts())
+      .catch(() => ({}));
+    logger.info({ file, ...counts }, 'users file reloaded');
   };
 
   const reload = (force: boolean) => {

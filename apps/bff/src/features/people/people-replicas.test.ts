@@ -1,0 +1,163 @@
+// Two replicas (two apps) sharing one people store and one session store, over real HTTP: a
+// change made to a person anywhere ends their session at their next request on the other one.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { loadConfig } from '../../env';
+import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
+import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
+import { MemorySessionStore } from '../../platform/sessions/session-store';
+import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
+import { UserDirectory } from '../../platform/users/user-directory';
+import { silentLogger } from '../../test/audit-cluster';
+import { ManualClock } from '../../test/manual-clock';
+import { sessionCookieFrom } from '../../test/test-session';
+import { createUpstreamClient } from '../../upstream/client';
+import { embeddedEngine } from '../transaction-index/sql-engine';
+import {
+  createTransactionIndex,
+  type TransactionIndex,
+} from '../transaction-index/transaction-index';
+import { SqlPersonDirectory } from './sql-person-directory';
+import { sqlPersonSessions } from './sql-person-sessions';
+
+const finance = demoAccounts.find((a) => a.role === 'finance');
+if (!finance) throw new Error('the demo accounts have a finance person');
+
+let dataDir: string;
+let index: TransactionIndex;
+const servers: http.Server[] = [];
+const replicas: ReturnType<typeof supertest>[] = [];
+let sessions: ReturnType<typeof sqlPersonSessions>;
+let origin: string;
+const clock = new ManualClock();
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'bff-people-replicas-'));
+  const config = loadConfig({
+    DEMO_MODE: '1',
+    DATA_DIR: dataDir,
+    WEB_DIST: join(dataDir, 'no-web-dist'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+  });
+  origin = config.publicOrigin;
+  // One engine for both: the database the replicas share.
+  index = createTransactionIndex({ open: () => embeddedEngine(), logger: silentLogger });
+  const people = await index.people();
+  await people.importUsers((await UserDirectory.demo()).users());
+  sessions = sqlPersonSessions({
+    table: () => index.personSessions(),
+    people: () => index.people(),
+    clock,
+    limits: config.session,
+  });
+  const sessionStore = new MemorySessionStore(clock);
+  const factorStore = await FileFactorStore.open(dataDir);
+  for (let i = 0; i < 2; i++) {
+    const users = await SqlPersonDirectory.create(
+      { people: () => index.people(), sessions: () => index.personSessions() },
+      'demo',
+    );
+    const app = createApp({
+      config,
+      // Never called: signing in and reading the session do not reach the card service.
+      upstream: createUpstreamClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'unused',
+        logger: silentLogger,
+      }),
+      users,
+      sessionStore,
+      factorStore,
+      audit: new JsonlAuditStore(dataDir, clock),
+      clock,
+      logger: silentLogger,
+      transactionIndex: index,
+      people: { store: people, sessions },
+      sessionRegistry: sessions,
+    });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  await index.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const headers = (cookie?: string) => ({
+  'X-CSRF': '1',
+  Origin: origin,
+  ...(cookie ? { Cookie: cookie } : {}),
+});
+
+async function signInOn(replica: ReturnType<typeof supertest>): Promise<string> {
+  const res = await replica
+    .post('/api/session')
+    .set(headers())
+    .send({ email: finance?.email, password: demoPassword });
+  expect(res.status).toBe(200);
+  const cookie = sessionCookieFrom(res, 'cc_session');
+  if (!cookie) throw new Error('no session cookie');
+  return cookie;
+}
+
+/** The status of `GET /api/session` on both replicas at once, `times` each. */
+async function statusesEverywhere(cookie: string, times = 3): Promise<number[]> {
+  const calls = replicas.flatMap((replica) =>
+    Array.from({ length: times }, () => replica.get('/api/session').set(headers(cookie))),
+  );
+  return (await Promise.all(calls)).map((res) => res.status);
+}
+
+describe('people on two replicas sharing one store', () => {
+  it('a person disabled through the store is signed out at their next request on the other replica', async () => {
+    const [a, b] = replicas as [ReturnType<typeof supertest>, ReturnType<typeof supertest>];
+    const cookie = await signInOn(a);
+    expect((await b.get('/api/session').set(headers(cookie))).body).toMatchObject({
+      email: finance?.email,
+      role: 'finance',
+    });
+    const people = await index.people();
+    expect((await people.find(finance?.email))?.lastSignIn?.method).toBe('password');
+
+    await people.disable(finance?.email);
+    const after = await b.get('/api/session').set(headers(cookie));
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: 'unauthenticated' });
+    expect(await statusesEverywhere(cookie)).toEqual(Array(6).fill(401));
+    // Disabled: no new session either, on either replica.
+    const refused = await b
+      .post('/api/session')
+      .set(headers())
+      .send({ email: finance?.email, password: demoPassword });
+    expect(refused.status).toBe(401);
+    await people.enable(finance?.email);
+  });
+
+  it('a session an admin ends on one replica ends at its next request on the other', async () => {
+    const [a, b] = replicas as [ReturnType<typeof supertest>, ReturnType<typeof supertest>];
+    const onA = await signInOn(a);
+    clock.advance(1_000);
+    const onB = await signInOn(b);
+    const open = await sessions.list(finance?.email as string);
+    expect(open).toHaveLength(2);
+    const newest = open[0]?.id as string;
+    expect(await sessions.end(finance?.email as string, newest)).toBe(true);
+    // The newest is the one signed in on b: the cookie's holder there is signed out everywhere.
+    expect(await statusesEverywhere(onB)).toEqual(Array(6).fill(401));
+    expect(await statusesEverywhere(onA)).toEqual(Array(6).fill(200));
+    expect(await sessions.endAll(finance?.email as string)).toBe(1);
+    expect((await a.get('/api/session').set(headers(onA))).status).toBe(401);
+  });
+});

@@ -222,14 +222,14 @@ describe('people', () => {
     );
   });
 
-  it('asks for a second factor when the BFF wants one (403 step_up_required), then makes the change once more', async () => {
+  it('asks for a second factor when the BFF wants one (step_up_required), then makes the change once more', async () => {
     let list = somePeople;
     servePeople();
     server.use(
       http.get('/api/people', () => HttpResponse.json(list)),
       http.post('/api/people/:email/disable', ({ request }) => {
         if (requestsTo(new URL(request.url).pathname, 'POST').length === 1) {
-          return problem(403, 'step_up_required', 'Confirm it is you first.', {
+          return problem(401, 'step_up_required', 'Confirm it is you first.', {
             secondFactor: { methods: ['totp'] },
           });
         }
@@ -260,7 +260,7 @@ describe('people', () => {
     servePeople();
     server.use(
       http.post('/api/people/:email/disable', () =>
-        problem(403, 'step_up_required', 'Confirm it is you first.', {
+        problem(401, 'step_up_required', 'Confirm it is you first.', {
           secondFactor: { methods: ['totp'] },
         }),
       ),

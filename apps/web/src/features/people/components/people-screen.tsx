@@ -263,7 +263,7 @@ function PersonRow({
         <span className={`badge ${statusBadge[status]}`}>{status}</span>
       </td>
       <td>{sourceLabels[person.source]}</td>
-      <td>
+      <td className="person-last">
         {person.lastSignIn ? (
           <>
             {formatDateTime(person.lastSignIn.at)}
@@ -278,7 +278,8 @@ function PersonRow({
       <td className="num">{person.activeSessions}</td>
       <td>
         <div className="person-actions">
-          {person.you ? null : (
+          {/* Not for oneself; someone invited who has not signed up has no sign-in to stop. */}
+          {person.you || person.pending ? null : (
             <button
               type="button"
               aria-label={`${person.disabled ? 'Enable' : 'Disable'} ${email}`}
@@ -288,13 +289,15 @@ function PersonRow({
               {person.disabled ? 'Enable' : 'Disable'}
             </button>
           )}
-          <button
-            type="button"
-            aria-label={`Sessions of ${email}`}
-            onClick={() => onSessions(person)}
-          >
-            Sessions
-          </button>
+          {person.pending ? null : (
+            <button
+              type="button"
+              aria-label={`Sessions of ${email}`}
+              onClick={() => onSessions(person)}
+            >
+              Sessions
+            </button>
+          )}
           {person.you ? null : (
             <button type="button" aria-label={`Remove ${email}`} onClick={() => onRemove(person)}>
               Remove

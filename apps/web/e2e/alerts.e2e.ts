@@ -1,7 +1,9 @@
 // Alerts (issue 32) as people see them, at a laptop's 1280×800 and a phone's 390×844, in a real
 // Chromium against `pnpm start` (the real BFF's alerts endpoints): a person creates a "declined"
 // rule on the rules screen, the bell stays in the one-line top bar, its inbox opens and closes;
-// nothing scrolls sideways, axe finds nothing serious, light and dark.
+// nothing scrolls sideways, axe finds nothing serious, light and dark. The inbox's five kinds are
+// stubbed in the browser here (demo mode raises none by itself, and balance rules raise nothing
+// yet); `bell.e2e.ts` raises a real alert end to end, from a decline in the simulator.
 import type { AlertRuleList } from '@card-console/shared/api/alerts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -187,6 +187,25 @@ describe('addTransaction', () => {
     expect(payment?.cardId).toBeUndefined();
   });
 
+  it('adds to a sub account created through the API, which had no transaction', async () => {
+    const created = await h.request('/sub-account', jsonInit('POST', { name: 'Events' }));
+    expect(created.status, created.text).toBe(201);
+    const id = (created.json as LooseJson).id as string;
+    const added = h.service.testing.addTransaction({
+      subAccountId: id,
+      amountCents: 250_000,
+      status: 'settled',
+    });
+    expect(added).toMatchObject({ description: 'Funding transfer from operating account' });
+    expect((await h.get(`/transaction?subAccountId=${id}`)).items).toEqual([added]);
+    expect((await h.get(`/transaction?subAccountId=${id}&status=settled`)).items).toEqual([added]);
+    expect((await h.get(`/transaction?subAccountId=${id}&status=failed`)).items).toEqual([]);
+    expect(await figures(id)).toMatchObject({
+      balance: { amountCents: 250_000 },
+      spend: { amountCents: 0 },
+    });
+  });
+
   it('refuses what the service never lists, naming the problem, and adds nothing', () => {
     const { sub, card, foreignCard } = setting();
     const count = h.service.data.transactions(sub).length;

@@ -1,25 +1,157 @@
-// `pnpm users add --email someone@example.com --role admin --file ./users.json`
-// `pnpm users remove|disable|enable someone@example.com --file ./users.json`
-// `pnpm users link someone@example.com --issuer https://idp.example.com --subject SUB --file …`
-// `pnpm users unlink someone@example.com --file ./users.json`
-// A running BFF picks each change up by itself (it watches the file; SIGHUP also reloads it).
-import { resolve } from 'node:path';
+// `pnpm users list|add|remove|disable|enable|link|unlink …`: people as the running BFF keeps them,
+// in the people store (PostgreSQL with DATABASE_URL; else the embedded engine in DATA_DIR, only
+// while Card Console is stopped). With `--file users.json` it edits a users file instead, which
+// the BFF imports (people it has not imported before) at start-up and whenever the file changes.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { roleSchema } from '@card-console/shared/api/meta';
+import pino from 'pino';
+import { PeopleStore } from '../features/people/people-store';
+import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
+import {
+  addPerson,
+  linkPerson,
+  listPeople,
+  removePerson,
+  setPersonDisabled,
+  unlinkPerson,
+} from './people-commands';
 import { readPassword } from './read-password';
 
 const usage = [
-  'usage: pnpm users add --email <email> --role <finance|admin> --file <users.json>',
+  'usage: pnpm users list',
+  '       pnpm users add --email <email> --role <finance|admin>',
   '         (asks for the password; or pipe it: printf \'%s\\n\' "$PASSWORD" | pnpm users add …)',
-  '       pnpm users remove <email> --file <users.json>',
-  '       pnpm users disable <email> --file <users.json>',
-  '       pnpm users enable <email> --file <users.json>',
-  '       pnpm users link <email> --issuer <OIDC_ISSUER> --subject <sub> --file <users.json>',
+  '       pnpm users remove <email>',
+  '       pnpm users disable <email>',
+  '       pnpm users enable <email>',
+  '       pnpm users link <email> --issuer <OIDC_ISSUER> --subject <sub>',
   '         (single sign-on as that provider subject signs in as this person)',
-  '       pnpm users unlink <email> --file <users.json>',
+  '       pnpm users unlink <email>',
+  '',
+  'Where: the people store Card Console signs people in from. With DATABASE_URL, its',
+  'PostgreSQL (changes apply at once on every replica). Otherwise the embedded engine in',
+  'DATA_DIR, which only one process may open: stop Card Console, then add --server-stopped.',
+  '',
+  'With --file <users.json> (not list): edits a users file instead. Card Console imports the',
+  'people of USERS_FILE it has not imported before, at start-up and when the file changes;',
+  'a person already imported is changed here (without --file) or on the People screen.',
 ].join('\n');
+
+const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The people store the server uses, opened as the server opens it (migrations applied). */
+async function openPeopleStore(
+  serverStopped: boolean,
+): Promise<{ store: PeopleStore; engine: SqlEngine }> {
+  const logger = pino({ level: 'silent' });
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const { openPostgresIndex } = await import('../features/transaction-index/postgres-index');
+    const engine = await openPostgresIndex({
+      url,
+      migrationUrl: process.env.DATABASE_MIGRATION_URL,
+      logger,
+    });
+    return { store: new PeopleStore(engine), engine };
+  }
+  if (!serverStopped) {
+    throw new Error(
+      'without DATABASE_URL the people are in the embedded engine in DATA_DIR, which only one process may open: stop Card Console, then run this again with --server-stopped (or edit a users file with --file)',
+    );
+  }
+  const base = process.env.INIT_CWD || process.cwd();
+  const dataDir = process.env.DATA_DIR
+    ? resolve(base, process.env.DATA_DIR)
+    : join(bffDir, '.data');
+  const dir = join(dataDir, 'transaction-index');
+  if (!existsSync(dir)) {
+    throw new Error(`no people store in ${dataDir}: start Card Console once (or set DATA_DIR)`);
+  }
+  const engine = await embeddedEngine(dir);
+  await applyIndexMigrations(engine, logger);
+  return { store: new PeopleStore(engine), engine };
+}
+
+async function storeCommand(
+  command: string | undefined,
+  email: string | undefined,
+  values: { role?: string | undefined; issuer?: string | undefined; subject?: string | undefined },
+  serverStopped: boolean,
+) {
+  if (command !== 'list' && !email) throw new Error(usage);
+  if (command === 'add') {
+    const role = roleSchema.safeParse(values.role);
+    if (!role.success) throw new Error(usage);
+  } else if (values.role) throw new Error(usage);
+  if (command === 'link' && (!values.issuer || !values.subject)) throw new Error(usage);
+  if (!['list', 'add', 'remove', 'disable', 'enable', 'link', 'unlink'].includes(command ?? '')) {
+    throw new Error(usage);
+  }
+  // Asked before the store opens: typing a password holds no connection.
+  const password = command === 'add' ? await readPassword() : undefined;
+  const { store, engine } = await openPeopleStore(serverStopped);
+  try {
+    const who = email as string;
+    switch (command) {
+      case 'list':
+        for (const line of await listPeople(store)) console.log(line);
+        return;
+      case 'add': {
+        const role = roleSchema.parse(values.role);
+        const result = await addPerson(store, { email: who, role, password: password as string });
+        console.log(`Added ${who} (${role}); they can sign in now.`);
+        if (result.otpauthUri) {
+          console.log('Add this TOTP secret to an authenticator app (shown once):');
+          console.log(result.otpauthUri);
+        }
+        return;
+      }
+      case 'remove':
+        await removePerson(store, who);
+        console.log(`Removed ${who}; their sessions end at their next request.`);
+        return;
+      case 'disable':
+      case 'enable': {
+        const disabled = command === 'disable';
+        const changed = await setPersonDisabled(store, who, disabled);
+        const state = disabled ? 'disabled' : 'enabled';
+        console.log(
+          changed
+            ? `${who} is ${state}${disabled ? '; their sessions end at their next request.' : '.'}`
+            : `${who} was already ${state}.`,
+        );
+        return;
+      }
+      case 'link': {
+        const { issuer, subject } = values as { issuer: string; subject: string };
+        const changed = await linkPerson(store, { email: who, issuer, subject });
+        console.log(
+          changed
+            ? `${who} now signs in through single sign-on as ${subject} at ${issuer}.`
+            : `${who} was already linked to ${subject} at ${issuer}.`,
+        );
+        return;
+      }
+      case 'unlink': {
+        const changed = await unlinkPerson(store, who);
+        console.log(
+          changed
+            ? `${who} is no longer linked to single sign-on; their sessions end at their next request.`
+            : `${who} had no single sign-on link.`,
+        );
+        return;
+      }
+    }
+  } finally {
+    await engine.close();
+  }
+}
 
 async function main(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -31,12 +163,17 @@ async function main(argv: string[]) {
       file: { type: 'string' },
       issuer: { type: 'string' },
       subject: { type: 'string' },
+      'server-stopped': { type: 'boolean' },
     },
   });
   const [command, named, ...extra] = positionals;
   const email = values.email ?? named;
-  if (!values.file || !email || extra.length || (values.email && named)) throw new Error(usage);
+  if (extra.length || (values.email && named)) throw new Error(usage);
   if ((values.issuer || values.subject) && command !== 'link') throw new Error(usage);
+  if (!values.file) {
+    return storeCommand(command, email, values, values['server-stopped'] === true);
+  }
+  if (!email || values['server-stopped']) throw new Error(usage);
   // pnpm runs the script in apps/bff; a relative --file means the caller's directory.
   const file = resolve(process.env.INIT_CWD || process.cwd(), values.file);
 

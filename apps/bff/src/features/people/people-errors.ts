@@ -108,3 +108,21 @@ export class SecondFactorRequiredError extends PeopleStoreError {
     this.name = 'SecondFactorRequiredError';
   }
 }
+
+/** A single sign-on identity already linked to another person. */
+export class SsoLinkTakenError extends PeopleStoreError {
+  readonly code = 'sso_link_taken';
+  constructor(readonly email: string) {
+    super('another person is linked to this single sign-on identity');
+    this.name = 'SsoLinkTakenError';
+  }
+}
+
+/** Unlinking would leave the person no way to sign in (they have no password). */
+export class LastSignInWayError extends PeopleStoreError {
+  readonly code = 'last_sign_in_way';
+  constructor(readonly email: string) {
+    super('this person signs in only through single sign-on: disable or remove them instead');
+    this.name = 'LastSignInWayError';
+  }
+}

@@ -17,8 +17,10 @@ import {
 import {
   LastAdminError,
   PersonNotFoundError,
+  LastSignInWayError,
   RoleFromProviderError,
   SsoEmailTakenError,
+  SsoLinkTakenError,
 } from './people-errors';
 import { acceptInvitation, type Invitation, invite } from './people-invitations';
 import { inTransaction, lockPersonAndAdmins } from './people-transaction';
@@ -243,6 +245,42 @@ export class PeopleStore {
       );
       return row;
     });
+  }
+
+  /**
+   * Links the person to a single sign-on identity (an operator's `pnpm users link`): signing in
+   * there signs in as them, with the role set here. Their sessions end (the version changes).
+   * Returns false when they already were linked to it.
+   */
+  async link(email: unknown, issuer: unknown, subject: unknown): Promise<boolean> {
+    const to = { issuer: issuerOf(issuer), subject: subjectOf(subject) };
+    let changed = false;
+    await this.change(emailOf(email), async (tx, row) => {
+      if (row.sso_issuer === to.issuer && row.sso_subject === to.subject) return row;
+      const [other] = await tx.query<{ email: string }>(
+        'SELECT email FROM person WHERE sso_issuer = $1 AND sso_subject = $2 AND email <> $3',
+        [to.issuer, to.subject, row.email],
+      );
+      if (other) throw new SsoLinkTakenError(other.email);
+      changed = true;
+      return this.update(tx, row.email, 'sso_issuer = $3, sso_subject = $4', [
+        to.issuer,
+        to.subject,
+      ]);
+    });
+    return changed;
+  }
+
+  /** Takes the person's single sign-on link away; refused when it is their only way in. */
+  async unlink(email: unknown): Promise<boolean> {
+    let changed = false;
+    await this.change(emailOf(email), async (tx, row) => {
+      if (row.sso_issuer === null) return row;
+      if (row.password_hash === null) throw new LastSignInWayError(row.email);
+      changed = true;
+      return this.update(tx, row.email, 'sso_issuer = NULL, sso_subject = NULL', []);
+    });
+    return changed;
   }
 
   /** When and how the person last signed in. Not a change of the person: the version stays. */

@@ -1,0 +1,155 @@
+// `pnpm users` on the people store (no --file): the commands' cores against the embedded engine,
+// and the command itself refusing to open the embedded engine beside a running server.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PeopleStore } from '../features/people/people-store';
+import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
+import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
+import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
+import { silentLogger } from '../test/audit-cluster';
+import {
+  addPerson,
+  linkPerson,
+  listPeople,
+  removePerson,
+  setPersonDisabled,
+  unlinkPerson,
+} from './people-commands';
+
+const password = 'a long enough password';
+let engine: SqlEngine;
+let store: PeopleStore;
+beforeAll(async () => {
+  engine = await embeddedEngine();
+  await applyIndexMigrations(engine, silentLogger);
+  store = new PeopleStore(engine);
+});
+afterAll(() => engine.close());
+beforeEach(() => emptyPeople(engine));
+
+describe('pnpm users on the people store (cores)', () => {
+  it('adds people who can sign in at once; an admin gets a TOTP secret; never over someone', async () => {
+    const admin = await addPerson(store, {
+      email: ' Ada@Example.com ',
+      role: 'admin',
+      password,
+      scrypt: demoScrypt,
+    });
+    expect(admin.otpauthUri).toMatch(/^otpauth:\/\/totp\//);
+    expect(
+      await addPerson(store, {
+        email: 'lee@example.com',
+        role: 'finance',
+        password,
+        scrypt: demoScrypt,
+      }),
+    ).toEqual({});
+    const ada = await store.find('ada@example.com');
+    expect(ada).toMatchObject({ role: 'admin', pending: false, hasTotp: true });
+    expect(await verifyPassword(password, ada?.passwordHash as string)).toBe(true);
+    expect(await listPeople(store)).toEqual([
+      'ada@example.com\tadmin\tactive\tinvited',
+      'lee@example.com\tfinance\tactive\tinvited',
+    ]);
+    await expect(
+      addPerson(store, { email: 'lee@example.com', role: 'admin', password, scrypt: demoScrypt }),
+    ).rejects.toThrow('lee@example.com is already in Card Console');
+    await expect(
+      addPerson(store, { email: 'kim@example.com', role: 'finance', password: 'short' }),
+    ).rejects.toThrow('at least 12 characters');
+  });
+
+  it('disables, enables, links, unlinks and removes, keeping the last admin', async () => {
+    await addPerson(store, {
+      email: 'ada@example.com',
+      role: 'admin',
+      password,
+      scrypt: demoScrypt,
+    });
+    await addPerson(store, {
+      email: 'lee@example.com',
+      role: 'finance',
+      password,
+      scrypt: demoScrypt,
+    });
+    expect(await setPersonDisabled(store, 'lee@example.com', true)).toBe(true);
+    expect(await setPersonDisabled(store, 'lee@example.com', true)).toBe(false);
+    expect((await store.find('lee@example.com'))?.disabled).toBe(true);
+    expect(await setPersonDisabled(store, 'lee@example.com', false)).toBe(true);
+    await expect(setPersonDisabled(store, 'ada@example.com', true)).rejects.toThrow(
+      'ada@example.com: the last admin cannot be disabled',
+    );
+    await expect(removePerson(store, 'ada@example.com')).rejects.toThrow('the last admin');
+    await expect(removePerson(store, 'nobody@example.com')).rejects.toThrow(
+      'nobody@example.com: no such person',
+    );
+
+    const before = (await store.find('lee@example.com'))?.version as number;
+    expect(
+      await linkPerson(store, { email: 'lee@example.com', issuer: ISSUER, subject: 's-1' }),
+    ).toBe(true);
+    expect(
+      await linkPerson(store, { email: 'lee@example.com', issuer: `${ISSUER}/`, subject: 's-1' }),
+    ).toBe(false);
+    // A change of the link is a change of the person: their sessions end.
+    expect((await store.find('lee@example.com'))?.version).toBe(before + 1);
+    expect((await store.findBySso(ISSUER, 's-1'))?.email).toBe('lee@example.com');
+    await expect(
+      linkPerson(store, { email: 'ada@example.com', issuer: ISSUER, subject: 's-1' }),
+    ).rejects.toThrow('another person is linked to this single sign-on identity');
+    expect(await unlinkPerson(store, 'lee@example.com')).toBe(true);
+    expect(await unlinkPerson(store, 'lee@example.com')).toBe(false);
+    await removePerson(store, 'lee@example.com');
+    expect(await store.find('lee@example.com')).toBeUndefined();
+  });
+
+  it('never unlinks a person whose only way in is single sign-on', async () => {
+    await store.upsertSsoPerson({
+      issuer: ISSUER,
+      subject: 's-2',
+      email: 'sso@example.com',
+      role: 'finance',
+    });
+    await expect(unlinkPerson(store, 'sso@example.com')).rejects.toThrow(
+      'signs in only through single sign-on',
+    );
+  });
+});
+
+describe('pnpm users (the command)', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'users-cli-store-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  const run = (args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'users.ts'), ...args],
+      {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        timeout: 60_000,
+      },
+    ).then(
+      (done) => ({ code: 0, ...done }),
+      (failed: { code: number; stdout: string; stderr: string }) => failed,
+    );
+
+  it('opens the embedded engine only when told the server is stopped', async () => {
+    const refused = await run(['disable', 'lee@example.com']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'stop Card Console, then run this again with --server-stopped',
+    );
+    const missing = await run(['list', '--server-stopped']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`no people store in ${dataDir}`);
+  }, 90_000);
+});

@@ -178,6 +178,14 @@ describe('a recent second factor', () => {
     ]);
   });
 
+  it('is not asked for a change refused anyway (yourself: 400 first)', async () => {
+    const stale = await t.signIn(ANA, 'admin', { steppedUp: false });
+    const res = await t.request.delete(`/api/people/${enc(ANA)}`).set(t.headers(stale));
+    expect(res.status).toBe(400);
+    expect(problem(res.body).code).toBe('invalid_request');
+    expect(await store.find(ANA)).toBeDefined();
+  });
+
   it('lapses five minutes after the check', async () => {
     clock.advance(5 * 60 * 1000 + 1);
     const res = await t.request.post(`/api/people/${enc(BO)}/disable`).set(t.headers(ana));

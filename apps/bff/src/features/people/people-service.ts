@@ -77,6 +77,8 @@ interface ChangeSpec {
   action: AuditAction;
   target: string;
   attempt: string;
+  /** A refusal that needs no second factor to be told (yourself): checked before asking one. */
+  precheck?: () => void;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -220,6 +222,7 @@ export function createPeopleService(deps: PeopleDeps) {
     };
     let done: { result: T; detail: string };
     try {
+      spec.precheck?.();
       await stepUp.require(req, res);
       done = await work();
     } catch (caught) {
@@ -394,9 +397,13 @@ export function createPeopleService(deps: PeopleDeps) {
 
     disable(req: Request, res: Response, email: string): Promise<PersonView> {
       const { store } = wiring();
-      const spec = { action: 'person.disable', target: email, attempt: 'disable' } as const;
+      const spec = {
+        action: 'person.disable',
+        target: email,
+        attempt: 'disable',
+        precheck: () => notYourself(req, email, 'disable'),
+      } as const;
       return change(req, res, spec, async () => {
-        notYourself(req, email, 'disable');
         const after = await store.disable(email);
         await endSessionsAfter(after.email, req.requestId);
         return {
@@ -420,9 +427,13 @@ export function createPeopleService(deps: PeopleDeps) {
 
     remove(req: Request, res: Response, email: string): Promise<undefined> {
       const { store } = wiring();
-      const spec = { action: 'person.remove', target: email, attempt: 'remove' } as const;
+      const spec = {
+        action: 'person.remove',
+        target: email,
+        attempt: 'remove',
+        precheck: () => notYourself(req, email, 'remove'),
+      } as const;
       return change(req, res, spec, async () => {
-        notYourself(req, email, 'remove');
         const before = await existing(email);
         await store.remove(email);
         await endSessionsAfter(email, req.requestId);

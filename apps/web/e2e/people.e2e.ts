@@ -36,10 +36,15 @@ afterAll(async () => {
 const sideways = (p: Page) =>
   p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/** Screenshots light and dark; nothing scrolls sideways and axe finds nothing serious in either. */
 async function lookAt(p: Page, name: string) {
   expect(await sideways(p), name).toBeLessThanOrEqual(0);
   await screenshot(p, `people-${name}`);
   expect(await seriousA11yViolations(p), name).toEqual([]);
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(p, `people-${name}-dark`);
+  expect(await seriousA11yViolations(p), `${name}, dark`).toEqual([]);
+  await p.emulateMedia({ colorScheme: 'light' });
 }
 
 /** Invites `email` as `role` from the People screen, passing the second-factor check if asked. */

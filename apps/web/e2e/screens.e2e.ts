@@ -208,6 +208,11 @@ describe('every screen at 1280×800 and 390×844', () => {
         ],
         ['alerts', '/alerts', () => page.getByRole('heading', { name: 'Team rules' }).waitFor()],
         [
+          'people',
+          '/people',
+          () => page.getByRole('table', { name: 'People who may sign in' }).waitFor(),
+        ],
+        [
           'overview',
           `/overview?subAccountId=${firstSubAccount.id}`,
           // The BFF reads a period it has not seen and answers with progress until it is done.

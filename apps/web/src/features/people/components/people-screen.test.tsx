@@ -222,6 +222,43 @@ describe('people', () => {
     );
   });
 
+  it('a role the identity provider sets (409 role_from_provider) is said in plain words', async () => {
+    servePeople();
+    server.use(
+      http.put('/api/people/:email/role', () =>
+        problem(409, 'role_from_provider', 'Single sign-on sets this role.'),
+      ),
+    );
+    const { user } = await openPeople();
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Role of fin@example.test' }),
+      'admin',
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "fin@example.test's role is set by your identity provider: change it there.",
+    );
+  });
+
+  it('withdraws an open invitation', async () => {
+    let list = somePeople;
+    server.use(
+      http.get('/api/people', () => HttpResponse.json(list)),
+      http.delete('/api/people/invitations/:email', () => {
+        list = { ...list, invitations: [] };
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { user } = await openPeople();
+    await user.click(
+      screen.getByRole('button', { name: 'Withdraw the invitation for later@example.test' }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'The invitation for later@example.test is withdrawn: its link no longer works.',
+    );
+    expect(requestsTo('/api/people/invitations/later%40example.test', 'DELETE')).toHaveLength(1);
+    expect(await screen.findByText('No open invitations.')).toBeInTheDocument();
+  });
+
   it('asks for a second factor when the BFF wants one (step_up_required), then makes the change once more', async () => {
     let list = somePeople;
     servePeople();

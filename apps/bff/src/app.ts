@@ -231,6 +231,8 @@ export function createApp(deps: AppDeps): Express {
     transactionIndex,
     people: deps.people,
     indexRefreshMs: config.insightsRefreshMs,
+    // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
+    alertWebhookPolicy: config.alertDelivery.webhook,
     // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
     indexRowsWritten: raiseAlertsOnSync({
       transactionIndex,

@@ -204,6 +204,52 @@ export const bffGroups: readonly VariableGroup[] = [
     },
   },
   {
+    title: 'Alert delivery',
+    intro:
+      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery).',
+    variables: {
+      ALERT_SMTP_URL: {
+        default: 'unset: no alert email (demo mode too)',
+        description:
+          '`smtp://` (STARTTLS when offered) or `smtps://` (TLS from the start), with the user name and password in it: `smtps://alerts:secret@smtp.example.com:465`. Never logged.',
+      },
+      ALERT_EMAIL_FROM: {
+        default: 'unset: no alert email',
+        description:
+          'The From address of alert email, such as `Card Console <alerts@example.com>`; its domain names the Message-IDs.',
+      },
+      ALERT_WEBHOOK_ALLOW_INSECURE: {
+        default: 'unset: `https:` only',
+        description:
+          '`1` lets a webhook target use `http:` (development: the alert and its signature travel in the clear).',
+      },
+      ALERT_WEBHOOK_ALLOW_PRIVATE: {
+        default: 'unset: public addresses only',
+        description:
+          '`1` lets a webhook target point at a private, loopback, link-local or unique-local address (checked when saved and on every connection); `0.0.0.0` and `::` stay refused.',
+      },
+      ALERT_DELIVERY_MAX_ATTEMPTS: {
+        default: '5',
+        description:
+          '1 to 20: tries of one email or webhook post in all. Network errors, timeouts, 408, 429 and 5xx answers and SMTP deferrals are tried again; the rest end at once. A delivery that fails for good is logged.',
+      },
+      ALERT_DELIVERY_RETRY_BASE_MS: {
+        default: '30000',
+        description:
+          '10 to 3,600,000: the wait after a first failed try; each next one doubles. On PostgreSQL the queue (pg-boss) counts in whole seconds and adds jitter.',
+      },
+      ALERT_DELIVERY_POLL_MS: {
+        default: '2000',
+        description: '50 to 600,000: how often each replica looks for deliveries that are due.',
+      },
+      ALERT_DELIVERY_TIMEOUT_MS: {
+        default: '10000',
+        description:
+          '100 to 120,000: one webhook post (connecting to the end of the answer), or each step of an SMTP conversation.',
+      },
+    },
+  },
+  {
     title: 'Operations',
     variables: {
       METRICS_PORT: {

@@ -60,6 +60,15 @@ const connectionUrlSchema = (schemes: string[], example: string) =>
       .optional(),
   );
 
+/** An operator's yes/no: 1 or true, 0 or false, unset (no). */
+const alertFlag = z.preprocess(
+  emptyAsUndefined,
+  z
+    .enum(['1', 'true', '0', 'false'], { message: 'must be 1 or true (or 0, false, unset)' })
+    .optional()
+    .transform((value) => value === '1' || value === 'true'),
+);
+
 const envSchema = z.object({
   PORT: portSchema,
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
@@ -172,6 +181,60 @@ const envSchema = z.object({
   DATABASE_MIGRATION_URL: connectionUrlSchema(
     ['postgres', 'postgresql'],
     'postgres://card_console_owner@db.example.com:5432/card_console',
+  ),
+  /** Alert email: the SMTP server, `smtp://` or `smtps://` (credentials in it, never logged). */
+  ALERT_SMTP_URL: connectionUrlSchema(
+    ['smtp', 'smtps'],
+    'smtps://alerts:secret@smtp.example.com:465',
+  ),
+  /** The From address of alert email. */
+  ALERT_EMAIL_FROM: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(?:[^<>@\s][^<>@]*<)?[^<>@\s]+@[A-Za-z0-9.-]+>?$/, {
+        message: 'must be an address such as Card Console <alerts@example.com>',
+      })
+      .optional(),
+  ),
+  /** Webhooks may use http: (development only: the alert and its signature travel in the clear). */
+  ALERT_WEBHOOK_ALLOW_INSECURE: alertFlag,
+  /** Webhooks may point at private, loopback or link-local addresses. */
+  ALERT_WEBHOOK_ALLOW_PRIVATE: alertFlag,
+  /** Tries of one delivery in all, the first included. */
+  ALERT_DELIVERY_MAX_ATTEMPTS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(20).default(5),
+  ),
+  /** The wait after a first failed try; each next one doubles (at most an hour). */
+  ALERT_DELIVERY_RETRY_BASE_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(10)
+      .max(3_600_000)
+      .default(30_000),
+  ),
+  /** How often a replica looks for deliveries due. */
+  ALERT_DELIVERY_POLL_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(50)
+      .max(600_000)
+      .default(2_000),
+  ),
+  /** One webhook post or SMTP conversation, at most. */
+  ALERT_DELIVERY_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(100)
+      .max(120_000)
+      .default(10_000),
   ),
   /** Prometheus metrics on their own port (never the public one); unset: no metrics server. */
   METRICS_PORT: z.preprocess(
@@ -315,6 +378,16 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The schema owner's URL, for migrations at start-up (docs/operations/audit-trail.md). */
   databaseMigrationUrl: string | undefined;
+  /** Alert delivery: email when `smtpUrl` and `emailFrom` are set, webhooks under the policy. */
+  alertDelivery: {
+    smtpUrl: string | undefined;
+    emailFrom: string | undefined;
+    webhook: { allowInsecure: boolean; allowPrivate: boolean };
+    maxAttempts: number;
+    retryBaseMs: number;
+    pollMs: number;
+    timeoutMs: number;
+  };
   /** Where Prometheus metrics are served; undefined: not served. */
   metrics: { port: number; host: string } | undefined;
   /** SIGTERM: how long in-flight requests may run before they are cut and the process exits. */
@@ -472,6 +545,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode (DEMO_MODE=1)',
     );
   }
+  if ((e.ALERT_SMTP_URL === undefined) !== (e.ALERT_EMAIL_FROM === undefined)) {
+    throw new ConfigError(
+      'ALERT_SMTP_URL and ALERT_EMAIL_FROM: set both (alert email) or neither (no alert email)',
+    );
+  }
   if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
     problems.push(
       'DATABASE_MIGRATION_URL: set without DATABASE_URL; the BFF writes the audit trail through DATABASE_URL',
@@ -517,6 +595,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
     databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
+    alertDelivery: {
+      smtpUrl: e.ALERT_SMTP_URL,
+      emailFrom: e.ALERT_EMAIL_FROM,
+      webhook: {
+        allowInsecure: e.ALERT_WEBHOOK_ALLOW_INSECURE,
+        allowPrivate: e.ALERT_WEBHOOK_ALLOW_PRIVATE,
+      },
+      maxAttempts: e.ALERT_DELIVERY_MAX_ATTEMPTS,
+      retryBaseMs: e.ALERT_DELIVERY_RETRY_BASE_MS,
+      pollMs: e.ALERT_DELIVERY_POLL_MS,
+      timeoutMs: e.ALERT_DELIVERY_TIMEOUT_MS,
+    },
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,

@@ -423,6 +423,20 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/alerts/inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
   'GET /api/alerts/inbox/unread-count': () => ({ path: '/api/alerts/inbox/unread-count' }),
   'POST /api/alerts/inbox/read': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),
+  'GET /api/alerts/webhooks': () => ({ path: '/api/alerts/webhooks' }),
+  'POST /api/alerts/webhooks': () => ({
+    path: '/api/alerts/webhooks',
+    body: { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
+  }),
+  // A target no rule sends to, put straight into the store.
+  'DELETE /api/alerts/webhooks/:id': async (t) => {
+    const target = await (await t.transactionIndex.alerts()).webhookTargets.create(
+      { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
+      t.credentials.admin.email,
+      new Date(t.clock.now()),
+    );
+    return { path: `/api/alerts/webhooks/${target.id}` };
+  },
   ...peopleRequests,
   'GET /api/audit': () => ({ path: '/api/audit' }),
   'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),

@@ -11,11 +11,17 @@
 //   GET    /api/alerts/inbox?unread=1&cursor=…&limit=…  → InboxPage, newest first
 //   GET    /api/alerts/inbox/unread-count     → UnreadCount (the bell's number)
 //   POST   /api/alerts/inbox/read             body `{ ids: […] }` or `{ all: true }` → MarkReadResult
+//   GET    /api/alerts/webhooks               → WebhookTargetList (admins; never the secrets)
+//   POST   /api/alerts/webhooks               body WebhookTargetInput → 201 WebhookTargetCreated
+//                                             (admins; the signing secret, shown this once)
+//   DELETE /api/alerts/webhooks/:id           → 204 (admins); 400 `invalid_request` while a rule
+//                                             sends to it (change those rules first)
 //
 // Refusals: 400 with the first problem in `detail`; 403 `forbidden` (someone else's rule, a team
 // rule or a webhook when not an admin); 404 `not_found` (no such rule, or not one the caller sees).
-// Delivery: only the inbox is delivered for now. A rule may be saved with email or a webhook
-// chosen, but those channels send nothing until the delivery queue is built.
+// Delivery: to the inbox, by email (when the server has SMTP) to the rule's owner or, for a team
+// rule, to the team, and to the rule's webhook target; each once. A rule's webhookTargetId must
+// name an existing target (400 otherwise).
 //
 // The card-number check of names and ids is the BFF's alone (it reuses its detector); the SPA
 // validates forms with the rest of these rules.
@@ -28,6 +34,8 @@ export const ALERTS_API = {
   inbox: '/api/alerts/inbox',
   unreadCount: '/api/alerts/inbox/unread-count',
   markRead: '/api/alerts/inbox/read',
+  webhooks: '/api/alerts/webhooks',
+  webhook: (id: string) => `/api/alerts/webhooks/${encodeURIComponent(id)}`,
 } as const;
 
 export const alertRuleKinds = [
@@ -333,3 +341,42 @@ export const markReadResultSchema = z.object({
   unread: z.number().int().nonnegative(),
 });
 export type MarkReadResult = z.infer<typeof markReadResultSchema>;
+
+/** POST /api/alerts/webhooks: a place to post alerts to. The BFF checks the URL's address. */
+export const webhookTargetInputSchema = z.strictObject({
+  name: z
+    .string({ error: 'name must be text' })
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(100, 'name must be at most 100 characters'),
+  url: z
+    .string({ error: 'url must be text' })
+    .trim()
+    .min(1, 'url must not be empty')
+    .max(2_000, 'url must be at most 2000 characters')
+    .refine(
+      (url) => URL.canParse(url),
+      'url must be a URL, such as https://hooks.example.com/alerts',
+    ),
+});
+export type WebhookTargetInput = z.input<typeof webhookTargetInputSchema>;
+
+/** A webhook target as listed: never its secret. */
+export const webhookTargetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+export type WebhookTargetView = z.infer<typeof webhookTargetSchema>;
+
+export const webhookTargetListSchema = z.object({ items: z.array(webhookTargetSchema) });
+export type WebhookTargetList = z.infer<typeof webhookTargetListSchema>;
+
+/**
+ * The answer to its creation: the target and the secret requests are signed with (HMAC-SHA256
+ * of `<timestamp>.<body>`), shown this once; the receiver keeps it to check signatures.
+ */
+export const webhookTargetCreatedSchema = webhookTargetSchema.extend({ secret: z.string() });
+export type WebhookTargetCreated = z.infer<typeof webhookTargetCreatedSchema>;

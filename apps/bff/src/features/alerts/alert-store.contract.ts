@@ -70,9 +70,17 @@ export function alertStoreContract(
     }, 60_000);
     afterAll(() => close?.());
     beforeEach(async () => {
+      await engine.query('DELETE FROM alert_delivery');
       await engine.query('DELETE FROM alert_inbox');
       await engine.query('DELETE FROM alert');
       await engine.query('DELETE FROM alert_rule');
+      await engine.query('DELETE FROM alert_webhook_target');
+      // The target rules below send to (a rule names an existing one).
+      await engine.query(
+        `INSERT INTO alert_webhook_target (id, name, url, secret, created_by, created_at)
+         VALUES ('hook-1', 'Ops', 'https://hooks.example.test/ops', repeat('s', 32),
+                 'admin@example.test', now())`,
+      );
     });
 
     describe('rules', () => {

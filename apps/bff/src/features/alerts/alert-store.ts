@@ -9,6 +9,9 @@ import type { SqlEngine } from '../transaction-index/sql-engine';
 import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
 import { INPUT_COLUMNS, inputValues, RULE_COLUMNS, type RuleRow, ruleOf } from './alert-rule-rows';
 import { type AlertRule, alertRuleInputSchema } from './alert-rules';
+import { DeliveryOutbox } from './delivery-outbox';
+import { deliveriesOf } from './delivery-plan';
+import { WebhookTargetStore } from './webhook-targets';
 
 export class AlertRuleNotFoundError extends Error {
   override name = 'AlertRuleNotFoundError';
@@ -90,7 +93,15 @@ interface RaiseRuleRow {
 }
 
 export class AlertStore {
-  constructor(private readonly engine: SqlEngine) {}
+  /** Where alerts are posted (admins' webhook targets), in the same engine. */
+  readonly webhookTargets: WebhookTargetStore;
+  /** The deliveries `raise` writes with each alert, for the queue. */
+  readonly deliveries: DeliveryOutbox;
+
+  constructor(private readonly engine: SqlEngine) {
+    this.webhookTargets = new WebhookTargetStore(engine);
+    this.deliveries = new DeliveryOutbox(engine);
+  }
 
   /** Saves a new rule from a person's input (checked here); `team` rules get no owner. */
   async createRule(input: unknown, by: string, at: Date): Promise<AlertRule> {
@@ -251,6 +262,27 @@ export class AlertStore {
              FROM unnest($1::text[], $2::text[]) AS i(alert_id, recipient)
            ON CONFLICT DO NOTHING`,
           [inbox.map(([id]) => id), inbox.map(([, r]) => r), at],
+        );
+      }
+      // The deliveries, in the same transaction: an alert raised is an alert delivered, once.
+      const deliveries = raised.flatMap((a) => deliveriesOf(a, team));
+      if (deliveries.length > 0) {
+        await tx.query(
+          `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, created_at,
+             next_attempt_at)
+           SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, $6::timestamptz,
+                  $6::timestamptz
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+                  AS d(key, alert_id, rule_id, channel, recipient)
+           ON CONFLICT (key) DO NOTHING`,
+          [
+            deliveries.map((d) => d.key),
+            deliveries.map((d) => d.alertId),
+            deliveries.map((d) => d.ruleId),
+            deliveries.map((d) => d.channel),
+            deliveries.map((d) => d.recipient),
+            at,
+          ],
         );
       }
       return raised;

@@ -7,10 +7,13 @@ import {
   markReadResultSchema,
   markReadSchema,
   unreadCountSchema,
+  webhookTargetCreatedSchema,
+  webhookTargetInputSchema,
+  webhookTargetListSchema,
 } from '@card-console/shared/api/alerts';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { z } from 'zod';
-import { defineFeature, everyone } from '../../core/endpoint';
+import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { alertRuleInputSchema, alertRuleUpdateSchema } from './alert-rules';
 import { createAlertsService } from './alerts-service';
@@ -36,8 +39,7 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   endpoint({
     method: 'POST',
     path: '/alerts/rules',
-    summary:
-      'Add an alert rule for yourself (admins: also for the team, or to a webhook); only the inbox is delivered for now',
+    summary: 'Add an alert rule for yourself (admins: also for the team, or to a webhook target)',
     access: everyone,
     mutation: true,
     attempted: 'alertRules.change',
@@ -106,5 +108,41 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
     body: markReadSchema,
     response: markReadResultSchema,
     handler: ({ req, services, body }) => services.markRead(who(req), body),
+  }),
+  endpoint({
+    method: 'GET',
+    path: '/alerts/webhooks',
+    summary: 'The webhook targets alerts can be sent to (never their secrets)',
+    access: admins,
+    mutation: false,
+    attempted: 'webhookTargets.change',
+    example: '/api/alerts/webhooks',
+    response: webhookTargetListSchema,
+    handler: async ({ services }) => ({ items: await services.webhookTargets() }),
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/alerts/webhooks',
+    summary: 'Add a webhook target; the answer holds its signing secret, shown this once',
+    access: admins,
+    mutation: true,
+    attempted: 'webhookTargets.change',
+    example: '/api/alerts/webhooks',
+    body: webhookTargetInputSchema,
+    response: webhookTargetCreatedSchema,
+    status: 201,
+    handler: ({ req, services, body }) => services.createWebhookTarget(who(req), body),
+  }),
+  endpoint({
+    method: 'DELETE',
+    path: '/alerts/webhooks/:id',
+    summary: 'Remove a webhook target no rule sends to',
+    access: admins,
+    mutation: true,
+    attempted: 'webhookTargets.change',
+    example: '/api/alerts/webhooks/{webhookTargetId}',
+    params: ruleId,
+    response: z.undefined(),
+    handler: ({ req, services, params }) => services.deleteWebhookTarget(who(req), params.id),
   }),
 ]);

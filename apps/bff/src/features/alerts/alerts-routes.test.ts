@@ -17,10 +17,20 @@ import type { AlertToRaise } from './alert-evaluator';
 let t: TestApp;
 let admin: TestSession;
 let finance: TestSession;
+/** A webhook target admins may send to. */
+let whOps: string;
 
 beforeAll(async () => {
   t = await startTestApp({ sim: { transactions: 400 } });
   [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
+  const targets = (await t.transactionIndex.alerts()).webhookTargets;
+  whOps = (
+    await targets.create(
+      { name: 'Ops', url: 'https://hooks.example.test/ops' },
+      t.credentials.admin.email,
+      new Date(t.clock.now()),
+    )
+  ).id;
 });
 afterAll(async () => t.close());
 
@@ -195,7 +205,7 @@ describe('alert rules over HTTP', () => {
 
     const hook = await create(
       finance,
-      declined('Hooked', { channels: { inbox: false, email: false, webhookTargetId: 'wh_ops' } }),
+      declined('Hooked', { channels: { inbox: false, email: false, webhookTargetId: whOps } }),
     );
     expect(hook.status).toBe(403);
     expect(hook.body.detail).toContain('Only admins send alerts to a webhook');
@@ -205,10 +215,10 @@ describe('alert rules over HTTP', () => {
       admin,
       declined('Team webhook', {
         team: true,
-        channels: { inbox: true, email: false, webhookTargetId: 'wh_ops' },
+        channels: { inbox: true, email: false, webhookTargetId: whOps },
       }),
     );
-    expect(adminTeam).toMatchObject({ team: true, channels: { webhookTargetId: 'wh_ops' } });
+    expect(adminTeam).toMatchObject({ team: true, channels: { webhookTargetId: whOps } });
     // Everyone sees the team's rules; only admins change them.
     expect((await rulesOf(finance)).map((r) => r.id)).toContain(adminTeam.id);
     const edit = await put(finance, adminTeam.id, {

@@ -4,8 +4,16 @@ import type {
   InboxPage,
   MarkRead,
   MarkReadResult,
+  WebhookTargetCreated,
+  WebhookTargetInput,
+  WebhookTargetView,
 } from '@card-console/shared/api/alerts';
 import { AppError } from '../../core/app-error';
+import {
+  type WebhookPolicy,
+  WebhookTargetError,
+  webhookTarget,
+} from '../../platform/notify/webhook-target';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import type { TransactionIndex } from '../transaction-index/transaction-index';
@@ -25,7 +33,29 @@ import {
 
 export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock'> {
   transactionIndex: TransactionIndex;
+  /** What webhook URLs the operator allows (ALERT_WEBHOOK_ALLOW_*); unset: public https only. */
+  alertWebhookPolicy?: WebhookPolicy;
 }
+
+/** A foreign key refused: the rule named a webhook target that is not there (any more). */
+const isMissingTarget = (error: unknown) => (error as { code?: unknown } | null)?.code === '23503';
+
+const noSuchTarget = () =>
+  new AppError(
+    400,
+    'invalid_body',
+    'channels.webhookTargetId: there is no such webhook target; choose one an admin added',
+  );
+
+/** Why a webhook URL is refused, for the person who typed it. */
+const urlProblems: Record<string, string> = {
+  invalid_url: 'url must be an https: URL',
+  insecure_scheme: 'url must use https: (this server does not allow http: webhooks)',
+  credentials_in_url:
+    'url must carry no user name or password: the signature authenticates Card Console',
+  private_address:
+    'url points at a private, loopback or otherwise non-public address, which this server does not allow',
+};
 
 /** What a refusal says to the person. */
 const refusals: Record<AlertRuleRefusal, string> = {
@@ -129,7 +159,7 @@ const notFound = () => new AppError(404, 'not_found', 'There is no such alert ru
  * Alert rules (each person's own and the team's) and each person's inbox. Every rule change,
  * and every refused or failed one, is audited with the rule before → after; a change names the
  * version it was made on, and a stale one is a 409 with the rule as it is. Only the inbox is
- * delivered for now: email and webhook choices are kept for the delivery queue to come.
+ * delivered by the queue (alert-delivery.ts): email, and the webhook targets admins keep here.
  */
 export function createAlertsService(deps: AlertsDeps) {
   const store = () => deps.transactionIndex.alerts();
@@ -174,7 +204,86 @@ export function createAlertsService(deps: AlertsDeps) {
     return error;
   }
 
+  /** A rule's webhook target must exist: 400 otherwise (the foreign key holds under races). */
+  async function targetExists(id: string | null | undefined): Promise<void> {
+    if (id === null || id === undefined) return;
+    if (!(await (await store()).webhookTargets.exists(id))) throw noSuchTarget();
+  }
+
+  const targetAudit = (who: Who, action: 'webhookTarget.create' | 'webhookTarget.delete') =>
+    ({
+      actor: who.actor.email,
+      role: who.actor.role,
+      action,
+      requestId: who.requestId,
+    }) as const;
+
   return {
+    async webhookTargets(): Promise<WebhookTargetView[]> {
+      return (await store()).webhookTargets.list();
+    },
+
+    /** Saves a target whose URL the policy allows; the secret is in this answer only. */
+    async createWebhookTarget(who: Who, input: WebhookTargetInput): Promise<WebhookTargetCreated> {
+      try {
+        // The secret is made by the store; a placeholder of the right length checks the URL.
+        webhookTarget({ url: input.url, secret: 'x'.repeat(32) }, deps.alertWebhookPolicy ?? {});
+      } catch (error) {
+        if (!(error instanceof WebhookTargetError)) throw error;
+        await deps.audit.append({
+          ...targetAudit(who, 'webhookTarget.create'),
+          outcome: 'failed',
+          after: { name: input.name },
+          detail: error.reason,
+        });
+        throw new AppError(400, 'invalid_body', urlProblems[error.reason] ?? error.message);
+      }
+      const created = await (await store()).webhookTargets.create(
+        { name: input.name, url: new URL(input.url).href },
+        who.actor.email,
+        now(),
+      );
+      await deps.audit.append({
+        ...targetAudit(who, 'webhookTarget.create'),
+        target: created.id,
+        outcome: 'success',
+        after: { name: created.name },
+      });
+      return created;
+    },
+
+    /** Removes a target no rule sends to. */
+    async deleteWebhookTarget(who: Who, id: string): Promise<undefined> {
+      const targets = (await store()).webhookTargets;
+      const using = await targets.rulesUsing(id);
+      const refuseInUse = async (names: string[]) => {
+        await deps.audit.append({
+          ...targetAudit(who, 'webhookTarget.delete'),
+          target: id,
+          outcome: 'failed',
+          detail: 'in_use',
+        });
+        throw new AppError(
+          400,
+          'invalid_request',
+          `Rules send to this webhook (${names.slice(0, 5).join(', ')}): choose another channel for them first.`,
+        );
+      };
+      if (using.length > 0) return refuseInUse(using);
+      const removed = await targets.delete(id).catch(async (error: unknown) => {
+        if (isMissingTarget(error)) return refuseInUse(await targets.rulesUsing(id));
+        throw error;
+      });
+      if (!removed) throw new AppError(404, 'not_found', 'There is no such webhook target.');
+      await deps.audit.append({
+        ...targetAudit(who, 'webhookTarget.delete'),
+        target: id,
+        outcome: 'success',
+        before: { name: removed.name },
+      });
+      return undefined;
+    },
+
     async rules(who: Who): Promise<AlertRuleView[]> {
       return (await store()).rulesFor(who.actor.email).then((rules) => rules.map(ruleView));
     },
@@ -182,7 +291,11 @@ export function createAlertsService(deps: AlertsDeps) {
     async createRule(who: Who, input: AlertRuleInput): Promise<AlertRuleView> {
       const refused = maySaveRule(who.actor, input);
       if (refused) return refuse(who, 'alertRule.create', refused, { after: input });
-      const rule = await (await store()).createRule(input, who.actor.email, now());
+      const s = await store();
+      await targetExists(input.channels.webhookTargetId);
+      const rule = await s.createRule(input, who.actor.email, now()).catch((error: unknown) => {
+        throw isMissingTarget(error) ? noSuchTarget() : error;
+      });
       await deps.audit.append({
         ...base(who, 'alertRule.create'),
         target: rule.id,
@@ -209,8 +322,13 @@ export function createAlertsService(deps: AlertsDeps) {
           after: input,
         });
       }
+      await targetExists(input.channels.webhookTargetId);
       try {
-        const updated = await s.updateRule(id, version, input, who.actor.email, now());
+        const updated = await s
+          .updateRule(id, version, input, who.actor.email, now())
+          .catch((error: unknown) => {
+            throw isMissingTarget(error) ? noSuchTarget() : error;
+          });
         await deps.audit.append({
           ...base(who, 'alertRule.update'),
           target: id,

@@ -28,6 +28,7 @@ describe('the embedded engine', () => {
         '20261127125000000_category-number',
         '20261127130000000_people',
         '20261127140000000_alerts',
+        '20261127150000000_alert-delivery',
         '20261127160000000_person-sessions',
       ]);
       await new TransactionIndexStore(first).replaceDay(

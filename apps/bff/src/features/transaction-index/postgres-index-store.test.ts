@@ -35,6 +35,7 @@ describe('the index on PostgreSQL', () => {
         '20261127125000000_category-number',
         '20261127130000000_people',
         '20261127140000000_alerts',
+        '20261127150000000_alert-delivery',
         '20261127160000000_person-sessions',
       ]);
     } finally {

@@ -7,12 +7,17 @@ import { maskCardNumbers } from '../security/card-numbers';
 // one line for chat webhooks. Every free-text field passes through the card-number masking
 // before any renderer sees it, and every rendered output once more, so no card number leaves.
 
-export const alertKinds = ['transaction_declined', 'transaction_over_amount'] as const;
+export const alertKinds = [
+  'transaction_declined',
+  'transaction_over_amount',
+  'transaction_new_category',
+] as const;
 export type AlertKind = (typeof alertKinds)[number];
 
 const kindLabels: Record<AlertKind, string> = {
   transaction_declined: 'Declined transaction',
   transaction_over_amount: 'Transaction over the amount',
+  transaction_new_category: 'Merchant category new to the card',
 };
 
 const freeText = z.string().max(500);
@@ -23,7 +28,8 @@ export const alertMessageSchema = z.object({
   kind: z.enum(alertKinds),
   transactionId: z.string().min(1).max(200),
   subAccount: z.object({ id: z.string().min(1).max(200), name: freeText }),
-  card: z.object({ name: freeText, lastFour: z.string().regex(/^\d{4}$/) }),
+  /** Absent when the transaction names no card the directory knows. */
+  card: z.object({ name: freeText, lastFour: z.string().regex(/^\d{4}$/) }).optional(),
   merchant: freeText,
   description: freeText.optional(),
   amount: z.object({
@@ -51,7 +57,9 @@ export function safeAlert(input: AlertMessage): AlertMessage {
     ruleName: mask(alert.ruleName),
     transactionId: mask(alert.transactionId),
     subAccount: { id: mask(alert.subAccount.id), name: mask(alert.subAccount.name) },
-    card: { name: mask(alert.card.name), lastFour: alert.card.lastFour },
+    ...(alert.card === undefined
+      ? {}
+      : { card: { name: mask(alert.card.name), lastFour: alert.card.lastFour } }),
     merchant: mask(alert.merchant),
     ...(alert.description === undefined ? {} : { description: mask(alert.description) }),
     status: mask(alert.status),
@@ -90,18 +98,16 @@ function rows(alert: AlertMessage): [string, string][] {
     ['Status', alert.status],
   ];
   if (alert.declineReason) out.push(['Decline reason', alert.declineReason]);
-  out.push(
-    ['Card', `${alert.card.name} (•••• ${alert.card.lastFour})`],
-    ['Sub account', alert.subAccount.name],
-    ['When', formatWhen(alert.occurredAt)],
-  );
+  if (alert.card) out.push(['Card', `${alert.card.name} (•••• ${alert.card.lastFour})`]);
+  out.push(['Sub account', alert.subAccount.name], ['When', formatWhen(alert.occurredAt)]);
   if (alert.description) out.push(['Description', alert.description]);
   return out;
 }
 
 /** The headline shared by the subject and the chat line. */
 function headline(alert: AlertMessage): string {
-  return `${kindLabels[alert.kind]}: ${formatAmount(alert.amount)} at ${alert.merchant} on card •••• ${alert.card.lastFour}`;
+  const card = alert.card ? ` on card •••• ${alert.card.lastFour}` : '';
+  return `${kindLabels[alert.kind]}: ${formatAmount(alert.amount)} at ${alert.merchant}${card}`;
 }
 
 export interface RenderedAlert {

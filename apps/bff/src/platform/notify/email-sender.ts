@@ -1,4 +1,5 @@
 import nodemailer, { type NodemailerError, type SMTPTransportOptions } from 'nodemailer';
+import { maskCardNumbers } from '../security/card-numbers';
 import type { AlertMessage } from './alert-message';
 import { renderAlert } from './alert-message';
 import { deliveryIdSchema, messageIdFor } from './delivery-id';
@@ -112,9 +113,20 @@ export interface EmailSent {
   rejected: string[];
 }
 
+/** A message rendered by the caller (a daily digest), masked here once more. */
+export interface RenderedEmail {
+  id: string;
+  to: readonly string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
 export interface EmailSender {
   /** Sends one message (text and HTML parts); throws `EmailDeliveryError`. */
   send(delivery: EmailDelivery): Promise<EmailSent>;
+  /** Sends a message already rendered; throws `EmailDeliveryError`. */
+  sendRendered(message: RenderedEmail): Promise<EmailSent>;
   close(): void;
 }
 
@@ -142,30 +154,42 @@ export function createEmailSender(options: EmailSenderOptions): EmailSender {
   const transport = nodemailer.createTransport(transportOptions);
   const domain = domainOf(options.from);
 
+  async function sendMessage(message: RenderedEmail): Promise<EmailSent> {
+    const id = deliveryIdSchema.parse(message.id);
+    if (message.to.length === 0) throw new RangeError('an email needs a recipient');
+    const messageId = messageIdFor(id, domain);
+    try {
+      const info = await transport.sendMail({
+        from: options.from,
+        to: [...message.to],
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        messageId,
+        headers: { 'Card-Console-Delivery': id },
+      });
+      return {
+        messageId: info.messageId,
+        accepted: info.accepted.map(addressText),
+        rejected: info.rejected.map(addressText),
+      };
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
   return {
-    async send(delivery) {
-      const id = deliveryIdSchema.parse(delivery.id);
-      if (delivery.to.length === 0) throw new RangeError('an email needs a recipient');
+    send(delivery) {
       const rendered = renderAlert(delivery.alert, options.publicOrigin);
-      const messageId = messageIdFor(id, domain);
-      try {
-        const info = await transport.sendMail({
-          from: options.from,
-          to: [...delivery.to],
-          subject: rendered.subject,
-          text: rendered.text,
-          html: rendered.html,
-          messageId,
-          headers: { 'Card-Console-Delivery': id },
-        });
-        return {
-          messageId: info.messageId,
-          accepted: info.accepted.map(addressText),
-          rejected: info.rejected.map(addressText),
-        };
-      } catch (err) {
-        throw translate(err);
-      }
+      return sendMessage({ id: delivery.id, to: delivery.to, ...rendered });
+    },
+    sendRendered(message) {
+      return sendMessage({
+        ...message,
+        subject: maskCardNumbers(message.subject.replace(/[\r\n]+/g, ' ')),
+        text: maskCardNumbers(message.text),
+        html: maskCardNumbers(message.html),
+      });
     },
     close() {
       transport.close();

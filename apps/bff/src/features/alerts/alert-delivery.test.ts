@@ -1,0 +1,444 @@
+// The issue's "done when" for alert delivery: a real SMTP server (smtp-server, each message
+// parsed by mailparser) and a webhook receiver (node:http) on free ports.
+// - Two replicas (two apps sharing one PostgreSQL, each its own pg-boss worker, no shared sync
+//   lock: both sync and raise the same alerts at once) see matching transactions: exactly one
+//   email per recipient and one signed webhook per alert and rule; the receiver answers 500
+//   twice and gets its third try.
+// - The embedded engine: one process; a delivery pending when the process stops is sent after
+//   the restart, and a rule's daily digest is one email however often it is looked for.
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { webhookTargetCreatedSchema } from '@card-console/shared/api/alerts';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCardNumbers } from '../../platform/security/card-numbers';
+import { silentLogger } from '../../test/audit-cluster';
+import { freePort } from '../../test/engines/free-port';
+import { testDatabase } from '../../test/engines/postgres';
+import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
+import { settledIndexList } from '../../test/settled-index';
+import { testPan } from '../../test/test-pan';
+import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
+import {
+  createTransactionIndex,
+  type TransactionIndex,
+} from '../transaction-index/transaction-index';
+import type { AlertDeliveryWorker } from './alert-delivery';
+import { createAlertDeliveryWorker } from './alert-delivery-worker';
+
+interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string | undefined;
+  delivery: string | undefined;
+}
+
+/** A real SMTP server on a free loopback port that keeps every message it accepts, parsed. */
+async function startSmtp() {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            messageId: parsed.messageId,
+            delivery: parsed.headers.get('card-console-delivery') as string | undefined,
+          });
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { port, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+interface Post {
+  delivery: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  answered: number;
+}
+
+/** A webhook receiver: answers 500 to the first `failFirst` posts of each delivery id. */
+async function startReceiver(failFirst: number) {
+  const posts: Post[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const delivery = String(req.headers['card-console-delivery'] ?? '');
+      const earlier = posts.filter((p) => p.delivery === delivery).length;
+      const answered = earlier < failFirst ? 500 : 200;
+      posts.push({
+        delivery,
+        timestamp: String(req.headers['card-console-timestamp'] ?? ''),
+        signature: String(req.headers['card-console-signature'] ?? ''),
+        body: Buffer.concat(chunks).toString('utf8'),
+        answered,
+      });
+      res.statusCode = answered;
+      res.end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/hooks/alerts`,
+    posts,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** What a receiver computes: `v1=` HMAC-SHA256 of `<timestamp>.<raw body>`, keyed with the secret. */
+const expectedSignature = (secret: string, post: Post) =>
+  `v1=${createHmac('sha256', secret).update(`${post.timestamp}.${post.body}`).digest('hex')}`;
+
+async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const settings = (smtpPort: number) => ({
+  smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+  emailFrom: 'Card Console <alerts@console.example.test>',
+  webhook: { allowInsecure: true, allowPrivate: true },
+  maxAttempts: 4,
+  // pg-boss counts its retry delay in whole seconds: 1 s, then about 2 s.
+  retryBaseMs: 1_000,
+  pollMs: 500,
+  timeoutMs: 5_000,
+});
+
+/** The newest declined transactions of the simulator, and a time just before the newest. */
+function newestDeclines(t: TestApp) {
+  const declines = t.sim.data
+    .subAccounts()
+    .flatMap((s) => t.sim.data.transactions(s.id).filter((tx) => tx.status === 'declined'))
+    .sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+  const newest = declines[0];
+  if (!newest) throw new Error('the simulator has no declined transaction');
+  const before = new Date(Date.parse(newest.date) - 1);
+  return {
+    before,
+    ids: declines.filter((d) => Date.parse(d.date) >= before.getTime()).map((d) => d.id),
+  };
+}
+
+describe('alert delivery on two replicas sharing one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof testDatabase>>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let a: TestApp;
+  let b: TestApp;
+  const workers: AlertDeliveryWorker[] = [];
+
+  beforeAll(async () => {
+    [database, smtp, receiver] = await Promise.all([testDatabase(), startSmtp(), startReceiver(2)]);
+    const clock = new ManualClock();
+    const env = { sessionSecret: 'a'.repeat(64), alertDelivery: settings(smtp.port) };
+    const index = () =>
+      createTransactionIndex({
+        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
+        logger: silentLogger,
+      });
+    a = await startTestApp({ clock, env, sim: { transactions: 400 }, transactionIndex: index() });
+    b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
+    for (const t of [a, b]) {
+      const worker = createAlertDeliveryWorker({
+        config: { ...t.config, databaseUrl: database.url },
+        transactionIndex: t.transactionIndex,
+        teamRecipients: () => t.users.emails(),
+        clock,
+        logger: silentLogger,
+      });
+      workers.push(worker);
+    }
+    // Both replicas' workers start at once (pg-boss makes its schema and queue once).
+    await Promise.all(workers.map((w) => w.start()));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await b?.close();
+    await a?.close();
+    await Promise.all([smtp?.close(), receiver?.close(), database?.stop()]);
+  });
+
+  it('sends exactly one email per recipient and one signed webhook per alert, the webhook’s third try after two 500s', async () => {
+    const admin = await a.signIn('admin');
+    const created = await a.request
+      .post('/api/alerts/webhooks')
+      .set(admin.headers())
+      .send({ name: 'Finance channel', url: receiver.url });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const target = webhookTargetCreatedSchema.parse(created.body);
+    expect(target.secret).toMatch(/^[0-9a-f]{64}$/);
+
+    // Rules older than the newest decline (a rule saved now looks forward only).
+    const { before, ids } = newestDeclines(a);
+    const store = await a.transactionIndex.alerts();
+    const own = await store.createRule(
+      {
+        kind: 'declined',
+        name: 'Declines to me and the channel',
+        channels: { inbox: true, email: true, webhookTargetId: target.id },
+      },
+      a.credentials.finance.email,
+      before,
+    );
+    const team = await store.createRule(
+      {
+        kind: 'declined',
+        name: 'Team declines',
+        team: true,
+        channels: { inbox: false, email: true },
+      },
+      a.credentials.admin.email,
+      before,
+    );
+
+    // Both replicas sync at once (no shared lock): both raise the same alerts.
+    const [onA, onB] = [await a.signIn('finance'), await b.signIn('finance')];
+    await Promise.all([settledIndexList(a, onA), settledIndexList(b, onB)]);
+
+    const team_ = [...new Set(a.users.emails().map((e) => e.toLowerCase()))].sort();
+    const wantedMails = ids.length * (1 + team_.length);
+    await until(
+      () =>
+        smtp.mails.length >= wantedMails &&
+        receiver.posts.filter((p) => p.answered === 200).length >= ids.length,
+      'the emails and webhooks',
+    );
+    // Let any second copy arrive before counting (a poll or two of both replicas).
+    await new Promise((r) => setTimeout(r, 2_500));
+
+    // Email: one per alert to the owner, one per alert to each team recipient; never twice.
+    const ownMails = smtp.mails.filter((m) => m.text.includes('Declines to me'));
+    expect(ownMails.map((m) => m.to)).toEqual(
+      ids.map(() => [a.credentials.finance.email.toLowerCase()]),
+    );
+    const teamMails = smtp.mails.filter((m) => m.text.includes('Team declines'));
+    expect(teamMails.map((m) => m.to[0]).sort()).toEqual(ids.flatMap(() => team_).sort());
+    expect(smtp.mails).toHaveLength(wantedMails);
+    for (const mail of smtp.mails) {
+      expect(mail.text).toContain('Declined transaction');
+      expect(mail.html).toContain('<table');
+      expect(findCardNumbers(`${mail.subject}\n${mail.text}\n${mail.html}`)).toEqual([]);
+      expect(mail.delivery).toMatch(/./);
+    }
+    expect(new Set(ownMails.map((m) => m.delivery)).size).toBe(ids.length);
+
+    // Webhook: per alert, two 500s then the third try answered 200, and nothing after it.
+    const byDelivery = new Map<string, Post[]>();
+    for (const post of receiver.posts)
+      byDelivery.set(post.delivery, [...(byDelivery.get(post.delivery) ?? []), post]);
+    expect(byDelivery.size).toBe(ids.length);
+    for (const posts of byDelivery.values()) {
+      expect(posts.map((p) => p.answered)).toEqual([500, 500, 200]);
+      for (const post of posts) {
+        expect(post.signature).toBe(expectedSignature(target.secret, post));
+        const body = JSON.parse(post.body);
+        expect(body).toMatchObject({ id: post.delivery, type: 'alert' });
+        expect(body.text).toContain('Declined transaction');
+        expect(ids).toContain(body.alert.transactionId);
+      }
+      // The same body on every try, signed with the time of the try.
+      expect(new Set(posts.map((p) => p.body)).size).toBe(1);
+    }
+    expect(
+      [...byDelivery.keys()].every((id) => id.startsWith(`${own.id}:`) || id.startsWith('k.')),
+    ).toBe(true);
+
+    // The outbox agrees: every delivery of both rules sent, none twice.
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const { rows } = await pool.query<{
+        rule_id: string;
+        channel: string;
+        state: string;
+        n: number;
+      }>(
+        `SELECT rule_id, channel, state, count(*)::int AS n FROM alert_delivery
+          GROUP BY rule_id, channel, state ORDER BY rule_id = $1 DESC, channel`,
+        [own.id],
+      );
+      expect(rows).toEqual([
+        { rule_id: own.id, channel: 'email', state: 'sent', n: ids.length },
+        { rule_id: own.id, channel: 'webhook', state: 'sent', n: ids.length },
+        { rule_id: team.id, channel: 'email', state: 'sent', n: ids.length * team_.length },
+      ]);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
+});
+
+describe('alert delivery on the embedded engine, one process', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let dir: string;
+  const closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    [smtp, receiver] = await Promise.all([startSmtp(), startReceiver(1)]);
+    dir = await mkdtemp(join(tmpdir(), 'cc-alert-delivery-'));
+  });
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await Promise.all([smtp?.close(), receiver?.close()]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const open = () => {
+    const index = createTransactionIndex({ open: () => embeddedEngine(dir), logger: silentLogger });
+    closers.push(() => index.close());
+    return index;
+  };
+  const worker = (index: TransactionIndex, clock: ManualClock, retryBaseMs = 50) =>
+    createAlertDeliveryWorker({
+      config: {
+        alertDelivery: { ...settings(smtp.port), retryBaseMs, pollMs: 50 },
+        publicOrigin: 'https://cards.example.test',
+        databaseUrl: undefined,
+      },
+      transactionIndex: index,
+      teamRecipients: () => ['ana@example.test', 'bo@example.test'],
+      clock,
+      logger: silentLogger,
+    });
+
+  it('sends after a restart what was pending, the webhook’s failed try counted, and a digest once a day', async () => {
+    const day = Date.UTC(2026, 10, 26, 9);
+    const clock = new ManualClock(day);
+    const first = open();
+    const store = await first.alerts();
+    const target = await store.webhookTargets.create(
+      { name: 'Ops', url: receiver.url },
+      'admin@example.test',
+      new Date(day),
+    );
+    const rule = await store.createRule(
+      {
+        kind: 'amount_above',
+        name: 'Big spend',
+        amountCents: 10_000,
+        channels: { inbox: true, email: true, webhookTargetId: target.id },
+      },
+      'ana@example.test',
+      new Date(day - 60_000),
+    );
+    const digest = await store.createRule(
+      {
+        kind: 'declined',
+        name: 'Daily declines',
+        team: true,
+        digest: true,
+        channels: { inbox: true, email: true },
+      },
+      'admin@example.test',
+      new Date(day - 60_000),
+    );
+    const pan = testPan(42);
+    const transaction = (id: string, status: string) => ({
+      id,
+      at: new Date(day).toISOString(),
+      amountCents: -25_000,
+      status,
+      description: `paid with ${pan}`,
+      merchant: 'ACME',
+    });
+    const raised = await store.raise(
+      [
+        {
+          ruleId: rule.id,
+          idempotencyKey: `${rule.id}:t1`,
+          payload: {
+            kind: 'amount_above',
+            ruleName: 'Big spend',
+            subAccount: { id: 'sa', name: 'Ops' },
+            card: { id: 'c1', name: 'Ops card', lastFour: pan.slice(-4) },
+            transaction: transaction('t1', 'settled'),
+            thresholdCents: 10_000,
+          },
+        },
+        ...['t2', 't3'].map((id) => ({
+          ruleId: digest.id,
+          idempotencyKey: `${digest.id}:${id}`,
+          payload: {
+            kind: 'declined' as const,
+            ruleName: 'Daily declines',
+            subAccount: { id: 'sa', name: 'Ops' },
+            transaction: transaction(id, 'declined'),
+          },
+        })),
+      ],
+      { at: new Date(day), teamRecipients: ['ana@example.test', 'bo@example.test'] },
+    );
+    expect(raised).toHaveLength(3);
+
+    // A first process: the webhook answers 500 (tried again a minute later on the test's
+    // clock, which stands still), the email goes; then the process stops.
+    const one = worker(first, clock, 60_000);
+    await one.start();
+    await until(() => receiver.posts.length === 1 && smtp.mails.length === 1, 'the first tries');
+    await one.stop();
+    await first.close();
+    expect(receiver.posts.map((p) => p.answered)).toEqual([500]);
+
+    // The restart: the same directory, a new worker; the pending webhook is sent, once.
+    clock.advance(60_000);
+    const second = open();
+    const two = worker(second, clock);
+    await two.start();
+    await until(() => receiver.posts.length === 2, 'the webhook after the restart');
+    expect(receiver.posts.map((p) => p.answered)).toEqual([500, 200]);
+    expect(receiver.posts[1]?.signature).toBe(
+      expectedSignature(
+        (await (await second.alerts()).webhookTargets.withSecret(target.id))?.secret ?? '',
+        receiver.posts[1] as Post,
+      ),
+    );
+    expect(smtp.mails.map((m) => m.subject)).toEqual([
+      expect.stringContaining('Transaction over the amount'),
+    ]);
+    expect(findCardNumbers(smtp.mails[0]?.text ?? '')).toEqual([]);
+
+    // The next day: the digest rule's alerts of the day before, one email per team recipient,
+    // however many workers look for it.
+    clock.advance(86_400_000);
+    await two.stop();
+    const three = worker(second, clock);
+    const four = worker(second, clock);
+    await Promise.all([three.start(), four.start()]);
+    await until(() => smtp.mails.length === 3, 'the digests');
+    await new Promise((r) => setTimeout(r, 300));
+    await Promise.all([three.stop(), four.stop()]);
+    const digests = smtp.mails.slice(1);
+    expect(digests.map((m) => m.to[0]).sort()).toEqual(['ana@example.test', 'bo@example.test']);
+    for (const mail of digests) {
+      expect(mail.subject).toBe('[Card Console] Daily declines: 2 alerts on 2026-11-26');
+      expect(mail.text.match(/ACME/g)).toHaveLength(2);
+      expect(findCardNumbers(mail.text + mail.html)).toEqual([]);
+    }
+    expect(receiver.posts).toHaveLength(2);
+  }, 60_000);
+});

@@ -1,0 +1,320 @@
+// Sends what the outbox holds: each email and webhook post of a raised alert, and each rule's
+// daily digest. Exactly once per delivery key, whatever the number of replicas and restarts:
+// - the key is the outbox's primary key, written in the transaction that raised the alert (a
+//   raise that inserted nothing wrote no delivery), and a digest's key names its rule and day;
+// - a delivery is sent only while its row is pending and settled right after, so one picked up
+//   again (a second replica, a restart, the queue's own redelivery) finds it settled and stops;
+// - on PostgreSQL, pg-boss hands each delivery to one worker of one replica at a time (its fetch
+//   locks the job and skips locked ones). The outbox is relayed into pg-boss with a job id
+//   derived from the key, so every replica may relay the same row and pg-boss keeps one job. The
+//   outbox (not pg-boss's `singletonKey`) is what makes it once: pg-boss dedupes a singleton key
+//   only while a job waits or runs, and forgets completed jobs when it archives them;
+// - on the embedded engine (one process) an in-process worker reads the outbox itself, which is
+//   durable: a restart resumes what was pending.
+// The one gap no queue closes: a process that dies after the receiver took the message and
+// before the row is settled sends it again on restart. Receivers drop such a repeat by its
+// delivery id (`Card-Console-Delivery`, the email's Message-ID).
+import { createHash } from 'node:crypto';
+import escapeHtml from 'escape-html';
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock';
+import type { AlertMessage } from '../../platform/notify/alert-message';
+import { deliveryIdSchema } from '../../platform/notify/delivery-id';
+import type { EmailSender } from '../../platform/notify/email-sender';
+import type { WebhookSender } from '../../platform/notify/webhook-sender';
+import { type WebhookPolicy, webhookTarget } from '../../platform/notify/webhook-target';
+import type { AlertPayload } from './alert-evaluator';
+import type { AlertStore } from './alert-store';
+import type { DeliveryOutbox, OutboxDelivery } from './delivery-outbox';
+import { digestKey, type PlannedDelivery } from './delivery-plan';
+
+export interface DeliverySettings {
+  maxAttempts: number;
+  retryBaseMs: number;
+  pollMs: number;
+}
+
+export interface AlertDeliveryDeps {
+  alerts: () => Promise<AlertStore>;
+  /** Null: no SMTP configured; email deliveries fail at once (logged). */
+  email: EmailSender | null;
+  webhooks: WebhookSender;
+  webhookPolicy: WebhookPolicy;
+  /** Who a team rule's digest goes to (kept a function: the directory may change). */
+  teamRecipients: () => readonly string[] | Promise<readonly string[]>;
+  clock: Clock;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  settings: DeliverySettings;
+}
+
+/** Why a delivery failed, and whether a later try may succeed. */
+class DeliveryFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryable: boolean,
+  ) {
+    super(reason);
+  }
+}
+
+function failureOf(error: unknown): DeliveryFailure {
+  if (error instanceof DeliveryFailure) return error;
+  const e = error as { reason?: unknown; retryable?: unknown; name?: unknown };
+  if (typeof e?.reason === 'string' && typeof e.retryable === 'boolean') {
+    return new DeliveryFailure(`${String(e.name ?? 'Error')}: ${e.reason}`, e.retryable);
+  }
+  // Our own mistakes (a malformed alert) do not mend with time.
+  return new DeliveryFailure(error instanceof Error ? error.name : 'unknown', false);
+}
+
+/** The id receivers drop repeats by: the alert's key when it fits a header, else its digest. */
+export function deliveryIdOf(key: string): string {
+  if (deliveryIdSchema.safeParse(key).success) return key;
+  return `k.${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
+}
+
+/** The transaction an alert is about, as the senders render it; undefined for other kinds. */
+export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined {
+  if (!('transaction' in payload)) return undefined;
+  const t = payload.transaction;
+  const card = payload.card;
+  return {
+    ruleName: payload.ruleName.slice(0, 500),
+    kind:
+      payload.kind === 'declined'
+        ? 'transaction_declined'
+        : payload.kind === 'amount_above'
+          ? 'transaction_over_amount'
+          : 'transaction_new_category',
+    transactionId: t.id.slice(0, 200),
+    subAccount: {
+      id: payload.subAccount.id.slice(0, 200),
+      name: (payload.subAccount.name ?? payload.subAccount.id).slice(0, 500),
+    },
+    ...(card?.lastFour !== undefined && /^\d{4}$/.test(card.lastFour)
+      ? { card: { name: (card.name ?? 'Card').slice(0, 500), lastFour: card.lastFour } }
+      : {}),
+    merchant: (t.merchant ?? t.description).slice(0, 500),
+    description: t.description.slice(0, 500),
+    amount: { cents: Math.abs(t.amountCents), currency: 'USD' },
+    status: t.status.slice(0, 50),
+    ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason.slice(0, 500) }),
+    occurredAt: new Date(t.at).toISOString(),
+    linkPath: '/alerts',
+  };
+}
+
+/** One line of a digest: what the alert says, no card number (the payload is masked). */
+function digestLine(a: { raisedAt: string; payload: AlertPayload }): string {
+  const p = a.payload;
+  const when = `${a.raisedAt.slice(11, 16)} UTC`;
+  const card = p.card?.lastFour ? ` on card •••• ${p.card.lastFour}` : '';
+  const money = (cents: number) => `$${(Math.abs(cents) / 100).toFixed(2)}`;
+  switch (p.kind) {
+    case 'utilisation_above':
+      return `${when}: ${money(p.spentCents)} of ${money(p.limitCents)} spent (over ${p.sharePercent}%)${card}`;
+    case 'balance_below':
+      return `${when}: balance ${money(p.balanceCents)}, under ${money(p.thresholdCents)}`;
+    default: {
+      const t = p.transaction;
+      return `${when}: ${money(t.amountCents)} at ${t.merchant ?? t.description} (${t.status})${card}`;
+    }
+  }
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * What every worker shares: sending one delivery, settling it, and writing the day's digests.
+ */
+export function createDeliveryCore(deps: AlertDeliveryDeps) {
+  async function send(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
+    if (delivery.channel === 'digest') return sendDigest(delivery, outbox);
+    const message = delivery.payload ? alertMessageOf(delivery.payload) : undefined;
+    if (!message || !delivery.alertKey)
+      throw new DeliveryFailure('the alert is not one sent by email or webhook', false);
+    const id = deliveryIdOf(delivery.alertKey);
+    if (delivery.channel === 'email') {
+      if (!deps.email) throw new DeliveryFailure('alert email is not configured', false);
+      await deps.email.send({ id, to: [delivery.recipient], alert: message });
+      return;
+    }
+    const store = await deps.alerts();
+    const target = await store.webhookTargets.withSecret(delivery.recipient);
+    if (!target) throw new DeliveryFailure('the webhook target was removed', false);
+    let checked: ReturnType<typeof webhookTarget>;
+    try {
+      checked = webhookTarget({ url: target.url, secret: target.secret }, deps.webhookPolicy);
+    } catch (error) {
+      throw new DeliveryFailure(
+        `the webhook target is not allowed: ${(error as { reason?: string }).reason ?? 'invalid'}`,
+        false,
+      );
+    }
+    await deps.webhooks.send(checked, { id, alert: message, createdAt: delivery.createdAt });
+  }
+
+  async function sendDigest(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
+    if (!deps.email) throw new DeliveryFailure('alert email is not configured', false);
+    // `digest:<rule>:<day>|digest|<recipient>`
+    const match = /^digest:(.+):(\d{4}-\d{2}-\d{2})\|/.exec(delivery.key);
+    if (!match || !delivery.ruleId) throw new DeliveryFailure('not a digest key', false);
+    const day = match[2] as string;
+    const from = new Date(`${day}T00:00:00.000Z`);
+    const alerts = await outbox.alertsOf(delivery.ruleId, from, new Date(from.getTime() + DAY_MS));
+    const ruleName = alerts[0]?.payload.ruleName ?? 'alert rule';
+    const lines = alerts.map(digestLine);
+    const subject = `[Card Console] ${ruleName}: ${alerts.length} alert${alerts.length === 1 ? '' : 's'} on ${day}`;
+    await deps.email.sendRendered({
+      id: deliveryIdOf(`digest:${delivery.ruleId}:${day}`),
+      to: [delivery.recipient],
+      subject,
+      text: [`${ruleName}, ${day} (UTC)`, '', ...lines, ''].join('\n'),
+      html: [
+        '<!doctype html><html><body style="font-family:sans-serif">',
+        `<h1 style="font-size:18px">${escapeHtml(`${ruleName}, ${day} (UTC)`)}</h1>`,
+        '<ul>',
+        ...lines.map((line) => `<li>${escapeHtml(line)}</li>`),
+        '</ul></body></html>',
+      ].join('\n'),
+    });
+  }
+
+  /** The wait after the `attempt`-th failed try: the base, doubled each time, at most an hour. */
+  const backoffMs = (attempt: number) =>
+    Math.min(3_600_000, deps.settings.retryBaseMs * 2 ** (attempt - 1));
+
+  /** What is logged of a delivery: never a URL (it may hold a token) nor a secret. */
+  const described = (d: OutboxDelivery) => ({
+    channel: d.channel,
+    ruleId: d.ruleId,
+    alertId: d.alertId,
+    ...(d.channel === 'webhook' ? { webhookTargetId: d.recipient } : {}),
+  });
+
+  return {
+    send,
+    backoffMs,
+    described,
+    failureOf,
+    /**
+     * Writes the digests of the UTC day before `now` (once a day is over): one per rule and
+     * recipient that had alerts, keyed by rule, day and recipient, so replicas write each once.
+     */
+    async writeDigests(outbox: DeliveryOutbox): Promise<string[]> {
+      const now = deps.clock.now();
+      const day = utcDay(now - DAY_MS);
+      const from = new Date(`${day}T00:00:00.000Z`);
+      const to = new Date(from.getTime() + DAY_MS);
+      const planned: PlannedDelivery[] = [];
+      let team: readonly string[] | undefined;
+      for (const rule of await outbox.digestRules()) {
+        if ((await outbox.alertsOf(rule.id, from, to)).length === 0) continue;
+        team ??= await deps.teamRecipients();
+        const recipients =
+          rule.ownerEmail === null
+            ? [...new Set(team.map((e) => e.toLowerCase()))]
+            : [rule.ownerEmail];
+        for (const recipient of recipients) {
+          planned.push({
+            key: digestKey(rule.id, day, recipient),
+            alertId: null,
+            ruleId: rule.id,
+            channel: 'digest',
+            recipient,
+          });
+        }
+      }
+      return outbox.add(planned, new Date(now));
+    },
+  };
+}
+
+export interface AlertDeliveryWorker {
+  /** Starts polling; resolves once the worker is ready. */
+  start(): Promise<void>;
+  /** One pass (the embedded worker): sends what is due. Tests call it too. */
+  stop(): Promise<void>;
+}
+
+/** How long a try may hold a delivery before another worker may take it (a worker that died). */
+const LEASE_MS = 10 * 60_000;
+
+/** How often the digests of the day before are looked for (writing them twice is a no-op). */
+const DIGEST_EVERY_MS = 15 * 60_000;
+
+/**
+ * The embedded engine's worker: one process, so the outbox itself is the queue. Every poll it
+ * sends the pending deliveries that are due, one at a time, and settles or postpones each.
+ */
+export function inProcessDeliveryWorker(deps: AlertDeliveryDeps): AlertDeliveryWorker & {
+  runOnce(): Promise<void>;
+} {
+  const core = createDeliveryCore(deps);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let lastDigests = 0;
+  let stopped = false;
+
+  async function pass(): Promise<void> {
+    const store = await deps.alerts();
+    const outbox = store.deliveries;
+    const now = deps.clock.now();
+    if (now - lastDigests >= DIGEST_EVERY_MS) {
+      lastDigests = now;
+      await core.writeDigests(outbox);
+    }
+    for (const delivery of await outbox.due(new Date(now))) {
+      if (stopped) return;
+      const at = deps.clock.now();
+      if (!(await outbox.claim(delivery.key, new Date(at), new Date(at + LEASE_MS)))) continue;
+      try {
+        await core.send(delivery, outbox);
+        await outbox.settle(delivery.key, 'sent', new Date(deps.clock.now()));
+      } catch (error) {
+        const failure = core.failureOf(error);
+        const attempt = delivery.attempts + 1;
+        const log = { ...core.described(delivery), attempt, reason: failure.reason };
+        if (failure.retryable && attempt < deps.settings.maxAttempts) {
+          const wait = core.backoffMs(attempt);
+          deps.logger.warn(
+            { ...log, retryInMs: wait },
+            'alert delivery failed; trying again later',
+          );
+          await outbox.postpone(delivery.key, new Date(deps.clock.now() + wait), failure.reason);
+        } else {
+          deps.logger.error(log, 'alert delivery failed for good');
+          await outbox.settle(delivery.key, 'failed', new Date(deps.clock.now()), failure.reason);
+        }
+      }
+    }
+  }
+
+  const runOnce = () => {
+    running ??= pass()
+      .catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'alert delivery pass failed; trying at the next poll'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  return {
+    runOnce,
+    async start() {
+      stopped = false;
+      timer = setInterval(() => void runOnce(), deps.settings.pollMs);
+      timer.unref();
+      void runOnce();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

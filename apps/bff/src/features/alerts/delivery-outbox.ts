@@ -1,0 +1,169 @@
+// The outbox of alert deliveries (migration `alert-delivery`): written with the alert it
+// delivers (`AlertStore.raise`), read and settled by the queue. The key is the primary key, so
+// a delivery exists once; the queue records here whether it was sent, and a delivery already
+// settled is never sent again, whichever replica or restart picks it up.
+import type { SqlEngine } from '../transaction-index/sql-engine';
+import type { AlertPayload } from './alert-evaluator';
+import type { DeliveryChannel, PlannedDelivery } from './delivery-plan';
+
+export interface OutboxDelivery {
+  key: string;
+  alertId: string | null;
+  ruleId: string | null;
+  channel: DeliveryChannel;
+  recipient: string;
+  state: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  createdAt: string;
+  /** The alert's idempotency key and payload (none for a digest). */
+  alertKey: string | null;
+  payload: AlertPayload | null;
+}
+
+interface Row {
+  key: string;
+  alert_id: string | null;
+  rule_id: string | null;
+  channel: DeliveryChannel;
+  recipient: string;
+  state: OutboxDelivery['state'];
+  attempts: number;
+  created_at: Date | string;
+  idempotency_key: string | null;
+  payload: AlertPayload | string | null;
+}
+
+const SELECT = `SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, d.attempts,
+         d.created_at, a.idempotency_key, a.payload
+    FROM alert_delivery d LEFT JOIN alert a ON a.id = d.alert_id`;
+
+const of = (row: Row): OutboxDelivery => ({
+  key: row.key,
+  alertId: row.alert_id,
+  ruleId: row.rule_id,
+  channel: row.channel,
+  recipient: row.recipient,
+  state: row.state,
+  attempts: row.attempts,
+  createdAt: new Date(row.created_at).toISOString(),
+  alertKey: row.idempotency_key,
+  payload:
+    typeof row.payload === 'string' ? (JSON.parse(row.payload) as AlertPayload) : row.payload,
+});
+
+export interface DayAlert {
+  raisedAt: string;
+  payload: AlertPayload;
+}
+
+export class DeliveryOutbox {
+  constructor(private readonly engine: SqlEngine) {}
+
+  get engineKind(): SqlEngine['kind'] {
+    return this.engine.kind;
+  }
+
+  async get(key: string): Promise<OutboxDelivery | undefined> {
+    const [row] = await this.engine.query<Row>(`${SELECT} WHERE d.key = $1`, [key]);
+    return row ? of(row) : undefined;
+  }
+
+  /** Pending deliveries due at `now`, oldest first. */
+  async due(now: Date, limit = 50): Promise<OutboxDelivery[]> {
+    const rows = await this.engine.query<Row>(
+      `${SELECT} WHERE d.state = 'pending' AND d.next_attempt_at <= $1
+        ORDER BY d.next_attempt_at, d.key LIMIT $2`,
+      [now.toISOString(), limit],
+    );
+    return rows.map(of);
+  }
+
+  /**
+   * Takes a pending delivery that is due for one try: its next look is put off until
+   * `leaseUntil`, so another worker over the same outbox skips it while this one sends (and a
+   * worker that dies mid-send leaves it to be tried again then). False: someone else has it.
+   */
+  async claim(key: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const rows = await this.engine.query(
+      `UPDATE alert_delivery SET next_attempt_at = $3
+        WHERE key = $1 AND state = 'pending' AND next_attempt_at <= $2 RETURNING key`,
+      [key, now.toISOString(), leaseUntil.toISOString()],
+    );
+    return rows.length > 0;
+  }
+
+  /** Puts a pending delivery's next look off until `at` (a retry, or handed to the queue). */
+  async postpone(key: string, at: Date, failure?: string): Promise<void> {
+    await this.engine.query(
+      `UPDATE alert_delivery
+          SET next_attempt_at = $2,
+              attempts = attempts + $3,
+              last_error = COALESCE($4, last_error)
+        WHERE key = $1 AND state = 'pending'`,
+      [key, at.toISOString(), failure === undefined ? 0 : 1, failure ?? null],
+    );
+  }
+
+  /** Settles a pending delivery; false when it was settled already (sent by someone else). */
+  async settle(
+    key: string,
+    state: 'sent' | 'failed',
+    at: Date,
+    failure?: string,
+  ): Promise<boolean> {
+    const rows = await this.engine.query(
+      `UPDATE alert_delivery
+          SET state = $2, finished_at = $3, attempts = attempts + 1, last_error = $4
+        WHERE key = $1 AND state = 'pending' RETURNING key`,
+      [key, state, at.toISOString(), failure ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  /** Writes deliveries (digests) once by key; returns the keys this call wrote. */
+  async add(deliveries: readonly PlannedDelivery[], at: Date): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    const rows = await this.engine.query<{ key: string }>(
+      `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, created_at,
+         next_attempt_at)
+       SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, $6::timestamptz,
+              $6::timestamptz
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+              AS d(key, alert_id, rule_id, channel, recipient)
+       ON CONFLICT (key) DO NOTHING RETURNING key`,
+      [
+        deliveries.map((d) => d.key),
+        deliveries.map((d) => d.alertId),
+        deliveries.map((d) => d.ruleId),
+        deliveries.map((d) => d.channel),
+        deliveries.map((d) => d.recipient),
+        at.toISOString(),
+      ],
+    );
+    return rows.map((r) => r.key);
+  }
+
+  /** Enabled digest rules: id, name and owner (null: the team's). */
+  async digestRules(): Promise<{ id: string; name: string; ownerEmail: string | null }[]> {
+    const rows = await this.engine.query<{ id: string; name: string; owner_email: string | null }>(
+      'SELECT id, name, owner_email FROM alert_rule WHERE enabled AND digest AND channel_email ORDER BY id',
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, ownerEmail: r.owner_email }));
+  }
+
+  /** The alerts a rule raised in [from, to), oldest first. */
+  async alertsOf(ruleId: string, from: Date, to: Date): Promise<DayAlert[]> {
+    const rows = await this.engine.query<{
+      raised_at: Date | string;
+      payload: AlertPayload | string;
+    }>(
+      `SELECT raised_at, payload FROM alert
+        WHERE rule_id = $1 AND raised_at >= $2 AND raised_at < $3 ORDER BY raised_at, id`,
+      [ruleId, from.toISOString(), to.toISOString()],
+    );
+    return rows.map((r) => ({
+      raisedAt: new Date(r.raised_at).toISOString(),
+      payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
+    }));
+  }
+}

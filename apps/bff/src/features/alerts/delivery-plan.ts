@@ -1,0 +1,68 @@
+// Which deliveries a raised alert makes, and their keys. A key is the alert's idempotency key,
+// the channel and the recipient (an email address) or the webhook target: the outbox's primary
+// key, so the same delivery can never be written twice, whoever raises or retries it.
+/** What of a raised alert (`RaisedAlert`) decides its deliveries. */
+export interface RaisedForDelivery {
+  id: string;
+  ruleId: string;
+  idempotencyKey: string;
+  payload: { kind: string };
+  ownerEmail: string | null;
+  channels: { email: boolean; webhookTargetId: string | null };
+  digest: boolean;
+}
+
+export type DeliveryChannel = 'email' | 'webhook' | 'digest';
+
+export interface PlannedDelivery {
+  key: string;
+  alertId: string | null;
+  ruleId: string;
+  channel: DeliveryChannel;
+  /** An email address (email, digest) or a webhook target's id. */
+  recipient: string;
+}
+
+export const deliveryKey = (alertKey: string, channel: DeliveryChannel, recipient: string) =>
+  `${alertKey}|${channel}|${recipient}`;
+
+/** A digest is one per rule, UTC day and recipient. */
+export const digestKey = (ruleId: string, day: string, recipient: string) =>
+  deliveryKey(`digest:${ruleId}:${day}`, 'digest', recipient);
+
+/**
+ * Kinds about one transaction are sent at once by email and webhook; a card's utilisation and
+ * a balance are shown in the inbox and in the daily digest.
+ */
+const sentAtOnce = new Set(['declined', 'amount_above', 'new_category']);
+
+/**
+ * One email per recipient (the owner, or every team recipient of a team rule) unless the rule
+ * asks for a daily digest, and one webhook post to the rule's target.
+ */
+export function deliveriesOf(alert: RaisedForDelivery, team: readonly string[]): PlannedDelivery[] {
+  if (!sentAtOnce.has(alert.payload.kind)) return [];
+  const out: PlannedDelivery[] = [];
+  const base = { alertId: alert.id, ruleId: alert.ruleId };
+  if (alert.channels.email && !alert.digest) {
+    const recipients = alert.ownerEmail === null ? team : [alert.ownerEmail];
+    for (const recipient of new Set(recipients)) {
+      out.push({
+        ...base,
+        key: deliveryKey(alert.idempotencyKey, 'email', recipient),
+        channel: 'email',
+        recipient,
+      });
+    }
+  }
+  const target = alert.channels.webhookTargetId;
+  if (target !== null) {
+    out.push({
+      ...base,
+      key: deliveryKey(alert.idempotencyKey, 'webhook', target),
+      channel: 'webhook',
+      recipient: target,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+// Webhook targets: where admins send alerts, with the secret each request is signed with. The
+// URL is checked against the operator's policy when saved (https, public addresses) and again
+// on every connection by the sender; the secret is made here, shown once at creation, and
+// never listed again.
+import { randomBytes } from 'node:crypto';
+import type { SqlEngine } from '../transaction-index/sql-engine';
+
+export interface WebhookTargetRecord {
+  id: string;
+  name: string;
+  url: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+interface TargetRow {
+  id: string;
+  name: string;
+  url: string;
+  secret: string;
+  created_by: string;
+  created_at: Date | string;
+}
+
+const view = (row: TargetRow): WebhookTargetRecord => ({
+  id: row.id,
+  name: row.name,
+  url: row.url,
+  createdBy: row.created_by,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+
+/** 256 random bits, hex: what the receiver keys its HMAC with. */
+export const newWebhookSecret = () => randomBytes(32).toString('hex');
+
+export class WebhookTargetStore {
+  constructor(private readonly engine: SqlEngine) {}
+
+  async list(): Promise<WebhookTargetRecord[]> {
+    const rows = await this.engine.query<TargetRow>(
+      'SELECT id, name, url, secret, created_by, created_at FROM alert_webhook_target ORDER BY created_at, id',
+    );
+    return rows.map(view);
+  }
+
+  /** The target with its secret: for the sender only. */
+  async withSecret(id: string): Promise<(WebhookTargetRecord & { secret: string }) | undefined> {
+    const [row] = await this.engine.query<TargetRow>(
+      'SELECT id, name, url, secret, created_by, created_at FROM alert_webhook_target WHERE id = $1',
+      [id],
+    );
+    return row ? { ...view(row), secret: row.secret } : undefined;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const rows = await this.engine.query('SELECT 1 FROM alert_webhook_target WHERE id = $1', [id]);
+    return rows.length > 0;
+  }
+
+  /** Saves a target (its URL already checked) with a new secret, returned this once. */
+  async create(
+    input: { name: string; url: string },
+    by: string,
+    at: Date,
+  ): Promise<WebhookTargetRecord & { secret: string }> {
+    const secret = newWebhookSecret();
+    const [row] = await this.engine.query<TargetRow>(
+      `INSERT INTO alert_webhook_target (id, name, url, secret, created_by, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING id, name, url, secret, created_by, created_at`,
+      [randomBytes(16).toString('base64url'), input.name, input.url, secret, by, at.toISOString()],
+    );
+    return { ...view(row as TargetRow), secret };
+  }
+
+  /** The names of the rules that send to target `id`. */
+  async rulesUsing(id: string): Promise<string[]> {
+    const rows = await this.engine.query<{ name: string }>(
+      'SELECT name FROM alert_rule WHERE webhook_target_id = $1 ORDER BY created_at, id',
+      [id],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  /** Removes a target; its record as it was, or undefined when there was none. */
+  async delete(id: string): Promise<WebhookTargetRecord | undefined> {
+    const [row] = await this.engine.query<TargetRow>(
+      `DELETE FROM alert_webhook_target WHERE id = $1
+       RETURNING id, name, url, secret, created_by, created_at`,
+      [id],
+    );
+    return row ? view(row) : undefined;
+  }
+}

@@ -1,0 +1,143 @@
+// Webhook targets over real HTTP: admins only, the URL checked against the operator's policy
+// (https and public addresses unless allowed), the secret in the creation's answer only, a
+// rule naming a target that does not exist refused, a target in use kept; every change audited.
+import {
+  alertRuleSchema,
+  webhookTargetCreatedSchema,
+  webhookTargetListSchema,
+} from '@card-console/shared/api/alerts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+
+let t: TestApp;
+let admin: TestSession;
+let finance: TestSession;
+
+beforeAll(async () => {
+  t = await startTestApp({ sim: { transactions: 50 } });
+  [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
+});
+afterAll(async () => t.close());
+
+const add = (session: TestSession, body: object) =>
+  t.request.post('/api/alerts/webhooks').set(session.headers()).send(body);
+const list = async () => {
+  const res = await t.request.get('/api/alerts/webhooks').set(admin.headers());
+  expect(res.status).toBe(200);
+  return webhookTargetListSchema.parse(res.body).items;
+};
+const auditFor = async (requestId: string | undefined) =>
+  (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
+
+describe('webhook targets over HTTP', () => {
+  it('adds a target with a secret shown once, lists it without, and audits the change', async () => {
+    const res = await add(admin, {
+      name: ' Finance channel ',
+      url: 'https://hooks.example.test/a',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const created = webhookTargetCreatedSchema.parse(res.body);
+    expect(created).toMatchObject({ name: 'Finance channel', url: 'https://hooks.example.test/a' });
+    expect(created.secret).toMatch(/^[0-9a-f]{64}$/);
+
+    const listed = await t.request.get('/api/alerts/webhooks').set(admin.headers());
+    expect(listed.text).not.toContain(created.secret);
+    expect((await list()).find((x) => x.id === created.id)).toEqual({
+      id: created.id,
+      name: 'Finance channel',
+      url: 'https://hooks.example.test/a',
+      createdBy: t.credentials.admin.email,
+      createdAt: expect.any(String),
+    });
+    const [record] = await auditFor(res.headers['x-request-id']);
+    expect(record).toMatchObject({
+      action: 'webhookTarget.create',
+      outcome: 'success',
+      target: created.id,
+      after: { name: 'Finance channel' },
+    });
+    expect(JSON.stringify(await t.audit.list({ limit: 1000 }))).not.toContain(created.secret);
+  });
+
+  it('refuses http:, loopback and private addresses and credentials in the URL (400), audited', async () => {
+    for (const [url, words] of [
+      ['http://hooks.example.test/a', 'https'],
+      ['https://127.0.0.1/a', 'non-public'],
+      ['https://[::1]/a', 'non-public'],
+      ['https://10.1.2.3/a', 'non-public'],
+      ['https://169.254.169.254/latest', 'non-public'],
+      ['https://user:pass@hooks.example.test/a', 'no user name'],
+      ['ftp://hooks.example.test/a', 'https'],
+      ['not a url', 'URL'],
+    ] as const) {
+      const res = await add(admin, { name: 'Bad', url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.detail, url).toContain(words);
+    }
+    expect((await list()).map((x) => x.name)).not.toContain('Bad');
+    const res = await add(admin, { name: 'Bad', url: 'https://127.0.0.1/a' });
+    const [record] = await auditFor(res.headers['x-request-id']);
+    expect(record).toMatchObject({
+      action: 'webhookTarget.create',
+      outcome: 'failed',
+      detail: 'private_address',
+    });
+  });
+
+  it('is for admins only: finance gets 403 and changes nothing', async () => {
+    const res = await add(finance, { name: 'Mine', url: 'https://hooks.example.test/m' });
+    expect(res.status).toBe(403);
+    expect((await t.request.get('/api/alerts/webhooks').set(finance.headers())).status).toBe(403);
+    expect((await list()).map((x) => x.name)).not.toContain('Mine');
+  });
+
+  it('refuses a rule naming no existing target, and keeps a target a rule sends to', async () => {
+    const missing = await t.request
+      .post('/api/alerts/rules')
+      .set(admin.headers())
+      .send({
+        kind: 'declined',
+        name: 'Hooked',
+        channels: { inbox: false, email: false, webhookTargetId: 'no-such-target' },
+      });
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toContain('no such webhook target');
+
+    const target = webhookTargetCreatedSchema.parse(
+      (await add(admin, { name: 'Ops', url: 'https://hooks.example.test/ops' })).body,
+    );
+    const ruleRes = await t.request
+      .post('/api/alerts/rules')
+      .set(admin.headers())
+      .send({
+        kind: 'declined',
+        name: 'Hooked',
+        channels: { inbox: false, email: false, webhookTargetId: target.id },
+      });
+    expect(ruleRes.status, JSON.stringify(ruleRes.body)).toBe(201);
+    const rule = alertRuleSchema.parse(ruleRes.body);
+
+    const inUse = await t.request.delete(`/api/alerts/webhooks/${target.id}`).set(admin.headers());
+    expect(inUse.status).toBe(400);
+    expect(inUse.body.detail).toContain('Hooked');
+    expect((await list()).map((x) => x.id)).toContain(target.id);
+
+    const gone = await t.request
+      .delete(`/api/alerts/rules/${rule.id}?version=${rule.version}`)
+      .set(admin.headers());
+    expect(gone.status).toBe(204);
+    const removed = await t.request
+      .delete(`/api/alerts/webhooks/${target.id}`)
+      .set(admin.headers());
+    expect(removed.status).toBe(204);
+    expect((await list()).map((x) => x.id)).not.toContain(target.id);
+    const [record] = await auditFor(removed.headers['x-request-id']);
+    expect(record).toMatchObject({
+      action: 'webhookTarget.delete',
+      outcome: 'success',
+      before: { name: 'Ops' },
+    });
+    const again = await t.request.delete(`/api/alerts/webhooks/${target.id}`).set(admin.headers());
+    expect(again.status).toBe(404);
+  });
+});

@@ -1,6 +1,6 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, redirect, useRouterState } from '@tanstack/react-router';
 import { JoinScreen } from '../features/people/components/join-screen';
-import { heldJoinToken, holdJoinToken } from '../features/people/join-token';
+import { heldJoinToken, holdJoinToken, joinLinkNumber } from '../features/people/join-token';
 
 // Public, outside the signed-in layout: an invitation link opens here, its token in the fragment.
 export const Route = createFileRoute('/join')({
@@ -15,5 +15,9 @@ export const Route = createFileRoute('/join')({
 });
 
 function JoinRoute() {
-  return <JoinScreen token={heldJoinToken()} />;
+  // Renders again on each arrival here (another link opened in this tab is one), to read the
+  // token that arrival held.
+  useRouterState({ select: (state) => state.location.state });
+  // Keyed by the link: another one opened in this tab starts from its own lookup.
+  return <JoinScreen key={joinLinkNumber()} token={heldJoinToken()} />;
 }

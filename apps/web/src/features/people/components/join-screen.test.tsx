@@ -47,6 +47,30 @@ describe('join', () => {
     expect(await lookup?.json()).toEqual({ token: TOKEN });
   });
 
+  it('another link opened in the same tab is looked up afresh, its token taken out too', async () => {
+    serveInvitation('finance');
+    const { router } = renderApp(`/join#${TOKEN}`);
+    await screen.findByRole('heading', { level: 1, name: /Join Card Console as/ });
+    const other = TOKEN.replace('Zq3v', 'Yp2u');
+    server.use(
+      http.post('/api/invitations/lookup', () =>
+        problem(410, 'invitation_revoked', 'This invitation was withdrawn.'),
+      ),
+    );
+    await router.navigate({ href: `/join#${other}` });
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'This invitation link no longer works',
+      }),
+    ).toBeVisible();
+    expect(screen.getByText(/The admin who sent it withdrew it./)).toBeInTheDocument();
+    expect(router.state.location.hash).toBe('');
+    const lookups = requestsTo('/api/invitations/lookup', 'POST');
+    expect(lookups).toHaveLength(2);
+    expect(await lookups[1]?.json()).toEqual({ token: other });
+  });
+
   it('checks the password twice and its length, then signs up and points to sign-in', async () => {
     serveInvitation('finance');
     const { user } = renderApp(`/join#${TOKEN}`);

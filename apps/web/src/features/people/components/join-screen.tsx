@@ -13,7 +13,7 @@ import { Field } from '../../../components/field';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { isApiError } from '../../../lib/api-error';
 import { acceptInvitation, lookupInvitation } from '../api/invitations';
-import { forgetJoinToken } from '../join-token';
+import { forgetJoinToken, joinLinkNumber } from '../join-token';
 import { roleLabels } from '../people-labels';
 import { TotpEnrolment } from './totp-enrolment';
 import '../people.css';
@@ -40,7 +40,7 @@ export function JoinScreen({ token }: { token: string | undefined }) {
 
 function Lookup({ token }: { token: string }) {
   const lookup = useQuery({
-    queryKey: ['invitation-lookup'] as const,
+    queryKey: ['invitation-lookup', joinLinkNumber()] as const,
     queryFn: ({ signal }) => lookupInvitation(token, signal),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,

@@ -19,7 +19,7 @@ export interface RuleFormValues {
   cardId: string;
   inbox: boolean;
   email: boolean;
-  /** Kept as it was: this screen offers no webhook targets yet. */
+  /** The webhook target alerts are posted to (admins choose it), or none. */
   webhookTargetId: string | null;
   digest: boolean;
   enabled: boolean;

@@ -3,11 +3,13 @@ import {
   type AlertRuleView,
   alertRuleKinds,
 } from '@card-console/shared/api/alerts';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
 import { apiProblem, isApiError } from '../../../lib/api-error';
 import { useSaveAlertRule } from '../api/save-alert-rule';
+import { webhookTargetsQueryOptions } from '../api/webhook-targets';
 import {
   emptyRuleForm,
   formToInput,
@@ -149,8 +151,12 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
           />
           Email
         </label>
-        <small className="muted">Email delivery is coming: saved but not yet sent.</small>
-        {values.webhookTargetId ? (
+        {isAdmin ? (
+          <WebhookChoice
+            value={values.webhookTargetId}
+            onChange={(id) => set('webhookTargetId', id)}
+          />
+        ) : values.webhookTargetId ? (
           <small className="muted">This rule also posts to a webhook (kept as it is).</small>
         ) : null}
         {errors.channels ? (
@@ -222,5 +228,34 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
         </button>
       </FormFooter>
     </form>
+  );
+}
+
+/** Admins choose where the rule's alerts are posted, among the webhook targets. */
+function WebhookChoice({
+  value,
+  onChange,
+}: {
+  value: string | null;
+  onChange: (id: string | null) => void;
+}) {
+  const id = useId();
+  const targets = useQuery(webhookTargetsQueryOptions());
+  const known = targets.data ?? [];
+  return (
+    <span className="field">
+      <label htmlFor={id}>Webhook</label>
+      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">None</option>
+        {known.map((target) => (
+          <option key={target.id} value={target.id}>
+            {target.name}
+          </option>
+        ))}
+        {value !== null && targets.data && !known.some((t) => t.id === value) ? (
+          <option value={value}>A removed webhook</option>
+        ) : null}
+      </select>
+    </span>
   );
 }

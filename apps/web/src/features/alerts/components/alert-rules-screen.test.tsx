@@ -12,7 +12,11 @@ function serveRules(items: AlertRuleView[]) {
 }
 
 beforeEach(() => {
-  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  server.use(
+    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    // Admins see the webhook targets below the rules.
+    http.get('/api/alerts/webhooks', () => HttpResponse.json({ items: [] })),
+  );
 });
 
 async function openNewRule() {

@@ -7,6 +7,7 @@ import { apiProblem, isApiError } from '../../../lib/api-error';
 import { useDeleteAlertRule } from '../api/delete-alert-rule';
 import { ruleDescription } from '../rule-form';
 import { AlertRuleForm } from './alert-rule-form';
+import { WebhookTargetsPanel } from './webhook-targets-panel';
 
 /**
  * The caller's alert rules and the team's: what raises an alert in their inbox (the bell).
@@ -39,8 +40,8 @@ export function AlertRulesScreen({ rules, isAdmin }: { rules: AlertRuleView[]; i
         ) : null}
       </div>
       <p className="muted">
-        A rule raises an alert in your inbox (the bell at the top) when what it watches happens.
-        Email and webhook delivery are coming: for now an alert reaches the inbox.
+        A rule raises an alert when what it watches happens: in your inbox (the bell at the top), by
+        email, or (admins) posted to a webhook.
       </p>
       {editing !== undefined ? (
         <AlertRuleForm
@@ -67,6 +68,7 @@ export function AlertRulesScreen({ rules, isAdmin }: { rules: AlertRuleView[]; i
         onEdit={setEditing}
         onDelete={setDeleting}
       />
+      {isAdmin ? <WebhookTargetsPanel /> : null}
       {deleting ? <DeleteRule rule={deleting} onClose={() => setDeleting(undefined)} /> : null}
     </section>
   );

@@ -307,4 +307,56 @@ describe('configuration', () => {
     expect(config.metrics).toEqual({ port: 9100, host: '127.0.0.1' });
     expect(config.shutdownGraceMs).toBe(10_000);
   });
+
+  it('alert delivery: email with both ALERT_SMTP_URL and ALERT_EMAIL_FROM or neither, webhooks https and public unless allowed', () => {
+    const demo = { DEMO_MODE: '1' };
+    expect(loadConfig(demo).alertDelivery).toEqual({
+      smtpUrl: undefined,
+      emailFrom: undefined,
+      webhook: { allowInsecure: false, allowPrivate: false },
+      maxAttempts: 5,
+      retryBaseMs: 30_000,
+      pollMs: 2_000,
+      timeoutMs: 10_000,
+    });
+    const set = loadConfig({
+      ...demo,
+      ALERT_SMTP_URL: 'smtps://alerts:pw@smtp.example.com:465',
+      ALERT_EMAIL_FROM: 'Card Console <alerts@example.com>',
+      ALERT_WEBHOOK_ALLOW_INSECURE: '1',
+      ALERT_WEBHOOK_ALLOW_PRIVATE: 'true',
+      ALERT_DELIVERY_MAX_ATTEMPTS: '3',
+      ALERT_DELIVERY_RETRY_BASE_MS: '500',
+    }).alertDelivery;
+    expect(set).toMatchObject({
+      smtpUrl: 'smtps://alerts:pw@smtp.example.com:465',
+      emailFrom: 'Card Console <alerts@example.com>',
+      webhook: { allowInsecure: true, allowPrivate: true },
+      maxAttempts: 3,
+      retryBaseMs: 500,
+    });
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...demo, ...env });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    const scheme = refused({
+      ALERT_SMTP_URL: 'http://alerts:s3cret-pw@smtp.example.com',
+      ALERT_EMAIL_FROM: 'alerts@example.com',
+    });
+    expect(scheme).toMatch(/ALERT_SMTP_URL: must be a URL such as smtps:/);
+    expect(scheme).not.toContain('s3cret-pw');
+    expect(refused({ ALERT_SMTP_URL: 'smtp://smtp.example.com' })).toMatch(
+      /ALERT_SMTP_URL and ALERT_EMAIL_FROM: set both/,
+    );
+    expect(refused({ ALERT_EMAIL_FROM: 'alerts@example.com' })).toMatch(/set both/);
+    expect(
+      refused({ ALERT_SMTP_URL: 'smtp://smtp.example.com', ALERT_EMAIL_FROM: 'no address' }),
+    ).toMatch(/ALERT_EMAIL_FROM/);
+    expect(refused({ ALERT_WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatch(/ALERT_WEBHOOK_ALLOW_PRIVATE/);
+    expect(refused({ ALERT_DELIVERY_MAX_ATTEMPTS: '0' })).toMatch(/ALERT_DELIVERY_MAX_ATTEMPTS/);
+  });
 });

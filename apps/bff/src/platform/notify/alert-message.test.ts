@@ -118,4 +118,15 @@ describe('an alert message', () => {
       renderAlert(sampleAlert({ amount: { cents: 1.5, currency: 'USD' } }), origin),
     ).toThrow();
   });
+
+  it('an alert about a transaction without a known card, or a category new to the card, reads as such', () => {
+    const { card: _card, ...cardless } = sampleAlert();
+    const noCard = renderAlert(cardless, origin);
+    expect(noCard.subject).not.toContain('on card');
+    expect(noCard.text).not.toMatch(/^Card:/m);
+    expect(noCard.chatText).toContain('Declined transaction');
+    const newCategory = renderAlert(sampleAlert({ kind: 'transaction_new_category' }), origin);
+    expect(newCategory.subject).toContain('Merchant category new to the card');
+    expect(newCategory.text).toContain('Ads card (•••• 4242)');
+  });
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { deliveriesOf, digestKey, type RaisedForDelivery } from './delivery-plan';
+
+const alert = (over: Partial<RaisedForDelivery> = {}): RaisedForDelivery => ({
+  id: 'a1',
+  ruleId: 'r1',
+  idempotencyKey: 'r1:t1',
+  payload: { kind: 'declined' },
+  ownerEmail: 'ana@example.test',
+  channels: { email: true, webhookTargetId: 'wh1' },
+  digest: false,
+  ...over,
+});
+const team = ['ana@example.test', 'bo@example.test', 'bo@example.test'];
+
+describe('the deliveries an alert makes', () => {
+  it('an own rule: one email to its owner and one post to its target, keyed by alert, channel and recipient', () => {
+    expect(deliveriesOf(alert(), team)).toEqual([
+      {
+        key: 'r1:t1|email|ana@example.test',
+        alertId: 'a1',
+        ruleId: 'r1',
+        channel: 'email',
+        recipient: 'ana@example.test',
+      },
+      {
+        key: 'r1:t1|webhook|wh1',
+        alertId: 'a1',
+        ruleId: 'r1',
+        channel: 'webhook',
+        recipient: 'wh1',
+      },
+    ]);
+  });
+
+  it('a team rule: one email per team recipient (each once)', () => {
+    const keys = deliveriesOf(
+      alert({ ownerEmail: null, channels: { email: true, webhookTargetId: null } }),
+      team,
+    ).map((d) => d.key);
+    expect(keys).toEqual(['r1:t1|email|ana@example.test', 'r1:t1|email|bo@example.test']);
+  });
+
+  it('a digest rule is not emailed per alert; a rule without email or webhook makes nothing', () => {
+    expect(deliveriesOf(alert({ digest: true }), team).map((d) => d.channel)).toEqual(['webhook']);
+    expect(
+      deliveriesOf(alert({ channels: { email: false, webhookTargetId: null } }), team),
+    ).toEqual([]);
+  });
+
+  it('utilisation and balance alerts go to the inbox and the digest only', () => {
+    for (const kind of ['utilisation_above', 'balance_below'])
+      expect(deliveriesOf(alert({ payload: { kind } }), team)).toEqual([]);
+    for (const kind of ['amount_above', 'new_category'])
+      expect(deliveriesOf(alert({ payload: { kind } }), team)).toHaveLength(2);
+  });
+
+  it('a digest is one per rule, day and recipient', () => {
+    expect(digestKey('r1', '2026-11-26', 'ana@example.test')).toBe(
+      'digest:r1:2026-11-26|digest|ana@example.test',
+    );
+  });
+});

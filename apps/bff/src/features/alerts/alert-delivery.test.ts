@@ -16,8 +16,10 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
 import { silentLogger } from '../../test/audit-cluster';
+import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
@@ -313,6 +315,8 @@ describe('alert delivery on the embedded engine, one process', () => {
     closers.push(() => index.close());
     return index;
   };
+  const logs: string[] = [];
+  const logger = createLogger('debug', lineSink(logs));
   const worker = (index: TransactionIndex, clock: ManualClock, retryBaseMs = 50) =>
     createAlertDeliveryWorker({
       config: {
@@ -323,7 +327,7 @@ describe('alert delivery on the embedded engine, one process', () => {
       transactionIndex: index,
       teamRecipients: () => ['ana@example.test', 'bo@example.test'],
       clock,
-      logger: silentLogger,
+      logger,
     });
 
   it('sends after a restart what was pending, the webhook’s failed try counted, and a digest once a day', async () => {
@@ -440,5 +444,21 @@ describe('alert delivery on the embedded engine, one process', () => {
       expect(findCardNumbers(mail.text + mail.html)).toEqual([]);
     }
     expect(receiver.posts).toHaveLength(2);
+
+    // The failed try was logged with what it was about, never the URL, the secret or SMTP's.
+    const failed = logs.filter((line) => line.includes('trying again later'));
+    expect(failed).toHaveLength(1);
+    expect(JSON.parse(failed[0] as string)).toMatchObject({
+      channel: 'webhook',
+      webhookTargetId: target.id,
+      attempt: 1,
+    });
+    const secret = (await (await second.alerts()).webhookTargets.withSecret(target.id))?.secret;
+    for (const line of logs) {
+      expect(line).not.toContain(new URL(receiver.url).host);
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain(`127.0.0.1:${smtp.port}`);
+      expect(findCardNumbers(line)).toEqual([]);
+    }
   }, 60_000);
 });

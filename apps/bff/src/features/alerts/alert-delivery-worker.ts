@@ -10,7 +10,8 @@ import { type AlertDeliveryWorker, inProcessDeliveryWorker } from './alert-deliv
 import { pgBossDeliveryWorker } from './pg-boss-delivery';
 
 export function createAlertDeliveryWorker(options: {
-  config: Pick<Config, 'alertDelivery' | 'publicOrigin' | 'databaseUrl'>;
+  config: Pick<Config, 'alertDelivery' | 'publicOrigin' | 'databaseUrl'> &
+    Partial<Pick<Config, 'databaseMigrationUrl'>>;
   transactionIndex: Pick<TransactionIndex, 'alerts'>;
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
@@ -48,7 +49,11 @@ export function createAlertDeliveryWorker(options: {
     settings,
   };
   const worker = databaseUrl
-    ? pgBossDeliveryWorker({ ...deps, connectionString: databaseUrl })
+    ? pgBossDeliveryWorker({
+        ...deps,
+        connectionString: databaseUrl,
+        migrationConnectionString: options.config.databaseMigrationUrl,
+      })
     : inProcessDeliveryWorker(deps);
   return {
     start: () => worker.start(),

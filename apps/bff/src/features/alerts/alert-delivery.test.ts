@@ -6,7 +6,7 @@
 //   twice and gets its third try.
 // - The embedded engine: one process; a delivery pending when the process stops is sent after
 //   the restart, and a rule's daily digest is one email however often it is looked for.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,13 +18,14 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
-import { silentLogger } from '../../test/audit-cluster';
+import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
+import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
 import {
   createTransactionIndex,
@@ -165,9 +166,25 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
       });
     a = await startTestApp({ clock, env, sim: { transactions: 400 }, transactionIndex: index() });
     b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
+    // The workers run as the BFF's own login (the index writer's grants only); the owner's
+    // URL makes pg-boss's schema and grants its use, as DATABASE_MIGRATION_URL does.
+    await a.transactionIndex.alerts(); // the index's migrations make the writer role
+    const login = `cc_alerts_${randomBytes(6).toString('hex')}`;
+    const password = randomBytes(12).toString('base64url');
+    await asSuperuser(
+      database.url,
+      `CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE ${INDEX_WRITER_ROLE}`,
+    );
+    const loginUrl = new URL(database.url);
+    loginUrl.username = login;
+    loginUrl.password = password;
     for (const t of [a, b]) {
       const worker = createAlertDeliveryWorker({
-        config: { ...t.config, databaseUrl: database.url },
+        config: {
+          ...t.config,
+          databaseUrl: loginUrl.toString(),
+          databaseMigrationUrl: database.url,
+        },
         transactionIndex: t.transactionIndex,
         teamRecipients: () => t.users.emails(),
         clock,

@@ -47,6 +47,9 @@ export interface AlertDeliveryDeps {
   settings: DeliverySettings;
 }
 
+/** Email asked for on a server without SMTP (demo mode's default): said, not an error. */
+export const EMAIL_OFF = 'alert email is not configured';
+
 /** Why a delivery failed, and whether a later try may succeed. */
 class DeliveryFailure extends Error {
   constructor(
@@ -136,7 +139,7 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
       throw new DeliveryFailure('the alert is not one sent by email or webhook', false);
     const id = deliveryIdOf(delivery.alertKey);
     if (delivery.channel === 'email') {
-      if (!deps.email) throw new DeliveryFailure('alert email is not configured', false);
+      if (!deps.email) throw new DeliveryFailure(EMAIL_OFF, false);
       await deps.email.send({ id, to: [delivery.recipient], alert: message });
       return;
     }
@@ -156,7 +159,7 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
   }
 
   async function sendDigest(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
-    if (!deps.email) throw new DeliveryFailure('alert email is not configured', false);
+    if (!deps.email) throw new DeliveryFailure(EMAIL_OFF, false);
     // `digest:<rule>:<day>|digest|<recipient>`
     const match = /^digest:(.+):(\d{4}-\d{2}-\d{2})\|/.exec(delivery.key);
     if (!match || !delivery.ruleId) throw new DeliveryFailure('not a digest key', false);
@@ -284,7 +287,8 @@ export function inProcessDeliveryWorker(deps: AlertDeliveryDeps): AlertDeliveryW
           );
           await outbox.postpone(delivery.key, new Date(deps.clock.now() + wait), failure.reason);
         } else {
-          deps.logger.error(log, 'alert delivery failed for good');
+          if (failure.reason === EMAIL_OFF) deps.logger.info(log, 'alert email not sent: no SMTP');
+          else deps.logger.error(log, 'alert delivery failed for good');
           await outbox.settle(delivery.key, 'failed', new Date(deps.clock.now()), failure.reason);
         }
       }

@@ -4,10 +4,13 @@
 // the queue: pg-boss gives a job to one worker at a time, retries it with exponential backoff,
 // and takes it back from a worker that died (its expiry) so another replica finishes it.
 import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import {
   type AlertDeliveryDeps,
   type AlertDeliveryWorker,
   createDeliveryCore,
+  EMAIL_OFF,
 } from './alert-delivery';
 
 export const ALERT_DELIVERY_QUEUE = 'alert-delivery';
@@ -48,6 +51,12 @@ export function pgBossDeliveryWorker(
   deps: AlertDeliveryDeps & {
     /** The database pg-boss keeps its schema (`pgboss`) and jobs in: the index's. */
     connectionString: string;
+    /**
+     * The schema owner's URL (DATABASE_MIGRATION_URL): pg-boss's schema and queue are made or
+     * brought up to date with it, and the index writer role is granted their use, so the BFF's
+     * own login needs no right to create anything. Unset: the BFF's login makes them itself.
+     */
+    migrationConnectionString?: string | undefined;
   },
 ): AlertDeliveryWorker & { relayOnce(): Promise<void> } {
   const core = createDeliveryCore(deps);
@@ -90,10 +99,51 @@ export function pgBossDeliveryWorker(
     relayOnce,
     async start() {
       const { default: PgBoss } = await import('pg-boss');
+      const queue: QueueOptions = {
+        name: ALERT_DELIVERY_QUEUE,
+        policy: 'standard',
+        retryLimit: deps.settings.maxAttempts - 1,
+        retryDelay: retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: 15 * 60,
+      };
+      const owner = deps.migrationConnectionString;
+      if (owner) {
+        const setup = new PgBoss({
+          connectionString: owner,
+          max: 1,
+          supervise: false,
+          schedule: false,
+          application_name: 'card-console-alerts-setup',
+        });
+        setup.on('error', () => {});
+        await setup.start();
+        try {
+          await ensureQueue(setup, queue);
+        } finally {
+          await setup.stop({ graceful: false, wait: true });
+        }
+        const pool = new pg.Pool({ connectionString: owner, max: 1 });
+        try {
+          // One replica at a time: grants made at once by two sessions can collide.
+          await pool.query(
+            `BEGIN;
+             SELECT pg_advisory_xact_lock(hashtext('card-console alert queue grants'));
+             GRANT USAGE ON SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
+             GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
+             GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
+             COMMIT`,
+          );
+        } finally {
+          await pool.end();
+        }
+      }
       const instance = new PgBoss({
         connectionString: deps.connectionString,
         max: 4,
         application_name: 'card-console-alerts',
+        // With the owner's URL the schema is made above; the BFF's login only uses it.
+        migrate: !owner,
       });
       instance.on('error', (error: Error) =>
         deps.logger.error(
@@ -102,14 +152,7 @@ export function pgBossDeliveryWorker(
         ),
       );
       await instance.start();
-      await ensureQueue(instance, {
-        name: ALERT_DELIVERY_QUEUE,
-        policy: 'standard',
-        retryLimit: deps.settings.maxAttempts - 1,
-        retryDelay: retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: 15 * 60,
-      });
+      if (!owner) await ensureQueue(instance, queue);
       await instance.work<{ key: string }>(
         ALERT_DELIVERY_QUEUE,
         {
@@ -140,7 +183,9 @@ export function pgBossDeliveryWorker(
                 // pg-boss retries the job after its backoff.
                 throw new Error(`alert delivery failed: ${failure.reason}`);
               }
-              deps.logger.error(log, 'alert delivery failed for good');
+              if (failure.reason === EMAIL_OFF)
+                deps.logger.info(log, 'alert email not sent: no SMTP');
+              else deps.logger.error(log, 'alert delivery failed for good');
               await outbox.settle(
                 delivery.key,
                 'failed',

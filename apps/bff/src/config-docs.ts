@@ -206,7 +206,7 @@ export const bffGroups: readonly VariableGroup[] = [
   {
     title: 'Alert delivery',
     intro:
-      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery).',
+      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). With `DATABASE_URL` the queue is pg-boss in the same database (schema `pgboss`, made through `DATABASE_MIGRATION_URL` when set); otherwise it runs in the BFF process over the embedded engine.',
     variables: {
       ALERT_SMTP_URL: {
         default: 'unset: no alert email (demo mode too)',

@@ -21,6 +21,8 @@ let browser: Browser;
 let page: Page;
 let problems: string[] = [];
 let adminLink = '';
+let financeLink = '';
+const FINANCE_EMAIL = `procurement.${'x'.repeat(40)}@demo.test`;
 
 beforeAll(async () => {
   product = await startProduct();
@@ -84,7 +86,7 @@ describe('people at 1280×800 and 390×844', () => {
   it('invites an admin and someone from finance; each link is shown once', async () => {
     adminLink = await invite('new.admin@demo.test', 'admin');
     expect(adminLink).toMatch(new RegExp(`^${product.url}/join#[A-Za-z0-9_-]{43}$`));
-    await invite(`procurement.${'x'.repeat(40)}@demo.test`, 'finance');
+    financeLink = await invite(FINANCE_EMAIL, 'finance');
     const invitations = page.getByRole('table', { name: 'Invitations not yet taken up' });
     await invitations.getByText('new.admin@demo.test').waitFor();
     expect(await page.getByLabel('Invitation link').count()).toBe(0);
@@ -149,6 +151,51 @@ describe('people at 1280×800 and 390×844', () => {
     const row = page.getByRole('row', { name: /new\.admin@demo\.test/ }).first();
     await row.getByText('Invitation').waitFor();
     await row.getByText('Active').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('the finance invitee joins and signs in; the admin disables them; their open tab is signed out at its next request', async () => {
+    const invitee = await newPage(browser, product.url);
+    const p = invitee.page;
+    await p.setViewportSize(SIZES[1]);
+    await p.goto(financeLink);
+    await p
+      .getByRole('heading', { level: 1, name: `Join Card Console as ${FINANCE_EMAIL} (finance)` })
+      .waitFor();
+    // Finance people enrol no authenticator.
+    expect(await p.getByLabel('Second-factor code').count()).toBe(0);
+    await p.getByLabel('Password', { exact: true }).fill('a finance password');
+    await p.getByLabel('Password again').fill('a finance password');
+    await p.getByRole('button', { name: 'Join' }).click();
+    await p.getByRole('heading', { level: 1, name: "You're in" }).waitFor();
+    await p.goto('/sign-in');
+    await signIn(p, FINANCE_EMAIL, 'a finance password');
+    await p.goto('/transactions');
+    await p.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+
+    // The admin sees the session, then disables the person.
+    await page.goto('/people');
+    const row = page.getByRole('row', { name: new RegExp(FINANCE_EMAIL.replaceAll('.', '\\.')) });
+    await expect.poll(() => row.getByRole('cell', { name: '1', exact: true }).count()).toBe(1);
+    await row.getByRole('button', { name: `Disable ${FINANCE_EMAIL}` }).click();
+    const code = page.getByLabel('Second-factor code');
+    const disabled = row.getByText('Disabled');
+    await Promise.race([disabled.waitFor(), code.waitFor()]);
+    if (await code.isVisible()) await code.fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await disabled.waitFor();
+
+    // The invitee's tab, still showing Transactions, makes its next request: signed out.
+    expect(p.url()).toBe(`${product.url}/transactions`);
+    await p.getByRole('button', { name: 'Refresh' }).first().click();
+    await p.waitForURL(/\/sign-in/);
+    await screenshot(p, 'people-disabled-signed-out-390');
+    // And they cannot sign in again.
+    await p.getByLabel('Email').fill(FINANCE_EMAIL);
+    await p.getByLabel('Password').fill('a finance password');
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByText('Wrong email, password or code.').waitFor();
+    expect(p.url()).toMatch(/\/sign-in/);
+    await invitee.context.close();
     expect(problems).toEqual([]);
   });
 });

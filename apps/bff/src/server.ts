@@ -9,6 +9,7 @@ import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
+import { PeopleStore } from './features/people/people-store';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
 import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
@@ -215,6 +216,7 @@ async function startServer(
             }
           },
           migrate: false,
+          kind: 'postgres',
           logger,
         }
       : {
@@ -227,23 +229,32 @@ async function startServer(
 
   // People: in the index's engine, shared by the replicas. The users file's people are brought
   // in once per email (importUsers), so no one is lost on upgrade and nothing changed in
-  // Card Console is undone by the file at the next start.
-  try {
-    const store = await transactionIndex.people();
-    if (fileUsers) {
-      const { added } = await store.importUsers(fileUsers.users());
-      if (added.length > 0)
-        logger.info({ added: added.length }, 'people imported from the users file');
-    }
-  } catch (error) {
-    logger.fatal({ err: error }, `people store unavailable: ${(error as Error).message}`);
-    await Promise.all(closers.map(async (close) => close()));
-    process.exit(1);
-  }
+  // Card Console is undone by the file at the next start. Done when people are first needed
+  // (a sign-in), as the index opens when first used; a failed import is logged and tried again
+  // at the next need.
+  const peopleStore = new PeopleStore(transactionIndex.sql);
+  let toImport = fileUsers?.users();
+  let importing: Promise<PeopleStore> | undefined;
+  const importedPeople = () => {
+    importing ??= (async () => {
+      await transactionIndex.people();
+      if (toImport) {
+        const { added } = await peopleStore.importUsers(toImport);
+        if (added.length > 0)
+          logger.info({ added: added.length }, 'people imported from the users file');
+      }
+      return peopleStore;
+    })();
+    importing.catch((error: unknown) => {
+      importing = undefined;
+      logger.error({ err: error }, `people not imported yet: ${(error as Error).message}`);
+    });
+    return importing;
+  };
   const demoLinks = config.mode === 'demo' && !config.usersFile ? fileUsers : undefined;
   const users = await SqlPersonDirectory.create(
     {
-      people: () => transactionIndex.people(),
+      people: importedPeople,
       sessions: () => transactionIndex.personSessions(),
       ...(demoLinks
         ? { linkedElsewhere: (issuer, subject) => demoLinks.findLinked(issuer, subject)?.email }
@@ -253,7 +264,7 @@ async function startServer(
   );
   const personSessions = sqlPersonSessions({
     table: () => transactionIndex.personSessions(),
-    people: () => transactionIndex.people(),
+    people: importedPeople,
     clock: systemClock,
     limits: config.session,
   });
@@ -263,7 +274,10 @@ async function startServer(
     const watcher = watchUsersFile({
       directory: {
         replaceUsers: async (list) => {
-          const { added } = await (await transactionIndex.people()).importUsers(list);
+          toImport = list;
+          // Not imported yet: the first need of people imports this list.
+          if (!importing) return;
+          const { added } = await (await importedPeople()).importUsers(list);
           if (added.length > 0)
             logger.info({ added: added.length }, 'people imported from the users file');
         },
@@ -303,23 +317,9 @@ async function startServer(
     isDraining: () => shutdown.draining,
     cutOff: cutOff.signal,
     transactionIndex,
-    people: { store: await transactionIndex.people(), sessions: personSessions },
+    people: { store: peopleStore, sessions: personSessions },
     sessionRegistry: personSessions,
   });
-
-  // Alert email and webhooks: the queue's worker, stopped before the index closes.
-  const { createAlertDeliveryWorker } = await import('./features/alerts/alert-delivery-worker');
-  const alertDelivery = createAlertDeliveryWorker({
-    config,
-    transactionIndex,
-    teamRecipients: () => users.emails(),
-    clock: systemClock,
-    logger,
-  });
-  alertDelivery.start().catch((error: unknown) => {
-    logger.error({ err: error }, 'alert delivery did not start: alerts reach the inbox only');
-  });
-  closers.push(() => alertDelivery.stop());
 
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
   server.keepAliveTimeout = 5_000;

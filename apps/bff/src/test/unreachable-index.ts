@@ -6,7 +6,17 @@ import { StoreUnavailableError } from '../platform/store-unavailable';
  * service itself, the behaviour the Overview's walk tests look at.
  */
 export function unreachableIndex(): TransactionIndex {
+  const unreachable = () =>
+    Promise.reject(new StoreUnavailableError('postgres', 'opening the index'));
   return {
+    sql: {
+      kind: 'postgres',
+      query: unreachable,
+      transaction: unreachable,
+      withMigrationClient: unreachable,
+      refreshStatistics: unreachable,
+      close: async () => {},
+    },
     store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),

@@ -20,6 +20,11 @@ export interface TransactionIndex {
   people(): Promise<PeopleStore>;
   /** Each person's open sessions, in the same engine (migration `person-sessions`). */
   personSessions(): Promise<PersonSessionTable>;
+  /**
+   * The engine itself, opened (and its schema made current) at its first statement: for a
+   * store made before the engine opens (the people store the server hands out at start-up).
+   */
+  readonly sql: SqlEngine;
   /** Closes the engine if it was opened. */
   close(): Promise<void>;
 }
@@ -28,6 +33,8 @@ export function createTransactionIndex(options: {
   open: () => Promise<SqlEngine>;
   /** Whether this process applies the migrations (PostgreSQL: only with the owner's URL). */
   migrate?: boolean;
+  /** Which engine `open` opens (what `sql.kind` says before it is open); embedded by default. */
+  kind?: SqlEngine['kind'];
   logger: Pick<Logger, 'info' | 'error'>;
   /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
   seed?: (annotations: AnnotationStore) => Promise<void>;
@@ -71,7 +78,18 @@ export function createTransactionIndex(options: {
     });
     return opening;
   };
+  const engine = async () => (await open()).engine;
+  const sql: SqlEngine = {
+    kind: options.kind ?? 'embedded',
+    query: async (text, params) => (await engine()).query(text, params),
+    transaction: async (work) => (await engine()).transaction(work),
+    withMigrationClient: async (use) => (await engine()).withMigrationClient(use),
+    refreshStatistics: async () => (await engine()).refreshStatistics(),
+    // Closed with the index, never through a store.
+    close: async () => {},
+  };
   return {
+    sql,
     store: async () => (await open()).store,
     annotations: async () => (await open()).annotations,
     alerts: async () => (await open()).alerts,

@@ -321,6 +321,20 @@ async function startServer(
     sessionRegistry: personSessions,
   });
 
+  // Alert email and webhooks: the queue's worker, stopped before the index closes.
+  const { createAlertDeliveryWorker } = await import('./features/alerts/alert-delivery-worker');
+  const alertDelivery = createAlertDeliveryWorker({
+    config,
+    transactionIndex,
+    teamRecipients: () => users.emails(),
+    clock: systemClock,
+    logger,
+  });
+  alertDelivery.start().catch((error: unknown) => {
+    logger.error({ err: error }, 'alert delivery did not start: alerts reach the inbox only');
+  });
+  closers.push(() => alertDelivery.stop());
+
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
   server.keepAliveTimeout = 5_000;
   const shutdown = createGracefulShutdown({

@@ -6,6 +6,7 @@ import { SessionService } from '../../platform/sessions/session-service';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
+import { whoSignedIn } from '../sso/sso-endpoints';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
@@ -239,5 +240,51 @@ describe('SqlPersonDirectory (embedded engine)', () => {
         role: 'admin',
       }),
     ).toBeUndefined();
+  });
+
+  it('single sign-on through the people store: who each identity signs in as', async () => {
+    const { people, table } = setUp();
+    await people.importUsers([
+      await fileUser('ada@example.test', 'admin', { sso: { issuer: ISSUER, subject: 'sub-ada' } }),
+      await fileUser('bob@example.test', 'finance'),
+    ]);
+    const directory = await directoryOver(people, table);
+    const identity = (sub: string, email: string | undefined, role?: 'admin' | 'finance') => ({
+      issuer: ISSUER,
+      sub,
+      email,
+      role,
+    });
+    // Linked by an operator: that person, with the role set in Card Console, whatever the claims.
+    expect(await whoSignedIn(identity('sub-ada', undefined, 'finance'), directory)).toEqual({
+      email: 'ada@example.test',
+      role: 'admin',
+      linked: true,
+      version: 1,
+    });
+    // Nobody's: becomes a person, then signs in as them; the role follows the claims.
+    expect(
+      await whoSignedIn(identity('sub-new', 'new@example.test', 'finance'), directory),
+    ).toEqual({ email: 'new@example.test', role: 'finance', linked: true, version: 1 });
+    expect(await whoSignedIn(identity('sub-new', 'new@example.test', 'admin'), directory)).toEqual({
+      email: 'new@example.test',
+      role: 'admin',
+      linked: true,
+      version: 2,
+    });
+    // No mapped role any more: no access, and the person keeps the role they had.
+    expect(await whoSignedIn(identity('sub-new', 'new@example.test'), directory)).toMatchObject({
+      noRole: true,
+    });
+    // Never a person of Card Console by email alone.
+    expect(await whoSignedIn(identity('sub-x', 'bob@example.test', 'admin'), directory)).toEqual({
+      refused:
+        'bob@example.test is a Card Console account not linked to this provider subject (sub-x); pnpm users link links it',
+    });
+    await people.disable('new@example.test');
+    expect(await whoSignedIn(identity('sub-new', 'new@example.test', 'admin'), directory)).toEqual({
+      refused: 'the linked account is disabled in Card Console',
+      actor: 'new@example.test',
+    });
   });
 });

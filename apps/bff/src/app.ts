@@ -16,6 +16,7 @@ import type { PeopleStore } from './features/people/people-store';
 import type { PersonSessions } from './features/people/person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
 import { embeddedEngine } from './features/transaction-index/sql-engine';
+import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
 import {
   createTransactionIndex,
   type TransactionIndex,
@@ -194,6 +195,10 @@ export function createApp(deps: AppDeps): Express {
       logger,
     });
 
+  // The card service's sub-account list, kept for the refresh age: the index's "all sub
+  // accounts" reads and the balance alerts share it.
+  const subAccountList = upstreamSubAccountList(deps.upstream, clock, config.insightsRefreshMs);
+
   const apiDeps: ApiDeps = {
     ...featureDeps,
     mode: config.mode,
@@ -233,12 +238,19 @@ export function createApp(deps: AppDeps): Express {
     indexRefreshMs: config.insightsRefreshMs,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,
+    subAccountList,
     // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
     indexRowsWritten: raiseAlertsOnSync({
       transactionIndex,
       cardDirectory: featureDeps.cardDirectory,
       clock,
       logger,
+      subAccountBalances: async (ctx) =>
+        new Map(
+          (await subAccountList.all(ctx)).flatMap((s) =>
+            s.balance ? [[s.id, s.balance.amountCents] as const] : [],
+          ),
+        ),
       teamRecipients: () => deps.users.emails(),
     }),
   };

@@ -15,6 +15,7 @@ import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { TransactionIndexStore } from '../transaction-index/index-store';
 import { createIndexSync, type IndexRowsWritten } from '../transaction-index/index-sync';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
+import { upstreamSubAccountList } from '../transaction-index/sub-account-list';
 import { AlertStore } from './alert-store';
 import { raiseAlertsOnSync } from './alert-sync';
 
@@ -190,5 +191,71 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
       expect.objectContaining({ subAccountId: sub }),
       'alerts not evaluated for rows the index sync wrote',
     );
+  }, 120_000);
+
+  it('a balance under a rule’s amount raises one alert per sub account and day, from the kept sub-account list; syncs without new rows count too', async () => {
+    const [first, second] = upstream.sim.data.subAccounts();
+    if (!first?.balance || !second?.balance) throw new Error('the simulator has no balances');
+    const list = upstreamSubAccountList(testClient(upstream.url).client, systemClock, 60_000);
+    const reads = vi.fn((ctx: Parameters<typeof list.all>[0]) => list.all(ctx));
+    const balances = hook({
+      subAccountBalances: async (ctx) =>
+        new Map(
+          (await reads(ctx)).flatMap((s) =>
+            s.balance ? [[s.id, s.balance.amountCents] as const] : [],
+          ),
+        ),
+    });
+    const low = await alerts.createRule(
+      {
+        kind: 'balance_below',
+        name: 'Balance low',
+        subAccountId: first.id,
+        amountCents: first.balance.amountCents + 1,
+        channels: { inbox: true, email: false },
+      },
+      ana,
+      new Date(),
+    );
+    // Under the other sub account's balance by a cent: it is not under it.
+    await alerts.createRule(
+      {
+        kind: 'balance_below',
+        name: 'Not low',
+        subAccountId: second.id,
+        amountCents: Math.max(1, second.balance.amountCents),
+        channels: { inbox: true, email: false },
+      },
+      ana,
+      new Date(),
+    );
+    const balanceItems = async () =>
+      (await inboxOf(ana)).filter((i) => i.payload.kind === 'balance_below');
+
+    await syncAll(first.id, balances);
+    await syncAll(second.id, balances);
+    const items = await balanceItems();
+    expect(items.map((i) => i.ruleId)).toEqual([low.id]);
+    expect(items[0]?.payload).toMatchObject({
+      kind: 'balance_below',
+      subAccount: { id: first.id },
+      thresholdCents: first.balance.amountCents + 1,
+      balanceCents: first.balance.amountCents,
+      day: new Date().toISOString().slice(0, 10),
+    });
+    // Syncing again the same day raises nothing more.
+    await syncAll(first.id, balances);
+    expect(await balanceItems()).toHaveLength(1);
+    // A sync that wrote no row still looks at the balance.
+    await engine.query('DELETE FROM alert WHERE rule_id = $1', [low.id]);
+    expect(await balanceItems()).toEqual([]);
+    await balances({ subAccountId: first.id, ctx: { requestId: 'no-rows' }, rows: [], store });
+    expect(await balanceItems()).toHaveLength(1);
+    // Without balances given, a balance rule raises nothing and no list is read.
+    await engine.query('DELETE FROM alert WHERE rule_id = $1', [low.id]);
+    const readsBefore = reads.mock.calls.length;
+    await syncAll(first.id, hook());
+    expect(await balanceItems()).toEqual([]);
+    expect(reads.mock.calls.length).toBe(readsBefore);
   }, 120_000);
 });

@@ -8,11 +8,14 @@
 //   rows in the index (the rows this range wrote left out);
 // - utilisation: each card of the rows, its limit as the card directory has it (as the cards
 //   list does) and its spend in the limit's current window, summed from the index;
-// - balance: not evaluated yet. The sync does not read the sub account's balance (the card
-//   service's sub-account list has it); balance rules raise nothing until it does.
+// - balance: the sub account's balance from the card service's sub-account list as the app keeps
+//   it (`sub-account-list.ts`: read at most once per refresh age, shared with the index's "all
+//   sub accounts" reads, no walk of its own), at each sync of the sub account whether or not it
+//   wrote rows; once per sub account and UTC day (the key).
 import { SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
+import type { CallContext } from '../../upstream/client';
 import type { CardDirectory } from '../cards/card-directory';
 import type { IndexRowsWritten } from '../transaction-index/index-sync';
 import type { TransactionIndex } from '../transaction-index/transaction-index';
@@ -24,21 +27,31 @@ export interface AlertSyncDeps {
   cardDirectory: Pick<CardDirectory, 'ready' | 'label' | 'utilizationLimit'>;
   clock: Clock;
   logger: Pick<Logger, 'info'>;
+  /**
+   * Each sub account's balance in cents, by id, as the kept sub-account list has it (the walk's
+   * context given); without it balance rules raise nothing.
+   */
+  subAccountBalances?: (ctx: CallContext) => Promise<ReadonlyMap<string, number>>;
   /** Who a team rule's alert goes to: every person the app knows. */
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
 }
 
 /** The index sync's `rowsWritten`: evaluates the enabled rules over the rows and raises. */
 export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
-  return async ({ subAccountId, rows, store }) => {
-    if (rows.length === 0) return;
+  return async ({ subAccountId, ctx, rows, store }) => {
     const alerts = await deps.transactionIndex.alerts();
-    const rules = (await alerts.enabledRules()).filter(
-      (rule) =>
-        rule.kind !== 'balance_below' &&
-        (rule.subAccountId === undefined || rule.subAccountId === subAccountId),
+    const inScope = (await alerts.enabledRules()).filter(
+      (rule) => rule.subAccountId === undefined || rule.subAccountId === subAccountId,
     );
-    if (rules.length === 0) return;
+    const balanceRules = deps.subAccountBalances
+      ? inScope.filter((rule) => rule.kind === 'balance_below')
+      : [];
+    const rules = rows.length === 0 ? [] : inScope.filter((r) => r.kind !== 'balance_below');
+    if (rules.length === 0 && balanceRules.length === 0) return;
+    const balanceCents =
+      balanceRules.length > 0 && deps.subAccountBalances
+        ? (await deps.subAccountBalances(ctx)).get(subAccountId)
+        : undefined;
     const now = deps.clock.now();
     const cardIds = [...new Set(rows.flatMap((row) => (row.cardId ? [row.cardId] : [])))];
     const known = rules.some((r) => r.kind === 'new_category')
@@ -81,7 +94,13 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       if (card) cards.set(cardId, { ...card, utilisation });
     }
 
-    const toRaise = evaluateAlerts(rules, { subAccountId, rows, cards, now });
+    const toRaise = evaluateAlerts([...rules, ...balanceRules], {
+      subAccountId,
+      rows,
+      cards,
+      now,
+      ...(balanceCents === undefined ? {} : { balanceCents }),
+    });
     if (toRaise.length === 0) return;
     const raised = await alerts.raise(toRaise, {
       at: new Date(now),

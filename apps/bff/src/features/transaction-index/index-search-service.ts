@@ -26,8 +26,6 @@ import { centsToDollarInput } from '@card-console/shared/money';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import type { Who } from '../../platform/sessions/who';
-import { walkBudget } from '../../upstream/paginate';
-import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { UtilizationLimit } from '../cards/card-directory';
 import type { FeatureDeps } from '../feature-deps';
@@ -64,7 +62,7 @@ import {
   indexJobKey,
   utcDay,
 } from './index-sync';
-import { createSubAccountList } from './sub-account-list';
+import { type SubAccountList, upstreamSubAccountList } from './sub-account-list';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
@@ -84,6 +82,8 @@ export interface IndexSearchDeps extends FeatureDeps {
   indexRefreshMs: number;
   /** Given each synced range's rows once written (the alerts, wired by the app); none in tests. */
   indexRowsWritten?: IndexRowsWritten | undefined;
+  /** The sub-account list the app shares with the alerts; one of its own by default. */
+  subAccountList?: SubAccountList | undefined;
 }
 
 export interface IndexSearchInput {
@@ -241,15 +241,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   }
 
   /** Every sub account, kept for the refresh age (`sub-account-list.ts`). */
-  const subAccountList = createSubAccountList(
-    (ctx) =>
-      allSubAccounts(
-        upstream,
-        ctx,
-        walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
-      ),
-    deps.indexRefreshMs,
-  );
+  const subAccountList =
+    deps.subAccountList ?? upstreamSubAccountList(upstream, clock, deps.indexRefreshMs);
 
   /** The asked sub accounts (every one when none is named), with their names when known. */
   async function subAccountsOf(

@@ -114,6 +114,8 @@ export interface IndexSyncProgress {
  */
 export type IndexRowsWritten = (written: {
   subAccountId: string;
+  /** The walk's call context: what a hook asks of the card service is counted with the walk. */
+  ctx: CallContext;
   rows: readonly Omit<IndexedTransaction, 'subAccountId'>[];
   store: TransactionIndexStore;
 }) => Promise<void>;
@@ -178,6 +180,7 @@ export async function walkIndexDays(
             try {
               await deps.rowsWritten({
                 subAccountId,
+                ctx,
                 rows: walked.flatMap((d) => d.rows),
                 store: deps.store,
               });

@@ -6,7 +6,11 @@
 // at once.
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import { LRUCache } from 'lru-cache';
-import type { CallContext } from '../../upstream/client';
+import type { Clock } from '../../core/clock';
+import type { CallContext, UpstreamClient } from '../../upstream/client';
+import { walkBudget } from '../../upstream/paginate';
+import { allSubAccounts } from '../../upstream/sub-account-pages';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
 
 type Read = (ctx: CallContext) => Promise<UpstreamSubAccount[]>;
 
@@ -38,4 +42,25 @@ export function createSubAccountList(read: Read, maxAgeMs: number): SubAccountLi
       return list ?? read(ctx);
     },
   };
+}
+
+/**
+ * The card service's sub-account list, kept for `maxAgeMs`: one per app, so the index's "all
+ * sub accounts" reads and the balance alerts (which take each synced sub account's balance from
+ * it) share one read.
+ */
+export function upstreamSubAccountList(
+  upstream: UpstreamClient,
+  clock: Clock,
+  maxAgeMs: number,
+): SubAccountList {
+  return createSubAccountList(
+    (ctx) =>
+      allSubAccounts(
+        upstream,
+        ctx,
+        walkBudget(WALK_LIMITS.subAccounts, { now: () => clock.now() }),
+      ),
+    maxAgeMs,
+  );
 }

@@ -35,6 +35,8 @@ afterAll(async () => {
   await product?.stop();
 });
 
+const pageHeight = (p: Page) => p.evaluate(() => document.documentElement.scrollHeight);
+
 const sideways = (p: Page) =>
   p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -169,6 +171,8 @@ describe('people at 1280×800 and 390×844', () => {
     await p.getByRole('button', { name: 'Join' }).click();
     await p.getByRole('heading', { level: 1, name: "You're in" }).waitFor();
     await p.goto('/sign-in');
+    await p.getByLabel('Email').waitFor();
+    const signInHeight = await pageHeight(p);
     await signIn(p, FINANCE_EMAIL, 'a finance password');
     await p.goto('/transactions');
     await p.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
@@ -188,6 +192,11 @@ describe('people at 1280×800 and 390×844', () => {
     expect(p.url()).toBe(`${product.url}/transactions`);
     await p.getByRole('button', { name: 'Refresh' }).first().click();
     await p.waitForURL(/\/sign-in/);
+    // The address changes as the navigation starts; the Transactions screen (a long list on a
+    // phone) stays until the sign-in screen has loaded. Once sign-in shows, the page is only
+    // as tall as sign-in itself: nothing of the old screen stays behind.
+    await p.getByRole('status').filter({ hasText: 'Your session ended' }).waitFor();
+    expect(await pageHeight(p)).toBeLessThanOrEqual(signInHeight + SIZES[1].height);
     await screenshot(p, 'people-disabled-signed-out-390');
     // And they cannot sign in again.
     await p.getByLabel('Email').fill(FINANCE_EMAIL);

@@ -195,6 +195,8 @@ async function startServer(
   // The transaction index, opened on first use and closed last: in PostgreSQL with
   // DATABASE_URL (shared by the replicas), else the embedded engine in DATA_DIR.
   const { databaseUrl } = config;
+  // The alert worker leaves the embedded index closed until its first use opens it.
+  let embeddedIndexOpen = false;
   const transactionIndex = createTransactionIndex(
     databaseUrl
       ? {
@@ -220,7 +222,11 @@ async function startServer(
           logger,
         }
       : {
-          open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+          open: async () => {
+            const engine = await embeddedEngine(join(config.dataDir, 'transaction-index'));
+            embeddedIndexOpen = true;
+            return engine;
+          },
           logger,
           ...(seedNotes ? { seed: seedNotes } : {}),
         },
@@ -329,6 +335,7 @@ async function startServer(
     teamRecipients: () => users.emails(),
     clock: systemClock,
     logger,
+    indexOpen: () => databaseUrl !== undefined || embeddedIndexOpen,
   });
   alertDelivery.start().catch((error: unknown) => {
     logger.error({ err: error }, 'alert delivery did not start: alerts reach the inbox only');

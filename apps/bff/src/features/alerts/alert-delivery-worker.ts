@@ -16,6 +16,11 @@ export function createAlertDeliveryWorker(options: {
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Whether the index is open: the in-process worker never opens the embedded engine itself
+   * (its first use does, a sync or a sign-in), and works the outbox once it is.
+   */
+  indexOpen?: () => boolean;
 }): AlertDeliveryWorker {
   const { alertDelivery: settings, publicOrigin, databaseUrl } = options.config;
   const email =
@@ -54,7 +59,10 @@ export function createAlertDeliveryWorker(options: {
         connectionString: databaseUrl,
         migrationConnectionString: options.config.databaseMigrationUrl,
       })
-    : inProcessDeliveryWorker(deps);
+    : inProcessDeliveryWorker({
+        ...deps,
+        ...(options.indexOpen ? { indexOpen: options.indexOpen } : {}),
+      });
   return {
     start: () => worker.start(),
     async stop() {

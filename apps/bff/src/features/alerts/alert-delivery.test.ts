@@ -478,4 +478,32 @@ describe('alert delivery on the embedded engine, one process', () => {
       expect(findCardNumbers(line)).toEqual([]);
     }
   }, 60_000);
+
+  it('never opens the embedded engine itself: it works the outbox once the index’s first use has', async () => {
+    let opened = 0;
+    const index = createTransactionIndex({
+      open: async () => {
+        opened++;
+        return embeddedEngine();
+      },
+      logger: silentLogger,
+    });
+    closers.push(() => index.close());
+    const idle = createAlertDeliveryWorker({
+      config: {
+        alertDelivery: { ...settings(smtp.port), pollMs: 50 },
+        publicOrigin: 'https://cards.example.test',
+        databaseUrl: undefined,
+      },
+      transactionIndex: index,
+      teamRecipients: () => [],
+      clock: new ManualClock(),
+      logger,
+      indexOpen: () => false,
+    });
+    await idle.start();
+    await new Promise((r) => setTimeout(r, 300));
+    await idle.stop();
+    expect(opened).toBe(0);
+  });
 });

@@ -251,7 +251,12 @@ const DIGEST_EVERY_MS = 15 * 60_000;
  * The embedded engine's worker: one process, so the outbox itself is the queue. Every poll it
  * sends the pending deliveries that are due, one at a time, and settles or postpones each.
  */
-export function inProcessDeliveryWorker(deps: AlertDeliveryDeps): AlertDeliveryWorker & {
+export function inProcessDeliveryWorker(
+  deps: AlertDeliveryDeps & {
+    /** False while the engine is closed: the pass waits for the index's first use. */
+    indexOpen?: () => boolean;
+  },
+): AlertDeliveryWorker & {
   runOnce(): Promise<void>;
 } {
   const core = createDeliveryCore(deps);
@@ -261,6 +266,7 @@ export function inProcessDeliveryWorker(deps: AlertDeliveryDeps): AlertDeliveryW
   let stopped = false;
 
   async function pass(): Promise<void> {
+    if (deps.indexOpen && !deps.indexOpen()) return;
     const store = await deps.alerts();
     const outbox = store.deliveries;
     const now = deps.clock.now();

@@ -4,7 +4,7 @@
 // 409 last_admin, and an enabled admin is always left; two acceptances of one invitation at
 // once → one 201, one 410. On PostgreSQL (two pools, as two replicas have) and on the embedded
 // engine (two apps over one in-process instance). The apps are the People endpoints as the app
-// builds them (people-test-app.ts), whose sessions stay valid after their person changed: the
+// builds them (src/test/people-test-app.ts), whose sessions stay valid after their person changed: the
 // loser always reaches the store and its last-admin rule. people-real-replicas.test.ts runs the
 // same races on two whole apps, where the loser's session may end first.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
@@ -14,11 +14,11 @@ import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
+import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser } from './people-store.contract';
-import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from './people-test-app';
 import { isActiveAdmin } from './person';
 
 const ANA = 'ana@example.test';

@@ -13,17 +13,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { hashParams, productionScrypt, verifyPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
-import { totpCodeAt } from '../../test/totp-source';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
-import { PeopleStore } from './people-store';
-import { emptyPeople, fileUser, TOTP } from './people-store.contract';
 import {
   FakePersonSessions,
   type PeopleTestApp,
   startPeopleApp,
   type TestCookie,
-} from './people-test-app';
+} from '../../test/people-test-app';
+import { totpCodeAt } from '../../test/totp-source';
+import { applyIndexMigrations } from '../transaction-index/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
+import { PeopleStore } from './people-store';
+import { emptyPeople, fileUser, TOTP } from './people-store.contract';
 
 const ANA = 'ana@example.test'; // the admin who calls
 const BO = 'bo@example.test'; // finance

@@ -16,8 +16,8 @@ import {
 } from './invitation-queries';
 import {
   LastAdminError,
-  PersonNotFoundError,
   LastSignInWayError,
+  PersonNotFoundError,
   RoleFromProviderError,
   SsoEmailTakenError,
   SsoLinkTakenError,

@@ -12,30 +12,30 @@ import { join } from 'node:path';
 import type { Role } from '@card-console/shared/api/meta';
 import express from 'express';
 import supertest from 'supertest';
-import { type Config, loadConfig } from '../../env';
-import { createApiRouter } from '../../http/api-router';
-import { createAuthorizer } from '../../http/authorize';
-import { errorHandler } from '../../http/error-handler';
-import { requestId } from '../../http/request-id';
-import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
-import type { PasskeyCeremonies } from '../../platform/passkeys/passkey-ceremonies';
-import type { SecondFactors } from '../../platform/passkeys/second-factors';
-import { createRateLimiters, memoryRateLimiters } from '../../platform/security/rate-limits';
-import { SecondFactorStepUp } from '../../platform/security/step-up';
-import { MemoryUsedCodeLedger, TotpVerifier } from '../../platform/security/totp';
-import { SessionService, sessionStoreKey } from '../../platform/sessions/session-service';
+import { type Config, loadConfig } from '../env';
+import { peopleFeature } from '../features/people/people-endpoints';
+import type { PeopleDeps } from '../features/people/people-service';
+import type { PeopleStore } from '../features/people/people-store';
+import type { PersonSession, PersonSessions } from '../features/people/person-sessions';
+import { createApiRouter } from '../http/api-router';
+import { createAuthorizer } from '../http/authorize';
+import { errorHandler } from '../http/error-handler';
+import { requestId } from '../http/request-id';
+import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import type { PasskeyCeremonies } from '../platform/passkeys/passkey-ceremonies';
+import type { SecondFactors } from '../platform/passkeys/second-factors';
+import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
+import { SecondFactorStepUp } from '../platform/security/step-up';
+import { MemoryUsedCodeLedger, TotpVerifier } from '../platform/security/totp';
+import { SessionService, sessionStoreKey } from '../platform/sessions/session-service';
 import {
   MemorySessionStore,
   type SessionRecord,
   type SessionStore,
-} from '../../platform/sessions/session-store';
-import { createHashingGate } from '../../platform/users/hashing-gate';
-import { silentLogger } from '../../test/audit-cluster';
-import type { ManualClock } from '../../test/manual-clock';
-import { peopleFeature } from './people-endpoints';
-import type { PeopleDeps } from './people-service';
-import type { PeopleStore } from './people-store';
-import type { PersonSession, PersonSessions } from './person-sessions';
+} from '../platform/sessions/session-store';
+import { createHashingGate } from '../platform/users/hashing-gate';
+import { silentLogger } from './audit-cluster';
+import type { ManualClock } from './manual-clock';
 
 /** Sessions of people as a test arranges them; `ended` lists every email whose were ended. */
 export class FakePersonSessions implements PersonSessions {

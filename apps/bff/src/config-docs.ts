@@ -315,6 +315,15 @@ export const simulatorVariables: Readonly<Record<string, VariableDoc>> = {
     default: '20000',
     description: 'How many transactions it generates (up to 5,000,000).',
   },
+  SIM_TEST_HOOKS: {
+    default: '0',
+    description:
+      'For tests only: `1` serves `POST /__testing/transactions` (a new transaction dated now, outside the card service contract; the key is checked), which the browser tests use to make a decline appear. Refused with `NODE_ENV=production`.',
+  },
+  NODE_ENV: {
+    default: 'not set',
+    description: 'Read only to refuse `SIM_TEST_HOOKS=1` when it is `production`.',
+  },
 };
 
 /** A variable read by something other than our configuration schemas. */

@@ -76,35 +76,77 @@ export function deliveryIdOf(key: string): string {
   return `k.${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
 }
 
-/** The transaction an alert is about, as the senders render it; undefined for other kinds. */
+/**
+ * What the senders render of an alert. Undefined only for a utilisation alert that names no
+ * card (the evaluator always names one).
+ */
 export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined {
-  if (!('transaction' in payload)) return undefined;
-  const t = payload.transaction;
-  const card = payload.card;
-  return {
-    ruleName: payload.ruleName.slice(0, 500),
-    kind:
-      payload.kind === 'declined'
-        ? 'transaction_declined'
-        : payload.kind === 'amount_above'
-          ? 'transaction_over_amount'
-          : 'transaction_new_category',
-    transactionId: t.id.slice(0, 200),
-    subAccount: {
-      id: payload.subAccount.id.slice(0, 200),
-      name: (payload.subAccount.name ?? payload.subAccount.id).slice(0, 500),
-    },
-    ...(card?.lastFour !== undefined && /^\d{4}$/.test(card.lastFour)
-      ? { card: { name: (card.name ?? 'Card').slice(0, 500), lastFour: card.lastFour } }
-      : {}),
-    merchant: (t.merchant ?? t.description).slice(0, 500),
-    description: t.description.slice(0, 500),
-    amount: { cents: Math.abs(t.amountCents), currency: 'USD' },
-    status: t.status.slice(0, 50),
-    ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason.slice(0, 500) }),
-    occurredAt: new Date(t.at).toISOString(),
-    linkPath: '/alerts',
+  const ruleName = payload.ruleName.slice(0, 500);
+  const subAccount = {
+    id: payload.subAccount.id.slice(0, 200),
+    name: (payload.subAccount.name ?? payload.subAccount.id).slice(0, 500),
   };
+  const card = payload.card;
+  const lastFour =
+    card?.lastFour !== undefined && /^\d{4}$/.test(card.lastFour) ? card.lastFour : undefined;
+  const usd = (cents: number) => ({ cents, currency: 'USD' });
+  switch (payload.kind) {
+    case 'utilisation_above':
+      if (card === undefined) return undefined;
+      return {
+        ruleName,
+        kind: 'card_utilisation',
+        subAccount,
+        card: {
+          id: card.id.slice(0, 200),
+          name: (card.name ?? 'Card').slice(0, 500),
+          ...(lastFour === undefined ? {} : { lastFour }),
+        },
+        sharePercent: payload.sharePercent,
+        limit: usd(payload.limitCents),
+        spent: usd(payload.spentCents),
+        window: {
+          fromDay: payload.window.fromDay,
+          toDay: payload.window.toDay,
+          timeZone: payload.window.timeZone.slice(0, 500),
+        },
+        linkPath: `/cards/${encodeURIComponent(card.id)}`,
+      };
+    case 'balance_below':
+      return {
+        ruleName,
+        kind: 'balance_below',
+        subAccount,
+        threshold: usd(payload.thresholdCents),
+        balance: usd(payload.balanceCents),
+        day: payload.day,
+        linkPath: `/transactions?subAccountId=${encodeURIComponent(payload.subAccount.id)}`,
+      };
+    default: {
+      const t = payload.transaction;
+      return {
+        ruleName,
+        kind:
+          payload.kind === 'declined'
+            ? 'transaction_declined'
+            : payload.kind === 'amount_above'
+              ? 'transaction_over_amount'
+              : 'transaction_new_category',
+        transactionId: t.id.slice(0, 200),
+        subAccount,
+        ...(lastFour === undefined
+          ? {}
+          : { card: { name: (card?.name ?? 'Card').slice(0, 500), lastFour } }),
+        merchant: (t.merchant ?? t.description).slice(0, 500),
+        description: t.description.slice(0, 500),
+        amount: usd(Math.abs(t.amountCents)),
+        status: t.status.slice(0, 50),
+        ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason.slice(0, 500) }),
+        occurredAt: new Date(t.at).toISOString(),
+        linkPath: '/alerts',
+      };
+    }
+  }
 }
 
 /** One line of a digest: what the alert says, no card number (the payload is masked). */
@@ -136,7 +178,7 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     if (delivery.channel === 'digest') return sendDigest(delivery, outbox);
     const message = delivery.payload ? alertMessageOf(delivery.payload) : undefined;
     if (!message || !delivery.alertKey)
-      throw new DeliveryFailure('the alert is not one sent by email or webhook', false);
+      throw new DeliveryFailure('the alert cannot be written for email or webhook', false);
     const id = deliveryIdOf(delivery.alertKey);
     if (delivery.channel === 'email') {
       if (!deps.email) throw new DeliveryFailure(EMAIL_OFF, false);

@@ -48,11 +48,26 @@ describe('the deliveries an alert makes', () => {
     ).toEqual([]);
   });
 
-  it('utilisation and balance alerts go to the inbox and the digest only', () => {
-    for (const kind of ['utilisation_above', 'balance_below'])
-      expect(deliveriesOf(alert({ payload: { kind } }), team)).toEqual([]);
-    for (const kind of ['amount_above', 'new_category'])
-      expect(deliveriesOf(alert({ payload: { kind } }), team)).toHaveLength(2);
+  it('every kind is sent at once: a card utilisation and a balance too, keyed by their own alert keys', () => {
+    for (const [kind, key] of [
+      ['utilisation_above', 'r1:card_1:2026-11-01'],
+      ['balance_below', 'r1:sa_1:2026-11-27'],
+      ['amount_above', 'r1:t2'],
+      ['new_category', 'r1:t3'],
+    ] as const) {
+      expect(
+        deliveriesOf(alert({ payload: { kind }, idempotencyKey: key }), team).map((d) => d.key),
+      ).toEqual([`${key}|email|ana@example.test`, `${key}|webhook|wh1`]);
+    }
+  });
+
+  it('a digest rule about a balance posts its webhook at once and leaves the email to the digest', () => {
+    const team = ['ana@example.test', 'bo@example.test'];
+    const planned = deliveriesOf(
+      alert({ payload: { kind: 'balance_below' }, digest: true, ownerEmail: null }),
+      team,
+    );
+    expect(planned.map((d) => `${d.channel}:${d.recipient}`)).toEqual(['webhook:wh1']);
   });
 
   it('a digest is one per rule, day and recipient', () => {

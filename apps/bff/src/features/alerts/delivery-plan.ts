@@ -31,17 +31,11 @@ export const digestKey = (ruleId: string, day: string, recipient: string) =>
   deliveryKey(`digest:${ruleId}:${day}`, 'digest', recipient);
 
 /**
- * Kinds about one transaction are sent at once by email and webhook; a card's utilisation and
- * a balance are shown in the inbox and in the daily digest.
- */
-const sentAtOnce = new Set(['declined', 'amount_above', 'new_category']);
-
-/**
  * One email per recipient (the owner, or every team recipient of a team rule) unless the rule
- * asks for a daily digest, and one webhook post to the rule's target.
+ * asks for a daily digest, and one webhook post to the rule's target: for every kind of alert
+ * (a transaction, a card's utilisation, a balance), so each reaches the channels its rule chose.
  */
 export function deliveriesOf(alert: RaisedForDelivery, team: readonly string[]): PlannedDelivery[] {
-  if (!sentAtOnce.has(alert.payload.kind)) return [];
   const out: PlannedDelivery[] = [];
   const base = { alertId: alert.id, ruleId: alert.ruleId };
   if (alert.channels.email && !alert.digest) {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { testPan } from '../../test/test-pan';
 import { findCardNumbers, isLuhnValid } from '../security/card-numbers';
-import { type AlertMessage, renderAlert, safeAlert } from './alert-message';
+import {
+  type AlertMessage,
+  type BalanceAlertMessage,
+  renderAlert,
+  safeAlert,
+  type TransactionAlertMessage,
+  type UtilisationAlertMessage,
+} from './alert-message';
 
 const origin = 'https://console.example.com';
 const pan = testPan(1_234_567);
@@ -9,7 +16,9 @@ const last4 = pan.slice(-4);
 /** The number in groups of four, as people write it. */
 const grouped = (separator: string) => (pan.match(/\d{4}/g) ?? []).join(separator);
 
-const sampleAlert = (overrides: Partial<AlertMessage> = {}): AlertMessage => ({
+const sampleAlert = (
+  overrides: Partial<TransactionAlertMessage> = {},
+): TransactionAlertMessage => ({
   ruleName: 'Declines over $100',
   kind: 'transaction_declined',
   transactionId: 'txn_01',
@@ -128,5 +137,204 @@ describe('an alert message', () => {
     const newCategory = renderAlert(sampleAlert({ kind: 'transaction_new_category' }), origin);
     expect(newCategory.subject).toContain('Merchant category new to the card');
     expect(newCategory.text).toContain('Ads card (•••• 4242)');
+  });
+});
+
+const utilisationAlert = (
+  overrides: Partial<UtilisationAlertMessage> = {},
+): UtilisationAlertMessage => ({
+  ruleName: 'Cards past 80%',
+  kind: 'card_utilisation',
+  subAccount: { id: 'sa_1', name: 'Marketing' },
+  card: { id: 'card_7', name: 'Ads card', lastFour: '4242' },
+  sharePercent: 80,
+  limit: { cents: 100_000, currency: 'USD' },
+  spent: { cents: 85_050, currency: 'USD' },
+  window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'America/New_York' },
+  linkPath: '/cards/card_7',
+  ...overrides,
+});
+
+const balanceAlert = (overrides: Partial<BalanceAlertMessage> = {}): BalanceAlertMessage => ({
+  ruleName: 'Marketing running low',
+  kind: 'balance_below',
+  subAccount: { id: 'sa_1', name: 'Marketing' },
+  threshold: { cents: 50_000, currency: 'USD' },
+  balance: { cents: 32_010, currency: 'USD' },
+  day: '2026-11-27',
+  linkPath: '/transactions?subAccountId=sa_1',
+  ...overrides,
+});
+
+describe("an alert about a card's utilisation", () => {
+  it('says the share, what was spent of the limit, on which card, in which window, and links to the card', () => {
+    const { subject, text, html, chatText } = renderAlert(utilisationAlert(), origin);
+    expect(subject).toBe(
+      '[Card Console] Card utilisation over 80%: $850.50 of $1,000.00 spent on card •••• 4242',
+    );
+    expect(text).toBe(
+      [
+        'Card utilisation over 80%: $850.50 of $1,000.00 spent on card •••• 4242',
+        '',
+        'Rule: Cards past 80%',
+        'Spent: $850.50 of $1,000.00',
+        'Alerts at: 80% of the limit',
+        'Card: Ads card (•••• 4242)',
+        'Sub account: Marketing',
+        'Window: 2026-11-01 to 2026-11-30 (America/New_York)',
+        '',
+        'Open in Card Console: https://console.example.com/cards/card_7',
+        '',
+      ].join('\n'),
+    );
+    expect(html).toContain(
+      '<th align="left">Window</th><td>2026-11-01 to 2026-11-30 (America/New_York)</td>',
+    );
+    expect(html).toContain('<a href="https://console.example.com/cards/card_7">');
+    expect(chatText).toBe(
+      'Card utilisation over 80%: $850.50 of $1,000.00 spent on card •••• 4242 (rule: Cards past 80%, Marketing) <https://console.example.com/cards/card_7|Open>',
+    );
+  });
+
+  it('names the card by its name when its last four are unknown', () => {
+    const { subject, text } = renderAlert(
+      utilisationAlert({ card: { id: 'card_7', name: 'Ads card' } }),
+      origin,
+    );
+    expect(subject).toContain('spent on Ads card');
+    expect(text).toContain('Card: Ads card\n');
+    expect(text).not.toContain('••••');
+  });
+
+  it('escapes markup in the HTML and the chat line', () => {
+    const { html, chatText, text } = renderAlert(
+      utilisationAlert({
+        card: { id: 'card_7', name: '<b>Ads</b> & "Co"', lastFour: '4242' },
+        ruleName: 'Cards <!channel>',
+      }),
+      origin,
+    );
+    expect(html).not.toContain('<b>Ads</b>');
+    expect(html).toContain('&lt;b&gt;Ads&lt;/b&gt; &amp; &quot;Co&quot; (•••• 4242)');
+    expect(html).toContain('Cards &lt;!channel&gt;');
+    expect(chatText).not.toContain('<!channel>');
+    expect(chatText).toContain('rule: Cards &lt;!channel&gt;');
+    expect(text).toContain('Card: <b>Ads</b> & "Co" (•••• 4242)');
+  });
+
+  it('holds no card number, even when the card, rule, sub account or time zone names one', () => {
+    for (const written of [pan, grouped(' '), grouped('-')]) {
+      const alert = utilisationAlert({
+        ruleName: `rule ${written}`,
+        subAccount: { id: 'sa_1', name: `team ${written}` },
+        card: { id: 'card_7', name: `card ${written}`, lastFour: last4 },
+        window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: `zone ${written}` },
+      });
+      for (const out of outputs(alert)) {
+        expect(findCardNumbers(out)).toEqual([]);
+        expect(out.replace(/\D/g, '')).not.toContain(pan.slice(0, 12));
+      }
+      expect(renderAlert(alert, origin).text).toContain(`Card: card •••• ${last4} (•••• ${last4})`);
+      expect(JSON.stringify(safeAlert(alert))).not.toContain(pan.slice(0, 8));
+    }
+  });
+
+  it('refuses a malformed one', () => {
+    expect(() => renderAlert(utilisationAlert({ sharePercent: 0 }), origin)).toThrow();
+    expect(() =>
+      renderAlert(
+        utilisationAlert({ window: { fromDay: 'Nov 1', toDay: '2026-11-30', timeZone: 'UTC' } }),
+        origin,
+      ),
+    ).toThrow();
+    expect(() => renderAlert(utilisationAlert({ linkPath: '//evil.test/x' }), origin)).toThrow();
+  });
+});
+
+describe('an alert about a low balance', () => {
+  it('says the balance, the amount it is under, the sub account and day, and links to its transactions', () => {
+    const { subject, text, html, chatText } = renderAlert(balanceAlert(), origin);
+    expect(subject).toBe('[Card Console] Low balance: $320.10 in Marketing, under $500.00');
+    expect(text).toBe(
+      [
+        'Low balance: $320.10 in Marketing, under $500.00',
+        '',
+        'Rule: Marketing running low',
+        'Balance: $320.10',
+        'Alerts under: $500.00',
+        'Sub account: Marketing',
+        'Day: 2026-11-27 (UTC)',
+        '',
+        'Open in Card Console: https://console.example.com/transactions?subAccountId=sa_1',
+        '',
+      ].join('\n'),
+    );
+    expect(html).toContain('<th align="left">Balance</th><td>$320.10</td>');
+    expect(html).toContain('<a href="https://console.example.com/transactions?subAccountId=sa_1">');
+    expect(chatText).toBe(
+      'Low balance: $320.10 in Marketing, under $500.00 (rule: Marketing running low, Marketing) <https://console.example.com/transactions?subAccountId=sa_1|Open>',
+    );
+  });
+
+  it('shows an overdrawn balance as negative', () => {
+    expect(
+      renderAlert(balanceAlert({ balance: { cents: -1_250, currency: 'USD' } }), origin).text,
+    ).toContain('Balance: -$12.50');
+  });
+
+  it('escapes markup in the HTML and the chat line, and keeps them on one line', () => {
+    const { html, chatText, subject } = renderAlert(
+      balanceAlert({
+        subAccount: { id: 'sa_1', name: '<img src=x> & <!here>\r\nBcc: x@evil.test' },
+      }),
+      origin,
+    );
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x&gt; &amp; &lt;!here&gt;');
+    expect(chatText).not.toContain('<!here>');
+    expect(chatText).toContain('&lt;img src=x&gt; &amp; &lt;!here&gt;');
+    expect(subject).not.toMatch(/[\r\n]/);
+    expect(chatText).not.toMatch(/[\r\n]/);
+  });
+
+  it('holds no card number, even when the rule or sub account names one', () => {
+    for (const written of [pan, grouped(' '), grouped('\u00A0')]) {
+      const alert = balanceAlert({
+        ruleName: `rule ${written}`,
+        subAccount: { id: `sa ${written}`, name: `team ${written}` },
+      });
+      for (const out of outputs(alert)) {
+        expect(findCardNumbers(out)).toEqual([]);
+        expect(out.replace(/\D/g, '')).not.toContain(pan.slice(0, 12));
+      }
+      expect(JSON.stringify(safeAlert(alert))).not.toContain(pan.slice(0, 8));
+    }
+  });
+
+  it('refuses a malformed one', () => {
+    expect(() => renderAlert(balanceAlert({ day: '27/11/2026' }), origin)).toThrow();
+    expect(() =>
+      renderAlert(balanceAlert({ balance: { cents: 0.5, currency: 'USD' } }), origin),
+    ).toThrow();
+  });
+});
+
+describe('the three transaction kinds', () => {
+  it('keep the webhook body their receivers already parse: the same fields, in the same order', () => {
+    const alert: AlertMessage = sampleAlert({ description: 'ads' });
+    expect(Object.keys(safeAlert(alert))).toEqual([
+      'ruleName',
+      'kind',
+      'transactionId',
+      'subAccount',
+      'card',
+      'merchant',
+      'description',
+      'amount',
+      'status',
+      'declineReason',
+      'occurredAt',
+      'linkPath',
+    ]);
   });
 });

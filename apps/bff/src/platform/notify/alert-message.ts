@@ -7,43 +7,93 @@ import { maskCardNumbers } from '../security/card-numbers';
 // one line for chat webhooks. Every free-text field passes through the card-number masking
 // before any renderer sees it, and every rendered output once more, so no card number leaves.
 
-export const alertKinds = [
+/** The kinds about one transaction; their message shape is the one webhooks first carried. */
+export const transactionAlertKinds = [
   'transaction_declined',
   'transaction_over_amount',
   'transaction_new_category',
 ] as const;
+export const alertKinds = [...transactionAlertKinds, 'card_utilisation', 'balance_below'] as const;
 export type AlertKind = (typeof alertKinds)[number];
 
 const kindLabels: Record<AlertKind, string> = {
   transaction_declined: 'Declined transaction',
   transaction_over_amount: 'Transaction over the amount',
   transaction_new_category: 'Merchant category new to the card',
+  card_utilisation: 'Card utilisation',
+  balance_below: 'Low balance',
 };
 
 const freeText = z.string().max(500);
+const money = z.object({
+  cents: z.number().int().refine(Number.isSafeInteger, 'a safe integer'),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const subAccount = z.object({ id: z.string().min(1).max(200), name: freeText });
+const lastFour = z.string().regex(/^\d{4}$/);
+/** A path into the app, made absolute with the public origin. */
+const linkPath = z.string().regex(/^\/(?!\/)[^\s\\<>|"]*$/, 'a path starting with a single /');
 
-/** The alert as a rule produced it; the shape the webhook body carries under `alert`. */
-export const alertMessageSchema = z.object({
+/** An alert about one transaction. Its fields, in this order, are the webhook body's. */
+const transactionAlertSchema = z.object({
   ruleName: freeText.min(1),
-  kind: z.enum(alertKinds),
+  kind: z.enum(transactionAlertKinds),
   transactionId: z.string().min(1).max(200),
-  subAccount: z.object({ id: z.string().min(1).max(200), name: freeText }),
+  subAccount,
   /** Absent when the transaction names no card the directory knows. */
-  card: z.object({ name: freeText, lastFour: z.string().regex(/^\d{4}$/) }).optional(),
+  card: z.object({ name: freeText, lastFour }).optional(),
   merchant: freeText,
   description: freeText.optional(),
-  amount: z.object({
-    cents: z.number().int().refine(Number.isSafeInteger, 'a safe integer'),
-    currency: z.string().regex(/^[A-Z]{3}$/),
-  }),
+  amount: money,
   status: z.string().min(1).max(50),
   declineReason: freeText.optional(),
   /** When the transaction happened, ISO 8601 in UTC. */
   occurredAt: z.iso.datetime(),
-  /** A path into the app (`/transactions/…`), made absolute with the public origin. */
-  linkPath: z.string().regex(/^\/(?!\/)[^\s\\<>|"]*$/, 'a path starting with a single /'),
+  /** `/transactions/…` or `/alerts`. */
+  linkPath,
 });
+
+/** A card whose spend in its limit's current window reached a share of that limit. */
+const utilisationAlertSchema = z.object({
+  ruleName: freeText.min(1),
+  kind: z.literal('card_utilisation'),
+  subAccount,
+  /** `lastFour` is absent when the card directory does not know it. */
+  card: z.object({ id: z.string().min(1).max(200), name: freeText, lastFour: lastFour.optional() }),
+  /** The rule's share of the limit, in percent. */
+  sharePercent: z.number().int().min(1).max(100),
+  limit: money,
+  /** Spent in the window so far. */
+  spent: money,
+  /** The limit's current window: its first and last day (inclusive) in its time zone. */
+  window: z.object({ fromDay: z.iso.date(), toDay: z.iso.date(), timeZone: freeText.min(1) }),
+  /** The card's page, `/cards/…`. */
+  linkPath,
+});
+
+/** A sub account whose balance was under the rule's amount, once per UTC day. */
+const balanceAlertSchema = z.object({
+  ruleName: freeText.min(1),
+  kind: z.literal('balance_below'),
+  subAccount,
+  threshold: money,
+  balance: money,
+  /** The UTC day the balance was seen under the threshold. */
+  day: z.iso.date(),
+  /** The sub account's transactions, `/transactions?subAccountId=…`. */
+  linkPath,
+});
+
+/** The alert as a rule produced it; the shape the webhook body carries under `alert`. */
+export const alertMessageSchema = z.discriminatedUnion('kind', [
+  transactionAlertSchema,
+  utilisationAlertSchema,
+  balanceAlertSchema,
+]);
 export type AlertMessage = z.infer<typeof alertMessageSchema>;
+export type TransactionAlertMessage = z.infer<typeof transactionAlertSchema>;
+export type UtilisationAlertMessage = z.infer<typeof utilisationAlertSchema>;
+export type BalanceAlertMessage = z.infer<typeof balanceAlertSchema>;
 
 /**
  * The alert checked against the schema and with every free-text field masked: what the
@@ -52,22 +102,41 @@ export type AlertMessage = z.infer<typeof alertMessageSchema>;
 export function safeAlert(input: AlertMessage): AlertMessage {
   const alert = alertMessageSchema.parse(input);
   const mask = maskCardNumbers;
-  return {
-    ...alert,
+  const common = {
     ruleName: mask(alert.ruleName),
-    transactionId: mask(alert.transactionId),
     subAccount: { id: mask(alert.subAccount.id), name: mask(alert.subAccount.name) },
-    ...(alert.card === undefined
-      ? {}
-      : { card: { name: mask(alert.card.name), lastFour: alert.card.lastFour } }),
-    merchant: mask(alert.merchant),
-    ...(alert.description === undefined ? {} : { description: mask(alert.description) }),
-    status: mask(alert.status),
-    ...(alert.declineReason === undefined ? {} : { declineReason: mask(alert.declineReason) }),
   };
+  switch (alert.kind) {
+    case 'card_utilisation':
+      return {
+        ...alert,
+        ...common,
+        card: {
+          id: mask(alert.card.id),
+          name: mask(alert.card.name),
+          ...(alert.card.lastFour === undefined ? {} : { lastFour: alert.card.lastFour }),
+        },
+        window: { ...alert.window, timeZone: mask(alert.window.timeZone) },
+      };
+    case 'balance_below':
+      return { ...alert, ...common };
+    default:
+      return {
+        ...alert,
+        ...common,
+        transactionId: mask(alert.transactionId),
+        ...(alert.card === undefined
+          ? {}
+          : { card: { name: mask(alert.card.name), lastFour: alert.card.lastFour } }),
+        merchant: mask(alert.merchant),
+        ...(alert.description === undefined ? {} : { description: mask(alert.description) }),
+        status: mask(alert.status),
+        ...(alert.declineReason === undefined ? {} : { declineReason: mask(alert.declineReason) }),
+      };
+  }
 }
 
-export function formatAmount({ cents, currency }: AlertMessage['amount']): string {
+export function formatAmount({ cents, currency }: z.infer<typeof money>): string {
   if (currency === 'USD') return formatCents(cents);
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 }
@@ -89,25 +158,64 @@ export function alertLink(alert: AlertMessage, publicOrigin: string): string {
   return link.href;
 }
 
+/** A card as the UI shows it: its name and the last four digits, never more. */
+const cardLabel = (card: { name: string; lastFour?: string | undefined }) =>
+  card.lastFour === undefined ? card.name : `${card.name} (•••• ${card.lastFour})`;
+
 /** The fields as label/value rows, in reading order; the text and HTML bodies list these. */
 function rows(alert: AlertMessage): [string, string][] {
-  const out: [string, string][] = [
-    ['Rule', alert.ruleName],
-    ['Amount', formatAmount(alert.amount)],
-    ['Merchant', alert.merchant],
-    ['Status', alert.status],
-  ];
-  if (alert.declineReason) out.push(['Decline reason', alert.declineReason]);
-  if (alert.card) out.push(['Card', `${alert.card.name} (•••• ${alert.card.lastFour})`]);
-  out.push(['Sub account', alert.subAccount.name], ['When', formatWhen(alert.occurredAt)]);
-  if (alert.description) out.push(['Description', alert.description]);
-  return out;
+  switch (alert.kind) {
+    case 'card_utilisation': {
+      const w = alert.window;
+      return [
+        ['Rule', alert.ruleName],
+        ['Spent', `${formatAmount(alert.spent)} of ${formatAmount(alert.limit)}`],
+        ['Alerts at', `${alert.sharePercent}% of the limit`],
+        ['Card', cardLabel(alert.card)],
+        ['Sub account', alert.subAccount.name],
+        ['Window', `${w.fromDay} to ${w.toDay} (${w.timeZone})`],
+      ];
+    }
+    case 'balance_below':
+      return [
+        ['Rule', alert.ruleName],
+        ['Balance', formatAmount(alert.balance)],
+        ['Alerts under', formatAmount(alert.threshold)],
+        ['Sub account', alert.subAccount.name],
+        ['Day', `${alert.day} (UTC)`],
+      ];
+    default: {
+      const out: [string, string][] = [
+        ['Rule', alert.ruleName],
+        ['Amount', formatAmount(alert.amount)],
+        ['Merchant', alert.merchant],
+        ['Status', alert.status],
+      ];
+      if (alert.declineReason) out.push(['Decline reason', alert.declineReason]);
+      if (alert.card) out.push(['Card', cardLabel(alert.card)]);
+      out.push(['Sub account', alert.subAccount.name], ['When', formatWhen(alert.occurredAt)]);
+      if (alert.description) out.push(['Description', alert.description]);
+      return out;
+    }
+  }
 }
 
 /** The headline shared by the subject and the chat line. */
 function headline(alert: AlertMessage): string {
-  const card = alert.card ? ` on card •••• ${alert.card.lastFour}` : '';
-  return `${kindLabels[alert.kind]}: ${formatAmount(alert.amount)} at ${alert.merchant}${card}`;
+  const label = kindLabels[alert.kind];
+  switch (alert.kind) {
+    case 'card_utilisation': {
+      const card =
+        alert.card.lastFour === undefined ? alert.card.name : `card •••• ${alert.card.lastFour}`;
+      return `${label} over ${alert.sharePercent}%: ${formatAmount(alert.spent)} of ${formatAmount(alert.limit)} spent on ${card}`;
+    }
+    case 'balance_below':
+      return `${label}: ${formatAmount(alert.balance)} in ${alert.subAccount.name}, under ${formatAmount(alert.threshold)}`;
+    default: {
+      const card = alert.card ? ` on card •••• ${alert.card.lastFour}` : '';
+      return `${label}: ${formatAmount(alert.amount)} at ${alert.merchant}${card}`;
+    }
+  }
 }
 
 export interface RenderedAlert {

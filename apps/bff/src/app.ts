@@ -39,6 +39,7 @@ import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { countAuditFailures } from './platform/metrics/counted-audit-store';
 import { type Metrics, noMetrics } from './platform/metrics/metrics';
+import { invitationSenderFromSettings } from './platform/notify/invitation-email';
 import type { FactorStore } from './platform/passkeys/factor-store';
 import { PasskeyCeremonies } from './platform/passkeys/passkey-ceremonies';
 import { SecondFactors } from './platform/passkeys/second-factors';
@@ -234,7 +235,11 @@ export function createApp(deps: AppDeps): Express {
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
     transactionIndex,
-    people: deps.people,
+    // Invitations are emailed too when alert email is set up (ALERT_SMTP_URL, ALERT_EMAIL_FROM).
+    people: deps.people && {
+      ...deps.people,
+      sendInvitation: invitationSenderFromSettings(config.alertDelivery, config.publicOrigin),
+    },
     indexRefreshMs: config.insightsRefreshMs,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@card-console/shared/api/meta';
 import express from 'express';
+import type { Logger } from 'pino';
 import supertest from 'supertest';
 import { type Config, loadConfig } from '../env';
 import { peopleFeature } from '../features/people/people-endpoints';
@@ -22,6 +23,7 @@ import { createAuthorizer } from '../http/authorize';
 import { errorHandler } from '../http/error-handler';
 import { requestId } from '../http/request-id';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import type { SendInvitation } from '../platform/notify/invitation-email';
 import type { PasskeyCeremonies } from '../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../platform/passkeys/second-factors';
 import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
@@ -73,7 +75,9 @@ export interface PeopleTestAppOptions {
   sessionStore?: SessionStore;
   secret?: string;
   rateLimits?: Partial<Config['rateLimits']>;
-  sendInvitation?: (email: string, link: string) => Promise<void>;
+  sendInvitation?: SendInvitation;
+  /** Where the app's log lines go; silent by default. */
+  logger?: Logger;
   /** Leave `people` out: the app does not keep people in its store. */
   withoutPeople?: boolean;
 }
@@ -111,7 +115,7 @@ export async function startPeopleApp(options: PeopleTestAppOptions): Promise<Peo
     sessionSecret: secret,
     rateLimits: { ...base.rateLimits, apiRequestsPerMinute: 100_000, ...options.rateLimits },
   };
-  const logger = silentLogger;
+  const logger = options.logger ?? silentLogger;
   const audit = new JsonlAuditStore(dataDir, clock);
   const sessionStore = options.sessionStore ?? new MemorySessionStore(clock);
   const sessions = new SessionService(sessionStore, clock, config);

@@ -18,7 +18,7 @@ import {
 } from '@card-console/shared/api/people';
 import type { Request, Response } from 'express';
 import { AppError } from '../../core/app-error';
-
+import type { SendInvitation } from '../../platform/notify/invitation-email';
 import {
   type Counter,
   giveBack,
@@ -57,7 +57,7 @@ export interface PeopleWiring {
    * Sends the invitation link to the invitee (email delivery). Without it, or when it fails,
    * the admin sends the link themself: the answer says `emailed: false`.
    */
-  sendInvitation?: ((email: string, link: string) => Promise<void>) | undefined;
+  sendInvitation?: SendInvitation | undefined;
   /** The origin invitation links start with; the product's public origin by default. */
   publicOrigin?: string | undefined;
 }
@@ -339,12 +339,17 @@ export function createPeopleService(deps: PeopleDeps) {
           let emailed = false;
           if (sendInvitation) {
             try {
-              await sendInvitation(invitation.email, link);
+              await sendInvitation(invitation.email, link, {
+                role: invitation.role,
+                expiresAt: invitation.expiresAt,
+                invitedBy: who(req).actor.email,
+              });
               emailed = true;
             } catch (error) {
-              // The admin still has the link to send: the invitation stands.
+              // The admin still has the link to send: the invitation stands. Only the error's
+              // own words are logged (not its cause, which may carry the message sent).
               logger.warn(
-                { err: error, requestId: req.requestId },
+                { requestId: req.requestId, error: (error as Error)?.message },
                 'the invitation email could not be sent',
               );
             }

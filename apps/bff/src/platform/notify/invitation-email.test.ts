@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { renderInvitation } from './invitation-email';
+
+const link = 'https://console.example.test/join#abc_DEF-123';
+
+describe('renderInvitation', () => {
+  it('says who invited them, the role, the link and the expiry in UTC, in both parts', () => {
+    const { subject, text, html } = renderInvitation(link, {
+      role: 'finance',
+      expiresAt: '2026-12-04T09:30:00.000Z',
+      invitedBy: 'ana@example.test',
+    });
+    expect(subject).not.toContain('abc_DEF');
+    expect(text).toContain(
+      'ana@example.test invited you to Card Console as a member of the finance team.',
+    );
+    expect(text).toContain(`\n${link}\n`);
+    expect(text).toContain('until 4 December 2026 at 09:30 UTC');
+    expect(html).toContain(`<a href="${link}">`);
+    expect(html).toContain('until 4 December 2026 at 09:30 UTC');
+  });
+
+  it('escapes what it puts in the HTML and keeps line breaks out of the text', () => {
+    const { text, html } = renderInvitation(`${link}"><script>`, {
+      role: 'admin',
+      expiresAt: '2026-12-04T09:30:00.000Z',
+      invitedBy: '<b>ana</b>@example.test\r\nBcc: x@y',
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<b>ana');
+    expect(html).toContain('&lt;b&gt;ana&lt;/b&gt;@example.test');
+    expect(html).toContain('&quot;&gt;&lt;script&gt;');
+    expect(text).toContain('<b>ana</b>@example.test Bcc: x@y invited you');
+  });
+
+  it('refuses an expiry that is not a date', () => {
+    expect(() =>
+      renderInvitation(link, { role: 'admin', expiresAt: 'soon', invitedBy: 'a@example.test' }),
+    ).toThrow(RangeError);
+  });
+});

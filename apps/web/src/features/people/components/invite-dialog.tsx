@@ -152,7 +152,6 @@ function InvitationLink({ created, onDone }: { created: InvitationCreated; onDon
         only now: copy it before closing. It works once and expires at{' '}
         <strong>{formatDateTime(created.expiresAt)}</strong>.
       </p>
-      {created.emailed ? <p className="muted">It was emailed to them as well.</p> : null}
       <div className="invitation-link-row">
         <input
           aria-label="Invitation link"
@@ -164,6 +163,8 @@ function InvitationLink({ created, onDone }: { created: InvitationCreated; onDon
           Copy
         </button>
       </div>
+      {/* Email delivery is set up and the message went out; the link above is still theirs to send. */}
+      {created.emailed ? <p>We emailed the link to {created.email} too.</p> : null}
       <p className="muted" role="status">
         {copied === true
           ? 'Copied.'

@@ -211,7 +211,7 @@ export const bffGroups: readonly VariableGroup[] = [
       ALERT_SMTP_URL: {
         default: 'unset: no alert email (demo mode too)',
         description:
-          '`smtp://` (STARTTLS when offered) or `smtps://` (TLS from the start), with the user name and password in it: `smtps://alerts:secret@smtp.example.com:465`. Never logged.',
+          '`smtp://` (STARTTLS when offered) or `smtps://` (TLS from the start), with the user name and password in it: `smtps://alerts:secret@smtp.example.com:465`. Never logged. Invitations to new people go out through it too (with `ALERT_EMAIL_FROM` as From); when it is unset or a send fails, the admin sends the invitation link themselves.',
       },
       ALERT_EMAIL_FROM: {
         default: 'unset: no alert email',

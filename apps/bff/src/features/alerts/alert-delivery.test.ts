@@ -5,7 +5,8 @@
 //   email per recipient and one signed webhook per alert and rule; the receiver answers 500
 //   twice and gets its third try.
 // - The embedded engine: one process; a delivery pending when the process stops is sent after
-//   the restart, and a rule's daily digest is one email however often it is looked for.
+//   the restart, and a rule's daily digest is one email however often it is looked for; a card
+//   utilisation and a low balance alert go by email and webhook once each, like a transaction.
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -477,6 +478,156 @@ describe('alert delivery on the embedded engine, one process', () => {
       expect(line).not.toContain(`127.0.0.1:${smtp.port}`);
       expect(findCardNumbers(line)).toEqual([]);
     }
+  }, 60_000);
+
+  it('sends a card utilisation and a low balance alert like a transaction: one email per recipient and one signed webhook each, once', async () => {
+    const ownDir = await mkdtemp(join(tmpdir(), 'cc-alert-delivery-kinds-'));
+    closers.push(() => rm(ownDir, { recursive: true, force: true }));
+    const index = createTransactionIndex({
+      open: () => embeddedEngine(ownDir),
+      logger: silentLogger,
+    });
+    closers.push(() => index.close());
+    const mailsBefore = smtp.mails.length;
+    const postsBefore = receiver.posts.length;
+    const day = Date.UTC(2026, 10, 27, 9);
+    const clock = new ManualClock(day);
+    const store = await index.alerts();
+    const target = await store.webhookTargets.create(
+      { name: 'Finance', url: receiver.url },
+      'admin@example.test',
+      new Date(day),
+    );
+    const channels = { inbox: true, email: true, webhookTargetId: target.id };
+    const utilisation = await store.createRule(
+      { kind: 'utilisation_above', name: 'Cards past 80%', sharePercent: 80, channels },
+      'ana@example.test',
+      new Date(day - 60_000),
+    );
+    const balance = await store.createRule(
+      { kind: 'balance_below', name: 'Low balance', team: true, amountCents: 50_000, channels },
+      'admin@example.test',
+      new Date(day - 60_000),
+    );
+    const pan = testPan(77);
+    const toRaise = [
+      {
+        ruleId: utilisation.id,
+        idempotencyKey: `${utilisation.id}:card_7:2026-11-01`,
+        payload: {
+          kind: 'utilisation_above' as const,
+          ruleName: 'Cards past 80%',
+          subAccount: { id: 'sa_ops', name: 'Ops' },
+          // A name holding a card number: the payload is stored masked, and sent masked again.
+          card: { id: 'card_7', name: `Travel <b>${pan}</b>`, lastFour: pan.slice(-4) },
+          sharePercent: 80,
+          limitCents: 100_000,
+          spentCents: 85_050,
+          window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'Europe/Paris' },
+        },
+      },
+      {
+        ruleId: balance.id,
+        idempotencyKey: `${balance.id}:sa_ops:2026-11-27`,
+        payload: {
+          kind: 'balance_below' as const,
+          ruleName: 'Low balance',
+          subAccount: { id: 'sa_ops', name: 'Ops & Travel' },
+          thresholdCents: 50_000,
+          balanceCents: 32_010,
+          day: '2026-11-27',
+        },
+      },
+    ];
+    const recipients = ['ana@example.test', 'bo@example.test'];
+    expect(
+      await store.raise(toRaise, { at: new Date(day), teamRecipients: recipients }),
+    ).toHaveLength(2);
+    // Raised again (a second sync of the same day): nothing new, nothing sent twice.
+    expect(
+      await store.raise(toRaise, { at: new Date(day), teamRecipients: recipients }),
+    ).toHaveLength(0);
+
+    // Two workers over one outbox; the receiver answers 500 to each delivery's first try.
+    const workers = [worker(index, clock), worker(index, clock)];
+    await Promise.all(workers.map((w) => w.start()));
+    const mails = () => smtp.mails.slice(mailsBefore);
+    const posts = () => receiver.posts.slice(postsBefore);
+    try {
+      await until(() => {
+        clock.advance(1_000); // the retry's wait passes on the test's clock
+        return mails().length >= 3 && posts().filter((p) => p.answered === 200).length >= 2;
+      }, 'the emails and webhooks');
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+
+    // Email: the utilisation to its owner, the team's balance to each team recipient.
+    const sent = mails();
+    expect(sent).toHaveLength(3);
+    const utilisationMails = sent.filter((m) => m.subject.includes('Card utilisation'));
+    expect(utilisationMails.map((m) => m.to)).toEqual([['ana@example.test']]);
+    const utilisationMail = utilisationMails[0] as Mail;
+    expect(utilisationMail.subject).toBe(
+      `[Card Console] Card utilisation over 80%: $850.50 of $1,000.00 spent on card •••• ${pan.slice(-4)}`,
+    );
+    expect(utilisationMail.text).toContain('Window: 2026-11-01 to 2026-11-30 (Europe/Paris)');
+    expect(utilisationMail.text).toContain('https://cards.example.test/cards/card_7');
+    expect(utilisationMail.html).toContain('Travel &lt;b&gt;');
+    const balanceMails = sent.filter((m) => m.subject.includes('Low balance'));
+    expect(balanceMails.map((m) => m.to[0]).sort()).toEqual(recipients);
+    for (const mail of balanceMails) {
+      expect(mail.subject).toBe(
+        '[Card Console] Low balance: $320.10 in Ops & Travel, under $500.00',
+      );
+      expect(mail.text).toContain('https://cards.example.test/transactions?subAccountId=sa_ops');
+      expect(mail.html).toContain('Ops &amp; Travel');
+    }
+    for (const mail of sent) {
+      expect(findCardNumbers(`${mail.subject}\n${mail.text}\n${mail.html}`)).toEqual([]);
+      expect(`${mail.text}${mail.html}`.replace(/\D/g, '')).not.toContain(pan.slice(0, 12));
+    }
+
+    // Webhook: one delivery per alert, its failed try then one 200, each try signed.
+    const secret = (await store.webhookTargets.withSecret(target.id))?.secret ?? '';
+    const byDelivery = new Map<string, Post[]>();
+    for (const post of posts())
+      byDelivery.set(post.delivery, [...(byDelivery.get(post.delivery) ?? []), post]);
+    expect([...byDelivery.keys()].sort()).toEqual(toRaise.map((r) => r.idempotencyKey).sort());
+    const bodies = new Map<string, { text: string; alert: Record<string, unknown> }>();
+    for (const [id, tries] of byDelivery) {
+      expect(tries.map((p) => p.answered)).toEqual([500, 200]);
+      for (const post of tries) {
+        expect(post.signature).toBe(expectedSignature(secret, post));
+        expect(findCardNumbers(post.body)).toEqual([]);
+      }
+      const body = JSON.parse(tries[1]?.body ?? '');
+      expect(body).toMatchObject({ id, type: 'alert' });
+      bodies.set(id, body);
+    }
+    const utilisationBody = bodies.get(toRaise[0]?.idempotencyKey ?? '');
+    expect(utilisationBody?.alert).toMatchObject({
+      kind: 'card_utilisation',
+      card: { id: 'card_7', lastFour: pan.slice(-4) },
+      sharePercent: 80,
+      limit: { cents: 100_000, currency: 'USD' },
+      spent: { cents: 85_050, currency: 'USD' },
+      window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'Europe/Paris' },
+      linkPath: '/cards/card_7',
+    });
+    expect(utilisationBody?.text).toMatch(/^Card utilisation over 80%: .*\|Open>$/);
+    const balanceBody = bodies.get(toRaise[1]?.idempotencyKey ?? '');
+    expect(balanceBody?.alert).toEqual({
+      ruleName: 'Low balance',
+      kind: 'balance_below',
+      subAccount: { id: 'sa_ops', name: 'Ops & Travel' },
+      threshold: { cents: 50_000, currency: 'USD' },
+      balance: { cents: 32_010, currency: 'USD' },
+      day: '2026-11-27',
+      linkPath: '/transactions?subAccountId=sa_ops',
+    });
+    expect(balanceBody?.text).toContain('Low balance: $320.10 in Ops &amp; Travel');
   }, 60_000);
 
   it('never opens the embedded engine itself: it works the outbox once the index’s first use has', async () => {

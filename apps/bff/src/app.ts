@@ -200,11 +200,17 @@ export function createApp(deps: AppDeps): Express {
   // accounts" reads and the balance alerts share it.
   const subAccountList = upstreamSubAccountList(deps.upstream, clock, config.insightsRefreshMs);
 
+  const filePasswords = config.mode === 'demo' || config.usersFile !== undefined;
+  const peopleStore = deps.people?.store;
+
   const apiDeps: ApiDeps = {
     ...featureDeps,
     mode: config.mode,
     signInWays: {
-      password: config.mode === 'demo' || config.usersFile !== undefined,
+      // With a users file (or the demo's accounts) there are passwords; otherwise (single
+      // sign-on only) once someone took up an invitation.
+      password:
+        filePasswords || !peopleStore ? filePasswords : () => peopleStore.anyoneWithPassword(),
       ssoLabel: rp?.label,
     },
     sessions,

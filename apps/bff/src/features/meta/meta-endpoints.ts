@@ -6,14 +6,30 @@ import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 
 export interface MetaDeps {
   mode: Mode;
-  /** The ways to sign in the sign-in page offers. */
-  signInWays: { password: boolean; ssoLabel: string | undefined };
+  /**
+   * The ways to sign in the sign-in page offers. `password` may be asked at each request: on an
+   * install without a users file, whether anyone has a password yet (someone who took up an
+   * invitation).
+   */
+  signInWays: {
+    password: boolean | (() => Promise<boolean>);
+    ssoLabel: string | undefined;
+  };
 }
 
 /** What the sign-in page may show. Demo credentials only ever in demo mode. */
-function metaOf({ mode, signInWays }: MetaDeps): MetaResponse {
+function metaOf(deps: MetaDeps): { read(): Promise<MetaResponse> } {
+  return {
+    async read() {
+      const { password } = deps.signInWays;
+      return describe(deps, typeof password === 'boolean' ? password : await password());
+    },
+  };
+}
+
+function describe({ mode, signInWays }: MetaDeps, passwordSignIn: boolean): MetaResponse {
   const ways = {
-    passwordSignIn: signInWays.password,
+    passwordSignIn,
     ...(signInWays.ssoLabel ? { sso: { label: signInWays.ssoLabel } } : {}),
   };
   if (mode !== 'demo') return { mode, ...ways };
@@ -43,6 +59,6 @@ export const metaFeature = defineFeature('meta', metaOf, (endpoint) => [
     mutation: false,
     example: '/api/meta',
     response: metaResponseSchema,
-    handler: ({ services }) => services,
+    handler: ({ services }) => services.read(),
   }),
 ]);

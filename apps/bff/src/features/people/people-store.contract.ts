@@ -89,6 +89,27 @@ export function peopleStoreContract(name: string, open: OpenPeopleEngines): void
       expect(await store.findBySso(ISSUER, 'sub-1')).toBeUndefined();
     });
 
+    it('knows whether anyone enabled has a password: single sign-on people and pending invitees do not count', async () => {
+      expect(await store.anyoneWithPassword()).toBe(false);
+      await store.upsertSsoPerson({
+        issuer: ISSUER,
+        subject: 'sso-sub',
+        email: 'sso@example.test',
+        role: 'admin',
+      });
+      const { token } = await store.invite(
+        'new@example.test',
+        'finance',
+        'sso@example.test',
+        60_000,
+      );
+      expect(await store.anyoneWithPassword()).toBe(false);
+      await store.acceptInvitation(token, hash);
+      expect(await store.anyoneWithPassword()).toBe(true);
+      await store.disable('new@example.test');
+      expect(await store.anyoneWithPassword()).toBe(false);
+    });
+
     it("imports the users file's people, lower-cased, with their credentials, listed without them", async () => {
       const admin = await fileUser('Ana@Example.TEST', 'admin', {
         sso: { issuer: `${ISSUER}/`, subject: 'ana-sub' },

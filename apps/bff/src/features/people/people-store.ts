@@ -63,6 +63,14 @@ export class PeopleStore {
     return rows.map(summaryOf);
   }
 
+  /** Whether anyone enabled may sign in with a password (the sign-in page offers the form). */
+  async anyoneWithPassword(): Promise<boolean> {
+    const [row] = await this.engine.query<{ any: boolean }>(
+      `SELECT EXISTS (SELECT FROM person WHERE password_hash IS NOT NULL AND NOT disabled) AS any`,
+    );
+    return row?.any === true;
+  }
+
   /** The person with this email, whatever its case. */
   async find(email: unknown): Promise<Person | undefined> {
     const [row] = await this.engine.query<PersonRow>(

@@ -6,6 +6,7 @@ export interface RaisedForDelivery {
   id: string;
   ruleId: string;
   idempotencyKey: string;
+  /** Any kind: a transaction, a card's utilisation and a balance are delivered alike. */
   payload: { kind: string };
   ownerEmail: string | null;
   channels: { email: boolean; webhookTargetId: string | null };

@@ -1,0 +1,106 @@
+// What the senders are handed for each kind of alert payload: the message, and its link.
+import { describe, expect, it } from 'vitest';
+import { renderAlert } from '../../platform/notify/alert-message';
+import { alertMessageOf } from './alert-delivery';
+
+const origin = 'https://cards.example.test';
+
+describe('the message of an alert payload', () => {
+  it("a card's utilisation links to the card's page, its id encoded, and keeps the window", () => {
+    const message = alertMessageOf({
+      kind: 'utilisation_above',
+      ruleName: 'Cards past 80%',
+      subAccount: { id: 'sa 1' },
+      card: { id: 'card/7?x', name: 'Ads card', lastFour: '4242' },
+      sharePercent: 80,
+      limitCents: 100_000,
+      spentCents: 90_000,
+      window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'UTC' },
+    });
+    expect(message).toEqual({
+      ruleName: 'Cards past 80%',
+      kind: 'card_utilisation',
+      subAccount: { id: 'sa 1', name: 'sa 1' },
+      card: { id: 'card/7?x', name: 'Ads card', lastFour: '4242' },
+      sharePercent: 80,
+      limit: { cents: 100_000, currency: 'USD' },
+      spent: { cents: 90_000, currency: 'USD' },
+      window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'UTC' },
+      linkPath: '/cards/card%2F7%3Fx',
+    });
+    expect(renderAlert(message as NonNullable<typeof message>, origin).text).toContain(
+      'Open in Card Console: https://cards.example.test/cards/card%2F7%3Fx',
+    );
+  });
+
+  it('a card the directory names without its last four is still sent, by its name', () => {
+    const message = alertMessageOf({
+      kind: 'utilisation_above',
+      ruleName: 'Cards past 80%',
+      subAccount: { id: 'sa_1', name: 'Ops' },
+      card: { id: 'card_7' },
+      sharePercent: 80,
+      limitCents: 100_000,
+      spentCents: 90_000,
+      window: { fromDay: '2026-11-01', toDay: '2026-11-30', timeZone: 'UTC' },
+    });
+    expect(message).toMatchObject({ card: { id: 'card_7', name: 'Card' } });
+    expect(message && 'card' in message && message.card).not.toHaveProperty('lastFour');
+    expect(renderAlert(message as NonNullable<typeof message>, origin).subject).toContain(
+      'spent on Card',
+    );
+  });
+
+  it("a balance links to the sub account's transactions, its id encoded", () => {
+    const message = alertMessageOf({
+      kind: 'balance_below',
+      ruleName: 'Low balance',
+      subAccount: { id: 'sa&1', name: 'Ops' },
+      thresholdCents: 50_000,
+      balanceCents: -1_200,
+      day: '2026-11-27',
+    });
+    expect(message).toEqual({
+      ruleName: 'Low balance',
+      kind: 'balance_below',
+      subAccount: { id: 'sa&1', name: 'Ops' },
+      threshold: { cents: 50_000, currency: 'USD' },
+      balance: { cents: -1_200, currency: 'USD' },
+      day: '2026-11-27',
+      linkPath: '/transactions?subAccountId=sa%261',
+    });
+  });
+
+  it('a transaction keeps the message it always had', () => {
+    expect(
+      alertMessageOf({
+        kind: 'declined',
+        ruleName: 'Declines',
+        subAccount: { id: 'sa_1', name: 'Ops' },
+        card: { id: 'c1', name: 'Ops card', lastFour: '4242' },
+        transaction: {
+          id: 't1',
+          at: '2026-11-27T05:20:13.000Z',
+          amountCents: -12_345,
+          status: 'declined',
+          description: 'ACME ads',
+          merchant: 'ACME',
+          declineReason: 'insufficient funds',
+        },
+      }),
+    ).toEqual({
+      ruleName: 'Declines',
+      kind: 'transaction_declined',
+      transactionId: 't1',
+      subAccount: { id: 'sa_1', name: 'Ops' },
+      card: { name: 'Ops card', lastFour: '4242' },
+      merchant: 'ACME',
+      description: 'ACME ads',
+      amount: { cents: 12_345, currency: 'USD' },
+      status: 'declined',
+      declineReason: 'insufficient funds',
+      occurredAt: '2026-11-27T05:20:13.000Z',
+      linkPath: '/alerts',
+    });
+  });
+});

@@ -71,7 +71,7 @@ describe('the message of an alert payload', () => {
     });
   });
 
-  it('a transaction keeps the message it always had', () => {
+  it('a transaction message links to the transaction page', () => {
     expect(
       alertMessageOf({
         kind: 'declined',
@@ -100,7 +100,7 @@ describe('the message of an alert payload', () => {
       status: 'declined',
       declineReason: 'insufficient funds',
       occurredAt: '2026-11-27T05:20:13.000Z',
-      linkPath: '/alerts',
+      linkPath: '/transactions/t1',
     });
   });
 });

@@ -143,7 +143,7 @@ export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined 
         status: t.status.slice(0, 50),
         ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason.slice(0, 500) }),
         occurredAt: new Date(t.at).toISOString(),
-        linkPath: '/alerts',
+        linkPath: `/transactions/${encodeURIComponent(t.id)}`,
       };
     }
   }

@@ -205,7 +205,15 @@ describe('the production command', () => {
             return false; // ended meanwhile
           }
         });
-      expect(children).toEqual([]);
+      // Named by their command line, so a failure says what was started.
+      const commandOf = (child: string) => {
+        try {
+          return readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+        } catch {
+          return `${child} (ended)`;
+        }
+      };
+      expect(children.map(commandOf)).toEqual([]);
 
       const base = `http://127.0.0.1:${port}`;
       const signIn = (email: string) =>

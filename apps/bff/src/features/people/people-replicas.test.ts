@@ -160,4 +160,29 @@ describe('people on two replicas sharing one store', () => {
     expect(await sessions.endAll(finance?.email as string)).toBe(1);
     expect((await a.get('/api/session').set(headers(onA))).status).toBe(401);
   });
+
+  it('a role change, then a removal, made while the person is using both replicas: their in-flight requests are answered (200 or 401, nothing else), every later one is 401 on both', async () => {
+    const [a, b] = replicas as [ReturnType<typeof supertest>, ReturnType<typeof supertest>];
+    const people = await index.people();
+    const email = finance?.email as string;
+    for (const change of [
+      () => people.changeRole(email, 'admin'),
+      () => people.remove(email),
+    ] as const) {
+      const cookie = await signInOn(a);
+      expect(await statusesEverywhere(cookie, 2)).toEqual(Array(4).fill(200));
+      const [inFlight] = await Promise.all([statusesEverywhere(cookie, 4), change()]);
+      for (const status of inFlight) expect([200, 401]).toContain(status);
+      expect(await statusesEverywhere(cookie)).toEqual(Array(6).fill(401));
+      if ((await people.find(email))?.role === 'admin') await people.changeRole(email, 'finance');
+    }
+    // Removed: no new session on either replica.
+    for (const replica of [a, b]) {
+      const refused = await replica
+        .post('/api/session')
+        .set(headers())
+        .send({ email, password: demoPassword });
+      expect(refused.status).toBe(401);
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
+import { ShownOnce } from '../../../components/shown-once';
 import { isApiError } from '../../../lib/api-error';
 import {
   useCreateWebhookTarget,
@@ -101,7 +102,13 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
   if (created) {
     return (
       <Dialog title={`${created.name} is added`} onClose={onClose}>
-        <SecretShownOnce created={created} onDone={onClose} />
+        <ShownOnce label="Signing secret" value={created.secret} name="the secret" onDone={onClose}>
+          <p>
+            Requests to {created.url} are signed with this secret (HMAC-SHA256 in the{' '}
+            <code>Card-Console-Signature</code> header). It is shown only now: give it to the
+            receiver before closing.
+          </p>
+        </ShownOnce>
       </Dialog>
     );
   }
@@ -140,56 +147,6 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
 }
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-function SecretShownOnce({
-  created,
-  onDone,
-}: {
-  created: WebhookTargetCreated;
-  onDone: () => void;
-}) {
-  const [copied, setCopied] = useState<boolean>();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-  return (
-    <div className="stack invitation-link">
-      <p>
-        Requests to {created.url} are signed with this secret (HMAC-SHA256 in the{' '}
-        <code>Card-Console-Signature</code> header). It is shown only now: give it to the receiver
-        before closing.
-      </p>
-      <div className="invitation-link-row">
-        <input
-          aria-label="Signing secret"
-          readOnly
-          value={created.secret}
-          onFocus={(e) => e.target.select()}
-        />
-        <button type="button" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      <p className="muted" role="status">
-        {copied === true
-          ? 'Copied.'
-          : copied === false
-            ? 'Copying was not allowed here: select the secret and copy it yourself.'
-            : ''}
-      </p>
-      <div className="actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
-  );
-}
 
 function DeleteWebhook({ target, onClose }: { target: WebhookTargetView; onClose: () => void }) {
   const remove = useDeleteWebhookTarget();

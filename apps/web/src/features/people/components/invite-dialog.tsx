@@ -7,6 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
+import { ShownOnce } from '../../../components/shown-once';
 import { formatDateTime } from '../../../lib/format';
 import { createInvitation } from '../api/people';
 import { describePeopleError } from '../people-errors';
@@ -70,7 +71,22 @@ export function InviteDialog({
   if (created) {
     return (
       <Dialog title={`${created.email} is invited`} onClose={onClose}>
-        <InvitationLink created={created} onDone={onClose} />
+        <ShownOnce
+          label="Invitation link"
+          value={created.link}
+          name="the link"
+          onDone={onClose}
+          after={
+            // Email delivery is set up and the message went out; the link is still theirs to send.
+            created.emailed ? <p>We emailed the link to {created.email} too.</p> : null
+          }
+        >
+          <p>
+            Send this link to {created.email} ({roleLabels[created.role].toLowerCase()}). It is
+            shown only now: copy it before closing. It works once and expires at{' '}
+            <strong>{formatDateTime(created.expiresAt)}</strong>.
+          </p>
+        </ShownOnce>
       </Dialog>
     );
   }
@@ -132,51 +148,5 @@ export function InviteDialog({
         </form>
       )}
     </Dialog>
-  );
-}
-
-function InvitationLink({ created, onDone }: { created: InvitationCreated; onDone: () => void }) {
-  const [copied, setCopied] = useState<boolean>();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.link);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-  return (
-    <div className="stack invitation-link">
-      <p>
-        Send this link to {created.email} ({roleLabels[created.role].toLowerCase()}). It is shown
-        only now: copy it before closing. It works once and expires at{' '}
-        <strong>{formatDateTime(created.expiresAt)}</strong>.
-      </p>
-      <div className="invitation-link-row">
-        <input
-          aria-label="Invitation link"
-          readOnly
-          value={created.link}
-          onFocus={(e) => e.target.select()}
-        />
-        <button type="button" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      {/* Email delivery is set up and the message went out; the link above is still theirs to send. */}
-      {created.emailed ? <p>We emailed the link to {created.email} too.</p> : null}
-      <p className="muted" role="status">
-        {copied === true
-          ? 'Copied.'
-          : copied === false
-            ? 'Copying was not allowed here: select the link and copy it yourself.'
-            : ''}
-      </p>
-      <div className="actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
   );
 }

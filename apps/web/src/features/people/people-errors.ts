@@ -44,16 +44,3 @@ export function describePeopleError(error: unknown, change: PeopleChange, email:
   }
   return error.message;
 }
-
-/** A second-factor check that failed, in plain words. */
-export function describeStepUpError(error: unknown): string {
-  if (isPasskeyError(error)) return error.message;
-  if (!isApiError(error)) return 'Something went wrong. Try again.';
-  if (error.code === 'invalid_totp') return 'That code is not right. Enter the current one.';
-  if (error.code === 'invalid_passkey') return 'The passkey could not be verified. Try again.';
-  if (error.code === 'no_passkeys') return 'You have no passkey to confirm with yet.';
-  if (error.status === 429) {
-    return `Too many requests — try again in ${error.retryAfterSeconds ?? 60} s.`;
-  }
-  return error.message;
-}

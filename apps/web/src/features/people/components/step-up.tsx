@@ -1,14 +1,9 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useCallback, useRef, useState } from 'react';
-import { FormFooter } from '../../../components/form-footer';
+import { useCallback, useState } from 'react';
 import { apiProblem } from '../../../lib/api-error';
-import { signWithPasskey } from '../../../lib/passkey-ceremony';
-import { SecondFactorChoices } from '../../session';
+import { StepUpForm } from '../../security';
 import { sessionQueryOptions } from '../../session/api/get-session';
-import { fetchStepUpOptions } from '../../session/api/get-step-up-options';
-import { stepUp } from '../../session/api/step-up';
-import { describeStepUpError } from '../people-errors';
 
 /** The person closed the second-factor check: the change is not made, and nothing is wrong. */
 export class StepUpCancelled extends Error {
@@ -63,6 +58,11 @@ export function useStepUpRetry() {
   const prompt = asking ? (
     <StepUpForm
       methods={asking.methods}
+      label="Confirm it is you"
+      intro="Changes to people need a recent second-factor check. The change is made once it passes."
+      again="then make the change again"
+      returnTo="/people"
+      submitOnComplete
       onSteppedUp={() => {
         setAsking(undefined);
         asking.resolve();
@@ -71,72 +71,4 @@ export function useStepUpRetry() {
     />
   ) : null;
   return { guarded, prompt, cancel, asking: asking !== undefined };
-}
-
-interface StepUpFormProps {
-  methods: readonly StepUpMethod[];
-  onSteppedUp: () => void;
-  onCancel: () => void;
-}
-
-/** A second-factor check on its own (POST /api/session/step-up); renews the cached session. */
-function StepUpForm({ methods, onSteppedUp, onCancel }: StepUpFormProps) {
-  const queryClient = useQueryClient();
-  const [totp, setTotp] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const sending = useRef(false);
-
-  const check = async (proof: () => Promise<Parameters<typeof stepUp>[0]>) => {
-    if (sending.current) return;
-    sending.current = true;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const session = await stepUp(await proof());
-      queryClient.setQueryData(sessionQueryOptions().queryKey, session);
-      onSteppedUp();
-    } catch (caught) {
-      setError(describeStepUpError(caught));
-      setTotp('');
-    } finally {
-      sending.current = false;
-      setBusy(false);
-    }
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!/^\d{6}$/.test(totp)) {
-      setError('Enter the 6-digit code from your authenticator app.');
-      return;
-    }
-    void check(async () => ({ totp }));
-  };
-
-  return (
-    <form className="stack step-up" onSubmit={submit} noValidate aria-label="Confirm it is you">
-      <p>Changes to people need a recent second-factor check. The change is made once it passes.</p>
-      <SecondFactorChoices
-        methods={methods}
-        totp={totp}
-        onTotpChange={setTotp}
-        onTotpComplete={(code) => void check(async () => ({ totp: code }))}
-        onPasskey={() =>
-          void check(async () => ({ passkey: await signWithPasskey(await fetchStepUpOptions()) }))
-        }
-        busy={busy}
-        returnTo="/people"
-        afterProvider="then make the change again"
-        focusKey={1}
-      />
-      <FormFooter error={error} onCancel={onCancel}>
-        {methods.includes('totp') ? (
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Checking…' : 'Confirm'}
-          </button>
-        ) : null}
-      </FormFooter>
-    </form>
-  );
 }

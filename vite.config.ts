@@ -31,7 +31,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
+          // The product is built once for the run (`pnpm build`), then each file starts its own
+          // (its port, its data directory) from that build: two files at a time, since they
+          // wait on the product and the browser more than they compute (decision 0005).
+          globalSetup: ['./e2e/support/build-once.ts'],
         },
       },
     ],

@@ -361,6 +361,10 @@ async function startServer(
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
+  // Demo mode: the people store (the index's embedded engine, seconds to open the first time)
+  // opens and takes the demo accounts now, in the background, so the first sign-in does not wait
+  // for it. Production opens it at the first need, keeping a fresh server one process until then.
+  if (config.mode === 'demo') void importedPeople().catch(() => {});
   if (config.metrics) {
     const scrape = await startMetricsServer({ registry, ...config.metrics, logger });
     closers.push(scrape.close);

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { type Running, startProduct, startSimulator } from './support/product';
 import { signIn } from './support/sign-in';
 
@@ -66,7 +72,7 @@ async function simGet<T>(path: string): Promise<T> {
 
 const unreadCount = async () => {
   const response = await page.request.get('/api/alerts/inbox/unread-count', {
-    headers: { 'X-CSRF': '1' },
+    headers: API_HEADERS,
   });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { unread: number }).unread;

@@ -6,7 +6,13 @@ import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
 import type { Browser, Locator, Page, Response as PlaywrightResponse } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
 
@@ -66,7 +72,7 @@ describe('a finance person', () => {
           (
             (await (
               await page.request.get('/api/index/transactions?limit=1', {
-                headers: { 'X-CSRF': '1' },
+                headers: API_HEADERS,
               })
             ).json()) as IndexAnswer
           ).freshness.syncing,

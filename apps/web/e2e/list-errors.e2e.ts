@@ -7,7 +7,13 @@ import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
@@ -46,7 +52,7 @@ beforeAll(async () => {
 
 async function indexSyncing(): Promise<boolean> {
   const answer = await page.request.get('/api/index/transactions?limit=1', {
-    headers: { 'X-CSRF': '1' },
+    headers: API_HEADERS,
   });
   return ((await answer.json()) as IndexAnswer).freshness.syncing;
 }

@@ -13,7 +13,13 @@ import { centsToDollarInput } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodDays } from '../src/features/transactions/periods';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { mainNav } from './support/nav';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, parseCsv, signIn } from './support/sign-in';
@@ -37,7 +43,7 @@ afterAll(async () => {
 });
 
 async function api<T>(page: Page, path: string): Promise<T> {
-  const response = await page.request.get(path, { headers: { 'X-CSRF': '1' } });
+  const response = await page.request.get(path, { headers: API_HEADERS });
   expect(response.status(), path).toBe(200);
   return (await response.json()) as T;
 }

@@ -6,7 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
@@ -93,10 +99,10 @@ describe('passkeys and single sign-on in Chromium', () => {
     expect((await signInAnswer).status()).toBe(401);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    const me = await page.request.get('/api/session', { headers: { 'X-CSRF': '1' } });
+    const me = await page.request.get('/api/session', { headers: API_HEADERS });
     expect(await me.json()).toMatchObject({ email: 'admin@demo.test', method: 'password' });
     const audit = await page.request.get('/api/audit?action=session.signIn', {
-      headers: { 'X-CSRF': '1' },
+      headers: API_HEADERS,
     });
     expect((await audit.json()).items[0]).toMatchObject({
       outcome: 'success',
@@ -116,14 +122,14 @@ describe('passkeys and single sign-on in Chromium', () => {
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    const me = await page.request.get('/api/session', { headers: { 'X-CSRF': '1' } });
+    const me = await page.request.get('/api/session', { headers: API_HEADERS });
     const session = await me.json();
     expect(session).toMatchObject({ method: 'sso', role: 'admin' });
     expect(session.stepUpUntil).toBeUndefined();
     expect(session.stepUpMethods).toEqual(['passkey', 'provider']);
 
     const cards = await page.request.get('/api/cards?status=active', {
-      headers: { 'X-CSRF': '1' },
+      headers: API_HEADERS,
     });
     const card = (await cards.json()).items[0];
     await page.goto(`/cards/${card.id}`);
@@ -140,7 +146,7 @@ describe('passkeys and single sign-on in Chromium', () => {
 
   it('refuses what the passkey signs for another origin', async () => {
     const options = await page.request.post('/api/session/step-up-options', {
-      headers: { 'X-CSRF': '1', Origin: product.url },
+      headers: { ...API_HEADERS, Origin: product.url },
       data: {},
     });
     expect(options.status()).toBe(200);
@@ -184,7 +190,7 @@ describe('passkeys and single sign-on in Chromium', () => {
         .origin,
     ).toBe(`http://localhost:${port}`);
     const refused = await page.request.post(`${product.url}/api/session/step-up`, {
-      headers: { 'X-CSRF': '1', Origin: product.url },
+      headers: { ...API_HEADERS, Origin: product.url },
       data: { passkey: assertion },
     });
     expect(refused.status()).toBe(401);
@@ -202,7 +208,7 @@ describe('passkeys and single sign-on in Chromium', () => {
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     const cards = await page.request.get('/api/cards?status=active', {
-      headers: { 'X-CSRF': '1' },
+      headers: API_HEADERS,
     });
     const card = (await cards.json()).items[1];
     await page.goto(`/cards/${card.id}`);
@@ -235,7 +241,7 @@ describe('passkeys and single sign-on in Chromium', () => {
     expect((await answer).status()).toBe(200);
     await page.getByTestId('cvv').waitFor();
     const audit = await page.request.get('/api/audit?action=card.reveal', {
-      headers: { 'X-CSRF': '1' },
+      headers: API_HEADERS,
     });
     expect((await audit.json()).items[0]).toMatchObject({
       reason: 'vendor portal renewal for the team',

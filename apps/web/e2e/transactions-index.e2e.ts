@@ -13,7 +13,13 @@ import { formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Period, periodDays } from '../src/features/transactions/periods';
-import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
+import {
+  API_HEADERS,
+  launchChromium,
+  newPage,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_PASSWORD, signIn } from './support/sign-in';
 
@@ -50,7 +56,7 @@ async function financePage(width: number, height: number) {
 }
 
 async function api<T>(page: Page, path: string): Promise<T> {
-  const response = await page.request.get(path, { headers: { 'X-CSRF': '1' } });
+  const response = await page.request.get(path, { headers: API_HEADERS });
   expect(response.status(), path).toBe(200);
   return (await response.json()) as T;
 }

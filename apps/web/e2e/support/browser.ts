@@ -6,6 +6,14 @@ import { type Browser, type BrowserContextOptions, chromium, type Page } from 'p
 
 const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), '../../.e2e-artifacts');
 
+/**
+ * Headers for the tests' own API calls (`page.request`): the BFF's CSRF header, and a connection
+ * of their own each, closed after the answer. Reused, an idle connection can be closed by the
+ * server's keep-alive timeout (5 s) just as the next call goes out on it (ECONNRESET); a browser
+ * retries such a request by itself, Playwright's request context does not.
+ */
+export const API_HEADERS = { 'X-CSRF': '1', Connection: 'close' } as const;
+
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Headless, as root, with nothing that reaches off this machine. */

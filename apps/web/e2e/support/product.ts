@@ -119,8 +119,10 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
 }
 
 /**
- * The product as the README's first command starts it (`pnpm start`: builds the SPA, runs the
- * BFF), on a free port, with its own data directory. Demo mode unless `env` says otherwise.
+ * The product as the README's first command starts it (`pnpm start`: checks the configuration,
+ * builds, runs the BFF), from the build the e2e project's global setup made once
+ * (`build-once.ts`; `pnpm start:built` is `pnpm start` without its build), on a free port, with
+ * its own data directory. Demo mode unless `env` says otherwise.
  */
 export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
   // A port taken meanwhile by another process (it says EADDRINUSE) is tried again on another.
@@ -137,7 +139,7 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
   const url = `http://localhost:${port}`;
-  const { child, output } = run(['start'], {
+  const { child, output } = run(['start:built'], {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

@@ -15,10 +15,12 @@ export async function signIn(page: Page, email: string, password: string, code?:
   // Six digits send the form by themselves (issue 31): Sign in is pressed only without a code.
   if (code !== undefined) await codeField.fill(code);
   else await page.getByRole('button', { name: 'Sign in' }).click();
-  // Signed in: Sign out is in the page (on a phone it waits inside the closed menu).
+  // Signed in: Sign out is in the page (on a phone it waits inside the closed menu). A hang
+  // guard, not a timing bound: a product just started may still be opening its people store
+  // while another file's product starts beside it.
   await page
     .getByRole('button', { name: 'Sign out', includeHidden: true })
-    .waitFor({ state: 'attached' });
+    .waitFor({ state: 'attached', timeout: 60_000 });
 }
 
 /** Minimal RFC 4180 reader for the export (quoted fields, doubled quotes, CRLF or LF). */

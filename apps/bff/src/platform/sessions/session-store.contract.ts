@@ -42,6 +42,16 @@ export function sessionStoreContract(name: string, make: () => Promise<SessionSt
       expect(await b.get(key)).toEqual(sso);
     });
 
+    it("keeps the person's version and the session's ref (what ends it on every replica)", async () => {
+      const { a, b } = await make();
+      const key = freshKey();
+      const held = record({ personVersion: 7, ref: 'session-ref-1' });
+      await a.set(key, held, 60_000);
+      expect(await b.get(key)).toEqual(held);
+      await b.refresh(key, { ...held, lastSeenAt: 1_700_000_090_000 }, 60_000);
+      expect(await a.get(key)).toMatchObject({ personVersion: 7, ref: 'session-ref-1' });
+    });
+
     it('has nothing under a key never written', async () => {
       const { a } = await make();
       expect(await a.get(freshKey())).toBeUndefined();

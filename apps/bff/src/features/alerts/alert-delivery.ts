@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
-import type { AlertMessage } from '../../platform/notify/alert-message';
+import { type AlertMessage, oneLine } from '../../platform/notify/alert-message';
 import { deliveryIdSchema } from '../../platform/notify/delivery-id';
 import type { EmailSender } from '../../platform/notify/email-sender';
 import type { WebhookSender } from '../../platform/notify/webhook-sender';
@@ -149,8 +149,13 @@ export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined 
   }
 }
 
-/** One line of a digest: what the alert says, no card number (the payload is masked). */
-function digestLine(a: { raisedAt: string; payload: AlertPayload }): string {
+/**
+ * One line of a digest: what the alert says, no card number (the payload is masked), and no
+ * line break or control a merchant's name brought.
+ */
+const digestLine = (a: { raisedAt: string; payload: AlertPayload }) => oneLine(digestWords(a));
+
+function digestWords(a: { raisedAt: string; payload: AlertPayload }): string {
   const p = a.payload;
   const when = `${a.raisedAt.slice(11, 16)} UTC`;
   const card = p.card?.lastFour ? ` on card •••• ${p.card.lastFour}` : '';
@@ -208,7 +213,7 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     const day = match[2] as string;
     const from = new Date(`${day}T00:00:00.000Z`);
     const alerts = await outbox.alertsOf(delivery.ruleId, from, new Date(from.getTime() + DAY_MS));
-    const ruleName = alerts[0]?.payload.ruleName ?? 'alert rule';
+    const ruleName = oneLine(alerts[0]?.payload.ruleName ?? 'alert rule');
     const lines = alerts.map(digestLine);
     const subject = `[Card Console] ${ruleName}: ${alerts.length} alert${alerts.length === 1 ? '' : 's'} on ${day}`;
     await deps.email.sendRendered({

@@ -67,19 +67,38 @@ const email = (value: string) => value.trim().toLowerCase();
 const encodeCursor = (raisedAt: string, alertId: string) =>
   Buffer.from(JSON.stringify([raisedAt, alertId])).toString('base64url');
 
+/** An instant as `encodeCursor` writes it (toISOString), and only a real one (no 30 February). */
+const isIsoInstant = (text: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text) &&
+  new Date(text).toISOString() === text;
+
+/** An alert id as `newId` makes them: what the database is asked to compare, nothing else. */
+const isAlertId = (text: string) => /^[A-Za-z0-9_-]{1,64}$/.test(text);
+
+/**
+ * The position a cursor names. Anything this store did not write (not base64url, not JSON, other
+ * types, a date the database would refuse, a NUL in the id) is a BadInboxCursorError, never a
+ * query that fails in the engine.
+ */
 function decodeCursor(cursor: string): [string, string] {
+  const bytes = Buffer.from(cursor, 'base64url');
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      typeof value[1] === 'string' &&
-      !Number.isNaN(Date.parse(value[0]))
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {}
+    if (bytes.toString('base64url') !== cursor) throw new Error('not base64url');
+    value = JSON.parse(bytes.toString());
+  } catch {
+    throw new BadInboxCursorError('not an inbox cursor');
+  }
+  if (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string' &&
+    isIsoInstant(value[0]) &&
+    isAlertId(value[1])
+  ) {
+    return [value[0], value[1]];
+  }
   throw new BadInboxCursorError('not an inbox cursor');
 }
 

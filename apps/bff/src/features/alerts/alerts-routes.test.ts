@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { testPan } from '../../test/test-pan';
 import type { AlertToRaise } from './alert-evaluator';
+import { tamperedInboxCursors } from './alert-store.contract';
 
 let t: TestApp;
 let admin: TestSession;
@@ -411,7 +412,7 @@ describe('the inbox over HTTP', () => {
     expect(adminItem).toMatchObject({ ruleName: 'Declines', readAt: null });
   });
 
-  it('bad paging or a bad mark-read body is a 400 with the reason', async () => {
+  it('bad paging, any tampered cursor or a bad mark-read body is a 400 with the reason', async () => {
     const cases: [string, string][] = [
       ['?limit=0', 'limit must be a whole number from 1 to 100'],
       ['?limit=101', 'limit must be a whole number from 1 to 100'],
@@ -424,6 +425,11 @@ describe('the inbox over HTTP', () => {
       expect(res.status, query).toBe(400);
       expect(problem(res.body)).toMatchObject({ code: 'invalid_query' });
       expect(res.body.detail).toContain(message);
+    }
+    for (const [what, cursor] of tamperedInboxCursors) {
+      const res = await inbox(finance, `?cursor=${encodeURIComponent(cursor)}`);
+      expect([what, res.status, res.body.code]).toEqual([what, 400, 'invalid_query']);
+      expect(res.body.detail, what).toMatch(/^cursor: /);
     }
     for (const body of [{}, { ids: [] }, { all: false }, { ids: ['a'], all: true }]) {
       const res = await markRead(finance, body);

@@ -55,6 +55,8 @@ const urlProblems: Record<string, string> = {
     'url must carry no user name or password: the signature authenticates Card Console',
   private_address:
     'url points at a private, loopback or otherwise non-public address, which this server does not allow',
+  local_name:
+    'url names this machine, the local network or a cloud metadata service (localhost, *.local, *.internal, metadata.…), which this server does not allow',
 };
 
 /** What a refusal says to the person. */

@@ -59,7 +59,7 @@ describe('webhook targets over HTTP', () => {
     expect(JSON.stringify(await t.audit.list({ limit: 1000 }))).not.toContain(created.secret);
   });
 
-  it('refuses http:, loopback and private addresses and credentials in the URL (400), audited', async () => {
+  it('refuses http:, loopback and private addresses in any spelling, local and metadata names and credentials in the URL (400), audited', async () => {
     for (const [url, words] of [
       ['http://hooks.example.test/a', 'https'],
       ['https://127.0.0.1/a', 'non-public'],
@@ -69,6 +69,16 @@ describe('webhook targets over HTTP', () => {
       ['https://user:pass@hooks.example.test/a', 'no user name'],
       ['ftp://hooks.example.test/a', 'https'],
       ['not a url', 'URL'],
+      ['https://localhost/a', 'this machine, the local network'],
+      ['https://localhost./a', 'this machine, the local network'],
+      ['https://db.internal/a', 'this machine, the local network'],
+      ['https://printer.local/a', 'this machine, the local network'],
+      ['https://metadata.google.internal/computeMetadata/v1/', 'cloud metadata service'],
+      ['https://metadata.example.com/latest', 'cloud metadata service'],
+      ['https://[::127.0.0.1]/a', 'non-public'],
+      ['https://[::ffff:127.0.0.1]/a', 'non-public'],
+      ['https://0177.0.0.1/a', 'non-public'],
+      ['https://0x7f000001/a', 'non-public'],
     ] as const) {
       const res = await add(admin, { name: 'Bad', url });
       expect(res.status, url).toBe(400);
@@ -81,6 +91,12 @@ describe('webhook targets over HTTP', () => {
       action: 'webhookTarget.create',
       outcome: 'failed',
       detail: 'private_address',
+    });
+    const named = await add(admin, { name: 'Bad', url: 'https://localhost/a' });
+    expect((await auditFor(named.headers['x-request-id']))[0]).toMatchObject({
+      action: 'webhookTarget.create',
+      outcome: 'failed',
+      detail: 'local_name',
     });
   });
 

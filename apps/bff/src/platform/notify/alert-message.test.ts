@@ -338,3 +338,59 @@ describe('the three transaction kinds', () => {
     ]);
   });
 });
+
+describe('the subject and the first line of the text', () => {
+  /** What upstream text may hold to start a line of its own, or to read otherwise. */
+  const breaks: [string, string][] = [
+    ['CR', '\r'],
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['NEL', '\u0085'],
+    ['line separator', '\u2028'],
+    ['paragraph separator', '\u2029'],
+    ['vertical tab', '\u000B'],
+    ['form feed', '\u000C'],
+    ['NUL', '\u0000'],
+    ['DEL', '\u007F'],
+    ['right-to-left override', '\u202E'],
+    ['first strong isolate', '\u2068'],
+  ];
+  const controls = /[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]/u;
+
+  it('never take a line break or control character from a merchant, card or sub account name', () => {
+    for (const [what, brk] of breaks) {
+      const injected = `ACME${brk}Bcc: x@evil.test${brk}${brk}Pay here`;
+      for (const [kind, alert, first] of [
+        [
+          'a transaction',
+          sampleAlert({ merchant: injected }),
+          'Declined transaction: $1,234.56 at ACME Bcc: x@evil.test Pay here on card •••• 4242',
+        ],
+        [
+          'a utilisation',
+          utilisationAlert({ card: { id: 'card_7', name: injected } }),
+          'Card utilisation over 80%: $850.50 of $1,000.00 spent on ACME Bcc: x@evil.test Pay here',
+        ],
+        [
+          'a balance',
+          balanceAlert({ subAccount: { id: 'sa_1', name: injected } }),
+          'Low balance: $320.10 in ACME Bcc: x@evil.test Pay here, under $500.00',
+        ],
+      ] as const) {
+        const { subject, text, chatText } = renderAlert(alert, origin);
+        const label = `${what} in ${kind}`;
+        expect([label, text.split('\n')[0]]).toEqual([label, first]);
+        expect([label, text.split('\n')[1]]).toEqual([label, '']);
+        expect([label, subject]).toEqual([label, `[Card Console] ${first}`]);
+        expect([label, controls.test(subject), controls.test(chatText)]).toEqual([
+          label,
+          false,
+          false,
+        ]);
+        // The body's lines are the fields' own: the name stays inside its one line.
+        for (const line of text.split('\n'))
+          expect([label, controls.test(line)]).toEqual([label, false]);
+      }
+    }
+  });
+});

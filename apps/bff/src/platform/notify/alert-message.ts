@@ -145,10 +145,13 @@ export function formatAmount({ cents, currency }: z.infer<typeof money>): string
 const formatWhen = (iso: string) =>
   `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** Line breaks and other controls folded to spaces: subjects and chat lines are one line. */
-const oneLine = (text: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: controls are what it removes.
-  text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').trim();
+/**
+ * Line breaks and other controls folded to spaces: a subject, a first line, a chat line is one
+ * line whatever a merchant's name holds. C0 and C1 controls (CR, LF, NEL), the line and paragraph
+ * separators, and the bidirectional overrides and isolates that make a line read otherwise.
+ */
+export const oneLine = (text: string) =>
+  text.replace(/[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]+/gu, ' ').trim();
 
 /** The absolute link into the app; refuses a path that would leave the public origin. */
 export function alertLink(alert: AlertMessage, publicOrigin: string): string {
@@ -230,7 +233,8 @@ export interface RenderedAlert {
 export function renderAlert(input: AlertMessage, publicOrigin: string): RenderedAlert {
   const alert = safeAlert(input);
   const link = alertLink(alert, publicOrigin);
-  const title = headline(alert);
+  // The first line of the text and the subject: one line, whatever the merchant's name holds.
+  const title = oneLine(headline(alert));
   const fields = rows(alert);
 
   const text = [

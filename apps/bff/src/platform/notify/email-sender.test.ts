@@ -196,4 +196,33 @@ describe('the email sender', () => {
     expect(error?.smtpCode).toBe(550);
     expect(smtp.received).toHaveLength(0);
   });
+
+  it('keeps the subject and the text’s first line one line when a merchant name or a rendered subject holds breaks', async () => {
+    const smtp = await startSmtp();
+    cleanups.push(smtp.close);
+    const s = sender(smtp.port);
+    const merchant = 'ACME\r\nBcc: x@evil.test\u2028Line\u2029Para\u0085Next';
+    await s.send({
+      id: 'rule_7:txn_02',
+      to: ['finance@example.com'],
+      alert: { ...sampleAlert(), merchant },
+    });
+    await s.sendRendered({
+      id: 'digest.rule_7.2026-11-27',
+      to: ['finance@example.com'],
+      subject: 'Digest\rBcc: x@evil.test\u2028Line\u0085Next',
+      text: 'body',
+      html: '<p>body</p>',
+    });
+    const [alert, rendered] = await Promise.all(
+      smtp.received.map((message) => simpleParser(message.raw)),
+    );
+    const first =
+      'Declined transaction: $123.45 at ACME Bcc: x@evil.test Line Para Next on card •••• 4242';
+    expect(alert?.subject).toBe(`[Card Console] ${first}`);
+    expect(alert?.text?.split('\n')[0]).toBe(first);
+    expect(alert?.headers.has('bcc')).toBe(false);
+    expect(rendered?.subject).toBe('Digest Bcc: x@evil.test Line Next');
+    expect(rendered?.headers.has('bcc')).toBe(false);
+  });
 });

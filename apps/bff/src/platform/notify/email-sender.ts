@@ -1,7 +1,7 @@
 import nodemailer, { type NodemailerError, type SMTPTransportOptions } from 'nodemailer';
 import { maskCardNumbers } from '../security/card-numbers';
 import type { AlertMessage } from './alert-message';
-import { renderAlert } from './alert-message';
+import { oneLine, renderAlert } from './alert-message';
 import { deliveryIdSchema, messageIdFor } from './delivery-id';
 
 /** Why a message did not go out, and whether sending the same message later can succeed. */
@@ -186,7 +186,7 @@ export function createEmailSender(options: EmailSenderOptions): EmailSender {
     sendRendered(message) {
       return sendMessage({
         ...message,
-        subject: maskCardNumbers(message.subject.replace(/[\r\n]+/g, ' ')),
+        subject: maskCardNumbers(oneLine(message.subject)),
         text: maskCardNumbers(message.text),
         html: maskCardNumbers(message.html),
       });

@@ -298,9 +298,13 @@ describe('the webhook sender, against server-side request forgery', () => {
 
   it('refuses, when connecting, a host name that resolves to a loopback address', async () => {
     const receiver = await startReceiver([status(200)]);
-    const url = `http://localhost:${receiver.port}/hook`;
-    // A name passes validation: only connecting shows where it leads (DNS may change since).
-    const target = webhookTarget({ url, secret }, { allowInsecure: true });
+    // A public name passes validation; only connecting shows where it leads, and DNS may have
+    // changed since: here it leads to this machine (`localhost` itself is refused when saved).
+    const checked = webhookTarget(
+      { url: `http://hooks.example.com:${receiver.port}/hook`, secret },
+      { allowInsecure: true },
+    );
+    const target = { ...checked, url: new URL(`http://localhost:${receiver.port}/hook`) };
     const sender = createWebhookSender({
       publicOrigin: 'https://console.example.com',
       retry: { baseDelayMs: 10 },

@@ -35,6 +35,52 @@ const nonPublic = [
   'https://[::ffff:127.0.0.1]/hook',
   'https://[::ffff:10.0.0.1]/hook',
   'https://[::ffff:169.254.169.254]/hook',
+  // IPv4-compatible (deprecated) and other IPv6 spellings outside the global unicast block.
+  'https://[::127.0.0.1]/hook',
+  'https://[::7f00:1]/hook',
+  'https://[::10.0.0.1]/hook',
+  'https://[0:0:0:0:0:0:0:1]/hook',
+  'https://[0000::0001]/hook',
+  'https://[::ffff:7f00:1]/hook',
+  'https://[::ffff:0:127.0.0.1]/hook', // IPv4-translated
+  'https://[64:ff9b::127.0.0.1]/hook', // NAT64
+  'https://[2002:7f00:1::]/hook', // 6to4 of 127.0.0.1
+  'https://[fec0::1]/hook', // site-local
+  'https://[FE80::abcd]/hook',
+  'https://[100::1]/hook', // discard
+  'https://[4000::1]/hook', // not yet allocated
+  // IPv4 in decimal, octal, hex and short forms (the URL parser reads them all).
+  'https://0177.0.0.1/hook',
+  'https://0x7f000001/hook',
+  'https://017700000001/hook',
+  'https://127.1/hook',
+  'https://0x0a.0.0.1/hook',
+  'https://3232235777/hook', // 192.168.1.1
+  'https://0xA9.0xFE.0xA9.0xFE/hook', // 169.254.169.254
+  'https://0/hook',
+];
+
+/** Names for this machine, the local network or a cloud's metadata service: refused as named. */
+const localNames = [
+  'https://localhost/hook',
+  'https://LOCALHOST/hook',
+  'https://localhost./hook',
+  'https://localhost../hook',
+  'https://api.localhost/hook',
+  'https://%6c%6fcalhost/hook',
+  'https://localhost.localdomain/hook',
+  'https://printer.local/hook',
+  'https://printer.local./hook',
+  'https://db.internal/hook',
+  'https://hooks.corp.internal/hook',
+  'https://intranet/hook',
+  'https://router.home.arpa/hook',
+  'https://nas.lan/hook',
+  'https://metadata/computeMetadata/v1/',
+  'https://metadata.google.internal/computeMetadata/v1/',
+  'https://metadata.google.internal./computeMetadata/v1/',
+  'https://METADATA.example.com/latest',
+  'https://instance-data.ec2.internal/latest',
 ];
 
 describe('a webhook target', () => {
@@ -71,6 +117,33 @@ describe('a webhook target', () => {
     for (const url of nonPublic) {
       expect([url, refusal(url)]).toEqual([url, 'private_address']);
     }
+  });
+
+  it('refuses local and metadata host names when saved, before any connection', () => {
+    for (const url of localNames) {
+      expect([url, refusal(url)]).toEqual([url, 'local_name']);
+    }
+    for (const url of [
+      'https://hooks.example.com/x',
+      'https://localhost.example.com/x',
+      'https://internal.example.com/x',
+      'https://my-metadata.example.com/x',
+      'https://example.local.example.com/x',
+    ]) {
+      expect([url, refusal(url)]).toEqual([url, undefined]);
+    }
+  });
+
+  it('with allowPrivate, accepts local names but never a metadata name', () => {
+    expect(refusal('https://localhost/hook', { allowPrivate: true })).toBeUndefined();
+    expect(refusal('https://db.internal/hook', { allowPrivate: true })).toBeUndefined();
+    expect(refusal('https://[::127.0.0.1]/hook', { allowPrivate: true })).toBeUndefined();
+    expect(refusal('https://metadata.google.internal/x', { allowPrivate: true })).toBe(
+      'local_name',
+    );
+    expect(
+      refusal('https://metadata.google.internal/x', { allowList: ['metadata.google.internal'] }),
+    ).toBeUndefined();
   });
 
   it('with allowPrivate, accepts private addresses but never the unspecified ones', () => {

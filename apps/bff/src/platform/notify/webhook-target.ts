@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 // Where a webhook may go. A webhook URL is typed by a person, so it is checked twice: here,
-// when it is saved (scheme, credentials, an address written in the URL), and again on every
+// when it is saved (scheme, credentials, an address written in the URL, a local name), and again on every
 // connection by request-filtering-agent, which checks the address the name resolved to right
 // before connecting, so a name that resolves to a public address at validation and to
 // 127.0.0.1 later (DNS rebinding) is still refused.
@@ -23,6 +23,7 @@ export type WebhookTargetProblem =
   | 'insecure_scheme'
   | 'credentials_in_url'
   | 'private_address'
+  | 'local_name'
   | 'invalid_allow_list'
   | 'weak_secret';
 
@@ -74,6 +75,9 @@ function parseAllowList(entries: readonly string[]): ParsedAllowList {
   return { hosts, cidrs };
 }
 
+/** IPv6's global unicast block: every public IPv6 address is in it. */
+const globalUnicast = ipaddr.parseCIDR('2000::/3');
+
 /** Whether an address written in the URL may be connected to under the policy. */
 function addressAllowed(host: string, policy: WebhookPolicy, allow: ParsedAllowList): boolean {
   const address = ipaddr.parse(host);
@@ -83,9 +87,43 @@ function addressAllowed(host: string, policy: WebhookPolicy, allow: ParsedAllowL
   });
   if (listed) return true;
   // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is not "unicast": refused like its IPv4.
+  // The IPv4-compatible ones (::127.0.0.1, ::7f00:1) are "unicast" to ipaddr.js though outside
+  // the global block: an IPv6 address is public only inside 2000::/3.
   const range = address.range();
-  if (range === 'unicast') return true;
+  const global = address.kind() === 'ipv4' || (address as ipaddr.IPv6).match(globalUnicast);
+  if (range === 'unicast' && global) return true;
   return policy.allowPrivate === true && range !== 'unspecified';
+}
+
+/**
+ * Names for this machine, the local network or a cloud's metadata service, refused when a
+ * target is saved (the connect-time guard would refuse what they resolve to anyway; saying so
+ * now is clearer): `localhost` and `*.localhost`, a name of one label (`intranet`: resolved
+ * through the local search domains), the special-use and private-use suffixes (RFC 6761,
+ * RFC 6762 appendix G, RFC 8375) and any `metadata.*` (`metadata.google.internal`).
+ */
+const localSuffixes = [
+  'localhost',
+  'localdomain',
+  'local',
+  'internal',
+  'intranet',
+  'private',
+  'corp',
+  'home',
+  'lan',
+  'home.arpa',
+];
+
+/** Whether `host` (a name, not an address) is a local or metadata name, and which. */
+export function localNameKind(host: string): 'metadata' | 'local' | undefined {
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  const labels = name.split('.');
+  if (labels[0] === 'metadata' || labels[0] === 'instance-data') return 'metadata';
+  if (labels.length < 2) return 'local';
+  return localSuffixes.some((suffix) => name === suffix || name.endsWith(`.${suffix}`))
+    ? 'local'
+    : undefined;
 }
 
 /**
@@ -122,11 +160,21 @@ export function webhookTarget(
   // The URL parser has already turned 2130706433, 0x7f.1 and [::ffff:7f00:1] into addresses.
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const hostListed = allow.hosts.has(host.toLowerCase());
-  if (ipaddr.isValid(host) && !hostListed && !addressAllowed(host, policy, allow))
-    throw new WebhookTargetError(
-      'private_address',
-      'a webhook URL points at a private, loopback or otherwise non-public address',
-    );
+  if (ipaddr.isValid(host)) {
+    if (!hostListed && !addressAllowed(host, policy, allow))
+      throw new WebhookTargetError(
+        'private_address',
+        'a webhook URL points at a private, loopback or otherwise non-public address',
+      );
+  } else if (!hostListed) {
+    const local = localNameKind(host);
+    // Private targets allowed: local names are too, a metadata service never.
+    if (local === 'metadata' || (local === 'local' && policy.allowPrivate !== true))
+      throw new WebhookTargetError(
+        'local_name',
+        'a webhook URL names this machine, the local network or a cloud metadata service',
+      );
+  }
 
   const filter = {
     allowPrivateIPAddress: policy.allowPrivate === true || hostListed,

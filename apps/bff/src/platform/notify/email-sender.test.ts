@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/engines/free-port';
 import { testPan } from '../../test/test-pan';
 import { findCardNumbers } from '../security/card-numbers';
-import type { AlertMessage } from './alert-message';
+import type { TransactionAlertMessage } from './alert-message';
 import { messageIdFor } from './delivery-id';
 import { createEmailSender, type EmailDeliveryError, type EmailSender } from './email-sender';
 
@@ -16,7 +16,7 @@ const last4 = pan.slice(-4);
 const grouped = (separator: string) => (pan.match(/\d{4}/g) ?? []).join(separator);
 const origin = 'https://console.example.com';
 
-const sampleAlert = (): AlertMessage => ({
+const sampleAlert = (): TransactionAlertMessage => ({
   ruleName: 'Declines',
   kind: 'transaction_declined',
   transactionId: 'txn_01',

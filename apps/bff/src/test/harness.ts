@@ -23,6 +23,7 @@ import {
   createTransactionIndex,
   type TransactionIndex,
 } from '../features/transaction-index/transaction-index';
+import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
@@ -96,6 +97,8 @@ export interface TestAppOptions {
   oneTimeStores?: Pick<AppDeps, 'challengeStore' | 'ssoPendingStore'>;
   /** What the server runs instead of the app: the app mounted in an Express app of the test's. */
   mount?: (app: Express) => http.RequestListener;
+  /** The trail the app writes to, made from the test's own (`audit`): a failing one, say. */
+  audit?: (trail: JsonlAuditStore) => AuditStore;
 }
 
 /** A request as the simulator received it. */
@@ -236,7 +239,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : {}),
     sessionStore: options.sessionStore ?? shared?.sessionStore ?? new MemorySessionStore(clock),
     ...(options.locks ? { locks: options.locks } : {}),
-    audit,
+    audit: options.audit ? options.audit(audit) : audit,
     clock,
     logger,
     ...(options.exportSlots ? { exportSlots: options.exportSlots } : {}),

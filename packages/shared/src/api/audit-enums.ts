@@ -65,7 +65,11 @@ export const auditAttempts = [
 ] as const;
 export type AuditAttempt = (typeof auditAttempts)[number];
 
-export const auditOutcomes = ['success', 'denied', 'failed'] as const;
+/**
+ * `started`: a change at the card service (which cannot be rolled back), recorded before it is
+ * asked for; its `success` or `failed` record follows with the same request id.
+ */
+export const auditOutcomes = ['success', 'denied', 'failed', 'started'] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
 
 /**

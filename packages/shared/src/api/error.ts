@@ -10,6 +10,7 @@ import { stepUpMethodSchema } from './session';
  */
 export const problemTitles = {
   alert_rule_changed: 'Alert rule changed meanwhile',
+  audit_unavailable: 'Audit trail could not record the change',
   annotation_changed: 'Transaction notes changed meanwhile',
   bad_origin: 'Request from another site',
   bad_request: 'Bad request',

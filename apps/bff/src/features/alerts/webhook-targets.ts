@@ -3,7 +3,7 @@
 // on every connection by the sender; the secret is made here, shown once at creation, and
 // never listed again.
 import { randomBytes } from 'node:crypto';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
 
 export interface WebhookTargetRecord {
   id: string;
@@ -62,15 +62,27 @@ export class WebhookTargetStore {
     input: { name: string; url: string },
     by: string,
     at: Date,
+    audited?: Audited<WebhookTargetRecord>,
   ): Promise<WebhookTargetRecord & { secret: string }> {
     const secret = newWebhookSecret();
-    const [row] = await this.engine.query<TargetRow>(
-      `INSERT INTO alert_webhook_target (id, name, url, secret, created_by, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, name, url, secret, created_by, created_at`,
-      [randomBytes(16).toString('base64url'), input.name, input.url, secret, by, at.toISOString()],
-    );
-    return { ...view(row as TargetRow), secret };
+    return this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<TargetRow>(
+        `INSERT INTO alert_webhook_target (id, name, url, secret, created_by, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         RETURNING id, name, url, secret, created_by, created_at`,
+        [
+          randomBytes(16).toString('base64url'),
+          input.name,
+          input.url,
+          secret,
+          by,
+          at.toISOString(),
+        ],
+      );
+      // The record never sees the secret.
+      const saved = await committed(tx, view(row as TargetRow), audited);
+      return { ...saved, secret };
+    });
   }
 
   /** The names of the rules that send to target `id`. */
@@ -83,12 +95,17 @@ export class WebhookTargetStore {
   }
 
   /** Removes a target; its record as it was, or undefined when there was none. */
-  async delete(id: string): Promise<WebhookTargetRecord | undefined> {
-    const [row] = await this.engine.query<TargetRow>(
-      `DELETE FROM alert_webhook_target WHERE id = $1
-       RETURNING id, name, url, secret, created_by, created_at`,
-      [id],
-    );
-    return row ? view(row) : undefined;
+  async delete(
+    id: string,
+    audited?: Audited<WebhookTargetRecord>,
+  ): Promise<WebhookTargetRecord | undefined> {
+    return this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<TargetRow>(
+        `DELETE FROM alert_webhook_target WHERE id = $1
+         RETURNING id, name, url, secret, created_by, created_at`,
+        [id],
+      );
+      return row ? committed(tx, view(row), audited) : undefined;
+    });
   }
 }

@@ -14,7 +14,12 @@ import type {
   Receipt,
 } from '@card-console/shared/api/annotations';
 import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotations';
-import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import {
+  type Audited,
+  committed,
+  type SqlEngine,
+  type SqlQueryable,
+} from '../transaction-index/sql-engine';
 
 /** A change of a transaction's notes, already checked (`annotationChangeSchema`). */
 export interface NotesChange {
@@ -186,6 +191,18 @@ const ANNOTATION_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by
   version, updated_by, updated_at`;
 const CATEGORY_COLUMNS = 'id, code, name, archived';
 
+/** What a chart import changed, each with the category before (absent when added) and after. */
+export interface ChartImport {
+  changed: { before?: AccountingCategory; after: AccountingCategory }[];
+  unchanged: number;
+}
+
+/** What a change of many transactions' notes changed, and which it skipped. */
+export interface ManyChanged {
+  changed: { before: Annotation; after: Annotation }[];
+  skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[];
+}
+
 export class AnnotationStore {
   constructor(private readonly engine: SqlEngine) {}
 
@@ -197,22 +214,24 @@ export class AnnotationStore {
     return rows.map(categoryOf);
   }
 
-  async category(id: string): Promise<AccountingCategory | undefined> {
-    const [row] = await this.engine.query<CategoryRow>(
-      `SELECT ${CATEGORY_COLUMNS} FROM accounting_category WHERE id = $1`,
-      [id],
-    );
-    return row && categoryOf(row);
+  category(id: string): Promise<AccountingCategory | undefined> {
+    return categoryIn(this.engine, id);
   }
 
-  async createCategory(input: AccountingCategoryCreate, at: Date): Promise<AccountingCategory> {
+  async createCategory(
+    input: AccountingCategoryCreate,
+    at: Date,
+    audited?: Audited<AccountingCategory>,
+  ): Promise<AccountingCategory> {
     try {
-      const [row] = await this.engine.query<CategoryRow>(
-        `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
-         VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
-        [newId(), input.code, input.name, at.toISOString()],
-      );
-      return categoryOf(row as CategoryRow);
+      return await this.engine.transaction(async (tx) => {
+        const [row] = await tx.query<CategoryRow>(
+          `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
+           VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
+          [newId(), input.code, input.name, at.toISOString()],
+        );
+        return committed(tx, categoryOf(row as CategoryRow), audited);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new CategoryCodeTakenError(input.code);
       throw error;
@@ -227,12 +246,10 @@ export class AnnotationStore {
   async importCategories(
     rows: readonly AccountingCategoryCreate[],
     at: Date,
-  ): Promise<{
-    changed: { before?: AccountingCategory; after: AccountingCategory }[];
-    unchanged: number;
-  }> {
+    audited?: Audited<ChartImport>,
+  ): Promise<ChartImport> {
     try {
-      return await this.importing(rows, at);
+      return await this.importing(rows, at, audited);
     } catch (error) {
       // Another admin added one of the file's codes meanwhile: nothing of the file was saved.
       if (isUniqueViolation(error)) throw new CategoryCodeTakenError('');
@@ -240,7 +257,11 @@ export class AnnotationStore {
     }
   }
 
-  private importing(rows: readonly AccountingCategoryCreate[], at: Date) {
+  private importing(
+    rows: readonly AccountingCategoryCreate[],
+    at: Date,
+    audited: Audited<ChartImport>,
+  ) {
     return this.engine.transaction(async (tx) => {
       const existing = await tx.query<CategoryRow>(
         `SELECT ${CATEGORY_COLUMNS} FROM accounting_category FOR UPDATE`,
@@ -269,7 +290,7 @@ export class AnnotationStore {
         byCode.set(after.code.toLowerCase(), after);
         changed.push(before ? { before, after } : { after });
       }
-      return { changed, unchanged };
+      return committed(tx, { changed, unchanged }, audited);
     });
   }
 
@@ -278,6 +299,7 @@ export class AnnotationStore {
     id: string,
     patch: AccountingCategoryPatch,
     at: Date,
+    audited?: Audited<{ before: AccountingCategory; after: AccountingCategory }>,
   ): Promise<{ before: AccountingCategory; after: AccountingCategory }> {
     try {
       return await this.engine.transaction(async (tx) => {
@@ -298,7 +320,7 @@ export class AnnotationStore {
             at.toISOString(),
           ],
         );
-        return { before, after: categoryOf(updated as CategoryRow) };
+        return committed(tx, { before, after: categoryOf(updated as CategoryRow) }, audited);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new CategoryCodeTakenError(patch.code ?? '');
@@ -315,7 +337,12 @@ export class AnnotationStore {
   }
 
   /** A rule for a merchant that has none, to a current category. */
-  async createRule(input: MerchantRuleCreate, actor: string, at: Date): Promise<MerchantRule> {
+  async createRule(
+    input: MerchantRuleCreate,
+    actor: string,
+    at: Date,
+    audited?: Audited<MerchantRule>,
+  ): Promise<MerchantRule> {
     try {
       return await this.engine.transaction(async (tx) => {
         await usableCategory(tx, input.categoryId);
@@ -324,7 +351,7 @@ export class AnnotationStore {
            VALUES ($1, $2, $3, $4, $5) RETURNING ${RULE_COLUMNS}`,
           [newId(), input.merchant, input.categoryId, actor, at.toISOString()],
         );
-        return ruleOf(row as RuleRow);
+        return committed(tx, ruleOf(row as RuleRow), audited);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new MerchantRuleExistsError();
@@ -332,13 +359,15 @@ export class AnnotationStore {
     }
   }
 
-  /** Removes a rule; the rule as it was, or undefined if there was none. */
-  async deleteRule(id: string): Promise<MerchantRule | undefined> {
-    const [row] = await this.engine.query<RuleRow>(
-      `DELETE FROM merchant_rule WHERE id = $1 RETURNING ${RULE_COLUMNS}`,
-      [id],
-    );
-    return row && ruleOf(row);
+  /** Removes a rule; the rule as it was, or undefined if there was none (nothing audited). */
+  async deleteRule(id: string, audited?: Audited<MerchantRule>): Promise<MerchantRule | undefined> {
+    return this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<RuleRow>(
+        `DELETE FROM merchant_rule WHERE id = $1 RETURNING ${RULE_COLUMNS}`,
+        [id],
+      );
+      return row && committed(tx, ruleOf(row), audited);
+    });
   }
 
   /**
@@ -352,10 +381,8 @@ export class AnnotationStore {
     change: { categoryId?: string | null; addTags?: readonly string[]; reviewed?: boolean },
     actor: string,
     at: Date,
-  ): Promise<{
-    changed: { before: Annotation; after: Annotation }[];
-    skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[];
-  }> {
+    audited?: Audited<ManyChanged>,
+  ): Promise<ManyChanged> {
     return this.engine.transaction(async (tx) => {
       if (change.categoryId) await usableCategory(tx, change.categoryId);
       const rows = await tx.query<AnnotationRow>(
@@ -392,7 +419,7 @@ export class AnnotationStore {
         );
         changed.push({ before, after });
       }
-      return { changed, skipped };
+      return committed(tx, { changed, skipped }, audited);
     });
   }
 
@@ -473,6 +500,7 @@ export class AnnotationStore {
     limit: number,
     actor: string,
     at: Date,
+    audited?: Audited<{ receipt: Receipt; notes: Annotation }>,
   ): Promise<{ receipt: Receipt; notes: Annotation }> {
     return this.engine.transaction(async (tx) => {
       const before = await lockedNotes(tx, transactionId);
@@ -501,7 +529,7 @@ export class AnnotationStore {
         ],
       );
       const notes = await saveNotes(tx, before, { version: before.version }, actor, at);
-      return { receipt: receiptOf(row as ReceiptRow), notes };
+      return committed(tx, { receipt: receiptOf(row as ReceiptRow), notes }, audited);
     });
   }
 
@@ -511,6 +539,7 @@ export class AnnotationStore {
     receiptId: string,
     actor: string,
     at: Date,
+    audited?: Audited<Receipt>,
   ): Promise<Receipt | undefined> {
     return this.engine.transaction(async (tx) => {
       const before = await lockedNotes(tx, transactionId);
@@ -524,7 +553,7 @@ export class AnnotationStore {
       );
       if (!row) return undefined;
       await saveNotes(tx, before, { version: before.version }, actor, at);
-      return receiptOf(row);
+      return committed(tx, receiptOf(row), audited);
     });
   }
 
@@ -547,6 +576,7 @@ export class AnnotationStore {
     change: NotesChange,
     actor: string,
     at: Date,
+    audited?: Audited<{ before: Annotation; after: Annotation }>,
   ): Promise<{ before: Annotation; after: Annotation }> {
     return this.engine.transaction(async (tx) => {
       const [row] = await tx.query<AnnotationRow>(
@@ -561,7 +591,8 @@ export class AnnotationStore {
       if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
         throw new AnnotationConflictError('reviewed', before);
       }
-      return { before, after: await saveNotes(tx, before, change, actor, at) };
+      const after = await saveNotes(tx, before, change, actor, at);
+      return committed(tx, { before, after }, audited);
     });
   }
 }
@@ -641,6 +672,18 @@ async function lockedNotes(tx: SqlQueryable, transactionId: string): Promise<Ann
     [transactionId],
   );
   return row ? fromRow(row) : emptyAnnotation(transactionId);
+}
+
+/** A category by id, read through `q` (a transaction's, when asked inside one). */
+export async function categoryIn(
+  q: SqlQueryable,
+  id: string,
+): Promise<AccountingCategory | undefined> {
+  const [row] = await q.query<CategoryRow>(
+    `SELECT ${CATEGORY_COLUMNS} FROM accounting_category WHERE id = $1`,
+    [id],
+  );
+  return row && categoryOf(row);
 }
 
 async function usableCategory(tx: SqlQueryable, id: string): Promise<void> {

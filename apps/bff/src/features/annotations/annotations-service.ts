@@ -11,9 +11,11 @@ import type {
 } from '@card-console/shared/api/annotations';
 import { AppError } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
+import { AuditUnavailableError, auditedChange } from '../../platform/audit/audited-change';
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
+import type { SqlQueryable } from '../transaction-index/sql-engine';
 import type { TransactionIndex } from '../transaction-index/transaction-index';
 import {
   AnnotationConflictError,
@@ -21,12 +23,14 @@ import {
   CategoryCodeTakenError,
   CategoryNotFoundError,
   CategoryUnusableError,
+  categoryIn,
   MerchantRuleExistsError,
   type NotesChange,
 } from './annotation-store';
 import { chartFromCsv } from './chart-csv';
 
-export interface AnnotationsDeps extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock'> {
+export interface AnnotationsDeps
+  extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock' | 'logger'> {
   transactionIndex: TransactionIndex;
 }
 
@@ -58,8 +62,22 @@ function refuseCardNumberNames(categories: readonly { code?: string; name?: stri
 const errorCode = (error: unknown) => (error instanceof AppError ? error.code : 'internal_error');
 
 /**
+ * A change the trail could not record was rolled back: there is no refusal to record, and a
+ * record of it would be refused the same way.
+ */
+export function rethrowUnrecorded(error: unknown): void {
+  if (error instanceof AuditUnavailableError) throw error;
+}
+
+/** Where a change's audit record reads categories: the change's own transaction, or the store. */
+type Categories = Pick<AnnotationStore, 'category'>;
+const inTx = (tx: SqlQueryable): Categories => ({ category: (id) => categoryIn(tx, id) });
+
+/**
  * Transaction notes (memo, accounting category, tags, review) and the chart of accounts. Every
- * change and every refused one is audited with before → after; a change names the notes'
+ * change and every refused one is audited with before → after, a change's record in the
+ * change's own transaction (a change the trail cannot record is not made: 503
+ * `audit_unavailable`, platform/audit/audited-change.ts); a change names the notes'
  * version it was made on, and a stale or reviewed one is a 409 with the notes as they are
  * (the person's text stays in their form, with the current values beside it).
  */
@@ -67,12 +85,12 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
   const store = () => deps.transactionIndex.annotations();
 
   /** How an audit record shows a category: `6100 Software`, or its id if it is gone. */
-  const categoryText = async (s: AnnotationStore, id: string | null) => {
+  const categoryText = async (s: Categories, id: string | null) => {
     if (id === null) return undefined;
     const category = await s.category(id);
     return category ? `${category.code} ${category.name}` : id;
   };
-  const snapshot = async (s: AnnotationStore, a: Annotation): Promise<Snapshot> => {
+  const snapshot = async (s: Categories, a: Annotation): Promise<Snapshot> => {
     const category = await categoryText(s, a.categoryId);
     return {
       memo: a.memo,
@@ -82,7 +100,7 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
     };
   };
   /** What a refused change would have made of the notes, for its audit record. */
-  const attempted = async (s: AnnotationStore, a: Annotation, change: NotesChange) =>
+  const attempted = async (s: Categories, a: Annotation, change: NotesChange) =>
     snapshot(s, {
       ...a,
       memo: change.memo ?? a.memo,
@@ -122,21 +140,23 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
       const s = await store();
       const subAccount = transaction.subAccountId ? { subAccountId: transaction.subAccountId } : {};
       try {
-        const { before, after } = await s.change(
-          transactionId,
-          change,
-          who.actor.email,
-          new Date(deps.clock.now()),
+        const { after } = await auditedChange(
+          deps,
+          (audited) =>
+            s.change(transactionId, change, who.actor.email, new Date(deps.clock.now()), audited),
+          async ({ before, after }, tx: SqlQueryable) => [
+            {
+              ...base,
+              ...subAccount,
+              outcome: 'success',
+              before: await snapshot(inTx(tx), before),
+              after: await snapshot(inTx(tx), after),
+            },
+          ],
         );
-        await deps.audit.append({
-          ...base,
-          ...subAccount,
-          outcome: 'success',
-          before: await snapshot(s, before),
-          after: await snapshot(s, after),
-        });
         return after;
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translate(caught);
         const current = caught instanceof AnnotationConflictError ? caught.current : undefined;
         await deps.audit.append({
@@ -163,35 +183,44 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
       const known = await (await deps.transactionIndex.store()).existing(input.items);
       const ids = [...new Set(input.items.map((i) => i.id))];
       const s = await store();
+      const subOf = new Map(input.items.map((i) => [i.id, i.subAccountId]));
       let result: Awaited<ReturnType<AnnotationStore['changeMany']>>;
       try {
-        result = await s.changeMany(
-          ids.filter((id) => known.has(id)),
-          {
-            ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
-            ...(input.addTags ? { addTags: input.addTags } : {}),
-            ...(input.reviewed === undefined ? {} : { reviewed: input.reviewed }),
+        result = await auditedChange(
+          deps,
+          (audited) =>
+            s.changeMany(
+              ids.filter((id) => known.has(id)),
+              {
+                ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
+                ...(input.addTags ? { addTags: input.addTags } : {}),
+                ...(input.reviewed === undefined ? {} : { reviewed: input.reviewed }),
+              },
+              who.actor.email,
+              new Date(deps.clock.now()),
+              audited,
+            ),
+          async ({ changed }, tx: SqlQueryable) => {
+            const records: NewAuditRecord[] = [];
+            for (const { before, after } of changed) {
+              records.push({
+                actor: who.actor.email,
+                role: who.actor.role,
+                action: 'transaction.annotate',
+                target: after.transactionId,
+                subAccountId: subOf.get(after.transactionId) as string,
+                requestId: who.requestId,
+                outcome: 'success',
+                before: await snapshot(inTx(tx), before),
+                after: await snapshot(inTx(tx), after),
+                detail: 'bulk',
+              });
+            }
+            return records;
           },
-          who.actor.email,
-          new Date(deps.clock.now()),
         );
       } catch (caught) {
         throw translate(caught);
-      }
-      const subOf = new Map(input.items.map((i) => [i.id, i.subAccountId]));
-      for (const { before, after } of result.changed) {
-        await deps.audit.append({
-          actor: who.actor.email,
-          role: who.actor.role,
-          action: 'transaction.annotate',
-          target: after.transactionId,
-          subAccountId: subOf.get(after.transactionId) as string,
-          requestId: who.requestId,
-          outcome: 'success',
-          before: await snapshot(s, before),
-          after: await snapshot(s, after),
-          detail: 'bulk',
-        });
       }
       return {
         changed: result.changed.map((c) => c.after),
@@ -221,15 +250,20 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
       const s = await store();
       const category = await categoryText(s, input.categoryId);
       try {
-        const rule = await s.createRule(input, who.actor.email, new Date(deps.clock.now()));
-        await deps.audit.append({
-          ...base,
-          target: rule.id,
-          outcome: 'success',
-          after: { merchant: rule.merchant, ...(category ? { category } : {}) },
-        });
-        return rule;
+        return await auditedChange(
+          deps,
+          (audited) => s.createRule(input, who.actor.email, new Date(deps.clock.now()), audited),
+          (rule) => [
+            {
+              ...base,
+              target: rule.id,
+              outcome: 'success',
+              after: { merchant: rule.merchant, ...(category ? { category } : {}) },
+            },
+          ],
+        );
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translate(caught);
         await deps.audit.append({
           ...base,
@@ -243,18 +277,26 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
 
     async deleteRule(who: Who, id: string): Promise<undefined> {
       const s = await store();
-      const removed = await s.deleteRule(id);
+      const removed = await auditedChange(
+        deps,
+        (audited) => s.deleteRule(id, audited),
+        async (rule, tx: SqlQueryable) => {
+          if (!rule) return []; // nothing removed: no hook run
+          const category = await categoryText(inTx(tx), rule.categoryId);
+          return [
+            {
+              actor: who.actor.email,
+              role: who.actor.role,
+              action: 'merchantRule.delete',
+              target: rule.id,
+              requestId: who.requestId,
+              outcome: 'success',
+              before: { merchant: rule.merchant, ...(category ? { category } : {}) },
+            },
+          ];
+        },
+      );
       if (!removed) throw new AppError(404, 'not_found', 'There is no such merchant rule.');
-      const category = await categoryText(s, removed.categoryId);
-      await deps.audit.append({
-        actor: who.actor.email,
-        role: who.actor.role,
-        action: 'merchantRule.delete',
-        target: removed.id,
-        requestId: who.requestId,
-        outcome: 'success',
-        before: { merchant: removed.merchant, ...(category ? { category } : {}) },
-      });
       return undefined;
     },
 
@@ -271,15 +313,16 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
         requestId: who.requestId,
       } as const;
       try {
-        const created = await (await store()).createCategory(input, new Date(deps.clock.now()));
-        await deps.audit.append({
-          ...base,
-          target: created.id,
-          outcome: 'success',
-          after: categorySnapshot(created),
-        });
-        return created;
+        const s = await store();
+        return await auditedChange(
+          deps,
+          (audited) => s.createCategory(input, new Date(deps.clock.now()), audited),
+          (created) => [
+            { ...base, target: created.id, outcome: 'success', after: categorySnapshot(created) },
+          ],
+        );
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translate(caught);
         await deps.audit.append({
           ...base,
@@ -301,22 +344,24 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
       const s = await store();
       let result: Awaited<ReturnType<AnnotationStore['importCategories']>>;
       try {
-        result = await s.importCategories(chart, new Date(deps.clock.now()));
+        result = await auditedChange(
+          deps,
+          (audited) => s.importCategories(chart, new Date(deps.clock.now()), audited),
+          ({ changed }) =>
+            changed.map(({ before, after }) => ({
+              actor: who.actor.email,
+              role: who.actor.role,
+              action: before ? 'category.update' : 'category.create',
+              target: after.id,
+              requestId: who.requestId,
+              outcome: 'success',
+              ...(before ? { before: categorySnapshot(before) } : {}),
+              after: categorySnapshot(after),
+              detail: 'import',
+            })),
+        );
       } catch (caught) {
         throw translate(caught);
-      }
-      for (const { before, after } of result.changed) {
-        await deps.audit.append({
-          actor: who.actor.email,
-          role: who.actor.role,
-          action: before ? 'category.update' : 'category.create',
-          target: after.id,
-          requestId: who.requestId,
-          outcome: 'success',
-          ...(before ? { before: categorySnapshot(before) } : {}),
-          after: categorySnapshot(after),
-          detail: 'import',
-        });
       }
       const created = result.changed.filter((c) => !c.before).length;
       return {
@@ -341,19 +386,22 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
         requestId: who.requestId,
       } as const;
       try {
-        const { before, after } = await (await store()).updateCategory(
-          id,
-          patch,
-          new Date(deps.clock.now()),
+        const s = await store();
+        const { after } = await auditedChange(
+          deps,
+          (audited) => s.updateCategory(id, patch, new Date(deps.clock.now()), audited),
+          ({ before, after }) => [
+            {
+              ...base,
+              outcome: 'success',
+              before: categorySnapshot(before),
+              after: categorySnapshot(after),
+            },
+          ],
         );
-        await deps.audit.append({
-          ...base,
-          outcome: 'success',
-          before: categorySnapshot(before),
-          after: categorySnapshot(after),
-        });
         return after;
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translate(caught);
         await deps.audit.append({ ...base, outcome: 'failed', detail: errorCode(error) });
         throw error;

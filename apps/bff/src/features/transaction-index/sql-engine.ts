@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
+import type { BeforeCommit } from '../../platform/audit/audited-change';
 import { postgresFailure } from '../../platform/audit/postgres-errors';
 
 /** A statement's rows. Parameters are always bound ($1, $2…), never spliced into the text. */
@@ -31,6 +32,18 @@ export interface SqlEngine extends SqlQueryable {
    */
   refreshStatistics(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A change's audit hook (platform/audit/audited-change.ts): a store's change runs it last in its
+ * transaction, so the change and its audit record commit together or not at all.
+ */
+export type Audited<R> = BeforeCommit<R, SqlQueryable> | undefined;
+
+/** `result`, once the change's audit hook (if any) has run in `tx`. */
+export async function committed<R>(tx: SqlQueryable, result: R, audited: Audited<R>): Promise<R> {
+  await audited?.(result, tx);
+  return result;
 }
 
 export interface MigrationClient {

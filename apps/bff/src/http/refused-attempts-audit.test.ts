@@ -39,7 +39,10 @@ describe('reveals refused by the reveal limit', () => {
     for (const res of results) {
       const records = await auditFor(app, res.headers['x-request-id'] ?? '');
       if (res.status === 200) {
-        expect(records).toMatchObject([{ action: 'card.reveal', outcome: 'success', cardId }]);
+        expect(records).toMatchObject([
+          { action: 'card.reveal', outcome: 'success', cardId },
+          { action: 'card.reveal', outcome: 'started', cardId },
+        ]);
       } else {
         expect(apiErrorBodySchema.parse(res.body).code).toBe('rate_limited');
         expect(records).toMatchObject([

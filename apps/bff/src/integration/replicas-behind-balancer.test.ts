@@ -221,7 +221,7 @@ async function auditRecordsOf(requestIds: string[]) {
   await owner.connect();
   try {
     const { rows } = await owner.query(
-      'SELECT request_id, action, outcome FROM audit_record WHERE request_id = ANY($1)',
+      'SELECT request_id, action, outcome FROM audit_record WHERE request_id = ANY($1) ORDER BY id',
       [requestIds],
     );
     return rows as { request_id: string; action: string; outcome: string }[];
@@ -341,6 +341,7 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     expect(reveal.status, await reveal.clone().text()).toBe(200);
     const revealId = reveal.headers.get('x-request-id') ?? '';
     expect(await auditRecordsOf([revealId])).toEqual([
+      { request_id: revealId, action: 'card.reveal', outcome: 'started' },
       { request_id: revealId, action: 'card.reveal', outcome: 'success' },
     ]);
 
@@ -623,8 +624,13 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     }
     const ids = shown.map((r) => r.headers.get('x-request-id') ?? '');
     const records = await auditRecordsOf(ids);
-    expect(records.map((r) => r.request_id).sort()).toEqual([...ids].sort());
-    expect(records.every((r) => r.action === 'card.reveal' && r.outcome === 'success')).toBe(true);
+    // Each shown reveal: its start, then its success.
+    for (const outcome of ['started', 'success']) {
+      const these = records.filter((r) => r.outcome === outcome);
+      expect(these.map((r) => r.request_id).sort()).toEqual([...ids].sort());
+    }
+    expect(records).toHaveLength(ids.length * 2);
+    expect(records.every((r) => r.action === 'card.reveal')).toBe(true);
     expect((await verifyChain()).code).toBe(0);
   });
 

@@ -37,7 +37,9 @@ describe('POST /api/cards/:id/reveal', () => {
     expect(body).toMatchObject({ cardId, last4: secret.last4, pan: secret.pan, cvv: secret.cvv });
 
     const records = await auditFor(res.headers['x-request-id'] ?? '');
-    expect(records).toHaveLength(1);
+    // Started before the card service was asked, then its success (newest first).
+    expect(records).toHaveLength(2);
+    expect(records[1]).toMatchObject({ action: 'card.reveal', outcome: 'started', cardId });
     expect(records[0]).toMatchObject({
       action: 'card.reveal',
       outcome: 'success',
@@ -104,6 +106,7 @@ describe('POST /api/cards/:id/reveal', () => {
     admin.absorb(ok);
     expect(await auditFor(ok.headers['x-request-id'] ?? '')).toMatchObject([
       { action: 'card.reveal', outcome: 'success' },
+      { action: 'card.reveal', outcome: 'started' },
       { action: 'session.stepUp', outcome: 'success', method: 'totp' },
     ]);
   });
@@ -116,6 +119,7 @@ describe('POST /api/cards/:id/reveal', () => {
     expect(res.status).toBe(404);
     expect(await auditFor(res.body.requestId)).toMatchObject([
       { outcome: 'failed', detail: 'not_found' },
+      { outcome: 'started' },
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
 import { AppError } from '../../core/app-error';
+import { appendOrRefuse, appendOutcome } from '../../platform/audit/audited-change';
 import type { Who } from '../../platform/sessions/who';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import type { FeatureDeps } from '../feature-deps';
@@ -10,9 +11,12 @@ function codeOf(error: unknown): string {
 }
 
 /**
- * Reading a card's PAN and CVV. Every attempt is audited (granted, refused, failed); the
- * audit record is written before the numbers are returned, so no reveal goes unrecorded.
- * The typed reason may hold anything: digit runs are masked before it is recorded.
+ * Reading a card's PAN and CVV. Every attempt is audited (granted, refused, failed): recorded as
+ * `started` before the card service is asked for the numbers (a trail that cannot take that
+ * record stops the reveal, nothing asked), and its success written before the numbers are
+ * returned (a trail that cannot take it stops them: 503, the `started` record stands), so no
+ * reveal goes unrecorded. The typed reason may hold anything: digit runs are masked before it
+ * is recorded.
  */
 export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit' | 'logger'>) {
   const { upstream, audit, logger } = deps;
@@ -45,6 +49,11 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
     },
 
     async reveal(who: Who, cardId: string, reason: string): Promise<RevealResponse> {
+      await appendOrRefuse(
+        audit,
+        { ...base(who, cardId, reason), outcome: 'started' },
+        'Nothing was revealed: the audit trail could not record this reveal. Try again shortly.',
+      );
       let answer: RevealResponse;
       try {
         const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
@@ -59,7 +68,7 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
         }
         answer = toRevealResponse({ ...card, pan, cvv });
       } catch (error) {
-        await audit.append({
+        await appendOutcome(deps, {
           ...base(who, cardId, reason),
           outcome: 'failed',
           detail: codeOf(error),
@@ -67,7 +76,11 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
         throw error;
       }
       // Written before the numbers leave: if the audit fails, the reveal fails.
-      await audit.append({ ...base(who, cardId, reason), outcome: 'success', last4: answer.last4 });
+      await appendOrRefuse(
+        audit,
+        { ...base(who, cardId, reason), outcome: 'success', last4: answer.last4 },
+        'The card numbers are not shown: the audit trail could not record this reveal. Try again shortly.',
+      );
       return answer;
     },
   };

@@ -160,6 +160,7 @@ describe('PATCH /api/cards/:id', () => {
     });
     expect(await auditFor(res.body.requestId)).toMatchObject([
       { outcome: 'failed', detail: 'upstream_rejected' },
+      { outcome: 'started', after: { maximumCents: 9_000_000 } },
     ]);
   });
 

@@ -1,6 +1,11 @@
 import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/cards';
 import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
 import { AppError } from '../../core/app-error';
+import {
+  AuditUnavailableError,
+  appendOrRefuse,
+  appendOutcome,
+} from '../../platform/audit/audited-change';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
@@ -49,13 +54,21 @@ function stillAsSeen(expected: CardSeenValues | undefined, now: CardValues): boo
  * the result does not depend on whether the service replaces or merges the limit object. Two
  * changes made from the same view therefore never both succeed, and each audit record's
  * "before" is the card as that change found it.
+ *
+ * The card service cannot take a change back, so it is recorded as `started` (with what it asks
+ * for) before the PATCH: a trail that cannot take that record stops the change (503
+ * `audit_unavailable`, nothing sent). Its outcome follows; when that record is lost after the
+ * card service made the change, the person still gets the card as changed (200: the change
+ * happened, and asking again would only repeat it) and the operator a log line, while the
+ * `started` record stands in the trail.
  */
 export function createUpdateCardService({
   upstream,
   audit,
   locks,
+  logger,
   cardDirectory,
-}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'> &
+}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks' | 'logger'> &
   Partial<Pick<FeatureDeps, 'cardDirectory'>>) {
   return {
     async update(who: Who, cardId: string, change: CardChange): Promise<Card> {
@@ -70,6 +83,7 @@ export function createUpdateCardService({
       } as const;
       let before: ReturnType<typeof limitSnapshot> | undefined;
       let last4: string | undefined;
+      let started = false;
       try {
         return await locks.run(`card:${cardId}`, async () => {
           // Fresh: a read already in flight may have started before the previous edit landed.
@@ -87,16 +101,27 @@ export function createUpdateCardService({
             );
           }
           const body = mergedPatch(before, change);
+          await appendOrRefuse(audit, {
+            ...base,
+            outcome: 'started',
+            last4: current.last4,
+            before,
+            after: attemptedSnapshot(change),
+          });
+          started = true;
           const updated = await upstream.updateCard(ctx, cardId, body);
           // Transactions name the card from the directory: a rename shows there at once.
           cardDirectory?.remember(updated);
-          await audit.append({
-            ...base,
-            outcome: 'success',
-            last4: updated.last4,
-            before,
-            after: limitSnapshot(updated),
-          });
+          await appendOutcome(
+            { audit, logger },
+            {
+              ...base,
+              outcome: 'success',
+              last4: updated.last4,
+              before,
+              after: limitSnapshot(updated),
+            },
+          );
           return toApiCard(updated);
         });
       } catch (caught) {
@@ -109,7 +134,9 @@ export function createUpdateCardService({
                 { cause: caught, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
               )
             : caught;
-        await audit.append({
+        // Not recorded as started: nothing was sent, and the trail cannot take a record now.
+        if (error instanceof AuditUnavailableError) throw error;
+        const failed = {
           ...base,
           outcome: 'failed',
           ...(last4 ? { last4 } : {}),
@@ -117,7 +144,10 @@ export function createUpdateCardService({
           // A failed record's "after" is what was attempted: the values the change asked for.
           after: attemptedSnapshot(change),
           detail: codeOf(error),
-        });
+        } as const;
+        // After a started record the card service's own answer is what the person needs.
+        if (started) await appendOutcome({ audit, logger }, failed);
+        else await audit.append(failed);
         throw error;
       }
     },

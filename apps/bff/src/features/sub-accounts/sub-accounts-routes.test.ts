@@ -75,6 +75,7 @@ describe('POST /api/sub-accounts', () => {
         subAccountId: created.id,
         actor: t.credentials.admin.email,
       },
+      { action: 'subAccount.create', outcome: 'started', detail: 'name "Marketing EMEA"' },
     ]);
     expect(t.sim.stats.count('POST /sub-account')).toBe(1);
   });
@@ -102,6 +103,9 @@ describe('POST /api/sub-accounts', () => {
     const records = (await t.audit.list({ limit: 100 })).items.filter(
       (r) => r.requestId === res.body.requestId,
     );
-    expect(records).toMatchObject([{ action: 'subAccount.create', outcome: 'failed' }]);
+    expect(records).toMatchObject([
+      { action: 'subAccount.create', outcome: 'failed' },
+      { action: 'subAccount.create', outcome: 'started' },
+    ]);
   });
 });

@@ -7,6 +7,11 @@ import {
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import { AppError } from '../../core/app-error';
 import type { Clock } from '../../core/clock';
+import {
+  AuditUnavailableError,
+  appendOrRefuse,
+  appendOutcome,
+} from '../../platform/audit/audited-change';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
 import type { Who } from '../../platform/sessions/who';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
@@ -76,13 +81,23 @@ function nameTaken(existing: string): AppError {
  * and the POST can still collide; the service is the only place that could close that gap.
  * That read is bounded (`WALK_LIMITS.subAccounts`): a list that never ends refuses the create
  * with a clear error (audited), instead of holding the name's lock without end.
+ *
+ * The card service cannot take a sub account back: the create is recorded as `started` before
+ * the POST (a trail that cannot take it stops the create: 503 `audit_unavailable`), then its
+ * outcome; a lost outcome leaves the sub account created (201) and is logged.
  */
 export function createSubAccountsService({
   upstream,
   audit,
   locks,
   clock,
-}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'> & { clock?: Pick<Clock, 'now'> }) {
+  logger,
+}: Pick<FeatureDeps, 'upstream' | 'audit' | 'locks'> &
+  Partial<Pick<FeatureDeps, 'logger'>> & { clock?: Pick<Clock, 'now'> }) {
+  const trail = {
+    audit,
+    logger: logger ?? { error: () => {} },
+  };
   return {
     async list(who: Who, query: { cursor?: string }): Promise<SubAccountPage> {
       const page = await upstream.listSubAccounts(
@@ -106,6 +121,7 @@ export function createSubAccountsService({
       const key = subAccountNameKey(body.name);
       const lockKey = `subAccountName:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
       let created: { id: string; name: string };
+      let started = false;
       try {
         created = await locks.run(lockKey, async () => {
           const same = await findSubAccount(
@@ -115,6 +131,12 @@ export function createSubAccountsService({
             { fresh: true, ...(clock ? { now: () => clock.now() } : {}) },
           );
           if (same) throw nameTaken(same.name);
+          await appendOrRefuse(audit, {
+            ...base,
+            outcome: 'started',
+            detail: `name "${maskDigitRuns(body.name)}"`,
+          });
+          started = true;
           return upstream.createSubAccount(ctx, body);
         });
       } catch (caught) {
@@ -127,15 +149,19 @@ export function createSubAccountsService({
                 { cause: caught, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS },
               )
             : caught;
+        // Not recorded as started: nothing was sent, and the trail cannot take a record now.
+        if (error instanceof AuditUnavailableError) throw error;
         const code = error instanceof AppError ? error.code : 'internal_error';
-        await audit.append({
+        const failed = {
           ...base,
           outcome: 'failed',
           detail: `name "${maskDigitRuns(body.name)}": ${code}`,
-        });
+        } as const;
+        if (started) await appendOutcome(trail, failed);
+        else await audit.append(failed);
         throw error;
       }
-      await audit.append({
+      await appendOutcome(trail, {
         ...base,
         outcome: 'success',
         subAccountId: created.id,

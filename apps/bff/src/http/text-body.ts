@@ -29,8 +29,8 @@ export function createTextBodyReader(
  * `atOnce` are being read: beyond that a 503 before a byte is read, so a flood of uploads
  * cannot hold the process's memory (the slot is held until the response ends). A file
  * announced larger than the limit is refused before a byte is read, one sent in chunks as soon
- * as it passes the limit; either way the answer does not wait for the rest, and the connection
- * closes after it (body-parser would read, and discard, all of it first).
+ * as it passes the limit (413); either way the answer does not wait for the rest, and the
+ * connection closes after it (body-parser would read, and discard, all of it first).
  */
 export function createFileBodyReader(
   limitBytes: number,
@@ -67,7 +67,7 @@ export function createFileBodyReader(
       const type = (error as { type?: unknown }).type;
       if (type === 'entity.too.large') {
         throw new AppError(
-          400,
+          413,
           'body_too_large',
           `The file is over ${limitBytes / 1024 / 1024} MB.`,
         );

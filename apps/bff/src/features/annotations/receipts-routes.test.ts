@@ -217,7 +217,7 @@ describe('attaching a receipt', () => {
 });
 
 describe('files past the limit', () => {
-  it('refuses one announced larger than 10 MB without reading it', async () => {
+  it('refuses one announced larger than 10 MB with a 413, without reading it', async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
         `${t.url}${receiptsPath(freshTransactionId())}`,
@@ -241,11 +241,11 @@ describe('files past the limit', () => {
       // Only a little of what was announced: the answer must not wait for the rest.
       req.write(Buffer.alloc(1024));
     });
-    expect(res.status).toBe(400);
-    expect(JSON.parse(res.body).code).toBe('body_too_large');
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 413, code: 'body_too_large' });
   });
 
-  it('stops one sent slowly in chunks as soon as it passes 10 MB', async () => {
+  it('stops one sent slowly in chunks with a 413 as soon as it passes 10 MB', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 0xff);
     let sent = 0;
     const res = await new Promise<{ status: number; sentWhenAnswered: number }>(
@@ -271,7 +271,7 @@ describe('files past the limit', () => {
         next();
       },
     );
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expect(res.sentWhenAnswered).toBeLessThanOrEqual(14);
   });
 });

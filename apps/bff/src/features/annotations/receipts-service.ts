@@ -6,7 +6,13 @@ import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import { AnnotationConflictError, TooManyReceiptsError } from './annotation-store';
 import type { AnnotationsDeps } from './annotations-service';
-import { inspectReceipt, RECEIPT_TYPES, ReceiptRefusedError, safeFileName } from './receipt-file';
+import {
+  inspectReceipt,
+  RECEIPT_MAX_PIXELS,
+  RECEIPT_TYPES,
+  ReceiptRefusedError,
+  safeFileName,
+} from './receipt-file';
 
 /** The header a file's name comes in, percent-encoded UTF-8 (a header is Latin-1 otherwise). */
 export const FILE_NAME_HEADER = 'x-file-name';
@@ -56,34 +62,15 @@ export function createReceiptsService(deps: AnnotationsDeps) {
       rawName: string | undefined,
     ): Promise<Receipt> {
       const given = fileNameOf(rawName);
-      if (given !== undefined && holdsCardNumber(given)) {
-        throw new AppError(
-          400,
-          'invalid_request',
-          'A file name must not hold a card number. Rename the file and upload it again.',
-        );
-      }
-      let file: Awaited<ReturnType<typeof inspectReceipt>>;
-      try {
-        file = await inspectReceipt(body);
-      } catch (error) {
-        if (error instanceof ReceiptRefusedError && error.reason === 'type') {
-          throw new AppError(
-            415,
-            'unsupported_file',
-            'Upload a JPEG, PNG, WebP or HEIC picture or a PDF. The file’s contents decide its type, whatever its name.',
-          );
-        }
-        throw new AppError(
-          400,
-          'invalid_body',
-          'The file is damaged and cannot be read as a receipt.',
-        );
-      }
+      refuseCardNumber(given);
+      const file = await inspectReceipt(body).catch(refusal);
+      const fileName = safeFileName(given, file.mediaType);
+      // Cleaning drops characters (`4111:1111:…` or `4111|1111|…` joins the groups): the name
+      // kept is checked as well as the name given.
+      refuseCardNumber(fileName);
       // Only a transaction the card service has (a 404 otherwise).
       const transaction = await deps.upstream.getTransaction(ctxOf(who), transactionId);
       const sub = transaction.subAccountId ? { subAccountId: transaction.subAccountId } : {};
-      const fileName = safeFileName(given, file.mediaType);
       try {
         const { receipt } = await (await store()).addReceipt(
           transactionId,
@@ -162,6 +149,47 @@ export function createReceiptsService(deps: AnnotationsDeps) {
       return undefined;
     },
   };
+}
+
+function refuseCardNumber(name: string | undefined): void {
+  if (name !== undefined && holdsCardNumber(name)) {
+    throw new AppError(
+      400,
+      'invalid_request',
+      'A file name must not hold a card number. Rename the file and upload it again.',
+    );
+  }
+}
+
+/** Why the bytes are not a receipt, as the answer says it. */
+function refusal(error: unknown): never {
+  if (!(error instanceof ReceiptRefusedError)) throw error;
+  switch (error.reason) {
+    case 'type':
+      throw new AppError(
+        415,
+        'unsupported_file',
+        'Upload a JPEG, PNG, WebP or HEIC picture or a PDF. The file’s contents decide its type, whatever its name.',
+      );
+    case 'pixels':
+      throw new AppError(
+        422,
+        'image_too_large',
+        `The picture declares ${error.width} × ${error.height} pixels; a receipt can have at most ${RECEIPT_MAX_PIXELS / 1_000_000} million. Scale it down and upload it again.`,
+      );
+    case 'active':
+      throw new AppError(
+        422,
+        'pdf_active_content',
+        'The PDF can run script, act when opened or carry other files (or hides its contents where that cannot be checked), so it is not kept. Print it to a new PDF, or save it as a picture, and upload that.',
+      );
+    default:
+      throw new AppError(
+        400,
+        'invalid_body',
+        'The file is damaged and cannot be read as a receipt.',
+      );
+  }
 }
 
 function translateReceiptError(error: unknown): unknown {

@@ -1,0 +1,179 @@
+// PDF receipts that can act when opened or carry other files are refused, however the names are
+// spelt or wherever they hide; ordinary ones are kept byte for byte.
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { deflatedThenDamaged, objectStream, pdf, streamObject } from '../../test/crafted-receipts';
+import { pdfReceipt } from '../../test/receipt-files';
+import { inspectReceipt, ReceiptRefusedError } from './receipt-file';
+
+async function verdict(input: Buffer): Promise<string> {
+  try {
+    const { mediaType, bytes } = await inspectReceipt(input);
+    expect(mediaType).toBe('application/pdf');
+    expect(bytes).toEqual(input);
+    return 'kept';
+  } catch (error) {
+    if (error instanceof ReceiptRefusedError) return error.reason;
+    throw error;
+  }
+}
+
+/** A compressed picture: deflated bytes that do not start like objects, holding `text`. */
+const picture = (text: string) =>
+  streamObject(
+    5,
+    '/Type /XObject /Subtype /Image /Width 4 /Height 4 /Filter /FlateDecode',
+    deflateSync(Buffer.concat([Buffer.from([0xff, 0x00, 0x7f]), Buffer.from(text, 'latin1')])),
+  );
+
+describe('a PDF receipt', () => {
+  it('is kept as sent when it only shows pages, links and a destination to open at', async () => {
+    expect(await verdict(pdfReceipt())).toBe('kept');
+    const ordinary = pdf('/OpenAction [3 0 R /Fit] /PageMode /UseOutlines', [
+      '4 0 obj\n<< /Type /Annot /Subtype /Link /A << /S /URI /URI (https://example.com/) >> >>\nendobj\n',
+      '6 0 obj\n<< /OpenAction\n\t[3 0 R /XYZ null null 0] >>\nendobj\n',
+      objectStream(7, ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>']),
+      streamObject(8, '/Filter /FlateDecode', deflateSync('BT /F1 12 Tf (Total 42.00) Tj ET')),
+      picture('/JS /AA /JS('),
+    ]);
+    expect(await verdict(ordinary)).toBe('kept');
+  });
+
+  it('is refused for each kind of active content in a dictionary', async () => {
+    for (const entry of [
+      '/Names << /JavaScript 9 0 R >>',
+      '/AA << /O << /S /JavaScript /JS (app.alert(1)) >> >>',
+      '/OpenAction << /S /JavaScript /JS 9 0 R >>',
+      '/OpenAction 9 0 R',
+      '/OpenAction<</S/GoTo/D[3 0 R/Fit]>>',
+      '/JS (x)',
+      '/AA 9 0 R',
+      '/A << /S /Launch /F (calc.exe) >>',
+      '/A << /S /GoToE /T << /R /C >> >>',
+      '/A << /S /GoToR /F (\\\\\\\\host\\\\share\\\\x.pdf) /D [0 /Fit] >>',
+      '/A << /S /SubmitForm /F (https://example.com/) >>',
+      '/A << /S /ImportData /F (data.fdf) >>',
+      '/A << /S /Rendition /R 9 0 R >>',
+      '/AcroForm << /XFA 9 0 R >>',
+      '/Names << /EmbeddedFiles 9 0 R >>',
+      '/Type /EmbeddedFile',
+      '/Annots [<< /Subtype /RichMedia >>]',
+    ]) {
+      expect(await verdict(pdf(entry)), entry).toBe('active');
+    }
+  });
+
+  it('reads names as a reader does: #-escapes decoded, any white space or delimiter ending them', async () => {
+    for (const entry of [
+      '/S /J#61vaScript',
+      '/S /#4a#61#76#61#53#63#72#69#70#74',
+      '/#4fpenAction<<>>',
+      '/J#53(x)',
+      '/#41#41<<>>',
+      '/Launch\0',
+      '/Launch\f',
+      '/Launch%comment',
+      '/Launch{',
+    ]) {
+      expect(await verdict(pdf(entry)), entry).toBe('active');
+    }
+    // A longer name is another name.
+    for (const entry of [
+      '/JavaScripts (x)',
+      '/AAA 1',
+      '/JS2 (x)',
+      '/OpenActions 9 0 R',
+      '/J#6vaScript',
+    ]) {
+      expect(await verdict(pdf(entry)), entry).toBe('kept');
+    }
+  });
+
+  it('finds active content inside compressed object streams', async () => {
+    const hidden = [
+      ['<< /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>'],
+      ['<< /Type /Action /S /Launch /F (cmd.exe) >>'],
+      ['<< /Type /Catalog >>', '<< /AA << /O 12 0 R >> >>'],
+      ['<< /JS (x) >>'],
+      ['<< /OpenAction 3 0 R >>'],
+    ];
+    for (const objects of hidden) {
+      expect(await verdict(pdf('', [objectStream(4, objects)])), objects.join()).toBe('active');
+      // White space and comments before the numbers do not hide it.
+      const commented = objectStream(4, objects, '  %comment\r\n\t% more\n');
+      expect(await verdict(pdf('', [commented])), objects.join()).toBe('active');
+    }
+    expect(await verdict(pdf('', [objectStream(4, ['<< /OpenAction [3 0 R /Fit] >>'])]))).toBe(
+      'kept',
+    );
+    // Object streams whose content a reader starts with a sign, a point, or nothing but spaces.
+    for (const start of ['+10 0 ', '-1 0 ', '.5 ', ' '.repeat(300_000)]) {
+      const data = deflateSync(`${start}\n<< /S /JavaScript >>`);
+      const object = streamObject(4, '/Type /ObjStm /N 1 /First 6 /Filter /FlateDecode', data);
+      expect(await verdict(pdf('', [object])), start.slice(0, 8)).toBe('active');
+    }
+  });
+
+  it('does not take chance bytes in compressed data for a short name', async () => {
+    // Bytes that read /JS and /AA, in a stream that inflates to no objects.
+    const data = Buffer.concat([
+      deflateSync(Buffer.from([0xff, 1, 2])),
+      Buffer.from('/JS (/AA <<'),
+    ]);
+    const raw = streamObject(5, '/Filter /FlateDecode', data);
+    expect(await verdict(pdf('', [raw]))).toBe('kept');
+    // A stream that is no zlib data is searched as it is.
+    const plain = streamObject(5, '', Buffer.from('/JS (x)'));
+    expect(await verdict(pdf('', [plain]))).toBe('active');
+    // Long names are looked for everywhere, compressed data too.
+    const long = Buffer.concat([deflateSync(Buffer.from([0xff])), Buffer.from('/JavaScript ')]);
+    expect(await verdict(pdf('', [streamObject(5, '/Filter /FlateDecode', long)]))).toBe('active');
+    // After a compressed stream, short names count again.
+    expect(await verdict(pdf('', [raw, '9 0 obj\n<< /AA << >> >>\nendobj\n']))).toBe('active');
+    // So do they before one, and where a stream keyword has no end of line.
+    expect(await verdict(pdf('/AA 9 0 R', [raw]))).toBe('active');
+    const noEol = Buffer.from('<< /Length 9 >>stream/JS (x)\nendstream\n');
+    expect(await verdict(pdf('', [noEol]))).toBe('active');
+  });
+
+  it('searches a damaged stream as far as a reader can, and refuses a zip bomb and encrypted object streams', async () => {
+    // A stream damaged part-way is searched as far as it inflates, as a reader reads it (stored
+    // blocks: a short name in them is no more than chance bytes to the search of the file).
+    const objects = (text: string) =>
+      streamObject(
+        4,
+        '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode',
+        deflatedThenDamaged(text),
+      );
+    const padding = ' '.repeat(70_000);
+    expect(await verdict(pdf('', [objects(`1 0 << /JS (x) >>${padding}`)]))).toBe('active');
+    expect(await verdict(pdf('', [objects(`1 0 ${padding}<< /JS (x) >>`)]))).toBe('kept');
+    const headDamaged = Buffer.from(deflateSync('1 0 << /JS (x) >>', { level: 0 }));
+    headDamaged[5] = (headDamaged[5] as number) ^ 0xff;
+    const unreadable = streamObject(4, '/Filter /FlateDecode', headDamaged);
+    expect(await verdict(pdf('', [unreadable]))).toBe('kept');
+    const bomb = deflateSync(
+      Buffer.concat([Buffer.from('1 0 '), Buffer.alloc(65 * 1024 * 1024, 0x20)]),
+    );
+    expect(bomb.length).toBeLessThan(100 * 1024);
+    expect(
+      await verdict(
+        pdf('', [streamObject(4, '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', bomb)]),
+      ),
+    ).toBe('active');
+    const encrypted = (dict: string) =>
+      pdf('', [
+        streamObject(4, dict, Buffer.from([0x78, 0x9c, 0x01, 0x02, 0x03])),
+        '5 0 obj\n<< /Filter /Standard /V 2 >>\nendobj\ntrailer\n<< /Encrypt 5 0 R >>\n',
+      ]);
+    expect(await verdict(encrypted('/Type /ObjStm /N 1 /First 4'))).toBe('active');
+    expect(await verdict(encrypted('/N 1 /First 4'))).toBe('active');
+    expect(await verdict(encrypted('/Subtype /Image'))).toBe('kept');
+  });
+
+  it('sums what all its object streams inflate to', async () => {
+    const half = (n: number) => objectStream(n, [`<< /Pad (${'x'.repeat(40 * 1024 * 1024)}) >>`]);
+    expect(await verdict(pdf('', [half(4)]))).toBe('kept');
+    expect(await verdict(pdf('', [half(4), half(5)]))).toBe('active');
+  }, 30_000);
+});

@@ -1,0 +1,184 @@
+import { constants, inflateSync } from 'node:zlib';
+import { ReceiptRefusedError } from './receipt-refused';
+
+// PDF: kept as sent, never rewritten, and refused when it can act or carry other files. Its bytes
+// are searched for the names of such actions and entries as a reader reads a name (`/J#61vaScript`
+// is /JavaScript): everywhere, and inside the compressed streams that hold objects or page
+// content, inflated to be searched (as far as they inflate, as a reader would). Searching bytes rather than parsing objects leaves a crafted
+// file no structure to hide behind; an encrypted file whose objects sit in object streams cannot
+// be searched and is refused too. A destination to open at (`/OpenAction [3 0 R /Fit]`) is no
+// action and passes. Not unpacked: object streams under predictors or filters other than Flate.
+// PDFs are only ever served as downloads, never shown, whatever this finds.
+
+/**
+ * Script (JavaScript, JS; Rendition actions may carry JS), actions run on opening or on an event
+ * (OpenAction, AA), programs and documents opened (Launch, GoToE, GoToR), forms that send or
+ * load data (SubmitForm, ImportData, XFA), embedded files and media (EmbeddedFile(s), RichMedia).
+ */
+const ACTIVE = new Set([
+  'JavaScript',
+  'JS',
+  'Rendition',
+  'OpenAction',
+  'AA',
+  'Launch',
+  'GoToE',
+  'GoToR',
+  'SubmitForm',
+  'ImportData',
+  'XFA',
+  'EmbeddedFile',
+  'EmbeddedFiles',
+  'RichMedia',
+]);
+/**
+ * Names short enough to turn up by chance in compressed bytes (about once in 4 MB): not looked
+ * for there, only in the rest and in inflated streams. A script's action names /JavaScript or
+ * /Rendition too, which are looked for everywhere.
+ */
+const SHORT = new Set(['JS', 'AA']);
+/** The most bytes streams may inflate to, all together (a zip bomb is refused, not inflated). */
+const INFLATED_MAX_BYTES = 64 * 1024 * 1024;
+
+const refuse = (): never => {
+  throw new ReceiptRefusedError('active');
+};
+
+export function checkPdf(input: Buffer): void {
+  const compressed = streamsOf(input).filter((s) => isZlib(input, s.start));
+  let next = 0;
+  const seen = new Set<string>();
+  for (const name of namesOf(input)) {
+    seen.add(name.name);
+    while (next < compressed.length && (compressed[next] as Stream).end <= name.start) next++;
+    const region = compressed[next];
+    const inCompressed = region !== undefined && region.start <= name.start;
+    if (isActive(input, name) && !(inCompressed && SHORT.has(name.name))) refuse();
+  }
+  // Encrypted object streams hide their objects from the search.
+  if (seen.has('Encrypt') && (seen.has('ObjStm') || seen.has('First'))) refuse();
+  let budget = INFLATED_MAX_BYTES;
+  for (const { start, end } of compressed) {
+    const data = input.subarray(start, end);
+    if (!holdsObjects(data)) continue;
+    const objects = inflated(data, budget);
+    budget -= objects.length;
+    for (const name of namesOf(objects)) if (isActive(objects, name)) refuse();
+  }
+}
+
+// A reader takes a stream cut short; so does this, to search what it would read.
+const inflate = (data: Buffer, maxOutputLength: number) =>
+  inflateSync(data, { maxOutputLength, finishFlush: constants.Z_SYNC_FLUSH });
+
+/**
+ * What a reader gets of compressed data: all of it, or what inflates before a fault (the
+ * longest start of it that inflates, found by halving). More than `max` bytes is refused.
+ */
+function inflated(data: Buffer, max: number): Buffer {
+  try {
+    return inflate(data, max);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return refuse();
+  }
+  let good = 0;
+  let bad = data.length;
+  while (bad - good > 1) {
+    const middle = (good + bad) >>> 1;
+    try {
+      inflate(data.subarray(0, middle), max);
+      good = middle;
+    } catch {
+      bad = middle;
+    }
+  }
+  return inflate(data.subarray(0, good), max);
+}
+
+/**
+ * Whether a compressed stream holds objects (an object stream starts with numbers: each object's
+ * number and place) or page content (which mostly starts with numbers too), judged from what its
+ * first bytes inflate to, past white space and comments; a picture or a font is not inflated
+ * whole. A start of nothing but white space and comments tells nothing: inflated whole.
+ */
+function holdsObjects(data: Buffer): boolean {
+  // 256 bytes inflate to at most about 264 KB.
+  const head = inflated(data.subarray(0, 256), 1024 * 1024);
+  let at = 0;
+  while (at < head.length) {
+    const byte = head[at] as number;
+    if (byte === 0x25) {
+      while (at < head.length && head[at] !== 0x0a && head[at] !== 0x0d) at++;
+    } else if (WHITE_SPACE.has(byte)) at++;
+    else return NUMBER_START.has(byte);
+  }
+  return true;
+}
+
+const NUMBER_START = new Set(Array.from('+-.0123456789', (c) => c.charCodeAt(0)));
+
+/** A zlib header (deflate, no preset dictionary, its check bits right), as Flate data starts. */
+function isZlib(input: Buffer, at: number): boolean {
+  const cmf = input[at];
+  const flg = input[at + 1];
+  if (cmf === undefined || flg === undefined) return false;
+  return (cmf & 0x0f) === 8 && (flg & 0x20) === 0 && (cmf * 256 + flg) % 31 === 0;
+}
+
+interface Name {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** An active name; `/OpenAction` only when what follows is not an array (a destination). */
+function isActive(bytes: Buffer, { name, end }: Name): boolean {
+  if (!ACTIVE.has(name)) return false;
+  if (name !== 'OpenAction') return true;
+  let at = end;
+  while (WHITE_SPACE.has(bytes[at] as number)) at++;
+  return bytes[at] !== 0x5b;
+}
+
+const WHITE_SPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIMITERS = new Set(Array.from('()<>[]{}/%', (c) => c.charCodeAt(0)));
+const isRegular = (byte: number | undefined) =>
+  byte !== undefined && !WHITE_SPACE.has(byte) && !DELIMITERS.has(byte);
+
+/** Each name in `bytes`: after a `/`, up to white space or a delimiter, `#xx` escapes decoded. */
+function* namesOf(bytes: Buffer): Generator<Name> {
+  for (let start = bytes.indexOf(0x2f); start !== -1; ) {
+    let end = start + 1;
+    while (isRegular(bytes[end])) end++;
+    const name = bytes
+      .toString('latin1', start + 1, end)
+      .replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
+    yield { name, start, end };
+    start = bytes.indexOf(0x2f, end);
+  }
+}
+
+interface Stream {
+  /** Where its data starts (after `stream` and its end of line) and ends (`endstream`). */
+  start: number;
+  end: number;
+}
+
+/**
+ * Every place a stream's data may start (each `stream` keyword, even one a reader would take as
+ * text) and the next `endstream` after it, in file order.
+ */
+function streamsOf(input: Buffer): Stream[] {
+  const streams: Stream[] = [];
+  for (let at = input.indexOf('stream'); at !== -1; at = input.indexOf('stream', at + 6)) {
+    if (input.toString('latin1', at - 3, at) === 'end') continue;
+    let start = at + 6;
+    if (input[start] === 0x0d) start++;
+    if (input[start] === 0x0a) start++;
+    const found = input.indexOf('endstream', start);
+    streams.push({ start, end: found === -1 ? input.length : found });
+  }
+  return streams;
+}

@@ -90,9 +90,9 @@ export const bffGroups: readonly VariableGroup[] = [
           '`postgres://` or `postgresql://`: the audit trail in PostgreSQL, as a login that may only insert and select (start-up refuses one that could change the trail), and the transaction index, shared by the replicas (the login also holds `card_console_index_writer`). Set-up: [operations/audit-trail.md](operations/audit-trail.md#postgresql).',
       },
       DATABASE_MIGRATION_URL: {
-        default: 'unset: no migrations (start-up only checks the schema is current)',
+        default: 'unset (the server refuses to start with it set)',
         description:
-          "The schema owner's `postgres://` URL, used only at start-up to apply the audit trail's migrations. Needs `DATABASE_URL`.",
+          "The schema owner's `postgres://` URL, for `pnpm migrate` alone: the one-shot job that applies every migration (audit trail, transaction index, alert queue) before the replicas start. Never give it to the server: the owner can turn the audit trail's trigger off. A server finds the schema behind its build (run `pnpm migrate`) or migrated by a newer build and refuses to start, saying which. [Migrations](operations/audit-trail.md#migrations).",
       },
       DATA_DIR: {
         default: '`apps/bff/.data`, inside the checkout',
@@ -206,7 +206,7 @@ export const bffGroups: readonly VariableGroup[] = [
   {
     title: 'Alert delivery',
     intro:
-      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). With `DATABASE_URL` the queue is pg-boss in the same database (schema `pgboss`, made through `DATABASE_MIGRATION_URL` when set); otherwise it runs in the BFF process over the embedded engine.',
+      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). With `DATABASE_URL` the queue is pg-boss in the same database (schema `pgboss`, made by `pnpm migrate`); otherwise it runs in the BFF process over the embedded engine.',
     variables: {
       ALERT_SMTP_URL: {
         default: 'unset: no alert email (demo mode too)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './env';
+import { ConfigError, loadConfig, loadMigrationConfig } from './env';
 
 const production = {
   CARD_API_BASE_URL: 'https://cards.example.com/v1',
@@ -96,6 +96,32 @@ describe('configuration', () => {
     ['CARD_API_KEY', { DEMO_MODE: '1', CARD_API_KEY: 'a key without a base URL' }],
   ])('refuses to start without a good %s, naming it', (name, env) => {
     expect(messageOf(env)).toContain(`${name}:`);
+  });
+
+  it("refuses the schema owner's DATABASE_MIGRATION_URL for the server (production or demo), never echoing it", () => {
+    const owner = 'postgres://card_console_owner:0wner-pw@db.example.com/card_console';
+    const app = 'postgres://card_console:app-pw@db.example.com/card_console';
+    const envs: Record<string, string>[] = [
+      { ...production, DATABASE_URL: app, DATABASE_MIGRATION_URL: owner },
+      { DEMO_MODE: '1', DATABASE_MIGRATION_URL: owner },
+    ];
+    for (const env of envs) {
+      const message = messageOf(env);
+      expect(message).toMatch(/DATABASE_MIGRATION_URL: set for the server; .*`pnpm migrate`/);
+      expect(message).not.toContain('0wner-pw');
+    }
+    expect(loadConfig({ ...production, DATABASE_URL: app }).databaseUrl).toBe(app);
+  });
+
+  it('gives `pnpm migrate` the owner URL alone, and refuses it missing or malformed', () => {
+    const owner = 'postgres://card_console_owner:0wner-pw@db.example.com/card_console';
+    expect(loadMigrationConfig({ DATABASE_MIGRATION_URL: owner })).toEqual({
+      migrationUrl: owner,
+    });
+    expect(() => loadMigrationConfig({})).toThrow(/DATABASE_MIGRATION_URL: required/);
+    expect(() =>
+      loadMigrationConfig({ DATABASE_MIGRATION_URL: 'mysql://o:0wner-pw@db/x' }),
+    ).toThrow(/DATABASE_MIGRATION_URL: must be a URL such as postgres:/);
   });
 
   describe('single sign-on', () => {
@@ -292,8 +318,8 @@ describe('configuration', () => {
     const database = refusal({ DATABASE_URL: 'mysql://app:s3cret-pw@db/cards' });
     expect(database).toMatch(/^ {2}DATABASE_URL: must be a URL such as postgres:/m);
     expect(database).not.toContain('s3cret-pw');
-    expect(refusal({ DATABASE_MIGRATION_URL: 'postgres://owner@db/cards' })).toMatch(
-      /DATABASE_MIGRATION_URL: set without DATABASE_URL/,
+    expect(refusal({ DATABASE_MIGRATION_URL: 'mysql://owner:s3cret-pw@db/cards' })).toMatch(
+      /^ {2}DATABASE_MIGRATION_URL: must be a URL such as postgres:/m,
     );
     expect(refusal({ METRICS_PORT: '3000', PORT: '3000' })).toMatch(/METRICS_PORT: must differ/);
     const config = loadConfig({

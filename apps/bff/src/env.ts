@@ -177,7 +177,10 @@ const envSchema = z.object({
     ['postgres', 'postgresql'],
     'postgres://card_console@db.example.com:5432/card_console',
   ),
-  /** The schema owner's URL, used only at start-up to apply the audit migrations. */
+  /**
+   * The schema owner's URL: `pnpm migrate` alone uses it (loadMigrationConfig); a serving
+   * process refuses to start with it set.
+   */
   DATABASE_MIGRATION_URL: connectionUrlSchema(
     ['postgres', 'postgresql'],
     'postgres://card_console_owner@db.example.com:5432/card_console',
@@ -376,8 +379,6 @@ export interface Config {
   redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
   databaseUrl: string | undefined;
-  /** The schema owner's URL, for migrations at start-up (docs/operations/audit-trail.md). */
-  databaseMigrationUrl: string | undefined;
   /** Alert delivery: email when `smtpUrl` and `emailFrom` are set, webhooks under the policy. */
   alertDelivery: {
     smtpUrl: string | undefined;
@@ -495,6 +496,26 @@ function ssoConfig(e: z.infer<typeof envSchema>, problems: string[]): SsoConfig 
   };
 }
 
+/**
+ * `pnpm migrate`'s configuration: the schema owner's URL, and nothing a server needs. Throws a
+ * ConfigError naming the variable (never its value).
+ */
+export function loadMigrationConfig(env: Record<string, string | undefined>): {
+  migrationUrl: string;
+} {
+  const parsed = envSchema.shape.DATABASE_MIGRATION_URL.safeParse(env.DATABASE_MIGRATION_URL);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'is not valid';
+    throw new ConfigError(`Invalid configuration:\n  DATABASE_MIGRATION_URL: ${message}`);
+  }
+  if (!parsed.data) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_MIGRATION_URL: required, the schema owner\'s postgres:// URL (docs/operations/audit-trail.md, "Migrations")',
+    );
+  }
+  return { migrationUrl: parsed.data };
+}
+
 /** Builds the configuration or throws a ConfigError whose message names each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -550,9 +571,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'ALERT_SMTP_URL and ALERT_EMAIL_FROM: set both (alert email) or neither (no alert email)',
     );
   }
-  if (e.DATABASE_MIGRATION_URL && !e.DATABASE_URL) {
+  // The owner may disable the audit trail's trigger and delete records: a serving process never
+  // holds that login. Migrations are a one-shot job before the replicas start (`pnpm migrate`).
+  if (e.DATABASE_MIGRATION_URL) {
     problems.push(
-      'DATABASE_MIGRATION_URL: set without DATABASE_URL; the BFF writes the audit trail through DATABASE_URL',
+      'DATABASE_MIGRATION_URL: set for the server; it is the schema owner\'s login, which only `pnpm migrate` (the compose service `migrate`) uses, before the replicas start. Remove it from the server\'s environment (docs/operations/audit-trail.md, "Migrations")',
     );
   }
   const sso = ssoConfig(e, problems);
@@ -594,7 +617,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     walkCaps: { perPerson: e.WALKS_PER_PERSON, total: e.WALKS_TOTAL },
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
-    databaseMigrationUrl: e.DATABASE_MIGRATION_URL,
     alertDelivery: {
       smtpUrl: e.ALERT_SMTP_URL,
       emailFrom: e.ALERT_EMAIL_FROM,

@@ -15,6 +15,7 @@ import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
 import { embeddedEngine } from './features/transaction-index/sql-engine';
 import { createTransactionIndex } from './features/transaction-index/transaction-index';
+import { logHeadEvery } from './platform/audit/audit-head';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
 import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
@@ -128,21 +129,27 @@ async function startServer(
   }
   const shared =
     redis && redisParts ? redisParts.redisStores(redis, config, { logger }) : undefined;
-  // The audit trail in PostgreSQL when DATABASE_URL is set (migrations applied first through
-  // DATABASE_MIGRATION_URL), the embedded chained file in DATA_DIR otherwise.
+  // The audit trail in PostgreSQL when DATABASE_URL is set, the embedded chained file in
+  // DATA_DIR otherwise. PostgreSQL's schemas are `pnpm migrate`'s: start-up only checks that
+  // each is the one this build knows (one behind or newer stops it, saying why).
   let postgres: PostgresAudit | undefined;
   if (config.databaseUrl) {
     try {
-      // Loaded only when configured: demo mode never holds the driver or the migration tool.
-      const { connectPostgresAudit } = await import('./platform/audit/postgres-audit');
+      // Loaded only when configured: demo mode never holds the driver.
+      const [{ connectPostgresAudit }, { assertIndexSchemaCurrent }, { assertAlertQueueSchema }] =
+        await Promise.all([
+          import('./platform/audit/postgres-audit'),
+          import('./features/transaction-index/postgres-index'),
+          import('./features/alerts/alert-queue-schema'),
+        ]);
       postgres = await connectPostgresAudit({
         url: config.databaseUrl,
-        migrationUrl: config.databaseMigrationUrl,
         logger,
         metrics,
+        schemaChecks: [assertIndexSchemaCurrent, assertAlertQueueSchema],
       });
     } catch (error) {
-      logger.fatal({ err: error }, `audit trail unavailable: ${(error as Error).message}`);
+      logger.fatal({ err: error }, `PostgreSQL not usable: ${(error as Error).message}`);
       await Promise.all(closers.map(async (close) => close()));
       process.exit(1);
     }
@@ -205,11 +212,7 @@ async function startServer(
               './features/transaction-index/postgres-index'
             );
             try {
-              return await openPostgresIndex({
-                url: databaseUrl,
-                migrationUrl: config.databaseMigrationUrl,
-                logger,
-              });
+              return await openPostgresIndex({ url: databaseUrl, logger });
             } catch (error) {
               logger.error({ err: error }, 'the transaction index could not be opened');
               throw new StoreUnavailableError('postgres', 'opening the transaction index', {
@@ -296,6 +299,11 @@ async function startServer(
     closers.push(async () => watcher.close());
   }
 
+  // The trail's head (id and hash, never a record) in the log each hour: kept outside the
+  // database, it shows records cut from the trail's end (platform/audit/audit-head.ts).
+  const audit = postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock);
+  closers.push(logHeadEvery({ source: audit, logger }));
+
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
   const cutOff = new AbortController();
   const app = createApp({
@@ -315,7 +323,7 @@ async function startServer(
     }),
     factorStore,
     ...(relyingParty ? { relyingParty } : {}),
-    audit: postgres?.store ?? new JsonlAuditStore(config.dataDir, systemClock),
+    audit,
     clock: systemClock,
     logger,
     metrics,

@@ -1,7 +1,15 @@
-// `pnpm audit-log verify`, without the process around it: walks the audit trail the BFF is
-// configured with (PostgreSQL at DATABASE_URL, else DATA_DIR/audit.jsonl) and reports.
+// `pnpm audit-log verify` and `head`, without the process around them: walks the audit trail
+// the BFF is configured with (PostgreSQL at DATABASE_URL, else DATA_DIR/audit.jsonl) and
+// reports, checking that it still reaches each head kept earlier; or prints where it ends.
 import pino from 'pino';
 import type { AuditChainSource } from '../platform/audit/audit-chain';
+import {
+  type AuditHead,
+  type AuditHeadSource,
+  formatHead,
+  missedHead,
+  noteHashes,
+} from '../platform/audit/audit-head';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { readTrailFile } from '../platform/audit/jsonl-trail-file';
 import { createAuditPool, describeDatabaseUrl } from '../platform/audit/postgres-audit';
@@ -17,10 +25,41 @@ export interface VerifyOutcome {
 const count = (n: number, what: string) =>
   `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 
-export async function verifyAuditLog(where: {
+interface TrailWhere {
   databaseUrl: string | undefined;
   dataDir: string;
-}): Promise<VerifyOutcome> {
+}
+
+/** The newest record's id and hash, as `<id>:<hash>` to keep (no walk: one lookup). */
+export async function auditLogHead(where: TrailWhere): Promise<VerifyOutcome> {
+  const pool = where.databaseUrl
+    ? createAuditPool(where.databaseUrl, pino({ level: 'silent' }), 1)
+    : undefined;
+  // Read only: nothing is written to the file (its clock is never asked).
+  const source: AuditHeadSource = pool
+    ? new PostgresAuditStore(pool)
+    : new JsonlAuditStore(where.dataDir, { now: () => 0 });
+  try {
+    const head = await source.head();
+    return {
+      exitCode: 0,
+      lines: [
+        `Audit trail head: record ${head.id}. Keep this line where the database's administrators cannot write, and check it later with \`pnpm audit-log verify --head\`:`,
+        formatHead(head),
+      ],
+    };
+  } catch (error) {
+    return { exitCode: 2, lines: [`Could not read the audit trail: ${(error as Error).message}`] };
+  } finally {
+    await pool?.end();
+  }
+}
+
+export async function verifyAuditLog(
+  where: TrailWhere,
+  /** Heads kept earlier (`pnpm audit-log head`, the replicas' hourly log line). */
+  kept: readonly AuditHead[] = [],
+): Promise<VerifyOutcome> {
   const lines: string[] = [];
   let source: AuditChainSource;
   let close = async () => {};
@@ -42,7 +81,8 @@ export async function verifyAuditLog(where: {
     source = store;
   }
   try {
-    const report = await verifyChain(source.records());
+    const walk = noteHashes(source.records(), kept);
+    const report = await verifyChain(walk.records);
     if (report.unchained > 0) {
       lines.push(
         `${count(report.unchained, 'record')} written before the chain began, vouched for by the first chained record.`,
@@ -54,8 +94,18 @@ export async function verifyAuditLog(where: {
       return { exitCode: 1, lines };
     }
     lines.push(`${count(report.verified, 'record')}, chain intact.`);
+    const head = { id: walk.lastId(), hash: report.head };
+    const missed = kept.flatMap((k) => missedHead(k, walk.seen, head) ?? []);
+    for (const k of kept) {
+      if (!missedHead(k, walk.seen, head)) lines.push(`Reaches the kept head ${formatHead(k)}.`);
+    }
+    if (missed.length > 0) {
+      lines.push('The trail does not reach a head kept earlier:');
+      for (const why of missed) lines.push(`  ${why}`);
+      return { exitCode: 1, lines };
+    }
     // Removing records from the end leaves no gap: keep this line to compare with later.
-    lines.push(`Head hash: ${report.head}`);
+    lines.push(`Head: ${formatHead(head)}`);
     return { exitCode: 0, lines };
   } catch (error) {
     lines.push(`Could not read the audit trail: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
-// `pnpm audit-log verify` as an operator runs it: a real child process reading the BFF's
-// configuration, against a trail someone tampered with on disk or in the database.
+// `pnpm audit-log verify` and `head` as an operator runs them: a real child process reading the
+// BFF's configuration, against a trail someone tampered with on disk or in the database,
+// including cut at its end, which only a head kept earlier shows.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,8 +70,70 @@ describe('pnpm audit-log verify, on the embedded trail (DATA_DIR)', () => {
   it('prints the count and "chain intact" and exits 0 for an untouched file', async () => {
     const run = await withLines(lines);
     expect(run.stdout).toContain('5 records, chain intact.');
-    expect(run.stdout).toMatch(/Head hash: [0-9a-f]{64}/);
+    const last = JSON.parse(lines[4] ?? '{}') as { hash: string };
+    expect(run.stdout).toContain(`Head: 5:${last.hash}`);
     expect(run.code).toBe(0);
+  });
+
+  it('`head` prints the head to keep, and verify --head with it and an older one passes', async () => {
+    await withLines(lines);
+    const head = await verify({ DATA_DIR: dir }, ['head']);
+    const [, kept] = head.stdout.trimEnd().split('\n');
+    const hashOf = (n: number) => (JSON.parse(lines[n - 1] ?? '{}') as { hash: string }).hash;
+    expect(kept).toBe(`5:${hashOf(5)}`);
+    expect(head.code).toBe(0);
+    const run = await verify({ DATA_DIR: dir }, [
+      'verify',
+      '--head',
+      kept ?? '',
+      '--head',
+      `3:${hashOf(3)}`,
+    ]);
+    expect(run.stdout).toContain(`Reaches the kept head 5:${hashOf(5)}.`);
+    expect(run.stdout).toContain(`Reaches the kept head 3:${hashOf(3)}.`);
+    expect(run.code).toBe(0);
+  });
+
+  it('a trail cut at its end passes the chain alone, and fails against a head kept before the cut', async () => {
+    const kept = `5:${(JSON.parse(lines[4] ?? '{}') as { hash: string }).hash}`;
+    const cut = await withLines(lines.slice(0, 3));
+    expect(cut.stdout).toContain('3 records, chain intact.');
+    expect(cut.code).toBe(0);
+    const run = await verify({ DATA_DIR: dir }, ['verify', '--head', kept]);
+    expect(run.stdout).toContain(
+      'the kept head, record 5, is not in the trail, which ends at record 3: records from 4 on were removed from the end',
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it('a tail rewritten and re-sealed passes the chain alone, and fails against the kept head', async () => {
+    const kept = `5:${(JSON.parse(lines[4] ?? '{}') as { hash: string }).hash}`;
+    const four = JSON.parse(lines[3] ?? '{}') as ChainedAuditRecord;
+    const {
+      prevHash: _p,
+      hash: _h,
+      ...content
+    } = JSON.parse(lines[4] ?? '{}') as ChainedAuditRecord;
+    const forged = sealRecord({ ...content, reason: 'routine check' }, four.hash);
+    await withLines([...lines.slice(0, 4), JSON.stringify(forged)]);
+    const run = await verify({ DATA_DIR: dir }, ['verify', '--head', kept]);
+    expect(run.stdout).toContain('5 records, chain intact.');
+    expect(run.stdout).toContain(
+      `record 5 no longer has the kept hash ${kept.slice(2)} (now ${forged.hash})`,
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it('refuses a --head that is not <id>:<hash>, with the usage and exit 2', async () => {
+    await withLines(lines);
+    for (const args of [
+      ['verify', '--head', '5'],
+      ['head', '--head', `5:${'0'.repeat(64)}`],
+    ]) {
+      const run = await verify({ DATA_DIR: dir }, args);
+      expect(run.stderr).toContain('usage: pnpm audit-log verify');
+      expect(run.code).toBe(2);
+    }
   });
 
   it('names a changed record and exits 1', async () => {
@@ -199,6 +262,20 @@ describe('pnpm audit-log verify, on PostgreSQL (DATABASE_URL)', () => {
     const forgedRun = await verify({ DATABASE_URL: forged.bffUrl });
     expect(forgedRun.stdout).toContain('record 5 is out of order: it does not follow record 4');
     expect(forgedRun.code).toBe(1);
+  });
+
+  it('records cut from the end (trigger turned off by the owner) pass the chain alone, and fail against a kept head', async () => {
+    const db = await trail();
+    const head = await verify({ DATABASE_URL: db.bffUrl }, ['head']);
+    const kept = head.stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(kept).toMatch(/^5:[0-9a-f]{64}$/);
+    await tamper(db, 'DELETE FROM audit_record WHERE id > 3');
+    const alone = await verify({ DATABASE_URL: db.bffUrl });
+    expect(alone.stdout).toContain('3 records, chain intact.');
+    expect(alone.code).toBe(0);
+    const run = await verify({ DATABASE_URL: db.bffUrl }, ['verify', '--head', kept]);
+    expect(run.stdout).toContain('records from 4 on were removed from the end');
+    expect(run.code).toBe(1);
   });
 
   it('says it could not read the trail, and exits 2, when PostgreSQL is not there', async () => {

@@ -53,11 +53,7 @@ async function openPeopleStore(
   const url = process.env.DATABASE_URL;
   if (url) {
     const { openPostgresIndex } = await import('../features/transaction-index/postgres-index');
-    const engine = await openPostgresIndex({
-      url,
-      migrationUrl: process.env.DATABASE_MIGRATION_URL,
-      logger,
-    });
+    const engine = await openPostgresIndex({ url, logger });
     return { store: new PeopleStore(engine), engine };
   }
   if (!serverStopped) {

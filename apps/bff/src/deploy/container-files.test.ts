@@ -17,14 +17,17 @@ import { validate as lintDockerfile } from 'dockerfile-utils';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { entryPoints } from '../cli/bundle';
+import { migrateDatabase } from '../cli/migrate-database';
 import { loadConfig } from '../env';
+import { assertAlertQueueSchema } from '../features/alerts/alert-queue-schema';
 import { TransactionIndexStore } from '../features/transaction-index/index-store';
-import { openPostgresIndex } from '../features/transaction-index/postgres-index';
 import {
-  applyAuditMigrations,
-  assertSchemaCurrent,
-  assertWriterOnly,
-} from '../platform/audit/audit-schema';
+  assertIndexSchemaCurrent,
+  openPostgresIndex,
+} from '../features/transaction-index/postgres-index';
+import { assertWriterOnly } from '../platform/audit/audit-schema';
+import { connectPostgresAudit } from '../platform/audit/postgres-audit';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 
 const run = promisify(execFile);
@@ -191,9 +194,9 @@ const composeEnv: Record<string, string> = {
   CARD_API_BASE_URL: 'https://cards-api.example.com',
   CARD_API_KEY: 'compose-test-key',
   SESSION_SECRET: 's'.repeat(40),
+  TOTP_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
   PUBLIC_ORIGIN: 'https://cards.example.com',
   CARD_CONSOLE_USERS_DIR: '/etc/card-console',
-  HAPROXY_CONFIG: '/etc/haproxy/card-console.cfg',
   HAPROXY_PEM: '/etc/haproxy/card-console.pem',
   POSTGRES_PASSWORD: 'superuser-password',
   CARD_CONSOLE_DB_OWNER_PASSWORD: 'owner0123456789',
@@ -219,6 +222,7 @@ interface ComposeService {
   volumes?: string[];
   ports?: string[];
   depends_on?: Record<string, { condition: string }> | string[];
+  restart?: string;
   healthcheck?: { test?: string[]; disable?: boolean };
   stop_grace_period?: string;
   read_only?: boolean;
@@ -319,10 +323,10 @@ describe('compose.yaml', () => {
       const env = envOf(service);
       expect(env.REDIS_URL).toBe(`redis://127.0.0.1:${redisPort}`);
       expect(new URL(env.DATABASE_URL ?? '').host).toBe(`127.0.0.1:${postgresPort?.slice(5)}`);
-      expect(new URL(env.DATABASE_MIGRATION_URL ?? '').host).toBe(
-        `127.0.0.1:${postgresPort?.slice(5)}`,
-      );
     }
+    expect(new URL(envOf(services.migrate ?? {}).DATABASE_MIGRATION_URL ?? '').host).toBe(
+      `127.0.0.1:${postgresPort?.slice(5)}`,
+    );
     // Only haproxy's ports reach the outside (and metrics, on the host's loopback).
     expect(services.pod?.ports).toEqual(expect.arrayContaining(['443:443']));
     for (const port of services.pod?.ports ?? []) {
@@ -330,29 +334,52 @@ describe('compose.yaml', () => {
     }
   });
 
-  it("puts the README's haproxy config in front: its servers are the two replicas, its certificate is mounted", () => {
-    const blocks = [...replicasPage.matchAll(/```[^\n]*\n([\s\S]*?)```/g)]
-      .map((m) => m[1] ?? '')
-      .filter((b) => /^\s*backend\s/m.test(b) && /^\s*server\s/m.test(b));
-    expect(blocks.length).toBeGreaterThan(0);
-    for (const config of blocks) {
-      const servers = [...config.matchAll(/^\s*server\s+\S+\s+(\S+)/gm)].map((m) => m[1]);
-      expect(servers.sort()).toEqual(
-        replicas.map(({ service }) => `127.0.0.1:${envOf(service).PORT}`).sort(),
-      );
-      const crt = /\bcrt\s+(\S+)/.exec(config)?.[1];
-      if (crt) expect(mountSource(services.haproxy ?? {}, crt)).toBe(composeEnv.HAPROXY_PEM);
-    }
-    expect(mountSource(services.haproxy ?? {}, '/usr/local/etc/haproxy/haproxy.cfg')).toBe(
-      composeEnv.HAPROXY_CONFIG,
+  it('puts the shipped haproxy config in front, as it is: its servers are the two replicas, its certificate is mounted', () => {
+    const config = read('deploy/haproxy/card-console.cfg');
+    const servers = [...config.matchAll(/^\s*server\s+\S+\s+(\S+)/gm)].map((m) => m[1]);
+    expect(servers.sort()).toEqual(
+      replicas.map(({ service }) => `127.0.0.1:${envOf(service).PORT}`).sort(),
     );
+    const crt = /\bcrt\s+(\S+)/.exec(config)?.[1] ?? '';
+    expect(mountSource(services.haproxy ?? {}, crt)).toBe(composeEnv.HAPROXY_PEM);
+    expect(mountSource(services.haproxy ?? {}, '/usr/local/etc/haproxy/haproxy.cfg')).toBe(
+      './deploy/haproxy/card-console.cfg',
+    );
+    // The replicas page sends operators to the same file; no copy of it that could drift.
+    expect(replicasPage).toContain('deploy/haproxy/card-console.cfg');
+    expect(replicasPage).not.toMatch(/^\s*```haproxy/m);
   });
 
-  it('starts the replicas once Redis and PostgreSQL answer their health checks', () => {
+  it('applies the migrations in a one-shot job the replicas wait for; no replica holds the owner login', () => {
+    const migrate = services.migrate ?? {};
+    expect(migrate.image).toBe(services.pod?.image);
+    expect(migrate.command).toEqual(['node', 'apps/bff/dist/migrate.js']);
+    expect(Object.keys(entryPoints)).toContain('migrate');
+    expect(migrate.restart).toBe('no');
+    expect(migrate.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(Object.keys(envOf(migrate))).toEqual(['DATABASE_MIGRATION_URL']);
+    expect(new URL(envOf(migrate).DATABASE_MIGRATION_URL ?? '').username).toBe(
+      'card_console_owner',
+    );
+    for (const { name, service } of replicas) {
+      expect(envOf(service), name).not.toHaveProperty('DATABASE_MIGRATION_URL');
+      expect(new URL(envOf(service).DATABASE_URL ?? '').username).toBe('card_console');
+    }
+    // The server itself refuses the owner's URL (its own configuration check).
+    expect(() =>
+      loadConfig({
+        ...envOf(services.bff1 ?? {}),
+        DATABASE_MIGRATION_URL: envOf(migrate).DATABASE_MIGRATION_URL,
+      }),
+    ).toThrow(/DATABASE_MIGRATION_URL: set for the server/);
+  });
+
+  it('starts the replicas once Redis and PostgreSQL answer their health checks and the migrations succeeded', () => {
     for (const { service } of replicas) {
       expect(service.depends_on).toEqual({
         redis: { condition: 'service_healthy' },
         postgres: { condition: 'service_healthy' },
+        migrate: { condition: 'service_completed_successfully' },
       });
     }
     expect(services.redis?.healthcheck?.test).toEqual(
@@ -388,7 +415,7 @@ describe("compose.yaml's PostgreSQL roles, made by its init script in a real Pos
     return parsed.toString();
   };
 
-  it('lets the first replica apply the migrations as the owner, and the BFF write as a role that may only insert and select', async () => {
+  it('lets the migrate job apply every migration as the owner, and the BFF write as a role that may only insert and select', async () => {
     const { services } = loadCompose();
     const postgres = services.postgres ?? {};
     const script = mountSource(postgres, '/docker-entrypoint-initdb.d/10-card-console-roles.sh');
@@ -406,13 +433,26 @@ describe("compose.yaml's PostgreSQL roles, made by its init script in a real Pos
 
     const replica = envOf(services.bff1 ?? {});
     const silent = { info: () => {}, error: () => {} } as unknown as Parameters<
-      typeof applyAuditMigrations
+      typeof migrateDatabase
     >[1];
-    const applied = await applyAuditMigrations(here(replica.DATABASE_MIGRATION_URL), silent);
-    expect(applied.length).toBeGreaterThan(0);
+    const { lines } = await migrateDatabase(
+      here(envOf(services.migrate ?? {}).DATABASE_MIGRATION_URL),
+      silent,
+    );
+    expect(lines).toEqual([
+      expect.stringMatching(/^audit trail: applied /),
+      expect.stringMatching(/^transaction index: applied /),
+      expect.stringMatching(/^alert queue: pg-boss schema version \d+, queue ready$/),
+    ]);
+    // What a replica checks at start-up, as its own login: every schema current, append only.
+    const audit = await connectPostgresAudit({
+      url: here(replica.DATABASE_URL),
+      logger: silent as never,
+      schemaChecks: [assertIndexSchemaCurrent, assertAlertQueueSchema],
+    });
+    await audit.close();
     const pool = new pg.Pool({ connectionString: here(replica.DATABASE_URL) });
     try {
-      await assertSchemaCurrent(pool);
       await assertWriterOnly(pool);
       const { rows } = await pool.query<{ owner: string }>(
         "SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = 'card_console'",
@@ -421,11 +461,10 @@ describe("compose.yaml's PostgreSQL roles, made by its init script in a real Pos
     } finally {
       await pool.end();
     }
-    // The transaction index in the same database: its migrations as the owner, its rows as the
-    // BFF's login, through the role the script granted.
+    // The transaction index in the same database, its rows written as the BFF's login through
+    // the role the script granted.
     const index = await openPostgresIndex({
       url: here(replica.DATABASE_URL),
-      migrationUrl: here(replica.DATABASE_MIGRATION_URL),
       logger: silent as never,
     });
     try {

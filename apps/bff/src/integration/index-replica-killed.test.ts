@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../cli/add-user';
 import { INDEX_HISTORY_DAYS, utcDay } from '../features/transaction-index/index-sync';
 import { demoScrypt } from '../platform/users/password-hash';
-import { prepareAuditDatabase } from '../test/engines/audit-database';
+import { migrateAsOwner, prepareAuditDatabase } from '../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../test/engines/redis';
@@ -32,6 +32,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cc-index-replicas-'));
   [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
   const database = await prepareAuditDatabase(postgres, 'card_console');
+  await migrateAsOwner(database.ownerUrl);
   sim = createCardService({ apiKey, subAccounts: 1, transactions: 12_000, rateLimit: false });
   const { url: simUrl } = await sim.listen(0, '127.0.0.1');
   const usersFile = join(dataDir, 'users.json');
@@ -41,10 +42,10 @@ beforeAll(async () => {
     CARD_API_KEY: apiKey,
     USERS_FILE: usersFile,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: origin,
     REDIS_URL: redis.url,
     DATABASE_URL: database.appUrl,
-    DATABASE_MIGRATION_URL: database.ownerUrl,
     API_RATE_LIMIT_PER_MINUTE: '100000',
     LOG_LEVEL: 'info',
     WEB_DIST: join(dataDir, 'no-web'),

@@ -10,8 +10,7 @@ import { type AlertDeliveryWorker, inProcessDeliveryWorker } from './alert-deliv
 import { pgBossDeliveryWorker } from './pg-boss-delivery';
 
 export function createAlertDeliveryWorker(options: {
-  config: Pick<Config, 'alertDelivery' | 'publicOrigin' | 'databaseUrl'> &
-    Partial<Pick<Config, 'databaseMigrationUrl'>>;
+  config: Pick<Config, 'alertDelivery' | 'publicOrigin' | 'databaseUrl'>;
   transactionIndex: Pick<TransactionIndex, 'alerts'>;
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
@@ -54,11 +53,7 @@ export function createAlertDeliveryWorker(options: {
     settings,
   };
   const worker = databaseUrl
-    ? pgBossDeliveryWorker({
-        ...deps,
-        connectionString: databaseUrl,
-        migrationConnectionString: options.config.databaseMigrationUrl,
-      })
+    ? pgBossDeliveryWorker({ ...deps, connectionString: databaseUrl })
     : inProcessDeliveryWorker({
         ...deps,
         ...(options.indexOpen ? { indexOpen: options.indexOpen } : {}),

@@ -34,6 +34,7 @@ import {
 } from '../transaction-index/transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
+import { setUpAlertQueue } from './alert-queue-schema';
 
 interface Mail {
   to: string[];
@@ -167,8 +168,8 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
       });
     a = await startTestApp({ clock, env, sim: { transactions: 400 }, transactionIndex: index() });
     b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
-    // The workers run as the BFF's own login (the index writer's grants only); the owner's
-    // URL makes pg-boss's schema and grants its use, as DATABASE_MIGRATION_URL does.
+    // The workers run as the BFF's own login (the index writer's grants only); `pnpm migrate`'s
+    // part, as the owner, makes pg-boss's schema and the queue and grants their use.
     await a.transactionIndex.alerts(); // the index's migrations make the writer role
     const login = `cc_alerts_${randomBytes(6).toString('hex')}`;
     const password = randomBytes(12).toString('base64url');
@@ -184,7 +185,6 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
         config: {
           ...t.config,
           databaseUrl: loginUrl.toString(),
-          databaseMigrationUrl: database.url,
         },
         transactionIndex: t.transactionIndex,
         teamRecipients: () => t.users.emails(),
@@ -193,7 +193,8 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
       });
       workers.push(worker);
     }
-    // Both replicas' workers start at once (pg-boss makes its schema and queue once).
+    await setUpAlertQueue(database.url, silentLogger);
+    // Both replicas' workers start at once, on the schema and queue made above.
     await Promise.all(workers.map((w) => w.start()));
   }, 120_000);
   afterAll(async () => {

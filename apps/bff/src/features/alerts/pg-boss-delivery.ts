@@ -4,16 +4,13 @@
 // the queue: pg-boss gives a job to one worker at a time, retries it with exponential backoff,
 // and takes it back from a worker that died (its expiry) so another replica finishes it.
 import { createHash } from 'node:crypto';
-import pg from 'pg';
-import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import {
   type AlertDeliveryDeps,
   type AlertDeliveryWorker,
   createDeliveryCore,
   EMAIL_OFF,
 } from './alert-delivery';
-
-export const ALERT_DELIVERY_QUEUE = 'alert-delivery';
+import { ALERT_DELIVERY_QUEUE, AlertQueueSetupError } from './alert-queue-schema';
 
 /** How long a row relayed into pg-boss waits before it is relayed again (a lost job). */
 const RELAY_AGAIN_MS = 60 * 60_000;
@@ -26,37 +23,14 @@ export function jobIdOf(key: string): string {
 }
 
 type PgBoss = import('pg-boss');
-type QueueOptions = Parameters<PgBoss['createQueue']>[1] & { name: string };
-
-/**
- * Creates the queue unless it exists. Replicas starting together may each try: pg-boss's
- * creation of one queue by two sessions at once can end in a deadlock or a duplicate, which
- * means another replica is making it; look again shortly.
- */
-async function ensureQueue(boss: PgBoss, queue: QueueOptions): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    if (await boss.getQueue(queue.name)) return;
-    try {
-      await boss.createQueue(queue.name, queue);
-      return;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (attempt >= 5 || (code !== '40P01' && code !== '23505')) throw error;
-      await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
-    }
-  }
-}
 
 export function pgBossDeliveryWorker(
   deps: AlertDeliveryDeps & {
-    /** The database pg-boss keeps its schema (`pgboss`) and jobs in: the index's. */
-    connectionString: string;
     /**
-     * The schema owner's URL (DATABASE_MIGRATION_URL): pg-boss's schema and queue are made or
-     * brought up to date with it, and the index writer role is granted their use, so the BFF's
-     * own login needs no right to create anything. Unset: the BFF's login makes them itself.
+     * The database pg-boss keeps its schema (`pgboss`) and jobs in: the index's. `pnpm migrate`
+     * made both (alert-queue-schema.ts); this login only uses them.
      */
-    migrationConnectionString?: string | undefined;
+    connectionString: string;
   },
 ): AlertDeliveryWorker & { relayOnce(): Promise<void> } {
   const core = createDeliveryCore(deps);
@@ -78,7 +52,12 @@ export function pgBossDeliveryWorker(
       await boss.send(
         ALERT_DELIVERY_QUEUE,
         { key: delivery.key },
-        { id: jobIdOf(delivery.key), retryLimit: deps.settings.maxAttempts - 1 },
+        {
+          id: jobIdOf(delivery.key),
+          retryLimit: deps.settings.maxAttempts - 1,
+          retryDelay: retryDelaySeconds,
+          retryBackoff: true,
+        },
       );
       await outbox.postpone(delivery.key, new Date(now + RELAY_AGAIN_MS));
     }
@@ -99,51 +78,12 @@ export function pgBossDeliveryWorker(
     relayOnce,
     async start() {
       const { default: PgBoss } = await import('pg-boss');
-      const queue: QueueOptions = {
-        name: ALERT_DELIVERY_QUEUE,
-        policy: 'standard',
-        retryLimit: deps.settings.maxAttempts - 1,
-        retryDelay: retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: 15 * 60,
-      };
-      const owner = deps.migrationConnectionString;
-      if (owner) {
-        const setup = new PgBoss({
-          connectionString: owner,
-          max: 1,
-          supervise: false,
-          schedule: false,
-          application_name: 'card-console-alerts-setup',
-        });
-        setup.on('error', () => {});
-        await setup.start();
-        try {
-          await ensureQueue(setup, queue);
-        } finally {
-          await setup.stop({ graceful: false, wait: true });
-        }
-        const pool = new pg.Pool({ connectionString: owner, max: 1 });
-        try {
-          // One replica at a time: grants made at once by two sessions can collide.
-          await pool.query(
-            `BEGIN;
-             SELECT pg_advisory_xact_lock(hashtext('card-console alert queue grants'));
-             GRANT USAGE ON SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
-             GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
-             GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA pgboss TO ${INDEX_WRITER_ROLE};
-             COMMIT`,
-          );
-        } finally {
-          await pool.end();
-        }
-      }
       const instance = new PgBoss({
         connectionString: deps.connectionString,
         max: 4,
         application_name: 'card-console-alerts',
-        // With the owner's URL the schema is made above; the BFF's login only uses it.
-        migrate: !owner,
+        // The schema is `pnpm migrate`'s: pg-boss checks its version and changes nothing.
+        migrate: false,
       });
       instance.on('error', (error: Error) =>
         deps.logger.error(
@@ -151,8 +91,12 @@ export function pgBossDeliveryWorker(
           'alert queue error',
         ),
       );
-      await instance.start();
-      if (!owner) await ensureQueue(instance, queue);
+      await instance.start().catch((error: unknown) => {
+        throw new AlertQueueSetupError(
+          `the alert queue could not start (${(error as Error).message}): its schema is made by \`pnpm migrate\``,
+          { cause: error },
+        );
+      });
       await instance.work<{ key: string }>(
         ALERT_DELIVERY_QUEUE,
         {

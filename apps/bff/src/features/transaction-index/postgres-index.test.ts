@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownMigrations } from '../../platform/audit/audit-schema';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
+import { applyIndexMigrations, indexMigrationsDir } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
-import { INDEX_WRITER_ROLE, IndexSetupError, openPostgresIndex } from './postgres-index';
+import {
+  assertIndexSchemaCurrent,
+  INDEX_WRITER_ROLE,
+  IndexSetupError,
+  openPostgresIndex,
+} from './postgres-index';
+import { postgresEngine } from './sql-engine';
 
 let cluster: PostgresEngine;
 let counter = 0;
@@ -26,13 +35,24 @@ async function fresh() {
   };
 }
 
+/** `pnpm migrate`'s part for the index, as the owner. */
+async function migrate(ownerUrl: string): Promise<string[]> {
+  const owner = postgresEngine(new pg.Pool({ connectionString: ownerUrl, max: 1 }));
+  try {
+    return await applyIndexMigrations(owner, silentLogger);
+  } finally {
+    await owner.close();
+  }
+}
+
 describe('the transaction index on PostgreSQL, as start-up opens it', () => {
-  it('applies its migrations as the owner, then works as a login granted the writer role', async () => {
+  it('works as a login granted the writer role on the schema the owner migrated', async () => {
     const db = await fresh();
-    // The first start creates the role; the operator grants it (as for the audit trail).
-    await expect(
-      openPostgresIndex({ url: db.appUrl, migrationUrl: db.ownerUrl, logger: silentLogger }),
-    ).rejects.toThrow(new RegExp(`grant it ${INDEX_WRITER_ROLE}`));
+    // The migrations create the role; the operator grants it (as for the audit trail).
+    await migrate(db.ownerUrl);
+    await expect(openPostgresIndex({ url: db.appUrl, logger: silentLogger })).rejects.toThrow(
+      new RegExp(`grant it ${INDEX_WRITER_ROLE}`),
+    );
     await db.grant();
     const engine = await openPostgresIndex({ url: db.appUrl, logger: silentLogger });
     try {
@@ -58,11 +78,41 @@ describe('the transaction index on PostgreSQL, as start-up opens it', () => {
     }
   }, 60_000);
 
-  it('without DATABASE_MIGRATION_URL on a database without its schema, says to set it', async () => {
+  it('on a database without its schema, says to run `pnpm migrate`', async () => {
     const db = await fresh();
     const error = await openPostgresIndex({ url: db.appUrl, logger: silentLogger }).catch((e) => e);
     expect(error).toBeInstanceOf(IndexSetupError);
-    expect(error.message).toMatch(/not in .*DATABASE_MIGRATION_URL/s);
+    expect(error.message).toMatch(/not in .*run `pnpm migrate`/s);
     expect(error.message).not.toContain(db.appUrl.split('@')[0]?.split(':').at(-1));
+  }, 60_000);
+
+  it('refuses a schema a newer build migrated (start-up, first use and `pnpm migrate`), and one behind', async () => {
+    const db = await fresh();
+    await migrate(db.ownerUrl);
+    await db.grant();
+    const pool = new pg.Pool({ connectionString: db.appUrl, max: 1 });
+    try {
+      await assertIndexSchemaCurrent(pool);
+      const newest = (await knownMigrations(indexMigrationsDir())).at(-1);
+      await asSuperuser(
+        db.ownerUrl,
+        "INSERT INTO index_migrations (name, run_on) VALUES ('99991231000000000_from-a-newer-build', now())",
+      );
+      const newer = `newer than this build: it has 99991231000000000_from-a-newer-build, and the newest migration this build knows is ${newest}`;
+      await expect(assertIndexSchemaCurrent(pool)).rejects.toThrow(newer);
+      await expect(openPostgresIndex({ url: db.appUrl, logger: silentLogger })).rejects.toThrow(
+        newer,
+      );
+      await expect(migrate(db.ownerUrl)).rejects.toThrow(/newer than this build/);
+
+      await asSuperuser(db.ownerUrl, 'DELETE FROM index_migrations WHERE name > $1', [
+        newest === undefined ? '' : newest.slice(0, 17),
+      ]);
+      await expect(assertIndexSchemaCurrent(pool)).rejects.toThrow(
+        new RegExp(`behind this build \\(not applied: ${newest}\\): run \`pnpm migrate\``),
+      );
+    } finally {
+      await pool.end();
+    }
   }, 60_000);
 });

@@ -1,10 +1,10 @@
-// The transaction index on PostgreSQL (DATABASE_URL), as the composition root opens it: the
-// migrations applied as the schema owner when DATABASE_MIGRATION_URL is set (as the audit
-// trail's are), then a pool as the BFF's own login, which must hold card_console_index_writer.
-import pg from 'pg';
+// The transaction index on PostgreSQL (DATABASE_URL), as the composition root opens it: a pool
+// as the BFF's own login, which must hold card_console_index_writer, on a schema `pnpm migrate`
+// made (as the schema owner) and that this build knows: never migrated by a replica.
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createAuditPool, describeDatabaseUrl } from '../../platform/audit/postgres-audit';
-import { applyIndexMigrations } from './index-migrations';
+import { indexSchemaMismatch } from './index-migrations';
 import { postgresEngine, type SqlEngine } from './sql-engine';
 
 export const INDEX_WRITER_ROLE = 'card_console_index_writer';
@@ -14,26 +14,30 @@ export class IndexSetupError extends Error {
   override name = 'IndexSetupError';
 }
 
+/**
+ * Start-up's check, on the audit trail's pool: refuses (IndexSetupError) a schema behind or
+ * ahead of this build. A login not yet granted the writer role cannot read the migrations'
+ * table: that is left to the index's first use, which names the grant (and answers 503 until).
+ */
+export async function assertIndexSchemaCurrent(pool: pg.Pool): Promise<void> {
+  const mismatch = await indexSchemaMismatch(
+    { query: async (text, params) => (await pool.query(text, params as unknown[])).rows },
+    'DATABASE_URL',
+  ).catch((error: unknown) => {
+    if ((error as { code?: string }).code === '42501') return undefined;
+    throw error;
+  });
+  if (mismatch) throw new IndexSetupError(mismatch.message);
+}
+
 export async function openPostgresIndex(options: {
   url: string;
-  migrationUrl?: string | undefined;
   logger: Logger;
 }): Promise<SqlEngine> {
-  const { url, migrationUrl, logger } = options;
-  if (migrationUrl) {
-    const owner = postgresEngine(
-      new pg.Pool({ connectionString: migrationUrl, max: 1, connectionTimeoutMillis: 5_000 }),
-    );
-    try {
-      await applyIndexMigrations(owner, logger);
-    } finally {
-      await owner.close();
-    }
-  }
+  const { url, logger } = options;
   const engine = postgresEngine(createAuditPool(url, logger, 4));
   try {
-    // Every table of the latest migration there (an upgrade whose migrations were not applied
-    // is told to apply them), and each writable by this login.
+    // Every table of the latest migration there, and each writable by this login.
     const tables = [
       'index_transaction',
       'index_sync_day',
@@ -50,7 +54,7 @@ export async function openPostgresIndex(options: {
     );
     if (!state?.present) {
       throw new IndexSetupError(
-        `The transaction index's schema is not in ${describeDatabaseUrl(url)} (DATABASE_URL): set DATABASE_MIGRATION_URL to the schema owner's URL so start-up applies its migrations (docs/operations/audit-trail.md, "PostgreSQL").`,
+        `The transaction index's schema is not in ${describeDatabaseUrl(url)} (DATABASE_URL): run \`pnpm migrate\` with DATABASE_MIGRATION_URL set to the schema owner's URL (docs/operations/audit-trail.md, "Migrations").`,
       );
     }
     if (!state.allowed) {
@@ -58,6 +62,8 @@ export async function openPostgresIndex(options: {
         `DATABASE_URL's role may not write the transaction index: grant it ${INDEX_WRITER_ROLE} (docs/operations/audit-trail.md, "PostgreSQL").`,
       );
     }
+    const mismatch = await indexSchemaMismatch(engine, describeDatabaseUrl(url));
+    if (mismatch) throw new IndexSetupError(mismatch.message);
   } catch (error) {
     await engine.close().catch(() => {});
     throw error;

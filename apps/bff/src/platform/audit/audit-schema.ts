@@ -1,18 +1,25 @@
-// The audit trail's schema: migrations applied by the schema owner (node-pg-migrate, SQL files
-// in apps/bff/migrations), and the checks start-up makes as the BFF's own role: every
-// migration this build knows is applied, and the role may insert and select but never change
-// or delete a record (append-only in fact, not by convention).
+// The audit trail's schema: migrations applied by the schema owner through `pnpm migrate`
+// (node-pg-migrate, SQL files in apps/bff/migrations), and the checks start-up makes as the
+// BFF's own role: the schema is the one this build knows (not behind, not newer), and the role
+// may insert and select but never change or delete a record (append-only in fact, not by
+// convention).
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Logger } from 'pino';
+import {
+  appliedMigrations,
+  migrationMismatch,
+  migrationOrder,
+} from '../migrations/migration-versions';
 import { postgresFailure } from './postgres-errors';
 
 export const WRITER_ROLE = 'card_console_audit_writer';
 const MIGRATIONS_TABLE = 'pgmigrations';
+const SET = 'audit trail';
 
 /** Start-up cannot go on with this database; the message says what to do. */
 export class AuditSetupError extends Error {
@@ -39,26 +46,36 @@ export async function knownMigrations(dir = migrationsDir()): Promise<string[]> 
   return (await readdir(dir))
     .filter((name) => name.endsWith('.sql') && !name.startsWith('.'))
     .map((name) => name.slice(0, -'.sql'.length))
-    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    .sort(migrationOrder);
 }
 
 /**
- * Applies what is missing as the schema owner, in one transaction. Several replicas starting
- * at once queue on node-pg-migrate's advisory lock; the later ones find nothing to do.
+ * Applies what is missing as the schema owner (`pnpm migrate`), in one transaction. Two runs at
+ * once queue on node-pg-migrate's advisory lock; the later finds nothing to do. A database a
+ * newer build migrated is refused before anything runs.
  */
 export async function applyAuditMigrations(
   migrationUrl: string,
-  logger: Logger,
+  logger: Pick<Logger, 'info' | 'error'>,
 ): Promise<string[]> {
-  const log = (message: string) => logger.info({ migrations: true }, message);
+  const log = (message: string) => logger.info({ migrations: 'audit-trail' }, message);
+  const client = new pg.Client({
+    connectionString: migrationUrl,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 60_000,
+    application_name: 'card-console-migrations',
+  });
   try {
+    await client.connect();
+    const mismatch = migrationMismatch(
+      SET,
+      'DATABASE_MIGRATION_URL',
+      await knownMigrations(),
+      await appliedMigrations(async (sql) => (await client.query(sql)).rows, MIGRATIONS_TABLE),
+    );
+    if (mismatch && !mismatch.behind) throw new AuditSetupError(mismatch.message);
     const applied = await runner({
-      databaseUrl: {
-        connectionString: migrationUrl,
-        connectionTimeoutMillis: 5_000,
-        statement_timeout: 60_000,
-        application_name: 'card-console-migrations',
-      },
+      dbClient: client,
       dir: migrationsDir(),
       migrationsTable: MIGRATIONS_TABLE,
       direction: 'up',
@@ -69,38 +86,37 @@ export async function applyAuditMigrations(
     });
     return applied.map((m) => m.name);
   } catch (error) {
+    if (error instanceof AuditSetupError) throw error;
     throw new AuditSetupError(
       `Applying the audit trail's migrations through DATABASE_MIGRATION_URL failed: ${(error as Error).message}`,
       { cause: error },
     );
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
-/** Refuses (AuditSetupError) unless every known migration has been applied. */
+/**
+ * Refuses (AuditSetupError) unless the schema is exactly the one this build knows: behind, it
+ * says to run `pnpm migrate`; newer (a later build migrated it), it says so.
+ */
 export async function assertSchemaCurrent(pool: pg.Pool): Promise<void> {
-  let applied: string[] = [];
+  let applied: string[];
   try {
-    const { rows } = await pool.query<{ name: string }>(
-      `SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY run_on, id`,
+    applied = await appliedMigrations(
+      async (sql) => (await pool.query(sql)).rows,
+      MIGRATIONS_TABLE,
     );
-    applied = rows.map((row) => row.name);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === '42501') {
+    if ((error as { code?: string }).code === '42501') {
       throw new AuditSetupError(
         `DATABASE_URL's role may not read ${MIGRATIONS_TABLE}: grant it ${WRITER_ROLE} (docs/operations/audit-trail.md, "PostgreSQL").`,
       );
     }
-    if (code !== '42P01') throw postgresFailure(error, 'audit schema check');
+    throw postgresFailure(error, 'audit schema check');
   }
-  const missing = (await knownMigrations()).filter((name) => !applied.includes(name));
-  if (missing.length > 0) {
-    throw new AuditSetupError(
-      `The audit trail's schema in DATABASE_URL is not current (not applied: ${missing.join(', ')}). ` +
-        "Set DATABASE_MIGRATION_URL to the schema owner's URL so start-up applies the migrations " +
-        '(docs/operations/audit-trail.md, "PostgreSQL").',
-    );
-  }
+  const mismatch = migrationMismatch(SET, 'DATABASE_URL', await knownMigrations(), applied);
+  if (mismatch) throw new AuditSetupError(mismatch.message);
 }
 
 /** Refuses (AuditSetupError) unless the role may insert and select, and nothing more. */

@@ -22,6 +22,7 @@ import {
   withoutLink,
 } from './audit-chain';
 import { matchesFilter } from './audit-filter';
+import { type AuditHead, type AuditHeadSource, EMPTY_HEAD } from './audit-head';
 import type { AuditStore, NewAuditRecord } from './audit-store';
 import { readTrailFile } from './jsonl-trail-file';
 
@@ -36,7 +37,7 @@ interface TrailState {
   needsNewline: boolean;
 }
 
-export class JsonlAuditStore implements AuditStore, AuditChainSource {
+export class JsonlAuditStore implements AuditStore, AuditChainSource, AuditHeadSource {
   readonly path: string;
   private state: TrailState | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -66,6 +67,13 @@ export class JsonlAuditStore implements AuditStore, AuditChainSource {
       items.push(record);
     }
     return { items };
+  }
+
+  /** Where the chain ends: the newest record's id and the hash the next one links to. */
+  async head(): Promise<AuditHead> {
+    await this.queue;
+    const { lastId, head } = await this.load();
+    return lastId === 0 ? EMPTY_HEAD : { id: String(lastId), hash: head };
   }
 
   /** The file as it is on disk, line by line (not the copy in memory): for the verifier. */

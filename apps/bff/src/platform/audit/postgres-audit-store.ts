@@ -15,6 +15,7 @@ import {
   sealRecord,
   withoutLink,
 } from './audit-chain';
+import { type AuditHead, type AuditHeadSource, EMPTY_HEAD } from './audit-head';
 import type { AuditStore, NewAuditRecord } from './audit-store';
 import { postgresFailure } from './postgres-errors';
 
@@ -94,7 +95,7 @@ const unavailable =
 /** The trail's rows in id order, this many per query, when walking the whole chain. */
 const WALK_BATCH = 5_000;
 
-export class PostgresAuditStore implements AuditStore, AuditChainSource {
+export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHeadSource {
   constructor(
     private readonly pool: pg.Pool,
     /** Where each append's and list's duration goes (`bff_store_operation_duration_seconds`). */
@@ -170,6 +171,16 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource {
     const items = rows.slice(0, options.limit).map((row) => withoutLink(fromRow(row)));
     const last = items.at(-1);
     return rows.length > options.limit && last ? { items, nextCursor: last.id } : { items };
+  }
+
+  /** The newest record's id and hash (EMPTY_HEAD when there is none): one index lookup. */
+  async head(): Promise<AuditHead> {
+    const { rows } = await this.pool
+      .query<{ id: string; hash: string }>(
+        'SELECT id, hash FROM audit_record ORDER BY id DESC LIMIT 1',
+      )
+      .catch(unavailable('audit head'));
+    return rows[0] ? { id: String(rows[0].id), hash: rows[0].hash } : EMPTY_HEAD;
   }
 
   /** Every record in id order, in batches (keyset), for the verifier. */

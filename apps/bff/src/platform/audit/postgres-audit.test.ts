@@ -6,7 +6,7 @@ import {
   auditTestCluster,
   silentLogger,
 } from '../../test/audit-cluster';
-import { AuditSetupError, knownMigrations } from './audit-schema';
+import { AuditSetupError, applyAuditMigrations, knownMigrations } from './audit-schema';
 import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
 
 let cluster: AuditTestCluster;
@@ -28,11 +28,15 @@ async function failure(promise: Promise<unknown>): Promise<Error & { code?: stri
 }
 
 describe('connectPostgresAudit', () => {
-  it('applies the migrations as the schema owner at start-up, once however many replicas start', async () => {
+  it('starts on a schema `pnpm migrate` applied as the owner, run three times at once (it applies once)', async () => {
     const db = await cluster.empty();
-    const start = () =>
-      connectPostgresAudit({ url: db.bffUrl, migrationUrl: db.ownerUrl, logger: silentLogger });
-    const replicas = await Promise.all([start(), start(), start()]);
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => applyAuditMigrations(db.ownerUrl, silentLogger)),
+    );
+    expect(runs.flat().sort()).toEqual(await knownMigrations());
+    const replicas = await Promise.all(
+      [1, 2].map(() => connectPostgresAudit({ url: db.bffUrl, logger: silentLogger })),
+    );
     const record = await replicas[1]?.store.append({ ...sample, requestId: 'r1' });
     expect(record?.id).toBe('1');
     const { rows } = await asSuperuser<{ name: string }>(
@@ -68,11 +72,8 @@ describe('connectPostgresAudit', () => {
       return url.toString();
     };
     try {
-      const audit = await connectPostgresAudit({
-        url: as(login, 'app-pw'),
-        migrationUrl: as(owner, 'owner-pw'),
-        logger: silentLogger,
-      });
+      await applyAuditMigrations(as(owner, 'owner-pw'), silentLogger);
+      const audit = await connectPostgresAudit({ url: as(login, 'app-pw'), logger: silentLogger });
       expect((await audit.store.append({ ...sample, requestId: 'r1' })).id).toBe('1');
       await audit.close();
       // The owner is refused as the BFF's login: it could change records.
@@ -87,11 +88,27 @@ describe('connectPostgresAudit', () => {
     }
   });
 
-  it('refuses to start on a schema that is not current, saying to set DATABASE_MIGRATION_URL', async () => {
+  it('refuses to start on a schema behind this build, saying to run `pnpm migrate`', async () => {
     const db = await cluster.empty();
     const error = await failure(connectPostgresAudit({ url: db.bffUrl, logger: silentLogger }));
     expect(error).toBeInstanceOf(AuditSetupError);
-    expect(error.message).toMatch(/not current.*DATABASE_MIGRATION_URL/s);
+    expect(error.message).toMatch(/behind this build \(not applied: .*\): run `pnpm migrate`/s);
+  });
+
+  it('refuses a schema a newer build migrated, at start-up and in `pnpm migrate`, naming both versions', async () => {
+    const db = await cluster.fresh();
+    const newest = (await knownMigrations()).at(-1);
+    await asSuperuser(
+      db.ownerUrl,
+      "INSERT INTO pgmigrations (name, run_on) VALUES ('99991231000000000_from-a-newer-build', now())",
+    );
+    const error = await failure(connectPostgresAudit({ url: db.bffUrl, logger: silentLogger }));
+    expect(error).toBeInstanceOf(AuditSetupError);
+    expect(error.message).toContain(
+      `newer than this build: it has 99991231000000000_from-a-newer-build, and the newest migration this build knows is ${newest}`,
+    );
+    const migrating = await failure(applyAuditMigrations(db.ownerUrl, silentLogger));
+    expect(migrating.message).toMatch(/newer than this build/);
   });
 
   it('refuses to start as a role that could change or delete records (the owner, a superuser)', async () => {
@@ -158,7 +175,32 @@ describe('the audit trail in PostgreSQL is append-only in fact', () => {
     }
   });
 
-  it('refuses UPDATE, DELETE and TRUNCATE even to the owner, through the trigger', async () => {
+  it("refuses the BFF's login disabling the trigger or dropping the table", async () => {
+    const db = await cluster.fresh();
+    const bff = new pg.Client({ connectionString: db.bffUrl });
+    await bff.connect();
+    try {
+      for (const sql of [
+        'ALTER TABLE audit_record DISABLE TRIGGER USER',
+        'ALTER TABLE audit_record DISABLE TRIGGER audit_record_append_only',
+        'DROP TRIGGER audit_record_append_only ON audit_record',
+        'DROP TABLE audit_record',
+      ]) {
+        const error = await failure(bff.query(sql));
+        expect(error.code, sql).toBe('42501');
+        expect(error.message, sql).toMatch(/must be owner/);
+      }
+    } finally {
+      await bff.end();
+    }
+    const { rows } = await asSuperuser<{ enabled: string }>(
+      db.ownerUrl,
+      "SELECT tgenabled AS enabled FROM pg_trigger WHERE tgname = 'audit_record_append_only'",
+    );
+    expect(rows).toEqual([{ enabled: 'O' }]);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE to the owner too while the trigger is on; the owner can turn it off, which is why no replica holds that login', async () => {
     const db = await cluster.fresh();
     const audit = await connectPostgresAudit({ url: db.bffUrl, logger: silentLogger });
     await audit.store.append({ ...sample, requestId: 'r1' });
@@ -170,6 +212,19 @@ describe('the audit trail in PostgreSQL is append-only in fact', () => {
     ]) {
       const error = await failure(asSuperuser(db.ownerUrl, sql));
       expect(error.message, sql).toMatch(/append-only/);
+    }
+    // What the trigger cannot stop (rolled back here): the chain and a head kept elsewhere show it.
+    const owner = new pg.Client({ connectionString: db.ownerUrl });
+    await owner.connect();
+    try {
+      await owner.query('BEGIN');
+      await owner.query('ALTER TABLE audit_record DISABLE TRIGGER USER');
+      await owner.query('DELETE FROM audit_record');
+      const { rows: left } = await owner.query('SELECT count(*)::int AS n FROM audit_record');
+      expect(left).toEqual([{ n: 0 }]);
+    } finally {
+      await owner.query('ROLLBACK');
+      await owner.end();
     }
     const { rows } = await asSuperuser(db.ownerUrl, 'SELECT count(*)::int AS n FROM audit_record');
     expect(rows[0]?.n).toBe(1);

@@ -1,15 +1,10 @@
-// What the composition root calls when DATABASE_URL is set: migrations (as the schema owner,
-// when DATABASE_MIGRATION_URL is set), the pool as the BFF's own role, the start-up checks,
-// and the store, its readiness probe and its shutdown.
+// What the composition root calls when DATABASE_URL is set: the pool as the BFF's own role, the
+// start-up checks (the schema is this build's, the role may only insert and select), and the
+// store, its readiness probe and its shutdown. Migrations are `pnpm migrate`'s, never a replica's.
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics';
-import {
-  AuditSetupError,
-  applyAuditMigrations,
-  assertSchemaCurrent,
-  assertWriterOnly,
-} from './audit-schema';
+import { AuditSetupError, assertSchemaCurrent, assertWriterOnly } from './audit-schema';
 import { PostgresAuditStore } from './postgres-audit-store';
 import { postgresFailure } from './postgres-errors';
 
@@ -53,16 +48,16 @@ export function describeDatabaseUrl(url: string): string {
 
 export async function connectPostgresAudit(options: {
   url: string;
-  migrationUrl?: string | undefined;
   logger: Logger;
   metrics?: Metrics;
   poolSize?: number;
+  /**
+   * The other schemas in the same database (the index's, the alert queue's), checked with the
+   * same pool before start-up goes on: a schema behind or ahead of this build stops it.
+   */
+  schemaChecks?: readonly ((pool: pg.Pool) => Promise<void>)[];
 }): Promise<PostgresAudit> {
-  const { url, migrationUrl, logger } = options;
-  if (migrationUrl) {
-    const applied = await applyAuditMigrations(migrationUrl, logger);
-    logger.info({ applied }, `audit trail schema current (${applied.length} migrations applied)`);
-  }
+  const { url, logger } = options;
   const pool = createAuditPool(url, logger, options.poolSize);
   try {
     await pool.query('SELECT 1').catch((error: unknown) => {
@@ -73,6 +68,7 @@ export async function connectPostgresAudit(options: {
     });
     await assertSchemaCurrent(pool);
     await assertWriterOnly(pool);
+    for (const check of options.schemaChecks ?? []) await check(pool);
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;

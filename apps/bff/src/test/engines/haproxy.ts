@@ -1,6 +1,7 @@
-// Debian's haproxy in front of BFF replicas, running the configuration docs/operations/replicas.md
-// ("Run several replicas") gives operators, read from that page itself so the two cannot
-// drift: only the listening addresses, the certificate and the servers' ports are changed.
+// Debian's haproxy in front of BFF replicas, running the configuration operators deploy
+// (deploy/haproxy/card-console.cfg, which compose.yaml mounts and docs/operations/replicas.md
+// points to), read from that file itself so the two cannot drift: only the listening addresses,
+// the certificate and the servers' ports are changed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,25 +12,23 @@ import { freePort, waitForPort } from './free-port';
 
 const run = promisify(execFile);
 const binary = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
-const readme = join(
+/** The shipped configuration, relative to the repository's root. */
+export const HAPROXY_CONFIG_PATH = 'deploy/haproxy/card-console.cfg';
+const shipped = join(
   dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
   '..',
   '..',
   '..',
-  'docs',
-  'operations',
-  'replicas.md',
+  HAPROXY_CONFIG_PATH,
 );
-/** The comment the replicas page puts right before its haproxy configuration's fenced block. */
-const MARKER = '<!-- haproxy.cfg: read by apps/bff/src/test/engines/haproxy.ts';
 
 export interface Balancer {
   /** `https://localhost:PORT` (`http://127.0.0.1:PORT` without TLS): the public origin people use. */
   readonly origin: string;
   readonly port: number;
-  /** `http://127.0.0.1:PORT`: replicas.md's port-80 listener, which only redirects (TLS only). */
+  /** `http://127.0.0.1:PORT`: the shipped config's port-80 listener, which only redirects (TLS only). */
   readonly plainOrigin?: string;
   /** haproxy's log lines so far (only with `accessLog`). */
   readonly log: string[];
@@ -64,42 +63,33 @@ async function selfSignedPem(dir: string): Promise<string> {
   return pem;
 }
 
-/** The replicas page's haproxy configuration, as an operator copies it. */
-export function readmeHaproxyConfig(text = readFileSync(readme, 'utf8')): string {
-  const at = text.indexOf(MARKER);
-  const block = at < 0 ? null : /```haproxy\n([\s\S]*?)\n\s*```/.exec(text.slice(at));
-  if (!block?.[1]) throw new Error(`${readme} has no haproxy block after "${MARKER}"`);
-  // The block sits in a numbered list item: drop the item's indentation.
-  const lines = block[1].split('\n');
-  const indent = Math.min(
-    ...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)?.[0].length ?? 0),
-  );
-  return `${lines.map((l) => l.slice(indent)).join('\n')}\n`;
+/** The haproxy configuration operators deploy, as the file holds it. */
+export function shippedHaproxyConfig(): string {
+  return readFileSync(shipped, 'utf8');
 }
 
 /** Replaces the one line matching `pattern` (it must exist: a change to that page fails loudly). */
 function replaceLine(config: string, pattern: RegExp, by: (line: string) => string[]): string {
   const lines = config.split('\n');
   const at = lines.findIndex((l) => pattern.test(l));
-  if (at < 0) throw new Error(`the haproxy config of replicas.md has no line matching ${pattern}`);
+  if (at < 0) throw new Error(`${HAPROXY_CONFIG_PATH} has no line matching ${pattern}`);
   lines.splice(at, 1, ...by(lines[at] as string));
   return lines.join('\n');
 }
 
 /**
- * The replicas page's configuration on this machine: the https listener on `port` with `pem`, the
+ * The shipped configuration on this machine: the https listener on `port` with `pem`, the
  * port-80 redirect on `plainPort`, and one server line per backend port on 127.0.0.1, shaped
- * like the replicas page's first. `pem` absent (a benchmark's choice, so TLS is not what it
- * measures): one plain HTTP listener, without the redirect.
+ * like the file's first. `pem` absent (a benchmark's choice, so TLS is not what it measures):
+ * one plain HTTP listener, without the redirect.
  */
 export function haproxyConfig(options: {
   port: number;
   pem?: string | undefined;
   plainPort?: number;
   backends: number[];
-  readme?: string;
 }): string {
-  let config = readmeHaproxyConfig(options.readme);
+  let config = shippedHaproxyConfig();
   const { pem, port } = options;
   config = replaceLine(config, /^\s*bind :443 ssl crt \S+ /, (line) => [
     pem
@@ -115,27 +105,27 @@ export function haproxyConfig(options: {
       line.replace(/https$/, 'http'),
     ]);
   }
-  // One server line per backend, shaped like replicas.md's first; its others are the same replicas.
+  // One server line per backend, shaped like the file's first; its others are the same replicas.
   const server = /^(\s*)server bff\d+ 127\.0\.0\.1:\d+(.*)$/;
-  const readmeServers = config.split('\n').filter((l) => server.test(l));
-  const [, indent, rest] = server.exec(readmeServers[0] ?? '') ?? [];
-  if (indent === undefined) throw new Error('the haproxy config of replicas.md has no server line');
+  const fileServers = config.split('\n').filter((l) => server.test(l));
+  const [, indent, rest] = server.exec(fileServers[0] ?? '') ?? [];
+  if (indent === undefined) throw new Error(`${HAPROXY_CONFIG_PATH} has no server line`);
   const servers = options.backends.map(
     (p, i) => `${indent}server bff${i + 1} 127.0.0.1:${p}${rest ?? ''}`,
   );
   return config
     .split('\n')
-    .flatMap((l) => (l === readmeServers[0] ? servers : server.test(l) ? [] : [l]))
+    .flatMap((l) => (l === fileServers[0] ? servers : server.test(l) ? [] : [l]))
     .join('\n');
 }
 
 /**
- * haproxy's health check in the replicas page's configuration: the path it asks for (`option
- * httpchk GET …`) and how many failed checks in a row take a server out (`fall`, default 3).
+ * haproxy's health check in the shipped configuration: the path it asks for (`option httpchk
+ * GET …`) and how many failed checks in a row take a server out (`fall`, default 3).
  */
-export function healthCheck(config = readmeHaproxyConfig()): { path: string; fall: number } {
+export function healthCheck(config = shippedHaproxyConfig()): { path: string; fall: number } {
   const path = /^\s*option httpchk GET (\S+)/m.exec(config)?.[1];
-  if (!path) throw new Error('the haproxy config of replicas.md has no `option httpchk GET`');
+  if (!path) throw new Error(`${HAPROXY_CONFIG_PATH} has no \`option httpchk GET\``);
   return { path, fall: Number(/\bfall (\d+)/.exec(config)?.[1] ?? 3) };
 }
 

@@ -9,10 +9,12 @@ import {
   totpSettingBodySchema,
 } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError } from '../../core/app-error';
 import { admins, defineFeature } from '../../core/endpoint';
-import type { AuditStore } from '../../platform/audit/audit-store';
+import type { AuditStore, NewAuditRecord } from '../../platform/audit/audit-store';
+import { auditedChange } from '../../platform/audit/audited-change';
 import type { StoredPasskey } from '../../platform/passkeys/factor-store';
 import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
@@ -25,6 +27,7 @@ export interface PasskeyRoutesDeps {
   passkeys: PasskeyCeremonies;
   stepUp: StepUp;
   audit: AuditStore;
+  logger: Logger;
 }
 
 // A name stored before names were checked for card numbers is shown and recorded masked.
@@ -62,10 +65,12 @@ const lastFactor = () =>
 /**
  * An admin's own second factors: passkeys enrolled, named and removed, and TOTP turned off
  * once a passkey exists (or on again). Adding or removing a factor needs a second-factor check
- * within the last 5 minutes (`StepUp`), so a stolen session alone cannot plant a passkey.
+ * within the last 5 minutes (`StepUp`), so a stolen session alone cannot plant a passkey. Each
+ * is recorded before the factor store writes it: a trail that cannot take the record leaves the
+ * factors as they were (503 `audit_unavailable`).
  */
 function passkeyServices(deps: PasskeyRoutesDeps) {
-  const { factors, stepUp, audit } = deps;
+  const { factors, stepUp } = deps;
   const session = (req: Request): ActiveSession => {
     const current = activeSession(req);
     if (!current) throw new AppError(401, 'unauthenticated', 'Sign in to continue.');
@@ -79,22 +84,34 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
       await stepUp.require(req, res);
       return session(req);
     },
-    factorRecord: (
+    /** A factor change and its record, written together or not at all. */
+    recorded: <R extends string>(
       req: Request,
       current: ActiveSession,
-      action: 'factor.enrolled' | 'factor.removed',
-      method: 'passkey' | 'totp',
-      target?: string,
-    ) =>
-      audit.append({
+      record: {
+        action: 'factor.enrolled' | 'factor.removed';
+        method: 'passkey' | 'totp';
+        target?: string | undefined;
+      },
+      change: (audited: (outcome: string) => Promise<void>) => Promise<R>,
+      done: R,
+    ): Promise<R> => {
+      const entry: NewAuditRecord = {
         actor: current.record.email,
         role: current.record.role,
-        action,
+        action: record.action,
         outcome: 'success',
-        method,
-        ...(target ? { target: maskCardNumbers(target).slice(0, 200) } : {}),
+        method: record.method,
+        ...(record.target ? { target: maskCardNumbers(record.target).slice(0, 200) } : {}),
         requestId: req.requestId,
-      }),
+      };
+      return auditedChange(
+        deps,
+        change,
+        () => [entry],
+        (outcome) => outcome !== done,
+      );
+    },
     state: async (email: string) => {
       const [{ passkeys: list }, totp] = await Promise.all([
         factors.store.get(email),
@@ -137,14 +154,14 @@ export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpo
         throw new AppError(409, 'no_totp', 'Your account has no authenticator app set up.');
       }
       if (before.enabled !== enabled) {
-        const outcome = await services.factors.store.setTotpDisabled(email, !enabled);
-        if (outcome === 'no_passkey') throw lastFactor();
-        await services.factorRecord(
+        const outcome = await services.recorded(
           req,
           current,
-          enabled ? 'factor.enrolled' : 'factor.removed',
-          'totp',
+          { action: enabled ? 'factor.enrolled' : 'factor.removed', method: 'totp' },
+          (audited) => services.factors.store.setTotpDisabled(email, !enabled, audited),
+          'ok',
         );
+        if (outcome === 'no_passkey') throw lastFactor();
       }
       return services.state(email);
     },
@@ -188,7 +205,13 @@ export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpo
           'The new passkey could not be checked. Start again from "Add a passkey".',
         );
       }
-      const added = await services.factors.store.addPasskey(current.record.email, passkey);
+      const added = await services.recorded(
+        req,
+        current,
+        { action: 'factor.enrolled', method: 'passkey', target: passkey.name },
+        (audited) => services.factors.store.addPasskey(current.record.email, passkey, audited),
+        'added',
+      );
       if (added === 'duplicate') {
         throw new AppError(409, 'passkey_exists', 'That passkey is already enrolled.');
       }
@@ -199,7 +222,6 @@ export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpo
           'You have 10 passkeys, the most allowed; remove one first.',
         );
       }
-      await services.factorRecord(req, current, 'factor.enrolled', 'passkey', passkey.name);
       return summary(passkey);
     },
   }),
@@ -237,11 +259,16 @@ export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpo
       const { email } = current.record;
       const store = services.factors.store;
       const name = (await store.get(email)).passkeys.find((p) => p.id === id)?.name;
-      const outcome = await store.removePasskey(email, id);
+      const outcome = await services.recorded(
+        req,
+        current,
+        { action: 'factor.removed', method: 'passkey', target: name ?? id },
+        (audited) => store.removePasskey(email, id, audited),
+        'removed',
+      );
       if (outcome === 'not_found')
         throw new AppError(404, 'not_found', 'You have no such passkey.');
       if (outcome === 'last_factor') throw lastFactor();
-      await services.factorRecord(req, current, 'factor.removed', 'passkey', name ?? id);
       return undefined;
     },
   }),

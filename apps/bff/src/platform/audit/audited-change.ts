@@ -18,7 +18,7 @@ export type BeforeCommit<R, Tx = unknown> = (result: R, tx: Tx) => Promise<void>
  * The hook as `auditedChange` hands it to the store call: it takes whatever that store's hook
  * takes (so the change's result type is inferred from the call, not fixed before it).
  */
-export type AnyBeforeCommit = <T>(result: T, tx: unknown) => Promise<void>;
+export type AnyBeforeCommit = <T>(result: T, tx?: unknown) => Promise<void>;
 
 /** The trail could not take a change's record, so the change was not made (503). */
 export class AuditUnavailableError extends AppError<'audit_unavailable'> {

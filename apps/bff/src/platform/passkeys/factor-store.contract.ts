@@ -298,5 +298,36 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       await expect(a.recordUse(email, key.id, 1.5, T0)).rejects.toThrow(RangeError);
       expect((await a.get(email)).passkeys).toEqual([key]);
     });
+
+    it('a change whose audit hook throws is not written; a refusal never runs the hook', async () => {
+      const { a, b } = await make();
+      const email = freshEmail();
+      const refused = async () => {
+        throw new Error('the trail refused the record');
+      };
+      const seen: string[] = [];
+      const noted = async (outcome: string) => {
+        seen.push(outcome);
+      };
+      const key = passkey();
+      await expect(a.addPasskey(email, key, refused)).rejects.toThrow('the trail refused');
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false });
+
+      expect(await a.addPasskey(email, key, noted)).toBe('added');
+      expect(await a.addPasskey(email, key, noted)).toBe('duplicate');
+      await expect(a.setTotpDisabled(email, true, refused)).rejects.toThrow('the trail refused');
+      expect((await b.get(email)).totpDisabled).toBe(false);
+      expect(await a.setTotpDisabled(email, true, noted)).toBe('ok');
+      expect(await a.removePasskey(email, key.id, noted)).toBe('last_factor');
+      await expect(a.setTotpDisabled(email, false, refused)).rejects.toThrow('the trail refused');
+      expect((await b.get(email)).totpDisabled).toBe(true);
+      expect(await a.setTotpDisabled(email, false, noted)).toBe('ok');
+      await expect(a.removePasskey(email, key.id, refused)).rejects.toThrow('the trail refused');
+      expect((await b.get(email)).passkeys).toEqual([key]);
+      expect(await a.removePasskey(email, key.id, noted)).toBe('removed');
+      expect(await a.removePasskey(email, key.id, noted)).toBe('not_found');
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false });
+      expect(seen).toEqual(['added', 'ok', 'ok', 'removed']);
+    });
   });
 }

@@ -26,6 +26,15 @@ export interface PersonFactors {
 export const MAX_PASSKEYS_PER_PERSON = 10;
 
 /**
+ * A change's audit hook (platform/audit/audited-change.ts): run once the store has decided to
+ * make the change, right before writing it; throwing leaves everything as it was. A store that
+ * decides atomically elsewhere (a Redis script) runs it after a dry run of that decision, and
+ * may then still answer a refusal: the caller takes the record back (`auditedChange`'s
+ * `notCommitted`).
+ */
+export type BeforeWrite = ((outcome: string) => Promise<void>) | undefined;
+
+/**
  * Where passkeys and the TOTP-off choice are kept, by lower-cased email. Every conditional
  * change is atomic, so two requests at once can never leave a person with TOTP off and no
  * passkey, nor enrol one credential twice or an eleventh passkey.
@@ -34,12 +43,24 @@ export interface FactorStore {
   /** Empty when unknown. */
   get(email: string): Promise<PersonFactors>;
   /** `duplicate`: this credential id is already enrolled by anyone. */
-  addPasskey(email: string, passkey: StoredPasskey): Promise<'added' | 'duplicate' | 'too_many'>;
+  addPasskey(
+    email: string,
+    passkey: StoredPasskey,
+    audited?: BeforeWrite,
+  ): Promise<'added' | 'duplicate' | 'too_many'>;
   renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined>;
   /** Atomic: refuses to remove the last passkey while TOTP is off (the person would be left with no second factor). */
-  removePasskey(email: string, id: string): Promise<'removed' | 'not_found' | 'last_factor'>;
+  removePasskey(
+    email: string,
+    id: string,
+    audited?: BeforeWrite,
+  ): Promise<'removed' | 'not_found' | 'last_factor'>;
   /** Atomic with removePasskey: turning TOTP off needs at least one passkey. */
-  setTotpDisabled(email: string, disabled: boolean): Promise<'ok' | 'no_passkey'>;
+  setTotpDisabled(
+    email: string,
+    disabled: boolean,
+    audited?: BeforeWrite,
+  ): Promise<'ok' | 'no_passkey'>;
   /** After a verified use: stores the new counter (never lowers it) and lastUsedAt. False when the passkey is gone. */
   recordUse(email: string, id: string, counter: number, at: number): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
+  type BeforeWrite,
   checkPasskeyUse,
   type FactorStore,
   MAX_PASSKEYS_PER_PERSON,
@@ -65,9 +66,10 @@ export class FileFactorStore implements FactorStore {
   async addPasskey(
     email: string,
     passkey: StoredPasskey,
+    audited?: BeforeWrite,
   ): Promise<'added' | 'duplicate' | 'too_many'> {
     const storable = storablePasskey(passkey);
-    return this.change((people) => {
+    return this.change(audited, (people) => {
       for (const person of people.values()) {
         if (person.passkeys.some((p) => p.id === storable.id)) return 'duplicate';
       }
@@ -79,7 +81,7 @@ export class FileFactorStore implements FactorStore {
   }
 
   async renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined> {
-    return this.change((people) => {
+    return this.change(undefined, (people) => {
       const passkey = people.get(email)?.passkeys.find((p) => p.id === id);
       if (!passkey) return undefined;
       passkey.name = name;
@@ -87,8 +89,12 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
-  async removePasskey(email: string, id: string): Promise<'removed' | 'not_found' | 'last_factor'> {
-    return this.change((people) => {
+  async removePasskey(
+    email: string,
+    id: string,
+    audited?: BeforeWrite,
+  ): Promise<'removed' | 'not_found' | 'last_factor'> {
+    return this.change(audited, (people) => {
       const person = people.get(email);
       const index = person?.passkeys.findIndex((p) => p.id === id) ?? -1;
       if (!person || index < 0) return 'not_found';
@@ -98,8 +104,12 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
-  async setTotpDisabled(email: string, disabled: boolean): Promise<'ok' | 'no_passkey'> {
-    return this.change((people) => {
+  async setTotpDisabled(
+    email: string,
+    disabled: boolean,
+    audited?: BeforeWrite,
+  ): Promise<'ok' | 'no_passkey'> {
+    return this.change(audited, (people) => {
       const person = personIn(people, email);
       if (disabled && person.passkeys.length === 0) return 'no_passkey';
       person.totpDisabled = disabled;
@@ -109,7 +119,7 @@ export class FileFactorStore implements FactorStore {
 
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
     checkPasskeyUse(counter, at);
-    return this.change((people) => {
+    return this.change(undefined, (people) => {
       const passkey = people.get(email)?.passkeys.find((p) => p.id === id);
       if (!passkey) return false;
       passkey.counter = Math.max(passkey.counter, counter);
@@ -120,10 +130,10 @@ export class FileFactorStore implements FactorStore {
 
   /**
    * Runs `apply` on a copy of everyone's factors once every earlier change has finished. If the
-   * copy differs from what is on disk it is written, and only once written does `get` see it;
-   * a failed write changes nothing.
+   * copy differs from what is on disk it is written (after `audited`, which may refuse it), and
+   * only once written does `get` see it; a failed write changes nothing.
    */
-  private change<T>(apply: (draft: People) => T): Promise<T> {
+  private change<T>(audited: BeforeWrite, apply: (draft: People) => T): Promise<T> {
     const run = this.queue.then(async () => {
       const draft = structuredClone(this.people);
       const result = apply(draft);
@@ -132,6 +142,7 @@ export class FileFactorStore implements FactorStore {
       }
       const text = serialise(draft);
       if (text !== this.written) {
+        await audited?.(String(result));
         await writeAtomically(this.path, text);
         this.people = draft;
         this.written = text;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { redisCall } from '../redis/redis-errors';
 import { redisScript } from '../redis/redis-script';
 import {
+  type BeforeWrite,
   checkPasskeyUse,
   type FactorStore,
   MAX_PASSKEYS_PER_PERSON,
@@ -28,33 +29,38 @@ local function count(key)
 end
 `;
 
-// KEYS: person, ids. ARGV: id, passkey JSON, email, limit.
+// Each change's script takes a last argument '1' for a dry run: the outcome, nothing written.
+
+// KEYS: person, ids. ARGV: id, passkey JSON, email, limit, dry.
 const add = redisScript(`${countPasskeys}
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 'duplicate' end
 if count(KEYS[1]) >= tonumber(ARGV[4]) then return 'too_many' end
+if ARGV[5] == '1' then return 'added' end
 redis.call('HSET', KEYS[1], 'pk:' .. ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 return 'added'
 `);
 
-// KEYS: person, ids. ARGV: id.
+// KEYS: person, ids. ARGV: id, dry.
 const remove = redisScript(`${countPasskeys}
 if redis.call('HEXISTS', KEYS[1], 'pk:' .. ARGV[1]) == 0 then return 'not_found' end
 if redis.call('HEXISTS', KEYS[1], 'totpOff') == 1 and count(KEYS[1]) <= 1 then
   return 'last_factor'
 end
+if ARGV[2] == '1' then return 'removed' end
 redis.call('HDEL', KEYS[1], 'pk:' .. ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 return 'removed'
 `);
 
-// KEYS: person. ARGV: '1' to turn TOTP off, '0' to turn it back on.
+// KEYS: person. ARGV: '1' to turn TOTP off, '0' to turn it back on; dry.
 const setTotp = redisScript(`${countPasskeys}
 if ARGV[1] == '0' then
-  redis.call('HDEL', KEYS[1], 'totpOff')
+  if ARGV[2] ~= '1' then redis.call('HDEL', KEYS[1], 'totpOff') end
   return 'ok'
 end
 if count(KEYS[1]) == 0 then return 'no_passkey' end
+if ARGV[2] == '1' then return 'ok' end
 redis.call('HSET', KEYS[1], 'totpOff', '1')
 return 'ok'
 `);
@@ -111,13 +117,16 @@ export class RedisFactorStore implements FactorStore {
   async addPasskey(
     email: string,
     passkey: StoredPasskey,
+    audited?: BeforeWrite,
   ): Promise<'added' | 'duplicate' | 'too_many'> {
     const storable = storablePasskey(passkey);
-    const outcome = await redisCall('passkey add', () =>
-      add(
-        this.client,
-        [this.person(email), this.ids()],
-        [storable.id, JSON.stringify(storable), email, MAX_PASSKEYS_PER_PERSON],
+    const outcome = await this.decided(audited, 'added', (dry) =>
+      redisCall('passkey add', () =>
+        add(
+          this.client,
+          [this.person(email), this.ids()],
+          [storable.id, JSON.stringify(storable), email, MAX_PASSKEYS_PER_PERSON, dry],
+        ),
       ),
     );
     return outcome as 'added' | 'duplicate' | 'too_many';
@@ -130,18 +139,47 @@ export class RedisFactorStore implements FactorStore {
     return typeof json === 'string' ? parsePasskey(json) : undefined;
   }
 
-  async removePasskey(email: string, id: string): Promise<'removed' | 'not_found' | 'last_factor'> {
-    const outcome = await redisCall('passkey remove', () =>
-      remove(this.client, [this.person(email), this.ids()], [id]),
+  async removePasskey(
+    email: string,
+    id: string,
+    audited?: BeforeWrite,
+  ): Promise<'removed' | 'not_found' | 'last_factor'> {
+    const outcome = await this.decided(audited, 'removed', (dry) =>
+      redisCall('passkey remove', () =>
+        remove(this.client, [this.person(email), this.ids()], [id, dry]),
+      ),
     );
     return outcome as 'removed' | 'not_found' | 'last_factor';
   }
 
-  async setTotpDisabled(email: string, disabled: boolean): Promise<'ok' | 'no_passkey'> {
-    const outcome = await redisCall('totp switch', () =>
-      setTotp(this.client, [this.person(email)], [disabled ? '1' : '0']),
+  async setTotpDisabled(
+    email: string,
+    disabled: boolean,
+    audited?: BeforeWrite,
+  ): Promise<'ok' | 'no_passkey'> {
+    const outcome = await this.decided(audited, 'ok', (dry) =>
+      redisCall('totp switch', () =>
+        setTotp(this.client, [this.person(email)], [disabled ? '1' : '0', dry]),
+      ),
     );
     return outcome as 'ok' | 'no_passkey';
+  }
+
+  /**
+   * A change's script run for real, after `audited` when there is one: then a dry run first
+   * decides whether there is a change to record (`done` is its outcome when there is).
+   */
+  private async decided(
+    audited: BeforeWrite,
+    done: string,
+    run: (dry: '0' | '1') => Promise<unknown>,
+  ): Promise<unknown> {
+    if (audited) {
+      const planned = await run('1');
+      if (planned !== done) return planned;
+      await audited(done);
+    }
+    return run('0');
   }
 
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {

@@ -2,10 +2,11 @@ import { RECEIPTS_PER_TRANSACTION, type Receipt } from '@card-console/shared/api
 import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
 import { AppError } from '../../core/app-error';
+import { auditedChange } from '../../platform/audit/audited-change';
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import { AnnotationConflictError, TooManyReceiptsError } from './annotation-store';
-import type { AnnotationsDeps } from './annotations-service';
+import { type AnnotationsDeps, rethrowUnrecorded } from './annotations-service';
 import {
   inspectReceipt,
   RECEIPT_MAX_PIXELS,
@@ -32,7 +33,8 @@ const described = (r: Receipt) => `${r.mediaType}, ${r.byteSize} bytes, sha256 $
  * Receipts: uploaded as a request body whose type is decided from its bytes (never the name or
  * Content-Type), image metadata removed, stored in the notes' SQL store; served only as an
  * image or a download that cannot run script. Adding and removing one are changes of the notes:
- * refused once reviewed, audited.
+ * refused once reviewed, audited in the change's own transaction (not made when the trail
+ * cannot record it: 503 `audit_unavailable`).
  */
 export function createReceiptsService(deps: AnnotationsDeps) {
   const store = () => deps.transactionIndex.annotations();
@@ -72,22 +74,31 @@ export function createReceiptsService(deps: AnnotationsDeps) {
       const transaction = await deps.upstream.getTransaction(ctxOf(who), transactionId);
       const sub = transaction.subAccountId ? { subAccountId: transaction.subAccountId } : {};
       try {
-        const { receipt } = await (await store()).addReceipt(
-          transactionId,
-          { fileName, mediaType: file.mediaType, content: file.bytes },
-          RECEIPTS_PER_TRANSACTION,
-          who.actor.email,
-          new Date(deps.clock.now()),
+        const s = await store();
+        const { receipt } = await auditedChange(
+          deps,
+          (audited) =>
+            s.addReceipt(
+              transactionId,
+              { fileName, mediaType: file.mediaType, content: file.bytes },
+              RECEIPTS_PER_TRANSACTION,
+              who.actor.email,
+              new Date(deps.clock.now()),
+              audited,
+            ),
+          ({ receipt }) => [
+            {
+              ...base(who, 'receipt.add', transactionId),
+              ...sub,
+              outcome: 'success',
+              after: { receipt: receipt.fileName },
+              detail: described(receipt),
+            },
+          ],
         );
-        await deps.audit.append({
-          ...base(who, 'receipt.add', transactionId),
-          ...sub,
-          outcome: 'success',
-          after: { receipt: receipt.fileName },
-          detail: described(receipt),
-        });
         return receipt;
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translateReceiptError(caught);
         await deps.audit.append({
           ...base(who, 'receipt.add', transactionId),
@@ -124,13 +135,29 @@ export function createReceiptsService(deps: AnnotationsDeps) {
     async remove(who: Who, transactionId: string, receiptId: string): Promise<undefined> {
       let removed: Receipt | undefined;
       try {
-        removed = await (await store()).removeReceipt(
-          transactionId,
-          receiptId,
-          who.actor.email,
-          new Date(deps.clock.now()),
+        const s = await store();
+        removed = await auditedChange(
+          deps,
+          (audited) =>
+            s.removeReceipt(
+              transactionId,
+              receiptId,
+              who.actor.email,
+              new Date(deps.clock.now()),
+              audited,
+            ),
+          (receipt) => [
+            // Only a receipt removed runs the hook.
+            {
+              ...base(who, 'receipt.remove', transactionId),
+              outcome: 'success',
+              before: { receipt: (receipt as Receipt).fileName },
+              detail: described(receipt as Receipt),
+            },
+          ],
         );
       } catch (caught) {
+        rethrowUnrecorded(caught);
         const error = translateReceiptError(caught);
         await deps.audit.append({
           ...base(who, 'receipt.remove', transactionId),
@@ -140,12 +167,6 @@ export function createReceiptsService(deps: AnnotationsDeps) {
         throw error;
       }
       if (!removed) throw new AppError(404, 'not_found', 'There is no such receipt.');
-      await deps.audit.append({
-        ...base(who, 'receipt.remove', transactionId),
-        outcome: 'success',
-        before: { receipt: removed.fileName },
-        detail: described(removed),
-      });
       return undefined;
     },
   };

@@ -1,5 +1,5 @@
 import { errorBodySchema } from '@card-console/shared/upstream/common';
-import { digitRuns } from '../platform/security/card-numbers';
+import { digitRuns, joinsOnly } from '../platform/security/card-numbers';
 import type { UpstreamRedactor } from './upstream-redactor';
 
 const MAX_SHOWN = 300;
@@ -52,8 +52,8 @@ export function safeUpstreamMessage(message: string, redact: UpstreamRedactor): 
 export function bodyForLog(text: string, redact: UpstreamRedactor): string {
   const head = maskDigitRuns(redact(text.slice(0, MAX_LOGGED)));
   if (text.length <= MAX_LOGGED) return head;
-  // The last run, when it ends at the cut or one separator before it, is the cut one.
+  // The last run, when it ends at the cut or only separators stand between them, is the cut one.
   const last = digitRuns(head, 1).at(-1);
   const end = last?.at(-1)?.end ?? 0;
-  return last && head.length - end <= 1 ? head.slice(0, last[0]?.start) : head;
+  return last && joinsOnly(head.slice(end)) ? head.slice(0, last[0]?.start) : head;
 }

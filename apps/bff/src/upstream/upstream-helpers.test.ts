@@ -151,6 +151,14 @@ describe('upstream text', () => {
     }
   });
 
+  it('logs no digits of a card number cut off after a run of separators', () => {
+    const spaced = pan.match(/.{4}/g)?.join(' - ') ?? pan;
+    for (let cut = 1; cut < spaced.length; cut++) {
+      const logged = bodyForLog(`${'x'.repeat(500 - cut)}${spaced} and more`, redact);
+      expect(logged, `cut after ${cut} characters`).toMatch(/^x+\D*$/);
+    }
+  });
+
   it('logs an upstream body without the key', () =>
     expect(bodyForLog(`{"message":"key ${key}"}`, redact)).toBe('{"message":"key [redacted]"}'));
 });

@@ -19,16 +19,27 @@ const passesLuhn = (digits: string) =>
   luhnCheckDigit(digits.slice(0, -1)) === Number(digits.at(-1));
 
 /**
- * What joins two digit groups, written out here apart from the matcher: one white space of any
- * kind, a dash or minus, a dot, a slash, a backslash, an underscore or a middle dot.
+ * What joins two digit groups, written out here apart from the matcher: any run of white space
+ * of any kind, dashes or minus signs, dots, slashes, backslashes, underscores, colons or
+ * middle dots.
  */
-const separator = '[\\s\\u2010-\\u2015\\u2212\\-./\\\\_\\u00B7\\uFF0E\\uFF0F]';
+const separators = '[\\s\\u2010-\\u2015\\u2212\\-./\\\\_:\\u00B7\\uFF0E\\uFF0F\\uFF1A]+';
 /** Zero-width and other invisible characters: read as if absent. */
 const invisible = /\u200B|\u200D|\u2060|\u00AD|\uFEFF/g;
-/** Runs of digits joined by single separators, as their digit groups. */
+/** Runs of digits joined by runs of separators, as their digit groups. */
 const runsOf = (text: string) =>
-  (text.replace(invisible, '').match(new RegExp(`\\d+(?:${separator}\\d+)*`, 'g')) ?? []).map((r) =>
-    r.split(new RegExp(separator)),
+  (text.replace(invisible, '').match(new RegExp(`\\d+(?:${separators}\\d+)*`, 'g')) ?? []).map(
+    (r) => r.split(new RegExp(separators)),
+  );
+/**
+ * Something that could read as a date (a year 20xx, then two two-digit groups): such text is
+ * left to the dates' own tests (card-number-dates.test.ts), this reference knowing no dates.
+ */
+const dateLike = (text: string) =>
+  runsOf(text).some((groups) =>
+    groups.some(
+      (g, i) => /^20\d\d$/.test(g) && groups[i + 1]?.length === 2 && groups[i + 2]?.length === 2,
+    ),
   );
 
 /** The card numbers in `text`: whole consecutive digit groups, 13-19 digits, Luhn-valid. */
@@ -98,9 +109,21 @@ describe('maskCardNumbers', () => {
   });
 
   it('leaves no card number in any text, and changes text without one not at all (property)', () => {
-    const joiners = [' ', '-', '.', '/', '_', '\u00A0', '\u2009', '\u202F', '\u2013', '\\'];
+    const joiners = [' ', '-', '.', '/', '_', '\u00A0', '\u2009', '\u202F', '\u2013', '\\', ':'];
     const pieces = fc.oneof(
-      fc.constantFrom(...joiners, 'a', 'card ', '  ', '--', '•', ':', ',', '\u200B', ' \u200B'),
+      fc.constantFrom(
+        ...joiners,
+        'a',
+        'card ',
+        '  ',
+        '--',
+        ' - ',
+        '\t ',
+        '•',
+        ',',
+        '\u200B',
+        ' \u200B',
+      ),
       fc.stringMatching(/^\d{1,6}$/),
       fc
         .integer({ min: 12, max: 18 })
@@ -112,6 +135,7 @@ describe('maskCardNumbers', () => {
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 8 }), (parts) => {
         const text = parts.join('');
+        fc.pre(!dateLike(text));
         const masked = maskCardNumbers(text);
         const found = cardNumbersIn(text);
         const digitsLeft = runsOf(masked).map((groups) => groups.join(''));

@@ -1,6 +1,7 @@
 // The one card-number matcher and what may stand between the digits: every kind of space, dash,
-// dot, slash and underscore a person (or someone hiding a number) types, characters that show
-// nothing, fullwidth digits; and what must stay text: dates, times, amounts. Every number is
+// dot, slash, underscore and colon a person (or someone hiding a number) types, alone or in
+// runs, characters that show nothing, fullwidth digits; and what must stay text: dates, times,
+// amounts. Every number is
 // made at run time (the reference Luhn in test/reference-luhn.ts), never written out.
 import { describe, expect, it } from 'vitest';
 import { passesLuhn, withCheckDigit } from '../../test/reference-luhn';
@@ -111,9 +112,10 @@ describe('the card-number matcher: what joins digit groups', () => {
       const besideSeparator = inFours(pan, `${c} ${c}`);
       expect(maskCardNumbers(`card ${besideSeparator} ok`)).toBe(`card ${last4(pan)} ok`);
       expect(containsCardNumber(inside)).toBe(true);
-      // Between two separators it joins nothing: two separators in a row end a run.
+      // Between two separators it is absent too: the two are one run of separators.
       const twoSeparators = inFours(pan, ` ${c} `);
-      expect(maskCardNumbers(twoSeparators)).toBe(twoSeparators);
+      expect(maskCardNumbers(twoSeparators)).toBe(last4(pan));
+      expect(containsCardNumber(twoSeparators)).toBe(true);
     },
   );
 
@@ -163,9 +165,38 @@ describe('the card-number matcher: what joins digit groups', () => {
 
   it.each([
     ['two spaces', '  '],
+    ['a tab and a space', '\t '],
     ['a spaced dash', ' - '],
-    ['a comma', ','],
+    ['a no-break space and a space', '\u00A0 '],
     ['a colon', ':'],
+    ['a fullwidth colon', '\uFF1A'],
+    ['a colon and a space', ': '],
+    ['two line breaks', '\n\n'],
+    ['a spaced en dash', ' \u2013 '],
+    ['a long mix', ' .-/\\_:\t\u00A0\u2009 '],
+  ])('%s between the groups joins them: the number is found', (_name, joiner) => {
+    const text = `memo ${inFours(pan, joiner)} ok`;
+    expect(maskCardNumbers(text)).toBe(`memo ${last4(pan)} ok`);
+    expect(containsCardNumber(text)).toBe(true);
+    expect(findCardNumbers(text)).toContain(pan);
+    expect(digitRuns(text, 13).map((run) => run.map((g) => g.digits).join(''))).toEqual([pan]);
+  });
+
+  it('a run of separators is read once, and a run that ends without a digit ends the digit run', () => {
+    const text = `${inFours(pan, ' - ')} -  x 12`;
+    const [run] = digitRuns(text, 13);
+    expect(run?.map((g) => [g.start, g.end])).toEqual([
+      [0, 4],
+      [7, 11],
+      [14, 18],
+      [21, 25],
+    ]);
+    expect(digitRuns(`${text}${'1'.repeat(13)}`, 13)).toHaveLength(2);
+  });
+
+  it.each([
+    ['a comma', ','],
+    ['a comma and a space', ', '],
     ['a letter', 'x'],
     ['a bullet', '•'],
   ])('%s between the groups ends a run: no card number there', (_name, joiner) => {

@@ -1,3 +1,5 @@
+import { datesReach, unissued } from './card-number-dates';
+
 /** Luhn check over a string of digits. */
 export function isLuhnValid(digits: string): boolean {
   let sum = 0;
@@ -18,22 +20,26 @@ export function isLuhnValid(digits: string): boolean {
 export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`;
 
 // The one matcher for card numbers. A card number is written as digits, alone or in groups,
-// and this file decides, once for the masking, the audit trail's guard and incoming ids, what
-// joins two groups:
-// - exactly one separator: any white space (U+00A0, the thin and narrow no-break spaces, the
-//   ideographic space, tabs, line breaks…), any dash (hyphen, non-breaking hyphen, figure,
-//   en and em dashes, fullwidth hyphen…) or minus sign, `.` `/` `\` `_`, the middle dots and
-//   their fullwidth forms. Two separators in a row end a run, so "2026-11-26 – 2026-12-31"
-//   stays two dates.
+// and this file decides, once for the masking, the audit trail's guard, incoming ids and the
+// texts people store, what joins two groups:
+// - any run of separators: white space of every kind (two spaces, a tab, U+00A0 then a space,
+//   the thin and narrow no-break and ideographic spaces, line breaks…), dashes (hyphen,
+//   non-breaking hyphen, figure, en and em dashes, fullwidth hyphen…) and the minus sign,
+//   `.` `/` `\` `_` `:`, the middle dots and the fullwidth forms of these, in any number and
+//   mix: `4000  0012`, `4000 - 0012`, `4000:0012` and `4000\t0012` are all one run.
 // - characters that show nothing (zero-width spaces and joiners, soft hyphen, BOM, bidi
 //   controls, other control characters, combining marks) count as absent: `4000<U+200B>0012`
 //   reads as 40000012, which is what a reader sees.
-// Not separators: `,` and `:` (amounts and times: 1,234,567 and 12:30:45) and letters (an ISO
-// time's `T`), so dates, times and amounts stay whole text. Digits are ASCII or fullwidth
-// (what an East Asian input method types).
+// Not separators: `,` (amounts: 1,234,567) and letters (an ISO time's `T`). Digits are ASCII or
+// fullwidth (what an East Asian input method types).
+// Dates and times are kept from being read as card numbers by what they are, not by what
+// joins them: within dates and times (`2026-11-26 – 2026-12-31`, `2026/11/26 12:30:45`, a
+// year 2000-2099), a window whose digits start with 0 or 20 is text, as no card network issues
+// such numbers (card-number-dates.ts). Any other window, a date's digits in it or not, is
+// read as usual.
 
-/** A character that joins two digit groups (one of them, with nothing visible besides). */
-const SEPARATOR = /[\s\p{Pd}\u2212./\\_\u00B7\u2027\u30FB\uFF0E\uFF0F\uFF3C\uFF3F\uFF65]/u;
+/** A character that joins two digit groups (any run of them, with nothing visible besides). */
+const SEPARATOR = /[\s\p{Pd}\u2212./\\_:\u00B7\u2027\u30FB\uFF0E\uFF0F\uFF1A\uFF3C\uFF3F\uFF65]/u;
 /**
  * What a scan must see past: a fullwidth digit (read as its ASCII digit) or a character that
  * shows nothing, white space aside (read as absent).
@@ -85,6 +91,16 @@ function normalized(text: string): { view: string; at: number[] } | undefined {
   return { view: view + text.slice(copied), at };
 }
 
+/**
+ * Whether `text` holds only separators and characters that show nothing: what may stand
+ * between a digit group and the next one of its run.
+ */
+export function joinsOnly(text: string): boolean {
+  const view = normalized(text)?.view ?? text;
+  for (let i = 0; i < view.length; i++) if (!joins(view.charCodeAt(i))) return false;
+  return true;
+}
+
 /** One group of digits in a run: where it starts and ends in the text, and its digits. */
 export interface DigitGroup {
   start: number;
@@ -94,9 +110,9 @@ export interface DigitGroup {
 
 /**
  * The digit runs of `text` holding at least `minDigits` digits, each as its digit groups: a
- * group is digits, a run is groups joined by one separator each (what shows nothing aside).
+ * group is digits, a run is groups joined by runs of separators (what shows nothing aside).
  * Text with fewer digits costs one pass of counting, the rest a pass or two of scanning; no
- * backtracking.
+ * backtracking: a character is looked at once as a separator at most.
  */
 export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
   const runs: DigitGroup[][] = [];
@@ -118,9 +134,9 @@ export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
       while (digitAt(view, i)) i++;
       bounds.push(start, i);
       count += i - start;
-      // The next character but one first: a digit there is rare, a separator check costs more.
-      if (!digitAt(view, i + 1) || !joins(view.charCodeAt(i))) break;
-      i++;
+      while (i < view.length && joins(view.charCodeAt(i))) i++;
+      // Separators not followed by a digit end the run; none of them is a digit to scan again.
+      if (!digitAt(view, i)) break;
     }
     if (count < minDigits) continue;
     const run: DigitGroup[] = [];
@@ -150,16 +166,28 @@ function hasDigits(text: string, count: number): boolean {
   return false;
 }
 
-/** The last group of the longest card number starting at group `first`, or -1. */
-function lastCardGroup(groups: readonly string[], first: number): number {
+/**
+ * The last group of the longest card number starting at group `first`, or -1. Windows ending
+ * at or before `datesEnd` are text (`datesEnd`, card-number-dates.ts).
+ */
+function lastCardGroup(groups: readonly string[], first: number, datesEnd: number): number {
   let digits = '';
   let found = -1;
   for (let last = first; last < groups.length; last++) {
     digits += groups[last];
     if (digits.length > 19) break;
-    if (digits.length >= 13 && isLuhnValid(digits)) found = last;
+    if (digits.length >= 13 && last > datesEnd && isLuhnValid(digits)) found = last;
   }
   return found;
+}
+
+/**
+ * For each group of a run, the last group a window starting there may end at and be text:
+ * within dates and times, starting with 0 or 20; -1 when none.
+ */
+function textUntil(groups: readonly string[]): number[] {
+  const reach = datesReach(groups);
+  return groups.map((group, g) => (unissued(group) ? (reach[g] as number) : -1));
 }
 
 /** A stretch of a run's groups to mask, and the last four digits it shows. */
@@ -179,17 +207,20 @@ interface CardSpan {
  */
 function cardSpans(run: readonly DigitGroup[]): CardSpan[] {
   const groups = run.map((group) => group.digits);
+  // Read before any group is replaced below by the last four digits it shows: a window from
+  // those is text only when its digits, those four, start with 0 or 20 as the group did.
+  const reach = textUntil(groups);
   const spans: CardSpan[] = [];
   let first = 0;
   while (first < groups.length) {
-    let last = lastCardGroup(groups, first);
+    let last = lastCardGroup(groups, first, reach[first] as number);
     if (last < 0) {
       first++;
       continue;
     }
     // Windows starting inside the span and ending past it make it longer.
     for (let inner = first; inner <= last; inner++) {
-      last = Math.max(last, lastCardGroup(groups, inner));
+      last = Math.max(last, lastCardGroup(groups, inner, reach[inner] as number));
     }
     const shown = groups
       .slice(first, last + 1)
@@ -229,25 +260,45 @@ export function maskCardNumbers(text: string): string {
 export function containsCardNumber(text: string): boolean {
   return digitRuns(text, 13).some((run) => {
     const groups = run.map((group) => group.digits);
-    return groups.some((_, first) => lastCardGroup(groups, first) >= 0);
+    const reach = textUntil(groups);
+    return groups.some((_, first) => lastCardGroup(groups, first, reach[first] as number) >= 0);
   });
 }
 
 /**
- * Every Luhn-valid 13-19 digit window of every digit run in `text`, group bounds or not (also
- * inside longer runs): anything that could be a card number, for text that must hold none,
- * such as an id.
+ * Every Luhn-valid 13-19 digit window of a run's digits, group bounds or not (also inside
+ * longer runs): anything that could be a card number, for text that must hold none. Within
+ * dates and times, a window starting with 0 or 20 is text, as for the masking, and so is one
+ * starting inside a year: digits glued inside a date, which the masking never reads either.
  */
-export function findCardNumbers(text: string): string[] {
+export function cardNumbersOfRun(groups: readonly string[]): string[] {
+  const digits = groups.join('');
+  const reach = datesReach(groups);
+  // For each digit: where the dates and times it is in end, and whether it is inside a year.
+  const datesEnd: number[] = [];
+  const inYear: boolean[] = [];
+  for (const [g, group] of groups.entries()) {
+    for (let k = 0; k < group.length; k++) {
+      datesEnd.push(reach[g] as number);
+      inYear.push(k > 0 && group.length === 4);
+    }
+  }
+  const groupEnd: number[] = [];
+  for (const group of groups) groupEnd.push((groupEnd.at(-1) ?? 0) + group.length);
   const found: string[] = [];
-  for (const run of digitRuns(text, 13)) {
-    const digits = run.map((group) => group.digits).join('');
-    for (let start = 0; start + 13 <= digits.length; start++) {
-      for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
-        const candidate = digits.slice(start, start + length);
-        if (isLuhnValid(candidate)) found.push(candidate);
-      }
+  for (let start = 0; start + 13 <= digits.length; start++) {
+    const until = datesEnd[start] as number;
+    const text = until >= 0 && (unissued(digits, start) || inYear[start] === true);
+    const textEnd = text ? (groupEnd[until] as number) : -1;
+    for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
+      const candidate = digits.slice(start, start + length);
+      if (start + length > textEnd && isLuhnValid(candidate)) found.push(candidate);
     }
   }
   return found;
+}
+
+/** `cardNumbersOfRun` over every digit run of `text`. */
+export function findCardNumbers(text: string): string[] {
+  return digitRuns(text, 13).flatMap((run) => cardNumbersOfRun(run.map((group) => group.digits)));
 }

@@ -1,6 +1,6 @@
 import type { AuditListItem } from '@card-console/shared/api/audit';
 import { centsToDollarInput } from '@card-console/shared/money';
-import { neutralizeFormula } from '../transactions/csv-row';
+import { exportText } from '../transactions/csv-row';
 
 /** The file's columns: times in the person's zone (with its offset) and in UTC, then the record. */
 export function auditCsvColumns(timeZone: string): string[] {
@@ -59,9 +59,9 @@ export function zonedTime(timeZone: string): (iso: string) => string {
 }
 
 // Every text field may hold what a person typed (a reason, a card or sub account name, an
-// email): a spreadsheet must never run it.
-const text = (value: string | undefined): string =>
-  value === undefined ? '' : neutralizeFormula(value);
+// email): a spreadsheet must never run it, and a card number written in a way an older build
+// let through (the trail keeps records as they were) leaves masked.
+const text = (value: string | undefined): string => (value === undefined ? '' : exportText(value));
 const money = (cents: number | undefined): string =>
   cents === undefined ? '' : centsToDollarInput(cents);
 

@@ -29,12 +29,7 @@ import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { UtilizationLimit } from '../cards/card-directory';
 import type { FeatureDeps } from '../feature-deps';
-import {
-  type CsvRowOptions,
-  csvColumns,
-  neutralizeFormula,
-  toCsvRecord,
-} from '../transactions/csv-row';
+import { type CsvRowOptions, csvColumns, exportText, toCsvRecord } from '../transactions/csv-row';
 import { csvLines } from '../transactions/csv-text';
 import type { ExportRows } from '../transactions/export-service';
 import { merchantCategoryName } from '../transactions/merchant-categories';
@@ -644,7 +639,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             ];
             if (!several) return record;
             const name = names.get(t.subAccountId);
-            return [neutralizeFormula(name ?? ''), neutralizeFormula(t.subAccountId), ...record];
+            return [exportText(name ?? ''), exportText(t.subAccountId), ...record];
           });
           rowsOut += records.length;
           if (records.length > 0) yield Buffer.from(csvLines(records));
@@ -725,7 +720,7 @@ function notesCsvCells(
     review?.state ?? 'unreviewed',
     review?.state === 'reviewed' ? review.by : '',
     review?.state === 'reviewed' ? times.format(review.at) : '',
-  ].map(neutralizeFormula);
+  ].map(exportText);
 }
 
 /**
@@ -750,16 +745,18 @@ function accountingRecord(
   const amount = centsToDollarInput(t.amountCents);
   const payee = t.merchant ?? t.description;
   const memo = notes?.memo.replace(/\s+/g, ' ') ?? '';
+  // Each cell as written masked (`exportText`): the memo's spaces collapsed, or the payee and
+  // the memo joined by " - ", can make one card number of digit groups.
   if (layout === 'quickbooks') {
     const description = memo ? `${payee} - ${memo}` : payee;
-    return [`${month}/${day}/${year}`, neutralizeFormula(description), amount];
+    return [`${month}/${day}/${year}`, exportText(description), amount];
   }
   return [
     `${day}/${month}/${year}`,
     amount,
-    neutralizeFormula(payee),
-    neutralizeFormula(memo || t.description),
-    neutralizeFormula(t.referenceNumber),
+    exportText(payee),
+    exportText(memo || t.description),
+    exportText(t.referenceNumber),
     '',
   ];
 }

@@ -1,5 +1,6 @@
 import { centsToDollarInput } from '@card-console/shared/money';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import { maskCardNumbers } from '../../platform/security/card-numbers';
 import { createLocalTimes, type LocalTimes } from './local-time';
 import { merchantCategoryName } from './merchant-categories';
 import type { CardNames } from './transaction-mapper';
@@ -56,8 +57,16 @@ export function neutralizeFormula(text: string): string {
   return formulaStart.test(text) ? `'${text}` : text;
 }
 
-const text = (value: string | undefined): string =>
-  value === undefined ? '' : neutralizeFormula(value);
+/**
+ * A text cell of an export file (this CSV, the index's, QuickBooks' and Xero's): its card
+ * numbers masked by the one matcher (`maskCardNumbers`, whatever joins their digits, so no
+ * later step such as collapsing spaces can join one again), then kept from running as a formula.
+ */
+export function exportText(text: string): string {
+  return neutralizeFormula(maskCardNumbers(text));
+}
+
+const text = (value: string | undefined): string => (value === undefined ? '' : exportText(value));
 
 /** One transaction as a CSV record. Amounts are ours (numbers), so they stay numeric. */
 export function toCsvRecord(

@@ -22,6 +22,8 @@ import { createApiRouter } from '../http/api-router';
 import { createAuthorizer } from '../http/authorize';
 import { errorHandler } from '../http/error-handler';
 import { requestId } from '../http/request-id';
+import type { AuditStore } from '../platform/audit/audit-store';
+import type { BeforeCommit } from '../platform/audit/audited-change';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { SendInvitation } from '../platform/notify/invitation-email';
 import type { PasskeyCeremonies } from '../platform/passkeys/passkey-ceremonies';
@@ -52,16 +54,19 @@ export class FakePersonSessions implements PersonSessions {
     return [...(this.open.get(email) ?? [])].sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  async end(email: string, id: string): Promise<boolean> {
+  /** Like the SQL table, the audit hook runs before anything is ended, and may refuse it. */
+  async end(email: string, id: string, audited?: BeforeCommit<true>): Promise<boolean> {
     const mine = this.open.get(email) ?? [];
     const left = mine.filter((s) => s.id !== id);
+    if (left.length < mine.length) await audited?.(true, undefined);
     this.open.set(email, left);
     return left.length < mine.length;
   }
 
-  async endAll(email: string): Promise<number> {
-    this.endedAll.push(email);
+  async endAll(email: string, audited?: BeforeCommit<number>): Promise<number> {
     const count = this.open.get(email)?.length ?? 0;
+    await audited?.(count, undefined);
+    this.endedAll.push(email);
     this.open.delete(email);
     return count;
   }
@@ -80,6 +85,8 @@ export interface PeopleTestAppOptions {
   logger?: Logger;
   /** Leave `people` out: the app does not keep people in its store. */
   withoutPeople?: boolean;
+  /** The trail the app writes to, made from the test's own (`audit`): a failing one, say. */
+  audit?: (trail: JsonlAuditStore) => AuditStore;
 }
 
 export interface PeopleTestApp {
@@ -116,7 +123,8 @@ export async function startPeopleApp(options: PeopleTestAppOptions): Promise<Peo
     rateLimits: { ...base.rateLimits, apiRequestsPerMinute: 100_000, ...options.rateLimits },
   };
   const logger = options.logger ?? silentLogger;
-  const audit = new JsonlAuditStore(dataDir, clock);
+  const trail = new JsonlAuditStore(dataDir, clock);
+  const audit = options.audit ? options.audit(trail) : trail;
   const sessionStore = options.sessionStore ?? new MemorySessionStore(clock);
   const sessions = new SessionService(sessionStore, clock, config);
   const limiters = createRateLimiters(memoryRateLimiters, config.rateLimits, config.session);
@@ -179,7 +187,7 @@ export async function startPeopleApp(options: PeopleTestAppOptions): Promise<Peo
   return {
     request: supertest(url),
     config,
-    audit,
+    audit: trail,
     sessionStore,
     secret,
     sessions: personSessions,

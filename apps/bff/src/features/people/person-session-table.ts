@@ -3,7 +3,7 @@
 // screen and by every request's check of its session. Times are kept as timestamptz and given
 // back as Unix ms, as the session store keeps them.
 import type { Role } from '@card-console/shared/api/meta';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
 import type { PersonSession, SessionMethod } from './person-sessions';
 
 interface SessionRow {
@@ -112,16 +112,27 @@ export class PersonSessionTable {
     }));
   }
 
-  /** Ends the person's sessions still within the limits (`ref`: only that one); how many. */
-  async endOpen(email: string, ref: string | undefined, now: number, limits: Limits) {
-    const rows = await this.engine.query(
-      `UPDATE person_session SET ended_at = $2
-        WHERE email = $1 AND ended_at IS NULL AND last_seen_at > $3 AND started_at > $4
-          AND ($5::text IS NULL OR ref = $5)
-        RETURNING ref`,
-      [email, iso(now), iso(now - limits.idleMs), iso(now - limits.absoluteMs), ref ?? null],
-    );
-    return rows.length;
+  /**
+   * Ends the person's sessions still within the limits (`ref`: only that one); how many. The
+   * change's audit hook, if any, runs last in its transaction with that number.
+   */
+  async endOpen(
+    email: string,
+    ref: string | undefined,
+    now: number,
+    limits: Limits,
+    audited?: Audited<number>,
+  ): Promise<number> {
+    return this.engine.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE person_session SET ended_at = $2
+          WHERE email = $1 AND ended_at IS NULL AND last_seen_at > $3 AND started_at > $4
+            AND ($5::text IS NULL OR ref = $5)
+          RETURNING ref`,
+        [email, iso(now), iso(now - limits.idleMs), iso(now - limits.absoluteMs), ref ?? null],
+      );
+      return committed(tx, rows.length, audited);
+    });
   }
 }
 

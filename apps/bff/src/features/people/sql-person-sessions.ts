@@ -24,13 +24,19 @@ export function sqlPersonSessions(deps: SqlPersonSessionsDeps): PersonSessions &
     async list(email) {
       return (await deps.table()).open(emailOf(email), clock.now(), limits);
     },
-    async end(email, id) {
+    async end(email, id, audited) {
       if (typeof id !== 'string' || id === '') return false;
-      const ended = await (await deps.table()).endOpen(emailOf(email), id, clock.now(), limits);
+      const ended = await (await deps.table()).endOpen(
+        emailOf(email),
+        id,
+        clock.now(),
+        limits,
+        audited && ((n, tx) => (n > 0 ? audited(true, tx) : Promise.resolve())),
+      );
       return ended > 0;
     },
-    async endAll(email) {
-      return (await deps.table()).endOpen(emailOf(email), undefined, clock.now(), limits);
+    async endAll(email, audited) {
+      return (await deps.table()).endOpen(emailOf(email), undefined, clock.now(), limits, audited);
     },
 
     async started(session) {

@@ -67,14 +67,21 @@ export function changeText(before: Snapshot | undefined, after: Snapshot | undef
   return moved.map((f) => `${f.label}: ${f.text(before)} → ${f.text(after)}`).join('; ');
 }
 
-/** Whether the record's "after" is what was asked for rather than what happened: not saved. */
+/**
+ * Whether the record's "after" is what was asked for rather than what happened: not saved, or
+ * (`started`: a card service change recorded before it was sent) not known yet.
+ */
 export const isAttempt = (r: AuditRecord) => r.outcome !== 'success';
 
 /**
- * A change that did not happen (refused or failed): only the values it asked for, each from the
- * card as the change found it. The record's "after" holds just those values.
+ * A change that did not happen (refused or failed), or one started: only the values it asked
+ * for, each from the card as the change found it. The record's "after" holds just those values.
  */
-export function attemptText(before: Snapshot | undefined, after: Snapshot): string {
+export function attemptText(
+  before: Snapshot | undefined,
+  after: Snapshot,
+  verb: 'Tried' | 'Asked for' = 'Tried',
+): string {
   const given = FIELDS.filter((f) => after[f.key] !== undefined);
   // A record holding a whole snapshot: the fields that would have moved, when any would.
   const moved = before ? given.filter((f) => f.text(before) !== f.text(after)) : given;
@@ -83,7 +90,7 @@ export function attemptText(before: Snapshot | undefined, after: Snapshot): stri
   const parts = asked.map((f) =>
     before ? `${f.label}: ${f.text(before)} → ${f.text(after)}` : `${f.label}: ${f.text(after)}`,
   );
-  return `Tried ${parts.join('; ')}`;
+  return `${verb} ${parts.join('; ')}`;
 }
 
 /** Every field either side of a record holds, in words, for the record's whole view. */
@@ -110,7 +117,9 @@ export function detailText(r: AuditRecord): string {
   const parts: string[] = [];
   if (r.method) parts.push(METHOD_LABELS[r.method] ?? r.method);
   const change =
-    isAttempt(r) && r.after ? attemptText(r.before, r.after) : changeText(r.before, r.after);
+    isAttempt(r) && r.after
+      ? attemptText(r.before, r.after, r.outcome === 'started' ? 'Asked for' : 'Tried')
+      : changeText(r.before, r.after);
   if (change) parts.push(change);
   const sub = subAccountOf(r);
   const detail = sub.name !== undefined ? sub.rest : r.detail;

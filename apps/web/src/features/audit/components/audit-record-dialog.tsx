@@ -81,7 +81,13 @@ export function AuditRecordDialog({ record: r, known, onClose }: AuditRecordDial
               <tr>
                 <th scope="col">Value</th>
                 <th scope="col">Before</th>
-                <th scope="col">{attempt ? 'Attempted (not saved)' : 'After'}</th>
+                <th scope="col">
+                  {r.outcome === 'started'
+                    ? 'Asked for (outcome recorded next)'
+                    : attempt
+                      ? 'Attempted (not saved)'
+                      : 'After'}
+                </th>
               </tr>
             </thead>
             <tbody>

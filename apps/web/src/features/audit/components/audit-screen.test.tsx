@@ -308,6 +308,55 @@ describe('audit screen', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('a card service change recorded before it was sent reads as Started, with what it asked for, and can be filtered', async () => {
+    serve([
+      auditRecord({
+        id: '7',
+        outcome: 'success',
+        before: { name: 'Travel', maximumCents: 50_000 },
+        after: { name: 'Travel', maximumCents: 90_000 },
+        requestId: 'req-edit-7',
+      }),
+      auditRecord({
+        id: '6',
+        outcome: 'started',
+        before: { name: 'Travel', maximumCents: 50_000 },
+        after: { maximumCents: 90_000 },
+        requestId: 'req-edit-7',
+      }),
+    ]);
+    const { user } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Started/ });
+    const rows = screen.getAllByRole('row').slice(1);
+    const cells = rows.map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+    expect(cells.map((c) => [c[2], c[4], c[6]])).toEqual([
+      ['Edit card', 'Success', 'Maximum: $500.00 → $900.00'],
+      ['Edit card', 'Started', 'Asked for Maximum: $500.00 → $900.00'],
+    ]);
+    await user.click(within(rows[1] as HTMLElement).getByRole('button'));
+    const dialog = screen.getByRole('dialog', { name: 'Edit card — started' });
+    expect(
+      within(dialog).getByRole('columnheader', { name: 'Asked for (outcome recorded next)' }),
+    ).toBeVisible();
+    await user.keyboard('{Escape}');
+
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/audit', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('outcome') ?? '');
+        return HttpResponse.json<AuditPage>({ items: [] });
+      }),
+    );
+    const outcome = screen.getByLabelText('Outcome');
+    expect(within(outcome).getByRole('option', { name: 'Started' })).toBeInTheDocument();
+    await user.selectOptions(outcome, 'started');
+    await waitFor(() => expect(asked).toContain('started'));
+  });
+
   it('a record opens whole: reason, before and after, request id; a refused edit shows what it attempted', async () => {
     serve([
       auditRecord({

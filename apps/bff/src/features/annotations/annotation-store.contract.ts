@@ -3,7 +3,7 @@
 // changes made at once from the same version exactly one is saved.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
   AnnotationConflictError,
   AnnotationStore,
@@ -327,6 +327,70 @@ export function annotationStoreContract(
       }
       expect(await store.receipts('t-flood')).toHaveLength(3);
       expect((await store.get('t-flood')).version).toBe(3);
+    });
+
+    it('runs each change’s audit hook last in its transaction: one that throws leaves nothing changed', async () => {
+      const refused = async () => {
+        throw new Error('the trail refused the record');
+      };
+      const seen: unknown[] = [];
+      // The hook reads through the change's own transaction and sees the change made.
+      const sees = async (result: unknown, tx: SqlQueryable) => {
+        const [row] = await tx.query<{ n: number }>(
+          'SELECT (SELECT count(*) FROM accounting_category)::int + (SELECT count(*) FROM merchant_rule)::int + (SELECT count(*) FROM transaction_receipt)::int AS n',
+        );
+        seen.push([result === undefined ? 'none' : 'result', row?.n]);
+      };
+      const rejects = (p: Promise<unknown>) => expect(p).rejects.toThrow('the trail refused');
+      const file = {
+        fileName: 'r.pdf',
+        mediaType: 'application/pdf',
+        content: Buffer.from('%PDF-'),
+      };
+
+      await rejects(store.createCategory({ code: 'H-1', name: 'Hooked' }, at(0), refused));
+      await rejects(store.importCategories([{ code: 'H-2', name: 'Imported' }], at(0), refused));
+      expect(await store.categories()).toEqual([]);
+      const category = await store.createCategory({ code: 'H-1', name: 'Hooked' }, at(0), sees);
+      await rejects(store.updateCategory(category.id, { name: 'Renamed' }, at(1), refused));
+      expect(await store.category(category.id)).toEqual(category);
+
+      await rejects(
+        store.createRule({ merchant: 'Blue Bottle', categoryId: category.id }, 'a', at(1), refused),
+      );
+      expect(await store.rules()).toEqual([]);
+      const rule = await store.createRule(
+        { merchant: 'Blue Bottle', categoryId: category.id },
+        'a',
+        at(1),
+        sees,
+      );
+      await rejects(store.deleteRule(rule.id, refused));
+      expect(await store.rules()).toEqual([rule]);
+
+      await rejects(store.change('t-h', { version: 0, memo: 'x' }, 'a', at(2), refused));
+      await rejects(store.changeMany(['t-h', 't-i'], { addTags: ['q4'] }, 'a', at(2), refused));
+      expect(await store.notesOf(['t-h', 't-i'])).toEqual({
+        notes: new Map(),
+        receipts: new Map(),
+      });
+
+      await rejects(store.addReceipt('t-h', file, 3, 'a', at(3), refused));
+      expect(await store.receipts('t-h')).toEqual([]);
+      const { receipt } = await store.addReceipt('t-h', file, 3, 'a', at(3), sees);
+      await rejects(store.removeReceipt('t-h', receipt.id, 'a', at(4), refused));
+      expect(await store.receipts('t-h')).toEqual([receipt]);
+      expect((await store.get('t-h')).version).toBe(1);
+      // Nothing removed, nothing to record: the hook is not run.
+      expect(await store.deleteRule('no-such-rule', refused)).toBeUndefined();
+      expect(
+        await store.removeReceipt('t-h', 'no-such-receipt', 'a', at(5), refused),
+      ).toBeUndefined();
+      expect(seen).toEqual([
+        ['result', 1],
+        ['result', 2],
+        ['result', 3],
+      ]);
     });
   });
 }

@@ -247,6 +247,7 @@ export function createApp(deps: AppDeps): Express {
       sendInvitation: invitationSenderFromSettings(config.alertDelivery, config.publicOrigin),
     },
     indexRefreshMs: config.insightsRefreshMs,
+    indexCursorSecret: config.sessionSecret,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,
     subAccountList,

@@ -57,6 +57,7 @@ import {
   indexJobKey,
   utcDay,
 } from './index-sync';
+import { pageCursors } from './page-cursor';
 import { type SubAccountList, upstreamSubAccountList } from './sub-account-list';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
@@ -79,6 +80,8 @@ export interface IndexSearchDeps extends FeatureDeps {
   indexRowsWritten?: IndexRowsWritten | undefined;
   /** The sub-account list the app shares with the alerts; one of its own by default. */
   subAccountList?: SubAccountList | undefined;
+  /** Seals the list's page cursors (the session secret: replicas share it); random if none. */
+  indexCursorSecret?: string | undefined;
 }
 
 export interface IndexSearchInput {
@@ -161,6 +164,7 @@ function utilizationOf(
 
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
+  const cursors = pageCursors(deps.indexCursorSecret);
   // One replica at a time syncs a sub account, through `locks` (Redis's, with replicas).
   const jobs = new InProcessJobRunner({
     clock,
@@ -261,6 +265,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const filter = filterOf(input, subAccountIds);
       const order = orderOf(input);
       try {
+        // A cursor this list gave, or a 400 (`BadIndexCursorError`, below).
+        const position = input.cursor === undefined ? undefined : cursors.open(input.cursor);
         // A narrowing filter's page once its count is known: a small set's page is matched
         // then sorted rather than found by walking the whole order (`pageAfterCount`).
         const counted = store.summary(filter);
@@ -269,7 +275,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             filter,
             order,
             input.limit ?? INDEX_PAGE_DEFAULT,
-            input.cursor,
+            position,
             setSize === undefined ? {} : { setSize },
           );
         const [page, summary, breakdown] = await Promise.all([
@@ -297,7 +303,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           summary,
           freshness: fresh,
         };
-        if (page.next !== undefined) answer.nextCursor = page.next;
+        if (page.next !== undefined) answer.nextCursor = cursors.seal(page.next);
         if (input.by !== undefined && breakdown !== undefined) {
           answer.breakdown = {
             by: input.by,

@@ -638,14 +638,46 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       await expect(
         store.page({}, { sort: 'amount', direction: 'desc' }, 1, first.next),
       ).rejects.toThrow(BadIndexCursorError);
+      const at = (key: string, id = 't1', sub = 'sa') =>
+        Buffer.from(JSON.stringify(['date.desc', key, sub, id])).toString('base64url');
       for (const bad of [
         '',
         'not base64 !',
         Buffer.from('["date.desc",1,2,3]').toString('base64url'),
+        // Dates Date.parse takes and the engine refuses, or not as `page` writes them.
+        ...['1', 'Jan 1', '2026-02-30T00:00:00.000Z', '+275760-09-13T00:00:00.000Z'].map((k) =>
+          at(k),
+        ),
+        ...['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '2026-11-26T12:00:00Z'].map(
+          (k) => at(k),
+        ),
+        // Ids the engine cannot hold.
+        at('2026-11-26T12:00:00.000Z', 'a\u0000b'),
+        at('2026-11-26T12:00:00.000Z', 't1', '\uD800'),
       ]) {
         await expect(store.page({}, { sort: 'date', direction: 'desc' }, 1, bad)).rejects.toThrow(
           BadIndexCursorError,
         );
+      }
+      for (const key of ['12345678901234567', '-1', '1.5', '']) {
+        const bad = Buffer.from(JSON.stringify(['amount.desc', key, 'sa', 't1'])).toString(
+          'base64url',
+        );
+        await expect(store.page({}, { sort: 'amount', direction: 'desc' }, 1, bad)).rejects.toThrow(
+          BadIndexCursorError,
+        );
+      }
+      // The earliest instant and the largest amount a position may hold are read.
+      for (const [sort, key] of [
+        ['date', '1970-01-01T00:00:00.000Z'],
+        ['amount', '9999999999999999'],
+      ] as const) {
+        const edge = Buffer.from(JSON.stringify([`${sort}.asc`, key, 'sa', 't1'])).toString(
+          'base64url',
+        );
+        await expect(store.page({}, { sort, direction: 'asc' }, 1, edge)).resolves.toMatchObject({
+          items: expect.any(Array),
+        });
       }
       await expect(store.page({}, { sort: 'date', direction: 'desc' }, 0)).rejects.toThrow(
         RangeError,

@@ -406,18 +406,19 @@ function decodePosition(cursor: string, order: IndexOrder): Position {
   ) {
     throw new BadIndexCursorError('not a page position of this list, or of another order');
   }
-  const [, key, subAccountId, id] = parsed as string[];
+  const [, key, subAccountId, id] = parsed as [string, string, string, string];
+  // Only what `page` writes: an instant since 1970 as `toISOString` spells it in a four-digit
+  // year (Date.parse also takes "1", "Jan 1" or "+275760-09-13", which the engine refuses), an
+  // amount in cents, ids the engine can hold.
+  const at = Date.parse(key);
   const valid =
-    order.sort === 'date'
-      ? !Number.isNaN(Date.parse(key as string))
-      : /^\d{1,16}$/.test(key as string);
+    (order.sort === 'date'
+      ? at >= 0 && key.length === 24 && new Date(at).toISOString() === key
+      : /^\d{1,16}$/.test(key)) &&
+    storable(subAccountId) === subAccountId &&
+    storable(id) === id;
   if (!valid) throw new BadIndexCursorError('not a page position of this list');
-  return {
-    order: expected as Position['order'],
-    key: key as string,
-    subAccountId: subAccountId as string,
-    id: id as string,
-  };
+  return { order: expected as Position['order'], key, subAccountId, id };
 }
 
 /**

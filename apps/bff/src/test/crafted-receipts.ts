@@ -121,25 +121,131 @@ export function vp8l(width: number, height: number): Buffer {
 
 // --- HEIF -------------------------------------------------------------------------------------
 
-function box(type: string, ...parts: Buffer[]): Buffer {
+export function box(type: string, ...parts: Buffer[]): Buffer {
   const content = Buffer.concat(parts);
   return Buffer.concat([u32(content.length + 8), latin1(type), content]);
 }
-const fullBox = (type: string, ...parts: Buffer[]) => box(type, Buffer.alloc(4), ...parts);
+const fullBox = (type: string, version: number, ...parts: Buffer[]) =>
+  box(type, Buffer.from([version, 0, 0, 0]), ...parts);
+const uint = (n: number, bytes: number) => {
+  const b = Buffer.alloc(bytes);
+  for (let i = bytes - 1, v = n; i >= 0; i--, v = Math.floor(v / 256)) b[i] = v % 256;
+  return b;
+};
+const ftyp = () => box('ftyp', latin1('heic'), u32(0), latin1('mif1heic'));
 
 /** A HEIC whose item properties declare these image sizes (`ispe`), and `extra` boxes in ipco. */
 export function heicDeclaring(sizes: [number, number][], extra: Buffer[] = []): Buffer {
-  const ftyp = box('ftyp', latin1('heic'), u32(0), latin1('mif1heic'));
-  const ispes = sizes.map(([w, h]) => fullBox('ispe', u32(w), u32(h)));
+  const ispes = sizes.map(([w, h]) => fullBox('ispe', 0, u32(w), u32(h)));
   const meta = fullBox(
     'meta',
-    fullBox('hdlr', u32(0), latin1('pict'), Buffer.alloc(13)),
-    box('iprp', box('ipco', ...extra, ...ispes)),
+    0,
+    fullBox('hdlr', 0, u32(0), latin1('pict'), Buffer.alloc(13)),
+    box('iprp', box('ipma', Buffer.alloc(8)), box('ipco', ...extra, ...ispes)),
   );
-  return Buffer.concat([ftyp, meta, box('mdat', latin1('hevc-image-bytes'))]);
+  return Buffer.concat([ftyp(), meta, box('mdat', latin1('hevc-image-bytes'))]);
 }
 /** An `ispe` box cut short: version and flags, and only the width. */
 export const shortIspe = () => box('ispe', Buffer.alloc(4), u32(1));
+
+export interface HeifItem {
+  id: number;
+  /** The item type (`infe` version 2 or 3), or the item's name in a version 1 `infe`. */
+  type: string;
+  infeVersion?: 1 | 2 | 3;
+  /** After the type: a `mime` item's content type. */
+  contentType?: string;
+  data: string;
+  /** iloc construction method (versions 1 and 2): 0 is the file. */
+  method?: number;
+}
+
+/**
+ * A HEIC of `items` (their bytes in `mdat`, after `pad` bytes of a free box), with an `iinf` and
+ * an `iloc` of the versions and field sizes asked for.
+ */
+export function heif(
+  items: HeifItem[],
+  options: {
+    iinfVersion?: 0 | 1;
+    ilocVersion?: 0 | 1 | 2;
+    offsetSize?: 0 | 4 | 8;
+    lengthSize?: 4 | 8;
+    baseOffsetSize?: 0 | 4 | 8;
+    indexSize?: 0 | 4;
+    pad?: number;
+    iloc?: (iloc: Buffer) => Buffer;
+    without?: 'iinf' | 'iloc';
+  } = {},
+): Buffer {
+  const o = {
+    iinfVersion: 0,
+    ilocVersion: 0,
+    offsetSize: 4,
+    lengthSize: 4,
+    baseOffsetSize: 0,
+    indexSize: 0,
+    pad: 0,
+    ...options,
+  } as const;
+  const infe = (item: HeifItem) => {
+    const v = item.infeVersion ?? 2;
+    if (v === 1) return fullBox('infe', 1, u16(item.id), u16(0), latin1(`${item.type}\0\0\0`));
+    return fullBox(
+      'infe',
+      v,
+      v === 2 ? u16(item.id) : u32(item.id),
+      u16(0),
+      latin1(item.type),
+      latin1(`name\0${item.contentType ?? ''}\0`),
+    );
+  };
+  const build = (mdatData: number) => {
+    const wide = o.ilocVersion === 2 ? 4 : 2;
+    let offset = 0;
+    const entries = items.map((item) => {
+      const at = mdatData + offset;
+      offset += item.data.length;
+      const base = o.baseOffsetSize > 0 ? mdatData : 0;
+      return Buffer.concat([
+        uint(item.id, wide),
+        o.ilocVersion > 0 ? u16(item.method ?? 0) : Buffer.alloc(0),
+        u16(0),
+        uint(base, o.baseOffsetSize),
+        u16(1),
+        uint(7, o.indexSize),
+        uint(at - base, o.offsetSize),
+        uint(item.data.length, o.lengthSize),
+      ]);
+    });
+    const sizes =
+      (o.offsetSize << 12) | (o.lengthSize << 8) | (o.baseOffsetSize << 4) | o.indexSize;
+    const ilocBox = fullBox(
+      'iloc',
+      o.ilocVersion,
+      u16(sizes),
+      uint(items.length, wide),
+      ...entries,
+    );
+    const iinfBox = fullBox(
+      'iinf',
+      o.iinfVersion,
+      uint(items.length, o.iinfVersion === 0 ? 2 : 4),
+      ...items.map(infe),
+    );
+    const meta = fullBox(
+      'meta',
+      0,
+      fullBox('hdlr', 0, u32(0), latin1('pict'), Buffer.alloc(13)),
+      ...(o.without === 'iinf' ? [] : [iinfBox]),
+      ...(o.without === 'iloc' ? [] : [(o.iloc ?? ((b) => b))(ilocBox)]),
+    );
+    return Buffer.concat([ftyp(), meta, box('free', Buffer.alloc(o.pad))]);
+  };
+  const head = build(0);
+  const withOffsets = build(head.length + 8);
+  return Buffer.concat([withOffsets, box('mdat', latin1(items.map((i) => i.data).join('')))]);
+}
 
 // --- PDF --------------------------------------------------------------------------------------
 
@@ -190,4 +296,34 @@ export function deflatedThenDamaged(text: string): Buffer {
   if (second + 5 > data.length) throw new Error('the text fits one block: make it longer');
   data[second + 3] = (data[second + 3] as number) ^ 0xff; // its length's complement
   return data;
+}
+
+/**
+ * An APP1 EXIF segment: a TIFF header in `order`, IFD0 at `ifd` holding `count` entries (as many
+ * as given unless told), each a SHORT `[tag, value]`; `cut` keeps only that many TIFF bytes.
+ */
+export function exif(
+  entries: [number, number][],
+  options: { order?: 'II' | 'MM'; count?: number; ifd?: number; tag?: string; cut?: number } = {},
+): Buffer {
+  const little = options.order === 'II';
+  const ifd = options.ifd ?? 8;
+  const tiff = Buffer.alloc(Math.max(ifd + 2 + entries.length * 12 + 4, 8));
+  const w16 = (v: number, at: number) =>
+    little ? tiff.writeUInt16LE(v, at) : tiff.writeUInt16BE(v, at);
+  const w32 = (v: number, at: number) =>
+    little ? tiff.writeUInt32LE(v, at) : tiff.writeUInt32BE(v, at);
+  tiff.write(little ? 'II' : 'MM', 0, 'latin1');
+  w16(42, 2);
+  w32(ifd, 4);
+  if (ifd + 2 <= tiff.length) w16(options.count ?? entries.length, ifd);
+  for (const [i, [tag, value]] of entries.entries()) {
+    const at = ifd + 2 + i * 12;
+    w16(tag, at);
+    w16(3, at + 2);
+    w32(1, at + 4);
+    w16(value, at + 8);
+  }
+  const body = tiff.subarray(0, options.cut ?? tiff.length);
+  return segment(0xe1, Buffer.concat([latin1(options.tag ?? 'Exif\0\0'), body]));
 }

@@ -92,8 +92,14 @@ describe('a receipt’s file name', () => {
     expect(safeFileName('in\u0000voice.html', 'image/png')).toBe('invoice.png');
     expect(safeFileName('..', 'image/png')).toBe('receipt.png');
     expect(safeFileName(undefined, 'image/webp')).toBe('receipt.webp');
+    expect(safeFileName('', 'image/webp')).toBe('receipt.webp');
     expect(safeFileName('a'.repeat(300), 'image/png')).toBe(`${'a'.repeat(120)}.png`);
     expect(safeFileName('re"ceipt<1>.pdf', 'application/pdf')).toBe('receipt1.pdf');
+    // White space collapses and trims, leading dots go, only the last extension is replaced.
+    expect(safeFileName('  ..hidden.pdf', 'application/pdf')).toBe('hidden.pdf');
+    expect(safeFileName('...dots.png', 'image/png')).toBe('dots.png');
+    expect(safeFileName('a    b .pdf', 'application/pdf')).toBe('a b.pdf');
+    expect(safeFileName('report.2026.11.pdf', 'application/pdf')).toBe('report.2026.11.pdf');
   });
 });
 

@@ -63,7 +63,8 @@ export async function inspectReceipt(
  */
 export function safeFileName(raw: string | undefined, mediaType: ReceiptType): string {
   const ext = RECEIPT_TYPES[mediaType];
-  const last = (raw ?? '').split(/[/\\]/).pop() ?? '';
+  // split gives at least one part.
+  const last = (raw ?? '').split(/[/\\]/).pop() as string;
   const clean = last
     .normalize('NFC')
     .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}"*:<>?|]/gu, '')

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   EOI,
+  exif,
   frame,
   huffmanTable,
   jfif,
@@ -116,6 +117,69 @@ describe('a JPEG receipt', () => {
     }
   });
 
+  it('keeps the EXIF orientation alone, read in either byte order from any entry of IFD0', async () => {
+    const rest = [jfif(), frame(2, 2), scan('s'), EOI];
+    const orientedAs = async (...segments: Buffer[]) => kept(jpeg(...segments, ...rest));
+    const upright = jpeg(...rest);
+    const turned = (value: number) => jpeg(exif([[0x0112, value]]), ...rest);
+    expect(await orientedAs(exif([[0x0112, 6]]))).toEqual(turned(6));
+    expect(await orientedAs(exif([[0x0112, 3]], { order: 'II' }))).toEqual(turned(3));
+    const second = exif([
+      [0x010f, 5],
+      [0x0112, 8],
+      [0x8825, 7],
+    ]);
+    expect(await orientedAs(second)).toEqual(turned(8));
+    expect(await orientedAs(exif([[0x0112, 2]], { ifd: 20 }))).toEqual(turned(2));
+    // The first EXIF decides; only APP1 holds one; values outside 2–8 leave it upright.
+    expect(await orientedAs(exif([[0x0112, 6]]), exif([[0x0112, 3]]))).toEqual(turned(6));
+    const inApp3 = exif([[0x0112, 6]]);
+    inApp3[1] = 0xe3;
+    expect(await orientedAs(inApp3)).toEqual(upright);
+    for (const value of [0, 1, 9, 0xffff]) {
+      expect(await orientedAs(exif([[0x0112, value]])), String(value)).toEqual(upright);
+    }
+    // An entry past the count is not read; nor is an EXIF under another name.
+    const beyond = exif(
+      [
+        [0x010f, 1],
+        [0x0112, 6],
+      ],
+      { count: 1 },
+    );
+    expect(await orientedAs(beyond)).toEqual(upright);
+    expect(await orientedAs(exif([[0x0112, 6]], { tag: 'Exix\0\0' }))).toEqual(upright);
+  });
+
+  it('takes a broken EXIF for none, and keeps the picture', async () => {
+    const rest = [jfif(), frame(2, 2), scan('s'), EOI];
+    for (const broken of [
+      exif([[0x0112, 6]], { cut: 7 }),
+      exif([[0x0112, 6]], { cut: 9 }),
+      exif([[0x0112, 6]], { cut: 19 }),
+      exif([[0x010f, 6]], { count: 3 }),
+      exif([], { ifd: 4000, cut: 40 }),
+    ]) {
+      expect(await kept(jpeg(broken, ...rest))).toEqual(jpeg(...rest));
+    }
+  });
+
+  it('drops what only looks like a kept segment: those tags in other APPn', async () => {
+    const input = jpeg(
+      segment(0xe3, 'JFIF\0\x01\x02\0\0\x01\0\x01\0\0'),
+      segment(0xe3, 'ICC_PROFILE\0\x01\x01'),
+      segment(0xe3, 'Adobe\0\x64'),
+      segment(0xe1, 'JFIF\0\x01\x02\0\0\x01\0\x01\0\0'),
+      frame(2, 2),
+      scan('s'),
+      segment(0xc8, SECRET),
+      segment(0x02, SECRET),
+      scan('t'),
+      EOI,
+    );
+    expect(await kept(input)).toEqual(jpeg(frame(2, 2), scan('s'), scan('t'), EOI));
+  });
+
   it('refuses a frame declaring more than the pixel limit, whichever kind of frame', async () => {
     for (const marker of [0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xcf]) {
       const error = await refusal(jpeg(frame(65_535, 65_535, marker), scan('s'), EOI));
@@ -147,7 +211,10 @@ describe('a JPEG receipt', () => {
       ['a length under 2', jpeg(Buffer.from([0xff, 0xdb, 0, 1]), frame(2, 2), scan('s'), EOI)],
       ['a segment past the end', jpeg(Buffer.from([0xff, 0xdb, 0, 200, 1, 2]))],
       ['a marker with no length', jpeg(Buffer.from([0xff, 0xdb, 0]))],
-      ['no marker where one belongs', jpeg(jfif(), Buffer.from([0x00, 0xdb, 0, 4, 1, 2]), EOI)],
+      [
+        'no marker where one belongs',
+        jpeg(jfif(), Buffer.from([0x00, 0xdb, 0, 4, 1, 2]), frame(2, 2), scan('s'), EOI),
+      ],
       ['ends after the start', Buffer.concat([jpeg(), Buffer.from([0xff])])],
     ];
     for (const bare of [0x00, 0x01, 0xd0, 0xd7, 0xd8]) {

@@ -20,32 +20,32 @@ const isFrame = (marker: number) =>
 const decodes = (marker: number) =>
   isFrame(marker) || marker === 0xc4 || marker === 0xcc || (marker >= 0xda && marker <= 0xdf);
 
-const startsWith = (payload: Buffer, tag: string) =>
-  payload.toString('latin1', 0, tag.length) === tag;
+const startsWith = (payload: Buffer, tag: string) => payload.indexOf(tag) === 0;
 
+/**
+ * The kept segments of a JPEG (file-type saw its FF D8 FF). A segment's bounds are not checked
+ * one by one: a length past the end leaves the next read where no marker is, or past the end of
+ * the buffer, and either is a damaged file.
+ */
 export function stripJpeg(input: Buffer): Buffer {
-  if (input[0] !== 0xff || input[1] !== 0xd8) damaged();
   const kept: Buffer[] = [SOI];
   let orientation: number | undefined;
   let scanned = false;
   let at = 2;
   for (;;) {
-    if (at + 2 > input.length || input[at] !== 0xff) damaged();
+    if (input[at] !== 0xff) damaged();
     const marker = input[at + 1] as number;
     if (marker === 0xff) {
       at++; // fill byte
       continue;
     }
     if (marker === 0xd9) break;
-    if (bare(marker) || at + 4 > input.length) damaged();
+    if (bare(marker)) damaged();
+    // A length under 2 points back into the length itself, where no marker is.
     const end = at + 2 + input.readUInt16BE(at + 2);
-    if (end < at + 4 || end > input.length) damaged();
     const segment = input.subarray(at, end);
     const payload = input.subarray(at + 4, end);
-    if (isFrame(marker)) {
-      if (payload.length < 5) damaged();
-      checkPixels(payload.readUInt16BE(3), payload.readUInt16BE(1));
-    }
+    if (isFrame(marker)) checkPixels(payload.readUInt16BE(3), payload.readUInt16BE(1));
     if (marker === 0xe1) orientation ??= exifOrientation(payload);
     const keep = keptSegment(marker, segment, payload);
     if (keep) kept.push(keep);
@@ -59,9 +59,7 @@ export function stripJpeg(input: Buffer): Buffer {
   }
   // No scan, no picture.
   if (!scanned) damaged();
-  if (orientation !== undefined && orientation !== 1) {
-    kept.splice(1, 0, orientationExif(orientation));
-  }
+  if (orientation !== undefined) kept.splice(1, 0, orientationExif(orientation));
   kept.push(EOI);
   return Buffer.concat(kept);
 }
@@ -82,36 +80,38 @@ function keptSegment(marker: number, segment: Buffer, payload: Buffer): Buffer |
 
 /**
  * Where a scan's entropy-coded data ends: its first marker other than a stuffed 0xFF00, a
- * restart (RST0–7) or fill bytes. A file that ends first has no end of image: damaged.
+ * restart (RST0–7) or fill bytes. A file that ends first has no end of image: damaged (a last
+ * 0xFF has no byte after it, and `undefined` is no marker).
  */
 function scanEnd(input: Buffer, from: number): number {
-  let at = input.indexOf(0xff, from);
-  while (at !== -1 && at + 1 < input.length) {
+  for (let at = input.indexOf(0xff, from); at !== -1; at = input.indexOf(0xff, at + 1)) {
     const next = input[at + 1] as number;
     if (next !== 0x00 && next !== 0xff && (next < 0xd0 || next > 0xd7)) return at;
-    at = input.indexOf(0xff, at + 1);
   }
   return damaged();
 }
 
-/** The Orientation (0x0112) of an APP1 EXIF payload (`Exif\0\0` and a TIFF header), if any. */
+/**
+ * The Orientation (0x0112) of an APP1 EXIF payload (`Exif\0\0` and a TIFF header), unless the
+ * picture is upright (1) or the EXIF broken: a read past its end finds no orientation.
+ */
 function exifOrientation(payload: Buffer): number | undefined {
   if (!startsWith(payload, 'Exif\0\0')) return undefined;
   const tiff = payload.subarray(6);
-  if (tiff.length < 8) return undefined;
-  const little = tiff.toString('latin1', 0, 2) === 'II';
+  const little = tiff[0] === 0x49; // 'II': Intel's byte order, else 'MM'
   const u16 = (o: number) => (little ? tiff.readUInt16LE(o) : tiff.readUInt16BE(o));
-  const u32 = (o: number) => (little ? tiff.readUInt32LE(o) : tiff.readUInt32BE(o));
-  const ifd = u32(4);
-  if (ifd + 2 > tiff.length) return undefined;
-  const entries = u16(ifd);
-  for (let i = 0; i < entries; i++) {
-    const entry = ifd + 2 + i * 12;
-    if (entry + 12 > tiff.length) return undefined;
-    if (u16(entry) === 0x0112) {
-      const value = u16(entry + 8);
-      return value >= 1 && value <= 8 ? value : undefined;
+  try {
+    const ifd = little ? tiff.readUInt32LE(4) : tiff.readUInt32BE(4);
+    const entries = u16(ifd);
+    for (let i = 0; i < entries; i++) {
+      const entry = ifd + 2 + i * 12;
+      if (u16(entry) === 0x0112) {
+        const value = u16(entry + 8);
+        return value >= 2 && value <= 8 ? value : undefined;
+      }
     }
+  } catch {
+    // A broken EXIF: the picture is shown as stored.
   }
   return undefined;
 }
@@ -119,7 +119,7 @@ function exifOrientation(payload: Buffer): number | undefined {
 /** An APP1 segment holding an EXIF with only the Orientation tag (big-endian TIFF). */
 function orientationExif(orientation: number): Buffer {
   const tiff = Buffer.alloc(26);
-  tiff.write('MM', 0, 'latin1');
+  tiff.write('MM', 0);
   tiff.writeUInt16BE(42, 2);
   tiff.writeUInt32BE(8, 4); // IFD0 right after the header
   tiff.writeUInt16BE(1, 8); // one entry
@@ -128,7 +128,7 @@ function orientationExif(orientation: number): Buffer {
   tiff.writeUInt32BE(1, 14); // one value
   tiff.writeUInt16BE(orientation, 18);
   tiff.writeUInt32BE(0, 22); // no next IFD
-  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0'), tiff]);
   const head = Buffer.from([0xff, 0xe1, 0, 0]);
   head.writeUInt16BE(payload.length + 2, 2);
   return Buffer.concat([head, payload]);

@@ -168,7 +168,55 @@ describe('a PDF receipt', () => {
       ]);
     expect(await verdict(encrypted('/Type /ObjStm /N 1 /First 4'))).toBe('active');
     expect(await verdict(encrypted('/N 1 /First 4'))).toBe('active');
+    expect(await verdict(encrypted('/Type /ObjStm /N 1'))).toBe('active');
     expect(await verdict(encrypted('/Subtype /Image'))).toBe('kept');
+  });
+
+  it('tells Flate data by its whole zlib header, and searches the rest as it is', async () => {
+    // Method 8 with a preset dictionary, a wrong check, another method: none of them zlib data.
+    for (const header of [
+      [0x78, 0x20],
+      [0x78, 0x00],
+      [0x77, 0x09],
+    ]) {
+      const data = Buffer.concat([Buffer.from(header), Buffer.from(' /JS (x)')]);
+      expect(await verdict(pdf('', [streamObject(5, '', data)])), String(header)).toBe('active');
+    }
+    // Flate data whatever the end of line after `stream`, or with none, or never ended.
+    const flate = Buffer.concat([deflateSync(Buffer.from([0xff])), Buffer.from('/JS (x)')]);
+    for (const eol of ['\r\n', '\n', '\r', '']) {
+      const object = Buffer.concat([
+        Buffer.from(`5 0 obj\n<< /Length ${flate.length} >>\nstream${eol}`),
+        flate,
+        Buffer.from('\nendstream\nendobj\n'),
+      ]);
+      for (const pad of ['', ' ', '  ', '   ', '    ', '     ']) {
+        expect(await verdict(pdf(pad, [object])), JSON.stringify([eol, pad])).toBe('kept');
+      }
+    }
+    const unended = Buffer.concat([Buffer.from('5 0 obj\n<< >>\nstream\n'), flate]);
+    expect(await verdict(Buffer.concat([pdf(), unended]))).toBe('kept');
+    // `endstream` starts no stream, whatever follows it.
+    const afterEnd = '5 0 obj\n<< /Length 1 >>\nstream\nA\nendstream\nx^ /JS (x)\nendobj\n';
+    expect(await verdict(pdf('', [afterEnd]))).toBe('active');
+  });
+
+  it('reads a compressed start past comments to tell objects from a picture', async () => {
+    const compressed = (text: string) => streamObject(5, '/Filter /FlateDecode', deflateSync(text));
+    // A comment, then no number: no objects, so chance bytes after it are not searched.
+    expect(await verdict(pdf('', [compressed('%c\n<< /JS (x) >>')]))).toBe('kept');
+    expect(await verdict(pdf('', [compressed('%c\r<< /JS (x) >>')]))).toBe('kept');
+    expect(await verdict(pdf('', [compressed('%c\n1 0 << /JS (x) >>')]))).toBe('active');
+    // A comment longer than the start read: nothing told, so searched whole.
+    const long = compressed(`%${'c'.repeat(300_000)}\n1 0 << /JS (x) >>`);
+    expect(await verdict(pdf('', [long]))).toBe('active');
+  });
+
+  it('refuses names at the very end of what it searches, and arrays after other names', async () => {
+    expect(await verdict(Buffer.concat([pdf(), Buffer.from('/JS')]))).toBe('active');
+    expect(await verdict(Buffer.concat([pdf(), Buffer.from('/JavaScript')]))).toBe('active');
+    expect(await verdict(pdf('/Names << /JavaScript [(a) 9 0 R] >>'))).toBe('active');
+    expect(await verdict(pdf('/OpenAction'))).toBe('active');
   });
 
   it('sums what all its object streams inflate to', async () => {

@@ -45,18 +45,20 @@ const refuse = (): never => {
 };
 
 export function checkPdf(input: Buffer): void {
-  const compressed = streamsOf(input).filter((s) => isZlib(input, s.start));
-  let next = 0;
   const seen = new Set<string>();
   for (const name of namesOf(input)) {
     seen.add(name.name);
-    while (next < compressed.length && (compressed[next] as Stream).end <= name.start) next++;
-    const region = compressed[next];
-    const inCompressed = region !== undefined && region.start <= name.start;
-    if (isActive(input, name) && !(inCompressed && SHORT.has(name.name))) refuse();
+    if (!SHORT.has(name.name) && isActive(input, name)) refuse();
   }
   // Encrypted object streams hide their objects from the search.
   if (seen.has('Encrypt') && (seen.has('ObjStm') || seen.has('First'))) refuse();
+  const compressed = Array.from(streamsOf(input)).filter((s) => isZlib(input, s.start));
+  // Short names outside compressed data: in the gaps before, between and after it.
+  let from = 0;
+  for (const { start, end } of [...compressed, { start: input.length, end: input.length }]) {
+    for (const name of namesOf(input.subarray(from, start))) if (SHORT.has(name.name)) refuse();
+    from = Math.max(from, end);
+  }
   let budget = INFLATED_MAX_BYTES;
   for (const { start, end } of compressed) {
     const data = input.subarray(start, end);
@@ -117,17 +119,19 @@ function holdsObjects(data: Buffer): boolean {
 
 const NUMBER_START = new Set(Array.from('+-.0123456789', (c) => c.charCodeAt(0)));
 
-/** A zlib header (deflate, no preset dictionary, its check bits right), as Flate data starts. */
+/**
+ * A zlib header (deflate, no preset dictionary, its check bits right), as Flate data starts.
+ * Past the end of the file the bytes read as `undefined`, whose bits are 0: no header.
+ */
 function isZlib(input: Buffer, at: number): boolean {
-  const cmf = input[at];
-  const flg = input[at + 1];
-  if (cmf === undefined || flg === undefined) return false;
+  const cmf = input[at] as number;
+  const flg = input[at + 1] as number;
   return (cmf & 0x0f) === 8 && (flg & 0x20) === 0 && (cmf * 256 + flg) % 31 === 0;
 }
 
 interface Name {
   name: string;
-  start: number;
+  /** Where the name ends: what follows it tells a destination from an action. */
   end: number;
 }
 
@@ -155,7 +159,7 @@ function* namesOf(bytes: Buffer): Generator<Name> {
       .replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) =>
         String.fromCharCode(Number.parseInt(hex, 16)),
       );
-    yield { name, start, end };
+    yield { name, end };
     start = bytes.indexOf(0x2f, end);
   }
 }
@@ -168,17 +172,18 @@ interface Stream {
 
 /**
  * Every place a stream's data may start (each `stream` keyword, even one a reader would take as
- * text) and the next `endstream` after it, in file order.
+ * text) and the next `endstream` after it (or the end of the file), in file order.
  */
-function streamsOf(input: Buffer): Stream[] {
-  const streams: Stream[] = [];
+function* streamsOf(input: Buffer): Generator<Stream> {
+  // The last `endstream` found, reused while it lies ahead: one pass over the file, however
+  // many `stream` keywords it holds.
+  let ending = -2;
   for (let at = input.indexOf('stream'); at !== -1; at = input.indexOf('stream', at + 6)) {
     if (input.toString('latin1', at - 3, at) === 'end') continue;
     let start = at + 6;
     if (input[start] === 0x0d) start++;
     if (input[start] === 0x0a) start++;
-    const found = input.indexOf('endstream', start);
-    streams.push({ start, end: found === -1 ? input.length : found });
+    if (ending !== -1 && ending < start) ending = input.indexOf('endstream', start);
+    yield { start, end: ending === -1 ? input.length : ending };
   }
-  return streams;
 }

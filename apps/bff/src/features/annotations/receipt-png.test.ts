@@ -59,6 +59,7 @@ describe('a PNG receipt', () => {
     const huge = await refusal(png([], { width: 100_000, height: 100_000 }));
     expect(huge.reason).toBe('pixels');
     expect([huge.width, huge.height]).toEqual([100_000, 100_000]);
+    expect(String(huge)).toBe('ReceiptRefusedError: receipt refused: pixels');
     expect((await refusal(png([], { width: 10_001, height: 10_000 }))).reason).toBe('pixels');
     const limit = png([], { width: 10_000, height: 10_000 });
     expect(await kept(limit)).toEqual(limit);
@@ -80,6 +81,11 @@ describe('a PNG receipt', () => {
         Buffer.concat([PNG_SIGNATURE, pngChunk('CgBI', '1234'), png().subarray(8)]),
       ],
       ['cut in its IHDR', png().subarray(0, 22)],
+      [
+        'an IEND longer than the file',
+        Buffer.concat([png().subarray(0, -12), pngChunk('IEND', 'x').subarray(0, 12)]),
+      ],
+      ['cut in a chunk header', png().subarray(0, 35)],
     ];
     for (const [what, input] of cases) {
       expect((await refusal(input)).reason, what).toBe('damaged');

@@ -32,6 +32,9 @@ describe('a WebP receipt', () => {
     const bytes = await kept(input);
     expect(has(bytes, SECRET)).toBe(false);
     expect(bytes).toEqual(webp(picture));
+    // An empty chunk ending the file is a chunk too.
+    const emptyLast = webp([vp8(2, 2), riffChunk('ALPH', '')]);
+    expect(await kept(emptyLast)).toEqual(emptyLast);
   });
 
   it('reads the size a simple lossy or lossless picture declares', async () => {
@@ -58,7 +61,8 @@ describe('a WebP receipt', () => {
       webp([riffChunk('ICCP', 'profile'), vp8(2, 2)]),
       webp([riffChunk('VP8 ', Buffer.from('not a frame'))]),
       webp([riffChunk('VP8L', Buffer.from('not a frame'))]),
-      webp([vp8x(2, 2), riffChunk('VP8 ', Buffer.alloc(40))]).subarray(0, 50),
+      // A chunk a few bytes past the file's end.
+      webp([vp8x(2, 2), riffChunk('VP8 ', Buffer.alloc(40))]).subarray(0, 70),
     ]) {
       expect((await refusal(input)).reason).toBe('damaged');
     }

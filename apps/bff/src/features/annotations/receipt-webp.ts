@@ -3,12 +3,10 @@ import { checkPixels, damaged } from './receipt-refused';
 // WebP, by an allow-list of RIFF chunks: the header (VP8X, its EXIF and XMP flags cleared), the
 // picture (VP8, VP8L, ALPH, and ANIM/ANMF for an animation) and the ICC profile. EXIF, XMP and
 // any other chunk go, and so does whatever follows the RIFF's declared end.
-const KEPT = new Set(['VP8X', 'VP8 ', 'VP8L', 'ALPH', 'ANIM', 'ANMF', 'ICCP']);
+const KEPT = new Set(['VP8 ', 'VP8L', 'ALPH', 'ANIM', 'ANMF', 'ICCP']);
 
+/** The kept chunks of a WebP (file-type saw `RIFF`, a size and `WEBP`). */
 export function stripWebp(input: Buffer): Buffer {
-  if (input.toString('latin1', 0, 4) !== 'RIFF' || input.toString('latin1', 8, 12) !== 'WEBP') {
-    damaged();
-  }
   checkPixels(...declaredSize(input, 12));
   const kept: Buffer[] = [];
   let at = 12;
@@ -28,7 +26,7 @@ export function stripWebp(input: Buffer): Buffer {
     at = next;
   }
   const body = Buffer.concat(kept);
-  const head = Buffer.from('RIFF0000WEBP', 'latin1');
+  const head = Buffer.from('RIFF0000WEBP');
   head.writeUInt32LE(body.length + 4, 4);
   return Buffer.concat([head, body]);
 }
@@ -39,17 +37,19 @@ export function stripWebp(input: Buffer): Buffer {
  * each, less one). Any other first chunk is no WebP picture.
  */
 function declaredSize(input: Buffer, at: number): [number, number] {
-  const type = input.toString('latin1', at, at + 4);
   const data = at + 8;
-  if (type === 'VP8X') {
-    return [input.readUIntLE(data + 4, 3) + 1, input.readUIntLE(data + 7, 3) + 1];
+  switch (input.toString('latin1', at, at + 4)) {
+    case 'VP8X':
+      return [input.readUIntLE(data + 4, 3) + 1, input.readUIntLE(data + 7, 3) + 1];
+    case 'VP8 ':
+      if (input.readUIntBE(data + 3, 3) !== 0x9d012a) damaged();
+      return [input.readUInt16LE(data + 6) & 0x3fff, input.readUInt16LE(data + 8) & 0x3fff];
+    case 'VP8L': {
+      if (input[data] !== 0x2f) damaged();
+      const bits = input.readUInt32LE(data + 1);
+      return [(bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1];
+    }
+    default:
+      return damaged();
   }
-  if (type === 'VP8 ' && input.readUIntBE(data + 3, 3) === 0x9d012a) {
-    return [input.readUInt16LE(data + 6) & 0x3fff, input.readUInt16LE(data + 8) & 0x3fff];
-  }
-  if (type === 'VP8L' && input[data] === 0x2f) {
-    const bits = input.readUInt32LE(data + 1);
-    return [(bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1];
-  }
-  return damaged();
 }

@@ -248,6 +248,7 @@ export function createApp(deps: AppDeps): Express {
     },
     indexRefreshMs: config.insightsRefreshMs,
     indexCursorSecret: config.sessionSecret,
+    receiptsZip: config.receiptsZip,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,
     subAccountList,

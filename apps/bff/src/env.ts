@@ -121,6 +121,21 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
   ),
+  /** How long one export may run, holding its slot; then it is broken off and the slot freed. */
+  EXPORT_MAX_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_440).default(30),
+  ),
+  /** Receipts one ZIP may hold; a filter with more is refused (422) before any byte. */
+  RECEIPTS_ZIP_MAX_FILES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100_000).default(500),
+  ),
+  /** Megabytes of receipts one ZIP may hold; a filter with more is refused (422). */
+  RECEIPTS_ZIP_MAX_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(16_384).default(1_024),
+  ),
   /** Limit previews and new Overview periods one person may have walking at once; more wait. */
   WALKS_PER_PERSON: z.preprocess(
     emptyAsUndefined,
@@ -364,7 +379,9 @@ export interface Config {
   session: { idleMs: number; absoluteMs: number; stepUpMs: number };
   rateLimits: RateLimitConfig;
   /** CSV exports at once, per person and in all (`platform/security/export-slots.ts`). */
-  exportCaps: { perPerson: number; total: number };
+  exportCaps: { perPerson: number; total: number; lifetimeMs?: number };
+  /** What one receipts ZIP may hold (`features/transaction-index/receipt-zip-files.ts`). */
+  receiptsZip: { maxFiles: number; maxBytes: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
   /** The card editor warns at a maximum per transaction this high (the session carries it). */
@@ -632,7 +649,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
+    exportCaps: {
+      perPerson: e.EXPORTS_PER_PERSON,
+      total: e.EXPORTS_TOTAL,
+      lifetimeMs: e.EXPORT_MAX_MINUTES * 60_000,
+    },
+    receiptsZip: {
+      maxFiles: e.RECEIPTS_ZIP_MAX_FILES,
+      maxBytes: e.RECEIPTS_ZIP_MAX_MB * 1024 * 1024,
+    },
     rateLimits: {
       signInFailuresPerAccountAddress: 5,
       signInFailuresPerAddress: 20,

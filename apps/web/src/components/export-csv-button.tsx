@@ -3,6 +3,9 @@ import { useId, useState } from 'react';
 import { isApiError } from '../lib/api-error';
 import { EXPORT_INTERRUPTED } from '../lib/download-csv';
 
+/** Failures whose sentence is shown as it is: it tells the person what to do. */
+const SAYS_IT_ALL = new Set<string>([EXPORT_INTERRUPTED, 'receipts_zip_too_large']);
+
 interface ExportCsvButtonProps {
   /** Downloads the file, its times in the person's zone `tz`; nothing to call, nothing done. */
   download: ((tz: string) => Promise<void>) | undefined;
@@ -33,8 +36,9 @@ export function ExportCsvButton(props: ExportCsvButtonProps) {
     try {
       await download(localTimeZone());
     } catch (error) {
-      // An interrupted download's sentence says it all; other failures say what went wrong.
-      if (isApiError(error) && error.code === EXPORT_INTERRUPTED) setExportError(error.message);
+      // An interrupted download's sentence, and a ZIP's refusal (its counts, asking to narrow
+      // the period), say it all; other failures say what went wrong.
+      if (isApiError(error) && SAYS_IT_ALL.has(error.code)) setExportError(error.message);
       else setExportError(`Export failed: ${error instanceof Error ? error.message : 'unknown'}`);
     } finally {
       setExporting(false);

@@ -81,7 +81,7 @@ export const auditFeature = defineFeature(
           return;
         }
         const stream = exportStreamContext(req, res, person, deps);
-        await withExportSlot(deps, person, async () => {
+        await withExportSlot(deps, person, res, async () => {
           // Recorded before any record leaves: an export that cannot be audited does not run.
           await audit.append({
             actor: person.actor.email,

@@ -54,7 +54,7 @@ export const transactionIndexFeature = defineFeature(
         const person = who(req);
         const times = createLocalTimes(tz);
         const stream = exportStreamContext(req, res, person, deps);
-        await withExportSlot(deps, person, async () => {
+        await withExportSlot(deps, person, res, async () => {
           await deps.cardDirectory.ready();
           const file = await search.exportRows(
             person,
@@ -95,7 +95,7 @@ export const transactionIndexFeature = defineFeature(
         const person = who(req);
         const times = createLocalTimes(tz);
         const stream = exportStreamContext(req, res, person, deps);
-        await withExportSlot(deps, person, async () => {
+        await withExportSlot(deps, person, res, async () => {
           const files = await search.receiptFiles(person, filter, stream.clientGone, times);
           const days = exportDays(filter, {
             fromDay,
@@ -116,7 +116,7 @@ export const transactionIndexFeature = defineFeature(
             res.end();
             return;
           }
-          await streamZip(res, files, stream.clientGone);
+          await streamZip(res, files, stream);
         });
       },
     }),

@@ -58,6 +58,15 @@ import {
   utcDay,
 } from './index-sync';
 import { pageCursors } from './page-cursor';
+import {
+  checkReceiptsZipCaps,
+  DEFAULT_RECEIPTS_ZIP_CAPS,
+  type PlannedReceipt,
+  plannedFiles,
+  type ReceiptsZipCaps,
+  totalsOf,
+} from './receipt-zip-files';
+import type { ZipFile } from './stream-zip';
 import { type SubAccountList, upstreamSubAccountList } from './sub-account-list';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
@@ -82,6 +91,8 @@ export interface IndexSearchDeps extends FeatureDeps {
   subAccountList?: SubAccountList | undefined;
   /** Seals the list's page cursors (the session secret: replicas share it); random if none. */
   indexCursorSecret?: string | undefined;
+  /** What one receipts ZIP may hold (`config.receiptsZip`); the defaults when not given. */
+  receiptsZip?: ReceiptsZipCaps | undefined;
 }
 
 export interface IndexSearchInput {
@@ -556,18 +567,23 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     /**
      * The receipts of the filtered set, in its order, for a ZIP: each named by the day (in the
      * export's zone), the merchant and the amount (`2026-11-03 Figma -64.99.pdf`, `(2)` when a
-     * name repeats), its bytes read one at a time as the archive asks for them.
+     * name repeats). Counted and sized first, in one statement: past `deps.receiptsZip`'s caps
+     * the ZIP is refused (422) before any byte. Then listed as they stand now (a receipt added
+     * later is not in the ZIP, one removed meanwhile is left out), their bytes read one at a
+     * time as the archive asks for them.
      */
     async receiptFiles(
       who: Who,
       input: IndexSearchInput,
       signal: AbortSignal,
       times: CsvRowOptions['times'],
-    ): Promise<AsyncGenerator<{ name: string; content: Buffer; at: Date }>> {
+    ): Promise<AsyncGenerator<ZipFile>> {
+      const caps = deps.receiptsZip ?? DEFAULT_RECEIPTS_ZIP_CAPS;
       const { ids } = await subAccountsOf(who, input);
       const store = await deps.transactionIndex.store();
       const annotations = await deps.transactionIndex.annotations();
       const filter = { ...filterOf(input, ids), hasReceipt: true };
+      checkReceiptsZipCaps(await store.receiptTotals(filter), caps);
       const order = orderOf(input);
       const taken = new Set<string>();
       const unique = (stem: string, ext: string) => {
@@ -576,33 +592,35 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         taken.add(name.toLowerCase());
         return name;
       };
-      return (async function* files() {
-        let cursor: string | undefined;
-        do {
-          if (signal.aborted) return;
-          const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
-          const byId = new Map(page.items.map((t) => [t.id, t]));
-          const receipts = await annotations.receiptsOf(page.items.map((t) => t.id));
-          const inOrder = page.items.flatMap((t) =>
-            receipts.filter((r) => r.transactionId === t.id),
-          );
-          for (const receipt of inOrder) {
-            if (signal.aborted) return;
-            const t = byId.get(receipt.transactionId) as IndexedTransaction;
-            const file = await annotations.receiptFile(receipt.transactionId, receipt.id);
-            if (!file) continue; // removed meanwhile
-            const day = times.format(t.at).slice(0, 10);
-            const merchant = fileNamePart(t.merchant ?? t.description);
-            const ext = receipt.fileName.split('.').pop() ?? 'bin';
-            yield {
-              name: unique(`${day} ${merchant} ${centsToDollarInput(t.amountCents)}`, ext),
-              content: file.content,
-              at: new Date(receipt.uploadedAt),
-            };
-          }
-          cursor = page.next;
-        } while (cursor !== undefined);
-      })();
+      const planned: PlannedReceipt[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
+        const byId = new Map(page.items.map((t) => [t.id, t]));
+        const receipts = await annotations.receiptsOf(page.items.map((t) => t.id));
+        const inOrder = page.items.flatMap((t) => receipts.filter((r) => r.transactionId === t.id));
+        for (const receipt of inOrder) {
+          const t = byId.get(receipt.transactionId) as IndexedTransaction;
+          const day = times.format(t.at).slice(0, 10);
+          const merchant = fileNamePart(t.merchant ?? t.description);
+          const ext = receipt.fileName.split('.').pop() ?? 'bin';
+          planned.push({
+            transactionId: receipt.transactionId,
+            receiptId: receipt.id,
+            name: unique(`${day} ${merchant} ${centsToDollarInput(t.amountCents)}`, ext),
+            at: new Date(receipt.uploadedAt),
+            byteSize: receipt.byteSize,
+          });
+        }
+        cursor = page.next;
+      } while (cursor !== undefined);
+      // Receipts added between the count and the list count too.
+      checkReceiptsZipCaps(totalsOf(planned), caps);
+      return plannedFiles(
+        planned,
+        (p) => annotations.receiptFile(p.transactionId, p.receiptId),
+        signal,
+      );
     },
 
     /**

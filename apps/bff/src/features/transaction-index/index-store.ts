@@ -661,6 +661,19 @@ export class TransactionIndexStore {
     return summaryOf(row);
   }
 
+  /** How many receipts the filtered set's transactions have, and their bytes, in one statement. */
+  async receiptTotals(filter: IndexFilter): Promise<{ files: number; bytes: number }> {
+    const params: unknown[] = [];
+    // A subquery, not a join: the filter's conditions name the transaction's `id` unqualified.
+    const [row] = await this.engine.query<{ files: number; bytes: string }>(
+      `SELECT count(*)::int AS files, coalesce(sum(byte_size), 0)::text AS bytes
+         FROM transaction_receipt
+        WHERE transaction_id IN (SELECT id FROM index_transaction WHERE ${whereOf(filter, params)})`,
+      params,
+    );
+    return { files: row?.files ?? 0, bytes: Number(row?.bytes ?? 0) };
+  }
+
   /** The filtered set's totals by `by`, the `limit` largest groups (by debits). */
   async breakdown(filter: IndexFilter, by: IndexGrouping, limit: number): Promise<IndexBreakdown> {
     const column = INDEX_GROUPINGS[by];

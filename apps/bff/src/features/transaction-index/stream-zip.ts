@@ -1,39 +1,84 @@
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import archiver from 'archiver';
 import type { Response } from 'express';
+import type { ExportStreamContext } from '../transactions/export-response';
+
+/** A file for the ZIP: its name in it, its bytes, its time. */
+export interface ZipFile {
+  name: string;
+  content: Buffer;
+  at: Date;
+}
+
+/** How much of a file is handed to the archive at once: what a slow reader can leave waiting. */
+export const ZIP_CHUNK_BYTES = 64 * 1024;
 
 /**
- * Streams files into a ZIP on `res`, one at a time: the next file is read only once the
- * archive has taken the last one, and the archive waits for the response (backpressure), so a
- * period of receipts never sits in memory at once. Stored, not compressed: pictures and PDFs
- * are compressed already. Stops when the client goes away.
+ * Streams files into a ZIP on `res`, one at a time, at the reader's pace: a file goes in as a
+ * stream of small chunks, so the archive takes it only as fast as the response drains, and the
+ * next file is read only once the archive has taken the last one and the response has drained.
+ * A paused download then holds about one file in memory, however many the ZIP has. Stored, not
+ * compressed: pictures and PDFs are compressed already.
+ *
+ * Ends however the download does: when the client goes away (`clientGone`), a shutdown's grace
+ * period ends (`cutOff`) or a file cannot be read, the archive is aborted and the response
+ * destroyed (a broken download, never a ZIP that looks whole), and the files are closed. Never
+ * throws: the headers are already sent.
  */
 export async function streamZip(
   res: Response,
-  files: AsyncGenerator<{ name: string; content: Buffer; at: Date }>,
-  clientGone: AbortSignal,
+  files: AsyncGenerator<ZipFile>,
+  ctx: Pick<ExportStreamContext, 'clientGone' | 'cutOff' | 'logger' | 'requestId' | 'metrics'>,
 ): Promise<void> {
+  const log = ctx.logger.child({ requestId: ctx.requestId });
   const archive = archiver('zip', { store: true });
-  const done = new Promise<void>((resolve) => {
-    res.once('close', resolve);
-    res.once('finish', resolve);
-  });
-  archive.on('error', () => res.destroy());
-  archive.pipe(res);
+  const stop = new AbortController();
+  const stopped = stop.signal;
+  const onGone = () => stop.abort('client_gone');
+  const onCutOff = () => stop.abort('shutdown');
+  ctx.clientGone.addEventListener('abort', onGone, { once: true });
+  ctx.cutOff.addEventListener('abort', onCutOff, { once: true });
+  if (ctx.clientGone.aborted) onGone();
+  if (ctx.cutOff.aborted) onCutOff();
+  // Settles once the response has finished; rejects when it closed early (the client left:
+  // `clientGone` has said so by then) or the archive broke.
+  const sent = pipeline(archive, res, { signal: stopped });
+  sent.catch(() => stop.abort('failed'));
+  let count = 0;
   try {
     for await (const file of files) {
-      if (clientGone.aborted) break;
-      const taken = new Promise<void>((resolve) => archive.once('entry', () => resolve()));
-      archive.append(file.content, { name: file.name, date: file.at });
-      await Promise.race([taken, done]);
+      stopped.throwIfAborted();
+      archive.append(Readable.from(chunks(file.content), { objectMode: false }), {
+        name: file.name,
+        date: file.at,
+      });
+      await once(archive, 'entry', { signal: stopped });
+      if (res.writableNeedDrain) await once(res, 'drain', { signal: stopped });
+      count++;
     }
-  } finally {
-    await files.return(undefined);
-  }
-  if (clientGone.aborted) {
+    stopped.throwIfAborted();
+    void archive.finalize().catch(() => {});
+    await sent;
+    log.info({ files: count }, 'receipts zip finished');
+  } catch (error) {
+    const reason = stopped.aborted ? String(stopped.reason) : 'failed';
+    ctx.metrics.exportCut(reason);
+    if (reason === 'failed') log.error({ err: error, files: count }, 'receipts zip failed');
+    else log.info({ files: count, reason }, 'receipts zip stopped before its end');
+    // finalize() would wait for a reader that is gone: abort, and break the download off.
     archive.abort();
     res.destroy();
-    return;
+  } finally {
+    ctx.clientGone.removeEventListener('abort', onGone);
+    ctx.cutOff.removeEventListener('abort', onCutOff);
+    await files.return(undefined);
   }
-  await archive.finalize();
-  await done;
+}
+
+function* chunks(content: Buffer): Generator<Buffer> {
+  for (let at = 0; at < content.length; at += ZIP_CHUNK_BYTES) {
+    yield content.subarray(at, at + ZIP_CHUNK_BYTES);
+  }
 }

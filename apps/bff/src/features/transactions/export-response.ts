@@ -47,25 +47,55 @@ export function exportStreamContext(
   };
 }
 
+/** What an export slot watches of the response: its close, and breaking it off. */
+interface ClosingResponse {
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+  destroy(): unknown;
+}
+
 /**
  * Runs an export in one of the person's export slots (one cap per person, whatever the export
  * walks). Taken before any upstream call or byte: the extra exports are refused, not queued.
+ *
+ * The slot is given back at the first of: the export ending (finished or failed, before or
+ * after the first byte), the response closing (the client went away: a browser's Cancel never
+ * costs a slot, even while the export is still winding down), or the slot's lifetime running
+ * out, which also breaks the download off, so no export runs uncounted.
  */
 export async function withExportSlot(
-  deps: Pick<FeatureDeps, 'exportSlots' | 'metrics'>,
+  deps: Pick<FeatureDeps, 'exportSlots' | 'metrics' | 'logger'>,
   person: Who,
+  res: ClosingResponse,
   run: () => Promise<void>,
 ): Promise<void> {
   const slot = await deps.exportSlots.acquire(person.actor.email);
   if (!slot.granted) throw exportBusy(slot.full);
   const ended = deps.metrics.exportStarted();
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    res.off('close', release);
+    slot.expired.removeEventListener('abort', expire);
+    ended();
+    void slot.release();
+  };
+  const expire = () => {
+    deps.logger.warn(
+      { requestId: person.requestId },
+      'export cut: it held its export slot for the longest an export may run',
+    );
+    deps.metrics.exportCut('lifetime');
+    res.destroy();
+    release();
+  };
+  res.once('close', release);
+  slot.expired.addEventListener('abort', expire, { once: true });
   try {
     await run();
   } finally {
-    ended();
-    // However the export ended: finished, failed, before or after the first byte, or the
-    // client went away (the streams never throw, and settle once the response is done).
-    await slot.release();
+    release();
   }
 }
 

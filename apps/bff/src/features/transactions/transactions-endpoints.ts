@@ -72,7 +72,7 @@ export const transactionsFeature = defineFeature(
           return;
         }
         const stream = exportStreamContext(req, res, person, deps);
-        await withExportSlot(deps, person, async () => {
+        await withExportSlot(deps, person, res, async () => {
           const name = subAccountName(deps.upstream, ctx, filter.subAccountId);
           // Before the walk: its pages are made CSV as they arrive, naming their cards then.
           await deps.cardDirectory.ready();

@@ -284,7 +284,11 @@ describe('exports in progress', () => {
     const deps = {
       exportSlots: new MemoryExportSlots({ perPerson: 2, total: 4 }),
       metrics: createPrometheusMetrics(registry),
+      logger: createLogger('silent'),
     };
+    // The response each export streams to (its close would give the slot back too).
+    const res = new EventEmitter() as EventEmitter & { destroy(): void };
+    res.destroy = () => {};
     const person = {
       requestId: 'r-1',
       actor: { email: 'pat@example.test', role: 'finance' as const },
@@ -294,9 +298,9 @@ describe('exports in progress', () => {
 
     expect(await running()).toBe(0);
     let seen: number[] = [];
-    await withExportSlot(deps, person, async () => {
+    await withExportSlot(deps, person, res, async () => {
       seen.push(await running());
-      await withExportSlot(deps, { ...person, requestId: 'r-2' }, async () => {
+      await withExportSlot(deps, { ...person, requestId: 'r-2' }, res, async () => {
         seen.push(await running());
       });
     });
@@ -305,7 +309,7 @@ describe('exports in progress', () => {
 
     seen = [];
     await expect(
-      withExportSlot(deps, person, async () => {
+      withExportSlot(deps, person, res, async () => {
         seen.push(await running());
         throw new Error('the walk failed');
       }),

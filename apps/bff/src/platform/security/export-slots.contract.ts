@@ -64,6 +64,36 @@ export function exportSlotsContract(
       expect(await slots.acquire('d@example.test')).toEqual({ granted: false, full: 'total' });
     });
 
+    it('a slot held past its lifetime is free again and its holder told; its late release frees no other', async () => {
+      const lifetimeMs = 300;
+      const slots = make({ perPerson: 1, total: 1, lifetimeMs });
+      const taken = Date.now();
+      const stuck = granted(await slots.acquire('ada@example.test'));
+      expect(stuck.expired.aborted).toBe(false);
+      expect(await slots.acquire('ada@example.test')).toEqual({ granted: false, full: 'person' });
+      await new Promise((resolve) => stuck.expired.addEventListener('abort', resolve));
+      expect(Date.now() - taken).toBeGreaterThanOrEqual(lifetimeMs - 5);
+      const next = granted(await slots.acquire('ada@example.test'));
+      await stuck.release();
+      expect(await slots.acquire('bob@example.test')).toEqual({ granted: false, full: 'total' });
+      await next.release();
+      granted(await slots.acquire('bob@example.test'));
+    });
+
+    it('a slot released before its lifetime is not given back a second time when it would have ended', async () => {
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const slots = make({ perPerson: 2, total: 2, lifetimeMs: 600 });
+      const early = granted(await slots.acquire('ada@example.test'));
+      await early.release();
+      await pause(300);
+      // Both taken after the first was released; they end 300 ms after its lifetime would have.
+      granted(await slots.acquire('ada@example.test'));
+      granted(await slots.acquire('bob@example.test'));
+      await pause(450);
+      expect(early.expired.aborted).toBe(false);
+      expect(await slots.acquire('cy@example.test')).toEqual({ granted: false, full: 'total' });
+    });
+
     it('many acquisitions at once never grant more than the caps', async () => {
       const slots = make({ perPerson: 2, total: 5 });
       const people = ['a', 'b', 'c', 'd'].map((p) => `${p}@example.test`);

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { redisCall } from '../redis/redis-errors';
 import { redisScript } from '../redis/redis-script';
-import type { ExportCaps, ExportSlot, ExportSlots } from './export-slots';
+import {
+  EXPORT_SLOT_LIFETIME_MS,
+  type ExportCaps,
+  type ExportSlot,
+  type ExportSlots,
+  heldSlot,
+} from './export-slots';
 
 // Two sorted sets, everyone's running exports and this person's, each slot scored by its lease
 // expiry on Redis's clock. Lapsed slots are dropped, both caps checked and the slot added in
@@ -44,7 +50,10 @@ return 1
 
 export interface RedisExportSlotsOptions {
   prefix: string;
-  /** How long a slot outlives the replica holding it; renewed every third while it runs. */
+  /**
+   * How long a slot outlives the replica holding it; renewed every third while it runs, until
+   * the slot's lifetime (`ExportCaps.lifetimeMs`) is over.
+   */
   leaseMs?: number;
 }
 
@@ -77,16 +86,10 @@ export class RedisExportSlots implements ExportSlots {
       renew(this.client, keys, args).catch(() => {});
     }, this.leaseMs / 3);
     renewal.unref(); // never what keeps a stopping process alive
-    let held = true;
-    return {
-      granted: true,
-      release: async () => {
-        if (!held) return;
-        held = false;
-        clearInterval(renewal);
-        // A release that cannot reach Redis is not the export's failure: the lease lapses.
-        await giveBack(this.client, keys, [id]).catch(() => {});
-      },
-    };
+    return heldSlot(this.caps.lifetimeMs ?? EXPORT_SLOT_LIFETIME_MS, async () => {
+      clearInterval(renewal);
+      // A release that cannot reach Redis is not the export's failure: the lease lapses.
+      await giveBack(this.client, keys, [id]).catch(() => {});
+    });
   }
 }

@@ -174,4 +174,36 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
     const link = clicks.mock.contexts[0] as HTMLAnchorElement;
     expect(link.download).toBe('receipts_2026-03-01_2026-03-31.zip');
   });
+
+  it('a period with more receipts than one ZIP holds: the refusal says so, with the counts, and nothing is saved', async () => {
+    const detail =
+      'These transactions have 812 receipts (1.4 GB); one ZIP holds at most 500 receipts and 1 GB. Narrow the period or the filters, and download the rest in another ZIP.';
+    server.use(
+      http.get(ZIP, () =>
+        HttpResponse.json(
+          {
+            type: '/problems/receipts_zip_too_large',
+            title: 'Too many receipts for one ZIP',
+            status: 422,
+            detail,
+            code: 'receipts_zip_too_large',
+            requestId: 'req-zip',
+            files: 812,
+            bytes: 1_503_238_554,
+            maxFiles: 500,
+            maxBytes: 1_073_741_824,
+          },
+          { status: 422, headers: { 'Content-Type': 'application/problem+json' } },
+        ),
+      ),
+    );
+    const { user } = renderApp('/transactions?from=2026-03-01&to=2026-03-31', {
+      session: financeSession(),
+    });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    await user.click(screen.getByRole('button', { name: 'Download receipts (ZIP)' }));
+    // The sentence as it is (no "Export failed:" before it): it says what to do.
+    expect((await screen.findByRole('alert')).textContent).toBe(detail);
+    expect(clicks).not.toHaveBeenCalled();
+  });
 });

@@ -397,7 +397,11 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     const ids = writes.map((r) => r.headers.get('x-request-id') ?? '');
     const writers = new Set(await Promise.all(ids.map(servedBy)));
     expect(writers.size).toBe(2);
-    expect(await auditRecordsOf(ids)).toHaveLength(12);
+    // Each create at the card service: recorded as started before it is asked, then its outcome.
+    const records = await auditRecordsOf(ids);
+    expect(records.filter((r) => r.outcome === 'started')).toHaveLength(12);
+    expect(records.filter((r) => r.outcome === 'success')).toHaveLength(12);
+    expect(records).toHaveLength(24);
 
     const verified = await verifyChain();
     expect(verified.stdout).toMatch(/intact/i);

@@ -8,7 +8,6 @@ import {
   markReadSchema,
   unreadCountSchema,
   webhookTargetCreatedSchema,
-  webhookTargetInputSchema,
   webhookTargetListSchema,
 } from '@card-console/shared/api/alerts';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
@@ -17,6 +16,7 @@ import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { alertRuleInputSchema, alertRuleUpdateSchema } from './alert-rules';
 import { createAlertsService } from './alerts-service';
+import { webhookTargetBodySchema } from './webhook-target-input';
 
 const ruleId = { id: resourceIdSchema };
 
@@ -128,7 +128,7 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
     mutation: true,
     attempted: 'webhookTargets.change',
     example: '/api/alerts/webhooks',
-    body: webhookTargetInputSchema,
+    body: webhookTargetBodySchema,
     response: webhookTargetCreatedSchema,
     status: 201,
     handler: ({ req, services, body }) => services.createWebhookTarget(who(req), body),

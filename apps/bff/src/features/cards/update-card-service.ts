@@ -177,7 +177,8 @@ function mergedPatch(
   change: CardChange,
 ): UpstreamCardPatchBody {
   const body: UpstreamCardPatchBody = {};
-  if (change.name !== undefined) body.name = change.name;
+  // Masked as it goes: the card service keeps what it is sent, and shows it to anyone.
+  if (change.name !== undefined) body.name = maskCardNumbers(change.name);
   const limit = change.transactionSizeLimit;
   if (limit) {
     const minimum = limit.minimumCents ?? before.minimumCents;

@@ -13,6 +13,7 @@ import {
   appendOutcome,
 } from '../../platform/audit/audited-change';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
+import { containsCardNumber } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
@@ -111,6 +112,14 @@ export function createSubAccountsService({
 
     /** Creates a sub account; the attempt is audited whatever the outcome. */
     async create(who: Who, body: { name: string }): Promise<SubAccountCreated> {
+      // Refused before anything is asked: the card service would keep it and show it to anyone.
+      if (containsCardNumber(body.name)) {
+        throw new AppError(
+          400,
+          'invalid_body',
+          'name: must not contain a card number (13-19 digits that pass the Luhn check, however they are grouped)',
+        );
+      }
       const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
       const base = {
         actor: who.actor.email,

@@ -25,10 +25,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
 import { categoryGroups } from '@card-console/shared/category-groups';
+import pg from 'pg';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock';
 import { addDays, dayStart, localDay } from '../src/features/insights/local-days';
 import { categoryGroupRange } from '../src/features/transaction-index/category-catalog';
+import { applyIndexMigrations } from '../src/features/transaction-index/index-migrations';
 import {
   INDEX_GROUPINGS,
   type IndexFilter,
@@ -45,7 +47,7 @@ import {
   walkIndexDays,
 } from '../src/features/transaction-index/index-sync';
 import { openPostgresIndex } from '../src/features/transaction-index/postgres-index';
-import type { SqlEngine } from '../src/features/transaction-index/sql-engine';
+import { postgresEngine, type SqlEngine } from '../src/features/transaction-index/sql-engine';
 import { InProcessJobRunner } from '../src/platform/jobs/in-process-job-runner';
 import { startPostgres } from '../src/test/engines/postgres';
 import { createUpstreamClient } from '../src/upstream/client';
@@ -271,7 +273,11 @@ export async function runTransactionIndexPostgresBench() {
   const ctx = { requestId: 'bench-index-pg', bulk: true };
   try {
     const url = await cluster.createDatabase('card_console_index');
-    engine = await openPostgresIndex({ url, migrationUrl: url, logger });
+    // `pnpm migrate`'s part for the index, as the owner, then the index as the server opens it.
+    const owner = postgresEngine(new pg.Pool({ connectionString: url, max: 1 }));
+    await applyIndexMigrations(owner, logger);
+    await owner.close();
+    engine = await openPostgresIndex({ url, logger });
     const db = engine;
     const subs = (await allSubAccounts(upstream, ctx, walkBudget(WALK_LIMITS.subAccounts))).map(
       (s) => s.id,

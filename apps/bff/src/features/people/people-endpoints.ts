@@ -2,7 +2,6 @@ import {
   acceptInvitationSchema,
   invitationAcceptedSchema,
   invitationCreatedSchema,
-  invitationInputSchema,
   invitationLookupSchema,
   invitationViewSchema,
   peopleEmailSchema,
@@ -13,6 +12,7 @@ import {
 } from '@card-console/shared/api/people';
 import { z } from 'zod';
 import { admins, defineFeature } from '../../core/endpoint';
+import { invitationBodySchema } from './invitation-input';
 import { createPeopleService } from './people-service';
 
 const person = { email: peopleEmailSchema };
@@ -51,7 +51,7 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/invitations',
-    body: invitationInputSchema,
+    body: invitationBodySchema,
     response: invitationCreatedSchema,
     status: 201,
     handler: ({ req, res, services, body }) => services.invite(req, res, body),

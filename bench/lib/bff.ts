@@ -101,6 +101,7 @@ export async function startBff(options: {
       CARD_API_KEY: options.apiKey,
       USERS_FILE: usersFile,
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+      TOTP_ENCRYPTION_KEY: 'YmVuY2gtdG90cC1lbmNyeXB0aW9uLWtleS0wMTIzNDU=',
       // Its own, also when it shares the users file: replicas do not share a disk.
       DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-data-')),
       LOG_LEVEL: 'info',

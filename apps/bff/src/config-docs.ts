@@ -46,6 +46,11 @@ export const bffGroups: readonly VariableGroup[] = [
         description:
           'At least 32 characters of random text, the same on every replica. It keys the session store (a store key is SHA-256 of the secret and the cookie id), so a dump of the store holds no usable cookie.',
       },
+      TOTP_ENCRYPTION_KEY: {
+        default: "demo: a fixed key derived from a public text (demo mode's data only)",
+        description:
+          "32 random bytes, base64 or hex (`openssl rand -base64 32`), the same on every replica and for `pnpm users`. Second-factor (TOTP) secrets are kept in the people store encrypted with it (AES-256-GCM, bound to the person's email), so a dump of the database or its login alone reads none. Keep it apart from the database's backups; lost, every authenticator app must be enrolled again. To change it, see [second-factor secrets](operations.md#second-factor-secrets).",
+      },
       PUBLIC_ORIGIN: {
         default: 'demo: `http://localhost:$PORT`',
         description:
@@ -98,6 +103,11 @@ export const bffGroups: readonly VariableGroup[] = [
         default: '`apps/bff/.data`, inside the checkout',
         description:
           "Holds `audit.jsonl` (the embedded audit trail, when `DATABASE_URL` is not set), `second-factors.json` (passkeys and TOTP switches, when `REDIS_URL` is not set) and `transaction-index/` (the transaction index on the embedded engine, a copy of the card service's transactions that a sync can rebuild). Put it outside the checkout (`/var/lib/card-console`, as the container image does), where a new deployment or a `git clean` cannot take it.",
+      },
+      TOTP_ENCRYPTION_KEYS_PREVIOUS: {
+        default: 'none',
+        description:
+          'The keys `TOTP_ENCRYPTION_KEY` replaced, comma-separated, same format. Secrets they sealed still verify, and are sealed again with the current key when the people store opens and when used; drop a key once the log no longer reports secrets it sealed.',
       },
     },
   },
@@ -170,21 +180,6 @@ export const bffGroups: readonly VariableGroup[] = [
         default: '8',
         description:
           'CSV exports running at once, everyone together (1 to 1,000): per BFF process, or per deployment (every replica together) with `REDIS_URL`.',
-      },
-      EXPORT_MAX_MINUTES: {
-        default: '30',
-        description:
-          'How long one export (CSV or receipts ZIP) may run, 1 to 1,440 minutes: past it the download is broken off and its slot given back. A slot is also given back the moment its download is cancelled, so a slot is never lost, and with `REDIS_URL` none is held past this either.',
-      },
-      RECEIPTS_ZIP_MAX_FILES: {
-        default: '500',
-        description:
-          'Receipts one ZIP may hold (1 to 100,000). A filter with more is refused before any byte with 422 `receipts_zip_too_large`, giving the counts and asking the person to narrow the period.',
-      },
-      RECEIPTS_ZIP_MAX_MB: {
-        default: '1024',
-        description:
-          "Megabytes of receipts one ZIP may hold (1 to 16,384), refused the same way. A ZIP is streamed at the reader's pace, about one receipt in memory at a time, so this bounds the download, not memory.",
       },
       WALKS_PER_PERSON: {
         default: '2',

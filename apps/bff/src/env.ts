@@ -1,11 +1,12 @@
 // The one place that reads configuration. `loadConfig` is pure (it takes the environment as
 // an argument) so tests can build any configuration; only index.ts passes `process.env`.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
 import type { Role } from '@card-console/shared/api/meta';
 import { z } from 'zod';
+import type { TotpKeys } from './platform/security/totp-secret-box';
 
 const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(bffDir, '..', '..');
@@ -60,6 +61,39 @@ const connectionUrlSchema = (schemes: string[], example: string) =>
       .optional(),
   );
 
+/** 32 random bytes, as `openssl rand -base64 32` (or `-hex 32`) prints them. */
+function totpKeyOf(text: string): Buffer | undefined {
+  const value = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  // Node's base64 decoder takes the URL-safe alphabet too.
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) return Buffer.from(value, 'base64');
+  return undefined;
+}
+const totpKeyMessage = 'must be 32 random bytes in base64 or hex (openssl rand -base64 32)';
+const oneTotpKey = z
+  .string()
+  .refine((text) => totpKeyOf(text) !== undefined, totpKeyMessage)
+  .transform((text) => totpKeyOf(text) as Buffer);
+const totpKeySchema = z.preprocess(emptyAsUndefined, oneTotpKey.optional());
+/** Comma-separated; an error names the key by its place in the list (from 0). */
+const previousTotpKeysSchema = z.preprocess(
+  emptyAsUndefined,
+  z
+    .string()
+    .transform((text) => text.split(',').filter((item) => item.trim() !== ''))
+    .pipe(z.array(oneTotpKey))
+    .optional(),
+);
+
+/**
+ * Demo mode's key when none is set: derived from a public text, so every demo process, its
+ * `pnpm users` and its next start agree with no set-up. It hides nothing from whoever reads
+ * this file: demo mode runs only the built-in simulator and its public accounts.
+ */
+export const DEMO_TOTP_KEY = createHash('sha256')
+  .update('Card Console demo mode: its public TOTP encryption key')
+  .digest();
+
 /** An operator's yes/no: 1 or true, 0 or false, unset (no). */
 const alertFlag = z.preprocess(
   emptyAsUndefined,
@@ -84,6 +118,10 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.string().min(32, 'must be at least 32 characters of random text').optional(),
   ),
+  /** Encrypts second-factor secrets in the people store; required outside demo mode. */
+  TOTP_ENCRYPTION_KEY: totpKeySchema,
+  /** Keys TOTP_ENCRYPTION_KEY replaced (comma-separated): what they sealed still opens. */
+  TOTP_ENCRYPTION_KEYS_PREVIOUS: previousTotpKeysSchema,
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -120,21 +158,6 @@ const envSchema = z.object({
   EXPORTS_TOTAL: z.preprocess(
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
-  ),
-  /** How long one export may run, holding its slot; then it is broken off and the slot freed. */
-  EXPORT_MAX_MINUTES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(1_440).default(30),
-  ),
-  /** Receipts one ZIP may hold; a filter with more is refused (422) before any byte. */
-  RECEIPTS_ZIP_MAX_FILES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(100_000).default(500),
-  ),
-  /** Megabytes of receipts one ZIP may hold; a filter with more is refused (422). */
-  RECEIPTS_ZIP_MAX_MB: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(16_384).default(1_024),
   ),
   /** Limit previews and new Overview periods one person may have walking at once; more wait. */
   WALKS_PER_PERSON: z.preprocess(
@@ -372,6 +395,11 @@ export interface Config {
   dataDir: string;
   /** Keys the session store (HMAC of the cookie id), so a store dump holds no usable cookie. */
   sessionSecret: string;
+  /**
+   * Seal second-factor secrets in the people store (`platform/security/totp-secret-box.ts`):
+   * TOTP_ENCRYPTION_KEY and the keys it replaced; demo mode without one, DEMO_TOTP_KEY.
+   */
+  totpKeys: TotpKeys;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   trustProxy: boolean | number | string;
@@ -379,9 +407,7 @@ export interface Config {
   session: { idleMs: number; absoluteMs: number; stepUpMs: number };
   rateLimits: RateLimitConfig;
   /** CSV exports at once, per person and in all (`platform/security/export-slots.ts`). */
-  exportCaps: { perPerson: number; total: number; lifetimeMs?: number };
-  /** What one receipts ZIP may hold (`features/transaction-index/receipt-zip-files.ts`). */
-  receiptsZip: { maxFiles: number; maxBytes: number };
+  exportCaps: { perPerson: number; total: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
   /** The card editor warns at a maximum per transaction this high (the session carries it). */
@@ -533,6 +559,29 @@ export function loadMigrationConfig(env: Record<string, string | undefined>): {
   return { migrationUrl: parsed.data };
 }
 
+/**
+ * The TOTP keys as loadConfig reads them, for a command that opens the people store without
+ * the whole configuration (`pnpm users`): undefined outside demo mode when none is set.
+ */
+export function totpKeysOf(env: Record<string, string | undefined>): TotpKeys | undefined {
+  const parsed = envSchema
+    .pick({
+      TOTP_ENCRYPTION_KEY: true,
+      TOTP_ENCRYPTION_KEYS_PREVIOUS: true,
+      DEMO_MODE: true,
+      CARD_API_BASE_URL: true,
+    })
+    .safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const demo = e.DEMO_MODE && !e.CARD_API_BASE_URL;
+  const current = e.TOTP_ENCRYPTION_KEY ?? (demo ? DEMO_TOTP_KEY : undefined);
+  return current && { current, previous: e.TOTP_ENCRYPTION_KEYS_PREVIOUS ?? [] };
+}
+
 /** Builds the configuration or throws a ConfigError whose message names each bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
@@ -562,6 +611,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       );
     }
     if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required outside demo mode');
+    if (!e.TOTP_ENCRYPTION_KEY) {
+      problems.push(
+        'TOTP_ENCRYPTION_KEY: required outside demo mode: anyone signing in with a password may hold a second-factor secret, stored encrypted with this key (make one with `openssl rand -base64 32`, the same on every replica; see docs/operations.md#second-factor-secrets)',
+      );
+    }
     // The loopback default would refuse every sign-in from the real address as bad_origin.
     if (!e.PUBLIC_ORIGIN) {
       problems.push(
@@ -595,6 +649,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'DATABASE_MIGRATION_URL: set for the server; it is the schema owner\'s login, which only `pnpm migrate` (the compose service `migrate`) uses, before the replicas start. Remove it from the server\'s environment (docs/operations/audit-trail.md, "Migrations")',
     );
   }
+  if (e.TOTP_ENCRYPTION_KEYS_PREVIOUS && !e.TOTP_ENCRYPTION_KEY) {
+    problems.push(
+      'TOTP_ENCRYPTION_KEYS_PREVIOUS: set without TOTP_ENCRYPTION_KEY, the key that replaced them',
+    );
+  }
   const sso = ssoConfig(e, problems);
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     problems.push(
@@ -618,6 +677,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sso: sso ?? (mode === 'demo' ? 'demo' : undefined),
     dataDir: e.DATA_DIR ? resolve(base, e.DATA_DIR) : resolve(bffDir, '.data'),
     sessionSecret: e.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    totpKeys: {
+      current: e.TOTP_ENCRYPTION_KEY ?? DEMO_TOTP_KEY,
+      previous: e.TOTP_ENCRYPTION_KEYS_PREVIOUS ?? [],
+    },
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? resolve(base, e.WEB_DIST) : resolve(repoRoot, 'apps', 'web', 'dist'),
     trustProxy: e.TRUST_PROXY,
@@ -649,15 +712,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    exportCaps: {
-      perPerson: e.EXPORTS_PER_PERSON,
-      total: e.EXPORTS_TOTAL,
-      lifetimeMs: e.EXPORT_MAX_MINUTES * 60_000,
-    },
-    receiptsZip: {
-      maxFiles: e.RECEIPTS_ZIP_MAX_FILES,
-      maxBytes: e.RECEIPTS_ZIP_MAX_MB * 1024 * 1024,
-    },
+    exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
     rateLimits: {
       signInFailuresPerAccountAddress: 5,
       signInFailuresPerAddress: 20,

@@ -31,6 +31,7 @@ beforeAll(async () => {
     CARD_API_KEY: apiKey,
     USERS_FILE: users.usersFile ?? '',
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: origin,
     DATA_DIR: dir,
     WEB_DIST: join(dir, 'no-web-dist'),

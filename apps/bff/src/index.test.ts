@@ -107,6 +107,7 @@ describe('src/demo/main.ts and src/index.ts', () => {
       CARD_API_KEY: 'a-key',
       USERS_FILE: file,
       SESSION_SECRET: 'x'.repeat(40),
+      TOTP_ENCRYPTION_KEY: 'a'.repeat(64),
       PUBLIC_ORIGIN: 'https://console.example.com',
     });
     expect(await app.exited).toBe(1);

@@ -10,6 +10,7 @@ import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
 import { PeopleStore } from './features/people/people-store';
+import { logSecretsSealed } from './features/people/person-secrets';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
 import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
@@ -25,6 +26,7 @@ import { createProcessRegistry } from './platform/metrics/process-registry';
 import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
 import type { FactorStore } from './platform/passkeys/factor-store';
 import { FileFactorStore } from './platform/passkeys/file-factor-store';
+import { TotpSecretBox } from './platform/security/totp-secret-box';
 import { MemorySessionStore } from './platform/sessions/session-store';
 import { StoreUnavailableError } from './platform/store-unavailable';
 import { UserDirectory } from './platform/users/user-directory';
@@ -240,8 +242,10 @@ async function startServer(
   // in once per email (importUsers), so no one is lost on upgrade and nothing changed in
   // Card Console is undone by the file at the next start. Done when people are first needed
   // (a sign-in), as the index opens when first used; a failed import is logged and tried again
-  // at the next need.
-  const peopleStore = new PeopleStore(transactionIndex.sql);
+  // at the next need. Then every TOTP secret not sealed with TOTP_ENCRYPTION_KEY is sealed with it
+  // (kept in clear before, or under a previous key); those no key opens are logged as errors.
+  const totpSecrets = new TotpSecretBox(config.totpKeys);
+  const peopleStore = new PeopleStore(transactionIndex.sql, systemClock, totpSecrets);
   let toImport = fileUsers?.users();
   let importing: Promise<PeopleStore> | undefined;
   const importedPeople = () => {
@@ -252,6 +256,7 @@ async function startServer(
         if (added.length > 0)
           logger.info({ added: added.length }, 'people imported from the users file');
       }
+      logSecretsSealed(logger, await peopleStore.sealSecrets());
       return peopleStore;
     })();
     importing.catch((error: unknown) => {

@@ -50,6 +50,7 @@ beforeAll(async () => {
     CARD_API_KEY: apiKey,
     USERS_FILE: usersFile,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // The index's open days are read again by a read 5 s after the last: Refresh's own floor.
     INSIGHTS_REFRESH_SECONDS: '5',
   });

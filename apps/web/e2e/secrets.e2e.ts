@@ -60,6 +60,7 @@ beforeAll(async () => {
     CARD_API_KEY: apiKey,
     USERS_FILE: usersFile,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
   });
   browser = await launchChromium();

@@ -12,6 +12,7 @@ import { applyIndexMigrations } from '../features/transaction-index/index-migrat
 import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
 import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
 import { silentLogger } from '../test/audit-cluster';
+import { testTotpSecrets } from '../test/totp-keys';
 import {
   addPerson,
   linkPerson,
@@ -27,7 +28,7 @@ let store: PeopleStore;
 beforeAll(async () => {
   engine = await embeddedEngine();
   await applyIndexMigrations(engine, silentLogger);
-  store = new PeopleStore(engine);
+  store = new PeopleStore(engine, undefined, testTotpSecrets());
 });
 afterAll(() => engine.close());
 beforeEach(() => emptyPeople(engine));

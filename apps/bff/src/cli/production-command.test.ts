@@ -176,6 +176,7 @@ describe('the production command', () => {
         CARD_API_KEY: apiKey,
         USERS_FILE: usersFile,
         SESSION_SECRET: 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8),
+        TOTP_ENCRYPTION_KEY: 'd'.repeat(64),
         PUBLIC_ORIGIN: origin,
         PORT: String(port),
         LOG_LEVEL: 'info',

@@ -8,9 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { roleSchema } from '@card-console/shared/api/meta';
 import pino from 'pino';
+import { systemClock } from '../core/clock';
+import { totpKeysOf } from '../env';
 import { PeopleStore } from '../features/people/people-store';
 import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
+import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
 import {
@@ -45,6 +48,10 @@ const usage = [
 
 const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** TOTP secrets sealed as the server seals them (TOTP_ENCRYPTION_KEY; demo mode's own key). */
+const peopleStoreOn = (engine: SqlEngine) =>
+  new PeopleStore(engine, systemClock, new TotpSecretBox(totpKeysOf(process.env)));
+
 /** The people store the server uses, opened as the server opens it (migrations applied). */
 async function openPeopleStore(
   serverStopped: boolean,
@@ -54,7 +61,7 @@ async function openPeopleStore(
   if (url) {
     const { openPostgresIndex } = await import('../features/transaction-index/postgres-index');
     const engine = await openPostgresIndex({ url, logger });
-    return { store: new PeopleStore(engine), engine };
+    return { store: peopleStoreOn(engine), engine };
   }
   if (!serverStopped) {
     throw new Error(
@@ -71,7 +78,7 @@ async function openPeopleStore(
   }
   const engine = await embeddedEngine(dir);
   await applyIndexMigrations(engine, logger);
-  return { store: new PeopleStore(engine), engine };
+  return { store: peopleStoreOn(engine), engine };
 }
 
 async function storeCommand(

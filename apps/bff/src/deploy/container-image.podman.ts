@@ -229,6 +229,7 @@ beforeAll(async () => {
     CARD_API_KEY: apiKey,
     USERS_FILE: '/etc/card-console/users.json',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: origin,
     HOST: '127.0.0.1',
     PORT: String(port),

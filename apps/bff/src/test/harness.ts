@@ -194,6 +194,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           CARD_API_KEY: apiKey,
           USERS_FILE: usersFile,
           SESSION_SECRET: randomBytes(32).toString('hex'),
+          TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
           PUBLIC_ORIGIN: 'https://cards.example.test',
           DATA_DIR: dataDir,
           WEB_DIST: join(dataDir, 'no-web-dist'),

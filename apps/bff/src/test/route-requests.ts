@@ -128,11 +128,21 @@ function receiptTransaction(t: TestApp): string {
 let matrixTeams = 0;
 
 /** A declined-transactions rule of `email`'s, straight into the store. */
+let matrixRules = 0;
+/** A rule of its own (identical rules are refused), past the per-person cap (a fixture). */
 async function matrixAlertRule(t: TestApp, email: string) {
+  matrixRules += 1;
   return (await t.transactionIndex.alerts()).createRule(
-    { kind: 'declined', name: 'Matrix rule', channels: { inbox: true, email: false } },
+    {
+      kind: 'declined',
+      name: 'Matrix rule',
+      subAccountId: `sa_matrix_${matrixRules}`,
+      channels: { inbox: true, email: false },
+    },
     email,
     new Date(t.clock.now()),
+    undefined,
+    Number.MAX_SAFE_INTEGER,
   );
 }
 
@@ -184,6 +194,11 @@ const peopleRequests: Record<string, Spec> = {
   }),
   'POST /api/invitations/lookup': () => ({
     path: '/api/invitations/lookup',
+    body: { token },
+    allowedAs: unmounted,
+  }),
+  'POST /api/invitations/authenticator': () => ({
+    path: '/api/invitations/authenticator',
     body: { token },
     allowedAs: unmounted,
   }),

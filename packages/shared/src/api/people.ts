@@ -22,13 +22,18 @@
 //   POST   /api/invitations/lookup             body { token } → InvitationView; 404 `not_found`,
 //                                              410 `invitation_expired` | `invitation_used` |
 //                                              `invitation_revoked`
+//   POST   /api/invitations/authenticator      body { token } → 201 InvitationAuthenticator: a
+//                                              new TOTP secret the server made for this
+//                                              invitation (shown once; asked again, a new one
+//                                              replaces it); the same 404 and 410 codes
 //   POST   /api/invitations/accept             body AcceptInvitation → 201 InvitationAccepted
 //                                              (then sign in as usual); an admin's invitation
-//                                              needs `totpSecret` and a `totpCode` it produces
+//                                              needs a `totpCode` from the secret made last
 //                                              (400 `invalid_body` without, 400 `invalid_totp`
-//                                              for a wrong code); the same 404 and 410 codes
+//                                              for a wrong code); the same 404 and 410 codes.
+//                                              The browser never sends a secret (400).
 //
-// Both count against the sign-in attempts of the address (429 `rate_limited`).
+// All three count against the sign-in attempts of the address (429 `rate_limited`).
 // Refusals: 400 with the first problem in `detail`; 404 `not_found` (no such person).
 import { z } from 'zod';
 import { roleSchema } from './meta';
@@ -45,6 +50,7 @@ export const PEOPLE_API = {
   session: (email: string, id: string) =>
     `/api/people/${encodeURIComponent(email)}/sessions/${encodeURIComponent(id)}`,
   lookupInvitation: '/api/invitations/lookup',
+  invitationAuthenticator: '/api/invitations/authenticator',
   acceptInvitation: '/api/invitations/accept',
 } as const;
 
@@ -101,20 +107,30 @@ export const acceptInvitationSchema = z.strictObject(
       .string({ error: 'password must be text' })
       .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
       .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-    /** Admins only: the base32 secret the SPA generated and showed as a QR code. */
-    totpSecret: z
-      .string()
-      .regex(/^[A-Z2-7]{16,128}$/, 'totpSecret must be base32')
-      .optional(),
-    /** Admins only: a current code from the authenticator, proving it was enrolled. */
+    /**
+     * A current code from the authenticator holding the secret the server made for this
+     * invitation (POST /api/invitations/authenticator): an admin's sign-up needs it.
+     */
     totpCode: z
       .string()
       .regex(/^\d{6}$/, 'totpCode must be 6 digits')
       .optional(),
   },
-  { error: 'an acceptance has token, password, totpSecret and totpCode only' },
+  {
+    error:
+      'an acceptance has token, password and totpCode only (the server makes the authenticator secret)',
+  },
 );
 export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>;
+
+/** The invitee's authenticator secret, made by the server for this invitation, shown once. */
+export const invitationAuthenticatorSchema = z.object({
+  /** Base32, 160 bits: to type into an authenticator app. */
+  secret: z.string(),
+  /** The same as an `otpauth://totp/…` address, for a QR code. */
+  otpauthUri: z.string(),
+});
+export type InvitationAuthenticator = z.infer<typeof invitationAuthenticatorSchema>;
 
 export const invitationAcceptedSchema = z.object({ email: z.string() });
 export type InvitationAccepted = z.infer<typeof invitationAcceptedSchema>;

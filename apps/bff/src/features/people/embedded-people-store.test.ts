@@ -2,6 +2,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine } from '../transaction-index/sql-engine';
 import { peopleRacesContract } from './people-races.contract';
+import { peopleSecretsContract } from './people-secrets.contract';
 import { peopleStoreContract } from './people-store.contract';
 
 // One in-process engine: the "replicas" of the race suite are calls made at once on it.
@@ -13,3 +14,7 @@ const open = async () => {
 
 peopleStoreContract('embedded engine (PGlite)', open);
 peopleRacesContract('embedded engine (PGlite)', open);
+peopleSecretsContract('embedded engine (PGlite)', open, async () => {
+  const engine = await embeddedEngine();
+  return { engine, close: () => engine.close() };
+});

@@ -12,6 +12,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
+import { testTotpSecrets } from '../../test/totp-keys';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
@@ -36,7 +37,7 @@ afterAll(() => engine.close());
 beforeEach(async () => {
   await emptyPeople(engine);
   clock = new ManualClock();
-  store = new PeopleStore(engine, clock);
+  store = new PeopleStore(engine, clock, testTotpSecrets());
   await store.importUsers([await fileUser(ANA, 'admin')]);
   logLines = [];
 });

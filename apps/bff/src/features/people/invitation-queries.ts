@@ -103,7 +103,7 @@ export async function withdrawInvitation(
   return inTransaction(engine, async (tx) => {
     const person = await lockPerson(tx, key);
     const withdrawn = await tx.query(
-      `UPDATE person_invitation SET revoked_at = $2
+      `UPDATE person_invitation SET revoked_at = $2, totp_secret = NULL
         WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING email`,
       [key, at],
     );

@@ -1,6 +1,7 @@
 import {
   acceptInvitationSchema,
   invitationAcceptedSchema,
+  invitationAuthenticatorSchema,
   invitationCreatedSchema,
   invitationLookupSchema,
   invitationViewSchema,
@@ -167,6 +168,20 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
     body: invitationLookupSchema,
     response: invitationViewSchema,
     handler: ({ req, services, body }) => services.lookup(req, body.token),
+  }),
+  endpoint({
+    method: 'POST',
+    path: '/invitations/authenticator',
+    summary:
+      "A new TOTP secret for the invitee's authenticator, made here and bound to the invitation (no session: the token is the proof)",
+    access: 'public',
+    mutation: true,
+    attempted: 'invitation.accept',
+    example: '/api/invitations/authenticator',
+    body: invitationLookupSchema,
+    response: invitationAuthenticatorSchema,
+    status: 201,
+    handler: ({ req, services, body }) => services.authenticator(req, body.token),
   }),
   endpoint({
     method: 'POST',

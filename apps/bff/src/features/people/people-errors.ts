@@ -109,6 +109,18 @@ export class SecondFactorRequiredError extends PeopleStoreError {
   }
 }
 
+/**
+ * The secret whose code was checked is no longer the one made for the invitation: a newer one
+ * replaced it (the sign-up page was opened again).
+ */
+export class InvitationSecretReplacedError extends PeopleStoreError {
+  readonly code = 'invitation_secret_replaced';
+  constructor() {
+    super('a newer authenticator secret was made for this invitation');
+    this.name = 'InvitationSecretReplacedError';
+  }
+}
+
 /** A single sign-on identity already linked to another person. */
 export class SsoLinkTakenError extends PeopleStoreError {
   readonly code = 'sso_link_taken';

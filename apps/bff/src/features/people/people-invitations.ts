@@ -1,15 +1,19 @@
 // Invitations: an admin invites an email with a role; the person appears at once, pending (no
 // password), and signs up with the token, once. Only the token's SHA-256 is stored: whoever
-// reads the database cannot sign up as anyone.
+// reads the database cannot sign up as anyone. The invitee's authenticator secret is made here
+// (issueInvitationSecret), kept sealed to the invitation, and becomes theirs when they sign up.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '@card-console/shared/api/meta';
 import type { Clock } from '../../core/clock';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import { newTotpSecret } from '../../platform/security/totp';
+import type { TotpSecretBox } from '../../platform/security/totp-secret-box';
+import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
   InvalidPersonInputError,
   InvitationExpiredError,
   InvitationNotFoundError,
   InvitationRevokedError,
+  InvitationSecretReplacedError,
   InvitationUsedError,
   PersonExistsError,
   SecondFactorRequiredError,
@@ -22,6 +26,7 @@ import {
   type PersonRow,
   passwordHashOf,
   personOf,
+  personSecretOwner,
   roleOf,
   totpSecretOf,
 } from './person';
@@ -42,9 +47,13 @@ interface InvitationRow {
   expires_at: Date | string;
   accepted_at: Date | string | null;
   revoked_at: Date | string | null;
+  /** The sealed secret made for the invitee's authenticator, until they sign up. */
+  totp_secret: string | null;
 }
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Whom an invitation's sealed secret belongs to: that invitation only, by its token's hash. */
+export const invitationSecretOwner = (key: string) => `invitation:${key}`;
 /** 32 random bytes in base64url: 43 characters. */
 const tokenShape = /^[A-Za-z0-9_-]{43}$/;
 
@@ -87,7 +96,7 @@ export async function invite(
       }
     }
     await tx.query(
-      `UPDATE person_invitation SET revoked_at = $2
+      `UPDATE person_invitation SET revoked_at = $2, totp_secret = NULL
         WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL`,
       [email, at],
     );
@@ -101,50 +110,118 @@ export async function invite(
 }
 
 /**
+ * The open invitation `token` names and its pending person, locked (the person first, then the
+ * invitation: the order removal and invitation take them in), or the reason it is not open.
+ */
+async function lockOpenInvitation(
+  tx: SqlQueryable,
+  now: number,
+  token: unknown,
+): Promise<{ key: string; person: PersonRow; invitation: InvitationRow }> {
+  if (typeof token !== 'string' || !tokenShape.test(token)) throw new InvitationNotFoundError();
+  const key = tokenHash(token);
+  const [seen] = await tx.query<InvitationRow>(
+    'SELECT email FROM person_invitation WHERE token_sha256 = $1',
+    [key],
+  );
+  if (!seen) throw new InvitationNotFoundError();
+  const person = await lockPerson(tx, seen.email);
+  const [invitation] = await tx.query<InvitationRow>(
+    `SELECT email, expires_at, accepted_at, revoked_at, totp_secret FROM person_invitation
+      WHERE token_sha256 = $1 FOR UPDATE`,
+    [key],
+  );
+  if (!invitation) throw new InvitationNotFoundError();
+  if (invitation.accepted_at !== null) throw new InvitationUsedError();
+  if (invitation.revoked_at !== null) throw new InvitationRevokedError();
+  if (now >= new Date(invitation.expires_at).getTime()) throw new InvitationExpiredError();
+  if (!person || !isPending(person)) throw new InvitationRevokedError();
+  return { key, person, invitation };
+}
+
+/**
+ * Makes the invitee's authenticator secret (160 random bits), sealed to this invitation: shown
+ * this once, in the answer. Asked again, a new one replaces it, so the one shown last is the one
+ * whose codes the sign-up takes.
+ */
+export async function issueInvitationSecret(
+  engine: SqlEngine,
+  clock: Clock,
+  secrets: TotpSecretBox,
+  token: unknown,
+): Promise<{ email: string; secret: string }> {
+  return inTransaction(engine, async (tx) => {
+    const { key, person } = await lockOpenInvitation(tx, clock.now(), token);
+    const secret = newTotpSecret();
+    await tx.query('UPDATE person_invitation SET totp_secret = $2 WHERE token_sha256 = $1', [
+      key,
+      secrets.seal(invitationSecretOwner(key), secret),
+    ]);
+    return { email: person.email, secret };
+  });
+}
+
+/** The secret last made for this invitation, or undefined when none was (or it cannot be read). */
+export async function invitationSecret(
+  engine: SqlEngine,
+  secrets: TotpSecretBox,
+  token: unknown,
+): Promise<string | undefined> {
+  if (typeof token !== 'string' || !tokenShape.test(token)) return undefined;
+  const key = tokenHash(token);
+  const [row] = await engine.query<InvitationRow>(
+    'SELECT totp_secret FROM person_invitation WHERE token_sha256 = $1',
+    [key],
+  );
+  if (!row?.totp_secret) return undefined;
+  try {
+    return secrets.open(invitationSecretOwner(key), row.totp_secret).secret;
+  } catch {
+    // Sealed under a key since dropped: the invitee asks for a new one.
+    return undefined;
+  }
+}
+
+/**
  * Signs the invited person up: their password hash (and TOTP secret; an admin needs one) is
  * set and the invitation used, in one transaction under the person's and the invitation's locks,
- * so of two acceptances at once exactly one succeeds and the other is told it was used.
+ * so of two acceptances at once exactly one succeeds and the other is told it was used. When a
+ * secret was made for the invitation, `totpSecret` must be that one (the one whose code was
+ * checked); a secret made elsewhere (`pnpm users add`) is taken when none was.
  */
 export async function acceptInvitation(
   engine: SqlEngine,
   clock: Clock,
+  secrets: TotpSecretBox,
   token: unknown,
   passwordHash: unknown,
   totpSecret?: unknown,
 ): Promise<Person> {
   const hash = passwordHashOf(passwordHash);
   const secret = totpSecret === undefined ? null : totpSecretOf(totpSecret);
-  if (typeof token !== 'string' || !tokenShape.test(token)) throw new InvitationNotFoundError();
-  const key = tokenHash(token);
   return inTransaction(engine, async (tx) => {
-    const [seen] = await tx.query<InvitationRow>(
-      'SELECT email FROM person_invitation WHERE token_sha256 = $1',
-      [key],
-    );
-    if (!seen) throw new InvitationNotFoundError();
-    // The person first, then the invitation: the order removal and invitation take them in.
-    const person = await lockPerson(tx, seen.email);
-    const [invitation] = await tx.query<InvitationRow>(
-      `SELECT email, expires_at, accepted_at, revoked_at FROM person_invitation
-        WHERE token_sha256 = $1 FOR UPDATE`,
-      [key],
-    );
-    if (!invitation) throw new InvitationNotFoundError();
-    if (invitation.accepted_at !== null) throw new InvitationUsedError();
-    if (invitation.revoked_at !== null) throw new InvitationRevokedError();
     const now = clock.now();
-    if (now >= new Date(invitation.expires_at).getTime()) throw new InvitationExpiredError();
-    if (!person || !isPending(person)) throw new InvitationRevokedError();
+    const { key, person, invitation } = await lockOpenInvitation(tx, now, token);
     if (person.role === 'admin' && secret === null) throw new SecondFactorRequiredError();
+    if (secret !== null && invitation.totp_secret !== null) {
+      const issued = secrets.open(invitationSecretOwner(key), invitation.totp_secret).secret;
+      if (issued !== secret) throw new InvitationSecretReplacedError();
+    }
     const at = new Date(now).toISOString();
-    await tx.query('UPDATE person_invitation SET accepted_at = $2 WHERE token_sha256 = $1', [
-      key,
-      at,
-    ]);
+    await tx.query(
+      `UPDATE person_invitation SET accepted_at = $2, totp_secret = NULL
+        WHERE token_sha256 = $1`,
+      [key, at],
+    );
     const [updated] = await tx.query<PersonRow>(
-      `UPDATE person SET password_hash = $2, totp_secret = $3, version = version + 1,
-         updated_at = $4 WHERE email = $1 RETURNING ${PERSON_COLUMNS}`,
-      [person.email, hash, secret, at],
+      `UPDATE person SET password_hash = $2, totp_secret = $3, totp_secret_unsealed = NULL,
+         version = version + 1, updated_at = $4 WHERE email = $1 RETURNING ${PERSON_COLUMNS}`,
+      [
+        person.email,
+        hash,
+        secret === null ? null : secrets.seal(personSecretOwner(person.email), secret),
+        at,
+      ],
     );
     return personOf(updated as PersonRow);
   });

@@ -4,6 +4,7 @@
 // at once in one process.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/manual-clock';
+import { testTotpSecrets } from '../../test/totp-keys';
 import type { SqlEngine } from '../transaction-index/sql-engine';
 import {
   InvitationRevokedError,
@@ -39,7 +40,7 @@ export function peopleRacesContract(name: string, open: OpenPeopleEngines): void
     beforeEach(async () => {
       await emptyPeople(engines[0] as SqlEngine);
       const clock = new ManualClock(START);
-      stores = engines.map((engine) => new PeopleStore(engine, clock));
+      stores = engines.map((engine) => new PeopleStore(engine, clock, testTotpSecrets()));
     });
 
     const activeAdmins = async () =>

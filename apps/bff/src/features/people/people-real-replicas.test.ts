@@ -19,6 +19,7 @@ import { createApp } from '../../app';
 import { loadConfig } from '../../env';
 import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
+import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
@@ -72,6 +73,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
           open: async () => engine,
           migrate: false,
           logger: silentLogger,
+          totpSecrets: new TotpSecretBox(config.totpKeys),
         });
         indexes.push(index);
         const people = await index.people();

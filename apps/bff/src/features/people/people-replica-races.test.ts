@@ -15,6 +15,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
+import { testTotpSecrets } from '../../test/totp-keys';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
@@ -39,7 +40,8 @@ function replicaRaces(name: string, open: OpenEngines) {
 
     beforeAll(async () => {
       ({ engines, close: closeEngines } = await open());
-      stores = [new PeopleStore(engines[0], clock), new PeopleStore(engines[1], clock)];
+      const box = testTotpSecrets();
+      stores = [new PeopleStore(engines[0], clock, box), new PeopleStore(engines[1], clock, box)];
       const sessionStore = new MemorySessionStore(clock);
       const sessions = new FakePersonSessions();
       const first = await startPeopleApp({ store: stores[0], clock, sessionStore, sessions });

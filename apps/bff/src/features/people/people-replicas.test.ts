@@ -12,6 +12,7 @@ import { createApp } from '../../app';
 import { loadConfig } from '../../env';
 import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
+import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
@@ -48,7 +49,11 @@ beforeAll(async () => {
   });
   origin = config.publicOrigin;
   // One engine for both: the database the replicas share.
-  index = createTransactionIndex({ open: () => embeddedEngine(), logger: silentLogger });
+  index = createTransactionIndex({
+    open: () => embeddedEngine(),
+    logger: silentLogger,
+    totpSecrets: new TotpSecretBox(config.totpKeys),
+  });
   const people = await index.people();
   await people.importUsers((await UserDirectory.demo()).users());
   sessions = sqlPersonSessions({

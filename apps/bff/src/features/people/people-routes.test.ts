@@ -1,6 +1,7 @@
 // The People endpoints over real HTTP on the embedded engine, with a real PeopleStore: who may
 // call them, CSRF and Origin, the recent second factor, each refusal's code, the audit trail,
-// and signing up from an invitation (lookup, accept, refusals, the address's attempt limit).
+// and signing up from an invitation (lookup, accept, refusals, the address's attempt limit; an
+// admin's authenticator: invitation-authenticator-routes.test.ts).
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import {
@@ -19,11 +20,11 @@ import {
   startPeopleApp,
   type TestCookie,
 } from '../../test/people-test-app';
-import { totpCodeAt } from '../../test/totp-source';
+import { testTotpSecrets } from '../../test/totp-keys';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
-import { emptyPeople, fileUser, TOTP } from './people-store.contract';
+import { emptyPeople, fileUser } from './people-store.contract';
 
 const ANA = 'ana@example.test'; // the admin who calls
 const BO = 'bo@example.test'; // finance
@@ -49,7 +50,7 @@ afterAll(() => engine.close());
 beforeEach(async () => {
   await emptyPeople(engine);
   clock = new ManualClock();
-  store = new PeopleStore(engine, clock);
+  store = new PeopleStore(engine, clock, testTotpSecrets());
   await store.importUsers([await fileUser(ANA, 'admin'), await fileUser(BO, 'finance')]);
   await store.upsertSsoPerson({
     issuer: 'https://idp.example.test',
@@ -494,52 +495,6 @@ describe('invitations', () => {
     expect(expired.status).toBe(410);
     expect(problem(expired.body).code).toBe('invitation_expired');
     expect((await store.find(NEW))?.pending).toBe(true);
-  });
-
-  it('signs an admin up only with an authenticator secret and a current code for it', async () => {
-    const { token } = await invite(NEW, 'admin');
-    const lookup = await t.request.post('/api/invitations/lookup').set(t.headers()).send({ token });
-    expect(lookup.body).toMatchObject({ role: 'admin', needsSecondFactor: true });
-
-    const without = await t.request
-      .post('/api/invitations/accept')
-      .set(t.headers())
-      .send({ token, password: PASSWORD });
-    expect(without.status).toBe(400);
-    expect(problem(without.body).code).toBe('invalid_body');
-    expect(problem(without.body).detail).toMatch(/authenticator/);
-
-    const secretOnly = await t.request
-      .post('/api/invitations/accept')
-      .set(t.headers())
-      .send({ token, password: PASSWORD, totpSecret: TOTP });
-    expect(secretOnly.status).toBe(400);
-
-    const good = totpCodeAt(TOTP, clock.now());
-    const wrong = good === '000000' ? '111111' : '000000';
-    const wrongCode = await t.request
-      .post('/api/invitations/accept')
-      .set(t.headers())
-      .send({ token, password: PASSWORD, totpSecret: TOTP, totpCode: wrong });
-    expect(wrongCode.status).toBe(400);
-    expect(problem(wrongCode.body).code).toBe('invalid_totp');
-    expect((await store.find(NEW))?.pending).toBe(true);
-
-    const ok = await t.request
-      .post('/api/invitations/accept')
-      .set(t.headers())
-      .send({ token, password: PASSWORD, totpSecret: TOTP, totpCode: good });
-    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
-    const person = await store.find(NEW);
-    expect(person).toMatchObject({ role: 'admin', pending: false, totpSecret: TOTP });
-
-    const audited = await records(t, 'person.signUp');
-    expect(audited.map((r) => [r.actor, r.outcome, r.detail])).toEqual([
-      [NEW, 'denied', 'invalid_body'],
-      [NEW, 'denied', 'invalid_body'],
-      [NEW, 'denied', 'invalid_totp'],
-      [NEW, 'success', 'signed up with an authenticator'],
-    ]);
   });
 
   it("counts lookups and acceptances against the address's sign-in attempts (429)", async () => {

@@ -9,6 +9,7 @@ import type { AuditAction, AuditOutcome } from '@card-console/shared/api/audit-e
 import type { Role } from '@card-console/shared/api/meta';
 import {
   INVITATION_PAGE,
+  type InvitationAuthenticator,
   type InvitationCreated,
   type InvitationView,
   type OpenInvitation as OpenInvitationView,
@@ -26,7 +27,7 @@ import {
   reserve,
 } from '../../platform/security/attempt-reservation';
 import { type RateLimiters, tooManyRequests } from '../../platform/security/rate-limits';
-import type { TotpVerifier } from '../../platform/security/totp';
+import { otpauthUri, type TotpVerifier } from '../../platform/security/totp';
 import { activeSession } from '../../platform/sessions/session-service';
 import { who } from '../../platform/sessions/who';
 import { HashingBusyError, type HashingGate } from '../../platform/users/hashing-gate';
@@ -37,6 +38,7 @@ import {
   InvitationExpiredError,
   InvitationNotFoundError,
   InvitationRevokedError,
+  InvitationSecretReplacedError,
   InvitationUsedError,
   LastAdminError,
   PeopleStoreError,
@@ -168,7 +170,15 @@ export function problemOf(error: unknown): unknown {
     return new AppError(
       400,
       'invalid_body',
-      'An admin signs in with an authenticator: send totpSecret and a totpCode it shows.',
+      'An admin signs in with an authenticator: add the secret made for this invitation to one, and send a totpCode it shows.',
+      cause,
+    );
+  }
+  if (error instanceof InvitationSecretReplacedError) {
+    return new AppError(
+      400,
+      'invalid_totp',
+      'A newer authenticator key was made for this invitation: scan the QR code shown last and enter the code it gives.',
       cause,
     );
   }
@@ -508,14 +518,25 @@ export function createPeopleService(deps: PeopleDeps) {
       });
     },
 
+    /**
+     * The invitee's authenticator secret, made here (never by the browser) and kept sealed with
+     * the invitation: the sign-up takes codes of the one made last only.
+     */
+    authenticator(req: Request, token: string): Promise<InvitationAuthenticator> {
+      const { store } = wiring();
+      return counted(req, async () => {
+        try {
+          const { email, secret } = await store.issueInvitationSecret(token);
+          return { secret, otpauthUri: otpauthUri(email, secret) };
+        } catch (error) {
+          throw problemOf(error);
+        }
+      });
+    },
+
     accept(
       req: Request,
-      input: {
-        token: string;
-        password: string;
-        totpSecret?: string | undefined;
-        totpCode?: string | undefined;
-      },
+      input: { token: string; password: string; totpCode?: string | undefined },
     ): Promise<{ email: string }> {
       const { store } = wiring();
       return counted(req, async () => {
@@ -543,18 +564,21 @@ export function createPeopleService(deps: PeopleDeps) {
           });
           throw problem;
         };
-        const { totpSecret, totpCode } = input;
-        if ((totpSecret === undefined) !== (totpCode === undefined)) {
+        const { totpCode } = input;
+        if (found.role === 'admin' && totpCode === undefined) {
+          return refuse(new SecondFactorRequiredError());
+        }
+        // Only the secret made for this invitation: a code proves the authenticator holds it.
+        const totpSecret =
+          totpCode === undefined ? undefined : await store.invitationSecret(input.token);
+        if (totpCode !== undefined && totpSecret === undefined) {
           return refuse(
             new AppError(
               400,
               'invalid_body',
-              'Send totpSecret and totpCode together: the code proves the authenticator holds the secret.',
+              'Set up the authenticator first: ask for its key (POST /api/invitations/authenticator), then send a code it shows.',
             ),
           );
-        }
-        if (found.role === 'admin' && totpSecret === undefined) {
-          return refuse(new SecondFactorRequiredError());
         }
         if (
           totpSecret !== undefined &&

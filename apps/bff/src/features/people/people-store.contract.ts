@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../platform/users/password-hash';
 import type { User } from '../../platform/users/user-directory';
 import { ManualClock } from '../../test/manual-clock';
+import { testTotpSecrets } from '../../test/totp-keys';
 import type { SqlEngine } from '../transaction-index/sql-engine';
 import {
   InvalidPersonInputError,
@@ -80,7 +81,7 @@ export function peopleStoreContract(name: string, open: OpenPeopleEngines): void
     beforeEach(async () => {
       await emptyPeople(engine);
       clock = new ManualClock(START);
-      store = new PeopleStore(engine, clock);
+      store = new PeopleStore(engine, clock, testTotpSecrets());
     });
 
     it('starts with nobody', async () => {
@@ -294,10 +295,13 @@ export function peopleStoreContract(name: string, open: OpenPeopleEngines): void
         role: 'admin',
         pending: false,
         passwordHash: hash,
-        totpSecret: TOTP,
+        hasTotp: true,
         version: 2,
         updatedAt: new Date(START + HOUR - 1).toISOString(),
       });
+      // A change answers without the secret; finding the person opens it.
+      expect(person).not.toHaveProperty('totpSecret');
+      expect((await store.find('new@example.test'))?.totpSecret).toBe(TOTP);
       expect(await rejectionOf(store.acceptInvitation(token, hash, TOTP))).toBeInstanceOf(
         InvitationUsedError,
       );

@@ -3,8 +3,10 @@
 // people at once: the product always keeps an enabled admin who can sign in (changes that could
 // remove the last one run under the admin rows' locks), an invitation is used once, and the
 // users file is imported once, never over what was changed here. Every change of a person bumps
-// their `version`, which their sessions will compare.
+// their `version`, which their sessions will compare. TOTP secrets are kept sealed with the
+// configured key (person-secrets.ts); without one, nothing that needs a secret can be done.
 import { type Clock, systemClock } from '../../core/clock';
+import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import type { User } from '../../platform/users/user-directory';
 import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
@@ -22,7 +24,13 @@ import {
   SsoEmailTakenError,
   SsoLinkTakenError,
 } from './people-errors';
-import { acceptInvitation, type Invitation, invite } from './people-invitations';
+import {
+  acceptInvitation,
+  type Invitation,
+  invitationSecret,
+  invite,
+  issueInvitationSecret,
+} from './people-invitations';
 import { inTransaction, lockPersonAndAdmins } from './people-transaction';
 import {
   emailOf,
@@ -34,12 +42,14 @@ import {
   type PersonSummary,
   passwordHashOf,
   personOf,
+  personSecretOwner,
   roleOf,
   signInMethodOf,
   subjectOf,
   summaryOf,
   totpSecretOf,
 } from './person';
+import { openPersonSecret, type SecretsSealed, sealSecrets } from './person-secrets';
 
 /** What an import did: the emails added, and those left as they were (imported before). */
 export interface ImportResult {
@@ -53,6 +63,8 @@ export class PeopleStore {
   constructor(
     private readonly engine: SqlEngine,
     private readonly clock: Clock = systemClock,
+    /** Seals and opens TOTP secrets; with no key, refuses to (TotpKeyMissingError). */
+    private readonly secrets: TotpSecretBox = new TotpSecretBox(undefined),
   ) {}
 
   /** Everyone, by email, without their credentials. */
@@ -77,7 +89,7 @@ export class PeopleStore {
       `SELECT ${PERSON_COLUMNS} FROM person WHERE email = $1`,
       [emailOf(email)],
     );
-    return row && personOf(row);
+    return row && this.withSecret(row);
   }
 
   /** The person linked to this single sign-on identity (a trailing slash of the issuer aside). */
@@ -86,7 +98,16 @@ export class PeopleStore {
       `SELECT ${PERSON_COLUMNS} FROM person WHERE sso_issuer = $1 AND sso_subject = $2`,
       [issuerOf(issuer), subjectOf(subject)],
     );
-    return row && personOf(row);
+    return row && this.withSecret(row);
+  }
+
+  /**
+   * Seals every TOTP secret not sealed with the current key (kept in clear before, or under a
+   * previous key) and forgets those made for invitations no longer open. The server runs it when
+   * it opens the store; a secret is also sealed again when it is used.
+   */
+  sealSecrets(): Promise<SecretsSealed> {
+    return sealSecrets(this.engine, this.secrets, this.clock);
   }
 
   /**
@@ -97,11 +118,15 @@ export class PeopleStore {
    */
   async importUsers(users: readonly User[]): Promise<ImportResult> {
     const entries = users
-      .map((user) => ({
-        email: emailOf(user.email),
+      .map((user) => ({ user, email: emailOf(user.email) }))
+      .map(({ user, email }) => ({
+        email,
         role: roleOf(user.role),
         passwordHash: passwordHashOf(user.passwordHash),
-        totpSecret: user.totpSecret === undefined ? null : totpSecretOf(user.totpSecret),
+        totpSecret:
+          user.totpSecret === undefined
+            ? null
+            : this.secrets.seal(personSecretOwner(email), totpSecretOf(user.totpSecret)),
         disabled: user.disabled === true,
         issuer: user.sso ? issuerOf(user.sso.issuer) : null,
         subject: user.sso ? subjectOf(user.sso.subject) : null,
@@ -195,8 +220,22 @@ export class PeopleStore {
     return invite(this.engine, this.clock, { email, role, by, ttlMs });
   }
 
+  /**
+   * Signs the invitee up. `totpSecret`, when given, is the one made for the invitation (whose
+   * code was checked) or, when none was, one made by the caller (`pnpm users add`).
+   */
   acceptInvitation(token: unknown, passwordHash: unknown, totpSecret?: unknown): Promise<Person> {
-    return acceptInvitation(this.engine, this.clock, token, passwordHash, totpSecret);
+    return acceptInvitation(this.engine, this.clock, this.secrets, token, passwordHash, totpSecret);
+  }
+
+  /** A new authenticator secret for the invitee, sealed to the invitation; shown once. */
+  issueInvitationSecret(token: unknown): Promise<{ email: string; secret: string }> {
+    return issueInvitationSecret(this.engine, this.clock, this.secrets, token);
+  }
+
+  /** The secret last made for the invitation, opened; undefined when none was. */
+  invitationSecret(token: unknown): Promise<string | undefined> {
+    return invitationSecret(this.engine, this.secrets, token);
   }
 
   /** Invitations not yet accepted, withdrawn or expired, by email (invitation-queries.ts). */
@@ -247,7 +286,7 @@ export class PeopleStore {
       keepAnAdmin('remove');
       await tx.query('DELETE FROM person WHERE email = $1', [row.email]);
       await tx.query(
-        `UPDATE person_invitation SET revoked_at = $2
+        `UPDATE person_invitation SET revoked_at = $2, totp_secret = NULL
           WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL`,
         [row.email, at],
       );
@@ -325,6 +364,12 @@ export class PeopleStore {
       });
     });
     return personOf(row);
+  }
+
+  /** The person with their TOTP secret opened (sealed again first when it has to be). */
+  private async withSecret(row: PersonRow): Promise<Person> {
+    const secret = await openPersonSecret(this.engine, this.secrets, row);
+    return { ...personOf(row), ...(secret !== undefined ? { totpSecret: secret } : {}) };
   }
 
   /** `set` (columns from $3 on) plus the version and the time of the change. */

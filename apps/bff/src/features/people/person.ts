@@ -26,7 +26,11 @@ export interface PersonSummary {
   version: number;
 }
 
-/** A person with their credentials, for signing in. Never sent to a browser as it is. */
+/**
+ * A person with their credentials, for signing in. Never sent to a browser as it is. The TOTP
+ * secret, kept sealed (migration `totp-secrets-sealed`), is opened only by the store's `find`
+ * and `findBySso`; what a change answers leaves it out (`hasTotp` says whether there is one).
+ */
 export interface Person extends PersonSummary {
   passwordHash?: string;
   totpSecret?: string;
@@ -36,7 +40,10 @@ export interface PersonRow {
   email: string;
   role: Role;
   password_hash: string | null;
+  /** An envelope of the secret (platform/security/totp-secret-box.ts), never the secret. */
   totp_secret: string | null;
+  /** A secret kept in clear before secrets were sealed: sealed (and emptied) at first use. */
+  totp_secret_unsealed: string | null;
   disabled: boolean;
   sso_issuer: string | null;
   sso_subject: string | null;
@@ -48,8 +55,12 @@ export interface PersonRow {
   version: number;
 }
 
-export const PERSON_COLUMNS = `email, role, password_hash, totp_secret, disabled, sso_issuer,
-  sso_subject, source, created_at, updated_at, last_sign_in_at, last_sign_in_method, version`;
+export const PERSON_COLUMNS = `email, role, password_hash, totp_secret, totp_secret_unsealed,
+  disabled, sso_issuer, sso_subject, source, created_at, updated_at, last_sign_in_at,
+  last_sign_in_method, version`;
+
+/** Whom a person's sealed secret belongs to: its envelope opens for this row only. */
+export const personSecretOwner = (email: string) => `person:${email}`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -57,7 +68,6 @@ export function personOf(row: PersonRow): Person {
   return {
     ...summaryOf(row),
     ...(row.password_hash !== null ? { passwordHash: row.password_hash } : {}),
-    ...(row.totp_secret !== null ? { totpSecret: row.totp_secret } : {}),
   };
 }
 
@@ -71,7 +81,7 @@ export function summaryOf(row: PersonRow): PersonSummary {
       ? { sso: { issuer: row.sso_issuer, subject: row.sso_subject } }
       : {}),
     hasPassword: row.password_hash !== null,
-    hasTotp: row.totp_secret !== null,
+    hasTotp: row.totp_secret !== null || row.totp_secret_unsealed !== null,
     pending: row.password_hash === null && row.sso_issuer === null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

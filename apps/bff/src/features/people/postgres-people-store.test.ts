@@ -2,10 +2,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
+import { testTotpSecrets } from '../../test/totp-keys';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import { postgresEngine } from '../transaction-index/sql-engine';
 import { peopleRacesContract } from './people-races.contract';
+import { peopleSecretsContract } from './people-secrets.contract';
 import { PeopleStore } from './people-store';
 import { fileUser, peopleStoreContract, quickHash, TOTP } from './people-store.contract';
 
@@ -31,6 +33,18 @@ const open = async () => {
 
 peopleStoreContract('PostgreSQL', open);
 peopleRacesContract('PostgreSQL, two pools', open);
+peopleSecretsContract('PostgreSQL', open, async () => {
+  // A second database beside the first (the cluster's, or TEST_DATABASE_URL's server).
+  const empty = await testDatabase();
+  const engine = postgresEngine(new pg.Pool({ connectionString: empty.url, max: 2 }));
+  return {
+    engine,
+    close: async () => {
+      await engine.close();
+      await empty.stop();
+    },
+  };
+});
 
 describe('the people store on PostgreSQL', () => {
   it("works as a login that holds only the index writer's role", async () => {
@@ -53,7 +67,7 @@ describe('the people store on PostgreSQL', () => {
     url.password = 'app-password';
     const engine = postgresEngine(new pg.Pool({ connectionString: url.toString(), max: 2 }));
     try {
-      const store = new PeopleStore(engine);
+      const store = new PeopleStore(engine, undefined, testTotpSecrets());
       await store.importUsers([
         await fileUser('ana@example.test', 'admin'),
         await fileUser('bo@example.test', 'admin'),

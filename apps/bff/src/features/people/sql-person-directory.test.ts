@@ -2,15 +2,18 @@
 // which sessions go on after a person changes or an admin ends a session.
 import type { Request, Response } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../core/app-error';
+import { TotpSecretBox, TotpSecretUnreadableError } from '../../platform/security/totp-secret-box';
 import { SessionService } from '../../platform/sessions/session-service';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
+import { OTHER_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
 import { whoSignedIn } from '../sso/sso-endpoints';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
-import { emptyPeople, fileUser, ISSUER, START } from './people-store.contract';
+import { emptyPeople, fileUser, ISSUER, START, TOTP } from './people-store.contract';
 import { PersonSessionTable } from './person-session-table';
 import { SqlPersonDirectory } from './sql-person-directory';
 import { sqlPersonSessions } from './sql-person-sessions';
@@ -27,7 +30,7 @@ afterAll(() => engine.close());
 
 function setUp() {
   const clock = new ManualClock(START);
-  const people = new PeopleStore(engine, clock);
+  const people = new PeopleStore(engine, clock, testTotpSecrets());
   const table = new PersonSessionTable(engine);
   const registry = sqlPersonSessions({
     table: async () => table,
@@ -111,6 +114,43 @@ describe('SqlPersonDirectory (embedded engine)', () => {
     // Team alerts go to people who can sign in: not the disabled one, not the invitee.
     expect((await directory.emails()).sort()).toEqual(['ada@example.test', 'bob@example.test']);
     expect(await directory.counts()).toEqual({ users: 4, disabled: 1 });
+  });
+
+  it('a TOTP secret no configured key opens refuses that person with a clear 503, not a wrong code; others sign in', async () => {
+    const { people, table, clock } = setUp();
+    await people.importUsers([
+      await fileUser('ada@example.test', 'admin'),
+      await fileUser('bob@example.test', 'finance'),
+    ]);
+    expect((await (await directoryOver(people, table)).find('ada@example.test'))?.totpSecret).toBe(
+      TOTP,
+    );
+    // The operator replaced TOTP_ENCRYPTION_KEY without keeping the old one as a previous key.
+    const rekeyed = new PeopleStore(
+      engine,
+      clock,
+      new TotpSecretBox({ current: OTHER_TOTP_KEY, previous: [] }),
+    );
+    const directory = await directoryOver(rekeyed, table);
+    const refused = await directory
+      .authenticate('ada@example.test', 'ada@example.test-password')
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ status: 503, code: 'second_factor_unavailable' });
+    expect((refused as Error).message).toMatch(/TOTP encryption key does not open it/);
+    expect((refused as Error).cause).toBeInstanceOf(TotpSecretUnreadableError);
+    expect(
+      await directory.authenticate('bob@example.test', 'bob@example.test-password'),
+    ).toMatchObject({ email: 'bob@example.test' });
+    // Without any key at all, the same answer.
+    const keyless = await directoryOver(new PeopleStore(engine, clock), table);
+    await expect(keyless.find('ada@example.test')).rejects.toMatchObject({
+      status: 503,
+      code: 'second_factor_unavailable',
+    });
   });
 
   it('a change of the person (disabling, a new role) ends their session at its next load', async () => {

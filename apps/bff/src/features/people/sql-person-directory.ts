@@ -2,6 +2,11 @@
 // sessions, single sign-on and second factors use in production and the demo. A change made on
 // one replica (disabling, a new role, a removal, an ended session) ends the person's session
 // at its next request on any replica: each request reads the person's row and its session's.
+import { AppError } from '../../core/app-error';
+import {
+  TotpKeyMissingError,
+  TotpSecretUnreadableError,
+} from '../../platform/security/totp-secret-box';
 import {
   demoScrypt,
   hashPassword,
@@ -28,12 +33,24 @@ export interface SqlPersonDirectoryDeps {
   linkedElsewhere?: (issuer: string, subject: string) => string | undefined;
 }
 
-/** Input no person could have (a malformed email or issuer) finds nobody, as an unknown one. */
+/**
+ * Input no person could have (a malformed email or issuer) finds nobody, as an unknown one. A
+ * person whose TOTP secret no configured key opens is refused with a clear answer (503), the
+ * cause in the log: their second factor cannot be checked, and a wrong code is not what it is.
+ */
 async function orNobody<T>(work: () => Promise<T | undefined>): Promise<T | undefined> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof InvalidPersonInputError) return undefined;
+    if (error instanceof TotpSecretUnreadableError || error instanceof TotpKeyMissingError) {
+      throw new AppError(
+        503,
+        'second_factor_unavailable',
+        "Your second factor cannot be checked: Card Console's TOTP encryption key does not open it. Tell whoever runs Card Console (its log names the key).",
+        { cause: error },
+      );
+    }
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 // The transaction index as the app holds it: its engine opened, and its schema made current,
 // on first use (modules load when used: a BFF nobody asks for the index never starts PGlite).
 import type { Logger } from 'pino';
+import { systemClock } from '../../core/clock';
+import type { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { AlertStore } from '../alerts/alert-store';
 import { AnnotationStore } from '../annotations/annotation-store';
 import { PeopleStore } from '../people/people-store';
@@ -38,6 +40,8 @@ export function createTransactionIndex(options: {
   logger: Pick<Logger, 'info' | 'error'>;
   /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
   seed?: (annotations: AnnotationStore) => Promise<void>;
+  /** Seals the people's TOTP secrets (the configured key); without it the people store has none. */
+  totpSecrets?: TotpSecretBox;
 }): TransactionIndex {
   let opening:
     | Promise<{
@@ -65,7 +69,7 @@ export function createTransactionIndex(options: {
           store: new TransactionIndexStore(engine),
           annotations,
           alerts: new AlertStore(engine),
-          people: new PeopleStore(engine),
+          people: new PeopleStore(engine, systemClock, options.totpSecrets),
           personSessions: new PersonSessionTable(engine),
         };
       } catch (error) {

@@ -1,4 +1,4 @@
-import { createGuardrails, generateURI, verifySync } from 'otplib';
+import { createGuardrails, generateSecret, generateURI, verifySync } from 'otplib';
 import type { Clock } from '../../core/clock';
 
 // The demo secret (DESIGN §2) is 10 bytes, below otplib's 16-byte guardrail; generated
@@ -49,3 +49,6 @@ export class TotpVerifier {
 export function otpauthUri(email: string, secret: string): string {
   return generateURI({ issuer: 'Card Console', label: email, secret });
 }
+
+/** A new secret for someone's authenticator: 160 random bits (RFC 4226's length), base32. */
+export const newTotpSecret = (): string => generateSecret({ length: 20 });

@@ -1,4 +1,8 @@
-import type { AcceptInvitation, InvitationView } from '@card-console/shared/api/people';
+import type {
+  AcceptInvitation,
+  InvitationAuthenticator,
+  InvitationView,
+} from '@card-console/shared/api/people';
 import { apiJson } from '../../../lib/api-client';
 
 // Path literals rather than PEOPLE_API: that module holds the zod schemas, and the join page
@@ -7,6 +11,18 @@ import { apiJson } from '../../../lib/api-client';
 /** What an invitation link is for (no session: the token is the proof, in the body). */
 export function lookupInvitation(token: string, signal?: AbortSignal) {
   return apiJson<InvitationView>('/api/invitations/lookup', {
+    method: 'POST',
+    body: { token },
+    signal,
+  });
+}
+
+/**
+ * A new secret for the invitee's authenticator, made by the server and bound to the invitation:
+ * shown once; asked again, a new one replaces it.
+ */
+export function invitationAuthenticator(token: string, signal?: AbortSignal) {
+  return apiJson<InvitationAuthenticator>('/api/invitations/authenticator', {
     method: 'POST',
     body: { token },
     signal,

@@ -1,6 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { verifySync } from 'otplib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
 import { requestsTo, server } from '../../../test/server';
@@ -8,6 +7,9 @@ import { forgetJoinToken } from '../join-token';
 import { problem } from '../test/people-fixtures';
 
 const TOKEN = 'Zq3v-_b8RkT2mWx9LpN4sYc7HdJ6fGa1Ue5Vo0Ki2Qe';
+/** The secret the BFF made for this invitation (in tests, a fixed one). */
+const SERVER_SECRET = 'KRUGS4ZANFZSAYJAONSWG4TFOQQGC3TE';
+const SERVER_URI = `otpauth://totp/Card%20Console:ann%40example.test?secret=${SERVER_SECRET}&issuer=Card%20Console`;
 
 function serveInvitation(role: 'finance' | 'admin') {
   server.use(
@@ -21,6 +23,9 @@ function serveInvitation(role: 'finance' | 'admin') {
     ),
     http.post('/api/invitations/accept', () =>
       HttpResponse.json({ email: 'ann@example.test' }, { status: 201 }),
+    ),
+    http.post('/api/invitations/authenticator', () =>
+      HttpResponse.json({ secret: SERVER_SECRET, otpauthUri: SERVER_URI }, { status: 201 }),
     ),
   );
 }
@@ -100,7 +105,7 @@ describe('join', () => {
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
   });
 
-  it('an admin sets up an authenticator: the QR code and the key, and no sign-up without a current code', async () => {
+  it('an admin sets up the authenticator the server made: its QR code and key, and no sign-up without a current code; no secret leaves the page', async () => {
     serveInvitation('admin');
     let wrongOnce = true;
     server.use(
@@ -117,8 +122,10 @@ describe('join', () => {
     expect(
       await app.findByRole('img', { name: 'QR code for your authenticator app' }),
     ).toHaveAttribute('src', expect.stringMatching(/^data:image\/svg\+xml/));
-    const shownKey = app.getByText(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/).textContent ?? '';
-    const secret = shownKey.replaceAll(' ', '');
+    expect(app.getByText('KRUG S4ZA NFZS AYJA ONSW G4TF OQQG C3TE')).toBeVisible();
+    const made = requestsTo('/api/invitations/authenticator', 'POST');
+    expect(made).toHaveLength(1);
+    expect(await made[0]?.json()).toEqual({ token: TOKEN });
 
     await user.type(screen.getByLabelText('Password'), 'correct horse battery');
     await user.type(screen.getByLabelText('Password again'), 'correct horse battery');
@@ -139,18 +146,65 @@ describe('join', () => {
     await user.type(app.getByLabelText('Second-factor code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Join' }));
     expect(await screen.findByRole('heading', { level: 1, name: "You're in" })).toBeVisible();
-    const sent = await requestsTo('/api/invitations/accept', 'POST')[1]?.json();
-    expect(sent).toEqual({
-      token: TOKEN,
-      password: 'correct horse battery',
-      totpSecret: secret,
-      totpCode: '123456',
-    });
-    // The key shown is a real authenticator secret: codes made from it verify.
-    const { generateSync } = await import('otplib');
-    const code = generateSync({ secret });
-    expect(verifySync({ secret, token: code }).valid).toBe(true);
+    const sent = await Promise.all(
+      requestsTo('/api/invitations/accept', 'POST').map((request) => request.json()),
+    );
+    // The code only: the secret stays with the server, which made it.
+    expect(sent).toEqual([
+      { token: TOKEN, password: 'correct horse battery', totpCode: '000000' },
+      { token: TOKEN, password: 'correct horse battery', totpCode: '123456' },
+    ]);
+    expect(JSON.stringify(sent)).not.toContain(SERVER_SECRET);
+    // Asked once for the whole page, wrong code and all.
+    expect(requestsTo('/api/invitations/authenticator', 'POST')).toHaveLength(1);
   }, 15_000);
+
+  it('a failure to make the key says so and offers a retry, which asks again', async () => {
+    serveInvitation('admin');
+    let answer = 0;
+    server.use(
+      http.post('/api/invitations/authenticator', () =>
+        answer++ === 0
+          ? problem(500, 'internal_error', 'Something went wrong on our side. Try again.')
+          : HttpResponse.json({ secret: SERVER_SECRET, otpauthUri: SERVER_URI }, { status: 201 }),
+      ),
+    );
+    const { user } = renderApp(`/join#${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', { name: 'Something went wrong on our side' }),
+    ).toBeVisible();
+    expect(screen.queryByRole('group', { name: 'Your authenticator app' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    const app = within(await screen.findByRole('group', { name: 'Your authenticator app' }));
+    expect(await app.findByText('KRUG S4ZA NFZS AYJA ONSW G4TF OQQG C3TE')).toBeVisible();
+    expect(requestsTo('/api/invitations/authenticator', 'POST')).toHaveLength(2);
+  });
+
+  it('a link that dies before the key is made (410) gets the page saying so', async () => {
+    serveInvitation('admin');
+    server.use(
+      http.post('/api/invitations/authenticator', () =>
+        problem(410, 'invitation_revoked', 'This invitation was withdrawn.'),
+      ),
+    );
+    renderApp(`/join#${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'This invitation link no longer works',
+      }),
+    ).toBeVisible();
+    expect(screen.getByText(/The admin who sent it withdrew it./)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
+
+  it('someone from finance is asked for no authenticator, and none is made', async () => {
+    serveInvitation('finance');
+    renderApp(`/join#${TOKEN}`);
+    await screen.findByRole('heading', { level: 1, name: /Join Card Console as/ });
+    expect(screen.queryByRole('group', { name: 'Your authenticator app' })).toBeNull();
+    expect(requestsTo('/api/invitations/authenticator', 'POST')).toHaveLength(0);
+  });
 
   it('an expired link (410) gets a page saying so', async () => {
     server.use(

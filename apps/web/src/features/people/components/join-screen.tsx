@@ -6,13 +6,12 @@ import {
 } from '@card-console/shared/api/people';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { generateSecret, generateURI } from 'otplib';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ErrorState } from '../../../components/error-state';
 import { Field } from '../../../components/field';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { isApiError } from '../../../lib/api-error';
-import { acceptInvitation, lookupInvitation } from '../api/invitations';
+import { acceptInvitation, invitationAuthenticator, lookupInvitation } from '../api/invitations';
 import { forgetJoinToken, joinLinkNumber } from '../join-token';
 import { roleLabels } from '../people-labels';
 import { TotpEnrolment } from './totp-enrolment';
@@ -102,12 +101,18 @@ function JoinForm({
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
-  // Made here, in the browser, once: sent only with the sign-up, which the server checks with
-  // the code the app shows.
-  const [secret] = useState(() => (invitation.needsSecondFactor ? generateSecret() : ''));
-  const uri = secret
-    ? generateURI({ issuer: 'Card Console', label: invitation.email, secret })
-    : '';
+  const needsApp = invitation.needsSecondFactor;
+  // Made by the server for this invitation, once per page: asked again, a new one replaces it.
+  const authenticator = useQuery({
+    queryKey: ['invitation-authenticator', joinLinkNumber()] as const,
+    queryFn: ({ signal }) => invitationAuthenticator(token, signal),
+    enabled: needsApp,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+  const dead = authenticator.error ? deadLink(authenticator.error) : undefined;
+  if (dead) return dead;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -119,7 +124,7 @@ function JoinForm({
       next.password = `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
     }
     if (confirm !== password) next.confirm = 'The two passwords differ: type the same one twice.';
-    if (secret && !/^\d{6}$/.test(code)) {
+    if (needsApp && !/^\d{6}$/.test(code)) {
       next.code = 'Enter the 6-digit code your authenticator app shows.';
     }
     setErrors(next);
@@ -129,7 +134,7 @@ function JoinForm({
       const answer = await acceptInvitation({
         token,
         password,
-        ...(secret ? { totpSecret: secret, totpCode: code } : {}),
+        ...(needsApp ? { totpCode: code } : {}),
       });
       onJoined(answer.email);
     } catch (caught) {
@@ -155,7 +160,7 @@ function JoinForm({
       title={`Join Card Console as ${invitation.email} (${roleLabels[invitation.role].toLowerCase()})`}
     >
       <p className="muted">
-        Choose your password{secret ? ' and set up your authenticator app' : ''}. Then sign in as
+        Choose your password{needsApp ? ' and set up your authenticator app' : ''}. Then sign in as
         usual.
       </p>
       <form className="stack join-form" onSubmit={submit} noValidate>
@@ -194,14 +199,18 @@ function JoinForm({
             />
           )}
         </Field>
-        {secret ? (
-          <TotpEnrolment
-            secret={secret}
-            uri={uri}
-            code={code}
-            onCode={setCode}
-            error={errors.code}
-          />
+        {needsApp ? (
+          authenticator.error ? (
+            <ErrorState error={authenticator.error} onRetry={() => void authenticator.refetch()} />
+          ) : (
+            <TotpEnrolment
+              secret={authenticator.data?.secret}
+              uri={authenticator.data?.otpauthUri}
+              code={code}
+              onCode={setCode}
+              error={errors.code}
+            />
+          )
         ) : null}
         {failure ? (
           <p className="form-error" role="alert">

@@ -3,9 +3,9 @@ import { TotpField } from '../../../components/totp-field';
 import { groupSecret } from '../people-labels';
 
 /**
- * An admin's authenticator, set up while signing up: the secret (made in this browser, sent only
- * with the sign-up) as a QR code to scan and as text to type, then a current code proving the
- * app holds it.
+ * An admin's authenticator, set up while signing up: the secret (made by the server for this
+ * invitation; this page never makes or sends one) as a QR code to scan and as text to type, then
+ * a current code proving the app holds it. Until the secret arrives, both wait in place.
  */
 export function TotpEnrolment({
   secret,
@@ -14,15 +14,16 @@ export function TotpEnrolment({
   onCode,
   error,
 }: {
-  secret: string;
+  secret: string | undefined;
   /** The `otpauth://` address the QR code holds. */
-  uri: string;
+  uri: string | undefined;
   code: string;
   onCode: (code: string) => void;
   error: string | undefined;
 }) {
   const [qr, setQr] = useState<string>();
   useEffect(() => {
+    if (!uri) return;
     let live = true;
     // The QR code's library loads only here, for the admins who need it.
     import('qrcode')
@@ -56,9 +57,15 @@ export function TotpEnrolment({
       ) : (
         <div className="totp-qr totp-qr-pending" aria-hidden="true" />
       )}
-      <p className="totp-secret-line">
-        Key: <code className="totp-secret">{groupSecret(secret)}</code>
-      </p>
+      {secret ? (
+        <p className="totp-secret-line">
+          Key: <code className="totp-secret">{groupSecret(secret)}</code>
+        </p>
+      ) : (
+        <p className="totp-secret-line muted" role="status">
+          Making your key…
+        </p>
+      )}
       <TotpField
         value={code}
         onChange={onCode}

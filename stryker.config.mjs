@@ -16,6 +16,7 @@ export const securityCriticalFiles = [
   'apps/bff/src/features/session/sign-in-service.ts',
   'apps/bff/src/platform/security/step-up.ts',
   'apps/bff/src/platform/security/card-numbers.ts',
+  'apps/bff/src/platform/security/card-number-dates.ts',
   'apps/bff/src/upstream/translate-error.ts',
   // Single sign-on and passkeys.
   'apps/bff/src/features/sso/relying-party.ts',

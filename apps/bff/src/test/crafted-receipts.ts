@@ -158,6 +158,8 @@ export interface HeifItem {
   data: string;
   /** iloc construction method (versions 1 and 2): 0 is the file. */
   method?: number;
+  /** The `infe` box as given, instead of one made from the fields above. */
+  infe?: Buffer;
 }
 
 /**
@@ -173,6 +175,8 @@ export function heif(
     lengthSize?: 4 | 8;
     baseOffsetSize?: 0 | 4 | 8;
     indexSize?: 0 | 4;
+    /** The index size field's value in a version 0 iloc, where it is reserved (no index read). */
+    reserved?: number;
     pad?: number;
     iloc?: (iloc: Buffer) => Buffer;
     without?: 'iinf' | 'iloc';
@@ -185,10 +189,12 @@ export function heif(
     lengthSize: 4,
     baseOffsetSize: 0,
     indexSize: 0,
+    reserved: 0,
     pad: 0,
     ...options,
   } as const;
   const infe = (item: HeifItem) => {
+    if (item.infe) return item.infe;
     const v = item.infeVersion ?? 2;
     if (v === 1) return fullBox('infe', 1, u16(item.id), u16(0), latin1(`${item.type}\0\0\0`));
     return fullBox(
@@ -219,7 +225,11 @@ export function heif(
       ]);
     });
     const sizes =
-      (o.offsetSize << 12) | (o.lengthSize << 8) | (o.baseOffsetSize << 4) | o.indexSize;
+      (o.offsetSize << 12) |
+      (o.lengthSize << 8) |
+      (o.baseOffsetSize << 4) |
+      o.indexSize |
+      o.reserved;
     const ilocBox = fullBox(
       'iloc',
       o.ilocVersion,

@@ -69,6 +69,16 @@ describe('a HEIC receipt', () => {
       { id: 4, type: 'Exif', infeVersion: 1, data: 'named-exif-bytes' },
     ]);
     expect(await kept(input)).toEqual(zeroed(input, xmp));
+    // Only a mime item of XMP's type: not another item naming it.
+    const named = heif([{ ...image, contentType: 'application/rdf+xml' }, exifItem()]);
+    expect(await kept(named)).toEqual(zeroed(named, exifItem().data));
+    // A version 1 entry names no type, whatever its bytes read as in a later version.
+    const v1 = box('infe', Buffer.from([1, 0, 0, 0, 0, 0, 0, 4]), Buffer.from('xxExif\0'));
+    const older = heif([image, { id: 4, type: '', infe: v1, data: 'named-exif-bytes' }]);
+    expect(await kept(older)).toEqual(older);
+    // In a version 0 iloc the index size is reserved: no index is read.
+    const reserved = heif([image, exifItem()], { reserved: 4 });
+    expect(await kept(reserved)).toEqual(zeroed(reserved, exifItem().data));
     // Construction method 1: the offset is inside the idat box, not the file.
     const inIdat = heif([image, exifItem({ method: 1 })], { ilocVersion: 1 });
     expect(await kept(inIdat)).toEqual(inIdat);
@@ -89,8 +99,15 @@ describe('a HEIC receipt', () => {
     const cases: [string, Buffer][] = [
       [
         'an iloc cut short',
-        heif([image, exifItem()], { iloc: (b) => b.subarray(0, b.length - 6) }),
+        heif([image, exifItem()], {
+          iloc: (table) => {
+            const cut = Buffer.from(table.subarray(0, table.length - 6));
+            cut.writeUInt32BE(cut.length, 0);
+            return cut;
+          },
+        }),
       ],
+      ['a box past the end', heicDeclaring([[2, 2]]).subarray(0, -1)],
       [
         'an extent past the end',
         heif([image, exifItem()], {
@@ -139,9 +156,17 @@ describe('a HEIC receipt', () => {
     ]);
     const toTheEnd = Buffer.from(meta);
     toTheEnd.writeUInt32BE(0, 0);
+    const largeMeta = Buffer.concat([
+      Buffer.from([0, 0, 0, 1]),
+      Buffer.from('meta'),
+      Buffer.alloc(8),
+      meta.subarray(8),
+    ]);
+    largeMeta.writeBigUInt64BE(BigInt(largeMeta.length), 8);
     for (const input of [
       Buffer.concat([ftyp, large, box('free'), meta]),
       Buffer.concat([ftyp, toTheEnd]),
+      Buffer.concat([ftyp, largeMeta]),
     ]) {
       expect((await refusal(input)).reason).toBe('pixels');
     }

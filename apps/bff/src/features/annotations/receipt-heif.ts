@@ -77,8 +77,8 @@ function metadataItems(input: Buffer, iinf: Box): Set<number> {
     const id = v === 2 ? input.readUInt16BE(idAt) : input.readUInt32BE(idAt);
     const typeAt = idAt + (v === 2 ? 2 : 4) + 2; // after item_ID and item_protection_index
     const itemType = input.toString('latin1', typeAt, typeAt + 4);
-    const rest = input.toString('latin1', typeAt + 4, infe.end);
-    if (itemType === 'Exif' || (itemType === 'mime' && rest.includes('application/rdf+xml'))) {
+    const typed = input.toString('latin1', typeAt, infe.end); // the type, name, content type
+    if (itemType === 'Exif' || (itemType === 'mime' && typed.includes('application/rdf+xml'))) {
       ids.add(id);
     }
   }

@@ -55,10 +55,11 @@ export function checkPdf(input: Buffer): void {
   const compressed = Array.from(streamsOf(input)).filter((s) => isZlib(input, s.start));
   // Short names outside compressed data: in the gaps before, between and after it.
   let from = 0;
-  for (const { start, end } of [...compressed, { start: input.length, end: input.length }]) {
-    for (const name of namesOf(input.subarray(from, start))) if (SHORT.has(name.name)) refuse();
+  for (const { start, end } of compressed) {
+    refuseShortNames(input.subarray(from, start));
     from = Math.max(from, end);
   }
+  refuseShortNames(input.subarray(from));
   let budget = INFLATED_MAX_BYTES;
   for (const { start, end } of compressed) {
     const data = input.subarray(start, end);
@@ -67,6 +68,10 @@ export function checkPdf(input: Buffer): void {
     budget -= objects.length;
     for (const name of namesOf(objects)) if (isActive(objects, name)) refuse();
   }
+}
+
+function refuseShortNames(bytes: Buffer): void {
+  for (const name of namesOf(bytes)) if (SHORT.has(name.name)) refuse();
 }
 
 // A reader takes a stream cut short; so does this, to search what it would read.
@@ -178,9 +183,12 @@ function* streamsOf(input: Buffer): Generator<Stream> {
   // The last `endstream` found, reused while it lies ahead: one pass over the file, however
   // many `stream` keywords it holds.
   let ending = -2;
-  for (let at = input.indexOf('stream'); at !== -1; at = input.indexOf('stream', at + 6)) {
+  for (let from = 0; ; ) {
+    const at = input.indexOf('stream', from);
+    if (at === -1) return;
+    from = at + 6;
     if (input.toString('latin1', at - 3, at) === 'end') continue;
-    let start = at + 6;
+    let start = from;
     if (input[start] === 0x0d) start++;
     if (input[start] === 0x0a) start++;
     if (ending !== -1 && ending < start) ending = input.indexOf('endstream', start);

@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../platform/security/card-numbers';
 import { parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { pngWithGps } from '../../test/receipt-files';
 import { withCheckDigit } from '../../test/reference-luhn';
 import { settledIndexList } from '../../test/settled-index';
+import { unzip } from '../../test/zip';
 
 let t: TestApp;
 let finance: TestSession;
@@ -74,4 +76,43 @@ describe('a card number kept in a memo by an older build, in the export files', 
     },
     60_000,
   );
+
+  it('kept in a merchant, leaves masked in a receipts ZIP entry’s name too', async () => {
+    const row = (await settledIndexList(t, finance)).items[10];
+    if (!row) throw new Error('the index holds too few transactions');
+    // The row as an older build's sync wrote it, the merchant's digits joined by colons.
+    await t.transactionIndex.sql.query('UPDATE index_transaction SET merchant = $1 WHERE id = $2', [
+      `Shop ${inFours(':')}`,
+      row.id,
+    ]);
+    const notes = await t.transactionIndex.annotations();
+    const { version } = await notes.get(row.id);
+    await notes.change(
+      row.id,
+      { version, tags: ['zip-mask'] },
+      'finance@example.test',
+      new Date(t.clock.now()),
+    );
+    const uploaded = await t.request
+      .post(`/api/transactions/${encodeURIComponent(row.id)}/receipts`)
+      .set(finance.headers())
+      .set('content-type', 'application/octet-stream')
+      .set('x-file-name', 'receipt.png')
+      .send(pngWithGps());
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+
+    const zip = await t.request
+      .get('/api/index/transactions/receipts.zip?tag=zip-mask&tz=UTC')
+      .set(finance.headers())
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(zip.status).toBe(200);
+    const names = (await unzip(zip.body as Buffer)).map((entry) => entry.name);
+    expect(names).toEqual([expect.stringContaining(`Shop ${masked}`)]);
+    for (const name of names) expect(findCardNumbers(name), name).toEqual([]);
+  }, 60_000);
 });

@@ -25,6 +25,7 @@ import { uncategorized } from '@card-console/shared/category-groups';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { UtilizationLimit } from '../cards/card-directory';
@@ -785,12 +786,18 @@ function accountingRecord(
   ];
 }
 
-/** Text as a part of a file name: no path, control or reserved characters, at most 60 long. */
+/**
+ * Text as a part of a file name: no path, control or reserved characters, card numbers masked
+ * (once cleaned: what it turns into spaces may have stood between digit groups, and a merchant
+ * an older build kept may hold one), at most 60 long.
+ */
 function fileNamePart(text: string): string {
-  const clean = text
-    .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}/\\:*?"<>|]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const clean = maskCardNumbers(
+    text
+      .replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}/\\:*?"<>|]/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  )
     .replace(/^\.+/, '')
     .slice(0, 60)
     .trim();

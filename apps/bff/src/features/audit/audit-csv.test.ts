@@ -1,8 +1,10 @@
-// The audit export's text cells: a card number an older build let into a record (the trail
-// keeps records as they were) leaves masked, whatever joins its digits. Made at run time.
+// The audit export's text cells and the audit screen's records: a card number an older build
+// let into a record (the trail keeps records as they were) is shown masked, whatever joins its
+// digits. Made at run time.
 import { describe, expect, it } from 'vitest';
 import { withCheckDigit } from '../../test/reference-luhn';
 import { auditCsvColumns, toAuditCsvRecord } from './audit-csv';
+import { shownRecord } from './audit-shown';
 
 const pan = withCheckDigit('411111111111111');
 const inFours = (joiner: string) => pan.match(/.{4}/g)?.join(joiner) ?? pan;
@@ -39,5 +41,35 @@ describe('an audit record in the CSV', () => {
     // Masked first, then kept from running as a formula.
     expect(cell('detail')).toBe(`'=card ${masked}`);
     expect(record.join('|')).not.toContain(pan.slice(0, 4));
+  });
+});
+
+describe('an audit record on the audit screen', () => {
+  it('shows every text masked, its id, time and request id as written', () => {
+    const written = `card ${inFours('  ')}`;
+    const record: Parameters<typeof shownRecord>[0] = {
+      id: pan,
+      at: '2026-11-26T12:30:00.000Z',
+      actor: written,
+      action: 'transaction.annotate',
+      outcome: 'success',
+      target: written,
+      reason: written,
+      detail: written,
+      before: { memo: written, tags: [written, 'kept'], minimumCents: 100 },
+      after: { name: written, reviewed: true },
+      requestId: written,
+    };
+    const shown = shownRecord(record);
+    const hidden = `card ${masked}`;
+    expect(shown).toEqual({
+      ...record,
+      actor: hidden,
+      target: hidden,
+      reason: hidden,
+      detail: hidden,
+      before: { memo: hidden, tags: [hidden, 'kept'], minimumCents: 100 },
+      after: { name: hidden, reviewed: true },
+    });
   });
 });

@@ -15,6 +15,7 @@ import {
   describeExport,
   EXPORT_PAGE_SIZE,
 } from './audit-export';
+import { shownRecord } from './audit-shown';
 import { streamAuditCsv } from './stream-audit-csv';
 
 const pageSize = 50;
@@ -51,7 +52,10 @@ export const auditFeature = defineFeature(
           audit.list({ cursor, limit: pageSize, filter }),
           cardDirectory.ready(),
         ]);
-        return { ...page, items: page.items.map((r) => withCard(r, cardDirectory)) };
+        return {
+          ...page,
+          items: page.items.map((r) => withCard(shownRecord(r), cardDirectory)),
+        };
       },
     }),
     endpoint({

@@ -47,6 +47,7 @@ describe('datesReach', () => {
     ['the last year read', ['2099', '12', '31'], true],
     ['a year after 2099', ['2100', '01', '01'], false],
     ['a year of five digits', ['20261', '01', '01'], false],
+    ['five digits ending as a year', ['12026', '01', '01'], false],
     ['a year of three digits', ['202', '01', '01'], false],
     ['month 00', ['2026', '00', '10'], false],
     ['month 13', ['2026', '13', '10'], false],

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { passesLuhn, withCheckDigit } from '../../test/reference-luhn';
 import { testPan } from '../../test/test-pan';
-import { containsCardNumber, digitRuns, findCardNumbers, maskCardNumbers } from './card-numbers';
+import {
+  containsCardNumber,
+  digitRuns,
+  findCardNumbers,
+  joinsOnly,
+  maskCardNumbers,
+} from './card-numbers';
 
 const pan = testPan(246_813_579);
 const last4 = (n: string) => `•••• ${n.slice(-4)}`;
@@ -192,6 +198,20 @@ describe('the card-number matcher: what joins digit groups', () => {
       [21, 25],
     ]);
     expect(digitRuns(`${text}${'1'.repeat(13)}`, 13)).toHaveLength(2);
+  });
+
+  it.each([
+    ['', true],
+    [' - ', true],
+    ['\t\u00A0:', true],
+    ['\u200B ', true],
+    ['\u200B', true],
+    [' x', false],
+    ['5', false],
+    ['\uFF15', false],
+    [' ,', false],
+  ])('joinsOnly(%j) is %s: only separators and what shows nothing', (text, expected) => {
+    expect(joinsOnly(text)).toBe(expected);
   });
 
   it.each([

@@ -182,13 +182,11 @@ function lastCardGroup(groups: readonly string[], first: number, datesEnd: numbe
 }
 
 /**
- * For each group of a run, the last group a window starting there may end at and be text:
- * within dates and times, starting with 0 or 20; -1 when none.
+ * The last group a window starting at group `g` may end at and be text (-1 when none): within
+ * dates and times (`reach`, card-number-dates.ts), when its digits start with 0 or 20.
  */
-function textUntil(groups: readonly string[]): number[] {
-  const reach = datesReach(groups);
-  return groups.map((group, g) => (unissued(group) ? (reach[g] as number) : -1));
-}
+const textEnd = (groups: readonly string[], reach: readonly number[], g: number) =>
+  unissued(groups[g] as string) ? (reach[g] as number) : -1;
 
 /** A stretch of a run's groups to mask, and the last four digits it shows. */
 interface CardSpan {
@@ -207,20 +205,20 @@ interface CardSpan {
  */
 function cardSpans(run: readonly DigitGroup[]): CardSpan[] {
   const groups = run.map((group) => group.digits);
-  // Read before any group is replaced below by the last four digits it shows: a window from
-  // those is text only when its digits, those four, start with 0 or 20 as the group did.
-  const reach = textUntil(groups);
+  // Where the dates and times are, as written; whether a window is text, from its digits as
+  // they stand (a group replaced below by the last four digits a span shows).
+  const reach = datesReach(groups);
   const spans: CardSpan[] = [];
   let first = 0;
   while (first < groups.length) {
-    let last = lastCardGroup(groups, first, reach[first] as number);
+    let last = lastCardGroup(groups, first, textEnd(groups, reach, first));
     if (last < 0) {
       first++;
       continue;
     }
     // Windows starting inside the span and ending past it make it longer.
     for (let inner = first; inner <= last; inner++) {
-      last = Math.max(last, lastCardGroup(groups, inner, reach[inner] as number));
+      last = Math.max(last, lastCardGroup(groups, inner, textEnd(groups, reach, inner)));
     }
     const shown = groups
       .slice(first, last + 1)
@@ -260,8 +258,8 @@ export function maskCardNumbers(text: string): string {
 export function containsCardNumber(text: string): boolean {
   return digitRuns(text, 13).some((run) => {
     const groups = run.map((group) => group.digits);
-    const reach = textUntil(groups);
-    return groups.some((_, first) => lastCardGroup(groups, first, reach[first] as number) >= 0);
+    const reach = datesReach(groups);
+    return groups.some((_, g) => lastCardGroup(groups, g, textEnd(groups, reach, g)) >= 0);
   });
 }
 
@@ -274,22 +272,17 @@ export function containsCardNumber(text: string): boolean {
 export function cardNumbersOfRun(groups: readonly string[]): string[] {
   const digits = groups.join('');
   const reach = datesReach(groups);
-  // For each digit: where the dates and times it is in end, and whether it is inside a year.
-  const datesEnd: number[] = [];
-  const inYear: boolean[] = [];
-  for (const [g, group] of groups.entries()) {
-    for (let k = 0; k < group.length; k++) {
-      datesEnd.push(reach[g] as number);
-      inYear.push(k > 0 && group.length === 4);
-    }
-  }
-  const groupEnd: number[] = [];
-  for (const group of groups) groupEnd.push((groupEnd.at(-1) ?? 0) + group.length);
+  const groupEnds: number[] = [];
+  for (const group of groups) groupEnds.push((groupEnds.at(-1) ?? 0) + group.length);
+  // For each digit: where the dates and times it is in end (-1 outside them), and whether it
+  // is in a year (the only groups of four there).
+  const datesEnd = groups.flatMap((group, g) =>
+    Array<number>(group.length).fill(groupEnds[reach[g] as number] ?? -1),
+  );
+  const inYear = groups.flatMap((group) => Array<boolean>(group.length).fill(group.length === 4));
   const found: string[] = [];
   for (let start = 0; start + 13 <= digits.length; start++) {
-    const until = datesEnd[start] as number;
-    const text = until >= 0 && (unissued(digits, start) || inYear[start] === true);
-    const textEnd = text ? (groupEnd[until] as number) : -1;
+    const textEnd = unissued(digits, start) || inYear[start] ? (datesEnd[start] as number) : -1;
     for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
       const candidate = digits.slice(start, start + length);
       if (start + length > textEnd && isLuhnValid(candidate)) found.push(candidate);

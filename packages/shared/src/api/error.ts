@@ -10,6 +10,7 @@ import { stepUpMethodSchema } from './session';
  */
 export const problemTitles = {
   alert_rule_changed: 'Alert rule changed meanwhile',
+  alert_rule_exists: 'Identical alert rule exists',
   audit_unavailable: 'Audit trail could not record the change',
   annotation_changed: 'Transaction notes changed meanwhile',
   bad_origin: 'Request from another site',
@@ -63,6 +64,7 @@ export const problemTitles = {
   sub_account_busy: 'Same name being created',
   sub_account_name_taken: 'Sub account name taken',
   sub_account_not_found: 'Sub account not found',
+  too_many_alert_rules: 'Too many alert rules',
   too_many_passkeys: 'Too many passkeys',
   transaction_reviewed: 'Transaction already reviewed',
   unauthenticated: 'Not signed in',

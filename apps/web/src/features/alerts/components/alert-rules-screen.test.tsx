@@ -144,6 +144,36 @@ describe('alert rules', () => {
     );
   });
 
+  it('says why a rule past the cap or the same as another is refused (409), and offers no reload', async () => {
+    serveRules([]);
+    const refusals = [
+      apiError(
+        409,
+        'too_many_alert_rules',
+        'You have 50 alert rules, the most kept. Remove one that is no longer needed before adding another.',
+      ),
+      apiError(
+        409,
+        'alert_rule_exists',
+        'This rule is the same as “My declines” (same kind, amount, scope and webhook): change that one instead.',
+      ),
+    ];
+    server.use(http.post('/api/alerts/rules', () => refusals.shift()));
+    const { user, form } = await openNewRule();
+    await user.type(form.getByLabelText('Name'), 'Declines');
+    await user.click(form.getByRole('button', { name: 'Create rule' }));
+    expect(await form.findByRole('alert')).toHaveTextContent(
+      'You have 50 alert rules, the most kept. Remove one that is no longer needed',
+    );
+    await user.click(form.getByRole('button', { name: 'Create rule' }));
+    await waitFor(() =>
+      expect(form.getByRole('alert')).toHaveTextContent(
+        'This rule is the same as “My declines” (same kind, amount, scope and webhook): change that one instead.',
+      ),
+    );
+    expect(form.queryByRole('button', { name: 'Reload the rule' })).toBeNull();
+  });
+
   it('a change made meanwhile (409) shows the rule as it is; Reload takes it and its version', async () => {
     const mine = alertRule({ id: 'r1', name: 'Declines', version: 2 });
     const current = alertRule({ id: 'r1', name: 'Declines on travel', version: 3, enabled: false });

@@ -10,6 +10,7 @@ import { Field } from '../../../components/field';
 import { FormFooter } from '../../../components/form-footer';
 import { ShownOnce } from '../../../components/shown-once';
 import { isApiError } from '../../../lib/api-error';
+import { isStepUpCancelled, useStepUpRetry } from '../../security';
 import {
   useCreateWebhookTarget,
   useDeleteWebhookTarget,
@@ -71,12 +72,31 @@ export function WebhookTargetsPanel() {
   );
 }
 
+/**
+ * A webhook target sends the program's data out of Card Console: adding or removing one needs a
+ * recent second factor, as changes to people do (the BFF asks; the check is made here).
+ */
+const useWebhookStepUp = () =>
+  useStepUpRetry({
+    intro:
+      'Adding or removing a webhook target needs a recent second-factor check. The change is made once it passes.',
+    returnTo: '/alerts',
+  });
+
+/** What a refused change says; closing the second-factor check says nothing. */
+function failureOf(caught: unknown, fallback: string): string | undefined {
+  if (isStepUpCancelled(caught)) return undefined;
+  return isApiError(caught) ? caught.message : fallback;
+}
+
 function AddWebhook({ onClose }: { onClose: () => void }) {
   const create = useCreateWebhookTarget();
+  const stepUp = useWebhookStepUp();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [errors, setErrors] = useState<{ name?: string; url?: string }>({});
   const [created, setCreated] = useState<WebhookTargetCreated>();
+  const [failure, setFailure] = useState<string>();
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -91,13 +111,13 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
       return;
     }
     setErrors({});
-    create.mutate(checked.data, { onSuccess: setCreated });
+    setFailure(undefined);
+    stepUp
+      .guarded(() => create.mutateAsync(checked.data))
+      .then(setCreated, (caught: unknown) =>
+        setFailure(failureOf(caught, 'The webhook could not be added.')),
+      );
   };
-  const failure = create.isError
-    ? isApiError(create.error)
-      ? create.error.message
-      : 'The webhook could not be added.'
-    : undefined;
 
   if (created) {
     return (
@@ -109,6 +129,13 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
             receiver before closing.
           </p>
         </ShownOnce>
+      </Dialog>
+    );
+  }
+  if (stepUp.prompt) {
+    return (
+      <Dialog title="Confirm it is you" onClose={() => stepUp.cancel()}>
+        {stepUp.prompt}
       </Dialog>
     );
   }
@@ -150,21 +177,28 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function DeleteWebhook({ target, onClose }: { target: WebhookTargetView; onClose: () => void }) {
   const remove = useDeleteWebhookTarget();
-  const error = remove.isError
-    ? isApiError(remove.error)
-      ? remove.error.message
-      : 'The webhook could not be deleted.'
-    : undefined;
+  const stepUp = useWebhookStepUp();
+  const [error, setError] = useState<string>();
+  const onDelete = () => {
+    setError(undefined);
+    stepUp
+      .guarded(() => remove.mutateAsync(target.id))
+      .then(onClose, (caught: unknown) =>
+        setError(failureOf(caught, 'The webhook could not be deleted.')),
+      );
+  };
+  if (stepUp.prompt) {
+    return (
+      <Dialog title="Confirm it is you" onClose={() => stepUp.cancel()}>
+        {stepUp.prompt}
+      </Dialog>
+    );
+  }
   return (
     <Dialog title={`Delete “${target.name}”?`} onClose={onClose}>
       <p>Alerts are no longer posted to {target.url}.</p>
       <FormFooter error={error} onCancel={onClose}>
-        <button
-          type="button"
-          className="primary"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(target.id, { onSuccess: onClose })}
-        >
+        <button type="button" className="primary" disabled={remove.isPending} onClick={onDelete}>
           Delete webhook
         </button>
       </FormFooter>

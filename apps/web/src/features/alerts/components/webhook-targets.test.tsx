@@ -126,6 +126,61 @@ describe('webhook targets on the alerts screen', () => {
     expect(requestsTo('/api/alerts/webhooks/wh1', 'DELETE')).toHaveLength(2);
   });
 
+  it('adding one asks for a second factor when the BFF wants one (step_up_required), then adds it once more', async () => {
+    server.use(
+      http.post('/api/alerts/webhooks', async ({ request }) => {
+        if (requestsTo('/api/alerts/webhooks', 'POST').length === 1) {
+          return apiError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
+            secondFactor: { methods: ['totp'] },
+          });
+        }
+        const body = (await request.clone().json()) as { name: string; url: string };
+        return HttpResponse.json({ ...ops, id: 'wh2', ...body, secret: SECRET }, { status: 201 });
+      }),
+      http.post('/api/session/step-up', () => HttpResponse.json(adminSession())),
+    );
+    const { user, region } = await panel();
+    await user.click(region.getByRole('button', { name: 'Add webhook' }));
+    const form = within(screen.getByRole('dialog', { name: 'Add a webhook' }));
+    await user.type(form.getByLabelText('Name'), 'Finance');
+    await user.type(form.getByLabelText('URL'), 'https://hooks.example.test/finance');
+    await user.click(form.getByRole('button', { name: 'Add webhook' }));
+
+    const check = within(await screen.findByRole('dialog', { name: 'Confirm it is you' }));
+    expect(check.getByText(/Adding or removing a webhook target needs a recent/)).toBeVisible();
+    await user.type(check.getByLabelText('Second-factor code'), '123456');
+
+    const shown = within(await screen.findByRole('dialog', { name: 'Finance is added' }));
+    expect(shown.getByLabelText('Signing secret')).toHaveValue(SECRET);
+    expect(await requestsTo('/api/session/step-up', 'POST')[0]?.json()).toEqual({ totp: '123456' });
+    const posts = requestsTo('/api/alerts/webhooks', 'POST');
+    expect(posts).toHaveLength(2);
+    expect(await posts[1]?.json()).toEqual({
+      name: 'Finance',
+      url: 'https://hooks.example.test/finance',
+    });
+  });
+
+  it('deleting one asks for a second factor; closing the check deletes nothing and says nothing went wrong', async () => {
+    server.use(
+      http.delete('/api/alerts/webhooks/:id', () =>
+        apiError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
+          secondFactor: { methods: ['totp'] },
+        }),
+      ),
+    );
+    const { user, region } = await panel();
+    await user.click(region.getByRole('button', { name: 'Delete Ops channel' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Delete “Ops channel”?' }));
+    await user.click(dialog.getByRole('button', { name: 'Delete webhook' }));
+    const check = within(await screen.findByRole('dialog', { name: 'Confirm it is you' }));
+    await user.click(check.getByRole('button', { name: 'Cancel' }));
+    const back = within(await screen.findByRole('dialog', { name: 'Delete “Ops channel”?' }));
+    expect(back.queryByRole('alert')).toBeNull();
+    expect(requestsTo('/api/alerts/webhooks/wh1', 'DELETE')).toHaveLength(1);
+    expect(region.getByText('Ops channel')).toBeInTheDocument();
+  });
+
   it('an admin chooses a target in a rule’s form; it is sent as the rule’s webhookTargetId', async () => {
     server.use(
       http.post('/api/alerts/rules', async ({ request }) =>

@@ -108,6 +108,28 @@ async function startServer(
   /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
   const readiness: ReadinessCheck[] = [];
   if (demo) closers.push(() => demo.close());
+  // Without DATABASE_URL the embedded engine in DATA_DIR is this process's alone while it runs:
+  // `pnpm users --server-stopped` (or a second server on the same folder) is refused, and this
+  // start is refused while one of those holds it. Released last, after the engine has closed.
+  if (!config.databaseUrl) {
+    const { lockEmbeddedStore } = await import('./platform/locks/data-dir-lock');
+    try {
+      closers.push(
+        await lockEmbeddedStore(config.dataDir, {
+          busy: `DATA_DIR (${config.dataDir}) is in use by another process: a \`pnpm users … --server-stopped\` still running, or another Card Console on the same DATA_DIR. The embedded engine takes one process at a time: let it finish (or stop it), then start again. A holder that died frees it within 30 s.`,
+          onLost: (error) =>
+            logger.error(
+              { err: error },
+              'the lock on DATA_DIR was lost: another process may open the embedded engine',
+            ),
+        }),
+      );
+    } catch (error) {
+      logger.fatal((error as Error).message);
+      await Promise.all(closers.map(async (close) => close()));
+      process.exit(1);
+    }
+  }
   // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
   // Loaded only when configured: one process needs neither the client nor its stores (ioredis
   // alone adds ~20 MB to a bare node process; docs/decisions/0004-modules-load-when-used.md).

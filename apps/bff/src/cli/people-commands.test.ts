@@ -10,13 +10,17 @@ import { PeopleStore } from '../features/people/people-store';
 import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
 import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
+import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
 import { silentLogger } from '../test/audit-cluster';
+import { ManualClock } from '../test/manual-clock';
 import { testTotpSecrets } from '../test/totp-keys';
 import {
   addPerson,
   linkPerson,
   listPeople,
+  operatorActor,
+  type PeopleCommands,
   removePerson,
   setPersonDisabled,
   unlinkPerson,
@@ -25,17 +29,32 @@ import {
 const password = 'a long enough password';
 let engine: SqlEngine;
 let store: PeopleStore;
+let trailDir: string;
+/** The store and the trail its changes are recorded in (people-commands-audit.test.ts). */
+let on: PeopleCommands;
 beforeAll(async () => {
   engine = await embeddedEngine();
   await applyIndexMigrations(engine, silentLogger);
   store = new PeopleStore(engine, undefined, testTotpSecrets());
+  trailDir = await mkdtemp(join(tmpdir(), 'users-cli-trail-'));
+  on = {
+    store,
+    trail: {
+      audit: new JsonlAuditStore(trailDir, new ManualClock()),
+      actor: operatorActor('ops', 'admin-host'),
+      logger: silentLogger,
+    },
+  };
 });
-afterAll(() => engine.close());
+afterAll(async () => {
+  await engine.close();
+  await rm(trailDir, { recursive: true, force: true });
+});
 beforeEach(() => emptyPeople(engine));
 
 describe('pnpm users on the people store (cores)', () => {
   it('adds people who can sign in at once; an admin gets a TOTP secret; never over someone', async () => {
-    const admin = await addPerson(store, {
+    const admin = await addPerson(on, {
       email: ' Ada@Example.com ',
       role: 'admin',
       password,
@@ -43,7 +62,7 @@ describe('pnpm users on the people store (cores)', () => {
     });
     expect(admin.otpauthUri).toMatch(/^otpauth:\/\/totp\//);
     expect(
-      await addPerson(store, {
+      await addPerson(on, {
         email: 'lee@example.com',
         role: 'finance',
         password,
@@ -58,54 +77,54 @@ describe('pnpm users on the people store (cores)', () => {
       'lee@example.com\tfinance\tactive\tinvited',
     ]);
     await expect(
-      addPerson(store, { email: 'lee@example.com', role: 'admin', password, scrypt: demoScrypt }),
+      addPerson(on, { email: 'lee@example.com', role: 'admin', password, scrypt: demoScrypt }),
     ).rejects.toThrow('lee@example.com is already in Card Console');
     await expect(
-      addPerson(store, { email: 'kim@example.com', role: 'finance', password: 'short' }),
+      addPerson(on, { email: 'kim@example.com', role: 'finance', password: 'short' }),
     ).rejects.toThrow('at least 12 characters');
   });
 
   it('disables, enables, links, unlinks and removes, keeping the last admin', async () => {
-    await addPerson(store, {
+    await addPerson(on, {
       email: 'ada@example.com',
       role: 'admin',
       password,
       scrypt: demoScrypt,
     });
-    await addPerson(store, {
+    await addPerson(on, {
       email: 'lee@example.com',
       role: 'finance',
       password,
       scrypt: demoScrypt,
     });
-    expect(await setPersonDisabled(store, 'lee@example.com', true)).toBe(true);
-    expect(await setPersonDisabled(store, 'lee@example.com', true)).toBe(false);
+    expect(await setPersonDisabled(on, 'lee@example.com', true)).toBe(true);
+    expect(await setPersonDisabled(on, 'lee@example.com', true)).toBe(false);
     expect((await store.find('lee@example.com'))?.disabled).toBe(true);
-    expect(await setPersonDisabled(store, 'lee@example.com', false)).toBe(true);
-    await expect(setPersonDisabled(store, 'ada@example.com', true)).rejects.toThrow(
+    expect(await setPersonDisabled(on, 'lee@example.com', false)).toBe(true);
+    await expect(setPersonDisabled(on, 'ada@example.com', true)).rejects.toThrow(
       'ada@example.com: the last admin cannot be disabled',
     );
-    await expect(removePerson(store, 'ada@example.com')).rejects.toThrow('the last admin');
-    await expect(removePerson(store, 'nobody@example.com')).rejects.toThrow(
+    await expect(removePerson(on, 'ada@example.com')).rejects.toThrow('the last admin');
+    await expect(removePerson(on, 'nobody@example.com')).rejects.toThrow(
       'nobody@example.com: no such person',
     );
 
     const before = (await store.find('lee@example.com'))?.version as number;
+    expect(await linkPerson(on, { email: 'lee@example.com', issuer: ISSUER, subject: 's-1' })).toBe(
+      true,
+    );
     expect(
-      await linkPerson(store, { email: 'lee@example.com', issuer: ISSUER, subject: 's-1' }),
-    ).toBe(true);
-    expect(
-      await linkPerson(store, { email: 'lee@example.com', issuer: `${ISSUER}/`, subject: 's-1' }),
+      await linkPerson(on, { email: 'lee@example.com', issuer: `${ISSUER}/`, subject: 's-1' }),
     ).toBe(false);
     // A change of the link is a change of the person: their sessions end.
     expect((await store.find('lee@example.com'))?.version).toBe(before + 1);
     expect((await store.findBySso(ISSUER, 's-1'))?.email).toBe('lee@example.com');
     await expect(
-      linkPerson(store, { email: 'ada@example.com', issuer: ISSUER, subject: 's-1' }),
+      linkPerson(on, { email: 'ada@example.com', issuer: ISSUER, subject: 's-1' }),
     ).rejects.toThrow('another person is linked to this single sign-on identity');
-    expect(await unlinkPerson(store, 'lee@example.com')).toBe(true);
-    expect(await unlinkPerson(store, 'lee@example.com')).toBe(false);
-    await removePerson(store, 'lee@example.com');
+    expect(await unlinkPerson(on, 'lee@example.com')).toBe(true);
+    expect(await unlinkPerson(on, 'lee@example.com')).toBe(false);
+    await removePerson(on, 'lee@example.com');
     expect(await store.find('lee@example.com')).toBeUndefined();
   });
 
@@ -116,7 +135,7 @@ describe('pnpm users on the people store (cores)', () => {
       email: 'sso@example.com',
       role: 'finance',
     });
-    await expect(unlinkPerson(store, 'sso@example.com')).rejects.toThrow(
+    await expect(unlinkPerson(on, 'sso@example.com')).rejects.toThrow(
       'signs in only through single sign-on',
     );
   });

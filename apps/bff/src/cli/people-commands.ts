@@ -1,11 +1,24 @@
 // The cores of `pnpm users` when it acts on the people store (no --file): the same commands
 // as for a users file, applied where the running BFF reads people, so they take effect at once
-// (a disabled or removed person's sessions end at their next request). No TTY, no process
-// globals, so they can be tested against an engine directly.
+// (a disabled or removed person's sessions end at their next request). Each change is audited
+// as the People screen's are, by the operator who ran it (`os:<user>@<host>`): its record is
+// appended inside the change's transaction, so a trail that cannot take it leaves the person
+// as they were. No TTY, no process globals, so they can be tested against an engine directly.
+import { randomUUID } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import type { AuditAction } from '@card-console/shared/api/audit-enums';
 import type { Role } from '@card-console/shared/api/meta';
 import { generateSecret } from 'otplib';
+import type { Logger } from 'pino';
 import { PeopleStoreError } from '../features/people/people-errors';
 import type { PeopleStore } from '../features/people/people-store';
+import type { Person } from '../features/people/person';
+import type { AuditStore } from '../platform/audit/audit-store';
+import {
+  type AnyBeforeCommit,
+  AuditUnavailableError,
+  auditedChange,
+} from '../platform/audit/audited-change';
 import { otpauthUri } from '../platform/security/totp';
 import { isDemoEmail } from '../platform/users/demo-accounts';
 import { hashPassword, productionScrypt, type ScryptParams } from '../platform/users/password-hash';
@@ -16,17 +29,72 @@ import { hashPassword, productionScrypt, type ScryptParams } from '../platform/u
  */
 const OPERATOR = 'pnpm-users@card-console.invalid';
 
+/** The trail the commands' records go to, and who ran them. */
+export interface CommandTrail {
+  audit: AuditStore;
+  /** The operator: `os:<user>@<host>` (operatorActor). */
+  actor: string;
+  logger: Pick<Logger, 'error'>;
+}
+
+/** The people store and the trail each change is recorded in. */
+export interface PeopleCommands {
+  store: PeopleStore;
+  trail: CommandTrail;
+}
+
+/** The operator as the trail names them: the OS account that ran the command, and its host. */
+export function operatorActor(user = userInfo().username, host = hostname()): string {
+  return `os:${user}@${host}`.toLowerCase();
+}
+
 /** A store refusal as a sentence naming the person (never a hash or a token). */
 function refusal(email: string, error: unknown): Error {
   if (error instanceof PeopleStoreError) return new Error(`${email}: ${error.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }
 
-async function named<T>(email: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs one change of a person with its record: `change` hands the store the hook that appends
+ * the record inside its transaction. A refusal (the last admin, no such person) or a failure is
+ * recorded too, as the People screen records them, best effort: the person was not changed.
+ */
+async function recorded<R>(
+  { trail }: PeopleCommands,
+  spec: { action: AuditAction; target: string; attempt: string },
+  change: (beforeCommit: AnyBeforeCommit) => Promise<R>,
+  detail: (person: Person) => string,
+): Promise<R> {
+  const base = {
+    actor: trail.actor,
+    action: spec.action,
+    target: spec.target,
+    requestId: randomUUID(),
+  };
   try {
-    return await work();
+    return await auditedChange<R, unknown>(trail, change, (person) => [
+      { ...base, outcome: 'success', detail: detail(person as Person) },
+    ]);
   } catch (error) {
-    throw refusal(email, error);
+    if (error instanceof AuditUnavailableError) {
+      throw new Error(
+        `${spec.target}: nothing was changed: the audit trail could not record it (${(error.cause as Error)?.message ?? 'unavailable'})`,
+      );
+    }
+    const rule = error instanceof PeopleStoreError;
+    await trail.audit
+      .append({
+        ...base,
+        outcome: rule ? 'denied' : 'failed',
+        detail: `${rule ? error.code : 'internal_error'}: ${spec.attempt}`,
+      })
+      .catch((lost: unknown) =>
+        trail.logger.error(
+          { err: lost, action: spec.action },
+          'audit record of a refused change could not be written',
+        ),
+      );
+    throw refusal(spec.target, error);
   }
 }
 
@@ -50,49 +118,99 @@ export async function listPeople(store: PeopleStore): Promise<string[]> {
  * the other commands; this never overwrites one.
  */
 export async function addPerson(
-  store: PeopleStore,
+  on: PeopleCommands,
   input: { email: string; role: Role; password: string; scrypt?: ScryptParams },
 ): Promise<{ otpauthUri?: string }> {
+  const { store } = on;
   const email = input.email.trim().toLowerCase();
   if (isDemoEmail(email)) throw new Error('demo accounts cannot be added');
   if (input.password.length < 12) throw new Error('the password must be at least 12 characters');
   if (input.password.length > 256) throw new Error('the password must be at most 256 characters');
   const passwordHash = await hashPassword(input.password, input.scrypt ?? productionScrypt);
   const totpSecret = input.role === 'admin' ? generateSecret() : undefined;
-  return named(email, async () => {
-    if (await store.find(email)) throw new Error(`${email} is already in Card Console`);
-    // An invitation accepted at once: the store's one way of adding a person with a password.
-    const { token } = await store.invite(email, input.role, OPERATOR, 60_000);
-    await store.acceptInvitation(token, passwordHash, totpSecret);
-    return totpSecret ? { otpauthUri: otpauthUri(email, totpSecret) } : {};
-  });
+  if (await store.find(email)) throw new Error(`${email} is already in Card Console`);
+  // An invitation accepted at once: the store's one way of adding a person with a password.
+  // Its record is the acceptance's; an acceptance that cannot be recorded takes the
+  // invitation back (it would lapse within a minute anyway).
+  const { token } = await store.invite(email, input.role, OPERATOR, 60_000);
+  try {
+    await recorded(
+      on,
+      { action: 'person.add', target: email, attempt: `add as ${input.role}` },
+      (hook) => store.acceptInvitation(token, passwordHash, totpSecret, hook),
+      (person) =>
+        `added as ${person.role} with a password${totpSecret ? ' and an authenticator' : ''}`,
+    );
+  } catch (error) {
+    await store.withdrawInvitation(email).catch(() => {});
+    throw error;
+  }
+  return totpSecret ? { otpauthUri: otpauthUri(email, totpSecret) } : {};
 }
 
-export async function removePerson(store: PeopleStore, email: string): Promise<void> {
-  await named(email, () => store.remove(email));
+export async function removePerson(on: PeopleCommands, email: string): Promise<void> {
+  await recorded(
+    on,
+    { action: 'person.remove', target: email, attempt: 'remove' },
+    (hook) => on.store.remove(email, hook),
+    (was) => `removed (was ${was.role}${was.disabled ? ', disabled' : ''})`,
+  );
 }
 
-/** Returns false when the person already was in that state. */
+/** `state`, and whether the change left the person as they were (their version unchanged). */
+const as = (before: Person | undefined, state: string) => (after: Person) =>
+  before && after.version === before.version ? `${state} (unchanged)` : state;
+
+/** Returns false when the person already was in that state (recorded as unchanged). */
 export async function setPersonDisabled(
-  store: PeopleStore,
+  on: PeopleCommands,
   email: string,
   disabled: boolean,
 ): Promise<boolean> {
-  return named(email, async () => {
-    const before = await store.find(email);
-    if (before && before.disabled === disabled) return false;
-    await (disabled ? store.disable(email) : store.enable(email));
-    return true;
-  });
+  const before = await on.store.find(email);
+  const state = disabled ? 'disabled' : 'enabled';
+  const after = await recorded(
+    on,
+    {
+      action: disabled ? 'person.disable' : 'person.enable',
+      target: email,
+      attempt: disabled ? 'disable' : 'enable',
+    },
+    (hook) => (disabled ? on.store.disable(email, hook) : on.store.enable(email, hook)),
+    as(before, state),
+  );
+  return after.version !== before?.version;
 }
 
-export function linkPerson(
-  store: PeopleStore,
+/** Returns false when the person already was linked to that identity. */
+export async function linkPerson(
+  on: PeopleCommands,
   input: { email: string; issuer: string; subject: string },
 ): Promise<boolean> {
-  return named(input.email, () => store.link(input.email, input.issuer, input.subject));
+  const before = await on.store.find(input.email);
+  return recorded(
+    on,
+    {
+      action: 'person.link',
+      target: input.email,
+      attempt: `link to ${input.subject} at ${input.issuer}`,
+    },
+    (hook) => on.store.link(input.email, input.issuer, input.subject, hook),
+    (after) =>
+      as(
+        before,
+        `signs in through single sign-on as ${after.sso?.subject} at ${after.sso?.issuer}`,
+      )(after),
+  );
 }
 
-export function unlinkPerson(store: PeopleStore, email: string): Promise<boolean> {
-  return named(email, () => store.unlink(email));
+/** Returns false when the person had no single sign-on link. */
+export async function unlinkPerson(on: PeopleCommands, email: string): Promise<boolean> {
+  const before = await on.store.find(email);
+  return recorded(
+    on,
+    { action: 'person.unlink', target: email, attempt: 'unlink single sign-on' },
+    (hook) => on.store.unlink(email, hook),
+    as(before, 'no longer linked to single sign-on'),
+  );
 }

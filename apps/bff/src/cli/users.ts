@@ -13,6 +13,8 @@ import { totpKeysOf } from '../env';
 import { PeopleStore } from '../features/people/people-store';
 import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
+import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import { embeddedStoreDir, lockEmbeddedStore } from '../platform/locks/data-dir-lock';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
@@ -20,6 +22,8 @@ import {
   addPerson,
   linkPerson,
   listPeople,
+  operatorActor,
+  type PeopleCommands,
   removePerson,
   setPersonDisabled,
   unlinkPerson,
@@ -52,16 +56,38 @@ const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const peopleStoreOn = (engine: SqlEngine) =>
   new PeopleStore(engine, systemClock, new TotpSecretBox(totpKeysOf(process.env)));
 
-/** The people store the server uses, opened as the server opens it (migrations applied). */
-async function openPeopleStore(
-  serverStopped: boolean,
-): Promise<{ store: PeopleStore; engine: SqlEngine }> {
+interface OpenedPeople extends PeopleCommands {
+  close(): Promise<void>;
+}
+
+/**
+ * The people store the server uses, opened as the server opens it (migrations applied), and the
+ * audit trail it writes, where each change is recorded with the operator as its actor.
+ */
+async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
   const logger = pino({ level: 'silent' });
+  // A record that could not be taken back after a failed change is said on stderr.
+  const trailLogger = pino({ level: 'error' }, pino.destination(2));
+  const actor = operatorActor();
   const url = process.env.DATABASE_URL;
   if (url) {
-    const { openPostgresIndex } = await import('../features/transaction-index/postgres-index');
+    const [{ openPostgresIndex }, { connectPostgresAudit }] = await Promise.all([
+      import('../features/transaction-index/postgres-index'),
+      import('../platform/audit/postgres-audit'),
+    ]);
     const engine = await openPostgresIndex({ url, logger });
-    return { store: peopleStoreOn(engine), engine };
+    const audit = await connectPostgresAudit({ url, logger }).catch(async (error: unknown) => {
+      await engine.close();
+      throw error;
+    });
+    return {
+      store: peopleStoreOn(engine),
+      trail: { audit: audit.store, actor, logger: trailLogger },
+      close: async () => {
+        await engine.close();
+        await audit.close();
+      },
+    };
   }
   if (!serverStopped) {
     throw new Error(
@@ -72,13 +98,30 @@ async function openPeopleStore(
   const dataDir = process.env.DATA_DIR
     ? resolve(base, process.env.DATA_DIR)
     : join(bffDir, '.data');
-  const dir = join(dataDir, 'transaction-index');
+  const dir = embeddedStoreDir(dataDir);
   if (!existsSync(dir)) {
     throw new Error(`no people store in ${dataDir}: start Card Console once (or set DATA_DIR)`);
   }
-  const engine = await embeddedEngine(dir);
-  await applyIndexMigrations(engine, logger);
-  return { store: peopleStoreOn(engine), engine };
+  // The server holds this lock while it runs on DATA_DIR: never both on the engine at once.
+  const release = await lockEmbeddedStore(dataDir, {
+    busy: `Card Console (or another \`pnpm users\`) is using ${dataDir}: the embedded engine takes one process at a time. Stop Card Console, then run this again with --server-stopped (a process that died frees it within 30 s).`,
+    onLost: (error) => trailLogger.error({ err: error }, 'the lock on DATA_DIR was lost'),
+  });
+  try {
+    const engine = await embeddedEngine(dir);
+    await applyIndexMigrations(engine, logger);
+    return {
+      store: peopleStoreOn(engine),
+      trail: { audit: new JsonlAuditStore(dataDir, systemClock), actor, logger: trailLogger },
+      close: async () => {
+        await engine.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 async function storeCommand(
@@ -98,7 +141,8 @@ async function storeCommand(
   }
   // Asked before the store opens: typing a password holds no connection.
   const password = command === 'add' ? await readPassword() : undefined;
-  const { store, engine } = await openPeopleStore(serverStopped);
+  const on = await openPeopleStore(serverStopped);
+  const { store } = on;
   try {
     const who = email as string;
     switch (command) {
@@ -107,7 +151,7 @@ async function storeCommand(
         return;
       case 'add': {
         const role = roleSchema.parse(values.role);
-        const result = await addPerson(store, { email: who, role, password: password as string });
+        const result = await addPerson(on, { email: who, role, password: password as string });
         console.log(`Added ${who} (${role}); they can sign in now.`);
         if (result.otpauthUri) {
           console.log('Add this TOTP secret to an authenticator app (shown once):');
@@ -116,13 +160,13 @@ async function storeCommand(
         return;
       }
       case 'remove':
-        await removePerson(store, who);
+        await removePerson(on, who);
         console.log(`Removed ${who}; their sessions end at their next request.`);
         return;
       case 'disable':
       case 'enable': {
         const disabled = command === 'disable';
-        const changed = await setPersonDisabled(store, who, disabled);
+        const changed = await setPersonDisabled(on, who, disabled);
         const state = disabled ? 'disabled' : 'enabled';
         console.log(
           changed
@@ -133,7 +177,7 @@ async function storeCommand(
       }
       case 'link': {
         const { issuer, subject } = values as { issuer: string; subject: string };
-        const changed = await linkPerson(store, { email: who, issuer, subject });
+        const changed = await linkPerson(on, { email: who, issuer, subject });
         console.log(
           changed
             ? `${who} now signs in through single sign-on as ${subject} at ${issuer}.`
@@ -142,7 +186,7 @@ async function storeCommand(
         return;
       }
       case 'unlink': {
-        const changed = await unlinkPerson(store, who);
+        const changed = await unlinkPerson(on, who);
         console.log(
           changed
             ? `${who} is no longer linked to single sign-on; their sessions end at their next request.`
@@ -152,7 +196,7 @@ async function storeCommand(
       }
     }
   } finally {
-    await engine.close();
+    await on.close();
   }
 }
 

@@ -33,6 +33,10 @@ export const auditActions = [
   'person.enable',
   'person.remove',
   'person.sessionsEnd',
+  /** `pnpm users`: a person added with a password, linked to or unlinked from single sign-on. */
+  'person.add',
+  'person.link',
+  'person.unlink',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

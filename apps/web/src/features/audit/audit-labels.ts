@@ -33,6 +33,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'person.enable': 'Enable person',
   'person.remove': 'Remove person',
   'person.sessionsEnd': "End person's sessions",
+  'person.add': 'Add person',
+  'person.link': 'Link single sign-on',
+  'person.unlink': 'Unlink single sign-on',
 };
 
 /** What a refused request was trying to do ("Reveal card — denied"). */

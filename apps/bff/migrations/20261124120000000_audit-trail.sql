@@ -1,5 +1,6 @@
 -- The audit trail (apps/bff/src/platform/audit/postgres-audit-store.ts). Applied by the schema
--- owner at start-up (DATABASE_MIGRATION_URL); the BFF's own login only holds the writer role.
+-- owner through `pnpm migrate` (DATABASE_MIGRATION_URL); the BFF's own login only holds the
+-- writer role.
 -- No down migration on purpose: no tool may drop the trail.
 
 -- Up Migration
@@ -53,8 +54,9 @@ CREATE INDEX audit_record_actor_card ON audit_record (actor, card_id, id) WHERE 
 -- are many, and the planner may walk the kind's index looking for the card's.
 CREATE INDEX audit_record_card_action ON audit_record (card_id, action, id) WHERE card_id IS NOT NULL;
 
--- Append-only in fact: refused for every role, the owner included (a superuser can still
--- disable the trigger; the hash chain is what shows that it was done).
+-- Refused to every role while the trigger is on. The table's owner (and a superuser) can turn
+-- it off: that is why no replica holds the owner's login, and the hash chain (with a head kept
+-- outside the database) is what shows a change made so.
 CREATE FUNCTION audit_record_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -27,6 +27,10 @@ export const securityCriticalFiles = [
   'apps/bff/src/platform/locks/redis-keyed-lock.ts',
   'apps/bff/src/platform/audit/audit-chain.ts',
   'apps/bff/src/platform/audit/verify-chain.ts',
+  // Exports: slots given back however an export ends, and the receipts ZIP at the reader's pace.
+  'apps/bff/src/platform/security/export-slots.ts',
+  'apps/bff/src/platform/security/redis-export-slots.ts',
+  'apps/bff/src/features/transaction-index/stream-zip.ts',
 ];
 
 /**

@@ -1,9 +1,14 @@
-// streamZip over real HTTP: a reader that pauses holds the ZIP back (files are read from the
-// store only as the download drains), and however the download ends (finished, left, cut by a
-// shutdown, a file that cannot be read) streamZip settles, so the export's slot is given back.
+// streamZip at the reader's pace and however the download ends. Over real HTTP: a reader that
+// pauses holds the ZIP back (files are read from the store only as the download drains), and a
+// reader that leaves, a shutdown or a file that cannot be read ends it. Against a response the
+// test stalls and releases at will: the exact moment it waits (a file half taken, the output
+// not drained, the archive finishing after the last file), and that it settles from each, so
+// the export's slot is given back.
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import type { Response } from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../platform/logger';
@@ -32,9 +37,15 @@ const fileOf = (n: number, bytes: number): ZipFile => ({
   at: new Date(Date.UTC(2026, 10, n + 1, 12)),
 });
 
-/** Files as a store would give them, counting those read and noting when they were closed. */
-function storeOf(sizes: number[], options: { failAt?: number; gate?: Promise<void> } = {}) {
-  const state = { read: 0, closed: false, lastGiven: false };
+/**
+ * Files as a store would give them, counting those read and noting when they were closed;
+ * `afterLast` runs when the ZIP asks for a file after the last one.
+ */
+function storeOf(
+  sizes: number[],
+  options: { failAt?: number; gate?: Promise<void>; afterLast?: () => void } = {},
+) {
+  const state = { read: 0, closed: false };
   async function* files(): AsyncGenerator<ZipFile> {
     try {
       for (const [i, bytes] of sizes.entries()) {
@@ -43,7 +54,7 @@ function storeOf(sizes: number[], options: { failAt?: number; gate?: Promise<voi
         state.read++;
         yield fileOf(i + 1, bytes);
       }
-      state.lastGiven = true;
+      options.afterLast?.();
     } finally {
       state.closed = true;
     }
@@ -51,13 +62,30 @@ function storeOf(sizes: number[], options: { failAt?: number; gate?: Promise<voi
   return { files: files(), state };
 }
 
-interface Served {
-  url: string;
-  /** Settles when streamZip has. */
-  done: Promise<void>;
-  cuts: string[];
-  logs: string[];
-  cutOff: AbortController;
+/** What streamZip is given besides the files, with what it counted and logged. */
+function contextOf() {
+  const cuts: string[] = [];
+  const logs: string[] = [];
+  const gone = new AbortController();
+  const cutOff = new AbortController();
+  return {
+    cuts,
+    gone,
+    cutOff,
+    lines: () => logs.map((line) => JSON.parse(line) as Record<string, unknown>),
+    ctx: {
+      clientGone: gone.signal,
+      cutOff: cutOff.signal,
+      logger: createLogger('info', lineSink(logs)),
+      requestId: 'zip-test',
+      metrics: { ...noMetrics, exportCut: (reason: string) => cuts.push(reason) },
+    },
+    /** Nothing left listening on either signal once streamZip has settled. */
+    expectNoListeners() {
+      expect(getEventListeners(gone.signal, 'abort')).toHaveLength(0);
+      expect(getEventListeners(cutOff.signal, 'abort')).toHaveLength(0);
+    },
+  };
 }
 
 const servers: http.Server[] = [];
@@ -69,30 +97,21 @@ afterEach(async () => {
 });
 
 /** A server whose one response is `files` as a ZIP, streamed as the receipts endpoint does. */
-async function serve(files: AsyncGenerator<ZipFile>): Promise<Served> {
-  const cuts: string[] = [];
-  const logs: string[] = [];
-  const cutOff = new AbortController();
+async function serve(files: AsyncGenerator<ZipFile>) {
+  const context = contextOf();
   let settle!: () => void;
   const done = new Promise<void>((resolve) => {
     settle = resolve;
   });
   const server = http.createServer((_req, res) => {
-    const gone = new AbortController();
-    res.on('close', () => gone.abort());
+    res.on('close', () => context.gone.abort());
     res.writeHead(200, { 'Content-Type': 'application/zip' });
-    streamZip(res as unknown as Response, files, {
-      clientGone: gone.signal,
-      cutOff: cutOff.signal,
-      logger: createLogger('info', lineSink(logs)),
-      requestId: 'zip-test',
-      metrics: { ...noMetrics, exportCut: (reason) => cuts.push(reason) },
-    }).then(settle);
+    streamZip(res as unknown as Response, files, context.ctx).then(settle);
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return { url, done, cuts, logs, cutOff };
+  return { ...context, url, done };
 }
 
 /** A download the test drives: paused from its first moment until `resume`. */
@@ -128,6 +147,36 @@ function pausedDownload(url: string) {
   };
 }
 
+/**
+ * A response the test holds: while stalled, what is written waits unacknowledged (so the
+ * response soon needs draining); `flow` acknowledges it all and what comes after.
+ */
+function stallable() {
+  const written: Buffer[] = [];
+  const waiting: (() => void)[] = [];
+  let flowing = false;
+  const res = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, done) {
+      written.push(chunk);
+      if (flowing) done();
+      else waiting.push(done);
+    },
+  });
+  return {
+    res: res as unknown as Response,
+    writable: res,
+    flow() {
+      flowing = true;
+      for (const done of waiting.splice(0)) done();
+    },
+    stall() {
+      flowing = false;
+    },
+    body: () => Buffer.concat(written),
+  };
+}
+
 /** Waits until `value()` has not changed for `quietMs` (the server has stalled). */
 async function steady(value: () => number, quietMs = 400): Promise<number> {
   let last = value();
@@ -139,8 +188,8 @@ async function steady(value: () => number, quietMs = 400): Promise<number> {
   }
 }
 
-describe('streamZip', () => {
-  it('writes every file, whole and in order, with its name and time, whatever its size', async () => {
+describe('streamZip over HTTP', () => {
+  it('writes every file, whole, stored and in order, with its name, whatever its size', async () => {
     const sizes = [0, 1, ZIP_CHUNK_BYTES - 1, ZIP_CHUNK_BYTES, ZIP_CHUNK_BYTES + 1, 300_000];
     const { files, state } = storeOf(sizes);
     const served = await serve(files);
@@ -155,9 +204,14 @@ describe('streamZip', () => {
     entries.forEach((entry, i) => {
       expect(entry.content.equals(fileOf(i + 1, sizes[i] as number).content)).toBe(true);
     });
+    // Stored, not compressed: the bytes are in the ZIP as they are.
+    expect(download.body().includes(fileOf(6, 300_000).content)).toBe(true);
     expect(state.closed).toBe(true);
     expect(served.cuts).toEqual([]);
-    expect(served.logs.some((l) => l.includes('receipts zip finished'))).toBe(true);
+    expect(served.lines()).toContainEqual(
+      expect.objectContaining({ msg: 'receipts zip finished', files: 6, requestId: 'zip-test' }),
+    );
+    served.expectNoListeners();
   });
 
   it('a reader that pauses holds the ZIP back: files are read only as the download drains, and all arrive once it reads on', async () => {
@@ -196,22 +250,15 @@ describe('streamZip', () => {
     expect(state.closed).toBe(true);
     expect(state.read).toBe(read);
     expect(served.cuts).toEqual(['client_gone']);
-  }, 60_000);
-
-  it('a reader that leaves once the last file was read still lets it settle (finalize never waits for a reader that is gone)', async () => {
-    // One small file, then one larger than the kernel can hold: the last file is read, and
-    // the ZIP cannot end while the reader pauses.
-    const { files, state } = storeOf([1_000, 12 * MB]);
-    const served = await serve(files);
-    const download = pausedDownload(served.url);
-    await download.started();
-    await vi.waitFor(() => expect(state.read).toBe(2));
-    await steady(() => download.state.received);
-    download.leave();
-    await served.done;
-    expect(download.state.complete).toBe(false);
-    expect(state.closed).toBe(true);
-    expect(served.cuts).toEqual(['client_gone']);
+    expect(served.lines()).toContainEqual(
+      expect.objectContaining({
+        msg: 'receipts zip stopped before its end',
+        reason: 'client_gone',
+        files: read - 1,
+        requestId: 'zip-test',
+      }),
+    );
+    served.expectNoListeners();
   }, 60_000);
 
   it('a reader gone while a file is being read: that file is the last read, and it settles', async () => {
@@ -246,6 +293,7 @@ describe('streamZip', () => {
     expect(download.state.complete).toBe(false);
     expect(state.closed).toBe(true);
     expect(served.cuts).toEqual(['shutdown']);
+    served.expectNoListeners();
   }, 60_000);
 
   it('a file that cannot be read breaks the download off, logged as a failure', async () => {
@@ -260,6 +308,118 @@ describe('streamZip', () => {
     await expect(unzip(download.body())).rejects.toThrow();
     expect(state.closed).toBe(true);
     expect(served.cuts).toEqual(['failed']);
-    expect(served.logs.some((l) => l.includes('receipts zip failed'))).toBe(true);
+    expect(served.lines()).toContainEqual(
+      expect.objectContaining({
+        msg: 'receipts zip failed',
+        files: 2,
+        err: expect.objectContaining({ message: 'the store went away' }),
+      }),
+    );
+    served.expectNoListeners();
+  });
+});
+
+describe('streamZip against a response it must wait for', () => {
+  it('reads the next file only once the response has drained, then goes on as it drains', async () => {
+    const { files, state } = storeOf(Array.from({ length: 100 }, () => 1_000));
+    const out = stallable();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    // The first file is out and waiting: nothing more is read, not even a small next file.
+    await steady(() => state.read, 200);
+    expect(state.read).toBe(1);
+    expect(out.writable.writableNeedDrain).toBe(true);
+    out.flow();
+    await done;
+    expect(state.read).toBe(100);
+    expect(await unzip(out.body())).toHaveLength(100);
+    context.expectNoListeners();
+  });
+
+  it('a reader gone while a file is half taken: it settles, that file the last read', async () => {
+    const { files, state } = storeOf([2 * MB, 1_000]);
+    const out = stallable();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    await steady(() => out.body().length, 200);
+    expect(out.body().length).toBeLessThan(MB);
+    context.gone.abort();
+    await done;
+    expect(state.read).toBe(1);
+    expect(out.writable.destroyed).toBe(true);
+    expect(context.cuts).toEqual(['client_gone']);
+  });
+
+  it('a shutdown while the response is not drained: it settles, the response broken off', async () => {
+    const { files, state } = storeOf([1_000, 1_000]);
+    const out = stallable();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    await steady(() => state.read, 200);
+    context.cutOff.abort();
+    await done;
+    expect(state.read).toBe(1);
+    expect(out.writable.destroyed).toBe(true);
+    expect(context.cuts).toEqual(['shutdown']);
+  });
+
+  it('a response that breaks by itself (a write that failed) ends it too, as a failure', async () => {
+    const { files, state } = storeOf([1_000, 1_000]);
+    const out = stallable();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    await steady(() => state.read, 200);
+    out.writable.destroy(new Error('write EPIPE'));
+    await done;
+    expect(state.read).toBe(1);
+    expect(context.cuts).toEqual(['failed']);
+    context.expectNoListeners();
+  });
+
+  it('a reader gone after the last file, while the archive finishes: it settles (the archive is aborted, not waited for)', async () => {
+    const out = stallable();
+    // The last file is out; the archive's end then waits on the reader.
+    const { files } = storeOf([1_000, 1_000], { afterLast: () => out.stall() });
+    out.flow();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    await steady(() => out.body().length, 200);
+    expect((await unzip(out.body()).catch(() => [])).length).toBe(0);
+    context.gone.abort();
+    await done;
+    expect(out.writable.destroyed).toBe(true);
+    expect(context.cuts).toEqual(['client_gone']);
+    context.expectNoListeners();
+  });
+
+  it('a shutdown after the last file, while the archive finishes: it settles, broken off', async () => {
+    const out = stallable();
+    const { files } = storeOf([1_000], { afterLast: () => out.stall() });
+    out.flow();
+    const context = contextOf();
+    const done = streamZip(out.res, files, context.ctx);
+    await steady(() => out.body().length, 200);
+    context.cutOff.abort();
+    await done;
+    expect(out.writable.destroyed).toBe(true);
+    expect(context.cuts).toEqual(['shutdown']);
+  });
+
+  it('a reader already gone, or a shutdown already under way, when it starts: no file is read', async () => {
+    for (const [signal, reason] of [
+      ['gone', 'client_gone'],
+      ['cutOff', 'shutdown'],
+    ] as const) {
+      const { files, state } = storeOf([1_000]);
+      const out = stallable();
+      out.flow();
+      const context = contextOf();
+      context[signal].abort();
+      await streamZip(out.res, files, context.ctx);
+      expect(state.read).toBe(0);
+      expect(out.writable.destroyed).toBe(true);
+      expect(context.cuts).toEqual([reason]);
+      context.expectNoListeners();
+    }
   });
 });

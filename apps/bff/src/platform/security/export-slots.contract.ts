@@ -34,6 +34,15 @@ export function exportSlotsContract(
       granted(await slots.acquire('ada@example.test'));
     });
 
+    it("releasing one of a person's slots frees that one only", async () => {
+      const slots = make({ perPerson: 2, total: 8 });
+      const first = granted(await slots.acquire('ada@example.test'));
+      granted(await slots.acquire('ada@example.test'));
+      await first.release();
+      granted(await slots.acquire('ada@example.test'));
+      expect(await slots.acquire('ada@example.test')).toEqual({ granted: false, full: 'person' });
+    });
+
     it('refuses anyone past the total cap, naming it, while each person is under theirs', async () => {
       const slots = make({ perPerson: 2, total: 3 });
       const held = [

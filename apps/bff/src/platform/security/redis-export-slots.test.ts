@@ -84,6 +84,10 @@ describe('RedisExportSlots', () => {
     const held = await slots.acquire('ada@example.test');
     client.disconnect();
     await expect(slots.acquire('bob@example.test')).rejects.toBeInstanceOf(StoreUnavailableError);
+    // What the log says of it: which store, doing what.
+    await expect(slots.acquire('bob@example.test')).rejects.toThrow(
+      'redis unavailable during export slot',
+    );
     if (!held.granted) throw new Error('expected a slot');
     await expect(held.release()).resolves.toBeUndefined();
   });

@@ -7,8 +7,8 @@
 // starting 1. Windows starting with another digit, at a date's day or a time's minutes, say,
 // are read as any digits are, as is a window reaching past the dates and times.
 
-/** A date's year: 2000-2099. */
-const isYear = (group: string) => /^20\d\d$/.test(group);
+/** A date's year: 2000-2099 (a group is digits only). */
+const isYear = (group: string | undefined) => group?.length === 4 && group.startsWith('20');
 /** A two-digit group from `low` to `high`. */
 const isTwoDigits = (group: string | undefined, low: number, high: number) =>
   group?.length === 2 && Number(group) >= low && Number(group) <= high;
@@ -16,7 +16,7 @@ const isTwoDigits = (group: string | undefined, low: number, high: number) =>
 /** Whether groups `at`, `at + 1` and `at + 2` read as a date: year, month 01-12, day 01-31. */
 function isDate(groups: readonly string[], at: number): boolean {
   return (
-    isYear(groups[at] ?? '') &&
+    isYear(groups[at]) &&
     isTwoDigits(groups[at + 1], 1, 12) &&
     isTwoDigits(groups[at + 2], 1, 31)
   );

@@ -38,11 +38,15 @@ const cleaners: Record<ReceiptType, (bytes: Buffer) => Buffer> = {
   },
 };
 
-/** The file's type from its bytes, and its bytes as they are kept. */
+/**
+ * The file's type from its bytes, and its bytes as they are kept; rejects only with a
+ * ReceiptRefusedError.
+ */
 export async function inspectReceipt(
   bytes: Buffer,
 ): Promise<{ mediaType: ReceiptType; bytes: Buffer }> {
-  const found = await fileTypeFromBuffer(bytes);
+  // Bytes file-type cannot read (it has thrown on crafted ones) are no receipt either.
+  const found = await fileTypeFromBuffer(bytes).catch(() => undefined);
   const mediaType = found?.mime as ReceiptType | undefined;
   if (!mediaType || !Object.hasOwn(RECEIPT_TYPES, mediaType)) {
     throw new ReceiptRefusedError('type');

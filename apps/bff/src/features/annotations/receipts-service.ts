@@ -11,7 +11,7 @@ import {
   inspectReceipt,
   RECEIPT_MAX_PIXELS,
   RECEIPT_TYPES,
-  ReceiptRefusedError,
+  type ReceiptRefusedError,
   safeFileName,
 } from './receipt-file';
 
@@ -182,9 +182,8 @@ function refuseCardNumber(name: string | undefined): void {
   }
 }
 
-/** Why the bytes are not a receipt, as the answer says it. */
-function refusal(error: unknown): never {
-  if (!(error instanceof ReceiptRefusedError)) throw error;
+/** Why the bytes are not a receipt, as the answer says it (inspectReceipt rejects only so). */
+function refusal(error: ReceiptRefusedError): never {
   switch (error.reason) {
     case 'type':
       throw new AppError(

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Role } from '@card-console/shared/api/meta';
 import type { Clock } from '../../core/clock';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
 import {
   InvitationExpiredError,
   InvitationNotFoundError,
@@ -97,6 +97,7 @@ export async function withdrawInvitation(
   engine: SqlEngine,
   clock: Clock,
   email: unknown,
+  audited?: Audited<true>,
 ): Promise<boolean> {
   const key = emailOf(email);
   const at = new Date(clock.now()).toISOString();
@@ -111,6 +112,6 @@ export async function withdrawInvitation(
     if (person && person.password_hash === null && person.sso_issuer === null) {
       await tx.query('DELETE FROM person WHERE email = $1', [key]);
     }
-    return true;
+    return committed(tx, true as const, audited);
   });
 }

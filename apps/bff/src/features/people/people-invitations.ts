@@ -7,7 +7,12 @@ import type { Role } from '@card-console/shared/api/meta';
 import type { Clock } from '../../core/clock';
 import { newTotpSecret } from '../../platform/security/totp';
 import type { TotpSecretBox } from '../../platform/security/totp-secret-box';
-import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import {
+  type Audited,
+  committed,
+  type SqlEngine,
+  type SqlQueryable,
+} from '../transaction-index/sql-engine';
 import {
   InvalidPersonInputError,
   InvitationExpiredError,
@@ -63,6 +68,7 @@ export async function invite(
   engine: SqlEngine,
   clock: Clock,
   input: { email: unknown; role: unknown; by: unknown; ttlMs: number },
+  audited?: Audited<Invitation>,
 ): Promise<Invitation> {
   const email = emailOf(input.email);
   const role = roleOf(input.role);
@@ -105,6 +111,7 @@ export async function invite(
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [tokenHash(token), email, role, by, at, expiresAt],
     );
+    await audited?.({ token, email, role, expiresAt }, tx);
   });
   return { token, email, role, expiresAt };
 }
@@ -196,6 +203,7 @@ export async function acceptInvitation(
   token: unknown,
   passwordHash: unknown,
   totpSecret?: unknown,
+  audited?: Audited<Person>,
 ): Promise<Person> {
   const hash = passwordHashOf(passwordHash);
   const secret = totpSecret === undefined ? null : totpSecretOf(totpSecret);
@@ -223,6 +231,6 @@ export async function acceptInvitation(
         at,
       ],
     );
-    return personOf(updated as PersonRow);
+    return committed(tx, personOf(updated as PersonRow), audited);
   });
 }

@@ -19,6 +19,11 @@ import {
 } from '@card-console/shared/api/people';
 import type { Request, Response } from 'express';
 import { AppError } from '../../core/app-error';
+import {
+  type AnyBeforeCommit,
+  AuditUnavailableError,
+  auditedChange,
+} from '../../platform/audit/audited-change';
 import type { SendInvitation } from '../../platform/notify/invitation-email';
 import {
   type Counter,
@@ -73,6 +78,15 @@ export interface PeopleDeps extends Pick<FeatureDeps, 'audit' | 'stepUp' | 'logg
   /** `${publicOrigin}/sign-in`: where invitation links take their origin from by default. */
   signedOutUrl: string;
 }
+
+/**
+ * Runs a store change with the change's success record in the change's own transaction
+ * (platform/audit/audited-change.ts), `detail` saying what it did: together or not at all.
+ */
+type Commit = <R>(
+  run: (audited: AnyBeforeCommit) => Promise<R>,
+  detail: (result: R) => string,
+) => Promise<R>;
 
 /** The change an audit record names, and what it tried to change, in words. */
 interface ChangeSpec {
@@ -213,14 +227,16 @@ export function createPeopleService(deps: PeopleDeps) {
   };
 
   /**
-   * A change by an admin: a recent second factor first, then `work`, then its audit record;
-   * a refusal or failure is recorded with its code and what was tried.
+   * A change by an admin: a recent second factor first, then `work`, whose store change goes
+   * through `commit` with its audit record (a trail that cannot take it leaves everything as it
+   * was: 503 `audit_unavailable`); a refusal or failure is recorded with its code and what was
+   * tried.
    */
   async function change<T>(
     req: Request,
     res: Response,
     spec: ChangeSpec,
-    work: () => Promise<{ result: T; detail: string }>,
+    work: (commit: Commit) => Promise<T>,
   ): Promise<T> {
     const person = who(req);
     const base = {
@@ -230,20 +246,23 @@ export function createPeopleService(deps: PeopleDeps) {
       target: spec.target,
       requestId: person.requestId,
     };
-    let done: { result: T; detail: string };
+    const commit: Commit = (run, detail) =>
+      auditedChange({ audit, logger }, run, (result) => [
+        { ...base, outcome: 'success', detail: detail(result) },
+      ]);
     try {
       spec.precheck?.();
       await stepUp.require(req, res);
-      done = await work();
+      return await work(commit);
     } catch (caught) {
+      // Not made, and the trail cannot take a record of that either.
+      if (caught instanceof AuditUnavailableError) throw caught;
       const error = problemOf(caught);
       const code = codeOf(error);
       const outcome: AuditOutcome = RULE_CODES.has(code) ? 'denied' : 'failed';
       await recordOrLog({ ...base, outcome, detail: `${code}: ${spec.attempt}` });
       throw error;
     }
-    await audit.append({ ...base, outcome: 'success', detail: done.detail });
-    return done.result;
   }
 
   /** Ends the person's sessions after a change of who they are; their version ends them anyway. */
@@ -338,12 +357,19 @@ export function createPeopleService(deps: PeopleDeps) {
         req,
         res,
         { action: 'person.invite', target: input.email, attempt },
-        async () => {
-          const invitation = await store.invite(
-            input.email,
-            input.role,
-            who(req).actor.email,
-            input.days * DAY_MS,
+        async (commit) => {
+          // Recorded with the invitation, before any email: whether one went out is the
+          // answer's (and the log's) to say.
+          const invitation = await commit(
+            (audited) =>
+              store.invite(
+                input.email,
+                input.role,
+                who(req).actor.email,
+                input.days * DAY_MS,
+                audited,
+              ),
+            (created) => `invited as ${created.role} until ${created.expiresAt}`,
           );
           const link = `${linkOrigin()}${INVITATION_PAGE}#${invitation.token}`;
           let emailed = false;
@@ -365,14 +391,11 @@ export function createPeopleService(deps: PeopleDeps) {
             }
           }
           return {
-            result: {
-              email: invitation.email,
-              role: invitation.role,
-              expiresAt: invitation.expiresAt,
-              link,
-              emailed,
-            },
-            detail: `invited as ${invitation.role} until ${invitation.expiresAt}${emailed ? ', emailed' : ''}`,
+            email: invitation.email,
+            role: invitation.role,
+            expiresAt: invitation.expiresAt,
+            link,
+            emailed,
           };
         },
       );
@@ -385,28 +408,30 @@ export function createPeopleService(deps: PeopleDeps) {
         target: email,
         attempt: 'withdraw the invitation',
       } as const;
-      return change(req, res, spec, async () => {
-        if (!(await store.withdrawInvitation(email))) {
-          throw new AppError(404, 'not_found', `${email} has no open invitation.`);
-        }
-        return { result: undefined, detail: 'invitation withdrawn' };
+      return change(req, res, spec, async (commit) => {
+        const withdrawn = await commit(
+          (audited) => store.withdrawInvitation(email, audited),
+          () => 'invitation withdrawn',
+        );
+        if (!withdrawn) throw new AppError(404, 'not_found', `${email} has no open invitation.`);
+        return undefined;
       });
     },
 
     changeRole(req: Request, res: Response, email: string, role: Role): Promise<PersonView> {
       const { store } = wiring();
       const spec = { action: 'person.role', target: email, attempt: `role → ${role}` } as const;
-      return change(req, res, spec, async () => {
+      return change(req, res, spec, async (commit) => {
         const before = await existing(email);
-        const after = await store.changeRole(email, role);
-        const changed = after.version !== before.version;
-        if (changed) await endSessionsAfter(after.email, req.requestId);
-        return {
-          result: await personView(after, who(req).actor.email.toLowerCase()),
-          detail: changed
-            ? `role ${before.role} → ${after.role}`
-            : `role ${after.role} (unchanged)`,
-        };
+        const after = await commit(
+          (audited) => store.changeRole(email, role, audited),
+          (changed) =>
+            changed.version !== before.version
+              ? `role ${before.role} → ${changed.role}`
+              : `role ${changed.role} (unchanged)`,
+        );
+        if (after.version !== before.version) await endSessionsAfter(after.email, req.requestId);
+        return personView(after, who(req).actor.email.toLowerCase());
       });
     },
 
@@ -418,25 +443,25 @@ export function createPeopleService(deps: PeopleDeps) {
         attempt: 'disable',
         precheck: () => notYourself(req, email, 'disable'),
       } as const;
-      return change(req, res, spec, async () => {
-        const after = await store.disable(email);
+      return change(req, res, spec, async (commit) => {
+        const after = await commit(
+          (audited) => store.disable(email, audited),
+          () => 'disabled',
+        );
         await endSessionsAfter(after.email, req.requestId);
-        return {
-          result: await personView(after, who(req).actor.email.toLowerCase()),
-          detail: 'disabled',
-        };
+        return personView(after, who(req).actor.email.toLowerCase());
       });
     },
 
     enable(req: Request, res: Response, email: string): Promise<PersonView> {
       const { store } = wiring();
       const spec = { action: 'person.enable', target: email, attempt: 'enable' } as const;
-      return change(req, res, spec, async () => {
-        const after = await store.enable(email);
-        return {
-          result: await personView(after, who(req).actor.email.toLowerCase()),
-          detail: 'enabled',
-        };
+      return change(req, res, spec, async (commit) => {
+        const after = await commit(
+          (audited) => store.enable(email, audited),
+          () => 'enabled',
+        );
+        return personView(after, who(req).actor.email.toLowerCase());
       });
     },
 
@@ -448,14 +473,14 @@ export function createPeopleService(deps: PeopleDeps) {
         attempt: 'remove',
         precheck: () => notYourself(req, email, 'remove'),
       } as const;
-      return change(req, res, spec, async () => {
+      return change(req, res, spec, async (commit) => {
         const before = await existing(email);
-        await store.remove(email);
+        await commit(
+          (audited) => store.remove(email, audited),
+          () => `removed (was ${before.role}${before.disabled ? ', disabled' : ''})`,
+        );
         await endSessionsAfter(email, req.requestId);
-        return {
-          result: undefined,
-          detail: `removed (was ${before.role}${before.disabled ? ', disabled' : ''})`,
-        };
+        return undefined;
       });
     },
 
@@ -483,10 +508,13 @@ export function createPeopleService(deps: PeopleDeps) {
         target: email,
         attempt: 'end every session',
       } as const;
-      return change(req, res, spec, async () => {
+      return change(req, res, spec, async (commit) => {
         await existing(email);
-        const ended = await sessions.endAll(email);
-        return { result: undefined, detail: `${ended} session${ended === 1 ? '' : 's'} ended` };
+        await commit(
+          (audited) => sessions.endAll(email, audited),
+          (ended) => `${ended} session${ended === 1 ? '' : 's'} ended`,
+        );
+        return undefined;
       });
     },
 
@@ -497,12 +525,16 @@ export function createPeopleService(deps: PeopleDeps) {
         target: email,
         attempt: `end session ${id}`,
       } as const;
-      return change(req, res, spec, async () => {
+      return change(req, res, spec, async (commit) => {
         await existing(email);
-        if (!(await sessions.end(email, id))) {
+        const ended = await commit(
+          (audited) => sessions.end(email, id, audited),
+          () => `session ${id} ended`,
+        );
+        if (!ended) {
           throw new AppError(404, 'not_found', 'There is no such open session of this person.');
         }
-        return { result: undefined, detail: `session ${id} ended` };
+        return undefined;
       });
     },
 
@@ -603,16 +635,23 @@ export function createPeopleService(deps: PeopleDeps) {
         }
         let person: Awaited<ReturnType<PeopleStore['acceptInvitation']>>;
         try {
-          person = await store.acceptInvitation(input.token, hash, totpSecret);
+          // Signed up together with its record, or not at all (503 audit_unavailable).
+          person = await auditedChange(
+            { audit, logger },
+            (audited) => store.acceptInvitation(input.token, hash, totpSecret, audited),
+            (signedUp) => [
+              {
+                ...base,
+                role: signedUp.role,
+                outcome: 'success',
+                detail: signedUp.hasTotp ? 'signed up with an authenticator' : 'signed up',
+              },
+            ],
+          );
         } catch (error) {
+          if (error instanceof AuditUnavailableError) throw error;
           return refuse(error);
         }
-        await audit.append({
-          ...base,
-          role: person.role,
-          outcome: 'success',
-          detail: person.hasTotp ? 'signed up with an authenticator' : 'signed up',
-        });
         return { email: person.email };
       });
     },

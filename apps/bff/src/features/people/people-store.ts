@@ -8,7 +8,7 @@
 import { type Clock, systemClock } from '../../core/clock';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import type { User } from '../../platform/users/user-directory';
-import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import type { Audited, SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
   findInvitation,
   type InvitationFound,
@@ -216,16 +216,35 @@ export class PeopleStore {
   }
 
   /** Opens an invitation (see people-invitations.ts); the token is in the answer only. */
-  invite(email: unknown, role: unknown, by: unknown, ttlMs: number): Promise<Invitation> {
-    return invite(this.engine, this.clock, { email, role, by, ttlMs });
+  invite(
+    email: unknown,
+    role: unknown,
+    by: unknown,
+    ttlMs: number,
+    audited?: Audited<Invitation>,
+  ): Promise<Invitation> {
+    return invite(this.engine, this.clock, { email, role, by, ttlMs }, audited);
   }
 
   /**
    * Signs the invitee up. `totpSecret`, when given, is the one made for the invitation (whose
    * code was checked) or, when none was, one made by the caller (`pnpm users add`).
    */
-  acceptInvitation(token: unknown, passwordHash: unknown, totpSecret?: unknown): Promise<Person> {
-    return acceptInvitation(this.engine, this.clock, this.secrets, token, passwordHash, totpSecret);
+  acceptInvitation(
+    token: unknown,
+    passwordHash: unknown,
+    totpSecret?: unknown,
+    audited?: Audited<Person>,
+  ): Promise<Person> {
+    return acceptInvitation(
+      this.engine,
+      this.clock,
+      this.secrets,
+      token,
+      passwordHash,
+      totpSecret,
+      audited,
+    );
   }
 
   /** A new authenticator secret for the invitee, sealed to the invitation; shown once. */
@@ -249,49 +268,63 @@ export class PeopleStore {
   }
 
   /** Withdraws the email's open invitation (and the person, if they never signed up). */
-  withdrawInvitation(email: unknown): Promise<boolean> {
-    return withdrawInvitation(this.engine, this.clock, email);
+  withdrawInvitation(email: unknown, audited?: Audited<true>): Promise<boolean> {
+    return withdrawInvitation(this.engine, this.clock, email, audited);
   }
 
   /** A person's new role; refused for the last admin, and for people whose provider sets it. */
-  async changeRole(email: unknown, role: unknown): Promise<Person> {
+  async changeRole(email: unknown, role: unknown, audited?: Audited<Person>): Promise<Person> {
     const to = roleOf(role);
-    return this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
-      if (row.source === 'sso') throw new RoleFromProviderError(row.email);
-      if (row.role === to) return row;
-      if (to !== 'admin') keepAnAdmin('demote');
-      return this.update(tx, row.email, 'role = $3', [to]);
-    });
+    return this.change(
+      emailOf(email),
+      async (tx, row, keepAnAdmin) => {
+        if (row.source === 'sso') throw new RoleFromProviderError(row.email);
+        if (row.role === to) return row;
+        if (to !== 'admin') keepAnAdmin('demote');
+        return this.update(tx, row.email, 'role = $3', [to]);
+      },
+      audited,
+    );
   }
 
   /** Disabled people may not sign in, and their sessions end (their version changes). */
-  async disable(email: unknown): Promise<Person> {
-    return this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
-      if (row.disabled) return row;
-      keepAnAdmin('disable');
-      return this.update(tx, row.email, 'disabled = true', []);
-    });
+  async disable(email: unknown, audited?: Audited<Person>): Promise<Person> {
+    return this.change(
+      emailOf(email),
+      async (tx, row, keepAnAdmin) => {
+        if (row.disabled) return row;
+        keepAnAdmin('disable');
+        return this.update(tx, row.email, 'disabled = true', []);
+      },
+      audited,
+    );
   }
 
-  async enable(email: unknown): Promise<Person> {
-    return this.change(emailOf(email), async (tx, row) =>
-      row.disabled ? this.update(tx, row.email, 'disabled = false', []) : row,
+  async enable(email: unknown, audited?: Audited<Person>): Promise<Person> {
+    return this.change(
+      emailOf(email),
+      async (tx, row) => (row.disabled ? this.update(tx, row.email, 'disabled = false', []) : row),
+      audited,
     );
   }
 
   /** Removes the person; invitations of theirs still open are withdrawn. */
-  async remove(email: unknown): Promise<void> {
+  async remove(email: unknown, audited?: Audited<Person>): Promise<void> {
     const at = new Date(this.clock.now()).toISOString();
-    await this.change(emailOf(email), async (tx, row, keepAnAdmin) => {
-      keepAnAdmin('remove');
-      await tx.query('DELETE FROM person WHERE email = $1', [row.email]);
-      await tx.query(
-        `UPDATE person_invitation SET revoked_at = $2, totp_secret = NULL
+    await this.change(
+      emailOf(email),
+      async (tx, row, keepAnAdmin) => {
+        keepAnAdmin('remove');
+        await tx.query('DELETE FROM person WHERE email = $1', [row.email]);
+        await tx.query(
+          `UPDATE person_invitation SET revoked_at = $2, totp_secret = NULL
           WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL`,
-        [row.email, at],
-      );
-      return row;
-    });
+          [row.email, at],
+        );
+        return row;
+      },
+      audited,
+    );
   }
 
   /**
@@ -299,34 +332,47 @@ export class PeopleStore {
    * there signs in as them, with the role set here. Their sessions end (the version changes).
    * Returns false when they already were linked to it.
    */
-  async link(email: unknown, issuer: unknown, subject: unknown): Promise<boolean> {
+  async link(
+    email: unknown,
+    issuer: unknown,
+    subject: unknown,
+    audited?: Audited<Person>,
+  ): Promise<boolean> {
     const to = { issuer: issuerOf(issuer), subject: subjectOf(subject) };
     let changed = false;
-    await this.change(emailOf(email), async (tx, row) => {
-      if (row.sso_issuer === to.issuer && row.sso_subject === to.subject) return row;
-      const [other] = await tx.query<{ email: string }>(
-        'SELECT email FROM person WHERE sso_issuer = $1 AND sso_subject = $2 AND email <> $3',
-        [to.issuer, to.subject, row.email],
-      );
-      if (other) throw new SsoLinkTakenError(other.email);
-      changed = true;
-      return this.update(tx, row.email, 'sso_issuer = $3, sso_subject = $4', [
-        to.issuer,
-        to.subject,
-      ]);
-    });
+    await this.change(
+      emailOf(email),
+      async (tx, row) => {
+        if (row.sso_issuer === to.issuer && row.sso_subject === to.subject) return row;
+        const [other] = await tx.query<{ email: string }>(
+          'SELECT email FROM person WHERE sso_issuer = $1 AND sso_subject = $2 AND email <> $3',
+          [to.issuer, to.subject, row.email],
+        );
+        if (other) throw new SsoLinkTakenError(other.email);
+        changed = true;
+        return this.update(tx, row.email, 'sso_issuer = $3, sso_subject = $4', [
+          to.issuer,
+          to.subject,
+        ]);
+      },
+      audited,
+    );
     return changed;
   }
 
   /** Takes the person's single sign-on link away; refused when it is their only way in. */
-  async unlink(email: unknown): Promise<boolean> {
+  async unlink(email: unknown, audited?: Audited<Person>): Promise<boolean> {
     let changed = false;
-    await this.change(emailOf(email), async (tx, row) => {
-      if (row.sso_issuer === null) return row;
-      if (row.password_hash === null) throw new LastSignInWayError(row.email);
-      changed = true;
-      return this.update(tx, row.email, 'sso_issuer = NULL, sso_subject = NULL', []);
-    });
+    await this.change(
+      emailOf(email),
+      async (tx, row) => {
+        if (row.sso_issuer === null) return row;
+        if (row.password_hash === null) throw new LastSignInWayError(row.email);
+        changed = true;
+        return this.update(tx, row.email, 'sso_issuer = NULL, sso_subject = NULL', []);
+      },
+      audited,
+    );
     return changed;
   }
 
@@ -352,18 +398,22 @@ export class PeopleStore {
       row: PersonRow,
       keepAnAdmin: (loss: AdminLoss) => void,
     ) => Promise<PersonRow>,
+    /** The change's audit hook, run last in its transaction, with the person as changed. */
+    audited?: Audited<Person>,
   ): Promise<Person> {
-    const row = await inTransaction(this.engine, async (tx) => {
+    return inTransaction(this.engine, async (tx) => {
       const rows = await lockPersonAndAdmins(tx, email);
       const target = rows.find((r) => r.email === email);
       if (!target) throw new PersonNotFoundError(email);
-      return apply(tx, target, (loss) => {
+      const row = await apply(tx, target, (loss) => {
         if (isActiveAdmin(target) && rows.filter(isActiveAdmin).length < 2) {
           throw new LastAdminError(email, loss);
         }
       });
+      const person = personOf(row);
+      await audited?.(person, tx);
+      return person;
     });
-    return personOf(row);
   }
 
   /** The person with their TOTP secret opened (sealed again first when it has to be). */

@@ -266,3 +266,50 @@ describe.each([{ store: 'memory' as const }, { store: 'Redis' as const }])(
     );
   },
 );
+
+describe('an export past its lifetime', () => {
+  let t: TestApp;
+  let finance: TestSession;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      sim: { transactions: 2_000, subAccounts: 1, rateLimit: false },
+      env: { exportCaps: { perPerson: 1, total: 8, lifetimeMs: 1_000 } },
+    });
+    finance = await t.signIn('finance');
+  });
+  afterAll(async () => t?.close());
+
+  it('is broken off, never ended as if whole, and its slot is free again', async () => {
+    const upstream = slowable(t.upstream, 'listTransactionsDeferred');
+    const kind: ExportKind = {
+      name: 'transactions CSV',
+      path: () =>
+        `/api/transactions/export.csv?subAccountId=${t.sim.data.subAccounts()[0]?.id ?? ''}`,
+      session: () => finance,
+      slow: () => upstream,
+      passes: 1,
+    };
+    upstream.hold();
+    try {
+      const started = Date.now();
+      const stuck = await startWhenFree(t, kind);
+      expect(stuck.status).toBe(200);
+      expectBusy(await start(t, kind));
+      // Nothing more comes from the card service: the lifetime ends the download.
+      expect((await stuck.readToEnd()).complete).toBe(false);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(t.logs.some((line) => line.includes('held its export slot for the longest'))).toBe(
+        true,
+      );
+      // Its slot is free at once, though the cut export still waits on the card service.
+      const again = await startWhenFree(t, kind);
+      expect(again.status).toBe(200);
+      again.cancel();
+    } finally {
+      upstream.open();
+    }
+    const next = await downloadWhole(`${t.url}${kind.path()}`, finance.headers());
+    expect([next.status, next.complete]).toEqual([200, true]);
+  }, 30_000);
+});

@@ -100,6 +100,8 @@ export function peopleSecretsContract(
       expect((await store.find(NEW))?.totpSecret).toBe(OTHER_SECRET);
       expect(await store.find(BO)).not.toHaveProperty('totpSecret');
       expect((await store.list()).map((p) => p.hasTotp)).toEqual([true, false, true]);
+      // Opening a secret sealed with the current key writes nothing.
+      expect(await stored(engine)).toEqual(rows);
     });
 
     it('the database itself refuses a secret in clear in the sealed columns', async () => {
@@ -179,7 +181,11 @@ export function peopleSecretsContract(
 
     it('a wrong key refuses by name, without touching the secrets; sealSecrets lists whom it cannot read', async () => {
       await store.importUsers([await fileUser(ANA, 'admin'), await fileUser(BO, 'finance')]);
+      const { token } = await store.invite(NEW, 'admin', ANA, HOUR);
+      await store.issueInvitationSecret(token);
       const sealed = await stored(engine);
+      const invitations = () => engine.query('SELECT * FROM person_invitation');
+      const pending = await invitations();
       const wrong = new PeopleStore(engine, clock, boxWith(OTHER_TOTP_KEY));
       const refused = await rejectionOf(wrong.find(ANA));
       expect(refused).toBeInstanceOf(TotpSecretUnreadableError);
@@ -194,6 +200,9 @@ export function peopleSecretsContract(
         unreadable: [{ email: ANA, keyId: totpKeyId(TEST_TOTP_KEY) }],
       });
       expect(await stored(engine)).toEqual(sealed);
+      // The invitee's secret it cannot read either: left for a new one to replace.
+      expect(await invitations()).toEqual(pending);
+      expect(await wrong.invitationSecret(token)).toBeUndefined();
 
       const none = new PeopleStore(engine, clock);
       expect(await rejectionOf(none.find(ANA))).toBeInstanceOf(TotpKeyMissingError);
@@ -202,6 +211,27 @@ export function peopleSecretsContract(
         TotpKeyMissingError,
       );
       expect(await stored(engine)).toEqual(sealed);
+    });
+
+    it('a store failure while sealing again fails sealSecrets; it is never taken for an unreadable secret', async () => {
+      const before = new PeopleStore(engine, clock, boxWith(OLD_TOTP_KEY));
+      await before.importUsers([await fileUser(ANA, 'admin')]);
+      const { token } = await before.invite(NEW, 'admin', ANA, HOUR);
+      await before.issueInvitationSecret(token);
+      for (const failing of [
+        /^UPDATE person SET totp_secret/,
+        /^UPDATE person_invitation SET totp_secret = \$3/,
+      ]) {
+        const broken: SqlEngine = {
+          ...engine,
+          query: (text, params) =>
+            failing.test(text.trim())
+              ? Promise.reject(new Error('connection lost'))
+              : engine.query(text, params),
+        };
+        const after = new PeopleStore(broken, clock, testTotpSecrets([OLD_TOTP_KEY]));
+        await expect(after.sealSecrets(), String(failing)).rejects.toThrow('connection lost');
+      }
     });
 
     it("the invitee's secret is made here, bound to the invitation; a newer one replaces it", async () => {
@@ -315,6 +345,8 @@ export function peopleSecretsContract(
         for (const [email, secret] of [
           [ANA, TOTP],
           [BO, OTHER_SECRET],
+          // Not a secret at all: never accepted, and reported rather than sealed.
+          ['cy@example.test', 'not a base32 secret'],
         ] as const) {
           await old.query(
             `INSERT INTO person (email, role, password_hash, totp_secret, source, created_at,
@@ -327,20 +359,33 @@ export function peopleSecretsContract(
         expect(moved.map((r) => [r.email, r.totp_secret, r.totp_secret_unsealed])).toEqual([
           [ANA, null, TOTP],
           [BO, null, OTHER_SECRET],
+          ['cy@example.test', null, 'not a base32 secret'],
         ]);
 
         const upgraded = new PeopleStore(old, clock, testTotpSecrets());
-        expect(await upgraded.list()).toMatchObject([{ hasTotp: true }, { hasTotp: true }]);
+        expect(await upgraded.list()).toMatchObject([
+          { hasTotp: true },
+          { hasTotp: true },
+          { hasTotp: true },
+        ]);
         // Used before the start-up pass reached them: still verifies, sealed there and then.
         expect((await upgraded.find(BO))?.totpSecret).toBe(OTHER_SECRET);
-        expect(await upgraded.sealSecrets()).toEqual({ sealed: 1, resealed: 0, unreadable: [] });
+        expect(await upgraded.sealSecrets()).toEqual({
+          sealed: 1,
+          resealed: 0,
+          unreadable: [{ email: 'cy@example.test', keyId: undefined }],
+        });
         const sealed = await stored(old);
         expect(
           sealed.map((r) => [keyOf(r.totp_secret), r.totp_secret_unsealed, r.version]),
         ).toEqual([
           [totpKeyId(TEST_TOTP_KEY), null, 3],
           [totpKeyId(TEST_TOTP_KEY), null, 3],
+          [undefined, 'not a base32 secret', 3],
         ]);
+        const malformed = await rejectionOf(upgraded.find('cy@example.test'));
+        expect(malformed).toBeInstanceOf(TotpSecretUnreadableError);
+        expect((malformed as Error).message).toBe('kept in clear, and not a base32 secret');
         expect(JSON.stringify(sealed)).not.toMatch(new RegExp(`${TOTP}|${OTHER_SECRET}`));
         expect((await upgraded.find(ANA))?.totpSecret).toBe(TOTP);
         expect((await upgraded.find(BO))?.totpSecret).toBe(OTHER_SECRET);

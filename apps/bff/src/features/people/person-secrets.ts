@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import {
+  TotpKeyMissingError,
   type TotpSecretBox,
   TotpSecretUnreadableError,
 } from '../../platform/security/totp-secret-box';
@@ -56,8 +57,9 @@ export async function sealSecrets(
   secrets: TotpSecretBox,
   clock: Clock,
 ): Promise<SecretsSealed> {
+  if (secrets.currentKeyId === undefined) throw new TotpKeyMissingError();
   const result: SecretsSealed = { sealed: 0, resealed: 0, unreadable: [] };
-  const current = `v1:${secrets.currentKeyId ?? ''}:`;
+  const current = `v1:${secrets.currentKeyId}:`;
   const rows = await engine.query<SecretRow>(
     `SELECT email, totp_secret, totp_secret_unsealed FROM person
       WHERE totp_secret_unsealed IS NOT NULL OR left(totp_secret, $2) <> $1

@@ -21,6 +21,20 @@ const refusal = (work: () => unknown): unknown => {
 };
 
 describe('the TOTP secret box', () => {
+  it('seals text of any kind and gives it back as it was', () => {
+    const box = testTotpSecrets();
+    for (const text of [SECRET, 'é ünïcode ✓', 'x'.repeat(300)]) {
+      expect(box.open(ANA, box.seal(ANA, text)).secret).toBe(text);
+    }
+    // The owner is compared as text too: another spelling of it is another owner.
+    expect(() => box.open('person:ANA@example.test', box.seal(ANA, SECRET))).toThrow(
+      TotpSecretUnreadableError,
+    );
+    expect(() =>
+      box.open('person:ana@example.tést', box.seal('person:ana@example.tèst', SECRET)),
+    ).toThrow(TotpSecretUnreadableError);
+  });
+
   it('seals into a versioned envelope naming the key, holding nothing of the secret, new each time', () => {
     const box = testTotpSecrets();
     const sealed = box.seal(ANA, SECRET);
@@ -37,7 +51,9 @@ describe('the TOTP secret box', () => {
     expect(isSealedSecret(SECRET)).toBe(false);
   });
 
-  it('key ids are stable, short and differ between keys', () => {
+  it('key ids are stable across releases, short and differ between keys', () => {
+    // Envelopes name their key by this id: a change of how it is made would strand them all.
+    expect(totpKeyId(Buffer.alloc(32, 0x11))).toBe('cfiC9WCX');
     expect(totpKeyId(TEST_TOTP_KEY)).toBe(totpKeyId(Buffer.from(TEST_TOTP_KEY)));
     expect(totpKeyId(TEST_TOTP_KEY)).toMatch(/^[A-Za-z0-9_-]{8}$/);
     expect(totpKeyId(TEST_TOTP_KEY)).not.toBe(totpKeyId(OLD_TOTP_KEY));
@@ -48,6 +64,7 @@ describe('the TOTP secret box', () => {
     const sealed = box.seal(ANA, SECRET);
     const error = refusal(() => box.open('person:bo@example.test', sealed));
     expect(error).toBeInstanceOf(TotpSecretUnreadableError);
+    expect((error as Error).name).toBe('TotpSecretUnreadableError');
     expect((error as TotpSecretUnreadableError).keyId).toBe(totpKeyId(TEST_TOTP_KEY));
     expect((error as Error).message).toMatch(/altered, or copied from another row/);
   });
@@ -77,6 +94,8 @@ describe('the TOTP secret box', () => {
       '',
       sealed.replace(/^v1:/, 'v2:'),
       sealed.slice(0, -1),
+      `x${sealed}`,
+      ` ${sealed}`,
       sealed.split(':').slice(0, 4).join(':'),
       `${sealed}:x`,
     ]) {
@@ -114,6 +133,7 @@ describe('the TOTP secret box', () => {
     const sealed = testTotpSecrets().seal(ANA, SECRET);
     const error = refusal(() => none.open(ANA, sealed));
     expect(error).toBeInstanceOf(TotpKeyMissingError);
+    expect((error as Error).name).toBe('TotpKeyMissingError');
     expect((error as Error).message).toMatch(/^TOTP_ENCRYPTION_KEY is not set/);
   });
 

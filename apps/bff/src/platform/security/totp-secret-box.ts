@@ -71,7 +71,7 @@ export class TotpSecretBox {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(id) as Buffer, iv);
     cipher.setAAD(associatedData(id, owner));
-    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+    const body = Buffer.concat([cipher.update(secret), cipher.final()]);
     const parts = [iv, body, cipher.getAuthTag()].map((b) => b.toString('base64url'));
     return `v1:${id}:${parts.join(':')}`;
   }
@@ -108,4 +108,4 @@ export class TotpSecretBox {
 }
 
 const associatedData = (keyId: string, owner: string) =>
-  Buffer.from(`card-console totp v1\0${keyId}\0${owner}`, 'utf8');
+  Buffer.from(`card-console totp v1\0${keyId}\0${owner}`);

@@ -251,6 +251,7 @@ export function createApp(deps: AppDeps): Express {
     receiptsZip: config.receiptsZip,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,
+    alertLimits: config.alertLimits,
     subAccountList,
     // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
     indexRowsWritten: raiseAlertsOnSync({
@@ -265,6 +266,7 @@ export function createApp(deps: AppDeps): Express {
           ),
         ),
       teamRecipients: () => deps.users.emails(),
+      emailsPerHour: config.alertLimits.emailsPerHour,
     }),
   };
 

@@ -249,6 +249,21 @@ describe('configuration', () => {
     expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
   });
 
+  it('keeps 50 alert rules per person and emails 20 an hour to one recipient unless told otherwise', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).alertLimits).toEqual({
+      rulesPerPerson: 50,
+      emailsPerHour: 20,
+    });
+    const told = loadConfig({
+      DEMO_MODE: '1',
+      ALERT_RULES_PER_PERSON: '10',
+      ALERT_EMAILS_PER_HOUR: '3',
+    });
+    expect(told.alertLimits).toEqual({ rulesPerPerson: 10, emailsPerHour: 3 });
+    expect(messageOf({ ALERT_RULES_PER_PERSON: '0' })).toContain('ALERT_RULES_PER_PERSON:');
+    expect(messageOf({ ALERT_EMAILS_PER_HOUR: 'lots' })).toContain('ALERT_EMAILS_PER_HOUR:');
+  });
+
   it('caps previews and Overview walks at 2 per person and 4 in all unless told otherwise', () => {
     expect(loadConfig({ DEMO_MODE: '1' }).walkCaps).toEqual({ perPerson: 2, total: 4 });
     const told = loadConfig({ DEMO_MODE: '1', WALKS_PER_PERSON: '1', WALKS_TOTAL: '12' });

@@ -292,6 +292,16 @@ const envSchema = z.object({
         message: 'must be the issuer URL, such as https://example.okta.com',
       })
       .optional(),
+  /** Alert rules one person keeps (the team's rules count as one more person's). */
+  ALERT_RULES_PER_PERSON: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_000).default(50),
+  ),
+  /** Alert emails one recipient gets one by one in an hour; the rest go to their daily digest. */
+  ALERT_EMAILS_PER_HOUR: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(10_000).default(20),
+  ),
   ),
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
@@ -449,6 +459,8 @@ function isLoopbackOrigin(origin: string): boolean {
 
 /**
  * A plain-http URL to a host other than localhost, 127.0.0.0/8 or ::1 (the URL parser has
+  /** Alert rules per person (and the team's), and emails per recipient and hour. */
+  alertLimits: { rulesPerPerson: number; emailsPerHour: number };
  * already lower-cased the scheme and normalised IPv4 spellings such as `127.1`).
  */
 function isClearTextOffHost(url: string): boolean {
@@ -725,6 +737,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       revealsPerMinute: 5,
       uploadsPerMinute: 30,
       ssoStartsPerAddressPerMinute: e.SSO_STARTS_PER_ADDRESS_PER_MINUTE,
+    },
+    alertLimits: {
+      rulesPerPerson: e.ALERT_RULES_PER_PERSON,
+      emailsPerHour: e.ALERT_EMAILS_PER_HOUR,
     },
   };
 }

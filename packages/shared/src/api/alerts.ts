@@ -16,9 +16,12 @@
 //                                             (admins; the signing secret, shown this once)
 //   DELETE /api/alerts/webhooks/:id           → 204 (admins); 400 `invalid_request` while a rule
 //                                             sends to it (change those rules first)
+//   Both webhook changes need a recent second factor: 401 `step_up_required` otherwise.
 //
 // Refusals: 400 with the first problem in `detail`; 403 `forbidden` (someone else's rule, a team
-// rule or a webhook when not an admin); 404 `not_found` (no such rule, or not one the caller sees).
+// rule or a webhook when not an admin); 404 `not_found` (no such rule, or not one the caller sees);
+// 409 `too_many_alert_rules` (the owner keeps the most rules allowed) and `alert_rule_exists` (the
+// owner has a rule of the same kind, amount or share, scope and webhook).
 // Delivery: to the inbox, by email (when the server has SMTP) to the rule's owner or, for a team
 // rule, to the team, and to the rule's webhook target; each once. A rule's webhookTargetId must
 // name an existing target (400 otherwise).

@@ -15,10 +15,9 @@
 // before the row is settled sends it again on restart. Receivers drop such a repeat by its
 // delivery id (`Card-Console-Delivery`, the email's Message-ID).
 import { createHash } from 'node:crypto';
-import escapeHtml from 'escape-html';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
-import { type AlertMessage, oneLine } from '../../platform/notify/alert-message';
+import type { AlertMessage } from '../../platform/notify/alert-message';
 import { deliveryIdSchema } from '../../platform/notify/delivery-id';
 import type { EmailSender } from '../../platform/notify/email-sender';
 import type { WebhookSender } from '../../platform/notify/webhook-sender';
@@ -27,6 +26,12 @@ import type { AlertPayload } from './alert-evaluator';
 import type { AlertStore } from './alert-store';
 import type { DeliveryOutbox, OutboxDelivery } from './delivery-outbox';
 import { digestKey, type PlannedDelivery } from './delivery-plan';
+import {
+  foldedDigestDay,
+  foldedDigestEmail,
+  foldedDigestKey,
+  ruleDigestEmail,
+} from './digest-email';
 
 export interface DeliverySettings {
   maxAttempts: number;
@@ -149,29 +154,6 @@ export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined 
   }
 }
 
-/**
- * One line of a digest: what the alert says, no card number (the payload is masked), and no
- * line break or control a merchant's name brought.
- */
-const digestLine = (a: { raisedAt: string; payload: AlertPayload }) => oneLine(digestWords(a));
-
-function digestWords(a: { raisedAt: string; payload: AlertPayload }): string {
-  const p = a.payload;
-  const when = `${a.raisedAt.slice(11, 16)} UTC`;
-  const card = p.card?.lastFour ? ` on card •••• ${p.card.lastFour}` : '';
-  const money = (cents: number) => `$${(Math.abs(cents) / 100).toFixed(2)}`;
-  switch (p.kind) {
-    case 'utilisation_above':
-      return `${when}: ${money(p.spentCents)} of ${money(p.limitCents)} spent (over ${p.sharePercent}%)${card}`;
-    case 'balance_below':
-      return `${when}: balance ${money(p.balanceCents)}, under ${money(p.thresholdCents)}`;
-    default: {
-      const t = p.transaction;
-      return `${when}: ${money(t.amountCents)} at ${t.merchant ?? t.description} (${t.status})${card}`;
-    }
-  }
-}
-
 const DAY_MS = 86_400_000;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -207,27 +189,28 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
 
   async function sendDigest(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
     if (!deps.email) throw new DeliveryFailure(EMAIL_OFF, false);
+    const folded = foldedDigestDay(delivery.key);
+    if (folded) {
+      const from = new Date(`${folded}T00:00:00.000Z`);
+      const to = new Date(from.getTime() + DAY_MS);
+      const alerts = await outbox.foldedAlerts(delivery.recipient, from, to);
+      await deps.email.sendRendered({
+        id: deliveryIdOf(delivery.key),
+        to: [delivery.recipient],
+        ...foldedDigestEmail(folded, alerts),
+      });
+      return;
+    }
     // `digest:<rule>:<day>|digest|<recipient>`
     const match = /^digest:(.+):(\d{4}-\d{2}-\d{2})\|/.exec(delivery.key);
     if (!match || !delivery.ruleId) throw new DeliveryFailure('not a digest key', false);
     const day = match[2] as string;
     const from = new Date(`${day}T00:00:00.000Z`);
     const alerts = await outbox.alertsOf(delivery.ruleId, from, new Date(from.getTime() + DAY_MS));
-    const ruleName = oneLine(alerts[0]?.payload.ruleName ?? 'alert rule');
-    const lines = alerts.map(digestLine);
-    const subject = `[Card Console] ${ruleName}: ${alerts.length} alert${alerts.length === 1 ? '' : 's'} on ${day}`;
     await deps.email.sendRendered({
       id: deliveryIdOf(`digest:${delivery.ruleId}:${day}`),
       to: [delivery.recipient],
-      subject,
-      text: [`${ruleName}, ${day} (UTC)`, '', ...lines, ''].join('\n'),
-      html: [
-        '<!doctype html><html><body style="font-family:sans-serif">',
-        `<h1 style="font-size:18px">${escapeHtml(`${ruleName}, ${day} (UTC)`)}</h1>`,
-        '<ul>',
-        ...lines.map((line) => `<li>${escapeHtml(line)}</li>`),
-        '</ul></body></html>',
-      ].join('\n'),
+      ...ruleDigestEmail(day, alerts),
     });
   }
 
@@ -250,7 +233,8 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     failureOf,
     /**
      * Writes the digests of the UTC day before `now` (once a day is over): one per rule and
-     * recipient that had alerts, keyed by rule, day and recipient, so replicas write each once.
+     * recipient that had alerts, keyed by rule, day and recipient, and one per recipient whose
+     * emails were folded, keyed by day and recipient, so replicas write each once.
      */
     async writeDigests(outbox: DeliveryOutbox): Promise<string[]> {
       const now = deps.clock.now();
@@ -275,6 +259,16 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
             recipient,
           });
         }
+      }
+      // And each recipient's emails their hourly cap folded that day (email-cap.ts).
+      for (const recipient of await outbox.foldedRecipients(from, to)) {
+        planned.push({
+          key: foldedDigestKey(day, recipient),
+          alertId: null,
+          ruleId: null,
+          channel: 'digest',
+          recipient,
+        });
       }
       return outbox.add(planned, new Date(now));
     },

@@ -89,6 +89,34 @@ describe('a rule as a person submits it', () => {
       }),
     ).toEqual(['cardId: cardId must not hold a card number']);
   });
+
+  it('refuses a card number in every text a person types into a rule, each at its own path', () => {
+    const pan = (testPan(7_654_321).match(/\d{4}/g) ?? []).join('-');
+    const result = alertRuleInputSchema.safeParse({
+      kind: 'declined',
+      name: `Card ${pan}`,
+      subAccountId: `sa ${pan}`,
+      cardId: pan,
+      channels: { inbox: true, email: false, webhookTargetId: `hook ${pan}` },
+    });
+    expect(result.success).toBe(false);
+    expect(
+      result.error?.issues.map((i) => ({ code: i.code, path: i.path, message: i.message })),
+    ).toEqual([
+      { code: 'custom', path: ['name'], message: 'name must not hold a card number' },
+      {
+        code: 'custom',
+        path: ['subAccountId'],
+        message: 'subAccountId must not hold a card number',
+      },
+      { code: 'custom', path: ['cardId'], message: 'cardId must not hold a card number' },
+      {
+        code: 'custom',
+        path: ['channels', 'webhookTargetId'],
+        message: 'channels.webhookTargetId must not hold a card number',
+      },
+    ]);
+  });
 });
 
 describe('who may do what with a rule', () => {
@@ -124,6 +152,18 @@ describe('who may do what with a rule', () => {
     expect(maySaveRule(admin, hooked)).toBeUndefined();
     // Editing another part of a rule an admin hooked up is not choosing a webhook.
     expect(maySaveRule(ana, hooked, { ...anasRule, channels: hooked.channels })).toBeUndefined();
+    // Nor is taking the webhook off it; choosing another one is.
+    expect(maySaveRule(ana, input(), { ...anasRule, channels: hooked.channels })).toBeUndefined();
+    const other = input({ channels: { ...channels, webhookTargetId: 'hook-2' } });
+    expect(maySaveRule(ana, other, { ...anasRule, channels: hooked.channels })).toBe(
+      'webhooks_are_for_admins',
+    );
+  });
+
+  it('an admin changes a team rule as a team rule', () => {
+    expect(maySaveRule(admin, input({ team: true }), teamRule)).toBeUndefined();
+    expect(maySaveRule(admin, input({ team: false }), teamRule)).toBe('not_yours');
+    expect(maySaveRule(ana, input({ team: true }), teamRule)).toBe('not_yours');
   });
 
   it('a rule keeps its owner: saving a person’s rule as the team’s is refused', () => {

@@ -356,7 +356,11 @@ export function alertStoreContract(
           'ana@example.test',
           at(1),
         );
-        const gone = await store.createRule(declinedRule(), 'ana@example.test', at(1));
+        const gone = await store.createRule(
+          declinedRule({ subAccountId: 'sa-1' }),
+          'ana@example.test',
+          at(1),
+        );
         await store.deleteRule(gone.id, 1);
         expect(
           await store.raise([alertOf(off, 't1'), alertOf(gone, 't1')], {

@@ -5,12 +5,21 @@
 // decides (`ON CONFLICT DO NOTHING`), and only the raise that inserted it gets it back, with the
 // inbox rows written in the same transaction.
 import { randomBytes } from 'node:crypto';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
 import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
+import {
+  DEFAULT_RULES_PER_OWNER,
+  holdRoomForRule,
+  IDENTITY_MATCH,
+  IdenticalAlertRuleError,
+  identityValues,
+  isIdenticalRule,
+} from './alert-rule-limits';
 import { INPUT_COLUMNS, inputValues, RULE_COLUMNS, type RuleRow, ruleOf } from './alert-rule-rows';
-import { type AlertRule, alertRuleInputSchema } from './alert-rules';
+import { type AlertRule, type AlertRuleInput, alertRuleInputSchema } from './alert-rules';
 import { DeliveryOutbox } from './delivery-outbox';
 import { deliveriesOf } from './delivery-plan';
+import { capEmails, DEFAULT_EMAILS_PER_HOUR } from './email-cap';
 import { WebhookTargetStore } from './webhook-targets';
 
 export class AlertRuleNotFoundError extends Error {
@@ -123,16 +132,45 @@ export class AlertStore {
   }
 
   /** Saves a new rule from a person's input (checked here); `team` rules get no owner. */
-  async createRule(input: unknown, by: string, at: Date): Promise<AlertRule> {
+  async createRule(
+    input: unknown,
+    by: string,
+    at: Date,
+    audited?: Audited<AlertRule>,
+    /** Rules an owner may keep: a new one past it is a TooManyAlertRulesError. */
+    limit = DEFAULT_RULES_PER_OWNER,
+  ): Promise<AlertRule> {
     const rule = alertRuleInputSchema.parse(input);
+    const owner = rule.team ? null : email(by);
+    return this.engine
+      .transaction(async (tx) => {
+        await holdRoomForRule(tx, owner, limit);
+        const [row] = await tx.query<RuleRow>(
+          `INSERT INTO alert_rule (id, owner_email, ${INPUT_COLUMNS}, created_by, created_at,
+             updated_by, updated_at, version)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14, $15, 1)
+           RETURNING ${RULE_COLUMNS}`,
+          [newId(), owner, ...inputValues(rule), by, at.toISOString()],
+        );
+        return committed(tx, ruleOf(row as RuleRow), audited);
+      })
+      .catch((error: unknown) => this.identicalRefusal(error, owner, rule));
+  }
+
+  /** `error`, or when the index refused an identical rule, that refusal naming the rule. */
+  private async identicalRefusal(
+    error: unknown,
+    owner: string | null,
+    rule: AlertRuleInput,
+    id = '',
+  ): Promise<never> {
+    if (!isIdenticalRule(error)) throw error;
     const [row] = await this.engine.query<RuleRow>(
-      `INSERT INTO alert_rule (id, owner_email, ${INPUT_COLUMNS}, created_by, created_at,
-         updated_by, updated_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14, $15, 1)
-       RETURNING ${RULE_COLUMNS}`,
-      [newId(), rule.team ? null : email(by), ...inputValues(rule), by, at.toISOString()],
+      `SELECT ${RULE_COLUMNS} FROM alert_rule
+        WHERE ${IDENTITY_MATCH} AND NOT kept_duplicate AND id <> $8 LIMIT 1`,
+      [...identityValues(owner, rule), id],
     );
-    return ruleOf(row as RuleRow);
+    throw new IdenticalAlertRuleError(row ? ruleOf(row) : undefined);
   }
 
   async rule(id: string): Promise<AlertRule | undefined> {
@@ -171,26 +209,45 @@ export class AlertStore {
     input: unknown,
     by: string,
     at: Date,
+    audited?: Audited<AlertRule>,
   ): Promise<AlertRule> {
     const rule = alertRuleInputSchema.parse(input);
-    const [row] = await this.engine.query<RuleRow>(
-      `UPDATE alert_rule SET (${INPUT_COLUMNS}) = ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14),
-              updated_by = $15, updated_at = $16, version = version + 1
-        WHERE id = $1 AND version = $2 AND (owner_email IS NULL) = $3
-        RETURNING ${RULE_COLUMNS}`,
-      [id, version, rule.team, ...inputValues(rule), by, at.toISOString()],
-    );
-    if (row) return ruleOf(row);
+    const updated = await this.engine
+      .transaction(async (tx) => {
+        // A duplicate kept from before identical rules were refused stays kept while what makes
+        // it the same rule is unchanged; changed, the index holds it like any rule.
+        const [row] = await tx.query<RuleRow>(
+          `UPDATE alert_rule SET (${INPUT_COLUMNS}) = ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14),
+                  kept_duplicate = kept_duplicate AND kind = $5
+                    AND amount_cents IS NOT DISTINCT FROM $6 AND share_percent IS NOT DISTINCT FROM $7
+                    AND sub_account_id IS NOT DISTINCT FROM $8 AND card_id IS NOT DISTINCT FROM $9
+                    AND webhook_target_id IS NOT DISTINCT FROM $12,
+                  updated_by = $15, updated_at = $16, version = version + 1
+            WHERE id = $1 AND version = $2 AND (owner_email IS NULL) = $3
+            RETURNING ${RULE_COLUMNS}`,
+          [id, version, rule.team, ...inputValues(rule), by, at.toISOString()],
+        );
+        return row && committed(tx, ruleOf(row), audited);
+      })
+      .catch(async (error: unknown) => {
+        if (!isIdenticalRule(error)) throw error;
+        const owner = (await this.rule(id))?.ownerEmail ?? null;
+        return this.identicalRefusal(error, owner, rule, id);
+      });
+    if (updated) return updated;
     throw await this.refusal(id, rule.team);
   }
 
   /** Deletes rule `id` when it is still at `version`; its alerts and inboxes stay. */
-  async deleteRule(id: string, version: number): Promise<void> {
-    const rows = await this.engine.query<{ id: string }>(
-      'DELETE FROM alert_rule WHERE id = $1 AND version = $2 RETURNING id',
-      [id, version],
-    );
-    if (rows.length === 0) throw await this.refusal(id);
+  async deleteRule(id: string, version: number, audited?: Audited<{ id: string }>): Promise<void> {
+    const deleted = await this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<{ id: string }>(
+        'DELETE FROM alert_rule WHERE id = $1 AND version = $2 RETURNING id',
+        [id, version],
+      );
+      return row && committed(tx, row, audited);
+    });
+    if (!deleted) throw await this.refusal(id);
   }
 
   private async refusal(id: string, team?: boolean): Promise<Error> {
@@ -210,7 +267,12 @@ export class AlertStore {
    */
   async raise(
     alerts: readonly AlertToRaise[],
-    options: { at: Date; teamRecipients: readonly string[] },
+    options: {
+      at: Date;
+      teamRecipients: readonly string[];
+      /** Emails one recipient gets one by one in an hour; the rest go to their digest. */
+      emailsPerHour?: number;
+    },
   ): Promise<RaisedAlert[]> {
     // One alert per key (the first), inserted in key order: two raises of overlapping keys wait
     // for each other in the same order, never in a cycle (a deadlock).
@@ -284,15 +346,22 @@ export class AlertStore {
         );
       }
       // The deliveries, in the same transaction: an alert raised is an alert delivered, once.
+      // Each recipient's emails past the hour's cap are folded into their digest (email-cap.ts).
       const deliveries = raised.flatMap((a) => deliveriesOf(a, team));
       if (deliveries.length > 0) {
+        const states = await capEmails(
+          tx,
+          deliveries,
+          options.at,
+          options.emailsPerHour ?? DEFAULT_EMAILS_PER_HOUR,
+        );
         await tx.query(
-          `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, created_at,
-             next_attempt_at)
-           SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, $6::timestamptz,
-                  $6::timestamptz
-             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-                  AS d(key, alert_id, rule_id, channel, recipient)
+          `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, state,
+             created_at, next_attempt_at)
+           SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, $7::timestamptz,
+                  $7::timestamptz
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                  AS d(key, alert_id, rule_id, channel, recipient, state)
            ON CONFLICT (key) DO NOTHING`,
           [
             deliveries.map((d) => d.key),
@@ -300,6 +369,7 @@ export class AlertStore {
             deliveries.map((d) => d.ruleId),
             deliveries.map((d) => d.channel),
             deliveries.map((d) => d.recipient),
+            states,
             at,
           ],
         );

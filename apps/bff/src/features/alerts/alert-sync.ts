@@ -34,6 +34,8 @@ export interface AlertSyncDeps {
   subAccountBalances?: (ctx: CallContext) => Promise<ReadonlyMap<string, number>>;
   /** Who a team rule's alert goes to: every person the app knows. */
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
+  /** Emails one recipient gets one by one in an hour (ALERT_EMAILS_PER_HOUR); unset: the default. */
+  emailsPerHour?: number;
 }
 
 /** The index sync's `rowsWritten`: evaluates the enabled rules over the rows and raises. */
@@ -105,6 +107,7 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
     const raised = await alerts.raise(toRaise, {
       at: new Date(now),
       teamRecipients: await deps.teamRecipients(),
+      ...(deps.emailsPerHour === undefined ? {} : { emailsPerHour: deps.emailsPerHour }),
     });
     if (raised.length > 0) {
       deps.logger.info({ subAccountId, alerts: raised.length }, 'alerts raised by the index sync');

@@ -23,7 +23,8 @@ const ruleId = { id: resourceIdSchema };
 /**
  * Alert rules and the in-app inbox (`packages/shared/src/api/alerts.ts` lists the endpoints).
  * Anyone signed in keeps their own rules and inbox; who may set team rules or webhooks is the
- * service's check (`alert-rules.ts`), answered 403 with the reason.
+ * service's check (`alert-rules.ts`), answered 403 with the reason. Adding or removing a webhook
+ * target needs a recent second factor, as People changes do (401 `step_up_required`).
  */
 export const alertsFeature = defineFeature('alerts', createAlertsService, (endpoint) => [
   endpoint({
@@ -123,7 +124,8 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   endpoint({
     method: 'POST',
     path: '/alerts/webhooks',
-    summary: 'Add a webhook target; the answer holds its signing secret, shown this once',
+    summary:
+      'Add a webhook target (a recent second factor needed); the answer holds its signing secret, shown this once',
     access: admins,
     mutation: true,
     attempted: 'webhookTargets.change',
@@ -131,18 +133,20 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
     body: webhookTargetBodySchema,
     response: webhookTargetCreatedSchema,
     status: 201,
-    handler: ({ req, services, body }) => services.createWebhookTarget(who(req), body),
+    handler: ({ req, res, services, body }) =>
+      services.createWebhookTarget(who(req), body, () => services.stepUp.require(req, res)),
   }),
   endpoint({
     method: 'DELETE',
     path: '/alerts/webhooks/:id',
-    summary: 'Remove a webhook target no rule sends to',
+    summary: 'Remove a webhook target no rule sends to (a recent second factor needed)',
     access: admins,
     mutation: true,
     attempted: 'webhookTargets.change',
     example: '/api/alerts/webhooks/{webhookTargetId}',
     params: ruleId,
     response: z.undefined(),
-    handler: ({ req, services, params }) => services.deleteWebhookTarget(who(req), params.id),
+    handler: ({ req, res, services, params }) =>
+      services.deleteWebhookTarget(who(req), params.id, () => services.stepUp.require(req, res)),
   }),
 ]);

@@ -234,7 +234,7 @@ describe('alert rules over HTTP', () => {
 
   it("a person cannot change or remove someone else's rule (403), nor see it", async () => {
     const adminsOwn = await created(admin, declined('Admin only'));
-    const financeOwn = await created(finance, declined('Finance only'));
+    const financeOwn = await created(finance, declined('Finance only', { subAccountId: 'sa_own' }));
     expect((await rulesOf(finance)).map((r) => r.id)).not.toContain(adminsOwn.id);
     expect((await rulesOf(admin)).map((r) => r.id)).not.toContain(financeOwn.id);
 
@@ -266,10 +266,12 @@ describe('alert rules over HTTP', () => {
   });
 
   it('a change or removal made on an old version is a 409 with the rule as it is', async () => {
-    const rule = await created(finance, declined('Race'));
-    const first = await put(finance, rule.id, { ...declined('First'), version: 1 });
+    // Scoped: a rule the same as another of the person's is refused (alert-limits tests).
+    const scope = { subAccountId: 'sa_race' };
+    const rule = await created(finance, declined('Race', scope));
+    const first = await put(finance, rule.id, { ...declined('First', scope), version: 1 });
     expect(first.status).toBe(200);
-    const stale = await put(finance, rule.id, { ...declined('Second'), version: 1 });
+    const stale = await put(finance, rule.id, { ...declined('Second', scope), version: 1 });
     expect(stale.status).toBe(409);
     const body = problem(stale.body);
     expect(body).toMatchObject({
@@ -340,8 +342,8 @@ describe('the inbox over HTTP', () => {
     t.request.post('/api/alerts/inbox/read').set(session.headers()).send(body);
 
   it('pages newest first, counts unread, marks read by id or all; each person sees only their own', async () => {
-    const financeRule = await created(finance, declined('Declines'));
-    const adminRule = await created(admin, declined('Declines'));
+    const financeRule = await created(finance, declined('Declines', { subAccountId: 'sa_inbox' }));
+    const adminRule = await created(admin, declined('Declines', { subAccountId: 'sa_inbox' }));
     const mine = await raise(financeRule.id, ['tx_a', 'tx_b', 'tx_c']);
     const [theirs] = await raise(adminRule.id, ['tx_d']);
 

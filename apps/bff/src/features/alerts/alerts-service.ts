@@ -9,6 +9,7 @@ import type {
   WebhookTargetView,
 } from '@card-console/shared/api/alerts';
 import { AppError } from '../../core/app-error';
+import { AuditUnavailableError, auditedChange } from '../../platform/audit/audited-change';
 import {
   type WebhookPolicy,
   WebhookTargetError,
@@ -17,6 +18,11 @@ import {
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import type { TransactionIndex } from '../transaction-index/transaction-index';
+import {
+  DEFAULT_RULES_PER_OWNER,
+  IdenticalAlertRuleError,
+  limitProblem,
+} from './alert-rule-limits';
 import {
   type AlertRule,
   type AlertRuleInput,
@@ -31,10 +37,12 @@ import {
   type InboxItem,
 } from './alert-store';
 
-export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock'> {
+export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp'> {
   transactionIndex: TransactionIndex;
   /** What webhook URLs the operator allows (ALERT_WEBHOOK_ALLOW_*); unset: public https only. */
   alertWebhookPolicy?: WebhookPolicy;
+  /** Rules one person (and the team) keeps (ALERT_RULES_PER_PERSON); unset: the default. */
+  alertLimits?: { rulesPerPerson: number };
 }
 
 /** A foreign key refused: the rule named a webhook target that is not there (any more). */
@@ -156,15 +164,21 @@ export function inboxItemView(item: InboxItem): InboxItemView {
 }
 
 const notFound = () => new AppError(404, 'not_found', 'There is no such alert rule.');
+const targetNotFound = () => new AppError(404, 'not_found', 'There is no such webhook target.');
+
+/** Resolves once the person passed a second-factor check recently (or passes one now). */
+export type SecondFactorCheck = () => Promise<void>;
 
 /**
  * Alert rules (each person's own and the team's) and each person's inbox. Every rule change,
- * and every refused or failed one, is audited with the rule before → after; a change names the
+ * and every refused or failed one, is audited with the rule before → after (a change's record
+ * in its own transaction: platform/audit/audited-change.ts); a change names the
  * version it was made on, and a stale one is a 409 with the rule as it is. Only the inbox is
  * delivered by the queue (alert-delivery.ts): email, and the webhook targets admins keep here.
  */
 export function createAlertsService(deps: AlertsDeps) {
   const store = () => deps.transactionIndex.alerts();
+  const rulesPerOwner = deps.alertLimits?.rulesPerPerson ?? DEFAULT_RULES_PER_OWNER;
   const now = () => new Date(deps.clock.now());
   const base = (who: Who, action: 'alertRule.create' | 'alertRule.update' | 'alertRule.delete') =>
     ({
@@ -195,6 +209,7 @@ export function createAlertsService(deps: AlertsDeps) {
   /** The store's refusal of a change as the API's: 404, or 409 with the rule as it is. */
   function translate(error: unknown): unknown {
     if (error instanceof AlertRuleNotFoundError) return notFound();
+    if (error instanceof IdenticalAlertRuleError) return limitProblem(error, false);
     if (error instanceof AlertRuleConflictError) {
       return new AppError(
         409,
@@ -220,13 +235,45 @@ export function createAlertsService(deps: AlertsDeps) {
       requestId: who.requestId,
     }) as const;
 
+  /**
+   * A recent second factor before a webhook target changes, as every People change needs: a
+   * target sends the program's data out of the product. A refusal is audited as denied.
+   */
+  async function secondFactor(
+    who: Who,
+    action: 'webhookTarget.create' | 'webhookTarget.delete',
+    check: SecondFactorCheck,
+    record: { target?: string; after?: { name: string } },
+  ): Promise<void> {
+    try {
+      await check();
+    } catch (error) {
+      if (error instanceof AppError) {
+        await deps.audit.append({
+          ...targetAudit(who, action),
+          ...record,
+          outcome: 'denied',
+          detail: error.code,
+        });
+      }
+      throw error;
+    }
+  }
+
   return {
+    /** The second-factor check the webhook target endpoints hand to the service. */
+    stepUp: deps.stepUp,
+
     async webhookTargets(): Promise<WebhookTargetView[]> {
       return (await store()).webhookTargets.list();
     },
 
     /** Saves a target whose URL the policy allows; the secret is in this answer only. */
-    async createWebhookTarget(who: Who, input: WebhookTargetInput): Promise<WebhookTargetCreated> {
+    async createWebhookTarget(
+      who: Who,
+      input: WebhookTargetInput,
+      recentSecondFactor: SecondFactorCheck,
+    ): Promise<WebhookTargetCreated> {
       try {
         // The secret is made by the store; a placeholder of the right length checks the URL.
         webhookTarget({ url: input.url, secret: 'x'.repeat(32) }, deps.alertWebhookPolicy ?? {});
@@ -240,22 +287,36 @@ export function createAlertsService(deps: AlertsDeps) {
         });
         throw new AppError(400, 'invalid_body', urlProblems[error.reason] ?? error.message);
       }
-      const created = await (await store()).webhookTargets.create(
-        { name: input.name, url: new URL(input.url).href },
-        who.actor.email,
-        now(),
-      );
-      await deps.audit.append({
-        ...targetAudit(who, 'webhookTarget.create'),
-        target: created.id,
-        outcome: 'success',
-        after: { name: created.name },
+      await secondFactor(who, 'webhookTarget.create', recentSecondFactor, {
+        after: { name: input.name },
       });
-      return created;
+      const targets = (await store()).webhookTargets;
+      return auditedChange(
+        deps,
+        (audited) =>
+          targets.create(
+            { name: input.name, url: new URL(input.url).href },
+            who.actor.email,
+            now(),
+            audited,
+          ),
+        (created) => [
+          {
+            ...targetAudit(who, 'webhookTarget.create'),
+            target: created.id,
+            outcome: 'success',
+            after: { name: created.name },
+          },
+        ],
+      );
     },
 
     /** Removes a target no rule sends to. */
-    async deleteWebhookTarget(who: Who, id: string): Promise<undefined> {
+    async deleteWebhookTarget(
+      who: Who,
+      id: string,
+      recentSecondFactor: SecondFactorCheck,
+    ): Promise<undefined> {
       const targets = (await store()).webhookTargets;
       const using = await targets.rulesUsing(id);
       const refuseInUse = async (names: string[]) => {
@@ -272,17 +333,27 @@ export function createAlertsService(deps: AlertsDeps) {
         );
       };
       if (using.length > 0) return refuseInUse(using);
-      const removed = await targets.delete(id).catch(async (error: unknown) => {
+      if (!(await targets.exists(id))) throw targetNotFound();
+      await secondFactor(who, 'webhookTarget.delete', recentSecondFactor, { target: id });
+      const removed = await auditedChange(
+        deps,
+        (audited) => targets.delete(id, audited),
+        (target) =>
+          target
+            ? [
+                {
+                  ...targetAudit(who, 'webhookTarget.delete'),
+                  target: id,
+                  outcome: 'success',
+                  before: { name: target.name },
+                },
+              ]
+            : [],
+      ).catch(async (error: unknown) => {
         if (isMissingTarget(error)) return refuseInUse(await targets.rulesUsing(id));
         throw error;
       });
-      if (!removed) throw new AppError(404, 'not_found', 'There is no such webhook target.');
-      await deps.audit.append({
-        ...targetAudit(who, 'webhookTarget.delete'),
-        target: id,
-        outcome: 'success',
-        before: { name: removed.name },
-      });
+      if (!removed) throw targetNotFound();
       return undefined;
     },
 
@@ -295,14 +366,28 @@ export function createAlertsService(deps: AlertsDeps) {
       if (refused) return refuse(who, 'alertRule.create', refused, { after: input });
       const s = await store();
       await targetExists(input.channels.webhookTargetId);
-      const rule = await s.createRule(input, who.actor.email, now()).catch((error: unknown) => {
-        throw isMissingTarget(error) ? noSuchTarget() : error;
-      });
-      await deps.audit.append({
-        ...base(who, 'alertRule.create'),
-        target: rule.id,
-        outcome: 'success',
-        after: snapshot(rule),
+      const rule = await auditedChange(
+        deps,
+        (audited) => s.createRule(input, who.actor.email, now(), audited, rulesPerOwner),
+        (created) => [
+          {
+            ...base(who, 'alertRule.create'),
+            target: created.id,
+            outcome: 'success',
+            after: snapshot(created),
+          },
+        ],
+      ).catch(async (error: unknown) => {
+        if (isMissingTarget(error)) throw noSuchTarget();
+        const problem = limitProblem(error, input.team);
+        if (!problem) throw error;
+        await deps.audit.append({
+          ...base(who, 'alertRule.create'),
+          outcome: 'denied',
+          after: snapshot(input),
+          detail: problem.code,
+        });
+        throw problem;
       });
       return ruleView(rule);
     },
@@ -326,20 +411,24 @@ export function createAlertsService(deps: AlertsDeps) {
       }
       await targetExists(input.channels.webhookTargetId);
       try {
-        const updated = await s
-          .updateRule(id, version, input, who.actor.email, now())
-          .catch((error: unknown) => {
-            throw isMissingTarget(error) ? noSuchTarget() : error;
-          });
-        await deps.audit.append({
-          ...base(who, 'alertRule.update'),
-          target: id,
-          outcome: 'success',
-          before: snapshot(existing),
-          after: snapshot(updated),
+        const updated = await auditedChange(
+          deps,
+          (audited) => s.updateRule(id, version, input, who.actor.email, now(), audited),
+          (rule) => [
+            {
+              ...base(who, 'alertRule.update'),
+              target: id,
+              outcome: 'success',
+              before: snapshot(existing),
+              after: snapshot(rule),
+            },
+          ],
+        ).catch((error: unknown) => {
+          throw isMissingTarget(error) ? noSuchTarget() : error;
         });
         return ruleView(updated);
       } catch (caught) {
+        if (caught instanceof AuditUnavailableError) throw caught;
         const error = translate(caught);
         const current = caught instanceof AlertRuleConflictError ? caught.current : existing;
         await deps.audit.append({
@@ -362,8 +451,20 @@ export function createAlertsService(deps: AlertsDeps) {
       if (refused)
         return refuse(who, 'alertRule.delete', refused, { target: id, before: existing });
       try {
-        await s.deleteRule(id, version);
+        await auditedChange(
+          deps,
+          (audited) => s.deleteRule(id, version, audited),
+          () => [
+            {
+              ...base(who, 'alertRule.delete'),
+              target: id,
+              outcome: 'success',
+              before: snapshot(existing),
+            },
+          ],
+        );
       } catch (caught) {
+        if (caught instanceof AuditUnavailableError) throw caught;
         const error = translate(caught);
         await deps.audit.append({
           ...base(who, 'alertRule.delete'),
@@ -374,12 +475,6 @@ export function createAlertsService(deps: AlertsDeps) {
         });
         throw error;
       }
-      await deps.audit.append({
-        ...base(who, 'alertRule.delete'),
-        target: id,
-        outcome: 'success',
-        before: snapshot(existing),
-      });
       return undefined;
     },
 

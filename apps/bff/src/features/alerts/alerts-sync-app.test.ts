@@ -66,7 +66,13 @@ describe('alerts raised by the app’s index sync', () => {
     const now = await t.request
       .post('/api/alerts/rules')
       .set(finance.headers())
-      .send({ kind: 'declined', name: 'From now on', channels: { inbox: true, email: false } });
+      // Narrower than "My declines" (the same rule is refused), still over the newest decline.
+      .send({
+        kind: 'declined',
+        name: 'From now on',
+        subAccountId: newest.subAccountId,
+        channels: { inbox: true, email: false },
+      });
     expect(now.status, JSON.stringify(now.body)).toBe(201);
 
     await settledIndexList(t, finance);

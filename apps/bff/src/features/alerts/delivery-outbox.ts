@@ -12,7 +12,8 @@ export interface OutboxDelivery {
   ruleId: string | null;
   channel: DeliveryChannel;
   recipient: string;
-  state: 'pending' | 'sent' | 'failed';
+  /** `folded`: an email past its recipient's hourly cap, listed in their digest instead. */
+  state: 'pending' | 'sent' | 'failed' | 'folded';
   attempts: number;
   createdAt: string;
   /** The alert's idempotency key and payload (none for a digest). */
@@ -151,6 +152,32 @@ export class DeliveryOutbox {
     return rows.map((r) => ({ id: r.id, name: r.name, ownerEmail: r.owner_email }));
   }
 
+  /** Who had emails folded (past their hourly cap) in [from, to). */
+  async foldedRecipients(from: Date, to: Date): Promise<string[]> {
+    const rows = await this.engine.query<{ recipient: string }>(
+      `SELECT DISTINCT recipient FROM alert_delivery
+        WHERE state = 'folded' AND channel = 'email' AND created_at >= $1 AND created_at < $2
+        ORDER BY recipient`,
+      [from.toISOString(), to.toISOString()],
+    );
+    return rows.map((r) => r.recipient);
+  }
+
+  /** The alerts whose email to `recipient` was folded in [from, to), oldest first. */
+  async foldedAlerts(recipient: string, from: Date, to: Date): Promise<DayAlert[]> {
+    const rows = await this.engine.query<{
+      raised_at: Date | string;
+      payload: AlertPayload | string;
+    }>(
+      `SELECT a.raised_at, a.payload FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
+        WHERE d.recipient = $1 AND d.channel = 'email' AND d.state = 'folded'
+          AND d.created_at >= $2 AND d.created_at < $3
+        ORDER BY a.raised_at, a.id`,
+      [recipient, from.toISOString(), to.toISOString()],
+    );
+    return rows.map(dayAlert);
+  }
+
   /** The alerts a rule raised in [from, to), oldest first. */
   async alertsOf(ruleId: string, from: Date, to: Date): Promise<DayAlert[]> {
     const rows = await this.engine.query<{
@@ -161,9 +188,11 @@ export class DeliveryOutbox {
         WHERE rule_id = $1 AND raised_at >= $2 AND raised_at < $3 ORDER BY raised_at, id`,
       [ruleId, from.toISOString(), to.toISOString()],
     );
-    return rows.map((r) => ({
-      raisedAt: new Date(r.raised_at).toISOString(),
-      payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
-    }));
+    return rows.map(dayAlert);
   }
 }
+
+const dayAlert = (r: { raised_at: Date | string; payload: AlertPayload | string }): DayAlert => ({
+  raisedAt: new Date(r.raised_at).toISOString(),
+  payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
+});

@@ -18,7 +18,8 @@ export type DeliveryChannel = 'email' | 'webhook' | 'digest';
 export interface PlannedDelivery {
   key: string;
   alertId: string | null;
-  ruleId: string;
+  /** Null for a recipient's digest of folded emails, which spans rules. */
+  ruleId: string | null;
   channel: DeliveryChannel;
   /** An email address (email, digest) or a webhook target's id. */
   recipient: string;

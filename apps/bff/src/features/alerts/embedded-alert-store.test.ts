@@ -1,11 +1,18 @@
 import { silentLogger } from '../../test/audit-cluster';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { embeddedEngine } from '../transaction-index/sql-engine';
+import { alertLimitsContract } from './alert-limits.contract';
 import { alertStoreContract } from './alert-store.contract';
 
 // One process holds the embedded engine: the "second engine" of the races is the same one,
 // whose own queue then orders the raises.
 alertStoreContract('embedded engine (PGlite)', async () => {
+  const engine = await embeddedEngine();
+  await applyIndexMigrations(engine, silentLogger);
+  return { engine, second: engine, close: () => engine.close() };
+});
+
+alertLimitsContract('embedded engine (PGlite)', async () => {
   const engine = await embeddedEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engine, second: engine, close: () => engine.close() };

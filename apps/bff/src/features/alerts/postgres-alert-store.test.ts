@@ -6,6 +6,7 @@ import { testDatabase } from '../../test/engines/postgres';
 import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import { postgresEngine } from '../transaction-index/sql-engine';
+import { alertLimitsContract } from './alert-limits.contract';
 import { AlertStore } from './alert-store';
 import { alertStoreContract } from './alert-store.contract';
 
@@ -17,6 +18,19 @@ afterAll(() => database?.stop());
 
 // Two pools on one database, as two replicas would have.
 alertStoreContract('PostgreSQL', async () => {
+  const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 }));
+  const second = postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 }));
+  await applyIndexMigrations(engine, silentLogger);
+  return {
+    engine,
+    second,
+    close: async () => {
+      await Promise.all([engine.close(), second.close()]);
+    },
+  };
+});
+
+alertLimitsContract('PostgreSQL', async () => {
   const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 }));
   const second = postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 }));
   await applyIndexMigrations(engine, silentLogger);

@@ -6,6 +6,7 @@ import {
   webhookTargetCreatedSchema,
   webhookTargetListSchema,
 } from '@card-console/shared/api/alerts';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
@@ -155,5 +156,67 @@ describe('webhook targets over HTTP', () => {
     });
     const again = await t.request.delete(`/api/alerts/webhooks/${target.id}`).set(admin.headers());
     expect(again.status).toBe(404);
+  });
+});
+
+describe('a recent second factor', () => {
+  it('is needed to add or remove a target, as for People: 401 step_up_required, nothing changed, audited; a TOTP check lets the same request through', async () => {
+    const session = await t.signIn('admin');
+    const kept = await add(session, { name: 'Kept', url: 'https://hooks.example.test/kept' });
+    expect(kept.status).toBe(201);
+    // The check at sign-in lapses five minutes on, the session itself does not.
+    t.clock.advance(5 * 60_000 + 1);
+
+    const late = await add(session, { name: 'Late', url: 'https://hooks.example.test/late' });
+    expect(late.status).toBe(401);
+    expect(apiErrorBodySchema.parse(late.body)).toMatchObject({
+      code: 'step_up_required',
+      secondFactor: { methods: expect.arrayContaining(['totp']) },
+    });
+    const removal = await t.request
+      .delete(`/api/alerts/webhooks/${kept.body.id}`)
+      .set(session.headers());
+    expect(removal.status).toBe(401);
+    expect(removal.body.code).toBe('step_up_required');
+    const names = (
+      await t.request.get('/api/alerts/webhooks').set(session.headers())
+    ).body.items.map((x: { name: string }) => x.name);
+    expect(names).toContain('Kept');
+    expect(names).not.toContain('Late');
+    expect(await auditFor(late.headers['x-request-id'])).toMatchObject([
+      {
+        action: 'webhookTarget.create',
+        outcome: 'denied',
+        detail: 'step_up_required',
+        after: { name: 'Late' },
+      },
+    ]);
+    expect(await auditFor(removal.headers['x-request-id'])).toMatchObject([
+      {
+        action: 'webhookTarget.delete',
+        outcome: 'denied',
+        detail: 'step_up_required',
+        target: kept.body.id,
+      },
+    ]);
+    // A change refused anyway is refused first, without asking for the check.
+    expect((await add(session, { name: 'Bad', url: 'https://localhost/x' })).status).toBe(400);
+    expect(
+      (await t.request.delete('/api/alerts/webhooks/no-such-target').set(session.headers())).status,
+    ).toBe(404);
+
+    const stepped = await t.request
+      .post('/api/session/step-up')
+      .set(session.headers())
+      .send({ totp: t.adminTotp() });
+    expect(stepped.status, JSON.stringify(stepped.body)).toBe(200);
+    session.absorb(stepped);
+    expect(
+      (await add(session, { name: 'Late', url: 'https://hooks.example.test/late' })).status,
+    ).toBe(201);
+    const removed = await t.request
+      .delete(`/api/alerts/webhooks/${kept.body.id}`)
+      .set(session.headers());
+    expect(removed.status).toBe(204);
   });
 });

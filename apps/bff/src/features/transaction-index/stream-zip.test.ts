@@ -363,17 +363,19 @@ describe('streamZip against a response it must wait for', () => {
     expect(context.cuts).toEqual(['shutdown']);
   });
 
-  it('a response that breaks by itself (a write that failed) ends it too, as a failure', async () => {
-    const { files, state } = storeOf([1_000, 1_000]);
-    const out = stallable();
-    const context = contextOf();
-    const done = streamZip(out.res, files, context.ctx);
-    await steady(() => state.read, 200);
-    out.writable.destroy(new Error('write EPIPE'));
-    await done;
-    expect(state.read).toBe(1);
-    expect(context.cuts).toEqual(['failed']);
-    context.expectNoListeners();
+  it('a response that breaks or closes by itself (not told by the reader) ends it too, as a failure', async () => {
+    for (const cause of [new Error('write EPIPE'), undefined]) {
+      const { files, state } = storeOf([1_000, 1_000]);
+      const out = stallable();
+      const context = contextOf();
+      const done = streamZip(out.res, files, context.ctx);
+      await steady(() => state.read, 200);
+      out.writable.destroy(cause);
+      await done;
+      expect(state.read).toBe(1);
+      expect(context.cuts).toEqual(['failed']);
+      context.expectNoListeners();
+    }
   });
 
   it('a reader gone after the last file, while the archive finishes: it settles (the archive is aborted, not waited for)', async () => {

@@ -181,6 +181,21 @@ export const bffGroups: readonly VariableGroup[] = [
         description:
           'CSV exports running at once, everyone together (1 to 1,000): per BFF process, or per deployment (every replica together) with `REDIS_URL`.',
       },
+      EXPORT_MAX_MINUTES: {
+        default: '30',
+        description:
+          'How long one export (CSV or receipts ZIP) may run, 1 to 1,440 minutes: past it the download is broken off and its slot given back. A slot is also given back the moment its download is cancelled, so a slot is never lost, and with `REDIS_URL` none is held past this either.',
+      },
+      RECEIPTS_ZIP_MAX_FILES: {
+        default: '500',
+        description:
+          'Receipts one ZIP may hold (1 to 100,000). A filter with more is refused before any byte with 422 `receipts_zip_too_large`, giving the counts and asking the person to narrow the period.',
+      },
+      RECEIPTS_ZIP_MAX_MB: {
+        default: '1024',
+        description:
+          "Megabytes of receipts one ZIP may hold (1 to 16,384), refused the same way. A ZIP is streamed at the reader's pace, about one receipt in memory at a time, so this bounds the download, not memory.",
+      },
       WALKS_PER_PERSON: {
         default: '2',
         description:

@@ -237,13 +237,33 @@ describe('configuration', () => {
     expect(loadConfig({ DEMO_MODE: '1', TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
-  it('caps CSV exports at 2 per person and 8 in all unless told otherwise', () => {
-    expect(loadConfig({ DEMO_MODE: '1' }).exportCaps).toEqual({ perPerson: 2, total: 8 });
+  it('caps exports at 2 per person and 8 in all, each at 30 minutes, unless told otherwise', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).exportCaps).toEqual({
+      perPerson: 2,
+      total: 8,
+      lifetimeMs: 30 * 60_000,
+    });
     expect(
-      loadConfig({ DEMO_MODE: '1', EXPORTS_PER_PERSON: '1', EXPORTS_TOTAL: '20' }).exportCaps,
+      loadConfig({
+        DEMO_MODE: '1',
+        EXPORTS_PER_PERSON: '1',
+        EXPORTS_TOTAL: '20',
+        EXPORT_MAX_MINUTES: '90',
+      }).exportCaps,
     ).toEqual({
       perPerson: 1,
       total: 20,
+      lifetimeMs: 90 * 60_000,
+    });
+    expect(messageOf({ EXPORTS_PER_PERSON: '0' })).toContain('EXPORTS_PER_PERSON:');
+    expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
+    expect(messageOf({ EXPORT_MAX_MINUTES: '0' })).toContain('EXPORT_MAX_MINUTES:');
+  });
+
+  it('holds a receipts ZIP to 500 files and 1 GB unless told otherwise', () => {
+    expect(loadConfig({ DEMO_MODE: '1' }).receiptsZip).toEqual({
+      maxFiles: 500,
+      maxBytes: 1024 * 1024 * 1024,
     });
     expect(messageOf({ EXPORTS_PER_PERSON: '0' })).toContain('EXPORTS_PER_PERSON:');
     expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');

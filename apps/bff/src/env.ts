@@ -159,6 +159,21 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(1_000).default(8),
   ),
+  /** How long one export may run, holding its slot; then it is broken off and the slot freed. */
+  EXPORT_MAX_MINUTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_440).default(30),
+  ),
+  /** Receipts one ZIP may hold; a filter with more is refused (422) before any byte. */
+  RECEIPTS_ZIP_MAX_FILES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100_000).default(500),
+  ),
+  /** Megabytes of receipts one ZIP may hold; a filter with more is refused (422). */
+  RECEIPTS_ZIP_MAX_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(16_384).default(1_024),
+  ),
   /** Limit previews and new Overview periods one person may have walking at once; more wait. */
   WALKS_PER_PERSON: z.preprocess(
     emptyAsUndefined,
@@ -277,6 +292,16 @@ const envSchema = z.object({
       .max(120_000)
       .default(10_000),
   ),
+  /** Alert rules one person keeps (the team's rules count as one more person's). */
+  ALERT_RULES_PER_PERSON: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(1_000).default(50),
+  ),
+  /** Alert emails one recipient gets one by one in an hour; the rest go to their daily digest. */
+  ALERT_EMAILS_PER_HOUR: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(10_000).default(20),
+  ),
   /** Prometheus metrics on their own port (never the public one); unset: no metrics server. */
   METRICS_PORT: z.preprocess(
     emptyAsUndefined,
@@ -292,16 +317,6 @@ const envSchema = z.object({
         message: 'must be the issuer URL, such as https://example.okta.com',
       })
       .optional(),
-  /** Alert rules one person keeps (the team's rules count as one more person's). */
-  ALERT_RULES_PER_PERSON: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(1_000).default(50),
-  ),
-  /** Alert emails one recipient gets one by one in an hour; the rest go to their daily digest. */
-  ALERT_EMAILS_PER_HOUR: z.preprocess(
-    emptyAsUndefined,
-    z.coerce.number().int('must be a whole number').min(1).max(10_000).default(20),
-  ),
   ),
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
@@ -417,7 +432,9 @@ export interface Config {
   session: { idleMs: number; absoluteMs: number; stepUpMs: number };
   rateLimits: RateLimitConfig;
   /** CSV exports at once, per person and in all (`platform/security/export-slots.ts`). */
-  exportCaps: { perPerson: number; total: number };
+  exportCaps: { perPerson: number; total: number; lifetimeMs?: number };
+  /** What one receipts ZIP may hold (`features/transaction-index/receipt-zip-files.ts`). */
+  receiptsZip: { maxFiles: number; maxBytes: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
   /** The card editor warns at a maximum per transaction this high (the session carries it). */
@@ -442,6 +459,8 @@ export interface Config {
     pollMs: number;
     timeoutMs: number;
   };
+  /** Alert rules per person (and the team's), and emails per recipient and hour. */
+  alertLimits: { rulesPerPerson: number; emailsPerHour: number };
   /** Where Prometheus metrics are served; undefined: not served. */
   metrics: { port: number; host: string } | undefined;
   /** SIGTERM: how long in-flight requests may run before they are cut and the process exits. */
@@ -459,8 +478,6 @@ function isLoopbackOrigin(origin: string): boolean {
 
 /**
  * A plain-http URL to a host other than localhost, 127.0.0.0/8 or ::1 (the URL parser has
-  /** Alert rules per person (and the team's), and emails per recipient and hour. */
-  alertLimits: { rulesPerPerson: number; emailsPerHour: number };
  * already lower-cased the scheme and normalised IPv4 spellings such as `127.1`).
  */
 function isClearTextOffHost(url: string): boolean {
@@ -721,10 +738,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pollMs: e.ALERT_DELIVERY_POLL_MS,
       timeoutMs: e.ALERT_DELIVERY_TIMEOUT_MS,
     },
+    alertLimits: {
+      rulesPerPerson: e.ALERT_RULES_PER_PERSON,
+      emailsPerHour: e.ALERT_EMAILS_PER_HOUR,
+    },
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    exportCaps: { perPerson: e.EXPORTS_PER_PERSON, total: e.EXPORTS_TOTAL },
+    exportCaps: {
+      perPerson: e.EXPORTS_PER_PERSON,
+      total: e.EXPORTS_TOTAL,
+      lifetimeMs: e.EXPORT_MAX_MINUTES * 60_000,
+    },
+    receiptsZip: {
+      maxFiles: e.RECEIPTS_ZIP_MAX_FILES,
+      maxBytes: e.RECEIPTS_ZIP_MAX_MB * 1024 * 1024,
+    },
     rateLimits: {
       signInFailuresPerAccountAddress: 5,
       signInFailuresPerAddress: 20,
@@ -737,10 +766,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       revealsPerMinute: 5,
       uploadsPerMinute: 30,
       ssoStartsPerAddressPerMinute: e.SSO_STARTS_PER_ADDRESS_PER_MINUTE,
-    },
-    alertLimits: {
-      rulesPerPerson: e.ALERT_RULES_PER_PERSON,
-      emailsPerHour: e.ALERT_EMAILS_PER_HOUR,
     },
   };
 }

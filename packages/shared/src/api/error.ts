@@ -53,6 +53,7 @@ export const problemTitles = {
   precondition_failed: 'Precondition failed',
   range_not_satisfiable: 'Range not satisfiable',
   rate_limited: 'Too many requests',
+  receipts_zip_too_large: 'Too many receipts for one ZIP',
   role_from_provider: 'Role set by single sign-on',
   second_factor_required: 'Second factor required',
   second_factor_unavailable: 'Second factor cannot be checked',
@@ -122,6 +123,13 @@ export const problemExtensionSchemas = {
   step_up_required: z.strictObject({ secondFactor: secondFactorSchema }),
   /** The password was right; an admin adds a second factor (with a passkey's options). */
   second_factor_required: z.strictObject({ secondFactor: secondFactorSchema }),
+  /** The filter's receipts and what one ZIP may hold: files and bytes (422, before any byte). */
+  receipts_zip_too_large: z.strictObject({
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    maxFiles: z.number().int().positive(),
+    maxBytes: z.number().int().positive(),
+  }),
   /** GET /readyz: each dependency and `ok` or why it is not ready. */
   not_ready: z.strictObject({ checks: z.record(z.string(), z.string()) }),
 } satisfies Partial<Record<ProblemCode, z.ZodObject>>;
@@ -163,7 +171,8 @@ const plainCodes = problemCodes.filter(
  * `application/problem+json`. A union on `code`: `card_changed`, `annotation_changed`,
  * `alert_rule_changed` and `transaction_reviewed` always carry `current`,
  * `step_up_required` and `second_factor_required` always carry `secondFactor`, `not_ready`
- * always carries `checks`, and no problem carries a member that is not its own. `code` is the
+ * always carries `checks`, `receipts_zip_too_large` its counts and caps, and no problem carries
+ * a member that is not its own. `code` is the
  * machine code the BFF has always sent (clients branch on it); `detail` replaced `message`.
  */
 export const apiErrorBodySchema = z
@@ -190,6 +199,10 @@ export const apiErrorBodySchema = z
       code: z.literal('second_factor_required'),
     }),
     problemExtensionSchemas.not_ready.extend({ ...common, code: z.literal('not_ready') }),
+    problemExtensionSchemas.receipts_zip_too_large.extend({
+      ...common,
+      code: z.literal('receipts_zip_too_large'),
+    }),
     z.strictObject({ ...common, code: z.enum(plainCodes) }),
   ])
   .refine((problem) => problem.type === problemType(problem.code), {

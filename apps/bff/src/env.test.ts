@@ -265,8 +265,14 @@ describe('configuration', () => {
       maxFiles: 500,
       maxBytes: 1024 * 1024 * 1024,
     });
-    expect(messageOf({ EXPORTS_PER_PERSON: '0' })).toContain('EXPORTS_PER_PERSON:');
-    expect(messageOf({ EXPORTS_TOTAL: 'many' })).toContain('EXPORTS_TOTAL:');
+    const told = loadConfig({
+      DEMO_MODE: '1',
+      RECEIPTS_ZIP_MAX_FILES: '50',
+      RECEIPTS_ZIP_MAX_MB: '200',
+    });
+    expect(told.receiptsZip).toEqual({ maxFiles: 50, maxBytes: 200 * 1024 * 1024 });
+    expect(messageOf({ RECEIPTS_ZIP_MAX_FILES: '0' })).toContain('RECEIPTS_ZIP_MAX_FILES:');
+    expect(messageOf({ RECEIPTS_ZIP_MAX_MB: '1.5' })).toContain('RECEIPTS_ZIP_MAX_MB:');
   });
 
   it('keeps 50 alert rules per person and emails 20 an hour to one recipient unless told otherwise', () => {

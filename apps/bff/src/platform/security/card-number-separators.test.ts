@@ -352,4 +352,9 @@ describe('digitRuns', () => {
     expect(digitRuns(`${'x'.repeat(20)}${'1'.repeat(12)}`, 13)).toEqual([]);
     expect(digitRuns(`${'1'.repeat(12)}${'x'.repeat(20)}1`, 13)).toEqual([]);
   });
+
+  it('finds a run of exactly as many digits as asked, its last digit the last of the text', () => {
+    expect(digitRuns('x5', 1)).toEqual([[{ start: 1, end: 2, digits: '5' }]]);
+    expect(digitRuns('x 12', 2)).toEqual([[{ start: 2, end: 4, digits: '12' }]]);
+  });
 });

@@ -274,15 +274,15 @@ export function cardNumbersOfRun(groups: readonly string[]): string[] {
   const reach = datesReach(groups);
   const groupEnds: number[] = [];
   for (const group of groups) groupEnds.push((groupEnds.at(-1) ?? 0) + group.length);
-  // For each digit: where the dates and times it is in end (-1 outside them), and whether it
-  // is in a year (the only groups of four there).
+  // For each digit: where the dates and times it is in end (0 outside them: no window ends
+  // there), and whether it is in a year (the only groups of four there).
   const datesEnd = groups.flatMap((group, g) =>
-    Array<number>(group.length).fill(groupEnds[reach[g] as number] ?? -1),
+    Array<number>(group.length).fill(groupEnds[reach[g] as number] ?? 0),
   );
   const inYear = groups.flatMap((group) => Array<boolean>(group.length).fill(group.length === 4));
   const found: string[] = [];
   for (let start = 0; start + 13 <= digits.length; start++) {
-    const textEnd = unissued(digits, start) || inYear[start] ? (datesEnd[start] as number) : -1;
+    const textEnd = unissued(digits, start) || inYear[start] ? (datesEnd[start] as number) : 0;
     for (let length = 13; length <= 19 && start + length <= digits.length; length++) {
       const candidate = digits.slice(start, start + length);
       if (start + length > textEnd && isLuhnValid(candidate)) found.push(candidate);

@@ -30,6 +30,8 @@ describe('the embedded engine', () => {
         '20261127140000000_alerts',
         '20261127150000000_alert-delivery',
         '20261127160000000_person-sessions',
+        '20261128090000000_totp-secrets-sealed',
+        '20261128120000000_alert-limits',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

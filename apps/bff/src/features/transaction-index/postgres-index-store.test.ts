@@ -37,6 +37,8 @@ describe('the index on PostgreSQL', () => {
         '20261127140000000_alerts',
         '20261127150000000_alert-delivery',
         '20261127160000000_person-sessions',
+        '20261128090000000_totp-secrets-sealed',
+        '20261128120000000_alert-limits',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

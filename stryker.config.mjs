@@ -31,6 +31,15 @@ export const securityCriticalFiles = [
   'apps/bff/src/platform/security/export-slots.ts',
   'apps/bff/src/platform/security/redis-export-slots.ts',
   'apps/bff/src/features/transaction-index/stream-zip.ts',
+  // Receipts: what is kept of an upload, and its name.
+  'apps/bff/src/features/annotations/receipts-service.ts',
+  'apps/bff/src/features/annotations/receipt-file.ts',
+  'apps/bff/src/features/annotations/receipt-refused.ts',
+  'apps/bff/src/features/annotations/receipt-jpeg.ts',
+  'apps/bff/src/features/annotations/receipt-png.ts',
+  'apps/bff/src/features/annotations/receipt-webp.ts',
+  'apps/bff/src/features/annotations/receipt-heif.ts',
+  'apps/bff/src/features/annotations/receipt-pdf.ts',
 ];
 
 /**

@@ -27,6 +27,11 @@ export const securityCriticalFiles = [
   'apps/bff/src/platform/locks/redis-keyed-lock.ts',
   'apps/bff/src/platform/audit/audit-chain.ts',
   'apps/bff/src/platform/audit/verify-chain.ts',
+  // Alert rules: who may do what with one, how many one person keeps, none identical, and the
+  // emails a recipient gets in an hour.
+  'apps/bff/src/features/alerts/alert-rules.ts',
+  'apps/bff/src/features/alerts/alert-rule-limits.ts',
+  'apps/bff/src/features/alerts/email-cap.ts',
   // Exports: slots given back however an export ends, and the receipts ZIP at the reader's pace.
   'apps/bff/src/platform/security/export-slots.ts',
   'apps/bff/src/platform/security/redis-export-slots.ts',

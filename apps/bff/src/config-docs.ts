@@ -272,6 +272,16 @@ export const bffGroups: readonly VariableGroup[] = [
         description:
           '100 to 120,000: one webhook post (connecting to the end of the answer), or each step of an SMTP conversation.',
       },
+      ALERT_RULES_PER_PERSON: {
+        default: '50',
+        description:
+          "1 to 1,000: the alert rules one person keeps; the team's rules count as one more person's. A rule past it is refused with 409 `too_many_alert_rules` (counted under a lock, so two replicas cannot both add the last one). A rule identical to one the person (or the team) has is refused with 409 `alert_rule_exists`: [alerts](../apps/bff/src/features/alerts/README.md#limits).",
+      },
+      ALERT_EMAILS_PER_HOUR: {
+        default: '20',
+        description:
+          "1 to 10,000: the alert emails one recipient gets one by one in any hour; the rest are listed in that recipient's digest once the UTC day is over (and are in their inbox at once). Webhooks and the inbox are not capped.",
+      },
     },
   },
   {
@@ -286,16 +296,6 @@ export const bffGroups: readonly VariableGroup[] = [
         default: '127.0.0.1',
         description:
           'Where the metrics port listens. A Prometheus on another host needs `0.0.0.0` (and a firewall rule that lets only it in).',
-      },
-      ALERT_RULES_PER_PERSON: {
-        default: '50',
-        description:
-          '1 to 1,000: the alert rules one person keeps; the team\'s rules count as one more person\'s. A rule past it is refused with 409 `too_many_alert_rules` (counted under a lock, so two replicas cannot both add the last one). A rule identical to one the person (or the team) has is refused with 409 `alert_rule_exists`: [alerts](../apps/bff/src/features/alerts/README.md#limits).',
-      },
-      ALERT_EMAILS_PER_HOUR: {
-        default: '20',
-        description:
-          '1 to 10,000: the alert emails one recipient gets one by one in any hour; the rest are listed in that recipient\'s digest once the UTC day is over (and are in their inbox at once). Webhooks and the inbox are not capped.',
       },
       LOG_LEVEL: {
         default: 'info',

@@ -16,9 +16,7 @@ const isTwoDigits = (group: string | undefined, low: number, high: number) =>
 /** Whether groups `at`, `at + 1` and `at + 2` read as a date: year, month 01-12, day 01-31. */
 function isDate(groups: readonly string[], at: number): boolean {
   return (
-    isYear(groups[at]) &&
-    isTwoDigits(groups[at + 1], 1, 12) &&
-    isTwoDigits(groups[at + 2], 1, 31)
+    isYear(groups[at]) && isTwoDigits(groups[at + 1], 1, 12) && isTwoDigits(groups[at + 2], 1, 31)
   );
 }
 

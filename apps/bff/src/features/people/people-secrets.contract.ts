@@ -180,6 +180,10 @@ export function peopleSecretsContract(
     });
 
     it('a wrong key refuses by name, without touching the secrets; sealSecrets lists whom it cannot read', async () => {
+      // Without a key nothing is sealed, even when there is nothing to seal yet.
+      expect(await rejectionOf(new PeopleStore(engine, clock).sealSecrets())).toBeInstanceOf(
+        TotpKeyMissingError,
+      );
       await store.importUsers([await fileUser(ANA, 'admin'), await fileUser(BO, 'finance')]);
       const { token } = await store.invite(NEW, 'admin', ANA, HOUR);
       await store.issueInvitationSecret(token);

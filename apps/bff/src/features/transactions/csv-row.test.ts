@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isLuhnValid } from '../../platform/security/card-numbers';
 import { csvColumns, neutralizeFormula, toCsvRecord } from './csv-row';
 import { createLocalTimes } from './local-time';
 
@@ -185,5 +186,54 @@ describe('CSV cells', () => {
     // One second before New York's clocks went forward: still standard time.
     expect(record['authorized at']).toBe('2026-03-08T01:59:59.250-05:00');
     expect(record['time zone']).toBe('America/New_York');
+  });
+
+  it('writes every time as a time, though its digits may read as a card number', () => {
+    const times = createLocalTimes('America/New_York');
+    // Times with milliseconds: from the hour on, 13 digits (17:14:05.123-04:00), a tenth of
+    // which pass the Luhn check. Each is written whole, never masked.
+    let luhnValid = 0;
+    for (let ms = Date.UTC(2026, 9, 30, 20); ms < Date.UTC(2026, 9, 30, 21); ms += 997) {
+      const at = new Date(ms).toISOString();
+      const record = byColumn(
+        toCsvRecord(
+          {
+            id: 't',
+            description: 'Taxi',
+            date: at,
+            authorizedAt: at,
+            amountCents: -1,
+            status: 'settled',
+            referenceNumber: 'R',
+          },
+          { times },
+        ),
+      );
+      const local = times.format(at);
+      if (isLuhnValid(local.slice(11).replace(/\D/g, ''))) luhnValid++;
+      expect(record.date).toBe(local);
+      expect(record['authorized at']).toBe(local);
+    }
+    expect(luhnValid).toBeGreaterThan(100);
+  });
+
+  it('masks a card number sent where a time belongs, and one in a fraction too long to be a time', () => {
+    const times = createLocalTimes('America/New_York');
+    const record = byColumn(
+      toCsvRecord(
+        {
+          id: 't',
+          description: 'Taxi',
+          date: 'paid 4000 0012 3456 7899',
+          authorizedAt: '2026-11-03T14:14:05.4000001234567899Z',
+          amountCents: -1,
+          status: 'settled',
+          referenceNumber: 'R',
+        },
+        { times },
+      ),
+    );
+    expect(record.date).toBe('paid •••• 7899');
+    expect(record['authorized at']).toBe('2026-11-03T14:14:05.•••• 7899Z');
   });
 });

@@ -1,7 +1,7 @@
 import { centsToDollarInput } from '@card-console/shared/money';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
-import { createLocalTimes, type LocalTimes } from './local-time';
+import { createLocalTimes, isInstant, type LocalTimes } from './local-time';
 import { merchantCategoryName } from './merchant-categories';
 import type { CardNames } from './transaction-mapper';
 
@@ -68,6 +68,14 @@ export function exportText(text: string): string {
 
 const text = (value: string | undefined): string => (value === undefined ? '' : exportText(value));
 
+/**
+ * A time cell. A timestamp is written by `times` and left as written: its digits are a time,
+ * however they add up (`17:14:05.123-04:00` holds 13 digits that may pass the Luhn check), and
+ * the matcher would mask some. Anything else the service sent there is text like any other.
+ */
+const time = (value: string | undefined, times: LocalTimes): string =>
+  value !== undefined && isInstant(value) ? times.format(value) : text(value);
+
 /** One transaction as a CSV record. Amounts are ours (numbers), so they stay numeric. */
 export function toCsvRecord(
   t: UpstreamTransaction,
@@ -78,7 +86,7 @@ export function toCsvRecord(
   const card = t.cardId === undefined ? undefined : cards?.label(t.cardId);
   return [
     text(t.id),
-    text(times.format(t.date)),
+    time(t.date, times),
     text(times.zone),
     text(t.description),
     text(t.merchantData?.description),
@@ -90,7 +98,7 @@ export function toCsvRecord(
     text(card?.name),
     text(card?.last4),
     text(t.referenceNumber),
-    text(t.authorizedAt === undefined ? undefined : times.format(t.authorizedAt)),
+    time(t.authorizedAt, times),
     text(t.declineReason),
     text(original?.code),
     original?.amountCents === undefined ? '' : centsToDollarInput(original.amountCents),

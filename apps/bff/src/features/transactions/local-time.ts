@@ -25,8 +25,29 @@ type Span = number | { at: number; before: number; after: number };
 /** Spans remembered per export; an export of many years just starts over. */
 const MAX_SPANS = 20_000;
 
+/** An ISO instant; a fraction of a second has at most nine digits (nanoseconds). */
 const isoInstant =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** An instant's fields, when `timestamp` is one (a real day and time), else undefined. */
+function instantOf(timestamp: string): RegExpExecArray | undefined {
+  const m = isoInstant.exec(timestamp);
+  if (!m) return undefined;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  // Checked by hand: Date.parse would roll 30 February over into March.
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysIn(Number(m[1]), month)))
+    return undefined;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return undefined;
+  return m;
+}
+
+/**
+ * Whether `format` writes `timestamp` as a local time: then the result is digits, `-`, `:`,
+ * `T`, `.` and `+` of our own making, with no text of the service's in it (a fraction of a
+ * second aside, at most nine digits).
+ */
+export const isInstant = (timestamp: string): boolean => instantOf(timestamp) !== undefined;
 
 const nonZero = /[1-9]/;
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -107,17 +128,12 @@ export function createLocalTimes(timeZone = 'UTC'): LocalTimes {
   return {
     zone,
     format(timestamp) {
-      const m = isoInstant.exec(timestamp);
+      const m = instantOf(timestamp);
       if (!m) return timestamp;
-      const month = Number(m[2]);
-      const day = Number(m[3]);
       const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6])];
-      // Checked by hand: Date.parse would roll 30 February over into March.
-      if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysIn(Number(m[1]), month)))
-        return timestamp;
-      if (hour > 23 || minute > 59 || second > 59) return timestamp;
       const whole =
-        Date.UTC(Number(m[1]), month - 1, day, hour, minute, second) - sourceOffset(m[8] as string);
+        Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), hour, minute, second) -
+        sourceOffset(m[8] as string);
       const offset = offsetOf(whole);
       const fraction = m[7];
       const kept = fraction !== undefined && nonZero.test(fraction) ? `.${fraction}` : '';

@@ -18,9 +18,19 @@ export async function signIn(page: Page, email: string, password: string, code?:
   // Signed in: Sign out is in the page (on a phone it waits inside the closed menu). A hang
   // guard, not a timing bound: a product just started may still be opening its people store
   // while another file's product starts beside it.
-  await page
+  const signedIn = page
     .getByRole('button', { name: 'Sign out', includeHidden: true })
     .waitFor({ state: 'attached', timeout: 60_000 });
+  // A refusal says why at once, rather than as a minute's wait for a button that never comes.
+  const refused = page
+    .locator('form .form-error[role="alert"]')
+    .waitFor({ timeout: 60_000 })
+    .then(async () => {
+      const said = await page.locator('form .form-error[role="alert"]').textContent();
+      throw new Error(`sign-in as ${email} refused: ${said}`);
+    });
+  await Promise.race([signedIn, refused]);
+  refused.catch(() => {});
 }
 
 /** Minimal RFC 4180 reader for the export (quoted fields, doubled quotes, CRLF or LF). */

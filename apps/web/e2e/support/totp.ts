@@ -28,10 +28,18 @@ export function totp(secret: string, atMs = Date.now()): string {
 let lastStep = Number.NEGATIVE_INFINITY;
 
 /**
+ * How long a code handed out stays good at the server at least. The way from here to its check
+ * (typing, the request, the password's hashing on a machine running several products and
+ * browsers at once) took over 3 s in CI, where a code with 3 s left then failed a sign-in.
+ */
+const MARGIN_MS = 15_000;
+
+/**
  * A code the server will take: from a time step later than any used before in this run (the
  * server takes each step once, in order) and within the one step of drift either way it allows
- * (an authenticator whose clock is a little off), still valid there for 3 s more. So a run has
- * three codes at once (the previous, current and next step's) before it waits for time to pass.
+ * (an authenticator whose clock is a little off), still valid there for MARGIN_MS more. So a
+ * run has two or three codes at once (the previous step's in the first half of a step, the
+ * current and next step's) before it waits for time to pass.
  */
 export async function freshTotp(secret: string): Promise<string> {
   for (;;) {
@@ -39,7 +47,7 @@ export async function freshTotp(secret: string): Promise<string> {
     const current = Math.floor(now / 30_000);
     for (let step = Math.max(lastStep + 1, current - 1); step <= current + 1; step++) {
       // The server stops taking `step` once its own step is past step + 1.
-      if ((step + 2) * 30_000 - now > 3_000) {
+      if ((step + 2) * 30_000 - now > MARGIN_MS) {
         lastStep = step;
         return totp(secret, step * 30_000);
       }

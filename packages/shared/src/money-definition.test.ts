@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type MoneyRow,
+  moneyBucketOf,
+  moneyBucketSql,
+  netCardSpendCents,
+  postedCents,
+  postedSql,
+  postsToBooks,
+  summarize,
+} from './money-definition';
+import { transactionStatuses } from './upstream/enums';
+
+// The table of docs/money.md written out again by hand, row by row: status × card × sign.
+// The definition must give exactly this.
+const table: [string, boolean, 'debit' | 'credit', string, boolean][] = [
+  // status, card, sign, bucket, in the books
+  ['settled', true, 'debit', 'card', true],
+  ['settled', true, 'credit', 'refund', true],
+  ['settled', false, 'debit', 'payment', true],
+  ['settled', false, 'credit', 'transfer', true],
+  ['dispute', true, 'debit', 'card', true],
+  ['refund', true, 'credit', 'refund', true],
+  ['refund', false, 'credit', 'transfer', true],
+  ['pending', true, 'debit', 'card', false],
+  ['pending', true, 'credit', 'refund', false],
+  ['pending', false, 'debit', 'payment', false],
+  ['reversed', true, 'debit', 'released', false],
+  ['declined', true, 'debit', 'attempted', false],
+  ['canceled', true, 'debit', 'attempted', false],
+  ['failed', false, 'credit', 'attempted', false],
+  ['failed', false, 'debit', 'attempted', false],
+  ['returned', false, 'debit', 'returned', false],
+];
+
+const row = (status: string, card: boolean, sign: 'debit' | 'credit'): MoneyRow => ({
+  status: status as MoneyRow['status'],
+  amountCents: sign === 'debit' ? -1234 : 1234,
+  ...(card ? { cardId: 'card_1' } : {}),
+});
+
+describe('the money definition', () => {
+  it.each(table)('%s, card %s, %s: %s, in the books %s', (status, card, sign, bucket, books) => {
+    expect(moneyBucketOf(row(status, card, sign))).toBe(bucket);
+    expect(postsToBooks(row(status, card, sign))).toBe(books);
+  });
+
+  it('reads an empty card id as no card', () => {
+    expect(moneyBucketOf({ status: 'settled', amountCents: -5, cardId: '' })).toBe('payment');
+    expect(moneyBucketOf({ status: 'settled', amountCents: -5, cardId: null })).toBe('payment');
+  });
+
+  it('says the same in SQL as in JavaScript for every status, card and sign', () => {
+    // Evaluated by a tiny reader of the CASE expression's branches, in order.
+    const branches = [...moneyBucketSql.matchAll(/WHEN (.+?) THEN '(\w+)'/g)].map((m) => ({
+      when: m[1] as string,
+      bucket: m[2] as string,
+    }));
+    const otherwise = /ELSE '(\w+)'/.exec(moneyBucketSql)?.[1];
+    const holds = (when: string, r: MoneyRow): boolean =>
+      when.split(' AND ').every((part) => {
+        const statuses = /status IN \(([^)]*)\)/.exec(part);
+        if (statuses) return (statuses[1] ?? '').includes(`'${r.status}'`);
+        if (part.includes('card_id')) return r.cardId !== undefined;
+        if (part === 'amount_cents < 0') return r.amountCents < 0;
+        throw new Error(`unread: ${part}`);
+      });
+    for (const status of transactionStatuses)
+      for (const card of [true, false])
+        for (const sign of ['debit', 'credit'] as const) {
+          const r = row(status, card, sign);
+          const sql = branches.find((b) => holds(b.when, r))?.bucket ?? otherwise;
+          expect(sql, `${status} ${card} ${sign}`).toBe(moneyBucketOf(r));
+          expect(holds(postedSql, r)).toBe(postsToBooks(r));
+        }
+  });
+
+  it('sums every row into exactly one bucket; posted and card spend as the table says', () => {
+    const rows = fc.array(
+      fc.record({
+        status: fc.constantFrom(...transactionStatuses),
+        amountCents: fc.integer({ min: -1_000_000, max: 1_000_000 }),
+        card: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(rows, (list) => {
+        const money = list.map(({ card, ...r }) => (card ? { ...r, cardId: 'c' } : r));
+        const s = summarize(money);
+        const counted = Object.values(s).reduce((n, f) => n + f.count, 0);
+        expect(counted).toBe(list.length);
+        const total = Object.values(s).reduce((n, f) => n + f.cents, 0);
+        expect(total).toBe(list.reduce((n, r) => n + r.amountCents, 0));
+        // By hand: posted = settled, refund, dispute; card spend = card rows that are
+        // settled, refund, dispute or pending, negated.
+        const posted = list
+          .filter((r) => ['settled', 'refund', 'dispute'].includes(r.status))
+          .reduce((n, r) => n + r.amountCents, 0);
+        expect(postedCents(s)).toBe(posted);
+        const spend = list
+          .filter((r) => r.card && ['settled', 'refund', 'dispute', 'pending'].includes(r.status))
+          .reduce((n, r) => n - r.amountCents, 0);
+        // (0 - 0 is 0, never -0: a figure of nothing shows as $0.00.)
+        expect(netCardSpendCents(s)).toBe(spend);
+      }),
+    );
+  });
+});

@@ -6,6 +6,7 @@ import {
   moneyBucketSql,
   netCardSpendCents,
   postedCents,
+  postedCount,
   postedSql,
   postsToBooks,
   summarize,
@@ -98,6 +99,9 @@ describe('the money definition', () => {
           .filter((r) => ['settled', 'refund', 'dispute'].includes(r.status))
           .reduce((n, r) => n + r.amountCents, 0);
         expect(postedCents(s)).toBe(posted);
+        expect(postedCount(s)).toBe(
+          list.filter((r) => ['settled', 'refund', 'dispute'].includes(r.status)).length,
+        );
         const spend = list
           .filter((r) => r.card && ['settled', 'refund', 'dispute', 'pending'].includes(r.status))
           .reduce((n, r) => n - r.amountCents, 0);

@@ -205,6 +205,15 @@ export function summarize(rows: Iterable<MoneyRow>): MoneySummary {
 /** Net card spend in positive cents: charges less refunds (settled, pending, disputed). */
 export const netCardSpendCents = (s: MoneySummary): number => 0 - (s.card.cents + s.refund.cents);
 
+/** How many rows of a summary are posted: the rows an accounting file of the same rows holds. */
+export function postedCount(s: MoneySummary): number {
+  let count = 0;
+  for (const line of ['card', 'refund', 'payment', 'transfer'] as const) {
+    count += s[line].count - s[line].pendingCount;
+  }
+  return count;
+}
+
 /** The posted total (signed) of a summary: what an accounting file of the same rows nets to. */
 export function postedCents(s: MoneySummary): number {
   let cents = 0;

@@ -9,6 +9,7 @@ import {
   postedCount,
   postedSql,
   postsToBooks,
+  statusesOf,
   summarize,
 } from './money-definition';
 import { transactionStatuses } from './upstream/enums';
@@ -45,6 +46,12 @@ describe('the money definition', () => {
   it.each(table)('%s, card %s, %s: %s, in the books %s', (status, card, sign, bucket, books) => {
     expect(moneyBucketOf(row(status, card, sign))).toBe(bucket);
     expect(postsToBooks(row(status, card, sign))).toBe(books);
+  });
+
+  it('lists the statuses of a state in the contract order, as a status filter asks', () => {
+    expect(statusesOf(['posted', 'pending'])).toEqual(['pending', 'settled', 'refund', 'dispute']);
+    expect(statusesOf(['attempted'])).toEqual(['canceled', 'failed', 'declined']);
+    expect(statusesOf([])).toEqual([]);
   });
 
   it('reads an empty card id as no card', () => {

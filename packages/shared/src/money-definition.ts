@@ -6,7 +6,7 @@
 //
 // Free of any zod import: the SPA's first download uses it (the words under each figure).
 
-import type { TransactionStatus } from './upstream/enums';
+import { type TransactionStatus, transactionStatuses } from './upstream/enums';
 
 /**
  * Where a row's money stands:
@@ -31,6 +31,10 @@ export const moneyStateOf: Readonly<Record<TransactionStatus, MoneyState>> = {
   failed: 'attempted',
   returned: 'returned',
 };
+
+/** The statuses of rows in any of these states, in the contract's order: a list's status filter. */
+export const statusesOf = (states: readonly MoneyState[]): TransactionStatus[] =>
+  transactionStatuses.filter((status) => states.includes(moneyStateOf[status]));
 
 /**
  * Which line of the figures a row that moved (or will) falls on, by card and sign:

@@ -169,14 +169,21 @@ export function auditRecord(overrides: Partial<AuditRecord> = {}): AuditRecord {
   };
 }
 
-/** A limit impact preview: 90 days ending 2026-03-31, nothing refused or let through. */
+/** A limit impact preview: 90 days ending 2026-03-31, no charges, limits unchanged. */
 export function limitImpact(overrides: Partial<LimitImpact> = {}): LimitImpact {
+  const none = { count: 0, sumCents: 0 };
+  const limits = { minimumCents: 100, maximumCents: 50_000 };
   return {
     from: Date.parse('2026-01-01T12:00:00.000Z'),
     to: Date.parse('2026-03-31T12:00:00.000Z'),
     examined: 0,
-    wouldRefuse: { count: 0, sumCents: 0 },
-    wouldAllow: { count: 0, sumCents: 0 },
+    wentThrough: none,
+    sizeDeclined: none,
+    current: { limits, wouldRefuse: none, wouldAllow: none },
+    proposed: { limits, wouldRefuse: none, wouldAllow: none },
+    refusedOnlyByProposed: none,
+    allowedOnlyByProposed: none,
+    effect: 'same',
     ...overrides,
   };
 }

@@ -141,32 +141,59 @@ export const limitImpactQuerySchema = z
     { message: 'the minimum must not be above the maximum', path: ['minimumCents'] },
   );
 
+/** A number of the card's charges and their amounts' sum, in positive cents. */
+const chargesSchema = z.object({
+  count: z.number().int().nonnegative(),
+  sumCents: z.number().int().nonnegative(),
+});
+
+/** Transaction-size limits, both inclusive (an amount equal to one passes; no maximum: none). */
+const sizeLimitsSchema = z.object({
+  minimumCents: z.number().int().nonnegative(),
+  maximumCents: z.number().int().nonnegative().optional(),
+});
+
+/** What one set of limits would have done to the card's charges in the window. */
+const limitsOutcomeSchema = z.object({
+  limits: sizeLimitsSchema,
+  /** Of the charges that went through, those these limits would have refused. */
+  wouldRefuse: chargesSchema,
+  /** Of the charges declined for the size limit, those these limits would have allowed. */
+  wouldAllow: chargesSchema,
+});
+
+export const limitEffects = ['looser', 'tighter', 'same', 'mixed'] as const;
+
 export const limitImpactSchema = z.object({
   /** The window looked at: the last 90 days, as Unix-ms bounds. */
   from: z.number().int(),
   to: z.number().int(),
   /** Card transactions read in the window. */
   examined: z.number().int().nonnegative(),
-  /** Transactions that went through and the new limits would have refused. */
-  wouldRefuse: z.object({
-    count: z.number().int().nonnegative(),
-    sumCents: z.number().int().nonnegative(),
-  }),
-  /** Transactions refused then that the new limits would let through. */
-  wouldAllow: z.object({
-    count: z.number().int().nonnegative(),
-    sumCents: z.number().int().nonnegative(),
-  }),
   /**
-   * The limits compared against: the query's, or the card's current ones where it gave none
-   * (both inclusive: an amount equal to a limit passes; no maximum: no upper bound).
+   * The card's charges that went through: money moved or will (settled, pending and disputed
+   * card charges: the charges of card spend in `docs/money.md`, before refunds).
    */
-  limits: z
-    .object({
-      minimumCents: z.number().int().nonnegative(),
-      maximumCents: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
+  wentThrough: chargesSchema,
+  /** The card's charges declined for the transaction-size limit: no money moved. */
+  sizeDeclined: chargesSchema,
+  /** The card's limits now, side by side with the proposed ones. */
+  current: limitsOutcomeSchema,
+  /** The query's limits, each one it leaves out being the card's current one. */
+  proposed: limitsOutcomeSchema,
+  /**
+   * The proposed limits against the current ones, charge by charge over both kinds above:
+   * `refusedOnlyByProposed` the current limits allow and the proposed refuse,
+   * `allowedOnlyByProposed` the other way round.
+   */
+  refusedOnlyByProposed: chargesSchema,
+  allowedOnlyByProposed: chargesSchema,
+  /**
+   * Follows from those two: `looser` (only some allowed that were refused), `tighter` (only
+   * some refused that were allowed), `mixed` (both), `same` (no charge of the window fares
+   * differently, even where the limits differ).
+   */
+  effect: z.enum(limitEffects),
   /**
    * Sub accounts holding the card's transactions in the window, most first: with `cardId`,
    * `from` and `to` (as days in the person's zone), a link to the Transactions screen.
@@ -174,3 +201,4 @@ export const limitImpactSchema = z.object({
   subAccountIds: z.array(resourceIdSchema).optional(),
 });
 export type LimitImpact = z.infer<typeof limitImpactSchema>;
+export type LimitEffect = (typeof limitEffects)[number];

@@ -77,7 +77,8 @@ export const cardsFeature = defineFeature(
     endpoint({
       method: 'GET',
       path: '/cards/:id/limit-impact',
-      summary: 'What proposed limits would have refused over the card’s recent transactions',
+      summary:
+        'What proposed limits would have refused of the card’s recent charges, beside its current ones',
       access: admins,
       mutation: false,
       attempted: 'card.limitImpact',

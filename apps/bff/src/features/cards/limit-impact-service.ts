@@ -1,4 +1,5 @@
 import type { LimitImpact } from '@card-console/shared/api/insights';
+import { moneyBucketOf } from '@card-console/shared/money-definition';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
@@ -30,18 +31,21 @@ export function isSizeLimitDecline(reason: string | undefined): boolean {
 }
 
 /**
- * What a limit applies to. Only card debits are authorised against the size limit:
- * - `passed`: a pending or settled debit (it went through);
- * - `sizeDeclined`: a debit declined for the size limit;
- * anything else (credits and refunds, which the holder does not authorise; canceled,
- * reversed, disputed or otherwise declined rows) is neither.
+ * What a limit applies to, by the one definition of money (`money-definition.ts`): only the
+ * card's charges are authorised against the size limit.
+ * - `passed`: a charge that went through: money moved or will (settled, pending, disputed);
+ * - `sizeDeclined`: a charge that never moved, declined for the size limit;
+ * anything else (refunds and credits, which the holder does not authorise; released charges,
+ * and those declined, canceled or failed for another reason) is neither.
  */
 export function limitClassOf(
-  t: Pick<UpstreamTransaction, 'status' | 'amountCents' | 'declineReason'>,
+  t: Pick<UpstreamTransaction, 'status' | 'amountCents' | 'declineReason' | 'cardId'>,
 ): 'passed' | 'sizeDeclined' | undefined {
-  if (t.amountCents >= 0) return undefined;
-  if (t.status === 'pending' || t.status === 'settled') return 'passed';
-  if (t.status === 'declined' && isSizeLimitDecline(t.declineReason)) return 'sizeDeclined';
+  const bucket = moneyBucketOf(t);
+  if (bucket === 'card') return 'passed';
+  if (bucket === 'attempted' && t.amountCents < 0 && isSizeLimitDecline(t.declineReason)) {
+    return 'sizeDeclined';
+  }
   return undefined;
 }
 
@@ -60,38 +64,72 @@ export interface CardWindow {
   from: number;
   to: number;
   examined: number;
-  /** |amount| of each debit that went through. */
+  /** |amount| of each charge that went through. */
   passed: number[];
-  /** |amount| of each debit declined for the size limit. */
+  /** |amount| of each charge declined for the size limit. */
   sizeDeclined: number[];
   /** Sub accounts with rows of the card, most rows first. */
   subAccountIds: string[];
 }
 
-export function impactOf(window: CardWindow, limits: Limits): LimitImpact {
-  const wouldRefuse = { count: 0, sumCents: 0 };
-  const wouldAllow = { count: 0, sumCents: 0 };
-  for (const cents of window.passed) {
-    if (withinLimits(cents, limits)) continue;
-    wouldRefuse.count += 1;
-    wouldRefuse.sumCents += cents;
-  }
-  for (const cents of window.sizeDeclined) {
-    if (!withinLimits(cents, limits)) continue;
-    wouldAllow.count += 1;
-    wouldAllow.sumCents += cents;
-  }
+type Charges = LimitImpact['wentThrough'];
+
+const none = (): Charges => ({ count: 0, sumCents: 0 });
+const add = (into: Charges, cents: number) => {
+  into.count += 1;
+  into.sumCents += cents;
+};
+const total = (amounts: number[]): Charges => {
+  const sum = none();
+  for (const cents of amounts) add(sum, cents);
+  return sum;
+};
+
+/** What one set of limits would have done: the charges it refuses that went through, and the
+ *  size-limit declines it allows. */
+function outcomeOf(window: CardWindow, limits: Limits): LimitImpact['current'] {
+  const wouldRefuse = none();
+  const wouldAllow = none();
+  for (const cents of window.passed) if (!withinLimits(cents, limits)) add(wouldRefuse, cents);
+  for (const cents of window.sizeDeclined) if (withinLimits(cents, limits)) add(wouldAllow, cents);
   const applied: Limits = { minimumCents: limits.minimumCents };
   if (limits.maximumCents !== undefined) applied.maximumCents = limits.maximumCents;
+  return { limits: applied, wouldRefuse, wouldAllow };
+}
+
+/**
+ * The proposed limits beside the current ones over the card's window. Which is looser follows
+ * from the charges themselves, each one (went through or declined for size) judged by both:
+ * those only the proposed limits refuse, and those only they allow.
+ */
+export function impactOf(window: CardWindow, current: Limits, proposed: Limits): LimitImpact {
+  const refusedOnlyByProposed = none();
+  const allowedOnlyByProposed = none();
+  for (const cents of [...window.passed, ...window.sizeDeclined]) {
+    const now = withinLimits(cents, current);
+    if (now === withinLimits(cents, proposed)) continue;
+    add(now ? refusedOnlyByProposed : allowedOnlyByProposed, cents);
+  }
+  const tighter = refusedOnlyByProposed.count > 0;
+  const looser = allowedOnlyByProposed.count > 0;
   return {
     from: window.from,
     to: window.to,
     examined: window.examined,
-    wouldRefuse,
-    wouldAllow,
-    limits: applied,
+    wentThrough: total(window.passed),
+    sizeDeclined: total(window.sizeDeclined),
+    current: outcomeOf(window, current),
+    proposed: outcomeOf(window, proposed),
+    refusedOnlyByProposed,
+    allowedOnlyByProposed,
+    effect: tighter ? (looser ? 'mixed' : 'tighter') : looser ? 'looser' : 'same',
     subAccountIds: window.subAccountIds,
   };
+}
+
+/** The card's limits now (no minimum: 0; no maximum: none). */
+export function currentLimitsOf(card: UpstreamCard): Limits {
+  return limitsFor(card, {});
 }
 
 /** The query's limits, each one it leaves out being the card's current one. */
@@ -114,7 +152,8 @@ export function limitsFor(card: UpstreamCard, query: Partial<Limits>): Limits {
 }
 
 /**
- * What new transaction-size limits would have done to a card's last 90 days.
+ * What new transaction-size limits would have done to a card's last 90 days, beside what its
+ * current ones would have (`impactOf`).
  *
  * The transaction list is per sub account and a card does not say which one it belongs to,
  * so every sub account is asked for the card's rows (`card_id`, the window's bounds), a few at
@@ -142,7 +181,8 @@ export function createLimitImpactService({
     const shared = walking.get(cardId);
     if (!shared) return undefined;
     const limits = limitsFor(shared.card, query);
-    return shared.window.then((window) => impactOf(window, limits));
+    const current = currentLimitsOf(shared.card);
+    return shared.window.then((window) => impactOf(window, current, limits));
   };
 
   return {
@@ -177,7 +217,7 @@ export function createLimitImpactService({
         walking.set(cardId, { card, window });
         const done = () => walking.delete(cardId);
         window.then(done, done);
-        return impactOf(await window, limits);
+        return impactOf(await window, currentLimitsOf(card), limits);
       } finally {
         release();
       }
@@ -207,7 +247,8 @@ export async function walkCard(
     window.examined += items.length;
     rowsBySub.set(subAccountId, (rowsBySub.get(subAccountId) ?? 0) + items.length);
     for (const t of items) {
-      const kind = limitClassOf(t);
+      // Listed for the card, so the card's, whether or not the row repeats its id.
+      const kind = limitClassOf({ ...t, cardId: t.cardId ?? cardId });
       if (kind) window[kind].push(-t.amountCents);
     }
   };

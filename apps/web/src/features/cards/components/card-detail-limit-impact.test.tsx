@@ -11,16 +11,68 @@ import { inTimeZone } from '../../../test/time-zone';
 const ZONE = 'Pacific/Auckland';
 inTimeZone(ZONE);
 
-// 2026-01-02 01:00 to 2026-04-01 09:00 in Auckland.
+const none = { count: 0, sumCents: 0 };
+
+// 2026-01-02 01:00 to 2026-04-01 09:00 in Auckland. The card's limits are $1.00 to $500.00.
 const impact = limitImpact({
   from: Date.parse('2026-01-01T12:00:00.000Z'),
   to: Date.parse('2026-03-31T20:00:00.000Z'),
   examined: 240,
-  wouldRefuse: { count: 12, sumCents: 345_678 },
-  wouldAllow: { count: 3, sumCents: 90_050 },
-  limits: { minimumCents: 500, maximumCents: 25_000 },
+  wentThrough: { count: 200, sumCents: 2_345_600 },
+  sizeDeclined: { count: 5, sumCents: 150_050 },
+  current: {
+    limits: { minimumCents: 100, maximumCents: 50_000 },
+    wouldRefuse: { count: 4, sumCents: 300_000 },
+    wouldAllow: { count: 1, sumCents: 20_000 },
+  },
+  proposed: {
+    limits: { minimumCents: 500, maximumCents: 25_000 },
+    wouldRefuse: { count: 12, sumCents: 345_678 },
+    wouldAllow: { count: 3, sumCents: 90_050 },
+  },
+  refusedOnlyByProposed: { count: 9, sumCents: 65_678 },
+  allowedOnlyByProposed: { count: 0, sumCents: 0 },
+  effect: 'tighter',
   subAccountIds: ['sa_main', 'sa_other'],
 });
+
+/** The card with a $300 maximum raised to $400 (issue 43's case): 20 charges over $300 went through. */
+const raised = limitImpact({
+  ...impact,
+  wentThrough: { count: 30, sumCents: 1_306_450 },
+  sizeDeclined: { count: 4, sumCents: 157_000 },
+  current: {
+    limits: { minimumCents: 0, maximumCents: 30_000 },
+    wouldRefuse: { count: 20, sumCents: 1_179_351 },
+    wouldAllow: { count: 2, sumCents: 32_000 },
+  },
+  proposed: {
+    limits: { minimumCents: 0, maximumCents: 40_000 },
+    wouldRefuse: { count: 12, sumCents: 901_500 },
+    wouldAllow: { count: 3, sumCents: 67_000 },
+  },
+  refusedOnlyByProposed: none,
+  allowedOnlyByProposed: { count: 9, sumCents: 312_851 },
+  effect: 'looser',
+  subAccountIds: ['sa_main'],
+});
+
+/** The preview's verdict line, once it has answered. */
+async function verdict(region: HTMLElement) {
+  const status = within(region).getByRole('status');
+  await within(status).findByRole('table');
+  return status.querySelector('.limit-impact-verdict');
+}
+
+/** The table's cells, row by row, as text. */
+function tableRows(region: HTMLElement) {
+  const table = within(region).getByRole('table', {
+    name: /at the current limits and at the proposed/,
+  });
+  return within(table)
+    .getAllByRole('row')
+    .map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+}
 
 function serveCard(limitImpact: Parameters<typeof http.get>[1]) {
   let current: Card = card();
@@ -64,15 +116,82 @@ async function review(limits: { minimum?: string; maximum?: string; name?: strin
 const impactRequests = () => requestsTo('/api/cards/card_1/limit-impact');
 
 describe('card editor: what new limits would have done to the last 90 days', () => {
-  it('shows the counts and sums for the new limits, and links to those days on Transactions', async () => {
+  it('$300 → $400: the current and the proposed limit side by side, and looser from them', async () => {
+    serveCard(() => HttpResponse.json(raised));
+    const { region } = await review({ maximum: '400' });
+    const status = within(region).getByRole('status');
+    expect(await verdict(region)).toHaveTextContent(
+      'Looser than the current limits. 9 charges (total $3,128.51) that the current limits ' +
+        'refuse would be allowed.',
+    );
+    expect(tableRows(region)).toEqual([
+      [
+        'Of this card’s charges',
+        'Current limits $0.00 to $300.00',
+        'Proposed limits $0.00 to $400.00',
+      ],
+      ['Went through (30 charges): these limits would refuse', '20 · $11,793.51', '12 · $9,015.00'],
+      [
+        'Declined for the size limit (4 charges): these limits would allow',
+        '2 · $320.00',
+        '3 · $670.00',
+      ],
+    ]);
+    // What "went through" holds is said, disputed charges with it.
+    expect(status).toHaveTextContent(
+      'Went through: settled, pending and disputed card charges. Declined for the size limit: ' +
+        'no money moved; counted apart.',
+    );
+    expect(status).not.toHaveTextContent(/would let through|that were refused/);
+  });
+
+  it('at the card’s current limits: the same, and declines within them never read as a change', async () => {
+    serveCard(() =>
+      HttpResponse.json({
+        ...raised,
+        proposed: raised.current,
+        allowedOnlyByProposed: none,
+        effect: 'same',
+      }),
+    );
+    const { region } = await review({ maximum: '300' });
+    const status = within(region).getByRole('status');
+    expect(await verdict(region)).toHaveTextContent(/^The same as the current limits\.$/);
+    expect(status).not.toHaveTextContent(/Looser|Tighter|would be allowed|would be refused/);
+    expect(tableRows(region)[2]).toEqual([
+      'Declined for the size limit (4 charges): these limits would allow',
+      '2 · $320.00',
+      '2 · $320.00',
+    ]);
+  });
+
+  it.each([
+    [
+      'tighter',
+      {},
+      'Tighter than the current limits. 9 charges (total $656.78) that the current limits allow would be refused.',
+    ],
+    [
+      'mixed',
+      { allowedOnlyByProposed: { count: 1, sumCents: 1_000 }, effect: 'mixed' },
+      'Tighter for some charges, looser for others. 9 charges (total $656.78) that the current ' +
+        'limits allow would be refused, and 1 charge (total $10.00) that they refuse would be allowed.',
+    ],
+    [
+      'the same with other limits',
+      { refusedOnlyByProposed: none, effect: 'same' },
+      'No different from the current limits on these 90 days: none of this card’s charges falls between the two.',
+    ],
+  ] as const)('%s says so from the comparison', async (_, overrides, words) => {
+    serveCard(() => HttpResponse.json({ ...impact, ...overrides }));
+    const { region } = await review({ minimum: '5', maximum: '250' });
+    expect(await verdict(region)).toHaveTextContent(words);
+  });
+
+  it('links the proposed limits’ refusals to those days on Transactions', async () => {
     serveCard(() => HttpResponse.json(impact));
     const { region } = await review({ minimum: '5', maximum: '250' });
-
-    const status = within(region).getByRole('status');
-    expect(await within(status).findByText(/these limits would have refused/)).toHaveTextContent(
-      'In the last 90 days these limits would have refused 12 transactions (total $3,456.78) ' +
-        'that went through, and let through 3 that were refused (total $900.50).',
-    );
+    await within(region).findByRole('table');
     const [request] = impactRequests();
     const query = new URL(request?.url ?? '').searchParams;
     expect(Object.fromEntries(query)).toEqual({ minimumCents: '500', maximumCents: '25000' });
@@ -92,7 +211,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     // The refused ones: above the new maximum and below the new minimum, two ranges the list's
     // one amount filter cannot join, so a link each; on every sub account the rows were in.
     const refused = within(region).getByRole('list', {
-      name: /Open the 12 transactions it would have refused/,
+      name: /Open the 12 charges the proposed limits would have refused/,
     });
     const search = (name: string) => {
       const a = within(refused).getByRole('link', { name });
@@ -102,7 +221,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
       );
     };
     const days = { cardId: '["card_1"]', from: '2026-01-02', to: '2026-04-01' };
-    const paid = { status: '["pending","settled"]', sort: 'amount' };
+    const paid = { status: '["pending","settled","dispute"]', sort: 'amount' };
     expect(search('Those above $250.00')).toEqual({ ...days, ...paid, min: '"250.01"' });
     expect(search('Those below $5.00')).toEqual({ ...days, ...paid, max: '"4.99"' });
   });
@@ -111,14 +230,17 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     serveCard(() =>
       HttpResponse.json({
         ...impact,
-        wouldRefuse: { count: 40, sumCents: 1_234_500 },
-        limits: { minimumCents: 0, maximumCents: 40_000 },
+        proposed: {
+          limits: { minimumCents: 0, maximumCents: 40_000 },
+          wouldRefuse: { count: 40, sumCents: 1_234_500 },
+          wouldAllow: none,
+        },
         subAccountIds: ['sa_main'],
       }),
     );
     const { region } = await review({ maximum: '400' });
     const link = await within(region).findByRole('link', {
-      name: 'Open the 40 transactions it would have refused (new tab)',
+      name: 'Open the 40 charges the proposed limits would have refused (new tab)',
     });
     const href = new URL(link.getAttribute('href') ?? '', 'http://app.test');
     expect(href.pathname).toBe('/transactions');
@@ -127,7 +249,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
       cardId: '["card_1"]',
       from: '2026-01-02',
       to: '2026-04-01',
-      status: '["pending","settled"]',
+      status: '["pending","settled","dispute"]',
       min: '"400.01"',
       sort: 'amount',
     });
@@ -136,24 +258,23 @@ describe('card editor: what new limits would have done to the last 90 days', () 
   it("a limit left as it was is sent as the card's current one", async () => {
     serveCard(() => HttpResponse.json(impact));
     await review({ maximum: '750' });
-    await screen.findByText(/these limits would have refused/);
+    await screen.findByRole('table');
     const query = new URL(impactRequests()[0]?.url ?? '').searchParams;
     expect(Object.fromEntries(query)).toEqual({ minimumCents: '100', maximumCents: '75000' });
   });
 
-  it('says "1 transaction" for one, and no link when no sub account holds the rows', async () => {
+  it('says "1 charge" for one, and no link when no sub account holds the rows', async () => {
     serveCard(() =>
       HttpResponse.json({
         ...impact,
-        wouldRefuse: { count: 1, sumCents: 60_000 },
-        wouldAllow: { count: 0, sumCents: 0 },
+        refusedOnlyByProposed: { count: 1, sumCents: 60_000 },
         subAccountIds: [],
       }),
     );
     const { region } = await review({ maximum: '400' });
-    expect(await within(region).findByText(/these limits would have refused/)).toHaveTextContent(
-      'would have refused 1 transaction (total $600.00) that went through, and let through 0 ' +
-        'that were refused (total $0.00).',
+    expect(await verdict(region)).toHaveTextContent(
+      'Tighter than the current limits. 1 charge (total $600.00) that the current limits allow ' +
+        'would be refused.',
     );
     expect(within(region).queryByRole('link')).not.toBeInTheDocument();
   });
@@ -163,8 +284,6 @@ describe('card editor: what new limits would have done to the last 90 days', () 
       HttpResponse.json({
         ...impact,
         examined: 0,
-        wouldRefuse: { count: 0, sumCents: 0 },
-        wouldAllow: { count: 0, sumCents: 0 },
       }),
     );
     const { region } = await review({ maximum: '400' });
@@ -195,7 +314,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(within(region).getByRole('button', { name: 'Confirm changes' })).toBeEnabled();
 
     answer();
-    await within(status).findByText(/would have refused 12 transactions/);
+    await within(status).findByText(/Tighter than the current limits/);
     expect(status).not.toHaveTextContent('Checking');
     expect(heading).toHaveFocus();
   });

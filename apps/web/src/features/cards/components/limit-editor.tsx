@@ -146,14 +146,15 @@ export function LimitEditor({
           Confirm changes
         </h2>
         <ul className="changes">
-          {/* Coloured by what the change does, not old-red/new-green: tighter lets fewer
-              transactions through (caution), looser lets more through. */}
+          {/* Coloured by what the change does, not old-red/new-green: a tighter limit allows
+              fewer amounts (caution), a looser one more. What it would have done to the card's
+              own charges is the preview's to say, from them. */}
           {confirming.changes.map((c) => (
             <li key={c.field} className={c.effect ? `change-${c.effect}` : undefined}>
               {c.field}: <del>{c.from}</del> → <ins>{c.to}</ins>
               {c.effect ? (
                 <span className="change-effect">
-                  {c.effect === 'tighter' ? 'Tighter: fewer go through' : 'Looser: more go through'}
+                  {c.effect === 'tighter' ? 'Tighter limit' : 'Looser limit'}
                 </span>
               ) : null}
             </li>

@@ -1,16 +1,66 @@
 import type { LimitImpact } from '@card-console/shared/api/insights';
 import { instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
+import { moneyWords } from '@card-console/shared/money-definition';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { limitImpactQueryOptions, type ProposedLimits } from '../api/get-limit-impact';
 
-const transactions = (n: number) => `${n.toLocaleString('en-US')} transaction${n === 1 ? '' : 's'}`;
+const charges = (n: number) => `${n.toLocaleString('en-US')} charge${n === 1 ? '' : 's'}`;
+
+type Charges = LimitImpact['wentThrough'];
+type Limits = LimitImpact['current']['limits'];
+
+const chargesWithTotal = (c: Charges) => `${charges(c.count)} (total ${formatCents(c.sumCents)})`;
+
+/** Limits as a person reads them: "$0.00 to $300.00", or "from $5.00, no maximum". */
+export const limitsText = (l: Limits) =>
+  l.maximumCents === undefined
+    ? `from ${formatCents(l.minimumCents)}, no maximum`
+    : `${formatCents(l.minimumCents)} to ${formatCents(l.maximumCents)}`;
+
+const sameLimits = (a: Limits, b: Limits) =>
+  a.minimumCents === b.minimumCents && a.maximumCents === b.maximumCents;
 
 /**
- * What the limits under review would have done to the card's last 90 days, computed by the
- * BFF. One live region throughout, so the answer is announced without moving focus from the
- * review's heading; a failure says so and leaves confirming as it was.
+ * Looser, tighter or the same, as the card's own charges say it: each one (went through or
+ * declined for the size limit) judged by the current limits and by the proposed ones.
+ */
+export function verdictOf(impact: LimitImpact): { title: string; detail: string } {
+  const { refusedOnlyByProposed: refused, allowedOnlyByProposed: allowed } = impact;
+  switch (impact.effect) {
+    case 'looser':
+      return {
+        title: 'Looser than the current limits.',
+        detail: `${chargesWithTotal(allowed)} that the current limits refuse would be allowed.`,
+      };
+    case 'tighter':
+      return {
+        title: 'Tighter than the current limits.',
+        detail: `${chargesWithTotal(refused)} that the current limits allow would be refused.`,
+      };
+    case 'mixed':
+      return {
+        title: 'Tighter for some charges, looser for others.',
+        detail:
+          `${chargesWithTotal(refused)} that the current limits allow would be refused, and ` +
+          `${chargesWithTotal(allowed)} that they refuse would be allowed.`,
+      };
+    default:
+      return sameLimits(impact.current.limits, impact.proposed.limits)
+        ? { title: 'The same as the current limits.', detail: '' }
+        : {
+            title: 'No different from the current limits on these 90 days:',
+            detail: 'none of this card’s charges falls between the two.',
+          };
+  }
+}
+
+/**
+ * What the limits under review would have done to the card's last 90 days, beside what its
+ * current limits would have, computed by the BFF. One live region throughout, so the answer is
+ * announced without moving focus from the review's heading; a failure says so and leaves
+ * confirming as it was.
  */
 export function LimitImpactPreview({ cardId, limits }: { cardId: string; limits: ProposedLimits }) {
   const impact = useQuery(limitImpactQueryOptions(cardId, limits));
@@ -33,7 +83,7 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
   if (impact.examined === 0) {
     return <p>This card has no transactions in the last 90 days to check these limits against.</p>;
   }
-  const { wouldRefuse, wouldAllow } = impact;
+  const { current, proposed } = impact;
   const subAccountId = impact.subAccountIds?.[0];
   // The window's days as the Transactions screen reads its filter: in the person's zone.
   const zone = localTimeZone();
@@ -44,35 +94,78 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
     from: instantToIsoDay(impact.from, zone),
     to: instantToIsoDay(impact.to, zone),
   };
+  const wouldRefuse = proposed.wouldRefuse;
   // Only where the rows were found (no sub account: nothing to list).
-  const refusedLinks =
-    wouldRefuse.count > 0 && impact.limits && subAccountId ? refusedRanges(impact.limits) : [];
+  const refusedLinks = wouldRefuse.count > 0 && subAccountId ? refusedRanges(proposed.limits) : [];
   const refusedSearch = (range: AmountRange) => ({
     ...inWindow,
-    status: ['pending' as const, 'settled' as const],
+    status: ['pending' as const, 'settled' as const, 'dispute' as const],
     min: range.min,
     max: range.max,
     sort: 'amount' as const,
   });
-  const refused = transactions(wouldRefuse.count);
+  const refused = charges(wouldRefuse.count);
+  const verdict = verdictOf(impact);
+  const cell = (c: Charges) => (
+    <>
+      {c.count.toLocaleString('en-US')}
+      <span className="muted"> · {formatCents(c.sumCents)}</span>
+    </>
+  );
   return (
     <>
-      <p>
-        In the last 90 days these limits would have refused {refused} (total{' '}
-        {formatCents(wouldRefuse.sumCents)}) that went through, and let through{' '}
-        {wouldAllow.count.toLocaleString('en-US')} that were refused (total{' '}
-        {formatCents(wouldAllow.sumCents)}).
+      <p className="limit-impact-verdict">
+        <strong>{verdict.title}</strong> {verdict.detail}
+      </p>
+      <table className="limit-impact-table">
+        <caption>This card’s last 90 days, at the current limits and at the proposed ones</caption>
+        <thead>
+          <tr>
+            <th scope="col">Of this card’s charges</th>
+            <th scope="col">
+              Current limits{' '}
+              <span className="limit-impact-range">{limitsText(current.limits)}</span>
+            </th>
+            <th scope="col">
+              Proposed limits{' '}
+              <span className="limit-impact-range">{limitsText(proposed.limits)}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">
+              Went through ({charges(impact.wentThrough.count)}): these limits would refuse
+            </th>
+            <td>{cell(current.wouldRefuse)}</td>
+            <td>{cell(proposed.wouldRefuse)}</td>
+          </tr>
+          <tr>
+            <th scope="row">
+              Declined for the size limit ({charges(impact.sizeDeclined.count)}): these limits would
+              allow
+            </th>
+            <td>{cell(current.wouldAllow)}</td>
+            <td>{cell(proposed.wouldAllow)}</td>
+          </tr>
+        </tbody>
+      </table>
+      <p className="muted">
+        Went through: {moneyWords.card.includes.toLowerCase()} Declined for the size limit: no money
+        moved; counted apart. Each figure is a number of charges and their total.
       </p>
       {/* New tabs: following a link must not drop the change under review. */}
       {refusedLinks.length === 1 && refusedLinks[0] ? (
         <p>
           <Link to="/transactions" search={refusedSearch(refusedLinks[0])} target="_blank">
-            Open the {refused} it would have refused (new tab)
+            Open the {refused} the proposed limits would have refused (new tab)
           </Link>
         </p>
       ) : refusedLinks.length > 1 ? (
         <div>
-          <p id={`refused-${cardId}`}>Open the {refused} it would have refused, in a new tab:</p>
+          <p id={`refused-${cardId}`}>
+            Open the {refused} the proposed limits would have refused, in a new tab:
+          </p>
           <ul className="limit-impact-links" aria-labelledby={`refused-${cardId}`}>
             {refusedLinks.map((range) => (
               <li key={range.label}>
@@ -86,9 +179,9 @@ function ImpactSummary({ cardId, impact }: { cardId: string; impact: LimitImpact
       ) : null}
       {refusedLinks.length > 0 ? (
         <p className="muted">
-          The list shows this card&apos;s paid and pending transactions of those amounts on those
-          days: the closest it can say. It may also hold a credit of such an amount, or one from the
-          first day before the 90 days began, which the check leaves out.
+          The list shows this card&apos;s settled, pending and disputed transactions of those
+          amounts on those days: the closest it can say. It may also hold a credit of such an
+          amount, or one from the first day before the 90 days began, which the check leaves out.
         </p>
       ) : null}
       {subAccountId ? (
@@ -113,7 +206,7 @@ interface AmountRange {
  * them: above the maximum (from a cent more) and below the minimum (up to a cent less). Both at
  * once are two ranges the list cannot join, so each gets its own link.
  */
-export function refusedRanges(limits: NonNullable<LimitImpact['limits']>): AmountRange[] {
+export function refusedRanges(limits: Limits): AmountRange[] {
   const ranges: AmountRange[] = [];
   if (limits.maximumCents !== undefined) {
     ranges.push({

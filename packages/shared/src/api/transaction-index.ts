@@ -29,7 +29,7 @@ const centsStringSchema = z
   .transform(Number);
 
 export const INDEX_PAGE_DEFAULT = 100;
-/** A breakdown's largest groups, by debits. */
+/** A breakdown's largest groups, by spend; the rest are summed as one. */
 export const INDEX_BREAKDOWN_GROUPS = 25;
 export { CARD_MONEY_MAX, type IndexGroupingName, indexGroupings, SPEND_STATUSES };
 export const INDEX_PAGE_MAX = 200;
@@ -159,43 +159,62 @@ export const indexFreshnessSchema = z.object({
 export type IndexFreshness = z.infer<typeof indexFreshnessSchema>;
 
 /**
- * The declined charges of a set or group: attempted, no money moved, so counted apart from the
- * debits and credits (`cents`: their amounts, positive). Absent when there are none.
+ * A bucket's figures (docs/money.md, `money-definition.ts`): how many rows, their amounts' sum
+ * (signed, as the card service's: negative for money out), and the pending part of both.
  */
-const indexDeclinedSchema = z.object({
-  count: z.number().int().positive(),
-  cents: z.number().int().nonnegative(),
+export const moneyFigureSchema = z.object({
+  count: z.number().int().nonnegative(),
+  cents: z.number().int(),
+  pendingCount: z.number().int().nonnegative(),
+  pendingCents: z.number().int(),
 });
+
+/**
+ * The figures of a set or a group: every row in exactly one bucket (their counts add up to
+ * `count`), and `posted`, the rows an accounting file of the same filter holds and what it
+ * nets to (signed cents).
+ */
+export const indexTotalsSchema = z.object({
+  count: z.number().int().nonnegative(),
+  buckets: z.object({
+    card: moneyFigureSchema,
+    refund: moneyFigureSchema,
+    payment: moneyFigureSchema,
+    transfer: moneyFigureSchema,
+    released: moneyFigureSchema,
+    attempted: moneyFigureSchema,
+    returned: moneyFigureSchema,
+  }),
+  posted: z.object({ count: z.number().int().nonnegative(), cents: z.number().int() }),
+});
+export type IndexTotals = z.infer<typeof indexTotalsSchema>;
 
 export const indexAnswerSchema = z.object({
   items: z.array(indexTransactionSchema),
   nextCursor: z.string().optional(),
-  /** The whole filtered set, not only this page; declined charges are in neither sum. */
-  summary: z.object({
-    count: z.number().int().nonnegative(),
-    debitCents: z.number().int().nonnegative(),
-    creditCents: z.number().int().nonnegative(),
-    declined: indexDeclinedSchema.optional(),
-  }),
+  /** The whole filtered set, not only this page. */
+  summary: indexTotalsSchema,
   freshness: indexFreshnessSchema,
-  /** Asked for with `by`: the filtered set's totals by that, its largest groups by debits. */
+  /**
+   * Asked for with `by`: the filtered set's totals by that, its largest groups by spend (card
+   * spend and other payments), and the rest summed in `other`: the groups and `other` add up to
+   * `summary`.
+   */
   breakdown: z
     .object({
       by: z.enum(indexGroupings),
       groups: z.array(
-        z.object({
+        indexTotalsSchema.extend({
           /** Absent: the rows without that value (no card, no merchant, no reason). */
           key: z.string().optional(),
           /** The card's or category's name, when the BFF knows it. */
           label: z.string().optional(),
-          count: z.number().int().nonnegative(),
-          debitCents: z.number().int().nonnegative(),
-          creditCents: z.number().int().nonnegative(),
-          declined: indexDeclinedSchema.optional(),
         }),
       ),
       /** How many groups in all (more than `groups` shows when larger). */
       groupCount: z.number().int().nonnegative(),
+      /** The groups past `groups`, summed as one ("Other 36 cards"); absent when none are left. */
+      other: indexTotalsSchema.extend({ groupCount: z.number().int().positive() }).optional(),
     })
     .optional(),
 });

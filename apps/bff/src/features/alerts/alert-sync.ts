@@ -88,7 +88,8 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       windows.set(cardId, {
         limitCents,
         window: { fromDay: window.fromDay, toDay: window.toDay, timeZone: window.timeZone },
-        spentCents: spent.debitCents,
+        // The card bucket: the card's settled and pending debits in the window.
+        spentCents: 0 - spent.buckets.card.cents,
       });
     }
     for (const [cardId, utilisation] of windows) {

@@ -40,22 +40,38 @@ function simRows() {
     .filter((x) => Date.parse(x.date) >= from);
 }
 
-/** Declined charges moved no money: in neither sum, counted apart (absent when none). */
-const sums = (rows: { amountCents: number; status: string }[]) => {
-  const money = rows.filter((x) => x.status !== 'declined');
-  const declined = rows.filter((x) => x.status === 'declined');
+type SimRow = { amountCents: number; status: string; cardId?: string | undefined };
+/** docs/money.md's table by hand (not the product's definition): a row's bucket. */
+const bucketOf = (x: SimRow) => {
+  if (x.status === 'reversed') return 'released';
+  if (['declined', 'canceled', 'failed'].includes(x.status)) return 'attempted';
+  if (x.status === 'returned') return 'returned';
+  if (x.cardId) return x.amountCents < 0 ? 'card' : 'refund';
+  return x.amountCents < 0 ? 'payment' : 'transfer';
+};
+/** The figures of rows: each in its bucket; posted = settled, refund and dispute rows. */
+const sums = (rows: SimRow[]) => {
+  const bucket = (name: string) => {
+    const of = rows.filter((x) => bucketOf(x) === name);
+    const pending = of.filter((x) => x.status === 'pending');
+    const cents = (list: SimRow[]) => list.reduce((n, x) => n + x.amountCents, 0);
+    return {
+      count: of.length,
+      cents: cents(of),
+      pendingCount: pending.length,
+      pendingCents: cents(pending),
+    };
+  };
+  const posted = rows.filter((x) => ['settled', 'refund', 'dispute'].includes(x.status));
   return {
     count: rows.length,
-    debitCents: money.reduce((n, x) => n + Math.max(-x.amountCents, 0), 0),
-    creditCents: money.reduce((n, x) => n + Math.max(x.amountCents, 0), 0),
-    ...(declined.length > 0
-      ? {
-          declined: {
-            count: declined.length,
-            cents: declined.reduce((n, x) => n + Math.abs(x.amountCents), 0),
-          },
-        }
-      : {}),
+    buckets: Object.fromEntries(
+      ['card', 'refund', 'payment', 'transfer', 'released', 'attempted', 'returned'].map((b) => [
+        b,
+        bucket(b),
+      ]),
+    ),
+    posted: { count: posted.length, cents: posted.reduce((n, x) => n + x.amountCents, 0) },
   };
 };
 
@@ -179,7 +195,7 @@ describe('GET /api/index/transactions', () => {
     expect((await ask('?categoryGroup=software')).status).toBe(400);
   });
 
-  it('totals by card and by decline reason: the groups add up to the set, the largest debits first, named', async () => {
+  it('totals by card and by decline reason: the groups and the rest add up to the set, the largest spend first, named', async () => {
     const declined = simRows().filter((x) => x.status === 'declined');
     const byReason = indexAnswerSchema.parse((await ask('?status=declined&by=declineReason')).body);
     expect(byReason.breakdown?.by).toBe('declineReason');
@@ -193,8 +209,9 @@ describe('GET /api/index/transactions', () => {
     const byCard = indexAnswerSchema.parse((await ask('?by=card')).body);
     const groups = byCard.breakdown?.groups ?? [];
     expect(groups.length).toBeGreaterThan(1);
-    const debits = groups.map((g) => g.debitCents);
-    expect(debits).toEqual([...debits].sort((a, b) => b - a));
+    // Largest spend first: card charges and payments without a card, settled or pending.
+    const spend = groups.map((g) => 0 - (g.buckets.card.cents + g.buckets.payment.cents));
+    expect(spend).toEqual([...spend].sort((a, b) => b - a));
     // Rows with no card (transfers, payments) are a group of their own, without a key.
     expect(groups.find((g) => g.key === undefined)).toMatchObject(
       sums(simRows().filter((x) => x.cardId === undefined)),
@@ -203,9 +220,15 @@ describe('GET /api/index/transactions', () => {
     const want = simRows().filter((x) => x.cardId === first?.key);
     expect(first).toMatchObject(sums(want));
     expect(first?.label).toContain(t.sim.data.card(first?.key as string)?.name);
-    if (byCard.breakdown && byCard.breakdown.groupCount <= groups.length) {
-      expect(groups.reduce((n, g) => n + g.count, 0)).toBe(byCard.summary.count);
-    }
+    // The groups and the rest ("Other N cards") hold every row of the set.
+    const other = byCard.breakdown?.other;
+    expect((other?.groupCount ?? 0) + groups.length).toBe(byCard.breakdown?.groupCount);
+    expect(groups.reduce((n, g) => n + g.count, 0) + (other?.count ?? 0)).toBe(
+      byCard.summary.count,
+    );
+    expect(groups.reduce((n, g) => n + g.posted.cents, 0) + (other?.posted.cents ?? 0)).toBe(
+      byCard.summary.posted.cents,
+    );
   });
 
   it("a card's money: its sub accounts, its spend in its limit's current window, its latest rows", async () => {

@@ -320,6 +320,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           answer.breakdown = {
             by: input.by,
             groupCount: breakdown.groupCount,
+            ...(breakdown.other === undefined ? {} : { other: breakdown.other }),
             groups: breakdown.groups.map(({ key, ...totals }) => {
               const label = key === null ? undefined : groupLabel(input.by as IndexGrouping, key);
               return {
@@ -446,7 +447,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       // As the list's own summary of the same filter: declined charges are in no debits.
       const count = (s: IndexSummary | undefined) => ({
         count: s?.count ?? 0,
-        debitCents: s?.debitCents ?? 0,
+        debitCents: 0 - ((s?.buckets.card.cents ?? 0) + (s?.buckets.payment.cents ?? 0)),
       });
       return {
         missingReceipt: { ...count(missingReceipt), fromCents: receiptFromCents },
@@ -505,7 +506,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         })),
         freshness: fresh,
       };
-      if (limit) answer.utilization = utilizationOf(limit, window, spent?.debitCents ?? 0);
+      // The card's charges in the window (the card bucket: its settled and pending debits).
+      const charged = 0 - (spent?.buckets.card.cents ?? 0);
+      if (limit) answer.utilization = utilizationOf(limit, window, charged);
       return answer;
     },
 
@@ -548,7 +551,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       ]);
       const spent = new Map<string, number>();
       for (const groups of spends) {
-        for (const g of groups) if (g.key !== null) spent.set(g.key, g.debitCents);
+        for (const g of groups) if (g.key !== null) spent.set(g.key, 0 - g.buckets.card.cents);
       }
       return {
         cards: unique.map((cardId) => {

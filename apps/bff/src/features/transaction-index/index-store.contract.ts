@@ -86,26 +86,55 @@ function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexO
   return { items: kept, summary: sumsOf(kept) };
 }
 
-/** The brute-force sums: declined charges moved no money, so they are counted apart. */
-function sumsOf(rows: IndexedTransaction[]): IndexSummary {
-  const money = rows.filter((t) => t.status !== 'declined');
-  const declined = rows.filter((t) => t.status === 'declined');
-  return {
-    count: rows.length,
-    debitCents: money.reduce((sum, t) => sum + Math.max(-t.amountCents, 0), 0),
-    creditCents: money.reduce((sum, t) => sum + Math.max(t.amountCents, 0), 0),
-    ...(declined.length > 0
-      ? {
-          declined: {
-            count: declined.length,
-            cents: declined.reduce((sum, t) => sum + Math.abs(t.amountCents), 0),
-          },
-        }
-      : {}),
-  };
+type Figure = IndexSummary['buckets']['card'];
+const zero = (): Figure => ({ count: 0, cents: 0, pendingCount: 0, pendingCents: 0 });
+
+/**
+ * docs/money.md's table, written out again by hand (not the product's definition): a row's
+ * bucket by its status, card and sign.
+ */
+function bucketByHand(t: Pick<IndexedTransaction, 'status' | 'amountCents' | 'cardId'>) {
+  if (t.status === 'reversed') return 'released';
+  if (t.status === 'declined' || t.status === 'canceled' || t.status === 'failed')
+    return 'attempted';
+  if (t.status === 'returned') return 'returned';
+  if (t.cardId !== undefined && t.cardId !== '') return t.amountCents < 0 ? 'card' : 'refund';
+  return t.amountCents < 0 ? 'payment' : 'transfer';
 }
 
-/** The brute-force breakdown: every group's totals, largest debits first, then as documented. */
+/** The brute-force figures: each row in its bucket; posted = settled, refund and dispute rows. */
+function sumsOf(rows: IndexedTransaction[]): IndexSummary {
+  const buckets = {
+    card: zero(),
+    refund: zero(),
+    payment: zero(),
+    transfer: zero(),
+    released: zero(),
+    attempted: zero(),
+    returned: zero(),
+  };
+  const posted = { count: 0, cents: 0 };
+  for (const t of rows) {
+    const figure = buckets[bucketByHand(t)];
+    figure.count++;
+    figure.cents += t.amountCents;
+    if (t.status === 'pending') {
+      figure.pendingCount++;
+      figure.pendingCents += t.amountCents;
+    }
+    if (['settled', 'refund', 'dispute'].includes(t.status)) {
+      posted.count++;
+      posted.cents += t.amountCents;
+    }
+  }
+  return { count: rows.length, buckets, posted };
+}
+
+/**
+ * The brute-force breakdown: every group's figures, largest spend (card charges and payments
+ * without a card, settled or pending) first, then amounts declined, count, key; the groups past
+ * `limit` summed as one.
+ */
 function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit: number) {
   const groupValue: Record<IndexGrouping, (t: IndexedTransaction) => string | undefined> = {
     card: (t) => t.cardId,
@@ -120,15 +149,49 @@ function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit:
     const key = groupValue[by](t) ?? null;
     rows.set(key, [...(rows.get(key) ?? []), t]);
   }
-  const all = [...rows].map(([key, g]) => ({ key, ...sumsOf(g) }));
+  const spend = (g: IndexedTransaction[]) =>
+    g
+      .filter((t) => ['card', 'payment'].includes(bucketByHand(t)))
+      .reduce((n, t) => n - t.amountCents, 0);
+  const declined = (g: IndexedTransaction[]) =>
+    g
+      .filter((t) => bucketByHand(t) === 'attempted')
+      .reduce((n, t) => n + Math.abs(t.amountCents), 0);
+  const all = [...rows].map(([key, g]) => ({ key, g }));
   all.sort(
     (a, b) =>
-      b.debitCents - a.debitCents ||
-      (b.declined?.cents ?? 0) - (a.declined?.cents ?? 0) ||
-      b.count - a.count ||
+      spend(b.g) - spend(a.g) ||
+      declined(b.g) - declined(a.g) ||
+      b.g.length - a.g.length ||
       (a.key === null ? 1 : b.key === null ? -1 : bytes(a.key, b.key)),
   );
-  return { groups: all.slice(0, limit), groupCount: all.length };
+  const rest = all.slice(limit);
+  return {
+    groups: all.slice(0, limit).map(({ key, g }) => ({ key, ...sumsOf(g) })),
+    groupCount: all.length,
+    ...(rest.length > 0
+      ? { other: { ...sumsOf(rest.flatMap(({ g }) => g)), groupCount: rest.length } }
+      : {}),
+  };
+}
+
+/** A breakdown's groups and remainder summed bucket by bucket: a summary of the same set. */
+function addedUp(breakdown: { groups: IndexSummary[]; other?: IndexSummary }): IndexSummary {
+  const parts = [...breakdown.groups, ...(breakdown.other ? [breakdown.other] : [])];
+  const sum = sumsOf([]);
+  for (const part of parts) {
+    sum.count += part.count;
+    sum.posted.count += part.posted.count;
+    sum.posted.cents += part.posted.cents;
+    for (const [bucket, figure] of Object.entries(part.buckets)) {
+      const into = sum.buckets[bucket as keyof IndexSummary['buckets']];
+      into.count += figure.count;
+      into.cents += figure.cents;
+      into.pendingCount += figure.pendingCount;
+      into.pendingCents += figure.pendingCents;
+    }
+  }
+  return sum;
 }
 
 async function allPages(
@@ -255,7 +318,18 @@ function expectedTallies(
 const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
 const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
 const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air'];
-const statuses = ['settled', 'pending', 'declined', 'refund'];
+// Every status of the contract: each reads into a bucket of its own (docs/money.md).
+const statuses = [
+  'settled',
+  'pending',
+  'declined',
+  'refund',
+  'canceled',
+  'failed',
+  'reversed',
+  'returned',
+  'dispute',
+];
 
 const rowArb = (n: number) =>
   fc
@@ -454,66 +528,158 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     });
 
-    it('counts and sums the whole filtered set, debits and credits apart', async () => {
-      await store.replaceDay(
-        'sa',
-        '2026-10-01',
-        [
-          tx({ id: '1', amountCents: -1_250 }),
-          tx({ id: '2', amountCents: -750 }),
-          tx({ id: '3', amountCents: 300 }),
-        ],
-        T0,
+    /** A bucket's figure, and a summary with every bucket not given at zero (by hand). */
+    const fig = (count: number, cents: number, pendingCount = 0, pendingCents = 0): Figure => ({
+      count,
+      cents,
+      pendingCount,
+      pendingCents,
+    });
+    const totals = (
+      count: number,
+      given: Partial<IndexSummary['buckets']>,
+      posted: [number, number],
+    ): IndexSummary => ({
+      count,
+      buckets: {
+        card: zero(),
+        refund: zero(),
+        payment: zero(),
+        transfer: zero(),
+        released: zero(),
+        attempted: zero(),
+        returned: zero(),
+        ...given,
+      },
+      posted: { count: posted[0], cents: posted[1] },
+    });
+    // A quarter's "software" as a finance person reads it: charges that moved, one pending, one
+    // disputed, refunds; and beside them rows that moved nothing (canceled, reversed, failed,
+    // declined, returned), an ACH payment and funding without a card.
+    const software = [
+      tx({ id: '1', amountCents: -10_000, cardId: 'card_a' }),
+      tx({ id: '2', amountCents: -2_500, cardId: 'card_a', status: 'pending' }),
+      tx({ id: '3', amountCents: -4_000, cardId: 'card_b', status: 'dispute' }),
+      tx({ id: '4', amountCents: 1_500, cardId: 'card_a', status: 'refund' }),
+      tx({ id: '5', amountCents: 200, cardId: 'card_b' }),
+      tx({ id: '6', amountCents: -7_000, cardId: 'card_a', status: 'canceled' }),
+      tx({ id: '7', amountCents: -3_000, cardId: 'card_b', status: 'reversed' }),
+      tx({ id: '8', amountCents: -900, cardId: 'card_c', status: 'declined' }),
+      tx({ id: '9', amountCents: -50_000, status: 'failed' }),
+      tx({ id: '10', amountCents: -20_000, status: 'returned' }),
+      tx({ id: '11', amountCents: -30_000 }),
+      tx({ id: '12', amountCents: 100_000 }),
+      tx({ id: '13', amountCents: 5_000, status: 'pending' }),
+    ];
+
+    it('sums the filtered set by the definition of money: card spend is the charges that moved, what moved nothing is counted apart', async () => {
+      await store.replaceDay('sa', '2026-10-01', software, T0);
+      // docs/money.md by hand. Card spend: 1, 2 (pending), 3 (disputed); refunds: 4, 5; other
+      // payments: 11; transfers in: 12, 13 (pending); released: 7; declined (attempted): 6, 8,
+      // 9; returned: 10. Posted: settled, refund and dispute rows (1, 3, 4, 5, 11, 12).
+      const all = totals(
+        13,
+        {
+          card: fig(3, -16_500, 1, -2_500),
+          refund: fig(2, 1_700),
+          payment: fig(1, -30_000),
+          transfer: fig(2, 105_000, 1, 5_000),
+          released: fig(1, -3_000),
+          attempted: fig(3, -57_900),
+          returned: fig(1, -20_000),
+        },
+        [6, 57_700],
       );
-      expect(await store.summary({})).toEqual({ count: 3, debitCents: 2_000, creditCents: 300 });
-      expect(await store.summary({ minCents: 700 })).toEqual({
-        count: 2,
-        debitCents: 2_000,
-        creditCents: 0,
-      });
-      expect(await store.summary({ subAccountIds: [] })).toEqual({
-        count: 0,
-        debitCents: 0,
-        creditCents: 0,
-      });
+      expect(await store.summary({})).toEqual(all);
+      expect(await store.postedTotal({})).toEqual({ count: 6, cents: 57_700 });
+      // The card rows only: $265.00 of debits, of which $165.00 of card charges moved or will.
+      expect(await store.summary({ cardIds: ['card_a', 'card_b', 'card_c'] })).toEqual(
+        totals(
+          8,
+          {
+            card: fig(3, -16_500, 1, -2_500),
+            refund: fig(2, 1_700),
+            released: fig(1, -3_000),
+            attempted: fig(2, -7_900),
+          },
+          [4, -12_300],
+        ),
+      );
+      expect(await store.summary({ statuses: ['canceled', 'reversed', 'returned'] })).toEqual(
+        totals(
+          3,
+          { released: fig(1, -3_000), attempted: fig(1, -7_000), returned: fig(1, -20_000) },
+          [0, 0],
+        ),
+      );
+      expect(await store.summary({ subAccountIds: [] })).toEqual(totals(0, {}, [0, 0]));
+      expect(await store.postedTotal({ subAccountIds: [] })).toEqual({ count: 0, cents: 0 });
     });
 
-    it('counts declined charges apart: attempted, no money moved, in neither the debits nor the credits', async () => {
-      await store.replaceDay(
-        'sa',
-        '2026-10-01',
-        [
-          tx({ id: '1', amountCents: -1_250 }),
-          tx({ id: '2', amountCents: -750, status: 'declined' }),
-          tx({ id: '3', amountCents: -4_000, status: 'declined', merchant: 'Hotel' }),
-          tx({ id: '4', amountCents: 300, status: 'refund' }),
-        ],
-        T0,
-      );
-      expect(await store.summary({})).toEqual({
-        count: 4,
-        debitCents: 1_250,
-        creditCents: 300,
-        declined: { count: 2, cents: 4_750 },
-      });
-      expect(await store.summary({ statuses: ['declined'] })).toEqual({
-        count: 2,
-        debitCents: 0,
-        creditCents: 0,
-        declined: { count: 2, cents: 4_750 },
-      });
-      const { groups } = await store.breakdown({}, 'status', 10);
-      expect(groups).toEqual([
-        { key: 'settled', count: 1, debitCents: 1_250, creditCents: 0 },
+    it('totals by card: the largest groups by spend and the rest as one, adding up to the summary', async () => {
+      await store.replaceDay('sa', '2026-10-01', software, T0);
+      const noCard = totals(
+        5,
         {
-          key: 'declined',
-          count: 2,
-          debitCents: 0,
-          creditCents: 0,
-          declined: { count: 2, cents: 4_750 },
+          payment: fig(1, -30_000),
+          transfer: fig(2, 105_000, 1, 5_000),
+          attempted: fig(1, -50_000),
+          returned: fig(1, -20_000),
         },
-        { key: 'refund', count: 1, debitCents: 0, creditCents: 300 },
-      ]);
+        [2, 70_000],
+      );
+      const cardA = totals(
+        4,
+        { card: fig(2, -12_500, 1, -2_500), refund: fig(1, 1_500), attempted: fig(1, -7_000) },
+        [2, -8_500],
+      );
+      const cardB = totals(
+        3,
+        { card: fig(1, -4_000), refund: fig(1, 200), released: fig(1, -3_000) },
+        [2, -3_800],
+      );
+      const cardC = totals(1, { attempted: fig(1, -900) }, [0, 0]);
+      // Spend: no card $300 (the ACH payment), card_a $125, card_b $40, card_c none ($9 declined).
+      expect(await store.breakdown({}, 'card', 10)).toEqual({
+        groups: [
+          { key: null, ...noCard },
+          { key: 'card_a', ...cardA },
+          { key: 'card_b', ...cardB },
+          { key: 'card_c', ...cardC },
+        ],
+        groupCount: 4,
+      });
+      const two = await store.breakdown({}, 'card', 2);
+      expect(two).toEqual({
+        groups: [
+          { key: null, ...noCard },
+          { key: 'card_a', ...cardA },
+        ],
+        groupCount: 4,
+        other: {
+          ...totals(
+            4,
+            {
+              card: fig(1, -4_000),
+              refund: fig(1, 200),
+              released: fig(1, -3_000),
+              attempted: fig(1, -900),
+            },
+            [2, -3_800],
+          ),
+          groupCount: 2,
+        },
+      });
+      expect(addedUp(two)).toEqual(await store.summary({}));
+      // By status: each status's rows in its bucket.
+      const byStatus = await store.breakdown({}, 'status', 3);
+      expect(byStatus.groups.map((g) => g.key)).toEqual(['settled', 'dispute', 'pending']);
+      expect(byStatus.other?.groupCount).toBe(6);
+      expect(addedUp(byStatus)).toEqual(await store.summary({}));
+      expect(await store.breakdown({ subAccountIds: [] }, 'card', 2)).toEqual({
+        groups: [],
+        groupCount: 0,
+      });
     });
 
     it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {
@@ -565,11 +731,11 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
       expect(await ids({ hasReceipt: true })).toEqual(['4']);
       expect(await ids({ hasReceipt: false, subAccountIds: ['sa'] })).toEqual(['1', '2', '3']);
-      expect(await store.summary({ noAccount: true })).toEqual({
-        count: 2,
-        debitCents: 2_000,
-        creditCents: 0,
-      });
+      // Two settled $10 payments without a card.
+      expect(await store.summary({ noAccount: true })).toEqual(
+        totals(2, { payment: fig(2, -2_000) }, [2, -2_000]),
+      );
+    });
     });
 
     it('books rows it writes to a merchant rule’s category, never over notes a person wrote', async () => {
@@ -706,10 +872,12 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 want.items,
               );
               expect(await store.summary(filter)).toEqual(want.summary);
+              expect(await store.postedTotal(filter)).toEqual(want.summary.posted);
               for (const by of groupings) {
-                expect(await store.breakdown(filter, by, limit)).toEqual(
-                  expectedBreakdown(want.items, by, limit),
-                );
+                const breakdown = await store.breakdown(filter, by, limit);
+                expect(breakdown).toEqual(expectedBreakdown(want.items, by, limit));
+                // The groups and the remainder add up to the summary, whatever the limit.
+                expect(addedUp(breakdown)).toEqual(want.summary);
               }
             }
           },

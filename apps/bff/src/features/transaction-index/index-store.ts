@@ -2,6 +2,17 @@
 // (`sql-engine.ts`). A sync replaces a sub account's UTC day at a time; the screens ask for a
 // filtered, sorted page (keyset paging) and for the count and sums of the whole filtered set.
 import { SPEND_STATUSES } from '@card-console/shared/index-vocabulary';
+import {
+  emptyFigure,
+  type MoneyBucket,
+  type MoneySummary,
+  moneyBucketSql,
+  moneyBuckets,
+  pendingSql,
+  postedCents,
+  postedCount,
+  postedSql,
+} from '@card-console/shared/money-definition';
 import type { SqlEngine, SqlQueryable } from './sql-engine';
 
 /** A transaction as the index keeps it (times at millisecond precision, ISO 8601 UTC). */
@@ -71,43 +82,44 @@ export interface IndexPage {
   next?: string;
 }
 
+/**
+ * A set's (or a group's) figures as docs/money.md reads them: every row in exactly one bucket
+ * (card spend, refunds, other payments, transfers in, released, declined, returned; their
+ * counts add up to `count`), and the posted rows, what an accounting file of the set nets to.
+ */
 export interface IndexSummary {
   count: number;
-  /** The debits' total, as a positive number of cents; declined charges are not in it. */
-  debitCents: number;
-  creditCents: number;
-  /**
-   * The declined charges among them: attempted, no money moved, so in neither sum above (their
-   * amounts as positive cents). Absent when there are none.
-   */
-  declined?: { count: number; cents: number };
+  buckets: MoneySummary;
+  /** Posted rows (`postsToBooks`): their count and signed sum, as an accounting file holds. */
+  posted: { count: number; cents: number };
 }
 
-/** A declined charge moved no money: counted apart, in neither the debits nor the credits. */
-const DECLINED = `status = 'declined'`;
-const MONEY = `status IS DISTINCT FROM 'declined'`;
-/** A set's (or a group's) sums, beside its `count`, as `summaryOf` reads them. */
-const SUMS = `coalesce(sum(-amount_cents) FILTER (WHERE ${MONEY} AND amount_cents < 0), 0)::text AS debit,
-              coalesce(sum(amount_cents) FILTER (WHERE ${MONEY} AND amount_cents > 0), 0)::text AS credit,
-              count(*) FILTER (WHERE ${DECLINED})::text AS declined_count,
-              coalesce(sum(abs(amount_cents)) FILTER (WHERE ${DECLINED}), 0)::text AS declined`;
-interface SumsRow {
-  count: string;
-  debit: string;
-  credit: string;
-  declined_count: string;
-  declined: string;
+/** A set's lines by bucket, as `summaryOf` reads them (the definition's SQL). */
+const BUCKET_LINES = `${moneyBucketSql} AS bucket, count(*)::text AS n,
+  coalesce(sum(amount_cents), 0)::text AS cents,
+  count(*) FILTER (WHERE ${pendingSql})::text AS pending_n,
+  coalesce(sum(amount_cents) FILTER (WHERE ${pendingSql}), 0)::text AS pending_cents`;
+interface BucketLine {
+  bucket: MoneyBucket;
+  n: string;
+  cents: string;
+  pending_n: string;
+  pending_cents: string;
 }
 
-function summaryOf(row: SumsRow | undefined): IndexSummary {
-  const summary: IndexSummary = {
-    count: Number(row?.count ?? 0),
-    debitCents: Number(row?.debit ?? 0),
-    creditCents: Number(row?.credit ?? 0),
-  };
-  const declined = Number(row?.declined_count ?? 0);
-  if (declined > 0) summary.declined = { count: declined, cents: Number(row?.declined ?? 0) };
-  return summary;
+/** One set's figures from its bucket lines (absent buckets: zero). */
+function summaryOf(lines: readonly BucketLine[]): IndexSummary {
+  const buckets = Object.fromEntries(moneyBuckets.map((b) => [b, emptyFigure()])) as MoneySummary;
+  let count = 0;
+  for (const line of lines) {
+    const figure = buckets[line.bucket];
+    figure.count += Number(line.n);
+    figure.cents += Number(line.cents);
+    figure.pendingCount += Number(line.pending_n);
+    figure.pendingCents += Number(line.pending_cents);
+    count += Number(line.n);
+  }
+  return { count, buckets, posted: { count: postedCount(buckets), cents: postedCents(buckets) } };
 }
 
 /** What a set's totals can be broken down by. */
@@ -152,10 +164,15 @@ export interface OverviewTallies {
 }
 
 export interface IndexBreakdown {
-  /** The largest groups by debits (then count, then key, bytes; no value last). */
+  /**
+   * The largest groups by spend (card spend and other payments), then by amounts declined, by
+   * count, by key (bytes; no value last).
+   */
   groups: IndexGroupTotal[];
   /** How many groups there are in all. */
   groupCount: number;
+  /** The groups past `groups`, summed as one ("Other 36 cards"); absent when none are left. */
+  other?: IndexSummary & { groupCount: number };
 }
 
 /** A page position that is not one this store issued (or not for this order). */
@@ -649,16 +666,28 @@ export class TransactionIndexStore {
     return page;
   }
 
-  /** The count and the sums of the whole filtered set. */
+  /** The figures of the whole filtered set, bucket by bucket (docs/money.md). */
   async summary(filter: IndexFilter): Promise<IndexSummary> {
     const params: unknown[] = [];
-    const [row] = await this.engine.query<SumsRow>(
-      `SELECT count(*)::text AS count, ${SUMS}
-         FROM index_transaction
-        WHERE ${whereOf(filter, params)}`,
+    const lines = await this.engine.query<BucketLine>(
+      `SELECT ${BUCKET_LINES} FROM index_transaction WHERE ${whereOf(filter, params)} GROUP BY 1`,
       params,
     );
-    return summaryOf(row);
+    return summaryOf(lines);
+  }
+
+  /**
+   * The posted total of the filtered set: how many rows an accounting file of the same filter
+   * holds and what it nets to (signed cents). The summary's `posted`, read alone.
+   */
+  async postedTotal(filter: IndexFilter): Promise<{ count: number; cents: number }> {
+    const params: unknown[] = [];
+    const [row] = await this.engine.query<{ n: string; cents: string }>(
+      `SELECT count(*)::text AS n, coalesce(sum(amount_cents), 0)::text AS cents
+         FROM index_transaction WHERE ${whereOf(filter, params)} AND ${postedSql}`,
+      params,
+    );
+    return { count: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
   }
 
   /** How many receipts the filtered set's transactions have, and their bytes, in one statement. */
@@ -674,28 +703,62 @@ export class TransactionIndexStore {
     return { files: row?.files ?? 0, bytes: Number(row?.bytes ?? 0) };
   }
 
-  /** The filtered set's totals by `by`, the `limit` largest groups (by debits). */
+  /**
+   * The filtered set's totals by `by`: the `limit` largest groups (by spend, as `IndexBreakdown`
+   * says), and the rest summed as one, so the groups and `other` add up to `summary`.
+   */
   async breakdown(filter: IndexFilter, by: IndexGrouping, limit: number): Promise<IndexBreakdown> {
     const column = INDEX_GROUPINGS[by];
     const params: unknown[] = [];
     const where = whereOf(filter, params);
     params.push(limit);
-    const rows = await this.engine.query<SumsRow & { key: string | null; groups: string }>(
-      `SELECT ${column} AS key, count(*)::text AS count, ${SUMS},
-              (count(*) OVER ())::text AS groups
-         FROM index_transaction
-        WHERE ${where}
-        GROUP BY ${column}
-        ORDER BY coalesce(sum(-amount_cents) FILTER (WHERE ${MONEY} AND amount_cents < 0), 0) DESC,
-                 coalesce(sum(abs(amount_cents)) FILTER (WHERE ${DECLINED}), 0) DESC,
-                 count(*) DESC, ${column} COLLATE "C" ASC NULLS LAST
-        LIMIT $${params.length}`,
+    // Each group's bucket lines, its rank among the groups, and the shown groups' lines apart
+    // from the rest's (`rank` null: the lines of the groups past `limit`, summed by bucket).
+    const lines = await this.engine.query<
+      BucketLine & { key: string | null; rank: number | null; groups: string }
+    >(
+      `WITH line AS (
+         SELECT ${column} AS key, ${BUCKET_LINES},
+                coalesce(sum(abs(amount_cents)), 0) AS size
+           FROM index_transaction WHERE ${where} GROUP BY 1, 2),
+       ranked AS (
+         SELECT key, row_number() OVER (ORDER BY
+                  coalesce(sum(-cents::bigint) FILTER (WHERE bucket IN ('card', 'payment')), 0) DESC,
+                  coalesce(sum(size) FILTER (WHERE bucket = 'attempted'), 0) DESC,
+                  sum(n::bigint) DESC, key COLLATE "C" ASC NULLS LAST) AS rank
+           FROM line GROUP BY key)
+       SELECT CASE WHEN r.rank <= $${params.length} THEN l.key END AS key,
+              CASE WHEN r.rank <= $${params.length} THEN r.rank END::int AS rank, l.bucket,
+              sum(l.n::bigint)::text AS n, sum(l.cents::bigint)::text AS cents,
+              sum(l.pending_n::bigint)::text AS pending_n,
+              sum(l.pending_cents::bigint)::text AS pending_cents,
+              (SELECT count(*) FROM ranked)::text AS groups
+         FROM line l JOIN ranked r ON r.key IS NOT DISTINCT FROM l.key
+        GROUP BY 1, 2, 3`,
       params,
     );
-    return {
-      groups: rows.map((row) => ({ key: row.key, ...summaryOf(row) })),
-      groupCount: Number(rows[0]?.groups ?? 0),
+    const shown = new Map<number, { key: string | null; lines: BucketLine[] }>();
+    const rest: BucketLine[] = [];
+    for (const line of lines) {
+      if (line.rank === null) {
+        rest.push(line);
+        continue;
+      }
+      const group = shown.get(line.rank) ?? { key: line.key, lines: [] };
+      group.lines.push(line);
+      shown.set(line.rank, group);
+    }
+    const groupCount = Number(lines[0]?.groups ?? 0);
+    const breakdown: IndexBreakdown = {
+      groups: [...shown]
+        .sort(([a], [b]) => a - b)
+        .map(([, group]) => ({ key: group.key, ...summaryOf(group.lines) })),
+      groupCount,
     };
+    if (rest.length > 0) {
+      breakdown.other = { ...summaryOf(rest), groupCount: groupCount - shown.size };
+    }
+    return breakdown;
   }
 
   /**

@@ -3,7 +3,7 @@
 // changes made at once from the same version exactly one is saved.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import type { Audited, SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
   AnnotationConflictError,
   AnnotationStore,
@@ -264,8 +264,9 @@ export function annotationStoreContract(
         sha256: createHash('sha256').update(bytes).digest('hex'),
         uploadedBy: 'ana@example.test',
       });
-      // A receipt is a change of the notes: their version moves.
-      expect(added.notes.version).toBe(1);
+      // A receipt is not an edit of the notes: there are still none, at version 0.
+      expect(added.notes).toEqual(await store.get('t1'));
+      expect(added.notes.version).toBe(0);
       const read = await store.receiptFile('t1', added.receipt.id);
       expect(read?.content).toEqual(bytes);
       // Only through its own transaction.
@@ -310,6 +311,90 @@ export function annotationStoreContract(
       expect(await store.receipts('t1')).toHaveLength(1);
     });
 
+    it("adds and removes receipts without moving the notes' version: a change made on the version seen before is saved", async () => {
+      const file = {
+        fileName: 'r.pdf',
+        mediaType: 'application/pdf',
+        content: Buffer.from('%PDF-'),
+      };
+      const seen = await store.change(
+        't-own',
+        { version: 0, memo: 'Taxi' },
+        'ana@example.test',
+        at(1),
+      );
+      const { receipt } = await store.addReceipt('t-own', file, 3, 'ana@example.test', at(2));
+      await store.addReceipt('t-own', file, 3, 'bo@example.test', at(3));
+      expect(await store.removeReceipt('t-own', receipt.id, 'ana@example.test', at(4))).toEqual(
+        receipt,
+      );
+      expect(await store.get('t-own')).toEqual(seen.after);
+      const memo = await store.change(
+        't-own',
+        { version: seen.after.version, memo: 'Taxi to the airport' },
+        'ana@example.test',
+        at(5),
+      );
+      expect(memo.after).toMatchObject({ memo: 'Taxi to the airport', version: 2 });
+      // Someone else's change of the notes still makes the version seen stale.
+      await store.change('t-own', { version: 2, tags: ['travel'] }, 'bo@example.test', at(6));
+      await store.addReceipt('t-own', file, 3, 'ana@example.test', at(7));
+      const stale = await conflictOf(
+        store.change('t-own', { version: 2, memo: 'Taxi, two people' }, 'ana@example.test', at(8)),
+      );
+      expect(stale.reason).toBe('changed');
+      expect(stale.current).toMatchObject({ version: 3, updatedBy: 'bo@example.test' });
+    });
+
+    // The first notes of a transaction and a receipt at once: no receipt lands on a transaction
+    // a review has already closed, though the receipt writes no notes row to meet it on.
+    it.each([
+      [
+        'one change',
+        (s: AnnotationStore, hook: Audited<unknown>) =>
+          s.change('t-first', { version: 0, reviewed: true }, 'bo@example.test', at(1), hook),
+      ],
+      [
+        'a change of many',
+        (s: AnnotationStore, hook: Audited<unknown>) =>
+          s.changeMany(['t-other', 't-first'], { reviewed: true }, 'bo@example.test', at(1), hook),
+      ],
+    ])(
+      'refuses a receipt sent while %s reviews a transaction with no notes yet',
+      async (_, review) => {
+        const file = {
+          fileName: 'r.pdf',
+          mediaType: 'application/pdf',
+          content: Buffer.from('%PDF-'),
+        };
+        let entered!: () => void;
+        let release!: () => void;
+        const inside = new Promise<void>((done) => {
+          entered = done;
+        });
+        const held = new Promise<void>((done) => {
+          release = done;
+        });
+        // The review waits, uncommitted, in its audit hook while the receipt is sent.
+        const reviewing = review(store, async () => {
+          entered();
+          await held;
+        });
+        await inside;
+        const receipt = store.addReceipt('t-first', file, 3, 'ana@example.test', at(2)).then(
+          () => 'added',
+          (error: unknown) => error,
+        );
+        await new Promise((done) => setTimeout(done, 300));
+        release();
+        await reviewing;
+        const refused = await receipt;
+        expect(refused).toBeInstanceOf(AnnotationConflictError);
+        expect((refused as AnnotationConflictError).reason).toBe('reviewed');
+        expect(await store.receipts('t-first')).toEqual([]);
+      },
+    );
+
     it('of uploads at once to a transaction without notes, keeps exactly as many as it may have', async () => {
       const file = {
         fileName: 'r.pdf',
@@ -326,7 +411,7 @@ export function annotationStoreContract(
         if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(TooManyReceiptsError);
       }
       expect(await store.receipts('t-flood')).toHaveLength(3);
-      expect((await store.get('t-flood')).version).toBe(3);
+      expect((await store.get('t-flood')).version).toBe(0);
     });
 
     it('runs each change’s audit hook last in its transaction: one that throws leaves nothing changed', async () => {
@@ -380,7 +465,7 @@ export function annotationStoreContract(
       const { receipt } = await store.addReceipt('t-h', file, 3, 'a', at(3), sees);
       await rejects(store.removeReceipt('t-h', receipt.id, 'a', at(4), refused));
       expect(await store.receipts('t-h')).toEqual([receipt]);
-      expect((await store.get('t-h')).version).toBe(1);
+      expect((await store.get('t-h')).version).toBe(0);
       // Nothing removed, nothing to record: the hook is not run.
       expect(await store.deleteRule('no-such-rule', refused)).toBeUndefined();
       expect(

@@ -391,6 +391,9 @@ export class AnnotationStore {
         [transactionIds],
       );
       const current = new Map(rows.map((row) => [row.transaction_id, fromRow(row)]));
+      // Those with no notes row yet: no receipt can pass a first review (`lockReceipts`).
+      const unwritten = transactionIds.filter((id) => !current.has(id));
+      await lockReceipts(tx, unwritten);
       const changed: { before: Annotation; after: Annotation }[] = [];
       const skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[] = [];
       const editsNotes = change.categoryId !== undefined || change.addTags !== undefined;
@@ -489,10 +492,12 @@ export class AnnotationStore {
   }
 
   /**
-   * Adds a receipt to a transaction that is not reviewed and has fewer than `limit`: under the
-   * notes row's lock (created if there is none, as any change does), so two uploads at once
-   * cannot pass the limit and a review cannot slip between the check and the write. The notes'
-   * version goes up: the receipt is a change of the notes.
+   * Adds a receipt to a transaction that is not reviewed and has fewer than `limit`, under the
+   * receipts' lock and the notes row's (`lockedNotes`): two uploads at once cannot pass the
+   * limit and a review cannot slip between the check and the write. The notes themselves, and
+   * their version, stay as they are (returned as such): a receipt is not an edit of the memo,
+   * category or tags, so it never makes someone's open notes stale (decision 0111, "Receipts and
+   * the notes' version").
    */
   async addReceipt(
     transactionId: string,
@@ -528,32 +533,33 @@ export class AnnotationStore {
           at.toISOString(),
         ],
       );
-      const notes = await saveNotes(tx, before, { version: before.version }, actor, at);
-      return committed(tx, { receipt: receiptOf(row as ReceiptRow), notes }, audited);
+      return committed(tx, { receipt: receiptOf(row as ReceiptRow), notes: before }, audited);
     });
   }
 
-  /** Removes a receipt of a transaction that is not reviewed; undefined if it has no such one. */
+  /**
+   * Removes a receipt of a transaction that is not reviewed, under the same locks as adding one;
+   * the notes' version stays. Undefined if it has no such one. Who removed it, and when, are
+   * the audit trail's to keep (a removed receipt has no row to keep them in).
+   */
   async removeReceipt(
     transactionId: string,
     receiptId: string,
-    actor: string,
-    at: Date,
+    _actor: string,
+    _at: Date,
     audited?: Audited<Receipt>,
   ): Promise<Receipt | undefined> {
     return this.engine.transaction(async (tx) => {
-      const before = await lockedNotes(tx, transactionId);
-      if (before.review.state === 'reviewed') {
-        throw new AnnotationConflictError('reviewed', before);
+      const notes = await lockedNotes(tx, transactionId);
+      if (notes.review.state === 'reviewed') {
+        throw new AnnotationConflictError('reviewed', notes);
       }
       const [row] = await tx.query<ReceiptRow>(
         `DELETE FROM transaction_receipt WHERE id = $1 AND transaction_id = $2
          RETURNING ${RECEIPT_COLUMNS}`,
         [receiptId, transactionId],
       );
-      if (!row) return undefined;
-      await saveNotes(tx, before, { version: before.version }, actor, at);
-      return committed(tx, receiptOf(row), audited);
+      return row && committed(tx, receiptOf(row), audited);
     });
   }
 
@@ -584,6 +590,7 @@ export class AnnotationStore {
          WHERE transaction_id = $1 FOR UPDATE`,
         [transactionId],
       );
+      if (!row) await lockReceipts(tx, [transactionId]);
       const before = row ? fromRow(row) : emptyAnnotation(transactionId);
       if (before.version !== change.version) throw new AnnotationConflictError('changed', before);
       const editsNotes =
@@ -664,14 +671,29 @@ async function saveNotes(
  * on its id (a transaction without notes has no row to lock yet), then the row's own lock.
  */
 async function lockedNotes(tx: SqlQueryable, transactionId: string): Promise<Annotation> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('receipts:' || $1, 0))`, [
-    transactionId,
-  ]);
+  await lockReceipts(tx, [transactionId]);
   const [row] = await tx.query<AnnotationRow>(
     `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1 FOR UPDATE`,
     [transactionId],
   );
   return row ? fromRow(row) : emptyAnnotation(transactionId);
+}
+
+/**
+ * The receipts' lock of these transactions, held until the transaction ends. A receipt's change
+ * takes it before the notes row's lock; a change of notes that have no row yet takes it after
+ * finding none, so a first review and a first receipt cannot pass each other: whichever comes
+ * second sees the first (a receipt does not write the notes, so the row cannot serve). Taken in
+ * the keys' order, so two changes of many cannot each hold one the other waits for.
+ */
+async function lockReceipts(tx: SqlQueryable, transactionIds: readonly string[]): Promise<void> {
+  if (transactionIds.length === 0) return;
+  await tx.query(
+    `SELECT count(pg_advisory_xact_lock(key)) FROM (
+       SELECT DISTINCT hashtextextended('receipts:' || id, 0) AS key
+         FROM unnest($1::text[]) AS id ORDER BY key) keys`,
+    [transactionIds],
+  );
 }
 
 /** A category by id, read through `q` (a transaction's, when asked inside one). */

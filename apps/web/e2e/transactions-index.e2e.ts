@@ -230,7 +230,7 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     const bar = page.locator('svg.spend-chart a.bar-link').first();
     await bar.waitFor();
     const barName = (await bar.getAttribute('aria-label')) ?? '';
-    const barSpend = /: (\$[\d,]+\.\d\d) spent/.exec(barName)?.[1];
+    const barSpend = /: (\$[\d,]+\.\d\d) card spend/.exec(barName)?.[1];
     expect(barSpend, barName).toBeDefined();
     await bar.click();
     await page.waitForURL((url) => url.pathname === '/transactions');
@@ -241,11 +241,11 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     // The largest category group.
     await page.goBack();
     const category = page
-      .getByRole('region', { name: 'Spend by category' })
+      .getByRole('region', { name: 'Card spend by category' })
       .locator('ol a')
       .first();
     const categoryName = await follow(category);
-    const categorySpend = /: (\$[\d,]+\.\d\d) spent/.exec(categoryName)?.[1];
+    const categorySpend = /: (\$[\d,]+\.\d\d) card spend/.exec(categoryName)?.[1];
     expect(categorySpend, categoryName).toBeDefined();
     await expect.poll(figures).toContain(`Debits ${categorySpend}`);
     expect(new URL(page.url()).searchParams.get('categoryGroup')).not.toBeNull();

@@ -1,12 +1,46 @@
 // A brute-force Overview over the simulator's own data, for tests: every transaction's day
-// from Intl directly, sums by plain loops.
+// from Intl directly, sums by plain loops, and what each row means for money written by hand
+// from docs/money.md's table (never the product's definition, which it checks).
 import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
 import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
 import { expect } from 'vitest';
 import { merchantCategoryName } from '../features/transactions/merchant-categories';
 import type { TestApp, TestSession } from './harness';
 
-const money = new Set(['settled', 'pending', 'refund', 'dispute']);
+type Bucket = 'card' | 'refund' | 'payment' | 'transfer' | 'released' | 'attempted' | 'returned';
+const BUCKETS: Bucket[] = [
+  'card',
+  'refund',
+  'payment',
+  'transfer',
+  'released',
+  'attempted',
+  'returned',
+];
+
+/** docs/money.md, "The table": a row's line by its status, its card and its amount's sign. */
+export function bucketByTheTable(x: {
+  status: string;
+  amountCents: number;
+  cardId?: string | null | undefined;
+}): Bucket {
+  switch (x.status) {
+    case 'reversed':
+      return 'released';
+    case 'declined':
+    case 'canceled':
+    case 'failed':
+      return 'attempted';
+    case 'returned':
+      return 'returned';
+    default: {
+      // settled, dispute, refund, pending: moved (or will), by card and sign.
+      const card = x.cardId !== undefined && x.cardId !== null && x.cardId !== '';
+      if (card) return x.amountCents < 0 ? 'card' : 'refund';
+      return x.amountCents < 0 ? 'payment' : 'transfer';
+    }
+  }
+}
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -35,14 +69,14 @@ export function expectedOverview(
   };
   const rows = subs.flatMap((s) => t.sim.data.transactions(s.id));
   const span = (from: string, to: string) => {
-    const totals = { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 };
-    const series = new Map<
-      string,
-      { day: string; debitsCents: number; creditsCents: number; count: number }
-    >();
+    const money = Object.fromEntries(
+      BUCKETS.map((b) => [b, { count: 0, cents: 0, pendingCount: 0, pendingCents: 0 }]),
+    ) as Overview['totals']['money'];
+    const totals = { cardSpendCents: 0, cardSpendPendingCents: 0, money, count: 0 };
+    const series = new Map<string, { day: string; cardSpendCents: number; count: number }>();
     for (let d = from; d <= to; d = addDays(d, 1)) {
       const b = bucketOf(d);
-      if (!series.has(b)) series.set(b, { day: b, debitsCents: 0, creditsCents: 0, count: 0 });
+      if (!series.has(b)) series.set(b, { day: b, cardSpendCents: 0, count: 0 });
     }
     const categories = new Map<string, [number, number]>();
     const codes = new Map<string, [number, number]>();
@@ -68,16 +102,20 @@ export function expectedOverview(
         const r = x.declineReason?.trim() || 'No reason given';
         reasons.set(r, (reasons.get(r) ?? 0) + 1);
       }
-      if (!money.has(x.status) || x.amountCents === 0) continue;
-      if (x.amountCents > 0) {
-        totals.creditsCents += x.amountCents;
-        point.creditsCents += x.amountCents;
-        continue;
+      const line = bucketByTheTable(x);
+      const figure = money[line];
+      figure.count += 1;
+      figure.cents += x.amountCents;
+      if (x.status === 'pending') {
+        figure.pendingCount += 1;
+        figure.pendingCents += x.amountCents;
       }
+      // Card spend: card charges less refunds (settled, pending, disputed); nothing else.
+      if (line !== 'card' && line !== 'refund') continue;
       const c = -x.amountCents;
-      totals.debitsCents += c;
-      point.debitsCents += c;
-      if (x.status === 'pending') totals.pendingCents += c;
+      totals.cardSpendCents += c;
+      point.cardSpendCents += c;
+      if (x.status === 'pending') totals.cardSpendPendingCents += c;
       bump(categories, categoryGroupOf(x.merchantData?.categoryCode), c);
       if (x.merchantData) bump(merchants, x.merchantData.description, c);
       if (x.merchantData) bump(codes, x.merchantData.categoryCode, c);
@@ -97,8 +135,8 @@ export function expectedOverview(
   };
   const rank = (m: Map<string, [number, number]>, label: (k: string) => string) =>
     [...m.entries()]
-      .map(([key, [debitsCents, count]]) => ({ key, label: label(key), debitsCents, count }))
-      .sort((a, b) => b.debitsCents - a.debitsCents || (a.key < b.key ? -1 : 1));
+      .map(([key, [spentCents, count]]) => ({ key, label: label(key), spentCents, count }))
+      .sort((a, b) => b.spentCents - a.spentCents || (a.key < b.key ? -1 : 1));
   const now = span(q.from, q.to);
   const before = span(prevFrom, prevTo);
   const sum = (pick: (s: (typeof subs)[number]) => number) => subs.reduce((a, s) => a + pick(s), 0);

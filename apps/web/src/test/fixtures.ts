@@ -12,6 +12,7 @@ import type {
 import type { SessionResponse } from '@card-console/shared/api/session';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
+import { moneyBuckets } from '@card-console/shared/money-definition';
 
 const HOUR = 3_600_000;
 
@@ -190,7 +191,11 @@ export function limitImpact(overrides: Partial<LimitImpact> = {}): LimitImpact {
 
 /** The landing screen's answer for a quiet period: complete, nothing spent. */
 export function quietOverview(overrides: Partial<Overview> = {}): Overview {
-  const none = { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 };
+  const figure = { count: 0, cents: 0, pendingCount: 0, pendingCents: 0 };
+  const money = Object.fromEntries(
+    moneyBuckets.map((b) => [b, { ...figure }]),
+  ) as Overview['totals']['money'];
+  const none = { cardSpendCents: 0, cardSpendPendingCents: 0, money, count: 0 };
   return {
     status: 'complete',
     period: { from: '2026-03-01', to: '2026-03-30', tz: 'UTC' },

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { type MoneyBucket, moneyBuckets } from '../money-definition';
 import { resourceIdSchema } from '../upstream/common';
 import { isoDaySchema, timeZoneSchema } from './transactions';
 
 /**
- * Insights: aggregates the BFF computes from the transaction list (never the browser).
- * Money is integer cents; a debit is a negative `amountCents` upstream, reported here as a
- * positive `debitsCents`. Days are calendar days in the person's time zone (`tz`).
+ * Insights: aggregates the BFF computes from the transaction list (never the browser), by the
+ * one definition of money (`../money-definition.ts`). Money is integer cents; card spend is
+ * reported positive (charges less refunds), a bucket's `cents` signed as upstream (a debit
+ * negative). Days are calendar days in the person's time zone (`tz`).
  */
 
 /** A day in an answer: the BFF writes real days; its shape is what is checked on the way out. */
@@ -43,14 +45,34 @@ export const overviewQuerySchema = z
   });
 export type OverviewQuery = z.input<typeof overviewQuerySchema>;
 
-/** What a set of transactions adds up to. */
+/** One bucket's figures (`money-definition.ts`, `MoneyFigure`): signed cents, debits negative. */
+export const moneyFigureSchema = z.object({
+  count: z.number().int().nonnegative(),
+  cents: z.number().int(),
+  /** The pending part of both (never in the books yet). */
+  pendingCount: z.number().int().nonnegative(),
+  pendingCents: z.number().int(),
+});
+
+/**
+ * What a set of transactions adds up to, by the one definition of money
+ * (`@card-console/shared/money-definition`, docs/money.md): every row in exactly one bucket.
+ */
 export const totalsSchema = z.object({
-  /** Sum of |amount| of debits that spent money (pending or settled). */
-  debitsCents: z.number().int().nonnegative(),
-  /** Sum of credits (refunds, funding, reversals). */
-  creditsCents: z.number().int().nonnegative(),
-  /** Sum of |amount| of pending debits (part of debitsCents). */
-  pendingCents: z.number().int().nonnegative(),
+  /**
+   * Net card spend in positive cents: card charges less refunds, settled, pending and disputed
+   * (`netCardSpendCents`). Never other payments, transfers or what never moved.
+   */
+  cardSpendCents: z.number().int(),
+  /** The pending part of `cardSpendCents` (charges less refunds still pending). */
+  cardSpendPendingCents: z.number().int(),
+  /** Each bucket's figures: card, refund, payment, transfer, released, attempted, returned. */
+  money: z.object(
+    Object.fromEntries(moneyBuckets.map((b) => [b, moneyFigureSchema])) as Record<
+      MoneyBucket,
+      typeof moneyFigureSchema
+    >,
+  ),
   /** Every transaction in the period, whatever its status. */
   count: z.number().int().nonnegative(),
 });
@@ -59,8 +81,8 @@ export type Totals = z.infer<typeof totalsSchema>;
 export const dayPointSchema = z.object({
   /** YYYY-MM-DD in `tz`; for weekly buckets, the week's first day (Monday). */
   day: isoDay,
-  debitsCents: z.number().int().nonnegative(),
-  creditsCents: z.number().int().nonnegative(),
+  /** Net card spend of the day or week (as `totals.cardSpendCents`). */
+  cardSpendCents: z.number().int(),
   count: z.number().int().nonnegative(),
 });
 
@@ -68,7 +90,9 @@ export const rankedSchema = z.object({
   /** What the row is: a category group key, a merchant's name, a card id. */
   key: z.string(),
   label: z.string(),
-  debitsCents: z.number().int().nonnegative(),
+  /** Net card spend of the group: its card charges less its refunds (negative if more came back). */
+  spentCents: z.number().int(),
+  /** Card charges and refunds counted in it. */
   count: z.number().int().nonnegative(),
 });
 
@@ -100,16 +124,16 @@ export const overviewSchema = z.object({
   granularity: z.enum(['day', 'week']),
   series: z.array(dayPointSchema),
   previousSeries: z.array(dayPointSchema).optional(),
-  /** Debits by ISO 18245 merchant category group, largest first. */
+  /** Card spend by ISO 18245 merchant category group, largest first (rows with a card only). */
   categories: z.array(rankedSchema),
   /**
-   * The top merchant category codes by debits (`key` the code, `label` its name). Only when the
+   * The top merchant category codes by card spend (`key` the code, `label` its name). Only when the
    * Overview was read from the transaction index (the card service's walk keeps groups only).
    */
   categoryCodes: z.array(rankedSchema).optional(),
-  /** Top merchants by debits. */
+  /** Top merchants by card spend. */
   merchants: z.array(rankedSchema),
-  /** Top cards by debits; `label` is the card's name and last 4 when the BFF knows them. */
+  /** Top cards by card spend; `label` is the card's name and last 4 when the BFF knows them. */
   cards: z.array(rankedSchema),
   declines: z.object({
     count: z.number().int().nonnegative(),

@@ -1,28 +1,33 @@
 import { categoryGroupOf } from '@card-console/shared/category-groups';
-import type {
-  TransactionStatus,
-  UpstreamTransaction,
-} from '@card-console/shared/upstream/transaction';
+import {
+  emptyFigure,
+  hasCard,
+  isCardSpend,
+  type MoneyBucket,
+  type MoneySummary,
+  moneyBucketOf,
+  moneyBuckets,
+  moneyStateOf,
+} from '@card-console/shared/money-definition';
+import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
 import type { OverviewTallies } from '../transaction-index/index-store';
 import { addDays } from './local-days';
 
 /**
- * How a transaction counts in the Overview:
- * - money moved or is about to: status settled, pending, refund or dispute (a disputed debit
- *   stays debited until resolved). A negative amount is then a debit (its size in
- *   `debitsCents`, and in `pendingCents` too while pending), a positive one a credit.
- *   Declined, canceled, failed, reversed and returned transactions moved nothing;
+ * How a transaction counts in the Overview: by the one definition of money
+ * (`@card-console/shared/money-definition`, docs/money.md), nothing of its own.
+ * - every row falls in one bucket of `money` (card spend, refunds, other payments, transfers
+ *   in, released, declined (attempted), returned), its pending part apart;
+ * - the breakdowns by ISO 18245 category group, merchant and card are of card spend only
+ *   (`isCardSpend`: card charges less refunds, settled, pending and disputed), so they add up
+ *   to the card spend figure and a payment without a card is never a "No merchant category" bar;
  * - every transaction is counted in `count`, whatever its status;
- * - declines are the `declined` card transactions; their rate is over card transactions;
- * - debits are broken down by ISO 18245 category group, merchant and card.
+ * - declines are the `declined` card transactions, by reason; their rate is over card
+ *   transactions (what a card's holder saw refused).
  */
-const moneyStatuses: ReadonlySet<TransactionStatus> = new Set([
-  'settled',
-  'pending',
-  'refund',
-  'dispute',
-]);
+const emptyMoney = (): MoneySummary =>
+  Object.fromEntries(moneyBuckets.map((b) => [b, emptyFigure()])) as MoneySummary;
 
 /** A decline the service gave no reason for. */
 export const NO_REASON = 'No reason given';
@@ -45,9 +50,7 @@ export function emptyDay(day: string): DayAggregate {
     day,
     final: false,
     walkedAt: 0,
-    debitsCents: 0,
-    creditsCents: 0,
-    pendingCents: 0,
+    money: emptyMoney(),
     count: 0,
     pendingCount: 0,
     cardCount: 0,
@@ -76,43 +79,46 @@ export function tallyInto(
 
 export function addTransaction(into: DayAggregate, t: UpstreamTransaction): void {
   into.count += 1;
-  if (t.status === 'pending') into.pendingCount += 1;
-  if (t.cardId !== undefined) into.cardCount += 1;
-  if (t.status === 'declined' && t.cardId !== undefined) {
+  const pending = moneyStateOf[t.status] === 'pending';
+  if (pending) into.pendingCount += 1;
+  if (hasCard(t)) into.cardCount += 1;
+  if (t.status === 'declined' && hasCard(t)) {
     into.declines += 1;
     const reason = t.declineReason?.trim() || NO_REASON;
     into.declineReasons[reason] = (into.declineReasons[reason] ?? 0) + 1;
   }
-  if (!moneyStatuses.has(t.status) || t.amountCents === 0) return;
-  if (t.amountCents > 0) {
-    into.creditsCents += t.amountCents;
-    return;
-  }
+  addFigure(into.money, moneyBucketOf(t), {
+    count: 1,
+    cents: t.amountCents,
+    pendingCount: pending ? 1 : 0,
+    pendingCents: pending ? t.amountCents : 0,
+  });
+  if (!isCardSpend(t)) return;
+  // Net card spend: a charge adds its size, a refund takes its amount off.
   const cents = -t.amountCents;
-  into.debitsCents += cents;
-  if (t.status === 'pending') into.pendingCents += cents;
   tallyInto(into.categories, categoryGroupOf(t.merchantData?.categoryCode), cents);
   if (t.merchantData) tallyInto(into.merchants, t.merchantData.description, cents);
-  if (t.cardId !== undefined) tallyInto(into.cards, t.cardId, cents);
+  tallyInto(into.cards, t.cardId as string, cents);
+}
+
+function addFigure(
+  into: MoneySummary,
+  bucket: MoneyBucket,
+  figure: { count: number; cents: number; pendingCount: number; pendingCents: number },
+) {
+  const known = into[bucket];
+  known.count += figure.count;
+  known.cents += figure.cents;
+  known.pendingCount += figure.pendingCount;
+  known.pendingCents += figure.pendingCents;
 }
 
 /** Adds `day`'s sums and counts into `into`, not its breakdowns. */
 export function mergeTotals(
   into: DayAggregate,
-  day: Pick<
-    DayAggregate,
-    | 'debitsCents'
-    | 'creditsCents'
-    | 'pendingCents'
-    | 'count'
-    | 'pendingCount'
-    | 'cardCount'
-    | 'declines'
-  >,
+  day: Pick<DayAggregate, 'money' | 'count' | 'pendingCount' | 'cardCount' | 'declines'>,
 ): void {
-  into.debitsCents += day.debitsCents;
-  into.creditsCents += day.creditsCents;
-  into.pendingCents += day.pendingCents;
+  for (const bucket of moneyBuckets) addFigure(into.money, bucket, day.money[bucket]);
   into.count += day.count;
   into.pendingCount += day.pendingCount;
   into.cardCount += day.cardCount;
@@ -144,8 +150,9 @@ function mergeTally(
 
 /**
  * The days of `subAccountIds` as the index tallied them (`overviewTallies`, bucket k being
- * `days[k]`), counted as `addTransaction` counts a walked row: the same statuses move money,
- * the same reasons, groups, merchants and cards.
+ * `days[k]`), counted as `addTransaction` counts a walked row: the index reads the same
+ * definition of money (`moneyBucketSql`, `cardSpendSql`), the same reasons, groups, merchants
+ * and cards.
  */
 export function daysFromTallies(
   tallies: OverviewTallies,
@@ -166,7 +173,15 @@ export function daysFromTallies(
   };
   for (const line of tallies.totals) {
     const into = dayOf(line);
-    if (into) mergeTotals(into, line);
+    if (!into) continue;
+    into.count += line.count;
+    into.pendingCount += line.pendingCount;
+    into.cardCount += line.cardCount;
+    into.declines += line.declines;
+  }
+  for (const line of tallies.money) {
+    const into = dayOf(line);
+    if (into) addFigure(into.money, line.kind, line);
   }
   for (const line of tallies.declineReasons) {
     const into = dayOf(line);

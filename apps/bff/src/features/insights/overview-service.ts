@@ -1,5 +1,6 @@
 import type { Overview, overviewQuerySchema } from '@card-console/shared/api/insights';
 import { categoryGroupLabel } from '@card-console/shared/category-groups';
+import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
@@ -376,7 +377,7 @@ function assemble(input: AssembleInput): Overview {
     for (const day of daysOf) {
       const bucket = granularity === 'day' ? day : mondayOf(day);
       if (point?.day !== bucket) {
-        point = { day: bucket, debitsCents: 0, creditsCents: 0, count: 0 };
+        point = { day: bucket, cardSpendCents: 0, count: 0 };
         series.push(point);
       }
       for (const got of known) {
@@ -384,8 +385,7 @@ function assemble(input: AssembleInput): Overview {
         if (!d) continue;
         if (breakdowns) mergeDay(sum, d);
         else mergeTotals(sum, d);
-        point.debitsCents += d.debitsCents;
-        point.creditsCents += d.creditsCents;
+        point.cardSpendCents += netCardSpendCents(d.money);
         point.count += d.count;
       }
     }
@@ -393,10 +393,10 @@ function assemble(input: AssembleInput): Overview {
   };
   const current = span(periodDays, true);
   const previous = span(previousDays, false);
-  const totals = (d: DayAggregate) => ({
-    debitsCents: d.debitsCents,
-    creditsCents: d.creditsCents,
-    pendingCents: d.pendingCents,
+  const totals = (d: DayAggregate): Overview['totals'] => ({
+    cardSpendCents: netCardSpendCents(d.money),
+    cardSpendPendingCents: 0 - (d.money.card.pendingCents + d.money.refund.pendingCents),
+    money: d.money,
     count: d.count,
   });
   const c = current.sum;
@@ -430,7 +430,7 @@ function assemble(input: AssembleInput): Overview {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The period's top category codes by debits (the index's breakdown is the period's), named. */
+/** The period's top category codes by card spend (the index's breakdown is the period's), named. */
 function topCodes(tallies: OverviewTallies): Overview['categories'] {
   const byCode: Record<string, [number, number]> = Object.create(null);
   for (const line of tallies.categories) {
@@ -439,9 +439,9 @@ function topCodes(tallies: OverviewTallies): Overview['categories'] {
   return ranked(byCode, (code) => merchantCategoryName(code) ?? `Category ${code}`).slice(0, TOP);
 }
 
-/** Largest debits first; equal ones by key, so the order never depends on the walk's. */
+/** Largest card spend first; equal ones by key, so the order never depends on the walk's. */
 export function ranked(by: Record<string, [number, number]>, label: (key: string) => string) {
   return Object.entries(by)
-    .map(([key, [debitsCents, count]]) => ({ key, label: label(key), debitsCents, count }))
-    .sort((a, b) => b.debitsCents - a.debitsCents || compare(a.key, b.key));
+    .map(([key, [spentCents, count]]) => ({ key, label: label(key), spentCents, count }))
+    .sort((a, b) => b.spentCents - a.spentCents || compare(a.key, b.key));
 }

@@ -32,6 +32,7 @@ describe('the embedded engine', () => {
         '20261127160000000_person-sessions',
         '20261128090000000_totp-secrets-sealed',
         '20261128120000000_alert-limits',
+        '20261129050000000_money-defined-once',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

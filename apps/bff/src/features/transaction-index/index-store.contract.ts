@@ -247,18 +247,21 @@ function expectedTallies(
   edges: readonly number[],
   breakdownFrom: number,
 ) {
-  const money = new Set(['settled', 'pending', 'refund', 'dispute']);
+  // docs/money.md's table, by hand (not the product's definition): a row's bucket.
+  const bucketOf = (r: IndexedTransaction) => {
+    if (r.status === 'reversed') return 'released';
+    if (['declined', 'canceled', 'failed'].includes(r.status)) return 'attempted';
+    if (r.status === 'returned') return 'returned';
+    const card = r.cardId !== undefined && r.cardId !== '';
+    if (card) return r.amountCents < 0 ? 'card' : 'refund';
+    return r.amountCents < 0 ? 'payment' : 'transfer';
+  };
+  const money = new Map<
+    string,
+    Record<'count' | 'cents' | 'pendingCount' | 'pendingCents', number>
+  >();
   const keyOf = (r: IndexedTransaction, bucket: number) => `${r.subAccountId}|${bucket}`;
-  type Totals = Record<
-    | 'count'
-    | 'pendingCount'
-    | 'cardCount'
-    | 'declines'
-    | 'debitsCents'
-    | 'creditsCents'
-    | 'pendingCents',
-    number
-  >;
+  type Totals = Record<'count' | 'pendingCount' | 'cardCount' | 'declines', number>;
   const totals = new Map<string, Totals>();
   const lines = {
     declineReasons: new Map<string, number>(),
@@ -286,9 +289,6 @@ function expectedTallies(
       pendingCount: 0,
       cardCount: 0,
       declines: 0,
-      debitsCents: 0,
-      creditsCents: 0,
-      pendingCents: 0,
     };
     t.count++;
     if (r.status === 'pending') t.pendingCount++;
@@ -299,20 +299,25 @@ function expectedTallies(
       const rk = `${b}|${r.declineReason ?? '\u0000none'}`;
       lines.declineReasons.set(rk, (lines.declineReasons.get(rk) ?? 0) + 1);
     }
-    const debit = money.has(r.status) && r.amountCents < 0;
-    if (money.has(r.status) && r.amountCents > 0) t.creditsCents += r.amountCents;
-    if (debit) {
-      t.debitsCents -= r.amountCents;
-      if (r.status === 'pending') t.pendingCents -= r.amountCents;
+    const kind = bucketOf(r);
+    const mk = `${k}|${kind}`;
+    const m = money.get(mk) ?? { count: 0, cents: 0, pendingCount: 0, pendingCents: 0 };
+    m.count++;
+    m.cents += r.amountCents;
+    if (r.status === 'pending') {
+      m.pendingCount++;
+      m.pendingCents += r.amountCents;
     }
-    if (debit && broken) {
+    money.set(mk, m);
+    // Card spend: card charges less refunds, settled, pending or disputed, net in the lines.
+    if ((kind === 'card' || kind === 'refund') && broken) {
       add(lines.categories, `${b}|${r.categoryCode ?? '\u0000none'}`, -r.amountCents);
       if (r.merchant !== undefined) add(lines.merchants, `${b}|${r.merchant}`, -r.amountCents);
       if (r.cardId !== undefined) add(lines.cards, `${b}|${r.cardId}`, -r.amountCents);
     }
     totals.set(k, t);
   }
-  return { totals, lines };
+  return { totals, money, lines };
 }
 
 const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
@@ -975,6 +980,21 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       const movesArb = fc.array(fc.tuple(fc.nat(), fc.integer({ min: -40, max: 40 })), {
         maxLength: 4,
       });
+      // Every status of the contract, so each bucket of the definition of money is read.
+      const allStatusesArb = fc.array(
+        fc.constantFrom(
+          'pending',
+          'canceled',
+          'failed',
+          'settled',
+          'declined',
+          'refund',
+          'reversed',
+          'returned',
+          'dispute',
+        ),
+        { minLength: 1 },
+      );
       await fc.assert(
         fc.asyncProperty(
           rowsArb,
@@ -982,12 +1002,14 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
           movesArb,
           fc.subarray(subAccounts, { minLength: 1 }),
           edgesArb,
-          async (generated, offsets, moves, subs, [edges, breakdownFrom, wide]) => {
+          allStatusesArb,
+          async (generated, offsets, moves, subs, [edges, breakdownFrom, wide], statusOf) => {
             await fixture.engine.query(
               'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
             );
             const placed = generated.map((row, i) => ({
               ...row,
+              status: statusOf[i % statusOf.length] ?? row.status,
               at: new Date(
                 Date.parse(row.at) +
                   (offsets[i % offsets.length] ?? 0) +
@@ -1031,6 +1053,14 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 ]),
               ),
             ).toEqual(want.totals);
+            expect(
+              new Map(
+                got.money.map(({ subAccountId, bucket, kind, ...figure }) => [
+                  `${key({ subAccountId, bucket })}|${kind}`,
+                  figure,
+                ]),
+              ),
+            ).toEqual(want.money);
             expect(
               new Map(
                 got.declineReasons.map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, l.count]),

@@ -1,8 +1,8 @@
 // The transaction index's store: one implementation in SQL that runs on both engines
 // (`sql-engine.ts`). A sync replaces a sub account's UTC day at a time; the screens ask for a
 // filtered, sorted page (keyset paging) and for the count and sums of the whole filtered set.
-import { SPEND_STATUSES } from '@card-console/shared/index-vocabulary';
 import {
+  cardSpendSql,
   emptyFigure,
   type MoneyBucket,
   type MoneySummary,
@@ -151,13 +151,24 @@ export interface OverviewTallies {
     pendingCount: number;
     cardCount: number;
     declines: number;
-    debitsCents: number;
-    creditsCents: number;
+  })[];
+  /**
+   * The rows by the definition's bucket (`moneyBucketSql`): count, signed cents and their
+   * pending part, one line per sub account, bucket and kind of money with any row.
+   */
+  money: (TallyKey & {
+    kind: MoneyBucket;
+    count: number;
+    cents: number;
+    pendingCount: number;
     pendingCents: number;
   })[];
   /** Declined card transactions by their reason as stored (absent: null). */
   declineReasons: (TallyKey & { key: string | null; count: number })[];
-  /** Debits that moved money, by merchant category code, merchant and card. */
+  /**
+   * Card spend (`cardSpendSql`: card charges less refunds, settled, pending and disputed), in
+   * positive cents net of refunds, by merchant category code, merchant and card.
+   */
   categories: (TallyKey & { key: string | null; cents: number; count: number })[];
   merchants: (TallyKey & { key: string | null; cents: number; count: number })[];
   cards: (TallyKey & { key: string | null; cents: number; count: number })[];
@@ -785,15 +796,34 @@ export class TransactionIndexStore {
       edges.length < 2 ||
       subAccountIds.length === 0
     ) {
-      return { totals: [], declineReasons: [], categories: [], merchants: [], cards: [] };
+      return {
+        totals: [],
+        money: [],
+        declineReasons: [],
+        categories: [],
+        merchants: [],
+        cards: [],
+      };
     }
     const iso = (ms: number) => new Date(ms).toISOString();
     const subs = subAccountIds.map(storable);
-    const money = `status IN (${SPEND_STATUSES.map((x) => `'${x}'`).join(', ')})`;
-    const debit = `${money} AND amount_cents < 0`;
     type Keyed = { sub_account_id: string; bucket: number };
+    // Each bucket's four figures (`index_hour_tally`'s m_<bucket>_… columns, or from the rows).
+    const figures = moneyBuckets.flatMap((b) =>
+      (['n', 'cents', 'pending_n', 'pending_cents'] as const).map((f) => `m_${b}_${f}`),
+    );
     type Totals = Keyed &
-      Record<'n' | 'pending_n' | 'card_n' | 'declines' | 'debits' | 'credits' | 'pending', string>;
+      Record<'n' | 'pending_n' | 'card_n' | 'declines', string> &
+      Record<string, string>;
+    const summed = figures.map((c) => `sum(${c})::text AS ${c}`).join(', ');
+    const fromRows = moneyBuckets
+      .map(
+        (b) => `count(*) FILTER (WHERE money_bucket = '${b}')::text AS m_${b}_n,
+                coalesce(sum(amount_cents) FILTER (WHERE money_bucket = '${b}'), 0)::text AS m_${b}_cents,
+                count(*) FILTER (WHERE money_bucket = '${b}' AND ${pendingSql})::text AS m_${b}_pending_n,
+                coalesce(sum(amount_cents) FILTER (WHERE money_bucket = '${b}' AND ${pendingSql}), 0)::text AS m_${b}_pending_cents`,
+      )
+      .join(', ');
     // Per day: from the hour tallies where every day begins on the hour (bucket k, from 0: how
     // many day starts are at or before the hour, less one), else from the rows.
     const totals = edges.every((edge) => edge % HOUR_MS === 0)
@@ -801,8 +831,7 @@ export class TransactionIndexStore {
           `SELECT sub_account_id,
                   width_bucket(hour, $4::timestamptz[]) - 1 AS bucket, sum(n)::text AS n,
                   sum(pending_n)::text AS pending_n, sum(card_n)::text AS card_n,
-                  sum(declines)::text AS declines, sum(debits)::text AS debits,
-                  sum(credits)::text AS credits, sum(pending)::text AS pending
+                  sum(declines)::text AS declines, ${summed}
              FROM index_hour_tally
             WHERE sub_account_id = ANY($1::text[]) AND hour >= $2::timestamptz AND hour < $3::timestamptz
             GROUP BY 1, 2`,
@@ -814,11 +843,10 @@ export class TransactionIndexStore {
                   count(*) FILTER (WHERE status = 'pending')::text AS pending_n,
                   count(card_id)::text AS card_n,
                   count(*) FILTER (WHERE status = 'declined' AND card_id IS NOT NULL)::text AS declines,
-                  coalesce(sum(-amount_cents) FILTER (WHERE ${debit}), 0)::text AS debits,
-                  coalesce(sum(amount_cents) FILTER (WHERE ${money} AND amount_cents > 0), 0)::text AS credits,
-                  coalesce(sum(-amount_cents) FILTER (WHERE ${debit} AND status = 'pending'), 0)::text AS pending
-             FROM index_transaction
-            WHERE sub_account_id = ANY($1::text[]) AND at >= $2::timestamptz AND at < $3::timestamptz
+                  ${fromRows}
+             FROM (SELECT *, ${moneyBucketSql} AS money_bucket FROM index_transaction
+                    WHERE sub_account_id = ANY($1::text[])
+                      AND at >= $2::timestamptz AND at < $3::timestamptz) AS t
             GROUP BY 1, 2`,
           [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
         );
@@ -880,9 +908,9 @@ export class TransactionIndexStore {
         cents: '0',
         n: '1',
       }),
-      breakdown('c', 'category_code', debit, spent),
-      breakdown('m', 'merchant', debit, spent),
-      breakdown('k', 'card_id', debit, spent),
+      breakdown('c', 'category_code', cardSpendSql, spent),
+      breakdown('m', 'merchant', cardSpendSql, spent),
+      breakdown('k', 'card_id', cardSpendSql, spent),
     ]);
     const keyed = (r: Keyed) => ({ subAccountId: r.sub_account_id, bucket: Number(r.bucket) });
     const sums = (rows: (Keyed & { key: string | null; cents: string; n: string })[]) =>
@@ -894,10 +922,24 @@ export class TransactionIndexStore {
         pendingCount: Number(r.pending_n),
         cardCount: Number(r.card_n),
         declines: Number(r.declines),
-        debitsCents: Number(r.debits),
-        creditsCents: Number(r.credits),
-        pendingCents: Number(r.pending),
       })),
+      money: totalLines.flatMap((r) =>
+        moneyBuckets.flatMap((kind) => {
+          const count = Number(r[`m_${kind}_n`]);
+          return count === 0
+            ? []
+            : [
+                {
+                  ...keyed(r),
+                  kind,
+                  count,
+                  cents: Number(r[`m_${kind}_cents`]),
+                  pendingCount: Number(r[`m_${kind}_pending_n`]),
+                  pendingCents: Number(r[`m_${kind}_pending_cents`]),
+                },
+              ];
+        }),
+      ),
       declineReasons: declineReasons.map((r) => ({ ...keyed(r), key: r.key, count: Number(r.n) })),
       categories: sums(categories),
       merchants: sums(merchants),

@@ -39,6 +39,7 @@ describe('the index on PostgreSQL', () => {
         '20261127160000000_person-sessions',
         '20261128090000000_totp-secrets-sealed',
         '20261128120000000_alert-limits',
+        '20261129050000000_money-defined-once',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

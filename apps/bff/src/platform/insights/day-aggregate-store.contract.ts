@@ -1,23 +1,28 @@
 // One behaviour suite for every DayAggregateStore implementation.
+import { moneyBuckets } from '@card-console/shared/money-definition';
 import { describe, expect, it } from 'vitest';
 import type { DayAggregate, DayAggregateStore } from './day-aggregate-store';
 
-export function aggregate(day: string, debitsCents = 100, final = true): DayAggregate {
+/** A day whose card spend is `cents` (its card bucket's cents, as stored: signed). */
+export function aggregate(day: string, cents = 100, final = true): DayAggregate {
+  const money = Object.fromEntries(
+    moneyBuckets.map((b) => [b, { count: 0, cents: 0, pendingCount: 0, pendingCents: 0 }]),
+  ) as DayAggregate['money'];
+  money.card = { count: 2, cents, pendingCount: final ? 0 : 1, pendingCents: final ? 0 : 5 };
+  money.transfer = { count: 1, cents: 7, pendingCount: 0, pendingCents: 0 };
   return {
     day,
     final,
     walkedAt: Date.UTC(2026, 2, 9, 12),
-    debitsCents,
-    creditsCents: 7,
-    pendingCents: final ? 0 : 5,
+    money,
     count: 3,
     pendingCount: final ? 0 : 1,
     cardCount: 2,
     declines: 1,
     declineReasons: { 'Insufficient funds': 1 },
-    categories: { retail: [debitsCents, 2] },
-    merchants: { 'Corner Shop': [debitsCents, 2] },
-    cards: { card_1: [debitsCents, 2] },
+    categories: { retail: [cents, 2] },
+    merchants: { 'Corner Shop': [cents, 2] },
+    cards: { card_1: [cents, 2] },
   };
 }
 
@@ -44,7 +49,7 @@ export function dayAggregateStoreContract(name: string, make: () => Promise<DayA
       await store.put('sub_1', 'Europe/Paris', [aggregate('2026-01-01', 2)]);
       await store.put('sub_2', 'UTC', [aggregate('2026-01-01', 3)]);
       const cents = async (sub: string, tz: string) =>
-        (await store.get(sub, tz, ['2026-01-01'])).get('2026-01-01')?.debitsCents;
+        (await store.get(sub, tz, ['2026-01-01'])).get('2026-01-01')?.money.card.cents;
       expect(await cents('sub_1', 'UTC')).toBe(1);
       expect(await cents('sub_1', 'Europe/Paris')).toBe(2);
       expect(await cents('sub_2', 'UTC')).toBe(3);
@@ -56,14 +61,14 @@ export function dayAggregateStoreContract(name: string, make: () => Promise<DayA
       await store.put('sub_1', 'UTC', [aggregate('2026-01-01', 1, false)]);
       await store.put('sub_1', 'UTC', [aggregate('2026-01-01', 9, true)]);
       const day = (await store.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01');
-      expect(day).toMatchObject({ debitsCents: 9, final: true });
+      expect(day).toMatchObject({ money: { card: { cents: 9 } }, final: true });
     });
 
     it('what the caller changes after a put never reaches the store', async () => {
       const store = await make();
       const put = aggregate('2026-01-01', 1);
       await store.put('sub_1', 'UTC', [put]);
-      put.debitsCents = 999;
+      put.money.card.cents = 999;
       put.declineReasons['Insufficient funds'] = 9;
       put.merchants['Corner Shop'] = [999, 9];
       (put.cards.card_1 as [number, number])[0] = 999;

@@ -1,3 +1,5 @@
+import type { MoneySummary } from '@card-console/shared/money-definition';
+
 /**
  * What one sub account's transactions of one calendar day (in one time zone) add up to, as
  * the Overview needs them. Plain JSON, so any store can keep it. Money in integer cents.
@@ -9,9 +11,8 @@ export interface DayAggregate {
   final: boolean;
   /** Unix ms when the walk that counted it began: every row listed by then is in it. */
   walkedAt: number;
-  debitsCents: number;
-  creditsCents: number;
-  pendingCents: number;
+  /** The day's rows by the one definition of money (`summarize`): every row in one bucket. */
+  money: MoneySummary;
   /** Every transaction, whatever its status. */
   count: number;
   /** Transactions still pending (of any kind): the day may still change. */
@@ -21,11 +22,11 @@ export interface DayAggregate {
   declines: number;
   /** Decline reason → count. */
   declineReasons: Record<string, number>;
-  /** Category group → [debit cents, debits]. */
+  /** Category group → [net card spend cents, card rows]: card spend only (`isCardSpend`). */
   categories: Record<string, [number, number]>;
-  /** Merchant name → [debit cents, debits]. */
+  /** Merchant name → [net card spend cents, card rows]. */
   merchants: Record<string, [number, number]>;
-  /** Card id → [debit cents, debits]. */
+  /** Card id → [net card spend cents, card rows]. */
   cards: Record<string, [number, number]>;
 }
 
@@ -178,6 +179,11 @@ function frozenCopy(day: DayAggregate): DayAggregate {
   };
   return Object.freeze({
     ...day,
+    money: Object.freeze(
+      Object.fromEntries(
+        Object.entries(day.money).map(([bucket, figure]) => [bucket, Object.freeze({ ...figure })]),
+      ),
+    ) as MoneySummary,
     declineReasons: isEmpty(day.declineReasons)
       ? EMPTY
       : Object.freeze(Object.assign(Object.create(null), day.declineReasons)),

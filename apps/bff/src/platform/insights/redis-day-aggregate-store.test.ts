@@ -27,14 +27,16 @@ describe('RedisDayAggregateStore', () => {
     const a = new RedisDayAggregateStore(one, { prefix });
     const b = new RedisDayAggregateStore(two, { prefix });
     await a.put('sub_1', 'UTC', [aggregate('2026-01-01', 42)]);
-    expect((await b.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01')?.debitsCents).toBe(42);
+    expect((await b.get('sub_1', 'UTC', ['2026-01-01'])).get('2026-01-01')?.money.card.cents).toBe(
+      42,
+    );
   });
 
   it('a value it did not write is unknown, so the day is walked again', async () => {
     const prefix = redis.prefix();
     const store = new RedisDayAggregateStore(one, { prefix });
     await one.hset(
-      `${prefix}insights-days:sub_1/UTC`,
+      `${prefix}insights-days-v2:sub_1/UTC`,
       '2026-01-01',
       'not json',
       '2026-01-02',
@@ -51,7 +53,7 @@ describe('RedisDayAggregateStore', () => {
     const prefix = redis.prefix();
     const store = new RedisDayAggregateStore(one, { prefix, ttlMs: 60_000 });
     await store.put('sub_1', 'UTC', [aggregate('2026-01-01')]);
-    const ttl = await one.pttl(`${prefix}insights-days:sub_1/UTC`);
+    const ttl = await one.pttl(`${prefix}insights-days-v2:sub_1/UTC`);
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
@@ -77,7 +79,7 @@ describe('RedisDayAggregateStore', () => {
       'UTC',
       list(100, 5).map((d) => aggregate(d)),
     );
-    const key = `${prefix}insights-days:sub_1/UTC`;
+    const key = `${prefix}insights-days-v2:sub_1/UTC`;
     expect(await one.hlen(key)).toBe(5);
     expect((await store.get('sub_1', 'UTC', list(100, 5))).size).toBe(5);
     expect(await one.pttl(key)).toBeGreaterThan(50_000);

@@ -3,6 +3,13 @@ import { redisCall } from '../redis/redis-errors';
 import { redisScript } from '../redis/redis-script';
 import type { DayAggregate, DayAggregateStore } from './day-aggregate-store';
 
+/**
+ * The series' key, versioned by what a day holds: days counted by an earlier definition of money
+ * (docs/money.md) live under the earlier key, never read again, and expire; replicas of two
+ * builds side by side each keep their own rather than overwriting each other's.
+ */
+export const DAY_AGGREGATE_KEY = 'insights-days-v2';
+
 /** A series not written for this long is dropped by Redis (it is walked again if asked). */
 export const DAY_AGGREGATE_TTL_MS = 30 * 86_400_000;
 /** Days one series keeps at most: about eight years of periods and the ones before them. */
@@ -22,7 +29,7 @@ return 1
 
 /**
  * Per-day aggregates every replica shares: one hash per sub account and time zone,
- * `<prefix>insights-days:<sub account>/<zone>`, a field per day holding the day's JSON, with
+ * `<prefix>insights-days-v2:<sub account>/<zone>`, a field per day holding the day's JSON, with
  * Redis's own expiry renewed on every write. Bounded: zones are canonical (the Overview's
  * `overviewQuerySchema`, a few hundred), each series holds at most `maxDays` days, and a series no
  * one writes expires.
@@ -34,7 +41,7 @@ export class RedisDayAggregateStore implements DayAggregateStore {
   ) {}
 
   private key(subAccountId: string, timeZone: string) {
-    return `${this.options.prefix}insights-days:${encodeURIComponent(subAccountId)}/${encodeURIComponent(timeZone)}`;
+    return `${this.options.prefix}${DAY_AGGREGATE_KEY}:${encodeURIComponent(subAccountId)}/${encodeURIComponent(timeZone)}`;
   }
 
   async get(subAccountId: string, timeZone: string, days: readonly string[]) {
@@ -70,7 +77,7 @@ function parse(value: string | null, day: string): DayAggregate | undefined {
     if (!parsed || parsed.day !== day || typeof parsed.final !== 'boolean') return undefined;
     // Written before days carried when they were walked: walked again.
     if (typeof parsed.walkedAt !== 'number') return undefined;
-    if (typeof parsed.debitsCents !== 'number' || typeof parsed.merchants !== 'object') {
+    if (typeof parsed.money !== 'object' || typeof parsed.merchants !== 'object') {
       return undefined;
     }
     return parsed as DayAggregate;

@@ -8,12 +8,30 @@ import { serveIndex } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
 import { formatReadAt } from '../format-read-at';
 
-const totals = (debitsCents: number, count: number) => ({
-  debitsCents,
-  creditsCents: 5_000,
-  pendingCents: 1_200,
-  count,
-});
+/** A period's totals: card spend `cardSpendCents` ($12 of it pending), an ACH payment of
+ * $300, $50 of funding in, 2 declined. */
+const totals = (cardSpendCents: number, count: number): Overview['totals'] => {
+  const figure = (count: number, cents: number, pendingCents = 0) => ({
+    count,
+    cents,
+    pendingCount: pendingCents ? 1 : 0,
+    pendingCents,
+  });
+  return {
+    cardSpendCents,
+    cardSpendPendingCents: 1_200,
+    money: {
+      card: figure(Math.max(count - 4, 0), -cardSpendCents, -1_200),
+      refund: figure(0, 0),
+      payment: figure(1, -30_000),
+      transfer: figure(1, 5_000),
+      released: figure(0, 0),
+      attempted: figure(2, -900),
+      returned: figure(0, 0),
+    },
+    count,
+  };
+};
 
 function overview(overrides: Partial<Overview> = {}): Overview {
   return {
@@ -25,21 +43,21 @@ function overview(overrides: Partial<Overview> = {}): Overview {
     previousTotals: totals(100_000, 32),
     granularity: 'day',
     series: [
-      { day: '2026-03-02', debitsCents: 100_000, creditsCents: 0, count: 20 },
-      { day: '2026-03-03', debitsCents: 0, creditsCents: 5_000, count: 5 },
-      { day: '2026-03-04', debitsCents: 23_456, creditsCents: 0, count: 15 },
+      { day: '2026-03-02', cardSpendCents: 100_000, count: 20 },
+      { day: '2026-03-03', cardSpendCents: 0, count: 5 },
+      { day: '2026-03-04', cardSpendCents: 23_456, count: 15 },
     ],
     previousSeries: [
-      { day: '2026-02-27', debitsCents: 40_000, creditsCents: 0, count: 10 },
-      { day: '2026-02-28', debitsCents: 50_000, creditsCents: 0, count: 12 },
-      { day: '2026-03-01', debitsCents: 10_000, creditsCents: 0, count: 10 },
+      { day: '2026-02-27', cardSpendCents: 40_000, count: 10 },
+      { day: '2026-02-28', cardSpendCents: 50_000, count: 12 },
+      { day: '2026-03-01', cardSpendCents: 10_000, count: 10 },
     ],
     categories: [
-      { key: 'airlines', label: 'Travel', debitsCents: 90_000, count: 3 },
-      { key: 'misc-stores', label: 'Restaurants', debitsCents: 33_456, count: 30 },
+      { key: 'airlines', label: 'Travel', spentCents: 90_000, count: 3 },
+      { key: 'misc-stores', label: 'Restaurants', spentCents: 33_456, count: 30 },
     ],
-    merchants: [{ key: 'ACME AIR', label: 'ACME AIR', debitsCents: 90_000, count: 3 }],
-    cards: [{ key: 'card_9', label: 'Travel •••• 4242', debitsCents: 123_456, count: 33 }],
+    merchants: [{ key: 'ACME AIR', label: 'ACME AIR', spentCents: 90_000, count: 3 }],
+    cards: [{ key: 'card_9', label: 'Travel •••• 4242', spentCents: 123_456, count: 33 }],
     declines: { count: 4, rate: 0.1, reasons: [{ reason: 'insufficient_funds', count: 4 }] },
     ...overrides,
   };
@@ -72,7 +90,7 @@ function target(link: HTMLElement) {
 
 const SPEND = ['pending', 'settled', 'refund', 'dispute'];
 
-const spendSection = () => screen.getByRole('region', { name: 'Spend per day' });
+const spendSection = () => screen.getByRole('region', { name: 'Card spend per day' });
 
 describe('overview screen', () => {
   it('asks for the chosen sub account and days, and draws tiles and bars from the answer', async () => {
@@ -96,10 +114,33 @@ describe('overview screen', () => {
       within(period)
         .getAllByRole('term')
         .map((t) => t.textContent),
-    ).toEqual(['Spend', 'Credits', 'Pending', 'Transactions']);
-    expect(tile(period, 'Spend')).toBe('Spend$1,234.56+23% · $1,000.00 the period before');
-    expect(tile(period, 'Transactions')).toBe('Transactions40+25% · 32 the period before');
-    expect(tile(period, 'Pending')).toContain('no change');
+    ).toEqual([
+      'Card spend',
+      'Other payments',
+      'Transfers in',
+      'Declined (attempted)',
+      'Transactions',
+    ]);
+    // Card spend, its pending part and what it includes; what is not card spend apart, each
+    // saying what it is (an ACH payment is an other payment, funding a transfer in).
+    expect(tile(period, 'Card spend')).toBe(
+      'Card spend$1,234.56+23% · $1,000.00 the period before' +
+        'Of which $12.00 pending. Settled, pending and disputed card charges, less refunds. ' +
+        'Declined, canceled, failed and reversed charges are not in it.',
+    );
+    expect(tile(period, 'Other payments')).toBe(
+      'Other payments$300.00no change · $300.00 the period before' +
+        'Payments without a card, such as ACH to a supplier: spend, not card spend.',
+    );
+    expect(tile(period, 'Transfers in')).toBe(
+      'Transfers in$50.00no change · $50.00 the period before' +
+        'Funding and transfers into the account: never spend.',
+    );
+    expect(tile(period, 'Declined (attempted)')).toBe(
+      'Declined (attempted)2no change · 2 the period before' +
+        'Declined, canceled and failed: no money moved.',
+    );
+    expect(tile(period, 'Transactions')).toMatch(/^Transactions40\+25% · 32 the period before/);
     expect(
       within(lifetime)
         .getAllByRole('term')
@@ -111,9 +152,9 @@ describe('overview screen', () => {
 
     const bars = within(spendSection()).getAllByRole('link');
     expect(bars.map((b) => b.getAttribute('aria-label'))).toEqual([
-      'Mar 2: $1,000.00 spent, previous period $400.00',
-      'Mar 3: $0.00 spent, previous period $500.00',
-      'Mar 4: $234.56 spent, previous period $100.00',
+      'Mar 2: $1,000.00 card spend, previous period $400.00',
+      'Mar 3: $0.00 card spend, previous period $500.00',
+      'Mar 4: $234.56 card spend, previous period $100.00',
     ]);
     // Taller bar for more spend; the previous period drawn as a line.
     const heights = bars.map((b) => Number(b.querySelector('rect.bar')?.getAttribute('height')));
@@ -143,7 +184,7 @@ describe('overview screen', () => {
       chartNames.map((name) => name?.replace(/^(\w+ \d+):/, '$1, 2026:')),
     );
     expect(within(rows[0] as HTMLElement).getByRole('link')).toHaveAccessibleName(
-      'Mar 2, 2026: $1,000.00 spent, previous period $400.00',
+      'Mar 2, 2026: $1,000.00 card spend, previous period $400.00',
     );
     expect(rows.map((r) => r.textContent)).toEqual([
       'Mar 2, 2026$1,000.00$400.0020',
@@ -155,13 +196,13 @@ describe('overview screen', () => {
     expect(within(spendSection()).queryByRole('table')).toBeNull();
     expect(spendSection().querySelector('svg')).not.toBeNull();
 
-    const categories = screen.getByRole('region', { name: 'Spend by category' });
+    const categories = screen.getByRole('region', { name: 'Card spend by category' });
     const barNames = within(categories)
       .getAllByRole('link')
       .map((l) => l.getAttribute('aria-label'));
     expect(barNames).toEqual([
-      'Travel: $900.00 spent, 3 transactions',
-      'Restaurants: $334.56 spent, 30 transactions',
+      'Travel: $900.00 card spend, 3 transactions',
+      'Restaurants: $334.56 card spend, 30 transactions',
     ]);
     await user.click(within(categories).getByRole('button', { name: 'Show as table' }));
     const categoryRows = within(within(categories).getByRole('table')).getAllByRole('row').slice(1);
@@ -211,15 +252,17 @@ describe('overview screen', () => {
     serve(
       overview({
         categoryCodes: [
-          { key: '5734', label: 'Computer Software Stores', debitsCents: 80_000, count: 2 },
-          { key: '4511', label: 'Airlines, Air Carriers', debitsCents: 10_000, count: 1 },
+          { key: '5734', label: 'Computer Software Stores', spentCents: 80_000, count: 2 },
+          { key: '4511', label: 'Airlines, Air Carriers', spentCents: 10_000, count: 1 },
         ],
       }),
     );
     renderApp(CUSTOM, { session: financeSession() });
     const codes = await screen.findByRole('region', { name: 'Top merchant categories' });
     const link = within(codes).getByRole('link', { name: /^Computer Software Stores: / });
-    expect(link).toHaveAccessibleName('Computer Software Stores: $800.00 spent, 2 transactions');
+    expect(link).toHaveAccessibleName(
+      'Computer Software Stores: $800.00 card spend, 2 transactions',
+    );
     expect(target(link).search).toEqual({
       subAccountId: 'sa_mkt',
       from: '2026-03-02',
@@ -235,8 +278,8 @@ describe('overview screen', () => {
         period: { from: '2026-01-01', to: '2026-04-30', tz: 'UTC' },
         granularity: 'week',
         series: [
-          { day: '2025-12-29', debitsCents: 500, creditsCents: 0, count: 1 },
-          { day: '2026-04-27', debitsCents: 700, creditsCents: 0, count: 1 },
+          { day: '2025-12-29', cardSpendCents: 500, count: 1 },
+          { day: '2026-04-27', cardSpendCents: 700, count: 1 },
         ],
         previousSeries: undefined,
       }),
@@ -244,7 +287,7 @@ describe('overview screen', () => {
     const { user, router } = renderApp('/overview?period=custom&from=2026-01-01&to=2026-04-30', {
       session: financeSession(),
     });
-    const first = await screen.findByRole('link', { name: 'Week of Dec 29: $5.00 spent' });
+    const first = await screen.findByRole('link', { name: 'Week of Dec 29: $5.00 card spend' });
     expect(target(first).search).toEqual({ from: '2026-01-01', to: '2026-01-04', status: SPEND });
     expect(target(screen.getByRole('link', { name: /^Week of Apr 27/ })).search).toEqual({
       from: '2026-04-27',
@@ -287,8 +330,10 @@ describe('overview screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       /Could not finish reading .*The card service did not answer\..*what was read/,
     );
-    expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
-    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(
+      screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 card spend/ }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Card spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$1,234.56',
     );
   });
@@ -383,7 +428,7 @@ describe('overview screen', () => {
       'aria-disabled',
     );
     expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 2:04:12\sPM$/);
-    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(screen.getByText('Card spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$2,000.00',
     );
     // The answer took the period's place in the cache: one entry, asked for as before.
@@ -411,10 +456,12 @@ describe('overview screen', () => {
     );
     expect(screen.getByRole('button', { name: 'Refresh' })).not.toHaveAttribute('aria-disabled');
     expect(screen.getByText('Updated')).toHaveTextContent(/^Updated 9:05:00\sAM$/);
-    expect(screen.getByText('Spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
+    expect(screen.getByText('Card spend', { selector: 'dt' }).nextSibling).toHaveTextContent(
       '$1,234.56',
     );
-    expect(screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 spent/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 card spend/ }),
+    ).toBeInTheDocument();
   });
 
   it('writes when it was read in 12-hour time, as the rest of the app: the date too when not today', () => {
@@ -428,38 +475,38 @@ describe('overview screen', () => {
   });
 
   it("while the first reading has found no spend, holds the chart's place instead of an empty axis", async () => {
-    const unread = overview().series.map((p) => ({ ...p, debitsCents: 0, count: 0 }));
+    const unread = overview().series.map((p) => ({ ...p, cardSpendCents: 0, count: 0 }));
     const computing = { status: 'computing' as const, progress: { rowsRead: 0 } };
     serve(
       overview({ ...computing, series: unread, previousSeries: unread }),
       overview({
         ...computing,
-        series: unread.map((p, i) => (i === 0 ? { ...p, debitsCents: 700 } : p)),
+        series: unread.map((p, i) => (i === 0 ? { ...p, cardSpendCents: 700 } : p)),
         previousSeries: unread,
       }),
     );
     renderApp(CUSTOM, { session: financeSession() });
     expect(
-      await within(await screen.findByRole('region', { name: 'Spend per day' })).findByText(
+      await within(await screen.findByRole('region', { name: 'Card spend per day' })).findByText(
         'Drawn once the first days are read.',
       ),
     ).toBeInTheDocument();
     expect(spendSection().querySelector('svg')).toBeNull();
     // The next answer has a debit: the bars are drawn while the reading goes on.
     expect(
-      await screen.findByRole('link', { name: 'Mar 2: $7.00 spent, previous period $0.00' }),
+      await screen.findByRole('link', { name: 'Mar 2: $7.00 card spend, previous period $0.00' }),
     ).toBeInTheDocument();
     expect(within(spendSection()).queryByText('Drawn once the first days are read.')).toBeNull();
     expect(screen.getByText(/Reading transactions/)).toBeInTheDocument();
   });
 
   it('a complete period without spend says so instead of an axis of zeros; its table lists the days', async () => {
-    const none = overview().series.map((p) => ({ ...p, debitsCents: 0 }));
+    const none = overview().series.map((p) => ({ ...p, cardSpendCents: 0 }));
     serve(overview({ series: none, previousSeries: none }));
     const { user } = renderApp(CUSTOM, { session: financeSession() });
     expect(
-      await within(await screen.findByRole('region', { name: 'Spend per day' })).findByText(
-        'No spend in this period or the one before.',
+      await within(await screen.findByRole('region', { name: 'Card spend per day' })).findByText(
+        'No card spend in this period or the one before.',
       ),
     ).toBeInTheDocument();
     expect(spendSection().querySelector('svg')).toBeNull();
@@ -467,15 +514,15 @@ describe('overview screen', () => {
     expect(within(spendSection()).queryByText(/^Bars: this period/)).toBeNull();
     await user.click(within(spendSection()).getByRole('button', { name: 'Show as table' }));
     expect(
-      within(spendSection()).getByRole('link', { name: /^Mar 2, 2026: \$0\.00 spent/ }),
+      within(spendSection()).getByRole('link', { name: /^Mar 2, 2026: \$0\.00 card spend/ }),
     ).toBeInTheDocument();
   });
 
   it('a period of a few cents draws an axis of whole dollars from $0, never fractions of a cent', async () => {
-    const cents = overview().series.map((p, i) => ({ ...p, debitsCents: i === 0 ? 7 : 0 }));
+    const cents = overview().series.map((p, i) => ({ ...p, cardSpendCents: i === 0 ? 7 : 0 }));
     serve(overview({ series: cents, previousSeries: undefined }));
     renderApp(CUSTOM, { session: financeSession() });
-    await screen.findByRole('link', { name: 'Mar 2: $0.07 spent' });
+    await screen.findByRole('link', { name: 'Mar 2: $0.07 card spend' });
     const ticks = [...spendSection().querySelectorAll('g.tick text')].map((t) => t.textContent);
     expect(ticks[0]).toBe('$0');
     expect(ticks.length).toBeGreaterThan(2);
@@ -483,13 +530,13 @@ describe('overview screen', () => {
   });
 
   it('while the first reading is under way, the period figures are placeholders saying Loading, never $0.00', async () => {
-    const unread = overview().series.map((p) => ({ ...p, debitsCents: 0, count: 0 }));
+    const unread = overview().series.map((p) => ({ ...p, cardSpendCents: 0, count: 0 }));
     serve(
       overview({
         status: 'computing',
         progress: { rowsRead: 0 },
-        totals: { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 },
-        previousTotals: { debitsCents: 0, creditsCents: 0, pendingCents: 0, count: 0 },
+        totals: totals(0, 0),
+        previousTotals: totals(0, 0),
         series: unread,
         previousSeries: unread,
       }),
@@ -500,7 +547,7 @@ describe('overview screen', () => {
       expect(value).toHaveTextContent(/^Loading$/);
     }
     expect(period).not.toHaveTextContent(/\$0\.00|no change|^0/);
-    expect(within(period).getAllByText('Loading')).toHaveLength(4);
+    expect(within(period).getAllByText('Loading')).toHaveLength(5);
     // What the service reports over all time is not being read: it shows.
     expect(screen.getByRole('region', { name: /^All time/ })).toHaveTextContent('$12,345.67');
   });

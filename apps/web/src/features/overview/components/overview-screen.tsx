@@ -157,36 +157,36 @@ function OverviewNumbers({
         <SpendChart overview={overview} scope={scope} />
         <div className="overview-grid">
           <RankedChart
-            title="Spend by category"
-            note="A row opens that category's spend in the period."
-            columns={['Category', 'Spent', COUNT]}
+            title="Card spend by category"
+            note="Card charges less refunds; payments without a card are not in it. A row opens that category's spend in the period."
+            columns={['Category', 'Card spend', COUNT]}
             rows={spendRows(overview.categories, (r) =>
               spendSearch(scope, { categoryGroup: [r.key] }),
             )}
-            empty="No spend in this period."
+            empty="No card spend in this period."
           />
           {overview.categoryCodes ? (
             <RankedChart
               title="Top merchant categories"
               note="A row opens that merchant category code's spend in the period."
-              columns={['Merchant category', 'Spent', COUNT]}
+              columns={['Merchant category', 'Card spend', COUNT]}
               rows={spendRows(overview.categoryCodes, (r) =>
                 spendSearch(scope, { category: [r.key] }),
               )}
-              empty="No spend in this period."
+              empty="No card spend in this period."
             />
           ) : null}
           <RankedChart
             title="Top merchants"
             note="A row opens that merchant's spend in the period."
-            columns={['Merchant', 'Spent', COUNT]}
+            columns={['Merchant', 'Card spend', COUNT]}
             rows={spendRows(overview.merchants, (r) => spendSearch(scope, { merchant: [r.key] }))}
             empty="No merchants in this period."
           />
           <RankedChart
             title="Top cards"
             note="A row opens that card's spend in the period."
-            columns={['Card', 'Spent', COUNT]}
+            columns={['Card', 'Card spend', COUNT]}
             rows={spendRows(overview.cards, (r) => spendSearch(scope, { cardId: [r.key] }))}
             empty="No card spend in this period."
           />
@@ -207,14 +207,14 @@ const transactions = (n: number) => `${formatCount(n)} transaction${n === 1 ? ''
 
 type Ranked = Overview['categories'][number];
 
-/** A ranked list's rows by what they spent, each opening the transactions `search` gives. */
+/** A ranked list's rows by their card spend (a bar never below zero), each opening the transactions `search` gives. */
 function spendRows(ranked: readonly Ranked[], search: (r: Ranked) => TransactionsSearch) {
   return ranked.map((r) => ({
     key: r.key,
     label: r.label,
-    value: r.debitsCents,
-    cells: [formatCents(r.debitsCents), formatCount(r.count)],
-    name: `${r.label}: ${formatCents(r.debitsCents)} spent, ${transactions(r.count)}`,
+    value: Math.max(r.spentCents, 0),
+    cells: [formatCents(r.spentCents), formatCount(r.count)],
+    name: `${r.label}: ${formatCents(r.spentCents)} card spend, ${transactions(r.count)}`,
     search: search(r),
   }));
 }

@@ -1,5 +1,6 @@
 import type { Overview, Totals } from '@card-console/shared/api/insights';
 import { formatCents } from '@card-console/shared/money';
+import { moneyWords, netCardSpendWords } from '@card-console/shared/money-definition';
 import { useId } from 'react';
 import { formatCount } from './chart-frame';
 
@@ -8,10 +9,15 @@ interface Tile {
   value: string;
   /** "+12% · $1,000.00 the period before", or what the figure is. */
   note?: string | undefined;
+  /** What the figure includes, in the definition's words (docs/money.md). */
+  includes?: string | undefined;
 }
 
 /**
- * The period's figures, its spend first and largest, apart from the figures that are not the
+ * The period's figures by the one definition of money (docs/money.md): card spend first and
+ * largest (charges less refunds, its pending part named), then what is not card spend, each
+ * apart and saying what it includes: other payments (ACH), transfers in (funding), what was
+ * declined. The rest apart from the figures that are not the
  * period's at all (the balance and the spend the card service reports, over all time): the two
  * are never read side by side as if they were comparable. While a first reading is under way the
  * period's figures are placeholders, never a partial sum that looks like a final one.
@@ -23,20 +29,39 @@ export function OverviewTiles({ overview }: { overview: Overview }) {
   const loading = overview.status === 'computing';
   const versus = (now: number, then: number | undefined, format: (n: number) => string) =>
     then === undefined ? undefined : `${change(now, then)} · ${format(then)} the period before`;
-  const money = (label: string, key: keyof Totals): Tile => ({
+  /** A figure of the period, beside the same figure of the period before. */
+  const figure = (
+    label: string,
+    of: (t: Totals) => number,
+    includes: string,
+    format: (n: number) => string = formatCents,
+  ): Tile => ({
     label,
-    value: formatCents(totals[key]),
-    note: versus(totals[key], before?.[key], formatCents),
+    value: format(of(totals)),
+    note: versus(of(totals), before && of(before), format),
+    includes,
   });
-  const hero = money('Spend', 'debitsCents');
+  const pending = totals.cardSpendPendingCents;
+  const hero = figure(
+    moneyWords.card.label,
+    (t) => t.cardSpendCents,
+    `${pending === 0 ? '' : `Of which ${formatCents(pending)} pending. `}${netCardSpendWords.replace(/^Card spend: ./, (s) => s.slice(-1).toUpperCase())}`,
+  );
   const period: Tile[] = [
-    money('Credits', 'creditsCents'),
-    money('Pending', 'pendingCents'),
-    {
-      label: 'Transactions',
-      value: formatCount(totals.count),
-      note: versus(totals.count, before?.count, formatCount),
-    },
+    figure(moneyWords.payment.label, (t) => -t.money.payment.cents, moneyWords.payment.includes),
+    figure(moneyWords.transfer.label, (t) => t.money.transfer.cents, moneyWords.transfer.includes),
+    figure(
+      moneyWords.attempted.label,
+      (t) => t.money.attempted.count,
+      moneyWords.attempted.includes,
+      formatCount,
+    ),
+    figure(
+      'Transactions',
+      (t) => t.count,
+      'Every row of the period, whatever its status.',
+      formatCount,
+    ),
   ];
   const lifetime: Tile[] = [
     { label: 'Balance', value: optionalCents(overview.balanceCents) },
@@ -82,6 +107,7 @@ function TileView({ tile, loading, hero }: { tile: Tile; loading: boolean; hero?
         <>
           <dd className="overview-tile-value">{tile.value}</dd>
           {tile.note ? <dd className="muted">{tile.note}</dd> : null}
+          {tile.includes ? <dd className="muted overview-tile-includes">{tile.includes}</dd> : null}
         </>
       )}
     </div>

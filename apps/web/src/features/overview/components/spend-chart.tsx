@@ -29,29 +29,35 @@ const compactDollars = new Intl.NumberFormat('en-US', {
 const bucketName = (day: string, granularity: Overview['granularity'], withYear = false) =>
   `${granularity === 'week' ? 'Week of ' : ''}${formatShortDay(day, withYear)}`;
 
-/** No spend in either period: an axis of zeros would say nothing. */
+/**
+ * A bucket's height: its card spend, or nothing when more came back than was spent (a refund
+ * of an earlier charge); the table says the figure itself.
+ */
+const drawn = (point: Point) => Math.max(point.cardSpendCents, 0);
+
+/** No card spend in either period: an axis of zeros would say nothing. */
 const noSpend = ({ series, previousSeries }: Overview) =>
-  ![...series, ...(previousSeries ?? [])].some((point) => point.debitsCents > 0);
+  ![...series, ...(previousSeries ?? [])].some((point) => drawn(point) > 0);
 
 interface Bucket {
   point: Point;
   previous: Point | undefined;
-  /** The bar's name: "Mar 2: $10.00 spent, previous period $4.00". */
+  /** The bar's name: "Mar 2: $10.00 card spend, previous period $4.00". */
   label: string;
   /** The table row's, holding the row's visible date with its year. */
   rowLabel: string;
 }
 
 /**
- * Spend per day (or week) as bars, the period before as a line over the same positions: the
+ * Card spend (charges less refunds, `netCardSpendWords`) per day (or week) as bars, the period before as a line over the same positions: the
  * nth bucket beside the previous period's nth. Every bar opens that day's (week's) transactions.
  */
 export function SpendChart({ overview, scope }: { overview: Overview; scope: DrillScope }) {
   const { series, previousSeries, granularity } = overview;
   const buckets: Bucket[] = series.map((point, i) => {
     const previous = previousSeries?.[i];
-    const numbers = `${formatCents(point.debitsCents)} spent${
-      previous ? `, previous period ${formatCents(previous.debitsCents)}` : ''
+    const numbers = `${formatCents(point.cardSpendCents)} card spend${
+      previous ? `, previous period ${formatCents(previous.cardSpendCents)}` : ''
     }`;
     return {
       point,
@@ -63,14 +69,14 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
   const per = granularity === 'week' ? 'week' : 'day';
   return (
     <ChartFrame
-      title={`Spend per ${per}`}
+      title={`Card spend per ${per}`}
       note={
         // Nothing drawn: no bars or line to explain.
         !buckets.length || noSpend(overview)
           ? undefined
           : previousSeries
-            ? `Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its spend.`
-            : `A bar opens its ${per}'s spend.`
+            ? `Card charges less refunds. Bars: this period. Line: the ${series.length} ${per}s before it. A bar opens its spend.`
+            : `Card charges less refunds. A bar opens its ${per}'s spend.`
       }
       chart={
         !buckets.length ? (
@@ -80,7 +86,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
           <p className="spend-chart-placeholder muted">Drawn once the first days are read.</p>
         ) : noSpend(overview) ? (
           <p className="empty">
-            No spend in this period{previousSeries ? ' or the one before' : ''}.
+            No card spend in this period{previousSeries ? ' or the one before' : ''}.
           </p>
         ) : (
           <SpendBars buckets={buckets} scope={scope} granularity={granularity} />
@@ -93,7 +99,7 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
               <tr>
                 <th scope="col">{granularity === 'week' ? 'Week of' : 'Day'}</th>
                 <th scope="col" className="num">
-                  Spent
+                  Card spend
                 </th>
                 {previousSeries ? (
                   <th scope="col" className="num">
@@ -118,10 +124,10 @@ export function SpendChart({ overview, scope }: { overview: Overview; scope: Dri
                       <DayWithYear day={b.point.day} />
                     </Link>
                   </th>
-                  <td className="num">{formatCents(b.point.debitsCents)}</td>
+                  <td className="num">{formatCents(b.point.cardSpendCents)}</td>
                   {previousSeries ? (
                     <td className="num">
-                      {b.previous ? formatCents(b.previous.debitsCents) : '—'}
+                      {b.previous ? formatCents(b.previous.cardSpendCents) : '—'}
                     </td>
                   ) : null}
                   <td className="num">{formatCount(b.point.count)}</td>
@@ -152,16 +158,14 @@ function SpendBars({
     .paddingOuter(0.1);
   const top = Math.max(
     LEAST_TOP,
-    ...buckets.map((b) => Math.max(b.point.debitsCents, b.previous?.debitsCents ?? 0)),
+    ...buckets.map((b) => Math.max(b.point.cardSpendCents, b.previous?.cardSpendCents ?? 0)),
   );
   const y = scaleLinear()
     .domain([0, top])
     .nice(4)
     .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const centre = (i: number) => (x(i) ?? 0) + x.bandwidth() / 2;
-  const previous = buckets.flatMap((b, i) =>
-    b.previous ? [{ i, cents: b.previous.debitsCents }] : [],
-  );
+  const previous = buckets.flatMap((b, i) => (b.previous ? [{ i, cents: drawn(b.previous) }] : []));
   const previousPath = line<{ i: number; cents: number }>()
     .x((d) => centre(d.i))
     .y((d) => y(d.cents))(previous);
@@ -170,7 +174,7 @@ function SpendBars({
   return (
     <div ref={box} className="spend-chart-box">
       <svg className="spend-chart" width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`}>
-        <title>{`Spend per ${granularity === 'week' ? 'week' : 'day'}, a bar for each`}</title>
+        <title>{`Card spend per ${granularity === 'week' ? 'week' : 'day'}, a bar for each`}</title>
         {y.ticks(4).map((tick) => (
           // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG group takes no focus
           <g key={tick} className="tick" aria-hidden="true">
@@ -200,8 +204,8 @@ function SpendBars({
               className="bar"
               x={x(i)}
               width={x.bandwidth()}
-              y={y(b.point.debitsCents)}
-              height={HEIGHT - MARGIN.bottom - y(b.point.debitsCents)}
+              y={y(drawn(b.point))}
+              height={HEIGHT - MARGIN.bottom - y(drawn(b.point))}
             />
           </Link>
         ))}

@@ -228,11 +228,35 @@ describe('an admin', () => {
     await expect(confirm.textContent()).resolves.toContain(
       `Maximum per transaction: ${oldMax === undefined ? 'none' : formatCents(oldMax)} → ${formatCents(newMaximumCents)}`,
     );
-    // A higher maximum loosens the card, said as such (not old-red, new-green).
-    await confirm.getByText('Looser: more go through').waitFor();
-    await page
-      .getByText(/In the last 90 days these limits would have|no transactions in the last 90 days/)
-      .waitFor();
+    // A higher maximum is a looser limit, said as such (not old-red, new-green).
+    await confirm.getByText('Looser limit').waitFor();
+    // The preview: the current limits and the proposed ones side by side over the card's own
+    // charges, and looser or not from that comparison (a higher maximum never refuses more).
+    const preview = confirm
+      .getByRole('status')
+      .filter({ hasText: /the current limits|no transactions in the last 90 days/ });
+    await preview.waitFor();
+    if (!(await preview.textContent())?.includes('no transactions')) {
+      const limits = (max?: number) =>
+        max === undefined
+          ? `from ${formatCents(oldMin)}, no maximum`
+          : `${formatCents(oldMin)} to ${formatCents(max)}`;
+      const table = preview.getByRole('table');
+      await expect(table.locator('thead th').allTextContents()).resolves.toEqual([
+        'Of this card’s charges',
+        `Current limits ${limits(oldMax)}`,
+        `Proposed limits ${limits(newMaximumCents)}`,
+      ]);
+      const refused = await table.locator('tbody tr').first().locator('td').allTextContents();
+      const [now, then] = refused.map((cell) => Number(cell.split(' · ')[0]?.replace(/,/g, '')));
+      expect(then).toBeLessThanOrEqual(now ?? 0);
+      await expect(preview.textContent()).resolves.toMatch(
+        // Equal refusals: a size-limit decline between the two maximums may still make it looser.
+        then === now
+          ? /^(No different from the current limits on these 90 days|Looser than the current limits\.)/
+          : /^Looser than the current limits\. [\d,]+ charges? \(total \$[\d,.]+\) that the current limits refuse would be allowed\./,
+      );
+    }
     await expectAccessible('limit-confirm');
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);

@@ -370,7 +370,8 @@ describe('every screen at 1280×800 and 390×844', () => {
     // The review says what the new limits would have done to the card's last 90 days, computed
     // by the BFF from the card's real transactions; focus stays on the heading meanwhile.
     await page
-      .getByText(/In the last 90 days these limits would have|no transactions in the last 90 days/)
+      .getByRole('status')
+      .filter({ hasText: /the current limits|no transactions in the last 90 days/ })
       .waitFor();
     expect(await focusedLabel()).toBe('Confirm changes');
     await screenshot(page, 'screens-limit-review-390');

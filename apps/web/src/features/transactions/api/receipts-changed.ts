@@ -4,9 +4,10 @@ import { indexListsKey } from './get-index-transactions';
 import { receiptsQueryOptions } from './get-receipts';
 
 /**
- * After a receipt is added or removed: its list, the notes (whose version a receipt change
- * moves on) and every index list and the month close's counts (they filter and count by
- * receipts; the attention counts live under the index's key).
+ * After a receipt is added or removed: its list, the notes (a receipt leaves them and their
+ * version as they are, but someone may have reviewed them meanwhile, which locks the receipts)
+ * and every index list and the month close's counts (they filter and count by receipts; the
+ * attention counts live under the index's key).
  */
 export function receiptsChanged(queryClient: QueryClient, transactionId: string) {
   return Promise.all([

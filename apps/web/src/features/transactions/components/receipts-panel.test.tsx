@@ -34,12 +34,12 @@ function receipt(overrides: Partial<Receipt> = {}): Receipt {
 
 /**
  * The BFF's receipts of tx_1, as it keeps them: a file is taken by its bytes (a PNG here, 415
- * otherwise), named by `X-File-Name`; a reviewed transaction takes no change (409). Each change
- * moves the notes' version on, as the BFF's does.
+ * otherwise), named by `X-File-Name`; a reviewed transaction takes no change (409). A receipt
+ * leaves the notes and their version as they are, as the BFF does.
  */
 function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()) {
   let items = [...start];
-  let notes = notesAt;
+  const notes = notesAt;
   const bodies: { name: string | null; bytes: Uint8Array }[] = [];
   server.use(
     http.get('/api/transactions/:id', () => HttpResponse.json(transaction())),
@@ -67,7 +67,6 @@ function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()
         byteSize: bytes.length,
       });
       items = [...items, added];
-      notes = { ...notes, version: notes.version + 1 };
       return HttpResponse.json(added, { status: 201 });
     }),
     http.delete(`${RECEIPTS}/:receiptId`, ({ params }) => {
@@ -77,7 +76,6 @@ function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()
         });
       }
       items = items.filter((r) => r.id !== params.receiptId);
-      notes = { ...notes, version: notes.version + 1 };
       return new HttpResponse(null, { status: 204 });
     }),
     http.get(
@@ -158,7 +156,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     const posts = requestsTo(RECEIPTS, 'POST');
     expect(posts[0]?.headers.get('x-csrf')).toBe('1');
     expect(posts[0]?.headers.get('content-type')).toBe('application/octet-stream');
-    // The receipts, the notes (their version moved on) and every index list and count.
+    // The receipts, the notes (reviewed meanwhile or not) and every index list and count.
     const keys = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
     expect(keys).toEqual(
       expect.arrayContaining([

@@ -1,0 +1,158 @@
+import {
+  type Annotation,
+  type AnnotationChange,
+  annotationChangeSchema,
+  type Receipt,
+} from '@card-console/shared/api/annotations';
+import { screen, waitFor, within } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  accountingCategories,
+  annotation,
+  financeSession,
+  transaction,
+} from '../../../test/fixtures';
+import { renderApp } from '../../../test/render-app';
+import { apiError, server } from '../../../test/server';
+
+const ME = 'finance@example.test';
+const THEM = 'admin@example.test';
+const AT = '2026-03-06T09:00:00.000Z';
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+
+/**
+ * The BFF's notes and receipts of tx_1, as it keeps them: a change of the notes names the
+ * version it was made on (409 `annotation_changed` with the notes as they are otherwise); a
+ * receipt is a row of its own and leaves the notes and their version as they are.
+ * `whileUploading` is someone else's change of the notes, saved as this person's receipt arrives.
+ */
+function serveDetail(start: Annotation, whileUploading?: (a: Annotation) => Annotation) {
+  let notes = start;
+  let receipts: Receipt[] = [];
+  const patches: AnnotationChange[] = [];
+  server.use(
+    http.get('/api/transactions/:id', () => HttpResponse.json(transaction())),
+    http.get('/api/accounting-categories', () =>
+      HttpResponse.json({ items: accountingCategories }),
+    ),
+    http.get('/api/transactions/:id/annotation', () => HttpResponse.json(notes)),
+    http.patch('/api/transactions/:id/annotation', async ({ request }) => {
+      const change = annotationChangeSchema.parse(await request.json());
+      patches.push(change);
+      if (change.version !== notes.version) {
+        return apiError(409, 'annotation_changed', 'Someone else changed the notes.', {
+          current: notes,
+        });
+      }
+      notes = {
+        ...notes,
+        memo: change.memo ?? notes.memo,
+        version: notes.version + 1,
+        updatedBy: ME,
+        updatedAt: AT,
+      };
+      return HttpResponse.json(notes);
+    }),
+    http.get('/api/transactions/:id/receipts', () => HttpResponse.json({ items: receipts })),
+    http.post('/api/transactions/:id/receipts', async ({ request }) => {
+      const name = decodeURIComponent(request.headers.get('x-file-name') ?? 'receipt');
+      const added: Receipt = {
+        id: `rc_${receipts.length + 1}`,
+        transactionId: 'tx_1',
+        fileName: name,
+        mediaType: 'image/png',
+        byteSize: (await request.arrayBuffer()).byteLength,
+        sha256: 'a'.repeat(64),
+        uploadedBy: ME,
+        uploadedAt: AT,
+      };
+      receipts = [...receipts, added];
+      if (whileUploading) notes = whileUploading(notes);
+      return HttpResponse.json(added, { status: 201 });
+    }),
+    http.get(
+      '/api/transactions/:id/receipts/:receiptId',
+      () => new HttpResponse(PNG, { headers: { 'Content-Type': 'image/png' } }),
+    ),
+  );
+  return { patches };
+}
+
+const loaded = async () => {
+  await screen.findByRole('region', { name: 'Notes' }, { timeout: 3000 });
+  await waitFor(() => {
+    expect(screen.queryByText('Loading notes…')).not.toBeInTheDocument();
+    expect(screen.queryByText('Loading receipts…')).not.toBeInTheDocument();
+  });
+  return {
+    notes: within(screen.getByRole('region', { name: 'Notes' })),
+    receipts: within(screen.getByRole('region', { name: 'Receipts' })),
+  };
+};
+
+beforeEach(() => {
+  Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:receipt'), revokeObjectURL: vi.fn() });
+});
+
+describe('the notes and receipts of a transaction, in the order of a close', {
+  timeout: 15_000,
+}, () => {
+  it('a memo begun, a receipt attached, the memo saved: saved on the version shown, no conflict', async () => {
+    const { patches } = serveDetail(
+      annotation({ memo: 'Dinner', version: 3, updatedBy: ME, updatedAt: AT }),
+    );
+    const { user } = renderApp('/transactions/tx_1', { session: financeSession() });
+    const { notes, receipts } = await loaded();
+    await user.type(notes.getByLabelText('Memo'), ' with the');
+    await user.upload(receipts.getByLabelText('Attach a receipt'), [
+      new File([PNG], 'dinner.png', { type: 'image/png' }),
+    ]);
+    expect(await receipts.findByText('Attached dinner.png.')).toBeInTheDocument();
+    await user.type(notes.getByLabelText('Memo'), ' team');
+    await user.click(notes.getByRole('button', { name: 'Save' }));
+    expect(await notes.findByText('Notes saved.')).toBeInTheDocument();
+    expect(patches).toEqual([{ version: 3, memo: 'Dinner with the team' }]);
+    expect(notes.queryByText('Someone else changed these notes')).not.toBeInTheDocument();
+  });
+
+  it('a receipt attached, then the memo typed and saved: no conflict', async () => {
+    const { patches } = serveDetail(annotation());
+    const { user } = renderApp('/transactions/tx_1', { session: financeSession() });
+    const { notes, receipts } = await loaded();
+    await user.upload(receipts.getByLabelText('Attach a receipt'), [
+      new File([PNG], 'taxi.png', { type: 'image/png' }),
+    ]);
+    expect(await receipts.findByText('Attached taxi.png.')).toBeInTheDocument();
+    await user.type(notes.getByLabelText('Memo'), 'Taxi');
+    await user.click(notes.getByRole('button', { name: 'Save' }));
+    expect(await notes.findByText('Notes saved.')).toBeInTheDocument();
+    expect(patches).toEqual([{ version: 0, memo: 'Taxi' }]);
+  });
+
+  it('someone else’s change of the notes meanwhile is still shown as theirs, the memo kept in the form', async () => {
+    const { patches } = serveDetail(annotation(), (a) => ({
+      ...a,
+      memo: 'Client dinner',
+      version: a.version + 1,
+      updatedBy: THEM,
+      updatedAt: AT,
+    }));
+    const { user } = renderApp('/transactions/tx_1', { session: financeSession() });
+    const { notes, receipts } = await loaded();
+    await user.type(notes.getByLabelText('Memo'), 'Team');
+    await user.upload(receipts.getByLabelText('Attach a receipt'), [
+      new File([PNG], 'dinner.png', { type: 'image/png' }),
+    ]);
+    expect(await receipts.findByText('Attached dinner.png.')).toBeInTheDocument();
+    await user.click(notes.getByRole('button', { name: 'Save' }));
+    expect(
+      await notes.findByRole('heading', { name: 'Someone else changed these notes' }),
+    ).toBeInTheDocument();
+    expect(notes.getByRole('alert')).toHaveTextContent(
+      `${THEM} saved a change to these notes after you opened them`,
+    );
+    expect(notes.getByLabelText('Memo')).toHaveValue('Team');
+    expect(patches).toEqual([{ version: 0, memo: 'Team' }]);
+  });
+});

@@ -90,6 +90,14 @@ export function serveAttention(rows: IndexTransaction[]) {
         const at = Date.parse(t.date);
         return (q.from === undefined || at >= q.from) && (q.to === undefined || at <= q.to);
       });
+      // docs/money.md: what moved money or will (settled, refund, dispute, pending) is to review;
+      // declined, canceled and failed are counted apart; reversed and returned in neither.
+      const moved = inPeriod.filter((t) =>
+        (SPEND_STATUSES as readonly string[]).includes(t.status),
+      );
+      const attempted = inPeriod.filter((t) =>
+        ['declined', 'canceled', 'failed'].includes(t.status),
+      );
       const tally = (kept: IndexTransaction[]) => ({
         count: kept.length,
         debitCents: kept.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
@@ -107,9 +115,12 @@ export function serveAttention(rows: IndexTransaction[]) {
             ),
             fromCents: receiptFromCents,
           },
-          unreviewed: tally(inPeriod.filter((t) => !t.notes?.reviewed)),
-          uncategorized: tally(inPeriod.filter((t) => !t.notes?.categoryId)),
-          declined: tally(inPeriod.filter((t) => t.status === 'declined')),
+          unreviewed: tally(moved.filter((t) => !t.notes?.reviewed)),
+          uncategorized: tally(moved.filter((t) => !t.notes?.categoryId)),
+          declined: {
+            count: attempted.length,
+            cents: attempted.reduce((n, t) => n + t.amountCents, 0),
+          },
         } satisfies Partial<Attention>),
       );
     }),

@@ -54,7 +54,7 @@ export function quietAttention(overrides: Partial<Attention> = {}): Attention {
     missingReceipt: { ...none, fromCents: 0 },
     unreviewed: none,
     uncategorized: none,
-    declined: none,
+    declined: { count: 0, cents: 0 },
     freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
     ...overrides,
   } as Attention;

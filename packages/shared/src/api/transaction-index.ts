@@ -320,10 +320,12 @@ export type IndexCardList = z.infer<typeof indexCardListSchema>;
 
 /**
  * GET /api/index/attention: what the month close still needs, over every sub account and the
- * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds): spend at or
- * above a size without a receipt, transactions not reviewed, booked to no accounting category,
- * and declined. Each is a filter of the list (`receipt=missing` with the spend statuses and
- * `minCents`, `review=unreviewed`, `account=none`, `status=declined`).
+ * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds), of the money
+ * that moved or will (docs/money.md: posted or pending; declined, canceled, failed, reversed and
+ * returned rows are never to review): money out at or above a size without a receipt,
+ * transactions to review (not reviewed), booked to no accounting category; and apart, the
+ * declined (attempted). Each is a filter of the list (the moving statuses with
+ * `receipt=missing` and `minCents`, `review=unreviewed`, `account=none`; the attempted ones).
  */
 export const attentionQuerySchema = boundsInOrder(
   z.strictObject({
@@ -340,11 +342,13 @@ const attentionCountSchema = z.object({
   debitCents: z.number().int().nonnegative(),
 });
 export const attentionSchema = z.object({
-  /** Money moved (the spend statuses) at or above `receiptFromCents`, with no receipt. */
+  /** Money moved (posted or pending) at or above `receiptFromCents`, with no receipt. */
   missingReceipt: attentionCountSchema.extend({ fromCents: z.number().int().nonnegative() }),
   unreviewed: attentionCountSchema,
+  /** Their money out (card charges and other payments, settled or pending), positive cents. */
   uncategorized: attentionCountSchema,
-  declined: attentionCountSchema,
+  /** Declined (attempted): declined, canceled and failed, no money moved; `cents` signed. */
+  declined: z.object({ count: z.number().int().nonnegative(), cents: z.number().int() }),
   freshness: indexFreshnessSchema,
 });
 export type Attention = z.infer<typeof attentionSchema>;

@@ -23,6 +23,7 @@ import {
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { centsToDollarInput } from '@card-console/shared/money';
+import { statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
@@ -424,8 +425,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     },
 
     /**
-     * What the month close still needs over every sub account and the period: the counts (and
-     * debits) of the list's "unreviewed", "no category" and "declined" filters.
+     * What the month close still needs over every sub account and the period, of the money that
+     * moved or will (docs/money.md: posted or pending): the counts (and money out) of the list's
+     * "to review", "no category" and "missing receipt" filters. Declined, canceled and failed
+     * rows are counted apart (declined, attempted); reversed and returned ones in none.
      */
     async attention(
       who: Who,
@@ -436,15 +439,16 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const store = await deps.transactionIndex.store();
       const { receiptFromCents = RECEIPT_FROM_CENTS_DEFAULT, ...when } = input;
       const period = filterOf(when, ids);
-      const [missingReceipt, unreviewed, uncategorized, declined] = await Promise.all(
+      const moved = statusesOf(['posted', 'pending']);
+      const [missingReceipt, unreviewed, uncategorized, attempted] = await Promise.all(
         [
-          { hasReceipt: false, statuses: SPEND_STATUSES, minCents: receiptFromCents },
-          { reviewed: false },
-          { noAccount: true },
-          { statuses: ['declined'] },
+          { hasReceipt: false, statuses: moved, minCents: receiptFromCents },
+          { reviewed: false, statuses: moved },
+          { noAccount: true, statuses: moved },
+          { statuses: statusesOf(['attempted']) },
         ].map((more) => store.summary({ ...period, ...more })),
       );
-      // As the list's own summary of the same filter: declined charges are in no debits.
+      // Money out: card charges and other payments (the rows are all posted or pending).
       const count = (s: IndexSummary | undefined) => ({
         count: s?.count ?? 0,
         debitCents: 0 - ((s?.buckets.card.cents ?? 0) + (s?.buckets.payment.cents ?? 0)),
@@ -453,7 +457,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         missingReceipt: { ...count(missingReceipt), fromCents: receiptFromCents },
         unreviewed: count(unreviewed),
         uncategorized: count(uncategorized),
-        declined: count(declined),
+        declined: {
+          count: attempted?.count ?? 0,
+          cents: attempted?.buckets.attempted.cents ?? 0,
+        },
         freshness: fresh,
       };
     },

@@ -1,8 +1,10 @@
 import type { Attention } from '@card-console/shared/api/transaction-index';
-import { SPEND_STATUSES } from '@card-console/shared/index-vocabulary';
+import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
-import { transactionStatuses } from '@card-console/shared/upstream/enums';
+import { moneyWords, statusesOf } from '@card-console/shared/money-definition';
 import { formatDate } from '../../lib/format';
+import type { AttentionQuery } from './api/get-attention';
+import { monthCloseDays } from './periods';
 import {
   dollarsToCents,
   filterCount,
@@ -15,30 +17,41 @@ import {
  * the figure in use); not imported, so its module's zod schemas stay out of this chunk.
  */
 const RECEIPT_FROM_CENTS_FALLBACK = 7_500;
-const spend = transactionStatuses.filter((s) => (SPEND_STATUSES as readonly string[]).includes(s));
+/** Money that moved or will (docs/money.md: posted or pending): what the close reviews. */
+const moved = statusesOf(['posted', 'pending']);
+/** Declined, canceled and failed: no money moved, counted apart. */
+const attempted = statusesOf(['attempted']);
 
-/** What the month close still needs, each a filter of the list (as GET /api/index/attention counts it). */
+/**
+ * What the month close still needs, each a filter of the list (as GET /api/index/attention
+ * counts it): the money that moved or will, never a row that moved nothing; those apart.
+ */
 export const closePresets = [
   {
     key: 'unreviewed',
-    label: 'Unreviewed',
-    noun: 'not reviewed',
-    filter: { review: 'unreviewed' },
+    label: 'To review',
+    noun: 'to review (money that moved, not reviewed)',
+    filter: { review: 'unreviewed', status: moved },
   },
   {
     key: 'uncategorized',
     label: 'No category',
-    noun: 'with no accounting category',
-    filter: { account: [NO_ACCOUNT] },
+    noun: 'with no accounting category (money that moved)',
+    filter: { account: [NO_ACCOUNT], status: moved },
   },
   {
-    // Spend from a size up (the counts' `fromCents`: the `min` added by `presetFilter`).
+    // Money moved from a size up (the counts' `fromCents`: the `min` added by `presetFilter`).
     key: 'missingReceipt',
     label: 'Missing receipt',
     noun: 'with no receipt',
-    filter: { status: spend, receipt: 'missing' },
+    filter: { status: moved, receipt: 'missing' },
   },
-  { key: 'declined', label: 'Declined', noun: 'declined', filter: { status: ['declined'] } },
+  {
+    key: 'declined',
+    label: moneyWords.attempted.label,
+    noun: 'declined, canceled or failed (no money moved, not to review)',
+    filter: { status: attempted },
+  },
 ] as const satisfies readonly {
   key: keyof Omit<Attention, 'freshness'>;
   label: string;
@@ -61,7 +74,6 @@ export function presetFilter(
   const from = receiptFromCents(attention);
   return {
     ...preset.filter,
-    status: [...spend],
     min: from > 0 ? centsToDollarInput(from) : undefined,
   };
 }
@@ -75,13 +87,65 @@ export function presetNoun(preset: ClosePreset, attention: Attention | undefined
     : 'spent with no receipt';
 }
 
-/** The list of a preset: its filter alone, over the same days, every sub account, same order. */
+/**
+ * The list of a preset: its filter alone, over the counts' days (`countedDays`: the list's, or
+ * the month close's when the list has none), every sub account, same order.
+ */
 export function presetSearch(
   search: TransactionsSearch,
   preset: ClosePreset,
   attention: Attention | undefined,
+  today: string,
 ): TransactionsSearch {
-  return { ...datesAndOrder(search), ...presetFilter(preset, attention) };
+  const kept = datesAndOrder(search);
+  const days = hasDays(search) ? {} : monthCloseDays(today);
+  return { ...kept, ...days, ...presetFilter(preset, attention) };
+}
+
+const hasDays = (days: { period?: unknown; from?: unknown; to?: unknown }) =>
+  days.period !== undefined || days.from !== undefined || days.to !== undefined;
+
+/**
+ * The days the close's counts are over and their bounds as asked (the person's zone, worked out
+ * at `now`): the list's, or (a list of every day) the month close's, as the navigation counts
+ * them, so the two ask the same and say the same number for the same days.
+ */
+export function countedWindow(
+  days: { from?: string | undefined; to?: string | undefined },
+  now: number,
+): {
+  days: { from?: string | undefined; to?: string | undefined };
+  query: AttentionQuery;
+  today: string;
+} {
+  const zone = localTimeZone();
+  const today = instantToIsoDay(now, zone);
+  const counted = hasDays(days) ? days : monthCloseDays(today);
+  const bounds = dayRangeToBounds(counted.from, counted.to, zone);
+  const query: AttentionQuery = {};
+  if (bounds.from !== undefined) query.from = String(bounds.from);
+  if (bounds.to !== undefined) query.to = String(bounds.to);
+  return { days: counted, query, today };
+}
+
+/**
+ * The counts' days in words, the same in the navigation and on the list: "from Oct 1, 2026 to
+ * today (last month and this month so far)" for the month close's, else as `daysText`.
+ */
+export function countedDaysText(
+  days: { from?: string | undefined; to?: string | undefined },
+  today: string,
+): string {
+  const close = monthCloseDays(today);
+  return days.from === close.from && days.to === close.to
+    ? `from ${formatDate(close.from)} to today (last month and this month so far)`
+    : daysText(days);
+}
+
+/** The navigation's link: "To review" over the month close's days, as its count is. */
+export function closePresetSearch(today: string): TransactionsSearch {
+  const [toReview] = closePresets;
+  return { ...monthCloseDays(today), ...presetFilter(toReview, undefined) };
 }
 
 /** The search without filters: the days and the order kept. */
@@ -99,8 +163,10 @@ export function isPreset(
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const cents = (dollars: unknown) =>
     typeof dollars === 'string' ? dollarsToCents(dollars) : undefined;
-  const wanted = presetSearch(search, preset, attention);
+  const wanted = { ...datesAndOrder(search), ...presetFilter(preset, attention) };
+  // A list of every day is no preset's: a preset's days are the counts' (`countedWindow`).
   return (
+    hasDays(search) &&
     search.subAccountId === undefined &&
     filterCount(search) === filterCount(wanted) &&
     Object.entries(presetFilter(preset, attention)).every(([key, value]) =>

@@ -22,8 +22,10 @@ beforeEach(() => {
 });
 
 const nav = () => screen.getByRole('navigation', { name: 'Main' });
+/** Money that moved or will, as docs/money.md's table reads (posted or pending), by hand. */
+const MOVED = ['pending', 'settled', 'refund', 'dispute'];
 
-describe('the navigation counts what the month close still needs', () => {
+describe('the navigation counts what the month close still needs', { timeout: 15_000 }, () => {
   it('the unreviewed of last month and this month so far, every sub account; the rest in its tooltip', async () => {
     server.use(
       http.get('/api/index/attention', () =>
@@ -31,7 +33,7 @@ describe('the navigation counts what the month close still needs', () => {
           quietAttention({
             unreviewed: { count: 1_042, debitCents: 5_000_00 },
             uncategorized: { count: 7, debitCents: 1_00 },
-            declined: { count: 3, debitCents: 2_00 },
+            declined: { count: 3, cents: -2_00 },
           }),
         ),
       ),
@@ -41,14 +43,16 @@ describe('the navigation counts what the month close still needs', () => {
     const link = await screen.findByRole('link', { name: '1,042 to review' });
     expect(nav()).toContainElement(link);
     expect(link).toHaveAccessibleDescription(
-      'Month close, Feb 1, 2026 to today (last month and this month so far), every sub account: 1,042 transactions not reviewed, 7 with no accounting category, 3 declined. Opens the unreviewed in Transactions.',
+      'To review from Feb 1, 2026 to today (last month and this month so far), every sub account: 1,042 transactions whose money moved, not reviewed; 7 with no accounting category; apart, 3 declined, canceled or failed (no money moved). Opens those to review in Transactions.',
     );
     const asked = requestsTo('/api/index/attention').map((r) => queryOf(r.url));
     expect(asked).toEqual([{ from: String(FEB_1), to: String(MAR_15_END) }]);
     const href = new URL(link.getAttribute('href') ?? '', 'http://x');
     expect(href.pathname).toBe('/transactions');
+    // Of the money that moved or will (docs/money.md): settled, refund, dispute and pending.
     expect(Object.fromEntries(href.searchParams)).toEqual({
       review: 'unreviewed',
+      status: JSON.stringify(MOVED),
       from: '2026-02-01',
       to: '2026-03-15',
     });
@@ -70,6 +74,7 @@ describe('the navigation counts what the month close still needs', () => {
     expect(screen.queryByRole('row', { name: /January lunch/ })).toBeNull();
     expect(queryOf(requestsTo('/api/index/transactions').at(-1)?.url ?? '')).toEqual({
       review: 'unreviewed',
+      status: MOVED,
       from: String(FEB_1),
       to: String(MAR_15_END),
     });
@@ -79,6 +84,67 @@ describe('the navigation counts what the month close still needs', () => {
     await user.click(screen.getByRole('button', { name: 'Mark reviewed' }));
     expect(nav()).toContainElement(await screen.findByRole('link', { name: '1 to review' }));
     await waitFor(() => expect(screen.getByText('1 transaction')).toBeInTheDocument());
+  });
+
+  it('on Transactions over every day, the "To review" chip and the navigation say the same count over the same days, in the same words', async () => {
+    const rows = [
+      indexRow({ id: 'tx_old', date: '2025-11-02T15:00:00Z', description: 'Last year taxi' }),
+      indexRow({ id: 'tx_jan', date: '2026-01-31T15:00:00Z', description: 'January lunch' }),
+      indexRow({ id: 'tx_feb', date: '2026-02-10T15:00:00Z', description: 'February taxi' }),
+      indexRow({ id: 'tx_mar', date: '2026-03-14T15:00:00Z', description: 'March hotel' }),
+      indexRow({
+        id: 'tx_declined',
+        date: '2026-03-13T15:00:00Z',
+        description: 'Blocked purchase',
+        status: 'declined',
+      }),
+    ];
+    serveIndex(rows);
+    serveAttention(rows);
+    renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Last year taxi/ });
+    const link = await screen.findByRole('link', { name: '2 to review' });
+    expect(nav()).toContainElement(link);
+    const presets = screen.getByRole('group', { name: 'Needs attention' });
+    const chip = await within(presets).findByRole('button', { name: 'To review 2' });
+    const days = 'from Feb 1, 2026 to today (last month and this month so far)';
+    expect(link.title.startsWith(`To review ${days}, every sub account: 2 transactions`)).toBe(
+      true,
+    );
+    expect(chip).toHaveAccessibleDescription(
+      `2 transactions to review (money that moved, not reviewed) ${days}, every sub account`,
+    );
+    // One period asked for, by both.
+    const asked = requestsTo('/api/index/attention').map((r) => queryOf(r.url));
+    expect(new Set(asked.map((q) => JSON.stringify(q)))).toEqual(
+      new Set([JSON.stringify({ from: String(FEB_1), to: String(MAR_15_END) })]),
+    );
+  });
+
+  it('during the first sync it says still syncing and how many so far, never a count that reads as done', async () => {
+    server.use(
+      http.get('/api/index/attention', () =>
+        HttpResponse.json(
+          quietAttention({
+            unreviewed: { count: 1_204, debitCents: 9_00 },
+            freshness: { syncing: true, days: 90, daysDone: 12 },
+          }),
+        ),
+      ),
+    );
+    serveIndex([]);
+    const { router } = renderApp('/sub-accounts', { session: financeSession() });
+    const link = await screen.findByRole('link', {
+      name: 'To review: still syncing — 1,204 so far',
+    });
+    expect(nav()).toContainElement(link);
+    expect(link).not.toHaveClass('done');
+    expect(link).toHaveAccessibleDescription(/^Still syncing, so far: to review from Feb 1, 2026/);
+
+    await router.navigate({ to: '/transactions' });
+    const presets = await screen.findByRole('group', { name: 'Needs attention' });
+    const chip = await within(presets).findByRole('button', { name: 'To review 1,204 so far' });
+    expect(chip).toHaveAccessibleDescription(/^Still syncing — 1,204 transactions to review/);
   });
 
   it('none left: the count says 0, marked done', async () => {

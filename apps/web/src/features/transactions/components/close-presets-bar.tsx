@@ -1,10 +1,10 @@
-import type { IndexQuery } from '@card-console/shared/api/transaction-index';
 import { useQuery } from '@tanstack/react-query';
 import { attentionQueryOptions } from '../api/get-attention';
 import {
   closePresets,
+  countedDaysText,
+  countedWindow,
   datesAndOrder,
-  daysText,
   isPreset,
   presetNoun,
   presetSearch,
@@ -13,8 +13,7 @@ import type { TransactionsSearch } from '../transactions-search';
 
 interface Props {
   search: TransactionsSearch;
-  /** The list's query: its days (as instants) are the counts' period. */
-  query: IndexQuery;
+  /** The list's days; none (every day): the counts are the month close's, as the navigation's. */
   days: { from?: string | undefined; to?: string | undefined };
   onChange: (next: TransactionsSearch) => void;
 }
@@ -22,13 +21,18 @@ interface Props {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * What the month close still needs over the list's days, every sub account: unreviewed, no
- * accounting category, spend with no receipt, declined, each with its count. A preset shows exactly those (the days
- * and the order kept, every other filter cleared); pressed again, it clears its filter.
+ * What the month close still needs, every sub account, of the money that moved: to review, no
+ * accounting category, no receipt; apart, the declined (attempted). Over the list's days, or the
+ * month close's (the navigation's count) when the list has none. A preset shows exactly those
+ * (over those days, the order kept, every other filter cleared); pressed again, it clears its
+ * filter. Until the first sync ends, each count says it is one so far.
  */
-export function ClosePresetsBar({ search, query, days, onChange }: Props) {
-  const attention = useQuery(attentionQueryOptions({ from: query.from, to: query.to }));
-  const when = daysText(days);
+export function ClosePresetsBar({ search, days, onChange }: Props) {
+  // Worked out on each render, as the navigation's: a tab left open overnight moves on a day.
+  const window = countedWindow(days, Date.now());
+  const attention = useQuery(attentionQueryOptions(window.query));
+  const when = countedDaysText(window.days, window.today);
+  const syncing = attention.data !== undefined && attention.data.freshness.updatedAt === undefined;
   return (
     <fieldset className="close-presets">
       {/* A legend is drawn on the border, outside the row: the row's own label shows it. */}
@@ -40,6 +44,7 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
         const n = attention.data?.[preset.key].count;
         const pressed = isPreset(search, preset, attention.data);
         const noun = presetNoun(preset, attention.data);
+        const many = `${n === 1 ? '' : 's'}`;
         return (
           <button
             key={preset.key}
@@ -49,11 +54,15 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
             title={
               n === undefined
                 ? `Show the transactions ${noun} ${when}, every sub account`
-                : `${count(n)} transaction${n === 1 ? '' : 's'} ${noun} ${when}, every sub account`
+                : syncing
+                  ? `Still syncing — ${count(n)} transaction${many} ${noun} so far, ${when}, every sub account`
+                  : `${count(n)} transaction${many} ${noun} ${when}, every sub account`
             }
             onClick={() =>
               onChange(
-                pressed ? datesAndOrder(search) : presetSearch(search, preset, attention.data),
+                pressed
+                  ? datesAndOrder(search)
+                  : presetSearch(search, preset, attention.data, window.today),
               )
             }
           >
@@ -61,7 +70,9 @@ export function ClosePresetsBar({ search, query, days, onChange }: Props) {
             {n === undefined ? null : (
               <>
                 {' '}
-                <span className="preset-count">{count(n)}</span>
+                <span className={syncing ? 'preset-count syncing' : 'preset-count'}>
+                  {syncing ? `${count(n)} so far` : count(n)}
+                </span>
               </>
             )}
           </button>

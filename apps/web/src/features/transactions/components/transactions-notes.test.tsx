@@ -180,7 +180,7 @@ describe('transactions: notes', { timeout: 15_000 }, () => {
     expect(lastListQuery()).toEqual({ account: 'cat_meals' });
   });
 
-  it("the month close presets count the list's days over every sub account; one shows exactly its transactions, pressed again it clears", async () => {
+  it("the month close presets count the list's days over every sub account, of the money that moved; one shows exactly its transactions, pressed again it clears", async () => {
     serveScreen();
     const { user, router } = renderApp(
       '/transactions?from=2026-03-01&to=2026-03-31&subAccountId=sa_ops&q=coffee&sort=amount',
@@ -189,13 +189,19 @@ describe('transactions: notes', { timeout: 15_000 }, () => {
     await screen.findByRole('row', { name: /Coffee beans/ });
     // Asked for each time: the screen may be drawn anew when the list changes.
     const presets = () => screen.getByRole('group', { name: 'Needs attention' });
-    const unreviewed = await within(presets()).findByRole('button', { name: 'Unreviewed 3' });
-    expect(unreviewed).toHaveAttribute('aria-pressed', 'false');
-    expect(unreviewed).toHaveAccessibleDescription(
-      '3 transactions not reviewed from Mar 1, 2026 to Mar 31, 2026, every sub account',
+    // Not reviewed: the refund and the design tool; the declined purchase moved no money.
+    const toReview = await within(presets()).findByRole('button', { name: 'To review 2' });
+    expect(toReview).toHaveAttribute('aria-pressed', 'false');
+    expect(toReview).toHaveAccessibleDescription(
+      '2 transactions to review (money that moved, not reviewed) from Mar 1, 2026 to Mar 31, 2026, every sub account',
     );
-    expect(within(presets()).getByRole('button', { name: 'No category 2' })).toBeInTheDocument();
-    expect(within(presets()).getByRole('button', { name: 'Declined 1' })).toBeInTheDocument();
+    expect(within(presets()).getByRole('button', { name: 'No category 1' })).toBeInTheDocument();
+    // Apart, in the words of docs/money.md.
+    expect(
+      within(presets()).getByRole('button', { name: 'Declined (attempted) 1' }),
+    ).toHaveAccessibleDescription(
+      '1 transaction declined, canceled or failed (no money moved, not to review) from Mar 1, 2026 to Mar 31, 2026, every sub account',
+    );
     // Asked for the list's days in the person's zone (March 8 moved New York to daylight time).
     const asked = requestsTo('/api/index/attention').map((r) => queryOf(r.url));
     expect(asked).toContainEqual({
@@ -203,18 +209,21 @@ describe('transactions: notes', { timeout: 15_000 }, () => {
       to: String(Date.UTC(2026, 3, 1, 4) - 1),
     });
 
-    await user.click(unreviewed);
-    // The days and the order stay; the sub account and the search go: the count is the list's.
+    await user.click(toReview);
+    // The days and the order stay; the sub account and the search go: the count is the list's,
+    // of the money that moved or will (settled, refund, dispute, pending).
     await waitFor(() =>
       expect(router.state.location.search).toEqual({
         from: '2026-03-01',
         to: '2026-03-31',
         sort: 'amount',
         review: 'unreviewed',
+        status: ['pending', 'settled', 'refund', 'dispute'],
       }),
     );
-    await waitFor(() => expect(screen.getByText('3 transactions')).toBeInTheDocument());
-    const pressed = within(presets()).getByRole('button', { name: 'Unreviewed 3' });
+    await waitFor(() => expect(shown()).toEqual(['Design tool', 'Refund for chairs']));
+    expect(screen.getByText('2 transactions')).toBeInTheDocument();
+    const pressed = within(presets()).getByRole('button', { name: 'To review 2' });
     expect(pressed).toHaveAttribute('aria-pressed', 'true');
     await user.click(pressed);
     await waitFor(() =>

@@ -70,7 +70,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
     <section aria-labelledby="transactions-title">
       <div className="screen-header">
         <h1 id="transactions-title">Transactions</h1>
-        <ClosePresetsBar search={search} query={query} days={days} onChange={go} />
+        <ClosePresetsBar search={search} days={days} onChange={go} />
         <ExportButton
           query={query}
           days={days}

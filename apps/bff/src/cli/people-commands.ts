@@ -4,7 +4,6 @@
 // as the People screen's are, by the operator who ran it (`os:<user>@<host>`): its record is
 // appended inside the change's transaction, so a trail that cannot take it leaves the person
 // as they were. No TTY, no process globals, so they can be tested against an engine directly.
-import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type { AuditAction } from '@card-console/shared/api/audit-enums';
 import type { Role } from '@card-console/shared/api/meta';
@@ -19,6 +18,7 @@ import {
   AuditUnavailableError,
   auditedChange,
 } from '../platform/audit/audited-change';
+import { newRequestId } from '../platform/request-ids';
 import { otpauthUri } from '../platform/security/totp';
 import { isDemoEmail } from '../platform/users/demo-accounts';
 import { hashPassword, productionScrypt, type ScryptParams } from '../platform/users/password-hash';
@@ -69,7 +69,7 @@ async function recorded<R>(
     actor: trail.actor,
     action: spec.action,
     target: spec.target,
-    requestId: randomUUID(),
+    requestId: newRequestId(),
   };
   try {
     return await auditedChange<R, unknown>(trail, change, (person) => [

@@ -10,8 +10,8 @@ import {
   type ReadinessCheck,
 } from '../features/health/readiness';
 import type { Metrics } from '../platform/metrics/metrics';
+import { newRequestId } from '../platform/request-ids';
 import { createCoalescer } from '../upstream/coalescer';
-import { newRequestId } from './request-id';
 
 /**
  * How long one check's outcome answers /readyz. The route is open to anyone, so without this

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newRequestId } from '../platform/request-ids';
 import { holdsCardNumber } from '../platform/security/card-number-ids';
 import { startTestApp, type TestApp } from '../test/harness';
 import { testPan } from '../test/test-pan';
-import { newRequestId } from './request-id';
 
 describe('request ids', () => {
   it('a generated id is a UUID that never reads as a card number (20,000 drawn)', () => {

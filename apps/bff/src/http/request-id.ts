@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { newRequestId } from '../platform/request-ids';
 import { holdsCardNumber } from '../platform/security/card-number-ids';
 import { type TraceContext, traceFromHeaders } from '../platform/tracing/trace-context';
 
@@ -15,18 +15,6 @@ declare global {
 // An incoming id is kept only when it looks like an id (a proxy's or the SPA's), so a
 // caller cannot smuggle log-injection text through it.
 const saneId = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/**
- * A new request id: a random UUID, drawn again in the rare case (a few in ten thousand) that its
- * digit groups read as a card number. The id is logged, and the SPA puts it in a URL (an export's
- * receipt), where a card-number-shaped path segment is refused with 400.
- */
-export function newRequestId(): string {
-  for (;;) {
-    const id = randomUUID();
-    if (!holdsCardNumber(id)) return id;
-  }
-}
 
 /**
  * An incoming id worth keeping: id-shaped, and not a card number in disguise, however its

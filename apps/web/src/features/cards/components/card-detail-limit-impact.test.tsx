@@ -57,6 +57,9 @@ const raised = limitImpact({
   subAccountIds: ['sa_main'],
 });
 
+/** The card of issue 43's case: a $300 maximum. */
+const at300 = { transactionSizeLimit: { minimumCents: 0, maximumCents: 30_000 } };
+
 /** The preview's verdict line, once it has answered. */
 async function verdict(region: HTMLElement) {
   const status = within(region).getByRole('status');
@@ -74,8 +77,8 @@ function tableRows(region: HTMLElement) {
     .map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
 }
 
-function serveCard(limitImpact: Parameters<typeof http.get>[1]) {
-  let current: Card = card();
+function serveCard(limitImpact: Parameters<typeof http.get>[1], overrides: Partial<Card> = {}) {
+  let current: Card = card(overrides);
   server.use(
     http.get('/api/cards/:id', () => HttpResponse.json(current)),
     http.get('/api/cards/:id/limit-impact', limitImpact),
@@ -117,8 +120,10 @@ const impactRequests = () => requestsTo('/api/cards/card_1/limit-impact');
 
 describe('card editor: what new limits would have done to the last 90 days', () => {
   it('$300 → $400: the current and the proposed limit side by side, and looser from them', async () => {
-    serveCard(() => HttpResponse.json(raised));
+    serveCard(() => HttpResponse.json(raised), at300);
     const { region } = await review({ maximum: '400' });
+    // The field says which way the limit moves; what that does to the charges is the preview's.
+    expect(region).toHaveTextContent('Maximum per transaction: $300.00 → $400.00Looser limit');
     const status = within(region).getByRole('status');
     expect(await verdict(region)).toHaveTextContent(
       'Looser than the current limits. 9 charges (total $3,128.51) that the current limits ' +

@@ -7,13 +7,15 @@
 // Decisions (issue 32 leaves them open):
 // - a transaction rule alerts on transactions at or after the rule's creation: a first sync of
 //   two years of history, or a new rule, does not flood anyone with old declines;
-// - "above an amount" is the size (either sign) at or over the threshold, among the statuses
-//   that move money (SPEND_STATUSES: pending, settled, refund, dispute), as spend is counted;
+// - "above an amount" is the size (either sign) at or over the threshold, among the rows that
+//   moved money or will (posted or pending by the one definition, docs/money.md): never one
+//   that was declined, canceled, failed, reversed or returned;
 // - a category is new to a card when no row of the card had it before, in the index or earlier
 //   in these rows (by time, then id): of several rows of one new category, the first alerts;
 // - utilisation: the window's spend at or over share × limit, once per window;
 // - balance: strictly under the amount, once per UTC day.
-import { SPEND_STATUSES } from '@card-console/shared/index-vocabulary';
+import { moneyStateOf } from '@card-console/shared/money-definition';
+import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { IndexedTransaction } from '../transaction-index/index-store';
 import type { AlertRule, AlertRuleKind } from './alert-rules';
@@ -95,7 +97,11 @@ export interface AlertToRaise {
   payload: AlertPayload;
 }
 
-const MONEY = new Set<string>(SPEND_STATUSES);
+/** Posted or pending by the definition; a status the contract does not name moves nothing. */
+function movesMoney(status: string): boolean {
+  const state = moneyStateOf[status as TransactionStatus] as string | undefined;
+  return state === 'posted' || state === 'pending';
+}
 
 export const transactionAlertKey = (ruleId: string, transactionId: string) =>
   `${ruleId}:${transactionId}`;
@@ -171,7 +177,7 @@ function transactionHits(rule: AlertRule, row: SyncedRow, fresh: ReadonlySet<str
     case 'declined':
       return row.status === 'declined';
     case 'amount_above':
-      return MONEY.has(row.status) && Math.abs(row.amountCents) >= rule.amountCents;
+      return movesMoney(row.status) && Math.abs(row.amountCents) >= rule.amountCents;
     case 'new_category':
       return fresh.has(row.id);
     default:

@@ -5,8 +5,10 @@
 // whole set's count and sums.
 import {
   type CategoryCatalog,
+  INDEX_BREAKDOWN_GROUPS,
   type IndexAnswer,
   type IndexFreshness,
+  type IndexTotals,
   type IndexTransaction,
   indexExportQuerySchema,
   indexQuerySchema,
@@ -121,29 +123,55 @@ function matches(t: IndexTransaction, q: Filter): boolean {
   );
 }
 
-/** As the BFF sums: declined charges moved no money, so they are counted apart. */
-const totals = (rows: IndexTransaction[]) => {
-  const money = rows.filter((t) => t.status !== 'declined');
-  const declined = rows.filter((t) => t.status === 'declined');
-  return {
-    count: rows.length,
-    debitCents: money.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0),
-    creditCents: money.reduce((n, t) => n + Math.max(t.amountCents, 0), 0),
-    ...(declined.length > 0
-      ? {
-          declined: {
-            count: declined.length,
-            cents: declined.reduce((n, t) => n + Math.abs(t.amountCents), 0),
-          },
-        }
-      : {}),
+/** docs/money.md's table by hand (not the product's definition): a row's bucket. */
+function bucketOf(t: Pick<IndexTransaction, 'status' | 'amountCents' | 'cardId'>) {
+  if (t.status === 'reversed') return 'released';
+  if (t.status === 'declined' || t.status === 'canceled' || t.status === 'failed')
+    return 'attempted';
+  if (t.status === 'returned') return 'returned';
+  if (t.cardId) return t.amountCents < 0 ? 'card' : 'refund';
+  return t.amountCents < 0 ? 'payment' : 'transfer';
+}
+
+/** As the BFF sums, by hand from docs/money.md: each row in its bucket, and the posted rows. */
+export function indexTotalsOf(
+  rows: Pick<IndexTransaction, 'status' | 'amountCents' | 'cardId'>[],
+): IndexTotals {
+  const zero = () => ({ count: 0, cents: 0, pendingCount: 0, pendingCents: 0 });
+  const buckets = {
+    card: zero(),
+    refund: zero(),
+    payment: zero(),
+    transfer: zero(),
+    released: zero(),
+    attempted: zero(),
+    returned: zero(),
   };
-};
+  const posted = { count: 0, cents: 0 };
+  for (const t of rows) {
+    const figure = buckets[bucketOf(t)];
+    figure.count++;
+    figure.cents += t.amountCents;
+    if (t.status === 'pending') {
+      figure.pendingCount++;
+      figure.pendingCents += t.amountCents;
+    }
+    if (t.status === 'settled' || t.status === 'refund' || t.status === 'dispute') {
+      posted.count++;
+      posted.cents += t.amountCents;
+    }
+  }
+  return { count: rows.length, buckets, posted };
+}
+
+const totals = indexTotalsOf;
 
 export interface ServeIndexOptions {
   /** Rows per page unless the request says (`limit`). */
   pageSize?: number;
   freshness?: Partial<IndexFreshness>;
+  /** Totals-by's largest groups shown (the BFF's 25 unless said). */
+  groups?: number;
 }
 
 /** Serves the index over `rows`, and the category catalog. */
@@ -188,14 +216,29 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
           const k = q.by === 'card' ? t.cardId : t.declineReason;
           groups.set(k, [...(groups.get(k) ?? []), t]);
         }
+        // The largest by spend (card charges and payments without a card), the rest as one.
+        const spend = (g: IndexTransaction[]) =>
+          g
+            .filter((t) => ['card', 'payment'].includes(bucketOf(t)))
+            .reduce((n, t) => n - t.amountCents, 0);
+        const sorted = [...groups].sort(([, a], [, b]) => spend(b) - spend(a));
+        const rest = sorted.slice(options.groups ?? INDEX_BREAKDOWN_GROUPS);
         answer.breakdown = {
           by: q.by,
           groupCount: groups.size,
-          groups: [...groups].map(([k, g]) => ({
+          groups: sorted.slice(0, options.groups ?? INDEX_BREAKDOWN_GROUPS).map(([k, g]) => ({
             ...(k === undefined ? {} : { key: k }),
             ...(q.by === 'card' && g[0]?.card ? { label: g[0].card.name } : {}),
             ...totals(g),
           })),
+          ...(rest.length > 0
+            ? {
+                other: {
+                  ...totals(rest.flatMap(([, g]) => g)),
+                  groupCount: rest.length,
+                },
+              }
+            : {}),
         };
       }
       return HttpResponse.json(answer);

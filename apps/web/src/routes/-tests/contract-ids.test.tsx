@@ -11,7 +11,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { card, financeSession, transaction } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { queryOf } from '../../test/serve-index';
+import { indexTotalsOf, queryOf } from '../../test/serve-index';
 import { apiError, server } from '../../test/server';
 
 const CARD_A = 'card one/+%é';
@@ -85,7 +85,7 @@ function serveProgram() {
       const answer = (items: (typeof txA)[], nextCursor?: string): IndexAnswer => ({
         items: items.map((t) => ({ ...t, subAccountId: SUB_B })),
         ...(nextCursor ? { nextCursor } : {}),
-        summary: { count: items.length, debitCents: 2_500, creditCents: 0 },
+        summary: indexTotalsOf(items),
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
       });
       const unknownSub = q.subAccountId?.some((id) => id !== SUB_A && id !== SUB_B);

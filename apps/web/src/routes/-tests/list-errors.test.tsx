@@ -3,7 +3,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, card, quietOverview, subAccounts } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { indexRow, serveIndex } from '../../test/serve-index';
+import { indexRow, indexTotalsOf, serveIndex } from '../../test/serve-index';
 import { apiError, server } from '../../test/server';
 
 /** Answers 500 with a request id, `times` times, then as `ok` does. */
@@ -48,7 +48,7 @@ const screens: Screen[] = [
     ok: () =>
       HttpResponse.json({
         items: [indexRow()],
-        summary: { count: 1, debitCents: 1_250, creditCents: 0 },
+        summary: indexTotalsOf([indexRow()]),
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
       }),
     control: 'Sub account',

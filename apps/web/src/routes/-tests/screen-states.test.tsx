@@ -10,6 +10,7 @@ import {
   transaction,
 } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
+import { indexTotalsOf } from '../../test/serve-index';
 import { apiError, server } from '../../test/server';
 
 /** Every screen's main data, slow enough that the loading state shows. */
@@ -25,7 +26,7 @@ function serveSlowly(ms: number) {
     http.get('/api/index/transactions', () =>
       slow({
         items: [{ ...transaction(), subAccountId: 'sa_ops' }],
-        summary: { count: 1, debitCents: 1_250, creditCents: 0 },
+        summary: indexTotalsOf([transaction()]),
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
       }),
     ),

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES } from '../../../lib/search-params';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { indexRow, queryOf } from '../../../test/serve-index';
+import { indexRow, indexTotalsOf, queryOf } from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
 
 /** A list of `pages` pages of `perPage` rows; page n (from 1) is asked for with cursor "pn". */
@@ -22,7 +22,7 @@ function serveList(options: {
       return indexRow({ id: `tx_${row}`, description: `Purchase ${row}` });
     }),
     ...(n < pages ? { nextCursor: `p${n + 1}` } : {}),
-    summary: { count: pages * perPage, debitCents: pages * perPage * 1_250, creditCents: 0 },
+    summary: indexTotalsOf(Array.from({ length: pages * perPage }, () => indexRow())),
     freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
   });
   server.use(

@@ -4,7 +4,13 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { indexRow, parseExportQuery, queryOf, serveIndex } from '../../../test/serve-index';
+import {
+  indexRow,
+  indexTotalsOf,
+  parseExportQuery,
+  queryOf,
+  serveIndex,
+} from '../../../test/serve-index';
 import { apiError, requestsTo, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 import { periodDays } from '../periods';
@@ -73,10 +79,15 @@ describe('transactions screen', () => {
     expect(requestsTo(LIST)).toHaveLength(1);
     // The count and sums are the whole filtered set's (four rows), not the page's (two).
     const figures = screen.getByText('4 transactions').closest('p') as HTMLElement;
-    // The declined charge ($99.00) moved no money: in neither sum.
-    expect(figures).toHaveTextContent('Debits $312.50');
-    expect(figures).toHaveTextContent('Credits $49.99');
-    expect(figures).not.toHaveTextContent(/declined/);
+    // Card spend: $12.50 and $300.00 less the $49.99 refund; the declined charge ($99.00) moved
+    // no money: in no total, told apart.
+    expect(figures).toHaveTextContent('Card spend $262.51');
+    expect(figures).toHaveTextContent('Refunds $49.99');
+    expect(figures).toHaveTextContent('Posted -$262.51');
+    expect(figures).not.toHaveTextContent(/declined|Debits|Credits/i);
+    expect(screen.getByText(/^No money moved:/)).toHaveTextContent(
+      'No money moved: Declined (attempted) 1 ($99.00)',
+    );
     expect(screen.getByText(/Showing 1–2, more available/)).toBeInTheDocument();
     // Spend in the text colour with no sign; its kind is a word for screen readers.
     const spend = within(debit).getByText('$12.50', { exact: false });
@@ -99,12 +110,14 @@ describe('transactions screen', () => {
     expect(screen.getByText(/^Updated/)).toBeInTheDocument();
   });
 
-  it('a set of declines only is said as declines, "All declined, $X attempted", not as debits', async () => {
+  it('a set of declines only is said as declines, "All declined (attempted), $X: no money moved", not as spend', async () => {
     serveScreen();
     renderApp('/transactions?status=%5B%22declined%22%5D', { session: financeSession() });
     const figures = (await screen.findByText('1 transaction')).closest('p') as HTMLElement;
-    expect(figures).toHaveTextContent(/^1 transaction\s*All declined, \$99\.00 attempted$/);
-    expect(figures).not.toHaveTextContent(/Debits|Credits/);
+    expect(figures).toHaveTextContent(
+      /^1 transaction\s*All declined \(attempted\), \$99\.00: no money moved$/,
+    );
+    expect(figures).not.toHaveTextContent(/Card spend|Posted|Debits|Credits/);
   });
 
   it('a declined charge reads as no money moved: labelled Declined in its row, no posted time in its detail', async () => {
@@ -374,10 +387,13 @@ describe('transactions screen', () => {
     const totals = await screen.findByRole('table', { name: 'Totals by card' });
     expect(lastListQuery()).toEqual({ by: 'card' });
     const line = within(totals).getByRole('row', { name: /Travel card/ });
-    // The declined charge is no debit: its attempted amount has its own column.
-    expect(line).toHaveTextContent('$312.50');
-    expect(within(totals).getByRole('columnheader', { name: 'Declined' })).toBeInTheDocument();
-    expect(line).toHaveTextContent('$99.00 attempted');
+    // Card spend net of the refund; the declined charge is no spend: its amount has its own
+    // column, "Declined (attempted)".
+    expect(line).toHaveTextContent('$262.51');
+    expect(
+      within(totals).getByRole('columnheader', { name: 'Declined (attempted)' }),
+    ).toBeInTheDocument();
+    expect(line).toHaveTextContent('$99.00');
     await user.click(within(line).getByRole('button', { name: 'Travel card' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ cardId: ['card_1'] }));
   });
@@ -391,7 +407,7 @@ describe('transactions screen', () => {
         const syncing = asked < 3;
         return HttpResponse.json({
           items: syncing ? [] : [indexRow()],
-          summary: { count: syncing ? 0 : 1, debitCents: syncing ? 0 : 1_250, creditCents: 0 },
+          summary: indexTotalsOf(syncing ? [] : [indexRow()]),
           freshness: syncing
             ? { syncing: true, days: 400, daysDone: 120 * asked }
             : { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },

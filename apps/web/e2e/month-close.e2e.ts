@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { AccountingCategoryList, Receipt } from '@card-console/shared/api/annotations';
 import type { IndexAnswer, IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
-import { centsToDollarInput } from '@card-console/shared/money';
+import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodDays } from '../src/features/transactions/periods';
@@ -284,26 +284,57 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expectAccessible('booked-and-reviewed');
   });
 
-  it("exports them as QuickBooks Online's bank CSV: Date,Description,Amount, US dates, signed amounts", async () => {
+  it("exports the posted ones as QuickBooks Online's journal entries (booked to the category) and bank CSV, netting to the posted total shown", async () => {
     // The accountant's files are under "More formats", beside Export CSV.
     await page.getByText('More formats', { exact: true }).click();
+    await page.getByText(/^Posted: /).waitFor();
     await expectAccessible('export-formats-open');
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'QuickBooks CSV' }).click();
-    const file = await (await download).path();
-    const text = readFileSync(file, 'utf8');
-    expect(text.split(/\r?\n/)[0]).toBe('Date,Description,Amount');
-    const [, ...rows] = parseCsv(text).filter((r) => r.length > 1);
 
-    // What the BFF's index holds for that category over last month, in the list's order.
+    // What the BFF's index holds for that category over last month, in the list's order; of
+    // them, the posted (docs/money.md by hand: settled, refund, dispute) are the files' rows.
     const days = periodDays('last-month', instantToIsoDay(Date.now(), ZONE));
     const bounds = dayRangeToBounds(days.from, days.to, ZONE);
     const answer = await api<IndexAnswer>(
       page,
       `/api/index/transactions?account=${encodeURIComponent(categoryId)}&from=${bounds.from}&to=${bounds.to}`,
     );
-    const want: IndexTransaction[] = answer.items;
-    expect(want.map((t) => t.id).sort()).toEqual([...chosen].sort());
+    expect(answer.items.map((t) => t.id).sort()).toEqual([...chosen].sort());
+    const want: IndexTransaction[] = answer.items.filter((t) =>
+      ['settled', 'refund', 'dispute'].includes(t.status),
+    );
+    const wantCents = want.reduce((n, t) => n + t.amountCents, 0);
+    // The posted total beside the files, for the same filter, is theirs.
+    await expect
+      .poll(() => page.locator('.export-posted').textContent())
+      .toContain(`Posted: ${formatCents(wantCents)} in ${want.length} row`);
+
+    const fileOf = async (label: string) => {
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: label }).click();
+      return readFileSync(await (await download).path(), 'utf8');
+    };
+
+    const journal = await fileOf('QuickBooks journal entries');
+    const [header, ...lines] = parseCsv(journal).filter((r) => r.length > 1);
+    expect(header?.slice(0, 5)).toEqual([
+      'JournalNo',
+      'JournalDate',
+      'AccountName',
+      'Debits',
+      'Credits',
+    ]);
+    // Each posted row: a balanced entry whose category line names the category set on it.
+    expect(new Set(lines.map((l) => l[0]))).toEqual(new Set(want.map((t) => t.id)));
+    for (const t of want) {
+      const entry = lines.filter((l) => l[0] === t.id);
+      expect(entry).toHaveLength(2);
+      expect(entry.map((l) => l[2])).toContain(name);
+      expect(entry.every((l) => l[1] === usDate(t.date))).toBe(true);
+    }
+
+    const bank = await fileOf('QuickBooks bank CSV');
+    expect(bank.split(/\r?\n/)[0]).toBe('Date,Description,Amount');
+    const [, ...rows] = parseCsv(bank).filter((r) => r.length > 1);
     expect(rows).toEqual(
       want.map((t) => [
         usDate(t.date),

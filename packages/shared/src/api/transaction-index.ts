@@ -34,8 +34,12 @@ export const INDEX_BREAKDOWN_GROUPS = 25;
 export { CARD_MONEY_MAX, type IndexGroupingName, indexGroupings, SPEND_STATUSES };
 export const INDEX_PAGE_MAX = 200;
 
-/** How the index's export writes its rows. */
-export const exportFormats = ['card-console', 'quickbooks', 'xero'] as const;
+/**
+ * How the index's export writes its rows: Card Console's own columns (every row), or an
+ * accounting file of the posted rows only (QuickBooks Online's bank upload or journal entries,
+ * Xero's precoded statement).
+ */
+export const exportFormats = ['card-console', 'quickbooks', 'quickbooks-journal', 'xero'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
 /** The filter and order of the index's list, shared by the list and its CSV export. */
@@ -119,9 +123,11 @@ export const indexExportQuerySchema = boundsInOrder(
     fromDay: isoDaySchema.optional(),
     toDay: isoDaySchema.optional(),
     /**
-     * The file's columns: Card Console's own (every field and the notes), or the bank/card
-     * transaction CSV that QuickBooks Online (Date, Description, Amount; MM/DD/YYYY) or Xero
-     * (*Date, *Amount, Payee, Description, Reference, Cheque Number; DD/MM/YYYY) imports.
+     * The file's columns: Card Console's own (every row, every field and the notes), or, of the
+     * posted rows only, QuickBooks Online's bank upload (Date, Description, Amount; MM/DD/YYYY),
+     * its journal-entry import (a balanced entry per row, to its accounting category) or Xero's
+     * precoded statement (*Date, *Amount, Payee, Description, Reference, Cheque Number, Account
+     * code, Tax type; DD/MM/YYYY).
      */
     format: z.enum(exportFormats).optional(),
   }),

@@ -45,7 +45,8 @@ describe('a card number kept in a memo by an older build, in the export files', 
     'written with %s, leaves masked in each format',
     async (name, joiner, n) => {
       const page = await settledIndexList(t, finance);
-      const row = page.items[n];
+      // A posted row (settled, refund, dispute: docs/money.md), so the accounting files hold it.
+      const row = page.items.filter((x) => ['settled', 'refund', 'dispute'].includes(x.status))[n];
       if (!row) throw new Error('the index holds too few transactions');
       const tag = `mask-${name.replace(/\W+/g, '-')}`;
       // Straight into the store, as a build without today's matcher let it through.
@@ -72,7 +73,8 @@ describe('a card number kept in a memo by an older build, in the export files', 
       const [, quickbooks] = await exported(tag, 'quickbooks');
       expect(quickbooks?.[1]).toBe(`${payee} - Paid with ${masked} ok`);
       const [, xero] = await exported(tag, 'xero');
-      expect(xero?.[3]).toBe(`Paid with ${masked} ok`);
+      // Xero's Description: the memo, then the card that paid (" · card …") when there is one.
+      expect(xero?.[3]?.split(' · ')[0]).toBe(`Paid with ${masked} ok`);
     },
     60_000,
   );

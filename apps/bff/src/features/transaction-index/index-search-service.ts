@@ -19,11 +19,10 @@ import {
   type IndexCardList,
   type IndexCardListQuery,
   RECEIPT_FROM_CENTS_DEFAULT,
-  SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { centsToDollarInput } from '@card-console/shared/money';
-import { statusesOf } from '@card-console/shared/money-definition';
+import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
@@ -36,6 +35,7 @@ import { csvLines } from '../transactions/csv-text';
 import type { ExportRows } from '../transactions/export-service';
 import { merchantCategoryName } from '../transactions/merchant-categories';
 import { toApiTransaction } from '../transactions/transaction-mapper';
+import { ACCOUNTING_COLUMNS, accountingLines, postedOnly } from './accounting-files';
 import { categoryGroupRange } from './category-catalog';
 import {
   BadIndexCursorError,
@@ -495,14 +495,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const [subAccountIds, recent, spent] = await Promise.all([
         store.subAccountsOfCard(cardId),
         store.page({ cardIds: [cardId] }, { sort: 'date', direction: 'desc' }, CARD_RECENT),
-        window
-          ? store.summary({
-              cardIds: [cardId],
-              statuses: SPEND_STATUSES,
-              from: window.from,
-              to: window.to,
-            })
-          : undefined,
+        window ? store.summary({ cardIds: [cardId], from: window.from, to: window.to }) : undefined,
       ]);
       await deps.cardDirectory.ready();
       const answer: IndexCard = {
@@ -513,9 +506,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         })),
         freshness: fresh,
       };
-      // The card's charges in the window (the card bucket: its settled and pending debits).
-      const charged = 0 - (spent?.buckets.card.cents ?? 0);
-      if (limit) answer.utilization = utilizationOf(limit, window, charged);
+      // The card's spend in the window as the definition says (docs/money.md): its settled,
+      // pending and disputed charges less its refunds, what the limit counts.
+      const cardSpend = spent ? netCardSpendCents(spent.buckets) : 0;
+      if (limit) answer.utilization = utilizationOf(limit, window, cardSpend);
       return answer;
     },
 
@@ -549,7 +543,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         store.cardSubAccounts(unique),
         ...[...byWindow.values()].map(async ({ window, cardIds: ids }) => {
           const totals = await store.breakdown(
-            { cardIds: ids, statuses: SPEND_STATUSES, from: window.from, to: window.to },
+            { cardIds: ids, from: window.from, to: window.to },
             'card',
             ids.length,
           );
@@ -558,7 +552,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       ]);
       const spent = new Map<string, number>();
       for (const groups of spends) {
-        for (const g of groups) if (g.key !== null) spent.set(g.key, 0 - g.buckets.card.cents);
+        // Card spend by the definition: charges less refunds (settled, pending, disputed).
+        for (const g of groups) if (g.key !== null) spent.set(g.key, netCardSpendCents(g.buckets));
       }
       return {
         cards: unique.map((cardId) => {
@@ -652,7 +647,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const store = await deps.transactionIndex.store();
       const annotations = await deps.transactionIndex.annotations();
       const categories = new Map((await annotations.categories()).map((c) => [c.id, c]));
-      const filter = filterOf(input, ids);
+      // The accountant's files hold posted rows only (accounting-files.ts).
+      const filter =
+        layout === 'card-console' ? filterOf(input, ids) : postedOnly(filterOf(input, ids));
       const order = orderOf(input);
       let pages = 0;
       let rowsOut = 0;
@@ -664,17 +661,19 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           pages++;
           const pageIds = page.items.map((t) => t.id);
           const { notes, receipts } = await annotations.notesOf(pageIds);
-          const records = page.items.map((t) => {
+          const records = page.items.flatMap((t) => {
             if (layout !== 'card-console') {
-              return accountingRecord(layout, t, notes.get(t.id), format.times);
+              const subAccountName = names.get(t.subAccountId);
+              const context = { notes: notes.get(t.id), categories, subAccountName, format };
+              return accountingLines(layout, t, context);
             }
             const record = [
               ...toCsvRecord(asUpstream(t), format),
               ...notesCsvCells(notes.get(t.id), categories, format.times, receipts.get(t.id) ?? 0),
             ];
-            if (!several) return record;
+            if (!several) return [record];
             const name = names.get(t.subAccountId);
-            return [exportText(name ?? ''), exportText(t.subAccountId), ...record];
+            return [[exportText(name ?? ''), exportText(t.subAccountId), ...record]];
           });
           rowsOut += records.length;
           if (records.length > 0) yield Buffer.from(csvLines(records));
@@ -756,44 +755,6 @@ function notesCsvCells(
     review?.state === 'reviewed' ? review.by : '',
     review?.state === 'reviewed' ? times.format(review.at) : '',
   ].map(exportText);
-}
-
-/**
- * The bank and card transaction imports QuickBooks Online and Xero document: QuickBooks' three
- * columns (Date as MM/DD/YYYY, Description, a signed Amount); Xero's statement template
- * (*Date as DD/MM/YYYY, *Amount signed, Payee, Description, Reference, Cheque Number). Money
- * spent is negative in both, as the card service signs it. The memo follows the merchant in
- * QuickBooks' one text column and is Xero's Description.
- */
-const ACCOUNTING_COLUMNS = {
-  quickbooks: ['Date', 'Description', 'Amount'],
-  xero: ['*Date', '*Amount', 'Payee', 'Description', 'Reference', 'Cheque Number'],
-} as const;
-
-function accountingRecord(
-  layout: Exclude<ExportFormat, 'card-console'>,
-  t: IndexedTransaction,
-  notes: Annotation | undefined,
-  times: CsvRowOptions['times'],
-): string[] {
-  const [year, month, day] = times.format(t.at).slice(0, 10).split('-');
-  const amount = centsToDollarInput(t.amountCents);
-  const payee = t.merchant ?? t.description;
-  const memo = notes?.memo.replace(/\s+/g, ' ') ?? '';
-  // Each cell as written masked (`exportText`): the memo's spaces collapsed, or the payee and
-  // the memo joined by " - ", can make one card number of digit groups.
-  if (layout === 'quickbooks') {
-    const description = memo ? `${payee} - ${memo}` : payee;
-    return [`${month}/${day}/${year}`, exportText(description), amount];
-  }
-  return [
-    `${day}/${month}/${year}`,
-    amount,
-    exportText(payee),
-    exportText(memo || t.description),
-    exportText(t.referenceNumber),
-    '',
-  ];
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
 import { instantToIsoDay } from '@card-console/shared/dates';
+import { formatCents } from '@card-console/shared/money';
+import { postedWords } from '@card-console/shared/money-definition';
 import { ExportCsvButton } from '../../../components/export-csv-button';
 import { downloadReceiptsZip } from '../api/download-receipts-zip';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
@@ -14,30 +16,49 @@ interface ExportButtonProps {
   subAccountName: string | undefined;
   /** Why there is nothing to export, if so. */
   blocked: string | undefined;
+  /** The list's posted rows (its summary's): what the accounting files hold and net to. */
+  posted: { count: number; cents: number } | undefined;
 }
 
 type Format = Exclude<ExportFormat, 'card-console'>;
 
-/** The accounting packages' bank CSVs: the same rows, in the columns each one imports. */
+/**
+ * The accounting files, each of the posted rows only, and what each is for. QuickBooks
+ * Online's bank upload takes no category: its journal-entry import does.
+ */
 const ACCOUNTING: { format: Format; label: string; description: string }[] = [
   {
-    format: 'quickbooks',
-    label: 'QuickBooks CSV',
+    format: 'quickbooks-journal',
+    label: 'QuickBooks journal entries',
     description:
-      'The same transactions as a QuickBooks Online bank CSV: Date, Description, Amount.',
+      "For QuickBooks Online's Import data, Journal entries: each posted row booked to its accounting category, with its memo, card and id.",
+  },
+  {
+    format: 'quickbooks',
+    label: 'QuickBooks bank CSV',
+    description:
+      "For QuickBooks Online's bank upload (Date, Description, Amount): no category, you categorise on its For Review tab.",
   },
   {
     format: 'xero',
-    label: 'Xero CSV',
-    description: 'The same transactions as a Xero bank statement CSV.',
+    label: 'Xero CSV (precoded)',
+    description:
+      "For Xero's Import a statement: each posted row with its account code, memo, card and id.",
   },
 ];
 
 /**
- * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the same
- * rows as QuickBooks Online's and Xero's bank transaction CSV, and their receipts as one ZIP.
+ * The importers' documented limits a file (see the BFF's accounting-files.ts): QuickBooks
+ * Online's bank upload 350 KB (about 1,000 lines), Xero's statement 1,000 lines.
  */
-export function ExportButton({ query, days, subAccountName, blocked }: ExportButtonProps) {
+const ROWS_PER_FILE = { QuickBooks: 999, Xero: 1_000 } as const;
+
+/**
+ * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the
+ * accounting files of its posted rows (QuickBooks Online's journal entries and bank upload,
+ * Xero's precoded statement) with the posted total they net to, and the receipts as one ZIP.
+ */
+export function ExportButton({ query, days, subAccountName, blocked, posted }: ExportButtonProps) {
   const { cursor: _c, limit: _l, refresh: _r, by: _b, ...filter } = query;
   const download = (format: Format | undefined) => (tz: string) =>
     exportTransactionsCsv(
@@ -65,14 +86,19 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
       <details className="export-more">
         <summary>More formats</summary>
         <div className="export-more-panel">
+          <PostedTotal posted={posted} />
           {ACCOUNTING.map((a) => (
-            <ExportCsvButton
-              key={a.format}
-              download={download(a.format)}
-              blocked={blocked}
-              label={a.label}
-              description={a.description}
-            />
+            <div key={a.format} className="export-file">
+              <ExportCsvButton
+                download={download(a.format)}
+                blocked={blocked ?? (posted?.count === 0 ? NOTHING_POSTED : undefined)}
+                label={a.label}
+                description={a.description}
+              />
+              <span className="export-file-use" aria-hidden="true">
+                {a.description}
+              </span>
+            </div>
           ))}
           <ExportCsvButton
             download={receipts}
@@ -82,6 +108,32 @@ export function ExportButton({ query, days, subAccountName, blocked }: ExportBut
           />
         </div>
       </details>
+    </div>
+  );
+}
+
+const NOTHING_POSTED =
+  'Nothing to export: none of these transactions posted (an accounting file holds posted rows only).';
+
+/** The posted total the files net to, beside them, and a note past an importer's limit. */
+function PostedTotal({ posted }: { posted: ExportButtonProps['posted'] }) {
+  if (!posted) return null;
+  const over = Object.entries(ROWS_PER_FILE).filter(([, rows]) => posted.count > rows);
+  return (
+    <div className="export-posted">
+      <p>
+        <strong>Posted: {formatCents(posted.cents)}</strong> in{' '}
+        {posted.count.toLocaleString('en-US')} {posted.count === 1 ? 'row' : 'rows'}
+      </p>
+      <p className="export-posted-about">
+        The accounting files hold these rows only and net to this total. {postedWords}
+      </p>
+      {over.length > 0 ? (
+        <p className="export-posted-limit" role="note">
+          {over.map(([name, rows]) => `${name} takes ${rows.toLocaleString('en-US')}`).join(', ')}{' '}
+          rows a file at most: pick a shorter period (a week or half a month) and download each.
+        </p>
+      ) : null}
     </div>
   );
 }

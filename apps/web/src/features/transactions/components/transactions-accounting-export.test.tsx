@@ -46,8 +46,13 @@ afterEach(() => clicks.mockRestore());
 
 describe("the accountants' exports", { timeout: 15_000 }, () => {
   it.each([
-    ['QuickBooks CSV', 'quickbooks', /QuickBooks Online bank CSV: Date, Description, Amount/],
-    ['Xero CSV', 'xero', /Xero bank statement CSV/],
+    [
+      'QuickBooks journal entries',
+      'quickbooks-journal',
+      /Journal entries: each posted row booked to its accounting category/,
+    ],
+    ['QuickBooks bank CSV', 'quickbooks', /bank upload \(Date, Description, Amount\): no category/],
+    ['Xero CSV (precoded)', 'xero', /Import a statement: each posted row with its account code/],
   ] as const)(
     '"%s" downloads the list shown, its filters and all, in that format',
     async (label, format, about) => {
@@ -95,12 +100,92 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
   it('with nothing to export, each says why and asks for nothing', async () => {
     const { user } = renderApp('/transactions?review=unreviewed', { session: financeSession() });
     await screen.findByText('No transactions match these filters.');
-    for (const label of ['Export CSV', 'QuickBooks CSV', 'Xero CSV']) {
+    for (const label of [
+      'Export CSV',
+      'QuickBooks journal entries',
+      'QuickBooks bank CSV',
+      'Xero CSV (precoded)',
+    ]) {
       const button = screen.getByRole('button', { name: label });
       expect(button).toHaveAttribute('aria-disabled', 'true');
       expect(button).toHaveAccessibleDescription(/^Nothing to export/);
       await user.click(button);
     }
     expect(requestsTo(EXPORT)).toHaveLength(0);
+  });
+
+  it('shows beside the files the posted total they net to: settled, refunded and disputed rows only', async () => {
+    serveIndex([
+      indexRow({ id: 'tx_settled', amountCents: -1_250 }),
+      indexRow({ id: 'tx_refund', status: 'refund', amountCents: 500, description: 'Refund' }),
+      indexRow({
+        id: 'tx_dispute',
+        status: 'dispute',
+        amountCents: -4_000,
+        description: 'Disputed',
+      }),
+      indexRow({ id: 'tx_pending', status: 'pending', amountCents: -999, description: 'Pending' }),
+      indexRow({
+        id: 'tx_declined',
+        status: 'declined',
+        amountCents: -72_882,
+        description: 'PAYPAL *NORTHSIDE FUEL',
+      }),
+      indexRow({
+        id: 'tx_funding',
+        status: 'failed',
+        amountCents: 10_640_000,
+        description: 'Funding',
+        cardId: undefined,
+        card: undefined,
+      }),
+    ]);
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });
+    await screen.findByRole('row', { name: /PAYPAL/ });
+    await user.click(screen.getByText('More formats'));
+    // By hand from docs/money.md: -12.50 + 5.00 - 40.00 = -47.50 over 3 rows.
+    expect(await screen.findByText('Posted: -$47.50')).toBeVisible();
+    expect(screen.getByText(/in 3 rows/)).toBeVisible();
+    expect(screen.getByText(/net to this total/)).toHaveTextContent(/Pending, declined/);
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('with nothing posted, the accounting files say why and ask for nothing', async () => {
+    serveIndex([
+      indexRow({ id: 'tx_declined', status: 'declined', amountCents: -72_882 }),
+      indexRow({ id: 'tx_pending', status: 'pending', amountCents: -999 }),
+    ]);
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });
+    await screen.findAllByRole('row', { name: /Coffee beans/ });
+    await user.click(screen.getByText('More formats'));
+    expect(await screen.findByText('Posted: $0.00')).toBeVisible();
+    for (const label of [
+      'QuickBooks journal entries',
+      'QuickBooks bank CSV',
+      'Xero CSV (precoded)',
+    ]) {
+      const button = screen.getByRole('button', { name: label });
+      expect(button).toHaveAttribute('aria-disabled', 'true');
+      expect(button).toHaveAccessibleDescription(/none of these transactions posted/);
+      await user.click(button);
+    }
+    expect(requestsTo(EXPORT)).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it("past an importer's rows a file, says so and asks for a shorter period", async () => {
+    serveIndex(
+      Array.from({ length: 1_000 }, (_, i) =>
+        indexRow({ id: `tx_${i}`, amountCents: -100, referenceNumber: `REF-${i}` }),
+      ),
+    );
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });
+    await screen.findAllByRole('row', { name: /Coffee beans/ });
+    await user.click(screen.getByText('More formats'));
+    expect(await screen.findByText('Posted: -$1,000.00')).toBeVisible();
+    // 1,000 rows: over QuickBooks' 999 (1,000 lines with the header), within Xero's 1,000.
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'QuickBooks takes 999 rows a file at most: pick a shorter period',
+    );
   });
 });

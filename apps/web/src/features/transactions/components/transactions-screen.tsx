@@ -75,6 +75,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           query={query}
           days={days}
           subAccountName={subAccount?.name}
+          posted={answer?.summary.posted}
           blocked={
             answer?.summary.count === 0 && !busy
               ? 'Nothing to export: no transactions match these filters.'

@@ -1,0 +1,219 @@
+// The accountant's files over HTTP, on both index engines, against rows the test wrote: every
+// status, with and without a card (a failed +$106,400 funding credit, a declined PayPal
+// charge, a returned ACH payment among them). The oracle is docs/money.md's table by hand:
+// a row is in an accounting file when its status is settled, refund or dispute ("posted"),
+// and the file nets to those rows' signed sum; nothing else is ever in one.
+
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../test/audit-cluster';
+import { parseCsv } from '../../test/csv';
+import { testDatabase } from '../../test/engines/postgres';
+import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { settledIndexList } from '../../test/settled-index';
+import { postgresEngine } from './sql-engine';
+import { createTransactionIndex, type TransactionIndex } from './transaction-index';
+
+/** docs/money.md: "Posted = settled, refund and dispute rows: what an accounting file holds". */
+const POSTED_BY_HAND = new Set(['settled', 'refund', 'dispute']);
+
+type Status = 'pending' | 'settled' | 'declined' | 'canceled' | 'refund' | 'reversed' | 'dispute';
+type OtherStatus = 'pending' | 'settled' | 'failed' | 'returned';
+const card: { dollars: number; status: Status; description?: string }[] = [
+  { dollars: -120.5, status: 'settled' },
+  { dollars: -64.99, status: 'settled' },
+  { dollars: -33.1, status: 'pending' },
+  { dollars: -415, status: 'dispute' },
+  { dollars: 25, status: 'refund' },
+  { dollars: -728.82, status: 'declined', description: 'PAYPAL *NORTHSIDE FUEL' },
+  { dollars: -450, status: 'canceled' },
+  { dollars: -350, status: 'reversed' },
+];
+const noCard: { dollars: number; status: OtherStatus }[] = [
+  { dollars: -1_250, status: 'settled' },
+  { dollars: 50_000, status: 'settled' },
+  { dollars: 106_400, status: 'failed' },
+  { dollars: -300, status: 'returned' },
+  { dollars: -99, status: 'pending' },
+  { dollars: -77, status: 'failed' },
+];
+
+const cents = (dollars: string) => Math.round(Number(dollars) * 100);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+const engines: [string, () => Promise<{ index?: TransactionIndex; stop(): Promise<void> }>][] = [
+  ['the embedded engine', async () => ({ stop: async () => {} })],
+  [
+    'PostgreSQL',
+    async () => {
+      const database = await testDatabase();
+      const index = createTransactionIndex({
+        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
+        logger: silentLogger,
+      });
+      return { index, stop: () => database.stop() };
+    },
+  ],
+];
+
+describe.each(engines)('the accounting files on %s', (_name, engine) => {
+  let t: TestApp;
+  let finance: TestSession;
+  let stopEngine: () => Promise<void>;
+  let subAccountId: string;
+  let bookedId: string;
+
+  beforeAll(async () => {
+    const { index, stop } = await engine();
+    stopEngine = stop;
+    t = await startTestApp({
+      sim: { subAccounts: 1, cards: 2, transactions: 0, months: 1, rateLimit: false },
+      ...(index ? { transactionIndex: index } : {}),
+    });
+    const admin = await t.signIn('admin');
+    finance = await t.signIn('finance');
+    subAccountId = t.sim.data.subAccounts()[0]?.id ?? '';
+    const cardId = t.sim.data.cards()[0]?.id ?? '';
+    for (const c of card) {
+      t.sim.testing.addTransaction({
+        subAccountId,
+        cardId,
+        amountCents: Math.round(c.dollars * 100),
+        status: c.status,
+        ...(c.description ? { description: c.description } : {}),
+      });
+    }
+    for (const c of noCard) {
+      t.sim.testing.addTransaction({
+        subAccountId,
+        amountCents: Math.round(c.dollars * 100),
+        status: c.status,
+      });
+    }
+    t.clock.set(Math.max(t.clock.now(), Date.now() + 1_000));
+    await settledIndexList(t, finance, `?subAccountId=${subAccountId}`);
+    // A person books the settled $120.50 charge to a category, with a memo.
+    const created = await t.request
+      .post('/api/accounting-categories')
+      .set(admin.headers())
+      .send({ code: '6420', name: 'Travel meals' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    bookedId = rowsByHand().find((r) => r.amountCents === -12_050)?.id ?? '';
+    const booked = await t.request
+      .patch(`/api/transactions/${bookedId}/annotation`)
+      .set(finance.headers())
+      .send({ version: 0, memo: 'Client dinner', categoryId: created.body.id });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(200);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await stopEngine?.();
+  });
+
+  /** The card service's own rows of the sub account (the test's and its opening credit). */
+  const rowsByHand = () => t.sim.data.transactions(subAccountId);
+  const postedByHand = () => rowsByHand().filter((r) => POSTED_BY_HAND.has(r.status));
+
+  async function file(format: string, extra = '') {
+    const res = await t.request
+      .get(
+        `/api/index/transactions/export.csv?subAccountId=${subAccountId}&format=${format}${extra}`,
+      )
+      .set(finance.headers());
+    expect(res.status, res.text).toBe(200);
+    const [header, ...rows] = parseCsv(res.text).filter((r) => r.length > 1);
+    const col = (name: string) => header?.indexOf(name) ?? -1;
+    return { header, rows, col };
+  }
+
+  it("QuickBooks' bank upload holds exactly the posted rows and nets to their sum", async () => {
+    const { header, rows } = await file('quickbooks');
+    expect(header).toEqual(['Date', 'Description', 'Amount']);
+    expect(rows).toHaveLength(postedByHand().length);
+    expect(sum(rows.map((r) => cents(r[2] ?? '')))).toBe(
+      sum(postedByHand().map((r) => r.amountCents)),
+    );
+    expect(rows.map((r) => r[1]).join('\n')).not.toContain('NORTHSIDE FUEL');
+    expect(rows.map((r) => r[2])).not.toContain('106400.00');
+  });
+
+  it("Xero's precoded statement: the posted rows by id, their sum, the category's code and the card", async () => {
+    const { header, rows, col } = await file('xero');
+    expect(header).toEqual([
+      '*Date',
+      '*Amount',
+      'Payee',
+      'Description',
+      'Reference',
+      'Cheque Number',
+      'Account code',
+      'Tax type',
+    ]);
+    const ids = rows.map((r) => r[col('Reference')]);
+    expect([...ids].sort()).toEqual(
+      postedByHand()
+        .map((r) => r.id)
+        .sort(),
+    );
+    expect(sum(rows.map((r) => cents(r[col('*Amount')] ?? '')))).toBe(
+      sum(postedByHand().map((r) => r.amountCents)),
+    );
+    const booked = rows.find((r) => r[col('Reference')] === bookedId);
+    expect(booked?.[col('Account code')]).toBe('6420');
+    expect(booked?.[col('Description')]).toMatch(/^Client dinner · card .+/);
+    const uncoded = rows.filter((r) => r[col('Reference')] !== bookedId);
+    expect(uncoded.map((r) => r[col('Account code')])).toEqual(uncoded.map(() => ''));
+  });
+
+  it("QuickBooks' journal entries: one balanced entry per posted row, to its category, netting to the posted sum", async () => {
+    const { header, rows, col } = await file('quickbooks-journal');
+    expect(header).toEqual([
+      'JournalNo',
+      'JournalDate',
+      'AccountName',
+      'Debits',
+      'Credits',
+      'Description',
+      'Name',
+      'Memo',
+    ]);
+    const entries = new Map<string, string[][]>();
+    for (const r of rows) {
+      const no = r[col('JournalNo')] ?? '';
+      entries.set(no, [...(entries.get(no) ?? []), r]);
+    }
+    expect([...entries.keys()].sort()).toEqual(
+      postedByHand()
+        .map((r) => r.id)
+        .sort(),
+    );
+    const subAccountName = t.sim.data.subAccounts()[0]?.name ?? '';
+    let bankNet = 0;
+    for (const [id, lines] of entries) {
+      expect(lines, id).toHaveLength(2);
+      const debits = sum(lines.map((l) => cents(l[col('Debits')] || '0')));
+      const credits = sum(lines.map((l) => cents(l[col('Credits')] || '0')));
+      expect(debits, id).toBe(credits);
+      const bank = lines.find((l) => l[col('AccountName')] === subAccountName);
+      expect(bank, id).toBeDefined();
+      bankNet += cents(bank?.[col('Debits')] || '0') - cents(bank?.[col('Credits')] || '0');
+    }
+    expect(bankNet).toBe(sum(postedByHand().map((r) => r.amountCents)));
+    const booked = entries.get(bookedId) ?? [];
+    const expense = booked.find((l) => l[col('AccountName')] === 'Travel meals');
+    expect(expense?.[col('Debits')]).toBe('120.50');
+    expect(expense?.[col('Description')]).toMatch(/ - Client dinner$/);
+    expect(expense?.[col('Memo')]).toMatch(/^card .+ · ref /);
+  });
+
+  it('a filter asking for unposted statuses gives empty files; the CSV of Card Console keeps every row', async () => {
+    const declined = await file('xero', '&status=declined&status=failed');
+    expect(declined.rows).toEqual([]);
+    const settledOnly = await file('quickbooks', '&status=settled&status=failed');
+    expect(settledOnly.rows).toHaveLength(
+      rowsByHand().filter((r) => r.status === 'settled').length,
+    );
+    const own = await file('card-console');
+    expect(own.rows).toHaveLength(rowsByHand().length);
+  });
+});

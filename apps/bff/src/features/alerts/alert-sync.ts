@@ -12,7 +12,7 @@
 //   it (`sub-account-list.ts`: read at most once per refresh age, shared with the index's "all
 //   sub accounts" reads, no walk of its own), at each sync of the sub account whether or not it
 //   wrote rows; once per sub account and UTC day (the key).
-import { SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
+import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { CallContext } from '../../upstream/client';
@@ -79,17 +79,12 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       const limitCents = limit?.limitAmount?.amountCents;
       const window = limit ? currentUtilizationWindow(limit, now) : undefined;
       if (!window || limitCents === undefined) continue;
-      const spent = await store.summary({
-        cardIds: [cardId],
-        statuses: SPEND_STATUSES,
-        from: window.from,
-        to: window.to,
-      });
+      const spent = await store.summary({ cardIds: [cardId], from: window.from, to: window.to });
       windows.set(cardId, {
         limitCents,
         window: { fromDay: window.fromDay, toDay: window.toDay, timeZone: window.timeZone },
-        // The card bucket: the card's settled and pending debits in the window.
-        spentCents: 0 - spent.buckets.card.cents,
+        // Card spend by the definition (docs/money.md): charges less refunds, what a limit counts.
+        spentCents: netCardSpendCents(spent.buckets),
       });
     }
     for (const [cardId, utilisation] of windows) {

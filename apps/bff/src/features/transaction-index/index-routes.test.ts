@@ -265,10 +265,12 @@ describe('GET /api/index/transactions', () => {
         expect(body.utilization?.spentCents).toBeUndefined();
         continue;
       }
+      // docs/money.md: a card's spend is its settled, pending and disputed charges less its
+      // refunds (a refund row, or a credit on the card): every amount of those rows, signed.
       const spent = rows
         .filter((x) => SPEND.has(x.status))
         .filter((x) => Date.parse(x.date) >= window.from && Date.parse(x.date) < window.to)
-        .reduce((n, x) => n + Math.max(-x.amountCents, 0), 0);
+        .reduce((n, x) => n - x.amountCents, 0);
       expect(body.utilization?.spentCents, `${card.id} ${limit.preset}`).toBe(spent);
       if (spent > 0) spending++;
     }

@@ -6,7 +6,11 @@
 // is checked against the BFF's own answers.
 
 import { readFileSync } from 'node:fs';
-import type { AccountingCategoryList, Receipt } from '@card-console/shared/api/annotations';
+import type {
+  AccountingCategoryList,
+  Annotation,
+  Receipt,
+} from '@card-console/shared/api/annotations';
 import type { IndexAnswer, IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
@@ -209,6 +213,48 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expect
       .poll(() => listRows().nth(0).locator('td.col-notes').textContent())
       .toContain('2 receipts');
+  });
+
+  it('on the next of them, a memo begun, a receipt attached, the memo saved: no conflict with the person’s own receipt', async () => {
+    const next = listRows().nth(CHOSEN).locator('td.col-description a');
+    const id = decodeURIComponent(
+      (await next.getAttribute('href'))?.split('/transactions/')[1]?.split('?')[0] ?? '',
+    );
+    expect(id).not.toBe('');
+    await next.click();
+    const notes = page.getByRole('region', { name: 'Notes' });
+    const receipts = page.getByRole('region', { name: 'Receipts' });
+    await receipts.getByText('No receipt attached yet.').waitFor();
+    const memo = `Filed with its receipt (${width})`;
+    await notes.getByLabel('Memo').fill(memo.slice(0, 11));
+    // The notes are read again after the upload, while the form holds what was typed.
+    const reread = page.waitForResponse(
+      (r) => r.url().endsWith('/annotation') && r.request().method() === 'GET',
+    );
+    await receipts
+      .getByLabel('Attach a receipt')
+      .setInputFiles([{ name: `dinner-${width}.png`, mimeType: 'image/png', buffer: tinyPng(8) }]);
+    await receipts.getByText(`Attached dinner-${width}.png.`).waitFor();
+    await reread;
+    await notes.getByLabel('Memo').fill(memo);
+    await notes.getByRole('button', { name: 'Save', exact: true }).click();
+    const outcome = notes
+      .getByText('Notes saved.')
+      .or(notes.getByRole('heading', { name: 'Someone else changed these notes' }));
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toBe('Notes saved.');
+    const path = `/api/transactions/${encodeURIComponent(id)}`;
+    const saved = await api<Annotation>(page, `${path}/annotation`);
+    expect(saved.memo).toBe(memo);
+    const stored = await api<{ items: Receipt[] }>(page, `${path}/receipts`);
+    expect(stored.items.map((r) => r.fileName)).toEqual([`dinner-${width}.png`]);
+    await receipts.locator(`img[alt="Receipt dinner-${width}.png"]`).waitFor();
+    await expectAccessible('notes-and-receipts');
+    // Reviewed, it leaves the unreviewed the next size of this test starts from.
+    await notes.getByRole('button', { name: 'Mark reviewed' }).click();
+    await notes.getByText('Marked reviewed.').waitFor();
+    await page.getByRole('link', { name: '← Back to transactions' }).click();
+    await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
   });
 
   it('books several of them to it at once and marks them reviewed', async () => {

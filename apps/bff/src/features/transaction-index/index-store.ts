@@ -732,19 +732,27 @@ export class TransactionIndexStore {
          SELECT ${column} AS key, ${BUCKET_LINES},
                 coalesce(sum(abs(amount_cents)), 0) AS size
            FROM index_transaction WHERE ${where} GROUP BY 1, 2),
+       -- A group's sums over its lines by window (PARTITION BY puts the rows without a value
+       -- in one partition), so no join on a key that may be null.
+       summed AS (
+         SELECT *,
+                sum(CASE WHEN bucket IN ('card', 'payment') THEN -cents::bigint ELSE 0 END)
+                  OVER (PARTITION BY key) AS spend,
+                sum(CASE WHEN bucket = 'attempted' THEN size ELSE 0 END)
+                  OVER (PARTITION BY key) AS declined,
+                sum(n::bigint) OVER (PARTITION BY key) AS group_rows
+           FROM line),
        ranked AS (
-         SELECT key, row_number() OVER (ORDER BY
-                  coalesce(sum(-cents::bigint) FILTER (WHERE bucket IN ('card', 'payment')), 0) DESC,
-                  coalesce(sum(size) FILTER (WHERE bucket = 'attempted'), 0) DESC,
-                  sum(n::bigint) DESC, key COLLATE "C" ASC NULLS LAST) AS rank
-           FROM line GROUP BY key)
-       SELECT CASE WHEN r.rank <= $${params.length} THEN l.key END AS key,
-              CASE WHEN r.rank <= $${params.length} THEN r.rank END::int AS rank, l.bucket,
-              sum(l.n::bigint)::text AS n, sum(l.cents::bigint)::text AS cents,
-              sum(l.pending_n::bigint)::text AS pending_n,
-              sum(l.pending_cents::bigint)::text AS pending_cents,
-              (SELECT count(*) FROM ranked)::text AS groups
-         FROM line l JOIN ranked r ON r.key IS NOT DISTINCT FROM l.key
+         SELECT *, dense_rank() OVER (ORDER BY spend DESC, declined DESC, group_rows DESC,
+                                               key COLLATE "C" ASC NULLS LAST) AS rank
+           FROM summed)
+       SELECT CASE WHEN rank <= $${params.length} THEN key END AS key,
+              CASE WHEN rank <= $${params.length} THEN rank END::int AS rank, bucket,
+              sum(n::bigint)::text AS n, sum(cents::bigint)::text AS cents,
+              sum(pending_n::bigint)::text AS pending_n,
+              sum(pending_cents::bigint)::text AS pending_cents,
+              (SELECT coalesce(max(rank), 0) FROM ranked)::text AS groups
+         FROM ranked
         GROUP BY 1, 2, 3`,
       params,
     );

@@ -333,50 +333,75 @@ describe('the Overview, for a finance person', () => {
     expect(labels).toEqual(
       answer.series.map(
         (p, i) =>
-          `${shortDay.format(Date.parse(`${p.day}T00:00:00Z`))}: ${usd(p.debitsCents)} spent, previous period ${usd(answer.previousSeries?.[i]?.debitsCents ?? 0)}`,
+          `${shortDay.format(Date.parse(`${p.day}T00:00:00Z`))}: ${usd(p.cardSpendCents)} card spend, previous period ${usd(answer.previousSeries?.[i]?.cardSpendCents ?? 0)}`,
       ),
     );
     const heights = await page
       .locator('svg.spend-chart rect.bar')
       .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('height'))));
-    const most = Math.max(...answer.series.map((p) => p.debitsCents));
+    const most = Math.max(...answer.series.map((p) => Math.max(p.cardSpendCents, 0)));
     const tallest = Math.max(...heights);
     expect(most).toBeGreaterThan(0);
     answer.series.forEach((p, i) => {
-      expect(Math.abs((heights[i] ?? 0) / tallest - p.debitsCents / most), p.day).toBeLessThan(
-        0.01,
-      );
+      const drawn = Math.max(p.cardSpendCents, 0);
+      expect(Math.abs((heights[i] ?? 0) / tallest - drawn / most), p.day).toBeLessThan(0.01);
     });
 
     // Its table view holds the same numbers.
-    const spend = page.getByRole('region', { name: 'Spend per day' });
+    const spend = page.getByRole('region', { name: 'Card spend per day' });
     await spend.getByRole('button', { name: 'Show as table' }).click();
     expect(await tableCells(spend)).toEqual(
       answer.series.map((p, i) => [
         dayWithYear.format(Date.parse(`${p.day}T00:00:00Z`)),
-        usd(p.debitsCents),
-        usd(answer.previousSeries?.[i]?.debitsCents ?? 0),
+        usd(p.cardSpendCents),
+        usd(answer.previousSeries?.[i]?.cardSpendCents ?? 0),
         p.count.toLocaleString('en-US'),
       ]),
     );
     // So do the categories' bars and table.
-    const categories = page.getByRole('region', { name: 'Spend by category' });
+    const categories = page.getByRole('region', { name: 'Card spend by category' });
     const categoryBars = await categories
       .locator('ol a')
       .evaluateAll((links) => links.map((l) => l.getAttribute('aria-label')));
     expect(categoryBars).toEqual(
       answer.categories.map(
         (c) =>
-          `${c.label}: ${usd(c.debitsCents)} spent, ${c.count.toLocaleString('en-US')} transaction${c.count === 1 ? '' : 's'}`,
+          `${c.label}: ${usd(c.spentCents)} card spend, ${c.count.toLocaleString('en-US')} transaction${c.count === 1 ? '' : 's'}`,
       ),
     );
     await categories.getByRole('button', { name: 'Show as table' }).click();
     expect(await tableCells(categories)).toEqual(
-      answer.categories.map((c) => [c.label, usd(c.debitsCents), c.count.toLocaleString('en-US')]),
+      answer.categories.map((c) => [c.label, usd(c.spentCents), c.count.toLocaleString('en-US')]),
+    );
+    // Card spend only: the sub account's ACH payments (rows without a card) are no category's
+    // bar, and the categories add up to the card spend figure.
+    expect(answer.categories.map((c) => c.label)).not.toContain('No merchant category');
+    expect(answer.categories.reduce((n, c) => n + c.spentCents, 0)).toBe(
+      answer.totals.cardSpendCents,
+    );
+    // The period's figures as the BFF answered them, each saying what it includes; what is not
+    // card spend stands apart under its own name.
+    const tile = (label: string) =>
+      page
+        .getByRole('region', { name: 'This period' })
+        .locator('.overview-tile', { has: page.getByText(label, { exact: true }) });
+    const value = (label: string) => tile(label).locator('.overview-tile-value').textContent();
+    expect(await value('Card spend')).toBe(usd(answer.totals.cardSpendCents));
+    expect(await tile('Card spend').locator('.overview-tile-includes').textContent()).toContain(
+      'card charges, less refunds',
+    );
+    expect(await value('Other payments')).toBe(usd(-answer.totals.money.payment.cents));
+    expect(await tile('Other payments').locator('.overview-tile-includes').textContent()).toContain(
+      'without a card',
+    );
+    expect(await value('Transfers in')).toBe(usd(answer.totals.money.transfer.cents));
+    expect(await value('Declined (attempted)')).toBe(
+      answer.totals.money.attempted.count.toLocaleString('en-US'),
     );
     await screenshot(page, 'finance-overview-tables');
 
-    // The busiest day's bar opens that day's spend of that sub account: its debits are the bar's.
+    // The busiest day's bar opens that day's spend of that sub account: its card rows (charges
+    // less refunds) are the bar's card spend.
     await spend.getByRole('button', { name: 'Show as chart' }).click();
     const busiest = answer.series.reduce((a, b) => (b.count > a.count ? b : a));
     const bounds = dayRangeToBounds(busiest.day, busiest.day, ZONE);
@@ -415,7 +440,6 @@ describe('the Overview, for a finance person', () => {
       to: busiest.day,
       status: JSON.stringify(SPEND),
     });
-    await page.getByText(`Debits ${usd(busiest.debitsCents)}`).waitFor();
     const summary = page.getByText(/^Showing 1–/);
     await summary.waitFor();
     while (/more available/.test((await summary.textContent()) ?? '')) {
@@ -435,7 +459,9 @@ describe('the Overview, for a finance person', () => {
       expect(instantToIsoDay(Date.parse(t.date), ZONE)).toBe(busiest.day);
       expect(SPEND).toContain(t.status);
     }
-    expect(listed.reduce((n, t) => n + Math.max(-t.amountCents, 0), 0)).toBe(busiest.debitsCents);
+    expect(listed.filter((t) => t.cardId).reduce((n, t) => n - t.amountCents, 0)).toBe(
+      busiest.cardSpendCents,
+    );
 
     // The top card opens the period's transactions on that card.
     await page.goBack();
@@ -454,7 +480,7 @@ describe('the Overview, for a finance person', () => {
       status: JSON.stringify(SPEND),
       cardId: JSON.stringify([topCard.key]),
     });
-    await page.getByText(`Debits ${usd(topCard.debitsCents)}`).waitFor();
+    await page.getByText(/^Showing 1–/).waitFor();
     expect(problems).toEqual([]);
   });
 });
@@ -483,12 +509,14 @@ describe('the Overview at 1280×800 and 390×844 (issue 31)', () => {
       await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
       await page.locator('svg.spend-chart a.bar-link').first().waitFor();
 
-      // The period's spend is the hero, in its own panel; balance and lifetime spend apart.
+      // The period's card spend is the hero, in its own panel, what is not card spend beside it;
+      // balance and lifetime spend apart.
       const period = page.getByRole('region', { name: 'This period' });
       expect(await period.locator('dt').allTextContents()).toEqual([
-        'Spend',
-        'Credits',
-        'Pending',
+        'Card spend',
+        'Other payments',
+        'Transfers in',
+        'Declined (attempted)',
         'Transactions',
       ]);
       expect(await period.locator('.overview-tile-value').first().textContent()).toMatch(
@@ -586,8 +614,8 @@ describe('the Overview at 1280×800 and 390×844 (issue 31)', () => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor({ timeout: 60_000 });
     await page.getByText(/^Reading transactions/).waitFor({ state: 'detached', timeout: 60_000 });
     await page
-      .getByRole('region', { name: 'Spend per day' })
-      .getByText('No spend in this period or the one before.')
+      .getByRole('region', { name: 'Card spend per day' })
+      .getByText('No card spend in this period or the one before.')
       .waitFor();
     expect(await page.locator('svg.spend-chart').count()).toBe(0);
     expect(

@@ -10,7 +10,7 @@ import { apiError, requestsTo, sentRequests, server } from '../../../test/server
 const page = (items = subAccounts): SubAccountPage => ({ items });
 
 describe('sub accounts screen', () => {
-  it('shows loading, then every sub account with balance, spend and totals', async () => {
+  it('shows loading, then every sub account with balance, card spend and totals, saying what each includes', async () => {
     server.use(
       http.get('/api/sub-accounts', async () => {
         await delay(400);
@@ -24,6 +24,11 @@ describe('sub accounts screen', () => {
     expect(within(ops).getByText('$2,500.00')).toBeInTheDocument();
     expect(screen.getByTestId('total-balance')).toHaveTextContent('$17,345.67');
     expect(screen.getByTestId('total-spend')).toHaveTextContent('$3,499.99');
+    // The service's spend is card spend (docs/money.md), named so and saying what it includes.
+    expect(screen.getByRole('columnheader', { name: 'Card spend' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/Card spend: settled, pending and disputed card charges, less refunds\./),
+    ).toBeInTheDocument();
     expect(within(ops).getByRole('link', { name: /Transactions of Operations/ })).toHaveAttribute(
       'href',
       '/transactions?subAccountId=sa_ops',

@@ -1,6 +1,7 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
+import { moneyWords, netCardSpendWords } from '@card-console/shared/money-definition';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { ListNotLoaded } from '../../../components/list-not-loaded';
@@ -53,63 +54,70 @@ export function SubAccountsScreen({
       ) : subAccounts.length === 0 ? (
         <p className="empty">No sub accounts yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="sub-accounts-table">
-            <thead>
-              <tr>
-                <th scope="col" className="col-name">
-                  Name
-                </th>
-                <th scope="col" className="num">
-                  Balance
-                </th>
-                <th scope="col" className="num">
-                  Spend
-                </th>
-                <th scope="col" className="col-links">
-                  <span className="visually-hidden">Links</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {subAccounts.map((s) => (
-                <tr key={s.id}>
-                  {/* A long name is cut with "…": whole in the tooltip and the cell's text. */}
-                  <th scope="row" className="cut" title={s.name}>
-                    {s.name}
+        <>
+          <div className="table-wrap">
+            <table className="sub-accounts-table">
+              <thead>
+                <tr>
+                  <th scope="col" className="col-name">
+                    Name
                   </th>
-                  <td className="num" data-label="Balance">
-                    {money(s.balanceCents)}
-                  </td>
-                  <td className="num" data-label="Spend">
-                    {money(s.spendCents)}
-                  </td>
-                  <td className="col-links">
-                    <Link
-                      to="/transactions"
-                      search={{ subAccountId: s.id }}
-                      aria-label={`Transactions of ${s.name}`}
-                    >
-                      Transactions
-                    </Link>
-                  </td>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
+                  <th scope="col" className="num" title={moneyWords.card.includes}>
+                    Card spend
+                  </th>
+                  <th scope="col" className="col-links">
+                    <span className="visually-hidden">Links</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">Total ({subAccounts.length})</th>
-                <td className="num" data-label="Balance" data-testid="total-balance">
-                  {formatCents(sum(subAccounts, (s) => s.balanceCents))}
-                </td>
-                <td className="num" data-label="Spend" data-testid="total-spend">
-                  {formatCents(sum(subAccounts, (s) => s.spendCents))}
-                </td>
-                <td />
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {subAccounts.map((s) => (
+                  <tr key={s.id}>
+                    {/* A long name is cut with "…": whole in the tooltip and the cell's text. */}
+                    <th scope="row" className="cut" title={s.name}>
+                      {s.name}
+                    </th>
+                    <td className="num" data-label="Balance">
+                      {money(s.balanceCents)}
+                    </td>
+                    <td className="num" data-label="Card spend">
+                      {money(s.spendCents)}
+                    </td>
+                    <td className="col-links">
+                      <Link
+                        to="/transactions"
+                        search={{ subAccountId: s.id }}
+                        aria-label={`Transactions of ${s.name}`}
+                      >
+                        Transactions
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row">Total ({subAccounts.length})</th>
+                  <td className="num" data-label="Balance" data-testid="total-balance">
+                    {formatCents(sum(subAccounts, (s) => s.balanceCents))}
+                  </td>
+                  <td className="num" data-label="Card spend" data-testid="total-spend">
+                    {formatCents(sum(subAccounts, (s) => s.spendCents))}
+                  </td>
+                  <td />
+                </tr>
+              </tfoot>
+            </table>
+          </div>
+          <p className="muted">
+            As the card service reports them, since each sub account opened. Balance: the money that
+            moved (settled, refunded and disputed rows, funding and payments without a card
+            included). {netCardSpendWords}
+          </p>
+        </>
       )}
       {creating ? (
         <CreateSubAccountDialog

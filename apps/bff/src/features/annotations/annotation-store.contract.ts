@@ -395,6 +395,27 @@ export function annotationStoreContract(
       },
     );
 
+    it('of changes of many at once over the same transactions without notes, whatever their order, none is stuck waiting for another', async () => {
+      const ids = Array.from({ length: 12 }, (_, i) => `t-many-${i}`);
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          store.changeMany(
+            i % 2 ? ids : [...ids].reverse(),
+            { addTags: [`batch-${i}`] },
+            `p${i}@example.test`,
+            at(i),
+          ),
+        ),
+      );
+      // The first saves them all; one that waited finds notes it did not see: a conflict, never
+      // a deadlock.
+      expect(results.filter((r) => r.status === 'fulfilled').length).toBeGreaterThan(0);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(AnnotationConflictError);
+      }
+      expect((await store.notesOf(ids)).notes.size).toBe(ids.length);
+    });
+
     it('of uploads at once to a transaction without notes, keeps exactly as many as it may have', async () => {
       const file = {
         fileName: 'r.pdf',

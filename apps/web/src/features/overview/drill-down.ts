@@ -1,5 +1,5 @@
 import { addDays } from '@card-console/shared/dates';
-import { SPEND_STATUSES as spendStatuses } from '@card-console/shared/index-vocabulary';
+import { statusesOf } from '@card-console/shared/money-definition';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import type { TransactionsSearch } from '../transactions';
 
@@ -12,11 +12,11 @@ export interface DrillScope {
 }
 
 /**
- * The statuses the Overview counts as spend (money moved or about to: the BFF's
- * `day-aggregate.ts`): a spend row opens exactly these, so the list's debits are the amount
- * clicked.
+ * The statuses whose money moved or will (posted or pending, docs/money.md): a spend row opens
+ * exactly these, so the list's card spend is the amount clicked (the list shows what is not
+ * card spend, such as a payment without a card, apart).
  */
-export const SPEND_STATUSES: TransactionStatus[] = [...spendStatuses];
+export const SPEND_STATUSES: TransactionStatus[] = statusesOf(['posted', 'pending']);
 
 /** A decline the card service gave no reason for, as the Overview names it. */
 export const NO_REASON = 'No reason given';

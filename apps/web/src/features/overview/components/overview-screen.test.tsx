@@ -146,8 +146,12 @@ describe('overview screen', () => {
         .getAllByRole('term')
         .map((t) => t.textContent),
     ).toEqual(['Balance', 'Lifetime spend']);
-    expect(tile(lifetime, 'Balance')).toBe('Balance$12,345.67');
-    expect(tile(lifetime, 'Lifetime spend')).toBe('Lifetime spend$2,500.00');
+    expect(tile(lifetime, 'Balance')).toBe(
+      'Balance$12,345.67The money that moved: settled, refunded and disputed rows, funding and payments included.',
+    );
+    expect(tile(lifetime, 'Lifetime spend')).toBe(
+      'Lifetime spend$2,500.00Card spend since the account opened: card charges less refunds.',
+    );
     expect(lifetime).toHaveTextContent('as the card service reports it');
 
     const bars = within(spendSection()).getAllByRole('link');

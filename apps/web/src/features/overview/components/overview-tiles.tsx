@@ -64,8 +64,17 @@ export function OverviewTiles({ overview }: { overview: Overview }) {
     ),
   ];
   const lifetime: Tile[] = [
-    { label: 'Balance', value: optionalCents(overview.balanceCents) },
-    { label: 'Lifetime spend', value: optionalCents(overview.spendCents) },
+    {
+      label: 'Balance',
+      value: optionalCents(overview.balanceCents),
+      includes:
+        'The money that moved: settled, refunded and disputed rows, funding and payments included.',
+    },
+    {
+      label: 'Lifetime spend',
+      value: optionalCents(overview.spendCents),
+      includes: 'Card spend since the account opened: card charges less refunds.',
+    },
   ];
   return (
     <div className="overview-figures">

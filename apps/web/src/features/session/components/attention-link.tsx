@@ -40,7 +40,9 @@ export default function AttentionLink() {
         {syncing ? (
           <>
             <span className="attention-words">To review:</span>{' '}
-            <span className="attention-count">still syncing — {count(n)} so far</span>
+            <span className="attention-count">
+              <span className="attention-syncing">still syncing —</span> {count(n)} so far
+            </span>
           </>
         ) : (
           <>

@@ -180,23 +180,25 @@ describe('issue 31: the last details', () => {
     expect(outcomes.filter((o) => /^[a-z]/.test(o))).toEqual([]);
   });
 
-  it('a list of declines only says so: "All declined, $X attempted", no debits or credits; a mixed list keeps its declines out of the debits', async () => {
+  it('a list of declines only says so: "All declined (attempted), $X: no money moved", no card spend; a mixed list keeps its declines out of every total of money', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const declined = await synced('status=declined');
     expect(declined.summary.count).toBeGreaterThan(0);
-    expect(declined.summary).toMatchObject({ debitCents: 0, creditCents: 0 });
-    expect(declined.summary.declined?.count).toBe(declined.summary.count);
+    expect(declined.summary.buckets.attempted.count).toBe(declined.summary.count);
+    expect(declined.summary.posted).toEqual({ count: 0, cents: 0 });
     await page.goto(`/transactions?status=${encodeURIComponent('["declined"]')}`);
     const figures = page.locator('p.summary-figures');
-    await figures.getByText(/attempted/).waitFor();
+    await figures.getByText(/no money moved/).waitFor();
     const text = (await figures.textContent()) ?? '';
-    expect(text).toMatch(/^[\d,]+ transactions\s*All declined, \$[\d,]+\.\d\d attempted$/);
-    expect(text).not.toMatch(/Debits|Credits/);
+    expect(text).toMatch(
+      /^[\d,]+ transactions\s*All declined \(attempted\), \$[\d,]+\.\d\d: no money moved$/,
+    );
+    expect(text).not.toMatch(/Card spend|Posted|Debits|Credits/);
     await screenshot(page, 'details-declined-summary-1280');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // The whole list: its debits and credits are those of every other status, to the cent; its
-    // declines are counted apart, the same ones.
+    // The whole list: its money is that of every other status, to the cent; its declines are
+    // counted apart, the same ones.
     const all = await synced('');
     const others = await synced(
       transactionStatuses
@@ -204,9 +206,12 @@ describe('issue 31: the last details', () => {
         .map((s) => `status=${s}`)
         .join('&'),
     );
-    expect(all.summary.debitCents).toBe(others.summary.debitCents);
-    expect(all.summary.creditCents).toBe(others.summary.creditCents);
-    expect(all.summary.declined).toEqual(declined.summary.declined);
+    const { attempted, ...money } = all.summary.buckets;
+    const { attempted: othersAttempted, ...othersMoney } = others.summary.buckets;
+    expect(money).toEqual(othersMoney);
+    expect(all.summary.posted).toEqual(others.summary.posted);
+    expect(attempted.count).toBe(othersAttempted.count + declined.summary.count);
+    expect(attempted.cents).toBe(othersAttempted.cents + declined.summary.buckets.attempted.cents);
     expect(all.summary.count).toBe(others.summary.count + declined.summary.count);
   });
 

@@ -257,8 +257,8 @@ function Declines({ overview, scope }: { overview: Overview; scope: DrillScope }
   const { count, rate, reasons } = overview.declines;
   return (
     <RankedChart
-      title={`Declines: ${formatCount(count)} (${(rate * 100).toFixed(1)}% of card transactions)`}
-      note="A row opens the period's declines for that reason."
+      title={`Card declines: ${formatCount(count)} (${(rate * 100).toFixed(1)}% of card transactions)`}
+      note="Card charges the service declined, by its reason (Declined (attempted) above also counts canceled and failed rows). A row opens the period's declines for that reason."
       columns={['Reason', 'Declines']}
       rows={reasons.map((r) => ({
         key: r.reason,

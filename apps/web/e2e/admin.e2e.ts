@@ -254,7 +254,7 @@ describe('an admin', () => {
         // Equal refusals: a size-limit decline between the two maximums may still make it looser.
         then === now
           ? /^(No different from the current limits on these 90 days|Looser than the current limits\.)/
-          : /^Looser than the current limits\. [\d,]+ charges? \(total \$[\d,.]+\) that the current limits refuse would be allowed\./,
+          : /^Looser than the current limits\. [\d,]+ of this card’s charges \(total \$[\d,.]+\) (is|are) outside the current limits and within the proposed ones\./,
       );
     }
     await expectAccessible('limit-confirm');
@@ -262,6 +262,27 @@ describe('an admin', () => {
     expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
     await expectAccessible('limit-confirm-narrow');
     await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A maximum far below the card's charges: tighter, said from the charges it would refuse.
+    await page.getByRole('button', { name: 'Back to editing' }).click();
+    await max.fill(centsToDollarInput(Math.max(oldMin, 1_000)));
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await confirm.getByText('Tighter limit').waitFor();
+    await preview.waitFor();
+    if (!(await preview.textContent())?.includes('no transactions')) {
+      await expect(preview.textContent()).resolves.toMatch(
+        /^(Tighter than the current limits\.|Tighter for some charges|No different from the current limits)/,
+      );
+    }
+    await expectAccessible('limit-confirm-tighter');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sidewaysOverflow()).toBeLessThanOrEqual(0);
+    await expectAccessible('limit-confirm-tighter-narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Back to editing' }).click();
+    await max.fill(centsToDollarInput(newMaximumCents));
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await confirm.getByText('Looser limit').waitFor();
     await page.getByRole('button', { name: 'Confirm changes' }).click();
     await page.getByText('Card updated.').waitFor();
     await page.getByText(formatCents(newMaximumCents), { exact: true }).first().waitFor();

@@ -126,8 +126,8 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(region).toHaveTextContent('Maximum per transaction: $300.00 → $400.00Looser limit');
     const status = within(region).getByRole('status');
     expect(await verdict(region)).toHaveTextContent(
-      'Looser than the current limits. 9 charges (total $3,128.51) that the current limits ' +
-        'refuse would be allowed.',
+      'Looser than the current limits. 9 of this card’s charges (total $3,128.51) are outside ' +
+        'the current limits and within the proposed ones.',
     );
     expect(tableRows(region)).toEqual([
       [
@@ -174,13 +174,15 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     [
       'tighter',
       {},
-      'Tighter than the current limits. 9 charges (total $656.78) that the current limits allow would be refused.',
+      'Tighter than the current limits. 9 of this card’s charges (total $656.78) are within the ' +
+        'current limits and outside the proposed ones.',
     ],
     [
       'mixed',
       { allowedOnlyByProposed: { count: 1, sumCents: 1_000 }, effect: 'mixed' },
-      'Tighter for some charges, looser for others. 9 charges (total $656.78) that the current ' +
-        'limits allow would be refused, and 1 charge (total $10.00) that they refuse would be allowed.',
+      'Tighter for some charges, looser for others. 9 of this card’s charges (total $656.78) ' +
+        'are within the current limits and outside the proposed ones; 1 (total $10.00) is ' +
+        'outside the current limits and within the proposed ones.',
     ],
     [
       'the same with other limits',
@@ -268,7 +270,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(Object.fromEntries(query)).toEqual({ minimumCents: '100', maximumCents: '75000' });
   });
 
-  it('says "1 charge" for one, and no link when no sub account holds the rows', async () => {
+  it('says "is" for one charge, and no link when no sub account holds the rows', async () => {
     serveCard(() =>
       HttpResponse.json({
         ...impact,
@@ -278,8 +280,8 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     );
     const { region } = await review({ maximum: '400' });
     expect(await verdict(region)).toHaveTextContent(
-      'Tighter than the current limits. 1 charge (total $600.00) that the current limits allow ' +
-        'would be refused.',
+      'Tighter than the current limits. 1 of this card’s charges (total $600.00) is within the ' +
+        'current limits and outside the proposed ones.',
     );
     expect(within(region).queryByRole('link')).not.toBeInTheDocument();
   });

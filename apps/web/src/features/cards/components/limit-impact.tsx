@@ -11,8 +11,6 @@ const charges = (n: number) => `${n.toLocaleString('en-US')} charge${n === 1 ? '
 type Charges = LimitImpact['wentThrough'];
 type Limits = LimitImpact['current']['limits'];
 
-const chargesWithTotal = (c: Charges) => `${charges(c.count)} (total ${formatCents(c.sumCents)})`;
-
 /** Limits as a person reads them: "$0.00 to $300.00", or "from $5.00, no maximum". */
 export const limitsText = (l: Limits) =>
   l.maximumCents === undefined
@@ -28,23 +26,20 @@ const sameLimits = (a: Limits, b: Limits) =>
  */
 export function verdictOf(impact: LimitImpact): { title: string; detail: string } {
   const { refusedOnlyByProposed: refused, allowedOnlyByProposed: allowed } = impact;
+  // Each charge as the limits judge its amount, whether it went through or was declined.
+  const tighter = 'within the current limits and outside the proposed ones';
+  const looser = 'outside the current limits and within the proposed ones';
+  const some = (c: Charges, where: string, noun = ' of this card’s charges') =>
+    `${c.count.toLocaleString('en-US')}${noun} (total ${formatCents(c.sumCents)}) ${c.count === 1 ? 'is' : 'are'} ${where}`;
   switch (impact.effect) {
     case 'looser':
-      return {
-        title: 'Looser than the current limits.',
-        detail: `${chargesWithTotal(allowed)} that the current limits refuse would be allowed.`,
-      };
+      return { title: 'Looser than the current limits.', detail: `${some(allowed, looser)}.` };
     case 'tighter':
-      return {
-        title: 'Tighter than the current limits.',
-        detail: `${chargesWithTotal(refused)} that the current limits allow would be refused.`,
-      };
+      return { title: 'Tighter than the current limits.', detail: `${some(refused, tighter)}.` };
     case 'mixed':
       return {
         title: 'Tighter for some charges, looser for others.',
-        detail:
-          `${chargesWithTotal(refused)} that the current limits allow would be refused, and ` +
-          `${chargesWithTotal(allowed)} that they refuse would be allowed.`,
+        detail: `${some(refused, tighter)}; ${some(allowed, looser, '')}.`,
       };
     default:
       return sameLimits(impact.current.limits, impact.proposed.limits)

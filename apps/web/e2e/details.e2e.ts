@@ -191,7 +191,7 @@ describe('issue 31: the last details', () => {
     await figures.getByText(/no money moved/).waitFor();
     const text = (await figures.textContent()) ?? '';
     expect(text).toMatch(
-      /^[\d,]+ transactions\s*All declined \(attempted\), \$[\d,]+\.\d\d: no money moved$/,
+      /^[\d,]+ transactions\s*All declined \(attempted\), -\$[\d,]+\.\d\d: no money moved$/,
     );
     expect(text).not.toMatch(/Card spend|Posted|Debits|Credits/);
     await screenshot(page, 'details-declined-summary-1280');

@@ -8,7 +8,9 @@ const count = (n: number) => `${n.toLocaleString('en-US')} transaction${n === 1 
  * The whole filtered set's money as docs/money.md defines it: card spend (net of refunds, its
  * pending part said), other payments and transfers in when there are any, and the posted total
  * (what an accounting file of the same filter nets to). What moved no money (declined, released,
- * returned) is counted on a line of its own, never in a total. A fold says what each includes.
+ * returned) is counted on a line of its own, never in a total, its amounts signed as the card
+ * service's (these mix debits and credits, such as a failed funding credit: only signed sums add
+ * up). A fold says what each includes.
  */
 export function SummaryFigures({ summary, busy }: { summary: IndexTotals; busy: boolean }) {
   const { buckets } = summary;
@@ -21,8 +23,7 @@ export function SummaryFigures({ summary, busy }: { summary: IndexTotals; busy: 
         <strong>{count(summary.count)}</strong>
         {allAttempted ? (
           <span>
-            All declined (attempted), {formatCents(Math.abs(buckets.attempted.cents))}: no money
-            moved
+            All declined (attempted), {formatCents(buckets.attempted.cents)}: no money moved
           </span>
         ) : (
           <>
@@ -60,7 +61,7 @@ export function SummaryFigures({ summary, busy }: { summary: IndexTotals; busy: 
           {unmoved
             .map((b) => {
               const { count: n, cents } = buckets[b];
-              return `${figureWords[b].label} ${n.toLocaleString('en-US')} (${formatCents(Math.abs(cents))})`;
+              return `${figureWords[b].label} ${n.toLocaleString('en-US')} (${formatCents(cents)})`;
             })
             .join(', ')}
         </p>

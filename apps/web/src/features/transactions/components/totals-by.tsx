@@ -36,7 +36,8 @@ type Breakdown = NonNullable<IndexAnswer['breakdown']>;
 
 /**
  * A column of figures, shown when any line has some: card spend and posted always; other
- * payments, transfers in and declines when there are any.
+ * payments, transfers in and declines when there are any. Spend is positive; declines and
+ * posted are signed as the card service's (negative: money out), so every column adds up.
  */
 const columns: {
   key: keyof typeof figureWords;
@@ -57,7 +58,7 @@ const columns: {
   },
   {
     key: 'attempted',
-    of: (t) => Math.abs(t.buckets.attempted.cents),
+    of: (t) => t.buckets.attempted.cents,
     has: (t) => t.buckets.attempted.count > 0,
   },
   { key: 'posted', always: true, of: (t) => t.posted.cents, has: () => true },

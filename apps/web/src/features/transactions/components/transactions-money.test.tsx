@@ -35,6 +35,8 @@ const rows = [
   on('10', undefined, -30_000),
   on('11', undefined, 100_000),
   on('12', 'd', -600),
+  // A funding credit that failed: attempted, its amount counted with its sign.
+  on('13', undefined, 40_000, 'failed'),
 ];
 
 function serve(groups?: number) {
@@ -49,7 +51,7 @@ describe("the Transactions screen's money", () => {
   it('names each figure as docs/money.md does, says what each includes, and counts what moved no money apart', async () => {
     serve();
     renderApp('/transactions', { session: financeSession() });
-    const figures = (await screen.findByText('12 transactions')).closest('p') as HTMLElement;
+    const figures = (await screen.findByText('13 transactions')).closest('p') as HTMLElement;
     // Card spend: 1, 2 (pending), 3 (disputed), 12 less refund 4 = $171.00 - $15.00.
     expect(figures).toHaveTextContent('Card spend $156.00 (of which pending $25.00)');
     expect(figures).toHaveTextContent('Refunds $15.00');
@@ -59,7 +61,7 @@ describe("the Transactions screen's money", () => {
     expect(figures).toHaveTextContent('Posted $569.00');
     expect(figures).not.toHaveTextContent(/Debits|Credits/);
     expect(screen.getByText(/^No money moved:/)).toHaveTextContent(
-      'No money moved: Declined (attempted) 3 ($579.00), Released 1 ($30.00), Returned 1 ($200.00)',
+      'No money moved: Declined (attempted) 4 (-$179.00), Released 1 (-$30.00), Returned 1 (-$200.00)',
     );
     // What each total includes, in the definition's words, a fold away and on hover.
     expect(
@@ -85,7 +87,7 @@ describe("the Transactions screen's money", () => {
   it('totals by card: the largest by spend, "Other 3 cards" for the rest, and a total that is the summary', async () => {
     serve(2);
     const { user } = renderApp('/transactions', { session: financeSession() });
-    await screen.findByText('12 transactions');
+    await screen.findByText('13 transactions');
     await user.selectOptions(screen.getByLabelText('Totals by'), 'card');
     const table = await screen.findByRole('table', { name: 'Totals by card' });
     const headers = within(table)
@@ -106,11 +108,11 @@ describe("the Transactions screen's money", () => {
       .map((r) => r.textContent);
     // No card: $300 of other payments; card a: $125.00 charged less $15.00 refunded.
     expect(lines).toEqual([
-      'No card (transfers, payments)4$0.00$300.00$1,000.00$500.00$700.00',
-      'Card a4$110.00$0.00$0.00$70.00-$85.00',
+      'No card (transfers, payments)5$0.00$300.00$1,000.00-$100.00$700.00',
+      'Card a4$110.00$0.00$0.00-$70.00-$85.00',
       // b ($40 spend, $30 released), d ($6), c ($9 declined).
-      'Other 3 cards4$46.00$0.00$0.00$9.00-$46.00',
-      'Total12$156.00$300.00$1,000.00$579.00$569.00',
+      'Other 3 cards4$46.00$0.00$0.00-$9.00-$46.00',
+      'Total13$156.00$300.00$1,000.00-$179.00$569.00',
     ]);
     expect(
       screen.getByText(/^The 2 largest of 5 by spend, the rest as one line/),

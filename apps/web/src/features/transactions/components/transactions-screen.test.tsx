@@ -86,7 +86,7 @@ describe('transactions screen', () => {
     expect(figures).toHaveTextContent('Posted -$262.51');
     expect(figures).not.toHaveTextContent(/declined|Debits|Credits/i);
     expect(screen.getByText(/^No money moved:/)).toHaveTextContent(
-      'No money moved: Declined (attempted) 1 ($99.00)',
+      'No money moved: Declined (attempted) 1 (-$99.00)',
     );
     expect(screen.getByText(/Showing 1–2, more available/)).toBeInTheDocument();
     // Spend in the text colour with no sign; its kind is a word for screen readers.
@@ -115,7 +115,7 @@ describe('transactions screen', () => {
     renderApp('/transactions?status=%5B%22declined%22%5D', { session: financeSession() });
     const figures = (await screen.findByText('1 transaction')).closest('p') as HTMLElement;
     expect(figures).toHaveTextContent(
-      /^1 transaction\s*All declined \(attempted\), \$99\.00: no money moved$/,
+      /^1 transaction\s*All declined \(attempted\), -\$99\.00: no money moved$/,
     );
     expect(figures).not.toHaveTextContent(/Card spend|Posted|Debits|Credits/);
   });
@@ -393,7 +393,7 @@ describe('transactions screen', () => {
     expect(
       within(totals).getByRole('columnheader', { name: 'Declined (attempted)' }),
     ).toBeInTheDocument();
-    expect(line).toHaveTextContent('$99.00');
+    expect(line).toHaveTextContent('-$99.00');
     await user.click(within(line).getByRole('button', { name: 'Travel card' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ cardId: ['card_1'] }));
   });

@@ -51,7 +51,7 @@ const ACCOUNTING: { format: Format; label: string; description: string }[] = [
  * The importers' documented limits a file (see the BFF's accounting-files.ts): QuickBooks
  * Online's bank upload 350 KB (about 1,000 lines), Xero's statement 1,000 lines.
  */
-const ROWS_PER_FILE = { QuickBooks: 999, Xero: 1_000 } as const;
+const ROWS_PER_FILE = { "QuickBooks' bank upload": 999, Xero: 1_000 } as const;
 
 /**
  * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the

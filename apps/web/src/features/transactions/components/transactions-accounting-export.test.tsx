@@ -185,7 +185,7 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
     expect(await screen.findByText('Posted: -$1,000.00')).toBeVisible();
     // 1,000 rows: over QuickBooks' 999 (1,000 lines with the header), within Xero's 1,000.
     expect(screen.getByRole('note')).toHaveTextContent(
-      'QuickBooks takes 999 rows a file at most: pick a shorter period',
+      "QuickBooks' bank upload takes 999 rows a file at most: pick a shorter period",
     );
   });
 });

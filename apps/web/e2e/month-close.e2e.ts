@@ -81,7 +81,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
   }, 120_000);
   afterAll(async () => page?.context().close());
 
@@ -121,22 +121,70 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expectAccessible('chart-of-accounts');
   });
 
-  it("opens last month's unreviewed", async () => {
+  it('over every day, the "To review" chip and the navigation say the same count', async () => {
     const nav = await mainNav(page);
     await nav.getByRole('link', { name: 'Transactions', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+    await page.getByText(/^Updated /).waitFor({ timeout: 60_000 });
+    // Both the month close's days (last month and this month so far), once the first sync is
+    // done (until then each says how many so far).
+    const chip = page
+      .getByRole('group', { name: 'Needs attention' })
+      .getByRole('button', { name: /^To review [\d,]+$/ });
+    const badge = nav.getByRole('link', { name: /^[\d,]+ to review$/ });
+    await chip.waitFor({ timeout: 30_000 });
+    await badge.waitFor();
+    const chipCount = /^To review ([\d,]+)$/.exec((await chip.textContent()) ?? '')?.[1];
+    expect(chipCount).toBeDefined();
+    expect(/^([\d,]+) to review$/.exec((await badge.textContent()) ?? '')?.[1]).toBe(chipCount);
+    const days = /from \w{3} \d+, \d{4} to today \(last month and this month so far\)/;
+    expect(await chip.getAttribute('title')).toMatch(days);
+    expect(await badge.getAttribute('title')).toMatch(days);
+    await expectAccessible('to-review-every-day');
+  });
+
+  it('while the first sync runs, the badge and the chips say how many so far, not a count that reads as done', async () => {
+    // The counts' answer as the first sync gives it (no sub account synced once yet).
+    await page.route('**/api/index/attention?*', async (route) => {
+      const response = await route.fetch();
+      const answer = await response.json();
+      const { updatedAt: _synced, ...freshness } = answer.freshness;
+      const body = { ...answer, freshness: { ...freshness, syncing: true } };
+      await route.fulfill({ response, json: body });
+    });
+    try {
+      await page.reload();
+      const badge = page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: /^To review: still syncing — [\d,]+ so far$/ });
+      await badge.waitFor();
+      expect(await badge.getAttribute('class')).not.toContain('done');
+      await page
+        .getByRole('group', { name: 'Needs attention' })
+        .getByRole('button', { name: /^To review [\d,]+ so far$/ })
+        .waitFor();
+      await expectAccessible('first-sync-counts');
+    } finally {
+      // A request the reload cut short has no answer to give: its handler's error is moot.
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    }
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
+  });
+
+  it("opens last month's unreviewed", async () => {
     await page.getByLabel('Period').selectOption('last-month');
     await page.getByText(/^Updated /).waitFor({ timeout: 60_000 });
     const preset = page
       .getByRole('group', { name: 'Needs attention' })
-      .getByRole('button', { name: /^Unreviewed \d/ });
+      .getByRole('button', { name: /^To review [\d,]+$/ });
     await preset.waitFor();
     await preset.click();
     await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
     const url = new URL(page.url());
     expect(url.searchParams.get('period')).toBe('last-month');
     // The preset's count is the list's.
-    const count = /^Unreviewed ([\d,]+)$/.exec((await preset.textContent()) ?? '')?.[1] ?? '';
+    const count = /^To review ([\d,]+)$/.exec((await preset.textContent()) ?? '')?.[1] ?? '';
     await expect.poll(summary).toContain(`${count} transaction`);
     await listRows().nth(CHOSEN).waitFor();
     await expectAccessible('unreviewed-last-month');
@@ -301,7 +349,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     // Back to every review state: the pressed preset clears its own filter.
     await page
       .getByRole('group', { name: 'Needs attention' })
-      .getByRole('button', { name: /^Unreviewed/ })
+      .getByRole('button', { name: /^To review/ })
       .click();
     await page.waitForURL((url) => !url.searchParams.has('review'));
     await unfold();

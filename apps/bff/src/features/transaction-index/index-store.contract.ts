@@ -741,7 +741,6 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         totals(2, { payment: fig(2, -2_000) }, [2, -2_000]),
       );
     });
-    });
 
     it('books rows it writes to a merchant rule’s category, never over notes a person wrote', async () => {
       await fixture.engine.query('DELETE FROM transaction_annotation');

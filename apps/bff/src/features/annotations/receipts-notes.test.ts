@@ -8,6 +8,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
+import { settledIndexList } from '../../test/settled-index';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { createTransactionIndex } from '../transaction-index/transaction-index';
 
@@ -120,5 +121,21 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
     });
     expect(stale.body.current.updatedBy).toBe(t.credentials.admin.email);
     expect((await notesOf(id)).memo).toBe('Set by the admin');
+  });
+
+  it('lists the receipts of a transaction that has no notes yet, unreviewed', async () => {
+    const id = freshTransactionId();
+    await attach(id);
+    await attach(id);
+    // Among the transactions with a receipt (a few, from this file's tests).
+    const list = await settledIndexList(t, finance, '?receipt=attached&limit=200');
+    const row = list.items.find((item) => item.id === id);
+    expect(row?.notes).toEqual({
+      memo: '',
+      categoryId: null,
+      tags: [],
+      reviewed: false,
+      receipts: 2,
+    });
   });
 });

@@ -307,10 +307,17 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         const answer: IndexAnswer = {
           items: page.items.map((t) => {
             const note = notes.get(t.id);
+            const attached = receipts.get(t.id) ?? 0;
             return {
               subAccountId: t.subAccountId,
               ...toApiTransaction(asUpstream(t), deps.cardDirectory),
-              ...(note ? { notes: listNotes(note, receipts.get(t.id) ?? 0) } : {}),
+              // A receipt is kept apart from the notes (it never moves their version), so a
+              // transaction may have receipts and no notes yet.
+              ...(note
+                ? { notes: listNotes(note, attached) }
+                : attached > 0
+                  ? { notes: { ...NO_NOTES, receipts: attached } }
+                  : {}),
             };
           }),
           summary,
@@ -774,6 +781,9 @@ function fileNamePart(text: string): string {
     .trim();
   return clean || 'transaction';
 }
+
+/** What the list shows of a transaction with no notes written yet. */
+const NO_NOTES = { memo: '', categoryId: null, tags: [] as string[], reviewed: false };
 
 /** What the list shows of a transaction's notes. */
 const listNotes = (a: Annotation, receipts: number) => ({

@@ -70,7 +70,7 @@ describe('issue 31: the last details', () => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     const { items } = await api<{ items: { id: string }[] }>('/api/sub-accounts');
     subAccountId = items[0]?.id as string;
     // The Overview's Top cards rank the last 30 days' spend: the largest over them is among them.

@@ -36,7 +36,7 @@ beforeAll(async () => {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill('admin@demo.test');
   await page.getByLabel('Second-factor code').waitFor();
-  await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+  await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
   const { items } = await page.evaluate(async () => {
     const response = await fetch('/api/sub-accounts', { headers: { 'X-CSRF': '1' } });
     return (await response.json()) as { items: SubAccount[] };

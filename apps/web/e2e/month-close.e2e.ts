@@ -81,7 +81,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
   }, 120_000);
   afterAll(async () => page?.context().close());
 

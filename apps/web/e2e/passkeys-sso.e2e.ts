@@ -70,7 +70,7 @@ describe('passkeys and single sign-on in Chromium', () => {
   it('an admin enrols a passkey on Security after proving a factor', async () => {
     await page.goto('/');
     await page.waitForURL(/\/sign-in/);
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     await page.goto('/security');
     await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
     await page.getByLabel('Name for the new passkey').fill('Work laptop');

@@ -75,7 +75,7 @@ describe('people at 1280×800 and 390×844', () => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'People' })

@@ -120,7 +120,7 @@ describe('every screen at 1280×800 and 390×844', () => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Second-factor code').waitFor();
-    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
 
     const created = await api<SubAccount>('/api/sub-accounts', {
       method: 'POST',
@@ -659,7 +659,7 @@ describe('errors and dead ends', () => {
     await own.goto('/sign-in');
     await own.getByLabel('Email').fill('admin@demo.test');
     await own.getByLabel('Second-factor code').waitFor();
-    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     // A change made from a stale view: refused (409), and audited with what it attempted.
     const refused = await own.evaluate(async () => {
       const headers = { 'X-CSRF': '1', 'Content-Type': 'application/json' };
@@ -776,7 +776,7 @@ describe('errors and dead ends', () => {
     await own.reload();
     await own.waitForURL((url) => url.pathname === '/sign-in');
     await own.getByText('Your session ended').waitFor();
-    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, await freshTotp(DEMO_ADMIN_TOTP_SECRET));
+    await signIn(own, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     await own.waitForURL((url) => url.pathname === '/audit');
     expect(new URL(own.url()).searchParams.get('outcome')).toBe('success');
     expect(ownProblems).toEqual([]);

@@ -120,7 +120,7 @@ describe('secrets stay where they belong', () => {
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Demo accounts' }).count()).toBe(0);
-    await signIn(page, 'admin@corp.test', password, await freshTotp(totpSecret));
+    await signIn(page, 'admin@corp.test', password, () => freshTotp(totpSecret));
     // The landing screen, once the BFF has read its period: its answers are scanned too.
     await page.waitForURL((url) => url.pathname === '/overview');
     await page.locator('svg.spend-chart a.bar-link').first().waitFor();

@@ -219,7 +219,7 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
         // The largest by spend (card charges and payments without a card), the rest as one.
         const spend = (g: IndexTransaction[]) =>
           g
-            .filter((t) => ['card', 'payment'].includes(bucketOf(t)))
+            .filter((t) => ['card', 'refund', 'payment'].includes(bucketOf(t)))
             .reduce((n, t) => n - t.amountCents, 0);
         const sorted = [...groups].sort(([, a], [, b]) => spend(b) - spend(a));
         const rest = sorted.slice(options.groups ?? INDEX_BREAKDOWN_GROUPS);

@@ -209,8 +209,10 @@ describe('GET /api/index/transactions', () => {
     const byCard = indexAnswerSchema.parse((await ask('?by=card')).body);
     const groups = byCard.breakdown?.groups ?? [];
     expect(groups.length).toBeGreaterThan(1);
-    // Largest spend first: card charges and payments without a card, settled or pending.
-    const spend = groups.map((g) => 0 - (g.buckets.card.cents + g.buckets.payment.cents));
+    // Largest spend first: card spend (net of refunds) and payments without a card.
+    const spend = groups.map(
+      (g) => 0 - (g.buckets.card.cents + g.buckets.refund.cents + g.buckets.payment.cents),
+    );
     expect(spend).toEqual([...spend].sort((a, b) => b - a));
     // Rows with no card (transfers, payments) are a group of their own, without a key.
     expect(groups.find((g) => g.key === undefined)).toMatchObject(

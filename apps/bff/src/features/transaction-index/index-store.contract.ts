@@ -131,8 +131,8 @@ function sumsOf(rows: IndexedTransaction[]): IndexSummary {
 }
 
 /**
- * The brute-force breakdown: every group's figures, largest spend (card charges and payments
- * without a card, settled or pending) first, then amounts declined, count, key; the groups past
+ * The brute-force breakdown: every group's figures, largest spend (card charges less refunds,
+ * and payments without a card, settled or pending) first, then amounts declined, count, key; the groups past
  * `limit` summed as one.
  */
 function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit: number) {
@@ -151,7 +151,7 @@ function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit:
   }
   const spend = (g: IndexedTransaction[]) =>
     g
-      .filter((t) => ['card', 'payment'].includes(bucketByHand(t)))
+      .filter((t) => ['card', 'refund', 'payment'].includes(bucketByHand(t)))
       .reduce((n, t) => n - t.amountCents, 0);
   const declined = (g: IndexedTransaction[]) =>
     g

@@ -176,8 +176,8 @@ export interface OverviewTallies {
 
 export interface IndexBreakdown {
   /**
-   * The largest groups by spend (card spend and other payments), then by amounts declined, by
-   * count, by key (bytes; no value last).
+   * The largest groups by spend (card spend, net of refunds, and other payments), then by
+   * amounts declined, by count, by key (bytes; no value last).
    */
   groups: IndexGroupTotal[];
   /** How many groups there are in all. */
@@ -736,7 +736,7 @@ export class TransactionIndexStore {
        -- in one partition), so no join on a key that may be null.
        summed AS (
          SELECT *,
-                sum(CASE WHEN bucket IN ('card', 'payment') THEN -cents::bigint ELSE 0 END)
+                sum(CASE WHEN bucket IN ('card', 'refund', 'payment') THEN -cents::bigint ELSE 0 END)
                   OVER (PARTITION BY key) AS spend,
                 sum(CASE WHEN bucket = 'attempted' THEN size ELSE 0 END)
                   OVER (PARTITION BY key) AS declined,

@@ -1,6 +1,9 @@
 // The transaction index's plain vocabulary, free of zod so the SPA's bundle can import it: the
 // groupings a list can total by, what counts as spend, and how many cards one money read names.
 
+import { statusesOf } from './money-definition';
+import type { TransactionStatus } from './upstream/enums';
+
 /** What the transactions list can total by (`?by=`). */
 export const indexGroupings = [
   'card',
@@ -12,8 +15,11 @@ export const indexGroupings = [
 ] as const;
 export type IndexGroupingName = (typeof indexGroupings)[number];
 
-/** What the Overview and a card's limit count as spend: money moved or about to move. */
-export const SPEND_STATUSES = ['pending', 'settled', 'refund', 'dispute'] as const;
+/**
+ * The statuses of money that moved or is about to (posted or pending, docs/money.md): what a
+ * list of spend filters by. From the one definition, never a list of its own.
+ */
+export const SPEND_STATUSES: readonly TransactionStatus[] = statusesOf(['posted', 'pending']);
 
 /** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
 export const CARD_MONEY_MAX = 100;

@@ -345,13 +345,13 @@ export const attentionQuerySchema = boundsInOrder(
 export const RECEIPT_FROM_CENTS_DEFAULT = 7_500;
 const attentionCountSchema = z.object({
   count: z.number().int().nonnegative(),
+  /** Their money out (card charges and other payments, settled or pending), positive cents. */
   debitCents: z.number().int().nonnegative(),
 });
 export const attentionSchema = z.object({
   /** Money moved (posted or pending) at or above `receiptFromCents`, with no receipt. */
   missingReceipt: attentionCountSchema.extend({ fromCents: z.number().int().nonnegative() }),
   unreviewed: attentionCountSchema,
-  /** Their money out (card charges and other payments, settled or pending), positive cents. */
   uncategorized: attentionCountSchema,
   /** Declined (attempted): declined, canceled and failed, no money moved; `cents` signed. */
   declined: z.object({ count: z.number().int().nonnegative(), cents: z.number().int() }),

@@ -80,7 +80,7 @@ const screens: Screen[] = [
     ok: () => HttpResponse.json(quietOverview()),
     control: 'Period',
     value: '90d',
-    loaded: () => screen.findByText('Spend', { selector: 'dt' }),
+    loaded: () => screen.findByText('Card spend', { selector: 'dt' }),
   },
 ];
 

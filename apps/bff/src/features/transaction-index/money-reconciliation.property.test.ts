@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import { indexGroupings } from '@card-console/shared/index-vocabulary';
+import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,17 +30,8 @@ console.log(`money reconciliation: fast-check seed ${seed} (FC_SEED=${seed} to r
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY = 86_400_000;
-const STATUSES = [
-  'pending',
-  'canceled',
-  'failed',
-  'settled',
-  'declined',
-  'refund',
-  'reversed',
-  'returned',
-  'dispute',
-] as const;
+/** The contract's statuses (its list, not the product's reading of them). */
+const STATUSES = transactionStatuses;
 type Status = (typeof STATUSES)[number];
 
 /** A row of a random set, as the oracle reads it. */

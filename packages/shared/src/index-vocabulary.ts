@@ -23,3 +23,13 @@ export const SPEND_STATUSES: readonly TransactionStatus[] = statusesOf(['posted'
 
 /** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
 export const CARD_MONEY_MAX = 100;
+
+/**
+ * The most rows an importer takes in one file, as it documents (the BFF's accounting-files.ts): QuickBooks
+ * Online's bank upload about 1,000 lines (350 KB), Xero's statement 1,000 lines. A longer
+ * export comes as parts of this many rows. Journal entries have no documented limit.
+ */
+export const ACCOUNTING_ROWS_PER_FILE: Readonly<Partial<Record<string, number>>> = {
+  quickbooks: 999,
+  xero: 1_000,
+};

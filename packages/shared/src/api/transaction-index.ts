@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { categoryGroups, uncategorized } from '../category-groups';
 import {
+  ACCOUNTING_ROWS_PER_FILE,
   CARD_MONEY_MAX,
   type IndexGroupingName,
   indexGroupings,
@@ -31,7 +32,13 @@ const centsStringSchema = z
 export const INDEX_PAGE_DEFAULT = 100;
 /** A breakdown's largest groups, by spend; the rest are summed as one. */
 export const INDEX_BREAKDOWN_GROUPS = 25;
-export { CARD_MONEY_MAX, type IndexGroupingName, indexGroupings, SPEND_STATUSES };
+export {
+  ACCOUNTING_ROWS_PER_FILE,
+  CARD_MONEY_MAX,
+  type IndexGroupingName,
+  indexGroupings,
+  SPEND_STATUSES,
+};
 export const INDEX_PAGE_MAX = 200;
 
 /**
@@ -130,7 +137,22 @@ export const indexExportQuerySchema = boundsInOrder(
      * code, Tax type; DD/MM/YYYY).
      */
     format: z.enum(exportFormats).optional(),
+    /**
+     * Which file of an accounting export too long for its importer (`ACCOUNTING_ROWS_PER_FILE`):
+     * part N holds rows (N-1)×limit+1 to N×limit of the posted rows, in the list's order.
+     */
+    part: z
+      .string()
+      .regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1')
+      .transform(Number)
+      .optional(),
   }),
+).refine(
+  (q) => q.part === undefined || (q.format !== undefined && q.format in ACCOUNTING_ROWS_PER_FILE),
+  {
+    message: 'parts are for the QuickBooks bank and Xero files only',
+    path: ['part'],
+  },
 );
 export type IndexExportQuery = z.input<typeof indexExportQuerySchema>;
 

@@ -217,3 +217,79 @@ describe.each(engines)('the accounting files on %s', (_name, engine) => {
     expect(own.rows).toHaveLength(rowsByHand().length);
   });
 });
+
+// A month past an importer's limit (QuickBooks' bank upload 999 rows a file, Xero 1,000) comes
+// as parts: together exactly the one long file's rows, each part within the limit.
+describe('accounting files past an importer’s limit, in parts', () => {
+  let t: TestApp;
+  let finance: TestSession;
+  let subAccountId: string;
+  const posted = 1_003;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      sim: { subAccounts: 1, cards: 1, transactions: 0, months: 1, rateLimit: false },
+    });
+    finance = await t.signIn('finance');
+    subAccountId = t.sim.data.subAccounts()[0]?.id ?? '';
+    const cardId = t.sim.data.cards()[0]?.id ?? '';
+    // 1,003 posted rows, and declined ones that are in no part.
+    for (let i = 0; i < posted; i++) {
+      t.sim.testing.addTransaction({
+        subAccountId,
+        cardId,
+        amountCents: -(100 + i),
+        status: 'settled',
+      });
+    }
+    for (let i = 0; i < 5; i++) {
+      t.sim.testing.addTransaction({ subAccountId, cardId, amountCents: -999, status: 'declined' });
+    }
+    t.clock.set(Math.max(t.clock.now(), Date.now() + 1_000));
+    await settledIndexList(t, finance, `?subAccountId=${subAccountId}`);
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  const get = (query: string) =>
+    t.request
+      .get(`/api/index/transactions/export.csv?subAccountId=${subAccountId}&${query}`)
+      .set(finance.headers());
+  async function lines(query: string) {
+    const res = await get(query);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    return parseCsv(res.text)
+      .filter((r) => r.length > 1)
+      .slice(1)
+      .map((r) => r.join(','));
+  }
+
+  it.each([
+    ['quickbooks', 999],
+    ['xero', 1_000],
+  ])(
+    '%s: parts of at most %i rows that together are the whole file, in order',
+    async (format, limit) => {
+      const whole = await lines(`format=${format}`);
+      expect(whole).toHaveLength(posted);
+      const one = await lines(`format=${format}&part=1`);
+      const two = await lines(`format=${format}&part=2`);
+      expect(one).toHaveLength(limit);
+      expect(two).toHaveLength(posted - limit);
+      expect([...one, ...two]).toEqual(whole);
+      expect(await lines(`format=${format}&part=3`)).toEqual([]);
+    },
+  );
+
+  it('refuses a part of a file that has none, with the error body', async () => {
+    for (const query of [
+      'part=1',
+      'format=card-console&part=1',
+      'format=quickbooks-journal&part=1',
+      'format=xero&part=0',
+    ]) {
+      const res = await get(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body.code, query).toBe('invalid_query');
+    }
+  });
+});

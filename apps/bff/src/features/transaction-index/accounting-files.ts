@@ -18,8 +18,8 @@
 //   Number; at most 1,000 statement lines a file ("split up the file"). Its precoded statement
 //   adds Account code and Tax type, so a line arrives coded to the chart; a blank tax type
 //   takes the account's default rate.
-// Past a file's limit the screen says so and asks for a shorter period (a note rather than a
-// ZIP of parts: each importer takes one CSV at a time, and a month past the limit is rare).
+// Past a file's limit (ACCOUNTING_ROWS_PER_FILE) the file comes in parts, each asked for on its
+// own (`part=N`), since each importer takes one CSV at a time (decision 0111).
 
 import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import type { ExportFormat } from '@card-console/shared/api/transaction-index';

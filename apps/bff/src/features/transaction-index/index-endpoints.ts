@@ -50,7 +50,7 @@ export const transactionIndexFeature = defineFeature(
       query: indexExportQuerySchema,
       response: 'stream',
       handler: async ({ req, res, services: { deps, search }, query }) => {
-        const { tz, fromDay, toDay, format = 'card-console', ...filter } = query;
+        const { tz, fromDay, toDay, format = 'card-console', part, ...filter } = query;
         const person = who(req);
         const times = createLocalTimes(tz);
         const stream = exportStreamContext(req, res, person, deps);
@@ -62,12 +62,16 @@ export const transactionIndexFeature = defineFeature(
             stream.clientGone,
             { times, cards: deps.cardDirectory },
             format,
+            part,
           );
           const named = file.subAccountName ?? 'all-sub-accounts';
           res.status(200).set({
             'Content-Type': 'text/csv; charset=utf-8',
             'Content-Disposition': exportContentDisposition({
-              subAccountName: format === 'card-console' ? named : `${named}-${format}`,
+              subAccountName:
+                format === 'card-console'
+                  ? named
+                  : `${named}-${format}${part === undefined ? '' : `-part-${part}`}`,
               ...exportDays(filter, { fromDay, toDay, zone: times.zone, now: deps.clock.now() }),
             }),
             'Cache-Control': 'no-store',

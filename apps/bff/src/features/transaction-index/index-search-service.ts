@@ -8,6 +8,7 @@ import type { AccountingCategory, Annotation } from '@card-console/shared/api/an
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
 import {
+  ACCOUNTING_ROWS_PER_FILE,
   type Attention,
   type CardSubAccounts,
   type CardsMoney,
@@ -648,6 +649,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       signal: AbortSignal,
       format: CsvRowOptions,
       layout: ExportFormat = 'card-console',
+      part?: number,
     ): Promise<{ rows: ExportRows; columns: readonly string[]; subAccountName?: string }> {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
@@ -658,14 +660,29 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const filter =
         layout === 'card-console' ? filterOf(input, ids) : postedOnly(filterOf(input, ids));
       const order = orderOf(input);
+      // Part N of a file too long for its importer: the posted rows from (N-1)×limit on, that many.
+      const perFile = part === undefined ? undefined : ACCOUNTING_ROWS_PER_FILE[layout];
+      const first = perFile === undefined || part === undefined ? 0 : (part - 1) * perFile;
+      const end = perFile === undefined ? Number.POSITIVE_INFINITY : first + perFile;
       let pages = 0;
       let rowsOut = 0;
+      let seen = 0;
       async function* chunks(): AsyncGenerator<Buffer> {
         let cursor: string | undefined;
         do {
           if (signal.aborted) return;
-          const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
+          const read = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
           pages++;
+          const from = seen;
+          seen += read.items.length;
+          if (seen <= first) {
+            cursor = read.next;
+            continue;
+          }
+          const page = {
+            ...read,
+            items: read.items.slice(Math.max(0, first - from), Math.max(0, end - from)),
+          };
           const pageIds = page.items.map((t) => t.id);
           const { notes, receipts } = await annotations.notesOf(pageIds);
           const records = page.items.flatMap((t) => {
@@ -684,7 +701,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           });
           rowsOut += records.length;
           if (records.length > 0) yield Buffer.from(csvLines(records));
-          cursor = page.next;
+          cursor = seen >= end ? undefined : page.next;
         } while (cursor !== undefined);
       }
       const name = several ? undefined : names.get(ids[0] as string);

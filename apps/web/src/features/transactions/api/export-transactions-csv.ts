@@ -11,6 +11,8 @@ export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' 
   toDay?: string | undefined;
   /** Card Console's own columns (none), or the bank CSV QuickBooks Online or Xero imports. */
   format?: Exclude<ExportFormat, 'card-console'> | undefined;
+  /** Which part of an accounting file past its importer's limit (from 1). */
+  part?: number | undefined;
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
 import { instantToIsoDay } from '@card-console/shared/dates';
+import { ACCOUNTING_ROWS_PER_FILE } from '@card-console/shared/index-vocabulary';
 import { formatCents } from '@card-console/shared/money';
 import { postedWords } from '@card-console/shared/money-definition';
 import { ExportCsvButton } from '../../../components/export-csv-button';
@@ -48,21 +49,15 @@ const ACCOUNTING: { format: Format; label: string; description: string }[] = [
 ];
 
 /**
- * The importers' documented limits a file (see the BFF's accounting-files.ts): QuickBooks
- * Online's bank upload 350 KB (about 1,000 lines), Xero's statement 1,000 lines.
- */
-const ROWS_PER_FILE = { "QuickBooks' bank upload": 999, Xero: 1_000 } as const;
-
-/**
  * "Export CSV" of exactly the list shown, its dates in the person's zone; beside it the
  * accounting files of its posted rows (QuickBooks Online's journal entries and bank upload,
  * Xero's precoded statement) with the posted total they net to, and the receipts as one ZIP.
  */
 export function ExportButton({ query, days, subAccountName, blocked, posted }: ExportButtonProps) {
   const { cursor: _c, limit: _l, refresh: _r, by: _b, ...filter } = query;
-  const download = (format: Format | undefined) => (tz: string) =>
+  const download = (format: Format | undefined, part?: number) => (tz: string) =>
     exportTransactionsCsv(
-      { ...filter, tz, fromDay: days.from, toDay: days.to, format },
+      { ...filter, tz, fromDay: days.from, toDay: days.to, format, part },
       exportFileName(`${subAccountName ?? 'all sub accounts'}${format ? ` ${format}` : ''}`, {
         from: days.from,
         to: days.to,
@@ -89,12 +84,15 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
           <PostedTotal posted={posted} />
           {ACCOUNTING.map((a) => (
             <div key={a.format} className="export-file">
-              <ExportCsvButton
-                download={download(a.format)}
-                blocked={blocked ?? (posted?.count === 0 ? NOTHING_POSTED : undefined)}
-                label={a.label}
-                description={a.description}
-              />
+              {partsOf(a.format, posted?.count ?? 0).map((part) => (
+                <ExportCsvButton
+                  key={part.label}
+                  download={download(a.format, part.part)}
+                  blocked={blocked ?? (posted?.count === 0 ? NOTHING_POSTED : undefined)}
+                  label={`${a.label}${part.label}`}
+                  description={`${a.description}${part.label}`}
+                />
+              ))}
               <span className="export-file-use" aria-hidden="true">
                 {a.description}
               </span>
@@ -115,10 +113,32 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
 const NOTHING_POSTED =
   'Nothing to export: none of these transactions posted (an accounting file holds posted rows only).';
 
+/**
+ * The files of a format for `count` posted rows: one, or past its importer's limit
+ * (`ACCOUNTING_ROWS_PER_FILE`) one part per that many rows, named by the rows each holds.
+ */
+function partsOf(format: Format, count: number): { part?: number; label: string }[] {
+  const limit = ACCOUNTING_ROWS_PER_FILE[format];
+  if (limit === undefined || count <= limit) return [{ label: '' }];
+  const parts = Math.ceil(count / limit);
+  const rows = (n: number) => n.toLocaleString('en-US');
+  return Array.from({ length: parts }, (_, i) => ({
+    part: i + 1,
+    label: `, part ${i + 1} of ${parts} (rows ${rows(i * limit + 1)}–${rows(Math.min(count, (i + 1) * limit))})`,
+  }));
+}
+
+const IMPORTER_NAMES: Partial<Record<Format, string>> = {
+  quickbooks: "QuickBooks' bank upload",
+  xero: 'Xero',
+};
+
 /** The posted total the files net to, beside them, and a note past an importer's limit. */
 function PostedTotal({ posted }: { posted: ExportButtonProps['posted'] }) {
   if (!posted) return null;
-  const over = Object.entries(ROWS_PER_FILE).filter(([, rows]) => posted.count > rows);
+  const over = Object.entries(ACCOUNTING_ROWS_PER_FILE).filter(
+    ([, rows]) => rows !== undefined && posted.count > rows,
+  );
   return (
     <div className="export-posted">
       <p>
@@ -130,8 +150,13 @@ function PostedTotal({ posted }: { posted: ExportButtonProps['posted'] }) {
       </p>
       {over.length > 0 ? (
         <p className="export-posted-limit" role="note">
-          {over.map(([name, rows]) => `${name} takes ${rows.toLocaleString('en-US')}`).join(', ')}{' '}
-          rows a file at most: pick a shorter period (a week or half a month) and download each.
+          {over
+            .map(
+              ([format, rows]) =>
+                `${IMPORTER_NAMES[format as Format]} takes ${rows?.toLocaleString('en-US')}`,
+            )
+            .join(', ')}{' '}
+          rows a file at most: its file comes in parts, to import one after the other.
         </p>
       ) : null}
     </div>

@@ -173,7 +173,7 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Export CSV' })).not.toHaveAttribute('aria-disabled');
   });
 
-  it("past an importer's rows a file, says so and asks for a shorter period", async () => {
+  it("past an importer's rows a file, says so and offers its file in parts, each asking for its part", async () => {
     serveIndex(
       Array.from({ length: 1_000 }, (_, i) =>
         indexRow({ id: `tx_${i}`, amountCents: -100, referenceNumber: `REF-${i}` }),
@@ -185,7 +185,19 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
     expect(await screen.findByText('Posted: -$1,000.00')).toBeVisible();
     // 1,000 rows: over QuickBooks' 999 (1,000 lines with the header), within Xero's 1,000.
     expect(screen.getByRole('note')).toHaveTextContent(
-      "QuickBooks' bank upload takes 999 rows a file at most: pick a shorter period",
+      "QuickBooks' bank upload takes 999 rows a file at most: its file comes in parts",
     );
+    expect(screen.queryByRole('button', { name: 'QuickBooks bank CSV' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Xero CSV (precoded)' })).toBeInTheDocument();
+    const second = screen.getByRole('button', {
+      name: 'QuickBooks bank CSV, part 2 of 2 (rows 1,000–1,000)',
+    });
+    expect(
+      screen.getByRole('button', { name: 'QuickBooks bank CSV, part 1 of 2 (rows 1–999)' }),
+    ).toBeInTheDocument();
+    await user.click(second);
+    await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
+    const [asked] = requestsTo(EXPORT);
+    expect(parseExportQuery(asked?.url ?? '')).toMatchObject({ format: 'quickbooks', part: 2 });
   });
 });

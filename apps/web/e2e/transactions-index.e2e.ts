@@ -328,9 +328,11 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
           ...(cursor ? { cursor } : {}),
         });
         const rows = await api<TransactionPage>(page, `/api/transactions?${query}`);
+        // docs/money.md: card spend is the card's settled, pending and disputed charges less
+        // its refunds (what a limit counts), by hand.
         for (const t of rows.items) {
           if (['pending', 'settled', 'refund', 'dispute'].includes(t.status)) {
-            spent += Math.max(-t.amountCents, 0);
+            spent -= t.amountCents;
           }
         }
         cursor = rows.nextCursor;

@@ -55,19 +55,19 @@ export function SummaryFigures({ summary, busy }: { summary: IndexTotals; busy: 
           </>
         )}
       </p>
-      {unmoved.length > 0 && !allAttempted ? (
-        <p className="summary-unmoved muted">
-          No money moved:{' '}
-          {unmoved
-            .map((b) => {
-              const { count: n, cents } = buckets[b];
-              return `${figureWords[b].label} ${n.toLocaleString('en-US')} (${formatCents(cents)})`;
-            })
-            .join(', ')}
-        </p>
-      ) : null}
       <details className="summary-words">
         <summary>What each total includes</summary>
+        {unmoved.length > 0 && !allAttempted ? (
+          <p className="summary-unmoved muted">
+            No money moved:{' '}
+            {unmoved
+              .map((b) => {
+                const { count: n, cents } = buckets[b];
+                return `${figureWords[b].label} ${n.toLocaleString('en-US')} (${formatCents(cents)})`;
+              })
+              .join(', ')}
+          </p>
+        ) : null}
         <dl>
           {(
             [

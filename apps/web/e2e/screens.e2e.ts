@@ -221,7 +221,10 @@ describe('every screen at 1280×800 and 390×844', () => {
             await page
               .getByText(/^Reading transactions/)
               .waitFor({ state: 'detached', timeout: 60_000 });
-            await page.getByRole('link', { name: /card spend/ }).first().waitFor();
+            await page
+              .getByRole('link', { name: /card spend/ })
+              .first()
+              .waitFor();
           },
         ],
       ];

@@ -30,7 +30,6 @@ import pino from 'pino';
 import { systemClock } from '../src/core/clock';
 import { addDays, dayStart, localDay } from '../src/features/insights/local-days';
 import { categoryGroupRange } from '../src/features/transaction-index/category-catalog';
-import { applyIndexMigrations } from '../src/features/transaction-index/index-migrations';
 import {
   INDEX_GROUPINGS,
   type IndexFilter,
@@ -47,8 +46,9 @@ import {
   walkIndexDays,
 } from '../src/features/transaction-index/index-sync';
 import { openPostgresIndex } from '../src/features/transaction-index/postgres-index';
-import { postgresEngine, type SqlEngine } from '../src/features/transaction-index/sql-engine';
 import { InProcessJobRunner } from '../src/platform/jobs/in-process-job-runner';
+import { applyIndexMigrations } from '../src/platform/sql/index-migrations';
+import { postgresEngine, type SqlEngine } from '../src/platform/sql/sql-engine';
 import { startPostgres } from '../src/test/engines/postgres';
 import { createUpstreamClient } from '../src/upstream/client';
 import { walkBudget } from '../src/upstream/paginate';

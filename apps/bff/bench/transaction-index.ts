@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock';
-import { applyIndexMigrations } from '../src/features/transaction-index/index-migrations';
 import {
   type IndexFilter,
   type IndexOrder,
@@ -21,8 +20,9 @@ import {
   daysToWalk,
   walkIndexDays,
 } from '../src/features/transaction-index/index-sync';
-import { embeddedEngine } from '../src/features/transaction-index/sql-engine';
 import { InProcessJobRunner } from '../src/platform/jobs/in-process-job-runner';
+import { applyIndexMigrations } from '../src/platform/sql/index-migrations';
+import { embeddedEngine } from '../src/platform/sql/sql-engine';
 import { createUpstreamClient } from '../src/upstream/client';
 import { walkBudget } from '../src/upstream/paginate';
 import { WALK_LIMITS } from '../src/upstream/walk-limits';

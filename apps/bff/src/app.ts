@@ -15,7 +15,6 @@ import { type ReadinessCheck, upstreamReadiness } from './features/health/readin
 import type { PeopleStore } from './features/people/people-store';
 import type { PersonSessions } from './features/people/person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
-import { embeddedEngine } from './features/transaction-index/sql-engine';
 import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
 import {
   createTransactionIndex,
@@ -59,6 +58,7 @@ import { SecondFactorStepUp } from './platform/security/step-up';
 import { MemoryUsedCodeLedger, TotpVerifier, type UsedCodeLedger } from './platform/security/totp';
 import { type SessionRegistry, SessionService } from './platform/sessions/session-service';
 import type { SessionStore } from './platform/sessions/session-store';
+import { embeddedEngine } from './platform/sql/sql-engine';
 import { createHashingGate } from './platform/users/hashing-gate';
 import type { PersonDirectory } from './platform/users/person-directory';
 import type { UpstreamClient } from './upstream/client';

@@ -4,9 +4,9 @@
 // queue). Each set refuses a database a newer build migrated before changing anything.
 import type { Logger } from 'pino';
 import { setUpAlertQueue } from '../features/alerts/alert-queue-schema';
-import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
-import { postgresEngine } from '../features/transaction-index/sql-engine';
 import { applyAuditMigrations } from '../platform/audit/audit-schema';
+import { applyIndexMigrations } from '../platform/sql/index-migrations';
+import { postgresEngine } from '../platform/sql/sql-engine';
 
 export interface MigrationReport {
   /** One line per set: what was applied, or that it was current. */

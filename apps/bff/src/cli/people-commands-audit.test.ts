@@ -10,17 +10,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PeopleStore } from '../features/people/people-store';
 import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
-import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
-import {
-  embeddedEngine,
-  postgresEngine,
-  type SqlEngine,
-} from '../features/transaction-index/sql-engine';
 import { applyAuditMigrations } from '../platform/audit/audit-schema';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createAuditPool } from '../platform/audit/postgres-audit';
 import { PostgresAuditStore } from '../platform/audit/postgres-audit-store';
+import { applyIndexMigrations } from '../platform/sql/index-migrations';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt } from '../platform/users/password-hash';
 import { asSuperuser, silentLogger } from '../test/audit-cluster';
 import { testDatabase } from '../test/engines/postgres';

@@ -11,11 +11,11 @@ import pino from 'pino';
 import { systemClock } from '../core/clock';
 import { totpKeysOf } from '../env';
 import { PeopleStore } from '../features/people/people-store';
-import { applyIndexMigrations } from '../features/transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../features/transaction-index/sql-engine';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { embeddedStoreDir, lockEmbeddedStore } from '../platform/locks/data-dir-lock';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
+import { applyIndexMigrations } from '../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
 import {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { embeddedEngine } from '../features/transaction-index/sql-engine';
 import { createTransactionIndex } from '../features/transaction-index/transaction-index';
+import { embeddedEngine } from '../platform/sql/sql-engine';
 import { silentLogger } from '../test/audit-cluster';
 import { seedDemoChart } from './demo-chart';
 

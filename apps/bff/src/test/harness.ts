@@ -18,7 +18,6 @@ import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
 import { RelyingParty } from '../features/sso/relying-party';
-import { embeddedEngine } from '../features/transaction-index/sql-engine';
 import {
   createTransactionIndex,
   type TransactionIndex,
@@ -34,6 +33,7 @@ import { createRedisClient, whenRedisReady } from '../platform/redis/redis-clien
 import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore, type SessionStore } from '../platform/sessions/session-store';
+import { embeddedEngine } from '../platform/sql/sql-engine';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';

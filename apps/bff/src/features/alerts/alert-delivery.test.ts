@@ -19,6 +19,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
+import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
@@ -27,7 +28,6 @@ import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
 import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
-import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
 import {
   createTransactionIndex,
   type TransactionIndex,

@@ -4,8 +4,8 @@
 import { readdir } from 'node:fs/promises';
 import { runner } from 'node-pg-migrate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
+import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 
 const MIGRATION = 'alert-limits';
 

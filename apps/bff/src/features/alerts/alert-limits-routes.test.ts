@@ -5,10 +5,10 @@
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { postgresEngine } from '../transaction-index/sql-engine';
 import { createTransactionIndex } from '../transaction-index/transaction-index';
 
 const RULES = 4;

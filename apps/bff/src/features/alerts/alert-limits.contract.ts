@@ -3,7 +3,7 @@
 // one database ask at once; a cap of emails per recipient and hour, the rest folded for the
 // recipient's digest, held when two engines raise at once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import type { AlertToRaise } from './alert-evaluator';
 import { IdenticalAlertRuleError, TooManyAlertRulesError } from './alert-rule-limits';
 import type { AlertRule } from './alert-rules';

@@ -2,7 +2,7 @@
 // Both are decided by the store, so two replicas (or two requests at once) cannot get past them:
 // the count under a lock held per owner until the rule is written, "identical" by a unique index.
 import { AppError } from '../../core/app-error';
-import type { SqlQueryable } from '../transaction-index/sql-engine';
+import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { AlertRule, AlertRuleInput } from './alert-rules';
 
 /** Rules a person keeps (and the team: its rules count as one owner's) unless configured. */

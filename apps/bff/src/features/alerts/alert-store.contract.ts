@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { containsCardNumber } from '../../platform/security/card-numbers';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { testPan } from '../../test/test-pan';
-import type { SqlEngine } from '../transaction-index/sql-engine';
 import type { AlertPayload, AlertToRaise } from './alert-evaluator';
 import type { AlertRule } from './alert-rules';
 import {

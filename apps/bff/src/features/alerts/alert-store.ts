@@ -5,7 +5,7 @@
 // decides (`ON CONFLICT DO NOTHING`), and only the raise that inserted it gets it back, with the
 // inbox rows written in the same transaction.
 import { randomBytes } from 'node:crypto';
-import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../../platform/sql/sql-engine';
 import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
 import {
   DEFAULT_RULES_PER_OWNER,

@@ -2,7 +2,7 @@
 // delivers (`AlertStore.raise`), read and settled by the queue. The key is the primary key, so
 // a delivery exists once; the queue records here whether it was sent, and a delivery already
 // settled is never sent again, whichever replica or restart picks it up.
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import type { AlertPayload } from './alert-evaluator';
 import type { DeliveryChannel, PlannedDelivery } from './delivery-plan';
 

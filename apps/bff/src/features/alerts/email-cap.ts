@@ -3,7 +3,7 @@
 // and `folded` past it: never sent alone, listed in the recipient's digest of the day instead
 // (folded-digest.ts), and in their inbox like every alert. Decided in the raise's transaction
 // under a lock per recipient, so two replicas raising at once count each other's emails.
-import type { SqlQueryable } from '../transaction-index/sql-engine';
+import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { PlannedDelivery } from './delivery-plan';
 
 /** Emails a recipient gets one by one in an hour unless configured (ALERT_EMAILS_PER_HOUR). */

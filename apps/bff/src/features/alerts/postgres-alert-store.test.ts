@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
-import { postgresEngine } from '../transaction-index/sql-engine';
 import { alertLimitsContract } from './alert-limits.contract';
 import { AlertStore } from './alert-store';
 import { alertStoreContract } from './alert-store.contract';

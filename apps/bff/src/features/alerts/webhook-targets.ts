@@ -3,7 +3,7 @@
 // on every connection by the sender; the secret is made here, shown once at creation, and
 // never listed again.
 import { randomBytes } from 'node:crypto';
-import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../../platform/sql/sql-engine';
 
 export interface WebhookTargetRecord {
   id: string;

@@ -3,7 +3,7 @@
 // changes made at once from the same version exactly one is saved.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Audited, SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import type { Audited, SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
 import {
   AnnotationConflictError,
   AnnotationStore,

@@ -19,7 +19,7 @@ import {
   committed,
   type SqlEngine,
   type SqlQueryable,
-} from '../transaction-index/sql-engine';
+} from '../../platform/sql/sql-engine';
 
 /** A change of a transaction's notes, already checked (`annotationChangeSchema`). */
 export interface NotesChange {

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
-import { embeddedEngine, postgresEngine } from '../transaction-index/sql-engine';
 import { createTransactionIndex } from '../transaction-index/transaction-index';
 
 const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;

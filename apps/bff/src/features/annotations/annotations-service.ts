@@ -14,8 +14,8 @@ import type { NewAuditRecord } from '../../platform/audit/audit-store';
 import { AuditUnavailableError, auditedChange } from '../../platform/audit/audited-change';
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
+import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
-import type { SqlQueryable } from '../transaction-index/sql-engine';
 import type { TransactionIndex } from '../transaction-index/transaction-index';
 import {
   AnnotationConflictError,

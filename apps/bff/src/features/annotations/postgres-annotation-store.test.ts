@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { postgresEngine } from '../transaction-index/sql-engine';
 import { annotationStoreContract } from './annotation-store.contract';
 
 let database: Awaited<ReturnType<typeof testDatabase>>;

@@ -4,12 +4,12 @@
 // 409 with that person's change.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { createTransactionIndex } from '../transaction-index/transaction-index';
 
 const engines: [

@@ -1,6 +1,6 @@
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine } from '../transaction-index/sql-engine';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
 import { peopleStoreContract } from './people-store.contract';

@@ -8,13 +8,13 @@ import {
   invitationCreatedSchema,
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
 import { testTotpSecrets } from '../../test/totp-keys';
 import { totpCodeAt } from '../../test/totp-source';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser } from './people-store.contract';
 

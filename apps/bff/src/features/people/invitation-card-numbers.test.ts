@@ -3,6 +3,8 @@
 // Never the audit trail's refusal (503). The number is made at run time; the seed is printed.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { ManualClock } from '../../test/harness';
 import {
   FakePersonSessions,
@@ -11,8 +13,6 @@ import {
   type TestCookie,
 } from '../../test/people-test-app';
 import { writtenCardNumbers } from '../../test/written-card-numbers';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser } from './people-store.contract';
 

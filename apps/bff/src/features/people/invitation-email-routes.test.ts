@@ -8,13 +8,13 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { invitationSenderFromSettings } from '../../platform/notify/invitation-email';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
 import { testTotpSecrets } from '../../test/totp-keys';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser } from './people-store.contract';
 

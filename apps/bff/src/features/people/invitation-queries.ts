@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Role } from '@card-console/shared/api/meta';
 import type { Clock } from '../../core/clock';
-import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../../platform/sql/sql-engine';
 import {
   InvitationExpiredError,
   InvitationNotFoundError,

@@ -12,7 +12,7 @@ import {
   committed,
   type SqlEngine,
   type SqlQueryable,
-} from '../transaction-index/sql-engine';
+} from '../../platform/sql/sql-engine';
 import {
   InvalidPersonInputError,
   InvitationExpiredError,

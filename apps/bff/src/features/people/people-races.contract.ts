@@ -3,9 +3,9 @@
 // parallel; the embedded engine has one connection and must keep the same rules for calls made
 // at once in one process.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { ManualClock } from '../../test/manual-clock';
 import { testTotpSecrets } from '../../test/totp-keys';
-import type { SqlEngine } from '../transaction-index/sql-engine';
 import {
   InvitationRevokedError,
   InvitationUsedError,

@@ -21,6 +21,8 @@ import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
@@ -28,8 +30,6 @@ import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
 import { createUpstreamClient } from '../../upstream/client';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import {
   createTransactionIndex,
   type TransactionIndex,

@@ -14,13 +14,13 @@ import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
+import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
-import { embeddedEngine } from '../transaction-index/sql-engine';
 import {
   createTransactionIndex,
   type TransactionIndex,

@@ -11,6 +11,8 @@ import {
   sessionListSchema,
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { hashParams, productionScrypt, verifyPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
@@ -21,8 +23,6 @@ import {
   type TestCookie,
 } from '../../test/people-test-app';
 import { testTotpSecrets } from '../../test/totp-keys';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../transaction-index/sql-engine';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser } from './people-store.contract';
 

@@ -12,15 +12,15 @@ import {
   TotpSecretUnreadableError,
   totpKeyId,
 } from '../../platform/security/totp-secret-box';
-import { silentLogger } from '../../test/audit-cluster';
-import { ManualClock } from '../../test/manual-clock';
-import { OLD_TOTP_KEY, OTHER_TOTP_KEY, TEST_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
 import {
   applyIndexMigrations,
   INDEX_MIGRATIONS_TABLE,
   indexMigrationsDir,
-} from '../transaction-index/index-migrations';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+} from '../../platform/sql/index-migrations';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
+import { silentLogger } from '../../test/audit-cluster';
+import { ManualClock } from '../../test/manual-clock';
+import { OLD_TOTP_KEY, OTHER_TOTP_KEY, TEST_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
 import { InvitationSecretReplacedError } from './people-errors';
 import { PeopleStore } from './people-store';
 import {

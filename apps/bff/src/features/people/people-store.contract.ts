@@ -4,11 +4,11 @@
 // people-races.contract.ts; the helpers here serve both.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { hashPassword } from '../../platform/users/password-hash';
 import type { User } from '../../platform/users/user-directory';
 import { ManualClock } from '../../test/manual-clock';
 import { testTotpSecrets } from '../../test/totp-keys';
-import type { SqlEngine } from '../transaction-index/sql-engine';
 import {
   InvalidPersonInputError,
   InvitationExpiredError,

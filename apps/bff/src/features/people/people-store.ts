@@ -7,8 +7,8 @@
 // configured key (person-secrets.ts); without one, nothing that needs a secret can be done.
 import { type Clock, systemClock } from '../../core/clock';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
+import type { Audited, SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
 import type { User } from '../../platform/users/user-directory';
-import type { Audited, SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
 import {
   findInvitation,
   type InvitationFound,

@@ -3,7 +3,7 @@
 // changes at once (two replicas, two pool connections) queue on the same rows in the same order,
 // so the second sees what the first did and neither waits for the other in a circle.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SqlEngine, SqlQueryable } from '../transaction-index/sql-engine';
+import type { SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
 import { PERSON_COLUMNS, type PersonRow } from './person';
 
 /** Deadlock and serialization failures: the transaction did nothing and may simply run again. */

@@ -10,11 +10,11 @@ import { type CardService, createCardService } from '@card-console/card-service-
 import { runner } from 'node-pg-migrate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpKeyId } from '../../platform/security/totp-secret-box';
+import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../../platform/sql/index-migrations';
+import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
 import { buildTestUsers, type TestCredentials } from '../../test/test-users';
 import { totpCodeAt } from '../../test/totp-source';
-import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../transaction-index/index-migrations';
-import { embeddedEngine } from '../transaction-index/sql-engine';
 
 const origin = 'https://cards.example.test';
 const KEY = randomBytes(32);

@@ -11,7 +11,7 @@ import {
   type TotpSecretBox,
   TotpSecretUnreadableError,
 } from '../../platform/security/totp-secret-box';
-import type { SqlEngine } from '../transaction-index/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { invitationSecretOwner } from './people-invitations';
 import { type PersonRow, personSecretOwner, totpSecretOf } from './person';
 

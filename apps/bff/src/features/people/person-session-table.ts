@@ -3,7 +3,7 @@
 // screen and by every request's check of its session. Times are kept as timestamptz and given
 // back as Unix ms, as the session store keeps them.
 import type { Role } from '@card-console/shared/api/meta';
-import { type Audited, committed, type SqlEngine } from '../transaction-index/sql-engine';
+import { type Audited, committed, type SqlEngine } from '../../platform/sql/sql-engine';
 import type { PersonSession, SessionMethod } from './person-sessions';
 
 interface SessionRow {

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { testTotpSecrets } from '../../test/totp-keys';
-import { applyIndexMigrations } from '../transaction-index/index-migrations';
 import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
-import { postgresEngine } from '../transaction-index/sql-engine';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
 import { PeopleStore } from './people-store';

@@ -6,12 +6,12 @@
 
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { parseCsv } from '../../test/csv';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
-import { postgresEngine } from './sql-engine';
 import { createTransactionIndex, type TransactionIndex } from './transaction-index';
 
 /** docs/money.md: "Posted = settled, refund and dispute rows: what an accounting file holds". */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import {
   type ContractCardService,
@@ -14,7 +15,6 @@ import {
 } from '../../test/contract-card-service';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { embeddedEngine, postgresEngine } from './sql-engine';
 import { createTransactionIndex } from './transaction-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { applyIndexMigrations } from './index-migrations';
 import { STATISTICS_AFTER_ROWS, TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
-import { embeddedEngine, type SqlEngine } from './sql-engine';
 
 indexStoreContract('embedded engine (PGlite)', async () => {
   const engine = await embeddedEngine();

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { postgresEngine } from './sql-engine';
 import { createTransactionIndex } from './transaction-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);

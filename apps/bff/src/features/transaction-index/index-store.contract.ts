@@ -3,6 +3,7 @@
 // page size checked against a brute-force pass over the same rows.
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { AnnotationStore } from '../annotations/annotation-store';
 import {
   BadIndexCursorError,
@@ -16,7 +17,6 @@ import {
   storable,
   TransactionIndexStore,
 } from './index-store';
-import type { SqlEngine } from './sql-engine';
 
 export interface IndexEngineFixture {
   engine: SqlEngine;

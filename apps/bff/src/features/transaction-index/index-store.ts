@@ -13,7 +13,7 @@ import {
   postedCount,
   postedSql,
 } from '@card-console/shared/money-definition';
-import type { SqlEngine, SqlQueryable } from './sql-engine';
+import type { SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
 
 /** A transaction as the index keeps it (times at millisecond precision, ISO 8601 UTC). */
 export interface IndexedTransaction {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testPan } from '../../test/test-pan';
 import { testClient, useSimulator } from '../../test/upstream-client';
-import { applyIndexMigrations } from './index-migrations';
 import { type IndexedTransaction, TransactionIndexStore } from './index-store';
 import {
   createIndexSync,
@@ -15,7 +16,6 @@ import {
   toIndexed,
   utcDay,
 } from './index-sync';
-import { embeddedEngine, type SqlEngine } from './sql-engine';
 
 describe('which days a sync walks', () => {
   const now = Date.parse('2026-11-26T12:00:00Z');

@@ -11,6 +11,8 @@ import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INDEX_MIGRATIONS_TABLE } from '../../platform/sql/index-migrations';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import type { ContractWorld } from '../../test/contract-answers';
 import {
@@ -21,8 +23,6 @@ import { parseCsv } from '../../test/csv';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { INDEX_MIGRATIONS_TABLE } from './index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from './sql-engine';
 import { createTransactionIndex } from './transaction-index';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);

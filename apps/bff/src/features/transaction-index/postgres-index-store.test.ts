@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from './index-migrations';
 import { indexStoreContract } from './index-store.contract';
-import { postgresEngine } from './sql-engine';
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {

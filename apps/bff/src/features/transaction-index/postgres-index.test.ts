@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownMigrations } from '../../platform/audit/audit-schema';
+import { applyIndexMigrations, indexMigrationsDir } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { applyIndexMigrations, indexMigrationsDir } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
 import {
   assertIndexSchemaCurrent,
@@ -12,7 +13,6 @@ import {
   IndexSetupError,
   openPostgresIndex,
 } from './postgres-index';
-import { postgresEngine } from './sql-engine';
 
 let cluster: PostgresEngine;
 let counter = 0;

@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { createAuditPool, describeDatabaseUrl } from '../../platform/audit/postgres-audit';
-import { indexSchemaMismatch } from './index-migrations';
-import { postgresEngine, type SqlEngine } from './sql-engine';
+import { indexSchemaMismatch } from '../../platform/sql/index-migrations';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 
 export const INDEX_WRITER_ROLE = 'card_console_index_writer';
 

@@ -3,13 +3,13 @@
 import type { Logger } from 'pino';
 import { systemClock } from '../../core/clock';
 import type { TotpSecretBox } from '../../platform/security/totp-secret-box';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { AlertStore } from '../alerts/alert-store';
 import { AnnotationStore } from '../annotations/annotation-store';
 import { PeopleStore } from '../people/people-store';
 import { PersonSessionTable } from '../people/person-session-table';
-import { applyIndexMigrations } from './index-migrations';
 import { TransactionIndexStore } from './index-store';
-import type { SqlEngine } from './sql-engine';
 
 export interface TransactionIndex {
   /** The store, once the engine is open and the migrations applied; a failed open is retried. */

@@ -6,12 +6,12 @@
 import { join } from 'node:path';
 import { runner } from 'node-pg-migrate';
 import type { Logger } from 'pino';
-import { knownMigrations, migrationsDir } from '../../platform/audit/audit-schema';
+import { knownMigrations, migrationsDir } from '../audit/audit-schema';
 import {
   appliedMigrations,
   type MigrationMismatch,
   migrationMismatch,
-} from '../../platform/migrations/migration-versions';
+} from '../migrations/migration-versions';
 import type { SqlEngine, SqlQueryable } from './sql-engine';
 
 export const INDEX_MIGRATIONS_TABLE = 'index_migrations';

@@ -1,8 +1,8 @@
 // The embedded engine migrates itself when it opens (one process, no set-up), but never a
 // DATA_DIR a newer build migrated: it refuses before changing anything, naming both versions.
 import { describe, expect, it } from 'vitest';
-import { knownMigrations } from '../../platform/audit/audit-schema';
 import { silentLogger } from '../../test/audit-cluster';
+import { knownMigrations } from '../audit/audit-schema';
 import { applyIndexMigrations, indexMigrationsDir } from './index-migrations';
 import { embeddedEngine } from './sql-engine';
 

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import type { BeforeCommit } from '../../platform/audit/audited-change';
-import { postgresFailure } from '../../platform/audit/postgres-errors';
+import type { BeforeCommit } from '../audit/audited-change';
+import { postgresFailure } from '../audit/postgres-errors';
 
 /** A statement's rows. Parameters are always bound ($1, $2…), never spliced into the text. */
 export interface SqlQueryable {

@@ -31,6 +31,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          // A browser check waits as long as a locator does (page.setDefaultTimeout, 15 s), not
+          // Vitest's 1 s: on a loaded CI machine a screen can take longer than that to settle,
+          // and a poll that passes returns as soon as it holds.
+          expect: { poll: { timeout: 15_000 } },
           // The product is built once for the run (`pnpm build`), then each file starts its own
           // (its port, its data directory) from that build: two files at a time, since they
           // wait on the product and the browser more than they compute (decision 0005).

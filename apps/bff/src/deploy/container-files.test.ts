@@ -310,22 +310,23 @@ describe('compose.yaml', () => {
     }
   });
 
-  it("shares one network namespace, so Redis, PostgreSQL and the replicas are at the README's loopback addresses", () => {
-    const [redisPort] = (services.redis?.command ?? []).flatMap((w, i, all) =>
-      w === '--port' ? [all[i + 1]] : [],
-    );
+  it("shares one network namespace, so PostgreSQL and the replicas are at the README's loopback addresses", () => {
     const postgresPort = services.postgres?.command?.find((w) => w.startsWith('port='));
-    expect(services.redis?.command).toEqual(expect.arrayContaining(['--bind', '127.0.0.1']));
+    expect(postgresPort).toBe('port=5432');
+    expect(services.postgres?.command).toEqual(
+      expect.arrayContaining(['-c', 'listen_addresses=127.0.0.1']),
+    );
     for (const name of Object.keys(services).filter((n) => n !== 'pod')) {
       expect(services[name]?.network_mode, name).toBe('service:pod');
     }
-    for (const { service } of replicas) {
-      const env = envOf(service);
-      expect(env.REDIS_URL).toBe(`redis://127.0.0.1:${redisPort}`);
-      expect(new URL(env.DATABASE_URL ?? '').host).toBe(`127.0.0.1:${postgresPort?.slice(5)}`);
+    // Both replicas share the one database: the same host, port and database name.
+    const databases = replicas.map(({ service }) => new URL(envOf(service).DATABASE_URL ?? ''));
+    for (const url of databases) {
+      expect(url.host).toBe('127.0.0.1:5432');
+      expect(url.pathname).toBe('/card_console');
     }
     expect(new URL(envOf(services.migrate ?? {}).DATABASE_MIGRATION_URL ?? '').host).toBe(
-      `127.0.0.1:${postgresPort?.slice(5)}`,
+      '127.0.0.1:5432',
     );
     // Only haproxy's ports reach the outside (and metrics, on the host's loopback).
     expect(services.pod?.ports).toEqual(expect.arrayContaining(['443:443']));
@@ -374,18 +375,26 @@ describe('compose.yaml', () => {
     ).toThrow(/DATABASE_MIGRATION_URL: set for the server/);
   });
 
-  it('starts the replicas once Redis and PostgreSQL answer their health checks and the migrations succeeded', () => {
+  it('starts the replicas once PostgreSQL answers its health check and the migrations succeeded: nothing else', () => {
     for (const { service } of replicas) {
       expect(service.depends_on).toEqual({
-        redis: { condition: 'service_healthy' },
         postgres: { condition: 'service_healthy' },
         migrate: { condition: 'service_completed_successfully' },
       });
     }
-    expect(services.redis?.healthcheck?.test).toEqual(
-      expect.arrayContaining(['redis-cli', 'ping']),
-    );
     expect(services.postgres?.healthcheck?.test).toEqual(expect.arrayContaining(['pg_isready']));
+  });
+
+  it('runs PostgreSQL as the one shared engine: no Redis service, image, volume or variable anywhere', () => {
+    const names = Object.keys(services);
+    expect(names.sort()).toEqual(['bff1', 'bff2', 'haproxy', 'migrate', 'pod', 'postgres']);
+    const images = names.map((name) => services[name]?.image ?? '');
+    expect(images.filter((image) => /redis|valkey|keydb/i.test(image))).toEqual([]);
+    // The text too (comments, volumes, the replicas' anchor): a set REDIS_URL stops a replica.
+    expect(read('compose.yaml')).not.toMatch(/redis/i);
+    for (const { name, service } of replicas) {
+      expect(Object.keys(envOf(service)), name).not.toContain('REDIS_URL');
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 // Installs Debian packages the tests and benchmarks need when their programs are missing
-// (as root, as CI runs): Chromium for the browser flows, Redis, PostgreSQL and haproxy for
+// (as root, as CI runs): Chromium for the browser flows, PostgreSQL and haproxy for
 // the store contracts and the two-replica integration test, Prometheus for promtool. One
 // apt-get update, and one install for all of them (two when some want no recommends).
 import { spawnSync } from 'node:child_process';

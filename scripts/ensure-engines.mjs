@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Makes sure the engines the store tests start for themselves exist: Debian's redis-server,
-// PostgreSQL and haproxy, and Prometheus's promtool, which checks the shipped alert rules and
-// a real scrape of the metrics port. The tests start their own throw-away servers on free
-// ports (apps/bff/src/test/engines); this only installs the programs. The tests need only
+// Makes sure the engines the store tests start for themselves exist: Debian's PostgreSQL and
+// haproxy, and Prometheus's promtool, which checks the shipped alert rules and a real scrape of
+// the metrics port. The tests start their own throw-away servers on free ports
+// (apps/bff/src/test/engines); this only installs the programs. The tests need only
 // promtool from the prometheus package: its install script asks to start the server as a
 // service, which a container's policy-rc.d refuses and nothing here relies on. Used by
 // `pnpm test` and `pnpm bench`; run alone: `node scripts/ensure-engines.mjs`.
@@ -18,12 +18,11 @@ const onPath =
 export function ensureEngines() {
   ensureDebianPackages(
     [
-      { name: 'redis-server', installed: onPath('/usr/bin/redis-server') },
       { name: 'postgresql', installed: () => postgresBinDir() !== undefined },
       { name: 'haproxy', installed: onPath('/usr/sbin/haproxy', '/usr/bin/haproxy') },
       { name: 'prometheus', installed: onPath('/usr/bin/promtool'), recommends: false },
     ],
-    'the Redis, PostgreSQL, load-balancer and Prometheus-rules tests',
+    'the PostgreSQL, load-balancer and Prometheus-rules tests',
   );
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm test`: everything a change must pass, in one command that works on a clean machine.
-// 1. makes sure a headless Chromium exists for the browser flows, and redis-server, PostgreSQL
-//    and haproxy for the store and replica tests (Debian's packages, as root),
+// 1. makes sure a headless Chromium exists for the browser flows, and PostgreSQL and haproxy
+//    for the store and replica tests (Debian's packages, as root),
 // 2. typechecks and lints the workspace,
 // 3. runs every Vitest project (unit, integration, component, end-to-end) on the machine's
 //    Node, then the BFF project again on Node 24 (scripts/node24.mjs), at least two test files
@@ -67,7 +67,7 @@ function failures(label, reportFile) {
 }
 const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
 // Vitest leaves a core free by default: one file at a time on a two-core machine. The tests
-// mostly wait on the servers they start (PostgreSQL, Redis, Chromium, the product), so two
+// mostly wait on the servers they start (PostgreSQL, Chromium, the product), so two
 // files at a time there cut the run by a quarter; on larger machines Vitest's default stands.
 const workers = [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
 const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];

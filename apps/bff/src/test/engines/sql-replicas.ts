@@ -1,0 +1,64 @@
+// Two replicas on one PostgreSQL database, as the BFF runs them: the schema applied by its
+// owner, each replica a pool of its own logged in as a login holding card_console_index_writer
+// and nothing else (so a missing GRANT fails the test). And the embedded engine, one process.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { silentLogger } from '../audit-cluster';
+import { freePort } from './free-port';
+import { testDatabase } from './postgres';
+
+export interface SqlReplicas {
+  a: SqlEngine;
+  b: SqlEngine;
+  /** The schema's owner (a superuser): to set up or inspect rows behind the stores' backs. */
+  owner: SqlEngine;
+  close(): Promise<void>;
+}
+
+/** Lets real time pass: expiry is on the database's clock. */
+export const pass = (ms: number) => sleep(ms);
+
+export async function postgresReplicas(): Promise<SqlReplicas> {
+  const database = await testDatabase();
+  const owner = postgresEngine(new pg.Pool({ connectionString: database.url, max: 2 }));
+  await applyIndexMigrations(owner, silentLogger);
+  const login = `cc_app_${randomBytes(6).toString('hex')}`;
+  const password = randomBytes(18).toString('base64url');
+  // Names and passwords cannot be bound; both are made above of [a-z0-9_-] only.
+  await owner.query(
+    `CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE card_console_index_writer`,
+  );
+  const url = new URL(database.url);
+  url.username = login;
+  url.password = password;
+  const replica = () => postgresEngine(new pg.Pool({ connectionString: url.toString(), max: 8 }));
+  const [a, b] = [replica(), replica()];
+  return {
+    a,
+    b,
+    owner,
+    async close() {
+      await Promise.all([a.close(), b.close()]);
+      await owner.query(`DROP ROLE ${login}`).catch(() => {});
+      await owner.close();
+      await database.stop();
+    },
+  };
+}
+
+export async function embeddedForStores(): Promise<SqlEngine> {
+  const engine = await embeddedEngine();
+  await applyIndexMigrations(engine, silentLogger);
+  return engine;
+}
+
+/** PostgreSQL where nothing listens: every call fails as the server being down does. */
+export async function unreachablePostgres(): Promise<SqlEngine> {
+  const port = await freePort();
+  return postgresEngine(
+    new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/none`, max: 1 }),
+  );
+}

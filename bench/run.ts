@@ -95,7 +95,7 @@ const benches: Record<
     load: async () => (await import('./export-storm')).runExportStormBench,
   },
   'scale-out': {
-    title: 'Scale-out: sessions in Redis, replicas behind haproxy',
+    title: 'Scale-out: sessions in PostgreSQL, replicas behind haproxy',
     load: async () => (await import('./scale-out')).runScaleOutBench,
   },
   'audit-store': {

@@ -23,7 +23,7 @@ export function machineMicros(): { busy: number; steal: number } {
   };
 }
 
-/** Pids of this process's children whose command name is `name` (e.g. haproxy, redis-server). */
+/** Pids of this process's children whose command name is `name` (e.g. haproxy). */
 export function childPidsNamed(name: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -40,10 +40,10 @@ export function childPidsNamed(name: string): number[] {
   return pids;
 }
 
-export interface Watched {
-  name: string;
-  pids: readonly number[];
-}
+/** A process group by its pids, or by what it reports itself (PostgreSQL: a postmaster and its backends). */
+export type Watched =
+  | { name: string; pids: readonly number[] }
+  | { name: string; micros: () => number };
 
 /** CPU microseconds each watched process (summed over its pids) and the machine used. */
 export interface CpuSample {
@@ -54,7 +54,10 @@ export interface CpuSample {
 
 export function sampleCpu(watched: readonly Watched[]): CpuSample {
   const byName: Record<string, number> = {};
-  for (const w of watched) byName[w.name] = w.pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  for (const w of watched) {
+    byName[w.name] =
+      'micros' in w ? w.micros() : w.pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  }
   return { byName, machine: machineMicros(), wallMicros: performance.now() * 1000 };
 }
 

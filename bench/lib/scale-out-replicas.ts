@@ -26,7 +26,7 @@ const processes = [
   'haproxy',
   'BFF replica 1',
   'BFF replica 2',
-  'Redis',
+  'PostgreSQL',
   'card service (simulator)',
   'other processes on the machine',
   'stolen by the hypervisor',
@@ -38,7 +38,7 @@ export async function runReplicaRounds(options: {
   people: Person[];
   rounds: number;
   seconds: number;
-  watched: { replicas: [number, number]; redis: number[]; simulator: number };
+  watched: { replicas: [number, number]; postgres: () => number; simulator: number };
 }): Promise<ReplicaResult[]> {
   const results: ReplicaResult[] = options.runs.map((r) => ({
     ...r,
@@ -56,7 +56,7 @@ export async function runReplicaRounds(options: {
         { name: 'haproxy', pids: r.haproxyPids },
         { name: 'BFF replica 1', pids: [watched.replicas[0]] },
         { name: 'BFF replica 2', pids: [watched.replicas[1]] },
-        { name: 'Redis', pids: watched.redis },
+        { name: 'PostgreSQL', micros: watched.postgres },
         { name: 'card service (simulator)', pids: [watched.simulator] },
       ];
       const before = sampleCpu(list);
@@ -116,7 +116,7 @@ export function replicasMarkdown(
   const idle = (r: ReplicaResult) => coresOf(r, 'idle');
   const others = (r: ReplicaResult) => coresOf(r, 'other processes on the machine');
   const explanation = [
-    `Two replicas served ${fmt(ratio)}× the requests of one, on ${context.cores} cores that the load generator, haproxy, Redis, the card service and the replicas all share.`,
+    `Two replicas served ${fmt(ratio)}× the requests of one, on ${context.cores} cores that the load generator, haproxy, PostgreSQL, the card service and the replicas all share.`,
     `A second replica makes no read cheaper: per CPU-second the path's processes used, they served ${fmt(perCpuSecond(one), 0)} reads with one replica and ${fmt(perCpuSecond(two), 0)} with two (${fmt(efficiency)}×).`,
     `Per read, the replicas took ${fmt(bffs(one), 0)} µs of CPU with one and ${fmt(bffs(two), 0)} µs with two, everything else in the path ${fmt(rest(one), 0)} and ${fmt(rest(two), 0)} µs: the BFF is ${fmt((100 * bffs(one)) / ours(one), 0)} % of a read's cost here, so even a core of its own per replica could not double the whole.`,
     `More reads can only come from more CPU: the path's processes kept ${fmt(pathCores(one), 2)} cores busy with one replica (the replica itself ${fmt(coresOf(one, 'BFF replica 1'), 2)}: a Node process runs its JavaScript on one core) and ${fmt(pathCores(two), 2)} with two.`,
@@ -124,16 +124,16 @@ export function replicasMarkdown(
       ? `The extra ${fmt(pathCores(two) - pathCores(one), 2)} cores came from idle time (${fmt(idle(one), 2)} idle cores with one replica, ${fmt(idle(two), 2)} with two) and from the processes outside this benchmark (${fmt(others(one), 2)} cores with one replica, ${fmt(others(two), 2)} with two).`
       : `The path got no more with two: the machine had ${fmt(idle(one), 2)} idle cores with one replica, and the processes outside this benchmark kept ${fmt(others(one), 2)} and ${fmt(others(two), 2)} cores.`,
     ratio <= 1.05
-      ? `With no idle core to use, the second replica only takes turns with the first on the same cores${efficiency < 0.97 ? ', and two processes (two event loops, two connection pools to the card service and to Redis, two sets of health checks) make each read dearer' : ''}.`
+      ? `With no idle core to use, the second replica only takes turns with the first on the same cores${efficiency < 0.97 ? ', and two processes (two event loops, two connection pools to the card service and to PostgreSQL, two sets of health checks) make each read dearer' : ''}.`
       : others(one) - others(two) > 0.05
         ? 'Linux shares the cores among runnable threads, so a benchmark with more busy processes takes a larger share of a shared machine from its neighbours: that part of the gain is taken, not scaled.'
         : 'The neighbours kept about their share, so the gain is what idle time allowed.',
-    'Where the balancer, Redis, the card service and the people run elsewhere, each replica brings its own core and the ratio is what the replicas alone allow; on this machine it cannot be shown.',
+    'Where the balancer, PostgreSQL, the card service and the people run elsewhere, each replica brings its own core and the ratio is what the replicas alone allow; on this machine it cannot be shown.',
   ].join(' ');
   return [
-    `### One replica behind haproxy beside two (${results[0]?.rps.length ?? 0} interleaved rounds of ${context.seconds} s, ${context.people} people, sessions in Redis for both)`,
+    `### One replica behind haproxy beside two (${results[0]?.rps.length ?? 0} interleaved rounds of ${context.seconds} s, ${context.people} people, sessions in PostgreSQL for both)`,
     '',
-    "The same people, cookies and distinct queries as above, through Debian's haproxy (plain HTTP/1.1 on loopback, round-robin, `/readyz` health checks: TLS would add the balancer's and the client's handshake and cipher work to both rows alike) to one replica, or to two replicas of the same bundle sharing the Redis. Each cell: median (min–max) over rounds.",
+    "The same people, cookies and distinct queries as above, through Debian's haproxy (plain HTTP/1.1 on loopback, round-robin, `/readyz` health checks: TLS would add the balancer's and the client's handshake and cipher work to both rows alike) to one replica, or to two replicas of the same bundle sharing the one PostgreSQL database (`DATABASE_URL` alone). Each cell: median (min–max) over rounds.",
     '',
     '| setup | req/s | p50 / p99 ms | cores busy in the path | reads per CPU-second of the path | non-2xx or errors |',
     '|---|---|---|---|---|---|',
@@ -142,7 +142,7 @@ export function replicasMarkdown(
         `| ${r.name} | ${fmtSpread(spread(r.rps), 0)} | ${fmt(median(r.p50))} / ${fmt(median(r.p99))} | ${fmt(pathCores(r))} | ${fmt(perCpuSecond(r), 0)} | ${r.bad} |`,
     ),
     '',
-    `Two replicas ÷ one replica, req/s: **${fmt(ratio)}**; reads per CPU-second of the path: ${fmt(efficiency)}. The path: the load generator, haproxy, the replicas, Redis and the card service.`,
+    `Two replicas ÷ one replica, req/s: **${fmt(ratio)}**; reads per CPU-second of the path: ${fmt(efficiency)}. The path: the load generator, haproxy, the replicas, PostgreSQL (its postmaster and every backend) and the card service.`,
     '',
     'Where the CPU went (median over rounds; µs of CPU per request served, and cores busy: CPU time ÷ wall time, out of ' +
       `${context.cores}):`,

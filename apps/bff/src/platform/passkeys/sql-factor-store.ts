@@ -1,0 +1,195 @@
+// Second factors in the SQL engine, shared by every replica on PostgreSQL (tables in
+// migrations/transaction-index/20261129120000000_shared-factors-and-day-aggregates.sql).
+// A conditional change locks the person's `person_factors` row first, then decides and writes
+// in one statement, so two replicas asking at once for one person decide one after the other;
+// a credential id is enrolled once by its primary key. Nothing stored here signs anyone in.
+import type { SqlEngine, SqlQueryable } from '../sql/sql-engine';
+import {
+  type BeforeWrite,
+  checkPasskeyUse,
+  type FactorStore,
+  MAX_PASSKEYS_PER_PERSON,
+  noFactors,
+  type PersonFactors,
+  type StoredPasskey,
+  storablePasskey,
+  storedPasskeySchema,
+} from './factor-store';
+
+// Numbers as float8: both engines hand bigint back as text (pg) or BigInt (PGlite); the
+// columns' checks keep them within what a double holds exactly.
+const passkeyColumns = `p.id, p.public_key AS "publicKey", p.counter::float8 AS counter,
+  p.transports, p.name, p.created_at::float8 AS "createdAt",
+  p.last_used_at::float8 AS "lastUsedAt"`;
+
+const ADD = `
+WITH taken AS (SELECT 1 FROM person_passkey WHERE id = $2),
+held AS (SELECT count(*) AS n FROM person_passkey WHERE email = $1),
+added AS (
+  INSERT INTO person_passkey (id, email, public_key, counter, transports, name, created_at, last_used_at)
+  SELECT $2::text, $1::text, $3::text, $4::bigint, $5::text[], $6::text, $7::bigint, $8::bigint
+   WHERE NOT EXISTS (SELECT FROM taken) AND (SELECT n FROM held) < $9::bigint
+  ON CONFLICT (id) DO NOTHING
+  RETURNING 1
+)
+SELECT CASE WHEN EXISTS (SELECT FROM added) THEN 'added'
+            WHEN (SELECT n FROM held) >= $9 AND NOT EXISTS (SELECT FROM taken) THEN 'too_many'
+            ELSE 'duplicate' END AS outcome`;
+
+// Not the last passkey of a person with TOTP off.
+const REMOVE = `
+WITH target AS (SELECT 1 FROM person_passkey WHERE id = $2 AND email = $1),
+guarded AS (
+  SELECT f.totp_disabled AND (SELECT count(*) FROM person_passkey WHERE email = $1) <= 1 AS last
+    FROM person_factors f WHERE f.email = $1
+),
+removed AS (
+  DELETE FROM person_passkey
+   WHERE id = $2 AND email = $1 AND NOT coalesce((SELECT last FROM guarded), false)
+  RETURNING 1
+)
+SELECT CASE WHEN EXISTS (SELECT FROM removed) THEN 'removed'
+            WHEN EXISTS (SELECT FROM target) THEN 'last_factor'
+            ELSE 'not_found' END AS outcome`;
+
+// Off only with a passkey; back on at any time.
+const SET_TOTP = `
+WITH switched AS (
+  UPDATE person_factors SET totp_disabled = $2
+   WHERE email = $1 AND (NOT $2 OR EXISTS (SELECT FROM person_passkey WHERE email = $1))
+  RETURNING 1
+)
+SELECT CASE WHEN EXISTS (SELECT FROM switched) THEN 'ok' ELSE 'no_passkey' END AS outcome`;
+
+/** Second factors in the SQL engine: one replica on PGlite, any number on PostgreSQL. */
+export class SqlFactorStore implements FactorStore {
+  constructor(private readonly engine: SqlEngine) {}
+
+  async get(email: string): Promise<PersonFactors> {
+    const rows = await this.engine.query<{ totp_disabled: boolean } & Record<string, unknown>>(
+      `SELECT f.totp_disabled, ${passkeyColumns}
+         FROM person_factors f LEFT JOIN person_passkey p ON p.email = f.email
+        WHERE f.email = $1
+        ORDER BY p.created_at, p.id`,
+      [email],
+    );
+    const [first] = rows;
+    if (!first) return noFactors();
+    const passkeys: StoredPasskey[] = [];
+    for (const { totp_disabled: _, ...row } of rows) {
+      if (row.id === null) continue;
+      const passkey = readPasskey(row);
+      // One unreadable row costs that passkey, not the person's sign-in.
+      if (passkey) passkeys.push(passkey);
+    }
+    return { passkeys, totpDisabled: first.totp_disabled };
+  }
+
+  async addPasskey(
+    email: string,
+    passkey: StoredPasskey,
+    audited?: BeforeWrite,
+  ): Promise<'added' | 'duplicate' | 'too_many'> {
+    const p = storablePasskey(passkey);
+    return this.change(email, audited, 'added', ADD, [
+      email,
+      p.id,
+      p.publicKey,
+      p.counter,
+      p.transports ?? null,
+      p.name,
+      p.createdAt,
+      p.lastUsedAt ?? null,
+      MAX_PASSKEYS_PER_PERSON,
+    ]);
+  }
+
+  async renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined> {
+    const [row] = await this.engine.query<Record<string, unknown>>(
+      `UPDATE person_passkey p SET name = $3 WHERE p.id = $2 AND p.email = $1
+       RETURNING ${passkeyColumns}`,
+      [email, id, name],
+    );
+    return row ? readPasskey(row) : undefined;
+  }
+
+  async removePasskey(
+    email: string,
+    id: string,
+    audited?: BeforeWrite,
+  ): Promise<'removed' | 'not_found' | 'last_factor'> {
+    return this.change(email, audited, 'removed', REMOVE, [email, id]);
+  }
+
+  async setTotpDisabled(
+    email: string,
+    disabled: boolean,
+    audited?: BeforeWrite,
+  ): Promise<'ok' | 'no_passkey'> {
+    return this.change(email, audited, 'ok', SET_TOTP, [email, disabled]);
+  }
+
+  async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
+    checkPasskeyUse(counter, at);
+    // The counter and lastUsedAt only move forward, whatever order uses arrive in.
+    const rows = await this.engine.query(
+      `UPDATE person_passkey
+          SET counter = greatest(counter, $3),
+              last_used_at = greatest(coalesce(last_used_at, $4), $4)
+        WHERE id = $2 AND email = $1
+       RETURNING 1`,
+      [email, id, counter, at],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * One conditional change in a transaction: the person's row locked (made when missing),
+   * `statement` deciding and writing, the row dropped again when it holds nothing, and last
+   * the audit hook when the change was made (throwing rolls it all back).
+   */
+  private async change<T extends string>(
+    email: string,
+    audited: BeforeWrite,
+    done: T,
+    statement: string,
+    params: readonly unknown[],
+  ): Promise<T> {
+    return this.engine.transaction(async (tx) => {
+      await lockPerson(tx, email);
+      const [row] = await tx.query<{ outcome: T }>(statement, params);
+      const outcome = row?.outcome as T;
+      await tx.query(
+        `DELETE FROM person_factors f
+          WHERE f.email = $1 AND NOT f.totp_disabled
+            AND NOT EXISTS (SELECT FROM person_passkey WHERE email = $1)`,
+        [email],
+      );
+      if (outcome === done) await audited?.(outcome);
+      return outcome;
+    });
+  }
+}
+
+/**
+ * Takes the person's row lock until the transaction ends. A replica waiting here decides on
+ * what the one before it committed (each later statement reads afresh); a row deleted while
+ * waited for is made again.
+ */
+async function lockPerson(tx: SqlQueryable, email: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO person_factors (email) VALUES ($1)
+     ON CONFLICT (email) DO UPDATE SET totp_disabled = person_factors.totp_disabled`,
+    [email],
+  );
+}
+
+function readPasskey(row: Record<string, unknown>): StoredPasskey | undefined {
+  const { transports, lastUsedAt, ...rest } = row;
+  const parsed = storedPasskeySchema.safeParse({
+    ...rest,
+    ...(transports === null ? {} : { transports }),
+    ...(lastUsedAt === null ? {} : { lastUsedAt }),
+  });
+  return parsed.success ? parsed.data : undefined;
+}

@@ -73,6 +73,11 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
       const client = await pool.connect().catch((error: unknown) => {
         throw failed(error);
       });
+      // The server ending the connection mid-transaction (a restart, a terminated backend):
+      // the next statement fails and is told apart below; with no listener on a checked-out
+      // client the 'error' event would end the process.
+      const ended = () => {};
+      client.on('error', ended);
       // The server's failures are told apart from what `work` throws itself (a refusal the
       // store decided on), which passes through as it is.
       const run = async <R extends object>(text: string, params?: readonly unknown[]) => {
@@ -91,6 +96,7 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
+        client.removeListener('error', ended);
         client.release();
       }
     },

@@ -1,10 +1,12 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../test/audit-cluster';
-import { freePort } from '../../test/engines/free-port';
-import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from '../sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import {
+  embeddedForStores,
+  pass,
+  postgresReplicas,
+  type SqlReplicas,
+  unreachablePostgres,
+} from '../../test/engines/sql-replicas';
+import type { SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import type { DayAggregate, DayAggregateStore } from './day-aggregate-store';
 import { aggregate, dayAggregateStoreContract } from './day-aggregate-store.contract';
@@ -14,22 +16,18 @@ import {
   SWEPT_PER_WRITE,
 } from './sql-day-aggregate-store';
 
-let database: Awaited<ReturnType<typeof testDatabase>>;
+// Replicas log in holding card_console_index_writer only: a missing GRANT fails the tests.
+let pg: SqlReplicas;
 let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
 beforeAll(async () => {
-  database = await testDatabase();
-  [one, two] = [1, 2].map(() =>
-    postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-  ) as [SqlEngine, SqlEngine];
-  await applyIndexMigrations(one, silentLogger);
-  embedded = await embeddedEngine();
-  await applyIndexMigrations(embedded, silentLogger);
+  [pg, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [one, two] = [pg.a, pg.b];
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([one, two, embedded].map((e) => e?.close()));
-  await database?.stop();
+  await embedded?.close();
+  await pg?.close();
 });
 
 const emptied = async (engine: SqlEngine) => {
@@ -53,7 +51,6 @@ dayAggregateStoreContract('SqlDayAggregateStore on PGlite', async () => {
 
 const day = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
 const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => day(from + i));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let subs = 0;
 const freshSub = () => `sub_sql_${++subs}`;
 
@@ -126,7 +123,7 @@ describe('SqlDayAggregateStore', () => {
     const first = await expiry();
     expect(first?.left).toBeGreaterThan(50_000);
     expect(first?.left).toBeLessThanOrEqual(60_000);
-    await sleep(20);
+    await pass(20);
     await store.put(sub, 'UTC', [aggregate('2026-01-02')]);
     const second = await expiry();
     expect(second?.at && first?.at && second.at > first.at).toBe(true);
@@ -138,7 +135,7 @@ describe('SqlDayAggregateStore', () => {
     await short.put(sub, 'UTC', [aggregate('2026-01-01')]);
     expect((await short.get(sub, 'UTC', ['2026-01-01'])).size).toBe(1);
     await short.put(other, 'UTC', [aggregate('2026-01-01')]);
-    await sleep(450);
+    await pass(450);
     expect((await short.get(sub, 'UTC', ['2026-01-01'])).size).toBe(0);
     await short.put(sub, 'UTC', [aggregate('2026-01-02')]);
     const got = await short.get(sub, 'UTC', ['2026-01-01', '2026-01-02']);
@@ -245,13 +242,7 @@ describe('SqlDayAggregateStore', () => {
   });
 
   it('without a database, reads and writes fail with StoreUnavailableError', async () => {
-    const port = await freePort();
-    const gone = postgresEngine(
-      new pg.Pool({
-        connectionString: `postgres://postgres@127.0.0.1:${port}/none`,
-        connectionTimeoutMillis: 2_000,
-      }),
-    );
+    const gone = await unreachablePostgres();
     const store = new SqlDayAggregateStore(gone);
     try {
       await expect(store.get('sub_1', 'UTC', ['2026-01-01'])).rejects.toBeInstanceOf(

@@ -9,7 +9,10 @@ import type { UsedCodeLedger } from './totp';
  */
 export const USED_CODE_REMEMBER_SECONDS = 300;
 
-/** Expired rows one claim deletes besides its own: a claim adds one row at most. */
+/**
+ * Expired rows one claim deletes, so they cannot pile up (a claim adds one row at most). Its own
+ * row is left to the upsert: one statement never both deletes and updates a row.
+ */
 export const USED_CODE_SWEEP_BATCH = 20;
 
 // Compare-and-set in one statement: the stored step only moves forward. Of claims of one step

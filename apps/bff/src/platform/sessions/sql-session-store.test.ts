@@ -83,7 +83,7 @@ describe.each(engines)('SqlSessionStore on $name', ({ replicas }) => {
     ).rejects.toThrow(/check constraint/);
   });
 
-  it('a row past its expiry is no session and is not refreshed, before any sweep removes it', async () => {
+  it('a row past its expiry is no session and is not refreshed, and a set over it starts afresh', async () => {
     const { a, b, owner } = replicas();
     await owner.query(
       `INSERT INTO session_record VALUES ($1, $2::text::jsonb, now() - interval '1 millisecond')`,
@@ -91,6 +91,9 @@ describe.each(engines)('SqlSessionStore on $name', ({ replicas }) => {
     );
     await new SqlSessionStore(b).refresh('just-lapsed', sampleRecord, 60_000);
     expect(await new SqlSessionStore(a).get('just-lapsed')).toBeUndefined();
+    const again = { ...sampleRecord, createdAt: 3, lastSeenAt: 3 };
+    await new SqlSessionStore(b).set('just-lapsed', again, 60_000);
+    expect(await new SqlSessionStore(a).get('just-lapsed')).toEqual(again);
   });
 
   it('each write deletes up to its batch of expired rows, never a live one, so they cannot pile up', async () => {

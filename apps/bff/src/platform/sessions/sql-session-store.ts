@@ -20,8 +20,9 @@ export const sessionRecordSchema = z.object({
 });
 
 /**
- * Expired rows one write deletes, besides its own: a write adds one row at most, so they cannot
- * pile up, and no write waits on a long delete (rows another write is deleting are skipped).
+ * Expired rows one write deletes: a write adds one row at most, so they cannot pile up, and no
+ * write waits on a long delete (rows another write is deleting are skipped). Its own row is left
+ * to the upsert: one statement never both deletes and updates a row.
  */
 export const SESSION_SWEEP_BATCH = 20;
 

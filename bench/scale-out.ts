@@ -3,6 +3,8 @@
 // uncoalesced load (32 signed-in people, each on a connection of their own, each reading card
 // pages no one else asks for); then one BFF replica behind haproxy beside two, with where the
 // machine's CPU went. One simulator, one PostgreSQL, one build for everything.
+// BENCH_ROUNDS (5), BENCH_SECONDS (5) and BENCH_SEQUENTIAL (1500) size it;
+// SCALE_OUT_WITHOUT_SHARED_SESSIONS=1 runs it on a build that keeps no session in PostgreSQL.
 import { cpus } from 'node:os';
 import { asSuperuser } from '../apps/bff/src/test/audit-cluster';
 import { migrateAsOwner, prepareAuditDatabase } from '../apps/bff/src/test/engines/audit-database';

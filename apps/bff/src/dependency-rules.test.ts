@@ -1,6 +1,7 @@
 // The arrows between layers point one way (`.dependency-cruiser.cjs`, docs/architecture.md):
-// core ← platform ← upstream ← features ← http ← app, in the BFF; lib and components ←
-// features ← routes in the SPA, a feature using another only through its api/ and index.ts.
+// core ← platform ← upstream ← features ← http ← app, in the BFF, a feature using another only
+// through its index.ts; lib and components ← features ← routes in the SPA, a feature using
+// another only through its api/ and index.ts.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,14 +42,23 @@ describe('the dependency rule', () => {
   }, 120_000);
 
   describe('on a tree that breaks it', () => {
-    let dir: string;
-    afterAll(() => rm(dir, { recursive: true, force: true }));
+    const dirs: string[] = [];
+    afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+    async function crafted(files: Record<string, string>): Promise<string> {
+      const dir = await mkdtemp(join(tmpdir(), 'dependency-rule-'));
+      dirs.push(dir);
+      const tsconfig =
+        '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler" } }';
+      for (const [path, text] of Object.entries({ 'tsconfig.base.json': tsconfig, ...files })) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      }
+      return dir;
+    }
 
     it('names each arrow that points the wrong way', async () => {
-      dir = await mkdtemp(join(tmpdir(), 'dependency-rule-'));
-      const files: Record<string, string> = {
-        'tsconfig.base.json':
-          '{ "compilerOptions": { "module": "ESNext", "moduleResolution": "Bundler" } }',
+      const dir = await crafted({
         'apps/bff/src/core/clock.ts':
           "import { router } from '../http/router';\nexport const a = router;\n",
         'apps/bff/src/http/router.ts': 'export const router = 1;\n',
@@ -60,16 +70,40 @@ describe('the dependency rule', () => {
         'apps/web/src/features/cards/index.ts': "export { Field } from './components/field';\n",
         'apps/web/src/features/overview/screen.tsx':
           "import { Field } from '../cards';\nexport const d = Field;\n",
-      };
-      for (const [path, text] of Object.entries(files)) {
-        await mkdir(dirname(join(dir, path)), { recursive: true });
-        await writeFile(join(dir, path), text);
-      }
+      });
       const verdict = await cruise(dir, ['apps/bff/src', 'apps/web/src']);
       expect(verdict.summary.violations.map((v) => [v.rule.name, v.from]).sort()).toEqual([
         ['bff-core-imports-nothing-above', 'apps/bff/src/core/clock.ts'],
         ['bff-features-below-http', 'apps/bff/src/features/cards/cards.ts'],
         ['web-features-talk-through-their-api', 'apps/web/src/features/audit/screen.tsx'],
+      ]);
+    }, 120_000);
+
+    it("names a BFF feature reaching into another's files, in its code or its tests", async () => {
+      const dir = await crafted({
+        'apps/bff/src/features/feature-deps.ts': 'export type FeatureDeps = { a: 1 };\n',
+        'apps/bff/src/features/transaction-index/window.ts': 'export const window = 1;\n',
+        'apps/bff/src/features/transaction-index/index.ts': "export { window } from './window';\n",
+        'apps/bff/src/features/transaction-index/window.test.ts':
+          "import { window } from './window';\nexport const t = window;\n",
+        'apps/bff/src/features/alerts/sync.ts':
+          "import { window } from '../transaction-index/window';\nexport const e = window;\n",
+        'apps/bff/src/features/people/people.test.ts':
+          "import { window } from '../transaction-index/window';\nexport const t = window;\n",
+        'apps/bff/src/features/insights/overview.ts':
+          "import type { FeatureDeps } from '../feature-deps';\nimport { window } from '../transaction-index';\nexport const f = (d: FeatureDeps) => [d, window];\n",
+        // A cycle only through `import type` is erased at run time; one through values is not.
+        'apps/bff/src/features/cards/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+        'apps/bff/src/features/cards/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+        'apps/bff/src/features/cards/c.ts':
+          "import type { D } from './d';\nexport const c = (d: D) => d;\n",
+        'apps/bff/src/features/cards/d.ts': "import { c } from './c';\nexport type D = typeof c;\n",
+      });
+      const verdict = await cruise(dir, ['apps/bff/src']);
+      expect(verdict.summary.violations.map((v) => [v.rule.name, v.from]).sort()).toEqual([
+        ['bff-features-talk-through-their-index', 'apps/bff/src/features/alerts/sync.ts'],
+        ['bff-features-talk-through-their-index', 'apps/bff/src/features/people/people.test.ts'],
+        ['no-circular', 'apps/bff/src/features/cards/a.ts'],
       ]);
     }, 120_000);
   });

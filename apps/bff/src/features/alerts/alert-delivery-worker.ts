@@ -5,7 +5,7 @@ import type { Clock } from '../../core/clock';
 import type { Config } from '../../env';
 import { createEmailSender } from '../../platform/notify/email-sender';
 import { createWebhookSender } from '../../platform/notify/webhook-sender';
-import type { TransactionIndex } from '../transaction-index/transaction-index';
+import type { TransactionIndex } from '../transaction-index';
 import { type AlertDeliveryWorker, inProcessDeliveryWorker } from './alert-delivery';
 import { pgBossDeliveryWorker } from './pg-boss-delivery';
 

@@ -27,14 +27,16 @@ import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
-import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
 import {
   createTransactionIndex,
+  loadPostgresIndex,
   type TransactionIndex,
-} from '../transaction-index/transaction-index';
+} from '../transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
 import { setUpAlertQueue } from './alert-queue-schema';
+
+const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 interface Mail {
   to: string[];

@@ -17,7 +17,7 @@
 import { moneyStateOf } from '@card-console/shared/money-definition';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
-import type { IndexedTransaction } from '../transaction-index/index-store';
+import type { IndexedTransaction } from '../transaction-index';
 import type { AlertRule, AlertRuleKind } from './alert-rules';
 
 export type SyncedRow = Pick<

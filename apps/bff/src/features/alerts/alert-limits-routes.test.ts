@@ -9,7 +9,7 @@ import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { createTransactionIndex } from '../transaction-index/transaction-index';
+import { createTransactionIndex } from '../transaction-index';
 
 const RULES = 4;
 const env = {

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { RUN_MIGRATE } from '../../platform/migrations/migration-versions';
-import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
+import { loadPostgresIndex } from '../transaction-index';
 
 export const ALERT_DELIVERY_QUEUE = 'alert-delivery';
 
@@ -89,6 +89,7 @@ export async function setUpAlertQueue(
 ): Promise<number> {
   const { default: PgBoss } = await import('pg-boss');
   const { default: pgLib } = await import('pg');
+  const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
   const pool = new pgLib.Pool({ connectionString: ownerUrl, max: 1 });
   try {
     const before = await versionIn(pool);

@@ -13,9 +13,12 @@ import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/s
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { testClient, useSimulator } from '../../test/upstream-client';
-import { TransactionIndexStore } from '../transaction-index/index-store';
-import { createIndexSync, type IndexRowsWritten } from '../transaction-index/index-sync';
-import { upstreamSubAccountList } from '../transaction-index/sub-account-list';
+import {
+  createIndexSync,
+  type IndexRowsWritten,
+  TransactionIndexStore,
+  upstreamSubAccountList,
+} from '../transaction-index';
 import { AlertStore } from './alert-store';
 import { raiseAlertsOnSync } from './alert-sync';
 

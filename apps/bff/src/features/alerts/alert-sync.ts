@@ -16,10 +16,9 @@ import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { CallContext } from '../../upstream/client';
-import type { CardDirectory } from '../cards/card-directory';
-import type { IndexRowsWritten } from '../transaction-index/index-sync';
-import type { TransactionIndex } from '../transaction-index/transaction-index';
-import { currentUtilizationWindow } from '../transaction-index/utilization-window';
+import type { CardDirectory } from '../cards';
+import type { IndexRowsWritten, TransactionIndex } from '../transaction-index';
+import { currentUtilizationWindow } from '../transaction-index';
 import { type CardState, evaluateAlerts } from './alert-evaluator';
 
 export interface AlertSyncDeps {

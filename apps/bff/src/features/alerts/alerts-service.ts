@@ -17,7 +17,7 @@ import {
 } from '../../platform/notify/webhook-target';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
-import type { TransactionIndex } from '../transaction-index/transaction-index';
+import type { TransactionIndex } from '../transaction-index';
 import {
   DEFAULT_RULES_PER_OWNER,
   IdenticalAlertRuleError,

@@ -5,10 +5,12 @@ import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
+import { loadPostgresIndex } from '../transaction-index';
 import { alertLimitsContract } from './alert-limits.contract';
 import { AlertStore } from './alert-store';
 import { alertStoreContract } from './alert-store.contract';
+
+const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { testDatabase } from '../../test/engines/postgres';
 import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
-import { createTransactionIndex } from '../transaction-index/transaction-index';
+import { createTransactionIndex } from '../transaction-index';
 
 const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
 

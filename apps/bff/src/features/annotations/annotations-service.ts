@@ -16,7 +16,7 @@ import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
-import type { TransactionIndex } from '../transaction-index/transaction-index';
+import type { TransactionIndex } from '../transaction-index';
 import {
   AnnotationConflictError,
   type AnnotationStore,

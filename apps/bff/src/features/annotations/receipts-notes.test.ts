@@ -10,7 +10,7 @@ import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
-import { createTransactionIndex } from '../transaction-index/transaction-index';
+import { createTransactionIndex } from '../transaction-index';
 
 const engines: [
   string,

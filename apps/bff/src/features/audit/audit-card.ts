@@ -1,5 +1,5 @@
 import type { AuditListItem, AuditRecord } from '@card-console/shared/api/audit';
-import type { CardDirectory } from '../cards/card-directory';
+import type { CardDirectory } from '../cards';
 
 /** The record with its card's current name and last 4, when the card directory knows them. */
 export function withCard(record: AuditRecord, cards: Pick<CardDirectory, 'label'>): AuditListItem {

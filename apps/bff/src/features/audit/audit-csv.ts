@@ -1,6 +1,6 @@
 import type { AuditListItem } from '@card-console/shared/api/audit';
 import { centsToDollarInput } from '@card-console/shared/money';
-import { exportText } from '../transactions/csv-row';
+import { exportText } from '../transactions';
 
 /** The file's columns: times in the person's zone (with its offset) and in UTC, then the record. */
 export function auditCsvColumns(timeZone: string): string[] {

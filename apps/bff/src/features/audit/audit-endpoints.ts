@@ -6,7 +6,7 @@ import {
 import { admins, defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
-import { exportStreamContext, withExportSlot } from '../transactions/export-response';
+import { exportStreamContext, withExportSlot } from '../transactions';
 import { withCard } from './audit-card';
 import {
   auditCsvHeader,

@@ -4,8 +4,8 @@ import type { AuditStore } from '../../platform/audit/audit-store';
 import { type PageSource, paginate, walkBudget } from '../../upstream/paginate';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import type { CardDirectory } from '../cards/card-directory';
-import { csvLines } from '../transactions/csv-text';
+import type { CardDirectory } from '../cards';
+import { csvLines } from '../transactions';
 import { withCard } from './audit-card';
 import { auditCsvColumns, toAuditCsvRecord, zonedTime } from './audit-csv';
 

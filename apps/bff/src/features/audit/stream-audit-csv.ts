@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import type { ExportStreamContext } from '../transactions/export-response';
+import type { ExportStreamContext } from '../transactions';
 import type { CsvPage } from './audit-export';
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '@card-console/shared/money-definition';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
-import type { OverviewTallies } from '../transaction-index/index-store';
+import type { OverviewTallies } from '../transaction-index';
 import { addDays } from './local-days';
 
 /**

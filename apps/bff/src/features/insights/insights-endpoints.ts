@@ -2,7 +2,7 @@ import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/in
 import { defineFeature, everyone } from '../../core/endpoint';
 import type { DayAggregateStore } from '../../platform/insights/day-aggregate-store';
 import { who } from '../../platform/sessions/who';
-import { type IndexSearchDeps, indexSearchOf } from '../transaction-index/index-search-service';
+import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
 import { createOverviewService } from './overview-service';
 
 export interface InsightsDeps extends IndexSearchDeps {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { unreachableIndex } from '../../test/unreachable-index';
-import { INDEX_HISTORY_DAYS } from '../transaction-index/index-sync';
+import { INDEX_HISTORY_DAYS } from '../transaction-index';
 
 /**
  * 04:00 UTC: the simulator's data starts 18 months before, at 2025-05-20T04:00:00.000Z, with

@@ -15,8 +15,8 @@ import { walkBudget } from '../../upstream/paginate';
 import { allSubAccounts } from '../../upstream/sub-account-pages';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { FeatureDeps } from '../feature-deps';
-import type { OverviewTallies } from '../transaction-index/index-store';
-import { merchantCategoryName } from '../transactions/merchant-categories';
+import type { OverviewTallies } from '../transaction-index';
+import { merchantCategoryName } from '../transactions';
 import {
   daysFromTallies,
   emptyDay,

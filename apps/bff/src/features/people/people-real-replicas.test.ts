@@ -30,10 +30,7 @@ import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
 import { createUpstreamClient } from '../../upstream/client';
-import {
-  createTransactionIndex,
-  type TransactionIndex,
-} from '../transaction-index/transaction-index';
+import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import type { PeopleStore } from './people-store';
 import { SqlPersonDirectory } from './sql-person-directory';
 import { sqlPersonSessions } from './sql-person-sessions';

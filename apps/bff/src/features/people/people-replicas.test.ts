@@ -21,10 +21,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
-import {
-  createTransactionIndex,
-  type TransactionIndex,
-} from '../transaction-index/transaction-index';
+import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import { SqlPersonDirectory } from './sql-person-directory';
 import { sqlPersonSessions } from './sql-person-sessions';
 

@@ -5,11 +5,13 @@ import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { testTotpSecrets } from '../../test/totp-keys';
-import { INDEX_WRITER_ROLE } from '../transaction-index/postgres-index';
+import { loadPostgresIndex } from '../transaction-index';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
 import { PeopleStore } from './people-store';
 import { fileUser, peopleStoreContract, quickHash, TOTP } from './people-store.contract';
+
+const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {

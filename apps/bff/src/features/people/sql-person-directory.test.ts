@@ -11,7 +11,7 @@ import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
 import { OTHER_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
-import { whoSignedIn } from '../sso/sso-endpoints';
+import { whoSignedIn } from '../sso';
 import { PeopleStore } from './people-store';
 import { emptyPeople, fileUser, ISSUER, START, TOTP } from './people-store.contract';
 import { PersonSessionTable } from './person-session-table';

@@ -11,7 +11,7 @@ import { admins, defineFeature } from '../../core/endpoint';
 import type { StepUp } from '../../platform/security/step-up';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
 import type { SessionRecord } from '../../platform/sessions/session-store';
-import type { RelyingParty } from '../sso/relying-party';
+import type { RelyingParty } from '../sso';
 import { type SignInDeps, signIn } from './sign-in-service';
 
 export interface SessionRoutesDeps extends SignInDeps {

@@ -1,4 +1,4 @@
-import { NotReadyError, type ReadinessCheck } from '../health/readiness';
+import { NotReadyError, type ReadinessCheck } from '../health';
 import type { RelyingParty } from './relying-party';
 
 /**

@@ -26,7 +26,7 @@ import type { ExportFormat } from '@card-console/shared/api/transaction-index';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { postsToBooks } from '@card-console/shared/money-definition';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
-import { type CsvRowOptions, exportText } from '../transactions/csv-row';
+import { type CsvRowOptions, exportText } from '../transactions';
 import type { IndexedTransaction, IndexFilter } from './index-store';
 
 export type AccountingFormat = Exclude<ExportFormat, 'card-console'>;

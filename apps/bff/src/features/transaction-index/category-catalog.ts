@@ -13,7 +13,7 @@ import {
   categoryGroups,
   uncategorized,
 } from '@card-console/shared/category-groups';
-import { allMerchantCategories } from '../transactions/merchant-categories';
+import { allMerchantCategories } from '../transactions';
 
 /** Everyday words → the codes they mean (inclusive ranges as [first, last]). */
 const themes: Readonly<Record<string, readonly (string | readonly [string, string])[]>> = {

@@ -15,10 +15,14 @@ import {
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
-import { exportContentDisposition, exportDays } from '../transactions/export-file-name';
-import { exportStreamContext, withExportSlot } from '../transactions/export-response';
-import { createLocalTimes } from '../transactions/local-time';
-import { streamCsv } from '../transactions/stream-csv';
+import {
+  createLocalTimes,
+  exportContentDisposition,
+  exportDays,
+  exportStreamContext,
+  streamCsv,
+  withExportSlot,
+} from '../transactions';
 import { categoryCatalog } from './category-catalog';
 import { type IndexSearchDeps, indexSearchOf } from './index-search-service';
 import { streamZip } from './stream-zip';

@@ -29,13 +29,18 @@ import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import type { UtilizationLimit } from '../cards/card-directory';
+import type { UtilizationLimit } from '../cards';
 import type { FeatureDeps } from '../feature-deps';
-import { type CsvRowOptions, csvColumns, exportText, toCsvRecord } from '../transactions/csv-row';
-import { csvLines } from '../transactions/csv-text';
-import type { ExportRows } from '../transactions/export-service';
-import { merchantCategoryName } from '../transactions/merchant-categories';
-import { toApiTransaction } from '../transactions/transaction-mapper';
+import type { ExportRows } from '../transactions';
+import {
+  type CsvRowOptions,
+  csvColumns,
+  csvLines,
+  exportText,
+  merchantCategoryName,
+  toApiTransaction,
+  toCsvRecord,
+} from '../transactions';
 import { ACCOUNTING_COLUMNS, accountingLines, postedOnly } from './accounting-files';
 import { categoryGroupRange } from './category-catalog';
 import {

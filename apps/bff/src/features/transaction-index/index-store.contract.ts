@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { AnnotationStore } from '../annotations/annotation-store';
+import { AnnotationStore } from '../annotations';
 import {
   BadIndexCursorError,
   INDEX_GROUPINGS,

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import archiver from 'archiver';
 import type { Response } from 'express';
-import type { ExportStreamContext } from '../transactions/export-response';
+import type { ExportStreamContext } from '../transactions';
 
 /** A file for the ZIP: its name in it, its bytes, its time. */
 export interface ZipFile {

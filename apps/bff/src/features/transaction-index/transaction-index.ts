@@ -5,10 +5,9 @@ import { systemClock } from '../../core/clock';
 import type { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { AlertStore } from '../alerts/alert-store';
-import { AnnotationStore } from '../annotations/annotation-store';
-import { PeopleStore } from '../people/people-store';
-import { PersonSessionTable } from '../people/person-session-table';
+import { AlertStore } from '../alerts';
+import { AnnotationStore } from '../annotations';
+import { PeopleStore, PersonSessionTable } from '../people';
 import { TransactionIndexStore } from './index-store';
 
 export interface TransactionIndex {

@@ -1,6 +1,6 @@
 import type { Transaction } from '@card-console/shared/api/transactions';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import type { CardLabel } from '../cards/card-directory';
+import type { CardLabel } from '../cards';
 import { merchantCategoryName } from './merchant-categories';
 
 /** Names the paying card (the card directory); a card it cannot name gets none. */

@@ -11,7 +11,7 @@ import { AppError } from '../../core/app-error';
 import { defineFeature, everyone } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
-import { subAccountName } from '../sub-accounts/sub-accounts-service';
+import { subAccountName } from '../sub-accounts';
 import { exportContentDisposition, exportDays } from './export-file-name';
 import { exportStreamContext, withExportSlot } from './export-response';
 import { createExportService } from './export-service';

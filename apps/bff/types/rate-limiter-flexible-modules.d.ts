@@ -7,3 +7,7 @@ declare module 'rate-limiter-flexible/lib/RateLimiterRes.js' {
   const RateLimiterRes: unknown;
   export default RateLimiterRes;
 }
+declare module 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js' {
+  const RateLimiterStoreAbstract: unknown;
+  export default RateLimiterStoreAbstract;
+}

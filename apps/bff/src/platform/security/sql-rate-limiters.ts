@@ -1,0 +1,243 @@
+/// <reference path="../../../types/rate-limiter-flexible-modules.d.ts" />
+import type { Logger } from 'pino';
+import type { RateLimiterStoreAbstract as StoreType } from 'rate-limiter-flexible';
+import StoreModule from 'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js';
+import type { SqlEngine } from '../sql/sql-engine';
+import { StoreUnavailableError } from '../store-unavailable';
+import { RateLimiterMemory, RateLimiterRes } from './rate-limiter-classes';
+import type { RateLimiterFactory } from './rate-limits';
+
+type StoreOptions = ConstructorParameters<typeof StoreType>[0];
+type Settle = (value: unknown) => void;
+
+/** What the library's store base class offers its stores beyond its public type. */
+interface StoreInternals {
+  _consume(key: string | number, points?: number, options?: object): Promise<RateLimiterRes>;
+  _reward(key: string | number, points?: number, options?: object): Promise<RateLimiterRes>;
+  _handleError(
+    error: unknown,
+    operation: string,
+    resolve: Settle,
+    reject: Settle,
+    params: unknown[],
+  ): void;
+  getInMemoryBlockMsBeforeExpire(rlKey: string): number;
+  /** The keys this replica refuses without asking the store, to when. */
+  _inMemoryBlockedKeys: { delete(rlKey: string): void };
+  getKey(key: string | number): string;
+}
+
+// Loaded on its own, as rate-limiter-classes.ts loads the memory limiter (the package's index
+// loads every store it supports); it requires the same RateLimiterRes module.
+const RateLimiterStoreAbstract = StoreModule as new (
+  options: StoreOptions,
+) => StoreType & StoreInternals;
+
+/** A counter as the statements return it: its points and the time left in its window. */
+interface CounterRow {
+  points: number;
+  /** Null for a counter whose window never ends (duration 0). */
+  ms_left: number | null;
+}
+
+// One statement per change: the counter is created, added to, or restarted once its window
+// ended (or when set or blocked: `force`), by the database's clock.
+const upsert = `
+INSERT INTO rate_limit_counter AS c (key, points, expires_at)
+VALUES ($1, $2, CASE WHEN $3::float8 > 0 THEN now() + $3::float8 * interval '1 millisecond' END)
+ON CONFLICT (key) DO UPDATE SET
+  points = CASE WHEN $4::boolean OR c.expires_at <= now() THEN excluded.points
+                ELSE c.points + excluded.points END,
+  expires_at = CASE WHEN $4::boolean OR c.expires_at <= now() THEN excluded.expires_at
+                    ELSE c.expires_at END
+RETURNING points, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ms_left`;
+
+const live = '(expires_at IS NULL OR expires_at > now())';
+
+interface Shared {
+  engine: SqlEngine;
+  logger: Logger | undefined;
+  sweepEveryMs: number;
+  lastSweep: number;
+  /** Set while the store fails and the local limits stand in; logged once each way. */
+  degraded: boolean;
+}
+
+/**
+ * rate-limiter-flexible's store over SqlEngine (its own RateLimiterPostgres creates its table
+ * at run time and counts windows by each replica's clock). In front, the library's in-memory
+ * block: once a key is refused, this replica refuses it without asking the database until its
+ * window ends. Behind, its insurance limiter: while the database is unavailable each replica
+ * counts on its own (RateLimiterMemory, the same points and window), so requests keep their
+ * limits instead of all failing; a refusal is a RateLimiterRes (429) either way.
+ */
+class SqlRateLimiter extends RateLimiterStoreAbstract {
+  /**
+   * Points refused by the in-memory block, which took nothing from the database, until their
+   * window ends. An attempt reservation gives back the point of a refused attempt
+   * (attempt-reservation.ts): given back to the database, it would credit a point no one took.
+   */
+  private readonly unstored = new Map<string, { points: number; until: number }>();
+
+  constructor(
+    private readonly shared: Shared,
+    options: StoreOptions,
+  ) {
+    super(options);
+  }
+
+  override _consume(key: string | number, points = 1, options = {}) {
+    const rlKey = this.getKey(key);
+    const blockedMs = this.getInMemoryBlockMsBeforeExpire(rlKey);
+    if (blockedMs > 0) {
+      const held = this.unstoredFor(rlKey);
+      this.unstored.set(rlKey, {
+        points: (held?.points ?? 0) + points,
+        until: Date.now() + blockedMs,
+      });
+    }
+    return super._consume(key, points, options);
+  }
+
+  override _reward(key: string | number, points = 1, options = {}) {
+    const rlKey = this.getKey(key);
+    const held = this.unstoredFor(rlKey);
+    if (held && held.points >= points) {
+      held.points -= points;
+      if (held.points === 0) this.unstored.delete(rlKey);
+      return Promise.resolve(new RateLimiterRes(this.points, held.until - Date.now(), 0, false));
+    }
+    // A point the database holds goes back there, and the count may now be under the limit:
+    // this replica asks the database again (the other replicas' blocks end with the window).
+    this._inMemoryBlockedKeys.delete(rlKey);
+    return super._reward(key, points, options);
+  }
+
+  private unstoredFor(rlKey: string) {
+    const held = this.unstored.get(rlKey);
+    if (held && held.until > Date.now()) return held;
+    this.unstored.delete(rlKey);
+    if (this.unstored.size > 999) {
+      const now = Date.now();
+      for (const [k, v] of this.unstored) if (v.until <= now) this.unstored.delete(k);
+    }
+    return undefined;
+  }
+
+  // Only the store being unavailable falls back to the local limits; a statement at fault
+  // (a bug, a missing privilege) fails as it is.
+  override _handleError(
+    error: unknown,
+    operation: string,
+    resolve: Settle,
+    reject: Settle,
+    params: unknown[],
+  ) {
+    if (error instanceof StoreUnavailableError && !this.shared.degraded) {
+      this.shared.degraded = true;
+      this.shared.logger?.warn(
+        { err: error, limiter: this.keyPrefix },
+        'rate limits counted by each replica alone until PostgreSQL answers again',
+      );
+    }
+    if (error instanceof StoreUnavailableError || error instanceof RateLimiterRes) {
+      super._handleError(error, operation, resolve, reject, params);
+    } else reject(error);
+  }
+
+  private async query(text: string, params: unknown[]): Promise<CounterRow[]> {
+    const rows = await this.shared.engine.query<CounterRow>(text, params);
+    if (this.shared.degraded) {
+      this.shared.degraded = false;
+      this.shared.logger?.info('rate limits shared through PostgreSQL again');
+    }
+    return rows;
+  }
+
+  async _upsert(rlKey: string, points: number, msDuration: number, force = false) {
+    this.sweep();
+    const [row] = await this.query(upsert, [rlKey, points, msDuration, force]);
+    return row as CounterRow;
+  }
+
+  async _get(rlKey: string) {
+    const [row] = await this.query(
+      `SELECT points, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ms_left
+         FROM rate_limit_counter WHERE key = $1 AND ${live}`,
+      [rlKey],
+    );
+    return row ?? null;
+  }
+
+  async _delete(rlKey: string) {
+    const rows = await this.query(
+      `DELETE FROM rate_limit_counter WHERE key = $1 AND ${live} RETURNING points, NULL AS ms_left`,
+      [rlKey],
+    );
+    return rows.length > 0;
+  }
+
+  _getRateLimiterRes(_rlKey: string, changedPoints: number, row: CounterRow) {
+    const consumed = row.points;
+    return new RateLimiterRes(
+      Math.max(this.points - consumed, 0),
+      row.ms_left === null ? -1 : Math.ceil(row.ms_left),
+      consumed,
+      consumed === changedPoints,
+    );
+  }
+
+  /** Deletes a bounded batch of lapsed counters, once a sweep interval, on the way to a write. */
+  private sweep() {
+    const now = Date.now();
+    if (now - this.shared.lastSweep < this.shared.sweepEveryMs) return;
+    this.shared.lastSweep = now;
+    // Not the request's business: a sweep that fails is tried again an interval later.
+    this.shared.engine
+      .query(
+        `DELETE FROM rate_limit_counter WHERE key IN (
+           SELECT key FROM rate_limit_counter WHERE expires_at <= now()
+            LIMIT 500 FOR UPDATE SKIP LOCKED)`,
+      )
+      .catch(() => {});
+  }
+}
+
+export interface SqlRateLimitersOptions {
+  /** Told when the limits fall back to each replica's own count, and when they are shared again. */
+  logger?: Logger;
+  /** How often a replica deletes lapsed counters (a batch at a time). */
+  sweepEveryMs?: number;
+}
+
+/**
+ * Counters every replica shares, in PostgreSQL (`rate_limit_counter`, keyed `<limiter>:<key>`):
+ * each change is one atomic upsert, so an attempt reservation holds across replicas and many
+ * attempts at once never get more than the points. Windows are kept by the database's clock.
+ */
+export function sqlRateLimiters(
+  engine: SqlEngine,
+  options: SqlRateLimitersOptions = {},
+): RateLimiterFactory {
+  const shared: Shared = {
+    engine,
+    logger: options.logger,
+    sweepEveryMs: options.sweepEveryMs ?? 60_000,
+    lastSweep: 0,
+    degraded: false,
+  };
+  return (limit) =>
+    new SqlRateLimiter(shared, {
+      storeClient: engine,
+      keyPrefix: limit.keyPrefix,
+      points: limit.points,
+      duration: limit.duration,
+      // The first refusal blocks the key on this replica until its window ends.
+      inMemoryBlockOnConsumed: limit.points + 1,
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix: limit.keyPrefix,
+        points: limit.points,
+        duration: limit.duration,
+      }),
+    });
+}

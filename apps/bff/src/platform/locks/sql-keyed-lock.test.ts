@@ -1,35 +1,41 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineSink } from '../../test/capture';
-import { testDatabase } from '../../test/engines/postgres';
+import {
+  postgresReplicas,
+  type SqlReplicas,
+  unreachablePostgres,
+} from '../../test/engines/sql-replicas';
 import { createLogger } from '../logger';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import { embeddedEngine, type SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import { LockWaitTimeoutError } from './keyed-lock';
 import { keyedLockContract } from './keyed-lock.contract';
 import { SqlKeyedLock } from './sql-keyed-lock';
 
-let database: Awaited<ReturnType<typeof testDatabase>>;
+// Each replica logs in holding card_console_index_writer only, as the BFF does; the owner (a
+// superuser) looks at the server's locks and ends connections.
+let postgres: SqlReplicas;
 let one: SqlEngine;
 let two: SqlEngine;
-let admin: pg.Client;
-const replica = (max = 8) => postgresEngine(new pg.Pool({ connectionString: database.url, max }));
+const replica = (max = 8) => postgres.replica(max);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const until = async (done: () => boolean | Promise<boolean>) => {
   while (!(await done())) await sleep(5);
 };
 beforeAll(async () => {
-  database = await testDatabase();
-  one = replica();
-  two = replica();
-  admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
+  postgres = await postgresReplicas();
+  one = postgres.a;
+  two = postgres.b;
 }, 120_000);
 afterAll(async () => {
-  await admin?.end();
-  await Promise.all([one?.close(), two?.close()]);
-  await database?.stop();
+  await postgres?.close();
 });
+
+const admin = {
+  query: async <R extends object>(text: string, params?: unknown[]) => ({
+    rows: await postgres.owner.query<R>(text, params),
+  }),
+};
 
 /** Backends holding (granted) or waiting for an advisory lock now. */
 const advisory = async (granted: boolean) =>
@@ -135,9 +141,7 @@ describe('SqlKeyedLock', () => {
   });
 
   it('without a connection a task is refused with StoreUnavailableError and never runs', async () => {
-    const down = postgresEngine(
-      new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 1 }),
-    );
+    const down = await unreachablePostgres();
     let ran = false;
     try {
       const error = await new SqlKeyedLock(down, { waitMs: 60_000 })

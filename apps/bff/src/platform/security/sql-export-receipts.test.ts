@@ -1,29 +1,27 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../test/audit-cluster';
-import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from '../sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import {
+  embeddedForStores,
+  postgresReplicas,
+  type SqlReplicas,
+  unreachablePostgres,
+} from '../../test/engines/sql-replicas';
+import type { SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import { exportReceiptsContract } from './export-receipts.contract';
 import { SqlExportReceipts } from './sql-export-receipts';
 
-let database: Awaited<ReturnType<typeof testDatabase>>;
+// Each replica logs in holding card_console_index_writer only, as the BFF does.
+let postgres: SqlReplicas;
 let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
-const replica = () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 }));
 beforeAll(async () => {
-  database = await testDatabase();
-  one = replica();
-  two = replica();
-  await applyIndexMigrations(one, silentLogger);
-  embedded = await embeddedEngine();
-  await applyIndexMigrations(embedded, silentLogger);
+  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  one = postgres.a;
+  two = postgres.b;
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([one?.close(), two?.close(), embedded?.close()]);
-  await database?.stop();
+  await Promise.all([postgres?.close(), embedded?.close()]);
 });
 
 // Two pools on one database: two replicas.
@@ -87,9 +85,7 @@ describe('SqlExportReceipts', () => {
   });
 
   it('without a database, recording and finding fail with StoreUnavailableError', async () => {
-    const down = postgresEngine(
-      new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 1 }),
-    );
+    const down = await unreachablePostgres();
     const receipts = new SqlExportReceipts(down);
     try {
       for (const attempt of [

@@ -1,31 +1,30 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../test/audit-cluster';
-import { testDatabase } from '../../test/engines/postgres';
-import { applyIndexMigrations } from '../sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import {
+  embeddedForStores,
+  postgresReplicas,
+  type SqlReplicas,
+  unreachablePostgres,
+} from '../../test/engines/sql-replicas';
+import type { SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import type { ExportCaps, ExportSlots } from './export-slots';
 import { exportSlotsContract } from './export-slots.contract';
 import { SqlExportSlots } from './sql-export-slots';
 
-let database: Awaited<ReturnType<typeof testDatabase>>;
+// Each replica logs in holding card_console_index_writer only, as the BFF does.
+let postgres: SqlReplicas;
 let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
-const replica = (max = 4) => postgresEngine(new pg.Pool({ connectionString: database.url, max }));
+const replica = (max = 4) => postgres.replica(max);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
-  database = await testDatabase();
-  one = replica(8);
-  two = replica(8);
-  await applyIndexMigrations(one, silentLogger);
-  embedded = await embeddedEngine();
-  await applyIndexMigrations(embedded, silentLogger);
+  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  one = postgres.a;
+  two = postgres.b;
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([one?.close(), two?.close(), embedded?.close()]);
-  await database?.stop();
+  await Promise.all([postgres?.close(), embedded?.close()]);
 });
 
 // Every test starts from no slots: the caps count the whole table.
@@ -109,9 +108,7 @@ describe('SqlExportSlots', () => {
   });
 
   it('without a database a slot is refused with StoreUnavailableError', async () => {
-    const down = postgresEngine(
-      new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 1 }),
-    );
+    const down = await unreachablePostgres();
     try {
       const error = await new SqlExportSlots(down, { perPerson: 1, total: 1 })
         .acquire('ada@example.test')

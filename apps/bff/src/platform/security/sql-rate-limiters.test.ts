@@ -4,33 +4,40 @@ import { AppError } from '../../core/app-error';
 import { silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
+import { embeddedForStores } from '../../test/engines/sql-replicas';
 import { createLogger } from '../logger';
 import { applyIndexMigrations } from '../sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../sql/sql-engine';
 import { reserve } from './attempt-reservation';
 import { RateLimiterRes } from './rate-limiter-classes';
 import { rateLimitersContract } from './rate-limiters.contract';
 import { consumeOrThrow } from './rate-limits';
 import { sqlRateLimiters } from './sql-rate-limiters';
 
-// A cluster of this file's own: the outage test stops it.
+// A cluster of this file's own: the outage test stops it. The replicas log in holding
+// card_console_index_writer only, as the BFF does; the owner applies the schema.
 let server: PostgresEngine;
 let url: string;
+let owner: SqlEngine;
 let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
 const replica = () => postgresEngine(new pg.Pool({ connectionString: url, max: 6 }));
 beforeAll(async () => {
   server = await startPostgres();
-  url = await server.createDatabase('limits');
+  const ownerUrl = await server.createDatabase('limits');
+  owner = postgresEngine(new pg.Pool({ connectionString: ownerUrl, max: 2 }));
+  await applyIndexMigrations(owner, silentLogger);
+  await owner.query(
+    "CREATE ROLE limits_app LOGIN PASSWORD 'limits' IN ROLE card_console_index_writer",
+  );
+  url = server.urlFor('limits', 'limits_app', 'limits');
   one = replica();
   two = replica();
-  await applyIndexMigrations(one, silentLogger);
-  embedded = await embeddedEngine();
-  await applyIndexMigrations(embedded, silentLogger);
+  embedded = await embeddedForStores();
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([one?.close(), two?.close(), embedded?.close()]);
+  await Promise.all([owner?.close(), one?.close(), two?.close(), embedded?.close()]);
   await server?.destroy();
 });
 

@@ -15,6 +15,8 @@ export interface SqlReplicas {
   b: SqlEngine;
   /** The schema's owner (a superuser): to set up or inspect rows behind the stores' backs. */
   owner: SqlEngine;
+  /** One more replica's pool, as the same login; the caller closes it. */
+  replica(max?: number): SqlEngine;
   close(): Promise<void>;
 }
 
@@ -34,12 +36,14 @@ export async function postgresReplicas(): Promise<SqlReplicas> {
   const url = new URL(database.url);
   url.username = login;
   url.password = password;
-  const replica = () => postgresEngine(new pg.Pool({ connectionString: url.toString(), max: 8 }));
+  const replica = (max = 8) =>
+    postgresEngine(new pg.Pool({ connectionString: url.toString(), max }));
   const [a, b] = [replica(), replica()];
   return {
     a,
     b,
     owner,
+    replica,
     async close() {
       await Promise.all([a.close(), b.close()]);
       await owner.query(`DROP ROLE ${login}`).catch(() => {});

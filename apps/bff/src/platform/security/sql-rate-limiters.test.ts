@@ -8,6 +8,7 @@ import { embeddedForStores } from '../../test/engines/sql-replicas';
 import { createLogger } from '../logger';
 import { applyIndexMigrations } from '../sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../sql/sql-engine';
+import { StoreUnavailableError } from '../store-unavailable';
 import { reserve } from './attempt-reservation';
 import { RateLimiterRes } from './rate-limiter-classes';
 import { rateLimitersContract } from './rate-limiters.contract';
@@ -166,7 +167,7 @@ describe('sqlRateLimiters', () => {
     const lines: string[] = [];
     const logger = createLogger('info', lineSink(lines));
     const engine = replica();
-    const factory = sqlRateLimiters(engine, { logger });
+    const factory = sqlRateLimiters(engine, { logger, retryAfterFailureMs: 0 });
     const keyPrefix = freshName();
     const api = factory({ keyPrefix, points: 3, duration: 60 });
     const signIn = factory({ keyPrefix: freshName(), points: 2, duration: 900 });
@@ -196,6 +197,32 @@ describe('sqlRateLimiters', () => {
     ]);
     await engine.close();
   }, 60_000);
+
+  it('after a failure the local limits answer without asking the database for a moment, then it is asked again', async () => {
+    let asked = 0;
+    const down: SqlEngine = {
+      ...one,
+      query: async () => {
+        asked++;
+        throw new StoreUnavailableError('postgres', 'test');
+      },
+    };
+    const limiter = sqlRateLimiters(down, { retryAfterFailureMs: 300, sweepEveryMs: 3_600_000 })({
+      keyPrefix: freshName(),
+      points: 5,
+      duration: 60,
+    });
+    expect((await limiter.consume('ada@example.test')).consumedPoints).toBe(1);
+    expect(asked).toBe(1);
+    for (let i = 2; i <= 5; i++) {
+      expect((await limiter.consume('ada@example.test')).consumedPoints).toBe(i);
+    }
+    await expect(limiter.consume('ada@example.test')).rejects.toBeInstanceOf(RateLimiterRes);
+    expect(asked).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await limiter.consume('bob@example.test');
+    expect(asked).toBe(2);
+  });
 
   it('a statement at fault is no outage: it fails as it is, not counted locally', async () => {
     const limiter = sqlRateLimiters(one)({ keyPrefix: freshName(), points: 5, duration: 60 });

@@ -61,6 +61,9 @@ interface Shared {
   lastSweep: number;
   /** Set while the store fails and the local limits stand in; logged once each way. */
   degraded: boolean;
+  /** While degraded: when to ask the database again. */
+  retryAt: number;
+  retryAfterFailureMs: number;
 }
 
 /**
@@ -133,25 +136,41 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
     reject: Settle,
     params: unknown[],
   ) {
-    if (error instanceof StoreUnavailableError && !this.shared.degraded) {
-      this.shared.degraded = true;
-      this.shared.logger?.warn(
-        { err: error, limiter: this.keyPrefix },
-        'rate limits counted by each replica alone until PostgreSQL answers again',
-      );
-    }
     if (error instanceof StoreUnavailableError || error instanceof RateLimiterRes) {
       super._handleError(error, operation, resolve, reject, params);
     } else reject(error);
   }
 
+  /**
+   * A statement to the database, unless it failed a moment ago: then the local limits answer
+   * at once for `retryAfterFailureMs`, rather than each request waiting for a connection to
+   * time out (seconds, when the network rather than the server is down).
+   */
   private async query(text: string, params: unknown[]): Promise<CounterRow[]> {
-    const rows = await this.shared.engine.query<CounterRow>(text, params);
-    if (this.shared.degraded) {
-      this.shared.degraded = false;
-      this.shared.logger?.info('rate limits shared through PostgreSQL again');
+    const shared = this.shared;
+    if (shared.degraded && Date.now() < shared.retryAt) {
+      throw new StoreUnavailableError('postgres', `rate limit (${this.keyPrefix})`);
     }
-    return rows;
+    try {
+      const rows = await shared.engine.query<CounterRow>(text, params);
+      if (shared.degraded) {
+        shared.degraded = false;
+        shared.logger?.info('rate limits shared through PostgreSQL again');
+      }
+      return rows;
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) {
+        shared.retryAt = Date.now() + shared.retryAfterFailureMs;
+        if (!shared.degraded) {
+          shared.degraded = true;
+          shared.logger?.warn(
+            { err: error, limiter: this.keyPrefix },
+            'rate limits counted by each replica alone until PostgreSQL answers again',
+          );
+        }
+      }
+      throw error;
+    }
   }
 
   async _upsert(rlKey: string, points: number, msDuration: number, force = false) {
@@ -190,7 +209,7 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
   /** Deletes a bounded batch of lapsed counters, once a sweep interval, on the way to a write. */
   private sweep() {
     const now = Date.now();
-    if (now - this.shared.lastSweep < this.shared.sweepEveryMs) return;
+    if (this.shared.degraded || now - this.shared.lastSweep < this.shared.sweepEveryMs) return;
     this.shared.lastSweep = now;
     // Not the request's business: a sweep that fails is tried again an interval later.
     this.shared.engine
@@ -208,6 +227,8 @@ export interface SqlRateLimitersOptions {
   logger?: Logger;
   /** How often a replica deletes lapsed counters (a batch at a time). */
   sweepEveryMs?: number;
+  /** How long after a failure the local limits answer without asking the database. */
+  retryAfterFailureMs?: number;
 }
 
 /**
@@ -223,8 +244,10 @@ export function sqlRateLimiters(
     engine,
     logger: options.logger,
     sweepEveryMs: options.sweepEveryMs ?? 60_000,
-    lastSweep: 0,
+    lastSweep: Date.now(),
     degraded: false,
+    retryAt: 0,
+    retryAfterFailureMs: options.retryAfterFailureMs ?? 1_000,
   };
   return (limit) =>
     new SqlRateLimiter(shared, {

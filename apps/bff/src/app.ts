@@ -73,7 +73,7 @@ export interface AppDeps {
   /** Who may sign in: the people store (server.ts), or the users file in memory. */
   users: PersonDirectory;
   sessionStore: SessionStore;
-  /** Where rate-limit counters live (memory by default, Redis for several replicas). */
+  /** Where rate-limit counters live (memory by default, PostgreSQL for several replicas). */
   rateLimiters?: RateLimiterFactory;
   /** Which TOTP time steps were used (replay protection); memory by default. */
   usedCodes?: UsedCodeLedger;
@@ -83,7 +83,7 @@ export interface AppDeps {
   exportSlots?: ExportSlots;
   /** Finished exports' receipts; in memory by default (one replica). */
   exportReceipts?: ExportReceipts;
-  /** Admins' passkeys and TOTP setting (durable: a file in DATA_DIR, or Redis). */
+  /** Admins' passkeys and TOTP setting (durable: a file in DATA_DIR, or PostgreSQL). */
   factorStore: FactorStore;
   /** WebAuthn challenges, each good once; memory by default. */
   challengeStore?: OneTimeStore;
@@ -97,7 +97,7 @@ export interface AppDeps {
   logger: Logger;
   /** Where requests, upstream calls, refusals and audit failures are counted; none by default. */
   metrics?: Metrics;
-  /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
+  /** What /readyz checks besides the card service (PostgreSQL when configured). */
   readiness?: ReadinessCheck[];
   /** True once shutdown has begun: /readyz fails so a balancer stops sending. */
   isDraining?: () => boolean;

@@ -84,9 +84,9 @@ export const bffGroups: readonly VariableGroup[] = [
       'How these fit together for several replicas: [operations/replicas.md](operations/replicas.md).',
     variables: {
       REDIS_URL: {
-        default: 'unset: in process memory',
+        default: 'unset',
         description:
-          "`redis://` or `rediss://`. Sessions, sign-in limits and lock-outs, used TOTP codes, step-up state, edit locks, export caps and receipts, pending single sign-ons and passkey challenges, passkeys, and the Overview's per-day figures live there, shared by every replica (the keys: [operations/replicas.md](operations/replicas.md#what-redis-holds)). In memory a restart signs everyone out, forgets lock-outs and forgets which TOTP codes were used (a code used just before a restart is accepted again after it), and replicas share none of it: set it in production.",
+          "No longer used: a start with it set is refused, saying so. PostgreSQL (`DATABASE_URL`) holds what several replicas share (sessions, sign-in limits and lock-outs, used TOTP codes, edit locks, export caps and receipts, pending single sign-ons, passkeys, the Overview's per-day figures); without it one process keeps them in memory. Moving off Redis: [operations/replicas.md](operations/replicas.md).",
       },
       DATABASE_URL: {
         default:
@@ -102,7 +102,7 @@ export const bffGroups: readonly VariableGroup[] = [
       DATA_DIR: {
         default: '`apps/bff/.data`, inside the checkout',
         description:
-          "Holds `audit.jsonl` (the embedded audit trail, when `DATABASE_URL` is not set), `second-factors.json` (passkeys and TOTP switches, when `REDIS_URL` is not set) and `transaction-index/` (the transaction index on the embedded engine, a copy of the card service's transactions that a sync can rebuild). Put it outside the checkout (`/var/lib/card-console`, as the container image does), where a new deployment or a `git clean` cannot take it.",
+          "Holds `audit.jsonl` (the embedded audit trail, when `DATABASE_URL` is not set), `second-factors.json` (passkeys and TOTP switches, when `DATABASE_URL` is not set) and `transaction-index/` (the transaction index on the embedded engine, a copy of the card service's transactions that a sync can rebuild). Put it outside the checkout (`/var/lib/card-console`, as the container image does), where a new deployment or a `git clean` cannot take it.",
       },
       TOTP_ENCRYPTION_KEYS_PREVIOUS: {
         default: 'none',
@@ -179,7 +179,7 @@ export const bffGroups: readonly VariableGroup[] = [
       EXPORTS_TOTAL: {
         default: '8',
         description:
-          'CSV exports running at once, everyone together (1 to 1,000): per BFF process, or per deployment (every replica together) with `REDIS_URL`.',
+          'CSV exports running at once, everyone together (1 to 1,000): per BFF process, or per deployment (every replica together) with `DATABASE_URL`.',
       },
       EXPORT_MAX_MINUTES: {
         default: '30',
@@ -204,7 +204,7 @@ export const bffGroups: readonly VariableGroup[] = [
       WALKS_TOTAL: {
         default: '4',
         description:
-          'Limit previews and Overview walks this BFF process runs at once, everyone together (1 to 1,000). Per process, also with `REDIS_URL`: with N replicas the card service sees at most N × `WALKS_TOTAL` walks, so size it for the deployment.',
+          'Limit previews and Overview walks this BFF process runs at once, everyone together (1 to 1,000). Per process, also with `DATABASE_URL`: with N replicas the card service sees at most N × `WALKS_TOTAL` walks, so size it for the deployment.',
       },
     },
   },
@@ -224,7 +224,7 @@ export const bffGroups: readonly VariableGroup[] = [
       INSIGHTS_MEMORY_MB: {
         default: '128',
         description:
-          "1 to 65,536, without Redis (ignored with `REDIS_URL`): megabytes (estimated) of the Overview's per-day figures kept in memory; past it the least recently used sub account × zone series go first and are read again when next asked for.",
+          "1 to 65,536, without `DATABASE_URL` (ignored with it): megabytes (estimated) of the Overview's per-day figures kept in memory; past it the least recently used sub account × zone series go first and are read again when next asked for.",
       },
     },
   },
@@ -394,12 +394,6 @@ export const otherGroups: readonly {
     title: 'Tests and tooling',
     intro: 'Read by the test harness and `scripts/`, never by the product.',
     variables: {
-      TEST_REDIS_URL: {
-        default: 'unset: tests start their own `redis-server`',
-        description:
-          'A Redis for the store tests to use instead (each test takes a fresh key prefix); tests that must stop Redis still start their own.',
-        readBy: ['apps/bff/src/test/engines/redis.ts'],
-      },
       TEST_DATABASE_URL: {
         default: 'unset: tests start their own PostgreSQL',
         description: 'A PostgreSQL (as a superuser) for the audit store tests to use instead.',
@@ -409,11 +403,6 @@ export const otherGroups: readonly {
         default: '/usr/bin/chromium',
         description: 'The Chromium the e2e tests and the browser benchmark drive.',
         readBy: ['apps/web/e2e/support/browser.ts', 'scripts/ensure-chromium.mjs'],
-      },
-      REDIS_SERVER_PATH: {
-        default: '/usr/bin/redis-server',
-        description: 'The `redis-server` the tests start.',
-        readBy: ['apps/bff/src/test/engines/redis.ts'],
       },
       POSTGRES_BIN_DIR: {
         default: 'the newest `/usr/lib/postgresql/*/bin`',

@@ -212,7 +212,7 @@ const envSchema = z.object({
   ),
   /**
    * Megabytes of the Overview's per-day aggregates kept in this process when there is no
-   * Redis; the least recently used sub account × zone series go first.
+   * DATABASE_URL; the least recently used sub account × zone series go first.
    */
   INSIGHTS_MEMORY_MB: z.preprocess(
     emptyAsUndefined,
@@ -223,8 +223,11 @@ const envSchema = z.object({
       .max(65_536)
       .default(128),
   ),
-  /** Shared sessions, rate limits, used codes, edit locks and export caps for several replicas. */
-  REDIS_URL: connectionUrlSchema(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
+  /**
+   * No longer used: PostgreSQL (DATABASE_URL) holds what replicas share. Read only to refuse a
+   * start that still names it, so an operator learns at once rather than by lost sign-ins.
+   */
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** The audit trail in PostgreSQL, as the role that may only insert and select. */
   DATABASE_URL: connectionUrlSchema(
     ['postgres', 'postgresql'],
@@ -445,8 +448,6 @@ export interface Config {
   insightsMemoryBytes: number;
   /** Limit previews and Overview walks at once, per person and in all (`upstream/walk-gate.ts`). */
   walkCaps: { perPerson: number; total: number };
-  /** Set: sessions, limits, used codes, locks and export caps live in Redis (several replicas). */
-  redisUrl: string | undefined;
   /** Set: the audit trail lives in PostgreSQL; otherwise the embedded store in `dataDir`. */
   databaseUrl: string | undefined;
   /** Alert delivery: email when `smtpUrl` and `emailFrom` are set, webhooks under the policy. */
@@ -671,6 +672,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'ALERT_SMTP_URL and ALERT_EMAIL_FROM: set both (alert email) or neither (no alert email)',
     );
   }
+  // Redis is gone (docs/decisions/0114-one-shared-engine.md): left set, it would look as if the
+  // replicas still shared their sessions and limits through it. Never echoed: it may hold a password.
+  if (e.REDIS_URL !== undefined) {
+    problems.push(
+      'REDIS_URL: set, but Card Console no longer uses Redis: with DATABASE_URL, PostgreSQL holds the sessions, limits, locks and everything else the replicas share. Run `pnpm migrate`, then remove REDIS_URL (and the Redis service) from the deployment (docs/operations/replicas.md)',
+    );
+  }
   // The owner may disable the audit trail's trigger and delete records: a serving process never
   // holds that login. Migrations are a one-shot job before the replicas start (`pnpm migrate`).
   if (e.DATABASE_MIGRATION_URL) {
@@ -724,7 +732,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     insightsRefreshMs: e.INSIGHTS_REFRESH_SECONDS * 1000,
     insightsMemoryBytes: e.INSIGHTS_MEMORY_MB * 1024 * 1024,
     walkCaps: { perPerson: e.WALKS_PER_PERSON, total: e.WALKS_TOTAL },
-    redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
     alertDelivery: {
       smtpUrl: e.ALERT_SMTP_URL,

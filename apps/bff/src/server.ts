@@ -105,7 +105,7 @@ async function startServer(
   const metrics = createPrometheusMetrics(registry);
   /** Run after the server has stopped, last added first: pools and clients close after use. */
   const closers: Closer[] = [];
-  /** What /readyz checks besides the card service (Redis, PostgreSQL when configured). */
+  /** What /readyz checks besides the card service (PostgreSQL when configured). */
   const readiness: ReadinessCheck[] = [];
   if (demo) closers.push(() => demo.close());
   // Without DATABASE_URL the embedded engine in DATA_DIR is this process's alone while it runs:
@@ -130,29 +130,6 @@ async function startServer(
       process.exit(1);
     }
   }
-  // Shared state for several replicas: in Redis when REDIS_URL is set, in this process otherwise.
-  // Loaded only when configured: one process needs neither the client nor its stores (ioredis
-  // alone adds ~20 MB to a bare node process; docs/decisions/0004-modules-load-when-used.md).
-  const redisParts = config.redisUrl ? await loadRedisParts() : undefined;
-  const redis =
-    config.redisUrl && redisParts
-      ? redisParts.createRedisClient(config.redisUrl, { logger, metrics })
-      : undefined;
-  if (redis && redisParts) {
-    const { redisReadiness, whenRedisReady } = redisParts;
-    closers.push(() =>
-      redis.quit().then(
-        () => undefined,
-        () => redis.disconnect(),
-      ),
-    );
-    readiness.push(redisReadiness(redis));
-    // No offline queue: wait for the first connection, but start anyway (/readyz says why).
-    if (!(await whenRedisReady(redis, 5_000)))
-      logger.warn('redis not reachable yet; /readyz fails until it is');
-  }
-  const shared =
-    redis && redisParts ? redisParts.redisStores(redis, config, { logger }) : undefined;
   // The audit trail in PostgreSQL when DATABASE_URL is set, the embedded chained file in
   // DATA_DIR otherwise. PostgreSQL's schemas are `pnpm migrate`'s: start-up only checks that
   // each is the one this build knows (one behind or newer stops it, saying why).
@@ -185,15 +162,6 @@ async function startServer(
   const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
   closers.push(() => upstream.close());
 
-  // Admins' passkeys: in Redis with several replicas, else a file beside the audit trail.
-  let factorStore: FactorStore;
-  try {
-    factorStore = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
-  } catch (error) {
-    logger.fatal((error as Error).message);
-    await Promise.all(closers.map(async (close) => close()));
-    process.exit(1);
-  }
   // Single sign-on: the company's provider, or in demo mode our own on loopback (started above).
   let relyingParty: RelyingParty | undefined;
   if (config.sso) {
@@ -259,6 +227,24 @@ async function startServer(
         },
   );
   closers.push(() => transactionIndex.close());
+
+  // Shared state for several replicas: in PostgreSQL with DATABASE_URL (tables beside the
+  // index's, on pools of their own), in this process otherwise (createApp's in-memory defaults).
+  const shared = databaseUrl
+    ? (await import('./platform/sql/shared-stores')).openSharedStores(databaseUrl, config, {
+        logger,
+      })
+    : undefined;
+  if (shared) closers.push(() => shared.close());
+  // Admins' passkeys: in PostgreSQL with DATABASE_URL, else a file beside the audit trail.
+  let factorStore: FactorStore;
+  try {
+    factorStore = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    await Promise.all(closers.map(async (close) => close()));
+    process.exit(1);
+  }
 
   // People: in the index's engine, shared by the replicas. The users file's people are brought
   // in once per email (importUsers), so no one is lost on upgrade and nothing changed in
@@ -432,12 +418,4 @@ function shownOrigin(config: Config, port: number): string {
   if (config.publicOrigin !== `http://localhost:${config.port}`) return config.publicOrigin;
   const host = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
   return `http://${host}:${port}`;
-}
-
-async function loadRedisParts() {
-  const [client, stores] = await Promise.all([
-    import('./platform/redis/redis-client'),
-    import('./platform/redis/redis-stores'),
-  ]);
-  return { ...client, ...stores };
 }

@@ -33,7 +33,7 @@ const npmPackagesExternal: Plugin = {
 /** How every entry is built; production-dependencies.test.ts builds index.ts with the same. */
 export const bundleOptions = {
   bundle: true,
-  // Code loaded only when configured (Redis, PostgreSQL, single sign-on) is in chunks of its own.
+  // Code loaded only when configured (PostgreSQL, single sign-on) is in chunks of its own.
   splitting: true,
   platform: 'node',
   format: 'esm',

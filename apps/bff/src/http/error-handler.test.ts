@@ -34,7 +34,7 @@ function app() {
     .get('/bug', throwing(new Error('SELECT * FROM secrets at /srv/bff/db.ts:12')))
     .get('/bug-with-status', throwing(Object.assign(new Error('upstream 503'), { status: 503 })))
     .get('/zod', throwing(z.object({ n: z.number() }).safeParse({ n: 'x' }).error))
-    .get('/store', throwing(new StoreUnavailableError('redis', 'get')))
+    .get('/store', throwing(new StoreUnavailableError('postgres', 'get')))
     .get('/cards/:id', (req, res) => {
       res.json({ id: req.params.id });
     })

@@ -40,7 +40,7 @@ export interface HealthOptions {
 /**
  * /healthz: the process answers. /readyz: every dependency can serve, and no shutdown is under
  * way (for operators and alerts). /readyz/replica: this replica can take requests, for the load
- * balancer: it asks no dependency, since Redis, PostgreSQL and the card service are shared by
+ * balancer: it asks no dependency, since PostgreSQL and the card service are shared by
  * every replica and one outage of theirs must not take them all out of the pool (the SPA would
  * not even load; the routes that need the missing one answer their own 503).
  */

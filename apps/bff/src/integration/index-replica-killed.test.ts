@@ -1,6 +1,6 @@
-// The transaction index on two BFF processes sharing one PostgreSQL and one Redis: the replica
-// syncing a sub account is killed (SIGKILL) mid-sync; the other, asked next, takes the sync over
-// once the dead one's lock lapses, keeps the days already walked and finishes the rest, and the
+// The transaction index on two BFF processes sharing one PostgreSQL (and nothing else): the
+// replica syncing a sub account is killed (SIGKILL) mid-sync; the other, asked next, takes the
+// sync over once the dead one's lock is gone with its connection, keeps the days already walked and finishes the rest, and the
 // index then holds exactly the card service's rows.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +15,6 @@ import { demoScrypt } from '../platform/users/password-hash';
 import { migrateAsOwner, prepareAuditDatabase } from '../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
-import { type RedisEngine, startRedis } from '../test/engines/redis';
 
 const password = 'correct horse battery staple';
 const email = 'finance@example.test';
@@ -23,14 +22,13 @@ const apiKey = randomBytes(24).toString('base64url');
 const origin = 'http://localhost:8080';
 
 let dataDir: string;
-let redis: RedisEngine;
 let postgres: PostgresEngine;
 let sim: CardService;
 let replicas: BffProcess[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cc-index-replicas-'));
-  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  postgres = await startPostgres();
   const database = await prepareAuditDatabase(postgres, 'card_console');
   await migrateAsOwner(database.ownerUrl);
   sim = createCardService({ apiKey, subAccounts: 1, transactions: 12_000, rateLimit: false });
@@ -44,7 +42,6 @@ beforeAll(async () => {
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: origin,
-    REDIS_URL: redis.url,
     DATABASE_URL: database.appUrl,
     API_RATE_LIMIT_PER_MINUTE: '100000',
     LOG_LEVEL: 'info',
@@ -58,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const replica of replicas) replica.kill('SIGKILL');
   await sim?.close();
-  await Promise.all([redis?.stop(), postgres?.destroy()]);
+  await postgres?.destroy();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -108,8 +105,8 @@ describe('the transaction index when the replica syncing is killed', () => {
     const pagesBefore = sim.stats.count('GET /transaction');
     sim.faults.clear();
 
-    // The same person (sessions are in Redis) asks the other replica: it waits out the dead
-    // one's lock, then walks only the days not yet walked.
+    // The same person (sessions are in PostgreSQL) asks the other replica: the dead one's lock
+    // went with its connection, so it walks only the days not yet walked.
     let answer = await ask(b, cookie);
     const deadline = Date.now() + 60_000;
     while (answer.freshness.syncing && Date.now() < deadline) {

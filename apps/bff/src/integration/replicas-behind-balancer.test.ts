@@ -1,5 +1,5 @@
-// Two BFF replicas behind Debian's haproxy, with their shared state in one Redis and their
-// audit trail in one PostgreSQL, all real servers on free ports, exactly as
+// Two BFF replicas behind Debian's haproxy, with their shared state and their audit trail in
+// one PostgreSQL (DATABASE_URL alone), all real servers on free ports, exactly as
 // docs/operations/replicas.md runs them (haproxy runs that page's own configuration). Each
 // step below is something a person or an operator does; the replicas are separate node
 // processes that share nothing else.
@@ -21,7 +21,6 @@ import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
 import { freePort } from '../test/engines/free-port';
 import { type Balancer, healthCheck, startHaproxy } from '../test/engines/haproxy';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
-import { type RedisEngine, startRedis } from '../test/engines/redis';
 import { totpCodeAt, totpStepAt } from '../test/totp-source';
 
 const run = promisify(execFile);
@@ -39,7 +38,6 @@ const people = {
   target: 'target@example.test',
 };
 
-let redis: RedisEngine;
 let postgres: PostgresEngine;
 let sim: CardService;
 let balancer: Balancer;
@@ -67,7 +65,7 @@ const tls = new Agent({ allowH2: true, connect: { rejectUnauthorized: false } })
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'cc-replicas-'));
-  [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  postgres = await startPostgres();
   const database = await prepareAuditDatabase(postgres, 'card_console');
   databaseUrl = database.appUrl;
   ownerUrl = database.ownerUrl;
@@ -111,7 +109,6 @@ beforeAll(async () => {
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: `https://localhost:${balancerPort}`,
     TRUST_PROXY: 'loopback',
-    REDIS_URL: redis.url,
     DATABASE_URL: databaseUrl,
     SHUTDOWN_GRACE_SECONDS: '1',
     API_RATE_LIMIT_PER_MINUTE: '100000',
@@ -139,7 +136,7 @@ afterAll(async () => {
   for (const replica of replicas ?? []) replica.kill('SIGKILL');
   await balancer?.stop();
   await sim?.close();
-  await Promise.all([redis?.stop(), postgres?.destroy()]);
+  await postgres?.destroy();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -321,7 +318,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
   }
 }
 
-describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout: 120_000 }, () => {
+describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }, () => {
   it('a person signed in through one replica reads and reveals through the other', async () => {
     const signIn1 = await call('POST', '/api/session', {
       body: { email: people.admin, password, totp: await adminCode() },
@@ -529,17 +526,20 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
     expect(res.headers.get('location')).toMatch(/^https:\/\/[^/]+\/cards\?status=ACTIVE$/);
   });
 
-  it('Redis stopped: both replicas stay in the balancer, the SPA loads, /api answers 503 store_unavailable, then recovery without a restart', async () => {
+  it('PostgreSQL stopped: both replicas stay in the balancer, the SPA loads, /api answers 503 store_unavailable, then recovery without a restart, the session kept', async () => {
     const [a, b] = replicas;
     const cookie = await signIn(people.finance, a);
-    await redis.stop();
+    await postgres.stop();
     try {
       for (const via of [a, b]) {
         const read = await call('GET', '/api/cards', { cookie, via });
         expect(read.status).toBe(503);
         expect(await read.json()).toMatchObject({ code: 'store_unavailable' });
         // A readiness answer is reused for a moment (probes must not hammer the engines).
-        await waitFor(async () => /redis/i.test(await notReady(via)), 'readiness names Redis');
+        await waitFor(
+          async () => /postgres/i.test(await notReady(via)),
+          'readiness names PostgreSQL',
+        );
       }
       // More checks than it takes haproxy to take out a replica whose check fails.
       await balancerCheckedAgain();
@@ -556,7 +556,7 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
       expect(script.status).toBe(200);
       expect(await script.text()).toBe(spaScript);
 
-      // What needs Redis says so through the balancer too, in the API's error body.
+      // What needs the database says so through the balancer too, in the API's error body.
       const read = await call('GET', '/api/cards', { cookie });
       expect(read.status).toBe(503);
       expect(read.headers.get('retry-after')).toBe('5');
@@ -566,17 +566,17 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
         detail: expect.any(String),
         requestId: read.headers.get('x-request-id'),
       });
-      // And /readyz, for operators and alerts, names Redis.
+      // And /readyz, for operators and alerts, names PostgreSQL.
       const ready = await call('GET', '/readyz');
       expect(ready.status).toBe(503);
       expect(await ready.json()).toMatchObject({
         code: 'not_ready',
-        detail: expect.stringMatching(/Redis/),
+        detail: expect.stringMatching(/PostgreSQL/),
       });
     } finally {
-      await redis.start();
+      await postgres.start();
     }
-    // Both replicas are ready again by themselves; this Redis kept nothing, so sign in again.
+    // Both replicas are ready again by themselves; the session was kept with the database.
     await waitFor(
       async () => (await call('GET', '/readyz', { via: a })).status === 200,
       'replica A is ready',
@@ -585,9 +585,8 @@ describe('two replicas behind haproxy, sharing Redis and PostgreSQL', { timeout:
       async () => (await call('GET', '/readyz', { via: b })).status === 200,
       'replica B is ready',
     );
-    const again = await signIn(people.finance);
     for (const via of [a, b]) {
-      expect((await call('GET', '/api/cards', { cookie: again, via })).status).toBe(200);
+      expect((await call('GET', '/api/cards', { cookie, via })).status).toBe(200);
     }
   });
 

@@ -13,6 +13,8 @@ import {
 } from '@card-console/card-service-sim';
 import type { Role } from '@card-console/shared/api/meta';
 import type { Express } from 'express';
+import pg from 'pg';
+import pino from 'pino';
 import supertest from 'supertest';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
@@ -29,11 +31,11 @@ import { createLogger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics/metrics';
 import type { FactorStore } from '../platform/passkeys/factor-store';
 import { FileFactorStore } from '../platform/passkeys/file-factor-store';
-import { createRedisClient, whenRedisReady } from '../platform/redis/redis-client';
-import { redisStores } from '../platform/redis/redis-stores';
 import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore, type SessionStore } from '../platform/sessions/session-store';
-import { embeddedEngine } from '../platform/sql/sql-engine';
+import { applyIndexMigrations } from '../platform/sql/index-migrations';
+import { openSharedStores } from '../platform/sql/shared-stores';
+import { embeddedEngine, postgresEngine } from '../platform/sql/sql-engine';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
@@ -65,12 +67,13 @@ export interface TestAppOptions {
   /** Per-card edit serialisation; the app's default when not given. */
   locks?: KeyedLock;
   /**
-   * Sessions, rate limits, used codes, edit locks and export caps in this Redis, through a
-   * client of the app's own (one app is one replica). Apps given the same `redis`,
+   * Sessions, rate limits, used codes, edit locks, export caps and passkeys in this PostgreSQL
+   * database (migrated here if it is not yet), through a pool of the app's own (one app is one
+   * replica), as a deployment with DATABASE_URL has them. Apps given the same `shared`,
    * `env.sessionSecret`, `clock` and `upstreamOf` act as replicas of one deployment.
    */
-  redis?: { url: string; prefix: string };
-  /** Where sessions live, when neither the memory default nor `redis` will do. */
+  shared?: { databaseUrl: string };
+  /** Where sessions live, when neither the memory default nor `shared` will do. */
   sessionStore?: SessionStore;
   /** Talks to this test app's simulator (with its API key) instead of starting one. */
   upstreamOf?: TestApp;
@@ -93,7 +96,7 @@ export interface TestAppOptions {
   recordSimRequests?: boolean;
   /** Single sign-on against this (real) OpenID Provider; none when not given. */
   identityProvider?: TestIdentityProvider;
-  /** One-time stores in place of the memory defaults (or Redis's): smaller bounds, say. */
+  /** One-time stores in place of the memory defaults (or PostgreSQL's): smaller bounds, say. */
   oneTimeStores?: Pick<AppDeps, 'challengeStore' | 'ssoPendingStore'>;
   /** What the server runs instead of the app: the app mounted in an Express app of the test's. */
   mount?: (app: Express) => http.RequestListener;
@@ -131,7 +134,7 @@ export interface TestApp {
   simRequests: SimRequest[];
   /** Who may sign in; in production mode read from `usersFile` (demo mode has no file). */
   users: UserDirectory;
-  /** Admins' passkeys and TOTP setting (a file in the test's data dir, or Redis). */
+  /** Admins' passkeys and TOTP setting (a file in the test's data dir, or PostgreSQL). */
   factors: FactorStore;
   /** The admin's passkeys, in software; `enrolAdminPasskey` adds one through the API. */
   authenticator: SoftwareAuthenticator;
@@ -152,6 +155,8 @@ export interface TestApp {
   ssoCallback(stopped: { url: string }, browser: SsoBrowser): Promise<supertest.Response>;
   close(): Promise<void>;
 }
+
+const silent = pino({ level: 'silent' });
 
 /** Policy limits loose enough that matrix and property tests don't trip them by volume. */
 const testRateLimits = {
@@ -218,12 +223,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const audit = new JsonlAuditStore(config.dataDir, clock);
-  const redis = options.redis ? createRedisClient(options.redis.url, { logger }) : undefined;
-  if (redis && !(await whenRedisReady(redis, 15_000))) throw new Error('test Redis not reachable');
-  const shared =
-    redis && options.redis
-      ? redisStores(redis, config, { prefix: options.redis.prefix, logger })
-      : undefined;
+  if (options.shared) {
+    // Replicas started at once queue on the migrations' advisory lock: applied once between them.
+    const owner = postgresEngine(new pg.Pool({ connectionString: options.shared.databaseUrl }));
+    await applyIndexMigrations(owner, silent).finally(() => owner.close());
+  }
+  // As a replica with DATABASE_URL opens them (server.ts).
+  const shared = options.shared
+    ? openSharedStores(options.shared.databaseUrl, config, { logger })
+    : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
   const transactionIndex =
@@ -364,7 +372,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
       await transactionIndex.close();
-      redis?.disconnect();
+      await shared?.close();
       if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { createTransactionIndex } from '../transaction-index';
@@ -28,7 +27,6 @@ function transactionOf(app: TestApp, n: number): string {
 const UPLOADS_PER_MINUTE = 4;
 
 describe('transaction notes on two replicas sharing one PostgreSQL', () => {
-  let redis: RedisEngine;
   let database: Awaited<ReturnType<typeof testDatabase>>;
   let a: TestApp;
   let b: TestApp;
@@ -36,8 +34,8 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
   let admin: TestSession;
 
   beforeAll(async () => {
-    [redis, database] = await Promise.all([startRedis(), testDatabase()]);
-    const shared = { url: redis.url, prefix: 'cc:' };
+    database = await testDatabase();
+    const shared = { databaseUrl: database.url };
     const env = {
       sessionSecret: randomBytes(32).toString('hex'),
       rateLimits: { uploadsPerMinute: UPLOADS_PER_MINUTE },
@@ -47,14 +45,14 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
         logger: silentLogger,
       });
-    a = await startTestApp({ redis: shared, env, transactionIndex: index() });
-    b = await startTestApp({ redis: shared, env, upstreamOf: a, transactionIndex: index() });
+    a = await startTestApp({ shared, env, transactionIndex: index() });
+    b = await startTestApp({ shared, env, upstreamOf: a, transactionIndex: index() });
     [finance, admin] = [await a.signIn('finance'), await a.signIn('admin')];
   }, 60_000);
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    await Promise.all([redis?.stop(), database?.stop()]);
+    await database?.stop();
   });
 
   it('reads on one replica what was saved on the other, the chart of accounts included', async () => {
@@ -93,7 +91,7 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
   });
   it("counts a person's uploads against one limit a minute across both replicas", async () => {
     const id = transactionOf(a, 2);
-    // Six at once, alternating replicas: the shared limit (Redis) lets four through, wherever
+    // Six at once, alternating replicas: the shared limit (PostgreSQL) lets four through, wherever
     // they landed, and refuses the rest with when to try again.
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>

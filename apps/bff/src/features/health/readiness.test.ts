@@ -6,7 +6,7 @@ import { READY_CHECK_TIMEOUT_MS, READY_CHECK_TTL_MS } from '../../http/health-ro
 import { startTestApp, type TestApp } from '../../test/harness';
 import { NotReadyError, type ReadinessCheck } from './readiness';
 
-/** A dependency whose state the test sets: a stand-in for Redis, never an engine itself. */
+/** A dependency whose state the test sets: a stand-in for PostgreSQL, never an engine itself. */
 function dependency(name: ReadinessCheck['name']) {
   const state = { calls: 0, outcome: (): Promise<void> => Promise.resolve() };
   const check: ReadinessCheck = {
@@ -31,101 +31,106 @@ function notReadyBody(res: { status: number; body: unknown; headers: Record<stri
 describe('with the card service and another dependency', () => {
   let t: TestApp;
   let draining = false;
-  const redis = dependency('redis');
+  const database = dependency('postgres');
   beforeAll(async () => {
     t = await startTestApp({
       sim: { transactions: 50 },
-      readiness: [redis.check],
+      readiness: [database.check],
       isDraining: () => draining,
     });
   });
   afterAll(() => t.close());
   afterEach(() => {
     t.clock.advance(READY_CHECK_TTL_MS);
-    redis.state.outcome = () => Promise.resolve();
+    database.state.outcome = () => Promise.resolve();
     draining = false;
   });
 
   it('answers ready naming every dependency, one check of each for probes at the same time', async () => {
     const upstreamBefore = t.sim.stats.count('GET /sub-account');
-    const redisBefore = redis.state.calls;
+    const databaseBefore = database.state.calls;
     const probes = await Promise.all(Array.from({ length: 6 }, () => t.request.get('/readyz')));
     for (const res of probes) {
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'ready', checks: { upstream: 'ok', redis: 'ok' } });
+      expect(res.body).toEqual({ status: 'ready', checks: { upstream: 'ok', postgres: 'ok' } });
     }
     expect(t.sim.stats.count('GET /sub-account')).toBe(upstreamBefore + 1);
-    expect(redis.state.calls).toBe(redisBefore + 1);
+    expect(database.state.calls).toBe(databaseBefore + 1);
   });
 
   it('names the dependency that fails, with its reason, while the others are fine', async () => {
-    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis did not answer PING'));
+    database.state.outcome = () => Promise.reject(new NotReadyError('PostgreSQL did not answer'));
     const body = notReadyBody(await t.request.get('/readyz'));
     expect(body.code).toBe('not_ready');
-    expect(body.detail).toBe('Not ready: Redis did not answer PING.');
-    expect(body.checks).toEqual({ upstream: 'ok', redis: 'Redis did not answer PING' });
+    expect(body.detail).toBe('Not ready: PostgreSQL did not answer.');
+    expect(body.checks).toEqual({ upstream: 'ok', postgres: 'PostgreSQL did not answer' });
   });
 
   it('does not show an unexpected error text (it may hold an address), only logs it', async () => {
-    redis.state.outcome = () =>
-      Promise.reject(new Error('connect ECONNREFUSED redis://:s3cret-pass@10.0.0.9:6379'));
+    database.state.outcome = () =>
+      Promise.reject(
+        new Error('connect ECONNREFUSED postgres://app:s3cret-pass@10.0.0.9:5432/cards'),
+      );
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const res = await t.request
       .get('/readyz')
       .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
     const body = notReadyBody(res);
-    expect(body.checks?.redis).toBe('Redis did not answer the readiness check');
+    expect(body.checks?.postgres).toBe('PostgreSQL did not answer the readiness check');
     expect(JSON.stringify(body)).not.toContain('s3cret');
     const line = JSON.parse(t.logs.find((l) => l.includes('ECONNREFUSED')) ?? '{}');
-    expect(line).toMatchObject({ dependency: 'redis', requestId: body.requestId, traceId });
+    expect(line).toMatchObject({ dependency: 'postgres', requestId: body.requestId, traceId });
   });
 
   it(
     'answers not ready in bounded time when a check hangs',
     async () => {
-      redis.state.outcome = () => new Promise<void>(() => {});
+      database.state.outcome = () => new Promise<void>(() => {});
       const body = notReadyBody(await t.request.get('/readyz'));
-      expect(body.checks).toEqual({ upstream: 'ok', redis: 'Redis did not answer in time' });
+      expect(body.checks).toEqual({
+        upstream: 'ok',
+        postgres: 'PostgreSQL did not answer in time',
+      });
     },
     READY_CHECK_TIMEOUT_MS + 10_000,
   );
 
   it('reports both when the card service and the other dependency fail', async () => {
-    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis is loading its data'));
+    database.state.outcome = () => Promise.reject(new NotReadyError('PostgreSQL is starting up'));
     t.sim.faults.enqueue({ kind: 'status', status: 500 });
     const body = notReadyBody(await t.request.get('/readyz'));
     expect(body.checks).toEqual({
       upstream: 'the card service answered with an error',
-      redis: 'Redis is loading its data',
+      postgres: 'PostgreSQL is starting up',
     });
     expect(body.detail).toBe(
-      'Not ready: the card service answered with an error; Redis is loading its data.',
+      'Not ready: the card service answered with an error; PostgreSQL is starting up.',
     );
   });
 
   it('fails at once while draining, without calling any dependency', async () => {
     draining = true;
     const upstreamBefore = t.sim.stats.total();
-    const redisBefore = redis.state.calls;
+    const databaseBefore = database.state.calls;
     const body = notReadyBody(await t.request.get('/readyz'));
     expect(body.code).toBe('shutting_down');
     expect(t.sim.stats.total()).toBe(upstreamBefore);
-    expect(redis.state.calls).toBe(redisBefore);
+    expect(database.state.calls).toBe(databaseBefore);
     // /healthz still answers: the process is alive, only leaving.
     expect((await t.request.get('/healthz')).status).toBe(200);
   });
 
   it("the balancer's check says this replica serves while every shared dependency is down, without asking them", async () => {
-    redis.state.outcome = () => Promise.reject(new NotReadyError('Redis did not answer PING'));
+    database.state.outcome = () => Promise.reject(new NotReadyError('PostgreSQL did not answer'));
     t.sim.faults.enqueue({ kind: 'status', status: 500 });
     const upstreamBefore = t.sim.stats.total();
-    const redisBefore = redis.state.calls;
+    const databaseBefore = database.state.calls;
     const res = await t.request.get('/readyz/replica');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'serving' });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(t.sim.stats.total()).toBe(upstreamBefore);
-    expect(redis.state.calls).toBe(redisBefore);
+    expect(database.state.calls).toBe(databaseBefore);
     // Operators still see the outage on /readyz.
     expect(notReadyBody(await t.request.get('/readyz')).code).toBe('not_ready');
     t.sim.faults.clear();

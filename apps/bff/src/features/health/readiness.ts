@@ -2,10 +2,10 @@ import { AppError } from '../../core/app-error';
 import { StoreUnavailableError } from '../../platform/store-unavailable';
 
 /**
- * The dependencies `/readyz` checks: the card service always; Redis, PostgreSQL and the single
+ * The dependencies `/readyz` checks: the card service always; PostgreSQL and the single
  * sign-on identity provider when configured.
  */
-export type DependencyName = 'upstream' | 'redis' | 'postgres' | 'identityProvider';
+export type DependencyName = 'upstream' | 'postgres' | 'identityProvider';
 
 /**
  * One dependency's readiness check for `/readyz`. `check` resolves when the dependency can
@@ -57,7 +57,6 @@ export function notReadyReason(name: DependencyName, error: unknown): string {
 export function dependencyLabel(name: DependencyName): string {
   return {
     upstream: 'the card service',
-    redis: 'Redis',
     postgres: 'PostgreSQL',
     identityProvider: 'the identity provider',
   }[name];

@@ -6,7 +6,7 @@ import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
 import { createOverviewService } from './overview-service';
 
 export interface InsightsDeps extends IndexSearchDeps {
-  /** The Overview's per-day aggregates (memory, or Redis shared by replicas). */
+  /** The Overview's per-day aggregates (memory, or PostgreSQL shared by replicas). */
   dayAggregates: DayAggregateStore;
   /** How old a day's aggregate may be before it is walked again. */
   insightsRefreshMs: number;

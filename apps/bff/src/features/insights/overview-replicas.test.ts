@@ -1,33 +1,33 @@
-// Two BFF replicas sharing one real Redis for their per-day aggregates, over real HTTP against
-// one simulator: a new period asked of both at once comes out right on both, and is walked
-// once in all (the replicas share the computation through a lock in Redis: one walks, the
+// Two BFF replicas sharing one real PostgreSQL for their per-day aggregates, over real HTTP
+// against one simulator: a new period asked of both at once comes out right on both, and is
+// walked once in all (the replicas share the computation through a lock in PostgreSQL: one walks, the
 // other waits its turn and finds the days done), and what one replica stored the other
 // answers from without walking.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { testDatabase } from '../../test/engines/postgres';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { unreachableIndex } from '../../test/unreachable-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
-describe('the Overview on two replicas sharing one Redis', () => {
-  let engine: RedisEngine;
+describe('the Overview on two replicas sharing one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof testDatabase>>;
   let a: TestApp;
   let b: TestApp;
   let onA: TestSession;
 
   beforeAll(async () => {
-    engine = await startRedis();
+    database = await testDatabase();
     const clock = new ManualClock(NOW);
-    const redis = { url: engine.url, prefix: 'cc:' };
+    const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     a = await startTestApp({
       // The Overview's own walk: as when the index cannot answer.
       transactionIndex: unreachableIndex(),
       clock,
-      redis,
+      shared,
       env,
       sim: { transactions: 6_000, now: () => NOW, rateLimit: false },
       recordSimRequests: true,
@@ -36,7 +36,7 @@ describe('the Overview on two replicas sharing one Redis', () => {
       // The Overview's own walk: as when the index cannot answer.
       transactionIndex: unreachableIndex(),
       clock,
-      redis,
+      shared,
       env,
       upstreamOf: a,
     });
@@ -45,7 +45,7 @@ describe('the Overview on two replicas sharing one Redis', () => {
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    await engine?.stop();
+    await database?.stop();
   });
 
   const transactionPages = (since: number) =>

@@ -77,7 +77,7 @@ export interface OverviewServiceDeps
   refreshMs: number;
   /**
    * Where computations run. By default in this process (`InProcessJobRunner`), one replica at
-   * a time per period through `locks` (Redis's, when replicas share the day aggregates).
+   * a time per period through `locks` (PostgreSQL's, when replicas share the day aggregates).
    */
   jobs?: JobRunner;
   /** Where the Overview is read from once it holds the days (else the card service is walked). */
@@ -100,7 +100,7 @@ export interface OverviewServiceDeps
  * Computations are jobs (`platform/jobs`), keyed by sub accounts, zone and days: started or
  * joined by requests, their progress read while they run, failures remembered for a while,
  * told to stop at a shutdown's cut-off. Replicas sharing the day aggregates share the jobs:
- * one replica computes a period at a time (a lock in Redis, `locks`); one asked meanwhile
+ * one replica computes a period at a time (a lock in PostgreSQL, `locks`); one asked meanwhile
  * waits its turn, then walks only the days still due, which are usually none. Every
  * computation is bounded (`WALK_LIMITS.overview`): a card service whose lists never end makes
  * it `failed`, saying so.

@@ -1,15 +1,19 @@
 // A sign-out while another request of the same person is in flight: that request read the
 // session before the sign-out deleted it and records activity after. Recording activity must
-// never bring the session back (with Redis, the two requests may be on two replicas).
+// never bring the session back (with PostgreSQL, the two requests may be on two replicas).
+
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisClient } from '../../platform/redis/redis-client';
-import { RedisSessionStore } from '../../platform/sessions/redis-session-store';
 import {
   MemorySessionStore,
   type SessionRecord,
   type SessionStore,
 } from '../../platform/sessions/session-store';
-import { testRedis } from '../../test/engines/redis';
+import { SqlSessionStore } from '../../platform/sessions/sql-session-store';
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { postgresEngine } from '../../platform/sql/sql-engine';
+import { silentLogger } from '../../test/audit-cluster';
+import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 
 /**
@@ -55,23 +59,24 @@ class GatedStore implements SessionStore {
 }
 
 const stores = [
-  { name: 'memory', redis: false },
-  { name: 'Redis', redis: true },
+  { name: 'memory', shared: false },
+  { name: 'PostgreSQL', shared: true },
 ] as const;
 
-describe.each(stores)('signing out while a read is in flight (sessions in $name)', ({ redis }) => {
+describe.each(stores)('signing out while a read is in flight (sessions in $name)', ({ shared }) => {
   let t: TestApp;
   let store: GatedStore;
   let close = async () => {};
   beforeAll(async () => {
     const clock = new ManualClock();
-    if (redis) {
-      const engine = await testRedis();
-      const client = createRedisClient(engine.url);
-      store = new GatedStore(new RedisSessionStore(client, `race-${Date.now()}:`));
+    if (shared) {
+      const database = await testDatabase();
+      const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 }));
+      await applyIndexMigrations(engine, silentLogger);
+      store = new GatedStore(new SqlSessionStore(engine));
       close = async () => {
-        client.disconnect();
-        await engine.stop();
+        await engine.close();
+        await database.stop();
       };
     } else {
       store = new GatedStore(new MemorySessionStore(clock));

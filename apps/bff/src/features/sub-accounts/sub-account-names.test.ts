@@ -1,6 +1,6 @@
 // Sub-account names are unique (case, surrounding spaces and compatibility forms aside), over
 // real HTTP against the simulator, which itself would take duplicates: refused with 409, and
-// creates of one name sent at once, to one replica or to two sharing a Redis, make one.
+// creates of one name sent at once, to one replica or to two sharing a PostgreSQL, make one.
 import { randomBytes } from 'node:crypto';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { subAccountNameKey } from '@card-console/shared/api/sub-accounts';
@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditStore } from '../../platform/audit/audit-store';
 import { MemoryKeyedLock } from '../../platform/locks/memory-keyed-lock';
 import type { Who } from '../../platform/sessions/who';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import type { UpstreamClient } from '../../upstream/client';
 import { createSubAccountsService } from './sub-accounts-service';
@@ -145,23 +145,23 @@ describe('the check inside the lock', () => {
   });
 });
 
-describe('two replicas sharing one Redis', () => {
-  let engine: RedisEngine;
+describe('two replicas sharing one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof testDatabase>>;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    engine = await startRedis();
+    database = await testDatabase();
     const clock = new ManualClock();
-    const redis = { url: engine.url, prefix: 'cc:' };
+    const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
-    a = await startTestApp({ clock, redis, env, sim: { transactions: 100 } });
-    b = await startTestApp({ clock, redis, env, upstreamOf: a });
+    a = await startTestApp({ clock, shared, env, sim: { transactions: 100 } });
+    b = await startTestApp({ clock, shared, env, upstreamOf: a });
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    await engine?.stop();
+    await database?.stop();
   });
 
   it('creates of one name sent at once to both make exactly one sub account', async () => {

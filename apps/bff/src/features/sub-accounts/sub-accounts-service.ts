@@ -77,7 +77,7 @@ function nameTaken(existing: string): AppError {
  * Creating a sub account: names are unique (`subAccountNameKey`: case, surrounding white
  * space and compatibility forms aside), which the card service does not enforce. Creates of
  * one name run one at a time (`locks`, keyed by a hash of the name's key, so replicas sharing
- * a Redis lock agree), and inside that the whole list is read afresh: a name created by the
+ * a PostgreSQL lock agree), and inside that the whole list is read afresh: a name created by the
  * create before is always seen. A sub account created outside Card Console between that read
  * and the POST can still collide; the service is the only place that could close that gap.
  * That read is bounded (`WALK_LIMITS.subAccounts`): a list that never ends refuses the create

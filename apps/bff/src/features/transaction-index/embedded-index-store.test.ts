@@ -33,6 +33,9 @@ describe('the embedded engine', () => {
         '20261128090000000_totp-secrets-sealed',
         '20261128120000000_alert-limits',
         '20261129050000000_money-defined-once',
+        '20261129100000000_shared-sessions-and-codes',
+        '20261129110000000_shared-limits-locks-exports',
+        '20261129120000000_shared-factors-and-day-aggregates',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

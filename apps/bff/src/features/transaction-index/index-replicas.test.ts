@@ -1,4 +1,4 @@
-// Two BFF replicas sharing one PostgreSQL (the index) and one Redis (sessions and the lock the
+// Two BFF replicas sharing one PostgreSQL (the index) and the shared state beside it (sessions and the lock the
 // sync takes per sub account), over real HTTP against one simulator: asked at once, each sub
 // account is synced once in all, both answer the same whole set from the shared index, and
 // either answers the Overview from it without reading the card service.
@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { createTransactionIndex } from './transaction-index';
@@ -17,7 +16,6 @@ import { createTransactionIndex } from './transaction-index';
 const NOW = Date.UTC(2026, 10, 20, 15);
 
 describe('the transaction index on two replicas sharing one PostgreSQL', () => {
-  let redis: RedisEngine;
   let database: Awaited<ReturnType<typeof testDatabase>>;
   let a: TestApp;
   let b: TestApp;
@@ -25,9 +23,9 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
   let clock: ManualClock;
 
   beforeAll(async () => {
-    [redis, database] = await Promise.all([startRedis(), testDatabase()]);
+    database = await testDatabase();
     clock = new ManualClock(NOW);
-    const shared = { url: redis.url, prefix: 'cc:' };
+    const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     // Each replica its own pool on the one database, as two processes would have.
     const index = () =>
@@ -37,19 +35,19 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
       });
     a = await startTestApp({
       clock,
-      redis: shared,
+      shared,
       env,
       sim: { transactions: 5_000, subAccounts: 3, now: () => NOW, rateLimit: false },
       recordSimRequests: true,
       transactionIndex: index(),
     });
-    b = await startTestApp({ clock, redis: shared, env, upstreamOf: a, transactionIndex: index() });
+    b = await startTestApp({ clock, shared, env, upstreamOf: a, transactionIndex: index() });
     finance = await a.signIn('finance');
   }, 60_000);
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    await Promise.all([redis?.stop(), database?.stop()]);
+    await database?.stop();
   });
 
   const ask = (app: TestApp) => app.request.get('/api/index/transactions').set(finance.headers());

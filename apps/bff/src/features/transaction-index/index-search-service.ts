@@ -184,7 +184,7 @@ function utilizationOf(
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
   const cursors = pageCursors(deps.indexCursorSecret);
-  // One replica at a time syncs a sub account, through `locks` (Redis's, with replicas).
+  // One replica at a time syncs a sub account, through `locks` (PostgreSQL's, with replicas).
   const jobs = new InProcessJobRunner({
     clock,
     cutOff: deps.cutOff,

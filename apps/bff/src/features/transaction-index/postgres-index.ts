@@ -44,6 +44,17 @@ export async function openPostgresIndex(options: {
       'index_hour_tally',
       'index_day_key_tally',
       'index_month_key_tally',
+      // What the replicas share beside it (platform/sql/shared-stores.ts).
+      'session_record',
+      'one_time_value',
+      'used_totp_step',
+      'rate_limit_counter',
+      'export_slot',
+      'export_receipt',
+      'person_factors',
+      'person_passkey',
+      'insights_day_series',
+      'insights_day',
     ];
     const [state] = await engine.query<{ present: boolean; allowed: boolean }>(
       `SELECT bool_and(to_regclass(t) IS NOT NULL) AS present,

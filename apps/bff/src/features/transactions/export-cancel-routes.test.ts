@@ -1,13 +1,13 @@
 // A browser's Cancel never costs an export slot, over real HTTP, for every kind of export
 // (transactions CSV, the index's CSV in its three formats, the receipts ZIP, the audit CSV),
-// with the slots in memory and in Redis: a person cancels two downloads while the server is
+// with the slots in memory and in PostgreSQL: a person cancels two downloads while the server is
 // still waiting on a slow store or card service for them, and can at once start exports again,
 // up to the cap and no further.
 import http from 'node:http';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadWhole } from '../../test/csv';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -132,10 +132,10 @@ function expectBusy(got: Started) {
   expect(apiErrorBodySchema.parse(JSON.parse(got.body)).code).toBe('export_busy');
 }
 
-describe.each([{ store: 'memory' as const }, { store: 'Redis' as const }])(
+describe.each([{ store: 'memory' as const }, { store: 'PostgreSQL' as const }])(
   'a cancelled export gives its slot back at once ($store)',
   ({ store }) => {
-    let engine: RedisEngine | undefined;
+    let database: Awaited<ReturnType<typeof testDatabase>> | undefined;
     let t: TestApp;
     let finance: TestSession;
     let admin: TestSession;
@@ -143,14 +143,14 @@ describe.each([{ store: 'memory' as const }, { store: 'Redis' as const }])(
     const slow: Record<string, Slowable> = {};
 
     beforeAll(async () => {
-      if (store === 'Redis') engine = await startRedis();
+      if (store === 'PostgreSQL') database = await testDatabase();
       t = await startTestApp({
         sim: { transactions: 5_000, subAccounts: 2, rateLimit: false },
         env: {
           exportCaps: { perPerson: 2, total: 8 },
           rateLimits: { uploadsPerMinute: 1_000 },
         },
-        ...(engine ? { redis: { url: engine.url, prefix: 'cc-cancel:' } } : {}),
+        ...(database ? { shared: { databaseUrl: database.url } } : {}),
       });
       finance = await t.signIn('finance');
       admin = await t.signIn('admin');
@@ -194,7 +194,7 @@ describe.each([{ store: 'memory' as const }, { store: 'Redis' as const }])(
 
     afterAll(async () => {
       await t?.close();
-      await engine?.stop();
+      await database?.stop();
     });
 
     const kinds: ExportKind[] = [

@@ -4,11 +4,10 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { exportReceiptSchema } from '@card-console/shared/api/transactions';
-import type { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisClient, whenRedisReady } from '../../platform/redis/redis-client';
 import { downloadWhole, parseCsv, type RawDownload } from '../../test/csv';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
+import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
 let t: TestApp;
@@ -169,28 +168,26 @@ describe('an export cut by the shutdown', () => {
   });
 });
 
-describe('receipts in Redis', () => {
-  let engine: RedisEngine;
-  let admin: Redis;
+describe('receipts in PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof testDatabase>>;
+  let admin: pg.Client;
   let a: TestApp;
   let b: TestApp;
-  const prefix = 'cc:';
   beforeAll(async () => {
-    // Its own server, not TEST_REDIS_URL: a test refuses its writes for a moment.
-    engine = await startRedis();
-    admin = createRedisClient(engine.url);
-    if (!(await whenRedisReady(admin, 15_000))) throw new Error('test redis not reachable');
+    database = await testDatabase();
     const clock = new ManualClock();
-    const redis = { url: engine.url, prefix };
+    const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
-    a = await startTestApp({ clock, redis, env, upstreamOf: t });
-    b = await startTestApp({ clock, redis, env, upstreamOf: t });
+    a = await startTestApp({ clock, shared, env, upstreamOf: t });
+    b = await startTestApp({ clock, shared, env, upstreamOf: t });
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    admin?.disconnect();
-    await engine?.stop();
+    await admin?.end();
+    await database?.stop();
   });
 
   it('an export read through one replica has its receipt on the other', async () => {
@@ -202,7 +199,7 @@ describe('receipts in Redis', () => {
     expect(res.body).toEqual({ rows: parseCsv(got.text).length - 1, bytes: got.bytes });
   });
 
-  it('when Redis refuses the receipt, the export breaks off: no clean end, no receipt', async () => {
+  it('when PostgreSQL refuses the receipt (its disk full), the export breaks off: no clean end, no receipt', async () => {
     const person = await a.signIn('finance');
     const logsBefore = a.logs.length;
     t.sim.faults.set({ latencyMs: 20 });
@@ -211,17 +208,27 @@ describe('receipts in Redis', () => {
       // Writes are refused from the first bytes on (reads still work): the export slot was
       // taken already, the receipt comes last.
       got = await downloadWith(`${a.url}${exportPath(subId)}`, person.headers(), async () => {
-        await admin.config('SET', 'min-replicas-to-write', '1');
+        // As a full disk answers a write (SQLSTATE 53100); reads go on.
+        await admin.query(`CREATE FUNCTION refuse_receipt() RETURNS trigger LANGUAGE plpgsql AS
+          $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'
+             USING ERRCODE = 'disk_full'; END $$`);
+        await admin.query(
+          'CREATE TRIGGER refuse_receipt BEFORE INSERT OR UPDATE ON export_receipt FOR EACH ROW EXECUTE FUNCTION refuse_receipt()',
+        );
       });
     } finally {
-      await admin.config('SET', 'min-replicas-to-write', '0');
+      await admin.query('DROP TRIGGER IF EXISTS refuse_receipt ON export_receipt');
+      await admin.query('DROP FUNCTION IF EXISTS refuse_receipt()');
       t.sim.faults.clear();
     }
     expect(got.status).toBe(200);
     expect(got.complete).toBe(false);
     const res = await b.request.get(receiptPath(requestIdOf(got))).set(person.headers());
     expect(res.status).toBe(404);
-    expect(await admin.keys(`${prefix}export-receipt:*${requestIdOf(got)}`)).toEqual([]);
+    const kept = await admin.query('SELECT 1 FROM export_receipt WHERE request_id = $1', [
+      requestIdOf(got),
+    ]);
+    expect(kept.rows).toEqual([]);
     const lines = a.logs
       .slice(logsBefore)
       .map((l) => JSON.parse(l))

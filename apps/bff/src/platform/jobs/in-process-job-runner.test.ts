@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresReplicas, type SqlReplicas } from '../../test/engines/sql-replicas';
 import { ManualClock } from '../../test/manual-clock';
-import { type RedisForTests, redisForTests } from '../../test/redis';
 import { MemoryKeyedLock } from '../locks/memory-keyed-lock';
-import { RedisKeyedLock } from '../locks/redis-keyed-lock';
+import { SqlKeyedLock } from '../locks/sql-keyed-lock';
 import { InProcessJobRunner } from './in-process-job-runner';
 import { jobRunnerContract } from './job-runner.contract';
 
@@ -25,23 +25,21 @@ jobRunnerContract('in process, two runners sharing an in-memory lock', {
   },
 });
 
-let redis: RedisForTests | undefined;
-const clients: Awaited<ReturnType<RedisForTests['client']>>[] = [];
+let database: SqlReplicas | undefined;
 beforeAll(async () => {
-  redis = await redisForTests();
-  clients.push(await redis.client(), await redis.client());
-});
-afterAll(async () => redis?.close());
+  database = await postgresReplicas();
+}, 60_000);
+afterAll(async () => database?.close());
 
-jobRunnerContract('two replicas sharing a Redis lock', {
+jobRunnerContract('two replicas sharing a PostgreSQL lock', {
   shared: true,
   replicas: (setup) => {
-    const prefix = redis?.prefix() ?? '';
-    return clients.map(
-      (client) =>
+    if (!database) throw new Error('no database');
+    return [database.a, database.b].map(
+      (engine) =>
         new InProcessJobRunner({
           ...setup,
-          lock: new RedisKeyedLock(client, { prefix, waitMs: LOCK_WAIT_MS, pollMs: 5 }),
+          lock: new SqlKeyedLock(engine, { waitMs: LOCK_WAIT_MS }),
         }),
     ) as [InProcessJobRunner, InProcessJobRunner];
   },

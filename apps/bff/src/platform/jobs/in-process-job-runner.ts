@@ -9,7 +9,7 @@ export interface InProcessJobRunnerOptions {
   /** Aborted when a shutdown's grace period ends: every job is told to stop (`JobContext.signal`). */
   cutOff: AbortSignal;
   /**
-   * A lock the replicas share (`RedisKeyedLock`): the work of one key then runs on one replica
+   * A lock the replicas share (`SqlKeyedLock`): the work of one key then runs on one replica
    * at a time. Without one, jobs are shared within this process only.
    */
   lock?: KeyedLock;

@@ -172,7 +172,7 @@ export function jobRunnerContract(name: string, options: JobRunnerContractOption
     it('a key started on two replicas at once runs on one at a time, never side by side', async () => {
       const { a, b } = setup();
       const log: string[] = [];
-      // The results both replicas share (as the Overview's days in Redis).
+      // The results both replicas share (as the Overview's days in PostgreSQL).
       const results = new Map<string, string>();
       let running = 0;
       let most = 0;

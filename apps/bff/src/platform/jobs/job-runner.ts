@@ -3,7 +3,7 @@
  * progress they can read while it runs, and whose outcome is remembered for a while so that
  * a burst of requests neither starts it again nor forgets that it just failed.
  *
- * Where the job's results are shared by replicas (kept in Redis or PostgreSQL), the job is
+ * Where the job's results are shared by replicas (kept in PostgreSQL), the job is
  * shared too: given a lock that replicas share, the work of one key runs on one replica at a
  * time, and a replica that asks meanwhile waits its turn, then runs its own work, which finds
  * the other's results and has little left to do. A replica killed mid-job leaves its lock to

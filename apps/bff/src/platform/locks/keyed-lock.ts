@@ -1,6 +1,6 @@
 /**
  * Runs tasks one at a time per key (e.g. one card's edits), in arrival order. Async so a shared
- * implementation (Redis) can take the in-memory one's place when several BFF replicas run.
+ * implementation (PostgreSQL's advisory locks) can take the in-memory one's place when several BFF replicas run.
  */
 export interface KeyedLock {
   /**

@@ -215,7 +215,7 @@ describe('store metrics', () => {
   it('time engine operations by engine, operation and outcome', async () => {
     const own = new Registry();
     const metrics = createPrometheusMetrics(own);
-    expect(await timedEngineCall(metrics, 'redis', 'session.get', async () => 'value')).toBe(
+    expect(await timedEngineCall(metrics, 'postgres', 'session.get', async () => 'value')).toBe(
       'value',
     );
     await expect(
@@ -230,7 +230,7 @@ describe('store metrics', () => {
         operation,
         outcome,
       });
-    expect(count('redis', 'session.get', 'ok')).toBe(1);
+    expect(count('postgres', 'session.get', 'ok')).toBe(1);
     expect(count('postgres', 'audit.append', 'error')).toBe(1);
   });
 });

@@ -53,10 +53,10 @@ export interface Metrics {
   ssoCallbackFailed(reason: SsoCallbackFailure): void;
 }
 
-export type Engine = 'redis' | 'postgres';
+export type Engine = 'postgres';
 export type RetryBudgetName = 'reads' | 'bulk';
 export interface DependencyReadiness {
-  /** The dependency's name in `/readyz` (`upstream`, `redis`, `postgres`, …). */
+  /** The dependency's name in `/readyz` (`upstream`, `postgres`, …). */
   dependency: string;
   ready: boolean;
 }

@@ -179,11 +179,11 @@ describe('single sign-on callback failures', () => {
 describe('readiness per dependency', () => {
   const registry = new Registry();
   let t: TestApp;
-  const redis = { failing: false };
+  const database = { failing: false };
   const check: ReadinessCheck = {
-    name: 'redis',
+    name: 'postgres',
     check: async () => {
-      if (redis.failing) throw new NotReadyError('Redis did not answer PING');
+      if (database.failing) throw new NotReadyError('PostgreSQL did not answer');
     },
   };
   beforeAll(async () => {
@@ -200,18 +200,21 @@ describe('readiness per dependency', () => {
       sampleValue((await scrape(registry)).samples, 'bff_dependency_ready', { dependency });
     const upstreamCalls = t.sim.stats.count('GET /sub-account');
     expect(await ready('upstream')).toBe(1);
-    expect(await ready('redis')).toBe(1);
+    expect(await ready('postgres')).toBe(1);
     // Two scrapes within the checks' cache: one card-service call.
     expect(t.sim.stats.count('GET /sub-account')).toBe(upstreamCalls + 1);
 
-    redis.failing = true;
+    database.failing = true;
     t.clock.advance(60_000);
-    expect(await ready('redis')).toBe(0);
+    expect(await ready('postgres')).toBe(0);
     expect(await ready('upstream')).toBe(1);
     // /readyz agrees.
     const res = await t.request.get('/readyz');
     expect(res.status).toBe(503);
-    expect(res.body.checks).toMatchObject({ upstream: 'ok', redis: 'Redis did not answer PING' });
+    expect(res.body.checks).toMatchObject({
+      upstream: 'ok',
+      postgres: 'PostgreSQL did not answer',
+    });
 
     await t.sim.close();
     t.clock.advance(60_000);

@@ -92,7 +92,7 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
   for (const action of auditActions) auditFailures.inc({ action }, 0);
   const engineSeconds = new Histogram({
     name: 'bff_store_operation_duration_seconds',
-    help: 'Time of one Redis or PostgreSQL operation, by engine, operation and outcome.',
+    help: 'Time of one PostgreSQL operation, by engine, operation and outcome.',
     labelNames: ['engine', 'operation', 'outcome'],
     buckets: ENGINE_BUCKETS,
     registers,

@@ -1,4 +1,4 @@
-// A real replica in production mode, as its own node process with Redis: after a few requests
+// A real replica in production mode, as its own node process with PostgreSQL: after a few requests
 // its metrics port's text passes `promtool check metrics` with nothing to say, carries the
 // series the alerts read, and a fresh start has recorded no store error.
 import { randomBytes } from 'node:crypto';
@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateAsOwner, prepareAuditDatabase } from '../../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
+import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { prometheusDir, promtool } from '../../test/engines/promtool';
-import { type RedisEngine, startRedis } from '../../test/engines/redis';
 import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
 import { buildTestUsers } from '../../test/test-users';
 import { MISNAMED_DEFAULT_GAUGES } from './process-registry';
@@ -18,7 +19,7 @@ import { MISNAMED_DEFAULT_GAUGES } from './process-registry';
 const origin = 'https://cards.example.test';
 let dir: string;
 let sim: CardService;
-let redis: RedisEngine;
+let postgres: PostgresEngine;
 let bff: BffProcess;
 let text: string;
 let samples: Sample[];
@@ -34,7 +35,9 @@ async function until<T>(find: () => T | undefined, what: string): Promise<T> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bff-scrape-'));
-  redis = await startRedis();
+  postgres = await startPostgres();
+  const database = await prepareAuditDatabase(postgres, 'card_console');
+  await migrateAsOwner(database.ownerUrl);
   const apiKey = `test-key-${randomBytes(16).toString('hex')}`;
   sim = createCardService({ apiKey, transactions: 200 });
   const { url } = await sim.listen(0, '127.0.0.1');
@@ -48,7 +51,7 @@ beforeAll(async () => {
     PUBLIC_ORIGIN: origin,
     DATA_DIR: dir,
     WEB_DIST: join(dir, 'no-web-dist'),
-    REDIS_URL: redis.url,
+    DATABASE_URL: database.appUrl,
     METRICS_PORT: '0',
   });
   const served = await until(
@@ -87,7 +90,7 @@ afterAll(async () => {
   bff?.kill('SIGKILL');
   await bff?.exited;
   await sim?.close();
-  await redis?.stop();
+  await postgres?.destroy();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -102,12 +105,13 @@ describe("a running replica's scrape", () => {
     expect(samples.some((s) => s.name === 'nodejs_active_handles')).toBe(true);
   });
 
-  it('after a start with Redis, holds no failed store operation', () => {
-    const redisCalls = samples.filter(
-      (s) => s.name === 'bff_store_operation_duration_seconds_count' && s.labels.engine === 'redis',
+  it('after a start with PostgreSQL, holds no failed store operation', () => {
+    const calls = samples.filter(
+      (s) =>
+        s.name === 'bff_store_operation_duration_seconds_count' && s.labels.engine === 'postgres',
     );
-    expect(redisCalls.filter((s) => s.labels.outcome === 'ok').length).toBeGreaterThan(0);
-    expect(redisCalls.filter((s) => s.labels.outcome !== 'ok')).toEqual([]);
+    expect(calls.filter((s) => s.labels.outcome === 'ok').length).toBeGreaterThan(0);
+    expect(calls.filter((s) => s.labels.outcome !== 'ok')).toEqual([]);
   });
 
   it('says what is running, and whether each dependency is ready', () => {
@@ -116,7 +120,7 @@ describe("a running replica's scrape", () => {
     expect(build?.labels.node).toBe(process.version);
     const bffPackage = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
     expect(build?.labels.version).toBe(bffPackage.version ?? 'unversioned');
-    for (const dependency of ['upstream', 'redis']) {
+    for (const dependency of ['upstream', 'postgres']) {
       expect(sampleValue(samples, 'bff_dependency_ready', { dependency }), dependency).toBe(1);
     }
   });

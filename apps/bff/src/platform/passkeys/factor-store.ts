@@ -28,7 +28,7 @@ export const MAX_PASSKEYS_PER_PERSON = 10;
 /**
  * A change's audit hook (platform/audit/audited-change.ts): run once the store has decided to
  * make the change, right before writing it; throwing leaves everything as it was. A store that
- * decides atomically elsewhere (a Redis script) runs it after a dry run of that decision, and
+ * decides atomically elsewhere (in one SQL statement) runs it after a dry run of that decision, and
  * may then still answer a refusal: the caller takes the record back (`auditedChange`'s
  * `notCommitted`).
  */
@@ -68,7 +68,7 @@ export interface FactorStore {
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');
 const unixMs = z.number().int().nonnegative();
 
-/** How a stored passkey is checked when read back (from the file or from Redis). */
+/** How a stored passkey is checked when read back (from the file or from PostgreSQL). */
 export const storedPasskeySchema = z.strictObject({
   id: base64url,
   publicKey: base64url,

@@ -18,7 +18,7 @@ export type Reservation =
   | { ok: true; held: HeldPoint[] }
   | { ok: false; refusedBy: Counter; msBeforeNext: number };
 
-// The limiters keep their windows by the wall clock (Date.now, or Redis's own time), not by
+// The limiters keep their windows by the wall clock (Date.now, or the database's own time), not by
 // the app's injected clock, so windows are judged by the wall clock here too.
 const held = (counter: Counter, res: RateLimiterRes): HeldPoint => ({
   ...counter,
@@ -28,7 +28,7 @@ const held = (counter: Counter, res: RateLimiterRes): HeldPoint => ({
 
 /**
  * Takes one point from each counter, in order, before anything is checked: `consume` is
- * atomic per key (in memory and in Redis), so however many attempts arrive at once, no more
+ * atomic per key (in memory and in PostgreSQL), so however many attempts arrive at once, no more
  * than a counter's points get through. When a counter refuses, every point this attempt
  * took, the refused one included, goes back: a refused attempt counts nowhere.
  */

@@ -10,7 +10,7 @@ export const EXPORT_RECEIPT_TTL_MS = 15 * 60_000;
  * What each finished CSV export produced, by its request id and the person who ran it. A
  * receipt is written only after the export's last row and before its response ends, so a
  * download that was cut (even one a proxy in front ended cleanly) has none, or one whose
- * `bytes` differ from what arrived. Shared by every replica when the store is (Redis).
+ * `bytes` differ from what arrived. Shared by every replica when the store is (PostgreSQL).
  */
 export interface ExportReceipts {
   /** Keeps `receipt` for `ttlMs` (a later record for the same export replaces it). */

@@ -26,9 +26,9 @@ export type ExportSlot =
 
 /**
  * Counts running exports against the caps. Async and keyed by person so a shared store can
- * replace the in-process count for several replicas (e.g. Redis: a sorted set of slot ids per
- * person and one for all, scored by a lease expiry that a running export renews, added and
- * counted in one script), so a replica that dies cannot hold its slots forever. Every slot has
+ * replace the in-process count for several replicas (PostgreSQL's, sql-export-slots.ts: a
+ * row per running export, counted and taken in one transaction, each with its lifetime's end),
+ * so a replica that dies cannot hold its slots forever. Every slot has
  * an absolute lifetime: whatever its holder does, it is free again after `lifetimeMs`.
  */
 export interface ExportSlots {

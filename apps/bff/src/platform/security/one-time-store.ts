@@ -20,7 +20,7 @@ export interface OneTimeStore {
 export const ONE_TIME_LIMITS = { challenges: 50_000, ssoPending: 20_000 } as const;
 export type OneTimeKind = keyof typeof ONE_TIME_LIMITS;
 
-/** In-process store: right for one BFF instance; several replicas need the Redis one. */
+/** In-process store: right for one BFF instance; several replicas need the SQL one (sql-one-time-store.ts). */
 export class MemoryOneTimeStore implements OneTimeStore {
   private readonly entries = new Map<string, { value: string; expiresAt: number }>();
   private puts = 0;

@@ -8,7 +8,7 @@ const periodSeconds = 30;
 
 /**
  * Which time step of a user's codes was last accepted. Async and keyed by email so a shared
- * store (Redis `SET key step` guarded by a compare script) can replace it for several replicas.
+ * store (sql-used-code-ledger.ts: one conditional upsert) replaces it for several replicas.
  */
 export interface UsedCodeLedger {
   /** True (and remembered) when `timeStep` is later than any step accepted before. */

@@ -30,7 +30,7 @@ export function activeSession(req: Request): ActiveSession | undefined {
 
 /**
  * The store key of a cookie id: SHA-256 over the session secret followed by the id, so a
- * leaked store (or its keys in a Redis dump) gives no cookie that works, and no key can be
+ * leaked store (or its keys in a database dump) gives no cookie that works, and no key can be
  * worked out without the secret. Every id is exactly 43 characters (256 random bits), and
  * with fixed-length input a secret-prefixed SHA-256 is a keyed hash as sound as an HMAC
  * (length extension needs a longer input, which is refused here). One native call instead
@@ -71,7 +71,7 @@ export interface SessionRegistry {
 
 /**
  * Activity is recorded at most this often per session: a read within it of the last recorded
- * one skips the write-back (a Redis round trip on every read otherwise). The idle timeout is
+ * one skips the write-back (a database round trip on every read otherwise). The idle timeout is
  * 15 minutes, so a session may end up to this much earlier than its last request plus 15 min.
  */
 export const ACTIVITY_GRANULARITY_MS = 10_000;

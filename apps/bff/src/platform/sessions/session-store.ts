@@ -33,7 +33,7 @@ export interface SessionRecord {
 
 /**
  * Server-side session storage, keyed by an HMAC of the cookie id (never the id itself).
- * Async so a Redis implementation (`SET key json PX ttl`, `GET`, `DEL`) drops in unchanged;
+ * Async so a shared implementation (PostgreSQL's, sql-session-store.ts) drops in unchanged;
  * `ttlMs` is only for garbage collection: expiry is decided by the session service with
  * the injected clock, so a store that keeps a record longer is still safe.
  */
@@ -41,7 +41,7 @@ export interface SessionStore {
   get(key: string): Promise<SessionRecord | undefined>;
   set(key: string, record: SessionRecord, ttlMs: number): Promise<void>;
   /**
-   * Like `set`, but only while the key still exists (Redis `SET … XX`): a request that read
+   * Like `set`, but only while the key still exists (an UPDATE, never an insert): a request that read
    * the session before a sign-out elsewhere must not bring it back when it records activity.
    */
   refresh(key: string, record: SessionRecord, ttlMs: number): Promise<void>;

@@ -1,0 +1,92 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../../env';
+import { createAuditPool } from '../audit/postgres-audit';
+import { SqlDayAggregateStore } from '../insights/sql-day-aggregate-store';
+import { SqlKeyedLock } from '../locks/sql-keyed-lock';
+import { SqlFactorStore } from '../passkeys/sql-factor-store';
+import { SqlExportReceipts } from '../security/sql-export-receipts';
+import { SqlExportSlots } from '../security/sql-export-slots';
+import { SqlOneTimeStore } from '../security/sql-one-time-store';
+import { sqlRateLimiters } from '../security/sql-rate-limiters';
+import { SqlUsedCodeLedger } from '../security/sql-used-code-ledger';
+import { SqlSessionStore } from '../sessions/sql-session-store';
+import { postgresEngine, type SqlEngine } from './sql-engine';
+
+export interface SharedStoresOptions {
+  /** How long an edit waits for the card's previous edit; the in-memory lock's 10 s by default. */
+  editWaitMs?: number;
+  /**
+   * The engine the keyed lock holds its connections on (`engine` when not given): each key
+   * held or waited for keeps one for as long, so tasks that query the database themselves
+   * must not share its pool, or enough of them at once would leave none for their queries.
+   */
+  lockEngine?: SqlEngine;
+  logger?: Logger;
+}
+
+/**
+ * Every store whose state several replicas must share, in PostgreSQL (the tables `pnpm migrate`
+ * makes beside the index's), ready to hand to `createApp`: sessions, rate limits and lock-outs
+ * (step-up counters included), used TOTP codes, per-card edit serialisation, export caps and
+ * export receipts, passkeys, passkey challenges and pending single sign-ons (each bounded on its
+ * own), and the Overview's per-day aggregates. One process without DATABASE_URL keeps these in
+ * memory (createApp's defaults) and its passkeys in a file (docs/decisions/0114-one-shared-engine.md).
+ */
+export function sharedStores(
+  engine: SqlEngine,
+  config: Pick<Config, 'exportCaps'>,
+  options: SharedStoresOptions = {},
+) {
+  return {
+    sessionStore: new SqlSessionStore(engine),
+    rateLimiters: sqlRateLimiters(engine),
+    usedCodes: new SqlUsedCodeLedger(engine),
+    locks: new SqlKeyedLock(options.lockEngine ?? engine, {
+      waitMs: options.editWaitMs ?? 10_000,
+      ...(options.logger ? { logger: options.logger } : {}),
+    }),
+    exportSlots: new SqlExportSlots(engine, config.exportCaps),
+    exportReceipts: new SqlExportReceipts(engine),
+    factorStore: new SqlFactorStore(engine),
+    challengeStore: new SqlOneTimeStore(engine, { kind: 'challenges' }),
+    ssoPendingStore: new SqlOneTimeStore(engine, { kind: 'ssoPending' }),
+    dayAggregates: new SqlDayAggregateStore(engine),
+  };
+}
+
+/** How many connections a replica's shared stores use at most, and its keyed lock. */
+export const SHARED_POOL_SIZE = 10;
+export const LOCK_POOL_SIZE = 16;
+
+/**
+ * The shared stores of a replica with DATABASE_URL, on pools of their own: the stores' with the
+ * audit trail's timeouts (a database that does not answer is a 503 in seconds), the lock's
+ * without a statement timeout, since it waits for a key as long as its bound and then holds
+ * it while a card's edit or a sub account's sync runs.
+ */
+export function openSharedStores(
+  url: string,
+  config: Pick<Config, 'exportCaps'>,
+  options: { logger: Logger; editWaitMs?: number },
+) {
+  const engine = postgresEngine(createAuditPool(url, options.logger, SHARED_POOL_SIZE));
+  const lockPool = new pg.Pool({
+    connectionString: url,
+    max: LOCK_POOL_SIZE,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'card-console-bff-locks',
+  });
+  lockPool.on('error', (error) =>
+    options.logger.warn({ err: error }, 'postgres: idle lock connection lost'),
+  );
+  const lockEngine = postgresEngine(lockPool);
+  return {
+    ...sharedStores(engine, config, { ...options, lockEngine }),
+    close: async () => {
+      await Promise.all([engine.close(), lockEngine.close()]);
+    },
+  };
+}

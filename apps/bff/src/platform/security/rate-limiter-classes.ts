@@ -2,9 +2,9 @@
 // rate-limiter-flexible's in-memory limiter and its answer class, loaded on their own.
 // `import … from 'rate-limiter-flexible'` loads every store it supports (Mongo, MySQL,
 // DynamoDB, Prisma, …) at start-up, about 6 MB of an idle BFF's RSS; the BFF needs these two
-// (and RateLimiterRedis, loaded with the rest of Redis only when REDIS_URL is set). The
-// package is pinned and its index requires these same files, so `instanceof RateLimiterRes`
-// holds across both ways in (the Redis limiter's refusals are checked by the contract tests).
+// (and the store base class sql-rate-limiters.ts builds on, loaded the same way). The package
+// is pinned and its index requires these same files, so `instanceof RateLimiterRes` holds
+// across every way in (the SQL limiter's refusals are checked by the contract tests).
 import type {
   RateLimiterMemory as MemoryType,
   RateLimiterRes as ResType,

@@ -5,9 +5,9 @@ import { RateLimiterMemory, RateLimiterRes } from './rate-limiter-classes';
 
 /**
  * Builds a limiter for a key space. The default keeps counters in process; for several
- * replicas, `redisRateLimiters` (redis-rate-limiters.ts) shares them through Redis. A limiter
- * rejects with RateLimiterRes when it refuses; any other rejection is its store failing
- * (the Redis one throws StoreUnavailableError: 503).
+ * replicas, `sqlRateLimiters` (sql-rate-limiters.ts) shares them through PostgreSQL, with an
+ * in-memory front and local limits while the database is unavailable. A limiter rejects with
+ * RateLimiterRes when it refuses; any other rejection is its store failing.
  */
 export type RateLimiterFactory = (options: {
   keyPrefix: string;

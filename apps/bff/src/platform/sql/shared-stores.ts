@@ -40,7 +40,7 @@ export function sharedStores(
 ) {
   return {
     sessionStore: new SqlSessionStore(engine),
-    rateLimiters: sqlRateLimiters(engine),
+    rateLimiters: sqlRateLimiters(engine, options.logger ? { logger: options.logger } : {}),
     usedCodes: new SqlUsedCodeLedger(engine),
     locks: new SqlKeyedLock(options.lockEngine ?? engine, {
       waitMs: options.editWaitMs ?? 10_000,

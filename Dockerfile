@@ -7,7 +7,7 @@
 # the npm registry's node binary when Docker Hub is out of reach. Behind a TLS-inspecting
 # proxy, give npm its CA for the build only (never kept in a layer):
 #   --secret id=npm_ca,src=/path/to/ca-bundle.pem
-ARG NODE_IMAGE=docker.io/library/node:20.20.2-bookworm-slim
+ARG NODE_IMAGE=docker.io/library/node:24.21.0-bookworm-slim
 ARG PNPM=pnpm@10.34.9
 
 # The workspace manifests alone, so the dependency layers are reused until one of them changes.

@@ -91,6 +91,9 @@ describe('Dockerfile', () => {
     expect(Number(major) * 1000 + Number(minor)).toBeGreaterThanOrEqual(
       Number(wantMajor) * 1000 + Number(wantMinor),
     );
+    // The image runs the Node that CI's second pass tests the server on (scripts/node24.mjs).
+    const tested = /NODE_24 = 'node@([\d.]+)'/.exec(read('scripts/node24.mjs'))?.[1];
+    expect(nodeImage).toMatch(new RegExp(`:${tested?.replaceAll('.', '\\.')}-bookworm-slim$`));
   });
 
   it("runs the README's production command as PID 1, in exec form, as a user other than root", () => {

@@ -41,18 +41,20 @@ interface CounterRow {
 }
 
 // One statement per change: the counter is created, added to, or restarted once its window
-// ended (or when set or blocked: `force`), by the database's clock.
+// ended (or when set or blocked: `force`), by the database's clock. clock_timestamp(), not
+// now(): a statement that waited for another's row lock would count from before its wait, and
+// tell a window longer than the limiter's.
 const upsert = `
 INSERT INTO rate_limit_counter AS c (key, points, expires_at)
-VALUES ($1, $2, CASE WHEN $3::float8 > 0 THEN now() + $3::float8 * interval '1 millisecond' END)
+VALUES ($1, $2, CASE WHEN $3::float8 > 0 THEN clock_timestamp() + $3::float8 * interval '1 millisecond' END)
 ON CONFLICT (key) DO UPDATE SET
-  points = CASE WHEN $4::boolean OR c.expires_at <= now() THEN excluded.points
+  points = CASE WHEN $4::boolean OR c.expires_at <= clock_timestamp() THEN excluded.points
                 ELSE c.points + excluded.points END,
-  expires_at = CASE WHEN $4::boolean OR c.expires_at <= now() THEN excluded.expires_at
+  expires_at = CASE WHEN $4::boolean OR c.expires_at <= clock_timestamp() THEN excluded.expires_at
                     ELSE c.expires_at END
-RETURNING points, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ms_left`;
+RETURNING points, greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS ms_left`;
 
-const live = '(expires_at IS NULL OR expires_at > now())';
+const live = '(expires_at IS NULL OR expires_at > clock_timestamp())';
 
 interface Shared {
   engine: SqlEngine;
@@ -181,7 +183,7 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
 
   async _get(rlKey: string) {
     const [row] = await this.query(
-      `SELECT points, greatest(0, extract(epoch FROM expires_at - now()) * 1000)::float8 AS ms_left
+      `SELECT points, greatest(0, extract(epoch FROM expires_at - clock_timestamp()) * 1000)::float8 AS ms_left
          FROM rate_limit_counter WHERE key = $1 AND ${live}`,
       [rlKey],
     );
@@ -215,7 +217,7 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
     this.shared.engine
       .query(
         `DELETE FROM rate_limit_counter WHERE key IN (
-           SELECT key FROM rate_limit_counter WHERE expires_at <= now()
+           SELECT key FROM rate_limit_counter WHERE expires_at <= clock_timestamp()
             LIMIT 500 FOR UPDATE SKIP LOCKED)`,
       )
       .catch(() => {});

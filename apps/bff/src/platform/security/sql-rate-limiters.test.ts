@@ -115,6 +115,44 @@ describe('sqlRateLimiters', () => {
     expect(left?.n).toBe(0);
   });
 
+  it('lapsed counters are deleted a batch at a time, and after a full batch again at the next write', async () => {
+    const keyPrefix = freshName();
+    await one.query(
+      `INSERT INTO rate_limit_counter
+       SELECT $1 || ':' || i, 1, clock_timestamp() - interval '1 second' FROM generate_series(1, 5) AS i`,
+      [keyPrefix],
+    );
+    const lapsed = async () =>
+      (
+        await one.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM rate_limit_counter WHERE key LIKE $1 || ':%' AND expires_at <= clock_timestamp()",
+          [keyPrefix],
+        )
+      )[0]?.n;
+    // An hour between sweeps: within the test only a full batch brings the next one.
+    const limiter = sqlRateLimiters(one, { sweepEveryMs: 3_600_000, sweepBatch: 2 })({
+      keyPrefix,
+      points: 1_000,
+      duration: 60,
+    });
+    const seen = new Set<number | undefined>();
+    for (let writes = 0; (await lapsed()) !== 0; writes++) {
+      expect(writes).toBeLessThan(200);
+      await limiter.consume('live');
+      seen.add(await lapsed());
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect([...seen].filter((n) => n !== 0 && n !== 5 && n !== 3 && n !== 1)).toEqual([]);
+    // The last batch was not full: the next sweep waits for its interval.
+    await one.query(
+      "INSERT INTO rate_limit_counter VALUES ($1 || ':late', 1, clock_timestamp() - interval '1 second')",
+      [keyPrefix],
+    );
+    for (let i = 0; i < 5; i++) await limiter.consume('live');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await lapsed()).toBe(1);
+  });
+
   it('a key already refused is refused on that replica without asking the database, until its window ends', async () => {
     const counter = counted(one);
     const limiter = sqlRateLimiters(counter.engine, { sweepEveryMs: 3_600_000 })({
@@ -202,8 +240,8 @@ describe('sqlRateLimiters', () => {
     let asked = 0;
     const down: SqlEngine = {
       ...one,
-      query: async () => {
-        asked++;
+      query: async (text) => {
+        if (text.includes('INSERT')) asked++;
         throw new StoreUnavailableError('postgres', 'test');
       },
     };

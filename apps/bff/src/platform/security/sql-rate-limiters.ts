@@ -60,6 +60,7 @@ interface Shared {
   engine: SqlEngine;
   logger: Logger | undefined;
   sweepEveryMs: number;
+  sweepBatch: number;
   lastSweep: number;
   /** Set while the store fails and the local limits stand in; logged once each way. */
   degraded: boolean;
@@ -208,18 +209,30 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
     );
   }
 
-  /** Deletes a bounded batch of lapsed counters, once a sweep interval, on the way to a write. */
+  /**
+   * Deletes a bounded batch of lapsed counters on the way to a write, once a sweep interval;
+   * after a full batch, again at the next write, so counters lapsing faster than a batch an
+   * interval (many addresses trying to sign in) do not pile up.
+   */
   private sweep() {
+    const shared = this.shared;
     const now = Date.now();
-    if (this.shared.degraded || now - this.shared.lastSweep < this.shared.sweepEveryMs) return;
-    this.shared.lastSweep = now;
+    if (shared.degraded || now - shared.lastSweep < shared.sweepEveryMs) return;
+    shared.lastSweep = now;
     // Not the request's business: a sweep that fails is tried again an interval later.
-    this.shared.engine
-      .query(
-        `DELETE FROM rate_limit_counter WHERE key IN (
-           SELECT key FROM rate_limit_counter WHERE expires_at <= clock_timestamp()
-            LIMIT 500 FOR UPDATE SKIP LOCKED)`,
+    shared.engine
+      .query<{ swept: number }>(
+        `WITH swept AS (
+           DELETE FROM rate_limit_counter WHERE key IN (
+             SELECT key FROM rate_limit_counter WHERE expires_at <= clock_timestamp()
+              LIMIT $1 FOR UPDATE SKIP LOCKED)
+           RETURNING 1)
+         SELECT count(*)::int AS swept FROM swept`,
+        [shared.sweepBatch],
       )
+      .then(([row]) => {
+        if (row?.swept === shared.sweepBatch) shared.lastSweep = 0;
+      })
       .catch(() => {});
   }
 }
@@ -227,8 +240,9 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
 export interface SqlRateLimitersOptions {
   /** Told when the limits fall back to each replica's own count, and when they are shared again. */
   logger?: Logger;
-  /** How often a replica deletes lapsed counters (a batch at a time). */
+  /** How often a replica deletes lapsed counters, a batch at a time. */
   sweepEveryMs?: number;
+  sweepBatch?: number;
   /** How long after a failure the local limits answer without asking the database. */
   retryAfterFailureMs?: number;
 }
@@ -246,7 +260,8 @@ export function sqlRateLimiters(
     engine,
     logger: options.logger,
     sweepEveryMs: options.sweepEveryMs ?? 60_000,
-    lastSweep: Date.now(),
+    sweepBatch: options.sweepBatch ?? 500,
+    lastSweep: 0,
     degraded: false,
     retryAt: 0,
     retryAfterFailureMs: options.retryAfterFailureMs ?? 1_000,

@@ -25,7 +25,8 @@ export interface PostgresEngine {
   destroy(): Promise<void>;
 }
 
-function binDir(): string {
+/** Debian's PostgreSQL programs (the newest major installed), or POSTGRES_BIN_DIR. */
+export function binDir(): string {
   if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base)

@@ -76,6 +76,7 @@ import {
 } from './receipt-zip-files';
 import type { ZipFile } from './stream-zip';
 import { type SubAccountList, upstreamSubAccountList } from './sub-account-list';
+import { syncLag } from './sync-lag';
 import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
@@ -193,6 +194,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     maxLockWaitMs: WALK_LIMITS.index.timeMs,
     name: 'transaction-index',
   });
+  const lag = syncLag(clock);
+  deps.metrics.trackIndexSyncLag(lag.seconds);
 
   /**
    * When each asked sub account's open days were last read; starts the syncs that are due:
@@ -215,6 +218,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       clock,
       logger,
       rowsWritten: deps.indexRowsWritten,
+      metrics: deps.metrics,
+      synced: lag.settled,
     });
     const now = clock.now();
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
@@ -240,6 +245,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             : undefined;
       if (job && (job.state() === 'running' || job.state() === 'waiting'))
         running.push(job.progress);
+      if (due) lag.owed(subAccountId);
+      else lag.settled(subAccountId);
     }
     return {
       ...(updatedAt === undefined || updatedAt === Number.POSITIVE_INFINITY ? {} : { updatedAt }),

@@ -9,7 +9,8 @@ import type { UpstreamTransaction } from '@card-console/shared/upstream/transact
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
-import type { JobRunner } from '../../platform/jobs/job-runner';
+import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
+import type { Metrics } from '../../platform/metrics/metrics';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
 import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
@@ -127,6 +128,10 @@ export interface IndexSyncDeps {
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn'>;
   rowsWritten?: IndexRowsWritten | undefined;
+  /** Each sync's outcome and time, each page read; none in tests that do not look. */
+  metrics?: Pick<Metrics, 'indexSyncEnded' | 'indexSyncPage'> | undefined;
+  /** Told when a sync of the sub account walked every due day (the lag it owed ends). */
+  synced?: ((subAccountId: string) => void) | undefined;
 }
 
 /**
@@ -135,7 +140,7 @@ export interface IndexSyncDeps {
  */
 export async function walkIndexDays(
   deps: Pick<IndexSyncDeps, 'upstream' | 'store' | 'clock'> &
-    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger'>>,
+    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger' | 'metrics'>>,
   ctx: CallContext,
   subAccountId: string,
   days: readonly string[],
@@ -167,6 +172,7 @@ export async function walkIndexDays(
       }
       return {
         take(rows) {
+          deps.metrics?.indexSyncPage();
           for (const t of rows()) {
             const at = Date.parse(t.date);
             if (at > to || at < from) continue;
@@ -201,6 +207,26 @@ export async function walkIndexDays(
   });
 }
 
+/** A sync's work, its outcome and time reported (`metrics`) and its success told (`synced`). */
+function reported(
+  deps: IndexSyncDeps,
+  subAccountId: string,
+  work: (job: JobContext<IndexSyncProgress>) => Promise<void>,
+) {
+  return async (job: JobContext<IndexSyncProgress>) => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      await work(job);
+    } catch (error) {
+      deps.metrics?.indexSyncEnded('failed', seconds());
+      throw error;
+    }
+    deps.metrics?.indexSyncEnded('synced', seconds());
+    deps.synced?.(subAccountId);
+  };
+}
+
 /** Syncs sub accounts into the index, one job per sub account at a time. */
 export function createIndexSync(deps: IndexSyncDeps) {
   return {
@@ -212,7 +238,7 @@ export function createIndexSync(deps: IndexSyncDeps) {
     sync(subAccountId: string, requestId: string, freshForMs = 0) {
       return deps.jobs.start<IndexSyncProgress>(
         indexJobKey(subAccountId),
-        async ({ progress, signal }) => {
+        reported(deps, subAccountId, async ({ progress, signal }) => {
           const now = deps.clock.now();
           const [walked, pending] = await Promise.all([
             deps.store.walkedDays(subAccountId),
@@ -248,7 +274,7 @@ export function createIndexSync(deps: IndexSyncDeps) {
             { subAccountId, days: progress.days, rows: progress.rows },
             'transaction index synced',
           );
-        },
+        }),
         { days: 0, daysDone: 0, rows: 0 },
       );
     },

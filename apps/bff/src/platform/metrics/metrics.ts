@@ -51,6 +51,22 @@ export interface Metrics {
   usersFileRead(outcome: 'applied' | 'unreadable' | 'invalid'): void;
   /** A single sign-on callback that signed no one in (or confirmed no step-up). */
   ssoCallbackFailed(reason: SsoCallbackFailure): void;
+  /** One sync of a sub account into the transaction index ended, after `seconds`. */
+  indexSyncEnded(outcome: IndexSyncOutcome, seconds: number): void;
+  /** One page of transactions an index sync read from the card service. */
+  indexSyncPage(): void;
+  /**
+   * Reports, whenever metrics are collected, the seconds the longest-owed index sync has been
+   * owed (0 when none is).
+   */
+  trackIndexSyncLag(seconds: () => number): void;
+  /** One try of an alert delivery by channel, and how it ended. */
+  alertDelivery(channel: AlertDeliveryChannel, outcome: AlertDeliveryOutcome): void;
+  /**
+   * Asks `read` for the pending alert deliveries (the outbox, shared by the replicas) whenever
+   * metrics are collected; undefined when the outbox cannot be read without opening it.
+   */
+  trackAlertBacklog(read: () => Promise<readonly AlertBacklog[] | undefined>): void;
 }
 
 export type Engine = 'postgres';
@@ -85,6 +101,23 @@ export type SsoCallbackFailure =
   | 'step_up_refused'
   | 'error';
 
+/** `synced`: every due day walked; `failed`: the walk stopped (the card service, the store, a cut). */
+export type IndexSyncOutcome = 'synced' | 'failed';
+export type AlertDeliveryChannel = 'email' | 'webhook' | 'digest';
+/**
+ * `sent`; `retrying`: this try failed, a later one is due; `given_up`: failed for good (the
+ * last try, or a failure no retry mends); `not_configured`: email asked of a server without
+ * SMTP (demo mode's default: said, not a failure).
+ */
+export type AlertDeliveryOutcome = 'sent' | 'retrying' | 'given_up' | 'not_configured';
+export interface AlertBacklog {
+  channel: AlertDeliveryChannel;
+  /** Deliveries neither sent nor given up. */
+  pending: number;
+  /** Seconds since the oldest of them was written; 0 when none is pending. */
+  oldestSeconds: number;
+}
+
 const nothing = () => {};
 
 /** Reports nothing: the default where no registry is wired (most tests, tools). */
@@ -105,6 +138,11 @@ export const noMetrics: Metrics = {
   signInLockedOut: nothing,
   usersFileRead: nothing,
   ssoCallbackFailed: nothing,
+  indexSyncEnded: nothing,
+  indexSyncPage: nothing,
+  trackIndexSyncLag: nothing,
+  alertDelivery: nothing,
+  trackAlertBacklog: nothing,
 };
 
 /** Times `work` and reports it to `observeEngine`; the store code's one-line way to report. */

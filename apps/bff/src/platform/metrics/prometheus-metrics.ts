@@ -1,5 +1,6 @@
 import { auditActions } from '@card-console/shared/api/audit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { createBackgroundWorkSeries } from './background-work-series';
 import type { Metrics, RetryBudgetName } from './metrics';
 import { createOperationsSeries } from './operations-series';
 
@@ -110,6 +111,7 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
 
   return {
     ...createOperationsSeries(registry),
+    ...createBackgroundWorkSeries(registry),
     observeRequest(method, route, status, seconds) {
       const m = KNOWN_METHODS.has(method) ? method : 'OTHER';
       const key = `${m} ${status} ${route}`;

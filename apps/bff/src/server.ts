@@ -245,6 +245,17 @@ async function startServer(
     await Promise.all(closers.map(async (close) => close()));
     process.exit(1);
   }
+  // Passkeys an earlier build kept in DATA_DIR's file beside PostgreSQL come in once (logged,
+  // never stopping the start).
+  if (databaseUrl && postgres) {
+    const { importFactorsFileAtStart } = await import('./platform/passkeys/import-factors-file');
+    await importFactorsFileAtStart({
+      url: databaseUrl,
+      dataDir: config.dataDir,
+      audit: postgres.store,
+      logger,
+    });
+  }
 
   // People: in the index's engine, shared by the replicas. The users file's people are brought
   // in once per email (importUsers), so no one is lost on upgrade and nothing changed in

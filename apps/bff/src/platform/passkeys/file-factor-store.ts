@@ -163,7 +163,8 @@ function personIn(people: People, email: string): PersonFactors {
   return person;
 }
 
-async function readPeople(path: string): Promise<People> {
+/** The file's people by email (none when there is no file); throws, naming it, if it is not valid. */
+export async function readPeople(path: string): Promise<People> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

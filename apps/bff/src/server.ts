@@ -137,17 +137,15 @@ async function startServer(
   if (config.databaseUrl) {
     try {
       // Loaded only when configured: demo mode never holds the driver.
-      const [{ connectPostgresAudit }, { assertIndexSchemaCurrent }, { assertAlertQueueSchema }] =
-        await Promise.all([
-          import('./platform/audit/postgres-audit'),
-          import('./features/transaction-index/postgres-index'),
-          import('./features/alerts/alert-queue-schema'),
-        ]);
+      const [{ connectPostgresAudit }, { assertIndexSchemaCurrent }] = await Promise.all([
+        import('./platform/audit/postgres-audit'),
+        import('./features/transaction-index/postgres-index'),
+      ]);
       postgres = await connectPostgresAudit({
         url: config.databaseUrl,
         logger,
         metrics,
-        schemaChecks: [assertIndexSchemaCurrent, assertAlertQueueSchema],
+        schemaChecks: [assertIndexSchemaCurrent],
       });
     } catch (error) {
       logger.fatal({ err: error }, `PostgreSQL not usable: ${(error as Error).message}`);
@@ -359,7 +357,7 @@ async function startServer(
     sessionRegistry: personSessions,
   });
 
-  // Alert email and webhooks: the queue's worker, stopped before the index closes.
+  // Alert email and webhooks: the outbox's worker, stopped before the index closes.
   const { createAlertDeliveryWorker } = await import('./features/alerts/alert-delivery-worker');
   const alertDelivery = createAlertDeliveryWorker({
     config,

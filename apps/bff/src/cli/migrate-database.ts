@@ -1,9 +1,9 @@
 // `pnpm migrate`, without the process around it: every migration set of the database the
-// replicas share, applied as the schema owner, in order: the audit trail, the transaction index
-// (with the notes, people and alerts beside it), then the alert queue (pg-boss's schema and
-// queue). Each set refuses a database a newer build migrated before changing anything.
+// replicas share, applied as the schema owner, in order: the audit trail, then the transaction
+// index (with the notes, people and alerts, their delivery outbox included, beside it). Each set
+// refuses a database a newer build migrated before changing anything. A `pgboss` schema an
+// earlier build made is left as it is (docs/operations: it may be dropped).
 import type { Logger } from 'pino';
-import { setUpAlertQueue } from '../features/alerts/alert-queue-schema';
 import { applyAuditMigrations } from '../platform/audit/audit-schema';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { postgresEngine } from '../platform/sql/sql-engine';
@@ -35,7 +35,5 @@ export async function migrateDatabase(
   } finally {
     await owner.close();
   }
-  const version = await setUpAlertQueue(migrationUrl, logger);
-  lines.push(`alert queue: pg-boss schema version ${version}, queue ready`);
   return { lines };
 }

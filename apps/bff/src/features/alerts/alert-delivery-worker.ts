@@ -1,27 +1,28 @@
-// The delivery worker a BFF process runs beside its HTTP server: pg-boss with DATABASE_URL
-// (shared by the replicas), else the in-process worker over the embedded engine's outbox.
+// The delivery worker a BFF process runs beside its HTTP server, over the outbox of its engine:
+// PostgreSQL's with DATABASE_URL (every replica polls it), else the embedded engine's.
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../env';
 import { createEmailSender } from '../../platform/notify/email-sender';
 import { createWebhookSender } from '../../platform/notify/webhook-sender';
 import type { TransactionIndex } from '../transaction-index';
-import { type AlertDeliveryWorker, inProcessDeliveryWorker } from './alert-delivery';
-import { pgBossDeliveryWorker } from './pg-boss-delivery';
+import { type AlertDeliveryWorker, outboxDeliveryWorker } from './alert-delivery';
 
 export function createAlertDeliveryWorker(options: {
-  config: Pick<Config, 'alertDelivery' | 'publicOrigin' | 'databaseUrl'>;
+  config: Pick<Config, 'alertDelivery' | 'publicOrigin'>;
   transactionIndex: Pick<TransactionIndex, 'alerts'>;
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /**
-   * Whether the index is open: the in-process worker never opens the embedded engine itself
+   * Whether the index is open: the worker never opens the embedded engine itself
    * (its first use does, a sync or a sign-in), and works the outbox once it is.
    */
   indexOpen?: () => boolean;
+  /** How long a taken delivery is held before another worker may take it (tests shorten it). */
+  leaseMs?: number;
 }): AlertDeliveryWorker {
-  const { alertDelivery: settings, publicOrigin, databaseUrl } = options.config;
+  const { alertDelivery: settings, publicOrigin } = options.config;
   const email =
     settings.smtpUrl && settings.emailFrom
       ? createEmailSender({
@@ -36,7 +37,7 @@ export function createAlertDeliveryWorker(options: {
           },
         })
       : null;
-  // One try per job: the queue retries, with its backoff, across restarts and replicas.
+  // One try per take: the outbox retries, with its backoff, across restarts and replicas.
   const webhooks = createWebhookSender({
     publicOrigin,
     clock: options.clock,
@@ -52,12 +53,11 @@ export function createAlertDeliveryWorker(options: {
     logger: options.logger,
     settings,
   };
-  const worker = databaseUrl
-    ? pgBossDeliveryWorker({ ...deps, connectionString: databaseUrl })
-    : inProcessDeliveryWorker({
-        ...deps,
-        ...(options.indexOpen ? { indexOpen: options.indexOpen } : {}),
-      });
+  const worker = outboxDeliveryWorker({
+    ...deps,
+    ...(options.indexOpen ? { indexOpen: options.indexOpen } : {}),
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+  });
   return {
     start: () => worker.start(),
     async stop() {

@@ -1,9 +1,10 @@
 // The issue's "done when" for alert delivery: a real SMTP server (smtp-server, each message
 // parsed by mailparser) and a webhook receiver (node:http) on free ports.
-// - Two replicas (two apps sharing one PostgreSQL, each its own pg-boss worker, no shared sync
-//   lock: both sync and raise the same alerts at once) see matching transactions: exactly one
-//   email per recipient and one signed webhook per alert and rule; the receiver answers 500
-//   twice and gets its third try.
+// - Two replicas (two apps sharing one PostgreSQL, each its own outbox worker as the BFF's own
+//   login, no shared sync lock: both sync and raise the same alerts at once) see matching
+//   transactions: exactly one email per recipient and one signed webhook per alert and rule; the
+//   receiver answers 500 twice and gets its third try. (Many deliveries at once and a worker
+//   stopped mid-send: outbox-delivery-replicas.test.ts.)
 // - The embedded engine: one process; a delivery pending when the process stops is sent after
 //   the restart, and a rule's daily digest is one email however often it is looked for; a card
 //   utilisation and a low balance alert go by email and webhook once each, like a transaction.
@@ -19,7 +20,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
-import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
+import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
@@ -34,7 +35,7 @@ import {
 } from '../transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
-import { setUpAlertQueue } from './alert-queue-schema';
+import { AlertStore } from './alert-store';
 
 const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
@@ -130,9 +131,9 @@ const settings = (smtpPort: number) => ({
   emailFrom: 'Card Console <alerts@console.example.test>',
   webhook: { allowInsecure: true, allowPrivate: true },
   maxAttempts: 4,
-  // pg-boss counts its retry delay in whole seconds: 1 s, then about 2 s.
-  retryBaseMs: 1_000,
-  pollMs: 500,
+  // 300 ms, then 600 ms: the webhook's third try within a second or so.
+  retryBaseMs: 300,
+  pollMs: 200,
   timeoutMs: 5_000,
 });
 
@@ -158,6 +159,7 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
   let a: TestApp;
   let b: TestApp;
   const workers: AlertDeliveryWorker[] = [];
+  const engines: SqlEngine[] = [];
 
   beforeAll(async () => {
     [database, smtp, receiver] = await Promise.all([testDatabase(), startSmtp(), startReceiver(2)]);
@@ -170,8 +172,8 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
       });
     a = await startTestApp({ clock, env, sim: { transactions: 400 }, transactionIndex: index() });
     b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
-    // The workers run as the BFF's own login (the index writer's grants only); `pnpm migrate`'s
-    // part, as the owner, makes pg-boss's schema and the queue and grants their use.
+    // The workers run as the BFF's own login (the index writer's grants only): taking rows
+    // `FOR UPDATE` needs no more than the UPDATE it has on the outbox.
     await a.transactionIndex.alerts(); // the index's migrations make the writer role
     const login = `cc_alerts_${randomBytes(6).toString('hex')}`;
     const password = randomBytes(12).toString('base64url');
@@ -183,24 +185,24 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
     loginUrl.username = login;
     loginUrl.password = password;
     for (const t of [a, b]) {
+      const engine = postgresEngine(new pg.Pool({ connectionString: loginUrl.toString(), max: 2 }));
+      engines.push(engine);
+      const store = new AlertStore(engine);
       const worker = createAlertDeliveryWorker({
-        config: {
-          ...t.config,
-          databaseUrl: loginUrl.toString(),
-        },
-        transactionIndex: t.transactionIndex,
+        config: t.config,
+        transactionIndex: { alerts: async () => store },
         teamRecipients: () => t.users.emails(),
         clock,
         logger: silentLogger,
       });
       workers.push(worker);
     }
-    await setUpAlertQueue(database.url, silentLogger);
-    // Both replicas' workers start at once, on the schema and queue made above.
+    // Both replicas' workers start at once, polling the one outbox.
     await Promise.all(workers.map((w) => w.start()));
   }, 120_000);
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
+    await Promise.all(engines.map((e) => e.close()));
     await b?.close();
     await a?.close();
     await Promise.all([smtp?.close(), receiver?.close(), database?.stop()]);
@@ -343,7 +345,6 @@ describe('alert delivery on the embedded engine, one process', () => {
       config: {
         alertDelivery: { ...settings(smtp.port), retryBaseMs, pollMs: 50 },
         publicOrigin: 'https://cards.example.test',
-        databaseUrl: undefined,
       },
       transactionIndex: index,
       teamRecipients: () => ['ana@example.test', 'bo@example.test'],
@@ -420,17 +421,16 @@ describe('alert delivery on the embedded engine, one process', () => {
     );
     expect(raised).toHaveLength(3);
 
-    // A first process: the webhook answers 500 (tried again a minute later on the test's
-    // clock, which stands still), the email goes; then the process stops.
-    const one = worker(first, clock, 60_000);
+    // A first process: the webhook answers 500 (tried again 3 s later, by the database's
+    // clock), the email goes; then the process stops before the retry.
+    const one = worker(first, clock, 3_000);
     await one.start();
     await until(() => receiver.posts.length === 1 && smtp.mails.length === 1, 'the first tries');
     await one.stop();
     await first.close();
     expect(receiver.posts.map((p) => p.answered)).toEqual([500]);
 
-    // The restart: the same directory, a new worker; the pending webhook is sent, once.
-    clock.advance(60_000);
+    // The restart: the same directory, a new worker; the pending webhook is sent once due.
     const second = open();
     const two = worker(second, clock);
     await two.start();
@@ -557,10 +557,10 @@ describe('alert delivery on the embedded engine, one process', () => {
     const mails = () => smtp.mails.slice(mailsBefore);
     const posts = () => receiver.posts.slice(postsBefore);
     try {
-      await until(() => {
-        clock.advance(1_000); // the retry's wait passes on the test's clock
-        return mails().length >= 3 && posts().filter((p) => p.answered === 200).length >= 2;
-      }, 'the emails and webhooks');
+      await until(
+        () => mails().length >= 3 && posts().filter((p) => p.answered === 200).length >= 2,
+        'the emails and webhooks',
+      );
       await new Promise((r) => setTimeout(r, 500));
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
@@ -647,7 +647,6 @@ describe('alert delivery on the embedded engine, one process', () => {
       config: {
         alertDelivery: { ...settings(smtp.port), pollMs: 50 },
         publicOrigin: 'https://cards.example.test',
-        databaseUrl: undefined,
       },
       transactionIndex: index,
       teamRecipients: () => [],

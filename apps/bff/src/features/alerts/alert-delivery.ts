@@ -1,19 +1,15 @@
 // Sends what the outbox holds: each email and webhook post of a raised alert, and each rule's
-// daily digest. Exactly once per delivery key, whatever the number of replicas and restarts:
+// daily digest. Once per delivery key, whatever the number of replicas and restarts:
 // - the key is the outbox's primary key, written in the transaction that raised the alert (a
 //   raise that inserted nothing wrote no delivery), and a digest's key names its rule and day;
-// - a delivery is sent only while its row is pending and settled right after, so one picked up
-//   again (a second replica, a restart, the queue's own redelivery) finds it settled and stops;
-// - on PostgreSQL, pg-boss hands each delivery to one worker of one replica at a time (its fetch
-//   locks the job and skips locked ones). The outbox is relayed into pg-boss with a job id
-//   derived from the key, so every replica may relay the same row and pg-boss keeps one job. The
-//   outbox (not pg-boss's `singletonKey`) is what makes it once: pg-boss dedupes a singleton key
-//   only while a job waits or runs, and forgets completed jobs when it archives them;
-// - on the embedded engine (one process) an in-process worker reads the outbox itself, which is
-//   durable: a restart resumes what was pending.
+// - one worker per process, on both engines, takes due rows with a lease (on PostgreSQL
+//   `FOR UPDATE SKIP LOCKED`, so replicas polling one outbox never take the same row at once),
+//   sends each and settles it right after; a row settled is never taken again;
+// - the outbox is durable: a restart, or another replica once a dead worker's lease lapses,
+//   resumes what was pending (at least once, as a queue would).
 // The one gap no queue closes: a process that dies after the receiver took the message and
-// before the row is settled sends it again on restart. Receivers drop such a repeat by its
-// delivery id (`Card-Console-Delivery`, the email's Message-ID).
+// before the row is settled sends it again once the lease lapses. Receivers drop such a repeat
+// by its delivery id (`Card-Console-Delivery`, the email's Message-ID).
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
@@ -278,67 +274,101 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
 export interface AlertDeliveryWorker {
   /** Starts polling; resolves once the worker is ready. */
   start(): Promise<void>;
-  /** One pass (the embedded worker): sends what is due. Tests call it too. */
+  /** Stops polling; resolves once the send under way is settled and the rest handed back. */
   stop(): Promise<void>;
 }
 
 /** How long a try may hold a delivery before another worker may take it (a worker that died). */
 const LEASE_MS = 10 * 60_000;
 
+/** Deliveries taken by one claim: one statement a batch, and a lease short work fits in. */
+const BATCH = 10;
+
 /** How often the digests of the day before are looked for (writing them twice is a no-op). */
 const DIGEST_EVERY_MS = 15 * 60_000;
 
+/** Why a delivery whose last try never ended is given up. */
+const LAPSED = 'the last try did not finish (its worker stopped)';
+
 /**
- * The embedded engine's worker: one process, so the outbox itself is the queue. Every poll it
- * sends the pending deliveries that are due, one at a time, and settles or postpones each.
+ * The delivery worker, the same on both engines: each process runs one, and every poll it takes
+ * the outbox's due deliveries a batch at a time (delivery-outbox.ts `claimDue`: on PostgreSQL the
+ * replicas skip each other's rows), tries each once, and settles or postpones it. A try whose
+ * worker died is tried again by any replica once its lease lapses; a worker that stops hands
+ * back what it took and had not tried.
  */
-export function inProcessDeliveryWorker(
+export function outboxDeliveryWorker(
   deps: AlertDeliveryDeps & {
     /** False while the engine is closed: the pass waits for the index's first use. */
     indexOpen?: () => boolean;
+    /** How long a taken delivery is held (tests shorten it); ten minutes by default. */
+    leaseMs?: number;
   },
 ): AlertDeliveryWorker & {
   runOnce(): Promise<void>;
 } {
   const core = createDeliveryCore(deps);
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let lastDigests = 0;
+  let lastDigests = Number.NEGATIVE_INFINITY;
   let stopped = false;
+
+  async function tryOne(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
+    const attempt = delivery.attempts;
+    const { maxAttempts } = deps.settings;
+    if (attempt > maxAttempts) {
+      deps.logger.error(
+        { ...core.described(delivery), attempt: maxAttempts, reason: LAPSED },
+        'alert delivery failed for good',
+      );
+      await outbox.settle(delivery.key, attempt, 'failed', new Date(deps.clock.now()), LAPSED);
+      return;
+    }
+    try {
+      await core.send(delivery, outbox);
+      await outbox.settle(delivery.key, attempt, 'sent', new Date(deps.clock.now()));
+    } catch (error) {
+      const failure = core.failureOf(error);
+      const log = { ...core.described(delivery), attempt, reason: failure.reason };
+      if (failure.retryable && attempt < maxAttempts) {
+        const wait = core.backoffMs(attempt);
+        deps.logger.warn({ ...log, retryInMs: wait }, 'alert delivery failed; trying again later');
+        await outbox.postpone(delivery.key, attempt, wait, failure.reason);
+      } else {
+        if (failure.reason === EMAIL_OFF) deps.logger.info(log, 'alert email not sent: no SMTP');
+        else deps.logger.error(log, 'alert delivery failed for good');
+        await outbox.settle(
+          delivery.key,
+          attempt,
+          'failed',
+          new Date(deps.clock.now()),
+          failure.reason,
+        );
+      }
+    }
+  }
 
   async function pass(): Promise<void> {
     if (deps.indexOpen && !deps.indexOpen()) return;
-    const store = await deps.alerts();
-    const outbox = store.deliveries;
+    const outbox = (await deps.alerts()).deliveries;
     const now = deps.clock.now();
     if (now - lastDigests >= DIGEST_EVERY_MS) {
       lastDigests = now;
       await core.writeDigests(outbox);
     }
-    for (const delivery of await outbox.due(new Date(now))) {
-      if (stopped) return;
-      const at = deps.clock.now();
-      if (!(await outbox.claim(delivery.key, new Date(at), new Date(at + LEASE_MS)))) continue;
-      try {
-        await core.send(delivery, outbox);
-        await outbox.settle(delivery.key, 'sent', new Date(deps.clock.now()));
-      } catch (error) {
-        const failure = core.failureOf(error);
-        const attempt = delivery.attempts + 1;
-        const log = { ...core.described(delivery), attempt, reason: failure.reason };
-        if (failure.retryable && attempt < deps.settings.maxAttempts) {
-          const wait = core.backoffMs(attempt);
-          deps.logger.warn(
-            { ...log, retryInMs: wait },
-            'alert delivery failed; trying again later',
-          );
-          await outbox.postpone(delivery.key, new Date(deps.clock.now() + wait), failure.reason);
-        } else {
-          if (failure.reason === EMAIL_OFF) deps.logger.info(log, 'alert email not sent: no SMTP');
-          else deps.logger.error(log, 'alert delivery failed for good');
-          await outbox.settle(delivery.key, 'failed', new Date(deps.clock.now()), failure.reason);
+    while (!stopped) {
+      const taken = await outbox.claimDue(BATCH, leaseMs);
+      const since = performance.now();
+      for (const [i, delivery] of taken.entries()) {
+        // Stopping, or past half the lease: the rest go back, due at once for any worker.
+        if (stopped || performance.now() - since > leaseMs / 2) {
+          for (const rest of taken.slice(i)) await outbox.release(rest.key, rest.attempts);
+          return;
         }
+        await tryOne(delivery, outbox);
       }
+      if (taken.length < BATCH) return;
     }
   }
 

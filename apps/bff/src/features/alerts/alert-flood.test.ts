@@ -11,7 +11,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { startSmtpCapture } from '../../test/smtp-capture';
-import { inProcessDeliveryWorker } from './alert-delivery';
+import { outboxDeliveryWorker } from './alert-delivery';
 
 /** As many as the rows the sync writes after the rules: the other person's one rule stays under it. */
 const CAP = 8;
@@ -92,7 +92,7 @@ describe('one person’s many rules over one sync', () => {
     expect(await store.unreadCount(finance)).toBe(CAP + folded);
 
     // The worker's first pass: the cap for that person, and every alert of the other.
-    const worker = inProcessDeliveryWorker({
+    const worker = outboxDeliveryWorker({
       alerts: () => t.transactionIndex.alerts(),
       email: createEmailSender({
         smtp: smtp.url,

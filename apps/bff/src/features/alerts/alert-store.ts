@@ -347,6 +347,7 @@ export class AlertStore {
       }
       // The deliveries, in the same transaction: an alert raised is an alert delivered, once.
       // Each recipient's emails past the hour's cap are folded into their digest (email-cap.ts).
+      // Due at once by the database's clock, the one the delivery worker reads.
       const deliveries = raised.flatMap((a) => deliveriesOf(a, team));
       if (deliveries.length > 0) {
         const states = await capEmails(
@@ -359,7 +360,7 @@ export class AlertStore {
           `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, state,
              created_at, next_attempt_at)
            SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, $7::timestamptz,
-                  $7::timestamptz
+                  now()
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
                   AS d(key, alert_id, rule_id, channel, recipient, state)
            ON CONFLICT (key) DO NOTHING`,

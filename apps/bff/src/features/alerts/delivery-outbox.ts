@@ -1,7 +1,8 @@
 // The outbox of alert deliveries (migration `alert-delivery`): written with the alert it
-// delivers (`AlertStore.raise`), read and settled by the queue. The key is the primary key, so
-// a delivery exists once; the queue records here whether it was sent, and a delivery already
-// settled is never sent again, whichever replica or restart picks it up.
+// delivers (`AlertStore.raise`), taken, tried and settled by the delivery worker of every
+// replica. The key is the primary key, so a delivery exists once; a delivery already settled is
+// never sent again, whichever replica or restart picks it up. Due and lease times are the
+// database's (`now()`), so replicas whose clocks differ agree on them.
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import type { AlertPayload } from './alert-evaluator';
 import type { DeliveryChannel, PlannedDelivery } from './delivery-plan';
@@ -69,54 +70,76 @@ export class DeliveryOutbox {
     return row ? of(row) : undefined;
   }
 
-  /** Pending deliveries due at `now`, oldest first. */
-  async due(now: Date, limit = 50): Promise<OutboxDelivery[]> {
+  /**
+   * Takes up to `limit` pending deliveries that are due, oldest first, for one try each: the
+   * try is counted (`attempts`, so the returned row carries this try's number) and the next look
+   * put off for `leaseMs`, by the database's clock, so the replicas' own clocks do not matter.
+   * Rows another worker is taking at the same moment are skipped (`SKIP LOCKED`), not waited
+   * for, and a row taken is not due again until its lease lapses: a worker that died mid-send
+   * leaves it to be tried again then, by any replica.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<OutboxDelivery[]> {
     const rows = await this.engine.query<Row>(
-      `${SELECT} WHERE d.state = 'pending' AND d.next_attempt_at <= $1
-        ORDER BY d.next_attempt_at, d.key LIMIT $2`,
-      [now.toISOString(), limit],
+      `WITH due AS (
+         SELECT key FROM alert_delivery
+          WHERE state = 'pending' AND next_attempt_at <= now()
+          ORDER BY next_attempt_at, key LIMIT $1
+          FOR UPDATE SKIP LOCKED
+       ), taken AS (
+         UPDATE alert_delivery d
+            SET attempts = d.attempts + 1,
+                next_attempt_at = now() + $2::double precision * interval '1 millisecond'
+           FROM due WHERE d.key = due.key
+         RETURNING d.*
+       )
+       ${SELECT.replace('alert_delivery d', 'taken d')} ORDER BY d.created_at, d.key`,
+      [limit, leaseMs],
     );
     return rows.map(of);
   }
 
   /**
-   * Takes a pending delivery that is due for one try: its next look is put off until
-   * `leaseUntil`, so another worker over the same outbox skips it while this one sends (and a
-   * worker that dies mid-send leaves it to be tried again then). False: someone else has it.
+   * Puts a failed try's delivery off for `waitMs`, by the database's clock, unless the try is
+   * no longer the row's latest (its lease lapsed and another worker has taken it since).
    */
-  async claim(key: string, now: Date, leaseUntil: Date): Promise<boolean> {
-    const rows = await this.engine.query(
-      `UPDATE alert_delivery SET next_attempt_at = $3
-        WHERE key = $1 AND state = 'pending' AND next_attempt_at <= $2 RETURNING key`,
-      [key, now.toISOString(), leaseUntil.toISOString()],
-    );
-    return rows.length > 0;
-  }
-
-  /** Puts a pending delivery's next look off until `at` (a retry, or handed to the queue). */
-  async postpone(key: string, at: Date, failure?: string): Promise<void> {
+  async postpone(key: string, attempt: number, waitMs: number, failure: string): Promise<void> {
     await this.engine.query(
       `UPDATE alert_delivery
-          SET next_attempt_at = $2,
-              attempts = attempts + $3,
-              last_error = COALESCE($4, last_error)
-        WHERE key = $1 AND state = 'pending'`,
-      [key, at.toISOString(), failure === undefined ? 0 : 1, failure ?? null],
+          SET next_attempt_at = now() + $3::double precision * interval '1 millisecond',
+              last_error = $4
+        WHERE key = $1 AND state = 'pending' AND attempts = $2`,
+      [key, attempt, waitMs, failure],
     );
   }
 
-  /** Settles a pending delivery; false when it was settled already (sent by someone else). */
+  /**
+   * Hands back a delivery taken but not tried (its worker stopping): due at once, the try not
+   * counted, unless another worker has taken it since.
+   */
+  async release(key: string, attempt: number): Promise<void> {
+    await this.engine.query(
+      `UPDATE alert_delivery SET next_attempt_at = now(), attempts = attempts - 1
+        WHERE key = $1 AND state = 'pending' AND attempts = $2`,
+      [key, attempt],
+    );
+  }
+
+  /**
+   * Settles a pending delivery; false when it was settled already (by another worker). `sent`
+   * settles whichever try sent it; `failed` only the row's latest try (a try whose lease lapsed
+   * does not end a later one).
+   */
   async settle(
     key: string,
+    attempt: number,
     state: 'sent' | 'failed',
     at: Date,
     failure?: string,
   ): Promise<boolean> {
     const rows = await this.engine.query(
-      `UPDATE alert_delivery
-          SET state = $2, finished_at = $3, attempts = attempts + 1, last_error = $4
-        WHERE key = $1 AND state = 'pending' RETURNING key`,
-      [key, state, at.toISOString(), failure ?? null],
+      `UPDATE alert_delivery SET state = $3, finished_at = $4, last_error = $5
+        WHERE key = $1 AND state = 'pending' AND ($3 = 'sent' OR attempts = $2) RETURNING key`,
+      [key, attempt, state, at.toISOString(), failure ?? null],
     );
     return rows.length > 0;
   }
@@ -127,8 +150,7 @@ export class DeliveryOutbox {
     const rows = await this.engine.query<{ key: string }>(
       `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, created_at,
          next_attempt_at)
-       SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, $6::timestamptz,
-              $6::timestamptz
+       SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, $6::timestamptz, now()
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
               AS d(key, alert_id, rule_id, channel, recipient)
        ON CONFLICT (key) DO NOTHING RETURNING key`,

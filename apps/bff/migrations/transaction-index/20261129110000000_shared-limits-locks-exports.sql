@@ -14,12 +14,15 @@ CREATE TABLE rate_limit_counter (
 );
 CREATE INDEX rate_limit_counter_expiry ON rate_limit_counter (expires_at);
 
--- A running export's slot, counted against the person's cap and the total. A slot whose replica
--- died is free again at its lifetime's end.
+-- A running export's slot, counted against the person's cap and the total. Its replica renews
+-- the lease while the export runs: a slot whose replica died is free again once its lease
+-- lapses (seconds), and any slot at its lifetime's end, renewed or not.
 CREATE TABLE export_slot (
   id uuid PRIMARY KEY,
   person text COLLATE "C" NOT NULL CHECK (person <> ''),
-  expires_at timestamptz NOT NULL
+  lease_until timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL,
+  CHECK (lease_until <= expires_at)
 );
 CREATE INDEX export_slot_person ON export_slot (person, expires_at);
 CREATE INDEX export_slot_expiry ON export_slot (expires_at);

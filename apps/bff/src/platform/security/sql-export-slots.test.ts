@@ -63,17 +63,19 @@ exportSlotsContract(
 );
 
 describe('SqlExportSlots', () => {
-  it('a slot held by a replica that vanished is free again at its lifetime, by the database clock', async () => {
+  it('a slot held by a replica that vanished is free again once its lease lapses, by the database clock', async () => {
     await fresh(one);
     const doomed = replica(1);
-    const caps = { perPerson: 1, total: 1, lifetimeMs: 400 };
-    const gone = await new SqlExportSlots(doomed, caps).acquire('ada@example.test');
+    const caps = { perPerson: 1, total: 1, lifetimeMs: 60_000 };
+    const gone = await new SqlExportSlots(doomed, caps, { leaseMs: 400 }).acquire(
+      'ada@example.test',
+    );
     expect(gone.granted).toBe(true);
-    await doomed.close(); // dies holding it: no release reaches the database
-    const survivor = new SqlExportSlots(two, caps);
+    await doomed.close(); // dies holding it: no release or renewal reaches the database
+    const survivor = new SqlExportSlots(two, caps, { leaseMs: 400 });
     expect(await survivor.acquire('bob@example.test')).toEqual({ granted: false, full: 'total' });
     const [row] = await two.query<{ ms: number }>(
-      'SELECT extract(epoch FROM expires_at - clock_timestamp())::float8 * 1000 AS ms FROM export_slot',
+      'SELECT extract(epoch FROM lease_until - clock_timestamp())::float8 * 1000 AS ms FROM export_slot',
     );
     expect(row?.ms).toBeGreaterThan(0);
     expect(row?.ms).toBeLessThanOrEqual(400);
@@ -81,6 +83,22 @@ describe('SqlExportSlots', () => {
     const next = await survivor.acquire('bob@example.test');
     expect(next.granted).toBe(true);
     if (next.granted) await next.release();
+  });
+
+  it('a running export renews its lease: held past several leases, it still fills the cap; at its lifetime it is free', async () => {
+    await fresh(one);
+    const caps = { perPerson: 1, total: 1, lifetimeMs: 1_500 };
+    const holder = new SqlExportSlots(one, caps, { leaseMs: 300 });
+    const other = new SqlExportSlots(two, caps, { leaseMs: 300 });
+    const held = await holder.acquire('ada@example.test');
+    expect(held.granted).toBe(true);
+    await sleep(900); // three leases
+    expect(await other.acquire('bob@example.test')).toEqual({ granted: false, full: 'total' });
+    await sleep(800); // past the lifetime: renewals stop at it
+    const next = await other.acquire('bob@example.test');
+    expect(next.granted).toBe(true);
+    if (next.granted) await next.release();
+    if (held.granted) await held.release();
   });
 
   it('200 acquisitions at once over four replicas never pass either cap, and all are free once released', async () => {

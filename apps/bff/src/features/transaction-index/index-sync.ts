@@ -220,6 +220,7 @@ function reported(
       await work(job);
     } catch (error) {
       deps.metrics?.indexSyncEnded('failed', seconds());
+      deps.logger.warn({ err: error, subAccountId }, 'transaction index sync failed');
       throw error;
     }
     deps.metrics?.indexSyncEnded('synced', seconds());

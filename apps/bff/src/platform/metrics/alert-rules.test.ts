@@ -58,6 +58,11 @@ describe('the alert rules', () => {
       'CardConsoleStoreErrors',
       'CardConsoleSlowResponses',
       'CardConsoleDependencyNotReady',
+      'CardConsoleIndexSyncFailing',
+      'CardConsoleIndexSyncLagging',
+      'CardConsoleAlertDeliveryFailing',
+      'CardConsoleAlertDeliveriesGivenUp',
+      'CardConsoleAlertDeliveryBacklog',
     ]) {
       expect(names).toContain(wanted);
     }

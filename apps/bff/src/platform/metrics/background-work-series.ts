@@ -77,13 +77,14 @@ export function createBackgroundWorkSeries(registry: Registry): BackgroundWorkMe
       return undefined;
     }
   };
-  // Both gauges from one read per scrape: the registry collects them at once, so the first to
-  // ask reads and the other, asking within the second, shares that read.
-  let shared: { at: number; values: Promise<readonly AlertBacklog[] | undefined> } | undefined;
+  // Both gauges from one read per scrape: the registry asks every metric to collect in one go,
+  // so the second to ask joins the read the first started, which is forgotten once it ends.
+  let inFlight: Promise<readonly AlertBacklog[] | undefined> | undefined;
   const readOnce = () => {
-    const at = performance.now();
-    if (!shared || at - shared.at > 1_000) shared = { at, values: read() };
-    return shared.values;
+    inFlight ??= read().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
   };
   new Gauge({
     name: 'bff_alert_deliveries_pending',

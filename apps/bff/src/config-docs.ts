@@ -231,7 +231,7 @@ export const bffGroups: readonly VariableGroup[] = [
   {
     title: 'Alert delivery',
     intro:
-      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). With `DATABASE_URL` the queue is pg-boss in the same database (schema `pgboss`, made by `pnpm migrate`); otherwise it runs in the BFF process over the embedded engine.',
+      'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). Every BFF process runs one delivery worker over the outbox in its engine: with `DATABASE_URL` the replicas share the outbox in PostgreSQL (each takes its own rows, and a replica that dies mid-send leaves its rows to another once their ten-minute lease lapses); otherwise the one in the embedded engine.',
     variables: {
       ALERT_SMTP_URL: {
         default: 'unset: no alert email (demo mode too)',
@@ -256,12 +256,12 @@ export const bffGroups: readonly VariableGroup[] = [
       ALERT_DELIVERY_MAX_ATTEMPTS: {
         default: '5',
         description:
-          '1 to 20: tries of one email or webhook post in all. Network errors, timeouts, 408, 429 and 5xx answers and SMTP deferrals are tried again; the rest end at once. A delivery that fails for good is logged.',
+          '1 to 20: tries of one email or webhook post in all, a try whose replica stopped before it ended included. Network errors, timeouts, 408, 429 and 5xx answers and SMTP deferrals are tried again; the rest end at once. A delivery that fails for good is logged.',
       },
       ALERT_DELIVERY_RETRY_BASE_MS: {
         default: '30000',
         description:
-          '10 to 3,600,000: the wait after a first failed try; each next one doubles. On PostgreSQL the queue (pg-boss) counts in whole seconds and adds jitter.',
+          '10 to 3,600,000: the wait after a first failed try; each next one doubles, to an hour at most.',
       },
       ALERT_DELIVERY_POLL_MS: {
         default: '2000',

@@ -97,7 +97,7 @@ export const bffGroups: readonly VariableGroup[] = [
       DATABASE_MIGRATION_URL: {
         default: 'unset (the server refuses to start with it set)',
         description:
-          "The schema owner's `postgres://` URL, for `pnpm migrate` alone: the one-shot job that applies every migration (audit trail, transaction index, alert queue) before the replicas start. Never give it to the server: the owner can turn the audit trail's trigger off. A server finds the schema behind its build (run `pnpm migrate`) or migrated by a newer build and refuses to start, saying which. [Migrations](operations/audit-trail.md#migrations).",
+          "The schema owner's `postgres://` URL, for `pnpm migrate` alone: the one-shot job that applies every migration (audit trail, transaction index) before the replicas start. Never give it to the server: the owner can turn the audit trail's trigger off. A server finds the schema behind its build (run `pnpm migrate`) or migrated by a newer build and refuses to start, saying which. [Migrations](operations/audit-trail.md#migrations).",
       },
       DATA_DIR: {
         default: '`apps/bff/.data`, inside the checkout',

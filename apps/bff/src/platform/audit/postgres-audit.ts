@@ -52,7 +52,7 @@ export async function connectPostgresAudit(options: {
   metrics?: Metrics;
   poolSize?: number;
   /**
-   * The other schemas in the same database (the index's, the alert queue's), checked with the
+   * The other schemas in the same database (the index's), checked with the
    * same pool before start-up goes on: a schema behind or ahead of this build stops it.
    */
   schemaChecks?: readonly ((pool: pg.Pool) => Promise<void>)[];

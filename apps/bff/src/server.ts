@@ -366,6 +366,7 @@ async function startServer(
     clock: systemClock,
     logger,
     indexOpen: () => databaseUrl !== undefined || embeddedIndexOpen,
+    metrics,
   });
   alertDelivery.start().catch((error: unknown) => {
     logger.error({ err: error }, 'alert delivery did not start: alerts reach the inbox only');

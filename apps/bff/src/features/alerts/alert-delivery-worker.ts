@@ -3,10 +3,13 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../env';
+import type { AlertBacklog, Metrics } from '../../platform/metrics/metrics';
 import { createEmailSender } from '../../platform/notify/email-sender';
 import { createWebhookSender } from '../../platform/notify/webhook-sender';
 import type { TransactionIndex } from '../transaction-index';
 import { type AlertDeliveryWorker, outboxDeliveryWorker } from './alert-delivery';
+
+const CHANNELS = ['email', 'webhook', 'digest'] as const;
 
 export function createAlertDeliveryWorker(options: {
   config: Pick<Config, 'alertDelivery' | 'publicOrigin'>;
@@ -21,6 +24,8 @@ export function createAlertDeliveryWorker(options: {
   indexOpen?: () => boolean;
   /** How long a taken delivery is held before another worker may take it (tests shorten it). */
   leaseMs?: number;
+  /** Each try's outcome, and the outbox's backlog read at scrape time. */
+  metrics?: Pick<Metrics, 'alertDelivery' | 'trackAlertBacklog'>;
 }): AlertDeliveryWorker {
   const { alertDelivery: settings, publicOrigin } = options.config;
   const email =
@@ -52,7 +57,24 @@ export function createAlertDeliveryWorker(options: {
     clock: options.clock,
     logger: options.logger,
     settings,
+    metrics: options.metrics,
   };
+  options.metrics?.trackAlertBacklog(async () => {
+    // A scrape never opens the embedded engine: that is the index's first use's to do.
+    if (options.indexOpen && !options.indexOpen()) return undefined;
+    const now = options.clock.now();
+    const rows = await (await options.transactionIndex.alerts()).deliveries.backlog();
+    return CHANNELS.map((channel): AlertBacklog => {
+      const row = rows.find((r) => r.channel === channel);
+      return row
+        ? {
+            channel,
+            pending: row.pending,
+            oldestSeconds: Math.max(0, now - row.oldestAt.getTime()) / 1000,
+          }
+        : { channel, pending: 0, oldestSeconds: 0 };
+    });
+  });
   const worker = outboxDeliveryWorker({
     ...deps,
     ...(options.indexOpen ? { indexOpen: options.indexOpen } : {}),

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
+import type { AlertDeliveryOutcome, Metrics } from '../../platform/metrics/metrics';
 import type { AlertMessage } from '../../platform/notify/alert-message';
 import { deliveryIdSchema } from '../../platform/notify/delivery-id';
 import type { EmailSender } from '../../platform/notify/email-sender';
@@ -46,6 +47,8 @@ export interface AlertDeliveryDeps {
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   settings: DeliverySettings;
+  /** Each try's outcome by channel; none in tests that do not look. */
+  metrics?: Pick<Metrics, 'alertDelivery'> | undefined;
 }
 
 /** Email asked for on a server without SMTP (demo mode's default): said, not an error. */
@@ -222,11 +225,16 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     ...(d.channel === 'webhook' ? { webhookTargetId: d.recipient } : {}),
   });
 
+  /** Counts a try of `delivery` that ended as `outcome`. */
+  const counted = (delivery: OutboxDelivery, outcome: AlertDeliveryOutcome) =>
+    deps.metrics?.alertDelivery(delivery.channel, outcome);
+
   return {
     send,
     backoffMs,
     described,
     failureOf,
+    counted,
     /**
      * Writes the digests of the UTC day before `now` (once a day is over): one per rule and
      * recipient that had alerts, keyed by rule, day and recipient, and one per recipient whose
@@ -323,11 +331,13 @@ export function outboxDeliveryWorker(
         'alert delivery failed for good',
       );
       await outbox.settle(delivery.key, attempt, 'failed', new Date(deps.clock.now()), LAPSED);
+      core.counted(delivery, 'given_up');
       return;
     }
     try {
       await core.send(delivery, outbox);
       await outbox.settle(delivery.key, attempt, 'sent', new Date(deps.clock.now()));
+      core.counted(delivery, 'sent');
     } catch (error) {
       const failure = core.failureOf(error);
       const log = { ...core.described(delivery), attempt, reason: failure.reason };
@@ -335,6 +345,7 @@ export function outboxDeliveryWorker(
         const wait = core.backoffMs(attempt);
         deps.logger.warn({ ...log, retryInMs: wait }, 'alert delivery failed; trying again later');
         await outbox.postpone(delivery.key, attempt, wait, failure.reason);
+        core.counted(delivery, 'retrying');
       } else {
         if (failure.reason === EMAIL_OFF) deps.logger.info(log, 'alert email not sent: no SMTP');
         else deps.logger.error(log, 'alert delivery failed for good');
@@ -345,6 +356,7 @@ export function outboxDeliveryWorker(
           new Date(deps.clock.now()),
           failure.reason,
         );
+        core.counted(delivery, failure.reason === EMAIL_OFF ? 'not_configured' : 'given_up');
       }
     }
   }

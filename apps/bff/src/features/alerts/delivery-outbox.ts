@@ -166,6 +166,23 @@ export class DeliveryOutbox {
     return rows.map((r) => r.key);
   }
 
+  /** Pending deliveries by channel (the backlog metric): how many, and the oldest's writing. */
+  async backlog(): Promise<{ channel: DeliveryChannel; pending: number; oldestAt: Date }[]> {
+    const rows = await this.engine.query<{
+      channel: DeliveryChannel;
+      pending: number;
+      oldest: Date | string;
+    }>(
+      `SELECT channel, count(*)::int AS pending, min(created_at) AS oldest
+         FROM alert_delivery WHERE state = 'pending' GROUP BY channel ORDER BY channel`,
+    );
+    return rows.map((r) => ({
+      channel: r.channel,
+      pending: Number(r.pending),
+      oldestAt: new Date(r.oldest),
+    }));
+  }
+
   /** Enabled digest rules: id, name and owner (null: the team's). */
   async digestRules(): Promise<{ id: string; name: string; ownerEmail: string | null }[]> {
     const rows = await this.engine.query<{ id: string; name: string; owner_email: string | null }>(

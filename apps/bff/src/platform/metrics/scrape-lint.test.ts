@@ -143,6 +143,19 @@ describe("a running replica's scrape", () => {
     expect(sampleValue(samples, 'bff_csv_exports_in_progress')).toBe(0);
   });
 
+  it('reports the alert outbox at scrape time, nothing pending, and no index sync owed', () => {
+    for (const channel of ['email', 'webhook', 'digest']) {
+      const labels = { channel };
+      const present = (name: string) =>
+        samples.some((s) => s.name === name && s.labels.channel === channel);
+      expect(present('bff_alert_deliveries_pending'), channel).toBe(true);
+      expect(present('bff_alert_delivery_oldest_pending_seconds'), channel).toBe(true);
+      expect(sampleValue(samples, 'bff_alert_deliveries_pending', labels)).toBe(0);
+    }
+    expect(samples.some((s) => s.name === 'bff_index_sync_lag_seconds')).toBe(true);
+    expect(sampleValue(samples, 'bff_index_syncs_total', { outcome: 'failed' })).toBe(0);
+  });
+
   it('exposes every series the alert rules read', () => {
     const rules = readFileSync(join(prometheusDir, 'card-console.rules.yml'), 'utf8');
     const used = new Set(

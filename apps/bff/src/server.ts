@@ -9,6 +9,7 @@ import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
+import { cachedStandings } from './features/people/cached-standings';
 import { PeopleStore } from './features/people/people-store';
 import { logSecretsSealed } from './features/people/person-secrets';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
@@ -283,22 +284,28 @@ async function startServer(
     return importing;
   };
   const demoLinks = config.mode === 'demo' && !config.usersFile ? fileUsers : undefined;
+  // With DATABASE_URL each request's check of its person reads through a short cache: a brief
+  // PostgreSQL outage does not stop reads; a change elsewhere is seen within 5 s.
+  const standings = databaseUrl
+    ? cachedStandings(() => transactionIndex.personSessions(), systemClock)
+    : undefined;
   const users = await SqlPersonDirectory.create(
     {
       people: importedPeople,
-      sessions: () => transactionIndex.personSessions(),
+      sessions: standings?.table ?? (() => transactionIndex.personSessions()),
       ...(demoLinks
         ? { linkedElsewhere: (issuer, subject) => demoLinks.findLinked(issuer, subject)?.email }
         : {}),
     },
     config.mode === 'demo' && !config.usersFile ? 'demo' : 'production',
   );
-  const personSessions = sqlPersonSessions({
+  const sqlSessions = sqlPersonSessions({
     table: () => transactionIndex.personSessions(),
     people: importedPeople,
     clock: systemClock,
     limits: config.session,
   });
+  const personSessions = standings?.forgetting(sqlSessions) ?? sqlSessions;
   if (config.usersFile) {
     // A changed users file (or SIGHUP) brings in the people it names for the first time; a
     // person already imported is changed in Card Console (People, or `pnpm users`), not here.

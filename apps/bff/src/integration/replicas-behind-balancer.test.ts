@@ -15,6 +15,7 @@ import pg from 'pg';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../cli/add-user';
+import { FRESH_MS, STALE_MS } from '../platform/sessions/outage-read-cache';
 import { demoScrypt } from '../platform/users/password-hash';
 import { migrateAsOwner, prepareAuditDatabase } from '../test/engines/audit-database';
 import { type BffProcess, startBffProcess } from '../test/engines/bff-process';
@@ -353,12 +354,21 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
     expect(served.size).toBe(2);
   });
 
-  it('signing out on one replica ends the session on both', async () => {
+  it('signing out on one replica ends the session there at once and on the other within 5 s', async () => {
     const [a, b] = replicas;
     const cookie = await signIn(people.finance, a);
     expect((await call('GET', '/api/session', { cookie, via: b })).status).toBe(200);
     expect((await call('DELETE', '/api/session', { cookie, via: a })).status).toBe(204);
+    const signedOut = Date.now();
     expect((await call('GET', '/api/session', { cookie, via: a })).status).toBe(401);
+    // B read the session a moment ago and may use that read for less than FRESH_MS.
+    await waitFor(
+      async () => (await call('GET', '/api/session', { cookie, via: b })).status === 401,
+      'B refuses the signed-out session',
+    );
+    // B read it before the sign-out, so it refuses it less than FRESH_MS after; the margin is
+    // the polling's and one request's time.
+    expect(Date.now() - signedOut).toBeLessThanOrEqual(FRESH_MS + 500);
     expect((await call('GET', '/api/session', { cookie, via: b })).status).toBe(401);
   });
 
@@ -415,6 +425,8 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
     const panRead = { kind: 'status', status: 502, method: 'GET', route: 'GET /card/:id' } as const;
     sim.faults.enqueue(panRead, panRead, panRead);
     let rotated: string;
+    let rotatedBy: BffProcess;
+    let rotatedAt: number;
     try {
       // The code in the body is a step-up: it passes, and the session id rotates.
       const reveal = await call('POST', `/api/cards/${cardId}/reveal`, {
@@ -428,6 +440,8 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
       expect(text).not.toMatch(/"pan"/);
       // The replica's own answer, with the rotated cookie it set, reached the person.
       rotated = cookieOf(reveal);
+      rotatedAt = Date.now();
+      rotatedBy = await servedBy(reveal.headers.get('x-request-id'));
       expect(rotated).not.toBe(cookie);
       expect(await auditRecordsOf([failure.requestId])).toEqual(
         expect.arrayContaining([
@@ -438,11 +452,20 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
     } finally {
       sim.faults.clear();
     }
-    // Still signed in, through either replica; the id before the step-up is dead.
+    // Still signed in, through either replica; the id before the step-up is dead at once on
+    // the replica that rotated it, and on the other (which may have read it a moment before)
+    // within FRESH_MS; the margin is the polling's and one request's time.
     for (const via of replicas) {
       expect((await call('GET', '/api/session', { cookie: rotated, via })).status).toBe(200);
     }
-    expect((await call('GET', '/api/session', { cookie })).status).toBe(401);
+    expect((await call('GET', '/api/session', { cookie, via: rotatedBy })).status).toBe(401);
+    for (const via of replicas) {
+      await waitFor(
+        async () => (await call('GET', '/api/session', { cookie, via })).status === 401,
+        'the id before the step-up is refused',
+      );
+    }
+    expect(Date.now() - rotatedAt).toBeLessThanOrEqual(FRESH_MS + 500);
 
     // A change the card service fails to make is answered once, not made by the other replica.
     const read = await call('GET', `/api/cards/${cardId}`, { cookie: rotated });
@@ -526,15 +549,40 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
     expect(res.headers.get('location')).toMatch(/^https:\/\/[^/]+\/cards\?status=ACTIVE$/);
   });
 
-  it('PostgreSQL stopped: both replicas stay in the balancer, the SPA loads, /api answers 503 store_unavailable, then recovery without a restart, the session kept', async () => {
+  it('PostgreSQL stopped: both replicas stay in the balancer, the SPA loads, a session read in the last seconds still reads cards, a sign-in answers 503 store_unavailable, /readyz names PostgreSQL, then recovery without a restart, the session kept', async () => {
     const [a, b] = replicas;
     const cookie = await signIn(people.finance, a);
+    // Each replica reads the session and the person's standing from PostgreSQL: the last good reads.
+    for (const via of [a, b]) {
+      expect((await call('GET', '/api/cards', { cookie, via })).status).toBe(200);
+    }
+    const lastGoodRead = Date.now();
     await postgres.stop();
     try {
-      for (const via of [a, b]) {
+      // Reads of the card service keep answering, on each replica and through the balancer.
+      for (const via of [a, b, undefined]) {
         const read = await call('GET', '/api/cards', { cookie, via });
-        expect(read.status).toBe(503);
-        expect(await read.json()).toMatchObject({ code: 'store_unavailable' });
+        expect(read.status, await read.clone().text()).toBe(200);
+        expect(((await read.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+      }
+      // What is stored says the database is away through the balancer too, in the API's error
+      // body, and starts no session.
+      const signInNow = await call('POST', '/api/session', {
+        body: { email: people.finance, password },
+      });
+      expect(signInNow.status).toBe(503);
+      expect(signInNow.headers.get('retry-after')).toBe('5');
+      expect(signInNow.headers.getSetCookie()).toEqual([]);
+      expect(await signInNow.json()).toMatchObject({
+        status: 503,
+        code: 'store_unavailable',
+        detail: expect.any(String),
+        requestId: signInNow.headers.get('x-request-id'),
+      });
+      // Reads stand on the last good ones for 30 s (STALE_MS) at most: still within them here.
+      expect(Date.now() - lastGoodRead).toBeLessThan(STALE_MS);
+
+      for (const via of [a, b]) {
         // A readiness answer is reused for a moment (probes must not hammer the engines).
         await waitFor(
           async () => /postgres/i.test(await notReady(via)),
@@ -556,16 +604,6 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
       expect(script.status).toBe(200);
       expect(await script.text()).toBe(spaScript);
 
-      // What needs the database says so through the balancer too, in the API's error body.
-      const read = await call('GET', '/api/cards', { cookie });
-      expect(read.status).toBe(503);
-      expect(read.headers.get('retry-after')).toBe('5');
-      expect(await read.json()).toMatchObject({
-        status: 503,
-        code: 'store_unavailable',
-        detail: expect.any(String),
-        requestId: read.headers.get('x-request-id'),
-      });
       // And /readyz, for operators and alerts, names PostgreSQL.
       const ready = await call('GET', '/readyz');
       expect(ready.status).toBe(503);
@@ -593,6 +631,11 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
   it('PostgreSQL stopped: no reveal is ever returned without its audit record', async () => {
     const [a, b] = replicas;
     const cookie = await signIn(people.auditAdmin);
+    // Both replicas have read the session: during the outage the reveal, not the session, is
+    // what the database's absence stops.
+    for (const via of [a, b]) {
+      expect((await call('GET', '/api/session', { cookie, via })).status).toBe(200);
+    }
     const reveal = (via?: BffProcess) =>
       call('POST', `/api/cards/${cardId}/reveal`, {
         cookie,
@@ -607,7 +650,7 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
       const refused = await reveal(a);
       expect(refused.status).toBe(503);
       const body = await refused.text();
-      expect(body).toMatch(/store_unavailable/);
+      expect(body).toMatch(/audit_unavailable/);
       expect(body).not.toMatch(/"pan"/);
       await waitFor(async () => /postgres/i.test(await notReady(b)), 'readiness names PostgreSQL');
     } finally {

@@ -25,7 +25,8 @@ import type { PersonSessionTable } from './person-session-table';
 
 export interface SqlPersonDirectoryDeps {
   people: () => Promise<PeopleStore>;
-  sessions: () => Promise<PersonSessionTable>;
+  /** The table, or the same read through a short cache (cached-standings.ts). */
+  sessions: () => Promise<Pick<PersonSessionTable, 'standing'>>;
   /**
    * Links kept outside the store, by provider issuer and subject to an email: the demo accounts'
    * to the demo provider's people, whose issuer (a loopback port) changes with every start.

@@ -7,6 +7,7 @@ import type { SignInMethod } from '@card-console/shared/api/session';
 import type { Request, Response } from 'express';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../env';
+import { StoreUnavailableError } from '../store-unavailable';
 import {
   clearSessionCookie,
   readSessionId,
@@ -76,6 +77,15 @@ export interface SessionRegistry {
  */
 export const ACTIVITY_GRANULARITY_MS = 10_000;
 
+/** Runs `write`; the store being unavailable (anything else is thrown) is let pass. */
+async function bestEffort(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+  }
+}
+
 export class SessionService {
   constructor(
     private readonly store: SessionStore,
@@ -121,15 +131,22 @@ export class SessionService {
     const expired = this.isExpired(record);
     const vouched = expired || !this.accounts || (await this.accounts.allowsSession(record));
     if (expired || !vouched) {
-      await this.store.delete(key);
-      if (record.ref) await this.registry?.ended(record.ref, this.clock.now());
+      // Refused either way: a store that cannot take the deletion now does not make it a 503.
+      await bestEffort(async () => {
+        await this.store.delete(key);
+        if (record.ref) await this.registry?.ended(record.ref, this.clock.now());
+      });
       return undefined;
     }
     const now = this.clock.now();
     if (extend && now - record.lastSeenAt >= ACTIVITY_GRANULARITY_MS) {
       record.lastSeenAt = now;
-      await this.store.refresh(key, record, this.ttl(record));
-      if (record.ref) await this.registry?.seen(record.ref, now);
+      // Activity that cannot be recorded during an outage fails no read: the idle limit is
+      // minutes, and the next write-back after it records the activity.
+      await bestEffort(async () => {
+        await this.store.refresh(key, record, this.ttl(record));
+        if (record.ref) await this.registry?.seen(record.ref, now);
+      });
     }
     const session = { key, record };
     active.set(req, session);

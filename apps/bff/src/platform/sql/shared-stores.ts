@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../../core/clock';
 import type { Config } from '../../env';
 import { createAuditPool } from '../audit/postgres-audit';
 import { SqlDayAggregateStore } from '../insights/sql-day-aggregate-store';
@@ -10,6 +11,7 @@ import { SqlExportSlots } from '../security/sql-export-slots';
 import { SqlOneTimeStore } from '../security/sql-one-time-store';
 import { sqlRateLimiters } from '../security/sql-rate-limiters';
 import { SqlUsedCodeLedger } from '../security/sql-used-code-ledger';
+import { CachedSessionStore } from '../sessions/cached-session-store';
 import { SqlSessionStore } from '../sessions/sql-session-store';
 import { postgresEngine, type SqlEngine } from './sql-engine';
 
@@ -23,6 +25,8 @@ export interface SharedStoresOptions {
    */
   lockEngine?: SqlEngine;
   logger?: Logger;
+  /** The clock the sessions' read cache counts its seconds by; the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -39,7 +43,9 @@ export function sharedStores(
   options: SharedStoresOptions = {},
 ) {
   return {
-    sessionStore: new SqlSessionStore(engine),
+    // Read through a short cache: a brief outage does not stop signed-in reads (its bounds:
+    // platform/sessions/outage-read-cache.ts).
+    sessionStore: new CachedSessionStore(new SqlSessionStore(engine), options.clock ?? systemClock),
     rateLimiters: sqlRateLimiters(engine, options.logger ? { logger: options.logger } : {}),
     usedCodes: new SqlUsedCodeLedger(engine),
     locks: new SqlKeyedLock(options.lockEngine ?? engine, {
@@ -68,7 +74,7 @@ export const LOCK_POOL_SIZE = 16;
 export function openSharedStores(
   url: string,
   config: Pick<Config, 'exportCaps'>,
-  options: { logger: Logger; editWaitMs?: number },
+  options: { logger: Logger; editWaitMs?: number; clock?: Clock },
 ) {
   const engine = postgresEngine(createAuditPool(url, options.logger, SHARED_POOL_SIZE));
   const lockPool = new pg.Pool({

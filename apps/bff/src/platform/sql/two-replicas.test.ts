@@ -9,15 +9,18 @@ import { rawDownload } from '../../test/csv';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { wrongTotpCodes } from '../../test/totp-source';
+import { FRESH_MS, STALE_MS } from '../sessions/outage-read-cache';
+import { ACTIVITY_GRANULARITY_MS } from '../sessions/session-service';
 
 let engine: PostgresEngine;
+let clock: ManualClock;
 let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
   // Its own server, not TEST_DATABASE_URL: the last test stops and restarts it.
   engine = await startPostgres();
-  const clock = new ManualClock();
+  clock = new ManualClock();
   const shared = { databaseUrl: await engine.createDatabase('card_console') };
   const env = {
     sessionSecret: randomBytes(32).toString('hex'),
@@ -49,7 +52,7 @@ async function signInAdmin(app: TestApp): Promise<TestSession> {
 }
 
 describe('two replicas sharing one PostgreSQL', () => {
-  it('signed in on A, the person reads on B; signed out on A, the cookie is refused on both', async () => {
+  it('signed in on A, the person reads on B; signed out on A, the cookie is refused there at once and on B within 5 s', async () => {
     const finance = await a.signIn('finance');
     expect((await b.request.get('/api/cards').set(finance.headers())).status).toBe(200);
     const me = await b.request.get('/api/session').set(finance.headers());
@@ -58,10 +61,11 @@ describe('two replicas sharing one PostgreSQL', () => {
     expect((await a.request.delete('/api/session').set(finance.headers())).status).toBeLessThan(
       300,
     );
-    for (const app of [b, a]) {
-      const replay = await app.request.get('/api/cards').set(finance.headers());
-      expect(replay.status).toBe(401);
-    }
+    expect((await a.request.get('/api/cards').set(finance.headers())).status).toBe(401);
+    // B read the session a moment ago and may use that read for less than FRESH_MS.
+    clock.advance(FRESH_MS);
+    expect((await b.request.get('/api/cards').set(finance.headers())).status).toBe(401);
+    expect((await a.request.get('/api/cards').set(finance.headers())).status).toBe(401);
   });
 
   it('five failed sign-ins split across A and B lock the account at that address on both, even with the right password', async () => {
@@ -104,6 +108,9 @@ describe('two replicas sharing one PostgreSQL', () => {
       'invalid_totp',
       'session_ended',
     ]);
+    // Ended on A (the 5th); B, which read it for the 4th, refuses it within FRESH_MS.
+    expect((await a.request.get('/api/session').set(admin.headers())).status).toBe(401);
+    clock.advance(FRESH_MS);
     for (const app of [a, b]) {
       expect((await app.request.get('/api/session').set(admin.headers())).status).toBe(401);
     }
@@ -177,35 +184,95 @@ describe('two replicas sharing one PostgreSQL', () => {
     expect(after.complete).toBe(true);
   });
 
-  it('with PostgreSQL stopped a signed-in read is a 503 store_unavailable, not a hang; once it is back both replicas serve the same session again without a restart', async () => {
+  it('with PostgreSQL stopped, a session read in the last 30 s still reads cards on both replicas while sign-in, sign-out and a card edit answer 503 store_unavailable and change nothing; past 30 s it is a 503 too; once PostgreSQL is back everything works without a restart', async () => {
     const finance = await a.signIn('finance');
-    await engine.stop();
+    const admin = await signInAdmin(b);
+    const id = cardId();
+    const before = cardValuesSeen(a.sim, id);
+    // Each replica reads both sessions from PostgreSQL now: the last good reads.
+    clock.advance(FRESH_MS);
+    const lastRead = clock.now();
     for (const app of [a, b]) {
-      // A hang guard, not a timing check: the pool fails at once (connection refused).
-      const res = await app.request
-        .get('/api/cards')
-        .set(finance.headers())
-        .timeout({ response: 10_000 });
-      expect(res.status).toBe(503);
-      expect(codeOf(res)).toBe('store_unavailable');
-      expect(res.headers['retry-after']).toBe('5');
-      const signIn = await app.request
-        .post('/api/session')
-        .set(app.apiHeaders())
-        .send({ email: a.credentials.finance.email, password: a.credentials.finance.password })
-        .timeout({ response: 10_000 });
-      expect(signIn.status).toBe(503);
+      for (const who of [finance, admin]) {
+        expect((await app.request.get('/api/cards').set(who.headers())).status).toBe(200);
+      }
+    }
+    await engine.stop();
+    try {
+      // Past the activity granularity: each read also tries to record activity, which fails.
+      clock.advance(ACTIVITY_GRANULARITY_MS);
+      for (const app of [a, b]) {
+        // A hang guard, not a timing check: the pool fails at once (connection refused).
+        const read = await app.request
+          .get('/api/cards')
+          .set(finance.headers())
+          .timeout({ response: 10_000 });
+        expect(read.status).toBe(200);
+        expect(read.body.items.length).toBeGreaterThan(0);
+        expect((await app.request.get('/api/session').set(finance.headers())).body.email).toBe(
+          a.credentials.finance.email,
+        );
+
+        const signIn = await app.request
+          .post('/api/session')
+          .set(app.apiHeaders())
+          .send({ email: a.credentials.finance.email, password: a.credentials.finance.password })
+          .timeout({ response: 10_000 });
+        expect(signIn.status).toBe(503);
+        expect(codeOf(signIn)).toBe('store_unavailable');
+        expect(signIn.headers['retry-after']).toBe('5');
+        expect(signIn.headers['set-cookie']).toBeUndefined();
+
+        const edit = await app.request
+          .patch(`/api/cards/${id}`)
+          .set(admin.headers())
+          .send({ name: 'Written in an outage', expected: { name: before.name } })
+          .timeout({ response: 20_000 });
+        expect(edit.status).toBe(503);
+        expect(codeOf(edit)).toBe('store_unavailable');
+        expect(cardValuesSeen(a.sim, id).name).toBe(before.name);
+      }
+      // Signing out is a write: refused, and the session is not used on that replica again
+      // until PostgreSQL says it is still there.
+      const signOut = await b.request.delete('/api/session').set(admin.headers());
+      expect(signOut.status).toBe(503);
+      expect(codeOf(signOut)).toBe('store_unavailable');
+      expect((await b.request.get('/api/cards').set(admin.headers())).status).toBe(503);
+
+      // The bound: 30 s past the last good read, and not a millisecond more.
+      clock.set(lastRead + STALE_MS);
+      for (const app of [a, b]) {
+        expect((await app.request.get('/api/cards').set(finance.headers())).status).toBe(200);
+      }
+      clock.advance(1);
+      for (const app of [a, b]) {
+        const res = await app.request.get('/api/cards').set(finance.headers());
+        expect(res.status).toBe(503);
+        expect(codeOf(res)).toBe('store_unavailable');
+        expect(res.headers['retry-after']).toBe('5');
+      }
+    } finally {
+      await engine.start();
     }
 
-    await engine.start();
-    // The pools open new connections by themselves; the session was kept on disk.
+    // The pools open new connections by themselves; the sessions were kept on disk, the one
+    // whose sign-out failed included.
     for (const app of [b, a]) {
-      let read = await app.request.get('/api/cards').set(finance.headers());
-      while (read.status === 503) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        read = await app.request.get('/api/cards').set(finance.headers());
+      for (const who of [finance, admin]) {
+        let read = await app.request.get('/api/cards').set(who.headers());
+        while (read.status === 503) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          read = await app.request.get('/api/cards').set(who.headers());
+        }
+        expect(read.status).toBe(200);
       }
-      expect(read.status).toBe(200);
     }
+    const edit = await a.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: 'Written after the outage', expected: { name: before.name } });
+    expect(edit.status).toBe(200);
+    expect(cardValuesSeen(a.sim, id).name).toBe('Written after the outage');
+    await signInAdmin(a);
   });
 });

@@ -5,6 +5,7 @@
 //   taken once, both replicas sending.
 // - A worker stuck mid-send (as good as dead): once its lease lapses the other replica takes the
 //   delivery and its batch, and sends them; the stuck try, when it ends, changes nothing.
+// - A rule's daily digest, looked for by both replicas at once: written once, sent once.
 // - A delivery whose every try's worker died is given up after the last try, never sent.
 import http from 'node:http';
 import pg from 'pg';
@@ -246,6 +247,59 @@ describe('the outbox worker on two replicas sharing one PostgreSQL', () => {
       ['sent', 2, null],
       ['sent', 2, null],
     ]);
+  }, 60_000);
+
+  it('writes a rule’s daily digest once however many replicas look for it, and sends it once', async () => {
+    const [smtpA, smtpB] = await Promise.all([startSmtpCapture(), startSmtpCapture()]);
+    closers.push(smtpA.close, smtpB.close);
+    const [a, b] = [replicaStore(), replicaStore()];
+    const now = new Date();
+    const yesterday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 9);
+    const rule = await a.createRule(
+      {
+        kind: 'declined',
+        name: 'Daily declines',
+        digest: true,
+        channels: { inbox: true, email: true },
+      },
+      'bo@example.test',
+      new Date(yesterday - 60_000),
+    );
+    const alerts = ['d1', 'd2'].map((id) => ({
+      ruleId: rule.id,
+      idempotencyKey: `${rule.id}:${id}`,
+      payload: {
+        kind: 'declined' as const,
+        ruleName: 'Daily declines',
+        subAccount: { id: 'sa', name: 'Ops' },
+        transaction: {
+          id,
+          at: new Date(yesterday).toISOString(),
+          amountCents: -500,
+          status: 'declined',
+          description: 'Taxi',
+          merchant: 'ACME',
+        },
+      },
+    }));
+    await a.raise(alerts, { at: new Date(yesterday), teamRecipients: [] });
+
+    const workers = [
+      startWorker(a, { smtpPort: smtpA.port }),
+      startWorker(b, { smtpPort: smtpB.port }),
+    ];
+    await Promise.all(workers.map((w) => w.start()));
+    const mails = () => [...smtpA.mails, ...smtpB.mails];
+    await until(() => mails().length >= 1, 'the digest');
+    await new Promise((r) => setTimeout(r, 1_000));
+    await Promise.all(workers.map((w) => w.stop()));
+
+    expect(mails().map((m) => [m.to, m.subject])).toEqual([
+      [['bo@example.test'], expect.stringContaining('[Card Console] Daily declines: 2 alerts on')],
+    ]);
+    expect(
+      (await outboxOf(rule.id)).map((r) => [r.key.split('|')[1], r.state, r.attempts]),
+    ).toEqual([['digest', 'sent', 1]]);
   }, 60_000);
 
   it('gives a delivery up, unsent, once its last try’s worker died too', async () => {

@@ -13,6 +13,11 @@ export type RateLimiterFactory = (options: {
   keyPrefix: string;
   points: number;
   duration: number;
+  /**
+   * A limit every request spends, where being exact to the point matters less than not
+   * writing each time: a shared store may hand its points out a chunk at a time.
+   */
+  prepaid?: boolean;
 }) => RateLimiterAbstract;
 
 export const memoryRateLimiters: RateLimiterFactory = (options) => new RateLimiterMemory(options);
@@ -77,6 +82,7 @@ export function createRateLimiters(
       keyPrefix: 'api-user',
       points: limits.apiRequestsPerMinute,
       duration: 60,
+      prepaid: true,
     }),
     revealPerUser: factory({
       keyPrefix: 'reveal-user',

@@ -237,6 +237,84 @@ class SqlRateLimiter extends RateLimiterStoreAbstract {
   }
 }
 
+/**
+ * A limit every signed-in request spends (`prepaid`, the API's): the replica takes points from
+ * the database a chunk at a time (a 20th of the limit) and spends them in memory, so a request
+ * writes to PostgreSQL once a chunk instead of each time. No more than the limit is let through
+ * across replicas: a chunk the counter cannot hold whole is let through only as far as it fits.
+ * The cost: points one replica holds unspent count as spent for the others (less than a chunk
+ * per replica and key), and lapse with their window.
+ */
+class PrepaidSqlRateLimiter extends SqlRateLimiter {
+  private readonly prepaid = new Map<string, { left: number; until: number }>();
+  /** A chunk being taken, per key: requests meanwhile wait for it rather than take their own. */
+  private readonly taking = new Map<string, Promise<void>>();
+  private readonly chunk: number;
+
+  constructor(shared: Shared, options: StoreOptions & { points: number }) {
+    super(shared, options);
+    this.chunk = Math.max(1, Math.floor(options.points / 20));
+  }
+
+  override async consume(key: string | number, points = 1, options = {}): Promise<RateLimiterRes> {
+    const id = String(key);
+    for (;;) {
+      const now = Date.now();
+      const held = this.prepaid.get(id);
+      if (held && held.until > now && held.left >= points) {
+        held.left -= points;
+        return new RateLimiterRes(held.left, held.until - now, this.points - held.left, false);
+      }
+      const taking = this.taking.get(id);
+      if (!taking) break;
+      await taking;
+    }
+    const took = this.take(key, id, points, options);
+    const settled = took.then(
+      () => {},
+      () => {},
+    );
+    this.taking.set(id, settled);
+    try {
+      return await took;
+    } finally {
+      if (this.taking.get(id) === settled) this.taking.delete(id);
+    }
+  }
+
+  /** Takes a chunk from the database (or, while it fails, the local limits) for `points` now. */
+  private async take(key: string | number, id: string, points: number, options: object) {
+    const now = Date.now();
+    const held = this.prepaid.get(id);
+    const residue = held && held.until > now ? held.left : 0;
+    this.prepaid.delete(id);
+    if (this.prepaid.size > 9_999) {
+      for (const [k, v] of this.prepaid) if (v.until <= now) this.prepaid.delete(k);
+    }
+    const take = Math.max(points, this.chunk);
+    let res: RateLimiterRes;
+    let fits = take;
+    try {
+      res = await super.consume(key, take, options);
+    } catch (refused) {
+      // The counter went past the limit with this chunk (not a refusal from the in-memory
+      // block, which counted nothing): what of the chunk still fitted is let through.
+      if (
+        !(refused instanceof RateLimiterRes) ||
+        take === points ||
+        refused.consumedPoints <= this.points
+      ) {
+        throw refused;
+      }
+      fits = this.points - (refused.consumedPoints - take);
+      if (fits < points) throw refused;
+      res = new RateLimiterRes(fits - points, refused.msBeforeNext, this.points, false);
+    }
+    this.prepaid.set(id, { left: residue + fits - points, until: now + res.msBeforeNext });
+    return res;
+  }
+}
+
 export interface SqlRateLimitersOptions {
   /** Told when the limits fall back to each replica's own count, and when they are shared again. */
   logger?: Logger;
@@ -267,7 +345,7 @@ export function sqlRateLimiters(
     retryAfterFailureMs: options.retryAfterFailureMs ?? 1_000,
   };
   return (limit) =>
-    new SqlRateLimiter(shared, {
+    new (limit.prepaid ? PrepaidSqlRateLimiter : SqlRateLimiter)(shared, {
       storeClient: engine,
       keyPrefix: limit.keyPrefix,
       points: limit.points,

@@ -72,4 +72,4 @@ CREATE TRIGGER audit_record_append_only
 REVOKE ALL ON audit_record FROM PUBLIC;
 GRANT SELECT, INSERT ON audit_record TO card_console_audit_writer;
 -- So that start-up, as the writer, can check the schema is current.
-GRANT SELECT ON pgmigrations TO card_console_audit_writer;
+GRANT SELECT ON card_console_migrations TO card_console_audit_writer;

@@ -58,7 +58,7 @@ END
 $$;
 GRANT SELECT, INSERT, UPDATE, DELETE ON index_transaction, index_sync_day
   TO card_console_index_writer;
-GRANT SELECT ON index_migrations TO card_console_index_writer;
+GRANT SELECT ON card_console_migrations TO card_console_index_writer;
 
 -- Down Migration
 

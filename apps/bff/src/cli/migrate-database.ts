@@ -1,26 +1,22 @@
-// `pnpm migrate`, without the process around it: every migration set of the database the
-// replicas share, applied as the schema owner, in order: the audit trail, then the transaction
-// index (with the notes, people and alerts, their delivery outbox included, beside it). Each set
-// refuses a database a newer build migrated before changing anything. A `pgboss` schema an
-// earlier build made is left as it is (docs/operations: it may be dropped).
+// `pnpm migrate`, without the process around it: every migration of the database the replicas
+// share (the audit trail's, the transaction index's with the notes, people and alerts beside
+// it), applied as the schema owner by the one runner (platform/sql/migrations.ts), in the order
+// of their timestamps, recorded in one table. A database a newer build migrated is refused
+// before anything changes; one an older build migrated has its two tables' rows moved first. A
+// `pgboss` schema an earlier build made is left as it is (docs/operations: it may be dropped).
 import type { Logger } from 'pino';
-import { applyAuditMigrations } from '../platform/audit/audit-schema';
-import { applyIndexMigrations } from '../platform/sql/index-migrations';
+import { applyMigrations, MigrationRefusedError } from '../platform/sql/migrations';
 import { postgresEngine } from '../platform/sql/sql-engine';
 
 export interface MigrationReport {
-  /** One line per set: what was applied, or that it was current. */
+  /** What was applied, or that the schema was current. */
   lines: string[];
 }
-
-const applied = (set: string, names: string[]) =>
-  names.length === 0 ? `${set}: current, nothing to apply` : `${set}: applied ${names.join(', ')}`;
 
 export async function migrateDatabase(
   migrationUrl: string,
   logger: Pick<Logger, 'info' | 'error'>,
 ): Promise<MigrationReport> {
-  const lines = [applied('audit trail', await applyAuditMigrations(migrationUrl, logger))];
   const { default: pg } = await import('pg');
   const owner = postgresEngine(
     new pg.Pool({
@@ -31,9 +27,21 @@ export async function migrateDatabase(
     }),
   );
   try {
-    lines.push(applied('transaction index', await applyIndexMigrations(owner, logger)));
+    const names = await applyMigrations(owner, logger);
+    return {
+      lines: [
+        names.length === 0
+          ? 'Migrations: current, nothing to apply'
+          : `Migrations: applied ${names.join(', ')}`,
+      ],
+    };
+  } catch (error) {
+    if (error instanceof MigrationRefusedError) throw error;
+    throw new Error(
+      `Applying the migrations through DATABASE_MIGRATION_URL failed: ${(error as Error).message}`,
+      { cause: error },
+    );
   } finally {
     await owner.close();
   }
-  return { lines };
 }

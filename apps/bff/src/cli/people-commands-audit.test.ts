@@ -10,7 +10,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PeopleStore } from '../features/people/people-store';
 import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
-import { applyAuditMigrations } from '../platform/audit/audit-schema';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createAuditPool } from '../platform/audit/postgres-audit';
@@ -18,7 +17,7 @@ import { PostgresAuditStore } from '../platform/audit/postgres-audit-store';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt } from '../platform/users/password-hash';
-import { asSuperuser, silentLogger } from '../test/audit-cluster';
+import { applyAllMigrations, asSuperuser, silentLogger } from '../test/audit-cluster';
 import { testDatabase } from '../test/engines/postgres';
 import { FailingAuditStore } from '../test/failing-audit';
 import { ManualClock } from '../test/manual-clock';
@@ -62,9 +61,8 @@ async function embedded(): Promise<Setup> {
 
 async function postgres(): Promise<Setup> {
   const database = await testDatabase();
-  await applyAuditMigrations(database.url, silentLogger);
+  await applyAllMigrations(database.url);
   const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 }));
-  await applyIndexMigrations(engine, silentLogger);
   const pool = createAuditPool(database.url, silentLogger, 2);
   return {
     engine,

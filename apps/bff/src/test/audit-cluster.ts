@@ -4,7 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
-import { applyAuditMigrations, WRITER_ROLE } from '../platform/audit/audit-schema';
+import { WRITER_ROLE } from '../platform/audit/audit-schema';
+import { applyMigrations } from '../platform/sql/migrations';
+import { postgresEngine } from '../platform/sql/sql-engine';
 import { type PostgresEngine, startPostgres, testDatabase } from './engines/postgres';
 
 export interface AuditTestDatabase {
@@ -57,7 +59,7 @@ export async function auditTestCluster(options: { own?: boolean } = {}): Promise
   const adminUrl = withDatabase(template.url, 'postgres');
   const bffRole = `cc_audit_bff_${process.pid}_${counter++}`;
   const password = randomBytes(18).toString('base64url');
-  await applyAuditMigrations(template.url, silentLogger);
+  await applyAllMigrations(template.url);
   await asSuperuser(
     adminUrl,
     `CREATE ROLE ${bffRole} LOGIN PASSWORD '${password}'; GRANT ${WRITER_ROLE} TO ${bffRole}`,
@@ -103,4 +105,14 @@ function withDatabase(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
+}
+
+/** `pnpm migrate`'s work in this process: every set the database holds, as `url`'s login. */
+export async function applyAllMigrations(url: string): Promise<string[]> {
+  const owner = postgresEngine(new pg.Pool({ connectionString: url, max: 1 }));
+  try {
+    return await applyMigrations(owner, silentLogger);
+  } finally {
+    await owner.close();
+  }
 }

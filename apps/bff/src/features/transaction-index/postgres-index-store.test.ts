@@ -43,6 +43,7 @@ describe('the index on PostgreSQL', () => {
         '20261129100000000_shared-sessions-and-codes',
         '20261129110000000_shared-limits-locks-exports',
         '20261129120000000_shared-factors-and-day-aggregates',
+        '20261129150000000_one-migrations-table',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

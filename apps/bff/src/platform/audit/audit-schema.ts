@@ -1,25 +1,15 @@
-// The audit trail's schema: migrations applied by the schema owner through `pnpm migrate`
-// (node-pg-migrate, SQL files in apps/bff/migrations), and the checks start-up makes as the
-// BFF's own role: the schema is the one this build knows (not behind, not newer), and the role
-// may insert and select but never change or delete a record (append-only in fact, not by
-// convention).
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runner } from 'node-pg-migrate';
-import pg from 'pg';
-import type { Logger } from 'pino';
-import {
-  appliedMigrations,
-  migrationMismatch,
-  migrationOrder,
-} from '../migrations/migration-versions';
+// The audit trail's schema: its migrations are one set of the database's (platform/sql/
+// migrations.ts, applied by the schema owner through `pnpm migrate`), and these are the checks
+// start-up makes as the BFF's own role: the database's schema is the one this build knows (not
+// behind, not newer), and the role may insert and select but never change or delete a record
+// (append-only in fact, not by convention).
+import type pg from 'pg';
+import { enginesSets, MIGRATIONS_TABLE, schemaMismatch } from '../sql/migrations';
 import { postgresFailure } from './postgres-errors';
 
+export { knownMigrations, migrationsDir } from '../sql/migrations';
+
 export const WRITER_ROLE = 'card_console_audit_writer';
-const MIGRATIONS_TABLE = 'pgmigrations';
-const SET = 'audit trail';
 
 /** Start-up cannot go on with this database; the message says what to do. */
 export class AuditSetupError extends Error {
@@ -27,85 +17,16 @@ export class AuditSetupError extends Error {
 }
 
 /**
- * apps/bff/migrations, found from this module's place: src/platform/audit under tsx, dist/
- * in the bundle `pnpm start` runs.
- */
-export function migrationsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'migrations');
-    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('apps/bff/migrations not found');
-    dir = parent;
-  }
-}
-
-/** The migrations this build needs, in the order node-pg-migrate applies them. */
-export async function knownMigrations(dir = migrationsDir()): Promise<string[]> {
-  return (await readdir(dir))
-    .filter((name) => name.endsWith('.sql') && !name.startsWith('.'))
-    .map((name) => name.slice(0, -'.sql'.length))
-    .sort(migrationOrder);
-}
-
-/**
- * Applies what is missing as the schema owner (`pnpm migrate`), in one transaction. Two runs at
- * once queue on node-pg-migrate's advisory lock; the later finds nothing to do. A database a
- * newer build migrated is refused before anything runs.
- */
-export async function applyAuditMigrations(
-  migrationUrl: string,
-  logger: Pick<Logger, 'info' | 'error'>,
-): Promise<string[]> {
-  const log = (message: string) => logger.info({ migrations: 'audit-trail' }, message);
-  const client = new pg.Client({
-    connectionString: migrationUrl,
-    connectionTimeoutMillis: 5_000,
-    statement_timeout: 60_000,
-    application_name: 'card-console-migrations',
-  });
-  try {
-    await client.connect();
-    const mismatch = migrationMismatch(
-      SET,
-      'DATABASE_MIGRATION_URL',
-      await knownMigrations(),
-      await appliedMigrations(async (sql) => (await client.query(sql)).rows, MIGRATIONS_TABLE),
-    );
-    if (mismatch && !mismatch.behind) throw new AuditSetupError(mismatch.message);
-    const applied = await runner({
-      dbClient: client,
-      dir: migrationsDir(),
-      migrationsTable: MIGRATIONS_TABLE,
-      direction: 'up',
-      checkOrder: true,
-      singleTransaction: true,
-      advisoryLockMode: 'wait',
-      logger: { debug: log, info: log, warn: log, error: (m: string) => logger.error(m) },
-    });
-    return applied.map((m) => m.name);
-  } catch (error) {
-    if (error instanceof AuditSetupError) throw error;
-    throw new AuditSetupError(
-      `Applying the audit trail's migrations through DATABASE_MIGRATION_URL failed: ${(error as Error).message}`,
-      { cause: error },
-    );
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-/**
- * Refuses (AuditSetupError) unless the schema is exactly the one this build knows: behind, it
- * says to run `pnpm migrate`; newer (a later build migrated it), it says so.
+ * Refuses (AuditSetupError) unless every set's schema is exactly the one this build knows:
+ * behind, it says to run `pnpm migrate`; newer (a later build migrated it), it says so.
  */
 export async function assertSchemaCurrent(pool: pg.Pool): Promise<void> {
-  let applied: string[];
+  let mismatch: Awaited<ReturnType<typeof schemaMismatch>>;
   try {
-    applied = await appliedMigrations(
+    mismatch = await schemaMismatch(
       async (sql) => (await pool.query(sql)).rows,
-      MIGRATIONS_TABLE,
+      enginesSets('postgres'),
+      'DATABASE_URL',
     );
   } catch (error) {
     if ((error as { code?: string }).code === '42501') {
@@ -115,7 +36,6 @@ export async function assertSchemaCurrent(pool: pg.Pool): Promise<void> {
     }
     throw postgresFailure(error, 'audit schema check');
   }
-  const mismatch = migrationMismatch(SET, 'DATABASE_URL', await knownMigrations(), applied);
   if (mismatch) throw new AuditSetupError(mismatch.message);
 }
 

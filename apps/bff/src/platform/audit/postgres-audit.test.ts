@@ -2,11 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuditTestCluster,
+  applyAllMigrations,
   asSuperuser,
   auditTestCluster,
   silentLogger,
 } from '../../test/audit-cluster';
-import { AuditSetupError, applyAuditMigrations, knownMigrations } from './audit-schema';
+import { enginesSets, MIGRATIONS_TABLE, setsMigrations } from '../sql/migrations';
+import { AuditSetupError } from './audit-schema';
 import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
 
 let cluster: AuditTestCluster;
@@ -30,10 +32,9 @@ async function failure(promise: Promise<unknown>): Promise<Error & { code?: stri
 describe('connectPostgresAudit', () => {
   it('starts on a schema `pnpm migrate` applied as the owner, run three times at once (it applies once)', async () => {
     const db = await cluster.empty();
-    const runs = await Promise.all(
-      [1, 2, 3].map(() => applyAuditMigrations(db.ownerUrl, silentLogger)),
-    );
-    expect(runs.flat().sort()).toEqual(await knownMigrations());
+    const runs = await Promise.all([1, 2, 3].map(() => applyAllMigrations(db.ownerUrl)));
+    const known = await setsMigrations(enginesSets('postgres'));
+    expect(runs.flat().sort()).toEqual(known);
     const replicas = await Promise.all(
       [1, 2].map(() => connectPostgresAudit({ url: db.bffUrl, logger: silentLogger })),
     );
@@ -41,9 +42,9 @@ describe('connectPostgresAudit', () => {
     expect(record?.id).toBe('1');
     const { rows } = await asSuperuser<{ name: string }>(
       db.ownerUrl,
-      'SELECT name FROM pgmigrations',
+      `SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`,
     );
-    expect(rows.map((r) => r.name)).toEqual(await knownMigrations());
+    expect(rows.map((r) => r.name)).toEqual(known);
     await Promise.all(replicas.map((r) => r.close()));
   });
 
@@ -72,7 +73,7 @@ describe('connectPostgresAudit', () => {
       return url.toString();
     };
     try {
-      await applyAuditMigrations(as(owner, 'owner-pw'), silentLogger);
+      await applyAllMigrations(as(owner, 'owner-pw'));
       const audit = await connectPostgresAudit({ url: as(login, 'app-pw'), logger: silentLogger });
       expect((await audit.store.append({ ...sample, requestId: 'r1' })).id).toBe('1');
       await audit.close();
@@ -97,17 +98,17 @@ describe('connectPostgresAudit', () => {
 
   it('refuses a schema a newer build migrated, at start-up and in `pnpm migrate`, naming both versions', async () => {
     const db = await cluster.fresh();
-    const newest = (await knownMigrations()).at(-1);
+    const newest = (await setsMigrations(enginesSets('postgres'))).at(-1);
     await asSuperuser(
       db.ownerUrl,
-      "INSERT INTO pgmigrations (name, run_on) VALUES ('99991231000000000_from-a-newer-build', now())",
+      `INSERT INTO ${MIGRATIONS_TABLE} (name, run_on) VALUES ('99991231000000000_from-a-newer-build', now())`,
     );
     const error = await failure(connectPostgresAudit({ url: db.bffUrl, logger: silentLogger }));
     expect(error).toBeInstanceOf(AuditSetupError);
     expect(error.message).toContain(
       `newer than this build: it has 99991231000000000_from-a-newer-build, and the newest migration this build knows is ${newest}`,
     );
-    const migrating = await failure(applyAuditMigrations(db.ownerUrl, silentLogger));
+    const migrating = await failure(applyAllMigrations(db.ownerUrl));
     expect(migrating.message).toMatch(/newer than this build/);
   });
 

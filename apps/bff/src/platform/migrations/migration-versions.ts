@@ -1,7 +1,8 @@
-// Each migration set records what it applied (node-pg-migrate's table of names). A build
-// compares the migrations it knows with what the database holds before it serves: behind, it
-// says to run `pnpm migrate` (serving replicas never hold the schema owner's login); ahead (a
-// newer build migrated it), it refuses, since its queries may no longer fit the tables.
+// The database records what was applied (node-pg-migrate's table of names, one for every set:
+// platform/sql/migrations.ts). A build compares the migrations it knows with what the database
+// holds before it serves: behind, it says to run `pnpm migrate` (serving replicas never hold the
+// schema owner's login); ahead (a newer build migrated it), it refuses, since its queries may no
+// longer fit the tables.
 
 /** The order node-pg-migrate applies migration files in (their names start with a timestamp). */
 export const migrationOrder = (a: string, b: string) =>

@@ -1,66 +1,36 @@
-// The transaction index's schema (and the notes', people's and alerts' beside it): SQL files in
-// apps/bff/migrations/transaction-index, applied by node-pg-migrate on either engine, in one
-// transaction, recorded in their own table (apart from the audit trail's, whose role may not
-// change them). On PostgreSQL `pnpm migrate` applies them as the schema owner; the embedded
-// engine, one process, applies them itself when it opens.
-import { join } from 'node:path';
-import { runner } from 'node-pg-migrate';
+// The transaction index's set (and the notes', people's and alerts' beside it), as callers that
+// want that set alone ask for it: one runner and one table for every set (./migrations.ts).
 import type { Logger } from 'pino';
-import { knownMigrations, migrationsDir } from '../audit/audit-schema';
-import {
-  appliedMigrations,
-  type MigrationMismatch,
-  migrationMismatch,
-} from '../migrations/migration-versions';
+import type { MigrationMismatch } from '../migrations/migration-versions';
+import { applyMigrations, MIGRATIONS_TABLE, schemaMismatch, setDir } from './migrations';
 import type { SqlEngine, SqlQueryable } from './sql-engine';
 
-export const INDEX_MIGRATIONS_TABLE = 'index_migrations';
+/** The one table every set is recorded in (the name is kept for the callers that had it). */
+export const INDEX_MIGRATIONS_TABLE = MIGRATIONS_TABLE;
 
 export function indexMigrationsDir(): string {
-  return join(migrationsDir(), 'transaction-index');
+  return setDir('transaction-index');
 }
 
 /**
- * Whether the index's schema as `engine` holds it differs from this build's (behind, or
- * migrated by a newer build); `where` names the database in the message.
+ * Whether the index's set as `engine` holds it differs from this build's (behind, or migrated by
+ * a newer build); `where` names the database in the message.
  */
-export async function indexSchemaMismatch(
+export function indexSchemaMismatch(
   engine: SqlQueryable,
   where: string,
 ): Promise<MigrationMismatch | undefined> {
-  return migrationMismatch(
-    'transaction index',
-    where,
-    await knownMigrations(indexMigrationsDir()),
-    await appliedMigrations((sql) => engine.query(sql), INDEX_MIGRATIONS_TABLE),
-  );
+  return schemaMismatch((sql) => engine.query(sql), ['transaction-index'], where);
 }
 
-/**
- * Applies what is missing and returns the names applied. On PostgreSQL two runs at once queue
- * on node-pg-migrate's advisory lock; the embedded engine has one process only. A schema a
- * newer build migrated is refused before anything runs.
- */
-export async function applyIndexMigrations(
+/** Applies what the index's set is missing (./migrations.ts `applyMigrations`). */
+export function applyIndexMigrations(
   engine: SqlEngine,
   logger: Pick<Logger, 'info' | 'error'>,
-  where = engine.kind === 'embedded' ? 'DATA_DIR' : 'DATABASE_MIGRATION_URL',
+  where?: string,
 ): Promise<string[]> {
-  const mismatch = await indexSchemaMismatch(engine, where);
-  if (mismatch && !mismatch.behind) throw new Error(mismatch.message);
-  const log = (message: string) => logger.info({ migrations: 'transaction-index' }, message);
-  const applied = await engine.withMigrationClient((dbClient) =>
-    runner({
-      dbClient: dbClient as never,
-      dir: indexMigrationsDir(),
-      migrationsTable: INDEX_MIGRATIONS_TABLE,
-      direction: 'up',
-      checkOrder: true,
-      singleTransaction: true,
-      noLock: engine.kind === 'embedded',
-      ...(engine.kind === 'postgres' ? { advisoryLockMode: 'wait' as const } : {}),
-      logger: { debug: () => {}, info: log, warn: log, error: (m: string) => logger.error(m) },
-    }),
-  );
-  return applied.map((m) => m.name);
+  return applyMigrations(engine, logger, {
+    sets: ['transaction-index'],
+    ...(where === undefined ? {} : { where }),
+  });
 }

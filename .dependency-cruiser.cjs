@@ -23,7 +23,9 @@ module.exports = {
         'platform/ (sessions, audit, security, stores, jobs) knows no feature, upstream call or HTTP wiring.',
       severity: 'error',
       from: { path: `^${bff}/platform/`, pathNot: notTests },
-      to: { path: `^${bff}/(upstream|features|http|cli|demo)/|^${bff}/(app|index)\\.ts$` },
+      to: {
+        path: `^${bff}/(upstream|features|http|cli|demo)/|^${bff}/(app|index|server|stores)\\.ts$`,
+      },
     },
     {
       name: 'bff-upstream-below-features-http',
@@ -36,10 +38,10 @@ module.exports = {
     {
       name: 'bff-features-below-http',
       comment:
-        'A feature declares its endpoints; http/ builds the Express router from them, not the reverse.',
+        'A feature declares its endpoints; http/ builds the Express router from them, not the reverse; it receives its stores from the composition (stores.ts), never opens them.',
       severity: 'error',
       from: { path: `^${bff}/features/`, pathNot: notTests },
-      to: { path: `^${bff}/(http|cli|demo)/|^${bff}/(app|index)\\.ts$` },
+      to: { path: `^${bff}/(http|cli|demo)/|^${bff}/(app|index|server|stores)\\.ts$` },
     },
     {
       name: 'bff-features-talk-through-their-index',

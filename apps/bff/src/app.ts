@@ -16,10 +16,6 @@ import type { PeopleStore } from './features/people/people-store';
 import type { PersonSessions } from './features/people/person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
 import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
-import {
-  createTransactionIndex,
-  type TransactionIndex,
-} from './features/transaction-index/transaction-index';
 import { type ApiDeps, apiFeatures } from './http/api-endpoints';
 import { createApiRouter } from './http/api-router';
 import { createAuthorizer } from './http/authorize';
@@ -61,6 +57,7 @@ import type { SessionStore } from './platform/sessions/session-store';
 import { embeddedEngine } from './platform/sql/sql-engine';
 import { createHashingGate } from './platform/users/hashing-gate';
 import type { PersonDirectory } from './platform/users/person-directory';
+import { openStores, type Stores } from './stores';
 import type { UpstreamClient } from './upstream/client';
 import { createWalkGate } from './upstream/walk-gate';
 
@@ -108,10 +105,10 @@ export interface AppDeps {
   /** The Overview's per-day aggregates; in memory by default (one replica). */
   dayAggregates?: DayAggregateStore;
   /**
-   * The transaction index (`features/transaction-index`); by default the embedded engine in
-   * `DATA_DIR/transaction-index`, opened on first use.
+   * The features' stores over the one database (`stores.ts`); by default the embedded engine
+   * in `DATA_DIR/transaction-index`, opened on first use.
    */
-  transactionIndex?: TransactionIndex;
+  stores?: Stores;
   /** People kept in the SQL store (server.ts): the People endpoints answer only with it. */
   people?: { store: PeopleStore; sessions: PersonSessions };
   /** Told of every session's start, activity and end, so admins can list and end them. */
@@ -189,9 +186,9 @@ export function createApp(deps: AppDeps): Express {
     walkGate: createWalkGate(config.walkCaps),
   };
 
-  const transactionIndex =
-    deps.transactionIndex ??
-    createTransactionIndex({
+  const stores =
+    deps.stores ??
+    openStores({
       open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
       logger,
     });
@@ -240,7 +237,7 @@ export function createApp(deps: AppDeps): Express {
     dayAggregates:
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
-    transactionIndex,
+    stores,
     // Invitations are emailed too when alert email is set up (ALERT_SMTP_URL, ALERT_EMAIL_FROM).
     people: deps.people && {
       ...deps.people,
@@ -255,7 +252,7 @@ export function createApp(deps: AppDeps): Express {
     subAccountList,
     // The alerts evaluate what each sync writes; a team rule's go to everyone the users know.
     indexRowsWritten: raiseAlertsOnSync({
-      transactionIndex,
+      stores,
       cardDirectory: featureDeps.cardDirectory,
       clock,
       logger,

@@ -15,7 +15,6 @@ import { logSecretsSealed } from './features/people/person-secrets';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
 import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import type { RelyingParty } from './features/sso/relying-party';
-import { createTransactionIndex } from './features/transaction-index/transaction-index';
 import { logHeadEvery } from './platform/audit/audit-head';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
@@ -32,6 +31,7 @@ import { embeddedEngine } from './platform/sql/sql-engine';
 import { StoreUnavailableError } from './platform/store-unavailable';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
+import { openStores } from './stores';
 import { createUpstreamClient } from './upstream/client';
 
 /** A card service started for this process (demo mode's simulator), used instead of CARD_API_*. */
@@ -190,12 +190,11 @@ async function startServer(
     readiness.push(identityProviderReadiness(relyingParty));
   }
 
-  // The transaction index, opened on first use and closed last: in PostgreSQL with
-  // DATABASE_URL (shared by the replicas), else the embedded engine in DATA_DIR.
+  // The database (platform/sql) and the features' stores over it, opened on first use and
+  // closed last: in PostgreSQL with DATABASE_URL (shared by the replicas), else the embedded
+  // engine in DATA_DIR.
   const { databaseUrl } = config;
-  // The alert worker leaves the embedded index closed until its first use opens it.
-  let embeddedIndexOpen = false;
-  const transactionIndex = createTransactionIndex(
+  const stores = openStores(
     databaseUrl
       ? {
           open: async () => {
@@ -216,16 +215,12 @@ async function startServer(
           logger,
         }
       : {
-          open: async () => {
-            const engine = await embeddedEngine(join(config.dataDir, 'transaction-index'));
-            embeddedIndexOpen = true;
-            return engine;
-          },
+          open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
           logger,
           ...(seedNotes ? { seed: seedNotes } : {}),
         },
   );
-  closers.push(() => transactionIndex.close());
+  closers.push(() => stores.close());
 
   // Shared state for several replicas: in PostgreSQL with DATABASE_URL (tables beside the
   // index's, on pools of their own), in this process otherwise (createApp's in-memory defaults).
@@ -263,12 +258,12 @@ async function startServer(
   // at the next need. Then every TOTP secret not sealed with TOTP_ENCRYPTION_KEY is sealed with it
   // (kept in clear before, or under a previous key); those no key opens are logged as errors.
   const totpSecrets = new TotpSecretBox(config.totpKeys);
-  const peopleStore = new PeopleStore(transactionIndex.sql, systemClock, totpSecrets);
+  const peopleStore = new PeopleStore(stores.sql, systemClock, totpSecrets);
   let toImport = fileUsers?.users();
   let importing: Promise<PeopleStore> | undefined;
   const importedPeople = () => {
     importing ??= (async () => {
-      await transactionIndex.people();
+      await stores.people();
       if (toImport) {
         const { added } = await peopleStore.importUsers(toImport);
         if (added.length > 0)
@@ -287,12 +282,12 @@ async function startServer(
   // With DATABASE_URL each request's check of its person reads through a short cache: a brief
   // PostgreSQL outage does not stop reads; a change elsewhere is seen within 5 s.
   const standings = databaseUrl
-    ? cachedStandings(() => transactionIndex.personSessions(), systemClock)
+    ? cachedStandings(() => stores.personSessions(), systemClock)
     : undefined;
   const users = await SqlPersonDirectory.create(
     {
       people: importedPeople,
-      sessions: standings?.table ?? (() => transactionIndex.personSessions()),
+      sessions: standings?.table ?? (() => stores.personSessions()),
       ...(demoLinks
         ? { linkedElsewhere: (issuer, subject) => demoLinks.findLinked(issuer, subject)?.email }
         : {}),
@@ -300,7 +295,7 @@ async function startServer(
     config.mode === 'demo' && !config.usersFile ? 'demo' : 'production',
   );
   const sqlSessions = sqlPersonSessions({
-    table: () => transactionIndex.personSessions(),
+    table: () => stores.personSessions(),
     people: importedPeople,
     clock: systemClock,
     limits: config.session,
@@ -359,7 +354,7 @@ async function startServer(
     readiness,
     isDraining: () => shutdown.draining,
     cutOff: cutOff.signal,
-    transactionIndex,
+    stores,
     people: { store: peopleStore, sessions: personSessions },
     sessionRegistry: personSessions,
   });
@@ -368,11 +363,12 @@ async function startServer(
   const { createAlertDeliveryWorker } = await import('./features/alerts/alert-delivery-worker');
   const alertDelivery = createAlertDeliveryWorker({
     config,
-    transactionIndex,
+    stores,
     teamRecipients: () => users.emails(),
     clock: systemClock,
     logger,
-    indexOpen: () => databaseUrl !== undefined || embeddedIndexOpen,
+    // The worker leaves the embedded engine closed until its first use opens it.
+    indexOpen: () => databaseUrl !== undefined || stores.isOpen(),
     metrics,
   });
   alertDelivery.start().catch((error: unknown) => {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTransactionIndex } from '../features/transaction-index/transaction-index';
 import { embeddedEngine } from '../platform/sql/sql-engine';
+import { openStores } from '../stores';
 import { silentLogger } from '../test/audit-cluster';
 import { seedDemoChart } from './demo-chart';
 
@@ -11,7 +11,7 @@ describe("demo mode's chart of accounts", () => {
   it('is there when the notes store first opens, once, and leaves a chart people changed alone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-demo-chart-'));
     const open = () =>
-      createTransactionIndex({
+      openStores({
         open: () => embeddedEngine(dir),
         logger: silentLogger,
         seed: (store) => seedDemoChart(store, new Date(Date.UTC(2026, 10, 1))),

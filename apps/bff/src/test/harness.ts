@@ -20,10 +20,6 @@ import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
 import { RelyingParty } from '../features/sso/relying-party';
-import {
-  createTransactionIndex,
-  type TransactionIndex,
-} from '../features/transaction-index/transaction-index';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
@@ -37,6 +33,7 @@ import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { openSharedStores } from '../platform/sql/shared-stores';
 import { embeddedEngine, postgresEngine } from '../platform/sql/sql-engine';
 import type { UserDirectory } from '../platform/users/user-directory';
+import { openStores, type Stores } from '../stores';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
 import { ManualClock } from './manual-clock';
@@ -90,8 +87,8 @@ export interface TestAppOptions {
   isDraining?: () => boolean;
   /** The app's `cutOff`: aborting it acts as a shutdown's grace period ending. */
   cutOff?: AbortSignal;
-  /** The transaction index (PostgreSQL's, say); by default the embedded engine in memory. */
-  transactionIndex?: TransactionIndex;
+  /** The features' stores (on PostgreSQL, say); by default over the embedded engine in memory. */
+  stores?: Stores;
   /** Keep every request the simulator receives (method, URL, headers) in `simRequests`. */
   recordSimRequests?: boolean;
   /** Single sign-on against this (real) OpenID Provider; none when not given. */
@@ -128,7 +125,7 @@ export interface TestApp {
   audit: JsonlAuditStore;
   upstream: UpstreamClient;
   /** The app's transaction index (and transaction notes), embedded unless a test gave one. */
-  transactionIndex: TransactionIndex;
+  stores: Stores;
   credentials: Record<Role, TestCredentials>;
   /** With `recordSimRequests`: every request the simulator received, in order. */
   simRequests: SimRequest[];
@@ -234,13 +231,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
-  const transactionIndex =
-    options.transactionIndex ?? createTransactionIndex({ open: () => embeddedEngine(), logger });
+  const stores = options.stores ?? openStores({ open: () => embeddedEngine(), logger });
   const app = createApp({
     config,
     upstream,
     users,
-    transactionIndex,
+    stores,
     ...shared,
     factorStore: factors,
     ...(options.identityProvider
@@ -347,7 +343,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     url,
     request,
     sim,
-    transactionIndex,
+    stores,
     factors,
     ssoCallback: callback,
     authenticator,
@@ -371,7 +367,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
-      await transactionIndex.close();
+      await stores.close();
       await shared?.close();
       if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();
       await rm(dataDir, { recursive: true, force: true });

@@ -107,7 +107,7 @@ let matrixReceipts = 0;
 /** The path of a receipt put straight into the store, on a transaction of its own. */
 async function storedReceipt(t: TestApp): Promise<string> {
   const id = receiptTransaction(t);
-  const { receipt } = await (await t.transactionIndex.annotations()).addReceipt(
+  const { receipt } = await (await t.stores.annotations()).addReceipt(
     id,
     { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
     1_000,
@@ -132,7 +132,7 @@ let matrixRules = 0;
 /** A rule of its own (identical rules are refused), past the per-person cap (a fixture). */
 async function matrixAlertRule(t: TestApp, email: string) {
   matrixRules += 1;
-  return (await t.transactionIndex.alerts()).createRule(
+  return (await t.stores.alerts()).createRule(
     {
       kind: 'declined',
       name: 'Matrix rule',
@@ -344,7 +344,7 @@ export const routeRequests: Record<string, Spec> = {
   // The notes' version as they are now: every allowed change saves.
   'PATCH /api/transactions/:id/annotation': async (t) => {
     const { transactionId } = exampleIds(t);
-    const { version } = await (await t.transactionIndex.annotations()).get(transactionId);
+    const { version } = await (await t.stores.annotations()).get(transactionId);
     return {
       path: `/api/transactions/${transactionId}/annotation`,
       body: { version, memo: `Matrix memo ${version}` },
@@ -372,7 +372,7 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/merchant-rules': () => ({ path: '/api/merchant-rules' }),
   // Each merchant has one rule: each allowed create names a merchant of its own.
   'POST /api/merchant-rules': async (t) => {
-    const category = await (await t.transactionIndex.annotations()).createCategory(
+    const category = await (await t.stores.annotations()).createCategory(
       { code: `MXR-${++matrixCategories}`, name: 'Matrix rules' },
       new Date(t.clock.now()),
     );
@@ -382,7 +382,7 @@ export const routeRequests: Record<string, Spec> = {
     };
   },
   'DELETE /api/merchant-rules/:id': async (t) => {
-    const notes = await t.transactionIndex.annotations();
+    const notes = await t.stores.annotations();
     const at = new Date(t.clock.now());
     const category = await notes.createCategory(
       { code: `MXD-${++matrixCategories}`, name: 'Matrix rules' },
@@ -406,7 +406,7 @@ export const routeRequests: Record<string, Spec> = {
     body: `Code,Name\nMXI-${++matrixCategories},Imported by the matrix\n`,
   }),
   'PATCH /api/accounting-categories/:id': async (t) => {
-    const created = await (await t.transactionIndex.annotations()).createCategory(
+    const created = await (await t.stores.annotations()).createCategory(
       { code: `MXP-${++matrixCategories}`, name: 'Matrix category' },
       new Date(t.clock.now()),
     );
@@ -445,7 +445,7 @@ export const routeRequests: Record<string, Spec> = {
   }),
   // A target no rule sends to, put straight into the store.
   'DELETE /api/alerts/webhooks/:id': async (t) => {
-    const target = await (await t.transactionIndex.alerts()).webhookTargets.create(
+    const target = await (await t.stores.alerts()).webhookTargets.create(
       { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
       t.credentials.admin.email,
       new Date(t.clock.now()),

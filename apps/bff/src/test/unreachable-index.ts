@@ -1,11 +1,11 @@
-import type { TransactionIndex } from '../features/transaction-index/transaction-index';
 import { StoreUnavailableError } from '../platform/store-unavailable';
+import type { Stores } from '../stores';
 
 /**
- * A transaction index whose PostgreSQL cannot be reached: the Overview then walks the card
+ * Stores whose PostgreSQL cannot be reached: the Overview then walks the card
  * service itself, the behaviour the Overview's walk tests look at.
  */
-export function unreachableIndex(): TransactionIndex {
+export function unreachableIndex(): Stores {
   const unreachable = () =>
     Promise.reject(new StoreUnavailableError('postgres', 'opening the index'));
   return {
@@ -17,12 +17,13 @@ export function unreachableIndex(): TransactionIndex {
       refreshStatistics: unreachable,
       close: async () => {},
     },
-    store: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    index: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     people: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     personSessions: () =>
       Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    isOpen: () => false,
     close: async () => {},
   };
 }

@@ -105,7 +105,7 @@ describe('walks against a card service whose lists never end', () => {
       upstream: { url: service.url, apiKey: API_KEY },
       clock: new ManualClock(NOW),
       // The Overview's own walk (the index's sync has its own budget: index-sync.test.ts).
-      transactionIndex: unreachableIndex(),
+      stores: unreachableIndex(),
     });
     admin = await t.signIn('admin');
   });

@@ -5,12 +5,12 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../platform/metrics/prometheus-metrics';
 import { embeddedEngine } from '../../platform/sql/sql-engine';
+import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
 import { startSmtpCapture } from '../../test/smtp-capture';
-import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
 import { foldedDigestKey } from './digest-email';
@@ -18,11 +18,11 @@ import { foldedDigestKey } from './digest-email';
 const registry = new Registry();
 const metrics = createPrometheusMetrics(registry);
 const clock = new ManualClock();
-let index: TransactionIndex;
+let index: Stores;
 let worker: AlertDeliveryWorker | undefined;
 
 beforeAll(async () => {
-  index = createTransactionIndex({ open: () => embeddedEngine(), logger: silentLogger });
+  index = openStores({ open: () => embeddedEngine(), logger: silentLogger });
   await index.alerts();
 }, 60_000);
 afterAll(async () => {
@@ -85,7 +85,7 @@ function makeWorker(smtpUrl: string): AlertDeliveryWorker {
         timeoutMs: 2_000,
       },
     },
-    transactionIndex: index,
+    stores: index,
     teamRecipients: () => [],
     clock,
     logger: silentLogger,

@@ -6,14 +6,14 @@ import type { Config } from '../../env';
 import type { AlertBacklog, Metrics } from '../../platform/metrics/metrics';
 import { createEmailSender } from '../../platform/notify/email-sender';
 import { createWebhookSender } from '../../platform/notify/webhook-sender';
-import type { TransactionIndex } from '../transaction-index';
 import { type AlertDeliveryWorker, outboxDeliveryWorker } from './alert-delivery';
+import type { AlertStores } from './alert-store';
 
 const CHANNELS = ['email', 'webhook', 'digest'] as const;
 
 export function createAlertDeliveryWorker(options: {
   config: Pick<Config, 'alertDelivery' | 'publicOrigin'>;
-  transactionIndex: Pick<TransactionIndex, 'alerts'>;
+  stores: AlertStores;
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -49,7 +49,7 @@ export function createAlertDeliveryWorker(options: {
     retry: { maxAttempts: 1, attemptTimeoutMs: settings.timeoutMs },
   });
   const deps = {
-    alerts: () => options.transactionIndex.alerts(),
+    alerts: () => options.stores.alerts(),
     email,
     webhooks,
     webhookPolicy: settings.webhook,
@@ -63,7 +63,7 @@ export function createAlertDeliveryWorker(options: {
     // A scrape never opens the embedded engine: that is the index's first use's to do.
     if (options.indexOpen && !options.indexOpen()) return undefined;
     const now = options.clock.now();
-    const rows = await (await options.transactionIndex.alerts()).deliveries.backlog();
+    const rows = await (await options.stores.alerts()).deliveries.backlog();
     return CHANNELS.map((channel): AlertBacklog => {
       const row = rows.find((r) => r.channel === channel);
       return row

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { openStores, type Stores } from '../../stores';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
 import { freePort } from '../../test/engines/free-port';
@@ -28,11 +29,7 @@ import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
-import {
-  createTransactionIndex,
-  loadPostgresIndex,
-  type TransactionIndex,
-} from '../transaction-index';
+import { loadPostgresIndex } from '../transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
 import { AlertStore } from './alert-store';
@@ -166,15 +163,15 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
     const clock = new ManualClock();
     const env = { sessionSecret: 'a'.repeat(64), alertDelivery: settings(smtp.port) };
     const index = () =>
-      createTransactionIndex({
+      openStores({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
         logger: silentLogger,
       });
-    a = await startTestApp({ clock, env, sim: { transactions: 400 }, transactionIndex: index() });
-    b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
+    a = await startTestApp({ clock, env, sim: { transactions: 400 }, stores: index() });
+    b = await startTestApp({ clock, env, upstreamOf: a, stores: index() });
     // The workers run as the BFF's own login (the index writer's grants only): taking rows
     // `FOR UPDATE` needs no more than the UPDATE it has on the outbox.
-    await a.transactionIndex.alerts(); // the index's migrations make the writer role
+    await a.stores.alerts(); // the index's migrations make the writer role
     const login = `cc_alerts_${randomBytes(6).toString('hex')}`;
     const password = randomBytes(12).toString('base64url');
     await asSuperuser(
@@ -190,7 +187,7 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
       const store = new AlertStore(engine);
       const worker = createAlertDeliveryWorker({
         config: t.config,
-        transactionIndex: { alerts: async () => store },
+        stores: { alerts: async () => store },
         teamRecipients: () => t.users.emails(),
         clock,
         logger: silentLogger,
@@ -220,7 +217,7 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
 
     // Rules older than the newest decline (a rule saved now looks forward only).
     const { before, ids } = newestDeclines(a);
-    const store = await a.transactionIndex.alerts();
+    const store = await a.stores.alerts();
     const own = await store.createRule(
       {
         kind: 'declined',
@@ -334,19 +331,19 @@ describe('alert delivery on the embedded engine, one process', () => {
   });
 
   const open = () => {
-    const index = createTransactionIndex({ open: () => embeddedEngine(dir), logger: silentLogger });
+    const index = openStores({ open: () => embeddedEngine(dir), logger: silentLogger });
     closers.push(() => index.close());
     return index;
   };
   const logs: string[] = [];
   const logger = createLogger('debug', lineSink(logs));
-  const worker = (index: TransactionIndex, clock: ManualClock, retryBaseMs = 50) =>
+  const worker = (index: Stores, clock: ManualClock, retryBaseMs = 50) =>
     createAlertDeliveryWorker({
       config: {
         alertDelivery: { ...settings(smtp.port), retryBaseMs, pollMs: 50 },
         publicOrigin: 'https://cards.example.test',
       },
-      transactionIndex: index,
+      stores: index,
       teamRecipients: () => ['ana@example.test', 'bo@example.test'],
       clock,
       logger,
@@ -486,7 +483,7 @@ describe('alert delivery on the embedded engine, one process', () => {
   it('sends a card utilisation and a low balance alert like a transaction: one email per recipient and one signed webhook each, once', async () => {
     const ownDir = await mkdtemp(join(tmpdir(), 'cc-alert-delivery-kinds-'));
     closers.push(() => rm(ownDir, { recursive: true, force: true }));
-    const index = createTransactionIndex({
+    const index = openStores({
       open: () => embeddedEngine(ownDir),
       logger: silentLogger,
     });
@@ -635,7 +632,7 @@ describe('alert delivery on the embedded engine, one process', () => {
 
   it('never opens the embedded engine itself: it works the outbox once the index’s first use has', async () => {
     let opened = 0;
-    const index = createTransactionIndex({
+    const index = openStores({
       open: async () => {
         opened++;
         return embeddedEngine();
@@ -648,7 +645,7 @@ describe('alert delivery on the embedded engine, one process', () => {
         alertDelivery: { ...settings(smtp.port), pollMs: 50 },
         publicOrigin: 'https://cards.example.test',
       },
-      transactionIndex: index,
+      stores: index,
       teamRecipients: () => [],
       clock: new ManualClock(),
       logger,

@@ -53,7 +53,7 @@ describe('one person’s many rules over one sync', () => {
       .map((tx) => Date.parse(tx.date))
       .sort((x, y) => y - x);
     const before = new Date((newest[CAP - 1] as number) - 1);
-    const store = await t.transactionIndex.alerts();
+    const store = await t.stores.alerts();
     const channels = { inbox: true, email: true };
     await store.createRule({ kind: 'declined', name: 'Declines', channels }, finance, before);
     for (let cents = 1; cents < RULES; cents++) {
@@ -72,7 +72,7 @@ describe('one person’s many rules over one sync', () => {
 
     // One sync raises them all.
     await settledIndexList(t, await t.signIn('finance'));
-    const states = await t.transactionIndex.sql.query<{
+    const states = await t.stores.sql.query<{
       recipient: string;
       state: string;
       n: number;
@@ -93,7 +93,7 @@ describe('one person’s many rules over one sync', () => {
 
     // The worker's first pass: the cap for that person, and every alert of the other.
     const worker = outboxDeliveryWorker({
-      alerts: () => t.transactionIndex.alerts(),
+      alerts: () => t.stores.alerts(),
       email: createEmailSender({
         smtp: smtp.url,
         from: 'Card Console <alerts@console.example.test>',

@@ -6,10 +6,10 @@ import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { createTransactionIndex } from '../transaction-index';
 
 const RULES = 4;
 const env = {
@@ -107,13 +107,13 @@ describe('limits on alert rules, requests at once to two replicas on one Postgre
     database = await testDatabase();
     const clock = new ManualClock();
     const index = () =>
-      createTransactionIndex({
+      openStores({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 })),
         logger: silentLogger,
       });
-    a = await startTestApp({ clock, env, sim: { transactions: 20 }, transactionIndex: index() });
-    b = await startTestApp({ clock, env, upstreamOf: a, transactionIndex: index() });
-    await Promise.all([a.transactionIndex.alerts(), b.transactionIndex.alerts()]);
+    a = await startTestApp({ clock, env, sim: { transactions: 20 }, stores: index() });
+    b = await startTestApp({ clock, env, upstreamOf: a, stores: index() });
+    await Promise.all([a.stores.alerts(), b.stores.alerts()]);
   }, 120_000);
   afterAll(async () => {
     await b?.close();

@@ -120,6 +120,11 @@ interface RaiseRuleRow {
   digest: boolean;
 }
 
+/** How a user of the alerts reaches their store: made over the database by the composition root. */
+export interface AlertStores {
+  alerts(): Promise<AlertStore>;
+}
+
 export class AlertStore {
   /** Where alerts are posted (admins' webhook targets), in the same engine. */
   readonly webhookTargets: WebhookTargetStore;

@@ -66,7 +66,7 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
 
   const hook = (overrides: Partial<Parameters<typeof raiseAlertsOnSync>[0]> = {}) =>
     raiseAlertsOnSync({
-      transactionIndex: { alerts: async () => alerts },
+      stores: { alerts: async () => alerts },
       cardDirectory: {
         ready: async () => {},
         label: (id) => {
@@ -185,7 +185,7 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
     const warn = vi.fn();
     const logger = { ...silentLogger, info: () => {}, warn } as unknown as typeof silentLogger;
     const broken = hook({
-      transactionIndex: { alerts: () => Promise.reject(new Error('alert store unreachable')) },
+      stores: { alerts: () => Promise.reject(new Error('alert store unreachable')) },
     });
     await syncAll(sub, broken, logger);
     const walked = await store.walkedDays(sub);

@@ -17,12 +17,13 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { CallContext } from '../../upstream/client';
 import type { CardDirectory } from '../cards';
-import type { IndexRowsWritten, TransactionIndex } from '../transaction-index';
+import type { IndexRowsWritten } from '../transaction-index';
 import { currentUtilizationWindow } from '../transaction-index';
 import { type CardState, evaluateAlerts } from './alert-evaluator';
+import type { AlertStores } from './alert-store';
 
 export interface AlertSyncDeps {
-  transactionIndex: Pick<TransactionIndex, 'alerts'>;
+  stores: AlertStores;
   cardDirectory: Pick<CardDirectory, 'ready' | 'label' | 'utilizationLimit'>;
   clock: Clock;
   logger: Pick<Logger, 'info'>;
@@ -40,7 +41,7 @@ export interface AlertSyncDeps {
 /** The index sync's `rowsWritten`: evaluates the enabled rules over the rows and raises. */
 export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
   return async ({ subAccountId, ctx, rows, store }) => {
-    const alerts = await deps.transactionIndex.alerts();
+    const alerts = await deps.stores.alerts();
     const inScope = (await alerts.enabledRules()).filter(
       (rule) => rule.subAccountId === undefined || rule.subAccountId === subAccountId,
     );

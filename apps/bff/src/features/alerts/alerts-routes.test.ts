@@ -24,7 +24,7 @@ let whOps: string;
 beforeAll(async () => {
   t = await startTestApp({ sim: { transactions: 400 } });
   [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
-  const targets = (await t.transactionIndex.alerts()).webhookTargets;
+  const targets = (await t.stores.alerts()).webhookTargets;
   whOps = (
     await targets.create(
       { name: 'Ops', url: 'https://hooks.example.test/ops' },
@@ -304,7 +304,7 @@ describe('the inbox over HTTP', () => {
   let raisedAt = Date.parse('2026-11-20T09:00:00Z');
   /** Raises one declined alert per transaction id under `ruleId`, a minute apart. */
   async function raise(ruleId: string, ids: string[], teamRecipients: string[] = []) {
-    const store = await t.transactionIndex.alerts();
+    const store = await t.stores.alerts();
     const raised = [];
     for (const id of ids) {
       const alert: AlertToRaise = {

@@ -17,7 +17,6 @@ import {
 } from '../../platform/notify/webhook-target';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
-import type { TransactionIndex } from '../transaction-index';
 import {
   DEFAULT_RULES_PER_OWNER,
   IdenticalAlertRuleError,
@@ -33,12 +32,13 @@ import {
 import {
   AlertRuleConflictError,
   AlertRuleNotFoundError,
+  type AlertStores,
   BadInboxCursorError,
   type InboxItem,
 } from './alert-store';
 
 export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp'> {
-  transactionIndex: TransactionIndex;
+  stores: AlertStores;
   /** What webhook URLs the operator allows (ALERT_WEBHOOK_ALLOW_*); unset: public https only. */
   alertWebhookPolicy?: WebhookPolicy;
   /** Rules one person (and the team) keeps (ALERT_RULES_PER_PERSON); unset: the default. */
@@ -177,7 +177,7 @@ export type SecondFactorCheck = () => Promise<void>;
  * delivered by the queue (alert-delivery.ts): email, and the webhook targets admins keep here.
  */
 export function createAlertsService(deps: AlertsDeps) {
-  const store = () => deps.transactionIndex.alerts();
+  const store = () => deps.stores.alerts();
   const rulesPerOwner = deps.alertLimits?.rulesPerPerson ?? DEFAULT_RULES_PER_OWNER;
   const now = () => new Date(deps.clock.now());
   const base = (who: Who, action: 'alertRule.create' | 'alertRule.update' | 'alertRule.delete') =>

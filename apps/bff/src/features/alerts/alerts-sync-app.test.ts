@@ -47,7 +47,7 @@ describe('alerts raised by the app’s index sync', () => {
       .filter((d) => Date.parse(d.date) >= before.getTime())
       .map((d) => d.id);
 
-    const store = await t.transactionIndex.alerts();
+    const store = await t.stores.alerts();
     const mine = await store.createRule(
       { kind: 'declined', name: 'My declines', channels: { inbox: true, email: false } },
       t.credentials.finance.email,

@@ -109,7 +109,7 @@ function startWorker(
       },
       publicOrigin: 'https://cards.example.test',
     },
-    transactionIndex: { alerts: async () => store },
+    stores: { alerts: async () => store },
     teamRecipients: () => [],
     clock: options.clock ?? new ManualClock(),
     logger: silentLogger,

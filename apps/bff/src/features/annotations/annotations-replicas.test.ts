@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
-import { createTransactionIndex } from '../transaction-index';
 
 const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
 
@@ -41,12 +41,12 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
       rateLimits: { uploadsPerMinute: UPLOADS_PER_MINUTE },
     };
     const index = () =>
-      createTransactionIndex({
+      openStores({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
         logger: silentLogger,
       });
-    a = await startTestApp({ shared, env, transactionIndex: index() });
-    b = await startTestApp({ shared, env, upstreamOf: a, transactionIndex: index() });
+    a = await startTestApp({ shared, env, stores: index() });
+    b = await startTestApp({ shared, env, upstreamOf: a, stores: index() });
     [finance, admin] = [await a.signIn('finance'), await a.signIn('admin')];
   }, 60_000);
   afterAll(async () => {
@@ -118,10 +118,9 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
 describe('transaction notes on the embedded engine', () => {
   it('outlive a restart of the BFF', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-notes-'));
-    const index = () =>
-      createTransactionIndex({ open: () => embeddedEngine(dir), logger: silentLogger });
+    const index = () => openStores({ open: () => embeddedEngine(dir), logger: silentLogger });
     try {
-      const first = await startTestApp({ transactionIndex: index() });
+      const first = await startTestApp({ stores: index() });
       const id = transactionOf(first, 0);
       const finance = await first.signIn('finance');
       const saved = await first.request
@@ -131,7 +130,7 @@ describe('transaction notes on the embedded engine', () => {
       expect(saved.status).toBe(200);
       await first.close();
 
-      const again = await startTestApp({ transactionIndex: index() });
+      const again = await startTestApp({ stores: index() });
       try {
         const read = await again.request
           .get(notesPath(id))

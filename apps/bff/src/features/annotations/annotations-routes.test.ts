@@ -201,7 +201,7 @@ describe('a transaction’s notes over HTTP', () => {
   it('is a 404 for a transaction the card service does not have, and saves nothing', async () => {
     const res = await patch(finance, 'tx-that-does-not-exist', { version: 0, memo: 'x' });
     expect(res.status).toBe(404);
-    const notes = await (await t.transactionIndex.annotations()).get('tx-that-does-not-exist');
+    const notes = await (await t.stores.annotations()).get('tx-that-does-not-exist');
     expect(notes.version).toBe(0);
   });
 });
@@ -291,14 +291,14 @@ describe('notes in the transactions list and its export', () => {
     if (!first || !second) throw new Error('the index holds too few rows');
     const audit = await createCategory('6300', 'Audit fees');
     await patch(finance, first.id, {
-      version: (await t.transactionIndex.annotations().then((s) => s.get(first.id))).version,
+      version: (await t.stores.annotations().then((s) => s.get(first.id))).version,
       memo: 'Quarterly audit',
       categoryId: audit.id,
       tags: ['Close-Nov'],
       reviewed: true,
     });
     await patch(finance, second.id, {
-      version: (await t.transactionIndex.annotations().then((s) => s.get(second.id))).version,
+      version: (await t.stores.annotations().then((s) => s.get(second.id))).version,
       tags: ['close-nov'],
     });
 
@@ -621,7 +621,7 @@ describe('what the month close still needs', () => {
       ).body,
     ).items;
     if (!row) throw new Error('nothing unreviewed');
-    const notes = await t.transactionIndex.annotations().then((s) => s.get(row.id));
+    const notes = await t.stores.annotations().then((s) => s.get(row.id));
     await patch(finance, row.id, { version: notes.version, reviewed: true });
     const after = await t.request
       .get(`/api/index/attention?from=${from}&to=${to}`)

@@ -16,7 +16,7 @@ import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
-import type { TransactionIndex } from '../transaction-index';
+import type { TransactionIndexStore } from '../transaction-index';
 import {
   AnnotationConflictError,
   type AnnotationStore,
@@ -31,7 +31,11 @@ import { chartFromCsv } from './chart-csv';
 
 export interface AnnotationsDeps
   extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock' | 'logger'> {
-  transactionIndex: TransactionIndex;
+  /** The notes' store and the index's (to know which transactions exist). */
+  stores: {
+    annotations(): Promise<AnnotationStore>;
+    index(): Promise<TransactionIndexStore>;
+  };
 }
 
 type Snapshot = NonNullable<NewAuditRecord['before']>;
@@ -82,7 +86,7 @@ const inTx = (tx: SqlQueryable): Categories => ({ category: (id) => categoryIn(t
  * (the person's text stays in their form, with the current values beside it).
  */
 export function createAnnotationsService(deps: AnnotationsDeps) {
-  const store = () => deps.transactionIndex.annotations();
+  const store = () => deps.stores.annotations();
 
   /** How an audit record shows a category: `6100 Software`, or its id if it is gone. */
   const categoryText = async (s: Categories, id: string | null) => {
@@ -180,7 +184,7 @@ export function createAnnotationsService(deps: AnnotationsDeps) {
      */
     async changeMany(who: Who, input: BulkNotesChange): Promise<BulkNotesResult> {
       refuseCardNumbers({ version: 0, ...(input.addTags ? { tags: input.addTags } : {}) });
-      const known = await (await deps.transactionIndex.store()).existing(input.items);
+      const known = await (await deps.stores.index()).existing(input.items);
       const ids = [...new Set(input.items.map((i) => i.id))];
       const s = await store();
       const subOf = new Map(input.items.map((i) => [i.id, i.subAccountId]));

@@ -5,12 +5,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
-import { createTransactionIndex } from '../transaction-index';
 
 const engines: [
   string,
@@ -40,7 +40,7 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
     stop = () => made.stop();
     t = await startTestApp({
       env: { rateLimits: { uploadsPerMinute: 1_000 } },
-      transactionIndex: createTransactionIndex({ open: made.open, logger: silentLogger }),
+      stores: openStores({ open: made.open, logger: silentLogger }),
     });
     [finance, admin] = [await t.signIn('finance'), await t.signIn('admin')];
   }, 60_000);

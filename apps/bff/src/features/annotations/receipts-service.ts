@@ -37,7 +37,7 @@ const described = (r: Receipt) => `${r.mediaType}, ${r.byteSize} bytes, sha256 $
  * cannot record it: 503 `audit_unavailable`).
  */
 export function createReceiptsService(deps: AnnotationsDeps) {
-  const store = () => deps.transactionIndex.annotations();
+  const store = () => deps.stores.annotations();
   const ctxOf = (who: Who) => ({
     requestId: who.requestId,
     trace: who.trace,

@@ -23,7 +23,7 @@ describe.each([
     t = await startTestApp({
       sim: { transactions: 3_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
-      ...(walked ? { transactionIndex: unreachableIndex() } : {}),
+      ...(walked ? { stores: unreachableIndex() } : {}),
     });
     finance = await t.signIn('finance');
     if (!walked) {

@@ -41,7 +41,7 @@ describe.each([
       sim: { transactions: 4_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
       recordSimRequests: true,
-      ...(walked ? { transactionIndex: unreachableIndex() } : {}),
+      ...(walked ? { stores: unreachableIndex() } : {}),
     });
     finance = await t.signIn('finance');
     if (!walked) {

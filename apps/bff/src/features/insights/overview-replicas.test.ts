@@ -25,7 +25,7 @@ describe('the Overview on two replicas sharing one PostgreSQL', () => {
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     a = await startTestApp({
       // The Overview's own walk: as when the index cannot answer.
-      transactionIndex: unreachableIndex(),
+      stores: unreachableIndex(),
       clock,
       shared,
       env,
@@ -34,7 +34,7 @@ describe('the Overview on two replicas sharing one PostgreSQL', () => {
     });
     b = await startTestApp({
       // The Overview's own walk: as when the index cannot answer.
-      transactionIndex: unreachableIndex(),
+      stores: unreachableIndex(),
       clock,
       shared,
       env,

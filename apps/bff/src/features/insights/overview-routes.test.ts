@@ -22,7 +22,7 @@ describe('GET /api/insights/overview', () => {
   beforeAll(async () => {
     t = await startTestApp({
       // The Overview's own walk: as when the index cannot answer.
-      transactionIndex: unreachableIndex(),
+      stores: unreachableIndex(),
       sim: { transactions: 6_000, now: () => NOW, rateLimit: false },
       clock: new ManualClock(NOW),
       recordSimRequests: true,

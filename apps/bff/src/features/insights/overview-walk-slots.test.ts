@@ -15,7 +15,7 @@ describe('GET /api/insights/overview: walk slots', () => {
   beforeAll(async () => {
     t = await startTestApp({
       // The Overview's own walk: as when the index cannot answer.
-      transactionIndex: unreachableIndex(),
+      stores: unreachableIndex(),
       // Pages of 10: each sub account's month is many pages, walked over several round trips.
       sim: {
         transactions: 6_000,

@@ -25,13 +25,13 @@ import { SqlSessionStore } from '../../platform/sessions/sql-session-store';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
+import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
 import { createUpstreamClient } from '../../upstream/client';
-import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import { cachedStandings } from './cached-standings';
 import type { PeopleStore } from './people-store';
 import { SqlPersonDirectory } from './sql-person-directory';
@@ -49,7 +49,7 @@ let origin: string;
 let store: PeopleStore;
 let a: Replica;
 let b: Replica;
-const indexes: TransactionIndex[] = [];
+const indexes: Stores[] = [];
 const servers: http.Server[] = [];
 let person = 0;
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
     const engine = postgresEngine(
       new pg.Pool({ connectionString: url, max: 5, connectionTimeoutMillis: 3_000 }),
     );
-    const index = createTransactionIndex({
+    const index = openStores({
       open: async () => engine,
       migrate: false,
       logger: silentLogger,
@@ -108,7 +108,7 @@ beforeAll(async () => {
       audit: new JsonlAuditStore(join(dataDir, `audit-${i}`), clock),
       clock,
       logger: silentLogger,
-      transactionIndex: index,
+      stores: index,
       people: { store: await index.people(), sessions },
       sessionRegistry: sessions,
     });
@@ -118,7 +118,7 @@ beforeAll(async () => {
     replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
   }
   [a, b] = replicas as [Replica, Replica];
-  store = await (indexes[0] as TransactionIndex).people();
+  store = await (indexes[0] as Stores).people();
 }, 60_000);
 
 afterAll(async () => {

@@ -24,13 +24,13 @@ import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
+import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
 import { createUpstreamClient } from '../../upstream/client';
-import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import type { PeopleStore } from './people-store';
 import { SqlPersonDirectory } from './sql-person-directory';
 import { sqlPersonSessions } from './sql-person-sessions';
@@ -46,7 +46,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
     const clock = new ManualClock();
     let dataDir: string;
     let origin: string;
-    const indexes: TransactionIndex[] = [];
+    const indexes: Stores[] = [];
     const servers: http.Server[] = [];
     const replicas: Replica[] = [];
     let store: PeopleStore;
@@ -66,7 +66,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
       const factorStore = await FileFactorStore.open(dataDir);
       for (let i = 0; i < 2; i++) {
         const engine = await engineFor(i);
-        const index = createTransactionIndex({
+        const index = openStores({
           open: async () => engine,
           migrate: false,
           logger: silentLogger,
@@ -98,7 +98,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
           audit: new JsonlAuditStore(join(dataDir, `audit-${i}`), clock),
           clock,
           logger: silentLogger,
-          transactionIndex: index,
+          stores: index,
           people: { store: people, sessions },
           sessionRegistry: sessions,
         });
@@ -107,7 +107,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
         servers.push(server);
         replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
       }
-      store = await (indexes[0] as TransactionIndex).people();
+      store = await (indexes[0] as Stores).people();
     }, 60_000);
 
     afterAll(async () => {

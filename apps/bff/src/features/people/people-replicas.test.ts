@@ -17,11 +17,11 @@ import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
+import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
-import { createTransactionIndex, type TransactionIndex } from '../transaction-index';
 import { SqlPersonDirectory } from './sql-person-directory';
 import { sqlPersonSessions } from './sql-person-sessions';
 
@@ -29,7 +29,7 @@ const finance = demoAccounts.find((a) => a.role === 'finance');
 if (!finance) throw new Error('the demo accounts have a finance person');
 
 let dataDir: string;
-let index: TransactionIndex;
+let index: Stores;
 const servers: http.Server[] = [];
 const replicas: ReturnType<typeof supertest>[] = [];
 let sessions: ReturnType<typeof sqlPersonSessions>;
@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   origin = config.publicOrigin;
   // One engine for both: the database the replicas share.
-  index = createTransactionIndex({
+  index = openStores({
     open: () => embeddedEngine(),
     logger: silentLogger,
     totpSecrets: new TotpSecretBox(config.totpKeys),
@@ -80,7 +80,7 @@ beforeAll(async () => {
       audit: new JsonlAuditStore(dataDir, clock),
       clock,
       logger: silentLogger,
-      transactionIndex: index,
+      stores: index,
       people: { store: people, sessions },
       sessionRegistry: sessions,
     });

@@ -7,12 +7,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
+import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { parseCsv } from '../../test/csv';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
-import { createTransactionIndex, type TransactionIndex } from './transaction-index';
 
 /** docs/money.md: "Posted = settled, refund and dispute rows: what an accounting file holds". */
 const POSTED_BY_HAND = new Set(['settled', 'refund', 'dispute']);
@@ -41,13 +41,13 @@ const noCard: { dollars: number; status: OtherStatus }[] = [
 const cents = (dollars: string) => Math.round(Number(dollars) * 100);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
-const engines: [string, () => Promise<{ index?: TransactionIndex; stop(): Promise<void> }>][] = [
+const engines: [string, () => Promise<{ index?: Stores; stop(): Promise<void> }>][] = [
   ['the embedded engine', async () => ({ stop: async () => {} })],
   [
     'PostgreSQL',
     async () => {
       const database = await testDatabase();
-      const index = createTransactionIndex({
+      const index = openStores({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
         logger: silentLogger,
       });
@@ -68,7 +68,7 @@ describe.each(engines)('the accounting files on %s', (_name, engine) => {
     stopEngine = stop;
     t = await startTestApp({
       sim: { subAccounts: 1, cards: 2, transactions: 0, months: 1, rateLimit: false },
-      ...(index ? { transactionIndex: index } : {}),
+      ...(index ? { stores: index } : {}),
     });
     const admin = await t.signIn('admin');
     finance = await t.signIn('finance');

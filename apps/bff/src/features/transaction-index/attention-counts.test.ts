@@ -8,6 +8,7 @@ import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/tra
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import {
   type ContractCardService,
@@ -15,7 +16,6 @@ import {
 } from '../../test/contract-card-service';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { createTransactionIndex } from './transaction-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY = 86_400_000;
@@ -109,7 +109,7 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
         upstream: { url: service.url, apiKey: service.apiKey },
         clock: new ManualClock(NOW),
         env: { sessionSecret: randomBytes(32).toString('hex') },
-        transactionIndex: createTransactionIndex({ open: engines[engine], logger: silentLogger }),
+        stores: openStores({ open: engines[engine], logger: silentLogger }),
       });
       finance = await t.signIn('finance');
     }, 60_000);

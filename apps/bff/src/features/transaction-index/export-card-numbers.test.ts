@@ -50,7 +50,7 @@ describe('a card number kept in a memo by an older build, in the export files', 
       if (!row) throw new Error('the index holds too few transactions');
       const tag = `mask-${name.replace(/\W+/g, '-')}`;
       // Straight into the store, as a build without today's matcher let it through.
-      const notes = await t.transactionIndex.annotations();
+      const notes = await t.stores.annotations();
       const current = await notes.get(row.id);
       await notes.change(
         row.id,
@@ -83,11 +83,11 @@ describe('a card number kept in a memo by an older build, in the export files', 
     const row = (await settledIndexList(t, finance)).items[10];
     if (!row) throw new Error('the index holds too few transactions');
     // The row as an older build's sync wrote it, the merchant's digits joined by colons.
-    await t.transactionIndex.sql.query('UPDATE index_transaction SET merchant = $1 WHERE id = $2', [
+    await t.stores.sql.query('UPDATE index_transaction SET merchant = $1 WHERE id = $2', [
       `Shop ${inFours(':')}`,
       row.id,
     ]);
-    const notes = await t.transactionIndex.annotations();
+    const notes = await t.stores.annotations();
     const { version } = await notes.get(row.id);
     await notes.change(
       row.id,

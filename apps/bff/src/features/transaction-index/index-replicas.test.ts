@@ -7,11 +7,11 @@ import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { createTransactionIndex } from './transaction-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
@@ -29,7 +29,7 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     // Each replica its own pool on the one database, as two processes would have.
     const index = () =>
-      createTransactionIndex({
+      openStores({
         open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
         logger: silentLogger,
       });
@@ -39,9 +39,9 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
       env,
       sim: { transactions: 5_000, subAccounts: 3, now: () => NOW, rateLimit: false },
       recordSimRequests: true,
-      transactionIndex: index(),
+      stores: index(),
     });
-    b = await startTestApp({ clock, shared, env, upstreamOf: a, transactionIndex: index() });
+    b = await startTestApp({ clock, shared, env, upstreamOf: a, stores: index() });
     finance = await a.signIn('finance');
   }, 60_000);
   afterAll(async () => {

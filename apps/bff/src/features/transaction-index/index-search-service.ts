@@ -29,6 +29,7 @@ import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
+import type { AnnotationStore } from '../annotations';
 import type { UtilizationLimit } from '../cards';
 import type { FeatureDeps } from '../feature-deps';
 import type { ExportRows } from '../transactions';
@@ -54,6 +55,7 @@ import {
   type OverviewTallies,
   pageAfterCount,
   storable,
+  type TransactionIndexStore,
 } from './index-store';
 import {
   createIndexSync,
@@ -77,7 +79,6 @@ import {
 import type { ZipFile } from './stream-zip';
 import { type SubAccountList, upstreamSubAccountList } from './sub-account-list';
 import { syncLag } from './sync-lag';
-import type { TransactionIndex } from './transaction-index';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
 const DAY_MS = 86_400_000;
@@ -90,8 +91,15 @@ const CARD_RECENT = 10;
 /** A failed sync is remembered this long (joined, not run again at once). */
 const SYNC_FAILURE_MEMORY_MS = 5_000;
 
+/** The stores the index's reads use: its own and the notes' (the annotations feature's). */
+export interface IndexStores {
+  index(): Promise<TransactionIndexStore>;
+  annotations(): Promise<AnnotationStore>;
+}
+
 export interface IndexSearchDeps extends FeatureDeps {
-  transactionIndex: TransactionIndex;
+  /** The stores it reads, made by the composition root over platform/sql's engine. */
+  stores: IndexStores;
   /** How old the open days' sync may be before a read starts another (the Overview's rule). */
   indexRefreshMs: number;
   /** Given each synced range's rows once written (the alerts, wired by the app); none in tests. */
@@ -210,7 +218,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     walked?: Map<string, Map<string, number>>,
   ): Promise<IndexFreshness> {
     const age = refresh ? Math.min(MIN_REFRESH_MS, deps.indexRefreshMs) : deps.indexRefreshMs;
-    const store = await deps.transactionIndex.store();
+    const store = await deps.stores.index();
     const sync = createIndexSync({
       upstream,
       store,
@@ -287,7 +295,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         ? { ids: input.subAccountId }
         : await subAccountsOf(who, input);
       const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const filter = filterOf(input, subAccountIds);
       const order = orderOf(input);
       try {
@@ -311,7 +319,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             ? undefined
             : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
         ]);
-        const annotations = await deps.transactionIndex.annotations();
+        const annotations = await deps.stores.annotations();
         const ids = page.items.map((t) => t.id);
         const [{ notes, receipts }] = await Promise.all([
           annotations.notesOf(ids),
@@ -383,7 +391,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const now = clock.now();
       const oldestKept = utcDay(now - (INDEX_HISTORY_DAYS - 1) * DAY_MS);
       if (utcDay(start) < oldestKept) return undefined;
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const lastDay = utcDay(Math.min(end - 1, now));
       const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
       /** When the oldest open day of the span was read; undefined when a day is missing. */
@@ -426,7 +434,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      */
     async cardsOf(who: Who, input: IndexCardListQuery): Promise<IndexCardList> {
       const fresh = await freshness([input.subAccountId], who.requestId, false);
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const inSub = await store.cardsOfSubAccount(input.subAccountId);
       await deps.cardDirectory.ready();
       const sign = input.direction === 'asc' ? 1 : -1;
@@ -456,7 +464,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     ): Promise<Attention> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const { receiptFromCents = RECEIPT_FROM_CENTS_DEFAULT, ...when } = input;
       const period = filterOf(when, ids);
       const moved = statusesOf(['posted', 'pending']);
@@ -489,7 +497,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async cardSubAccounts(who: Who): Promise<CardSubAccounts> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const cards = await store.cardSubAccounts();
       return {
         cards: [...cards].map(([cardId, subAccountIds]) => ({ cardId, subAccountIds })),
@@ -509,7 +517,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         subAccountsOf(who, {}),
       ]);
       const fresh = await freshness(ids, who.requestId, false);
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       const limit = card.spendingConstraint?.spendingRule?.utilizationLimit;
       const window = limit ? currentUtilizationWindow(limit, clock.now()) : undefined;
       const [subAccountIds, recent, spent] = await Promise.all([
@@ -542,7 +550,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async cardsMoney(who: Who, cardIds: string[]): Promise<CardsMoney> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const store = await deps.transactionIndex.store();
+      const store = await deps.stores.index();
       await deps.cardDirectory.ready();
       const now = clock.now();
       const unique = [...new Set(cardIds)];
@@ -606,8 +614,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     ): Promise<AsyncGenerator<ZipFile>> {
       const caps = deps.receiptsZip ?? DEFAULT_RECEIPTS_ZIP_CAPS;
       const { ids } = await subAccountsOf(who, input);
-      const store = await deps.transactionIndex.store();
-      const annotations = await deps.transactionIndex.annotations();
+      const store = await deps.stores.index();
+      const annotations = await deps.stores.annotations();
       const filter = { ...filterOf(input, ids), hasReceipt: true };
       checkReceiptsZipCaps(await store.receiptTotals(filter), caps);
       const order = orderOf(input);
@@ -665,8 +673,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     ): Promise<{ rows: ExportRows; columns: readonly string[]; subAccountName?: string }> {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
-      const store = await deps.transactionIndex.store();
-      const annotations = await deps.transactionIndex.annotations();
+      const store = await deps.stores.index();
+      const annotations = await deps.stores.annotations();
       const categories = new Map((await annotations.categories()).map((c) => [c.id, c]));
       // The accountant's files hold posted rows only (accounting-files.ts).
       const filter =
@@ -829,17 +837,17 @@ function orderOf(input: IndexSearchInput): IndexOrder {
 
 export type IndexSearchService = ReturnType<typeof createIndexSearchService>;
 
-const services = new WeakMap<TransactionIndex, IndexSearchService>();
+const services = new WeakMap<IndexStores, IndexSearchService>();
 
 /**
- * The search service of `deps.transactionIndex`, one per index: the transactions list and the
+ * The search service of `deps.stores`, one per database: the transactions list and the
  * Overview read through the same one, so their reads join the same syncs (one job runner).
  */
 export function indexSearchOf(deps: IndexSearchDeps): IndexSearchService {
-  let service = services.get(deps.transactionIndex);
+  let service = services.get(deps.stores);
   if (!service) {
     service = createIndexSearchService(deps);
-    services.set(deps.transactionIndex, service);
+    services.set(deps.stores, service);
   }
   return service;
 }

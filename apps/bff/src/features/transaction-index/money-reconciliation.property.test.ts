@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_MIGRATIONS_TABLE } from '../../platform/sql/index-migrations';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import type { ContractWorld } from '../../test/contract-answers';
 import {
@@ -23,7 +24,6 @@ import { parseCsv } from '../../test/csv';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { createTransactionIndex } from './transaction-index';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`money reconciliation: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
@@ -259,7 +259,7 @@ async function appFor(engine: 'embedded' | 'postgres', rows: readonly Row[]) {
     upstream: { url: service.url, apiKey: service.apiKey },
     clock: new ManualClock(NOW),
     env: { sessionSecret: randomBytes(32).toString('hex') },
-    transactionIndex: createTransactionIndex({ open: () => emptied(engine), logger: silentLogger }),
+    stores: openStores({ open: () => emptied(engine), logger: silentLogger }),
   });
   const finance = await t.signIn('finance');
   return { t, finance };

@@ -177,7 +177,7 @@ describe('the receipts ZIP and a reader that pauses', () => {
     for (const [i, row] of picked.slice(0, 6).entries()) {
       receipts.push(await upload(row.id, pdfOf(size, String.fromCharCode(97 + i))));
     }
-    const annotations = await t.transactionIndex.annotations();
+    const annotations = await t.stores.annotations();
     const reads = vi.spyOn(annotations, 'receiptFile');
     try {
       const zip = pausedZip(zipPath('zip-snapshot'));

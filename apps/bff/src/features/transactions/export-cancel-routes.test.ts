@@ -187,8 +187,8 @@ describe.each([{ store: 'memory' as const }, { store: 'PostgreSQL' as const }])(
       }
 
       slow.upstream = slowable(t.upstream, 'listTransactionsDeferred');
-      slow.index = slowable(await t.transactionIndex.store(), 'page');
-      slow.receipts = slowable(await t.transactionIndex.annotations(), 'receiptFile');
+      slow.index = slowable(await t.stores.index(), 'page');
+      slow.receipts = slowable(await t.stores.annotations(), 'receiptFile');
       slow.audit = slowable(t.audit, 'list');
     }, 120_000);
 

@@ -1,0 +1,76 @@
+// Each feature's store over the one database platform/sql opens (composition, like app.ts):
+// features receive the stores they need as deps, typed by the feature that owns each.
+import { systemClock } from './core/clock';
+import { AlertStore } from './features/alerts';
+import { AnnotationStore } from './features/annotations';
+import { PeopleStore, PersonSessionTable } from './features/people';
+import { TransactionIndexStore } from './features/transaction-index';
+import type { TotpSecretBox } from './platform/security/totp-secret-box';
+import { type Database, openDatabase } from './platform/sql/open-database';
+import type { SqlEngine } from './platform/sql/sql-engine';
+
+export interface Stores {
+  /** The transaction index (migration `transaction-index`). */
+  index(): Promise<TransactionIndexStore>;
+  /** Transaction notes and the chart of accounts (migration `annotations`). */
+  annotations(): Promise<AnnotationStore>;
+  /** Alert rules, the alerts they raised and each person's inbox (migration `alerts`). */
+  alerts(): Promise<AlertStore>;
+  /** Who may sign in, invitations and the users file's import (migration `people`). */
+  people(): Promise<PeopleStore>;
+  /** Each person's open sessions (migration `person-sessions`). */
+  personSessions(): Promise<PersonSessionTable>;
+  /**
+   * The engine itself, opened (and its schema made current) at its first statement: for a
+   * store made before the engine opens (the people store the server hands out at start-up).
+   */
+  readonly sql: SqlEngine;
+  /** Whether the engine is open. */
+  isOpen(): boolean;
+  /** Closes the engine if it was opened. */
+  close(): Promise<void>;
+}
+
+/** Each store, once the engine is open and the migrations applied; a failed open is retried. */
+export function storesOn(
+  db: Database,
+  options: { totpSecrets?: TotpSecretBox | undefined } = {},
+): Stores {
+  // One store per opened engine, so every caller shares its instance.
+  const on = <T>(make: (engine: SqlEngine) => T) => {
+    let made: { engine: SqlEngine; store: T } | undefined;
+    return async () => {
+      const engine = await db.whenOpen();
+      if (made?.engine !== engine) made = { engine, store: make(engine) };
+      return made.store;
+    };
+  };
+  return {
+    index: on((engine) => new TransactionIndexStore(engine)),
+    annotations: on((engine) => new AnnotationStore(engine)),
+    alerts: on((engine) => new AlertStore(engine)),
+    // Without the configured key's box the people store has no TOTP secrets.
+    people: on((engine) => new PeopleStore(engine, systemClock, options.totpSecrets)),
+    personSessions: on((engine) => new PersonSessionTable(engine)),
+    sql: db.sql,
+    isOpen: () => db.isOpen(),
+    close: () => db.close(),
+  };
+}
+
+/** The database opened on first use (platform/sql's `openDatabase`) and its stores. */
+export function openStores(
+  options: Omit<Parameters<typeof openDatabase>[0], 'onFirstOpen'> & {
+    /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
+    seed?: (annotations: AnnotationStore) => Promise<void>;
+    /** Seals the people's TOTP secrets (the configured key). */
+    totpSecrets?: TotpSecretBox;
+  },
+): Stores {
+  const { seed, totpSecrets, ...database } = options;
+  const db = openDatabase({
+    ...database,
+    ...(seed ? { onFirstOpen: (engine: SqlEngine) => seed(new AnnotationStore(engine)) } : {}),
+  });
+  return storesOn(db, { totpSecrets });
+}

@@ -279,15 +279,17 @@ async function startServer(
     return importing;
   };
   const demoLinks = config.mode === 'demo' && !config.usersFile ? fileUsers : undefined;
-  // With DATABASE_URL each request's check of its person reads through a short cache: a brief
-  // PostgreSQL outage does not stop reads; a change elsewhere is seen within 5 s.
-  const standings = databaseUrl
-    ? cachedStandings(() => stores.personSessions(), systemClock)
-    : undefined;
+  // Each request's check of its person reads through a short cache. With DATABASE_URL a brief
+  // PostgreSQL outage does not stop reads, and a change made on another replica is seen within
+  // 5 s; a change made here (People, ending a session) is seen at once. One process makes every
+  // change itself, so it is never stale, and the cache spares each request a query on the
+  // embedded engine, which runs on this thread: about 40% of a proxied read's CPU in the
+  // benchmark's profile (docs/decisions/0114-one-shared-engine.md).
+  const standings = cachedStandings(() => stores.personSessions(), systemClock);
   const users = await SqlPersonDirectory.create(
     {
       people: importedPeople,
-      sessions: standings?.table ?? (() => stores.personSessions()),
+      sessions: standings.table,
       ...(demoLinks
         ? { linkedElsewhere: (issuer, subject) => demoLinks.findLinked(issuer, subject)?.email }
         : {}),
@@ -300,7 +302,7 @@ async function startServer(
     clock: systemClock,
     limits: config.session,
   });
-  const personSessions = standings?.forgetting(sqlSessions) ?? sqlSessions;
+  const personSessions = standings.forgetting(sqlSessions);
   if (config.usersFile) {
     // A changed users file (or SIGHUP) brings in the people it names for the first time; a
     // person already imported is changed in Card Console (People, or `pnpm users`), not here.

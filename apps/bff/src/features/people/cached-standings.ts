@@ -1,8 +1,9 @@
 // Each signed-in request's check of its person (sql-person-directory.ts) reads the person's
-// standing through a short cache on replicas sharing PostgreSQL: a request asks the database at
-// most once per FRESH_MS per session, and while it is unavailable the last good answer stands
-// for up to STALE_MS (platform/sessions/outage-read-cache.ts). A person disabled, re-roled or
-// removed, or a session ended, on another replica is refused here within FRESH_MS; here, at once.
+// standing through a short cache, on one process and on replicas sharing PostgreSQL: a request
+// asks the database at most once per FRESH_MS per session, and while it is unavailable the last
+// good answer stands for up to STALE_MS (platform/sessions/outage-read-cache.ts). A person
+// disabled, re-roled or removed, or a session ended, on another replica is refused here within
+// FRESH_MS; here, at once (so one process, which makes every change itself, is never stale).
 import type { Clock } from '../../core/clock';
 import {
   OutageReadCache,

@@ -23,8 +23,8 @@ export const securityCriticalFiles = [
   'apps/bff/src/features/sso/sso-endpoints.ts',
   'apps/bff/src/platform/passkeys/passkey-ceremonies.ts',
   'apps/bff/src/platform/security/one-time-store.ts',
-  'apps/bff/src/platform/security/redis-one-time-store.ts',
-  'apps/bff/src/platform/locks/redis-keyed-lock.ts',
+  'apps/bff/src/platform/security/sql-one-time-store.ts',
+  'apps/bff/src/platform/locks/sql-keyed-lock.ts',
   'apps/bff/src/platform/audit/audit-chain.ts',
   'apps/bff/src/platform/audit/verify-chain.ts',
   // Alert rules: who may do what with one, how many one person keeps, none identical, and the
@@ -34,7 +34,7 @@ export const securityCriticalFiles = [
   'apps/bff/src/features/alerts/email-cap.ts',
   // Exports: slots given back however an export ends, and the receipts ZIP at the reader's pace.
   'apps/bff/src/platform/security/export-slots.ts',
-  'apps/bff/src/platform/security/redis-export-slots.ts',
+  'apps/bff/src/platform/security/sql-export-slots.ts',
   'apps/bff/src/features/transaction-index/stream-zip.ts',
   // Receipts: what is kept of an upload, and its name.
   'apps/bff/src/features/annotations/receipts-service.ts',

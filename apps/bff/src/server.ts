@@ -227,6 +227,7 @@ async function startServer(
   const shared = databaseUrl
     ? (await import('./platform/sql/shared-stores')).openSharedStores(databaseUrl, config, {
         logger,
+        metrics,
       })
     : undefined;
   if (shared) closers.push(() => shared.close());

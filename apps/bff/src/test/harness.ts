@@ -227,7 +227,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   // As a replica with DATABASE_URL opens them (server.ts).
   const shared = options.shared
-    ? openSharedStores(options.shared.databaseUrl, config, { logger, clock })
+    ? openSharedStores(options.shared.databaseUrl, config, {
+        logger,
+        clock,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      })
     : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.

@@ -112,6 +112,10 @@ describe("a running replica's scrape", () => {
     );
     expect(calls.filter((s) => s.labels.outcome === 'ok').length).toBeGreaterThan(0);
     expect(calls.filter((s) => s.labels.outcome !== 'ok')).toEqual([]);
+    // The shared stores report theirs by store: a sign-in wrote a session and spent limits.
+    const operations = new Set(calls.map((s) => s.labels.operation));
+    expect(operations).toContain('session.query');
+    expect([...operations].some((op) => op?.startsWith('rate_limit.'))).toBe(true);
   });
 
   it('says what is running, and whether each dependency is ready', () => {

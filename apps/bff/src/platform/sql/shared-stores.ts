@@ -5,6 +5,7 @@ import type { Config } from '../../env';
 import { createAuditPool } from '../audit/postgres-audit';
 import { SqlDayAggregateStore } from '../insights/sql-day-aggregate-store';
 import { SqlKeyedLock } from '../locks/sql-keyed-lock';
+import type { Metrics } from '../metrics/metrics';
 import { SqlFactorStore } from '../passkeys/sql-factor-store';
 import { SqlExportReceipts } from '../security/sql-export-receipts';
 import { SqlExportSlots } from '../security/sql-export-slots';
@@ -14,6 +15,7 @@ import { SqlUsedCodeLedger } from '../security/sql-used-code-ledger';
 import { CachedSessionStore } from '../sessions/cached-session-store';
 import { SqlSessionStore } from '../sessions/sql-session-store';
 import { postgresEngine, type SqlEngine } from './sql-engine';
+import { timedEngine } from './timed-engine';
 
 export interface SharedStoresOptions {
   /** How long an edit waits for the card's previous edit; the in-memory lock's 10 s by default. */
@@ -27,6 +29,8 @@ export interface SharedStoresOptions {
   logger?: Logger;
   /** The clock the sessions' read cache counts its seconds by; the system's by default. */
   clock?: Clock;
+  /** Where each store's operations are timed, by store and outcome (none by default). */
+  metrics?: Metrics;
 }
 
 /**
@@ -42,22 +46,32 @@ export function sharedStores(
   config: Pick<Config, 'exportCaps'>,
   options: SharedStoresOptions = {},
 ) {
+  const { metrics } = options;
+  // Each store's operations timed under its name; the lock's transactions last as long as the
+  // task it serialises, so they are not timed as operations.
+  const on = (store: string) => (metrics ? timedEngine(engine, metrics, store) : engine);
   return {
     // Read through a short cache: a brief outage does not stop signed-in reads (its bounds:
     // platform/sessions/outage-read-cache.ts).
-    sessionStore: new CachedSessionStore(new SqlSessionStore(engine), options.clock ?? systemClock),
-    rateLimiters: sqlRateLimiters(engine, options.logger ? { logger: options.logger } : {}),
-    usedCodes: new SqlUsedCodeLedger(engine),
+    sessionStore: new CachedSessionStore(
+      new SqlSessionStore(on('session')),
+      options.clock ?? systemClock,
+    ),
+    rateLimiters: sqlRateLimiters(
+      on('rate_limit'),
+      options.logger ? { logger: options.logger } : {},
+    ),
+    usedCodes: new SqlUsedCodeLedger(on('used_code')),
     locks: new SqlKeyedLock(options.lockEngine ?? engine, {
       waitMs: options.editWaitMs ?? 10_000,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    exportSlots: new SqlExportSlots(engine, config.exportCaps),
-    exportReceipts: new SqlExportReceipts(engine),
-    factorStore: new SqlFactorStore(engine),
-    challengeStore: new SqlOneTimeStore(engine, { kind: 'challenges' }),
-    ssoPendingStore: new SqlOneTimeStore(engine, { kind: 'ssoPending' }),
-    dayAggregates: new SqlDayAggregateStore(engine),
+    exportSlots: new SqlExportSlots(on('export_slot'), config.exportCaps),
+    exportReceipts: new SqlExportReceipts(on('export_receipt')),
+    factorStore: new SqlFactorStore(on('factors')),
+    challengeStore: new SqlOneTimeStore(on('one_time'), { kind: 'challenges' }),
+    ssoPendingStore: new SqlOneTimeStore(on('one_time'), { kind: 'ssoPending' }),
+    dayAggregates: new SqlDayAggregateStore(on('day_aggregates')),
   };
 }
 
@@ -74,7 +88,7 @@ export const LOCK_POOL_SIZE = 16;
 export function openSharedStores(
   url: string,
   config: Pick<Config, 'exportCaps'>,
-  options: { logger: Logger; editWaitMs?: number; clock?: Clock },
+  options: { logger: Logger; editWaitMs?: number; clock?: Clock; metrics?: Metrics },
 ) {
   const engine = postgresEngine(createAuditPool(url, options.logger, SHARED_POOL_SIZE));
   const lockPool = new pg.Pool({

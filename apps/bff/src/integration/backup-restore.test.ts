@@ -53,9 +53,18 @@ let tools: string;
 
 /** Runs `script` as an operator's shell would (`sh -eu`, from the checkout). */
 function sh(script: string, vars: Record<string, string>): Promise<Shell> {
+  // An operator's shell reaches the npm registry as this machine does (its proxy and CA): without
+  // them `npx` under another Node waits out its network timeouts (72 s a call on Node 24).
+  const network = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name, value]) =>
+        value !== undefined && /^(NODE_EXTRA_CA_CERTS|(https?|no)_proxy)$/i.test(name),
+    ),
+  );
   const env = {
     PATH: `${tools}:${binDir()}:${process.env.PATH ?? ''}`,
     HOME: process.env.HOME ?? '',
+    ...network,
   };
   return new Promise((resolve) =>
     execFile(

@@ -22,6 +22,7 @@ import {
   storablePasskey,
 } from './factor-store';
 import { readPeople, SECOND_FACTORS_FILE } from './file-factor-store';
+import { ADD_PASSKEY, type AddPasskeyOutcome } from './sql-factor-store';
 
 /** Who the import's audit records name: no person did it, the start-up did. */
 export const IMPORT_ACTOR = 'system';
@@ -53,29 +54,10 @@ UPDATE person_passkey
        last_used_at = greatest(last_used_at, $4::bigint)
  WHERE id = $2 AND email = $1`;
 
-// 'elsewhere' also when another replica's import committed the id after this statement began
-// (ON CONFLICT waited for it): it cannot be this person's, whose row this transaction locks.
-const ADD = `
-WITH taken AS (SELECT email FROM person_passkey WHERE id = $2),
-held AS (SELECT count(*) AS n FROM person_passkey WHERE email = $1),
-added AS (
-  INSERT INTO person_passkey (id, email, public_key, counter, transports, name, created_at, last_used_at)
-  SELECT $2::text, $1::text, $3::text, $4::bigint, $5::text[], $6::text, $7::bigint, $8::bigint
-   WHERE NOT EXISTS (SELECT FROM taken) AND (SELECT n FROM held) < $9::bigint
-  ON CONFLICT (id) DO NOTHING
-  RETURNING 1
-)
-SELECT CASE WHEN EXISTS (SELECT FROM added) THEN 'added'
-            WHEN EXISTS (SELECT FROM taken WHERE email = $1) THEN 'present'
-            WHEN NOT EXISTS (SELECT FROM taken) AND (SELECT n FROM held) >= $9 THEN 'too_many'
-            ELSE 'elsewhere' END AS outcome`;
-
-type Outcome = 'added' | 'present' | 'too_many' | 'elsewhere';
-
 async function addPasskey(tx: SqlQueryable, email: string, passkey: StoredPasskey) {
   const p = storablePasskey(passkey);
   await tx.query(RAISE_COUNTER, [email, p.id, p.counter, p.lastUsedAt ?? null]);
-  const [row] = await tx.query<{ outcome: Outcome }>(ADD, [
+  const [row] = await tx.query<{ outcome: AddPasskeyOutcome }>(ADD_PASSKEY, [
     email,
     p.id,
     p.publicKey,
@@ -105,7 +87,7 @@ async function importPerson(deps: Deps, email: string, factors: PersonFactors) {
     (beforeCommit) =>
       deps.engine.transaction(async (tx) => {
         const [lock] = await tx.query<{ created: boolean }>(LOCK_PERSON, [email]);
-        const outcomes: Outcome[] = [];
+        const outcomes: AddPasskeyOutcome[] = [];
         for (const passkey of [...factors.passkeys].sort(oldestFirst)) {
           outcomes.push(await addPasskey(tx, email, passkey));
         }

@@ -22,8 +22,15 @@ const passkeyColumns = `p.id, p.public_key AS "publicKey", p.counter::float8 AS 
   p.transports, p.name, p.created_at::float8 AS "createdAt",
   p.last_used_at::float8 AS "lastUsedAt"`;
 
-const ADD = `
-WITH taken AS (SELECT 1 FROM person_passkey WHERE id = $2),
+/**
+ * Adds a passkey under the person's row lock (taken first), deciding in one statement:
+ * `present` when this person holds the id already, `elsewhere` when another person does (also
+ * when another transaction committed the id after this statement began: ON CONFLICT waited for
+ * it, and it cannot be this person's, whose row is locked), `too_many` at the bound ($9).
+ * The second factors' store and the import of a second-factors file both add through it.
+ */
+export const ADD_PASSKEY = `
+WITH taken AS (SELECT email FROM person_passkey WHERE id = $2),
 held AS (SELECT count(*) AS n FROM person_passkey WHERE email = $1),
 added AS (
   INSERT INTO person_passkey (id, email, public_key, counter, transports, name, created_at, last_used_at)
@@ -33,8 +40,11 @@ added AS (
   RETURNING 1
 )
 SELECT CASE WHEN EXISTS (SELECT FROM added) THEN 'added'
-            WHEN (SELECT n FROM held) >= $9 AND NOT EXISTS (SELECT FROM taken) THEN 'too_many'
-            ELSE 'duplicate' END AS outcome`;
+            WHEN EXISTS (SELECT FROM taken WHERE email = $1) THEN 'present'
+            WHEN NOT EXISTS (SELECT FROM taken) AND (SELECT n FROM held) >= $9 THEN 'too_many'
+            ELSE 'elsewhere' END AS outcome`;
+
+export type AddPasskeyOutcome = 'added' | 'present' | 'too_many' | 'elsewhere';
 
 // Not the last passkey of a person with TOTP off.
 const REMOVE = `
@@ -91,7 +101,7 @@ export class SqlFactorStore implements FactorStore {
     audited?: BeforeWrite,
   ): Promise<'added' | 'duplicate' | 'too_many'> {
     const p = storablePasskey(passkey);
-    return this.change(email, audited, 'added', ADD, [
+    const outcome = await this.change<AddPasskeyOutcome>(email, audited, 'added', ADD_PASSKEY, [
       email,
       p.id,
       p.publicKey,
@@ -102,6 +112,7 @@ export class SqlFactorStore implements FactorStore {
       p.lastUsedAt ?? null,
       MAX_PASSKEYS_PER_PERSON,
     ]);
+    return outcome === 'present' || outcome === 'elsewhere' ? 'duplicate' : outcome;
   }
 
   async renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined> {

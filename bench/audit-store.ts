@@ -368,7 +368,7 @@ function diskFlushMs(): { p50: number; p99: number } {
     }
   } finally {
     closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }

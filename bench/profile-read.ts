@@ -13,7 +13,7 @@ import { load } from './lib/load';
 
 const PEOPLE = 32;
 const profDir = process.env.PROF_DIR ?? '/tmp/prof';
-rmSync(profDir, { recursive: true, force: true });
+rmSync(profDir, { recursive: true, force: true, maxRetries: 5 });
 mkdirSync(profDir, { recursive: true });
 
 const pageFile = await captureCardPage('bench-key');

@@ -68,7 +68,7 @@ export async function startBffInProcess(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -183,6 +183,6 @@ export async function runTransactionIndexBench() {
     memory.stop();
     await upstream.close();
     await sim.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }

@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   bff?.kill('SIGKILL');
   await sim.close();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function signIn(url: string): Promise<string> {

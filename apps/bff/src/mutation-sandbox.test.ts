@@ -89,7 +89,7 @@ describe("Stryker's sandbox for `pnpm test:mutation`", () => {
       // Without the list the file would be copied: the check above can fail.
       expect((await sandboxFiles({ ...config, ignorePatterns: [] })).has(ignored)).toBe(true);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 });

@@ -10,7 +10,7 @@ import { INITIAL_JS_BUDGET_BYTES, initialJavaScript } from './support/initial-js
 
 const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = mkdtempSync(join(tmpdir(), 'cc-web-budget-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => rmSync(outDir, { recursive: true, force: true, maxRetries: 5 }));
 
 it('keeps the initial JavaScript of the production build within its budget (120 kB gzipped)', () => {
   const vite = join(webDir, 'node_modules', '.bin', 'vite');

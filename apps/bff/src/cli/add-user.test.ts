@@ -12,7 +12,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'users-cli-'));
   file = join(dir, 'users.json');
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 const add = (email: string, role: 'finance' | 'admin', password = 'a long enough password') =>
   addUser({ file, email, role, password, scrypt: demoScrypt });

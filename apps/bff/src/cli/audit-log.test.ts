@@ -60,7 +60,7 @@ describe('pnpm audit-log verify, on the embedded trail (DATA_DIR)', () => {
     for (let i = 1; i <= 5; i++) await store.append(record(i));
     lines = (await readFile(store.path, 'utf8')).trimEnd().split('\n');
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
   const withLines = async (edited: string[]) => {
     await writeFile(join(dir, 'audit.jsonl'), `${edited.join('\n')}\n`);

@@ -55,7 +55,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const commit = head.status === 0 ? head.stdout.trim() : '';
 
   // Chunk names carry content hashes: start clean so old chunks do not pile up.
-  rmSync(outdir, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true, maxRetries: 5 });
   await build({
     ...bundleOptions,
     entryPoints,

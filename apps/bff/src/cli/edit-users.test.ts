@@ -17,7 +17,7 @@ beforeEach(async () => {
     await addUser({ file, email, role: 'finance', password, scrypt: demoScrypt });
   }
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 const entries = async () =>
   JSON.parse(await readFile(file, 'utf8')) as { email: string; disabled?: boolean }[];

@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await postgres?.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 let first: { ownerUrl: string; appUrl: string };

@@ -54,7 +54,7 @@ async function embedded(): Promise<Setup> {
     failing: (work) => audit.failing(work),
     close: async () => {
       await engine.close();
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine.close();
-  await rm(trailDir, { recursive: true, force: true });
+  await rm(trailDir, { recursive: true, force: true, maxRetries: 5 });
 });
 beforeEach(() => emptyPeople(engine));
 
@@ -146,7 +146,7 @@ describe('pnpm users (the command)', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'users-cli-store-'));
   });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  afterAll(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5 }));
 
   const run = (args: string[]) =>
     promisify(execFile)(

@@ -127,8 +127,8 @@ describe('the production command', () => {
     }, 120_000);
     afterAll(async () => {
       await sim?.close();
-      rmSync(outdir, { recursive: true, force: true });
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(outdir, { recursive: true, force: true, maxRetries: 5 });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     });
 
     const start = (env: Record<string, string>) => {

@@ -36,7 +36,7 @@ beforeAll(async () => {
   };
 }, 60_000);
 
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 function users(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -44,7 +44,7 @@ describe("demo mode's chart of accounts", () => {
       expect(after.find((c) => c.code === '6200')?.name).toBe('Travel and lodging');
       await again.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 60_000);
 });

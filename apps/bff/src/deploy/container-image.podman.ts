@@ -261,7 +261,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await podman(['rm', '--force', '--time', '0', container]).catch(() => {});
   if (sim?.pid && sim.exitCode === null) process.kill(-sim.pid, 'SIGKILL');
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('the container image, built by podman and run against pnpm sim', () => {

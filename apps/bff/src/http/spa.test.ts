@@ -93,7 +93,7 @@ describe('spa()', () => {
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
-    rmSync(dist, { recursive: true, force: true });
+    rmSync(dist, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it("sends the build's Brotli copy to a browser that takes it, as the script it is", async () => {

@@ -134,7 +134,7 @@ afterAll(async () => {
   await Promise.all(bffs.map((bff) => bff.exited));
   await sim?.close();
   for (const server of servers) await server.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const headers = (cookie?: string) => ({

@@ -56,7 +56,7 @@ afterAll(async () => {
   for (const replica of replicas) replica.kill('SIGKILL');
   await sim?.close();
   await postgres?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const headers = (cookie?: string) => ({

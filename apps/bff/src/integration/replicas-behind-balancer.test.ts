@@ -138,7 +138,7 @@ afterAll(async () => {
   await balancer?.stop();
   await sim?.close();
   await postgres?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 interface CallOptions {

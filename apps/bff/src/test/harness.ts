@@ -374,7 +374,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await stores.close();
       await shared?.close();
       if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -217,7 +217,7 @@ export async function startPeopleApp(options: PeopleTestAppOptions): Promise<Peo
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -327,7 +327,7 @@ describe('alert delivery on the embedded engine, one process', () => {
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
     await Promise.all([smtp?.close(), receiver?.close()]);
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   const open = () => {
@@ -482,7 +482,7 @@ describe('alert delivery on the embedded engine, one process', () => {
 
   it('sends a card utilisation and a low balance alert like a transaction: one email per recipient and one signed webhook each, once', async () => {
     const ownDir = await mkdtemp(join(tmpdir(), 'cc-alert-delivery-kinds-'));
-    closers.push(() => rm(ownDir, { recursive: true, force: true }));
+    closers.push(() => rm(ownDir, { recursive: true, force: true, maxRetries: 5 }));
     const index = openStores({
       open: () => embeddedEngine(ownDir),
       logger: silentLogger,

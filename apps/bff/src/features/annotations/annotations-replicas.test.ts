@@ -140,7 +140,7 @@ describe('transaction notes on the embedded engine', () => {
         await again.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 120_000);
 });

@@ -126,7 +126,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   await Promise.all(indexes.map((i) => i.close().catch(() => undefined)));
   await postgres?.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const headers = (cookie?: string) => ({

@@ -114,7 +114,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
       await Promise.all(indexes.map((i) => i.close().catch(() => undefined)));
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     });
 
     const headers = (cookie?: string) => ({

@@ -94,7 +94,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   await index.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const headers = (cookie?: string) => ({

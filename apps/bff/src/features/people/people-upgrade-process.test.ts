@@ -81,7 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   bff?.kill('SIGKILL');
   await sim?.close();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe('upgrading to sealed second-factor secrets', () => {

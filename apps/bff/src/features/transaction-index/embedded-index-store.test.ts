@@ -66,7 +66,7 @@ describe('the embedded engine', () => {
         await again.close();
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 60_000);
 
@@ -79,7 +79,7 @@ describe('the embedded engine', () => {
         `could not create the transaction index's embedded engine in ${inside}`,
       );
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 60_000);
 

@@ -74,7 +74,7 @@ describe('the head in the log, every hour', () => {
       expect(info).toHaveBeenCalledTimes(2);
       expect(warn).not.toHaveBeenCalled();
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   });
 

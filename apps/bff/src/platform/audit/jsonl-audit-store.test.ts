@@ -15,7 +15,7 @@ auditStoreContract('JsonlAuditStore', async () => {
   return {
     store: new JsonlAuditStore(own, clock),
     tick: async (ms) => clock.advance(ms),
-    close: () => rm(own, { recursive: true, force: true }),
+    close: () => rm(own, { recursive: true, force: true, maxRetries: 5 }),
   };
 });
 
@@ -23,7 +23,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'audit-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 const record = (n: number): NewAuditRecord => ({
   actor: 'ada@example.com',

@@ -227,7 +227,7 @@ describe('users-file reloads', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bff-users-metrics-'));
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  afterAll(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
   it('say whether the users in effect are the file as last read, and count the failures', async () => {
     const { usersFile } = await buildTestUsers('production', dir);

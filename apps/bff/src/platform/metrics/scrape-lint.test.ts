@@ -91,7 +91,7 @@ afterAll(async () => {
   await bff?.exited;
   await sim?.close();
   await postgres?.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 describe("a running replica's scrape", () => {

@@ -13,7 +13,7 @@ const freshDir = async () => {
   return dir;
 };
 afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 // One replica: both views are the same store, its changes queued in-process.

@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   replica?.kill('SIGKILL');
   await postgres?.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const start = () =>

@@ -22,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await pg?.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 const freshDir = async () => {

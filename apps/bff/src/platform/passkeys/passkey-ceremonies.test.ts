@@ -48,7 +48,7 @@ beforeEach(async () => {
   challenges = new Challenges(clock);
   ceremonies = new PasskeyCeremonies({ origin, factors, challenges, now: () => clock.now() });
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 /** Enrols a new passkey of `authenticator` for `email`, as the enrolment route does. */
 async function enrol(email: string, authenticator: SoftwareAuthenticator, name = 'Laptop') {

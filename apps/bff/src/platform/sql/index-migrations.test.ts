@@ -89,7 +89,7 @@ describe('the index migrations on the embedded engine', () => {
         await engine.close();
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 60_000);
 });

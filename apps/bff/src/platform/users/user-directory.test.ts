@@ -10,7 +10,7 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'users-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
 
 async function usersFile(users: unknown): Promise<string> {
   const file = join(dir, 'users.json');

@@ -35,7 +35,7 @@ beforeEach(async () => {
 afterEach(async () => {
   watcher?.close();
   watcher = undefined;
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 function watch(debounceMs = 20) {

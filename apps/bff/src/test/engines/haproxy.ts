@@ -167,7 +167,7 @@ export async function startHaproxy(
     async stop() {
       child.kill('SIGTERM');
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -57,7 +57,7 @@ export async function migrateAsOlderBuild(
       );
       applied.push(...run.map((m) => m.name));
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     }
   }
   return applied;

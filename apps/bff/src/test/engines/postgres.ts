@@ -105,7 +105,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
     },
     async destroy() {
       await engine.stop().catch(() => {});
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   await engine.start();

@@ -305,37 +305,47 @@ async function signingKey() {
 
 /**
  * oidc-provider's own memory adapter prints a "development-only" warning; this one is the
- * same idea (per provider, lost on restart) without the noise. Expired entries are dropped
- * as they are met and on each write.
+ * same idea (per provider, lost on restart) without the noise. Expired entries are dropped as
+ * they are met and in a sweep at most once a second on writes; interactions are found by uid
+ * through an index, not a scan (the tests sign in through it thousands of times a run).
  */
 function memoryAdapter() {
   const entries = new Map<string, { payload: AdapterPayload; expiresAt: number }>();
+  const byUid = new Map<string, string>();
+  let sweptAt = 0;
   const alive = (key: string) => {
     const entry = entries.get(key);
     if (entry && entry.expiresAt <= Date.now()) entries.delete(key);
     return entry && entry.expiresAt > Date.now() ? entry.payload : undefined;
   };
-  const findWhere = (model: string, test: (payload: AdapterPayload) => boolean) => {
-    for (const key of entries.keys()) {
-      const payload = key.startsWith(`${model}:`) ? alive(key) : undefined;
-      if (payload && test(payload)) return payload;
-    }
-    return undefined;
+  const sweep = () => {
+    const now = Date.now();
+    if (now - sweptAt < 1000) return;
+    sweptAt = now;
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+    for (const [uid, key] of byUid) if (!entries.has(key)) byUid.delete(uid);
   };
   return (model: string): Adapter => ({
     async upsert(id, payload, expiresIn) {
-      for (const key of entries.keys()) alive(key);
+      sweep();
       const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : Number.POSITIVE_INFINITY;
       entries.set(`${model}:${id}`, { payload, expiresAt });
+      if (payload.uid) byUid.set(`${model}:${payload.uid}`, `${model}:${id}`);
     },
     async find(id) {
       return alive(`${model}:${id}`);
     },
     async findByUid(uid) {
-      return findWhere(model, (payload) => payload.uid === uid);
+      const key = byUid.get(`${model}:${uid}`);
+      const payload = key === undefined ? undefined : alive(key);
+      return payload?.uid === uid ? payload : undefined;
     },
     async findByUserCode(userCode) {
-      return findWhere(model, (payload) => payload.userCode === userCode);
+      for (const key of entries.keys()) {
+        const payload = key.startsWith(`${model}:`) ? alive(key) : undefined;
+        if (payload?.userCode === userCode) return payload;
+      }
+      return undefined;
     },
     async consume(id) {
       const payload = alive(`${model}:${id}`);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Role } from '@card-console/shared/api/meta';
 import { addUser } from '../cli/add-user';
 import { demoAccounts, demoPassword } from '../platform/users/demo-accounts';
-import { demoScrypt } from '../platform/users/password-hash';
+import type { ScryptParams } from '../platform/users/password-hash';
 import { type User, UserDirectory } from '../platform/users/user-directory';
 
 export interface TestCredentials {
@@ -10,6 +10,14 @@ export interface TestCredentials {
   password: string;
   totpSecret?: string;
 }
+
+/**
+ * The tests' hashing cost: scrypt as the product runs it, at a 64th of the demo's memory (16 MiB →
+ * 1 MiB, ~37 ms → ~2 ms a hash here). The harness signs in ~10,000 times a run; at the demo's cost
+ * that alone was minutes of CI. What the cost itself must do is tested with the product's
+ * parameters (password-hash.test.ts, user-directory.test.ts).
+ */
+export const testScrypt: ScryptParams = { N: 2 ** 10, r: 8, p: 1 };
 
 /** Demo mode: the built-in accounts. Production: a users file written by the CLI's core. */
 export async function buildTestUsers(mode: 'demo' | 'production', dataDir: string) {
@@ -20,7 +28,11 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
         { email: a.email, password: demoPassword, totpSecret: a.totpSecret },
       ]),
     ) as Record<Role, TestCredentials>;
-    return { users: await UserDirectory.demo(), credentials, usersFile: undefined };
+    return {
+      users: await UserDirectory.demo({ scrypt: testScrypt }),
+      credentials,
+      usersFile: undefined,
+    };
   }
   const usersFile = join(dataDir, 'users.json');
   const password = 'correct horse battery staple';
@@ -29,14 +41,14 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
     email: 'finance@example.test',
     role: 'finance',
     password,
-    scrypt: demoScrypt,
+    scrypt: testScrypt,
   });
   const admin = await addUser({
     file: usersFile,
     email: 'admin@example.test',
     role: 'admin',
     password,
-    scrypt: demoScrypt,
+    scrypt: testScrypt,
   });
   const totpSecret = new URL(admin.otpauthUri ?? '').searchParams.get('secret') ?? '';
   const credentials: Record<Role, TestCredentials> = {
@@ -48,10 +60,10 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
 
 /**
  * A directory holding exactly `users`, as given: none of the users file's checks (a record that
- * slipped by them, say). Unknown emails are checked against a demo-cost dummy hash.
+ * slipped by them, say). Unknown emails are checked against a dummy hash of the same (test) cost.
  */
 export async function directoryOf(users: User[]): Promise<UserDirectory> {
-  const directory = await UserDirectory.demo();
+  const directory = await UserDirectory.demo({ scrypt: testScrypt });
   directory.replaceUsers(users);
   return directory;
 }

@@ -12,6 +12,7 @@ import {
   hashParams,
   hashPassword,
   productionScrypt,
+  type ScryptParams,
   verifyPassword,
 } from './password-hash';
 import type { PersonDirectory, SessionPerson } from './person-directory';
@@ -48,18 +49,21 @@ export class UserDirectory implements PersonDirectory {
 
   /**
    * The demo accounts; with `ssoIssuer` (the demo's own provider) each is linked to its demo
-   * provider person, as an operator links people with `pnpm users link`.
+   * provider person, as an operator links people with `pnpm users link`. `scrypt` is the hashing
+   * cost (the tests' harness passes a cheaper one: it signs in thousands of times a run).
    */
-  static async demo(options: { ssoIssuer?: string } = {}): Promise<UserDirectory> {
-    const { ssoIssuer } = options;
+  static async demo(
+    options: { ssoIssuer?: string; scrypt?: ScryptParams } = {},
+  ): Promise<UserDirectory> {
+    const { ssoIssuer, scrypt = demoScrypt } = options;
     const users = await Promise.all(
       demoAccounts.map(async (account) => ({
         ...account,
-        passwordHash: await hashPassword(demoPassword, demoScrypt),
+        passwordHash: await hashPassword(demoPassword, scrypt),
         ...(ssoIssuer ? { sso: { issuer: ssoIssuer, subject: demoSubject(account.role) } } : {}),
       })),
     );
-    return new UserDirectory(users, await hashPassword('not-a-password', demoScrypt));
+    return new UserDirectory(users, await hashPassword('not-a-password', scrypt));
   }
 
   /** Nobody signs in with a password (single sign-on only: no USERS_FILE). */

@@ -45,9 +45,9 @@ import {
   utcDay,
   walkIndexDays,
 } from '../src/features/transaction-index/index-sync';
-import { openPostgresIndex } from '../src/features/transaction-index/postgres-index';
 import { InProcessJobRunner } from '../src/platform/jobs/in-process-job-runner';
 import { applyIndexMigrations } from '../src/platform/sql/index-migrations';
+import { openPostgresIndex } from '../src/platform/sql/open-postgres';
 import { postgresEngine, type SqlEngine } from '../src/platform/sql/sql-engine';
 import { startPostgres } from '../src/test/engines/postgres';
 import { createUpstreamClient } from '../src/upstream/client';

@@ -140,7 +140,7 @@ async function startServer(
       // Loaded only when configured: demo mode never holds the driver.
       const [{ connectPostgresAudit }, { assertIndexSchemaCurrent }] = await Promise.all([
         import('./platform/audit/postgres-audit'),
-        import('./features/transaction-index/postgres-index'),
+        import('./platform/sql/open-postgres'),
       ]);
       postgres = await connectPostgresAudit({
         url: config.databaseUrl,
@@ -198,9 +198,7 @@ async function startServer(
     databaseUrl
       ? {
           open: async () => {
-            const { openPostgresIndex } = await import(
-              './features/transaction-index/postgres-index'
-            );
+            const { openPostgresIndex } = await import('./platform/sql/open-postgres');
             try {
               return await openPostgresIndex({ url: databaseUrl, logger });
             } catch (error) {

@@ -72,7 +72,7 @@ async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const [{ openPostgresIndex }, { connectPostgresAudit }] = await Promise.all([
-      import('../features/transaction-index/postgres-index'),
+      import('../platform/sql/open-postgres'),
       import('../platform/audit/postgres-audit'),
     ]);
     const engine = await openPostgresIndex({ url, logger });

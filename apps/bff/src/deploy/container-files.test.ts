@@ -21,12 +21,9 @@ import { entryPoints } from '../cli/bundle';
 import { migrateDatabase } from '../cli/migrate-database';
 import { loadConfig } from '../env';
 import { TransactionIndexStore } from '../features/transaction-index/index-store';
-import {
-  assertIndexSchemaCurrent,
-  openPostgresIndex,
-} from '../features/transaction-index/postgres-index';
 import { assertWriterOnly } from '../platform/audit/audit-schema';
 import { connectPostgresAudit } from '../platform/audit/postgres-audit';
+import { assertIndexSchemaCurrent, openPostgresIndex } from '../platform/sql/open-postgres';
 import { type PostgresEngine, startPostgres } from '../test/engines/postgres';
 
 const run = promisify(execFile);

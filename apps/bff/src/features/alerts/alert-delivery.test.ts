@@ -20,6 +20,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { findCardNumbers } from '../../platform/security/card-numbers';
+import { INDEX_WRITER_ROLE } from '../../platform/sql/open-postgres';
 import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { openStores, type Stores } from '../../stores';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
@@ -29,12 +30,9 @@ import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
-import { loadPostgresIndex } from '../transaction-index';
 import type { AlertDeliveryWorker } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
 import { AlertStore } from './alert-store';
-
-const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 interface Mail {
   to: string[];

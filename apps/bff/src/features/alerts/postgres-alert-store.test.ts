@@ -2,15 +2,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { INDEX_WRITER_ROLE } from '../../platform/sql/open-postgres';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { loadPostgresIndex } from '../transaction-index';
 import { alertLimitsContract } from './alert-limits.contract';
 import { AlertStore } from './alert-store';
 import { alertStoreContract } from './alert-store.contract';
-
-const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {

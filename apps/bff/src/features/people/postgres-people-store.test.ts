@@ -1,17 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { INDEX_WRITER_ROLE } from '../../platform/sql/open-postgres';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { testTotpSecrets } from '../../test/totp-keys';
-import { loadPostgresIndex } from '../transaction-index';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
 import { PeopleStore } from './people-store';
 import { fileUser, peopleStoreContract, quickHash, TOTP } from './people-store.contract';
-
-const { INDEX_WRITER_ROLE } = await loadPostgresIndex();
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {

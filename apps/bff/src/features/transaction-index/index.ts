@@ -1,5 +1,4 @@
-// What other features may use of the transaction index. The PostgreSQL opening loads `pg`, which
-// a deployment on the embedded engine never holds (docs/decisions/0004): it is offered as a loader.
+// What other features may use of the transaction index.
 export { type IndexSearchDeps, type IndexStores, indexSearchOf } from './index-search-service';
 export {
   type IndexedTransaction,
@@ -9,5 +8,3 @@ export {
 export { createIndexSync, INDEX_HISTORY_DAYS, type IndexRowsWritten } from './index-sync';
 export { upstreamSubAccountList } from './sub-account-list';
 export { currentUtilizationWindow } from './utilization-window';
-
-export const loadPostgresIndex = () => import('./postgres-index');

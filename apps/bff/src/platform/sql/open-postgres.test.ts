@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransactionIndexStore } from '../../features/transaction-index';
 import { knownMigrations } from '../../platform/audit/audit-schema';
-import { applyIndexMigrations, indexMigrationsDir } from '../../platform/sql/index-migrations';
-import { postgresEngine } from '../../platform/sql/sql-engine';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { TransactionIndexStore } from './index-store';
+import { applyIndexMigrations, indexMigrationsDir } from './index-migrations';
 import {
   assertIndexSchemaCurrent,
   INDEX_WRITER_ROLE,
   IndexSetupError,
   openPostgresIndex,
-} from './postgres-index';
+} from './open-postgres';
+import { postgresEngine } from './sql-engine';
 
 let cluster: PostgresEngine;
 let counter = 0;

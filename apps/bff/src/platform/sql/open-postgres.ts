@@ -1,11 +1,12 @@
-// The transaction index on PostgreSQL (DATABASE_URL), as the composition root opens it: a pool
-// as the BFF's own login, which must hold card_console_index_writer, on a schema `pnpm migrate`
-// made (as the schema owner) and that this build knows: never migrated by a replica.
+// The database on PostgreSQL (DATABASE_URL), as the composition root opens it: a pool as the
+// BFF's own login, which must hold card_console_index_writer, on a schema `pnpm migrate` made
+// (as the schema owner) and that this build knows: never migrated by a replica. Loaded only
+// when configured: a deployment on the embedded engine never holds `pg` (decision 0004).
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { createAuditPool, describeDatabaseUrl } from '../../platform/audit/postgres-audit';
-import { indexSchemaMismatch } from '../../platform/sql/index-migrations';
-import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { createAuditPool, describeDatabaseUrl } from '../audit/postgres-audit';
+import { indexSchemaMismatch } from './index-migrations';
+import { postgresEngine, type SqlEngine } from './sql-engine';
 
 export const INDEX_WRITER_ROLE = 'card_console_index_writer';
 

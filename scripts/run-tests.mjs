@@ -75,7 +75,17 @@ const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputF
 console.log(`\n== tests on Node ${process.versions.node}`);
 const reportFile = join(root, '.test-results', 'vitest.json');
 rmSync(reportFile, { force: true });
-const vitestStatus = run(bin('vitest'), ['run', ...workers, ...reporters(reportFile)]);
+// The deployment's integration tests (replicas behind haproxy, backup and restore, a replica
+// killed mid-sync) run a production deployment, whose runtime is the image's Node 24: they run in
+// the Node 24 pass below only (Node 20, this machine's, has reached its end of life and is what
+// `pnpm start` runs, not what a deployment runs).
+const productionOnly = 'src/integration/**';
+const vitestStatus = run(bin('vitest'), [
+  'run',
+  `--exclude=${productionOnly}`,
+  ...workers,
+  ...reporters(reportFile),
+]);
 const here = counts(vitestStatus, reportFile);
 
 // The current LTS line as well, for what a runtime can break: the server, its stores and

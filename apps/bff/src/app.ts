@@ -30,6 +30,7 @@ import {
   type DayAggregateStore,
   MemoryDayAggregateStore,
 } from './platform/insights/day-aggregate-store';
+import { type BackgroundJobs, createBackgroundJobs } from './platform/jobs/background-jobs';
 import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';
 import { countAuditFailures } from './platform/metrics/counted-audit-store';
@@ -109,6 +110,11 @@ export interface AppDeps {
    * in `DATA_DIR/transaction-index`, opened on first use.
    */
   stores?: Stores;
+  /**
+   * Background work the replicas share over `stores`' engine (the index's syncs), started by the
+   * composition root; by default jobs a read runs itself, with no worker polling.
+   */
+  backgroundJobs?: BackgroundJobs;
   /** People kept in the SQL store (server.ts): the People endpoints answer only with it. */
   people?: { store: PeopleStore; sessions: PersonSessions };
   /** Told of every session's start, activity and end, so admins can list and end them. */
@@ -192,6 +198,15 @@ export function createApp(deps: AppDeps): Express {
       open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
       logger,
     });
+  const backgroundJobs =
+    deps.backgroundJobs ??
+    createBackgroundJobs({
+      sql: stores.sql,
+      isOpen: () => stores.isOpen(),
+      clock,
+      cutOff: featureDeps.cutOff,
+      logger,
+    });
 
   // The card service's sub-account list, kept for the refresh age: the index's "all sub
   // accounts" reads and the balance alerts share it.
@@ -238,6 +253,7 @@ export function createApp(deps: AppDeps): Express {
       deps.dayAggregates ?? new MemoryDayAggregateStore({ maxBytes: config.insightsMemoryBytes }),
     insightsRefreshMs: config.insightsRefreshMs,
     stores,
+    backgroundJobs,
     // Invitations are emailed too when alert email is set up (ALERT_SMTP_URL, ALERT_EMAIL_FROM).
     people: deps.people && {
       ...deps.people,

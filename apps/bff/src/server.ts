@@ -18,6 +18,7 @@ import type { RelyingParty } from './features/sso/relying-party';
 import { logHeadEvery } from './platform/audit/audit-head';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
+import { createBackgroundJobs } from './platform/jobs/background-jobs';
 import { type Closer, createGracefulShutdown } from './platform/lifecycle/graceful-shutdown';
 import { createLogger, createStdoutDestination } from './platform/logger';
 import { startMetricsServer } from './platform/metrics/metrics-server';
@@ -331,6 +332,17 @@ async function startServer(
 
   // Aborted when the shutdown's grace period ends: exports still running cut their download.
   const cutOff = new AbortController();
+  // Background work the replicas share (the index's syncs), in the jobs' table: a read asks for
+  // a job and runs it when free; every replica's worker takes what is due, and a killed
+  // replica's once its lease lapses. Started with the app, stopped (handing back) before the
+  // database closes; the worker leaves the embedded engine closed until its first use.
+  const backgroundJobs = createBackgroundJobs({
+    sql: stores.sql,
+    isOpen: () => databaseUrl !== undefined || stores.isOpen(),
+    clock: systemClock,
+    cutOff: cutOff.signal,
+    logger,
+  });
   const app = createApp({
     config,
     upstream,
@@ -356,6 +368,7 @@ async function startServer(
     isDraining: () => shutdown.draining,
     cutOff: cutOff.signal,
     stores,
+    backgroundJobs,
     people: { store: peopleStore, sessions: personSessions },
     sessionRegistry: personSessions,
   });
@@ -376,6 +389,10 @@ async function startServer(
     logger.error({ err: error }, 'alert delivery did not start: alerts reach the inbox only');
   });
   closers.push(() => alertDelivery.stop());
+  backgroundJobs.start().catch((error: unknown) => {
+    logger.error({ err: error }, 'background jobs did not start: reads run the syncs they ask for');
+  });
+  closers.push(() => backgroundJobs.stop());
 
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
   server.keepAliveTimeout = 5_000;

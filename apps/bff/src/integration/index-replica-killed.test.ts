@@ -1,6 +1,6 @@
 // The transaction index on two BFF processes sharing one PostgreSQL (and nothing else): the
 // replica syncing a sub account is killed (SIGKILL) mid-sync; the other, asked next, takes the
-// sync over once the dead one's lock is gone with its connection, keeps the days already walked and finishes the rest, and the
+// sync over once the dead one's lease on the job lapses (no heartbeat renews it), keeps the days already walked and finishes the rest, and the
 // index then holds exactly the card service's rows.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -105,8 +105,8 @@ describe('the transaction index when the replica syncing is killed', () => {
     const pagesBefore = sim.stats.count('GET /transaction');
     sim.faults.clear();
 
-    // The same person (sessions are in PostgreSQL) asks the other replica: the dead one's lock
-    // went with its connection, so it walks only the days not yet walked.
+    // The same person (sessions are in PostgreSQL) asks the other replica: it joins the dead
+    // one's job, takes it once its lease lapses, and walks only the days not yet walked.
     let answer = await ask(b, cookie);
     const deadline = Date.now() + 60_000;
     while (answer.freshness.syncing && Date.now() < deadline) {

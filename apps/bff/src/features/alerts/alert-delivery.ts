@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
+import { type QueueWorker, queueWorker } from '../../platform/jobs/job-worker';
 import type { AlertDeliveryOutcome, Metrics } from '../../platform/metrics/metrics';
 import type { AlertMessage } from '../../platform/notify/alert-message';
 import { deliveryIdSchema } from '../../platform/notify/delivery-id';
@@ -279,12 +280,8 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
   };
 }
 
-export interface AlertDeliveryWorker {
-  /** Starts polling; resolves once the worker is ready. */
-  start(): Promise<void>;
-  /** Stops polling; resolves once the send under way is settled and the rest handed back. */
-  stop(): Promise<void>;
-}
+/** Starts polling; stops once the send under way is settled and the rest handed back. */
+export type AlertDeliveryWorker = Pick<QueueWorker, 'start' | 'stop'>;
 
 /** How long a try may hold a delivery before another worker may take it (a worker that died). */
 const LEASE_MS = 10 * 60_000;
@@ -312,15 +309,10 @@ export function outboxDeliveryWorker(
     /** How long a taken delivery is held (tests shorten it); ten minutes by default. */
     leaseMs?: number;
   },
-): AlertDeliveryWorker & {
-  runOnce(): Promise<void>;
-} {
+): QueueWorker {
   const core = createDeliveryCore(deps);
   const leaseMs = deps.leaseMs ?? LEASE_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   let lastDigests = Number.NEGATIVE_INFINITY;
-  let stopped = false;
 
   async function tryOne(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
     const attempt = delivery.attempts;
@@ -361,53 +353,27 @@ export function outboxDeliveryWorker(
     }
   }
 
-  async function pass(): Promise<void> {
-    if (deps.indexOpen && !deps.indexOpen()) return;
-    const outbox = (await deps.alerts()).deliveries;
-    const now = deps.clock.now();
-    if (now - lastDigests >= DIGEST_EVERY_MS) {
-      lastDigests = now;
-      await core.writeDigests(outbox);
-    }
-    while (!stopped) {
-      const taken = await outbox.claimDue(BATCH, leaseMs);
-      const since = performance.now();
-      for (const [i, delivery] of taken.entries()) {
-        // Stopping, or past half the lease: the rest go back, due at once for any worker.
-        if (stopped || performance.now() - since > leaseMs / 2) {
-          for (const rest of taken.slice(i)) await outbox.release(rest.key, rest.attempts);
-          return;
-        }
-        await tryOne(delivery, outbox);
-      }
-      if (taken.length < BATCH) return;
-    }
-  }
-
-  const runOnce = () => {
-    running ??= pass()
-      .catch((error: unknown) =>
-        deps.logger.error({ err: error }, 'alert delivery pass failed; trying at the next poll'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-
-  return {
-    runOnce,
-    async start() {
-      stopped = false;
-      timer = setInterval(() => void runOnce(), deps.settings.pollMs);
-      timer.unref();
-      void runOnce();
+  const outbox = async () => (await deps.alerts()).deliveries;
+  // The outbox is one queue of the background work's worker (platform/jobs/job-worker.ts).
+  return queueWorker<OutboxDelivery>(
+    {
+      name: 'alert delivery',
+      batch: BATCH,
+      leaseMs,
+      async beforePass() {
+        const now = deps.clock.now();
+        if (now - lastDigests < DIGEST_EVERY_MS) return;
+        lastDigests = now;
+        await core.writeDigests(await outbox());
+      },
+      claim: async (limit) => (await outbox()).claimDue(limit, leaseMs),
+      run: async (delivery) => tryOne(delivery, await outbox()),
+      release: async (delivery) => (await outbox()).release(delivery.key, delivery.attempts),
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
+    {
+      pollMs: deps.settings.pollMs,
+      logger: deps.logger,
+      ...(deps.indexOpen ? { ready: deps.indexOpen } : {}),
     },
-  };
+  );
 }

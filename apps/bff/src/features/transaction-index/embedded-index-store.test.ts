@@ -37,6 +37,7 @@ describe('the embedded engine', () => {
         '20261129110000000_shared-limits-locks-exports',
         '20261129120000000_shared-factors-and-day-aggregates',
         '20261129150000000_one-migrations-table',
+        '20261129170000000_background-jobs',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

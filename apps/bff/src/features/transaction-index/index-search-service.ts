@@ -25,10 +25,9 @@ import { uncategorized } from '@card-console/shared/category-groups';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
-import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
+import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
-import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { AnnotationStore } from '../annotations';
 import type { UtilizationLimit } from '../cards';
 import type { FeatureDeps } from '../feature-deps';
@@ -58,13 +57,14 @@ import {
   type TransactionIndexStore,
 } from './index-store';
 import {
-  createIndexSync,
   daysToWalk,
   INDEX_HISTORY_DAYS,
   INDEX_SETTLING_DAYS,
   type IndexRowsWritten,
+  type IndexSyncInput,
   type IndexSyncProgress,
-  indexJobKey,
+  indexSyncWork,
+  newSyncProgress,
   utcDay,
 } from './index-sync';
 import { pageCursors } from './page-cursor';
@@ -108,6 +108,8 @@ export interface IndexSearchDeps extends FeatureDeps {
   subAccountList?: SubAccountList | undefined;
   /** Seals the list's page cursors (the session secret: replicas share it); random if none. */
   indexCursorSecret?: string | undefined;
+  /** Where the syncs run: background jobs the replicas share, any replica's worker running each. */
+  backgroundJobs: BackgroundJobs;
   /** What one receipts ZIP may hold (`config.receiptsZip`); the defaults when not given. */
   receiptsZip?: ReceiptsZipCaps | undefined;
 }
@@ -193,16 +195,24 @@ function utilizationOf(
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
   const cursors = pageCursors(deps.indexCursorSecret);
-  // One replica at a time syncs a sub account, through `locks` (PostgreSQL's, with replicas).
-  const jobs = new InProcessJobRunner({
-    clock,
-    cutOff: deps.cutOff,
-    lock: deps.locks,
-    failureMemoryMs: SYNC_FAILURE_MEMORY_MS,
-    maxLockWaitMs: WALK_LIMITS.index.timeMs,
-    name: 'transaction-index',
-  });
   const lag = syncLag(clock);
+  // One job per sub account, run once by whichever replica takes it; reads join it.
+  const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
+    async run(subAccountId, input, job) {
+      const work = indexSyncWork({
+        upstream,
+        store: await deps.stores.index(),
+        clock,
+        logger,
+        rowsWritten: deps.indexRowsWritten,
+        metrics: deps.metrics,
+        synced: lag.settled,
+      });
+      await work(subAccountId, input, job);
+    },
+    progress: newSyncProgress,
+    failureMemoryMs: SYNC_FAILURE_MEMORY_MS,
+  });
   deps.metrics.trackIndexSyncLag(lag.seconds);
 
   /**
@@ -219,16 +229,6 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   ): Promise<IndexFreshness> {
     const age = refresh ? Math.min(MIN_REFRESH_MS, deps.indexRefreshMs) : deps.indexRefreshMs;
     const store = await deps.stores.index();
-    const sync = createIndexSync({
-      upstream,
-      store,
-      jobs,
-      clock,
-      logger,
-      rowsWritten: deps.indexRowsWritten,
-      metrics: deps.metrics,
-      synced: lag.settled,
-    });
     const now = clock.now();
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
     let updatedAt: number | undefined = Number.POSITIVE_INFINITY;
@@ -243,13 +243,13 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const synced = complete && open.length > 0 ? Math.min(...open) : undefined;
       if (synced === undefined) updatedAt = undefined;
       else if (updatedAt !== undefined) updatedAt = Math.min(updatedAt, synced);
-      const current = jobs.find<IndexSyncProgress>(indexJobKey(subAccountId));
+      const current = syncs.find(subAccountId);
       const due = synced === undefined || now - synced >= age;
       const job =
         current && (current.state() === 'running' || current.state() === 'waiting')
           ? current
           : due
-            ? sync.sync(subAccountId, requestId, age)
+            ? syncs.request(subAccountId, { requestId, freshForMs: age })
             : undefined;
       if (job && (job.state() === 'running' || job.state() === 'waiting'))
         running.push(job.progress);
@@ -417,9 +417,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const fresh = await freshness(subAccountIds, who.requestId, refresh, walked);
       if (fresh.syncing) {
         // Open days being read again: a few pages; the answer waits for them, as a walk's does.
-        await Promise.allSettled(
-          subAccountIds.map((id) => jobs.find<IndexSyncProgress>(indexJobKey(id))?.done),
-        );
+        await Promise.allSettled(subAccountIds.map((id) => syncs.find(id)?.done));
         updatedAt = readAt(await store.walkedDaysOf(subAccountIds));
         if (updatedAt === undefined) return undefined;
       }

@@ -4,7 +4,8 @@
 // a walk that fails later keeps what it finished. Which days: on the first sync every day of
 // the history window; afterwards only the days that can still change (the settling window and
 // days with pending rows), as the Overview decides when a day is final. One job per sub
-// account on the job runner: requests that ask meanwhile join the running sync.
+// account, a background job the replicas share (index-search-service.ts): requests that ask
+// meanwhile join the running sync, on whichever replica runs it.
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
@@ -209,7 +210,7 @@ export async function walkIndexDays(
 
 /** A sync's work, its outcome and time reported (`metrics`) and its success told (`synced`). */
 function reported(
-  deps: IndexSyncDeps,
+  deps: Omit<IndexSyncDeps, 'jobs'>,
   subAccountId: string,
   work: (job: JobContext<IndexSyncProgress>) => Promise<void>,
 ) {
@@ -228,55 +229,71 @@ function reported(
   };
 }
 
-/** Syncs sub accounts into the index, one job per sub account at a time. */
+/** What the read that asked for a sync gives its job (kept with it, for any replica). */
+export interface IndexSyncInput {
+  /** The asking read's: the sync's calls to the card service carry it. */
+  requestId: string;
+  /** Days walked less than this long ago are not walked again. */
+  freshForMs: number;
+}
+
+export const newSyncProgress = (): IndexSyncProgress => ({ days: 0, daysDone: 0, rows: 0 });
+
+/**
+ * The sync of one sub account, as whichever replica runs its job does it. Days walked less than
+ * `freshForMs` ago are not walked again: a sync asked again while another ran finds them done.
+ */
+export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
+  return (subAccountId: string, input: IndexSyncInput, job: JobContext<IndexSyncProgress>) =>
+    reported(deps, subAccountId, async ({ progress, signal }) => {
+      const now = deps.clock.now();
+      const [walked, pending] = await Promise.all([
+        deps.store.walkedDays(subAccountId),
+        deps.store.pendingDays(subAccountId),
+      ]);
+      const days = daysToWalk(now, walked, pending, now - input.freshForMs);
+      progress.days = days.length;
+      const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
+      const ctx: CallContext = { requestId: input.requestId, bulk: true, signal };
+      // The first run that fails stops the others; the job ends once every run has.
+      const stop = new AbortController();
+      const runSignal = AbortSignal.any([signal, stop.signal]);
+      const limit = pLimit(RUNS_AT_ONCE);
+      const ends = await Promise.allSettled(
+        runsOf(days).map((run) =>
+          limit(async () => {
+            try {
+              await walkIndexDays(deps, { ...ctx, signal: runSignal }, subAccountId, run, {
+                budget,
+                signal: runSignal,
+                progress,
+              });
+            } catch (error) {
+              stop.abort(error);
+              throw error;
+            }
+          }),
+        ),
+      );
+      const failed = ends.find((end) => end.status === 'rejected');
+      if (failed) throw stop.signal.reason ?? failed.reason;
+      deps.logger.info(
+        { subAccountId, days: progress.days, rows: progress.rows },
+        'transaction index synced',
+      );
+    })(job);
+}
+
+/** Syncs sub accounts into the index on an in-process job runner, one job per sub account. */
 export function createIndexSync(deps: IndexSyncDeps) {
+  const work = indexSyncWork(deps);
   return {
-    /**
-     * Starts (or joins) the sync of `subAccountId`; its job says how far it got. Days walked
-     * less than `freshForMs` ago are not walked again: a replica that waited its turn while
-     * another synced the sub account finds the days done.
-     */
+    /** Starts (or joins) the sync of `subAccountId`; its job says how far it got. */
     sync(subAccountId: string, requestId: string, freshForMs = 0) {
       return deps.jobs.start<IndexSyncProgress>(
         indexJobKey(subAccountId),
-        reported(deps, subAccountId, async ({ progress, signal }) => {
-          const now = deps.clock.now();
-          const [walked, pending] = await Promise.all([
-            deps.store.walkedDays(subAccountId),
-            deps.store.pendingDays(subAccountId),
-          ]);
-          const days = daysToWalk(now, walked, pending, now - freshForMs);
-          progress.days = days.length;
-          const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
-          const ctx: CallContext = { requestId, bulk: true, signal };
-          // The first run that fails stops the others; the job ends once every run has.
-          const stop = new AbortController();
-          const runSignal = AbortSignal.any([signal, stop.signal]);
-          const limit = pLimit(RUNS_AT_ONCE);
-          const ends = await Promise.allSettled(
-            runsOf(days).map((run) =>
-              limit(async () => {
-                try {
-                  await walkIndexDays(deps, { ...ctx, signal: runSignal }, subAccountId, run, {
-                    budget,
-                    signal: runSignal,
-                    progress,
-                  });
-                } catch (error) {
-                  stop.abort(error);
-                  throw error;
-                }
-              }),
-            ),
-          );
-          const failed = ends.find((end) => end.status === 'rejected');
-          if (failed) throw stop.signal.reason ?? failed.reason;
-          deps.logger.info(
-            { subAccountId, days: progress.days, rows: progress.rows },
-            'transaction index synced',
-          );
-        }),
-        { days: 0, daysDone: 0, rows: 0 },
+        (job) => work(subAccountId, { requestId, freshForMs }, job),
+        newSyncProgress(),
       );
     },
   };

@@ -44,6 +44,7 @@ describe('the index on PostgreSQL', () => {
         '20261129110000000_shared-limits-locks-exports',
         '20261129120000000_shared-factors-and-day-aggregates',
         '20261129150000000_one-migrations-table',
+        '20261129170000000_background-jobs',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -1,17 +1,17 @@
 /**
- * Background work by key: one job per key at a time, which requests start or join, whose
- * progress they can read while it runs, and whose outcome is remembered for a while so that
- * a burst of requests neither starts it again nor forgets that it just failed.
+ * Work a request starts and others join, in this process: one job per key at a time, which
+ * requests start or join, whose progress they can read while it runs, and whose outcome is
+ * remembered for a while so that a burst of requests neither starts it again nor forgets that
+ * it just failed. The Overview's computations run on it (their result goes to the requests
+ * waiting, not to a table), one replica at a time per period through a shared lock.
  *
- * Where the job's results are shared by replicas (kept in PostgreSQL), the job is
- * shared too: given a lock that replicas share, the work of one key runs on one replica at a
- * time, and a replica that asks meanwhile waits its turn, then runs its own work, which finds
- * the other's results and has little left to do. A replica killed mid-job leaves its lock to
- * lapse (the lock's lease), and the next one asking does the work.
+ * Background work the replicas share, which must run once whichever replica asks and survive a
+ * replica's death (the index syncs, alert delivery), is not this: it is rows of a table taken by
+ * one worker (`background-jobs.ts`, `job-worker.ts`). The index sync's work can also run here,
+ * as its tests and the benchmark run it.
  *
  * `in-process-job-runner.ts` is the implementation: jobs run in this process, with an optional
- * shared lock (`platform/locks`) for the replicas. A queue made for it (BullMQ, pg-boss) could
- * take its place behind this interface.
+ * shared lock (`platform/locks`) for the replicas.
  */
 export interface JobRunner {
   /**

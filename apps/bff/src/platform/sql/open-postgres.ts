@@ -56,6 +56,7 @@ export async function openPostgresIndex(options: {
       'person_passkey',
       'insights_day_series',
       'insights_day',
+      'background_job',
     ];
     const [state] = await engine.query<{ present: boolean; allowed: boolean }>(
       `SELECT bool_and(to_regclass(t) IS NOT NULL) AS present,

@@ -1,0 +1,154 @@
+// Background jobs on two replicas sharing one PostgreSQL (each a pool of its own, logged in as
+// the writer role only): a job asked for on one replica runs once, on whichever takes it; one
+// asked on a busy replica is run by the other's worker, the asker following its progress; and a
+// replica that dies mid-job leaves it to the other once its lease lapses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../core/clock';
+import { silentLogger } from '../../test/audit-cluster';
+import { postgresReplicas, type SqlReplicas } from '../../test/engines/sql-replicas';
+import type { SqlEngine } from '../sql/sql-engine';
+import { type BackgroundJobs, createBackgroundJobs } from './background-jobs';
+import type { JobContext } from './job-runner';
+
+interface Progress {
+  steps: number;
+}
+
+let sql: SqlReplicas;
+beforeAll(async () => {
+  sql = await postgresReplicas();
+}, 60_000);
+afterAll(() => sql?.close());
+
+const LEASE_MS = 1_500;
+const started: BackgroundJobs[] = [];
+afterAll(() => Promise.all(started.map((jobs) => jobs.stop())));
+
+/** A replica's jobs on `engine`, its kind `step` running `work` (at most `atOnce` here). */
+function replica(
+  engine: SqlEngine,
+  work: (key: string, input: { by: string }, job: JobContext<Progress>) => Promise<void>,
+  atOnce = 1,
+) {
+  const jobs = createBackgroundJobs({
+    sql: engine,
+    clock: systemClock,
+    cutOff: new AbortController().signal,
+    logger: silentLogger,
+    leaseMs: LEASE_MS,
+    pollMs: 100,
+  });
+  started.push(jobs);
+  const kind = jobs.kind<{ by: string }, Progress>('step', {
+    run: work,
+    progress: () => ({ steps: 0 }),
+    failureMemoryMs: 0,
+    atOnce,
+  });
+  return { jobs, kind };
+}
+
+const gate = () => {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+};
+
+const row = async (key: string) =>
+  (
+    await sql.owner.query<{ state: string; attempts: number; input: { by: string } }>(
+      "SELECT state, attempts, input FROM background_job WHERE kind = 'step' AND key = $1",
+      [key],
+    )
+  )[0];
+
+describe('background jobs on two replicas sharing one PostgreSQL', () => {
+  it('asked on both at once, a job runs once, with the first asker’s input', async () => {
+    const runs: string[] = [];
+    const work = (by: string) => async (key: string, input: { by: string }) => {
+      runs.push(`${by}:${key}:${input.by}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    };
+    const a = replica(sql.a, work('a'));
+    const b = replica(sql.b, work('b'));
+    const jobs = [a.kind.request('once', { by: 'a' }), b.kind.request('once', { by: 'b' })];
+    await Promise.all(jobs.map((job) => job.done));
+    expect(jobs.map((job) => job.outcome()?.ok)).toEqual([true, true]);
+    expect(runs).toHaveLength(1);
+    expect(await row('once')).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect(runs[0]?.endsWith(`:once:${(await row('once'))?.input.by}`)).toBe(true);
+  }, 30_000);
+
+  it('asked on a replica busy with another, run by the other replica’s worker; the asker follows it', async () => {
+    const busy = gate();
+    const runBy: string[] = [];
+    const a = replica(sql.a, async (key) => {
+      runBy.push(`a:${key}`);
+      await busy.opened;
+    });
+    const b = replica(sql.b, async (key, _input, job) => {
+      runBy.push(`b:${key}`);
+      for (let i = 0; i < 3; i++) {
+        job.progress.steps++;
+        await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 2));
+      }
+    });
+    // A runs one job at most, and is running one.
+    const first = a.kind.request('first', { by: 'a' });
+    while (first.state() !== 'running') await new Promise((r) => setTimeout(r, 20));
+    await b.jobs.start();
+
+    const asked = a.kind.request('second', { by: 'a' });
+    let seen = 0;
+    while (!asked.outcome()) {
+      seen = Math.max(seen, asked.progress.steps);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(asked.outcome()).toMatchObject({ ok: true });
+    expect(runBy).toEqual(['a:first', 'b:second']);
+    // A read B's progress while B ran it (heartbeats carry it), and its end.
+    expect(seen).toBeGreaterThan(0);
+    expect(asked.progress.steps).toBe(3);
+    busy.open();
+    await first.done;
+    expect(first.outcome()).toMatchObject({ ok: true });
+    await b.jobs.stop();
+  }, 30_000);
+
+  it('a replica that dies mid-job leaves it to the other once its lease lapses', async () => {
+    // A replica whose pool ends with it, as a killed process's connections do.
+    const dying = sql.replica(2);
+    const hang = gate();
+    const a = replica(dying, async (_key, _input, job) => {
+      job.progress.steps = 1;
+      await hang.opened;
+    });
+    const bRuns: number[] = [];
+    const b = replica(sql.b, async () => {
+      bRuns.push(Date.now());
+    });
+    const onA = a.kind.request('orphan', { by: 'a' });
+    while (onA.state() !== 'running') await new Promise((r) => setTimeout(r, 20));
+    // A dies: no heartbeat, no settle.
+    await dying.close();
+    const diedAt = Date.now();
+
+    const onB = b.kind.request('orphan', { by: 'b' });
+    await new Promise((r) => setTimeout(r, LEASE_MS / 3));
+    expect(onB.outcome(), 'B waits while A’s lease holds').toBeUndefined();
+    expect(bRuns).toEqual([]);
+    await onB.done;
+    expect(onB.outcome()).toMatchObject({ ok: true });
+    expect(bRuns).toHaveLength(1);
+    expect((bRuns[0] ?? 0) - diedAt).toBeGreaterThanOrEqual(LEASE_MS / 2);
+    // The second take of the one job A asked for, settled by B.
+    expect(await row('orphan')).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      input: { by: 'a' },
+    });
+    hang.open();
+  }, 30_000);
+});

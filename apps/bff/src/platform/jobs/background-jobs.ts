@@ -104,6 +104,8 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
     /** Runs a take here, renewing its lease with its progress, and settles it. */
     async function runHere(row: JobRow<I, P>): Promise<void> {
       const job = follow(row.key);
+      // This take's own progress (a follower held what the last take reported).
+      if (!job.here) Object.assign(job.progress, spec.progress());
       job.begin();
       if (row.attempts > maxAttempts) {
         await table.settle(row, { ok: false, error: LAPSED }, row.progress);

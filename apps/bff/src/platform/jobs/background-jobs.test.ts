@@ -1,11 +1,16 @@
 // Background jobs on two replicas sharing one PostgreSQL (each a pool of its own, logged in as
 // the writer role only): a job asked for on one replica runs once, on whichever takes it; one
 // asked on a busy replica is run by the other's worker, the asker following its progress; and a
-// replica that dies mid-job leaves it to the other once its lease lapses.
+// replica that dies mid-job leaves it to the other once its lease lapses. The same on the
+// embedded engine, two workers in one process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { silentLogger } from '../../test/audit-cluster';
-import { postgresReplicas, type SqlReplicas } from '../../test/engines/sql-replicas';
+import {
+  embeddedForStores,
+  postgresReplicas,
+  type SqlReplicas,
+} from '../../test/engines/sql-replicas';
 import type { SqlEngine } from '../sql/sql-engine';
 import { type BackgroundJobs, createBackgroundJobs } from './background-jobs';
 import type { JobContext } from './job-runner';
@@ -15,10 +20,11 @@ interface Progress {
 }
 
 let sql: SqlReplicas;
+let embedded: SqlEngine;
 beforeAll(async () => {
-  sql = await postgresReplicas();
+  [sql, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
 }, 60_000);
-afterAll(() => sql?.close());
+afterAll(() => Promise.all([sql?.close(), embedded?.close()]));
 
 const LEASE_MS = 1_500;
 const started: BackgroundJobs[] = [];
@@ -56,23 +62,78 @@ const gate = () => {
   return { open, opened };
 };
 
-const row = async (key: string) =>
+interface Engines {
+  a: SqlEngine;
+  b: SqlEngine;
+  /** To read rows behind the jobs' backs. */
+  owner: SqlEngine;
+}
+
+/** The job's row of `key`, read behind the jobs' backs. */
+const rowOf = (on: () => Engines) => async (key: string) =>
   (
-    await sql.owner.query<{ state: string; attempts: number; input: { by: string } }>(
+    await on().owner.query<{ state: string; attempts: number; input: { by: string } }>(
       "SELECT state, attempts, input FROM background_job WHERE kind = 'step' AND key = $1",
       [key],
     )
   )[0];
 
 describe('background jobs on two replicas sharing one PostgreSQL', () => {
+  const on = () => sql;
+  const row = rowOf(on);
+  shared(on);
+  it('a replica that dies mid-job leaves it to the other once its lease lapses', async () => {
+    // A replica whose pool ends with it, as a killed process's connections do.
+    const dying = sql.replica(2);
+    const hang = gate();
+    const a = replica(dying, async (_key, _input, job) => {
+      job.progress.steps = 1;
+      await hang.opened;
+    });
+    const bRuns: number[] = [];
+    const b = replica(on().b, async () => {
+      bRuns.push(Date.now());
+    });
+    const onA = a.kind.request('orphan', { by: 'a' });
+    while (onA.state() !== 'running') await new Promise((r) => setTimeout(r, 20));
+    // A dies: no heartbeat, no settle.
+    await dying.close();
+    const diedAt = Date.now();
+
+    const onB = b.kind.request('orphan', { by: 'b' });
+    await new Promise((r) => setTimeout(r, LEASE_MS / 3));
+    expect(onB.outcome(), 'B waits while A’s lease holds').toBeUndefined();
+    expect(bRuns).toEqual([]);
+    await onB.done;
+    expect(onB.outcome()).toMatchObject({ ok: true });
+    expect(bRuns).toHaveLength(1);
+    expect((bRuns[0] ?? 0) - diedAt).toBeGreaterThanOrEqual(LEASE_MS / 2);
+    // The second take of the one job A asked for, settled by B.
+    expect(await row('orphan')).toMatchObject({
+      state: 'succeeded',
+      attempts: 2,
+      input: { by: 'a' },
+    });
+    hang.open();
+  }, 30_000);
+});
+
+describe('background jobs on the embedded engine, two workers in one process', () => {
+  const on = () => ({ a: embedded, b: embedded, owner: embedded });
+  shared(on);
+});
+
+/** What holds on either engine. */
+function shared(on: () => Engines) {
+  const row = rowOf(on);
   it('asked on both at once, a job runs once, with the first asker’s input', async () => {
     const runs: string[] = [];
     const work = (by: string) => async (key: string, input: { by: string }) => {
       runs.push(`${by}:${key}:${input.by}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
     };
-    const a = replica(sql.a, work('a'));
-    const b = replica(sql.b, work('b'));
+    const a = replica(on().a, work('a'));
+    const b = replica(on().b, work('b'));
     const jobs = [a.kind.request('once', { by: 'a' }), b.kind.request('once', { by: 'b' })];
     await Promise.all(jobs.map((job) => job.done));
     expect(jobs.map((job) => job.outcome()?.ok)).toEqual([true, true]);
@@ -84,11 +145,11 @@ describe('background jobs on two replicas sharing one PostgreSQL', () => {
   it('asked on a replica busy with another, run by the other replica’s worker; the asker follows it', async () => {
     const busy = gate();
     const runBy: string[] = [];
-    const a = replica(sql.a, async (key) => {
+    const a = replica(on().a, async (key) => {
       runBy.push(`a:${key}`);
       await busy.opened;
     });
-    const b = replica(sql.b, async (key, _input, job) => {
+    const b = replica(on().b, async (key, _input, job) => {
       runBy.push(`b:${key}`);
       for (let i = 0; i < 3; i++) {
         job.progress.steps++;
@@ -117,38 +178,49 @@ describe('background jobs on two replicas sharing one PostgreSQL', () => {
     await b.jobs.stop();
   }, 30_000);
 
-  it('a replica that dies mid-job leaves it to the other once its lease lapses', async () => {
-    // A replica whose pool ends with it, as a killed process's connections do.
-    const dying = sql.replica(2);
-    const hang = gate();
-    const a = replica(dying, async (_key, _input, job) => {
-      job.progress.steps = 1;
-      await hang.opened;
+  it('a replica that stops hands its job back at once: the other takes it without waiting for the lease', async () => {
+    const a = replica(on().a, async (_key, _input, job) => {
+      // Runs until told to stop.
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+      throw job.signal.reason;
     });
     const bRuns: number[] = [];
-    const b = replica(sql.b, async () => {
+    const b = replica(on().b, async () => {
       bRuns.push(Date.now());
     });
-    const onA = a.kind.request('orphan', { by: 'a' });
+    const onA = a.kind.request('handed', { by: 'a' });
     while (onA.state() !== 'running') await new Promise((r) => setTimeout(r, 20));
-    // A dies: no heartbeat, no settle.
-    await dying.close();
-    const diedAt = Date.now();
+    await b.jobs.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(bRuns, 'not B’s while A holds it').toEqual([]);
 
-    const onB = b.kind.request('orphan', { by: 'b' });
-    await new Promise((r) => setTimeout(r, LEASE_MS / 3));
-    expect(onB.outcome(), 'B waits while A’s lease holds').toBeUndefined();
-    expect(bRuns).toEqual([]);
-    await onB.done;
-    expect(onB.outcome()).toMatchObject({ ok: true });
+    const stoppedAt = Date.now();
+    await a.jobs.stop();
+    await onA.done;
+    while (bRuns.length === 0 && Date.now() - stoppedAt < LEASE_MS * 3) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(bRuns).toHaveLength(1);
-    expect((bRuns[0] ?? 0) - diedAt).toBeGreaterThanOrEqual(LEASE_MS / 2);
-    // The second take of the one job A asked for, settled by B.
-    expect(await row('orphan')).toMatchObject({
-      state: 'succeeded',
-      attempts: 2,
-      input: { by: 'a' },
-    });
-    hang.open();
+    expect((bRuns[0] ?? 0) - stoppedAt).toBeLessThan(LEASE_MS / 2);
+    // Handed back (the take not counted), then taken once by B.
+    expect(await row('handed')).toMatchObject({ state: 'succeeded', attempts: 1 });
+    await b.jobs.stop();
   }, 30_000);
-});
+
+  it('a take that another worker has taken since (its lease lapsed) is told to stop, and settles nothing', async () => {
+    const a = replica(on().a, async (_key, _input, job) => {
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+      throw job.signal.reason;
+    });
+    const onA = a.kind.request('stolen', { by: 'a' });
+    while (onA.state() !== 'running') await new Promise((r) => setTimeout(r, 20));
+    // Another worker's take, as after A stalled past its lease: the row's try is not A's now.
+    await on().owner.query(
+      "UPDATE background_job SET attempts = attempts + 1 WHERE kind = 'step' AND key = 'stolen'",
+    );
+    // A's next renewal finds that out: its work is stopped, and it writes nothing more.
+    await onA.done;
+    expect(onA.outcome()).toMatchObject({ ok: false });
+    expect(await row('stolen')).toMatchObject({ state: 'running', attempts: 2 });
+  }, 30_000);
+}

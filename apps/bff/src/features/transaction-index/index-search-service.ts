@@ -839,7 +839,7 @@ const services = new WeakMap<IndexStores, IndexSearchService>();
 
 /**
  * The search service of `deps.stores`, one per database: the transactions list and the
- * Overview read through the same one, so their reads join the same syncs (one job runner).
+ * Overview read through the same one, so their reads join the same syncs (one job kind).
  */
 export function indexSearchOf(deps: IndexSearchDeps): IndexSearchService {
   let service = services.get(deps.stores);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
+import { abortableSleep } from '../platform/abort-fan-out';
 import type { Metrics } from '../platform/metrics/metrics';
-import { abortableSleep } from './abort-fan-out';
 
 export interface UpstreamClientOptions {
   baseUrl: string;

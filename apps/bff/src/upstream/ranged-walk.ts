@@ -1,7 +1,9 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import { abortable } from '../platform/abort-fan-out';
+import type { WalkPace } from '../platform/pagination/pace';
 import type { CallContext, DeferredPage, TransactionListParams, UpstreamClient } from './client';
 import { createRangePlanner, type DateRange } from './date-ranges';
-import { abortable, paginate, type WalkBudget } from './paginate';
+import { paginate, type WalkBudget } from './paginate';
 
 export type { DateRange } from './date-ranges';
 
@@ -39,6 +41,8 @@ export interface RangedWalkOptions<T> {
   align?: (ms: number) => number;
   /** The walk's page cap and time budget, shared by every range. */
   budget: WalkBudget;
+  /** How every range's pages are spaced out (`platform/pagination/pace.ts`); default none. */
+  pace?: WalkPace;
   /** Aborting it stops every range; the walk then rejects with its reason. */
   signal?: AbortSignal;
   /** The span's first page (checked) and whether more follow it, before any range is walked. */
@@ -151,6 +155,7 @@ async function walkRange<T>(
     cursorOf: (page) => page.metadata.nextCursor,
     budget: o.budget,
     prefetch: sink.ahead ? () => sink.ahead?.() ?? true : true,
+    ...(o.pace ? { pace: o.pace } : {}),
     signal,
   });
   for await (const page of pages) {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { onAbort } from './abort-fan-out';
+import { onAbort } from '../platform/abort-fan-out';
 
 /** What one attempt ended with: a full response (body read), a timeout, or a network failure. */
 export type AttemptOutcome =

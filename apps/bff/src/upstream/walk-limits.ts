@@ -1,8 +1,16 @@
-import type { WalkLimits } from './paginate';
+import type { PageSource, WalkLimits } from '../platform/pagination/walk-budget';
+
+/** The card service as a walk's source: what its walks' errors say and are. */
+export const cardService: PageSource = {
+  name: 'the card service',
+  repeated: { status: 502, code: 'upstream_invalid_response' },
+  tooLong: { status: 502, code: 'upstream_bad_gateway' },
+  timeout: { status: 504, code: 'upstream_timeout' },
+};
 
 /**
- * The page cap and time budget of every kind of walk, in one place (`paginate.ts` enforces
- * them). A legitimate walk stays well inside both; an endless list (a service that always
+ * The page cap and time budget of every kind of walk, in one place (the one paginator,
+ * `platform/pagination/`, enforces them). A legitimate walk stays well inside both; an endless list (a service that always
  * answers a fresh cursor) ends at whichever comes first, with a clear error: 502
  * `upstream_bad_gateway` ("… listed sub accounts past 400 pages …") or 504 `upstream_timeout`
  * ("Reading sub accounts from the card service took longer than 15 s …").

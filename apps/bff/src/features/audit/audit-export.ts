@@ -1,7 +1,8 @@
 import type { AuditFilter, AuditRecord } from '@card-console/shared/api/audit';
 import { instantToIsoDay } from '@card-console/shared/dates';
 import type { AuditStore } from '../../platform/audit/audit-store';
-import { type PageSource, paginate, walkBudget } from '../../upstream/paginate';
+import { paginate } from '../../platform/pagination/paginate';
+import { type PageSource, walkBudget } from '../../platform/pagination/walk-budget';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { CardDirectory } from '../cards';

@@ -51,3 +51,28 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     }
   });
 }
+
+/** `promise`, or the signal's reason as a rejection as soon as it aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => {
+      promise.catch(() => {});
+      reject(signal.reason);
+    });
+    promise.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}

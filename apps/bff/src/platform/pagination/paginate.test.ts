@@ -2,8 +2,26 @@
 // for a stuck cursor, and every walk bounded by a page cap and a time budget.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../test/manual-clock';
-import { paginate, type WalkLimits, walkBudget } from './paginate';
+import { AppError } from '../../core/app-error';
+import { ManualClock } from '../../test/manual-clock';
+import { adaptivePace, type WalkPace } from './pace';
+import { paginate } from './paginate';
+import {
+  walkBudget as budgetOf,
+  type PageSource,
+  type WalkBudgetOptions,
+  type WalkLimits,
+} from './walk-budget';
+
+/** A source whose errors read as the card service's do (`upstream/walk-limits.ts`). */
+const service: PageSource = {
+  name: 'the card service',
+  repeated: { status: 502, code: 'upstream_invalid_response' },
+  tooLong: { status: 502, code: 'upstream_bad_gateway' },
+  timeout: { status: 504, code: 'upstream_timeout' },
+};
+const walkBudget = (limits: WalkLimits, options: Partial<WalkBudgetOptions> = {}) =>
+  budgetOf(limits, { source: service, ...options });
 
 interface Page {
   n: number;
@@ -235,6 +253,64 @@ describe('paginate', () => {
       });
       expect(seen).toHaveLength(10);
       expect(source.asked()).toBe(10);
+    });
+  });
+
+  describe('a pace', () => {
+    /** A pace that records what the walk told it and asks for `gapMs` between pages. */
+    function recording(gapMs: number) {
+      const told: string[] = [];
+      const pace: WalkPace = {
+        gap: () => gapMs,
+        atOnce: () => 1,
+        answered: () => void told.push('answered'),
+        busy: (waitMs) => void told.push(`busy ${waitMs}`),
+      };
+      return { pace, told };
+    }
+
+    it('spaces the pages out by its gap and hears of every answer', async () => {
+      const { pace, told } = recording(40);
+      const source = list([[0], [1], [2]], ['c1', 'c2', undefined]);
+      const started = performance.now();
+      const got = await all(paginate({ ...source, budget: walkBudget(roomy), pace }));
+      expect(got.map((p) => p.n)).toEqual([0, 1, 2]);
+      // A gap before each of the three pages.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(118);
+      expect(told).toEqual(['answered', 'answered', 'answered']);
+    });
+
+    it('hears when the source said it is busy, and the walk still fails with that answer', async () => {
+      const { pace, told } = recording(0);
+      const busy = new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 3 });
+      const walk = all(
+        paginate({
+          first: async () => ({ n: 0, items: [0], next: 'c1' }) as Page,
+          next: () => Promise.reject(busy),
+          cursorOf: (p: Page) => p.next,
+          budget: walkBudget(roomy),
+          pace,
+        }),
+      );
+      await expect(walk).rejects.toBe(busy);
+      expect(told).toEqual(['answered', 'busy 3000']);
+    });
+
+    it('an adaptive pace slows a walk whose source said it is busy', async () => {
+      const pace = adaptivePace({ busyGapMs: 50 });
+      let busyOnce = true;
+      const source = list([[0], [1], [2]], ['c1', 'c2', undefined]);
+      const next = async (cursor: string) => {
+        if (busyOnce) {
+          busyOnce = false;
+          throw new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 1 });
+        }
+        return source.next(cursor);
+      };
+      await expect(
+        all(paginate({ ...source, next, budget: walkBudget(roomy), pace })),
+      ).rejects.toMatchObject({ code: 'upstream_unavailable' });
+      expect(pace.gap()).toBe(1_000);
     });
   });
 

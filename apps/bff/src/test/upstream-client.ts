@@ -19,9 +19,14 @@ export interface LogCapture {
   raw: () => string;
 }
 
-export function captureLogs(): LogCapture {
+/** `onLine` sees each line as it is written (parsed). */
+export function captureLogs(onLine?: (line: Record<string, unknown>) => void): LogCapture {
   const chunks: string[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => void chunks.push(line) });
+  const write = (line: string) => {
+    chunks.push(line);
+    onLine?.(JSON.parse(line));
+  };
+  const logger = pino({ level: 'debug' }, { write });
   return {
     logger,
     raw: () => chunks.join(''),
@@ -55,11 +60,15 @@ export interface TestClient {
   logs: LogCapture;
 }
 
-/** Sleeps are recorded, not waited; the client's clock moves by what it "slept". */
+/** Waits that were slept: a retry's backoff and a bulk call held back, read from the log. */
+const WAITS = new Set(['upstream retry', 'bulk call held back']);
+
+/** A client on the simulator; `sleeps` lists the waits it took (really waited), in order. */
 export function testClient(url: string, options: Partial<UpstreamClientOptions> = {}): TestClient {
   const sleeps: number[] = [];
-  let slept = 0;
-  const logs = captureLogs();
+  const logs = captureLogs((line) => {
+    if (WAITS.has(String(line.msg))) sleeps.push(Number(line.waitMs));
+  });
   const client = createUpstreamClient({
     baseUrl: url,
     apiKey: TEST_API_KEY,
@@ -67,11 +76,7 @@ export function testClient(url: string, options: Partial<UpstreamClientOptions> 
     attemptTimeoutMs: 2_000,
     deadlineMs: 5_000,
     random: () => 0.5,
-    now: () => Date.now() + slept,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      slept += ms;
-    },
+    now: Date.now,
     ...options,
   });
   return { client, sleeps, logs };

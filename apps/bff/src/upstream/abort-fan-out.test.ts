@@ -5,9 +5,9 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { abortableSleep } from '../platform/abort-fan-out';
 import { captureLogs, ctx } from '../test/upstream-client';
 import { createUpstreamClient } from './client';
-import { clientDefaults } from './client-options';
 
 const AT_ONCE = 16; // a limit preview: 4 sub accounts × 4 walks, over Node's 10
 
@@ -106,10 +106,10 @@ describe('one caller signal shared by many upstream calls', () => {
     await service.close();
   });
 
-  it(`${AT_ONCE} retry waits on one signal hold one listener on it, and an abort ends them all`, async () => {
+  it(`${AT_ONCE} waits on one signal (bulk calls held back) hold one listener on it, and an abort ends them all`, async () => {
     const caller = new AbortController();
     const waits = Array.from({ length: AT_ONCE }, () =>
-      clientDefaults.sleep(60_000, caller.signal).then(
+      abortableSleep(60_000, caller.signal).then(
         () => 'slept',
         () => 'cut',
       ),
@@ -123,7 +123,7 @@ describe('one caller signal shared by many upstream calls', () => {
   it('a wait on a signal already aborted ends at once; one without a signal sleeps', async () => {
     const caller = new AbortController();
     caller.abort();
-    await expect(clientDefaults.sleep(60_000, caller.signal)).rejects.toBeDefined();
-    await expect(clientDefaults.sleep(1)).resolves.toBeUndefined();
+    await expect(abortableSleep(60_000, caller.signal)).rejects.toBeDefined();
+    await expect(abortableSleep(1)).resolves.toBeUndefined();
   });
 });

@@ -1,19 +1,20 @@
+import { BrokenCircuitError, TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AppError } from '../core/app-error';
-import type { Metrics, RetryBudgetName } from '../platform/metrics/metrics';
+import { abortable, abortableSleep } from '../platform/abort-fan-out';
+import type { Metrics } from '../platform/metrics/metrics';
 import { childTraceparent, type TraceContext } from '../platform/tracing/trace-context';
-import { fullJitterDelay } from './backoff';
 import type { BuiltRequest } from './operations';
+import { AttemptFailure, type Lane } from './resilience';
 import { parseRetryAfter } from './retry-after';
-import type { RetryBudget } from './retry-budget';
 import { bodyForLog } from './safe-message';
 import { type AttemptOutcome, sendAttempt } from './send-attempt';
 import { translateFailure } from './translate-error';
 import type { UpstreamRedactor } from './upstream-redactor';
 
-/** Everything the retry loop needs, fixed when the client is created. */
+/** Everything a call needs, fixed when the client is created. */
 export interface CallEnvironment {
   dispatcher: Dispatcher;
   baseUrl: URL;
@@ -23,23 +24,17 @@ export interface CallEnvironment {
   logger: Logger;
   attemptTimeoutMs: number;
   deadlineMs: number;
-  maxRetries: number;
-  backoffBaseMs: number;
-  backoffCapMs: number;
   maxBodyBytes: number;
-  budget: RetryBudget;
-  /** Which budget `budget` is, for the metrics. */
-  budgetName: RetryBudgetName;
+  /** Retries, backoff and the circuit breaker of this lane (`resilience.ts`). */
+  lane: Lane;
   /**
    * Shared by people's reads and the bulk walks: after the card service asked anyone to slow
-   * down (429), bulk calls hold back until `until` (past the wait it asked for), so the tokens
-   * it refills go to the people's reads retrying first. `yields` is true for the bulk lane.
+   * down (429), bulk calls hold back until `until` (past the wait it asked for), so people's
+   * reads retrying go first. `yields` is true for the bulk lane.
    */
   bulkHold: { until: number };
   yields: boolean;
   metrics: Metrics;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random: () => number;
   now: () => number;
 }
 
@@ -55,12 +50,13 @@ export interface CallInput<S extends z.ZodType> {
   deadlineMs?: number;
 }
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const OVERLOAD_STATUS = new Set([429, 502, 503, 504]);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function isRetryable(outcome: AttemptOutcome): boolean {
+/** A sign the card service is struggling: what reads retry, and what opens the circuit. */
+function isOverload(outcome: AttemptOutcome): boolean {
   if (outcome.kind === 'network' || outcome.kind === 'timeout') return true;
-  return outcome.kind === 'response' && RETRYABLE_STATUS.has(outcome.status);
+  return outcome.kind === 'response' && OVERLOAD_STATUS.has(outcome.status);
 }
 
 function headersFor(
@@ -87,10 +83,11 @@ function pathUnder(base: URL, pathAndQuery: string): string {
 }
 
 /**
- * One logical upstream call: attempts with a per-attempt timeout inside a per-call deadline,
- * bounded jittered retries for reads only, Retry-After honoured, the retry budget respected,
- * and the answer validated against its schema. Reported to the metrics by operation and
- * outcome (`ok` or the error code the person gets).
+ * One logical upstream call on cockatiel's policies (`resilience.ts`): attempts with a
+ * per-attempt timeout inside a per-call deadline (`timeout`, aggressive: the call ends at it),
+ * bounded jittered retries for reads only with Retry-After honoured, through the lane's circuit
+ * breaker, and the answer validated against its schema. Reported to the metrics by operation
+ * and outcome (`ok` or the error code the person gets).
  */
 export async function executeCall<S extends z.ZodType>(
   env: CallEnvironment,
@@ -110,13 +107,34 @@ export async function executeCall<S extends z.ZodType>(
 
 const elapsed = (started: number) => (performance.now() - started) / 1000;
 
+/** One deadline policy per length (a call's, the readiness probe's): built once each. */
+const deadlines = new Map<number, ReturnType<typeof timeout>>();
+function deadlineOf(ms: number) {
+  let policy = deadlines.get(ms);
+  if (!policy) {
+    policy = timeout(ms, TimeoutStrategy.Aggressive);
+    deadlines.set(ms, policy);
+  }
+  return policy;
+}
+
+const cancelled = () => new AppError(499, 'client_closed', 'The request was cancelled.');
+const tooSlow = () =>
+  new AppError(504, 'upstream_timeout', 'The card service took too long to answer.');
+const busy = (waitMs: number) =>
+  new AppError(503, 'upstream_unavailable', 'The card service is busy. Try again shortly.', {
+    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+  });
+
 async function attemptCall<S extends z.ZodType>(
   env: CallEnvironment,
   input: CallInput<S>,
 ): Promise<z.output<S>> {
-  const { request, requestId, trace } = input;
+  const { request, requestId, trace, signal } = input;
+  if (signal?.aborted) throw cancelled();
   const isRead = request.method === 'GET';
-  const deadline = env.now() + (input.deadlineMs ?? env.deadlineMs);
+  const deadlineMs = input.deadlineMs ?? env.deadlineMs;
+  const deadline = env.now() + deadlineMs;
   const body = input.body === undefined ? undefined : JSON.stringify(input.body);
   const path = pathUnder(env.baseUrl, request.pathAndQuery);
   // A child logger costs a serialization of its bindings: made only when something is logged.
@@ -125,14 +143,13 @@ async function attemptCall<S extends z.ZodType>(
     child ??= env.logger.child({ requestId, traceId: trace?.traceId, upstream: request.template });
     return child;
   };
-  env.budget.recordRequest();
 
-  for (let attempt = 0; ; attempt++) {
-    if (env.yields) await holdForPeople(env, deadline, input.signal);
+  const once = async (attempt: number): Promise<z.output<S>> => {
+    if (env.yields) await holdForPeople(env, deadline, log, signal);
+    // A retry's wait may have outlived the caller: nothing more is sent then.
+    if (signal?.aborted) throw cancelled();
     const remaining = deadline - env.now();
-    if (remaining <= 0) {
-      throw new AppError(504, 'upstream_timeout', 'The card service took too long to answer.');
-    }
+    if (remaining <= 0) throw tooSlow();
     const started = performance.now();
     const outcome = await sendAttempt({
       dispatcher: env.dispatcher,
@@ -143,7 +160,7 @@ async function attemptCall<S extends z.ZodType>(
       ...(body === undefined ? {} : { body }),
       timeoutMs: Math.min(env.attemptTimeoutMs, remaining),
       maxBodyBytes: env.maxBodyBytes,
-      ...(input.signal ? { signal: input.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     const status = outcome.kind === 'response' ? outcome.status : outcome.kind;
     if (env.logger.isLevelEnabled('debug')) {
@@ -162,54 +179,51 @@ async function attemptCall<S extends z.ZodType>(
         : undefined;
     const retryAfterSeconds =
       retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
-    const fail = () =>
-      translateFailure(outcome, {
-        template: request.template,
-        requestId,
-        traceId: trace?.traceId,
-        logger: env.logger,
-        redact: env.redact,
-        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-      });
-
-    if (!isRead || !isRetryable(outcome) || attempt >= env.maxRetries) throw fail();
-    const wait =
-      retryAfterMs ??
-      fullJitterDelay(attempt, {
-        baseMs: env.backoffBaseMs,
-        capMs: env.backoffCapMs,
-        random: env.random,
-      });
+    const failure = translateFailure(outcome, {
+      template: request.template,
+      requestId,
+      traceId: trace?.traceId,
+      logger: env.logger,
+      redact: env.redact,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    });
+    const overload = isOverload(outcome);
+    const how = { overload, template: request.template, log };
     if (outcome.kind === 'response' && outcome.status === 429) {
       // Bulk calls stay back half as long again as the service asked: people's reads go first.
+      const wait = retryAfterMs ?? 0;
       const until = env.now() + Math.max(wait, 1_000) * BULK_HOLD_FACTOR;
       env.bulkHold.until = Math.max(env.bulkHold.until, until);
     }
-    if (env.now() + wait >= deadline) {
-      if (retryAfterMs !== undefined) {
-        log().warn({ waitMs: wait }, 'upstream asked to wait past the deadline; failing fast');
-        throw new AppError(
-          503,
-          'upstream_unavailable',
-          'The card service is busy. Try again shortly.',
-          {
-            retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)),
-          },
-        );
-      }
-      throw fail();
+    if (!isRead || !overload) throw new AttemptFailure(failure, { ...how, retry: false });
+    if (retryAfterMs !== undefined && env.now() + retryAfterMs >= deadline) {
+      log().warn(
+        { waitMs: retryAfterMs },
+        'upstream asked to wait past the deadline; failing fast',
+      );
+      throw new AttemptFailure(busy(retryAfterMs), { ...how, retry: false });
     }
-    if (!env.budget.tryRetry()) {
-      env.metrics.retryBudgetExhausted(request.template, env.budgetName);
-      log().warn('retry budget exhausted; not retrying');
-      throw fail();
+    throw new AttemptFailure(failure, {
+      ...how,
+      retry: true,
+      ...(retryAfterMs === undefined ? {} : { waitAskedMs: retryAfterMs }),
+    });
+  };
+
+  const call = deadlineOf(deadlineMs).execute(({ signal: cut }) => env.lane.run(once, cut));
+  try {
+    // The caller's signal through the fan-out (one listener however many calls share it).
+    return await abortable(call, signal);
+  } catch (error) {
+    if (signal?.aborted) throw cancelled();
+    if (error instanceof AttemptFailure) throw error.failure;
+    if (error instanceof TaskCancelledError) throw tooSlow();
+    if (error instanceof BrokenCircuitError) {
+      env.metrics.circuitRefused(request.template, env.lane.lane);
+      log().warn('the circuit to the card service is open; not calling it');
+      throw busy(env.lane.halfOpenAfterMs);
     }
-    env.metrics.upstreamRetry(request.template, env.budgetName);
-    try {
-      await env.sleep(wait, input.signal);
-    } catch {
-      throw new AppError(499, 'client_closed', 'The request was cancelled.');
-    }
+    throw error;
   }
 }
 
@@ -217,23 +231,20 @@ async function attemptCall<S extends z.ZodType>(
 const BULK_HOLD_FACTOR = 1.5;
 
 /** A bulk call waits out the hold a 429 set, within its deadline (else it fails as busy). */
-async function holdForPeople(env: CallEnvironment, deadline: number, signal?: AbortSignal) {
+async function holdForPeople(
+  env: CallEnvironment,
+  deadline: number,
+  log: () => Logger,
+  signal?: AbortSignal,
+) {
   const hold = env.bulkHold.until - env.now();
   if (hold <= 0) return;
-  if (env.now() + hold >= deadline) {
-    throw new AppError(
-      503,
-      'upstream_unavailable',
-      'The card service is busy. Try again shortly.',
-      {
-        retryAfterSeconds: Math.max(1, Math.ceil(hold / 1000)),
-      },
-    );
-  }
+  if (env.now() + hold >= deadline) throw busy(hold);
+  log().debug({ waitMs: hold }, 'bulk call held back');
   try {
-    await env.sleep(hold, signal);
+    await abortableSleep(hold, signal);
   } catch {
-    throw new AppError(499, 'client_closed', 'The request was cancelled.');
+    throw cancelled();
   }
 }
 

@@ -3,6 +3,14 @@ import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
 
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+
 describe('coalescing identical concurrent reads', () => {
   it('20 people opening the same list cause one upstream call', async () => {
     const { client } = testClient(upstream.url);
@@ -61,35 +69,63 @@ describe('coalescing identical concurrent reads', () => {
   });
 });
 
-describe('the retry budget', () => {
-  it('stops a retry storm when everything fails', async () => {
-    const { client } = testClient(upstream.url, { retryBudgetRatio: 0.1, retryBudgetBurst: 2 });
+describe('the circuit breaker', () => {
+  it('stops a retry storm when everything fails: open after its threshold, nothing sent', async () => {
+    const { client } = testClient(upstream.url, { breakerThreshold: 5, halfOpenAfterMs: 60_000 });
     for (let i = 0; i < 200; i++) upstream.sim.faults.enqueue({ kind: 'status', status: 503 });
-    for (let i = 0; i < 30; i++)
-      await client.listCards(ctx(), { cursor: undefined }).catch(() => {});
-    // Without a budget: 30 × 3 = 90 upstream calls. With it: 30 + 2 + 0.1 × 30.
-    expect(upstream.sim.stats.count('GET /card')).toBeLessThanOrEqual(35);
+    const errors = [];
+    for (let i = 0; i < 30; i++) errors.push(await failure(client.listCards(ctx(), {})));
+    // Without a breaker: 30 × 3 = 90 upstream calls. With it: the 5 that opened it.
+    expect(upstream.sim.stats.count('GET /card')).toBe(5);
+    // Refused at once, as the service being busy, with when to come back.
+    expect(errors.at(-1)).toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      retryAfterSeconds: 60,
+    });
+    await client.close();
+  });
+
+  it('lets one call through after its pause, and closes again when it succeeds', async () => {
+    const { client } = testClient(upstream.url, { breakerThreshold: 3, halfOpenAfterMs: 200 });
+    for (let i = 0; i < 3; i++) upstream.sim.faults.enqueue({ kind: 'status', status: 503 });
+    await failure(client.listCards(ctx(), {}));
+    expect(await failure(client.listCards(ctx('admin'), {}))).toMatchObject({
+      code: 'upstream_unavailable',
+    });
+    expect(upstream.sim.stats.count('GET /card')).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await client.listCards(ctx(), {})).items.length).toBeGreaterThan(0);
+    expect((await client.listCards(ctx('admin'), {})).items.length).toBeGreaterThan(0);
+    expect(upstream.sim.stats.count('GET /card')).toBe(5);
+    await client.close();
+  });
+
+  it('answers that are not overload (404, 400, 500) never open it', async () => {
+    const { client } = testClient(upstream.url, { breakerThreshold: 2, halfOpenAfterMs: 60_000 });
+    for (const status of [404, 400, 500, 404, 500])
+      upstream.sim.faults.enqueue({ kind: 'status', status });
+    for (let i = 0; i < 5; i++) await failure(client.listCards(ctx(), {}));
+    expect((await client.listCards(ctx(), {})).items.length).toBeGreaterThan(0);
+    expect(upstream.sim.stats.count('GET /card')).toBe(6);
     await client.close();
   });
 });
 
-describe('a retry budget of their own for bulk walks', () => {
-  it("bulk calls that use up their retries leave every retry of the reads' budget", async () => {
-    const { client } = testClient(upstream.url, {
-      retryBudgetRatio: 0.1,
-      retryBudgetBurst: 2,
-      bulkRetryBudgetBurst: 2,
-    });
+describe('a circuit of their own for bulk walks', () => {
+  it("bulk calls that open their circuit leave people's reads their circuit and their retries", async () => {
+    const { client } = testClient(upstream.url, { breakerThreshold: 5, halfOpenAfterMs: 60_000 });
     const subAccountId = upstream.sim.data.subAccounts()[0]?.id ?? '';
     const bulk = { ...ctx(), signal: new AbortController().signal, bulk: true };
     for (let i = 0; i < 200; i++)
       upstream.sim.faults.enqueue({ kind: 'status', status: 503, route: 'GET /transaction' });
     for (let i = 0; i < 30; i++)
       await client.listTransactionsDeferred(bulk, { subAccountId }).catch(() => {});
-    // The bulk budget (burst 2 + 0.1 a call) gave the walks only a few retries of 60.
-    expect(upstream.sim.stats.count('GET /transaction')).toBeLessThanOrEqual(35);
+    // The bulk circuit opened after 5 failures of the 90 attempts the walks would have made.
+    expect(upstream.sim.stats.count('GET /transaction')).toBe(5);
 
     // A read meeting two 503s still gets both of its retries.
+    upstream.sim.faults.clear();
     upstream.sim.faults.enqueue(
       { kind: 'status', status: 503, route: 'GET /card' },
       { kind: 'status', status: 503, route: 'GET /card' },
@@ -97,6 +133,8 @@ describe('a retry budget of their own for bulk walks', () => {
     const page = await client.listCards(ctx(), {});
     expect(page.items.length).toBeGreaterThan(0);
     expect(upstream.sim.stats.count('GET /card')).toBe(3);
+    // And a person's transactions still load: only the bulk walks' circuit is open.
+    expect(await client.listTransactions(ctx(), { subAccountId })).toBeDefined();
     await client.close();
   });
 });

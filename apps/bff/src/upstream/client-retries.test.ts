@@ -43,6 +43,18 @@ describe('reads retry and recover', () => {
     await client.close();
   });
 
+  it('never waits longer than the backoff cap', async () => {
+    const { client, sleeps } = testClient(upstream.url, {
+      random: () => 0.999,
+      backoffBaseMs: 100,
+      backoffCapMs: 150,
+    });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 502 }, { kind: 'status', status: 502 });
+    await client.listCards(ctx(), {});
+    expect(sleeps).toEqual([99, 149]);
+    await client.close();
+  });
+
   it('honours Retry-After in seconds', async () => {
     const { client, sleeps } = testClient(upstream.url);
     upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
@@ -120,8 +132,6 @@ describe('reads give up inside the deadline', () => {
     const { client } = testClient(upstream.url, {
       attemptTimeoutMs: 150,
       deadlineMs: 400,
-      now: Date.now,
-      sleep: async () => {},
     });
     for (let i = 0; i < 3; i++) upstream.sim.faults.enqueue({ kind: 'delay', ms: 1_000 });
     const started = Date.now();

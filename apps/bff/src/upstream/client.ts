@@ -26,7 +26,7 @@ import { cleanCard, cleanPage, cleanSubAccount, cleanTransaction } from './clean
 import { clientDefaults, type UpstreamClientOptions } from './client-options';
 import { createCoalescer } from './coalescer';
 import { buildRequest, type OperationName, type QueryValues } from './operations';
-import { createRetryBudget } from './retry-budget';
+import { createLane } from './resilience';
 import { Agent } from './undici-agent';
 import { createUpstreamRedactor } from './upstream-redactor';
 
@@ -44,8 +44,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /**
    * A bulk walk (the CSV export, a limit preview, the Overview's day walks, the card
-   * directory): its retries come from a budget of their own, so a storm of walks meeting an
-   * overloaded service cannot spend the retries people's reads need.
+   * directory): its calls go through a circuit of their own, so a storm of walks meeting an
+   * overloaded service never opens the circuit for people's reads.
    */
   bulk?: boolean;
 }
@@ -132,27 +132,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     logger: o.logger,
     attemptTimeoutMs: o.attemptTimeoutMs,
     deadlineMs: o.deadlineMs,
-    maxRetries: o.maxRetries,
-    backoffBaseMs: o.backoffBaseMs,
-    backoffCapMs: o.backoffCapMs,
     maxBodyBytes: o.maxBodyBytes,
-    budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.retryBudgetBurst }),
-    budgetName: 'reads',
+    lane: createLane({ ...o, lane: 'reads', metrics }),
     bulkHold: { until: 0 },
     yields: false,
     metrics,
-    sleep: o.sleep,
-    random: o.random,
     now: o.now,
   };
+  // The walks' own lane: their failures never open the circuit for people's calls.
   const bulkEnv: CallEnvironment = {
     ...env,
-    budget: createRetryBudget({ ratio: o.retryBudgetRatio, maxTokens: o.bulkRetryBudgetBurst }),
-    budgetName: 'bulk',
+    lane: createLane({ ...o, lane: 'bulk', metrics }),
     yields: true,
   };
-  metrics.trackRetryBudget('reads', env.budget.tokens);
-  metrics.trackRetryBudget('bulk', bulkEnv.budget.tokens);
   const coalescer = createCoalescer();
 
   // Answers are redacted as they arrive, before a coalesced read shares them.
@@ -186,8 +178,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
-    // Keyed by role too: a shared answer never crosses permission levels. And by budget: a
-    // person's read never waits on a bulk walk's retries, nor a walk spends a person's.
+    // Keyed by role too: a shared answer never crosses permission levels. And by lane: a
+    // person's read never waits on a bulk walk's retries, nor shares its circuit.
     const key = `${ctx.role ?? 'system'}${ctx.bulk ? ' bulk' : ''} ${request.method} ${request.pathAndQuery}`;
     return coalescer.run(key, run, () => metrics.coalescedRead(request.template));
   }

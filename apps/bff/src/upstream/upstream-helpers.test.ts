@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testPan } from '../test/test-pan';
-import { fullJitterDelay } from './backoff';
 import { buildRequest } from './operations';
 import { parseRetryAfter } from './retry-after';
-import { createRetryBudget } from './retry-budget';
 import { bodyForLog, maskDigitRuns, safeUpstreamMessage } from './safe-message';
 import { createUpstreamRedactor } from './upstream-redactor';
 
@@ -18,30 +16,6 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('soon-ish', now)).toBeUndefined();
     expect(parseRetryAfter('-1', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
-  });
-});
-
-describe('full-jitter backoff', () => {
-  it('stays under the doubling ceiling and the cap', () => {
-    const opts = { baseMs: 100, capMs: 1000 };
-    expect(fullJitterDelay(0, { ...opts, random: () => 0.999 })).toBeLessThan(100);
-    expect(fullJitterDelay(2, { ...opts, random: () => 0.999 })).toBeLessThan(400);
-    expect(fullJitterDelay(9, { ...opts, random: () => 0.999 })).toBeLessThan(1000);
-    expect(fullJitterDelay(3, { ...opts, random: () => 0 })).toBe(0);
-  });
-});
-
-describe('retry budget', () => {
-  it('allows a burst, then only a fraction of requests', () => {
-    const budget = createRetryBudget({ ratio: 0.1, maxTokens: 3 });
-    let allowed = 0;
-    for (let i = 0; i < 100; i++) {
-      budget.recordRequest();
-      if (budget.tryRetry()) allowed++;
-    }
-    // 3 burst + 0.1 per request
-    expect(allowed).toBeLessThanOrEqual(3 + 10);
-    expect(allowed).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -34,7 +34,7 @@ interface Waiter {
 /**
  * The cap on concurrent bulk walks, as the CSV export has its own: a flood of previews or new
  * Overview periods runs a few at a time, so it cannot take the card service's rate limit from
- * people's interactive reads. Per process (the retry budgets are per process too): with
+ * people's interactive reads. Per process (the circuit breakers are per process too): with
  * several replicas the card service sees at most `total` walks per replica.
  *
  * Waiting is first come, first served, except that a person at their own cap never holds up

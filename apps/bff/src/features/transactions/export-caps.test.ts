@@ -1,5 +1,5 @@
 // Concurrent CSV exports over real HTTP against the real simulator: the caps, the slots given
-// back however an export ends, HEAD, and the retry budget people's reads keep during a storm.
+// back however an export ends, HEAD, and the circuit people's reads keep during a storm.
 import http from 'node:http';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -251,14 +251,14 @@ describe('slots and the total cap', () => {
   });
 });
 
-describe('the retry budget during an export storm', () => {
+describe('the circuit people keep during an export storm', () => {
   let t: TestApp;
   let finance: TestSession;
   let admin: TestSession;
   let subId: string;
 
   beforeAll(async () => {
-    // Caps high enough that all 20 exports walk: this is about the budget, not the caps.
+    // Caps high enough that all 20 exports walk: this is about the circuit, not the caps.
     t = await startTestApp({ sim: SIM, env: { exportCaps: { perPerson: 20, total: 20 } } });
     finance = await t.signIn('finance');
     admin = await t.signIn('admin');
@@ -266,7 +266,7 @@ describe('the retry budget during an export storm', () => {
   });
   afterAll(async () => t.close());
 
-  it("exports meeting 503s spend only their own retries: a person's read still gets both of its retries", async () => {
+  it("exports meeting 503s open only their own circuit: a person's read still gets both of its retries", async () => {
     // Every export attempt meets a 503 (more than 20 exports × 3 attempts could use).
     t.sim.faults.enqueue(
       ...Array.from({ length: 80 }, () => ({
@@ -281,8 +281,8 @@ describe('the retry budget during an export storm', () => {
       expect(r.status).toBe(503);
       expect(apiErrorBodySchema.parse(JSON.parse(r.text)).code).toBe('upstream_unavailable');
     }
-    // The storm did use up the retries it may spend.
-    expect(t.logs.some((l) => l.includes('retry budget exhausted'))).toBe(true);
+    // The storm did open the bulk walks' circuit.
+    expect(t.logs.some((l) => l.includes('the circuit to the card service is open'))).toBe(true);
     t.sim.faults.clear();
     t.sim.stats.reset();
 

@@ -53,7 +53,7 @@ describe('the alert rules', () => {
     for (const wanted of [
       'CardConsoleHigh5xxRatio',
       'CardConsoleUpstreamErrors',
-      'CardConsoleRetryBudgetExhausted',
+      'CardConsoleUpstreamCircuitOpen',
       'CardConsoleAuditWriteFailures',
       'CardConsoleStoreErrors',
       'CardConsoleSlowResponses',

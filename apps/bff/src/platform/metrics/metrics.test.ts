@@ -104,7 +104,7 @@ describe('upstream metrics', () => {
   it('count calls by operation and outcome, and the retries they took', async () => {
     const before = sampleValue((await scrape()).samples, 'bff_upstream_retries_total', {
       operation: 'GET /card/{id}',
-      budget: 'reads',
+      lane: 'reads',
     });
     t.sim.faults.enqueue({ kind: 'status', status: 503, route: 'GET /card/:id' });
     expect((await t.request.get(`/api/cards/${cardId()}`).set(finance.headers())).status).toBe(200);
@@ -115,7 +115,7 @@ describe('upstream metrics', () => {
     expect(
       sampleValue(samples, 'bff_upstream_retries_total', {
         operation: 'GET /card/{id}',
-        budget: 'reads',
+        lane: 'reads',
       }),
     ).toBe(before + 1);
     expect(
@@ -130,11 +130,11 @@ describe('upstream metrics', () => {
         outcome: 'ok',
       }),
     ).toBeGreaterThanOrEqual(2);
-    for (const budget of ['reads', 'bulk']) {
-      const tokens = samples.find(
-        (s) => s.name === 'bff_upstream_retry_budget_tokens' && s.labels.budget === budget,
+    for (const lane of ['reads', 'bulk']) {
+      const open = samples.find(
+        (s) => s.name === 'bff_upstream_circuit_open' && s.labels.lane === lane,
       );
-      expect(tokens?.value).toBeGreaterThan(0);
+      expect(open?.value).toBe(0);
     }
   });
 
@@ -160,38 +160,51 @@ describe('upstream metrics', () => {
     expect(joined + calls).toBe(people);
   });
 
-  it('count the retries the budget refused', async () => {
+  it('count the retries, and the calls an open circuit refused', async () => {
     const own = new Registry();
     const upstream = createUpstreamClient({
       baseUrl: t.simUrl,
       apiKey: t.apiKey,
       logger: quiet,
       metrics: createPrometheusMetrics(own),
-      retryBudgetBurst: 1,
+      breakerThreshold: 2,
+      halfOpenAfterMs: 60_000,
+      random: () => 0,
     });
+    const open = async () =>
+      sampleValue(parseSamples(await own.metrics()), 'bff_upstream_circuit_open', {
+        lane: 'reads',
+      });
     try {
+      expect(await open()).toBe(0);
       t.sim.faults.enqueue(
-        ...Array.from({ length: 3 }, () => ({
+        ...Array.from({ length: 2 }, () => ({
           kind: 'status' as const,
           status: 503,
           route: 'GET /sub-account',
         })),
       );
-      await expect(upstream.listSubAccounts({ requestId: 'req-budget-1' }, {})).rejects.toThrow();
+      // The first 503 is retried; the second opens the circuit, so the call ends there.
+      await expect(upstream.listSubAccounts({ requestId: 'req-circuit-1' }, {})).rejects.toThrow();
+      expect(await open()).toBe(1);
+      // The next call is refused without reaching the card service.
+      const before = t.sim.stats.count('GET /sub-account');
+      await expect(upstream.listSubAccounts({ requestId: 'req-circuit-2' }, {})).rejects.toThrow();
+      expect(t.sim.stats.count('GET /sub-account')).toBe(before);
     } finally {
       t.sim.faults.clear();
       await upstream.close();
     }
     const samples = parseSamples(await own.metrics());
-    const labels = { operation: 'GET /sub-account', budget: 'reads' };
+    const labels = { operation: 'GET /sub-account', lane: 'reads' };
     expect(sampleValue(samples, 'bff_upstream_retries_total', labels)).toBe(1);
-    expect(sampleValue(samples, 'bff_upstream_retry_budget_exhausted_total', labels)).toBe(1);
+    expect(sampleValue(samples, 'bff_upstream_circuit_refused_total', labels)).toBe(1);
     expect(
       sampleValue(samples, 'bff_upstream_calls_total', {
         operation: 'GET /sub-account',
         outcome: 'upstream_unavailable',
       }),
-    ).toBe(1);
+    ).toBe(2);
   });
 });
 

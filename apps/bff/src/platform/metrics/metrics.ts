@@ -15,12 +15,12 @@ export interface Metrics {
    * outcome: `ok`, or the error code the person got (`upstream_timeout`, …).
    */
   observeUpstream(operation: string, outcome: string, seconds: number): void;
-  /** An upstream retry taken from `budget` (people's reads, or the exports' bulk walks). */
-  upstreamRetry(operation: string, budget: RetryBudgetName): void;
-  /** A retry the budget refused (the call failed instead). */
-  retryBudgetExhausted(operation: string, budget: RetryBudgetName): void;
-  /** Reports a budget's tokens left whenever metrics are collected. */
-  trackRetryBudget(budget: RetryBudgetName, tokens: () => number): void;
+  /** An upstream retry in `lane` (people's calls, or the bulk walks). */
+  upstreamRetry(operation: string, lane: UpstreamLane): void;
+  /** A call or retry the lane's open circuit refused (the call failed instead, 503). */
+  circuitRefused(operation: string, lane: UpstreamLane): void;
+  /** Reports whether a lane's circuit is open (1) or closed (0) whenever metrics are collected. */
+  trackCircuit(lane: UpstreamLane, open: () => number): void;
   /** A read that joined an identical one already in flight instead of calling upstream. */
   coalescedRead(operation: string): void;
   /** An audit record that could not be stored (the action it was for). */
@@ -70,7 +70,8 @@ export interface Metrics {
 }
 
 export type Engine = 'postgres';
-export type RetryBudgetName = 'reads' | 'bulk';
+/** People's calls (`reads`), or the bulk walks': each has its own retries' circuit. */
+export type UpstreamLane = 'reads' | 'bulk';
 export interface DependencyReadiness {
   /** The dependency's name in `/readyz` (`upstream`, `postgres`, …). */
   dependency: string;
@@ -126,8 +127,8 @@ export const noMetrics: Metrics = {
   rateLimited: nothing,
   observeUpstream: nothing,
   upstreamRetry: nothing,
-  retryBudgetExhausted: nothing,
-  trackRetryBudget: nothing,
+  circuitRefused: nothing,
+  trackCircuit: nothing,
   coalescedRead: nothing,
   auditWriteFailed: nothing,
   observeEngine: nothing,

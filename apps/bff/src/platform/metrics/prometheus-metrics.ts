@@ -1,7 +1,7 @@
 import { auditActions } from '@card-console/shared/api/audit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createBackgroundWorkSeries } from './background-work-series';
-import type { Metrics, RetryBudgetName } from './metrics';
+import type { Metrics, UpstreamLane } from './metrics';
 import { createOperationsSeries } from './operations-series';
 
 /** Seconds: a proxied read is milliseconds, an export or a slow upstream call seconds. */
@@ -57,24 +57,24 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
   });
   const retries = new Counter({
     name: 'bff_upstream_retries_total',
-    help: 'Retries of card-service reads, by operation and the budget they came from.',
-    labelNames: ['operation', 'budget'],
+    help: 'Retries of card-service reads, by operation and lane (people, or the bulk walks).',
+    labelNames: ['operation', 'lane'],
     registers,
   });
-  const exhausted = new Counter({
-    name: 'bff_upstream_retry_budget_exhausted_total',
-    help: 'Retries the retry budget refused (the call failed instead).',
-    labelNames: ['operation', 'budget'],
+  const refused = new Counter({
+    name: 'bff_upstream_circuit_refused_total',
+    help: 'Card-service calls and retries an open circuit refused (the call failed instead).',
+    labelNames: ['operation', 'lane'],
     registers,
   });
-  const budgets = new Map<RetryBudgetName, () => number>();
+  const circuits = new Map<UpstreamLane, () => number>();
   new Gauge({
-    name: 'bff_upstream_retry_budget_tokens',
-    help: 'Tokens in each retry budget now; a retry spends one, each call adds a fraction.',
-    labelNames: ['budget'],
+    name: 'bff_upstream_circuit_open',
+    help: "Whether each lane's circuit to the card service is open (1) or closed (0) now.",
+    labelNames: ['lane'],
     registers,
     collect() {
-      for (const [budget, tokens] of budgets) this.set({ budget }, tokens());
+      for (const [lane, open] of circuits) this.set({ lane }, open());
     },
   });
   const coalesced = new Counter({
@@ -136,9 +136,9 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
       child.count.inc();
       child.time.observe(seconds);
     },
-    upstreamRetry: (operation, budget) => retries.inc({ operation, budget }),
-    retryBudgetExhausted: (operation, budget) => exhausted.inc({ operation, budget }),
-    trackRetryBudget: (budget, tokens) => void budgets.set(budget, tokens),
+    upstreamRetry: (operation, lane) => retries.inc({ operation, lane }),
+    circuitRefused: (operation, lane) => refused.inc({ operation, lane }),
+    trackCircuit: (lane, open) => void circuits.set(lane, open),
     coalescedRead: (operation) => coalesced.inc({ operation }),
     auditWriteFailed: (action) => auditFailures.inc({ action }),
     observeEngine: (engine, operation, seconds, ok) =>

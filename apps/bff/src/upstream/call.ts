@@ -1,4 +1,10 @@
-import { BrokenCircuitError, TaskCancelledError, TimeoutStrategy, timeout } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  BulkheadRejectedError,
+  TaskCancelledError,
+  TimeoutStrategy,
+  timeout,
+} from 'cockatiel';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -218,6 +224,10 @@ async function attemptCall<S extends z.ZodType>(
     if (signal?.aborted) throw cancelled();
     if (error instanceof AttemptFailure) throw error.failure;
     if (error instanceof TaskCancelledError) throw tooSlow();
+    if (error instanceof BulkheadRejectedError) {
+      log().warn('too many bulk calls waiting for the card service; refused');
+      throw busy(1_000);
+    }
     if (error instanceof BrokenCircuitError) {
       env.metrics.circuitRefused(request.template, env.lane.lane);
       log().warn('the circuit to the card service is open; not calling it');

@@ -26,6 +26,11 @@ export interface UpstreamClientOptions {
   maxBodyBytes?: number;
   /** Keep-alive connections per upstream origin. Default 32. */
   connections?: number;
+  /**
+   * Bulk walks' attempts in flight at once (a bulkhead), fewer than `connections` so people's
+   * reads always find a free connection. Default 24.
+   */
+  bulkConcurrency?: number;
   /** Injected for deterministic tests. */
   random?: () => number;
   now?: () => number;
@@ -41,6 +46,7 @@ export const clientDefaults = {
   halfOpenAfterMs: 5_000,
   maxBodyBytes: 5 * 1024 * 1024,
   connections: 32,
+  bulkConcurrency: 24,
   random: Math.random,
   now: Date.now,
 } satisfies Partial<UpstreamClientOptions>;

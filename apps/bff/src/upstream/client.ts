@@ -142,7 +142,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   // The walks' own lane: their failures never open the circuit for people's calls.
   const bulkEnv: CallEnvironment = {
     ...env,
-    lane: createLane({ ...o, lane: 'bulk', metrics }),
+    lane: createLane({
+      ...o,
+      lane: 'bulk',
+      concurrency: Math.max(1, Math.min(o.bulkConcurrency, o.connections - 1)),
+      metrics,
+    }),
     yields: true,
   };
   const coalescer = createCoalescer();

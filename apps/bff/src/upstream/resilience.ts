@@ -1,4 +1,6 @@
 import {
+  type BulkheadPolicy,
+  bulkhead,
   CircuitState,
   ConsecutiveBreaker,
   circuitBreaker,
@@ -47,8 +49,17 @@ export interface LaneOptions {
   breakerThreshold: number;
   /** How long an open circuit refuses calls before it lets one through to try. */
   halfOpenAfterMs: number;
+  /**
+   * Attempts of this lane in flight at once (a bulkhead), the rest waiting in line; none when
+   * absent. The bulk walks' lane has one, so they never hold every connection to the card
+   * service: people's reads always find one free.
+   */
+  concurrency?: number;
   metrics: Metrics;
 }
+
+/** Attempts waiting for a bulkhead's slot at most; more are refused (503). */
+export const BULKHEAD_LINE = 1_000;
 
 /** The policies one lane's calls go through (people's reads and writes, or the bulk walks'). */
 export interface Lane {
@@ -65,8 +76,8 @@ export interface Lane {
  * One lane's resilience, on cockatiel: `retry` with exponential backoff and full jitter (or
  * the wait the card service asked for), around a circuit breaker that opens after
  * `breakerThreshold` overload failures in a row, so a struggling card service gets a rest
- * instead of every call and its retries. Each lane has its own breaker: walks failing never
- * open the circuit for people's reads.
+ * instead of every call and its retries, around a bulkhead when the lane has a `concurrency`.
+ * Each lane has its own breaker: walks failing never open the circuit for people's reads.
  */
 export function createLane(o: LaneOptions): Lane {
   const breaker = circuitBreaker(
@@ -96,11 +107,17 @@ export function createLane(o: LaneOptions): Lane {
     log().debug({ waitMs: event.delay }, 'upstream retry');
   });
   o.metrics.trackCircuit(o.lane, () => (breaker.state === CircuitState.Closed ? 0 : 1));
+  const slots: BulkheadPolicy | undefined =
+    o.concurrency === undefined ? undefined : bulkhead(o.concurrency, BULKHEAD_LINE);
   return {
     lane: o.lane,
     halfOpenAfterMs: o.halfOpenAfterMs,
     run: (attempt, signal) =>
-      retries.execute((context) => breaker.execute(() => attempt(context.attempt)), signal),
+      retries.execute(
+        ({ attempt: n, signal: cut }) =>
+          breaker.execute(() => (slots ? slots.execute(() => attempt(n), cut) : attempt(n))),
+        signal,
+      ),
   };
 }
 

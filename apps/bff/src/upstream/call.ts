@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { AppError } from '../core/app-error';
 import { abortable, abortableSleep } from '../platform/abort-fan-out';
 import type { Metrics } from '../platform/metrics/metrics';
+import type { WalkPace } from '../platform/pagination/pace';
 import { childTraceparent, type TraceContext } from '../platform/tracing/trace-context';
 import type { BuiltRequest } from './operations';
 import { AttemptFailure, type Lane } from './resilience';
@@ -52,6 +53,8 @@ export interface CallInput<S extends z.ZodType> {
   schema: S;
   body?: unknown;
   signal?: AbortSignal;
+  /** Told of every 429 an attempt meets (with the wait asked), retried or not: a walk's pace. */
+  pace?: Pick<WalkPace, 'busy'>;
   /** Overrides the client's deadline for this call (e.g. a readiness probe). */
   deadlineMs?: number;
 }
@@ -196,6 +199,7 @@ async function attemptCall<S extends z.ZodType>(
     const overload = isOverload(outcome);
     const how = { overload, template: request.template, log };
     if (outcome.kind === 'response' && outcome.status === 429) {
+      input.pace?.busy(retryAfterMs);
       // Bulk calls stay back half as long again as the service asked: people's reads go first.
       const wait = retryAfterMs ?? 0;
       const until = env.now() + Math.max(wait, 1_000) * BULK_HOLD_FACTOR;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../core/app-error';
+import { adaptivePace } from '../platform/pagination/pace';
 import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
@@ -188,6 +189,17 @@ describe('writes are sent exactly once', () => {
       code: 'upstream_timeout',
     });
     expect(upstream.sim.stats.count('PATCH /card/:id')).toBe(1);
+    await client.close();
+  });
+});
+
+describe('a walk’s pace hears of every 429', () => {
+  it('a 429 a retry got past still slows the walk by the wait asked', async () => {
+    const { client } = testClient(upstream.url);
+    const pace = adaptivePace();
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '1' });
+    await client.listCards({ ...ctx(), pace }, {});
+    expect(pace.gap()).toBe(1_000);
     await client.close();
   });
 });

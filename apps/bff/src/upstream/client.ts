@@ -20,6 +20,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../core/app-error';
 import { noMetrics } from '../platform/metrics/metrics';
+import type { WalkPace } from '../platform/pagination/pace';
 import type { TraceContext } from '../platform/tracing/trace-context';
 import { type CallEnvironment, checkAnswer, executeCall } from './call';
 import { cleanCard, cleanPage, cleanSubAccount, cleanTransaction } from './clean-answer';
@@ -42,6 +43,11 @@ export interface CallContext {
   role?: Role;
   /** Aborted when the browser goes away; such calls are never shared. */
   signal?: AbortSignal;
+  /**
+   * The pace of the walk this call is part of (`platform/pagination/pace.ts`): told of every
+   * 429 the card service answers, also one a retry got past, so the walk slows down.
+   */
+  pace?: WalkPace;
   /**
    * A bulk walk (the CSV export, a limit preview, the Overview's day walks, the card
    * directory): its calls go through a circuit of their own, so a storm of walks meeting an
@@ -181,6 +187,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         trace: ctx.trace,
         schema,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.pace ? { pace: ctx.pace } : {}),
       }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
     // Keyed by role too: a shared answer never crosses permission levels. And by lane: a

@@ -43,7 +43,9 @@ describe('the dependency rule', () => {
 
   describe('on a tree that breaks it', () => {
     const dirs: string[] = [];
-    afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 }))));
+    afterAll(() =>
+      Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 }))),
+    );
 
     async function crafted(files: Record<string, string>): Promise<string> {
       const dir = await mkdtemp(join(tmpdir(), 'dependency-rule-'));

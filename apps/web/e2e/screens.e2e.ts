@@ -426,7 +426,13 @@ describe('every screen at 1280×800 and 390×844', () => {
     await page.goto(`/transactions?subAccountId=${firstSubAccount.id}&status=%5B%22declined%22%5D`);
     const notice = page.getByRole('status').filter({ hasText: 'Too many requests' });
     const seen = new Set<string>();
-    await notice.waitFor();
+    // On a failure, what the page said instead (another notice, another address).
+    await notice.waitFor().catch(async (error: Error) => {
+      const said = await page.getByRole('status').allTextContents();
+      throw new Error(
+        `${error.message}\nasked: ${asked.length}, at ${page.url()}, notices: ${JSON.stringify(said)}`,
+      );
+    });
     while (await notice.isVisible().catch(() => false)) {
       const text = (await notice.textContent().catch(() => null)) ?? '';
       if (text) seen.add(text);

@@ -363,7 +363,8 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
     const names = await api<{ items: { id: string; name: string }[] }>(page, '/api/sub-accounts');
     for (const id of money.subAccountIds) {
       const name = names.items.find((s) => s.id === id)?.name ?? id;
-      expect(await row.locator('td.col-spends-from').textContent()).toContain(name);
+      // The names arrive with the sub accounts' own answer, after the row: wait for them.
+      await expect.poll(() => row.locator('td.col-spends-from').textContent()).toContain(name);
     }
     await screenshot(page, `cards-spend-${width}`);
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -72,6 +72,17 @@ describe('src/demo/main.ts and src/index.ts', () => {
       headers: { Accept: 'text/html' },
     });
     expect(await page.text()).toContain('not built');
+    // Ready once the embedded database has opened and taken the demo's people: until then
+    // /readyz names it, so nothing waiting for readiness meets a first sign-in held by initdb.
+    let ready = await fetch(`${url.replace('localhost', '127.0.0.1')}/readyz`);
+    for (let tries = 0; ready.status !== 200 && tries < 120; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      ready = await fetch(`${url.replace('localhost', '127.0.0.1')}/readyz`);
+    }
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { upstream: 'ok', database: 'ok', identityProvider: 'ok' },
+    });
     app.proc.kill('SIGTERM');
     expect(await app.exited).toBe(0);
     expect(app.output()).toMatch(/"stopped"/);

@@ -278,6 +278,16 @@ async function startServer(
     });
     return importing;
   };
+  // The embedded engine's first open (seconds of initdb on this thread) and the people's import
+  // are part of being ready: /readyz says so until they are done, and asking starts them.
+  if (!databaseUrl) {
+    readiness.push({
+      name: 'database',
+      check: async () => {
+        await importedPeople();
+      },
+    });
+  }
   const demoLinks = config.mode === 'demo' && !config.usersFile ? fileUsers : undefined;
   // Each request's check of its person reads through a short cache. With DATABASE_URL a brief
   // PostgreSQL outage does not stop reads, and a change made on another replica is seen within

@@ -103,19 +103,33 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
+async function waitFor(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+  done: (response: Response) => Promise<boolean> = async (response) => response.ok,
+) {
   const deadline = Date.now() + timeoutMs;
+  let last = '';
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(url);
-      if (response.ok) return;
+      if (await done(response.clone())) return;
+      last = `${response.status} ${await response.text()}`;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${output()}`);
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms (last: ${last}):\n${output()}`);
+}
+
+/** /readyz's answer (200 or 503) says the embedded database is open and its people are in. */
+async function databaseReady(response: Response): Promise<boolean> {
+  const body = (await response.json().catch(() => ({}))) as { checks?: Record<string, string> };
+  return body.checks?.database === 'ok';
 }
 
 /**
@@ -149,6 +163,9 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
   });
   try {
     await waitFor(`${url}/healthz`, child, output, 240_000);
+    // Ready for a first sign-in: the embedded engine's first open (initdb, seconds on the
+    // server's thread, many more on a loaded machine) is done, not raced by the test's first step.
+    await waitFor(`${url}/readyz`, child, output, 120_000, databaseReady);
   } catch (error) {
     await stopGroup(child);
     throw error;

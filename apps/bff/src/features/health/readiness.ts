@@ -3,9 +3,10 @@ import { StoreUnavailableError } from '../../platform/store-unavailable';
 
 /**
  * The dependencies `/readyz` checks: the card service always; PostgreSQL and the single
- * sign-on identity provider when configured.
+ * sign-on identity provider when configured, else the embedded database (open: its first open
+ * takes seconds).
  */
-export type DependencyName = 'upstream' | 'postgres' | 'identityProvider';
+export type DependencyName = 'upstream' | 'postgres' | 'database' | 'identityProvider';
 
 /**
  * One dependency's readiness check for `/readyz`. `check` resolves when the dependency can
@@ -58,6 +59,7 @@ export function dependencyLabel(name: DependencyName): string {
   return {
     upstream: 'the card service',
     postgres: 'PostgreSQL',
+    database: 'the embedded database',
     identityProvider: 'the identity provider',
   }[name];
 }

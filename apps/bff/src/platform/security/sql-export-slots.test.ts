@@ -92,9 +92,11 @@ describe('SqlExportSlots', () => {
     const other = new SqlExportSlots(two, caps, { leaseMs: 300 });
     const held = await holder.acquire('ada@example.test');
     expect(held.granted).toBe(true);
-    await sleep(900); // three leases
+    // Two and a half leases: renewed every third of one, the lease never lapses; renewed any
+    // less often than once a lease, it would have lapsed by now whenever the renewal falls.
+    await sleep(750);
     expect(await other.acquire('bob@example.test')).toEqual({ granted: false, full: 'total' });
-    await sleep(800); // past the lifetime: renewals stop at it
+    await sleep(950); // past the lifetime: renewals stop at it
     const next = await other.acquire('bob@example.test');
     expect(next.granted).toBe(true);
     if (next.granted) await next.release();

@@ -1,7 +1,7 @@
 import type { PasskeyOptions } from '@card-console/shared/api/passkeys';
 import { type SignInBody, signInBodySchema } from '@card-console/shared/api/session';
 import { startAuthentication } from '@simplewebauthn/browser';
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -76,7 +76,8 @@ describe('sign in with a passkey as the second factor', () => {
     await enterPassword(user);
 
     const passkey = await screen.findByRole('button', { name: 'Use a passkey' });
-    expect(passkey).toHaveFocus();
+    // Focused by an effect once the choices are drawn: a moment after the button appears.
+    await waitFor(() => expect(passkey).toHaveFocus());
     expect(passkey).toHaveClass('primary');
     expect(screen.getByLabelText('Second-factor code')).toBeInTheDocument();
     // Said calmly, not as an error: nothing has gone wrong.
@@ -166,7 +167,8 @@ describe('sign in with a passkey as the second factor', () => {
     );
     const { user } = renderApp('/sign-in');
     await enterPassword(user);
-    expect(await screen.findByRole('button', { name: 'Use a passkey' })).toHaveFocus();
+    const again = await screen.findByRole('button', { name: 'Use a passkey' });
+    await waitFor(() => expect(again).toHaveFocus());
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByText('Use a passkey.')).toBeInTheDocument();
     expect(screen.queryByLabelText('Second-factor code')).not.toBeInTheDocument();

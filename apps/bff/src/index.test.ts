@@ -64,20 +64,21 @@ describe('src/demo/main.ts and src/index.ts', () => {
     const out = await app.waitFor(/is up: open (http:\/\/localhost:\d+)/);
     const url = /is up: open (http:\/\/localhost:\d+)/.exec(out)?.[1] ?? '';
     expect(url).not.toBe('');
-    const meta = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/meta`, {
+    const base = url.replace('localhost', '127.0.0.1');
+    const meta = await fetch(`${base}/api/meta`, {
       headers: { 'X-CSRF': '1' },
     });
     expect(((await meta.json()) as { mode: string }).mode).toBe('demo');
-    const page = await fetch(url.replace('localhost', '127.0.0.1'), {
+    const page = await fetch(base, {
       headers: { Accept: 'text/html' },
     });
     expect(await page.text()).toContain('not built');
     // Ready once the embedded database has opened and taken the demo's people: until then
     // /readyz names it, so nothing waiting for readiness meets a first sign-in held by initdb.
-    let ready = await fetch(`${url.replace('localhost', '127.0.0.1')}/readyz`);
+    let ready = await fetch(`${base}/readyz`);
     for (let tries = 0; ready.status !== 200 && tries < 120; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      ready = await fetch(`${url.replace('localhost', '127.0.0.1')}/readyz`);
+      ready = await fetch(`${base}/readyz`);
     }
     expect(await ready.json()).toEqual({
       status: 'ready',

@@ -11,7 +11,6 @@ import { demoScrypt, hashPassword } from './platform/users/password-hash';
 import { freePort } from './test/engines/free-port';
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(appDir, 'node_modules', '.bin', 'tsx');
 
 let dir: string;
 let child: ChildProcess | undefined;
@@ -19,8 +18,8 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bff-index-'));
 });
 afterEach(async () => {
-  // tsx runs the entry in a child of its own: end the whole group, not only tsx.
-  // Its whole group, even once tsx itself has exited: nothing may go on writing in the data directory.
+  // The whole group, even once the entry itself has exited: nothing may go on writing in the data
+  // directory.
   if (child?.pid)
     try {
       process.kill(-child.pid, 'SIGKILL');
@@ -36,7 +35,10 @@ const production = 'src/index.ts';
 const demo = 'src/demo/main.ts';
 
 function start(env: Record<string, string>, entry = production) {
-  const proc = spawn(tsx, [entry], {
+  // Node itself runs the entry, with tsx as its loader: tsx's command line would run it in a child
+  // and relay signals, and on a loaded machine that relay gives the child 30 ms to acknowledge a
+  // SIGTERM before killing it and exiting 143, which is not the shutdown under test.
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: appDir,
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, WEB_DIST: join(dir, 'none'), ...env },
     detached: true,

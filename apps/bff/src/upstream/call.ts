@@ -121,7 +121,9 @@ const deadlines = new Map<number, ReturnType<typeof timeout>>();
 function deadlineOf(ms: number) {
   let policy = deadlines.get(ms);
   if (!policy) {
-    policy = timeout(ms, TimeoutStrategy.Aggressive);
+    // A call that has returned or failed has nothing left in flight (its body is read in full):
+    // aborting its signal then only builds an AbortError, stack and all, for every call.
+    policy = timeout(ms, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
     deadlines.set(ms, policy);
   }
   return policy;

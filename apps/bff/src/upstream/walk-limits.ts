@@ -44,6 +44,11 @@ export const WALK_LIMITS = {
   index: { what: 'transactions for the index', maxPages: 100_000, timeMs: 1_800_000 },
   /** One CSV export, paced by the download: 100,000 pages are 5,000,000 rows. */
   export: { what: 'transactions for the export', maxPages: 100_000, timeMs: 1_800_000 },
+  /**
+   * One export or receipts ZIP from the transaction index (2,000 rows a page), paced by the
+   * download: 10,000,000 rows.
+   */
+  indexExport: { what: 'transactions from the index', maxPages: 5_000, timeMs: 1_800_000 },
   /** One audit export, from the audit trail (500 records a page): 10,000,000 records. */
   auditExport: { what: 'audit records', maxPages: 20_000, timeMs: 1_800_000 },
 } as const satisfies Record<string, WalkLimits>;

@@ -26,8 +26,11 @@ import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
+import { paginate } from '../../platform/pagination/paginate';
+import { type PageSource, walkBudget } from '../../platform/pagination/walk-budget';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
+import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { AnnotationStore } from '../annotations';
 import type { UtilizationLimit } from '../cards';
 import type { FeatureDeps } from '../feature-deps';
@@ -625,9 +628,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         return name;
       };
       const planned: PlannedReceipt[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
+      const pages = indexPages((cursor) => store.page(filter, order, MAX_INDEX_PAGE, cursor));
+      for await (const page of pages) {
         const byId = new Map(page.items.map((t) => [t.id, t]));
         const receipts = await annotations.receiptsOf(page.items.map((t) => t.id));
         const inOrder = page.items.flatMap((t) => receipts.filter((r) => r.transactionId === t.id));
@@ -644,8 +646,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             byteSize: receipt.byteSize,
           });
         }
-        cursor = page.next;
-      } while (cursor !== undefined);
+      }
       // Receipts added between the count and the list count too.
       checkReceiptsZipCaps(totalsOf(planned), caps);
       return plannedFiles(
@@ -686,17 +687,13 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       let rowsOut = 0;
       let seen = 0;
       async function* chunks(): AsyncGenerator<Buffer> {
-        let cursor: string | undefined;
-        do {
+        const reads = indexPages((cursor) => store.page(filter, order, MAX_INDEX_PAGE, cursor));
+        for await (const read of reads) {
           if (signal.aborted) return;
-          const read = await store.page(filter, order, MAX_INDEX_PAGE, cursor);
           pages++;
           const from = seen;
           seen += read.items.length;
-          if (seen <= first) {
-            cursor = read.next;
-            continue;
-          }
+          if (seen <= first) continue;
           const page = {
             ...read,
             items: read.items.slice(Math.max(0, first - from), Math.max(0, end - from)),
@@ -719,8 +716,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           });
           rowsOut += records.length;
           if (records.length > 0) yield Buffer.from(csvLines(records));
-          cursor = seen >= end ? undefined : page.next;
-        } while (cursor !== undefined);
+          if (seen >= end) return;
+        }
       }
       const name = several ? undefined : names.get(ids[0] as string);
       return {
@@ -740,6 +737,29 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 }
 
 /** The query's filter over `subAccountIds`. */
+/** The transaction index as a walk's source: its failures are the BFF's own. */
+const transactionIndex: PageSource = {
+  name: 'the transaction index',
+  repeated: { status: 500, code: 'internal_error' },
+  tooLong: { status: 500, code: 'internal_error' },
+  timeout: { status: 503, code: 'store_unavailable' },
+};
+
+/**
+ * Every page of one keyset walk of the index (`read` with the cursor the last page gave), by the
+ * one paginator: bounded by `WALK_LIMITS.indexExport`, the next page read while this one is used.
+ */
+function indexPages<P extends { next?: string }>(
+  read: (cursor?: string) => Promise<P>,
+): AsyncGenerator<P> {
+  return paginate({
+    first: () => read(),
+    next: read,
+    cursorOf: (page) => page.next,
+    budget: walkBudget(WALK_LIMITS.indexExport, { source: transactionIndex }),
+  });
+}
+
 function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter {
   return {
     subAccountIds,

@@ -1,4 +1,4 @@
-import type { AuditAttempt } from '@card-console/shared/api/audit-enums';
+import type { AuditAction, AuditAttempt } from '@card-console/shared/api/audit-enums';
 import type { Role } from '@card-console/shared/api/meta';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -22,6 +22,22 @@ type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
 type ParsedShape<T> = T extends Shape ? { [K in keyof T]: z.output<T[K]> } : Record<never, never>;
 /** What a JSON handler returns: the reply's input; `undefined` where the reply allows it is a 204. */
 type Returned<R> = R extends z.ZodType ? z.input<R> : undefined;
+
+/** A feature's rules for the refusals of one of its endpoints (`EndpointSpec.refusals`). */
+export interface Refusals {
+  /**
+   * The audit action a refused mutation is recorded as (a card number where the id goes, the
+   * `limit` below), instead of `access.denied`.
+   */
+  action?: AuditAction;
+  /** The card a refusal's record names, read from the request (its path), if any. */
+  cardId?(req: Request): string | undefined;
+  /**
+   * A tighter per-person limit the endpoint counts against besides the API's own; a refusal by
+   * it is a 429 with this message, recorded as `action`.
+   */
+  limit?: { limiter: 'revealPerUser'; message: string };
+}
 
 /** What a handler is given: the request's parts, each already checked by its schema. */
 export interface EndpointInput<S, P, Q, B> {
@@ -63,14 +79,11 @@ export interface EndpointSpec<
   /** What a person was trying to do, named in the audit record of a refusal (role, Origin). */
   attempted?: AuditAttempt;
   /**
-   * The feature's own audit action for a refused mutation (a card number where the id goes,
-   * the reveal limit), instead of `access.denied`.
+   * How the feature records and limits refusals of this endpoint, where it says more than an
+   * `access.denied` record naming the route (the cards feature: the card, its own actions, the
+   * reveal limit).
    */
-  refusedAs?: 'card.update' | 'card.reveal';
-  /** The `:id` path parameter is a card's id: refusals' audit records name the card. */
-  cardIdParam?: true;
-  /** Counts against the tighter per-person reveal limit; a refusal by it is audited. */
-  revealLimited?: true;
+  refusals?: Refusals;
   /** A concrete path for generated tests (`{cardId}` placeholders are filled in by them). */
   example: string;
   /** Path parameters by name; every `:name` in `path` has one. */

@@ -75,9 +75,11 @@ describe('the endpoint declarations', () => {
     });
 
     it('is named for a card only where its :id is a card’s', () => {
-      if (endpoint.cardIdParam) expect(endpoint.path).toMatch(/^\/cards\/:id(?:\/|$)/);
-      if (endpoint.refusedAs) expect(endpoint.cardIdParam).toBe(true);
-      if (endpoint.revealLimited) expect(endpoint.refusedAs).toBe('card.reveal');
+      const refusals = endpoint.refusals;
+      if (refusals?.cardId) expect(endpoint.path).toMatch(/^\/cards\/:id(?:\/|$)/);
+      if (refusals?.action) expect(refusals.cardId).toBeDefined();
+      // A refusal by the endpoint's own limit is recorded as its feature's action.
+      if (refusals?.limit) expect(refusals.action).toBeDefined();
     });
 
     it('has an example path that the path pattern matches', () => {

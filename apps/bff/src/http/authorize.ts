@@ -1,10 +1,9 @@
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../core/app-error';
 import { type Endpoint, routeOf } from '../core/endpoint';
 import type { AuditStore, NewAuditRecord } from '../platform/audit/audit-store';
-import { holdsCardNumber, withCardNumbersMasked } from '../platform/security/card-number-ids';
+import { holdsCardNumber } from '../platform/security/card-number-ids';
 import { consumeOrThrow, type RateLimiters } from '../platform/security/rate-limits';
 import { badOrigin } from './csrf';
 
@@ -21,8 +20,9 @@ export interface Authorizer {
    * Enforces an endpoint's declaration (after the session is loaded and `req.params` set):
    * `signedIn` or role rows without a session → 401; wrong role → 403 and an `access.denied`
    * audit record. Signed-in calls count against the per-user limit (denied ones too). A path
-   * parameter holding a card number → 400 `invalid_id`, audited (masked) on mutations. Reveals
-   * also count against the tighter reveal limit; a reveal it refuses (429) is audited.
+   * parameter holding a card number → 400 `invalid_id`, audited (masked) on mutations. An
+   * endpoint with a limit of its own (reveals) counts against it too; a refusal by it (429) is
+   * audited.
    * Unmatched paths never get here: the API router answers them 404.
    */
   check(rule: Rule, req: Request): Promise<void>;
@@ -35,17 +35,8 @@ export interface Authorizer {
   refuseForeignOrigin(rule: Rule | undefined, req: Request): Promise<never>;
 }
 
-/**
- * The card id of a card route, as an audit record may hold it: a card number typed in its
- * place masked to its last four digits, a malformed id left out.
- */
-function cardIdOf(rule: Rule | undefined, req: Request): string | undefined {
-  if (!rule?.cardIdParam) return undefined;
-  const id = req.params?.id;
-  if (typeof id !== 'string') return undefined;
-  if (holdsCardNumber(id)) return withCardNumbersMasked(id);
-  return resourceIdSchema.safeParse(id).success ? id : undefined;
-}
+/** The card a refusal's record names, where the endpoint's feature says how to read it. */
+const cardIdOf = (rule: Rule | undefined, req: Request) => rule?.refusals?.cardId?.(req);
 
 /** A path parameter holding a card number, if any (a card number is never an id). */
 function cardNumberParam(req: Request): string | undefined {
@@ -56,9 +47,27 @@ function cardNumberParam(req: Request): string | undefined {
   return undefined;
 }
 
-/** What a refused mutation is recorded as: the feature's own action where there is one. */
-function actionOf(rule: Rule): NewAuditRecord['action'] {
-  return rule.refusedAs ?? 'access.denied';
+/**
+ * The record of a refused call: the feature's own action naming the card where it declares one,
+ * otherwise `access.denied` naming the route and what was attempted.
+ */
+function refusalOf(
+  rule: Rule,
+  req: Request,
+  detail: string,
+): Omit<NewAuditRecord, 'actor' | 'requestId'> {
+  const cardId = cardIdOf(rule, req);
+  const action = rule.refusals?.action;
+  if (action) return { action, outcome: 'denied', target: cardId, cardId, detail };
+  const target = routeOf(rule);
+  return {
+    action: 'access.denied',
+    attempted: rule.attempted,
+    outcome: 'denied',
+    target,
+    cardId,
+    detail,
+  };
 }
 
 export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Authorizer {
@@ -104,18 +113,7 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
       if (cardNumberParam(req) !== undefined) {
         // Refused here, before the body is read or anything reaches the card service; the
         // message does not repeat the number.
-        if (rule.mutation) {
-          const cardId = cardIdOf(rule, req);
-          const action = actionOf(rule);
-          await record(req, {
-            action,
-            ...(action === 'access.denied' ? { attempted: rule.attempted } : {}),
-            outcome: 'denied',
-            target: action === 'access.denied' ? routeOf(rule) : cardId,
-            cardId,
-            detail: 'invalid_id',
-          });
-        }
+        if (rule.mutation) await record(req, refusalOf(rule, req, 'invalid_id'));
         throw new AppError(
           400,
           'invalid_id',
@@ -131,23 +129,13 @@ export function createAuthorizer({ audit, limiters, logger }: AuthorizeDeps): Au
         );
       }
 
-      if (rule.revealLimited && req.actor) {
+      const limit = rule.refusals?.limit;
+      if (limit && req.actor) {
         try {
-          await consumeOrThrow(
-            limiters.revealPerUser,
-            req.actor.email,
-            'Too many reveals; wait a minute.',
-          );
+          await consumeOrThrow(limiters[limit.limiter], req.actor.email, limit.message);
         } catch (error) {
           if (error instanceof AppError && error.status === 429) {
-            const cardId = cardIdOf(rule, req);
-            await record(req, {
-              action: 'card.reveal',
-              outcome: 'denied',
-              target: cardId,
-              cardId,
-              detail: 'rate_limited',
-            });
+            await record(req, refusalOf(rule, req, 'rate_limited'));
           }
           throw error;
         }

@@ -12,6 +12,7 @@ import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
+import { cardRefusals } from './card-refusals';
 import { createCardsService } from './cards-service';
 import { createLimitImpactService } from './limit-impact-service';
 import { createRevealService } from './reveal-service';
@@ -52,7 +53,7 @@ export const cardsFeature = defineFeature(
       summary: 'One card',
       access: everyone,
       mutation: false,
-      cardIdParam: true,
+      refusals: cardRefusals.read,
       example: '/api/cards/{cardId}',
       params: cardId,
       response: cardSchema,
@@ -65,8 +66,7 @@ export const cardsFeature = defineFeature(
       access: admins,
       mutation: true,
       attempted: 'card.update',
-      refusedAs: 'card.update',
-      cardIdParam: true,
+      refusals: cardRefusals.update,
       example: '/api/cards/{cardId}',
       params: cardId,
       body: cardPatchBodySchema,
@@ -82,7 +82,7 @@ export const cardsFeature = defineFeature(
       access: admins,
       mutation: false,
       attempted: 'card.limitImpact',
-      cardIdParam: true,
+      refusals: cardRefusals.read,
       example: '/api/cards/{cardId}/limit-impact?maximumCents=10000',
       params: cardId,
       query: limitImpactQuerySchema,
@@ -97,9 +97,7 @@ export const cardsFeature = defineFeature(
       access: admins,
       mutation: true,
       attempted: 'card.reveal',
-      refusedAs: 'card.reveal',
-      cardIdParam: true,
-      revealLimited: true,
+      refusals: cardRefusals.reveal,
       example: '/api/cards/{cardId}/reveal',
       params: cardId,
       body: revealBodySchema,

@@ -63,17 +63,30 @@ module.exports = {
     },
     {
       name: 'web-lib-and-components-below-features',
-      comment: 'lib/ and components/ are shared by features; they know none of them.',
+      comment:
+        'lib/ and components/ are shared by features; they know none of them, nor the shell.',
       severity: 'error',
       from: { path: `^${web}/(lib|components)/`, pathNot: notTests },
-      to: { path: `^${web}/(features|routes)/` },
+      to: { path: `^${web}/(features|routes|app)/` },
     },
     {
       name: 'web-features-below-routes',
-      comment: 'Routes compose features; a feature never imports a route.',
+      comment:
+        'Routes and the shell (app/: navigation, the bell, shortcuts) compose features; a feature never imports either.',
       severity: 'error',
       from: { path: `^${web}/features/`, pathNot: notTests },
-      to: { path: `^${web}/routes/` },
+      to: { path: `^${web}/(routes|app)/` },
+    },
+    {
+      name: 'web-app-uses-features-through-their-api',
+      comment:
+        'The shell uses a feature as any other feature would: through its api/ folder and its index.ts.',
+      severity: 'error',
+      from: { path: `^${web}/app/`, pathNot: notTests },
+      to: {
+        path: `^${web}/features/`,
+        pathNot: [`^${web}/features/[^/]+/api/`, `^${web}/features/[^/]+/index\\.ts$`],
+      },
     },
     {
       name: 'web-features-talk-through-their-api',

@@ -1,7 +1,7 @@
 // The arrows between layers point one way (`.dependency-cruiser.cjs`, docs/architecture.md):
 // core ← platform ← upstream ← features ← http ← app, in the BFF, a feature using another only
-// through its index.ts; lib and components ← features ← routes in the SPA, a feature using
-// another only through its api/ and index.ts.
+// through its index.ts; lib and components ← features ← app (the shell) and routes in the SPA,
+// a feature or the shell using a feature only through its api/ and index.ts.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,11 +72,20 @@ describe('the dependency rule', () => {
         'apps/web/src/features/cards/index.ts': "export { Field } from './components/field';\n",
         'apps/web/src/features/overview/screen.tsx':
           "import { Field } from '../cards';\nexport const d = Field;\n",
+        // The shell composes features through their api/ and index.ts; no feature imports it.
+        'apps/web/src/app/shell.tsx':
+          "import { Field } from '../features/cards/components/field';\nexport const s = Field;\n",
+        'apps/web/src/app/nav.tsx':
+          "import { Field } from '../features/cards';\nexport const n = Field;\n",
+        'apps/web/src/features/alerts/bell.tsx':
+          "import { n } from '../../app/nav';\nexport const b = n;\n",
       });
       const verdict = await cruise(dir, ['apps/bff/src', 'apps/web/src']);
       expect(verdict.summary.violations.map((v) => [v.rule.name, v.from]).sort()).toEqual([
         ['bff-core-imports-nothing-above', 'apps/bff/src/core/clock.ts'],
         ['bff-features-below-http', 'apps/bff/src/features/cards/cards.ts'],
+        ['web-app-uses-features-through-their-api', 'apps/web/src/app/shell.tsx'],
+        ['web-features-below-routes', 'apps/web/src/features/alerts/bell.tsx'],
         ['web-features-talk-through-their-api', 'apps/web/src/features/audit/screen.tsx'],
       ]);
     }, 120_000);

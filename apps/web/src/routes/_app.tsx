@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
+import { AppShell } from '../app/app-shell';
 import { sessionQueryOptions } from '../features/session/api/get-session';
-import { AppShell } from '../features/session/components/app-shell';
 import { hadSessionHere, rememberSignedIn } from '../features/session/session-ended';
 import { isApiError } from '../lib/api-error';
 

@@ -2,17 +2,17 @@ import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { RateLimitNotice } from '../../../components/rate-limit-notice';
-import { leavePage } from '../../../lib/leave-page';
-import { signOut } from '../api/sign-out';
+import { RateLimitNotice } from '../components/rate-limit-notice';
+import { useSessionPoll } from '../features/session';
+import { signOut } from '../features/session/api/sign-out';
+import { leavePage } from '../lib/leave-page';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
-import { useSessionPoll } from './use-session-poll';
 
 // Its code comes after the first screen's, not in the first download; a chunk that cannot load
 // leaves the count out rather than failing the screen.
 const AttentionLink = lazy(() => import('./attention-link').catch(() => ({ default: () => null })));
 // The alerts bell, likewise: after the first screen, and nothing when its chunk cannot load.
-const AlertsBell = lazy(() => import('../../alerts').catch(() => ({ default: () => null })));
+const AlertsBell = lazy(() => import('../features/alerts').catch(() => ({ default: () => null })));
 
 /** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
 export function AppShell({ session }: { session: SessionResponse }) {

@@ -1,19 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { leavePage } from '../../../lib/leave-page';
-import {
-  adminSession,
-  card,
-  financeSession,
-  productionMeta,
-  subAccounts,
-} from '../../../test/fixtures';
-import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { leavePage } from '../lib/leave-page';
+import { adminSession, card, financeSession, productionMeta, subAccounts } from '../test/fixtures';
+import { renderApp } from '../test/render-app';
+import { apiError, requestsTo, server } from '../test/server';
 
 // jsdom cannot leave the page: record where the app would go instead.
-vi.mock('../../../lib/leave-page', () => ({ leavePage: vi.fn() }));
+vi.mock('../lib/leave-page', () => ({ leavePage: vi.fn() }));
 const leave = vi.mocked(leavePage);
 beforeEach(() => leave.mockReset());
 

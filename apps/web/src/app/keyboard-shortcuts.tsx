@@ -1,6 +1,6 @@
 import { useRouter } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
-import { Dialog } from '../../../components/dialog';
+import { Dialog } from '../components/dialog';
 
 type Destination =
   | '/overview'

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { financeSession, subAccounts } from '../../../test/fixtures';
-import { renderApp } from '../../../test/render-app';
-import { indexRow, queryOf, serveIndex } from '../../../test/serve-index';
-import { serveAttention, serveBulkNotes } from '../../../test/serve-notes';
-import { apiError, quietAttention, requestsTo, server } from '../../../test/server';
-import { inTimeZone } from '../../../test/time-zone';
+import { financeSession, subAccounts } from '../test/fixtures';
+import { renderApp } from '../test/render-app';
+import { indexRow, queryOf, serveIndex } from '../test/serve-index';
+import { serveAttention, serveBulkNotes } from '../test/serve-notes';
+import { apiError, quietAttention, requestsTo, server } from '../test/server';
+import { inTimeZone } from '../test/time-zone';
 
 inTimeZone('America/New_York');
 

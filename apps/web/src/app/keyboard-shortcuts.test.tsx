@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { card, financeSession, productionMeta, subAccounts } from '../../../test/fixtures';
-import { renderApp } from '../../../test/render-app';
-import { server } from '../../../test/server';
+import { card, financeSession, productionMeta, subAccounts } from '../test/fixtures';
+import { renderApp } from '../test/render-app';
+import { server } from '../test/server';
 
 function serveLists() {
   server.use(

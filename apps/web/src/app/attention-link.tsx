@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { closePresetSearch, countedDaysText, countedWindow } from '../../transactions';
-import { attentionQueryOptions } from '../../transactions/api/get-attention';
+import { closePresetSearch, countedDaysText, countedWindow } from '../features/transactions';
+import { attentionQueryOptions } from '../features/transactions/api/get-attention';
 
 const count = (n: number) => n.toLocaleString('en-US');
 

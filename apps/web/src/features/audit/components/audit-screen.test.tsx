@@ -224,7 +224,7 @@ describe('audit screen', () => {
     expect(target).toHaveAttribute('title', `${name} · •••• 4242 · card_1`);
     expect(reason).toHaveAttribute('title', 'R'.repeat(100));
     expect(details).toHaveAttribute('title', `Name: “Travel” → “${name}”`);
-    // Fixed columns that never grow with their text (styles.css: .audit-table).
+    // Fixed columns that never grow with their text (styles/audit.css: .audit-table).
     expect(screen.getByRole('table', { name: 'Audit records' })).toHaveClass('audit-table');
   });
 

@@ -54,7 +54,7 @@ const TRANSACTIONS: Screen = {
 const OVERVIEW: Screen = {
   path: '/overview',
   drawn: 'svg.spend-chart a.bar-link',
-  api: '/api/insights/overview',
+  api: '/api/overview',
 };
 
 /**

@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Overview } from '@card-console/shared/api/insights';
+import type { Overview } from '@card-console/shared/api/overview';
 import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
 import { loadConfig } from '../apps/bff/src/env';
 import { defaults as simDefaults } from '../apps/card-service-sim/src/options';
@@ -104,7 +104,7 @@ async function overviewAfterSignIn(
   days: number,
 ): Promise<OverviewRun> {
   const { from, to } = localDays(days - 1);
-  const path = `/api/insights/overview?from=${from}&to=${to}&tz=${encodeURIComponent(TIME_ZONE)}`;
+  const path = `/api/overview?from=${from}&to=${to}&tz=${encodeURIComponent(TIME_ZONE)}`;
   const mark = proxy.mark();
   const cookie = await bff.signIn();
   const signInMs = performance.now() - mark;

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import type { Overview } from '@card-console/shared/api/insights';
-import { addDays, localDay } from '../src/features/insights/local-days';
-import { MIN_REFRESH_MS } from '../src/features/insights/overview-service';
+import type { Overview } from '@card-console/shared/api/overview';
+import { addDays, localDay } from '../src/features/overview/local-days';
+import { MIN_REFRESH_MS } from '../src/features/overview/overview-service';
 import { startBffInProcess } from './bff-in-process';
 import { mb, sampleMemory } from './rss-sampler';
 import { startSimProcess } from './sim-process';
@@ -33,7 +33,7 @@ export async function runOverviewBench(transactions = 1_000_000) {
     const headers = await bff.signIn();
     const today = localDay(Date.now(), TIME_ZONE);
     const query = (from: string, to: string, extra = '') =>
-      `${bff.url}/api/insights/overview?subAccountId=${sim.subAccountId}&from=${from}&to=${to}&tz=${encodeURIComponent(TIME_ZONE)}${extra}`;
+      `${bff.url}/api/overview?subAccountId=${sim.subAccountId}&from=${from}&to=${to}&tz=${encodeURIComponent(TIME_ZONE)}${extra}`;
     const get = async (url: string) => {
       const res = await fetch(url, { headers });
       if (res.status !== 200)

@@ -28,7 +28,7 @@ import { categoryGroups } from '@card-console/shared/category-groups';
 import pg from 'pg';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock';
-import { addDays, dayStart, localDay } from '../src/features/insights/local-days';
+import { addDays, dayStart, localDay } from '../src/features/overview/local-days';
 import { categoryGroupRange } from '../src/features/transaction-index/category-catalog';
 import {
   INDEX_GROUPINGS,

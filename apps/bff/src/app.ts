@@ -29,7 +29,7 @@ import type { AuditStore } from './platform/audit/audit-store';
 import {
   type DayAggregateStore,
   MemoryDayAggregateStore,
-} from './platform/insights/day-aggregate-store';
+} from './platform/day-aggregates/day-aggregate-store';
 import { type BackgroundJobs, createBackgroundJobs } from './platform/jobs/background-jobs';
 import type { KeyedLock } from './platform/locks/keyed-lock';
 import { MemoryKeyedLock } from './platform/locks/memory-keyed-lock';

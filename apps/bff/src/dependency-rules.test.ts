@@ -101,7 +101,7 @@ describe('the dependency rule', () => {
           "import { window } from '../transaction-index/window';\nexport const e = window;\n",
         'apps/bff/src/features/people/people.test.ts':
           "import { window } from '../transaction-index/window';\nexport const t = window;\n",
-        'apps/bff/src/features/insights/overview.ts':
+        'apps/bff/src/features/overview/overview.ts':
           "import type { FeatureDeps } from '../feature-deps';\nimport { window } from '../transaction-index';\nexport const f = (d: FeatureDeps) => [d, window];\n",
         // A cycle only through `import type` is erased at run time; one through values is not.
         'apps/bff/src/features/cards/a.ts': "import { b } from './b';\nexport const a = () => b;\n",

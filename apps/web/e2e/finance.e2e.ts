@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Overview } from '@card-console/shared/api/insights';
+import type { Overview } from '@card-console/shared/api/overview';
 import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
@@ -296,7 +296,7 @@ describe('the Overview, for a finance person', () => {
     const answers: { url: URL; body: Overview }[] = [];
     page.on('response', (r) => {
       const url = new URL(r.url());
-      if (url.pathname !== '/api/insights/overview' || r.status() !== 200) return;
+      if (url.pathname !== '/api/overview' || r.status() !== 200) return;
       r.json().then(
         (body: Overview) => answers.push({ url, body }),
         () => {},

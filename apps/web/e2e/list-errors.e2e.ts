@@ -117,7 +117,7 @@ const screens: ListScreen[] = [
   {
     name: 'overview',
     path: () => `/overview?period=90d&subAccountId=${encodeURIComponent(subAccount.id)}`,
-    endpoint: '/api/insights/overview',
+    endpoint: '/api/overview',
     heading: 'Overview',
     kept: () => [
       { control: choice('Period'), value: '90d' },

@@ -3,10 +3,10 @@ import { alertsFeature } from '../features/alerts/alerts-endpoints';
 import { annotationsFeature } from '../features/annotations/annotations-endpoints';
 import { auditFeature } from '../features/audit/audit-endpoints';
 import { cardsFeature } from '../features/cards/cards-endpoints';
-import { insightsFeature } from '../features/insights/insights-endpoints';
 import { metaFeature } from '../features/meta/meta-endpoints';
-import { passkeysFeature } from '../features/passkeys/passkey-endpoints';
+import { overviewFeature } from '../features/overview/overview-endpoints';
 import { peopleFeature } from '../features/people/people-endpoints';
+import { securityFeature } from '../features/security/security-endpoints';
 import { sessionFeature } from '../features/session/session-endpoints';
 import { ssoFeature } from '../features/sso/sso-endpoints';
 import { subAccountsFeature } from '../features/sub-accounts/sub-accounts-endpoints';
@@ -18,7 +18,7 @@ export const apiFeatures = [
   metaFeature,
   sessionFeature,
   ssoFeature,
-  passkeysFeature,
+  securityFeature,
   subAccountsFeature,
   cardsFeature,
   transactionsFeature,
@@ -26,7 +26,7 @@ export const apiFeatures = [
   annotationsFeature,
   alertsFeature,
   peopleFeature,
-  insightsFeature,
+  overviewFeature,
   auditFeature,
 ] as const;
 

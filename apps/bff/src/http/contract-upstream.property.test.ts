@@ -7,7 +7,7 @@
 // own card or transaction, one it cannot is a 4xx with the error body, and every request the
 // card service gets is one of the contract's operations with the id as one path segment.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
+import { type Overview, overviewSchema } from '@card-console/shared/api/overview';
 import { isResourceId } from '@card-console/shared/upstream/ids';
 import fc from 'fast-check';
 import type { Response } from 'supertest';
@@ -84,7 +84,7 @@ async function read(base: string, id: string) {
 
 async function settledOverview(query: string): Promise<Overview> {
   for (let i = 0; i < 500; i++) {
-    const res = await get(`/api/insights/overview?${query}`);
+    const res = await get(`/api/overview?${query}`);
     expect(res.status, res.text).toBe(200);
     const body = overviewSchema.parse(res.body);
     if (body.status !== 'computing') return body;

@@ -1,7 +1,7 @@
 // A brute-force Overview over the simulator's own data, for tests: every transaction's day
 // from Intl directly, sums by plain loops, and what each row means for money written by hand
 // from docs/money.md's table (never the product's definition, which it checks).
-import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
+import { type Overview, overviewSchema } from '@card-console/shared/api/overview';
 import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
 import { expect } from 'vitest';
 import { merchantCategoryName } from '../features/transactions/merchant-categories';
@@ -183,7 +183,7 @@ export async function settledOverview(
   query: Record<string, string>,
 ): Promise<Overview> {
   for (let i = 0; i < 2_000; i++) {
-    const res = await t.request.get('/api/insights/overview').query(query).set(session.headers());
+    const res = await t.request.get('/api/overview').query(query).set(session.headers());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const body = overviewSchema.parse(res.body);
     if (body.status !== 'computing') return body;

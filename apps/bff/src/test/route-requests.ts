@@ -335,8 +335,8 @@ export const routeRequests: Record<string, Spec> = {
   'GET /api/transactions/:id': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,
   }),
-  'GET /api/insights/overview': (t) => ({
-    path: `/api/insights/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
+  'GET /api/overview': (t) => ({
+    path: `/api/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
   }),
   'GET /api/transactions/:id/annotation': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}/annotation`,

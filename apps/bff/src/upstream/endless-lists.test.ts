@@ -126,7 +126,7 @@ describe('walks against a card service whose lists never end', () => {
       service.endless.subAccounts = true;
       const before = service.served.subAccounts;
       const res = await t.request
-        .get('/api/insights/overview')
+        .get('/api/overview')
         .query({ from: '2026-11-01', to: '2026-11-20', tz: 'UTC' })
         .set(admin.headers());
       expect(res.status).toBe(502);
@@ -188,7 +188,7 @@ describe('walks against a card service whose lists never end', () => {
     it('the Overview answers failed, saying why, once its time budget has passed', async () => {
       service.endless.transactions = true;
       const query = { from: '2026-10-01', to: '2026-10-31', tz: 'UTC' };
-      const ask = () => t.request.get('/api/insights/overview').query(query).set(admin.headers());
+      const ask = () => t.request.get('/api/overview').query(query).set(admin.headers());
       const before = service.served.transactions;
       const first = await ask();
       expect(first.status).toBe(200);

@@ -1,8 +1,8 @@
 import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
-import type { LimitImpact, Overview } from '@card-console/shared/api/insights';
 import type { MetaResponse } from '@card-console/shared/api/meta';
+import type { LimitImpact, Overview } from '@card-console/shared/api/overview';
 import type {
   PasskeyAssertion,
   PasskeyAttestation,

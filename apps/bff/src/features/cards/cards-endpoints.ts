@@ -6,7 +6,7 @@ import {
   revealBodySchema,
   revealResponseSchema,
 } from '@card-console/shared/api/cards';
-import { limitImpactQuerySchema, limitImpactSchema } from '@card-console/shared/api/insights';
+import { limitImpactQuerySchema, limitImpactSchema } from '@card-console/shared/api/overview';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { admins, defineFeature, everyone } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';

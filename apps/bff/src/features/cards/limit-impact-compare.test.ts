@@ -5,7 +5,7 @@
 // through is a card debit settled, pending, disputed or (negative) refund; one declined for
 // the size limit moved nothing and is counted apart.
 
-import { type LimitImpact, limitImpactSchema } from '@card-console/shared/api/insights';
+import { type LimitImpact, limitImpactSchema } from '@card-console/shared/api/overview';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardValuesSeen } from '../../test/card-values';

@@ -4,7 +4,7 @@
 
 import type { Transaction } from '@card-console/card-service-sim';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { type LimitImpact, limitImpactSchema } from '@card-console/shared/api/insights';
+import { type LimitImpact, limitImpactSchema } from '@card-console/shared/api/overview';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';

@@ -1,4 +1,4 @@
-import type { LimitImpact } from '@card-console/shared/api/insights';
+import type { LimitImpact } from '@card-console/shared/api/overview';
 import { moneyBucketOf } from '@card-console/shared/money-definition';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';

@@ -787,7 +787,7 @@ export class TransactionIndexStore {
    * the breakdowns (decline reasons, categories, merchants, cards) only over the buckets from
    * `breakdownFrom` on, each line reported in that bucket (the Overview breaks down the period,
    * not the one before it, nor day by day). One grouped query per tally; what counts as money
-   * and how is the caller's (`features/insights/day-aggregate.ts`).
+   * and how is the caller's (`features/overview/day-aggregate.ts`).
    */
   async overviewTallies(
     subAccountIds: readonly string[],

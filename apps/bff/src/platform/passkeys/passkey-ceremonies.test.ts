@@ -1,6 +1,6 @@
 // The ceremonies on their own, with a software authenticator (real ES256 signatures) and a real
 // file factor store: what the options ask of an authenticator, what a verified passkey keeps,
-// and the refusals only a forged or weaker authenticator produces. passkeys.test.ts covers the
+// and the refusals only a forged or weaker authenticator produces. security-passkeys.test.ts covers the
 // same ceremonies over HTTP.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

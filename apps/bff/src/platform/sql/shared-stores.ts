@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../core/clock';
 import type { Config } from '../../env';
 import { createAuditPool } from '../audit/postgres-audit';
-import { SqlDayAggregateStore } from '../insights/sql-day-aggregate-store';
+import { SqlDayAggregateStore } from '../day-aggregates/sql-day-aggregate-store';
 import { SqlKeyedLock } from '../locks/sql-keyed-lock';
 import type { Metrics } from '../metrics/metrics';
 import { SqlFactorStore } from '../passkeys/sql-factor-store';

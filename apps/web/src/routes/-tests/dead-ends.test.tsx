@@ -16,7 +16,7 @@ beforeEach(() => {
   logged = vi.spyOn(console, 'error');
   server.use(
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
   );
 });
 afterEach(() => vi.restoreAllMocks());

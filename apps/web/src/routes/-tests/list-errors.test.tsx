@@ -22,7 +22,7 @@ function serveTheRest() {
   server.use(
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
   );
   serveIndex([indexRow()]);
 }
@@ -76,7 +76,7 @@ const screens: Screen[] = [
   {
     path: '/overview?period=90d&subAccountId=sa_mkt',
     heading: 'Overview',
-    list: '/api/insights/overview',
+    list: '/api/overview',
     ok: () => HttpResponse.json(quietOverview()),
     control: 'Period',
     value: '90d',

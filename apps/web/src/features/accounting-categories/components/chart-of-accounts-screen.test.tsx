@@ -162,7 +162,7 @@ describe('chart of accounts', () => {
   });
 
   it('finance opening its address: "Not allowed", without asking the BFF', async () => {
-    server.use(http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())));
+    server.use(http.get('/api/overview', () => HttpResponse.json(quietOverview())));
     renderApp('/accounting-categories', { session: financeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
     expect(screen.getByText('The chart of accounts is kept by admins.')).toBeInTheDocument();

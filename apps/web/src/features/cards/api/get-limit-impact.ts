@@ -1,4 +1,4 @@
-import type { LimitImpact } from '@card-console/shared/api/insights';
+import type { LimitImpact } from '@card-console/shared/api/overview';
 import { queryOptions } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 

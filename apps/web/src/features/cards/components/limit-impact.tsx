@@ -1,4 +1,4 @@
-import type { LimitImpact } from '@card-console/shared/api/insights';
+import type { LimitImpact } from '@card-console/shared/api/overview';
 import { instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import { moneyWords } from '@card-console/shared/money-definition';

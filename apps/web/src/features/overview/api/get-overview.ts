@@ -1,4 +1,4 @@
-import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
+import type { Overview, OverviewQuery } from '@card-console/shared/api/overview';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api-client';
 
@@ -6,7 +6,7 @@ import { apiJson } from '../../../lib/api-client';
 export const COMPUTING_POLL_MS = 1_000;
 
 export function getOverview(query: OverviewQuery, signal?: AbortSignal) {
-  return apiJson<Overview>('/api/insights/overview', { query, signal });
+  return apiJson<Overview>('/api/overview', { query, signal });
 }
 
 /** The query's period: what the overview is cached by (never `refresh`). */
@@ -20,7 +20,7 @@ const periodOf = (query: OverviewQuery) => ({
 export function overviewQueryOptions(query: OverviewQuery) {
   const key = periodOf(query);
   return queryOptions({
-    queryKey: ['insights', 'overview', key] as const,
+    queryKey: ['overview', key] as const,
     queryFn: ({ signal }) => getOverview(key, signal),
     refetchInterval: (q) => (q.state.data?.status === 'computing' ? COMPUTING_POLL_MS : false),
   });

@@ -1,4 +1,4 @@
-import type { OverviewQuery } from '@card-console/shared/api/insights';
+import type { OverviewQuery } from '@card-console/shared/api/overview';
 import { useRefreshOverview } from '../api/get-overview';
 import { formatReadAt } from '../format-read-at';
 

@@ -1,4 +1,4 @@
-import type { Overview } from '@card-console/shared/api/insights';
+import type { Overview } from '@card-console/shared/api/overview';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ function serve(...answers: Overview[]) {
   let n = 0;
   server.use(
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/insights/overview', () =>
+    http.get('/api/overview', () =>
       HttpResponse.json(answers[Math.min(n++, answers.length - 1)]),
     ),
   );
@@ -97,7 +97,7 @@ describe('overview screen', () => {
     serve(overview());
     renderApp(CUSTOM, { session: financeSession() });
     await screen.findByRole('heading', { name: 'Overview' });
-    const sent = new URL(requestsTo('/api/insights/overview')[0]?.url ?? '');
+    const sent = new URL(requestsTo('/api/overview')[0]?.url ?? '');
     expect(Object.fromEntries(sent.searchParams)).toEqual({
       subAccountId: 'sa_mkt',
       from: '2026-03-02',
@@ -299,7 +299,7 @@ describe('overview screen', () => {
       status: SPEND,
     });
     expect(
-      new URL(requestsTo('/api/insights/overview')[0]?.url ?? '').searchParams.has('subAccountId'),
+      new URL(requestsTo('/api/overview')[0]?.url ?? '').searchParams.has('subAccountId'),
     ).toBe(false);
     // A bar is a link: the keyboard reaches it.
     first.focus();
@@ -324,7 +324,7 @@ describe('overview screen', () => {
       await screen.findByText(/Reading transactions… 12,345 of about 40,000/),
     ).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(/Reading transactions/)).toBeNull());
-    expect(requestsTo('/api/insights/overview').length).toBe(2);
+    expect(requestsTo('/api/overview').length).toBe(2);
     expect(screen.getByRole('link', { name: /^Mar 2:/ })).toBeInTheDocument();
   });
 
@@ -350,7 +350,7 @@ describe('overview screen', () => {
     const notice = await screen.findByText(/period “7d” isn't one the Overview shows/);
     expect(notice.closest('[role="status"]')).toHaveTextContent(/sub account “\.\.”/);
     expect(router.state.location.search).toEqual({});
-    const sent = new URL(requestsTo('/api/insights/overview').at(-1)?.url ?? '');
+    const sent = new URL(requestsTo('/api/overview').at(-1)?.url ?? '');
     expect(sent.searchParams.has('subAccountId')).toBe(false);
     const from = sent.searchParams.get('from') ?? '';
     const to = sent.searchParams.get('to') ?? '';
@@ -393,7 +393,7 @@ describe('overview screen', () => {
     let answerRefresh: () => void = () => {};
     server.use(
       http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/insights/overview', async ({ request }) => {
+      http.get('/api/overview', async ({ request }) => {
         if (!new URL(request.url).searchParams.has('refresh')) {
           return HttpResponse.json(overview({ updatedAt: readAt.toISOString() }));
         }
@@ -414,11 +414,11 @@ describe('overview screen', () => {
     expect(busy).toBe(refresh);
     expect(busy).toHaveAttribute('aria-disabled', 'true');
     const refreshes = () =>
-      requestsTo('/api/insights/overview').filter((r) =>
+      requestsTo('/api/overview').filter((r) =>
         new URL(r.url).searchParams.has('refresh'),
       );
     await waitFor(() => expect(refreshes()).toHaveLength(1));
-    const normal = requestsTo('/api/insights/overview')[0]?.url ?? '';
+    const normal = requestsTo('/api/overview')[0]?.url ?? '';
     expect(Object.fromEntries(new URL(refreshes()[0]?.url ?? '').searchParams)).toEqual({
       ...Object.fromEntries(new URL(normal).searchParams),
       refresh: '1',
@@ -436,9 +436,9 @@ describe('overview screen', () => {
       '$2,000.00',
     );
     // The answer took the period's place in the cache: one entry, asked for as before.
-    const cached = queryClient.getQueryCache().findAll({ queryKey: ['insights', 'overview'] });
+    const cached = queryClient.getQueryCache().findAll({ queryKey: ['overview'] });
     expect(cached).toHaveLength(1);
-    expect(cached[0]?.queryKey[2]).not.toHaveProperty('refresh');
+    expect(cached[0]?.queryKey[1]).not.toHaveProperty('refresh');
     expect(refreshes()).toHaveLength(1);
   });
 
@@ -447,7 +447,7 @@ describe('overview screen', () => {
     readAt.setHours(9, 5, 0, 0);
     server.use(
       http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/insights/overview', ({ request }) =>
+      http.get('/api/overview', ({ request }) =>
         new URL(request.url).searchParams.has('refresh')
           ? apiError(502, 'upstream_unavailable', 'The card service did not answer')
           : HttpResponse.json(overview({ updatedAt: readAt.toISOString() })),

@@ -1,4 +1,4 @@
-import type { Overview, OverviewQuery } from '@card-console/shared/api/insights';
+import type { Overview, OverviewQuery } from '@card-console/shared/api/overview';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { useNavigate } from '@tanstack/react-router';

@@ -1,4 +1,4 @@
-import type { Overview, Totals } from '@card-console/shared/api/insights';
+import type { Overview, Totals } from '@card-console/shared/api/overview';
 import { formatCents } from '@card-console/shared/money';
 import { moneyWords, netCardSpendWords } from '@card-console/shared/money-definition';
 import { useId } from 'react';

@@ -1,4 +1,4 @@
-import type { Overview } from '@card-console/shared/api/insights';
+import type { Overview } from '@card-console/shared/api/overview';
 import { formatCents } from '@card-console/shared/money';
 import { Link } from '@tanstack/react-router';
 import { scaleBand, scaleLinear } from 'd3-scale';

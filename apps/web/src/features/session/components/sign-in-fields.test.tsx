@@ -109,7 +109,7 @@ describe('sign-in while signed in', () => {
     server.use(
       http.get('/api/meta', () => HttpResponse.json(productionMeta)),
       http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+      http.get('/api/overview', () => HttpResponse.json(quietOverview())),
       http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
     );
   }

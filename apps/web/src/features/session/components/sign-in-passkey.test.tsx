@@ -52,7 +52,7 @@ function serveAdmin() {
       });
     }),
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
   );
   return { bodies, issued };

@@ -44,7 +44,7 @@ function serveSignIn(meta = demoMeta) {
     }),
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
     http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/insights/overview', () => HttpResponse.json(quietOverview())),
+    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
   );
   return { bodies };
 }

@@ -54,7 +54,7 @@ describe('the Overview on two replicas sharing one PostgreSQL', () => {
       .filter((r) => r.method === 'GET' && r.url.startsWith('/transaction?'))
       .map((r) => r.url);
   const ask = (app: TestApp, query: Record<string, string>) =>
-    app.request.get('/api/insights/overview').query(query).set(onA.headers());
+    app.request.get('/api/overview').query(query).set(onA.headers());
 
   it('a new period asked of both at once: right on both, walked at most once by each', async () => {
     a.sim.faults.set({ latencyMs: 3 });

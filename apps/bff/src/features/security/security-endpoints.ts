@@ -124,7 +124,7 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
 
 const passkeyId = { id: passkeyIdSchema };
 
-export const passkeysFeature = defineFeature('passkeys', passkeyServices, (endpoint) => [
+export const securityFeature = defineFeature('security', passkeyServices, (endpoint) => [
   endpoint({
     method: 'GET',
     path: '/second-factors',

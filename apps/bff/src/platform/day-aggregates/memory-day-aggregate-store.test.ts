@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyDay } from '../../features/insights/day-aggregate';
+import { emptyDay } from '../../features/overview/day-aggregate';
 import { type DayAggregate, estimatedBytes, MemoryDayAggregateStore } from './day-aggregate-store';
 import { aggregate, dayAggregateStoreContract } from './day-aggregate-store.contract';
 

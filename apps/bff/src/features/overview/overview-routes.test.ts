@@ -1,7 +1,7 @@
-// GET /api/insights/overview over real HTTP against the simulator: shared computations, only
+// GET /api/overview over real HTTP against the simulator: shared computations, only
 // days that can still change walked again, progress while a new period is walked, a failed
 // walk that keeps what was known, and bad input.
-import { overviewSchema } from '@card-console/shared/api/insights';
+import { overviewSchema } from '@card-console/shared/api/overview';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -13,7 +13,7 @@ const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY_MS = 86_400_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-describe('GET /api/insights/overview', () => {
+describe('GET /api/overview', () => {
   let t: TestApp;
   let finance: TestSession;
   let admin: TestSession;
@@ -37,7 +37,7 @@ describe('GET /api/insights/overview', () => {
   });
 
   const ask = (query: Record<string, string>, session = finance) =>
-    t.request.get('/api/insights/overview').query(query).set(session.headers());
+    t.request.get('/api/overview').query(query).set(session.headers());
   /** The transaction pages the simulator was asked for since `mark`, as (from, to) bounds. */
   const walkedSince = (mark: number) =>
     t.simRequests

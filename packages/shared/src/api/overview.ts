@@ -18,7 +18,7 @@ export const OVERVIEW_MAX_DAYS = 366;
 
 const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
 
-/** GET /api/insights/overview */
+/** GET /api/overview */
 export const overviewQuerySchema = z
   .strictObject({
     /** One sub account; absent: all of them. */

@@ -1,11 +1,14 @@
-import type { Overview, overviewQuerySchema } from '@card-console/shared/api/insights';
+import type { Overview, overviewQuerySchema } from '@card-console/shared/api/overview';
 import { categoryGroupLabel } from '@card-console/shared/category-groups';
 import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { AppError } from '../../core/app-error';
-import type { DayAggregate, DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import type {
+  DayAggregate,
+  DayAggregateStore,
+} from '../../platform/day-aggregates/day-aggregate-store';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
@@ -112,7 +115,7 @@ export interface OverviewServiceDeps
  */
 export function createOverviewService(deps: OverviewServiceDeps) {
   const { upstream, clock, store, cardDirectory } = deps;
-  const log = deps.logger.child({ component: 'insights' });
+  const log = deps.logger.child({ component: 'overview' });
   const jobs =
     deps.jobs ??
     new InProcessJobRunner({

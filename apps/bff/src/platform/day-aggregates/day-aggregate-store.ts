@@ -7,7 +7,7 @@ import type { MoneySummary } from '@card-console/shared/money-definition';
 export interface DayAggregate {
   /** YYYY-MM-DD in the time zone it was computed for. */
   day: string;
-  /** Will not be walked again (see `features/insights/day-aggregate.ts`, `isFinal`). */
+  /** Will not be walked again (see `features/overview/day-aggregate.ts`, `isFinal`). */
   final: boolean;
   /** Unix ms when the walk that counted it began: every row listed by then is in it. */
   walkedAt: number;

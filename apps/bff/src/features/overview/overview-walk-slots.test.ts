@@ -8,7 +8,7 @@ import { unreachableIndex } from '../../test/unreachable-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
-describe('GET /api/insights/overview: walk slots', () => {
+describe('GET /api/overview: walk slots', () => {
   let t: TestApp;
   let finance: TestSession;
 

@@ -1,5 +1,5 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
+import type { DayAggregate } from '../../platform/day-aggregates/day-aggregate-store';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import type { WalkBudget } from '../../upstream/paginate';
 import { transactionPages, walkRanges } from '../../upstream/ranged-walk';

@@ -10,7 +10,7 @@ import {
   moneyStateOf,
 } from '@card-console/shared/money-definition';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
-import type { DayAggregate } from '../../platform/insights/day-aggregate-store';
+import type { DayAggregate } from '../../platform/day-aggregates/day-aggregate-store';
 import type { OverviewTallies } from '../transaction-index';
 import { addDays } from './local-days';
 

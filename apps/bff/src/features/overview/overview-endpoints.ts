@@ -1,20 +1,20 @@
-import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/insights';
+import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/overview';
 import { defineFeature, everyone } from '../../core/endpoint';
-import type { DayAggregateStore } from '../../platform/insights/day-aggregate-store';
+import type { DayAggregateStore } from '../../platform/day-aggregates/day-aggregate-store';
 import { who } from '../../platform/sessions/who';
 import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
 import { createOverviewService } from './overview-service';
 
-export interface InsightsDeps extends IndexSearchDeps {
+export interface OverviewDeps extends IndexSearchDeps {
   /** The Overview's per-day aggregates (memory, or PostgreSQL shared by replicas). */
   dayAggregates: DayAggregateStore;
   /** How old a day's aggregate may be before it is walked again. */
   insightsRefreshMs: number;
 }
 
-export const insightsFeature = defineFeature(
-  'insights',
-  (deps: InsightsDeps) =>
+export const overviewFeature = defineFeature(
+  'overview',
+  (deps: OverviewDeps) =>
     createOverviewService({
       ...deps,
       store: deps.dayAggregates,
@@ -24,11 +24,11 @@ export const insightsFeature = defineFeature(
   (endpoint) => [
     endpoint({
       method: 'GET',
-      path: '/insights/overview',
+      path: '/overview',
       summary: "The Overview: a period's totals, days, categories, merchants and declines",
       access: everyone,
       mutation: false,
-      example: '/api/insights/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
+      example: '/api/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
       query: overviewQuerySchema,
       response: overviewSchema,
       handler: ({ req, services, query }) => services.overview(who(req), query),

@@ -1,6 +1,6 @@
 // The Overview's zone over real HTTP against the simulator: every spelling of one zone keys
 // one series and one walk, and the answer names the zone by its one canonical spelling.
-import { type Overview, overviewSchema } from '@card-console/shared/api/insights';
+import { type Overview, overviewSchema } from '@card-console/shared/api/overview';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -9,7 +9,7 @@ import { unreachableIndex } from '../../test/unreachable-index';
 const NOW = Date.UTC(2026, 10, 20, 15);
 const PERIOD = { from: '2026-08-01', to: '2026-08-31' };
 
-describe('GET /api/insights/overview: time zones', () => {
+describe('GET /api/overview: time zones', () => {
   let t: TestApp;
   let finance: TestSession;
 
@@ -33,7 +33,7 @@ describe('GET /api/insights/overview: time zones', () => {
   async function askKnown(tz: string): Promise<Overview> {
     const before = pagesRead();
     const res = await t.request
-      .get('/api/insights/overview')
+      .get('/api/overview')
       .query({ ...PERIOD, tz })
       .set(finance.headers());
     expect(res.status, `${tz}: ${JSON.stringify(res.body)}`).toBe(200);

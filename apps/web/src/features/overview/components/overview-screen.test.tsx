@@ -67,9 +67,7 @@ function serve(...answers: Overview[]) {
   let n = 0;
   server.use(
     http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/overview', () =>
-      HttpResponse.json(answers[Math.min(n++, answers.length - 1)]),
-    ),
+    http.get('/api/overview', () => HttpResponse.json(answers[Math.min(n++, answers.length - 1)])),
   );
 }
 
@@ -414,9 +412,7 @@ describe('overview screen', () => {
     expect(busy).toBe(refresh);
     expect(busy).toHaveAttribute('aria-disabled', 'true');
     const refreshes = () =>
-      requestsTo('/api/overview').filter((r) =>
-        new URL(r.url).searchParams.has('refresh'),
-      );
+      requestsTo('/api/overview').filter((r) => new URL(r.url).searchParams.has('refresh'));
     await waitFor(() => expect(refreshes()).toHaveLength(1));
     const normal = requestsTo('/api/overview')[0]?.url ?? '';
     expect(Object.fromEntries(new URL(refreshes()[0]?.url ?? '').searchParams)).toEqual({

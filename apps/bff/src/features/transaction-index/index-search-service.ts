@@ -736,7 +736,6 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   };
 }
 
-/** The query's filter over `subAccountIds`. */
 /** The transaction index as a walk's source: its failures are the BFF's own. */
 const transactionIndex: PageSource = {
   name: 'the transaction index',
@@ -760,6 +759,7 @@ function indexPages<P extends { next?: string }>(
   });
 }
 
+/** The query's filter over `subAccountIds`. */
 function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter {
   return {
     subAccountIds,

@@ -111,16 +111,10 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHe
   }
 
   private async insert(input: NewAuditRecord): Promise<AuditRecord> {
+    // The pool's connections carry an 'error' listener of their own (keepClientErrorsHandled):
+    // the server ending this one between two of our queries fails the next, which we report.
     const client = await this.pool.connect().catch(unavailable('audit append'));
-    // A checked-out client has no listener of the pool's: the server ending the connection
-    // between two of our queries would otherwise be an uncaught 'error' event (a crash). The
-    // next query on it fails, and that failure is what we report.
-    const ignore = () => {};
-    client.on('error', ignore);
-    const release = (destroy?: boolean) => {
-      client.off('error', ignore);
-      client.release(destroy);
-    };
+    const release = (destroy?: boolean) => client.release(destroy);
     try {
       const results = (await client
         .query(beginAndReadHead)

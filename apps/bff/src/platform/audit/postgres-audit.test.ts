@@ -9,7 +9,7 @@ import {
 } from '../../test/audit-cluster';
 import { enginesSets, MIGRATIONS_TABLE, setsMigrations } from '../sql/migrations';
 import { AuditSetupError } from './audit-schema';
-import { connectPostgresAudit, describeDatabaseUrl } from './postgres-audit';
+import { connectPostgresAudit, createAuditPool, describeDatabaseUrl } from './postgres-audit';
 
 let cluster: AuditTestCluster;
 beforeAll(async () => {
@@ -146,6 +146,23 @@ describe('connectPostgresAudit', () => {
     expect(error.message).toContain('bff@127.0.0.1:1/cards');
     expect(error.message).not.toContain('s3cret-pw');
     expect(describeDatabaseUrl(url)).toBe('bff@127.0.0.1:1/cards');
+  });
+});
+
+describe('createAuditPool', () => {
+  it('survives the server ending a connection the pool is handing out', async () => {
+    const db = await cluster.fresh();
+    const pool = createAuditPool(db.bffUrl, silentLogger, 1);
+    const first = await pool.connect();
+    const next = pool.connect(); // waits for the pool's only connection
+    // Released, the connection goes to `next` at once, before `next` resumes: what the parser
+    // does when the server's FATAL follows the last answer in the same chunk is this event.
+    first.release();
+    const ended = new Error('terminating connection due to administrator command');
+    expect(() => first.emit('error', ended)).not.toThrow();
+    (await next).release(true);
+    expect(pool.totalCount).toBe(0);
+    await pool.end();
   });
 });
 

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/metrics';
 import { AuditSetupError, assertSchemaCurrent, assertWriterOnly } from './audit-schema';
 import { PostgresAuditStore } from './postgres-audit-store';
-import { postgresFailure } from './postgres-errors';
+import { keepClientErrorsHandled, postgresFailure } from './postgres-errors';
 
 export interface PostgresAudit {
   store: PostgresAuditStore;
@@ -37,7 +37,7 @@ export function createAuditPool(url: string, logger: Logger, max = 10): pg.Pool 
   });
   // An idle connection the server ended (restart, failover): pg drops it; just say so.
   pool.on('error', (error) => logger.warn({ err: error }, 'postgres: idle connection lost'));
-  return pool;
+  return keepClientErrorsHandled(pool);
 }
 
 /** user@host:port/database: a URL to name in a message, never with its password. */

@@ -22,3 +22,20 @@ export function postgresFailure(error: unknown, operation: string): unknown {
   }
   return error;
 }
+
+const guarded = new WeakSet<pg.Pool>();
+
+/**
+ * Gives every connection of `pool` an 'error' listener for its whole life. pg-pool listens on
+ * idle connections only: from the moment it hands one out (synchronously, on the release of
+ * another, while the parser may still be reading the same chunk) until the caller's promise
+ * resumes, and while a caller holds it between statements, the server ending the connection
+ * ("terminating connection due to administrator command") would be an unhandled 'error' event,
+ * which ends the process. The holder learns of it anyway: its next statement fails.
+ */
+export function keepClientErrorsHandled(pool: pg.Pool): pg.Pool {
+  if (guarded.has(pool)) return pool;
+  guarded.add(pool);
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}

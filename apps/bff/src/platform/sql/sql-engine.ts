@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
 import type { BeforeCommit } from '../audit/audited-change';
-import { postgresFailure } from '../audit/postgres-errors';
+import { keepClientErrorsHandled, postgresFailure } from '../audit/postgres-errors';
 
 /** A statement's rows. Parameters are always bound ($1, $2…), never spliced into the text. */
 export interface SqlQueryable {
@@ -59,6 +59,7 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
   // pg drops it and the next query opens another. With no listener the pool's 'error' event
   // would end the process; createAuditPool's pools come with one that logs it.
   if (pool.listenerCount('error') === 0) pool.on('error', () => {});
+  keepClientErrorsHandled(pool);
   const failed = (error: unknown) => postgresFailure(error, 'transaction index');
   return {
     kind: 'postgres',
@@ -70,14 +71,12 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
       }
     },
     async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+      // The server ending the connection mid-transaction (a restart, a terminated backend):
+      // the next statement fails and is told apart below (keepClientErrorsHandled keeps the
+      // 'error' event itself from ending the process).
       const client = await pool.connect().catch((error: unknown) => {
         throw failed(error);
       });
-      // The server ending the connection mid-transaction (a restart, a terminated backend):
-      // the next statement fails and is told apart below; with no listener on a checked-out
-      // client the 'error' event would end the process.
-      const ended = () => {};
-      client.on('error', ended);
       // The server's failures are told apart from what `work` throws itself (a refusal the
       // store decided on), which passes through as it is.
       const run = async <R extends object>(text: string, params?: readonly unknown[]) => {
@@ -96,7 +95,6 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.removeListener('error', ended);
         client.release();
       }
     },

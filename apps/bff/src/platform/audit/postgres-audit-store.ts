@@ -114,7 +114,6 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHe
     // The pool's connections carry an 'error' listener of their own (keepClientErrorsHandled):
     // the server ending this one between two of our queries fails the next, which we report.
     const client = await this.pool.connect().catch(unavailable('audit append'));
-    const release = (destroy?: boolean) => client.release(destroy);
     try {
       const results = (await client
         .query(beginAndReadHead)
@@ -150,11 +149,11 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHe
         ])
         .catch(unavailable('audit append'));
       await client.query('COMMIT').catch(unavailable('audit append'));
-      release();
+      client.release();
       return withoutLink(sealed);
     } catch (error) {
       // Dropping the connection ends the transaction and frees the lock whatever state it is in.
-      release(true);
+      client.release(true);
       throw error;
     }
   }

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../core/clock';
 import type { Config } from '../../env';
 import { createAuditPool } from '../audit/postgres-audit';
-import { keepClientErrorsHandled } from '../audit/postgres-errors';
 import { SqlDayAggregateStore } from '../day-aggregates/sql-day-aggregate-store';
 import { SqlKeyedLock } from '../locks/sql-keyed-lock';
 import type { Metrics } from '../metrics/metrics';
@@ -92,16 +91,15 @@ export function openSharedStores(
   options: { logger: Logger; editWaitMs?: number; clock?: Clock; metrics?: Metrics },
 ) {
   const engine = postgresEngine(createAuditPool(url, options.logger, SHARED_POOL_SIZE));
-  const lockPool = keepClientErrorsHandled(
-    new pg.Pool({
-      connectionString: url,
-      max: LOCK_POOL_SIZE,
-      connectionTimeoutMillis: 3_000,
-      idleTimeoutMillis: 30_000,
-      keepAlive: true,
-      application_name: 'card-console-bff-locks',
-    }),
-  );
+  // postgresEngine below gives its connections their 'error' listener (keepClientErrorsHandled).
+  const lockPool = new pg.Pool({
+    connectionString: url,
+    max: LOCK_POOL_SIZE,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'card-console-bff-locks',
+  });
   lockPool.on('error', (error) =>
     options.logger.warn({ err: error }, 'postgres: idle lock connection lost'),
   );

@@ -1,4 +1,21 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const bff = {
+  root: './apps/bff',
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
+/**
+ * The BFF's server, its stores and engines, its processes and its deployment: everything under
+ * `apps/bff/src` but its features and the two suites of the app's own rules. `pnpm test` runs
+ * these once, on the deployment's runtime (Node 24, the image's), and the rest of the workspace
+ * once on the machine's Node (decision 0005).
+ */
+const appRules = [
+  'src/http/authorization-matrix.test.ts',
+  'src/http/random-requests.property.test.ts',
+];
 
 /** One Vitest run for the whole workspace: a project per package, plus the browser flows. */
 export default defineConfig({
@@ -13,13 +30,20 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      // The features and the app's rules (the authorization matrix, the request properties).
       {
         test: {
+          ...bff,
           name: 'bff',
-          root: './apps/bff',
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          include: ['src/features/**/*.test.ts', ...appRules],
+        },
+      },
+      {
+        test: {
+          ...bff,
+          name: 'bff-runtime',
+          include: ['src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'src/features/**', ...appRules],
         },
       },
       './apps/web/vite.config.ts',

@@ -1,8 +1,8 @@
 import { configDefaults, defineConfig, type TestProjectConfiguration } from 'vitest/config';
 import workspace from './vite.config';
 
-// Mutation testing runs only the BFF's tests: the workspace config's `bff` project, taken from
-// there so both runs use the same settings.
+// Mutation testing runs only the BFF's tests, all of them (the workspace config's `bff` and
+// `bff-runtime` projects): the `bff` project's settings, taken from there so both runs use the same.
 const bff = workspace.test?.projects?.find(
   (project): project is Extract<TestProjectConfiguration, { test?: unknown }> =>
     typeof project === 'object' && 'test' in project && project.test?.name === 'bff',
@@ -25,11 +25,8 @@ export default defineConfig({
         ...bff,
         test: {
           ...bff.test,
-          ...(only.length > 0 ? { include: only } : {}),
-          exclude: [
-            ...(bff.test?.exclude ?? configDefaults.exclude),
-            'src/mutation-sandbox.test.ts',
-          ],
+          include: only.length > 0 ? only : ['src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'src/mutation-sandbox.test.ts'],
         },
       },
     ],

@@ -3,12 +3,12 @@
 // 1. makes sure a headless Chromium exists for the browser flows, and PostgreSQL and haproxy
 //    for the store and replica tests (Debian's packages, as root),
 // 2. typechecks and lints the workspace,
-// 3. runs every Vitest project (unit, integration, component, end-to-end) on the machine's
-//    Node, then the BFF's runtime-facing tests again on Node 24 (scripts/node24.mjs), at
-//    least two test files at a time (decision 0005),
+// 3. runs every test file once, at least two at a time (decision 0005): the BFF's server, stores,
+//    engines, processes and deployment (the `bff-runtime` project) on Node 24, the image's
+//    runtime (scripts/node24.mjs), and every other project on the machine's Node (decision 0005),
 // 4. prints one summary line over both: "Tests: N passed, N failed, N skipped".
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,44 +93,26 @@ const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
 const workers = [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
 const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
 
+// Each test file runs once. The BFF's server, stores, engines, processes and deployment (the
+// `bff-runtime` project) run on the deployment's runtime, the image's Node 24, in the second pass;
+// everything else (the features, the app's rules, the SPA, the browser flows, the simulator) on
+// the machine's Node, which is what `pnpm start` runs (decision 0005).
 console.log(`\n== tests on Node ${process.versions.node}`);
 const reportFile = join(root, '.test-results', 'vitest.json');
 rmSync(reportFile, { force: true });
-// The deployment's integration tests (replicas behind haproxy, backup and restore, a replica
-// killed mid-sync) run a production deployment, whose runtime is the image's Node 24: they run in
-// the Node 24 pass below only (Node 20, this machine's, has reached its end of life and is what
-// `pnpm start` runs, not what a deployment runs).
-const productionOnly = 'src/integration/**';
 const vitestStatus = run(bin('vitest'), [
   'run',
-  `--exclude=${productionOnly}`,
+  '--project=!bff-runtime',
   ...workers,
   ...reporters(reportFile),
 ]);
 const here = counts(vitestStatus, reportFile);
 
-// The current LTS line as well, for what a runtime can break: the server, its stores and
-// engines (platform/, http/, upstream/, cli/, integration/, deploy/, demo/ and the entry
-// points), which use every Node API the product does: sockets, streams, crypto, workers, child
-// processes, WebAssembly. The features' own rules run on those same APIs, and the authorization
-// matrix and the request property suites check the app's rules, not the runtime's: those run
-// once, above, which keeps CI within its time (docs/decisions/0114-one-shared-engine.md). The
-// browser flows run once too: on the machine's Node, as `pnpm start` runs.
 const node24Report = join(root, '.test-results', 'vitest-node24.json');
 rmSync(node24Report, { force: true });
-const runtimeFacing = readdirSync(join(root, 'apps/bff/src'), { recursive: true })
-  .map((file) => `apps/bff/src/${file}`)
-  .filter((file) => /\.test\.ts$/.test(file) && !file.startsWith('apps/bff/src/features/'))
-  .filter((file) => !/(authorization-matrix|random-requests\.property)\.test\.ts$/.test(file));
 let node24Status;
 try {
-  node24Status = vitestOnNode([
-    '--project',
-    'bff',
-    ...runtimeFacing,
-    ...workers,
-    ...reporters(node24Report),
-  ]);
+  node24Status = vitestOnNode(['--project', 'bff-runtime', ...workers, ...reporters(node24Report)]);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   node24Status = 1;
@@ -142,7 +124,7 @@ const failed = here.failed + on24.failed;
 const skipped = here.skipped + on24.skipped;
 console.log(
   `\nNode ${process.versions.node}: ${here.passed} passed, ${here.failed} failed, ${here.skipped} skipped` +
-    `\nNode 24 (bff): ${on24.passed} passed, ${on24.failed} failed, ${on24.skipped} skipped`,
+    `\nNode 24 (bff-runtime): ${on24.passed} passed, ${on24.failed} failed, ${on24.skipped} skipped`,
 );
 // Named again at the end, where a CI log's tail shows them.
 const failedTests = [

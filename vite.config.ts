@@ -2,10 +2,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const bff = {
   root: './apps/bff',
-  environment: 'node',
+  environment: 'node' as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
-} as const;
+  // One image of a new embedded cluster for the run, which `memoryEngine()` starts from.
+  globalSetup: ['./src/test/engines/embedded-image.setup.ts'],
+};
 /**
  * The BFF's server, its stores and engines, its processes and its deployment: everything under
  * `apps/bff/src` but its features and the two suites of the app's own rules. `pnpm test` runs

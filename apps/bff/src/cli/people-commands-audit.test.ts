@@ -15,9 +15,10 @@ import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createAuditPool } from '../platform/audit/postgres-audit';
 import { PostgresAuditStore } from '../platform/audit/postgres-audit-store';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt } from '../platform/users/password-hash';
 import { applyAllMigrations, asSuperuser, silentLogger } from '../test/audit-cluster';
+import { memoryEngine } from '../test/engines/embedded';
 import { testDatabase } from '../test/engines/postgres';
 import { FailingAuditStore } from '../test/failing-audit';
 import { ManualClock } from '../test/manual-clock';
@@ -44,7 +45,7 @@ interface Setup {
 }
 
 async function embedded(): Promise<Setup> {
-  const engine = await embeddedEngine();
+  const engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   const dir = await mkdtemp(join(tmpdir(), 'users-cli-audit-'));
   const audit = new FailingAuditStore(new JsonlAuditStore(dir, new ManualClock()));

@@ -10,9 +10,10 @@ import { PeopleStore } from '../features/people/people-store';
 import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../platform/sql/sql-engine';
+import type { SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
 import { silentLogger } from '../test/audit-cluster';
+import { memoryEngine } from '../test/engines/embedded';
 import { ManualClock } from '../test/manual-clock';
 import { testTotpSecrets } from '../test/totp-keys';
 import {
@@ -33,7 +34,7 @@ let trailDir: string;
 /** The store and the trail its changes are recorded in (people-commands-audit.test.ts). */
 let on: PeopleCommands;
 beforeAll(async () => {
-  engine = await embeddedEngine();
+  engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   store = new PeopleStore(engine, undefined, testTotpSecrets());
   trailDir = await mkdtemp(join(tmpdir(), 'users-cli-trail-'));

@@ -31,11 +31,12 @@ import type { ExportSlots } from '../platform/security/export-slots';
 import { MemorySessionStore, type SessionStore } from '../platform/sessions/session-store';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { openSharedStores } from '../platform/sql/shared-stores';
-import { embeddedEngine, postgresEngine } from '../platform/sql/sql-engine';
+import { postgresEngine } from '../platform/sql/sql-engine';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { openStores, type Stores } from '../stores';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
+import { memoryEngine } from './engines/embedded';
 import { ManualClock } from './manual-clock';
 import { SoftwareAuthenticator } from './software-authenticator';
 import type { SsoBrowser } from './sso-browser';
@@ -235,7 +236,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
-  const stores = options.stores ?? openStores({ open: () => embeddedEngine(), logger });
+  const stores = options.stores ?? openStores({ open: () => memoryEngine(), logger });
   const app = createApp({
     config,
     upstream,

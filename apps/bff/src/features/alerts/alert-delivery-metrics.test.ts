@@ -4,9 +4,9 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../platform/metrics/prometheus-metrics';
-import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
@@ -22,7 +22,7 @@ let index: Stores;
 let worker: AlertDeliveryWorker | undefined;
 
 beforeAll(async () => {
-  index = openStores({ open: () => embeddedEngine(), logger: silentLogger });
+  index = openStores({ open: () => memoryEngine(), logger: silentLogger });
   await index.alerts();
 }, 60_000);
 afterAll(async () => {

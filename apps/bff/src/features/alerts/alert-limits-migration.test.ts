@@ -5,7 +5,8 @@ import { readdir } from 'node:fs/promises';
 import { runner } from 'node-pg-migrate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
+import { memoryEngine } from '../../test/engines/embedded';
 
 const MIGRATION = 'alert-limits';
 
@@ -27,7 +28,7 @@ async function migrate(engine: SqlEngine, count?: number) {
 describe('the alert-limits migration', () => {
   let engine: SqlEngine;
   beforeAll(async () => {
-    engine = await embeddedEngine();
+    engine = await memoryEngine();
     const files = (await readdir(indexMigrationsDir())).filter((f) => f.endsWith('.sql')).sort();
     const before = files.findIndex((f) => f.endsWith(`_${MIGRATION}.sql`));
     expect(before).toBeGreaterThan(0);

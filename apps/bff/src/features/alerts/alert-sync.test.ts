@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import {
@@ -33,7 +34,7 @@ const declinedRule = (name: string, extra: object = {}) => ({
 });
 
 const engines: [string, () => Promise<{ engine: SqlEngine; stop(): Promise<void> }>][] = [
-  ['PGlite', async () => ({ engine: await embeddedEngine(), stop: async () => {} })],
+  ['PGlite', async () => ({ engine: await memoryEngine(), stop: async () => {} })],
   [
     'PostgreSQL',
     async () => {

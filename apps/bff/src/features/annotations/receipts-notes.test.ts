@@ -4,9 +4,10 @@
 // 409 with that person's change.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
@@ -16,7 +17,7 @@ const engines: [
   string,
   () => Promise<{ open: () => Promise<SqlEngine>; stop(): Promise<void> }>,
 ][] = [
-  ['the embedded engine', async () => ({ open: () => embeddedEngine(), stop: async () => {} })],
+  ['the embedded engine', async () => ({ open: () => memoryEngine(), stop: async () => {} })],
   [
     'PostgreSQL',
     async () => {

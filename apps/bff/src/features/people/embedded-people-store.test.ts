@@ -1,13 +1,13 @@
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
 import { peopleStoreContract } from './people-store.contract';
 
 // One in-process engine: the "replicas" of the race suite are calls made at once on it.
 const open = async () => {
-  const engine = await embeddedEngine();
+  const engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engines: [engine], close: () => engine.close() };
 };
@@ -15,6 +15,6 @@ const open = async () => {
 peopleStoreContract('embedded engine (PGlite)', open);
 peopleRacesContract('embedded engine (PGlite)', open);
 peopleSecretsContract('embedded engine (PGlite)', open, async () => {
-  const engine = await embeddedEngine();
+  const engine = await memoryEngine();
   return { engine, close: () => engine.close() };
 });

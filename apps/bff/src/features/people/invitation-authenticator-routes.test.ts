@@ -9,8 +9,9 @@ import {
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
 import { testTotpSecrets } from '../../test/totp-keys';
@@ -32,7 +33,7 @@ let t: PeopleTestApp;
 let ana: TestCookie;
 
 beforeAll(async () => {
-  engine = await embeddedEngine();
+  engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

@@ -9,8 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLogger } from '../../platform/logger';
 import { invitationSenderFromSettings } from '../../platform/notify/invitation-email';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
@@ -29,7 +30,7 @@ let logLines: string[];
 const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  engine = await embeddedEngine();
+  engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

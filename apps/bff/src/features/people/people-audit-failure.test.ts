@@ -6,8 +6,9 @@ import { invitationCreatedSchema } from '@card-console/shared/api/people';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { FailingAuditStore } from '../../test/failing-audit';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
@@ -29,7 +30,7 @@ let t: PeopleTestApp;
 let ana: TestCookie;
 
 beforeAll(async () => {
-  engine = await embeddedEngine();
+  engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   clock = new ManualClock();
   const store = new PeopleStore(engine, clock, testTotpSecrets());

@@ -22,10 +22,11 @@ import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
@@ -236,7 +237,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
 let embedded: SqlEngine | undefined;
 realReplicaRaces('embedded engine, one instance', async () => {
   if (!embedded) {
-    embedded = await embeddedEngine();
+    embedded = await memoryEngine();
     await applyIndexMigrations(embedded, silentLogger);
   }
   return embedded;

@@ -14,11 +14,11 @@ import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
-import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   origin = config.publicOrigin;
   // One engine for both: the database the replicas share.
   index = openStores({
-    open: () => embeddedEngine(),
+    open: () => memoryEngine(),
     logger: silentLogger,
     totpSecrets: new TotpSecretBox(config.totpKeys),
   });

@@ -12,9 +12,10 @@ import {
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { hashParams, productionScrypt, verifyPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import {
   FakePersonSessions,
@@ -42,7 +43,7 @@ let ana: TestCookie;
 let sent: { email: string; link: string }[];
 
 beforeAll(async () => {
-  engine = await embeddedEngine();
+  engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

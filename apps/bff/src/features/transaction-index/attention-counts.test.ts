@@ -7,13 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import {
   type ContractCardService,
   startContractCardService,
 } from '../../test/contract-card-service';
+import { memoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 
@@ -77,7 +78,7 @@ afterAll(async () => {
 });
 
 const engines = {
-  embedded: async () => embeddedEngine(),
+  embedded: async () => memoryEngine(),
   postgres: async () =>
     postgresEngine(
       new pg.Pool({ connectionString: await postgres.createDatabase('attention'), max: 4 }),

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { STATISTICS_AFTER_ROWS, TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
 indexStoreContract('embedded engine (PGlite)', async () => {
-  const engine = await embeddedEngine();
+  const engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };
 });
@@ -85,7 +86,7 @@ describe('the embedded engine', () => {
   }, 60_000);
 
   it('keeps its statistics up to date as a sync writes: a page deep in a large sub account reads about a page of rows', async () => {
-    const engine = await embeddedEngine();
+    const engine = await memoryEngine();
     try {
       await applyIndexMigrations(engine, silentLogger);
       // Each page query is run again under EXPLAIN ANALYZE: how many rows its scan produced.

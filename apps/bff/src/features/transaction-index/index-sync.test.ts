@@ -2,8 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
 import { testPan } from '../../test/test-pan';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import { type IndexedTransaction, TransactionIndexStore } from './index-store';
@@ -50,7 +51,7 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   let engine: SqlEngine;
   let store: TransactionIndexStore;
   beforeAll(async () => {
-    engine = await embeddedEngine();
+    engine = await memoryEngine();
     await applyIndexMigrations(engine, silentLogger);
     store = new TransactionIndexStore(engine);
   }, 60_000);

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_MIGRATIONS_TABLE } from '../../platform/sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import type { ContractWorld } from '../../test/contract-answers';
@@ -21,6 +21,7 @@ import {
   startContractCardService,
 } from '../../test/contract-card-service';
 import { parseCsv } from '../../test/csv';
+import { memoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -225,7 +226,7 @@ beforeAll(async () => {
     startPostgres(),
   ]);
   const [embedded, server] = await Promise.all([
-    embeddedEngine(),
+    memoryEngine(),
     postgres
       .createDatabase('reconciliation')
       .then((url) => postgresEngine(new pg.Pool({ connectionString: url, max: 4 }))),

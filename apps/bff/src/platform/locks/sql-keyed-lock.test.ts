@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineSink } from '../../test/capture';
+import { memoryEngine } from '../../test/engines/embedded';
 import {
   postgresReplicas,
   type SqlReplicas,
   unreachablePostgres,
 } from '../../test/engines/sql-replicas';
 import { createLogger } from '../logger';
-import { embeddedEngine, type SqlEngine } from '../sql/sql-engine';
+import type { SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import { LockWaitTimeoutError } from './keyed-lock';
 import { keyedLockContract } from './keyed-lock.contract';
@@ -160,7 +161,7 @@ describe('SqlKeyedLock', () => {
   });
 
   it('refuses the embedded engine, whose one connection a held lock would stall', async () => {
-    const embedded = await embeddedEngine();
+    const embedded = await memoryEngine();
     try {
       expect(() => new SqlKeyedLock(embedded, { waitMs: 1_000 })).toThrow(/PostgreSQL/);
     } finally {

@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../audit-cluster';
+import { memoryEngine } from './embedded';
 import { freePort } from './free-port';
 import { testDatabase } from './postgres';
 
@@ -54,7 +55,7 @@ export async function postgresReplicas(): Promise<SqlReplicas> {
 }
 
 export async function embeddedForStores(): Promise<SqlEngine> {
-  const engine = await embeddedEngine();
+  const engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return engine;
 }

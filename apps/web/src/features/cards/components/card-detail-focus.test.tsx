@@ -1,5 +1,5 @@
 import { type Card, type RevealResponse, revealBodySchema } from '@card-console/shared/api/cards';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { fakeCvv, fakePan } from '../../../test/fake-secrets';
@@ -46,11 +46,15 @@ describe('card detail: focus and keyboard', () => {
     await user.click(screen.getByRole('button', { name: 'Reveal' }));
     await screen.findByRole('button', { name: 'Hide now' });
     const values = screen.getByRole('region', { name: 'Card number, expiry and security code' });
-    expect(values).toHaveFocus();
+    // Focus moves in an effect, which React runs after the values are drawn: a loaded CI
+    // machine checked in between (the values shown, focus not yet there).
+    await waitFor(() => expect(values).toHaveFocus());
     expect(within(values).getByTestId('pan')).not.toHaveTextContent('••••');
 
     await user.click(screen.getByRole('button', { name: 'Hide now' }));
-    expect(screen.getByRole('button', { name: 'Reveal card details' })).toHaveFocus();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Reveal card details' })).toHaveFocus(),
+    );
   });
 
   it('a cancelled reveal returns focus to "Reveal card details"', async () => {

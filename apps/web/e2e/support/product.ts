@@ -1,13 +1,39 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A new embedded cluster's directory, made by the global set-up, to copy from. */
+    embeddedCluster: string;
+  }
+}
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const webDist = join(repoRoot, 'apps/web/dist');
-const PNPM = ['-y', 'pnpm@10.34.9'];
+
+/**
+ * How a pnpm command runs: under `pnpm test` (npm_execpath names pnpm), with that pnpm directly;
+ * otherwise through npx, as the README's commands do. npx's own start, resolving pnpm@10.34.9
+ * again, cost 3–5 s of CPU for each product a CI run starts.
+ */
+export function pnpmCommand(args: string[]): [string, string[]] {
+  const pnpm = process.env.npm_execpath;
+  if (pnpm && /pnpm\.c?js$/.test(pnpm)) return [process.execPath, [pnpm, ...args]];
+  return ['npx', ['-y', 'pnpm@10.34.9', ...args]];
+}
+
+/**
+ * The embedded engine's directory under a product's data directory (`transaction-index`), made
+ * once for the run by the global set-up (build-once.ts) and copied into each product's data
+ * directory: the product's first start makes one itself (PGlite's initdb in a child process,
+ * 7–10 s of CPU), as the BFF's own tests of a first start (index.test.ts) still have it do.
+ */
+export const EMBEDDED_DIR = 'transaction-index';
 
 /** Listens on `port` (0: any) for a moment: the port it got, or undefined when it is taken. */
 function tryPort(port: number): Promise<number | undefined> {
@@ -68,7 +94,8 @@ function run(
 ): { child: ChildProcess; output: () => string } {
   // Run it as a person would: Vitest's NODE_ENV=test would make Vite build React's dev bundle.
   const { NODE_ENV: _testEnv, ...inherited } = process.env;
-  const child = spawn('npx', [...PNPM, ...args], {
+  const [command, commandArgs] = pnpmCommand(args);
+  const child = spawn(command, commandArgs, {
     cwd: repoRoot,
     env: { ...inherited, ...env },
     detached: true,
@@ -152,6 +179,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
 async function startProductOnce(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
+  cpSync(inject('embeddedCluster'), join(dataDir, EMBEDDED_DIR), { recursive: true });
   const url = `http://localhost:${port}`;
   const { child, output } = run(['start:built'], {
     PORT: String(port),

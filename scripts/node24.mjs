@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Node 24, the current LTS line, from the npm registry's `node` package (it carries the
-// binary: no download outside the registry). `pnpm test` runs the BFF and end-to-end projects
-// on it after the whole suite on the machine's Node; `pnpm test:node24 [vitest options]` runs
+// binary: no download outside the registry). `pnpm test` runs the `bff-runtime` project on it
+// after the other projects on the machine's Node; `pnpm test:node24 [vitest options]` runs
 // the whole suite (or the `--project`s given) on it alone. `--node node@22.23.3` first takes
 // another version from the registry the same way (by hand: CI runs Node 24).
 //

@@ -8,12 +8,7 @@ const bff = {
   // One image of a new embedded cluster for the run, which `memoryEngine()` starts from.
   globalSetup: ['./src/test/engines/embedded-image.setup.ts'],
 };
-/**
- * The BFF's server, its stores and engines, its processes and its deployment: everything under
- * `apps/bff/src` but its features and the two suites of the app's own rules. `pnpm test` runs
- * these once, on the deployment's runtime (Node 24, the image's), and the rest of the workspace
- * once on the machine's Node (decision 0005).
- */
+/** The two suites of the app's own rules: the authorization matrix and the request properties. */
 const appRules = [
   'src/http/authorization-matrix.test.ts',
   'src/http/random-requests.property.test.ts',
@@ -40,6 +35,9 @@ export default defineConfig({
           include: ['src/features/**/*.test.ts', ...appRules],
         },
       },
+      // The BFF's server, its stores and engines, its processes and its deployment: everything
+      // else under `apps/bff/src`. `pnpm test` runs these once, on the deployment's runtime (Node
+      // 24, the image's), and the other projects once on the machine's Node (decision 0005).
       {
         test: {
           ...bff,

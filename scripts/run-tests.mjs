@@ -5,7 +5,7 @@
 // 2. typechecks and lints the workspace,
 // 3. runs every test file once, at least two at a time (decision 0005): the BFF's server, stores,
 //    engines, processes and deployment (the `bff-runtime` project) on Node 24, the image's
-//    runtime (scripts/node24.mjs), and every other project on the machine's Node (decision 0005),
+//    runtime (scripts/node24.mjs), and every other project on the machine's Node,
 // 4. prints one summary line over both: "Tests: N passed, N failed, N skipped".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

@@ -5,9 +5,10 @@ import express, { type Request } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFeature } from '../core/endpoint';
+import type { Feature } from '../core/endpoint';
 import { createLogger } from '../platform/logger';
 import type { SessionService } from '../platform/sessions/session-service';
+import { declaration } from '../test/declaration';
 import { createApiRouter } from './api-router';
 import type { Authorizer } from './authorize';
 import { errorHandler } from './error-handler';
@@ -20,11 +21,12 @@ const headers = { 'X-CSRF': '1', Origin: origin };
 const thingSchema = z.object({ id: z.string(), name: z.string() });
 
 /** A feature whose parameter route is declared before the literal one that it could swallow. */
-const things = defineFeature(
-  'things',
-  (deps: { reply: unknown }) => deps,
-  (endpoint) => [
-    endpoint({
+type Deps = { reply: unknown };
+const things: Feature<Deps, Deps> = {
+  name: 'things',
+  services: (deps) => deps,
+  endpoints: [
+    declaration<Deps>({
       method: 'GET',
       path: '/things/:id',
       summary: 'One thing',
@@ -33,9 +35,9 @@ const things = defineFeature(
       example: '/api/things/a',
       params: { id: z.string().regex(/^[a-z]+$/) },
       response: thingSchema,
-      handler: ({ params }) => ({ id: params.id, name: 'by id' }),
+      handler: ({ params }) => ({ id: (params as { id: string }).id, name: 'by id' }),
     }),
-    endpoint({
+    declaration<Deps>({
       method: 'GET',
       path: '/things/export.csv',
       summary: 'Every thing, as CSV',
@@ -48,7 +50,7 @@ const things = defineFeature(
         res.type('text/csv').send('id\na\n');
       },
     }),
-    endpoint({
+    declaration<Deps>({
       method: 'GET',
       path: '/reply',
       summary: 'Whatever the test set',
@@ -56,9 +58,9 @@ const things = defineFeature(
       mutation: false,
       example: '/api/reply',
       response: thingSchema,
-      handler: ({ services }) => services.reply as z.input<typeof thingSchema>,
+      handler: ({ services }) => services.reply,
     }),
-    endpoint({
+    declaration<Deps>({
       method: 'DELETE',
       path: '/things/:id',
       summary: 'Remove a thing',
@@ -69,7 +71,7 @@ const things = defineFeature(
       response: z.object({ note: z.string() }).optional(),
       handler: () => undefined,
     }),
-    endpoint({
+    declaration<Deps>({
       method: 'POST',
       path: '/session',
       summary: 'Sign in',
@@ -79,7 +81,7 @@ const things = defineFeature(
       response: z.object({ ok: z.boolean() }),
       handler: () => ({ ok: true }),
     }),
-    endpoint({
+    declaration<Deps>({
       method: 'GET',
       path: '/session',
       summary: 'Who am I',
@@ -90,7 +92,7 @@ const things = defineFeature(
       handler: () => ({ ok: true }),
     }),
   ],
-);
+};
 
 function appWith(reply: unknown = { id: 'a', name: 'x' }) {
   const loads: { path: string; touch: boolean }[] = [];

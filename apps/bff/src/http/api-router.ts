@@ -84,7 +84,11 @@ export function createApiRouter<D>(options: ApiRouterDeps<D>): Router {
         params: endpoint.params
           ? parseParams(endpoint.params, req.params as Record<string, string>)
           : {},
-        query: endpoint.query ? parseQuery(endpoint.query, req, repeatable) : undefined,
+        // A navigation reads its query itself, to answer a bad one with a redirect too.
+        query:
+          endpoint.query && !endpoint.navigation
+            ? parseQuery(endpoint.query, req, repeatable)
+            : undefined,
         body:
           endpoint.body && !endpoint.handlerChecksBody ? parseBody(endpoint.body, req) : undefined,
       } as never);

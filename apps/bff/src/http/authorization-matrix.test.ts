@@ -4,8 +4,9 @@
 // endpoint declarations the BFF is built from (`apiEndpoints`).
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import type { Role } from '@card-console/shared/api/meta';
+import { routes } from '@card-console/shared/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Endpoint } from '../core/endpoint';
+import { type Endpoint, routeOf } from '../core/endpoint';
 import { startTestApp, type TestApp, type TestSession } from '../test/harness';
 import { routeRequests, ruleKey, send } from '../test/route-requests';
 import {
@@ -87,6 +88,12 @@ async function sessionFor(cell: Cell): Promise<TestSession | undefined> {
 }
 
 describe('authorization matrix coverage', () => {
+  it('implements every endpoint of the contract once, and nothing else', () => {
+    expect(apiEndpoints.map((endpoint) => endpoint.name).sort()).toEqual(
+      Object.keys(routes).sort(),
+    );
+  });
+
   it('has a request recipe for every route in the table', () => {
     const missing = apiEndpoints.map(ruleKey).filter((key) => !(key in routeRequests));
     expect(missing).toEqual([]);
@@ -103,7 +110,7 @@ describe('authorization matrix coverage', () => {
 });
 
 for (const { rule, cells } of matrix) {
-  describe(ruleKey(rule), () => {
+  describe(routeOf(rule), () => {
     for (const cell of cells) {
       const who = cell.caller === 'anonymous' ? cell.caller : `${cell.caller} (${cell.via})`;
       const name = `${who}, ${cell.csrf ? 'with' : 'without'} X-CSRF, ${cell.state} → ${cell.expected}`;

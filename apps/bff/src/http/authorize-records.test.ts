@@ -11,6 +11,7 @@ import type { Endpoint } from '../core/endpoint';
 import { loadConfig } from '../env';
 import type { AuditStore, NewAuditRecord } from '../platform/audit/audit-store';
 import { createRateLimiters, memoryRateLimiters } from '../platform/security/rate-limits';
+import { declaration } from '../test/declaration';
 import { testPan } from '../test/test-pan';
 import { captureLogs } from '../test/upstream-client';
 import { apiEndpoints } from './api-endpoints';
@@ -47,9 +48,7 @@ const rule = (fields: Partial<Endpoint>): Endpoint => {
   const method = fields.method ?? 'GET';
   const path = fields.path ?? '/cards/:id';
   const declared = apiEndpoints.find((e) => e.method === method && e.path === path);
-  return {
-    summary: '',
-    example: '',
+  return declaration({
     response: 'stream',
     handler() {},
     ...declared,
@@ -58,7 +57,7 @@ const rule = (fields: Partial<Endpoint>): Endpoint => {
     access: ['admin'],
     mutation: false,
     ...fields,
-  };
+  });
 };
 
 describe('authorizer records', () => {

@@ -1,5 +1,5 @@
 import type { Role } from '@card-console/shared/api/meta';
-import { type Endpoint, routeOf } from '../core/endpoint';
+import type { Endpoint, EndpointName } from '../core/endpoint';
 import type { TestApp, TestSession } from './harness';
 import { pdfReceipt } from './receipt-files';
 import { SoftwareAuthenticator } from './software-authenticator';
@@ -97,10 +97,6 @@ export function resolveExample(t: TestApp, rule: Endpoint): string {
   );
 }
 
-/**
- * One entry per endpoint declaration, keyed `METHOD path`. The coverage test fails when a
- * declaration has no entry here, so a new endpoint cannot skip the generated tests.
- */
 let matrixCategories = 0;
 let matrixReceipts = 0;
 
@@ -152,66 +148,72 @@ async function matrixAlertRule(t: TestApp, email: string) {
  */
 const unmounted = { status: 404, code: 'not_found' } as const;
 const token = 'A'.repeat(43);
-const peopleRequests: Record<string, Spec> = {
-  'GET /api/people': () => ({ path: '/api/people', allowedAs: unmounted }),
-  'POST /api/people/invitations': () => ({
+const peopleRequests: {
+  [N in Extract<EndpointName, `people.${string}` | `invitations.${string}`>]: Spec;
+} = {
+  'people.list': () => ({ path: '/api/people', allowedAs: unmounted }),
+  'people.invite': () => ({
     path: '/api/people/invitations',
     body: { email: 'invited@example.test', role: 'finance' },
     allowedAs: unmounted,
   }),
-  'DELETE /api/people/invitations/:email': () => ({
+  'people.cancelInvitation': () => ({
     path: '/api/people/invitations/invited%40example.test',
     allowedAs: unmounted,
   }),
-  'PUT /api/people/:email/role': () => ({
+  'people.setRole': () => ({
     path: '/api/people/someone%40example.test/role',
     body: { role: 'admin' },
     allowedAs: unmounted,
   }),
-  'POST /api/people/:email/disable': () => ({
+  'people.disable': () => ({
     path: '/api/people/someone%40example.test/disable',
     allowedAs: unmounted,
   }),
-  'POST /api/people/:email/enable': () => ({
+  'people.enable': () => ({
     path: '/api/people/someone%40example.test/enable',
     allowedAs: unmounted,
   }),
-  'DELETE /api/people/:email': () => ({
+  'people.remove': () => ({
     path: '/api/people/someone%40example.test',
     allowedAs: unmounted,
   }),
-  'GET /api/people/:email/sessions': () => ({
+  'people.sessions': () => ({
     path: '/api/people/someone%40example.test/sessions',
     allowedAs: unmounted,
   }),
-  'DELETE /api/people/:email/sessions': () => ({
+  'people.endSessions': () => ({
     path: '/api/people/someone%40example.test/sessions',
     allowedAs: unmounted,
   }),
-  'DELETE /api/people/:email/sessions/:id': () => ({
+  'people.endSession': () => ({
     path: '/api/people/someone%40example.test/sessions/abc',
     allowedAs: unmounted,
   }),
-  'POST /api/invitations/lookup': () => ({
+  'invitations.lookup': () => ({
     path: '/api/invitations/lookup',
     body: { token },
     allowedAs: unmounted,
   }),
-  'POST /api/invitations/authenticator': () => ({
+  'invitations.authenticator': () => ({
     path: '/api/invitations/authenticator',
     body: { token },
     allowedAs: unmounted,
   }),
-  'POST /api/invitations/accept': () => ({
+  'invitations.accept': () => ({
     path: '/api/invitations/accept',
     body: { token, password: 'a long enough password' },
     allowedAs: unmounted,
   }),
 };
 
-export const routeRequests: Record<string, Spec> = {
-  'GET /api/meta': () => ({ path: '/api/meta' }),
-  'POST /api/session': (t, role) => ({
+/**
+ * One entry per endpoint of the contract, keyed by its name: an endpoint without one is a type
+ * error here (and the coverage test fails), so a new endpoint cannot skip the generated tests.
+ */
+export const routeRequests: Record<EndpointName, Spec> = {
+  'meta.get': () => ({ path: '/api/meta' }),
+  'session.signIn': (t, role) => ({
     path: '/api/session',
     body: {
       email: t.credentials[role].email,
@@ -219,13 +221,13 @@ export const routeRequests: Record<string, Spec> = {
       ...(role === 'admin' ? { totp: t.adminTotp() } : {}),
     },
   }),
-  'GET /api/session': () => ({ path: '/api/session' }),
-  'DELETE /api/session': () => ({ path: '/api/session' }),
-  'POST /api/session/step-up-options': async (t, role, session) => {
+  'session.get': () => ({ path: '/api/session' }),
+  'session.signOut': () => ({ path: '/api/session' }),
+  'session.stepUpOptions': async (t, role, session) => {
     if (role === 'admin' && session) await enrolledPasskeyOf(t, session);
     return { path: '/api/session/step-up-options', body: {} };
   },
-  'POST /api/session/step-up': async (t, role, session) => {
+  'session.stepUp': async (t, role, session) => {
     if (role !== 'admin' || !session)
       return { path: '/api/session/step-up', body: { totp: '000000' } };
     const email = emailOf(t, role, session);
@@ -242,21 +244,21 @@ export const routeRequests: Record<string, Spec> = {
       body: { passkey: t.authenticator.get(options.body, t.config.publicOrigin, passkey?.id) },
     };
   },
-  'GET /api/sso/start': () => ({ path: '/api/sso/start?returnTo=%2Fcards' }),
-  'GET /api/sso/callback': () => ({ path: '/api/sso/callback?state=s&code=c' }),
-  'GET /api/sso/step-up': () => ({ path: '/api/sso/step-up?returnTo=%2Fcards' }),
-  'GET /api/second-factors': () => ({ path: '/api/second-factors' }),
-  'PATCH /api/second-factors/totp': (_t, _role, session) => ({
+  'sso.start': () => ({ path: '/api/sso/start?returnTo=%2Fcards' }),
+  'sso.callback': () => ({ path: '/api/sso/callback?state=s&code=c' }),
+  'sso.stepUp': () => ({ path: '/api/sso/step-up?returnTo=%2Fcards' }),
+  'security.secondFactors': () => ({ path: '/api/second-factors' }),
+  'security.setTotp': (_t, _role, session) => ({
     path: '/api/second-factors/totp',
     body: { enabled: true },
     // A single sign-on person has no authenticator app to turn on.
     ...(session?.via === 'sso' ? { allowedAs: { status: 409, code: 'no_totp' } } : {}),
   }),
-  'POST /api/passkeys/registration-options': () => ({
+  'security.registrationOptions': () => ({
     path: '/api/passkeys/registration-options',
     body: {},
   }),
-  'POST /api/passkeys': async (t, role, session) => {
+  'security.addPasskey': async (t, role, session) => {
     const options =
       role === 'admin' && session
         ? await t.request.post('/api/passkeys/registration-options').set(session.headers()).send({})
@@ -267,40 +269,40 @@ export const routeRequests: Record<string, Spec> = {
     );
     return { path: '/api/passkeys', body: { name: 'Matrix key', response } };
   },
-  'PATCH /api/passkeys/:id': async (t, role, session) => ({
+  'security.renamePasskey': async (t, role, session) => ({
     path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
     body: { name: 'Renamed by the matrix' },
   }),
-  'DELETE /api/passkeys/:id': async (t, role, session) => ({
+  'security.removePasskey': async (t, role, session) => ({
     path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
   }),
-  'GET /api/sub-accounts': () => ({ path: '/api/sub-accounts' }),
+  'subAccounts.list': () => ({ path: '/api/sub-accounts' }),
   // Sub-account names are unique: each allowed create needs a name of its own.
-  'POST /api/sub-accounts': () => ({
+  'subAccounts.create': () => ({
     path: '/api/sub-accounts',
     body: { name: `Matrix team ${++matrixTeams}` },
   }),
-  'GET /api/cards': () => ({ path: '/api/cards' }),
-  'GET /api/cards/:id': (t) => ({ path: `/api/cards/${exampleIds(t).cardId}` }),
-  'PATCH /api/cards/:id': (t) => {
+  'cards.list': () => ({ path: '/api/cards' }),
+  'cards.get': (t) => ({ path: `/api/cards/${exampleIds(t).cardId}` }),
+  'cards.update': (t) => {
     const { cardId } = exampleIds(t);
     return {
       path: `/api/cards/${cardId}`,
       body: { name: 'Matrix card', expected: { name: t.sim.data.card(cardId)?.name } },
     };
   },
-  'GET /api/cards/:id/limit-impact': (t) => ({
+  'cards.limitImpact': (t) => ({
     path: `/api/cards/${exampleIds(t).cardId}/limit-impact?maximumCents=10000`,
   }),
-  'POST /api/cards/:id/reveal': (t) => ({
+  'cards.reveal': (t) => ({
     path: `/api/cards/${exampleIds(t).cardId}/reveal`,
     body: { reason: 'authorization matrix test' },
   }),
-  'GET /api/transactions/export.csv': (t) => ({
+  'transactions.exportCsv': (t) => ({
     path: `/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`,
   }),
   // The person's own finished export (run through a session of their own): its receipt.
-  'GET /api/transactions/export-receipts/:requestId': async (t, role, cell) => {
+  'transactions.exportReceipt': async (t, role, cell) => {
     const session = await t.signIn(role, { via: cell?.via ?? 'password' });
     const done = await t.request
       .get(`/api/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}`)
@@ -308,41 +310,41 @@ export const routeRequests: Record<string, Spec> = {
     if (done.status !== 200) throw new Error(`the recipe's export failed: ${done.status}`);
     return { path: `/api/transactions/export-receipts/${done.headers['x-request-id']}` };
   },
-  'GET /api/transactions': (t) => ({
+  'transactions.list': (t) => ({
     path: `/api/transactions?subAccountId=${exampleIds(t).subAccountId}`,
   }),
-  'GET /api/index/transactions': (t) => ({
+  'index.transactions': (t) => ({
     path: `/api/index/transactions?subAccountId=${exampleIds(t).subAccountId}&status=declined&status=failed`,
   }),
-  'GET /api/index/transactions/export.csv': (t) => ({
+  'index.exportCsv': (t) => ({
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
-  'GET /api/index/categories': () => ({ path: '/api/index/categories' }),
-  'GET /api/index/transactions/receipts.zip': (t) => ({
+  'index.categories': () => ({ path: '/api/index/categories' }),
+  'index.receiptsZip': (t) => ({
     path: `/api/index/transactions/receipts.zip?subAccountId=${exampleIds(t).subAccountId}&status=declined`,
   }),
-  'GET /api/index/attention': (t) => ({
+  'index.attention': (t) => ({
     path: `/api/index/attention?from=${t.clock.now() - 30 * 86_400_000}`,
   }),
-  'GET /api/index/card-sub-accounts': () => ({ path: '/api/index/card-sub-accounts' }),
-  'GET /api/index/cards': (t) => ({
+  'index.cardSubAccounts': () => ({ path: '/api/index/card-sub-accounts' }),
+  'index.cards': (t) => ({
     path: `/api/index/cards?subAccountId=${exampleIds(t).subAccountId}&sort=name`,
   }),
-  'GET /api/index/card-money': (t) => ({
+  'index.cardMoney': (t) => ({
     path: `/api/index/card-money?cardId=${exampleIds(t).cardId}`,
   }),
-  'GET /api/index/cards/:id': (t) => ({ path: `/api/index/cards/${exampleIds(t).cardId}` }),
-  'GET /api/transactions/:id': (t) => ({
+  'index.card': (t) => ({ path: `/api/index/cards/${exampleIds(t).cardId}` }),
+  'transactions.get': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}`,
   }),
-  'GET /api/overview': (t) => ({
+  'overview.get': (t) => ({
     path: `/api/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
   }),
-  'GET /api/transactions/:id/annotation': (t) => ({
+  'notes.get': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}/annotation`,
   }),
   // The notes' version as they are now: every allowed change saves.
-  'PATCH /api/transactions/:id/annotation': async (t) => {
+  'notes.update': async (t) => {
     const { transactionId } = exampleIds(t);
     const { version } = await (await t.stores.annotations()).get(transactionId);
     return {
@@ -350,28 +352,28 @@ export const routeRequests: Record<string, Spec> = {
       body: { version, memo: `Matrix memo ${version}` },
     };
   },
-  'POST /api/transactions/annotations': (t) => {
+  'notes.updateMany': (t) => {
     const { subAccountId, transactionId } = exampleIds(t);
     return {
       path: '/api/transactions/annotations',
       body: { items: [{ subAccountId, id: transactionId }], addTags: ['matrix'] },
     };
   },
-  'GET /api/transactions/:id/receipts': (t) => ({
+  'receipts.list': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}/receipts`,
   }),
   // Each allowed upload on a transaction of its own: a transaction has at most a few.
-  'POST /api/transactions/:id/receipts': (t) => ({
+  'receipts.upload': (t) => ({
     path: `/api/transactions/${receiptTransaction(t)}/receipts`,
     body: pdfReceipt(),
   }),
-  'GET /api/transactions/:id/receipts/:receiptId': async (t) => ({ path: await storedReceipt(t) }),
-  'DELETE /api/transactions/:id/receipts/:receiptId': async (t) => ({
+  'receipts.download': async (t) => ({ path: await storedReceipt(t) }),
+  'receipts.remove': async (t) => ({
     path: await storedReceipt(t),
   }),
-  'GET /api/merchant-rules': () => ({ path: '/api/merchant-rules' }),
+  'merchantRules.list': () => ({ path: '/api/merchant-rules' }),
   // Each merchant has one rule: each allowed create names a merchant of its own.
-  'POST /api/merchant-rules': async (t) => {
+  'merchantRules.create': async (t) => {
     const category = await (await t.stores.annotations()).createCategory(
       { code: `MXR-${++matrixCategories}`, name: 'Matrix rules' },
       new Date(t.clock.now()),
@@ -381,7 +383,7 @@ export const routeRequests: Record<string, Spec> = {
       body: { merchant: `Matrix merchant ${matrixCategories}`, categoryId: category.id },
     };
   },
-  'DELETE /api/merchant-rules/:id': async (t) => {
+  'merchantRules.remove': async (t) => {
     const notes = await t.stores.annotations();
     const at = new Date(t.clock.now());
     const category = await notes.createCategory(
@@ -395,30 +397,30 @@ export const routeRequests: Record<string, Spec> = {
     );
     return { path: `/api/merchant-rules/${rule.id}` };
   },
-  'GET /api/accounting-categories': () => ({ path: '/api/accounting-categories' }),
+  'accountingCategories.list': () => ({ path: '/api/accounting-categories' }),
   // Codes are unique: each allowed create needs a code of its own.
-  'POST /api/accounting-categories': () => ({
+  'accountingCategories.create': () => ({
     path: '/api/accounting-categories',
     body: { code: `MX-${++matrixCategories}`, name: 'Matrix category' },
   }),
-  'POST /api/accounting-categories/import': () => ({
+  'accountingCategories.import': () => ({
     path: '/api/accounting-categories/import',
     body: `Code,Name\nMXI-${++matrixCategories},Imported by the matrix\n`,
   }),
-  'PATCH /api/accounting-categories/:id': async (t) => {
+  'accountingCategories.update': async (t) => {
     const created = await (await t.stores.annotations()).createCategory(
       { code: `MXP-${++matrixCategories}`, name: 'Matrix category' },
       new Date(t.clock.now()),
     );
     return { path: `/api/accounting-categories/${created.id}`, body: { name: 'Renamed' } };
   },
-  'GET /api/alerts/rules': () => ({ path: '/api/alerts/rules' }),
-  'POST /api/alerts/rules': () => ({
+  'alerts.rules': () => ({ path: '/api/alerts/rules' }),
+  'alerts.createRule': () => ({
     path: '/api/alerts/rules',
     body: { kind: 'declined', name: 'Matrix declines', channels: { inbox: true, email: false } },
   }),
   // The caller's own rule, put straight into the store, replaced or removed at its version.
-  'PUT /api/alerts/rules/:id': async (t, role, session) => {
+  'alerts.updateRule': async (t, role, session) => {
     const rule = await matrixAlertRule(t, emailOf(t, role, session));
     return {
       path: `/api/alerts/rules/${rule.id}`,
@@ -431,20 +433,20 @@ export const routeRequests: Record<string, Spec> = {
       },
     };
   },
-  'DELETE /api/alerts/rules/:id': async (t, role, session) => {
+  'alerts.deleteRule': async (t, role, session) => {
     const rule = await matrixAlertRule(t, emailOf(t, role, session));
     return { path: `/api/alerts/rules/${rule.id}?version=${rule.version}` };
   },
-  'GET /api/alerts/inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
-  'GET /api/alerts/inbox/unread-count': () => ({ path: '/api/alerts/inbox/unread-count' }),
-  'POST /api/alerts/inbox/read': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),
-  'GET /api/alerts/webhooks': () => ({ path: '/api/alerts/webhooks' }),
-  'POST /api/alerts/webhooks': () => ({
+  'alerts.inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
+  'alerts.unreadCount': () => ({ path: '/api/alerts/inbox/unread-count' }),
+  'alerts.markRead': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),
+  'alerts.webhooks': () => ({ path: '/api/alerts/webhooks' }),
+  'alerts.createWebhook': () => ({
     path: '/api/alerts/webhooks',
     body: { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
   }),
   // A target no rule sends to, put straight into the store.
-  'DELETE /api/alerts/webhooks/:id': async (t) => {
+  'alerts.deleteWebhook': async (t) => {
     const target = await (await t.stores.alerts()).webhookTargets.create(
       { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
       t.credentials.admin.email,
@@ -453,11 +455,11 @@ export const routeRequests: Record<string, Spec> = {
     return { path: `/api/alerts/webhooks/${target.id}` };
   },
   ...peopleRequests,
-  'GET /api/audit': () => ({ path: '/api/audit' }),
-  'GET /api/audit/export.csv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
+  'audit.list': () => ({ path: '/api/audit' }),
+  'audit.exportCsv': () => ({ path: '/api/audit/export.csv?tz=Europe/Paris' }),
 };
 
-export const ruleKey = (rule: Endpoint) => routeOf(rule);
+export const ruleKey = (rule: Endpoint) => rule.name;
 
 /** Sends `method path` with headers and an optional JSON body through the harness. */
 export function send(

@@ -1,22 +1,24 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { apiJson } from '../lib/api-client';
+import { api } from '../lib/api-client';
 import { ApiError } from '../lib/api-error';
 import { createQueryClient } from '../lib/query-client';
-import { apiError, requestsTo, server } from '../test/server';
+import { apiError, pathOf, requestsTo, serve, server } from '../test/server';
 import { ErrorState } from './error-state';
 import { RateLimitNotice } from './rate-limit-notice';
+
+const thing = pathOf('alerts.unreadCount');
 
 function Thing() {
   const query = useQuery({
     queryKey: ['thing'],
-    queryFn: () => apiJson<{ n: number }>('/api/thing'),
+    queryFn: () => api('alerts.unreadCount'),
   });
   if (query.isError) return <p>gave up</p>;
-  return <p>{query.data ? `n=${query.data.n}` : 'waiting'}</p>;
+  return <p>{query.data ? `n=${query.data.unread}` : 'waiting'}</p>;
 }
 
 function renderThing() {
@@ -42,7 +44,7 @@ const notice = () => screen.queryByRole('status')?.textContent;
 function serveLimitedOnce(retryAfter: string, headers: Record<string, string> = {}) {
   const seenAt: number[] = [];
   server.use(
-    http.get('/api/thing', () => {
+    serve('alerts.unreadCount', () => {
       seenAt.push(Date.now());
       return seenAt.length === 1
         ? HttpResponse.json(
@@ -63,7 +65,7 @@ function serveLimitedOnce(retryAfter: string, headers: Record<string, string> = 
               },
             },
           )
-        : HttpResponse.json({ n: 1 });
+        : HttpResponse.json({ unread: 1 });
     }),
   );
   return seenAt;
@@ -75,27 +77,27 @@ describe('429 handling', () => {
     const seenAt = serveLimitedOnce('5');
     renderThing();
     await advance(1);
-    expect(requestsTo('/api/thing')).toHaveLength(1);
+    expect(requestsTo(thing)).toHaveLength(1);
     expect(notice()).toBe('Too many requests — retrying in 5 s');
 
     for (const shown of [4, 3, 2, 1]) {
       await advance(1000);
       expect(notice()).toBe(`Too many requests — retrying in ${shown} s`);
       // Nothing is sent before the time the server gave (the old backoff asked at 1 s and 3 s).
-      expect(requestsTo('/api/thing')).toHaveLength(1);
+      expect(requestsTo(thing)).toHaveLength(1);
     }
     await advance(998);
     expect(notice()).toBe('Too many requests — retrying in 1 s');
-    expect(requestsTo('/api/thing')).toHaveLength(1);
+    expect(requestsTo(thing)).toHaveLength(1);
 
     await advance(10);
-    expect(requestsTo('/api/thing')).toHaveLength(2);
+    expect(requestsTo(thing)).toHaveLength(2);
     expect((seenAt[1] ?? 0) - (seenAt[0] ?? 0)).toBe(5000);
     expect(screen.getByText('n=1')).toBeInTheDocument();
     expect(notice()).toBeUndefined();
 
     await advance(30_000);
-    expect(requestsTo('/api/thing')).toHaveLength(2);
+    expect(requestsTo(thing)).toHaveLength(2);
   });
 
   it('honours an HTTP-date Retry-After by the server’s clock, not this machine’s', async () => {
@@ -109,16 +111,16 @@ describe('429 handling', () => {
     await advance(1);
     expect(notice()).toBe('Too many requests — retrying in 3 s');
     await advance(2990);
-    expect(requestsTo('/api/thing')).toHaveLength(1);
+    expect(requestsTo(thing)).toHaveLength(1);
     await advance(20);
-    expect(requestsTo('/api/thing')).toHaveLength(2);
+    expect(requestsTo(thing)).toHaveLength(2);
     expect(screen.getByText('n=1')).toBeInTheDocument();
   });
 
   it('does not sit out an absurd Retry-After: it gives up at once and says until when', async () => {
     fakeClock();
     server.use(
-      http.get('/api/thing', () =>
+      serve('alerts.unreadCount', () =>
         apiError(429, 'rate_limited', 'Slow down', { retryAfterSeconds: 86_400 }),
       ),
     );
@@ -126,7 +128,7 @@ describe('429 handling', () => {
     await advance(1);
     expect(screen.getByText('gave up')).toBeInTheDocument();
     await advance(120_000);
-    expect(requestsTo('/api/thing')).toHaveLength(1);
+    expect(requestsTo(thing)).toHaveLength(1);
   });
 
   it('the error state counts down and retries by itself', async () => {

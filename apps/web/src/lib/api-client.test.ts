@@ -1,40 +1,100 @@
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiError, server } from '../test/server';
-import { apiJson, apiRequest, setUnauthenticatedListener } from './api-client';
+import { apiError, serve, server } from '../test/server';
+import { api, apiFile, apiHref, setUnauthenticatedListener } from './api-client';
 import { ApiError, apiProblem } from './api-error';
 
 afterEach(() => setUnauthenticatedListener(undefined));
 
 describe('api client', () => {
-  it('sends X-CSRF, same-origin credentials, JSON, and leaves undefined query values out', async () => {
+  it('sends X-CSRF, same-origin credentials, the query without undefined values, to the contract’s path', async () => {
     let seen: Request | undefined;
     server.use(
-      http.post('/api/thing', ({ request }) => {
+      serve('cards.list', ({ request }) => {
         seen = request;
-        return HttpResponse.json({ ok: true });
+        return HttpResponse.json({ items: [] });
       }),
     );
-    const answer = await apiJson<{ ok: boolean }>('/api/thing', {
-      method: 'POST',
-      body: { a: 1 },
-      query: { x: 'y', skip: undefined, n: 3 },
+    const answer = await api('cards.list', {
+      query: { status: 'active', cursor: undefined, sort: 'name' },
     });
-    expect(answer).toEqual({ ok: true });
+    expect(answer).toEqual({ items: [] });
+    expect(seen?.method).toBe('GET');
     expect(seen?.headers.get('x-csrf')).toBe('1');
-    expect(seen?.headers.get('content-type')).toBe('application/json');
     expect(seen?.credentials).toBe('same-origin');
-    expect(new URL(seen?.url ?? '').search).toBe('?x=y&n=3');
-    expect(await seen?.json()).toEqual({ a: 1 });
+    expect(new URL(seen?.url ?? '').pathname).toBe('/api/cards');
+    expect(new URL(seen?.url ?? '').search).toBe('?status=active&sort=name');
+  });
+
+  it('fills the path’s parameters encoded, and sends the body as JSON with the contract’s method', async () => {
+    let seen: Request | undefined;
+    server.use(
+      serve('cards.update', ({ request }) => {
+        seen = request;
+        return HttpResponse.json(card);
+      }),
+    );
+    await api('cards.update', { params: { id: 'c/1 ?' }, body: { name: 'Travel' } });
+    expect(seen?.method).toBe('PATCH');
+    expect(new URL(seen?.url ?? '').pathname).toBe('/api/cards/c%2F1%20%3F');
+    expect(seen?.headers.get('content-type')).toBe('application/json');
+    expect(await seen?.json()).toEqual({ name: 'Travel' });
+  });
+
+  it('parses every answer with the endpoint’s response schema: fields it does not declare are dropped, an answer it does not hold is invalid_response', async () => {
+    server.use(serve('cards.get', () => HttpResponse.json({ ...card, pan: '4111' })));
+    expect(await api('cards.get', { params: { id: 'c1' } })).toEqual(card);
+    server.use(serve('cards.get', () => HttpResponse.json({ ...card, last4: 4242 })));
+    await expect(api('cards.get', { params: { id: 'c1' } })).rejects.toMatchObject({
+      code: 'invalid_response',
+    });
+  });
+
+  it('a 204 is undefined, where the contract says the endpoint answers nothing', async () => {
+    server.use(serve('receipts.remove', () => new HttpResponse(null, { status: 204 })));
+    await expect(
+      api('receipts.remove', { params: { id: 't1', receiptId: 'r1' } }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('sends a file’s bytes and CSV text with their own types; a file answer is the response itself', async () => {
+    const seen: Request[] = [];
+    server.use(
+      serve('receipts.upload', ({ request }) => {
+        seen.push(request);
+        return HttpResponse.json(
+          {
+            id: 'r1',
+            fileName: 'a.pdf',
+            mediaType: 'application/pdf',
+            sizeBytes: 3,
+            uploadedBy: 'ada@example.test',
+            uploadedAt: '2026-11-01T00:00:00.000Z',
+          },
+          { status: 201 },
+        );
+      }),
+      serve('receipts.download', () => new HttpResponse('pdf', { status: 200 })),
+    );
+    await api('receipts.upload', { params: { id: 't1' }, body: new Blob(['pdf']) }).catch(
+      () => undefined,
+    );
+    expect(seen[0]?.headers.get('content-type')).toBe('application/octet-stream');
+    const file = await apiFile('receipts.download', { params: { id: 't1', receiptId: 'r1' } });
+    expect(await file.text()).toBe('pdf');
+  });
+
+  it('gives a navigation’s address with its query', () => {
+    expect(apiHref('sso.start', { returnTo: '/cards?q=a b' })).toBe(
+      '/api/sso/start?returnTo=%2Fcards%3Fq%3Da+b',
+    );
   });
 
   it('turns the error body into a typed ApiError', async () => {
     server.use(
-      http.get('/api/thing', () =>
-        apiError(429, 'rate_limited', 'Slow down', { retryAfterSeconds: 9 }),
-      ),
+      serve('meta.get', () => apiError(429, 'rate_limited', 'Slow down', { retryAfterSeconds: 9 })),
     );
-    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    const error = await api('meta.get').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 429,
@@ -49,11 +109,13 @@ describe('api client', () => {
   it('parses the problem with the shared union: card_changed comes with its typed `current`', async () => {
     const current = { name: 'Travel', minimumCents: null, maximumCents: 50_000 };
     server.use(
-      http.patch('/api/cards/c1', () =>
+      serve('cards.update', () =>
         apiError(409, 'card_changed', 'Someone else saved.', { current }),
       ),
     );
-    const error = await apiRequest('/api/cards/c1', { method: 'PATCH' }).catch((e: unknown) => e);
+    const error = await api('cards.update', { params: { id: 'c1' }, body: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(apiProblem(error, 'card_changed')?.current).toEqual(current);
     expect(apiProblem(error, 'step_up_required')).toBeUndefined();
     expect(apiProblem(new Error('x'), 'card_changed')).toBeUndefined();
@@ -62,11 +124,13 @@ describe('api client', () => {
   it('gives the offered second factors of step_up_required and second_factor_required', async () => {
     const secondFactor = { methods: ['passkey' as const], passkeyOptions: { challenge: 'c' } };
     server.use(
-      http.post('/api/session', () =>
+      serve('session.signIn', () =>
         apiError(401, 'second_factor_required', 'Add a second factor.', { secondFactor }),
       ),
     );
-    const error = await apiRequest('/api/session', { method: 'POST' }).catch((e: unknown) => e);
+    const error = await api('session.signIn', {
+      body: { email: 'ada@example.test', password: 'pw' },
+    }).catch((e: unknown) => e);
     expect(apiProblem(error, 'second_factor_required', 'step_up_required')?.secondFactor).toEqual(
       secondFactor,
     );
@@ -88,16 +152,16 @@ describe('api client', () => {
       problem('no_such_code', 400),
       { status: 400, code: 'invalid_body', message: 'old shape', requestId: 'r-x' },
     ];
-    for (const [i, body] of bodies.entries()) {
+    for (const body of bodies) {
       server.use(
-        http.get(`/api/odd/${i}`, () =>
+        serve('meta.get', () =>
           HttpResponse.json(body, {
             status: body.status,
             headers: { 'Content-Type': 'application/problem+json', 'X-Request-Id': 'r-h' },
           }),
         ),
       );
-      const error = await apiRequest(`/api/odd/${i}`).catch((e: unknown) => e);
+      const error = await api('meta.get').catch((e: unknown) => e);
       expect(error).toMatchObject({ status: body.status, code: 'http_error', requestId: 'r-h' });
       expect((error as ApiError).problem).toBeUndefined();
       expect(apiProblem(error, 'card_changed', 'not_found', 'invalid_body')).toBeUndefined();
@@ -106,8 +170,8 @@ describe('api client', () => {
 
   it('copes with an error that is not the documented shape (an HTML page, Retry-After header)', async () => {
     server.use(
-      http.get(
-        '/api/thing',
+      serve(
+        'meta.get',
         () =>
           new HttpResponse('<html>Bad gateway</html>', {
             status: 503,
@@ -116,7 +180,7 @@ describe('api client', () => {
           }),
       ),
     );
-    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    const error = await api('meta.get').catch((e: unknown) => e);
     expect(error).toMatchObject({
       status: 503,
       code: 'http_error',
@@ -127,27 +191,27 @@ describe('api client', () => {
 
   it('takes the wait from Retry-After when the error body does not give one, the body’s when it does', async () => {
     server.use(
-      http.get('/api/header-only', () => {
+      serve('meta.get', () => {
         const res = apiError(429, 'rate_limited', 'Slow down');
         res.headers.set('Retry-After', '5');
         return res;
       }),
-      http.get('/api/both', () => {
+      serve('session.get', () => {
         const res = apiError(429, 'rate_limited', 'x', { retryAfterSeconds: 2 });
         res.headers.set('Retry-After', '9');
         return res;
       }),
     );
     const before = Date.now();
-    const headerOnly = await apiRequest('/api/header-only').catch((e: unknown) => e);
+    const headerOnly = await api('meta.get').catch((e: unknown) => e);
     expect(headerOnly).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 5 });
     expect((headerOnly as ApiError).receivedAt).toBeGreaterThanOrEqual(before);
-    await expect(apiRequest('/api/both')).rejects.toMatchObject({ retryAfterSeconds: 2 });
+    await expect(api('session.get')).rejects.toMatchObject({ retryAfterSeconds: 2 });
   });
 
   it('reports a dropped connection as a network error', async () => {
-    server.use(http.get('/api/thing', () => HttpResponse.error()));
-    const error = await apiRequest('/api/thing').catch((e: unknown) => e);
+    server.use(serve('meta.get', () => HttpResponse.error()));
+    const error = await api('meta.get').catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 0, code: 'network_error' });
   });
 
@@ -155,14 +219,14 @@ describe('api client', () => {
     const listener = vi.fn();
     setUnauthenticatedListener(listener);
     server.use(
-      http.get('/api/a', () => apiError(401, 'unauthenticated', 'Sign in')),
-      http.get('/api/b', () =>
+      serve('session.get', () => apiError(401, 'unauthenticated', 'Sign in')),
+      serve('meta.get', () =>
         apiError(401, 'step_up_required', 'Code please', { secondFactor: { methods: ['totp'] } }),
       ),
     );
-    await apiRequest('/api/b').catch(() => undefined);
+    await api('meta.get').catch(() => undefined);
     expect(listener).not.toHaveBeenCalled();
-    await apiRequest('/api/a').catch(() => undefined);
+    await api('session.get').catch(() => undefined);
     expect(listener).toHaveBeenCalledTimes(1);
   });
 
@@ -170,17 +234,25 @@ describe('api client', () => {
     const listener = vi.fn();
     setUnauthenticatedListener(listener);
     server.use(
-      http.post('/api/x', () => apiError(401, 'invalid_totp', 'Wrong code')),
-      http.post('/api/y', () => apiError(401, 'session_ended', 'Signed out')),
+      serve('session.stepUp', () => apiError(401, 'invalid_totp', 'Wrong code')),
+      serve('session.stepUpOptions', () => apiError(401, 'session_ended', 'Signed out')),
     );
-    await apiRequest('/api/x', { method: 'POST' }).catch(() => undefined);
+    await api('session.stepUp', { body: { totp: '123456' } }).catch(() => undefined);
     expect(listener).not.toHaveBeenCalled();
-    await apiRequest('/api/y', { method: 'POST' }).catch(() => undefined);
+    await api('session.stepUpOptions').catch(() => undefined);
     expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_ended' }));
   });
 
   it('says so when a success answer is not JSON', async () => {
-    server.use(http.get('/api/thing', () => new HttpResponse('not json', { status: 200 })));
-    await expect(apiJson('/api/thing')).rejects.toMatchObject({ code: 'invalid_response' });
+    server.use(serve('meta.get', () => new HttpResponse('not json', { status: 200 })));
+    await expect(api('meta.get')).rejects.toMatchObject({ code: 'invalid_response' });
   });
 });
+
+const card = {
+  id: 'c1',
+  last4: '4242',
+  name: 'Travel',
+  status: 'active',
+  transactionSizeLimit: {},
+} as const;

@@ -1,5 +1,4 @@
-import type { ExportReceipt } from '@card-console/shared/api/transactions';
-import { type ApiRequestOptions, apiJson, apiRequest } from './api-client';
+import { api } from './api-client';
 import { ApiError, type ClientErrorCode } from './api-error';
 import { saveBlob } from './save-blob';
 
@@ -7,7 +6,6 @@ import { saveBlob } from './save-blob';
 export const EXPORT_INTERRUPTED = 'export_interrupted' satisfies ClientErrorCode;
 
 interface CsvDownload {
-  query: ApiRequestOptions['query'];
   /** The name the `Content-Disposition` header gives, if it is one to use. */
   fileName: (disposition: string | null) => string | undefined;
   /** The name when the header gives none. */
@@ -24,8 +22,11 @@ interface CsvDownload {
  * the connection reaches us directly, but a proxy in front may end the cut download cleanly
  * (haproxy does, over HTTP/2), so a short file must be caught end to end.
  */
-export async function downloadCsv(path: string, { query, fileName, fallbackName }: CsvDownload) {
-  const response = await apiRequest(path, { query, accept: 'text/csv' });
+export async function downloadCsv(
+  exported: Promise<Response>,
+  { fileName, fallbackName }: CsvDownload,
+) {
+  const response = await exported;
   const name = fileName(response.headers.get('content-disposition')) ?? fallbackName;
   const requestId = response.headers.get('x-request-id') ?? undefined;
   const interrupted = () =>
@@ -53,7 +54,5 @@ export async function downloadCsv(path: string, { query, fileName, fallbackName 
  * when it did not finish (or is not this person's). Never cached: asked once per download.
  */
 function fetchExportReceipt(requestId: string) {
-  return apiJson<ExportReceipt>(
-    `/api/transactions/export-receipts/${encodeURIComponent(requestId)}`,
-  );
+  return api('transactions.exportReceipt', { params: { requestId } });
 }

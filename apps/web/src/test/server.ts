@@ -9,7 +9,8 @@ import {
 } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { Attention, CardsMoney } from '@card-console/shared/api/transaction-index';
-import { HttpResponse, http } from 'msw';
+import { type EndpointName, routes } from '@card-console/shared/contract/routes';
+import { HttpResponse, type HttpResponseResolver, http, type PathParams } from 'msw';
 import { setupServer } from 'msw/node';
 import { annotation } from './fixtures';
 
@@ -45,6 +46,27 @@ export const server = setupServer(
     } satisfies CardsMoney),
   ),
 );
+
+/**
+ * A fake of one endpoint of the contract: its method and path come from the contract, with the
+ * path's `:name` parameters as MSW matches them. What the fake answers is parsed by the client
+ * with the endpoint's response schema, as the BFF's answer is, so a fake cannot answer what
+ * the BFF could not.
+ */
+export function serve<N extends EndpointName>(
+  name: N,
+  resolver: HttpResponseResolver<PathParams<string>>,
+) {
+  const route = routes[name];
+  return http[methods[route.method]](`/api${route.path}`, resolver);
+}
+
+const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
+
+/** Where a contract endpoint is, its `:name` parameters filled in: to find the requests sent. */
+export function pathOf(name: EndpointName, params: Record<string, string> = {}): string {
+  return `/api${routes[name].path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))}`;
+}
 
 /** What the month close still needs when nothing does. */
 export function quietAttention(overrides: Partial<Attention> = {}): Attention {

@@ -7,8 +7,11 @@ import { sentRequests, server } from './server';
 // is still being transformed may need more than the default second to appear.
 configure({ asyncUtilTimeout: 5_000 });
 
-// jsdom has no scrolling; the router's scroll restoration calls this.
-window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+// jsdom has no scrolling; the router's scroll restoration calls this. (A test of the SPA's
+// tooling runs without a window: lint-rule.test.ts.)
+if (typeof window !== 'undefined') {
+  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+}
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

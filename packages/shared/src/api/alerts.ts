@@ -31,16 +31,6 @@
 import { z } from 'zod';
 import { cursorSchema } from '../upstream/common';
 
-export const ALERTS_API = {
-  rules: '/api/alerts/rules',
-  rule: (id: string) => `/api/alerts/rules/${encodeURIComponent(id)}`,
-  inbox: '/api/alerts/inbox',
-  unreadCount: '/api/alerts/inbox/unread-count',
-  markRead: '/api/alerts/inbox/read',
-  webhooks: '/api/alerts/webhooks',
-  webhook: (id: string) => `/api/alerts/webhooks/${encodeURIComponent(id)}`,
-} as const;
-
 export const alertRuleKinds = [
   'declined',
   'amount_above',

@@ -38,22 +38,6 @@
 import { z } from 'zod';
 import { roleSchema } from './meta';
 
-export const PEOPLE_API = {
-  people: '/api/people',
-  invitations: '/api/people/invitations',
-  invitation: (email: string) => `/api/people/invitations/${encodeURIComponent(email)}`,
-  person: (email: string) => `/api/people/${encodeURIComponent(email)}`,
-  role: (email: string) => `/api/people/${encodeURIComponent(email)}/role`,
-  disable: (email: string) => `/api/people/${encodeURIComponent(email)}/disable`,
-  enable: (email: string) => `/api/people/${encodeURIComponent(email)}/enable`,
-  sessions: (email: string) => `/api/people/${encodeURIComponent(email)}/sessions`,
-  session: (email: string, id: string) =>
-    `/api/people/${encodeURIComponent(email)}/sessions/${encodeURIComponent(id)}`,
-  lookupInvitation: '/api/invitations/lookup',
-  invitationAuthenticator: '/api/invitations/authenticator',
-  acceptInvitation: '/api/invitations/accept',
-} as const;
-
 /** The SPA's page an invitation link opens; the token follows in the fragment (`#token`). */
 export const INVITATION_PAGE = '/join';
 

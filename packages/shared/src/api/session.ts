@@ -68,3 +68,25 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 /** DELETE /api/session: where to go to end the identity provider's session too (SSO). */
 export const signOutResponseSchema = z.object({ providerLogoutUrl: z.string().optional() });
 export type SignOutResponse = z.infer<typeof signOutResponseSchema>;
+
+/**
+ * Where single sign-on comes back to: a path of the app, kept with the pending sign-in, so
+ * short. A longer one (no screen of the app needs it) comes back to the start page instead.
+ */
+export const RETURN_TO_MAX = 512;
+
+/** GET /api/sso/start and /api/sso/step-up (navigations): where to come back to. */
+export const ssoReturnQuerySchema = z.strictObject({
+  returnTo: z.string().max(RETURN_TO_MAX).optional(),
+});
+
+/** GET /api/sso/callback (a navigation): what the BFF reads itself; the library reads the URL again. */
+export const ssoCallbackQuerySchema = z.looseObject({
+  state: z.string().min(1).max(512).optional(),
+  code: z.string().min(1).max(4096).optional(),
+  error: z
+    .string()
+    .max(100)
+    .regex(/^[\w.-]*$/)
+    .optional(),
+});

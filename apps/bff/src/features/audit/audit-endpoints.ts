@@ -1,9 +1,4 @@
-import {
-  auditExportQuerySchema,
-  auditListQuerySchema,
-  auditPageSchema,
-} from '@card-console/shared/api/audit';
-import { admins, defineFeature } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { exportStreamContext, withExportSlot } from '../transactions';
@@ -36,16 +31,11 @@ export const auditFeature = defineFeature(
   'audit',
   (deps: AuditRouteDeps) => deps,
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/audit',
+    endpoint('audit.list', {
       summary: 'A page of the audit trail, filtered, newest first',
-      access: admins,
       mutation: false,
       attempted: 'audit.view',
       example: '/api/audit',
-      query: auditListQuerySchema,
-      response: auditPageSchema,
       handler: async ({ services: { audit, cardDirectory }, query }) => {
         const { cursor, ...filter } = query;
         const [page] = await Promise.all([
@@ -58,16 +48,11 @@ export const auditFeature = defineFeature(
         };
       },
     }),
-    endpoint({
-      method: 'GET',
-      path: '/audit/export.csv',
+    endpoint('audit.exportCsv', {
       summary: 'Every audit record the same filters match, as CSV (audited)',
-      access: admins,
       mutation: false,
       attempted: 'audit.export',
       example: '/api/audit/export.csv?tz=Europe/Paris',
-      query: auditExportQuerySchema,
-      response: 'stream',
       // HEAD reaches this handler too (Express answers HEAD with the GET route).
       handler: async ({ req, res, services: deps, query }) => {
         const { audit, cardDirectory } = deps;

@@ -1,14 +1,6 @@
-import {
-  cardListQuerySchema,
-  cardPageSchema,
-  cardPatchBodySchema,
-  cardSchema,
-  revealBodySchema,
-  revealResponseSchema,
-} from '@card-console/shared/api/cards';
-import { limitImpactQuerySchema, limitImpactSchema } from '@card-console/shared/api/overview';
+import { revealBodySchema } from '@card-console/shared/api/cards';
 import { resourceIdSchema } from '@card-console/shared/upstream/common';
-import { admins, defineFeature, everyone } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
@@ -24,7 +16,7 @@ function claimedReason(body: unknown): string | undefined {
   return typeof reason === 'string' && reason.trim() ? reason.trim().slice(0, 500) : undefined;
 }
 
-const cardId = { id: resourceIdSchema };
+const _cardId = { id: resourceIdSchema };
 
 export const cardsFeature = defineFeature(
   'cards',
@@ -36,74 +28,46 @@ export const cardsFeature = defineFeature(
     stepUp: deps.stepUp,
   }),
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/cards',
+    endpoint('cards.list', {
       summary: 'A page of cards, filtered and sorted',
-      access: everyone,
       mutation: false,
       example: '/api/cards',
-      query: cardListQuerySchema,
-      response: cardPageSchema,
       handler: ({ req, services, query }) => services.cards.list(who(req), query),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/cards/:id',
+    endpoint('cards.get', {
       summary: 'One card',
-      access: everyone,
       mutation: false,
       refusals: cardRefusals.read,
       example: '/api/cards/{cardId}',
-      params: cardId,
-      response: cardSchema,
       handler: ({ req, services, params }) => services.cards.get(who(req), params.id),
     }),
-    endpoint({
-      method: 'PATCH',
-      path: '/cards/:id',
+    endpoint('cards.update', {
       summary: "Change a card's name or limits, refused with the current values if it changed",
-      access: admins,
       mutation: true,
       attempted: 'card.update',
       refusals: cardRefusals.update,
       example: '/api/cards/{cardId}',
-      params: cardId,
-      body: cardPatchBodySchema,
-      response: cardSchema,
       handler: ({ req, services, params, body }) =>
         services.updates.update(who(req), params.id, body),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/cards/:id/limit-impact',
+    endpoint('cards.limitImpact', {
       summary:
         'What proposed limits would have refused of the card’s recent charges, beside its current ones',
-      access: admins,
       mutation: false,
       attempted: 'card.limitImpact',
       refusals: cardRefusals.read,
       example: '/api/cards/{cardId}/limit-impact?maximumCents=10000',
-      params: cardId,
-      query: limitImpactQuerySchema,
-      response: limitImpactSchema,
       handler: ({ req, services, params, query }) =>
         services.impacts.preview(who(req), params.id, query),
     }),
-    endpoint({
-      method: 'POST',
-      path: '/cards/:id/reveal',
+    endpoint('cards.reveal', {
       summary: "The card's full number and security code, with a reason and a second factor",
-      access: admins,
       mutation: true,
       attempted: 'card.reveal',
       refusals: cardRefusals.reveal,
       example: '/api/cards/{cardId}/reveal',
-      params: cardId,
-      body: revealBodySchema,
       // A refused reveal is audited with the reason as typed, whatever else was wrong.
       handlerChecksBody: true,
-      response: revealResponseSchema,
       handler: async ({ req, res, services, params }) => {
         const person = who(req);
         let reason: string;

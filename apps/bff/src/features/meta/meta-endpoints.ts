@@ -1,4 +1,4 @@
-import { type MetaResponse, metaResponseSchema } from '@card-console/shared/api/meta';
+import type { MetaResponse } from '@card-console/shared/api/meta';
 import { defineFeature } from '../../core/endpoint';
 import type { Mode } from '../../env';
 import { otpauthUri } from '../../platform/security/totp';
@@ -51,14 +51,10 @@ function describe({ mode, signInWays }: MetaDeps, passwordSignIn: boolean): Meta
 }
 
 export const metaFeature = defineFeature('meta', metaOf, (endpoint) => [
-  endpoint({
-    method: 'GET',
-    path: '/meta',
+  endpoint('meta.get', {
     summary: 'What the sign-in page may show (the mode, the ways to sign in)',
-    access: 'public',
     mutation: false,
     example: '/api/meta',
-    response: metaResponseSchema,
     handler: ({ services }) => services.read(),
   }),
 ]);

@@ -1,5 +1,4 @@
-import { overviewQuerySchema, overviewSchema } from '@card-console/shared/api/overview';
-import { defineFeature, everyone } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import type { DayAggregateStore } from '../../platform/day-aggregates/day-aggregate-store';
 import { who } from '../../platform/sessions/who';
 import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
@@ -22,15 +21,10 @@ export const overviewFeature = defineFeature(
       index: indexSearchOf(deps),
     }),
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/overview',
+    endpoint('overview.get', {
       summary: "The Overview: a period's totals, days, categories, merchants and declines",
-      access: everyone,
       mutation: false,
       example: '/api/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
-      query: overviewQuerySchema,
-      response: overviewSchema,
       handler: ({ req, services, query }) => services.overview(who(req), query),
     }),
   ],

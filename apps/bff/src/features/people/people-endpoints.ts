@@ -1,23 +1,11 @@
-import {
-  acceptInvitationSchema,
-  invitationAcceptedSchema,
-  invitationAuthenticatorSchema,
-  invitationCreatedSchema,
-  invitationLookupSchema,
-  invitationViewSchema,
-  peopleEmailSchema,
-  peopleListSchema,
-  personViewSchema,
-  roleChangeSchema,
-  sessionListSchema,
-} from '@card-console/shared/api/people';
+import { peopleEmailSchema } from '@card-console/shared/api/people';
 import { z } from 'zod';
-import { admins, defineFeature } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import { invitationBodySchema } from './invitation-input';
 import { createPeopleService } from './people-service';
 
-const person = { email: peopleEmailSchema };
-const personSession = {
+const _person = { email: peopleEmailSchema };
+const _personSession = {
   email: peopleEmailSchema,
   id: z
     .string()
@@ -33,166 +21,102 @@ const personSession = {
  * store (`people` given); 404 otherwise, as a path no endpoint has.
  */
 export const peopleFeature = defineFeature('people', createPeopleService, (endpoint) => [
-  endpoint({
-    method: 'GET',
-    path: '/people',
+  endpoint('people.list', {
     summary: 'Everyone who may sign in, and the open invitations',
-    access: admins,
     mutation: false,
     attempted: 'people.view',
     example: '/api/people',
-    response: peopleListSchema,
     handler: ({ req, services }) => services.list(req),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/people/invitations',
+  endpoint('people.invite', {
     summary: 'Invite a person by email with a role: the single-use link is in this answer only',
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/invitations',
     body: invitationBodySchema,
-    response: invitationCreatedSchema,
     status: 201,
     handler: ({ req, res, services, body }) => services.invite(req, res, body),
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/people/invitations/:email',
+  endpoint('people.cancelInvitation', {
     summary: "Withdraw an email's open invitation",
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/invitations/someone@example.test',
-    params: person,
-    response: z.undefined(),
     handler: ({ req, res, services, params }) =>
       services.withdrawInvitation(req, res, params.email),
   }),
-  endpoint({
-    method: 'PUT',
-    path: '/people/:email/role',
+  endpoint('people.setRole', {
     summary: "Change a person's role (never the last admin's; not for single sign-on people)",
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/role',
-    params: person,
-    body: roleChangeSchema,
-    response: personViewSchema,
     handler: ({ req, res, services, params, body }) =>
       services.changeRole(req, res, params.email, body.role),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/people/:email/disable',
+  endpoint('people.disable', {
     summary: 'Disable a person (never yourself, never the last admin): their sessions end',
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/disable',
-    params: person,
-    response: personViewSchema,
     handler: ({ req, res, services, params }) => services.disable(req, res, params.email),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/people/:email/enable',
+  endpoint('people.enable', {
     summary: 'Enable a disabled person',
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/enable',
-    params: person,
-    response: personViewSchema,
     handler: ({ req, res, services, params }) => services.enable(req, res, params.email),
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/people/:email',
+  endpoint('people.remove', {
     summary: 'Remove a person (never yourself, never the last admin): their sessions end',
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test',
-    params: person,
-    response: z.undefined(),
     handler: ({ req, res, services, params }) => services.remove(req, res, params.email),
   }),
-  endpoint({
-    method: 'GET',
-    path: '/people/:email/sessions',
+  endpoint('people.sessions', {
     summary: "A person's open sessions (yours marked `current`)",
-    access: admins,
     mutation: false,
     attempted: 'people.view',
     example: '/api/people/someone@example.test/sessions',
-    params: person,
-    response: sessionListSchema,
     handler: ({ req, services, params }) => services.sessions(req, params.email),
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/people/:email/sessions',
+  endpoint('people.endSessions', {
     summary: "End every session of a person's",
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/sessions',
-    params: person,
-    response: z.undefined(),
     handler: ({ req, res, services, params }) => services.endSessions(req, res, params.email),
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/people/:email/sessions/:id',
+  endpoint('people.endSession', {
     summary: 'End one session of a person',
-    access: admins,
     mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/sessions/{sessionId}',
-    params: personSession,
-    response: z.undefined(),
     handler: ({ req, res, services, params }) =>
       services.endSession(req, res, params.email, params.id),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/invitations/lookup',
+  endpoint('invitations.lookup', {
     summary: 'Who an invitation is for and with which role (no session: the token is the proof)',
-    access: 'public',
     mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/lookup',
-    body: invitationLookupSchema,
-    response: invitationViewSchema,
     handler: ({ req, services, body }) => services.lookup(req, body.token),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/invitations/authenticator',
+  endpoint('invitations.authenticator', {
     summary:
       "A new TOTP secret for the invitee's authenticator, made here and bound to the invitation (no session: the token is the proof)",
-    access: 'public',
     mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/authenticator',
-    body: invitationLookupSchema,
-    response: invitationAuthenticatorSchema,
     status: 201,
     handler: ({ req, services, body }) => services.authenticator(req, body.token),
   }),
-  endpoint({
-    method: 'POST',
-    path: '/invitations/accept',
+  endpoint('invitations.accept', {
     summary: 'Sign up with an invitation: a password, and for an admin an enrolled authenticator',
-    access: 'public',
     mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/accept',
-    body: acceptInvitationSchema,
-    response: invitationAcceptedSchema,
     status: 201,
     handler: ({ req, services, body }) => services.accept(req, body),
   }),

@@ -1,18 +1,8 @@
-import {
-  type PasskeySummary,
-  passkeyEnrolBodySchema,
-  passkeyIdSchema,
-  passkeyOptionsSchema,
-  passkeyRenameBodySchema,
-  passkeySummarySchema,
-  secondFactorsResponseSchema,
-  totpSettingBodySchema,
-} from '@card-console/shared/api/passkeys';
+import { type PasskeySummary, passkeyIdSchema } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { AppError } from '../../core/app-error';
-import { admins, defineFeature } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import type { AuditStore, NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange } from '../../platform/audit/audited-change';
 import type { StoredPasskey } from '../../platform/passkeys/factor-store';
@@ -122,30 +112,21 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
   };
 }
 
-const passkeyId = { id: passkeyIdSchema };
+const _passkeyId = { id: passkeyIdSchema };
 
 export const securityFeature = defineFeature('security', passkeyServices, (endpoint) => [
-  endpoint({
-    method: 'GET',
-    path: '/second-factors',
+  endpoint('security.secondFactors', {
     summary: 'Your passkeys and whether TOTP is on',
-    access: admins,
     mutation: false,
     attempted: 'factors.view',
     example: '/api/second-factors',
-    response: secondFactorsResponseSchema,
     handler: ({ req, services }) => services.state(services.session(req).record.email),
   }),
-  endpoint({
-    method: 'PATCH',
-    path: '/second-factors/totp',
+  endpoint('security.setTotp', {
     summary: 'Turn TOTP off (a passkey exists) or on again',
-    access: admins,
     mutation: true,
     attempted: 'factors.change',
     example: '/api/second-factors/totp',
-    body: totpSettingBodySchema,
-    response: secondFactorsResponseSchema,
     handler: async ({ req, res, services, body: { enabled } }) => {
       const current = await services.proven(req, res);
       const { email } = current.record;
@@ -166,30 +147,21 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
       return services.state(email);
     },
   }),
-  endpoint({
-    method: 'POST',
-    path: '/passkeys/registration-options',
+  endpoint('security.registrationOptions', {
     summary: 'Options to enrol a new passkey',
-    access: admins,
     mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/registration-options',
-    response: passkeyOptionsSchema,
     handler: async ({ req, res, services }) => {
       const current = await services.proven(req, res);
       return services.passkeys.registrationOptions(current.record.email, current.key);
     },
   }),
-  endpoint({
-    method: 'POST',
-    path: '/passkeys',
+  endpoint('security.addPasskey', {
     summary: 'Enrol a passkey',
-    access: admins,
     mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys',
-    body: passkeyEnrolBodySchema,
-    response: passkeySummarySchema,
     status: 201,
     handler: async ({ req, res, services, body }) => {
       withoutCardNumber(body);
@@ -225,17 +197,11 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
       return summary(passkey);
     },
   }),
-  endpoint({
-    method: 'PATCH',
-    path: '/passkeys/:id',
+  endpoint('security.renamePasskey', {
     summary: 'Rename a passkey',
-    access: admins,
     mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/{passkeyId}',
-    params: passkeyId,
-    body: passkeyRenameBodySchema,
-    response: passkeySummarySchema,
     handler: async ({ req, services, params, body }) => {
       const { name } = withoutCardNumber(body);
       const email = services.session(req).record.email;
@@ -244,16 +210,11 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
       return summary(renamed);
     },
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/passkeys/:id',
+  endpoint('security.removePasskey', {
     summary: 'Remove a passkey (never the last second factor)',
-    access: admins,
     mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/{passkeyId}',
-    params: passkeyId,
-    response: z.undefined(),
     handler: async ({ req, res, services, params: { id } }) => {
       const current = await services.proven(req, res);
       const { email } = current.record;

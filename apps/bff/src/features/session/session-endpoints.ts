@@ -1,13 +1,6 @@
-import { passkeyOptionsSchema } from '@card-console/shared/api/passkeys';
-import {
-  type SessionResponse,
-  sessionResponseSchema,
-  signInBodySchema,
-  signOutResponseSchema,
-  stepUpBodySchema,
-} from '@card-console/shared/api/session';
+import type { SessionResponse } from '@card-console/shared/api/session';
 import { AppError } from '../../core/app-error';
-import { admins, defineFeature } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import type { StepUp } from '../../platform/security/step-up';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
 import type { SessionRecord } from '../../platform/sessions/session-store';
@@ -43,16 +36,11 @@ const signedIn = () => new AppError(401, 'unauthenticated', 'Sign in to continue
  * needs).
  */
 export const sessionFeature = defineFeature('session', sessionServices, (endpoint) => [
-  endpoint({
-    method: 'POST',
-    path: '/session',
+  endpoint('session.signIn', {
     summary: 'Sign in with email, password and (admins) a second factor',
-    access: 'public',
     mutation: true,
     attempted: 'session.signIn',
     example: '/api/session',
-    body: signInBodySchema,
-    response: sessionResponseSchema,
     handler: async ({ req, res, services, body }) => {
       const { actor, steppedUp, personVersion, proof } = await signIn(services, {
         ...body,
@@ -68,30 +56,22 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
       return services.describe(session.record);
     },
   }),
-  endpoint({
-    method: 'GET',
-    path: '/session',
+  endpoint('session.get', {
     summary: 'Who am I (with `X-Background: 1`, without counting as activity)',
-    access: 'signedIn',
     mutation: false,
     example: '/api/session',
-    response: sessionResponseSchema,
     handler: ({ req, services }) => {
       const session = activeSession(req);
       if (!session) throw signedIn();
       return services.describe(session.record);
     },
   }),
-  endpoint({
-    method: 'DELETE',
-    path: '/session',
+  endpoint('session.signOut', {
     summary: "Sign out (and learn where to end the identity provider's session)",
-    access: 'signedIn',
     mutation: true,
     attempted: 'session.signOut',
     example: '/api/session',
     // 204 as before; a single sign-on session learns where to end the provider's session.
-    response: signOutResponseSchema.optional(),
     handler: async ({ req, res, services }) => {
       const session = activeSession(req);
       await services.sessions.end(req, res);
@@ -111,15 +91,11 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
       return providerLogoutUrl ? { providerLogoutUrl } : undefined;
     },
   }),
-  endpoint({
-    method: 'POST',
-    path: '/session/step-up-options',
+  endpoint('session.stepUpOptions', {
     summary: 'Passkey options for a step-up',
-    access: admins,
     mutation: true,
     attempted: 'session.stepUp',
     example: '/api/session/step-up-options',
-    response: passkeyOptionsSchema,
     handler: async ({ req, services }) => {
       const session = activeSession(req);
       if (!session) throw signedIn();
@@ -134,16 +110,11 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
       return options;
     },
   }),
-  endpoint({
-    method: 'POST',
-    path: '/session/step-up',
+  endpoint('session.stepUp', {
     summary: 'Prove a second factor now (a TOTP code or a passkey)',
-    access: admins,
     mutation: true,
     attempted: 'session.stepUp',
     example: '/api/session/step-up',
-    body: stepUpBodySchema,
-    response: sessionResponseSchema,
     handler: async ({ req, res, services, body }) => {
       await services.stepUp.require(req, res, body);
       const session = activeSession(req);

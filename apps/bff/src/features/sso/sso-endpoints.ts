@@ -4,11 +4,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { AuditMethod } from '@card-console/shared/api/audit';
 import type { Role } from '@card-console/shared/api/meta';
+import { ssoCallbackQuerySchema, ssoReturnQuerySchema } from '@card-console/shared/api/session';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { AppError } from '../../core/app-error';
-import { admins, defineFeature } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import type { Config } from '../../env';
 import type { AuditStore } from '../../platform/audit/audit-store';
 import { type Metrics, noMetrics } from '../../platform/metrics/metrics';
@@ -55,26 +55,8 @@ interface Pending extends AuthorizationSecrets {
   sessionKey?: string;
 }
 
-/**
- * Where to come back to: a path of the app, kept with the pending sign-in, so short. A longer
- * one (no screen of the app needs it) comes back to the start page instead.
- */
-export const RETURN_TO_MAX = 512;
-const returnToQuery = z.strictObject({ returnTo: z.string().max(RETURN_TO_MAX).optional() });
-
 /** Callbacks that match no sign-in in progress: logged at most this often a minute, never audited. */
 const UNMATCHED_LOG_LINES_PER_MINUTE = 10;
-
-/** What the callback reads itself; the library reads the whole URL again. */
-const callbackQuery = z.looseObject({
-  state: z.string().min(1).max(512).optional(),
-  code: z.string().min(1).max(4096).optional(),
-  error: z
-    .string()
-    .max(100)
-    .regex(/^[\w.-]*$/)
-    .optional(),
-});
 
 /** Only ever back into this app: a path, never another origin or the sign-in page. */
 export function safeReturnTo(target: string | undefined): string {
@@ -133,7 +115,7 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
     purpose: Pending['purpose'],
     extra: { maxAge?: number; loginHint?: string; sessionKey?: string },
   ) => {
-    const query = returnToQuery.safeParse(req.query);
+    const query = ssoReturnQuerySchema.safeParse(req.query);
     const returnTo = safeReturnTo(query.success ? query.data.returnTo : undefined);
     const refusedTo = purpose === 'signIn' ? '/sign-in?sso=busy' : withStepUpFailed(returnTo);
     try {
@@ -215,7 +197,7 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
       if (!session?.record.sso) {
         // Only a single sign-on session can confirm at the provider; the SPA never offers it
         // to others, so this is a stale link: back, with the step-up not done.
-        const query = returnToQuery.safeParse(req.query);
+        const query = ssoReturnQuerySchema.safeParse(req.query);
         res.redirect(
           302,
           withStepUpFailed(safeReturnTo(query.success ? query.data.returnTo : undefined)),
@@ -242,7 +224,7 @@ export function ssoFlows(deps: SsoRoutesDeps): SsoFlows {
   };
 
   async function callback(req: Request, res: Response) {
-    const query = callbackQuery.safeParse(req.query);
+    const query = ssoCallbackQuerySchema.safeParse(req.query);
     const held = readSessionId(req, bindingCookie);
     const state = query.success ? query.data.state : undefined;
     const text = held && state ? await pending.take(keyOf(held, state)) : undefined;
@@ -492,44 +474,29 @@ export interface SsoDeps {
  * Single sign-on over OpenID Connect: full-page navigations (no X-CSRF header is possible),
  * protected instead by state, nonce and PKCE kept server-side and bound to this browser. A
  * navigation answers with a redirect whatever it was sent, never a 400: each reads its query
- * itself (`returnToQuery`, `callbackQuery`).
+ * itself (the contract's `ssoReturnQuerySchema`, `ssoCallbackQuerySchema`).
  */
 export const ssoFeature = defineFeature(
   'sso',
   ({ sso }: SsoDeps) => (sso ? ssoFlows(sso) : notConfigured),
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/sso/start',
+    endpoint('sso.start', {
       summary: "Sign in at the company's identity provider (a navigation)",
-      access: 'public',
       mutation: false,
-      navigation: true,
       example: '/api/sso/start',
-      response: 'redirect',
       handler: ({ req, res, services }) => services.start(req, res),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/sso/step-up',
+    endpoint('sso.stepUp', {
       summary: 'Confirm at the identity provider as a step-up (a navigation)',
-      access: admins,
       mutation: false,
-      navigation: true,
       attempted: 'session.stepUp',
       example: '/api/sso/step-up',
-      response: 'redirect',
       handler: ({ req, res, services }) => services.stepUp(req, res),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/sso/callback',
+    endpoint('sso.callback', {
       summary: "The identity provider's answer (a navigation)",
-      access: 'public',
       mutation: false,
-      navigation: true,
       example: '/api/sso/callback?state=s&code=c',
-      response: 'redirect',
       handler: ({ req, res, services }) => services.callback(req, res),
     }),
   ],

@@ -3,6 +3,7 @@
 // write no audit record, and starts are limited per address, stored small and kept apart from
 // passkey challenges, so a flood evicts no one's sign-in.
 import { randomBytes } from 'node:crypto';
+import { RETURN_TO_MAX } from '@card-console/shared/api/session';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryOneTimeStore } from '../../platform/security/one-time-store';
@@ -15,7 +16,6 @@ import {
   walkToCallback,
 } from '../../test/test-identity-provider';
 import { sessionCookieFrom } from '../../test/test-session';
-import { RETURN_TO_MAX } from './sso-endpoints';
 
 const publicOrigin = 'http://localhost:3000';
 const STARTS_PER_MINUTE = 60; // the default of SSO_STARTS_PER_ADDRESS_PER_MINUTE

@@ -1,6 +1,8 @@
 // The single sign-on routes at their edges, over real HTTP against a real OpenID Provider:
 // where a refused or failed start sends the browser, what a return path may be, and how the
 // rate-limited log line counts what it left out.
+
+import { RETURN_TO_MAX } from '@card-console/shared/api/session';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { startTestApp, type TestApp } from '../../test/harness';
@@ -10,7 +12,7 @@ import {
   type TestIdentityProvider,
   walkToCallback,
 } from '../../test/test-identity-provider';
-import { limitedLog, RETURN_TO_MAX, safeReturnTo } from './sso-endpoints';
+import { limitedLog, safeReturnTo } from './sso-endpoints';
 
 const publicOrigin = 'http://localhost:3000';
 let idp: TestIdentityProvider;

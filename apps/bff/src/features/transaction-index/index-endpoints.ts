@@ -1,19 +1,4 @@
-import {
-  attentionQuerySchema,
-  attentionSchema,
-  cardMoneyQuerySchema,
-  cardSubAccountsSchema,
-  cardsMoneySchema,
-  categoryCatalogSchema,
-  indexAnswerSchema,
-  indexCardListQuerySchema,
-  indexCardListSchema,
-  indexCardSchema,
-  indexExportQuerySchema,
-  indexQuerySchema,
-} from '@card-console/shared/api/transaction-index';
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
-import { defineFeature, everyone } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import {
   createLocalTimes,
@@ -31,28 +16,18 @@ export const transactionIndexFeature = defineFeature(
   'transaction-index',
   (deps: IndexSearchDeps) => ({ deps, search: indexSearchOf(deps) }),
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/index/transactions',
+    endpoint('index.transactions', {
       summary:
         "Transactions of every sub account (or those named) from the BFF's index: searched, filtered, sorted, with the whole set's count and sums and how fresh they are",
-      access: everyone,
       mutation: false,
       example: '/api/index/transactions?status=declined&status=failed&sort=amount',
-      query: indexQuerySchema,
-      response: indexAnswerSchema,
       handler: ({ req, services, query }) => services.search.search(who(req), query),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/transactions/export.csv',
+    endpoint('index.exportCsv', {
       summary:
         "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",
-      access: everyone,
       mutation: false,
       example: '/api/index/transactions/export.csv?status=declined',
-      query: indexExportQuerySchema,
-      response: 'stream',
       handler: async ({ req, res, services: { deps, search }, query }) => {
         const { tz, fromDay, toDay, format = 'card-console', part, ...filter } = query;
         const person = who(req);
@@ -88,16 +63,11 @@ export const transactionIndexFeature = defineFeature(
         });
       },
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/transactions/receipts.zip',
+    endpoint('index.receiptsZip', {
       summary:
         "The receipts of the index's filtered list, in its order, as one ZIP (each named by day, merchant and amount)",
-      access: everyone,
       mutation: false,
       example: '/api/index/transactions/receipts.zip?from=1764547200000',
-      query: indexExportQuerySchema,
-      response: 'stream',
       handler: async ({ req, res, services: { deps, search }, query }) => {
         const { tz, fromDay, toDay, format: _format, ...filter } = query;
         const person = who(req);
@@ -128,73 +98,45 @@ export const transactionIndexFeature = defineFeature(
         });
       },
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/cards/:id',
+    endpoint('index.card', {
       summary:
         "A card's money from the index: the sub accounts it spends from, its spend in the current window of its utilisation limit, its latest transactions",
-      access: everyone,
       mutation: false,
       example: '/api/index/cards/{cardId}',
-      params: { id: resourceIdSchema },
-      response: indexCardSchema,
       handler: ({ req, services, params }) => services.search.card(who(req), params.id),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/cards',
+    endpoint('index.cards', {
       summary:
         'The cards that spend from a sub account (its transactions in the index say which), filtered and sorted as the cards list is',
-      access: everyone,
       mutation: false,
       example: '/api/index/cards?subAccountId={subAccountId}&sort=name',
-      query: indexCardListQuerySchema,
-      response: indexCardListSchema,
       handler: ({ req, services, query }) => services.search.cardsOf(who(req), query),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/card-money',
+    endpoint('index.cardMoney', {
       summary:
         "The cards list's money: for each card asked, the sub accounts it spends from and its spend in the current window of its utilisation limit",
-      access: everyone,
       mutation: false,
       example: '/api/index/card-money?cardId={cardId}',
-      query: cardMoneyQuerySchema,
-      response: cardsMoneySchema,
       handler: ({ req, services, query }) => services.search.cardsMoney(who(req), query.cardId),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/card-sub-accounts',
+    endpoint('index.cardSubAccounts', {
       summary: 'Every card with a transaction in the index, and the sub accounts it spends from',
-      access: everyone,
       mutation: false,
       example: '/api/index/card-sub-accounts',
-      response: cardSubAccountsSchema,
       handler: ({ req, services }) => services.search.cardSubAccounts(who(req)),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/attention',
+    endpoint('index.attention', {
       summary:
         'What the month close still needs, every sub account: unreviewed, uncategorised and declined transactions of a period',
-      access: everyone,
       mutation: false,
       example: '/api/index/attention?from=1764547200000',
-      query: attentionQuerySchema,
-      response: attentionSchema,
       handler: ({ req, services, query }) => services.search.attention(who(req), query),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/index/categories',
+    endpoint('index.categories', {
       summary:
         'The merchant categories a filter can name: ISO 18245 codes and names, their groups, and everyday themes',
-      access: everyone,
       mutation: false,
       example: '/api/index/categories',
-      response: categoryCatalogSchema,
       handler: () => categoryCatalog(),
     }),
   ],

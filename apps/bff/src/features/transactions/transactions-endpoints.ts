@@ -1,14 +1,5 @@
-import {
-  exportReceiptSchema,
-  exportRequestIdSchema,
-  transactionExportQuerySchema,
-  transactionListQuerySchema,
-  transactionPageSchema,
-  transactionSchema,
-} from '@card-console/shared/api/transactions';
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { AppError } from '../../core/app-error';
-import { defineFeature, everyone } from '../../core/endpoint';
+import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { subAccountName } from '../sub-accounts';
@@ -27,26 +18,16 @@ export const transactionsFeature = defineFeature(
     exports: createExportService(deps),
   }),
   (endpoint) => [
-    endpoint({
-      method: 'GET',
-      path: '/transactions',
+    endpoint('transactions.list', {
       summary: "A page of one sub account's transactions, filtered",
-      access: everyone,
       mutation: false,
       example: '/api/transactions?subAccountId={subAccountId}',
-      query: transactionListQuerySchema,
-      response: transactionPageSchema,
       handler: ({ req, services, query }) => services.transactions.list(who(req), query),
     }),
-    endpoint({
-      method: 'GET',
-      path: '/transactions/export.csv',
+    endpoint('transactions.exportCsv', {
       summary: 'Every transaction the filters match, as CSV, streamed',
-      access: everyone,
       mutation: false,
       example: '/api/transactions/export.csv?subAccountId={subAccountId}',
-      query: transactionExportQuerySchema,
-      response: 'stream',
       // HEAD reaches this handler too (Express answers HEAD with the GET route).
       handler: async ({ req, res, services: { deps, exports }, query }) => {
         const { tz, fromDay, toDay, ...filter } = query;
@@ -85,15 +66,10 @@ export const transactionsFeature = defineFeature(
         });
       },
     }),
-    endpoint({
-      method: 'GET',
-      path: '/transactions/export-receipts/:requestId',
+    endpoint('transactions.exportReceipt', {
       summary: 'Whether an export of yours ran to its last row (asked once the file is read)',
-      access: everyone,
       mutation: false,
       example: '/api/transactions/export-receipts/{exportRequestId}',
-      params: { requestId: exportRequestIdSchema },
-      response: exportReceiptSchema,
       handler: async ({ req, services: { deps }, params }) => {
         const receipt = await deps.exportReceipts.find(who(req).actor.email, params.requestId);
         // Another person's receipt is as missing as none: it tells nothing about their exports.
@@ -101,15 +77,10 @@ export const transactionsFeature = defineFeature(
         return receipt;
       },
     }),
-    endpoint({
-      method: 'GET',
-      path: '/transactions/:id',
+    endpoint('transactions.get', {
       summary: 'One transaction',
-      access: everyone,
       mutation: false,
       example: '/api/transactions/{transactionId}',
-      params: { id: resourceIdSchema },
-      response: transactionSchema,
       handler: ({ req, services, params }) => services.transactions.get(who(req), params.id),
     }),
   ],

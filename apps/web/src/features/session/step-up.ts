@@ -1,4 +1,5 @@
 import type { SessionResponse, StepUpMethod } from '@card-console/shared/api/session';
+import { apiHref } from '../../lib/api-client';
 
 /** A second-factor check within the last few minutes still holds (the BFF has the last word). */
 export function isSteppedUp(session: Pick<SessionResponse, 'stepUpUntil'>): boolean {
@@ -7,12 +8,12 @@ export function isSteppedUp(session: Pick<SessionResponse, 'stepUpUntil'>): bool
 
 /** Signs in at the company's identity provider, then lands on `returnTo` (a path). */
 export function ssoStartUrl(returnTo: string): string {
-  return `/api/sso/start?returnTo=${encodeURIComponent(returnTo)}`;
+  return apiHref('sso.start', { returnTo });
 }
 
 /** Re-authenticates an SSO person at the provider, then back to `returnTo`, stepped up. */
 export function ssoStepUpUrl(returnTo: string): string {
-  return `/api/sso/step-up?returnTo=${encodeURIComponent(returnTo)}`;
+  return apiHref('sso.stepUp', { returnTo });
 }
 
 /** What to ask for, in words: "use a passkey or enter the 6-digit code …". */

@@ -1,13 +1,10 @@
-import type {
-  AccountingCategory,
-  AccountingCategoryCreate,
-} from '@card-console/shared/api/annotations';
+import type { AccountingCategoryCreate } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { accountingCategoriesQueryOptions } from './get-accounting-categories';
 
 export function createAccountingCategory(body: AccountingCategoryCreate) {
-  return apiJson<AccountingCategory>('/api/accounting-categories', { method: 'POST', body });
+  return api('accountingCategories.create', { body });
 }
 
 export function useCreateAccountingCategory() {

@@ -1,10 +1,10 @@
-import type { MerchantRule, MerchantRuleCreate } from '@card-console/shared/api/annotations';
+import type { MerchantRuleCreate } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { merchantRulesQueryOptions } from './get-merchant-rules';
 
 export function createMerchantRule(body: MerchantRuleCreate) {
-  return apiJson<MerchantRule>('/api/merchant-rules', { method: 'POST', body });
+  return api('merchantRules.create', { body });
 }
 
 /** Books a merchant's new transactions to a category; 409 `merchant_rule_exists` if it has a rule. */

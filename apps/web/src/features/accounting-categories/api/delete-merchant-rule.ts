@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { merchantRulesQueryOptions } from './get-merchant-rules';
 
 export async function deleteMerchantRule(id: string) {
-  await apiRequest(`/api/merchant-rules/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await api('merchantRules.remove', { params: { id } });
 }
 
 /** Removes a rule; the notes it made stay. */

@@ -1,12 +1,9 @@
-import type {
-  AccountingCategory,
-  AccountingCategoryList,
-} from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchAccountingCategories(signal?: AbortSignal) {
-  return apiJson<AccountingCategoryList>('/api/accounting-categories', { signal });
+  return api('accountingCategories.list', { signal });
 }
 
 /** The chart of accounts: every category, archived ones included, by code. */

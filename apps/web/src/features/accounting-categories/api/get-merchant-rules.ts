@@ -1,9 +1,9 @@
 import type { MerchantRule } from '@card-console/shared/api/annotations';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchMerchantRules(signal?: AbortSignal) {
-  return apiJson<{ items: MerchantRule[] }>('/api/merchant-rules', { signal });
+  return api('merchantRules.list', { signal });
 }
 
 /** The merchant rules: which merchant's new transactions are booked to which category. */

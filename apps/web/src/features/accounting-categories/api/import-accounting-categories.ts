@@ -1,18 +1,11 @@
-import type {
-  AccountingCategoryList,
-  ChartImportResult,
-} from '@card-console/shared/api/annotations';
+import type { AccountingCategoryList } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { accountingCategoriesQueryOptions } from './get-accounting-categories';
 
 /** A chart of accounts as its CSV (QuickBooks', Xero's, or code,name): all of it, or nothing. */
 export function importAccountingCategories(csv: string) {
-  return apiJson<ChartImportResult>('/api/accounting-categories/import', {
-    method: 'POST',
-    body: csv,
-    contentType: 'text/csv',
-  });
+  return api('accountingCategories.import', { body: csv });
 }
 
 /** Imports a chart; the answer carries the whole chart as it is now, which the list shows. */

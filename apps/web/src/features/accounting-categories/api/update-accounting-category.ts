@@ -1,16 +1,10 @@
-import type {
-  AccountingCategory,
-  AccountingCategoryPatch,
-} from '@card-console/shared/api/annotations';
+import type { AccountingCategoryPatch } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { accountingCategoriesQueryOptions } from './get-accounting-categories';
 
 export function updateAccountingCategory(id: string, body: AccountingCategoryPatch) {
-  return apiJson<AccountingCategory>(`/api/accounting-categories/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    body,
-  });
+  return api('accountingCategories.update', { params: { id }, body });
 }
 
 /** Rename, recode, archive or restore one category; the list is asked for again. */

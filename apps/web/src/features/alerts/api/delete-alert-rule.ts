@@ -1,10 +1,9 @@
-import { ALERTS_API } from '@card-console/shared/api/alerts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { alertRulesQueryOptions } from './get-alert-rules';
 
 export async function deleteAlertRule({ id, version }: { id: string; version: number }) {
-  await apiRequest(ALERTS_API.rule(id), { method: 'DELETE', query: { version } });
+  await api('alerts.deleteRule', { params: { id }, query: { version: String(version) } });
 }
 
 /** Deletes a rule as it was at `version`; the alerts it raised stay in the inboxes. */

@@ -1,10 +1,9 @@
-import type { AlertRuleList, AlertRuleView } from '@card-console/shared/api/alerts';
-import { ALERTS_API } from '@card-console/shared/api/alerts';
+import type { AlertRuleView } from '@card-console/shared/api/alerts';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchAlertRules(signal?: AbortSignal) {
-  return apiJson<AlertRuleList>(ALERTS_API.rules, { signal });
+  return api('alerts.rules', { signal });
 }
 
 /** The caller's own rules and the team's, oldest first. */

@@ -1,14 +1,10 @@
-import type { InboxPage } from '@card-console/shared/api/alerts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export const INBOX_PAGE_SIZE = 20;
 
 export function fetchInboxPage(cursor: string | undefined, limit: number, signal?: AbortSignal) {
-  return apiJson<InboxPage>('/api/alerts/inbox', {
-    query: { cursor, limit: String(limit) },
-    signal,
-  });
+  return api('alerts.inbox', { query: { cursor, limit: String(limit) }, signal });
 }
 
 /** The caller's alerts, newest first, a page at a time (the next page by its cursor). */

@@ -1,11 +1,11 @@
-import type { MarkRead, MarkReadResult, UnreadCount } from '@card-console/shared/api/alerts';
+import type { MarkRead, UnreadCount } from '@card-console/shared/api/alerts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { inboxQueryOptions } from './get-inbox';
 import { unreadCountQueryOptions } from './get-unread-count';
 
 export function markRead(body: MarkRead) {
-  return apiJson<MarkReadResult>('/api/alerts/inbox/read', { method: 'POST', body });
+  return api('alerts.markRead', { body });
 }
 
 /** Marks these alerts (or all) read; the bell takes the count the answer carries. */

@@ -1,19 +1,14 @@
-import type {
-  AlertRuleInput,
-  AlertRuleUpdate,
-  AlertRuleView,
-} from '@card-console/shared/api/alerts';
-import { ALERTS_API } from '@card-console/shared/api/alerts';
+import type { AlertRuleInput, AlertRuleUpdate } from '@card-console/shared/api/alerts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { alertRulesQueryOptions } from './get-alert-rules';
 
 export function createAlertRule(body: AlertRuleInput) {
-  return apiJson<AlertRuleView>(ALERTS_API.rules, { method: 'POST', body });
+  return api('alerts.createRule', { body });
 }
 
 export function updateAlertRule(id: string, body: AlertRuleUpdate) {
-  return apiJson<AlertRuleView>(ALERTS_API.rule(id), { method: 'PUT', body });
+  return api('alerts.updateRule', { params: { id }, body });
 }
 
 /** A new rule (no id) or a change to one (its id and the version it was made on). */

@@ -1,18 +1,12 @@
-import type {
-  WebhookTargetCreated,
-  WebhookTargetInput,
-  WebhookTargetList,
-  WebhookTargetView,
-} from '@card-console/shared/api/alerts';
-import { ALERTS_API } from '@card-console/shared/api/alerts';
+import type { WebhookTargetInput, WebhookTargetView } from '@card-console/shared/api/alerts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The webhook targets (admins only): never their secrets. */
 export function webhookTargetsQueryOptions() {
   return queryOptions({
     queryKey: ['alerts', 'webhooks'] as const,
-    queryFn: ({ signal }) => apiJson<WebhookTargetList>(ALERTS_API.webhooks, { signal }),
+    queryFn: ({ signal }) => api('alerts.webhooks', { signal }),
     select: (list): WebhookTargetView[] => list.items,
   });
 }
@@ -22,8 +16,7 @@ export function useCreateWebhookTarget() {
   const queryClient = useQueryClient();
   const { queryKey } = webhookTargetsQueryOptions();
   return useMutation({
-    mutationFn: (body: WebhookTargetInput) =>
-      apiJson<WebhookTargetCreated>(ALERTS_API.webhooks, { method: 'POST', body }),
+    mutationFn: (body: WebhookTargetInput) => api('alerts.createWebhook', { body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });
 }
@@ -34,7 +27,7 @@ export function useDeleteWebhookTarget() {
   const { queryKey } = webhookTargetsQueryOptions();
   return useMutation({
     mutationFn: async (id: string) => {
-      await apiRequest(ALERTS_API.webhook(id), { method: 'DELETE' });
+      await api('alerts.deleteWebhook', { params: { id } });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey }),
   });

@@ -1,6 +1,6 @@
 import type { AlertRuleView, InboxItem, InboxPage } from '@card-console/shared/api/alerts';
-import { HttpResponse, http } from 'msw';
-import { server } from '../../../test/server';
+import { HttpResponse } from 'msw';
+import { serve, server } from '../../../test/server';
 
 const at = '2026-03-15T15:00:00Z';
 
@@ -95,13 +95,13 @@ export const inboxOfEachKind: InboxItem[] = [
 ];
 
 export function serveUnread(unread: number) {
-  server.use(http.get('/api/alerts/inbox/unread-count', () => HttpResponse.json({ unread })));
+  server.use(serve('alerts.unreadCount', () => HttpResponse.json({ unread })));
 }
 
 /** The inbox in pages: the first without a cursor, each next by its page number. */
 export function serveInbox(pages: InboxItem[][]) {
   server.use(
-    http.get('/api/alerts/inbox', ({ request }) => {
+    serve('alerts.inbox', ({ request }) => {
       const cursor = new URL(request.url).searchParams.get('cursor');
       const index = cursor ? Number(cursor.replace('page', '')) : 0;
       const page: InboxPage = {

@@ -1,3 +1,4 @@
+import { apiFile } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import type { AuditListFilter } from '../audit-filter';
 
@@ -9,9 +10,16 @@ const FILE_NAME = /filename="(audit_[A-Za-z0-9_-]+\.csv)"/;
  * BFF gives (`fallbackName` without one), once its receipt says the file is whole.
  */
 export function exportAuditCsv(filter: AuditListFilter, tz: string, fallbackName: string) {
-  return downloadCsv('/api/audit/export.csv', {
-    query: { ...filter, tz },
-    fileName: (disposition) => FILE_NAME.exec(disposition ?? '')?.[1],
-    fallbackName,
-  });
+  const { from, to, ...rest } = filter;
+  return downloadCsv(
+    apiFile('audit.exportCsv', {
+      query: {
+        ...rest,
+        from: from === undefined ? undefined : String(from),
+        to: to === undefined ? undefined : String(to),
+        tz,
+      },
+    }),
+    { fileName: (disposition) => FILE_NAME.exec(disposition ?? '')?.[1], fallbackName },
+  );
 }

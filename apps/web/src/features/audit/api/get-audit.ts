@@ -1,6 +1,5 @@
-import type { AuditPage } from '@card-console/shared/api/audit';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import type { AuditListFilter } from '../audit-filter';
 
 export function fetchAuditPage(
@@ -8,7 +7,16 @@ export function fetchAuditPage(
   cursor: string | undefined,
   signal?: AbortSignal,
 ) {
-  return apiJson<AuditPage>('/api/audit', { query: { ...filter, cursor }, signal });
+  const { from, to, ...rest } = filter;
+  return api('audit.list', {
+    query: {
+      ...rest,
+      from: from === undefined ? undefined : String(from),
+      to: to === undefined ? undefined : String(to),
+      cursor,
+    },
+    signal,
+  });
 }
 
 /** Newest first within the filter; "Load more" appends older records. */

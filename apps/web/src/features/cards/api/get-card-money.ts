@@ -1,6 +1,5 @@
-import type { IndexCard } from '@card-console/shared/api/transaction-index';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** How often to ask again while the index is syncing the card's transactions. */
 const SYNCING_POLL_MS = 1_000;
@@ -9,8 +8,7 @@ const SYNCING_POLL_MS = 1_000;
 export function cardMoneyQueryOptions(cardId: string) {
   return queryOptions({
     queryKey: ['cards', 'money', cardId] as const,
-    queryFn: ({ signal }) =>
-      apiJson<IndexCard>(`/api/index/cards/${encodeURIComponent(cardId)}`, { signal }),
+    queryFn: ({ signal }) => api('index.card', { params: { id: cardId }, signal }),
     refetchInterval: (q) => (q.state.data?.freshness.syncing ? SYNCING_POLL_MS : false),
   });
 }

@@ -1,9 +1,8 @@
-import type { Card } from '@card-console/shared/api/cards';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchCard(cardId: string, signal?: AbortSignal) {
-  return apiJson<Card>(`/api/cards/${encodeURIComponent(cardId)}`, { signal });
+  return api('cards.get', { params: { id: cardId }, signal });
 }
 
 export function cardQueryOptions(cardId: string) {

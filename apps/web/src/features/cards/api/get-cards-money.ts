@@ -1,7 +1,6 @@
-import type { CardsMoney } from '@card-console/shared/api/transaction-index';
 import { CARD_MONEY_MAX } from '@card-console/shared/index-vocabulary';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** How often to ask again while the index is syncing. */
 const SYNCING_POLL_MS = 1_000;
@@ -19,8 +18,7 @@ export function cardBatches(cardIds: readonly string[]): string[][] {
 export function cardsMoneyQueryOptions(cardIds: string[]) {
   return queryOptions({
     queryKey: ['cards', 'money-list', cardIds] as const,
-    queryFn: ({ signal }) =>
-      apiJson<CardsMoney>('/api/index/card-money', { query: { cardId: cardIds }, signal }),
+    queryFn: ({ signal }) => api('index.cardMoney', { query: { cardId: cardIds }, signal }),
     refetchInterval: (q) => (q.state.data?.freshness.syncing ? SYNCING_POLL_MS : false),
   });
 }

@@ -1,8 +1,7 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
-import type { IndexCardList } from '@card-console/shared/api/transaction-index';
 import type { CardStatus } from '@card-console/shared/upstream/card';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { STALE_MS } from '../../../lib/query-client';
 
 export interface CardListParams {
@@ -16,7 +15,7 @@ export interface CardListParams {
 export const cardListsKey = ['cards', 'list'] as const;
 
 export function fetchCards(params: CardListParams, signal?: AbortSignal) {
-  return apiJson<CardPage>('/api/cards', { query: { ...params }, signal });
+  return api('cards.list', { query: params, signal });
 }
 
 /** The cards list from its first page, which "Load more" extends a page at a time. */
@@ -47,7 +46,7 @@ export function subAccountCardsQueryOptions(
   };
   return queryOptions({
     queryKey: [...cardListsKey, 'sub-account', key] as const,
-    queryFn: ({ signal }) => apiJson<IndexCardList>('/api/index/cards', { query: key, signal }),
+    queryFn: ({ signal }) => api('index.cards', { query: key, signal }),
   });
 }
 

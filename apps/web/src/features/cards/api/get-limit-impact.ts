@@ -1,6 +1,5 @@
-import type { LimitImpact } from '@card-console/shared/api/overview';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The limits to compare the card's last 90 days against; one left out is the card's own. */
 export interface ProposedLimits {
@@ -9,8 +8,13 @@ export interface ProposedLimits {
 }
 
 export function fetchLimitImpact(cardId: string, limits: ProposedLimits, signal?: AbortSignal) {
-  return apiJson<LimitImpact>(`/api/cards/${encodeURIComponent(cardId)}/limit-impact`, {
-    query: { minimumCents: limits.minimumCents, maximumCents: limits.maximumCents },
+  const { minimumCents, maximumCents } = limits;
+  return api('cards.limitImpact', {
+    params: { id: cardId },
+    query: {
+      minimumCents: minimumCents === undefined ? undefined : String(minimumCents),
+      maximumCents: maximumCents === undefined ? undefined : String(maximumCents),
+    },
     signal,
   });
 }

@@ -1,16 +1,13 @@
-import type { Card, CardPatchBody, CardValues } from '@card-console/shared/api/cards';
+import type { CardPatchBody, CardValues } from '@card-console/shared/api/cards';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { apiProblem } from '../../../lib/api-error';
 import { cardWithValues } from '../limit-form';
 import { cardQueryOptions } from './get-card';
 import { cardListsKey } from './get-cards';
 
 export function updateCard(cardId: string, body: CardPatchBody) {
-  return apiJson<Card>(`/api/cards/${encodeURIComponent(cardId)}`, {
-    method: 'PATCH',
-    body,
-  });
+  return api('cards.update', { params: { id: cardId }, body });
 }
 
 /** The card's values now when `error` is a 409 `card_changed` (someone else saved first). */

@@ -1,12 +1,12 @@
-import type { Overview, OverviewQuery } from '@card-console/shared/api/overview';
+import type { OverviewQuery } from '@card-console/shared/api/overview';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** How often to ask again while the BFF is still reading a period for the first time. */
 export const COMPUTING_POLL_MS = 1_000;
 
 export function getOverview(query: OverviewQuery, signal?: AbortSignal) {
-  return apiJson<Overview>('/api/overview', { query, signal });
+  return api('overview.get', { query, signal });
 }
 
 /** The query's period: what the overview is cached by (never `refresh`). */

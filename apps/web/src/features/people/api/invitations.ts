@@ -1,20 +1,9 @@
-import type {
-  AcceptInvitation,
-  InvitationAuthenticator,
-  InvitationView,
-} from '@card-console/shared/api/people';
-import { apiJson } from '../../../lib/api-client';
-
-// Path literals rather than PEOPLE_API: that module holds the zod schemas, and the join page
-// needs them only to check what was typed.
+import type { AcceptInvitation } from '@card-console/shared/api/people';
+import { api } from '../../../lib/api-client';
 
 /** What an invitation link is for (no session: the token is the proof, in the body). */
 export function lookupInvitation(token: string, signal?: AbortSignal) {
-  return apiJson<InvitationView>('/api/invitations/lookup', {
-    method: 'POST',
-    body: { token },
-    signal,
-  });
+  return api('invitations.lookup', { body: { token }, signal });
 }
 
 /**
@@ -22,14 +11,10 @@ export function lookupInvitation(token: string, signal?: AbortSignal) {
  * shown once; asked again, a new one replaces it.
  */
 export function invitationAuthenticator(token: string, signal?: AbortSignal) {
-  return apiJson<InvitationAuthenticator>('/api/invitations/authenticator', {
-    method: 'POST',
-    body: { token },
-    signal,
-  });
+  return api('invitations.authenticator', { body: { token }, signal });
 }
 
 /** Takes the invitation up: the person exists from here on and signs in as usual. */
 export function acceptInvitation(body: AcceptInvitation) {
-  return apiJson<{ email: string }>('/api/invitations/accept', { method: 'POST', body });
+  return api('invitations.accept', { body });
 }

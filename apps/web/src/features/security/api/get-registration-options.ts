@@ -1,10 +1,9 @@
-import type { PasskeyOptions } from '@card-console/shared/api/passkeys';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /**
  * A fresh challenge for making a new passkey. Not a query: each is used once. Needs a step-up
  * within the last 5 minutes, else 401 `step_up_required` with the ways to give one.
  */
 export function fetchRegistrationOptions() {
-  return apiJson<PasskeyOptions>('/api/passkeys/registration-options', { method: 'POST' });
+  return api('security.registrationOptions');
 }

@@ -1,9 +1,8 @@
-import type { SecondFactorsResponse } from '@card-console/shared/api/passkeys';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchSecondFactors(signal?: AbortSignal) {
-  return apiJson<SecondFactorsResponse>('/api/second-factors', { signal });
+  return api('security.secondFactors', { signal });
 }
 
 /** The signed-in admin's passkeys and TOTP setting (the key has no inputs: it is "mine"). */

@@ -1,6 +1,6 @@
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Needs a step-up; 409 `last_factor` when it is the only passkey and TOTP is off. */
 export async function removePasskey(id: string): Promise<void> {
-  await apiRequest(`/api/passkeys/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await api('security.removePasskey', { params: { id } });
 }

@@ -1,9 +1,5 @@
-import type { PasskeySummary } from '@card-console/shared/api/passkeys';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function renamePasskey(id: string, name: string) {
-  return apiJson<PasskeySummary>(`/api/passkeys/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    body: { name },
-  });
+  return api('security.renamePasskey', { params: { id }, body: { name } });
 }

@@ -1,9 +1,8 @@
-import type { MetaResponse } from '@card-console/shared/api/meta';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchMeta(signal?: AbortSignal) {
-  return apiJson<MetaResponse>('/api/meta', { signal });
+  return api('meta.get', { signal });
 }
 
 export function metaQueryOptions() {

@@ -1,9 +1,8 @@
-import type { SessionResponse } from '@card-console/shared/api/session';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchSession(options: { background?: boolean; signal?: AbortSignal } = {}) {
-  return apiJson<SessionResponse>('/api/session', options);
+  return api('session.get', options);
 }
 
 export function sessionQueryOptions() {

@@ -1,6 +1,6 @@
-import type { SessionResponse, SignInBody } from '@card-console/shared/api/session';
-import { apiJson } from '../../../lib/api-client';
+import type { SignInBody } from '@card-console/shared/api/session';
+import { api } from '../../../lib/api-client';
 
 export function signIn(body: SignInBody) {
-  return apiJson<SessionResponse>('/api/session', { method: 'POST', body });
+  return api('session.signIn', { body });
 }

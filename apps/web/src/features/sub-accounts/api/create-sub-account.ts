@@ -1,13 +1,10 @@
-import type {
-  SubAccountCreateBody,
-  SubAccountCreated,
-} from '@card-console/shared/api/sub-accounts';
+import type { SubAccountCreateBody } from '@card-console/shared/api/sub-accounts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { subAccountsQueryOptions } from './get-sub-accounts';
 
 export function createSubAccount(body: SubAccountCreateBody) {
-  return apiJson<SubAccountCreated>('/api/sub-accounts', { method: 'POST', body });
+  return api('subAccounts.create', { body });
 }
 
 export function useCreateSubAccount() {

@@ -1,12 +1,12 @@
-import type { SubAccount, SubAccountPage } from '@card-console/shared/api/sub-accounts';
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** A program has a handful of sub accounts; more than this many pages means something is off. */
 const MAX_PAGES = 50;
 
 export function fetchSubAccountsPage(cursor?: string, signal?: AbortSignal) {
-  return apiJson<SubAccountPage>('/api/sub-accounts', { query: { cursor }, signal });
+  return api('subAccounts.list', { query: { cursor }, signal });
 }
 
 /** Every sub account, following the cursor, so totals are over all of them. */

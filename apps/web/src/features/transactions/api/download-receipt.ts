@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiFile } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/save-blob';
 
 export async function fetchReceiptFile(
@@ -7,10 +7,10 @@ export async function fetchReceiptFile(
   receiptId: string,
   signal?: AbortSignal,
 ): Promise<Blob> {
-  const response = await apiRequest(
-    `/api/transactions/${encodeURIComponent(transactionId)}/receipts/${encodeURIComponent(receiptId)}`,
-    { accept: '*/*', signal },
-  );
+  const response = await apiFile('receipts.download', {
+    params: { id: transactionId, receiptId },
+    signal,
+  });
   return response.blob();
 }
 

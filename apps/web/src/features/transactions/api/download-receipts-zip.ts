@@ -1,5 +1,5 @@
 import type { IndexQuery } from '@card-console/shared/api/transaction-index';
-import { type ApiQuery, apiRequest } from '../../../lib/api-client';
+import { apiFile } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/save-blob';
 import { dispositionFileName } from '../export-file-name';
 
@@ -15,10 +15,7 @@ export type ReceiptsZipQuery = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' |
  * streams, saved under the name it gives. Fetched, not linked: a link cannot carry `X-CSRF`.
  */
 export async function downloadReceiptsZip(query: ReceiptsZipQuery, fallbackName: string) {
-  const response = await apiRequest('/api/index/transactions/receipts.zip', {
-    query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as ApiQuery,
-    accept: 'application/zip',
-  });
+  const response = await apiFile('index.receiptsZip', { query });
   const name = dispositionFileName(response.headers.get('content-disposition')) ?? fallbackName;
   saveBlob(await response.blob(), name);
 }

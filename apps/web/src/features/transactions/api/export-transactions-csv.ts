@@ -1,5 +1,5 @@
 import type { ExportFormat, IndexQuery } from '@card-console/shared/api/transaction-index';
-import type { ApiQuery } from '../../../lib/api-client';
+import { apiFile } from '../../../lib/api-client';
 import { downloadCsv } from '../../../lib/download-csv';
 import { dispositionFileName } from '../export-file-name';
 
@@ -21,9 +21,11 @@ export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' 
  * file is whole.
  */
 export function exportTransactionsCsv(query: TransactionExport, fallbackName: string) {
-  return downloadCsv('/api/index/transactions/export.csv', {
-    query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as ApiQuery,
-    fileName: dispositionFileName,
-    fallbackName,
-  });
+  const { part, ...rest } = query;
+  return downloadCsv(
+    apiFile('index.exportCsv', {
+      query: { ...rest, part: part === undefined ? undefined : String(part) },
+    }),
+    { fileName: dispositionFileName, fallbackName },
+  );
 }

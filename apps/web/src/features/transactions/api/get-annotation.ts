@@ -1,11 +1,8 @@
-import type { Annotation } from '@card-console/shared/api/annotations';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchAnnotation(transactionId: string, signal?: AbortSignal) {
-  return apiJson<Annotation>(`/api/transactions/${encodeURIComponent(transactionId)}/annotation`, {
-    signal,
-  });
+  return api('notes.get', { params: { id: transactionId }, signal });
 }
 
 /** A transaction's notes: memo, accounting category, tags, review, and their version. */

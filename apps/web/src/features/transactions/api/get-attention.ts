@@ -1,6 +1,5 @@
-import type { Attention } from '@card-console/shared/api/transaction-index';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { STALE_MS } from '../../../lib/query-client';
 import { indexListsKey, SYNCING_POLL_MS } from './get-index-transactions';
 
@@ -11,7 +10,7 @@ export interface AttentionQuery {
 }
 
 export function fetchAttention(query: AttentionQuery, signal?: AbortSignal) {
-  return apiJson<Attention>('/api/index/attention', { query: { ...query }, signal });
+  return api('index.attention', { query, signal });
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { CategoryCatalog } from '@card-console/shared/api/transaction-index';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** The merchant categories a filter can name: fetched once, when first needed. */
 export function categoriesQueryOptions() {
   return queryOptions({
     queryKey: ['transactions', 'categories'] as const,
-    queryFn: ({ signal }) => apiJson<CategoryCatalog>('/api/index/categories', { signal }),
+    queryFn: ({ signal }) => api('index.categories', { signal }),
     staleTime: Infinity,
   });
 }

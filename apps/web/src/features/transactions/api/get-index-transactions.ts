@@ -1,6 +1,6 @@
 import type { IndexAnswer, IndexQuery } from '@card-console/shared/api/transaction-index';
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiQuery, apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { STALE_MS } from '../../../lib/query-client';
 
 /** How often to ask again while the index is syncing what the list shows. */
@@ -10,7 +10,7 @@ export const SYNCING_POLL_MS = 1_000;
 export const indexListsKey = ['transactions', 'index'] as const;
 
 export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) {
-  return apiJson<IndexAnswer>('/api/index/transactions', { query: query as ApiQuery, signal });
+  return api('index.transactions', { query, signal });
 }
 
 /**

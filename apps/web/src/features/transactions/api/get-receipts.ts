@@ -1,12 +1,8 @@
-import type { Receipt } from '@card-console/shared/api/annotations';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchReceipts(transactionId: string, signal?: AbortSignal) {
-  return apiJson<{ items: Receipt[] }>(
-    `/api/transactions/${encodeURIComponent(transactionId)}/receipts`,
-    { signal },
-  );
+  return api('receipts.list', { params: { id: transactionId }, signal });
 }
 
 /** A transaction's receipts: name, type, size, who attached each and when. */

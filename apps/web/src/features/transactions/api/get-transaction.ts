@@ -1,11 +1,8 @@
-import type { Transaction } from '@card-console/shared/api/transactions';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 export function fetchTransaction(transactionId: string, signal?: AbortSignal) {
-  return apiJson<Transaction>(`/api/transactions/${encodeURIComponent(transactionId)}`, {
-    signal,
-  });
+  return api('transactions.get', { params: { id: transactionId }, signal });
 }
 
 export function transactionQueryOptions(transactionId: string) {

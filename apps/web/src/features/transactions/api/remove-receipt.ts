@@ -1,14 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { annotationQueryOptions } from './get-annotation';
 import { receiptsChanged } from './receipts-changed';
 import { annotationNow } from './update-annotation';
 
 export async function removeReceipt(transactionId: string, receiptId: string) {
-  await apiRequest(
-    `/api/transactions/${encodeURIComponent(transactionId)}/receipts/${encodeURIComponent(receiptId)}`,
-    { method: 'DELETE' },
-  );
+  await api('receipts.remove', { params: { id: transactionId, receiptId } });
 }
 
 /**

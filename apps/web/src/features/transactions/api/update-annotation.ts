@@ -1,15 +1,12 @@
 import type { Annotation, AnnotationChange } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { apiProblem } from '../../../lib/api-error';
 import { annotationQueryOptions } from './get-annotation';
 import { indexListsKey } from './get-index-transactions';
 
 export function updateAnnotation(transactionId: string, body: AnnotationChange) {
-  return apiJson<Annotation>(`/api/transactions/${encodeURIComponent(transactionId)}/annotation`, {
-    method: 'PATCH',
-    body,
-  });
+  return api('notes.update', { params: { id: transactionId }, body });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { BULK_NOTES_MAX } from '@card-console/shared/api/annotation-rules';
 import type { BulkNotesChange, BulkNotesResult } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { annotationQueryOptions } from './get-annotation';
 import { indexListsKey } from './get-index-transactions';
 
@@ -13,7 +13,7 @@ export type BulkNotesItem = BulkNotesChange['items'][number];
 export type BulkNotesAction = Omit<BulkNotesChange, 'items'>;
 
 export function updateAnnotations(body: BulkNotesChange) {
-  return apiJson<BulkNotesResult>('/api/transactions/annotations', { method: 'POST', body });
+  return api('notes.updateMany', { body });
 }
 
 /**

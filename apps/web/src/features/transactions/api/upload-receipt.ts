@@ -1,6 +1,5 @@
-import type { Receipt } from '@card-console/shared/api/annotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { annotationQueryOptions } from './get-annotation';
 import { receiptsChanged } from './receipts-changed';
 import { annotationNow } from './update-annotation';
@@ -10,10 +9,9 @@ import { annotationNow } from './update-annotation';
  * them), its name percent-encoded in `X-File-Name` since a header is Latin-1.
  */
 export function uploadReceipt(transactionId: string, file: File) {
-  return apiJson<Receipt>(`/api/transactions/${encodeURIComponent(transactionId)}/receipts`, {
-    method: 'POST',
+  return api('receipts.upload', {
+    params: { id: transactionId },
     body: file,
-    contentType: 'application/octet-stream',
     headers: { 'X-File-Name': encodeURIComponent(file.name) },
   });
 }

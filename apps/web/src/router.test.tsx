@@ -1,13 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from './lib/query-client';
 import { startRouter } from './router';
 import { financeSession, productionMeta, subAccounts } from './test/fixtures';
 import { indexRow, serveIndex } from './test/serve-index';
-import { requestsTo, sentRequests, server, serveSignedOut } from './test/server';
+import { requestsTo, sentRequests, serve, server, serveSignedOut } from './test/server';
 
 const reads = () =>
   sentRequests.map((r) => {
@@ -17,8 +17,8 @@ const reads = () =>
 
 function serveProgram() {
   server.use(
-    http.get('/api/session', () => HttpResponse.json(financeSession())),
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    serve('session.get', () => HttpResponse.json(financeSession())),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
   );
   serveIndex([indexRow()]);
 }

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { leavePage } from '../lib/leave-page';
 import { adminSession, card, financeSession, productionMeta, subAccounts } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
-import { apiError, requestsTo, server } from '../test/server';
+import { apiError, requestsTo, serve, server } from '../test/server';
 
 // jsdom cannot leave the page: record where the app would go instead.
 vi.mock('../lib/leave-page', () => ({ leavePage: vi.fn() }));
@@ -13,9 +13,9 @@ beforeEach(() => leave.mockReset());
 
 function serveLists() {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('meta.get', () => HttpResponse.json(productionMeta)),
   );
 }
 
@@ -93,7 +93,7 @@ describe('signed-in layout', () => {
 
   it('Sign out ends the session on the server and shows sign-in', async () => {
     serveLists();
-    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })));
+    server.use(serve('session.signOut', () => new HttpResponse(null, { status: 204 })));
     const { user, router, queryClient } = renderApp('/cards', { session: financeSession() });
     await user.click(await screen.findByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
@@ -108,7 +108,7 @@ describe('signed-in layout', () => {
     serveLists();
     const providerLogoutUrl = 'https://idp.example.test/logout?post_logout_redirect_uri=x';
     let cachedAtLeave: number | undefined;
-    server.use(http.delete('/api/session', () => HttpResponse.json({ providerLogoutUrl })));
+    server.use(serve('session.signOut', () => HttpResponse.json({ providerLogoutUrl })));
     const { user, router, queryClient } = renderApp('/cards', {
       session: adminSession({ method: 'sso', stepUpMethods: ['provider'] }),
     });
@@ -123,14 +123,14 @@ describe('signed-in layout', () => {
 
   it('a password session signs out here only; a provider URL that is not http(s) is ignored', async () => {
     serveLists();
-    server.use(http.delete('/api/session', () => HttpResponse.json({})));
+    server.use(serve('session.signOut', () => HttpResponse.json({})));
     const first = renderApp('/cards', { session: financeSession() });
     await first.user.click(await screen.findByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     first.unmount();
 
     server.use(
-      http.delete('/api/session', () =>
+      serve('session.signOut', () =>
         HttpResponse.json({ providerLogoutUrl: 'javascript:alert(1)' }),
       ),
     );
@@ -145,10 +145,10 @@ describe('signed-in layout', () => {
     serveLists();
     let alive = true;
     server.use(
-      http.get('/api/session', () =>
+      serve('session.get', () =>
         alive ? HttpResponse.json(financeSession()) : apiError(401, 'unauthenticated', 'Expired'),
       ),
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         alive
           ? HttpResponse.json({ items: [card()] })
           : apiError(401, 'unauthenticated', 'Expired'),
@@ -165,7 +165,7 @@ describe('signed-in layout', () => {
 
   it('when who-am-I fails for another reason, says so instead of signing out', async () => {
     serveLists();
-    server.use(http.get('/api/session', () => apiError(500, 'internal_error', 'Something broke.')));
+    server.use(serve('session.get', () => apiError(500, 'internal_error', 'Something broke.')));
     const { router } = renderApp('/cards');
     expect(await screen.findByText('Something broke.')).toBeInTheDocument();
     expect(screen.getByText('req-internal_error')).toBeInTheDocument();

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
 import { indexRow, queryOf, serveIndex } from '../test/serve-index';
 import { serveAttention, serveBulkNotes } from '../test/serve-notes';
-import { apiError, quietAttention, requestsTo, server } from '../test/server';
+import { apiError, quietAttention, requestsTo, serve, server } from '../test/server';
 import { inTimeZone } from '../test/time-zone';
 
 inTimeZone('America/New_York');
@@ -16,7 +16,7 @@ const FEB_1 = Date.UTC(2026, 1, 1, 5); // midnight, New York standard time
 const MAR_15_END = Date.UTC(2026, 2, 16, 4) - 1; // end of the day, daylight time since March 8
 
 beforeEach(() => {
-  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -28,7 +28,7 @@ const MOVED = ['pending', 'settled', 'refund', 'dispute'];
 describe('the navigation counts what the month close still needs', { timeout: 15_000 }, () => {
   it('the unreviewed of last month and this month so far, every sub account; the rest in its tooltip', async () => {
     server.use(
-      http.get('/api/index/attention', () =>
+      serve('index.attention', () =>
         HttpResponse.json(
           quietAttention({
             unreviewed: { count: 1_042, debitCents: 5_000_00 },
@@ -123,7 +123,7 @@ describe('the navigation counts what the month close still needs', { timeout: 15
 
   it('during the first sync it says still syncing and how many so far, never a count that reads as done', async () => {
     server.use(
-      http.get('/api/index/attention', () =>
+      serve('index.attention', () =>
         HttpResponse.json(
           quietAttention({
             unreviewed: { count: 1_204, debitCents: 9_00 },
@@ -156,7 +156,7 @@ describe('the navigation counts what the month close still needs', { timeout: 15
   });
 
   it('when the counts cannot be read, the navigation leaves them out and the screen shows', async () => {
-    server.use(http.get('/api/index/attention', () => apiError(503, 'store_unavailable', 'Down.')));
+    server.use(serve('index.attention', () => apiError(503, 'store_unavailable', 'Down.')));
     serveIndex([]);
     renderApp('/sub-accounts', { session: financeSession() });
     await screen.findByRole('heading', { name: 'Sub accounts', level: 1 });

@@ -1,15 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { card, financeSession, productionMeta, subAccounts } from '../test/fixtures';
 import { renderApp } from '../test/render-app';
-import { server } from '../test/server';
+import { serve, server } from '../test/server';
 
 function serveLists() {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/meta', () => HttpResponse.json(productionMeta)),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('meta.get', () => HttpResponse.json(productionMeta)),
   );
 }
 

@@ -3,11 +3,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { reportCaughtError } from '../lib/caught-errors';
 import { createQueryClient } from '../lib/query-client';
 import { startRouter } from '../router';
-import { apiError, server } from './server';
+import { apiError, serve, server } from './server';
 
 interface RenderOptions {
   /** Who is signed in; null for nobody. */
@@ -21,7 +21,7 @@ export function renderApp(path: string, options: RenderOptions = {}) {
   const { session } = options;
   if (session !== undefined) {
     server.use(
-      http.get('/api/session', () =>
+      serve('session.get', () =>
         session ? HttpResponse.json(session) : apiError(401, 'unauthenticated', 'Sign in first.'),
       ),
     );

@@ -14,9 +14,9 @@ import {
   indexQuerySchema,
 } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { transaction } from './fixtures';
-import { server } from './server';
+import { serve, server } from './server';
 
 /** A transaction of the index: the card service's row, the sub account it belongs to, its notes. */
 export function indexRow(
@@ -177,8 +177,8 @@ export interface ServeIndexOptions {
 /** Serves the index over `rows`, and the category catalog. */
 export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions = {}) {
   server.use(
-    http.get('/api/index/categories', () => HttpResponse.json(testCatalog)),
-    http.get('/api/index/card-sub-accounts', () => {
+    serve('index.categories', () => HttpResponse.json(testCatalog)),
+    serve('index.cardSubAccounts', () => {
       const subs = new Map<string, Set<string>>();
       for (const t of rows) {
         if (t.cardId) subs.set(t.cardId, (subs.get(t.cardId) ?? new Set()).add(t.subAccountId));
@@ -188,7 +188,7 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
       });
     }),
-    http.get('/api/index/transactions', ({ request }) => {
+    serve('index.transactions', ({ request }) => {
       // The SPA must send exactly what the BFF accepts.
       const q = indexQuerySchema.parse(queryOf(request.url));
       const kept = rows.filter((t) => matches(t, q));

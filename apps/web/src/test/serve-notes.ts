@@ -16,10 +16,10 @@ import {
   RECEIPT_FROM_CENTS_DEFAULT,
   SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { accountingCategories, annotation } from './fixtures';
 import { listNotes, queryOf } from './serve-index';
-import { apiError, quietAttention, server } from './server';
+import { apiError, quietAttention, serve, server } from './server';
 
 const noNotes = listNotes();
 
@@ -30,7 +30,7 @@ const noNotes = listNotes();
  */
 export function serveBulkNotes(rows: IndexTransaction[]) {
   server.use(
-    http.post('/api/transactions/annotations', async ({ request }) => {
+    serve('notes.updateMany', async ({ request }) => {
       const body = bulkNotesChangeSchema.parse(await request.json());
       const result: BulkNotesResult = { changed: [], skipped: [] };
       for (const item of body.items) {
@@ -83,7 +83,7 @@ function annotationOf(row: IndexTransaction): Annotation {
  */
 export function serveAttention(rows: IndexTransaction[]) {
   server.use(
-    http.get('/api/index/attention', ({ request }) => {
+    serve('index.attention', ({ request }) => {
       const q = attentionQuerySchema.parse(queryOf(request.url));
       const receiptFromCents = q.receiptFromCents ?? RECEIPT_FROM_CENTS_DEFAULT;
       const inPeriod = rows.filter((t) => {
@@ -131,11 +131,9 @@ export function serveAttention(rows: IndexTransaction[]) {
 export function serveRules(start: MerchantRule[] = []) {
   let items = [...start];
   server.use(
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
-    http.get('/api/merchant-rules', () => HttpResponse.json({ items })),
-    http.post('/api/merchant-rules', async ({ request }) => {
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
+    serve('merchantRules.list', () => HttpResponse.json({ items })),
+    serve('merchantRules.create', async ({ request }) => {
       const body = merchantRuleCreateSchema.parse(await request.json());
       if (items.some((r) => r.merchant.toLowerCase() === body.merchant.toLowerCase())) {
         return apiError(
@@ -153,7 +151,7 @@ export function serveRules(start: MerchantRule[] = []) {
       items = [...items, rule];
       return HttpResponse.json(rule, { status: 201 });
     }),
-    http.delete('/api/merchant-rules/:id', ({ params }) => {
+    serve('merchantRules.remove', ({ params }) => {
       items = items.filter((r) => r.id !== params.id);
       return new HttpResponse(null, { status: 204 });
     }),

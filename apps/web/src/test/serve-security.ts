@@ -10,9 +10,9 @@ import {
   type StepUpBody,
   stepUpBodySchema,
 } from '@card-console/shared/api/session';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { adminSession, secondFactors } from './fixtures';
-import { apiError, server } from './server';
+import { apiError, serve, server } from './server';
 
 export const registrationOptions = {
   challenge: 'registration-challenge',
@@ -47,10 +47,10 @@ export function serveSecurity(
     });
 
   server.use(
-    http.get('/api/session', () => HttpResponse.json(session)),
-    http.get('/api/second-factors', () => HttpResponse.json(factors)),
-    http.post('/api/session/step-up-options', () => HttpResponse.json(stepUpOptions)),
-    http.post('/api/session/step-up', async ({ request }) => {
+    serve('session.get', () => HttpResponse.json(session)),
+    serve('security.secondFactors', () => HttpResponse.json(factors)),
+    serve('session.stepUpOptions', () => HttpResponse.json(stepUpOptions)),
+    serve('session.stepUp', async ({ request }) => {
       const body = stepUpBodySchema.parse(await request.json());
       sent.stepUps.push(body);
       if (body.totp !== undefined && body.totp !== '123456') {
@@ -62,10 +62,10 @@ export function serveSecurity(
       session = { ...session, stepUpUntil: Date.now() + 5 * 60_000 };
       return HttpResponse.json(session);
     }),
-    http.post('/api/passkeys/registration-options', () =>
+    serve('security.registrationOptions', () =>
       steppedUp() ? HttpResponse.json(registrationOptions) : stepUpRequired(),
     ),
-    http.post('/api/passkeys', async ({ request }) => {
+    serve('security.addPasskey', async ({ request }) => {
       const body = passkeyEnrolBodySchema.parse(await request.json());
       sent.enrolments.push(body);
       if (!steppedUp()) return stepUpRequired();
@@ -76,7 +76,7 @@ export function serveSecurity(
       factors.passkeys.push(added);
       return HttpResponse.json(added, { status: 201 });
     }),
-    http.patch('/api/passkeys/:id', async ({ request, params }) => {
+    serve('security.renamePasskey', async ({ request, params }) => {
       const { name } = passkeyRenameBodySchema.parse(await request.json());
       const id = String(params.id);
       sent.renames.push({ id, name });
@@ -85,7 +85,7 @@ export function serveSecurity(
       passkey.name = name;
       return HttpResponse.json(passkey);
     }),
-    http.delete('/api/passkeys/:id', ({ params }) => {
+    serve('security.removePasskey', ({ params }) => {
       const id = String(params.id);
       sent.removals.push(id);
       if (!steppedUp()) return stepUpRequired();
@@ -95,7 +95,7 @@ export function serveSecurity(
       factors.passkeys = factors.passkeys.filter((p) => p.id !== id);
       return new HttpResponse(null, { status: 204 });
     }),
-    http.patch('/api/second-factors/totp', async ({ request }) => {
+    serve('security.setTotp', async ({ request }) => {
       const { enabled } = totpSettingBodySchema.parse(await request.json());
       sent.totp.push(enabled);
       if (!steppedUp()) return stepUpRequired();

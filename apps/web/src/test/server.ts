@@ -10,11 +10,20 @@ import {
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { Attention, CardsMoney } from '@card-console/shared/api/transaction-index';
 import { type EndpointName, routes } from '@card-console/shared/contract/routes';
-import { HttpResponse, type HttpResponseResolver, http, type PathParams } from 'msw';
+import {
+  HttpResponse,
+  type HttpResponseResolver,
+  http,
+  type PathParams,
+  type RequestHandlerOptions,
+} from 'msw';
 import { setupServer } from 'msw/node';
 import { annotation } from './fixtures';
 
 type ReceiptList = { items: Receipt[] };
+
+/** MSW's handler maker of each method. */
+const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
 
 /**
  * One MSW server for the web tests; each test adds the handlers it needs. The cards list asks
@@ -25,19 +34,17 @@ type ReceiptList = { items: Receipt[] };
  * month close still needs: nothing, by default; the alerts bell, how many are unread: none.
  */
 export const server = setupServer(
-  http.get('/api/alerts/inbox/unread-count', () => HttpResponse.json({ unread: 0 })),
-  http.get('/api/index/attention', () => HttpResponse.json(quietAttention())),
-  http.get('/api/merchant-rules', () => HttpResponse.json({ items: [] })),
-  http.get('/api/transactions/:id/annotation', ({ params }) =>
+  serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
+  serve('index.attention', () => HttpResponse.json(quietAttention())),
+  serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
+  serve('notes.get', ({ params }) =>
     HttpResponse.json(annotation({ transactionId: String(params.id) })),
   ),
-  http.get('/api/transactions/:id/receipts', () =>
-    HttpResponse.json({ items: [] } satisfies ReceiptList),
-  ),
-  http.get('/api/accounting-categories', () =>
+  serve('receipts.list', () => HttpResponse.json({ items: [] } satisfies ReceiptList)),
+  serve('accountingCategories.list', () =>
     HttpResponse.json({ items: [] } satisfies AccountingCategoryList),
   ),
-  http.get('/api/index/card-money', ({ request }) =>
+  serve('index.cardMoney', ({ request }) =>
     HttpResponse.json({
       cards: new URL(request.url).searchParams
         .getAll('cardId')
@@ -55,17 +62,29 @@ export const server = setupServer(
  */
 export function serve<N extends EndpointName>(
   name: N,
-  resolver: HttpResponseResolver<PathParams<string>>,
+  ...args:
+    | [resolver: Resolver, options?: RequestHandlerOptions]
+    | [only: Record<string, string>, resolver: Resolver, options?: RequestHandlerOptions]
 ) {
   const route = routes[name];
-  return http[methods[route.method]](`/api${route.path}`, resolver);
+  // `only`: the fake of one resource (`{ id: 'r1' }`), not of every one.
+  const [only, resolver, options]: [
+    Record<string, string> | undefined,
+    Resolver,
+    RequestHandlerOptions | undefined,
+  ] =
+    typeof args[0] === 'function'
+      ? [undefined, args[0], args[1] as RequestHandlerOptions | undefined]
+      : [args[0], args[1] as Resolver, args[2]];
+  const path = only ? pathOf(name, only) : `/api${route.path}`;
+  return http[methods[route.method]](path, resolver, options);
 }
 
-const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
+type Resolver = HttpResponseResolver<PathParams<string>>;
 
 /** Where a contract endpoint is, its `:name` parameters filled in: to find the requests sent. */
 export function pathOf(name: EndpointName, params: Record<string, string> = {}): string {
-  return `/api${routes[name].path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))}`;
+  return `/api${routes[name].path.replace(/:(\w+)/g, (_, key: string) => (params[key] === undefined ? `:${key}` : encodeURIComponent(params[key])))}`;
 }
 
 /** What the month close still needs when nothing does. */
@@ -123,7 +142,7 @@ export function requestsTo(pathname: string, method = 'GET'): Request[] {
 /** A BFF with nobody signed in (401 on the session) offering the sign-in `meta` describes. */
 export function serveSignedOut(meta: MetaResponse): void {
   server.use(
-    http.get('/api/meta', () => HttpResponse.json(meta)),
-    http.get('/api/session', () => apiError(401, 'unauthenticated', 'Sign in first.')),
+    serve('meta.get', () => HttpResponse.json(meta)),
+    serve('session.get', () => apiError(401, 'unauthenticated', 'Sign in first.')),
   );
 }

@@ -1,16 +1,16 @@
 import { screen } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { financeSession, productionMeta } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { server } from '../../test/server';
+import { serve, server } from '../../test/server';
 import { hadSessionHere } from './session-ended';
 
 afterEach(() => window.sessionStorage.clear());
 
 describe('a session that ended', () => {
   it('a tab that had a session and is reloaded after it ended is told why, and keeps where it was', async () => {
-    server.use(http.get('/api/meta', () => HttpResponse.json(productionMeta)));
+    server.use(serve('meta.get', () => HttpResponse.json(productionMeta)));
     window.sessionStorage.setItem('card-console.signed-in', '1');
     const { router } = renderApp('/cards?status=active', { session: null });
     expect(await screen.findByText(/Your session ended/)).toBeInTheDocument();
@@ -22,7 +22,7 @@ describe('a session that ended', () => {
   });
 
   it('a tab that never had one is not told its session ended', async () => {
-    server.use(http.get('/api/meta', () => HttpResponse.json(productionMeta)));
+    server.use(serve('meta.get', () => HttpResponse.json(productionMeta)));
     const { router } = renderApp('/cards?status=active', { session: null });
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.search).toEqual({ redirect: '/cards?status=active' });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { card, financeSession, transaction } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { indexTotalsOf, queryOf } from '../../test/serve-index';
-import { apiError, server } from '../../test/server';
+import { apiError, serve, server } from '../../test/server';
 
 const CARD_A = 'card one/+%é';
 const CARD_B = 'a/b?c=d#e 100% 卡片 😀';
@@ -49,7 +49,7 @@ function serveProgram() {
   const txA = transaction({ id: 'tx 1', description: 'Purchase one', cardId: CARD_B });
   const txB = transaction({ id: TX_B, description: 'Purchase two', cardId: CARD_B });
   server.use(
-    http.get('/api/sub-accounts', ({ request }) => {
+    serve('subAccounts.list', ({ request }) => {
       const q = query(request, (v) => subAccountListQuerySchema.parse(v));
       if (q instanceof Response) return q;
       return HttpResponse.json({
@@ -59,7 +59,7 @@ function serveProgram() {
         ],
       });
     }),
-    http.get('/api/cards', ({ request }) => {
+    serve('cards.list', ({ request }) => {
       const q = query(request, (v) => cardListQuerySchema.parse(v));
       if (q instanceof Response) return q;
       if (q.cursor === undefined) {
@@ -75,7 +75,7 @@ function serveProgram() {
       if (!found) stray.push(`card ${JSON.stringify(id)}`);
       return found ? HttpResponse.json(found) : apiError(404, 'not_found', 'No such card.');
     }),
-    http.get('/api/index/transactions', ({ request }) => {
+    serve('index.transactions', ({ request }) => {
       let q: ReturnType<typeof indexQuerySchema.parse>;
       try {
         q = indexQuerySchema.parse(queryOf(request.url));
@@ -162,7 +162,7 @@ describe('ids and cursors with spaces, "+", "/", "%" and unicode', () => {
   it('every sub account is listed without naming one, even one whose id a link cannot hold', async () => {
     serveProgram();
     server.use(
-      http.get('/api/sub-accounts', () =>
+      serve('subAccounts.list', () =>
         HttpResponse.json({
           items: [
             { id: 'tab\there', name: 'Unreachable' },

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import {
   adminSession,
@@ -9,23 +9,21 @@ import {
   subAccounts,
 } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { apiError, requestsTo, server } from '../../test/server';
+import { apiError, requestsTo, serve, server } from '../../test/server';
 
 let logged: MockInstance<typeof console.error>;
 beforeEach(() => {
   logged = vi.spyOn(console, 'error');
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('overview.get', () => HttpResponse.json(quietOverview())),
   );
 });
 afterEach(() => vi.restoreAllMocks());
 
 describe('dead ends say what happened and offer a way on, without logging an error', () => {
   it('an unknown transaction: "Transaction not found", back to the list it came from', async () => {
-    server.use(
-      http.get('/api/transactions/:id', () => apiError(404, 'not_found', 'No such transaction.')),
-    );
+    server.use(serve('transactions.get', () => apiError(404, 'not_found', 'No such transaction.')));
     const { router } = renderApp(
       '/transactions/tx_gone?subAccountId=sa_ops&status=%5B%22settled%22%5D',
       {
@@ -63,7 +61,7 @@ describe('dead ends say what happened and offer a way on, without logging an err
   });
 
   it('a screen the BFF refuses (403) is "Not allowed" with its reason, not a Retry', async () => {
-    server.use(http.get('/api/audit', () => apiError(403, 'forbidden', 'Admins only.')));
+    server.use(serve('audit.list', () => apiError(403, 'forbidden', 'Admins only.')));
     renderApp('/audit', { session: adminSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
     expect(screen.getByText('Admins only.')).toBeInTheDocument();
@@ -83,7 +81,7 @@ describe('dead ends say what happened and offer a way on, without logging an err
   });
 
   it('signed out on the first load: straight to sign-in, no error logged', async () => {
-    server.use(http.get('/api/meta', () => HttpResponse.json(productionMeta)));
+    server.use(serve('meta.get', () => HttpResponse.json(productionMeta)));
     const { router } = renderApp('/cards?status=active', { session: null });
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/sign-in');

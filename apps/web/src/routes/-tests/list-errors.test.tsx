@@ -1,10 +1,11 @@
+import type { EndpointName } from '@card-console/shared/contract/routes';
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, card, quietOverview, subAccounts } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { indexRow, indexTotalsOf, serveIndex } from '../../test/serve-index';
-import { apiError, server } from '../../test/server';
+import { apiError, serve, server } from '../../test/server';
 
 /** Answers 500 with a request id, `times` times, then as `ok` does. */
 function failing(times: number, ok: () => Response) {
@@ -20,9 +21,9 @@ function failing(times: number, ok: () => Response) {
 
 function serveTheRest() {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('overview.get', () => HttpResponse.json(quietOverview())),
   );
   serveIndex([indexRow()]);
 }
@@ -31,7 +32,7 @@ interface Screen {
   path: string;
   heading: string;
   /** The list's endpoint, made to fail. */
-  list: string;
+  list: EndpointName;
   ok: () => Response;
   /** A control the URL set, and the value it must still show. */
   control: string;
@@ -44,7 +45,7 @@ const screens: Screen[] = [
   {
     path: '/transactions?subAccountId=sa_ops&q=coffee',
     heading: 'Transactions',
-    list: '/api/index/transactions',
+    list: 'index.transactions',
     ok: () =>
       HttpResponse.json({
         items: [indexRow()],
@@ -58,7 +59,7 @@ const screens: Screen[] = [
   {
     path: '/cards?sort=name&direction=asc',
     heading: 'Cards',
-    list: '/api/cards',
+    list: 'cards.list',
     ok: () => HttpResponse.json({ items: [card()] }),
     control: 'Sort by',
     value: 'name',
@@ -67,7 +68,7 @@ const screens: Screen[] = [
   {
     path: '/sub-accounts',
     heading: 'Sub accounts',
-    list: '/api/sub-accounts',
+    list: 'subAccounts.list',
     ok: () => HttpResponse.json({ items: subAccounts }),
     control: '',
     value: null,
@@ -76,7 +77,7 @@ const screens: Screen[] = [
   {
     path: '/overview?period=90d&subAccountId=sa_mkt',
     heading: 'Overview',
-    list: '/api/overview',
+    list: 'overview.get',
     ok: () => HttpResponse.json(quietOverview()),
     control: 'Period',
     value: '90d',
@@ -89,7 +90,7 @@ describe('a failed list shows in its place, the screen and its filters kept', ()
     '$path: plain words and the request id, not "500"; Retry loads it',
     async (s) => {
       serveTheRest();
-      server.use(http.get(s.list, failing(1, s.ok)));
+      server.use(serve(s.list, failing(1, s.ok)));
       const { user, router } = renderApp(s.path, { session: adminSession() });
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('Something went wrong on our side');
@@ -110,7 +111,7 @@ describe('a failed list shows in its place, the screen and its filters kept', ()
     serveTheRest();
     let down = true;
     server.use(
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         down ? HttpResponse.error() : HttpResponse.json({ items: [card()] }),
       ),
     );
@@ -125,8 +126,8 @@ describe('a failed list shows in its place, the screen and its filters kept', ()
 
   it('the sub accounts keep "Create sub account" while their list has failed', async () => {
     server.use(
-      http.get(
-        '/api/sub-accounts',
+      serve(
+        'subAccounts.list',
         failing(1, () => HttpResponse.json({ items: [] })),
       ),
     );
@@ -137,7 +138,7 @@ describe('a failed list shows in its place, the screen and its filters kept', ()
 
   it('a dead end (404) still fails the route, with a way on and no Retry', async () => {
     serveTheRest();
-    server.use(http.get('/api/cards', () => apiError(404, 'not_found', 'No such list.')));
+    server.use(serve('cards.list', () => apiError(404, 'not_found', 'No such list.')));
     renderApp('/cards?status=active', { session: adminSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();

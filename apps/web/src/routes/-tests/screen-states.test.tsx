@@ -11,7 +11,7 @@ import {
 } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { indexTotalsOf } from '../../test/serve-index';
-import { apiError, server } from '../../test/server';
+import { apiError, serve, server } from '../../test/server';
 
 /** Every screen's main data, slow enough that the loading state shows. */
 function serveSlowly(ms: number) {
@@ -20,19 +20,19 @@ function serveSlowly(ms: number) {
     return HttpResponse.json(body);
   };
   server.use(
-    http.get('/api/sub-accounts', () => slow({ items: subAccounts })),
-    http.get('/api/cards', () => slow({ items: [card()] })),
-    http.get('/api/cards/:id', () => slow(card())),
-    http.get('/api/index/transactions', () =>
+    serve('subAccounts.list', () => slow({ items: subAccounts })),
+    serve('cards.list', () => slow({ items: [card()] })),
+    serve('cards.get', () => slow(card())),
+    serve('index.transactions', () =>
       slow({
         items: [{ ...transaction(), subAccountId: 'sa_ops' }],
         summary: indexTotalsOf([transaction()]),
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
       }),
     ),
-    http.get('/api/transactions/:id', () => slow(transaction())),
-    http.get('/api/audit', () => slow({ items: [auditRecord()] })),
-    http.get('/api/second-factors', () => slow(secondFactors())),
+    serve('transactions.get', () => slow(transaction())),
+    serve('audit.list', () => slow({ items: [auditRecord()] })),
+    serve('security.secondFactors', () => slow(secondFactors())),
   );
 }
 
@@ -63,9 +63,7 @@ describe('every screen', () => {
       http.get(/\/api\/(cards|transactions|index|audit|second-factors)/, () =>
         apiError(502, 'upstream_error', 'The card service failed.'),
       ),
-      http.get('/api/sub-accounts', () =>
-        apiError(502, 'upstream_error', 'The card service failed.'),
-      ),
+      serve('subAccounts.list', () => apiError(502, 'upstream_error', 'The card service failed.')),
     );
     renderApp(path, { session: adminSession() });
     expect(await screen.findByText('The card service failed.')).toBeInTheDocument();

@@ -1,10 +1,10 @@
 import type { AccountingCategory } from '@card-console/shared/api/annotations';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { accountingCategories, adminSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const IMPORT = '/api/accounting-categories/import';
 const QUICKBOOKS_CHART =
@@ -14,8 +14,8 @@ const QUICKBOOKS_CHART =
 function serveChart() {
   let items: AccountingCategory[] = [...accountingCategories];
   server.use(
-    http.get('/api/accounting-categories', () => HttpResponse.json({ items })),
-    http.post(IMPORT, async () => {
+    serve('accountingCategories.list', () => HttpResponse.json({ items })),
+    serve('accountingCategories.import', async () => {
       items = [
         { ...(items[0] as AccountingCategory), name: 'Meals and entertainment' },
         ...items.slice(1),
@@ -53,7 +53,7 @@ describe('chart of accounts: import from CSV', () => {
   it("a refused file shows the server's reason naming its lines; nothing changes", async () => {
     serveChart();
     server.use(
-      http.post(IMPORT, () =>
+      serve('accountingCategories.import', () =>
         apiError(
           400,
           'invalid_body',

@@ -4,7 +4,7 @@ import {
   accountingCategoryPatchSchema,
 } from '@card-console/shared/api/annotations';
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   accountingCategories,
@@ -13,7 +13,7 @@ import {
   quietOverview,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 /** The BFF's chart of accounts: codes unique whatever their case, kept by code. */
 function serveChart(start: AccountingCategory[] = accountingCategories) {
@@ -28,8 +28,8 @@ function serveChart(start: AccountingCategory[] = accountingCategories) {
       'Another accounting category already has this code. Use a different code.',
     );
   server.use(
-    http.get('/api/accounting-categories', () => HttpResponse.json({ items })),
-    http.post('/api/accounting-categories', async ({ request }) => {
+    serve('accountingCategories.list', () => HttpResponse.json({ items })),
+    serve('accountingCategories.create', async ({ request }) => {
       const body = accountingCategoryCreateSchema.parse(await request.json());
       sent.push(body);
       if (taken(body.code)) return codeTaken();
@@ -37,7 +37,7 @@ function serveChart(start: AccountingCategory[] = accountingCategories) {
       items = [...items, created].sort((a, b) => a.code.localeCompare(b.code));
       return HttpResponse.json(created, { status: 201 });
     }),
-    http.patch('/api/accounting-categories/:id', async ({ request, params }) => {
+    serve('accountingCategories.update', async ({ request, params }) => {
       const patch = accountingCategoryPatchSchema.parse(await request.json());
       sent.push({ id: params.id, ...patch });
       if (patch.code && taken(patch.code, String(params.id))) return codeTaken();
@@ -162,7 +162,7 @@ describe('chart of accounts', () => {
   });
 
   it('finance opening its address: "Not allowed", without asking the BFF', async () => {
-    server.use(http.get('/api/overview', () => HttpResponse.json(quietOverview())));
+    server.use(serve('overview.get', () => HttpResponse.json(quietOverview())));
     renderApp('/accounting-categories', { session: financeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
     expect(screen.getByText('The chart of accounts is kept by admins.')).toBeInTheDocument();

@@ -1,21 +1,21 @@
 import type { AlertRuleView } from '@card-console/shared/api/alerts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminSession, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { alertRule } from '../test/alert-fixtures';
 
 function serveRules(items: AlertRuleView[]) {
-  server.use(http.get('/api/alerts/rules', () => HttpResponse.json({ items })));
+  server.use(serve('alerts.rules', () => HttpResponse.json({ items })));
 }
 
 beforeEach(() => {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
     // Admins see the webhook targets below the rules.
-    http.get('/api/alerts/webhooks', () => HttpResponse.json({ items: [] })),
+    serve('alerts.webhooks', () => HttpResponse.json({ items: [] })),
   );
 });
 
@@ -98,7 +98,7 @@ describe('alert rules', () => {
   it('sends the amount typed in dollars as whole cents, with the sub account chosen', async () => {
     serveRules([]);
     server.use(
-      http.post('/api/alerts/rules', async ({ request }) =>
+      serve('alerts.createRule', async ({ request }) =>
         HttpResponse.json(alertRule({ ...((await request.clone().json()) as object), id: 'new' }), {
           status: 201,
         }),
@@ -132,7 +132,7 @@ describe('alert rules', () => {
   it('shows the server’s 400 detail', async () => {
     serveRules([]);
     server.use(
-      http.post('/api/alerts/rules', () =>
+      serve('alerts.createRule', () =>
         apiError(400, 'invalid_body', 'name must not look like a card number'),
       ),
     );
@@ -158,7 +158,7 @@ describe('alert rules', () => {
         'This rule is the same as “My declines” (same kind, amount, scope and webhook): change that one instead.',
       ),
     ];
-    server.use(http.post('/api/alerts/rules', () => refusals.shift()));
+    server.use(serve('alerts.createRule', () => refusals.shift()));
     const { user, form } = await openNewRule();
     await user.type(form.getByLabelText('Name'), 'Declines');
     await user.click(form.getByRole('button', { name: 'Create rule' }));
@@ -179,7 +179,7 @@ describe('alert rules', () => {
     const current = alertRule({ id: 'r1', name: 'Declines on travel', version: 3, enabled: false });
     serveRules([mine]);
     server.use(
-      http.put('/api/alerts/rules/r1', () =>
+      serve('alerts.updateRule', { id: 'r1' }, () =>
         apiError(409, 'alert_rule_changed', 'The rule changed meanwhile', { current }),
       ),
     );
@@ -204,7 +204,9 @@ describe('alert rules', () => {
 
   it('deletes a rule after asking, naming the version it was shown at', async () => {
     serveRules([alertRule({ id: 'r1', name: 'Declines', version: 4 })]);
-    server.use(http.delete('/api/alerts/rules/r1', () => new HttpResponse(null, { status: 204 })));
+    server.use(
+      serve('alerts.deleteRule', { id: 'r1' }, () => new HttpResponse(null, { status: 204 })),
+    );
     const { user } = renderApp('/alerts', { session: financeSession() });
     await user.click(await screen.findByRole('button', { name: 'Delete Declines' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete “Declines”?' });

@@ -1,15 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { inboxOfEachKind, serveInbox, serveUnread } from '../test/alert-fixtures';
 
 const NOW = Date.parse('2026-03-15T15:05:00Z');
 
 beforeEach(() => {
-  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
@@ -75,9 +75,7 @@ describe('the inbox', () => {
   it('Mark all read tells the BFF and the badge takes the count it answers', async () => {
     serveUnread(4);
     serveInbox([inboxOfEachKind]);
-    server.use(
-      http.post('/api/alerts/inbox/read', () => HttpResponse.json({ marked: 4, unread: 0 })),
-    );
+    server.use(serve('alerts.markRead', () => HttpResponse.json({ marked: 4, unread: 0 })));
     const { user } = renderApp('/sub-accounts', { session: financeSession() });
     await user.click(await bell('Alerts, 4 unread'));
     const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
@@ -93,8 +91,8 @@ describe('the inbox', () => {
     serveUnread(4);
     serveInbox([inboxOfEachKind]);
     server.use(
-      http.post('/api/alerts/inbox/read', () => HttpResponse.json({ marked: 1, unread: 3 })),
-      http.get('/api/transactions/:id', () => apiError(404, 'not_found', 'No such transaction')),
+      serve('alerts.markRead', () => HttpResponse.json({ marked: 1, unread: 3 })),
+      serve('transactions.get', () => apiError(404, 'not_found', 'No such transaction')),
     );
     const { user } = renderApp('/sub-accounts', { session: financeSession() });
     await user.click(await bell('Alerts, 4 unread'));
@@ -145,7 +143,7 @@ describe('the inbox', () => {
   it('a failed inbox says so with a Retry that loads it', async () => {
     serveUnread(1);
     server.use(
-      http.get('/api/alerts/inbox', () => apiError(500, 'internal_error', 'Inbox unavailable'), {
+      serve('alerts.inbox', () => apiError(500, 'internal_error', 'Inbox unavailable'), {
         once: true,
       }),
     );

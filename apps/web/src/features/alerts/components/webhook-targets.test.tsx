@@ -1,10 +1,10 @@
 import type { AlertRuleView, WebhookTargetView } from '@card-console/shared/api/alerts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminSession, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { alertRule } from '../test/alert-fixtures';
 
 const SECRET = 'ab'.repeat(32);
@@ -20,9 +20,9 @@ let targets: WebhookTargetView[];
 beforeEach(() => {
   targets = [ops];
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/alerts/rules', () => HttpResponse.json({ items: [] as AlertRuleView[] })),
-    http.get('/api/alerts/webhooks', () => HttpResponse.json({ items: targets })),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('alerts.rules', () => HttpResponse.json({ items: [] as AlertRuleView[] })),
+    serve('alerts.webhooks', () => HttpResponse.json({ items: targets })),
   );
 });
 
@@ -36,7 +36,7 @@ async function panel() {
 describe('webhook targets on the alerts screen', () => {
   it('lists the targets for admins and adds one: checked first, then its secret shown once and copyable', async () => {
     server.use(
-      http.post('/api/alerts/webhooks', async ({ request }) => {
+      serve('alerts.createWebhook', async ({ request }) => {
         const body = (await request.clone().json()) as { name: string; url: string };
         const created = { ...ops, id: 'wh2', ...body };
         targets = [...targets, created];
@@ -80,7 +80,7 @@ describe('webhook targets on the alerts screen', () => {
 
   it('shows the server’s refusal of a URL', async () => {
     server.use(
-      http.post('/api/alerts/webhooks', () =>
+      serve('alerts.createWebhook', () =>
         apiError(
           400,
           'invalid_body',
@@ -101,7 +101,7 @@ describe('webhook targets on the alerts screen', () => {
   it('deletes a target after asking, and says why one in use stays', async () => {
     let inUse = true;
     server.use(
-      http.delete('/api/alerts/webhooks/:id', () => {
+      serve('alerts.deleteWebhook', () => {
         if (inUse)
           return apiError(
             400,
@@ -128,7 +128,7 @@ describe('webhook targets on the alerts screen', () => {
 
   it('adding one asks for a second factor when the BFF wants one (step_up_required), then adds it once more', async () => {
     server.use(
-      http.post('/api/alerts/webhooks', async ({ request }) => {
+      serve('alerts.createWebhook', async ({ request }) => {
         if (requestsTo('/api/alerts/webhooks', 'POST').length === 1) {
           return apiError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
             secondFactor: { methods: ['totp'] },
@@ -137,7 +137,7 @@ describe('webhook targets on the alerts screen', () => {
         const body = (await request.clone().json()) as { name: string; url: string };
         return HttpResponse.json({ ...ops, id: 'wh2', ...body, secret: SECRET }, { status: 201 });
       }),
-      http.post('/api/session/step-up', () => HttpResponse.json(adminSession())),
+      serve('session.stepUp', () => HttpResponse.json(adminSession())),
     );
     const { user, region } = await panel();
     await user.click(region.getByRole('button', { name: 'Add webhook' }));
@@ -163,7 +163,7 @@ describe('webhook targets on the alerts screen', () => {
 
   it('deleting one asks for a second factor; closing the check deletes nothing and says nothing went wrong', async () => {
     server.use(
-      http.delete('/api/alerts/webhooks/:id', () =>
+      serve('alerts.deleteWebhook', () =>
         apiError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
           secondFactor: { methods: ['totp'] },
         }),
@@ -183,7 +183,7 @@ describe('webhook targets on the alerts screen', () => {
 
   it('an admin chooses a target in a rule’s form; it is sent as the rule’s webhookTargetId', async () => {
     server.use(
-      http.post('/api/alerts/rules', async ({ request }) =>
+      serve('alerts.createRule', async ({ request }) =>
         HttpResponse.json(alertRule({ ...((await request.clone().json()) as object), id: 'new' }), {
           status: 201,
         }),

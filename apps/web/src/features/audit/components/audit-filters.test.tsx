@@ -7,11 +7,11 @@ import {
 } from '@card-console/shared/api/audit';
 import { dayRangeToBounds, localTimeZone } from '@card-console/shared/dates';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, auditRecord, card } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 import { ACTION_LABELS, ATTEMPT_LABELS } from '../audit-labels';
 
@@ -66,7 +66,7 @@ function at(day: string): string {
 /** A BFF stand-in: parses the query as the BFF does, filters, and pages by two (keyset). */
 function serveTrail() {
   server.use(
-    http.get('/api/audit', ({ request }) => {
+    serve('audit.list', ({ request }) => {
       const { cursor, ...f } = auditListQuerySchema.parse(
         Object.fromEntries(new URL(request.url).searchParams),
       );
@@ -88,10 +88,8 @@ function serveTrail() {
         ...(more ? { nextCursor: items.at(-1)?.id } : {}),
       });
     }),
-    http.get('/api/cards', () => HttpResponse.json({ items: cards })),
-    http.get('/api/cards/:id', ({ params }) =>
-      HttpResponse.json(cards.find((c) => c.id === params.id)),
-    ),
+    serve('cards.list', () => HttpResponse.json({ items: cards })),
+    serve('cards.get', ({ params }) => HttpResponse.json(cards.find((c) => c.id === params.id))),
   );
 }
 
@@ -259,7 +257,7 @@ describe('audit filters', () => {
       release = resolve;
     });
     server.use(
-      http.get('/api/audit', async ({ request }) => {
+      serve('audit.list', async ({ request }) => {
         if (new URL(request.url).searchParams.get('outcome') !== 'denied') return undefined;
         await gate;
         return HttpResponse.json<AuditPage>({ items: [trail[2] as AuditRecord] });

@@ -1,15 +1,17 @@
 import type { AuditListItem, AuditPage } from '@card-console/shared/api/audit';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { adminSession, auditRecord, financeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve as serveEndpoint, server } from '../../../test/server';
 
 const plain = { cardId: undefined, last4: undefined, before: undefined, after: undefined };
 
 function serve(items: AuditListItem[], nextCursor?: string) {
-  server.use(http.get('/api/audit', () => HttpResponse.json<AuditPage>({ items, nextCursor })));
+  server.use(
+    serveEndpoint('audit.list', () => HttpResponse.json<AuditPage>({ items, nextCursor })),
+  );
 }
 
 /** The text of each column of a row, by its header. */
@@ -230,7 +232,7 @@ describe('audit screen', () => {
 
   it('"Load more" appends older records and puts the page count in the URL, which reopens them', async () => {
     server.use(
-      http.get('/api/audit', ({ request }) => {
+      serveEndpoint('audit.list', ({ request }) => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         return HttpResponse.json<AuditPage>(
           cursor === '2'
@@ -262,7 +264,7 @@ describe('audit screen', () => {
   it('a failed Load more shows the error with Retry and keeps the records; Retry appends', async () => {
     let failures = 1;
     server.use(
-      http.get('/api/audit', ({ request }) => {
+      serveEndpoint('audit.list', ({ request }) => {
         if (new URL(request.url).searchParams.get('cursor') !== '2') {
           return HttpResponse.json<AuditPage>({ items: [auditRecord()], nextCursor: '2' });
         }
@@ -285,7 +287,7 @@ describe('audit screen', () => {
   it('a failed list shows in its place with plain words and the request id, the filters kept; Retry loads it', async () => {
     let failures = 1;
     server.use(
-      http.get('/api/audit', () => {
+      serveEndpoint('audit.list', () => {
         if (failures-- > 0) {
           return HttpResponse.json(
             { error: 'boom' },
@@ -346,7 +348,7 @@ describe('audit screen', () => {
 
     const asked: string[] = [];
     server.use(
-      http.get('/api/audit', ({ request }) => {
+      serveEndpoint('audit.list', ({ request }) => {
         asked.push(new URL(request.url).searchParams.get('outcome') ?? '');
         return HttpResponse.json<AuditPage>({ items: [] });
       }),
@@ -399,7 +401,7 @@ describe('audit screen', () => {
   });
 
   it('tells finance the audit trail is for admins (routes/-tests/dead-ends.test.tsx has more)', async () => {
-    server.use(http.get('/api/audit', () => apiError(403, 'forbidden', 'Admins only.')));
+    server.use(serveEndpoint('audit.list', () => apiError(403, 'forbidden', 'Admins only.')));
     renderApp('/audit', { session: financeSession() });
     expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
     expect(screen.getByText('The audit trail is for admins.')).toBeInTheDocument();
@@ -445,8 +447,8 @@ describe('audit export', () => {
   it('downloads every record the filters match, times in the person’s zone, once its receipt vouches for it', async () => {
     serve([auditRecord()]);
     server.use(
-      http.get(
-        '/api/audit/export.csv',
+      serveEndpoint(
+        'audit.exportCsv',
         () =>
           new HttpResponse(CSV, {
             headers: {
@@ -456,7 +458,7 @@ describe('audit export', () => {
             },
           }),
       ),
-      http.get('/api/transactions/export-receipts/req-audit-export', () =>
+      serveEndpoint('transactions.exportReceipt', { requestId: 'req-audit-export' }, () =>
         HttpResponse.json({ rows: 1, bytes: new TextEncoder().encode(CSV).length }),
       ),
     );
@@ -487,14 +489,14 @@ describe('audit export', () => {
   it('saves nothing when the download arrives short of its receipt, and says so', async () => {
     serve([auditRecord()]);
     server.use(
-      http.get(
-        '/api/audit/export.csv',
+      serveEndpoint(
+        'audit.exportCsv',
         () =>
           new HttpResponse(CSV, {
             headers: { 'Content-Type': 'text/csv', 'X-Request-Id': 'req-short' },
           }),
       ),
-      http.get('/api/transactions/export-receipts/req-short', () =>
+      serveEndpoint('transactions.exportReceipt', { requestId: 'req-short' }, () =>
         HttpResponse.json({ rows: 2, bytes: 999 }),
       ),
     );

@@ -1,22 +1,22 @@
 import { type Card, type RevealResponse, revealBodySchema } from '@card-console/shared/api/cards';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { fakeCvv, fakePan } from '../../../test/fake-secrets';
 import { adminSession, card } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { server } from '../../../test/server';
+import { serve, server } from '../../../test/server';
 
 function serveCard(initial: Card = card()) {
   let current = initial;
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(current)),
-    http.patch('/api/cards/:id', async ({ request }) => {
+    serve('cards.get', () => HttpResponse.json(current)),
+    serve('cards.update', async ({ request }) => {
       const body = (await request.json()) as { name?: string };
       current = { ...current, name: body.name ?? current.name };
       return HttpResponse.json(current);
     }),
-    http.post('/api/cards/:id/reveal', async ({ request, params }) => {
+    serve('cards.reveal', async ({ request, params }) => {
       revealBodySchema.parse(await request.json());
       const answer: RevealResponse = {
         cardId: String(params.id),

@@ -1,10 +1,10 @@
 import type { Card } from '@card-console/shared/api/cards';
 import { screen, within } from '@testing-library/react';
-import { delay, HttpResponse, http } from 'msw';
+import { delay, HttpResponse, type http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, card, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
 // Far from UTC, so the link's days differ from the window's UTC days.
@@ -80,9 +80,9 @@ function tableRows(region: HTMLElement) {
 function serveCard(limitImpact: Parameters<typeof http.get>[1], overrides: Partial<Card> = {}) {
   let current: Card = card(overrides);
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(current)),
-    http.get('/api/cards/:id/limit-impact', limitImpact),
-    http.patch('/api/cards/:id', async ({ request }) => {
+    serve('cards.get', () => HttpResponse.json(current)),
+    serve('cards.limitImpact', limitImpact),
+    serve('cards.update', async ({ request }) => {
       const body = (await request.json()) as {
         transactionSizeLimit?: Card['transactionSizeLimit'];
       };

@@ -1,15 +1,15 @@
 import { screen } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, card, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { server } from '../../../test/server';
+import { serve, server } from '../../../test/server';
 
 describe("card editor: a large maximum is the deployment's to define", () => {
   it('warns at the threshold the session carries, not at the default', async () => {
     server.use(
-      http.get('/api/cards/:id', () => HttpResponse.json(card())),
-      http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
+      serve('cards.get', () => HttpResponse.json(card())),
+      serve('cards.limitImpact', () => HttpResponse.json(limitImpact())),
     );
     const { user } = renderApp('/cards/card_1', {
       session: adminSession({ largeMaximumCents: 10_000_00 }),
@@ -32,8 +32,8 @@ describe("card editor: a large maximum is the deployment's to define", () => {
 
   it('says nothing below a higher threshold that the default would have warned about', async () => {
     server.use(
-      http.get('/api/cards/:id', () => HttpResponse.json(card())),
-      http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
+      serve('cards.get', () => HttpResponse.json(card())),
+      serve('cards.limitImpact', () => HttpResponse.json(limitImpact())),
     );
     const { user } = renderApp('/cards/card_1', {
       session: adminSession({ largeMaximumCents: 250_000_00 }),

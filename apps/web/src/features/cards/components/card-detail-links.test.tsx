@@ -1,19 +1,19 @@
 import { screen } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adminSession, card, financeSession, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, server } from '../../../test/server';
+import { apiError, serve, server } from '../../../test/server';
 
 function serveCards() {
   server.use(
-    http.get('/api/cards/:id', ({ params }) =>
+    serve('cards.get', ({ params }) =>
       params.id === 'card_1'
         ? HttpResponse.json(card())
         : apiError(404, 'not_found', 'No such card.'),
     ),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('cards.limitImpact', () => HttpResponse.json(limitImpact())),
   );
 }
 
@@ -74,7 +74,7 @@ describe('card detail: links and dead ends', () => {
   });
 
   it('another failure still shows the error with its request id and a Retry', async () => {
-    server.use(http.get('/api/cards/:id', () => apiError(502, 'upstream_error', 'It broke.')));
+    server.use(serve('cards.get', () => apiError(502, 'upstream_error', 'It broke.')));
     renderApp('/cards/card_1', { session: financeSession() });
     expect(await screen.findByText('It broke.')).toBeInTheDocument();
     expect(screen.getByText('req-upstream_error')).toBeInTheDocument();

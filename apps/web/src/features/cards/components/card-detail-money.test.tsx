@@ -1,17 +1,17 @@
 import type { IndexCard } from '@card-console/shared/api/transaction-index';
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow } from '../../../test/serve-index';
-import { server } from '../../../test/server';
+import { serve, server } from '../../../test/server';
 
 function serveCard(money: Partial<IndexCard>, overrides: Parameters<typeof card>[0] = {}) {
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(card(overrides))),
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/index/cards/:id', () =>
+    serve('cards.get', () => HttpResponse.json(card(overrides))),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('index.card', () =>
       HttpResponse.json<IndexCard>({
         subAccountIds: ['sa_ops'],
         recent: [],

@@ -6,7 +6,7 @@ import {
 } from '@card-console/shared/api/cards';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeCvv, fakePan, grouped } from '../../../test/fake-secrets';
 import {
@@ -17,14 +17,14 @@ import {
   productionMeta,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 function serveCard(initial: Card = card()) {
   let current = initial;
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(current)),
-    http.get('/api/cards', () => HttpResponse.json({ items: [current] })),
-    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
+    serve('cards.get', () => HttpResponse.json(current)),
+    serve('cards.list', () => HttpResponse.json({ items: [current] })),
+    serve('cards.limitImpact', () => HttpResponse.json(limitImpact())),
   );
   return { set: (next: Card) => (current = next) };
 }
@@ -55,7 +55,7 @@ function serveReveal(options: { stepUp?: boolean } = {}) {
   const cvv = fakeCvv();
   const bodies: unknown[] = [];
   server.use(
-    http.post('/api/cards/:id/reveal', async ({ request, params }) => {
+    serve('cards.reveal', async ({ request, params }) => {
       const body = revealBodySchema.parse(await request.json());
       bodies.push(body);
       if (options.stepUp && !body.totp) {
@@ -165,11 +165,11 @@ describe('card detail', () => {
     it('when wrong codes end the session, goes to sign-in with a message and a way back', async () => {
       serveCard();
       server.use(
-        http.post('/api/cards/:id/reveal', () =>
+        serve('cards.reveal', () =>
           apiError(401, 'session_ended', 'Too many wrong codes: you have been signed out.'),
         ),
         // The sign-in page it lands on reads which ways to sign in are on.
-        http.get('/api/meta', () => HttpResponse.json(productionMeta)),
+        serve('meta.get', () => HttpResponse.json(productionMeta)),
       );
       const { user, router } = renderApp('/cards/card_1', {
         session: adminSession({ stepUpUntil: undefined }),
@@ -322,7 +322,7 @@ describe('card detail', () => {
       const served = serveCard();
       const patches: unknown[] = [];
       server.use(
-        http.patch('/api/cards/:id', async ({ request }) => {
+        serve('cards.update', async ({ request }) => {
           const body = cardPatchBodySchema.parse(await request.json());
           patches.push(body);
           const updated = card({
@@ -379,7 +379,7 @@ describe('card detail', () => {
     it("shows the server's message when the change is refused", async () => {
       serveCard();
       server.use(
-        http.patch('/api/cards/:id', () =>
+        serve('cards.update', () =>
           apiError(
             422,
             'upstream_rejected',
@@ -406,7 +406,7 @@ describe('card detail', () => {
     it('invalidates any loaded card list so it shows the change', async () => {
       const served = serveCard();
       server.use(
-        http.patch('/api/cards/:id', async ({ request }) => {
+        serve('cards.update', async ({ request }) => {
           const body = cardPatchBodySchema.parse(await request.json());
           const updated = card({ name: body.name ?? 'Travel card' });
           served.set(updated);

@@ -2,16 +2,16 @@ import type { CardPage } from '@card-console/shared/api/cards';
 import { cardListQuerySchema } from '@card-console/shared/api/cards';
 import type { CardsMoney, IndexCardList } from '@card-console/shared/api/transaction-index';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { delay, HttpResponse, http } from 'msw';
+import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 /** Three pages of one card each: p1 → c2 → c3. */
 function pagedCards(options: { slowCursor?: string } = {}) {
   server.use(
-    http.get('/api/cards', async ({ request }) => {
+    serve('cards.list', async ({ request }) => {
       const query = cardListQuerySchema.parse(
         Object.fromEntries(new URL(request.url).searchParams),
       );
@@ -23,7 +23,7 @@ function pagedCards(options: { slowCursor?: string } = {}) {
       };
       return HttpResponse.json(pages[query.cursor ?? 'first']);
     }),
-    http.get('/api/cards/:id', ({ params }) =>
+    serve('cards.get', ({ params }) =>
       HttpResponse.json(card({ id: String(params.id), name: 'Bravo', last4: '1111' })),
     ),
   );
@@ -32,7 +32,7 @@ function pagedCards(options: { slowCursor?: string } = {}) {
 describe('cards screen', () => {
   it('shows each card: name, masked number, status, expiry, limits, utilization', async () => {
     server.use(
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         HttpResponse.json<CardPage>({
           items: [
             card(),
@@ -71,7 +71,7 @@ describe('cards screen', () => {
       spentCents,
     });
     server.use(
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         HttpResponse.json<CardPage>({
           items: [
             card(),
@@ -80,8 +80,8 @@ describe('cards screen', () => {
           ],
         }),
       ),
-      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/index/card-money', () =>
+      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serve('index.cardMoney', () =>
         HttpResponse.json<CardsMoney>({
           cards: [
             {
@@ -117,9 +117,9 @@ describe('cards screen', () => {
 
   it('a sub account shows the cards that spend from it, from the index, with the same filters', async () => {
     server.use(
-      http.get('/api/cards', () => HttpResponse.json<CardPage>({ items: [card()] })),
-      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/index/cards', () =>
+      serve('cards.list', () => HttpResponse.json<CardPage>({ items: [card()] })),
+      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serve('index.cards', () =>
         HttpResponse.json<IndexCardList>({
           items: [card({ id: 'c_ops', name: 'Ops travel' })],
           freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
@@ -220,7 +220,7 @@ describe('cards screen', () => {
     let failNext = true;
     pagedCards();
     server.use(
-      http.get('/api/cards', ({ request }) => {
+      serve('cards.list', ({ request }) => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         if (cursor === 'c2' && failNext) {
           return apiError(502, 'upstream_unavailable', 'The card service did not answer.');
@@ -270,7 +270,7 @@ describe('cards screen', () => {
   it('a long name is cut, never widening the table: the whole name stays its link and tooltip', async () => {
     const long = 'N'.repeat(100);
     server.use(
-      http.get('/api/cards', () => HttpResponse.json<CardPage>({ items: [card({ name: long })] })),
+      serve('cards.list', () => HttpResponse.json<CardPage>({ items: [card({ name: long })] })),
     );
     renderApp('/cards', { session: financeSession() });
     const link = await screen.findByRole('link', { name: long });
@@ -279,14 +279,14 @@ describe('cards screen', () => {
   });
 
   it('says when no card matches', async () => {
-    server.use(http.get('/api/cards', () => HttpResponse.json<CardPage>({ items: [] })));
+    server.use(serve('cards.list', () => HttpResponse.json<CardPage>({ items: [] })));
     renderApp('/cards?status=closed', { session: financeSession() });
     expect(await screen.findByText('No cards match these filters.')).toBeInTheDocument();
   });
 
   it('on 429 says it is retrying and when', async () => {
     server.use(
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         apiError(429, 'rate_limited', 'Slow down', { retryAfterSeconds: 7 }),
       ),
     );

@@ -1,11 +1,11 @@
 import { type Card, type CardValues, cardPatchBodySchema } from '@card-console/shared/api/cards';
 import { screen, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, card, limitImpact } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 /**
  * A card service where someone else saves `theirs` just before this person's first save: that
@@ -20,9 +20,9 @@ function serveEditedMeanwhile(theirs: CardValues) {
     maximumCents: c.transactionSizeLimit.maximumCents ?? null,
   });
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(current)),
-    http.get('/api/cards/:id/limit-impact', () => HttpResponse.json(limitImpact())),
-    http.patch('/api/cards/:id', async ({ request }) => {
+    serve('cards.get', () => HttpResponse.json(current)),
+    serve('cards.limitImpact', () => HttpResponse.json(limitImpact())),
+    serve('cards.update', async ({ request }) => {
       const body = cardPatchBodySchema.parse(await request.json());
       patches.push(body);
       if (patches.length === 1) {

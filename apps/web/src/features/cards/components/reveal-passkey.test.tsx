@@ -2,12 +2,12 @@ import { type RevealResponse, revealBodySchema } from '@card-console/shared/api/
 import type { StepUpMethod } from '@card-console/shared/api/session';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeCvv, fakePan, grouped } from '../../../test/fake-secrets';
 import { adminSession, card, passkeyAssertion, ssoMeta } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve as serveEndpoint, server } from '../../../test/server';
 
 vi.mock('@simplewebauthn/browser', () => ({
   startAuthentication: vi.fn(),
@@ -26,9 +26,9 @@ function serve(methods: StepUpMethod[] = ['passkey', 'totp']) {
   const cvv = fakeCvv();
   const bodies: unknown[] = [];
   server.use(
-    http.get('/api/cards/:id', () => HttpResponse.json(card())),
-    http.post('/api/session/step-up-options', () => HttpResponse.json(stepUpOptions)),
-    http.post('/api/cards/:id/reveal', async ({ request, params }) => {
+    serveEndpoint('cards.get', () => HttpResponse.json(card())),
+    serveEndpoint('session.stepUpOptions', () => HttpResponse.json(stepUpOptions)),
+    serveEndpoint('cards.reveal', async ({ request, params }) => {
       const body = revealBodySchema.parse(await request.json());
       bodies.push(body);
       if (!body.passkey && !body.totp) {
@@ -132,7 +132,7 @@ describe('reveal with a passkey', () => {
   it('someone with no passkey yet is pointed to the Security page', async () => {
     serve();
     server.use(
-      http.post('/api/session/step-up-options', () =>
+      serveEndpoint('session.stepUpOptions', () =>
         apiError(409, 'no_passkeys', 'No passkeys enrolled.'),
       ),
     );
@@ -154,7 +154,7 @@ describe('reveal with a passkey', () => {
 describe('reveal after signing in with SSO', () => {
   it('offers to confirm at the provider, coming back to this card to press Reveal again', async () => {
     serve(['provider']);
-    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    server.use(serveEndpoint('meta.get', () => HttpResponse.json(ssoMeta())));
     const { user } = renderApp('/cards/card_1', {
       session: adminSession({
         method: 'sso',
@@ -178,7 +178,7 @@ describe('reveal after signing in with SSO', () => {
 
   it('keeps the reason typed across the trip: back from the provider, the dialog is open with it', async () => {
     serve(['provider']);
-    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    server.use(serveEndpoint('meta.get', () => HttpResponse.json(ssoMeta())));
     const session = { method: 'sso' as const, stepUpMethods: ['provider' as const] };
     const first = renderApp('/cards/card_1', {
       session: adminSession({ ...session, stepUpUntil: undefined }),
@@ -202,7 +202,7 @@ describe('reveal after signing in with SSO', () => {
     // Back, stepped up: the reveal dialog is open with the reason, and Reveal sends it.
     const bodies: unknown[] = [];
     server.use(
-      http.post('/api/cards/:id/reveal', async ({ request }) => {
+      serveEndpoint('cards.reveal', async ({ request }) => {
         bodies.push(await request.json());
         const answer: RevealResponse = {
           cardId: 'card_1',
@@ -228,7 +228,7 @@ describe('reveal after signing in with SSO', () => {
 
   it('a reason kept for another card, or too long ago, is not used', async () => {
     serve(['provider']);
-    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    server.use(serveEndpoint('meta.get', () => HttpResponse.json(ssoMeta())));
     const { keepRevealDraft } = await import('../reveal-draft');
     const eleven = 11 * 60_000;
     for (const keep of [

@@ -1,11 +1,11 @@
 import type { Overview } from '@card-console/shared/api/overview';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveIndex } from '../../../test/serve-index';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve as serveEndpoint, server } from '../../../test/server';
 import { formatReadAt } from '../format-read-at';
 
 /** A period's totals: card spend `cardSpendCents` ($12 of it pending), an ACH payment of
@@ -66,8 +66,10 @@ function overview(overrides: Partial<Overview> = {}): Overview {
 function serve(...answers: Overview[]) {
   let n = 0;
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/overview', () => HttpResponse.json(answers[Math.min(n++, answers.length - 1)])),
+    serveEndpoint('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serveEndpoint('overview.get', () =>
+      HttpResponse.json(answers[Math.min(n++, answers.length - 1)]),
+    ),
   );
 }
 
@@ -390,8 +392,8 @@ describe('overview screen', () => {
     const later = new Date(readAt.getTime() + 65_000);
     let answerRefresh: () => void = () => {};
     server.use(
-      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/overview', async ({ request }) => {
+      serveEndpoint('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serveEndpoint('overview.get', async ({ request }) => {
         if (!new URL(request.url).searchParams.has('refresh')) {
           return HttpResponse.json(overview({ updatedAt: readAt.toISOString() }));
         }
@@ -442,8 +444,8 @@ describe('overview screen', () => {
     const readAt = new Date();
     readAt.setHours(9, 5, 0, 0);
     server.use(
-      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/overview', ({ request }) =>
+      serveEndpoint('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serveEndpoint('overview.get', ({ request }) =>
         new URL(request.url).searchParams.has('refresh')
           ? apiError(502, 'upstream_unavailable', 'The card service did not answer')
           : HttpResponse.json(overview({ updatedAt: readAt.toISOString() })),

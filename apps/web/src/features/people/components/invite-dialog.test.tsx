@@ -2,10 +2,10 @@ import type { InvitationCreated } from '@card-console/shared/api/people';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../lib/query-client';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { InviteDialog } from './invite-dialog';
 
 const link = 'http://localhost:3000/join#Aq3v-_ThisIsTheOneTimeTokenOfFortyThreeCh';
@@ -19,9 +19,7 @@ async function inviteAnswering(emailed: boolean) {
     link,
     emailed,
   };
-  server.use(
-    http.post('/api/people/invitations', () => HttpResponse.json(answer, { status: 201 })),
-  );
+  server.use(serve('people.invite', () => HttpResponse.json(answer, { status: 201 })));
   const onInvited = vi.fn();
   const user = userEvent.setup();
   render(

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/render-app';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { forgetJoinToken } from '../join-token';
 import { problem } from '../test/people-fixtures';
 
@@ -13,7 +13,7 @@ const SERVER_URI = `otpauth://totp/Card%20Console:ann%40example.test?secret=${SE
 
 function serveInvitation(role: 'finance' | 'admin') {
   server.use(
-    http.post('/api/invitations/lookup', () =>
+    serve('invitations.lookup', () =>
       HttpResponse.json({
         email: 'ann@example.test',
         role,
@@ -21,10 +21,10 @@ function serveInvitation(role: 'finance' | 'admin') {
         needsSecondFactor: role === 'admin',
       }),
     ),
-    http.post('/api/invitations/accept', () =>
+    serve('invitations.accept', () =>
       HttpResponse.json({ email: 'ann@example.test' }, { status: 201 }),
     ),
-    http.post('/api/invitations/authenticator', () =>
+    serve('invitations.authenticator', () =>
       HttpResponse.json({ secret: SERVER_SECRET, otpauthUri: SERVER_URI }, { status: 201 }),
     ),
   );
@@ -58,7 +58,7 @@ describe('join', () => {
     await screen.findByRole('heading', { level: 1, name: /Join Card Console as/ });
     const other = TOKEN.replace('Zq3v', 'Yp2u');
     server.use(
-      http.post('/api/invitations/lookup', () =>
+      serve('invitations.lookup', () =>
         problem(410, 'invitation_revoked', 'This invitation was withdrawn.'),
       ),
     );
@@ -109,7 +109,7 @@ describe('join', () => {
     serveInvitation('admin');
     let wrongOnce = true;
     server.use(
-      http.post('/api/invitations/accept', () => {
+      serve('invitations.accept', () => {
         if (wrongOnce) {
           wrongOnce = false;
           return problem(400, 'invalid_totp', 'The code is not right.');
@@ -163,7 +163,7 @@ describe('join', () => {
     serveInvitation('admin');
     let answer = 0;
     server.use(
-      http.post('/api/invitations/authenticator', () =>
+      serve('invitations.authenticator', () =>
         answer++ === 0
           ? problem(500, 'internal_error', 'Something went wrong on our side. Try again.')
           : HttpResponse.json({ secret: SERVER_SECRET, otpauthUri: SERVER_URI }, { status: 201 }),
@@ -183,7 +183,7 @@ describe('join', () => {
   it('a link that dies before the key is made (410) gets the page saying so', async () => {
     serveInvitation('admin');
     server.use(
-      http.post('/api/invitations/authenticator', () =>
+      serve('invitations.authenticator', () =>
         problem(410, 'invitation_revoked', 'This invitation was withdrawn.'),
       ),
     );
@@ -208,7 +208,7 @@ describe('join', () => {
 
   it('an expired link (410) gets a page saying so', async () => {
     server.use(
-      http.post('/api/invitations/lookup', () =>
+      serve('invitations.lookup', () =>
         problem(410, 'invitation_expired', 'This invitation has expired.'),
       ),
     );
@@ -224,9 +224,7 @@ describe('join', () => {
   });
 
   it('an unknown link (404) and one cut short are not valid; no token at all says to open the link', async () => {
-    server.use(
-      http.post('/api/invitations/lookup', () => problem(404, 'not_found', 'No such invitation.')),
-    );
+    server.use(serve('invitations.lookup', () => problem(404, 'not_found', 'No such invitation.')));
     renderApp(`/join#${TOKEN}`);
     expect(
       await screen.findByRole('heading', { level: 1, name: 'This invitation link is not valid' }),

@@ -1,14 +1,14 @@
 import type { PeopleList } from '@card-console/shared/api/people';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, financeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { person, problem, somePeople } from '../test/people-fixtures';
 
 function servePeople(list: PeopleList = somePeople) {
-  server.use(http.get('/api/people', () => HttpResponse.json(list)));
+  server.use(serve('people.list', () => HttpResponse.json(list)));
 }
 
 /** A person's row in the people table (not the invitations'). */
@@ -93,7 +93,7 @@ describe('people', () => {
 
   it('"g p" goes to People for an admin', async () => {
     servePeople();
-    server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: [] })));
+    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: [] })));
     const { user } = renderApp('/sub-accounts', { session: adminSession() });
     await screen.findByRole('heading', { name: 'Sub accounts' });
     await user.keyboard('gp');
@@ -103,7 +103,7 @@ describe('people', () => {
   it('a failed list shows in its place with Retry, Invite kept', async () => {
     let calls = 0;
     server.use(
-      http.get('/api/people', () => {
+      serve('people.list', () => {
         calls += 1;
         return calls === 1
           ? problem(503, 'store_unavailable', 'The store is not answering.')
@@ -122,7 +122,7 @@ describe('people', () => {
     servePeople();
     const link = 'http://localhost:3000/join#Aq3v-_ThisIsTheOneTimeTokenOfFortyThreeCh';
     server.use(
-      http.post('/api/people/invitations', () =>
+      serve('people.invite', () =>
         HttpResponse.json(
           {
             email: 'ann@example.test',
@@ -185,7 +185,7 @@ describe('people', () => {
   it('someone already here (409 person_exists) is said in the invite dialog', async () => {
     servePeople();
     server.use(
-      http.post('/api/people/invitations', () =>
+      serve('people.invite', () =>
         problem(409, 'person_exists', 'fin@example.test already signs in.'),
       ),
     );
@@ -202,9 +202,7 @@ describe('people', () => {
   it('the last admin (409 last_admin) is said in plain words and the role stays', async () => {
     servePeople();
     server.use(
-      http.put('/api/people/:email/role', () =>
-        problem(409, 'last_admin', 'There must be an admin.'),
-      ),
+      serve('people.setRole', () => problem(409, 'last_admin', 'There must be an admin.')),
     );
     const { user } = await openPeople();
     const role = screen.getByRole('combobox', { name: 'Role of admin@example.test' });
@@ -225,7 +223,7 @@ describe('people', () => {
   it('a role the identity provider sets (409 role_from_provider) is said in plain words', async () => {
     servePeople();
     server.use(
-      http.put('/api/people/:email/role', () =>
+      serve('people.setRole', () =>
         problem(409, 'role_from_provider', 'Single sign-on sets this role.'),
       ),
     );
@@ -242,8 +240,8 @@ describe('people', () => {
   it('withdraws an open invitation', async () => {
     let list = somePeople;
     server.use(
-      http.get('/api/people', () => HttpResponse.json(list)),
-      http.delete('/api/people/invitations/:email', () => {
+      serve('people.list', () => HttpResponse.json(list)),
+      serve('people.cancelInvitation', () => {
         list = { ...list, invitations: [] };
         return new HttpResponse(null, { status: 204 });
       }),
@@ -263,8 +261,8 @@ describe('people', () => {
     let list = somePeople;
     servePeople();
     server.use(
-      http.get('/api/people', () => HttpResponse.json(list)),
-      http.post('/api/people/:email/disable', ({ request }) => {
+      serve('people.list', () => HttpResponse.json(list)),
+      serve('people.disable', ({ request }) => {
         if (requestsTo(new URL(request.url).pathname, 'POST').length === 1) {
           return problem(401, 'step_up_required', 'Confirm it is you first.', {
             secondFactor: { methods: ['totp'] },
@@ -277,7 +275,7 @@ describe('people', () => {
         };
         return HttpResponse.json(changed);
       }),
-      http.post('/api/session/step-up', () => HttpResponse.json(adminSession())),
+      serve('session.stepUp', () => HttpResponse.json(adminSession())),
     );
     const { user } = await openPeople();
     await user.click(screen.getByRole('button', { name: 'Disable fin@example.test' }));
@@ -296,7 +294,7 @@ describe('people', () => {
   it('closing the second-factor check makes no change and says nothing went wrong', async () => {
     servePeople();
     server.use(
-      http.post('/api/people/:email/disable', () =>
+      serve('people.disable', () =>
         problem(401, 'step_up_required', 'Confirm it is you first.', {
           secondFactor: { methods: ['totp'] },
         }),
@@ -315,7 +313,7 @@ describe('people', () => {
     servePeople();
     let calls = 0;
     server.use(
-      http.delete('/api/people/:email', () => {
+      serve('people.remove', () => {
         calls += 1;
         return calls === 1
           ? problem(409, 'last_admin', 'There must be an admin.')
@@ -355,12 +353,12 @@ describe('people', () => {
       },
     ];
     server.use(
-      http.get('/api/people/:email/sessions', () => HttpResponse.json({ sessions })),
-      http.delete('/api/people/:email/sessions/:id', ({ params }) => {
+      serve('people.sessions', () => HttpResponse.json({ sessions })),
+      serve('people.endSession', ({ params }) => {
         sessions = sessions.filter((s) => s.id !== params.id);
         return new HttpResponse(null, { status: 204 });
       }),
-      http.delete('/api/people/:email/sessions', () => {
+      serve('people.endSessions', () => {
         sessions = [];
         return new HttpResponse(null, { status: 204 });
       }),

@@ -1,10 +1,10 @@
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { secondFactors, ssoMeta } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveSecurity } from '../../../test/serve-security';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 
 describe('security: authenticator-app codes', () => {
   it('turning codes off first says the app then stops working; turning them on is one press', async () => {
@@ -68,7 +68,7 @@ describe('security after signing in with SSO', () => {
       stepUpUntil: undefined,
       stepUpMethods: ['provider'],
     });
-    server.use(http.get('/api/meta', () => HttpResponse.json(ssoMeta())));
+    server.use(serve('meta.get', () => HttpResponse.json(ssoMeta())));
     const { user } = renderApp('/security');
     await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
 

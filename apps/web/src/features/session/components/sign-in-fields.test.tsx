@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-error';
 import {
@@ -10,7 +10,7 @@ import {
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server, serveSignedOut } from '../../../test/server';
+import { apiError, requestsTo, serve, server, serveSignedOut } from '../../../test/server';
 import { signInFieldErrorsFromServer } from '../sign-in-fields';
 
 /** The message tied to a control through aria-describedby. */
@@ -59,7 +59,7 @@ describe('sign-in fields', () => {
   it('the server’s 400 shows as the same plain words per field, never its own wording', async () => {
     serveSignedOut(productionMeta);
     server.use(
-      http.post('/api/session', () =>
+      serve('session.signIn', () =>
         apiError(
           400,
           'invalid_request',
@@ -85,7 +85,7 @@ describe('sign-in fields', () => {
   it('a code that is not 6 digits is said beside the code field, with focus on it', async () => {
     serveSignedOut(productionMeta);
     server.use(
-      http.post('/api/session', () =>
+      serve('session.signIn', () =>
         apiError(401, 'second_factor_required', 'A second factor is needed.', {
           secondFactor: { methods: ['totp'] },
         }),
@@ -107,10 +107,10 @@ describe('sign-in fields', () => {
 describe('sign-in while signed in', () => {
   function serveSignedIn() {
     server.use(
-      http.get('/api/meta', () => HttpResponse.json(productionMeta)),
-      http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-      http.get('/api/overview', () => HttpResponse.json(quietOverview())),
-      http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+      serve('meta.get', () => HttpResponse.json(productionMeta)),
+      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serve('overview.get', () => HttpResponse.json(quietOverview())),
+      serve('cards.list', () => HttpResponse.json({ items: [card()] })),
     );
   }
 
@@ -142,7 +142,7 @@ describe('sign-in while signed in', () => {
 
   it('signing out still lands on the sign-in form (the session it had cached is over)', async () => {
     serveSignedIn();
-    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })));
+    server.use(serve('session.signOut', () => new HttpResponse(null, { status: 204 })));
     const { user, router } = renderApp('/cards', { session: financeSession() });
     const nav = await screen.findByRole('banner');
     await user.click(within(nav).getByRole('button', { name: 'Sign out' }));

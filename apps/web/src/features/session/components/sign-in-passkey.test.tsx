@@ -3,7 +3,7 @@ import { type SignInBody, signInBodySchema } from '@card-console/shared/api/sess
 import { startAuthentication } from '@simplewebauthn/browser';
 import { screen, waitFor } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   adminSession,
@@ -14,7 +14,7 @@ import {
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, server, serveSignedOut } from '../../../test/server';
+import { apiError, serve, server, serveSignedOut } from '../../../test/server';
 
 vi.mock('@simplewebauthn/browser', () => ({
   startAuthentication: vi.fn(),
@@ -34,7 +34,7 @@ function serveAdmin() {
   const issued: PasskeyOptions[] = [];
   serveSignedOut(productionMeta);
   server.use(
-    http.post('/api/session', async ({ request }) => {
+    serve('session.signIn', async ({ request }) => {
       const body = signInBodySchema.parse(await request.json());
       bodies.push(body);
       if (body.passkey) {
@@ -51,9 +51,9 @@ function serveAdmin() {
         secondFactor: { methods: ['passkey', 'totp'], passkeyOptions },
       });
     }),
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('overview.get', () => HttpResponse.json(quietOverview())),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
   );
   return { bodies, issued };
 }
@@ -130,7 +130,7 @@ describe('sign in with a passkey as the second factor', () => {
   it('a passkey the server refuses shows its message, and the code still works', async () => {
     const { bodies } = serveAdmin();
     server.use(
-      http.post('/api/session', async ({ request }) => {
+      serve('session.signIn', async ({ request }) => {
         const body = signInBodySchema.parse(await request.json());
         bodies.push(body);
         if (body.totp === '654321') return HttpResponse.json(adminSession());
@@ -159,7 +159,7 @@ describe('sign in with a passkey as the second factor', () => {
   it('with only a passkey offered, there is no code field and no second Sign in', async () => {
     serveAdmin();
     server.use(
-      http.post('/api/session', () =>
+      serve('session.signIn', () =>
         apiError(401, 'second_factor_required', 'A second factor is needed.', {
           secondFactor: { methods: ['passkey'], passkeyOptions: { challenge: 'c-1' } },
         }),

@@ -1,6 +1,6 @@
 import { type SessionResponse, signInBodySchema } from '@card-console/shared/api/session';
 import { screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   adminSession,
@@ -12,18 +12,18 @@ import {
   subAccounts,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 /** A BFF that knows one finance person and one admin with a TOTP second factor. */
 function serveSignIn(meta = demoMeta) {
   let signedIn: SessionResponse | null = null;
   const bodies: unknown[] = [];
   server.use(
-    http.get('/api/meta', () => HttpResponse.json(meta)),
-    http.get('/api/session', () =>
+    serve('meta.get', () => HttpResponse.json(meta)),
+    serve('session.get', () =>
       signedIn ? HttpResponse.json(signedIn) : apiError(401, 'unauthenticated', 'Sign in first.'),
     ),
-    http.post('/api/session', async ({ request }) => {
+    serve('session.signIn', async ({ request }) => {
       const body = signInBodySchema.parse(await request.json());
       bodies.push(body);
       if (body.password !== 'right-password') {
@@ -42,9 +42,9 @@ function serveSignIn(meta = demoMeta) {
       }
       return HttpResponse.json(signedIn);
     }),
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/overview', () => HttpResponse.json(quietOverview())),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('overview.get', () => HttpResponse.json(quietOverview())),
   );
   return { bodies };
 }
@@ -155,7 +155,7 @@ describe('sign in', () => {
 
   it('still works when /api/meta fails', async () => {
     serveSignIn();
-    server.use(http.get('/api/meta', () => apiError(500, 'internal_error', 'boom')));
+    server.use(serve('meta.get', () => apiError(500, 'internal_error', 'boom')));
     renderApp('/sign-in');
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
   });

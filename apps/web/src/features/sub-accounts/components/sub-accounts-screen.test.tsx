@@ -1,18 +1,18 @@
 import type { SubAccountPage } from '@card-console/shared/api/sub-accounts';
 import { subAccountCreateBodySchema } from '@card-console/shared/api/sub-accounts';
 import { screen, within } from '@testing-library/react';
-import { delay, HttpResponse, http } from 'msw';
+import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, sentRequests, server } from '../../../test/server';
+import { apiError, requestsTo, sentRequests, serve, server } from '../../../test/server';
 
 const page = (items = subAccounts): SubAccountPage => ({ items });
 
 describe('sub accounts screen', () => {
   it('shows loading, then every sub account with balance, card spend and totals, saying what each includes', async () => {
     server.use(
-      http.get('/api/sub-accounts', async () => {
+      serve('subAccounts.list', async () => {
         await delay(400);
         return HttpResponse.json(page());
       }),
@@ -40,7 +40,7 @@ describe('sub accounts screen', () => {
 
   it('follows the cursor so totals cover every page', async () => {
     server.use(
-      http.get('/api/sub-accounts', ({ request }) => {
+      serve('subAccounts.list', ({ request }) => {
         const cursor = new URL(request.url).searchParams.get('cursor');
         return HttpResponse.json<SubAccountPage>(
           cursor === 'p2'
@@ -55,7 +55,7 @@ describe('sub accounts screen', () => {
   });
 
   it('says so when there are none', async () => {
-    server.use(http.get('/api/sub-accounts', () => HttpResponse.json(page([]))));
+    server.use(serve('subAccounts.list', () => HttpResponse.json(page([]))));
     renderApp('/sub-accounts', { session: financeSession() });
     expect(await screen.findByText('No sub accounts yet.')).toBeInTheDocument();
   });
@@ -63,7 +63,7 @@ describe('sub accounts screen', () => {
   it('shows the error with its request id, and Retry loads the list', async () => {
     let fail = true;
     server.use(
-      http.get('/api/sub-accounts', () =>
+      serve('subAccounts.list', () =>
         fail
           ? apiError(502, 'upstream_unavailable', 'The card service did not answer.')
           : HttpResponse.json(page()),
@@ -78,7 +78,7 @@ describe('sub accounts screen', () => {
   });
 
   it('hides "Create sub account" from finance', async () => {
-    server.use(http.get('/api/sub-accounts', () => HttpResponse.json(page())));
+    server.use(serve('subAccounts.list', () => HttpResponse.json(page())));
     renderApp('/sub-accounts', { session: financeSession() });
     await screen.findByRole('row', { name: /Operations/ });
     expect(screen.queryByRole('button', { name: 'Create sub account' })).not.toBeInTheDocument();
@@ -88,8 +88,8 @@ describe('sub accounts screen', () => {
     const created: unknown[] = [];
     let items = [...subAccounts];
     server.use(
-      http.get('/api/sub-accounts', () => HttpResponse.json(page(items))),
-      http.post('/api/sub-accounts', async ({ request }) => {
+      serve('subAccounts.list', () => HttpResponse.json(page(items))),
+      serve('subAccounts.create', async ({ request }) => {
         const body = subAccountCreateBodySchema.parse(await request.json());
         created.push(body);
         items = [...items, { id: 'sa_new', name: body.name, balanceCents: 0, spendCents: 0 }];
@@ -120,8 +120,8 @@ describe('sub accounts screen', () => {
 
   it("shows the server's refusal inside the dialog", async () => {
     server.use(
-      http.get('/api/sub-accounts', () => HttpResponse.json(page())),
-      http.post('/api/sub-accounts', () =>
+      serve('subAccounts.list', () => HttpResponse.json(page())),
+      serve('subAccounts.create', () =>
         apiError(400, 'invalid_body', 'name: a sub account with this name exists'),
       ),
     );
@@ -138,8 +138,8 @@ describe('sub accounts screen', () => {
   it('a name already taken (409) is said under the name field, which keeps what was typed', async () => {
     const message = 'A sub account named “Operations” already exists. Choose another name.';
     server.use(
-      http.get('/api/sub-accounts', () => HttpResponse.json(page())),
-      http.post('/api/sub-accounts', () => apiError(409, 'sub_account_name_taken', message)),
+      serve('subAccounts.list', () => HttpResponse.json(page())),
+      serve('subAccounts.create', () => apiError(409, 'sub_account_name_taken', message)),
     );
     const { user } = renderApp('/sub-accounts', { session: adminSession() });
     await user.click(await screen.findByRole('button', { name: 'Create sub account' }));
@@ -161,7 +161,7 @@ describe('sub accounts screen', () => {
   it('a 100-character name is cut in its cell, whole in its tooltip and links', async () => {
     const long = 'M'.repeat(100);
     server.use(
-      http.get('/api/sub-accounts', () =>
+      serve('subAccounts.list', () =>
         HttpResponse.json(page([{ ...subAccounts[0], id: 'sa_long', name: long }])),
       ),
     );

@@ -1,7 +1,7 @@
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { annotation } from '../../../test/fixtures';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { BULK_NOTES_MAX, updateManyAnnotations } from './update-annotations';
 
 describe('a change of many transactions', () => {
@@ -9,7 +9,7 @@ describe('a change of many transactions', () => {
     let inFlight = 0;
     let most = 0;
     server.use(
-      http.post('/api/transactions/annotations', async ({ request }) => {
+      serve('notes.updateMany', async ({ request }) => {
         inFlight++;
         most = Math.max(most, inFlight);
         const body = (await request.json()) as { items: { id: string }[] };

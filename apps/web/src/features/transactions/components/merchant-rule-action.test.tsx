@@ -1,20 +1,18 @@
 import { screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { adminSession, annotation, financeSession, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveRules } from '../../../test/serve-notes';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 
 const RULES = '/api/merchant-rules';
 
 /** tx_1 (merchant BLUE BOTTLE SF) with its notes booked to `categoryId`. */
 function serveTransaction(categoryId: string | null, overrides = {}) {
   server.use(
-    http.get('/api/transactions/:id', () => HttpResponse.json(transaction(overrides))),
-    http.get('/api/transactions/:id/annotation', () =>
-      HttpResponse.json(annotation({ categoryId, version: 1 })),
-    ),
+    serve('transactions.get', () => HttpResponse.json(transaction(overrides))),
+    serve('notes.get', () => HttpResponse.json(annotation({ categoryId, version: 1 }))),
   );
 }
 

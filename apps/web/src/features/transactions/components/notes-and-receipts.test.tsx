@@ -5,7 +5,7 @@ import {
   type Receipt,
 } from '@card-console/shared/api/annotations';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   accountingCategories,
@@ -14,7 +14,7 @@ import {
   transaction,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, server } from '../../../test/server';
+import { apiError, serve, server } from '../../../test/server';
 
 const ME = 'finance@example.test';
 const THEM = 'admin@example.test';
@@ -32,12 +32,10 @@ function serveDetail(start: Annotation, whileUploading?: (a: Annotation) => Anno
   let receipts: Receipt[] = [];
   const patches: AnnotationChange[] = [];
   server.use(
-    http.get('/api/transactions/:id', () => HttpResponse.json(transaction())),
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
-    http.get('/api/transactions/:id/annotation', () => HttpResponse.json(notes)),
-    http.patch('/api/transactions/:id/annotation', async ({ request }) => {
+    serve('transactions.get', () => HttpResponse.json(transaction())),
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
+    serve('notes.get', () => HttpResponse.json(notes)),
+    serve('notes.update', async ({ request }) => {
       const change = annotationChangeSchema.parse(await request.json());
       patches.push(change);
       if (change.version !== notes.version) {
@@ -54,8 +52,8 @@ function serveDetail(start: Annotation, whileUploading?: (a: Annotation) => Anno
       };
       return HttpResponse.json(notes);
     }),
-    http.get('/api/transactions/:id/receipts', () => HttpResponse.json({ items: receipts })),
-    http.post('/api/transactions/:id/receipts', async ({ request }) => {
+    serve('receipts.list', () => HttpResponse.json({ items: receipts })),
+    serve('receipts.upload', async ({ request }) => {
       const name = decodeURIComponent(request.headers.get('x-file-name') ?? 'receipt');
       const added: Receipt = {
         id: `rc_${receipts.length + 1}`,
@@ -71,8 +69,8 @@ function serveDetail(start: Annotation, whileUploading?: (a: Annotation) => Anno
       if (whileUploading) notes = whileUploading(notes);
       return HttpResponse.json(added, { status: 201 });
     }),
-    http.get(
-      '/api/transactions/:id/receipts/:receiptId',
+    serve(
+      'receipts.download',
       () => new HttpResponse(PNG, { headers: { 'Content-Type': 'image/png' } }),
     ),
   );

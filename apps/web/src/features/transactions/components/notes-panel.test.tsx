@@ -5,7 +5,7 @@ import {
   distinctTags,
 } from '@card-console/shared/api/annotations';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   accountingCategories,
@@ -14,7 +14,7 @@ import {
   transaction,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const ME = 'finance@example.test';
 const AT = '2026-03-06T09:00:00.000Z';
@@ -29,12 +29,10 @@ function serveNotes(start: Annotation = annotation(), meanwhile?: (a: Annotation
   let notes = start;
   const patches: AnnotationChange[] = [];
   server.use(
-    http.get('/api/transactions/:id', () => HttpResponse.json(transaction())),
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
-    http.get('/api/transactions/:id/annotation', () => HttpResponse.json(notes)),
-    http.patch('/api/transactions/:id/annotation', async ({ request }) => {
+    serve('transactions.get', () => HttpResponse.json(transaction())),
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
+    serve('notes.get', () => HttpResponse.json(notes)),
+    serve('notes.update', async ({ request }) => {
       const change = annotationChangeSchema.parse(await request.json());
       patches.push(change);
       if (patches.length === 1 && meanwhile) notes = meanwhile(notes);
@@ -153,7 +151,7 @@ describe('the notes of a transaction', () => {
   it("shows the BFF's refusal (400) beside the form and keeps the text", async () => {
     serveNotes();
     server.use(
-      http.patch('/api/transactions/:id/annotation', () =>
+      serve('notes.update', () =>
         apiError(
           400,
           'invalid_body',
@@ -174,7 +172,7 @@ describe('the notes of a transaction', () => {
   it('a category archived meanwhile is said under the category field; the memo stays', async () => {
     serveNotes();
     server.use(
-      http.patch('/api/transactions/:id/annotation', () =>
+      serve('notes.update', () =>
         apiError(
           409,
           'category_archived',
@@ -324,7 +322,7 @@ describe('the notes of a transaction', () => {
     let fail = true;
     serveNotes();
     server.use(
-      http.get('/api/transactions/:id/annotation', () =>
+      serve('notes.get', () =>
         fail
           ? apiError(502, 'internal_error', 'The notes store did not answer.')
           : HttpResponse.json(annotation()),

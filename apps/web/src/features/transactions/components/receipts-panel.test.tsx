@@ -4,15 +4,17 @@ import {
   type Receipt,
 } from '@card-console/shared/api/annotations';
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { annotation, financeSession, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const ME = 'finance@example.test';
 const AT = '2026-03-06T09:00:00.000Z';
 const RECEIPTS = '/api/transactions/tx_1/receipts';
+/** The fakes answer for this transaction alone. */
+const tx1 = { id: 'tx_1' };
 /** The first bytes of a PNG: what the BFF looks at to take a file as a picture. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 
@@ -42,10 +44,10 @@ function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()
   const notes = notesAt;
   const bodies: { name: string | null; bytes: Uint8Array }[] = [];
   server.use(
-    http.get('/api/transactions/:id', () => HttpResponse.json(transaction())),
-    http.get('/api/transactions/:id/annotation', () => HttpResponse.json(notes)),
-    http.get(RECEIPTS, () => HttpResponse.json({ items })),
-    http.post(RECEIPTS, async ({ request }) => {
+    serve('transactions.get', () => HttpResponse.json(transaction())),
+    serve('notes.get', () => HttpResponse.json(notes)),
+    serve('receipts.list', tx1, () => HttpResponse.json({ items })),
+    serve('receipts.upload', tx1, async ({ request }) => {
       const bytes = new Uint8Array(await request.arrayBuffer());
       const name = request.headers.get('x-file-name');
       bodies.push({ name, bytes });
@@ -69,7 +71,7 @@ function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()
       items = [...items, added];
       return HttpResponse.json(added, { status: 201 });
     }),
-    http.delete(`${RECEIPTS}/:receiptId`, ({ params }) => {
+    serve('receipts.remove', tx1, ({ params }) => {
       if (notes.review.state === 'reviewed') {
         return apiError(409, 'transaction_reviewed', 'Reviewed: reopen it first.', {
           current: notes,
@@ -78,8 +80,9 @@ function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()
       items = items.filter((r) => r.id !== params.receiptId);
       return new HttpResponse(null, { status: 204 });
     }),
-    http.get(
-      `${RECEIPTS}/:receiptId`,
+    serve(
+      'receipts.download',
+      tx1,
       () => new HttpResponse(PNG, { headers: { 'Content-Type': 'image/png' } }),
     ),
   );
@@ -205,7 +208,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     serveReceipts();
     let refused = false;
     server.use(
-      http.post(RECEIPTS, () => {
+      serve('receipts.upload', tx1, () => {
         if (refused) return undefined; // the BFF's own handler, from serveReceipts
         refused = true;
         return apiError(429, 'rate_limited', 'Too many uploads.', { retryAfterSeconds: 1 });
@@ -255,7 +258,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     const panel = await receiptsPanel();
     // Someone reviews it after the page loaded: the BFF refuses and sends the notes as they are.
     server.use(
-      http.post(RECEIPTS, () =>
+      serve('receipts.upload', tx1, () =>
         apiError(409, 'transaction_reviewed', 'This transaction has been reviewed.', {
           current: annotation({ review: reviewed, version: 4 }),
         }),

@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, listNotes, parseExportQuery, serveIndex } from '../../../test/serve-index';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
 inTimeZone('America/New_York');
@@ -16,9 +16,9 @@ let createObjectURL: ReturnType<typeof vi.fn>;
 let clicks: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get(
-      EXPORT,
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve(
+      'index.exportCsv',
       () =>
         new HttpResponse(QUICKBOOKS, {
           headers: {
@@ -29,7 +29,7 @@ beforeEach(() => {
           },
         }),
     ),
-    http.get('/api/transactions/export-receipts/req-qb', () =>
+    serve('transactions.exportReceipt', { requestId: 'req-qb' }, () =>
       HttpResponse.json({ rows: 1, bytes: new TextEncoder().encode(QUICKBOOKS).length }),
     ),
   );

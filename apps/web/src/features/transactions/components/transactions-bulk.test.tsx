@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { accountingCategories, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, listNotes, serveIndex } from '../../../test/serve-index';
 import { serveAttention, serveBulkNotes } from '../../../test/serve-notes';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const BULK = '/api/transactions/annotations';
 
@@ -28,10 +28,8 @@ function rows() {
 
 function serveScreen(list = rows()) {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
   );
   serveIndex(list);
   serveAttention(list);
@@ -201,7 +199,9 @@ describe('transactions: a selection changes its notes together', { timeout: 15_0
     const { user } = renderApp('/transactions', { session: financeSession() });
     await screen.findByRole('row', { name: /Coffee beans/ });
     server.use(
-      http.post(BULK, () => apiError(503, 'store_unavailable', 'The notes store is down.')),
+      serve('notes.updateMany', () =>
+        apiError(503, 'store_unavailable', 'The notes store is down.'),
+      ),
     );
     const before = requestsTo('/api/index/transactions').length;
     await user.click(box('Coffee beans'));

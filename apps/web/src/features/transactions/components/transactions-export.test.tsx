@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, serveIndex } from '../../../test/serve-index';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const INTERRUPTED = 'The export was interrupted before it finished; nothing was saved. Try again.';
 const encoder = new TextEncoder();
@@ -36,15 +36,13 @@ function csvResponse(body: string | ReadableStream<Uint8Array>, requestId = 'req
 
 /** The BFF's receipt for `requestId`: what it generated, whatever arrived here. */
 function serveReceipt(requestId: string, receipt: { rows: number; bytes: number }) {
-  server.use(
-    http.get(`/api/transactions/export-receipts/${requestId}`, () => HttpResponse.json(receipt)),
-  );
+  server.use(serve('transactions.exportReceipt', { requestId }, () => HttpResponse.json(receipt)));
 }
 
 let createObjectURL: ReturnType<typeof vi.fn>;
 let clicks: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
-  server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+  server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
   serveIndex([indexRow()]);
   createObjectURL = vi.fn(() => 'blob:mock');
   Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
@@ -63,10 +61,7 @@ describe('transactions export', () => {
   it('keeps the focus on the button while the export runs, and a second press starts nothing', async () => {
     let finish: (response: Response) => void = () => {};
     server.use(
-      http.get(
-        '/api/index/transactions/export.csv',
-        () => new Promise<Response>((resolve) => (finish = resolve)),
-      ),
+      serve('index.exportCsv', () => new Promise<Response>((resolve) => (finish = resolve))),
     );
     serveReceipt('req-export-1', { rows: 1, bytes: encoder.encode(WHOLE).length });
     const { user } = await exportFrom('/transactions?subAccountId=sa_ops');
@@ -84,8 +79,8 @@ describe('transactions export', () => {
 
   it('when the server cuts the download part-way, says so and saves nothing', async () => {
     server.use(
-      http.get(
-        '/api/index/transactions/export.csv',
+      serve(
+        'index.exportCsv',
         () =>
           new HttpResponse(streamCutAfterRows(200), { headers: { 'Content-Type': 'text/csv' } }),
       ),
@@ -103,7 +98,7 @@ describe('transactions export', () => {
   it('a second try after an interruption saves the whole file and clears the message', async () => {
     let attempts = 0;
     server.use(
-      http.get('/api/index/transactions/export.csv', () => {
+      serve('index.exportCsv', () => {
         attempts += 1;
         return attempts === 1
           ? csvResponse(streamCutAfterRows(3), 'req-export-cut')
@@ -125,9 +120,7 @@ describe('transactions export', () => {
 
   it("a whole body whose receipt has its byte count saves the file, asking by the export's request id", async () => {
     const body = 'id,date,description\ntx_1,2026-03-05,Café ☕\n'; // bytes, not characters
-    server.use(
-      http.get('/api/index/transactions/export.csv', () => csvResponse(body, 'req-export-7')),
-    );
+    server.use(serve('index.exportCsv', () => csvResponse(body, 'req-export-7')));
     serveReceipt('req-export-7', { rows: 1, bytes: encoder.encode(body).length });
     await exportFrom('/transactions?subAccountId=sa_ops');
     await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
@@ -139,7 +132,7 @@ describe('transactions export', () => {
   });
 
   it('a body that ends cleanly but short of its receipt (a proxy hid the cut) saves nothing', async () => {
-    server.use(http.get('/api/index/transactions/export.csv', () => csvResponse(WHOLE)));
+    server.use(serve('index.exportCsv', () => csvResponse(WHOLE)));
     serveReceipt('req-export-1', { rows: 2_000, bytes: 312_456 });
     await exportFrom('/transactions?subAccountId=sa_ops');
     expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
@@ -156,8 +149,8 @@ describe('transactions export', () => {
     'a whole-looking body that %s saves nothing and says it was interrupted',
     async (_, answer) => {
       server.use(
-        http.get('/api/index/transactions/export.csv', () => csvResponse(WHOLE)),
-        http.get('/api/transactions/export-receipts/:requestId', answer),
+        serve('index.exportCsv', () => csvResponse(WHOLE)),
+        serve('transactions.exportReceipt', answer),
       );
       await exportFrom('/transactions?subAccountId=sa_ops');
       expect(await screen.findByRole('alert')).toHaveTextContent(INTERRUPTED);
@@ -169,8 +162,8 @@ describe('transactions export', () => {
 
   it('a body without a request id cannot be checked, so nothing is saved', async () => {
     server.use(
-      http.get(
-        '/api/index/transactions/export.csv',
+      serve(
+        'index.exportCsv',
         () => new HttpResponse(WHOLE, { headers: { 'Content-Type': 'text/csv' } }),
       ),
     );
@@ -181,7 +174,7 @@ describe('transactions export', () => {
 
   it('a refusal before any row is an export failure with the server’s reason', async () => {
     server.use(
-      http.get('/api/index/transactions/export.csv', () =>
+      serve('index.exportCsv', () =>
         apiError(429, 'export_busy', 'Another export of yours is still running.'),
       ),
     );

@@ -1,12 +1,12 @@
 import { type IndexAnswer, indexQuerySchema } from '@card-console/shared/api/transaction-index';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_PAGES } from '../../../lib/search-params';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, indexTotalsOf, queryOf } from '../../../test/serve-index';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 /** A list of `pages` pages of `perPage` rows; page n (from 1) is asked for with cursor "pn". */
 function serveList(options: {
@@ -26,15 +26,15 @@ function serveList(options: {
     freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
   });
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/index/transactions', async ({ request }) => {
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('index.transactions', async ({ request }) => {
       const query = indexQuerySchema.parse(queryOf(request.url));
       const answer = await options.before?.(query.cursor);
       if (answer) return answer;
       return HttpResponse.json(page(query.cursor ? Number(query.cursor.slice(1)) : 1));
     }),
-    http.get('/api/transactions/:id', ({ params }) =>
+    serve('transactions.get', ({ params }) =>
       HttpResponse.json(transaction({ id: String(params.id), description: `Detail ${params.id}` })),
     ),
   );

@@ -3,12 +3,12 @@
 // totals by card that add up to the summary with the rest as one line. The expected figures are
 // worked out by hand from docs/money.md's table.
 import { screen, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, serveIndex } from '../../../test/serve-index';
-import { server } from '../../../test/server';
+import { serve as serveEndpoint, server } from '../../../test/server';
 
 const on = (id: string, cardId: string | undefined, amountCents: number, status = 'settled') =>
   indexRow({
@@ -41,8 +41,8 @@ const rows = [
 
 function serve(groups?: number) {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
+    serveEndpoint('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serveEndpoint('cards.list', () => HttpResponse.json({ items: [card()] })),
   );
   serveIndex(rows, groups === undefined ? {} : { groups });
 }

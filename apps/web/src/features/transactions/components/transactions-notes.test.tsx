@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { accountingCategories, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, listNotes, queryOf, serveIndex } from '../../../test/serve-index';
 import { serveAttention } from '../../../test/serve-notes';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
 inTimeZone('America/New_York');
@@ -52,10 +52,8 @@ function rows() {
 
 function serveScreen(list = rows()) {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
   );
   serveIndex(list);
   serveAttention(list);

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountingCategories, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
@@ -11,7 +11,7 @@ import {
   serveIndex,
 } from '../../../test/serve-index';
 import { serveAttention } from '../../../test/serve-notes';
-import { requestsTo, server } from '../../../test/server';
+import { requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
 inTimeZone('America/New_York');
@@ -35,10 +35,8 @@ let clicks: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   const list = rows();
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/accounting-categories', () =>
-      HttpResponse.json({ items: accountingCategories }),
-    ),
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
   );
   serveIndex(list);
   serveAttention(list);
@@ -139,8 +137,8 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
 
   it('"Download receipts (ZIP)" asks for the receipts of exactly the filtered list, saved under the server\'s name', async () => {
     server.use(
-      http.get(
-        ZIP,
+      serve(
+        'index.receiptsZip',
         () =>
           new HttpResponse(new Uint8Array([0x50, 0x4b, 0x05, 0x06]), {
             headers: {
@@ -179,7 +177,7 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
     const detail =
       'These transactions have 812 receipts (1.4 GB); one ZIP holds at most 500 receipts and 1 GB. Narrow the period or the filters, and download the rest in another ZIP.';
     server.use(
-      http.get(ZIP, () =>
+      serve('index.receiptsZip', () =>
         HttpResponse.json(
           {
             type: '/problems/receipts_zip_too_large',

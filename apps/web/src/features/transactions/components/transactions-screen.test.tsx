@@ -1,6 +1,6 @@
 import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { HttpResponse, http } from 'msw';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
@@ -11,7 +11,7 @@ import {
   queryOf,
   serveIndex,
 } from '../../../test/serve-index';
-import { apiError, requestsTo, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 import { periodDays } from '../periods';
 
@@ -55,10 +55,10 @@ const rows = [
 
 function serveScreen(options: { rows?: typeof rows; pageSize?: number } = {}) {
   server.use(
-    http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })),
-    http.get('/api/cards', () => HttpResponse.json({ items: [card()] })),
-    http.get('/api/cards/:id', () => HttpResponse.json(card())),
-    http.get('/api/transactions/:id', ({ params }) => {
+    serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+    serve('cards.list', () => HttpResponse.json({ items: [card()] })),
+    serve('cards.get', () => HttpResponse.json(card())),
+    serve('transactions.get', ({ params }) => {
       const found = rows.find((t) => t.id === params.id);
       return found ? HttpResponse.json(found) : apiError(404, 'not_found', 'No such transaction');
     }),
@@ -183,7 +183,7 @@ describe('transactions screen', () => {
       ],
     });
     server.use(
-      http.get('/api/cards', () =>
+      serve('cards.list', () =>
         HttpResponse.json({
           items: [card(), card({ id: 'card_2', name: 'Design card', last4: '1111' })],
         }),
@@ -399,10 +399,10 @@ describe('transactions screen', () => {
   });
 
   it('while the index syncs it says how far it is, and asks again until it is done', async () => {
-    server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: subAccounts })));
+    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
     let asked = 0;
     server.use(
-      http.get(LIST, () => {
+      serve('index.transactions', () => {
         asked++;
         const syncing = asked < 3;
         return HttpResponse.json({
@@ -459,7 +459,7 @@ describe('transactions screen', () => {
   it('shows the decline reason on the detail of a declined transaction', async () => {
     serveScreen();
     server.use(
-      http.get('/api/transactions/:id', () =>
+      serve('transactions.get', () =>
         HttpResponse.json(transaction({ status: 'declined', declineReason: 'Card paused' })),
       ),
     );
@@ -470,7 +470,7 @@ describe('transactions screen', () => {
   it('writes the amount in its original currency by the USD amount\'s rule: spend bare, money back with "+"', async () => {
     serveScreen();
     const amounts = async (t: Parameters<typeof transaction>[0]) => {
-      server.use(http.get('/api/transactions/:id', () => HttpResponse.json(transaction(t))));
+      server.use(serve('transactions.get', () => HttpResponse.json(transaction(t))));
       const view = renderApp('/transactions/tx_1', { session: financeSession() });
       await screen.findByRole('heading', { name: 'Coffee beans' });
       const original = screen.getByText('Original amount', { selector: 'dt' }).nextElementSibling;
@@ -514,14 +514,14 @@ describe('transactions screen', () => {
     function serveExport(headers: Record<string, string> = {}) {
       const csv: Request[] = [];
       server.use(
-        http.get('/api/index/transactions/export.csv', ({ request }) => {
+        serve('index.exportCsv', ({ request }) => {
           parseExportQuery(request.url);
           csv.push(request);
           return new HttpResponse(body, {
             headers: { 'Content-Type': 'text/csv', 'X-Request-Id': 'req-export-1', ...headers },
           });
         }),
-        http.get('/api/transactions/export-receipts/req-export-1', () =>
+        serve('transactions.exportReceipt', { requestId: 'req-export-1' }, () =>
           HttpResponse.json({ rows: 1, bytes: body.length }),
         ),
       );
@@ -635,7 +635,7 @@ describe('transactions screen', () => {
 
   it('says when there are no sub accounts at all', async () => {
     serveScreen({ rows: [] });
-    server.use(http.get('/api/sub-accounts', () => HttpResponse.json({ items: [] })));
+    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: [] })));
     renderApp('/transactions', { session: financeSession() });
     expect(await screen.findByText(/There are no sub accounts/)).toBeInTheDocument();
   });
@@ -643,7 +643,9 @@ describe('transactions screen', () => {
   it('shows an error with its request id', async () => {
     serveScreen();
     server.use(
-      http.get(LIST, () => apiError(400, 'invalid_query', 'cursor: is not a valid cursor')),
+      serve('index.transactions', () =>
+        apiError(400, 'invalid_query', 'cursor: is not a valid cursor'),
+      ),
     );
     renderApp('/transactions', { session: financeSession() });
     expect(await screen.findByText('cursor: is not a valid cursor')).toBeInTheDocument();

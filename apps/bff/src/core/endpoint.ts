@@ -84,6 +84,7 @@ export interface Endpoint<S = unknown> {
   body: z.ZodType | undefined;
   response: Reply;
   summary: string;
+  /** Changes something (any method but GET): the Origin must be ours, and a refusal is audited. */
   mutation: boolean;
   attempted: AuditAttempt | undefined;
   refusals: Refusals | undefined;
@@ -117,8 +118,6 @@ type ResponseOf<N extends EndpointName> =
 export interface Implementation<S, N extends EndpointName, B extends z.ZodType | undefined> {
   /** One line: what it does, for the endpoint list. */
   summary: string;
-  /** Changes something: the Origin must be ours, and a refusal is audited. */
-  mutation: boolean;
   /** What a person was trying to do, named in the audit record of a refusal (role, Origin). */
   attempted?: AuditAttempt;
   /**
@@ -205,7 +204,7 @@ function implement<S>(
     body: implementation.body ?? schemas.body,
     response: replyOf(name, route, schemas),
     summary: implementation.summary,
-    mutation: implementation.mutation,
+    mutation: route.method !== 'GET',
     attempted: implementation.attempted,
     refusals: implementation.refusals,
     example: implementation.example,

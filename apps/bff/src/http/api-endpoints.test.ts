@@ -1,9 +1,11 @@
-// Every endpoint is one declaration (`core/endpoint.ts`), made by the feature that owns it and
-// listed once in `apiFeatures`; the router, the authorization checks, the audit of refusals and
+// Every endpoint is one declaration (`core/endpoint.ts`): an endpoint of the contract
+// (`packages/shared/src/contract`) implemented by the feature that owns it and listed once in
+// `apiFeatures`; the router, the authorization checks, the audit of refusals and
 // the generated tests (authorization-matrix.test.ts, random-requests.property.test.ts) all read
 // the same objects. These tests hold what a declaration must say.
 import { auditAttempts } from '@card-console/shared/api/audit';
 import { roleSchema } from '@card-console/shared/api/meta';
+import { routes } from '@card-console/shared/contract/routes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routeOf } from '../core/endpoint';
@@ -17,6 +19,12 @@ const paramNames = (path: string) =>
     .map((s) => s.slice(1));
 
 describe('the endpoint declarations', () => {
+  it('implement every endpoint of the contract once, and nothing else', () => {
+    expect(apiEndpoints.map((endpoint) => endpoint.name).sort()).toEqual(
+      Object.keys(routes).sort(),
+    );
+  });
+
   it('list every endpoint once, under a feature, with a unique method and path', () => {
     const routes = apiEndpoints.map(routeOf);
     expect(new Set(routes).size).toBe(routes.length);

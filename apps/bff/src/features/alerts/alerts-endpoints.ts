@@ -16,13 +16,11 @@ const _ruleId = { id: resourceIdSchema };
 export const alertsFeature = defineFeature('alerts', createAlertsService, (endpoint) => [
   endpoint('alerts.rules', {
     summary: "The caller's own alert rules and the team's, oldest first",
-    mutation: false,
     example: '/api/alerts/rules',
     handler: async ({ req, services }) => ({ items: await services.rules(who(req)) }),
   }),
   endpoint('alerts.createRule', {
     summary: 'Add an alert rule for yourself (admins: also for the team, or to a webhook target)',
-    mutation: true,
     attempted: 'alertRules.change',
     example: '/api/alerts/rules',
     body: alertRuleInputSchema,
@@ -31,7 +29,6 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   }),
   endpoint('alerts.updateRule', {
     summary: 'Replace an alert rule, refused with the rule as it is if it changed since `version`',
-    mutation: true,
     attempted: 'alertRules.change',
     example: '/api/alerts/rules/{ruleId}',
     body: alertRuleUpdateSchema,
@@ -39,7 +36,6 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   }),
   endpoint('alerts.deleteRule', {
     summary: 'Remove an alert rule at `version` (the alerts it raised stay in inboxes)',
-    mutation: true,
     attempted: 'alertRules.change',
     example: '/api/alerts/rules/{ruleId}?version=1',
     handler: ({ req, services, params, query }) =>
@@ -47,26 +43,22 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   }),
   endpoint('alerts.inbox', {
     summary: "A page of the caller's alerts, newest first (`unread=1`: unread only)",
-    mutation: false,
     example: '/api/alerts/inbox',
     handler: ({ req, services, query }) => services.inbox(who(req), query),
   }),
   endpoint('alerts.unreadCount', {
     summary: "How many of the caller's alerts are unread",
-    mutation: false,
     example: '/api/alerts/inbox/unread-count',
     handler: ({ req, services }) => services.unreadCount(who(req)),
   }),
   endpoint('alerts.markRead', {
     summary: "Mark some of the caller's alerts read (`ids`), or all of them",
-    mutation: true,
     attempted: 'alerts.markRead',
     example: '/api/alerts/inbox/read',
     handler: ({ req, services, body }) => services.markRead(who(req), body),
   }),
   endpoint('alerts.webhooks', {
     summary: 'The webhook targets alerts can be sent to (never their secrets)',
-    mutation: false,
     attempted: 'webhookTargets.change',
     example: '/api/alerts/webhooks',
     handler: async ({ services }) => ({ items: await services.webhookTargets() }),
@@ -74,7 +66,6 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   endpoint('alerts.createWebhook', {
     summary:
       'Add a webhook target (a recent second factor needed); the answer holds its signing secret, shown this once',
-    mutation: true,
     attempted: 'webhookTargets.change',
     example: '/api/alerts/webhooks',
     body: webhookTargetBodySchema,
@@ -84,7 +75,6 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
   }),
   endpoint('alerts.deleteWebhook', {
     summary: 'Remove a webhook target no rule sends to (a recent second factor needed)',
-    mutation: true,
     attempted: 'webhookTargets.change',
     example: '/api/alerts/webhooks/{webhookTargetId}',
     handler: ({ req, res, services, params }) =>

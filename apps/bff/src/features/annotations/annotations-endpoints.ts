@@ -25,21 +25,18 @@ export const annotationsFeature = defineFeature(
   (endpoint) => [
     endpoint('notes.get', {
       summary: "A transaction's notes: memo, accounting category, tags, review, version",
-      mutation: false,
       example: '/api/transactions/{transactionId}/annotation',
       handler: ({ req, services, params }) => services.get(who(req), params.id),
     }),
     endpoint('notes.update', {
       summary:
         "Change a transaction's notes or review it, refused with the current notes if they changed or it is reviewed",
-      mutation: true,
       attempted: 'transaction.annotate',
       example: '/api/transactions/{transactionId}/annotation',
       handler: ({ req, services, params, body }) => services.change(who(req), params.id, body),
     }),
     endpoint('receipts.list', {
       summary: "A transaction's receipts: name, type, size, who attached them and when",
-      mutation: false,
       example: '/api/transactions/{transactionId}/receipts',
       handler: async ({ req, services, params }) => ({
         items: await services.receipts.list(who(req), params.id),
@@ -48,7 +45,6 @@ export const annotationsFeature = defineFeature(
     endpoint('receipts.upload', {
       summary:
         'Attach a receipt (JPEG, PNG, WebP, HEIC or PDF up to 10 MB, decided by its bytes; the name in X-File-Name)',
-      mutation: true,
       attempted: 'transaction.annotate',
       example: '/api/transactions/{transactionId}/receipts',
       fileBody: { limitBytes: RECEIPT_MAX_BYTES, atOnce: UPLOADS_AT_ONCE },
@@ -59,14 +55,12 @@ export const annotationsFeature = defineFeature(
     }),
     endpoint('receipts.download', {
       summary: 'A receipt’s file: a picture shown inline or a PDF downloaded, never run',
-      mutation: false,
       example: '/api/transactions/{transactionId}/receipts/{receiptId}',
       handler: ({ res, services, params }) =>
         services.receipts.send(res, params.id, params.receiptId),
     }),
     endpoint('receipts.remove', {
       summary: 'Remove a receipt (not once the transaction is reviewed)',
-      mutation: true,
       attempted: 'transaction.annotate',
       example: '/api/transactions/{transactionId}/receipts/{receiptId}',
       handler: ({ req, services, params }) =>
@@ -75,7 +69,6 @@ export const annotationsFeature = defineFeature(
     endpoint('notes.updateMany', {
       summary:
         'One change to a selection of transactions: a category, tags added, reviewed or reopened (reviewed ones skipped unless reopened)',
-      mutation: true,
       attempted: 'transaction.annotate',
       example: '/api/transactions/annotations',
       // 500 rows, each its sub account's and transaction's ids.
@@ -84,13 +77,11 @@ export const annotationsFeature = defineFeature(
     }),
     endpoint('merchantRules.list', {
       summary: 'The merchant rules: which merchant books new transactions to which category',
-      mutation: false,
       example: '/api/merchant-rules',
       handler: async ({ services }) => ({ items: await services.rules() }),
     }),
     endpoint('merchantRules.create', {
       summary: "Book a merchant's new transactions to a category (never over notes a person wrote)",
-      mutation: true,
       attempted: 'merchantRules.change',
       example: '/api/merchant-rules',
       status: 201,
@@ -98,20 +89,17 @@ export const annotationsFeature = defineFeature(
     }),
     endpoint('merchantRules.remove', {
       summary: 'Remove a merchant rule (the notes it made stay)',
-      mutation: true,
       attempted: 'merchantRules.change',
       example: '/api/merchant-rules/{ruleId}',
       handler: ({ req, services, params }) => services.deleteRule(who(req), params.id),
     }),
     endpoint('accountingCategories.list', {
       summary: 'The chart of accounts: every accounting category, archived ones included, by code',
-      mutation: false,
       example: '/api/accounting-categories',
       handler: async ({ services }) => ({ items: await services.categories() }),
     }),
     endpoint('accountingCategories.create', {
       summary: 'Add an accounting category (its code unique, case aside)',
-      mutation: true,
       attempted: 'categories.change',
       example: '/api/accounting-categories',
       status: 201,
@@ -120,7 +108,6 @@ export const annotationsFeature = defineFeature(
     endpoint('accountingCategories.import', {
       summary:
         'Import a chart of accounts from CSV (QuickBooks, Xero or code,name): codes added, names updated, all or nothing',
-      mutation: true,
       attempted: 'categories.change',
       example: '/api/accounting-categories/import',
       textBody: { type: 'text/csv', limitBytes: CHART_IMPORT_MAX_BYTES },
@@ -128,7 +115,6 @@ export const annotationsFeature = defineFeature(
     }),
     endpoint('accountingCategories.update', {
       summary: 'Rename, recode, archive or restore an accounting category',
-      mutation: true,
       attempted: 'categories.change',
       example: '/api/accounting-categories/{categoryId}',
       handler: ({ req, services, params, body }) =>

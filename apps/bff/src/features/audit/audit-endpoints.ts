@@ -33,7 +33,6 @@ export const auditFeature = defineFeature(
   (endpoint) => [
     endpoint('audit.list', {
       summary: 'A page of the audit trail, filtered, newest first',
-      mutation: false,
       attempted: 'audit.view',
       example: '/api/audit',
       handler: async ({ services: { audit, cardDirectory }, query }) => {
@@ -50,7 +49,6 @@ export const auditFeature = defineFeature(
     }),
     endpoint('audit.exportCsv', {
       summary: 'Every audit record the same filters match, as CSV (audited)',
-      mutation: false,
       attempted: 'audit.export',
       example: '/api/audit/export.csv?tz=Europe/Paris',
       // HEAD reaches this handler too (Express answers HEAD with the GET route).

@@ -30,20 +30,17 @@ export const cardsFeature = defineFeature(
   (endpoint) => [
     endpoint('cards.list', {
       summary: 'A page of cards, filtered and sorted',
-      mutation: false,
       example: '/api/cards',
       handler: ({ req, services, query }) => services.cards.list(who(req), query),
     }),
     endpoint('cards.get', {
       summary: 'One card',
-      mutation: false,
       refusals: cardRefusals.read,
       example: '/api/cards/{cardId}',
       handler: ({ req, services, params }) => services.cards.get(who(req), params.id),
     }),
     endpoint('cards.update', {
       summary: "Change a card's name or limits, refused with the current values if it changed",
-      mutation: true,
       attempted: 'card.update',
       refusals: cardRefusals.update,
       example: '/api/cards/{cardId}',
@@ -53,7 +50,6 @@ export const cardsFeature = defineFeature(
     endpoint('cards.limitImpact', {
       summary:
         'What proposed limits would have refused of the card’s recent charges, beside its current ones',
-      mutation: false,
       attempted: 'card.limitImpact',
       refusals: cardRefusals.read,
       example: '/api/cards/{cardId}/limit-impact?maximumCents=10000',
@@ -62,7 +58,6 @@ export const cardsFeature = defineFeature(
     }),
     endpoint('cards.reveal', {
       summary: "The card's full number and security code, with a reason and a second factor",
-      mutation: true,
       attempted: 'card.reveal',
       refusals: cardRefusals.reveal,
       example: '/api/cards/{cardId}/reveal',

@@ -53,7 +53,6 @@ function describe({ mode, signInWays }: MetaDeps, passwordSignIn: boolean): Meta
 export const metaFeature = defineFeature('meta', metaOf, (endpoint) => [
   endpoint('meta.get', {
     summary: 'What the sign-in page may show (the mode, the ways to sign in)',
-    mutation: false,
     example: '/api/meta',
     handler: ({ services }) => services.read(),
   }),

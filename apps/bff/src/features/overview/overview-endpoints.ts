@@ -23,7 +23,6 @@ export const overviewFeature = defineFeature(
   (endpoint) => [
     endpoint('overview.get', {
       summary: "The Overview: a period's totals, days, categories, merchants and declines",
-      mutation: false,
       example: '/api/overview?from=2026-01-01&to=2026-01-31&tz=UTC',
       handler: ({ req, services, query }) => services.overview(who(req), query),
     }),

@@ -23,14 +23,12 @@ const _personSession = {
 export const peopleFeature = defineFeature('people', createPeopleService, (endpoint) => [
   endpoint('people.list', {
     summary: 'Everyone who may sign in, and the open invitations',
-    mutation: false,
     attempted: 'people.view',
     example: '/api/people',
     handler: ({ req, services }) => services.list(req),
   }),
   endpoint('people.invite', {
     summary: 'Invite a person by email with a role: the single-use link is in this answer only',
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/invitations',
     body: invitationBodySchema,
@@ -39,7 +37,6 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   }),
   endpoint('people.cancelInvitation', {
     summary: "Withdraw an email's open invitation",
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/invitations/someone@example.test',
     handler: ({ req, res, services, params }) =>
@@ -47,7 +44,6 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   }),
   endpoint('people.setRole', {
     summary: "Change a person's role (never the last admin's; not for single sign-on people)",
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/role',
     handler: ({ req, res, services, params, body }) =>
@@ -55,42 +51,36 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   }),
   endpoint('people.disable', {
     summary: 'Disable a person (never yourself, never the last admin): their sessions end',
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/disable',
     handler: ({ req, res, services, params }) => services.disable(req, res, params.email),
   }),
   endpoint('people.enable', {
     summary: 'Enable a disabled person',
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/enable',
     handler: ({ req, res, services, params }) => services.enable(req, res, params.email),
   }),
   endpoint('people.remove', {
     summary: 'Remove a person (never yourself, never the last admin): their sessions end',
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test',
     handler: ({ req, res, services, params }) => services.remove(req, res, params.email),
   }),
   endpoint('people.sessions', {
     summary: "A person's open sessions (yours marked `current`)",
-    mutation: false,
     attempted: 'people.view',
     example: '/api/people/someone@example.test/sessions',
     handler: ({ req, services, params }) => services.sessions(req, params.email),
   }),
   endpoint('people.endSessions', {
     summary: "End every session of a person's",
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/sessions',
     handler: ({ req, res, services, params }) => services.endSessions(req, res, params.email),
   }),
   endpoint('people.endSession', {
     summary: 'End one session of a person',
-    mutation: true,
     attempted: 'people.change',
     example: '/api/people/someone@example.test/sessions/{sessionId}',
     handler: ({ req, res, services, params }) =>
@@ -98,7 +88,6 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   }),
   endpoint('invitations.lookup', {
     summary: 'Who an invitation is for and with which role (no session: the token is the proof)',
-    mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/lookup',
     handler: ({ req, services, body }) => services.lookup(req, body.token),
@@ -106,7 +95,6 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   endpoint('invitations.authenticator', {
     summary:
       "A new TOTP secret for the invitee's authenticator, made here and bound to the invitation (no session: the token is the proof)",
-    mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/authenticator',
     status: 201,
@@ -114,7 +102,6 @@ export const peopleFeature = defineFeature('people', createPeopleService, (endpo
   }),
   endpoint('invitations.accept', {
     summary: 'Sign up with an invitation: a password, and for an admin an enrolled authenticator',
-    mutation: true,
     attempted: 'invitation.accept',
     example: '/api/invitations/accept',
     status: 201,

@@ -117,14 +117,12 @@ const _passkeyId = { id: passkeyIdSchema };
 export const securityFeature = defineFeature('security', passkeyServices, (endpoint) => [
   endpoint('security.secondFactors', {
     summary: 'Your passkeys and whether TOTP is on',
-    mutation: false,
     attempted: 'factors.view',
     example: '/api/second-factors',
     handler: ({ req, services }) => services.state(services.session(req).record.email),
   }),
   endpoint('security.setTotp', {
     summary: 'Turn TOTP off (a passkey exists) or on again',
-    mutation: true,
     attempted: 'factors.change',
     example: '/api/second-factors/totp',
     handler: async ({ req, res, services, body: { enabled } }) => {
@@ -149,7 +147,6 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
   }),
   endpoint('security.registrationOptions', {
     summary: 'Options to enrol a new passkey',
-    mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/registration-options',
     handler: async ({ req, res, services }) => {
@@ -159,7 +156,6 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
   }),
   endpoint('security.addPasskey', {
     summary: 'Enrol a passkey',
-    mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys',
     status: 201,
@@ -199,7 +195,6 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
   }),
   endpoint('security.renamePasskey', {
     summary: 'Rename a passkey',
-    mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/{passkeyId}',
     handler: async ({ req, services, params, body }) => {
@@ -212,7 +207,6 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
   }),
   endpoint('security.removePasskey', {
     summary: 'Remove a passkey (never the last second factor)',
-    mutation: true,
     attempted: 'factors.change',
     example: '/api/passkeys/{passkeyId}',
     handler: async ({ req, res, services, params: { id } }) => {

@@ -38,7 +38,6 @@ const signedIn = () => new AppError(401, 'unauthenticated', 'Sign in to continue
 export const sessionFeature = defineFeature('session', sessionServices, (endpoint) => [
   endpoint('session.signIn', {
     summary: 'Sign in with email, password and (admins) a second factor',
-    mutation: true,
     attempted: 'session.signIn',
     example: '/api/session',
     handler: async ({ req, res, services, body }) => {
@@ -58,7 +57,6 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
   }),
   endpoint('session.get', {
     summary: 'Who am I (with `X-Background: 1`, without counting as activity)',
-    mutation: false,
     example: '/api/session',
     handler: ({ req, services }) => {
       const session = activeSession(req);
@@ -68,7 +66,6 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
   }),
   endpoint('session.signOut', {
     summary: "Sign out (and learn where to end the identity provider's session)",
-    mutation: true,
     attempted: 'session.signOut',
     example: '/api/session',
     // 204 as before; a single sign-on session learns where to end the provider's session.
@@ -93,7 +90,6 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
   }),
   endpoint('session.stepUpOptions', {
     summary: 'Passkey options for a step-up',
-    mutation: true,
     attempted: 'session.stepUp',
     example: '/api/session/step-up-options',
     handler: async ({ req, services }) => {
@@ -112,7 +108,6 @@ export const sessionFeature = defineFeature('session', sessionServices, (endpoin
   }),
   endpoint('session.stepUp', {
     summary: 'Prove a second factor now (a TOTP code or a passkey)',
-    mutation: true,
     attempted: 'session.stepUp',
     example: '/api/session/step-up',
     handler: async ({ req, res, services, body }) => {

@@ -482,20 +482,17 @@ export const ssoFeature = defineFeature(
   (endpoint) => [
     endpoint('sso.start', {
       summary: "Sign in at the company's identity provider (a navigation)",
-      mutation: false,
       example: '/api/sso/start',
       handler: ({ req, res, services }) => services.start(req, res),
     }),
     endpoint('sso.stepUp', {
       summary: 'Confirm at the identity provider as a step-up (a navigation)',
-      mutation: false,
       attempted: 'session.stepUp',
       example: '/api/sso/step-up',
       handler: ({ req, res, services }) => services.stepUp(req, res),
     }),
     endpoint('sso.callback', {
       summary: "The identity provider's answer (a navigation)",
-      mutation: false,
       example: '/api/sso/callback?state=s&code=c',
       handler: ({ req, res, services }) => services.callback(req, res),
     }),

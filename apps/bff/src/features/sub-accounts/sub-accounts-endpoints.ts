@@ -9,13 +9,11 @@ export const subAccountsFeature = defineFeature(
   (endpoint) => [
     endpoint('subAccounts.list', {
       summary: 'A page of sub accounts with their balances and spend',
-      mutation: false,
       example: '/api/sub-accounts',
       handler: ({ req, services, query }) => services.list(who(req), query),
     }),
     endpoint('subAccounts.create', {
       summary: 'Create a sub account (its name unique, case and spacing aside)',
-      mutation: true,
       attempted: 'subAccount.create',
       example: '/api/sub-accounts',
       status: 201,

@@ -19,14 +19,12 @@ export const transactionIndexFeature = defineFeature(
     endpoint('index.transactions', {
       summary:
         "Transactions of every sub account (or those named) from the BFF's index: searched, filtered, sorted, with the whole set's count and sums and how fresh they are",
-      mutation: false,
       example: '/api/index/transactions?status=declined&status=failed&sort=amount',
       handler: ({ req, services, query }) => services.search.search(who(req), query),
     }),
     endpoint('index.exportCsv', {
       summary:
         "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",
-      mutation: false,
       example: '/api/index/transactions/export.csv?status=declined',
       handler: async ({ req, res, services: { deps, search }, query }) => {
         const { tz, fromDay, toDay, format = 'card-console', part, ...filter } = query;
@@ -66,7 +64,6 @@ export const transactionIndexFeature = defineFeature(
     endpoint('index.receiptsZip', {
       summary:
         "The receipts of the index's filtered list, in its order, as one ZIP (each named by day, merchant and amount)",
-      mutation: false,
       example: '/api/index/transactions/receipts.zip?from=1764547200000',
       handler: async ({ req, res, services: { deps, search }, query }) => {
         const { tz, fromDay, toDay, format: _format, ...filter } = query;
@@ -101,41 +98,35 @@ export const transactionIndexFeature = defineFeature(
     endpoint('index.card', {
       summary:
         "A card's money from the index: the sub accounts it spends from, its spend in the current window of its utilisation limit, its latest transactions",
-      mutation: false,
       example: '/api/index/cards/{cardId}',
       handler: ({ req, services, params }) => services.search.card(who(req), params.id),
     }),
     endpoint('index.cards', {
       summary:
         'The cards that spend from a sub account (its transactions in the index say which), filtered and sorted as the cards list is',
-      mutation: false,
       example: '/api/index/cards?subAccountId={subAccountId}&sort=name',
       handler: ({ req, services, query }) => services.search.cardsOf(who(req), query),
     }),
     endpoint('index.cardMoney', {
       summary:
         "The cards list's money: for each card asked, the sub accounts it spends from and its spend in the current window of its utilisation limit",
-      mutation: false,
       example: '/api/index/card-money?cardId={cardId}',
       handler: ({ req, services, query }) => services.search.cardsMoney(who(req), query.cardId),
     }),
     endpoint('index.cardSubAccounts', {
       summary: 'Every card with a transaction in the index, and the sub accounts it spends from',
-      mutation: false,
       example: '/api/index/card-sub-accounts',
       handler: ({ req, services }) => services.search.cardSubAccounts(who(req)),
     }),
     endpoint('index.attention', {
       summary:
         'What the month close still needs, every sub account: unreviewed, uncategorised and declined transactions of a period',
-      mutation: false,
       example: '/api/index/attention?from=1764547200000',
       handler: ({ req, services, query }) => services.search.attention(who(req), query),
     }),
     endpoint('index.categories', {
       summary:
         'The merchant categories a filter can name: ISO 18245 codes and names, their groups, and everyday themes',
-      mutation: false,
       example: '/api/index/categories',
       handler: () => categoryCatalog(),
     }),

@@ -20,13 +20,11 @@ export const transactionsFeature = defineFeature(
   (endpoint) => [
     endpoint('transactions.list', {
       summary: "A page of one sub account's transactions, filtered",
-      mutation: false,
       example: '/api/transactions?subAccountId={subAccountId}',
       handler: ({ req, services, query }) => services.transactions.list(who(req), query),
     }),
     endpoint('transactions.exportCsv', {
       summary: 'Every transaction the filters match, as CSV, streamed',
-      mutation: false,
       example: '/api/transactions/export.csv?subAccountId={subAccountId}',
       // HEAD reaches this handler too (Express answers HEAD with the GET route).
       handler: async ({ req, res, services: { deps, exports }, query }) => {
@@ -68,7 +66,6 @@ export const transactionsFeature = defineFeature(
     }),
     endpoint('transactions.exportReceipt', {
       summary: 'Whether an export of yours ran to its last row (asked once the file is read)',
-      mutation: false,
       example: '/api/transactions/export-receipts/{exportRequestId}',
       handler: async ({ req, services: { deps }, params }) => {
         const receipt = await deps.exportReceipts.find(who(req).actor.email, params.requestId);
@@ -79,7 +76,6 @@ export const transactionsFeature = defineFeature(
     }),
     endpoint('transactions.get', {
       summary: 'One transaction',
-      mutation: false,
       example: '/api/transactions/{transactionId}',
       handler: ({ req, services, params }) => services.transactions.get(who(req), params.id),
     }),

@@ -3,7 +3,7 @@
 // in sentence case wherever they are words; a list of declines only is said as declines, not as
 // debits; an amount in its original currency is signed as the USD amount beside it.
 import type { Card } from '@card-console/shared/api/cards';
-import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
+import type { IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import type { Browser, Page } from 'playwright-core';
@@ -52,12 +52,16 @@ function api<T>(path: string, init: { method?: string; body?: unknown } = {}): P
   ) as Promise<T>;
 }
 
-/** The index's answer once its first sync is done (the first read starts it). */
-async function synced(query: string): Promise<IndexAnswer> {
-  let answer = await api<IndexAnswer>(`/api/index/transactions?${query}`);
+/**
+ * The figures of the index's set for a filter (the list's totals: its count, sums and, with
+ * `by`, its totals by that), once its first sync is done (the first read starts it).
+ */
+async function synced(query: string): Promise<IndexTotalsAnswer> {
+  const path = `/api/index/transactions/totals${query ? `?${query}` : ''}`;
+  let answer = await api<IndexTotalsAnswer>(path);
   for (let tries = 0; answer.freshness.syncing && tries < 600; tries++) {
     await page.waitForTimeout(200);
-    answer = await api<IndexAnswer>(`/api/index/transactions?${query}`);
+    answer = await api<IndexTotalsAnswer>(path);
   }
   expect(answer.freshness.syncing).toBe(false);
   return answer;

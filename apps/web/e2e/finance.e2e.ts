@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Overview } from '@card-console/shared/api/overview';
-import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
+import type { IndexPage, IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
@@ -41,7 +41,11 @@ async function expectAccessible(name: string) {
   expect(problems, name).toEqual([]);
 }
 
+/** The list's page of rows (the path exactly: not its totals, its exports). */
 const isTransactionList = (url: string) => new URL(url).pathname === '/api/index/transactions';
+/** The figures of the list's whole set, for the same filter. */
+const isTransactionTotals = (url: string) =>
+  new URL(url).pathname === '/api/index/transactions/totals';
 
 describe('a finance person', () => {
   it('signs in (returning where they were going) and reads sub-account balances', async () => {
@@ -74,7 +78,7 @@ describe('a finance person', () => {
               await page.request.get('/api/index/transactions?limit=1', {
                 headers: API_HEADERS,
               })
-            ).json()) as IndexAnswer
+            ).json()) as IndexPage
           ).freshness.syncing,
         { timeout: 60_000, interval: 250 },
       )
@@ -107,10 +111,15 @@ describe('a finance person', () => {
     expect(new URL(tab.url()).search).toBe('');
     const first = ['GET /api/index/transactions', 'GET /api/session', 'GET /api/sub-accounts'];
     expect(reads.filter((r) => first.includes(r)).sort()).toEqual(first);
+    // The set's figures are an answer of their own: asked for once too, with the first reads or
+    // once the screen shows (another path than the list's, which the reads above name exactly).
+    const totals = 'GET /api/index/transactions/totals';
+    await expect.poll(() => reads.filter((r) => r === totals)).toEqual([totals]);
     // What the screen asks for once shown (the chart of accounts for the notes' category codes,
     // what the month close still needs, the bell's unread count once its chunk has loaded: on a
     // loaded machine before the rows show) comes after, and is none of those again.
     const later = [
+      totals,
       'GET /api/accounting-categories',
       'GET /api/index/attention',
       'GET /api/alerts/inbox/unread-count',
@@ -139,10 +148,10 @@ describe('a finance person', () => {
     await page.getByLabel('Period').selectOption('custom');
     await page.getByLabel('From', { exact: true }).fill(fromDay);
     await page.getByLabel('To', { exact: true }).fill(toDay);
-    const answer = page.waitForResponse(
-      (r) =>
-        isTransactionList(r.url()) && new URL(r.url()).searchParams.get('status') === 'settled',
-    );
+    const settled = (r: PlaywrightResponse) =>
+      new URL(r.url()).searchParams.get('status') === 'settled';
+    const answer = page.waitForResponse((r) => isTransactionList(r.url()) && settled(r));
+    const totalsAnswer = page.waitForResponse((r) => isTransactionTotals(r.url()) && settled(r));
     await page.locator('.status-choices summary').click();
     await page.getByRole('checkbox', { name: 'Settled' }).check();
     await page.keyboard.press('Escape');
@@ -150,7 +159,7 @@ describe('a finance person', () => {
     const query = new URL(response.url()).searchParams;
     expect(query.get('from')).toBe(String(filter.from));
     expect(query.get('to')).toBe(String(filter.to));
-    const body = (await response.json()) as IndexAnswer;
+    const body = (await response.json()) as IndexPage;
     expect(body.items.length).toBeGreaterThan(0);
     for (const t of body.items) {
       expect(t.status).toBe('settled');
@@ -165,8 +174,14 @@ describe('a finance person', () => {
       .first()
       .waitFor();
     expect(new URL(page.url()).searchParams.get('status')).toBe('["settled"]');
-    // The whole filtered set's count, above the list.
-    await page.getByText(`${body.summary.count.toLocaleString('en-US')} transactions`).waitFor();
+    // The whole filtered set's count, above the list: the totals of the same filter.
+    const totalsResponse = await totalsAnswer;
+    const totalsQuery = new URL(totalsResponse.url()).searchParams;
+    expect(totalsQuery.get('from')).toBe(String(filter.from));
+    expect(totalsQuery.get('to')).toBe(String(filter.to));
+    const totals = (await totalsResponse.json()) as IndexTotalsAnswer;
+    expect(totals.summary.count).toBeGreaterThan(body.items.length);
+    await page.getByText(`${totals.summary.count.toLocaleString('en-US')} transactions`).waitFor();
     await expectAccessible('transactions-filtered');
   });
 
@@ -175,7 +190,7 @@ describe('a finance person', () => {
       (r) => isTransactionList(r.url()) && new URL(r.url()).searchParams.has('cursor'),
     );
     await page.getByRole('button', { name: 'Load more' }).click();
-    const second = (await (await next).json()) as IndexAnswer;
+    const second = (await (await next).json()) as IndexPage;
     expect(second.items.map((t) => t.id)).not.toEqual(firstPageIds);
     const shown = new RegExp(`^Showing 1–${firstPageIds.length + second.items.length},`);
     await page.getByText(shown).waitFor();
@@ -423,7 +438,7 @@ describe('the Overview, for a finance person', () => {
         to: Number(url.searchParams.get('to')),
       });
       r.json().then(
-        (p: IndexAnswer) => listed.push(...p.items),
+        (p: IndexPage) => listed.push(...p.items),
         () => {},
       );
     };

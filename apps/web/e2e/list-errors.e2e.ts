@@ -4,7 +4,7 @@
 // the URL set kept with their values; Retry loads the list, the address unchanged. In a real
 // Chromium against `pnpm start`, at a laptop's 1280×800 and a phone's 390×844.
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
+import type { IndexPage } from '@card-console/shared/api/transaction-index';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -54,7 +54,7 @@ async function indexSyncing(): Promise<boolean> {
   const answer = await page.request.get('/api/index/transactions?limit=1', {
     headers: API_HEADERS,
   });
-  return ((await answer.json()) as IndexAnswer).freshness.syncing;
+  return ((await answer.json()) as IndexPage).freshness.syncing;
 }
 
 afterAll(async () => {
@@ -85,6 +85,8 @@ const screens: ListScreen[] = [
   {
     name: 'transactions',
     path: () => `/transactions?subAccountId=${encodeURIComponent(subAccount.id)}&q=a`,
+    // The list's rows only (the path exactly): the set's figures, asked of
+    // /api/index/transactions/totals, answer as usual.
     endpoint: '/api/index/transactions',
     heading: 'Transactions',
     kept: () => [

@@ -11,7 +11,7 @@ import type {
   Annotation,
   Receipt,
 } from '@card-console/shared/api/annotations';
-import type { IndexAnswer, IndexTransaction } from '@card-console/shared/api/transaction-index';
+import type { IndexPage, IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
@@ -388,7 +388,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     // them, the posted (docs/money.md by hand: settled, refund, dispute) are the files' rows.
     const days = periodDays('last-month', instantToIsoDay(Date.now(), ZONE));
     const bounds = dayRangeToBounds(days.from, days.to, ZONE);
-    const answer = await api<IndexAnswer>(
+    const answer = await api<IndexPage>(
       page,
       `/api/index/transactions?account=${encodeURIComponent(categoryId)}&from=${bounds.from}&to=${bounds.to}`,
     );

@@ -8,8 +8,8 @@ import type { Card, CardPage } from '@card-console/shared/api/cards';
 import type { SubAccount, SubAccountPage } from '@card-console/shared/api/sub-accounts';
 import type {
   CategoryCatalog,
-  IndexAnswer,
   IndexCard,
+  IndexPage,
 } from '@card-console/shared/api/transaction-index';
 import type { Transaction, TransactionPage } from '@card-console/shared/api/transactions';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   // that has synced, as a person returning to the product would.
   const { page } = await financePage(1280, 800);
   const deadline = Date.now() + 300_000;
-  while ((await api<IndexAnswer>(page, '/api/index/transactions?limit=1')).freshness.syncing) {
+  while ((await api<IndexPage>(page, '/api/index/transactions?limit=1')).freshness.syncing) {
     if (Date.now() > deadline) throw new Error('the first sync did not end within 5 minutes');
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -37,12 +37,17 @@ function start(path: string) {
 }
 
 describe('the router, started before React renders', () => {
-  it('on the Transactions landing reads the session, then the sub accounts and the list of all of them at once', async () => {
+  it('on the Transactions landing reads the session, then the sub accounts, the list of all of them and its figures at once', async () => {
     serveProgram();
     const { router, renderApp } = start('/transactions');
     await waitFor(() => expect(requestsTo('/api/index/transactions')).toHaveLength(1));
     expect(reads()[0]).toBe('/api/session');
-    expect(reads().slice(1).sort()).toEqual(['/api/index/transactions', '/api/sub-accounts']);
+    await waitFor(() => expect(requestsTo('/api/index/transactions/totals')).toHaveLength(1));
+    expect(reads().slice(1).sort()).toEqual([
+      '/api/index/transactions',
+      '/api/index/transactions/totals',
+      '/api/sub-accounts',
+    ]);
     expect(sentRequests[0]?.headers.get('x-csrf')).toBe('1');
 
     // Rendering takes over that load: the rows come from it, nothing is asked for again. What
@@ -52,10 +57,10 @@ describe('the router, started before React renders', () => {
     renderApp();
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
     expect(router.state.location.search).toEqual({});
-    await waitFor(() => expect(reads()).toHaveLength(6));
+    await waitFor(() => expect(reads()).toHaveLength(7));
     expect(
       reads()
-        .slice(3)
+        .slice(4)
         .map((r) => r.split('?')[0])
         .sort(),
     ).toEqual([
@@ -78,6 +83,7 @@ describe('the router, started before React renders', () => {
     renderApp();
     expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
     expect(requestsTo('/api/index/transactions')).toHaveLength(1);
+    expect(requestsTo('/api/index/transactions/totals')).toHaveLength(1);
     expect(requestsTo('/api/sub-accounts')).toHaveLength(1);
     expect(requestsTo('/api/session')).toHaveLength(1);
   });

@@ -7,7 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import {
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../cli/add-user';
 import { INDEX_HISTORY_DAYS, utcDay } from '../features/transaction-index/index-sync';
@@ -82,7 +85,14 @@ async function ask(via: BffProcess, cookie: string) {
     headers: headers(cookie),
   });
   expect(res.status, await res.clone().text()).toBe(200);
-  return indexAnswerSchema.parse(await res.json());
+  return indexPageSchema.parse(await res.json());
+}
+
+/** The figures of every row the index holds. */
+async function askTotals(via: BffProcess, cookie: string) {
+  const res = await fetch(`${via.url}/api/index/transactions/totals`, { headers: headers(cookie) });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return indexTotalsAnswerSchema.parse(await res.json());
 }
 
 describe('the transaction index when the replica syncing is killed', () => {
@@ -122,7 +132,9 @@ describe('the transaction index when the replica syncing is killed', () => {
     const rows = sim.data.transactions(sub).filter((t) => Date.parse(t.date) >= from);
     // Every row, and the posted ones (settled, refund, dispute: docs/money.md) with their sum.
     const posted = rows.filter((t) => ['settled', 'refund', 'dispute'].includes(t.status));
-    expect(answer.summary).toMatchObject({
+    const totals = await askTotals(b, cookie);
+    expect(totals.freshness.syncing).toBe(false);
+    expect(totals.summary).toMatchObject({
       count: rows.length,
       posted: { count: posted.length, cents: posted.reduce((n, t) => n + t.amountCents, 0) },
     });

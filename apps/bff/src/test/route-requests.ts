@@ -316,6 +316,9 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'index.transactions': (t) => ({
     path: `/api/index/transactions?subAccountId=${exampleIds(t).subAccountId}&status=declined&status=failed`,
   }),
+  'index.totals': (t) => ({
+    path: `/api/index/transactions/totals?subAccountId=${exampleIds(t).subAccountId}&by=card`,
+  }),
   'index.exportCsv': (t) => ({
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),

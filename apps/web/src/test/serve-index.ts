@@ -2,16 +2,18 @@
 // BFF's own query schema, then answered over the given rows as the index documents it (every
 // member narrows, a list means any of them, amounts are sizes, `to` included, notes filters by
 // review, accounting category or none, tag in any case, and receipt attached or missing), paged by an offset cursor, with the
-// whole set's count and sums.
+// whole set's count and sums as a second answer (`/totals`).
 import {
   type CategoryCatalog,
   INDEX_BREAKDOWN_GROUPS,
-  type IndexAnswer,
   type IndexFreshness,
+  type IndexPage,
   type IndexTotals,
+  type IndexTotalsAnswer,
   type IndexTransaction,
   indexExportQuerySchema,
   indexQuerySchema,
+  indexTotalsQuerySchema,
 } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { HttpResponse } from 'msw';
@@ -176,6 +178,13 @@ export interface ServeIndexOptions {
 
 /** Serves the index over `rows`, and the category catalog. */
 export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions = {}) {
+  const freshness = (): IndexFreshness => ({
+    syncing: false,
+    days: 0,
+    daysDone: 0,
+    updatedAt: Date.parse('2026-03-06T12:00:00Z'),
+    ...options.freshness,
+  });
   server.use(
     serve('index.categories', () => HttpResponse.json(testCatalog)),
     serve('index.cardSubAccounts', () => {
@@ -198,18 +207,17 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
       kept.sort((a, b) => sign * (key(a) - key(b)) || (a.id < b.id ? -1 : 1));
       const start = q.cursor === undefined ? 0 : Number(q.cursor);
       const size = q.limit ?? options.pageSize ?? 100;
-      const answer: IndexAnswer = {
+      const answer: IndexPage = {
         items: kept.slice(start, start + size),
-        summary: totals(kept),
-        freshness: {
-          syncing: false,
-          days: 0,
-          daysDone: 0,
-          updatedAt: Date.parse('2026-03-06T12:00:00Z'),
-          ...options.freshness,
-        },
+        freshness: freshness(),
       };
       if (start + size < kept.length) answer.nextCursor = String(start + size);
+      return HttpResponse.json(answer);
+    }),
+    serve('index.totals', ({ request }) => {
+      const q = indexTotalsQuerySchema.parse(queryOf(request.url));
+      const kept = rows.filter((t) => matches(t, q));
+      const answer: IndexTotalsAnswer = { summary: totals(kept), freshness: freshness() };
       if (q.by === 'card' || q.by === 'declineReason') {
         const groups = new Map<string | undefined, IndexTransaction[]>();
         for (const t of kept) {

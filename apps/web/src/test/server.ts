@@ -36,6 +36,7 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
 export const server = setupServer(
   serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
   serve('index.attention', () => HttpResponse.json(quietAttention())),
+  serve('index.totals', () => HttpResponse.json(noTotals())),
   serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
   serve('notes.get', ({ params }) =>
     HttpResponse.json(annotation({ transactionId: String(params.id) })),
@@ -85,6 +86,27 @@ type Resolver = HttpResponseResolver<PathParams<string>>;
 /** Where a contract endpoint is, its `:name` parameters filled in: to find the requests sent. */
 export function pathOf(name: EndpointName, params: Record<string, string> = {}): string {
   return `/api${routes[name].path.replace(/:(\w+)/g, (_, key: string) => (params[key] === undefined ? `:${key}` : encodeURIComponent(params[key])))}`;
+}
+
+/** The figures of an empty set, which a test that shows figures overrides (`serveIndex`). */
+export function noTotals() {
+  const zero = { count: 0, cents: 0, pendingCount: 0, pendingCents: 0 };
+  return {
+    summary: {
+      count: 0,
+      buckets: {
+        card: zero,
+        refund: zero,
+        payment: zero,
+        transfer: zero,
+        released: zero,
+        attempted: zero,
+        returned: zero,
+      },
+      posted: { count: 0, cents: 0 },
+    },
+    freshness: { syncing: false, days: 0, daysDone: 0 },
+  };
 }
 
 /** What the month close still needs when nothing does. */

@@ -49,7 +49,7 @@ export const INDEX_PAGE_MAX = 200;
 export const exportFormats = ['card-console', 'quickbooks', 'quickbooks-journal', 'xero'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
-/** The filter and order of the index's list, shared by the list and its CSV export. */
+/** The filter of the index's list, shared by the list, its totals and its CSV export. */
 const indexFilterShape = {
   subAccountId: repeatable(resourceIdSchema, 100).optional(),
   q: z.string().max(200, 'must be at most 200 characters').optional(),
@@ -70,8 +70,6 @@ const indexFilterShape = {
   maxCents: centsStringSchema.optional(),
   from: unixMsStringSchema.optional(),
   to: unixMsStringSchema.optional(),
-  sort: z.enum(['date', 'amount']).optional(),
-  direction: z.enum(['asc', 'desc']).optional(),
   /** Transaction notes: reviewed or not (a transaction without notes is unreviewed). */
   review: z.enum(['reviewed', 'unreviewed']).optional(),
   /** Accounting categories by id, or `none`: booked to no category. Any of them. */
@@ -81,6 +79,15 @@ const indexFilterShape = {
   /** With a receipt attached, or without any. */
   receipt: z.enum(['attached', 'missing']).optional(),
 };
+
+/** The list's order, shared by the list and its CSV export. */
+const indexOrderShape = {
+  sort: z.enum(['date', 'amount']).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+};
+
+/** Refresh: read again the open days last read 5 s ago or more (as the Overview's button). */
+const refreshSchema = z.literal('1', { error: 'must be 1 when present' }).optional();
 
 type IndexFilterShape = { from?: number; to?: number; minCents?: number; maxCents?: number };
 const boundsInOrder = <T extends z.ZodType<IndexFilterShape>>(schema: T) =>
@@ -95,20 +102,19 @@ const boundsInOrder = <T extends z.ZodType<IndexFilterShape>>(schema: T) =>
     );
 
 /**
- * GET /api/index/transactions: the transaction index, every sub account or the ones named.
- * Every given parameter narrows; a repeated one means "any of these" (`category` and
- * `categoryGroup` together: any of those categories). `q` searches the
- * description, the merchant's text and the reference number. Amounts are sizes (either sign),
- * both bounds included; `from` and `to` are Unix ms, both included (as the card service's list).
+ * GET /api/index/transactions: a page of the transaction index's rows, every sub account or the
+ * ones named. Every given parameter narrows; a repeated one means "any of these" (`category` and
+ * `categoryGroup` together: any of those categories). `q` searches the description, the
+ * merchant's text and the reference number. Amounts are sizes (either sign), both bounds
+ * included; `from` and `to` are Unix ms, both included (as the card service's list). The set's
+ * figures are another answer (`indexTotalsQuerySchema`), so the rows never wait on them.
  */
 export const indexQuerySchema = boundsInOrder(
   z.strictObject({
     ...indexFilterShape,
+    ...indexOrderShape,
     cursor: z.string().min(1).max(1024).optional(),
-    /** Totals of the whole filtered set by this, beside the page (its largest groups). */
-    by: z.enum(indexGroupings).optional(),
-    /** Refresh: read again the open days last read 5 s ago or more (as the Overview's button). */
-    refresh: z.literal('1', { error: 'must be 1 when present' }).optional(),
+    refresh: refreshSchema,
     limit: z
       .string()
       .regex(/^\d{1,3}$/, 'must be a whole number')
@@ -120,12 +126,27 @@ export const indexQuerySchema = boundsInOrder(
 export type IndexQuery = z.input<typeof indexQuerySchema>;
 
 /**
+ * GET /api/index/transactions/totals: the figures of the whole set the same filter gives (by
+ * the definition of money), and, with `by`, its totals by that dimension.
+ */
+export const indexTotalsQuerySchema = boundsInOrder(
+  z.strictObject({
+    ...indexFilterShape,
+    /** Totals of the set by this too: its largest groups, the rest summed as one. */
+    by: z.enum(indexGroupings).optional(),
+    refresh: refreshSchema,
+  }),
+);
+export type IndexTotalsQuery = z.input<typeof indexTotalsQuerySchema>;
+
+/**
  * GET /api/index/transactions/export.csv: the list's filter and order, every row, plus how
  * the file is written (as the single sub account's export: `tz`, `fromDay`, `toDay`).
  */
 export const indexExportQuerySchema = boundsInOrder(
   z.strictObject({
     ...indexFilterShape,
+    ...indexOrderShape,
     tz: timeZoneSchema.optional(),
     fromDay: isoDaySchema.optional(),
     toDay: isoDaySchema.optional(),
@@ -217,10 +238,16 @@ export const indexTotalsSchema = z.object({
 });
 export type IndexTotals = z.infer<typeof indexTotalsSchema>;
 
-export const indexAnswerSchema = z.object({
+/** A page of the index's rows, and how current they are. */
+export const indexPageSchema = z.object({
   items: z.array(indexTransactionSchema),
   nextCursor: z.string().optional(),
-  /** The whole filtered set, not only this page. */
+  freshness: indexFreshnessSchema,
+});
+export type IndexPage = z.infer<typeof indexPageSchema>;
+
+/** The figures of the whole filtered set, and how current they are. */
+export const indexTotalsAnswerSchema = z.object({
   summary: indexTotalsSchema,
   freshness: indexFreshnessSchema,
   /**
@@ -246,7 +273,7 @@ export const indexAnswerSchema = z.object({
     })
     .optional(),
 });
-export type IndexAnswer = z.infer<typeof indexAnswerSchema>;
+export type IndexTotalsAnswer = z.infer<typeof indexTotalsAnswerSchema>;
 
 /**
  * GET /api/index/categories: the merchant categories a filter can name (ISO 18245 codes with

@@ -76,6 +76,7 @@ export const routes = {
   'transactions.get': { method: 'GET', path: '/transactions/:id', access: everyone },
   // transaction-index
   'index.transactions': { method: 'GET', path: '/index/transactions', access: everyone },
+  'index.totals': { method: 'GET', path: '/index/transactions/totals', access: everyone },
   'index.exportCsv': {
     method: 'GET',
     path: '/index/transactions/export.csv',

@@ -95,12 +95,14 @@ import {
   cardSubAccountsSchema,
   cardsMoneySchema,
   categoryCatalogSchema,
-  indexAnswerSchema,
   indexCardListQuerySchema,
   indexCardListSchema,
   indexCardSchema,
   indexExportQuerySchema,
+  indexPageSchema,
   indexQuerySchema,
+  indexTotalsAnswerSchema,
+  indexTotalsQuerySchema,
 } from '../api/transaction-index';
 import {
   exportReceiptSchema,
@@ -177,7 +179,8 @@ export const endpointSchemas = {
   },
   'transactions.get': { params: byId, response: transactionSchema },
   // transaction-index
-  'index.transactions': { query: indexQuerySchema, response: indexAnswerSchema },
+  'index.transactions': { query: indexQuerySchema, response: indexPageSchema },
+  'index.totals': { query: indexTotalsQuerySchema, response: indexTotalsAnswerSchema },
   'index.exportCsv': { query: indexExportQuerySchema },
   'index.receiptsZip': { query: indexExportQuerySchema },
   'index.card': { params: byId, response: indexCardSchema },

@@ -4,7 +4,11 @@ import {
   annotationSchema,
 } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { indexAnswerSchema, SPEND_STATUSES } from '@card-console/shared/api/transaction-index';
+import {
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+  SPEND_STATUSES,
+} from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -302,7 +306,7 @@ describe('notes in the transactions list and its export', () => {
       tags: ['close-nov'],
     });
 
-    const page = indexAnswerSchema.parse((await ask('')).body);
+    const page = indexPageSchema.parse((await ask('')).body);
     expect(page.items.find((x) => x.id === first.id)?.notes).toEqual({
       memo: 'Quarterly audit',
       categoryId: audit.id,
@@ -311,7 +315,7 @@ describe('notes in the transactions list and its export', () => {
       receipts: 0,
     });
     const ids = async (query: string) =>
-      indexAnswerSchema.parse((await ask(query)).body).items.map((x) => x.id);
+      indexPageSchema.parse((await ask(query)).body).items.map((x) => x.id);
     expect(await ids(`?account=${audit.id}`)).toEqual([first.id]);
     const tagged = [first.id, second.id];
     expect(await ids('?tag=CLOSE-NOV')).toEqual(
@@ -580,11 +584,11 @@ describe('what the month close still needs', () => {
   it('counts the list’s to review, uncategorised (money that moved) and declined filters over a period', async () => {
     const from = t.clock.now() - 20 * 86_400_000;
     const to = t.clock.now();
-    const list = async (query: string) =>
-      indexAnswerSchema.parse(
+    const totals = async (query: string) =>
+      indexTotalsAnswerSchema.parse(
         (
           await t.request
-            .get(`/api/index/transactions?from=${from}&to=${to}&${query}`)
+            .get(`/api/index/transactions/totals?from=${from}&to=${to}&${query}`)
             .set(finance.headers())
         ).body,
       ).summary;
@@ -601,19 +605,19 @@ describe('what the month close still needs', () => {
     // Of the money that moved or will (the spend statuses): what moved nothing is never to review.
     const spend = SPEND_STATUSES.map((x) => `status=${x}`).join('&');
     expect(res.body.missingReceipt).toMatchObject({
-      count: (await list(`receipt=missing&minCents=7500&${spend}`)).count,
+      count: (await totals(`receipt=missing&minCents=7500&${spend}`)).count,
       fromCents: 7500,
     });
     expect(res.body.missingReceipt.count).toBeGreaterThan(0);
-    expect(res.body.unreviewed.count).toBe((await list(`review=unreviewed&${spend}`)).count);
-    expect(res.body.uncategorized.count).toBe((await list(`account=none&${spend}`)).count);
+    expect(res.body.unreviewed.count).toBe((await totals(`review=unreviewed&${spend}`)).count);
+    expect(res.body.uncategorized.count).toBe((await totals(`account=none&${spend}`)).count);
     expect(res.body.declined.count).toBe(
-      (await list('status=declined&status=canceled&status=failed')).count,
+      (await totals('status=declined&status=canceled&status=failed')).count,
     );
     expect(res.body.unreviewed.count).toBeGreaterThan(0);
     expect(res.body.declined.count).toBeGreaterThan(0);
     // Reviewing one row of the period takes it off the count.
-    const [row] = indexAnswerSchema.parse(
+    const [row] = indexPageSchema.parse(
       (
         await t.request
           .get(`/api/index/transactions?from=${from}&to=${to}&review=unreviewed&${spend}`)

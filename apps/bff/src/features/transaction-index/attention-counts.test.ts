@@ -4,7 +4,11 @@
 // reversed, returned); declined, canceled and failed are counted apart. The oracle below is the
 // table of docs/money.md written by hand; it does not import the product's definition.
 import { randomBytes } from 'node:crypto';
-import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import {
+  attentionSchema,
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
@@ -119,7 +123,11 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
     const period = `from=${NOW - 2 * DAY}&to=${NOW}`;
     const list = (query: string) =>
       settled(t, finance, `/api/index/transactions?${period}&${query}`, (b) =>
-        indexAnswerSchema.parse(b),
+        indexPageSchema.parse(b),
+      );
+    const totals = (query: string) =>
+      settled(t, finance, `/api/index/transactions/totals?${period}&${query}`, (b) =>
+        indexTotalsAnswerSchema.parse(b),
       );
 
     it('"to review" and its money leave out what moved no money; those are counted apart', async () => {
@@ -152,8 +160,10 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
       expect(toReview.items.map((r) => r.id).sort()).toEqual(
         ['ach', 'disputed', 'pending', 'refund', 'settled'].sort(),
       );
-      expect(toReview.summary.count).toBe(counts.unreviewed.count);
-      const attempted = await list('status=declined&status=canceled&status=failed');
+      expect((await totals(`review=unreviewed&${moved}`)).summary.count).toBe(
+        counts.unreviewed.count,
+      );
+      const attempted = await totals('status=declined&status=canceled&status=failed');
       expect(attempted.summary.count).toBe(counts.declined.count);
     });
   });

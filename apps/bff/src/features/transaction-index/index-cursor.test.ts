@@ -1,6 +1,6 @@
 // GET /api/index/transactions?cursor=…: a cursor the list gave pages on; anything else, however
 // it was made, is a 400 that names the cursor, never a 500 and never a page.
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import { indexPageSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
@@ -32,7 +32,7 @@ describe('the index list’s page cursor', () => {
     expect(next).toMatch(/^[\w-]+\.[\w-]{22}$/);
     const res = await ask(`?limit=5&cursor=${encodeURIComponent(next)}`);
     expect(res.status).toBe(200);
-    const page = indexAnswerSchema.parse(res.body);
+    const page = indexPageSchema.parse(res.body);
     expect(page.items).toHaveLength(5);
     const firstIds = (await settledIndexList(t, finance, '?limit=10')).items.map((x) => x.id);
     expect(page.items.map((x) => x.id)).toEqual(firstIds.slice(5));

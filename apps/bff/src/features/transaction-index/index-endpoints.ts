@@ -18,9 +18,15 @@ export const transactionIndexFeature = defineFeature(
   (endpoint) => [
     endpoint('index.transactions', {
       summary:
-        "Transactions of every sub account (or those named) from the BFF's index: searched, filtered, sorted, with the whole set's count and sums and how fresh they are",
+        "A page of the transactions of every sub account (or those named) from the BFF's index: searched, filtered, sorted, and how fresh they are",
       example: '/api/index/transactions?status=declined&status=failed&sort=amount',
-      handler: ({ req, services, query }) => services.search.search(who(req), query),
+      handler: ({ req, services, query }) => services.search.rows(who(req), query),
+    }),
+    endpoint('index.totals', {
+      summary:
+        'The figures of the same filtered set (count and sums by the definition of money), with `by` its totals by a dimension, and how fresh they are',
+      example: '/api/index/transactions/totals?status=declined&by=card',
+      handler: ({ req, services, query }) => services.search.totals(who(req), query),
     }),
     endpoint('index.exportCsv', {
       summary:

@@ -3,7 +3,10 @@
 // account is synced once in all, both answer the same whole set from the shared index, and
 // either answers the Overview from it without reading the card service.
 import { randomBytes } from 'node:crypto';
-import { indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import {
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine } from '../../platform/sql/sql-engine';
@@ -50,10 +53,16 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
     await database?.stop();
   });
 
-  const ask = (app: TestApp) => app.request.get('/api/index/transactions').set(finance.headers());
-  async function settled(app: TestApp) {
+  const ask = (app: TestApp, path = '/api/index/transactions') =>
+    app.request.get(path).set(finance.headers());
+  /** The answer at `path` on `app` once no sync runs. */
+  async function settled<T extends { freshness: { syncing: boolean } }>(
+    app: TestApp,
+    path: string,
+    parse: (body: unknown) => T,
+  ): Promise<T> {
     for (let tries = 0; tries < 300; tries++) {
-      const body = indexAnswerSchema.parse((await ask(app)).body);
+      const body = parse((await ask(app, path)).body);
       if (!body.freshness.syncing) return body;
       // Time passes while one replica syncs and the other waits its turn: the days the first
       // walked are seconds old, not stale, when the second gets the lock.
@@ -62,13 +71,20 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
     }
     throw new Error('the sync did not end');
   }
+  /** The list's first page, and the whole set's figures, on `app` once synced. */
+  const page = (app: TestApp) =>
+    settled(app, '/api/index/transactions', (body) => indexPageSchema.parse(body));
+  const totals = (app: TestApp) =>
+    settled(app, '/api/index/transactions/totals', (body) => indexTotalsAnswerSchema.parse(body));
 
   it('asked of both at once: every page of every sub account read once in all, the same answer on both', async () => {
     const first = await Promise.all([ask(a), ask(b), ask(a), ask(b)]);
     for (const res of first) expect(res.status).toBe(200);
-    const [onA, onB] = [await settled(a), await settled(b)];
+    const [onA, onB] = [await page(a), await page(b)];
     expect(onB).toEqual(onA);
-    expect(onA.summary.count).toBeGreaterThan(1_000);
+    const [totalsOnA, totalsOnB] = [await totals(a), await totals(b)];
+    expect(totalsOnB).toEqual(totalsOnA);
+    expect(totalsOnA.summary.count).toBeGreaterThan(1_000);
 
     // Each sync reads the card service under the request id of the read that started it:
     // one sync per sub account in all means one request id per sub account.
@@ -86,7 +102,7 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
   }, 60_000);
 
   it('the Overview from the shared index on either replica: no upstream page, the brute force’s figures', async () => {
-    await settled(a);
+    await page(a);
     const pages = () => a.simRequests.filter((r) => r.url.startsWith('/transaction')).length;
     for (const [app, tz] of [
       [b, 'Asia/Kolkata'],

@@ -1,14 +1,15 @@
-// GET /api/index/transactions over HTTP, against the simulator: the first read starts the
-// sync and says so; once synced, every answer (filters in the URL, search, paging, count and
-// sums) equals a brute-force pass over the simulator's own rows.
+// GET /api/index/transactions and its totals over HTTP, against the simulator: the first read
+// starts the sync and says so; once synced, every answer (filters in the URL, search, paging,
+// and the totals' count and sums) equals a brute-force pass over the simulator's own rows.
 import {
   CARD_MONEY_MAX,
   cardSubAccountsSchema,
   cardsMoneySchema,
   categoryCatalogSchema,
-  indexAnswerSchema,
   indexCardListSchema,
   indexCardSchema,
+  indexPageSchema,
+  indexTotalsAnswerSchema,
 } from '@card-console/shared/api/transaction-index';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,14 @@ afterAll(async () => t?.close());
 
 const ask = (query: string) =>
   t.request.get(`/api/index/transactions${query}`).set(finance.headers());
+/** The totals of the set `query` gives (the list's filter, no order or page). */
+const askTotals = (query: string) =>
+  t.request.get(`/api/index/transactions/totals${query}`).set(finance.headers());
+const totalsOf = async (query: string) => {
+  const res = await askTotals(query);
+  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+  return indexTotalsAnswerSchema.parse(res.body);
+};
 
 /** Every row of the simulator the index holds: every sub account's, within the history window. */
 function simRows() {
@@ -79,16 +88,18 @@ describe('GET /api/index/transactions', () => {
   it('the first read starts the sync and says so; then the whole set is there, with its sums', async () => {
     const first = await ask('');
     expect(first.status).toBe(200);
-    expect(indexAnswerSchema.parse(first.body).freshness.syncing).toBe(true);
-    let body = indexAnswerSchema.parse(first.body);
+    expect(indexPageSchema.parse(first.body).freshness.syncing).toBe(true);
+    let body = indexPageSchema.parse(first.body);
     for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
       await new Promise((r) => setTimeout(r, 100));
-      body = indexAnswerSchema.parse((await ask('')).body);
+      body = indexPageSchema.parse((await ask('')).body);
     }
     expect(body.freshness).toMatchObject({ syncing: false, updatedAt: expect.any(Number) });
     const rows = simRows();
     expect(rows.length).toBeGreaterThan(1_000);
-    expect(body.summary).toEqual(sums(rows));
+    const totals = await totalsOf('');
+    expect(totals.freshness).toEqual(body.freshness);
+    expect(totals.summary).toEqual(sums(rows));
     expect(body.items).toHaveLength(100);
     const dates = body.items.map((x) => Date.parse(x.date));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
@@ -97,10 +108,10 @@ describe('GET /api/index/transactions', () => {
 
   it('Refresh reads the open days again (at most once in 5 s); a plain read within the refresh age does not', async () => {
     const settle = async (query: string) => {
-      let body = indexAnswerSchema.parse((await ask(query)).body);
+      let body = indexPageSchema.parse((await ask(query)).body);
       for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
         await new Promise((r) => setTimeout(r, 50));
-        body = indexAnswerSchema.parse((await ask('')).body);
+        body = indexPageSchema.parse((await ask('')).body);
       }
       return body;
     };
@@ -117,7 +128,8 @@ describe('GET /api/index/transactions', () => {
 
     t.clock.advance(10_000);
     const start = pages();
-    const plain = await settle('?q=renamed after');
+    const plain = await totalsOf('?q=renamed after');
+    expect(plain.freshness.syncing).toBe(false);
     expect(pages()).toBe(start);
     expect(plain.summary.count).toBe(0);
     expect(plain.freshness.updatedAt).toBe(before.freshness.updatedAt);
@@ -125,7 +137,7 @@ describe('GET /api/index/transactions', () => {
     const refreshed = await settle('?refresh=1');
     expect(pages()).toBeGreaterThan(start);
     expect(refreshed.freshness.updatedAt).toBeGreaterThan(before.freshness.updatedAt as number);
-    expect(indexAnswerSchema.parse((await ask('?q=renamed after')).body).summary.count).toBe(1);
+    expect((await totalsOf('?q=renamed after')).summary.count).toBe(1);
 
     t.clock.advance(2_000);
     const again = pages();
@@ -140,28 +152,25 @@ describe('GET /api/index/transactions', () => {
       .filter((x) => Math.abs(x.amountCents) >= 1_000 && Math.abs(x.amountCents) <= 500_000)
       .filter((x) => x.subAccountId === subs[0] || x.subAccountId === subs[2]);
     expect(want.length).toBeGreaterThan(10);
-    const query = new URLSearchParams([
+    const filter = new URLSearchParams([
       ['status', 'declined'],
       ['status', 'failed'],
       ['minCents', '1000'],
       ['maxCents', '500000'],
       ['subAccountId', subs[0] as string],
       ['subAccountId', subs[2] as string],
-      ['sort', 'amount'],
-      ['limit', '7'],
     ]);
+    const query = new URLSearchParams([...filter, ['sort', 'amount'], ['limit', '7']]);
     const seen: string[] = [];
     let cursor: string | undefined;
-    let summary: unknown;
     do {
       const res = await ask(`?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.status).toBe(200);
-      const body = indexAnswerSchema.parse(res.body);
-      summary = body.summary;
+      const body = indexPageSchema.parse(res.body);
       seen.push(...body.items.map((x) => x.id));
       cursor = body.nextCursor;
     } while (cursor);
-    expect(summary).toEqual(sums(want));
+    expect((await totalsOf(`?${filter}`)).summary).toEqual(sums(want));
     expect(seen.sort()).toEqual(want.map((x) => x.id).sort());
   }, 30_000);
 
@@ -174,9 +183,8 @@ describe('GET /api/index/transactions', () => {
         .toLowerCase()
         .includes(word.toLowerCase()),
     );
-    const res = await ask(`?q=${encodeURIComponent(word.toUpperCase())}`);
-    expect(res.status).toBe(200);
-    expect(indexAnswerSchema.parse(res.body).summary.count).toBe(want.length);
+    const totals = await totalsOf(`?q=${encodeURIComponent(word.toUpperCase())}`);
+    expect(totals.summary.count).toBe(want.length);
     expect(want.length).toBeGreaterThan(0);
   });
 
@@ -189,15 +197,17 @@ describe('GET /api/index/transactions', () => {
     );
     expect(want.some((x) => code(x) === undefined)).toBe(true);
     expect(want.some((x) => inBusiness(code(x)))).toBe(true);
-    const res = await ask('?categoryGroup=business&categoryGroup=uncategorized&category=5812');
-    expect(res.status).toBe(200);
-    expect(indexAnswerSchema.parse(res.body).summary).toEqual(sums(want));
+    const totals = await totalsOf(
+      '?categoryGroup=business&categoryGroup=uncategorized&category=5812',
+    );
+    expect(totals.summary).toEqual(sums(want));
     expect((await ask('?categoryGroup=software')).status).toBe(400);
+    expect((await askTotals('?categoryGroup=software')).status).toBe(400);
   });
 
   it('totals by card and by decline reason: the groups and the rest add up to the set, the largest spend first, named', async () => {
     const declined = simRows().filter((x) => x.status === 'declined');
-    const byReason = indexAnswerSchema.parse((await ask('?status=declined&by=declineReason')).body);
+    const byReason = await totalsOf('?status=declined&by=declineReason');
     expect(byReason.breakdown?.by).toBe('declineReason');
     const reasons = new Map<string | undefined, number>();
     for (const x of declined) reasons.set(x.declineReason, (reasons.get(x.declineReason) ?? 0) + 1);
@@ -206,7 +216,7 @@ describe('GET /api/index/transactions', () => {
       Object.fromEntries(byReason.breakdown?.groups.map((g) => [g.key ?? '(none)', g.count]) ?? []),
     ).toEqual(Object.fromEntries([...reasons].map(([k, n]) => [k ?? '(none)', n])));
 
-    const byCard = indexAnswerSchema.parse((await ask('?by=card')).body);
+    const byCard = await totalsOf('?by=card');
     const groups = byCard.breakdown?.groups ?? [];
     expect(groups.length).toBeGreaterThan(1);
     // Largest spend first: card spend (net of refunds) and payments without a card.
@@ -231,6 +241,12 @@ describe('GET /api/index/transactions', () => {
     expect(groups.reduce((n, g) => n + g.posted.cents, 0) + (other?.posted.cents ?? 0)).toBe(
       byCard.summary.posted.cents,
     );
+    // Without `by`, no breakdown; the list answers rows only, and refuses `by`.
+    expect((await totalsOf('')).breakdown).toBeUndefined();
+    const list = await ask('?by=card');
+    expect(list.status).toBe(400);
+    expect(list.body).toMatchObject({ status: 400, code: 'invalid_query' });
+    expect(list.body.detail).toMatch(/\bby\b/);
   });
 
   it("a card's money: its sub accounts, its spend in its limit's current window, its latest rows", async () => {
@@ -325,10 +341,9 @@ describe('GET /api/index/transactions', () => {
     const listed = await t.request.get(`/api/index/card-money?${thirty}`).set(finance.headers());
     expect(listed.status).toBe(200);
     expect(listed.body.cards).toHaveLength(30);
-    const filtered = await ask(`?${thirty}`);
-    expect(filtered.status).toBe(200);
+    const filtered = await totalsOf(`?${thirty}`);
     const ids = new Set(cards.map((c) => c.id));
-    expect(filtered.body.summary.count).toBe(
+    expect(filtered.summary.count).toBe(
       simRows().filter((x) => x.cardId !== undefined && ids.has(x.cardId)).length,
     );
   });
@@ -469,6 +484,26 @@ describe('GET /api/index/transactions', () => {
     const res = await ask(query);
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.detail).toMatch(why);
+  });
+
+  it.each([
+    ['?by=nope', /by/],
+    ['?by=card&by=merchant', /"by" must appear once/],
+    ['?status=nope', /status/],
+    ['?minCents=5&maxCents=1', /minCents/],
+    ['?from=10&to=5', /from/],
+    ['?refresh=yes', /refresh/],
+    // The list's order and page are not the totals'.
+    ['?sort=amount', /sort/],
+    ['?direction=asc', /direction/],
+    ['?limit=5', /limit/],
+    ['?cursor=not-one-of-ours', /cursor/],
+  ])('the totals: %s is a 400 that says what is wrong', async (query, why) => {
+    const res = await askTotals(query);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 400, code: 'invalid_query' });
     expect(res.body.detail).toMatch(why);
   });
 });

@@ -6,7 +6,11 @@
 
 import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
 import type { Card } from '@card-console/shared/api/cards';
-import type { IndexAnswer, IndexFreshness } from '@card-console/shared/api/transaction-index';
+import type {
+  IndexFreshness,
+  IndexPage,
+  IndexTotalsAnswer,
+} from '@card-console/shared/api/transaction-index';
 import {
   ACCOUNTING_ROWS_PER_FILE,
   type Attention,
@@ -293,7 +297,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   }
 
   return {
-    async search(who: Who, input: IndexSearchInput): Promise<IndexAnswer> {
+    /**
+     * A page of the rows the filter gives, in its order, with their notes. Never the set's
+     * figures (`totals`): a narrowing filter's page still asks the store how many rows the set
+     * has, to choose how to find them (`pageAfterCount`), but nothing else of the set.
+     */
+    async rows(who: Who, input: IndexSearchInput): Promise<IndexPage> {
       const { ids: subAccountIds } = input.subAccountId
         ? { ids: input.subAccountId }
         : await subAccountsOf(who, input);
@@ -306,7 +315,6 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         const position = input.cursor === undefined ? undefined : cursors.open(input.cursor);
         // A narrowing filter's page once its count is known: a small set's page is matched
         // then sorted rather than found by walking the whole order (`pageAfterCount`).
-        const counted = store.summary(filter);
         const pageOf = (setSize?: number) =>
           store.page(
             filter,
@@ -315,20 +323,16 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             position,
             setSize === undefined ? {} : { setSize },
           );
-        const [page, summary, breakdown] = await Promise.all([
-          pageAfterCount(filter) ? counted.then(({ count }) => pageOf(count)) : pageOf(),
-          counted,
-          input.by === undefined
-            ? undefined
-            : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
-        ]);
+        const page = await (pageAfterCount(filter)
+          ? store.summary(filter).then(({ count }) => pageOf(count))
+          : pageOf());
         const annotations = await deps.stores.annotations();
         const ids = page.items.map((t) => t.id);
         const [{ notes, receipts }] = await Promise.all([
           annotations.notesOf(ids),
           deps.cardDirectory.ready(),
         ]);
-        const answer: IndexAnswer = {
+        const answer: IndexPage = {
           items: page.items.map((t) => {
             const note = notes.get(t.id);
             const attached = receipts.get(t.id) ?? 0;
@@ -344,25 +348,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
                   : {}),
             };
           }),
-          summary,
           freshness: fresh,
         };
         if (page.next !== undefined) answer.nextCursor = cursors.seal(page.next);
-        if (input.by !== undefined && breakdown !== undefined) {
-          answer.breakdown = {
-            by: input.by,
-            groupCount: breakdown.groupCount,
-            ...(breakdown.other === undefined ? {} : { other: breakdown.other }),
-            groups: breakdown.groups.map(({ key, ...totals }) => {
-              const label = key === null ? undefined : groupLabel(input.by as IndexGrouping, key);
-              return {
-                ...(key === null ? {} : { key }),
-                ...(label === undefined ? {} : { label }),
-                ...totals,
-              };
-            }),
-          };
-        }
         return answer;
       } catch (error) {
         if (error instanceof BadIndexCursorError) {
@@ -370,6 +358,44 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }
         throw error;
       }
+    },
+
+    /**
+     * The figures of the whole set the filter gives, by the definition of money, and with `by`
+     * its totals by that dimension: its largest groups, the rest summed as one.
+     */
+    async totals(who: Who, input: IndexSearchInput): Promise<IndexTotalsAnswer> {
+      const { ids: subAccountIds } = input.subAccountId
+        ? { ids: input.subAccountId }
+        : await subAccountsOf(who, input);
+      const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
+      const store = await deps.stores.index();
+      const filter = filterOf(input, subAccountIds);
+      const [summary, breakdown] = await Promise.all([
+        store.summary(filter),
+        input.by === undefined
+          ? undefined
+          : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
+        input.by === undefined ? undefined : deps.cardDirectory.ready(),
+      ]);
+      const answer: IndexTotalsAnswer = { summary, freshness: fresh };
+      if (input.by !== undefined && breakdown !== undefined) {
+        const by = input.by;
+        answer.breakdown = {
+          by,
+          groupCount: breakdown.groupCount,
+          ...(breakdown.other === undefined ? {} : { other: breakdown.other }),
+          groups: breakdown.groups.map(({ key, ...totals }) => {
+            const label = key === null ? undefined : groupLabel(by, key);
+            return {
+              ...(key === null ? {} : { key }),
+              ...(label === undefined ? {} : { label }),
+              ...totals,
+            };
+          }),
+        };
+      }
+      return answer;
     },
 
     /**

@@ -2,10 +2,14 @@
 // from docs/money.md's table (it does not import the product's definition), on both engines:
 // random transaction sets (every status, with and without cards, refunds, foreign amounts),
 // served by a card service that follows the contract, read over HTTP through the BFF's index
-// with random filters. The list's summary, every totals-by grouping, the CSV, the QuickBooks
-// and Xero files, the Overview and the attention counts must all agree with it.
+// with random filters. The list's rows, its totals, every totals-by grouping, the CSV, the
+// QuickBooks and Xero files, the Overview and the attention counts must all agree with it.
 import { randomBytes } from 'node:crypto';
-import { attentionSchema, indexAnswerSchema } from '@card-console/shared/api/transaction-index';
+import {
+  attentionSchema,
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
 import { indexGroupings } from '@card-console/shared/index-vocabulary';
 import { transactionStatuses } from '@card-console/shared/upstream/enums';
 import fc from 'fast-check';
@@ -266,9 +270,15 @@ async function appFor(engine: 'embedded' | 'postgres', rows: readonly Row[]) {
   return { t, finance };
 }
 
-async function settledList(t: TestApp, who: TestSession, query: string) {
+/** The answer at `path` (the list, or its totals) once no sync runs. */
+async function settled<T extends { freshness: { syncing: boolean } }>(
+  t: TestApp,
+  who: TestSession,
+  path: string,
+  parse: (body: unknown) => T,
+): Promise<T> {
   for (let tries = 0; tries < 300; tries++) {
-    const res = await t.request.get(`/api/index/transactions?${query}`).set(who.headers());
+    const res = await t.request.get(path).set(who.headers());
     expect(
       res.status,
       `${res.text.slice(0, 300)}\n${t.logs
@@ -276,12 +286,18 @@ async function settledList(t: TestApp, who: TestSession, query: string) {
         .join('\n')
         .slice(0, 2000)}`,
     ).toBe(200);
-    const body = indexAnswerSchema.parse(res.body);
+    const body = parse(res.body);
     if (!body.freshness.syncing) return body;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the index never finished its sync');
 }
+const settledList = (t: TestApp, who: TestSession, query: string) =>
+  settled(t, who, `/api/index/transactions?${query}`, (body) => indexPageSchema.parse(body));
+const settledTotals = (t: TestApp, who: TestSession, query: string) =>
+  settled(t, who, `/api/index/transactions/totals?${query}`, (body) =>
+    indexTotalsAnswerSchema.parse(body),
+  );
 
 /** The close's counts once every sub account is synced (the list above asked for one only). */
 async function settledAttention(t: TestApp, who: TestSession, filter: Filter) {
@@ -319,7 +335,7 @@ const cents = (text: string | undefined) => Math.round(Number(text) * 100);
 
 for (const engine of ['embedded', 'postgres'] as const) {
   describe(`money reconciles on the ${engine} engine`, () => {
-    it('the list, its summary and the files agree with the oracle, to the cent', async () => {
+    it('the list, its totals and the files agree with the oracle, to the cent', async () => {
       await fc.assert(
         fc.asyncProperty(rowsArb, filterArb, async (rows, rawFilter) => {
           const filter = filterOf(rawFilter);
@@ -327,13 +343,22 @@ for (const engine of ['embedded', 'postgres'] as const) {
           const { t, finance } = await appFor(engine, rows);
           try {
             const query = queryOf(filter);
-            const list = await settledList(t, finance, query);
+            // The list: every row of the filter (at most 40, one page), each amount as given.
+            const list = await settledList(t, finance, `${query}&limit=200`);
+            expect(list.nextCursor, 'one page holds the set').toBeUndefined();
+            expect(list.items.map((r) => r.id).sort(), "the list's rows").toEqual(
+              expected.map((r) => r.id).sort(),
+            );
+            expect(list.items.reduce((n, r) => n + r.amountCents, 0)).toBe(sum(expected));
+
+            // Its totals: the figures of the same filter.
             const want = totals(expected);
-            expect(list.summary, "the list's summary").toEqual(want);
+            const summary = (await settledTotals(t, finance, query)).summary;
+            expect(summary, "the list's totals").toEqual(want);
 
             // Every grouping: its groups and the remainder add up to the summary.
             for (const by of indexGroupings) {
-              const grouped = await settledList(t, finance, `${query}&by=${by}`);
+              const grouped = await settledTotals(t, finance, `${query}&by=${by}`);
               const breakdown = grouped.breakdown;
               expect(breakdown?.by).toBe(by);
               const parts = [

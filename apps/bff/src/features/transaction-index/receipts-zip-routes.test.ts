@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { receiptSchema } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import type { IndexAnswer } from '@card-console/shared/api/transaction-index';
+import type { IndexPage } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
@@ -16,7 +16,7 @@ const MB = 1024 * 1024;
 
 let t: TestApp;
 let finance: TestSession;
-let rows: IndexAnswer['items'];
+let rows: IndexPage['items'];
 let used = 0;
 
 beforeAll(async () => {

@@ -80,7 +80,7 @@ describe('"all sub accounts" reads of the index, over HTTP', () => {
     expect(afterFirst).toBeGreaterThan(0);
     for (const path of [
       '/api/index/transactions?status=declined',
-      '/api/index/transactions?by=card',
+      '/api/index/transactions/totals?by=card',
       '/api/index/card-sub-accounts',
     ]) {
       const res = await t.request.get(path).set(finance.headers());

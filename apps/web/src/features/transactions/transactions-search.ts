@@ -1,5 +1,5 @@
 // Types only from the API module: its schemas (zod) stay out of the first download.
-import type { IndexQuery } from '@card-console/shared/api/transaction-index';
+import type { IndexQuery, IndexTotalsQuery } from '@card-console/shared/api/transaction-index';
 import { categoryGroups, uncategorized } from '@card-console/shared/category-groups';
 import { dayRangeToBounds, instantToIsoDay, isIsoDay } from '@card-console/shared/dates';
 import { type IndexGroupingName, indexGroupings } from '@card-console/shared/index-vocabulary';
@@ -191,7 +191,22 @@ export function toIndexQuery(
     receipt: search.receipt,
     sort: search.sort,
     direction: search.dir,
-    by: search.by,
   };
   return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as IndexQuery;
+}
+
+/**
+ * The query of the list's figures: the same filter (not its order, page or size), and the
+ * dimension of its totals when one is chosen.
+ */
+export function toTotalsQuery(query: IndexQuery, by: TransactionsSearch['by']): IndexTotalsQuery {
+  const {
+    sort: _sort,
+    direction: _direction,
+    cursor: _cursor,
+    limit: _limit,
+    refresh: _refresh,
+    ...filter
+  } = query;
+  return by === undefined ? filter : { ...filter, by };
 }

@@ -5,7 +5,7 @@
 // every query with the BFF's own schemas and answers only the exact ids and cursors it issued.
 import { type Card, cardListQuerySchema } from '@card-console/shared/api/cards';
 import { subAccountListQuerySchema } from '@card-console/shared/api/sub-accounts';
-import { type IndexAnswer, indexQuerySchema } from '@card-console/shared/api/transaction-index';
+import { type IndexPage, indexQuerySchema } from '@card-console/shared/api/transaction-index';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,10 +82,9 @@ function serveProgram() {
       } catch (error) {
         return apiError(400, 'invalid_query', String(error));
       }
-      const answer = (items: (typeof txA)[], nextCursor?: string): IndexAnswer => ({
+      const answer = (items: (typeof txA)[], nextCursor?: string): IndexPage => ({
         items: items.map((t) => ({ ...t, subAccountId: SUB_B })),
         ...(nextCursor ? { nextCursor } : {}),
-        summary: indexTotalsOf(items),
         freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: 1_772_000_000_000 },
       });
       const unknownSub = q.subAccountId?.some((id) => id !== SUB_A && id !== SUB_B);

@@ -4,7 +4,7 @@ import { saveBlob } from '../../../lib/save-blob';
 import { dispositionFileName } from '../export-file-name';
 
 /** The list's filter and order, as the CSV export takes them (the ZIP's names are in `tz`). */
-export type ReceiptsZipQuery = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' | 'by'> & {
+export type ReceiptsZipQuery = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh'> & {
   tz: string;
   fromDay?: string | undefined;
   toDay?: string | undefined;

@@ -4,7 +4,7 @@ import { downloadCsv } from '../../../lib/download-csv';
 import { dispositionFileName } from '../export-file-name';
 
 /** The list's filter and order, and how the file shows dates: in the person's zone. */
-export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh' | 'by'> & {
+export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh'> & {
   /** IANA time zone the CSV's dates are written in. */
   tz: string;
   fromDay?: string | undefined;

@@ -1,12 +1,24 @@
-import type { IndexAnswer, IndexQuery } from '@card-console/shared/api/transaction-index';
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  IndexPage,
+  IndexQuery,
+  IndexTotalsQuery,
+} from '@card-console/shared/api/transaction-index';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { STALE_MS } from '../../../lib/query-client';
 
 /** How often to ask again while the index is syncing what the list shows. */
 export const SYNCING_POLL_MS = 1_000;
 
-/** Every list the index answers lives under this key (a change of notes invalidates them). */
+/**
+ * Every list the index answers, and every list's figures, live under this key (a change of
+ * notes invalidates them).
+ */
 export const indexListsKey = ['transactions', 'index'] as const;
 
 export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) {
@@ -24,12 +36,25 @@ export function indexTransactionsQueryOptions(query: IndexQuery) {
     queryFn: ({ pageParam, signal }) =>
       fetchIndexTransactions(pageParam ? { ...query, cursor: pageParam } : query, signal),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: IndexAnswer) => last.nextCursor,
+    getNextPageParam: (last: IndexPage) => last.nextCursor,
     staleTime: (q) => ((q.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
     refetchInterval: (q) =>
       q.state.data?.pages[0]?.freshness.syncing && q.state.data.pages.length === 1
         ? SYNCING_POLL_MS
         : false,
+  });
+}
+
+/**
+ * The figures of the list's whole set (and its totals by a dimension): a second answer, so the
+ * rows never wait on them. While a sync of what they count runs, asked again every second.
+ */
+export function indexTotalsQueryOptions(query: IndexTotalsQuery) {
+  return queryOptions({
+    queryKey: [...indexListsKey, 'totals', query] as const,
+    queryFn: ({ signal }) => api('index.totals', { query, signal }),
+    staleTime: STALE_MS,
+    refetchInterval: (q) => (q.state.data?.freshness.syncing ? SYNCING_POLL_MS : false),
   });
 }
 

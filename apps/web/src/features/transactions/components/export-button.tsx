@@ -54,7 +54,7 @@ const ACCOUNTING: { format: Format; label: string; description: string }[] = [
  * Xero's precoded statement) with the posted total they net to, and the receipts as one ZIP.
  */
 export function ExportButton({ query, days, subAccountName, blocked, posted }: ExportButtonProps) {
-  const { cursor: _c, limit: _l, refresh: _r, by: _b, ...filter } = query;
+  const { cursor: _c, limit: _l, refresh: _r, ...filter } = query;
   const download = (format: Format | undefined, part?: number) => (tz: string) =>
     exportTransactionsCsv(
       { ...filter, tz, fromDay: days.from, toDay: days.to, format, part },

@@ -1,5 +1,5 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import type { IndexAnswer, IndexTotals } from '@card-console/shared/api/transaction-index';
+import type { IndexTotals, IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
 import { formatCents } from '@card-console/shared/money';
 import type { groupings, TransactionsSearch } from '../transactions-search';
 import { cardSpendOf, figureWords } from './money-figures';
@@ -32,7 +32,7 @@ const OTHER_NOUNS: Record<(typeof groupings)[number], [string, string]> = {
   status: ['status', 'statuses'],
 };
 
-type Breakdown = NonNullable<IndexAnswer['breakdown']>;
+type Breakdown = NonNullable<IndexTotalsAnswer['breakdown']>;
 
 /**
  * A column of figures, shown when any line has some: card spend and posted always; other

@@ -1,4 +1,4 @@
-import { type IndexAnswer, indexQuerySchema } from '@card-console/shared/api/transaction-index';
+import { type IndexPage, indexQuerySchema } from '@card-console/shared/api/transaction-index';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,13 +16,12 @@ function serveList(options: {
   before?: (cursor: string | undefined) => Promise<Response | undefined> | Response | undefined;
 }) {
   const { pages, perPage } = options;
-  const page = (n: number): IndexAnswer => ({
+  const page = (n: number): IndexPage => ({
     items: Array.from({ length: perPage }, (_, i) => {
       const row = (n - 1) * perPage + i + 1;
       return indexRow({ id: `tx_${row}`, description: `Purchase ${row}` });
     }),
     ...(n < pages ? { nextCursor: `p${n + 1}` } : {}),
-    summary: indexTotalsOf(Array.from({ length: pages * perPage }, () => indexRow())),
     freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
   });
   server.use(
@@ -34,6 +33,12 @@ function serveList(options: {
       if (answer) return answer;
       return HttpResponse.json(page(query.cursor ? Number(query.cursor.slice(1)) : 1));
     }),
+    serve('index.totals', () =>
+      HttpResponse.json({
+        summary: indexTotalsOf(Array.from({ length: pages * perPage }, () => indexRow())),
+        freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+      }),
+    ),
     serve('transactions.get', ({ params }) =>
       HttpResponse.json(transaction({ id: String(params.id), description: `Detail ${params.id}` })),
     ),

@@ -68,6 +68,7 @@ function serveScreen(options: { rows?: typeof rows; pageSize?: number } = {}) {
 
 /** The last list request's query, as the BFF reads it (cursor-less pages only). */
 const lastListQuery = () => queryOf(requestsTo(LIST).at(-1)?.url ?? 'http://x/');
+const lastTotalsQuery = () => queryOf(requestsTo(`${LIST}/totals`).at(-1)?.url ?? 'http://x/');
 
 describe('transactions screen', () => {
   it("shows every sub account by default, each row naming its own, and the whole set's count and sums", async () => {
@@ -385,7 +386,9 @@ describe('transactions screen', () => {
     await screen.findByRole('row', { name: /Coffee beans/ });
     await user.selectOptions(screen.getByLabelText('Totals by'), 'card');
     const totals = await screen.findByRole('table', { name: 'Totals by card' });
-    expect(lastListQuery()).toEqual({ by: 'card' });
+    // The dimension is the figures' own: the rows' query does not name it.
+    expect(lastTotalsQuery()).toEqual({ by: 'card' });
+    expect(lastListQuery()).toEqual({});
     const line = within(totals).getByRole('row', { name: /Travel card/ });
     // Card spend net of the refund; the declined charge is no spend: its amount has its own
     // column, "Declined (attempted)".

@@ -1,7 +1,8 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type {
-  IndexAnswer,
+  IndexPage,
   IndexQuery,
+  IndexTotalsAnswer,
   IndexTransaction,
 } from '@card-console/shared/api/transaction-index';
 import { useQuery } from '@tanstack/react-query';
@@ -33,8 +34,14 @@ interface TransactionsScreenProps {
   days: { from?: string | undefined; to?: string | undefined };
   /** The rows shown: the list's first `pages` pages; undefined until the first arrives. */
   list: PagedList<IndexTransaction> | undefined;
-  /** The first page's answer: the whole set's count, sums, breakdown and freshness. */
-  answer: IndexAnswer | undefined;
+  /** The first page's answer: its rows and how fresh they are. */
+  answer: IndexPage | undefined;
+  /** The whole set's count, sums and totals by a dimension: a second answer, maybe later. */
+  totals: IndexTotalsAnswer | undefined;
+  /** Why the figures did not load (the rows may have). */
+  totalsError?: unknown;
+  /** The figures shown are the previous filter's, or being asked again. */
+  totalsBusy: boolean;
   /** Why the first page did not load: shown in the list's place, the filters kept. */
   error?: unknown;
   onRetry?: () => void;
@@ -52,7 +59,8 @@ const NO_ROWS: readonly IndexTransaction[] = [];
  * transaction as the card service has it now; rows selected change their notes together.
  */
 export function TransactionsScreen(props: TransactionsScreenProps) {
-  const { search, query, days, list, answer, error, onRetry, subAccounts, cards, busy } = props;
+  const { search, query, days, list, answer, totals, error, onRetry, subAccounts, cards, busy } =
+    props;
   useDocumentTitle('Transactions');
   const navigate = useNavigate();
   const go = (next: TransactionsSearch, options?: { replace?: boolean }) =>
@@ -75,9 +83,9 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           query={query}
           days={days}
           subAccountName={subAccount?.name}
-          posted={answer?.summary.posted}
+          posted={totals?.summary.posted}
           blocked={
-            answer?.summary.count === 0 && !busy
+            totals?.summary.count === 0 && !props.totalsBusy
               ? 'Nothing to export: no transactions match these filters.'
               : undefined
           }
@@ -103,11 +111,13 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
       />
       {answer ? (
         <TransactionsSummary
-          answer={answer}
+          freshness={answer.freshness}
+          totals={totals}
+          totalsError={props.totalsError}
           query={query}
           search={search}
           subAccounts={subAccounts}
-          busy={busy}
+          busy={busy || props.totalsBusy}
           onChange={(next) => go({ ...next, pages: undefined })}
         />
       ) : null}

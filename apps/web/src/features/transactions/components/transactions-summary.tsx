@@ -1,8 +1,8 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type {
-  IndexAnswer,
   IndexFreshness,
   IndexQuery,
+  IndexTotalsAnswer,
 } from '@card-console/shared/api/transaction-index';
 import { Field } from '../../../components/field';
 import { formatUpdatedAt } from '../../../lib/format';
@@ -14,28 +14,42 @@ import { GROUPING_LABELS, TotalsBy } from './totals-by';
 /**
  * Above the list: the whole filtered set's count and money as docs/money.md defines it (not
  * only the rows shown), how fresh the index is with Refresh, and the set's totals by a chosen
- * dimension, whose rows narrow the list to themselves.
+ * dimension, whose rows narrow the list to themselves. The figures are their own answer: until
+ * it comes the rows show, and the figures say they are being counted.
  */
 export function TransactionsSummary({
-  answer,
+  freshness,
+  totals,
+  totalsError,
   query,
   search,
   subAccounts,
   busy,
   onChange,
 }: {
-  answer: IndexAnswer;
+  freshness: IndexFreshness;
+  totals: IndexTotalsAnswer | undefined;
+  totalsError: unknown;
   query: IndexQuery;
   search: TransactionsSearch;
   subAccounts: SubAccount[];
   busy: boolean;
   onChange: (next: TransactionsSearch) => void;
 }) {
-  const { summary } = answer;
   return (
     <div className="transactions-summary">
-      <SummaryFigures summary={summary} busy={busy} />
-      <Freshness freshness={answer.freshness} query={query} />
+      {totals ? (
+        <SummaryFigures summary={totals.summary} busy={busy} />
+      ) : totalsError ? (
+        <p className="form-error summary-figures" role="alert">
+          The figures of these transactions could not be counted: {errorText(totalsError)}
+        </p>
+      ) : (
+        <p className="summary-figures muted" role="status" aria-busy="true">
+          Counting these transactions…
+        </p>
+      )}
+      <Freshness freshness={freshness} query={query} />
       <Field label="Totals by" className="totals-by-field">
         {(control) => (
           <select
@@ -57,10 +71,10 @@ export function TransactionsSummary({
           </select>
         )}
       </Field>
-      {answer.breakdown ? (
+      {totals?.breakdown ? (
         <TotalsBy
-          breakdown={answer.breakdown}
-          summary={summary}
+          breakdown={totals.breakdown}
+          summary={totals.summary}
           search={search}
           subAccounts={subAccounts}
           onChange={onChange}
@@ -105,4 +119,8 @@ function Freshness({ freshness, query }: { freshness: IndexFreshness; query: Ind
       ) : null}
     </div>
   );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : 'try again.';
 }

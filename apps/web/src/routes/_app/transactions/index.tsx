@@ -1,15 +1,24 @@
 import { localTimeZone } from '@card-console/shared/dates';
-import { keepPreviousData, useInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+  useSuspenseQuery,
+} from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useCardChoices } from '../../../features/cards/api/use-card-choices';
 import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
-import { indexTransactionsQueryOptions } from '../../../features/transactions/api/get-index-transactions';
+import {
+  indexTotalsQueryOptions,
+  indexTransactionsQueryOptions,
+} from '../../../features/transactions/api/get-index-transactions';
 import { TransactionsScreen } from '../../../features/transactions/components/transactions-screen';
 import {
   chosenDays,
   type TransactionsSearch,
   toIndexQuery,
+  toTotalsQuery,
   validateTransactionsSearch,
 } from '../../../features/transactions/transactions-search';
 import { failsInPlace, rethrowDeadEnd } from '../../../lib/list-failure';
@@ -36,11 +45,16 @@ export const Route = createFileRoute('/_app/transactions/')({
   loaderDeps: ({ search }) => search,
   // A failed list is shown in the list's place, the filters kept (TransactionsScreen); the route
   // fails for a dead end, or when the sub accounts the filters need cannot be read.
+  // The figures are asked at once beside the rows, but the screen never waits for them.
   loader: async ({ context, deps, cause }) => {
     const { pages, ...search } = deps;
+    const query = toIndexQuery(search, localTimeZone, Date.now());
+    void context.queryClient
+      .prefetchQuery(indexTotalsQueryOptions(toTotalsQuery(query, search.by)))
+      .catch(() => undefined);
     const list = loadInfiniteForRoute(
       context.queryClient,
-      indexTransactionsQueryOptions(toIndexQuery(search, localTimeZone, Date.now())),
+      indexTransactionsQueryOptions(query),
       cause,
       pages,
     ).catch(rethrowDeadEnd);
@@ -74,6 +88,10 @@ function TransactionsRoute() {
     }),
   );
   const answer = shown ? list.data?.pages[0] : undefined;
+  const totals = useQuery({
+    ...indexTotalsQueryOptions(toTotalsQuery(query, search.by)),
+    placeholderData: keepPreviousData,
+  });
   return (
     <TransactionsScreen
       search={{ ...search, pages }}
@@ -81,6 +99,9 @@ function TransactionsRoute() {
       days={days}
       list={answer ? shown : undefined}
       answer={answer}
+      totals={totals.data}
+      totalsError={totals.data ? undefined : (totals.error ?? undefined)}
+      totalsBusy={totals.isPlaceholderData || totals.isFetching}
       error={answer ? undefined : (list.error ?? undefined)}
       onRetry={() => void list.refetch()}
       subAccounts={subAccounts}

@@ -11,7 +11,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { card, financeSession, transaction } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
-import { indexTotalsOf, queryOf } from '../../test/serve-index';
+import { queryOf } from '../../test/serve-index';
 import { apiError, serve, server } from '../../test/server';
 
 const CARD_A = 'card one/+%é';

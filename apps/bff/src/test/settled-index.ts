@@ -4,31 +4,42 @@ import {
   indexPageSchema,
   indexTotalsAnswerSchema,
 } from '@card-console/shared/api/transaction-index';
-import type { z } from 'zod';
+import { expect } from 'vitest';
 import type { TestApp, TestSession } from './harness';
 
 /**
- * An answer of the index for `path` once no sync is running: the first read starts the sync,
- * and reads are repeated (every 100 ms, for at most 30 s) until it is done.
+ * The answer at `path` (the index's list, its totals, the month close's counts) once no sync is
+ * running: the first read starts the sync, and reads are repeated (every 100 ms, at most 300
+ * times) until it is done. Every read must be a 200 (its body and the app's error lines say why
+ * not); a sync that never ends fails the test.
  */
-async function settled<T extends { freshness: { syncing: boolean } }>(
+export async function settledAnswer<T extends { freshness: { syncing: boolean } }>(
   t: TestApp,
   session: TestSession,
   path: string,
-  schema: z.ZodType<T>,
+  parse: (body: unknown) => T,
 ): Promise<T> {
-  const ask = async () => schema.parse((await t.request.get(path).set(session.headers())).body);
-  let body = await ask();
-  for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+  for (let tries = 0; tries < 300; tries++) {
+    const res = await t.request.get(path).set(session.headers());
+    expect(
+      res.status,
+      `${res.text.slice(0, 300)}\n${t.logs
+        .filter((l) => /error/i.test(l))
+        .join('\n')
+        .slice(0, 2000)}`,
+    ).toBe(200);
+    const body = parse(res.body);
+    if (!body.freshness.syncing) return body;
     await new Promise((r) => setTimeout(r, 100));
-    body = await ask();
   }
-  return body;
+  throw new Error(`the index never finished its sync (${path})`);
 }
 
 /** The index's first page of rows for `query` (`?status=declined…`), once synced. */
 export function settledIndexList(t: TestApp, session: TestSession, query = ''): Promise<IndexPage> {
-  return settled(t, session, `/api/index/transactions${query}`, indexPageSchema);
+  return settledAnswer(t, session, `/api/index/transactions${query}`, (body) =>
+    indexPageSchema.parse(body),
+  );
 }
 
 /** The figures of the set `query` gives (`?by=card…`), once synced. */
@@ -37,5 +48,7 @@ export function settledIndexTotals(
   session: TestSession,
   query = '',
 ): Promise<IndexTotalsAnswer> {
-  return settled(t, session, `/api/index/transactions/totals${query}`, indexTotalsAnswerSchema);
+  return settledAnswer(t, session, `/api/index/transactions/totals${query}`, (body) =>
+    indexTotalsAnswerSchema.parse(body),
+  );
 }

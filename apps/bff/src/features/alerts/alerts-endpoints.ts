@@ -1,11 +1,8 @@
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { alertRuleInputSchema, alertRuleUpdateSchema } from './alert-rules';
 import { createAlertsService } from './alerts-service';
 import { webhookTargetBodySchema } from './webhook-target-input';
-
-const _ruleId = { id: resourceIdSchema };
 
 /**
  * Alert rules and the in-app inbox (`packages/shared/src/api/alerts.ts` lists the endpoints).

@@ -1,5 +1,4 @@
 import { CHART_IMPORT_MAX_BYTES, RECEIPT_MAX_BYTES } from '@card-console/shared/api/annotations';
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { z } from 'zod';
 import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
@@ -8,9 +7,6 @@ import { createReceiptsService, FILE_NAME_HEADER } from './receipts-service';
 
 /** Receipts being read at once in one process; beyond that an upload waits its turn (503). */
 const UPLOADS_AT_ONCE = 4;
-const _receiptParams = { id: resourceIdSchema, receiptId: resourceIdSchema };
-
-const _transactionId = { id: resourceIdSchema };
 
 /**
  * Transaction notes (memo, accounting category, tags, review), which finance and admins keep,

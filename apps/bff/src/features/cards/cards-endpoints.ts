@@ -1,5 +1,4 @@
 import { revealBodySchema } from '@card-console/shared/api/cards';
-import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { defineFeature } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
@@ -15,8 +14,6 @@ function claimedReason(body: unknown): string | undefined {
   const reason = (body as { reason?: unknown } | undefined)?.reason;
   return typeof reason === 'string' && reason.trim() ? reason.trim().slice(0, 500) : undefined;
 }
-
-const _cardId = { id: resourceIdSchema };
 
 export const cardsFeature = defineFeature(
   'cards',

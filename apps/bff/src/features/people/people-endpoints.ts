@@ -1,18 +1,6 @@
-import { peopleEmailSchema } from '@card-console/shared/api/people';
-import { z } from 'zod';
 import { defineFeature } from '../../core/endpoint';
 import { invitationBodySchema } from './invitation-input';
 import { createPeopleService } from './people-service';
-
-const _person = { email: peopleEmailSchema };
-const _personSession = {
-  email: peopleEmailSchema,
-  id: z
-    .string()
-    .min(1, 'id must not be empty')
-    .max(100, 'id is too long')
-    .regex(/^[A-Za-z0-9_-]+$/, 'id is not a session reference'),
-};
 
 /**
  * People (`packages/shared/src/api/people.ts` lists the endpoints): admins manage who may sign

@@ -1,4 +1,4 @@
-import { type PasskeySummary, passkeyIdSchema } from '@card-console/shared/api/passkeys';
+import type { PasskeySummary } from '@card-console/shared/api/passkeys';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
@@ -111,8 +111,6 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
     },
   };
 }
-
-const _passkeyId = { id: passkeyIdSchema };
 
 export const securityFeature = defineFeature('security', passkeyServices, (endpoint) => [
   endpoint('security.secondFactors', {

@@ -21,6 +21,7 @@ import {
 import { memoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { settledAnswer } from '../../test/settled-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY = 86_400_000;
@@ -89,22 +90,6 @@ const engines = {
     ),
 };
 
-async function settled<T extends { freshness: { syncing: boolean } }>(
-  t: TestApp,
-  who: TestSession,
-  path: string,
-  parse: (body: unknown) => T,
-): Promise<T> {
-  for (let tries = 0; tries < 300; tries++) {
-    const res = await t.request.get(path).set(who.headers());
-    expect(res.status, res.text.slice(0, 300)).toBe(200);
-    const body = parse(res.body);
-    if (!body.freshness.syncing) return body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the index never finished its sync');
-}
-
 for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
   describe(`the month close's counts on the ${engine} engine`, () => {
     let t: TestApp;
@@ -122,11 +107,11 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
 
     const period = `from=${NOW - 2 * DAY}&to=${NOW}`;
     const list = (query: string) =>
-      settled(t, finance, `/api/index/transactions?${period}&${query}`, (b) =>
+      settledAnswer(t, finance, `/api/index/transactions?${period}&${query}`, (b) =>
         indexPageSchema.parse(b),
       );
     const totals = (query: string) =>
-      settled(t, finance, `/api/index/transactions/totals?${period}&${query}`, (b) =>
+      settledAnswer(t, finance, `/api/index/transactions/totals?${period}&${query}`, (b) =>
         indexTotalsAnswerSchema.parse(b),
       );
 
@@ -136,7 +121,7 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
         .set(finance.headers())
         .send({ version: 0, reviewed: true });
       expect(reviewed.status, JSON.stringify(reviewed.body)).toBe(200);
-      const counts = await settled(t, finance, `/api/index/attention?${period}`, (b) =>
+      const counts = await settledAnswer(t, finance, `/api/index/attention?${period}`, (b) =>
         attentionSchema.parse(b),
       );
       // settled, pending, refund, disputed, ach; their money out: the charges and the payment.

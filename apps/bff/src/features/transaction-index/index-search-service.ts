@@ -296,6 +296,19 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     return { ids, names };
   }
 
+  /**
+   * The set a list or its totals read: the sub accounts asked (or every one the person sees),
+   * how fresh the index is for them (starting their syncs), the store and the filter.
+   */
+  async function setOf(who: Who, input: IndexSearchInput) {
+    const { ids: subAccountIds } = input.subAccountId
+      ? { ids: input.subAccountId }
+      : await subAccountsOf(who, input);
+    const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
+    const store = await deps.stores.index();
+    return { fresh, store, filter: filterOf(input, subAccountIds) };
+  }
+
   return {
     /**
      * A page of the rows the filter gives, in its order, with their notes. Never the set's
@@ -303,12 +316,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * has, to choose how to find them (`pageAfterCount`), but nothing else of the set.
      */
     async rows(who: Who, input: IndexSearchInput): Promise<IndexPage> {
-      const { ids: subAccountIds } = input.subAccountId
-        ? { ids: input.subAccountId }
-        : await subAccountsOf(who, input);
-      const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
-      const store = await deps.stores.index();
-      const filter = filterOf(input, subAccountIds);
+      const { fresh, store, filter } = await setOf(who, input);
       const order = orderOf(input);
       try {
         // A cursor this list gave, or a 400 (`BadIndexCursorError`, below).
@@ -365,12 +373,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * its totals by that dimension: its largest groups, the rest summed as one.
      */
     async totals(who: Who, input: IndexSearchInput): Promise<IndexTotalsAnswer> {
-      const { ids: subAccountIds } = input.subAccountId
-        ? { ids: input.subAccountId }
-        : await subAccountsOf(who, input);
-      const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
-      const store = await deps.stores.index();
-      const filter = filterOf(input, subAccountIds);
+      const { fresh, store, filter } = await setOf(who, input);
       const [summary, breakdown] = await Promise.all([
         store.summary(filter),
         input.by === undefined

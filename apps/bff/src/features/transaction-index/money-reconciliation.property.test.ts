@@ -29,6 +29,7 @@ import { memoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { settledAnswer } from '../../test/settled-index';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`money reconciliation: fast-check seed ${seed} (FC_SEED=${seed} to replay)`);
@@ -270,32 +271,10 @@ async function appFor(engine: 'embedded' | 'postgres', rows: readonly Row[]) {
   return { t, finance };
 }
 
-/** The answer at `path` (the list, or its totals) once no sync runs. */
-async function settled<T extends { freshness: { syncing: boolean } }>(
-  t: TestApp,
-  who: TestSession,
-  path: string,
-  parse: (body: unknown) => T,
-): Promise<T> {
-  for (let tries = 0; tries < 300; tries++) {
-    const res = await t.request.get(path).set(who.headers());
-    expect(
-      res.status,
-      `${res.text.slice(0, 300)}\n${t.logs
-        .filter((l) => /error/i.test(l))
-        .join('\n')
-        .slice(0, 2000)}`,
-    ).toBe(200);
-    const body = parse(res.body);
-    if (!body.freshness.syncing) return body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the index never finished its sync');
-}
 const settledList = (t: TestApp, who: TestSession, query: string) =>
-  settled(t, who, `/api/index/transactions?${query}`, (body) => indexPageSchema.parse(body));
+  settledAnswer(t, who, `/api/index/transactions?${query}`, (body) => indexPageSchema.parse(body));
 const settledTotals = (t: TestApp, who: TestSession, query: string) =>
-  settled(t, who, `/api/index/transactions/totals?${query}`, (body) =>
+  settledAnswer(t, who, `/api/index/transactions/totals?${query}`, (body) =>
     indexTotalsAnswerSchema.parse(body),
   );
 

@@ -3,7 +3,7 @@
 // asked on a busy replica is run by the other's worker, the asker following its progress; and a
 // replica that dies mid-job leaves it to the other once its lease lapses. The same on the
 // embedded engine, two workers in one process.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { silentLogger } from '../../test/audit-cluster';
 import {
@@ -28,7 +28,10 @@ afterAll(() => Promise.all([sql?.close(), embedded?.close()]));
 
 const LEASE_MS = 1_500;
 const started: BackgroundJobs[] = [];
-afterAll(() => Promise.all(started.map((jobs) => jobs.stop())));
+// Each test's replicas stop with it: a worker left polling the shared table would take the next
+// test's job when its lease lapsed (seen in a loaded clean-clone run: the job run by an earlier
+// test's replica, not the one the test watched).
+afterEach(() => Promise.all(started.splice(0).map((jobs) => jobs.stop())));
 
 /** A replica's jobs on `engine`, its kind `step` running `work` (at most `atOnce` here). */
 function replica(

@@ -293,6 +293,10 @@ describe('every screen at 1280×800 and 390×844', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`/transactions?subAccountId=${firstSubAccount.id}`);
     await page.locator('tbody tr td.col-date').nth(20).waitFor();
+    // The screen as it settles: the index synced and the set's figures counted (while it syncs,
+    // its progress sentence and then the figures arrive above the rows, on a loaded machine late).
+    await page.getByText(/^Updated /).waitFor({ timeout: 120_000 });
+    await page.getByText('What each total includes').waitFor();
     expect(await rowsInView('tbody tr:has(td.col-date)')).toBeGreaterThanOrEqual(15);
     const dateLines = await linesOf('tbody td.col-date');
     expect(dateLines.length).toBeGreaterThanOrEqual(15);

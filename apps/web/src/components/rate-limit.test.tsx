@@ -40,6 +40,13 @@ function fakeClock() {
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 const notice = () => screen.queryByRole('status')?.textContent;
 
+/**
+ * The answer shows once it is parsed, and its schemas' chunk loads by real module I/O, not by a
+ * timer the fake clock runs: wait for it in real time (a loaded machine takes longer than 10 ms).
+ */
+const answered = () =>
+  vi.waitFor(() => expect(screen.getByText('n=1')).toBeInTheDocument(), { timeout: 5000 });
+
 /** Answers 429 with only a `Retry-After` header (as a proxy in front would), then the data. */
 function serveLimitedOnce(retryAfter: string, headers: Record<string, string> = {}) {
   const seenAt: number[] = [];
@@ -93,7 +100,7 @@ describe('429 handling', () => {
     await advance(10);
     expect(requestsTo(thing)).toHaveLength(2);
     expect((seenAt[1] ?? 0) - (seenAt[0] ?? 0)).toBe(5000);
-    expect(screen.getByText('n=1')).toBeInTheDocument();
+    await answered();
     expect(notice()).toBeUndefined();
 
     await advance(30_000);
@@ -114,7 +121,7 @@ describe('429 handling', () => {
     expect(requestsTo(thing)).toHaveLength(1);
     await advance(20);
     expect(requestsTo(thing)).toHaveLength(2);
-    expect(screen.getByText('n=1')).toBeInTheDocument();
+    await answered();
   });
 
   it('does not sit out an absurd Retry-After: it gives up at once and says until when', async () => {

@@ -37,14 +37,14 @@ export const securityCriticalFiles = [
   'apps/bff/src/platform/security/sql-export-slots.ts',
   'apps/bff/src/features/transaction-index/stream-zip.ts',
   // Receipts: what is kept of an upload, and its name.
-  'apps/bff/src/features/annotations/receipts-service.ts',
-  'apps/bff/src/features/annotations/receipt-file.ts',
-  'apps/bff/src/features/annotations/receipt-refused.ts',
-  'apps/bff/src/features/annotations/receipt-jpeg.ts',
-  'apps/bff/src/features/annotations/receipt-png.ts',
-  'apps/bff/src/features/annotations/receipt-webp.ts',
-  'apps/bff/src/features/annotations/receipt-heif.ts',
-  'apps/bff/src/features/annotations/receipt-pdf.ts',
+  'apps/bff/src/features/notes/receipts-service.ts',
+  'apps/bff/src/features/notes/receipt-file.ts',
+  'apps/bff/src/features/notes/receipt-refused.ts',
+  'apps/bff/src/features/notes/receipt-jpeg.ts',
+  'apps/bff/src/features/notes/receipt-png.ts',
+  'apps/bff/src/features/notes/receipt-webp.ts',
+  'apps/bff/src/features/notes/receipt-heif.ts',
+  'apps/bff/src/features/notes/receipt-pdf.ts',
 ];
 
 /**

@@ -14,7 +14,7 @@ import { download } from './download';
 import { startSimProcess } from './sim-process';
 
 const TRANSACTIONS = 100_000;
-const ANNOTATED = 10_000;
+const WITH_NOTES = 10_000;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -84,7 +84,7 @@ export async function runMonthCloseBench(): Promise<MonthCloseResult> {
     }
     const rows: { subAccountId: string; id: string }[] = [];
     let cursor: string | undefined;
-    while (rows.length < ANNOTATED) {
+    while (rows.length < WITH_NOTES) {
       const page = (await get(
         `/api/index/transactions?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       )) as { items: { subAccountId: string; id: string }[]; nextCursor?: string };
@@ -93,7 +93,7 @@ export async function runMonthCloseBench(): Promise<MonthCloseResult> {
       if (!cursor) break;
     }
     for (let i = 0; i < rows.length; i += 500) {
-      const res = await fetch(`${bff.url}/api/transactions/annotations`, {
+      const res = await fetch(`${bff.url}/api/transactions/notes`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -128,9 +128,9 @@ export async function runMonthCloseBench(): Promise<MonthCloseResult> {
 
     // A 10 MB photo, and the detail's reads after it.
     const photo = jpegWithGps(6, Buffer.alloc(10 * 1024 * 1024 - 400, 0x5a));
-    const target = rows[ANNOTATED - 1]?.id ?? rows[0]?.id;
+    const target = rows[WITH_NOTES - 1]?.id ?? rows[0]?.id;
     const uploadTimes: number[] = [];
-    for (const id of [target, rows[ANNOTATED - 2]?.id, rows[ANNOTATED - 3]?.id]) {
+    for (const id of [target, rows[WITH_NOTES - 2]?.id, rows[WITH_NOTES - 3]?.id]) {
       const started = performance.now();
       const res = await fetch(`${bff.url}/api/transactions/${id}/receipts`, {
         method: 'POST',
@@ -139,7 +139,7 @@ export async function runMonthCloseBench(): Promise<MonthCloseResult> {
       });
       if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
       await Promise.all([
-        get(`/api/transactions/${id}/annotation`),
+        get(`/api/transactions/${id}/notes`),
         get(`/api/transactions/${id}/receipts`),
       ]);
       uploadTimes.push(performance.now() - started);
@@ -152,7 +152,7 @@ export async function runMonthCloseBench(): Promise<MonthCloseResult> {
       '| measure | value |',
       '|---|---|',
       `| list reads before any notes, p50 | ${listP50Ms.toFixed(1)} ms |`,
-      `| the same reads with ${ANNOTATED.toLocaleString('en')} transactions annotated (notes joined to every page), p50 | ${listWithNotesP50Ms.toFixed(1)} ms |`,
+      `| the same reads with ${WITH_NOTES.toLocaleString('en')} transactions with notes (notes joined to every page), p50 | ${listWithNotesP50Ms.toFixed(1)} ms |`,
       `| the same reads filtered on notes (unreviewed, no category, a tag, no receipt), p50 | ${notesFilterP50Ms.toFixed(1)} ms |`,
       `| export with notes columns, ${exportRows.toLocaleString('en')} rows, best of 3 | ${Math.round(exportRowsPerSecond).toLocaleString('en')} rows/s |`,
       `| a 10 MB photo uploaded, then the detail's notes and receipts read, median of 3 | ${uploadMs.toFixed(0)} ms |`,

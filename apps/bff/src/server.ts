@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
-import type { AnnotationStore } from './features/annotations/annotation-store';
 import type { ReadinessCheck } from './features/health/readiness';
+import type { NotesStore } from './features/notes/notes-store';
 import { cachedStandings } from './features/people/cached-standings';
 import { PeopleStore } from './features/people/people-store';
 import { logSecretsSealed } from './features/people/person-secrets';
@@ -53,7 +53,7 @@ export interface DemoParts {
   upstream?: StartedCardService;
   identityProvider?: StartedIdentityProvider;
   /** Fills the transaction notes' store when it is first opened (the demo's chart of accounts). */
-  seedNotes?: (store: AnnotationStore) => Promise<void>;
+  seedNotes?: (store: NotesStore) => Promise<void>;
 }
 
 /** The configuration from the environment; a bad or missing variable ends the process (exit 1). */

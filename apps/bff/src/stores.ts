@@ -2,7 +2,7 @@
 // features receive the stores they need as deps, typed by the feature that owns each.
 import { systemClock } from './core/clock';
 import { AlertStore } from './features/alerts';
-import { AnnotationStore } from './features/annotations';
+import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
 import { TransactionIndexStore } from './features/transaction-index';
 import type { TotpSecretBox } from './platform/security/totp-secret-box';
@@ -12,8 +12,8 @@ import type { SqlEngine } from './platform/sql/sql-engine';
 export interface Stores {
   /** The transaction index (migration `transaction-index`). */
   index(): Promise<TransactionIndexStore>;
-  /** Transaction notes and the chart of accounts (migration `annotations`). */
-  annotations(): Promise<AnnotationStore>;
+  /** Transaction notes and the chart of accounts (migrations `annotations`, `notes-named-notes`). */
+  notes(): Promise<NotesStore>;
   /** Alert rules, the alerts they raised and each person's inbox (migration `alerts`). */
   alerts(): Promise<AlertStore>;
   /** Who may sign in, invitations and the users file's import (migration `people`). */
@@ -47,7 +47,7 @@ export function storesOn(
   };
   return {
     index: on((engine) => new TransactionIndexStore(engine)),
-    annotations: on((engine) => new AnnotationStore(engine)),
+    notes: on((engine) => new NotesStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.
     people: on((engine) => new PeopleStore(engine, systemClock, options.totpSecrets)),
@@ -62,7 +62,7 @@ export function storesOn(
 export function openStores(
   options: Omit<Parameters<typeof openDatabase>[0], 'onFirstOpen'> & {
     /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
-    seed?: (annotations: AnnotationStore) => Promise<void>;
+    seed?: (notes: NotesStore) => Promise<void>;
     /** Seals the people's TOTP secrets (the configured key). */
     totpSecrets?: TotpSecretBox;
   },
@@ -70,7 +70,7 @@ export function openStores(
   const { seed, totpSecrets, ...database } = options;
   const db = openDatabase({
     ...database,
-    ...(seed ? { onFirstOpen: (engine: SqlEngine) => seed(new AnnotationStore(engine)) } : {}),
+    ...(seed ? { onFirstOpen: (engine: SqlEngine) => seed(new NotesStore(engine)) } : {}),
   });
   return storesOn(db, { totpSecrets });
 }

@@ -6,11 +6,8 @@
 // is checked against the BFF's own answers.
 
 import { readFileSync } from 'node:fs';
-import type {
-  AccountingCategoryList,
-  Annotation,
-  Receipt,
-} from '@card-console/shared/api/annotations';
+import type { AccountingCategoryList } from '@card-console/shared/api/accounting-categories';
+import type { Notes, Receipt } from '@card-console/shared/api/notes';
 import type { IndexPage, IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
@@ -277,7 +274,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await notes.getByLabel('Memo').fill(memo.slice(0, 11));
     // The notes are read again after the upload, while the form holds what was typed.
     const reread = page.waitForResponse(
-      (r) => r.url().endsWith('/annotation') && r.request().method() === 'GET',
+      (r) => r.url().endsWith('/notes') && r.request().method() === 'GET',
     );
     await receipts
       .getByLabel('Attach a receipt')
@@ -292,7 +289,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await outcome.waitFor();
     expect(await outcome.textContent()).toBe('Notes saved.');
     const path = `/api/transactions/${encodeURIComponent(id)}`;
-    const saved = await api<Annotation>(page, `${path}/annotation`);
+    const saved = await api<Notes>(page, `${path}/notes`);
     expect(saved.memo).toBe(memo);
     const stored = await api<{ items: Receipt[] }>(page, `${path}/receipts`);
     expect(stored.items.map((r) => r.fileName)).toEqual([`dinner-${width}.png`]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardPatchBodySchema, revealBodySchema } from './api/cards';
-import { passkeyNameSchema } from './api/passkeys';
+import { passkeyNameSchema } from './api/security';
 import { signInBodySchema } from './api/session';
 import { transactionListQuerySchema } from './api/transactions';
 import { upstreamCardPatchBodySchema, upstreamCardSchema } from './upstream/card';

@@ -38,3 +38,8 @@ export class AppError<C extends ProblemCode = ProblemCode> extends Error {
     this.extensions = options?.extensions;
   }
 }
+
+/** What an audit record's `detail` says of a refusal: the problem's code, or `internal_error`. */
+export function problemCode(error: unknown): string {
+  return error instanceof AppError ? error.code : 'internal_error';
+}

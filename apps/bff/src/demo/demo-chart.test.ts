@@ -18,7 +18,7 @@ describe("demo mode's chart of accounts", () => {
       });
     try {
       const first = open();
-      const store = await first.annotations();
+      const store = await first.notes();
       const chart = await store.categories();
       expect(chart.map((c) => c.code)).toEqual([
         '6000',
@@ -39,7 +39,7 @@ describe("demo mode's chart of accounts", () => {
       await first.close();
 
       const again = open();
-      const after = await (await again.annotations()).categories();
+      const after = await (await again.notes()).categories();
       expect(after).toHaveLength(12);
       expect(after.find((c) => c.code === '6200')?.name).toBe('Travel and lodging');
       await again.close();

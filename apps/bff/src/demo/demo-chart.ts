@@ -1,6 +1,6 @@
 // Demo mode's chart of accounts: a small business's usual expense accounts, so the month close
 // can be tried at once. Added only to an empty chart (the first start, or after a reset).
-import type { AnnotationStore } from '../features/annotations/annotation-store';
+import type { NotesStore } from '../features/notes/notes-store';
 
 const DEMO_CHART = [
   ['6000', 'Advertising and marketing'],
@@ -17,7 +17,7 @@ const DEMO_CHART = [
   ['7100', 'Utilities'],
 ] as const;
 
-export async function seedDemoChart(store: AnnotationStore, now: Date): Promise<void> {
+export async function seedDemoChart(store: NotesStore, now: Date): Promise<void> {
   if ((await store.categories()).length > 0) return;
   await store.importCategories(
     DEMO_CHART.map(([code, name]) => ({ code, name })),

@@ -1,9 +1,10 @@
 import type { Endpoint, Feature } from '../core/endpoint';
+import { accountingCategoriesFeature } from '../features/accounting-categories/accounting-categories-endpoints';
 import { alertsFeature } from '../features/alerts/alerts-endpoints';
-import { annotationsFeature } from '../features/annotations/annotations-endpoints';
 import { auditFeature } from '../features/audit/audit-endpoints';
 import { cardsFeature } from '../features/cards/cards-endpoints';
 import { metaFeature } from '../features/meta/meta-endpoints';
+import { notesFeature } from '../features/notes/notes-endpoints';
 import { overviewFeature } from '../features/overview/overview-endpoints';
 import { peopleFeature } from '../features/people/people-endpoints';
 import { securityFeature } from '../features/security/security-endpoints';
@@ -23,7 +24,8 @@ export const apiFeatures = [
   cardsFeature,
   transactionsFeature,
   transactionIndexFeature,
-  annotationsFeature,
+  notesFeature,
+  accountingCategoriesFeature,
   alertsFeature,
   peopleFeature,
   overviewFeature,

@@ -44,7 +44,7 @@ const ok = async (res: supertest.Test | Promise<supertest.Response>, status = 20
 const get = (path: string, session = admin) => ok(t.request.get(path).set(session.headers()));
 const post = (path: string, body: object, session = admin) =>
   t.request.post(path).set(session.headers()).send(body);
-const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/notes`;
 const receiptsPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/receipts`;
 const upload = (id: string) =>
   t.request
@@ -101,7 +101,7 @@ const changes: Change[] = [
     },
     act: (x) =>
       post(
-        '/api/transactions/annotations',
+        '/api/transactions/notes',
         {
           items: [
             { id: x.a, subAccountId: x.aSub },

@@ -46,7 +46,7 @@ afterAll(async () => t?.close());
 
 /** Everything the audit trail holds, as text. */
 const trail = async () => JSON.stringify((await t.audit.list({ limit: 10_000 })).items);
-const notesPath = () => `/api/transactions/${encodeURIComponent(transaction.id)}/annotation`;
+const notesPath = () => `/api/transactions/${encodeURIComponent(transaction.id)}/notes`;
 
 interface Field {
   name: string;
@@ -84,7 +84,7 @@ const fields: Field[] = [
     options: { separators: visibleSeparators, maxLength: 40 },
     send: (text) =>
       t.request
-        .post('/api/transactions/annotations')
+        .post('/api/transactions/notes')
         .set(finance.headers())
         .send({ items: [transaction], addTags: [text] }),
   },

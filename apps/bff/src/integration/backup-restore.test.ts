@@ -185,7 +185,7 @@ async function seen(bff: BffProcess, cookie: string, id: string) {
       Buffer.from(await (await get(bff, cookie, `${path}/receipts/${r.id}`)).arrayBuffer()),
     ),
   );
-  const note = await (await get(bff, cookie, `${path}/annotation`)).json();
+  const note = await (await get(bff, cookie, `${path}/notes`)).json();
   return { items, summary, nextCursor, note, receipts, bytes };
 }
 
@@ -255,7 +255,7 @@ describe('backup and restore of the one database, as docs/operations/backup.md s
     expect((await totals(running, cookie)).summary.count).toBeGreaterThan(100);
     const id = answer.items[0]?.id as string;
     const path = `${running.url}/api/transactions/${encodeURIComponent(id)}`;
-    const noted = await fetch(`${path}/annotation`, {
+    const noted = await fetch(`${path}/notes`, {
       method: 'PATCH',
       headers: { ...headers(cookie), 'Content-Type': 'application/json' },
       body: JSON.stringify({ version: 0, memo: 'Team offsite, receipt attached', tags: ['q4'] }),
@@ -282,7 +282,7 @@ describe('backup and restore of the one database, as docs/operations/backup.md s
     const backupDir = join(dir, 'backups');
     const [backUp] = await shellBlocks('docs/operations/backup.md', 'Back up');
     await shOk(backUp as string, { ...urls(first), BACKUP_DIR: backupDir });
-    const after = await fetch(`${path}/annotation`, {
+    const after = await fetch(`${path}/notes`, {
       method: 'PATCH',
       headers: { ...headers(cookie), 'Content-Type': 'application/json' },
       body: JSON.stringify({ version: 1, memo: 'changed after the dump' }),

@@ -103,7 +103,7 @@ let matrixReceipts = 0;
 /** The path of a receipt put straight into the store, on a transaction of its own. */
 async function storedReceipt(t: TestApp): Promise<string> {
   const id = receiptTransaction(t);
-  const { receipt } = await (await t.stores.annotations()).addReceipt(
+  const { receipt } = await (await t.stores.notes()).addReceipt(
     id,
     { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
     1_000,
@@ -344,21 +344,21 @@ export const routeRequests: Record<EndpointName, Spec> = {
     path: `/api/overview?subAccountId=${exampleIds(t).subAccountId}&from=2026-01-01&to=2026-01-31&tz=UTC`,
   }),
   'notes.get': (t) => ({
-    path: `/api/transactions/${exampleIds(t).transactionId}/annotation`,
+    path: `/api/transactions/${exampleIds(t).transactionId}/notes`,
   }),
   // The notes' version as they are now: every allowed change saves.
   'notes.update': async (t) => {
     const { transactionId } = exampleIds(t);
-    const { version } = await (await t.stores.annotations()).get(transactionId);
+    const { version } = await (await t.stores.notes()).get(transactionId);
     return {
-      path: `/api/transactions/${transactionId}/annotation`,
+      path: `/api/transactions/${transactionId}/notes`,
       body: { version, memo: `Matrix memo ${version}` },
     };
   },
   'notes.updateMany': (t) => {
     const { subAccountId, transactionId } = exampleIds(t);
     return {
-      path: '/api/transactions/annotations',
+      path: '/api/transactions/notes',
       body: { items: [{ subAccountId, id: transactionId }], addTags: ['matrix'] },
     };
   },
@@ -377,7 +377,7 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'merchantRules.list': () => ({ path: '/api/merchant-rules' }),
   // Each merchant has one rule: each allowed create names a merchant of its own.
   'merchantRules.create': async (t) => {
-    const category = await (await t.stores.annotations()).createCategory(
+    const category = await (await t.stores.notes()).createCategory(
       { code: `MXR-${++matrixCategories}`, name: 'Matrix rules' },
       new Date(t.clock.now()),
     );
@@ -387,7 +387,7 @@ export const routeRequests: Record<EndpointName, Spec> = {
     };
   },
   'merchantRules.remove': async (t) => {
-    const notes = await t.stores.annotations();
+    const notes = await t.stores.notes();
     const at = new Date(t.clock.now());
     const category = await notes.createCategory(
       { code: `MXD-${++matrixCategories}`, name: 'Matrix rules' },
@@ -411,7 +411,7 @@ export const routeRequests: Record<EndpointName, Spec> = {
     body: `Code,Name\nMXI-${++matrixCategories},Imported by the matrix\n`,
   }),
   'accountingCategories.update': async (t) => {
-    const created = await (await t.stores.annotations()).createCategory(
+    const created = await (await t.stores.notes()).createCategory(
       { code: `MXP-${++matrixCategories}`, name: 'Matrix category' },
       new Date(t.clock.now()),
     );

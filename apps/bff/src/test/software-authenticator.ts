@@ -7,7 +7,7 @@ import type {
   PasskeyAssertion,
   PasskeyAttestation,
   PasskeyOptions,
-} from '@card-console/shared/api/passkeys';
+} from '@card-console/shared/api/security';
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
 
 const b64 = (bytes: Uint8Array) => isoBase64URL.fromBuffer(new Uint8Array(bytes));

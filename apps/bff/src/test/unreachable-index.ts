@@ -18,7 +18,7 @@ export function unreachableIndex(): Stores {
       close: async () => {},
     },
     index: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
-    annotations: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    notes: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     people: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     personSessions: () =>

@@ -1,14 +1,15 @@
-import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import { type Card, LARGE_MAXIMUM_CENTS } from '@card-console/shared/api/cards';
 import type { MetaResponse } from '@card-console/shared/api/meta';
+import type { Notes } from '@card-console/shared/api/notes';
 import type { LimitImpact, Overview } from '@card-console/shared/api/overview';
 import type {
   PasskeyAssertion,
   PasskeyAttestation,
   PasskeySummary,
   SecondFactorsResponse,
-} from '@card-console/shared/api/passkeys';
+} from '@card-console/shared/api/security';
 import type { SessionResponse } from '@card-console/shared/api/session';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
@@ -212,7 +213,7 @@ export function quietOverview(overrides: Partial<Overview> = {}): Overview {
 }
 
 /** A transaction's notes: none yet (version 0) unless overridden. */
-export function annotation(overrides: Partial<Annotation> = {}): Annotation {
+export function transactionNotes(overrides: Partial<Notes> = {}): Notes {
   return {
     transactionId: 'tx_1',
     memo: '',

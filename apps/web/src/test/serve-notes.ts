@@ -1,14 +1,17 @@
 // The BFF's month close for the web tests: bulk changes of notes applied to the index's rows
 // in place (so the lists served by `serveIndex` over the same rows show them), as the BFF
 // documents them, what still needs attention counted over the same rows, and merchant rules.
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
+
 import {
-  type Annotation,
-  type BulkNotesResult,
-  bulkNotesChangeSchema,
   type MerchantRule,
   merchantRuleCreateSchema,
-} from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/accounting-categories';
+import {
+  type BulkNotesResult,
+  bulkNotesChangeSchema,
+  type Notes,
+} from '@card-console/shared/api/notes';
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import {
   type Attention,
   attentionQuerySchema,
@@ -17,14 +20,14 @@ import {
   SPEND_STATUSES,
 } from '@card-console/shared/api/transaction-index';
 import { HttpResponse } from 'msw';
-import { accountingCategories, annotation } from './fixtures';
+import { accountingCategories, transactionNotes } from './fixtures';
 import { listNotes, queryOf } from './serve-index';
 import { apiError, quietAttention, serve, server } from './server';
 
 const noNotes = listNotes();
 
 /**
- * POST /api/transactions/annotations over `rows`: the body checked with the BFF's schema; a
+ * POST /api/transactions/notes over `rows`: the body checked with the BFF's schema; a
  * reviewed row takes no category or tag unless the change reopens it, a row would-be past
  * MAX_TAGS is skipped, a row not among `rows` is not found.
  */
@@ -56,16 +59,16 @@ export function serveBulkNotes(rows: IndexTransaction[]) {
           tags,
           reviewed: body.reviewed ?? notes.reviewed,
         };
-        result.changed.push(annotationOf(row));
+        result.changed.push(notesOfRow(row));
       }
       return HttpResponse.json(result);
     }),
   );
 }
 
-function annotationOf(row: IndexTransaction): Annotation {
+function notesOfRow(row: IndexTransaction): Notes {
   const notes = row.notes ?? noNotes;
-  return annotation({
+  return transactionNotes({
     transactionId: row.id,
     memo: notes.memo,
     categoryId: notes.categoryId,

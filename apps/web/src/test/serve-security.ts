@@ -4,7 +4,7 @@ import {
   passkeyRenameBodySchema,
   type SecondFactorsResponse,
   totpSettingBodySchema,
-} from '@card-console/shared/api/passkeys';
+} from '@card-console/shared/api/security';
 import {
   type SessionResponse,
   type StepUpBody,

@@ -1,4 +1,4 @@
-import type { AccountingCategoryList, Receipt } from '@card-console/shared/api/annotations';
+import type { AccountingCategoryList } from '@card-console/shared/api/accounting-categories';
 import {
   apiErrorBodySchema,
   type ExtendedProblemCode,
@@ -8,6 +8,7 @@ import {
   problemType,
 } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
+import type { Receipt } from '@card-console/shared/api/notes';
 import type { Attention, CardsMoney } from '@card-console/shared/api/transaction-index';
 import { type EndpointName, routes } from '@card-console/shared/contract/routes';
 import {
@@ -18,7 +19,7 @@ import {
   type RequestHandlerOptions,
 } from 'msw';
 import { setupServer } from 'msw/node';
-import { annotation } from './fixtures';
+import { transactionNotes } from './fixtures';
 
 type ReceiptList = { items: Receipt[] };
 
@@ -39,7 +40,7 @@ export const server = setupServer(
   serve('index.totals', () => HttpResponse.json(noTotals())),
   serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
   serve('notes.get', ({ params }) =>
-    HttpResponse.json(annotation({ transactionId: String(params.id) })),
+    HttpResponse.json(transactionNotes({ transactionId: String(params.id) })),
   ),
   serve('receipts.list', () => HttpResponse.json({ items: [] } satisfies ReceiptList)),
   serve('accountingCategories.list', () =>

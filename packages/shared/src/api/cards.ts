@@ -3,7 +3,7 @@ import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
 import { pageSchema, problemExtensionSchemas } from './error';
 import { visibleNameSchema } from './names';
-import { passkeyAssertionSchema } from './passkeys';
+import { passkeyAssertionSchema } from './security';
 import { totpCodeSchema } from './session';
 
 const centsSchema = z.number().int();

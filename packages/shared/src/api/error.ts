@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alertRuleSchema } from './alerts';
-import { annotationSchema } from './annotations';
+import { notesSchema } from './notes';
 import { stepUpMethodSchema } from './session';
 
 /**
@@ -12,7 +12,7 @@ export const problemTitles = {
   alert_rule_changed: 'Alert rule changed meanwhile',
   alert_rule_exists: 'Identical alert rule exists',
   audit_unavailable: 'Audit trail could not record the change',
-  annotation_changed: 'Transaction notes changed meanwhile',
+  notes_changed: 'Transaction notes changed meanwhile',
   bad_origin: 'Request from another site',
   bad_request: 'Bad request',
   body_too_large: 'Request body too large',
@@ -114,11 +114,11 @@ export const problemExtensionSchemas = {
   /** Someone else saved first: the card as it is now, to show and to re-apply against. */
   card_changed: z.strictObject({ current: cardValuesSchema }),
   /** Someone else changed the transaction's notes first: them as they are now. */
-  annotation_changed: z.strictObject({ current: annotationSchema }),
+  notes_changed: z.strictObject({ current: notesSchema }),
   /** Someone else changed the alert rule first (or deleted it and one took its place): it as it is. */
   alert_rule_changed: z.strictObject({ current: alertRuleSchema }),
   /** A reviewed transaction changes only once reopened: its notes as they are. */
-  transaction_reviewed: z.strictObject({ current: annotationSchema }),
+  transaction_reviewed: z.strictObject({ current: notesSchema }),
   /** A guarded action needs a fresh second factor: the ways this person can give one. */
   step_up_required: z.strictObject({ secondFactor: secondFactorSchema }),
   /** The password was right; an admin adds a second factor (with a passkey's options). */
@@ -168,7 +168,7 @@ const plainCodes = problemCodes.filter(
 
 /**
  * Every error the BFF answers with: an RFC 9457 problem details object, sent as
- * `application/problem+json`. A union on `code`: `card_changed`, `annotation_changed`,
+ * `application/problem+json`. A union on `code`: `card_changed`, `notes_changed`,
  * `alert_rule_changed` and `transaction_reviewed` always carry `current`,
  * `step_up_required` and `second_factor_required` always carry `secondFactor`, `not_ready`
  * always carries `checks`, `receipts_zip_too_large` its counts and caps, and no problem carries
@@ -178,9 +178,9 @@ const plainCodes = problemCodes.filter(
 export const apiErrorBodySchema = z
   .discriminatedUnion('code', [
     problemExtensionSchemas.card_changed.extend({ ...common, code: z.literal('card_changed') }),
-    problemExtensionSchemas.annotation_changed.extend({
+    problemExtensionSchemas.notes_changed.extend({
       ...common,
-      code: z.literal('annotation_changed'),
+      code: z.literal('notes_changed'),
     }),
     problemExtensionSchemas.alert_rule_changed.extend({
       ...common,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './meta';
-import { passkeyAssertionSchema } from './passkeys';
+import { passkeyAssertionSchema } from './security';
 
 export const totpCodeSchema = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
 

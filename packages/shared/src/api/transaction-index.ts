@@ -10,8 +10,8 @@ import {
 import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
-import { tagSchema } from './annotations';
 import { cardSchema } from './cards';
+import { tagSchema } from './notes';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
 
 /**

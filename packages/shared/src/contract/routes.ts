@@ -95,9 +95,9 @@ export const routes = {
   'index.cardSubAccounts': { method: 'GET', path: '/index/card-sub-accounts', access: everyone },
   'index.attention': { method: 'GET', path: '/index/attention', access: everyone },
   'index.categories': { method: 'GET', path: '/index/categories', access: everyone },
-  // annotations
-  'notes.get': { method: 'GET', path: '/transactions/:id/annotation', access: everyone },
-  'notes.update': { method: 'PATCH', path: '/transactions/:id/annotation', access: everyone },
+  // notes
+  'notes.get': { method: 'GET', path: '/transactions/:id/notes', access: everyone },
+  'notes.update': { method: 'PATCH', path: '/transactions/:id/notes', access: everyone },
   'receipts.list': { method: 'GET', path: '/transactions/:id/receipts', access: everyone },
   'receipts.upload': {
     method: 'POST',
@@ -116,7 +116,7 @@ export const routes = {
     path: '/transactions/:id/receipts/:receiptId',
     access: everyone,
   },
-  'notes.updateMany': { method: 'POST', path: '/transactions/annotations', access: everyone },
+  'notes.updateMany': { method: 'POST', path: '/transactions/notes', access: everyone },
   'merchantRules.list': { method: 'GET', path: '/merchant-rules', access: everyone },
   'merchantRules.create': { method: 'POST', path: '/merchant-rules', access: admins },
   'merchantRules.remove': { method: 'DELETE', path: '/merchant-rules/:id', access: admins },

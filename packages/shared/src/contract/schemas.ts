@@ -5,6 +5,16 @@
 // route that `answers` a file or a redirect has no `response`.
 import { z } from 'zod';
 import {
+  accountingCategoryCreateSchema,
+  accountingCategoryListSchema,
+  accountingCategoryPatchSchema,
+  accountingCategorySchema,
+  chartImportResultSchema,
+  merchantRuleCreateSchema,
+  merchantRuleListSchema,
+  merchantRuleSchema,
+} from '../api/accounting-categories';
+import {
   alertRuleDeleteQuerySchema,
   alertRuleInputSchema,
   alertRuleListSchema,
@@ -19,22 +29,6 @@ import {
   webhookTargetInputSchema,
   webhookTargetListSchema,
 } from '../api/alerts';
-import {
-  accountingCategoryCreateSchema,
-  accountingCategoryListSchema,
-  accountingCategoryPatchSchema,
-  accountingCategorySchema,
-  annotationChangeSchema,
-  annotationSchema,
-  bulkNotesChangeSchema,
-  bulkNotesResultSchema,
-  chartImportResultSchema,
-  merchantRuleCreateSchema,
-  merchantRuleListSchema,
-  merchantRuleSchema,
-  receiptListSchema,
-  receiptSchema,
-} from '../api/annotations';
 import { auditExportQuerySchema, auditListQuerySchema, auditPageSchema } from '../api/audit';
 import {
   cardListQuerySchema,
@@ -46,20 +40,19 @@ import {
 } from '../api/cards';
 import { metaResponseSchema } from '../api/meta';
 import {
+  bulkNotesChangeSchema,
+  bulkNotesResultSchema,
+  notesChangeSchema,
+  notesSchema,
+  receiptListSchema,
+  receiptSchema,
+} from '../api/notes';
+import {
   limitImpactQuerySchema,
   limitImpactSchema,
   overviewQuerySchema,
   overviewSchema,
 } from '../api/overview';
-import {
-  passkeyEnrolBodySchema,
-  passkeyIdSchema,
-  passkeyOptionsSchema,
-  passkeyRenameBodySchema,
-  passkeySummarySchema,
-  secondFactorsResponseSchema,
-  totpSettingBodySchema,
-} from '../api/passkeys';
 import {
   acceptInvitationSchema,
   invitationAcceptedSchema,
@@ -74,6 +67,15 @@ import {
   roleChangeSchema,
   sessionListSchema,
 } from '../api/people';
+import {
+  passkeyEnrolBodySchema,
+  passkeyIdSchema,
+  passkeyOptionsSchema,
+  passkeyRenameBodySchema,
+  passkeySummarySchema,
+  secondFactorsResponseSchema,
+  totpSettingBodySchema,
+} from '../api/security';
 import {
   sessionResponseSchema,
   signInBodySchema,
@@ -189,9 +191,9 @@ export const endpointSchemas = {
   'index.cardSubAccounts': { response: cardSubAccountsSchema },
   'index.attention': { query: attentionQuerySchema, response: attentionSchema },
   'index.categories': { response: categoryCatalogSchema },
-  // annotations
-  'notes.get': { params: byId, response: annotationSchema },
-  'notes.update': { params: byId, body: annotationChangeSchema, response: annotationSchema },
+  // notes
+  'notes.get': { params: byId, response: notesSchema },
+  'notes.update': { params: byId, body: notesChangeSchema, response: notesSchema },
   'receipts.list': { params: byId, response: receiptListSchema },
   'receipts.upload': { params: byId, response: receiptSchema },
   'receipts.download': { params: receiptParams },

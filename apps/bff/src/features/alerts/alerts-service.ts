@@ -8,7 +8,7 @@ import type {
   WebhookTargetInput,
   WebhookTargetView,
 } from '@card-console/shared/api/alerts';
-import { AppError } from '../../core/app-error';
+import { AppError, problemCode } from '../../core/app-error';
 import { AuditUnavailableError, auditedChange } from '../../platform/audit/audited-change';
 import {
   type WebhookPolicy,
@@ -437,7 +437,7 @@ export function createAlertsService(deps: AlertsDeps) {
           outcome: 'failed',
           before: snapshot(current),
           after: snapshot(input),
-          detail: error instanceof AppError ? error.code : 'internal_error',
+          detail: problemCode(error),
         });
         throw error;
       }
@@ -471,7 +471,7 @@ export function createAlertsService(deps: AlertsDeps) {
           target: id,
           outcome: 'failed',
           before: snapshot(caught instanceof AlertRuleConflictError ? caught.current : existing),
-          detail: error instanceof AppError ? error.code : 'internal_error',
+          detail: problemCode(error),
         });
         throw error;
       }

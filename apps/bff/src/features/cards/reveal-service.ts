@@ -1,14 +1,10 @@
 import type { RevealResponse } from '@card-console/shared/api/cards';
-import { AppError } from '../../core/app-error';
+import { AppError, problemCode } from '../../core/app-error';
 import { appendOrRefuse, appendOutcome } from '../../platform/audit/audited-change';
 import type { Who } from '../../platform/sessions/who';
 import { maskDigitRuns } from '../../upstream/safe-message';
 import type { FeatureDeps } from '../feature-deps';
 import { toRevealResponse } from './card-mapper';
-
-function codeOf(error: unknown): string {
-  return error instanceof AppError ? error.code : 'internal_error';
-}
 
 /**
  * Reading a card's PAN and CVV. Every attempt is audited (granted, refused, failed): recorded as
@@ -37,7 +33,7 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
         await audit.append({
           ...base(who, cardId, reason),
           outcome: 'denied',
-          detail: codeOf(error),
+          detail: problemCode(error),
         });
       } catch (auditError) {
         // The refusal stands either way; losing its record is an operator's problem to see.
@@ -71,7 +67,7 @@ export function createRevealService(deps: Pick<FeatureDeps, 'upstream' | 'audit'
         await appendOutcome(deps, {
           ...base(who, cardId, reason),
           outcome: 'failed',
-          detail: codeOf(error),
+          detail: problemCode(error),
         });
         throw error;
       }

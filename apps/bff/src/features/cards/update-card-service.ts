@@ -1,6 +1,6 @@
 import type { Card, CardSeenValues, CardValues } from '@card-console/shared/api/cards';
 import type { UpstreamCard, UpstreamCardPatchBody } from '@card-console/shared/upstream/card';
-import { AppError } from '../../core/app-error';
+import { AppError, problemCode } from '../../core/app-error';
 import {
   AuditUnavailableError,
   appendOrRefuse,
@@ -21,10 +21,6 @@ export interface CardChange {
 
 /** When a person may try again after the card's previous edit held it past the wait bound. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
-
-function codeOf(error: unknown): string {
-  return error instanceof AppError ? error.code : 'internal_error';
-}
 
 /** The card's editable values as a 409 `card_changed` reports them: `null` for no limit. */
 function currentValues(card: UpstreamCard): CardValues {
@@ -143,7 +139,7 @@ export function createUpdateCardService({
           ...(before ? { before } : {}),
           // A failed record's "after" is what was attempted: the values the change asked for.
           after: attemptedSnapshot(change),
-          detail: codeOf(error),
+          detail: problemCode(error),
         } as const;
         // After a started record the card service's own answer is what the person needs.
         if (started) await appendOutcome({ audit, logger }, failed);

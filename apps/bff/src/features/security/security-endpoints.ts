@@ -1,4 +1,4 @@
-import type { PasskeySummary } from '@card-console/shared/api/passkeys';
+import type { PasskeySummary } from '@card-console/shared/api/security';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';

@@ -1,5 +1,5 @@
 import type { AuditMethod } from '@card-console/shared/api/audit';
-import type { PasskeyAssertion } from '@card-console/shared/api/passkeys';
+import type { PasskeyAssertion } from '@card-console/shared/api/security';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
 import type { AuditStore } from '../../platform/audit/audit-store';

@@ -100,7 +100,7 @@ describe.each(engines)('the accounting files on %s', (_name, engine) => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     bookedId = rowsByHand().find((r) => r.amountCents === -12_050)?.id ?? '';
     const booked = await t.request
-      .patch(`/api/transactions/${bookedId}/annotation`)
+      .patch(`/api/transactions/${bookedId}/notes`)
       .set(finance.headers())
       .send({ version: 0, memo: 'Client dinner', categoryId: created.body.id });
     expect(booked.status, JSON.stringify(booked.body)).toBe(200);

@@ -21,7 +21,8 @@
 // Past a file's limit (ACCOUNTING_ROWS_PER_FILE) the file comes in parts, each asked for on its
 // own (`part=N`), since each importer takes one CSV at a time (decision 0111).
 
-import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
+import type { Notes } from '@card-console/shared/api/notes';
 import type { ExportFormat } from '@card-console/shared/api/transaction-index';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { postsToBooks } from '@card-console/shared/money-definition';
@@ -74,7 +75,7 @@ const UNCATEGORIZED = { out: 'Uncategorized Expense', in: 'Uncategorized Income'
 
 /** What a row's lines are written from besides the row itself. */
 export interface AccountingContext {
-  notes: Annotation | undefined;
+  notes: Notes | undefined;
   categories: ReadonlyMap<string, AccountingCategory>;
   /** The row's sub account's name: the bank or card account its money sits in, in the books. */
   subAccountName: string | undefined;

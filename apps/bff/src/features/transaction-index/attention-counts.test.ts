@@ -117,7 +117,7 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
 
     it('"to review" and its money leave out what moved no money; those are counted apart', async () => {
       const reviewed = await t.request
-        .patch('/api/transactions/reviewed/annotation')
+        .patch('/api/transactions/reviewed/notes')
         .set(finance.headers())
         .send({ version: 0, reviewed: true });
       expect(reviewed.status, JSON.stringify(reviewed.body)).toBe(200);

@@ -50,7 +50,7 @@ describe('a card number kept in a memo by an older build, in the export files', 
       if (!row) throw new Error('the index holds too few transactions');
       const tag = `mask-${name.replace(/\W+/g, '-')}`;
       // Straight into the store, as a build without today's matcher let it through.
-      const notes = await t.stores.annotations();
+      const notes = await t.stores.notes();
       const current = await notes.get(row.id);
       await notes.change(
         row.id,
@@ -87,7 +87,7 @@ describe('a card number kept in a memo by an older build, in the export files', 
       `Shop ${inFours(':')}`,
       row.id,
     ]);
-    const notes = await t.stores.annotations();
+    const notes = await t.stores.notes();
     const { version } = await notes.get(row.id);
     await notes.change(
       row.id,

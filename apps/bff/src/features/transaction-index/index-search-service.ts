@@ -4,8 +4,9 @@
 // read `refreshMs` ago or more; the answer does not wait for it: it says a sync is running,
 // and the screen asks again.
 
-import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { Card } from '@card-console/shared/api/cards';
+import type { Notes } from '@card-console/shared/api/notes';
 import type {
   IndexFreshness,
   IndexPage,
@@ -35,9 +36,9 @@ import { type PageSource, walkBudget } from '../../platform/pagination/walk-budg
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import type { AnnotationStore } from '../annotations';
 import type { UtilizationLimit } from '../cards';
 import type { FeatureDeps } from '../feature-deps';
+import type { NotesStore } from '../notes';
 import type { ExportRows } from '../transactions';
 import {
   type CsvRowOptions,
@@ -98,10 +99,10 @@ const CARD_RECENT = 10;
 /** A failed sync is remembered this long (joined, not run again at once). */
 const SYNC_FAILURE_MEMORY_MS = 5_000;
 
-/** The stores the index's reads use: its own and the notes' (the annotations feature's). */
+/** The stores the index's reads use: its own and the notes' ((the notes feature's)). */
 export interface IndexStores {
   index(): Promise<TransactionIndexStore>;
-  annotations(): Promise<AnnotationStore>;
+  notes(): Promise<NotesStore>;
 }
 
 export interface IndexSearchDeps extends FeatureDeps {
@@ -334,10 +335,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         const page = await (pageAfterCount(filter)
           ? store.summary(filter).then(({ count }) => pageOf(count))
           : pageOf());
-        const annotations = await deps.stores.annotations();
+        const notesStore = await deps.stores.notes();
         const ids = page.items.map((t) => t.id);
         const [{ notes, receipts }] = await Promise.all([
-          annotations.notesOf(ids),
+          notesStore.notesOf(ids),
           deps.cardDirectory.ready(),
         ]);
         const answer: IndexPage = {
@@ -645,7 +646,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const caps = deps.receiptsZip ?? DEFAULT_RECEIPTS_ZIP_CAPS;
       const { ids } = await subAccountsOf(who, input);
       const store = await deps.stores.index();
-      const annotations = await deps.stores.annotations();
+      const notesStore = await deps.stores.notes();
       const filter = { ...filterOf(input, ids), hasReceipt: true };
       checkReceiptsZipCaps(await store.receiptTotals(filter), caps);
       const order = orderOf(input);
@@ -660,7 +661,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const pages = indexPages((cursor) => store.page(filter, order, MAX_INDEX_PAGE, cursor));
       for await (const page of pages) {
         const byId = new Map(page.items.map((t) => [t.id, t]));
-        const receipts = await annotations.receiptsOf(page.items.map((t) => t.id));
+        const receipts = await notesStore.receiptsOf(page.items.map((t) => t.id));
         const inOrder = page.items.flatMap((t) => receipts.filter((r) => r.transactionId === t.id));
         for (const receipt of inOrder) {
           const t = byId.get(receipt.transactionId) as IndexedTransaction;
@@ -680,7 +681,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       checkReceiptsZipCaps(totalsOf(planned), caps);
       return plannedFiles(
         planned,
-        (p) => annotations.receiptFile(p.transactionId, p.receiptId),
+        (p) => notesStore.receiptFile(p.transactionId, p.receiptId),
         signal,
       );
     },
@@ -702,8 +703,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
       const store = await deps.stores.index();
-      const annotations = await deps.stores.annotations();
-      const categories = new Map((await annotations.categories()).map((c) => [c.id, c]));
+      const notesStore = await deps.stores.notes();
+      const categories = new Map((await notesStore.categories()).map((c) => [c.id, c]));
       // The accountant's files hold posted rows only (accounting-files.ts).
       const filter =
         layout === 'card-console' ? filterOf(input, ids) : postedOnly(filterOf(input, ids));
@@ -728,7 +729,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             items: read.items.slice(Math.max(0, first - from), Math.max(0, end - from)),
           };
           const pageIds = page.items.map((t) => t.id);
-          const { notes, receipts } = await annotations.notesOf(pageIds);
+          const { notes, receipts } = await notesStore.notesOf(pageIds);
           const records = page.items.flatMap((t) => {
             if (layout !== 'card-console') {
               const subAccountName = names.get(t.subAccountId);
@@ -829,7 +830,7 @@ export const notesCsvColumns = [
 
 /** A row's notes as the export's notes columns (empty cells for a transaction without notes). */
 function notesCsvCells(
-  notes: Annotation | undefined,
+  notes: Notes | undefined,
   categories: ReadonlyMap<string, AccountingCategory>,
   times: CsvRowOptions['times'],
   receipts: number,
@@ -870,7 +871,7 @@ function fileNamePart(text: string): string {
 const NO_NOTES = { memo: '', categoryId: null, tags: [] as string[], reviewed: false };
 
 /** What the list shows of a transaction's notes. */
-const listNotes = (a: Annotation, receipts: number) => ({
+const listNotes = (a: Notes, receipts: number) => ({
   memo: a.memo,
   categoryId: a.categoryId,
   tags: a.tags,

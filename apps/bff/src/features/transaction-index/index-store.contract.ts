@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { AnnotationStore } from '../annotations';
+import { NotesStore } from '../notes';
 import {
   BadIndexCursorError,
   INDEX_GROUPINGS,
@@ -689,7 +689,7 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
 
     it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {
       await fixture.engine.query('DELETE FROM transaction_receipt');
-      await fixture.engine.query('DELETE FROM transaction_annotation');
+      await fixture.engine.query('DELETE FROM transaction_notes');
       await fixture.engine.query('DELETE FROM accounting_category');
       await store.replaceDay(
         'sa',
@@ -698,14 +698,12 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         T0,
       );
       await store.replaceDay('sb', '2026-10-01', [tx({ id: '5' })], T0);
-      const notes = new AnnotationStore(fixture.engine);
+      const notes = new NotesStore(fixture.engine);
       const when = new Date(T0);
       const software = await notes.createCategory({ code: '6100', name: 'Software' }, when);
       const travel = await notes.createCategory({ code: '6200', name: 'Travel' }, when);
-      const note = (
-        id: string,
-        change: Omit<Parameters<AnnotationStore['change']>[1], 'version'>,
-      ) => notes.change(id, { version: 0, ...change }, 'ana@example.test', when);
+      const note = (id: string, change: Omit<Parameters<NotesStore['change']>[1], 'version'>) =>
+        notes.change(id, { version: 0, ...change }, 'ana@example.test', when);
       await note('1', { categoryId: software.id, tags: ['Q4', 'Design'], reviewed: true });
       await note('2', { categoryId: travel.id, tags: ['q4'] });
       await note('3', { memo: 'no category, not reviewed' });
@@ -743,10 +741,10 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     });
 
     it('books rows it writes to a merchant rule’s category, never over notes a person wrote', async () => {
-      await fixture.engine.query('DELETE FROM transaction_annotation');
+      await fixture.engine.query('DELETE FROM transaction_notes');
       await fixture.engine.query('DELETE FROM merchant_rule');
       await fixture.engine.query('DELETE FROM accounting_category');
-      const notes = new AnnotationStore(fixture.engine);
+      const notes = new NotesStore(fixture.engine);
       const when = new Date(T0);
       const software = await notes.createCategory({ code: '6100', name: 'Software' }, when);
       const old = await notes.createCategory({ code: '7000', name: 'Old' }, when);

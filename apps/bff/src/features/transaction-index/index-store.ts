@@ -58,7 +58,7 @@ export interface IndexFilter {
   from?: number;
   to?: number;
   /**
-   * Transaction notes (`features/annotations`, the same store): reviewed or not; booked to any
+   * Transaction notes (`features/notes`, the same store): reviewed or not; booked to any
    * of these accounting categories and/or (`noAccount`) to none; carrying any of these tags,
    * whatever their case.
    */
@@ -346,7 +346,7 @@ function notesConditions(
   bind: (value: unknown) => string,
 ): void {
   const notes = (condition: string) =>
-    `EXISTS (SELECT 1 FROM transaction_annotation n WHERE n.transaction_id = id AND ${condition})`;
+    `EXISTS (SELECT 1 FROM transaction_notes n WHERE n.transaction_id = id AND ${condition})`;
   if (filter.reviewed !== undefined) {
     const reviewed = notes('n.reviewed_by IS NOT NULL');
     conditions.push(filter.reviewed ? reviewed : `NOT ${reviewed}`);
@@ -450,7 +450,7 @@ function decodePosition(cursor: string, order: IndexOrder): Position {
 }
 
 /**
- * Merchant rules (`features/annotations`): rows just written whose merchant text is a rule's
+ * Merchant rules (`features/notes`): rows just written whose merchant text is a rule's
  * (whatever its case) and that have no notes get notes booking them to the rule's category,
  * unless it is archived. A row with notes, a person's choice, is left as it is.
  */
@@ -461,7 +461,7 @@ async function applyMerchantRules(
   at: number,
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO transaction_annotation
+    `INSERT INTO transaction_notes
        (transaction_id, memo, category_id, tags, version, updated_by, updated_at)
      SELECT DISTINCT ON (t.id) t.id, '', r.category_id, '{}', 1, 'merchant rule', $3::timestamptz
        FROM merchant_rule r

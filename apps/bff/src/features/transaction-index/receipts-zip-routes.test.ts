@@ -4,8 +4,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { receiptSchema } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { receiptSchema } from '@card-console/shared/api/notes';
 import type { IndexPage } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -39,7 +39,7 @@ async function tagged(tag: string, n: number) {
   used += n;
   if (picked.length < n) throw new Error('too few rows in the index');
   const res = await t.request
-    .post('/api/transactions/annotations')
+    .post('/api/transactions/notes')
     .set(finance.headers())
     .send({
       items: picked.map((x) => ({ subAccountId: x.subAccountId, id: x.id })),
@@ -177,8 +177,8 @@ describe('the receipts ZIP and a reader that pauses', () => {
     for (const [i, row] of picked.slice(0, 6).entries()) {
       receipts.push(await upload(row.id, pdfOf(size, String.fromCharCode(97 + i))));
     }
-    const annotations = await t.stores.annotations();
-    const reads = vi.spyOn(annotations, 'receiptFile');
+    const notesStore = await t.stores.notes();
+    const reads = vi.spyOn(notesStore, 'receiptFile');
     try {
       const zip = pausedZip(zipPath('zip-snapshot'));
       await zip.started();

@@ -161,7 +161,7 @@ describe.each([{ store: 'memory' as const }, { store: 'PostgreSQL' as const }])(
       expect((await settledIndexTotals(t, finance)).summary.count).toBeGreaterThan(2_000);
       const rows = list.items.filter((x) => x.notes === undefined).slice(0, 3);
       await t.request
-        .post('/api/transactions/annotations')
+        .post('/api/transactions/notes')
         .set(finance.headers())
         .send({
           items: rows.map((x) => ({ subAccountId: x.subAccountId, id: x.id })),
@@ -188,7 +188,7 @@ describe.each([{ store: 'memory' as const }, { store: 'PostgreSQL' as const }])(
 
       slow.upstream = slowable(t.upstream, 'listTransactionsDeferred');
       slow.index = slowable(await t.stores.index(), 'page');
-      slow.receipts = slowable(await t.stores.annotations(), 'receiptFile');
+      slow.receipts = slowable(await t.stores.notes(), 'receiptFile');
       slow.audit = slowable(t.audit, 'list');
     }, 120_000);
 

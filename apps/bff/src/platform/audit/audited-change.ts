@@ -31,6 +31,14 @@ export class AuditUnavailableError extends AppError<'audit_unavailable'> {
   }
 }
 
+/**
+ * A change the trail could not record was rolled back: there is no refusal to record, and a
+ * record of it would be refused the same way.
+ */
+export function rethrowUnrecorded(error: unknown): void {
+  if (error instanceof AuditUnavailableError) throw error;
+}
+
 export interface AuditedChangeDeps {
   audit: AuditStore;
   /** Where a follow-up record that could not be written is reported. */

@@ -6,7 +6,7 @@ import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PasskeyAttestation } from '@card-console/shared/api/passkeys';
+import type { PasskeyAttestation } from '@card-console/shared/api/security';
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/manual-clock';

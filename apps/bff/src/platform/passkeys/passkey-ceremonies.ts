@@ -5,7 +5,7 @@ import type {
   PasskeyAssertion,
   PasskeyAttestation,
   PasskeyOptions,
-} from '@card-console/shared/api/passkeys';
+} from '@card-console/shared/api/security';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,

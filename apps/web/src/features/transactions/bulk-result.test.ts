@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { annotation } from '../../test/fixtures';
+import { transactionNotes } from '../../test/fixtures';
 import { bulkResultText } from './bulk-result';
 
 const changed = (n: number) =>
-  Array.from({ length: n }, (_, i) => annotation({ transactionId: `tx_${i}` }));
+  Array.from({ length: n }, (_, i) => transactionNotes({ transactionId: `tx_${i}` }));
 
 describe('what a change of a selection says', () => {
   it('counts what changed', () => {

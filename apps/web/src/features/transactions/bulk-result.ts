@@ -1,5 +1,5 @@
-import { MAX_TAGS } from '@card-console/shared/api/annotation-rules';
-import type { BulkNotesResult } from '@card-console/shared/api/annotations';
+import type { BulkNotesResult } from '@card-console/shared/api/notes';
+import { MAX_TAGS } from '@card-console/shared/api/notes-rules';
 
 type SkipReason = BulkNotesResult['skipped'][number]['reason'];
 

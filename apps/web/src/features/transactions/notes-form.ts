@@ -1,5 +1,5 @@
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotation-rules';
-import type { Annotation, AnnotationChange } from '@card-console/shared/api/annotations';
+import type { Notes, NotesChange } from '@card-console/shared/api/notes';
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { MAX_TAG, TAG_UNSAFE, TAG_VISIBLE } from './tag-text';
 
 export { MAX_TAG };
@@ -12,11 +12,11 @@ export interface NotesValues {
 }
 
 /** The fields of a change, without its version and review. */
-export type NotesFields = Pick<AnnotationChange, 'memo' | 'categoryId' | 'tags'>;
+export type NotesFields = Pick<NotesChange, 'memo' | 'categoryId' | 'tags'>;
 
 export const MAX_MEMO = 2000;
 
-export const valuesOf = (a: Annotation): NotesValues => ({
+export const valuesOf = (a: Notes): NotesValues => ({
   memo: a.memo,
   categoryId: a.categoryId,
   tags: a.tags,

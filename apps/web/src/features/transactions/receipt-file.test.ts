@@ -1,4 +1,4 @@
-import * as shared from '@card-console/shared/api/annotations';
+import * as shared from '@card-console/shared/api/notes';
 import { describe, expect, it } from 'vitest';
 import {
   fileProblem,

@@ -1,6 +1,6 @@
 /**
  * The BFF's largest receipt and most receipts per transaction (`RECEIPT_MAX_BYTES`,
- * `RECEIPTS_PER_TRANSACTION` in the shared annotations API), repeated here so its zod schemas
+ * `RECEIPTS_PER_TRANSACTION` in the shared notes API), repeated here so its zod schemas
  * stay out of this screen's download; receipt-file.test.ts holds them equal.
  */
 export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;

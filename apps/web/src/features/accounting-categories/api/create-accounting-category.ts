@@ -1,4 +1,4 @@
-import type { AccountingCategoryCreate } from '@card-console/shared/api/annotations';
+import type { AccountingCategoryCreate } from '@card-console/shared/api/accounting-categories';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { accountingCategoriesQueryOptions } from './get-accounting-categories';

@@ -1,4 +1,4 @@
-import type { MerchantRule } from '@card-console/shared/api/annotations';
+import type { MerchantRule } from '@card-console/shared/api/accounting-categories';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 

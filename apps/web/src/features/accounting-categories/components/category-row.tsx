@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import { useEffect, useRef } from 'react';
 import { useUpdateAccountingCategory } from '../api/update-accounting-category';
 import { type CategoryFormValues, categoryLabel } from '../category-form';

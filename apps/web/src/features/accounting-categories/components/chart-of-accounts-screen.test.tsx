@@ -2,7 +2,7 @@ import {
   type AccountingCategory,
   accountingCategoryCreateSchema,
   accountingCategoryPatchSchema,
-} from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/accounting-categories';
 import { screen, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';

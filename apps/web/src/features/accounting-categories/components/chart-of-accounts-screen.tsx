@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useCreateAccountingCategory } from '../api/create-accounting-category';

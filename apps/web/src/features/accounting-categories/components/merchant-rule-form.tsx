@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import { type FormEvent, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { isApiError } from '../../../lib/api-error';

@@ -1,4 +1,7 @@
-import type { AccountingCategory, MerchantRule } from '@card-console/shared/api/annotations';
+import type {
+  AccountingCategory,
+  MerchantRule,
+} from '@card-console/shared/api/accounting-categories';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorState } from '../../../components/error-state';

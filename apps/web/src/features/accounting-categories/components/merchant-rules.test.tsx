@@ -1,4 +1,4 @@
-import type { MerchantRule } from '@card-console/shared/api/annotations';
+import type { MerchantRule } from '@card-console/shared/api/accounting-categories';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { adminSession } from '../../../test/fixtures';

@@ -1,4 +1,4 @@
-import type { PasskeyEnrolBody } from '@card-console/shared/api/passkeys';
+import type { PasskeyEnrolBody } from '@card-console/shared/api/security';
 import { api } from '../../../lib/api-client';
 
 /** Enrols the passkey the browser just made (409 `passkey_exists`, `too_many_passkeys`). */

@@ -1,4 +1,4 @@
-import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api/passkeys';
+import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api/security';
 import type { SessionResponse, StepUpMethod } from '@card-console/shared/api/session';
 import { type FormEvent, useRef, useState } from 'react';
 import { Field } from '../../../components/field';

@@ -1,4 +1,4 @@
-import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api/passkeys';
+import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api/security';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { formatInstant } from '../../../lib/format';

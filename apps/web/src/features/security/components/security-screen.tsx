@@ -1,4 +1,4 @@
-import type { SecondFactorsResponse } from '@card-console/shared/api/passkeys';
+import type { SecondFactorsResponse } from '@card-console/shared/api/security';
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';

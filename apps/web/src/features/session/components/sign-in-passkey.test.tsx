@@ -1,4 +1,4 @@
-import type { PasskeyOptions } from '@card-console/shared/api/passkeys';
+import type { PasskeyOptions } from '@card-console/shared/api/security';
 import { type SignInBody, signInBodySchema } from '@card-console/shared/api/session';
 import { startAuthentication } from '@simplewebauthn/browser';
 import { screen, waitFor } from '@testing-library/react';

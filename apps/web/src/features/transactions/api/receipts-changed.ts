@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { annotationQueryOptions } from './get-annotation';
 import { indexListsKey } from './get-index-transactions';
+import { notesQueryOptions } from './get-notes';
 import { receiptsQueryOptions } from './get-receipts';
 
 /**
@@ -12,7 +12,7 @@ import { receiptsQueryOptions } from './get-receipts';
 export function receiptsChanged(queryClient: QueryClient, transactionId: string) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: receiptsQueryOptions(transactionId).queryKey }),
-    queryClient.invalidateQueries({ queryKey: annotationQueryOptions(transactionId).queryKey }),
+    queryClient.invalidateQueries({ queryKey: notesQueryOptions(transactionId).queryKey }),
     queryClient.invalidateQueries({ queryKey: indexListsKey }),
   ]);
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { annotationQueryOptions } from './get-annotation';
+import { notesQueryOptions } from './get-notes';
 import { receiptsChanged } from './receipts-changed';
-import { annotationNow } from './update-annotation';
+import { notesNow } from './update-notes';
 
 export async function removeReceipt(transactionId: string, receiptId: string) {
   await api('receipts.remove', { params: { id: transactionId, receiptId } });
@@ -18,9 +18,8 @@ export function useRemoveReceipt(transactionId: string) {
     mutationFn: (receiptId: string) => removeReceipt(transactionId, receiptId),
     onSuccess: () => receiptsChanged(queryClient, transactionId),
     onError: (error) => {
-      const current = annotationNow(error);
-      if (current)
-        queryClient.setQueryData(annotationQueryOptions(transactionId).queryKey, current);
+      const current = notesNow(error);
+      if (current) queryClient.setQueryData(notesQueryOptions(transactionId).queryKey, current);
     },
   });
 }

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { annotationQueryOptions } from './get-annotation';
+import { notesQueryOptions } from './get-notes';
 import { receiptsChanged } from './receipts-changed';
-import { annotationNow } from './update-annotation';
+import { notesNow } from './update-notes';
 
 /**
  * Attaches a file as a receipt: the body is the file's own bytes (the BFF decides the type from
@@ -26,9 +26,8 @@ export function useUploadReceipt(transactionId: string) {
     mutationFn: (file: File) => uploadReceipt(transactionId, file),
     onSuccess: () => receiptsChanged(queryClient, transactionId),
     onError: (error) => {
-      const current = annotationNow(error);
-      if (current)
-        queryClient.setQueryData(annotationQueryOptions(transactionId).queryKey, current);
+      const current = notesNow(error);
+      if (current) queryClient.setQueryData(notesQueryOptions(transactionId).queryKey, current);
     },
   });
 }

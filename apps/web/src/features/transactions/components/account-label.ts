@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import { NO_ACCOUNT } from '../transactions-search';
 import { categoryText } from './accounting-category-select';
 

@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import { Field } from '../../../components/field';
 
 /** "6100 Software", "(archived)" after one that is; "None" for no category. */

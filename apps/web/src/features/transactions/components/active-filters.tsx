@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { formatCents } from '@card-console/shared/money';
 import { useQuery } from '@tanstack/react-query';

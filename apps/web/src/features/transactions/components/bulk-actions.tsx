@@ -1,8 +1,8 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { useId, useState } from 'react';
 import { Field } from '../../../components/field';
-import { type BulkNotesAction, useUpdateManyAnnotations } from '../api/update-annotations';
+import { type BulkNotesAction, useUpdateManyNotes } from '../api/update-many-notes';
 import { bulkResultText } from '../bulk-result';
 import { addTags, splitTags } from '../notes-form';
 import { NO_ACCOUNT } from '../transactions-search';
@@ -25,7 +25,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  * the BFF skips them and the result says so.
  */
 export function BulkActions({ selected, categories, onClear, onResult }: BulkActionsProps) {
-  const update = useUpdateManyAnnotations();
+  const update = useUpdateManyNotes();
   const [account, setAccount] = useState('');
   const [tagText, setTagText] = useState('');
   const [errors, setErrors] = useState<{ account?: string; tags?: string }>({});

@@ -1,7 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { adminSession, annotation, financeSession, transaction } from '../../../test/fixtures';
+import {
+  adminSession,
+  financeSession,
+  transaction,
+  transactionNotes,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveRules } from '../../../test/serve-notes';
 import { requestsTo, serve, server } from '../../../test/server';
@@ -12,7 +17,7 @@ const RULES = '/api/merchant-rules';
 function serveTransaction(categoryId: string | null, overrides = {}) {
   server.use(
     serve('transactions.get', () => HttpResponse.json(transaction(overrides))),
-    serve('notes.get', () => HttpResponse.json(annotation({ categoryId, version: 1 }))),
+    serve('notes.get', () => HttpResponse.json(transactionNotes({ categoryId, version: 1 }))),
   );
 }
 

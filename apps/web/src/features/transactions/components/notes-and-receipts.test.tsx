@@ -1,17 +1,17 @@
 import {
-  type Annotation,
-  type AnnotationChange,
-  annotationChangeSchema,
+  type Notes,
+  type NotesChange,
+  notesChangeSchema,
   type Receipt,
-} from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/notes';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   accountingCategories,
-  annotation,
   financeSession,
   transaction,
+  transactionNotes,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, serve, server } from '../../../test/server';
@@ -23,23 +23,23 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0
 
 /**
  * The BFF's notes and receipts of tx_1, as it keeps them: a change of the notes names the
- * version it was made on (409 `annotation_changed` with the notes as they are otherwise); a
+ * version it was made on (409 `notes_changed` with the notes as they are otherwise); a
  * receipt is a row of its own and leaves the notes and their version as they are.
  * `whileUploading` is someone else's change of the notes, saved as this person's receipt arrives.
  */
-function serveDetail(start: Annotation, whileUploading?: (a: Annotation) => Annotation) {
+function serveDetail(start: Notes, whileUploading?: (a: Notes) => Notes) {
   let notes = start;
   let receipts: Receipt[] = [];
-  const patches: AnnotationChange[] = [];
+  const patches: NotesChange[] = [];
   server.use(
     serve('transactions.get', () => HttpResponse.json(transaction())),
     serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
     serve('notes.get', () => HttpResponse.json(notes)),
     serve('notes.update', async ({ request }) => {
-      const change = annotationChangeSchema.parse(await request.json());
+      const change = notesChangeSchema.parse(await request.json());
       patches.push(change);
       if (change.version !== notes.version) {
-        return apiError(409, 'annotation_changed', 'Someone else changed the notes.', {
+        return apiError(409, 'notes_changed', 'Someone else changed the notes.', {
           current: notes,
         });
       }
@@ -98,7 +98,7 @@ describe('the notes and receipts of a transaction, in the order of a close', {
 }, () => {
   it('a memo begun, a receipt attached, the memo saved: saved on the version shown, no conflict', async () => {
     const { patches } = serveDetail(
-      annotation({ memo: 'Dinner', version: 3, updatedBy: ME, updatedAt: AT }),
+      transactionNotes({ memo: 'Dinner', version: 3, updatedBy: ME, updatedAt: AT }),
     );
     const { user } = renderApp('/transactions/tx_1', { session: financeSession() });
     const { notes, receipts } = await loaded();
@@ -115,7 +115,7 @@ describe('the notes and receipts of a transaction, in the order of a close', {
   });
 
   it('a receipt attached, then the memo typed and saved: no conflict', async () => {
-    const { patches } = serveDetail(annotation());
+    const { patches } = serveDetail(transactionNotes());
     const { user } = renderApp('/transactions/tx_1', { session: financeSession() });
     const { notes, receipts } = await loaded();
     await user.upload(receipts.getByLabelText('Attach a receipt'), [
@@ -129,7 +129,7 @@ describe('the notes and receipts of a transaction, in the order of a close', {
   });
 
   it('someone else’s change of the notes meanwhile is still shown as theirs, the memo kept in the form', async () => {
-    const { patches } = serveDetail(annotation(), (a) => ({
+    const { patches } = serveDetail(transactionNotes(), (a) => ({
       ...a,
       memo: 'Client dinner',
       version: a.version + 1,

@@ -1,4 +1,5 @@
-import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
+import type { Notes } from '@card-console/shared/api/notes';
 import { useEffect, useRef } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { fieldsChanged, type NotesValues, tagChanges, valuesOf } from '../notes-form';
@@ -8,7 +9,7 @@ interface NotesConflictProps {
   /** The notes as the person saw them when they began their change. */
   seen: NotesValues;
   /** The notes as they are now. */
-  current: Annotation;
+  current: Notes;
   /** What the person has in the form. */
   mine: NotesValues;
   /** What their save was to do to the review: mark it (true), reopen it (false), neither. */
@@ -30,7 +31,7 @@ function tagChangeText(seen: string[], mine: string[]): string | undefined {
   ];
   return parts.length ? parts.join('; ') : undefined;
 }
-const reviewText = (a: Annotation) =>
+const reviewText = (a: Notes) =>
   a.review.state === 'reviewed'
     ? `Reviewed by ${a.review.by} on ${formatDateTime(a.review.at)}`
     : 'Not reviewed';

@@ -1,4 +1,5 @@
-import type { AccountingCategory, Annotation } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
+import type { Notes } from '@card-console/shared/api/notes';
 import { Field } from '../../../components/field';
 import { formatDateTime } from '../../../lib/format';
 import { MAX_MEMO, valuesOf } from '../notes-form';
@@ -11,7 +12,7 @@ import { useNotesEditor } from './use-notes-editor';
 
 interface Props {
   transactionId: string;
-  annotation: Annotation;
+  saved: Notes;
   categories: AccountingCategory[];
   /** The transaction's merchant text, for an admin's merchant rule; none without a merchant. */
   merchant?: string | undefined;
@@ -22,8 +23,8 @@ interface Props {
  * locks them, Reopen unlocks. When someone else saved first (409), what the person typed stays in
  * the form, the notes as they are now are shown beside it, and their change can be applied to those.
  */
-export function NotesEditor({ transactionId, annotation, categories, merchant }: Props) {
-  const notes = useNotesEditor(transactionId, annotation);
+export function NotesEditor({ transactionId, saved, categories, merchant }: Props) {
+  const notes = useNotesEditor(transactionId, saved);
   const { base, draft, errors, conflict, saving, refs, edit } = notes;
   const reviewed = base.review.state === 'reviewed' ? base.review : undefined;
   return (
@@ -145,7 +146,7 @@ export function NotesEditor({ transactionId, annotation, categories, merchant }:
   );
 }
 
-function LastChange({ notes }: { notes: Annotation }) {
+function LastChange({ notes }: { notes: Notes }) {
   if (!notes.updatedBy || !notes.updatedAt) return null;
   return (
     <p className="muted notes-updated">

@@ -1,5 +1,5 @@
-import { MAX_TAGS } from '@card-console/shared/api/annotation-rules';
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
+import { MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
 import { tagProblem } from '../notes-form';

@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { categoryText } from './accounting-category-select';
 

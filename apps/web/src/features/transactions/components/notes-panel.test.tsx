@@ -1,17 +1,17 @@
 import {
-  type Annotation,
-  type AnnotationChange,
-  annotationChangeSchema,
   distinctTags,
-} from '@card-console/shared/api/annotations';
+  type Notes,
+  type NotesChange,
+  notesChangeSchema,
+} from '@card-console/shared/api/notes';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   accountingCategories,
-  annotation,
   financeSession,
   transaction,
+  transactionNotes,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
@@ -21,23 +21,23 @@ const AT = '2026-03-06T09:00:00.000Z';
 
 /**
  * The BFF's notes for tx_1, as it keeps them: a change names the version it was made on (409
- * `annotation_changed` otherwise), a reviewed transaction takes no change of its notes unless
+ * `notes_changed` otherwise), a reviewed transaction takes no change of its notes unless
  * the change reopens it (409 `transaction_reviewed`). `meanwhile` is someone else's change,
  * saved just before this person's first one reaches the BFF.
  */
-function serveNotes(start: Annotation = annotation(), meanwhile?: (a: Annotation) => Annotation) {
+function serveNotes(start: Notes = transactionNotes(), meanwhile?: (a: Notes) => Notes) {
   let notes = start;
-  const patches: AnnotationChange[] = [];
+  const patches: NotesChange[] = [];
   server.use(
     serve('transactions.get', () => HttpResponse.json(transaction())),
     serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
     serve('notes.get', () => HttpResponse.json(notes)),
     serve('notes.update', async ({ request }) => {
-      const change = annotationChangeSchema.parse(await request.json());
+      const change = notesChangeSchema.parse(await request.json());
       patches.push(change);
       if (patches.length === 1 && meanwhile) notes = meanwhile(notes);
       if (change.version !== notes.version) {
-        return apiError(409, 'annotation_changed', 'Someone else changed the notes.', {
+        return apiError(409, 'notes_changed', 'Someone else changed the notes.', {
           current: notes,
         });
       }
@@ -195,7 +195,7 @@ describe('the notes of a transaction', () => {
   });
 
   it('when someone else saved first, keeps what was typed, shows their notes and applies the change on top of them', async () => {
-    const { patches } = serveNotes(annotation({ tags: ['q3'] }), (a) => ({
+    const { patches } = serveNotes(transactionNotes({ tags: ['q3'] }), (a) => ({
       ...a,
       memo: 'Team lunch',
       categoryId: 'cat_travel',
@@ -237,7 +237,7 @@ describe('the notes of a transaction', () => {
   });
 
   it('when the transaction was reviewed meanwhile, says who and reopens it to apply the change', async () => {
-    const { patches } = serveNotes(annotation(), (a) => ({
+    const { patches } = serveNotes(transactionNotes(), (a) => ({
       ...a,
       review: { state: 'reviewed', by: 'admin@example.test', at: AT },
       version: a.version + 1,
@@ -261,7 +261,7 @@ describe('the notes of a transaction', () => {
   });
 
   it('Discard my change shows the notes as they are now', async () => {
-    serveNotes(annotation(), (a) => ({ ...a, memo: 'Team lunch', version: 1 }));
+    serveNotes(transactionNotes(), (a) => ({ ...a, memo: 'Team lunch', version: 1 }));
     const { user } = open();
     const panel = await notesPanel();
     await user.type(panel.getByLabelText('Memo'), 'Client dinner');
@@ -273,7 +273,7 @@ describe('the notes of a transaction', () => {
 
   it('Mark reviewed locks the notes with who and when; Reopen unlocks them', async () => {
     const { patches } = serveNotes(
-      annotation({ memo: 'Team lunch', categoryId: 'cat_meals', tags: ['q3'], version: 2 }),
+      transactionNotes({ memo: 'Team lunch', categoryId: 'cat_meals', tags: ['q3'], version: 2 }),
     );
     const { user } = open();
     const panel = await notesPanel();
@@ -309,7 +309,7 @@ describe('the notes of a transaction', () => {
   });
 
   it('an archived category the transaction has stays shown as "(archived)"', async () => {
-    serveNotes(annotation({ categoryId: 'cat_old', version: 1 }));
+    serveNotes(transactionNotes({ categoryId: 'cat_old', version: 1 }));
     open();
     const select = (await notesPanel()).getByLabelText('Accounting category');
     expect(select).toHaveValue('cat_old');
@@ -325,7 +325,7 @@ describe('the notes of a transaction', () => {
       serve('notes.get', () =>
         fail
           ? apiError(502, 'internal_error', 'The notes store did not answer.')
-          : HttpResponse.json(annotation()),
+          : HttpResponse.json(transactionNotes()),
       ),
     );
     const { user } = open();
@@ -335,6 +335,6 @@ describe('the notes of a transaction', () => {
     fail = false;
     await user.click(panel.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByLabelText('Memo')).toBeInTheDocument();
-    expect(requestsTo('/api/transactions/tx_1/annotation').length).toBeGreaterThan(1);
+    expect(requestsTo('/api/transactions/tx_1/notes').length).toBeGreaterThan(1);
   });
 });

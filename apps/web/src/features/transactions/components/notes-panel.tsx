@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/error-state';
 import { Loading } from '../../../components/loading';
 import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
-import { annotationQueryOptions } from '../api/get-annotation';
+import { notesQueryOptions } from '../api/get-notes';
 import { NotesEditor } from './notes-editor';
 
 /**
@@ -17,7 +17,7 @@ export function NotesPanel({
   /** The merchant's text, for an admin's "Always book … to …". */
   merchant?: string | undefined;
 }) {
-  const notes = useQuery(annotationQueryOptions(transactionId));
+  const notes = useQuery(notesQueryOptions(transactionId));
   const categories = useQuery(accountingCategoriesQueryOptions());
   // A failed refresh keeps the notes shown (and anything typed in them); only a first load fails.
   const error = (!notes.data && notes.error) || (!categories.data && categories.error);
@@ -48,7 +48,7 @@ export function NotesPanel({
     <NotesEditor
       key={transactionId}
       transactionId={transactionId}
-      annotation={notes.data}
+      saved={notes.data}
       categories={categories.data}
       merchant={merchant}
     />

@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { NotesValues } from '../notes-form';
 import { categoryText } from './accounting-category-select';
 import { TagChips } from './tags-field';

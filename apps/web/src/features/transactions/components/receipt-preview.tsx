@@ -1,4 +1,4 @@
-import type { Receipt } from '@card-console/shared/api/annotations';
+import type { Receipt } from '@card-console/shared/api/notes';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Dialog } from '../../../components/dialog';

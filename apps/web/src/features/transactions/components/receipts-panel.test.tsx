@@ -1,12 +1,8 @@
-import {
-  type Annotation,
-  RECEIPT_MAX_BYTES,
-  type Receipt,
-} from '@card-console/shared/api/annotations';
+import { type Notes, RECEIPT_MAX_BYTES, type Receipt } from '@card-console/shared/api/notes';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { annotation, financeSession, transaction } from '../../../test/fixtures';
+import { financeSession, transaction, transactionNotes } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
 
@@ -18,7 +14,7 @@ const tx1 = { id: 'tx_1' };
 /** The first bytes of a PNG: what the BFF looks at to take a file as a picture. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 
-const reviewed: Annotation['review'] = { state: 'reviewed', by: ME, at: AT };
+const reviewed: Notes['review'] = { state: 'reviewed', by: ME, at: AT };
 
 function receipt(overrides: Partial<Receipt> = {}): Receipt {
   return {
@@ -39,7 +35,7 @@ function receipt(overrides: Partial<Receipt> = {}): Receipt {
  * otherwise), named by `X-File-Name`; a reviewed transaction takes no change (409). A receipt
  * leaves the notes and their version as they are, as the BFF does.
  */
-function serveReceipts(start: Receipt[] = [], notesAt: Annotation = annotation()) {
+function serveReceipts(start: Receipt[] = [], notesAt: Notes = transactionNotes()) {
   let items = [...start];
   const notes = notesAt;
   const bodies: { name: string | null; bytes: Uint8Array }[] = [];
@@ -164,7 +160,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     expect(keys).toEqual(
       expect.arrayContaining([
         JSON.stringify(['transactions', 'receipts', 'tx_1']),
-        JSON.stringify(['transactions', 'annotation', 'tx_1']),
+        JSON.stringify(['transactions', 'notes', 'tx_1']),
         JSON.stringify(['transactions', 'index']),
       ]),
     );
@@ -243,7 +239,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
   });
 
   it('once reviewed, offers no change: no Remove, no file input, and says why', async () => {
-    serveReceipts([receipt()], annotation({ review: reviewed, version: 3 }));
+    serveReceipts([receipt()], transactionNotes({ review: reviewed, version: 3 }));
     open();
     const panel = await receiptsPanel();
     await panel.findByText(/receipts are locked\. Reopen it/);
@@ -260,7 +256,7 @@ describe('the receipts of a transaction', { timeout: 15_000 }, () => {
     server.use(
       serve('receipts.upload', tx1, () =>
         apiError(409, 'transaction_reviewed', 'This transaction has been reviewed.', {
-          current: annotation({ review: reviewed, version: 4 }),
+          current: transactionNotes({ review: reviewed, version: 4 }),
         }),
       ),
     );

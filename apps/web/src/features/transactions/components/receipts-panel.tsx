@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ErrorState } from '../../../components/error-state';
 import { Loading } from '../../../components/loading';
-import { annotationQueryOptions } from '../api/get-annotation';
+import { notesQueryOptions } from '../api/get-notes';
 import { receiptsQueryOptions } from '../api/get-receipts';
 import { RECEIPTS_PER_TRANSACTION } from '../receipt-file';
 import { AttachReceipts } from './attach-receipts';
@@ -17,7 +17,7 @@ import { useReceiptUploads } from './use-receipt-uploads';
  */
 export function ReceiptsPanel({ transactionId }: { transactionId: string }) {
   const receipts = useQuery(receiptsQueryOptions(transactionId));
-  const notes = useQuery(annotationQueryOptions(transactionId));
+  const notes = useQuery(notesQueryOptions(transactionId));
   const uploads = useReceiptUploads(transactionId);
   const [message, setMessage] = useState('');
   const [dragging, setDragging] = useState(false);

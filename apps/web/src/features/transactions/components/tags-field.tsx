@@ -1,4 +1,4 @@
-import { MAX_TAGS } from '@card-console/shared/api/annotation-rules';
+import { MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { type RefObject, useId, useState } from 'react';
 import { addTags, MAX_TAG, splitTags } from '../notes-form';
 

@@ -7,7 +7,7 @@ import { indexRow, listNotes, serveIndex } from '../../../test/serve-index';
 import { serveAttention, serveBulkNotes } from '../../../test/serve-notes';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
 
-const BULK = '/api/transactions/annotations';
+const BULK = '/api/transactions/notes';
 
 /** Five unreviewed transactions over two sub accounts (the same id in both), one reviewed. */
 function rows() {

@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { localTimeZone } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';

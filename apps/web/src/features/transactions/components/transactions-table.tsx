@@ -1,4 +1,4 @@
-import type { AccountingCategory } from '@card-console/shared/api/annotations';
+import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { Link, useNavigate } from '@tanstack/react-router';

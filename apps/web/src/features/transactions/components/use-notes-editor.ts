@@ -1,9 +1,9 @@
-import type { Annotation } from '@card-console/shared/api/annotations';
+import type { Notes } from '@card-console/shared/api/notes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/api-error';
 import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
-import { annotationNow, useUpdateAnnotation } from '../api/update-annotation';
+import { notesNow, useUpdateNotes } from '../api/update-notes';
 import {
   addTags,
   fieldsChanged,
@@ -28,14 +28,14 @@ type FocusTarget = 'memo' | 'tags' | 'review' | 'heading';
  * saved first. Every save names the version it was made on; nothing typed is dropped except by
  * the person's own Discard.
  */
-export function useNotesEditor(transactionId: string, annotation: Annotation) {
-  const [base, setBase] = useState(annotation);
-  const [draft, setDraft] = useState(() => valuesOf(annotation));
+export function useNotesEditor(transactionId: string, saved: Notes) {
+  const [base, setBase] = useState(saved);
+  const [draft, setDraft] = useState(() => valuesOf(saved));
   const [tagText, setTagText] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [conflict, setConflict] = useState<{ current: Annotation; review: Review }>();
+  const [conflict, setConflict] = useState<{ current: Notes; review: Review }>();
   const [message, setMessage] = useState('');
-  const update = useUpdateAnnotation(transactionId);
+  const update = useUpdateNotes(transactionId);
   const queryClient = useQueryClient();
   const refs = {
     memo: useRef<HTMLTextAreaElement>(null),
@@ -51,7 +51,7 @@ export function useNotesEditor(transactionId: string, annotation: Annotation) {
   }, [focus]);
 
   const dirty = !isEmpty(fieldsChanged(valuesOf(base), draft)) || tagText.trim() !== '';
-  const start = (from: Annotation) => {
+  const start = (from: Notes) => {
     setBase(from);
     setDraft(valuesOf(from));
     setTagText('');
@@ -65,8 +65,8 @@ export function useNotesEditor(transactionId: string, annotation: Annotation) {
   // Newer notes from elsewhere replace the form only while nothing is typed in it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the notes change
   useEffect(() => {
-    if (annotation.version !== base.version && !dirty && !conflict) start(annotation);
-  }, [annotation]);
+    if (saved.version !== base.version && !dirty && !conflict) start(saved);
+  }, [saved]);
 
   /** The form's values with a tag still being typed added; undefined if something is wrong. */
   const checked = (): NotesValues | undefined => {
@@ -93,7 +93,7 @@ export function useNotesEditor(transactionId: string, annotation: Annotation) {
     return values;
   };
 
-  const save = (on: Annotation, fields: NotesFields, review: Review) => {
+  const save = (on: Notes, fields: NotesFields, review: Review) => {
     setMessage('');
     update.mutate(
       { version: on.version, ...fields, ...(review === undefined ? {} : { reviewed: review }) },
@@ -106,7 +106,7 @@ export function useNotesEditor(transactionId: string, annotation: Annotation) {
           );
         },
         onError: (error) => {
-          const current = annotationNow(error);
+          const current = notesNow(error);
           if (current && isEmpty(fields)) {
             // Only the review was asked for: nothing typed to keep; the notes as they are now.
             start(current);

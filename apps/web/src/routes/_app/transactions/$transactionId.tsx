@@ -2,7 +2,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { DeadEnd } from '../../../components/dead-end';
 import { accountingCategoriesQueryOptions } from '../../../features/accounting-categories/api/get-accounting-categories';
-import { annotationQueryOptions } from '../../../features/transactions/api/get-annotation';
+import { notesQueryOptions } from '../../../features/transactions/api/get-notes';
 import { transactionQueryOptions } from '../../../features/transactions/api/get-transaction';
 import { TransactionDetailScreen } from '../../../features/transactions/components/transaction-detail-screen';
 import { validateTransactionsSearch } from '../../../features/transactions/transactions-search';
@@ -14,7 +14,7 @@ export const Route = createFileRoute('/_app/transactions/$transactionId')({
   loader: ({ context, params }) => {
     // The notes are asked for at once but not waited for: their panel shows its own loading or
     // error, and the transaction shows even when its notes cannot be read.
-    void context.queryClient.prefetchQuery(annotationQueryOptions(params.transactionId));
+    void context.queryClient.prefetchQuery(notesQueryOptions(params.transactionId));
     void context.queryClient.prefetchQuery(accountingCategoriesQueryOptions());
     return ensureOrNotFound(context.queryClient, transactionQueryOptions(params.transactionId));
   },

@@ -105,7 +105,7 @@ describe('a receipt’s file name', () => {
 
 describe('ids of receipts, categories and rules', () => {
   it('never read as a card number where they travel (a path)', async () => {
-    const { newId } = await import('./annotation-store');
+    const { newId } = await import('./notes-store');
     const { holdsCardNumber } = await import('../../platform/security/card-number-ids');
     const ids = Array.from({ length: 20_000 }, newId);
     expect(ids.filter(holdsCardNumber)).toEqual([]);

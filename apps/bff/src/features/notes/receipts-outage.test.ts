@@ -54,7 +54,7 @@ const lost = () => new StoreUnavailableError('postgres', 'receipt change');
 describe('a receipt change the notes store fails to make', () => {
   it('adding: the outage is answered, nothing is kept, and the trail records the failed attempt', async () => {
     const id = freshTransactionId();
-    const notes = await t.stores.annotations();
+    const notes = await t.stores.notes();
     vi.spyOn(notes, 'addReceipt').mockRejectedValueOnce(lost());
     const res = await upload(id, 'lunch.pdf');
     expectOutage(res);
@@ -74,7 +74,7 @@ describe('a receipt change the notes store fails to make', () => {
     const id = freshTransactionId();
     const added = await upload(id, 'taxi.pdf');
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    const notes = await t.stores.annotations();
+    const notes = await t.stores.notes();
     vi.spyOn(notes, 'removeReceipt').mockRejectedValueOnce(lost());
     const res = await t.request
       .delete(`${receiptsPath(id)}/${added.body.id}`)

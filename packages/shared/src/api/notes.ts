@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
-import { BULK_NOTES_MAX, distinctTags, MAX_TAGS } from './annotation-rules';
 import { visibleNameSchema } from './names';
+import { BULK_NOTES_MAX, distinctTags, MAX_TAGS } from './notes-rules';
 
 export { BULK_NOTES_MAX, distinctTags, MAX_TAGS };
 
@@ -25,52 +25,6 @@ export const memoSchema = z
 /** A tag: 1–40 visible characters, one line; compared without regard to case. */
 export const tagSchema = visibleNameSchema.pipe(z.string().max(40, 'use at most 40 characters'));
 
-/** An account code as a chart of accounts writes it: `6100`, `6100.20`, `SW-01`. */
-export const accountCodeSchema = z
-  .string()
-  .trim()
-  .min(1, 'give a code')
-  .max(20, 'use at most 20 characters')
-  .regex(
-    /^[A-Za-z0-9](?:[A-Za-z0-9.\-/ ]*[A-Za-z0-9])?$/,
-    'use letters, digits, ".", "-", "/" and spaces',
-  );
-
-/** One account of the chart of accounts: transactions are booked to it. */
-export const accountingCategorySchema = z.object({
-  id: z.string(),
-  code: z.string(),
-  name: z.string(),
-  /** Archived: kept on the transactions that have it, offered for no new one. */
-  archived: z.boolean(),
-});
-export type AccountingCategory = z.infer<typeof accountingCategorySchema>;
-
-/** GET /api/accounting-categories: every category, archived ones included, by code. */
-export const accountingCategoryListSchema = z.object({
-  items: z.array(accountingCategorySchema),
-});
-export type AccountingCategoryList = z.infer<typeof accountingCategoryListSchema>;
-
-/** POST /api/accounting-categories */
-export const accountingCategoryCreateSchema = z.strictObject({
-  code: accountCodeSchema,
-  name: visibleNameSchema,
-});
-export type AccountingCategoryCreate = z.input<typeof accountingCategoryCreateSchema>;
-
-/** PATCH /api/accounting-categories/:id: rename, recode, archive or restore. */
-export const accountingCategoryPatchSchema = z
-  .strictObject({
-    code: accountCodeSchema.optional(),
-    name: visibleNameSchema.optional(),
-    archived: z.boolean().optional(),
-  })
-  .refine((b) => b.code !== undefined || b.name !== undefined || b.archived !== undefined, {
-    message: 'nothing to change',
-  });
-export type AccountingCategoryPatch = z.input<typeof accountingCategoryPatchSchema>;
-
 /** A transaction's review: `reviewed` names who and when. */
 export const reviewSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('unreviewed') }),
@@ -78,7 +32,7 @@ export const reviewSchema = z.discriminatedUnion('state', [
 ]);
 
 /** What Card Console holds about one transaction (version 0: nothing yet). */
-export const annotationSchema = z.object({
+export const notesSchema = z.object({
   transactionId: z.string(),
   memo: z.string(),
   /** An accounting category's id, or null for none. */
@@ -91,15 +45,15 @@ export const annotationSchema = z.object({
   updatedBy: z.string().optional(),
   updatedAt: z.string().optional(),
 });
-export type Annotation = z.infer<typeof annotationSchema>;
+export type Notes = z.infer<typeof notesSchema>;
 
 /**
- * PATCH /api/transactions/:id/annotation. `version`: the annotation's version the person saw;
- * if it has moved, nothing is saved (409 `annotation_changed`, with the annotation as it is).
+ * PATCH /api/transactions/:id/notes. `version`: the notes' version the person saw;
+ * if it has moved, nothing is saved (409 `notes_changed`, with the notes as they are).
  * A reviewed transaction takes no change of memo, category or tags unless the same change
  * reopens it (`reviewed: false`); `reviewed: true` with other fields saves them and reviews.
  */
-export const annotationChangeSchema = z
+export const notesChangeSchema = z
   .strictObject({
     version: z.number().int().nonnegative(),
     memo: memoSchema.optional(),
@@ -115,48 +69,10 @@ export const annotationChangeSchema = z
       b.reviewed !== undefined,
     { message: 'nothing to change' },
   );
-export type AnnotationChange = z.input<typeof annotationChangeSchema>;
-
-/** POST /api/accounting-categories/import: a CSV of the chart of accounts, at most this long. */
-export const CHART_IMPORT_MAX_BYTES = 512 * 1024;
-export const CHART_IMPORT_MAX_ROWS = 5000;
-
-/** What an import did: categories added, renamed (same code, another name), left as they were. */
-export const chartImportResultSchema = z.object({
-  created: z.number().int().nonnegative(),
-  renamed: z.number().int().nonnegative(),
-  unchanged: z.number().int().nonnegative(),
-  items: z.array(accountingCategorySchema),
-});
-export type ChartImportResult = z.infer<typeof chartImportResultSchema>;
-
-/** A merchant rule: rows indexed from then on with this merchant text (any case) and no notes are booked to the category. */
-export const merchantRuleSchema = z.object({
-  id: z.string(),
-  merchant: z.string(),
-  categoryId: z.string(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-});
-export type MerchantRule = z.infer<typeof merchantRuleSchema>;
-
-/** GET /api/merchant-rules */
-export const merchantRuleListSchema = z.object({ items: z.array(merchantRuleSchema) });
-
-/** POST /api/merchant-rules: the merchant text as the transactions show it. */
-export const merchantRuleCreateSchema = z.strictObject({
-  merchant: z
-    .string()
-    .trim()
-    .min(1, 'give the merchant')
-    .max(200, 'use at most 200 characters')
-    .refine((m) => !/[\p{Cc}\p{Cs}]/u.test(m), 'must not contain control characters'),
-  categoryId: resourceIdSchema,
-});
-export type MerchantRuleCreate = z.input<typeof merchantRuleCreateSchema>;
+export type NotesChange = z.input<typeof notesChangeSchema>;
 
 /**
- * POST /api/transactions/annotations: one change to many transactions (a selection on the
+ * POST /api/transactions/notes: one change to many transactions (a selection on the
  * list, each named by its sub account and id): a category (or none), tags added, reviewed or
  * reopened. Reviewed ones take no category or tag unless the change reopens them: they are
  * skipped and named, as are ones that would hold more than MAX_TAGS tags.
@@ -179,7 +95,7 @@ export type BulkNotesChange = z.input<typeof bulkNotesChangeSchema>;
 
 export const bulkNotesResultSchema = z.object({
   /** The notes of each transaction changed, as they are now. */
-  changed: z.array(annotationSchema),
+  changed: z.array(notesSchema),
   /** Left as they were, and why: reviewed (reopen first), too many tags, not in the index. */
   skipped: z.array(
     z.object({

@@ -57,7 +57,7 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
     if (!tx) throw new Error('the simulator has no transaction left to test with');
     return tx.id;
   }
-  const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+  const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/notes`;
   const receiptsPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/receipts`;
   const notesOf = async (id: string, who = finance) => {
     const res = await t.request.get(notesPath(id)).set(who.headers());
@@ -117,7 +117,7 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
     const stale = await save(id, { version: seen.version, memo: 'Typed meanwhile' });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({
-      code: 'annotation_changed',
+      code: 'notes_changed',
       current: { memo: 'Set by the admin', version: theirs.body.version },
     });
     expect(stale.body.current.updatedBy).toBe(t.credentials.admin.email);

@@ -1,12 +1,12 @@
-import { RECEIPTS_PER_TRANSACTION, type Receipt } from '@card-console/shared/api/annotations';
+import { RECEIPTS_PER_TRANSACTION, type Receipt } from '@card-console/shared/api/notes';
 import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
-import { AppError } from '../../core/app-error';
-import { auditedChange } from '../../platform/audit/audited-change';
+import { AppError, problemCode } from '../../core/app-error';
+import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
-import { AnnotationConflictError, TooManyReceiptsError } from './annotation-store';
-import { type AnnotationsDeps, rethrowUnrecorded } from './annotations-service';
+import type { NotesDeps } from './notes-service';
+import { NotesConflictError, TooManyReceiptsError } from './notes-store';
 import {
   inspectReceipt,
   RECEIPT_MAX_PIXELS,
@@ -36,8 +36,8 @@ const described = (r: Receipt) => `${r.mediaType}, ${r.byteSize} bytes, sha256 $
  * refused once reviewed, audited in the change's own transaction (not made when the trail
  * cannot record it: 503 `audit_unavailable`).
  */
-export function createReceiptsService(deps: AnnotationsDeps) {
-  const store = () => deps.stores.annotations();
+export function createReceiptsService(deps: NotesDeps) {
+  const store = () => deps.stores.notes();
   const ctxOf = (who: Who) => ({
     requestId: who.requestId,
     trace: who.trace,
@@ -105,7 +105,7 @@ export function createReceiptsService(deps: AnnotationsDeps) {
           ...sub,
           outcome: 'failed',
           after: { receipt: fileName },
-          detail: error instanceof AppError ? error.code : 'internal_error',
+          detail: problemCode(error),
         });
         throw error;
       }
@@ -162,7 +162,7 @@ export function createReceiptsService(deps: AnnotationsDeps) {
         await deps.audit.append({
           ...base(who, 'receipt.remove', transactionId),
           outcome: 'failed',
-          detail: error instanceof AppError ? error.code : 'internal_error',
+          detail: problemCode(error),
         });
         throw error;
       }
@@ -220,7 +220,7 @@ function translateReceiptError(error: unknown): unknown {
       `A transaction can have at most ${error.limit} receipts. Remove one before adding another.`,
     );
   }
-  if (error instanceof AnnotationConflictError) {
+  if (error instanceof NotesConflictError) {
     return new AppError(
       409,
       'transaction_reviewed',

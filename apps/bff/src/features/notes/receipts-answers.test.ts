@@ -119,11 +119,9 @@ describe('the receipt endpoints', () => {
 
     const { id: other } = freshTransaction();
     const first = await upload(other, pdfReceipt());
-    const notes = await t.request
-      .get(`/api/transactions/${other}/annotation`)
-      .set(finance.headers());
+    const notes = await t.request.get(`/api/transactions/${other}/notes`).set(finance.headers());
     await t.request
-      .patch(`/api/transactions/${other}/annotation`)
+      .patch(`/api/transactions/${other}/notes`)
       .set(finance.headers())
       .send({ version: notes.body.version, reviewed: true });
     for (const res of [

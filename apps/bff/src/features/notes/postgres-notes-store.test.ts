@@ -4,7 +4,7 @@ import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
-import { annotationStoreContract } from './annotation-store.contract';
+import { notesStoreContract } from './notes-store.contract';
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => database?.stop());
 
-annotationStoreContract('PostgreSQL', async () => {
+notesStoreContract('PostgreSQL', async () => {
   const engine = postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 }));
   await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };

@@ -1,19 +1,18 @@
 // Transaction notes and the chart of accounts, in the transaction index's SQL store (PostgreSQL
-// or the embedded engine; migration `annotations`). Every change is one transaction that
-// compares the version the person saw with the row's, under the row's lock: two people saving
-// from the same view never both succeed, and what the second one typed comes back to them with
-// the notes as they now are.
+// or the embedded engine; migrations `annotations` and `notes-named-notes`). Every change is one
+// transaction that compares the version the person saw with the row's, under the row's lock: two
+// people saving from the same view never both succeed, and what the second one typed comes back
+// to them with the notes as they now are.
 import { createHash, randomBytes } from 'node:crypto';
 import type {
   AccountingCategory,
   AccountingCategoryCreate,
   AccountingCategoryPatch,
-  Annotation,
   MerchantRule,
   MerchantRuleCreate,
-  Receipt,
-} from '@card-console/shared/api/annotations';
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/accounting-categories';
+import type { Notes, Receipt } from '@card-console/shared/api/notes';
+import { distinctTags, MAX_TAGS } from '@card-console/shared/api/notes';
 import {
   type Audited,
   committed,
@@ -21,7 +20,7 @@ import {
   type SqlQueryable,
 } from '../../platform/sql/sql-engine';
 
-/** A change of a transaction's notes, already checked (`annotationChangeSchema`). */
+/** A change of a transaction's notes, already checked (`notesChangeSchema`). */
 export interface NotesChange {
   version: number;
   memo?: string;
@@ -31,13 +30,13 @@ export interface NotesChange {
 }
 
 /** Why a change was refused, with the notes as they are now. */
-export class AnnotationConflictError extends Error {
+export class NotesConflictError extends Error {
   constructor(
     readonly reason: 'changed' | 'reviewed',
-    readonly current: Annotation,
+    readonly current: Notes,
   ) {
     super(reason === 'changed' ? 'notes changed meanwhile' : 'transaction is reviewed');
-    this.name = 'AnnotationConflictError';
+    this.name = 'NotesConflictError';
   }
 }
 
@@ -80,7 +79,7 @@ export class CategoryNotFoundError extends Error {
   }
 }
 
-interface AnnotationRow {
+interface NotesRow {
   transaction_id: string;
   memo: string;
   category_id: string | null;
@@ -108,8 +107,8 @@ const iso = (value: Date | string) => new Date(value).toISOString();
  */
 export const newId = () => randomBytes(16).toString('base64url');
 
-/** The notes of a transaction nobody has annotated. */
-export function emptyAnnotation(transactionId: string): Annotation {
+/** The notes of a transaction nobody has written. */
+export function emptyNotes(transactionId: string): Notes {
   return {
     transactionId,
     memo: '',
@@ -120,7 +119,7 @@ export function emptyAnnotation(transactionId: string): Annotation {
   };
 }
 
-function fromRow(row: AnnotationRow): Annotation {
+function fromRow(row: NotesRow): Notes {
   return {
     transactionId: row.transaction_id,
     memo: row.memo,
@@ -187,7 +186,7 @@ const receiptOf = (row: ReceiptRow): Receipt => ({
   uploadedAt: iso(row.uploaded_at),
 });
 
-const ANNOTATION_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by, reviewed_at,
+const NOTES_COLUMNS = `transaction_id, memo, category_id, tags, reviewed_by, reviewed_at,
   version, updated_by, updated_at`;
 const CATEGORY_COLUMNS = 'id, code, name, archived';
 
@@ -199,11 +198,11 @@ export interface ChartImport {
 
 /** What a change of many transactions' notes changed, and which it skipped. */
 export interface ManyChanged {
-  changed: { before: Annotation; after: Annotation }[];
+  changed: { before: Notes; after: Notes }[];
   skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[];
 }
 
-export class AnnotationStore {
+export class NotesStore {
   constructor(private readonly engine: SqlEngine) {}
 
   /** Every category, archived ones included, by code. */
@@ -385,8 +384,8 @@ export class AnnotationStore {
   ): Promise<ManyChanged> {
     return this.engine.transaction(async (tx) => {
       if (change.categoryId) await usableCategory(tx, change.categoryId);
-      const rows = await tx.query<AnnotationRow>(
-        `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+      const rows = await tx.query<NotesRow>(
+        `SELECT ${NOTES_COLUMNS} FROM transaction_notes
           WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id FOR UPDATE`,
         [transactionIds],
       );
@@ -394,11 +393,11 @@ export class AnnotationStore {
       // Those with no notes row yet: no receipt can pass a first review (`lockReceipts`).
       const unwritten = transactionIds.filter((id) => !current.has(id));
       await lockReceipts(tx, unwritten);
-      const changed: { before: Annotation; after: Annotation }[] = [];
+      const changed: { before: Notes; after: Notes }[] = [];
       const skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[] = [];
       const editsNotes = change.categoryId !== undefined || change.addTags !== undefined;
       for (const id of new Set(transactionIds)) {
-        const before = current.get(id) ?? emptyAnnotation(id);
+        const before = current.get(id) ?? emptyNotes(id);
         if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
           skipped.push({ transactionId: id, reason: 'reviewed' });
           continue;
@@ -470,15 +469,15 @@ export class AnnotationStore {
    */
   async notesOf(
     transactionIds: readonly string[],
-  ): Promise<{ notes: Map<string, Annotation>; receipts: Map<string, number> }> {
+  ): Promise<{ notes: Map<string, Notes>; receipts: Map<string, number> }> {
     if (transactionIds.length === 0) return { notes: new Map(), receipts: new Map() };
     const [row] = await this.engine.query<{
-      notes: AnnotationRow[];
+      notes: NotesRow[];
       receipts: Record<string, number>;
     }>(
       `SELECT
          (SELECT coalesce(json_agg(a), '[]') FROM (
-            SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+            SELECT ${NOTES_COLUMNS} FROM transaction_notes
              WHERE transaction_id = ANY($1::text[])) a) AS notes,
          (SELECT coalesce(json_object_agg(transaction_id, n), '{}') FROM (
             SELECT transaction_id, count(*)::int AS n FROM transaction_receipt
@@ -505,12 +504,12 @@ export class AnnotationStore {
     limit: number,
     actor: string,
     at: Date,
-    audited?: Audited<{ receipt: Receipt; notes: Annotation }>,
-  ): Promise<{ receipt: Receipt; notes: Annotation }> {
+    audited?: Audited<{ receipt: Receipt; notes: Notes }>,
+  ): Promise<{ receipt: Receipt; notes: Notes }> {
     return this.engine.transaction(async (tx) => {
       const before = await lockedNotes(tx, transactionId);
       if (before.review.state === 'reviewed') {
-        throw new AnnotationConflictError('reviewed', before);
+        throw new NotesConflictError('reviewed', before);
       }
       const [count] = await tx.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM transaction_receipt WHERE transaction_id = $1',
@@ -552,7 +551,7 @@ export class AnnotationStore {
     return this.engine.transaction(async (tx) => {
       const notes = await lockedNotes(tx, transactionId);
       if (notes.review.state === 'reviewed') {
-        throw new AnnotationConflictError('reviewed', notes);
+        throw new NotesConflictError('reviewed', notes);
       }
       const [row] = await tx.query<ReceiptRow>(
         `DELETE FROM transaction_receipt WHERE id = $1 AND transaction_id = $2
@@ -564,39 +563,39 @@ export class AnnotationStore {
   }
 
   /** A transaction's notes (version 0 when it has none). */
-  async get(transactionId: string): Promise<Annotation> {
-    const [row] = await this.engine.query<AnnotationRow>(
-      `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
+  async get(transactionId: string): Promise<Notes> {
+    const [row] = await this.engine.query<NotesRow>(
+      `SELECT ${NOTES_COLUMNS} FROM transaction_notes WHERE transaction_id = $1`,
       [transactionId],
     );
-    return row ? fromRow(row) : emptyAnnotation(transactionId);
+    return row ? fromRow(row) : emptyNotes(transactionId);
   }
 
   /**
    * Applies `change` if the notes are still at `change.version` and the change may be made
    * (a reviewed transaction takes a memo, category or tags only in a change that reopens it);
-   * otherwise throws `AnnotationConflictError` with the notes as they are, and saves nothing.
+   * otherwise throws `NotesConflictError` with the notes as they are, and saves nothing.
    */
   async change(
     transactionId: string,
     change: NotesChange,
     actor: string,
     at: Date,
-    audited?: Audited<{ before: Annotation; after: Annotation }>,
-  ): Promise<{ before: Annotation; after: Annotation }> {
+    audited?: Audited<{ before: Notes; after: Notes }>,
+  ): Promise<{ before: Notes; after: Notes }> {
     return this.engine.transaction(async (tx) => {
-      const [row] = await tx.query<AnnotationRow>(
-        `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation
+      const [row] = await tx.query<NotesRow>(
+        `SELECT ${NOTES_COLUMNS} FROM transaction_notes
          WHERE transaction_id = $1 FOR UPDATE`,
         [transactionId],
       );
       if (!row) await lockReceipts(tx, [transactionId]);
-      const before = row ? fromRow(row) : emptyAnnotation(transactionId);
-      if (before.version !== change.version) throw new AnnotationConflictError('changed', before);
+      const before = row ? fromRow(row) : emptyNotes(transactionId);
+      if (before.version !== change.version) throw new NotesConflictError('changed', before);
       const editsNotes =
         change.memo !== undefined || change.categoryId !== undefined || change.tags !== undefined;
       if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
-        throw new AnnotationConflictError('reviewed', before);
+        throw new NotesConflictError('reviewed', before);
       }
       const after = await saveNotes(tx, before, change, actor, at);
       return committed(tx, { before, after }, audited);
@@ -610,11 +609,11 @@ export class AnnotationStore {
  */
 async function saveNotes(
   tx: SqlQueryable,
-  before: Annotation,
+  before: Notes,
   change: NotesChange,
   actor: string,
   at: Date,
-): Promise<Annotation> {
+): Promise<Notes> {
   const categoryId = change.categoryId === undefined ? before.categoryId : change.categoryId;
   if (categoryId !== null && categoryId !== before.categoryId) {
     await usableCategory(tx, categoryId);
@@ -643,25 +642,25 @@ async function saveNotes(
   // Version 0 has no row: two first changes both try to insert it, and only one can.
   const [saved] =
     before.version > 0
-      ? await tx.query<AnnotationRow>(
-          `UPDATE transaction_annotation SET memo = $2, category_id = $3, tags = $4::text[],
+      ? await tx.query<NotesRow>(
+          `UPDATE transaction_notes SET memo = $2, category_id = $3, tags = $4::text[],
              reviewed_by = $5, reviewed_at = $6, version = $7, updated_by = $8, updated_at = $9
-           WHERE transaction_id = $1 RETURNING ${ANNOTATION_COLUMNS}`,
+           WHERE transaction_id = $1 RETURNING ${NOTES_COLUMNS}`,
           values,
         )
-      : await tx.query<AnnotationRow>(
-          `INSERT INTO transaction_annotation (${ANNOTATION_COLUMNS})
+      : await tx.query<NotesRow>(
+          `INSERT INTO transaction_notes (${NOTES_COLUMNS})
            VALUES ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9)
-           ON CONFLICT (transaction_id) DO NOTHING RETURNING ${ANNOTATION_COLUMNS}`,
+           ON CONFLICT (transaction_id) DO NOTHING RETURNING ${NOTES_COLUMNS}`,
           values,
         );
   if (!saved) {
     // Read in this transaction: a new statement sees the row the other change committed.
-    const [now] = await tx.query<AnnotationRow>(
-      `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1`,
+    const [now] = await tx.query<NotesRow>(
+      `SELECT ${NOTES_COLUMNS} FROM transaction_notes WHERE transaction_id = $1`,
       [before.transactionId],
     );
-    throw new AnnotationConflictError('changed', now ? fromRow(now) : before);
+    throw new NotesConflictError('changed', now ? fromRow(now) : before);
   }
   return fromRow(saved);
 }
@@ -670,13 +669,13 @@ async function saveNotes(
  * A transaction's notes, its receipts' changes serialised: a transaction-scoped advisory lock
  * on its id (a transaction without notes has no row to lock yet), then the row's own lock.
  */
-async function lockedNotes(tx: SqlQueryable, transactionId: string): Promise<Annotation> {
+async function lockedNotes(tx: SqlQueryable, transactionId: string): Promise<Notes> {
   await lockReceipts(tx, [transactionId]);
-  const [row] = await tx.query<AnnotationRow>(
-    `SELECT ${ANNOTATION_COLUMNS} FROM transaction_annotation WHERE transaction_id = $1 FOR UPDATE`,
+  const [row] = await tx.query<NotesRow>(
+    `SELECT ${NOTES_COLUMNS} FROM transaction_notes WHERE transaction_id = $1 FOR UPDATE`,
     [transactionId],
   );
-  return row ? fromRow(row) : emptyAnnotation(transactionId);
+  return row ? fromRow(row) : emptyNotes(transactionId);
 }
 
 /**

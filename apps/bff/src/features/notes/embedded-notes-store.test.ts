@@ -1,9 +1,9 @@
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { silentLogger } from '../../test/audit-cluster';
 import { memoryEngine } from '../../test/engines/embedded';
-import { annotationStoreContract } from './annotation-store.contract';
+import { notesStoreContract } from './notes-store.contract';
 
-annotationStoreContract('embedded engine (PGlite)', async () => {
+notesStoreContract('embedded engine (PGlite)', async () => {
   const engine = await memoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };

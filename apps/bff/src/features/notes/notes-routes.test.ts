@@ -1,9 +1,9 @@
 import {
   accountingCategoryListSchema,
   accountingCategorySchema,
-  annotationSchema,
-} from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/accounting-categories';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { notesSchema } from '@card-console/shared/api/notes';
 import {
   indexPageSchema,
   indexTotalsAnswerSchema,
@@ -33,7 +33,7 @@ function freshTransactionId(): string {
   if (!tx) throw new Error('the simulator has no transaction left to test with');
   return tx.id;
 }
-const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/notes`;
 const patch = (session: TestSession, id: string, body: object) =>
   t.request.patch(notesPath(id)).set(session.headers()).send(body);
 
@@ -55,7 +55,7 @@ describe('a transaction’s notes over HTTP', () => {
     const id = freshTransactionId();
     const empty = await t.request.get(notesPath(id)).set(finance.headers());
     expect(empty.status).toBe(200);
-    expect(annotationSchema.parse(empty.body)).toMatchObject({ version: 0, memo: '', tags: [] });
+    expect(notesSchema.parse(empty.body)).toMatchObject({ version: 0, memo: '', tags: [] });
 
     const software = await createCategory('6100', 'Software');
     const saved = await patch(finance, id, {
@@ -65,7 +65,7 @@ describe('a transaction’s notes over HTTP', () => {
       categoryId: software.id,
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    expect(annotationSchema.parse(saved.body)).toMatchObject({
+    expect(notesSchema.parse(saved.body)).toMatchObject({
       memo: 'Design tool seats for Q4',
       tags: ['Q4', 'design'],
       categoryId: software.id,
@@ -99,7 +99,7 @@ describe('a transaction’s notes over HTTP', () => {
     expect(stale.status).toBe(409);
     const problem = apiErrorBodySchema.parse(stale.body);
     expect(problem).toMatchObject({
-      code: 'annotation_changed',
+      code: 'notes_changed',
       current: { memo: 'by the admin', version: 1 },
     });
     expect((await t.request.get(notesPath(id)).set(finance.headers())).body).toMatchObject({
@@ -110,7 +110,7 @@ describe('a transaction’s notes over HTTP', () => {
     expect(record).toMatchObject({
       action: 'transaction.annotate',
       outcome: 'failed',
-      detail: 'annotation_changed',
+      detail: 'notes_changed',
       before: { memo: 'by the admin' },
       after: { memo: 'typed meanwhile' },
     });
@@ -154,7 +154,7 @@ describe('a transaction’s notes over HTTP', () => {
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
     const winner = answers.find((a) => a.status === 200)?.body;
     for (const a of answers.filter((x) => x.status === 409)) {
-      expect(a.body).toMatchObject({ code: 'annotation_changed', current: winner });
+      expect(a.body).toMatchObject({ code: 'notes_changed', current: winner });
     }
   });
 
@@ -205,7 +205,7 @@ describe('a transaction’s notes over HTTP', () => {
   it('is a 404 for a transaction the card service does not have, and saves nothing', async () => {
     const res = await patch(finance, 'tx-that-does-not-exist', { version: 0, memo: 'x' });
     expect(res.status).toBe(404);
-    const notes = await (await t.stores.annotations()).get('tx-that-does-not-exist');
+    const notes = await (await t.stores.notes()).get('tx-that-does-not-exist');
     expect(notes.version).toBe(0);
   });
 });
@@ -295,14 +295,14 @@ describe('notes in the transactions list and its export', () => {
     if (!first || !second) throw new Error('the index holds too few rows');
     const audit = await createCategory('6300', 'Audit fees');
     await patch(finance, first.id, {
-      version: (await t.stores.annotations().then((s) => s.get(first.id))).version,
+      version: (await t.stores.notes().then((s) => s.get(first.id))).version,
       memo: 'Quarterly audit',
       categoryId: audit.id,
       tags: ['Close-Nov'],
       reviewed: true,
     });
     await patch(finance, second.id, {
-      version: (await t.stores.annotations().then((s) => s.get(second.id))).version,
+      version: (await t.stores.notes().then((s) => s.get(second.id))).version,
       tags: ['close-nov'],
     });
 
@@ -487,7 +487,7 @@ describe('changing a selection of transactions at once', () => {
     await patch(finance, c.id, { version: 0, tags: ['Team'] });
     const items = [a, b, c, d].map((x) => ({ subAccountId: x.subAccountId, id: x.id }));
     const res = await t.request
-      .post('/api/transactions/annotations')
+      .post('/api/transactions/notes')
       .set(finance.headers())
       .send({
         items: [...items, { subAccountId: a.subAccountId, id: 'not-in-the-index' }],
@@ -511,7 +511,7 @@ describe('changing a selection of transactions at once', () => {
     );
 
     const reviewed = await t.request
-      .post('/api/transactions/annotations')
+      .post('/api/transactions/notes')
       .set(finance.headers())
       .send({ items, reviewed: true });
     expect(reviewed.body.skipped).toEqual([]);
@@ -527,7 +527,7 @@ describe('changing a selection of transactions at once', () => {
       id: `not-in-the-index-${'x'.repeat(40)}-${i}`,
     }));
     const full = await t.request
-      .post('/api/transactions/annotations')
+      .post('/api/transactions/notes')
       .set(finance.headers())
       .send({ items: many, addTags: ['selection'] });
     expect(full.status, JSON.stringify(full.body).slice(0, 200)).toBe(200);
@@ -543,7 +543,7 @@ describe('changing a selection of transactions at once', () => {
       { items, categoryId: 'no-such-category' },
     ]) {
       const answer = await t.request
-        .post('/api/transactions/annotations')
+        .post('/api/transactions/notes')
         .set(finance.headers())
         .send(bad);
       expect(answer.status, JSON.stringify(bad).slice(0, 80)).toBe(400);
@@ -625,7 +625,7 @@ describe('what the month close still needs', () => {
       ).body,
     ).items;
     if (!row) throw new Error('nothing unreviewed');
-    const notes = await t.stores.annotations().then((s) => s.get(row.id));
+    const notes = await t.stores.notes().then((s) => s.get(row.id));
     await patch(finance, row.id, { version: notes.version, reviewed: true });
     const after = await t.request
       .get(`/api/index/attention?from=${from}&to=${to}`)

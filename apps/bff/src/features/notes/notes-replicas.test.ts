@@ -14,7 +14,7 @@ import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 
-const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/annotation`;
+const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/notes`;
 
 function transactionOf(app: TestApp, n: number): string {
   const sub = app.sim.data.subAccounts()[0];

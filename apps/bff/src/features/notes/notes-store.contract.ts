@@ -5,46 +5,46 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Audited, SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
 import {
-  AnnotationConflictError,
-  AnnotationStore,
   CategoryCodeTakenError,
   CategoryNotFoundError,
   CategoryUnusableError,
+  NotesConflictError,
+  NotesStore,
   TooManyReceiptsError,
-} from './annotation-store';
+} from './notes-store';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 27, 9, minute));
 
-async function conflictOf(work: Promise<unknown>): Promise<AnnotationConflictError> {
+async function conflictOf(work: Promise<unknown>): Promise<NotesConflictError> {
   const error = await work.then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof AnnotationConflictError)) throw new Error(`no conflict: ${error}`);
+  if (!(error instanceof NotesConflictError)) throw new Error(`no conflict: ${error}`);
   return error;
 }
 
-export function annotationStoreContract(
+export function notesStoreContract(
   name: string,
   open: () => Promise<{ engine: SqlEngine; close(): Promise<void> }>,
 ): void {
   describe(`the notes store: ${name}`, () => {
     let engine: SqlEngine;
     let close: () => Promise<void>;
-    let store: AnnotationStore;
+    let store: NotesStore;
     beforeAll(async () => {
       ({ engine, close } = await open());
-      store = new AnnotationStore(engine);
+      store = new NotesStore(engine);
     }, 60_000);
     afterAll(() => close?.());
     beforeEach(async () => {
       await engine.query('DELETE FROM transaction_receipt');
       await engine.query('DELETE FROM merchant_rule');
-      await engine.query('DELETE FROM transaction_annotation');
+      await engine.query('DELETE FROM transaction_notes');
       await engine.query('DELETE FROM accounting_category');
     });
 
-    it('gives version 0 and nothing for a transaction nobody annotated', async () => {
+    it('gives version 0 and nothing for a transaction nobody wrote notes on', async () => {
       expect(await store.get('t-none')).toEqual({
         transactionId: 't-none',
         memo: '',
@@ -240,8 +240,8 @@ export function annotationStoreContract(
         expect(saved).toHaveLength(1);
         for (const r of results) {
           if (r.status === 'rejected') {
-            expect(r.reason).toBeInstanceOf(AnnotationConflictError);
-            expect((r.reason as AnnotationConflictError).current.version).toBe(version + 1);
+            expect(r.reason).toBeInstanceOf(NotesConflictError);
+            expect((r.reason as NotesConflictError).current.version).toBe(version + 1);
           }
         }
         const winner = (saved[0] as PromiseFulfilledResult<{ after: { memo: string } }>).value;
@@ -351,12 +351,12 @@ export function annotationStoreContract(
     it.each([
       [
         'one change',
-        (s: AnnotationStore, hook: Audited<unknown>) =>
+        (s: NotesStore, hook: Audited<unknown>) =>
           s.change('t-first', { version: 0, reviewed: true }, 'bo@example.test', at(1), hook),
       ],
       [
         'a change of many',
-        (s: AnnotationStore, hook: Audited<unknown>) =>
+        (s: NotesStore, hook: Audited<unknown>) =>
           s.changeMany(['t-other', 't-first'], { reviewed: true }, 'bo@example.test', at(1), hook),
       ],
     ])(
@@ -389,8 +389,8 @@ export function annotationStoreContract(
         release();
         await reviewing;
         const refused = await receipt;
-        expect(refused).toBeInstanceOf(AnnotationConflictError);
-        expect((refused as AnnotationConflictError).reason).toBe('reviewed');
+        expect(refused).toBeInstanceOf(NotesConflictError);
+        expect((refused as NotesConflictError).reason).toBe('reviewed');
         expect(await store.receipts('t-first')).toEqual([]);
       },
     );
@@ -411,7 +411,7 @@ export function annotationStoreContract(
       // a deadlock.
       expect(results.filter((r) => r.status === 'fulfilled').length).toBeGreaterThan(0);
       for (const r of results) {
-        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(AnnotationConflictError);
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(NotesConflictError);
       }
       expect((await store.notesOf(ids)).notes.size).toBe(ids.length);
     });

@@ -1,8 +1,8 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { annotation } from '../../../test/fixtures';
+import { transactionNotes } from '../../../test/fixtures';
 import { requestsTo, serve, server } from '../../../test/server';
-import { BULK_NOTES_MAX, updateManyAnnotations } from './update-annotations';
+import { BULK_NOTES_MAX, updateManyNotes } from './update-many-notes';
 
 describe('a change of many transactions', () => {
   it('goes in requests of at most BULK_NOTES_MAX, one after the other, their answers added up', async () => {
@@ -17,7 +17,7 @@ describe('a change of many transactions', () => {
         inFlight--;
         const [first, ...rest] = body.items;
         return HttpResponse.json({
-          changed: rest.map((i) => annotation({ transactionId: i.id })),
+          changed: rest.map((i) => transactionNotes({ transactionId: i.id })),
           skipped: first ? [{ transactionId: first.id, reason: 'reviewed' }] : [],
         });
       }),
@@ -26,9 +26,9 @@ describe('a change of many transactions', () => {
       subAccountId: 'sa_ops',
       id: `tx_${i}`,
     }));
-    const result = await updateManyAnnotations(items, { reviewed: true });
+    const result = await updateManyNotes(items, { reviewed: true });
     const sent = await Promise.all(
-      requestsTo('/api/transactions/annotations', 'POST').map(
+      requestsTo('/api/transactions/notes', 'POST').map(
         (r) => r.json() as Promise<{ items: unknown[]; reviewed: boolean }>,
       ),
     );

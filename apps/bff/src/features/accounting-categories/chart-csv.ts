@@ -5,7 +5,7 @@ import {
   type AccountingCategoryCreate,
   accountingCategoryCreateSchema,
   CHART_IMPORT_MAX_ROWS,
-} from '@card-console/shared/api/annotations';
+} from '@card-console/shared/api/accounting-categories';
 import { parse } from 'csv-parse/sync';
 import { AppError } from '../../core/app-error';
 

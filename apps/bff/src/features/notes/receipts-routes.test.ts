@@ -3,8 +3,8 @@
 // paths, text-direction controls, NUL or a card number, another transaction's receipt by id,
 // and floods of uploads.
 import http from 'node:http';
-import { receiptListSchema, receiptSchema } from '@card-console/shared/api/annotations';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { receiptListSchema, receiptSchema } from '@card-console/shared/api/notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
@@ -189,19 +189,17 @@ describe('attaching a receipt', () => {
     for (const a of answers.filter((x) => x.status !== 201)) {
       expect(a.body.code).toBe('too_many_receipts');
     }
-    const notes = await t.request.get(`/api/transactions/${id}/annotation`).set(finance.headers());
+    const notes = await t.request.get(`/api/transactions/${id}/notes`).set(finance.headers());
     await t.request
-      .patch(`/api/transactions/${id}/annotation`)
+      .patch(`/api/transactions/${id}/notes`)
       .set(finance.headers())
       .send({ version: notes.body.version, reviewed: true });
     const locked = await t.request.delete(`${receiptsPath(id)}/${first.id}`).set(finance.headers());
     expect(locked.status).toBe(409);
     expect(locked.body.code).toBe('transaction_reviewed');
-    const reviewed = await t.request
-      .get(`/api/transactions/${id}/annotation`)
-      .set(finance.headers());
+    const reviewed = await t.request.get(`/api/transactions/${id}/notes`).set(finance.headers());
     await t.request
-      .patch(`/api/transactions/${id}/annotation`)
+      .patch(`/api/transactions/${id}/notes`)
       .set(finance.headers())
       .send({ version: reviewed.body.version, reviewed: false });
     const removed = await t.request
@@ -324,7 +322,7 @@ describe("the period's receipts as one ZIP", () => {
     if (!a || !b || !c) throw new Error('too few rows');
     const tag = 'zip-test';
     await t.request
-      .post('/api/transactions/annotations')
+      .post('/api/transactions/notes')
       .set(finance.headers())
       .send({
         items: rows.map((x) => ({ subAccountId: x.subAccountId, id: x.id })),

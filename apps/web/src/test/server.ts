@@ -9,7 +9,7 @@ import {
 } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { Receipt } from '@card-console/shared/api/notes';
-import type { Attention, CardsMoney } from '@card-console/shared/api/transaction-index';
+import type { Attention, CardsMoney, IndexCard } from '@card-console/shared/api/transaction-index';
 import { type EndpointName, routes } from '@card-console/shared/contract/routes';
 import {
   HttpResponse,
@@ -32,7 +32,9 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes, its receipts and the chart of accounts: by default
  * it has none and the chart is empty, as are its merchant rules. The navigation asks what the
- * month close still needs: nothing, by default; the alerts bell, how many are unread: none.
+ * month close still needs: nothing, by default; the alerts bell, how many are unread: none. A
+ * card's detail asks the index for its latest transactions and the sub accounts for their
+ * names: none, by default (a card no sync has read yet).
  */
 export const server = setupServer(
   serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
@@ -46,6 +48,14 @@ export const server = setupServer(
   serve('accountingCategories.list', () =>
     HttpResponse.json({ items: [] } satisfies AccountingCategoryList),
   ),
+  serve('index.card', () =>
+    HttpResponse.json({
+      subAccountIds: [],
+      recent: [],
+      freshness: { syncing: false, days: 0, daysDone: 0 },
+    } satisfies IndexCard),
+  ),
+  serve('subAccounts.list', () => HttpResponse.json({ items: [] })),
   serve('index.cardMoney', ({ request }) =>
     HttpResponse.json({
       cards: new URL(request.url).searchParams

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../src/app';
+import { type AppDeps, createApp } from '../src/app';
 import { systemClock } from '../src/core/clock';
 import { loadConfig } from '../src/env';
 import { JsonlAuditStore } from '../src/platform/audit/jsonl-audit-store';
@@ -19,6 +19,8 @@ export async function startBffInProcess(
   upstreamUrl: string,
   apiKey: string,
   env: Record<string, string> = {},
+  /** Stores and audit trail other than the embedded ones (PostgreSQL's, as DATABASE_URL opens). */
+  deps: Pick<Partial<AppDeps>, 'stores' | 'audit'> = {},
 ) {
   const dataDir = await mkdtemp(join(tmpdir(), 'csv-bench-'));
   const config = loadConfig({
@@ -38,7 +40,8 @@ export async function startBffInProcess(
     upstream,
     users: await UserDirectory.demo(),
     sessionStore: new MemorySessionStore(systemClock),
-    audit: new JsonlAuditStore(dataDir, systemClock),
+    audit: deps.audit ?? new JsonlAuditStore(dataDir, systemClock),
+    ...(deps.stores ? { stores: deps.stores } : {}),
     factorStore: await FileFactorStore.open(dataDir),
     clock: systemClock,
     logger,

@@ -2,6 +2,7 @@
 // features receive the stores they need as deps, typed by the feature that owns each.
 import { systemClock } from './core/clock';
 import { AlertStore } from './features/alerts';
+import { ClosePolicyStore } from './features/close-policy';
 import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
 import { TransactionIndexStore } from './features/transaction-index';
@@ -14,6 +15,8 @@ export interface Stores {
   index(): Promise<TransactionIndexStore>;
   /** Transaction notes and the chart of accounts (migrations `annotations`, `notes-named-notes`). */
   notes(): Promise<NotesStore>;
+  /** The month close's policy admins set (migration `close-policy`). */
+  closePolicy(): Promise<ClosePolicyStore>;
   /** Alert rules, the alerts they raised and each person's inbox (migration `alerts`). */
   alerts(): Promise<AlertStore>;
   /** Who may sign in, invitations and the users file's import (migration `people`). */
@@ -48,6 +51,7 @@ export function storesOn(
   return {
     index: on((engine) => new TransactionIndexStore(engine)),
     notes: on((engine) => new NotesStore(engine)),
+    closePolicy: on((engine) => new ClosePolicyStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.
     people: on((engine) => new PeopleStore(engine, systemClock, options.totpSecrets)),

@@ -3,6 +3,7 @@ import { accountingCategoriesFeature } from '../features/accounting-categories/a
 import { alertsFeature } from '../features/alerts/alerts-endpoints';
 import { auditFeature } from '../features/audit/audit-endpoints';
 import { cardsFeature } from '../features/cards/cards-endpoints';
+import { closePolicyFeature } from '../features/close-policy/close-policy-endpoints';
 import { metaFeature } from '../features/meta/meta-endpoints';
 import { notesFeature } from '../features/notes/notes-endpoints';
 import { overviewFeature } from '../features/overview/overview-endpoints';
@@ -26,6 +27,7 @@ export const apiFeatures = [
   transactionIndexFeature,
   notesFeature,
   accountingCategoriesFeature,
+  closePolicyFeature,
   alertsFeature,
   peopleFeature,
   overviewFeature,

@@ -178,6 +178,16 @@ const changes: Change[] = [
     read: () => get('/api/merchant-rules'),
   },
   {
+    name: 'the close policy set',
+    arrange: async () => ({ category: (await newCategory()).id }),
+    act: ({ category = '' }) =>
+      t.request
+        .put('/api/close-policy')
+        .set(admin.headers())
+        .send({ receiptFromCents: 12_300, memoCategoryIds: [category] }),
+    read: () => get('/api/close-policy'),
+  },
+  {
     name: 'an alert rule added',
     arrange: async () => ({}),
     act: () => post('/api/alerts/rules', declined('Declines'), finance),

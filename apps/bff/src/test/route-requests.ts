@@ -319,6 +319,9 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'index.totals': (t) => ({
     path: `/api/index/transactions/totals?subAccountId=${exampleIds(t).subAccountId}&by=card`,
   }),
+  'index.queue': (t) => ({
+    path: `/api/index/transactions/queue?subAccountId=${exampleIds(t).subAccountId}&transactionId=${exampleIds(t).transactionId}`,
+  }),
   'index.exportCsv': (t) => ({
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
@@ -362,6 +365,14 @@ export const routeRequests: Record<EndpointName, Spec> = {
       body: { items: [{ subAccountId, id: transactionId }], addTags: ['matrix'] },
     };
   },
+  'notes.updateMatching': (t) => ({
+    path: '/api/transactions/notes/matching',
+    body: {
+      filter: { subAccountId: exampleIds(t).subAccountId },
+      addTags: ['matrix'],
+      preview: true,
+    },
+  }),
   'receipts.list': (t) => ({
     path: `/api/transactions/${exampleIds(t).transactionId}/receipts`,
   }),
@@ -417,6 +428,12 @@ export const routeRequests: Record<EndpointName, Spec> = {
     );
     return { path: `/api/accounting-categories/${created.id}`, body: { name: 'Renamed' } };
   },
+  'closePolicy.get': () => ({ path: '/api/close-policy' }),
+  // The default policy again: other tests' counts are left as they were.
+  'closePolicy.update': () => ({
+    path: '/api/close-policy',
+    body: { receiptFromCents: 7_500, memoCategoryIds: [] },
+  }),
   'alerts.rules': () => ({ path: '/api/alerts/rules' }),
   'alerts.createRule': () => ({
     path: '/api/alerts/rules',

@@ -1,26 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  type CSSProperties,
-  Fragment,
-  type ReactNode,
-  useEffect,
-  useRef,
-  useSyncExternalStore,
-} from 'react';
+import { type CSSProperties, Fragment, type ReactNode, useEffect, useRef } from 'react';
+import { useNarrow } from './use-narrow';
 
 /** Up to this many rows render plainly; past it only the visible rows are in the DOM. */
 export const VIRTUALIZE_AFTER = 100;
 /** Rows have a fixed height (`--row-height` in CSS) so the estimate is exact. */
 const ROW_HEIGHT = 44;
-/** Where the stylesheet lays a table out for a phone. */
-const NARROW = '(max-width: 640px)';
-
-function subscribeNarrow(onChange: () => void) {
-  const query = window.matchMedia?.(NARROW);
-  query?.addEventListener('change', onChange);
-  return () => query?.removeEventListener('change', onChange);
-}
-const isNarrow = () => window.matchMedia?.(NARROW).matches ?? false;
 
 interface VirtualTableProps<T> {
   label: string;
@@ -44,7 +29,8 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const { label, head, rows, columns, rowKey, renderRow, busy, className } = props;
   const scrollRef = useRef<HTMLElement>(null);
   const virtualize = rows.length > VIRTUALIZE_AFTER;
-  const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false);
+  // Where the stylesheet lays a table out for a phone.
+  const narrow = useNarrow();
   const rowHeight =
     (narrow ? props.rowHeight?.narrow : undefined) ?? props.rowHeight?.wide ?? ROW_HEIGHT;
   const virtualizer = useVirtualizer({

@@ -1,7 +1,7 @@
 // A BFF transaction index for the web tests: the screen's requests are checked against the
 // BFF's own query schema, then answered over the given rows as the index documents it (every
 // member narrows, a list means any of them, amounts are sizes, `to` included, notes filters by
-// review, accounting category or none, tag in any case, and receipt attached or missing), paged by an offset cursor, with the
+// review, accounting category or none, tag in any case, receipt attached or missing, and memo written or missing), paged by an offset cursor, with the
 // whole set's count and sums as a second answer (`/totals`).
 import {
   type CategoryCatalog,
@@ -79,7 +79,7 @@ export const testCatalog: CategoryCatalog = {
 
 type Filter = ReturnType<typeof indexQuerySchema.parse>;
 
-function matches(t: IndexTransaction, q: Filter): boolean {
+export function matches(t: IndexTransaction, q: Filter): boolean {
   const any = <T>(list: T[] | undefined, value: T | undefined) =>
     list === undefined || (value !== undefined && list.includes(value));
   const size = Math.abs(t.amountCents);
@@ -107,6 +107,7 @@ function matches(t: IndexTransaction, q: Filter): boolean {
       q.account.some((a) => (a === 'none' ? !notes?.categoryId : notes?.categoryId === a))) &&
     (q.tag === undefined || q.tag.some((tag) => tagKeys.has(tag.toLowerCase()))) &&
     (q.receipt === undefined || (q.receipt === 'attached') === (notes?.receipts ?? 0) > 0) &&
+    (q.memo === undefined || (q.memo === 'written') === Boolean(notes?.memo)) &&
     any(q.subAccountId, t.subAccountId) &&
     any(q.status, t.status) &&
     any(q.cardId, t.cardId) &&

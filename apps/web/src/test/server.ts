@@ -1,4 +1,5 @@
 import type { AccountingCategoryList } from '@card-console/shared/api/accounting-categories';
+import type { ClosePolicy } from '@card-console/shared/api/close-policy';
 import {
   apiErrorBodySchema,
   type ExtendedProblemCode,
@@ -31,15 +32,24 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
  * the index for its cards' money on every screen that shows it: by default the index knows
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes, its receipts and the chart of accounts: by default
- * it has none and the chart is empty, as are its merchant rules. The navigation asks what the
- * month close still needs: nothing, by default; the alerts bell, how many are unread: none. A
- * card's detail asks the index for its latest transactions and the sub accounts for their
- * names: none, by default (a card no sync has read yet).
+ * it has none and the chart is empty, as are its merchant rules; the chart's close policy is
+ * the default one; opened from a filtered list, it is that list's only row. The navigation asks what the month close still needs: nothing, by default;
+ * the alerts bell, how many are unread: none. A card's detail asks the index for its latest
+ * transactions and the sub accounts for their names: none, by default (a card no sync has
+ * read yet).
  */
 export const server = setupServer(
   serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
   serve('index.attention', () => HttpResponse.json(quietAttention())),
   serve('index.totals', () => HttpResponse.json(noTotals())),
+  // A transaction opened from a filtered list: alone in it, unless a test says otherwise.
+  serve('index.queue', () =>
+    HttpResponse.json({
+      count: 1,
+      position: 1,
+      freshness: { syncing: false, days: 0, daysDone: 0 },
+    }),
+  ),
   serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
   serve('notes.get', ({ params }) =>
     HttpResponse.json(transactionNotes({ transactionId: String(params.id) })),
@@ -47,6 +57,9 @@ export const server = setupServer(
   serve('receipts.list', () => HttpResponse.json({ items: [] } satisfies ReceiptList)),
   serve('accountingCategories.list', () =>
     HttpResponse.json({ items: [] } satisfies AccountingCategoryList),
+  ),
+  serve('closePolicy.get', () =>
+    HttpResponse.json({ receiptFromCents: 7_500, memoCategoryIds: [] } satisfies ClosePolicy),
   ),
   serve('index.card', () =>
     HttpResponse.json({
@@ -126,6 +139,7 @@ export function quietAttention(overrides: Partial<Attention> = {}): Attention {
   // Asserted: the counts the BFF adds (receipts) need no part in these tests.
   return {
     missingReceipt: { ...none, fromCents: 0 },
+    missingMemo: { ...none, categoryIds: [] },
     unreviewed: none,
     uncategorized: none,
     declined: { count: 0, cents: 0 },

@@ -27,6 +27,10 @@ const limitSnapshot = z.object({
   receipt: z.string().optional(),
   /** An alert rule in one line: kind, threshold, scope, channels, on or off, team or own. */
   rule: z.string().optional(),
+  /** The close policy: receipts from this amount (`$75.00`, or `none`). */
+  receiptFrom: z.string().optional(),
+  /** The close policy: the categories whose transactions need a memo, as `code name`. */
+  memoCategories: z.array(z.string()).optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

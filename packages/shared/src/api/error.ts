@@ -66,6 +66,7 @@ export const problemTitles = {
   sub_account_name_taken: 'Sub account name taken',
   sub_account_not_found: 'Sub account not found',
   too_many_alert_rules: 'Too many alert rules',
+  too_many_matching: 'Too many transactions for one change',
   too_many_passkeys: 'Too many passkeys',
   transaction_reviewed: 'Transaction already reviewed',
   unauthenticated: 'Not signed in',

@@ -4,6 +4,9 @@
 /** At most this many tags on a transaction. */
 export const MAX_TAGS = 20;
 
+/** A memo's longest, in characters (after trimming). */
+export const MAX_MEMO = 2000;
+
 /** At most this many transactions in one bulk change of notes. */
 export const BULK_NOTES_MAX = 500;
 

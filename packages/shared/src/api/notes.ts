@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
 import { visibleNameSchema } from './names';
-import { BULK_NOTES_MAX, distinctTags, MAX_TAGS } from './notes-rules';
+import { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS } from './notes-rules';
 
-export { BULK_NOTES_MAX, distinctTags, MAX_TAGS };
+export { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS };
 
 // What Card Console keeps about a transaction that the card service has no place for: a memo,
 // an accounting category from the chart of accounts admins keep, tags, and whether it was
@@ -16,7 +16,7 @@ const memoUnsafe = /(?![\n\r\t])[\p{Cc}\p{Cs}]|[\u202A-\u202E\u2066-\u2069]/u;
 export const memoSchema = z
   .string()
   .trim()
-  .max(2000, 'use at most 2,000 characters')
+  .max(MAX_MEMO, `use at most ${MAX_MEMO.toLocaleString('en-US')} characters`)
   .refine(
     (memo) => !memoUnsafe.test(memo),
     'must not contain control or text-direction characters',
@@ -72,10 +72,51 @@ export const notesChangeSchema = z
 export type NotesChange = z.input<typeof notesChangeSchema>;
 
 /**
+ * What one change does to many transactions: a category (or none), tags added, a memo written
+ * (appended to each one's memo on a line of its own, or replacing it), reviewed or reopened.
+ */
+export const bulkActionShape = {
+  categoryId: resourceIdSchema.nullable().optional(),
+  addTags: z.array(tagSchema).min(1).max(MAX_TAGS, `use at most ${MAX_TAGS} tags`).optional(),
+  memo: z
+    .strictObject({
+      text: memoSchema.pipe(z.string().min(1, 'type the memo')),
+      mode: z.enum(['append', 'replace']),
+    })
+    .optional(),
+  reviewed: z.boolean().optional(),
+};
+export const somethingToChange = (b: {
+  categoryId?: unknown;
+  addTags?: unknown;
+  memo?: unknown;
+  reviewed?: unknown;
+}) =>
+  b.categoryId !== undefined ||
+  b.addTags !== undefined ||
+  b.memo !== undefined ||
+  b.reviewed !== undefined;
+
+/** Why a row of a change of many was left as it was. */
+export const bulkSkipReasons = [
+  /** Reviewed: its notes are locked until reopened (or, to review, it already is). */
+  'reviewed',
+  /** To reopen, but it is not reviewed. */
+  'not_reviewed',
+  'too_many_tags',
+  /** The memo appended would be longer than a memo may be. */
+  'memo_too_long',
+  'not_found',
+] as const;
+
+export type BulkSkipReason = (typeof bulkSkipReasons)[number];
+
+/**
  * POST /api/transactions/notes: one change to many transactions (a selection on the
- * list, each named by its sub account and id): a category (or none), tags added, reviewed or
- * reopened. Reviewed ones take no category or tag unless the change reopens them: they are
- * skipped and named, as are ones that would hold more than MAX_TAGS tags.
+ * list, each named by its sub account and id): `bulkActionShape`. Reviewed ones take no
+ * category, tag or memo unless the change reopens them, and are not reviewed again; ones not
+ * reviewed are not reopened: they are skipped and named, as are ones that would hold more than
+ * MAX_TAGS tags or too long a memo.
  */
 export const bulkNotesChangeSchema = z
   .strictObject({
@@ -83,14 +124,9 @@ export const bulkNotesChangeSchema = z
       .array(z.strictObject({ subAccountId: resourceIdSchema, id: resourceIdSchema }))
       .min(1, 'choose at least one transaction')
       .max(BULK_NOTES_MAX, `choose at most ${BULK_NOTES_MAX} transactions`),
-    categoryId: resourceIdSchema.nullable().optional(),
-    addTags: z.array(tagSchema).min(1).max(MAX_TAGS, `use at most ${MAX_TAGS} tags`).optional(),
-    reviewed: z.boolean().optional(),
+    ...bulkActionShape,
   })
-  .refine(
-    (b) => b.categoryId !== undefined || b.addTags !== undefined || b.reviewed !== undefined,
-    { message: 'nothing to change' },
-  );
+  .refine(somethingToChange, { message: 'nothing to change' });
 export type BulkNotesChange = z.input<typeof bulkNotesChangeSchema>;
 
 export const bulkNotesResultSchema = z.object({
@@ -100,7 +136,7 @@ export const bulkNotesResultSchema = z.object({
   skipped: z.array(
     z.object({
       transactionId: z.string(),
-      reason: z.enum(['reviewed', 'too_many_tags', 'not_found']),
+      reason: z.enum(bulkSkipReasons),
     }),
   ),
 });

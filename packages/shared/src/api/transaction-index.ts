@@ -72,12 +72,17 @@ const indexFilterShape = {
   to: unixMsStringSchema.optional(),
   /** Transaction notes: reviewed or not (a transaction without notes is unreviewed). */
   review: z.enum(['reviewed', 'unreviewed']).optional(),
-  /** Accounting categories by id, or `none`: booked to no category. Any of them. */
-  account: repeatable(z.union([z.literal('none'), resourceIdSchema]), 100).optional(),
+  /**
+   * Accounting categories by id, or `none`: booked to no category. Any of them. As many as a
+   * close policy's memo categories (its "Missing memo" list names them all).
+   */
+  account: repeatable(z.union([z.literal('none'), resourceIdSchema]), 200).optional(),
   /** Tags, any of them, whatever their case. */
   tag: repeatable(tagSchema, 20).optional(),
   /** With a receipt attached, or without any. */
   receipt: z.enum(['attached', 'missing']).optional(),
+  /** With a memo written, or none (a transaction without notes has none). */
+  memo: z.enum(['missing', 'written']).optional(),
 };
 
 /** The list's order, shared by the list and its CSV export. */
@@ -100,6 +105,10 @@ const boundsInOrder = <T extends z.ZodType<IndexFilterShape>>(schema: T) =>
       (q) => q.minCents === undefined || q.maxCents === undefined || q.minCents <= q.maxCents,
       { message: '"minCents" must not be more than "maxCents"', path: ['minCents'] },
     );
+
+/** The list's filter alone, as its address has it (a change of every matching row names it). */
+export const indexFilterSchema = boundsInOrder(z.strictObject(indexFilterShape));
+export type IndexFilterQuery = z.input<typeof indexFilterSchema>;
 
 /**
  * GET /api/index/transactions: a page of the transaction index's rows, every sub account or the
@@ -206,6 +215,35 @@ export const indexFreshnessSchema = z.object({
   daysDone: z.number().int().nonnegative(),
 });
 export type IndexFreshness = z.infer<typeof indexFreshnessSchema>;
+
+/**
+ * GET /api/index/transactions/queue: where one transaction stands in the list a filter and
+ * order give, for the review queue on its detail: how many rows the set has, its place among
+ * them ("12 of 1,131"; none when it no longer matches, as once reviewed under "Unreviewed"), the
+ * rows before and after it in that order that match now, and the accounting category its
+ * merchant was last booked to (a suggestion; none when the merchant has none).
+ */
+export const indexQueueQuerySchema = boundsInOrder(
+  z.strictObject({
+    ...indexFilterShape,
+    ...indexOrderShape,
+    transactionId: resourceIdSchema,
+  }),
+);
+export type IndexQueueQuery = z.input<typeof indexQueueQuerySchema>;
+const queueNeighbourSchema = z.object({ subAccountId: z.string(), id: z.string() });
+export const indexQueueSchema = z.object({
+  /** Rows the filter gives now. */
+  count: z.number().int().nonnegative(),
+  /** 1-based place of the transaction among them; absent when it does not match now. */
+  position: z.number().int().positive().optional(),
+  previous: queueNeighbourSchema.optional(),
+  next: queueNeighbourSchema.optional(),
+  /** The accounting category the same merchant's latest booked transaction has. */
+  suggestedCategoryId: z.string().optional(),
+  freshness: indexFreshnessSchema,
+});
+export type IndexQueue = z.infer<typeof indexQueueSchema>;
 
 /**
  * A bucket's figures (docs/money.md, `money-definition.ts`): how many rows, their amounts' sum
@@ -377,20 +415,22 @@ export type IndexCardList = z.infer<typeof indexCardListSchema>;
  * GET /api/index/attention: what the month close still needs, over every sub account and the
  * period asked (`from`/`to`, Unix ms, both included; absent: all the index holds), of the money
  * that moved or will (docs/money.md: posted or pending; declined, canceled, failed, reversed and
- * returned rows are never to review): money out at or above a size without a receipt,
- * transactions to review (not reviewed), booked to no accounting category; and apart, the
- * declined (attempted). Each is a filter of the list (the moving statuses with
- * `receipt=missing` and `minCents`, `review=unreviewed`, `account=none`; the attempted ones).
+ * returned rows are never to review): money out at or above the close policy's size without a
+ * receipt, booked to one of its memo categories without a memo, transactions to review (not
+ * reviewed), booked to no accounting category; and apart, the declined (attempted). Each is a
+ * filter of the list (the moving statuses with `receipt=missing` and `minCents`, with
+ * `account=<the memo categories>` and `memo=missing`, `review=unreviewed`, `account=none`; the
+ * attempted ones).
  */
 export const attentionQuerySchema = boundsInOrder(
   z.strictObject({
     from: unixMsStringSchema.optional(),
     to: unixMsStringSchema.optional(),
-    /** Money moved at or above this size needs a receipt (default $75). */
+    /** Money moved at or above this size needs a receipt (default: the close policy's). */
     receiptFromCents: centsStringSchema.optional(),
   }),
 );
-/** Spend at or above this needs a receipt unless said otherwise (a common expense policy). */
+/** Spend at or above this needs a receipt until an admin sets a close policy (a common expense policy). */
 export const RECEIPT_FROM_CENTS_DEFAULT = 7_500;
 const attentionCountSchema = z.object({
   count: z.number().int().nonnegative(),
@@ -398,8 +438,18 @@ const attentionCountSchema = z.object({
   debitCents: z.number().int().nonnegative(),
 });
 export const attentionSchema = z.object({
-  /** Money moved (posted or pending) at or above `receiptFromCents`, with no receipt. */
-  missingReceipt: attentionCountSchema.extend({ fromCents: z.number().int().nonnegative() }),
+  /**
+   * Money moved (posted or pending) at or above `fromCents` (the close policy's, or the query's
+   * `receiptFromCents`), with no receipt; `fromCents` null: no receipt policy, nothing counted.
+   */
+  missingReceipt: attentionCountSchema.extend({
+    fromCents: z.number().int().nonnegative().nullable(),
+  }),
+  /**
+   * Money moved booked to one of the close policy's memo categories (`categoryIds`), with no
+   * memo; none counted when the policy names none.
+   */
+  missingMemo: attentionCountSchema.extend({ categoryIds: z.array(z.string()) }),
   unreviewed: attentionCountSchema,
   uncategorized: attentionCountSchema,
   /** Declined (attempted): declined, canceled and failed, no money moved; `cents` signed. */

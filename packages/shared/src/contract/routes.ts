@@ -77,6 +77,7 @@ export const routes = {
   // transaction-index
   'index.transactions': { method: 'GET', path: '/index/transactions', access: everyone },
   'index.totals': { method: 'GET', path: '/index/transactions/totals', access: everyone },
+  'index.queue': { method: 'GET', path: '/index/transactions/queue', access: everyone },
   'index.exportCsv': {
     method: 'GET',
     path: '/index/transactions/export.csv',
@@ -117,6 +118,11 @@ export const routes = {
     access: everyone,
   },
   'notes.updateMany': { method: 'POST', path: '/transactions/notes', access: everyone },
+  'notes.updateMatching': {
+    method: 'POST',
+    path: '/transactions/notes/matching',
+    access: everyone,
+  },
   'merchantRules.list': { method: 'GET', path: '/merchant-rules', access: everyone },
   'merchantRules.create': { method: 'POST', path: '/merchant-rules', access: admins },
   'merchantRules.remove': { method: 'DELETE', path: '/merchant-rules/:id', access: admins },
@@ -133,6 +139,9 @@ export const routes = {
     path: '/accounting-categories/:id',
     access: admins,
   },
+  // close-policy
+  'closePolicy.get': { method: 'GET', path: '/close-policy', access: everyone },
+  'closePolicy.update': { method: 'PUT', path: '/close-policy', access: admins },
   // alerts
   'alerts.rules': { method: 'GET', path: '/alerts/rules', access: everyone },
   'alerts.createRule': { method: 'POST', path: '/alerts/rules', access: everyone },

@@ -38,6 +38,7 @@ import {
   revealBodySchema,
   revealResponseSchema,
 } from '../api/cards';
+import { closePolicySchema, closePolicyUpdateSchema } from '../api/close-policy';
 import { metaResponseSchema } from '../api/meta';
 import {
   bulkNotesChangeSchema,
@@ -47,6 +48,7 @@ import {
   receiptListSchema,
   receiptSchema,
 } from '../api/notes';
+import { notesMatchingChangeSchema, notesMatchingResultSchema } from '../api/notes-matching';
 import {
   limitImpactQuerySchema,
   limitImpactSchema,
@@ -103,6 +105,8 @@ import {
   indexExportQuerySchema,
   indexPageSchema,
   indexQuerySchema,
+  indexQueueQuerySchema,
+  indexQueueSchema,
   indexTotalsAnswerSchema,
   indexTotalsQuerySchema,
 } from '../api/transaction-index';
@@ -183,6 +187,7 @@ export const endpointSchemas = {
   // transaction-index
   'index.transactions': { query: indexQuerySchema, response: indexPageSchema },
   'index.totals': { query: indexTotalsQuerySchema, response: indexTotalsAnswerSchema },
+  'index.queue': { query: indexQueueQuerySchema, response: indexQueueSchema },
   'index.exportCsv': { query: indexExportQuerySchema },
   'index.receiptsZip': { query: indexExportQuerySchema },
   'index.card': { params: byId, response: indexCardSchema },
@@ -199,6 +204,7 @@ export const endpointSchemas = {
   'receipts.download': { params: receiptParams },
   'receipts.remove': { params: receiptParams, response: z.undefined() },
   'notes.updateMany': { body: bulkNotesChangeSchema, response: bulkNotesResultSchema },
+  'notes.updateMatching': { body: notesMatchingChangeSchema, response: notesMatchingResultSchema },
   'merchantRules.list': { response: merchantRuleListSchema },
   'merchantRules.create': { body: merchantRuleCreateSchema, response: merchantRuleSchema },
   'merchantRules.remove': { params: byId, response: z.undefined() },
@@ -213,6 +219,9 @@ export const endpointSchemas = {
     body: accountingCategoryPatchSchema,
     response: accountingCategorySchema,
   },
+  // close-policy
+  'closePolicy.get': { response: closePolicySchema },
+  'closePolicy.update': { body: closePolicyUpdateSchema, response: closePolicySchema },
   // alerts
   'alerts.rules': { response: alertRuleListSchema },
   'alerts.createRule': { body: alertRuleInputSchema, response: alertRuleSchema },

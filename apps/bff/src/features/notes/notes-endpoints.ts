@@ -2,6 +2,7 @@ import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/notes';
 import { z } from 'zod';
 import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
+import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
 import { createNotesService, type NotesDeps } from './notes-service';
 import { createReceiptsService, FILE_NAME_HEADER } from './receipts-service';
 
@@ -14,9 +15,11 @@ const UPLOADS_AT_ONCE = 4;
  */
 export const notesFeature = defineFeature(
   'notes',
-  (deps: NotesDeps) => ({
+  (deps: NotesDeps & IndexSearchDeps) => ({
     ...createNotesService(deps),
     receipts: createReceiptsService(deps),
+    // The rows a filter gives, as the list reads them for the person (their sub accounts).
+    matching: indexSearchOf(deps).matching,
   }),
   (endpoint) => [
     endpoint('notes.get', {
@@ -70,6 +73,14 @@ export const notesFeature = defineFeature(
       // 500 rows, each its sub account's and transaction's ids.
       jsonLimitBytes: 256 * 1024,
       handler: ({ req, services, body }) => services.changeMany(who(req), body),
+    }),
+    endpoint('notes.updateMatching', {
+      summary:
+        'One change to every transaction a list filter gives now (category, tags, memo appended or replaced, reviewed or reopened), or with preview what it would do',
+      attempted: 'transaction.annotate',
+      example: '/api/transactions/notes/matching',
+      handler: ({ req, services, body }) =>
+        services.changeMatching(who(req), body, services.matching),
     }),
   ],
 );

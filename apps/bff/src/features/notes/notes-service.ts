@@ -1,4 +1,8 @@
 import type { BulkNotesChange, BulkNotesResult, Notes } from '@card-console/shared/api/notes';
+import {
+  NOTES_MATCHING_MAX,
+  type NotesMatchingResult,
+} from '@card-console/shared/api/notes-matching';
 import { AppError, problemCode } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
@@ -6,8 +10,14 @@ import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
-import type { TransactionIndexStore } from '../transaction-index';
-import { type NotesChange, NotesConflictError, type NotesStore } from './notes-store';
+import type { IndexSearchInput, TransactionIndexStore } from '../transaction-index';
+import {
+  type ManyChange,
+  type ManyChanged,
+  type NotesChange,
+  NotesConflictError,
+  type NotesStore,
+} from './notes-store';
 import { type Categories, categoriesIn, categoryText, storeProblem } from './store-problems';
 
 export interface NotesDeps extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock' | 'logger'> {
@@ -17,6 +27,13 @@ export interface NotesDeps extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clo
     index(): Promise<TransactionIndexStore>;
   };
 }
+
+/** The rows a list's filter gives now, as the index's search reads them for a person. */
+export type MatchingRows = (
+  who: Who,
+  filter: IndexSearchInput,
+  max: number,
+) => Promise<{ count: number; rows?: { subAccountId: string; id: string }[] }>;
 
 type Snapshot = NonNullable<NewAuditRecord['before']>;
 
@@ -126,49 +143,16 @@ export function createNotesService(deps: NotesDeps) {
      * skipped and named.
      */
     async changeMany(who: Who, input: BulkNotesChange): Promise<BulkNotesResult> {
-      refuseCardNumbers({ version: 0, ...(input.addTags ? { tags: input.addTags } : {}) });
-      const known = await (await deps.stores.index()).existing(input.items);
-      const ids = [...new Set(input.items.map((i) => i.id))];
-      const s = await store();
-      const subOf = new Map(input.items.map((i) => [i.id, i.subAccountId]));
-      let result: Awaited<ReturnType<NotesStore['changeMany']>>;
-      try {
-        result = await auditedChange(
-          deps,
-          (audited) =>
-            s.changeMany(
-              ids.filter((id) => known.has(id)),
-              {
-                ...(input.categoryId === undefined ? {} : { categoryId: input.categoryId }),
-                ...(input.addTags ? { addTags: input.addTags } : {}),
-                ...(input.reviewed === undefined ? {} : { reviewed: input.reviewed }),
-              },
-              who.actor.email,
-              new Date(deps.clock.now()),
-              audited,
-            ),
-          async ({ changed }, tx: SqlQueryable) => {
-            const records: NewAuditRecord[] = [];
-            for (const { before, after } of changed) {
-              records.push({
-                actor: who.actor.email,
-                role: who.actor.role,
-                action: 'transaction.annotate',
-                target: after.transactionId,
-                subAccountId: subOf.get(after.transactionId) as string,
-                requestId: who.requestId,
-                outcome: 'success',
-                before: await snapshot(categoriesIn(tx), before),
-                after: await snapshot(categoriesIn(tx), after),
-                detail: 'bulk',
-              });
-            }
-            return records;
-          },
-        );
-      } catch (caught) {
-        throw storeProblem(caught);
-      }
+      const { items, ...action } = input;
+      const known = await (await deps.stores.index()).existing(items);
+      const ids = [...new Set(items.map((i) => i.id))];
+      const subOf = new Map(items.map((i) => [i.id, i.subAccountId]));
+      const result = await applyMany(
+        who,
+        ids.filter((id) => known.has(id)),
+        subOf,
+        manyChangeOf(action),
+      );
       return {
         changed: result.changed.map((c) => c.after),
         skipped: [
@@ -179,5 +163,148 @@ export function createNotesService(deps: NotesDeps) {
         ],
       };
     },
+
+    /**
+     * One change to every transaction the list's filter gives now (`matching`, however many
+     * pages), or with `preview` what it would do. One audit record names the filter and the
+     * counts, in the same transaction as each changed row's own record.
+     */
+    async changeMatching(
+      who: Who,
+      input: NotesMatchingInput,
+      matching: MatchingRows,
+    ): Promise<NotesMatchingResult> {
+      const { filter, preview, ...action } = input;
+      const found = await matching(who, filter, NOTES_MATCHING_MAX);
+      if (!found.rows) {
+        throw new AppError(
+          400,
+          'too_many_matching',
+          `The filter gives ${found.count.toLocaleString('en-US')} transactions; one change reaches at most ${NOTES_MATCHING_MAX.toLocaleString('en-US')}. Narrow the filter (a month, a sub account) and change them in parts.`,
+        );
+      }
+      const ids = found.rows.map((r) => r.id);
+      const subOf = new Map(found.rows.map((r) => [r.id, r.subAccountId]));
+      const change = manyChangeOf(action);
+      const counted = (r: ManyChanged): NotesMatchingResult => {
+        const skipped = new Map<string, number>();
+        for (const { reason } of r.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+        return {
+          preview: preview === true,
+          matching: ids.length,
+          changed: r.changed.length,
+          skipped: [...skipped].map(([reason, count]) => ({
+            reason: reason as ManyChanged['skipped'][number]['reason'],
+            count,
+          })),
+        };
+      };
+      if (preview) {
+        const s = await store();
+        return counted(
+          await s.changeMany(ids, change, who.actor.email, new Date(deps.clock.now()), undefined, {
+            preview: true,
+          }),
+        );
+      }
+      const result = await applyMany(who, ids, subOf, change, async (r, tx) => {
+        const answer = counted(r);
+        const skipped = answer.skipped.map((s) => `${s.count} ${s.reason}`).join(', ');
+        return {
+          actor: who.actor.email,
+          role: who.actor.role,
+          action: 'transaction.bulkNotes',
+          target: 'matching',
+          requestId: who.requestId,
+          outcome: 'success',
+          after: await changeSnapshot(categoriesIn(tx), change),
+          detail: `filter ${filterText(filter)}; ${answer.matching} matching, ${answer.changed} changed${skipped ? `, skipped ${skipped}` : ''}`,
+        };
+      });
+      return counted(result);
+    },
+  };
+
+  /**
+   * `change` made to `ids` in one transaction with one audit record per changed row (and,
+   * given `summary`, one for the whole change first), all committed together or not at all.
+   */
+  async function applyMany(
+    who: Who,
+    ids: readonly string[],
+    subOf: ReadonlyMap<string, string>,
+    change: ManyChange,
+    summary?: (result: ManyChanged, tx: SqlQueryable) => Promise<NewAuditRecord>,
+  ): Promise<ManyChanged> {
+    const s = await store();
+    try {
+      return await auditedChange(
+        deps,
+        (audited) =>
+          s.changeMany(ids, change, who.actor.email, new Date(deps.clock.now()), audited),
+        async (result, tx: SqlQueryable) => {
+          const records: NewAuditRecord[] = summary ? [await summary(result, tx)] : [];
+          for (const { before, after } of result.changed) {
+            records.push({
+              actor: who.actor.email,
+              role: who.actor.role,
+              action: 'transaction.annotate',
+              target: after.transactionId,
+              subAccountId: subOf.get(after.transactionId) as string,
+              requestId: who.requestId,
+              outcome: 'success',
+              before: await snapshot(categoriesIn(tx), before),
+              after: await snapshot(categoriesIn(tx), after),
+              detail: 'bulk',
+            });
+          }
+          return records;
+        },
+      );
+    } catch (caught) {
+      throw storeProblem(caught);
+    }
+  }
+
+  /** What a change of many writes, for its audit record: only the fields it sets. */
+  async function changeSnapshot(s: Categories, change: ManyChange): Promise<Snapshot> {
+    const category =
+      change.categoryId === undefined ? undefined : await categoryText(s, change.categoryId);
+    return {
+      ...(change.memo ? { memo: `${change.memo.mode}: ${change.memo.text}` } : {}),
+      ...(category === undefined ? {} : { category }),
+      ...(change.addTags ? { tags: [...change.addTags] } : {}),
+      ...(change.reviewed === undefined ? {} : { reviewed: change.reviewed }),
+    };
+  }
+}
+
+/** A change of many as the store takes it (the request's fields that are given). */
+function manyChangeOf(action: Omit<BulkNotesChange, 'items'>): ManyChange {
+  refuseCardNumbers({
+    version: 0,
+    ...(action.addTags ? { tags: action.addTags } : {}),
+    ...(action.memo ? { memo: action.memo.text } : {}),
+  });
+  return {
+    ...(action.categoryId === undefined ? {} : { categoryId: action.categoryId }),
+    ...(action.addTags ? { addTags: action.addTags } : {}),
+    ...(action.memo ? { memo: action.memo } : {}),
+    ...(action.reviewed === undefined ? {} : { reviewed: action.reviewed }),
   };
 }
+
+/** The filter as the list's address spells it, for the audit record. */
+function filterText(filter: IndexSearchInput): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) {
+    for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
+  }
+  return params.toString() || '(none: every transaction)';
+}
+
+/** A change of every matching row, as the endpoint's body gives it. */
+export type NotesMatchingInput = Omit<BulkNotesChange, 'items'> & {
+  filter: IndexSearchInput;
+  preview?: boolean | undefined;
+};

@@ -11,8 +11,8 @@ import type {
   MerchantRule,
   MerchantRuleCreate,
 } from '@card-console/shared/api/accounting-categories';
-import type { Notes, Receipt } from '@card-console/shared/api/notes';
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/notes';
+import type { BulkSkipReason, Notes, Receipt } from '@card-console/shared/api/notes';
+import { distinctTags, MAX_MEMO, MAX_TAGS } from '@card-console/shared/api/notes';
 import {
   type Audited,
   committed,
@@ -199,7 +199,7 @@ export interface ChartImport {
 /** What a change of many transactions' notes changed, and which it skipped. */
 export interface ManyChanged {
   changed: { before: Notes; after: Notes }[];
-  skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[];
+  skipped: { transactionId: string; reason: Exclude<BulkSkipReason, 'not_found'> }[];
 }
 
 export class NotesStore {
@@ -370,58 +370,52 @@ export class NotesStore {
   }
 
   /**
-   * One change made to many transactions at once (a selection on the list): each as it is now,
-   * under its row's lock, in one transaction. A reviewed transaction takes no change of its
-   * notes unless the change reopens it; it is skipped and named, the rest are saved. Tags are
-   * added to each row's own. What changed, before and after, and which were skipped.
+   * One change made to many transactions at once (a selection on the list, or every row a filter
+   * gives): each as it is now, under its row's lock, in one transaction. A reviewed transaction
+   * takes no change of its notes unless the change reopens it, and is not reviewed again; one
+   * not reviewed is not reopened unless the change also edits it: those are skipped and named,
+   * as are ones that would hold more than MAX_TAGS tags or a memo longer than a memo may be
+   * (an appended memo goes on a line of its own). With `preview`, the same is worked out and
+   * nothing is written. What changed, before and after, and which were skipped.
    */
   async changeMany(
     transactionIds: readonly string[],
-    change: { categoryId?: string | null; addTags?: readonly string[]; reviewed?: boolean },
+    change: ManyChange,
     actor: string,
     at: Date,
     audited?: Audited<ManyChanged>,
+    options: { preview?: boolean } = {},
   ): Promise<ManyChanged> {
     return this.engine.transaction(async (tx) => {
       if (change.categoryId) await usableCategory(tx, change.categoryId);
       const rows = await tx.query<NotesRow>(
         `SELECT ${NOTES_COLUMNS} FROM transaction_notes
-          WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id FOR UPDATE`,
+          WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id
+          ${options.preview ? '' : 'FOR UPDATE'}`,
         [transactionIds],
       );
       const current = new Map(rows.map((row) => [row.transaction_id, fromRow(row)]));
       // Those with no notes row yet: no receipt can pass a first review (`lockReceipts`).
-      const unwritten = transactionIds.filter((id) => !current.has(id));
-      await lockReceipts(tx, unwritten);
+      if (!options.preview)
+        await lockReceipts(
+          tx,
+          transactionIds.filter((id) => !current.has(id)),
+        );
       const changed: { before: Notes; after: Notes }[] = [];
-      const skipped: { transactionId: string; reason: 'reviewed' | 'too_many_tags' }[] = [];
-      const editsNotes = change.categoryId !== undefined || change.addTags !== undefined;
+      const skipped: ManyChanged['skipped'] = [];
       for (const id of new Set(transactionIds)) {
         const before = current.get(id) ?? emptyNotes(id);
-        if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
-          skipped.push({ transactionId: id, reason: 'reviewed' });
+        const outcome = manyChangeOf(before, change);
+        if ('skip' in outcome) {
+          skipped.push({ transactionId: id, reason: outcome.skip });
           continue;
         }
-        const tags = change.addTags ? distinctTags([...before.tags, ...change.addTags]) : undefined;
-        if (tags && tags.length > MAX_TAGS) {
-          skipped.push({ transactionId: id, reason: 'too_many_tags' });
-          continue;
-        }
-        const after = await saveNotes(
-          tx,
-          before,
-          {
-            version: before.version,
-            ...(change.categoryId === undefined ? {} : { categoryId: change.categoryId }),
-            ...(tags ? { tags } : {}),
-            ...(change.reviewed === undefined ? {} : { reviewed: change.reviewed }),
-          },
-          actor,
-          at,
-        );
+        const after = options.preview
+          ? before
+          : await saveNotes(tx, before, outcome.change, actor, at);
         changed.push({ before, after });
       }
-      return committed(tx, { changed, skipped }, audited);
+      return options.preview ? { changed, skipped } : committed(tx, { changed, skipped }, audited);
     });
   }
 
@@ -601,6 +595,46 @@ export class NotesStore {
       return committed(tx, { before, after }, audited);
     });
   }
+}
+
+/** A change of many transactions (`NotesStore.changeMany`). */
+export interface ManyChange {
+  categoryId?: string | null;
+  addTags?: readonly string[];
+  memo?: { text: string; mode: 'append' | 'replace' };
+  reviewed?: boolean;
+}
+
+/** What a change of many makes of one transaction's notes, or why it leaves them. */
+function manyChangeOf(
+  before: Notes,
+  change: ManyChange,
+): { change: NotesChange } | { skip: ManyChanged['skipped'][number]['reason'] } {
+  const reviewed = before.review.state === 'reviewed';
+  const edits =
+    change.categoryId !== undefined || change.addTags !== undefined || change.memo !== undefined;
+  if (reviewed && change.reviewed !== false && (edits || change.reviewed === true)) {
+    return { skip: 'reviewed' };
+  }
+  if (!reviewed && change.reviewed === false && !edits) return { skip: 'not_reviewed' };
+  const tags = change.addTags ? distinctTags([...before.tags, ...change.addTags]) : undefined;
+  if (tags && tags.length > MAX_TAGS) return { skip: 'too_many_tags' };
+  const memo =
+    change.memo === undefined
+      ? undefined
+      : change.memo.mode === 'replace' || before.memo === ''
+        ? change.memo.text
+        : `${before.memo}\n${change.memo.text}`;
+  if (memo !== undefined && memo.length > MAX_MEMO) return { skip: 'memo_too_long' };
+  return {
+    change: {
+      version: before.version,
+      ...(change.categoryId === undefined ? {} : { categoryId: change.categoryId }),
+      ...(tags ? { tags } : {}),
+      ...(memo === undefined ? {} : { memo }),
+      ...(change.reviewed === undefined ? {} : { reviewed: change.reviewed }),
+    },
+  };
 }
 
 /**

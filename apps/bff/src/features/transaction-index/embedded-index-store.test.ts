@@ -40,6 +40,8 @@ describe('the embedded engine', () => {
         '20261129150000000_one-migrations-table',
         '20261129170000000_background-jobs',
         '20261130080000000_notes-named-notes',
+        '20261130090000000_review-queue',
+        '20261130100000000_close-policy',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

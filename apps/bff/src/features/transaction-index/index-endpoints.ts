@@ -28,6 +28,12 @@ export const transactionIndexFeature = defineFeature(
       example: '/api/index/transactions/totals?status=declined&by=card',
       handler: ({ req, services, query }) => services.search.totals(who(req), query),
     }),
+    endpoint('index.queue', {
+      summary:
+        "Where a transaction stands in a filtered list: its place, the set's size, the matching rows before and after it, its merchant's last category",
+      example: '/api/index/transactions/queue?review=unreviewed&transactionId={transactionId}',
+      handler: ({ req, services, query }) => services.search.queue(who(req), query),
+    }),
     endpoint('index.exportCsv', {
       summary:
         "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",

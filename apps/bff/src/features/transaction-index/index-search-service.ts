@@ -10,6 +10,7 @@ import type { Notes } from '@card-console/shared/api/notes';
 import type {
   IndexFreshness,
   IndexPage,
+  IndexQueue,
   IndexTotalsAnswer,
 } from '@card-console/shared/api/transaction-index';
 import {
@@ -24,7 +25,6 @@ import {
   type IndexCard,
   type IndexCardList,
   type IndexCardListQuery,
-  RECEIPT_FROM_CENTS_DEFAULT,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { centsToDollarInput } from '@card-console/shared/money';
@@ -37,6 +37,7 @@ import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { UtilizationLimit } from '../cards';
+import type { ClosePolicyStore } from '../close-policy';
 import type { FeatureDeps } from '../feature-deps';
 import type { NotesStore } from '../notes';
 import type { ExportRows } from '../transactions';
@@ -99,10 +100,11 @@ const CARD_RECENT = 10;
 /** A failed sync is remembered this long (joined, not run again at once). */
 const SYNC_FAILURE_MEMORY_MS = 5_000;
 
-/** The stores the index's reads use: its own and the notes' ((the notes feature's)). */
+/** The stores the index's reads use: its own, the notes' and the close policy's (their features'). */
 export interface IndexStores {
   index(): Promise<TransactionIndexStore>;
   notes(): Promise<NotesStore>;
+  closePolicy(): Promise<ClosePolicyStore>;
 }
 
 export interface IndexSearchDeps extends FeatureDeps {
@@ -145,6 +147,7 @@ export interface IndexSearchInput {
   account?: string[];
   tag?: string[];
   receipt?: 'attached' | 'missing';
+  memo?: 'missing' | 'written';
 }
 
 /** Back into the card service's shape, for the transactions list's own mapper. */
@@ -370,6 +373,49 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     },
 
     /**
+     * The review queue around one transaction: where it stands in the list the filter and order
+     * give (its place, the set's size, the matching rows before and after it) and the category
+     * its merchant was last booked to. A transaction the index does not hold is a 404.
+     */
+    async queue(
+      who: Who,
+      input: IndexSearchInput & { transactionId: string },
+    ): Promise<IndexQueue> {
+      const { fresh, store, filter } = await setOf(who, input);
+      const [around, suggested] = await Promise.all([
+        store.around(filter, orderOf(input), input.transactionId),
+        store.merchantsLastCategory(input.transactionId),
+      ]);
+      if (!around) {
+        throw new AppError(
+          404,
+          'not_found',
+          'The transaction list does not hold this transaction.',
+        );
+      }
+      return {
+        ...around,
+        ...(suggested === undefined ? {} : { suggestedCategoryId: suggested }),
+        freshness: fresh,
+      };
+    },
+
+    /**
+     * Every row the filter gives now (every sub account the person sees when none is named), for
+     * a change of every matching row: how many, and, when at most `max`, which.
+     */
+    async matching(
+      who: Who,
+      input: IndexSearchInput,
+      max: number,
+    ): Promise<{ count: number; rows?: { subAccountId: string; id: string }[] }> {
+      const { store, filter } = await setOf(who, input);
+      const { count } = await store.summary(filter);
+      if (count > max) return { count };
+      return { count, rows: await store.matching(filter, max) };
+    },
+
+    /**
      * The figures of the whole set the filter gives, by the definition of money, and with `by`
      * its totals by that dimension: its largest groups, the rest summed as one.
      */
@@ -486,8 +532,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     /**
      * What the month close still needs over every sub account and the period, of the money that
      * moved or will (docs/money.md: posted or pending): the counts (and money out) of the list's
-     * "to review", "no category" and "missing receipt" filters. Declined, canceled and failed
-     * rows are counted apart (declined, attempted); reversed and returned ones in none.
+     * "to review", "no category", "missing receipt" and "missing memo" filters, the last two by
+     * the close policy (a `receiptFromCents` asked for overrides its size; a policy without
+     * receipts or memo categories counts none). Declined, canceled and failed rows are counted
+     * apart (declined, attempted); reversed and returned ones in none.
      */
     async attention(
       who: Who,
@@ -495,17 +543,26 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     ): Promise<Attention> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const store = await deps.stores.index();
-      const { receiptFromCents = RECEIPT_FROM_CENTS_DEFAULT, ...when } = input;
+      const [store, policy] = await Promise.all([
+        deps.stores.index(),
+        deps.stores.closePolicy().then((s) => s.get()),
+      ]);
+      const { receiptFromCents = policy.receiptFromCents, ...when } = input;
+      const memoCategoryIds = policy.memoCategoryIds;
       const period = filterOf(when, ids);
       const moved = statusesOf(['posted', 'pending']);
-      const [missingReceipt, unreviewed, uncategorized, attempted] = await Promise.all(
+      const [missingReceipt, missingMemo, unreviewed, uncategorized, attempted] = await Promise.all(
         [
-          { hasReceipt: false, statuses: moved, minCents: receiptFromCents },
+          receiptFromCents === null
+            ? undefined
+            : { hasReceipt: false, statuses: moved, minCents: receiptFromCents },
+          memoCategoryIds.length === 0
+            ? undefined
+            : { accountIds: memoCategoryIds, memo: 'missing' as const, statuses: moved },
           { reviewed: false, statuses: moved },
           { noAccount: true, statuses: moved },
           { statuses: statusesOf(['attempted']) },
-        ].map((more) => store.summary({ ...period, ...more })),
+        ].map((more) => (more ? store.summary({ ...period, ...more }) : undefined)),
       );
       // Money out: card charges and other payments (the rows are all posted or pending).
       const count = (s: IndexSummary | undefined) => ({
@@ -514,6 +571,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       });
       return {
         missingReceipt: { ...count(missingReceipt), fromCents: receiptFromCents },
+        missingMemo: { ...count(missingMemo), categoryIds: memoCategoryIds },
         unreviewed: count(unreviewed),
         uncategorized: count(uncategorized),
         declined: {
@@ -813,6 +871,7 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
       : {}),
     ...(input.tag ? { tags: input.tag } : {}),
     ...(input.receipt === undefined ? {} : { hasReceipt: input.receipt === 'attached' }),
+    ...(input.memo === undefined ? {} : { memo: input.memo }),
   };
 }
 

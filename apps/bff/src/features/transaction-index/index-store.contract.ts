@@ -409,7 +409,7 @@ const filterArb: fc.Arbitrary<IndexFilter> = fc.oneof(
     .subarray(memberNames, { maxLength: 3 })
     .chain((names) =>
       fc.record(Object.fromEntries(names.map((name) => [name, filterMembers[name]]))),
-    ) as fc.Arbitrary<IndexFilter>,
+    ) as unknown as fc.Arbitrary<IndexFilter>,
 );
 
 const orderArb: fc.Arbitrary<IndexOrder> = fc.record({
@@ -887,6 +887,90 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         { numRuns: 40 },
       );
     }, 120_000);
+
+    it('places a row in any filtered set as the brute-force order does: its place, the count, the matching rows either side', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          rowsArb.filter((rows) => rows.length > 0),
+          fc.array(fc.tuple(filterArb, orderArb, fc.nat()), { minLength: 1, maxLength: 6 }),
+          async (rows, asks) => {
+            await fixture.engine.query(
+              'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
+            );
+            await load(store, rows);
+            for (const [filter, order, pick] of asks) {
+              const anchor = rows[pick % rows.length] as IndexedTransaction;
+              // Every row in the order, then the anchor's place among them.
+              const all = expected(rows, {}, order).items;
+              const at = all.findIndex((t) => t.id === anchor.id);
+              const matching = new Set(expected(rows, filter, order).items.map((t) => t.id));
+              const before = all.slice(0, at).filter((t) => matching.has(t.id));
+              const after = all.slice(at + 1).filter((t) => matching.has(t.id));
+              const side = (t: IndexedTransaction | undefined) =>
+                t ? { subAccountId: t.subAccountId, id: t.id } : undefined;
+              const want = {
+                count: matching.size,
+                ...(matching.has(anchor.id) ? { position: before.length + 1 } : {}),
+                ...(before.length > 0 ? { previous: side(before.at(-1)) } : {}),
+                ...(after.length > 0 ? { next: side(after[0]) } : {}),
+              };
+              expect(await store.around(filter, order, anchor.id)).toEqual(want);
+            }
+          },
+        ),
+        { numRuns: 30 },
+      );
+    }, 120_000);
+
+    it("suggests the category the merchant's latest booked transaction has, whatever the merchant text's case", async () => {
+      await fixture.engine.query('DELETE FROM transaction_notes');
+      // A merchant rule would book the rows as they are written: none here.
+      await fixture.engine.query('DELETE FROM merchant_rule');
+      await fixture.engine.query('DELETE FROM accounting_category');
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: 'a1', merchant: 'Figma' }),
+          tx({ id: 'a2', merchant: 'FIGMA' }),
+          tx({ id: 'a3', merchant: 'figma' }),
+          tx({ id: 'b1', merchant: 'Uber' }),
+          tx({ id: 'c1' }),
+        ],
+        T0,
+      );
+      const notes = new NotesStore(fixture.engine);
+      const software = await notes.createCategory({ code: '6100', name: 'Software' }, new Date(T0));
+      const design = await notes.createCategory({ code: '6150', name: 'Design' }, new Date(T0));
+      expect(await store.merchantsLastCategory('a1')).toBeUndefined();
+      await notes.change(
+        'a2',
+        { version: 0, categoryId: software.id },
+        'ana@example.test',
+        new Date(T0 + 1_000),
+      );
+      await notes.change(
+        'a3',
+        { version: 0, categoryId: design.id },
+        'ana@example.test',
+        new Date(T0 + 2_000),
+      );
+      // Another merchant's, a memo without a category and the row's own do not count.
+      await notes.change(
+        'b1',
+        { version: 0, categoryId: software.id },
+        'ana@example.test',
+        new Date(T0 + 3_000),
+      );
+      expect(await store.merchantsLastCategory('a1')).toBe(design.id);
+      expect(await store.merchantsLastCategory('a3')).toBe(software.id);
+      expect(await store.merchantsLastCategory('b1')).toBeUndefined();
+      expect(await store.merchantsLastCategory('c1')).toBeUndefined();
+      expect(await store.merchantsLastCategory('missing')).toBeUndefined();
+      expect(
+        await store.around({}, { sort: 'date', direction: 'desc' }, 'missing'),
+      ).toBeUndefined();
+    });
 
     it("two writes of a sub account's days at once that meet in a month leave its tallies right", async () => {
       // The sync writes a sub account's ranges side by side: both add to the month's lines of

@@ -68,6 +68,8 @@ export interface IndexFilter {
   tags?: readonly string[];
   /** With a receipt attached (true) or none (false). */
   hasReceipt?: boolean;
+  /** With a memo written, or none (a transaction without notes has none). */
+  memo?: 'missing' | 'written';
 }
 
 export interface IndexOrder {
@@ -80,6 +82,15 @@ export interface IndexPage {
   items: IndexedTransaction[];
   /** Where the next page starts; absent on the last page. Opaque to callers. */
   next?: string;
+}
+
+/** Where one row stands in a filtered set (`TransactionIndexStore.around`). */
+export interface IndexNeighbours {
+  count: number;
+  /** 1-based; absent when the row does not match the filter. */
+  position?: number;
+  previous?: { subAccountId: string; id: string };
+  next?: { subAccountId: string; id: string };
 }
 
 /**
@@ -357,6 +368,10 @@ function notesConditions(
       accounts.push(notes(`n.category_id = ANY(${bind(filter.accountIds.map(storable))}::text[])`));
     if (filter.noAccount) accounts.push(`NOT ${notes('n.category_id IS NOT NULL')}`);
     conditions.push(`(${accounts.join(' OR ')})`);
+  }
+  if (filter.memo !== undefined) {
+    const written = notes("n.memo <> ''");
+    conditions.push(filter.memo === 'written' ? written : `NOT ${written}`);
   }
   if (filter.hasReceipt !== undefined) {
     // Qualified: the receipts table has an `id` of its own.
@@ -675,6 +690,108 @@ export class TransactionIndexStore {
       });
     }
     return page;
+  }
+
+  /**
+   * Where the row `transactionId` stands in the filtered set in `order` (the review queue):
+   * the set's size, how many of its rows come before it, whether it matches itself, and the
+   * nearest matching rows before and after it. Its place is its sort key, so a row that no
+   * longer matches (just reviewed, under "Unreviewed") still has neighbours: the rows that do.
+   * Undefined when the index does not hold it. An id held under two sub accounts is read as
+   * the first's (ids are the card service's and name one transaction).
+   */
+  async around(
+    filter: IndexFilter,
+    order: IndexOrder,
+    transactionId: string,
+  ): Promise<IndexNeighbours | undefined> {
+    const [anchor] = await this.engine.query<{ k: string; sub_account_id: string; id: string }>(
+      `SELECT ${order.sort === 'date' ? 'at::text' : 'abs(amount_cents)::text'} AS k,
+              sub_account_id, id
+         FROM index_transaction WHERE id = $1 ORDER BY sub_account_id LIMIT 1`,
+      [storable(transactionId)],
+    );
+    if (!anchor) return undefined;
+    const params: unknown[] = [];
+    const bind = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const key = SORT_KEYS[order.sort];
+    const cast = order.sort === 'date' ? 'timestamptz' : 'bigint';
+    const place = `(${bind(anchor.k)}::${cast}, ${bind(anchor.sub_account_id)}::text, ${bind(anchor.id)}::text)`;
+    const row = `(${key}, sub_account_id, id)`;
+    // Before it in the list's order: larger keys when newest or largest come first.
+    const [before, after] = order.direction === 'desc' ? ['>', '<'] : ['<', '>'];
+    const [dir, back] = order.direction === 'desc' ? ['DESC', 'ASC'] : ['ASC', 'DESC'];
+    const where = () => whereOf(filter, params);
+    const nearest = (side: string, direction: string) =>
+      `(SELECT json_build_array(sub_account_id, id) FROM index_transaction
+         WHERE ${where()} AND ${row} ${side} ${place}
+         ORDER BY ${key} ${direction}, sub_account_id ${direction}, id ${direction} LIMIT 1)`;
+    const [answer] = await this.engine.query<{
+      n: string;
+      ahead: string;
+      here: boolean;
+      previous: [string, string] | null;
+      next: [string, string] | null;
+    }>(
+      `SELECT (SELECT count(*) FROM index_transaction WHERE ${where()})::text AS n,
+              (SELECT count(*) FROM index_transaction
+                WHERE ${where()} AND ${row} ${before} ${place})::text AS ahead,
+              EXISTS (SELECT 1 FROM index_transaction
+                       WHERE ${where()} AND sub_account_id = ${bind(anchor.sub_account_id)}::text
+                         AND id = ${bind(anchor.id)}::text) AS here,
+              ${nearest(before, back)} AS previous,
+              ${nearest(after, dir)} AS next`,
+      params,
+    );
+    if (!answer) return undefined;
+    const neighbour = (pair: [string, string] | null) =>
+      pair ? { subAccountId: pair[0], id: pair[1] } : undefined;
+    const previous = neighbour(answer.previous);
+    const next = neighbour(answer.next);
+    return {
+      count: Number(answer.n),
+      ...(answer.here ? { position: Number(answer.ahead) + 1 } : {}),
+      ...(previous ? { previous } : {}),
+      ...(next ? { next } : {}),
+    };
+  }
+
+  /**
+   * The accounting category the merchant of `transactionId` was last booked to, on another of
+   * its transactions (the notes changed last), whatever the merchant text's case.
+   */
+  async merchantsLastCategory(transactionId: string): Promise<string | undefined> {
+    const [row] = await this.engine.query<{ category_id: string }>(
+      `SELECT n.category_id FROM index_transaction anchor
+         JOIN index_transaction t ON lower(t.merchant) = lower(anchor.merchant) AND t.id <> anchor.id
+         JOIN transaction_notes n ON n.transaction_id = t.id AND n.category_id IS NOT NULL
+        WHERE anchor.id = $1 AND anchor.merchant IS NOT NULL
+        ORDER BY n.updated_at DESC, n.transaction_id LIMIT 1`,
+      [storable(transactionId)],
+    );
+    return row?.category_id;
+  }
+
+  /**
+   * The rows of the filtered set, newest first, at most `max` of them: what a change of every
+   * matching row changes (its caller counts the set first, and refuses one too large).
+   */
+  async matching(
+    filter: IndexFilter,
+    max: number,
+  ): Promise<{ subAccountId: string; id: string }[]> {
+    const params: unknown[] = [];
+    const where = whereOf(filter, params);
+    params.push(max);
+    const rows = await this.engine.query<{ sub_account_id: string; id: string }>(
+      `SELECT sub_account_id, id FROM index_transaction WHERE ${where}
+        ORDER BY at DESC, sub_account_id DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => ({ subAccountId: r.sub_account_id, id: r.id }));
   }
 
   /** The figures of the whole filtered set, bucket by bucket (docs/money.md). */

@@ -1,5 +1,10 @@
 // What other features may use of the transaction index.
-export { type IndexSearchDeps, type IndexStores, indexSearchOf } from './index-search-service';
+export {
+  type IndexSearchDeps,
+  type IndexSearchInput,
+  type IndexStores,
+  indexSearchOf,
+} from './index-search-service';
 export {
   type IndexedTransaction,
   type OverviewTallies,

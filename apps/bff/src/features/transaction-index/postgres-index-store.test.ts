@@ -46,6 +46,8 @@ describe('the index on PostgreSQL', () => {
         '20261129150000000_one-migrations-table',
         '20261129170000000_background-jobs',
         '20261130080000000_notes-named-notes',
+        '20261130090000000_review-queue',
+        '20261130100000000_close-policy',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

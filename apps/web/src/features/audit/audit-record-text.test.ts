@@ -54,6 +54,15 @@ describe('audit record text', () => {
     ).toBe('Code: “6100” → “6110”; Status: active → archived');
   });
 
+  it('the close policy: the receipt amount and the categories needing a memo', () => {
+    expect(
+      changeText(
+        { receiptFrom: '$75.00', memoCategories: [] },
+        { receiptFrom: 'none', memoCategories: ['6100 Meals', '6200 Travel'] },
+      ),
+    ).toBe('Receipt from: $75.00 → none; Memo for: none → “6100 Meals, 6200 Travel”');
+  });
+
   it('a refused or failed change reads as what was tried, only the values it asked for', () => {
     const before = { name: 'Travel', minimumCents: 100, maximumCents: 50_000 };
     expect(attemptText(before, { maximumCents: 90_000 })).toBe('Tried Maximum: $500.00 → $900.00');

@@ -47,6 +47,10 @@ const FIELDS = [
   field('reviewed', 'Review', (reviewed) => (reviewed ? 'reviewed' : 'not reviewed')),
   field('archived', 'Status', (archived) => (archived ? 'archived' : 'active')),
   field('rule', 'Rule', quoted),
+  field('receiptFrom', 'Receipt from', (from) => from),
+  field('memoCategories', 'Memo for', (names) =>
+    names.length === 0 ? 'none' : quoted(names.join(', ')),
+  ),
 ];
 
 function describeSnapshot(s: Snapshot | undefined): string {

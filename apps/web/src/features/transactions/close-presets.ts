@@ -13,8 +13,9 @@ import {
 } from './transactions-search';
 
 /**
- * The BFF's RECEIPT_FROM_CENTS_DEFAULT ($75), for a click before the counts arrive (which say
- * the figure in use); not imported, so its module's zod schemas stay out of this chunk.
+ * The BFF's RECEIPT_FROM_CENTS_DEFAULT ($75), the close policy's until an admin sets one, for a
+ * click before the counts arrive (which say the policy's figure); not imported, so its module's
+ * zod schemas stay out of this chunk.
  */
 const RECEIPT_FROM_CENTS_FALLBACK = 7_500;
 /** Money that moved or will (docs/money.md: posted or pending): what the close reviews. */
@@ -47,6 +48,14 @@ export const closePresets = [
     filter: { status: moved, receipt: 'missing' },
   },
   {
+    // The close policy's memo categories (the counts' `categoryIds`: the `account` added by
+    // `presetFilter`); shown only when the policy names some.
+    key: 'missingMemo',
+    label: 'Missing memo',
+    noun: 'booked to a category that needs a memo, with none (money that moved)',
+    filter: { status: moved, memo: 'missing' },
+  },
+  {
     key: 'declined',
     label: moneyWords.attempted.label,
     noun: 'declined, canceled or failed (no money moved, not to review)',
@@ -60,29 +69,53 @@ export const closePresets = [
 }[];
 export type ClosePreset = (typeof closePresets)[number];
 
-/** From what size spend needs a receipt: as the counts say, or the BFF's default. */
-function receiptFromCents(attention: Attention | undefined): number {
-  return attention?.missingReceipt.fromCents ?? RECEIPT_FROM_CENTS_FALLBACK;
+/**
+ * From what size spend needs a receipt: as the counts say (null: the close policy asks for no
+ * receipts), or the BFF's default before they arrive.
+ */
+function receiptFromCents(attention: Attention | undefined): number | null {
+  return attention === undefined ? RECEIPT_FROM_CENTS_FALLBACK : attention.missingReceipt.fromCents;
 }
 
-/** A preset's filter; "Missing receipt" adds its smallest amount, from the counts. */
+/**
+ * Whether the bar offers a preset: "Missing receipt" unless the close policy asks for no
+ * receipts, "Missing memo" once the counts say the policy names categories needing one.
+ */
+export function presetShown(preset: ClosePreset, attention: Attention | undefined): boolean {
+  if (preset.key === 'missingReceipt') return receiptFromCents(attention) !== null;
+  if (preset.key === 'missingMemo') return (attention?.missingMemo.categoryIds.length ?? 0) > 0;
+  return true;
+}
+
+/**
+ * A preset's filter; "Missing receipt" adds its smallest amount and "Missing memo" the
+ * categories needing one, from the counts (the close policy's).
+ */
 export function presetFilter(
   preset: ClosePreset,
   attention: Attention | undefined,
 ): Partial<TransactionsSearch> {
+  if (preset.key === 'missingMemo') {
+    const categoryIds = attention?.missingMemo.categoryIds ?? [];
+    return { ...preset.filter, account: categoryIds.length > 0 ? categoryIds : undefined };
+  }
   if (preset.key !== 'missingReceipt') return preset.filter;
   const from = receiptFromCents(attention);
   return {
     ...preset.filter,
-    min: from > 0 ? centsToDollarInput(from) : undefined,
+    min: from !== null && from > 0 ? centsToDollarInput(from) : undefined,
   };
 }
 
 /** "not reviewed"; "of $75.00 or more (money moved) with no receipt". */
 export function presetNoun(preset: ClosePreset, attention: Attention | undefined): string {
+  if (preset.key === 'missingMemo') {
+    const n = attention?.missingMemo.categoryIds.length ?? 0;
+    return `booked to ${n === 1 ? 'the category' : `one of the ${n} categories`} the close policy asks a memo for, with none`;
+  }
   if (preset.key !== 'missingReceipt') return preset.noun;
   const from = receiptFromCents(attention);
-  return from > 0
+  return from !== null && from > 0
     ? `of ${formatCents(from)} or more spent with no receipt`
     : 'spent with no receipt';
 }

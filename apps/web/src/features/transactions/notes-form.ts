@@ -1,5 +1,5 @@
 import type { Notes, NotesChange } from '@card-console/shared/api/notes';
-import { distinctTags, MAX_TAGS } from '@card-console/shared/api/notes-rules';
+import { distinctTags, MAX_MEMO, MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { MAX_TAG, TAG_UNSAFE, TAG_VISIBLE } from './tag-text';
 
 export { MAX_TAG };
@@ -14,7 +14,7 @@ export interface NotesValues {
 /** The fields of a change, without its version and review. */
 export type NotesFields = Pick<NotesChange, 'memo' | 'categoryId' | 'tags'>;
 
-export const MAX_MEMO = 2000;
+export { MAX_MEMO };
 
 export const valuesOf = (a: Notes): NotesValues => ({
   memo: a.memo,

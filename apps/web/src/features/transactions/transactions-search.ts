@@ -49,6 +49,8 @@ export interface TransactionsSearch {
   tag?: string[] | undefined;
   /** With a receipt attached, or without any. */
   receipt?: ReceiptFilter | undefined;
+  /** With a memo written, or none (a transaction without notes has none). */
+  memo?: MemoFilter | undefined;
   /** Totals of the whole filtered set by this, above the list. */
   by?: IndexGroupingName | undefined;
   /** Pages shown, from the first ("Load more" adds one); none for one. */
@@ -59,6 +61,8 @@ export const reviews = ['unreviewed', 'reviewed'] as const;
 export type Review = (typeof reviews)[number];
 export const receiptFilters = ['attached', 'missing'] as const;
 export type ReceiptFilter = (typeof receiptFilters)[number];
+export const memoFilters = ['missing', 'written'] as const;
+export type MemoFilter = (typeof memoFilters)[number];
 /** The `account` value for "booked to no accounting category". */
 export const NO_ACCOUNT = 'none';
 
@@ -118,9 +122,11 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     min,
     max,
     review: oneOf(reviews, search.review),
-    account: listOf(search.account, (v) => (v === NO_ACCOUNT ? NO_ACCOUNT : resourceId(v)), 100),
+    // As many as a close policy's memo categories ("Missing memo" names them all).
+    account: listOf(search.account, (v) => (v === NO_ACCOUNT ? NO_ACCOUNT : resourceId(v)), 200),
     tag: listOf(search.tag, (v) => (typeof v === 'string' && isTagText(v) ? v : undefined), 20),
     receipt: oneOf(receiptFilters, search.receipt),
+    memo: oneOf(memoFilters, search.memo),
     sort: oneOf(['amount'] as const, search.sort),
     dir: oneOf(['asc'] as const, search.dir),
     by: oneOf(groupings, search.by),
@@ -143,6 +149,7 @@ export function filterCount(search: TransactionsSearch): number {
     search.account,
     search.tag,
     search.receipt,
+    search.memo,
   ].filter((v) => v !== undefined).length;
 }
 
@@ -189,6 +196,7 @@ export function toIndexQuery(
     account: search.account,
     tag: search.tag,
     receipt: search.receipt,
+    memo: search.memo,
     sort: search.sort,
     direction: search.dir,
   };

@@ -6,6 +6,7 @@ import { categoryLabel } from '../category-form';
 import { CategoryForm } from './category-form';
 import { CategoryRow } from './category-row';
 import { ChartImport } from './chart-import';
+import { ClosePolicySection } from './close-policy-section';
 import { MerchantRulesSection } from './merchant-rules-section';
 
 /**
@@ -92,6 +93,7 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
         </div>
       )}
       <MerchantRulesSection categories={categories} />
+      <ClosePolicySection categories={categories} />
     </section>
   );
 }

@@ -98,6 +98,15 @@ export function ActiveFilters({
           },
         ]
       : []),
+    ...(search.memo
+      ? [
+          {
+            key: 'memo',
+            label: search.memo === 'written' ? 'Memo written' : 'Memo missing',
+            without: { memo: undefined },
+          },
+        ]
+      : []),
     ...(search.account ?? []).map((id) => ({
       key: `account:${id}`,
       label: `Accounting category: ${accountLabel(id, accounts)}`,

@@ -8,6 +8,7 @@ import {
   isPreset,
   presetNoun,
   presetSearch,
+  presetShown,
 } from '../close-presets';
 import type { TransactionsSearch } from '../transactions-search';
 
@@ -22,8 +23,9 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * What the month close still needs, every sub account, of the money that moved: to review, no
- * accounting category, no receipt; apart, the declined (attempted). Over the list's days, or the
- * month close's (the navigation's count) when the list has none. A preset shows exactly those
+ * accounting category, no receipt and no memo where the close policy asks for them (what it
+ * asks said in each preset's title); apart, the declined (attempted). Over the list's days, or
+ * the month close's (the navigation's count) when the list has none. A preset shows exactly those
  * (over those days, the order kept, every other filter cleared); pressed again, it clears its
  * filter. Until the first sync ends, each count says it is one so far.
  */
@@ -33,6 +35,7 @@ export function ClosePresetsBar({ search, days, onChange }: Props) {
   const attention = useQuery(attentionQueryOptions(window.query));
   const when = countedDaysText(window.days, window.today);
   const syncing = attention.data !== undefined && attention.data.freshness.updatedAt === undefined;
+  const shown = closePresets.filter((preset) => presetShown(preset, attention.data));
   return (
     <fieldset className="close-presets">
       {/* A legend is drawn on the border, outside the row: the row's own label shows it. */}
@@ -40,7 +43,7 @@ export function ClosePresetsBar({ search, days, onChange }: Props) {
       <span className="close-presets-label" aria-hidden="true">
         Needs attention
       </span>
-      {closePresets.map((preset) => {
+      {shown.map((preset) => {
         const n = attention.data?.[preset.key].count;
         const pressed = isPreset(search, preset, attention.data);
         const noun = presetNoun(preset, attention.data);

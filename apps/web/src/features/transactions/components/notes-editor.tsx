@@ -1,5 +1,6 @@
 import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { Notes } from '@card-console/shared/api/notes';
+import { useId } from 'react';
 import { Field } from '../../../components/field';
 import { formatDateTime } from '../../../lib/format';
 import { MAX_MEMO, valuesOf } from '../notes-form';
@@ -16,6 +17,10 @@ interface Props {
   categories: AccountingCategory[];
   /** The transaction's merchant text, for an admin's merchant rule; none without a merchant. */
   merchant?: string | undefined;
+  /** The category the merchant was last booked to, offered first. */
+  suggested?: string | undefined;
+  /** In a review queue: opens the next transaction (after Save and next). */
+  onNext?: (() => void) | undefined;
 }
 
 /**
@@ -23,10 +28,20 @@ interface Props {
  * locks them, Reopen unlocks. When someone else saved first (409), what the person typed stays in
  * the form, the notes as they are now are shown beside it, and their change can be applied to those.
  */
-export function NotesEditor({ transactionId, saved, categories, merchant }: Props) {
+export function NotesEditor({
+  transactionId,
+  saved,
+  categories,
+  merchant,
+  suggested,
+  onNext,
+}: Props) {
   const notes = useNotesEditor(transactionId, saved);
   const { base, draft, errors, conflict, saving, refs, edit } = notes;
   const reviewed = base.review.state === 'reviewed' ? base.review : undefined;
+  // In a queue the form's own submit (Enter, Ctrl+Enter in the memo) is Save and next.
+  const saveAndNext = onNext ? () => notes.submit(true, onNext) : undefined;
+  const nextHintId = useId();
   return (
     <section className="panel notes" aria-labelledby="notes-title">
       <div className="notes-header">
@@ -42,6 +57,11 @@ export function NotesEditor({ transactionId, saved, categories, merchant }: Prop
             <button type="button" disabled={saving} onClick={() => notes.submit(false)}>
               {saving ? 'Reopening…' : 'Reopen'}
             </button>
+            {onNext ? (
+              <button type="button" className="primary" onClick={onNext}>
+                Next
+              </button>
+            ) : null}
           </>
         ) : (
           <p className="notes-review muted">Not reviewed</p>
@@ -57,7 +77,8 @@ export function NotesEditor({ transactionId, saved, categories, merchant }: Prop
           className="notes-form"
           onSubmit={(event) => {
             event.preventDefault();
-            notes.submit(undefined);
+            if (saveAndNext) saveAndNext();
+            else notes.submit(undefined);
           }}
           noValidate
         >
@@ -77,6 +98,13 @@ export function NotesEditor({ transactionId, saved, categories, merchant }: Prop
                   readOnly={saving}
                   value={draft.memo}
                   onChange={(e) => edit.memo(e.target.value)}
+                  onKeyDown={(e) => {
+                    // Ctrl+Enter (⌘+Enter): save, as the form's button does; Enter is a new line.
+                    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                      e.preventDefault();
+                      e.currentTarget.form?.requestSubmit();
+                    }
+                  }}
                 />
               )}
             </Field>
@@ -85,6 +113,7 @@ export function NotesEditor({ transactionId, saved, categories, merchant }: Prop
                 value={draft.categoryId}
                 kept={base.categoryId}
                 categories={categories}
+                suggested={suggested}
                 error={errors.category}
                 onChange={(id) => (saving ? undefined : edit.category(id))}
               />
@@ -121,12 +150,36 @@ export function NotesEditor({ transactionId, saved, categories, merchant }: Prop
                   Discard changes
                 </button>
               ) : null}
-              <button type="button" disabled={saving} onClick={() => notes.submit(true)}>
-                {notes.dirty ? 'Save and mark reviewed' : 'Mark reviewed'}
-              </button>
-              <button type="submit" className="primary" disabled={saving}>
-                {saving ? 'Saving…' : 'Save'}
-              </button>
+              {saveAndNext ? (
+                <>
+                  <button type="button" disabled={saving} onClick={() => notes.submit(true)}>
+                    {notes.dirty ? 'Save and mark reviewed' : 'Mark reviewed'}
+                  </button>
+                  <button type="button" disabled={saving} onClick={() => notes.submit(undefined)}>
+                    Save
+                  </button>
+                  <button
+                    type="submit"
+                    className="primary"
+                    disabled={saving}
+                    aria-describedby={nextHintId}
+                  >
+                    {saving ? 'Saving…' : 'Save and next'}
+                  </button>
+                  <small id={nextHintId} className="muted next-hint">
+                    Marks it reviewed and opens the next (Ctrl+Enter).
+                  </small>
+                </>
+              ) : (
+                <>
+                  <button type="button" disabled={saving} onClick={() => notes.submit(true)}>
+                    {notes.dirty ? 'Save and mark reviewed' : 'Mark reviewed'}
+                  </button>
+                  <button type="submit" className="primary" disabled={saving}>
+                    {saving ? 'Saving…' : 'Save'}
+                  </button>
+                </>
+              )}
             </div>
           )}
         </form>

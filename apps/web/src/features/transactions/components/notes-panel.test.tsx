@@ -89,9 +89,15 @@ describe('the notes of a transaction', () => {
     const panel = await notesPanel();
     await user.type(panel.getByLabelText('Memo'), 'Client dinner, Berlin');
     const category = panel.getByLabelText('Accounting category');
-    // Archived categories are not offered for a transaction that does not have one.
-    expect(within(category).queryByRole('option', { name: /Old software/ })).toBeNull();
-    await user.selectOptions(category, 'cat_meals');
+    // Typed ahead by name: the chart's matches; archived ones are not offered for a
+    // transaction that does not have one.
+    await user.type(category, 'soft');
+    expect(panel.getByRole('listbox', { name: 'Accounting categories' })).toHaveTextContent(
+      'No category matches “soft”.',
+    );
+    await user.clear(category);
+    await user.type(category, 'mea{Enter}');
+    expect(category).toHaveValue('6100 Meals');
     const tags = panel.getByLabelText('Tags');
     await user.type(tags, 'travel{Enter}q3,');
     await user.type(tags, 'oops{Enter}');
@@ -183,7 +189,7 @@ describe('the notes of a transaction', () => {
     const { user } = open();
     const panel = await notesPanel();
     await user.type(panel.getByLabelText('Memo'), 'Team lunch');
-    await user.selectOptions(panel.getByLabelText('Accounting category'), 'cat_travel');
+    await user.type(panel.getByLabelText('Accounting category'), '6200{Enter}');
     await user.click(panel.getByRole('button', { name: 'Save' }));
     expect(await panel.findByText(/has been archived/)).toBeInTheDocument();
     expect(panel.getByLabelText('Accounting category')).toHaveAccessibleDescription(
@@ -232,7 +238,7 @@ describe('the notes of a transaction', () => {
       { version: 1, memo: 'Client dinner', tags: ['q3', 'berlin', 'travel'] },
     ]);
     expect(panel.getByLabelText('Memo')).toHaveValue('Client dinner');
-    expect(panel.getByLabelText('Accounting category')).toHaveValue('cat_travel');
+    expect(panel.getByLabelText('Accounting category')).toHaveValue('6200 Travel');
     expect(panel.queryByRole('table')).toBeNull();
   });
 
@@ -310,12 +316,53 @@ describe('the notes of a transaction', () => {
 
   it('an archived category the transaction has stays shown as "(archived)"', async () => {
     serveNotes(transactionNotes({ categoryId: 'cat_old', version: 1 }));
-    open();
-    const select = (await notesPanel()).getByLabelText('Accounting category');
-    expect(select).toHaveValue('cat_old');
-    expect(within(select).getByRole('option', { selected: true })).toHaveTextContent(
-      '6900 Old software (archived)',
+    const { user } = open();
+    const panel = await notesPanel();
+    const category = panel.getByLabelText('Accounting category');
+    expect(category).toHaveValue('6900 Old software (archived)');
+    // Still offered while the transaction has it.
+    await user.clear(category);
+    await user.type(category, 'old');
+    expect(panel.getByRole('option', { name: '6900 Old software (archived)' })).toBeInTheDocument();
+  });
+
+  it("types the category ahead by code or name, offers the merchant's last one first, and Escape puts back what was there", async () => {
+    const { patches } = serveNotes();
+    server.use(
+      serve('index.queue', () =>
+        HttpResponse.json({
+          count: 3,
+          position: 1,
+          suggestedCategoryId: 'cat_travel',
+          freshness: { syncing: false, days: 0, daysDone: 0 },
+        }),
+      ),
     );
+    const { user } = open();
+    const panel = await notesPanel();
+    const category = panel.getByLabelText('Accounting category');
+    await waitFor(() =>
+      expect(category).toHaveAccessibleDescription(
+        'This merchant was last booked to 6200 Travel: press Enter to use it.',
+      ),
+    );
+    await user.click(category);
+    const choices = () =>
+      within(panel.getByRole('listbox', { name: 'Accounting categories' }))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
+    expect(choices()).toEqual(['6200 Travel · this merchant’s last', '6100 Meals', 'No category']);
+    await user.type(category, '61');
+    expect(choices()).toEqual(['6100 Meals']);
+    await user.keyboard('{Escape}');
+    expect(category).toHaveValue('');
+    expect(panel.getByRole('listbox', { hidden: true })).not.toBeVisible();
+    // Enter on the field as it opens takes the suggestion: one key for the category.
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(category).toHaveValue('6200 Travel');
+    await user.click(panel.getByRole('button', { name: 'Save' }));
+    await panel.findByText('Notes saved.');
+    expect(patches).toEqual([{ version: 0, categoryId: 'cat_travel' }]);
   });
 
   it('when the notes cannot be read, the transaction still shows, and the panel offers a Retry', async () => {

@@ -12,10 +12,16 @@ import { NotesEditor } from './notes-editor';
 export function NotesPanel({
   transactionId,
   merchant,
+  suggested,
+  onNext,
 }: {
   transactionId: string;
   /** The merchant's text, for an admin's "Always book … to …". */
   merchant?: string | undefined;
+  /** The category the merchant was last booked to (the queue says), offered first. */
+  suggested?: string | undefined;
+  /** In a review queue: opens the next transaction (Save and next). */
+  onNext?: (() => void) | undefined;
 }) {
   const notes = useQuery(notesQueryOptions(transactionId));
   const categories = useQuery(accountingCategoriesQueryOptions());
@@ -51,6 +57,8 @@ export function NotesPanel({
       saved={notes.data}
       categories={categories.data}
       merchant={merchant}
+      suggested={suggested}
+      onNext={onNext}
     />
   );
 }

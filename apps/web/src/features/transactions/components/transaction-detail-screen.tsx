@@ -1,13 +1,20 @@
 import type { Transaction } from '@card-console/shared/api/transactions';
-import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { localTimeZone } from '@card-console/shared/dates';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge';
 import { signedAs, TransactionAmount } from '../../../components/transaction-amount';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { useNarrow } from '../../../components/use-narrow';
 import { formatDateTime, formatMinorUnits } from '../../../lib/format';
-import type { TransactionsSearch } from '../transactions-search';
+import { notesQueryOptions } from '../api/get-notes';
+import { queueQuery, queueQueryOptions } from '../api/get-queue';
+import { transactionQueryOptions } from '../api/get-transaction';
+import { type TransactionsSearch, toIndexQuery } from '../transactions-search';
 import { CardRef } from './card-ref';
 import { NotesPanel } from './notes-panel';
+import { QueueNav } from './queue-nav';
 import { ReceiptsPanel } from './receipts-panel';
 
 interface Props {
@@ -34,22 +41,113 @@ function category(merchant: Transaction['merchant']): string | undefined {
   return name ? `${name} (${code})` : code;
 }
 
+/**
+ * The review queue of the list a detail was opened from: where it stands, and what Save and next
+ * does once the notes are saved (the queue, asked again with the save, names the next one that
+ * still matches; after the last, the person is told so).
+ */
+function useQueue(transactionId: string, listSearch: TransactionsSearch) {
+  const key = JSON.stringify(listSearch);
+  const filtered = isFiltered(listSearch);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the search, by value
+  const query = useMemo(
+    () => queueQuery(toIndexQuery(listSearch, localTimeZone, Date.now()), transactionId),
+    [key, transactionId],
+  );
+  const options = queueQueryOptions(query);
+  // Asked for an unfiltered list too: it suggests the merchant's last category.
+  const queue = useQuery(options);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [done, setDone] = useState(false);
+  // The next one is read ahead, so Save and next shows it at once.
+  const ahead = queue.data?.next?.id;
+  useEffect(() => {
+    if (!ahead) return;
+    void queryClient.prefetchQuery(transactionQueryOptions(ahead));
+    void queryClient.prefetchQuery(notesQueryOptions(ahead));
+  }, [ahead, queryClient]);
+  const next = async () => {
+    // Asked again after the save (the save's refetch of the lists, or now if that failed).
+    const now = await queryClient
+      .fetchQuery({ ...options, staleTime: 1_000 })
+      .catch(() => undefined);
+    const to = (now ?? queue.data)?.next;
+    if (!to) {
+      setDone(true);
+      return;
+    }
+    await navigate({
+      to: '/transactions/$transactionId',
+      params: { transactionId: to.id },
+      search: listSearch,
+    });
+  };
+  return { queue: queue.data, next: filtered ? next : undefined, done };
+}
+
+/**
+ * Whether the list a detail was opened from is filtered: then it is a review queue. The whole
+ * list unfiltered (and a link from elsewhere, which carries no filter) shows the detail alone.
+ */
+function isFiltered(search: TransactionsSearch): boolean {
+  const { sort: _sort, dir: _dir, pages: _pages, by: _by, ...filter } = search;
+  return Object.values(filter).some((value) => value !== undefined);
+}
+
 export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
   useDocumentTitle(`Transaction ${t.description}`);
   const original = t.originalCurrency;
+  const queue = useQueue(t.id, listSearch);
+  const narrow = useNarrow();
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  const notes = (
+    <>
+      <NotesPanel
+        transactionId={t.id}
+        merchant={t.merchant?.description}
+        suggested={queue.queue?.suggestedCategoryId}
+        onNext={
+          queue.next
+            ? () => {
+                void queue.next?.().then(() => doneRef.current?.focus());
+              }
+            : undefined
+        }
+      />
+      <ReceiptsPanel key={t.id} transactionId={t.id} />
+    </>
+  );
   return (
     <section aria-labelledby="transaction-title">
-      <p>
+      <div className="detail-top">
         <Link to="/transactions" search={listSearch}>
           ← Back to transactions
         </Link>
-      </p>
+        {queue.next ? <QueueNav queue={queue.queue} listSearch={listSearch} /> : null}
+      </div>
       <div className="screen-header">
         <h1 id="transaction-title" className="cut-heading">
           {t.description}
         </h1>
         <StatusBadge status={t.status} />
+        {narrow ? (
+          // On a phone the notes come first: the amount and the day stay in view above them.
+          <p className="detail-summary">
+            <TransactionAmount cents={t.amountCents} status={t.status} /> · {formatDateTime(t.date)}
+          </p>
+        ) : null}
       </div>
+      {queue.done ? (
+        <p className="notice queue-done" ref={doneRef} tabIndex={-1} role="status">
+          Saved. That was the last transaction in this list:{' '}
+          <Link to="/transactions" search={listSearch}>
+            back to the list
+          </Link>
+          .
+        </p>
+      ) : null}
+      {narrow ? notes : null}
       <div className="detail-grid">
         <div className="panel">
           <h2>Amount</h2>
@@ -95,8 +193,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
           </dl>
         </div>
       </div>
-      <NotesPanel transactionId={t.id} merchant={t.merchant?.description} />
-      <ReceiptsPanel key={t.id} transactionId={t.id} />
+      {narrow ? null : notes}
     </section>
   );
 }

@@ -12,9 +12,11 @@ import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { PagedListFooter } from '../../../components/paged-list-footer';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { useNarrow } from '../../../components/use-narrow';
 import type { PagedList } from '../../../lib/use-url-pages';
 import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
 import type { CardChoices } from '../../cards/api/use-card-choices';
+import { matchingFilter } from '../api/update-matching-notes';
 import type { TransactionsSearch } from '../transactions-search';
 import { ActiveFilters } from './active-filters';
 import { BulkActions } from './bulk-actions';
@@ -73,6 +75,16 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
   const listKey = JSON.stringify(query);
   const selection = useRowSelection(rows, listKey);
   const bulk = useBulkResult(listKey, selection.rows.length > 0);
+  // On a phone the rows' boxes show in Select mode only (a visible button, not a hidden header).
+  const narrow = useNarrow();
+  const [selectMode, setSelectMode] = useState(false);
+  const selecting = !narrow || selectMode || selection.rows.length > 0;
+  const matchingCount = totals?.summary.count;
+  const allShown = rows.length > 0 && selection.rows.length === rows.length;
+  const endSelecting = () => {
+    selection.clear();
+    setSelectMode(false);
+  };
 
   return (
     <section aria-labelledby="transactions-title">
@@ -141,11 +153,41 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           </div>
           {selection.rows.length > 0 ? (
             <BulkActions
+              // A new choice of rows (or of every matching one) starts a new bar.
+              key={selection.matching ? 'matching' : 'rows'}
               selected={selection.rows}
+              matching={
+                selection.matching && matchingCount !== undefined
+                  ? { filter: matchingFilter(query), count: matchingCount }
+                  : undefined
+              }
+              moreMatching={
+                allShown && matchingCount !== undefined && matchingCount > rows.length
+                  ? { count: matchingCount, onSelect: selection.selectMatching }
+                  : undefined
+              }
               categories={categories}
-              onClear={selection.clear}
+              onClear={endSelecting}
               onResult={bulk.show}
             />
+          ) : narrow && list && !empty ? (
+            <div className="select-mode">
+              {selectMode ? (
+                <>
+                  <span className="muted">Tap rows to select them, or</span>
+                  <button type="button" onClick={selection.toggleAll}>
+                    Select all {rows.length.toLocaleString('en-US')} shown
+                  </button>
+                  <button type="button" className="link-button" onClick={endSelecting}>
+                    Done
+                  </button>
+                </>
+              ) : (
+                <button type="button" onClick={() => setSelectMode(true)}>
+                  Select
+                </button>
+              )}
+            </div>
           ) : null}
         </div>
         {!list ? (
@@ -168,6 +210,8 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
               onSort={(sort) => go({ ...search, ...sort, pages: undefined })}
               categories={categories}
               selection={selection}
+              selecting={selecting}
+              tapSelects={narrow && selecting}
               busy={busy || list.loadingMore}
             />
             <PagedListFooter

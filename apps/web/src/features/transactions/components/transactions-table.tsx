@@ -23,6 +23,10 @@ interface TableProps {
   categories: AccountingCategory[] | undefined;
   /** The rows chosen for a change of their notes. */
   selection: RowSelection;
+  /** The rows' boxes are shown (a phone shows them in Select mode only). */
+  selecting?: boolean;
+  /** A tap on a row selects it rather than opening it (a phone's Select mode). */
+  tapSelects?: boolean;
   busy?: boolean;
 }
 
@@ -40,6 +44,8 @@ export function TransactionsTable({
   onSort,
   categories,
   selection,
+  selecting = true,
+  tapSelects = false,
   busy,
 }: TableProps) {
   const navigate = useNavigate();
@@ -86,7 +92,7 @@ export function TransactionsTable({
       aria-label="Transactions table"
     >
       <table
-        className={`transactions-table${subAccountNames ? ' with-sub-account' : ''}`}
+        className={`transactions-table${subAccountNames ? ' with-sub-account' : ''}${selecting ? ' selecting' : ''}`}
         aria-label="Transactions"
       >
         <thead>
@@ -130,7 +136,7 @@ export function TransactionsTable({
             <tr
               key={rowKey(t)}
               className={selection.has(t) ? 'clickable selected' : 'clickable'}
-              onClick={() => open(t)}
+              onClick={() => (tapSelects ? selection.toggle(t) : open(t))}
             >
               {/* The whole cell picks the row: a larger target than the box, and no opening. */}
               {/* biome-ignore lint/a11y/useKeyWithClickEvents: the checkbox inside takes the keys */}

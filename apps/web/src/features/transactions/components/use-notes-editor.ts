@@ -93,13 +93,15 @@ export function useNotesEditor(transactionId: string, saved: Notes) {
     return values;
   };
 
-  const save = (on: Notes, fields: NotesFields, review: Review) => {
+  const save = (on: Notes, fields: NotesFields, review: Review, then?: (saved: Notes) => void) => {
     setMessage('');
     update.mutate(
       { version: on.version, ...fields, ...(review === undefined ? {} : { reviewed: review }) },
       {
         onSuccess: (saved) => {
           start(saved);
+          // Saved, and the person goes on (to the next in the queue): no message to read here.
+          if (then) return then(saved);
           say(
             doneMessage(fields, review),
             review ? 'review' : review === false ? 'memo' : 'heading',
@@ -129,8 +131,11 @@ export function useNotesEditor(transactionId: string, saved: Notes) {
     );
   };
 
-  /** Saves what changed since the notes were shown, and marks or reopens the review. */
-  const submit = (review: Review) => {
+  /**
+   * Saves what changed since the notes were shown, and marks or reopens the review; then, when
+   * given, `then` (Save and next).
+   */
+  const submit = (review: Review, then?: (saved: Notes) => void) => {
     if (update.isPending) return;
     const values = checked();
     if (!values) return;
@@ -139,7 +144,7 @@ export function useNotesEditor(transactionId: string, saved: Notes) {
       setMessage('Nothing to save: the notes are as shown.');
       return;
     }
-    save(base, fields, review);
+    save(base, fields, review, then);
   };
 
   /** The person's change laid over the notes as they are now, saved on that version. */

@@ -14,6 +14,12 @@ export interface RowSelection {
   /** Every row shown, or none when all are. */
   toggleAll: () => void;
   clear: () => void;
+  /**
+   * Every row the filter gives, on every page (the BFF applies a change to the filter as it is
+   * when confirmed): chosen once every row shown is; any other choice ends it.
+   */
+  matching: boolean;
+  selectMatching: () => void;
 }
 
 /**
@@ -26,9 +32,10 @@ export function useRowSelection(shown: readonly IndexTransaction[], listKey: str
     listKey,
     chosen: new Set<string>(),
     anchor: undefined as string | undefined,
+    matching: false,
   });
   if (state.listKey !== listKey) {
-    setState({ listKey, chosen: new Set(), anchor: undefined });
+    setState({ listKey, chosen: new Set(), anchor: undefined, matching: false });
   }
   const chosen = state.listKey === listKey ? state.chosen : new Set<string>();
   const rows = shown.filter((t) => chosen.has(rowKey(t)));
@@ -56,7 +63,7 @@ export function useRowSelection(shown: readonly IndexTransaction[], listKey: str
         if (on) next.add(rowKey(r));
         else next.delete(rowKey(r));
       }
-      setState({ listKey, chosen: keep(next), anchor: key });
+      setState({ listKey, chosen: keep(next), anchor: key, matching: false });
     },
     toggleAll: () => {
       const all = rows.length === shown.length && shown.length > 0;
@@ -64,8 +71,12 @@ export function useRowSelection(shown: readonly IndexTransaction[], listKey: str
         listKey,
         chosen: all ? new Set() : new Set(shown.map(rowKey)),
         anchor: undefined,
+        matching: false,
       });
     },
-    clear: () => setState({ listKey, chosen: new Set(), anchor: undefined }),
+    clear: () => setState({ listKey, chosen: new Set(), anchor: undefined, matching: false }),
+    matching: state.listKey === listKey && state.matching,
+    selectMatching: () =>
+      setState({ listKey, chosen: new Set(shown.map(rowKey)), anchor: undefined, matching: true }),
   };
 }

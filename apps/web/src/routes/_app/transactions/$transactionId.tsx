@@ -29,7 +29,8 @@ function TransactionDetailRoute() {
   const { transactionId } = Route.useParams();
   const search = Route.useSearch();
   const { data } = useSuspenseQuery(transactionQueryOptions(transactionId));
-  return <TransactionDetailScreen transaction={data} listSearch={search} />;
+  // Keyed: the next transaction of a queue is a new screen (its form, its messages).
+  return <TransactionDetailScreen key={transactionId} transaction={data} listSearch={search} />;
 }
 
 function TransactionNotFound() {

@@ -1,0 +1,14 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function fetchClosePolicy(signal?: AbortSignal) {
+  return api('closePolicy.get', { signal });
+}
+
+/** The close policy: receipts needed from an amount (or none), the categories needing a memo. */
+export function closePolicyQueryOptions() {
+  return queryOptions({
+    queryKey: ['close-policy'] as const,
+    queryFn: ({ signal }) => fetchClosePolicy(signal),
+  });
+}

@@ -1,0 +1,37 @@
+// The month close's policy admins set (issue 46): from what size money moved needs a receipt,
+// and which accounting categories' transactions need a memo. "Needs attention" counts what it
+// still lacks (`attentionSchema`'s `missingReceipt` and `missingMemo`).
+import { z } from 'zod';
+import { resourceIdSchema } from '../upstream/common';
+
+/** The largest receipt threshold a policy takes: $1,000,000,000.00, beyond any card's spend. */
+export const RECEIPT_FROM_CENTS_MAX = 100_000_000_000;
+/** The most accounting categories a policy may ask a memo for. */
+export const MEMO_CATEGORIES_MAX = 200;
+
+/** GET /api/close-policy: the policy in force (the default until an admin sets one). */
+export const closePolicySchema = z.object({
+  /** Money moved at or above this size (either sign) needs a receipt; null: no receipt policy. */
+  receiptFromCents: z.number().int().nonnegative().nullable(),
+  /** Accounting categories (ids) whose transactions need a memo. */
+  memoCategoryIds: z.array(z.string()),
+  /** Who set it and when; absent while it is the default. */
+  updatedBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type ClosePolicy = z.infer<typeof closePolicySchema>;
+
+/** PUT /api/close-policy: the whole policy, as it is to be. */
+export const closePolicyUpdateSchema = z.strictObject({
+  receiptFromCents: z
+    .number()
+    .int('must be a whole number of cents')
+    .min(0, 'must not be negative')
+    .max(RECEIPT_FROM_CENTS_MAX, 'must be at most $1,000,000,000.00')
+    .nullable(),
+  memoCategoryIds: z
+    .array(resourceIdSchema)
+    .max(MEMO_CATEGORIES_MAX, `name at most ${MEMO_CATEGORIES_MAX} categories`)
+    .refine((ids) => new Set(ids).size === ids.length, 'name each category once'),
+});
+export type ClosePolicyUpdate = z.infer<typeof closePolicyUpdateSchema>;

@@ -322,6 +322,9 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'index.queue': (t) => ({
     path: `/api/index/transactions/queue?subAccountId=${exampleIds(t).subAccountId}&transactionId=${exampleIds(t).transactionId}`,
   }),
+  'index.queueNext': (t) => ({
+    path: `/api/index/transactions/queue/next?subAccountId=${exampleIds(t).subAccountId}&transactionId=${exampleIds(t).transactionId}`,
+  }),
   'index.exportCsv': (t) => ({
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),

@@ -50,6 +50,7 @@ export const server = setupServer(
       freshness: { syncing: false, days: 0, daysDone: 0 },
     }),
   ),
+  serve('index.queueNext', () => HttpResponse.json({})),
   serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
   serve('notes.get', ({ params }) =>
     HttpResponse.json(transactionNotes({ transactionId: String(params.id) })),

@@ -244,6 +244,9 @@ export const indexQueueSchema = z.object({
   freshness: indexFreshnessSchema,
 });
 export type IndexQueue = z.infer<typeof indexQueueSchema>;
+/** GET /api/index/transactions/queue/next: only the matching row after it (Save and next). */
+export const indexQueueNextSchema = z.object({ next: queueNeighbourSchema.optional() });
+export type IndexQueueNext = z.infer<typeof indexQueueNextSchema>;
 
 /**
  * A bucket's figures (docs/money.md, `money-definition.ts`): how many rows, their amounts' sum

@@ -78,6 +78,11 @@ export const routes = {
   'index.transactions': { method: 'GET', path: '/index/transactions', access: everyone },
   'index.totals': { method: 'GET', path: '/index/transactions/totals', access: everyone },
   'index.queue': { method: 'GET', path: '/index/transactions/queue', access: everyone },
+  'index.queueNext': {
+    method: 'GET',
+    path: '/index/transactions/queue/next',
+    access: everyone,
+  },
   'index.exportCsv': {
     method: 'GET',
     path: '/index/transactions/export.csv',

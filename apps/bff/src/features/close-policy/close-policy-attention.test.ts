@@ -10,6 +10,7 @@ import {
   type Attention,
   attentionSchema,
   indexPageSchema,
+  indexQueueSchema,
 } from '@card-console/shared/api/transaction-index';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +211,16 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
         attentionSchema.parse(b),
       );
     }
+    /** The review queue of the same filter, around `id`: its size and whether `id` is in it. */
+    async function queueOf(query: string, id: string) {
+      const moved = MOVED.map((s) => `status=${s}`).join('&');
+      return settledAnswer(
+        t,
+        finance,
+        `/api/index/transactions/queue?${moved}&${query}&transactionId=${encodeURIComponent(id)}`,
+        (b) => indexQueueSchema.parse(b),
+      );
+    }
     async function listIds(query: string): Promise<string[]> {
       const moved = MOVED.map((s) => `status=${s}`).join('&');
       const page = await settledAnswer(
@@ -243,6 +254,13 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
         fromCents: 75_00,
       });
       expect(await listIds('receipt=missing&minCents=7500')).toEqual(from75);
+      // The review queue of that filter holds them: its count, and each one has its place.
+      for (const id of from75) {
+        const queue = await queueOf('receipt=missing&minCents=7500', id);
+        expect(queue.count).toBe(from75.length);
+        expect(queue.position).toBeGreaterThan(0);
+      }
+      expect((await queueOf('receipt=missing&minCents=7500', 'under-75')).position).toBeUndefined();
 
       await setPolicy(100_00);
       const from100 = lackingReceipt(100_00);
@@ -253,6 +271,10 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
         fromCents: 100_00,
       });
       expect(await listIds('receipt=missing&minCents=10000')).toEqual(from100);
+      expect((await queueOf('receipt=missing&minCents=10000', 'at-75')).position).toBeUndefined();
+      expect((await queueOf('receipt=missing&minCents=10000', 'at-100')).count).toBe(
+        from100.length,
+      );
 
       // A size asked for overrides the policy's; no receipt policy counts none.
       expect((await attention('?receiptFromCents=7500')).missingReceipt.count).toBe(from75.length);

@@ -104,6 +104,20 @@ describe('the review queue over HTTP', () => {
       next: { id: fourth.id },
     });
     expect(after.position).toBeUndefined();
+    // Save and next's read alone names the same next row.
+    const alone = await t.request
+      .get(
+        `/api/index/transactions/queue/next?${filter}&transactionId=${encodeURIComponent(third.id)}`,
+      )
+      .set(finance.headers());
+    expect(alone.status).toBe(200);
+    expect(alone.body).toEqual({ next: { subAccountId: sub.id, id: fourth.id } });
+    const atLast = await t.request
+      .get(
+        `/api/index/transactions/queue/next?${filter}&transactionId=${encodeURIComponent(last.id)}`,
+      )
+      .set(finance.headers());
+    expect(atLast.body).toEqual({});
   }, 60_000);
 
   it("suggests the category the merchant's latest booked transaction has", async () => {

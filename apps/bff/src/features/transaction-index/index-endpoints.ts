@@ -34,6 +34,12 @@ export const transactionIndexFeature = defineFeature(
       example: '/api/index/transactions/queue?review=unreviewed&transactionId={transactionId}',
       handler: ({ req, services, query }) => services.search.queue(who(req), query),
     }),
+    endpoint('index.queueNext', {
+      summary:
+        'The matching row after a transaction in a filtered list, alone (what Save and next opens)',
+      example: '/api/index/transactions/queue/next?review=unreviewed&transactionId={transactionId}',
+      handler: ({ req, services, query }) => services.search.queueNext(who(req), query),
+    }),
     endpoint('index.exportCsv', {
       summary:
         "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",

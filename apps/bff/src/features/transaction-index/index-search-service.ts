@@ -11,6 +11,7 @@ import type {
   IndexFreshness,
   IndexPage,
   IndexQueue,
+  IndexQueueNext,
   IndexTotalsAnswer,
 } from '@card-console/shared/api/transaction-index';
 import {
@@ -398,6 +399,26 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         ...(suggested === undefined ? {} : { suggestedCategoryId: suggested }),
         freshness: fresh,
       };
+    },
+
+    /**
+     * Only the matching row after one transaction in the list the filter and order give (what
+     * Save and next opens), without the set's count. A transaction the index lacks is a 404.
+     */
+    async queueNext(
+      who: Who,
+      input: IndexSearchInput & { transactionId: string },
+    ): Promise<IndexQueueNext> {
+      const { store, filter } = await setOf(who, input);
+      const found = await store.nextAfter(filter, orderOf(input), input.transactionId);
+      if (!found) {
+        throw new AppError(
+          404,
+          'not_found',
+          'The transaction list does not hold this transaction.',
+        );
+      }
+      return found;
     },
 
     /**

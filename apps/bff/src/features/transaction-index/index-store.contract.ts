@@ -915,6 +915,10 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 ...(after.length > 0 ? { next: side(after[0]) } : {}),
               };
               expect(await store.around(filter, order, anchor.id)).toEqual(want);
+              // Save and next's read alone: the same next row.
+              expect(await store.nextAfter(filter, order, anchor.id)).toEqual(
+                after.length > 0 ? { next: side(after[0]) } : {},
+              );
             }
           },
         ),
@@ -969,6 +973,9 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await store.merchantsLastCategory('missing')).toBeUndefined();
       expect(
         await store.around({}, { sort: 'date', direction: 'desc' }, 'missing'),
+      ).toBeUndefined();
+      expect(
+        await store.nextAfter({}, { sort: 'date', direction: 'desc' }, 'missing'),
       ).toBeUndefined();
     });
 

@@ -10,6 +10,11 @@ export function queueQuery(list: IndexQuery, transactionId: string): IndexQueueQ
   return { ...filter, transactionId };
 }
 
+/** Only the row after it that still matches (Save and next), without the set's count. */
+export function fetchQueueNext(query: IndexQueueQuery) {
+  return api('index.queueNext', { query });
+}
+
 /**
  * Where a transaction stands in the list it was opened from (the review queue): "12 of
  * 1,131", the rows before and after it that match now, its merchant's last category. Under the

@@ -27,9 +27,11 @@ export function useUpdateNotes(transactionId: string) {
   const { queryKey } = notesQueryOptions(transactionId);
   return useMutation({
     mutationFn: (body: NotesChange) => updateNotes(transactionId, body),
-    onSuccess: async (saved) => {
+    // The lists are asked again without waiting for them: the save is done when saved (Save and
+    // next goes on at once).
+    onSuccess: (saved) => {
       queryClient.setQueryData(queryKey, saved);
-      await queryClient.invalidateQueries({ queryKey: indexListsKey });
+      void queryClient.invalidateQueries({ queryKey: indexListsKey });
     },
     onError: async (error) => {
       const current = notesNow(error);

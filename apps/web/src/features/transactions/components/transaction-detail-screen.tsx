@@ -9,11 +9,12 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { useNarrow } from '../../../components/use-narrow';
 import { formatDateTime, formatMinorUnits } from '../../../lib/format';
 import { notesQueryOptions } from '../api/get-notes';
-import { queueQuery, queueQueryOptions } from '../api/get-queue';
+import { fetchQueueNext, queueQuery, queueQueryOptions } from '../api/get-queue';
 import { transactionQueryOptions } from '../api/get-transaction';
 import { type TransactionsSearch, toIndexQuery } from '../transactions-search';
 import { CardRef } from './card-ref';
 import { NotesPanel } from './notes-panel';
+import { PolicyNeeds } from './policy-needs';
 import { QueueNav } from './queue-nav';
 import { ReceiptsPanel } from './receipts-panel';
 
@@ -68,10 +69,9 @@ function useQueue(transactionId: string, listSearch: TransactionsSearch) {
     void queryClient.prefetchQuery(notesQueryOptions(ahead));
   }, [ahead, queryClient]);
   const next = async () => {
-    // Asked again after the save (the save's refetch of the lists, or now if that failed).
-    const now = await queryClient
-      .fetchQuery({ ...options, staleTime: 1_000 })
-      .catch(() => undefined);
+    // Asked after the save: the row after this one that still matches (not the set's count,
+    // which the next screen asks beside its detail); the one shown before if that fails.
+    const now = await fetchQueueNext(query).catch(() => undefined);
     const to = (now ?? queue.data)?.next;
     if (!to) {
       setDone(true);
@@ -103,6 +103,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
   const doneRef = useRef<HTMLParagraphElement>(null);
   const notes = (
     <>
+      <PolicyNeeds transaction={t} />
       <NotesPanel
         transactionId={t.id}
         merchant={t.merchant?.description}

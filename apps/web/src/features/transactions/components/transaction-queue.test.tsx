@@ -43,6 +43,11 @@ function serveQueue() {
         }),
       );
     }),
+    serve('index.queueNext', ({ request }) => {
+      const q = indexQueueQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+      const after = ids.slice(ids.indexOf(q.transactionId) + 1).filter((id) => !reviewed.has(id));
+      return HttpResponse.json(after[0] ? { next: { subAccountId: 'sa_ops', id: after[0] } } : {});
+    }),
     serve('index.queue', ({ request }) => {
       const q = indexQueueQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
       const at = ids.indexOf(q.transactionId);

@@ -175,6 +175,12 @@ const benches: Record<
         const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
         const table = targets([
           {
+            what: "Save and next answered (saved, the next one's detail read), embedded engine, 100,000 rows, one person: p95 (ms)",
+            value: fmt(r.aloneP95Ms, 0),
+            goal: '≤ 300',
+            met: r.aloneP95Ms <= 300,
+          },
+          {
             what: `Save and next answered (saved, the next one's detail read), embedded engine, 100,000 rows: p95 (ms; ${r.saveNextSteps} steps, 3 people at once)`,
             value: `${fmt(r.saveNextP95Ms, 0)} (p50 ${fmt(r.saveNextP50Ms, 0)})`,
             goal: '≤ 300',

@@ -9,7 +9,7 @@ import type { AuditStore, NewAuditRecord } from './audit-store';
 import { verifyChain } from './verify-chain';
 
 export interface AuditStoreFixture {
-  store: AuditStore & AuditChainSource;
+  store: AuditStore & Required<Pick<AuditStore, 'appendMany'>> & AuditChainSource;
   /** Lets `ms` of time pass before the next append (a manual clock moves; a real one is awaited). */
   tick(ms: number): Promise<void>;
   /** Another store on the same trail, as another replica has, when the implementation allows it. */
@@ -243,6 +243,25 @@ export function auditStoreContract(
           Date.parse(byId[i - 1]?.at ?? ''),
         );
       }
+    });
+
+    it('appends many at once: consecutive ids chained after what was there, all or none', async () => {
+      const { store } = await open();
+      await store.append(varied(0));
+      const many = Array.from({ length: 1_200 }, (_, i) => varied(i + 1));
+      const written = await store.appendMany(many);
+      expect(written.map((r) => r.id)).toEqual(many.map((_, i) => String(i + 2)));
+      expect(written[1_199]).toMatchObject(varied(1_200));
+      const after = await store.append(varied(9));
+      expect(after.id).toBe('1202');
+      expect(await verifyChain(store.records())).toMatchObject({ verified: 1_202 });
+      // One of them refused (a card number): none is written, and the trail goes on.
+      await expect(
+        store.appendMany([varied(1), { ...varied(2), reason: `card ${testPan(7)}` }, varied(3)]),
+      ).rejects.toThrow(/card number/);
+      expect((await store.list({ limit: 1 })).items[0]?.id).toBe('1202');
+      expect((await store.append(varied(4))).id).toBe('1203');
+      expect(await verifyChain(store.records())).toMatchObject({ verified: 1_203 });
     });
 
     it('refuses a record holding a card number, writing nothing, and goes on after it', async () => {

@@ -58,6 +58,18 @@ export async function appendOrRefuse(
   }
 }
 
+/** `appendOrRefuse` for several records the store takes in one go (`AuditStore.appendMany`). */
+async function appendManyOrRefuse(
+  appendMany: NonNullable<AuditStore['appendMany']>,
+  records: readonly NewAuditRecord[],
+): Promise<AuditRecord[]> {
+  try {
+    return await appendMany(records);
+  } catch (error) {
+    throw new AuditUnavailableError(error);
+  }
+}
+
 /**
  * Runs `change` (a store call given the hook) so that `records(result, tx)` are appended inside
  * its transaction: an append that fails throws AuditUnavailableError out of the transaction,
@@ -89,8 +101,12 @@ export async function auditedChange<R, Tx>(
       // A store that ran its transaction again (a deadlock retried): the first one's records
       // were taken back with it.
       await takeBack('its transaction was run again');
-      for (const record of await records(value as unknown as R, tx as Tx)) {
-        pending.push(await appendOrRefuse(deps.audit, record));
+      const all = await records(value as unknown as R, tx as Tx);
+      const many = deps.audit.appendMany?.bind(deps.audit);
+      if (all.length > 1 && many) {
+        pending.push(...(await appendManyOrRefuse(many, all)));
+      } else {
+        for (const record of all) pending.push(await appendOrRefuse(deps.audit, record));
       }
     });
   } catch (error) {

@@ -49,8 +49,13 @@ export class JsonlAuditStore implements AuditStore, AuditChainSource, AuditHeadS
     this.path = join(dataDir, 'audit.jsonl');
   }
 
-  append(record: NewAuditRecord): Promise<AuditRecord> {
-    const run = this.queue.then(() => this.write(record));
+  async append(record: NewAuditRecord): Promise<AuditRecord> {
+    const [written] = await this.appendMany([record]);
+    return written as AuditRecord;
+  }
+
+  appendMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
+    const run = this.queue.then(() => this.write(records));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -82,16 +87,23 @@ export class JsonlAuditStore implements AuditStore, AuditChainSource, AuditHeadS
     yield* (await readTrailFile(this.path)).records;
   }
 
-  private async write(input: NewAuditRecord): Promise<AuditRecord> {
+  /** The records chained after the trail's head, written with one write and one sync. */
+  private async write(inputs: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
     const state = await this.load();
     const at = Math.max(this.clock.now(), state.lastAt);
-    const record = auditRecordSchema.parse({
-      ...input,
-      id: String(state.lastId + 1),
-      at: new Date(at).toISOString(),
+    // Every record checked before any is written: one refused, none is.
+    let head = state.head;
+    const sealed = inputs.map((input, i) => {
+      const record = auditRecordSchema.parse({
+        ...input,
+        id: String(state.lastId + 1 + i),
+        at: new Date(at).toISOString(),
+      });
+      const link = sealRecord(record, head);
+      head = link.hash;
+      return link;
     });
-    const sealed = sealRecord(record, state.head);
-    const line = `${state.needsNewline ? '\n' : ''}${JSON.stringify(sealed)}\n`;
+    const line = `${state.needsNewline ? '\n' : ''}${sealed.map((s) => JSON.stringify(s)).join('\n')}\n`;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
     const file = await open(this.path, 'a', 0o600);
     try {
@@ -100,10 +112,10 @@ export class JsonlAuditStore implements AuditStore, AuditChainSource, AuditHeadS
     } finally {
       await file.close();
     }
-    const written = withoutLink(sealed);
-    state.records.push(written);
-    state.head = sealed.hash;
-    state.lastId++;
+    const written = sealed.map(withoutLink);
+    state.records.push(...written);
+    state.head = head;
+    state.lastId += sealed.length;
     state.lastAt = at;
     state.needsNewline = false;
     return written;

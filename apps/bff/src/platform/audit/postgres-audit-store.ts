@@ -33,8 +33,16 @@ SELECT h.id, h.hash,
 FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (SELECT id, hash, at FROM audit_record ORDER BY id DESC LIMIT 1) AS h ON true`;
 
-const insert = `INSERT INTO audit_record (${columns})
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`;
+/** Each record's values: 19 of them; this many records a statement (under the 65,535 limit). */
+const COLUMNS = 19;
+const INSERT_ROWS = 1_000;
+/** The INSERT of `n` records. */
+const insertRows = (n: number) =>
+  `INSERT INTO audit_record (${columns}) VALUES ${Array.from(
+    { length: n },
+    (_, row) =>
+      `(${Array.from({ length: COLUMNS }, (_, col) => `$${row * COLUMNS + col + 1}`).join(', ')})`,
+  ).join(', ')}`;
 
 interface Row {
   id: string;
@@ -102,15 +110,21 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHe
     private readonly metrics: Metrics = noMetrics,
   ) {}
 
-  append(input: NewAuditRecord): Promise<AuditRecord> {
-    return timedEngineCall(this.metrics, 'postgres', 'audit.append', () => this.insert(input));
+  async append(input: NewAuditRecord): Promise<AuditRecord> {
+    const [written] = await this.appendMany([input]);
+    return written as AuditRecord;
+  }
+
+  appendMany(inputs: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
+    return timedEngineCall(this.metrics, 'postgres', 'audit.append', () => this.insert(inputs));
   }
 
   list(options: { cursor?: string; limit: number; filter?: AuditFilter }) {
     return timedEngineCall(this.metrics, 'postgres', 'audit.list', () => this.select(options));
   }
 
-  private async insert(input: NewAuditRecord): Promise<AuditRecord> {
+  /** The records chained after the head in one transaction: one lock, a few statements. */
+  private async insert(inputs: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
     // The pool's connections carry an 'error' listener of their own (keepClientErrorsHandled):
     // the server ending this one between two of our queries fails the next, which we report.
     const client = await this.pool.connect().catch(unavailable('audit append'));
@@ -119,38 +133,50 @@ export class PostgresAuditStore implements AuditStore, AuditChainSource, AuditHe
         .query(beginAndReadHead)
         .catch(unavailable('audit append'))) as unknown as pg.QueryResult[];
       const head = results.at(-1)?.rows[0] as { id: string | null; hash: string | null; at: Date };
-      const record = auditRecordSchema.parse({
-        ...input,
-        id: String(Number(head.id ?? 0) + 1),
-        at: head.at.toISOString(),
+      // Every record checked and chained before any is written: one refused, none is.
+      let link = head.hash ?? GENESIS_HASH;
+      const sealed = inputs.map((input, i) => {
+        const record = auditRecordSchema.parse({
+          ...input,
+          id: String(Number(head.id ?? 0) + 1 + i),
+          at: head.at.toISOString(),
+        });
+        const one = sealRecord(record, link);
+        link = one.hash;
+        return one;
       });
-      const sealed = sealRecord(record, head.hash ?? GENESIS_HASH);
-      await client
-        .query(insert, [
-          sealed.id,
-          head.at,
-          sealed.actor,
-          sealed.role ?? null,
-          sealed.action,
-          sealed.outcome,
-          sealed.target ?? null,
-          sealed.cardId ?? null,
-          sealed.last4 ?? null,
-          sealed.subAccountId ?? null,
-          sealed.before === undefined ? null : JSON.stringify(sealed.before),
-          sealed.after === undefined ? null : JSON.stringify(sealed.after),
-          sealed.reason ?? null,
-          sealed.detail ?? null,
-          sealed.requestId,
-          sealed.prevHash,
-          sealed.hash,
-          sealed.method ?? null,
-          sealed.attempted ?? null,
-        ])
-        .catch(unavailable('audit append'));
+      for (let start = 0; start < sealed.length; start += INSERT_ROWS) {
+        const rows = sealed.slice(start, start + INSERT_ROWS);
+        await client
+          .query(
+            insertRows(rows.length),
+            rows.flatMap((one) => [
+              one.id,
+              head.at,
+              one.actor,
+              one.role ?? null,
+              one.action,
+              one.outcome,
+              one.target ?? null,
+              one.cardId ?? null,
+              one.last4 ?? null,
+              one.subAccountId ?? null,
+              one.before === undefined ? null : JSON.stringify(one.before),
+              one.after === undefined ? null : JSON.stringify(one.after),
+              one.reason ?? null,
+              one.detail ?? null,
+              one.requestId,
+              one.prevHash,
+              one.hash,
+              one.method ?? null,
+              one.attempted ?? null,
+            ]),
+          )
+          .catch(unavailable('audit append'));
+      }
       await client.query('COMMIT').catch(unavailable('audit append'));
       client.release();
-      return withoutLink(sealed);
+      return sealed.map(withoutLink);
     } catch (error) {
       // Dropping the connection ends the transaction and frees the lock whatever state it is in.
       client.release(true);

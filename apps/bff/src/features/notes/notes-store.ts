@@ -401,21 +401,19 @@ export class NotesStore {
           tx,
           transactionIds.filter((id) => !current.has(id)),
         );
-      const changed: { before: Notes; after: Notes }[] = [];
+      const changes: { before: Notes; change: NotesChange }[] = [];
       const skipped: ManyChanged['skipped'] = [];
       for (const id of new Set(transactionIds)) {
         const before = current.get(id) ?? emptyNotes(id);
         const outcome = manyChangeOf(before, change);
-        if ('skip' in outcome) {
-          skipped.push({ transactionId: id, reason: outcome.skip });
-          continue;
-        }
-        const after = options.preview
-          ? before
-          : await saveNotes(tx, before, outcome.change, actor, at);
-        changed.push({ before, after });
+        if ('skip' in outcome) skipped.push({ transactionId: id, reason: outcome.skip });
+        else changes.push({ before, change: outcome.change });
       }
-      return options.preview ? { changed, skipped } : committed(tx, { changed, skipped }, audited);
+      if (options.preview) {
+        return { changed: changes.map(({ before }) => ({ before, after: before })), skipped };
+      }
+      const changed = await saveManyNotes(tx, changes, actor, at);
+      return committed(tx, { changed, skipped }, audited);
     });
   }
 
@@ -637,6 +635,106 @@ function manyChangeOf(
   };
 }
 
+/** The row `change` makes of `before`, as the columns of `NOTES_COLUMNS` in their order. */
+function savedValues(before: Notes, change: NotesChange, actor: string, at: Date) {
+  const reviewed =
+    change.reviewed === undefined
+      ? before.review.state === 'reviewed'
+        ? { by: before.review.by, at: before.review.at }
+        : null
+      : change.reviewed
+        ? before.review.state === 'reviewed'
+          ? { by: before.review.by, at: before.review.at }
+          : { by: actor, at: at.toISOString() }
+        : null;
+  return [
+    before.transactionId,
+    change.memo ?? before.memo,
+    change.categoryId === undefined ? before.categoryId : change.categoryId,
+    change.tags === undefined ? before.tags : distinctTags(change.tags),
+    reviewed?.by ?? null,
+    reviewed?.at ?? null,
+    before.version + 1,
+    actor,
+    at.toISOString(),
+  ] as const;
+}
+
+/**
+ * `saveNotes` for many rows at once (a change of many, its categories checked by the caller):
+ * one INSERT of the rows that have no notes yet and one UPDATE of the others, from one JSON
+ * value each, rather than two statements a row. A first change another transaction beat to
+ * its row is a conflict, as in `saveNotes`.
+ */
+async function saveManyNotes(
+  tx: SqlQueryable,
+  changes: readonly { before: Notes; change: NotesChange }[],
+  actor: string,
+  at: Date,
+): Promise<{ before: Notes; after: Notes }[]> {
+  const rowsOf = (list: typeof changes) =>
+    JSON.stringify(
+      list.map(({ before, change }) => {
+        const v = savedValues(before, change, actor, at);
+        return {
+          transaction_id: v[0],
+          memo: v[1],
+          category_id: v[2],
+          tags: v[3],
+          reviewed_by: v[4],
+          reviewed_at: v[5],
+          version: v[6],
+          updated_by: v[7],
+          updated_at: v[8],
+        };
+      }),
+    );
+  const record = `json_to_recordset($1::json) AS v(transaction_id text, memo text,
+    category_id text, tags text[], reviewed_by text, reviewed_at timestamptz, version integer,
+    updated_by text, updated_at timestamptz)`;
+  const fresh = changes.filter((c) => c.before.version === 0);
+  const existing = changes.filter((c) => c.before.version > 0);
+  const saved: NotesRow[] = [];
+  if (existing.length > 0) {
+    saved.push(
+      ...(await tx.query<NotesRow>(
+        `UPDATE transaction_notes t SET memo = v.memo, category_id = v.category_id,
+           tags = v.tags, reviewed_by = v.reviewed_by, reviewed_at = v.reviewed_at,
+           version = v.version, updated_by = v.updated_by, updated_at = v.updated_at
+         FROM ${record} WHERE t.transaction_id = v.transaction_id
+         RETURNING ${NOTES_COLUMNS.split(',')
+           .map((c) => `t.${c.trim()}`)
+           .join(', ')}`,
+        [rowsOf(existing)],
+      )),
+    );
+  }
+  if (fresh.length > 0) {
+    // Version 0 has no row: a first change another transaction made meanwhile wins the row.
+    saved.push(
+      ...(await tx.query<NotesRow>(
+        `INSERT INTO transaction_notes (${NOTES_COLUMNS})
+         SELECT ${NOTES_COLUMNS} FROM ${record}
+         ON CONFLICT (transaction_id) DO NOTHING RETURNING ${NOTES_COLUMNS}`,
+        [rowsOf(fresh)],
+      )),
+    );
+  }
+  const after = new Map(saved.map((row) => [row.transaction_id, fromRow(row)]));
+  const lost = changes.find(({ before }) => !after.has(before.transactionId));
+  if (lost) {
+    const [now] = await tx.query<NotesRow>(
+      `SELECT ${NOTES_COLUMNS} FROM transaction_notes WHERE transaction_id = $1`,
+      [lost.before.transactionId],
+    );
+    throw new NotesConflictError('changed', now ? fromRow(now) : lost.before);
+  }
+  return changes.map(({ before }) => ({
+    before,
+    after: after.get(before.transactionId) as Notes,
+  }));
+}
+
 /**
  * Writes `change` over `before` (the notes as read under the row's lock, version 0: no row)
  * as the next version; a first change another transaction beat to the row is a conflict.
@@ -652,27 +750,7 @@ async function saveNotes(
   if (categoryId !== null && categoryId !== before.categoryId) {
     await usableCategory(tx, categoryId);
   }
-  const reviewed =
-    change.reviewed === undefined
-      ? before.review.state === 'reviewed'
-        ? { by: before.review.by, at: before.review.at }
-        : null
-      : change.reviewed
-        ? before.review.state === 'reviewed'
-          ? { by: before.review.by, at: before.review.at }
-          : { by: actor, at: at.toISOString() }
-        : null;
-  const values = [
-    before.transactionId,
-    change.memo ?? before.memo,
-    categoryId,
-    change.tags === undefined ? before.tags : distinctTags(change.tags),
-    reviewed?.by ?? null,
-    reviewed?.at ?? null,
-    before.version + 1,
-    actor,
-    at.toISOString(),
-  ];
+  const values = [...savedValues(before, change, actor, at)];
   // Version 0 has no row: two first changes both try to insert it, and only one can.
   const [saved] =
     before.version > 0

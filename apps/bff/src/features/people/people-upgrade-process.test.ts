@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { runner } from 'node-pg-migrate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { totpKeyId } from '../../platform/security/totp-secret-box';
 import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../../platform/sql/index-migrations';
 import { embeddedEngine } from '../../platform/sql/sql-engine';
@@ -98,10 +98,15 @@ describe('upgrading to sealed second-factor secrets', () => {
       }),
     });
     expect(signIn.status, await signIn.clone().text()).toBe(200);
-    const sealedLine = p.logs.find(
-      (l) => l.msg === 'second-factor secrets sealed with the current key',
+    // The process writes the line as it seals; its output reaches this test a moment later
+    // (a pipe), possibly after the sign-in's answer on a loaded machine.
+    await vi.waitFor(
+      () =>
+        expect(
+          p.logs.find((l) => l.msg === 'second-factor secrets sealed with the current key'),
+        ).toMatchObject({ sealed: 1, resealed: 0 }),
+      { timeout: 10_000, interval: 50 },
     );
-    expect(sealedLine).toMatchObject({ sealed: 1, resealed: 0 });
     // The key and the secret appear in no line the process wrote.
     const output = JSON.stringify(p.logs) + p.stderr;
     expect(output).not.toContain(admin.totpSecret);

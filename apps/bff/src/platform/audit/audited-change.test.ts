@@ -258,3 +258,49 @@ describe('the records of a change made elsewhere', () => {
     ]);
   });
 });
+
+describe('auditedChange with a trail that takes many records at once', () => {
+  /** `memoryTrail` with `appendMany`: all of a change's records in one call, or none. */
+  function batchTrail(fails: boolean) {
+    const trail = memoryTrail();
+    const calls: number[] = [];
+    const audit: AuditStore = {
+      ...trail.deps.audit,
+      async appendMany(records) {
+        calls.push(records.length);
+        if (fails) throw new Error('audit disk full');
+        const written: AuditRecord[] = [];
+        for (const r of records) written.push(await trail.deps.audit.append(r));
+        return written;
+      },
+    };
+    return { ...trail, deps: { ...trail.deps, audit }, calls };
+  }
+
+  it("appends a change's records in one call before it commits", async () => {
+    const trail = batchTrail(false);
+    const store = fakeStore();
+    await auditedChange(
+      trail.deps,
+      (audited) => store.change('6100', audited),
+      () => [record('first'), record('second'), record('third')],
+    );
+    expect(trail.calls).toEqual([3]);
+    expect(trail.records.map((r) => r.detail)).toEqual(['first', 'second', 'third']);
+    expect(store.saved).toEqual(['6100']);
+  });
+
+  it('a trail that refuses them stops the change: nothing saved, nothing recorded', async () => {
+    const trail = batchTrail(true);
+    const store = fakeStore();
+    await expect(
+      auditedChange(
+        trail.deps,
+        (audited) => store.change('6100', audited),
+        () => [record('first'), record('second')],
+      ),
+    ).rejects.toBeInstanceOf(AuditUnavailableError);
+    expect(store.saved).toEqual([]);
+    expect(trail.records).toEqual([]);
+  });
+});

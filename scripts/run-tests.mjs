@@ -126,14 +126,15 @@ console.log(
   `\nNode ${process.versions.node}: ${here.passed} passed, ${here.failed} failed, ${here.skipped} skipped` +
     `\nNode 24 (bff-runtime): ${on24.passed} passed, ${on24.failed} failed, ${on24.skipped} skipped`,
 );
-// Named again at the end, where a CI log's tail shows them.
+// Named again at the end, where a CI log's tail shows them: on standard output, which is the
+// stream a log that keeps only its tail is cut from.
 const failedTests = [
   ...failures(`Node ${process.versions.node}:`, reportFile),
   ...failures('Node 24:', node24Report),
 ];
-if (failedTests.length > 0) console.error(`\nFailed:\n${failedTests.join('\n')}`);
-if (typecheckFailed) console.error('typecheck failed');
-if (lintFailed) console.error('lint failed');
+if (failedTests.length > 0) console.log(`\nFailed:\n${failedTests.join('\n')}`);
+if (typecheckFailed) console.log('typecheck failed');
+if (lintFailed) console.log('lint failed');
 console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(
   vitestStatus !== 0 || node24Status !== 0 || failed > 0 || typecheckFailed || lintFailed ? 1 : 0,

@@ -14,6 +14,12 @@ import type { FeatureDeps } from './features/feature-deps';
 import { type ReadinessCheck, upstreamReadiness } from './features/health/readiness';
 import type { PeopleStore } from './features/people/people-store';
 import type { PersonSessions } from './features/people/person-sessions';
+import {
+  createReceiptInboxService,
+  type ReceiptInboxService,
+  type ReceiptReading,
+} from './features/receipt-inbox/inbox-service';
+import { lazyReceiptReader } from './features/receipt-inbox/reading/lazy-reader';
 import type { RelyingParty } from './features/sso/relying-party';
 import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
 import { type ApiDeps, apiFeatures } from './http/api-endpoints';
@@ -115,6 +121,13 @@ export interface AppDeps {
    * composition root; by default jobs a read runs itself, with no worker polling.
    */
   backgroundJobs?: BackgroundJobs;
+  /**
+   * The receipt inbox (server.ts makes it, to hand the mail listener too); by default one over
+   * `stores` and `backgroundJobs`, reading with `receiptReader`.
+   */
+  receiptInbox?: ReceiptInboxService;
+  /** What reads inbox receipts; by default a reader process started at the first file. */
+  receiptReader?: ReceiptReading;
   /** People kept in the SQL store (server.ts): the People endpoints answer only with it. */
   people?: { store: PeopleStore; sessions: PersonSessions };
   /** Told of every session's start, activity and end, so admins can list and end them. */
@@ -215,6 +228,16 @@ export function createApp(deps: AppDeps): Express {
   const filePasswords = config.mode === 'demo' || config.usersFile !== undefined;
   const peopleStore = deps.people?.store;
 
+  const receiptInbox =
+    deps.receiptInbox ??
+    createReceiptInboxService({
+      ...featureDeps,
+      stores,
+      backgroundJobs,
+      receiptReader: deps.receiptReader ?? lazyReceiptReader(logger),
+      receiptMailDomain: config.receiptMail?.domain,
+    });
+
   const apiDeps: ApiDeps = {
     ...featureDeps,
     mode: config.mode,
@@ -262,6 +285,7 @@ export function createApp(deps: AppDeps): Express {
     indexRefreshMs: config.insightsRefreshMs,
     indexCursorSecret: config.sessionSecret,
     receiptsZip: config.receiptsZip,
+    receiptInbox,
     // Where admins may point webhooks (ALERT_WEBHOOK_ALLOW_*), checked when a target is saved.
     alertWebhookPolicy: config.alertDelivery.webhook,
     alertLimits: config.alertLimits,

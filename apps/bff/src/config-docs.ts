@@ -229,6 +229,41 @@ export const bffGroups: readonly VariableGroup[] = [
     },
   },
   {
+    title: 'Receipts by email',
+    intro:
+      "Off unless both `RECEIPT_MAIL_PORT` and `RECEIPT_MAIL_DOMAIN` are set. Then each BFF process listens for mail (SMTP, no authentication: it only receives) and each person gets a private forwarding address, `receipts+<secret>@<domain>`, on the Receipt inbox screen; a From header can be forged, so the secret alone says whose inbox it is, and a new address makes the old one refuse mail (550). Point the domain's MX (or your mail relay) at the listener. Attachments go to the person's inbox, read and matched like uploads (decision 0118). Plain SMTP: put a relay in front for TLS.",
+    variables: {
+      RECEIPT_MAIL_PORT: {
+        default: 'unset: no listener',
+        description: 'The port the receipt mail listener takes (25 when it is the MX itself).',
+      },
+      RECEIPT_MAIL_HOST: {
+        default: '0.0.0.0',
+        description: 'The address the listener binds to.',
+      },
+      RECEIPT_MAIL_DOMAIN: {
+        default: 'unset: no forwarding addresses',
+        description:
+          'The domain of the forwarding addresses, such as `receipts.example.com`; mail to any other domain is refused.',
+      },
+      RECEIPT_MAIL_MAX_MESSAGE_MB: {
+        default: '25',
+        description:
+          'Megabytes one message may have (1 to 100), advertised as SIZE; a larger one is refused (552) and nothing is kept. Each attachment is a receipt of at most 10 MB, like an upload.',
+      },
+      RECEIPT_MAIL_MESSAGES_PER_HOUR: {
+        default: '60',
+        description:
+          'Messages one forwarding address takes an hour (1 to 10,000); more are refused for now (450), so the sender tries again later.',
+      },
+      RECEIPT_MAIL_CONNECTIONS_PER_MINUTE: {
+        default: '30',
+        description:
+          'Connections one sending address may open a minute (1 to 10,000); more are refused (421).',
+      },
+    },
+  },
+  {
     title: 'Alert delivery',
     intro:
       'Alerts go to the in-app inbox always; by email once `ALERT_SMTP_URL` and `ALERT_EMAIL_FROM` are set (both or neither), and to the webhook targets admins add on the alerts screen. Each delivery is made once whatever the number of replicas and restarts: [alerts](../apps/bff/src/features/alerts/README.md#delivery). Every BFF process runs one delivery worker over the outbox in its engine: with `DATABASE_URL` the replicas share the outbox in PostgreSQL (each takes its own rows, and a replica that dies mid-send leaves its rows to another once their ten-minute lease lapses); otherwise the one in the embedded engine.',

@@ -256,6 +256,41 @@ const envSchema = z.object({
       })
       .optional(),
   ),
+  /** Receipts by email: the port the receipt mail listener takes (unset: no listener). */
+  RECEIPT_MAIL_PORT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(65_535).optional(),
+  ),
+  /** The address the receipt mail listener binds to. */
+  RECEIPT_MAIL_HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
+  /** The forwarding addresses' domain: receipts+<secret>@<domain>. */
+  RECEIPT_MAIL_DOMAIN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/,
+        {
+          message: 'must be a domain such as receipts.example.com',
+        },
+      )
+      .optional(),
+  ),
+  /** Megabytes one mailed message may have (SIZE); larger ones are refused (552). */
+  RECEIPT_MAIL_MAX_MESSAGE_MB: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100).default(25),
+  ),
+  /** Messages one forwarding address takes an hour; more are refused for now (450). */
+  RECEIPT_MAIL_MESSAGES_PER_HOUR: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(10_000).default(60),
+  ),
+  /** Connections one sending address may open a minute; more are refused (421). */
+  RECEIPT_MAIL_CONNECTIONS_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(10_000).default(30),
+  ),
   /** Webhooks may use http: (development only: the alert and its signature travel in the clear). */
   ALERT_WEBHOOK_ALLOW_INSECURE: alertFlag,
   /** Webhooks may point at private, loopback or link-local addresses. */
@@ -436,6 +471,18 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** CSV exports at once, per person and in all (`platform/security/export-slots.ts`). */
   exportCaps: { perPerson: number; total: number; lifetimeMs?: number };
+  /**
+   * Receipts by email (`features/receipt-inbox/email`): the listener and the addresses' domain;
+   * undefined when not set up.
+   */
+  receiptMail?: {
+    host: string;
+    port: number;
+    domain: string;
+    maxMessageBytes: number;
+    messagesPerHourPerAddress: number;
+    connectionsPerMinutePerIp: number;
+  };
   /** What one receipts ZIP may hold (`features/transaction-index/receipt-zip-files.ts`). */
   receiptsZip: { maxFiles: number; maxBytes: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
@@ -667,6 +714,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'CARD_API_KEY: set without CARD_API_BASE_URL; set both, or neither for demo mode (DEMO_MODE=1)',
     );
   }
+  if ((e.RECEIPT_MAIL_PORT === undefined) !== (e.RECEIPT_MAIL_DOMAIN === undefined)) {
+    throw new ConfigError(
+      'RECEIPT_MAIL_PORT and RECEIPT_MAIL_DOMAIN: set both (receipts by email) or neither',
+    );
+  }
   if ((e.ALERT_SMTP_URL === undefined) !== (e.ALERT_EMAIL_FROM === undefined)) {
     throw new ConfigError(
       'ALERT_SMTP_URL and ALERT_EMAIL_FROM: set both (alert email) or neither (no alert email)',
@@ -757,6 +809,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       total: e.EXPORTS_TOTAL,
       lifetimeMs: e.EXPORT_MAX_MINUTES * 60_000,
     },
+    ...(e.RECEIPT_MAIL_PORT !== undefined && e.RECEIPT_MAIL_DOMAIN !== undefined
+      ? {
+          receiptMail: {
+            host: e.RECEIPT_MAIL_HOST,
+            port: e.RECEIPT_MAIL_PORT,
+            domain: e.RECEIPT_MAIL_DOMAIN.toLowerCase(),
+            maxMessageBytes: e.RECEIPT_MAIL_MAX_MESSAGE_MB * 1024 * 1024,
+            messagesPerHourPerAddress: e.RECEIPT_MAIL_MESSAGES_PER_HOUR,
+            connectionsPerMinutePerIp: e.RECEIPT_MAIL_CONNECTIONS_PER_MINUTE,
+          },
+        }
+      : {}),
     receiptsZip: {
       maxFiles: e.RECEIPTS_ZIP_MAX_FILES,
       maxBytes: e.RECEIPTS_ZIP_MAX_MB * 1024 * 1024,

@@ -4,6 +4,7 @@
 // which hands it the simulator and its identity provider: this file imports neither.
 import http from 'node:http';
 import { join } from 'node:path';
+import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/notes';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
@@ -14,6 +15,8 @@ import { PeopleStore } from './features/people/people-store';
 import { logSecretsSealed } from './features/people/person-secrets';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
 import { sqlPersonSessions } from './features/people/sql-person-sessions';
+import { createReceiptInboxService } from './features/receipt-inbox/inbox-service';
+import { lazyReceiptReader } from './features/receipt-inbox/reading/lazy-reader';
 import type { RelyingParty } from './features/sso/relying-party';
 import { logHeadEvery } from './platform/audit/audit-head';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
@@ -353,6 +356,34 @@ async function startServer(
     cutOff: cutOff.signal,
     logger,
   });
+  // The receipt inbox, made here so that the mail listener hands its messages to the same one.
+  const receiptReader = lazyReceiptReader(logger);
+  closers.push(() => receiptReader.close());
+  const receiptInbox = createReceiptInboxService({
+    upstream,
+    audit,
+    clock: systemClock,
+    logger,
+    stores,
+    backgroundJobs,
+    receiptReader,
+    receiptMailDomain: config.receiptMail?.domain,
+  });
+  if (config.receiptMail) {
+    const { startReceiptMailServer } = await import(
+      './features/receipt-inbox/email/receipt-mail-server'
+    );
+    const mail = await startReceiptMailServer({
+      ...config.receiptMail,
+      maxFileBytes: RECEIPT_MAX_BYTES,
+      ownerOf: (secret) => receiptInbox.ownerOf(secret),
+      deliver: (owner, files, meta) => receiptInbox.receiveMail(owner, files, meta),
+      logger,
+      ...(shared ? { rateLimiters: shared.rateLimiters } : {}),
+    });
+    logger.info({ port: mail.port }, 'receipt mail listener started');
+    closers.push(() => mail.close());
+  }
   const app = createApp({
     config,
     upstream,
@@ -379,6 +410,7 @@ async function startServer(
     cutOff: cutOff.signal,
     stores,
     backgroundJobs,
+    receiptInbox,
     people: { store: peopleStore, sessions: personSessions },
     sessionRegistry: personSessions,
   });

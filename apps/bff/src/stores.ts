@@ -5,6 +5,7 @@ import { AlertStore } from './features/alerts';
 import { ClosePolicyStore } from './features/close-policy';
 import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
+import { ReceiptInboxStore } from './features/receipt-inbox/inbox-store';
 import { TransactionIndexStore } from './features/transaction-index';
 import type { TotpSecretBox } from './platform/security/totp-secret-box';
 import { type Database, openDatabase } from './platform/sql/open-database';
@@ -17,6 +18,8 @@ export interface Stores {
   notes(): Promise<NotesStore>;
   /** The month close's policy admins set (migration `close-policy`). */
   closePolicy(): Promise<ClosePolicyStore>;
+  /** Each person's receipt inbox and forwarding address (migration `receipt-inbox`). */
+  receiptInbox(): Promise<ReceiptInboxStore>;
   /** Alert rules, the alerts they raised and each person's inbox (migration `alerts`). */
   alerts(): Promise<AlertStore>;
   /** Who may sign in, invitations and the users file's import (migration `people`). */
@@ -52,6 +55,7 @@ export function storesOn(
     index: on((engine) => new TransactionIndexStore(engine)),
     notes: on((engine) => new NotesStore(engine)),
     closePolicy: on((engine) => new ClosePolicyStore(engine)),
+    receiptInbox: on((engine) => new ReceiptInboxStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.
     people: on((engine) => new PeopleStore(engine, systemClock, options.totpSecrets)),

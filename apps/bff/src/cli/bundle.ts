@@ -1,9 +1,10 @@
 // `pnpm --filter @card-console/bff build`: bundles the BFF's own TypeScript (and the workspace
 // packages it imports) for `node`, so production runs without tsx's loader thread and
-// on-the-fly compilation (less memory, no source-map rewriting of stacks). Three entry points:
+// on-the-fly compilation (less memory, no source-map rewriting of stacks). Four entry points:
 // dist/index.js, production's (src/index.ts, what `serve` and the image run), dist/demo.js,
 // the demo's (src/demo/main.ts, what `pnpm start` runs), which alone reaches the simulator and
-// oidc-provider, and dist/migrate.js, `pnpm migrate` in the image (compose's `migrate` job). Code both use is in shared chunks; the demo's own code in chunks of its own.
+// oidc-provider, and dist/migrate.js, `pnpm migrate` in the image (compose's `migrate` job), and
+// dist/receipt-reader.js, the receipt reader's process, which both fork (features/receipt-inbox). Code both use is in shared chunks; the demo's own code in chunks of its own.
 // npm dependencies stay external: they load from node_modules exactly as under tsx.
 // `--outdir <dir>` writes it elsewhere (a test's own copy; dist/ is what `serve` runs).
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ export const entryPoints = {
   index: join(bffDir, 'src', 'index.ts'),
   demo: join(bffDir, 'src', 'demo', 'main.ts'),
   migrate: join(bffDir, 'src', 'cli', 'migrate.ts'),
+  'receipt-reader': join(bffDir, 'src', 'features', 'receipt-inbox', 'reading', 'reader-child.ts'),
 };
 
 const npmPackagesExternal: Plugin = {

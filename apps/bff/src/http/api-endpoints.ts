@@ -8,6 +8,7 @@ import { metaFeature } from '../features/meta/meta-endpoints';
 import { notesFeature } from '../features/notes/notes-endpoints';
 import { overviewFeature } from '../features/overview/overview-endpoints';
 import { peopleFeature } from '../features/people/people-endpoints';
+import { receiptInboxFeature } from '../features/receipt-inbox/inbox-endpoints';
 import { securityFeature } from '../features/security/security-endpoints';
 import { sessionFeature } from '../features/session/session-endpoints';
 import { ssoFeature } from '../features/sso/sso-endpoints';
@@ -26,6 +27,7 @@ export const apiFeatures = [
   transactionsFeature,
   transactionIndexFeature,
   notesFeature,
+  receiptInboxFeature,
   accountingCategoriesFeature,
   closePolicyFeature,
   alertsFeature,

@@ -188,6 +188,54 @@ const changes: Change[] = [
     read: () => get('/api/close-policy'),
   },
   {
+    name: 'a receipt dropped into the inbox',
+    arrange: async () => ({}),
+    act: () =>
+      t.request
+        .post('/api/receipt-inbox')
+        .set(finance.headers())
+        .set('content-type', 'application/octet-stream')
+        .set('x-file-name', 'lunch.png')
+        .send(pngWithGps()),
+    read: () => get('/api/receipt-inbox', finance),
+  },
+  {
+    name: 'an inbox receipt attached to a transaction',
+    arrange: async () => {
+      const item = await (await t.stores.receiptInbox()).receive(
+        t.credentials.finance.email,
+        { fileName: 'taxi.png', mediaType: 'image/png', content: pngWithGps() },
+        'upload',
+        new Date(t.clock.now()),
+      );
+      return { id: item.id, transactionId: freshTransactionId() };
+    },
+    act: ({ id = '', transactionId = '' }) =>
+      post(
+        `/api/receipt-inbox/${id}/attach`,
+        { subAccountId: t.sim.data.subAccounts()[0]?.id, transactionId },
+        finance,
+      ),
+    read: async ({ transactionId = '' }) => [
+      await get('/api/receipt-inbox', finance),
+      await get(receiptsPath(transactionId), finance),
+    ],
+  },
+  {
+    name: 'an inbox receipt discarded',
+    arrange: async () => {
+      const item = await (await t.stores.receiptInbox()).receive(
+        t.credentials.finance.email,
+        { fileName: 'fuel.png', mediaType: 'image/png', content: pngWithGps() },
+        'upload',
+        new Date(t.clock.now()),
+      );
+      return { id: item.id };
+    },
+    act: ({ id = '' }) => t.request.delete(`/api/receipt-inbox/${id}`).set(finance.headers()),
+    read: () => get('/api/receipt-inbox', finance),
+  },
+  {
     name: 'an alert rule added',
     arrange: async () => ({}),
     act: () => post('/api/alerts/rules', declined('Declines'), finance),

@@ -19,6 +19,8 @@ import supertest from 'supertest';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
+import type { ReceiptReading } from '../features/receipt-inbox/inbox-service';
+import { lazyReceiptReader } from '../features/receipt-inbox/reading/lazy-reader';
 import { RelyingParty } from '../features/sso/relying-party';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
@@ -100,6 +102,8 @@ export interface TestAppOptions {
   mount?: (app: Express) => http.RequestListener;
   /** The trail the app writes to, made from the test's own (`audit`): a failing one, say. */
   audit?: (trail: JsonlAuditStore) => AuditStore;
+  /** What reads inbox receipts; by default the real reader process, closed with the app. */
+  receiptReader?: ReceiptReading;
 }
 
 /** A request as the simulator received it. */
@@ -237,7 +241,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
   const stores = options.stores ?? openStores({ open: () => memoryEngine(), logger });
+  // Started only if a test drops a receipt into an inbox.
+  const receiptReader = lazyReceiptReader(logger);
   const app = createApp({
+    receiptReader: options.receiptReader ?? receiptReader,
     config,
     upstream,
     users,
@@ -372,6 +379,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await upstream.close();
+      await receiptReader.close();
       await stores.close();
       await shared?.close();
       if (!options.upstreamOf && !options.upstream) await (recorder ?? sim).close();

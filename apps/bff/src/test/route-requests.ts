@@ -87,6 +87,7 @@ export function exampleIds(t: TestApp) {
     categoryId: 'category-example',
     ruleId: 'rule-example',
     receiptId: 'receipt-example',
+    itemId: 'inbox-item-example',
   };
 }
 
@@ -111,6 +112,17 @@ async function storedReceipt(t: TestApp): Promise<string> {
     new Date(t.clock.now()),
   );
   return `/api/transactions/${id}/receipts/${receipt.id}`;
+}
+
+/** An item in `email`'s receipt inbox, put straight into the store (never read). */
+async function inboxItemOf(t: TestApp, email: string): Promise<string> {
+  const item = await (await t.stores.receiptInbox()).receive(
+    email,
+    { fileName: 'matrix.pdf', mediaType: 'application/pdf', content: pdfReceipt() },
+    'upload',
+    new Date(t.clock.now()),
+  );
+  return item.id;
 }
 
 /** A transaction of the simulator's first sub account, a different one each call (cycling). */
@@ -431,6 +443,25 @@ export const routeRequests: Record<EndpointName, Spec> = {
     );
     return { path: `/api/accounting-categories/${created.id}`, body: { name: 'Renamed' } };
   },
+  'inbox.list': () => ({ path: '/api/receipt-inbox' }),
+  'inbox.upload': () => ({ path: '/api/receipt-inbox', body: pdfReceipt() }),
+  'inbox.file': async (t, role, session) => ({
+    path: `/api/receipt-inbox/${await inboxItemOf(t, emailOf(t, role, session))}/file`,
+  }),
+  // The caller's own item, onto a transaction of its own (a transaction has at most a few).
+  'inbox.attach': async (t, role, session) => ({
+    path: `/api/receipt-inbox/${await inboxItemOf(t, emailOf(t, role, session))}/attach`,
+    body: { subAccountId: exampleIds(t).subAccountId, transactionId: receiptTransaction(t) },
+  }),
+  'inbox.discard': async (t, role, session) => ({
+    path: `/api/receipt-inbox/${await inboxItemOf(t, emailOf(t, role, session))}`,
+  }),
+  'inbox.address': () => ({ path: '/api/receipt-inbox/address' }),
+  // The test app receives no mail: the rotation is refused as such once authorized.
+  'inbox.rotateAddress': () => ({
+    path: '/api/receipt-inbox/address',
+    allowedAs: { status: 409, code: 'mail_not_set_up' },
+  }),
   'closePolicy.get': () => ({ path: '/api/close-policy' }),
   // The default policy again: other tests' counts are left as they were.
   'closePolicy.update': () => ({

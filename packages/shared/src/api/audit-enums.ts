@@ -23,6 +23,13 @@ export const auditActions = [
   'closePolicy.update',
   'receipt.add',
   'receipt.remove',
+  /** A file into a person's receipt inbox (an upload, or mail to their forwarding address). */
+  'inbox.receive',
+  /** An inbox item attached to a transaction: confirmed by its person, or matched for certain. */
+  'inbox.attach',
+  'inbox.discard',
+  /** A person's forwarding address replaced: mail to the old one is refused from then on. */
+  'inbox.rotateAddress',
   'alertRule.create',
   'alertRule.update',
   'alertRule.delete',

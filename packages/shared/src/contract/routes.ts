@@ -123,6 +123,19 @@ export const routes = {
     access: everyone,
   },
   'notes.updateMany': { method: 'POST', path: '/transactions/notes', access: everyone },
+  // receipt inbox
+  'inbox.list': { method: 'GET', path: '/receipt-inbox', access: everyone },
+  'inbox.upload': { method: 'POST', path: '/receipt-inbox', access: everyone, sends: 'file' },
+  'inbox.file': {
+    method: 'GET',
+    path: '/receipt-inbox/:id/file',
+    access: everyone,
+    answers: 'file',
+  },
+  'inbox.attach': { method: 'POST', path: '/receipt-inbox/:id/attach', access: everyone },
+  'inbox.discard': { method: 'DELETE', path: '/receipt-inbox/:id', access: everyone },
+  'inbox.address': { method: 'GET', path: '/receipt-inbox/address', access: everyone },
+  'inbox.rotateAddress': { method: 'POST', path: '/receipt-inbox/address', access: everyone },
   'notes.updateMatching': {
     method: 'POST',
     path: '/transactions/notes/matching',

@@ -39,6 +39,12 @@ import {
   revealResponseSchema,
 } from '../api/cards';
 import { closePolicySchema, closePolicyUpdateSchema } from '../api/close-policy';
+import {
+  inboxAddressSchema,
+  inboxAttachSchema,
+  inboxItemSchema,
+  inboxListSchema,
+} from '../api/receipt-inbox';
 import { metaResponseSchema } from '../api/meta';
 import {
   bulkNotesChangeSchema,
@@ -206,6 +212,17 @@ export const endpointSchemas = {
   'receipts.download': { params: receiptParams },
   'receipts.remove': { params: receiptParams, response: z.undefined() },
   'notes.updateMany': { body: bulkNotesChangeSchema, response: bulkNotesResultSchema },
+  'inbox.list': { response: inboxListSchema },
+  'inbox.upload': { response: inboxItemSchema },
+  'inbox.file': { params: byId },
+  'inbox.attach': {
+    params: byId,
+    body: inboxAttachSchema,
+    response: inboxItemSchema,
+  },
+  'inbox.discard': { params: byId, response: z.undefined() },
+  'inbox.address': { response: inboxAddressSchema },
+  'inbox.rotateAddress': { response: inboxAddressSchema },
   'notes.updateMatching': { body: notesMatchingChangeSchema, response: notesMatchingResultSchema },
   'merchantRules.list': { response: merchantRuleListSchema },
   'merchantRules.create': { body: merchantRuleCreateSchema, response: merchantRuleSchema },

@@ -498,34 +498,9 @@ export class NotesStore {
     at: Date,
     audited?: Audited<{ receipt: Receipt; notes: Notes }>,
   ): Promise<{ receipt: Receipt; notes: Notes }> {
-    return this.engine.transaction(async (tx) => {
-      const before = await lockedNotes(tx, transactionId);
-      if (before.review.state === 'reviewed') {
-        throw new NotesConflictError('reviewed', before);
-      }
-      const [count] = await tx.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM transaction_receipt WHERE transaction_id = $1',
-        [transactionId],
-      );
-      if ((count?.n ?? 0) >= limit) throw new TooManyReceiptsError(limit);
-      const [row] = await tx.query<ReceiptRow>(
-        `INSERT INTO transaction_receipt
-           (id, transaction_id, file_name, media_type, byte_size, sha256, content, uploaded_by, uploaded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'), $8, $9) RETURNING ${RECEIPT_COLUMNS}`,
-        [
-          newId(),
-          transactionId,
-          file.fileName,
-          file.mediaType,
-          file.content.length,
-          createHash('sha256').update(file.content).digest('hex'),
-          file.content.toString('base64'),
-          actor,
-          at.toISOString(),
-        ],
-      );
-      return committed(tx, { receipt: receiptOf(row as ReceiptRow), notes: before }, audited);
-    });
+    return this.engine.transaction(async (tx) =>
+      committed(tx, await addReceiptIn(tx, transactionId, file, limit, actor, at), audited),
+    );
   }
 
   /**
@@ -775,6 +750,46 @@ async function saveNotes(
     throw new NotesConflictError('changed', now ? fromRow(now) : before);
   }
   return fromRow(saved);
+}
+
+/**
+ * `NotesStore.addReceipt`'s change in a transaction the caller holds (the receipt inbox's
+ * attach moves a file from the inbox in the same transaction): the same locks and checks.
+ */
+export async function addReceiptIn(
+  tx: SqlQueryable,
+  transactionId: string,
+  file: { fileName: string; mediaType: string; content: Buffer },
+  limit: number,
+  actor: string,
+  at: Date,
+): Promise<{ receipt: Receipt; notes: Notes }> {
+  const before = await lockedNotes(tx, transactionId);
+  if (before.review.state === 'reviewed') {
+    throw new NotesConflictError('reviewed', before);
+  }
+  const [count] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM transaction_receipt WHERE transaction_id = $1',
+    [transactionId],
+  );
+  if ((count?.n ?? 0) >= limit) throw new TooManyReceiptsError(limit);
+  const [row] = await tx.query<ReceiptRow>(
+    `INSERT INTO transaction_receipt
+       (id, transaction_id, file_name, media_type, byte_size, sha256, content, uploaded_by, uploaded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'), $8, $9) RETURNING ${RECEIPT_COLUMNS}`,
+    [
+      newId(),
+      transactionId,
+      file.fileName,
+      file.mediaType,
+      file.content.length,
+      createHash('sha256').update(file.content).digest('hex'),
+      file.content.toString('base64'),
+      actor,
+      at.toISOString(),
+    ],
+  );
+  return { receipt: receiptOf(row as ReceiptRow), notes: before };
 }
 
 /**

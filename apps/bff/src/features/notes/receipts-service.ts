@@ -18,7 +18,7 @@ import {
 /** The header a file's name comes in, percent-encoded UTF-8 (a header is Latin-1 otherwise). */
 export const FILE_NAME_HEADER = 'x-file-name';
 
-function fileNameOf(header: string | undefined): string | undefined {
+export function fileNameOf(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   try {
     return decodeURIComponent(header);
@@ -172,7 +172,7 @@ export function createReceiptsService(deps: NotesDeps) {
   };
 }
 
-function refuseCardNumber(name: string | undefined): void {
+export function refuseCardNumber(name: string | undefined): void {
   if (name !== undefined && holdsCardNumber(name)) {
     throw new AppError(
       400,
@@ -183,7 +183,7 @@ function refuseCardNumber(name: string | undefined): void {
 }
 
 /** Why the bytes are not a receipt, as the answer says it (inspectReceipt rejects only so). */
-function refusal(error: ReceiptRefusedError): never {
+export function refusal(error: ReceiptRefusedError): never {
   switch (error.reason) {
     case 'type':
       throw new AppError(
@@ -212,7 +212,7 @@ function refusal(error: ReceiptRefusedError): never {
   }
 }
 
-function translateReceiptError(error: unknown): unknown {
+export function translateReceiptError(error: unknown): unknown {
   if (error instanceof TooManyReceiptsError) {
     return new AppError(
       409,

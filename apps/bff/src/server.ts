@@ -4,7 +4,6 @@
 // which hands it the simulator and its identity provider: this file imports neither.
 import http from 'node:http';
 import { join } from 'node:path';
-import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/notes';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
@@ -370,17 +369,13 @@ async function startServer(
     receiptMailDomain: config.receiptMail?.domain,
   });
   if (config.receiptMail) {
-    const { startReceiptMailServer } = await import(
-      './features/receipt-inbox/email/receipt-mail-server'
-    );
-    const mail = await startReceiptMailServer({
-      ...config.receiptMail,
-      maxFileBytes: RECEIPT_MAX_BYTES,
-      ownerOf: (secret) => receiptInbox.ownerOf(secret),
-      deliver: (owner, files, meta) => receiptInbox.receiveMail(owner, files, meta),
+    const { startReceiptMail } = await import('./features/receipt-inbox/email/receipt-mail-server');
+    const mail = await startReceiptMail(
+      config.receiptMail,
+      receiptInbox,
       logger,
-      ...(shared ? { rateLimiters: shared.rateLimiters } : {}),
-    });
+      shared?.rateLimiters,
+    );
     logger.info({ port: mail.port }, 'receipt mail listener started');
     closers.push(() => mail.close());
   }

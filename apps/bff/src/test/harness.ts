@@ -19,11 +19,16 @@ import supertest from 'supertest';
 import { type AppDeps, createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import type { ReadinessCheck } from '../features/health/readiness';
-import type { ReceiptReading } from '../features/receipt-inbox/inbox-service';
+import { startReceiptMail } from '../features/receipt-inbox/email/receipt-mail-server';
+import {
+  createReceiptInboxService,
+  type ReceiptReading,
+} from '../features/receipt-inbox/inbox-service';
 import { lazyReceiptReader } from '../features/receipt-inbox/reading/lazy-reader';
 import { RelyingParty } from '../features/sso/relying-party';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
+import { createBackgroundJobs } from '../platform/jobs/background-jobs';
 import type { KeyedLock } from '../platform/locks/keyed-lock';
 import { createLogger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics/metrics';
@@ -115,6 +120,8 @@ export interface SimRequest {
 
 export interface TestApp {
   url: string;
+  /** The receipt mail listener's port, when `env.receiptMail` set it up. */
+  receiptMailPort?: number;
   /** supertest bound to the running server; keeps no cookies between calls. */
   request: ReturnType<typeof supertest>;
   sim: CardService;
@@ -243,7 +250,35 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const stores = options.stores ?? openStores({ open: () => memoryEngine(), logger });
   // Started only if a test drops a receipt into an inbox.
   const receiptReader = lazyReceiptReader(logger);
+  // With receipts by email (`env.receiptMail`), the inbox and its listener as server.ts makes
+  // them: the listener hands its messages to the app's own inbox.
+  const mailed = config.receiptMail;
+  const backgroundJobs = mailed
+    ? createBackgroundJobs({
+        sql: stores.sql,
+        isOpen: () => stores.isOpen(),
+        clock,
+        cutOff: options.cutOff ?? new AbortController().signal,
+        logger,
+      })
+    : undefined;
+  const receiptInbox =
+    mailed && backgroundJobs
+      ? createReceiptInboxService({
+          upstream,
+          audit: options.audit ? options.audit(audit) : audit,
+          clock,
+          logger,
+          stores,
+          backgroundJobs,
+          receiptReader: options.receiptReader ?? receiptReader,
+          receiptMailDomain: mailed.domain,
+        })
+      : undefined;
+  const mail =
+    mailed && receiptInbox ? await startReceiptMail(mailed, receiptInbox, logger) : undefined;
   const app = createApp({
+    ...(backgroundJobs && receiptInbox ? { backgroundJobs, receiptInbox } : {}),
     receiptReader: options.receiptReader ?? receiptReader,
     config,
     upstream,
@@ -353,6 +388,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     url,
+    ...(mail ? { receiptMailPort: mail.port } : {}),
     request,
     sim,
     stores,
@@ -378,6 +414,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await mail?.close();
       await upstream.close();
       await receiptReader.close();
       await stores.close();

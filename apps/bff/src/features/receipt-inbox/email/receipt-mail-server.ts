@@ -15,6 +15,7 @@
 // so each person still gets it once. No AUTH: this receives mail like an MX, it relays nothing.
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/notes';
 import { type Attachment, simpleParser } from 'mailparser';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -29,6 +30,7 @@ import {
   memoryRateLimiters,
   type RateLimiterFactory,
 } from '../../../platform/security/rate-limits';
+import type { ReceiptInboxService } from '../inbox-service';
 
 export interface ReceiptMailFile {
   /** The attachment's own name, when it has one. */
@@ -261,4 +263,27 @@ export async function startReceiptMailServer(
   const { port } = server.server.address() as AddressInfo;
   logger.info({ host: options.host, port, domain }, 'receipt mail listening');
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * The listener as the BFF runs it (server.ts, and tests of the whole app): its settings from the
+ * configuration, each message's files into the recipient's inbox.
+ */
+export function startReceiptMail(
+  settings: Omit<
+    ReceiptMailOptions,
+    'maxFileBytes' | 'ownerOf' | 'deliver' | 'logger' | 'rateLimiters'
+  >,
+  inbox: Pick<ReceiptInboxService, 'ownerOf' | 'receiveMail'>,
+  logger: Logger,
+  rateLimiters?: RateLimiterFactory,
+): Promise<{ port: number; close(): Promise<void> }> {
+  return startReceiptMailServer({
+    ...settings,
+    maxFileBytes: RECEIPT_MAX_BYTES,
+    ownerOf: (secret) => inbox.ownerOf(secret),
+    deliver: (owner, files, meta) => inbox.receiveMail(owner, files, meta),
+    logger,
+    ...(rateLimiters ? { rateLimiters } : {}),
+  });
 }

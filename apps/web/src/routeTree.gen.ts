@@ -19,6 +19,7 @@ import { Route as AppAlertsRouteImport } from './routes/_app/alerts';
 import { Route as AppAuditRouteImport } from './routes/_app/audit';
 import { Route as AppOverviewRouteImport } from './routes/_app/overview';
 import { Route as AppPeopleRouteImport } from './routes/_app/people';
+import { Route as AppReceiptsRouteImport } from './routes/_app/receipts';
 import { Route as AppSecurityRouteImport } from './routes/_app/security';
 import { Route as AppSubAccountsRouteImport } from './routes/_app/sub-accounts';
 import { Route as AppCardsIndexRouteImport } from './routes/_app/cards/index';
@@ -75,6 +76,11 @@ const AppPeopleRoute = AppPeopleRouteImport.update({
   path: '/people',
   getParentRoute: () => AppRoute,
 } as any);
+const AppReceiptsRoute = AppReceiptsRouteImport.update({
+  id: '/receipts',
+  path: '/receipts',
+  getParentRoute: () => AppRoute,
+} as any);
 const AppSecurityRoute = AppSecurityRouteImport.update({
   id: '/security',
   path: '/security',
@@ -117,6 +123,7 @@ export interface FileRoutesByFullPath {
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/people': typeof AppPeopleRoute;
+  '/receipts': typeof AppReceiptsRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/cards/$cardId': typeof AppCardsCardIdRoute;
@@ -133,6 +140,7 @@ export interface FileRoutesByTo {
   '/audit': typeof AppAuditRoute;
   '/overview': typeof AppOverviewRoute;
   '/people': typeof AppPeopleRoute;
+  '/receipts': typeof AppReceiptsRoute;
   '/security': typeof AppSecurityRoute;
   '/sub-accounts': typeof AppSubAccountsRoute;
   '/': typeof AppIndexRoute;
@@ -152,6 +160,7 @@ export interface FileRoutesById {
   '/_app/audit': typeof AppAuditRoute;
   '/_app/overview': typeof AppOverviewRoute;
   '/_app/people': typeof AppPeopleRoute;
+  '/_app/receipts': typeof AppReceiptsRoute;
   '/_app/security': typeof AppSecurityRoute;
   '/_app/sub-accounts': typeof AppSubAccountsRoute;
   '/_app/': typeof AppIndexRoute;
@@ -172,6 +181,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/overview'
     | '/people'
+    | '/receipts'
     | '/security'
     | '/sub-accounts'
     | '/cards/$cardId'
@@ -188,6 +198,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/overview'
     | '/people'
+    | '/receipts'
     | '/security'
     | '/sub-accounts'
     | '/'
@@ -206,6 +217,7 @@ export interface FileRouteTypes {
     | '/_app/audit'
     | '/_app/overview'
     | '/_app/people'
+    | '/_app/receipts'
     | '/_app/security'
     | '/_app/sub-accounts'
     | '/_app/'
@@ -294,6 +306,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppPeopleRouteImport;
       parentRoute: typeof AppRoute;
     };
+    '/_app/receipts': {
+      id: '/_app/receipts';
+      path: '/receipts';
+      fullPath: '/receipts';
+      preLoaderRoute: typeof AppReceiptsRouteImport;
+      parentRoute: typeof AppRoute;
+    };
     '/_app/security': {
       id: '/_app/security';
       path: '/security';
@@ -345,6 +364,7 @@ interface AppRouteChildren {
   AppAuditRoute: typeof AppAuditRoute;
   AppOverviewRoute: typeof AppOverviewRoute;
   AppPeopleRoute: typeof AppPeopleRoute;
+  AppReceiptsRoute: typeof AppReceiptsRoute;
   AppSecurityRoute: typeof AppSecurityRoute;
   AppSubAccountsRoute: typeof AppSubAccountsRoute;
   AppIndexRoute: typeof AppIndexRoute;
@@ -360,6 +380,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppAuditRoute: AppAuditRoute,
   AppOverviewRoute: AppOverviewRoute,
   AppPeopleRoute: AppPeopleRoute,
+  AppReceiptsRoute: AppReceiptsRoute,
   AppSecurityRoute: AppSecurityRoute,
   AppSubAccountsRoute: AppSubAccountsRoute,
   AppIndexRoute: AppIndexRoute,

@@ -28,7 +28,7 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions']);
+    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Receipt inbox']);
     expect(screen.getByText('finance@example.test')).toBeInTheDocument();
     expect(screen.getByText('finance')).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Sub accounts' })).toHaveAttribute(
@@ -76,6 +76,7 @@ describe('signed-in layout', () => {
       'Sub accounts',
       'Cards',
       'Transactions',
+      'Receipt inbox',
       'Chart of accounts',
       'Audit',
       'People',

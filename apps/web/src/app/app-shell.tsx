@@ -97,6 +97,11 @@ export function AppShell({ session }: { session: SessionResponse }) {
             <Suspense fallback={null}>
               <AttentionLink />
             </Suspense>
+            <li>
+              <Link to="/receipts" activeProps={{ 'aria-current': 'page' }}>
+                Receipt inbox
+              </Link>
+            </li>
             {session.role === 'admin' ? (
               <>
                 <li>

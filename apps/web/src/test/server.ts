@@ -36,10 +36,14 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
  * the default one; opened from a filtered list, it is that list's only row. The navigation asks what the month close still needs: nothing, by default;
  * the alerts bell, how many are unread: none. A card's detail asks the index for its latest
  * transactions and the sub accounts for their names: none, by default (a card no sync has
- * read yet).
+ * read yet). The Transactions screen asks how many receipts of the inbox need the person: the
+ * inbox is empty, by default.
  */
 export const server = setupServer(
   serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
+  serve('inbox.list', () =>
+    HttpResponse.json({ items: [], counts: { reading: 0, suggested: 0, waiting: 0, attached: 0 } }),
+  ),
   serve('index.attention', () => HttpResponse.json(quietAttention())),
   serve('index.totals', () => HttpResponse.json(noTotals())),
   // A transaction opened from a filtered list: alone in it, unless a test says otherwise.

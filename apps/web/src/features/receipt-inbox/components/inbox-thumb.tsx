@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Dialog } from '../../../components/dialog';
+import type { InboxItem } from '../api/get-inbox';
+import { inboxFileQueryOptions } from '../api/get-inbox-file';
+import { isPreviewable, typeName } from '../inbox-file';
+import { useInView } from './use-in-view';
+import { useObjectUrl } from './use-object-url';
+
+/** A picture as a thumbnail that opens larger; a PDF (or a HEIC picture) as its kind. */
+export function InboxThumb({ item }: { item: InboxItem }) {
+  return isPreviewable(item.mediaType) ? <Picture item={item} /> : <FileKind item={item} />;
+}
+
+/**
+ * Its bytes are asked for once the row comes near the window, with the header the BFF requires
+ * (an `<img src="/api/…">` cannot send it), and shown from a Blob URL.
+ */
+function Picture({ item }: { item: InboxItem }) {
+  const [ref, seen] = useInView<HTMLSpanElement>();
+  const file = useQuery({ ...inboxFileQueryOptions(item.id), enabled: seen });
+  const url = useObjectUrl(file.data);
+  const [open, setOpen] = useState(false);
+  const alt = `Receipt ${item.fileName}`;
+  if (!url) {
+    return (
+      <span ref={ref} className="receipt-thumb receipt-kind" aria-hidden="true">
+        {file.error ? '!' : '…'}
+      </span>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="receipt-thumb"
+        aria-label={`Show ${item.fileName} larger`}
+        onClick={() => setOpen(true)}
+      >
+        <img src={url} alt={alt} loading="lazy" />
+      </button>
+      {open ? (
+        <Dialog title={item.fileName} onClose={() => setOpen(false)} className="receipt-dialog">
+          <img className="receipt-large" src={url} alt={alt} />
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+function FileKind({ item }: { item: InboxItem }) {
+  return (
+    <span className="receipt-thumb receipt-kind inbox-kind" aria-hidden="true">
+      {item.mediaType === 'application/pdf' ? (
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="22"
+          height="22"
+          fill="none"
+          stroke="currentColor"
+        >
+          <path d="M6 2.5h8l4.5 4.5v14.5H6z" strokeWidth="1.5" strokeLinejoin="round" />
+          <path d="M14 2.5V7h4.5" strokeWidth="1.5" strokeLinejoin="round" />
+        </svg>
+      ) : null}
+      <span>{typeName(item.mediaType)}</span>
+    </span>
+  );
+}

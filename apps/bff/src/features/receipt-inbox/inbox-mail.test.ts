@@ -6,7 +6,7 @@ import type { IndexTransaction } from '@card-console/shared/api/transaction-inde
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { renderReceipts, specFor } from '../../test/receipts/make-receipt';
+import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
 
 const DOMAIN = 'receipts.example.test';
@@ -37,11 +37,7 @@ beforeAll(async () => {
   charge = charges.find(
     (row) => charges.filter((other) => other.amountCents === row.amountCents).length === 1,
   ) as IndexTransaction;
-  let s = 7;
-  const rng = () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
-    return s / 2 ** 31;
-  };
+  const rng = mulberry32(7);
   const made = await renderReceipts([
     specFor(
       {

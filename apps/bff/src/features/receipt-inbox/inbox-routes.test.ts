@@ -12,7 +12,7 @@ import {
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { renderReceipts, specFor } from '../../test/receipts/make-receipt';
+import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
 
 let t: TestApp;
@@ -21,13 +21,7 @@ let admin: TestSession;
 let charges: IndexTransaction[];
 
 /** A seeded generator, so a failure can be run again as it was. */
-function seeded(seed: number) {
-  let s = seed;
-  return () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
-    return s / 2 ** 31;
-  };
-}
+const seeded = mulberry32;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -205,14 +205,13 @@ export function rankCandidates(
     .sort((a, b) => b.score - a.score || a.candidate.id.localeCompare(b.candidate.id));
   const [best, next] = ranked;
   const certain =
-    best !== undefined &&
-    best.exact &&
+    best?.exact === true &&
     best.dated &&
     best.sameMerchant &&
     !best.candidate.hasReceipt &&
     (next === undefined ||
       (best.score - next.score >= CLEAR_LEAD && !(next.exact && next.sameMerchant)));
-  if (certain) return { automatic: suggestionOf(best), suggestions: [] };
+  if (certain && best) return { automatic: suggestionOf(best), suggestions: [] };
   return {
     suggestions: ranked
       .filter((s) => s.score >= SUGGEST_FROM)

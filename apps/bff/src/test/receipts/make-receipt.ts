@@ -70,7 +70,9 @@ export interface SpecOptions {
   tip?: 'none' | 'printed' | 'blank';
 }
 
-export type Rng = () => number;
+import type { Rng } from '@card-console/card-service-sim';
+
+export { mulberry32, type Rng } from '@card-console/card-service-sim';
 
 const RESTAURANTS = new Set(['5812', '5813', '5814']);
 const TAX_RATES = [0.0625, 0.0725, 0.08, 0.08625, 0.0875, 0.09, 0.095, 0.1025];

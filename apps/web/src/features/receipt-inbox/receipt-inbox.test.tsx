@@ -313,10 +313,10 @@ describe('the receipt inbox', { timeout: 15_000 }, () => {
 
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     await user.click(
-      item.getByRole('button', { name: 'Confirm: BLUE BOTTLE SF, Mar 5, 2026, -$12.50' }),
+      item.getByRole('button', { name: 'Confirm: BLUE BOTTLE SF, Mar 5, 2026, $12.50' }),
     );
     expect(
-      await screen.findByText('Attached dinner.png to BLUE BOTTLE SF, Mar 5, 2026, -$12.50.'),
+      await screen.findByText('Attached dinner.png to BLUE BOTTLE SF, Mar 5, 2026, $12.50.'),
     ).toBeInTheDocument();
     expect(await attachBodies()).toEqual([{ subAccountId: 'sa_ops', transactionId: 'tx_1' }]);
     expect(invalidatedKeys(invalidate)).toEqual(
@@ -329,7 +329,7 @@ describe('the receipt inbox', { timeout: 15_000 }, () => {
     // Now under Attached, saying to what (as the item carries it), with a way to it.
     const attached = await screen.findByRole('region', { name: /^Attached/ });
     expect(within(attached).getByText(/Attached to/)).toHaveTextContent(
-      'Attached to BLUE BOTTLE SFMar 5, 2026 · Debit $12.50',
+      'Attached to BLUE BOTTLE SF Mar 5, 2026 · Debit $12.50',
     );
     expect(
       within(attached).getByRole('link', { name: 'Open the transaction of dinner.png' }),
@@ -461,7 +461,7 @@ describe('the receipt inbox', { timeout: 15_000 }, () => {
     ]);
     // What it was attached to, from the item itself: the transaction is not asked for.
     expect(itemOf('done.png').getByText(/Attached automatically to/)).toHaveTextContent(
-      'Attached automatically to Coffee beansMar 5, 2026 · Debit $12.50',
+      'Attached automatically to Coffee beans Mar 5, 2026 · Debit $12.50',
     );
     expect(requestsTo('/api/transactions/tx_1')).toHaveLength(0);
     expect(itemOf('done.png').queryByRole('button', { name: /Discard/ })).toBeNull();

@@ -146,7 +146,8 @@ export function InboxItem({ item, onDone }: Props) {
 function ReadLine({ item }: { item: Item }) {
   if (item.status === 'reading') return null;
   const read = item.read;
-  // A date and an amount each kept on one line (a phone wrapped "Nov" from "27, 2026").
+  // A date and an amount each kept on one line (a phone wrapped "Nov" from "27, 2026"), each
+  // "·" with the part before it, so no line starts with one.
   const parts = [
     read?.merchant === undefined
       ? undefined
@@ -168,8 +169,11 @@ function ReadLine({ item }: { item: Item }) {
           <span className="muted">Read: </span>
           {parts.map((p, n) => (
             <Fragment key={p.key}>
-              {n > 0 ? ' · ' : null}
-              <span className={p.whole ? 'inbox-read-whole' : undefined}>{p.text}</span>
+              {n > 0 ? ' ' : null}
+              <span className={p.whole ? 'inbox-read-whole' : undefined}>
+                {p.text}
+                {n < parts.length - 1 ? '\u00a0·' : null}
+              </span>
             </Fragment>
           ))}
         </>

@@ -1,5 +1,5 @@
 import { formatCents } from '@card-console/shared/money';
-import { TransactionAmount } from '../../../components/transaction-amount';
+import { signedAs, TransactionAmount } from '../../../components/transaction-amount';
 import { formatDate } from '../../../lib/format';
 
 export interface TransactionFacts {
@@ -10,18 +10,24 @@ export interface TransactionFacts {
   status?: string | undefined;
 }
 
-/** A transaction in words, for a button's name: "Coffee beans, Mar 5, 2026, -$12.50". */
+/**
+ * A transaction in words, for a button's name: "Coffee beans, Mar 5, 2026, $12.50", its amount
+ * signed as the screen shows it (spend bare, money back with a "+").
+ */
 export function transactionLabel(t: TransactionFacts): string {
-  return `${t.description}, ${formatDate(t.at)}, ${formatCents(t.amountCents)}`;
+  const amount = signedAs(formatCents(Math.abs(t.amountCents)), t.amountCents, t.status);
+  return `${t.description}, ${formatDate(t.at)}, ${amount}`;
 }
 
 /** A transaction as a candidate shows it: its description (and merchant), date and amount. */
 export function TransactionSummary({ t }: { t: TransactionFacts }) {
   return (
     <span className="inbox-tx">
-      <span className="inbox-tx-name">{t.description}</span>
+      <span className="inbox-tx-name">{t.description}</span>{' '}
       {t.merchant && t.merchant !== t.description ? (
-        <span className="muted inbox-tx-merchant">{t.merchant}</span>
+        <>
+          <span className="muted inbox-tx-merchant">{t.merchant}</span>{' '}
+        </>
       ) : null}
       <span className="inbox-tx-facts">
         {formatDate(t.at)} · <TransactionAmount cents={t.amountCents} status={t.status} />

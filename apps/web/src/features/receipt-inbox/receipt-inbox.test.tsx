@@ -118,7 +118,7 @@ const attachBodies = () =>
 beforeEach(() => {
   let n = 0;
   Object.assign(URL, {
-    createObjectURL: vi.fn(() => `blob:inbox-${++n}`),
+    createObjectURL: vi.fn(() => `blob:rinbox-${++n}`),
     revokeObjectURL: vi.fn(),
   });
 });

@@ -10,8 +10,8 @@ type Attached = NonNullable<InboxItem['attached']>;
  */
 export function AttachedTo({ item, attached }: { item: InboxItem; attached: Attached }) {
   return (
-    <div className="inbox-attached">
-      <p className="inbox-attached-words">
+    <div className="rinbox-attached">
+      <p className="rinbox-attached-words">
         Attached{attached.automatic ? ' automatically' : ''} to{' '}
         <TransactionSummary
           t={{

@@ -17,7 +17,7 @@ export function DropZone({ onFiles, children }: Props) {
   const [dragging, setDragging] = useState(false);
   return (
     <section
-      className={dragging ? 'panel inbox-drop dragging' : 'panel inbox-drop'}
+      className={dragging ? 'panel rinbox-drop dragging' : 'panel rinbox-drop'}
       aria-labelledby={`${id}-title`}
       onDragOver={(event) => {
         if (!event.dataTransfer.types.includes('Files')) return;
@@ -35,14 +35,14 @@ export function DropZone({ onFiles, children }: Props) {
       }}
     >
       <h2 id={`${id}-title`}>Add receipts</h2>
-      <p className="inbox-drop-words">
+      <p className="rinbox-drop-words">
         Drop receipts here, as many as you have, or choose them. Each one is read and finds its own
         transaction.
       </p>
-      <div className="inbox-choose-row">
+      <div className="rinbox-choose-row">
         <input
           id={`${id}-files`}
-          className="visually-hidden inbox-files"
+          className="visually-hidden rinbox-files"
           type="file"
           multiple
           accept={INBOX_ACCEPT}
@@ -54,7 +54,7 @@ export function DropZone({ onFiles, children }: Props) {
             onFiles(files);
           }}
         />
-        <label htmlFor={`${id}-files`} className="inbox-choose">
+        <label htmlFor={`${id}-files`} className="rinbox-choose">
           Choose files
         </label>
         <small id={`${id}-hint`} className="muted">

@@ -40,11 +40,11 @@ export function ForwardingAddress() {
 
   const data = address.data;
   return (
-    <section className="panel inbox-forward" aria-labelledby={`${id}-title`}>
+    <section className="panel rinbox-forward" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Forward receipts by email</h2>
       {!data ? (
         address.error ? (
-          <div className="inbox-forward-error">
+          <div className="rinbox-forward-error">
             <p className="form-error" role="alert">
               Your address could not be loaded: {address.error.message}
             </p>
@@ -69,11 +69,11 @@ export function ForwardingAddress() {
             find their transactions. Anyone who has it can send files here, so keep it to yourself.
           </p>
           {data.address ? (
-            <p className="inbox-address-row">
-              <code className="inbox-address" id={`${id}-address`}>
+            <p className="rinbox-address-row">
+              <code className="rinbox-address" id={`${id}-address`}>
                 {data.address}
               </code>
-              <span className="inbox-address-actions">
+              <span className="rinbox-address-actions">
                 <button
                   type="button"
                   aria-describedby={`${id}-address`}
@@ -91,7 +91,7 @@ export function ForwardingAddress() {
               Get an address
             </button>
           )}
-          <p className="muted inbox-forward-status" role="status">
+          <p className="muted rinbox-forward-status" role="status">
             {copied === true
               ? 'Copied.'
               : copied === false
@@ -103,7 +103,7 @@ export function ForwardingAddress() {
       {confirming && data?.address ? (
         <Dialog title="Get a new address?" onClose={() => setConfirming(false)}>
           <p>
-            <code className="inbox-address">{data.address}</code> stops working at once: mail sent
+            <code className="rinbox-address">{data.address}</code> stops working at once: mail sent
             to it is refused. Anything that forwards to it needs the new address.
           </p>
           <div className="actions">

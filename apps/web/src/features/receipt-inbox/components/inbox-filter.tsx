@@ -21,7 +21,7 @@ export function InboxFilter({ list, show, onShow }: Props) {
     })),
   ];
   return (
-    <fieldset className="close-presets inbox-filter">
+    <fieldset className="close-presets rinbox-filter">
       <legend className="visually-hidden">Show</legend>
       {choices.map((c) => (
         <button

@@ -69,9 +69,9 @@ export function InboxItem({ item, onDone }: Props) {
   );
 
   return (
-    <li className={`inbox-item inbox-item-${item.status}`}>
+    <li className={`rinbox-item rinbox-item-${item.status}`}>
       <InboxThumb item={item} />
-      <div className="inbox-about">
+      <div className="rinbox-about">
         <h3 className="receipt-name">{item.fileName}</h3>
         <p className="muted receipt-meta">
           Received {formatDateTime(item.receivedAt)}, {viaWords[item.via]} ·{' '}
@@ -79,7 +79,7 @@ export function InboxItem({ item, onDone }: Props) {
         </p>
         <ReadLine item={item} />
       </div>
-      <div className="receipt-actions inbox-actions">
+      <div className="receipt-actions rinbox-actions">
         {isPreviewable(item.mediaType) ? null : (
           <button
             type="button"
@@ -98,15 +98,15 @@ export function InboxItem({ item, onDone }: Props) {
           />
         )}
       </div>
-      <div className="inbox-needs">
+      <div className="rinbox-needs">
         {error ? (
           <p className="form-error" role="alert">
             {error}
           </p>
         ) : null}
         {item.status === 'reading' ? (
-          <p className="inbox-reading">
-            <span className="inbox-spinner" aria-hidden="true" />
+          <p className="rinbox-reading">
+            <span className="rinbox-spinner" aria-hidden="true" />
             Reading…
           </p>
         ) : item.status === 'suggested' ? (
@@ -128,13 +128,13 @@ export function InboxItem({ item, onDone }: Props) {
           </>
         ) : item.status === 'waiting' ? (
           <>
-            <p className="inbox-waiting">No transaction fits yet. Find it here:</p>
+            <p className="rinbox-waiting">No transaction fits yet. Find it here:</p>
             {picker}
           </>
         ) : item.attached ? (
           <AttachedTo item={item} attached={item.attached} />
         ) : null}
-        <p className="muted inbox-attaching" role="status">
+        <p className="muted rinbox-attaching" role="status">
           {attach.isPending ? 'Attaching…' : ''}
         </p>
       </div>
@@ -160,17 +160,17 @@ function ReadLine({ item }: { item: Item }) {
       : { key: 'total', text: formatCents(read.totalCents), whole: true },
   ].filter((p) => p !== undefined);
   if (read?.problem) {
-    return <p className="inbox-read inbox-problem">{problemWords[read.problem]}</p>;
+    return <p className="rinbox-read rinbox-problem">{problemWords[read.problem]}</p>;
   }
   return (
-    <p className="inbox-read">
+    <p className="rinbox-read">
       {parts.length > 0 ? (
         <>
           <span className="muted">Read: </span>
           {parts.map((p, n) => (
             <Fragment key={p.key}>
               {n > 0 ? ' ' : null}
-              <span className={p.whole ? 'inbox-read-whole' : undefined}>
+              <span className={p.whole ? 'rinbox-read-whole' : undefined}>
                 {p.text}
                 {n < parts.length - 1 ? '\u00a0·' : null}
               </span>

@@ -50,7 +50,7 @@ function Picture({ item }: { item: InboxItem }) {
 
 function FileKind({ item }: { item: InboxItem }) {
   return (
-    <span className="receipt-thumb receipt-kind inbox-kind" aria-hidden="true">
+    <span className="receipt-thumb receipt-kind rinbox-kind" aria-hidden="true">
       {item.mediaType === 'application/pdf' ? (
         <svg
           aria-hidden="true"

@@ -62,13 +62,13 @@ export function PickTransaction({ item, busy, onPick }: Props) {
   };
 
   return (
-    <div className="inbox-pick">
+    <div className="rinbox-pick">
       <form
         aria-label={`Find the transaction of ${item.fileName}`}
-        className="inbox-pick-form"
+        className="rinbox-pick-form"
         onSubmit={search}
       >
-        <Field label="Search words" className="inbox-pick-words">
+        <Field label="Search words" className="rinbox-pick-words">
           {(control) => (
             <input
               {...control}
@@ -80,7 +80,7 @@ export function PickTransaction({ item, busy, onPick }: Props) {
             />
           )}
         </Field>
-        <Field label="Amount (USD)" error={amountError} className="inbox-pick-amount">
+        <Field label="Amount (USD)" error={amountError} className="rinbox-pick-amount">
           {(control) => (
             <span className="money-input">
               <span className="money-prefix" aria-hidden="true">
@@ -97,7 +97,7 @@ export function PickTransaction({ item, busy, onPick }: Props) {
         </Field>
         <button type="submit">Search</button>
       </form>
-      <div role="status" className="inbox-pick-state">
+      <div role="status" className="rinbox-pick-state">
         {asked === undefined ? null : results.isFetching && !rows ? (
           <p className="muted">Searching…</p>
         ) : results.error && !rows ? (
@@ -107,13 +107,13 @@ export function PickTransaction({ item, busy, onPick }: Props) {
         ) : null}
       </div>
       {rows && rows.length > 0 ? (
-        <ul className="inbox-candidates" aria-label={`Transactions found for ${item.fileName}`}>
+        <ul className="rinbox-candidates" aria-label={`Transactions found for ${item.fileName}`}>
           {rows.map((t) => (
-            <li key={`${t.subAccountId}/${t.id}`} className="inbox-suggestion">
-              <div className="inbox-suggestion-about">
+            <li key={`${t.subAccountId}/${t.id}`} className="rinbox-suggestion">
+              <div className="rinbox-suggestion-about">
                 <TransactionSummary t={factsOf(t)} />
                 {t.notes && t.notes.receipts > 0 ? (
-                  <span className="muted inbox-tx-receipts">
+                  <span className="muted rinbox-tx-receipts">
                     Has {t.notes.receipts} receipt{t.notes.receipts === 1 ? '' : 's'} already
                   </span>
                 ) : null}

@@ -10,7 +10,7 @@ export function ReceiptInboxLink() {
   const { data } = useQuery(inboxQueryOptions());
   const n = needsYouCount(data);
   return (
-    <Link to="/receipts" search={{}} className="button inbox-link">
+    <Link to="/receipts" search={{}} className="button rinbox-link">
       Receipt inbox
       {n > 0 ? (
         <>

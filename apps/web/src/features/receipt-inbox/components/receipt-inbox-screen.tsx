@@ -53,7 +53,7 @@ export function ReceiptInboxScreen({ list, error, busy, onRetry, show, onShow }:
       <div className="screen-header">
         <h1 id="receipt-inbox-title">Receipt inbox</h1>
       </div>
-      <p className="muted inbox-intro">
+      <p className="muted rinbox-intro">
         Drop receipts here in a pile, or forward them by email: each one is read and finds its own
         transaction. You confirm every match that is not certain.
       </p>
@@ -72,7 +72,7 @@ export function ReceiptInboxScreen({ list, error, busy, onRetry, show, onShow }:
       </DropZone>
       <div role="status" aria-live="polite">
         {message ? (
-          <p ref={messageRef} tabIndex={-1} className="notice inbox-message">
+          <p ref={messageRef} tabIndex={-1} className="notice rinbox-message">
             <span>{message}</span>
             <button type="button" className="link-button" onClick={() => setMessage('')}>
               Dismiss
@@ -94,14 +94,14 @@ export function ReceiptInboxScreen({ list, error, busy, onRetry, show, onShow }:
           ) : null}
           {groups.map((g) =>
             g.items.length === 0 ? null : (
-              <section key={g.key} className="inbox-group" aria-labelledby={`inbox-${g.key}`}>
-                <h2 id={`inbox-${g.key}`}>
+              <section key={g.key} className="rinbox-group" aria-labelledby={`rinbox-${g.key}`}>
+                <h2 id={`rinbox-${g.key}`}>
                   {g.label}
                   {g.key === 'attached' ? (
-                    <span className="muted inbox-group-note"> (the last 30 days)</span>
+                    <span className="muted rinbox-group-note"> (the last 30 days)</span>
                   ) : null}
                 </h2>
-                <ul className="inbox-list">
+                <ul className="rinbox-list">
                   {g.items.map((item) => (
                     <InboxItem key={item.id} item={item} onDone={onDone} />
                   ))}

@@ -17,16 +17,16 @@ interface Props {
  */
 export function Suggestions({ item, busy, onPick }: Props) {
   return (
-    <ol className="inbox-suggestions" aria-label={`Transactions that may be ${item.fileName}`}>
+    <ol className="rinbox-suggestions" aria-label={`Transactions that may be ${item.fileName}`}>
       {item.suggestions.map((s, n) => {
         const apart = daysApart(item.read?.date, s.at);
         const verb = n === 0 ? 'Confirm' : 'This one';
         return (
-          <li key={`${s.subAccountId}/${s.transactionId}`} className="inbox-suggestion">
-            <div className="inbox-suggestion-about">
-              {n === 0 ? <span className="inbox-best">Best match</span> : null}
+          <li key={`${s.subAccountId}/${s.transactionId}`} className="rinbox-suggestion">
+            <div className="rinbox-suggestion-about">
+              {n === 0 ? <span className="rinbox-best">Best match</span> : null}
               <TransactionSummary t={s} />
-              <ul className="inbox-reasons" aria-label="Why it fits">
+              <ul className="rinbox-reasons" aria-label="Why it fits">
                 {s.reasons.map((reason) => (
                   <li key={reason}>{reasonWords(reason, apart)}</li>
                 ))}

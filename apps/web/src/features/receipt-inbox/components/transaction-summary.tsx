@@ -22,14 +22,14 @@ export function transactionLabel(t: TransactionFacts): string {
 /** A transaction as a candidate shows it: its description (and merchant), date and amount. */
 export function TransactionSummary({ t }: { t: TransactionFacts }) {
   return (
-    <span className="inbox-tx">
-      <span className="inbox-tx-name">{t.description}</span>{' '}
+    <span className="rinbox-tx">
+      <span className="rinbox-tx-name">{t.description}</span>{' '}
       {t.merchant && t.merchant !== t.description ? (
         <>
-          <span className="muted inbox-tx-merchant">{t.merchant}</span>{' '}
+          <span className="muted rinbox-tx-merchant">{t.merchant}</span>{' '}
         </>
       ) : null}
-      <span className="inbox-tx-facts">
+      <span className="rinbox-tx-facts">
         {formatDate(t.at)} · <TransactionAmount cents={t.amountCents} status={t.status} />
       </span>
     </span>

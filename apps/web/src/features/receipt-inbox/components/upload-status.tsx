@@ -15,10 +15,10 @@ export function UploadStatus({ uploads, pausedUntil, onRetry, onDismiss }: Props
   const done = going.filter((u) => u.state === 'done').length;
   return (
     <>
-      <div role="status" className="receipts-uploads inbox-uploads">
+      <div role="status" className="receipts-uploads rinbox-uploads">
         {going.length > 0 ? (
           <>
-            <p className="inbox-uploads-summary">
+            <p className="rinbox-uploads-summary">
               {done === going.length
                 ? `${done} added to the inbox.`
                 : `Sending ${going.length} file${going.length === 1 ? '' : 's'}: ${done} added so far.`}
@@ -40,7 +40,7 @@ export function UploadStatus({ uploads, pausedUntil, onRetry, onDismiss }: Props
         ) : null}
         {pausedUntil === undefined ? null : <Paused until={pausedUntil} />}
       </div>
-      <div role="alert" className="receipts-failures inbox-failures">
+      <div role="alert" className="receipts-failures rinbox-failures">
         {failed.length > 0 ? (
           <>
             <ul>

@@ -16,7 +16,6 @@ import { useNarrow } from '../../../components/use-narrow';
 import type { PagedList } from '../../../lib/use-url-pages';
 import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
 import type { CardChoices } from '../../cards/api/use-card-choices';
-import { ReceiptInboxLink } from '../../receipt-inbox';
 import { matchingFilter } from '../api/update-matching-notes';
 import type { TransactionsSearch } from '../transactions-search';
 import { ActiveFilters } from './active-filters';
@@ -103,7 +102,6 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
               : undefined
           }
         />
-        <ReceiptInboxLink />
       </div>
       <SearchNotice words={TRANSACTIONS_SEARCH_WORDS} />
       {subAccounts.length === 0 ? (

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnswerOf } from '../../lib/api-client';
-import { financeSession, subAccounts, transaction } from '../../test/fixtures';
+import { financeSession, transaction } from '../../test/fixtures';
 import { renderApp } from '../../test/render-app';
 import { indexRow, queryOf, serveIndex } from '../../test/serve-index';
 import { apiError, requestsTo, serve, server } from '../../test/server';
@@ -512,19 +512,5 @@ describe('the receipt inbox', { timeout: 15_000 }, () => {
       await section.findByText(/the operator has not set up receiving mail/),
     ).toBeInTheDocument();
     expect(section.queryByRole('button')).toBeNull();
-  });
-
-  it('is linked from the Transactions screen with how many receipts need the person', async () => {
-    serveInbox([
-      inboxItem({ id: 'in_1' }),
-      inboxItem({ id: 'in_2', status: 'suggested' }),
-      inboxItem({ id: 'in_3', status: 'attached' }),
-    ]);
-    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
-    serveIndex([indexRow()]);
-    const { user } = open('/transactions');
-    const link = await screen.findByRole('link', { name: 'Receipt inbox 2 need you' });
-    await user.click(link);
-    expect(await heading()).toBeInTheDocument();
   });
 });

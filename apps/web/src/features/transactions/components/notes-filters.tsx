@@ -2,7 +2,6 @@ import type { AccountingCategory } from '@card-console/shared/api/accounting-cat
 import { MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { useState } from 'react';
 import { Field } from '../../../components/field';
-import { ReceiptInboxLink } from '../../receipt-inbox';
 import { tagProblem } from '../notes-form';
 import {
   NO_ACCOUNT,
@@ -80,10 +79,6 @@ export function NotesFilters({ search, categories, set }: NotesFiltersProps) {
         tags={search.tag ?? []}
         onAdd={(tag) => set({ tag: [...(search.tag ?? []), tag] })}
       />
-      {/* Beside the receipt filter, where a missing receipt is found: the pile they arrive in. */}
-      <div className="rinbox-link-field">
-        <ReceiptInboxLink />
-      </div>
     </>
   );
 }

@@ -1,7 +1,7 @@
 // `pnpm bench [name…]`: runs the benchmarks and writes bench/report.md.
 // Names: proxied-read, heap-flags, upstream-economy, sim-scaling, csv-export, export-storm, scale-out,
 // audit-store, overview, transaction-index, transaction-index-postgres, limit-impact, browser,
-// remote-card-service, month-close, review-queue (default: all).
+// remote-card-service, month-close, review-queue, receipt-inbox (default: all).
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -163,6 +163,15 @@ const benches: Record<
         ]);
         return { markdown: `${r.markdown}\n\n${table}\n` };
       };
+    },
+  },
+  'receipt-inbox': {
+    title: 'The receipt inbox (matching quality, reading latency, the list meanwhile)',
+    process: asServed,
+    load: async () => {
+      const { runReceiptInboxBench } = await import('../apps/bff/bench/receipt-inbox');
+      // Its own table of goals is in its markdown (quality, latency, the list's p99 ratio).
+      return async () => ({ markdown: (await runReceiptInboxBench()).markdown });
     },
   },
   'review-queue': {

@@ -237,39 +237,70 @@ function readerPid(): number | undefined {
 }
 
 /**
+ * Time a task (`/proc/<pid>/task/<tid>`) or all of a process's threads spent waiting for a CPU
+ * while runnable (the run queue), ms: from schedstat's second field.
+ */
+function runQueueWaitMs(path: string, threads: boolean): number | undefined {
+  const waitOf = (file: string) => Number(readFileSync(file, 'utf8').trim().split(' ')[1]) / 1e6;
+  try {
+    if (!threads) return waitOf(`${path}/schedstat`);
+    let sum = 0;
+    for (const tid of readdirSync(`${path}/task`)) {
+      try {
+        sum += waitOf(`${path}/task/${tid}/schedstat`);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+    return sum;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * CPU time the reader's child processes spend from now until `stop` (ms), sampled every 250 ms
- * so a child killed by a budget or replaced meanwhile is counted up to its last sample.
+ * so a child killed by a budget or replaced meanwhile is counted up to its last sample; and,
+ * after `stop`, `waitMs`: how long its threads waited for a CPU meanwhile (nice 10 on a busy
+ * machine: starved), which tells a reader short of CPU from one short of work.
  */
 function readerCpu() {
-  const base = new Map<number, number>();
-  const last = new Map<number, number>();
-  const cpuOf = (pid: number) => {
-    try {
-      return cpuMicros(pid) / 1000;
-    } catch {
-      return undefined;
-    }
-  };
+  const base = new Map<number, { cpu: number; wait: number }>();
+  const last = new Map<number, { cpu: number; wait: number }>();
   const sample = (first = false) => {
     const pid = readerPid();
     if (pid === undefined) return;
-    const ms = cpuOf(pid);
-    if (ms === undefined) return;
-    if (!base.has(pid)) base.set(pid, first ? ms : 0);
-    last.set(pid, ms);
+    let cpu: number;
+    try {
+      cpu = cpuMicros(pid) / 1000;
+    } catch {
+      return;
+    }
+    const wait = runQueueWaitMs(`/proc/${pid}`, true) ?? 0;
+    if (!base.has(pid)) base.set(pid, first ? { cpu, wait } : { cpu: 0, wait: 0 });
+    last.set(pid, { cpu, wait });
   };
   sample(true);
   const timer = setInterval(sample, 250);
-  return {
+  const tracker = {
+    waitMs: 0,
     stop(): number {
       clearInterval(timer);
       sample();
       let total = 0;
-      for (const [pid, ms] of last) total += ms - (base.get(pid) ?? 0);
+      for (const [pid, now] of last) {
+        const from = base.get(pid) ?? { cpu: 0, wait: 0 };
+        total += now.cpu - from.cpu;
+        tracker.waitMs += Math.max(0, now.wait - from.wait);
+      }
       return total;
     },
   };
+  return tracker;
 }
+
+/** This process's main thread (its JavaScript, and PGlite when embedded): run-queue wait, ms. */
+const mainThreadWaitMs = () => runQueueWaitMs(`/proc/self/task/${process.pid}`, false) ?? 0;
 
 interface Single {
   kind: 'pdf' | 'picture';
@@ -428,7 +459,9 @@ const LAG_TICK_MS = 10;
 class Meter {
   seconds = 0;
   bffCpuMs = 0;
+  bffWaitMs = 0;
   readerCpuMs = 0;
+  readerWaitMs = 0;
   readonly statements: Statements = new Map();
   /** How late a 10 ms timer fires, µs: this process's event-loop delay while metered. */
   private readonly lag = createHistogram();
@@ -437,6 +470,7 @@ class Meter {
 
   start() {
     const cpu = process.cpuUsage();
+    const waited = mainThreadWaitMs();
     const reader = readerCpu();
     let last = performance.now();
     const ticks = setInterval(() => {
@@ -453,6 +487,8 @@ class Meter {
       this.seconds += (performance.now() - started) / 1000;
       this.bffCpuMs += (used.user + used.system) / 1000;
       this.readerCpuMs += reader.stop();
+      this.readerWaitMs += reader.waitMs;
+      this.bffWaitMs += mainThreadWaitMs() - waited;
     };
   }
 
@@ -460,7 +496,9 @@ class Meter {
     return {
       seconds: this.seconds,
       bffCpuMs: this.bffCpuMs,
+      bffWaitMs: this.bffWaitMs,
       readerCpuMs: this.readerCpuMs,
+      readerWaitMs: this.readerWaitMs,
       loopP99Ms: this.lag.percentile(99) / 1000,
       loopMaxMs: this.lag.max / 1000,
       statements: [...this.statements].sort((a, b) => b[1].ms - a[1].ms),
@@ -471,7 +509,10 @@ class Meter {
 interface PhaseCost {
   seconds: number;
   bffCpuMs: number;
+  /** Its main thread's time runnable but waiting for a CPU. */
+  bffWaitMs: number;
   readerCpuMs: number;
+  readerWaitMs: number;
   loopP99Ms: number;
   loopMaxMs: number;
   statements: [string, StatementCost][];
@@ -484,6 +525,8 @@ interface Round {
   /** The first upload's start → all 20 read and matched (seen by the screen's poll). */
   atOnceMs: number;
   atOnceReaderCpuMs: number;
+  /** The reader child's threads runnable but waiting for a CPU meanwhile. */
+  atOnceReaderWaitMs: number;
   loadP99Ms: number;
   loadReads: number;
   atOnceLoad: string;
@@ -587,6 +630,7 @@ async function latency(
     const loaded = await under;
     loadStop();
     const atOnceReaderCpuMs = reader.stop();
+    const atOnceReaderWaitMs = reader.waitMs;
     for (const made of batch) {
       const item = list.items.find((i) => i.id === idOf.get(made));
       if (!item) throw new Error(`${made.file.fileName} is not in the inbox`);
@@ -600,6 +644,7 @@ async function latency(
       idleLoad,
       atOnceMs,
       atOnceReaderCpuMs,
+      atOnceReaderWaitMs,
       loadP99Ms: quantile(loaded, 0.99),
       loadReads: loaded.length,
       atOnceLoad: `${atOnceLoadBefore} → ${load()}`,
@@ -966,8 +1011,8 @@ function latencyMarkdown(l: Latency): string {
             r.idleLoad,
           ],
           [
-            `round ${i + 1}: ${AT_ONCE} files dropped at once (one person, ${UPLOADS_AT_ONCE} sent at a time; the inbox asked for every 2 s as the screen does): the first upload's start → all read and matched, ms (reader child CPU, ms); meanwhile the list: ${r.loadReads} distinct reads, p99 ms`,
-            `${fmt(r.atOnceMs)} (${fmt(r.atOnceReaderCpuMs)}); list p99 ${fmt(r.loadP99Ms, 1)} (${fmt(r.loadP99Ms / r.idleP99Ms, 2)}× the round's idle)`,
+            `round ${i + 1}: ${AT_ONCE} files dropped at once (one person, ${UPLOADS_AT_ONCE} sent at a time; the inbox asked for every 2 s as the screen does): the first upload's start → all read and matched, ms (reader child: CPU ms, waiting for a CPU ms); meanwhile the list: ${r.loadReads} distinct reads, p99 ms`,
+            `${fmt(r.atOnceMs)} (${fmt(r.atOnceReaderCpuMs)}, ${fmt(r.atOnceReaderWaitMs)}); list p99 ${fmt(r.loadP99Ms, 1)} (${fmt(r.loadP99Ms / r.idleP99Ms, 2)}× the round's idle)`,
             r.atOnceLoad,
           ],
         ]),
@@ -989,6 +1034,8 @@ function latencyMarkdown(l: Latency): string {
     costTable(l.idleCost, l.loadCost),
     '',
     whyListSlower(l),
+    '',
+    whereAtOnceWent(l),
     '',
     l.failedAttaches.length
       ? `Automatic attaches that failed (the audit trail's failed \`inbox.attach\`; the item stays suggested): ${l.failedAttaches.length}: ${[...new Set(l.failedAttaches)].map((d) => `${d} × ${l.failedAttaches.filter((x) => x === d).length}`).join('; ')}.`
@@ -1021,14 +1068,14 @@ function costTable(idle: PhaseCost, loaded: PhaseCost): string {
   const idleOf = new Map(idle.statements);
   const rows: (string | number)[][] = [
     [
-      'CPU of this process, ms per s',
-      fmt(perSecond(idle.bffCpuMs, idle)),
-      fmt(perSecond(loaded.bffCpuMs, loaded)),
+      'CPU of this process, ms per s (its main thread runnable but waiting for a CPU, ms per s)',
+      `${fmt(perSecond(idle.bffCpuMs, idle))} (${fmt(perSecond(idle.bffWaitMs, idle))})`,
+      `${fmt(perSecond(loaded.bffCpuMs, loaded))} (${fmt(perSecond(loaded.bffWaitMs, loaded))})`,
     ],
     [
-      'CPU of the reader child, ms per s',
-      fmt(perSecond(idle.readerCpuMs, idle)),
-      fmt(perSecond(loaded.readerCpuMs, loaded)),
+      'CPU of the reader child, ms per s (its threads waiting for a CPU, ms per s)',
+      `${fmt(perSecond(idle.readerCpuMs, idle))} (${fmt(perSecond(idle.readerWaitMs, idle))})`,
+      `${fmt(perSecond(loaded.readerCpuMs, loaded))} (${fmt(perSecond(loaded.readerWaitMs, loaded))})`,
     ],
     [
       'event-loop delay p99 / max, ms',
@@ -1081,8 +1128,17 @@ function whyListSlower(l: Latency): string {
     .sort((a, b) => b.msPerS - a.msPerS);
   const allMs = (cost: PhaseCost) => cost.statements.reduce((sum, [, v]) => sum + v.ms, 0);
   return [
-    `Why the list is slower under the ${AT_ONCE}s (${l.engine}): its p99 is ${fmt(ratio, 2)}× the idle p99, ${fmt((ratio / 1.2 - 1) * 100, 0)}% over the 1.2× goal (${fmt(loadedP99(l) - 1.2 * idleP99(l), 0)} ms too slow at p99). This process used ${fmt(per(idle.bffCpuMs, idle))} ms of CPU per second idle and ${fmt(per(loaded.bffCpuMs, loaded))} under the ${AT_ONCE}s${l.engine === 'PostgreSQL' ? '' : ' (one thread runs the BFF and PGlite: about one core is its ceiling)'}; its event loop ran late by ${fmt(idle.loopP99Ms, 0)} ms at p99 idle, ${fmt(loaded.loopP99Ms, 0)} ms under them. The SQL statements took ${fmt(per(allMs(idle), idle))} ms per second idle and ${fmt(per(allMs(loaded), loaded))} under the ${AT_ONCE}s; what the inbox added, by kind (wall ms per second, statements per second): ${added.map((a) => `\`${a.kind}\` +${fmt(a.msPerS)} (+${fmt(a.countPerS, 1)}/s)`).join(', ')}. The reader child, a separate process at nice 10, used ${fmt(per(loaded.readerCpuMs, loaded))} ms of CPU per second.`,
+    `Why the list is slower under the ${AT_ONCE}s (${l.engine}): its p99 is ${fmt(ratio, 2)}× the idle p99, ${fmt((ratio / 1.2 - 1) * 100, 0)}% over the 1.2× goal (${fmt(loadedP99(l) - 1.2 * idleP99(l), 0)} ms too slow at p99). This process used ${fmt(per(idle.bffCpuMs, idle))} ms of CPU per second idle and ${fmt(per(loaded.bffCpuMs, loaded))} under the ${AT_ONCE}s, its main thread waiting for a CPU ${fmt(per(idle.bffWaitMs, idle))} and ${fmt(per(loaded.bffWaitMs, loaded))} ms per second${l.engine === 'PostgreSQL' ? '' : ' (one thread runs the BFF and PGlite: about one core is its ceiling)'}; its event loop ran late by ${fmt(idle.loopP99Ms, 0)} ms at p99 idle, ${fmt(loaded.loopP99Ms, 0)} ms under them. The SQL statements took ${fmt(per(allMs(idle), idle))} ms per second idle and ${fmt(per(allMs(loaded), loaded))} under the ${AT_ONCE}s; what the inbox added, by kind (wall ms per second, statements per second): ${added.map((a) => `\`${a.kind}\` +${fmt(a.msPerS)} (+${fmt(a.countPerS, 1)}/s)`).join(', ')}. The reader child, a separate process at nice 10, used ${fmt(per(loaded.readerCpuMs, loaded))} ms of CPU per second.`,
   ].join('\n');
+}
+
+/** Where each round's time for the 20 went: the reader running, the reader waiting for a CPU, the rest. */
+function whereAtOnceWent(l: Latency): string {
+  const parts = l.rounds.map((r, i) => {
+    const rest = Math.max(0, r.atOnceMs - r.atOnceReaderCpuMs - r.atOnceReaderWaitMs);
+    return `round ${i + 1}, ${fmt(r.atOnceMs / 1000, 1)} s: the reader ran ${fmt(r.atOnceReaderCpuMs / 1000, 1)} s and waited for a CPU ${fmt(r.atOnceReaderWaitMs / 1000, 1)} s; the other ${fmt(rest / 1000, 1)} s it had no file in hand (the upload, the job's claim and the BFF's statements before and after each read)`;
+  });
+  return `Where the ${AT_ONCE}s' time went (${l.engine}; the reader reads one file at a time): ${parts.join('; ')}.`;
 }
 
 /** The latency files' own outcomes (not counted in the quality goal), and their misses. */

@@ -39,12 +39,6 @@ import {
   revealResponseSchema,
 } from '../api/cards';
 import { closePolicySchema, closePolicyUpdateSchema } from '../api/close-policy';
-import {
-  inboxAddressSchema,
-  inboxAttachSchema,
-  inboxItemSchema,
-  inboxListSchema,
-} from '../api/receipt-inbox';
 import { metaResponseSchema } from '../api/meta';
 import {
   bulkNotesChangeSchema,
@@ -75,6 +69,12 @@ import {
   roleChangeSchema,
   sessionListSchema,
 } from '../api/people';
+import {
+  inboxAddressSchema,
+  inboxAttachSchema,
+  inboxItemSchema,
+  inboxListSchema,
+} from '../api/receipt-inbox';
 import {
   passkeyEnrolBodySchema,
   passkeyIdSchema,

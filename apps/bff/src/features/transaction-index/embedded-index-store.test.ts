@@ -42,6 +42,7 @@ describe('the embedded engine', () => {
         '20261130080000000_notes-named-notes',
         '20261130090000000_review-queue',
         '20261130100000000_close-policy',
+        '20261130120000000_receipt-inbox',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -48,6 +48,7 @@ describe('the index on PostgreSQL', () => {
         '20261130080000000_notes-named-notes',
         '20261130090000000_review-queue',
         '20261130100000000_close-policy',
+        '20261130120000000_receipt-inbox',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

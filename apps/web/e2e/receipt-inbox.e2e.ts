@@ -247,7 +247,7 @@ describe('five receipts dropped into the receipt inbox', () => {
   });
 
   it('drops the five into the inbox, next to Transactions in the navigation; each is read', async () => {
-    await (await mainNav(page)).getByRole('link', { name: 'Receipt inbox', exact: true }).click();
+    await (await mainNav(page)).getByRole('link', { name: 'Receipts', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Receipt inbox' }).waitFor();
     await page.getByText(/Your inbox is empty/).waitFor();
     const zone = page.getByRole('region', { name: 'Add receipts' });

@@ -28,7 +28,7 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Receipt inbox']);
+    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Receipts']);
     expect(screen.getByText('finance@example.test')).toBeInTheDocument();
     expect(screen.getByText('finance')).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Sub accounts' })).toHaveAttribute(
@@ -76,7 +76,7 @@ describe('signed-in layout', () => {
       'Sub accounts',
       'Cards',
       'Transactions',
-      'Receipt inbox',
+      'Receipts',
       'Chart of accounts',
       'Audit',
       'People',

@@ -99,7 +99,7 @@ export function AppShell({ session }: { session: SessionResponse }) {
             </Suspense>
             <li>
               <Link to="/receipts" activeProps={{ 'aria-current': 'page' }}>
-                Receipt inbox
+                Receipts
               </Link>
             </li>
             {session.role === 'admin' ? (

@@ -76,7 +76,6 @@ describe('signed-in layout', () => {
       'Sub accounts',
       'Cards',
       'Transactions',
-      'Receipts',
       'Chart of accounts',
       'Audit',
       'People',

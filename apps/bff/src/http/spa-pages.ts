@@ -21,6 +21,7 @@ export const spaPages = [
   '/cards/:id',
   '/transactions',
   '/transactions/:id',
+  '/receipts',
 ] as const;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

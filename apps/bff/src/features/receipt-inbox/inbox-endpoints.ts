@@ -2,7 +2,7 @@ import { RECEIPT_MAX_BYTES } from '@card-console/shared/api/notes';
 import { z } from 'zod';
 import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
-import { FILE_NAME_HEADER } from '../notes/receipts-service';
+import { FILE_NAME_HEADER } from '../notes';
 import type { ReceiptInboxService } from './inbox-service';
 
 /** Files dropped at once a replica takes in at a time (each up to 10 MB, inspected in memory). */

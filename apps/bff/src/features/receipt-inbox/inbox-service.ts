@@ -16,13 +16,15 @@ import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-c
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
-import { inspectReceipt, RECEIPT_TYPES, safeFileName } from '../notes/receipt-file';
 import {
   fileNameOf,
+  inspectReceipt,
+  RECEIPT_TYPES,
   refusal,
   refuseCardNumber,
+  safeFileName,
   translateReceiptError,
-} from '../notes/receipts-service';
+} from '../notes';
 import { newForwardingSecret, receiptAddress } from './email/forwarding-secret';
 import { InboxFullError, InboxItemAttachedError, type ReceiptInboxStore } from './inbox-store';
 import { candidateWindow, rankCandidates } from './receipt-matching';

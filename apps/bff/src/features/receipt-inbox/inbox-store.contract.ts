@@ -6,9 +6,8 @@
 import { INBOX_MAX_ITEMS } from '@card-console/shared/api/receipt-inbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { NotesStore } from '../notes';
-import { NotesConflictError } from '../notes/notes-store';
-import { type IndexedTransaction, TransactionIndexStore } from '../transaction-index/index-store';
+import { NotesConflictError, NotesStore } from '../notes';
+import { type IndexedTransaction, TransactionIndexStore } from '../transaction-index';
 import { InboxFullError, InboxItemAttachedError, ReceiptInboxStore } from './inbox-store';
 
 const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 10, day, hour));

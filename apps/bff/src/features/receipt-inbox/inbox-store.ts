@@ -20,7 +20,7 @@ import {
   type SqlEngine,
   type SqlQueryable,
 } from '../../platform/sql/sql-engine';
-import { addReceiptIn } from '../notes/notes-store';
+import { addReceiptIn } from '../notes';
 import type { CandidateWindow, MatchCandidate } from './receipt-matching';
 
 /** The inbox holds INBOX_MAX_ITEMS not yet attached. */

@@ -246,11 +246,14 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expectAccessible('receipt-larger');
     await page.keyboard.press('Escape');
     await larger.waitFor({ state: 'detached' });
-    expect(
-      await panel
-        .getByRole('button', { name: `Show ${file} larger` })
-        .evaluate((b) => b === document.activeElement),
-    ).toBe(true);
+    // The dialog gives the focus back as its effect is cleaned up, after it left the page.
+    await expect
+      .poll(() =>
+        panel
+          .getByRole('button', { name: `Show ${file} larger` })
+          .evaluate((b) => b === document.activeElement),
+      )
+      .toBe(true);
 
     // Back to the same list, the row counts its receipts.
     await page.getByRole('link', { name: '← Back to transactions' }).click();

@@ -69,9 +69,13 @@ describe('alerts at 1280×800 and 390×844', () => {
       await page.getByRole('heading', { name: 'Alert rules', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'New rule' }).click();
       const form = page.locator('form.alert-rule-form');
-      // Nothing filled in: the shared schema's message beside the name.
+      // Unnamed, the rule would be called what it watches (the Name's placeholder); an amount
+      // rule with no amount is refused beside the amount, and nothing is saved.
+      await form.getByLabel('Alert me when').selectOption('amount_above');
       await form.getByRole('button', { name: 'Create rule' }).click();
-      await form.getByText('Name must not be empty').waitFor();
+      await form.locator('input[aria-invalid="true"]').waitFor();
+      expect(await form.getByLabel('Amount over (USD)').getAttribute('aria-invalid')).toBe('true');
+      expect(await form.getByLabel('Name').getAttribute('placeholder')).toBe('Large charges');
       await lookAt(`form-${tag}`);
 
       const name = `Declines (${tag})`;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { instantToIsoDay } from '@card-console/shared/dates';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodDays } from '../src/features/transactions/periods';
+import { periodDays } from '../src/lib/periods';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { mainNav } from './support/nav';
 import { type Running, startProduct } from './support/product';

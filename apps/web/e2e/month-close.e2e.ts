@@ -13,7 +13,7 @@ import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodDays } from '../src/features/transactions/periods';
+import { periodDays } from '../src/lib/periods';
 import {
   API_HEADERS,
   launchChromium,

@@ -26,7 +26,7 @@ import {
   renderReceipts,
   specFor,
 } from '../../bff/src/test/receipts/make-receipt';
-import { monthCloseDays } from '../src/features/transactions/periods';
+import { monthCloseDays } from '../src/lib/periods';
 import {
   API_HEADERS,
   launchChromium,

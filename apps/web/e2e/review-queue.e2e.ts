@@ -15,9 +15,9 @@ import type {
 } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { statusesOf } from '@card-console/shared/money-definition';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodDays } from '../src/features/transactions/periods';
+import { periodDays } from '../src/lib/periods';
 import {
   API_HEADERS,
   launchChromium,
@@ -131,11 +131,28 @@ describe.each(sizes)(
       await listRows()
         .nth(CLOSED + 1)
         .waitFor();
+      // What the queue was answered, said if its place never shows (a failure names its cause).
+      const answers: string[] = [];
+      const started = Date.now();
+      const heard = (r: Response) => {
+        if (new URL(r.url()).pathname === '/api/index/transactions/queue') {
+          answers.push(`${r.status()} after ${Date.now() - started} ms`);
+        }
+      };
+      page.on('response', heard);
       await listRows().nth(0).locator('td.col-description a').click();
-      await page
-        .getByRole('navigation', { name: 'Review queue' })
-        .getByText(/^1 of [\d,]+$/)
-        .waitFor();
+      const nav = page.getByRole('navigation', { name: 'Review queue' });
+      try {
+        await nav.getByText(/^1 of [\d,]+$/).waitFor();
+      } catch (error) {
+        const shown = await nav.textContent().catch(() => 'no queue');
+        throw new Error(
+          `the queue's place never showed: it read "${shown}"; the queue answered ${answers.join(', ') || 'nothing'} (${page.url()})`,
+          { cause: error },
+        );
+      } finally {
+        page.off('response', heard);
+      }
       // The queue as the BFF has it: the list's filter, in its order; the first is the one open.
       const list = await api<IndexPage>(page, `${unreviewedPath()}&${moved}`);
       queue = list.items.map((t) => t.id);

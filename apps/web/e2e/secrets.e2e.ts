@@ -6,8 +6,9 @@ import type { RevealResponse } from '@card-console/shared/api/cards';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newPage } from './support/browser';
+import { initialJavaScript } from './support/initial-js';
 import { type Running, startProduct, startSimulator, webDist } from './support/product';
-import { signIn } from './support/sign-in';
+import { DEMO_ADMIN_TOTP_SECRET, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
 
 /**
@@ -199,6 +200,27 @@ describe('secrets stay where they belong', () => {
       expect(text.includes(apiKey), file).toBe(false);
       expect(/CARD_API_KEY|x-api-key|demo-key/i.test(text), file).toBe(false);
     }
+  });
+
+  it('no bundle file holds the demo admin’s secret; the code display is a chunk production never loads', () => {
+    const files = filesUnder(webDist);
+    for (const file of files) {
+      expect(readFileSync(file).includes(DEMO_ADMIN_TOTP_SECRET), file).toBe(false);
+    }
+    // The demo admin's code (shown in demo mode only, from GET /api/meta/demo-admin-code) comes
+    // with a chunk of its own: built, but neither in the first download nor fetched here.
+    const display = 'Fill in the code';
+    const chunks = files.filter(
+      (f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes(display),
+    );
+    expect(chunks).toHaveLength(1);
+    const initial = initialJavaScript(webDist).files.map((f) => join(webDist, f));
+    expect(initial.length).toBeGreaterThan(0);
+    for (const file of initial) expect(chunks).not.toContain(file);
+    const scripts = seen.filter((r) => new URL(r.url).pathname.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script.body.includes(display), script.url).toBe(false);
+    expect(seen.some((r) => new URL(r.url).pathname === '/api/meta/demo-admin-code')).toBe(false);
   });
 
   it('no browser storage holds the key or the card number', async () => {

@@ -16,7 +16,7 @@ import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Period, periodDays } from '../src/features/transactions/periods';
+import { type Period, periodDays } from '../src/lib/periods';
 import {
   API_HEADERS,
   launchChromium,

@@ -72,9 +72,7 @@ describe('the router, started before React renders', () => {
 
   it('reads any list the address names, filters and all, as the screen will ask for it', async () => {
     serveProgram();
-    const { renderApp } = start(
-      '/transactions?subAccountId=sa_ops&status=%5B%22settled%22%2C%22refund%22%5D',
-    );
+    const { renderApp } = start('/transactions?subAccountId=sa_ops&status=settled,refund');
     await waitFor(() => expect(requestsTo('/api/index/transactions')).toHaveLength(1));
     expect(reads()).toContain(
       '/api/index/transactions?subAccountId=sa_ops&status=settled&status=refund',
@@ -86,6 +84,23 @@ describe('the router, started before React renders', () => {
     expect(requestsTo('/api/index/transactions/totals')).toHaveLength(1);
     expect(requestsTo('/api/sub-accounts')).toHaveLength(1);
     expect(requestsTo('/api/session')).toHaveLength(1);
+  });
+
+  it('opens an old link (lists and amounts in JSON) to the same filters, and shows its address readable', async () => {
+    serveProgram();
+    const { router, renderApp } = start(
+      '/transactions?subAccountId=%22sa_ops%22&status=%5B%22settled%22%2C%22refund%22%5D&min=%2212.50%22&pages=1',
+    );
+    renderApp();
+    expect(await screen.findByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
+    expect(reads()).toContain(
+      '/api/index/transactions?subAccountId=sa_ops&status=settled&status=refund&minCents=1250',
+    );
+    // Links the screen makes from here on are readable. (The address bar keeps the link as it
+    // was opened until a filter changes: rewriting it in place would load the screen again.)
+    expect(router.state.location.href).toBe(
+      '/transactions?subAccountId=sa_ops&status=settled,refund&min=12.50&pages=1',
+    );
   });
 
   it('signed out, asks only for the session and goes to sign-in once rendered', async () => {

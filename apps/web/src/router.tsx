@@ -5,6 +5,7 @@ import { Loading } from './components/loading';
 import { RouteError } from './components/route-error';
 import { sessionQueryOptions } from './features/session/api/get-session';
 import { setUnauthenticatedListener } from './lib/api-client';
+import { parseSearch, stringifySearch } from './lib/url-search';
 import { routeTree } from './routeTree.gen';
 
 export interface RouterContext {
@@ -32,6 +33,9 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
       </DeadEnd>
     ),
     scrollRestoration: true,
+    // Readable links (`?status=declined,settled&min=500`) that old JSON-quoted ones still open.
+    parseSearch,
+    stringifySearch,
   });
 
   // A 401 "unauthenticated" after having been signed in means the session ended (idle

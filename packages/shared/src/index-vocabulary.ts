@@ -1,8 +1,9 @@
 // The transaction index's plain vocabulary, free of zod so the SPA's bundle can import it: the
-// groupings a list can total by, what counts as spend, and how many cards one money read names.
+// groupings a list can total by, what counts as spend, how many cards one money read names, and
+// the cards list's orders and search that the index's money joins.
 
 import { statusesOf } from './money-definition';
-import type { TransactionStatus } from './upstream/enums';
+import { cardSortFields, type TransactionStatus } from './upstream/enums';
 
 /** What the transactions list can total by (`?by=`). */
 export const indexGroupings = [
@@ -23,6 +24,17 @@ export const SPEND_STATUSES: readonly TransactionStatus[] = statusesOf(['posted'
 
 /** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
 export const CARD_MONEY_MAX = 100;
+
+/**
+ * What the cards list sorts by: the card service's own orders, and two from the index: each
+ * card's spend in the current window of its utilisation limit (what its row's bar shows), and
+ * that spend as a share of the limit.
+ */
+export const cardListSorts = [...cardSortFields, 'spend', 'utilization'] as const;
+export type CardListSort = (typeof cardListSorts)[number];
+
+/** The longest search of the cards list: a card's name is at most 100 characters. */
+export const CARD_SEARCH_MAX = 100;
 
 /**
  * The most rows an importer takes in one file, as it documents (the BFF's accounting-files.ts): QuickBooks

@@ -225,6 +225,7 @@ const peopleRequests: {
  */
 export const routeRequests: Record<EndpointName, Spec> = {
   'meta.get': () => ({ path: '/api/meta' }),
+  'meta.demoAdminCode': () => ({ path: '/api/meta/demo-admin-code' }),
   'session.signIn': (t, role) => ({
     path: '/api/session',
     body: {

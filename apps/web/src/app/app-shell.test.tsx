@@ -160,7 +160,8 @@ describe('signed-in layout', () => {
     await user.click(screen.getByRole('link', { name: 'Cards' }));
     expect(await screen.findByText(/Your session ended/)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(router.state.location.search).toMatchObject({ redirect: '/cards', expired: true });
+    // The address holds text; the sign-in screen reads `expired=true` as yes.
+    expect(router.state.location.search).toMatchObject({ redirect: '/cards', expired: 'true' });
   });
 
   it('when who-am-I fails for another reason, says so instead of signing out', async () => {

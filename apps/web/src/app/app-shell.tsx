@@ -1,7 +1,7 @@
 import type { SessionResponse } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useRouter, useRouterState } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { RateLimitNotice } from '../components/rate-limit-notice';
 import { useSessionPoll } from '../features/session';
 import { signOut } from '../features/session/api/sign-out';
@@ -14,8 +14,17 @@ const AttentionLink = lazy(() => import('./attention-link').catch(() => ({ defau
 // The alerts bell, likewise: after the first screen, and nothing when its chunk cannot load.
 const AlertsBell = lazy(() => import('../features/alerts').catch(() => ({ default: () => null })));
 
-/** The signed-in frame: navigation, who is signed in, sign out, and the screen. */
-export function AppShell({ session }: { session: SessionResponse }) {
+/**
+ * The signed-in frame: navigation, who is signed in, sign out, and the screen (the matched
+ * route's, or `children`: the "Page not found" of an address no route matches).
+ */
+export function AppShell({
+  session,
+  children,
+}: {
+  session: SessionResponse;
+  children?: ReactNode;
+}) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
@@ -161,7 +170,7 @@ export function AppShell({ session }: { session: SessionResponse }) {
       />
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         <RateLimitNotice />
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   );

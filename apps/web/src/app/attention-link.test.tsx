@@ -52,7 +52,7 @@ describe('the navigation counts what the month close still needs', { timeout: 15
     // Of the money that moved or will (docs/money.md): settled, refund, dispute and pending.
     expect(Object.fromEntries(href.searchParams)).toEqual({
       review: 'unreviewed',
-      status: JSON.stringify(MOVED),
+      status: MOVED.join(','),
       from: '2026-02-01',
       to: '2026-03-15',
     });

@@ -25,17 +25,23 @@ export function DeadEnd({ title, children, back }: DeadEndProps) {
   );
 }
 
+/** An address that is no page of the app (`/nope`): said plainly, with a way in. */
+export function NotFound() {
+  return (
+    <DeadEnd title="Page not found" back={<Link to="/overview">Go to the Overview</Link>}>
+      There is nothing at this address. Check the link, or start again from the Overview.
+    </DeadEnd>
+  );
+}
+
 /**
- * An address that is no page of the app (`/nope`): outside the app's frame, so it carries the
- * product's name itself, and a way in.
+ * The same outside the app's frame (nobody signed in): it carries the product's name itself.
  */
 export function NotFoundPage() {
   return (
     <main className="dead-end-page" id="main">
       <p className="dead-end-brand">Card Console</p>
-      <DeadEnd title="Page not found" back={<Link to="/overview">Go to the Overview</Link>}>
-        There is nothing at this address. Check the link, or start again from the Overview.
-      </DeadEnd>
+      <NotFound />
     </main>
   );
 }

@@ -11,9 +11,14 @@ export type RejectedWords = Record<
   (value: string, rejected: Record<string, unknown>) => string | undefined
 >;
 
-/** A link's value as the person would recognise it, kept short. */
+/** A link's value as the person would recognise it (a list as the address writes it), kept short. */
 export function shownValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text =
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? value.join(',')
+        : JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 

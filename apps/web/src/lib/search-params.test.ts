@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  listOf,
   MAX_PAGES,
   noticingValidator,
   oneOf,
   pageCount,
   rejectedSearch,
   resourceId,
+  text,
 } from './search-params';
 
 describe('a card-service id from a link', () => {
@@ -34,6 +36,39 @@ describe('a card-service id from a link', () => {
   });
 });
 
+describe('a list from a link', () => {
+  const status = (v: unknown) => oneOf(['declined', 'settled'] as const, v);
+  const merchant = (v: unknown) => text(v, 200);
+
+  it('takes a list, or a value alone as a list of one; drops bad members and repeats', () => {
+    expect(listOf(['declined', 'bogus', 'declined', 'settled'], status, 9)).toEqual([
+      'declined',
+      'settled',
+    ]);
+    expect(listOf('declined', status, 9)).toEqual(['declined']);
+    expect(listOf(['bogus'], status, 9)).toBeUndefined();
+    expect(listOf(undefined, status, 9)).toBeUndefined();
+    expect(listOf(['a', 'b', 'c'], merchant, 2)).toEqual(['a', 'b']);
+  });
+
+  it('splits a text at its commas only when no value can hold a comma', () => {
+    // A link whose commas something encoded on the way: `status=declined%2Csettled`.
+    expect(listOf('declined,settled', status, 9, { commaFree: true })).toEqual([
+      'declined',
+      'settled',
+    ]);
+    expect(listOf('ACME, INC', merchant, 20)).toEqual(['ACME, INC']);
+  });
+});
+
+describe('a text a bare comma in the address split', () => {
+  it('is taken back whole by a field that is not a list', () => {
+    expect(text(['coffee', ' tea'], 200)).toBe('coffee, tea');
+    expect(resourceId(['sa', 'ops'])).toBe('sa,ops');
+    expect(text([1, 2], 200)).toBeUndefined();
+  });
+});
+
 describe('page count from a link', () => {
   it('takes a whole number of pages, caps it, and drops anything else', () => {
     expect(pageCount(3)).toBe(3);
@@ -56,6 +91,19 @@ describe('rejected search values', () => {
     ).toEqual({ status: 'bogus', pages: 80 });
     expect(rejectedSearch({ status: 'settled' }, { status: 'settled' })).toBeUndefined();
     expect(rejectedSearch({ status: null }, { status: undefined })).toEqual({ status: null });
+    expect(rejectedSearch({ q: 'undefined' }, { q: undefined })).toEqual({ q: 'undefined' });
+  });
+
+  it('keeps quiet about values kept as the address writes them', () => {
+    const kept = (raw: unknown, valid: unknown) => rejectedSearch({ v: raw }, { v: valid });
+    // A value alone read as a list of one, and an old link's list of one for a single value.
+    expect(kept('settled', ['settled'])).toBeUndefined();
+    expect(kept(['settled'], 'settled')).toBeUndefined();
+    // `?q=coffee,tea` by hand, taken back whole; `status=declined%2Csettled` split.
+    expect(kept(['coffee', 'tea'], 'coffee,tea')).toBeUndefined();
+    expect(kept('declined,settled', ['declined', 'settled'])).toBeUndefined();
+    expect(kept(['declined', 'bogus'], ['declined'])).toEqual({ v: ['declined', 'bogus'] });
+    expect(kept('2', 2)).toBeUndefined();
   });
 
   it('hands what a validator dropped to the load of the corrected address, once', () => {

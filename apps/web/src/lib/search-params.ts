@@ -13,8 +13,21 @@ export function oneOf<T extends string>(values: readonly T[], value: unknown): T
     : undefined;
 }
 
+/**
+ * A value as one text. The address reads bare commas as a list's (lib/url-search.ts writes a
+ * comma inside a value as %2C), so `?q=coffee,tea` typed by hand arrives split: only a list's
+ * validator takes it as a list; any other field takes back the text as typed. (A list of one
+ * was never a split text: an old link's list, for a field that holds one value, stays refused.)
+ */
+function whole(value: unknown): unknown {
+  return Array.isArray(value) && value.length > 1 && value.every((v) => typeof v === 'string')
+    ? value.join(',')
+    : value;
+}
+
 /** A non-empty string of at most `max` characters matching `pattern`. */
 export function text(value: unknown, max: number, pattern?: RegExp): string | undefined {
+  value = whole(value);
   if (typeof value === 'number') value = String(value);
   if (typeof value !== 'string' || value === '' || value.length > max) return undefined;
   return pattern && !pattern.test(value) ? undefined : value;
@@ -29,13 +42,36 @@ export function flag(value: unknown): boolean | undefined {
 /**
  * A card-service id from a link: any the BFF can address (`@card-console/shared/upstream/ids`:
  * any non-empty string up to 512 bytes, no control characters, not `.` or `..`), else none.
- * The router reads a value that looks like JSON as JSON (`?id=123` is the number 123), so a
- * number comes back as its text; the router's own links quote such ids, so they read back as
- * the same string.
+ * Links hold ids as text (`?id=123` is the id "123"); a number from code is taken as its text.
  */
 export function resourceId(value: unknown): string | undefined {
-  const id = typeof value === 'number' ? String(value) : value;
+  const joined = whole(value);
+  const id = typeof joined === 'number' ? String(joined) : joined;
   return isResourceId(id) ? id : undefined;
+}
+
+/**
+ * A list from a link: `?status=declined,settled` (read as a list), a value alone as a list of
+ * one, or an old link's JSON list; bad members dropped, repeats once, at most `max`; none when
+ * nothing is left. A `commaFree` list (statuses, codes: no value holds a comma) also splits a
+ * text at its commas, for a link whose commas something encoded as %2C on the way; a list of
+ * free text must not ("ACME, INC" is one merchant).
+ */
+export function listOf<T>(
+  value: unknown,
+  item: (v: unknown) => T | undefined,
+  max: number,
+  { commaFree = false } = {},
+): T[] | undefined {
+  const raw = Array.isArray(value)
+    ? value
+    : value === undefined
+      ? []
+      : commaFree && typeof value === 'string'
+        ? value.split(',')
+        : [value];
+  const kept = [...new Set(raw.map(item).filter((v): v is T => v !== undefined))].slice(0, max);
+  return kept.length > 0 ? kept : undefined;
 }
 
 /** A list shows at most this many pages from a link: each is an upstream read on reload. */
@@ -48,17 +84,19 @@ export function pageCount(value: unknown): number | undefined {
   return Math.min(n, MAX_PAGES);
 }
 
-const scalarSame = (a: unknown, b: unknown) =>
-  typeof a !== 'object' && typeof b !== 'object' && String(a) === String(b);
-/** Kept as it was: the same value, the same list, or one value read as a list of one. */
-const same = (a: unknown, b: unknown) =>
-  a === b ||
-  scalarSame(a, b) ||
-  (Array.isArray(a) &&
-    Array.isArray(b) &&
-    a.length === b.length &&
-    a.every((v, n) => scalarSame(v, b[n]))) ||
-  (Array.isArray(b) && b.length === 1 && scalarSame(a, b[0]));
+/** A value as the address writes it: a list's values joined by commas. */
+const written = (value: unknown) =>
+  Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(',') : value;
+/**
+ * Kept as it was, as the address says it: the same value, the same list, a value read as a
+ * list of one, a text split at its commas read back whole, or the reverse.
+ */
+const same = (a: unknown, b: unknown) => {
+  const [x, y] = [written(a), written(b)];
+  const scalars =
+    typeof x !== 'object' && typeof y !== 'object' && x !== undefined && y !== undefined;
+  return a === b || (scalars && String(x) === String(y));
+};
 
 /**
  * The values of a link that validation dropped or changed, as they were in the link, by key

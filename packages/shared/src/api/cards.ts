@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
+import { CARD_SEARCH_MAX, cardListSorts } from '../index-vocabulary';
+import { cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
 import { pageSchema, problemExtensionSchemas } from './error';
 import { visibleNameSchema } from './names';
@@ -32,9 +33,28 @@ export const cardSchema = z.object({
 });
 export type Card = z.infer<typeof cardSchema>;
 
+/**
+ * What a person typed to find a card: part of its name or of its last four, in any case.
+ * Trimmed; nothing left is no search.
+ */
+export const cardSearchSchema = z
+  .string()
+  .max(CARD_SEARCH_MAX, `must be at most ${CARD_SEARCH_MAX} characters`)
+  .trim()
+  .transform((q) => q || undefined);
+
+/** The cards list's orders: the card service's, and spend and utilisation from the index. */
+export const cardListSortSchema = z.enum(cardListSorts);
+
+/**
+ * GET /api/cards. With a search (`q`) or a sort by spend or utilisation the list is the BFF's
+ * card directory's (every card, at most a minute old) and its cursors are the BFF's own;
+ * otherwise the card service's pages, passed on.
+ */
 export const cardListQuerySchema = z.strictObject({
+  q: cardSearchSchema.optional(),
   status: cardStatusSchema.optional(),
-  sort: cardSortFieldSchema.optional(),
+  sort: cardListSortSchema.optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   cursor: cursorSchema.optional(),
 });

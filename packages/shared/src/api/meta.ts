@@ -23,3 +23,15 @@ export const metaResponseSchema = z.object({
     .optional(),
 });
 export type MetaResponse = z.infer<typeof metaResponseSchema>;
+
+/**
+ * GET /api/meta/demo-admin-code, demo mode only: the demo admin's second-factor code of this
+ * moment and how long it stays current, so trying the demo needs no authenticator app. Never
+ * the secret it comes from.
+ */
+export const demoAdminCodeResponseSchema = z.object({
+  code: z.string().regex(/^\d{6}$/),
+  /** Whole seconds until the next code, 1 to 30. */
+  secondsLeft: z.number().int().min(1).max(30),
+});
+export type DemoAdminCodeResponse = z.infer<typeof demoAdminCodeResponseSchema>;

@@ -7,10 +7,10 @@ import {
   indexGroupings,
   SPEND_STATUSES,
 } from '../index-vocabulary';
-import { cardSortFieldSchema, cardStatusSchema } from '../upstream/card';
+import { cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
-import { cardSchema } from './cards';
+import { cardListSortSchema, cardSchema, cardSearchSchema } from './cards';
 import { tagSchema } from './notes';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
 
@@ -399,12 +399,13 @@ export type CardSubAccounts = z.infer<typeof cardSubAccountsSchema>;
 /**
  * GET /api/index/cards?subAccountId=…: the cards that spend from a sub account (its
  * transactions in the index say which), as the BFF's card directory last read them (at most a
- * minute old), filtered and sorted as the cards list is; all of them, in one answer.
+ * minute old), searched, filtered and sorted as the cards list is; all of them, in one answer.
  */
 export const indexCardListQuerySchema = z.strictObject({
   subAccountId: resourceIdSchema,
+  q: cardSearchSchema.optional(),
   status: cardStatusSchema.optional(),
-  sort: cardSortFieldSchema.optional(),
+  sort: cardListSortSchema.optional(),
   direction: z.enum(['asc', 'desc']).optional(),
 });
 export type IndexCardListQuery = z.input<typeof indexCardListQuerySchema>;

@@ -30,6 +30,7 @@ export interface Route {
 export const routes = {
   // meta
   'meta.get': { method: 'GET', path: '/meta', access: 'public' },
+  'meta.demoAdminCode': { method: 'GET', path: '/meta/demo-admin-code', access: 'public' },
   // session
   'session.signIn': { method: 'POST', path: '/session', access: 'public' },
   'session.get': { method: 'GET', path: '/session', access: 'signedIn' },

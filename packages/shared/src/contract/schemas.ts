@@ -39,7 +39,7 @@ import {
   revealResponseSchema,
 } from '../api/cards';
 import { closePolicySchema, closePolicyUpdateSchema } from '../api/close-policy';
-import { metaResponseSchema } from '../api/meta';
+import { demoAdminCodeResponseSchema, metaResponseSchema } from '../api/meta';
 import {
   bulkNotesChangeSchema,
   bulkNotesResultSchema,
@@ -153,6 +153,7 @@ const receiptParams = { id: resourceIdSchema, receiptId: resourceIdSchema };
 export const endpointSchemas = {
   // meta
   'meta.get': { response: metaResponseSchema },
+  'meta.demoAdminCode': { response: demoAdminCodeResponseSchema },
   // session
   'session.signIn': { body: signInBodySchema, response: sessionResponseSchema },
   'session.get': { response: sessionResponseSchema },

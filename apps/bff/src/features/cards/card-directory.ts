@@ -64,6 +64,11 @@ export interface CardDirectory {
    * when the first walk ends or `firstFillWaitMs` has passed. Never rejects.
    */
   ready(): Promise<void>;
+  /**
+   * Whether a walk has ever filled it: until then it knows no card, which a list must not take
+   * for "no card matches".
+   */
+  filled(): boolean;
   /** The card's name and last 4; undefined for a card the directory cannot name. */
   label(cardId: string): CardLabel | undefined;
   /**
@@ -200,6 +205,10 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
       }
       if (!walking && now - filledAt >= o.maxAgeMs && now >= notBefore) void refresh();
       return settled;
+    },
+
+    filled() {
+      return filledAt !== undefined;
     },
 
     label(cardId) {

@@ -2,7 +2,7 @@ import { revealBodySchema } from '@card-console/shared/api/cards';
 import { defineFeature } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
-import type { FeatureDeps } from '../feature-deps';
+import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
 import { cardRefusals } from './card-refusals';
 import { createCardsService } from './cards-service';
 import { createLimitImpactService } from './limit-impact-service';
@@ -17,8 +17,12 @@ function claimedReason(body: unknown): string | undefined {
 
 export const cardsFeature = defineFeature(
   'cards',
-  (deps: FeatureDeps) => ({
-    cards: createCardsService(deps),
+  // The index gives the list's money (a sort by spend reads the figures the rows show).
+  (deps: IndexSearchDeps) => ({
+    cards: createCardsService({
+      ...deps,
+      cardsMoney: (who, cardIds) => indexSearchOf(deps).cardsMoney(who, cardIds),
+    }),
     reveals: createRevealService(deps),
     updates: createUpdateCardService(deps),
     impacts: createLimitImpactService(deps),
@@ -26,7 +30,8 @@ export const cardsFeature = defineFeature(
   }),
   (endpoint) => [
     endpoint('cards.list', {
-      summary: 'A page of cards, filtered and sorted',
+      summary:
+        'A page of cards, filtered, searched by name or last four, sorted (by spend and utilisation from the index)',
       example: '/api/cards',
       handler: ({ req, services, query }) => services.cards.list(who(req), query),
     }),

@@ -1,6 +1,7 @@
 // What the sign-in page is told it may offer: without a users file (single sign-on only), the
 // password form appears once someone has a password (took up an invitation), asked at each read.
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../core/clock';
 import { metaFeature } from './meta-endpoints';
 
 const handler = metaFeature.endpoints[0]?.handler as unknown as (input: {
@@ -13,6 +14,7 @@ describe('GET /api/meta', () => {
     const services = metaFeature.services({
       mode: 'production',
       signInWays: { password: async () => anyone, ssoLabel: 'Okta' },
+      clock: systemClock,
     });
     expect(await handler({ services })).toEqual({
       mode: 'production',
@@ -31,6 +33,7 @@ describe('GET /api/meta', () => {
     const production = metaFeature.services({
       mode: 'production',
       signInWays: { password: true, ssoLabel: undefined },
+      clock: systemClock,
     });
     expect(await handler({ services: production })).toEqual({
       mode: 'production',
@@ -39,6 +42,7 @@ describe('GET /api/meta', () => {
     const demo = metaFeature.services({
       mode: 'demo',
       signInWays: { password: true, ssoLabel: undefined },
+      clock: systemClock,
     });
     expect(await handler({ services: demo })).toMatchObject({
       mode: 'demo',

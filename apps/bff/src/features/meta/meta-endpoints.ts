@@ -1,8 +1,14 @@
-import type { MetaResponse } from '@card-console/shared/api/meta';
+import type { DemoAdminCodeResponse, MetaResponse } from '@card-console/shared/api/meta';
+import { AppError } from '../../core/app-error';
+import type { Clock } from '../../core/clock';
 import { defineFeature } from '../../core/endpoint';
 import type { Mode } from '../../env';
-import { otpauthUri } from '../../platform/security/totp';
-import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
+import { currentTotp, otpauthUri } from '../../platform/security/totp';
+import {
+  demoAccounts,
+  demoAdminTotpSecret,
+  demoPassword,
+} from '../../platform/users/demo-accounts';
 
 export interface MetaDeps {
   mode: Mode;
@@ -15,14 +21,26 @@ export interface MetaDeps {
     password: boolean | (() => Promise<boolean>);
     ssoLabel: string | undefined;
   };
+  /** Whose time the demo admin's code is of. */
+  clock: Clock;
 }
 
 /** What the sign-in page may show. Demo credentials only ever in demo mode. */
-function metaOf(deps: MetaDeps): { read(): Promise<MetaResponse> } {
+function metaOf(deps: MetaDeps): {
+  read(): Promise<MetaResponse>;
+  demoAdminCode(): DemoAdminCodeResponse;
+} {
   return {
     async read() {
       const { password } = deps.signInWays;
       return describe(deps, typeof password === 'boolean' ? password : await password());
+    },
+    // Outside demo mode the path is answered as one no endpoint has. Not rate limited, as
+    // GET /api/meta is not: one HMAC of a public secret, nothing stored, nothing audited.
+    demoAdminCode() {
+      if (deps.mode !== 'demo')
+        throw new AppError(404, 'not_found', 'There is no such API endpoint.');
+      return currentTotp(demoAdminTotpSecret, deps.clock.now());
     },
   };
 }
@@ -55,5 +73,10 @@ export const metaFeature = defineFeature('meta', metaOf, (endpoint) => [
     summary: 'What the sign-in page may show (the mode, the ways to sign in)',
     example: '/api/meta',
     handler: ({ services }) => services.read(),
+  }),
+  endpoint('meta.demoAdminCode', {
+    summary: "Demo mode only: the demo admin's current second-factor code (never its secret)",
+    example: '/api/meta/demo-admin-code',
+    handler: ({ services }) => services.demoAdminCode(),
   }),
 ]);

@@ -5,7 +5,6 @@
 // and the screen asks again.
 
 import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
-import type { Card } from '@card-console/shared/api/cards';
 import type { Notes } from '@card-console/shared/api/notes';
 import type {
   IndexFreshness,
@@ -37,7 +36,7 @@ import { type PageSource, walkBudget } from '../../platform/pagination/walk-budg
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import type { UtilizationLimit } from '../cards';
+import { cardsMatching, orderCards, serviceSort, type UtilizationLimit } from '../cards';
 import type { ClosePolicyStore } from '../close-policy';
 import type { FeatureDeps } from '../feature-deps';
 import type { NotesStore } from '../notes';
@@ -92,8 +91,6 @@ import { syncLag } from './sync-lag';
 import { currentUtilizationWindow, type UtilizationWindow } from './utilization-window';
 
 const DAY_MS = 86_400_000;
-const byName = new Intl.Collator('en');
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Asked to refresh, open days are read again only if read at least this long ago. */
 export const MIN_REFRESH_MS = 5_000;
 /** A card's latest transactions shown on its page. */
@@ -314,6 +311,52 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     return { fresh, store, filter: filterOf(input, subAccountIds) };
   }
 
+  /**
+   * Each card's utilisation limit as the card directory has it (no upstream call per card) and
+   * its spend in the limit's current window; a card without a limit is left out. Cards sharing
+   * a window (same preset, start and zone) are summed in one grouped query.
+   */
+  async function utilizationsOf(
+    store: TransactionIndexStore,
+    cardIds: readonly string[],
+  ): Promise<Map<string, CardUtilization>> {
+    const now = clock.now();
+    const limits = new Map<string, { limit: UtilizationLimit; window?: UtilizationWindow }>();
+    const byWindow = new Map<string, { window: UtilizationWindow; cardIds: string[] }>();
+    for (const cardId of cardIds) {
+      const { limit } = deps.cardDirectory.utilizationLimit(cardId);
+      if (!limit) continue;
+      const window = currentUtilizationWindow(limit, now);
+      limits.set(cardId, window ? { limit, window } : { limit });
+      if (!window) continue;
+      const key = `${window.from}:${window.to}`;
+      const group = byWindow.get(key) ?? { window, cardIds: [] };
+      group.cardIds.push(cardId);
+      byWindow.set(key, group);
+    }
+    const spends = await Promise.all(
+      [...byWindow.values()].map(async ({ window, cardIds: ids }) => {
+        const totals = await store.breakdown(
+          { cardIds: ids, from: window.from, to: window.to },
+          'card',
+          ids.length,
+        );
+        return totals.groups;
+      }),
+    );
+    const spent = new Map<string, number>();
+    for (const groups of spends) {
+      // Card spend by the definition: charges less refunds (settled, pending, disputed).
+      for (const g of groups) if (g.key !== null) spent.set(g.key, netCardSpendCents(g.buckets));
+    }
+    return new Map(
+      [...limits].map(([cardId, known]) => [
+        cardId,
+        utilizationOf(known.limit, known.window, spent.get(cardId) ?? 0),
+      ]),
+    );
+  }
+
   return {
     /**
      * A page of the rows the filter gives, in its order, with their notes. Never the set's
@@ -527,26 +570,25 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 
     /**
      * The cards that spend from a sub account (a row of theirs in it, in the index), as the
-     * card directory has them, with the cards list's status filter and order: by name (in
-     * English collation) or by created date (a card without one last), ties by id.
+     * card directory has them, with the cards list's search, status filter and order
+     * (`orderCards`: spend and utilisation as each card's row shows them).
      */
     async cardsOf(who: Who, input: IndexCardListQuery): Promise<IndexCardList> {
       const fresh = await freshness([input.subAccountId], who.requestId, false);
       const store = await deps.stores.index();
       const inSub = await store.cardsOfSubAccount(input.subAccountId);
       await deps.cardDirectory.ready();
-      const sign = input.direction === 'asc' ? 1 : -1;
-      const key = (card: Card) => (input.sort === 'name' ? card.name : (card.createdAt ?? ''));
-      const items = deps.cardDirectory
-        .cards()
-        .filter((card) => inSub.has(storable(card.id)))
-        .filter((card) => input.status === undefined || card.status === input.status)
-        .sort((a, b) => {
-          if (input.sort !== 'name' && !a.createdAt !== !b.createdAt) return a.createdAt ? -1 : 1;
-          const byKey =
-            input.sort === 'name' ? byName.compare(key(a), key(b)) : compareText(key(a), key(b));
-          return sign * byKey || compareText(a.id, b.id);
-        });
+      const cards = cardsMatching(
+        deps.cardDirectory.cards().filter((card) => inSub.has(storable(card.id))),
+        input,
+      );
+      const utilization = serviceSort(input.sort)
+        ? undefined
+        : await utilizationsOf(
+            store,
+            cards.map((card) => card.id),
+          );
+      const items = orderCards(cards, input, (cardId) => utilization?.get(cardId));
       return { items, freshness: fresh };
     },
 
@@ -653,55 +695,26 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 
     /**
      * The cards list's money for the cards it shows: each card's sub accounts and its spend in
-     * the current window of its utilisation limit as the card directory has it (no upstream
-     * call per card). Cards sharing a window (same preset, start and zone) are summed in one
-     * grouped query.
+     * the current window of its utilisation limit as the card directory has it
+     * (`utilizationsOf`). The cards list's sort by spend reads these same figures.
      */
     async cardsMoney(who: Who, cardIds: string[]): Promise<CardsMoney> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
       const store = await deps.stores.index();
       await deps.cardDirectory.ready();
-      const now = clock.now();
       const unique = [...new Set(cardIds)];
-      const limits = new Map<string, { limit: UtilizationLimit; window?: UtilizationWindow }>();
-      const byWindow = new Map<string, { window: UtilizationWindow; cardIds: string[] }>();
-      for (const cardId of unique) {
-        const { limit } = deps.cardDirectory.utilizationLimit(cardId);
-        if (!limit) continue;
-        const window = currentUtilizationWindow(limit, now);
-        limits.set(cardId, window ? { limit, window } : { limit });
-        if (!window) continue;
-        const key = `${window.from}:${window.to}`;
-        const group = byWindow.get(key) ?? { window, cardIds: [] };
-        group.cardIds.push(cardId);
-        byWindow.set(key, group);
-      }
-      const [subAccounts, ...spends] = await Promise.all([
+      const [subAccounts, utilization] = await Promise.all([
         store.cardSubAccounts(unique),
-        ...[...byWindow.values()].map(async ({ window, cardIds: ids }) => {
-          const totals = await store.breakdown(
-            { cardIds: ids, from: window.from, to: window.to },
-            'card',
-            ids.length,
-          );
-          return totals.groups;
-        }),
+        utilizationsOf(store, unique),
       ]);
-      const spent = new Map<string, number>();
-      for (const groups of spends) {
-        // Card spend by the definition: charges less refunds (settled, pending, disputed).
-        for (const g of groups) if (g.key !== null) spent.set(g.key, netCardSpendCents(g.buckets));
-      }
       return {
         cards: unique.map((cardId) => {
-          const known = limits.get(cardId);
+          const u = utilization.get(cardId);
           return {
             cardId,
             subAccountIds: subAccounts.get(cardId) ?? [],
-            ...(known
-              ? { utilization: utilizationOf(known.limit, known.window, spent.get(cardId) ?? 0) }
-              : {}),
+            ...(u ? { utilization: u } : {}),
           };
         }),
         freshness: fresh,

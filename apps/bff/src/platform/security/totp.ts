@@ -1,4 +1,4 @@
-import { createGuardrails, generateSecret, generateURI, verifySync } from 'otplib';
+import { createGuardrails, generateSecret, generateSync, generateURI, verifySync } from 'otplib';
 import type { Clock } from '../../core/clock';
 
 // The demo secret (DESIGN §2) is 10 bytes, below otplib's 16-byte guardrail; generated
@@ -44,6 +44,13 @@ export class TotpVerifier {
     if (!result.valid || !('timeStep' in result)) return false;
     return this.ledger.claim(email, result.timeStep);
   }
+}
+
+/** The code an authenticator app shows at `nowMs`, and the whole seconds until the next one. */
+export function currentTotp(secret: string, nowMs: number): { code: string; secondsLeft: number } {
+  const epoch = Math.floor(nowMs / 1000);
+  const code = generateSync({ secret, epoch, guardrails });
+  return { code, secondsLeft: periodSeconds - (epoch % periodSeconds) };
 }
 
 export function otpauthUri(email: string, secret: string): string {

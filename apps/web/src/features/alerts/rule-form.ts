@@ -129,7 +129,8 @@ export function formToInput(
   const share = values.share.trim();
   const candidate = {
     kind: values.kind,
-    name: values.name,
+    // A rule left unnamed is called by what it watches: nobody has to invent a name to save it.
+    name: values.name.trim() === '' ? defaultRuleName(values) : values.name,
     ...(amountCents !== undefined ? { amountCents } : {}),
     ...(values.kind === 'utilisation_above'
       ? {
@@ -161,6 +162,31 @@ export function formToInput(
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, input: candidate as AlertRuleInput };
+}
+
+/**
+ * What a rule is called when the person gives it no name, from what it watches: "Declines",
+ * "Charges over $500.00", "Balance under $1,000.00", "A card at 80% of its limit". Shown as the
+ * Name field's placeholder, so the name saved is the name seen.
+ */
+export function defaultRuleName(values: Pick<RuleFormValues, 'kind' | 'amount' | 'share'>): string {
+  const amount = takesAmount(values.kind)
+    ? parseDollarsToCents(values.amount, { maxCents: MAX_ALERT_CENTS })
+    : undefined;
+  const cents = amount?.ok ? formatCents(amount.cents) : undefined;
+  const share = values.share.trim();
+  switch (values.kind) {
+    case 'declined':
+      return 'Declines';
+    case 'amount_above':
+      return cents ? `Charges over ${cents}` : 'Large charges';
+    case 'balance_below':
+      return cents ? `Balance under ${cents}` : 'Low balance';
+    case 'utilisation_above':
+      return /^\d+$/.test(share) ? `A card at ${share}% of its limit` : 'A card near its limit';
+    case 'new_category':
+      return 'New merchant categories';
+  }
 }
 
 /** "Over $500.00 · inbox, email" — what a rule does, for the list. */

@@ -1,5 +1,6 @@
 import type { AuditListQuery } from '@card-console/shared/api/audit';
-import { dayRangeToBounds } from '@card-console/shared/dates';
+import { dayRangeToBounds, instantToIsoDay } from '@card-console/shared/dates';
+import { periodDays } from '../../lib/periods';
 import type { AuditSearch } from './audit-search';
 
 /** What `GET /api/audit` is asked for: the URL's days as inclusive Unix-ms bounds. */
@@ -9,12 +10,19 @@ export type AuditListFilter = Omit<AuditListQuery, 'cursor' | 'from' | 'to'> & {
 };
 
 /**
- * The chosen calendar days in the person's zone as inclusive Unix-ms bounds. The zone is asked
+ * The chosen calendar days (a preset's on the person's today, or custom ones) in the person's
+ * zone as inclusive Unix-ms bounds. The zone is asked
  * for only when a day is chosen (the browser's first time-zone lookup can be slow).
  */
-export function toAuditFilter(search: AuditSearch, timeZone: () => string): AuditListFilter {
-  const bounds =
-    search.from || search.to ? dayRangeToBounds(search.from, search.to, timeZone()) : {};
+export function toAuditFilter(
+  search: AuditSearch,
+  timeZone: () => string,
+  now = Date.now(),
+): AuditListFilter {
+  const days = search.period
+    ? periodDays(search.period, instantToIsoDay(now, timeZone()))
+    : { from: search.from, to: search.to };
+  const bounds = days.from || days.to ? dayRangeToBounds(days.from, days.to, timeZone()) : {};
   return {
     actor: search.actor,
     action: search.action,

@@ -7,6 +7,7 @@ import {
   auditOutcomes,
 } from '@card-console/shared/api/audit-enums';
 import { isIsoDay } from '@card-console/shared/dates';
+import { type Period, periods } from '../../lib/periods';
 import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 
 /** The audit screen's URL state: days, not instants, so a link means the same days. */
@@ -18,7 +19,9 @@ export interface AuditSearch {
   attempted?: AuditAttempt | undefined;
   outcome?: AuditOutcome | undefined;
   cardId?: string | undefined;
-  /** First day, YYYY-MM-DD, in the person's time zone. */
+  /** A preset ("this-week"), kept by name so a link means the same period when opened later. */
+  period?: Period | undefined;
+  /** First day, YYYY-MM-DD, in the person's time zone (custom days; none with a period). */
   from?: string | undefined;
   /** Last day (inclusive), YYYY-MM-DD. */
   to?: string | undefined;
@@ -36,8 +39,9 @@ const day = (value: unknown) => {
 
 /** A bad value falls back to no filter instead of failing: a mangled link still opens. */
 export function validateAuditSearch(search: Record<string, unknown>): AuditSearch {
-  let from = day(search.from);
-  let to = day(search.to);
+  const period = oneOf(periods, search.period);
+  let from = period ? undefined : day(search.from);
+  let to = period ? undefined : day(search.to);
   // Days in the wrong order select nothing the person meant: drop both.
   if (from && to && from > to) from = to = undefined;
   let action = oneOf(auditActions, search.action);
@@ -53,6 +57,7 @@ export function validateAuditSearch(search: Record<string, unknown>): AuditSearc
     attempted,
     outcome: oneOf(auditOutcomes, search.outcome),
     cardId: resourceId(search.cardId),
+    period,
     from,
     to,
     pages: pageCount(search.pages),

@@ -1,12 +1,19 @@
-import { type CardStatus, cardSortFields, cardStatuses } from '@card-console/shared/upstream/enums';
-import { oneOf, pageCount, resourceId } from '../../lib/search-params';
+import {
+  CARD_SEARCH_MAX,
+  type CardListSort,
+  cardListSorts,
+} from '@card-console/shared/index-vocabulary';
+import { type CardStatus, cardStatuses } from '@card-console/shared/upstream/enums';
+import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 
 /** The cards list's URL state. */
 export interface CardsSearch {
   /** The cards that spend from this sub account only (from the index; one answer, no pages). */
   subAccountId?: string | undefined;
+  /** Part of a card's name or of its last four, as typed. */
+  q?: string | undefined;
   status?: CardStatus | undefined;
-  sort?: (typeof cardSortFields)[number] | undefined;
+  sort?: CardListSort | undefined;
   direction?: 'asc' | 'desc' | undefined;
   /** Pages shown, from the first ("Load more" adds one); none for one. */
   pages?: number | undefined;
@@ -16,8 +23,9 @@ export interface CardsSearch {
 export function validateCardsSearch(search: Record<string, unknown>): CardsSearch {
   return {
     subAccountId: resourceId(search.subAccountId),
+    q: text(search.q, CARD_SEARCH_MAX),
     status: oneOf(cardStatuses, search.status),
-    sort: oneOf(cardSortFields, search.sort),
+    sort: oneOf(cardListSorts, search.sort),
     direction: oneOf(['asc', 'desc'] as const, search.direction),
     pages: pageCount(search.pages),
   };

@@ -4,7 +4,7 @@ export const roleLabels = { admin: 'Admin', finance: 'Finance' } as const;
 
 /** How a person came to be here, in words. */
 export const sourceLabels: Record<PersonView['source'], string> = {
-  file: 'Users file',
+  file: 'Set up by the operator',
   invited: 'Invitation',
   sso: 'Single sign-on',
 };

@@ -17,7 +17,7 @@ describe('a session that ended', () => {
     expect(router.state.location.pathname).toBe('/sign-in');
     expect(router.state.location.search).toEqual({
       redirect: '/cards?status=active',
-      expired: true,
+      expired: 'true',
     });
   });
 

@@ -3,8 +3,8 @@ import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import { moneyWords, statusesOf } from '@card-console/shared/money-definition';
 import { formatDate } from '../../lib/format';
+import { monthCloseDays } from '../../lib/periods';
 import type { AttentionQuery } from './api/get-attention';
-import { monthCloseDays } from './periods';
 import {
   dollarsToCents,
   filterCount,

@@ -5,8 +5,8 @@ import { dayRangeToBounds, instantToIsoDay, isIsoDay } from '@card-console/share
 import { type IndexGroupingName, indexGroupings } from '@card-console/shared/index-vocabulary';
 import { parseDollarsToCents } from '@card-console/shared/money';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
-import { oneOf, pageCount, resourceId, text } from '../../lib/search-params';
-import { type Period, periodDays, periods } from './periods';
+import { type Period, periodDays, periods } from '../../lib/periods';
+import { listOf, oneOf, pageCount, resourceId, text } from '../../lib/search-params';
 import { isTagText } from './tag-text';
 
 /**
@@ -71,13 +71,6 @@ const day = (value: unknown) => {
   return d && isIsoDay(d) ? d : undefined;
 };
 
-/** A list from the URL: a plain value is a list of one; bad members are dropped. */
-function listOf<T>(value: unknown, item: (v: unknown) => T | undefined, max: number) {
-  const raw = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  const kept = [...new Set(raw.map(item).filter((v): v is T => v !== undefined))].slice(0, max);
-  return kept.length > 0 ? kept : undefined;
-}
-
 const groupKeys = [uncategorized.key, ...categoryGroups.map((g) => g.key)];
 export const groupings = indexGroupings;
 
@@ -113,10 +106,12 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     period,
     from,
     to,
-    status: listOf(search.status, (v) => oneOf(transactionStatuses, v), 9),
+    status: listOf(search.status, (v) => oneOf(transactionStatuses, v), 9, { commaFree: true }),
     cardId: listOf(search.cardId, resourceId, 50),
-    category: listOf(search.category, (v) => text(v, 4, /^\d{4}$/), 50),
-    categoryGroup: listOf(search.categoryGroup, (v) => oneOf(groupKeys, v), 20),
+    category: listOf(search.category, (v) => text(v, 4, /^\d{4}$/), 50, { commaFree: true }),
+    categoryGroup: listOf(search.categoryGroup, (v) => oneOf(groupKeys, v), 20, {
+      commaFree: true,
+    }),
     merchant: listOf(search.merchant, (v) => text(v, 200), 20),
     declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
     min,

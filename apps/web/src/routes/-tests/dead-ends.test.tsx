@@ -37,7 +37,7 @@ describe('dead ends say what happened and offer a way on, without logging an err
     const href = new URL(back.getAttribute('href') ?? '', 'http://x');
     expect(href.pathname).toBe('/transactions');
     expect(href.searchParams.get('subAccountId')).toBe('sa_ops');
-    expect(href.searchParams.get('status')).toBe('["settled"]');
+    expect(href.searchParams.get('status')).toBe('settled');
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/transactions/tx_gone');
     expect(logged).not.toHaveBeenCalled();
@@ -73,10 +73,19 @@ describe('dead ends say what happened and offer a way on, without logging an err
     expect(logged).not.toHaveBeenCalled();
   });
 
-  it('an address that is no screen: "Page not found", a page of its own, with a way in', async () => {
+  it('an address that is no screen, signed in: "Page not found" inside the app, its navigation kept', async () => {
     renderApp('/no/such/screen', { session: financeSession() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the Overview' })).toBeInTheDocument();
+  });
+
+  it('an address that is no screen, signed out: "Page not found", a page of its own, with a way in', async () => {
+    server.use(serve('meta.get', () => HttpResponse.json(productionMeta)));
+    renderApp('/no/such/screen', { session: null });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     expect(screen.getByRole('main')).toHaveTextContent('Card Console');
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to the Overview' })).toBeInTheDocument();
   });
 

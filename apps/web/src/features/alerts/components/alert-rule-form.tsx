@@ -11,6 +11,7 @@ import { apiProblem, isApiError } from '../../../lib/api-error';
 import { useSaveAlertRule } from '../api/save-alert-rule';
 import { webhookTargetsQueryOptions } from '../api/webhook-targets';
 import {
+  defaultRuleName,
   emptyRuleForm,
   formToInput,
   kindLabels,
@@ -63,11 +64,16 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
   return (
     <form className="panel alert-rule-form" onSubmit={onSubmit} noValidate>
       <h2>{rule ? `Edit “${rule.name}”` : 'New alert rule'}</h2>
-      <Field label="Name" error={errors.name}>
+      <Field
+        label="Name"
+        hint="Optional: left empty, the rule is saved with the name shown in it"
+        error={errors.name}
+      >
         {(control) => (
           <input
             {...control}
             value={values.name}
+            placeholder={defaultRuleName(values)}
             maxLength={100}
             // The form opens at a person's request: they start at its first field.
             // biome-ignore lint/a11y/noAutofocus: opened by pressing New rule or Edit

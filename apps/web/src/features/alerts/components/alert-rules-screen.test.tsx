@@ -74,7 +74,8 @@ describe('alert rules', () => {
     await user.click(form.getByRole('checkbox', { name: 'In-app inbox (the bell)' }));
     await user.click(form.getByRole('checkbox', { name: /Daily email digest/ }));
     await user.click(form.getByRole('button', { name: 'Create rule' }));
-    expect(form.getByLabelText('Name')).toHaveAccessibleDescription('Name must not be empty');
+    // No name is no error: the rule would be saved as its placeholder says.
+    expect(form.getByLabelText('Name')).not.toHaveAttribute('aria-invalid');
     expect(form.getByLabelText('Amount over (USD)')).toHaveAttribute('aria-invalid', 'true');
     expect(form.getByText('Choose at least one channel: inbox, email or a webhook')).toBeVisible();
     expect(form.getByRole('checkbox', { name: /Daily email digest/ })).toHaveAccessibleDescription(
@@ -127,6 +128,29 @@ describe('alert rules', () => {
       expect(screen.queryByRole('heading', { name: 'New alert rule' })).toBeNull(),
     );
     expect(screen.getByRole('button', { name: 'New rule' })).toHaveFocus();
+  });
+
+  it('a rule left unnamed is saved with the name its field shows, from what it watches', async () => {
+    serveRules([]);
+    server.use(
+      serve('alerts.createRule', async ({ request }) =>
+        HttpResponse.json(alertRule({ ...((await request.clone().json()) as object), id: 'new' }), {
+          status: 201,
+        }),
+      ),
+    );
+    const { user, form } = await openNewRule();
+    expect(form.getByLabelText('Name')).toHaveAttribute('placeholder', 'Declines');
+    await user.selectOptions(form.getByLabelText('Alert me when'), 'amount_above');
+    await user.type(form.getByLabelText('Amount over (USD)'), '500');
+    expect(form.getByLabelText('Name')).toHaveAttribute('placeholder', 'Charges over $500.00');
+    await user.click(form.getByRole('button', { name: 'Create rule' }));
+    await waitFor(() => expect(requestsTo('/api/alerts/rules', 'POST')).toHaveLength(1));
+    expect(await requestsTo('/api/alerts/rules', 'POST')[0]?.json()).toMatchObject({
+      kind: 'amount_above',
+      name: 'Charges over $500.00',
+      amountCents: 50_000,
+    });
   });
 
   it('shows the server’s 400 detail', async () => {

@@ -363,8 +363,10 @@ describe('audit filters', () => {
   it("sends the chosen days as inclusive Unix-ms bounds in the person's time zone, and refuses them in the wrong order", async () => {
     serveTrail();
     expect(localTimeZone()).toBe(ZONE);
-    const { router } = renderApp('/audit', { session: adminSession() });
+    const { router, user } = renderApp('/audit', { session: adminSession() });
     await screen.findByRole('row', { name: /Hotel booking/ });
+    expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Period'), 'custom');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-05' } });
     await waitFor(() => expect(router.state.location.search).toEqual({ from: '2026-03-05' }));
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-03-08' } });
@@ -386,6 +388,26 @@ describe('audit filters', () => {
     expect(screen.getByLabelText('From')).toHaveValue('2026-03-09');
     expect(router.state.location.search).toEqual({ from: '2026-03-05', to: '2026-03-08' });
     expect(requestsTo('/api/audit')).toHaveLength(asked);
+  });
+
+  it('"This week" is kept by name in the URL and asks for Monday to today in the person\'s zone', async () => {
+    serveTrail();
+    const { router, user } = renderApp('/audit', { session: adminSession() });
+    await screen.findByRole('row', { name: /Hotel booking/ });
+    await user.selectOptions(screen.getByLabelText('Period'), 'this-week');
+    await waitFor(() => expect(router.state.location.search).toEqual({ period: 'this-week' }));
+    // Worked out here from the calendar, not by the screen's own preset code.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date());
+    const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+    const sinceMonday = (new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7;
+    const monday = new Date(Date.UTC(y, m - 1, d - sinceMonday)).toISOString().slice(0, 10);
+    const expected = dayRangeToBounds(monday, today, ZONE);
+    await waitFor(() =>
+      expect(lastQuery()).toEqual({ from: String(expected.from), to: String(expected.to) }),
+    );
+    // A link with the preset opens it, the Period showing it and no day fields.
+    expect(screen.getByLabelText('Period')).toHaveValue('this-week');
+    expect(screen.queryByLabelText('From')).not.toBeInTheDocument();
   });
 
   it('nothing matching says so, and "Clear filters" shows the whole trail again', async () => {

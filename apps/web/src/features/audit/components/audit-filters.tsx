@@ -1,8 +1,8 @@
 import { auditActions, auditAttempts, auditOutcomes } from '@card-console/shared/api/audit-enums';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
+import { PeriodField, usePeriodChoice } from '../../../components/period-field';
 import { statusLabel } from '../../../components/status-badge';
 import { oneOf } from '../../../lib/search-params';
 import { CardFilterField } from '../../cards';
@@ -39,9 +39,9 @@ interface AuditFiltersProps {
 /**
  * Every change becomes a new URL (a history entry) and starts the list afresh. Choices apply
  * at once; the email applies as soon as typing pauses on a whole address (or an empty field),
- * with Enter, or along with the next choice. On a phone
- * the email stays in view and the other filters fold under "Filters", which says how many
- * are set.
+ * with Enter, or along with the next choice. On a phone the email, the period and the action
+ * stay in view ("who revealed cards this week" is two choices) and the outcome and card fold
+ * under "Filters", which says how many are set.
  */
 export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
   const [actor, setActor] = useState(search.actor ?? '');
@@ -91,9 +91,8 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
     setActorError(
       wanted === false ? 'Enter one whole email address, like name@company.com.' : undefined,
     );
-  const setCount = [search.action, search.outcome, search.from, search.to, search.cardId].filter(
-    Boolean,
-  ).length;
+  const period = usePeriodChoice(search);
+  const setCount = [search.outcome, search.cardId].filter(Boolean).length;
   const clear = () => {
     setActor('');
     setActorError(undefined);
@@ -130,35 +129,36 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
           )}
         </Field>
       </div>
-      <FiltersFold setCount={setCount}>
-        <Field label="Action">
-          {(control) => (
-            <select
-              {...control}
-              value={actionChoice(search)}
-              onChange={(e) => set(fromActionChoice(e.target.value))}
-            >
-              <option value="">All actions</option>
-              <optgroup label="Done or tried">
-                {auditActions
-                  .filter((a) => a !== 'access.denied')
-                  .map((a) => (
-                    <option key={a} value={a}>
-                      {ACTION_LABELS[a]}
-                    </option>
-                  ))}
-              </optgroup>
-              <optgroup label="Refused">
-                <option value="access.denied">Any refusal</option>
-                {auditAttempts.map((a) => (
-                  <option key={a} value={`${DENIED}${a}`}>
-                    {deniedLabel(a)}
+      <PeriodField range={search} choice={period} onChange={set} />
+      <Field label="Action">
+        {(control) => (
+          <select
+            {...control}
+            value={actionChoice(search)}
+            onChange={(e) => set(fromActionChoice(e.target.value))}
+          >
+            <option value="">All actions</option>
+            <optgroup label="Done or tried">
+              {auditActions
+                .filter((a) => a !== 'access.denied')
+                .map((a) => (
+                  <option key={a} value={a}>
+                    {ACTION_LABELS[a]}
                   </option>
                 ))}
-              </optgroup>
-            </select>
-          )}
-        </Field>
+            </optgroup>
+            <optgroup label="Refused">
+              <option value="access.denied">Any refusal</option>
+              {auditAttempts.map((a) => (
+                <option key={a} value={`${DENIED}${a}`}>
+                  {deniedLabel(a)}
+                </option>
+              ))}
+            </optgroup>
+          </select>
+        )}
+      </Field>
+      <FiltersFold setCount={setCount}>
         <Field label="Outcome">
           {(control) => (
             <select
@@ -175,7 +175,6 @@ export function AuditFilters({ search, cards, onChange }: AuditFiltersProps) {
             </select>
           )}
         </Field>
-        <DayRangeFields from={search.from} to={search.to} onChange={set} />
         <CardFilterField
           cardId={search.cardId}
           cards={cards}

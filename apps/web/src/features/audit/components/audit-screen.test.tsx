@@ -250,7 +250,7 @@ describe('audit screen', () => {
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     const old = await screen.findByRole('row', { name: /Old trip/ });
     expect(screen.getAllByRole('row').at(-1)).toBe(old);
-    await waitFor(() => expect(router.state.location.search).toEqual({ pages: 2 }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ pages: '2' }));
     expect(screen.getByTestId('loaded-count')).toHaveTextContent('Showing 1–3, end of list');
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
 

@@ -1,12 +1,15 @@
 import type { Card, CardPage } from '@card-console/shared/api/cards';
+import type { CardListSort } from '@card-console/shared/index-vocabulary';
 import type { CardStatus } from '@card-console/shared/upstream/card';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { STALE_MS } from '../../../lib/query-client';
 
 export interface CardListParams {
+  /** Part of a name or of the last four: the BFF answers from every card, not a page of them. */
+  q?: string | undefined;
   status?: CardStatus | undefined;
-  sort?: 'createdAt' | 'name' | undefined;
+  sort?: CardListSort | undefined;
   direction?: 'asc' | 'desc' | undefined;
   cursor?: string | undefined;
 }
@@ -20,7 +23,12 @@ export function fetchCards(params: CardListParams, signal?: AbortSignal) {
 
 /** The cards list from its first page, which "Load more" extends a page at a time. */
 export function cardPagesQueryOptions(params: Omit<CardListParams, 'cursor'>) {
-  const key = { status: params.status, sort: params.sort, direction: params.direction };
+  const key = {
+    q: params.q,
+    status: params.status,
+    sort: params.sort,
+    direction: params.direction,
+  };
   return infiniteQueryOptions({
     queryKey: [...cardListsKey, 'pages', key] as const,
     queryFn: ({ pageParam, signal }) => fetchCards({ ...key, cursor: pageParam }, signal),
@@ -40,6 +48,7 @@ export function subAccountCardsQueryOptions(
 ) {
   const key = {
     subAccountId: params.subAccountId,
+    q: params.q,
     status: params.status,
     sort: params.sort,
     direction: params.direction,

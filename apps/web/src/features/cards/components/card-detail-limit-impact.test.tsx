@@ -210,7 +210,7 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(href.pathname).toBe('/transactions');
     expect(Object.fromEntries(href.searchParams)).toEqual({
       subAccountId: 'sa_main',
-      cardId: '["card_1"]',
+      cardId: 'card_1',
       from: '2026-01-02',
       to: '2026-04-01',
     });
@@ -227,10 +227,10 @@ describe('card editor: what new limits would have done to the last 90 days', () 
         new URL(a.getAttribute('href') ?? '', 'http://app.test').searchParams,
       );
     };
-    const days = { cardId: '["card_1"]', from: '2026-01-02', to: '2026-04-01' };
-    const paid = { status: '["pending","settled","dispute"]', sort: 'amount' };
-    expect(search('Those above $250.00')).toEqual({ ...days, ...paid, min: '"250.01"' });
-    expect(search('Those below $5.00')).toEqual({ ...days, ...paid, max: '"4.99"' });
+    const days = { cardId: 'card_1', from: '2026-01-02', to: '2026-04-01' };
+    const paid = { status: 'pending,settled,dispute', sort: 'amount' };
+    expect(search('Those above $250.00')).toEqual({ ...days, ...paid, min: '250.01' });
+    expect(search('Those below $5.00')).toEqual({ ...days, ...paid, max: '4.99' });
   });
 
   it('with no minimum, one link opens exactly the amounts above the new maximum', async () => {
@@ -253,11 +253,11 @@ describe('card editor: what new limits would have done to the last 90 days', () 
     expect(href.pathname).toBe('/transactions');
     expect(Object.fromEntries(href.searchParams)).toEqual({
       subAccountId: 'sa_main',
-      cardId: '["card_1"]',
+      cardId: 'card_1',
       from: '2026-01-02',
       to: '2026-04-01',
-      status: '["pending","settled","dispute"]',
-      min: '"400.01"',
+      status: 'pending,settled,dispute',
+      min: '400.01',
       sort: 'amount',
     });
   });

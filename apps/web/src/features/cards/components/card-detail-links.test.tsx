@@ -51,7 +51,7 @@ describe('card detail: links and dead ends', () => {
     renderApp('/cards/card_1', { session: financeSession() });
     expect(await screen.findByRole('link', { name: 'Transactions on this card' })).toHaveAttribute(
       'href',
-      '/transactions?cardId=%5B%22card_1%22%5D',
+      '/transactions?cardId=card_1',
     );
   });
 

@@ -183,7 +183,7 @@ describe('card detail', () => {
       expect(router.state.location.pathname).toBe('/sign-in');
       expect(router.state.location.search).toMatchObject({
         redirect: '/cards/card_1',
-        expired: true,
+        expired: 'true',
       });
     });
 

@@ -175,7 +175,7 @@ describe('cards screen', () => {
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('row', { name: /Bravo/ });
     expect(screen.getByRole('row', { name: /Alpha/ })).toBeInTheDocument();
-    expect(router.state.location.search).toEqual({ status: 'active', pages: 2 });
+    expect(router.state.location.search).toEqual({ status: 'active', pages: '2' });
     expect(history.length).toBe(entries);
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('row', { name: /Charlie/ });
@@ -193,7 +193,7 @@ describe('cards screen', () => {
     await screen.findByRole('heading', { name: /Bravo/ });
     act(() => history.back());
     await screen.findByRole('row', { name: /Charlie/ });
-    expect(router.state.location.search).toEqual({ status: 'active', pages: 3 });
+    expect(router.state.location.search).toEqual({ status: 'active', pages: '3' });
     expect(requestsTo('/api/cards').map((r) => new URL(r.url).searchParams.get('cursor'))).toEqual([
       null,
       'c2',
@@ -239,7 +239,7 @@ describe('cards screen', () => {
     failNext = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('row', { name: /Bravo/ })).toBeInTheDocument();
-    expect(router.state.location.search).toEqual({ pages: 2 });
+    expect(router.state.location.search).toEqual({ pages: '2' });
   });
 
   it('a link with pages reproduces the cards shown, reading each page once', async () => {

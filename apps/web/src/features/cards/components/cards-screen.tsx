@@ -14,6 +14,7 @@ import type { PagedList } from '../../../lib/use-url-pages';
 import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
+import { CardSearchField } from './card-search-field';
 import { SpendBar, SpendsFrom, useCardsMoney } from './cards-money';
 
 interface CardsScreenProps {
@@ -31,6 +32,11 @@ const NO_CARDS: readonly Card[] = [];
 
 /** What the screen says about a link's value it left out. */
 const SEARCH_WORDS: RejectedWords = {
+  // Only a search longer than any name is left out (an empty one is no search: nothing to say).
+  q: (v) =>
+    v === ''
+      ? undefined
+      : `The link's search “${v}” is longer than a card's name can be; showing every card.`,
   status: (v) => `The link's status “${v}” isn't a card status; showing all statuses.`,
   sort: (v) => `The link's sort “${v}” isn't one this list offers; sorting by created date.`,
   direction: (v) => `The link's direction “${v}” isn't asc or desc; showing descending.`,
@@ -53,6 +59,18 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
       </div>
       <SearchNotice words={SEARCH_WORDS} />
       <div className="filters cards-filters">
+        {/* First, so it is in view on a phone and "/" reaches it: most visits look for one card. */}
+        <CardSearchField
+          value={search.q}
+          onChange={(q) =>
+            void navigate({
+              to: '/cards',
+              search: { ...search, q, pages: undefined },
+              // Each pause in typing is not a step for Back to take.
+              replace: true,
+            })
+          }
+        />
         <Field label="Sub account">
           {(control) => (
             <select
@@ -87,6 +105,9 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
             >
               <option value="createdAt">Created date</option>
               <option value="name">Name</option>
+              {/* The spend and share of its utilization limit that each card's row shows. */}
+              <option value="spend">Spend</option>
+              <option value="utilization">Utilization</option>
             </select>
           )}
         </Field>
@@ -109,6 +130,12 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
           last minute.
         </p>
       ) : null}
+      {search.sort === 'spend' || search.sort === 'utilization' ? (
+        <p className="muted">
+          Spend is within the current period of each card's utilization limit; cards that show none
+          come last.
+        </p>
+      ) : null}
       {money.failed ? (
         <p className="form-error">
           The cards' spend could not be read from the index; the cards are shown without it.
@@ -118,7 +145,11 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
         <ListNotLoaded error={error} busy={busy} onRetry={onRetry} />
       ) : list.rows.length === 0 ? (
         <p className="empty" aria-busy={busy || undefined}>
-          No cards match these filters.
+          {search.q === undefined
+            ? 'No cards match these filters.'
+            : `No card's name or last four matches “${search.q}”${
+                search.status || search.subAccountId ? ' with these filters' : ''
+              }.`}
         </p>
       ) : (
         <>
@@ -191,7 +222,7 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
             list={list}
             noun={['card', 'cards']}
             busy={busy}
-            capHint="Narrow the list with the status filter to see the rest."
+            capHint="Narrow the list with the search or the status filter to see the rest."
           />
         </>
       )}

@@ -2,6 +2,7 @@ import type { Overview } from '@card-console/shared/api/overview';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { parseSearch } from '../../../lib/url-search';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveIndex } from '../../../test/serve-index';
@@ -75,17 +76,10 @@ function serve(...answers: Overview[]) {
 
 const CUSTOM = '/overview?subAccountId=sa_mkt&period=custom&from=2026-03-02&to=2026-03-04';
 
-/** A link's target as path and search values. */
-/** Where a link goes: its path and search, a list (the router writes JSON) read back. */
+/** Where a link goes: its path and search, read as the app reads an address (a list of one is its value). */
 function target(link: HTMLElement) {
   const url = new URL(link.getAttribute('href') ?? '', 'http://x');
-  const search = Object.fromEntries(
-    [...url.searchParams].map(([key, value]) => [
-      key,
-      value.startsWith('[') ? (JSON.parse(value) as unknown) : value,
-    ]),
-  );
-  return { path: url.pathname, search };
+  return { path: url.pathname, search: { ...parseSearch(url.search) } };
 }
 
 const SPEND = ['pending', 'settled', 'refund', 'dispute'];
@@ -229,22 +223,22 @@ describe('overview screen', () => {
     expect(target(screen.getByRole('link', { name: /^Travel •••• 4242:/ })).search).toEqual({
       ...period,
       status: SPEND,
-      cardId: ['card_9'],
+      cardId: 'card_9',
     });
     expect(target(screen.getByRole('link', { name: /^Travel: / })).search).toEqual({
       ...period,
       status: SPEND,
-      categoryGroup: ['airlines'],
+      categoryGroup: 'airlines',
     });
     expect(target(screen.getByRole('link', { name: /^ACME AIR: / })).search).toEqual({
       ...period,
       status: SPEND,
-      merchant: ['ACME AIR'],
+      merchant: 'ACME AIR',
     });
     expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ })).search).toEqual({
       ...period,
-      status: ['declined'],
-      declineReason: ['insufficient_funds'],
+      status: 'declined',
+      declineReason: 'insufficient_funds',
     });
     // No row says it cannot be filtered any more.
     expect(screen.queryByText(/can't be filtered/)).not.toBeInTheDocument();
@@ -272,7 +266,7 @@ describe('overview screen', () => {
       from: '2026-03-02',
       to: '2026-03-04',
       status: SPEND,
-      category: ['5734'],
+      category: '5734',
     });
   });
 

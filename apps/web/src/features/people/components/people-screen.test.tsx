@@ -39,7 +39,7 @@ describe('people', () => {
     expect(me.getByText('You')).toBeInTheDocument();
     expect(me.getByRole('combobox', { name: 'Role of admin@example.test' })).toHaveValue('admin');
     expect(me.getByText('Active')).toBeInTheDocument();
-    expect(me.getByText('Users file')).toBeInTheDocument();
+    expect(me.getByText('Set up by the operator')).toBeInTheDocument();
     expect(me.getByText('with passkey')).toBeInTheDocument();
     expect(me.getByRole('cell', { name: '2' })).toBeInTheDocument();
     // One's own row is neither disabled nor removed from here.
@@ -207,6 +207,11 @@ describe('people', () => {
     const { user } = await openPeople();
     const role = screen.getByRole('combobox', { name: 'Role of admin@example.test' });
     await user.selectOptions(role, 'finance');
+    // A choice asks first, saying what the role means; nothing is sent until it is confirmed.
+    const ask = await screen.findByRole('dialog', { name: 'Make admin@example.test finance?' });
+    expect(ask).toHaveTextContent('change no card, person or policy');
+    expect(requestsTo('/api/people/admin%40example.test/role', 'PUT')).toHaveLength(0);
+    await user.click(within(ask).getByRole('button', { name: 'Make finance' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'admin@example.test is the last admin: make someone else an admin first.',
     );
@@ -232,9 +237,27 @@ describe('people', () => {
       screen.getByRole('combobox', { name: 'Role of fin@example.test' }),
       'admin',
     );
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Make fin@example.test admin?' })).getByRole(
+        'button',
+        { name: 'Make admin' },
+      ),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent(
       "fin@example.test's role is set by your identity provider: change it there.",
     );
+  });
+
+  it('a role choice cancelled changes nothing: the row shows the role it had', async () => {
+    servePeople();
+    const { user } = await openPeople();
+    const role = screen.getByRole('combobox', { name: 'Role of fin@example.test' });
+    await user.selectOptions(role, 'admin');
+    const ask = await screen.findByRole('dialog', { name: 'Make fin@example.test admin?' });
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(role).toHaveValue('finance');
+    expect(requestsTo('/api/people/fin%40example.test/role', 'PUT')).toHaveLength(0);
   });
 
   it('withdraws an open invitation', async () => {

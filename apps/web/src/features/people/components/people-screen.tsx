@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { ErrorState } from '../../../components/error-state';
+import { FormFooter } from '../../../components/form-footer';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatDateTime } from '../../../lib/format';
 import { changeRole, peopleQueryOptions, setDisabled, withdrawInvitation } from '../api/people';
@@ -74,6 +75,8 @@ export function PeopleScreen({ list, error, onRetry }: PeopleScreenProps) {
     }
   };
 
+  // A role is changed on purpose: the row's choice asks first (a slip of the select re-roles no one).
+  const [roleChange, setRoleChange] = useState<{ person: PersonView; role: RoleChange['role'] }>();
   const onRole = (person: PersonView, role: RoleChange['role']) =>
     act(
       `role:${person.email}`,
@@ -129,7 +132,7 @@ export function PeopleScreen({ list, error, onRetry }: PeopleScreenProps) {
           <PeopleTable
             people={list.people}
             busy={busy}
-            onRole={onRole}
+            onRole={(person, role) => setRoleChange({ person, role })}
             onDisabled={onDisabled}
             onRemove={setRemoving}
             onSessions={setSessionsOf}
@@ -144,6 +147,29 @@ export function PeopleScreen({ list, error, onRetry }: PeopleScreenProps) {
       {stepUp.prompt ? (
         <Dialog title="Confirm it is you" onClose={() => stepUp.cancel()}>
           {stepUp.prompt}
+        </Dialog>
+      ) : null}
+      {roleChange ? (
+        <Dialog
+          title={`Make ${roleChange.person.email} ${roleLabels[roleChange.role].toLowerCase()}?`}
+          onClose={() => setRoleChange(undefined)}
+        >
+          <div className="stack">
+            <p>{ROLE_MEANS[roleChange.role]}</p>
+            <FormFooter onCancel={() => setRoleChange(undefined)}>
+              <button
+                type="button"
+                className="primary"
+                onClick={() => {
+                  const { person, role } = roleChange;
+                  setRoleChange(undefined);
+                  void onRole(person, role);
+                }}
+              >
+                Make {roleLabels[roleChange.role].toLowerCase()}
+              </button>
+            </FormFooter>
+          </div>
         </Dialog>
       ) : null}
       {inviting ? (
@@ -170,6 +196,14 @@ export function PeopleScreen({ list, error, onRetry }: PeopleScreenProps) {
     </section>
   );
 }
+
+/** What a new role lets the person do, said before it is given. */
+const ROLE_MEANS: Record<RoleChange['role'], string> = {
+  admin:
+    'Admins change cards and their limits, reveal card numbers, create sub accounts, and manage people and policies.',
+  finance:
+    'Finance people read and export everything and close the month, but change no card, person or policy.',
+};
 
 interface PeopleTableProps {
   people: PersonView[];

@@ -1,7 +1,7 @@
 import type { ProblemOf } from '@card-console/shared/api/error';
 import type { MetaResponse } from '@card-console/shared/api/meta';
 import type { SessionResponse, SignInBody } from '@card-console/shared/api/session';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { TotpField } from '../../../components/totp-field';
 import { apiProblem, isApiError } from '../../../lib/api-error';
@@ -16,6 +16,11 @@ import {
 import { SecondFactorChoices } from './second-factor-choices';
 
 type DemoAccount = NonNullable<MetaResponse['demoAccounts']>[number];
+// Demo mode only, so never in the first download: fetched when the demo accounts are shown; a
+// chunk that cannot load leaves the code out (the secret is shown anyway).
+const DemoAdminCode = lazy(() =>
+  import('./demo-admin-code').catch(() => ({ default: () => null })),
+);
 /** What the server asked for on 401 `second_factor_required`. */
 type SecondFactor = ProblemOf<'second_factor_required'>['secondFactor'];
 
@@ -284,6 +289,14 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
             changeEmail(a.email);
             setPassword(a.password);
           }}
+          onUseCode={(a, code) => {
+            // The account already in the form (at its second step, say) keeps its step.
+            if (email.trim().toLowerCase() !== a.email) {
+              changeEmail(a.email);
+              setPassword(a.password);
+            } else if (!password) setPassword(a.password);
+            changeTotp(code);
+          }}
         />
       ) : null}
     </>
@@ -293,9 +306,11 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 function DemoAccounts({
   accounts,
   onUse,
+  onUseCode,
 }: {
   accounts: DemoAccount[];
   onUse: (account: DemoAccount) => void;
+  onUseCode: (account: DemoAccount, code: string) => void;
 }) {
   return (
     <section className="demo-accounts" aria-labelledby="demo-accounts-title">
@@ -327,6 +342,11 @@ function DemoAccounts({
                     <code className="wrap">{a.otpauthUri}</code>
                   </dd>
                 </>
+              ) : null}
+              {a.role === 'admin' && a.totpSecret ? (
+                <Suspense fallback={null}>
+                  <DemoAdminCode onUse={(code) => onUseCode(a, code)} />
+                </Suspense>
               ) : null}
             </dl>
             <button type="button" onClick={() => onUse(a)}>

@@ -20,6 +20,7 @@ function serveSignIn(meta = demoMeta) {
   const bodies: unknown[] = [];
   server.use(
     serve('meta.get', () => HttpResponse.json(meta)),
+    serve('meta.demoAdminCode', () => HttpResponse.json({ code: '123456', secondsLeft: 30 })),
     serve('session.get', () =>
       signedIn ? HttpResponse.json(signedIn) : apiError(401, 'unauthenticated', 'Sign in first.'),
     ),

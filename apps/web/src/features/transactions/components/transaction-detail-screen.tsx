@@ -1,5 +1,6 @@
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { localTimeZone } from '@card-console/shared/dates';
+import { moneyStateOf } from '@card-console/shared/money-definition';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
@@ -33,6 +34,18 @@ function Pair({ label, children }: { label: string; children: ReactNode }) {
       <dd>{children}</dd>
     </>
   );
+}
+
+/**
+ * When the money posted, by the money definition: a row that moved (or went out and came back)
+ * has posted; a pending one has not yet (its date is when it was authorised); a row that never
+ * moved money (declined, released) never posts, so the line is left out.
+ */
+function postedText(t: Transaction): string | undefined {
+  const state = moneyStateOf[t.status];
+  if (state === 'posted' || state === 'returned') return formatDateTime(t.date);
+  if (state === 'pending') return 'Not yet (pending)';
+  return undefined;
 }
 
 /** "Airlines (4511)"; the code alone when it names no known category. */
@@ -180,10 +193,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
             <Pair label="Authorized">
               {t.authorizedAt ? formatDateTime(t.authorizedAt) : undefined}
             </Pair>
-            {/* A declined charge never posted: no money moved, so no posted time. */}
-            <Pair label="Posted">
-              {t.status === 'declined' ? undefined : formatDateTime(t.date)}
-            </Pair>
+            <Pair label="Posted">{postedText(t)}</Pair>
             <Pair label="Created">{t.createdAt ? formatDateTime(t.createdAt) : undefined}</Pair>
             <Pair label="Reference number">
               {t.referenceNumber ? <span className="mono">{t.referenceNumber}</span> : undefined}

@@ -73,7 +73,7 @@ describe('transactions: the close policy in "Needs attention"', () => {
         from: '2026-03-01',
         to: '2026-03-31',
         status: ['pending', 'settled', 'refund', 'dispute'],
-        account: ['cat_meals'],
+        account: 'cat_meals',
         memo: 'missing',
       }),
     );

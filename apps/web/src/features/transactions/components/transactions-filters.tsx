@@ -1,22 +1,16 @@
 import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import { localTimeZone } from '@card-console/shared/dates';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { DayRangeFields } from '../../../components/day-range-fields';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
+import { PeriodField, usePeriodChoice } from '../../../components/period-field';
+import { SearchField } from '../../../components/search-field';
 import { statusLabel } from '../../../components/status-badge';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { cardSubAccountsQueryOptions } from '../api/get-card-sub-accounts';
-import { PERIOD_LABELS, type Period, periods } from '../periods';
-import {
-  chosenDays,
-  dollarsToCents,
-  filterCount,
-  type TransactionsSearch,
-} from '../transactions-search';
+import { dollarsToCents, filterCount, type TransactionsSearch } from '../transactions-search';
 import { CategoryField } from './category-field';
 import { NotesFilters } from './notes-filters';
 
@@ -55,14 +49,21 @@ export function TransactionsFilters(props: FiltersProps) {
   const set = (patch: Partial<TransactionsSearch>, options?: { replace?: boolean }) =>
     onChange({ ...search, ...patch, pages: undefined }, options);
   const selected = subAccounts.find((s) => s.id === search.subAccountId);
-  // "Custom days" shows the From and To fields, before any day is chosen too.
-  const [customWanted, setCustomWanted] = useState(false);
-  const custom = search.period === undefined && Boolean(search.from || search.to || customWanted);
+  const period = usePeriodChoice(search);
+  const custom = period.custom;
 
   return (
     <fieldset className={`filters transactions-filters${custom ? ' with-days' : ''}`}>
       <legend className="visually-hidden">Filters</legend>
-      <SearchField value={search.q} onChange={(q) => set({ q }, { replace: true })} />
+      <SearchField
+        label="Search"
+        placeholder="Description, merchant, reference"
+        className="search-field"
+        maxLength={200}
+        pauseMs={TYPING_PAUSE_MS}
+        value={search.q}
+        onChange={(q) => set({ q }, { replace: true })}
+      />
       <Field label="Sub account" className="sub-account-field">
         {(control) => (
           <select
@@ -80,36 +81,7 @@ export function TransactionsFilters(props: FiltersProps) {
           </select>
         )}
       </Field>
-      <Field label="Period" className="period-field">
-        {(control) => (
-          <select
-            {...control}
-            value={search.period ?? (custom ? 'custom' : '')}
-            onChange={(e) => {
-              const value = e.target.value;
-              setCustomWanted(value === 'custom');
-              // Custom days start as the days shown, to be edited.
-              if (value === 'custom') {
-                return set({ period: undefined, ...chosenDays(search, localTimeZone, Date.now()) });
-              }
-              set({
-                period: (value || undefined) as Period | undefined,
-                from: undefined,
-                to: undefined,
-              });
-            }}
-          >
-            <option value="">Any time</option>
-            {periods.map((p) => (
-              <option key={p} value={p}>
-                {PERIOD_LABELS[p]}
-              </option>
-            ))}
-            <option value="custom">Custom days</option>
-          </select>
-        )}
-      </Field>
-      {custom ? <DayRangeFields from={search.from} to={search.to} onChange={set} /> : null}
+      <PeriodField range={search} choice={period} onChange={set} />
       <CategoryField
         onPick={(pick) =>
           set(
@@ -153,46 +125,6 @@ export function TransactionsFilters(props: FiltersProps) {
         <NotesFilters search={search} categories={categories} set={set} />
       </FiltersFold>
     </fieldset>
-  );
-}
-
-/** The search box: applies after a pause in typing, or at once on Enter. */
-function SearchField({
-  value,
-  onChange,
-}: {
-  value: string | undefined;
-  onChange: (q: string | undefined) => void;
-}) {
-  const [typed, setTyped] = useState(value ?? '');
-  const [applied, setApplied] = useState(value);
-  if (applied !== value) {
-    // Back, Forward or a link changed it: show that.
-    setApplied(value);
-    setTyped(value ?? '');
-  }
-  const wanted = typed.trim() || undefined;
-  useEffect(() => {
-    if (wanted === value) return;
-    const timer = setTimeout(() => onChange(wanted), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [wanted, value, onChange]);
-  return (
-    <Field label="Search" className="search-field">
-      {(control) => (
-        <input
-          {...control}
-          type="search"
-          placeholder="Description, merchant, reference"
-          maxLength={200}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && wanted !== value) onChange(wanted);
-          }}
-        />
-      )}
-    </Field>
   );
 }
 

@@ -2,6 +2,7 @@ import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { periodDays } from '../../../lib/periods';
 import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import {
@@ -13,7 +14,6 @@ import {
 } from '../../../test/serve-index';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
-import { periodDays } from '../periods';
 
 const ZONE = 'America/New_York';
 inTimeZone(ZONE);
@@ -278,10 +278,10 @@ describe('transactions screen', () => {
     await screen.findByRole('row', { name: /Coffee beans/ });
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await screen.findByRole('row', { name: /Refund for chairs/ });
-    expect(router.state.location.search).toEqual({ pages: 2 });
+    expect(router.state.location.search).toEqual({ pages: '2' });
     await user.click(screen.getByText('All statuses'));
     await user.click(screen.getByRole('checkbox', { name: 'Declined' }));
-    await waitFor(() => expect(router.state.location.search).toEqual({ status: ['declined'] }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 'declined' }));
     await user.click(screen.getByRole('checkbox', { name: 'Refund' }));
     await waitFor(() =>
       expect(router.state.location.search).toEqual({ status: ['declined', 'refund'] }),
@@ -294,7 +294,7 @@ describe('transactions screen', () => {
     );
     // Each is a chip that removes itself.
     await user.click(screen.getByRole('button', { name: 'Remove filter Status: Refund' }));
-    await waitFor(() => expect(router.state.location.search).toEqual({ status: ['declined'] }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 'declined' }));
   });
 
   it('a category search finds everyday themes: "software" asks for its codes, named in chips', async () => {
@@ -319,7 +319,7 @@ describe('transactions screen', () => {
     await user.type(field, 'business');
     await user.click(await screen.findByRole('option', { name: /Business services/ }));
     await waitFor(() =>
-      expect(router.state.location.search).toMatchObject({ categoryGroup: ['business'] }),
+      expect(router.state.location.search).toMatchObject({ categoryGroup: 'business' }),
     );
     expect(field).toHaveValue('');
   });
@@ -398,7 +398,7 @@ describe('transactions screen', () => {
     ).toBeInTheDocument();
     expect(line).toHaveTextContent('-$99.00');
     await user.click(within(line).getByRole('button', { name: 'Travel card' }));
-    await waitFor(() => expect(router.state.location.search).toEqual({ cardId: ['card_1'] }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ cardId: 'card_1' }));
   });
 
   it('while the index syncs it says how far it is, and asks again until it is done', async () => {
@@ -456,7 +456,29 @@ describe('transactions screen', () => {
     }
     await user.click(screen.getByRole('link', { name: '← Back to transactions' }));
     await screen.findByRole('heading', { name: 'Transactions' });
-    expect(router.state.location.search).toEqual({ status: ['settled'] });
+    expect(router.state.location.search).toEqual({ status: 'settled' });
+  });
+
+  it('a pending charge has not posted yet: its detail says so instead of a posted time', async () => {
+    serveScreen();
+    server.use(
+      serve('transactions.get', () =>
+        HttpResponse.json(transaction({ status: 'pending', date: '2026-03-05T15:04:00.000Z' })),
+      ),
+    );
+    const view = renderApp('/transactions/tx_1', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Coffee beans' });
+    const posted = () => screen.getByText('Posted', { selector: 'dt' }).nextElementSibling;
+    expect(posted()).toHaveTextContent(/^Not yet \(pending\)$/);
+    view.unmount();
+    server.use(
+      serve('transactions.get', () =>
+        HttpResponse.json(transaction({ status: 'settled', date: '2026-03-05T15:04:00.000Z' })),
+      ),
+    );
+    renderApp('/transactions/tx_1', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Coffee beans' });
+    expect(posted()).toHaveTextContent(/Mar 5, 2026/);
   });
 
   it('shows the decline reason on the detail of a declined transaction', async () => {
@@ -597,7 +619,7 @@ describe('transactions screen', () => {
     );
     const notice = await screen.findByText(/The link's status “bogus”/);
     await waitFor(() =>
-      expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', cardId: ['card_1'] }),
+      expect(router.state.location.search).toEqual({ subAccountId: 'sa_ops', cardId: 'card_1' }),
     );
     // Replaced, not added: Back does not return to the broken link.
     expect(history.length).toBe(1);

@@ -25,6 +25,7 @@ export const Route = createFileRoute('/_app/cards/')({
   },
   loaderDeps: ({ search }) => ({
     subAccountId: search.subAccountId,
+    q: search.q,
     status: search.status,
     sort: search.sort,
     direction: search.direction,

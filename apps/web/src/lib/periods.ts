@@ -1,11 +1,18 @@
 import { addDays } from '@card-console/shared/dates';
 
-/** The Transactions screen's date presets; weeks start on Monday (ISO 8601). */
+/**
+ * The date presets wherever days are chosen (Transactions, Audit), as finance thinks of them:
+ * calendar periods and rolling ones. Weeks start on Monday (ISO 8601); a rolling "Last N days"
+ * counts today as the Nth (as card platforms do), so it holds the newest rows.
+ */
 export const periods = [
   'today',
   'yesterday',
   'this-week',
   'last-week',
+  'last-7-days',
+  'last-30-days',
+  'last-90-days',
   'this-month',
   'last-month',
   'this-quarter',
@@ -19,6 +26,9 @@ export const PERIOD_LABELS: Record<Period, string> = {
   yesterday: 'Yesterday',
   'this-week': 'This week',
   'last-week': 'Last week',
+  'last-7-days': 'Last 7 days',
+  'last-30-days': 'Last 30 days',
+  'last-90-days': 'Last 90 days',
   'this-month': 'This month',
   'last-month': 'Last month',
   'this-quarter': 'This quarter',
@@ -53,6 +63,12 @@ export function periodDays(period: Period, today: string): { from: string; to: s
       const monday = addDays(today, -weekday - 7);
       return { from: monday, to: addDays(monday, 6) };
     }
+    case 'last-7-days':
+      return { from: addDays(today, -6), to: today };
+    case 'last-30-days':
+      return { from: addDays(today, -29), to: today };
+    case 'last-90-days':
+      return { from: addDays(today, -89), to: today };
     case 'this-month':
       return { from: dayOf(y, m, 1), to: today };
     case 'last-month':

@@ -9,7 +9,7 @@
 
 import type { AuditPage } from '@card-console/shared/api/audit';
 import type { Card, CardPage } from '@card-console/shared/api/cards';
-import type { IndexPage } from '@card-console/shared/api/transaction-index';
+import type { CategoryCatalog, IndexPage } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds } from '@card-console/shared/dates';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,7 +151,13 @@ describe.each(sizes)('at %i×%i, everyday tasks from the landing page', (width, 
     await page.waitForURL((url) => url.searchParams.get('by') === 'card');
     const url = new URL(page.url());
     expect(url.searchParams.get('period')).toBe('last-quarter');
-    expect(url.searchParams.get('categoryGroup')).toBe('software');
+    // The everyday theme "software": its codes, as the catalog names them, in a readable list.
+    const catalog = await api<CategoryCatalog>(page, '/api/index/categories');
+    const software = catalog.categories
+      .filter((c) => c.themes?.includes('software'))
+      .map((c) => c.code);
+    expect(software.length).toBeGreaterThan(0);
+    expect(new Set(url.searchParams.get('category')?.split(','))).toEqual(new Set(software));
     const table = page.getByRole('table', { name: /by card/i });
     await table.getByRole('row').nth(1).waitFor();
     await expectAccessible('software-by-card');
@@ -177,8 +183,10 @@ describe.each(sizes)('at %i×%i, everyday tasks from the landing page', (width, 
     const bounds = dayRangeToBounds(monday(), calendar(), ZONE);
     const trail = await api<AuditPage>(
       page,
-      `/api/audit?action=card.reveal&from=${bounds.from}&to=${bounds.to}&limit=100`,
+      `/api/audit?action=card.reveal&from=${bounds.from}&to=${bounds.to}`,
     );
+    // This week's reveals are this run's: one page.
+    expect(trail.nextCursor).toBeUndefined();
     expect(trail.items.length).toBeGreaterThan(0);
     const rows = page.locator('.audit-table tbody tr');
     await expect.poll(() => rows.count()).toBe(trail.items.length);
@@ -215,7 +223,7 @@ describe.each(sizes)('at %i×%i, everyday tasks from the landing page', (width, 
     const query = new URLSearchParams({
       from: String(bounds.from),
       to: String(bounds.to),
-      min: '50000',
+      minCents: '50000',
       limit: '200',
     });
     for (const status of url.searchParams.get('status')?.split(',') ?? []) {

@@ -28,7 +28,14 @@ describe('signed-in layout', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Overview', 'Sub accounts', 'Cards', 'Transactions', 'Receipts']);
+    ).toEqual([
+      'Overview',
+      'Sub accounts',
+      'Cards',
+      'Transactions',
+      'Receipts',
+      'Chart of accounts',
+    ]);
     expect(screen.getByText('finance@example.test')).toBeInTheDocument();
     expect(screen.getByText('finance')).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: 'Sub accounts' })).toHaveAttribute(

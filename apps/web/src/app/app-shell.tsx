@@ -114,13 +114,14 @@ export function AppShell({
                 </Link>
               </li>
             )}
+            {/* Admins keep the chart; finance, who book to it, read it. */}
+            <li>
+              <Link to="/accounting-categories" activeProps={{ 'aria-current': 'page' }}>
+                Chart of accounts
+              </Link>
+            </li>
             {session.role === 'admin' ? (
               <>
-                <li>
-                  <Link to="/accounting-categories" activeProps={{ 'aria-current': 'page' }}>
-                    Chart of accounts
-                  </Link>
-                </li>
                 <li>
                   <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
                     Audit

@@ -6,6 +6,8 @@ import { CategoryForm } from './category-form';
 
 interface CategoryRowProps {
   category: AccountingCategory;
+  /** Finance's view: the category, no Edit or Archive. */
+  readOnly?: boolean;
   editing: boolean;
   onEdit: (editing: boolean) => void;
   /** What happened, for the screen's status line; `failed` when it did not. */
@@ -13,7 +15,13 @@ interface CategoryRowProps {
 }
 
 /** One category: Edit turns it into a code and name form; Archive and Restore act at once. */
-export function CategoryRow({ category: c, editing, onEdit, onResult }: CategoryRowProps) {
+export function CategoryRow({
+  category: c,
+  readOnly = false,
+  editing,
+  onEdit,
+  onResult,
+}: CategoryRowProps) {
   const update = useUpdateAccountingCategory(c.id);
   const editButton = useRef<HTMLButtonElement>(null);
   const wasEditing = useRef(editing);
@@ -81,27 +89,29 @@ export function CategoryRow({ category: c, editing, onEdit, onResult }: Category
           {c.archived ? 'Archived' : 'Active'}
         </span>
       </td>
-      <td>
-        <div className="row-actions">
-          {/* The names say which category; each starts with its visible word. */}
-          <button
-            ref={editButton}
-            type="button"
-            aria-label={`Edit ${label}`}
-            onClick={() => onEdit(true)}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            aria-label={`${c.archived ? 'Restore' : 'Archive'} ${label}`}
-            aria-disabled={update.isPending || undefined}
-            onClick={toggle}
-          >
-            {c.archived ? 'Restore' : 'Archive'}
-          </button>
-        </div>
-      </td>
+      {readOnly ? null : (
+        <td>
+          <div className="row-actions">
+            {/* The names say which category; each starts with its visible word. */}
+            <button
+              ref={editButton}
+              type="button"
+              aria-label={`Edit ${label}`}
+              onClick={() => onEdit(true)}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              aria-label={`${c.archived ? 'Restore' : 'Archive'} ${label}`}
+              aria-disabled={update.isPending || undefined}
+              onClick={toggle}
+            >
+              {c.archived ? 'Restore' : 'Archive'}
+            </button>
+          </div>
+        </td>
+      )}
     </tr>
   );
 }

@@ -13,7 +13,7 @@ import {
   quietOverview,
 } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
-import { apiError, requestsTo, serve, server } from '../../../test/server';
+import { apiError, serve, server } from '../../../test/server';
 
 /** The BFF's chart of accounts: codes unique whatever their case, kept by code. */
 function serveChart(start: AccountingCategory[] = accountingCategories) {
@@ -161,12 +161,25 @@ describe('chart of accounts', () => {
     ]);
   });
 
-  it('finance opening its address: "Not allowed", without asking the BFF', async () => {
+  it('finance reads the chart from the navigation: the categories, nothing to change', async () => {
+    serveChart();
     server.use(serve('overview.get', () => HttpResponse.json(quietOverview())));
-    renderApp('/accounting-categories', { session: financeSession() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
-    expect(screen.getByText('The chart of accounts is kept by admins.')).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Chart of accounts' })).toBeNull();
-    expect(requestsTo('/api/accounting-categories')).toHaveLength(0);
+    const { user } = renderApp('/overview', { session: financeSession() });
+    await user.click(
+      within(await screen.findByRole('navigation', { name: 'Main' })).getByRole('link', {
+        name: 'Chart of accounts',
+      }),
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Chart of accounts' }),
+    ).toBeVisible();
+    expect(rowOf(/Meals/).getByText('Active')).toBeInTheDocument();
+    expect(screen.getByText(/Admins keep the chart/)).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: /^(Edit|Archive|Restore|Add category)/ }),
+    ).toBeNull();
+    // None of the admin's panels: adding, importing, merchant rules, the close policy.
+    expect(screen.queryAllByRole('heading', { level: 2 })).toEqual([]);
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
   });
 });

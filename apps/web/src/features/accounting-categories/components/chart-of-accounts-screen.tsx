@@ -15,7 +15,17 @@ import { MerchantRulesSection } from './merchant-rules-section';
  * merchant's new transactions. Categories are archived rather than deleted, so the
  * transactions that have one keep it.
  */
-export function ChartOfAccountsScreen({ categories }: { categories: AccountingCategory[] }) {
+/**
+ * The chart of accounts: admins keep it (add, import, edit, archive, merchant rules, the close
+ * policy); finance, who book transactions to it, read it (`readOnly`): the categories alone.
+ */
+export function ChartOfAccountsScreen({
+  categories,
+  readOnly = false,
+}: {
+  categories: AccountingCategory[];
+  readOnly?: boolean;
+}) {
   useDocumentTitle('Chart of accounts');
   const create = useCreateAccountingCategory();
   const [editing, setEditing] = useState<string>();
@@ -33,25 +43,31 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
         The accounting categories finance books transactions to. An archived category stays on the
         transactions that have it but is no longer offered for others.
       </p>
-      <section className="panel" aria-labelledby="add-category-title">
-        <h2 id="add-category-title">Add category</h2>
-        <CategoryForm
-          key={added}
-          label="Add category"
-          className="add-category-form"
-          initial={{ code: '', name: '' }}
-          submitLabel="Add category"
-          autoFocus={added > 0}
-          onSave={(values) => create.mutateAsync(values)}
-          onSaved={(category) => {
-            setAdded((n) => n + 1);
-            onResult(`Added ${categoryLabel(category)}.`);
-          }}
-        />
-      </section>
-      <section className="panel">
-        <ChartImport onResult={onResult} />
-      </section>
+      {readOnly ? (
+        <p className="muted">Admins keep the chart: ask one to add or change a category.</p>
+      ) : (
+        <>
+          <section className="panel" aria-labelledby="add-category-title">
+            <h2 id="add-category-title">Add category</h2>
+            <CategoryForm
+              key={added}
+              label="Add category"
+              className="add-category-form"
+              initial={{ code: '', name: '' }}
+              submitLabel="Add category"
+              autoFocus={added > 0}
+              onSave={(values) => create.mutateAsync(values)}
+              onSaved={(category) => {
+                setAdded((n) => n + 1);
+                onResult(`Added ${categoryLabel(category)}.`);
+              }}
+            />
+          </section>
+          <section className="panel">
+            <ChartImport onResult={onResult} />
+          </section>
+        </>
+      )}
       {/* Always in the page, so each new result is announced. */}
       <div role="status" aria-live="polite">
         {result ? (
@@ -59,7 +75,11 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
         ) : null}
       </div>
       {categories.length === 0 ? (
-        <p className="empty">No accounting categories yet. Add the first one above.</p>
+        <p className="empty">
+          {readOnly
+            ? 'No accounting categories yet.'
+            : 'No accounting categories yet. Add the first one above.'}
+        </p>
       ) : (
         <div className="table-wrap">
           <table className="categories-table">
@@ -73,15 +93,18 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
                 <th scope="col" className="col-status">
                   Status
                 </th>
-                <th scope="col" className="col-actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                {readOnly ? null : (
+                  <th scope="col" className="col-actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
               {categories.map((c) => (
                 <CategoryRow
                   key={c.id}
+                  readOnly={readOnly}
                   category={c}
                   editing={editing === c.id}
                   onEdit={(on) => setEditing(on ? c.id : undefined)}
@@ -92,8 +115,12 @@ export function ChartOfAccountsScreen({ categories }: { categories: AccountingCa
           </table>
         </div>
       )}
-      <MerchantRulesSection categories={categories} />
-      <ClosePolicySection categories={categories} />
+      {readOnly ? null : (
+        <>
+          <MerchantRulesSection categories={categories} />
+          <ClosePolicySection categories={categories} />
+        </>
+      )}
     </section>
   );
 }

@@ -1,8 +1,44 @@
 import { addDays, isIsoDay } from '@card-console/shared/dates';
+import { type Period as CalendarPeriod, periodDays as calendarDays } from '../../lib/periods';
 import { oneOf, resourceId, text } from '../../lib/search-params';
 
-export const PERIODS = ['30d', '90d', '365d', 'custom'] as const;
+/**
+ * The Overview's periods: rolling ones (its own names, kept for the links that hold them: the
+ * last 30 days, none in a link, is the default), the calendar presets every date choice offers
+ * (lib/periods; its "Last 30/90 days" are these), and custom dates. "Any time" is not one: the
+ * Overview sums at most a year.
+ */
+const CALENDAR = [
+  'today',
+  'yesterday',
+  'this-week',
+  'last-week',
+  'last-7-days',
+  'this-month',
+  'last-month',
+  'this-quarter',
+  'last-quarter',
+  'year-to-date',
+] as const satisfies readonly CalendarPeriod[];
+export const PERIODS = [
+  'today',
+  'yesterday',
+  'this-week',
+  'last-week',
+  'last-7-days',
+  '30d',
+  '90d',
+  '365d',
+  'this-month',
+  'last-month',
+  'this-quarter',
+  'last-quarter',
+  'year-to-date',
+  'custom',
+] as const;
 export type Period = (typeof PERIODS)[number];
+const isCalendar = (period: Period | undefined): period is (typeof CALENDAR)[number] =>
+  (CALENDAR as readonly string[]).includes(period ?? '');
 
 /** The longest period the BFF sums, in days. */
 export const MAX_PERIOD_DAYS = 366;
@@ -46,11 +82,15 @@ export function validateOverviewSearch(search: Record<string, unknown>): Overvie
   return { subAccountId: resourceId(search.subAccountId), period, from, to };
 }
 
-/** The period's first and last day: the last 30/90/365 days end today (`today`, in the zone). */
+/**
+ * The period's first and last day: a calendar preset's on `today` (in the zone), the last
+ * 30/90/365 days ending today, or the custom dates.
+ */
 export function periodDays(search: OverviewSearch, today: string): { from: string; to: string } {
   if (search.period === 'custom' && search.from && search.to) {
     return { from: search.from, to: search.to };
   }
+  if (isCalendar(search.period)) return calendarDays(search.period, today);
   const days = search.period === '90d' ? 90 : search.period === '365d' ? 365 : 30;
   return { from: addDays(today, 1 - days), to: today };
 }

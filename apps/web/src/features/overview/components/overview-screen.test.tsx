@@ -351,6 +351,23 @@ describe('overview screen', () => {
     expect((Date.parse(to) - Date.parse(from)) / 86_400_000).toBe(29);
   });
 
+  it('offers the calendar presets too: "Last month" asks for the whole previous month, by name in the link', async () => {
+    serve(overview());
+    const { user, router } = renderApp('/overview', { session: financeSession() });
+    await screen.findByRole('heading', { name: 'Overview' });
+    await user.selectOptions(screen.getByLabelText('Period'), 'last-month');
+    await waitFor(() => expect(router.state.location.search).toEqual({ period: 'last-month' }));
+    // Worked out here from the calendar, in the zone the request names.
+    await waitFor(() => expect(requestsTo('/api/overview').length).toBeGreaterThan(1));
+    const sent = new URL(requestsTo('/api/overview').at(-1)?.url ?? '');
+    const tz = sent.searchParams.get('tz') ?? '';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+    const [y, m] = today.split('-').map(Number) as [number, number];
+    const first = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 10);
+    const last = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
+    expect([sent.searchParams.get('from'), sent.searchParams.get('to')]).toEqual([first, last]);
+  });
+
   it('a custom period out of order is noticed', async () => {
     serve(overview());
     renderApp('/overview?period=custom&from=2026-03-05&to=2026-03-01', {

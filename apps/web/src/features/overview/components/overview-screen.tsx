@@ -7,6 +7,7 @@ import { Field } from '../../../components/field';
 import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { SearchNotice } from '../../../components/search-notice';
 import { useDocumentTitle } from '../../../components/use-document-title';
+import { PERIOD_LABELS } from '../../../lib/periods';
 import type { TransactionsSearch } from '../../transactions';
 import { type DrillScope, declineSearch, spendSearch } from '../drill-down';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
@@ -18,6 +19,7 @@ import { RankedChart } from './ranked-chart';
 import { SpendChart } from './spend-chart';
 
 const PERIOD_LABEL: Record<Period, string> = {
+  ...PERIOD_LABELS,
   '30d': 'Last 30 days',
   '90d': 'Last 90 days',
   '365d': 'Last 365 days',

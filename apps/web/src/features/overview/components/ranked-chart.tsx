@@ -58,7 +58,7 @@ export function RankedChart({
             <li key={row.key}>
               <Link to="/transactions" search={row.search} aria-label={row.name} title={linkTitle}>
                 <span className="ranked-label" title={row.label}>
-                  {row.label}
+                  {keepMaskWhole(row.label)}
                 </span>
                 <svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
                   <rect
@@ -115,4 +115,9 @@ export function RankedChart({
       }
     />
   );
+}
+
+/** A card's "•••• 6707" kept on one line: the name wraps before it, never inside it. */
+function keepMaskWhole(label: string): string {
+  return label.replace(/(•+) (\d{4})/gu, '$1\u00a0$2');
 }

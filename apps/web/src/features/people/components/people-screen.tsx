@@ -205,6 +205,18 @@ const ROLE_MEANS: Record<RoleChange['role'], string> = {
     'Finance people read and export everything and close the month, but change no card, person or policy.',
 };
 
+/**
+ * A value's column name, shown on a phone where each row is a card (people.css); hidden from
+ * assistive technology, which has the table's own header.
+ */
+function CellLabel({ children }: { children: string }) {
+  return (
+    <span className="cell-label" aria-hidden="true">
+      {children}:{' '}
+    </span>
+  );
+}
+
 interface PeopleTableProps {
   people: PersonView[];
   busy: string | undefined;
@@ -288,8 +300,12 @@ function PersonRow({
       <td>
         <span className={`badge ${statusBadge[status]}`}>{status}</span>
       </td>
-      <td>{sourceLabels[person.source]}</td>
+      <td>
+        <CellLabel>Came by</CellLabel>
+        {sourceLabels[person.source]}
+      </td>
       <td className="person-last">
+        <CellLabel>Last sign-in</CellLabel>
         {person.lastSignIn ? (
           <>
             {formatDateTime(person.lastSignIn.at)}
@@ -301,7 +317,10 @@ function PersonRow({
           <span className="muted">Never</span>
         )}
       </td>
-      <td className="num">{person.activeSessions}</td>
+      <td className="num">
+        <CellLabel>Sessions</CellLabel>
+        {person.activeSessions}
+      </td>
       <td>
         <div className="person-actions">
           {/* Not for oneself; someone invited who has not signed up has no sign-in to stop. */}
@@ -370,9 +389,18 @@ function InvitationsPanel({
                   <th scope="row" className="person-email">
                     <span className="person-email-text">{invitation.email}</span>
                   </th>
-                  <td>{roleLabels[invitation.role]}</td>
-                  <td>{invitation.invitedBy}</td>
-                  <td>{formatDateTime(invitation.expiresAt)}</td>
+                  <td>
+                    <CellLabel>Role</CellLabel>
+                    {roleLabels[invitation.role]}
+                  </td>
+                  <td>
+                    <CellLabel>Invited by</CellLabel>
+                    {invitation.invitedBy}
+                  </td>
+                  <td>
+                    <CellLabel>Expires</CellLabel>
+                    {formatDateTime(invitation.expiresAt)}
+                  </td>
                   <td>
                     <button
                       type="button"

@@ -6,6 +6,7 @@ import type {
 } from '@card-console/shared/api/people';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CellLabel } from '../../../components/cell-label';
 import { Dialog } from '../../../components/dialog';
 import { ErrorState } from '../../../components/error-state';
 import { FormFooter } from '../../../components/form-footer';
@@ -204,18 +205,6 @@ const ROLE_MEANS: Record<RoleChange['role'], string> = {
   finance:
     'Finance people read and export everything and close the month, but change no card, person or policy.',
 };
-
-/**
- * A value's column name, shown on a phone where each row is a card (people.css); hidden from
- * assistive technology, which has the table's own header.
- */
-function CellLabel({ children }: { children: string }) {
-  return (
-    <span className="cell-label" aria-hidden="true">
-      {children}:{' '}
-    </span>
-  );
-}
 
 interface PeopleTableProps {
   people: PersonView[];

@@ -1,6 +1,7 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { IndexTotals, IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
 import { formatCents } from '@card-console/shared/money';
+import { CellLabel } from '../../../components/cell-label';
 import type { groupings, TransactionsSearch } from '../transactions-search';
 import { cardSpendOf, figureWords } from './money-figures';
 
@@ -110,9 +111,13 @@ export function TotalsBy({
   };
   const figures = (t: IndexTotals) => (
     <>
-      <td className="num">{t.count.toLocaleString('en-US')}</td>
+      <td className="num">
+        <CellLabel>Transactions</CellLabel>
+        {t.count.toLocaleString('en-US')}
+      </td>
       {shown.map((c) => (
         <td key={c.key} className="num">
+          <CellLabel>{figureWords[c.key].label}</CellLabel>
           {formatCents(c.of(t))}
         </td>
       ))}

@@ -102,10 +102,15 @@ describe("the Transactions screen's money", () => {
       'Declined (attempted)',
       'Posted',
     ]);
+    // Each line's values (without the names a phone shows beside them, hidden from readers).
     const lines = within(table)
       .getAllByRole('row')
       .slice(1)
-      .map((r) => r.textContent);
+      .map((r) => {
+        const values = r.cloneNode(true) as HTMLElement;
+        for (const label of values.querySelectorAll('[aria-hidden="true"]')) label.remove();
+        return values.textContent;
+      });
     // No card: $300 of other payments; card a: $125.00 charged less $15.00 refunded.
     expect(lines).toEqual([
       'No card (transfers, payments)5$0.00$300.00$1,000.00-$100.00$700.00',
@@ -117,5 +122,15 @@ describe("the Transactions screen's money", () => {
     expect(
       screen.getByText(/^The 2 largest of 5 by spend, the rest as one line/),
     ).toBeInTheDocument();
+    // Each figure names its column where a phone shows the lines as cards.
+    const first = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect([...first.querySelectorAll('.cell-label')].map((l) => l.textContent?.trim())).toEqual([
+      'Transactions:',
+      'Card spend:',
+      'Other payments:',
+      'Transfers in:',
+      'Declined (attempted):',
+      'Posted:',
+    ]);
   });
 });

@@ -94,54 +94,57 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
           }}
         />
       ) : null}
-      <div className="detail-grid">
-        <div className="panel">
-          <h2>Card</h2>
-          <CardSecrets
-            key={card.id}
-            cardId={card.id}
-            last4={card.last4}
-            expiryMonth={card.expiryMonth}
-            expiryYear={card.expiryYear}
-            canReveal={isAdmin}
-            stepUpUntil={stepUpUntil}
-            stepUpMethods={stepUpMethods}
-            onSteppedUp={onSteppedUp}
-          />
-          <dl className="pairs">
-            <dt>Card id</dt>
-            <dd className="mono">{card.id}</dd>
-            <dt>Status</dt>
-            <dd>{statusLabel(card.status)}</dd>
-            <dt>Created</dt>
-            <dd>{formatDateTime(card.createdAt)}</dd>
-          </dl>
-        </div>
-        <div className="panel">
-          <h2>Spending constraint</h2>
-          <h3>Per transaction</h3>
-          <dl className="pairs">
-            <dt>Minimum</dt>
-            <dd>{limitText(card.transactionSizeLimit.minimumCents)}</dd>
-            <dt>Maximum</dt>
-            <dd>{limitText(card.transactionSizeLimit.maximumCents)}</dd>
-          </dl>
-          <h3>Utilization limit</h3>
-          {u ? (
+      {/* The card and its limits in one column, its activity (the longest) beside them. */}
+      <div className="detail-grid card-detail-grid">
+        <div className="detail-stack">
+          <div className="panel">
+            <h2>Card</h2>
+            <CardSecrets
+              key={card.id}
+              cardId={card.id}
+              last4={card.last4}
+              expiryMonth={card.expiryMonth}
+              expiryYear={card.expiryYear}
+              canReveal={isAdmin}
+              stepUpUntil={stepUpUntil}
+              stepUpMethods={stepUpMethods}
+              onSteppedUp={onSteppedUp}
+            />
             <dl className="pairs">
-              <dt>Preset</dt>
-              <dd>{u.preset === undefined ? '—' : statusLabel(u.preset)}</dd>
-              <dt>Amount</dt>
-              <dd>{u.limitCents === undefined ? '—' : formatCents(u.limitCents)}</dd>
-              <dt>Time zone</dt>
-              <dd>{u.timezone ?? '—'}</dd>
-              <dt>Start date</dt>
-              <dd>{formatDate(u.startDate)}</dd>
+              <dt>Card id</dt>
+              <dd className="mono">{card.id}</dd>
+              <dt>Status</dt>
+              <dd>{statusLabel(card.status)}</dd>
+              <dt>Created</dt>
+              <dd>{formatDateTime(card.createdAt)}</dd>
             </dl>
-          ) : (
-            <p className="muted">No utilization limit.</p>
-          )}
-          <CardSpend money={money} card={card} />
+          </div>
+          <div className="panel">
+            <h2>Spending constraint</h2>
+            <h3>Per transaction</h3>
+            <dl className="pairs">
+              <dt>Minimum</dt>
+              <dd>{limitText(card.transactionSizeLimit.minimumCents)}</dd>
+              <dt>Maximum</dt>
+              <dd>{limitText(card.transactionSizeLimit.maximumCents)}</dd>
+            </dl>
+            <h3>Utilization limit</h3>
+            {u ? (
+              <dl className="pairs">
+                <dt>Preset</dt>
+                <dd>{u.preset === undefined ? '—' : statusLabel(u.preset)}</dd>
+                <dt>Amount</dt>
+                <dd>{u.limitCents === undefined ? '—' : formatCents(u.limitCents)}</dd>
+                <dt>Time zone</dt>
+                <dd>{u.timezone ?? '—'}</dd>
+                <dt>Start date</dt>
+                <dd>{formatDate(u.startDate)}</dd>
+              </dl>
+            ) : (
+              <p className="muted">No utilization limit.</p>
+            )}
+            <CardSpend money={money} card={card} />
+          </div>
         </div>
         <CardActivity cardId={card.id} />
       </div>

@@ -113,10 +113,12 @@ export function CardActivity({ cardId }: { cardId: string }) {
               <Link to="/transactions/$transactionId" params={{ transactionId: t.id }}>
                 {t.description}
               </Link>{' '}
-              <TransactionAmount cents={t.amountCents} status={t.status} />
-              {t.status === 'settled' || t.status === 'declined' ? null : (
-                <span className="muted"> · {statusLabel(t.status)}</span>
-              )}
+              <span className="recent-amount">
+                <TransactionAmount cents={t.amountCents} status={t.status} />
+                {t.status === 'settled' || t.status === 'declined' ? null : (
+                  <span className="muted recent-status">{statusLabel(t.status)}</span>
+                )}
+              </span>
             </li>
           ))}
         </ul>

@@ -13,13 +13,8 @@ import type { CategoryCatalog, IndexPage } from '@card-console/shared/api/transa
 import { dayRangeToBounds } from '@card-console/shared/dates';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_HEADERS,
-  launchChromium,
-  newPage,
-  screenshot,
-  seriousA11yViolations,
-} from './support/browser';
+import { apiAnswer } from './support/api';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
@@ -38,16 +33,8 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function api<T>(page: Page, path: string, body?: object): Promise<T> {
-  const response = body
-    ? await page.request.post(path, {
-        headers: { ...API_HEADERS, Origin: product.url },
-        data: body,
-      })
-    : await page.request.get(path, { headers: API_HEADERS });
-  expect(response.status(), `${path} ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const api = <T>(page: Page, path: string, body?: object) =>
+  apiAnswer<T>(page, product.url, path, body);
 
 /** Today in the zone, and the day `days` before it, from the calendar (YYYY-MM-DD). */
 function calendar(daysBefore = 0): string {

@@ -18,13 +18,8 @@ import { statusesOf } from '@card-console/shared/money-definition';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodDays } from '../src/lib/periods';
-import {
-  API_HEADERS,
-  launchChromium,
-  newPage,
-  screenshot,
-  seriousA11yViolations,
-} from './support/browser';
+import { apiAnswer } from './support/api';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
@@ -44,16 +39,8 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function api<T>(page: Page, path: string, body?: object): Promise<T> {
-  const response = body
-    ? await page.request.post(path, {
-        headers: { ...API_HEADERS, Origin: product.url },
-        data: body,
-      })
-    : await page.request.get(path, { headers: API_HEADERS });
-  expect(response.status(), `${path} ${await response.text()}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const api = <T>(page: Page, path: string, body?: object) =>
+  apiAnswer<T>(page, product.url, path, body);
 
 const sizes = [
   [1280, 800],

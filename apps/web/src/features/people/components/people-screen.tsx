@@ -223,7 +223,7 @@ function PeopleTable({ people, ...row }: PeopleTableProps) {
         <p className="empty">Nobody yet.</p>
       ) : (
         <div className="table-wrap">
-          <table className="people-table">
+          <table className="people-table rows-as-cards">
             <caption className="visually-hidden">People who may sign in</caption>
             <thead>
               <tr>
@@ -359,7 +359,7 @@ function InvitationsPanel({
         <p className="empty">No open invitations.</p>
       ) : (
         <div className="table-wrap">
-          <table className="invitations-table">
+          <table className="invitations-table rows-as-cards">
             <caption className="visually-hidden">Invitations not yet taken up</caption>
             <thead>
               <tr>

@@ -127,7 +127,7 @@ export function TotalsBy({
   const [one, many] = OTHER_NOUNS[by];
   return (
     <div className="table-wrap breakdown">
-      <table className="breakdown-table">
+      <table className="breakdown-table rows-as-cards">
         <caption className="visually-hidden">Totals by {GROUPING_LABELS[by].toLowerCase()}</caption>
         <thead>
           <tr>

@@ -90,7 +90,7 @@ describe("card detail: the card's money, from the index", () => {
     );
   });
 
-  it('writes statuses in sentence case, as the badges do: "Inactive", "· Reversed"', async () => {
+  it('writes statuses in sentence case, as the badges do: "Inactive", "Reversed" under its amount', async () => {
     serveCard(
       {
         recent: [
@@ -109,7 +109,8 @@ describe("card detail: the card's money, from the index", () => {
       'div',
     ) as HTMLElement;
     const row = within(activity).getByRole('link', { name: 'Refunded taxi' }).closest('li');
-    expect(row).toHaveTextContent(/· Reversed$/);
+    expect(row).toHaveTextContent(/Reversed$/);
+    expect(within(row as HTMLElement).getByText('Reversed')).toHaveClass('recent-status');
     const status = screen.getByText('Status', { selector: 'dt' }).nextElementSibling;
     expect(status).toHaveTextContent(/^Inactive$/);
   });

@@ -60,10 +60,18 @@ async function startReceiver(options: { hold?: boolean } = {}) {
   };
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string, ms = 30_000) {
+async function until(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  ms = 30_000,
+  /** What the failure should say of where things stood (a wait that ends unmet names its cause). */
+  state?: () => Promise<string>,
+) {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}${state ? `; ${await state()}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -190,6 +198,15 @@ describe('the outbox worker on two replicas sharing one PostgreSQL', () => {
       () => mails().length >= N && receiver.posts.length >= N,
       'every email and webhook post',
       90_000,
+      async () => {
+        const rows = await outboxOf(rule.id);
+        const states = new Map<string, number>();
+        for (const r of rows) {
+          const seen = `${r.state}/${r.attempts}${r.last_error ? ` (${r.last_error})` : ''}`;
+          states.set(seen, (states.get(seen) ?? 0) + 1);
+        }
+        return `${mails().length} emails and ${receiver.posts.length} posts received; the outbox: ${[...states].map(([k, n]) => `${n} ${k}`).join(', ')}`;
+      },
     );
     // A few more polls of both, for any second copy.
     await new Promise((r) => setTimeout(r, 1_000));

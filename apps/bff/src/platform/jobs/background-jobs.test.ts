@@ -205,8 +205,11 @@ function shared(on: () => Engines) {
     }
     expect(bRuns).toHaveLength(1);
     expect((bRuns[0] ?? 0) - stoppedAt).toBeLessThan(LEASE_MS / 2);
-    // Handed back (the take not counted), then taken once by B.
-    expect(await row('handed')).toMatchObject({ state: 'succeeded', attempts: 1 });
+    // Handed back (the take not counted), then taken once by B: B records its run after the
+    // handler returns, so the row is read until B has written it (a CI run read it before).
+    await expect
+      .poll(() => row('handed'), { timeout: LEASE_MS * 3 })
+      .toMatchObject({ state: 'succeeded', attempts: 1 });
     await b.jobs.stop();
   }, 30_000);
 

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
 
 interface DialogProps {
   title: string;
@@ -6,10 +6,15 @@ interface DialogProps {
   children: ReactNode;
   /** Another class beside `dialog` (a wider one, for a picture). */
   className?: string;
+  /**
+   * Where the focus goes back on close: the control that opened it, as it is then (it may have
+   * been drawn again meanwhile). Without it, whatever had the focus when it opened.
+   */
+  returnFocus?: RefObject<HTMLElement | null>;
 }
 
 /** A modal dialog: focus moves in, Escape closes, Tab stays inside, focus returns on close. */
-export function Dialog({ title, onClose, children, className }: DialogProps) {
+export function Dialog({ title, onClose, children, className, returnFocus }: DialogProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -18,8 +23,11 @@ export function Dialog({ title, onClose, children, className }: DialogProps) {
       'input, select, textarea, button:not([data-close])',
     );
     (first ?? ref.current)?.focus();
-    return () => previous?.focus();
-  }, []);
+    return () => {
+      const back = returnFocus?.current?.isConnected ? returnFocus.current : previous;
+      back?.focus();
+    };
+  }, [returnFocus]);
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.stopPropagation();

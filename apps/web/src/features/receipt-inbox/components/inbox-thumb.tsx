@@ -1,51 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Dialog } from '../../../components/dialog';
+import { PicturePreview } from '../../../components/picture-preview';
 import type { InboxItem } from '../api/get-inbox';
 import { inboxFileQueryOptions } from '../api/get-inbox-file';
 import { isPreviewable, typeName } from '../inbox-file';
 import { useInView } from './use-in-view';
-import { useObjectUrl } from './use-object-url';
 
 /** A picture as a thumbnail that opens larger; a PDF (or a HEIC picture) as its kind. */
 export function InboxThumb({ item }: { item: InboxItem }) {
   return isPreviewable(item.mediaType) ? <Picture item={item} /> : <FileKind item={item} />;
 }
 
-/**
- * Its bytes are asked for once the row comes near the window, with the header the BFF requires
- * (an `<img src="/api/…">` cannot send it), and shown from a Blob URL.
- */
+/** Its bytes are asked for once the row comes near the window. */
 function Picture({ item }: { item: InboxItem }) {
   const [ref, seen] = useInView<HTMLSpanElement>();
   const file = useQuery({ ...inboxFileQueryOptions(item.id), enabled: seen });
-  const url = useObjectUrl(file.data);
-  const [open, setOpen] = useState(false);
-  const alt = `Receipt ${item.fileName}`;
-  if (!url) {
-    return (
-      <span ref={ref} className="receipt-thumb receipt-kind" aria-hidden="true">
-        {file.error ? '!' : '…'}
-      </span>
-    );
-  }
-  return (
-    <>
-      <button
-        type="button"
-        className="receipt-thumb"
-        aria-label={`Show ${item.fileName} larger`}
-        onClick={() => setOpen(true)}
-      >
-        <img src={url} alt={alt} loading="lazy" />
-      </button>
-      {open ? (
-        <Dialog title={item.fileName} onClose={() => setOpen(false)} className="receipt-dialog">
-          <img className="receipt-large" src={url} alt={alt} />
-        </Dialog>
-      ) : null}
-    </>
-  );
+  return <PicturePreview fileName={item.fileName} file={file} placeholderRef={ref} lazy />;
 }
 
 function FileKind({ item }: { item: InboxItem }) {

@@ -1,11 +1,20 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, Fragment, type ReactNode, useEffect, useRef } from 'react';
+import { type CSSProperties, Fragment, type ReactNode, type Ref, useEffect, useRef } from 'react';
 import { useNarrow } from './use-narrow';
 
 /** Up to this many rows render plainly; past it only the visible rows are in the DOM. */
 export const VIRTUALIZE_AFTER = 100;
-/** Rows have a fixed height (`--row-height` in CSS) so the estimate is exact. */
+/** A row's height before it is measured (`--row-height` in CSS is each row's least height). */
 const ROW_HEIGHT = 44;
+
+/**
+ * What a windowed row spreads on its `<tr>`: its place, and the ref that measures it (a row that
+ * wraps a long value is taller than the estimate). Empty when the table is not windowed.
+ */
+export interface MeasuredRow {
+  ref?: Ref<HTMLTableRowElement>;
+  'data-index'?: number;
+}
 
 interface VirtualTableProps<T> {
   label: string;
@@ -13,11 +22,11 @@ interface VirtualTableProps<T> {
   rows: readonly T[];
   columns: number;
   rowKey: (row: T) => string;
-  renderRow: (row: T, index: number) => ReactNode;
+  renderRow: (row: T, index: number, measured: MeasuredRow) => ReactNode;
   busy?: boolean;
   /** The table's own class, for its column layout. */
   className?: string;
-  /** Row height in px when windowed; `narrow` where the stylesheet stacks a row's cells. */
+  /** A row's height in px before it is measured; `narrow` where the stylesheet stacks cells. */
   rowHeight?: { wide: number; narrow?: number };
 }
 
@@ -48,7 +57,9 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
 
   let body: ReactNode;
   if (!virtualize) {
-    body = rows.map((row, index) => <Fragment key={rowKey(row)}>{renderRow(row, index)}</Fragment>);
+    body = rows.map((row, index) => (
+      <Fragment key={rowKey(row)}>{renderRow(row, index, {})}</Fragment>
+    ));
   } else {
     const items = virtualizer.getVirtualItems();
     const top = items[0]?.start ?? 0;
@@ -58,7 +69,8 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
         {top > 0 ? <Spacer height={top} columns={columns} /> : null}
         {items.map((item) => {
           const row = rows[item.index] as T;
-          return <Fragment key={rowKey(row)}>{renderRow(row, item.index)}</Fragment>;
+          const measured = { ref: virtualizer.measureElement, 'data-index': item.index };
+          return <Fragment key={rowKey(row)}>{renderRow(row, item.index, measured)}</Fragment>;
         })}
         {bottom > 0 ? <Spacer height={bottom} columns={columns} /> : null}
       </>

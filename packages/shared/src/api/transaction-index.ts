@@ -233,6 +233,8 @@ export const indexQueueQuerySchema = boundsInOrder(
 export type IndexQueueQuery = z.input<typeof indexQueueQuerySchema>;
 const queueNeighbourSchema = z.object({ subAccountId: z.string(), id: z.string() });
 export const indexQueueSchema = z.object({
+  /** The sub account the transaction is in (its detail names it: the card service's does not). */
+  subAccountId: z.string().optional(),
   /** Rows the filter gives now. */
   count: z.number().int().nonnegative(),
   /** 1-based place of the transaction among them; absent when it does not match now. */

@@ -909,6 +909,7 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
               const side = (t: IndexedTransaction | undefined) =>
                 t ? { subAccountId: t.subAccountId, id: t.id } : undefined;
               const want = {
+                subAccountId: anchor.subAccountId,
                 count: matching.size,
                 ...(matching.has(anchor.id) ? { position: before.length + 1 } : {}),
                 ...(before.length > 0 ? { previous: side(before.at(-1)) } : {}),

@@ -89,6 +89,8 @@ const neighbour = (pair: [string, string] | null) =>
 
 /** Where one row stands in a filtered set (`TransactionIndexStore.around`). */
 export interface IndexNeighbours {
+  /** The sub account the index holds the row under. */
+  subAccountId: string;
   count: number;
   /** 1-based; absent when the row does not match the filter. */
   position?: number;
@@ -740,6 +742,7 @@ export class TransactionIndexStore {
     const next = neighbour(answer.next);
     const [n, ahead, here] = answer.counted;
     return {
+      subAccountId: q.anchor.sub_account_id,
       count: Number(n),
       ...(here ? { position: Number(ahead) + 1 } : {}),
       ...(previous ? { previous } : {}),

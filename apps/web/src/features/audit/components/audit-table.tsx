@@ -38,7 +38,7 @@ function Target({ record: r, known }: { record: AuditListItem; known: Map<string
     const last4 = r.last4 ?? r.card?.last4 ?? known.get(r.cardId)?.last4;
     const title = [name, last4 && maskedLast4(last4), r.cardId].filter(Boolean).join(' · ');
     const shown = name ?? (last4 ? 'Card' : r.cardId);
-    // The name gives way to "…"; the last four always show.
+    // The name wraps; the last four never break.
     const text = (
       <span className="audit-card">
         <span className="audit-card-name">{shown}</span>
@@ -79,7 +79,7 @@ function Target({ record: r, known }: { record: AuditListItem; known: Map<string
   return <td title={r.target}>{r.target}</td>;
 }
 
-/** A cell cut to one line, the whole text in its tooltip; "—" (and nothing stacked) when empty. */
+/** A cell's text, whole (it wraps); "—" (and nothing stacked) when empty. */
 function TextCell({ text, label }: { text: string | undefined; label: string }) {
   if (!text) {
     return (
@@ -88,16 +88,13 @@ function TextCell({ text, label }: { text: string | undefined; label: string }) 
       </td>
     );
   }
-  return (
-    <td title={text} data-label={label}>
-      {text}
-    </td>
-  );
+  return <td data-label={label}>{text}</td>;
 }
 
 /**
- * One line per record on a wide window (cells cut with "…", the whole text in a tooltip),
- * stacked on a phone: when and outcome, action and target, who, reason and details.
+ * A line per record on a wide window, a long value wrapping in its column (never cut), stacked
+ * on a phone: when and outcome, action and target, who, reason and details. Rows differ in
+ * height, so the windowed table measures each one it draws.
  */
 export function AuditTable({ records, cards, busy }: AuditTableProps) {
   const known = new Map(cards.map((c) => [c.id, c]));
@@ -125,11 +122,11 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
             ))}
           </tr>
         }
-        renderRow={(r, index) => {
+        renderRow={(r, index, measured) => {
           const who = r.role ? `${r.actor} · ${r.role}` : r.actor;
           const action = actionText(r);
           return (
-            <tr aria-rowindex={index + 2}>
+            <tr aria-rowindex={index + 2} {...measured}>
               <td>
                 <button
                   type="button"
@@ -141,11 +138,11 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
                   <time dateTime={r.at}>{formatShortDateTime(r.at)}</time>
                 </button>
               </td>
-              <td title={who}>
+              <td>
                 {r.actor}
                 {r.role ? <span className="muted"> · {r.role}</span> : null}
               </td>
-              <td title={action}>{action}</td>
+              <td>{action}</td>
               <Target record={r} known={known} />
               <td>
                 <StatusBadge status={r.outcome} />

@@ -145,7 +145,7 @@ export function TotalsBy({
         <tbody>
           {breakdown.groups.map((g) => (
             <tr key={g.key ?? '(none)'}>
-              <th scope="row" className="cut" title={labelOf(g)}>
+              <th scope="row">
                 {g.key === undefined ? (
                   <span className="muted">{labelOf(g)}</span>
                 ) : (

@@ -1,3 +1,4 @@
+import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { localTimeZone } from '@card-console/shared/dates';
 import { moneyStateOf } from '@card-console/shared/money-definition';
@@ -23,6 +24,8 @@ interface Props {
   transaction: Transaction;
   /** The list this was opened from, so "back" reproduces it. */
   listSearch: TransactionsSearch;
+  /** The sub accounts, to name the transaction's; undefined while they load. */
+  subAccounts?: SubAccount[] | undefined;
 }
 
 /** A label and its value; left out when there is no value, rather than shown as "—". */
@@ -46,6 +49,15 @@ function postedText(t: Transaction): string | undefined {
   if (state === 'posted' || state === 'returned') return formatDateTime(t.date);
   if (state === 'pending') return 'Not yet (pending)';
   return undefined;
+}
+
+/**
+ * The sub account the transaction is in, by name: the index knows which (the card service's
+ * transaction does not say); its id while the names load or when none matches.
+ */
+function subAccountName(id: string | undefined, subAccounts: SubAccount[] | undefined) {
+  if (id === undefined) return undefined;
+  return subAccounts?.find((s) => s.id === id)?.name ?? id;
 }
 
 /** "Airlines (4511)"; the code alone when it names no known category. */
@@ -108,7 +120,7 @@ function isFiltered(search: TransactionsSearch): boolean {
   return Object.values(filter).some((value) => value !== undefined);
 }
 
-export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
+export function TransactionDetailScreen({ transaction: t, listSearch, subAccounts }: Props) {
   useDocumentTitle(`Transaction ${t.description}`);
   const original = t.originalCurrency;
   const queue = useQueue(t.id, listSearch);
@@ -187,6 +199,9 @@ export function TransactionDetailScreen({ transaction: t, listSearch }: Props) {
           <dl className="pairs">
             <Pair label="Card">
               {t.cardId ? <CardRef cardId={t.cardId} card={t.card} /> : undefined}
+            </Pair>
+            <Pair label="Sub account">
+              {subAccountName(queue.queue?.subAccountId, subAccounts)}
             </Pair>
             <Pair label="Merchant">{t.merchant?.description}</Pair>
             <Pair label="Category">{category(t.merchant)}</Pair>

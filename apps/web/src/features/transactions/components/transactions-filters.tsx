@@ -2,7 +2,7 @@ import type { AccountingCategory } from '@card-console/shared/api/accounting-cat
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 import { FiltersFold } from '../../../components/filters-fold';
 import { PeriodField, usePeriodChoice } from '../../../components/period-field';
@@ -57,7 +57,7 @@ export function TransactionsFilters(props: FiltersProps) {
       <legend className="visually-hidden">Filters</legend>
       <SearchField
         label="Search"
-        placeholder="Description, merchant, reference"
+        placeholder="Merchant, description, ref."
         className="search-field"
         maxLength={200}
         pauseMs={TYPING_PAUSE_MS}
@@ -215,27 +215,37 @@ function AmountFields({
     const next = { min: draft.min.trim() || undefined, max: draft.max.trim() || undefined };
     if (next.min !== min || next.max !== max) onChange(next);
   };
+  const id = useId();
   const input = (end: 'min' | 'max', label: string) => (
-    <Field label={label} className="amount-field" error={end === 'min' ? error : undefined}>
-      {(control) => (
-        <input
-          {...control}
-          inputMode="decimal"
-          placeholder="$"
-          value={draft[end]}
-          onChange={(e) => setDraft({ ...draft, [end]: e.target.value })}
-          onBlur={apply}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') apply();
-          }}
-        />
-      )}
-    </Field>
+    <input
+      aria-label={label}
+      aria-describedby={error ? `${id}-error` : undefined}
+      aria-invalid={error ? true : undefined}
+      inputMode="decimal"
+      placeholder={end}
+      value={draft[end]}
+      onChange={(e) => setDraft({ ...draft, [end]: e.target.value })}
+      onBlur={apply}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') apply();
+      }}
+    />
   );
+  // One field of two boxes: "Amount ($)" over "min – max", each box named whole for a screen
+  // reader ("Amount from", "Amount to"); the row of filters keeps every label whole (issue 48).
   return (
-    <>
-      {input('min', 'Amount from')}
-      {input('max', 'Amount to')}
-    </>
+    <fieldset className="field amount-field">
+      <legend className="field-label">Amount ($)</legend>
+      <span className="amount-range">
+        {input('min', 'Amount from')}
+        <span aria-hidden="true">–</span>
+        {input('max', 'Amount to')}
+      </span>
+      {error ? (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      ) : null}
+    </fieldset>
   );
 }

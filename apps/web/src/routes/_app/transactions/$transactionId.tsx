@@ -1,7 +1,8 @@
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { DeadEnd } from '../../../components/dead-end';
 import { accountingCategoriesQueryOptions } from '../../../features/accounting-categories/api/get-accounting-categories';
+import { subAccountsQueryOptions } from '../../../features/sub-accounts/api/get-sub-accounts';
 import { notesQueryOptions } from '../../../features/transactions/api/get-notes';
 import { transactionQueryOptions } from '../../../features/transactions/api/get-transaction';
 import { TransactionDetailScreen } from '../../../features/transactions/components/transaction-detail-screen';
@@ -16,6 +17,7 @@ export const Route = createFileRoute('/_app/transactions/$transactionId')({
     // error, and the transaction shows even when its notes cannot be read.
     void context.queryClient.prefetchQuery(notesQueryOptions(params.transactionId));
     void context.queryClient.prefetchQuery(accountingCategoriesQueryOptions());
+    void context.queryClient.prefetchQuery(subAccountsQueryOptions());
     return ensureOrNotFound(context.queryClient, transactionQueryOptions(params.transactionId));
   },
   notFoundComponent: TransactionNotFound,
@@ -29,8 +31,17 @@ function TransactionDetailRoute() {
   const { transactionId } = Route.useParams();
   const search = Route.useSearch();
   const { data } = useSuspenseQuery(transactionQueryOptions(transactionId));
+  // Names the transaction's sub account once known; the detail does not wait for it.
+  const subAccounts = useQuery(subAccountsQueryOptions()).data;
   // Keyed: the next transaction of a queue is a new screen (its form, its messages).
-  return <TransactionDetailScreen key={transactionId} transaction={data} listSearch={search} />;
+  return (
+    <TransactionDetailScreen
+      key={transactionId}
+      transaction={data}
+      listSearch={search}
+      subAccounts={subAccounts}
+    />
+  );
 }
 
 function TransactionNotFound() {

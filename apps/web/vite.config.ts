@@ -90,5 +90,9 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A hang guard, as the BFF's 30 s: a screen's test types, clicks and loads the screen's chunk
+    // for real (user-event, lazy routes), and Vitest's 5 s ran out on a two-core machine running
+    // other suites beside it (a clean-clone run), where the same tests take 1–2 s alone.
+    testTimeout: 15_000,
   },
 });

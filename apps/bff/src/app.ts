@@ -20,11 +20,12 @@ import {
   type ReceiptReading,
 } from './features/receipt-inbox/inbox-service';
 import { lazyReceiptReader } from './features/receipt-inbox/reading/lazy-reader';
+import { EnrolmentGate } from './features/security-policy';
 import type { RelyingParty } from './features/sso/relying-party';
 import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
 import { type ApiDeps, apiFeatures } from './http/api-endpoints';
 import { createApiRouter } from './http/api-router';
-import { createAuthorizer } from './http/authorize';
+import { type Authorizer, createAuthorizer } from './http/authorize';
 import { errorHandler } from './http/error-handler';
 import { createHealthRouter } from './http/health-router';
 import { httpLogger } from './http/http-logger';
@@ -238,8 +239,17 @@ export function createApp(deps: AppDeps): Express {
       receiptMailDomain: config.receiptMail?.domain,
     });
 
+  // The security policy's hold on sessions of people without a second factor (features/security-policy).
+  const enrolment = new EnrolmentGate({
+    policy: () => stores.securityPolicy(),
+    factors,
+    clock,
+    logger,
+  });
+
   const apiDeps: ApiDeps = {
     ...featureDeps,
+    enrolment,
     mode: config.mode,
     signInWays: {
       // With a users file (or the demo's accounts) there are passwords; otherwise (single
@@ -335,7 +345,7 @@ export function createApp(deps: AppDeps): Express {
       sessions,
       allowedOrigins: config.allowedOrigins,
       logger,
-      authorize: createAuthorizer({ audit, limiters, logger }),
+      authorize: withEnrolmentGate(createAuthorizer({ audit, limiters, logger }), enrolment),
       features: apiFeatures,
       deps: apiDeps,
     }),
@@ -343,4 +353,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(spa(config.webDist));
   app.use(errorHandler(logger));
   return app;
+}
+
+/** The authorizer, then the security policy's hold on a session that must set up a second factor. */
+function withEnrolmentGate(authorizer: Authorizer, gate: EnrolmentGate): Authorizer {
+  return {
+    check: async (rule, req) => {
+      await authorizer.check(rule, req);
+      await gate.check(rule, req);
+    },
+    refuseForeignOrigin: (rule, req) => authorizer.refuseForeignOrigin(rule, req),
+  };
 }

@@ -6,6 +6,7 @@ import { ClosePolicyStore } from './features/close-policy';
 import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
 import { ReceiptInboxStore } from './features/receipt-inbox/inbox-store';
+import { type SecurityPolicyStore, SqlSecurityPolicyStore } from './features/security-policy';
 import { TransactionIndexStore } from './features/transaction-index';
 import type { TotpSecretBox } from './platform/security/totp-secret-box';
 import { type Database, openDatabase } from './platform/sql/open-database';
@@ -18,6 +19,8 @@ export interface Stores {
   notes(): Promise<NotesStore>;
   /** The month close's policy admins set (migration `close-policy`). */
   closePolicy(): Promise<ClosePolicyStore>;
+  /** Whether everyone must have a second factor (migration `security-policy`). */
+  securityPolicy(): Promise<SecurityPolicyStore>;
   /** Each person's receipt inbox and forwarding address (migration `receipt-inbox`). */
   receiptInbox(): Promise<ReceiptInboxStore>;
   /** Alert rules, the alerts they raised and each person's inbox (migration `alerts`). */
@@ -55,6 +58,7 @@ export function storesOn(
     index: on((engine) => new TransactionIndexStore(engine)),
     notes: on((engine) => new NotesStore(engine)),
     closePolicy: on((engine) => new ClosePolicyStore(engine)),
+    securityPolicy: on((engine) => new SqlSecurityPolicyStore(engine)),
     receiptInbox: on((engine) => new ReceiptInboxStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.

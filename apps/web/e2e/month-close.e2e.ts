@@ -249,15 +249,13 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     // The dialog gives the focus back as its effect is cleaned up, after it left the page. What
     // has the focus is read by its name, so a wait that ends unmet says where the focus went.
     await expect
-      .poll(
-        () =>
-          page.evaluate(() => {
-            const at = document.activeElement;
-            return (
-              at?.getAttribute('aria-label') ?? `${at?.tagName} ${at?.textContent?.slice(0, 60)}`
-            );
-          }),
-        { timeout: 5_000 },
+      .poll(() =>
+        page.evaluate(() => {
+          const at = document.activeElement;
+          return (
+            at?.getAttribute('aria-label') ?? `${at?.tagName} ${at?.textContent?.slice(0, 60)}`
+          );
+        }),
       )
       .toBe(`Show ${file} larger`);
 

@@ -51,6 +51,15 @@ describe('pnpm users add (core)', () => {
     expect(after[0].passwordHash).not.toBe(before[0].passwordHash);
   });
 
+  it('keeps the authenticator of a person made finance (a second factor is for every role)', async () => {
+    await add('ada@example.com', 'admin');
+    const before = JSON.parse(await readFile(file, 'utf8'));
+    const result = await add('ada@example.com', 'finance', 'another long password');
+    expect(result).toEqual({ created: false });
+    const [after] = JSON.parse(await readFile(file, 'utf8'));
+    expect(after).toMatchObject({ role: 'finance', totpSecret: before[0].totpSecret });
+  });
+
   it('refuses demo accounts, short passwords and a corrupt file (leaving it untouched)', async () => {
     await expect(add('admin@demo.test', 'admin')).rejects.toThrow(/demo/);
     await expect(add('x@example.com', 'finance', 'short')).rejects.toThrow(/12/);

@@ -26,7 +26,8 @@ export interface AddUserResult {
 
 /**
  * Adds a user, or replaces the password (and role) of an existing one. An admin gets a new
- * TOTP secret unless they already have one and stay admin. A disabled person stays disabled.
+ * TOTP secret unless they already have one; anyone keeps the one they have (a second factor is
+ * for every role). A disabled person stays disabled.
  */
 export async function addUser(input: AddUserInput): Promise<AddUserResult> {
   const email = input.email.trim().toLowerCase();
@@ -36,8 +37,10 @@ export async function addUser(input: AddUserInput): Promise<AddUserResult> {
   const users = await readUsers(input.file);
   const existing = users.find((u) => u.email === email);
   const passwordHash = await hashPassword(input.password, input.scrypt ?? productionScrypt);
-  const keepSecret = input.role === 'admin' ? existing?.totpSecret : undefined;
-  const totpSecret = input.role === 'admin' ? (keepSecret ?? generateSecret()) : undefined;
+  // A person keeps the authenticator they have, whatever their role (every role may have one);
+  // an admin without one gets a new secret.
+  const keepSecret = existing?.totpSecret;
+  const totpSecret = keepSecret ?? (input.role === 'admin' ? generateSecret() : undefined);
   const entry: UserEntry = {
     email,
     role: input.role,

@@ -10,6 +10,7 @@ import { overviewFeature } from '../features/overview/overview-endpoints';
 import { peopleFeature } from '../features/people/people-endpoints';
 import { receiptInboxFeature } from '../features/receipt-inbox/inbox-endpoints';
 import { securityFeature } from '../features/security/security-endpoints';
+import { securityPolicyFeature } from '../features/security-policy/security-policy-endpoints';
 import { sessionFeature } from '../features/session/session-endpoints';
 import { ssoFeature } from '../features/sso/sso-endpoints';
 import { subAccountsFeature } from '../features/sub-accounts/sub-accounts-endpoints';
@@ -22,6 +23,7 @@ export const apiFeatures = [
   sessionFeature,
   ssoFeature,
   securityFeature,
+  securityPolicyFeature,
   subAccountsFeature,
   cardsFeature,
   transactionsFeature,

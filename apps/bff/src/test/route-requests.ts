@@ -68,6 +68,11 @@ async function storedPasskeyOf(t: TestApp, email: string): Promise<string> {
   return id;
 }
 
+/** What an allowed finance caller gets from the second-factor routes' own rules. */
+const stepUpFirst = { status: 401, code: 'step_up_required' };
+const badPasskey = { status: 401, code: 'invalid_passkey' };
+const noSuchPasskey = { status: 404, code: 'not_found' };
+
 /** Ids the simulator really has, so example paths resolve to real resources. */
 export function exampleIds(t: TestApp) {
   const subAccount = t.sim.data.subAccounts()[0];
@@ -238,11 +243,21 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'session.signOut': () => ({ path: '/api/session' }),
   'session.stepUpOptions': async (t, role, session) => {
     if (role === 'admin' && session) await enrolledPasskeyOf(t, session);
-    return { path: '/api/session/step-up-options', body: {} };
+    // The matrix's finance person has no passkey (one would ask for it at their sign-ins).
+    return {
+      path: '/api/session/step-up-options',
+      body: {},
+      ...(role === 'finance' ? { allowedAs: { status: 409, code: 'no_passkeys' } } : {}),
+    };
   },
   'session.stepUp': async (t, role, session) => {
     if (role !== 'admin' || !session)
-      return { path: '/api/session/step-up', body: { totp: '000000' } };
+      return {
+        path: '/api/session/step-up',
+        body: { totp: '000000' },
+        // Finance has no second factor to prove here: the code is checked and refused.
+        allowedAs: { status: 401, code: 'invalid_totp' },
+      };
     const email = emailOf(t, role, session);
     await enrolledPasskeyOf(t, session);
     const options = await t.request
@@ -261,15 +276,21 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'sso.callback': () => ({ path: '/api/sso/callback?state=s&code=c' }),
   'sso.stepUp': () => ({ path: '/api/sso/step-up?returnTo=%2Fcards' }),
   'security.secondFactors': () => ({ path: '/api/second-factors' }),
-  'security.setTotp': (_t, _role, session) => ({
+  'security.setTotp': (_t, role, session) => ({
     path: '/api/second-factors/totp',
     body: { enabled: true },
-    // A single sign-on person has no authenticator app to turn on.
-    ...(session?.via === 'sso' ? { allowedAs: { status: 409, code: 'no_totp' } } : {}),
+    // A single sign-on person has no authenticator app to turn on, nor has the matrix's finance
+    // person (whose single sign-on session has yet to confirm at the provider).
+    ...(role === 'finance' && session?.via === 'sso'
+      ? { allowedAs: stepUpFirst }
+      : session?.via === 'sso' || role === 'finance'
+        ? { allowedAs: { status: 409, code: 'no_totp' } }
+        : {}),
   }),
-  'security.registrationOptions': () => ({
+  'security.registrationOptions': (_t, role, session) => ({
     path: '/api/passkeys/registration-options',
     body: {},
+    ...(role === 'finance' && session?.via === 'sso' ? { allowedAs: stepUpFirst } : {}),
   }),
   'security.addPasskey': async (t, role, session) => {
     const options =
@@ -280,15 +301,31 @@ export const routeRequests: Record<EndpointName, Spec> = {
       options?.status === 200 ? options.body : { challenge: 'bm9uZQ', rp: { id: 'localhost' } },
       t.config.publicOrigin,
     );
-    return { path: '/api/passkeys', body: { name: 'Matrix key', response } };
+    // Finance's passkey is made for options never issued, so none is enrolled: a passkey would
+    // ask for itself at the matrix's later finance sign-ins.
+    const finance =
+      role === 'finance' ? { allowedAs: session?.via === 'sso' ? stepUpFirst : badPasskey } : {};
+    return { path: '/api/passkeys', body: { name: 'Matrix key', response }, ...finance };
   },
-  'security.renamePasskey': async (t, role, session) => ({
-    path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
-    body: { name: 'Renamed by the matrix' },
-  }),
-  'security.removePasskey': async (t, role, session) => ({
-    path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
-  }),
+  // Finance's calls name a passkey nobody has (see above): refused as such once authorized.
+  'security.renamePasskey': async (t, role, session) =>
+    role === 'finance'
+      ? {
+          path: `/api/passkeys/${exampleIds(t).passkeyId}`,
+          body: { name: 'Renamed' },
+          allowedAs: noSuchPasskey,
+        }
+      : {
+          path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}`,
+          body: { name: 'Renamed by the matrix' },
+        },
+  'security.removePasskey': async (t, role, session) =>
+    role === 'finance'
+      ? {
+          path: `/api/passkeys/${exampleIds(t).passkeyId}`,
+          allowedAs: session?.via === 'sso' ? stepUpFirst : noSuchPasskey,
+        }
+      : { path: `/api/passkeys/${await storedPasskeyOf(t, emailOf(t, role, session))}` },
   'subAccounts.list': () => ({ path: '/api/sub-accounts' }),
   // Sub-account names are unique: each allowed create needs a name of its own.
   'subAccounts.create': () => ({
@@ -468,6 +505,12 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'closePolicy.update': () => ({
     path: '/api/close-policy',
     body: { receiptFromCents: 7_500, memoCategoryIds: [] },
+  }),
+  'securityPolicy.get': () => ({ path: '/api/security-policy' }),
+  // Off, as it is by default: other tests' sessions are left as they were.
+  'securityPolicy.update': () => ({
+    path: '/api/security-policy',
+    body: { requireSecondFactor: false },
   }),
   'alerts.rules': () => ({ path: '/api/alerts/rules' }),
   'alerts.createRule': () => ({

@@ -20,6 +20,8 @@ export function unreachableIndex(): Stores {
     index: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     notes: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     closePolicy: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    securityPolicy: () =>
+      Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     receiptInbox: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     alerts: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     people: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),

@@ -35,6 +35,7 @@ describe('signed-in layout', () => {
       'Transactions',
       'Receipts',
       'Chart of accounts',
+      'Security',
     ]);
     expect(screen.getByText('finance@example.test')).toBeInTheDocument();
     expect(screen.getByText('finance')).toBeInTheDocument();

@@ -32,6 +32,8 @@ export function AppShell({
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const [menuOpen, setMenuOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  // The organisation requires a second factor this person has yet to set up.
+  const held = session.secondFactorEnrolmentRequired === true;
   useSessionPoll();
   useFocusMainOnNavigation(mainRef);
   useCloseOnNavigation(setMenuOpen);
@@ -83,67 +85,75 @@ export function AppShell({
         </button>
         <nav aria-label="Main" id="main-nav">
           <ul className="nav">
-            <li>
-              <Link to="/overview" activeProps={{ 'aria-current': 'page' }}>
-                Overview
-              </Link>
-            </li>
-            <li>
-              <Link to="/sub-accounts" activeProps={{ 'aria-current': 'page' }}>
-                Sub accounts
-              </Link>
-            </li>
-            <li>
-              <Link to="/cards" activeProps={{ 'aria-current': 'page' }}>
-                Cards
-              </Link>
-            </li>
-            <li>
-              <Link to="/transactions" activeProps={{ 'aria-current': 'page' }}>
-                Transactions
-              </Link>
-            </li>
-            <Suspense fallback={null}>
-              <AttentionLink />
-            </Suspense>
-            {/* An admin's bar has no room for it at 1280 (their screens follow): /receipts. */}
-            {session.role === 'admin' ? null : (
-              <li>
-                <Link to="/receipts" activeProps={{ 'aria-current': 'page' }}>
-                  Receipts
-                </Link>
-              </li>
-            )}
-            {/* Admins keep the chart; finance, who book to it, read it. */}
-            <li>
-              <Link to="/accounting-categories" activeProps={{ 'aria-current': 'page' }}>
-                Chart of accounts
-              </Link>
-            </li>
-            {session.role === 'admin' ? (
+            {/* Held to the policy (a second factor to set up first): only Security. */}
+            {held ? null : (
               <>
                 <li>
-                  <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
-                    Audit
+                  <Link to="/overview" activeProps={{ 'aria-current': 'page' }}>
+                    Overview
                   </Link>
                 </li>
                 <li>
-                  <Link to="/people" activeProps={{ 'aria-current': 'page' }}>
-                    People
+                  <Link to="/sub-accounts" activeProps={{ 'aria-current': 'page' }}>
+                    Sub accounts
                   </Link>
                 </li>
                 <li>
-                  <Link to="/security" activeProps={{ 'aria-current': 'page' }}>
-                    Security
+                  <Link to="/cards" activeProps={{ 'aria-current': 'page' }}>
+                    Cards
                   </Link>
                 </li>
+                <li>
+                  <Link to="/transactions" activeProps={{ 'aria-current': 'page' }}>
+                    Transactions
+                  </Link>
+                </li>
+                <Suspense fallback={null}>
+                  <AttentionLink />
+                </Suspense>
+                {/* An admin's bar has no room for it at 1280 (their screens follow): /receipts. */}
+                {session.role === 'admin' ? null : (
+                  <li>
+                    <Link to="/receipts" activeProps={{ 'aria-current': 'page' }}>
+                      Receipts
+                    </Link>
+                  </li>
+                )}
+                {/* Admins keep the chart; finance, who book to it, read it. */}
+                <li>
+                  <Link to="/accounting-categories" activeProps={{ 'aria-current': 'page' }}>
+                    Chart of accounts
+                  </Link>
+                </li>
+                {session.role === 'admin' ? (
+                  <>
+                    <li>
+                      <Link to="/audit" activeProps={{ 'aria-current': 'page' }}>
+                        Audit
+                      </Link>
+                    </li>
+                    <li>
+                      <Link to="/people" activeProps={{ 'aria-current': 'page' }}>
+                        People
+                      </Link>
+                    </li>
+                  </>
+                ) : null}
               </>
-            ) : null}
+            )}
+            {/* Every person's own second factors (admins also set the policy there). */}
+            <li>
+              <Link to="/security" activeProps={{ 'aria-current': 'page' }}>
+                Security
+              </Link>
+            </li>
           </ul>
         </nav>
-        <Suspense fallback={null}>
-          <AlertsBell />
-        </Suspense>
+        {held ? null : (
+          <Suspense fallback={null}>
+            <AlertsBell />
+          </Suspense>
+        )}
         <div className="user" id="user-menu">
           <span className="user-email" title={session.email}>
             {session.email}

@@ -162,6 +162,6 @@ describe('the navigation counts what the month close still needs', { timeout: 15
     await screen.findByRole('heading', { name: 'Sub accounts', level: 1 });
     await waitFor(() => expect(requestsTo('/api/index/attention')).toHaveLength(1));
     expect(within(nav()).queryByRole('link', { name: /to review/ })).toBeNull();
-    expect(within(nav()).getAllByRole('listitem')).toHaveLength(6);
+    expect(within(nav()).getAllByRole('listitem')).toHaveLength(7);
   });
 });

@@ -1,5 +1,5 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, isRedirect, redirect } from '@tanstack/react-router';
 import { AppShell } from '../app/app-shell';
 import { sessionQueryOptions } from '../features/session/api/get-session';
 import { hadSessionHere, rememberSignedIn } from '../features/session/session-ended';
@@ -10,8 +10,13 @@ export const Route = createFileRoute('/_app')({
     try {
       const session = await context.queryClient.ensureQueryData(sessionQueryOptions());
       rememberSignedIn();
+      // The organisation requires a second factor and this person has none: Security first.
+      if (session.secondFactorEnrolmentRequired && location.pathname !== '/security') {
+        throw redirect({ to: '/security' });
+      }
       return { session };
     } catch (error) {
+      if (isRedirect(error)) throw error;
       if (isApiError(error) && error.status === 401) {
         // A tab that had a session (a reload after it ended) is told why it is here.
         const expired = hadSessionHere() || undefined;

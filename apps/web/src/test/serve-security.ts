@@ -6,6 +6,10 @@ import {
   totpSettingBodySchema,
 } from '@card-console/shared/api/security';
 import {
+  type SecurityPolicy,
+  securityPolicyUpdateSchema,
+} from '@card-console/shared/api/security-policy';
+import {
   type SessionResponse,
   type StepUpBody,
   stepUpBodySchema,
@@ -23,9 +27,10 @@ export const registrationOptions = {
 export const stepUpOptions = { challenge: 'step-up-challenge' };
 
 /**
- * A BFF holding one admin's session and second factors. Changes need a step-up (a code
- * 123456 or the passkey cred-1), as the real one does; every request body is checked with
- * the shared schemas.
+ * A BFF holding one person's session (an admin's unless the overrides say finance) and second
+ * factors, and the security policy. Changes need a step-up (a code 123456 or the passkey cred-1)
+ * as the real one does, except a person's first second factor, which the real one lets in
+ * shortly after sign-in; every request body is checked with the shared schemas.
  */
 export function serveSecurity(
   initial: SecondFactorsResponse = secondFactors(),
@@ -33,7 +38,9 @@ export function serveSecurity(
 ) {
   const factors = structuredClone(initial);
   let session = adminSession({ stepUpMethods: ['passkey', 'totp'], ...sessionOverrides });
+  let policy: SecurityPolicy = { requireSecondFactor: false };
   const sent = {
+    policies: [] as boolean[],
     stepUps: [] as StepUpBody[],
     enrolments: [] as PasskeyEnrolBody[],
     renames: [] as { id: string; name: string }[],
@@ -41,6 +48,8 @@ export function serveSecurity(
     totp: [] as boolean[],
   };
   const steppedUp = () => session.stepUpUntil !== undefined && session.stepUpUntil > Date.now();
+  /** Nothing to confirm with yet: the first factor is let in (a recent sign-in). */
+  const firstFactor = () => session.stepUpMethods.length === 0;
   const stepUpRequired = () =>
     apiError(401, 'step_up_required', 'Confirm it is you first.', {
       secondFactor: { methods: session.stepUpMethods },
@@ -48,6 +57,18 @@ export function serveSecurity(
 
   server.use(
     serve('session.get', () => HttpResponse.json(session)),
+    serve('securityPolicy.get', () => HttpResponse.json(policy)),
+    serve('securityPolicy.update', async ({ request }) => {
+      const { requireSecondFactor } = securityPolicyUpdateSchema.parse(await request.json());
+      sent.policies.push(requireSecondFactor);
+      if (!steppedUp()) return stepUpRequired();
+      policy = {
+        requireSecondFactor,
+        updatedBy: session.email,
+        updatedAt: new Date().toISOString(),
+      };
+      return HttpResponse.json(policy);
+    }),
     serve('security.secondFactors', () => HttpResponse.json(factors)),
     serve('session.stepUpOptions', () => HttpResponse.json(stepUpOptions)),
     serve('session.stepUp', async ({ request }) => {
@@ -63,17 +84,23 @@ export function serveSecurity(
       return HttpResponse.json(session);
     }),
     serve('security.registrationOptions', () =>
-      steppedUp() ? HttpResponse.json(registrationOptions) : stepUpRequired(),
+      steppedUp() || firstFactor() ? HttpResponse.json(registrationOptions) : stepUpRequired(),
     ),
     serve('security.addPasskey', async ({ request }) => {
       const body = passkeyEnrolBodySchema.parse(await request.json());
       sent.enrolments.push(body);
-      if (!steppedUp()) return stepUpRequired();
+      if (!steppedUp() && !firstFactor()) return stepUpRequired();
       if (factors.passkeys.some((p) => p.id === body.response.id)) {
         return apiError(409, 'passkey_exists', 'Already enrolled.');
       }
       const added = { id: body.response.id, name: body.name, createdAt: Date.now() };
       factors.passkeys.push(added);
+      // With a factor, a held session is held no more, and the passkey is what it confirms with.
+      const { secondFactorEnrolmentRequired: _held, ...rest } = session;
+      session = {
+        ...rest,
+        stepUpMethods: [...new Set([...session.stepUpMethods, 'passkey' as const])],
+      };
       return HttpResponse.json(added, { status: 201 });
     }),
     serve('security.renamePasskey', async ({ request, params }) => {

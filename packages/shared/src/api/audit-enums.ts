@@ -21,6 +21,8 @@ export const auditActions = [
   'merchantRule.create',
   'merchantRule.delete',
   'closePolicy.update',
+  /** The security policy: whether everyone must have a second factor. */
+  'securityPolicy.update',
   'receipt.add',
   'receipt.remove',
   /** A file into a person's receipt inbox (an upload, or mail to their forwarding address). */
@@ -71,6 +73,7 @@ export const auditAttempts = [
   'categories.change',
   'merchantRules.change',
   'closePolicy.change',
+  'securityPolicy.change',
   'alertRules.change',
   'alerts.markRead',
   'webhookTargets.change',

@@ -31,6 +31,8 @@ const limitSnapshot = z.object({
   receiptFrom: z.string().optional(),
   /** The close policy: the categories whose transactions need a memo, as `code name`. */
   memoCategories: z.array(z.string()).optional(),
+  /** The security policy: who must have a second factor (`everyone`, or `admins`). */
+  secondFactorFor: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

@@ -58,6 +58,8 @@ export const problemTitles = {
   mail_not_set_up: 'Receiving mail not set up',
   receipts_zip_too_large: 'Too many receipts for one ZIP',
   role_from_provider: 'Role set by single sign-on',
+  recent_sign_in_required: 'Recent sign-in needed',
+  second_factor_enrolment_required: 'Second factor to be set up',
   second_factor_required: 'Second factor required',
   second_factor_unavailable: 'Second factor cannot be checked',
   session_ended: 'Session ended',

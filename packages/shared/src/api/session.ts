@@ -5,7 +5,7 @@ import { passkeyAssertionSchema } from './security';
 export const totpCodeSchema = z.string().regex(/^\d{6}$/, 'must be a 6-digit code');
 
 /**
- * POST /api/session. An admin adds a second factor: a TOTP code or a passkey's assertion
+ * POST /api/session. An admin, or anyone with a second factor set up, adds it: a TOTP code or a passkey's assertion
  * (made with the options the 401 `second_factor_required` carried), never both.
  */
 export const signInBodySchema = z
@@ -51,8 +51,14 @@ export const sessionResponseSchema = z.object({
   method: signInMethodSchema,
   /** Unix ms until which a reveal needs no new second-factor check; absent when lapsed. */
   stepUpUntil: z.number().int().optional(),
-  /** What this person can step up with now (admins); empty for finance. */
+  /** What this person can step up with now: their own second factors (empty while they have none). */
   stepUpMethods: z.array(stepUpMethodSchema),
+  /**
+   * The organisation requires a second factor and this person has none yet: until they set one
+   * up, this session may only do that (every other call answers 403
+   * `second_factor_enrolment_required`). Absent otherwise.
+   */
+  secondFactorEnrolmentRequired: z.literal(true).optional(),
   /** Unix ms when the session ends unless used. */
   idleExpiresAt: z.number().int(),
   /** Unix ms when the session ends whatever happens. */

@@ -84,6 +84,7 @@ import {
   secondFactorsResponseSchema,
   totpSettingBodySchema,
 } from '../api/security';
+import { securityPolicySchema, securityPolicyUpdateSchema } from '../api/security-policy';
 import {
   sessionResponseSchema,
   signInBodySchema,
@@ -175,6 +176,9 @@ export const endpointSchemas = {
     response: passkeySummarySchema,
   },
   'security.removePasskey': { params: { id: passkeyIdSchema }, response: z.undefined() },
+  // security policy
+  'securityPolicy.get': { response: securityPolicySchema },
+  'securityPolicy.update': { body: securityPolicyUpdateSchema, response: securityPolicySchema },
   // sub-accounts
   'subAccounts.list': { query: subAccountListQuerySchema, response: subAccountPageSchema },
   'subAccounts.create': { body: subAccountCreateBodySchema, response: subAccountCreatedSchema },

@@ -9,13 +9,18 @@ import type { StoredPasskey } from '../../platform/passkeys/factor-store';
 import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
 import { containsCardNumber, maskCardNumbers } from '../../platform/security/card-numbers';
-import type { StepUp } from '../../platform/security/step-up';
-import { type ActiveSession, activeSession } from '../../platform/sessions/session-service';
+import { requireForOwnFactors, type StepUp } from '../../platform/security/step-up';
+import {
+  type ActiveSession,
+  activeSession,
+  type SessionService,
+} from '../../platform/sessions/session-service';
 
 export interface PasskeyRoutesDeps {
   factors: SecondFactors;
   passkeys: PasskeyCeremonies;
   stepUp: StepUp;
+  sessions: SessionService;
   audit: AuditStore;
   logger: Logger;
 }
@@ -53,9 +58,11 @@ const lastFactor = () =>
   );
 
 /**
- * An admin's own second factors: passkeys enrolled, named and removed, and TOTP turned off
- * once a passkey exists (or on again). Adding or removing a factor needs a second-factor check
- * within the last 5 minutes (`StepUp`), so a stolen session alone cannot plant a passkey. Each
+ * A person's own second factors (every role): passkeys enrolled, named and removed, and TOTP
+ * turned off once a passkey exists (or on again). Adding or removing a factor needs a
+ * second-factor check within the last 5 minutes (`StepUp`), so a stolen session alone cannot
+ * plant a passkey; a person with no factor yet adds their first within 5 minutes of signing in
+ * with their password (`requireForOwnFactors`, decision 0120). Each
  * is recorded before the factor store writes it: a trail that cannot take the record leaves the
  * factors as they were (503 `audit_unavailable`).
  */
@@ -69,9 +76,12 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
   return {
     ...deps,
     session,
-    /** A proven factor within the step-up window; the current session afterwards. */
+    /**
+     * A proven factor within the step-up window (for a person with none yet, a sign-in within
+     * it); the current session afterwards.
+     */
     proven: async (req: Request, res: Response): Promise<ActiveSession> => {
-      await stepUp.require(req, res);
+      await requireForOwnFactors({ stepUp, factors, sessions: deps.sessions }, req, res);
       return session(req);
     },
     /** A factor change and its record, written together or not at all. */
@@ -115,7 +125,6 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
 export const securityFeature = defineFeature('security', passkeyServices, (endpoint) => [
   endpoint('security.secondFactors', {
     summary: 'Your passkeys and whether TOTP is on',
-    attempted: 'factors.view',
     example: '/api/second-factors',
     handler: ({ req, services }) => services.state(services.session(req).record.email),
   }),

@@ -4,6 +4,8 @@ import { defineFeature } from '../../core/endpoint';
 import type { StepUp } from '../../platform/security/step-up';
 import { activeSession, type SessionService } from '../../platform/sessions/session-service';
 import type { SessionRecord } from '../../platform/sessions/session-store';
+import { StoreUnavailableError } from '../../platform/store-unavailable';
+import type { EnrolmentGate } from '../security-policy';
 import type { RelyingParty } from '../sso';
 import { type SignInDeps, signIn } from './sign-in-service';
 
@@ -16,6 +18,8 @@ export interface SessionRoutesDeps extends SignInDeps {
   signedOutUrl: string;
   /** The card editor's warning threshold for a maximum per transaction, in cents. */
   largeMaximumCents: number;
+  /** Whether a session must set up a second factor first (the security policy). */
+  enrolment: EnrolmentGate;
 }
 
 function sessionServices(deps: SessionRoutesDeps) {
@@ -23,10 +27,25 @@ function sessionServices(deps: SessionRoutesDeps) {
     ...deps,
     describe: async (record: SessionRecord): Promise<SessionResponse> => ({
       ...deps.sessions.describe(record),
-      stepUpMethods: await deps.factors.stepUpMethods(record),
+      // Who am I answers while the people store is out (the sessions' short read caches): the
+      // ways to confirm are then unknown, and nothing can be confirmed until it is back anyway.
+      stepUpMethods: await unlessStoreOut(() => deps.factors.stepUpMethods(record), []),
       largeMaximumCents: deps.largeMaximumCents,
+      ...((await unlessStoreOut(() => deps.enrolment.required(record), false))
+        ? { secondFactorEnrolmentRequired: true }
+        : {}),
     }),
   };
+}
+
+/** `read()`, or `otherwise` when a shared store cannot be reached. */
+async function unlessStoreOut<T>(read: () => Promise<T>, otherwise: T): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return otherwise;
+    throw error;
+  }
 }
 
 const signedIn = () => new AppError(401, 'unauthenticated', 'Sign in to continue.');
@@ -37,7 +56,7 @@ const signedIn = () => new AppError(401, 'unauthenticated', 'Sign in to continue
  */
 export const sessionFeature = defineFeature('session', sessionServices, (endpoint) => [
   endpoint('session.signIn', {
-    summary: 'Sign in with email, password and (admins) a second factor',
+    summary: 'Sign in with email, password and a second factor (admins, and anyone who has one)',
     attempted: 'session.signIn',
     example: '/api/session',
     handler: async ({ req, res, services, body }) => {

@@ -51,7 +51,8 @@ const busy = () =>
  * Checks a sign-in. The attempt is counted before the password is looked at (see
  * `reserveSignIn`), so requests sent at once cannot evaluate more guesses than the limits
  * allow; only a success gives the count back. The hash runs behind the hashing gate. Returns
- * who signed in and whether a second factor was checked (which counts as a step-up).
+ * who signed in and whether a second factor was checked (which counts as a step-up). An admin
+ * always adds a second factor; anyone else does once they have one (passkey or TOTP).
  */
 export async function signIn(
   deps: SignInDeps,
@@ -106,8 +107,9 @@ export async function signIn(
 
   let steppedUp = false;
   let method: AuditMethod = 'password';
-  if (user.role === 'admin') {
-    const methods = await deps.factors.methods(user.email);
+  // Admins always confirm a second factor; anyone else once they have one set up.
+  const methods = await deps.factors.methods(user.email);
+  if (user.role === 'admin' || methods.length > 0) {
     if (attempt.totp === undefined && attempt.passkey === undefined) {
       await reservation.passwordRight();
       // Options only after the password was right: they name the person's passkeys.

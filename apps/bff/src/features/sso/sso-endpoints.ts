@@ -487,7 +487,6 @@ export const ssoFeature = defineFeature(
     }),
     endpoint('sso.stepUp', {
       summary: 'Confirm at the identity provider as a step-up (a navigation)',
-      attempted: 'session.stepUp',
       example: '/api/sso/step-up',
       handler: ({ req, res, services }) => services.stepUp(req, res),
     }),

@@ -63,7 +63,8 @@ describe('single sign-on', () => {
       email: person.email,
       role: 'finance',
       method: 'sso',
-      stepUpMethods: [],
+      // A fresh sign-in at the provider confirms it is them (before adding a passkey).
+      stepUpMethods: ['provider'],
     });
     // Not in the users file, and still signed in on the next request (the directory vouches
     // for password sessions only).

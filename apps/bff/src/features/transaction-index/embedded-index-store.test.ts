@@ -43,6 +43,7 @@ describe('the embedded engine', () => {
         '20261130090000000_review-queue',
         '20261130100000000_close-policy',
         '20261130120000000_receipt-inbox',
+        '20261130210000000_security-policy',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

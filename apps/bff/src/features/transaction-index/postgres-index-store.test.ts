@@ -49,6 +49,7 @@ describe('the index on PostgreSQL', () => {
         '20261130090000000_review-queue',
         '20261130100000000_close-policy',
         '20261130120000000_receipt-inbox',
+        '20261130210000000_security-policy',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -6,7 +6,8 @@ import type { FactorStore } from './factor-store';
 /**
  * Which second factors a person holds: a TOTP secret of the person's (people store or users file) (unless they turned
  * TOTP off once a passkey was enrolled), passkeys, and, for a single sign-on session, a fresh
- * sign-in at the provider. Only admins need a second factor.
+ * sign-in at the provider. Admins always need one; anyone else once they have one (or once the
+ * security policy requires one of everyone: features/security-policy).
  */
 export class SecondFactors {
   constructor(
@@ -31,9 +32,8 @@ export class SecondFactors {
     return methods;
   }
 
-  /** What this session can step up with now; nothing for finance (they never need to). */
+  /** What this session can step up with now: the person's own factors (and, under SSO, the provider). */
   async stepUpMethods(record: Pick<SessionRecord, 'email' | 'role' | 'method'>) {
-    if (record.role !== 'admin') return [];
     const methods: StepUpMethod[] = await this.methods(record.email);
     // A password session never holds the provider's subject: only SSO can re-authenticate there.
     if (record.method === 'sso') {

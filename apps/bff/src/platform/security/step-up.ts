@@ -182,3 +182,29 @@ export class SecondFactorStepUp implements StepUp {
     }
   }
 }
+
+/**
+ * The check before a change to a person's own second factors: `stepUp.require`, except for a
+ * person who has no second factor yet (nothing to prove it with). Their first one may be added
+ * within the step-up window after signing in with their password (the sign-in counts as the
+ * check; 5 minutes); later, 401 `recent_sign_in_required`: sign in again, then add it.
+ */
+export async function requireForOwnFactors(
+  deps: { stepUp: StepUp; factors: Pick<SecondFactors, 'stepUpMethods'>; sessions: SessionService },
+  req: Request,
+  res: Response,
+  proof?: StepUpProof,
+): Promise<void> {
+  const session = activeSession(req);
+  if (!session) throw new AppError(401, 'unauthenticated', 'Sign in first.');
+  const { record } = session;
+  if (proof === undefined && (await deps.factors.stepUpMethods(record)).length === 0) {
+    if (deps.sessions.stepUpUntil({ ...record, stepUpAt: record.createdAt }) !== undefined) return;
+    throw new AppError(
+      401,
+      'recent_sign_in_required',
+      'To add your first second factor, sign in again and add it within 5 minutes.',
+    );
+  }
+  await deps.stepUp.require(req, res, proof);
+}

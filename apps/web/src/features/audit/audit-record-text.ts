@@ -51,6 +51,7 @@ const FIELDS = [
   field('memoCategories', 'Memo for', (names) =>
     names.length === 0 ? 'none' : quoted(names.join(', ')),
   ),
+  field('secondFactorFor', 'Second factor required of', (who) => who),
 ];
 
 function describeSnapshot(s: Snapshot | undefined): string {

@@ -33,6 +33,7 @@ function serveSlowly(ms: number) {
     serve('transactions.get', () => slow(transaction())),
     serve('audit.list', () => slow({ items: [auditRecord()] })),
     serve('security.secondFactors', () => slow(secondFactors())),
+    serve('securityPolicy.get', () => slow({ requireSecondFactor: false })),
   );
 }
 

@@ -19,7 +19,8 @@ interface AddPasskeyFormProps {
 
 /**
  * Names and makes a new passkey. Enrolling needs a step-up within 5 minutes: without one the
- * check is asked for here first, and the passkey is made right after it.
+ * check is asked for here first, and the passkey is made right after it. A person's first
+ * second factor needs a sign-in within the last 5 minutes instead.
  */
 export function AddPasskeyForm({ session, onAdded }: AddPasskeyFormProps) {
   const [name, setName] = useState(DEFAULT_PASSKEY_NAME);
@@ -58,7 +59,9 @@ export function AddPasskeyForm({ session, onAdded }: AddPasskeyFormProps) {
     event.preventDefault();
     const checked = checkedName();
     if (checked === undefined || busy) return;
-    if (!isSteppedUp(session)) {
+    // A person with no second factor yet has nothing to confirm with: the BFF lets the first one
+    // in shortly after signing in (and says so when it is too late).
+    if (!isSteppedUp(session) && session.stepUpMethods.length > 0) {
       setError(undefined);
       setStepUpWith(session.stepUpMethods);
       return;

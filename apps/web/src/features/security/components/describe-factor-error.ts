@@ -18,6 +18,8 @@ export function describeFactorError(error: unknown, lastFactor?: string): string
       return 'You have no passkey to confirm with yet.';
     case 'invalid_totp':
       return 'That code is not right. Enter the current one.';
+    case 'recent_sign_in_required':
+      return 'For your first passkey, sign out and sign in again, then add it within 5 minutes.';
     case 'not_found':
       return 'That passkey no longer exists. Reload the page to see your passkeys.';
   }

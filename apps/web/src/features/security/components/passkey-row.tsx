@@ -1,5 +1,6 @@
 import { type PasskeySummary, passkeyNameSchema } from '@card-console/shared/api/security';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { CellLabel } from '../../../components/cell-label';
 import { Field } from '../../../components/field';
 import { formatInstant } from '../../../lib/format';
 import { renamePasskey } from '../api/rename-passkey';
@@ -39,8 +40,12 @@ export function PasskeyRow({ passkey, editing, onEdit, onRenamed, onRemove }: Pa
           passkey.name
         )}
       </th>
-      <td className="nowrap">{formatInstant(passkey.createdAt)}</td>
       <td className="nowrap">
+        <CellLabel>Added</CellLabel>
+        {formatInstant(passkey.createdAt)}
+      </td>
+      <td className="nowrap">
+        <CellLabel>Last used</CellLabel>
         {passkey.lastUsedAt === undefined ? 'Never' : formatInstant(passkey.lastUsedAt)}
       </td>
       <td className="nowrap">

@@ -60,7 +60,7 @@ export function PasskeysSection({ factors, session, onResult }: PasskeysSectionP
         <p className="empty">You have no passkeys yet.</p>
       ) : (
         <div className="table-wrap">
-          <table aria-label="Your passkeys">
+          <table aria-label="Your passkeys" className="passkeys-table rows-as-cards">
             <thead>
               <tr>
                 <th scope="col">Name</th>

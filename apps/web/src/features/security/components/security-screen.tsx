@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { PasskeysSection } from './passkeys-section';
+import { SecurityPolicySetting } from './security-policy-setting';
 import { TotpSetting } from './totp-setting';
 
 interface SecurityScreenProps {
@@ -11,20 +12,43 @@ interface SecurityScreenProps {
   session: SessionResponse;
 }
 
-/** An admin's second factors: passkeys (preferred) and, for local accounts, TOTP. */
+/**
+ * A person's own second factors, whatever their role: passkeys (preferred) and, for local
+ * accounts with an authenticator app, TOTP; for admins, whether everyone must have one.
+ */
 export function SecurityScreen({ factors, session }: SecurityScreenProps) {
   useDocumentTitle('Security');
   const [result, setResult] = useState('');
+  const admin = session.role === 'admin';
+  const hasFactor = factors.passkeys.length > 0 || factors.totp.enabled;
   return (
     <section aria-labelledby="security-title" className="security">
       <div className="screen-header">
         <h1 id="security-title">Security</h1>
       </div>
+      {session.secondFactorEnrolmentRequired ? (
+        <p className="warning" role="alert">
+          <strong>Your organisation requires a second factor.</strong> Add a passkey below to
+          continue: your browser asks this device's screen lock or a security key to make one. Until
+          then you can only use this page.
+        </p>
+      ) : null}
       <p className="muted">
-        How you confirm it is you
-        {session.method === 'sso' ? ' after signing in with SSO' : ' when you sign in'}, before
-        revealing card details, and before changing anything here. Every change here is recorded in
-        the <Link to="/audit">audit trail</Link>.
+        {hasFactor || admin
+          ? 'How you confirm it is you'
+          : 'Add a second factor to confirm it is you'}
+        {session.method === 'sso' ? ' after signing in with SSO' : ' when you sign in'}
+        {admin ? ', before revealing card details,' : ''} and before changing anything here
+        {hasFactor || admin
+          ? '.'
+          : ': someone who learns your password still cannot sign in as you.'}{' '}
+        {admin ? (
+          <>
+            Every change here is recorded in the <Link to="/audit">audit trail</Link>.
+          </>
+        ) : (
+          'Every change here is recorded in the audit trail.'
+        )}
       </p>
       {/* Always in the page, so each new result is announced. */}
       <div role="status" aria-live="polite">
@@ -34,6 +58,7 @@ export function SecurityScreen({ factors, session }: SecurityScreenProps) {
       {factors.totp.available ? (
         <TotpSetting factors={factors} session={session} onResult={setResult} />
       ) : null}
+      {admin ? <SecurityPolicySetting session={session} onResult={setResult} /> : null}
     </section>
   );
 }

@@ -231,8 +231,15 @@ describe.each(sizes)('at %i×%i, a finance person', (width, height) => {
       .toContain(`${want.length.toLocaleString('en-US')} transaction`);
     const rows = page.locator('.transactions-table tbody tr');
     await expect.poll(() => rows.count()).toBe(Math.min(want.length, 100));
-    // Every row says why it was declined, as the card service says.
-    const reasons = await page.locator('.transactions-table tbody td.col-reason').allTextContents();
+    // Every row says why it was declined, as the card service says, under its status.
+    const reasons = await rows.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const reason = tr.querySelector('td.col-status .decline-reason');
+        // Its words, without the "Decline reason:" that only assistive technology reads.
+        const hidden = reason?.querySelector('.visually-hidden')?.textContent ?? '';
+        return reason ? (reason.textContent ?? '').slice(hidden.length) : '—';
+      }),
+    );
     expect(want.length, "one page should hold the day's declines").toBeLessThanOrEqual(100);
     expect(reasons.sort()).toEqual(want.map((t) => t.declineReason ?? '—').sort());
     expect(reasons.some((r) => r !== '—')).toBe(true);

@@ -112,7 +112,7 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
         rows={records}
         rowKey={(r) => r.id}
         busy={busy}
-        rowHeight={{ wide: 33, narrow: 104 }}
+        rowHeight={{ wide: 28, narrow: 104 }}
         head={
           <tr>
             {AUDIT_COLUMNS.map(([name, className]) => (

@@ -190,8 +190,8 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
               <tbody>
                 {list.rows.map((card) => (
                   <tr key={card.id}>
-                    {/* A long name is cut with "…": whole in the tooltip and the link's name. */}
-                    <th scope="row" className="cut" title={card.name}>
+                    {/* A long name wraps in its cell, whole (a word too long breaks anywhere). */}
+                    <th scope="row" className="long-text">
                       <Link to="/cards/$cardId" params={{ cardId: card.id }} search={search}>
                         {card.name}
                       </Link>

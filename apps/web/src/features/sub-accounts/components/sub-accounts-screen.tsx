@@ -76,8 +76,8 @@ export function SubAccountsScreen({
               <tbody>
                 {subAccounts.map((s) => (
                   <tr key={s.id}>
-                    {/* A long name is cut with "…": whole in the tooltip and the cell's text. */}
-                    <th scope="row" className="cut" title={s.name}>
+                    {/* A long name wraps in its cell, whole (a word too long breaks anywhere). */}
+                    <th scope="row" className="long-text">
                       {s.name}
                     </th>
                     <td className="num" data-label="Balance">

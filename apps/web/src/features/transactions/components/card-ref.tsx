@@ -12,8 +12,8 @@ export function cardLabel(
 }
 
 /**
- * A link to the card that paid: its name (cut with "…" when long, whole in the tooltip and
- * the link's name) and its last four, which always stay in view.
+ * A link to the card that paid: its name (its holder) and its last four, both whole; a long
+ * name wraps, even inside a word, and the last four never break (a list stacks them).
  */
 export function CardRef(props: {
   cardId: string;
@@ -21,15 +21,8 @@ export function CardRef(props: {
   onClick?: (event: MouseEvent) => void;
 }) {
   const { cardId, card, onClick } = props;
-  const label = cardLabel(cardId, card);
   return (
-    <Link
-      to="/cards/$cardId"
-      params={{ cardId }}
-      className="card-ref"
-      title={label}
-      onClick={onClick}
-    >
+    <Link to="/cards/$cardId" params={{ cardId }} className="card-ref" onClick={onClick}>
       {card ? (
         <>
           <span className="card-ref-name">{card.name}</span>

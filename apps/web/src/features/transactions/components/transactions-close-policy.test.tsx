@@ -40,7 +40,7 @@ const shown = () =>
   screen
     .getAllByRole('row')
     .slice(1)
-    .map((row) => row.querySelector('td.col-description')?.textContent);
+    .map((row) => row.querySelector('td.col-description a')?.textContent);
 const presets = () => screen.getByRole('group', { name: 'Needs attention' });
 
 describe('transactions: the close policy in "Needs attention"', () => {

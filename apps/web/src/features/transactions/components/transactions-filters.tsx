@@ -57,7 +57,7 @@ export function TransactionsFilters(props: FiltersProps) {
       <legend className="visually-hidden">Filters</legend>
       <SearchField
         label="Search"
-        placeholder="Merchant, description, ref."
+        placeholder="Merchant or reference"
         className="search-field"
         maxLength={200}
         pauseMs={TYPING_PAUSE_MS}

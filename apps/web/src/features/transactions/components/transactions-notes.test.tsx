@@ -64,7 +64,7 @@ const shown = () =>
   screen
     .getAllByRole('row')
     .slice(1)
-    .map((row) => row.querySelector('td.col-description')?.textContent);
+    .map((row) => row.querySelector('td.col-description a')?.textContent);
 
 describe('transactions: notes', { timeout: 15_000 }, () => {
   it("shows each row's notes as marks: the category's code (named in full in its tooltip), reviewed, the memo and tags as words", async () => {

@@ -49,7 +49,7 @@ const shown = () =>
   screen
     .getAllByRole('row')
     .slice(1)
-    .map((row) => row.querySelector('td.col-description')?.textContent);
+    .map((row) => row.querySelector('td.col-description a')?.textContent);
 
 describe('transactions: receipts', { timeout: 15_000 }, () => {
   it('"Missing receipt" shows spend of the counted size or more with none, with its count; pressed again, clears', async () => {

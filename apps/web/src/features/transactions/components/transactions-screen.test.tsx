@@ -206,12 +206,15 @@ describe('transactions screen', () => {
     await waitFor(() => expect(options()).toEqual(['All cards', 'Design card ·1111']));
   });
 
-  it('a declined row says why, in a column of its own', async () => {
+  it('a declined row says why, under its status (no column empty on every other row)', async () => {
     serveScreen();
     renderApp('/transactions', { session: financeSession() });
     const declined = await screen.findByRole('row', { name: /Blocked purchase/ });
-    expect(within(declined).getByText('Card paused')).toBeInTheDocument();
-    expect(screen.getByRole('columnheader', { name: 'Decline reason' })).toBeInTheDocument();
+    const status = declined.querySelector('td.col-status') as HTMLElement;
+    expect(within(status).getByText('Declined', { selector: '.badge' })).toBeInTheDocument();
+    expect(within(status).getByText('Card paused')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Status' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Decline reason' })).not.toBeInTheDocument();
   });
 
   it("sends the chosen days as inclusive Unix-ms bounds in the person's time zone", async () => {

@@ -22,11 +22,13 @@ import { ActiveFilters } from './active-filters';
 import { BulkActions } from './bulk-actions';
 import { ClosePresetsBar } from './close-presets-bar';
 import { ExportButton } from './export-button';
+import { TableViewControls } from './table-view-controls';
 import { TransactionsFilters } from './transactions-filters';
 import { TRANSACTIONS_SEARCH_WORDS } from './transactions-search-words';
 import { TransactionsSummary } from './transactions-summary';
 import { TransactionsTable } from './transactions-table';
 import { useRowSelection } from './use-row-selection';
+import { useTableView } from './use-table-view';
 
 interface TransactionsScreenProps {
   search: TransactionsSearch;
@@ -81,6 +83,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
   const selecting = !narrow || selectMode || selection.rows.length > 0;
   const matchingCount = totals?.summary.count;
   const allShown = rows.length > 0 && selection.rows.length === rows.length;
+  const table = useTableView();
   const endSelecting = () => {
     selection.clear();
     setSelectMode(false);
@@ -102,6 +105,8 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
               : undefined
           }
         />
+        {/* Beside Export, not a row of its own over the table: 15 rows still fit at 1280×800. */}
+        <TableViewControls table={table} subAccountColumn={several} />
       </div>
       <SearchNotice words={TRANSACTIONS_SEARCH_WORDS} />
       {subAccounts.length === 0 ? (
@@ -213,6 +218,7 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
               selecting={selecting}
               tapSelects={narrow && selecting}
               busy={busy || list.loadingMore}
+              view={table.view}
             />
             <PagedListFooter
               list={list}

@@ -60,6 +60,7 @@ import {
 } from './platform/security/rate-limits';
 import { SecondFactorStepUp } from './platform/security/step-up';
 import { MemoryUsedCodeLedger, TotpVerifier, type UsedCodeLedger } from './platform/security/totp';
+import { TotpSecretBox } from './platform/security/totp-secret-box';
 import { type SessionRegistry, SessionService } from './platform/sessions/session-service';
 import type { SessionStore } from './platform/sessions/session-store';
 import { embeddedEngine } from './platform/sql/sql-engine';
@@ -166,7 +167,11 @@ export function createApp(deps: AppDeps): Express {
   const totp = new TotpVerifier(clock, deps.usedCodes ?? new MemoryUsedCodeLedger());
   const challenges =
     deps.challengeStore ?? new MemoryOneTimeStore(clock, ONE_TIME_LIMITS.challenges);
-  const factors = new SecondFactors(deps.users, deps.factorStore);
+  const factors = new SecondFactors(
+    deps.users,
+    deps.factorStore,
+    new TotpSecretBox(config.totpKeys),
+  );
   const passkeys = new PasskeyCeremonies({
     origin: config.publicOrigin,
     factors: deps.factorStore,
@@ -263,6 +268,7 @@ export function createApp(deps: AppDeps): Express {
     totp,
     factors,
     passkeys,
+    pendingTotp: challenges,
     limiters,
     hashing,
     rp,

@@ -154,4 +154,40 @@ describe('security for every role in Chromium', () => {
     expect((await denied.json()).items).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('finance sets up an authenticator app on Security, then signs in with a code from it', async () => {
+    await signOut();
+    await page.getByLabel('Email').fill(FINANCE);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.goto('/security');
+    // Signed in with the passkey a moment ago: that is the check, none is asked again.
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const form = page.getByRole('form', { name: 'Set up an authenticator app' });
+    const key = (await form.getByTestId('totp-secret').textContent()) ?? '';
+    expect(key).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+    await form.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    expect(
+      await form.getByRole('link', { name: 'Open in authenticator app' }).getAttribute('href'),
+    ).toMatch(/^otpauth:\/\/totp\//);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'security-every-role-totp-setup-1280');
+    const secret = key.replace(/\s/g, '');
+    await form.getByLabel('6-digit code from the app').fill(await freshTotp(secret));
+    await form.getByRole('button', { name: 'Confirm code' }).click();
+    await page.getByText(/^Authenticator app set up/).waitFor();
+    expect(
+      await page
+        .getByRole('switch', { name: 'Accept authenticator-app codes' })
+        .getAttribute('aria-checked'),
+    ).toBe('true');
+
+    await signOut();
+    await signIn(page, FINANCE, DEMO_PASSWORD, () => freshTotp(secret));
+    const me = await page.request.get('/api/session', { headers: API_HEADERS });
+    expect((await me.json()).stepUpMethods).toEqual(['passkey', 'totp']);
+    expect(problems).toEqual([]);
+  });
 });

@@ -72,6 +72,7 @@ async function storedPasskeyOf(t: TestApp, email: string): Promise<string> {
 const stepUpFirst = { status: 401, code: 'step_up_required' };
 const badPasskey = { status: 401, code: 'invalid_passkey' };
 const noSuchPasskey = { status: 404, code: 'not_found' };
+const noTotpSetup = { status: 409, code: 'no_totp_setup' };
 
 /** Ids the simulator really has, so example paths resolve to real resources. */
 export function exampleIds(t: TestApp) {
@@ -286,6 +287,17 @@ export const routeRequests: Record<EndpointName, Spec> = {
       : session?.via === 'sso' || role === 'finance'
         ? { allowedAs: { status: 409, code: 'no_totp' } }
         : {}),
+  }),
+  'security.totpSetup': (_t, role, session) => ({
+    path: '/api/second-factors/totp/setup',
+    body: {},
+    ...(role === 'finance' && session?.via === 'sso' ? { allowedAs: stepUpFirst } : {}),
+  }),
+  // No setup was started for the code: refused as such once authorized, nothing stored.
+  'security.confirmTotp': (_t, role, session) => ({
+    path: '/api/second-factors/totp',
+    body: { code: '123456' },
+    allowedAs: role === 'finance' && session?.via === 'sso' ? stepUpFirst : noTotpSetup,
   }),
   'security.registrationOptions': (_t, role, session) => ({
     path: '/api/passkeys/registration-options',

@@ -1,5 +1,7 @@
 // Test support: the second-factor pieces a unit test hands to the sign-in and step-up code,
 // over a real file store in a fresh temporary directory and an in-memory challenge store.
+
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import { FileFactorStore } from '../platform/passkeys/file-factor-store';
 import { PasskeyCeremonies } from '../platform/passkeys/passkey-ceremonies';
 import { SecondFactors } from '../platform/passkeys/second-factors';
 import { MemoryOneTimeStore } from '../platform/security/one-time-store';
+import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { ManualClock } from './manual-clock';
 
@@ -19,5 +22,13 @@ export async function testSecondFactors(users: UserDirectory, origin = 'http://l
     challenges: new MemoryOneTimeStore(clock),
     now: () => clock.now(),
   });
-  return { factors: new SecondFactors(users, store), passkeys, store };
+  return {
+    factors: new SecondFactors(
+      users,
+      store,
+      new TotpSecretBox({ current: randomBytes(32), previous: [] }),
+    ),
+    passkeys,
+    store,
+  };
 }

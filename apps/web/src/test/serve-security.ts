@@ -3,6 +3,7 @@ import {
   passkeyEnrolBodySchema,
   passkeyRenameBodySchema,
   type SecondFactorsResponse,
+  totpConfirmBodySchema,
   totpSettingBodySchema,
 } from '@card-console/shared/api/security';
 import {
@@ -46,7 +47,11 @@ export function serveSecurity(
     renames: [] as { id: string; name: string }[],
     removals: [] as string[],
     totp: [] as boolean[],
+    totpSetups: 0,
+    totpCodes: [] as string[],
   };
+  /** The secret a setup answered with, waiting for the code 654321 (the "app" shows it). */
+  let pendingTotp: string | undefined;
   const steppedUp = () => session.stepUpUntil !== undefined && session.stepUpUntil > Date.now();
   /** Nothing to confirm with yet: the first factor is let in (a recent sign-in). */
   const firstFactor = () => session.stepUpMethods.length === 0;
@@ -130,6 +135,39 @@ export function serveSecurity(
         return apiError(409, 'last_factor', 'You need a passkey first.');
       }
       factors.totp.enabled = enabled;
+      return HttpResponse.json(factors);
+    }),
+    serve('security.totpSetup', () => {
+      sent.totpSetups += 1;
+      if (!steppedUp() && !firstFactor()) return stepUpRequired();
+      pendingTotp = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+      return HttpResponse.json({
+        secret: pendingTotp,
+        uri: `otpauth://totp/Card%20Console:${encodeURIComponent(session.email)}?secret=${pendingTotp}&issuer=Card%20Console`,
+        expiresAt: Date.now() + 10 * 60_000,
+      });
+    }),
+    serve('security.confirmTotp', async ({ request }) => {
+      const { code } = totpConfirmBodySchema.parse(await request.json());
+      sent.totpCodes.push(code);
+      if (!steppedUp() && !firstFactor()) return stepUpRequired();
+      if (!pendingTotp) {
+        return apiError(409, 'no_totp_setup', 'That setup has expired or was never started.');
+      }
+      if (code !== '654321') {
+        return apiError(
+          422,
+          'invalid_totp',
+          'That code does not match. Type the code it shows now.',
+        );
+      }
+      pendingTotp = undefined;
+      factors.totp = { available: true, enabled: true };
+      const { secondFactorEnrolmentRequired: _held, ...rest } = session;
+      session = {
+        ...rest,
+        stepUpMethods: [...new Set([...session.stepUpMethods, 'totp' as const])],
+      };
       return HttpResponse.json(factors);
     }),
   );

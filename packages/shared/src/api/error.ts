@@ -45,6 +45,7 @@ export const problemTitles = {
   method_not_allowed: 'Method not allowed',
   no_passkeys: 'No passkeys',
   no_totp: 'No authenticator app',
+  no_totp_setup: 'No authenticator setup in progress',
   not_found: 'Not found',
   not_ready: 'Not ready',
   passkey_exists: 'Passkey already registered',

@@ -74,6 +74,30 @@ export const passkeyRenameBodySchema = z.strictObject({ name: passkeyNameSchema 
 /** PATCH /api/second-factors/totp: TOTP off (only while a passkey is enrolled) or back on. */
 export const totpSettingBodySchema = z.strictObject({ enabled: z.boolean() });
 
+/**
+ * POST /api/second-factors/totp/setup: a new authenticator-app secret, pending for this session
+ * for 10 minutes until a code from it is confirmed. The secret is shared with the person by
+ * design (they type it or scan it into their app): this answer is the only place it appears.
+ */
+export const totpSetupResponseSchema = z.object({
+  /** Base32, as authenticator apps take it when typed. */
+  secret: z.string().regex(/^[A-Z2-7]+$/),
+  /** `otpauth://totp/...`: what a QR code or an "open in app" link holds. */
+  uri: z.string().startsWith('otpauth://totp/'),
+  /** Unix ms: when the pending setup is forgotten. */
+  expiresAt: z.number().int(),
+});
+export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
+
+/** POST /api/second-factors/totp: a code from the app, confirming the pending secret. */
+export const totpConfirmBodySchema = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'the 6-digit code your authenticator app shows'),
+});
+export type TotpConfirmBody = z.input<typeof totpConfirmBodySchema>;
+
 export const passkeyIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,1024}$/, 'must be a passkey id');
 
 export const passkeySummarySchema = z.object({

@@ -44,6 +44,12 @@ export const routes = {
   // security
   'security.secondFactors': { method: 'GET', path: '/second-factors', access: everyone },
   'security.setTotp': { method: 'PATCH', path: '/second-factors/totp', access: everyone },
+  'security.totpSetup': {
+    method: 'POST',
+    path: '/second-factors/totp/setup',
+    access: everyone,
+  },
+  'security.confirmTotp': { method: 'POST', path: '/second-factors/totp', access: everyone },
   'security.registrationOptions': {
     method: 'POST',
     path: '/passkeys/registration-options',

@@ -82,7 +82,9 @@ import {
   passkeyRenameBodySchema,
   passkeySummarySchema,
   secondFactorsResponseSchema,
+  totpConfirmBodySchema,
   totpSettingBodySchema,
+  totpSetupResponseSchema,
 } from '../api/security';
 import { securityPolicySchema, securityPolicyUpdateSchema } from '../api/security-policy';
 import {
@@ -168,6 +170,8 @@ export const endpointSchemas = {
   // security
   'security.secondFactors': { response: secondFactorsResponseSchema },
   'security.setTotp': { body: totpSettingBodySchema, response: secondFactorsResponseSchema },
+  'security.totpSetup': { response: totpSetupResponseSchema },
+  'security.confirmTotp': { body: totpConfirmBodySchema, response: secondFactorsResponseSchema },
   'security.registrationOptions': { response: passkeyOptionsSchema },
   'security.addPasskey': { body: passkeyEnrolBodySchema, response: passkeySummarySchema },
   'security.renamePasskey': {

@@ -22,6 +22,8 @@ export const ENROLMENT_ENDPOINTS: ReadonlySet<EndpointName> = new Set<EndpointNa
   'security.registrationOptions',
   'security.addPasskey',
   'security.setTotp',
+  'security.totpSetup',
+  'security.confirmTotp',
   'securityPolicy.get',
 ]);
 

@@ -2,14 +2,17 @@ import type { PasskeySummary } from '@card-console/shared/api/security';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
+import type { Clock } from '../../core/clock';
 import { defineFeature } from '../../core/endpoint';
 import type { AuditStore, NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange } from '../../platform/audit/audited-change';
-import type { StoredPasskey } from '../../platform/passkeys/factor-store';
+import { ownTotpSecretOwner, type StoredPasskey } from '../../platform/passkeys/factor-store';
 import { type PasskeyCeremonies, PasskeyRefused } from '../../platform/passkeys/passkey-ceremonies';
 import type { SecondFactors } from '../../platform/passkeys/second-factors';
 import { containsCardNumber, maskCardNumbers } from '../../platform/security/card-numbers';
+import type { OneTimeStore } from '../../platform/security/one-time-store';
 import { requireForOwnFactors, type StepUp } from '../../platform/security/step-up';
+import { newTotpSecret, otpauthUri, type TotpVerifier } from '../../platform/security/totp';
 import {
   type ActiveSession,
   activeSession,
@@ -23,7 +26,38 @@ export interface PasskeyRoutesDeps {
   sessions: SessionService;
   audit: AuditStore;
   logger: Logger;
+  clock: Clock;
+  totp: TotpVerifier;
+  /** Where a new authenticator secret waits for its first code (the WebAuthn challenges' store). */
+  pendingTotp: OneTimeStore;
 }
+
+/** How long a new authenticator secret waits for the code that confirms it. */
+export const TOTP_SETUP_TTL_MS = 10 * 60_000;
+/** Wrong codes a pending setup takes before it is dropped (a new setup makes a new secret). */
+export const TOTP_SETUP_TRIES = 5;
+
+/** What waits for the confirming code: the secret sealed for the person, never in clear. */
+interface PendingTotp {
+  email: string;
+  sealed: string;
+  expiresAt: number;
+  wrong: number;
+}
+
+/**
+ * One pending setup per person (a newer one replaces it), not per session: a step-up asked for
+ * between the setup and its code rotates the session id, and the person should not have to type
+ * a new key for it. Both steps need the same proof (`services.proven`).
+ */
+const pendingKey = (email: string) => `totp-setup:${email}`;
+
+const noTotpSetup = () =>
+  new AppError(
+    409,
+    'no_totp_setup',
+    'That setup has expired or was never started. Start again from "Set up an authenticator app".',
+  );
 
 // A name stored before names were checked for card numbers is shown and recorded masked.
 const summary = (p: StoredPasskey): PasskeySummary => ({
@@ -149,6 +183,65 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
         );
         if (outcome === 'no_passkey') throw lastFactor();
       }
+      return services.state(email);
+    },
+  }),
+  endpoint('security.totpSetup', {
+    summary: 'Start setting up an authenticator app: a new secret, pending for 10 minutes',
+    attempted: 'factors.change',
+    example: '/api/second-factors/totp/setup',
+    handler: async ({ req, res, services }) => {
+      const current = await services.proven(req, res);
+      const { email } = current.record;
+      // The secret is a shared secret the person must type or scan into their app: this answer
+      // is, by design, the one place it ever leaves the server. It is never logged, and what
+      // waits for the confirming code (and what is stored after) is sealed.
+      const secret = newTotpSecret();
+      const expiresAt = services.clock.now() + TOTP_SETUP_TTL_MS;
+      const pending: PendingTotp = {
+        email,
+        sealed: services.factors.sealOwn(email, secret),
+        expiresAt,
+        wrong: 0,
+      };
+      await services.pendingTotp.put(pendingKey(email), JSON.stringify(pending), TOTP_SETUP_TTL_MS);
+      return { secret, uri: otpauthUri(email, secret), expiresAt };
+    },
+  }),
+  endpoint('security.confirmTotp', {
+    summary: 'Confirm a new authenticator app with a code, replacing any older one',
+    attempted: 'factors.change',
+    example: '/api/second-factors/totp',
+    handler: async ({ req, res, services, body: { code } }) => {
+      const current = await services.proven(req, res);
+      const { email } = current.record;
+      const key = pendingKey(email);
+      const taken = await services.pendingTotp.take(key);
+      const pending = taken === undefined ? undefined : (JSON.parse(taken) as PendingTotp);
+      if (!pending || pending.email !== email) throw noTotpSetup();
+      const secret = services.factors.box.open(ownTotpSecretOwner(email), pending.sealed).secret;
+      if (!(await services.totp.verifyNewSecret(email, secret, code))) {
+        const wrong = pending.wrong + 1;
+        const left = pending.expiresAt - services.clock.now();
+        // Put back for another try (a typo should not cost the person the secret they typed).
+        if (wrong < TOTP_SETUP_TRIES && left > 0) {
+          await services.pendingTotp.put(key, JSON.stringify({ ...pending, wrong }), left);
+        }
+        throw new AppError(
+          422,
+          'invalid_totp',
+          wrong < TOTP_SETUP_TRIES
+            ? 'That code does not match. Check your authenticator app’s clock and type the code it shows now.'
+            : 'That code does not match, too many times. Start again from "Set up an authenticator app".',
+        );
+      }
+      await services.recorded(
+        req,
+        current,
+        { action: 'factor.enrolled', method: 'totp' },
+        (audited) => services.factors.store.setTotpSecret(email, pending.sealed, audited),
+        'ok',
+      );
       return services.state(email);
     },
   }),

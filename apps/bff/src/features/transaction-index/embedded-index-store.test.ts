@@ -44,6 +44,7 @@ describe('the embedded engine', () => {
         '20261130100000000_close-policy',
         '20261130120000000_receipt-inbox',
         '20261130210000000_security-policy',
+        '20261130220000000_own-totp-secret',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -25,6 +25,10 @@ const passkey = (over: Partial<StoredPasskey> = {}): StoredPasskey => ({
   ...over,
 });
 
+/** A sealed TOTP secret's shape (totp-secret-box.ts); the store never opens it. */
+const sealed = () =>
+  `v1:AbCdEf12:${fresh().replace(/[^A-Za-z0-9_-]/g, '-')}-iv0000:body_${fresh().replace(/[^A-Za-z0-9_-]/g, '-')}:tag`;
+
 /** Each race is run this many times, each time for a fresh person, so interleavings get a chance. */
 const ROUNDS = 15;
 
@@ -328,6 +332,59 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       expect(await a.removePasskey(email, key.id, noted)).toBe('not_found');
       expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false });
       expect(seen).toEqual(['added', 'ok', 'ok', 'removed']);
+    });
+
+    it('keeps a sealed TOTP secret of the person’s own, replaces it, and turns TOTP on with it', async () => {
+      const { a, b } = await make();
+      const email = freshEmail();
+      const first = sealed();
+      expect(await a.setTotpSecret(email, first)).toBe('ok');
+      // Kept with nothing else (no passkey, TOTP on): a person's only factor stays.
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false, totpSecret: first });
+      const key = passkey();
+      expect(await b.addPasskey(email, key)).toBe('added');
+      expect(await a.setTotpDisabled(email, true)).toBe('ok');
+      const second = sealed();
+      expect(await b.setTotpSecret(email, second)).toBe('ok');
+      expect(await a.get(email)).toEqual({
+        passkeys: [key],
+        totpDisabled: false,
+        totpSecret: second,
+      });
+      expect(await a.removePasskey(email, key.id)).toBe('removed');
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false, totpSecret: second });
+      expect((await a.get(freshEmail())).totpSecret).toBeUndefined();
+    });
+
+    it('refuses a TOTP secret that is not sealed; a refused audit hook stores none', async () => {
+      const { a, b } = await make();
+      const email = freshEmail();
+      await expect(a.setTotpSecret(email, 'JBSWY3DPEHPK3PXP')).rejects.toThrow(TypeError);
+      await expect(
+        a.setTotpSecret(email, sealed(), async () => {
+          throw new Error('the trail refused the record');
+        }),
+      ).rejects.toThrow('the trail refused');
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false });
+      const seen: string[] = [];
+      const kept = sealed();
+      expect(
+        await a.setTotpSecret(email, kept, async (outcome) => {
+          seen.push(outcome);
+        }),
+      ).toBe('ok');
+      expect(seen).toEqual(['ok']);
+      expect((await b.get(email)).totpSecret).toBe(kept);
+    });
+
+    it('two secrets set at once on both replicas: one of them is kept, whole', async () => {
+      const { a, b } = await make();
+      for (let round = 0; round < ROUNDS; round++) {
+        const email = freshEmail();
+        const [x, y] = [sealed(), sealed()];
+        await Promise.all([a.setTotpSecret(email, x), b.setTotpSecret(email, y)]);
+        expect([x, y]).toContain((await a.get(email)).totpSecret);
+      }
     });
   });
 }

@@ -21,7 +21,22 @@ export interface PersonFactors {
   passkeys: StoredPasskey[];
   /** The person turned TOTP off: passkeys are then their only second factor. */
   totpDisabled: boolean;
+  /**
+   * A TOTP secret the person set up themselves on Security, sealed (totp-secret-box.ts, owner
+   * `ownTotpSecretOwner(email)`). When present it replaces any secret in the users file or people
+   * store for sign-in and step-up.
+   */
+  totpSecret?: string;
 }
+
+/** Whom a person's own TOTP secret is sealed for: an envelope copied to another person does not open. */
+export const ownTotpSecretOwner = (email: string): string => `own-totp:${email}`;
+
+/** A sealed secret as stored (an envelope of totp-secret-box.ts; never a secret in clear). */
+export const sealedTotpSecretSchema = z
+  .string()
+  .max(700)
+  .regex(/^v1:[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+){3}$/, 'must be a sealed TOTP secret');
 
 export const MAX_PASSKEYS_PER_PERSON = 10;
 
@@ -61,6 +76,11 @@ export interface FactorStore {
     disabled: boolean,
     audited?: BeforeWrite,
   ): Promise<'ok' | 'no_passkey'>;
+  /**
+   * Keeps `sealed` as the person's own TOTP secret, replacing any older one, and turns TOTP on
+   * (a new secret confirmed with a code is one the person means to use).
+   */
+  setTotpSecret(email: string, sealed: string, audited?: BeforeWrite): Promise<'ok'>;
   /** After a verified use: stores the new counter (never lowers it) and lastUsedAt. False when the passkey is gone. */
   recordUse(email: string, id: string, counter: number, at: number): Promise<boolean>;
 }
@@ -91,6 +111,14 @@ export function storablePasskey(passkey: StoredPasskey): StoredPasskey {
   }
   const { transports, ...rest } = parsed.data;
   return transports?.length ? { ...rest, transports } : rest;
+}
+
+/** The sealed secret as a store keeps it, or a TypeError (a programming error: never a secret in clear). */
+export function storableTotpSecret(sealed: string): string {
+  if (!sealedTotpSecretSchema.safeParse(sealed).success) {
+    throw new TypeError('not a sealed TOTP secret');
+  }
+  return sealed;
 }
 
 /** A RangeError unless the counter and time of a passkey use are whole and not negative. */

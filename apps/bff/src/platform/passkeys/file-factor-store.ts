@@ -14,7 +14,9 @@ import {
   oldestFirst,
   type PersonFactors,
   type StoredPasskey,
+  sealedTotpSecretSchema,
   storablePasskey,
+  storableTotpSecret,
   storedPasskeySchema,
 } from './factor-store';
 
@@ -28,6 +30,7 @@ const secondFactorsFileSchema = z
       z.strictObject({
         passkeys: z.array(storedPasskeySchema).max(MAX_PASSKEYS_PER_PERSON),
         totpDisabled: z.boolean(),
+        totpSecret: sealedTotpSecretSchema.optional(),
       }),
     ),
   })
@@ -117,6 +120,16 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
+  async setTotpSecret(email: string, sealed: string, audited?: BeforeWrite): Promise<'ok'> {
+    storableTotpSecret(sealed);
+    return this.change(audited, (people) => {
+      const person = personIn(people, email);
+      person.totpSecret = sealed;
+      person.totpDisabled = false;
+      return 'ok' as const;
+    });
+  }
+
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
     checkPasskeyUse(counter, at);
     return this.change(undefined, (people) => {
@@ -138,7 +151,13 @@ export class FileFactorStore implements FactorStore {
       const draft = structuredClone(this.people);
       const result = apply(draft);
       for (const [email, person] of draft) {
-        if (person.passkeys.length === 0 && !person.totpDisabled) draft.delete(email);
+        if (
+          person.passkeys.length === 0 &&
+          !person.totpDisabled &&
+          person.totpSecret === undefined
+        ) {
+          draft.delete(email);
+        }
       }
       const text = serialise(draft);
       if (text !== this.written) {
@@ -182,7 +201,7 @@ export async function readPeople(path: string): Promise<People> {
   const parsed = secondFactorsFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new Error(
-      `${path} is not a valid second-factors file (expected version 1 and people by email, each with passkeys and totpDisabled, no credential id twice)`,
+      `${path} is not a valid second-factors file (expected version 1 and people by email, each with passkeys, totpDisabled and perhaps a sealed totpSecret, no credential id twice)`,
     );
   }
   return new Map(Object.entries(parsed.data.people));

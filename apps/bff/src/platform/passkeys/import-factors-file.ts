@@ -20,6 +20,7 @@ import {
   type PersonFactors,
   type StoredPasskey,
   storablePasskey,
+  storableTotpSecret,
 } from './factor-store';
 import { readPeople, SECOND_FACTORS_FILE } from './file-factor-store';
 import { ADD_PASSKEY, type AddPasskeyOutcome } from './sql-factor-store';
@@ -99,9 +100,17 @@ async function importPerson(deps: Deps, email: string, factors: PersonFactors) {
             email,
           ]);
         }
+        // A secret the person set up on Security comes along for a person new here (sealed: it
+        // is copied, never opened); one PostgreSQL holds already is theirs to keep.
+        if (lock?.created === true && factors.totpSecret !== undefined) {
+          await tx.query('UPDATE person_factors SET totp_secret = $2 WHERE email = $1', [
+            email,
+            storableTotpSecret(factors.totpSecret),
+          ]);
+        }
         await tx.query(
           `DELETE FROM person_factors f
-            WHERE f.email = $1 AND NOT f.totp_disabled
+            WHERE f.email = $1 AND NOT f.totp_disabled AND f.totp_secret IS NULL
               AND NOT EXISTS (SELECT FROM person_passkey WHERE email = $1)`,
           [email],
         );

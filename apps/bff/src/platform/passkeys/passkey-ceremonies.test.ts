@@ -294,6 +294,7 @@ describe('verifying a passkey assertion', () => {
         renamePasskey: (email, id, name) => store.renamePasskey(email, id, name),
         removePasskey: (email, id) => store.removePasskey(email, id),
         setTotpDisabled: (email, disabled) => store.setTotpDisabled(email, disabled),
+        setTotpSecret: (email, sealed) => store.setTotpSecret(email, sealed),
         // The removal lands between the read of the passkeys and the recording of the use.
         recordUse: async (email, id, counter, at) => {
           expect(await store.removePasskey(email, id)).toBe('removed');

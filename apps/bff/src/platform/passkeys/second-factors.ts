@@ -1,10 +1,12 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
+import type { TotpSecretBox } from '../security/totp-secret-box';
 import type { SessionRecord } from '../sessions/session-store';
 import type { PersonDirectory } from '../users/person-directory';
-import type { FactorStore } from './factor-store';
+import { type FactorStore, ownTotpSecretOwner, type PersonFactors } from './factor-store';
 
 /**
- * Which second factors a person holds: a TOTP secret of the person's (people store or users file) (unless they turned
+ * Which second factors a person holds: a TOTP secret of the person's (one they set up on
+ * Security, kept sealed in the factor store, else one in the people store or users file) (unless they turned
  * TOTP off once a passkey was enrolled), passkeys, and, for a single sign-on session, a fresh
  * sign-in at the provider. Admins always need one; anyone else once they have one (or once the
  * security policy requires one of everyone: features/security-policy).
@@ -13,14 +15,36 @@ export class SecondFactors {
   constructor(
     private readonly users: Pick<PersonDirectory, 'find'>,
     readonly store: FactorStore,
+    /** Opens secrets people set up themselves (and seals new ones). */
+    readonly box: TotpSecretBox,
   ) {}
+
+  /**
+   * The person's own secret when they set one up (throws TotpSecretUnreadableError when no
+   * configured key opens it: their codes cannot be checked), else the directory's.
+   */
+  private async secretOf(email: string, factors: PersonFactors): Promise<string | undefined> {
+    if (factors.totpSecret !== undefined) {
+      return this.box.open(ownTotpSecretOwner(email), factors.totpSecret).secret;
+    }
+    return (await this.users.find(email))?.totpSecret || undefined;
+  }
+
+  /** Whether the person has a TOTP secret at all (on or off), without opening it. */
+  private async hasSecret(email: string, factors: PersonFactors): Promise<boolean> {
+    return factors.totpSecret !== undefined || !!(await this.users.find(email))?.totpSecret;
+  }
+
+  /** A new secret, sealed for the person's own factors (what `store.setTotpSecret` keeps). */
+  sealOwn(email: string, secret: string): string {
+    return this.box.seal(ownTotpSecretOwner(email), secret);
+  }
 
   /** The TOTP secret when codes are accepted for this person, else undefined. */
   async totpSecret(email: string): Promise<string | undefined> {
-    const secret = (await this.users.find(email))?.totpSecret;
-    if (!secret) return undefined;
-    const { totpDisabled } = await this.store.get(email);
-    return totpDisabled ? undefined : secret;
+    const factors = await this.store.get(email);
+    if (factors.totpDisabled) return undefined;
+    return this.secretOf(email, factors);
   }
 
   /** A person's own factors (no provider): what sign-in with a password may ask for. */
@@ -28,7 +52,7 @@ export class SecondFactors {
     const factors = await this.store.get(email);
     const methods: ('totp' | 'passkey')[] = [];
     if (factors.passkeys.length > 0) methods.push('passkey');
-    if ((await this.users.find(email))?.totpSecret && !factors.totpDisabled) methods.push('totp');
+    if (!factors.totpDisabled && (await this.hasSecret(email, factors))) methods.push('totp');
     return methods;
   }
 
@@ -45,8 +69,8 @@ export class SecondFactors {
 
   /** TOTP state for GET /api/second-factors. */
   async totpState(email: string): Promise<{ available: boolean; enabled: boolean }> {
-    const available = (await this.users.find(email))?.totpSecret !== undefined;
-    const { totpDisabled } = await this.store.get(email);
-    return { available, enabled: available && !totpDisabled };
+    const factors = await this.store.get(email);
+    const available = await this.hasSecret(email, factors);
+    return { available, enabled: available && !factors.totpDisabled };
   }
 }

@@ -13,6 +13,7 @@ import {
   type PersonFactors,
   type StoredPasskey,
   storablePasskey,
+  storableTotpSecret,
   storedPasskeySchema,
 } from './factor-store';
 
@@ -71,13 +72,20 @@ WITH switched AS (
 )
 SELECT CASE WHEN EXISTS (SELECT FROM switched) THEN 'ok' ELSE 'no_passkey' END AS outcome`;
 
+// A person's own secret, replacing any older one; TOTP on again with it.
+const SET_TOTP_SECRET = `
+UPDATE person_factors SET totp_secret = $2, totp_disabled = false WHERE email = $1
+RETURNING 'ok' AS outcome`;
+
 /** Second factors in the SQL engine: one replica on PGlite, any number on PostgreSQL. */
 export class SqlFactorStore implements FactorStore {
   constructor(private readonly engine: SqlEngine) {}
 
   async get(email: string): Promise<PersonFactors> {
-    const rows = await this.engine.query<{ totp_disabled: boolean } & Record<string, unknown>>(
-      `SELECT f.totp_disabled, ${passkeyColumns}
+    const rows = await this.engine.query<
+      { totp_disabled: boolean; totp_secret: string | null } & Record<string, unknown>
+    >(
+      `SELECT f.totp_disabled, f.totp_secret, ${passkeyColumns}
          FROM person_factors f LEFT JOIN person_passkey p ON p.email = f.email
         WHERE f.email = $1
         ORDER BY p.created_at, p.id`,
@@ -86,13 +94,17 @@ export class SqlFactorStore implements FactorStore {
     const [first] = rows;
     if (!first) return noFactors();
     const passkeys: StoredPasskey[] = [];
-    for (const { totp_disabled: _, ...row } of rows) {
+    for (const { totp_disabled: _, totp_secret: __, ...row } of rows) {
       if (row.id === null) continue;
       const passkey = readPasskey(row);
       // One unreadable row costs that passkey, not the person's sign-in.
       if (passkey) passkeys.push(passkey);
     }
-    return { passkeys, totpDisabled: first.totp_disabled };
+    return {
+      passkeys,
+      totpDisabled: first.totp_disabled,
+      ...(first.totp_secret !== null ? { totpSecret: first.totp_secret } : {}),
+    };
   }
 
   async addPasskey(
@@ -140,6 +152,10 @@ export class SqlFactorStore implements FactorStore {
     return this.change(email, audited, 'ok', SET_TOTP, [email, disabled]);
   }
 
+  async setTotpSecret(email: string, sealed: string, audited?: BeforeWrite): Promise<'ok'> {
+    return this.change(email, audited, 'ok', SET_TOTP_SECRET, [email, storableTotpSecret(sealed)]);
+  }
+
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
     checkPasskeyUse(counter, at);
     // The counter and lastUsedAt only move forward, whatever order uses arrive in.
@@ -172,7 +188,7 @@ export class SqlFactorStore implements FactorStore {
       const outcome = row?.outcome as T;
       await tx.query(
         `DELETE FROM person_factors f
-          WHERE f.email = $1 AND NOT f.totp_disabled
+          WHERE f.email = $1 AND NOT f.totp_disabled AND f.totp_secret IS NULL
             AND NOT EXISTS (SELECT FROM person_passkey WHERE email = $1)`,
         [email],
       );

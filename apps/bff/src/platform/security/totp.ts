@@ -33,7 +33,26 @@ export class TotpVerifier {
   ) {}
 
   async verify(email: string, secret: string, code: string): Promise<boolean> {
-    if (!/^\d{6}$/.test(code)) return false;
+    const timeStep = this.matchingStep(secret, code);
+    if (timeStep === undefined) return false;
+    return this.ledger.claim(email, timeStep);
+  }
+
+  /**
+   * A code from a secret being set up: checked against that secret alone, then its time step
+   * claimed so it cannot sign in afterwards. The claim's answer is not asked: a step already
+   * claimed (a code of the person's old secret given a moment before) is one no code can use
+   * again anyway, and the person should not be told their new app is wrong.
+   */
+  async verifyNewSecret(email: string, secret: string, code: string): Promise<boolean> {
+    const timeStep = this.matchingStep(secret, code);
+    if (timeStep === undefined) return false;
+    await this.ledger.claim(email, timeStep);
+    return true;
+  }
+
+  private matchingStep(secret: string, code: string): number | undefined {
+    if (!/^\d{6}$/.test(code)) return undefined;
     const result = verifySync({
       secret,
       token: code,
@@ -41,8 +60,7 @@ export class TotpVerifier {
       epochTolerance: periodSeconds,
       guardrails,
     });
-    if (!result.valid || !('timeStep' in result)) return false;
-    return this.ledger.claim(email, result.timeStep);
+    return result.valid && 'timeStep' in result ? result.timeStep : undefined;
   }
 }
 

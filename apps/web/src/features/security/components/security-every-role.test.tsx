@@ -36,8 +36,9 @@ describe('security for every role', () => {
     // The policy is the admins' to set: not offered here, not asked for.
     expect(screen.queryByRole('heading', { name: 'For everyone' })).not.toBeInTheDocument();
     expect(requestsTo('/api/security-policy', 'GET')).toHaveLength(0);
-    // No authenticator app set up: nothing about codes.
-    expect(screen.queryByText(/authenticator app/i)).not.toBeInTheDocument();
+    // No authenticator app set up: no codes to turn off or on, only the offer to set one up.
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
     expect(await screen.findByText('Passkey “Passkey on this device” added.')).toBeInTheDocument();
@@ -68,7 +69,7 @@ describe('security for every role', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/security');
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'Your organisation requires a second factor. Add a passkey below to continue',
+      'Your organisation requires a second factor. Add a passkey or set up an authenticator app below to continue',
     );
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { PasskeysSection } from './passkeys-section';
 import { SecurityPolicySetting } from './security-policy-setting';
 import { TotpSetting } from './totp-setting';
+import { TotpSetup } from './totp-setup';
 
 interface SecurityScreenProps {
   factors: SecondFactorsResponse;
@@ -28,9 +29,9 @@ export function SecurityScreen({ factors, session }: SecurityScreenProps) {
       </div>
       {session.secondFactorEnrolmentRequired ? (
         <p className="warning" role="alert">
-          <strong>Your organisation requires a second factor.</strong> Add a passkey below to
-          continue: your browser asks this device's screen lock or a security key to make one. Until
-          then you can only use this page.
+          <strong>Your organisation requires a second factor.</strong> Add a passkey or set up an
+          authenticator app below to continue (a passkey uses this device's screen lock or a
+          security key). Until then you can only use this page.
         </p>
       ) : null}
       <p className="muted">
@@ -57,6 +58,15 @@ export function SecurityScreen({ factors, session }: SecurityScreenProps) {
       <PasskeysSection factors={factors} session={session} onResult={setResult} />
       {factors.totp.available ? (
         <TotpSetting factors={factors} session={session} onResult={setResult} />
+      ) : session.method !== 'sso' ? (
+        <section className="panel" aria-labelledby="totp-title">
+          <h2 id="totp-title">Authenticator app</h2>
+          <p>
+            An app on your phone (such as Google Authenticator, 1Password or Authy) shows a new
+            6-digit code every 30 seconds; you type it to confirm it is you.
+          </p>
+          <TotpSetup session={session} replacing={false} onResult={setResult} />
+        </section>
       ) : null}
       {admin ? <SecurityPolicySetting session={session} onResult={setResult} /> : null}
     </section>

@@ -9,6 +9,7 @@ import { secondFactorsQueryOptions } from '../api/get-second-factors';
 import { setTotpEnabled } from '../api/set-totp-enabled';
 import { describeFactorError } from './describe-factor-error';
 import { GuardedActionDialog } from './guarded-action-dialog';
+import { TotpSetup } from './totp-setup';
 
 interface TotpSettingProps {
   factors: SecondFactorsResponse;
@@ -87,6 +88,9 @@ export function TotpSetting({ factors, session, onResult }: TotpSettingProps) {
         <p className="form-error" role="alert">
           {error}
         </p>
+      ) : null}
+      {session.method !== 'sso' ? (
+        <TotpSetup session={session} replacing onResult={onResult} />
       ) : null}
       {asking ? (
         <GuardedActionDialog

@@ -4,7 +4,7 @@
 // signatures, checked by the BFF.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_HEADERS,
@@ -14,34 +14,30 @@ import {
   seriousA11yViolations,
 } from './support/browser';
 import { type Running, startProduct } from './support/product';
-import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import {
+  DEMO_ADMIN_TOTP_SECRET,
+  DEMO_PASSWORD,
+  signIn,
+  signInWithPasskey,
+  signOut,
+} from './support/sign-in';
 import { freshTotp } from './support/totp';
+import { addVirtualAuthenticator } from './support/virtual-authenticator';
 
 let product: Running;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[] = [];
-let cdp: CDPSession;
-let authenticatorId = '';
+/** The passkeys Chromium's virtual authenticator holds. */
+let credentials: Awaited<ReturnType<typeof addVirtualAuthenticator>>['credentials'];
 let otherOrigin: http.Server;
 
 beforeAll(async () => {
   product = await startProduct();
   browser = await launchChromium();
   ({ context, page, problems } = await newPage(browser, product.url));
-  cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
+  ({ credentials } = await addVirtualAuthenticator(context, page));
   // Another origin with the same host name (so the same RP id): a page there can ask the
   // authenticator to sign, but the BFF must refuse what it signs.
   otherOrigin = http.createServer((_req, res) => {
@@ -55,16 +51,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-async function credentials() {
-  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-  return credentials;
-}
-
-async function signOut() {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/sign-in/);
-}
 
 describe('passkeys and single sign-on in Chromium', () => {
   it('an admin enrols a passkey on Security after proving a factor', async () => {
@@ -89,16 +75,8 @@ describe('passkeys and single sign-on in Chromium', () => {
   });
 
   it('signs in with the password and the passkey', async () => {
-    await signOut();
-    await page.getByLabel('Email').fill('admin@demo.test');
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    const signInAnswer = page.waitForResponse(
-      (r) => r.url().endsWith('/api/session') && r.request().method() === 'POST',
-    );
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    expect((await signInAnswer).status()).toBe(401);
-    await page.getByRole('button', { name: 'Use a passkey' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await signOut(page);
+    await signInWithPasskey(page, 'admin@demo.test', DEMO_PASSWORD);
     const me = await page.request.get('/api/session', { headers: API_HEADERS });
     expect(await me.json()).toMatchObject({ email: 'admin@demo.test', method: 'password' });
     const audit = await page.request.get('/api/audit?action=session.signIn', {
@@ -111,7 +89,7 @@ describe('passkeys and single sign-on in Chromium', () => {
   });
 
   it('signs in through the demo identity provider, then reveals a card with the passkey', async () => {
-    await signOut();
+    await signOut(page);
     // A fresh load of the sign-in page, as someone arriving from a bookmark.
     await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Sign in with SSO' }).click();

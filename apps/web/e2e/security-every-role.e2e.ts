@@ -3,7 +3,7 @@
 // with the password and is taken to Security, enrols a passkey in Chromium's virtual authenticator
 // (DevTools protocol WebAuthn domain: a real ceremony, real signatures checked by the BFF), can
 // then use the app, and signs in again with the password and that passkey.
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_HEADERS,
@@ -13,8 +13,15 @@ import {
   seriousA11yViolations,
 } from './support/browser';
 import { type Running, startProduct } from './support/product';
-import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, signIn } from './support/sign-in';
+import {
+  DEMO_ADMIN_TOTP_SECRET,
+  DEMO_PASSWORD,
+  signIn,
+  signInWithPasskey,
+  signOut,
+} from './support/sign-in';
 import { freshTotp } from './support/totp';
+import { addVirtualAuthenticator } from './support/virtual-authenticator';
 
 const FINANCE = 'finance@demo.test';
 
@@ -23,41 +30,20 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[] = [];
-let cdp: CDPSession;
-let authenticatorId = '';
+/** The passkeys Chromium's virtual authenticator holds. */
+let credentials: Awaited<ReturnType<typeof addVirtualAuthenticator>>['credentials'];
 
 beforeAll(async () => {
   product = await startProduct();
   browser = await launchChromium();
   ({ context, page, problems } = await newPage(browser, product.url));
-  cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
+  ({ credentials } = await addVirtualAuthenticator(context, page));
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-async function credentials() {
-  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-  return credentials;
-}
-
-async function signOut() {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/sign-in/);
-}
 
 /** The screen at both sizes, light: a screenshot each, nothing wider than the phone. */
 async function bothSizes(name: string) {
@@ -92,7 +78,7 @@ describe('security for every role in Chromium', () => {
       outcome: 'success',
       after: { secondFactorFor: 'everyone' },
     });
-    await signOut();
+    await signOut(page);
   });
 
   it('finance, with no second factor, is taken to Security and enrols a passkey there', async () => {
@@ -123,23 +109,15 @@ describe('security for every role in Chromium', () => {
   });
 
   it('finance signs in with the password and that passkey; no Denied rows from Security', async () => {
-    await signOut();
-    await page.getByLabel('Email').fill(FINANCE);
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
-    const signInAnswer = page.waitForResponse(
-      (r) => r.url().endsWith('/api/session') && r.request().method() === 'POST',
-    );
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    expect((await signInAnswer).status()).toBe(401);
-    await page.getByRole('button', { name: 'Use a passkey' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await signOut(page);
+    await signInWithPasskey(page, FINANCE, DEMO_PASSWORD);
     const me = await page.request.get('/api/session', { headers: API_HEADERS });
     const session = await me.json();
     expect(session).toMatchObject({ email: FINANCE, role: 'finance', stepUpMethods: ['passkey'] });
     expect(session.secondFactorEnrolmentRequired).toBeUndefined();
     await page.goto('/security');
     await page.getByRole('table', { name: 'Your passkeys' }).getByText('Work laptop').waitFor();
-    await signOut();
+    await signOut(page);
 
     await signIn(page, 'admin@demo.test', DEMO_PASSWORD, () => freshTotp(DEMO_ADMIN_TOTP_SECRET));
     const signIns = await page.request.get('/api/audit?action=session.signIn', {
@@ -156,7 +134,7 @@ describe('security for every role in Chromium', () => {
   });
 
   it('finance sets up an authenticator app on Security, then signs in with a code from it', async () => {
-    await signOut();
+    await signOut(page);
     await page.getByLabel('Email').fill(FINANCE);
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -184,7 +162,7 @@ describe('security for every role in Chromium', () => {
         .getAttribute('aria-checked'),
     ).toBe('true');
 
-    await signOut();
+    await signOut(page);
     await signIn(page, FINANCE, DEMO_PASSWORD, () => freshTotp(secret));
     const me = await page.request.get('/api/session', { headers: API_HEADERS });
     expect((await me.json()).stepUpMethods).toEqual(['passkey', 'totp']);

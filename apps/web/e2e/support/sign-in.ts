@@ -41,6 +41,30 @@ export async function signIn(
 }
 
 /**
+ * Signs in with the password and then the passkey the page's virtual authenticator holds
+ * (`virtual-authenticator.ts`): the password right, the server asks for the second factor (a
+ * 401 saying which), and "Use a passkey" sends the signed assertion.
+ */
+export async function signInWithPasskey(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  const answer = page.waitForResponse(
+    (r) => r.url().endsWith('/api/session') && r.request().method() === 'POST',
+  );
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const status = (await answer).status();
+  if (status !== 401) throw new Error(`the password alone was answered ${status}, not 401`);
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Signs out with the top bar's button, and waits for the sign-in page. */
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/sign-in/);
+}
+
+/**
  * Waits until signed in (undefined) or refused (what the form said). Signed in: Sign out is in
  * the page (on a phone it waits inside the closed menu). A hang guard, not a timing bound: a
  * product just started may still be opening its people store while another file's product

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { TotpField } from '../../../components/totp-field';
+import { useQrCode } from '../../../components/use-qr-code';
 import { groupSecret } from '../people-labels';
 
 /**
@@ -21,23 +21,7 @@ export function TotpEnrolment({
   onCode: (code: string) => void;
   error: string | undefined;
 }) {
-  const [qr, setQr] = useState<string>();
-  useEffect(() => {
-    if (!uri) return;
-    let live = true;
-    // The QR code's library loads only here, for the admins who need it.
-    import('qrcode')
-      .then((qrcode) => qrcode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
-      .then((svg) => {
-        if (live) setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-      })
-      .catch(() => {
-        if (live) setQr(undefined);
-      });
-    return () => {
-      live = false;
-    };
-  }, [uri]);
+  const qr = useQrCode(uri);
 
   return (
     <fieldset className="totp-enrolment">

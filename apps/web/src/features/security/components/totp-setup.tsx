@@ -1,8 +1,9 @@
 import type { TotpSetupResponse } from '@card-console/shared/api/security';
 import type { SessionResponse, StepUpMethod } from '@card-console/shared/api/session';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
+import { useQrCode } from '../../../components/use-qr-code';
 import { apiProblem, isApiError } from '../../../lib/api-error';
 import { isSteppedUp } from '../../session';
 import { sessionQueryOptions } from '../../session/api/get-session';
@@ -16,32 +17,6 @@ interface TotpSetupProps {
   /** The person has an authenticator app already: the new one replaces it. */
   replacing: boolean;
   onResult: (message: string) => void;
-}
-
-/**
- * The otpauth:// address as a QR code (an SVG data URL); undefined until made, or if it cannot
- * be. The library loads only here (a chunk of its own, shared with the join page's), never in
- * the first download.
- */
-function useQrCode(uri: string | undefined): string | undefined {
-  const [qr, setQr] = useState<string>();
-  useEffect(() => {
-    setQr(undefined);
-    if (!uri) return;
-    let live = true;
-    import('qrcode')
-      .then((qrcode) => qrcode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
-      .then((svg) => {
-        if (live) setQr(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-      })
-      .catch(() => {
-        if (live) setQr(undefined);
-      });
-    return () => {
-      live = false;
-    };
-  }, [uri]);
-  return qr;
 }
 
 /** The secret in groups of four, as people type it into an app. */

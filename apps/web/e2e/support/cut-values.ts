@@ -2,8 +2,9 @@ import type { Page } from 'playwright-core';
 
 /**
  * The values a screen cuts, each as "where: text": in the main content, a table cell, a list
- * item, a term or its value, a field's label (or anything inside one) whose text runs past its box where the box
- * hides it (`overflow` other than visible, an ellipsis, a clamp to some lines), across or down;
+ * item, a term or its value, a field's label (or anything inside one) whose text runs past its
+ * box where the box hides it (`overflow` other than visible, an ellipsis, a clamp to some
+ * lines), across or down; a row laid out as a card whose values run out of it (under the next);
  * and a table whose box scrolls sideways, so that part of each row is out of sight. Nothing a
  * person reads to tell one row from another is to be hidden: it wraps, or takes two lines.
  *
@@ -46,6 +47,16 @@ export function cutValues(page: Page): Promise<string[]> {
             `${where(el)}${across ? ' (across)' : ' (down)'}: ${(el.textContent ?? '').trim().slice(0, 60)}`,
           );
         }
+      }
+    }
+    // A row laid out as a card (a phone's grid or flex) whose values run out of it, under the
+    // next: not clipped, but as hidden.
+    for (const row of document.querySelectorAll('main tr')) {
+      if (!shown(row) || getComputedStyle(row).display === 'table-row') continue;
+      if (row.scrollHeight > row.clientHeight + 1) {
+        cut.push(
+          `${where(row)} (runs out of its row): ${(row.textContent ?? '').trim().slice(0, 60)}`,
+        );
       }
     }
     for (const table of document.querySelectorAll('main table')) {

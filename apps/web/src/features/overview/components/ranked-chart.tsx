@@ -57,9 +57,7 @@ export function RankedChart({
           {rows.map((row) => (
             <li key={row.key}>
               <Link to="/transactions" search={row.search} aria-label={row.name} title={linkTitle}>
-                <span className="ranked-label">
-                  {keepMaskWhole(row.label)}
-                </span>
+                <span className="ranked-label">{keepMaskWhole(row.label)}</span>
                 <svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
                   <rect
                     className="bar"

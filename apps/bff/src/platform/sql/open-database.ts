@@ -3,6 +3,7 @@
 // Each feature's store is made over it by the composition root (src/stores.ts).
 import type { Logger } from 'pino';
 import { applyIndexMigrations } from './index-migrations';
+import { loggedMigrationNames } from './migrations';
 import type { SqlEngine } from './sql-engine';
 
 export interface Database {
@@ -38,7 +39,10 @@ export function openDatabase(options: {
       try {
         if (options.migrate !== false) {
           const applied = await applyIndexMigrations(engine, options.logger);
-          if (applied.length > 0) options.logger.info({ applied }, 'database schema current');
+          if (applied.length > 0) {
+            const names = applied.map(loggedMigrationNames);
+            options.logger.info({ applied: names }, 'database schema current');
+          }
         }
         await options.onFirstOpen?.(engine);
         return engine;

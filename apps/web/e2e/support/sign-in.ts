@@ -62,6 +62,7 @@ export async function signInWithPasskey(page: Page, email: string, password: str
 export async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/sign-in/);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
 }
 
 /**

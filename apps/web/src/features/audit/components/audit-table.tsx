@@ -123,7 +123,6 @@ export function AuditTable({ records, cards, busy }: AuditTableProps) {
           </tr>
         }
         renderRow={(r, index, measured) => {
-          const who = r.role ? `${r.actor} · ${r.role}` : r.actor;
           const action = actionText(r);
           return (
             <tr aria-rowindex={index + 2} {...measured}>

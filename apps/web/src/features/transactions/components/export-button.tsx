@@ -78,9 +78,9 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
       <ExportCsvButton download={download(undefined)} blocked={blocked} />
       {/* The accountant's files and the receipts behind one disclosure: four buttons beside
           the month close's presets took the title row to two lines at 1280 px. */}
-      <details className="menu-button export-more">
+      <details className="menu-disclosure export-more">
         <summary>More formats</summary>
-        <div className="menu-panel export-more-panel">
+        <div className="menu-disclosure-panel export-more-panel">
           <PostedTotal posted={posted} />
           {ACCOUNTING.map((a) => (
             <div key={a.format} className="export-file">

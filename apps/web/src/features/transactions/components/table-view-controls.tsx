@@ -48,7 +48,7 @@ export function TableViewControls({
     <div className="table-view-controls">
       <details
         ref={menu}
-        className="menu-button columns-menu"
+        className="menu-disclosure columns-menu"
         open={open}
         onToggle={(e) => setOpen(e.currentTarget.open)}
       >
@@ -57,7 +57,7 @@ export function TableViewControls({
           {hiddenCount > 0 ? <span className="muted"> · {hiddenCount} hidden</span> : null}
         </summary>
         {open ? (
-          <fieldset className="menu-panel columns-menu-panel">
+          <fieldset className="menu-disclosure-panel columns-menu-panel">
             <legend>Show columns</legend>
             {columns.map((c) => (
               <label key={c.key} className="check">

@@ -5,6 +5,7 @@ import { Loading } from './components/loading';
 import { RouteError } from './components/route-error';
 import { sessionQueryOptions } from './features/session/api/get-session';
 import { setUnauthenticatedListener } from './lib/api-client';
+import { forgetSignedInData } from './lib/query-client';
 import { parseSearch, stringifySearch } from './lib/url-search';
 import { routeTree } from './routeTree.gen';
 
@@ -46,7 +47,7 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     if (here.pathname === '/sign-in') return;
     void router
       .navigate({ to: '/sign-in', search: { redirect: here.href, expired: true }, replace: true })
-      .then(() => queryClient.clear());
+      .then(() => forgetSignedInData(queryClient));
   });
 
   return router;

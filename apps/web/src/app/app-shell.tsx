@@ -6,6 +6,7 @@ import { RateLimitNotice } from '../components/rate-limit-notice';
 import { useSessionPoll } from '../features/session';
 import { signOut } from '../features/session/api/sign-out';
 import { leavePage } from '../lib/leave-page';
+import { forgetSignedInData } from '../lib/query-client';
 import { KeyboardShortcuts } from './keyboard-shortcuts';
 
 // Its code comes after the first screen's, not in the first download; a chunk that cannot load
@@ -58,7 +59,7 @@ export function AppShell({
       // Signed out or not, this browser forgets everything and shows sign-in.
     }
     await router.navigate({ to: '/sign-in', search: {} });
-    queryClient.clear();
+    await forgetSignedInData(queryClient);
     // Signed in with SSO: end the session at the company's identity provider too.
     if (providerLogoutUrl && isWebUrl(providerLogoutUrl)) leavePage(providerLogoutUrl);
   };

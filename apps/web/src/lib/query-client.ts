@@ -17,3 +17,16 @@ export function createQueryClient(options: { retry?: false } = {}): QueryClient 
     },
   });
 }
+
+/**
+ * After going to sign-in (signed out, or the session ended): nothing read for the person stays
+ * in this browser. What no screen shows any more is dropped; what the sign-in page shows (what
+ * this server offers: the ways to sign in, the demo accounts) is reset and read again. `clear()`
+ * would drop those too, cancelling a read in flight without a word to the page still showing
+ * it: the page then waited forever, without the demo accounts.
+ */
+export function forgetSignedInData(queryClient: QueryClient): Promise<void> {
+  queryClient.getMutationCache().clear();
+  queryClient.removeQueries({ type: 'inactive' });
+  return queryClient.resetQueries({ type: 'active' });
+}

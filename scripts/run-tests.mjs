@@ -86,7 +86,21 @@ function failures(label, reportFile) {
     );
   });
 }
-const firstLine = (text) => (text ?? '').split('\n')[0].slice(0, 300);
+/**
+ * A failure's message and what says where it stopped: the first line, Playwright's "waiting
+ * for …" (which locator a timeout waited on) and the first frame in the project's own code.
+ */
+function firstLine(text) {
+  const plain = (text ?? '').replaceAll('\u001b', '').replace(/\[[0-9;]*m/g, '');
+  const lines = plain.split('\n').map((line) => line.trim());
+  const waited = lines.find((line) => line.startsWith('- waiting for'));
+  const frame = lines.find(
+    (line) => line.startsWith('at ') && line.includes(root) && !line.includes('node_modules'),
+  );
+  return [lines[0]?.slice(0, 300), waited, frame?.replace(`${root}/`, '')]
+    .filter(Boolean)
+    .join(' | ');
+}
 // Vitest leaves a core free by default: one file at a time on a two-core machine. The tests
 // mostly wait on the servers they start (PostgreSQL, Chromium, the product), so two
 // files at a time there cut the run by a quarter; on larger machines Vitest's default stands.

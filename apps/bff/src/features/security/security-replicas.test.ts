@@ -11,7 +11,7 @@ import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { POLICY_CACHE_MS } from '../security-policy/enrolment-gate';
+import { POLICY_CACHE_MS } from '../security-policy';
 
 describe('security for every role on two replicas sharing one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof testDatabase>>;

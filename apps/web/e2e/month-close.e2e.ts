@@ -160,6 +160,22 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
         .getByRole('group', { name: 'Needs attention' })
         .getByRole('button', { name: /^To review [\d,]+ so far$/ })
         .waitFor();
+      if (width !== 390) {
+        // Who is signed in stays whole in the bar beside the longer badge (nothing cut, issue 48):
+        // seen, inside the window, and no part of the address hidden by its box.
+        const email = page.locator('header.topbar .user-email');
+        const shown = await email.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return {
+            text: el.textContent,
+            width: box.width,
+            inWindow: box.right <= window.innerWidth,
+            hidden: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+          };
+        });
+        expect(shown).toMatchObject({ text: 'admin@demo.test', inWindow: true, hidden: false });
+        expect(shown.width).toBeGreaterThan(40);
+      }
       await expectAccessible('first-sync-counts');
     } finally {
       // A request the reload cut short has no answer to give: its handler's error is moot.

@@ -62,7 +62,7 @@ describe('signed-in layout', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('a long email can be cut short on screen: the whole address is in its title', async () => {
+  it('a long email is in the bar (breaking onto another line, never cut) and whole in its title', async () => {
     serveLists();
     const email = `${'a'.repeat(88)}@example.test`;
     renderApp('/sub-accounts', { session: financeSession({ email }) });

@@ -157,7 +157,7 @@ export function AppShell({
         )}
         <div className="user" id="user-menu">
           <span className="user-email" title={session.email}>
-            {session.email}
+            <EmailText email={session.email} />
           </span>
           <span className={`role role-${session.role}`}>{session.role}</span>
           <button
@@ -185,6 +185,19 @@ export function AppShell({
         {children ?? <Outlet />}
       </main>
     </div>
+  );
+}
+
+/** An email that, short of room, breaks after its "@" before anywhere else. */
+function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
   );
 }
 

@@ -2,11 +2,7 @@
 // sessions, single sign-on and second factors use in production and the demo. A change made on
 // one replica (disabling, a new role, a removal, an ended session) ends the person's session
 // at its next request on any replica: each request reads the person's row and its session's.
-import { AppError } from '../../core/app-error';
-import {
-  TotpKeyMissingError,
-  TotpSecretUnreadableError,
-} from '../../platform/security/totp-secret-box';
+import { secondFactorUnavailable } from '../../platform/security/totp-secret-box';
 import {
   demoScrypt,
   hashPassword,
@@ -44,15 +40,7 @@ async function orNobody<T>(work: () => Promise<T | undefined>): Promise<T | unde
     return await work();
   } catch (error) {
     if (error instanceof InvalidPersonInputError) return undefined;
-    if (error instanceof TotpSecretUnreadableError || error instanceof TotpKeyMissingError) {
-      throw new AppError(
-        503,
-        'second_factor_unavailable',
-        "Your second factor cannot be checked: Card Console's TOTP encryption key does not open it. Tell whoever runs Card Console (its log names the key).",
-        { cause: error },
-      );
-    }
-    throw error;
+    throw secondFactorUnavailable(error) ?? error;
   }
 }
 

@@ -61,6 +61,12 @@ describe('security for every role on two replicas sharing one PostgreSQL', () =>
     expect(started.status).toBe(200);
     return started.body.secret;
   };
+  /** The secret finance's authenticator app holds, once a test has enrolled one. */
+  let enrolledSecret: string | undefined;
+  const financeSecret = () => {
+    if (!enrolledSecret) throw new Error('no authenticator app enrolled by an earlier test');
+    return enrolledSecret;
+  };
   const enrolments = async () => {
     const lists = await Promise.all([a, b].map((app) => app.audit.list({ limit: 200 })));
     return lists.flatMap(({ items }) => items.filter((r) => r.action === 'factor.enrolled'));
@@ -111,6 +117,7 @@ describe('security for every role on two replicas sharing one PostgreSQL', () =>
   it('set up through A, a typo on B keeps it; the right code sent to A and B at once enrols the app once; the next sign-in on either asks for its code', async () => {
     const session = await a.signIn('finance');
     const secret = await startSetup(a, session);
+    enrolledSecret = secret;
     const code = codeOf(secret);
     // A typo sent to B leaves the setup A started in place for the next try.
     const typo = await confirm(b, session, code === '000000' ? '111111' : '000000');
@@ -134,5 +141,48 @@ describe('security for every role on two replicas sharing one PostgreSQL', () =>
     expect((await financeSignIn(b, code)).status).toBe(401);
     clock.advance(30_000);
     expect((await financeSignIn(b, codeOf(secret))).status).toBe(200);
+  });
+
+  it('a replica whose TOTP keys do not open that secret answers 503 second_factor_unavailable; given the old key as a previous one, it signs in and seals the secret again under the new key', async () => {
+    const secret = financeSecret();
+    const started: TestApp[] = [];
+    try {
+      const wrong = await startTestApp({
+        clock,
+        shared: { databaseUrl: database.url },
+        env: {
+          sessionSecret: a.config.sessionSecret,
+          totpKeys: { current: randomBytes(32), previous: [] },
+        },
+        upstreamOf: a,
+      });
+      started.push(wrong);
+      clock.advance(30_000);
+      const refused = await financeSignIn(wrong, codeOf(secret));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 'second_factor_unavailable' });
+      expect(refused.body.detail).toMatch(/encryption key does not open it/);
+
+      const newKey = randomBytes(32);
+      const withKeys = async (current: Buffer, previous: Buffer[]) => {
+        const app = await startTestApp({
+          clock,
+          shared: { databaseUrl: database.url },
+          env: { sessionSecret: a.config.sessionSecret, totpKeys: { current, previous } },
+          upstreamOf: a,
+        });
+        started.push(app);
+        return app;
+      };
+      const rotated = await withKeys(newKey, [a.config.totpKeys.current]);
+      clock.advance(30_000);
+      expect((await financeSignIn(rotated, codeOf(secret))).status).toBe(200);
+      // That use sealed it again under the new key: a replica holding only the new key reads it.
+      const onlyNew = await withKeys(newKey, []);
+      clock.advance(30_000);
+      expect((await financeSignIn(onlyNew, codeOf(secret))).status).toBe(200);
+    } finally {
+      await Promise.all(started.map((app) => app.close()));
+    }
   });
 });

@@ -377,6 +377,45 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       expect((await b.get(email)).totpSecret).toBe(kept);
     });
 
+    it('seals a secret again only while it is the one stored, leaving TOTP off as it was', async () => {
+      const { a, b } = await make();
+      const email = freshEmail();
+      const [old, resealed, newer] = [sealed(), sealed(), sealed()];
+      expect(await a.resealTotpSecret(email, old, resealed)).toBe(false);
+      expect(await b.get(email)).toEqual({ passkeys: [], totpDisabled: false });
+      await a.setTotpSecret(email, old);
+      const key = passkey();
+      await a.addPasskey(email, key);
+      await a.setTotpDisabled(email, true);
+      expect(await b.resealTotpSecret(email, old, resealed)).toBe(true);
+      expect(await a.get(email)).toEqual({
+        passkeys: [key],
+        totpDisabled: true,
+        totpSecret: resealed,
+      });
+      // The old envelope is gone: sealing it again does nothing.
+      expect(await a.resealTotpSecret(email, old, sealed())).toBe(false);
+      await expect(a.resealTotpSecret(email, resealed, 'JBSWY3DPEHPK3PXP')).rejects.toThrow(
+        TypeError,
+      );
+      expect((await b.get(email)).totpSecret).toBe(resealed);
+      // A secret replaced meanwhile is never overwritten by the old one sealed again.
+      await b.setTotpSecret(email, newer);
+      expect(await a.resealTotpSecret(email, resealed, sealed())).toBe(false);
+      expect((await b.get(email)).totpSecret).toBe(newer);
+    });
+
+    it('a new secret and the old one sealed again, at once on both replicas: the new one is kept', async () => {
+      const { a, b } = await make();
+      for (let round = 0; round < ROUNDS; round++) {
+        const email = freshEmail();
+        const [old, newer] = [sealed(), sealed()];
+        await a.setTotpSecret(email, old);
+        await Promise.all([b.setTotpSecret(email, newer), a.resealTotpSecret(email, old, sealed())]);
+        expect((await b.get(email)).totpSecret).toBe(newer);
+      }
+    });
+
     it('two secrets set at once on both replicas: one of them is kept, whole', async () => {
       const { a, b } = await make();
       for (let round = 0; round < ROUNDS; round++) {

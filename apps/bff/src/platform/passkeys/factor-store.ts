@@ -81,6 +81,13 @@ export interface FactorStore {
    * (a new secret confirmed with a code is one the person means to use).
    */
   setTotpSecret(email: string, sealed: string, audited?: BeforeWrite): Promise<'ok'>;
+  /**
+   * The same secret sealed again (under the current key, after a rotation): kept only while
+   * `from` is still the stored envelope, so a secret replaced meanwhile is never overwritten, and
+   * TOTP on or off is left as it is. False when `from` was no longer there. Not audited: the
+   * person's factors do not change.
+   */
+  resealTotpSecret(email: string, from: string, to: string): Promise<boolean>;
   /** After a verified use: stores the new counter (never lowers it) and lastUsedAt. False when the passkey is gone. */
   recordUse(email: string, id: string, counter: number, at: number): Promise<boolean>;
 }

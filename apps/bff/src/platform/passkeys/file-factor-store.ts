@@ -130,6 +130,16 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
+  async resealTotpSecret(email: string, from: string, to: string): Promise<boolean> {
+    storableTotpSecret(to);
+    return this.change(undefined, (people) => {
+      const person = people.get(email);
+      if (person?.totpSecret !== from) return false;
+      person.totpSecret = to;
+      return true;
+    });
+  }
+
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
     checkPasskeyUse(counter, at);
     return this.change(undefined, (people) => {

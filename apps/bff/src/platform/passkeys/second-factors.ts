@@ -1,5 +1,5 @@
 import type { StepUpMethod } from '@card-console/shared/api/session';
-import type { TotpSecretBox } from '../security/totp-secret-box';
+import { secondFactorUnavailable, type TotpSecretBox } from '../security/totp-secret-box';
 import type { SessionRecord } from '../sessions/session-store';
 import type { PersonDirectory } from '../users/person-directory';
 import { type FactorStore, ownTotpSecretOwner, type PersonFactors } from './factor-store';
@@ -20,12 +20,25 @@ export class SecondFactors {
   ) {}
 
   /**
-   * The person's own secret when they set one up (throws TotpSecretUnreadableError when no
-   * configured key opens it: their codes cannot be checked), else the directory's.
+   * The person's own secret when they set one up, else the directory's. One sealed under a
+   * previous key is sealed again under the current one as it is read (unless replaced meanwhile),
+   * as the people store's secrets are; one no configured key opens is a 503
+   * `second_factor_unavailable` (their codes cannot be checked).
    */
   private async secretOf(email: string, factors: PersonFactors): Promise<string | undefined> {
-    if (factors.totpSecret !== undefined) {
-      return this.box.open(ownTotpSecretOwner(email), factors.totpSecret).secret;
+    const stored = factors.totpSecret;
+    if (stored !== undefined) {
+      const owner = ownTotpSecretOwner(email);
+      let opened: { secret: string; current: boolean };
+      try {
+        opened = this.box.open(owner, stored);
+      } catch (error) {
+        throw secondFactorUnavailable(error) ?? error;
+      }
+      if (!opened.current) {
+        await this.store.resealTotpSecret(email, stored, this.box.seal(owner, opened.secret));
+      }
+      return opened.secret;
     }
     return (await this.users.find(email))?.totpSecret || undefined;
   }

@@ -156,6 +156,14 @@ export class SqlFactorStore implements FactorStore {
     return this.change(email, audited, 'ok', SET_TOTP_SECRET, [email, storableTotpSecret(sealed)]);
   }
 
+  async resealTotpSecret(email: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.engine.query(
+      'UPDATE person_factors SET totp_secret = $3 WHERE email = $1 AND totp_secret = $2 RETURNING 1',
+      [email, from, storableTotpSecret(to)],
+    );
+    return rows.length > 0;
+  }
+
   async recordUse(email: string, id: string, counter: number, at: number): Promise<boolean> {
     checkPasskeyUse(counter, at);
     // The counter and lastUsedAt only move forward, whatever order uses arrive in.

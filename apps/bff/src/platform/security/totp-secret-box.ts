@@ -5,6 +5,7 @@
 // TOTP_ENCRYPTION_KEYS_PREVIOUS still open what they sealed; callers then seal it again with the
 // current key (`open` says when).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { AppError } from '../../core/app-error';
 
 /** The current key and those it replaced, 32 bytes each. */
 export interface TotpKeys {
@@ -48,6 +49,23 @@ export class TotpSecretUnreadableError extends Error {
     super(reason);
     this.name = 'TotpSecretUnreadableError';
   }
+}
+
+/**
+ * What a person is answered when their secret cannot be opened (503, the cause kept for the log),
+ * or undefined for any other error: their second factor cannot be checked, and a wrong code is not
+ * what it is.
+ */
+export function secondFactorUnavailable(error: unknown): AppError | undefined {
+  if (!(error instanceof TotpSecretUnreadableError || error instanceof TotpKeyMissingError)) {
+    return undefined;
+  }
+  return new AppError(
+    503,
+    'second_factor_unavailable',
+    "Your second factor cannot be checked: Card Console's TOTP encryption key does not open it. Tell whoever runs Card Console (its log names the key).",
+    { cause: error },
+  );
 }
 
 export class TotpSecretBox {

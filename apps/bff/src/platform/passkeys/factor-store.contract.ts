@@ -411,7 +411,10 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
         const email = freshEmail();
         const [old, newer] = [sealed(), sealed()];
         await a.setTotpSecret(email, old);
-        await Promise.all([b.setTotpSecret(email, newer), a.resealTotpSecret(email, old, sealed())]);
+        await Promise.all([
+          b.setTotpSecret(email, newer),
+          a.resealTotpSecret(email, old, sealed()),
+        ]);
         expect((await b.get(email)).totpSecret).toBe(newer);
       }
     });

@@ -29,6 +29,7 @@ import { memoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
+import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
 import { type AlertDeliveryWorker, deliveryIdOf } from './alert-delivery';
@@ -161,11 +162,7 @@ describe('alert delivery on two replicas sharing one PostgreSQL', () => {
     [database, smtp, receiver] = await Promise.all([testDatabase(), startSmtp(), startReceiver(2)]);
     const clock = new ManualClock();
     const env = { sessionSecret: 'a'.repeat(64), alertDelivery: settings(smtp.port) };
-    const index = () =>
-      openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-        logger: silentLogger,
-      });
+    const index = () => replicaStores(database.url);
     a = await startTestApp({ clock, env, sim: { transactions: 400 }, stores: index() });
     b = await startTestApp({ clock, env, upstreamOf: a, stores: index() });
     // The workers run as the BFF's own login (the index writer's grants only): taking rows

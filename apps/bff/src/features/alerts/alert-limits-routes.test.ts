@@ -3,13 +3,10 @@
 // refused and audited, and requests sent at once to two replicas on one PostgreSQL save no
 // more than the cap and never two identical rules.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { replicaStores } from '../../test/replica-stores';
 
 const RULES = 4;
 const env = {
@@ -106,11 +103,7 @@ describe('limits on alert rules, requests at once to two replicas on one Postgre
   beforeAll(async () => {
     database = await testDatabase();
     const clock = new ManualClock();
-    const index = () =>
-      openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 8 })),
-        logger: silentLogger,
-      });
+    const index = () => replicaStores(database.url, 8);
     a = await startTestApp({ clock, env, sim: { transactions: 20 }, stores: index() });
     b = await startTestApp({ clock, env, upstreamOf: a, stores: index() });
     await Promise.all([a.stores.alerts(), b.stores.alerts()]);

@@ -5,14 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedEngine, postgresEngine } from '../../platform/sql/sql-engine';
+import { embeddedEngine, } from '../../platform/sql/sql-engine';
 import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
+import { replicaStores } from '../../test/replica-stores';
 
 const notesPath = (id: string) => `/api/transactions/${encodeURIComponent(id)}/notes`;
 
@@ -40,11 +40,7 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
       sessionSecret: randomBytes(32).toString('hex'),
       rateLimits: { uploadsPerMinute: UPLOADS_PER_MINUTE },
     };
-    const index = () =>
-      openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-        logger: silentLogger,
-      });
+    const index = () => replicaStores(database.url);
     a = await startTestApp({ shared, env, stores: index() });
     b = await startTestApp({ shared, env, upstreamOf: a, stores: index() });
     [finance, admin] = [await a.signIn('finance'), await a.signIn('admin')];

@@ -4,13 +4,10 @@
 // through the other (its pending secret and wrong-code count live in the shared one-time store).
 import { randomBytes } from 'node:crypto';
 import { generateSync } from 'otplib';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { replicaStores } from '../../test/replica-stores';
 import { POLICY_CACHE_MS } from '../security-policy';
 
 describe('security for every role on two replicas sharing one PostgreSQL', () => {
@@ -25,11 +22,7 @@ describe('security for every role on two replicas sharing one PostgreSQL', () =>
     const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     // The policy lives with the index's tables: each replica opens them on the one PostgreSQL.
-    const index = () =>
-      openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-        logger: silentLogger,
-      });
+    const index = () => replicaStores(database.url);
     a = await startTestApp({ clock, shared, env, stores: index(), sim: { transactions: 5 } });
     b = await startTestApp({ clock, shared, env, upstreamOf: a, stores: index() });
   }, 60_000);

@@ -4,14 +4,12 @@
 // a row is in an accounting file when its status is settled, refund or dispute ("posted"),
 // and the file nets to those rows' signed sum; nothing else is ever in one.
 
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores, type Stores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
+import { type Stores } from '../../stores';
 import { parseCsv } from '../../test/csv';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList } from '../../test/settled-index';
 
 /** docs/money.md: "Posted = settled, refund and dispute rows: what an accounting file holds". */
@@ -47,10 +45,7 @@ const engines: [string, () => Promise<{ index?: Stores; stop(): Promise<void> }>
     'PostgreSQL',
     async () => {
       const database = await testDatabase();
-      const index = openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-        logger: silentLogger,
-      });
+      const index = replicaStores(database.url);
       return { index, stop: () => database.stop() };
     },
   ],

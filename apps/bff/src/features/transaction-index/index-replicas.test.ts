@@ -7,14 +7,11 @@ import {
   indexPageSchema,
   indexTotalsAnswerSchema,
 } from '@card-console/shared/api/transaction-index';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { expectedOverview, settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { replicaStores } from '../../test/replica-stores';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 
@@ -31,11 +28,7 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
     const shared = { databaseUrl: database.url };
     const env = { sessionSecret: randomBytes(32).toString('hex') };
     // Each replica its own pool on the one database, as two processes would have.
-    const index = () =>
-      openStores({
-        open: async () => postgresEngine(new pg.Pool({ connectionString: database.url, max: 4 })),
-        logger: silentLogger,
-      });
+    const index = () => replicaStores(database.url);
     a = await startTestApp({
       clock,
       shared,

@@ -5,7 +5,7 @@
 // and the file nets to those rows' signed sum; nothing else is ever in one.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stores } from '../../stores';
+import type { Stores } from '../../stores';
 import { parseCsv } from '../../test/csv';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';

@@ -111,4 +111,27 @@ describe('createRangePlanner', () => {
     expect(planner.next()).toEqual({ to: (first.from as number) - 1 });
     expect(planner.next()).toBeUndefined();
   });
+
+  it('plans any dates a service sends, centuries apart, without leaving what a date can hold', () => {
+    // Aligned on whole days by a Date, as the index's and the Overview's walks are.
+    const align = (ms: number) =>
+      Date.parse(`${new Date(ms).toISOString().slice(0, 10)}T00:00:00Z`);
+    const oldest = Date.parse('0001-01-01T00:00:00Z');
+    const newest = Date.parse('9999-12-31T23:59:59Z');
+    for (const filter of [{}, { to: newest }, { from: oldest, to: newest }]) {
+      const planner = createRangePlanner(filter, { dates: [newest, oldest] }, 2_000, align);
+      const given: DateRange[] = [];
+      for (let range = planner.next(); range; range = planner.next()) {
+        given.push(range);
+        planner.walked(range, 2);
+        expect(given.length).toBeLessThan(1_000);
+      }
+      expect(given.at(-1)?.from).toBe((filter as { from?: number }).from);
+      for (const range of given) {
+        for (const bound of [range.from, range.to]) {
+          if (bound !== undefined) expect(Number.isNaN(new Date(bound).getTime())).toBe(false);
+        }
+      }
+    }
+  });
 });

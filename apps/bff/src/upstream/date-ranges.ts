@@ -13,6 +13,13 @@
  * shorter; it never loses or repeats a row. A range that ends empty means the data is sparse
  * or over: the next range is the last one, open at the bottom.
  */
+/**
+ * The earliest bound a range is given: 0000-01-01T00:00:00Z, the first day an ISO date with a
+ * four-digit year (as the card service writes dates) can name, and well inside what a JavaScript
+ * date holds, so the walks' day alignment (through ISO dates) works at every bound.
+ */
+const EARLIEST_DATE_MS = -62_167_219_200_000;
+
 export interface DateRange {
   /** Inclusive lower bound in Unix ms; absent: the filter's own (or none). */
   from?: number;
@@ -58,7 +65,9 @@ export function createRangePlanner(
       if (lastGiven) return undefined;
       const top = upper ?? newest;
       const width = Math.max(1, Math.ceil(rowsPerRange / density));
-      const from = align ? Math.min(align(top - width + 1), top) : top - width + 1;
+      // Rows dated centuries apart make a width past any date: clamped, never a RangeError.
+      const lowest = Math.max(top - width + 1, EARLIEST_DATE_MS);
+      const from = align ? Math.min(align(lowest), top) : lowest;
       if (emptySeen || from <= floor) {
         lastGiven = true;
         return bounded(filter.from, upper);

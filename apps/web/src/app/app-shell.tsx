@@ -59,7 +59,7 @@ export function AppShell({
       // Signed out or not, this browser forgets everything and shows sign-in.
     }
     await router.navigate({ to: '/sign-in', search: {} });
-    await forgetSignedInData(queryClient);
+    forgetSignedInData(queryClient);
     // Signed in with SSO: end the session at the company's identity provider too.
     if (providerLogoutUrl && isWebUrl(providerLogoutUrl)) leavePage(providerLogoutUrl);
   };

@@ -19,14 +19,19 @@ export function createQueryClient(options: { retry?: false } = {}): QueryClient 
 }
 
 /**
- * After going to sign-in (signed out, or the session ended): nothing read for the person stays
- * in this browser. What no screen shows any more is dropped; what the sign-in page shows (what
- * this server offers: the ways to sign in, the demo accounts) is reset and read again. `clear()`
- * would drop those too, cancelling a read in flight without a word to the page still showing
- * it: the page then waited forever, without the demo accounts.
+ * The `meta` of a query that holds nothing of the person signed in (what the sign-in page shows:
+ * the ways to sign in, the demo accounts and code): kept when someone signs out.
  */
-export function forgetSignedInData(queryClient: QueryClient): Promise<void> {
+export const keptAcrossSignOut = { keptAcrossSignOut: true } as const;
+
+/**
+ * After going to sign-in (signed out, or the session ended): nothing read for the person stays in
+ * this browser. Every query is removed but those marked `keptAcrossSignOut`, which are left as
+ * they are: `clear()` also removed what the sign-in page was showing, cancelling a read of it in
+ * flight without a word to the page, which then waited forever without its demo accounts; and
+ * reading them again would blank the page's demo accounts and code field for a moment.
+ */
+export function forgetSignedInData(queryClient: QueryClient): void {
   queryClient.getMutationCache().clear();
-  queryClient.removeQueries({ type: 'inactive' });
-  return queryClient.resetQueries({ type: 'active' });
+  queryClient.removeQueries({ predicate: (query) => query.meta?.keptAcrossSignOut !== true });
 }

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { keptAcrossSignOut } from '../../../lib/query-client';
 
 export function fetchDemoAdminCode(signal?: AbortSignal) {
   return api('meta.demoAdminCode', { signal });
@@ -12,5 +13,6 @@ export function demoAdminCodeQueryOptions() {
     queryFn: ({ signal }) => fetchDemoAdminCode(signal),
     staleTime: 0,
     refetchInterval: (q) => (q.state.data ? q.state.data.secondsLeft * 1000 : false),
+    meta: keptAcrossSignOut,
   });
 }

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { keptAcrossSignOut } from '../../../lib/query-client';
 
 export function fetchMeta(signal?: AbortSignal) {
   return api('meta.get', { signal });
@@ -10,5 +11,6 @@ export function metaQueryOptions() {
     queryKey: ['meta'] as const,
     queryFn: ({ signal }) => fetchMeta(signal),
     staleTime: Number.POSITIVE_INFINITY,
+    meta: keptAcrossSignOut,
   });
 }

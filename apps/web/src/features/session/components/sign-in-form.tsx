@@ -67,23 +67,41 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 
   // Set at once (state is not): six digits typed and Enter pressed together send one request.
   const sending = useRef(false);
-  const attempt = async (body: SignInBody) => {
+  // Six digits typed while an answer is awaited (the password sent alone, the code field shown
+  // meanwhile): sent as soon as that answer asks for a second factor, never dropped.
+  const queuedCode = useRef<string | undefined>(undefined);
+  const attempt = async (body: SignInBody): Promise<void> => {
     if (sending.current) return;
     sending.current = true;
     setBusy(true);
     setError(undefined);
+    let then: SignInBody | undefined;
     try {
       onSignedIn(await signIn(body));
     } catch (caught) {
       // Only a failure opens the form again: once through, an Enter after the sixth digit sends nothing.
       sending.current = false;
-      // A code that did not do (the BFF's 401 does not say which part was wrong): the field is
-      // emptied and focused for the next one, which six digits send again.
-      if (body.totp && isApiError(caught) && caught.status === 401) retryCode();
-      onFailure(caught);
+      const queued = queuedCode.current;
+      if (
+        queued &&
+        !body.totp &&
+        isApiError(caught) &&
+        caught.problem?.code === 'second_factor_required'
+      ) {
+        // Asked for the code the person has already typed: sent now, as if typed after.
+        setFactor(caught.problem.secondFactor);
+        then = { ...body, totp: queued };
+      } else {
+        // A code that did not do (the BFF's 401 does not say which part was wrong): the field is
+        // emptied and focused for the next one, which six digits send again.
+        if (body.totp && isApiError(caught) && caught.status === 401) retryCode();
+        onFailure(caught);
+      }
     } finally {
-      setBusy(false);
+      queuedCode.current = undefined;
+      if (!then) setBusy(false);
     }
+    if (then) await attempt(then);
   };
 
   const onFailure = (caught: unknown) => {
@@ -133,13 +151,19 @@ export function SignInForm({ demoAccounts, onSignedIn }: SignInFormProps) {
 
   const changeTotp = (code: string) => {
     setTotp(code);
+    // A code queued while an answer was awaited is the one in the field, or none.
+    if (queuedCode.current !== code) queuedCode.current = undefined;
     edited('totp');
   };
 
   /** Six digits typed: signed in without a press, once the rest of the form is there. */
   const completeTotp = (code: string) => {
-    if (busy || !email.trim() || !password) return;
+    if (!email.trim() || !password) return;
     if (Object.keys(signInFieldErrors({ email, password, totp: code })).length > 0) return;
+    if (sending.current) {
+      queuedCode.current = code;
+      return;
+    }
     setFieldErrors({});
     void attempt({ email, password, totp: code });
   };

@@ -7,7 +7,15 @@ const bff = {
   hookTimeout: 60_000,
   // One image of a new embedded cluster for the run, which `memoryEngine()` starts from.
   globalSetup: ['./src/test/engines/embedded-image.setup.ts'],
+  // One module graph per worker, not one per file: each file imports the whole app through the
+  // test harness, and evaluating it again for every file was a third of the project's time on two
+  // cores. What the BFF keeps at module level is caches of pure results; every store, limiter,
+  // metrics registry and clock is made by `createApp` for its app, so a file cannot leak into
+  // the next. A file that mocks a module runs isolated (`bff-runtime-mocked`).
+  isolate: false,
 };
+/** The files that replace a module with `vi.mock`: the mock must not reach another file. */
+const mocking = ['src/test/secret-scan.test.ts'];
 /** The two suites of the app's own rules: the authorization matrix and the request properties. */
 const appRules = [
   'src/http/authorization-matrix.test.ts',
@@ -43,9 +51,10 @@ export default defineConfig({
           ...bff,
           name: 'bff-runtime',
           include: ['src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'src/features/**', ...appRules],
+          exclude: [...configDefaults.exclude, 'src/features/**', ...appRules, ...mocking],
         },
       },
+      { test: { ...bff, name: 'bff-runtime-mocked', include: mocking, isolate: true } },
       './apps/web/vite.config.ts',
       {
         test: {

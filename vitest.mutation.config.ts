@@ -27,6 +27,9 @@ export default defineConfig({
           ...bff.test,
           include: only.length > 0 ? only : ['src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'src/mutation-sandbox.test.ts'],
+          // Every file isolated, as before the workspace's BFF projects shared a module graph per
+          // worker: here one file mocks a module (src/test/secret-scan.test.ts).
+          isolate: true,
         },
       },
     ],

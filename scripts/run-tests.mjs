@@ -116,7 +116,7 @@ const reportFile = join(root, '.test-results', 'vitest.json');
 rmSync(reportFile, { force: true });
 const vitestStatus = run(bin('vitest'), [
   'run',
-  '--project=!bff-runtime',
+  '--project=!bff-runtime*',
   ...workers,
   ...reporters(reportFile),
 ]);
@@ -126,7 +126,7 @@ const node24Report = join(root, '.test-results', 'vitest-node24.json');
 rmSync(node24Report, { force: true });
 let node24Status;
 try {
-  node24Status = vitestOnNode(['--project', 'bff-runtime', ...workers, ...reporters(node24Report)]);
+  node24Status = vitestOnNode(['--project=bff-runtime*', ...workers, ...reporters(node24Report)]);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   node24Status = 1;

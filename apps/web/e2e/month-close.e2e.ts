@@ -260,18 +260,28 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
       )
       .toBeGreaterThan(8);
     await expectAccessible('receipt-larger');
+    // The thumbnail as it is now, to say on a failure whether it was drawn again meanwhile.
+    await page.evaluate((label) => {
+      (window as unknown as { opener?: Element | null }).opener = document.querySelector(
+        `button[aria-label="${label}"]`,
+      );
+    }, `Show ${file} larger`);
+    const openBeforeEscape = await larger.count();
     await page.keyboard.press('Escape');
     await larger.waitFor({ state: 'detached' });
     // The dialog gives the focus back as its effect is cleaned up, after it left the page. What
-    // has the focus is read by its name, so a wait that ends unmet says where the focus went.
+    // has the focus is read by its name, so a wait that ends unmet says where the focus went,
+    // whether the thumbnail shown before Escape is still on the page and whether the dialog was
+    // still open when Escape was pressed.
     await expect
       .poll(() =>
-        page.evaluate(() => {
+        page.evaluate((open) => {
           const at = document.activeElement;
-          return (
-            at?.getAttribute('aria-label') ?? `${at?.tagName} ${at?.textContent?.slice(0, 60)}`
-          );
-        }),
+          const label = at?.getAttribute('aria-label');
+          if (label) return label;
+          const opener = (window as unknown as { opener?: Element | null }).opener;
+          return `${at?.tagName} ${at?.textContent?.slice(0, 60)} (thumbnail still on the page: ${opener?.isConnected}; dialog open at Escape: ${open > 0})`;
+        }, openBeforeEscape),
       )
       .toBe(`Show ${file} larger`);
 

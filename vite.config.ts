@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import web from './apps/web/vite.config';
 
 const bff = {
   root: './apps/bff',
@@ -16,6 +17,22 @@ const bff = {
 };
 /** The files that replace a module with `vi.mock`: the mock must not reach another file. */
 const mocking = ['src/test/secret-scan.test.ts'];
+/** The SPA's test files that change the process for their own tests (see the `web` projects). */
+const webIsolated = [
+  'app/app-shell.test.tsx',
+  'app/attention-link.test.tsx',
+  'features/transactions/components/transactions-receipts.test.tsx',
+  'features/transactions/components/transactions-screen.test.tsx',
+  'features/transactions/components/transactions-accounting-export.test.tsx',
+  'features/transactions/components/transactions-notes.test.tsx',
+  'features/audit/components/audit-filters.test.tsx',
+  'features/cards/components/card-detail-limit-impact.test.tsx',
+  'features/cards/components/reveal-passkey.test.tsx',
+  'features/session/components/sign-in-passkey.test.tsx',
+  'features/receipt-inbox/receipt-inbox.test.tsx',
+  'features/security/components/security-passkeys.test.tsx',
+  'features/security/components/security-every-role.test.tsx',
+].map((file) => `src/${file}`);
 /** The two suites of the app's own rules: the authorization matrix and the request properties. */
 const appRules = [
   'src/http/authorization-matrix.test.ts',
@@ -55,7 +72,16 @@ export default defineConfig({
         },
       },
       { test: { ...bff, name: 'bff-runtime-mocked', include: mocking, isolate: true } },
-      './apps/web/vite.config.ts',
+      // The screens, in one module graph per worker (isolate: false): each file imports the same
+      // React, router and MSW, which cost more than its tests (the project on two cores: 168 s
+      // → ~70 s). The files that set the time zone (a screen's module makes its date formatters
+      // at load, in the zone of the test that loaded it), mock a module or stub a global run
+      // isolated in `web-isolated`.
+      {
+        ...web,
+        test: { ...web.test, isolate: false, exclude: [...configDefaults.exclude, ...webIsolated] },
+      },
+      { ...web, test: { ...web.test, name: 'web-isolated', include: webIsolated } },
       {
         test: {
           name: 'e2e',

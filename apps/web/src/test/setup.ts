@@ -13,7 +13,14 @@ if (typeof window !== 'undefined') {
   window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 }
 
+// Most files of a worker share its modules and its window (the `web` project runs them without
+// isolation): each starts with empty storage and the real fetch.
+const realFetch = globalThis.fetch;
 beforeAll(() => {
+  if (typeof window !== 'undefined') {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  }
   server.listen({ onUnhandledRequest: 'error' });
   // jsdom's File is not a Blob Node's fetch (or MSW's Request) knows: it would send "[object
   // File]". A browser sends a File body as its bytes; so does this, wrapped around MSW's fetch,
@@ -32,4 +39,7 @@ afterEach(() => {
   server.resetHandlers();
   vi.useRealTimers();
 });
-afterAll(() => server.close());
+afterAll(() => {
+  server.close();
+  globalThis.fetch = realFetch;
+});

@@ -53,8 +53,10 @@ export async function startBffProcess(
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + String(chunk)).slice(-8000);
   });
+  // 'close', not 'exit': once it has exited and its output is read to the end (the production
+  // logger buffers its lines and writes the rest as the process exits).
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+    child.once('close', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -433,6 +433,14 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await expect
       .poll(() => page.locator('.export-posted').textContent())
       .toContain(`Posted: ${formatCents(wantCents)} in ${want.length} row`);
+    // In a month's first hours every one of them may still be pending (the newest of last
+    // month): then there is nothing to file, and the files cannot be asked for.
+    if (want.length === 0) {
+      for (const label of ['QuickBooks journal entries', 'QuickBooks bank CSV']) {
+        expect(await page.getByRole('button', { name: label }).isDisabled(), label).toBe(true);
+      }
+      return;
+    }
 
     const fileOf = async (label: string) => {
       const download = page.waitForEvent('download');

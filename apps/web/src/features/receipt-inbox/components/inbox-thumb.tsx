@@ -14,7 +14,15 @@ export function InboxThumb({ item }: { item: InboxItem }) {
 function Picture({ item }: { item: InboxItem }) {
   const [ref, seen] = useInView<HTMLSpanElement>();
   const file = useQuery({ ...inboxFileQueryOptions(item.id), enabled: seen });
-  return <PicturePreview fileName={item.fileName} file={file} placeholderRef={ref} lazy />;
+  return (
+    <PicturePreview
+      id={`inbox:${item.id}`}
+      fileName={item.fileName}
+      file={file}
+      placeholderRef={ref}
+      lazy
+    />
+  );
 }
 
 function FileKind({ item }: { item: InboxItem }) {

@@ -6,5 +6,5 @@ import { receiptFileQueryOptions } from '../api/download-receipt';
 /** A picture receipt as a thumbnail that opens larger. */
 export function ReceiptPreview({ receipt: r }: { receipt: Receipt }) {
   const file = useQuery(receiptFileQueryOptions(r.transactionId, r.id));
-  return <PicturePreview fileName={r.fileName} file={file} />;
+  return <PicturePreview id={`receipt:${r.id}`} fileName={r.fileName} file={file} />;
 }

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import web from './apps/web/vite.config';
 
@@ -15,24 +17,23 @@ const bff = {
   // the next. A file that mocks a module runs isolated (`bff-runtime-mocked`).
   isolate: false,
 };
-/** The files that replace a module with `vi.mock`: the mock must not reach another file. */
-const mocking = ['src/test/secret-scan.test.ts'];
-/** The SPA's test files that change the process for their own tests (see the `web` projects). */
-const webIsolated = [
-  'app/app-shell.test.tsx',
-  'app/attention-link.test.tsx',
-  'features/transactions/components/transactions-receipts.test.tsx',
-  'features/transactions/components/transactions-screen.test.tsx',
-  'features/transactions/components/transactions-accounting-export.test.tsx',
-  'features/transactions/components/transactions-notes.test.tsx',
-  'features/audit/components/audit-filters.test.tsx',
-  'features/cards/components/card-detail-limit-impact.test.tsx',
-  'features/cards/components/reveal-passkey.test.tsx',
-  'features/session/components/sign-in-passkey.test.tsx',
-  'features/receipt-inbox/receipt-inbox.test.tsx',
-  'features/security/components/security-passkeys.test.tsx',
-  'features/security/components/security-every-role.test.tsx',
-].map((file) => `src/${file}`);
+/**
+ * The test files under `dir` (relative to `root`) that change the process for their own tests:
+ * they mock a module, stub a global or the environment, or set the time zone. Found by reading
+ * them, so a new one is isolated without being listed by hand.
+ */
+function changingTheProcess(root: string, dir: string): string[] {
+  const changes =
+    /inTimeZone\(|vi\.mock\(|vi\.doMock\(|vi\.stubGlobal|vi\.stubEnv|process\.env\.TZ/;
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.test\.tsx?$/.test(file))
+    .filter((file) => changes.test(readFileSync(join(root, dir, file), 'utf8')))
+    .map((file) => `${dir}/${file}`);
+}
+/** The BFF's files that replace a module: the mock must not reach another file. */
+const mocking = changingTheProcess('./apps/bff', 'src');
+/** The SPA's files that change the process for their own tests (see the `web` projects). */
+const webIsolated = changingTheProcess('./apps/web', 'src');
 /** The two suites of the app's own rules: the authorization matrix and the request properties. */
 const appRules = [
   'src/http/authorization-matrix.test.ts',

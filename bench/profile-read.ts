@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bffServeCommand, startBff } from './lib/bff';
 import { benchCardQueries, captureCardPage } from './lib/card-queries';
-import { startTs } from './lib/child';
+import { cpuMicros, startTs } from './lib/child';
 import { load } from './lib/load';
 
 const PEOPLE = 32;
@@ -23,13 +23,14 @@ const upstream = await startTs('bench/servers/static-upstream.ts', {
   ready: /^READY/,
 });
 const upstreamUrl = `http://127.0.0.1:${upstream.readyLine.split(' ')[1]}`;
+// NOPROF=1: no profiler, only the CPU a request costs the serving process (to compare builds).
+const noProfile = Boolean(process.env.NOPROF);
 const profiling = [
   ...(process.env.NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-  '--cpu-prof',
-  `--cpu-prof-dir=${profDir}`,
+  ...(noProfile ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]),
 ];
 // FLOOR=1 profiles the floor (bench/servers/floor-read.ts) under the same load instead.
-let target: { url: string; stop(): Promise<void> };
+let target: { url: string; stop(): Promise<void>; pid: number };
 let cookies: string[];
 if (process.env.FLOOR) {
   const serve = bffServeCommand();
@@ -40,7 +41,11 @@ if (process.env.FLOOR) {
     nodeArgs: [...serve.nodeArgs, ...profiling],
   });
   cookies = cookies.map((id) => `sid=${id}`);
-  target = { url: `http://127.0.0.1:${floor.readyLine.split(' ')[1]}`, stop: () => floor.stop() };
+  target = {
+    url: `http://127.0.0.1:${floor.readyLine.split(' ')[1]}`,
+    stop: () => floor.stop(),
+    pid: floor.pid,
+  };
 } else {
   const bff = await startBff({
     upstreamUrl,
@@ -51,8 +56,9 @@ if (process.env.FLOOR) {
   });
   cookies = [];
   for (let i = 0; i < PEOPLE; i++) cookies.push(await bff.signIn(`bench${i}@example.test`));
-  target = bff;
+  target = { url: bff.url, stop: () => bff.stop(), pid: bff.child.pid };
 }
+const cpuBefore = cpuMicros(target.pid);
 const r = await load({
   url: target.url,
   connections: 32,
@@ -62,14 +68,18 @@ const r = await load({
     headers: { cookie: cookies[k % PEOPLE] as string, 'x-csrf': '1' },
   }),
 });
-console.log({ rps: r.requestsPerSecond, requests: r.requests, bad: r.non2xx + r.errors });
+const cpuPerRequest = Math.round((cpuMicros(target.pid) - cpuBefore) / r.requests);
+console.log({ rps: r.requestsPerSecond, requests: r.requests, bad: r.non2xx + r.errors, cpuPerRequest });
 await target.stop();
 await upstream.stop();
+if (noProfile) process.exit(0);
 
-// Self time by function (and by URL's last path part), as a share of all samples.
+// Self time by function (and by URL's last path part), as a share of the samples taken while
+// the load ran (the busy seconds: start-up and sign-in are left out), and time including callees.
 interface Node {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('no profile written');
@@ -79,20 +89,56 @@ const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as {
   timeDeltas: number[];
 };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const keyOf = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber}`;
+// The load's window: the last SECONDS of samples before the process was stopped, found as the
+// span between the first and last second in which the process was mostly busy.
+const at: number[] = [];
+let clock = 0;
+for (const dt of profile.timeDeltas) at.push((clock += dt));
+const secondsBusy = new Map<number, { busy: number; all: number }>();
+profile.samples.forEach((id, i) => {
+  const s = Math.floor((at[i] as number) / 1e6);
+  const e = secondsBusy.get(s) ?? { busy: 0, all: 0 };
+  const dt = profile.timeDeltas[i] ?? 0;
+  e.all += dt;
+  if (byId.get(id)?.callFrame.functionName !== '(idle)') e.busy += dt;
+  secondsBusy.set(s, e);
+});
+const busySeconds = [...secondsBusy.entries()].filter(([, e]) => e.busy > 0.4 * e.all).map(([s]) => s);
+const lastBusy = Math.max(...busySeconds);
+const from = (lastBusy - Number(process.env.SECONDS ?? 10) + 2) * 1e6;
+const to = lastBusy * 1e6;
 const self = new Map<string, number>();
+const inclusive = new Map<string, number>();
 let total = 0;
 profile.samples.forEach((id, i) => {
-  const n = byId.get(id);
+  const t = at[i] as number;
+  if (t < from || t >= to) return;
   const dt = profile.timeDeltas[i] ?? 0;
   total += dt;
+  const n = byId.get(id);
   if (!n) return;
-  const where = n.callFrame.url.split('/').slice(-2).join('/');
-  const key = `${n.callFrame.functionName || '(anonymous)'} ${where}:${n.callFrame.lineNumber}`;
-  self.set(key, (self.get(key) ?? 0) + dt);
+  self.set(keyOf(n), (self.get(keyOf(n)) ?? 0) + dt);
+  const seen = new Set<string>();
+  for (let m: Node | undefined = n; m; m = byId.get(parent.get(m.id) ?? -1)) {
+    const k = keyOf(m);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
+  }
 });
-const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40);
-const perRequest = (us: number) => (us / r.requests).toFixed(1);
-for (const [key, us] of rows)
-  console.log(
-    `${((100 * us) / total).toFixed(1).padStart(5)}%  ${perRequest(us).padStart(6)} µs/req  ${key}`,
-  );
+// Requests answered in the window, at the load's mean rate.
+const requestsInWindow = r.requestsPerSecond * ((to - from) / 1e6);
+const perRequest = (us: number) => (us / requestsInWindow).toFixed(1);
+const print = (title: string, m: Map<string, number>, count: number) => {
+  console.log(`\n${title} (window ${((to - from) / 1e6).toFixed(0)} s)`);
+  for (const [key, us] of [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(
+      `${((100 * us) / total).toFixed(1).padStart(5)}%  ${perRequest(us).padStart(6)} µs/req  ${key}`,
+    );
+};
+print('self time', self, 40);
+if (process.env.INCLUSIVE) print('time including callees', inclusive, Number(process.env.INCLUSIVE));

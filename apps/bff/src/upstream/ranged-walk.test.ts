@@ -4,9 +4,10 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STALE_PAGES } from '../platform/pagination/paginate';
 import type { DeferredPage } from './client';
 import { walkBudget } from './paginate';
-import { type DateRange, walkRanges } from './ranged-walk';
+import { type DateRange, OUTSIDE_PAGES, walkRanges } from './ranged-walk';
 
 interface Row {
   id: number;
@@ -14,23 +15,39 @@ interface Row {
 }
 
 /** A list of rows, newest first, bounded by inclusive dates, paged with offset cursors. */
-function service(rows: Row[], pageSize: number, options: { endless?: boolean } = {}) {
+function service(
+  rows: Row[],
+  pageSize: number,
+  options: {
+    endless?: boolean;
+    ignoresDates?: (ask: DateRange) => boolean;
+    /** Rows added to the answer to the `n`th ask, from 1 (whatever their dates). */
+    extra?: (n: number) => Row[];
+  } = {},
+) {
   const ordered = [...rows].sort((a, b) => b.at - a.at || b.id - a.id);
   const asked: DateRange[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const page = async (ask: DateRange, cursor?: string): Promise<DeferredPage<Row>> => {
-    asked.push(ask);
+    const n = asked.push(ask);
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
       for (let i = asked.length % 3; i >= 0; i--) await tick();
-      const matching = ordered.filter(
-        (r) =>
-          (ask.from === undefined || r.at >= ask.from) && (ask.to === undefined || r.at <= ask.to),
-      );
+      // `ignoresDates`: a service that answers this ask as if no dates were given.
+      const matching = options.ignoresDates?.(ask)
+        ? ordered
+        : ordered.filter(
+            (r) =>
+              (ask.from === undefined || r.at >= ask.from) &&
+              (ask.to === undefined || r.at <= ask.to),
+          );
       const offset = Number(cursor ?? 0);
-      const items = matching.slice(offset, offset + pageSize);
+      const items = [
+        ...matching.slice(offset, offset + pageSize),
+        ...(options.extra?.(n) ?? []),
+      ];
       const more = options.endless || offset + pageSize < matching.length;
       return {
         metadata: more ? { nextCursor: String(offset + pageSize) } : {},
@@ -103,6 +120,101 @@ describe('walkRanges', () => {
       ),
       { numRuns: 120 },
     );
+  });
+
+  describe('a service that misbehaves', () => {
+    const rows = Array.from({ length: 400 }, (_, id) => ({ id, at: 400_000 - id * 1_000 }));
+    const warnings: unknown[] = [];
+    const log = { warn: (o: unknown) => void warnings.push(o) };
+
+    it('one that ignores the dates asked for: every range keeps only its own rows, and the walk stops after OUTSIDE_PAGES pages of others', async () => {
+      warnings.length = 0;
+      const fake = service(rows, 10, { ignoresDates: () => true });
+      const span = { from: 100_000, to: 300_000 };
+      const taken: Row[] = [];
+      const walk = walkRanges({
+        span,
+        page: fake.page,
+        dateOf: (r) => r.at,
+        keyOf: (r) => String(r.id),
+        atOnce: 2,
+        pagesPerRange: 2,
+        budget: walkBudget(roomy),
+        log,
+        range: (range) => ({
+          take: (got) => {
+            for (const r of got()) {
+              expect(r.at).toBeGreaterThanOrEqual(range.from ?? span.from);
+              expect(r.at).toBeLessThanOrEqual(range.to ?? span.to);
+              taken.push(r);
+            }
+          },
+        }),
+      });
+      await expect(walk).rejects.toMatchObject({
+        status: 502,
+        code: 'upstream_invalid_response',
+        message: expect.stringMatching(
+          /^The card service sent \d+ transactions dated outside the dates asked for, so Card Console stopped reading: it is not filtering by date\.$/,
+        ),
+      });
+      // Stopped early: nowhere near the pages that reading every row in every range would take.
+      expect(fake.asked.length).toBeLessThan(OUTSIDE_PAGES + 4);
+      expect(taken.length).toBeLessThan(rows.length);
+      expect(warnings).toEqual([
+        expect.objectContaining({ dropped: expect.any(Number), pages: OUTSIDE_PAGES }),
+      ]);
+    });
+
+    it('one that strays on fewer pages than that: the walk ends whole, the stray rows dropped and counted in the log', async () => {
+      warnings.length = 0;
+      // The second page asked for carries three rows from long before the span.
+      const strays = [0, 1, 2].map((i) => ({ id: 1_000 + i, at: 10_000 + i }));
+      const fake = service(rows, 10, { extra: (n) => (n === 2 ? strays : []) });
+      const span = { from: 100_000, to: 300_000 };
+      const seen = new Set<number>();
+      await walkRanges({
+        span,
+        page: fake.page,
+        dateOf: (r) => r.at,
+        keyOf: (r) => String(r.id),
+        atOnce: 2,
+        pagesPerRange: 2,
+        budget: walkBudget(roomy),
+        log,
+        range: () => ({
+          take: (got) => {
+            for (const r of got()) seen.add(r.id);
+          },
+        }),
+      });
+      const inSpan = rows.filter((r) => r.at >= span.from && r.at <= span.to).map((r) => r.id);
+      expect([...seen].sort((a, b) => a - b)).toEqual(inSpan);
+      expect(warnings).toEqual([expect.objectContaining({ dropped: 3, pages: 1 })]);
+    });
+
+    it('one that names fresh cursors to empty pages for ever: the walk stops after STALE_PAGES of them', async () => {
+      const fake = service(rows.slice(0, 30), 10, { endless: true });
+      const walk = walkRanges({
+        span: {},
+        page: fake.page,
+        dateOf: (r) => r.at,
+        keyOf: (r) => String(r.id),
+        atOnce: 1,
+        pagesPerRange: 1_000,
+        budget: walkBudget({
+          what: 'transactions for the index',
+          maxPages: 100_000,
+          timeMs: 60_000,
+        }),
+        range: () => ({ take: (got) => void got() }),
+      });
+      await expect(walk).rejects.toMatchObject({
+        code: 'upstream_invalid_response',
+        message: expect.stringContaining(`sent ${STALE_PAGES} pages in a row with nothing new`),
+      });
+      expect(fake.asked.length).toBeLessThan(3 + STALE_PAGES + 2);
+    });
   });
 
   it('walks several ranges at once on a long span, one budget counting every page', async () => {

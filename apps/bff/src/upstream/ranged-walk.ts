@@ -1,4 +1,6 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import type { Logger } from 'pino';
+import { AppError } from '../core/app-error';
 import { abortable } from '../platform/abort-fan-out';
 import type { WalkPace } from '../platform/pagination/pace';
 import type { CallContext, DeferredPage, TransactionListParams, UpstreamClient } from './client';
@@ -33,6 +35,13 @@ export interface RangedWalkOptions<T> {
   page(ask: DateRange, cursor?: string): Promise<DeferredPage<T>>;
   /** A row's date, in Unix ms. */
   dateOf(item: T): number;
+  /**
+   * A row's id: with it, a range whose pages bring nothing new (fresh cursors to the same rows,
+   * or to empty pages) fails the walk (`paginate`'s `keysOf`).
+   */
+  keyOf?(item: T): string;
+  /** Told of the rows dropped for being dated outside the dates asked for, once the walk ends. */
+  log?: Pick<Logger, 'warn'>;
   /** Ranges walked at once, each with its own cursor. */
   atOnce: number;
   /** A range is sized to about this many pages, from the density seen so far. */
@@ -81,14 +90,38 @@ export async function walkRanges<T>(o: RangedWalkOptions<T>): Promise<void> {
   const stopOnAbort = () => halt.abort(o.signal?.reason);
   if (o.signal?.aborted) stopOnAbort();
   o.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  const outside: Outside = { rows: 0, pages: 0 };
   try {
-    await walk(o, halt);
+    await walk(o, halt, outside);
   } finally {
     o.signal?.removeEventListener('abort', stopOnAbort);
+    if (outside.rows > 0) {
+      o.log?.warn(
+        { dropped: outside.rows, pages: outside.pages, from: o.span.from, to: o.span.to },
+        'rows dated outside the dates asked for were dropped',
+      );
+    }
   }
 }
 
-async function walk<T>(o: RangedWalkOptions<T>, halt: AbortController): Promise<void> {
+/** Rows a walk was sent dated outside the dates it asked for, and on how many pages. */
+interface Outside {
+  rows: number;
+  pages: number;
+}
+
+/**
+ * Pages with rows dated outside the dates asked for that end a walk: the card service is not
+ * filtering by date (its contract: inclusive at both ends), so every range would read rows that
+ * are not its own, and the ranges together the whole history many times over.
+ */
+export const OUTSIDE_PAGES = 3;
+
+async function walk<T>(
+  o: RangedWalkOptions<T>,
+  halt: AbortController,
+  outside: Outside,
+): Promise<void> {
   const span = bounded(o.span.from, o.span.to);
   const first = o.first ?? (await o.budget.read(() => o.page(span), halt.signal));
   const firstItems = first.items();
@@ -96,7 +129,7 @@ async function walk<T>(o: RangedWalkOptions<T>, halt: AbortController): Promise<
   o.sized?.(firstItems, more);
   if (!more || firstItems.length === 0) {
     // One page, or a service paging through nothing: the span as it comes.
-    await walkRange(o, span, first, o.range(span), halt.signal);
+    await walkRange(o, span, first, o.range(span), halt.signal, outside);
     return;
   }
 
@@ -116,7 +149,7 @@ async function walk<T>(o: RangedWalkOptions<T>, halt: AbortController): Promise<
       const whole = planned === 0 && range.from === span.from && range.to === span.to;
       planned += 1;
       const sink = o.range(range);
-      const rows = await walkRange(o, range, whole ? first : undefined, sink, halt.signal);
+      const rows = await walkRange(o, range, whole ? first : undefined, sink, halt.signal, outside);
       planner.walked(range, rows);
     }
   };
@@ -145,14 +178,18 @@ async function walkRange<T>(
   start: DeferredPage<T> | undefined,
   sink: RangeSink<T>,
   signal: AbortSignal,
+  outside: Outside,
 ): Promise<number> {
   const cut = range.to !== undefined && range.to !== o.span.to ? range.to : undefined;
   const ask = bounded(range.from, cut === undefined ? range.to : cut + 1);
+  const keep = bounded(range.from, cut ?? range.to);
   let rows = 0;
+  const keyOf = o.keyOf;
   const pages = paginate({
     first: start ?? (() => o.page(ask)),
     next: (cursor) => o.page(ask, cursor),
     cursorOf: (page) => page.metadata.nextCursor,
+    ...(keyOf ? { keysOf: (page: DeferredPage<T>) => page.items().map(keyOf) } : {}),
     budget: o.budget,
     prefetch: sink.ahead ? () => sink.ahead?.() ?? true : true,
     ...(o.pace ? { pace: o.pace } : {}),
@@ -161,7 +198,7 @@ async function walkRange<T>(
   for await (const page of pages) {
     let kept: T[] | undefined;
     const rowsOf = () => {
-      kept ??= cut === undefined ? page.items() : page.items().filter((t) => o.dateOf(t) <= cut);
+      kept ??= within(o, page.items(), keep, ask, outside);
       return kept;
     };
     await sink.take(rowsOf);
@@ -171,6 +208,44 @@ async function walkRange<T>(
   await sink.done?.(rows);
   return rows;
 }
+
+/**
+ * A page's rows within `keep` (a range below another keeps none of the extra millisecond it
+ * asks for). Rows outside `ask`, the dates asked for, are counted as the service's misbehaviour,
+ * and a walk that has been sent them on `OUTSIDE_PAGES` pages fails.
+ */
+function within<T>(
+  o: RangedWalkOptions<T>,
+  items: T[],
+  keep: DateRange,
+  ask: DateRange,
+  outside: Outside,
+): T[] {
+  const from = keep.from ?? Number.NEGATIVE_INFINITY;
+  const to = keep.to ?? Number.POSITIVE_INFINITY;
+  if (items.every((t) => inside(o.dateOf(t), from, to))) return items;
+  const kept: T[] = [];
+  let strays = 0;
+  for (const t of items) {
+    const at = o.dateOf(t);
+    if (inside(at, from, to)) kept.push(t);
+    else if (!inside(at, ask.from ?? from, ask.to ?? to)) strays += 1;
+  }
+  if (strays > 0) {
+    outside.rows += strays;
+    outside.pages += 1;
+    if (outside.pages >= OUTSIDE_PAGES) {
+      throw new AppError(
+        502,
+        'upstream_invalid_response',
+        `The card service sent ${outside.rows} transactions dated outside the dates asked for, so Card Console stopped reading: it is not filtering by date.`,
+      );
+    }
+  }
+  return kept;
+}
+
+const inside = (at: number, from: number, to: number) => at >= from && at <= to;
 
 function bounded(from: number | undefined, to: number | undefined): DateRange {
   const range: DateRange = {};

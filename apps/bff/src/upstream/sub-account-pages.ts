@@ -20,6 +20,7 @@ export function subAccountPages(
     first: () => upstream.listSubAccounts(ctx, {}, read),
     next: (cursor) => upstream.listSubAccounts(ctx, { cursor }, read),
     cursorOf: (page) => page.metadata.nextCursor,
+    keysOf: (page) => page.items.map((s) => s.id),
     budget: options.budget,
     ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
     ...(ctx.signal ? { signal: ctx.signal } : {}),

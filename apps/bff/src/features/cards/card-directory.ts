@@ -133,6 +133,7 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
       first: () => o.listPage(undefined, requestId),
       next: (cursor) => o.listPage(cursor, requestId),
       cursorOf: (page) => page.metadata.nextCursor,
+      keysOf: (page) => page.items.map((card) => card.id),
       budget,
     });
     for await (const page of pages) {

@@ -303,6 +303,7 @@ async function walkSubAccount(
       { from: filter.from, to: filter.to },
     ),
     dateOf: (t) => Date.parse(t.date),
+    keyOf: (t) => t.id,
     atOnce: IMPACT_WALKS,
     pagesPerRange: IMPACT_PAGES_PER_RANGE,
     budget,

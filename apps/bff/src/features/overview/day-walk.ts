@@ -47,6 +47,7 @@ export async function walkDays(
     span,
     page: transactionPages(upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
+    keyOf: (t) => t.id,
     atOnce: DAY_WALKS,
     pagesPerRange: PAGES_PER_RANGE,
     align: (ms) => dayStart(localDay(ms, timeZone), timeZone),

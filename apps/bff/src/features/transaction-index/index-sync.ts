@@ -159,6 +159,8 @@ export async function walkIndexDays(
     span,
     page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
+    keyOf: (t) => t.id,
+    ...(deps.logger ? { log: deps.logger } : {}),
     atOnce: RANGES_AT_ONCE,
     pagesPerRange: PAGES_PER_RANGE,
     align: (ms) => utcDayStart(utcDay(ms)),

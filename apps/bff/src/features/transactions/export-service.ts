@@ -1,4 +1,5 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
 import type { Who } from '../../platform/sessions/who';
 import type { DeferredPage } from '../../upstream/client';
@@ -69,7 +70,8 @@ interface Walk {
 export function createExportService({
   upstream,
   clock,
-}: Pick<FeatureDeps, 'upstream'> & { clock?: Pick<Clock, 'now'> }) {
+  logger,
+}: Pick<FeatureDeps, 'upstream'> & { clock?: Pick<Clock, 'now'>; logger?: Pick<Logger, 'warn'> }) {
   const turns = createTurns();
   return {
     /** `format`: the zone and card names the file is written with (default: UTC, no names). */
@@ -128,6 +130,8 @@ export function createExportService({
         first,
         page: fetchPage,
         dateOf: (t) => Date.parse(t.date),
+        keyOf: (t) => t.id,
+        ...(logger ? { log: logger } : {}),
         atOnce: EXPORT_WALKS,
         pagesPerRange: EXPORT_PAGES_AHEAD,
         budget,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/app-error';
 import { ManualClock } from '../../test/manual-clock';
 import { adaptivePace, type WalkPace } from './pace';
-import { paginate } from './paginate';
+import { KEY_WINDOW_PAGES, paginate, STALE_PAGES } from './paginate';
 import {
   walkBudget as budgetOf,
   type PageSource,
@@ -158,6 +158,86 @@ describe('paginate', () => {
       const source = list([[0], [1], [2]], ['c1', 'c1~1', undefined]);
       const got = await all(paginate({ ...source, budget: walkBudget(roomy) }));
       expect(got.map((p) => p.items[0])).toEqual([0, 1, 2]);
+    });
+  });
+
+  describe('fresh cursors to nothing new', () => {
+    /** Fresh cursors for ever; page n holds `rowsOf(n)`. */
+    function freshTo(rowsOf: (n: number) => number[]) {
+      let asked = 0;
+      const page = (n: number): Page => ({ n, items: rowsOf(n), next: `fresh-${n + 1}` });
+      return {
+        asked: () => asked,
+        first: async () => {
+          asked += 1;
+          return page(0);
+        },
+        next: async (cursor: string) => {
+          asked += 1;
+          return page(Number(cursor.slice('fresh-'.length)));
+        },
+        cursorOf: (p: Page) => p.next,
+        keysOf: (p: Page) => p.items.map(String),
+      };
+    }
+    const limits = { what: 'transactions for the index', maxPages: 100_000, timeMs: 60_000 };
+
+    it.each([
+      ['the same rows again', () => [1, 2, 3]],
+      ['empty pages', () => []],
+      ['a cycle of ten pages of rows', (n: number) => [n % 10]],
+    ])('%s: the walk ends after STALE_PAGES of them with a 502 that says so', async (_, rowsOf) => {
+      const source = freshTo(rowsOf);
+      const seen: number[] = [];
+      const walk = (async () => {
+        for await (const page of paginate({ ...source, budget: walkBudget(limits) })) {
+          seen.push(page.n);
+        }
+      })();
+      await expect(walk).rejects.toMatchObject({
+        status: 502,
+        code: 'upstream_invalid_response',
+        message: `The card service sent ${STALE_PAGES} pages in a row with nothing new while listing transactions for the index, so Card Console stopped reading.`,
+      });
+      // The pages that brought something, then STALE_PAGES - 1 that did not; never the cap.
+      const fresh = rowsOf(0).length === 0 ? 0 : new Set(seen.map((n) => rowsOf(n)[0])).size;
+      expect(seen).toHaveLength(fresh + STALE_PAGES - 1);
+      expect(source.asked()).toBeLessThan(fresh + STALE_PAGES + 2);
+    });
+
+    it('a long list that keeps bringing rows is read whole, runs of nothing new shorter than the rule included', async () => {
+      // 600 pages; every 30th page starts a run of STALE_PAGES - 1 pages repeating its row.
+      const rowOf = (n: number) => (n % 30 < STALE_PAGES ? n - (n % 30) : n);
+      const cursors = Array.from({ length: 600 }, (_, i) => (i < 599 ? `c${i + 1}` : undefined));
+      const source = list(
+        Array.from({ length: 600 }, (_, n) => [rowOf(n)]),
+        cursors,
+      );
+      const pages = paginate({
+        ...source,
+        keysOf: (p: Page) => p.items.map(String),
+        budget: walkBudget(limits),
+      });
+      expect(await all(pages)).toHaveLength(600);
+    });
+
+    it('a row seen more than KEY_WINDOW_PAGES pages ago counts as new again', async () => {
+      // The same row every KEY_WINDOW_PAGES + 1 pages, new ones between: nothing is stale.
+      const period = KEY_WINDOW_PAGES + 1;
+      const rowsOf = (n: number) => (n % period === 0 ? [0] : [n]);
+      const cursors = Array.from({ length: 3 * period }, (_, i) =>
+        i < 3 * period - 1 ? `c${i + 1}` : undefined,
+      );
+      const source = list(
+        Array.from({ length: 3 * period }, (_, n) => rowsOf(n)),
+        cursors,
+      );
+      const pages = paginate({
+        ...source,
+        keysOf: (p: Page) => p.items.map(String),
+        budget: walkBudget(limits),
+      });
+      expect(await all(pages)).toHaveLength(3 * period);
     });
   });
 

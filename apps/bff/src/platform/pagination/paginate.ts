@@ -1,7 +1,7 @@
 import { AppError } from '../../core/app-error';
 import { abortableSleep } from '../abort-fan-out';
 import type { WalkPace } from './pace';
-import { repeatedPage, type WalkBudget } from './walk-budget';
+import { nothingNew, repeatedPage, type WalkBudget } from './walk-budget';
 
 /**
  * The one way the BFF walks a cursor-paged list (the card service's, or the audit trail's):
@@ -13,6 +13,10 @@ import { repeatedPage, type WalkBudget } from './walk-budget';
  * - One rule for a stuck cursor: a next cursor this walk has already seen would loop (the
  *   same page again, or a cycle of pages), so the walk fails at once with the source's
  *   `repeated` error ("The card service repeated a page.").
+ * - One rule for a source that hands out fresh cursors to nothing new (`keysOf` given): after
+ *   `STALE_PAGES` pages in a row that bring no row the walk's last `KEY_WINDOW_PAGES` pages did
+ *   not already bring (empty pages with a next cursor among them), the walk fails with the
+ *   source's `repeated` error, saying so. A healthy walk, however long, always brings new rows.
  * - Every walk is bounded by its `WalkBudget` (a page cap and a time budget).
  * - The next page is asked for before this one is handed over (unless `prefetch` says not
  *   now), so the service's answer time and the consumer's work on a page overlap.
@@ -30,6 +34,8 @@ export interface PaginateOptions<P> {
   next(cursor: string): Promise<P>;
   /** A page's next cursor; undefined (or empty) on the last page. */
   cursorOf(page: P): string | undefined;
+  /** The keys of a page's rows (their ids): what tells a page with nothing new. */
+  keysOf?(page: P): readonly string[];
   budget: WalkBudget;
   /** Whether to ask for the next page before handing this one over (default: always). */
   prefetch?: boolean | (() => boolean);
@@ -43,12 +49,14 @@ export async function* paginate<P>(o: PaginateOptions<P>): AsyncGenerator<P, voi
   const read = (ask: () => Promise<P>) => o.budget.read(ask, o.signal);
   const ask = o.pace ? paced(o.pace, read, o.signal) : read;
   o.signal?.throwIfAborted();
+  const novelty = o.keysOf ? noveltyOf(o.keysOf, o.budget) : undefined;
   let page = typeof o.first === 'function' ? await ask(o.first as () => Promise<P>) : o.first;
   for (;;) {
     const cursor = o.cursorOf(page) || undefined;
     if (cursor !== undefined) {
       if (seen.has(cursor)) throw repeatedPage(o.budget.source);
       seen.add(cursor);
+      novelty?.(page);
     }
     let next: Promise<P> | undefined;
     if (cursor !== undefined && prefetching(o.prefetch)) {
@@ -60,6 +68,38 @@ export async function* paginate<P>(o: PaginateOptions<P>): AsyncGenerator<P, voi
     o.signal?.throwIfAborted();
     page = await (next ?? ask(() => o.next(cursor)));
   }
+}
+
+/** Pages in a row with nothing new, with a next cursor still, that end a walk. */
+export const STALE_PAGES = 20;
+/** How many pages back a row counts as already brought. */
+export const KEY_WINDOW_PAGES = 100;
+
+/**
+ * Checks each page that names a next page for a row the last `KEY_WINDOW_PAGES` pages did not
+ * bring, and fails the walk after `STALE_PAGES` such pages in a row. The keys of that many
+ * pages are kept (5,000 ids at 50 a page), not the whole walk's.
+ */
+function noveltyOf<P>(keysOf: (page: P) => readonly string[], budget: WalkBudget) {
+  const held = new Map<string, number>();
+  const recent: (readonly string[])[] = [];
+  let stale = 0;
+  return (page: P) => {
+    const keys = keysOf(page);
+    let fresh = false;
+    for (const key of keys) if (!held.has(key)) fresh = true;
+    for (const key of keys) held.set(key, (held.get(key) ?? 0) + 1);
+    recent.push(keys);
+    if (recent.length > KEY_WINDOW_PAGES) {
+      for (const key of recent.shift() ?? []) {
+        const left = (held.get(key) ?? 1) - 1;
+        if (left === 0) held.delete(key);
+        else held.set(key, left);
+      }
+    }
+    stale = fresh ? 0 : stale + 1;
+    if (stale >= STALE_PAGES) throw nothingNew(budget, stale);
+  };
 }
 
 /** A page read after the pace's gap, its answer (or a "busy") told to the pace. */

@@ -137,6 +137,19 @@ export function repeatedPage(source: PageSource): AppError {
   return new AppError(status, code, `${capital(source.name)} repeated a page.`);
 }
 
+/**
+ * The error a walk ends with when its source keeps naming next pages that bring nothing new
+ * (`paginate`'s `keysOf`): fresh cursors to the same rows, or to empty pages, over and over.
+ */
+export function nothingNew(budget: WalkBudget, pages: number): AppError {
+  const { status, code } = budget.source.repeated;
+  return new AppError(
+    status,
+    code,
+    `${capital(budget.source.name)} sent ${pages} pages in a row with nothing new while listing ${budget.limits.what}, so Card Console stopped reading.`,
+  );
+}
+
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function seconds(ms: number): string {

@@ -69,7 +69,12 @@ const r = await load({
   }),
 });
 const cpuPerRequest = Math.round((cpuMicros(target.pid) - cpuBefore) / r.requests);
-console.log({ rps: r.requestsPerSecond, requests: r.requests, bad: r.non2xx + r.errors, cpuPerRequest });
+console.log({
+  rps: r.requestsPerSecond,
+  requests: r.requests,
+  bad: r.non2xx + r.errors,
+  cpuPerRequest,
+});
 await target.stop();
 await upstream.stop();
 if (noProfile) process.exit(0);
@@ -97,7 +102,10 @@ const keyOf = (n: Node) =>
 // span between the first and last second in which the process was mostly busy.
 const at: number[] = [];
 let clock = 0;
-for (const dt of profile.timeDeltas) at.push((clock += dt));
+for (const dt of profile.timeDeltas) {
+  clock += dt;
+  at.push(clock);
+}
 const secondsBusy = new Map<number, { busy: number; all: number }>();
 profile.samples.forEach((id, i) => {
   const s = Math.floor((at[i] as number) / 1e6);
@@ -107,7 +115,9 @@ profile.samples.forEach((id, i) => {
   if (byId.get(id)?.callFrame.functionName !== '(idle)') e.busy += dt;
   secondsBusy.set(s, e);
 });
-const busySeconds = [...secondsBusy.entries()].filter(([, e]) => e.busy > 0.4 * e.all).map(([s]) => s);
+const busySeconds = [...secondsBusy.entries()]
+  .filter(([, e]) => e.busy > 0.4 * e.all)
+  .map(([s]) => s);
 const lastBusy = Math.max(...busySeconds);
 const from = (lastBusy - Number(process.env.SECONDS ?? 10) + 2) * 1e6;
 const to = lastBusy * 1e6;
@@ -141,4 +151,5 @@ const print = (title: string, m: Map<string, number>, count: number) => {
     );
 };
 print('self time', self, 40);
-if (process.env.INCLUSIVE) print('time including callees', inclusive, Number(process.env.INCLUSIVE));
+if (process.env.INCLUSIVE)
+  print('time including callees', inclusive, Number(process.env.INCLUSIVE));

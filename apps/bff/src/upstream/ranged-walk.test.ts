@@ -44,10 +44,7 @@ function service(
               (ask.to === undefined || r.at <= ask.to),
           );
       const offset = Number(cursor ?? 0);
-      const items = [
-        ...matching.slice(offset, offset + pageSize),
-        ...(options.extra?.(n) ?? []),
-      ];
+      const items = [...matching.slice(offset, offset + pageSize), ...(options.extra?.(n) ?? [])];
       const more = options.endless || offset + pageSize < matching.length;
       return {
         metadata: more ? { nextCursor: String(offset + pageSize) } : {},

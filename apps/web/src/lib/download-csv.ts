@@ -29,11 +29,13 @@ export async function downloadCsv(
   const response = await exported;
   const name = fileName(response.headers.get('content-disposition')) ?? fallbackName;
   const requestId = response.headers.get('x-request-id') ?? undefined;
-  const interrupted = () =>
+  const interrupted = (why?: string) =>
     new ApiError({
       status: response.status,
       code: EXPORT_INTERRUPTED,
-      detail: 'The export was interrupted before it finished; nothing was saved. Try again.',
+      detail: why
+        ? `The export stopped part-way; nothing was saved. ${why}`
+        : 'The export was interrupted before it finished; nothing was saved. Try again.',
       requestId,
     });
   let blob: Blob;
@@ -45,8 +47,38 @@ export async function downloadCsv(
   if (!requestId) throw interrupted();
   // Missing (404 export_incomplete), unreachable or a different size: not known whole.
   const receipt = await fetchExportReceipt(requestId).catch(() => undefined);
-  if (receipt?.bytes !== blob.size) throw interrupted();
+  if (receipt?.bytes !== blob.size) throw interrupted(await incompleteReason(blob));
   saveBlob(blob, name);
+}
+
+const INCOMPLETE = /^INCOMPLETE: this file stops after [\d,]+ rows?\. (.+)$/;
+
+/**
+ * The reason a file gives in its last row when the BFF could not finish it (a walk of the card
+ * service that failed part-way: "INCOMPLETE: this file stops after 107 rows. The card service
+ * repeated a page. Export again for the whole file."), without its row count; else undefined.
+ */
+export async function incompleteReason(blob: Blob): Promise<string | undefined> {
+  const tail = await blob.slice(Math.max(0, blob.size - 4_096)).text();
+  const lines = tail.split('\r\n');
+  const last = lines.at(-1) === '' ? lines.at(-2) : lines.at(-1);
+  const cell = last === undefined ? undefined : firstCell(last);
+  return cell === undefined ? undefined : INCOMPLETE.exec(cell)?.[1];
+}
+
+/** A CSV line's first field (RFC 4180: quoted when it holds a quote, a comma or a line end). */
+function firstCell(line: string): string {
+  if (!line.startsWith('"')) return line.split(',')[0] ?? '';
+  let out = '';
+  for (let i = 1; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      if (line[i + 1] !== '"') return out;
+      i++;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv, rawDownload } from '../../test/csv';
+import { downloadWhole, parseCsv, rawDownload } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { csvColumns } from './csv-row';
 
@@ -148,20 +148,33 @@ describe('GET /api/transactions/export.csv', () => {
     expect(apiErrorBodySchema.parse(res.body).code).toBe('upstream_key_rejected');
   });
 
-  it('an upstream failure after the first byte breaks the download visibly and is logged', async () => {
-    // First page served normally, the second fails (500 is not retried).
+  it('an upstream failure after the first byte ends the file with a row saying it is incomplete and why, and is logged', async () => {
+    // Four pages served normally, the fifth fails (500 is not retried).
     const logsBefore = t.logs.length;
     t.sim.faults.enqueue(
-      { kind: 'delay', ms: 0, route: 'GET /transaction' },
+      ...Array.from({ length: 4 }, () => ({
+        kind: 'delay' as const,
+        ms: 0,
+        route: 'GET /transaction',
+      })),
       { kind: 'status', status: 500, route: 'GET /transaction' },
     );
-    const got = await rawDownload(
+    const got = await downloadWhole(
       `${t.url}${exportUrl({ subAccountId: subId })}`,
       finance.headers(),
     );
     expect(got.status).toBe(200);
-    expect(got.bytes).toBeGreaterThan(0);
-    expect(got.complete).toBe(false);
+    expect(got.complete).toBe(true);
+    const records = parseCsv(got.text);
+    const rows = records.slice(1, -1);
+    expect(rows.length).toBeGreaterThan(0);
+    const last = records.at(-1) ?? [];
+    // One row of its own, as wide as the others, its first cell the reason.
+    expect(last).toHaveLength(records[0]?.length ?? 0);
+    expect(last[0]).toBe(
+      `INCOMPLETE: this file stops after ${rows.length} rows. The card service failed to answer. Export again for the whole file.`,
+    );
+    expect(last.slice(1).every((cell) => cell === '')).toBe(true);
     // The walk failed, the client did not leave: logged as a failure with the walk's own code,
     // whatever order the response's 'close' and pipeline's end come in (it changed in Node 22).
     const lines = t.logs
@@ -170,8 +183,9 @@ describe('GET /api/transactions/export.csv', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toEqual([
       expect.objectContaining({
-        msg: 'csv export failed after the first byte; connection destroyed',
+        msg: 'csv export failed after the first byte; the file ends with a row saying it is incomplete',
         code: 'upstream_error',
+        rows: rows.length,
       }),
     ]);
   });

@@ -14,7 +14,10 @@ import type { ExportRows } from './export-service';
  * Streams the export to the response, one upstream page per write (a write per row would
  * cost a chunk header and a syscall each). pipeline() waits for 'drain', so a slow reader
  * slows the page walk instead of filling memory. If the walk fails after the first byte, the
- * socket is destroyed so the client sees a broken download, never a file that looks complete.
+ * file must not look complete: with `endsWithReason` (a file streamed live from the card
+ * service) it ends with one last row saying it is incomplete, after how many rows and why, so
+ * the person holding the file knows; otherwise (files from the index, such as the accounting
+ * files, which an import must never take half of) the socket is destroyed, a broken download.
  * Never throws: the headers are already sent.
  *
  * Whether the walk failed or the client went away is decided where the walk's error surfaces,
@@ -45,6 +48,8 @@ export async function streamCsv(
     recordReceipt?: (receipt: ExportReceipt) => Promise<void>;
     /** The header row (default: one sub account's export, `csvColumns`). */
     columns?: readonly string[];
+    /** A walk that fails part-way ends the file with a row saying so and why (see above). */
+    endsWithReason?: boolean;
   },
 ): Promise<void> {
   const log = ctx.logger.child({ requestId: ctx.requestId, traceId: ctx.traceId });
@@ -79,6 +84,10 @@ export async function streamCsv(
       if (!ctx.clientGone.aborted) {
         walkFailed = true;
         walkError = error;
+        if (ctx.endsWithReason && !cut) {
+          yield Buffer.from(csvLines([incompleteRow(rows.rowsOut(), error, ctx.columns)]));
+          return;
+        }
       }
       throw error;
     }
@@ -96,7 +105,15 @@ export async function streamCsv(
   else ctx.cutOff?.addEventListener('abort', cutNow, { once: true });
   try {
     await pipeline(Readable.from(csvText(), { highWaterMark: 2 }), res);
-    log.info({ rows: rows.rowsOut(), pages: rows.pagesRead() }, 'csv export finished');
+    if (walkFailed) {
+      metrics.exportCut('failed');
+      log.error(
+        { rows: rows.rowsOut(), pages: rows.pagesRead(), code: codeOf(walkError) },
+        'csv export failed after the first byte; the file ends with a row saying it is incomplete',
+      );
+    } else {
+      log.info({ rows: rows.rowsOut(), pages: rows.pagesRead() }, 'csv export finished');
+    }
   } catch (error) {
     if (cut) {
       // Logged when it was cut; the walk stopped because the response went.
@@ -127,6 +144,27 @@ export async function streamCsv(
   } finally {
     ctx.cutOff?.removeEventListener('abort', cutNow);
   }
+}
+
+/**
+ * The last row of a file whose walk failed: its first cell says so, after how many rows, and
+ * why (an AppError's sentence is written for people; anything else gets a plain one), the
+ * other cells empty, so a spreadsheet shows it as a row of its own.
+ */
+export function incompleteRow(
+  rowsWritten: number,
+  error: unknown,
+  columns: readonly string[] = csvColumns,
+): string[] {
+  const why =
+    error instanceof AppError
+      ? error.message
+      : 'Card Console could not read the rest from the card service.';
+  const rowWord = rowsWritten === 1 ? 'row' : 'rows';
+  return [
+    `INCOMPLETE: this file stops after ${rowsWritten.toLocaleString('en-US')} ${rowWord}. ${why} Export again for the whole file.`,
+    ...columns.slice(1).map(() => ''),
+  ];
 }
 
 function codeOf(error: unknown): string {

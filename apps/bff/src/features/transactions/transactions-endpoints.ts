@@ -60,7 +60,7 @@ export const transactionsFeature = defineFeature(
             cards: deps.cardDirectory,
           });
           res.status(200).set(headers(await name));
-          await streamCsv(res, rows, stream);
+          await streamCsv(res, rows, { ...stream, endsWithReason: true });
         });
       },
     }),

@@ -160,6 +160,24 @@ describe('transactions export', () => {
     },
   );
 
+  it("a file the BFF ended with a row saying it is incomplete saves nothing and shows that row's reason", async () => {
+    const body = [
+      'id,date,amount',
+      'tx_1,2026-03-05,-1250',
+      '"INCOMPLETE: this file stops after 1 row. The card service sent 20 pages in a row with nothing new while listing transactions for the export, so Card Console stopped reading. Export again for the whole file.",,',
+      '',
+    ].join('\r\n');
+    server.use(
+      serve('index.exportCsv', () => csvResponse(body)),
+      serve('transactions.exportReceipt', () => apiError(404, 'export_incomplete')),
+    );
+    await exportFrom('/transactions?subAccountId=sa_ops');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The export stopped part-way; nothing was saved. The card service sent 20 pages in a row with nothing new while listing transactions for the export, so Card Console stopped reading. Export again for the whole file.',
+    );
+    expect(createObjectURL).not.toHaveBeenCalled();
+  });
+
   it('a body without a request id cannot be checked, so nothing is saved', async () => {
     server.use(
       serve(

@@ -213,6 +213,14 @@ export const indexFreshnessSchema = z.object({
   /** The running syncs' days read and to read, summed. */
   days: z.number().int().nonnegative(),
   daysDone: z.number().int().nonnegative(),
+  /**
+   * The most recent failed sync of one of them, while it is remembered: why (a sentence for
+   * people), when (Unix ms), and when it will be tried again (reads before then do not restart
+   * it; each failure in a row waits longer).
+   */
+  failed: z
+    .object({ reason: z.string(), at: z.number().int(), retryAt: z.number().int() })
+    .optional(),
 });
 export type IndexFreshness = z.infer<typeof indexFreshnessSchema>;
 

@@ -145,6 +145,61 @@ describe('GET /api/index/transactions', () => {
     expect(pages()).toBe(again);
   }, 60_000);
 
+  it('a sync that fails shows as failed with its reason, and is tried again on a schedule, not by every read', async () => {
+    const settle = async (query: string) => {
+      let body = indexPageSchema.parse((await ask(query)).body);
+      for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+        await new Promise((r) => setTimeout(r, 50));
+        body = indexPageSchema.parse((await ask('')).body);
+      }
+      expect(body.freshness.syncing).toBe(false);
+      return body;
+    };
+    await settle('');
+    const pages = () => t.sim.stats.count('GET /transaction');
+    const refused =
+      "The card service refused this program's key. An administrator has been alerted.";
+    t.sim.faults.enqueue(
+      ...Array.from({ length: 100 }, () => ({
+        kind: 'status' as const,
+        status: 403,
+        route: 'GET /transaction',
+      })),
+    );
+    try {
+      t.clock.advance(10_000);
+      const first = await settle('?refresh=1');
+      expect(first.freshness.failed).toEqual({
+        reason: refused,
+        at: t.clock.now(),
+        retryAt: t.clock.now() + 5_000,
+      });
+      // Reads (and Refresh) before then join the failure: nothing is asked of the card service.
+      const asked = pages();
+      t.clock.advance(4_999);
+      for (let i = 0; i < 5; i++) {
+        const again = await settle('?refresh=1');
+        expect(again.freshness.failed).toEqual(first.freshness.failed);
+      }
+      expect(pages()).toBe(asked);
+      // Then it is tried again; failing a second time in a row, it waits four times longer.
+      t.clock.advance(1);
+      const second = await settle('?refresh=1');
+      expect(pages()).toBeGreaterThan(asked);
+      expect(second.freshness.failed).toEqual({
+        reason: refused,
+        at: t.clock.now(),
+        retryAt: t.clock.now() + 20_000,
+      });
+    } finally {
+      t.sim.faults.clear();
+    }
+    t.clock.advance(20_000);
+    const healed = await settle('?refresh=1');
+    expect(healed.freshness.failed).toBeUndefined();
+    expect(healed.freshness.updatedAt).toBe(t.clock.now());
+  }, 60_000);
+
   it('several statuses, an amount range and sub accounts in the URL: exactly the matching rows, page by page', async () => {
     const subs = t.sim.data.subAccounts().map((s) => s.id);
     const want = simRows()

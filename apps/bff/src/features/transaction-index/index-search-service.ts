@@ -95,8 +95,14 @@ const DAY_MS = 86_400_000;
 export const MIN_REFRESH_MS = 5_000;
 /** A card's latest transactions shown on its page. */
 const CARD_RECENT = 10;
-/** A failed sync is remembered this long (joined, not run again at once). */
-const SYNC_FAILURE_MEMORY_MS = 5_000;
+/**
+ * How long a failed sync is remembered (joined, not started again), by how many times in a row
+ * the sub account's sync has failed: 5 s after the first, four times longer after each next one
+ * (20 s, 80 s, 320 s), 15 minutes at most. A card service that keeps failing a walk is then
+ * asked again on this schedule, not by every read.
+ */
+export const syncFailureMemoryMs = (inARow: number) =>
+  Math.min(5_000 * 4 ** Math.max(0, inARow - 1), 15 * 60_000);
 
 /** The stores the index's reads use: its own, the notes' and the close policy's (their features'). */
 export interface IndexStores {
@@ -201,6 +207,18 @@ function utilizationOf(
   };
 }
 
+/**
+ * Why a sync failed, for people: an AppError's sentence (written for them: "The card service
+ * repeated a page."), also as another replica recorded it ("AppError: …"); anything else, a
+ * plain sentence (an unexpected error's text is for the log, not the screen).
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  const recorded =
+    error instanceof Error ? /^AppError: (.+)$/s.exec(error.message)?.[1] : undefined;
+  return recorded ?? 'The sync stopped on an unexpected error; it is in the log.';
+}
+
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
   const cursors = pageCursors(deps.indexCursorSecret);
@@ -220,7 +238,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       await work(subAccountId, input, job);
     },
     progress: newSyncProgress,
-    failureMemoryMs: SYNC_FAILURE_MEMORY_MS,
+    failureMemoryMs: syncFailureMemoryMs,
   });
   deps.metrics.trackIndexSyncLag(lag.seconds);
 
@@ -242,6 +260,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     const openFrom = utcDay(now - INDEX_SETTLING_DAYS * 86_400_000);
     let updatedAt: number | undefined = Number.POSITIVE_INFINITY;
     const running: IndexSyncProgress[] = [];
+    let failed: IndexFreshness['failed'];
     const walkedOf = walked ?? (await store.walkedDaysOf(subAccountIds));
     for (const subAccountId of subAccountIds) {
       const walked = walkedOf.get(subAccountId) ?? new Map<string, number>();
@@ -262,6 +281,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             : undefined;
       if (job && (job.state() === 'running' || job.state() === 'waiting'))
         running.push(job.progress);
+      const failure = syncs.failure(subAccountId);
+      if (failure && (!failed || failure.at > failed.at)) {
+        failed = { reason: reasonOf(failure.error), at: failure.at, retryAt: failure.retryAt };
+      }
       if (due) lag.owed(subAccountId);
       else lag.settled(subAccountId);
     }
@@ -270,6 +293,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       syncing: running.length > 0,
       days: running.reduce((sum, p) => sum + p.days, 0),
       daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
+      ...(failed ? { failed } : {}),
     };
   }
 

@@ -16,8 +16,12 @@ export interface JobKindOptions<I, P extends object> {
   run(key: string, input: I, job: JobContext<P>): Promise<void>;
   /** A job's progress before it reports any. */
   progress(): P;
-  /** How long a failure is remembered here (joined, not asked again), by the app's clock. */
-  failureMemoryMs: number;
+  /**
+   * How long a failure is remembered here (joined, not asked again), by the app's clock: a
+   * number, or a schedule by how many times in a row the key's job has failed (1 for the first),
+   * so a job that keeps failing is tried again less and less often, not by every request.
+   */
+  failureMemoryMs: number | ((failuresInARow: number) => number);
   /** Jobs of the kind this replica runs at once (its worker's and requests' together). */
   atOnce?: number;
 }
@@ -30,6 +34,18 @@ export interface JobKind<I, P extends object> {
   request(key: string, input: I): Job<P>;
   /** The job of `key` this replica follows, if any. */
   find(key: string): Job<P> | undefined;
+  /**
+   * The failure of `key`'s job this replica remembers: its error, when, how many in a row, and
+   * when a request may ask for the job again (the memory's end).
+   */
+  failure(key: string): RememberedFailure | undefined;
+}
+
+export interface RememberedFailure {
+  error: unknown;
+  at: number;
+  inARow: number;
+  retryAt: number;
 }
 
 export interface BackgroundJobsOptions {
@@ -78,24 +94,38 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
     names.add(name);
     const atOnce = spec.atOnce ?? 4;
     const followed = new Map<string, FollowedJob<P>>();
+    /** Failures in a row before the job followed now, by key (none once one succeeds). */
+    const failedBefore = new Map<string, number>();
     let runningHere = 0;
 
-    const expired = (job: FollowedJob<P>) => {
+    const memoryOf = (key: string) => {
+      const inARow = (failedBefore.get(key) ?? 0) + 1;
+      const memory = spec.failureMemoryMs;
+      return typeof memory === 'number' ? memory : memory(inARow);
+    };
+    const expired = (key: string, job: FollowedJob<P>) => {
       const outcome = job.outcome();
       if (!outcome) return false;
-      const memory = outcome.ok ? 0 : spec.failureMemoryMs;
+      const memory = outcome.ok ? 0 : memoryOf(key);
       return options.clock.now() - outcome.at >= memory;
+    };
+    /** Stops following an ended job, keeping count of the failures in a row. */
+    const forget = (key: string, job: FollowedJob<P>) => {
+      followed.delete(key);
+      if (job.outcome()?.ok === false) failedBefore.set(key, (failedBefore.get(key) ?? 0) + 1);
+      else failedBefore.delete(key);
     };
     const find = (key: string) => {
       const job = followed.get(key);
-      if (job && expired(job)) followed.delete(key);
+      if (job && expired(key, job)) forget(key, job);
       return followed.get(key);
     };
     /** The job of `key` this replica follows, unless it has ended: then a new one. */
     const follow = (key: string) => {
-      for (const [k, job] of followed) if (expired(job)) followed.delete(k);
+      for (const [k, job] of followed) if (expired(k, job)) forget(k, job);
       const known = followed.get(key);
       if (known && !known.outcome()) return known;
+      if (known) forget(key, known);
       const job = new FollowedJob<P>(key, spec.progress(), () => options.clock.now());
       followed.set(key, job);
       return job;
@@ -177,6 +207,16 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
 
     return {
       find,
+      failure(key) {
+        const outcome = find(key)?.outcome();
+        if (!outcome || outcome.ok) return undefined;
+        return {
+          error: outcome.error,
+          at: outcome.at,
+          inARow: (failedBefore.get(key) ?? 0) + 1,
+          retryAt: outcome.at + memoryOf(key),
+        };
+      },
       request(key, input) {
         // Running or waiting here, or failed within the memory: joined.
         const known = find(key);

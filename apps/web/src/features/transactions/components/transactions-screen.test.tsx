@@ -432,6 +432,35 @@ describe('transactions screen', () => {
     expect(asked).toBe(3);
   });
 
+  it('a failed sync says why, when it is tried again, and what the list holds meanwhile', async () => {
+    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
+    const at = new Date(2026, 10, 24, 9, 15, 0).getTime();
+    server.use(
+      serve('index.transactions', () =>
+        HttpResponse.json({
+          items: [indexRow()],
+          summary: indexTotalsOf([indexRow()]),
+          freshness: {
+            syncing: false,
+            days: 0,
+            daysDone: 0,
+            updatedAt: at - 3_600_000,
+            failed: { reason: 'The card service repeated a page.', at, retryAt: at + 20_000 },
+          },
+        }),
+      ),
+    );
+    renderApp('/transactions', { session: financeSession() });
+    const status = await screen.findByText(/^The last sync with the card service failed/);
+    expect(status).toHaveTextContent(
+      /^The last sync with the card service failed: The card service repeated a page\. It is tried again at .+\. The list is as of .+\.$/,
+    );
+    const [retry, asOf] = within(status).getAllByText((_, el) => el?.tagName === 'TIME');
+    expect(retry).toHaveAttribute('datetime', new Date(at + 20_000).toISOString());
+    expect(asOf).toHaveAttribute('datetime', new Date(at - 3_600_000).toISOString());
+    expect(screen.getByRole('row', { name: /Coffee beans/ })).toBeInTheDocument();
+  });
+
   it('Refresh asks the BFF to read the open days again, then shows the list from its first page', async () => {
     serveScreen();
     const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });

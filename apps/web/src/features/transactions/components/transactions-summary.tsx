@@ -90,7 +90,9 @@ function Freshness({ freshness, query }: { freshness: IndexFreshness; query: Ind
   return (
     <div className="index-freshness">
       <p className="muted" role="status">
-        {freshness.syncing ? (
+        {!freshness.syncing && freshness.failed ? (
+          <SyncFailed failed={freshness.failed} updatedAt={freshness.updatedAt} />
+        ) : freshness.syncing ? (
           `Syncing with the card service: ${freshness.daysDone.toLocaleString('en-US')} of ${freshness.days.toLocaleString('en-US')} days read. The figures grow as it goes.`
         ) : freshness.updatedAt === undefined ? (
           'Not synced yet.'
@@ -118,6 +120,33 @@ function Freshness({ freshness, query }: { freshness: IndexFreshness; query: Ind
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The last sync failed: why, when it is tried again (reads before then do not restart it), and
+ * what the list holds meanwhile.
+ */
+function SyncFailed({
+  failed,
+  updatedAt,
+}: {
+  failed: NonNullable<IndexFreshness['failed']>;
+  updatedAt: number | undefined;
+}) {
+  const time = (ms: number) => (
+    <time dateTime={new Date(ms).toISOString()}>{formatUpdatedAt(new Date(ms).toISOString())}</time>
+  );
+  return (
+    <span className="sync-failed">
+      The last sync with the card service failed: {failed.reason} It is tried again at{' '}
+      {time(failed.retryAt)}.{' '}
+      {updatedAt === undefined ? (
+        'The list holds what was read before it stopped.'
+      ) : (
+        <>The list is as of {time(updatedAt)}.</>
+      )}
+    </span>
   );
 }
 

@@ -201,7 +201,9 @@ export function TransactionsScreen(props: TransactionsScreenProps) {
           <p className="empty" aria-busy={busy || undefined}>
             {answer?.freshness.syncing
               ? 'No transactions found yet: the sync is still reading the card service.'
-              : 'No transactions match these filters.'}
+              : answer?.freshness.failed && answer.freshness.updatedAt === undefined
+                ? 'No transactions found yet: the sync stopped before it was done (why, above).'
+                : 'No transactions match these filters.'}
           </p>
         ) : (
           <>

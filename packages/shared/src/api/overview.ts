@@ -114,6 +114,8 @@ export const overviewSchema = z.object({
   updatedAt: z.iso.datetime().optional(),
   /** On `failed`: what went wrong, in words; the aggregates hold what was known. */
   error: z.string().optional(),
+  /** On `failed`: when a read will compute the period again (before then it answers this). */
+  retryAt: z.iso.datetime().optional(),
   period: z.object({ from: isoDay, to: isoDay, tz: z.string() }),
   /** Balance and spend as the service reports them for the sub account(s). */
   balanceCents: z.number().int().optional(),

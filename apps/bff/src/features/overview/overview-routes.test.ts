@@ -7,7 +7,7 @@ import { expectedOverview, settledOverview } from '../../test/expected-overview'
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { unreachableIndex } from '../../test/unreachable-index';
 import { SETTLING_DAYS } from './day-aggregate';
-import { MIN_REFRESH_MS } from './overview-service';
+import { MIN_REFRESH_MS, RETRY_AFTER_FAILURE_MS } from './overview-service';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
 const DAY_MS = 86_400_000;
@@ -189,6 +189,8 @@ describe('GET /api/overview', () => {
     const failed = await settledOverview(t, finance, wider);
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/\w/);
+    // When a read computes it again: RETRY_AFTER_FAILURE_MS after the failure, the first in a row.
+    expect(failed.retryAt).toBe(new Date(t.clock.now() + RETRY_AFTER_FAILURE_MS).toISOString());
     const expected = expectedOverview(t, wider);
     expect(failed.totals).toEqual(expected.totals);
     expect(failed.series).toEqual(expected.series);
@@ -197,7 +199,7 @@ describe('GET /api/overview', () => {
     const mark = t.simRequests.length;
     expect((await ask(wider)).body.status).toBe('failed');
     expect(walkedSince(mark)).toEqual([]);
-    t.clock.advance(5_000);
+    t.clock.advance(RETRY_AFTER_FAILURE_MS);
     const again = await settledOverview(t, finance, wider);
     expect(again.status).toBe('complete');
     const { status: _s, ...rest } = again;

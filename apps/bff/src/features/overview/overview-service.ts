@@ -9,6 +9,7 @@ import type {
   DayAggregate,
   DayAggregateStore,
 } from '../../platform/day-aggregates/day-aggregate-store';
+import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
 import { LockWaitTimeoutError } from '../../platform/locks/keyed-lock';
@@ -43,8 +44,11 @@ export const TOP = 10;
  * often someone presses Refresh, one period's days are walked at most once in that time.
  */
 export const MIN_REFRESH_MS = 5_000;
-/** After a failed walk, requests say so for this long before one tries again. */
-export const RETRY_AFTER_FAILURE_MS = 5_000;
+/**
+ * After a failed walk, requests say so for this long before one tries again: the first time
+ * (each next failure in a row waits longer, `failureBackoffMs`).
+ */
+export const RETRY_AFTER_FAILURE_MS = failureBackoffMs(1);
 
 /** What a computation reports while it runs (`JobRunner` progress). */
 interface Progress {
@@ -97,8 +101,9 @@ export interface OverviewServiceDeps
  * day that can still change was read. Identical requests share one computation while
  * it runs. When some day was never computed the answer comes at once, `computing`, with what
  * is known and the rows read so far; otherwise the request waits for the refresh. A failed
- * walk leaves the days already stored as they were and is answered `failed` for
- * `RETRY_AFTER_FAILURE_MS`; then the next request walks again.
+ * walk leaves the days already stored as they were and is answered `failed` (with when it is
+ * tried again) for `RETRY_AFTER_FAILURE_MS`, four times longer after each next failure in a row
+ * (`failureBackoffMs`); then the next request walks again.
  *
  * Computations are jobs (`platform/jobs`), keyed by sub accounts, zone and days: started or
  * joined by requests, their progress read while they run, failures remembered for a while,
@@ -122,7 +127,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       clock,
       cutOff: deps.cutOff,
       ...(deps.locks ? { lock: deps.locks } : {}),
-      failureMemoryMs: RETRY_AFTER_FAILURE_MS,
+      failureMemoryMs: failureBackoffMs,
       // Another replica's computation of the period ends within its own budget.
       maxLockWaitMs: WALK_LIMITS.overview.timeMs,
       name: 'overview',
@@ -313,7 +318,11 @@ export function createOverviewService(deps: OverviewServiceDeps) {
         }
       }
       if (Number.isFinite(updatedAt)) out.updatedAt = new Date(updatedAt).toISOString();
-      if (failed) out.error = failureMessage(failed.error);
+      if (failed) {
+        out.error = failureMessage(failed.error);
+        const retryAt = jobs.retryAt(key);
+        if (retryAt !== undefined) out.retryAt = new Date(retryAt).toISOString();
+      }
       if (status === 'computing' && job) {
         const { rowsRead, estimates } = job.progress;
         const estimated = estimates.reduce((a, b) => a + b, 0);

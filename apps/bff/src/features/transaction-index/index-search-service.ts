@@ -31,6 +31,7 @@ import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
+import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
 import { paginate } from '../../platform/pagination/paginate';
 import { type PageSource, walkBudget } from '../../platform/pagination/walk-budget';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
@@ -95,14 +96,6 @@ const DAY_MS = 86_400_000;
 export const MIN_REFRESH_MS = 5_000;
 /** A card's latest transactions shown on its page. */
 const CARD_RECENT = 10;
-/**
- * How long a failed sync is remembered (joined, not started again), by how many times in a row
- * the sub account's sync has failed: 5 s after the first, four times longer after each next one
- * (20 s, 80 s, 320 s), 15 minutes at most. A card service that keeps failing a walk is then
- * asked again on this schedule, not by every read.
- */
-export const syncFailureMemoryMs = (inARow: number) =>
-  Math.min(5_000 * 4 ** Math.max(0, inARow - 1), 15 * 60_000);
 
 /** The stores the index's reads use: its own, the notes' and the close policy's (their features'). */
 export interface IndexStores {
@@ -238,7 +231,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       await work(subAccountId, input, job);
     },
     progress: newSyncProgress,
-    failureMemoryMs: syncFailureMemoryMs,
+    failureMemoryMs: failureBackoffMs,
   });
   deps.metrics.trackIndexSyncLag(lag.seconds);
 

@@ -13,8 +13,12 @@ export interface InProcessJobRunnerOptions {
    * at a time. Without one, jobs are shared within this process only.
    */
   lock?: KeyedLock;
-  /** How long a failed job is remembered (joined, not run again), by `clock`. */
-  failureMemoryMs: number;
+  /**
+   * How long a failed job is remembered (joined, not run again), by `clock`: a number, or a
+   * schedule by how many times in a row the key's job has failed (1 for the first), so a job
+   * that keeps failing is tried again less and less often.
+   */
+  failureMemoryMs: number | ((failuresInARow: number) => number);
   /** How long a finished job is remembered (its result joined); 0, the default: not at all. */
   successMemoryMs?: number;
   /**
@@ -27,6 +31,8 @@ export interface InProcessJobRunnerOptions {
 }
 
 const DEFAULT_MAX_LOCK_WAIT_MS = 60_000;
+/** Keys whose failures in a row are counted at most (the oldest forgotten past it). */
+const FAILURE_COUNTS_KEPT = 10_000;
 
 /**
  * Jobs in this process (`JobRunner`): a map of keys to jobs, each job's work started once and
@@ -36,6 +42,8 @@ const DEFAULT_MAX_LOCK_WAIT_MS = 60_000;
  */
 export class InProcessJobRunner implements JobRunner {
   private readonly jobs = new Map<string, RunningJob<object, unknown>>();
+  /** Failures in a row before the job of a key now, by key (none once one succeeds). */
+  private readonly failedBefore = new Map<string, number>();
   private readonly successMemoryMs: number;
   private readonly maxLockWaitMs: number;
   private readonly name: string;
@@ -55,11 +63,19 @@ export class InProcessJobRunner implements JobRunner {
   find<P extends object, R = void>(key: string): Job<P, R> | undefined {
     const job = this.jobs.get(key);
     if (!job) return undefined;
-    if (this.expired(job)) {
-      this.jobs.delete(key);
+    if (this.expired(key, job)) {
+      this.drop(key, job);
       return undefined;
     }
     return job as unknown as Job<P, R>;
+  }
+
+  /** When a request may start the failed job of `key` again (undefined: it is not failed). */
+  retryAt(key: string): number | undefined {
+    const job = this.find(key);
+    const outcome = job?.outcome();
+    if (!job || !outcome || outcome.ok) return undefined;
+    return outcome.at + this.failureMemory(key);
   }
 
   start<P extends object, R = void>(
@@ -79,7 +95,7 @@ export class InProcessJobRunner implements JobRunner {
       () => {
         // Not remembered: gone as it ends (unless a newer job has the key by now).
         if (this.successMemoryMs <= 0 && job.outcome()?.ok && this.jobs.get(key) === job) {
-          this.jobs.delete(key);
+          this.drop(key, job);
         }
       },
     );
@@ -116,15 +132,35 @@ export class InProcessJobRunner implements JobRunner {
     }
   }
 
-  private expired(job: RunningJob<object, unknown>): boolean {
+  private failureMemory(key: string): number {
+    const memory = this.options.failureMemoryMs;
+    return typeof memory === 'number' ? memory : memory((this.failedBefore.get(key) ?? 0) + 1);
+  }
+
+  private expired(key: string, job: RunningJob<object, unknown>): boolean {
     const outcome = job.outcome();
     if (!outcome) return false;
-    const memory = outcome.ok ? this.successMemoryMs : this.options.failureMemoryMs;
+    const memory = outcome.ok ? this.successMemoryMs : this.failureMemory(key);
     return this.options.clock.now() - outcome.at >= memory;
   }
 
+  /** Forgets an ended job, keeping count of its key's failures in a row. */
+  private drop(key: string, job: RunningJob<object, unknown>): void {
+    this.jobs.delete(key);
+    if (job.outcome()?.ok !== false) {
+      this.failedBefore.delete(key);
+      return;
+    }
+    this.failedBefore.set(key, (this.failedBefore.get(key) ?? 0) + 1);
+    // Keys never asked again would stay: the oldest go past a bound (their count starts over).
+    if (this.failedBefore.size > FAILURE_COUNTS_KEPT) {
+      const oldest = this.failedBefore.keys().next().value;
+      if (oldest !== undefined) this.failedBefore.delete(oldest);
+    }
+  }
+
   private forget(): void {
-    for (const [key, job] of this.jobs) if (this.expired(job)) this.jobs.delete(key);
+    for (const [key, job] of this.jobs) if (this.expired(key, job)) this.drop(key, job);
   }
 }
 

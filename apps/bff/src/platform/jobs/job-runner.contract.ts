@@ -7,7 +7,7 @@ import type { JobContext, JobRunner } from './job-runner';
 export interface JobRunnerSetup {
   clock: ManualClock;
   cutOff: AbortSignal;
-  failureMemoryMs: number;
+  failureMemoryMs: number | ((failuresInARow: number) => number);
   /** The most a job waits for another replica's work of its key. */
   maxLockWaitMs: number;
 }
@@ -148,6 +148,42 @@ export function jobRunnerContract(name: string, options: JobRunnerContractOption
       expect(a.find('failing')).toBeUndefined();
       await a.start('failing', failing, { steps: 0 }).done;
       expect(runs).toBe(2);
+    });
+
+    it('a job that keeps failing is remembered longer each time in a row, on its schedule; a success resets it', async () => {
+      const { a, clock } = setup({ failureMemoryMs: (inARow) => inARow * 1_000 });
+      let runs = 0;
+      let fail = true;
+      const work = async () => {
+        runs += 1;
+        if (fail) throw new Error(`failed run ${runs}`);
+      };
+      const ask = async () => {
+        const job = a.start('flaky', work, { steps: 0 });
+        await job.done;
+        return job;
+      };
+      await ask();
+      expect(a.retryAt('flaky')).toBe(clock.now() + 1_000);
+      clock.advance(999);
+      await ask();
+      expect(runs).toBe(1);
+      clock.advance(1);
+      await ask();
+      expect(runs).toBe(2);
+      expect(a.retryAt('flaky')).toBe(clock.now() + 2_000);
+      clock.advance(1_999);
+      await ask();
+      expect(runs).toBe(2);
+      clock.advance(1);
+      fail = false;
+      await ask();
+      expect(runs).toBe(3);
+      expect(a.retryAt('flaky')).toBeUndefined();
+      fail = true;
+      await ask();
+      expect(runs).toBe(4);
+      expect(a.retryAt('flaky')).toBe(clock.now() + 1_000);
     });
 
     it('tells every job to stop when the cut-off comes', async () => {

@@ -26,6 +26,8 @@ export interface JobRunner {
   ): Job<P, R>;
   /** The job of `key` running or remembered now, if any. */
   find<P extends object, R = void>(key: string): Job<P, R> | undefined;
+  /** When the failed job of `key` may be started again (undefined when it is not failed). */
+  retryAt(key: string): number | undefined;
 }
 
 export type JobState = 'waiting' | 'running' | 'succeeded' | 'failed';

@@ -323,11 +323,14 @@ describe('overview screen', () => {
   });
 
   it('a failed reading says so and keeps the numbers known', async () => {
-    serve(overview({ status: 'failed', error: 'The card service did not answer.' }));
+    const retryAt = '2026-03-10T15:20:00.000Z';
+    serve(overview({ status: 'failed', error: 'The card service did not answer.', retryAt }));
     renderApp(CUSTOM, { session: financeSession() });
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      /Could not finish reading .*The card service did not answer\..*what was read/,
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      /^Could not finish reading this period's transactions: The card service did not answer\. The numbers below are what was read before that, and may be short\. It is read again from .+, when you come back or refresh\.$/,
     );
+    expect(alert.querySelector('time')).toHaveAttribute('datetime', retryAt);
     expect(
       screen.getByRole('link', { name: /^Mar 2: \$1,000\.00 card spend/ }),
     ).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { PERIOD_LABELS } from '../../../lib/periods';
 import type { TransactionsSearch } from '../../transactions';
 import { type DrillScope, declineSearch, spendSearch } from '../drill-down';
+import { formatReadAt } from '../format-read-at';
 import { type OverviewSearch, PERIODS, type Period } from '../overview-search';
 import { OVERVIEW_SEARCH_WORDS } from '../overview-search-words';
 import { formatCount, formatShortDay } from './chart-frame';
@@ -228,8 +229,16 @@ function OverviewStatus({ overview }: { overview: Overview }) {
     return (
       <div className="warning overview-status" role="alert">
         Could not finish reading this period's transactions
-        {overview.error ? `: ${overview.error}` : ''}. The numbers below are what was read before
-        that, and may be short.
+        {overview.error ? `: ${overview.error.replace(/[.!?]$/, '')}` : ''}. The numbers below are
+        what was read before that, and may be short.
+        {overview.retryAt ? (
+          <>
+            {' '}
+            It is read again from{' '}
+            <time dateTime={overview.retryAt}>{formatReadAt(overview.retryAt)}</time>, when you come
+            back or refresh.
+          </>
+        ) : null}
       </div>
     );
   }

@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STALE_PAGES } from '../platform/pagination/paginate';
+import { parseCsv } from '../test/csv';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../test/harness';
 import { unreachableIndex } from '../test/unreachable-index';
 import { WALK_LIMITS } from './walk-limits';
@@ -17,7 +19,16 @@ const API_KEY = 'endless-lists-test-key';
 interface Endless {
   subAccounts: boolean;
   transactions: boolean;
+  /**
+   * How the transaction list misbehaves within the contract's letter, if it does: `same-rows`,
+   * a fresh cursor on every page to the same 50 rows; `repeat-cursor`, a first page of rows
+   * whose next cursor, once followed, names itself again; `ignores-dates`, 600 rows over six
+   * and a half years (past the index's two) whatever dates are asked for (cursors honest).
+   */
+  misbehaves?: 'same-rows' | 'repeat-cursor' | 'ignores-dates' | undefined;
 }
+
+const DAY = 86_400_000;
 
 /**
  * A card service with one card and, by `endless`, a sub-account list and transaction lists
@@ -58,6 +69,8 @@ async function startEndlessService() {
     if (req.method === 'GET' && url.pathname === '/card/card_1') return send(200, card);
     if (req.method === 'GET' && url.pathname === '/transaction') {
       served.transactions += 1;
+      const misbehaving = misbehavingPage(endless.misbehaves, url);
+      if (misbehaving) return send(200, misbehaving);
       const top = Math.min(Number(url.searchParams.get('to_date') ?? NOW), NOW);
       const items = Array.from({ length: endless.transactions ? 50 : 1 }, (_, i) => ({
         id: `txn_${at + i}`,
@@ -86,6 +99,42 @@ async function startEndlessService() {
         server.closeAllConnections();
       }),
   };
+}
+
+/** A page of a transaction list that misbehaves as `how` says (see `Endless`). */
+function misbehavingPage(how: Endless['misbehaves'], url: URL) {
+  if (!how) return undefined;
+  const from = Number(url.searchParams.get('from_date') ?? 0);
+  const to = Math.min(Number(url.searchParams.get('to_date') ?? NOW), NOW);
+  const cursor = url.searchParams.get('cursor');
+  const row = (id: string, at: number) => ({
+    id,
+    date: new Date(at).toISOString(),
+    description: 'Coffee',
+    amountCents: -450,
+    status: 'settled',
+    referenceNumber: `ref-${id}`,
+    cardId: 'card_1',
+  });
+  if (how === 'same-rows') {
+    // Within the dates asked for, as the contract wants; the same rows behind every cursor.
+    const items = Array.from({ length: 50 }, (_, i) =>
+      row(`txn_same_${i}`, Math.max(from, to - i)),
+    );
+    return { items, metadata: { nextCursor: `fresh-${Math.random().toString(36).slice(2)}` } };
+  }
+  if (how === 'repeat-cursor') {
+    const items = Array.from({ length: 50 }, (_, i) =>
+      row(`txn_${cursor ?? 'first'}_${i}`, Math.max(from, to - i)),
+    );
+    return { items, metadata: { nextCursor: 'the-same-cursor' } };
+  }
+  // Ignores the dates: 600 rows, one every 4 days back from NOW, paged honestly.
+  const at = Number(cursor ?? 0);
+  const items = Array.from({ length: Math.max(0, Math.min(50, 600 - at)) }, (_, i) =>
+    row(`txn_all_${at + i}`, NOW - (at + i) * 4 * DAY),
+  );
+  return { items, metadata: at + 50 < 600 ? { nextCursor: String(at + 50) } : {} };
 }
 
 /** Resolves once `check` holds, looking every few milliseconds. */
@@ -207,7 +256,7 @@ describe('walks against a card service whose lists never end', () => {
       expect(service.served.transactions).toBe(atEnd);
     });
 
-    it('the CSV export breaks off once its time budget has passed, and logs why', async () => {
+    it('the CSV export ends with a row saying it is incomplete once its time budget has passed, and logs why', async () => {
       service.endless.transactions = true;
       const before = service.served.transactions;
       const res = await fetch(`${t.url}/api/transactions/export.csv?subAccountId=sa_only`, {
@@ -217,22 +266,22 @@ describe('walks against a card service whose lists never end', () => {
       const reader = res.body?.getReader();
       if (!reader) throw new Error('no body');
       let advanced = false;
-      let failure: unknown;
-      try {
-        for (;;) {
-          const { done } = await reader.read();
-          if (done) break;
-          if (!advanced && service.served.transactions - before >= 20) {
-            advanced = true;
-            t.clock.advance(WALK_LIMITS.export.timeMs);
-          }
+      let text = '';
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        if (!advanced && service.served.transactions - before >= 20) {
+          advanced = true;
+          t.clock.advance(WALK_LIMITS.export.timeMs);
         }
-      } catch (error) {
-        failure = error;
       }
-      // Broken off, never ended as if whole.
       expect(advanced).toBe(true);
-      expect(failure).toBeDefined();
+      const last = parseCsv(text).at(-1)?.[0] ?? '';
+      expect(last).toMatch(
+        /^INCOMPLETE: this file stops after [\d,]+ rows\. Reading transactions for the export from the card service took longer than 30 minutes, so it was stopped\./,
+      );
       await until(() => t.logs.some((l) => l.includes('csv export failed')));
       const line = t.logs.find((l) => l.includes('csv export failed')) ?? '';
       expect(JSON.parse(line)).toMatchObject({ code: 'upstream_timeout' });
@@ -241,4 +290,115 @@ describe('walks against a card service whose lists never end', () => {
       expect(service.served.transactions).toBe(atEnd);
     });
   });
+});
+
+describe('walks against a card service that misbehaves within its contract', () => {
+  let service: Awaited<ReturnType<typeof startEndlessService>>;
+  let t: TestApp;
+  let admin: TestSession;
+
+  beforeAll(async () => {
+    service = await startEndlessService();
+    // The index on its own engine (the embedded one), the Overview and the export: every walk.
+    t = await startTestApp({
+      upstream: { url: service.url, apiKey: API_KEY },
+      clock: new ManualClock(NOW),
+    });
+    admin = await t.signIn('admin');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await service?.close();
+  });
+  afterEach(() => {
+    service.endless.misbehaves = undefined;
+  });
+
+  const nothingNew = (what: string) =>
+    `The card service sent ${STALE_PAGES} pages in a row with nothing new while listing ${what}, so Card Console stopped reading.`;
+  const outsideDates =
+    /^The card service sent \d+ transactions dated outside the dates asked for, so Card Console stopped reading: it is not filtering by date\.$/;
+
+  it.each([
+    [
+      'a fresh cursor to the same rows, for ever',
+      'same-rows' as const,
+      nothingNew('transactions for the index'),
+      nothingNew('transactions for the Overview'),
+      nothingNew('transactions for the export'),
+    ],
+    [
+      'a cursor repeated',
+      'repeat-cursor' as const,
+      'The card service repeated a page.',
+      'The card service repeated a page.',
+      'The card service repeated a page.',
+    ],
+    [
+      'the dates asked for ignored',
+      'ignores-dates' as const,
+      outsideDates,
+      outsideDates,
+      outsideDates,
+    ],
+  ])(
+    '%s: the index sync, the Overview and the export each end within 60 s saying why, and reads that follow do not walk again',
+    async (_, how, forIndex, forOverview, forExport) => {
+      service.endless.misbehaves = how;
+      // Past the failure memories of an earlier case (every walk starts afresh), signed in again.
+      t.clock.advance(60 * 60_000);
+      admin = await t.signIn('admin');
+      const started = performance.now();
+      const reason = (text: string | undefined, want: string | RegExp) =>
+        typeof want === 'string' ? expect(text).toBe(want) : expect(text).toMatch(want);
+
+      // The index sync: its freshness says it failed, and why.
+      const index = () => t.request.get('/api/index/transactions').set(admin.headers()).expect(200);
+      let listed = (await index()).body;
+      while (listed.freshness.syncing && performance.now() - started < 60_000) {
+        await sleep(20);
+        listed = (await index()).body;
+      }
+      reason(listed.freshness.failed?.reason, forIndex);
+
+      // The Overview: failed, saying why.
+      const overview = () =>
+        t.request
+          .get('/api/overview')
+          .query({ from: '2026-10-01', to: '2026-10-31', tz: 'UTC' })
+          .set(admin.headers())
+          .expect(200);
+      let shown = (await overview()).body;
+      while (shown.status === 'computing' && performance.now() - started < 60_000) {
+        await sleep(20);
+        shown = (await overview()).body;
+      }
+      expect(shown.status).toBe('failed');
+      reason(shown.error, forOverview);
+
+      // The export of October from the card service: its last row says it is incomplete, and why.
+      const october = `from=${Date.UTC(2026, 9, 1)}&to=${Date.UTC(2026, 10, 1) - 1}`;
+      const file = await fetch(
+        `${t.url}/api/transactions/export.csv?subAccountId=sa_only&${october}`,
+        { headers: admin.headers() },
+      );
+      expect(file.status).toBe(200);
+      const last = parseCsv(await file.text()).at(-1)?.[0] ?? '';
+      const why =
+        /^INCOMPLETE: this file stops after [\d,]+ rows?\. (.+) Export again for the whole file\.$/.exec(
+          last,
+        )?.[1];
+      reason(why, forExport);
+      expect(performance.now() - started).toBeLessThan(60_000);
+
+      // Reads within the failures' memory join them: the card service is not walked again.
+      const walked = service.served.transactions;
+      for (let i = 0; i < 5; i++) {
+        expect((await index()).body.freshness.failed).toBeDefined();
+        expect((await overview()).body.status).toBe('failed');
+      }
+      expect(service.served.transactions).toBe(walked);
+    },
+    90_000,
+  );
 });

@@ -213,6 +213,8 @@ export const indexFreshnessSchema = z.object({
   /** The running syncs' days read and to read, summed. */
   days: z.number().int().nonnegative(),
   daysDone: z.number().int().nonnegative(),
+  /** The running syncs' rows read so far, summed (absent when none runs). */
+  rows: z.number().int().nonnegative().optional(),
   /**
    * The most recent failed sync of one of them, while it is remembered: why (a sentence for
    * people), when (Unix ms), and when it will be tried again (reads before then do not restart

@@ -1,4 +1,5 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
+import type { Logger } from 'pino';
 import type { DayAggregate } from '../../platform/day-aggregates/day-aggregate-store';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import type { WalkBudget } from '../../upstream/paginate';
@@ -36,7 +37,7 @@ export async function walkDays(
   timeZone: string,
   days: readonly string[],
   hooks: DayWalkHooks,
-  walk: { budget: WalkBudget; signal?: AbortSignal },
+  walk: { budget: WalkBudget; signal?: AbortSignal; log?: Pick<Logger, 'warn'> },
 ): Promise<void> {
   const first = days[0];
   const last = days[days.length - 1];
@@ -48,6 +49,7 @@ export async function walkDays(
     page: transactionPages(upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
     keyOf: (t) => t.id,
+    ...(walk.log ? { log: walk.log } : {}),
     atOnce: DAY_WALKS,
     pagesPerRange: PAGES_PER_RANGE,
     align: (ms) => dayStart(localDay(ms, timeZone), timeZone),

@@ -216,7 +216,7 @@ export function createOverviewService(deps: OverviewServiceDeps) {
                     counted.map((d) => ({ ...d, final: isFinal(d, today), walkedAt })),
                   ),
               },
-              { budget, signal: stop.signal },
+              { budget, signal: stop.signal, log },
             );
           } catch (error) {
             stop.abort(error);

@@ -286,6 +286,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       syncing: running.length > 0,
       days: running.reduce((sum, p) => sum + p.days, 0),
       daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
+      ...(running.length > 0 ? { rows: running.reduce((sum, p) => sum + p.rows, 0) } : {}),
       ...(failed ? { failed } : {}),
     };
   }

@@ -65,9 +65,14 @@ describe('the index sync series', () => {
     const first = await read();
     expect(first.status).toBe(200);
     expect(first.body.freshness.syncing).toBe(true);
+    // Rows so far are said while a sync runs (none yet at its start), and not once none does.
+    expect(first.body.freshness.rows).toBe(0);
     const samples = await scrapeUntil(
       (s) => sampleValue(s, 'bff_index_syncs_total', { outcome: 'synced' }) === 1,
     );
+    const after = (await read()).body.freshness;
+    expect(after.syncing).toBe(false);
+    expect(after.rows).toBeUndefined();
     expect(value(samples, 'bff_index_syncs_total', { outcome: 'failed' })).toBe(0);
     expect(value(samples, 'bff_index_sync_pages_total')).toBeGreaterThan(0);
     expect(value(samples, 'bff_index_sync_duration_seconds_count')).toBe(1);

@@ -415,14 +415,16 @@ describe('transactions screen', () => {
           items: syncing ? [] : [indexRow()],
           summary: indexTotalsOf(syncing ? [] : [indexRow()]),
           freshness: syncing
-            ? { syncing: true, days: 400, daysDone: 120 * asked }
+            ? { syncing: true, days: 400, daysDone: 120 * asked, rows: 6_150 * asked }
             : { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
         });
       }),
     );
     renderApp('/transactions', { session: financeSession() });
     expect(
-      await screen.findByText(/Syncing with the card service: 120 of 400 days read/),
+      await screen.findByText(
+        'Syncing with the card service: 120 of 400 days read, 6,150 transactions so far. The figures grow as it goes.',
+      ),
     ).toBeInTheDocument();
     expect(
       screen.getByText('No transactions found yet: the sync is still reading the card service.'),

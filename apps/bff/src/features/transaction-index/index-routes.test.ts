@@ -38,6 +38,17 @@ const totalsOf = async (query: string) => {
   return indexTotalsAnswerSchema.parse(res.body);
 };
 
+/** The list `query` asks for once no sync runs (asking again without it while one does). */
+async function settle(query: string) {
+  let body = indexPageSchema.parse((await ask(query)).body);
+  for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
+    await new Promise((r) => setTimeout(r, 50));
+    body = indexPageSchema.parse((await ask('')).body);
+  }
+  expect(body.freshness.syncing).toBe(false);
+  return body;
+}
+
 /** Every row of the simulator the index holds: every sub account's, within the history window. */
 function simRows() {
   const from = Date.parse(
@@ -107,14 +118,6 @@ describe('GET /api/index/transactions', () => {
   }, 60_000);
 
   it('Refresh reads the open days again (at most once in 5 s); a plain read within the refresh age does not', async () => {
-    const settle = async (query: string) => {
-      let body = indexPageSchema.parse((await ask(query)).body);
-      for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
-        await new Promise((r) => setTimeout(r, 50));
-        body = indexPageSchema.parse((await ask('')).body);
-      }
-      return body;
-    };
     const before = await settle('');
     const sub = t.sim.data.subAccounts()[0]?.id as string;
     // A row of an open day (the settling window), which Refresh reads again.
@@ -146,15 +149,6 @@ describe('GET /api/index/transactions', () => {
   }, 60_000);
 
   it('a sync that fails shows as failed with its reason, and is tried again on a schedule, not by every read', async () => {
-    const settle = async (query: string) => {
-      let body = indexPageSchema.parse((await ask(query)).body);
-      for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
-        await new Promise((r) => setTimeout(r, 50));
-        body = indexPageSchema.parse((await ask('')).body);
-      }
-      expect(body.freshness.syncing).toBe(false);
-      return body;
-    };
     await settle('');
     const pages = () => t.sim.stats.count('GET /transaction');
     const refused =

@@ -11,6 +11,7 @@ import {
   postgresReplicas,
   type SqlReplicas,
 } from '../../test/engines/sql-replicas';
+import { expectFailureSchedule, flakyWork } from '../../test/failure-schedule';
 import { ManualClock } from '../../test/manual-clock';
 import type { SqlEngine } from '../sql/sql-engine';
 import { type BackgroundJobs, createBackgroundJobs } from './background-jobs';
@@ -131,8 +132,7 @@ describe('background jobs on the embedded engine, two workers in one process', (
 function shared(on: () => Engines) {
   it('a job that keeps failing is asked for again on its schedule, not by every request; a success resets it', async () => {
     const clock = new ManualClock(Date.UTC(2026, 11, 1));
-    let fail = true;
-    let runs = 0;
+    const flaky = { fail: true, runs: 0 };
     const jobs = createBackgroundJobs({
       sql: on().a,
       clock,
@@ -143,50 +143,31 @@ function shared(on: () => Engines) {
     });
     started.push(jobs);
     const kind = jobs.kind<{ by: string }, Progress>('step', {
-      async run() {
-        runs += 1;
-        if (fail) throw new Error(`failed run ${runs}`);
-      },
+      run: flakyWork(flaky),
       progress: () => ({ steps: 0 }),
       // 1 s after the first failure in a row, 2 s after the second, …
       failureMemoryMs: (inARow) => inARow * 1_000,
     });
-    const ask = async () => {
-      const job = kind.request('flaky', { by: 'a' });
-      await job.done;
-      return job;
-    };
-    await ask();
-    expect(runs).toBe(1);
+    await kind.request('flaky', { by: 'a' }).done;
+    // What it remembers: the error, when, and how many in a row.
     expect(kind.failure('flaky')).toMatchObject({
       inARow: 1,
       at: clock.now(),
-      retryAt: clock.now() + 1_000,
       error: expect.objectContaining({ message: 'failed run 1' }),
     });
-    // Every request within the memory joins the failure.
-    for (let i = 0; i < 5; i++) await ask();
-    clock.advance(999);
-    await ask();
-    expect(runs).toBe(1);
+    clock.advance(60_000);
+    flaky.runs = 0;
+    flaky.fail = false;
+    await kind.request('flaky', { by: 'a' }).done;
+    flaky.runs = 0;
+    flaky.fail = true;
     clock.advance(1);
-    await ask();
-    expect(runs).toBe(2);
-    expect(kind.failure('flaky')).toMatchObject({ inARow: 2, retryAt: clock.now() + 2_000 });
-    clock.advance(1_000);
-    await ask();
-    expect(runs).toBe(2);
-    clock.advance(1_000);
-    fail = false;
-    await ask();
-    expect(runs).toBe(3);
-    expect(kind.failure('flaky')).toBeUndefined();
-    // After a success, the next failure is the first in a row again.
-    fail = true;
-    clock.advance(1);
-    await ask();
-    expect(runs).toBe(4);
-    expect(kind.failure('flaky')).toMatchObject({ inARow: 1, retryAt: clock.now() + 1_000 });
+    await expectFailureSchedule({
+      clock,
+      flaky,
+      ask: () => kind.request('flaky', { by: 'a' }).done,
+      retryAt: () => kind.failure('flaky')?.retryAt,
+    });
   }, 30_000);
 
   const row = rowOf(on);

@@ -1,5 +1,6 @@
 // One behaviour suite for every JobRunner: in one process, and across replicas sharing a lock.
 import { describe, expect, it } from 'vitest';
+import { expectFailureSchedule, flakyWork } from '../../test/failure-schedule';
 import { ManualClock } from '../../test/manual-clock';
 import { LockWaitTimeoutError } from '../locks/keyed-lock';
 import type { JobContext, JobRunner } from './job-runner';
@@ -152,38 +153,14 @@ export function jobRunnerContract(name: string, options: JobRunnerContractOption
 
     it('a job that keeps failing is remembered longer each time in a row, on its schedule; a success resets it', async () => {
       const { a, clock } = setup({ failureMemoryMs: (inARow) => inARow * 1_000 });
-      let runs = 0;
-      let fail = true;
-      const work = async () => {
-        runs += 1;
-        if (fail) throw new Error(`failed run ${runs}`);
-      };
-      const ask = async () => {
-        const job = a.start('flaky', work, { steps: 0 });
-        await job.done;
-        return job;
-      };
-      await ask();
-      expect(a.retryAt('flaky')).toBe(clock.now() + 1_000);
-      clock.advance(999);
-      await ask();
-      expect(runs).toBe(1);
-      clock.advance(1);
-      await ask();
-      expect(runs).toBe(2);
-      expect(a.retryAt('flaky')).toBe(clock.now() + 2_000);
-      clock.advance(1_999);
-      await ask();
-      expect(runs).toBe(2);
-      clock.advance(1);
-      fail = false;
-      await ask();
-      expect(runs).toBe(3);
-      expect(a.retryAt('flaky')).toBeUndefined();
-      fail = true;
-      await ask();
-      expect(runs).toBe(4);
-      expect(a.retryAt('flaky')).toBe(clock.now() + 1_000);
+      const flaky = { fail: true, runs: 0 };
+      const work = flakyWork(flaky);
+      await expectFailureSchedule({
+        clock,
+        flaky,
+        ask: () => a.start('flaky', work, { steps: 0 }).done,
+        retryAt: () => a.retryAt('flaky'),
+      });
     });
 
     it('tells every job to stop when the cut-off comes', async () => {

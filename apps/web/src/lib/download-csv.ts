@@ -58,7 +58,7 @@ const INCOMPLETE = /^INCOMPLETE: this file stops after [\d,]+ rows?\. (.+)$/;
  * service that failed part-way: "INCOMPLETE: this file stops after 107 rows. The card service
  * repeated a page. Export again for the whole file."), without its row count; else undefined.
  */
-export async function incompleteReason(blob: Blob): Promise<string | undefined> {
+async function incompleteReason(blob: Blob): Promise<string | undefined> {
   const tail = await blob.slice(Math.max(0, blob.size - 4_096)).text();
   const lines = tail.split('\r\n');
   const last = lines.at(-1) === '' ? lines.at(-2) : lines.at(-1);

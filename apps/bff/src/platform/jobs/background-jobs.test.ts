@@ -4,7 +4,7 @@
 // replica that dies mid-job leaves it to the other once its lease lapses. The same on the
 // embedded engine, two workers in one process.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../core/clock';
+import { type Clock, systemClock } from '../../core/clock';
 import { silentLogger } from '../../test/audit-cluster';
 import {
   embeddedForStores,
@@ -35,15 +35,19 @@ const started: BackgroundJobs[] = [];
 // test's replica, not the one the test watched).
 afterEach(() => Promise.all(started.splice(0).map((jobs) => jobs.stop())));
 
-/** A replica's jobs on `engine`, its kind `step` running `work` (at most `atOnce` here). */
+/**
+ * A replica's jobs on `engine`, its kind `step` running `work` (at most `atOnce` here); failures
+ * forgotten at once unless `failureMemoryMs` says otherwise, measured by `clock`.
+ */
 function replica(
   engine: SqlEngine,
   work: (key: string, input: { by: string }, job: JobContext<Progress>) => Promise<void>,
   atOnce = 1,
+  options: { clock?: Clock; failureMemoryMs?: (inARow: number) => number } = {},
 ) {
   const jobs = createBackgroundJobs({
     sql: engine,
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     cutOff: new AbortController().signal,
     logger: silentLogger,
     leaseMs: LEASE_MS,
@@ -53,7 +57,7 @@ function replica(
   const kind = jobs.kind<{ by: string }, Progress>('step', {
     run: work,
     progress: () => ({ steps: 0 }),
-    failureMemoryMs: 0,
+    failureMemoryMs: options.failureMemoryMs ?? 0,
     atOnce,
   });
   return { jobs, kind };
@@ -133,19 +137,9 @@ function shared(on: () => Engines) {
   it('a job that keeps failing is asked for again on its schedule, not by every request; a success resets it', async () => {
     const clock = new ManualClock(Date.UTC(2026, 11, 1));
     const flaky = { fail: true, runs: 0 };
-    const jobs = createBackgroundJobs({
-      sql: on().a,
+    // 1 s after the first failure in a row, 2 s after the second, …
+    const { kind } = replica(on().a, flakyWork(flaky), 1, {
       clock,
-      cutOff: new AbortController().signal,
-      logger: silentLogger,
-      leaseMs: LEASE_MS,
-      pollMs: 100,
-    });
-    started.push(jobs);
-    const kind = jobs.kind<{ by: string }, Progress>('step', {
-      run: flakyWork(flaky),
-      progress: () => ({ steps: 0 }),
-      // 1 s after the first failure in a row, 2 s after the second, …
       failureMemoryMs: (inARow) => inARow * 1_000,
     });
     await kind.request('flaky', { by: 'a' }).done;

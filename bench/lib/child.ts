@@ -115,7 +115,8 @@ export function startTs(
           stop: () =>
             new Promise((done) => {
               running.delete(child);
-              if (proc.exitCode !== null) return done();
+              // Ended already (an exit code, or killed by a signal, which leaves the code null).
+              if (proc.exitCode !== null || proc.signalCode !== null) return done();
               proc.once('exit', () => done());
               proc.kill('SIGTERM');
               setTimeout(() => proc.kill('SIGKILL'), 5_000).unref();

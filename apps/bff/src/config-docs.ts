@@ -166,6 +166,21 @@ export const bffGroups: readonly VariableGroup[] = [
     intro:
       'Every limit, including those that are policy and not settings: [operations/limits.md](operations/limits.md).',
     variables: {
+      CARD_API_PAGES_AT_ONCE: {
+        default: '32',
+        description:
+          "The most calls the walks (the index sync, the Overview, CSV exports, limit previews) have in flight to the card service at once (1 to 256). Their pace starts at 8, grows while the service answers within 2 s, halves on a 429 or a slow answer and waits out every `Retry-After` ([0122](decisions/0122-a-walk-paced-by-the-card-service.md)); this is its ceiling. People's own calls are never held by it.",
+      },
+      CARD_API_RATE_PER_SECOND: {
+        default: 'none',
+        description:
+          "The card service's published rate limit, requests a second, if it publishes one: the walks never ask faster (people's calls take the rest). Unset, the pace learns the limit from the service's 429s.",
+      },
+      CARD_API_RATE_BURST: {
+        default: 'one second of `CARD_API_RATE_PER_SECOND`',
+        description:
+          'How many requests the published rate limit lets through at once (its burst); only with `CARD_API_RATE_PER_SECOND`.',
+      },
       API_RATE_LIMIT_PER_MINUTE: {
         default: '300',
         description:

@@ -112,6 +112,24 @@ const envSchema = z.object({
     z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   ),
   CARD_API_KEY: optionalString,
+  /**
+   * The most calls the walks (the index sync, the Overview, exports, previews) have in flight to
+   * the card service at once: the ceiling of their pace, which grows while it answers well.
+   */
+  CARD_API_PAGES_AT_ONCE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(256).default(32),
+  ),
+  /** The card service's published rate limit, if it has one: requests a second. */
+  CARD_API_RATE_PER_SECOND: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().positive('must be a number above 0').max(100_000).optional(),
+  ),
+  /** And how many it lets through at once (its burst); default one second's worth. */
+  CARD_API_RATE_BURST: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(1).max(100_000).optional(),
+  ),
   USERS_FILE: optionalString,
   DATA_DIR: optionalString,
   SESSION_SECRET: z.preprocess(
@@ -449,6 +467,8 @@ export interface Config {
   /** Unset in demo mode: index.ts starts the simulator and points the client at it. */
   cardApiBaseUrl: string | undefined;
   cardApiKey: string | undefined;
+  /** The walks' pace: its ceiling, and the card service's published rate limit if set. */
+  cardApiPace: { pagesAtOnce: number; rate?: { perSecond: number; burst: number } };
   usersFile: string | undefined;
   /**
    * Single sign-on: the configured provider, 'demo' (demo mode starts its own provider on
@@ -762,6 +782,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : [publicOrigin],
     cardApiBaseUrl: e.CARD_API_BASE_URL,
     cardApiKey: e.CARD_API_KEY,
+    cardApiPace: {
+      pagesAtOnce: e.CARD_API_PAGES_AT_ONCE,
+      ...(e.CARD_API_RATE_PER_SECOND === undefined
+        ? {}
+        : {
+            rate: {
+              perSecond: e.CARD_API_RATE_PER_SECOND,
+              burst: e.CARD_API_RATE_BURST ?? Math.max(1, Math.ceil(e.CARD_API_RATE_PER_SECOND)),
+            },
+          }),
+    },
     usersFile: e.USERS_FILE ? resolve(base, e.USERS_FILE) : undefined,
     sso: sso ?? (mode === 'demo' ? 'demo' : undefined),
     dataDir: e.DATA_DIR ? resolve(base, e.DATA_DIR) : resolve(bffDir, '.data'),

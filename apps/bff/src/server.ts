@@ -116,11 +116,18 @@ async function startServer(
   // `pnpm users --server-stopped` (or a second server on the same folder) is refused, and this
   // start is refused while one of those holds it. Released last, after the engine has closed.
   if (!config.databaseUrl) {
-    const { lockEmbeddedStore } = await import('./platform/locks/data-dir-lock');
+    const { lockEmbeddedStore, STALE_MS } = await import('./platform/locks/data-dir-lock');
     try {
       closers.push(
         await lockEmbeddedStore(config.dataDir, {
-          busy: `DATA_DIR (${config.dataDir}) is in use by another process: a \`pnpm users … --server-stopped\` still running, or another Card Console on the same DATA_DIR. The embedded engine takes one process at a time: let it finish (or stop it), then start again. A holder that died frees it within 30 s.`,
+          busy: `DATA_DIR (${config.dataDir}) is in use by another process: a \`pnpm users … --server-stopped\` still running, or another Card Console on the same DATA_DIR. The embedded engine takes one process at a time: let it finish (or stop it), then start again.`,
+          // A restart after a crash (SIGKILL, out of memory) finds the dead process's lock: it
+          // is taken over once untouched for STALE_MS, so the start waits that long, not fails.
+          waitMs: STALE_MS + 5_000,
+          waiting: () =>
+            logger.warn(
+              `DATA_DIR (${config.dataDir}) is locked by another process, or by one that stopped without releasing it (a crash): waiting up to ${(STALE_MS + 5_000) / 1000} s for it to be free.`,
+            ),
           onLost: (error) =>
             logger.error(
               { err: error },
@@ -161,7 +168,15 @@ async function startServer(
     readiness.push(pool.readiness);
   }
 
-  const upstream = createUpstreamClient({ baseUrl, apiKey, logger, metrics });
+  const upstream = createUpstreamClient({
+    baseUrl,
+    apiKey,
+    logger,
+    metrics,
+    bulkConcurrency: config.cardApiPace.pagesAtOnce,
+    connections: Math.max(40, config.cardApiPace.pagesAtOnce + 8),
+    rateLimit: config.cardApiPace.rate,
+  });
   closers.push(() => upstream.close());
 
   // Single sign-on: the company's provider, or in demo mode our own on loopback (started above).

@@ -4,7 +4,7 @@
 // had just declined it); Refresh on Transactions syncs the index, the sync raises the alert,
 // and the bell's count goes up and its inbox names the payment (merchant, amount, reason).
 // Mark all read brings the count down. At 1280×800 and 390×844, screenshots of the bell open.
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,17 +19,11 @@ import {
 } from './support/browser';
 import { type Running, startProduct, startSimulator } from './support/product';
 import { signIn } from './support/sign-in';
+import { scryptHash } from './support/users-file';
 
 const apiKey = `k_${randomBytes(24).toString('base64url')}`;
 const password = randomBytes(12).toString('base64url');
 const EMAIL = 'finance@corp.test';
-
-function scryptHash(secret: string): string {
-  const salt = randomBytes(16);
-  const N = 2 ** 14;
-  const hash = scryptSync(secret.normalize('NFKC'), salt, 32, { N, r: 8, p: 1 });
-  return ['scrypt', N, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
-}
 
 let sim: Running;
 let product: Running;

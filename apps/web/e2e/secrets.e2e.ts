@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { initialJavaScript } from './support/initial-js';
 import { type Running, startProduct, startSimulator, webDist } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
+import { scryptHash } from './support/users-file';
 
 /**
  * The product in production mode against the standalone simulator, with an API key this
@@ -22,13 +23,6 @@ const totpSecret = Array.from(
   randomBytes(32),
   (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[b % 32],
 ).join('');
-
-function scryptHash(secret: string): string {
-  const salt = randomBytes(16);
-  const N = 2 ** 14;
-  const hash = scryptSync(secret.normalize('NFKC'), salt, 32, { N, r: 8, p: 1 });
-  return ['scrypt', N, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
-}
 
 interface Seen {
   url: string;

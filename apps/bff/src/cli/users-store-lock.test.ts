@@ -85,24 +85,30 @@ describe('pnpm users --server-stopped and the server, one DATA_DIR', () => {
     }
   }, 120_000);
 
-  it('refuses to start the server while the command holds the lock', async () => {
+  it('a server started while the command holds the lock waits, saying so, and starts once it is free', async () => {
     // The lock the command takes, taken here the same way (the command holds it only seconds).
     const { lockEmbeddedStore } = await import('../platform/locks/data-dir-lock');
     const release = await lockEmbeddedStore(dataDir, {
       busy: 'held by the test',
       onLost: () => {},
     });
+    let released = false;
+    const starting = startBffProcess(env);
+    setTimeout(() => {
+      released = true;
+      void release();
+    }, 3_000);
+    const server = await starting;
     try {
-      const second = await startBffProcess(env).then(
-        (started) => {
-          started.kill('SIGKILL');
-          return 'started';
-        },
-        (error: Error) => error.message,
+      expect(released).toBe(true);
+      const waited = server.logs.find((line) =>
+        String(line.msg ?? '').includes(`DATA_DIR (${dataDir}) is locked by another process`),
       );
-      expect(second).toContain(`DATA_DIR (${dataDir}) is in use by another process`);
+      expect(waited).toMatchObject({ level: 40 });
+      expect(await signIn(server, 'lee@example.test')).toBe(200);
     } finally {
-      await release();
+      server.kill('SIGTERM');
+      await server.exited;
     }
   }, 120_000);
 

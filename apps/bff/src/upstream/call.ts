@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { AppError } from '../core/app-error';
 import { abortable, abortableSleep } from '../platform/abort-fan-out';
 import type { Metrics } from '../platform/metrics/metrics';
-import type { WalkPace } from '../platform/pagination/pace';
+import type { ServicePace } from '../platform/pagination/pace';
 import { childTraceparent, type TraceContext } from '../platform/tracing/trace-context';
 import type { BuiltRequest } from './operations';
 import { AttemptFailure, type Lane } from './resilience';
@@ -40,6 +40,8 @@ export interface CallEnvironment {
    * reads retrying go first. `yields` is true for the bulk lane.
    */
   bulkHold: { until: number };
+  /** The walks' pace (`platform/pagination/pace.ts`), shared by both lanes: told of every 429. */
+  pace: Pick<ServicePace, 'busy'>;
   yields: boolean;
   metrics: Metrics;
   now: () => number;
@@ -53,8 +55,6 @@ export interface CallInput<S extends z.ZodType> {
   schema: S;
   body?: unknown;
   signal?: AbortSignal;
-  /** Told of every 429 an attempt meets (with the wait asked), retried or not: a walk's pace. */
-  pace?: Pick<WalkPace, 'busy'>;
   /** Overrides the client's deadline for this call (e.g. a readiness probe). */
   deadlineMs?: number;
 }
@@ -199,9 +199,12 @@ async function attemptCall<S extends z.ZodType>(
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     });
     const overload = isOverload(outcome);
-    const how = { overload, template: request.template, log };
-    if (outcome.kind === 'response' && outcome.status === 429) {
-      input.pace?.busy(retryAfterMs);
+    const tooMany = outcome.kind === 'response' && outcome.status === 429;
+    // A 429 to a walk is the card service naming its pace, which the walks' pace keeps to: it
+    // never opens the walks' circuit (a storm of them at its rate limit would, and fail them).
+    const how = { overload: overload && !(tooMany && env.yields), template: request.template, log };
+    if (tooMany) {
+      env.pace.busy(retryAfterMs);
       // Bulk calls stay back half as long again as the service asked: people's reads go first.
       const wait = retryAfterMs ?? 0;
       const until = env.now() + Math.max(wait, 1_000) * BULK_HOLD_FACTOR;

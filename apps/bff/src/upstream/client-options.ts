@@ -24,13 +24,21 @@ export interface UpstreamClientOptions {
   halfOpenAfterMs?: number;
   /** Largest upstream body read. Default 5 MB. */
   maxBodyBytes?: number;
-  /** Keep-alive connections per upstream origin. Default 32. */
+  /** Keep-alive connections per upstream origin. Default 40. */
   connections?: number;
   /**
-   * Bulk walks' attempts in flight at once (a bulkhead), fewer than `connections` so people's
-   * reads always find a free connection. Default 24.
+   * Bulk walks' attempts in flight at once at most (a bulkhead), fewer than `connections` so
+   * people's reads always find a free connection: also the ceiling of the walks' pace, which
+   * grows towards it while the card service answers well and backs off when it does not
+   * (`platform/pagination/pace.ts`). Default 32.
    */
   bulkConcurrency?: number;
+  /**
+   * The card service's published rate limit, if it has one: `burst` requests at once, refilled
+   * at `perSecond`. The walks' pace never asks for more. Default none (the pace learns it from
+   * the service's 429s).
+   */
+  rateLimit?: { perSecond: number; burst: number } | undefined;
   /** Injected for deterministic tests. */
   random?: () => number;
   now?: () => number;
@@ -45,8 +53,8 @@ export const clientDefaults = {
   breakerThreshold: 10,
   halfOpenAfterMs: 5_000,
   maxBodyBytes: 5 * 1024 * 1024,
-  connections: 32,
-  bulkConcurrency: 24,
+  connections: 40,
+  bulkConcurrency: 32,
   random: Math.random,
   now: Date.now,
 } satisfies Partial<UpstreamClientOptions>;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../core/app-error';
-import { adaptivePace } from '../platform/pagination/pace';
 import { ctx, testClient, useSimulator } from '../test/upstream-client';
 
 const upstream = useSimulator();
@@ -193,13 +192,13 @@ describe('writes are sent exactly once', () => {
   });
 });
 
-describe('a walk’s pace hears of every 429', () => {
-  it('a 429 a retry got past still slows the walk by the wait asked', async () => {
-    const { client } = testClient(upstream.url);
-    const pace = adaptivePace();
+describe('the walks’ pace hears of every 429', () => {
+  it('a 429 a retry got past, to a person’s read too, still holds the walks for the wait asked', async () => {
+    const base = Date.now();
+    const { client } = testClient(upstream.url, { now: () => base });
     upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '1' });
-    await client.listCards({ ...ctx(), pace }, {});
-    expect(pace.gap()).toBe(1_000);
+    await client.listCards(ctx(), {});
+    expect(client.pace?.state()).toMatchObject({ busy: 1, backoffs: 1, holdUntil: base + 1_000 });
     await client.close();
   });
 });

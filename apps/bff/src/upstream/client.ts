@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../core/app-error';
 import { noMetrics } from '../platform/metrics/metrics';
-import type { WalkPace } from '../platform/pagination/pace';
+import { createServicePace, type ServicePace } from '../platform/pagination/pace';
 import type { TraceContext } from '../platform/tracing/trace-context';
 import { type CallEnvironment, checkAnswer, executeCall } from './call';
 import { cleanCard, cleanPage, cleanSubAccount, cleanTransaction } from './clean-answer';
@@ -43,11 +43,6 @@ export interface CallContext {
   role?: Role;
   /** Aborted when the browser goes away; such calls are never shared. */
   signal?: AbortSignal;
-  /**
-   * The pace of the walk this call is part of (`platform/pagination/pace.ts`): told of every
-   * 429 the card service answers, also one a retry got past, so the walk slows down.
-   */
-  pace?: WalkPace;
   /**
    * A bulk walk (the CSV export, a limit preview, the Overview's day walks, the card
    * directory): its calls go through a circuit of their own, so a storm of walks meeting an
@@ -104,6 +99,11 @@ export interface UpstreamClient {
     query: TransactionListParams,
   ): Promise<DeferredPage<UpstreamTransaction>>;
   getTransaction(ctx: CallContext, id: string): Promise<UpstreamTransaction>;
+  /**
+   * The pace of every walk of the card service (`platform/pagination/pace.ts`), told of each
+   * 429 any call meets: the walks take their turns from it. Absent in test doubles.
+   */
+  readonly pace?: ServicePace;
   /** Throws an AppError when the upstream cannot serve a simple read (readiness probe). */
   checkReady(requestId: string): Promise<void>;
   close(): Promise<void>;
@@ -130,6 +130,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   // Every string of every answer, and every upstream string logged, goes through this.
   const redact = createUpstreamRedactor(o.apiKey);
   const metrics = o.metrics ?? noMetrics;
+  const bulkSlots = Math.max(1, Math.min(o.bulkConcurrency, o.connections - 1));
+  const pace = createServicePace({ ceiling: bulkSlots, rate: o.rateLimit, now: o.now });
+  metrics.trackWalkPace(() => pace.state());
   const env: CallEnvironment = {
     dispatcher,
     baseUrl,
@@ -141,6 +144,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     maxBodyBytes: o.maxBodyBytes,
     lane: createLane({ ...o, lane: 'reads', metrics }),
     bulkHold: { until: 0 },
+    pace,
     yields: false,
     metrics,
     now: o.now,
@@ -151,7 +155,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     lane: createLane({
       ...o,
       lane: 'bulk',
-      concurrency: Math.max(1, Math.min(o.bulkConcurrency, o.connections - 1)),
+      concurrency: bulkSlots,
       metrics,
     }),
     yields: true,
@@ -187,7 +191,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         trace: ctx.trace,
         schema,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.pace ? { pace: ctx.pace } : {}),
       }).then(cleanAnswer);
     if (opts.share === false || ctx.signal) return run();
     // Keyed by role too: a shared answer never crosses permission levels. And by lane: a
@@ -217,6 +220,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   return {
+    pace,
     listSubAccounts: (ctx, query, opts) =>
       read(ctx, 'listSubAccounts', subAccountPage, clean.subAccountPage, {
         query: { cursor: query.cursor },

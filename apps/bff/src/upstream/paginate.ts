@@ -5,7 +5,7 @@ import {
 } from '../platform/pagination/walk-budget';
 import { cardService } from './walk-limits';
 
-export { paginate } from '../platform/pagination/paginate';
+export { paced, paginate } from '../platform/pagination/paginate';
 export type { WalkBudget, WalkLimits } from '../platform/pagination/walk-budget';
 
 /**

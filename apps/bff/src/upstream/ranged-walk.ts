@@ -5,7 +5,7 @@ import { abortable } from '../platform/abort-fan-out';
 import type { WalkPace } from '../platform/pagination/pace';
 import type { CallContext, DeferredPage, TransactionListParams, UpstreamClient } from './client';
 import { createRangePlanner, type DateRange } from './date-ranges';
-import { paginate, type WalkBudget } from './paginate';
+import { paced, paginate, type WalkBudget } from './paginate';
 
 export type { DateRange } from './date-ranges';
 
@@ -42,15 +42,23 @@ export interface RangedWalkOptions<T> {
   keyOf?(item: T): string;
   /** Told of the rows dropped for being dated outside the dates asked for, once the walk ends. */
   log?: Pick<Logger, 'warn'>;
-  /** Ranges walked at once, each with its own cursor. */
+  /** Ranges walked at once at most, each with its own cursor. */
   atOnce: number;
-  /** A range is sized to about this many pages, from the density seen so far. */
+  /**
+   * A range is sized to about this many pages at most, from the density seen so far. A paced
+   * walk sizes them smaller where the span is short for its ranges at once
+   * (`rangePages`), so every range can be open at once and a stopped walk loses little.
+   */
   pagesPerRange: number;
   /** Moves a range's lower bound down onto a boundary (a day's start), so ranges are whole days. */
   align?: (ms: number) => number;
   /** The walk's page cap and time budget, shared by every range. */
   budget: WalkBudget;
-  /** How every range's pages are spaced out (`platform/pagination/pace.ts`); default none. */
+  /**
+   * The pace of the card service's walks (`platform/pagination/pace.ts`): every page waits for
+   * its turn and every range for a range slot, so the walks together ask for what the service
+   * lets through. Default none: `atOnce` ranges, each page asked for as soon as it may be.
+   */
   pace?: WalkPace;
   /** Aborting it stops every range; the walk then rejects with its reason. */
   signal?: AbortSignal;
@@ -73,8 +81,13 @@ export interface RangedWalkOptions<T> {
  * the one shared budget: `atOnce` walkers each take the next range when they finish one, so
  * every range is planned only then, sized from the ranges walked before it. (Not `p-limit`:
  * the ranges are not a list known up front, and its queue would put a turn of the microtask
- * queue before each range's first request, which an export's first pages notice.) A first range that is the whole span is the first page's
- * own walk; otherwise that page is not reused (its cursor covers the whole span).
+ * queue before each range's first request, which an export's first pages notice.) A first
+ * range that is the whole span is the first page's own walk; otherwise that page is not reused
+ * (its cursor covers the whole span).
+ *
+ * With a `pace` (the card service's, shared by every walk), every page waits for its turn and
+ * every range for a range slot, so the ranges open at once across walks follow what the service
+ * lets through, and ranges are sized smaller (`rangePages`) so a span's ranges can all be open.
  *
  * Ranges touch without overlapping, so every row is in exactly one. A range below another is
  * asked for one millisecond more (`to` + 1) and keeps only rows at or before its bound: a
@@ -123,34 +136,49 @@ async function walk<T>(
   outside: Outside,
 ): Promise<void> {
   const span = bounded(o.span.from, o.span.to);
-  const first = o.first ?? (await o.budget.read(() => o.page(span), halt.signal));
+  const read = (ask: () => Promise<DeferredPage<T>>) => o.budget.read(ask, halt.signal);
+  const first =
+    o.first ?? (await (o.pace ? paced(o.pace, read, halt.signal) : read)(() => o.page(span)));
   const firstItems = first.items();
   const more = first.metadata.nextCursor !== undefined;
   o.sized?.(firstItems, more);
-  if (!more || firstItems.length === 0) {
+  const dates = firstItems.map(o.dateOf);
+  const pages = o.pace ? rangePages(span, dates, o.atOnce, o.pagesPerRange) : o.pagesPerRange;
+  // A paced span of about two ranges' pages or fewer (the days a stopped sync left between the
+  // ones it finished) is one range, walked on from its first page rather than asked for again.
+  const short =
+    o.pace !== undefined && (spanPages(span, dates) ?? Number.POSITIVE_INFINITY) <= 2 * pages;
+  if (!more || firstItems.length === 0 || short) {
     // One page, or a service paging through nothing: the span as it comes.
     await walkRange(o, span, first, o.range(span), halt.signal, outside);
     return;
   }
 
-  const planner = createRangePlanner(
-    span,
-    { dates: firstItems.map(o.dateOf) },
-    o.pagesPerRange * firstItems.length,
-    o.align,
-  );
+  const planner = createRangePlanner(span, { dates }, pages * firstItems.length, o.align);
   let planned = 0;
   const worker = async () => {
     while (!halt.signal.aborted) {
       const wait = o.mayStart?.();
       if (wait) await abortable(wait, halt.signal);
-      const range = planner.next();
-      if (!range) return;
-      const whole = planned === 0 && range.from === span.from && range.to === span.to;
-      planned += 1;
-      const sink = o.range(range);
-      const rows = await walkRange(o, range, whole ? first : undefined, sink, halt.signal, outside);
-      planner.walked(range, rows);
+      const release = o.pace ? await o.pace.range(halt.signal) : undefined;
+      try {
+        const range = planner.next();
+        if (!range) return;
+        const whole = planned === 0 && range.from === span.from && range.to === span.to;
+        planned += 1;
+        const sink = o.range(range);
+        const rows = await walkRange(
+          o,
+          range,
+          whole ? first : undefined,
+          sink,
+          halt.signal,
+          outside,
+        );
+        planner.walked(range, rows);
+      } finally {
+        release?.();
+      }
     }
   };
   const workers = Array.from({ length: o.atOnce }, () =>
@@ -169,6 +197,39 @@ async function walk<T>(
       () => {},
     );
   });
+}
+
+/**
+ * Ranges a paced walk may walk at once: as many as the pace's ceiling, as the pace's range
+ * slots (shared by every walk) decide how many are open, not each walk.
+ */
+export const PACED_RANGES_AT_ONCE = 32;
+
+/** A paced range is this many pages at least: its first page is a fresh query, more or less full. */
+const FEWEST_RANGE_PAGES = 2;
+/**
+ * Ranges a paced span is cut in, per range at once: more, shorter ranges end together, and a
+ * stopped walk loses only what its open ranges had read (each about half its pages).
+ */
+const RANGES_PER_SLOT = 2;
+
+/**
+ * Pages a range of a paced walk is sized to: the span's pages, as the first page's density
+ * tells, shared out over `RANGES_PER_SLOT` × `atOnce` ranges, within `FEWEST_RANGE_PAGES` and
+ * `most`. A span open at either end: `most`.
+ */
+export function rangePages(span: DateRange, dates: number[], atOnce: number, most: number): number {
+  const pages = spanPages(span, dates);
+  if (pages === undefined) return most;
+  const share = Math.ceil(pages / (RANGES_PER_SLOT * Math.max(1, atOnce)));
+  return Math.min(most, Math.max(FEWEST_RANGE_PAGES, share));
+}
+
+/** About how many pages `span` holds, from its first page's dates; undefined: open, or none. */
+function spanPages(span: DateRange, dates: number[]): number | undefined {
+  if (span.from === undefined || span.to === undefined || dates.length === 0) return undefined;
+  const spread = Math.max(...dates) - Math.min(...dates) + 1;
+  return (span.to - span.from + 1) / spread;
 }
 
 /** One range's cursor walk from `start` (or its own first page); returns its rows. */

@@ -294,6 +294,7 @@ async function walkSubAccount(
   filter: Filter,
   take: (items: UpstreamTransaction[]) => void,
 ): Promise<void> {
+  const pace = upstream.pace?.walk('asked');
   await walkRanges({
     span: { from: filter.from, to: filter.to },
     page: transactionPages(
@@ -306,6 +307,7 @@ async function walkSubAccount(
     keyOf: (t) => t.id,
     atOnce: IMPACT_WALKS,
     pagesPerRange: IMPACT_PAGES_PER_RANGE,
+    ...(pace ? { pace } : {}),
     budget,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     range: () => ({ take: (rows) => take(rows()) }),

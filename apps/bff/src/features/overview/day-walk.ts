@@ -3,12 +3,17 @@ import type { Logger } from 'pino';
 import type { DayAggregate } from '../../platform/day-aggregates/day-aggregate-store';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import type { WalkBudget } from '../../upstream/paginate';
-import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
+import { PACED_RANGES_AT_ONCE, transactionPages, walkRanges } from '../../upstream/ranged-walk';
 import { addTransaction, emptyDay } from './day-aggregate';
 import { addDays, dayStart, localDay } from './local-days';
 
-/** Date ranges walked at once per computation, as the CSV export does. */
+/**
+ * Date ranges walked at once per computation without a pace (test doubles); with the card
+ * service's pace, as many as its range slots let open (`upstream/ranged-walk.ts`).
+ */
 export const DAY_WALKS = 2;
+/** Runs of days (each sub account's, at least) walked at once when the card service's pace is there. */
+export const PACED_DAY_RUNS = 8;
 /** A range is sized to about this many pages, from the density seen so far. */
 const PAGES_PER_RANGE = 16;
 
@@ -44,14 +49,16 @@ export async function walkDays(
   if (first === undefined || last === undefined) return;
   const span = { from: dayStart(first, timeZone), to: dayStart(addDays(last, 1), timeZone) - 1 };
 
+  const pace = upstream.pace?.walk('asked');
   await walkRanges({
     span,
     page: transactionPages(upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
     keyOf: (t) => t.id,
     ...(walk.log ? { log: walk.log } : {}),
-    atOnce: DAY_WALKS,
+    atOnce: pace ? PACED_RANGES_AT_ONCE : DAY_WALKS,
     pagesPerRange: PAGES_PER_RANGE,
+    ...(pace ? { pace } : {}),
     align: (ms) => dayStart(localDay(ms, timeZone), timeZone),
     budget: walk.budget,
     ...(walk.signal ? { signal: walk.signal } : {}),

@@ -29,7 +29,7 @@ import {
   mergeTotals,
   tallyInto,
 } from './day-aggregate';
-import { DAY_WALKS, walkDays } from './day-walk';
+import { DAY_WALKS, PACED_DAY_RUNS, walkDays } from './day-walk';
 import { addDays, dayList, dayStart, daysBetween, localDay, mondayOf } from './local-days';
 
 /** An Overview request as its schema checked it (days in order, the zone canonical). */
@@ -187,8 +187,9 @@ export function createOverviewService(deps: OverviewServiceDeps) {
     const { progress } = job;
     // Every page of the computation counts against one budget (`WALK_LIMITS.overview`).
     const budget = walkBudget(WALK_LIMITS.overview, { now: () => clock.now() });
-    // Runs of days (many short ones when pending rows are scattered) walked a few at once.
-    const limit = pLimit(DAY_WALKS);
+    // Runs of days (many short ones when pending rows are scattered) walked a few at once;
+    // more when the card service's pace decides how many of their ranges are open.
+    const limit = pLimit(upstream.pace ? PACED_DAY_RUNS : DAY_WALKS);
     const stop = new AbortController();
     const walks = work.flatMap(({ subAccountId, days }) =>
       consecutiveRuns(days).map((run) => {

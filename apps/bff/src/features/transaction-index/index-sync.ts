@@ -14,7 +14,7 @@ import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
 import type { Metrics } from '../../platform/metrics/metrics';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
-import { transactionPages, walkRanges } from '../../upstream/ranged-walk';
+import { PACED_RANGES_AT_ONCE, transactionPages, walkRanges } from '../../upstream/ranged-walk';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { IndexedTransaction, TransactionIndexStore } from './index-store';
 
@@ -28,18 +28,23 @@ export const INDEX_HISTORY_DAYS = 732;
 /** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
 export const INDEX_SETTLING_DAYS = 3;
 /**
- * Date ranges walked at once per sub account, as the Overview's day walks. The card service
- * pages with cursors, so a range is one page after another: the sync's serial depth is about a
- * sub account's pages ÷ this. Eight (32 pages in flight for four sub accounts) halved the depth
- * behind a card service 80 ms away, but against a near one it ran into the service's rate limit
- * at once: the 429s used up the bulk retry budget, failed the sync and the Overview's walk, and
- * a person's card rename was answered 503 (seen in Chromium). Two leaves people room.
+ * Date ranges walked at once per sub account. The card service pages with cursors, so a range
+ * is one page after another: the sync's serial depth is about a sub account's pages ÷ this.
+ * Paced by the card service (the client's pace, `platform/pagination/pace.ts`), as many as the
+ * pace's range slots let open: it grows while the service answers well and backs off at its
+ * rate limit, so a near service is not flooded nor a far one walked two pages at a time (a
+ * fixed eight ran into a near service's rate limit at once, and a fixed two took 102 round
+ * trips for the demo's 422 pages behind a far one). Without a pace (test doubles): two.
  */
 const RANGES_AT_ONCE = 2;
-/** A range is sized to about this many pages, from the density seen so far. */
+/** A range is sized to about this many pages at most, from the density seen so far. */
 const PAGES_PER_RANGE = 16;
-/** Runs of days (the open days after a first sync: the settling window, pending days) walked at once. */
+/**
+ * Runs of days (the open days after a first sync, or what a stopped sync left) walked at once;
+ * paced, each run's ranges take their slots from the pace like every other.
+ */
 const RUNS_AT_ONCE = 2;
+const PACED_RUNS_AT_ONCE = 32;
 
 /** The job that syncs a sub account (one at a time, across replicas). */
 export const indexJobKey = (subAccountId: string) => `transaction-index:${subAccountId}`;
@@ -155,14 +160,17 @@ export async function walkIndexDays(
   const last = days.at(-1);
   if (first === undefined || last === undefined) return;
   const span = { from: utcDayStart(first), to: utcDayStart(addDays(last, 1)) - 1 };
+  const pace = deps.upstream.pace?.walk('background');
+  const write = groupedWrites(deps, ctx, subAccountId, walk.progress);
   await walkRanges({
     span,
     page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
     dateOf: (t) => Date.parse(t.date),
     keyOf: (t) => t.id,
     ...(deps.logger ? { log: deps.logger } : {}),
-    atOnce: RANGES_AT_ONCE,
+    atOnce: pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
     pagesPerRange: PAGES_PER_RANGE,
+    ...(pace ? { pace } : {}),
     align: (ms) => utcDayStart(utcDay(ms)),
     budget: walk.budget,
     ...(walk.signal ? { signal: walk.signal } : {}),
@@ -183,31 +191,71 @@ export async function walkIndexDays(
           }
         },
         async done() {
-          const walked = [...byDay].map(([day, rows]) => ({ day, rows }));
-          await deps.store.replaceDays(subAccountId, walked, deps.clock.now());
-          if (deps.rowsWritten) {
-            try {
-              await deps.rowsWritten({
-                subAccountId,
-                ctx,
-                rows: walked.flatMap((d) => d.rows),
-                store: deps.store,
-              });
-            } catch (error) {
-              deps.logger?.warn(
-                { err: error, subAccountId },
-                'alerts not evaluated for rows the index sync wrote',
-              );
-            }
-          }
-          if (walk.progress) {
-            walk.progress.daysDone += walked.length;
-            walk.progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
-          }
+          await write([...byDay].map(([day, rows]) => ({ day, rows })));
         },
       };
     },
   });
+}
+
+type WalkedDay = { day: string; rows: Omit<IndexedTransaction, 'subAccountId'>[] };
+
+/**
+ * Writes each finished range's days into the index and tells `rowsWritten`, the ranges that
+ * end while a write is running together in the next one (one transaction, one tally of their
+ * days): a write costs about 8 ms on the embedded engine besides its rows, on the one thread
+ * that also reads the card service's answers, so many short ranges ending together are not
+ * many writes. Each range's promise settles with the write that holds its days.
+ */
+function groupedWrites(
+  deps: Pick<IndexSyncDeps, 'store' | 'clock'> &
+    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger'>>,
+  ctx: CallContext,
+  subAccountId: string,
+  progress: IndexSyncProgress | undefined,
+) {
+  const write = async (walked: WalkedDay[]) => {
+    await deps.store.replaceDays(subAccountId, walked, deps.clock.now());
+    if (deps.rowsWritten) {
+      try {
+        await deps.rowsWritten({
+          subAccountId,
+          ctx,
+          rows: walked.flatMap((d) => d.rows),
+          store: deps.store,
+        });
+      } catch (error) {
+        deps.logger?.warn(
+          { err: error, subAccountId },
+          'alerts not evaluated for rows the index sync wrote',
+        );
+      }
+    }
+    if (progress) {
+      progress.daysDone += walked.length;
+      progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
+    }
+  };
+  let waiting: { days: WalkedDay[]; settle: (error?: unknown) => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const error = await write(group.flatMap((g) => g.days)).then(
+        () => undefined,
+        (e: unknown) => e ?? new Error('the index write failed'),
+      );
+      for (const g of group) g.settle(error);
+    }
+    running = false;
+  };
+  return (days: WalkedDay[]) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ days, settle: (error) => (error ? reject(error) : resolve()) });
+      if (!running) void drain();
+    });
 }
 
 /** A sync's work, its outcome and time reported (`metrics`) and its success told (`synced`). */
@@ -260,7 +308,7 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
       // The first run that fails stops the others; the job ends once every run has.
       const stop = new AbortController();
       const runSignal = AbortSignal.any([signal, stop.signal]);
-      const limit = pLimit(RUNS_AT_ONCE);
+      const limit = pLimit(deps.upstream.pace ? PACED_RUNS_AT_ONCE : RUNS_AT_ONCE);
       const ends = await Promise.allSettled(
         runsOf(days).map((run) =>
           limit(async () => {

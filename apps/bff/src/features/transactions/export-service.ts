@@ -125,6 +125,7 @@ export function createExportService({
       const mayRead = (walk: Walk, coming: number) =>
         walk.pages.length + coming < EXPORT_PAGES_AHEAD;
 
+      const pace = upstream.pace?.walk('asked');
       void walkRanges({
         span: { from: filter.from, to: filter.to },
         first,
@@ -134,6 +135,7 @@ export function createExportService({
         ...(logger ? { log: logger } : {}),
         atOnce: EXPORT_WALKS,
         pagesPerRange: EXPORT_PAGES_AHEAD,
+        ...(pace ? { pace } : {}),
         budget,
         signal: stop.signal,
         // A further range starts only while all of them together hold fewer than twice a

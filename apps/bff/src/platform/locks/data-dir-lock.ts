@@ -29,15 +29,40 @@ const embeddedStoreLockPath = (dataDir: string) => `${embeddedStoreDir(dataDir)}
  */
 export async function lockEmbeddedStore(
   dataDir: string,
-  options: { busy: string; onLost: (error: Error) => void },
+  options: {
+    busy: string;
+    onLost: (error: Error) => void;
+    /**
+     * How long to keep trying while another holds it (a server restarted after a crash waits
+     * for the dead one's lock to go stale), told first with `waiting`. Default: refuse at once.
+     */
+    waitMs?: number;
+    waiting?: () => void;
+  },
 ): Promise<() => Promise<void>> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  try {
-    const release = await lockfile.lock(embeddedStoreDir(dataDir), {
+  const lock = (waitMs: number) =>
+    lockfile.lock(embeddedStoreDir(dataDir), {
       lockfilePath: embeddedStoreLockPath(dataDir),
       realpath: false,
       stale: STALE_MS,
       onCompromised: options.onLost,
+      ...(waitMs > 0
+        ? {
+            retries: {
+              retries: Math.ceil(waitMs / 1000),
+              factor: 1,
+              minTimeout: 1000,
+              maxTimeout: 1000,
+            },
+          }
+        : {}),
+    });
+  try {
+    const release = await lock(0).catch(async (error: unknown) => {
+      if ((error as { code?: string }).code !== 'ELOCKED' || !options.waitMs) throw error;
+      options.waiting?.();
+      return lock(options.waitMs);
     });
     let released = false;
     return async () => {

@@ -1,3 +1,4 @@
+import type { PaceState } from '../pagination/pace';
 /**
  * What the BFF reports for Prometheus (`prometheus-metrics.ts`), as one injected object: no
  * global registry, so each test builds its own and code without metrics gets `noMetrics`.
@@ -21,6 +22,12 @@ export interface Metrics {
   circuitRefused(operation: string, lane: UpstreamLane): void;
   /** Reports whether a lane's circuit is open (1) or closed (0) whenever metrics are collected. */
   trackCircuit(lane: UpstreamLane, open: () => number): void;
+  /**
+   * Reports the walks' pace (`platform/pagination/pace.ts`) whenever metrics are collected: the
+   * pages it lets run at once, those in flight and waiting, whether a 429's wait holds them, and
+   * the 429s it heard.
+   */
+  trackWalkPace(state: () => PaceState): void;
   /** A read that joined an identical one already in flight instead of calling upstream. */
   coalescedRead(operation: string): void;
   /** An audit record that could not be stored (the action it was for). */
@@ -129,6 +136,7 @@ export const noMetrics: Metrics = {
   upstreamRetry: nothing,
   circuitRefused: nothing,
   trackCircuit: nothing,
+  trackWalkPace: nothing,
   coalescedRead: nothing,
   auditWriteFailed: nothing,
   observeEngine: nothing,

@@ -1,5 +1,6 @@
 import { auditActions } from '@card-console/shared/api/audit';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { PaceState } from '../pagination/pace';
 import { createBackgroundWorkSeries } from './background-work-series';
 import type { Metrics, UpstreamLane } from './metrics';
 import { createOperationsSeries } from './operations-series';
@@ -77,6 +78,46 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
       for (const [lane, open] of circuits) this.set({ lane }, open());
     },
   });
+  let pace: (() => PaceState) | undefined;
+  const paceGauge = (name: string, help: string, read: (state: PaceState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        if (pace) this.set(read(pace()));
+      },
+    });
+  paceGauge(
+    'bff_walk_pages_at_once',
+    "Card-service pages the walks' pace lets run at once now (it grows while the service answers well, halves on a 429 or a slow answer).",
+    (s) => s.limit,
+  );
+  paceGauge(
+    'bff_walk_pages_in_flight',
+    'Card-service pages the walks have in flight now.',
+    (s) => s.inFlight,
+  );
+  paceGauge(
+    'bff_walk_pages_waiting',
+    'Pages of the walks waiting for their turn of the pace now.',
+    (s) => s.waiting,
+  );
+  paceGauge(
+    'bff_walk_pace_held',
+    "Whether the walks' pace holds every page until the wait a 429 asked for has passed (1) or not (0).",
+    (s) => (s.holdUntil > 0 ? 1 : 0),
+  );
+  new Counter({
+    name: 'bff_walk_rate_limited_total',
+    help: "429s the card service answered (to any call), as the walks' pace heard them.",
+    registers,
+    collect() {
+      if (!pace) return;
+      this.reset();
+      this.inc(pace().busy);
+    },
+  });
   const coalesced = new Counter({
     name: 'bff_upstream_coalesced_reads_total',
     help: 'Reads that shared an identical call already in flight instead of calling.',
@@ -139,6 +180,9 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
     upstreamRetry: (operation, lane) => retries.inc({ operation, lane }),
     circuitRefused: (operation, lane) => refused.inc({ operation, lane }),
     trackCircuit: (lane, open) => void circuits.set(lane, open),
+    trackWalkPace: (state) => {
+      pace = state;
+    },
     coalescedRead: (operation) => coalesced.inc({ operation }),
     auditWriteFailed: (action) => auditFailures.inc({ action }),
     observeEngine: (engine, operation, seconds, ok) =>

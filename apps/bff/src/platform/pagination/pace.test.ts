@@ -1,69 +1,164 @@
-// The adaptive pace a walk can carry: more pages at once while the source answers quickly,
-// fewer and spaced out once it says it is busy (a 429), and back up as it recovers.
+// The pace the walks of one card service share: more pages at once while it answers quickly,
+// half as many and none at all until the wait it asked for once it says it is busy (a 429),
+// never past a ceiling or a published rate, people's walks before the background sync.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { adaptivePace } from './pace';
+import { createServicePace, type PageTurn, type WalkPace } from './pace';
 
-const options = { startAtOnce: 2, maxAtOnce: 5, growEvery: 3, quickMs: 100, busyGapMs: 500 };
+const options = { ceiling: 6, start: 2, slowMs: 100, busyGapMs: 60 };
 
-describe('adaptivePace', () => {
-  it('grows by one page at once after every run of quick answers, up to its most', () => {
-    const pace = adaptivePace(options);
-    expect(pace.atOnce()).toBe(2);
-    pace.answered(10);
-    pace.answered(10);
-    expect(pace.atOnce()).toBe(2);
-    pace.answered(10);
-    expect(pace.atOnce()).toBe(3);
-    for (let i = 0; i < 30; i++) pace.answered(10);
-    expect(pace.atOnce()).toBe(5);
-    expect(pace.gap()).toBe(0);
+/** Asks for `n` turns at once; `granted` lists them as they come. */
+function ask(pace: WalkPace, n: number, signal?: AbortSignal) {
+  const granted: PageTurn[] = [];
+  const all = Array.from({ length: n }, () =>
+    pace.turn(signal).then((turn) => {
+      granted.push(turn);
+      return turn;
+    }),
+  );
+  return { granted, all };
+}
+
+const tick = () => sleep(5);
+
+describe('createServicePace', () => {
+  it('never lets more pages run at once than its limit; each answer lets the next one go', async () => {
+    const pace = createServicePace(options).walk('background');
+    const { granted } = ask(pace, 5);
+    await tick();
+    expect(granted).toHaveLength(2);
+    granted[0]?.failed();
+    await tick();
+    expect(granted).toHaveLength(3);
   });
 
-  it('a slow answer does not grow it and starts the run again', () => {
-    const pace = adaptivePace(options);
-    pace.answered(10);
-    pace.answered(10);
-    pace.answered(150);
-    pace.answered(10);
-    pace.answered(10);
-    expect(pace.atOnce()).toBe(2);
-    pace.answered(10);
-    expect(pace.atOnce()).toBe(3);
-  });
-
-  it('a busy source halves the pages at once and sets the gap it asked for', () => {
-    const pace = adaptivePace(options);
-    for (let i = 0; i < 6; i++) pace.answered(10);
-    expect(pace.atOnce()).toBe(4);
-    pace.busy(2_000);
-    expect(pace.atOnce()).toBe(2);
-    expect(pace.gap()).toBe(2_000);
-    pace.busy(2_000);
-    expect(pace.atOnce()).toBe(1);
-    expect(pace.gap()).toBe(4_000);
-    pace.busy();
-    expect(pace.atOnce()).toBe(1);
-    expect(pace.gap()).toBe(8_000);
-  });
-
-  it('without a wait asked for, backs off by its own gap; never past its longest gap', () => {
-    const pace = adaptivePace({ ...options, maxGapMs: 3_000 });
-    pace.busy();
-    expect(pace.gap()).toBe(500);
-    pace.busy(60_000);
-    expect(pace.gap()).toBe(3_000);
-  });
-
-  it('quick answers halve the gap away before it grows again', () => {
-    const pace = adaptivePace(options);
-    pace.busy(800);
-    const gaps: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      pace.answered(10);
-      gaps.push(pace.gap());
+  it('grows by one page at once for each quick answer while in use, up to its ceiling', async () => {
+    const service = createServicePace(options);
+    const pace = service.walk('background');
+    for (let round = 0; round < 4; round++) {
+      const limit = pace.limit();
+      const { all } = ask(pace, limit);
+      for (const turn of await Promise.all(all)) turn.answered(5);
     }
-    expect(gaps.slice(0, 5)).toEqual([400, 200, 100, 50, 25]);
-    expect(pace.gap()).toBe(0);
-    expect(pace.atOnce()).toBe(2);
+    // 2 → 4 → 6 (the ceiling) and no further.
+    expect(service.state().limit).toBe(6);
+  });
+
+  it('does not grow while the limit is not in use', async () => {
+    const service = createServicePace({ ...options, start: 4 });
+    const pace = service.walk('background');
+    for (let i = 0; i < 10; i++) (await pace.turn()).answered(5);
+    expect(service.state().limit).toBe(4);
+  });
+
+  it('a 429 halves the limit and holds every turn until the wait it asked for has passed', async () => {
+    const service = createServicePace({ ...options, start: 6 });
+    const pace = service.walk('background');
+    service.busy(150);
+    expect(service.state().limit).toBe(3);
+    const started = performance.now();
+    const { granted, all } = ask(pace, 2);
+    await sleep(60);
+    expect(granted).toHaveLength(0);
+    await Promise.all(all);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('many 429s at once (the pages in flight all meet the limit) halve it once per hold', async () => {
+    const service = createServicePace({ ...options, start: 6 });
+    for (let i = 0; i < 6; i++) service.busy(100);
+    expect(service.state()).toMatchObject({ limit: 3, busy: 6, backoffs: 1 });
+    await sleep(120);
+    service.busy(100);
+    expect(service.state()).toMatchObject({ limit: 1, backoffs: 2 });
+  });
+
+  it('a 429 that names no wait holds for its own gap', async () => {
+    const service = createServicePace(options);
+    service.busy();
+    const hold = service.state().holdUntil - Date.now();
+    expect(hold).toBeGreaterThan(40);
+    expect(hold).toBeLessThanOrEqual(60);
+  });
+
+  it('a slow answer or an overloaded page halves the limit without holding the turns', async () => {
+    const service = createServicePace({ ...options, start: 6 });
+    const pace = service.walk('background');
+    (await pace.turn()).answered(500);
+    expect(service.state()).toMatchObject({ limit: 3, holdUntil: 0 });
+    await sleep(110);
+    (await pace.turn()).failed({});
+    expect(service.state()).toMatchObject({ limit: 1, holdUntil: 0 });
+    // A page that failed for its own reasons (a 404, a bad answer) says nothing of the pace.
+    (await pace.turn()).failed();
+    expect(service.state().limit).toBe(1);
+  });
+
+  it('never asks faster than a published rate: its burst at once, then its refill', async () => {
+    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 20, burst: 3 } });
+    const pace = service.walk('background');
+    const started = performance.now();
+    const { granted, all } = ask(pace, 5);
+    await tick();
+    expect(granted).toHaveLength(3);
+    for (const turn of granted) turn.answered(1);
+    await Promise.all(all);
+    // Two more tokens at 20 a second: 100 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+  });
+
+  it('serves the turns of walks someone waits for before the background sync’s', async () => {
+    const service = createServicePace({ ...options, start: 1 });
+    const background = service.walk('background');
+    const asked = service.walk('asked');
+    const order: string[] = [];
+    const first = await background.turn();
+    const heard = (kind: string) => (turn: PageTurn) => {
+      order.push(kind);
+      return turn;
+    };
+    const waiting = [
+      background.turn().then(heard('background')),
+      asked.turn().then(heard('asked')),
+    ];
+    first.answered(500); // slow: the limit stays 1
+    (await waiting[1])?.answered(500);
+    await Promise.all(waiting);
+    expect(order).toEqual(['asked', 'background']);
+  });
+
+  it('keeps the ranges open at once to its limit, across walks', async () => {
+    const service = createServicePace({ ...options, start: 2 });
+    const releases: (() => void)[] = [];
+    const opened = [
+      service.walk('background'),
+      service.walk('asked'),
+      service.walk('background'),
+    ].map((pace) => pace.range().then((release) => releases.push(release)));
+    await tick();
+    expect(releases).toHaveLength(2);
+    expect(service.state().rangesOpen).toBe(2);
+    releases[0]?.();
+    releases[0]?.(); // a second release of the same slot frees nothing more
+    await Promise.all(opened);
+    expect(service.state().rangesOpen).toBe(2);
+  });
+
+  it('a walk that stops while waiting leaves the line, and a turn granted as it stopped is given back', async () => {
+    const service = createServicePace({ ...options, start: 1 });
+    const pace = service.walk('background');
+    const held = await pace.turn();
+    const stop = new AbortController();
+    const { all } = ask(pace, 3, stop.signal);
+    await tick();
+    expect(service.state().waiting).toBe(3);
+    stop.abort(new Error('the walk stopped'));
+    await expect(Promise.all(all)).rejects.toThrow('the walk stopped');
+    expect(service.state().waiting).toBe(0);
+    held.answered(500);
+    expect(service.state().inFlight).toBe(0);
+    // Nothing leaked: the next turn is granted at once.
+    (await pace.turn()).answered(500);
+    expect(service.state().inFlight).toBe(0);
   });
 });

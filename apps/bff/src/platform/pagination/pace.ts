@@ -1,74 +1,277 @@
+import { abortable } from '../abort-fan-out';
+
 /**
- * How a walk paces itself: the gap before each next page and how many pages may be asked for
- * at once, decided from the answers so far. `paginate` asks `gap()` before each page and tells
- * it `answered` (how long the page took) or `busy` (the source asked to come back later); a
- * walk of several parts (`ranged-walk.ts`) can read `atOnce()` to decide how many run.
+ * The pace of the walks over one source (the card service, one API key): how many pages are
+ * asked for at once, decided from its answers, as TCP's congestion control decides how much
+ * is in flight. The source's own rate limit is what bounds a walk, not a number fixed here:
+ *
+ * - **Grow while it answers.** The limit starts at `start`; each quick answer (within `slowMs`)
+ *   while the limit was in use adds one page at once until the first sign of trouble (slow
+ *   start: the limit doubles each round trip), and a page per round trip after it (additive
+ *   increase), never above `ceiling`.
+ * - **Back off when it is busy.** A 429 halves the limit and holds every turn until the wait it
+ *   asked for (`Retry-After`; `busyGapMs` when it said none) has passed: no page is asked for
+ *   before then. A slow answer, or a page that failed for the service's overload, halves the
+ *   limit too, without a hold. One halving per hold or per `slowMs`, however many answers say
+ *   so at once (the pages in flight all meet the same trouble).
+ * - **Never above a published limit.** With `rate` (the service's published rate limit, set by
+ *   the operator), a turn also takes a token of a bucket of that size and refill.
+ *
+ * Turns are first come, first served, those of walks someone waits for (`asked`: the Overview,
+ * an export, a limit preview) before those of background ones (the index sync). A walk of
+ * several date ranges also takes a range slot per range (`range()`): ranges open at once stay
+ * about the limit, so each range that is open is walked at the pace and ends soon (what a
+ * range ends with is kept, so a sync stopped mid-walk loses little).
  */
 export interface WalkPace {
-  /** Milliseconds to wait before asking for the next page (0: at once). */
-  gap(): number;
-  /** Pages that may be asked for at once now. */
-  atOnce(): number;
-  /** A page came, after `ms`. */
+  /** Resolves when the next page may be asked for; tell the turn how it went. */
+  turn(signal?: AbortSignal): Promise<PageTurn>;
+  /** Resolves with the release of a range slot once another date range may be walked. */
+  range(signal?: AbortSignal): Promise<() => void>;
+  /** Pages the pace lets run at once now. */
+  limit(): number;
+}
+
+export interface PageTurn {
+  /** The page came, after `ms`. */
   answered(ms: number): void;
-  /** The source is busy (a 429, or a 503): it asked for `waitMs` (or did not say). */
+  /** No page: the source was busy (asked to wait `waitMs`, if it said) or overloaded. */
+  failed(trouble?: { waitMs?: number }): void;
+}
+
+export type WalkKind = 'asked' | 'background';
+
+export interface ServicePace {
+  /** The pace as one kind of walk takes its turns. */
+  walk(kind: WalkKind): WalkPace;
+  /** The source answered 429 to any call (a person's too): asked to wait `waitMs`, if it said. */
   busy(waitMs?: number): void;
+  /** What the pace is doing now (metrics, tests, benchmarks). */
+  state(): PaceState;
 }
 
-export interface AdaptivePaceOptions {
-  /** Pages at once at the start, and the most ever. */
-  startAtOnce: number;
-  maxAtOnce: number;
-  /** Answers in a row, all quick, before one more page may run at once. */
-  growEvery: number;
-  /** An answer slower than this is not quick (it does not grow the pace). */
-  quickMs: number;
-  /** The longest gap between pages, however busy the source says it is. */
-  maxGapMs: number;
-  /** The gap a busy source gets when it does not say how long to wait. */
+export interface PaceState {
+  limit: number;
+  inFlight: number;
+  waiting: number;
+  rangesOpen: number;
+  /** No turn is given before this (Unix ms); 0 when none is held. */
+  holdUntil: number;
+  /** 429s heard, and halvings made, so far. */
+  busy: number;
+  backoffs: number;
+}
+
+export interface ServicePaceOptions {
+  /** Pages at once at most, however well the source answers. */
+  ceiling: number;
+  /** Pages at once at the start. */
+  start: number;
+  /** An answer slower than this is a sign of trouble. */
+  slowMs: number;
+  /** The hold after a 429 that named no wait. */
   busyGapMs: number;
+  /** The longest hold, whatever the source asked for. */
+  maxHoldMs: number;
+  /** The source's published rate limit: `burst` at once, refilled at `perSecond`. */
+  rate?: { perSecond: number; burst: number } | undefined;
+  now: () => number;
 }
 
-export const adaptivePaceDefaults: AdaptivePaceOptions = {
-  startAtOnce: 1,
-  maxAtOnce: 8,
-  growEvery: 4,
-  quickMs: 1_000,
-  maxGapMs: 30_000,
+export const servicePaceDefaults = {
+  ceiling: 32,
+  start: 8,
+  slowMs: 2_000,
   busyGapMs: 1_000,
-};
+  maxHoldMs: 60_000,
+  now: Date.now,
+} satisfies ServicePaceOptions;
 
-/**
- * A pace that grows while the source answers quickly and backs off when it is busy, as TCP's
- * congestion control does (additive increase, multiplicative decrease): one more page at once
- * after every `growEvery` quick answers in a row, up to `maxAtOnce`; a busy source halves the
- * pages at once (never below one) and sets a gap of what it asked for (or double the last gap),
- * within `maxGapMs`, which each quick answer then halves away again.
- */
-export function adaptivePace(options: Partial<AdaptivePaceOptions> = {}): WalkPace {
-  const o = { ...adaptivePaceDefaults, ...options };
-  let atOnce = Math.min(o.startAtOnce, o.maxAtOnce);
-  let gap = 0;
-  let quick = 0;
+interface Waiter {
+  granted: boolean;
+  grant: () => void;
+}
+
+/** Two first-come-first-served lines, the asked walks' served before the background ones'. */
+class Lines {
+  readonly asked: Waiter[] = [];
+  readonly background: Waiter[] = [];
+  get length() {
+    return this.asked.length + this.background.length;
+  }
+  shift(): Waiter | undefined {
+    const waiter = this.asked.shift() ?? this.background.shift();
+    if (waiter) {
+      waiter.granted = true;
+      waiter.grant();
+    }
+    return waiter;
+  }
+  /**
+   * Waits in `kind`'s line until `shift` grants the turn. Aborted first, it leaves the line; a
+   * turn granted as the signal aborted is handed back (`giveBack`).
+   */
+  async wait(
+    kind: WalkKind,
+    signal: AbortSignal | undefined,
+    pump: () => void,
+    giveBack: () => void,
+  ): Promise<void> {
+    signal?.throwIfAborted();
+    const line = this[kind];
+    let waiter: Waiter | undefined;
+    const waiting = new Promise<void>((grant) => {
+      waiter = { granted: false, grant };
+      line.push(waiter);
+    });
+    pump();
+    if (!signal) return waiting;
+    try {
+      await abortable(waiting, signal);
+    } catch (error) {
+      if (waiter?.granted) giveBack();
+      else if (waiter) line.splice(line.indexOf(waiter), 1);
+      throw error;
+    }
+  }
+}
+
+export function createServicePace(options: Partial<ServicePaceOptions> = {}): ServicePace {
+  const o: ServicePaceOptions = { ...servicePaceDefaults, ...options };
+  const ceiling = Math.max(1, Math.floor(o.ceiling));
+  let limit = Math.min(ceiling, Math.max(1, o.start));
+  let threshold = ceiling;
+  let inFlight = 0;
+  let rangesOpen = 0;
+  let holdUntil = 0;
+  let calmFrom = 0;
+  let busyHeard = 0;
+  let backoffs = 0;
+  let tokens = o.rate ? o.rate.burst : Number.POSITIVE_INFINITY;
+  let filledAt = o.now();
+  let timer: NodeJS.Timeout | undefined;
+  const turns = new Lines();
+  const ranges = new Lines();
+
+  const refill = (now: number) => {
+    if (!o.rate) return;
+    tokens = Math.min(o.rate.burst, tokens + ((now - filledAt) / 1000) * o.rate.perSecond);
+    filledAt = now;
+  };
+
+  const pump = () => {
+    const now = o.now();
+    refill(now);
+    while (rangesOpen < Math.ceil(limit) && ranges.length > 0) {
+      rangesOpen += 1;
+      ranges.shift();
+    }
+    let wakeAt = 0;
+    while (turns.length > 0 && inFlight < Math.floor(limit)) {
+      if (now < holdUntil) {
+        wakeAt = holdUntil;
+        break;
+      }
+      if (tokens < 1 && o.rate) {
+        wakeAt = now + Math.ceil(((1 - tokens) / o.rate.perSecond) * 1000);
+        break;
+      }
+      tokens -= 1;
+      inFlight += 1;
+      turns.shift();
+    }
+    if (wakeAt > 0 && timer === undefined) {
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          pump();
+        },
+        Math.max(1, wakeAt - now),
+      );
+      timer.unref();
+    }
+  };
+
+  /** Halves the limit, once per `spell` of trouble. */
+  const backOff = (now: number, spell: number) => {
+    if (now < calmFrom) return;
+    calmFrom = now + spell;
+    threshold = Math.max(1, Math.floor(limit / 2));
+    limit = threshold;
+    backoffs += 1;
+  };
+
+  const hold = (waitMs: number | undefined) => {
+    const now = o.now();
+    const wait = Math.min(o.maxHoldMs, Math.max(0, waitMs ?? o.busyGapMs));
+    holdUntil = Math.max(holdUntil, now + wait);
+    backOff(now, Math.max(wait, 1));
+  };
+
+  const walk = (kind: WalkKind): WalkPace => ({
+    limit: () => Math.floor(limit),
+    async turn(signal) {
+      await turns.wait(kind, signal, pump, () => {
+        inFlight -= 1;
+        pump();
+      });
+      const busyAtStart = inFlight;
+      let told = false;
+      const end = () => {
+        if (told) return false;
+        told = true;
+        inFlight -= 1;
+        return true;
+      };
+      return {
+        answered(ms) {
+          if (!end()) return;
+          if (ms > o.slowMs) backOff(o.now(), o.slowMs);
+          else if (busyAtStart * 2 >= Math.floor(limit)) {
+            // Grown only while the limit was in use, never above the ceiling.
+            limit = Math.min(ceiling, limit < threshold ? limit + 1 : limit + 1 / limit);
+          }
+          pump();
+        },
+        failed(trouble) {
+          if (!end()) return;
+          if (trouble) {
+            if (trouble.waitMs !== undefined) hold(trouble.waitMs);
+            else backOff(o.now(), o.slowMs);
+          }
+          pump();
+        },
+      };
+    },
+    async range(signal) {
+      await ranges.wait(kind, signal, pump, () => {
+        rangesOpen -= 1;
+        pump();
+      });
+      let open = true;
+      return () => {
+        if (!open) return;
+        open = false;
+        rangesOpen -= 1;
+        pump();
+      };
+    },
+  });
+
   return {
-    gap: () => gap,
-    atOnce: () => atOnce,
-    answered(ms) {
-      if (ms > o.quickMs) {
-        quick = 0;
-        return;
-      }
-      gap = gap < 2 ? 0 : Math.floor(gap / 2);
-      quick += 1;
-      if (quick >= o.growEvery && gap === 0) {
-        quick = 0;
-        atOnce = Math.min(o.maxAtOnce, atOnce + 1);
-      }
-    },
+    walk,
     busy(waitMs) {
-      quick = 0;
-      atOnce = Math.max(1, Math.floor(atOnce / 2));
-      gap = Math.min(o.maxGapMs, Math.max(waitMs ?? 0, gap * 2, o.busyGapMs));
+      busyHeard += 1;
+      hold(waitMs);
     },
+    state: () => ({
+      limit: Math.floor(limit),
+      inFlight,
+      waiting: turns.length,
+      rangesOpen,
+      holdUntil: holdUntil > o.now() ? holdUntil : 0,
+      busy: busyHeard,
+      backoffs,
+    }),
   };
 }

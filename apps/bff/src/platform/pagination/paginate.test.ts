@@ -4,8 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/app-error';
 import { ManualClock } from '../../test/manual-clock';
-import { adaptivePace, type WalkPace } from './pace';
-import { KEY_WINDOW_PAGES, paginate, STALE_PAGES } from './paginate';
+import { createServicePace, type WalkPace } from './pace';
+import { BUSY_REASKS, KEY_WINDOW_PAGES, paginate, STALE_PAGES } from './paginate';
 import {
   walkBudget as budgetOf,
   type PageSource,
@@ -337,60 +337,98 @@ describe('paginate', () => {
   });
 
   describe('a pace', () => {
-    /** A pace that records what the walk told it and asks for `gapMs` between pages. */
+    /** A pace that records what the walk told it, one turn at a time after `gapMs`. */
     function recording(gapMs: number) {
       const told: string[] = [];
       const pace: WalkPace = {
-        gap: () => gapMs,
-        atOnce: () => 1,
-        answered: () => void told.push('answered'),
-        busy: (waitMs) => void told.push(`busy ${waitMs}`),
+        async turn() {
+          await sleep(gapMs);
+          return {
+            answered: () => void told.push('answered'),
+            failed: (trouble) => void told.push(`failed ${JSON.stringify(trouble)}`),
+          };
+        },
+        range: async () => () => {},
+        limit: () => 1,
       };
       return { pace, told };
     }
 
-    it('spaces the pages out by its gap and hears of every answer', async () => {
+    it('asks for each page in its turn and tells the pace of every answer', async () => {
       const { pace, told } = recording(40);
       const source = list([[0], [1], [2]], ['c1', 'c2', undefined]);
       const started = performance.now();
       const got = await all(paginate({ ...source, budget: walkBudget(roomy), pace }));
       expect(got.map((p) => p.n)).toEqual([0, 1, 2]);
-      // A gap before each of the three pages.
+      // A turn waited for before each of the three pages.
       expect(performance.now() - started).toBeGreaterThanOrEqual(118);
       expect(told).toEqual(['answered', 'answered', 'answered']);
     });
 
-    it('hears when the source said it is busy, and the walk still fails with that answer', async () => {
-      const { pace, told } = recording(0);
-      const busy = new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 3 });
+    it('asks again for a page the source was too busy for, after the wait it asked for', async () => {
+      // Holds capped at 100 ms, so the test does not wait the second asked for.
+      const service = createServicePace({ start: 1, maxHoldMs: 100 });
+      const pace = service.walk('background');
+      const source = list([[0], [1], [2]], ['c1', 'c2', undefined]);
+      let busy = 2;
+      const asked: string[] = [];
+      const next = async (cursor: string) => {
+        asked.push(cursor);
+        if (cursor === 'c1' && busy-- > 0) {
+          throw new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 1 });
+        }
+        return source.next(cursor);
+      };
+      const started = performance.now();
+      const got = await all(paginate({ ...source, next, budget: walkBudget(roomy), pace }));
+      expect(got.map((p) => p.n)).toEqual([0, 1, 2]);
+      expect(asked).toEqual(['c1', 'c1', 'c1', 'c2']);
+      // Each ask after a busy one waited out the pace's hold.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+      expect(service.state().backoffs).toBe(2);
+    });
+
+    /** A walk whose every page after the first fails with `error`; `asks()` counts them. */
+    function failingWalk(error: AppError, pace: WalkPace) {
+      let asks = 0;
       const walk = all(
         paginate({
           first: async () => ({ n: 0, items: [0], next: 'c1' }) as Page,
-          next: () => Promise.reject(busy),
+          next: () => {
+            asks += 1;
+            return Promise.reject(error);
+          },
           cursorOf: (p: Page) => p.next,
           budget: walkBudget(roomy),
           pace,
         }),
       );
+      return { walk, asks: () => asks };
+    }
+
+    it('fails with the busy answer once the source stays busy past BUSY_REASKS asks', async () => {
+      const { pace, told } = recording(0);
+      const busy = new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 3 });
+      const { walk, asks } = failingWalk(busy, pace);
       await expect(walk).rejects.toBe(busy);
-      expect(told).toEqual(['answered', 'busy 3000']);
+      expect(asks()).toBe(BUSY_REASKS + 1);
+      expect(told.slice(0, 2)).toEqual(['answered', 'failed {"waitMs":3000}']);
     });
 
-    it('an adaptive pace slows a walk whose source said it is busy', async () => {
-      const pace = adaptivePace({ busyGapMs: 50 });
-      let busyOnce = true;
-      const source = list([[0], [1], [2]], ['c1', 'c2', undefined]);
-      const next = async (cursor: string) => {
-        if (busyOnce) {
-          busyOnce = false;
-          throw new AppError(503, 'upstream_unavailable', 'busy', { retryAfterSeconds: 1 });
-        }
-        return source.next(cursor);
-      };
-      await expect(
-        all(paginate({ ...source, next, budget: walkBudget(roomy), pace })),
-      ).rejects.toMatchObject({ code: 'upstream_unavailable' });
-      expect(pace.gap()).toBe(1_000);
+    it('a page that failed for its own reasons is not asked again, and says nothing of the pace', async () => {
+      const { pace, told } = recording(0);
+      const broken = new AppError(502, 'upstream_invalid_response', 'bad');
+      const notFound = new AppError(404, 'not_found', 'gone');
+      for (const [error, trouble] of [
+        [broken, 'failed {}'],
+        [notFound, 'failed undefined'],
+      ] as const) {
+        told.length = 0;
+        const { walk, asks } = failingWalk(error, pace);
+        await expect(walk).rejects.toBe(error);
+        expect(asks()).toBe(1);
+        expect(told).toEqual(['answered', trouble]);
+      }
     });
   });
 

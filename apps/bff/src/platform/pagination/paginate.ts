@@ -1,5 +1,4 @@
 import { AppError } from '../../core/app-error';
-import { abortableSleep } from '../abort-fan-out';
 import type { WalkPace } from './pace';
 import { nothingNew, repeatedPage, type WalkBudget } from './walk-budget';
 
@@ -20,8 +19,9 @@ import { nothingNew, repeatedPage, type WalkBudget } from './walk-budget';
  * - Every walk is bounded by its `WalkBudget` (a page cap and a time budget).
  * - The next page is asked for before this one is handed over (unless `prefetch` says not
  *   now), so the service's answer time and the consumer's work on a page overlap.
- * - `pace` spaces the pages out: it is asked for a gap before each next page and told how each
- *   answer went (`pace.ts`: an adaptive one backs off when the source says it is busy).
+ * - `pace` paces the pages: each waits for its turn (`pace.ts`, shared by every walk of the
+ *   source, grows while it answers and backs off when it is busy or slow), and a page the
+ *   source was too busy for is asked for again after the wait it asked for.
  * - Aborting `signal` ends the walk with the signal's reason, also while a page is awaited.
  *
  * Breaking out of the loop ends the walk; a page asked for ahead and no longer wanted is left
@@ -102,28 +102,53 @@ function noveltyOf<P>(keysOf: (page: P) => readonly string[], budget: WalkBudget
   };
 }
 
-/** A page read after the pace's gap, its answer (or a "busy") told to the pace. */
-function paced<P>(
+/**
+ * Times a page that came back busy is asked for again, each after the wait it asked for (the
+ * pace holds every turn until then): a walk slows down for a source at its rate limit, and
+ * ends only when the source stays busy.
+ */
+export const BUSY_REASKS = 6;
+
+/**
+ * A page read in its turn of the pace, its answer (or its failure) told to the pace. A page the
+ * source was too busy for (a 503 that names a wait, after the client's own retries) is asked
+ * for again, up to `BUSY_REASKS` times.
+ */
+export function paced<P>(
   pace: WalkPace,
   read: (ask: () => Promise<P>) => Promise<P>,
   signal: AbortSignal | undefined,
 ): (ask: () => Promise<P>) => Promise<P> {
   return async (ask) => {
-    const gap = pace.gap();
-    if (gap > 0) await abortableSleep(gap, signal);
-    const started = performance.now();
-    try {
-      const page = await read(ask);
-      pace.answered(performance.now() - started);
-      return page;
-    } catch (error) {
-      // A source that said "come back later" (a 429 or 503 after the client's own retries).
-      if (error instanceof AppError && error.retryAfterSeconds !== undefined) {
-        pace.busy(error.retryAfterSeconds * 1000);
+    for (let tries = 0; ; tries += 1) {
+      const turn = await pace.turn(signal);
+      const started = performance.now();
+      try {
+        const page = await read(ask);
+        turn.answered(performance.now() - started);
+        return page;
+      } catch (error) {
+        const waitMs = busyWait(error);
+        turn.failed(
+          waitMs !== undefined
+            ? { waitMs }
+            : error instanceof AppError && error.status >= 502
+              ? {}
+              : undefined,
+        );
+        if (waitMs === undefined || tries >= BUSY_REASKS || signal?.aborted) throw error;
       }
-      throw error;
     }
   };
+}
+
+/**
+ * The wait a source that said "come back later" asked for: a 503 that names one (the card
+ * client's answer to a 429 past its retries, to an open circuit, to a hold past a deadline).
+ */
+function busyWait(error: unknown): number | undefined {
+  if (!(error instanceof AppError) || error.retryAfterSeconds === undefined) return undefined;
+  return error.status === 503 ? error.retryAfterSeconds * 1000 : undefined;
 }
 
 const prefetching = (rule: PaginateOptions<unknown>['prefetch']) =>

@@ -1,30 +1,20 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  embeddedForStores,
-  pass,
-  postgresReplicas,
-  type SqlReplicas,
-  unreachablePostgres,
-} from '../../test/engines/sql-replicas';
+import { describe, expect, it } from 'vitest';
+import { pass, unreachablePostgres, useBothEngines } from '../../test/engines/sql-replicas';
 import type { SqlEngine } from '../sql/sql-engine';
 import { StoreUnavailableError } from '../store-unavailable';
 import { ONE_TIME_LIMITS, type OneTimeKind } from './one-time-store';
 import { oneTimeStoreContract } from './one-time-store.contract';
 import { SqlOneTimeStore } from './sql-one-time-store';
 
-let postgres: SqlReplicas;
-let embedded: SqlEngine;
-beforeAll(async () => {
-  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all([postgres?.close(), embedded?.close()]);
-});
+const both = useBothEngines();
 
 const engines = [
-  { name: 'PostgreSQL', replicas: () => postgres },
-  { name: 'the embedded engine', replicas: () => ({ a: embedded, b: embedded, owner: embedded }) },
+  { name: 'PostgreSQL', replicas: () => both.postgres },
+  {
+    name: 'the embedded engine',
+    replicas: () => ({ a: both.embedded, b: both.embedded, owner: both.embedded }),
+  },
 ];
 
 // Each case starts from an empty table, as the bound counts every value of the kind. On
@@ -155,7 +145,7 @@ describe.each(engines)('SqlOneTimeStore on $name', ({ replicas }) => {
 
 describe('SqlOneTimeStore on PostgreSQL, replicas at once', () => {
   it('50 values, each taken by four callers at once across both replicas: each handed out exactly once', async () => {
-    const [a, b] = [postgres.a, postgres.b].map(
+    const [a, b] = [both.postgres.a, both.postgres.b].map(
       (engine) => new SqlOneTimeStore(engine, { kind: 'challenges' }),
     ) as [SqlOneTimeStore, SqlOneTimeStore];
     const keys = Array.from({ length: 50 }, (_, i) => `raced-${i}`);

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  embeddedForStores,
-  postgresReplicas,
-  type SqlReplicas,
-  unreachablePostgres,
-} from '../../test/engines/sql-replicas';
-import type { SqlEngine } from '../sql/sql-engine';
+import { describe, expect, it } from 'vitest';
+import { unreachablePostgres, useBothEngines } from '../../test/engines/sql-replicas';
 import { StoreUnavailableError } from '../store-unavailable';
 import {
   SqlUsedCodeLedger,
@@ -15,30 +9,26 @@ import {
 } from './sql-used-code-ledger';
 import { usedCodeLedgerContract } from './used-code-ledger.contract';
 
-let postgres: SqlReplicas;
-let embedded: SqlEngine;
-beforeAll(async () => {
-  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all([postgres?.close(), embedded?.close()]);
-});
+const both = useBothEngines();
 
 // Two pools on one database: two replicas.
 usedCodeLedgerContract('SqlUsedCodeLedger on PostgreSQL', async () => ({
-  a: new SqlUsedCodeLedger(postgres.a),
-  b: new SqlUsedCodeLedger(postgres.b),
+  a: new SqlUsedCodeLedger(both.postgres.a),
+  b: new SqlUsedCodeLedger(both.postgres.b),
 }));
 
 // One process: both views share its one embedded engine.
 usedCodeLedgerContract('SqlUsedCodeLedger on the embedded engine', async () => ({
-  a: new SqlUsedCodeLedger(embedded),
-  b: new SqlUsedCodeLedger(embedded),
+  a: new SqlUsedCodeLedger(both.embedded),
+  b: new SqlUsedCodeLedger(both.embedded),
 }));
 
 const engines = [
-  { name: 'PostgreSQL', replicas: () => postgres },
-  { name: 'the embedded engine', replicas: () => ({ a: embedded, b: embedded, owner: embedded }) },
+  { name: 'PostgreSQL', replicas: () => both.postgres },
+  {
+    name: 'the embedded engine',
+    replicas: () => ({ a: both.embedded, b: both.embedded, owner: both.embedded }),
+  },
 ];
 
 describe.each(engines)('SqlUsedCodeLedger on $name', ({ replicas }) => {
@@ -107,7 +97,7 @@ describe.each(engines)('SqlUsedCodeLedger on $name', ({ replicas }) => {
 
 describe('SqlUsedCodeLedger on PostgreSQL, replicas at once', () => {
   it('20 people each using one code six times at once across both replicas: exactly one use each wins', async () => {
-    const [a, b] = [new SqlUsedCodeLedger(postgres.a), new SqlUsedCodeLedger(postgres.b)];
+    const [a, b] = [new SqlUsedCodeLedger(both.postgres.a), new SqlUsedCodeLedger(both.postgres.b)];
     const people = Array.from({ length: 20 }, (_, i) => `raced-${i}@example.test`);
     const results = await Promise.all(
       people.map(async (email) => {

@@ -1,44 +1,33 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  embeddedForStores,
-  pass,
-  postgresReplicas,
-  type SqlReplicas,
-  unreachablePostgres,
-} from '../../test/engines/sql-replicas';
-import type { SqlEngine } from '../sql/sql-engine';
+import { describe, expect, it } from 'vitest';
+import { pass, unreachablePostgres, useBothEngines } from '../../test/engines/sql-replicas';
 import { StoreUnavailableError } from '../store-unavailable';
 import type { SessionRecord } from './session-store';
 import { sessionStoreContract } from './session-store.contract';
 import { SESSION_SWEEP_BATCH, SqlSessionStore } from './sql-session-store';
 
-let postgres: SqlReplicas;
-let embedded: SqlEngine;
-beforeAll(async () => {
-  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all([postgres?.close(), embedded?.close()]);
-});
+const both = useBothEngines();
 
 // Two pools on one database: two replicas. Expiry is the database's, so real time passes.
 sessionStoreContract('SqlSessionStore on PostgreSQL', async () => ({
-  a: new SqlSessionStore(postgres.a),
-  b: new SqlSessionStore(postgres.b),
+  a: new SqlSessionStore(both.postgres.a),
+  b: new SqlSessionStore(both.postgres.b),
   pass,
 }));
 
 // One process: both views share its one embedded engine.
 sessionStoreContract('SqlSessionStore on the embedded engine', async () => ({
-  a: new SqlSessionStore(embedded),
-  b: new SqlSessionStore(embedded),
+  a: new SqlSessionStore(both.embedded),
+  b: new SqlSessionStore(both.embedded),
   pass,
 }));
 
 const engines = [
-  { name: 'PostgreSQL', replicas: () => postgres },
-  { name: 'the embedded engine', replicas: () => ({ a: embedded, b: embedded, owner: embedded }) },
+  { name: 'PostgreSQL', replicas: () => both.postgres },
+  {
+    name: 'the embedded engine',
+    replicas: () => ({ a: both.embedded, b: both.embedded, owner: both.embedded }),
+  },
 ];
 
 describe.each(engines)('SqlSessionStore on $name', ({ replicas }) => {
@@ -148,7 +137,7 @@ describe.each(engines)('SqlSessionStore on $name', ({ replicas }) => {
 
 describe('SqlSessionStore on PostgreSQL, replicas at once', () => {
   it('a sign-out on one replica racing activity on the other never brings the session back', async () => {
-    const [a, b] = [new SqlSessionStore(postgres.a), new SqlSessionStore(postgres.b)];
+    const [a, b] = [new SqlSessionStore(both.postgres.a), new SqlSessionStore(both.postgres.b)];
     const keys = Array.from({ length: 30 }, (_, i) => `raced-${i}`);
     await Promise.all(keys.map((key) => a.set(key, sampleRecord, 60_000)));
     await Promise.all(

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../audit-cluster';
@@ -52,6 +53,24 @@ export async function postgresReplicas(): Promise<SqlReplicas> {
       await database.stop();
     },
   };
+}
+
+/**
+ * PostgreSQL (two replicas' pools and the owner) and the embedded engine for one test file,
+ * opened before its tests and closed after them: read `postgres` and `embedded` in the tests.
+ */
+export function useBothEngines(): { readonly postgres: SqlReplicas; readonly embedded: SqlEngine } {
+  const engines = {} as { postgres: SqlReplicas; embedded: SqlEngine };
+  beforeAll(async () => {
+    [engines.postgres, engines.embedded] = await Promise.all([
+      postgresReplicas(),
+      embeddedForStores(),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([engines.postgres?.close(), engines.embedded?.close()]);
+  });
+  return engines;
 }
 
 export async function embeddedForStores(): Promise<SqlEngine> {

@@ -1,0 +1,80 @@
+// The index sync against a card service at its rate limit (the simulator's token bucket, small,
+// in a process of its own behind a proxy that records every request on that process's clock):
+// the 429s slow the walk down, no page is asked for inside the wait a 429 asked for, and the
+// sync ends with every row.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../core/clock';
+import type { SqlEngine } from '../../platform/sql/sql-engine';
+import { silentLogger } from '../../test/audit-cluster';
+import {
+  type CardServiceProcess,
+  startCardServiceProcess,
+} from '../../test/engines/card-service-process';
+import { embeddedForStores } from '../../test/engines/sql-replicas';
+import { TEST_API_KEY, testClient } from '../../test/upstream-client';
+import { TransactionIndexStore } from './index-store';
+import { INDEX_HISTORY_DAYS, indexSyncWork, newSyncProgress, utcDay } from './index-sync';
+
+let engine: SqlEngine;
+let service: CardServiceProcess;
+beforeAll(async () => {
+  [engine, service] = await Promise.all([
+    embeddedForStores(),
+    // 20 at once, then 40 a second: the walk's pace starts at 8 and grows past what this lets by.
+    startCardServiceProcess({
+      apiKey: TEST_API_KEY,
+      seed: 7,
+      subAccounts: 1,
+      transactions: 4_000,
+      months: 6,
+      rateLimit: { capacity: 20, refillPerSecond: 40 },
+    }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await service?.stop();
+  await engine?.close();
+});
+
+describe('the index sync at the card service’s rate limit', () => {
+  it('slows down on its 429s, asks for nothing inside the wait they asked for, and ends with every row', async () => {
+    const { client } = testClient(service.url);
+    const subs = await client.listSubAccounts({ requestId: 'req-subs' }, {});
+    const sub = subs.items[0]?.id as string;
+    const work = indexSyncWork({
+      upstream: client,
+      store: new TransactionIndexStore(engine),
+      clock: systemClock,
+      logger: silentLogger,
+    });
+    const progress = newSyncProgress();
+    await work(
+      sub,
+      { requestId: 'req-rate-limited', freshForMs: 0 },
+      { key: sub, progress, signal: new AbortController().signal },
+    );
+
+    const from = Date.parse(`${utcDay(Date.now() - (INDEX_HISTORY_DAYS - 1) * 86_400_000)}T00:00Z`);
+    expect(progress.rows).toBe(await service.rowsSince(sub, from));
+    expect(progress.daysDone).toBe(INDEX_HISTORY_DAYS);
+
+    const seen = await service.recorded();
+    const refused = seen.filter((s) => s.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((s) => (s.retryAfterMs ?? 0) >= 1_000)).toBe(true);
+    // Every request that came more than 250 ms after a 429 was answered and before the wait the
+    // 429 asked for was over: a 429 ignored. (The BFF may send a few before it reads the 429,
+    // its thread busy with the index's writes, more so on a loaded machine; a BFF that ignored
+    // the wait would send dozens in the 750 ms left.)
+    const ignored = seen.filter((s) =>
+      refused.some((r) => s.at > r.answeredAt + 250 && s.at < r.answeredAt + (r.retryAfterMs ?? 0)),
+    );
+    expect(ignored).toEqual([]);
+    // The pace backed off, and it heard of every 429.
+    expect(client.pace?.state().backoffs).toBeGreaterThan(0);
+    expect(client.pace?.state().busy).toBe(refused.length);
+    // Slowed, not failed: the walk took at least the waits it was asked for, one after another.
+    const span = (seen.at(-1)?.at ?? 0) - (seen[0]?.at ?? 0);
+    expect(span).toBeGreaterThanOrEqual(1_000);
+  }, 60_000);
+});

@@ -3,6 +3,7 @@ import { moneyBucketOf } from '@card-console/shared/money-definition';
 import type { UpstreamCard } from '@card-console/shared/upstream/card';
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
+import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
 import type { Who } from '../../platform/sessions/who';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
@@ -173,7 +174,8 @@ export function createLimitImpactService({
   upstream,
   clock,
   walkGate,
-}: Pick<FeatureDeps, 'upstream' | 'clock' | 'walkGate'>) {
+  logger,
+}: Pick<FeatureDeps, 'upstream' | 'clock' | 'walkGate'> & Partial<Pick<FeatureDeps, 'logger'>>) {
   /** Per card, the walk running now and the card as it was read when it began. */
   const walking = new Map<string, { card: UpstreamCard; window: Promise<CardWindow> }>();
   /** The preview from the card's walk running now, if there is one (its 400 at once). */
@@ -213,7 +215,7 @@ export function createLimitImpactService({
         const to = clock.now();
         // Shared, so never tied to one browser's connection.
         const budget = walkBudget(WALK_LIMITS.limitPreview, { now: () => clock.now() });
-        const window = walkCard(upstream, ctx, cardId, to - IMPACT_WINDOW_MS, to, budget);
+        const window = walkCard(upstream, ctx, cardId, to - IMPACT_WINDOW_MS, to, budget, logger);
         walking.set(cardId, { card, window });
         const done = () => walking.delete(cardId);
         window.then(done, done);
@@ -232,6 +234,8 @@ export async function walkCard(
   from: number,
   to: number,
   budget: WalkBudget = walkBudget(WALK_LIMITS.limitPreview),
+  /** Told of rows dated outside the dates asked for, which the walk drops. */
+  logger?: Pick<Logger, 'warn'>,
 ): Promise<CardWindow> {
   const window: CardWindow = {
     from,
@@ -261,8 +265,13 @@ export async function walkCard(
     await Promise.all(
       subs.map(({ id: subAccountId }) =>
         limit(() =>
-          walkSubAccount(upstream, walkCtx, budget, { subAccountId, cardId, from, to }, (items) =>
-            take(subAccountId, items),
+          walkSubAccount(
+            upstream,
+            walkCtx,
+            budget,
+            { subAccountId, cardId, from, to },
+            logger,
+            (items) => take(subAccountId, items),
           ),
         ),
       ),
@@ -292,6 +301,7 @@ async function walkSubAccount(
   ctx: CallContext,
   budget: WalkBudget,
   filter: Filter,
+  log: Pick<Logger, 'warn'> | undefined,
   take: (items: UpstreamTransaction[]) => void,
 ): Promise<void> {
   const pace = upstream.pace?.walk('asked');
@@ -305,6 +315,7 @@ async function walkSubAccount(
     ),
     dateOf: (t) => Date.parse(t.date),
     keyOf: (t) => t.id,
+    ...(log ? { log } : {}),
     atOnce: IMPACT_WALKS,
     pagesPerRange: IMPACT_PAGES_PER_RANGE,
     ...(pace ? { pace } : {}),

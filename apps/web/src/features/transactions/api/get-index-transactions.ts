@@ -1,4 +1,5 @@
 import type {
+  IndexFreshness,
   IndexPage,
   IndexQuery,
   IndexTotalsQuery,
@@ -16,6 +17,20 @@ import { STALE_MS } from '../../../lib/query-client';
 export const SYNCING_POLL_MS = 1_000;
 
 /**
+ * When to ask again: every second while a sync runs; after a failed sync, once its retry time
+ * has come (that read starts it again, and its answer says it is syncing); else not by itself.
+ */
+export function askAgainIn(
+  freshness: IndexFreshness | undefined,
+  now = Date.now(),
+): number | false {
+  if (!freshness) return false;
+  if (freshness.syncing) return SYNCING_POLL_MS;
+  const retryAt = freshness.failed?.retryAt;
+  return retryAt === undefined ? false : Math.max(SYNCING_POLL_MS, retryAt - now + SYNCING_POLL_MS);
+}
+
+/**
  * Every list the index answers, and every list's figures, live under this key (a change of
  * notes invalidates them).
  */
@@ -28,7 +43,8 @@ export function fetchIndexTransactions(query: IndexQuery, signal?: AbortSignal) 
 /**
  * The list from its first page, which "Load more" extends a page at a time (keyset: rows the
  * index gains meanwhile neither repeat nor shift the pages). While a sync of what it shows
- * runs, the list asks again every second; a list that has grown never goes stale by itself.
+ * runs, the list asks again every second (after a failed one, once its retry time has come); a
+ * list that has grown never goes stale by itself.
  */
 export function indexTransactionsQueryOptions(query: IndexQuery) {
   return infiniteQueryOptions({
@@ -39,9 +55,7 @@ export function indexTransactionsQueryOptions(query: IndexQuery) {
     getNextPageParam: (last: IndexPage) => last.nextCursor,
     staleTime: (q) => ((q.state.data?.pages.length ?? 0) > 1 ? Infinity : STALE_MS),
     refetchInterval: (q) =>
-      q.state.data?.pages[0]?.freshness.syncing && q.state.data.pages.length === 1
-        ? SYNCING_POLL_MS
-        : false,
+      q.state.data?.pages.length === 1 ? askAgainIn(q.state.data.pages[0]?.freshness) : false,
   });
 }
 
@@ -54,7 +68,7 @@ export function indexTotalsQueryOptions(query: IndexTotalsQuery) {
     queryKey: [...indexListsKey, 'totals', query] as const,
     queryFn: ({ signal }) => api('index.totals', { query, signal }),
     staleTime: STALE_MS,
-    refetchInterval: (q) => (q.state.data?.freshness.syncing ? SYNCING_POLL_MS : false),
+    refetchInterval: (q) => askAgainIn(q.state.data?.freshness),
   });
 }
 

@@ -63,6 +63,7 @@ import {
   MAX_INDEX_PAGE,
   type OverviewTallies,
   pageAfterCount,
+  SORT_AFTER_MATCH_ROWS,
   storable,
   type TransactionIndexStore,
 } from './index-store';
@@ -378,8 +379,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   return {
     /**
      * A page of the rows the filter gives, in its order, with their notes. Never the set's
-     * figures (`totals`): a narrowing filter's page still asks the store how many rows the set
-     * has, to choose how to find them (`pageAfterCount`), but nothing else of the set.
+     * figures (`totals`): a narrowing filter's page asks the store whether the set is small, to
+     * choose how to find its rows (`pageAfterCount`), counting no further than that tells.
      */
     async rows(who: Who, input: IndexSearchInput): Promise<IndexPage> {
       const { fresh, store, filter } = await setOf(who, input);
@@ -387,8 +388,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       try {
         // A cursor this list gave, or a 400 (`BadIndexCursorError`, below).
         const position = input.cursor === undefined ? undefined : cursors.open(input.cursor);
-        // A narrowing filter's page once its count is known: a small set's page is matched
-        // then sorted rather than found by walking the whole order (`pageAfterCount`).
+        // A narrowing filter's page once it is known whether the set is small (counted up to
+        // one past the bound, never whole): a small set's page is matched then sorted rather
+        // than found by walking the whole order (`pageAfterCount`).
         const pageOf = (setSize?: number) =>
           store.page(
             filter,
@@ -398,7 +400,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             setSize === undefined ? {} : { setSize },
           );
         const page = await (pageAfterCount(filter)
-          ? store.summary(filter).then(({ count }) => pageOf(count))
+          ? store.countUpTo(filter, SORT_AFTER_MATCH_ROWS + 1).then(pageOf)
           : pageOf());
         const notesStore = await deps.stores.notes();
         const ids = page.items.map((t) => t.id);

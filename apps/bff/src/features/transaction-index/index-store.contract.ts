@@ -874,6 +874,10 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 want.items,
               );
               expect(await store.summary(filter)).toEqual(want.summary);
+              // Counted up to a cap: the set's count where it is within the cap, else the cap.
+              for (const cap of [1, limit, want.items.length + 1]) {
+                expect(await store.countUpTo(filter, cap)).toBe(Math.min(want.items.length, cap));
+              }
               expect(await store.postedTotal(filter)).toEqual(want.summary.posted);
               for (const by of groupings) {
                 const breakdown = await store.breakdown(filter, by, limit);

@@ -336,6 +336,36 @@ describe('paginate', () => {
     });
   });
 
+  it('a healthy but slow list (a page a second for ten minutes on its clock) is read to its end; the same pace sending nothing new ends within twenty pages', async () => {
+    // The index sync's limits: a walk is stopped on what the list sends, not on how long it is.
+    const limits = { what: 'transactions', maxPages: 100_000, timeMs: 1_800_000 };
+    const slowList = (fresh: boolean) => {
+      const clock = new ManualClock(0);
+      const page = async (n: number): Promise<Page> => {
+        clock.advance(1_000);
+        const last = n === 599;
+        return { n, items: [fresh ? n : 0], ...(last ? {} : { next: `c${n + 1}` }) };
+      };
+      return {
+        clock,
+        walk: paginate({
+          first: () => page(0),
+          next: (cursor) => page(Number(cursor.slice(1))),
+          cursorOf: (p: Page) => p.next,
+          keysOf: (p: Page) => p.items.map(String),
+          budget: walkBudget(limits, { now: () => clock.now() }),
+          prefetch: false,
+        }),
+      };
+    };
+    const healthy = slowList(true);
+    expect(await all(healthy.walk)).toHaveLength(600);
+    expect(healthy.clock.now()).toBe(600_000);
+    const stuck = slowList(false);
+    await expect(all(stuck.walk)).rejects.toMatchObject({ code: 'upstream_invalid_response' });
+    expect(stuck.clock.now()).toBeLessThanOrEqual((STALE_PAGES + 1) * 1_000);
+  });
+
   describe('a pace', () => {
     /** A pace that records what the walk told it, one turn at a time after `gapMs`. */
     function recording(gapMs: number) {

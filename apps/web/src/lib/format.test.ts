@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinorUnits, formatShortDateTime, formatUpdatedAt } from './format';
+import { formatMinorUnits, formatShortDateTime, formatTimeLeft, formatUpdatedAt } from './format';
 
 describe('compact date and time', () => {
   const now = Date.parse('2026-11-24T12:00:00Z');
@@ -38,5 +38,17 @@ describe('when a list was last brought up to date', () => {
     expect(formatUpdatedAt(new Date(2026, 10, 23, 9, 5, 0).toISOString(), now)).toMatch(
       /^Nov 23, 9:05:00\sAM$/,
     );
+  });
+});
+
+describe('how long a running sync has left', () => {
+  it('says an estimate in minutes, hours past 90 minutes, and never a negative time', () => {
+    const now = 1_000_000_000;
+    expect(formatTimeLeft(now - 5_000, now)).toBe('less than a minute left');
+    expect(formatTimeLeft(now + 20_000, now)).toBe('less than a minute left');
+    expect(formatTimeLeft(now + 60_000, now)).toBe('about 1 minute left');
+    expect(formatTimeLeft(now + 4 * 60_000 + 20_000, now)).toBe('about 4 minutes left');
+    expect(formatTimeLeft(now + 89 * 60_000, now)).toBe('about 89 minutes left');
+    expect(formatTimeLeft(now + 150 * 60_000, now)).toBe('about 3 hours left');
   });
 });

@@ -99,3 +99,14 @@ export function formatUpdatedAt(iso: string, now = Date.now()): string {
   if (at.toDateString() === today.toDateString()) return timeOnly.format(at);
   return (at.getFullYear() === today.getFullYear() ? dayAndTime : dayYearAndTime).format(at);
 }
+
+/**
+ * How long until an estimated end, said as an estimate: "less than a minute left", "about 4
+ * minutes left", "about 2 hours left" (hours from 90 minutes on).
+ */
+export function formatTimeLeft(doneAt: number, now = Date.now()): string {
+  const minutes = Math.round((doneAt - now) / 60_000);
+  if (minutes < 1) return 'less than a minute left';
+  if (minutes < 90) return `about ${minutes} minute${minutes === 1 ? '' : 's'} left`;
+  return `about ${Math.round(minutes / 60)} hours left`;
+}

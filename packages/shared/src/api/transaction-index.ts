@@ -216,6 +216,11 @@ export const indexFreshnessSchema = z.object({
   /** The running syncs' rows read so far, summed (absent when none runs). */
   rows: z.number().int().nonnegative().optional(),
   /**
+   * When the running syncs should end (Unix ms), at the pace they have read their days so far:
+   * an estimate, absent until each has read a day.
+   */
+  doneAt: z.number().int().optional(),
+  /**
    * The most recent failed sync of one of them, while it is remembered: why (a sentence for
    * people), when (Unix ms), and when it will be tried again (reads before then do not restart
    * it; each failure in a row waits longer).

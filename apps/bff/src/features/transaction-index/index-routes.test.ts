@@ -101,11 +101,18 @@ describe('GET /api/index/transactions', () => {
     expect(first.status).toBe(200);
     expect(indexPageSchema.parse(first.body).freshness.syncing).toBe(true);
     let body = indexPageSchema.parse(first.body);
+    const whileSyncing = [body.freshness];
     for (let tries = 0; body.freshness.syncing && tries < 300; tries++) {
       await new Promise((r) => setTimeout(r, 100));
       body = indexPageSchema.parse((await ask('')).body);
+      whileSyncing.push(body.freshness);
     }
     expect(body.freshness).toMatchObject({ syncing: false, updatedAt: expect.any(Number) });
+    // A running sync's estimated end comes once it has read days, never before nor after.
+    for (const f of whileSyncing.filter((f) => f.daysDone === 0 || !f.syncing)) {
+      expect(f.doneAt).toBeUndefined();
+    }
+    expect(body.freshness.doneAt).toBeUndefined();
     const rows = simRows();
     expect(rows.length).toBeGreaterThan(1_000);
     const totals = await totalsOf('');

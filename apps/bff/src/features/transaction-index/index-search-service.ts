@@ -76,6 +76,7 @@ import {
   type IndexSyncProgress,
   indexSyncWork,
   newSyncProgress,
+  syncDoneAt,
   utcDay,
 } from './index-sync';
 import { pageCursors } from './page-cursor';
@@ -288,8 +289,16 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       days: running.reduce((sum, p) => sum + p.days, 0),
       daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
       ...(running.length > 0 ? { rows: running.reduce((sum, p) => sum + p.rows, 0) } : {}),
+      ...doneAtOf(running, now),
       ...(failed ? { failed } : {}),
     };
+  }
+
+  /** The running syncs' estimated end: the last of them, once each has read a day. */
+  function doneAtOf(running: IndexSyncProgress[], now: number): { doneAt?: number } {
+    const ends = running.map((progress) => syncDoneAt(progress, now));
+    if (ends.length === 0 || ends.some((end) => end === undefined)) return {};
+    return { doneAt: Math.max(...(ends as number[])) };
   }
 
   /** A card's name (and last four) or a category's name; none for other groupings. */

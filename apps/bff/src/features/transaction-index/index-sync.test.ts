@@ -14,6 +14,7 @@ import {
   INDEX_HISTORY_DAYS,
   INDEX_SETTLING_DAYS,
   runsOf,
+  syncDoneAt,
   toIndexed,
   utcDay,
 } from './index-sync';
@@ -43,6 +44,24 @@ describe('which days a sync walks', () => {
     walked.delete('2026-11-01');
     expect(daysToWalk(now, walked, new Set(['2026-10-02']), now - 30_000)).toEqual(['2026-11-01']);
     expect(daysToWalk(now, walked, new Set(['2026-10-02']), now)).toContain('2026-10-02');
+  });
+});
+
+describe("a running sync's estimated end", () => {
+  const startedAt = Date.parse('2026-11-26T12:00:00Z');
+  it('is the days left at the pace the days read so far took, from now', () => {
+    // 100 of 400 days in 60 s: 300 days left at 0.6 s a day.
+    const now = startedAt + 60_000;
+    expect(syncDoneAt({ days: 400, daysDone: 100, rows: 5_000, startedAt }, now)).toBe(
+      now + 180_000,
+    );
+    expect(syncDoneAt({ days: 400, daysDone: 400, rows: 5_000, startedAt }, now)).toBe(now);
+  });
+  it('is unknown before a day is read, or from a job that never said when it began', () => {
+    expect(syncDoneAt({ days: 400, daysDone: 0, rows: 0, startedAt }, startedAt + 5_000)).toBe(
+      undefined,
+    );
+    expect(syncDoneAt({ days: 400, daysDone: 10, rows: 90 }, startedAt)).toBe(undefined);
   });
 });
 

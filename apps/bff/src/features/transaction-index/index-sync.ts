@@ -113,6 +113,20 @@ export interface IndexSyncProgress {
   days: number;
   daysDone: number;
   rows: number;
+  /** When the sync began walking (Unix ms; absent from a job that reported none yet). */
+  startedAt?: number;
+}
+
+/**
+ * When a running sync should end (Unix ms), at the pace its days have been read so far; none
+ * before it has read a day. Days are not equal (recent ones hold more rows, and a range's days
+ * come in together), so it is an estimate that firms up as the sync goes.
+ */
+export function syncDoneAt(progress: IndexSyncProgress, now: number): number | undefined {
+  if (progress.startedAt === undefined || progress.daysDone <= 0) return undefined;
+  const left = Math.max(0, progress.days - progress.daysDone);
+  const msPerDay = Math.max(0, now - progress.startedAt) / progress.daysDone;
+  return Math.round(now + left * msPerDay);
 }
 
 /**
@@ -303,6 +317,7 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
       ]);
       const days = daysToWalk(now, walked, pending, now - input.freshForMs);
       progress.days = days.length;
+      progress.startedAt = now;
       const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
       const ctx: CallContext = { requestId: input.requestId, bulk: true, signal };
       // The first run that fails stops the others; the job ends once every run has.

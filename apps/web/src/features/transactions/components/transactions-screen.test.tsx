@@ -415,7 +415,14 @@ describe('transactions screen', () => {
           items: syncing ? [] : [indexRow()],
           summary: indexTotalsOf(syncing ? [] : [indexRow()]),
           freshness: syncing
-            ? { syncing: true, days: 400, daysDone: 120 * asked, rows: 6_150 * asked }
+            ? {
+                syncing: true,
+                days: 400,
+                daysDone: 120 * asked,
+                rows: 6_150 * asked,
+                // Its estimated end, once the BFF has one (after the first answer here).
+                ...(asked > 1 ? { doneAt: Date.now() + 4 * 60_000 + 10_000 } : {}),
+              }
             : { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
         });
       }),
@@ -428,6 +435,13 @@ describe('transactions screen', () => {
     ).toBeInTheDocument();
     expect(
       screen.getByText('No transactions found yet: the sync is still reading the card service.'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Syncing with the card service: 240 of 400 days read, 12,300 transactions so far, about 4 minutes left. The figures grow as it goes.',
+        undefined,
+        { timeout: 3_000 },
+      ),
     ).toBeInTheDocument();
     await screen.findByRole('row', { name: /Coffee beans/ }, { timeout: 5_000 });
     expect(screen.getByText(/^Updated/)).toBeInTheDocument();

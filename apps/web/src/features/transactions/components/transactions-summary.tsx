@@ -5,7 +5,7 @@ import type {
   IndexTotalsAnswer,
 } from '@card-console/shared/api/transaction-index';
 import { Field } from '../../../components/field';
-import { formatUpdatedAt } from '../../../lib/format';
+import { formatTimeLeft, formatUpdatedAt } from '../../../lib/format';
 import { useRefreshIndex } from '../api/get-index-transactions';
 import { groupings, type TransactionsSearch } from '../transactions-search';
 import { SummaryFigures } from './summary-figures';
@@ -93,7 +93,7 @@ function Freshness({ freshness, query }: { freshness: IndexFreshness; query: Ind
         {!freshness.syncing && freshness.failed ? (
           <SyncFailed failed={freshness.failed} updatedAt={freshness.updatedAt} />
         ) : freshness.syncing ? (
-          `Syncing with the card service: ${freshness.daysDone.toLocaleString('en-US')} of ${freshness.days.toLocaleString('en-US')} days read${freshness.rows === undefined ? '' : `, ${freshness.rows.toLocaleString('en-US')} transaction${freshness.rows === 1 ? '' : 's'} so far`}. The figures grow as it goes.`
+          `Syncing with the card service: ${freshness.daysDone.toLocaleString('en-US')} of ${freshness.days.toLocaleString('en-US')} days read${freshness.rows === undefined ? '' : `, ${freshness.rows.toLocaleString('en-US')} transaction${freshness.rows === 1 ? '' : 's'} so far`}${freshness.doneAt === undefined ? '' : `, ${formatTimeLeft(freshness.doneAt)}`}. The figures grow as it goes.`
         ) : freshness.updatedAt === undefined ? (
           'Not synced yet.'
         ) : (

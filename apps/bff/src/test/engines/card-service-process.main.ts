@@ -1,6 +1,6 @@
 // The simulator in a process of its own (`card-service-process.ts` starts it), behind a proxy in
-// that process that notes when each request came and how it was answered, on this process's own
-// clock: the BFF's work (its engine's writes on its one thread) never skews the times. Also
+// that process that notes when each request came and how it was answered (Unix ms): the BFF's
+// work (its engine's writes on its one thread) never delays the noting. Also
 // answers `GET /__recorded` (the requests so far) and `GET /__rows?sub=…&from=…` (how many
 // transactions of a sub account are dated at or after `from`).
 import http from 'node:http';
@@ -36,7 +36,7 @@ const server = http.createServer((req, res) => {
     res.end(JSON.stringify({ rows: rows.length }));
     return;
   }
-  const entry: Seen = { at: performance.now(), status: 0, answeredAt: Number.NaN };
+  const entry: Seen = { at: Date.now(), status: 0, answeredAt: Number.NaN };
   seen.push(entry);
   const up = http.request(
     {
@@ -53,7 +53,7 @@ const server = http.createServer((req, res) => {
       res.writeHead(entry.status, answer.headers);
       answer.pipe(res);
       res.once('finish', () => {
-        entry.answeredAt = performance.now();
+        entry.answeredAt = Date.now();
       });
     },
   );

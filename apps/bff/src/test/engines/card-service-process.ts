@@ -8,7 +8,10 @@ import type { createCardService } from '@card-console/card-service-sim';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** A request as the card service's process saw it (its own clock, ms). */
+/**
+ * A request as the card service's process saw it: when it came and when its answer was sent
+ * (Unix ms, the machine's clock, which the test's process reads too).
+ */
 export interface RecordedRequest {
   at: number;
   status: number;

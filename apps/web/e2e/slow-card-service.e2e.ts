@@ -2,7 +2,7 @@
 // its index empty, against the standalone simulator behind a proxy that delays every call 300 ms
 // each way. In real Chromium, a finance person signs in and opens Transactions: within 5 s of
 // signing in the list shows rows and says the sync is still going (days read, transactions so
-// far); once the sync ends, the figures show every transaction of the card service. Both sizes,
+// far, and soon the time left); once the sync ends, the figures show every transaction of the card service. Both sizes,
 // 1280×800 and 390×844, at once against one deployment, with screenshots while it syncs.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -114,6 +114,12 @@ describe('a fresh deployment against a slow card service', () => {
           const seenMs = Date.now() - signedIn;
           expect(seenMs, `${width}×${height}`).toBeLessThanOrEqual(5_000);
           expect(await progress.isVisible()).toBe(true);
+          // Once days are read, it says how long is left.
+          await progress
+            .filter({
+              hasText: /so far, (about \d+ (minute|minutes|hours)|less than a minute) left\./,
+            })
+            .waitFor({ timeout: 30_000 });
           await screenshot(page, `slow-card-service-syncing-${width}`);
 
           // The sync ends: the screen says when it was updated, and its figures count every

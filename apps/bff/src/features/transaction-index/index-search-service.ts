@@ -294,11 +294,23 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     };
   }
 
-  /** The running syncs' estimated end: the last of them, once each has read a day. */
+  /**
+   * The running syncs' estimated end, taken together (they walk side by side, sharing the card
+   * service's pace): their days left at the pace of their days read since the first began.
+   */
   function doneAtOf(running: IndexSyncProgress[], now: number): { doneAt?: number } {
-    const ends = running.map((progress) => syncDoneAt(progress, now));
-    if (ends.length === 0 || ends.some((end) => end === undefined)) return {};
-    return { doneAt: Math.max(...(ends as number[])) };
+    const starts = running.map((p) => p.startedAt);
+    if (running.length === 0 || starts.some((at) => at === undefined)) return {};
+    const doneAt = syncDoneAt(
+      {
+        days: running.reduce((sum, p) => sum + p.days, 0),
+        daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
+        rows: 0,
+        startedAt: Math.min(...(starts as number[])),
+      },
+      now,
+    );
+    return doneAt === undefined ? {} : { doneAt };
   }
 
   /** A card's name (and last four) or a category's name; none for other groupings. */

@@ -542,6 +542,10 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       .map((t, i) => ({ ...t, label: asked[i]?.label ?? '' }))
       .sort((a, b) => b.total - a.total)
       .slice(0, 8);
+    const slowestRows = timings
+      .map((t, i) => ({ ...t, label: asked[i]?.label ?? '' }))
+      .sort((a, b) => b.page - a.page)
+      .slice(0, 8);
 
     // EXPLAIN of a sample: the statements the store sends, captured, then planned by the server.
     const capture = capturingEngine();
@@ -711,6 +715,10 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
         (s) =>
           `- ${ms(s.total)} (${ms(s.page)} / ${ms(s.summary)} / ${ms(s.breakdown)}): ${s.label}`,
       ),
+      '',
+      "**Slowest rows' answers** (page, ms):",
+      '',
+      ...slowestRows.map((s) => `- ${ms(s.page)}: ${s.label}`),
     ].join('\n');
     return {
       markdown,

@@ -45,6 +45,7 @@ describe('the embedded engine', () => {
         '20261130120000000_receipt-inbox',
         '20261130210000000_security-policy',
         '20261130220000000_own-totp-secret',
+        '20261201120000000_decline-reason-index',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -322,7 +322,8 @@ function expectedTallies(
 
 const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
 const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
-const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air'];
+// Two merchants differ only in case: a merchant filter is exact (the index it reads is lowered).
+const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air', 'FIGMA', 'Café'];
 // Every status of the contract: each reads into a bucket of its own (docs/money.md).
 const statuses = [
   'settled',
@@ -380,7 +381,8 @@ const filterMembers = {
   subAccountIds: fc.subarray(subAccounts),
   text: fc.constantFrom('figma', 'AWS', ' uber ', '50%_', '%', '_', 'r10', 'pos', 'nothing'),
   merchants: fc.subarray(words),
-  categoryCodes: fc.subarray(['5734', '5817', '4121', '5812']),
+  // Four-digit codes (read by number) and one that is not (read as text).
+  categoryCodes: fc.subarray(['5734', '5817', '4121', '5812', '0000', '57']),
   categoryRanges: fc.subarray([
     ['5700', '7299'],
     ['3351', '3500'],

@@ -315,10 +315,28 @@ function whereOf(filter: IndexFilter, params: unknown[], engine: SqlEngine['kind
     }
   };
   anyOf('sub_account_id', filter.subAccountIds);
-  anyOf('merchant', filter.merchants);
+  if (filter.merchants !== undefined) {
+    // The exact merchant, found through the index on `lower(merchant)` (the review queue's):
+    // the same rows, read by the index rather than the table.
+    // (The engine lowers the asked names too, as it lowered the index's.)
+    const merchants = filter.merchants.map(storable);
+    conditions.push(
+      merchants.length === 1
+        ? `lower(merchant) = lower(${bind(merchants[0])}::text)`
+        : `lower(merchant) = ANY(ARRAY(SELECT lower(m) FROM unnest(${bind(merchants)}::text[]) AS m))`,
+    );
+    anyOf('merchant', filter.merchants);
+  }
   const categories: string[] = [];
   if (filter.categoryCodes !== undefined) {
-    categories.push(`category_code = ANY(${bind(filter.categoryCodes.map(storable))}::text[])`);
+    // A four-digit code is its `category_number` (indexed); any other code is matched as text.
+    const codes = filter.categoryCodes.map(storable);
+    const fourDigit = codes.filter((code) => /^[0-9]{4}$/.test(code));
+    const others = codes.filter((code) => !/^[0-9]{4}$/.test(code));
+    if (fourDigit.length > 0) {
+      categories.push(`category_number = ANY(${bind(fourDigit.map(Number))}::int[])`);
+    }
+    if (others.length > 0) categories.push(`category_code = ANY(${bind(others)}::text[])`);
   }
   // `category_number`: a four-digit code as a number, else null (migration
   // 20261127125000000_category-number.sql); four-digit bounds compare as their numbers do.

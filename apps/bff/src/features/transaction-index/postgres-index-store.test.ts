@@ -51,6 +51,7 @@ describe('the index on PostgreSQL', () => {
         '20261130120000000_receipt-inbox',
         '20261130210000000_security-policy',
         '20261130220000000_own-totp-secret',
+        '20261201120000000_decline-reason-index',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

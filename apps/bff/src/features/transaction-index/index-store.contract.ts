@@ -24,6 +24,7 @@ export interface IndexEngineFixture {
 }
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 9, 1);
 
 function tx(
@@ -341,8 +342,11 @@ const rowArb = (n: number) =>
   fc
     .record({
       subAccountId: fc.constantFrom(...subAccounts),
-      // Few distinct instants and sizes: ties the keyset must break by sub account and id.
-      at: fc.integer({ min: 0, max: 40 }).map((k) => new Date(T0 + k * 7_200_000).toISOString()),
+      // Few distinct instants and sizes: ties the keyset must break by sub account and id. Some
+      // inside an hour: a set's figures come from the hour tallies, its part-hours from rows.
+      at: fc
+        .tuple(fc.integer({ min: 0, max: 40 }), fc.constantFrom(0, 0, 0, 1_800_000, 3_599_999))
+        .map(([k, within]) => new Date(T0 + k * 7_200_000 + within).toISOString()),
       amountCents: fc.constantFrom(-120_000, -5_000, -500, 0, 500, 5_000, 99),
       status: fc.constantFrom(...statuses),
       description: fc.constantFrom(...words).map((w) => `POS ${w}`),
@@ -394,8 +398,13 @@ const filterMembers = {
   declineReasons: fc.subarray(['insufficient_funds', 'limit']),
   minCents: fc.constantFrom(0, 99, 500, 5_000),
   maxCents: fc.constantFrom(500, 5_000, 200_000),
-  from: fc.integer({ min: 0, max: 40 }).map((k) => T0 + k * 3_600_000),
-  to: fc.integer({ min: 0, max: 90 }).map((k) => T0 + k * 3_600_000),
+  // On the hour, a millisecond past it, or half-way through (the figures' part-hours).
+  from: fc
+    .tuple(fc.integer({ min: 0, max: 40 }), fc.constantFrom(0, 1, 1_800_000))
+    .map(([k, within]) => T0 + k * 3_600_000 + within),
+  to: fc
+    .tuple(fc.integer({ min: 0, max: 90 }), fc.constantFrom(0, 1, 1_800_000))
+    .map(([k, within]) => T0 + k * 3_600_000 + within),
 };
 type Member = keyof typeof filterMembers;
 const memberNames = Object.keys(filterMembers) as Member[];
@@ -578,6 +587,39 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       tx({ id: '12', amountCents: 100_000 }),
       tx({ id: '13', amountCents: 5_000, status: 'pending' }),
     ];
+
+    it('a set narrowed by sub account and time alone is summed from the hour tallies, its part-hours from the rows', async () => {
+      const at = (ms: number) => new Date(T0 + ms).toISOString();
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: 'early', at: at(600_000), amountCents: -1_000, cardId: 'card_a' }),
+          tx({ id: 'whole', at: at(3 * HOUR + 60_000), amountCents: -2_000, cardId: 'card_a' }),
+          tx({ id: 'late', at: at(5 * HOUR + 120_000), amountCents: -4_000, cardId: 'card_a' }),
+        ],
+        T0,
+      );
+      const cardSpend = (s: IndexSummary) => [s.count, s.buckets.card.cents];
+      // 00:05 to 05:01: the part-hour 00:05–01:00 and 05:00–05:01 from rows, 01:00–05:00 tallied.
+      const window = { from: T0 + 300_000, to: T0 + 5 * HOUR + 60_000 };
+      expect(cardSpend(await store.summary(window))).toEqual([2, -3_000]);
+      expect(cardSpend(await store.summary({ ...window, subAccountIds: ['sa'] }))).toEqual([
+        2, -3_000,
+      ]);
+      expect(cardSpend(await store.summary({ from: T0 + 5 * HOUR + 120_001 }))).toEqual([0, 0]);
+      // The tallies are what is read for whole hours: one changed behind the store's back shows
+      // in such a set, and not in a set with another filter (read from the rows).
+      await fixture.engine.query(
+        `UPDATE index_hour_tally SET m_card_n = m_card_n + 1, m_card_cents = m_card_cents - 5
+          WHERE hour = $1::timestamptz`,
+        [at(3 * HOUR)],
+      );
+      expect(cardSpend(await store.summary(window))).toEqual([3, -3_005]);
+      expect(cardSpend(await store.summary({ ...window, cardIds: ['card_a'] }))).toEqual([
+        2, -3_000,
+      ]);
+    });
 
     it('sums the filtered set by the definition of money: card spend is the charges that moved, what moved nothing is counted apart', async () => {
       await store.replaceDay('sa', '2026-10-01', software, T0);

@@ -961,6 +961,8 @@ export class TransactionIndexStore {
    * holds and what it nets to (signed cents). The summary's `posted`, read alone.
    */
   async postedTotal(filter: IndexFilter): Promise<{ count: number; cents: number }> {
+    // A set the hour tallies hold (`summary`): its posted figure from them.
+    if (talliedHours(filter)) return (await this.summary(filter)).posted;
     const params: unknown[] = [];
     const [row] = await this.engine.query<{ n: string; cents: string }>(
       `SELECT count(*)::text AS n, coalesce(sum(amount_cents), 0)::text AS cents

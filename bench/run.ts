@@ -267,7 +267,12 @@ const benches: Record<
         const big =
           largerRows > 0
             ? await runTransactionIndexPostgresBench(largerRows).catch((error: unknown) => {
-                bigError = (error as Error).message;
+                // The message and its causes' ("postgres unavailable" says little alone).
+                const messages: string[] = [];
+                for (let e: unknown = error; e instanceof Error; e = e.cause) {
+                  messages.push(e.message);
+                }
+                bigError = messages.join(': ');
                 return undefined;
               })
             : undefined;

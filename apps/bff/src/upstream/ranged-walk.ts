@@ -226,7 +226,7 @@ export function rangePages(span: DateRange, dates: number[], atOnce: number, mos
 }
 
 /** About how many pages `span` holds, from its first page's dates; undefined: open, or none. */
-function spanPages(span: DateRange, dates: number[]): number | undefined {
+export function spanPages(span: DateRange, dates: number[]): number | undefined {
   if (span.from === undefined || span.to === undefined || dates.length === 0) return undefined;
   const spread = Math.max(...dates) - Math.min(...dates) + 1;
   return (span.to - span.from + 1) / spread;

@@ -219,6 +219,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   const cursors = pageCursors(deps.indexCursorSecret);
   const lag = syncLag(clock);
   // One job per sub account, run once by whichever replica takes it; reads join it.
+  /** The progress of the syncs running on this replica (its metrics say how far they are). */
+  const runningHere = new Set<IndexSyncProgress>();
   const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
     async run(subAccountId, input, job) {
       const work = indexSyncWork({
@@ -230,12 +232,26 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         metrics: deps.metrics,
         synced: lag.settled,
       });
-      await work(subAccountId, input, job);
+      runningHere.add(job.progress);
+      try {
+        await work(subAccountId, input, job);
+      } finally {
+        runningHere.delete(job.progress);
+      }
     },
     progress: newSyncProgress,
     failureMemoryMs: failureBackoffMs,
   });
   deps.metrics.trackIndexSyncLag(lag.seconds);
+  deps.metrics.trackIndexSyncProgress(() => {
+    let daysLeft = 0;
+    let rows = 0;
+    for (const p of runningHere) {
+      daysLeft += Math.max(0, p.days - p.daysDone);
+      rows += p.rows;
+    }
+    return { daysLeft, rows };
+  });
 
   /**
    * When each asked sub account's open days were last read; starts the syncs that are due:
@@ -296,17 +312,24 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 
   /**
    * The running syncs' estimated end, taken together (they walk side by side, sharing the card
-   * service's pace): their days left at the pace of their days read since the first began.
+   * service's pace): their pages (else days) left at the pace of those read since the first
+   * began (`syncDoneAt`).
    */
   function doneAtOf(running: IndexSyncProgress[], now: number): { doneAt?: number } {
     const starts = running.map((p) => p.startedAt);
     if (running.length === 0 || starts.some((at) => at === undefined)) return {};
+    const expected = running.map((p) => p.pagesExpected);
     const doneAt = syncDoneAt(
       {
         days: running.reduce((sum, p) => sum + p.days, 0),
         daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
         rows: 0,
         startedAt: Math.min(...(starts as number[])),
+        pages: running.reduce((sum, p) => sum + (p.pages ?? 0), 0),
+        // Known once every running sync has sized its runs.
+        ...(expected.every((n) => n !== undefined)
+          ? { pagesExpected: expected.reduce((sum: number, n) => sum + (n ?? 0), 0) }
+          : {}),
       },
       now,
     );

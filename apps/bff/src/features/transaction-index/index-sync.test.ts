@@ -57,6 +57,15 @@ describe("a running sync's estimated end", () => {
     );
     expect(syncDoneAt({ days: 400, daysDone: 400, rows: 5_000, startedAt }, now)).toBe(now);
   });
+  it('while it expects more pages than it has read, is its pages left at the pace of its pages so far', () => {
+    // 40 of about 200 pages in 20 s, no day done yet: 160 pages left at 0.5 s a page.
+    const now = startedAt + 20_000;
+    const progress = { days: 732, daysDone: 0, rows: 0, startedAt, pages: 40, pagesExpected: 200 };
+    expect(syncDoneAt(progress, now)).toBe(now + 80_000);
+    // Past what it expected (the first page's density said too few): its days tell instead.
+    expect(syncDoneAt({ ...progress, pages: 250, daysDone: 366 }, now)).toBe(now + 20_000);
+    expect(syncDoneAt({ ...progress, pages: 250 }, now)).toBe(undefined);
+  });
   it('is unknown before a day is read, or from a job that never said when it began', () => {
     expect(syncDoneAt({ days: 400, daysDone: 0, rows: 0, startedAt }, startedAt + 5_000)).toBe(
       undefined,
@@ -130,6 +139,12 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     expect(want.length).toBeGreaterThan(500);
     expect(await indexed(sub)).toEqual(want);
     const firstPages = upstream.sim.stats.count('GET /transaction');
+    // Its progress counted every page it used (a first page the ranges do not reuse is asked
+    // again), and expected pages from its first page's density: more than it used here, as the
+    // newest days are the densest (what its estimate then says errs long).
+    expect(job.progress.pages).toBeGreaterThan(firstPages / 2);
+    expect(job.progress.pages).toBeLessThanOrEqual(firstPages);
+    expect(job.progress.pagesExpected).toBeGreaterThanOrEqual(job.progress.pages ?? 0);
 
     upstream.sim.stats.reset();
     const again = sync().sync(sub, 'req-sync-2');

@@ -14,7 +14,12 @@ import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
 import type { Metrics } from '../../platform/metrics/metrics';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
-import { PACED_RANGES_AT_ONCE, transactionPages, walkRanges } from '../../upstream/ranged-walk';
+import {
+  PACED_RANGES_AT_ONCE,
+  spanPages,
+  transactionPages,
+  walkRanges,
+} from '../../upstream/ranged-walk';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import type { IndexedTransaction, TransactionIndexStore } from './index-store';
 
@@ -115,18 +120,32 @@ export interface IndexSyncProgress {
   rows: number;
   /** When the sync began walking (Unix ms; absent from a job that reported none yet). */
   startedAt?: number;
+  /** Pages read so far. */
+  pages?: number;
+  /**
+   * About how many pages its days hold, from the density of each run's first page, summed as
+   * its runs read them (absent until one has).
+   */
+  pagesExpected?: number;
 }
 
 /**
- * When a running sync should end (Unix ms), at the pace its days have been read so far; none
- * before it has read a day. Days are not equal (recent ones hold more rows, and a range's days
- * come in together), so it is an estimate that firms up as the sync goes.
+ * When a running sync should end (Unix ms): its pages left at the pace of its pages so far,
+ * while it expects more than it has read; else its days left at the pace of its days so far;
+ * none before it has read a page or a day. Pages come at a steady pace, days in lumps (a range's
+ * days come in when it ends, most near the sync's end), so pages say it better; both firm up as
+ * the sync goes (the pace starts slow and grows, so early estimates err long).
  */
 export function syncDoneAt(progress: IndexSyncProgress, now: number): number | undefined {
-  if (progress.startedAt === undefined || progress.daysDone <= 0) return undefined;
+  if (progress.startedAt === undefined) return undefined;
+  const elapsed = Math.max(0, now - progress.startedAt);
+  const pages = progress.pages ?? 0;
+  if (progress.pagesExpected !== undefined && pages > 0 && progress.pagesExpected > pages) {
+    return Math.round(now + (progress.pagesExpected - pages) * (elapsed / pages));
+  }
+  if (progress.daysDone <= 0) return undefined;
   const left = Math.max(0, progress.days - progress.daysDone);
-  const msPerDay = Math.max(0, now - progress.startedAt) / progress.daysDone;
-  return Math.round(now + left * msPerDay);
+  return Math.round(now + left * (elapsed / progress.daysDone));
 }
 
 /**
@@ -187,6 +206,20 @@ export async function walkIndexDays(
     ...(pace ? { pace } : {}),
     align: (ms) => utcDayStart(utcDay(ms)),
     budget: walk.budget,
+    sized(items, more) {
+      // The run's pages, as its first page's density says (one when it is all there is).
+      const expected = more
+        ? (spanPages(
+            span,
+            items.map((t) => Date.parse(t.date)),
+          ) ?? 1)
+        : 1;
+      if (walk.progress) {
+        walk.progress.pagesExpected =
+          (walk.progress.pagesExpected ?? 0) +
+          Math.min(Math.ceil(expected), WALK_LIMITS.index.maxPages);
+      }
+    },
     ...(walk.signal ? { signal: walk.signal } : {}),
     range(range) {
       const from = range.from ?? span.from;
@@ -198,6 +231,7 @@ export async function walkIndexDays(
       return {
         take(rows) {
           deps.metrics?.indexSyncPage();
+          if (walk.progress) walk.progress.pages = (walk.progress.pages ?? 0) + 1;
           for (const t of rows()) {
             const at = Date.parse(t.date);
             if (at > to || at < from) continue;

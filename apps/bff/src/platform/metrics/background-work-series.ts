@@ -9,7 +9,12 @@ import type {
 
 type BackgroundWorkMetrics = Pick<
   Metrics,
-  'indexSyncEnded' | 'indexSyncPage' | 'trackIndexSyncLag' | 'alertDelivery' | 'trackAlertBacklog'
+  | 'indexSyncEnded'
+  | 'indexSyncPage'
+  | 'trackIndexSyncLag'
+  | 'trackIndexSyncProgress'
+  | 'alertDelivery'
+  | 'trackAlertBacklog'
 >;
 
 const SYNC_OUTCOMES: readonly IndexSyncOutcome[] = ['synced', 'failed'];
@@ -55,6 +60,24 @@ export function createBackgroundWorkSeries(registry: Registry): BackgroundWorkMe
     registers,
     collect() {
       this.set(lag ? lag() : 0);
+    },
+  });
+
+  let progress: (() => { daysLeft: number; rows: number }) | undefined;
+  new Gauge({
+    name: 'bff_index_sync_dates_left',
+    help: 'Dates (UTC days of history) the index syncs running on this replica have still to read (0: none runs).',
+    registers,
+    collect() {
+      this.set(progress ? progress().daysLeft : 0);
+    },
+  });
+  new Gauge({
+    name: 'bff_index_sync_rows_read',
+    help: 'Rows the index syncs running on this replica have read so far (0: none runs).',
+    registers,
+    collect() {
+      this.set(progress ? progress().rows : 0);
     },
   });
 
@@ -117,6 +140,9 @@ export function createBackgroundWorkSeries(registry: Registry): BackgroundWorkMe
     indexSyncPage: () => pages.inc(),
     trackIndexSyncLag: (seconds) => {
       lag = seconds;
+    },
+    trackIndexSyncProgress: (read) => {
+      progress = read;
     },
     alertDelivery: (channel, outcome) => deliveries.inc({ channel, outcome }),
     trackAlertBacklog: (reader) => {

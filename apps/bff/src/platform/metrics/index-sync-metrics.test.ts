@@ -1,5 +1,6 @@
 // The transaction index's sync series, moved for real: a read over HTTP starts a sync of the
-// simulator's sub account, which counts as synced with the pages it read; with the card service
+// simulator's sub account, which counts as synced with the pages it read (its days still to read
+// scraped while it runs); with the card service
 // failing, the next sync counts as failed and the lag grows until a sync succeeds again.
 
 import { Registry } from 'prom-client';
@@ -59,17 +60,32 @@ describe('the index sync series', () => {
     expect(value(samples, 'bff_index_syncs_total', { outcome: 'failed' })).toBe(0);
     expect(value(samples, 'bff_index_sync_pages_total')).toBe(0);
     expect(value(samples, 'bff_index_sync_lag_seconds')).toBe(0);
+    expect(value(samples, 'bff_index_sync_dates_left')).toBe(0);
+    expect(value(samples, 'bff_index_sync_rows_read')).toBe(0);
   });
 
   it('a read that starts a sync counts it synced, with its pages and time, and owes nothing after', async () => {
+    // Each page 100 ms late: the sync runs long enough to be scraped while it does.
+    t.sim.faults.set({ latencyMs: 100 });
     const first = await read();
     expect(first.status).toBe(200);
     expect(first.body.freshness.syncing).toBe(true);
     // Rows so far are said while a sync runs (none yet at its start), and not once none does.
     expect(first.body.freshness.rows).toBe(0);
+    // While it runs, its days still to read are on this replica's scrape: at most the index's
+    // two years of history (732 days), as a later read's freshness says too.
+    const running = await scrapeUntil((s) => sampleValue(s, 'bff_index_sync_dates_left') > 0);
+    expect(value(running, 'bff_index_sync_dates_left')).toBeLessThanOrEqual(732);
+    const during = (await read()).body.freshness;
+    if (during.syncing) expect(during.days).toBe(732);
+    // Once it ends, nothing runs here: no days left, no rows read.
     const samples = await scrapeUntil(
-      (s) => sampleValue(s, 'bff_index_syncs_total', { outcome: 'synced' }) === 1,
+      (s) =>
+        sampleValue(s, 'bff_index_syncs_total', { outcome: 'synced' }) === 1 &&
+        sampleValue(s, 'bff_index_sync_dates_left') === 0,
     );
+    t.sim.faults.clear();
+    expect(value(samples, 'bff_index_sync_rows_read')).toBe(0);
     const after = (await read()).body.freshness;
     expect(after.syncing).toBe(false);
     expect(after.rows).toBeUndefined();

@@ -67,6 +67,11 @@ export interface Metrics {
    * owed (0 when none is).
    */
   trackIndexSyncLag(seconds: () => number): void;
+  /**
+   * Reads, whenever metrics are collected, how far the index syncs running on this replica are:
+   * their days still to read and their rows read so far (both 0 when none runs).
+   */
+  trackIndexSyncProgress(read: () => { daysLeft: number; rows: number }): void;
   /** One try of an alert delivery by channel, and how it ended. */
   alertDelivery(channel: AlertDeliveryChannel, outcome: AlertDeliveryOutcome): void;
   /**
@@ -150,6 +155,7 @@ export const noMetrics: Metrics = {
   indexSyncEnded: nothing,
   indexSyncPage: nothing,
   trackIndexSyncLag: nothing,
+  trackIndexSyncProgress: nothing,
   alertDelivery: nothing,
   trackAlertBacklog: nothing,
 };

@@ -68,6 +68,7 @@ import {
   type TransactionIndexStore,
 } from './index-store';
 import {
+  combinedProgress,
   daysToWalk,
   INDEX_HISTORY_DAYS,
   INDEX_SETTLING_DAYS,
@@ -244,13 +245,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   });
   deps.metrics.trackIndexSyncLag(lag.seconds);
   deps.metrics.trackIndexSyncProgress(() => {
-    let daysLeft = 0;
-    let rows = 0;
-    for (const p of runningHere) {
-      daysLeft += Math.max(0, p.days - p.daysDone);
-      rows += p.rows;
-    }
-    return { daysLeft, rows };
+    const here = combinedProgress([...runningHere]);
+    return { daysLeft: Math.max(0, here.days - here.daysDone), rows: here.rows };
   });
 
   /**
@@ -299,41 +295,18 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       if (due) lag.owed(subAccountId);
       else lag.settled(subAccountId);
     }
+    // The running syncs taken together, and their estimated end (`syncDoneAt`).
+    const together = combinedProgress(running);
+    const doneAt = running.length > 0 ? syncDoneAt(together, now) : undefined;
     return {
       ...(updatedAt === undefined || updatedAt === Number.POSITIVE_INFINITY ? {} : { updatedAt }),
       syncing: running.length > 0,
-      days: running.reduce((sum, p) => sum + p.days, 0),
-      daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
-      ...(running.length > 0 ? { rows: running.reduce((sum, p) => sum + p.rows, 0) } : {}),
-      ...doneAtOf(running, now),
+      days: together.days,
+      daysDone: together.daysDone,
+      ...(running.length > 0 ? { rows: together.rows } : {}),
+      ...(doneAt === undefined ? {} : { doneAt }),
       ...(failed ? { failed } : {}),
     };
-  }
-
-  /**
-   * The running syncs' estimated end, taken together (they walk side by side, sharing the card
-   * service's pace): their pages (else days) left at the pace of those read since the first
-   * began (`syncDoneAt`).
-   */
-  function doneAtOf(running: IndexSyncProgress[], now: number): { doneAt?: number } {
-    const starts = running.map((p) => p.startedAt);
-    if (running.length === 0 || starts.some((at) => at === undefined)) return {};
-    const expected = running.map((p) => p.pagesExpected);
-    const doneAt = syncDoneAt(
-      {
-        days: running.reduce((sum, p) => sum + p.days, 0),
-        daysDone: running.reduce((sum, p) => sum + p.daysDone, 0),
-        rows: 0,
-        startedAt: Math.min(...(starts as number[])),
-        pages: running.reduce((sum, p) => sum + (p.pages ?? 0), 0),
-        // Known once every running sync has sized its runs.
-        ...(expected.every((n) => n !== undefined)
-          ? { pagesExpected: expected.reduce((sum: number, n) => sum + (n ?? 0), 0) }
-          : {}),
-      },
-      now,
-    );
-    return doneAt === undefined ? {} : { doneAt };
   }
 
   /** A card's name (and last four) or a category's name; none for other groupings. */

@@ -906,16 +906,16 @@ export class TransactionIndexStore {
       );
       return summaryOf(lines);
     }
-    const bind = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
+    const subs = filter.subAccountIds ? { subAccountIds: filter.subAccountIds } : {};
+    // The whole hours, by the tallies' `hour` (their sub account column is the rows' name).
+    const hour = (op: string, ms: number) => {
+      params.push(new Date(ms).toISOString());
+      return `hour ${op} $${params.length}::timestamptz`;
     };
-    const iso = (ms: number) => `${bind(new Date(ms).toISOString())}::timestamptz`;
-    const subs = filter.subAccountIds?.map(storable);
     const tallied = [
-      subs ? `sub_account_id = ANY(${bind(subs)}::text[])` : 'TRUE',
-      hours.from === undefined ? 'TRUE' : `hour >= ${iso(hours.from)}`,
-      hours.to === undefined ? 'TRUE' : `hour < ${iso(hours.to)}`,
+      whereOf(subs, params, this.engine.kind),
+      ...(hours.from === undefined ? [] : [hour('>=', hours.from)]),
+      ...(hours.to === undefined ? [] : [hour('<', hours.to)]),
     ].join(' AND ');
     // The part-hours at either end: [from, the first whole hour) and [the last one's end, to).
     const edges = [
@@ -926,14 +926,13 @@ export class TransactionIndexStore {
         ? { from: hours.to, to: filter.to }
         : undefined,
     ].filter((edge) => edge !== undefined);
-    const edgeRows =
-      edges.length === 0
-        ? ''
-        : `UNION ALL
+    const edgeRows = edges
+      .map(
+        (edge) => `UNION ALL
            SELECT ${BUCKET_LINES} FROM index_transaction
-            WHERE ${whereOf({ ...(filter.subAccountIds ? { subAccountIds: filter.subAccountIds } : {}) }, params, this.engine.kind)}
-              AND (${edges.map((e) => `(at >= ${iso(e.from)} AND at < ${iso(e.to)})`).join(' OR ')})
-            GROUP BY 1`;
+            WHERE ${whereOf({ ...subs, ...edge }, params, this.engine.kind)} GROUP BY 1`,
+      )
+      .join('\n');
     const lines = await this.engine.query<BucketLine>(
       `SELECT v.bucket, v.n::text AS n, v.cents::text AS cents,
               v.pending_n::text AS pending_n, v.pending_cents::text AS pending_cents

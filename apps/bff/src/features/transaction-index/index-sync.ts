@@ -130,6 +130,29 @@ export interface IndexSyncProgress {
 }
 
 /**
+ * Several running syncs' progress as one (they walk side by side, sharing the card service's
+ * pace): their days, days read, rows and pages summed, from when the first began; the pages
+ * expected once every one has sized its runs; no start while any has not said when it began.
+ */
+export function combinedProgress(running: readonly IndexSyncProgress[]): IndexSyncProgress {
+  const sum = (of: (p: IndexSyncProgress) => number) => running.reduce((n, p) => n + of(p), 0);
+  const starts = running.map((p) => p.startedAt);
+  const expected = running.map((p) => p.pagesExpected);
+  return {
+    days: sum((p) => p.days),
+    daysDone: sum((p) => p.daysDone),
+    rows: sum((p) => p.rows),
+    pages: sum((p) => p.pages ?? 0),
+    ...(running.length > 0 && starts.every((at) => at !== undefined)
+      ? { startedAt: Math.min(...(starts as number[])) }
+      : {}),
+    ...(running.length > 0 && expected.every((n) => n !== undefined)
+      ? { pagesExpected: sum((p) => p.pagesExpected ?? 0) }
+      : {}),
+  };
+}
+
+/**
  * When a running sync should end (Unix ms): its pages left at the pace of its pages so far,
  * while it expects more than it has read; else its days left at the pace of its days so far;
  * none before it has read a page or a day. Pages come at a steady pace, days in lumps (a range's

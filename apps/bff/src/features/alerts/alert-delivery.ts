@@ -75,10 +75,18 @@ function failureOf(error: unknown): DeliveryFailure {
   return new DeliveryFailure(error instanceof Error ? error.name : 'unknown', false);
 }
 
-/** The id receivers drop repeats by: the alert's key when it fits a header, else its digest. */
+/**
+ * The id receivers drop repeats by: the alert's key when it fits a header, else its digest. The
+ * digest is hex, and about one hex digest in 120 holds a run of decimal digits that reads as a
+ * card number (which no id may hold): that one is written in the letters a-p instead, so every
+ * key has an id, and the ids of keys that never needed it stay what they were.
+ */
 export function deliveryIdOf(key: string): string {
   if (deliveryIdSchema.safeParse(key).success) return key;
-  return `k.${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
+  const hex = createHash('sha256').update(key).digest('hex').slice(0, 40);
+  const id = `k.${hex}`;
+  if (deliveryIdSchema.safeParse(id).success) return id;
+  return `k.${hex.replace(/[0-9a-f]/g, (nibble) => String.fromCharCode(97 + Number.parseInt(nibble, 16)))}`;
 }
 
 /**

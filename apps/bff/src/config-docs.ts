@@ -450,8 +450,9 @@ export const otherGroups: readonly {
         readBy: ['apps/bff/src/test/engines/postgres.ts'],
       },
       CHROMIUM_PATH: {
-        default: '/usr/bin/chromium',
-        description: 'The Chromium the e2e tests and the browser benchmark drive.',
+        default: '/usr/bin/chromium-headless-shell',
+        description:
+          'The Chromium the e2e tests and the browser benchmark drive (Debian’s `chromium-headless-shell` by default; the full `chromium` works too).',
         readBy: ['apps/web/e2e/support/browser.ts', 'scripts/ensure-chromium.mjs'],
       },
       POSTGRES_BIN_DIR: {

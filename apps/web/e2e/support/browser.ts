@@ -14,7 +14,8 @@ const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), '../../.e2e-a
  */
 export const API_HEADERS = { 'X-CSRF': '1', Connection: 'close' } as const;
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's `chromium-headless-shell` (scripts/ensure-chromium.mjs says why). */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /** Headless, as root, with nothing that reaches off this machine. */
 export const chromiumArgs = [

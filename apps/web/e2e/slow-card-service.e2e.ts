@@ -116,7 +116,7 @@ describe('a fresh deployment against a slow card service', () => {
         // Once pages are read, it says how long is left.
         await syncing(page)
           .filter({
-            hasText: /so far, (about \d+ (minute|minutes|hours)|less than a minute) left\./,
+            hasText: /transactions?, (about \d+ (minute|minutes|hours)|less than a minute) left\./,
           })
           .waitFor({ timeout: 30_000 });
         await screenshot(page, `slow-card-service-syncing-${width}`);
@@ -142,9 +142,9 @@ describe('a fresh deployment against a slow card service', () => {
   }, 400_000);
 });
 
-/** The sync's progress line: days read and transactions so far. */
+/** The sync's progress line: the days and transactions this sync has read. */
 const syncing = (page: Page) =>
   page.getByRole('status').filter({
     hasText:
-      /Syncing with the card service: [\d,]+ of [\d,]+ days read, [\d,]+ transactions? so far/,
+      /Syncing with the card service: this sync has read [\d,]+ of [\d,]+ days and [\d,]+ transactions?/,
   });

@@ -430,7 +430,7 @@ describe('transactions screen', () => {
     renderApp('/transactions', { session: financeSession() });
     expect(
       await screen.findByText(
-        'Syncing with the card service: 120 of 400 days read, 6,150 transactions so far. The figures grow as it goes.',
+        'Syncing with the card service: this sync has read 120 of 400 days and 6,150 transactions. The figures grow as it goes.',
       ),
     ).toBeInTheDocument();
     expect(
@@ -438,7 +438,7 @@ describe('transactions screen', () => {
     ).toBeInTheDocument();
     expect(
       await screen.findByText(
-        'Syncing with the card service: 240 of 400 days read, 12,300 transactions so far, about 4 minutes left. The figures grow as it goes.',
+        'Syncing with the card service: this sync has read 240 of 400 days and 12,300 transactions, about 4 minutes left. The figures grow as it goes.',
         undefined,
         { timeout: 3_000 },
       ),

@@ -84,6 +84,22 @@ export function TransactionsSummary({
   );
 }
 
+/**
+ * The running syncs' progress, worded as what this sync has read: the count above it is the
+ * list's (every sub account the index holds, some of them synced before), and the two side by
+ * side ("503 transactions" above "332 transactions so far") read as one figure that disagreed.
+ */
+function syncProgressText(freshness: IndexFreshness): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const days = `${n(freshness.daysDone)} of ${n(freshness.days)} days`;
+  const read =
+    freshness.rows === undefined
+      ? days
+      : `${days} and ${n(freshness.rows)} transaction${freshness.rows === 1 ? '' : 's'}`;
+  const left = freshness.doneAt === undefined ? '' : `, ${formatTimeLeft(freshness.doneAt)}`;
+  return `Syncing with the card service: this sync has read ${read}${left}. The figures grow as it goes.`;
+}
+
 function Freshness({ freshness, query }: { freshness: IndexFreshness; query: IndexQuery }) {
   const refresh = useRefreshIndex(query);
   const inactive = refresh.isPending || freshness.syncing;
@@ -93,7 +109,7 @@ function Freshness({ freshness, query }: { freshness: IndexFreshness; query: Ind
         {!freshness.syncing && freshness.failed ? (
           <SyncFailed failed={freshness.failed} updatedAt={freshness.updatedAt} />
         ) : freshness.syncing ? (
-          `Syncing with the card service: ${freshness.daysDone.toLocaleString('en-US')} of ${freshness.days.toLocaleString('en-US')} days read${freshness.rows === undefined ? '' : `, ${freshness.rows.toLocaleString('en-US')} transaction${freshness.rows === 1 ? '' : 's'} so far`}${freshness.doneAt === undefined ? '' : `, ${formatTimeLeft(freshness.doneAt)}`}. The figures grow as it goes.`
+          syncProgressText(freshness)
         ) : freshness.updatedAt === undefined ? (
           'Not synced yet.'
         ) : (

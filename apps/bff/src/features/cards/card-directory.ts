@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Card } from '@card-console/shared/api/cards';
 import type { SpendingConstraint, UpstreamCard } from '@card-console/shared/upstream/card';
 import type { ListEnvelope } from '@card-console/shared/upstream/common';
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock';
+import { newRequestId } from '../../platform/request-ids';
 import type { UpstreamClient } from '../../upstream/client';
 import { paginate, walkBudget } from '../../upstream/paginate';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
@@ -145,7 +145,8 @@ export function createCardDirectory(options: CardDirectoryOptions): CardDirector
   function refresh(): Promise<void> {
     if (walking) return walking;
     const startedAt = o.clock.now();
-    const requestId = `card-directory-${randomUUID()}`;
+    // Never a card number in the id it is logged and sent with (request-ids.ts says why).
+    const requestId = `card-directory-${newRequestId()}`;
     const remembered = new Map<string, Entry>();
     rememberedDuringWalk = remembered;
     walking = walk(requestId)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { holdsCardNumber } from '../security/card-number-ids';
 
@@ -19,4 +19,16 @@ export const deliveryIdSchema = z
 export function messageIdFor(deliveryId: string, domain: string): string {
   const digest = createHash('sha256').update(deliveryId).digest('hex').slice(0, 40);
   return `<alert.${digest}@${domain}>`;
+}
+
+/**
+ * A new random delivery id, `${prefix}.` and a UUID, for a message sent once (an invitation):
+ * drawn again in the rare case its UUID's digit groups read as a card number (a few in a hundred
+ * do, the matcher joining groups across `-`), which the senders refuse.
+ */
+export function newDeliveryId(prefix: string): string {
+  for (;;) {
+    const id = `${prefix}.${randomUUID()}`;
+    if (deliveryIdSchema.safeParse(id).success) return id;
+  }
 }

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Role } from '@card-console/shared/api/meta';
 import escapeHtml from 'escape-html';
+import { newDeliveryId } from './delivery-id';
 import { createEmailSender, type EmailSender, type EmailTimeouts } from './email-sender';
 
 // The email that brings an invited person to Card Console: who invited them, as what, the
@@ -76,7 +76,7 @@ export function invitationSender(sender: EmailSender): SendInvitation {
   return async (email, link, details) => {
     const sent = await sender.sendRendered({
       // A fresh id per invitation: sending again (a new invitation) is a new message.
-      id: `invitation.${randomUUID()}`,
+      id: newDeliveryId('invitation'),
       to: [email],
       ...renderInvitation(link, details),
     });

@@ -52,7 +52,7 @@ function daysOf(ask: { from: number; to: number }): string[] {
 async function sync(
   engine: SqlEngine,
   sub: string,
-  stopWhen?: (daysDone: number, pagesAsked: number) => boolean,
+  stopWhen?: (daysDone: number, pagesAsked: number) => boolean | Promise<boolean>,
 ) {
   const { client, asked } = recordingClient();
   const work = indexSyncWork({
@@ -67,7 +67,9 @@ async function sync(
   let watching = true;
   const watcher = (async () => {
     while (watching && stopWhen && !stop.signal.aborted) {
-      if (stopWhen(progress.daysDone, asked.length)) stop.abort(new Error('the process stopped'));
+      if (await stopWhen(progress.daysDone, asked.length)) {
+        stop.abort(new Error('the process stopped'));
+      }
       await new Promise((r) => setTimeout(r, 2));
     }
   })();
@@ -117,10 +119,19 @@ describe.each([
       ?.id as string;
     // Slow enough that the walk is stopped with ranges open.
     upstream.sim.faults.set({ latencyMs: 15 });
-    // Stopped once some ranges are written and about a third of the sub account's pages (about
-    // 90) were asked for: days are written a range at a time, many days at once, so a count of
-    // days done does not tell how far the walk is.
-    const first = await sync(engine, sub, (done, pages) => done > 0 && pages >= 30);
+    // Stopped once about a third of the sub account's pages (about 90) were asked for and a
+    // range holding rows is written: days are written a range at a time, many days at once, so
+    // a count of days done does not tell how far the walk is; and the ranges of the years
+    // before the data, empty, end first (a clean clone's run stopped with only those done, and
+    // the check of the finished days' rows below had none to check).
+    const daysWithRows = new Set(
+      upstream.sim.data.transactions(sub).map((t) => utcDay(Date.parse(t.date))),
+    );
+    const watching = new TransactionIndexStore(engine);
+    const first = await sync(engine, sub, async (done, pages) => {
+      if (done === 0 || pages < 30) return false;
+      return [...(await watching.walkedDays(sub)).keys()].some((day) => daysWithRows.has(day));
+    });
     await kill();
     upstream.sim.faults.clear();
     expect(first.ended).toBe('the process stopped');

@@ -114,7 +114,7 @@ describe('the id a delivery is sent with', () => {
     expect(deliveryIdOf('r1:t9')).toBe('r1:t9');
   });
 
-  it('is a digest, the same every time, for a key that does not fit (a rule id may begin with - or _)', () => {
+  it('is a digest, the same every time, for a key that does not fit (a rule id may hold _ or begin with -)', () => {
     const id = deliveryIdOf('-ZWCkjzSPJMtSq_SAJIBwQ:t1');
     expect(id).toMatch(/^k\.[0-9a-f]{40}$/);
     expect(deliveryIdOf('-ZWCkjzSPJMtSq_SAJIBwQ:t1')).toBe(id);

@@ -591,7 +591,7 @@ describe('alert delivery on the embedded engine, one process', () => {
     for (const post of posts())
       byDelivery.set(post.delivery, [...(byDelivery.get(post.delivery) ?? []), post]);
     // The delivery id is the alert's key, or its digest when the key does not fit a header (a
-    // rule id is random and may begin with '-' or '_').
+    // rule id is random base64url: it may hold '_' or begin with '-').
     const ids = toRaise.map((r) => deliveryIdOf(r.idempotencyKey));
     expect([...byDelivery.keys()].sort()).toEqual([...ids].sort());
     const bodies = new Map<string, { text: string; alert: Record<string, unknown> }>();

@@ -159,7 +159,7 @@ async function raised(store: AlertStore, url: string, count: number, email = tru
   }));
   await store.raise(alerts, { at, teamRecipients: [], emailsPerHour: 10_000 });
   // What receivers see: the key, or its digest when it does not fit a header (a rule id is
-  // random and may begin with '-' or '_').
+  // random base64url: it may hold '_' or begin with '-').
   return { rule, keys: alerts.map((a) => deliveryIdOf(a.idempotencyKey)) };
 }
 

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { newRequestId } from '../request-ids';
 import { holdsCardNumber } from '../security/card-number-ids';
 
 /**
@@ -22,13 +23,10 @@ export function messageIdFor(deliveryId: string, domain: string): string {
 }
 
 /**
- * A new random delivery id, `${prefix}.` and a UUID, for a message sent once (an invitation):
- * drawn again in the rare case its UUID's digit groups read as a card number (a few in a hundred
- * do, the matcher joining groups across `-`), which the senders refuse.
+ * A new random delivery id, `${prefix}.` and a request id's UUID (`newRequestId`: drawn again when
+ * its digit groups read as a card number, which the senders refuse), for a message sent once (an
+ * invitation). The prefix holds no digits.
  */
 export function newDeliveryId(prefix: string): string {
-  for (;;) {
-    const id = `${prefix}.${randomUUID()}`;
-    if (deliveryIdSchema.safeParse(id).success) return id;
-  }
+  return `${prefix}.${newRequestId()}`;
 }

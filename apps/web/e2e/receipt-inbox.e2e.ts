@@ -88,17 +88,23 @@ async function expectAccessible(step: string) {
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.getByRole('heading', { level: 1, name: 'Receipt inbox' }).waitFor();
-    // Each picture's thumbnail shown (fetched once its row is near the window), not its "…".
-    const pictures = files.filter((f) => f.mediaType.startsWith('image/')).length;
-    await expect
-      .poll(() =>
-        page
-          .getByRole('img', { name: /^Receipt / })
-          .evaluateAll(
-            (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length,
-          ),
-      )
-      .toBe(pictures);
+    // Each picture's thumbnail shown once its row is in the window (its bytes are fetched when
+    // the row comes near it, as a person scrolls), not its "…"; then the page from its top.
+    const pictures = files.filter((f) => f.mediaType.startsWith('image/'));
+    for (const f of pictures) {
+      const row = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { level: 3, name: f.fileName, exact: true }) });
+      await row.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() =>
+          row
+            .getByRole('img', { name: `Receipt ${f.fileName}`, exact: true })
+            .evaluateAll((imgs) => imgs.some((i) => (i as HTMLImageElement).naturalWidth > 0)),
+        )
+        .toBe(true);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, `receipt-inbox-${step}-${width}`);
     expect(await seriousA11yViolations(page), `${step} at ${width}`).toEqual([]);
     expect(

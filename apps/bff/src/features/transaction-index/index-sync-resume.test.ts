@@ -9,6 +9,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { useBothEngines } from '../../test/engines/sql-replicas';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import type { UpstreamClient } from '../../upstream/client';
+import { clientDefaults } from '../../upstream/client-options';
 import { TransactionIndexStore } from './index-store';
 import { INDEX_HISTORY_DAYS, indexSyncWork, newSyncProgress, utcDay } from './index-sync';
 
@@ -22,9 +23,18 @@ const upstream = useSimulator({
 
 const both = useBothEngines();
 
-/** A client of its own (a process of its own) that lists each transaction page's dates asked. */
+/**
+ * A client of its own (a process of its own) that lists each transaction page's dates asked. It
+ * waits for an answer as long as the product does (not the test client's 2 s): the simulator
+ * answers from this test's thread, which the embedded engine's writes hold, on a loaded machine,
+ * for up to 1.6 s at a time (measured with `monitorEventLoopDelay` during a clean clone's run),
+ * and what is tested here is where a sync resumes, not how long the card service may take.
+ */
 function recordingClient() {
-  const { client } = testClient(upstream.url);
+  const { client } = testClient(upstream.url, {
+    attemptTimeoutMs: clientDefaults.attemptTimeoutMs,
+    deadlineMs: clientDefaults.deadlineMs,
+  });
   const asked: { from: number; to: number }[] = [];
   const recording: UpstreamClient = {
     ...client,

@@ -146,6 +146,9 @@ interface SyncRun {
   seenMs: number;
   /** The first list's answer (opening PGlite and applying its schema are in it). */
   firstAnswerMs: number;
+  /** Sign-in to the first list that shows rows (SPA's polls), and whether it said syncing. */
+  rowsMs: number;
+  rowsWhileSyncing: boolean;
   /** First transaction page asked for to the last delivered: the sync's upstream walk. */
   walkMs: number;
   polls: number;
@@ -168,9 +171,15 @@ async function firstSync(bff: RunningBff, proxy: DelayingProxy): Promise<SyncRun
   const cpuBefore = cpuMicros(bff.child.pid);
   const mark = proxy.mark();
   const cookie = await bff.signIn();
+  let rows: { ms: number; syncing: boolean } | undefined;
   const run = await pollLikeTheSpa(
     () => get<IndexPage>(bff, cookie, '/api/index/transactions'),
-    (a) => !a.freshness.syncing && a.freshness.updatedAt !== undefined,
+    (a) => {
+      if (!rows && a.items.length > 0) {
+        rows = { ms: performance.now() - mark, syncing: a.freshness.syncing };
+      }
+      return !a.freshness.syncing && a.freshness.updatedAt !== undefined;
+    },
   );
   const seenMs = performance.now() - mark;
   const bffCpuS = (cpuMicros(bff.child.pid) - cpuBefore) / 1e6;
@@ -188,6 +197,8 @@ async function firstSync(bff: RunningBff, proxy: DelayingProxy): Promise<SyncRun
   return {
     seenMs,
     firstAnswerMs: run.first.ms,
+    rowsMs: rows?.ms ?? seenMs,
+    rowsWhileSyncing: rows?.syncing ?? false,
     walkMs: starts.length ? Math.max(...ends) - Math.min(...starts) : 0,
     polls: run.polls,
     calls,
@@ -543,6 +554,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
         .map((w) => `${w.pages} pages, ${seconds(w.walkMs)} s (${fmt(depth(w.walkMs), 0)})`)
         .join('; ')} |`,
       `| ${label}: answered 429 by the card service / pages asked within the wait a 429 asked for | ${r.calls.rateLimited} / ${pagesInsideHolds(r.calls)} |`,
+      `| ${label}: sign-in → the list shows rows (SPA's asks) | ${seconds(r.rowsMs)} s (${r.rowsWhileSyncing ? 'while it says syncing' : '**once synced**'}) |`,
       `| ${label}: sign-in → the list says synced (SPA's asks) | ${seconds(r.seenMs)} s (${r.polls} asks; the first answer took ${seconds(r.firstAnswerMs)} s) |`,
       `| ${label}: the BFF process's CPU meanwhile (its one thread reads every answer, and runs the embedded engine's writes) | ${fmt(r.bffCpuS, 2)} s over ${seconds(r.seenMs)} s (${fmt(r.bffCpuS / (r.seenMs / 1000), 2)} of a core); the walk at the rate limit's floor would take ${seconds(floor * ROUND_TRIP_MS)} s |`,
       `| ${label}: rows synced (the totals' count, asked once the list says synced) | ${r.rows.toLocaleString('en-US')} |`,
@@ -604,6 +616,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| serial depth of the first sync of the demo's data, embedded engine (round trips of ${ROUND_TRIP_MS} ms; ${sync.transactionCalls.count} pages, up to ${sync.transactionCalls.maxInFlight} in flight; 1.5 × the rate limit's floor of ${fmt(floor, 1)}) | ${fmt(syncDepth, 1)} | ≤ ${fmt(goalDepth, 1)} | ${verdict(syncDepth <= goalDepth)} |`,
       `| the same, index in PostgreSQL (${pgSync.transactionCalls.count} pages, up to ${pgSync.transactionCalls.maxInFlight} in flight) | ${fmt(pgDepth, 1)} | ≤ ${fmt(goalDepth, 1)} | ${verdict(pgDepth <= goalDepth)} |`,
       `| pages asked within the wait a 429 asked for, both first syncs (${sync.calls.rateLimited + pgSync.calls.rateLimited} answered 429) | ${ignored} | 0 | ${verdict(ignored === 0)} |`,
+      `| sign-in → the list's first rows while syncing, fresh deployment, embedded engine (s) | ${seconds(sync.rowsMs)} | ≤ 5 | ${verdict(sync.rowsMs <= 5_000 && sync.rowsWhileSyncing)} |`,
       `| sign-in → the Overview of 30 days complete, fresh deployment (s) | ${seconds(cold30.seenMs)} | ≤ 5 | ${verdict(cold30.seenMs <= 5_000)} |`,
       `| pages after a restart half-way through the first sync ÷ a full walk's, embedded engine | ${fmt(100 * resumeShare(resumed, sync), 0)} % | ≤ 55 % | ${verdict(resumeShare(resumed, sync) <= 0.55)} |`,
       `| the same, PostgreSQL | ${fmt(100 * resumeShare(pgResumed, pgSync), 0)} % | ≤ 55 % | ${verdict(resumeShare(pgResumed, pgSync) <= 0.55)} |`,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
+import { createCardDirectory, upstreamCardPages } from './features/cards/card-directory';
 import type { ReadinessCheck } from './features/health/readiness';
 import type { NotesStore } from './features/notes/notes-store';
 import { cachedStandings } from './features/people/cached-standings';
@@ -394,9 +395,18 @@ async function startServer(
     logger.info({ port: mail.port }, 'receipt mail listener started');
     closers.push(() => mail.close());
   }
+  // The cards' names for every list: walked now, in the background, so the first list after a
+  // start is not held for it (a list waits up to 2 s for a directory never filled; against a
+  // card service 300 ms away, the first Transactions answer after sign-in took 2 s for it).
+  const cardDirectory = createCardDirectory({
+    listPage: upstreamCardPages(upstream),
+    clock: systemClock,
+    logger,
+  });
   const app = createApp({
     config,
     upstream,
+    cardDirectory,
     users,
     sessionStore: shared?.sessionStore ?? new MemorySessionStore(systemClock),
     ...(shared && {
@@ -469,6 +479,8 @@ async function startServer(
   // opens and takes the demo accounts now, in the background, so the first sign-in does not wait
   // for it. Production opens it at the first need, keeping a fresh server one process until then.
   if (config.mode === 'demo') void importedPeople().catch(() => {});
+  // Its first walk starts now (a failure is logged and tried again at the next read).
+  void cardDirectory.ready();
   if (config.metrics) {
     const scrape = await startMetricsServer({ registry, ...config.metrics, logger });
     closers.push(scrape.close);

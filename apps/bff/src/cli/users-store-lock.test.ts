@@ -92,18 +92,25 @@ describe('pnpm users --server-stopped and the server, one DATA_DIR', () => {
       busy: 'held by the test',
       onLost: () => {},
     });
-    let released = false;
-    const starting = startBffProcess(env);
-    setTimeout(() => {
-      released = true;
-      void release();
-    }, 3_000);
+    const waitingLine = (line: Record<string, unknown>) =>
+      String(line.msg ?? '').includes(`DATA_DIR (${dataDir}) is locked by another process`);
+    // Released once the server says it waits (however long a loaded machine takes it to get
+    // there: a fixed 3 s let one start after the release, with nothing to wait for).
+    let saysItWaits = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      saysItWaits = resolve;
+    });
+    const starting = startBffProcess(env, {
+      onLine: (line) => {
+        if (waitingLine(line)) saysItWaits();
+      },
+    });
+    const stillWaiting = await Promise.race([waiting.then(() => true), starting.then(() => false)]);
+    expect(stillWaiting, 'the server started while the lock was held').toBe(true);
+    await release();
     const server = await starting;
     try {
-      expect(released).toBe(true);
-      const waited = server.logs.find((line) =>
-        String(line.msg ?? '').includes(`DATA_DIR (${dataDir}) is locked by another process`),
-      );
+      const waited = server.logs.find(waitingLine);
       expect(waited).toMatchObject({ level: 40 });
       expect(await signIn(server, 'lee@example.test')).toBe(200);
     } finally {

@@ -23,10 +23,11 @@ export interface BffProcess {
 /**
  * Starts `src/index.ts` under tsx with `env` (plus PORT/HOST), and waits for /healthz. `port`:
  * listen there (a replica brought back where the balancer expects it); default a free one.
+ * `onLine`: told of each log line as it comes, while it starts too.
  */
 export async function startBffProcess(
   env: Record<string, string>,
-  options: { port?: number } = {},
+  options: { port?: number; onLine?: (line: Record<string, unknown>) => void } = {},
 ): Promise<BffProcess> {
   const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
@@ -43,11 +44,14 @@ export async function startBffProcess(
     partial = lines.pop() ?? '';
     for (const line of lines) {
       if (!line) continue;
+      let parsed: Record<string, unknown>;
       try {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
+        parsed = JSON.parse(line) as Record<string, unknown>;
       } catch {
-        logs.push({ text: line });
+        parsed = { text: line };
       }
+      logs.push(parsed);
+      options.onLine?.(parsed);
     }
   });
   child.stderr?.on('data', (chunk) => {

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { bffServeCommand } from './lib/bff';
+import { chromiumPath } from './lib/browser';
 import { benchDir, repoRoot, runTsToEnd } from './lib/child';
 import { fmt, verdict } from './lib/stats';
 
@@ -466,7 +467,7 @@ const header = [
   `| CPU | ${cpus().length} × ${cpus()[0]?.model ?? 'unknown'} |`,
   `| memory | ${Math.round(totalmem() / 2 ** 30)} GiB |`,
   `| node | ${process.version} |`,
-  `| chromium | ${version('/usr/bin/chromium --version')} |`,
+  `| chromium (what the browser benchmarks drive) | ${version(`${chromiumPath} --version`)} |`,
   '',
   'Method: every figure is measured side by side in one run on this machine; where rounds are',
   'repeated they are interleaved across the compared targets, and each cell shows median',

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
-import { inboxOfEachKind, serveInbox, serveUnread } from '../test/alert-fixtures';
+import { alertRule, inboxOfEachKind, serveInbox, serveUnread } from '../test/alert-fixtures';
 
 const NOW = Date.parse('2026-03-15T15:05:00Z');
 
@@ -123,9 +123,57 @@ describe('the inbox', () => {
     expect(within(dialog).queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
+  it.each([
+    [
+      'no rule',
+      [],
+      'No alerts yet. Set up alert rules to hear about declines, large charges and low balances.',
+    ],
+    [
+      'a rule that is off, and one that sends by email only',
+      [
+        alertRule({ enabled: false }),
+        alertRule({ id: 'rule_2', channels: { inbox: false, email: true, webhookTargetId: null } }),
+      ],
+      'No alerts yet. None of your alert rules is on and sends here: turn one on, or its inbox, to hear about declines, large charges and low balances.',
+    ],
+    [
+      'one rule on, sending here',
+      [alertRule()],
+      'No alerts yet. One alert rule is on and sends here: an alert comes when a transaction Card Console reads from the card service matches it. See alert rules.',
+    ],
+    [
+      'two rules on, one of them the team’s, and one off',
+      [
+        alertRule(),
+        alertRule({ id: 'rule_t', team: true }),
+        alertRule({ id: 'r3', enabled: false }),
+      ],
+      'No alerts yet. 2 alert rules are on and send here: an alert comes when a transaction Card Console reads from the card service matches one. See alert rules.',
+    ],
+  ] as const)('with no alert, says what the rules do: %s', async (_case, rules, said) => {
+    serveUnread(0);
+    serveInbox([[]]);
+    server.use(serve('alerts.rules', () => HttpResponse.json({ items: rules })));
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts'));
+    const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getByText(/^No alerts yet/)
+          .textContent?.replace(/\s+/g, ' '),
+      ).toBe(said),
+    );
+    await user.click(within(dialog).getByRole('link', { name: 'alert rules' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Alert rules' })).toBeVisible();
+    expect(screen.queryByRole('dialog', { name: 'Alerts' })).toBeNull();
+  });
+
   it('says when there are no alerts; Escape closes it and gives focus back to the bell', async () => {
     serveUnread(0);
     serveInbox([[]]);
+    server.use(serve('alerts.rules', () => HttpResponse.json({ items: [] })));
     const { user } = renderApp('/sub-accounts', { session: financeSession() });
     const button = await bell('Alerts');
     await user.click(button);

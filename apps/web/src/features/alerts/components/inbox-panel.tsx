@@ -1,9 +1,10 @@
 import type { InboxItem } from '@card-console/shared/api/alerts';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Dialog } from '../../../components/dialog';
 import { ErrorState } from '../../../components/error-state';
 import { formatDateTime } from '../../../lib/format';
+import { alertRulesQueryOptions } from '../api/get-alert-rules';
 import { inboxQueryOptions } from '../api/get-inbox';
 import { useMarkRead } from '../api/mark-read';
 import { inboxSummary, relativeTime } from '../inbox-summary';
@@ -47,10 +48,7 @@ export function InboxPanel({ onClose }: { onClose: () => void }) {
       ) : inbox.isError && items.length === 0 ? (
         <ErrorState error={inbox.error} onRetry={() => void inbox.refetch()} />
       ) : items.length === 0 ? (
-        <p className="inbox-empty">
-          No alerts yet. Set up <Link to="/alerts">alert rules</Link> to hear about declines, large
-          charges and low balances.
-        </p>
+        <EmptyInbox onClose={onClose} />
       ) : (
         <>
           <ul className="inbox-list" aria-label="Alerts, newest first">
@@ -122,5 +120,43 @@ function InboxRow({ item, onOpen }: { item: InboxItem; onOpen: () => void }) {
         </Link>
       )}
     </li>
+  );
+}
+
+/**
+ * No alert yet, said as it is: with rules that send here, that they are on and wait for a
+ * matching transaction (not "set up alert rules" to someone who has); else how to get some.
+ */
+function EmptyInbox({ onClose }: { onClose: () => void }) {
+  const rules = useQuery(alertRulesQueryOptions());
+  const sending = rules.data?.filter((rule) => rule.enabled && rule.channels.inbox).length ?? 0;
+  const rulesLink = (text: string) => (
+    <Link to="/alerts" onClick={onClose}>
+      {text}
+    </Link>
+  );
+  if (sending > 0) {
+    return (
+      <p className="inbox-empty">
+        No alerts yet. {sending === 1 ? 'One alert rule is' : `${sending} alert rules are`} on and
+        {sending === 1 ? ' sends' : ' send'} here: an alert comes when a transaction Card Console
+        reads from the card service matches {sending === 1 ? 'it' : 'one'}. See{' '}
+        {rulesLink('alert rules')}.
+      </p>
+    );
+  }
+  if (rules.data && rules.data.length > 0) {
+    return (
+      <p className="inbox-empty">
+        No alerts yet. None of your {rulesLink('alert rules')} is on and sends here: turn one on, or
+        its inbox, to hear about declines, large charges and low balances.
+      </p>
+    );
+  }
+  return (
+    <p className="inbox-empty">
+      No alerts yet. Set up {rulesLink('alert rules')} to hear about declines, large charges and low
+      balances.
+    </p>
   );
 }

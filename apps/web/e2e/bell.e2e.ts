@@ -106,6 +106,23 @@ describe('the bell with an alert raised by a new declined transaction', () => {
     await page.reload();
     await bell().waitFor();
     expect(await bell().getAttribute('aria-label')).toBe('Alerts');
+    // The inbox, empty, says the rule is on and what it waits for (not "Set up alert rules").
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      await bell().click();
+      const dialog = page.getByRole('dialog', { name: 'Alerts' });
+      await dialog
+        .getByText(/^No alerts yet\. One alert rule is on and sends here: an alert comes when/)
+        .waitFor();
+      await screenshot(page, `bell-empty-with-a-rule-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   }, 300_000);
 
   it('the simulator declines a card payment; Refresh syncs it and the count goes up', async () => {

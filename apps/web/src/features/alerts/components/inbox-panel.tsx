@@ -140,8 +140,7 @@ function EmptyInbox({ onClose }: { onClose: () => void }) {
       <p className="inbox-empty">
         No alerts yet. {sending === 1 ? 'One alert rule is' : `${sending} alert rules are`} on and
         {sending === 1 ? ' sends' : ' send'} here: an alert comes when a transaction Card Console
-        reads from the card service matches {sending === 1 ? 'it' : 'one'}. See{' '}
-        {rulesLink('alert rules')}.
+        reads from the card service matches {sending === 1 ? 'it' : 'one'}.
       </p>
     );
   }

@@ -22,6 +22,7 @@ import {
 import { lazyReceiptReader } from './features/receipt-inbox/reading/lazy-reader';
 import { EnrolmentGate } from './features/security-policy';
 import type { RelyingParty } from './features/sso/relying-party';
+import { indexSearchOf, keepOpenDaysFresh } from './features/transaction-index';
 import { upstreamSubAccountList } from './features/transaction-index/sub-account-list';
 import { type ApiDeps, apiFeatures } from './http/api-endpoints';
 import { createApiRouter } from './http/api-router';
@@ -130,6 +131,12 @@ export interface AppDeps {
   receiptInbox?: ReceiptInboxService;
   /** What reads inbox receipts; by default a reader process started at the first file. */
   receiptReader?: ReceiptReading;
+  /**
+   * The open days read again in the background while an alert rule is on, every `everyMs`
+   * (`keepOpenDaysFresh`), once `engineOpen()` (never opening the embedded engine for it); none
+   * by default: the composition root starts it, as it does the other background work.
+   */
+  openDaysRefresh?: { everyMs: number; engineOpen: () => boolean };
   /** People kept in the SQL store (server.ts): the People endpoints answer only with it. */
   people?: { store: PeopleStore; sessions: PersonSessions };
   /** Told of every session's start, activity and end, so admins can list and end them. */
@@ -322,6 +329,17 @@ export function createApp(deps: AppDeps): Express {
       emailsPerHour: config.alertLimits.emailsPerHour,
     }),
   };
+
+  if (deps.openDaysRefresh) {
+    const { everyMs, engineOpen } = deps.openDaysRefresh;
+    keepOpenDaysFresh({
+      everyMs,
+      signal: featureDeps.cutOff,
+      due: async () => engineOpen() && (await (await stores.alerts()).enabledRules()).length > 0,
+      refresh: (requestId) => indexSearchOf(apiDeps).refreshOpenDays(requestId),
+      logger,
+    });
+  }
 
   const app = express();
   app.disable('x-powered-by');

@@ -332,6 +332,11 @@ export const bffGroups: readonly VariableGroup[] = [
         description:
           "1 to 10,000: the alert emails one recipient gets one by one in any hour; the rest are listed in that recipient's digest once the UTC day is over (and are in their inbox at once). Webhooks and the inbox are not capped.",
       },
+      ALERT_REFRESH_SECONDS: {
+        default: '60',
+        description:
+          "0 to 3,600: while any alert rule is on, every this many seconds each BFF process asks for the days that can still change (today, the last three days, days with pending transactions) to be read again, as a read of the transaction index would: those read `INSIGHTS_REFRESH_SECONDS` ago or more are synced (one sync per sub account across replicas), and the alerts evaluate what arrives, though nobody has a list open. About two pages per sub account each time, at the card service's pace, after people's own requests. With no rule on it reads nothing. 0: alerts come only when someone's reads sync the days.",
+      },
     },
   },
   {

@@ -358,6 +358,19 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(1).max(10_000).default(20),
   ),
+  /**
+   * Seconds between the background reads of the days that can still change, while an alert rule
+   * is on (so alerts come though nobody has a list open). 0: only when someone reads them.
+   */
+  ALERT_REFRESH_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number of seconds, such as 60' })
+      .int('must be a whole number of seconds, such as 60')
+      .min(0)
+      .max(3_600, 'must be at most 3600 (an hour)')
+      .default(60),
+  ),
   /** Prometheus metrics on their own port (never the public one); unset: no metrics server. */
   METRICS_PORT: z.preprocess(
     emptyAsUndefined,
@@ -529,6 +542,8 @@ export interface Config {
   };
   /** Alert rules per person (and the team's), and emails per recipient and hour. */
   alertLimits: { rulesPerPerson: number; emailsPerHour: number };
+  /** Between background reads of the open days while an alert rule is on; 0: none. */
+  alertRefreshMs: number;
   /** Where Prometheus metrics are served; undefined: not served. */
   metrics: { port: number; host: string } | undefined;
   /** SIGTERM: how long in-flight requests may run before they are cut and the process exits. */
@@ -832,6 +847,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       rulesPerPerson: e.ALERT_RULES_PER_PERSON,
       emailsPerHour: e.ALERT_EMAILS_PER_HOUR,
     },
+    alertRefreshMs: e.ALERT_REFRESH_SECONDS * 1000,
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,

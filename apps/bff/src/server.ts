@@ -433,6 +433,11 @@ async function startServer(
     receiptInbox,
     people: { store: peopleStore, sessions: personSessions },
     sessionRegistry: personSessions,
+    // Alerts come though nobody reads: the open days are read again while a rule is on.
+    openDaysRefresh: {
+      everyMs: config.alertRefreshMs,
+      engineOpen: () => databaseUrl !== undefined || stores.isOpen(),
+    },
   });
 
   // Alert email and webhooks: the outbox's worker, stopped before the index closes.

@@ -109,6 +109,8 @@ export interface TestAppOptions {
   audit?: (trail: JsonlAuditStore) => AuditStore;
   /** What reads inbox receipts; by default the real reader process, closed with the app. */
   receiptReader?: ReceiptReading;
+  /** The open days read again in the background while an alert rule is on, this often. */
+  openDaysRefreshMs?: number;
 }
 
 /** A request as the simulator received it. */
@@ -299,6 +301,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.readiness ? { readiness: options.readiness } : {}),
     ...(options.isDraining ? { isDraining: options.isDraining } : {}),
     ...(options.cutOff ? { cutOff: options.cutOff } : {}),
+    ...(options.openDaysRefreshMs
+      ? {
+          openDaysRefresh: {
+            everyMs: options.openDaysRefreshMs,
+            engineOpen: () => stores.isOpen(),
+          },
+        }
+      : {}),
     ...options.oneTimeStores,
   });
 

@@ -395,6 +395,21 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 
   return {
     /**
+     * Asks for the open days of every sub account to be read again where due, as a read of the
+     * index does (`freshness`), reading nothing from it: the background refresh that lets the
+     * alerts see what arrives though nobody reads (`open-days-refresh.ts`). A sub account never
+     * synced starts its first sync.
+     */
+    async refreshOpenDays(requestId: string): Promise<void> {
+      const all = await subAccountList.all({ requestId });
+      await freshness(
+        all.map((s) => s.id),
+        requestId,
+        false,
+      );
+    },
+
+    /**
      * A page of the rows the filter gives, in its order, with their notes. Never the set's
      * figures (`totals`): a narrowing filter's page asks the store whether the set is small, to
      * choose how to find its rows (`pageAfterCount`), counting no further than that tells.

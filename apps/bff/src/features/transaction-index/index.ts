@@ -11,5 +11,6 @@ export {
   TransactionIndexStore,
 } from './index-store';
 export { createIndexSync, INDEX_HISTORY_DAYS, type IndexRowsWritten } from './index-sync';
+export { keepOpenDaysFresh } from './open-days-refresh';
 export { upstreamSubAccountList } from './sub-account-list';
 export { currentUtilizationWindow } from './utilization-window';

@@ -162,6 +162,8 @@ export async function runBrowserBench(): Promise<{ markdown: string }> {
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-browser-')),
       DEMO_TRANSACTIONS: String(DEMO_TRANSACTIONS),
+      // The demo frozen: every round measures the same data.
+      DEMO_LIVE_PER_MINUTE: '0',
       // Every Overview load reads the days that can still change again: none is served as
       // read by the load before.
       INSIGHTS_REFRESH_SECONDS: '0',

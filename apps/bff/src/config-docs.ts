@@ -377,6 +377,16 @@ export const bffGroups: readonly VariableGroup[] = [
         description:
           'Demo mode only: how many transactions the in-process simulator generates (up to 1,000,000).',
       },
+      DEMO_LIVE_PER_MINUTE: {
+        default: '2',
+        description:
+          "Demo mode only, 0 to 60: card transactions that keep arriving, on average, each minute of working hours (a tenth of that outside them), about 15 % declined and 10 % refunds, at cards and merchants of the demo's data, so alerts fire and lists have something new. What arrives in a minute is decided by the seed and that minute, so the same clock brings the same transactions. 0 freezes the demo (the browser tests do).",
+      },
+      DEMO_LIVE_HOURS: {
+        default: '8-19',
+        description:
+          "Demo mode only: the living demo's working hours, Monday to Friday in New York, from the first hour until the second (`0-24`: all day).",
+      },
       WEB_DIST: {
         default: '`apps/web/dist`',
         description: 'The built SPA the BFF serves (without it, a "not built" page).',

@@ -162,6 +162,24 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int('must be a whole number').min(0).max(1_000_000).default(20_000),
   ),
+  /**
+   * Demo mode: card transactions that arrive a minute, on average, in working hours (a tenth of
+   * it outside them); 0 freezes the demo's data.
+   */
+  DEMO_LIVE_PER_MINUTE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().min(0).max(60, 'must be at most 60').default(2),
+  ),
+  /** Demo mode: the working hours of the living demo, local to New York: `8-19`, `0-24`. */
+  DEMO_LIVE_HOURS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^\d{1,2}-\d{1,2}$/, 'must be two hours, such as 8-19')
+      .transform((text) => text.split('-').map(Number) as [number, number])
+      .refine(([from, to]) => from < to && to <= 24, 'must be an hour before another, up to 24')
+      .default([8, 19]),
+  ),
   /** Calls one signed-in person may make per minute (a load test raises it). */
   API_RATE_LIMIT_PER_MINUTE: z.preprocess(
     emptyAsUndefined,
@@ -520,6 +538,8 @@ export interface Config {
   receiptsZip: { maxFiles: number; maxBytes: number };
   /** Demo mode only: how many transactions the in-process simulator generates. */
   demoTransactions: number;
+  /** Demo mode only: the living demo's arrivals (`perMinute` 0: frozen). */
+  demoLive: { perMinute: number; hours: { from: number; to: number } };
   /** The card editor warns at a maximum per transaction this high (the session carries it). */
   limitWarningMaximumCents: number;
   /** How long the Overview's days that can still change are shown before they are read again. */
@@ -826,6 +846,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { name: 'cc_session', secure: false },
     session: { idleMs: 15 * 60_000, absoluteMs: 12 * 60 * 60_000, stepUpMs: 5 * 60_000 },
     demoTransactions: e.DEMO_TRANSACTIONS,
+    demoLive: {
+      perMinute: e.DEMO_LIVE_PER_MINUTE,
+      hours: { from: e.DEMO_LIVE_HOURS[0], to: e.DEMO_LIVE_HOURS[1] },
+    },
     limitWarningMaximumCents: e.LIMIT_WARNING_MAXIMUM_USD * 100,
     insightsRefreshMs: e.INSIGHTS_REFRESH_SECONDS * 1000,
     insightsMemoryBytes: e.INSIGHTS_MEMORY_MB * 1024 * 1024,

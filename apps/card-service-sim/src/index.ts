@@ -5,5 +5,10 @@ export type { Card, CardWithSecrets, SubAccount, Transaction } from './data/mode
 export { mulberry32, type Rng } from './data/prng';
 export type { TransactionText } from './data/transaction-store';
 export type { FaultOptions, FaultStep } from './http/faults';
+export {
+  type LiveActivityOptions,
+  minuteOfActivity,
+  startLiveActivity,
+} from './live/live-activity';
 export type { CardServiceOptions } from './options';
 export { type CardService, createCardService } from './service';

@@ -10,13 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_HEADERS,
-  launchChromium,
-  newPage,
-  screenshot,
-  seriousA11yViolations,
-} from './support/browser';
+import { createDeclinedRule, unreadAlerts } from './support/alerts';
+import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct, startSimulator } from './support/product';
 import { signIn } from './support/sign-in';
 import { scryptHash } from './support/users-file';
@@ -65,13 +60,7 @@ async function simGet<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const unreadCount = async () => {
-  const response = await page.request.get('/api/alerts/inbox/unread-count', {
-    headers: API_HEADERS,
-  });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { unread: number }).unread;
-};
+const unreadCount = () => unreadAlerts(page);
 
 const bell = () => page.getByRole('button', { name: /^Alerts(, [\d,+]+ unread)?$/ });
 
@@ -82,18 +71,7 @@ describe('the bell with an alert raised by a new declined transaction', () => {
   it('a finance person signs in and sets a "declined" rule for themselves', async () => {
     await page.goto('/sign-in');
     await signIn(page, EMAIL, password);
-    await page.goto('/alerts');
-    await page.getByRole('heading', { name: 'Alert rules', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'New rule' }).click();
-    const form = page.locator('form.alert-rule-form');
-    await form.getByLabel('Name').fill('Declines');
-    await form.getByLabel('Alert me when').selectOption('declined');
-    await form.getByRole('button', { name: 'Create rule' }).click();
-    await form.waitFor({ state: 'detached' });
-    await page
-      .getByRole('region', { name: 'Your rules' })
-      .getByText('Declines', { exact: true })
-      .waitFor();
+    await createDeclinedRule(page, 'Declines');
     expect(problems).toEqual([]);
   });
 

@@ -1,16 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { createCardService } from '@card-console/card-service-sim';
+import { createCardService, startLiveActivity } from '@card-console/card-service-sim';
+
+/** The demo's company zone: the living demo's working hours are New York's. */
+const DEMO_ZONE = 'America/New_York';
+/** The simulator's seed (its default): the living demo draws from it too. */
+const DEMO_SEED = 42;
 
 /**
  * Demo mode's upstream: the simulator in this process on a loopback port, with default seeded
  * data and a random key that exists only in memory, reached over real HTTP like the real one.
+ * With `live` (perMinute above 0), card transactions keep arriving (`startLiveActivity`).
  */
-export async function startDemoUpstream(options: { transactions?: number } = {}) {
+export async function startDemoUpstream(
+  options: {
+    transactions?: number;
+    live?: { perMinute: number; hours: { from: number; to: number } };
+  } = {},
+) {
   const apiKey = randomBytes(24).toString('base64url');
   const sim = createCardService({
     apiKey,
+    seed: DEMO_SEED,
     ...(options.transactions === undefined ? {} : { transactions: options.transactions }),
   });
   const { url } = await sim.listen(0, '127.0.0.1');
-  return { baseUrl: url, apiKey, close: () => sim.close() };
+  const live = options.live
+    ? startLiveActivity(sim, {
+        seed: DEMO_SEED,
+        perMinute: options.live.perMinute,
+        hours: options.live.hours,
+        timeZone: DEMO_ZONE,
+        now: Date.now,
+      })
+    : undefined;
+  return {
+    baseUrl: url,
+    apiKey,
+    close: () => {
+      live?.stop();
+      return sim.close();
+    },
+  };
 }

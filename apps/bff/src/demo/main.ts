@@ -9,7 +9,10 @@ import { configOrExit, type DemoParts, runServer } from '../server';
 async function startDemoParts(config: Config): Promise<DemoParts> {
   if (config.mode !== 'demo') return {};
   const { startDemoUpstream } = await import('./demo-upstream');
-  const upstream = await startDemoUpstream({ transactions: config.demoTransactions });
+  const upstream = await startDemoUpstream({
+    transactions: config.demoTransactions,
+    live: config.demoLive,
+  });
   const { seedDemoChart } = await import('./demo-chart');
   const seedNotes = (store: Parameters<typeof seedDemoChart>[0]) =>
     seedDemoChart(store, new Date());

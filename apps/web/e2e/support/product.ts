@@ -185,6 +185,9 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The demo frozen: its figures are the ones each test reads, not a few more a minute
+    // (a test of the living demo sets its own rate).
+    DEMO_LIVE_PER_MINUTE: '0',
     // Production mode requires the origin people open; here it is this loopback address.
     ...(env.CARD_API_BASE_URL ? { PUBLIC_ORIGIN: url } : {}),
     ...env,

@@ -249,21 +249,28 @@ async function attemptCall<S extends z.ZodType>(
 /** How much longer than a 429's wait the bulk lane holds back. */
 const BULK_HOLD_FACTOR = 1.5;
 
-/** A bulk call waits out the hold a 429 set, within its deadline (else it fails as busy). */
+/**
+ * A bulk call waits out the hold 429s set, within its deadline (else it fails as busy), and then
+ * as much longer as later 429s lengthened the hold while it slept.
+ */
 async function holdForPeople(
   env: CallEnvironment,
   deadline: number,
   log: () => Logger,
   signal?: AbortSignal,
 ) {
-  const hold = env.bulkHold.until - env.now();
-  if (hold <= 0) return;
-  if (env.now() + hold >= deadline) throw busy(hold);
-  log().debug({ waitMs: hold }, 'bulk call held back');
-  try {
-    await abortableSleep(hold, signal);
-  } catch {
-    throw cancelled();
+  let until = env.bulkHold.until;
+  let hold = until - env.now();
+  while (hold > 0) {
+    if (env.now() + hold >= deadline) throw busy(hold);
+    log().debug({ waitMs: hold }, 'bulk call held back');
+    try {
+      await abortableSleep(hold, signal);
+    } catch {
+      throw cancelled();
+    }
+    hold = env.bulkHold.until - until;
+    until = env.bulkHold.until;
   }
 }
 

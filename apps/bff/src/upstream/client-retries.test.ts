@@ -221,6 +221,27 @@ describe('after the card service asks to slow down, bulk walks let people go fir
     await client.close();
   });
 
+  it('a bulk call held back waits again for as long as a 429 heard while it waited lengthened the hold', async () => {
+    const base = Date.now();
+    const { client, sleeps } = testClient(upstream.url, { now: () => base });
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '1' });
+    await client.listCards(ctx(), {});
+    const before = upstream.sim.stats.count('GET /card');
+    // Held back 1.5 s; while it waits, a person's read hears a 429 asking for 2 s: the hold is
+    // 3 s now, and the bulk call waits the 1.5 s more before it asks.
+    const bulk = client.listCards({ ...ctx(), bulk: true }, {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sleeps).toEqual([1000, 1500]);
+    upstream.sim.faults.enqueue({ kind: 'status', status: 429, retryAfter: '2' });
+    const person = client.listCards(ctx('admin'), {});
+    await bulk;
+    await person;
+    expect(sleeps).toEqual([1000, 1500, 2000, 1500]);
+    // The bulk call asked once, after the person's read had been refused.
+    expect(upstream.sim.stats.count('GET /card')).toBe(before + 3);
+    await client.close();
+  });
+
   it('a bulk call whose deadline ends inside the hold fails at once as busy, sending nothing', async () => {
     const base = Date.now();
     const { client, sleeps } = testClient(upstream.url, { now: () => base, deadlineMs: 2_500 });

@@ -459,6 +459,8 @@ export interface RateLimitConfig {
   stepUpFailuresPerSession: number;
   apiRequestsPerMinute: number;
   revealsPerMinute: number;
+  /** Test alerts (`POST /api/alerts/rules/:id/test`) one person may send a minute. */
+  alertTestsPerMinute: number;
   /** Files (receipts) one person may upload a minute. */
   uploadsPerMinute: number;
   /** Single sign-on starts (sign-in or step-up) from one address a minute. */
@@ -906,6 +908,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       stepUpFailuresPerSession: 5,
       apiRequestsPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
       revealsPerMinute: 5,
+      alertTestsPerMinute: 5,
       uploadsPerMinute: 30,
       ssoStartsPerAddressPerMinute: e.SSO_STARTS_PER_ADDRESS_PER_MINUTE,
     },

@@ -3,7 +3,8 @@
 // the simulator then sees a new declined card payment (its test route, as if the card program
 // had just declined it); Refresh on Transactions syncs the index, the sync raises the alert,
 // and the bell's count goes up and its inbox names the payment (merchant, amount, reason).
-// Mark all read brings the count down. At 1280×800 and 390×844, screenshots of the bell open.
+// Mark all read brings the count down. "Send test" on the rule puts an example, marked a test,
+// in the inbox. At 1280×800 and 390×844, screenshots of the bell open and of the test sent.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -199,4 +200,44 @@ describe('the bell with an alert raised by a new declined transaction', () => {
     await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
     expect(problems).toEqual([]);
   });
+});
+
+describe('a test alert sent from its rule', () => {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`${size.width}: "Send test" says where it went, and the bell counts an example marked a test`, async () => {
+      await page.setViewportSize(size);
+      await page.goto('/alerts');
+      const mine = page.getByRole('region', { name: 'Your rules' });
+      await mine.getByRole('button', { name: 'Send a test alert of Declines' }).click();
+      await mine.getByText('Test sent to your inbox.', { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Alerts, 1 unread' }).waitFor();
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+      ).toBeLessThanOrEqual(0);
+      await screenshot(page, `alert-rules-test-sent-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Alerts, 1 unread' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Alerts' });
+      const first = dialog.locator('.inbox-item').first();
+      await first.waitFor();
+      expect(await first.locator('.inbox-summary').textContent()).toBe(
+        'Test of “Declines” · Declined · Example merchant $42.50 · Insufficient funds',
+      );
+      expect(await first.getAttribute('class')).toContain('unread');
+      expect(await first.getByRole('link').getAttribute('href')).toBe('/alerts');
+      await screenshot(page, `bell-open-test-alert-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Mark all read' }).click();
+      await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(problems).toEqual([]);
+    });
+  }
 });

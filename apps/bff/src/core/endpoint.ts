@@ -39,11 +39,13 @@ export interface Refusals {
   action?: AuditAction;
   /** The card a refusal's record names, read from the request (its path), if any. */
   cardId?(req: Request): string | undefined;
+  /** What else a refusal's record names as its target (an alert rule), read from the request. */
+  target?(req: Request): string | undefined;
   /**
    * A tighter per-person limit the endpoint counts against besides the API's own; a refusal by
    * it is a 429 with this message, recorded as `action`.
    */
-  limit?: { limiter: 'revealPerUser'; message: string };
+  limit?: { limiter: 'revealPerUser' | 'alertTestsPerUser'; message: string };
 }
 
 /** What a handler is given: the request's parts, each already checked by its schema. */

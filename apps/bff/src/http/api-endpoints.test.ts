@@ -85,7 +85,7 @@ describe('the endpoint declarations', () => {
     it('is named for a card only where its :id is a card’s', () => {
       const refusals = endpoint.refusals;
       if (refusals?.cardId) expect(endpoint.path).toMatch(/^\/cards\/:id(?:\/|$)/);
-      if (refusals?.action) expect(refusals.cardId).toBeDefined();
+      if (refusals?.action) expect(refusals.cardId ?? refusals.target).toBeDefined();
       // A refusal by the endpoint's own limit is recorded as its feature's action.
       if (refusals?.limit) expect(refusals.action).toBeDefined();
     });

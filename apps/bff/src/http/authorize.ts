@@ -48,8 +48,9 @@ function cardNumberParam(req: Request): string | undefined {
 }
 
 /**
- * The record of a refused call: the feature's own action naming the card where it declares one,
- * otherwise `access.denied` naming the route and what was attempted.
+ * The record of a refused call: the feature's own action naming the card (or what else it
+ * targets) where it declares one, otherwise `access.denied` naming the route and what was
+ * attempted.
  */
 function refusalOf(
   rule: Rule,
@@ -58,7 +59,10 @@ function refusalOf(
 ): Omit<NewAuditRecord, 'actor' | 'requestId'> {
   const cardId = cardIdOf(rule, req);
   const action = rule.refusals?.action;
-  if (action) return { action, outcome: 'denied', target: cardId, cardId, detail };
+  if (action) {
+    const target = cardId ?? rule.refusals?.target?.(req);
+    return { action, outcome: 'denied', target, cardId, detail };
+  }
   const target = routeOf(rule);
   return {
     action: 'access.denied',

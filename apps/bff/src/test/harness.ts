@@ -173,6 +173,7 @@ const silent = pino({ level: 'silent' });
 const testRateLimits = {
   apiRequestsPerMinute: 100_000,
   revealsPerMinute: 1_000,
+  alertTestsPerMinute: 1_000,
   ssoStartsPerAddressPerMinute: 100_000,
 };
 

@@ -547,6 +547,10 @@ export const routeRequests: Record<EndpointName, Spec> = {
     const rule = await matrixAlertRule(t, emailOf(t, role, session));
     return { path: `/api/alerts/rules/${rule.id}?version=${rule.version}` };
   },
+  'alerts.testRule': async (t, role, session) => {
+    const rule = await matrixAlertRule(t, emailOf(t, role, session));
+    return { path: `/api/alerts/rules/${rule.id}/test` };
+  },
   'alerts.inbox': () => ({ path: '/api/alerts/inbox?unread=1&limit=10' }),
   'alerts.unreadCount': () => ({ path: '/api/alerts/inbox/unread-count' }),
   'alerts.markRead': () => ({ path: '/api/alerts/inbox/read', body: { all: true } }),

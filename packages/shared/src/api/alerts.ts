@@ -242,6 +242,11 @@ const inboxCommon = {
   cardName: z.string().optional(),
   /** The card's last four digits (never more of its number). */
   last4: z.string().optional(),
+  /**
+   * A test sent from its rule (`POST /api/alerts/rules/:id/test`): an example of what the rule
+   * sends, about no real transaction, card or balance.
+   */
+  test: z.boolean().optional(),
 };
 
 /** The transaction an alert is about (declined, amount above, new category): texts masked. */
@@ -288,6 +293,21 @@ export const inboxItemSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type InboxItem = z.infer<typeof inboxItemSchema>;
+
+/**
+ * POST /api/alerts/rules/:id/test: a test alert sent through the rule's channels, to the caller
+ * alone (a team rule's test too): where it went.
+ */
+export const alertTestResultSchema = z.object({
+  alertId: z.string(),
+  /** Put in the caller's inbox (the rule has the inbox channel). */
+  inbox: z.boolean(),
+  /** The address it is being emailed to (the rule emails), else null. */
+  email: z.string().nullable(),
+  /** The webhook target's name it is being posted to, else null. */
+  webhook: z.string().nullable(),
+});
+export type AlertTestResult = z.infer<typeof alertTestResultSchema>;
 
 /** GET /api/alerts/inbox: a page, newest first; `next` is the cursor of the following page. */
 export const inboxPageSchema = z.object({

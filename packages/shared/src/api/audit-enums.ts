@@ -35,6 +35,7 @@ export const auditActions = [
   'alertRule.create',
   'alertRule.update',
   'alertRule.delete',
+  'alertRule.test',
   'webhookTarget.create',
   'webhookTarget.delete',
   'person.invite',

@@ -175,6 +175,7 @@ export const routes = {
   'alerts.createRule': { method: 'POST', path: '/alerts/rules', access: everyone },
   'alerts.updateRule': { method: 'PUT', path: '/alerts/rules/:id', access: everyone },
   'alerts.deleteRule': { method: 'DELETE', path: '/alerts/rules/:id', access: everyone },
+  'alerts.testRule': { method: 'POST', path: '/alerts/rules/:id/test', access: everyone },
   'alerts.inbox': { method: 'GET', path: '/alerts/inbox', access: everyone },
   'alerts.unreadCount': { method: 'GET', path: '/alerts/inbox/unread-count', access: everyone },
   'alerts.markRead': { method: 'POST', path: '/alerts/inbox/read', access: everyone },

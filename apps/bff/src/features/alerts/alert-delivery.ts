@@ -90,10 +90,16 @@ export function deliveryIdOf(key: string): string {
 }
 
 /**
- * What the senders render of an alert. Undefined only for a utilisation alert that names no
- * card (the evaluator always names one).
+ * What the senders render of an alert, a test marked as one. Undefined only for a utilisation
+ * alert that names no card (the evaluator always names one).
  */
 export function alertMessageOf(payload: AlertPayload): AlertMessage | undefined {
+  const message = messageOfKind(payload);
+  // A test's link is to the alert rules: what it names does not exist.
+  return message && payload.test ? { ...message, test: true, linkPath: '/alerts' } : message;
+}
+
+function messageOfKind(payload: AlertPayload): AlertMessage | undefined {
   const ruleName = payload.ruleName.slice(0, 500);
   const subAccount = {
     id: payload.subAccount.id.slice(0, 200),

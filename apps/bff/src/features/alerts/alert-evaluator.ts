@@ -62,6 +62,8 @@ interface PayloadBase {
   ruleName: string;
   subAccount: { id: string; name?: string };
   card?: { id: string; name?: string; lastFour?: string };
+  /** A test sent from the rule (`alert-test.ts`): an example, about nothing that happened. */
+  test?: true;
 }
 
 /** What a person is shown: display data only, every text masked; never a card number. */

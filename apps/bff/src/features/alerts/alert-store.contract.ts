@@ -495,5 +495,69 @@ export function alertStoreContract(
         expect(ids).toHaveLength(5);
       });
     });
+
+    describe('test alerts', () => {
+      it('go through the rule’s channels to the one who sent them, a team rule’s and an off rule’s too', async () => {
+        const team = await store.createRule(
+          declinedRule({
+            team: true,
+            name: 'Team declines',
+            enabled: false,
+            channels: { inbox: true, email: true, webhookTargetId: 'hook-1' },
+            digest: true,
+          }),
+          'admin@example.test',
+          at(1),
+        );
+        const sent = await store.raiseTest(team.id, { at: at(2), recipient: 'Admin@Example.test' });
+        expect(sent).toMatchObject({
+          ruleId: team.id,
+          idempotencyKey: `test:${team.id}:${sent?.id}`,
+          inboxRecipients: ['admin@example.test'],
+          payload: { test: true, kind: 'declined', ruleName: 'Team declines' },
+        });
+        // In the sender's inbox alone; emailed to them at once though the rule emails a digest;
+        // posted to the rule's webhook.
+        const { items } = await store.inbox('admin@example.test');
+        expect(items.map((i) => [i.alertId, i.payload.test])).toEqual([[sent?.id, true]]);
+        expect(await store.unreadCount('ana@example.test')).toBe(0);
+        const deliveries = await engine.query<{ channel: string; recipient: string }>(
+          'SELECT channel, recipient FROM alert_delivery WHERE alert_id = $1 ORDER BY channel',
+          [sent?.id],
+        );
+        expect(deliveries).toEqual([
+          { channel: 'email', recipient: 'admin@example.test' },
+          { channel: 'webhook', recipient: 'hook-1' },
+        ]);
+        // Each test is an alert of its own.
+        const again = await store.raiseTest(team.id, {
+          at: at(2),
+          recipient: 'admin@example.test',
+        });
+        expect(again?.id).not.toBe(sent?.id);
+        expect(await store.unreadCount('admin@example.test')).toBe(2);
+      });
+
+      it('leave out the channels the rule does not use; a rule that is not there sends nothing', async () => {
+        const rule = await store.createRule(
+          declinedRule({ channels: { inbox: false, email: true } }),
+          'ana@example.test',
+          at(1),
+        );
+        const sent = await store.raiseTest(rule.id, { at: at(2), recipient: 'ana@example.test' });
+        expect(sent?.inboxRecipients).toEqual([]);
+        expect(await store.unreadCount('ana@example.test')).toBe(0);
+        const [row] = await engine.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM alert_delivery WHERE alert_id = $1',
+          [sent?.id],
+        );
+        expect(Number(row?.n)).toBe(1);
+        expect(
+          await store.raiseTest('no-such-rule', { at: at(3), recipient: 'ana@example.test' }),
+        ).toBeUndefined();
+        const [alerts] = await engine.query<{ n: number }>('SELECT count(*)::int AS n FROM alert');
+        expect(Number(alerts?.n)).toBe(1);
+      });
+    });
   });
 }

@@ -5,7 +5,12 @@
 // decides (`ON CONFLICT DO NOTHING`), and only the raise that inserted it gets it back, with the
 // inbox rows written in the same transaction.
 import { randomBytes } from 'node:crypto';
-import { type Audited, committed, type SqlEngine } from '../../platform/sql/sql-engine';
+import {
+  type Audited,
+  committed,
+  type SqlEngine,
+  type SqlQueryable,
+} from '../../platform/sql/sql-engine';
 import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
 import {
   DEFAULT_RULES_PER_OWNER,
@@ -17,6 +22,7 @@ import {
 } from './alert-rule-limits';
 import { INPUT_COLUMNS, inputValues, RULE_COLUMNS, type RuleRow, ruleOf } from './alert-rule-rows';
 import { type AlertRule, type AlertRuleInput, alertRuleInputSchema } from './alert-rules';
+import { testAlertKey, testAlertPayload } from './alert-test';
 import { DeliveryOutbox } from './delivery-outbox';
 import { deliveriesOf } from './delivery-plan';
 import { capEmails, DEFAULT_EMAILS_PER_HOUR } from './email-cap';
@@ -340,47 +346,102 @@ export class AlertStore {
             inboxRecipients: rule.channel_inbox ? recipients : [],
           };
         });
-      const inbox = raised.flatMap((a) => a.inboxRecipients.map((r) => [a.id, r] as const));
-      if (inbox.length > 0) {
-        await tx.query(
-          `INSERT INTO alert_inbox (alert_id, recipient_email, raised_at)
-           SELECT i.alert_id, i.recipient, $3::timestamptz
-             FROM unnest($1::text[], $2::text[]) AS i(alert_id, recipient)
-           ON CONFLICT DO NOTHING`,
-          [inbox.map(([id]) => id), inbox.map(([, r]) => r), at],
-        );
-      }
-      // The deliveries, in the same transaction: an alert raised is an alert delivered, once.
-      // Each recipient's emails past the hour's cap are folded into their digest (email-cap.ts).
-      // Due at once by the database's clock, the one the delivery worker reads.
-      const deliveries = raised.flatMap((a) => deliveriesOf(a, team));
-      if (deliveries.length > 0) {
-        const states = await capEmails(
-          tx,
-          deliveries,
-          options.at,
-          options.emailsPerHour ?? DEFAULT_EMAILS_PER_HOUR,
-        );
-        await tx.query(
-          `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, state,
-             created_at, next_attempt_at)
-           SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, $7::timestamptz,
-                  now()
-             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-                  AS d(key, alert_id, rule_id, channel, recipient, state)
-           ON CONFLICT (key) DO NOTHING`,
-          [
-            deliveries.map((d) => d.key),
-            deliveries.map((d) => d.alertId),
-            deliveries.map((d) => d.ruleId),
-            deliveries.map((d) => d.channel),
-            deliveries.map((d) => d.recipient),
-            states,
-            at,
-          ],
-        );
-      }
+      await this.deliver(tx, raised, team, options.at, options.emailsPerHour);
       return raised;
+    });
+  }
+
+  /**
+   * Puts `raised` in its inboxes and writes its deliveries, in the raise's transaction: an alert
+   * raised is an alert delivered, once. Each recipient's emails past the hour's cap are folded
+   * into their digest (email-cap.ts). Due at once by the database's clock, the one the delivery
+   * worker reads.
+   */
+  private async deliver(
+    tx: SqlQueryable,
+    raised: readonly RaisedAlert[],
+    team: readonly string[],
+    at: Date,
+    emailsPerHour = DEFAULT_EMAILS_PER_HOUR,
+  ): Promise<void> {
+    const when = at.toISOString();
+    const inbox = raised.flatMap((a) => a.inboxRecipients.map((r) => [a.id, r] as const));
+    if (inbox.length > 0) {
+      await tx.query(
+        `INSERT INTO alert_inbox (alert_id, recipient_email, raised_at)
+         SELECT i.alert_id, i.recipient, $3::timestamptz
+           FROM unnest($1::text[], $2::text[]) AS i(alert_id, recipient)
+         ON CONFLICT DO NOTHING`,
+        [inbox.map(([id]) => id), inbox.map(([, r]) => r), when],
+      );
+    }
+    const deliveries = raised.flatMap((a) => deliveriesOf(a, team));
+    if (deliveries.length === 0) return;
+    const states = await capEmails(tx, deliveries, at, emailsPerHour);
+    await tx.query(
+      `INSERT INTO alert_delivery (key, alert_id, rule_id, channel, recipient, state,
+         created_at, next_attempt_at)
+       SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, $7::timestamptz,
+              now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+              AS d(key, alert_id, rule_id, channel, recipient, state)
+       ON CONFLICT (key) DO NOTHING`,
+      [
+        deliveries.map((d) => d.key),
+        deliveries.map((d) => d.alertId),
+        deliveries.map((d) => d.ruleId),
+        deliveries.map((d) => d.channel),
+        deliveries.map((d) => d.recipient),
+        states,
+        when,
+      ],
+    );
+  }
+
+  /**
+   * Sends a test of rule `ruleId` (on or off) through its channels to `recipient` alone, a team
+   * rule's too: into their inbox if the rule has the inbox, by email to them at once (a digest
+   * rule's too) if it emails, and to its webhook target. The example says what the rule would
+   * send (`alert-test.ts`). Undefined when there is no such rule; `audited` commits with it.
+   */
+  async raiseTest(
+    ruleId: string,
+    options: {
+      at: Date;
+      recipient: string;
+      emailsPerHour?: number;
+      audited?: Audited<RaisedAlert>;
+    },
+  ): Promise<RaisedAlert | undefined> {
+    const recipient = email(options.recipient);
+    return this.engine.transaction(async (tx) => {
+      const [row] = await tx.query<RuleRow>(
+        `SELECT ${RULE_COLUMNS} FROM alert_rule WHERE id = $1 FOR KEY SHARE`,
+        [ruleId],
+      );
+      if (!row) return undefined;
+      const rule = ruleOf(row);
+      const id = newId();
+      const payload = maskedDeep(testAlertPayload(rule, options.at));
+      const key = testAlertKey(rule.id, id);
+      await tx.query(
+        `INSERT INTO alert (id, rule_id, idempotency_key, raised_at, payload)
+         VALUES ($1, $2, $3, $4::timestamptz, $5::jsonb)`,
+        [id, rule.id, key, options.at.toISOString(), JSON.stringify(payload)],
+      );
+      const raised: RaisedAlert = {
+        id,
+        ruleId: rule.id,
+        idempotencyKey: key,
+        raisedAt: options.at.toISOString(),
+        payload,
+        ownerEmail: recipient,
+        channels: rule.channels,
+        digest: false,
+        inboxRecipients: rule.channels.inbox ? [recipient] : [],
+      };
+      await this.deliver(tx, [raised], [recipient], options.at, options.emailsPerHour);
+      return committed(tx, raised, options.audited);
     });
   }
 

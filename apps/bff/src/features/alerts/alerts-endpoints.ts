@@ -1,3 +1,4 @@
+import { resourceIdSchema } from '@card-console/shared/upstream/common';
 import { defineFeature } from '../../core/endpoint';
 import { who } from '../../platform/sessions/who';
 import { alertRuleInputSchema, alertRuleUpdateSchema } from './alert-rules';
@@ -37,6 +38,22 @@ export const alertsFeature = defineFeature('alerts', createAlertsService, (endpo
     example: '/api/alerts/rules/{ruleId}?version=1',
     handler: ({ req, services, params, query }) =>
       services.deleteRule(who(req), params.id, query.version),
+  }),
+  endpoint('alerts.testRule', {
+    summary:
+      'Send a test of a rule (on or off) through its channels, to the caller alone: an example of what it sends',
+    attempted: 'alertRules.change',
+    example: '/api/alerts/rules/{ruleId}/test',
+    refusals: {
+      action: 'alertRule.test',
+      target: (req) => {
+        const id = req.params?.id;
+        return typeof id === 'string' && resourceIdSchema.safeParse(id).success ? id : undefined;
+      },
+      limit: { limiter: 'alertTestsPerUser', message: 'Too many test alerts; wait a minute.' },
+    },
+    status: 201,
+    handler: ({ req, services, params }) => services.testRule(who(req), params.id),
   }),
   endpoint('alerts.inbox', {
     summary: "A page of the caller's alerts, newest first (`unread=1`: unread only)",

@@ -1,5 +1,6 @@
 import type {
   AlertRuleView,
+  AlertTestResult,
   InboxItem as InboxItemView,
   InboxPage,
   MarkRead,
@@ -35,6 +36,7 @@ import {
   type AlertStores,
   BadInboxCursorError,
   type InboxItem,
+  type RaisedAlert,
 } from './alert-store';
 
 export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp'> {
@@ -42,7 +44,7 @@ export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logge
   /** What webhook URLs the operator allows (ALERT_WEBHOOK_ALLOW_*); unset: public https only. */
   alertWebhookPolicy?: WebhookPolicy;
   /** Rules one person (and the team) keeps (ALERT_RULES_PER_PERSON); unset: the default. */
-  alertLimits?: { rulesPerPerson: number };
+  alertLimits?: { rulesPerPerson: number; emailsPerHour?: number };
 }
 
 /** A foreign key refused: the rule named a webhook target that is not there (any more). */
@@ -122,6 +124,7 @@ export function inboxItemView(item: InboxItem): InboxItemView {
           ...(p.card.lastFour === undefined ? {} : { last4: p.card.lastFour }),
         }
       : {}),
+    ...(p.test ? { test: true } : {}),
   };
   switch (p.kind) {
     case 'utilisation_above':
@@ -180,7 +183,10 @@ export function createAlertsService(deps: AlertsDeps) {
   const store = () => deps.stores.alerts();
   const rulesPerOwner = deps.alertLimits?.rulesPerPerson ?? DEFAULT_RULES_PER_OWNER;
   const now = () => new Date(deps.clock.now());
-  const base = (who: Who, action: 'alertRule.create' | 'alertRule.update' | 'alertRule.delete') =>
+  const base = (
+    who: Who,
+    action: 'alertRule.create' | 'alertRule.update' | 'alertRule.delete' | 'alertRule.test',
+  ) =>
     ({
       actor: who.actor.email,
       role: who.actor.role,
@@ -476,6 +482,63 @@ export function createAlertsService(deps: AlertsDeps) {
         throw error;
       }
       return undefined;
+    },
+
+    /**
+     * Sends a test of a rule the caller may change (their own; an admin, the team's too) through
+     * its channels, to the caller alone, and answers where it went. Audited with the rule and
+     * where it went: a webhook post leaves the product, though what it carries is an example.
+     */
+    async testRule(who: Who, id: string): Promise<AlertTestResult> {
+      const s = await store();
+      const existing = await s.rule(id);
+      if (!existing) throw notFound();
+      const refused = mayChangeRule(who.actor, existing);
+      if (refused) {
+        return refuse(who, 'alertRule.test', refused, { target: id, before: existing });
+      }
+      const { webhookTargetId } = existing.channels;
+      const target =
+        webhookTargetId === null
+          ? undefined
+          : (await s.webhookTargets.list()).find((t) => t.id === webhookTargetId);
+      const sent = (alert: RaisedAlert): AlertTestResult => ({
+        alertId: alert.id,
+        inbox: alert.inboxRecipients.length > 0,
+        email: alert.channels.email ? who.actor.email.toLowerCase() : null,
+        webhook: alert.channels.webhookTargetId === null ? null : (target?.name ?? 'webhook'),
+      });
+      const alert = await auditedChange(
+        deps,
+        (audited) =>
+          s.raiseTest(id, {
+            at: now(),
+            recipient: who.actor.email,
+            ...(deps.alertLimits?.emailsPerHour === undefined
+              ? {}
+              : { emailsPerHour: deps.alertLimits.emailsPerHour }),
+            audited,
+          }),
+        (raised) => {
+          if (!raised) return [];
+          const where = sent(raised);
+          const to = [
+            ...(where.inbox ? ['inbox'] : []),
+            ...(where.email ? [`email ${where.email}`] : []),
+            ...(where.webhook ? [`webhook ${where.webhook}`] : []),
+          ];
+          return [
+            {
+              ...base(who, 'alertRule.test'),
+              target: id,
+              outcome: 'success',
+              after: { name: existing.name, rule: `test to ${to.join(', ') || 'nowhere'}` },
+            },
+          ];
+        },
+      );
+      if (!alert) throw notFound();
+      return sent(alert);
     },
 
     async inbox(

@@ -37,6 +37,8 @@ const linkPath = z.string().regex(/^\/(?!\/)[^\s\\<>|"]*$/, 'a path starting wit
 /** An alert about one transaction. Its fields, in this order, are the webhook body's. */
 const transactionAlertSchema = z.object({
   ruleName: freeText.min(1),
+  /** Sent from the rule to show what it sends: an example, about nothing that happened. */
+  test: z.literal(true).optional(),
   kind: z.enum(transactionAlertKinds),
   transactionId: z.string().min(1).max(200),
   subAccount,
@@ -56,6 +58,7 @@ const transactionAlertSchema = z.object({
 /** A card whose spend in its limit's current window reached a share of that limit. */
 const utilisationAlertSchema = z.object({
   ruleName: freeText.min(1),
+  test: z.literal(true).optional(),
   kind: z.literal('card_utilisation'),
   subAccount,
   /** `lastFour` is absent when the card directory does not know it. */
@@ -74,6 +77,7 @@ const utilisationAlertSchema = z.object({
 /** A sub account whose balance was under the rule's amount, once per UTC day. */
 const balanceAlertSchema = z.object({
   ruleName: freeText.min(1),
+  test: z.literal(true).optional(),
   kind: z.literal('balance_below'),
   subAccount,
   threshold: money,
@@ -165,8 +169,17 @@ export function alertLink(alert: AlertMessage, publicOrigin: string): string {
 const cardLabel = (card: { name: string; lastFour?: string | undefined }) =>
   card.lastFour === undefined ? card.name : `${card.name} (•••• ${card.lastFour})`;
 
+/** What a test alert says first, in its body. */
+export const TEST_NOTE =
+  'This is a test, sent from the rule to show where its alerts go and what they say. Nothing happened: the figures are an example.';
+
 /** The fields as label/value rows, in reading order; the text and HTML bodies list these. */
 function rows(alert: AlertMessage): [string, string][] {
+  const fields = kindRows(alert);
+  return alert.test ? [['Test', TEST_NOTE], ...fields] : fields;
+}
+
+function kindRows(alert: AlertMessage): [string, string][] {
   switch (alert.kind) {
     case 'card_utilisation': {
       const w = alert.window;
@@ -205,6 +218,10 @@ function rows(alert: AlertMessage): [string, string][] {
 
 /** The headline shared by the subject and the chat line. */
 function headline(alert: AlertMessage): string {
+  return alert.test ? `Test: ${kindHeadline(alert)}` : kindHeadline(alert);
+}
+
+function kindHeadline(alert: AlertMessage): string {
   const label = kindLabels[alert.kind];
   switch (alert.kind) {
     case 'card_utilisation': {

@@ -32,6 +32,8 @@ export interface RateLimiters {
   ssoStartsPerAddress: RateLimiterAbstract;
   apiPerUser: RateLimiterAbstract;
   revealPerUser: RateLimiterAbstract;
+  /** Test alerts one person sends (each may email and post to a webhook). */
+  alertTestsPerUser: RateLimiterAbstract;
   /** Files uploaded per person (receipts). */
   uploadsPerUser: RateLimiterAbstract;
   /** Step-up codes checked or being checked, per session (its store key). */
@@ -87,6 +89,11 @@ export function createRateLimiters(
     revealPerUser: factory({
       keyPrefix: 'reveal-user',
       points: limits.revealsPerMinute,
+      duration: 60,
+    }),
+    alertTestsPerUser: factory({
+      keyPrefix: 'alert-test-user',
+      points: limits.alertTestsPerMinute,
       duration: 60,
     }),
     uploadsPerUser: factory({

@@ -12,8 +12,16 @@ function cardOf(item: InboxItem): string {
   return [item.cardName, last4].filter(Boolean).join(' ') || 'a card';
 }
 
-/** One line saying what happened, by the kind of rule that raised it. */
+/**
+ * One line saying what happened, by the kind of rule that raised it; a test says it is one, of
+ * which rule, before the example it carries.
+ */
 export function inboxSummary(item: InboxItem): string {
+  const summary = kindSummary(item);
+  return item.test ? `Test of “${item.ruleName}” · ${summary}` : summary;
+}
+
+function kindSummary(item: InboxItem): string {
   switch (item.kind) {
     case 'declined': {
       const what = `${item.merchant ?? item.description} ${formatCents(Math.abs(item.amountCents))}`;

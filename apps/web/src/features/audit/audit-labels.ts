@@ -32,6 +32,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'webhookTarget.delete': 'Remove webhook target',
   'alertRule.update': 'Edit alert rule',
   'alertRule.delete': 'Remove alert rule',
+  'alertRule.test': 'Send a test alert',
   'person.invite': 'Invite person',
   'person.invitationWithdraw': 'Withdraw invitation',
   'person.signUp': 'Sign up from invitation',

@@ -59,6 +59,49 @@ describe('alert rules', () => {
     expect(await screen.findByRole('heading', { name: 'Alert rules', level: 1 })).toBeVisible();
   });
 
+  it('"Send test" sends a test of the rule and says where it went; the bell counts it at once', async () => {
+    serveRules([alertRule({ id: 'r1', name: 'My declines' })]);
+    let unread = 0;
+    server.use(
+      serve('alerts.unreadCount', () => HttpResponse.json({ unread })),
+      serve('alerts.testRule', () => {
+        unread = 1;
+        return HttpResponse.json(
+          { alertId: 'a1', inbox: true, email: 'finance@example.test', webhook: null },
+          { status: 201 },
+        );
+      }),
+    );
+    const { user } = renderApp('/alerts', { session: financeSession() });
+    await user.click(
+      await screen.findByRole('button', { name: 'Send a test alert of My declines' }),
+    );
+    const mine = screen.getByRole('region', { name: 'Your rules' });
+    expect(
+      await within(mine).findByText(
+        'Test sent to your inbox and an email to finance@example.test. Emails and webhook posts leave within seconds.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    expect(requestsTo('/api/alerts/rules/r1/test', 'POST')).toHaveLength(1);
+    expect(await screen.findByRole('button', { name: 'Alerts, 1 unread' })).toBeInTheDocument();
+  });
+
+  it('a test refused (too many a minute) says why, next to the rule', async () => {
+    serveRules([alertRule({ id: 'r1', name: 'My declines' })]);
+    server.use(
+      serve('alerts.testRule', () =>
+        apiError(429, 'rate_limited', 'Too many test alerts; wait a minute.', {
+          retryAfterSeconds: 40,
+        }),
+      ),
+    );
+    const { user } = renderApp('/alerts', { session: financeSession() });
+    await user.click(
+      await screen.findByRole('button', { name: 'Send a test alert of My declines' }),
+    );
+    expect(await screen.findByText('Too many test alerts; wait a minute.')).toBeVisible();
+  });
+
   it('an admin may change team rules', async () => {
     serveRules([alertRule({ id: 'r2', name: 'Big charges', team: true })]);
     renderApp('/alerts', { session: adminSession() });

@@ -1,10 +1,11 @@
-import type { AlertRuleView } from '@card-console/shared/api/alerts';
+import type { AlertRuleView, AlertTestResult } from '@card-console/shared/api/alerts';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { FormFooter } from '../../../components/form-footer';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { apiProblem, isApiError } from '../../../lib/api-error';
 import { useDeleteAlertRule } from '../api/delete-alert-rule';
+import { useSendTestAlert } from '../api/send-test-alert';
 import { ruleDescription } from '../rule-form';
 import { AlertRuleForm } from './alert-rule-form';
 import { WebhookTargetsPanel } from './webhook-targets-panel';
@@ -94,36 +95,85 @@ function RuleList({ title, empty, note, rules, canChange, onEdit, onDelete }: Ru
       ) : (
         <ul className="rule-list">
           {rules.map((rule) => (
-            <li key={rule.id} className="rule-item">
-              <div className="rule-text">
-                <strong className="rule-name">{rule.name}</strong>
-                {rule.team ? <span className="rule-tag">Team</span> : null}
-                {rule.enabled ? null : <span className="rule-tag off">Off</span>}
-                <span className="muted rule-what">{ruleDescription(rule)}</span>
-              </div>
-              {canChange ? (
-                <div className="rule-actions">
-                  <button
-                    type="button"
-                    aria-label={`Edit ${rule.name}`}
-                    onClick={() => onEdit(rule.id)}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Delete ${rule.name}`}
-                    onClick={() => onDelete(rule)}
-                  >
-                    Delete
-                  </button>
-                </div>
-              ) : null}
-            </li>
+            <RuleRow
+              key={rule.id}
+              rule={rule}
+              canChange={canChange}
+              onEdit={onEdit}
+              onDelete={onDelete}
+            />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** Where a test went, in words: "your inbox, an email to you@… and the Ops webhook". */
+function testSentText(sent: AlertTestResult): string {
+  const places = [
+    ...(sent.inbox ? ['your inbox'] : []),
+    ...(sent.email ? [`an email to ${sent.email}`] : []),
+    ...(sent.webhook ? [`the ${sent.webhook} webhook`] : []),
+  ];
+  const where =
+    places.length > 1 ? `${places.slice(0, -1).join(', ')} and ${places.at(-1)}` : places[0];
+  const queued =
+    sent.email || sent.webhook ? ' Emails and webhook posts leave within seconds.' : '';
+  return `Test sent to ${where ?? 'nowhere'}.${queued}`;
+}
+
+/**
+ * One rule, and what may be done with it. "Send test" sends a test of the rule, on or off, to
+ * the person alone through its channels: an example of what it sends, marked a test, so they
+ * see where its alerts go before anything happens.
+ */
+function RuleRow({
+  rule,
+  canChange,
+  onEdit,
+  onDelete,
+}: Omit<RuleListProps, 'title' | 'empty' | 'note' | 'rules'> & { rule: AlertRuleView }) {
+  const send = useSendTestAlert();
+  return (
+    <li className="rule-item">
+      <div className="rule-text">
+        <strong className="rule-name">{rule.name}</strong>
+        {rule.team ? <span className="rule-tag">Team</span> : null}
+        {rule.enabled ? null : <span className="rule-tag off">Off</span>}
+        <span className="muted rule-what">{ruleDescription(rule)}</span>
+      </div>
+      {canChange ? (
+        <>
+          <div className="rule-actions">
+            <button type="button" aria-label={`Edit ${rule.name}`} onClick={() => onEdit(rule.id)}>
+              Edit
+            </button>
+            <button type="button" aria-label={`Delete ${rule.name}`} onClick={() => onDelete(rule)}>
+              Delete
+            </button>
+            <button
+              type="button"
+              aria-label={`Send a test alert of ${rule.name}`}
+              aria-disabled={send.isPending || undefined}
+              onClick={() => {
+                if (!send.isPending) send.mutate(rule.id);
+              }}
+            >
+              {send.isPending ? 'Sending…' : 'Send test'}
+            </button>
+          </div>
+          <p className="rule-test-result" role="status">
+            {send.isSuccess ? testSentText(send.data) : null}
+            {send.isError ? (
+              <span className="field-error">
+                {isApiError(send.error) ? send.error.message : 'The test could not be sent.'}
+              </span>
+            ) : null}
+          </p>
+        </>
+      ) : null}
+    </li>
   );
 }
 

@@ -72,6 +72,22 @@ describe('the inbox', () => {
     );
   });
 
+  it('a test alert says it is one, of which rule, and opens the alert rules', async () => {
+    serveUnread(1);
+    const [declined] = inboxOfEachKind;
+    if (declined?.kind !== 'declined') throw new Error('no declined fixture');
+    const test = { ...declined, id: 'al_test', ruleName: 'Travel declines', test: true };
+    serveInbox([[{ ...test, transactionId: 'example' }]]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 1 unread'));
+    const list = await screen.findByRole('list', { name: 'Alerts, newest first' });
+    const [link] = within(list).getAllByRole('link');
+    expect(link?.textContent).toBe(
+      'Unread: Test of “Travel declines” · Declined · Blue Taxi $12.40 · Card paused5 minutes ago',
+    );
+    expect(link).toHaveAttribute('href', '/alerts');
+  });
+
   it('Mark all read tells the BFF and the badge takes the count it answers', async () => {
     serveUnread(4);
     serveInbox([inboxOfEachKind]);

@@ -94,7 +94,12 @@ function InboxRow({ item, onOpen }: { item: InboxItem; onOpen: () => void }) {
   );
   return (
     <li className={unread ? 'inbox-item unread' : 'inbox-item'}>
-      {'transactionId' in item ? (
+      {item.test ? (
+        // A test names no real transaction, card or sub account: it opens its rules.
+        <Link to="/alerts" className="inbox-link" onClick={onOpen}>
+          {text}
+        </Link>
+      ) : 'transactionId' in item ? (
         <Link
           to="/transactions/$transactionId"
           params={{ transactionId: item.transactionId }}

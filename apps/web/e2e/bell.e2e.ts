@@ -211,7 +211,7 @@ describe('a test alert sent from its rule', () => {
       await page.setViewportSize(size);
       await page.goto('/alerts');
       const mine = page.getByRole('region', { name: 'Your rules' });
-      await mine.getByRole('button', { name: 'Send a test alert of Declines' }).click();
+      await mine.getByRole('button', { name: 'Send test of Declines' }).click();
       await mine.getByText('Test sent to your inbox.', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Alerts, 1 unread' }).waitFor();
       expect(

@@ -74,7 +74,7 @@ describe('alert rules', () => {
     );
     const { user } = renderApp('/alerts', { session: financeSession() });
     await user.click(
-      await screen.findByRole('button', { name: 'Send a test alert of My declines' }),
+      await screen.findByRole('button', { name: 'Send test of My declines' }),
     );
     const mine = screen.getByRole('region', { name: 'Your rules' });
     expect(
@@ -97,7 +97,7 @@ describe('alert rules', () => {
     );
     const { user } = renderApp('/alerts', { session: financeSession() });
     await user.click(
-      await screen.findByRole('button', { name: 'Send a test alert of My declines' }),
+      await screen.findByRole('button', { name: 'Send test of My declines' }),
     );
     expect(await screen.findByText('Too many test alerts; wait a minute.')).toBeVisible();
   });

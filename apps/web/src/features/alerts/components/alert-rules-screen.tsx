@@ -154,13 +154,13 @@ function RuleRow({
             </button>
             <button
               type="button"
-              aria-label={`Send a test alert of ${rule.name}`}
+              aria-label={`Send test of ${rule.name}`}
               aria-disabled={send.isPending || undefined}
               onClick={() => {
                 if (!send.isPending) send.mutate(rule.id);
               }}
             >
-              {send.isPending ? 'Sending…' : 'Send test'}
+              Send test
             </button>
           </div>
           <p className="rule-test-result" role="status">

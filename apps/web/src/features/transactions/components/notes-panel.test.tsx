@@ -131,6 +131,40 @@ describe('the notes of a transaction', () => {
     expect(patches[1]).toEqual({ version: 1, memo: 'Client dinner, Berlin.' });
   });
 
+  it('what was typed and not saved is still there when the form is shown again', async () => {
+    const { patches } = serveNotes();
+    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: [] })));
+    const { user, router } = open();
+    let panel = await notesPanel();
+    await user.type(panel.getByLabelText('Memo'), 'Team dinner');
+    await user.type(panel.getByLabelText('Tags'), 'q1');
+    // Away and back: the screen, and its form, are made anew.
+    await router.navigate({ to: '/sub-accounts' });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Notes' })).toBeNull());
+    await router.navigate({
+      to: '/transactions/$transactionId',
+      params: { transactionId: 'tx_1' },
+    });
+    panel = await notesPanel();
+    expect(panel.getByLabelText('Memo')).toHaveValue('Team dinner');
+    expect(panel.getByLabelText('Tags')).toHaveValue('q1');
+    expect(patches).toEqual([]);
+    // Once saved, a form made anew shows the notes as saved.
+    await user.click(panel.getByRole('button', { name: 'Save' }));
+    await panel.findByText('Notes saved.');
+    await router.navigate({ to: '/sub-accounts' });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Notes' })).toBeNull());
+    await router.navigate({
+      to: '/transactions/$transactionId',
+      params: { transactionId: 'tx_1' },
+    });
+    panel = await notesPanel();
+    expect(panel.getByLabelText('Memo')).toHaveValue('Team dinner');
+    expect(panel.getByLabelText('Tags')).toHaveValue('');
+    expect(panel.getByText('q1')).toBeInTheDocument();
+    expect(patches).toHaveLength(1);
+  });
+
   it('checks the memo and each tag as the BFF would, in plain words, and sends nothing', async () => {
     const { patches } = serveNotes();
     const { user } = open();

@@ -23,6 +23,19 @@ type Errors = Partial<Record<'memo' | 'tags' | 'category' | 'form', string>>;
 type FocusTarget = 'memo' | 'tags' | 'review' | 'heading';
 
 /**
+ * What was typed in a transaction's notes and not saved, over the version it was typed on, kept
+ * in the query cache: a form mounted again (its screen suspended and shown again, the phone
+ * layout turned) finds it rather than the notes as saved. A save or a Discard forgets it, and
+ * so does signing out (the cache is emptied); unread for a few minutes, the cache drops it.
+ */
+interface Unsaved {
+  version: number;
+  draft: NotesValues;
+  tagText: string;
+}
+const unsavedKey = (transactionId: string) => ['transactions', 'notes-unsaved', transactionId];
+
+/**
  * The notes form's state: the notes as the person saw them (`base`, which a refresh does not
  * move under an edit), what they typed (`draft`, `tagText`), and a conflict when someone else
  * saved first. Every save names the version it was made on; nothing typed is dropped except by
@@ -30,13 +43,17 @@ type FocusTarget = 'memo' | 'tags' | 'review' | 'heading';
  */
 export function useNotesEditor(transactionId: string, saved: Notes) {
   const [base, setBase] = useState(saved);
-  const [draft, setDraft] = useState(() => valuesOf(saved));
-  const [tagText, setTagText] = useState('');
+  const queryClient = useQueryClient();
+  const [kept] = useState(() => {
+    const typed = queryClient.getQueryData<Unsaved>(unsavedKey(transactionId));
+    return typed?.version === saved.version ? typed : undefined;
+  });
+  const [draft, setDraft] = useState(() => kept?.draft ?? valuesOf(saved));
+  const [tagText, setTagText] = useState(kept?.tagText ?? '');
   const [errors, setErrors] = useState<Errors>({});
   const [conflict, setConflict] = useState<{ current: Notes; review: Review }>();
   const [message, setMessage] = useState('');
   const update = useUpdateNotes(transactionId);
-  const queryClient = useQueryClient();
   const refs = {
     memo: useRef<HTMLTextAreaElement>(null),
     tags: useRef<HTMLInputElement>(null),
@@ -51,6 +68,11 @@ export function useNotesEditor(transactionId: string, saved: Notes) {
   }, [focus]);
 
   const dirty = !isEmpty(fieldsChanged(valuesOf(base), draft)) || tagText.trim() !== '';
+  useEffect(() => {
+    const key = unsavedKey(transactionId);
+    if (dirty) queryClient.setQueryData<Unsaved>(key, { version: base.version, draft, tagText });
+    else queryClient.removeQueries({ queryKey: key, exact: true });
+  }, [dirty, transactionId, base.version, draft, tagText, queryClient]);
   const start = (from: Notes) => {
     setBase(from);
     setDraft(valuesOf(from));

@@ -73,9 +73,7 @@ describe('alert rules', () => {
       }),
     );
     const { user } = renderApp('/alerts', { session: financeSession() });
-    await user.click(
-      await screen.findByRole('button', { name: 'Send test of My declines' }),
-    );
+    await user.click(await screen.findByRole('button', { name: 'Send test of My declines' }));
     const mine = screen.getByRole('region', { name: 'Your rules' });
     expect(
       await within(mine).findByText(
@@ -96,9 +94,7 @@ describe('alert rules', () => {
       ),
     );
     const { user } = renderApp('/alerts', { session: financeSession() });
-    await user.click(
-      await screen.findByRole('button', { name: 'Send test of My declines' }),
-    );
+    await user.click(await screen.findByRole('button', { name: 'Send test of My declines' }));
     expect(await screen.findByText('Too many test alerts; wait a minute.')).toBeVisible();
   });
 

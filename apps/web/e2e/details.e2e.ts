@@ -1,7 +1,8 @@
 // Issue 31's last details, in a real Chromium against `pnpm start`: a card name that is one
 // 100-character word stays in its cell of the Overview's Top cards at both sizes; statuses read
 // in sentence case wherever they are words; a list of declines only is said as declines, not as
-// debits; an amount in its original currency is signed as the USD amount beside it.
+// debits; an amount in its original currency is signed as the USD amount beside it; a
+// transaction's merchant, written several ways, links to every transaction at it.
 import type { Card } from '@card-console/shared/api/cards';
 import type { IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
@@ -248,4 +249,42 @@ describe('issue 31: the last details', () => {
     }
     await screenshot(page, 'details-original-amount-1280');
   });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: a transaction's merchant, however written, links to every transaction at it`, async () => {
+      await page.setViewportSize(size);
+      // Pine Telecom: three ways the demo's card network writes it (cities, a Toast prefix).
+      const ways = [
+        'PINE TELECOM MIAMI FL',
+        'PINE TELECOM CHICAGO IL',
+        'TST* PINE TELECOM BOSTON MA',
+      ];
+      const each = await Promise.all(
+        ways.map((w) => synced(`merchant=${encodeURIComponent(w)}`).then((a) => a.summary.count)),
+      );
+      const { items } = await api<{ items: { id: string }[] }>(
+        `/api/index/transactions?merchant=${encodeURIComponent(ways[2] as string)}&limit=1`,
+      );
+      await page.goto(`/transactions/${items[0]?.id}`);
+      const all = page.getByRole('link', { name: 'All at Pine Telecom' });
+      await all.waitFor();
+      await page.getByText('(3 ways it is written)').waitFor();
+      await screenshot(page, `details-merchant-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await all.click();
+      await page.waitForURL((url) => url.pathname === '/transactions');
+      // The list is filtered by the three texts, each a chip.
+      const chips = page.getByRole('list', { name: 'Filters set' }).locator('.chip-label');
+      await chips.first().waitFor();
+      expect((await chips.allTextContents()).sort()).toEqual(
+        ways.map((w) => `Merchant: ${w}`).sort(),
+      );
+      // The list's set is the three texts' rows together, no more.
+      const together = await synced(ways.map((m) => `merchant=${encodeURIComponent(m)}`).join('&'));
+      expect(together.summary.count).toBe(each.reduce((a, b) => a + b, 0));
+      await page.locator('.transactions-table tbody tr').first().waitFor();
+      await screenshot(page, `details-merchant-list-${size.width}`);
+      expect(problems).toEqual([]);
+    });
+  }
 });

@@ -391,6 +391,9 @@ export const routeRequests: Record<EndpointName, Spec> = {
     path: `/api/index/transactions/export.csv?subAccountId=${exampleIds(t).subAccountId}&categoryGroup=business`,
   }),
   'index.categories': () => ({ path: '/api/index/categories' }),
+  'index.merchant': () => ({
+    path: `/api/index/merchant?descriptor=${encodeURIComponent('SQ *PRAIRIE FUEL AUSTIN TX')}`,
+  }),
   'index.receiptsZip': (t) => ({
     path: `/api/index/transactions/receipts.zip?subAccountId=${exampleIds(t).subAccountId}&status=declined`,
   }),

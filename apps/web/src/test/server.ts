@@ -33,7 +33,8 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
  * nothing of them yet (no sub account, no spend), which a test overrides to see money. A
  * transaction's detail asks for its notes, its receipts and the chart of accounts: by default
  * it has none and the chart is empty, as are its merchant rules; the chart's close policy is
- * the default one; opened from a filtered list, it is that list's only row. The navigation asks what the month close still needs: nothing, by default;
+ * the default one; opened from a filtered list, it is that list's only row; its merchant text
+ * names a merchant of that one text. The navigation asks what the month close still needs: nothing, by default;
  * the alerts bell, how many are unread: none. A card's detail asks the index for its latest
  * transactions and the sub accounts for their names: none, by default (a card no sync has
  * read yet). The Transactions screen asks how many receipts of the inbox need the person: the
@@ -55,6 +56,17 @@ export const server = setupServer(
     }),
   ),
   serve('index.queueNext', () => HttpResponse.json({})),
+  // A transaction's merchant text names a merchant of that one text, by default.
+  serve('index.merchant', ({ request }) => {
+    const descriptor = new URL(request.url).searchParams.get('descriptor') ?? '';
+    return HttpResponse.json({
+      key: descriptor.toLowerCase(),
+      name: descriptor,
+      descriptors: [descriptor],
+      more: 0,
+      freshness: { syncing: false, days: 0, daysDone: 0 },
+    });
+  }),
   serve('merchantRules.list', () => HttpResponse.json({ items: [] })),
   serve('notes.get', ({ params }) =>
     HttpResponse.json(transactionNotes({ transactionId: String(params.id) })),

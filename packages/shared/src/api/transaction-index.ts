@@ -413,6 +413,33 @@ export const cardSubAccountsSchema = z.object({
 });
 export type CardSubAccounts = z.infer<typeof cardSubAccountsSchema>;
 
+/** At most this many of a merchant's descriptors are named (as many as a list filter takes). */
+export const MERCHANT_DESCRIPTORS = 20;
+
+/** GET /api/index/merchant?descriptor=…: the merchant a card descriptor names. */
+export const indexMerchantQuerySchema = z.strictObject({
+  descriptor: z
+    .string({ error: 'descriptor is required: the merchant text of a transaction' })
+    .min(1, 'descriptor must not be empty')
+    .max(200, 'descriptor must be at most 200 characters'),
+});
+export type IndexMerchantQuery = z.input<typeof indexMerchantQuerySchema>;
+
+/**
+ * The merchant a descriptor names (`merchants.ts` in the shared package: processor prefixes,
+ * store numbers, city and state taken off) and every descriptor of it the index holds, the
+ * most used first: `descriptors` as a list filter takes them, `more` how many are left out.
+ */
+export const indexMerchantSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  descriptors: z.array(z.string()),
+  /** The descriptors of the merchant past `MERCHANT_DESCRIPTORS`, not named. */
+  more: z.number().int().nonnegative(),
+  freshness: indexFreshnessSchema,
+});
+export type IndexMerchant = z.infer<typeof indexMerchantSchema>;
+
 /**
  * GET /api/index/cards?subAccountId=…: the cards that spend from a sub account (its
  * transactions in the index say which), as the BFF's card directory last read them (at most a

@@ -111,6 +111,7 @@ export const routes = {
   'index.cardSubAccounts': { method: 'GET', path: '/index/card-sub-accounts', access: everyone },
   'index.attention': { method: 'GET', path: '/index/attention', access: everyone },
   'index.categories': { method: 'GET', path: '/index/categories', access: everyone },
+  'index.merchant': { method: 'GET', path: '/index/merchant', access: everyone },
   // notes
   'notes.get': { method: 'GET', path: '/transactions/:id/notes', access: everyone },
   'notes.update': { method: 'PATCH', path: '/transactions/:id/notes', access: everyone },

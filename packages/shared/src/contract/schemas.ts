@@ -113,6 +113,8 @@ import {
   indexCardListSchema,
   indexCardSchema,
   indexExportQuerySchema,
+  indexMerchantQuerySchema,
+  indexMerchantSchema,
   indexPageSchema,
   indexQuerySchema,
   indexQueueNextSchema,
@@ -214,6 +216,7 @@ export const endpointSchemas = {
   'index.cardSubAccounts': { response: cardSubAccountsSchema },
   'index.attention': { query: attentionQuerySchema, response: attentionSchema },
   'index.categories': { response: categoryCatalogSchema },
+  'index.merchant': { query: indexMerchantQuerySchema, response: indexMerchantSchema },
   // notes
   'notes.get': { params: byId, response: notesSchema },
   'notes.update': { params: byId, body: notesChangeSchema, response: notesSchema },

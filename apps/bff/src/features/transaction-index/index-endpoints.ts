@@ -142,6 +142,12 @@ export const transactionIndexFeature = defineFeature(
       example: '/api/index/attention?from=1764547200000',
       handler: ({ req, services, query }) => services.search.attention(who(req), query),
     }),
+    endpoint('index.merchant', {
+      summary:
+        "The merchant a transaction's merchant text names, and every text of it the index holds (the most used first)",
+      example: '/api/index/merchant?descriptor=SQ%20*PRAIRIE%20FUEL%20AUSTIN%20TX',
+      handler: ({ req, services, query }) => services.search.merchant(who(req), query),
+    }),
     endpoint('index.categories', {
       summary:
         'The merchant categories a filter can name: ISO 18245 codes and names, their groups, and everyday themes',

@@ -25,8 +25,11 @@ import {
   type IndexCard,
   type IndexCardList,
   type IndexCardListQuery,
+  type IndexMerchant,
+  MERCHANT_DESCRIPTORS,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
+import { type MerchantName, merchantOf, merchantsOf } from '@card-console/shared/merchants';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
@@ -215,6 +218,9 @@ function reasonOf(error: unknown): string {
   return recorded ?? 'The sync stopped on an unexpected error; it is in the log.';
 }
 
+/** How long the index's descriptors grouped by merchant are used before they are made again. */
+const MERCHANT_GROUPS_MS = 60_000;
+
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
   const cursors = pageCursors(deps.indexCursorSecret);
@@ -222,6 +228,37 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   // One job per sub account, run once by whichever replica takes it; reads join it.
   /** The progress of the syncs running on this replica (its metrics say how far they are). */
   const runningHere = new Set<IndexSyncProgress>();
+  /** The index's descriptors grouped by merchant, remade at most once a minute. */
+  let grouped:
+    | {
+        at: number;
+        value: Promise<{
+          byText: Map<string, MerchantName>;
+          groups: Map<string, { text: string; rows: number }[]>;
+        }>;
+      }
+    | undefined;
+  const merchantGroups = () => {
+    if (grouped && clock.now() - grouped.at < MERCHANT_GROUPS_MS) return grouped.value;
+    const value = (async () => {
+      const texts = await (await deps.stores.index()).merchantTexts();
+      const byText = merchantsOf(texts.map((t) => t.text));
+      const groups = new Map<string, { text: string; rows: number }[]>();
+      for (const t of texts) {
+        const key = byText.get(t.text)?.key ?? '';
+        groups.set(key, [...(groups.get(key) ?? []), t]);
+      }
+      for (const list of groups.values()) {
+        list.sort((a, b) => b.rows - a.rows || (a.text < b.text ? -1 : 1));
+      }
+      return { byText, groups };
+    })();
+    grouped = { at: clock.now(), value };
+    value.catch(() => {
+      if (grouped?.value === value) grouped = undefined;
+    });
+    return value;
+  };
   const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
     async run(subAccountId, input, job) {
       const work = indexSyncWork({
@@ -693,6 +730,29 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           count: attempted?.count ?? 0,
           cents: attempted?.buckets.attempted.cents ?? 0,
         },
+        freshness: fresh,
+      };
+    },
+
+    /**
+     * The merchant a descriptor names and its other descriptors in the index, the most used
+     * first (`merchants.ts`: a town not on its list is taken off where the name without it is
+     * a merchant of the index). The index's descriptors are grouped at most once a minute per
+     * process: a descriptor synced since joins its merchant within a minute.
+     */
+    async merchant(who: Who, input: { descriptor: string }): Promise<IndexMerchant> {
+      const { ids } = await subAccountsOf(who, {});
+      const fresh = await freshness(ids, who.requestId, false);
+      const { byText, groups } = await merchantGroups();
+      const asked =
+        byText.get(input.descriptor) ?? merchantOf(input.descriptor, (key) => groups.has(key));
+      const all = groups.get(asked.key) ?? [];
+      const descriptors = all.slice(0, MERCHANT_DESCRIPTORS).map((d) => d.text);
+      return {
+        key: asked.key,
+        name: asked.name,
+        descriptors: descriptors.length > 0 ? descriptors : [input.descriptor],
+        more: Math.max(0, all.length - MERCHANT_DESCRIPTORS),
         freshness: fresh,
       };
     },

@@ -836,6 +836,15 @@ export class TransactionIndexStore {
     return { anchor, params, bind, where, row, before, place, nearest };
   }
 
+  /** Every merchant text the index holds, and how many rows carry it: the descriptors. */
+  async merchantTexts(): Promise<{ text: string; rows: number }[]> {
+    const rows = await this.engine.query<{ merchant: string; n: number }>(
+      `SELECT merchant, count(*)::int AS n FROM index_transaction
+        WHERE merchant IS NOT NULL GROUP BY merchant`,
+    );
+    return rows.map((r) => ({ text: r.merchant, rows: Number(r.n) }));
+  }
+
   /**
    * The accounting category the merchant of `transactionId` was last booked to, on another of
    * its transactions (the notes changed last), whatever the merchant text's case.

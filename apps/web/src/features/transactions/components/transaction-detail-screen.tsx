@@ -15,6 +15,7 @@ import { fetchQueueNext, queueQuery, queueQueryOptions } from '../api/get-queue'
 import { transactionQueryOptions } from '../api/get-transaction';
 import { type TransactionsSearch, toIndexQuery } from '../transactions-search';
 import { CardRef } from './card-ref';
+import { MerchantRef } from './merchant-ref';
 import { NotesPanel } from './notes-panel';
 import { PolicyNeeds } from './policy-needs';
 import { QueueNav } from './queue-nav';
@@ -203,7 +204,11 @@ export function TransactionDetailScreen({ transaction: t, listSearch, subAccount
             <Pair label="Sub account">
               {subAccountName(queue.queue?.subAccountId, subAccounts)}
             </Pair>
-            <Pair label="Merchant">{t.merchant?.description}</Pair>
+            <Pair label="Merchant">
+              {t.merchant?.description ? (
+                <MerchantRef descriptor={t.merchant.description} />
+              ) : undefined}
+            </Pair>
             <Pair label="Category">{category(t.merchant)}</Pair>
             <Pair label="Authorized">
               {t.authorizedAt ? formatDateTime(t.authorizedAt) : undefined}

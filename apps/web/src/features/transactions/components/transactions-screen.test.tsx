@@ -529,6 +529,44 @@ describe('transactions screen', () => {
     expect(posted()).toHaveTextContent(/Mar 5, 2026/);
   });
 
+  it("the detail keeps the merchant's text and links to every transaction at its merchant, however written", async () => {
+    serveScreen();
+    server.use(
+      serve('transactions.get', () =>
+        HttpResponse.json(
+          transaction({
+            merchant: {
+              description: 'SQ *BLUE BOTTLE SF',
+              categoryCode: '5814',
+              categoryName: 'Fast Food Restaurants',
+            },
+          }),
+        ),
+      ),
+      serve('index.merchant', () =>
+        HttpResponse.json({
+          key: 'blue bottle',
+          name: 'Blue Bottle',
+          descriptors: ['BLUE BOTTLE #12 OAKLAND CA', 'SQ *BLUE BOTTLE SF'],
+          more: 1,
+          freshness: { syncing: false, days: 0, daysDone: 0 },
+        }),
+      ),
+    );
+    const { user, router } = renderApp('/transactions/tx_1', { session: financeSession() });
+    expect(await screen.findByText('SQ *BLUE BOTTLE SF')).toBeInTheDocument();
+    expect(await screen.findByText('(3 ways it is written; the 2 most used)')).toBeInTheDocument();
+    const [asked] = requestsTo('/api/index/merchant');
+    expect(new URL(asked?.url ?? 'http://x').searchParams.get('descriptor')).toBe(
+      'SQ *BLUE BOTTLE SF',
+    );
+    await user.click(await screen.findByRole('link', { name: 'All at Blue Bottle' }));
+    await screen.findByRole('heading', { name: 'Transactions' });
+    expect(router.state.location.search).toEqual({
+      merchant: ['BLUE BOTTLE #12 OAKLAND CA', 'SQ *BLUE BOTTLE SF'],
+    });
+  });
+
   it('shows the decline reason on the detail of a declined transaction', async () => {
     serveScreen();
     server.use(

@@ -265,6 +265,15 @@ const changes: Change[] = [
     read: () => get('/api/alerts/rules', finance),
   },
   {
+    name: 'a test alert sent',
+    arrange: async () => {
+      const rule = await ok(post('/api/alerts/rules', declined('Tested'), finance), 201);
+      return { id: rule.id };
+    },
+    act: ({ id = '' }) => t.request.post(`/api/alerts/rules/${id}/test`).set(finance.headers()),
+    read: () => get('/api/alerts/inbox', finance),
+  },
+  {
     name: 'a webhook target added',
     arrange: async () => ({}),
     act: () => post('/api/alerts/webhooks', { name: 'Ops', url: 'https://hooks.example.test/o' }),

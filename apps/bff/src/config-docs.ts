@@ -333,9 +333,9 @@ export const bffGroups: readonly VariableGroup[] = [
           "1 to 10,000: the alert emails one recipient gets one by one in any hour; the rest are listed in that recipient's digest once the UTC day is over (and are in their inbox at once). Webhooks and the inbox are not capped.",
       },
       ALERT_REFRESH_SECONDS: {
-        default: '60',
+        default: '60; 10 in demo mode',
         description:
-          "0 to 3,600: while any alert rule is on, every this many seconds each BFF process asks for the days that can still change (today, the last three days, days with pending transactions) to be read again, as a read of the transaction index would: those read `INSIGHTS_REFRESH_SECONDS` ago or more are synced (one sync per sub account across replicas), and the alerts evaluate what arrives, though nobody has a list open. About two pages per sub account each time, at the card service's pace, after people's own requests. With no rule on it reads nothing. 0: alerts come only when someone's reads sync the days.",
+          "0 to 3,600: while any alert rule is on, every this many seconds each BFF process asks for the days that can still change (today, the last three days, days with pending transactions) to be read again, as a read of the transaction index would: those read `INSIGHTS_REFRESH_SECONDS` ago or more are synced (one sync per sub account across replicas), and the alerts evaluate what arrives, though nobody has a list open. About two pages per sub account each time, at the card service's pace, after people's own requests. With no rule on it reads nothing. 0: alerts come only when someone's reads sync the days. Demo mode's 10 (its card service is in the process) and its living demo's decline at least every 90 s let a \"declined\" rule set there be seen firing within 3 minutes.",
       },
     },
   },
@@ -380,7 +380,7 @@ export const bffGroups: readonly VariableGroup[] = [
       DEMO_LIVE_PER_MINUTE: {
         default: '2',
         description:
-          "Demo mode only, 0 to 60: card transactions that keep arriving, on average, each minute of working hours (a tenth of that outside them), about 15 % declined and 10 % refunds, at cards and merchants of the demo's data, so alerts fire and lists have something new. What arrives in a minute is decided by the seed and that minute, so the same clock brings the same transactions. 0 freezes the demo (the browser tests do).",
+          'Demo mode only, 0 to 60: card transactions that keep arriving, on average, each minute of working hours (a tenth of that outside them), about 15 % declined and 10 % refunds, and a decline at least every 90 s at any hour (so a "declined" rule set in the demo fires within minutes whenever someone tries it), at cards and merchants of the demo\'s data, so alerts fire and lists have something new. What arrives in a minute is decided by the seed and that minute, so the same clock brings the same transactions. 0 freezes the demo (the browser tests do).',
       },
       DEMO_LIVE_HOURS: {
         default: '8-19',

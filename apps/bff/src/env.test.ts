@@ -237,6 +237,18 @@ describe('configuration', () => {
     expect(loadConfig({ DEMO_MODE: '1', TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
   });
 
+  it('reads the open days for the alerts every 60 s, every 10 s in demo mode, or as told', () => {
+    expect(loadConfig(production).alertRefreshMs).toBe(60_000);
+    expect(loadConfig({ DEMO_MODE: '1' }).alertRefreshMs).toBe(10_000);
+    expect(loadConfig({ DEMO_MODE: '1', ALERT_REFRESH_SECONDS: '0' }).alertRefreshMs).toBe(0);
+    expect(loadConfig({ ...production, ALERT_REFRESH_SECONDS: '120' }).alertRefreshMs).toBe(
+      120_000,
+    );
+    expect(messageOf({ DEMO_MODE: '1', ALERT_REFRESH_SECONDS: '1.5' })).toContain(
+      'ALERT_REFRESH_SECONDS: must be a whole number of seconds',
+    );
+  });
+
   it('caps exports at 2 per person and 8 in all, each at 30 minutes, unless told otherwise', () => {
     expect(loadConfig({ DEMO_MODE: '1' }).exportCaps).toEqual({
       perPerson: 2,

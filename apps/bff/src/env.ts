@@ -379,6 +379,8 @@ const envSchema = z.object({
   /**
    * Seconds between the background reads of the days that can still change, while an alert rule
    * is on (so alerts come though nobody has a list open). 0: only when someone reads them.
+   * Unset: 60, or 10 in demo mode (its card service is in the process, and a rule set there
+   * should be seen firing within minutes).
    */
   ALERT_REFRESH_SECONDS: z.preprocess(
     emptyAsUndefined,
@@ -387,7 +389,7 @@ const envSchema = z.object({
       .int('must be a whole number of seconds, such as 60')
       .min(0)
       .max(3_600, 'must be at most 3600 (an hour)')
-      .default(60),
+      .optional(),
   ),
   /** Prometheus metrics on their own port (never the public one); unset: no metrics server. */
   METRICS_PORT: z.preprocess(
@@ -873,7 +875,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       rulesPerPerson: e.ALERT_RULES_PER_PERSON,
       emailsPerHour: e.ALERT_EMAILS_PER_HOUR,
     },
-    alertRefreshMs: e.ALERT_REFRESH_SECONDS * 1000,
+    alertRefreshMs: (e.ALERT_REFRESH_SECONDS ?? (mode === 'demo' ? 10 : 60)) * 1000,
     metrics:
       e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,

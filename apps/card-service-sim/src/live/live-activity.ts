@@ -1,6 +1,8 @@
 // A living demo: card transactions keep arriving after the simulator starts, a few a minute in
 // working hours and a tenth of that outside them, declines and refunds among them, so alerts can
-// fire and lists have something new. What arrives in a minute is decided by the seed and that
+// fire and lists have something new. Every minute brings at least one decline, at any hour (a
+// card's attempt refused: a subscription's renewal, a retried tap), so a "declined" rule set in
+// the demo fires within minutes whenever someone tries it (`DECLINE_WINDOW`). What arrives in a minute is decided by the seed and that
 // minute alone (not by when the process started): the same seed and clock bring the same cards,
 // merchants, amounts and statuses. Each is added through the simulator's own `addTransaction`
 // (dated when it is added, within `everyMs` of its minute), at a card and merchant the card has
@@ -37,6 +39,12 @@ const MINUTE_MS = 60_000;
 /** Of the transactions that arrive: declined, then refunded; the rest go through. */
 const DECLINED_SHARE = 0.15;
 const REFUND_SHARE = 0.1;
+/**
+ * Every minute has a decline before `to` (ms from the minute's start): one of a minute that drew
+ * none by then is due in this window, so two declines are never more than 90 s apart (one at a
+ * minute's first second, the next minute's at its 30th).
+ */
+export const DECLINE_WINDOW = { from: 10_000, to: 30_000 } as const;
 
 /** Whether `at` falls in working hours (weekdays, local) in the zone. */
 export function inWorkingHours(
@@ -91,30 +99,36 @@ export function minuteOfActivity(
   const rng = mulberry32((o.seed ^ Math.imul(minute, 0x9e37_79b1)) >>> 0);
   const mean = inWorkingHours(start, o.hours, o.timeZone) ? o.perMinute : o.perMinute / 10;
   const due: { at: number; transaction: NewTransaction }[] = [];
-  for (let i = arrivals(rng, mean); i > 0; i--) {
-    const at = start + Math.floor(rng() * MINUTE_MS);
+  /** A purchase a card has made before, again, for about what it paid: its fields and cents. */
+  const again = () => {
     const like = pick(rng, purchases);
     const cents = Math.max(100, Math.round(Math.abs(like.amountCents) * (0.5 + rng())));
+    const { amountCents: _, ...merchant } = like;
+    return { merchant, cents };
+  };
+  const declined = (merchant: Omit<Purchase, 'amountCents'>, cents: number): NewTransaction => ({
+    ...merchant,
+    amountCents: -cents,
+    status: 'declined',
+    declineReason: pick(rng, declineReasons),
+  });
+  for (let i = arrivals(rng, mean); i > 0; i--) {
+    const at = start + Math.floor(rng() * MINUTE_MS);
+    const { merchant, cents } = again();
     const roll = rng();
-    const merchant = {
-      subAccountId: like.subAccountId,
-      cardId: like.cardId,
-      description: like.description,
-      merchantDescription: like.merchantDescription,
-      categoryCode: like.categoryCode,
-    };
     const transaction: NewTransaction =
       roll < DECLINED_SHARE
-        ? {
-            ...merchant,
-            amountCents: -cents,
-            status: 'declined',
-            declineReason: pick(rng, declineReasons),
-          }
+        ? declined(merchant, cents)
         : roll < DECLINED_SHARE + REFUND_SHARE
           ? { ...merchant, amountCents: Math.max(100, Math.round(cents / 3)), status: 'refund' }
           : { ...merchant, amountCents: -cents, status: 'settled' };
     due.push({ at, transaction });
+  }
+  const { from, to } = DECLINE_WINDOW;
+  if (!due.some((d) => d.transaction.status === 'declined' && d.at < start + to)) {
+    const at = start + from + Math.floor(rng() * (to - from));
+    const { merchant, cents } = again();
+    due.push({ at, transaction: declined(merchant, cents) });
   }
   return due.sort((a, b) => a.at - b.at);
 }

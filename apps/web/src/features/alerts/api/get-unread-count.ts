@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** The bell asks again this often (and when the window regains focus). */
-export const UNREAD_POLL_MS = 60_000;
+export const UNREAD_POLL_MS = 30_000;
 
 export function fetchUnreadCount(signal?: AbortSignal) {
   // A background poll: it does not keep an idle session alive.

@@ -5,7 +5,7 @@ import { badgeText } from '../inbox-summary';
 import { InboxPanel } from './inbox-panel';
 
 /**
- * The top bar's bell: the unread count as a badge, asked for every minute and when the window
+ * The top bar's bell: the unread count as a badge, asked for every 30 s and when the window
  * comes back into focus (as a background request), and the inbox when pressed. Loaded after
  * the first screen; until the count is in, the bell shows no number.
  */

@@ -6,6 +6,9 @@
 // merchants are never made one (a descriptor left apart can be joined by hand; a merge is a
 // wrong figure).
 
+/** At most this many of a merchant's descriptors are named in an answer (the most used). */
+export const MERCHANT_DESCRIPTORS = 20;
+
 /** A merchant as a descriptor names it: `key` groups descriptors, `name` is how it is shown. */
 export interface MerchantName {
   key: string;
@@ -367,6 +370,11 @@ function titleCase(text: string): string {
 }
 
 /** The key two spellings of one merchant share: letters and digits, lower case, one space. */
+/** The key of a merchant's name, as `merchantOf` keys it (`Pine Telecom` → `pine telecom`). */
+export function merchantKeyOf(name: string): string {
+  return keyOf(name);
+}
+
 function keyOf(name: string): string {
   return name
     .toLowerCase()

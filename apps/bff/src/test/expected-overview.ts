@@ -3,6 +3,7 @@
 // from docs/money.md's table (never the product's definition, which it checks).
 import { type Overview, overviewSchema } from '@card-console/shared/api/overview';
 import { categoryGroupLabel, categoryGroupOf } from '@card-console/shared/category-groups';
+import { merchantsOf } from '@card-console/shared/merchants';
 import { expect } from 'vitest';
 import { merchantCategoryName } from '../features/transactions/merchant-categories';
 import type { TestApp, TestSession } from './harness';
@@ -137,6 +138,42 @@ export function expectedOverview(
     [...m.entries()]
       .map(([key, [spentCents, count]]) => ({ key, label: label(key), spentCents, count }))
       .sort((a, b) => b.spentCents - a.spentCents || (a.key < b.key ? -1 : 1));
+  // Merchants as the index names them: its texts grouped by `merchantsOf` (tested on its own
+  // set in the shared package); here only summed, by plain loops.
+  const names = merchantsOf(
+    t.sim.data
+      .subAccounts()
+      .flatMap((sub) => t.sim.data.transactions(sub.id))
+      .flatMap((x) => (x.merchantData ? [x.merchantData.description] : [])),
+  );
+  const byMerchantName = (m: Map<string, [number, number]>) => {
+    const merchants = new Map<string, { name: string; texts: [string, number, number][] }>();
+    for (const [text, [cents, count]] of m) {
+      const { key, name } = names.get(text) ?? { key: text, name: text };
+      const merchant = merchants.get(key) ?? { name, texts: [] };
+      merchant.texts.push([text, cents, count]);
+      merchants.set(key, merchant);
+    }
+    return [...merchants.values()]
+      .map(({ name, texts }) => {
+        let spentCents = 0;
+        let count = 0;
+        for (const [, c, n] of texts) {
+          spentCents += c;
+          count += n;
+        }
+        const order = [...texts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+        return {
+          key: name,
+          label: name,
+          spentCents,
+          count,
+          ways: texts.length,
+          descriptors: order.slice(0, 20).map(([text]) => text),
+        };
+      })
+      .sort((a, b) => b.spentCents - a.spentCents || (a.key < b.key ? -1 : 1));
+  };
   const now = span(q.from, q.to);
   const before = span(prevFrom, prevTo);
   const sum = (pick: (s: (typeof subs)[number]) => number) => subs.reduce((a, s) => a + pick(s), 0);
@@ -160,7 +197,7 @@ export function expectedOverview(
           ).slice(0, 10),
         }
       : {}),
-    merchants: rank(now.merchants, (k) => k).slice(0, 10),
+    merchants: byMerchantName(now.merchants).slice(0, 10),
     cards: rank(now.cards, (id) => {
       const card = t.sim.data.card(id);
       return card ? `${card.name} •••• ${card.last4}` : id;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MERCHANT_DESCRIPTORS } from '../merchants';
 import { type MoneyBucket, moneyBuckets } from '../money-definition';
 import { resourceIdSchema } from '../upstream/common';
 import { isoDaySchema, timeZoneSchema } from './transactions';
@@ -133,8 +134,17 @@ export const overviewSchema = z.object({
    * Overview was read from the transaction index (the card service's walk keeps groups only).
    */
   categoryCodes: z.array(rankedSchema).optional(),
-  /** Top merchants by card spend. */
-  merchants: z.array(rankedSchema),
+  /**
+   * Top merchants by card spend, each however the card networks wrote it (`merchants.ts`):
+   * `key` and `label` its name; `ways` how many texts it had in the period, `descriptors` the
+   * first `MERCHANT_DESCRIPTORS` of them, most spend first.
+   */
+  merchants: z.array(
+    rankedSchema.extend({
+      ways: z.number().int().positive(),
+      descriptors: z.array(z.string()).min(1).max(MERCHANT_DESCRIPTORS),
+    }),
+  ),
   /** Top cards by card spend; `label` is the card's name and last 4 when the BFF knows them. */
   cards: z.array(rankedSchema),
   declines: z.object({

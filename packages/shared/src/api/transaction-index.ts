@@ -7,6 +7,7 @@ import {
   indexGroupings,
   SPEND_STATUSES,
 } from '../index-vocabulary';
+import { MERCHANT_DESCRIPTORS } from '../merchants';
 import { cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
@@ -54,6 +55,11 @@ const indexFilterShape = {
   subAccountId: repeatable(resourceIdSchema, 100).optional(),
   q: z.string().max(200, 'must be at most 200 characters').optional(),
   merchant: repeatable(z.string().min(1).max(200), 50).optional(),
+  /**
+   * Merchants by name, however the card networks write them (`merchants.ts` groups the index's
+   * texts): any of them. With `merchant` too, the rows must match both.
+   */
+  merchantName: repeatable(z.string().min(1).max(200), 20).optional(),
   category: repeatable(
     z.string().regex(/^\d{4}$/, 'must be a four-digit category code'),
     200,
@@ -413,8 +419,7 @@ export const cardSubAccountsSchema = z.object({
 });
 export type CardSubAccounts = z.infer<typeof cardSubAccountsSchema>;
 
-/** At most this many of a merchant's descriptors are named (as many as a list filter takes). */
-export const MERCHANT_DESCRIPTORS = 20;
+export { MERCHANT_DESCRIPTORS };
 
 /** GET /api/index/merchant?descriptor=…: the merchant a card descriptor names. */
 export const indexMerchantQuerySchema = z.strictObject({

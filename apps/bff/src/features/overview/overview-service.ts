@@ -1,5 +1,10 @@
 import type { Overview, overviewQuerySchema } from '@card-console/shared/api/overview';
 import { categoryGroupLabel } from '@card-console/shared/category-groups';
+import {
+  MERCHANT_DESCRIPTORS,
+  type MerchantName,
+  merchantsOf,
+} from '@card-console/shared/merchants';
 import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
@@ -71,6 +76,8 @@ export interface OverviewIndex {
     breakdownFrom: number,
     refresh: boolean,
   ): Promise<{ tallies: OverviewTallies; updatedAt?: number } | undefined>;
+  /** The merchant each card descriptor names, grouped as the index groups its texts. */
+  merchantNames(descriptors: readonly string[]): Promise<Map<string, MerchantName>>;
 }
 
 export interface OverviewServiceDeps
@@ -121,6 +128,20 @@ export interface OverviewServiceDeps
 export function createOverviewService(deps: OverviewServiceDeps) {
   const { upstream, clock, store, cardDirectory } = deps;
   const log = deps.logger.child({ component: 'overview' });
+  /**
+   * The merchant of each descriptor, grouped as the index groups its texts (so a row's link to
+   * the list by the merchant's name lists the same texts); the descriptors' own grouping when
+   * there is no index or it cannot answer.
+   */
+  const merchantNamesOf = async (texts: string[]): Promise<ReadonlyMap<string, MerchantName>> => {
+    if (texts.length === 0) return new Map();
+    try {
+      if (deps.index) return await deps.index.merchantNames(texts);
+    } catch (error) {
+      log.warn({ err: error }, 'the index could not group the merchants; grouped here');
+    }
+    return merchantsOf(texts);
+  };
   const jobs =
     deps.jobs ??
     new InProcessJobRunner({
@@ -263,7 +284,12 @@ export function createOverviewService(deps: OverviewServiceDeps) {
       /** The Overview of the period from its sub accounts' days, cards named. */
       const overviewOf = async (known: Map<string, DayAggregate>[]) => {
         await cardDirectory.ready();
-        return assemble({ from, to, tz, previousFrom, subs, known, label });
+        const texts = new Set<string>();
+        for (const got of known) {
+          for (const day of got.values()) for (const text in day.merchants) texts.add(text);
+        }
+        const names = await merchantNamesOf([...texts]);
+        return assemble({ from, to, tz, previousFrom, subs, known, label, names });
       };
 
       // From the index, when it holds every day asked: one grouped query, no walk.
@@ -370,6 +396,8 @@ interface AssembleInput {
   subs: UpstreamSubAccount[];
   known: Map<string, DayAggregate>[];
   label(cardId: string): string;
+  /** The merchant of each card descriptor of the days. */
+  names: ReadonlyMap<string, MerchantName>;
 }
 
 function assemble(input: AssembleInput): Overview {
@@ -423,7 +451,7 @@ function assemble(input: AssembleInput): Overview {
     series: current.series,
     previousSeries: previous.series,
     categories: ranked(c.categories, categoryGroupLabel),
-    merchants: ranked(c.merchants, (k) => k).slice(0, TOP),
+    merchants: byMerchant(c.merchants, input.names).slice(0, TOP),
     cards: ranked(c.cards, input.label).slice(0, TOP),
     declines: {
       count: c.declines,
@@ -450,6 +478,37 @@ function topCodes(tallies: OverviewTallies): Overview['categories'] {
     if (line.key !== null) tallyInto(byCode, line.key, line.cents, line.count);
   }
   return ranked(byCode, (code) => merchantCategoryName(code) ?? `Category ${code}`).slice(0, TOP);
+}
+
+/**
+ * Card spend by merchant: each merchant's descriptors summed (`names`; one not named is its own
+ * merchant), largest first, its descriptors most spend first.
+ */
+export function byMerchant(
+  byText: Record<string, [number, number]>,
+  names: ReadonlyMap<string, MerchantName>,
+): Overview['merchants'] {
+  const merchants = new Map<string, { name: string; texts: [string, number, number][] }>();
+  for (const [text, [cents, count]] of Object.entries(byText)) {
+    const named = names.get(text);
+    const { key, name } = named?.key ? named : { key: text, name: text };
+    const merchant = merchants.get(key) ?? { name, texts: [] };
+    merchant.texts.push([text, cents, count]);
+    merchants.set(key, merchant);
+  }
+  return [...merchants.values()]
+    .map(({ name, texts }) => {
+      texts.sort((a, b) => b[1] - a[1] || compare(a[0], b[0]));
+      return {
+        key: name,
+        label: name,
+        spentCents: texts.reduce((sum, [, cents]) => sum + cents, 0),
+        count: texts.reduce((sum, [, , count]) => sum + count, 0),
+        ways: texts.length,
+        descriptors: texts.slice(0, MERCHANT_DESCRIPTORS).map(([text]) => text),
+      };
+    })
+    .sort((a, b) => b.spentCents - a.spentCents || compare(a.key, b.key));
 }
 
 /** Largest card spend first; equal ones by key, so the order never depends on the walk's. */

@@ -1,10 +1,18 @@
 // The merchant a transaction's merchant text names, over HTTP against rows the test wrote: one
 // merchant written four ways (a facilitator's prefix, a store number, cities, a town the
 // normaliser does not know), another merchant whose name only starts the same, and the list
-// filtered by every text the answer names holds exactly that merchant's rows.
+// filtered by every text the answer names holds exactly that merchant's rows. The list, its
+// totals and its CSV filtered by the merchant's name, and the Overview's top merchants, hold
+// the same rows and the same money, checked against the rows the test wrote.
 
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
-import { indexMerchantSchema, indexPageSchema } from '@card-console/shared/api/transaction-index';
+import { overviewSchema } from '@card-console/shared/api/overview';
+import {
+  indexMerchantSchema,
+  indexPageSchema,
+  indexTotalsAnswerSchema,
+} from '@card-console/shared/api/transaction-index';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
@@ -29,11 +37,11 @@ beforeAll(async () => {
   subAccountId = t.sim.data.subAccounts()[0]?.id ?? '';
   const cardId = t.sim.data.cards()[0]?.id ?? '';
   // The plain Seattle text twice: the most used comes first.
-  for (const merchantDescription of [...ACME, ACME[2] as string, OTHER]) {
+  for (const [i, merchantDescription] of [...ACME, ACME[2] as string, OTHER].entries()) {
     t.sim.testing.addTransaction({
       subAccountId,
       cardId,
-      amountCents: -4_200,
+      amountCents: -(4_200 + i * 101),
       status: 'settled',
       description: 'Acme Fuel',
       merchantDescription,
@@ -89,6 +97,120 @@ describe('the merchant of a merchant text', () => {
       const res = await t.request.get(path).set(finance.headers());
       expect(res.status).toBe(400);
       expect(apiErrorBodySchema.parse(res.body).code).toBe('invalid_query');
+    }
+  });
+});
+
+/** The rows the test wrote: Acme Fuel's, by their texts, and what they cost. */
+const ACME_ROWS = [...ACME, ACME[2] as string].map((text, i) => ({ text, cents: 4_200 + i * 101 }));
+const ACME_CENTS = ACME_ROWS.reduce((sum, r) => sum + r.cents, 0);
+
+describe('a merchant by its name, however it is written', () => {
+  const list = (query: string) =>
+    t.request.get(`/api/index/transactions?${query}`).set(finance.headers());
+
+  it('the list holds every row of the merchant and only those, whatever the case of the name', async () => {
+    for (const name of ['Acme Fuel', 'ACME FUEL', 'acme  fuel']) {
+      const res = await list(`merchantName=${encodeURIComponent(name)}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(
+        indexPageSchema
+          .parse(res.body)
+          .items.map((r) => r.merchant?.description)
+          .sort(),
+      ).toEqual(ACME_ROWS.map((r) => r.text).sort());
+    }
+    const other = indexPageSchema.parse(
+      (await list(`merchantName=${encodeURIComponent('Acme Fuel Depot')}`)).body,
+    );
+    expect(other.items.map((r) => r.merchant?.description)).toEqual([OTHER]);
+  });
+
+  it('narrows with a text of it, names any of several, and a name the index has not seen matches nothing', async () => {
+    const both = indexPageSchema.parse(
+      (await list(`merchantName=Acme%20Fuel&merchant=${encodeURIComponent(ACME[2] as string)}`))
+        .body,
+    );
+    expect(both.items.map((r) => r.merchant?.description)).toEqual([ACME[2], ACME[2]]);
+    const elsewhere = indexPageSchema.parse(
+      (await list(`merchantName=Acme%20Fuel&merchant=${encodeURIComponent(OTHER)}`)).body,
+    );
+    expect(elsewhere.items).toEqual([]);
+    const several = indexPageSchema.parse(
+      (await list('merchantName=Acme%20Fuel&merchantName=Acme%20Fuel%20Depot')).body,
+    );
+    expect(several.items).toHaveLength(ACME_ROWS.length + 1);
+    const nobody = indexPageSchema.parse((await list('merchantName=Nobody%20Here')).body);
+    expect(nobody.items).toEqual([]);
+  });
+
+  it('its totals and its CSV hold the same rows and the same money, to the cent', async () => {
+    const totals = await t.request
+      .get('/api/index/transactions/totals?merchantName=Acme%20Fuel&by=merchant')
+      .set(finance.headers());
+    expect(totals.status, JSON.stringify(totals.body)).toBe(200);
+    const answer = indexTotalsAnswerSchema.parse(totals.body);
+    expect(answer.summary.count).toBe(ACME_ROWS.length);
+    expect(answer.summary.buckets.card).toMatchObject({
+      count: ACME_ROWS.length,
+      cents: -ACME_CENTS,
+    });
+    expect(answer.breakdown?.groups.map((g) => g.key).sort()).toEqual([...ACME].sort());
+
+    const csv = await t.request
+      .get('/api/index/transactions/export.csv?merchantName=Acme%20Fuel')
+      .set(finance.headers())
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        res.on('end', () => done(null, text));
+      });
+    expect(csv.status).toBe(200);
+    const rows = parse(csv.body as string, { columns: true, bom: true }) as Record<
+      string,
+      string
+    >[];
+    expect(rows.map((r) => r.merchant).sort()).toEqual(ACME_ROWS.map((r) => r.text).sort());
+  });
+
+  it("the Overview's top merchants group the texts, with a row's texts most spend first", async () => {
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const res = await t.request
+      .get(`/api/overview?from=${day}&to=${day}&tz=UTC`)
+      .set(finance.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const overview = overviewSchema.parse(res.body);
+    const acme = overview.merchants.find((m) => m.key === 'Acme Fuel');
+    // The plain Seattle text twice (4,402 + 4,604): the most spend.
+    expect(acme).toEqual({
+      key: 'Acme Fuel',
+      label: 'Acme Fuel',
+      spentCents: ACME_CENTS,
+      count: ACME_ROWS.length,
+      ways: ACME.length,
+      descriptors: [ACME[2], ACME[3], ACME[1], ACME[0]],
+    });
+    expect(overview.merchants.find((m) => m.key === 'Acme Fuel Depot')).toMatchObject({
+      ways: 1,
+      descriptors: [OTHER],
+      count: 1,
+    });
+  });
+
+  it('a name too long, or too many names, is a 400 naming the parameter', async () => {
+    for (const query of [
+      `merchantName=${'x'.repeat(201)}`,
+      Array.from({ length: 21 }, (_, i) => `merchantName=m${i}`).join('&'),
+      'merchantName=',
+    ]) {
+      const res = await list(query);
+      expect(res.status, query).toBe(400);
+      const body = apiErrorBodySchema.parse(res.body);
+      expect(body.code).toBe('invalid_query');
+      expect(JSON.stringify(body)).toContain('merchantName');
     }
   });
 });

@@ -29,7 +29,12 @@ import {
   MERCHANT_DESCRIPTORS,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
-import { type MerchantName, merchantOf, merchantsOf } from '@card-console/shared/merchants';
+import {
+  type MerchantName,
+  merchantKeyOf,
+  merchantOf,
+  merchantsOf,
+} from '@card-console/shared/merchants';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
@@ -131,6 +136,8 @@ export interface IndexSearchInput {
   subAccountId?: string[];
   q?: string;
   merchant?: string[];
+  /** Merchants by name: every text of theirs the index holds (`merchantGroups`). */
+  merchantName?: string[];
   category?: string[];
   categoryGroup?: string[];
   status?: string[];
@@ -220,6 +227,8 @@ function reasonOf(error: unknown): string {
 
 /** How long the index's descriptors grouped by merchant are used before they are made again. */
 const MERCHANT_GROUPS_MS = 60_000;
+/** A name asked for that the grouping does not know has them made again, if this old. */
+const MERCHANT_GROUPS_UNKNOWN_MS = 5_000;
 
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
@@ -238,8 +247,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         }>;
       }
     | undefined;
-  const merchantGroups = () => {
-    if (grouped && clock.now() - grouped.at < MERCHANT_GROUPS_MS) return grouped.value;
+  const merchantGroups = (maxAgeMs = MERCHANT_GROUPS_MS) => {
+    if (grouped && clock.now() - grouped.at < maxAgeMs) return grouped.value;
     const value = (async () => {
       const texts = await (await deps.stores.index()).merchantTexts();
       const byText = merchantsOf(texts.map((t) => t.text));
@@ -381,7 +390,29 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       : await subAccountsOf(who, input);
     const fresh = await freshness(subAccountIds, who.requestId, input.refresh === '1');
     const store = await deps.stores.index();
-    return { fresh, store, filter: filterOf(input, subAccountIds) };
+    return { fresh, store, filter: await filterFor(input, subAccountIds) };
+  }
+
+  /**
+   * The query's filter, its merchants by name as the texts of theirs the index holds (grouped
+   * as `merchant()` groups them, so a list, its totals and its export read the same rows). A
+   * name the index has no text of matches nothing; with `merchant` too, the texts both name.
+   */
+  async function filterFor(input: IndexSearchInput, subAccountIds: string[]) {
+    const filter = filterOf(input, subAccountIds);
+    if (input.merchantName === undefined) return filter;
+    const keys = input.merchantName.map(merchantKeyOf);
+    let { groups } = await merchantGroups();
+    // A merchant first synced since the texts were grouped (its detail's link was just made).
+    if (keys.some((key) => !groups.has(key))) {
+      ({ groups } = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS));
+    }
+    const texts = keys.flatMap((key) => groups.get(key)?.map((t) => t.text) ?? []);
+    const asked = filter.merchants && new Set(filter.merchants.map((m) => m.toLowerCase()));
+    return {
+      ...filter,
+      merchants: asked ? texts.filter((t) => asked.has(t.toLowerCase())) : texts,
+    };
   }
 
   /**
@@ -757,6 +788,17 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       };
     },
 
+    /**
+     * The merchant each descriptor names, as `merchant()` names it (the index's texts grouped
+     * once a minute; one the index does not hold yet, by itself and the index's merchants).
+     */
+    async merchantNames(descriptors: readonly string[]): Promise<Map<string, MerchantName>> {
+      const { byText, groups } = await merchantGroups();
+      return new Map(
+        descriptors.map((d) => [d, byText.get(d) ?? merchantOf(d, (key) => groups.has(key))]),
+      );
+    },
+
     /** Every card with a transaction and the sub accounts it spends from (its rows say). */
     async cardSubAccounts(who: Who): Promise<CardSubAccounts> {
       const { ids } = await subAccountsOf(who, {});
@@ -851,7 +893,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const { ids } = await subAccountsOf(who, input);
       const store = await deps.stores.index();
       const notesStore = await deps.stores.notes();
-      const filter = { ...filterOf(input, ids), hasReceipt: true };
+      const filter = { ...(await filterFor(input, ids)), hasReceipt: true };
       checkReceiptsZipCaps(await store.receiptTotals(filter), caps);
       const order = orderOf(input);
       const taken = new Set<string>();
@@ -910,8 +952,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const notesStore = await deps.stores.notes();
       const categories = new Map((await notesStore.categories()).map((c) => [c.id, c]));
       // The accountant's files hold posted rows only (accounting-files.ts).
-      const filter =
-        layout === 'card-console' ? filterOf(input, ids) : postedOnly(filterOf(input, ids));
+      const asked = await filterFor(input, ids);
+      const filter = layout === 'card-console' ? asked : postedOnly(asked);
       const order = orderOf(input);
       // Part N of a file too long for its importer: the posted rows from (N-1)×limit on, that many.
       const perFile = part === undefined ? undefined : ACCOUNTING_ROWS_PER_FILE[layout];

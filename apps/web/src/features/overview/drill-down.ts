@@ -32,7 +32,10 @@ export function drillSearch(
 /** The period's spend (the Overview's statuses), narrowed by `extra`. */
 export function spendSearch(
   scope: DrillScope,
-  extra: Pick<TransactionsSearch, 'cardId' | 'merchant' | 'categoryGroup' | 'category'> = {},
+  extra: Pick<
+    TransactionsSearch,
+    'cardId' | 'merchant' | 'merchantName' | 'categoryGroup' | 'category'
+  > = {},
 ): TransactionsSearch {
   return drillSearch(scope, { status: SPEND_STATUSES, ...extra });
 }

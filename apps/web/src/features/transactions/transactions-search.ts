@@ -33,6 +33,8 @@ export interface TransactionsSearch {
   categoryGroup?: string[] | undefined;
   /** Merchants, by their exact text. */
   merchant?: string[] | undefined;
+  /** Merchants by name, however the card networks write them (every text of theirs). */
+  merchantName?: string[] | undefined;
   declineReason?: string[] | undefined;
   /** Smallest and largest amount (either sign), dollars as typed: "50", "1200.50". */
   min?: string | undefined;
@@ -113,6 +115,7 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
       commaFree: true,
     }),
     merchant: listOf(search.merchant, (v) => text(v, 200), 20),
+    merchantName: listOf(search.merchantName, (v) => text(v, 200), 20),
     declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
     min,
     max,
@@ -138,6 +141,7 @@ export function filterCount(search: TransactionsSearch): number {
     search.cardId,
     search.category ?? search.categoryGroup,
     search.merchant,
+    search.merchantName,
     search.declineReason,
     search.min ?? search.max,
     search.review,
@@ -184,6 +188,7 @@ export function toIndexQuery(
     category: search.category,
     categoryGroup: search.categoryGroup,
     merchant: search.merchant,
+    merchantName: search.merchantName,
     declineReason: search.declineReason,
     minCents: cents(search.min),
     maxCents: cents(search.max),

@@ -57,7 +57,16 @@ function overview(overrides: Partial<Overview> = {}): Overview {
       { key: 'airlines', label: 'Travel', spentCents: 90_000, count: 3 },
       { key: 'misc-stores', label: 'Restaurants', spentCents: 33_456, count: 30 },
     ],
-    merchants: [{ key: 'ACME AIR', label: 'ACME AIR', spentCents: 90_000, count: 3 }],
+    merchants: [
+      {
+        key: 'Acme Air',
+        label: 'Acme Air',
+        spentCents: 90_000,
+        count: 3,
+        ways: 2,
+        descriptors: ['ACME AIR', 'PAYPAL *ACME AIR'],
+      },
+    ],
     cards: [{ key: 'card_9', label: 'Travel •••• 4242', spentCents: 123_456, count: 33 }],
     declines: { count: 4, rate: 0.1, reasons: [{ reason: 'insufficient_funds', count: 4 }] },
     ...overrides,
@@ -230,10 +239,11 @@ describe('overview screen', () => {
       status: SPEND,
       categoryGroup: 'airlines',
     });
-    expect(target(screen.getByRole('link', { name: /^ACME AIR: / })).search).toEqual({
+    // A merchant by its name: every text of it, not the first.
+    expect(target(screen.getByRole('link', { name: /^Acme Air: / })).search).toEqual({
       ...period,
       status: SPEND,
-      merchant: 'ACME AIR',
+      merchantName: 'Acme Air',
     });
     expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ })).search).toEqual({
       ...period,

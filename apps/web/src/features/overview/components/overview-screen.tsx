@@ -181,9 +181,11 @@ function OverviewNumbers({
           ) : null}
           <RankedChart
             title="Top merchants"
-            note="A row opens that merchant's spend in the period."
+            note="A merchant however the card networks write it; a row opens its spend in the period."
             columns={['Merchant', 'Card spend', COUNT]}
-            rows={spendRows(overview.merchants, (r) => spendSearch(scope, { merchant: [r.key] }))}
+            rows={spendRows(overview.merchants, (r) =>
+              spendSearch(scope, { merchantName: [r.key] }),
+            )}
             empty="No merchants in this period."
           />
           <RankedChart

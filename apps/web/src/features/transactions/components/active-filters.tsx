@@ -75,6 +75,11 @@ export function ActiveFilters({
       label: `Merchant: ${m}`,
       without: { merchant: drop(search.merchant, m) },
     })),
+    ...(search.merchantName ?? []).map((m) => ({
+      key: `merchantName:${m}`,
+      label: `Merchant: ${m}`,
+      without: { merchantName: drop(search.merchantName, m) },
+    })),
     ...(search.declineReason ?? []).map((r) => ({
       key: `reason:${r}`,
       label: `Decline reason: ${r}`,

@@ -15,15 +15,11 @@ export function MerchantRef({ descriptor }: { descriptor: string }) {
       {descriptor}
       {merchant?.name ? (
         <span className="merchant-group">
-          <Link to="/transactions" search={{ merchant: merchant.descriptors }}>
+          <Link to="/transactions" search={{ merchantName: [merchant.name] }}>
             All at {merchant.name}
           </Link>
           {ways > 1 ? (
-            <small className="muted">
-              {' '}
-              ({ways.toLocaleString('en-US')} ways it is written
-              {merchant.more > 0 ? `; the ${merchant.descriptors.length} most used` : ''})
-            </small>
+            <small className="muted"> ({ways.toLocaleString('en-US')} ways it is written)</small>
           ) : null}
         </span>
       ) : null}

@@ -555,16 +555,22 @@ describe('transactions screen', () => {
     );
     const { user, router } = renderApp('/transactions/tx_1', { session: financeSession() });
     expect(await screen.findByText('SQ *BLUE BOTTLE SF')).toBeInTheDocument();
-    expect(await screen.findByText('(3 ways it is written; the 2 most used)')).toBeInTheDocument();
+    expect(await screen.findByText('(3 ways it is written)')).toBeInTheDocument();
     const [asked] = requestsTo('/api/index/merchant');
     expect(new URL(asked?.url ?? 'http://x').searchParams.get('descriptor')).toBe(
       'SQ *BLUE BOTTLE SF',
     );
     await user.click(await screen.findByRole('link', { name: 'All at Blue Bottle' }));
     await screen.findByRole('heading', { name: 'Transactions' });
-    expect(router.state.location.search).toEqual({
-      merchant: ['BLUE BOTTLE #12 OAKLAND CA', 'SQ *BLUE BOTTLE SF'],
-    });
+    // By the merchant's name: all three texts, not the two the answer named.
+    expect(router.state.location.search).toEqual({ merchantName: 'Blue Bottle' });
+    expect(
+      await screen.findByRole('button', { name: 'Remove filter Merchant: Blue Bottle' }),
+    ).toBeInTheDocument();
+    const listed = requestsTo('/api/index/transactions').at(-1);
+    expect(new URL(listed?.url ?? 'http://x').searchParams.getAll('merchantName')).toEqual([
+      'Blue Bottle',
+    ]);
   });
 
   it('shows the decline reason on the detail of a declined transaction', async () => {

@@ -7,7 +7,7 @@ import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
 import { ReceiptInboxStore } from './features/receipt-inbox/inbox-store';
 import { type SecurityPolicyStore, SqlSecurityPolicyStore } from './features/security-policy';
-import { TransactionIndexStore } from './features/transaction-index';
+import { MerchantNamesStore, TransactionIndexStore } from './features/transaction-index';
 import type { TotpSecretBox } from './platform/security/totp-secret-box';
 import { type Database, openDatabase } from './platform/sql/open-database';
 import type { SqlEngine } from './platform/sql/sql-engine';
@@ -15,6 +15,8 @@ import type { SqlEngine } from './platform/sql/sql-engine';
 export interface Stores {
   /** The transaction index (migration `transaction-index`). */
   index(): Promise<TransactionIndexStore>;
+  /** The names admins give merchants (migration `merchant-names`). */
+  merchantNames(): Promise<MerchantNamesStore>;
   /** Transaction notes and the chart of accounts (migrations `annotations`, `notes-named-notes`). */
   notes(): Promise<NotesStore>;
   /** The month close's policy admins set (migration `close-policy`). */
@@ -56,6 +58,7 @@ export function storesOn(
   };
   return {
     index: on((engine) => new TransactionIndexStore(engine)),
+    merchantNames: on((engine) => new MerchantNamesStore(engine)),
     notes: on((engine) => new NotesStore(engine)),
     closePolicy: on((engine) => new ClosePolicyStore(engine)),
     securityPolicy: on((engine) => new SqlSecurityPolicyStore(engine)),

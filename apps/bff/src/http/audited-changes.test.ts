@@ -2,6 +2,7 @@
 // refusing every append, each kind of change answers 503 `audit_unavailable` (never a 500), and
 // reading the store back over HTTP shows it as it was: nothing saved without its record.
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import { merchantOf } from '@card-console/shared/merchants';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../platform/store-unavailable';
@@ -68,6 +69,23 @@ const declined = (name: string) => ({
   name,
   channels: { inbox: true, email: false },
 });
+
+/** A merchant text of the index (synced first), a merchant of its own, one per call. */
+let descriptors = 0;
+async function syncedDescriptor(): Promise<string> {
+  const sub = t.sim.data.subAccounts()[0];
+  await settledIndexList(t, admin, `?subAccountId=${sub?.id}`);
+  const texts = [
+    ...new Set(
+      (sub ? t.sim.data.transactions(sub.id) : []).flatMap((x) =>
+        x.merchantData ? [x.merchantData.description] : [],
+      ),
+    ),
+  ];
+  const text = texts[descriptors++];
+  if (!text) throw new Error('the simulator has no merchant text left to test with');
+  return text;
+}
 
 /**
  * One kind of change: what it needs first (made with the trail working), the change itself, and
@@ -272,6 +290,34 @@ const changes: Change[] = [
     },
     act: ({ id = '' }) => t.request.post(`/api/alerts/rules/${id}/test`).set(finance.headers()),
     read: () => get('/api/alerts/inbox', finance),
+  },
+  {
+    name: 'a merchant named',
+    arrange: async () => ({ descriptor: await syncedDescriptor() }),
+    act: ({ descriptor = '' }) =>
+      t.request
+        .put('/api/index/merchants/name')
+        .set(admin.headers())
+        .send({ merchant: merchantOf(descriptor).name, name: 'Renamed Merchant' }),
+    read: ({ descriptor = '' }) =>
+      get(`/api/index/merchant?descriptor=${encodeURIComponent(descriptor)}`),
+  },
+  {
+    name: "a merchant's name taken off",
+    arrange: async () => {
+      const descriptor = await syncedDescriptor();
+      await ok(
+        t.request
+          .put('/api/index/merchants/name')
+          .set(admin.headers())
+          .send({ merchant: merchantOf(descriptor).name, name: 'Named To Undo' }),
+      );
+      return { descriptor };
+    },
+    act: () =>
+      t.request.delete('/api/index/merchants/name?merchant=Named%20To%20Undo').set(admin.headers()),
+    read: ({ descriptor = '' }) =>
+      get(`/api/index/merchant?descriptor=${encodeURIComponent(descriptor)}`),
   },
   {
     name: 'a webhook target added',

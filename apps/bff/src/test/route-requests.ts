@@ -160,6 +160,21 @@ async function matrixAlertRule(t: TestApp, email: string) {
   );
 }
 
+let matrixMerchants = 0;
+/** A merchant an admin has named (a name of its own, so each cell finds one to change). */
+async function matrixMerchant(t: TestApp): Promise<string> {
+  matrixMerchants += 1;
+  const name = `Matrix Merchant ${matrixMerchants}`;
+  await (await t.stores.merchantNames()).name(
+    `matrix group ${matrixMerchants}`,
+    true,
+    { name, nameKey: name.toLowerCase() },
+    'matrix@example.test',
+    new Date(t.clock.now()),
+  );
+  return name;
+}
+
 /**
  * People: the harness keeps no people in a store, so every People endpoint answers as a path
  * no endpoint has, once the caller is allowed (features/people's own tests mount them).
@@ -393,6 +408,14 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'index.categories': () => ({ path: '/api/index/categories' }),
   'index.merchant': () => ({
     path: `/api/index/merchant?descriptor=${encodeURIComponent('SQ *PRAIRIE FUEL AUSTIN TX')}`,
+  }),
+  // A merchant named in the store beforehand: what an admin's change finds (no sync needed).
+  'index.nameMerchant': async (t) => ({
+    path: '/api/index/merchants/name',
+    body: { merchant: await matrixMerchant(t), name: 'Matrix Merchant Renamed' },
+  }),
+  'index.unnameMerchant': async (t) => ({
+    path: `/api/index/merchants/name?merchant=${encodeURIComponent(await matrixMerchant(t))}`,
   }),
   'index.receiptsZip': (t) => ({
     path: `/api/index/transactions/receipts.zip?subAccountId=${exampleIds(t).subAccountId}&status=declined`,

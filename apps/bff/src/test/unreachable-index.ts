@@ -18,6 +18,7 @@ export function unreachableIndex(): Stores {
       close: async () => {},
     },
     index: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    merchantNames: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     notes: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     closePolicy: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     securityPolicy: () =>

@@ -21,6 +21,9 @@ export const auditActions = [
   'merchantRule.create',
   'merchantRule.delete',
   'closePolicy.update',
+  /** A merchant renamed, or made one with another, by its name; and its name taken off. */
+  'merchant.name',
+  'merchant.unname',
   /** The security policy: whether everyone must have a second factor. */
   'securityPolicy.update',
   'receipt.add',
@@ -74,6 +77,7 @@ export const auditAttempts = [
   'categories.change',
   'merchantRules.change',
   'closePolicy.change',
+  'merchants.change',
   'securityPolicy.change',
   'alertRules.change',
   'alerts.markRead',

@@ -441,9 +441,48 @@ export const indexMerchantSchema = z.object({
   descriptors: z.array(z.string()),
   /** The descriptors of the merchant past `MERCHANT_DESCRIPTORS`, not named. */
   more: z.number().int().nonnegative(),
+  /**
+   * When an admin named it (renamed it, or made others one with it): who last, when, and how
+   * many of the index's groups of descriptors go by its name so.
+   */
+  named: z
+    .object({ by: z.string(), at: z.string(), groups: z.number().int().positive() })
+    .optional(),
   freshness: indexFreshnessSchema,
 });
 export type IndexMerchant = z.infer<typeof indexMerchantSchema>;
+
+/** A merchant's name as an admin types it: something a merchant can be keyed by. */
+const merchantNameText = (what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .max(200, `${what} must be at most 200 characters`)
+    .refine((text) => /[a-z0-9]/i.test(text), `${what} must have a letter (a to z) or a digit`);
+
+/**
+ * PUT /api/index/merchants/name (admins): the merchant called `merchant` (every group of
+ * descriptors going by that name) goes by `name` from now on, in every list, total, Overview and
+ * export. Another merchant's name makes the two one; a new one renames it.
+ */
+export const merchantNameChangeSchema = z.strictObject({
+  merchant: merchantNameText('merchant'),
+  name: merchantNameText('name'),
+});
+export type MerchantNameChange = z.input<typeof merchantNameChangeSchema>;
+
+/** DELETE /api/index/merchants/name?merchant=… (admins): its groups go by their own names again. */
+export const merchantNameResetSchema = z.strictObject({ merchant: merchantNameText('merchant') });
+export type MerchantNameReset = z.input<typeof merchantNameResetSchema>;
+
+/** What a naming did: the merchant's key and name now, and how many groups it moved. */
+export const merchantNamedSchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  groups: z.number().int().positive(),
+});
+export type MerchantNamed = z.infer<typeof merchantNamedSchema>;
 
 /**
  * GET /api/index/cards?subAccountId=…: the cards that spend from a sub account (its

@@ -112,6 +112,8 @@ export const routes = {
   'index.attention': { method: 'GET', path: '/index/attention', access: everyone },
   'index.categories': { method: 'GET', path: '/index/categories', access: everyone },
   'index.merchant': { method: 'GET', path: '/index/merchant', access: everyone },
+  'index.nameMerchant': { method: 'PUT', path: '/index/merchants/name', access: admins },
+  'index.unnameMerchant': { method: 'DELETE', path: '/index/merchants/name', access: admins },
   // notes
   'notes.get': { method: 'GET', path: '/transactions/:id/notes', access: everyone },
   'notes.update': { method: 'PATCH', path: '/transactions/:id/notes', access: everyone },

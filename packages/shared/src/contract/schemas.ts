@@ -122,6 +122,9 @@ import {
   indexQueueSchema,
   indexTotalsAnswerSchema,
   indexTotalsQuerySchema,
+  merchantNameChangeSchema,
+  merchantNamedSchema,
+  merchantNameResetSchema,
 } from '../api/transaction-index';
 import {
   exportReceiptSchema,
@@ -217,6 +220,8 @@ export const endpointSchemas = {
   'index.attention': { query: attentionQuerySchema, response: attentionSchema },
   'index.categories': { response: categoryCatalogSchema },
   'index.merchant': { query: indexMerchantQuerySchema, response: indexMerchantSchema },
+  'index.nameMerchant': { body: merchantNameChangeSchema, response: merchantNamedSchema },
+  'index.unnameMerchant': { query: merchantNameResetSchema, response: merchantNamedSchema },
   // notes
   'notes.get': { params: byId, response: notesSchema },
   'notes.update': { params: byId, body: notesChangeSchema, response: notesSchema },

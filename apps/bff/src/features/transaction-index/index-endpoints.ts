@@ -148,6 +148,20 @@ export const transactionIndexFeature = defineFeature(
       example: '/api/index/merchant?descriptor=SQ%20*PRAIRIE%20FUEL%20AUSTIN%20TX',
       handler: ({ req, services, query }) => services.search.merchant(who(req), query),
     }),
+    endpoint('index.nameMerchant', {
+      summary:
+        "Name a merchant (admins): every group of card descriptors going by its name goes by the new one; another merchant's name makes the two one",
+      attempted: 'merchants.change',
+      example: '/api/index/merchants/name',
+      handler: ({ req, services, body }) => services.search.nameMerchant(who(req), body),
+    }),
+    endpoint('index.unnameMerchant', {
+      summary:
+        "Take an admin's name off a merchant (admins): its groups of descriptors go by their own names again",
+      attempted: 'merchants.change',
+      example: '/api/index/merchants/name?merchant=Acme%20Fuel',
+      handler: ({ req, services, query }) => services.search.unnameMerchant(who(req), query),
+    }),
     endpoint('index.categories', {
       summary:
         'The merchant categories a filter can name: ISO 18245 codes and names, their groups, and everyday themes',

@@ -27,6 +27,7 @@ const OTHER = 'ACME FUEL DEPOT SEATTLE WA';
 
 let t: TestApp;
 let finance: TestSession;
+let admin: TestSession;
 let subAccountId: string;
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
     sim: { subAccounts: 1, cards: 1, transactions: 0, months: 1, rateLimit: false },
   });
   finance = await t.signIn('finance');
+  admin = await t.signIn('admin');
   subAccountId = t.sim.data.subAccounts()[0]?.id ?? '';
   const cardId = t.sim.data.cards()[0]?.id ?? '';
   // The plain Seattle text twice: the most used comes first.
@@ -51,6 +53,23 @@ beforeAll(async () => {
   await settledIndexList(t, finance, `?subAccountId=${subAccountId}`);
 }, 120_000);
 afterAll(async () => t?.close());
+
+/** A CSV export's rows by their header, once it answered 200. */
+async function csvOf(path: string): Promise<Record<string, string>[]> {
+  const res = await t.request
+    .get(path)
+    .set(finance.headers())
+    .buffer(true)
+    .parse((response, done) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      response.on('end', () => done(null, text));
+    });
+  expect(res.status).toBe(200);
+  return parse(res.body as string, { columns: true, bom: true }) as Record<string, string>[];
+}
 
 const merchantOf = (descriptor: string) =>
   t.request
@@ -157,22 +176,7 @@ describe('a merchant by its name, however it is written', () => {
     });
     expect(answer.breakdown?.groups.map((g) => g.key).sort()).toEqual([...ACME].sort());
 
-    const csv = await t.request
-      .get('/api/index/transactions/export.csv?merchantName=Acme%20Fuel')
-      .set(finance.headers())
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-        });
-        res.on('end', () => done(null, text));
-      });
-    expect(csv.status).toBe(200);
-    const rows = parse(csv.body as string, { columns: true, bom: true }) as Record<
-      string,
-      string
-    >[];
+    const rows = await csvOf('/api/index/transactions/export.csv?merchantName=Acme%20Fuel');
     expect(rows.map((r) => r.merchant).sort()).toEqual(ACME_ROWS.map((r) => r.text).sort());
   });
 
@@ -212,5 +216,134 @@ describe('a merchant by its name, however it is written', () => {
       expect(body.code).toBe('invalid_query');
       expect(JSON.stringify(body)).toContain('merchantName');
     }
+  });
+});
+
+describe("an admin's name for a merchant", () => {
+  const list = async (name: string) => {
+    const res = await t.request
+      .get(`/api/index/transactions?merchantName=${encodeURIComponent(name)}`)
+      .set(finance.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return indexPageSchema
+      .parse(res.body)
+      .items.map((r) => r.merchant?.description)
+      .sort();
+  };
+  const totalOf = async (name: string) => {
+    const res = await t.request
+      .get(`/api/index/transactions/totals?merchantName=${encodeURIComponent(name)}`)
+      .set(finance.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return indexTotalsAnswerSchema.parse(res.body).summary.buckets.card;
+  };
+  const overviewRow = async (name: string) => {
+    const day = new Date(t.clock.now()).toISOString().slice(0, 10);
+    const res = await t.request
+      .get(`/api/overview?from=${day}&to=${day}&tz=UTC`)
+      .set(finance.headers());
+    return overviewSchema.parse(res.body).merchants.find((m) => m.key === name);
+  };
+  const name = (merchant: string, to: string, session = admin) =>
+    t.request.put('/api/index/merchants/name').set(session.headers()).send({ merchant, name: to });
+  const auditFor = async (requestId: string | undefined) =>
+    (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
+  const acmeTexts = ACME_ROWS.map((r) => r.text).sort();
+
+  it('a new name renames it in the list, its totals, the detail and the Overview, audited', async () => {
+    const res = await name('Acme Fuel', 'Acme Fuel Co.');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ key: 'acme fuel co', name: 'Acme Fuel Co.', groups: 1 });
+    expect(await list('Acme Fuel Co.')).toEqual(acmeTexts);
+    expect(await list('Acme Fuel')).toEqual([]);
+    expect(await totalOf('Acme Fuel Co.')).toMatchObject({ count: 5, cents: -ACME_CENTS });
+    const merchant = indexMerchantSchema.parse((await merchantOf(ACME[1] as string)).body);
+    expect(merchant).toMatchObject({
+      key: 'acme fuel co',
+      name: 'Acme Fuel Co.',
+      named: { by: t.credentials.admin.email, groups: 1 },
+    });
+    expect([...merchant.descriptors].sort()).toEqual([...ACME].sort());
+    expect(await overviewRow('Acme Fuel Co.')).toMatchObject({ spentCents: ACME_CENTS, ways: 4 });
+    expect(await auditFor(res.headers['x-request-id'])).toEqual([
+      expect.objectContaining({
+        action: 'merchant.name',
+        outcome: 'success',
+        actor: t.credentials.admin.email,
+        target: 'merchant:acme fuel',
+        before: { name: 'Acme Fuel' },
+        after: { name: 'Acme Fuel Co.' },
+        detail: '1 group of descriptors: acme fuel',
+      }),
+    ]);
+  });
+
+  it("another merchant's name makes the two one, in the list, the totals, the CSV and the Overview", async () => {
+    const res = await name('Acme Fuel Depot', 'acme fuel co');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await list('Acme Fuel Co.')).toEqual([...acmeTexts, OTHER].sort());
+    const depotCents = 4_200 + ACME_ROWS.length * 101;
+    expect(await totalOf('Acme Fuel Co.')).toMatchObject({
+      count: 6,
+      cents: -(ACME_CENTS + depotCents),
+    });
+    const rows = await csvOf('/api/index/transactions/export.csv?merchantName=Acme%20Fuel%20Co.');
+    expect(rows.map((r) => r.merchant).sort()).toEqual([...acmeTexts, OTHER].sort());
+    expect(await overviewRow('Acme Fuel Co.')).toMatchObject({
+      spentCents: ACME_CENTS + depotCents,
+      count: 6,
+      ways: 5,
+    });
+    expect(await overviewRow('Acme Fuel Depot')).toBeUndefined();
+  });
+
+  it('a merchant the index does not know is a 404, audited; a name without a letter or digit a 400', async () => {
+    const res = await name('Nobody Here', 'Somebody');
+    expect(res.status).toBe(404);
+    expect(apiErrorBodySchema.parse(res.body).code).toBe('not_found');
+    expect(await auditFor(res.headers['x-request-id'])).toEqual([
+      expect.objectContaining({ action: 'merchant.name', outcome: 'failed', detail: 'not_found' }),
+    ]);
+    for (const body of [
+      { merchant: 'Acme Fuel Co.', name: '  ' },
+      { merchant: 'Acme Fuel Co.', name: '***' },
+      { merchant: 'Acme Fuel Co.', name: 'x'.repeat(201) },
+      { merchant: 'Acme Fuel Co.' },
+      { merchant: 'Acme Fuel Co.', name: 'Fine', extra: 1 },
+    ]) {
+      const bad = await t.request.put('/api/index/merchants/name').set(admin.headers()).send(body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(apiErrorBodySchema.parse(bad.body).code).toBe('invalid_body');
+    }
+    expect(await list('Acme Fuel Co.')).toHaveLength(6);
+  });
+
+  it('finance people cannot name merchants (403, audited as denied)', async () => {
+    const res = await name('Acme Fuel Co.', 'Mine', finance);
+    expect(res.status).toBe(403);
+    expect(await list('Acme Fuel Co.')).toHaveLength(6);
+  });
+
+  it('taking the name off gives each its own name back; again is a 404', async () => {
+    const res = await t.request
+      .delete('/api/index/merchants/name?merchant=Acme%20Fuel%20Co.')
+      .set(admin.headers());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ key: 'acme fuel co', name: 'Acme Fuel Co.', groups: 2 });
+    expect(await list('Acme Fuel')).toEqual(acmeTexts);
+    expect(await list('Acme Fuel Depot')).toEqual([OTHER]);
+    expect(await list('Acme Fuel Co.')).toEqual([]);
+    expect(await auditFor(res.headers['x-request-id'])).toEqual([
+      expect.objectContaining({
+        action: 'merchant.unname',
+        outcome: 'success',
+        target: 'merchant:acme fuel co',
+        detail: '2 groups of descriptors: acme fuel, acme fuel depot',
+      }),
+    ]);
+    const again = await t.request
+      .delete('/api/index/merchants/name?merchant=Acme%20Fuel%20Co.')
+      .set(admin.headers());
+    expect(again.status).toBe(404);
   });
 });

@@ -1,7 +1,8 @@
 // Two BFF replicas sharing one PostgreSQL (the index) and the shared state beside it (sessions and the lock the
 // sync takes per sub account), over real HTTP against one simulator: asked at once, each sub
 // account is synced once in all, both answer the same whole set from the shared index, and
-// either answers the Overview from it without reading the card service.
+// either answers the Overview from it without reading the card service; a merchant an admin
+// names on one is named on the other at its next request.
 import { randomBytes } from 'node:crypto';
 import {
   indexPageSchema,
@@ -110,5 +111,44 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
       expect(rest).toEqual(expectedOverview(a, q, { categoryCodes: true }));
       expect(rest.totals.count).toBeGreaterThan(100);
     }
+  }, 60_000);
+
+  it('a merchant named on one replica goes by that name on the other at its next request', async () => {
+    await page(a);
+    const admin = await a.signIn('admin');
+    const sub = a.sim.data.subAccounts()[0];
+    const text = (sub ? a.sim.data.transactions(sub.id) : []).find((t) => t.merchantData)
+      ?.merchantData?.description as string;
+    const merchantOn = async (app: TestApp) => {
+      const res = await app.request
+        .get(`/api/index/merchant?descriptor=${encodeURIComponent(text)}`)
+        .set(finance.headers());
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { name: string; descriptors: string[] };
+    };
+    const listedOn = async (app: TestApp, name: string) => {
+      const res = await app.request
+        .get(`/api/index/transactions/totals?merchantName=${encodeURIComponent(name)}`)
+        .set(finance.headers());
+      return indexTotalsAnswerSchema.parse(res.body).summary.count;
+    };
+    // Both replicas have grouped the index's texts (once a minute each) before the change.
+    const before = await merchantOn(b);
+    expect((await merchantOn(a)).name).toBe(before.name);
+    const count = await listedOn(b, before.name);
+    expect(count).toBeGreaterThan(0);
+    const named = await a.request
+      .put('/api/index/merchants/name')
+      .set(admin.headers())
+      .send({ merchant: before.name, name: 'Named On Replica A' });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    expect((await merchantOn(b)).name).toBe('Named On Replica A');
+    expect(await listedOn(b, 'Named On Replica A')).toBe(count);
+    expect(await listedOn(b, before.name)).toBe(0);
+    const undone = await b.request
+      .delete('/api/index/merchants/name?merchant=Named%20On%20Replica%20A')
+      .set(admin.headers());
+    expect(undone.status).toBe(200);
+    expect((await merchantOn(a)).name).toBe(before.name);
   }, 60_000);
 });

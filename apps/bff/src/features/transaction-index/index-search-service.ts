@@ -27,17 +27,17 @@ import {
   type IndexCardListQuery,
   type IndexMerchant,
   MERCHANT_DESCRIPTORS,
+  type MerchantNameChange,
+  type MerchantNamed,
+  type MerchantNameReset,
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
-import {
-  type MerchantName,
-  merchantKeyOf,
-  merchantOf,
-  merchantsOf,
-} from '@card-console/shared/merchants';
+import { type MerchantName, merchantKeyOf } from '@card-console/shared/merchants';
 import { centsToDollarInput } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
+import type { NewAuditRecord } from '../../platform/audit/audit-store';
+import { auditedChange } from '../../platform/audit/audited-change';
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
 import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
 import { paginate } from '../../platform/pagination/paginate';
@@ -88,6 +88,8 @@ import {
   syncDoneAt,
   utcDay,
 } from './index-sync';
+import { merchantGroupsOf } from './merchant-groups';
+import type { MerchantNamesStore } from './merchant-names-store';
 import { pageCursors } from './page-cursor';
 import {
   checkReceiptsZipCaps,
@@ -111,6 +113,7 @@ const CARD_RECENT = 10;
 /** The stores the index's reads use: its own, the notes' and the close policy's (their features'). */
 export interface IndexStores {
   index(): Promise<TransactionIndexStore>;
+  merchantNames(): Promise<MerchantNamesStore>;
   notes(): Promise<NotesStore>;
   closePolicy(): Promise<ClosePolicyStore>;
 }
@@ -225,9 +228,7 @@ function reasonOf(error: unknown): string {
   return recorded ?? 'The sync stopped on an unexpected error; it is in the log.';
 }
 
-/** How long the index's descriptors grouped by merchant are used before they are made again. */
-const MERCHANT_GROUPS_MS = 60_000;
-/** A name asked for that the grouping does not know has them made again, if this old. */
+/** A name asked for that the grouping does not know has the texts grouped again, if this old. */
 const MERCHANT_GROUPS_UNKNOWN_MS = 5_000;
 
 export function createIndexSearchService(deps: IndexSearchDeps) {
@@ -237,37 +238,39 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
   // One job per sub account, run once by whichever replica takes it; reads join it.
   /** The progress of the syncs running on this replica (its metrics say how far they are). */
   const runningHere = new Set<IndexSyncProgress>();
-  /** The index's descriptors grouped by merchant, remade at most once a minute. */
-  let grouped:
-    | {
-        at: number;
-        value: Promise<{
-          byText: Map<string, MerchantName>;
-          groups: Map<string, { text: string; rows: number }[]>;
-        }>;
-      }
-    | undefined;
-  const merchantGroups = (maxAgeMs = MERCHANT_GROUPS_MS) => {
-    if (grouped && clock.now() - grouped.at < maxAgeMs) return grouped.value;
-    const value = (async () => {
-      const texts = await (await deps.stores.index()).merchantTexts();
-      const byText = merchantsOf(texts.map((t) => t.text));
-      const groups = new Map<string, { text: string; rows: number }[]>();
-      for (const t of texts) {
-        const key = byText.get(t.text)?.key ?? '';
-        groups.set(key, [...(groups.get(key) ?? []), t]);
-      }
-      for (const list of groups.values()) {
-        list.sort((a, b) => b.rows - a.rows || (a.text < b.text ? -1 : 1));
-      }
-      return { byText, groups };
-    })();
-    grouped = { at: clock.now(), value };
-    value.catch(() => {
-      if (grouped?.value === value) grouped = undefined;
-    });
-    return value;
+  /** The audit record of a merchant's naming, by its key. */
+  const merchantRecord = (
+    who: Who,
+    action: 'merchant.name' | 'merchant.unname',
+    key: string,
+  ): Pick<NewAuditRecord, 'actor' | 'role' | 'action' | 'target' | 'requestId'> => ({
+    actor: who.actor.email,
+    role: who.actor.role,
+    action,
+    target: `merchant:${key}`,
+    requestId: who.requestId,
+  });
+  /** A merchant the index does not know (or no admin named): audited as refused, then a 404. */
+  const unknownMerchant = async (
+    base: ReturnType<typeof merchantRecord>,
+    merchant: string,
+    what: 'known' | 'named' = 'known',
+  ) => {
+    await deps.audit.append({ ...base, outcome: 'failed', detail: 'not_found' });
+    return new AppError(
+      404,
+      'not_found',
+      what === 'known'
+        ? `No merchant called “${merchant.trim()}” is in the index. Name a merchant its transactions name.`
+        : `No admin has named a merchant “${merchant.trim()}”: there is no name to take off.`,
+    );
   };
+  /** The index's merchants: its texts grouped (once a minute) with the names admins gave. */
+  const merchantGroups = merchantGroupsOf({
+    clock,
+    texts: async () => (await deps.stores.index()).merchantTexts(),
+    names: async () => (await deps.stores.merchantNames()).all(),
+  });
   const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
     async run(subAccountId, input, job) {
       const work = indexSyncWork({
@@ -402,12 +405,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     const filter = filterOf(input, subAccountIds);
     if (input.merchantName === undefined) return filter;
     const keys = input.merchantName.map(merchantKeyOf);
-    let { groups } = await merchantGroups();
+    let merchants = await merchantGroups();
     // A merchant first synced since the texts were grouped (its detail's link was just made).
-    if (keys.some((key) => !groups.has(key))) {
-      ({ groups } = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS));
+    if (keys.some((key) => merchants.textsOf(key).length === 0)) {
+      merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
     }
-    const texts = keys.flatMap((key) => groups.get(key)?.map((t) => t.text) ?? []);
+    const texts = keys.flatMap((key) => merchants.textsOf(key).map((t) => t.text));
     const asked = filter.merchants && new Set(filter.merchants.map((m) => m.toLowerCase()));
     return {
       ...filter,
@@ -774,18 +777,77 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async merchant(who: Who, input: { descriptor: string }): Promise<IndexMerchant> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const { byText, groups } = await merchantGroups();
-      const asked =
-        byText.get(input.descriptor) ?? merchantOf(input.descriptor, (key) => groups.has(key));
-      const all = groups.get(asked.key) ?? [];
+      const merchants = await merchantGroups();
+      const asked = merchants.nameOf(input.descriptor);
+      const all = merchants.textsOf(asked.key);
       const descriptors = all.slice(0, MERCHANT_DESCRIPTORS).map((d) => d.text);
+      const named = merchants.namedOf(asked.key);
       return {
         key: asked.key,
         name: asked.name,
         descriptors: descriptors.length > 0 ? descriptors : [input.descriptor],
         more: Math.max(0, all.length - MERCHANT_DESCRIPTORS),
+        ...(named ? { named } : {}),
         freshness: fresh,
       };
+    },
+
+    /**
+     * An admin's name for a merchant: every group of descriptors going by `merchant` goes by
+     * `name` (another merchant's: the two are one). Audited with the groups it moved, in the
+     * change's transaction; a merchant the index does not know is a 404, audited as refused.
+     */
+    async nameMerchant(who: Who, change: MerchantNameChange): Promise<MerchantNamed> {
+      const key = merchantKeyOf(change.merchant);
+      const to = { name: change.name.trim(), nameKey: merchantKeyOf(change.name) };
+      const merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
+      const base = merchantRecord(who, 'merchant.name', key);
+      const store = await deps.stores.merchantNames();
+      const done = await auditedChange(
+        deps,
+        (audited) =>
+          store.name(
+            key,
+            merchants.hasGroup(key),
+            to,
+            who.actor.email,
+            new Date(clock.now()),
+            audited,
+          ),
+        async ({ groups }) => [
+          {
+            ...base,
+            outcome: 'success',
+            before: { name: change.merchant.trim() },
+            after: { name: to.name },
+            detail: `${groups.length} group${groups.length === 1 ? '' : 's'} of descriptors: ${groups.join(', ')}`,
+          },
+        ],
+      );
+      if (done.groups.length === 0) throw await unknownMerchant(base, change.merchant);
+      return { key: to.nameKey, name: to.name, groups: done.groups.length };
+    },
+
+    /** Every group an admin named `merchant` goes by its own name again; audited likewise. */
+    async unnameMerchant(who: Who, input: MerchantNameReset): Promise<MerchantNamed> {
+      const key = merchantKeyOf(input.merchant);
+      const base = merchantRecord(who, 'merchant.unname', key);
+      const store = await deps.stores.merchantNames();
+      const done = await auditedChange(
+        deps,
+        (audited) => store.unname(key, audited),
+        async ({ groups, before }) => [
+          {
+            ...base,
+            outcome: 'success',
+            before: { name: before[0]?.name ?? input.merchant.trim() },
+            detail: `${groups.length} group${groups.length === 1 ? '' : 's'} of descriptors: ${groups.join(', ')}`,
+          },
+        ],
+      );
+      const [first] = done.before;
+      if (!first) throw await unknownMerchant(base, input.merchant, 'named');
+      return { key, name: first.name, groups: done.groups.length };
     },
 
     /**
@@ -793,10 +855,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * once a minute; one the index does not hold yet, by itself and the index's merchants).
      */
     async merchantNames(descriptors: readonly string[]): Promise<Map<string, MerchantName>> {
-      const { byText, groups } = await merchantGroups();
-      return new Map(
-        descriptors.map((d) => [d, byText.get(d) ?? merchantOf(d, (key) => groups.has(key))]),
-      );
+      const merchants = await merchantGroups();
+      return new Map(descriptors.map((d) => [d, merchants.nameOf(d)]));
     },
 
     /** Every card with a transaction and the sub accounts it spends from (its rows say). */

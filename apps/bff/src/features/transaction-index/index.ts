@@ -11,6 +11,7 @@ export {
   TransactionIndexStore,
 } from './index-store';
 export { createIndexSync, INDEX_HISTORY_DAYS, type IndexRowsWritten } from './index-sync';
+export { MerchantNamesStore } from './merchant-names-store';
 export { keepOpenDaysFresh } from './open-days-refresh';
 export { upstreamSubAccountList } from './sub-account-list';
 export { currentUtilizationWindow } from './utilization-window';

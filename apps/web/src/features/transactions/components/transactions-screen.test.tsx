@@ -3,7 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { periodDays } from '../../../lib/periods';
-import { card, financeSession, subAccounts, transaction } from '../../../test/fixtures';
+import {
+  adminSession,
+  card,
+  financeSession,
+  subAccounts,
+  transaction,
+} from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import {
   indexRow,
@@ -571,6 +577,91 @@ describe('transactions screen', () => {
     expect(new URL(listed?.url ?? 'http://x').searchParams.getAll('merchantName')).toEqual([
       'Blue Bottle',
     ]);
+  });
+
+  it('an admin names the merchant from the detail: the name it goes by, or the refusal said', async () => {
+    serveScreen();
+    let named = { key: 'blue bottle', name: 'Blue Bottle' };
+    const merchantAnswer = () =>
+      HttpResponse.json({
+        ...named,
+        descriptors: ['SQ *BLUE BOTTLE SF', 'BLUE BOTTLE #12 OAKLAND CA'],
+        more: 0,
+        ...(named.key === 'blue bottle'
+          ? {}
+          : { named: { by: 'admin@demo.test', at: '2026-12-02T01:00:00.000Z', groups: 1 } }),
+        freshness: { syncing: false, days: 0, daysDone: 0 },
+      });
+    server.use(
+      serve('transactions.get', () =>
+        HttpResponse.json(
+          transaction({
+            merchant: { description: 'SQ *BLUE BOTTLE SF', categoryCode: '5814' },
+          }),
+        ),
+      ),
+      serve('index.merchant', merchantAnswer),
+      serve('index.nameMerchant', async ({ request }) => {
+        const body = (await request.json()) as { merchant: string; name: string };
+        if (body.name === 'Nobody') {
+          return apiError(404, 'not_found', 'No merchant called “Blue Bottle” is in the index.');
+        }
+        named = { key: body.name.toLowerCase(), name: body.name };
+        return HttpResponse.json({ ...named, groups: 1 });
+      }),
+    );
+    const { user } = renderApp('/transactions/tx_1', { session: adminSession() });
+    await user.click(await screen.findByRole('button', { name: 'Name this merchant' }));
+    const form = screen.getByRole('form', { name: 'Name the merchant Blue Bottle' });
+    const field = within(form).getByLabelText('Merchant name');
+    expect(field).toHaveValue('Blue Bottle');
+    await user.clear(field);
+    await user.type(field, '***{Enter}');
+    expect(within(form).getByText('Type a name with a letter (a to z) or a digit.')).toBeVisible();
+    expect(requestsTo('/api/index/merchants/name', 'PUT')).toHaveLength(0);
+    await user.clear(field);
+    await user.type(field, 'Nobody{Enter}');
+    expect(await within(form).findByText(/No merchant called/)).toBeVisible();
+    expect(field).toHaveValue('Nobody');
+    await user.clear(field);
+    await user.type(field, 'Blue Bottle Coffee{Enter}');
+    expect(
+      await screen.findByText(
+        '“Blue Bottle” now goes by “Blue Bottle Coffee”, in every list, total and file.',
+      ),
+    ).toHaveFocus();
+    const sent = requestsTo('/api/index/merchants/name', 'PUT');
+    expect(await sent.at(-1)?.json()).toEqual({
+      merchant: 'Blue Bottle',
+      name: 'Blue Bottle Coffee',
+    });
+    // The detail reads the merchant again: its new name, and who gave it.
+    expect(await screen.findByRole('link', { name: 'All at Blue Bottle Coffee' })).toBeVisible();
+    expect(screen.getByText(/named by admin@demo.test/)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Take the name off' })).toBeVisible();
+  });
+
+  it('finance people see the merchant but cannot name it', async () => {
+    serveScreen();
+    server.use(
+      serve('transactions.get', () =>
+        HttpResponse.json(
+          transaction({ merchant: { description: 'SQ *BLUE BOTTLE SF', categoryCode: '5814' } }),
+        ),
+      ),
+      serve('index.merchant', () =>
+        HttpResponse.json({
+          key: 'blue bottle',
+          name: 'Blue Bottle',
+          descriptors: ['SQ *BLUE BOTTLE SF'],
+          more: 0,
+          freshness: { syncing: false, days: 0, daysDone: 0 },
+        }),
+      ),
+    );
+    renderApp('/transactions/tx_1', { session: financeSession() });
+    expect(await screen.findByRole('link', { name: 'All at Blue Bottle' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Name this merchant' })).toBeNull();
   });
 
   it('shows the decline reason on the detail of a declined transaction', async () => {

@@ -286,4 +286,40 @@ describe('issue 31: the last details', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: an admin names the merchant; every way it is written goes by the name, then by its own again`, async () => {
+      await page.setViewportSize(size);
+      const renamed = `Pine Telecom Co. ${size.width}`;
+      const before = await synced('merchantName=Pine%20Telecom');
+      const { items } = await api<{ items: { id: string }[] }>(
+        '/api/index/transactions?merchantName=Pine%20Telecom&limit=1',
+      );
+      await page.goto(`/transactions/${items[0]?.id}`);
+      await page.getByRole('button', { name: 'Name this merchant' }).click();
+      const form = page.getByRole('form', { name: 'Name the merchant Pine Telecom' });
+      const field = form.getByLabel('Merchant name');
+      await field.fill(renamed);
+      await screenshot(page, `details-merchant-naming-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await field.press('Enter');
+      await page
+        .getByText(`“Pine Telecom” now goes by “${renamed}”, in every list, total and file.`)
+        .waitFor();
+      await page.getByRole('link', { name: `All at ${renamed}` }).waitFor();
+      await page.getByText(/named by admin@demo\.test/).waitFor();
+      await screenshot(page, `details-merchant-named-${size.width}`);
+      // The list, its totals and the Overview's merchant go by the new name: the same rows.
+      const after = await synced(`merchantName=${encodeURIComponent(renamed)}`);
+      expect(after.summary).toEqual(before.summary);
+      expect((await synced('merchantName=Pine%20Telecom')).summary.count).toBe(0);
+      await page.getByRole('button', { name: 'Take the name off' }).click();
+      await page
+        .getByText(`“${renamed}” is taken off: the merchant goes by its own name again.`)
+        .waitFor();
+      await page.getByRole('link', { name: 'All at Pine Telecom' }).waitFor();
+      expect((await synced('merchantName=Pine%20Telecom')).summary).toEqual(before.summary);
+      expect(problems).toEqual([]);
+    });
+  }
 });

@@ -14,6 +14,9 @@ import { useNameMerchant } from '../api/name-merchant';
 export function MerchantRef({ descriptor }: { descriptor: string }) {
   const merchant = useQuery(merchantQueryOptions(descriptor)).data;
   const admin = useQuery(sessionQueryOptions()).data?.role === 'admin';
+  // Here, not in the form or the button: they are gone once the merchant is read again, and a
+  // mutation's own callbacks would not run for them.
+  const { name, unname } = useNameMerchant();
   const [said, setSaid] = useState<{ text: string; failed?: boolean }>();
   const [naming, setNaming] = useState(false);
   const saidRef = useRef<HTMLParagraphElement>(null);
@@ -44,6 +47,7 @@ export function MerchantRef({ descriptor }: { descriptor: string }) {
       {admin && merchant?.name ? (
         naming ? (
           <MerchantNameForm
+            name={name}
             current={merchant.name}
             onDone={(text) => {
               setNaming(false);
@@ -62,7 +66,9 @@ export function MerchantRef({ descriptor }: { descriptor: string }) {
             >
               Name this merchant
             </button>
-            {merchant.named ? <UnnameButton merchant={merchant.name} onSaid={setSaid} /> : null}
+            {merchant.named ? (
+              <UnnameButton unname={unname} merchant={merchant.name} onSaid={setSaid} />
+            ) : null}
           </span>
         )
       ) : null}
@@ -83,13 +89,14 @@ export function MerchantRef({ descriptor }: { descriptor: string }) {
 
 /** "Name this merchant": the name it goes by everywhere; another merchant's makes them one. */
 function MerchantNameForm({
+  name,
   current,
   onDone,
 }: {
+  name: ReturnType<typeof useNameMerchant>['name'];
   current: string;
   onDone: (said?: string) => void;
 }) {
-  const { name } = useNameMerchant();
   const [typed, setTyped] = useState(current);
   const [error, setError] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
@@ -169,13 +176,14 @@ function MerchantNameForm({
 
 /** Takes an admin's name off: the merchant's texts go by their own names again. */
 function UnnameButton({
+  unname,
   merchant,
   onSaid,
 }: {
+  unname: ReturnType<typeof useNameMerchant>['unname'];
   merchant: string;
   onSaid: (said: { text: string; failed?: boolean }) => void;
 }) {
-  const { unname } = useNameMerchant();
   return (
     <button
       type="button"
@@ -190,8 +198,8 @@ function UnnameButton({
               onSaid({
                 text:
                   done.groups > 1
-                    ? `“${merchant}” is ${done.groups} merchants again, each by its own name.`
-                    : `“${merchant}” goes by its own name again.`,
+                    ? `“${merchant}” is taken off: its ${done.groups} merchants go by their own names again.`
+                    : `“${merchant}” is taken off: the merchant goes by its own name again.`,
               }),
             onError: (failure) => onSaid({ text: failure.message, failed: true }),
           },

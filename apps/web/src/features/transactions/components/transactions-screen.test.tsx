@@ -609,6 +609,11 @@ describe('transactions screen', () => {
         named = { key: body.name.toLowerCase(), name: body.name };
         return HttpResponse.json({ ...named, groups: 1 });
       }),
+      serve('index.unnameMerchant', () => {
+        const was = named;
+        named = { key: 'blue bottle', name: 'Blue Bottle' };
+        return HttpResponse.json({ ...was, groups: 1 });
+      }),
     );
     const { user } = renderApp('/transactions/tx_1', { session: adminSession() });
     await user.click(await screen.findByRole('button', { name: 'Name this merchant' }));
@@ -638,7 +643,15 @@ describe('transactions screen', () => {
     // The detail reads the merchant again: its new name, and who gave it.
     expect(await screen.findByRole('link', { name: 'All at Blue Bottle Coffee' })).toBeVisible();
     expect(screen.getByText(/named by admin@demo.test/)).toBeVisible();
-    expect(screen.getByRole('button', { name: 'Take the name off' })).toBeVisible();
+    // Taken off: the detail says so though the button is gone once the merchant is read again.
+    await user.click(screen.getByRole('button', { name: 'Take the name off' }));
+    expect(
+      await screen.findByText(
+        '“Blue Bottle Coffee” is taken off: the merchant goes by its own name again.',
+      ),
+    ).toHaveFocus();
+    expect(await screen.findByRole('link', { name: 'All at Blue Bottle' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Take the name off' })).toBeNull();
   });
 
   it('finance people see the merchant but cannot name it', async () => {

@@ -16,6 +16,7 @@ import {
   indexTotalsQuerySchema,
 } from '@card-console/shared/api/transaction-index';
 import type { Transaction } from '@card-console/shared/api/transactions';
+import { merchantKeyOf, merchantOf } from '@card-console/shared/merchants';
 import { HttpResponse } from 'msw';
 import { transaction } from './fixtures';
 import { serve, server } from './server';
@@ -112,6 +113,10 @@ export function matches(t: IndexTransaction, q: Filter): boolean {
     any(q.status, t.status) &&
     any(q.cardId, t.cardId) &&
     any(q.merchant, t.merchant?.description) &&
+    any(
+      q.merchantName?.map(merchantKeyOf),
+      t.merchant ? merchantOf(t.merchant.description).key : undefined,
+    ) &&
     any(q.declineReason, t.declineReason) &&
     (!categoryAsked || inCategory) &&
     (!words ||
@@ -219,10 +224,16 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
       const q = indexTotalsQuerySchema.parse(queryOf(request.url));
       const kept = rows.filter((t) => matches(t, q));
       const answer: IndexTotalsAnswer = { summary: totals(kept), freshness: freshness() };
-      if (q.by === 'card' || q.by === 'declineReason') {
+      if (q.by === 'card' || q.by === 'declineReason' || q.by === 'merchant') {
         const groups = new Map<string | undefined, IndexTransaction[]>();
         for (const t of kept) {
-          const k = q.by === 'card' ? t.cardId : t.declineReason;
+          // A merchant's group is keyed by its name, as the BFF's.
+          const k =
+            q.by === 'card'
+              ? t.cardId
+              : q.by === 'merchant'
+                ? t.merchant && merchantOf(t.merchant.description).name
+                : t.declineReason;
           groups.set(k, [...(groups.get(k) ?? []), t]);
         }
         // The largest by spend (card charges and payments without a card), the rest as one.

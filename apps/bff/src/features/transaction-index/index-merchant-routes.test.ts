@@ -174,7 +174,18 @@ describe('a merchant by its name, however it is written', () => {
       count: ACME_ROWS.length,
       cents: -ACME_CENTS,
     });
-    expect(answer.breakdown?.groups.map((g) => g.key).sort()).toEqual([...ACME].sort());
+    // By merchant: its four texts are one group, named.
+    expect(answer.breakdown?.groups).toEqual([
+      expect.objectContaining({ key: 'Acme Fuel', count: ACME_ROWS.length }),
+    ]);
+    const all = await t.request
+      .get('/api/index/transactions/totals?by=merchant')
+      .set(finance.headers());
+    const groups = indexTotalsAnswerSchema.parse(all.body).breakdown?.groups ?? [];
+    expect(groups.map((g) => [g.key, g.count, g.buckets.card.cents])).toEqual([
+      ['Acme Fuel', ACME_ROWS.length, -ACME_CENTS],
+      ['Acme Fuel Depot', 1, -(4_200 + ACME_ROWS.length * 101)],
+    ]);
 
     const rows = await csvOf('/api/index/transactions/export.csv?merchantName=Acme%20Fuel');
     expect(rows.map((r) => r.merchant).sort()).toEqual(ACME_ROWS.map((r) => r.text).sort());

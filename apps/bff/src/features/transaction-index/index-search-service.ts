@@ -228,6 +228,8 @@ function reasonOf(error: unknown): string {
   return recorded ?? 'The sync stopped on an unexpected error; it is in the log.';
 }
 
+/** Marks a breakdown's key as a merchant's (its texts summed) rather than a text. */
+const MERCHANT_GROUP_MARK = '\u001f';
 /** A name asked for that the grouping does not know has the texts grouped again, if this old. */
 const MERCHANT_GROUPS_UNKNOWN_MS = 5_000;
 
@@ -608,11 +610,33 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      */
     async totals(who: Who, input: IndexSearchInput): Promise<IndexTotalsAnswer> {
       const { fresh, store, filter } = await setOf(who, input);
+      // By merchant: the texts of a merchant written several ways summed as one (keyed apart
+      // from any text by a character no stored text has), each group named as people see it.
+      const merchants = input.by === 'merchant' ? await merchantGroups() : undefined;
+      const merchantName = (stored: string) => {
+        // A text that starts with the mark itself (the contract allows any) has no merchant
+        // of that key: it is read as the text it is.
+        const grouped = stored.startsWith(MERCHANT_GROUP_MARK)
+          ? merchants?.textsOf(stored.slice(MERCHANT_GROUP_MARK.length))[0]?.text
+          : undefined;
+        return merchants?.nameOf(grouped ?? stored).name || stored;
+      };
       const [summary, breakdown] = await Promise.all([
         store.summary(filter),
         input.by === undefined
           ? undefined
-          : store.breakdown(filter, input.by, INDEX_BREAKDOWN_GROUPS),
+          : store.breakdown(
+              filter,
+              input.by,
+              INDEX_BREAKDOWN_GROUPS,
+              merchants &&
+                new Map(
+                  [...merchants.severalWays()].map(([text, key]) => [
+                    text,
+                    `${MERCHANT_GROUP_MARK}${key}`,
+                  ]),
+                ),
+            ),
         input.by === undefined ? undefined : deps.cardDirectory.ready(),
       ]);
       const answer: IndexTotalsAnswer = { summary, freshness: fresh };
@@ -622,7 +646,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           by,
           groupCount: breakdown.groupCount,
           ...(breakdown.other === undefined ? {} : { other: breakdown.other }),
-          groups: breakdown.groups.map(({ key, ...totals }) => {
+          groups: breakdown.groups.map(({ key: stored, ...totals }) => {
+            // A merchant's group is keyed by its name (the list narrows to it by name).
+            const key = stored !== null && merchants ? merchantName(stored) : stored;
             const label = key === null ? undefined : groupLabel(by, key);
             return {
               ...(key === null ? {} : { key }),

@@ -731,6 +731,47 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       });
     });
 
+    it('totals by merchant: the texts of a merchant written several ways summed as one group, the others each their own', async () => {
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', amountCents: -1_000, cardId: 'c', merchant: 'SQ *ACME FUEL' }),
+          tx({ id: '2', amountCents: -2_000, cardId: 'c', merchant: 'ACME FUEL #12' }),
+          tx({ id: '3', amountCents: -500, cardId: 'c', merchant: 'ACME FUEL #12' }),
+          tx({ id: '4', amountCents: -2_600, cardId: 'c', merchant: 'ZETA' }),
+          tx({ id: '5', amountCents: -100, cardId: 'c' }),
+        ],
+        T0,
+      );
+      const groups = new Map([
+        ['SQ *ACME FUEL', 'g:acme'],
+        ['ACME FUEL #12', 'g:acme'],
+        ['NOT IN THE SET', 'g:other'],
+      ]);
+      const byMerchant = await store.breakdown({}, 'merchant', 10, groups);
+      expect(byMerchant.groups.map((g) => [g.key, g.count, g.buckets.card.cents])).toEqual([
+        ['g:acme', 3, -3_500],
+        ['ZETA', 1, -2_600],
+        [null, 1, -100],
+      ]);
+      expect(byMerchant.groupCount).toBe(3);
+      expect(addedUp(byMerchant)).toEqual(await store.summary({}));
+      // Narrowed by a merchant text: its group only; the groups do nothing to other dimensions.
+      const narrowed = await store.breakdown(
+        { merchants: ['ACME FUEL #12'] },
+        'merchant',
+        10,
+        groups,
+      );
+      expect(narrowed.groups.map((g) => [g.key, g.count])).toEqual([['g:acme', 2]]);
+      expect((await store.breakdown({}, 'card', 10, groups)).groups.map((g) => g.key)).toEqual([
+        'c',
+      ]);
+      // Without groups, each text its own.
+      expect((await store.breakdown({}, 'merchant', 10)).groupCount).toBe(4);
+    });
+
     it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {
       await fixture.engine.query('DELETE FROM transaction_receipt');
       await fixture.engine.query('DELETE FROM transaction_notes');

@@ -997,10 +997,27 @@ export class TransactionIndexStore {
    * The filtered set's totals by `by`: the `limit` largest groups (by spend, as `IndexBreakdown`
    * says), and the rest summed as one, so the groups and `other` add up to `summary`.
    */
-  async breakdown(filter: IndexFilter, by: IndexGrouping, limit: number): Promise<IndexBreakdown> {
-    const column = INDEX_GROUPINGS[by];
+  async breakdown(
+    filter: IndexFilter,
+    by: IndexGrouping,
+    limit: number,
+    /**
+     * By merchant only: merchant texts grouped under one key (`merchant-groups.ts`'s merchants
+     * written several ways, or named by an admin); a text not in it is its own group.
+     */
+    merchantGroups?: ReadonlyMap<string, string>,
+  ): Promise<IndexBreakdown> {
     const params: unknown[] = [];
     const where = whereOf(filter, params, this.engine.kind);
+    const grouped = by === 'merchant' && merchantGroups !== undefined && merchantGroups.size > 0;
+    let column: string = INDEX_GROUPINGS[by];
+    let from = 'index_transaction';
+    if (grouped) {
+      params.push([...merchantGroups.keys()].map(storable), [...merchantGroups.values()]);
+      column = 'coalesce(mg.merchant_group, merchant)';
+      from = `index_transaction LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[])
+                AS mg(merchant_text, merchant_group) ON mg.merchant_text = index_transaction.merchant`;
+    }
     params.push(limit);
     // Each group's bucket lines, its rank among the groups, and the shown groups' lines apart
     // from the rest's (`rank` null: the lines of the groups past `limit`, summed by bucket).
@@ -1010,7 +1027,7 @@ export class TransactionIndexStore {
       `WITH line AS (
          SELECT ${column} AS key, ${BUCKET_LINES},
                 coalesce(sum(abs(amount_cents)), 0) AS size
-           FROM index_transaction WHERE ${where} GROUP BY 1, 2),
+           FROM ${from} WHERE ${where} GROUP BY 1, 2),
        -- A group's sums over its lines by window (PARTITION BY puts the rows without a value
        -- in one partition), so no join on a key that may be null.
        summed AS (

@@ -31,6 +31,8 @@ export interface MerchantGroups {
   hasGroup(key: string): boolean;
   /** For a merchant an admin named: who last, when, and how many groups go by its name. */
   namedOf(key: string): { by: string; at: string; groups: number } | undefined;
+  /** The texts of the merchants written more than one way, each to its merchant's key. */
+  severalWays(): Map<string, string>;
 }
 
 const byUse = (a: MerchantText, b: MerchantText) =>
@@ -74,6 +76,13 @@ export function withNames(auto: Grouping, names: readonly MerchantNameRow[]): Me
     textsOf: (key) => groups.get(key) ?? [],
     hasGroup: (key) => auto.groups.has(key),
     namedOf: (key) => named.get(key),
+    severalWays: () => {
+      const ways = new Map<string, string>();
+      for (const [key, texts] of groups) {
+        if (texts.length > 1) for (const t of texts) ways.set(t.text, key);
+      }
+      return ways;
+    },
   };
 }
 

@@ -92,7 +92,8 @@ export function TotalsBy({
       case 'card':
         return { cardId: [key] };
       case 'merchant':
-        return { merchant: [key] };
+        // A merchant's group is keyed by its name: every way it is written.
+        return { merchantName: [key] };
       case 'category':
         return { category: [key], categoryGroup: undefined };
       case 'declineReason':

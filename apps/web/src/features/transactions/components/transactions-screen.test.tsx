@@ -410,6 +410,21 @@ describe('transactions screen', () => {
     await waitFor(() => expect(router.state.location.search).toEqual({ cardId: 'card_1' }));
   });
 
+  it('totals by merchant: a merchant however written is one line, and its line narrows the list to it by name', async () => {
+    serveScreen();
+    const { user, router } = renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    await user.selectOptions(screen.getByLabelText('Totals by'), 'merchant');
+    const totals = await screen.findByRole('table', { name: 'Totals by merchant' });
+    expect(lastTotalsQuery()).toEqual({ by: 'merchant' });
+    const [first] = within(totals).getAllByRole('button');
+    const name = first?.textContent ?? '';
+    expect(name).not.toBe('');
+    await user.click(first as HTMLElement);
+    await waitFor(() => expect(router.state.location.search).toEqual({ merchantName: name }));
+    await waitFor(() => expect(lastListQuery()).toEqual({ merchantName: name }));
+  });
+
   it('while the index syncs it says how far it is, and asks again until it is done', async () => {
     server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
     let asked = 0;

@@ -335,7 +335,19 @@ describe('notes in the transactions list and its export', () => {
     expect(csv.status).toBe(200);
     const [header, row] = parseCsv(csv.text).filter((r) => r.length > 1);
     const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
-    expect(header?.slice(-8)).toEqual([
+    // The merchant by name as the detail names it (the network's text is in `merchant`).
+    const merchantName = first.merchant
+      ? (
+          (
+            await t.request
+              .get(
+                `/api/index/merchant?descriptor=${encodeURIComponent(first.merchant.description)}`,
+              )
+              .set(finance.headers())
+          ).body as { name: string }
+        ).name
+      : '';
+    expect(header?.slice(-9)).toEqual([
       'account code',
       'accounting category',
       'memo',
@@ -344,7 +356,10 @@ describe('notes in the transactions list and its export', () => {
       'review',
       'reviewed by',
       'reviewed at',
+      'merchant name',
     ]);
+    expect(cell('merchant')).toBe(first.merchant?.description ?? '');
+    expect(cell('merchant name')).toBe(merchantName);
     expect(cell('id')).toBe(first.id);
     expect([cell('account code'), cell('accounting category'), cell('memo'), cell('tags')]).toEqual(
       ['6300', 'Audit fees', 'Quarterly audit', 'Close-Nov'],
@@ -389,7 +404,8 @@ describe('notes in the transactions list and its export', () => {
       [
         `${day}/${month}/${year}`,
         amount,
-        payee,
+        // Xero's payee: the merchant by name, however the network wrote it.
+        merchantName || payee,
         `Quarterly audit${card}`,
         first.id,
         '',

@@ -4,6 +4,7 @@
 // a row is in an accounting file when its status is settled, refund or dispute ("posted"),
 // and the file nets to those rows' signed sum; nothing else is ever in one.
 
+import { merchantsOf } from '@card-console/shared/merchants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stores } from '../../stores';
 import { parseCsv } from '../../test/csv';
@@ -158,6 +159,21 @@ describe.each(engines)('the accounting files on %s', (_name, engine) => {
     expect(booked?.[col('Description')]).toMatch(/^Client dinner · card .+/);
     const uncoded = rows.filter((r) => r[col('Reference')] !== bookedId);
     expect(uncoded.map((r) => r[col('Account code')])).toEqual(uncoded.map(() => ''));
+    // The payee is the merchant by name (the index's texts grouped), its description otherwise.
+    const names = merchantsOf(
+      t.sim.data
+        .subAccounts()
+        .flatMap((sub) => t.sim.data.transactions(sub.id))
+        .flatMap((r) => (r.merchantData ? [r.merchantData.description] : [])),
+    );
+    const payees = new Map(
+      postedByHand().map((r) => [
+        r.id,
+        r.merchantData ? (names.get(r.merchantData.description)?.name ?? '') : r.description,
+      ]),
+    );
+    expect(new Map(rows.map((r) => [r[col('Reference')], r[col('Payee')]]))).toEqual(payees);
+    expect(rows.some((r) => /^[A-Z][a-z]/.test(r[col('Payee')] ?? ''))).toBe(true);
   });
 
   it("QuickBooks' journal entries: one balanced entry per posted row, to its category, netting to the posted sum", async () => {

@@ -79,6 +79,8 @@ export interface AccountingContext {
   categories: ReadonlyMap<string, AccountingCategory>;
   /** The row's sub account's name: the bank or card account its money sits in, in the books. */
   subAccountName: string | undefined;
+  /** The row's merchant by name (`merchants.ts`, an admin's name): Xero's payee. */
+  merchantName?: string | undefined;
   format: CsvRowOptions;
 }
 
@@ -86,7 +88,7 @@ export interface AccountingContext {
 export function accountingLines(
   layout: AccountingFormat,
   t: IndexedTransaction,
-  { notes, categories, subAccountName, format }: AccountingContext,
+  { notes, categories, subAccountName, merchantName, format }: AccountingContext,
 ): string[][] {
   const [year, month, day] = format.times.format(t.at).slice(0, 10).split('-');
   const amount = centsToDollarInput(t.amountCents);
@@ -106,7 +108,8 @@ export function accountingLines(
       [
         `${day}/${month}/${year}`,
         amount,
-        exportText(payee),
+        // Xero matches a payee to a contact: the merchant's name, however the network wrote it.
+        exportText(merchantName ?? payee),
         exportText(description),
         exportText(t.id),
         '',

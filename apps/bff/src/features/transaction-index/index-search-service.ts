@@ -228,6 +228,11 @@ function reasonOf(error: unknown): string {
   return recorded ?? 'The sync stopped on an unexpected error; it is in the log.';
 }
 
+/**
+ * The card-console file's last column: the merchant by name (`merchant` is the network's text),
+ * as the lists group it; last, so a file read by column position before it still reads.
+ */
+export const MERCHANT_NAME_COLUMN = 'merchant name';
 /** Marks a breakdown's key as a merchant's (its texts summed) rather than a text. */
 const MERCHANT_GROUP_MARK = '\u001f';
 /** A name asked for that the grouping does not know has the texts grouped again, if this old. */
@@ -1040,6 +1045,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       // The accountant's files hold posted rows only (accounting-files.ts).
       const asked = await filterFor(input, ids);
       const filter = layout === 'card-console' ? asked : postedOnly(asked);
+      // Each row's merchant by name (as the lists group it, with the admins' names).
+      const merchants = await merchantGroups();
+      const merchantNameOf = (t: IndexedTransaction) =>
+        t.merchant === undefined ? undefined : merchants.nameOf(t.merchant).name || undefined;
       const order = orderOf(input);
       // Part N of a file too long for its importer: the posted rows from (N-1)×limit on, that many.
       const perFile = part === undefined ? undefined : ACCOUNTING_ROWS_PER_FILE[layout];
@@ -1065,12 +1074,19 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           const records = page.items.flatMap((t) => {
             if (layout !== 'card-console') {
               const subAccountName = names.get(t.subAccountId);
-              const context = { notes: notes.get(t.id), categories, subAccountName, format };
+              const context = {
+                notes: notes.get(t.id),
+                categories,
+                subAccountName,
+                merchantName: merchantNameOf(t),
+                format,
+              };
               return accountingLines(layout, t, context);
             }
             const record = [
               ...toCsvRecord(asUpstream(t), format),
               ...notesCsvCells(notes.get(t.id), categories, format.times, receipts.get(t.id) ?? 0),
+              exportText(merchantNameOf(t) ?? ''),
             ];
             if (!several) return [record];
             const name = names.get(t.subAccountId);
@@ -1090,6 +1106,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
                 ...(several ? ['sub account', 'sub account id'] : []),
                 ...csvColumns,
                 ...notesCsvColumns,
+                MERCHANT_NAME_COLUMN,
               ]
             : ACCOUNTING_COLUMNS[layout],
         ...(name === undefined ? {} : { subAccountName: name }),

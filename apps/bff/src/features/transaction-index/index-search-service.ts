@@ -273,11 +273,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     );
   };
   /** The index's merchants: its texts grouped (once a minute) with the names admins gave. */
-  const merchantGroups = merchantGroupsOf({
+  const merchantGrouping = merchantGroupsOf({
     clock,
     texts: async () => (await deps.stores.index()).merchantTexts(),
     names: async () => (await deps.stores.merchantNames()).all(),
   });
+  const merchantGroups = (maxAgeMs?: number) => merchantGrouping.current(maxAgeMs);
   const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
     async run(subAccountId, input, job) {
       const work = indexSyncWork({
@@ -294,6 +295,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         await work(subAccountId, input, job);
       } finally {
         runningHere.delete(job.progress);
+        // New texts may have come: the merchants are grouped again when next asked (5 s on).
+        merchantGrouping.written();
       }
     },
     progress: newSyncProgress,
@@ -808,7 +811,11 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async merchant(who: Who, input: { descriptor: string }): Promise<IndexMerchant> {
       const { ids } = await subAccountsOf(who, {});
       const fresh = await freshness(ids, who.requestId, false);
-      const merchants = await merchantGroups();
+      let merchants = await merchantGroups();
+      // A text synced since the grouping was made (the detail of a new transaction).
+      if (!merchants.hasText(input.descriptor)) {
+        merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
+      }
       const asked = merchants.nameOf(input.descriptor);
       const all = merchants.textsOf(asked.key);
       const descriptors = all.slice(0, MERCHANT_DESCRIPTORS).map((d) => d.text);

@@ -29,6 +29,8 @@ export interface MerchantGroups {
   textsOf(key: string): MerchantText[];
   /** Whether the index has a group of descriptors of its own under `key`. */
   hasGroup(key: string): boolean;
+  /** Whether the grouping holds this text (one synced since it was made does not). */
+  hasText(descriptor: string): boolean;
   /** For a merchant an admin named: who last, when, and how many groups go by its name. */
   namedOf(key: string): { by: string; at: string; groups: number } | undefined;
   /** The texts of the merchants written more than one way, each to its merchant's key. */
@@ -75,6 +77,7 @@ export function withNames(auto: Grouping, names: readonly MerchantNameRow[]): Me
       rename(auto.byText.get(descriptor) ?? merchantOf(descriptor, (key) => auto.groups.has(key))),
     textsOf: (key) => groups.get(key) ?? [],
     hasGroup: (key) => auto.groups.has(key),
+    hasText: (descriptor) => auto.byText.has(descriptor),
     namedOf: (key) => named.get(key),
     severalWays: () => {
       const ways = new Map<string, string>();
@@ -86,28 +89,47 @@ export function withNames(auto: Grouping, names: readonly MerchantNameRow[]): Me
   };
 }
 
+/** A grouping made since the index was last written is kept this long at least. */
+export const MERCHANT_GROUPS_MIN_MS = 5_000;
+
 /**
  * The index's merchants, its texts grouped at most once every `maxAgeMs` (60 s by default; a
- * caller that met a merchant the grouping does not know asks for a fresher one) and the names
- * read each time.
+ * caller that met a merchant or a text the grouping does not know asks for a fresher one), and
+ * again once a sync here has written (`written`, at most every 5 s), with the names read each
+ * time.
  */
 export function merchantGroupsOf(deps: {
   clock: Clock;
   texts: () => Promise<MerchantText[]>;
   names: () => Promise<MerchantNameRow[]>;
-}): (maxAgeMs?: number) => Promise<MerchantGroups> {
+}): {
+  current(maxAgeMs?: number): Promise<MerchantGroups>;
+  /** The index was written here: the next grouping at least 5 s old is made again. */
+  written(): void;
+} {
   let grouped: { at: number; value: Promise<Grouping> } | undefined;
+  let writtenAt = Number.NEGATIVE_INFINITY;
   const auto = (maxAgeMs: number) => {
-    if (grouped && deps.clock.now() - grouped.at < maxAgeMs) return grouped.value;
+    const now = deps.clock.now();
+    const age = grouped ? now - grouped.at : Number.POSITIVE_INFINITY;
+    const outdated = grouped !== undefined && grouped.at <= writtenAt;
+    if (grouped && age < (outdated ? Math.min(maxAgeMs, MERCHANT_GROUPS_MIN_MS) : maxAgeMs)) {
+      return grouped.value;
+    }
     const value = deps.texts().then(grouping);
-    grouped = { at: deps.clock.now(), value };
+    grouped = { at: now, value };
     value.catch(() => {
       if (grouped?.value === value) grouped = undefined;
     });
     return value;
   };
-  return async (maxAgeMs = MERCHANT_GROUPS_MS) => {
-    const [groups, names] = await Promise.all([auto(maxAgeMs), deps.names()]);
-    return withNames(groups, names);
+  return {
+    async current(maxAgeMs = MERCHANT_GROUPS_MS) {
+      const [groups, names] = await Promise.all([auto(maxAgeMs), deps.names()]);
+      return withNames(groups, names);
+    },
+    written() {
+      writtenAt = deps.clock.now();
+    },
   };
 }

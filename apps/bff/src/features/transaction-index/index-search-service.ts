@@ -88,7 +88,7 @@ import {
   syncDoneAt,
   utcDay,
 } from './index-sync';
-import { merchantGroupsOf } from './merchant-groups';
+import { MERCHANT_GROUPS_MIN_MS, merchantGroupsOf } from './merchant-groups';
 import type { MerchantNamesStore } from './merchant-names-store';
 import { pageCursors } from './page-cursor';
 import {
@@ -232,11 +232,9 @@ function reasonOf(error: unknown): string {
  * The card-console file's last column: the merchant by name (`merchant` is the network's text),
  * as the lists group it; last, so a file read by column position before it still reads.
  */
-export const MERCHANT_NAME_COLUMN = 'merchant name';
+const MERCHANT_NAME_COLUMN = 'merchant name';
 /** Marks a breakdown's key as a merchant's (its texts summed) rather than a text. */
 const MERCHANT_GROUP_MARK = '\u001f';
-/** A name asked for that the grouping does not know has the texts grouped again, if this old. */
-const MERCHANT_GROUPS_UNKNOWN_MS = 5_000;
 
 export function createIndexSearchService(deps: IndexSearchDeps) {
   const { clock, upstream, logger } = deps;
@@ -418,7 +416,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     let merchants = await merchantGroups();
     // A merchant first synced since the texts were grouped (its detail's link was just made).
     if (keys.some((key) => merchants.textsOf(key).length === 0)) {
-      merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
+      merchants = await merchantGroups(MERCHANT_GROUPS_MIN_MS);
     }
     const texts = keys.flatMap((key) => merchants.textsOf(key).map((t) => t.text));
     const asked = filter.merchants && new Set(filter.merchants.map((m) => m.toLowerCase()));
@@ -814,7 +812,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       let merchants = await merchantGroups();
       // A text synced since the grouping was made (the detail of a new transaction).
       if (!merchants.hasText(input.descriptor)) {
-        merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
+        merchants = await merchantGroups(MERCHANT_GROUPS_MIN_MS);
       }
       const asked = merchants.nameOf(input.descriptor);
       const all = merchants.textsOf(asked.key);
@@ -838,7 +836,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     async nameMerchant(who: Who, change: MerchantNameChange): Promise<MerchantNamed> {
       const key = merchantKeyOf(change.merchant);
       const to = { name: change.name.trim(), nameKey: merchantKeyOf(change.name) };
-      const merchants = await merchantGroups(MERCHANT_GROUPS_UNKNOWN_MS);
+      const merchants = await merchantGroups(MERCHANT_GROUPS_MIN_MS);
       const base = merchantRecord(who, 'merchant.name', key);
       const store = await deps.stores.merchantNames();
       const done = await auditedChange(

@@ -89,7 +89,10 @@ export function withNames(auto: Grouping, names: readonly MerchantNameRow[]): Me
   };
 }
 
-/** A grouping made since the index was last written is kept this long at least. */
+/**
+ * The freshest grouping asked for: one outdated by a write here, or asked for because it lacks
+ * a merchant or a text, is made again only once it is this old.
+ */
 export const MERCHANT_GROUPS_MIN_MS = 5_000;
 
 /**

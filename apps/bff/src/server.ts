@@ -9,7 +9,6 @@ import { systemClock } from './core/clock';
 import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import { createCardDirectory, upstreamCardPages } from './features/cards/card-directory';
 import type { ReadinessCheck } from './features/health/readiness';
-import type { NotesStore } from './features/notes/notes-store';
 import { cachedStandings } from './features/people/cached-standings';
 import { PeopleStore } from './features/people/people-store';
 import { logSecretsSealed } from './features/people/person-secrets';
@@ -35,7 +34,7 @@ import { embeddedEngine } from './platform/sql/sql-engine';
 import { StoreUnavailableError } from './platform/store-unavailable';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
-import { openStores } from './stores';
+import { openStores, type SeedStores } from './stores';
 import { createUpstreamClient } from './upstream/client';
 
 /** A card service started for this process (demo mode's simulator), used instead of CARD_API_*. */
@@ -55,8 +54,11 @@ export type StartedIdentityProvider = Pick<
 export interface DemoParts {
   upstream?: StartedCardService;
   identityProvider?: StartedIdentityProvider;
-  /** Fills the transaction notes' store when it is first opened (the demo's chart of accounts). */
-  seedNotes?: (store: NotesStore) => Promise<void>;
+  /**
+   * Fills the stores when they are first opened (the demo's chart of accounts, its cards' owners
+   * and teams).
+   */
+  seed?: (stores: SeedStores) => Promise<void>;
 }
 
 /** The configuration from the environment; a bad or missing variable ends the process (exit 1). */
@@ -82,7 +84,7 @@ export function runServer(config: Config, demoParts: DemoParts = {}): void {
 
 async function startServer(
   config: Config,
-  { upstream: demo, identityProvider: demoProvider, seedNotes }: DemoParts,
+  { upstream: demo, identityProvider: demoProvider, seed }: DemoParts,
 ) {
   const baseUrl = demo?.baseUrl ?? config.cardApiBaseUrl;
   const apiKey = demo?.apiKey ?? config.cardApiKey;
@@ -234,7 +236,7 @@ async function startServer(
       : {
           open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
           logger,
-          ...(seedNotes ? { seed: seedNotes } : {}),
+          ...(seed ? { seed } : {}),
         },
   );
   closers.push(() => stores.close());

@@ -2,6 +2,7 @@
 // features receive the stores they need as deps, typed by the feature that owns each.
 import { systemClock } from './core/clock';
 import { AlertStore } from './features/alerts';
+import { CardOwnersStore } from './features/cards';
 import { ClosePolicyStore } from './features/close-policy';
 import { NotesStore } from './features/notes';
 import { PeopleStore, PersonSessionTable } from './features/people';
@@ -17,6 +18,8 @@ export interface Stores {
   index(): Promise<TransactionIndexStore>;
   /** The names admins give merchants (migration `merchant-names`). */
   merchantNames(): Promise<MerchantNamesStore>;
+  /** Each card's owner and team (migration `card-owners`). */
+  cardOwners(): Promise<CardOwnersStore>;
   /** Transaction notes and the chart of accounts (migrations `annotations`, `notes-named-notes`). */
   notes(): Promise<NotesStore>;
   /** The month close's policy admins set (migration `close-policy`). */
@@ -59,6 +62,7 @@ export function storesOn(
   return {
     index: on((engine) => new TransactionIndexStore(engine)),
     merchantNames: on((engine) => new MerchantNamesStore(engine)),
+    cardOwners: on((engine) => new CardOwnersStore(engine)),
     notes: on((engine) => new NotesStore(engine)),
     closePolicy: on((engine) => new ClosePolicyStore(engine)),
     securityPolicy: on((engine) => new SqlSecurityPolicyStore(engine)),
@@ -73,11 +77,20 @@ export function storesOn(
   };
 }
 
+/** What a seed fills (`openStores`' `seed`). */
+export interface SeedStores {
+  notes: NotesStore;
+  cardOwners: CardOwnersStore;
+}
+
 /** The database opened on first use (platform/sql's `openDatabase`) and its stores. */
 export function openStores(
   options: Omit<Parameters<typeof openDatabase>[0], 'onFirstOpen'> & {
-    /** Run once the schema is current, before the first use (demo mode's chart of accounts). */
-    seed?: (notes: NotesStore) => Promise<void>;
+    /**
+     * Run once the schema is current, before the first use (demo mode's chart of accounts and
+     * its cards' owners and teams).
+     */
+    seed?: (stores: SeedStores) => Promise<void>;
     /** Seals the people's TOTP secrets (the configured key). */
     totpSecrets?: TotpSecretBox;
   },
@@ -85,7 +98,12 @@ export function openStores(
   const { seed, totpSecrets, ...database } = options;
   const db = openDatabase({
     ...database,
-    ...(seed ? { onFirstOpen: (engine: SqlEngine) => seed(new NotesStore(engine)) } : {}),
+    ...(seed
+      ? {
+          onFirstOpen: (engine: SqlEngine) =>
+            seed({ notes: new NotesStore(engine), cardOwners: new CardOwnersStore(engine) }),
+        }
+      : {}),
   });
   return storesOn(db, { totpSecrets });
 }

@@ -13,6 +13,9 @@ export const indexGroupings = [
   'declineReason',
   'subAccount',
   'status',
+  /** The card's owner and team (Card Console's, `api/card-owners.ts`); cards without: none. */
+  'owner',
+  'team',
 ] as const;
 export type IndexGroupingName = (typeof indexGroupings)[number];
 

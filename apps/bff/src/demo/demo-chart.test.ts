@@ -14,7 +14,7 @@ describe("demo mode's chart of accounts", () => {
       openStores({
         open: () => embeddedEngine(dir),
         logger: silentLogger,
-        seed: (store) => seedDemoChart(store, new Date(Date.UTC(2026, 10, 1))),
+        seed: ({ notes }) => seedDemoChart(notes, new Date(Date.UTC(2026, 10, 1))),
       });
     try {
       const first = open();

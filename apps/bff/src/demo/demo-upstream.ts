@@ -36,6 +36,8 @@ export async function startDemoUpstream(
   return {
     baseUrl: url,
     apiKey,
+    /** The demo's cards as generated (their ids and names: what the demo's owners seed reads). */
+    cards: () => sim.data.cards().map((card) => ({ id: card.id, name: card.name })),
     close: () => {
       live?.stop();
       return sim.close();

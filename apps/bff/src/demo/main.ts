@@ -14,16 +14,19 @@ async function startDemoParts(config: Config): Promise<DemoParts> {
     live: config.demoLive,
   });
   const { seedDemoChart } = await import('./demo-chart');
-  const seedNotes = (store: Parameters<typeof seedDemoChart>[0]) =>
-    seedDemoChart(store, new Date());
-  if (config.sso !== 'demo') return { upstream, seedNotes };
+  const { seedDemoOwners } = await import('./demo-owners');
+  const seed: DemoParts['seed'] = async ({ notes, cardOwners }) => {
+    await seedDemoChart(notes, new Date());
+    await seedDemoOwners(cardOwners, upstream.cards(), new Date());
+  };
+  if (config.sso !== 'demo') return { upstream, seed };
   // Started before the server: the demo accounts are linked to its people.
   const { startDemoIdentityProvider } = await import('./demo-identity-provider');
   const identityProvider = await startDemoIdentityProvider({
     redirectUris: config.allowedOrigins.map((origin) => `${origin}/api/sso/callback`),
     postLogoutRedirectUris: config.allowedOrigins.map((origin) => `${origin}/sign-in`),
   });
-  return { upstream, identityProvider, seedNotes };
+  return { upstream, identityProvider, seed };
 }
 
 const config = configOrExit(process.env);

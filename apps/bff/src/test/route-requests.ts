@@ -361,6 +361,11 @@ export const routeRequests: Record<EndpointName, Spec> = {
   }),
   'cards.list': () => ({ path: '/api/cards' }),
   'cards.get': (t) => ({ path: `/api/cards/${exampleIds(t).cardId}` }),
+  'cards.owners': () => ({ path: '/api/card-owners' }),
+  'cards.setOwner': (t) => ({
+    path: `/api/cards/${exampleIds(t).cardId}/owner`,
+    body: { owner: { name: 'Matrix Owner' }, team: 'Matrix Team' },
+  }),
   'cards.update': (t) => {
     const { cardId } = exampleIds(t);
     return {

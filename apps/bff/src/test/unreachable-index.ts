@@ -19,6 +19,7 @@ export function unreachableIndex(): Stores {
     },
     index: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     merchantNames: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
+    cardOwners: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     notes: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     closePolicy: () => Promise.reject(new StoreUnavailableError('postgres', 'opening the index')),
     securityPolicy: () =>

@@ -82,6 +82,11 @@ const common = {
   /** Email once a day (the day's alerts together) rather than at each alert. */
   digest: z.boolean({ error: 'digest must be true or false' }).default(false),
   enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
+  /**
+   * Also to the card's owner (`card-owners.ts`): by email to the owner's address, and to their
+   * inbox when it is a person's. Not with a digest, and not on a balance (which has no card).
+   */
+  cardOwner: z.boolean({ error: 'cardOwner must be true or false' }).default(false),
   /** A team rule (admins only): owned by nobody, raised for every person the app knows. */
   team: z.boolean({ error: 'team must be true or false' }).default(false),
 };
@@ -121,6 +126,7 @@ function consistent(
     kind: AlertRuleKind;
     cardId?: string | undefined;
     digest: boolean;
+    cardOwner: boolean;
     channels: { inbox: boolean; email: boolean; webhookTargetId: string | null };
   },
   ctx: z.RefinementCtx,
@@ -145,6 +151,25 @@ function consistent(
       code: 'custom',
       path: ['cardId'],
       message: 'a balance belongs to a sub account: a balance rule takes no card',
+    });
+  }
+  if (rule.cardOwner && rule.kind === 'balance_below') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cardOwner'],
+      message: "a balance has no card, so no card's owner: turn cardOwner off",
+    });
+  } else if (rule.cardOwner && rule.digest) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cardOwner'],
+      message: "a card's owner is sent each alert, not a digest: turn the digest or cardOwner off",
+    });
+  } else if (rule.cardOwner && !inbox && !email) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cardOwner'],
+      message: "a card's owner is told by inbox or email: turn one of them on",
     });
   }
 }
@@ -215,6 +240,8 @@ export const alertRuleSchema = z.object({
   }),
   digest: z.boolean(),
   enabled: z.boolean(),
+  /** Also to the card's owner. */
+  cardOwner: z.boolean(),
   /** A team rule: owned by nobody, for everyone (only admins change it). */
   team: z.boolean(),
   /** Goes up by one with every change: a change names the version it was made on. */

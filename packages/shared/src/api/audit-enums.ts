@@ -4,6 +4,8 @@
 export const auditActions = [
   'card.reveal',
   'card.update',
+  /** A card's owner and team given, changed or taken off (Card Console's, not the service's). */
+  'card.owner',
   'subAccount.create',
   'session.signIn',
   'session.signOut',
@@ -65,6 +67,7 @@ export const auditAttempts = [
   'card.reveal',
   'card.update',
   'card.limitImpact',
+  'card.owner',
   'subAccount.create',
   'session.signIn',
   'session.signOut',

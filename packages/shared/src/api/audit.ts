@@ -33,6 +33,9 @@ const limitSnapshot = z.object({
   memoCategories: z.array(z.string()).optional(),
   /** The security policy: who must have a second factor (`everyone`, or `admins`). */
   secondFactorFor: z.string().optional(),
+  /** A card's owner (`Name <email>`, or the name alone) and team (`card-owners.ts`). */
+  owner: z.string().optional(),
+  team: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CARD_SEARCH_MAX, cardListSorts } from '../index-vocabulary';
 import { cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
+import { cardOwnershipFields, ownershipFilterNameSchema } from './card-owners';
 import { pageSchema, problemExtensionSchemas } from './error';
 import { visibleNameSchema } from './names';
 import { passkeyAssertionSchema } from './security';
@@ -30,6 +31,8 @@ export const cardSchema = z.object({
     minimumCents: centsSchema.optional(),
     maximumCents: centsSchema.optional(),
   }),
+  /** Card Console's, not the card service's (`card-owners.ts`). */
+  ...cardOwnershipFields,
 });
 export type Card = z.infer<typeof cardSchema>;
 
@@ -57,6 +60,9 @@ export const cardListQuerySchema = z.strictObject({
   sort: cardListSortSchema.optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   cursor: cursorSchema.optional(),
+  /** The cards of this owner, or of this team, by name (in any case): from the directory. */
+  owner: ownershipFilterNameSchema.optional(),
+  team: ownershipFilterNameSchema.optional(),
 });
 export type CardListQuery = z.input<typeof cardListQuerySchema>;
 export const cardPageSchema = pageSchema(cardSchema);

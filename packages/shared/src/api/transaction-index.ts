@@ -11,6 +11,7 @@ import { MERCHANT_DESCRIPTORS } from '../merchants';
 import { cardStatusSchema } from '../upstream/card';
 import { resourceIdSchema, unixMsStringSchema } from '../upstream/common';
 import { transactionStatusSchema } from '../upstream/transaction';
+import { OWNER_FILTER_MAX, ownershipFilterNameSchema } from './card-owners';
 import { cardListSortSchema, cardSchema, cardSearchSchema } from './cards';
 import { tagSchema } from './notes';
 import { isoDaySchema, timeZoneSchema, transactionSchema } from './transactions';
@@ -71,6 +72,9 @@ const indexFilterShape = {
   ).optional(),
   status: repeatable(transactionStatusSchema, 9).optional(),
   cardId: repeatable(resourceIdSchema, 200).optional(),
+  /** The cards of these owners, or of these teams, by name in any case (`card-owners.ts`). */
+  owner: repeatable(ownershipFilterNameSchema, OWNER_FILTER_MAX).optional(),
+  team: repeatable(ownershipFilterNameSchema, OWNER_FILTER_MAX).optional(),
   declineReason: repeatable(z.string().min(1).max(200), 50).optional(),
   minCents: centsStringSchema.optional(),
   maxCents: centsStringSchema.optional(),
@@ -492,6 +496,8 @@ export type MerchantNamed = z.infer<typeof merchantNamedSchema>;
 export const indexCardListQuerySchema = z.strictObject({
   subAccountId: resourceIdSchema,
   q: cardSearchSchema.optional(),
+  owner: ownershipFilterNameSchema.optional(),
+  team: ownershipFilterNameSchema.optional(),
   status: cardStatusSchema.optional(),
   sort: cardListSortSchema.optional(),
   direction: z.enum(['asc', 'desc']).optional(),

@@ -66,7 +66,9 @@ export const routes = {
   'subAccounts.create': { method: 'POST', path: '/sub-accounts', access: admins },
   // cards
   'cards.list': { method: 'GET', path: '/cards', access: everyone },
+  'cards.owners': { method: 'GET', path: '/card-owners', access: everyone },
   'cards.get': { method: 'GET', path: '/cards/:id', access: everyone },
+  'cards.setOwner': { method: 'PUT', path: '/cards/:id/owner', access: admins },
   'cards.update': { method: 'PATCH', path: '/cards/:id', access: admins },
   'cards.limitImpact': { method: 'GET', path: '/cards/:id/limit-impact', access: admins },
   'cards.reveal': { method: 'POST', path: '/cards/:id/reveal', access: admins },

@@ -32,6 +32,11 @@ import {
 } from '../api/alerts';
 import { auditExportQuerySchema, auditListQuerySchema, auditPageSchema } from '../api/audit';
 import {
+  cardOwnerListSchema,
+  cardOwnershipChangeSchema,
+  cardOwnershipSchema,
+} from '../api/card-owners';
+import {
   cardListQuerySchema,
   cardPageSchema,
   cardPatchBodySchema,
@@ -194,7 +199,13 @@ export const endpointSchemas = {
   'subAccounts.create': { body: subAccountCreateBodySchema, response: subAccountCreatedSchema },
   // cards
   'cards.list': { query: cardListQuerySchema, response: cardPageSchema },
+  'cards.owners': { response: cardOwnerListSchema },
   'cards.get': { params: byId, response: cardSchema },
+  'cards.setOwner': {
+    params: byId,
+    body: cardOwnershipChangeSchema,
+    response: cardOwnershipSchema,
+  },
   'cards.update': { params: byId, body: cardPatchBodySchema, response: cardSchema },
   'cards.limitImpact': { params: byId, query: limitImpactQuerySchema, response: limitImpactSchema },
   'cards.reveal': { params: byId, body: revealBodySchema, response: revealResponseSchema },

@@ -87,7 +87,14 @@ describe('an identical rule', () => {
 
   it('is told by what makes a rule the one it is, each kind with its own amount or share', () => {
     const channels = { inbox: true, email: false, webhookTargetId: null };
-    const common = { name: 'n', channels, digest: false, enabled: true, team: false };
+    const common = {
+      name: 'n',
+      channels,
+      digest: false,
+      enabled: true,
+      cardOwner: false,
+      team: false,
+    };
     expect(
       identityValues('ana@example.test', {
         ...common,

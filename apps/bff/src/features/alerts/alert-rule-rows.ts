@@ -15,6 +15,7 @@ export interface RuleRow {
   webhook_target_id: string | null;
   digest: boolean;
   enabled: boolean;
+  to_card_owner: boolean;
   created_by: string;
   created_at: Date | string;
   updated_by: string;
@@ -25,7 +26,7 @@ export interface RuleRow {
 /** The columns as `RuleRow` reads them (bigint as text: the engines decode it differently). */
 export const RULE_COLUMNS = `id, owner_email, name, kind, amount_cents::text AS amount_cents,
   share_percent, sub_account_id, card_id, channel_inbox, channel_email, webhook_target_id, digest,
-  enabled, created_by, created_at, updated_by, updated_at, version`;
+  enabled, to_card_owner, created_by, created_at, updated_by, updated_at, version`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -43,6 +44,7 @@ export function ruleOf(row: RuleRow): AlertRule {
     },
     digest: row.digest,
     enabled: row.enabled,
+    cardOwner: row.to_card_owner,
     createdBy: row.created_by,
     createdAt: iso(row.created_at),
     updatedBy: row.updated_by,
@@ -62,7 +64,7 @@ export function ruleOf(row: RuleRow): AlertRule {
 
 /** The values of the columns a person's input sets, in `INPUT_COLUMNS`' order. */
 export const INPUT_COLUMNS = `name, kind, amount_cents, share_percent, sub_account_id, card_id,
-  channel_inbox, channel_email, webhook_target_id, digest, enabled`;
+  channel_inbox, channel_email, webhook_target_id, digest, enabled, to_card_owner`;
 
 export function inputValues(input: AlertRuleInput): unknown[] {
   return [
@@ -77,5 +79,6 @@ export function inputValues(input: AlertRuleInput): unknown[] {
     input.channels.webhookTargetId,
     input.digest,
     input.enabled,
+    input.cardOwner,
   ];
 }

@@ -59,6 +59,11 @@ export interface RaisedAlert {
   ownerEmail: string | null;
   channels: AlertRule['channels'];
   digest: boolean;
+  /**
+   * The email of the owner of the alert's card, when its rule goes to the card's owner too
+   * (`cardOwner`) and the card has an owner with an email (`card_owner`, as it was when raised).
+   */
+  cardOwnerEmail?: string | null;
   /** Whose inbox it was put in. */
   inboxRecipients: string[];
 }
@@ -124,6 +129,25 @@ interface RaiseRuleRow {
   channel_email: boolean;
   webhook_target_id: string | null;
   digest: boolean;
+  to_card_owner: boolean;
+}
+
+/**
+ * The owners of `cardIds` that have an email, in `tx` (`card_owner`, the cards feature's table in
+ * the same database), and whether that email is a person's in People (who has an inbox).
+ */
+async function cardOwnersOf(
+  tx: SqlQueryable,
+  cardIds: readonly string[],
+): Promise<Map<string, { email: string; person: boolean }>> {
+  if (cardIds.length === 0) return new Map();
+  const rows = await tx.query<{ card_id: string; owner_email: string; person: boolean }>(
+    `SELECT co.card_id, co.owner_email,
+            EXISTS (SELECT 1 FROM person p WHERE p.email = co.owner_email) AS person
+       FROM card_owner co WHERE co.card_id = ANY($1::text[]) AND co.owner_email IS NOT NULL`,
+    [[...new Set(cardIds)]],
+  );
+  return new Map(rows.map((r) => [r.card_id, { email: r.owner_email, person: r.person }]));
 }
 
 /** How a user of the alerts reaches their store: made over the database by the composition root. */
@@ -159,7 +183,7 @@ export class AlertStore {
         const [row] = await tx.query<RuleRow>(
           `INSERT INTO alert_rule (id, owner_email, ${INPUT_COLUMNS}, created_by, created_at,
              updated_by, updated_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14, $15, 1)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $16, 1)
            RETURNING ${RULE_COLUMNS}`,
           [newId(), owner, ...inputValues(rule), by, at.toISOString()],
         );
@@ -228,12 +252,12 @@ export class AlertStore {
         // A duplicate kept from before identical rules were refused stays kept while what makes
         // it the same rule is unchanged; changed, the index holds it like any rule.
         const [row] = await tx.query<RuleRow>(
-          `UPDATE alert_rule SET (${INPUT_COLUMNS}) = ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14),
+          `UPDATE alert_rule SET (${INPUT_COLUMNS}) = ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15),
                   kept_duplicate = kept_duplicate AND kind = $5
                     AND amount_cents IS NOT DISTINCT FROM $6 AND share_percent IS NOT DISTINCT FROM $7
                     AND sub_account_id IS NOT DISTINCT FROM $8 AND card_id IS NOT DISTINCT FROM $9
                     AND webhook_target_id IS NOT DISTINCT FROM $12,
-                  updated_by = $15, updated_at = $16, version = version + 1
+                  updated_by = $16, updated_at = $17, version = version + 1
             WHERE id = $1 AND version = $2 AND (owner_email IS NULL) = $3
             RETURNING ${RULE_COLUMNS}`,
           [id, version, rule.team, ...inputValues(rule), by, at.toISOString()],
@@ -299,7 +323,8 @@ export class AlertStore {
     return this.engine.transaction(async (tx) => {
       // The rules are held (FOR KEY SHARE) until commit: a rule deleted meanwhile waits.
       const ruleRows = await tx.query<RaiseRuleRow>(
-        `SELECT id, owner_email, channel_inbox, channel_email, webhook_target_id, digest
+        `SELECT id, owner_email, channel_inbox, channel_email, webhook_target_id, digest,
+                to_card_owner
            FROM alert_rule WHERE id = ANY($1::text[]) AND enabled ORDER BY id FOR KEY SHARE`,
         [[...new Set(wanted.map((a) => a.ruleId))]],
       );
@@ -325,11 +350,28 @@ export class AlertStore {
         ],
       );
       const ours = new Set(inserted.map((r) => r.id));
+      const cardOf = (a: (typeof live)[number]) =>
+        rules.get(a.ruleId)?.to_card_owner ? a.payload.card?.id : undefined;
+      const owners = await cardOwnersOf(
+        tx,
+        live.flatMap((a) => {
+          const card = ours.has(a.id) ? cardOf(a) : undefined;
+          return card === undefined ? [] : [card];
+        }),
+      );
       const raised: RaisedAlert[] = live
         .filter((a) => ours.has(a.id))
         .map((a) => {
           const rule = rules.get(a.ruleId) as RaiseRuleRow;
-          const recipients = rule.owner_email === null ? team : [rule.owner_email];
+          const card = cardOf(a);
+          const owner = card === undefined ? undefined : owners.get(card);
+          // The card's owner sees it in their inbox too when they are a person in People.
+          const recipients = [
+            ...new Set([
+              ...(rule.owner_email === null ? team : [rule.owner_email]),
+              ...(owner?.person ? [owner.email] : []),
+            ]),
+          ];
           return {
             id: a.id,
             ruleId: a.ruleId,
@@ -343,6 +385,7 @@ export class AlertStore {
               webhookTargetId: rule.webhook_target_id,
             },
             digest: rule.digest,
+            cardOwnerEmail: owner?.email ?? null,
             inboxRecipients: rule.channel_inbox ? recipients : [],
           };
         });

@@ -9,6 +9,8 @@ export interface RaisedForDelivery {
   /** Any kind: a transaction, a card's utilisation and a balance are delivered alike. */
   payload: { kind: string };
   ownerEmail: string | null;
+  /** The owner of the alert's card, when the rule goes to them too and they have an email. */
+  cardOwnerEmail?: string | null | undefined;
   channels: { email: boolean; webhookTargetId: string | null };
   digest: boolean;
 }
@@ -33,15 +35,18 @@ export const digestKey = (ruleId: string, day: string, recipient: string) =>
   deliveryKey(`digest:${ruleId}:${day}`, 'digest', recipient);
 
 /**
- * One email per recipient (the owner, or every team recipient of a team rule) unless the rule
- * asks for a daily digest, and one webhook post to the rule's target: for every kind of alert
+ * One email per recipient (the owner, or every team recipient of a team rule, and the card's
+ * owner when the rule goes to them too) unless the rule asks for a daily digest, and one webhook post to the rule's target: for every kind of alert
  * (a transaction, a card's utilisation, a balance), so each reaches the channels its rule chose.
  */
 export function deliveriesOf(alert: RaisedForDelivery, team: readonly string[]): PlannedDelivery[] {
   const out: PlannedDelivery[] = [];
   const base = { alertId: alert.id, ruleId: alert.ruleId };
   if (alert.channels.email && !alert.digest) {
-    const recipients = alert.ownerEmail === null ? team : [alert.ownerEmail];
+    const recipients = [
+      ...(alert.ownerEmail === null ? team : [alert.ownerEmail]),
+      ...(alert.cardOwnerEmail ? [alert.cardOwnerEmail] : []),
+    ];
     for (const recipient of new Set(recipients)) {
       out.push({
         ...base,

@@ -81,6 +81,7 @@ describe('a search before the card directory was ever filled', () => {
       upstream: {} as UpstreamClient,
       cardDirectory: directory,
       cardsMoney: async () => ({ cards: [], freshness: { syncing: false, days: 0, daysDone: 0 } }),
+      owners: { cardsOf: async () => undefined, withOwnership: async (cards) => cards },
     });
     const who = { requestId: 'r', actor: { role: 'finance' } } as unknown as Who;
     const refused = await service.list(who, { q: '6707' }).catch((e: unknown) => e);

@@ -11,6 +11,8 @@ import { AppError } from '../../core/app-error';
 export interface CardListFilter {
   q?: string | undefined;
   status?: CardStatus | undefined;
+  /** Only these cards (an owner's or a team's, `card-owners-store.ts`). */
+  cardIds?: ReadonlySet<string> | undefined;
 }
 
 export interface CardListOrder {
@@ -30,13 +32,14 @@ const maskMarks = /[\s•*·.…-]/gu;
 
 /** The cards of a status whose name holds the search, or whose last four hold its digits. */
 export function cardsMatching(cards: readonly Card[], filter: CardListFilter): Card[] {
-  const { q, status } = filter;
+  const { q, status, cardIds } = filter;
   const text = q === undefined ? undefined : folded(q);
   const digits = q?.replace(maskMarks, '');
   const lastFour = digits !== undefined && /^\d+$/.test(digits) ? digits : undefined;
   return cards.filter(
     (card) =>
       (status === undefined || card.status === status) &&
+      (cardIds === undefined || cardIds.has(card.id)) &&
       (text === undefined ||
         folded(card.name).includes(text) ||
         (lastFour !== undefined && card.last4.includes(lastFour))),

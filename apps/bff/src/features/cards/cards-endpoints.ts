@@ -3,6 +3,7 @@ import { defineFeature } from '../../core/endpoint';
 import { parseBody } from '../../core/validate';
 import { who } from '../../platform/sessions/who';
 import { type IndexSearchDeps, indexSearchOf } from '../transaction-index';
+import { type CardOwnerStores, createCardOwnersService } from './card-owners-service';
 import { cardRefusals } from './card-refusals';
 import { createCardsService } from './cards-service';
 import { createLimitImpactService } from './limit-impact-service';
@@ -18,22 +19,40 @@ function claimedReason(body: unknown): string | undefined {
 export const cardsFeature = defineFeature(
   'cards',
   // The index gives the list's money (a sort by spend reads the figures the rows show).
-  (deps: IndexSearchDeps) => ({
-    cards: createCardsService({
-      ...deps,
-      cardsMoney: (who, cardIds) => indexSearchOf(deps).cardsMoney(who, cardIds),
-    }),
-    reveals: createRevealService(deps),
-    updates: createUpdateCardService(deps),
-    impacts: createLimitImpactService(deps),
-    stepUp: deps.stepUp,
-  }),
+  (deps: IndexSearchDeps & { stores: CardOwnerStores }) => {
+    const owners = createCardOwnersService(deps);
+    return {
+      cards: createCardsService({
+        ...deps,
+        cardsMoney: (who, cardIds) => indexSearchOf(deps).cardsMoney(who, cardIds),
+        owners,
+      }),
+      owners,
+      reveals: createRevealService(deps),
+      updates: createUpdateCardService(deps),
+      impacts: createLimitImpactService(deps),
+      stepUp: deps.stepUp,
+    };
+  },
   (endpoint) => [
     endpoint('cards.list', {
       summary:
         'A page of cards, filtered, searched by name or last four, sorted (by spend and utilisation from the index)',
       example: '/api/cards',
       handler: ({ req, services, query }) => services.cards.list(who(req), query),
+    }),
+    endpoint('cards.owners', {
+      summary: 'Every owner and team given to cards, with how many cards each has',
+      example: '/api/card-owners',
+      handler: ({ services }) => services.owners.list(),
+    }),
+    endpoint('cards.setOwner', {
+      summary:
+        "Give a card an owner (a name, and an email for alerts) and a team, or take them off: Card Console's, not the card service's",
+      attempted: 'card.owner',
+      refusals: { action: 'card.owner', cardId: cardRefusals.read.cardId },
+      example: '/api/cards/{cardId}/owner',
+      handler: ({ req, services, params, body }) => services.owners.set(who(req), params.id, body),
     }),
     endpoint('cards.get', {
       summary: 'One card',

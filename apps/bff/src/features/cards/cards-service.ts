@@ -12,9 +12,12 @@ import {
   serviceSort,
 } from './card-listing';
 import { toApiCard } from './card-mapper';
+import type { CardOwnersService } from './card-owners-service';
 
 export interface CardListInput {
   q?: string | undefined;
+  owner?: string | undefined;
+  team?: string | undefined;
   status?: 'active' | 'paused' | 'inactive' | 'closed';
   sort?: CardListSort;
   direction?: 'asc' | 'desc';
@@ -24,12 +27,19 @@ export interface CardListInput {
 export interface CardsServiceDeps extends Pick<FeatureDeps, 'upstream' | 'cardDirectory'> {
   /** The cards list's money from the index (`index.cardMoney`): the figures its rows show. */
   cardsMoney(who: Who, cardIds: string[]): Promise<CardsMoney>;
+  /** Each card's owner and team (Card Console's). */
+  owners: Pick<CardOwnersService, 'cardsOf' | 'withOwnership'>;
 }
 
 /** How soon to ask again while the card directory has not been filled yet (after a restart). */
 const DIRECTORY_RETRY_SECONDS = 2;
 
-export function createCardsService({ upstream, cardDirectory, cardsMoney }: CardsServiceDeps) {
+export function createCardsService({
+  upstream,
+  cardDirectory,
+  cardsMoney,
+  owners,
+}: CardsServiceDeps) {
   /**
    * The list a search or a money order asks for, which the card service cannot give: every card
    * the directory keeps (at most a minute old), matched, ordered, and paged by the BFF. Paged
@@ -49,7 +59,10 @@ export function createCardsService({ upstream, cardDirectory, cardsMoney }: Card
         { retryAfterSeconds: DIRECTORY_RETRY_SECONDS },
       );
     }
-    const cards = cardsMatching(cardDirectory.cards(), input);
+    const cards = cardsMatching(cardDirectory.cards(), {
+      ...input,
+      cardIds: await owners.cardsOf(input),
+    });
     let utilization = new Map<string, CardUtilization>();
     if (!serviceSort(input.sort) && cards.length > 0) {
       const money = await cardsMoney(
@@ -60,16 +73,25 @@ export function createCardsService({ upstream, cardDirectory, cardsMoney }: Card
         money.cards.flatMap((c) => (c.utilization ? [[c.cardId, c.utilization] as const] : [])),
       );
     }
-    return directoryPage(
+    const page = directoryPage(
       orderCards(cards, input, (cardId) => utilization.get(cardId)),
       at,
     );
+    return { ...page, items: await owners.withOwnership(page.items) };
   }
 
   return {
     async list(who: Who, input: CardListInput): Promise<CardPage> {
       const { sort } = input;
-      if (input.q !== undefined || !serviceSort(sort)) return fromDirectory(who, input);
+      // The card service knows no owner or team: their cards come from the directory.
+      if (
+        input.q !== undefined ||
+        input.owner !== undefined ||
+        input.team !== undefined ||
+        !serviceSort(sort)
+      ) {
+        return fromDirectory(who, input);
+      }
       const page = await upstream.listCards(
         { requestId: who.requestId, trace: who.trace, role: who.actor.role },
         {
@@ -80,19 +102,21 @@ export function createCardsService({ upstream, cardDirectory, cardsMoney }: Card
           cursor: input.cursor,
         },
       );
-      const out: CardPage = { items: page.items.map(toApiCard) };
+      const out: CardPage = { items: await owners.withOwnership(page.items.map(toApiCard)) };
       if (page.metadata.nextCursor) out.nextCursor = page.metadata.nextCursor;
       return out;
     },
 
     /** Never with PAN or CVV: the upstream is not asked for them and the mapper drops them. */
     async get(who: Who, id: string): Promise<Card> {
-      return toApiCard(
+      const card = toApiCard(
         await upstream.getCard(
           { requestId: who.requestId, trace: who.trace, role: who.actor.role },
           id,
         ),
       );
+      const [owned] = await owners.withOwnership([card]);
+      return owned ?? card;
     },
   };
 }

@@ -47,6 +47,7 @@ describe('the embedded engine', () => {
         '20261130220000000_own-totp-secret',
         '20261201120000000_decline-reason-index',
         '20261202013000000_merchant-names',
+        '20261202050000000_card-owners',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -5,6 +5,7 @@
 // and the screen asks again.
 
 import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
+import { ownershipKeyOf } from '@card-console/shared/api/card-owners';
 import type { Notes } from '@card-console/shared/api/notes';
 import type {
   IndexFreshness,
@@ -45,7 +46,13 @@ import { type PageSource, walkBudget } from '../../platform/pagination/walk-budg
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import { cardsMatching, orderCards, serviceSort, type UtilizationLimit } from '../cards';
+import {
+  type CardOwnersStore,
+  cardsMatching,
+  orderCards,
+  serviceSort,
+  type UtilizationLimit,
+} from '../cards';
 import type { ClosePolicyStore } from '../close-policy';
 import type { FeatureDeps } from '../feature-deps';
 import type { NotesStore } from '../notes';
@@ -113,6 +120,8 @@ const CARD_RECENT = 10;
 /** The stores the index's reads use: its own, the notes' and the close policy's (their features'). */
 export interface IndexStores {
   index(): Promise<TransactionIndexStore>;
+  /** Each card's owner and team (the cards feature's): a sub account's cards by owner or team. */
+  cardOwners(): Promise<CardOwnersStore>;
   merchantNames(): Promise<MerchantNamesStore>;
   notes(): Promise<NotesStore>;
   closePolicy(): Promise<ClosePolicyStore>;
@@ -145,6 +154,9 @@ export interface IndexSearchInput {
   categoryGroup?: string[];
   status?: string[];
   cardId?: string[];
+  /** The cards of these owners, or of these teams, by name (Card Console's). */
+  owner?: string[];
+  team?: string[];
   declineReason?: string[];
   minCents?: number;
   maxCents?: number;
@@ -733,9 +745,11 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const store = await deps.stores.index();
       const inSub = await store.cardsOfSubAccount(input.subAccountId);
       await deps.cardDirectory.ready();
+      const owners = await deps.stores.cardOwners();
+      const owned = await owners.cardsOf(input);
       const cards = cardsMatching(
         deps.cardDirectory.cards().filter((card) => inSub.has(storable(card.id))),
-        input,
+        { ...input, cardIds: owned },
       );
       const utilization = serviceSort(input.sort)
         ? undefined
@@ -743,7 +757,9 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
             store,
             cards.map((card) => card.id),
           );
-      const items = orderCards(cards, input, (cardId) => utilization?.get(cardId));
+      const items = await owners.withOwnership(
+        orderCards(cards, input, (cardId) => utilization?.get(cardId)),
+      );
       return { items, freshness: fresh };
     },
 
@@ -1152,6 +1168,8 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
     ...categoryMembers(input),
     ...(input.status ? { statuses: input.status } : {}),
     ...(input.cardId ? { cardIds: input.cardId } : {}),
+    ...(input.owner ? { ownerKeys: input.owner.map(ownershipKeyOf) } : {}),
+    ...(input.team ? { teamKeys: input.team.map(ownershipKeyOf) } : {}),
     ...(input.declineReason ? { declineReasons: input.declineReason } : {}),
     ...(input.minCents === undefined ? {} : { minCents: input.minCents }),
     ...(input.maxCents === undefined ? {} : { maxCents: input.maxCents }),

@@ -136,8 +136,8 @@ function sumsOf(rows: IndexedTransaction[]): IndexSummary {
  * and payments without a card, settled or pending) first, then amounts declined, count, key; the groups past
  * `limit` summed as one.
  */
-function expectedBreakdown(kept: IndexedTransaction[], by: IndexGrouping, limit: number) {
-  const groupValue: Record<IndexGrouping, (t: IndexedTransaction) => string | undefined> = {
+function expectedBreakdown(kept: IndexedTransaction[], by: ColumnGrouping, limit: number) {
+  const groupValue: Record<ColumnGrouping, (t: IndexedTransaction) => string | undefined> = {
     card: (t) => t.cardId,
     merchant: (t) => t.merchant,
     category: (t) => t.categoryCode,
@@ -321,7 +321,9 @@ function expectedTallies(
   return { totals, money, lines };
 }
 
-const groupings = Object.keys(INDEX_GROUPINGS) as IndexGrouping[];
+/** The groupings by a column of the row (by a card's owner or team: their own case below). */
+type ColumnGrouping = Exclude<IndexGrouping, 'owner' | 'team'>;
+const groupings = Object.keys(INDEX_GROUPINGS) as ColumnGrouping[];
 const subAccounts = ['sa_1', 'sa/2 é', 'sa_3 😀'];
 // Two merchants differ only in case: a merchant filter is exact (the index it reads is lowered).
 const words = ['Figma', 'AWS', 'Uber', 'Coffee 50%_off', 'Slack', 'Delta Air', 'FIGMA', 'Café'];
@@ -770,6 +772,61 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       ]);
       // Without groups, each text its own.
       expect((await store.breakdown({}, 'merchant', 10)).groupCount).toBe(4);
+    });
+
+    it("filters and totals by a card's owner and team (Card Console's, card_owner): by key, in any spelling; cards without in the group without a key", async () => {
+      await fixture.engine.query('DELETE FROM card_owner');
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', amountCents: -1_000, cardId: 'c1' }),
+          tx({ id: '2', amountCents: -2_000, cardId: 'c2' }),
+          tx({ id: '3', amountCents: -500, cardId: 'c3' }),
+          tx({ id: '4', amountCents: -2_600, cardId: 'c4' }),
+          tx({ id: '5', amountCents: -100 }),
+        ],
+        T0,
+      );
+      // Elena owns c1 and c2 (in Sales), Omar c3 (no team); c4 has a team and no owner.
+      await fixture.engine.query(
+        `INSERT INTO card_owner (card_id, owner_name, owner_key, team_name, team_key, updated_by,
+           updated_at)
+         VALUES ('c1', 'Elena Walsh', 'elena walsh', 'Sales', 'sales', 'a@x.test', now()),
+                ('c2', 'Elena Walsh', 'elena walsh', 'Sales', 'sales', 'a@x.test', now()),
+                ('c3', 'Omar Diaz', 'omar diaz', NULL, NULL, 'a@x.test', now()),
+                ('c4', NULL, NULL, 'Field Ops', 'field ops', 'a@x.test', now())`,
+      );
+      const byOwner = await store.breakdown({}, 'owner', 10);
+      expect(byOwner.groups.map((g) => [g.key, g.count, g.buckets.card.cents])).toEqual([
+        ['Elena Walsh', 2, -3_000],
+        [null, 2, -2_600],
+        ['Omar Diaz', 1, -500],
+      ]);
+      expect(addedUp(byOwner)).toEqual(await store.summary({}));
+      const byTeam = await store.breakdown({}, 'team', 10);
+      expect(byTeam.groups.map((g) => [g.key, g.count])).toEqual([
+        ['Sales', 2],
+        ['Field Ops', 1],
+        [null, 2],
+      ]);
+      const ids = async (filter: Parameters<typeof store.summary>[0]) =>
+        (await store.page(filter, { sort: 'date', direction: 'desc' }, 50)).items
+          .map((t) => t.id)
+          .sort();
+      expect(await ids({ ownerKeys: ['elena walsh'] })).toEqual(['1', '2']);
+      expect(await ids({ ownerKeys: ['elena walsh', 'omar diaz'] })).toEqual(['1', '2', '3']);
+      expect(await ids({ teamKeys: ['sales', 'field ops'] })).toEqual(['1', '2', '4']);
+      expect(await ids({ ownerKeys: ['omar diaz'], teamKeys: ['sales'] })).toEqual([]);
+      expect(await ids({ ownerKeys: ['nobody'] })).toEqual([]);
+      expect((await store.summary({ ownerKeys: ['elena walsh'] })).count).toBe(2);
+      // An owner's totals by card: their cards only.
+      expect(
+        (await store.breakdown({ ownerKeys: ['elena walsh'] }, 'card', 10)).groups.map(
+          (g) => g.key,
+        ),
+      ).toEqual(['c2', 'c1']);
+      await fixture.engine.query('DELETE FROM card_owner');
     });
 
     it("filters by the transactions' notes: reviewed or not, accounting categories or none, tags in any case, receipts", async () => {

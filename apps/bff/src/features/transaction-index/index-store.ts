@@ -52,6 +52,12 @@ export interface IndexFilter {
   uncategorized?: boolean;
   statuses?: readonly string[];
   cardIds?: readonly string[];
+  /**
+   * The cards of any of these owners, and of any of these teams, by key (`ownershipKeyOf`):
+   * Card Console's own (`card_owner`, the same database), read in the same statement.
+   */
+  ownerKeys?: readonly string[];
+  teamKeys?: readonly string[];
   declineReasons?: readonly string[];
   minCents?: number;
   maxCents?: number;
@@ -147,7 +153,16 @@ export const INDEX_GROUPINGS = {
   subAccount: 'sub_account_id',
   status: 'status',
 } as const;
-export type IndexGrouping = keyof typeof INDEX_GROUPINGS;
+/**
+ * Groupings by what Card Console keeps of a card (`card_owner`): its owner's and its team's
+ * names, as every card of one shows them; a card without is in the group without a key.
+ */
+const OWNERSHIP_GROUPINGS = { owner: 'card_owner', team: 'card_team' } as const;
+export type IndexGrouping = keyof typeof INDEX_GROUPINGS | keyof typeof OWNERSHIP_GROUPINGS;
+/** The rows with their card's owner's and team's names (`OWNERSHIP_GROUPINGS`' columns). */
+const WITH_OWNERSHIP = `index_transaction LEFT JOIN (
+    SELECT card_id AS owned_card, owner_name AS card_owner, team_name AS card_team FROM card_owner
+  ) AS ownership ON ownership.owned_card = index_transaction.card_id`;
 
 /** One group of a breakdown; `key` null: the rows without that value (no card, no merchant…). */
 export interface IndexGroupTotal extends IndexSummary {
@@ -352,6 +367,15 @@ function whereOf(filter: IndexFilter, params: unknown[], engine: SqlEngine['kind
   }
   anyOf('status', filter.statuses);
   anyOf('card_id', filter.cardIds);
+  for (const [column, keys] of [
+    ['owner_key', filter.ownerKeys],
+    ['team_key', filter.teamKeys],
+  ] as const) {
+    if (keys === undefined) continue;
+    conditions.push(
+      `card_id IN (SELECT co.card_id FROM card_owner co WHERE co.${column} = ANY(${bind(keys)}::text[]))`,
+    );
+  }
   anyOf('decline_reason', filter.declineReasons);
   const text = filter.text === undefined ? undefined : storable(filter.text.trim().toLowerCase());
   if (text) conditions.push(`search_text LIKE ${bind(`%${likeLiteral(text)}%`)}`);
@@ -1010,8 +1034,14 @@ export class TransactionIndexStore {
     const params: unknown[] = [];
     const where = whereOf(filter, params, this.engine.kind);
     const grouped = by === 'merchant' && merchantGroups !== undefined && merchantGroups.size > 0;
-    let column: string = INDEX_GROUPINGS[by];
+    let column: string;
     let from = 'index_transaction';
+    if (by === 'owner' || by === 'team') {
+      column = OWNERSHIP_GROUPINGS[by];
+      from = WITH_OWNERSHIP;
+    } else {
+      column = INDEX_GROUPINGS[by];
+    }
     if (grouped) {
       params.push([...merchantGroups.keys()].map(storable), [...merchantGroups.values()]);
       column = 'coalesce(mg.merchant_group, merchant)';

@@ -53,6 +53,7 @@ describe('the index on PostgreSQL', () => {
         '20261130220000000_own-totp-secret',
         '20261201120000000_decline-reason-index',
         '20261202013000000_merchant-names',
+        '20261202050000000_card-owners',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

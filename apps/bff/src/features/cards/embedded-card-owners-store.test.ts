@@ -1,0 +1,10 @@
+import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { silentLogger } from '../../test/audit-cluster';
+import { memoryEngine } from '../../test/engines/embedded';
+import { cardOwnersStoreContract } from './card-owners-store.contract';
+
+cardOwnersStoreContract('embedded engine (PGlite)', async () => {
+  const engine = await memoryEngine();
+  await applyIndexMigrations(engine, silentLogger);
+  return { engine, close: () => engine.close() };
+});

@@ -1,0 +1,71 @@
+// Card owners and teams (issue 49, decision 0126). The card service has neither: a card's owner
+// and team are Card Console's, kept in its store, and the card's name stays the card service's.
+//
+//   GET /api/card-owners         → CardOwnerList: every owner and team given, with their cards
+//   PUT /api/cards/:id/owner     body CardOwnershipChange → CardOwnership (admins; audited as
+//                                `card.owner`); `{ owner: null, team: null }` takes both off
+//
+// An owner is a name, and an email when alerts should reach them: the email of a person in
+// People (who signs in, and then also sees the card's alerts in their inbox), or of a cardholder
+// who does not sign in. Owners and teams are matched by their names in any case and spacing
+// ("Elena Walsh" and "elena  walsh" are one owner): the first spelling given is the one shown.
+import { z } from 'zod';
+import { visibleNameSchema } from './names';
+import { peopleEmailSchema } from './people';
+
+/** The most owners or teams one filter names. */
+export const OWNER_FILTER_MAX = 20;
+
+/** How an owner's or a team's name is matched: trimmed, spaces folded, in lower case. */
+export const ownershipKeyOf = (name: string): string =>
+  name.trim().replace(/\s+/gu, ' ').toLowerCase();
+
+export const cardOwnerSchema = z.object({
+  name: z.string(),
+  email: z.string().optional(),
+  /** The email is a person's in People (who signs in). */
+  person: z.boolean().optional(),
+});
+export type CardOwner = z.infer<typeof cardOwnerSchema>;
+
+/** What a card carries of it in the cards list and a card's detail. */
+export const cardOwnershipFields = {
+  owner: cardOwnerSchema.optional(),
+  team: z.string().optional(),
+};
+
+export const cardOwnershipChangeSchema = z.strictObject({
+  owner: z
+    .strictObject(
+      {
+        name: visibleNameSchema,
+        email: peopleEmailSchema.optional(),
+      },
+      { error: 'owner must be an object with name and, optionally, email' },
+    )
+    .nullable(),
+  team: visibleNameSchema.nullable(),
+});
+export type CardOwnershipChange = z.input<typeof cardOwnershipChangeSchema>;
+
+export const cardOwnershipSchema = z.object({
+  cardId: z.string(),
+  ...cardOwnershipFields,
+  /** Who gave it and when; absent when the card has neither. */
+  updatedBy: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export type CardOwnership = z.infer<typeof cardOwnershipSchema>;
+
+export const cardOwnerListSchema = z.object({
+  owners: z.array(cardOwnerSchema.extend({ cards: z.number().int().positive() })),
+  teams: z.array(z.object({ name: z.string(), cards: z.number().int().positive() })),
+});
+export type CardOwnerList = z.infer<typeof cardOwnerListSchema>;
+
+/** An owner's or a team's name in a filter: one a card could have been given. */
+export const ownershipFilterNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');

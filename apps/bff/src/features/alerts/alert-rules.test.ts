@@ -33,6 +33,7 @@ describe('a rule as a person submits it', () => {
       channels,
       digest: false,
       enabled: true,
+      cardOwner: false,
       team: false,
     });
     for (const input of [
@@ -78,6 +79,32 @@ describe('a rule as a person submits it', () => {
     expect(messages({ ...base, kind: 'balance_below', amountCents: 5, cardId: 'c' })).toEqual([
       'cardId: a balance belongs to a sub account: a balance rule takes no card',
     ]);
+    // To the card's owner: not on a balance, not as a digest, and by inbox or email.
+    expect(messages({ ...base, kind: 'balance_below', amountCents: 5, cardOwner: true })).toEqual([
+      "cardOwner: a balance has no card, so no card's owner: turn cardOwner off",
+    ]);
+    expect(
+      messages({
+        ...base,
+        kind: 'declined',
+        channels: { inbox: false, email: true },
+        digest: true,
+        cardOwner: true,
+      }),
+    ).toEqual([
+      "cardOwner: a card's owner is sent each alert, not a digest: turn the digest or cardOwner off",
+    ]);
+    expect(
+      messages({
+        ...base,
+        kind: 'declined',
+        channels: { inbox: false, email: false, webhookTargetId: 'hook-1' },
+        cardOwner: true,
+      }),
+    ).toEqual(["cardOwner: a card's owner is told by inbox or email: turn one of them on"]);
+    expect(messages({ ...base, kind: 'amount_above', amountCents: 5, cardOwner: true })).toEqual(
+      [],
+    );
     expect(messages({ ...base, kind: 'declined', sharePercent: 5 })).toEqual([
       ': Unrecognized key: "sharePercent"',
     ]);

@@ -135,6 +135,7 @@ export function alertStoreContract(
           channels: { inbox: true, email: true, webhookTargetId: null },
           digest: true,
           enabled: true,
+          cardOwner: false,
           createdBy: 'Ana@Example.test',
           createdAt: at(1).toISOString(),
           updatedBy: 'Ana@Example.test',
@@ -348,6 +349,75 @@ export function alertStoreContract(
         expect(await store.unreadCount('bo@example.test')).toBe(1);
         expect(await store.unreadCount('cy@example.test')).toBe(1);
         expect(await store.unreadCount('ana@example.test')).toBe(0);
+      });
+
+      it("goes to the card's owner too when its rule says so: their email, and their inbox when they are a person", async () => {
+        await engine.query('DELETE FROM card_owner');
+        await engine.query("DELETE FROM person WHERE email = 'owner@example.test'");
+        await engine.query(
+          `INSERT INTO card_owner (card_id, owner_name, owner_key, owner_email, updated_by, updated_at)
+           VALUES ('card-a', 'Holder', 'holder', 'holder@example.test', 'a', now()),
+                  ('card-b', 'Owner', 'owner', 'owner@example.test', 'a', now()),
+                  ('card-c', 'No Email', 'no email', NULL, 'a', now())`,
+        );
+        await engine.query(
+          `INSERT INTO person (email, role, source, created_at, updated_at)
+           VALUES ('owner@example.test', 'finance', 'invited', now(), now())`,
+        );
+        const toOwner = await store.createRule(
+          declinedRule({ channels: { inbox: true, email: true }, cardOwner: true }),
+          'ana@example.test',
+          at(1),
+        );
+        const notToOwner = await store.createRule(
+          declinedRule({ channels: { inbox: true, email: true }, subAccountId: 'sa-1' }),
+          'ana@example.test',
+          at(1),
+        );
+        expect(toOwner.cardOwner).toBe(true);
+        expect(notToOwner.cardOwner).toBe(false);
+        const onCard = (rule: AlertRule, transactionId: string, cardId?: string) => {
+          const alert = alertOf(rule, transactionId);
+          return cardId === undefined
+            ? alert
+            : { ...alert, payload: { ...alert.payload, card: { id: cardId } } };
+        };
+        const raised = await store.raise(
+          [
+            onCard(toOwner, 't1', 'card-a'),
+            onCard(toOwner, 't2', 'card-b'),
+            onCard(toOwner, 't3', 'card-c'),
+            onCard(toOwner, 't4'),
+            onCard(notToOwner, 't5', 'card-b'),
+          ],
+          { at: at(2), teamRecipients: [] },
+        );
+        const byTransaction = new Map(
+          raised.map((a) => [
+            (a.payload as { transaction: { id: string } }).transaction.id,
+            [a.cardOwnerEmail ?? null, a.inboxRecipients],
+          ]),
+        );
+        expect(Object.fromEntries(byTransaction)).toEqual({
+          // A cardholder who does not sign in: an email, no inbox.
+          t1: ['holder@example.test', ['ana@example.test']],
+          t2: ['owner@example.test', ['ana@example.test', 'owner@example.test']],
+          t3: [null, ['ana@example.test']],
+          t4: [null, ['ana@example.test']],
+          t5: [null, ['ana@example.test']],
+        });
+        const emails = await engine.query<{ recipient: string; n: number }>(
+          `SELECT recipient, count(*)::int AS n FROM alert_delivery WHERE channel = 'email'
+            GROUP BY recipient ORDER BY recipient`,
+        );
+        expect(emails).toEqual([
+          { recipient: 'ana@example.test', n: 5 },
+          { recipient: 'holder@example.test', n: 1 },
+          { recipient: 'owner@example.test', n: 1 },
+        ]);
+        expect(await store.unreadCount('owner@example.test')).toBe(1);
+        await engine.query('DELETE FROM card_owner');
+        await engine.query("DELETE FROM person WHERE email = 'owner@example.test'");
       });
 
       it('raises nothing for a disabled or deleted rule', async () => {

@@ -97,7 +97,7 @@ function ruleLine(rule: AlertRuleInput | AlertRule): string {
     ...(email ? [rule.digest ? 'email (daily digest)' : 'email'] : []),
     ...(webhookTargetId === null ? [] : [`webhook ${webhookTargetId}`]),
   ];
-  parts.push(`to ${channels.join(', ')}`);
+  parts.push(`to ${channels.join(', ')}${rule.cardOwner ? " and the card's owner" : ''}`);
   parts.push(rule.enabled ? 'on' : 'off');
   const team = 'team' in rule ? rule.team : rule.ownerEmail === null;
   parts.push(team ? 'team' : 'own');

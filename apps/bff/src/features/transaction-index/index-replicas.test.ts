@@ -2,7 +2,8 @@
 // sync takes per sub account), over real HTTP against one simulator: asked at once, each sub
 // account is synced once in all, both answer the same whole set from the shared index, and
 // either answers the Overview from it without reading the card service; a merchant an admin
-// names on one is named on the other at its next request.
+// names on one is named on the other at its next request, and so is a card's owner (given on
+// both at once, in one spelling).
 import { randomBytes } from 'node:crypto';
 import {
   indexPageSchema,
@@ -150,5 +151,55 @@ describe('the transaction index on two replicas sharing one PostgreSQL', () => {
       .set(admin.headers());
     expect(undone.status).toBe(200);
     expect((await merchantOn(a)).name).toBe(before.name);
+  }, 60_000);
+
+  it("a card's owner set on one replica is the card's on the other at its next request; set on both at once, one spelling", async () => {
+    await page(a);
+    const admin = await a.signIn('admin');
+    const [first, second, third] = a.sim.data.cards().map((c) => c.id);
+    const cardOn = async (app: TestApp, cardId: string) => {
+      const res = await app.request.get(`/api/cards/${cardId}`).set(finance.headers());
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { owner?: { name: string }; team?: string };
+    };
+    const set = (app: TestApp, cardId: string, name: string, team: string | null) =>
+      app.request
+        .put(`/api/cards/${cardId}/owner`)
+        .set(admin.headers())
+        .send({ owner: { name }, team });
+    expect((await set(a, first as string, 'Rhea Lind', 'Field')).status).toBe(200);
+    expect(await cardOn(b, first as string)).toMatchObject({
+      owner: { name: 'Rhea Lind' },
+      team: 'Field',
+    });
+    const totalsOn = async (app: TestApp, query: string) => {
+      const res = await app.request
+        .get(`/api/index/transactions/totals?${query}`)
+        .set(finance.headers());
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return indexTotalsAnswerSchema.parse(res.body);
+    };
+    const rhea = (await totalsOn(b, 'by=owner')).breakdown?.groups.find(
+      (g) => g.key === 'Rhea Lind',
+    );
+    const firstCard = (await totalsOn(a, `cardId=${first}`)).summary;
+    expect(rhea?.count).toBe(firstCard.count);
+    expect(rhea?.buckets).toEqual(firstCard.buckets);
+    // A new owner given to two cards at once, one on each replica, typed two ways: both land,
+    // shown the one way on either replica.
+    const [onA, onB] = await Promise.all([
+      set(a, second as string, 'Tom Okafor', null),
+      set(b, third as string, 'TOM  okafor', null),
+    ]);
+    expect([onA.status, onB.status]).toEqual([200, 200]);
+    const names = [
+      (await cardOn(a, third as string)).owner?.name,
+      (await cardOn(b, second as string)).owner?.name,
+    ];
+    expect(names[0]).toBe(names[1]);
+    expect(['Tom Okafor', 'TOM  okafor']).toContain(names[0]);
+    const both = await totalsOn(a, 'owner=tom%20okafor');
+    const cardsOf = await totalsOn(b, `cardId=${second}&cardId=${third}`);
+    expect(both.summary).toEqual(cardsOf.summary);
   }, 60_000);
 });

@@ -327,6 +327,7 @@ export function createApp(deps: AppDeps): Express {
         ),
       teamRecipients: () => deps.users.emails(),
       emailsPerHour: config.alertLimits.emailsPerHour,
+      merchantNames: (descriptors) => indexSearchOf(apiDeps).merchantNames(descriptors),
     }),
   };
 

@@ -285,6 +285,8 @@ const transactionItem = {
   status: z.string(),
   description: z.string(),
   merchant: z.string().optional(),
+  /** The merchant's name however the card network wrote it, when the index could tell. */
+  merchantName: z.string().optional(),
   categoryCode: z.string().optional(),
   declineReason: z.string().optional(),
 };

@@ -157,6 +157,7 @@ function messageOfKind(payload: AlertPayload): AlertMessage | undefined {
           ? {}
           : { card: { name: (card?.name ?? 'Card').slice(0, 500), lastFour } }),
         merchant: (t.merchant ?? t.description).slice(0, 500),
+        ...(t.merchantName === undefined ? {} : { merchantName: t.merchantName.slice(0, 500) }),
         description: t.description.slice(0, 500),
         amount: usd(Math.abs(t.amountCents)),
         status: t.status.slice(0, 50),

@@ -78,6 +78,11 @@ export type AlertPayload = PayloadBase &
           status: string;
           description: string;
           merchant?: string;
+          /**
+           * The merchant's name, however the card network wrote it (`merchant-groups.ts`, an
+           * admin's name first), when the sync could tell it.
+           */
+          merchantName?: string;
           categoryCode?: string;
           declineReason?: string;
         };

@@ -155,6 +155,46 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
     expect(await inboxOf(ana)).toHaveLength(1);
   }, 120_000);
 
+  it("a rule to the card's owner reaches the owner's inbox too, and says the merchant's name", async () => {
+    const sub = upstream.sim.data.subAccounts()[0]?.id as string;
+    const decline = upstream.sim.data
+      .transactions(sub)
+      .find((t) => t.status === 'declined' && t.cardId && t.merchantData?.description);
+    if (!decline?.cardId) throw new Error('the simulator has no declined card transaction');
+    const owner = 'cardholder@example.test';
+    await engine.query('DELETE FROM card_owner');
+    await engine.query(
+      `INSERT INTO card_owner (card_id, owner_name, owner_key, owner_email, updated_by, updated_at)
+       VALUES ($1, 'Card Holder', 'card holder', $2, 'a', now())`,
+      [decline.cardId, owner],
+    );
+    await engine.query(
+      `INSERT INTO person (email, role, source, created_at, updated_at)
+       VALUES ($1, 'finance', 'invited', now(), now()) ON CONFLICT DO NOTHING`,
+      [owner],
+    );
+    const rule = await alerts.createRule(
+      declinedRule('Declines, and to the holder', { cardId: decline.cardId, cardOwner: true }),
+      admin,
+      new Date(Date.parse(decline.date) - 1_000),
+    );
+    const text = decline.merchantData?.description as string;
+    await syncAll(
+      sub,
+      hook({
+        merchantNames: async (texts) => new Map(texts.map((t) => [t, { name: `Named ${t}` }])),
+      }),
+    );
+    const items = (await inboxOf(owner)).filter((i) => i.ruleId === rule.id);
+    expect(items).toHaveLength(1);
+    expect(items[0]?.payload).toMatchObject({
+      transaction: { id: decline.id, merchant: text, merchantName: `Named ${text}` },
+    });
+    expect((await inboxOf(admin)).filter((i) => i.ruleId === rule.id)).toHaveLength(1);
+    await alerts.deleteRule(rule.id, 1);
+    await engine.query('DELETE FROM card_owner');
+  }, 120_000);
+
   it('a team rule’s alert goes to every person the app knows; a rule of another sub account raises nothing', async () => {
     const sub = upstream.sim.data.subAccounts()[1]?.id as string;
     const other = upstream.sim.data.subAccounts()[0]?.id as string;

@@ -19,7 +19,7 @@ import type { CallContext } from '../../upstream/client';
 import type { CardDirectory } from '../cards';
 import type { IndexRowsWritten } from '../transaction-index';
 import { currentUtilizationWindow } from '../transaction-index';
-import { type CardState, evaluateAlerts } from './alert-evaluator';
+import { type AlertToRaise, type CardState, evaluateAlerts } from './alert-evaluator';
 import type { AlertStores } from './alert-store';
 
 export interface AlertSyncDeps {
@@ -36,6 +36,41 @@ export interface AlertSyncDeps {
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   /** Emails one recipient gets one by one in an hour (ALERT_EMAILS_PER_HOUR); unset: the default. */
   emailsPerHour?: number;
+  /**
+   * The merchant each descriptor names (the index's grouping, an admin's name first), so an
+   * alert says "at Pine Telecom", not "TST* PINE TELECOM BOSTON MA"; without it, the text.
+   */
+  merchantNames?: (
+    descriptors: readonly string[],
+  ) => Promise<ReadonlyMap<string, { name: string }>>;
+}
+
+/** Each transaction alert's merchant named as the index names it (best effort: a failure keeps the text). */
+async function withMerchantNames(
+  toRaise: AlertToRaise[],
+  merchantNames: AlertSyncDeps['merchantNames'],
+): Promise<AlertToRaise[]> {
+  const texts = [
+    ...new Set(
+      toRaise.flatMap((a) =>
+        'transaction' in a.payload && a.payload.transaction.merchant !== undefined
+          ? [a.payload.transaction.merchant]
+          : [],
+      ),
+    ),
+  ];
+  if (!merchantNames || texts.length === 0) return toRaise;
+  const names = await merchantNames(texts).catch(() => new Map<string, { name: string }>());
+  return toRaise.map((a) => {
+    if (!('transaction' in a.payload)) return a;
+    const text = a.payload.transaction.merchant;
+    const name = text === undefined ? undefined : names.get(text)?.name;
+    if (!name) return a;
+    return {
+      ...a,
+      payload: { ...a.payload, transaction: { ...a.payload.transaction, merchantName: name } },
+    };
+  });
 }
 
 /** The index sync's `rowsWritten`: evaluates the enabled rules over the rows and raises. */
@@ -92,14 +127,15 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       if (card) cards.set(cardId, { ...card, utilisation });
     }
 
-    const toRaise = evaluateAlerts([...rules, ...balanceRules], {
+    const evaluated = evaluateAlerts([...rules, ...balanceRules], {
       subAccountId,
       rows,
       cards,
       now,
       ...(balanceCents === undefined ? {} : { balanceCents }),
     });
-    if (toRaise.length === 0) return;
+    if (evaluated.length === 0) return;
+    const toRaise = await withMerchantNames(evaluated, deps.merchantNames);
     const raised = await alerts.raise(toRaise, {
       at: new Date(now),
       teamRecipients: await deps.teamRecipients(),

@@ -155,6 +155,7 @@ export function inboxItemView(item: InboxItem): InboxItemView {
         status: t.status,
         description: t.description,
         ...(t.merchant === undefined ? {} : { merchant: t.merchant }),
+        ...(t.merchantName === undefined ? {} : { merchantName: t.merchantName }),
         ...(t.categoryCode === undefined ? {} : { categoryCode: t.categoryCode }),
         ...(t.declineReason === undefined ? {} : { declineReason: t.declineReason }),
       };

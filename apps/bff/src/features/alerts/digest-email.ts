@@ -33,7 +33,7 @@ function digestWords(a: DigestAlert): string {
       return `${when}: balance ${money(p.balanceCents)}, under ${money(p.thresholdCents)}`;
     default: {
       const t = p.transaction;
-      return `${when}: ${money(t.amountCents)} at ${t.merchant ?? t.description} (${t.status})${card}`;
+      return `${when}: ${money(t.amountCents)} at ${t.merchantName ?? t.merchant ?? t.description} (${t.status})${card}`;
     }
   }
 }

@@ -61,6 +61,24 @@ describe('an alert message', () => {
     );
   });
 
+  it("names the merchant by its name when the index could tell it, the network's text beside it", () => {
+    const { subject, text, html } = renderAlert(
+      sampleAlert({ merchant: 'TST* PINE TELECOM BOSTON MA', merchantName: 'Pine Telecom' }),
+      origin,
+    );
+    expect(subject).toBe(
+      '[Card Console] Declined transaction: $1,234.56 at Pine Telecom on card •••• 4242',
+    );
+    for (const out of [text, html]) {
+      expect(out).toContain('Pine Telecom');
+      expect(out).toContain('As the card network wrote it');
+      expect(out).toContain('TST* PINE TELECOM BOSTON MA');
+    }
+    // The same name as the text: said once.
+    const same = renderAlert(sampleAlert({ merchantName: 'ACME Ads' }), origin);
+    expect(same.text).not.toContain('As the card network wrote it');
+  });
+
   it('when a card number is in the merchant, description or any other text, no output holds it', () => {
     expect(isLuhnValid(pan)).toBe(true);
     const spellings = [pan, grouped(' '), grouped('-'), grouped('\u00A0')];
@@ -68,6 +86,7 @@ describe('an alert message', () => {
       const alert = sampleAlert({
         ruleName: `rule ${written}`,
         merchant: `SHOP ${written} LTD`,
+        merchantName: `Shop ${written}`,
         description: `paid with ${written}`,
         declineReason: `card ${written} blocked`,
         status: written,
@@ -79,7 +98,8 @@ describe('an alert message', () => {
         expect(out.replace(/\D/g, '')).not.toContain(pan.slice(0, 12));
       }
       // The merchant still reads, with the number as the UI shows a card.
-      expect(renderAlert(alert, origin).text).toContain(`Merchant: SHOP •••• ${last4} LTD`);
+      expect(renderAlert(alert, origin).text).toContain(`Merchant: Shop •••• ${last4}`);
+      expect(renderAlert(alert, origin).text).toContain(`SHOP •••• ${last4} LTD`);
       expect(JSON.stringify(safeAlert(alert))).not.toContain(pan.slice(0, 8));
     }
   });

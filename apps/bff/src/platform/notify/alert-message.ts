@@ -44,7 +44,10 @@ const transactionAlertSchema = z.object({
   subAccount,
   /** Absent when the transaction names no card the directory knows. */
   card: z.object({ name: freeText, lastFour }).optional(),
+  /** The merchant as the card network wrote it ("TST* PINE TELECOM BOSTON MA"). */
   merchant: freeText,
+  /** Its name, however written ("Pine Telecom"), when the index could tell. */
+  merchantName: freeText.optional(),
   description: freeText.optional(),
   amount: money,
   status: z.string().min(1).max(50),
@@ -133,6 +136,7 @@ export function safeAlert(input: AlertMessage): AlertMessage {
           ? {}
           : { card: { name: mask(alert.card.name), lastFour: alert.card.lastFour } }),
         merchant: mask(alert.merchant),
+        ...(alert.merchantName === undefined ? {} : { merchantName: mask(alert.merchantName) }),
         ...(alert.description === undefined ? {} : { description: mask(alert.description) }),
         status: mask(alert.status),
         ...(alert.declineReason === undefined ? {} : { declineReason: mask(alert.declineReason) }),
@@ -204,7 +208,10 @@ function kindRows(alert: AlertMessage): [string, string][] {
       const out: [string, string][] = [
         ['Rule', alert.ruleName],
         ['Amount', formatAmount(alert.amount)],
-        ['Merchant', alert.merchant],
+        ['Merchant', alert.merchantName ?? alert.merchant],
+        ...(alert.merchantName !== undefined && alert.merchantName !== alert.merchant
+          ? ([['As the card network wrote it', alert.merchant]] as [string, string][])
+          : []),
         ['Status', alert.status],
       ];
       if (alert.declineReason) out.push(['Decline reason', alert.declineReason]);
@@ -233,7 +240,7 @@ function kindHeadline(alert: AlertMessage): string {
       return `${label}: ${formatAmount(alert.balance)} in ${alert.subAccount.name}, under ${formatAmount(alert.threshold)}`;
     default: {
       const card = alert.card ? ` on card •••• ${alert.card.lastFour}` : '';
-      return `${label}: ${formatAmount(alert.amount)} at ${alert.merchant}${card}`;
+      return `${label}: ${formatAmount(alert.amount)} at ${alert.merchantName ?? alert.merchant}${card}`;
     }
   }
 }

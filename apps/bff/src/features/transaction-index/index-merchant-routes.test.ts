@@ -358,3 +358,46 @@ describe("an admin's name for a merchant", () => {
     expect(again.status).toBe(404);
   });
 });
+
+describe('a merchant rule', () => {
+  it('made on one way a merchant is written books the others the sync writes; another merchant stays unbooked', async () => {
+    const category = await t.request
+      .post('/api/accounting-categories')
+      .set(admin.headers())
+      .send({ code: '6700', name: 'Fuel' });
+    expect(category.status, JSON.stringify(category.body)).toBe(201);
+    const rule = await t.request
+      .post('/api/merchant-rules')
+      .set(admin.headers())
+      .send({ merchant: ACME[1], categoryId: category.body.id });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const cardId = t.sim.data.cards()[0]?.id ?? '';
+    // Written since the rule: one of its other ways, a way the index had not seen, and another
+    // merchant that only starts the same.
+    for (const merchantDescription of [ACME[0], 'SQ *ACME FUEL DENVER CO', OTHER]) {
+      t.sim.testing.addTransaction({
+        subAccountId,
+        cardId,
+        amountCents: -777,
+        status: 'settled',
+        description: 'After the rule',
+        merchantDescription,
+      });
+    }
+    t.clock.set(t.clock.now() + 60_000);
+    await settledIndexList(t, finance, `?subAccountId=${subAccountId}&refresh=1`);
+    const page = await settledIndexList(
+      t,
+      finance,
+      `?subAccountId=${subAccountId}&minCents=777&maxCents=777`,
+    );
+    const booked = new Map(
+      page.items.map((r) => [r.merchant?.description, r.notes?.categoryId ?? null]),
+    );
+    expect(Object.fromEntries(booked)).toEqual({
+      [ACME[0] as string]: category.body.id,
+      'SQ *ACME FUEL DENVER CO': category.body.id,
+      [OTHER]: null,
+    });
+  });
+});

@@ -921,6 +921,51 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await notes.get('1')).toMatchObject({ categoryId: null, version: 2 });
     });
 
+    it('a merchant rule books every way its merchant is written (and merchants an admin made one with it), never over notes a person wrote', async () => {
+      await fixture.engine.query('DELETE FROM transaction_notes');
+      await fixture.engine.query('DELETE FROM merchant_rule');
+      await fixture.engine.query('DELETE FROM accounting_category');
+      await fixture.engine.query('DELETE FROM index_merchant_name');
+      const notes = new NotesStore(fixture.engine);
+      const when = new Date(T0);
+      const fuel = await notes.createCategory({ code: '6700', name: 'Fuel' }, when);
+      const old = await notes.createCategory({ code: '7000', name: 'Old' }, when);
+      await notes.createRule({ merchant: 'ACME FUEL #12', categoryId: fuel.id }, 'ad@x.test', when);
+      await notes.createRule({ merchant: 'Old Vendor', categoryId: old.id }, 'ad@x.test', when);
+      await notes.updateCategory(old.id, { archived: true }, when);
+      await notes.change('3', { version: 0, memo: 'mine', categoryId: null }, 'ana@x.test', when);
+      // An admin made "Prairie Gas" one merchant with Acme Fuel.
+      await fixture.engine.query(
+        `INSERT INTO index_merchant_name (merchant_key, name, name_key, updated_by, updated_at)
+         VALUES ('prairie gas', 'Acme Fuel', 'acme fuel', 'ad@x.test', now())`,
+      );
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [
+          tx({ id: '1', merchant: 'SQ *ACME FUEL' }),
+          tx({ id: '2', merchant: 'acme fuel #12' }),
+          tx({ id: '3', merchant: 'ACME FUEL SEATTLE WA' }),
+          tx({ id: '4', merchant: 'ACME FUEL DEPOT' }),
+          tx({ id: '5', merchant: 'OLD VENDOR #2' }),
+          tx({ id: '6', merchant: 'PRAIRIE GAS #7' }),
+          tx({ id: '7' }),
+        ],
+        T0,
+      );
+      const { notes: booked } = await notes.notesOf(['1', '2', '3', '4', '5', '6', '7']);
+      for (const id of ['1', '2', '6']) {
+        expect(booked.get(id), id).toMatchObject({
+          categoryId: fuel.id,
+          updatedBy: 'merchant rule',
+        });
+      }
+      // A person's notes stay; another merchant, an archived category's rule: nothing.
+      expect(booked.get('3')).toMatchObject({ memo: 'mine', categoryId: null });
+      expect([...booked.keys()].sort()).toEqual(['1', '2', '3', '6']);
+      await fixture.engine.query('DELETE FROM index_merchant_name');
+    });
+
     it('stores text no engine can hold as the replacement character, and finds it', async () => {
       await store.replaceDay(
         'sa\u0000x',

@@ -1,6 +1,8 @@
 // The transaction index's store: one implementation in SQL that runs on both engines
 // (`sql-engine.ts`). A sync replaces a sub account's UTC day at a time; the screens ask for a
 // filtered, sorted page (keyset paging) and for the count and sums of the whole filtered set.
+
+import { merchantsOf } from '@card-console/shared/merchants';
 import {
   cardSpendSql,
   emptyFigure,
@@ -539,9 +541,13 @@ function decodePosition(cursor: string, order: IndexOrder): Position {
 }
 
 /**
- * Merchant rules (`features/notes`): rows just written whose merchant text is a rule's
- * (whatever its case) and that have no notes get notes booking them to the rule's category,
- * unless it is archived. A row with notes, a person's choice, is left as it is.
+ * Merchant rules (`features/notes`): rows just written whose merchant is a rule's and that have
+ * no notes get notes booking them to the rule's category, unless it is archived. The merchant,
+ * however written: a rule made on "ACME FUEL #12" books "SQ *ACME FUEL" too, as `merchants.ts`
+ * groups the rule's and the rows' texts and an admin's names (`index_merchant_name`) join them,
+ * read in the write's transaction; the same text in any case always. Two rules of one merchant:
+ * the rule of the row's own text, else the first by id. A row with notes, a person's choice,
+ * is left as it is.
  */
 async function applyMerchantRules(
   tx: SqlQueryable,
@@ -549,17 +555,48 @@ async function applyMerchantRules(
   ids: readonly string[],
   at: number,
 ): Promise<void> {
+  const rules = await tx.query<{ id: string; merchant: string; category_id: string }>(
+    `SELECT r.id, r.merchant, r.category_id FROM merchant_rule r
+       JOIN accounting_category c ON c.id = r.category_id AND NOT c.archived
+      ORDER BY r.id COLLATE "C"`,
+  );
+  if (rules.length === 0) return;
+  const [rows, named] = await Promise.all([
+    tx.query<{ id: string; merchant: string }>(
+      `SELECT t.id, t.merchant FROM index_transaction t
+        WHERE t.sub_account_id = $1 AND t.id = ANY($2::text[]) AND t.merchant IS NOT NULL`,
+      [subAccountId, ids],
+    ),
+    tx.query<{ merchant_key: string; name_key: string }>(
+      'SELECT merchant_key, name_key FROM index_merchant_name',
+    ),
+  ]);
+  const renamed = new Map(named.map((n) => [n.merchant_key, n.name_key]));
+  const grouped = merchantsOf([...rules.map((r) => r.merchant), ...rows.map((r) => r.merchant)]);
+  const keyOf = (text: string) => {
+    const key = grouped.get(text)?.key ?? text.toLowerCase();
+    return renamed.get(key) ?? key;
+  };
+  const byText = new Map<string, string>();
+  const byKey = new Map<string, string>();
+  for (const rule of rules) {
+    const text = rule.merchant.toLowerCase();
+    if (!byText.has(text)) byText.set(text, rule.category_id);
+    const key = keyOf(rule.merchant);
+    if (!byKey.has(key)) byKey.set(key, rule.category_id);
+  }
+  const booked = rows.flatMap((row) => {
+    const category = byText.get(row.merchant.toLowerCase()) ?? byKey.get(keyOf(row.merchant));
+    return category === undefined ? [] : [[row.id, category] as const];
+  });
+  if (booked.length === 0) return;
   await tx.query(
     `INSERT INTO transaction_notes
        (transaction_id, memo, category_id, tags, version, updated_by, updated_at)
-     SELECT DISTINCT ON (t.id) t.id, '', r.category_id, '{}', 1, 'merchant rule', $3::timestamptz
-       FROM merchant_rule r
-       JOIN accounting_category c ON c.id = r.category_id AND NOT c.archived
-       JOIN index_transaction t ON lower(t.merchant) = lower(r.merchant)
-      WHERE t.sub_account_id = $1 AND t.id = ANY($2::text[])
-      ORDER BY t.id, r.id
+     SELECT b.id, '', b.category_id, '{}', 1, 'merchant rule', $3::timestamptz
+       FROM unnest($1::text[], $2::text[]) AS b(id, category_id)
      ON CONFLICT (transaction_id) DO NOTHING`,
-    [subAccountId, ids, new Date(at).toISOString()],
+    [booked.map(([id]) => id), booked.map(([, c]) => c), new Date(at).toISOString()],
   );
 }
 

@@ -31,9 +31,9 @@ export function MerchantRulesSection({ categories }: { categories: AccountingCat
         Merchant rules
       </h2>
       <p className="muted">
-        A rule books the transactions that arrive from now on with exactly this merchant text (any
-        case) to a category, unless someone has already written their notes. Transactions already in
-        the list keep theirs.
+        A rule books the transactions that arrive from now on at this merchant to a category,
+        however the card networks write it (“SQ *ACME FUEL”, “ACME FUEL #12”), unless someone has
+        already written their notes. Transactions already in the list keep theirs.
       </p>
       <MerchantRuleForm categories={categories} onResult={onResult} />
       {/* Always in the page, so each new result is announced. */}

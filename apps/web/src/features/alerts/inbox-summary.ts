@@ -24,13 +24,13 @@ export function inboxSummary(item: InboxItem): string {
 function kindSummary(item: InboxItem): string {
   switch (item.kind) {
     case 'declined': {
-      const what = `${item.merchant ?? item.description} ${formatCents(Math.abs(item.amountCents))}`;
+      const what = `${item.merchantName ?? item.merchant ?? item.description} ${formatCents(Math.abs(item.amountCents))}`;
       return ['Declined', what, item.declineReason].filter(Boolean).join(' · ');
     }
     case 'amount_above':
-      return `Over ${money(item.thresholdCents)} · ${item.merchant ?? item.description} ${formatCents(Math.abs(item.amountCents))}`;
+      return `Over ${money(item.thresholdCents)} · ${item.merchantName ?? item.merchant ?? item.description} ${formatCents(Math.abs(item.amountCents))}`;
     case 'new_category':
-      return `New category for card ${cardOf(item)}: ${item.categoryCode ?? item.merchant ?? item.description}`;
+      return `New category for card ${cardOf(item)}: ${item.categoryCode ?? item.merchantName ?? item.merchant ?? item.description}`;
     case 'utilisation_above': {
       const share =
         item.limitCents > 0 ? Math.floor((item.spentCents / item.limitCents) * 100) : 100;

@@ -72,6 +72,20 @@ describe('the inbox', () => {
     );
   });
 
+  it("names the merchant by its name when the alert carries one, the network's text otherwise", async () => {
+    serveUnread(1);
+    const [declined] = inboxOfEachKind;
+    if (declined?.kind !== 'declined') throw new Error('no declined fixture');
+    serveInbox([
+      [{ ...declined, merchant: 'SQ *BLUE TAXI BOSTON MA', merchantName: 'Blue Taxi Co' }],
+    ]);
+    const { user } = renderApp('/sub-accounts', { session: financeSession() });
+    await user.click(await bell('Alerts, 1 unread'));
+    const list = await screen.findByRole('list', { name: 'Alerts, newest first' });
+    const [link] = within(list).getAllByRole('link');
+    expect(link?.textContent).toContain('Declined · Blue Taxi Co $12.40');
+  });
+
   it('a test alert says it is one, of which rule, and opens the alert rules', async () => {
     serveUnread(1);
     const [declined] = inboxOfEachKind;

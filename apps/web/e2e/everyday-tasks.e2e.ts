@@ -4,8 +4,9 @@
 // one; scrolling is none. The bounds are the screens issue's (issue 48): software spend last
 // quarter by card ≤ 4 (≤ 5 on a phone); who revealed cards this week ≤ 3 (≤ 4); every
 // transaction at one merchant over $500 in the last 90 days ≤ 4 (≤ 5); every transaction at one
-// merchant however the networks write it in the last 90 days ≤ 3 (≤ 4, issue 49); a card found
-// by its last four ≤ 2 (≤ 3). What each task ends on is checked against the BFF's own answers, asked here
+// merchant however the networks write it in the last 90 days ≤ 3 (≤ 4, issue 49); spend by
+// person (the cards' owners) last month ≤ 3 (≤ 4, issue 49); a card found by its last four ≤ 2
+// (≤ 3). What each task ends on is checked against the BFF's own answers, asked here
 // with days worked out from the calendar, not by the screen's preset code.
 
 import type { AuditPage } from '@card-console/shared/api/audit';
@@ -18,6 +19,8 @@ import type {
   IndexTotalsAnswer,
 } from '@card-console/shared/api/transaction-index';
 import { dayRangeToBounds } from '@card-console/shared/dates';
+import { formatCents } from '@card-console/shared/money';
+import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAnswer } from './support/api';
@@ -48,6 +51,13 @@ function calendar(daysBefore = 0): string {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date());
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d - daysBefore)).toISOString().slice(0, 10);
+}
+
+/** Last month's first and last days in the zone, from the calendar (YYYY-MM-DD). */
+function lastMonth(): { from: string; to: string } {
+  const [y, m] = calendar().split('-').map(Number) as [number, number];
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  return { from: day(new Date(Date.UTC(y, m - 2, 1))), to: day(new Date(Date.UTC(y, m - 1, 0))) };
 }
 
 /** This week's Monday in the zone. */
@@ -303,6 +313,39 @@ describe.each(sizes)('at %i×%i, everyday tasks from the landing page', (width, 
       .first()
       .waitFor();
     await expectAccessible('merchant-however-written');
+  });
+
+  it(`spend by person last month: ≤ ${phone ? 4 : 3}`, async () => {
+    // The demo's cards have their holders as owners (issue 49, demo-owners.ts).
+    const month = lastMonth();
+    const bounds = dayRangeToBounds(month.from, month.to, ZONE);
+
+    await land();
+    await go('Transactions');
+    await act(() => page.getByLabel('Period').selectOption('last-month'));
+    await act(() => page.getByLabel('Totals by').selectOption('owner'));
+    expect(count).toBeLessThanOrEqual(phone ? 4 : 3);
+    console.info(`spend by person last month, at ${width}: ${count} interactions`);
+
+    await page.waitForURL((url) => url.searchParams.get('by') === 'owner');
+    expect(new URL(page.url()).searchParams.get('period')).toBe('last-month');
+    // The same question to the BFF, last month from the calendar: each person's line shows
+    // their card spend to the cent.
+    const want = await api<IndexTotalsAnswer>(
+      page,
+      `/api/index/transactions/totals?from=${bounds.from}&to=${bounds.to}&by=owner`,
+    );
+    const people = (want.breakdown?.groups ?? []).filter((g) => g.key !== undefined);
+    expect(people.length, 'owners who spent last month').toBeGreaterThan(2);
+    const table = page.getByRole('table', { name: 'Totals by owner' });
+    for (const person of people.slice(0, 3)) {
+      const row = table
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: person.key, exact: true }) });
+      await row.waitFor();
+      expect(await row.textContent()).toContain(formatCents(netCardSpendCents(person.buckets)));
+    }
+    await expectAccessible('spend-by-person');
   });
 
   it(`a card found by its last four: ≤ ${phone ? 3 : 2}`, async () => {

@@ -25,6 +25,14 @@ export type IndexGroupingName = (typeof indexGroupings)[number];
  */
 export const SPEND_STATUSES: readonly TransactionStatus[] = statusesOf(['posted', 'pending']);
 
+/** The most owners or teams one filter names (`api/card-owners.ts`). */
+export const OWNER_FILTER_MAX = 20;
+/** The longest owner's or team's name: a card's name's length. */
+export const OWNERSHIP_NAME_MAX = 100;
+/** How an owner's or a team's name is matched: trimmed, spaces folded, in lower case. */
+export const ownershipKeyOf = (name: string): string =>
+  name.trim().replace(/\s+/gu, ' ').toLowerCase();
+
 /** The most cards one GET /api/index/card-money asks about (a page of the cards list). */
 export const CARD_MONEY_MAX = 100;
 

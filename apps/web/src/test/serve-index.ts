@@ -1,8 +1,11 @@
 // A BFF transaction index for the web tests: the screen's requests are checked against the
 // BFF's own query schema, then answered over the given rows as the index documents it (every
 // member narrows, a list means any of them, amounts are sizes, `to` included, notes filters by
-// review, accounting category or none, tag in any case, receipt attached or missing, and memo written or missing), paged by an offset cursor, with the
-// whole set's count and sums as a second answer (`/totals`).
+// review, accounting category or none, tag in any case, receipt attached or missing, and memo
+// written or missing; a card's owner or team by name in any case, from the cards given), paged by
+// an offset cursor, with the whole set's count and sums as a second answer (`/totals`).
+import { ownershipKeyOf } from '@card-console/shared/api/card-owners';
+import type { Card } from '@card-console/shared/api/cards';
 import {
   type CategoryCatalog,
   INDEX_BREAKDOWN_GROUPS,
@@ -80,7 +83,17 @@ export const testCatalog: CategoryCatalog = {
 
 type Filter = ReturnType<typeof indexQuerySchema.parse>;
 
-export function matches(t: IndexTransaction, q: Filter): boolean {
+/** The cards the index knows, by id: their owners and teams (`ServeIndexOptions.cards`). */
+type CardsById = ReadonlyMap<string, Pick<Card, 'owner' | 'team'>>;
+
+/** The row's card's owner's or team's key; none without a card, or a card without one. */
+function ownershipOf(t: IndexTransaction, cards: CardsById, by: 'owner' | 'team') {
+  const card = t.cardId === undefined ? undefined : cards.get(t.cardId);
+  const name = by === 'owner' ? card?.owner?.name : card?.team;
+  return name === undefined ? undefined : { key: ownershipKeyOf(name), name };
+}
+
+export function matches(t: IndexTransaction, q: Filter, cards: CardsById = new Map()): boolean {
   const any = <T>(list: T[] | undefined, value: T | undefined) =>
     list === undefined || (value !== undefined && list.includes(value));
   const size = Math.abs(t.amountCents);
@@ -118,6 +131,8 @@ export function matches(t: IndexTransaction, q: Filter): boolean {
       t.merchant ? merchantOf(t.merchant.description).key : undefined,
     ) &&
     any(q.declineReason, t.declineReason) &&
+    any(q.owner?.map(ownershipKeyOf), ownershipOf(t, cards, 'owner')?.key) &&
+    any(q.team?.map(ownershipKeyOf), ownershipOf(t, cards, 'team')?.key) &&
     (!categoryAsked || inCategory) &&
     (!words ||
       [t.description, t.merchant?.description ?? '', t.referenceNumber]
@@ -180,6 +195,8 @@ export interface ServeIndexOptions {
   freshness?: Partial<IndexFreshness>;
   /** Totals-by's largest groups shown (the BFF's 25 unless said). */
   groups?: number;
+  /** The cards with their owners and teams (the rows' `cardId`s): none has either, unless said. */
+  cards?: readonly Card[];
 }
 
 /** Serves the index over `rows`, and the category catalog. */
@@ -191,6 +208,7 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
     updatedAt: Date.parse('2026-03-06T12:00:00Z'),
     ...options.freshness,
   });
+  const cards: CardsById = new Map(options.cards?.map((card) => [card.id, card]));
   server.use(
     serve('index.categories', () => HttpResponse.json(testCatalog)),
     serve('index.cardSubAccounts', () => {
@@ -206,7 +224,7 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
     serve('index.transactions', ({ request }) => {
       // The SPA must send exactly what the BFF accepts.
       const q = indexQuerySchema.parse(queryOf(request.url));
-      const kept = rows.filter((t) => matches(t, q));
+      const kept = rows.filter((t) => matches(t, q, cards));
       const key = (t: IndexTransaction) =>
         q.sort === 'amount' ? Math.abs(t.amountCents) : Date.parse(t.date);
       const sign = q.direction === 'asc' ? 1 : -1;
@@ -222,18 +240,35 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
     }),
     serve('index.totals', ({ request }) => {
       const q = indexTotalsQuerySchema.parse(queryOf(request.url));
-      const kept = rows.filter((t) => matches(t, q));
+      const kept = rows.filter((t) => matches(t, q, cards));
       const answer: IndexTotalsAnswer = { summary: totals(kept), freshness: freshness() };
-      if (q.by === 'card' || q.by === 'declineReason' || q.by === 'merchant') {
+      const by = q.by;
+      if (
+        by === 'card' ||
+        by === 'declineReason' ||
+        by === 'merchant' ||
+        by === 'owner' ||
+        by === 'team'
+      ) {
         const groups = new Map<string | undefined, IndexTransaction[]>();
+        // An owner's or a team's group: keyed by its name in any case, labelled as the cards
+        // show it.
+        const labels = new Map<string, string>();
         for (const t of kept) {
           // A merchant's group is keyed by its name, as the BFF's.
-          const k =
-            q.by === 'card'
-              ? t.cardId
-              : q.by === 'merchant'
-                ? t.merchant && merchantOf(t.merchant.description).name
-                : t.declineReason;
+          let k: string | undefined;
+          if (by === 'owner' || by === 'team') {
+            const given = ownershipOf(t, cards, by);
+            k = given?.key;
+            if (given && !labels.has(given.key)) labels.set(given.key, given.name);
+          } else {
+            k =
+              by === 'card'
+                ? t.cardId
+                : by === 'merchant'
+                  ? t.merchant && merchantOf(t.merchant.description).name
+                  : t.declineReason;
+          }
           groups.set(k, [...(groups.get(k) ?? []), t]);
         }
         // The largest by spend (card charges and payments without a card), the rest as one.
@@ -244,11 +279,12 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
         const sorted = [...groups].sort(([, a], [, b]) => spend(b) - spend(a));
         const rest = sorted.slice(options.groups ?? INDEX_BREAKDOWN_GROUPS);
         answer.breakdown = {
-          by: q.by,
+          by,
           groupCount: groups.size,
           groups: sorted.slice(0, options.groups ?? INDEX_BREAKDOWN_GROUPS).map(([k, g]) => ({
             ...(k === undefined ? {} : { key: k }),
-            ...(q.by === 'card' && g[0]?.card ? { label: g[0].card.name } : {}),
+            ...(by === 'card' && g[0]?.card ? { label: g[0].card.name } : {}),
+            ...(k !== undefined && labels.has(k) ? { label: labels.get(k) } : {}),
             ...totals(g),
           })),
           ...(rest.length > 0

@@ -1,4 +1,5 @@
 import type { AccountingCategoryList } from '@card-console/shared/api/accounting-categories';
+import type { CardOwnerList } from '@card-console/shared/api/card-owners';
 import type { ClosePolicy } from '@card-console/shared/api/close-policy';
 import {
   apiErrorBodySchema,
@@ -38,7 +39,8 @@ const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 
  * the alerts bell, how many are unread: none. A card's detail asks the index for its latest
  * transactions and the sub accounts for their names: none, by default (a card no sync has
  * read yet). The Transactions screen asks how many receipts of the inbox need the person: the
- * inbox is empty, by default.
+ * inbox is empty, by default. The Cards and Transactions filters ask for the cards' owners and
+ * teams: none, by default.
  */
 export const server = setupServer(
   serve('alerts.unreadCount', () => HttpResponse.json({ unread: 0 })),
@@ -86,6 +88,8 @@ export const server = setupServer(
     } satisfies IndexCard),
   ),
   serve('subAccounts.list', () => HttpResponse.json({ items: [] })),
+  // No card has an owner or a team yet, by default (`serveCardOwners` gives some).
+  serve('cards.owners', () => HttpResponse.json({ owners: [], teams: [] } satisfies CardOwnerList)),
   serve('index.cardMoney', ({ request }) =>
     HttpResponse.json({
       cards: new URL(request.url).searchParams

@@ -10,15 +10,11 @@
 // who does not sign in. Owners and teams are matched by their names in any case and spacing
 // ("Elena Walsh" and "elena  walsh" are one owner): the first spelling given is the one shown.
 import { z } from 'zod';
+import { OWNER_FILTER_MAX, OWNERSHIP_NAME_MAX, ownershipKeyOf } from '../index-vocabulary';
 import { visibleNameSchema } from './names';
 import { peopleEmailSchema } from './people';
 
-/** The most owners or teams one filter names. */
-export const OWNER_FILTER_MAX = 20;
-
-/** How an owner's or a team's name is matched: trimmed, spaces folded, in lower case. */
-export const ownershipKeyOf = (name: string): string =>
-  name.trim().replace(/\s+/gu, ' ').toLowerCase();
+export { OWNER_FILTER_MAX, ownershipKeyOf };
 
 export const cardOwnerSchema = z.object({
   name: z.string(),
@@ -68,4 +64,4 @@ export const ownershipFilterNameSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(100, 'must be at most 100 characters');
+  .max(OWNERSHIP_NAME_MAX, `must be at most ${OWNERSHIP_NAME_MAX} characters`);

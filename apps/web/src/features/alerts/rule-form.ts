@@ -24,6 +24,8 @@ export interface RuleFormValues {
   digest: boolean;
   enabled: boolean;
   team: boolean;
+  /** Also to the card's owner (not with a digest, not on a balance: `ownerApplies`). */
+  cardOwner: boolean;
 }
 
 export type RuleFormField =
@@ -35,7 +37,8 @@ export type RuleFormField =
   | 'cardId'
   | 'channels'
   | 'digest'
-  | 'team';
+  | 'team'
+  | 'cardOwner';
 export type RuleFormErrors = Partial<Record<RuleFormField, string>>;
 
 export const kindLabels: Record<AlertRuleKind, string> = {
@@ -48,6 +51,13 @@ export const kindLabels: Record<AlertRuleKind, string> = {
 
 export const takesAmount = (kind: AlertRuleKind) =>
   kind === 'amount_above' || kind === 'balance_below';
+
+/**
+ * Whether "Also to the card's owner" can be on, as `alertRuleInputSchema` says: a balance has no
+ * card, and the owner is sent each alert, never a digest.
+ */
+export const ownerApplies = (values: Pick<RuleFormValues, 'kind' | 'digest'>) =>
+  values.kind !== 'balance_below' && !values.digest;
 
 export const emptyRuleForm: RuleFormValues = {
   kind: 'declined',
@@ -62,6 +72,7 @@ export const emptyRuleForm: RuleFormValues = {
   digest: false,
   enabled: true,
   team: false,
+  cardOwner: false,
 };
 
 /** A saved rule as the form shows it (its amount in dollars). */
@@ -79,6 +90,7 @@ export function ruleToForm(rule: AlertRuleView): RuleFormValues {
     digest: rule.digest,
     enabled: rule.enabled,
     team: rule.team,
+    cardOwner: rule.cardOwner,
   };
 }
 
@@ -92,6 +104,7 @@ const fieldOf: Record<string, RuleFormField> = {
   channels: 'channels',
   digest: 'digest',
   team: 'team',
+  cardOwner: 'cardOwner',
 };
 
 /** The API's field names in a message as the form's labels say them. */
@@ -143,6 +156,8 @@ export function formToInput(
     digest: values.digest,
     enabled: values.enabled,
     team: values.team,
+    // What the form shows: off while it cannot be on (a balance rule, a digest).
+    cardOwner: values.cardOwner && ownerApplies(values),
   };
   // The checks across fields (a channel, digest by email, no card on a balance) run only once
   // every field parses: a second pass with stand-ins for the fields that did not finds them too.
@@ -203,6 +218,7 @@ export function ruleDescription(rule: AlertRuleView): string {
     rule.channels.inbox ? 'inbox' : '',
     rule.channels.email ? (rule.digest ? 'email (daily digest)' : 'email') : '',
     rule.channels.webhookTargetId ? 'webhook' : '',
+    rule.cardOwner ? "the card's owner" : '',
   ].filter(Boolean);
   return `${when} · ${channels.join(', ')}`;
 }

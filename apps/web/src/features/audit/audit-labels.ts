@@ -4,6 +4,7 @@ import type { AuditAction, AuditAttempt, AuditMethod } from '@card-console/share
 export const ACTION_LABELS: Record<AuditAction, string> = {
   'card.reveal': 'Reveal card',
   'card.update': 'Edit card',
+  'card.owner': 'Change card owner and team',
   'subAccount.create': 'Create sub account',
   'session.signIn': 'Sign in',
   'session.signOut': 'Sign out',
@@ -53,6 +54,7 @@ export const ATTEMPT_LABELS: Record<AuditAttempt, string> = {
   'card.reveal': 'Reveal card',
   'card.update': 'Edit card',
   'card.limitImpact': 'Preview limit change',
+  'card.owner': 'Change card owner and team',
   'subAccount.create': 'Create sub account',
   'session.signIn': 'Sign in',
   'session.signOut': 'Sign out',

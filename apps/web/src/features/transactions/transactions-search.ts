@@ -2,7 +2,12 @@
 import type { IndexQuery, IndexTotalsQuery } from '@card-console/shared/api/transaction-index';
 import { categoryGroups, uncategorized } from '@card-console/shared/category-groups';
 import { dayRangeToBounds, instantToIsoDay, isIsoDay } from '@card-console/shared/dates';
-import { type IndexGroupingName, indexGroupings } from '@card-console/shared/index-vocabulary';
+import {
+  type IndexGroupingName,
+  indexGroupings,
+  OWNER_FILTER_MAX,
+  OWNERSHIP_NAME_MAX,
+} from '@card-console/shared/index-vocabulary';
 import { parseDollarsToCents } from '@card-console/shared/money';
 import { type TransactionStatus, transactionStatuses } from '@card-console/shared/upstream/enums';
 import { type Period, periodDays, periods } from '../../lib/periods';
@@ -36,6 +41,9 @@ export interface TransactionsSearch {
   /** Merchants by name, however the card networks write them (every text of theirs). */
   merchantName?: string[] | undefined;
   declineReason?: string[] | undefined;
+  /** The cards of these owners, or of these teams, by name in any case (Card Console's own). */
+  owner?: string[] | undefined;
+  team?: string[] | undefined;
   /** Smallest and largest amount (either sign), dollars as typed: "50", "1200.50". */
   min?: string | undefined;
   max?: string | undefined;
@@ -72,6 +80,9 @@ const day = (value: unknown) => {
   const d = text(value, 10);
   return d && isIsoDay(d) ? d : undefined;
 };
+
+/** An owner's or a team's name, as `ownershipFilterNameSchema` takes it. */
+const ownershipName = (value: unknown) => text(value, OWNERSHIP_NAME_MAX, /\S/);
 
 const groupKeys = [uncategorized.key, ...categoryGroups.map((g) => g.key)];
 export const groupings = indexGroupings;
@@ -117,6 +128,8 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     merchant: listOf(search.merchant, (v) => text(v, 200), 20),
     merchantName: listOf(search.merchantName, (v) => text(v, 200), 20),
     declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
+    owner: listOf(search.owner, ownershipName, OWNER_FILTER_MAX),
+    team: listOf(search.team, ownershipName, OWNER_FILTER_MAX),
     min,
     max,
     review: oneOf(reviews, search.review),
@@ -143,6 +156,8 @@ export function filterCount(search: TransactionsSearch): number {
     search.merchant,
     search.merchantName,
     search.declineReason,
+    search.owner,
+    search.team,
     search.min ?? search.max,
     search.review,
     search.account,
@@ -190,6 +205,8 @@ export function toIndexQuery(
     merchant: search.merchant,
     merchantName: search.merchantName,
     declineReason: search.declineReason,
+    owner: search.owner,
+    team: search.team,
     minCents: cents(search.min),
     maxCents: cents(search.max),
     review: search.review,

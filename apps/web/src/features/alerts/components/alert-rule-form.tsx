@@ -15,6 +15,7 @@ import {
   emptyRuleForm,
   formToInput,
   kindLabels,
+  ownerApplies,
   type RuleFormErrors,
   type RuleFormValues,
   ruleDescription,
@@ -187,6 +188,9 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
             {errors.digest}
           </small>
         ) : null}
+        {values.kind === 'balance_below' ? null : (
+          <CardOwnerCheck values={values} error={errors.cardOwner} set={set} />
+        )}
         <label className="check">
           <input
             type="checkbox"
@@ -263,5 +267,49 @@ function WebhookChoice({
         ) : null}
       </select>
     </span>
+  );
+}
+
+/**
+ * "Also to the card's owner": each alert of a card to the owner given to it, by email and, for a
+ * person in People, in their inbox. Not with a daily digest (it stays off, saying why) and not
+ * on a balance rule (not shown): the shared schema's rules.
+ */
+function CardOwnerCheck({
+  values,
+  error,
+  set,
+}: {
+  values: RuleFormValues;
+  error: string | undefined;
+  set: <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) => void;
+}) {
+  const id = useId();
+  const applies = ownerApplies(values);
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={values.cardOwner && applies}
+          disabled={!applies}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => set('cardOwner', e.target.checked)}
+        />
+        Also to the card's owner
+      </label>
+      <small id={`${id}-hint`} className="muted check-hint">
+        {applies
+          ? 'Each alert of a card also goes to the owner given to it: by email, and to their inbox when they sign in.'
+          : "Not with a daily digest: a card's owner is sent each alert as it comes. Turn the digest off to include them."}
+      </small>
+      {error ? (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      ) : null}
+    </>
   );
 }

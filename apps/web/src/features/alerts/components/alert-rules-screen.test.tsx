@@ -162,6 +162,7 @@ describe('alert rules', () => {
       digest: false,
       enabled: true,
       team: false,
+      cardOwner: false,
     });
     await waitFor(() =>
       expect(screen.queryByRole('heading', { name: 'New alert rule' })).toBeNull(),

@@ -14,6 +14,7 @@ export function alertRule(overrides: Partial<AlertRuleView> = {}): AlertRuleView
     digest: false,
     enabled: true,
     team: false,
+    cardOwner: false,
     version: 1,
     createdAt: at,
     updatedAt: at,

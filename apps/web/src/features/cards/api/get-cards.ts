@@ -11,6 +11,9 @@ export interface CardListParams {
   status?: CardStatus | undefined;
   sort?: CardListSort | undefined;
   direction?: 'asc' | 'desc' | undefined;
+  /** The cards of this owner, or of this team, by name in any case (Card Console's own). */
+  owner?: string | undefined;
+  team?: string | undefined;
   cursor?: string | undefined;
 }
 
@@ -28,6 +31,8 @@ export function cardPagesQueryOptions(params: Omit<CardListParams, 'cursor'>) {
     status: params.status,
     sort: params.sort,
     direction: params.direction,
+    owner: params.owner,
+    team: params.team,
   };
   return infiniteQueryOptions({
     queryKey: [...cardListsKey, 'pages', key] as const,
@@ -52,6 +57,8 @@ export function subAccountCardsQueryOptions(
     status: params.status,
     sort: params.sort,
     direction: params.direction,
+    owner: params.owner,
+    team: params.team,
   };
   return queryOptions({
     queryKey: [...cardListsKey, 'sub-account', key] as const,

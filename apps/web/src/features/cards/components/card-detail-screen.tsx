@@ -10,6 +10,7 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import type { CardsSearch } from '../cards-search';
 import { limitText } from './card-limits';
 import { CardActivity, CardSpend, useCardMoney } from './card-money';
+import { CardOwnerPanel } from './card-owner-panel';
 import { CardSecrets } from './card-secrets';
 import { LimitEditor } from './limit-editor';
 
@@ -119,6 +120,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
               <dd>{formatDateTime(card.createdAt)}</dd>
             </dl>
           </div>
+          <CardOwnerPanel card={card} isAdmin={isAdmin} />
           <div className="panel">
             <h2>Spending constraint</h2>
             <h3>Per transaction</h3>

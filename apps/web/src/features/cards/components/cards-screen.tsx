@@ -12,6 +12,8 @@ import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { PagedList } from '../../../lib/use-url-pages';
 import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
+import { cardOwnersQueryOptions } from '../api/get-card-owners';
+import { ownershipChoices } from '../card-ownership';
 import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
 import { CardSearchField } from './card-search-field';
@@ -40,6 +42,10 @@ const SEARCH_WORDS: RejectedWords = {
   status: (v) => `The link's status “${v}” isn't a card status; showing all statuses.`,
   sort: (v) => `The link's sort “${v}” isn't one this list offers; sorting by created date.`,
   direction: (v) => `The link's direction “${v}” isn't asc or desc; showing descending.`,
+  owner: (v) =>
+    `The link's owner “${v}” is blank or longer than an owner's name can be; showing every owner.`,
+  team: (v) =>
+    `The link's team “${v}” is blank or longer than a team's name can be; showing every team.`,
   pages: pagesWords,
 };
 
@@ -48,6 +54,7 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
   const navigate = useNavigate();
   const money = useCardsMoney(list?.rows ?? NO_CARDS);
   const { data: subAccounts } = useQuery(subAccountsQueryOptions());
+  const { data: directory } = useQuery(cardOwnersQueryOptions());
   // A new filter or sort shows the list from its first page.
   const setFilter = (patch: Partial<CardsSearch>) =>
     void navigate({ to: '/cards', search: { ...search, ...patch, pages: undefined } });
@@ -95,6 +102,20 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
           statuses={cardStatuses}
           value={search.status}
           onChange={(status) => setFilter({ status })}
+        />
+        <OwnershipFilter
+          label="Owner"
+          all="All owners"
+          names={directory?.owners.map((o) => o.name)}
+          value={search.owner}
+          onChange={(owner) => setFilter({ owner })}
+        />
+        <OwnershipFilter
+          label="Team"
+          all="All teams"
+          names={directory?.teams.map((t) => t.name)}
+          value={search.team}
+          onChange={(team) => setFilter({ team })}
         />
         <Field label="Sort by">
           {(control) => (
@@ -148,7 +169,9 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
           {search.q === undefined
             ? 'No cards match these filters.'
             : `No card's name or last four matches “${search.q}”${
-                search.status || search.subAccountId ? ' with these filters' : ''
+                search.status || search.subAccountId || search.owner || search.team
+                  ? ' with these filters'
+                  : ''
               }.`}
         </p>
       ) : (
@@ -172,6 +195,12 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
                   </th>
                   <th scope="col" className="col-status">
                     Status
+                  </th>
+                  <th scope="col" className="col-owner">
+                    Owner
+                  </th>
+                  <th scope="col" className="col-team">
+                    Team
                   </th>
                   <th scope="col" className="col-spends-from">
                     Spends from
@@ -200,6 +229,12 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
                     <td className="col-status">
                       <StatusBadge status={card.status} />
                     </td>
+                    <td className="col-owner" data-label="Owner">
+                      {card.owner?.name ?? <span className="muted">—</span>}
+                    </td>
+                    <td className="col-team" data-label="Team">
+                      {card.team ?? <span className="muted">—</span>}
+                    </td>
                     <td className="col-spends-from" data-label="Spends from">
                       <SpendsFrom money={money.of(card.id)} name={money.subAccountName} />
                     </td>
@@ -227,5 +262,39 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * "Owner" or "Team": the names given to cards, from the directory; a link's name it does not
+ * hold still shows, as the link wrote it, so the filter says what the list is filtered by.
+ */
+function OwnershipFilter(props: {
+  label: string;
+  all: string;
+  /** The directory's names; undefined while it loads. */
+  names: string[] | undefined;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}) {
+  const { names, chosen } = ownershipChoices(props.names ?? [], props.value);
+  return (
+    <Field label={props.label} className="ownership-filter">
+      {(control) => (
+        <select
+          {...control}
+          value={chosen ?? ''}
+          aria-busy={props.names === undefined || undefined}
+          onChange={(e) => props.onChange(e.target.value || undefined)}
+        >
+          <option value="">{props.all}</option>
+          {names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -22,9 +22,10 @@ const drop = <T,>(list: T[] | undefined, value: T) => {
 
 /**
  * What narrows the list, one removable chip per value (a status, a card, a category, a
- * merchant, a decline reason, the amounts, the words, the notes' review, accounting categories
- * and tags), and "Clear filters". Category codes are named once the catalog is in (fetched when
- * a category is set), accounting categories once the chart of accounts is.
+ * merchant, a card's owner or team, a decline reason, the amounts, the words, the notes'
+ * review, accounting categories and tags), and "Clear filters". Category codes are named once
+ * the catalog is in (fetched when a category is set), accounting categories once the chart of
+ * accounts is.
  */
 export function ActiveFilters({
   search,
@@ -79,6 +80,16 @@ export function ActiveFilters({
       key: `merchantName:${m}`,
       label: `Merchant: ${m}`,
       without: { merchantName: drop(search.merchantName, m) },
+    })),
+    ...(search.owner ?? []).map((name) => ({
+      key: `owner:${name}`,
+      label: `Owner: ${name}`,
+      without: { owner: drop(search.owner, name) },
+    })),
+    ...(search.team ?? []).map((name) => ({
+      key: `team:${name}`,
+      label: `Team: ${name}`,
+      without: { team: drop(search.team, name) },
     })),
     ...(search.declineReason ?? []).map((r) => ({
       key: `reason:${r}`,

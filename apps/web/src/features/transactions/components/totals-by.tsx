@@ -12,6 +12,8 @@ export const GROUPING_LABELS: Record<(typeof groupings)[number], string> = {
   declineReason: 'Decline reason',
   subAccount: 'Sub account',
   status: 'Status',
+  owner: 'Owner',
+  team: 'Team',
 };
 
 const NONE_LABELS: Record<(typeof groupings)[number], string> = {
@@ -21,6 +23,9 @@ const NONE_LABELS: Record<(typeof groupings)[number], string> = {
   declineReason: 'No decline reason',
   subAccount: '—',
   status: '—',
+  // The cards given none (and rows without a card).
+  owner: 'No owner',
+  team: 'No team',
 };
 
 /** "Other 36 cards": the groups past the largest, by what the table is grouped by. */
@@ -31,6 +36,8 @@ const OTHER_NOUNS: Record<(typeof groupings)[number], [string, string]> = {
   declineReason: ['decline reason', 'decline reasons'],
   subAccount: ['sub account', 'sub accounts'],
   status: ['status', 'statuses'],
+  owner: ['owner', 'owners'],
+  team: ['team', 'teams'],
 };
 
 type Breakdown = NonNullable<IndexTotalsAnswer['breakdown']>;
@@ -87,7 +94,10 @@ export function TotalsBy({
   const by = breakdown.by;
   const lines: IndexTotals[] = [...breakdown.groups, ...(breakdown.other ? [breakdown.other] : [])];
   const shown = columns.filter((c) => c.always || lines.some(c.has));
-  const narrowTo = (key: string): Partial<TransactionsSearch> => {
+  const narrowTo = (
+    g: Breakdown['groups'][number] & { key: string },
+  ): Partial<TransactionsSearch> => {
+    const key = g.key;
     switch (by) {
       case 'card':
         return { cardId: [key] };
@@ -102,6 +112,12 @@ export function TotalsBy({
         return { subAccountId: key };
       case 'status':
         return { status: [key as NonNullable<TransactionsSearch['status']>[number]] };
+      // An owner's or a team's group is keyed by its name in any case; its label is the
+      // spelling the cards show, which the filter (matched in any case) and its chip read.
+      case 'owner':
+        return { owner: [g.label ?? key] };
+      case 'team':
+        return { team: [g.label ?? key] };
     }
   };
   const labelOf = (g: Breakdown['groups'][number]) => {
@@ -157,7 +173,7 @@ export function TotalsBy({
                     onClick={() =>
                       onChange({
                         ...search,
-                        ...narrowTo(g.key as string),
+                        ...narrowTo(g as typeof g & { key: string }),
                         by: undefined,
                         pages: undefined,
                       })

@@ -8,6 +8,8 @@ import { FiltersFold } from '../../../components/filters-fold';
 import { PeriodField, usePeriodChoice } from '../../../components/period-field';
 import { SearchField } from '../../../components/search-field';
 import { statusLabel } from '../../../components/status-badge';
+import { sameOwnership } from '../../cards';
+import { cardOwnersQueryOptions } from '../../cards/api/get-card-owners';
 import type { CardChoices } from '../../cards/api/use-card-choices';
 import { cardSubAccountsQueryOptions } from '../api/get-card-sub-accounts';
 import { dollarsToCents, filterCount, type TransactionsSearch } from '../transactions-search';
@@ -120,11 +122,95 @@ export function TransactionsFilters(props: FiltersProps) {
           )}
         </Field>
         <AmountFields min={search.min} max={search.max} onChange={(range) => set(range)} />
-        {/* On a wide window the notes' filters make a second, shorter row. */}
+        {/* On a wide window the cards' owners and teams and the notes' filters make a second,
+            shorter row. */}
         <span className="filters-break" aria-hidden="true" />
+        <OwnershipFilter search={search} set={set} />
         <NotesFilters search={search} categories={categories} set={set} />
       </FiltersFold>
     </fieldset>
+  );
+}
+
+/**
+ * The cards' owners and teams (Card Console's own), any of several of each, from the names given:
+ * one picker of both (two would not fit the notes' row at 1280), each added one a chip above
+ * the list ("Owner: …", "Team: …"). The names are asked for when the picker is first reached
+ * for, as the cards are: the chips need none, and the landing asks for nothing more.
+ */
+function OwnershipFilter({
+  search,
+  set,
+}: {
+  search: TransactionsSearch;
+  set: (patch: Partial<TransactionsSearch>) => void;
+}) {
+  const [wanted, setWanted] = useState(false);
+  const directory = useQuery({ ...cardOwnersQueryOptions(), enabled: wanted });
+  const load = () => {
+    if (directory.isError) void directory.refetch();
+    setWanted(true);
+  };
+  const offered = (names: string[] | undefined, chosen: string[] | undefined) =>
+    (names ?? []).filter((name) => !chosen?.some((c) => sameOwnership(c, name)));
+  const owners = offered(
+    directory.data?.owners.map((o) => o.name),
+    search.owner,
+  );
+  const teams = offered(
+    directory.data?.teams.map((t) => t.name),
+    search.team,
+  );
+  const pick = (value: string) => {
+    const [kind, ...rest] = value.split(':');
+    const name = rest.join(':');
+    if (kind === 'owner') set({ owner: [...(search.owner ?? []), name] });
+    if (kind === 'team') set({ team: [...(search.team ?? []), name] });
+  };
+  const any = search.owner !== undefined || search.team !== undefined;
+  return (
+    <Field label="Owner or team" className="ownership-field">
+      {(control) => (
+        <select
+          {...control}
+          value=""
+          aria-busy={directory.isFetching || undefined}
+          onChange={(e) => e.target.value && pick(e.target.value)}
+          onFocus={load}
+          onPointerDown={load}
+        >
+          <option value="">{any ? 'Add another…' : 'Any owner or team'}</option>
+          {owners.length > 0 ? (
+            <optgroup label="Owners">
+              {owners.map((name) => (
+                <option key={name} value={`owner:${name}`}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+          {teams.length > 0 ? (
+            <optgroup label="Teams">
+              {teams.map((name) => (
+                <option key={name} value={`team:${name}`}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+          {directory.isPending && wanted ? (
+            <option disabled>Loading owners and teams…</option>
+          ) : null}
+          {directory.isError ? (
+            <option disabled>Owners and teams could not be loaded</option>
+          ) : null}
+          {directory.isSuccess &&
+          directory.data.owners.length + directory.data.teams.length === 0 ? (
+            <option disabled>No card has an owner or a team yet</option>
+          ) : null}
+        </select>
+      )}
+    </Field>
   );
 }
 

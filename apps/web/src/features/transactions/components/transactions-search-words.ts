@@ -25,6 +25,8 @@ export const TRANSACTIONS_SEARCH_WORDS: RejectedWords = {
   cardId: (v) => `The link's card “${v}” isn't a card id; it was left out.`,
   category: (v) => `The link's category “${v}” isn't a four-digit code; it was left out.`,
   categoryGroup: (v) => `The link's category group “${v}” isn't one; it was left out.`,
+  owner: (v) => `The link's owner “${v}” is blank or longer than a name can be; it was left out.`,
+  team: (v) => `The link's team “${v}” is blank or longer than a name can be; it was left out.`,
   min: (v) =>
     `The link's smallest amount “${v}” isn't an amount (or is above the largest); left out.`,
   max: (v) => `The link's largest amount “${v}” isn't an amount; left out.`,

@@ -29,6 +29,8 @@ export const Route = createFileRoute('/_app/cards/')({
     status: search.status,
     sort: search.sort,
     direction: search.direction,
+    owner: search.owner,
+    team: search.team,
     pages: search.pages,
   }),
   // A failed list is shown in the list's place, the filters kept (CardsScreen): the route fails

@@ -322,4 +322,46 @@ describe('issue 31: the last details', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: an admin gives a card an owner and a team on its page; the Cards list filters by them, the transactions total by them`, async () => {
+      await page.setViewportSize(size);
+      const owner = `Quinn Marsh ${size.width}`;
+      const team = `Field Crew ${size.width}`;
+      const { items } = await api<{ items: Card[] }>('/api/cards?sort=name&direction=asc');
+      const card = items[size.width === 1280 ? 0 : 1] as Card;
+      await page.goto(`/cards/${encodeURIComponent(card.id)}`);
+      const panel = page.getByRole('region', { name: 'Owner and team' });
+      await panel.getByRole('button', { name: /owner and team/ }).click();
+      await panel.getByLabel("Owner's name").fill(owner);
+      await panel.getByLabel("Owner's email (optional)").fill('finance@demo.test');
+      await panel.getByLabel('Team').fill(team);
+      await screenshot(page, `details-card-owner-form-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await panel.getByRole('button', { name: 'Save' }).click();
+      await panel.getByText('Owner and team saved.').waitFor();
+      await panel.getByText('finance@demo.test').waitFor();
+      await panel.getByText(team).waitFor();
+      await screenshot(page, `details-card-owner-${size.width}`);
+
+      // The Cards list by that owner: the card alone, with its owner and team in its row.
+      await page.goto(`/cards?owner=${encodeURIComponent(owner.toUpperCase())}`);
+      const rows = page.locator('.cards-table tbody tr');
+      await expect.poll(() => rows.count()).toBe(1);
+      const row = rows.first();
+      await row.getByText(card.name).waitFor();
+      await row.getByText(owner).waitFor();
+      await row.getByText(team).waitFor();
+      await screenshot(page, `details-cards-by-owner-${size.width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      // The card's transactions are the owner's, to the cent.
+      const byCard = await synced(`cardId=${encodeURIComponent(card.id)}`);
+      const byOwner = await synced(`owner=${encodeURIComponent(owner)}`);
+      expect(byOwner.summary).toEqual(byCard.summary);
+      const byTeam = await synced(`team=${encodeURIComponent(team.toLowerCase())}`);
+      expect(byTeam.summary).toEqual(byCard.summary);
+      expect(problems).toEqual([]);
+    });
+  }
 });

@@ -179,7 +179,7 @@ function OwnershipFilter({
           onFocus={load}
           onPointerDown={load}
         >
-          <option value="">{any ? 'Add another…' : 'Any owner or team'}</option>
+          <option value="">{any ? 'Add another…' : 'Any'}</option>
           {owners.length > 0 ? (
             <optgroup label="Owners">
               {owners.map((name) => (

@@ -1,5 +1,22 @@
 // Test helpers for the CSV export (not a test file).
 import http from 'node:http';
+import type { Response } from 'supertest';
+
+/**
+ * A supertest body parser that keeps a response's body as text, whatever its type (a CSV file):
+ * `.buffer(true).parse(textBody)`.
+ */
+export function textBody(
+  response: Response,
+  done: (error: Error | null, body: string) => void,
+): void {
+  let text = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  response.on('end', () => done(null, text));
+}
 
 /** A small RFC 4180 reader, enough to check what a spreadsheet would see. */
 export function parseCsv(text: string): string[][] {

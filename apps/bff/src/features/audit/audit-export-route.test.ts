@@ -2,7 +2,7 @@ import type { AuditRecord } from '@card-console/shared/api/audit';
 import { exportReceiptSchema } from '@card-console/shared/api/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
-import { parseCsv, rawDownload } from '../../test/csv';
+import { parseCsv, rawDownload, textBody } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { ManualClock } from '../../test/manual-clock';
 import { testPan } from '../../test/test-pan';
@@ -42,14 +42,7 @@ async function exportCsv(query: string, as?: TestSession) {
     .get(`/api/audit/export.csv?${query}`)
     .set((as ?? (await adminSession())).headers())
     .buffer(true)
-    .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () => done(null, text));
-    });
+    .parse(textBody);
   const text = String(res.body);
   return { status: res.status, headers: res.headers, text };
 }

@@ -13,6 +13,7 @@ import {
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../platform/users/password-hash';
+import { textBody } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -201,13 +202,7 @@ describe("a card's owner and team", () => {
       .get(`/api/index/transactions/export.csv?${base}&team=Sales`)
       .set(finance.headers())
       .buffer(true)
-      .parse((response, done) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-        });
-        response.on('end', () => done(null, text));
-      });
+      .parse(textBody);
     expect(csv.status).toBe(200);
     const rows = parse(csv.body as string, { columns: true, bom: true }) as unknown[];
     expect(rows).toHaveLength(countOf(0, 1));

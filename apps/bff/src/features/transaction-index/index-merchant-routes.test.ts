@@ -14,6 +14,7 @@ import {
 } from '@card-console/shared/api/transaction-index';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textBody } from '../../test/csv';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -56,17 +57,7 @@ afterAll(async () => t?.close());
 
 /** A CSV export's rows by their header, once it answered 200. */
 async function csvOf(path: string): Promise<Record<string, string>[]> {
-  const res = await t.request
-    .get(path)
-    .set(finance.headers())
-    .buffer(true)
-    .parse((response, done) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-      });
-      response.on('end', () => done(null, text));
-    });
+  const res = await t.request.get(path).set(finance.headers()).buffer(true).parse(textBody);
   expect(res.status).toBe(200);
   return parse(res.body as string, { columns: true, bom: true }) as Record<string, string>[];
 }

@@ -24,7 +24,7 @@ import {
   type ContractCardService,
   startContractCardService,
 } from '../../test/contract-card-service';
-import { parseCsv } from '../../test/csv';
+import { parseCsv, textBody } from '../../test/csv';
 import { memoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
@@ -297,14 +297,7 @@ async function file(t: TestApp, who: TestSession, query: string, format: string)
     .get(`/api/index/transactions/export.csv?${query}&tz=UTC&format=${format}`)
     .set(who.headers())
     .buffer(true)
-    .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () => done(null, text));
-    });
+    .parse(textBody);
   expect(res.status, String(res.body).slice(0, 300)).toBe(200);
   const [header = [], ...records] = parseCsv(String(res.body)).filter((r) => r.length > 1);
   return { header, records };

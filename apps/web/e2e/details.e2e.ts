@@ -352,6 +352,11 @@ describe('issue 31: the last details', () => {
       await row.getByText(card.name).waitFor();
       await row.getByText(owner).waitFor();
       await row.getByText(team).waitFor();
+      // What their cards spent this month, from the index, and a way to their transactions.
+      await page
+        .getByText(/Card spend this month \(.*\): \$[\d,]+\.\d\d in \d+ transactions?\./)
+        .waitFor();
+      await page.getByRole('link', { name: 'Their transactions, by card' }).waitFor();
       await screenshot(page, `details-cards-by-owner-${size.width}`);
       expect(await seriousA11yViolations(page)).toEqual([]);
 

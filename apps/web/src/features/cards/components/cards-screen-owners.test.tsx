@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { serveCardOwners } from '../../../test/serve-card-owners';
-import { requestsTo, serve, server } from '../../../test/server';
+import { noTotals, requestsTo, serve, server } from '../../../test/server';
 
 const cards = [
   card({
@@ -55,6 +55,41 @@ describe('cards screen: owners and teams', () => {
     }
     expect(screen.getByRole('columnheader', { name: 'Owner' })).toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Team' })).toBeInTheDocument();
+  });
+
+  it("narrowed to an owner, says what their cards spent this month (the index's totals) and opens their transactions by card", async () => {
+    serveCards();
+    const totals = noTotals();
+    totals.summary.count = 7;
+    totals.summary.buckets.card = { count: 6, cents: -123_456, pendingCount: 0, pendingCents: 0 };
+    totals.summary.buckets.refund = { count: 1, cents: 1_000, pendingCount: 0, pendingCents: 0 };
+    server.use(
+      serve('index.totals', () => HttpResponse.json(totals)),
+      serve('index.transactions', () =>
+        HttpResponse.json({ items: [], freshness: { syncing: false, days: 0, daysDone: 0 } }),
+      ),
+    );
+    const { user, router } = renderApp('/cards?owner=elena%20walsh', {
+      session: financeSession(),
+    });
+    // Named as the cards show the owner, whatever the link's spelling.
+    const line = await screen.findByText(/Card spend this month \(Elena Walsh\):/);
+    await waitFor(() => expect(line).toHaveTextContent('$1,224.56 in 7 transactions.'));
+    const asked = Object.fromEntries(
+      new URL(requestsTo('/api/index/transactions/totals').at(-1)?.url ?? 'http://x/').searchParams,
+    );
+    expect(asked).toMatchObject({ owner: 'elena walsh' });
+    // This month, from its first day (in the person's zone) to today.
+    expect(new Date(Number(asked.from)).getDate()).toBe(1);
+    expect(Number(asked.to)).toBeGreaterThan(Date.now() - 1_000);
+    await user.click(screen.getByRole('link', { name: 'Their transactions, by card' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
+    const opened = new URLSearchParams(router.state.location.searchStr);
+    expect(Object.fromEntries(opened)).toEqual({
+      period: 'this-month',
+      owner: 'elena walsh',
+      by: 'card',
+    });
   });
 
   it('filters by an owner and by a team given, in the URL and the request', async () => {

@@ -18,6 +18,7 @@ import type { CardsSearch } from '../cards-search';
 import { TransactionLimits, UtilizationLimit } from './card-limits';
 import { CardSearchField } from './card-search-field';
 import { SpendBar, SpendsFrom, useCardsMoney } from './cards-money';
+import { OwnershipSpend } from './ownership-spend';
 
 interface CardsScreenProps {
   search: CardsSearch;
@@ -150,6 +151,9 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
           The cards with a transaction in this sub account, as the card service listed them in the
           last minute.
         </p>
+      ) : null}
+      {search.owner !== undefined || search.team !== undefined ? (
+        <OwnershipSpend owner={search.owner} team={search.team} />
       ) : null}
       {search.sort === 'spend' || search.sort === 'utilization' ? (
         <p className="muted">

@@ -320,6 +320,35 @@ const changes: Change[] = [
       get(`/api/index/merchant?descriptor=${encodeURIComponent(descriptor)}`),
   },
   {
+    name: "a card's owner and team given",
+    arrange: async () => ({ cardId: t.sim.data.cards()[0]?.id ?? '' }),
+    act: ({ cardId = '' }) =>
+      t.request
+        .put(`/api/cards/${cardId}/owner`)
+        .set(admin.headers())
+        .send({ owner: { name: 'Audited Owner' }, team: 'Audited Team' }),
+    read: ({ cardId = '' }) => get(`/api/cards/${cardId}`),
+  },
+  {
+    name: "a card's owner and team taken off",
+    arrange: async () => {
+      const cardId = t.sim.data.cards()[1]?.id ?? '';
+      await ok(
+        t.request
+          .put(`/api/cards/${cardId}/owner`)
+          .set(admin.headers())
+          .send({ owner: { name: 'Owner To Undo' }, team: null }),
+      );
+      return { cardId };
+    },
+    act: ({ cardId = '' }) =>
+      t.request
+        .put(`/api/cards/${cardId}/owner`)
+        .set(admin.headers())
+        .send({ owner: null, team: null }),
+    read: ({ cardId = '' }) => get(`/api/cards/${cardId}`),
+  },
+  {
     name: 'a webhook target added',
     arrange: async () => ({}),
     act: () => post('/api/alerts/webhooks', { name: 'Ops', url: 'https://hooks.example.test/o' }),

@@ -163,8 +163,16 @@ describe('the bell with an alert raised by a new declined transaction', () => {
       const item = dialog.locator('.inbox-item');
       await item.first().waitFor();
       expect(await item.count()).toBe(1);
+      // The merchant by its name, as the index groups it (the detail's "merchant" says which).
+      const { name } = await page.evaluate(async () => {
+        const res = await fetch('/api/index/merchant?descriptor=BLUE%20TAXI%20CO%20NEW%20YORK', {
+          headers: { 'X-CSRF': '1' },
+        });
+        return (await res.json()) as { name: string };
+      });
+      expect(name).toMatch(/^Blue Taxi/);
       expect(await item.locator('.inbox-summary').textContent()).toBe(
-        'Declined · BLUE TAXI CO NEW YORK $123.45 · Card frozen by an admin',
+        `Declined · ${name} $123.45 · Card frozen by an admin`,
       );
       expect(await item.getAttribute('class')).toContain('unread');
       expect(await item.getByRole('link').getAttribute('href')).toBe(
@@ -192,7 +200,7 @@ describe('the bell with an alert raised by a new declined transaction', () => {
     await page.getByRole('button', { name: 'Alerts', exact: true }).waitFor();
     expect(await unreadCount()).toBe(0);
     await screenshot(page, 'bell-open-read-390');
-    await dialog.getByRole('link', { name: /BLUE TAXI CO NEW YORK/ }).click();
+    await dialog.getByRole('link', { name: /Declined · Blue Taxi/ }).click();
     await page.waitForURL((url) => url.pathname === `/transactions/${declined.id}`);
     await page.getByText('Card frozen by an admin').first().waitFor();
     // Still read after a new page.

@@ -28,6 +28,11 @@ export type CardOwner = z.infer<typeof cardOwnerSchema>;
 export const cardOwnershipFields = {
   owner: cardOwnerSchema.optional(),
   team: z.string().optional(),
+  /**
+   * The owner and team could not be read (the database briefly unreachable): the card is
+   * shown, its owner and team unknown, never said to be none.
+   */
+  ownershipUnavailable: z.literal(true).optional(),
 };
 
 export const cardOwnershipChangeSchema = z.strictObject({

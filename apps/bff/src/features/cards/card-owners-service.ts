@@ -11,6 +11,7 @@ import type { Card } from '@card-console/shared/api/cards';
 import { AppError } from '../../core/app-error';
 import { auditedChange } from '../../platform/audit/audited-change';
 import type { Who } from '../../platform/sessions/who';
+import { StoreUnavailableError } from '../../platform/store-unavailable';
 import type { FeatureDeps } from '../feature-deps';
 import type { CardOwnersStore } from './card-owners-store';
 
@@ -46,10 +47,24 @@ export function createCardOwnersService(deps: CardOwnersDeps) {
       return (await deps.stores.cardOwners()).cardsOf(filter);
     },
 
-    /** The cards, each with its owner and team (Card Console's) when it has either. */
+    /**
+     * The cards, each with its owner and team (Card Console's) when it has either. With the
+     * database out of reach the cards are still read (the card service's), marked
+     * `ownershipUnavailable`: a brief outage stops no card read, and no card is said to have no
+     * owner it may have.
+     */
     async withOwnership<C extends Card>(cards: C[]): Promise<C[]> {
       if (cards.length === 0) return cards;
-      return (await deps.stores.cardOwners()).withOwnership(cards);
+      try {
+        return await (await deps.stores.cardOwners()).withOwnership(cards);
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+        deps.logger.warn(
+          { err: error },
+          'cards read without their owners: the database is out of reach',
+        );
+        return cards.map((card) => ({ ...card, ownershipUnavailable: true as const }));
+      }
     },
 
     async set(who: Who, cardId: string, change: CardOwnershipChange): Promise<CardOwnership> {

@@ -35,7 +35,12 @@ export function CardOwnerPanel({ card, isAdmin }: { card: Card; isAdmin: boolean
   return (
     <section className="panel card-owner-panel" aria-labelledby="card-owner-title">
       <h2 id="card-owner-title">Owner and team</h2>
-      {isAdmin && editing ? (
+      {card.ownershipUnavailable ? (
+        <p className="muted">
+          The owner and team cannot be read just now; they are shown again once Card Console's
+          database answers.
+        </p>
+      ) : isAdmin && editing ? (
         <OwnerForm
           card={card}
           onDone={(done) => {

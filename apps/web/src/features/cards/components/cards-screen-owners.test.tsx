@@ -92,6 +92,22 @@ describe('cards screen: owners and teams', () => {
     });
   });
 
+  it('says "Unavailable", never "—", when the owners could not be read', async () => {
+    serveCardOwners(cards);
+    server.use(
+      serve('cards.list', () =>
+        HttpResponse.json<CardPage>({
+          items: [card({ id: 'c9', name: 'Unread owner', ownershipUnavailable: true })],
+        }),
+      ),
+    );
+    renderApp('/cards', { session: financeSession() });
+    const row = await screen.findByRole('row', { name: /Unread owner/ });
+    for (const label of ['Owner', 'Team']) {
+      expect(row.querySelector(`td[data-label="${label}"]`)).toHaveTextContent('Unavailable');
+    }
+  });
+
   it('filters by an owner and by a team given, in the URL and the request', async () => {
     serveCards();
     const { user, router } = renderApp('/cards', { session: financeSession() });

@@ -234,10 +234,18 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
                       <StatusBadge status={card.status} />
                     </td>
                     <td className="col-owner" data-label="Owner">
-                      {card.owner?.name ?? <span className="muted">—</span>}
+                      {card.owner?.name ?? (
+                        <span className="muted">
+                          {card.ownershipUnavailable ? 'Unavailable' : '—'}
+                        </span>
+                      )}
                     </td>
                     <td className="col-team" data-label="Team">
-                      {card.team ?? <span className="muted">—</span>}
+                      {card.team ?? (
+                        <span className="muted">
+                          {card.ownershipUnavailable ? 'Unavailable' : '—'}
+                        </span>
+                      )}
                     </td>
                     <td className="col-spends-from" data-label="Spends from">
                       <SpendsFrom money={money.of(card.id)} name={money.subAccountName} />

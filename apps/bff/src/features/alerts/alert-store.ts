@@ -11,6 +11,7 @@ import {
   type SqlEngine,
   type SqlQueryable,
 } from '../../platform/sql/sql-engine';
+import { storable } from '../../platform/sql/storable';
 import { type AlertPayload, type AlertToRaise, maskedDeep } from './alert-evaluator';
 import {
   DEFAULT_RULES_PER_OWNER,
@@ -145,8 +146,9 @@ async function cardOwnersOf(
     `SELECT co.card_id, co.owner_email,
             EXISTS (SELECT 1 FROM person p WHERE p.email = co.owner_email) AS person
        FROM card_owner co WHERE co.card_id = ANY($1::text[]) AND co.owner_email IS NOT NULL`,
-    [[...new Set(cardIds)]],
+    [[...new Set(cardIds.map(storable))]],
   );
+  // By the stored id (`storable`): a card service's id may hold what the engines cannot store.
   return new Map(rows.map((r) => [r.card_id, { email: r.owner_email, person: r.person }]));
 }
 
@@ -364,7 +366,7 @@ export class AlertStore {
         .map((a) => {
           const rule = rules.get(a.ruleId) as RaiseRuleRow;
           const card = cardOf(a);
-          const owner = card === undefined ? undefined : owners.get(card);
+          const owner = card === undefined ? undefined : owners.get(storable(card));
           // The card's owner sees it in their inbox too when they are a person in People.
           const recipients = [
             ...new Set([

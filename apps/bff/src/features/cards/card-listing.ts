@@ -7,11 +7,12 @@ import type { CardUtilization } from '@card-console/shared/api/transaction-index
 import type { CardListSort } from '@card-console/shared/index-vocabulary';
 import type { CardSortField, CardStatus } from '@card-console/shared/upstream/enums';
 import { AppError } from '../../core/app-error';
+import { storable } from '../../platform/sql/storable';
 
 export interface CardListFilter {
   q?: string | undefined;
   status?: CardStatus | undefined;
-  /** Only these cards (an owner's or a team's, `card-owners-store.ts`). */
+  /** Only these cards (an owner's or a team's, `card-owners-store.ts`), by their stored ids. */
   cardIds?: ReadonlySet<string> | undefined;
 }
 
@@ -39,7 +40,7 @@ export function cardsMatching(cards: readonly Card[], filter: CardListFilter): C
   return cards.filter(
     (card) =>
       (status === undefined || card.status === status) &&
-      (cardIds === undefined || cardIds.has(card.id)) &&
+      (cardIds === undefined || cardIds.has(storable(card.id))) &&
       (text === undefined ||
         folded(card.name).includes(text) ||
         (lastFour !== undefined && card.last4.includes(lastFour))),

@@ -122,6 +122,21 @@ export function cardOwnersStoreContract(
       expect(recorded).toBe(1);
     });
 
+    it('takes any card id the card service gives, even one no engine can store as it is', async () => {
+      const odd = 'a\u0000b\ud800';
+      const done = await store.set(odd, { owner: { name: 'Ana' }, team: null }, 'a', at(1));
+      expect(done.after?.cardId).toBe(odd);
+      expect((await store.ofCards([odd])).get(odd)).toMatchObject({
+        cardId: odd,
+        owner: { name: 'Ana' },
+      });
+      const cards = [{ id: odd, name: 'Odd' }] as unknown as Parameters<
+        typeof store.withOwnership
+      >[0];
+      expect(await store.withOwnership(cards)).toMatchObject([{ id: odd, owner: { name: 'Ana' } }]);
+      expect((await store.cardsOf({ owner: 'ana' }))?.size).toBe(1);
+    });
+
     it('makes no change whose audit record fails', async () => {
       await store.set('c1', { owner: { name: 'Ana' }, team: null }, 'a', at(1));
       await expect(

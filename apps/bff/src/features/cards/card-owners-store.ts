@@ -14,6 +14,7 @@ import {
   type SqlEngine,
   type SqlQueryable,
 } from '../../platform/sql/sql-engine';
+import { storable } from '../../platform/sql/storable';
 
 export interface OwnershipChange {
   owner: { name: string; email?: string | undefined } | null;
@@ -82,9 +83,16 @@ export class CardOwnersStore {
     if (cardIds.length === 0) return new Map();
     const rows = await this.engine.query<Row>(
       `SELECT ${SELECTED} FROM card_owner co WHERE co.card_id = ANY($1::text[])`,
-      [[...new Set(cardIds)]],
+      [[...new Set(cardIds.map(storable))]],
     );
-    return new Map(rows.map((r) => [r.card_id, ownershipOf(r)]));
+    // Keyed by the ids as asked (a card service's id may hold what the engines cannot store).
+    const byStored = new Map(rows.map((r) => [r.card_id, r]));
+    return new Map(
+      cardIds.flatMap((id) => {
+        const row = byStored.get(storable(id));
+        return row ? [[id, { ...ownershipOf(row), cardId: id }] as const] : [];
+      }),
+    );
   }
 
   /** `cards`, each with its owner and team when it has either. */
@@ -173,13 +181,15 @@ export class CardOwnersStore {
     at: Date,
     audited?: Audited<OwnershipChanged>,
   ): Promise<OwnershipChanged> {
+    const asked = cardId;
+    cardId = storable(cardId);
     return this.engine.transaction(async (tx) => {
       await lock(tx);
       const [was] = await tx.query<Row>(
         `SELECT ${SELECTED} FROM card_owner co WHERE co.card_id = $1`,
         [cardId],
       );
-      const before = was && ownershipOf(was);
+      const before = was && { ...ownershipOf(was), cardId: asked };
       if (change.owner === null && change.team === null) {
         if (!before) return { before, after: undefined };
         await tx.query('DELETE FROM card_owner WHERE card_id = $1', [cardId]);
@@ -217,7 +227,8 @@ export class CardOwnersStore {
           at.toISOString(),
         ],
       );
-      return committed(tx, { before, after: ownershipOf(row as Row) }, audited);
+      const after = { ...ownershipOf(row as Row), cardId: asked };
+      return committed(tx, { before, after }, audited);
     });
   }
 }

@@ -16,6 +16,7 @@ import {
   postedSql,
 } from '@card-console/shared/money-definition';
 import type { SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
+import { storable } from '../../platform/sql/storable';
 
 /** A transaction as the index keeps it (times at millisecond precision, ISO 8601 UTC). */
 export interface IndexedTransaction {
@@ -291,17 +292,7 @@ function fromRow(row: Row): IndexedTransaction {
   return t;
 }
 
-/**
- * Text as both engines can store it: PostgreSQL text holds no NUL and JSON no lone surrogate,
- * so each becomes U+FFFD (the service's string is otherwise kept as it came).
- */
-export function storable(text: string): string {
-  // UTF-8 has no form for a lone surrogate: the round trip writes U+FFFD in its place.
-  const wellFormed = /[\uD800-\uDFFF]/.test(text)
-    ? Buffer.from(text, 'utf8').toString('utf8')
-    : text;
-  return wellFormed.replaceAll('\u0000', '\uFFFD');
-}
+export { storable };
 
 /** `%`, `_` and the escape itself, taken literally in a LIKE pattern. */
 function likeLiteral(text: string): string {

@@ -2,7 +2,8 @@
 // on (the embedded engine and PostgreSQL): an owner and a team given, read back with whether the
 // owner's email is a person's; one spelling per owner and team however typed; the cards of an
 // owner or a team; the list of owners and teams; both taken off; a change whose audit record
-// fails is not made; changes made at once to one new owner all land, in one spelling.
+// fails is not made; reads beside changes see each change once made; changes made at once to one
+// new owner all land, in one spelling.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { CardOwnersStore } from './card-owners-store';
@@ -25,6 +26,8 @@ export function cardOwnersStoreContract(
     beforeEach(async () => {
       await engine.query('DELETE FROM card_owner');
       await engine.query("DELETE FROM person WHERE email = 'ana@example.test'");
+      // The table changed behind the store's back: a new store, as a new process would open.
+      store = new CardOwnersStore(engine);
     });
 
     it('gives a card an owner and a team, saying who and when; reads them back per card', async () => {
@@ -146,6 +149,32 @@ export function cardOwnersStoreContract(
       ).rejects.toThrow('audit trail unavailable');
       expect((await store.ofCards(['c1'])).get('c1')).toMatchObject({ owner: { name: 'Ana' } });
       expect((await store.ofCards(['c1'])).get('c1')?.team).toBeUndefined();
+    });
+
+    it('reads made while changes run see each change once it is made, never one undone', async () => {
+      const cards = Array.from({ length: 6 }, (_, k) => `r-${k}`);
+      expect((await store.ofCards(cards)).size).toBe(0);
+      for (let round = 1; round <= 4; round++) {
+        const name = `Owner ${round}`;
+        // Reads before, during and after each card's change, all at once.
+        const reads = await Promise.all(
+          cards.flatMap((card, k) => [
+            store.ofCards(cards),
+            store.set(card, { owner: { name }, team: null }, 'a', at(round * 10 + k)),
+            store.ofCards(cards),
+          ]),
+        );
+        for (const read of reads) {
+          if (!(read instanceof Map)) continue;
+          for (const o of read.values()) {
+            expect([`Owner ${round - 1}`, name]).toContain(o.owner?.name);
+          }
+        }
+        const after = await store.ofCards(cards);
+        expect([...after.values()].map((o) => o.owner?.name)).toEqual(cards.map(() => name));
+      }
+      await store.set('r-0', { owner: null, team: null }, 'a', at(59));
+      expect([...(await store.ofCards(cards)).keys()]).toEqual(cards.slice(1));
     });
 
     it('changes made at once to one new owner all land, every card in the one spelling', async () => {

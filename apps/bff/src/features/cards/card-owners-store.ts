@@ -119,15 +119,18 @@ export class CardOwnersStore {
     const rows = stored.flatMap((id) => all.get(id) ?? []);
     const emails = rows.flatMap((r) => (r.owner_email === null ? [] : [r.owner_email]));
     if (emails.length === 0) return rows;
-    const people = new Set(
-      (
-        await this.engine.query<{ email: string }>(
-          'SELECT email FROM person WHERE email = ANY($1::text[])',
-          [emails],
-        )
-      ).map((p) => p.email),
-    );
+    const people = await this.peopleAmong(emails);
     return rows.map((r) => ({ ...r, person: r.owner_email !== null && people.has(r.owner_email) }));
+  }
+
+  /** Which of `emails` are people's in People. */
+  private async peopleAmong(emails: readonly string[]): Promise<Set<string>> {
+    if (emails.length === 0) return new Set();
+    const rows = await this.engine.query<{ email: string }>(
+      'SELECT email FROM person WHERE email = ANY($1::text[])',
+      [emails],
+    );
+    return new Set(rows.map((p) => p.email));
   }
 
   /** The ownership of each of `cardIds` that has an owner or a team. */
@@ -198,16 +201,8 @@ export class CardOwnersStore {
            FROM card_owner WHERE team_key IS NOT NULL GROUP BY team_key ORDER BY team_key`,
       ),
     ]);
-    const emails = owners.flatMap((o) => (o.email === null ? [] : [o.email]));
-    const people = new Set(
-      emails.length === 0
-        ? []
-        : (
-            await this.engine.query<{ email: string }>(
-              'SELECT email FROM person WHERE email = ANY($1::text[])',
-              [emails],
-            )
-          ).map((p) => p.email),
+    const people = await this.peopleAmong(
+      owners.flatMap((o) => (o.email === null ? [] : [o.email])),
     );
     return {
       owners: owners.map((o) => ({

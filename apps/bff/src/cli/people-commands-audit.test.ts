@@ -18,7 +18,7 @@ import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt } from '../platform/users/password-hash';
 import { applyAllMigrations, asSuperuser, silentLogger } from '../test/audit-cluster';
-import { memoryEngine } from '../test/engines/embedded';
+import { migratedMemoryEngine } from '../test/engines/embedded';
 import { testDatabase } from '../test/engines/postgres';
 import { FailingAuditStore } from '../test/failing-audit';
 import { ManualClock } from '../test/manual-clock';
@@ -45,7 +45,7 @@ interface Setup {
 }
 
 async function embedded(): Promise<Setup> {
-  const engine = await memoryEngine();
+  const engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   const dir = await mkdtemp(join(tmpdir(), 'users-cli-audit-'));
   const audit = new FailingAuditStore(new JsonlAuditStore(dir, new ManualClock()));

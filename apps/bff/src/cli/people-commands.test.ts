@@ -13,7 +13,7 @@ import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import type { SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
 import { silentLogger } from '../test/audit-cluster';
-import { memoryEngine } from '../test/engines/embedded';
+import { migratedMemoryEngine } from '../test/engines/embedded';
 import { ManualClock } from '../test/manual-clock';
 import { testTotpSecrets } from '../test/totp-keys';
 import {
@@ -34,7 +34,7 @@ let trailDir: string;
 /** The store and the trail its changes are recorded in (people-commands-audit.test.ts). */
 let on: PeopleCommands;
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   store = new PeopleStore(engine, undefined, testTotpSecrets());
   trailDir = await mkdtemp(join(tmpdir(), 'users-cli-trail-'));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CardOwnersStore } from '../features/cards';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { silentLogger } from '../test/audit-cluster';
-import { memoryEngine } from '../test/engines/embedded';
+import { migratedMemoryEngine } from '../test/engines/embedded';
 import { demoOwnerOf, seedDemoOwners } from './demo-owners';
 
 describe("demo mode's card owners and teams", () => {
@@ -21,7 +21,7 @@ describe("demo mode's card owners and teams", () => {
   });
 
   it('are given once: a start after admins changed them leaves them be', async () => {
-    const engine = await memoryEngine();
+    const engine = await migratedMemoryEngine();
     try {
       await applyIndexMigrations(engine, silentLogger);
       const store = new CardOwnersStore(engine);

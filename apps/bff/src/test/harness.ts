@@ -43,7 +43,7 @@ import type { UserDirectory } from '../platform/users/user-directory';
 import { openStores, type Stores } from '../stores';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
 import { type CapturedResponse, captureResponses, lineSink } from './capture';
-import { memoryEngine } from './engines/embedded';
+import { migratedMemoryEngine } from './engines/embedded';
 import { ManualClock } from './manual-clock';
 import { SoftwareAuthenticator } from './software-authenticator';
 import type { SsoBrowser } from './sso-browser';
@@ -250,7 +250,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : undefined;
   const factors = shared?.factorStore ?? (await FileFactorStore.open(config.dataDir));
   // In memory, opened only if a test asks the index; closed with the app.
-  const stores = options.stores ?? openStores({ open: () => memoryEngine(), logger });
+  const stores = options.stores ?? openStores({ open: () => migratedMemoryEngine(), logger });
   // Started only if a test drops a receipt into an inbox.
   const receiptReader = lazyReceiptReader(logger);
   // With receipts by email (`env.receiptMail`), the inbox and its listener as server.ts makes

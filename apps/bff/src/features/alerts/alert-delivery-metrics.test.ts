@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../platform/metrics/prometheus-metrics';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
@@ -22,7 +22,7 @@ let index: Stores;
 let worker: AlertDeliveryWorker | undefined;
 
 beforeAll(async () => {
-  index = openStores({ open: () => memoryEngine(), logger: silentLogger });
+  index = openStores({ open: () => migratedMemoryEngine(), logger: silentLogger });
   await index.alerts();
 }, 60_000);
 afterAll(async () => {

@@ -25,7 +25,7 @@ import { embeddedEngine, postgresEngine, type SqlEngine } from '../../platform/s
 import { openStores, type Stores } from '../../stores';
 import { asSuperuser, silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp } from '../../test/harness';
@@ -634,7 +634,7 @@ describe('alert delivery on the embedded engine, one process', () => {
     const index = openStores({
       open: async () => {
         opened++;
-        return memoryEngine();
+        return migratedMemoryEngine();
       },
       logger: silentLogger,
     });

@@ -11,7 +11,7 @@ import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import {
@@ -34,7 +34,7 @@ const declinedRule = (name: string, extra: object = {}) => ({
 });
 
 const engines: [string, () => Promise<{ engine: SqlEngine; stop(): Promise<void> }>][] = [
-  ['PGlite', async () => ({ engine: await memoryEngine(), stop: async () => {} })],
+  ['PGlite', async () => ({ engine: await migratedMemoryEngine(), stop: async () => {} })],
   [
     'PostgreSQL',
     async () => {

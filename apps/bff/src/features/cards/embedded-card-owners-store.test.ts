@@ -1,10 +1,10 @@
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { cardOwnersStoreContract } from './card-owners-store.contract';
 
 cardOwnersStoreContract('embedded engine (PGlite)', async () => {
-  const engine = await memoryEngine();
+  const engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };
 });

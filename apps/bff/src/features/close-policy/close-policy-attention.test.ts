@@ -21,7 +21,7 @@ import {
   type ContractCardService,
   startContractCardService,
 } from '../../test/contract-card-service';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
@@ -154,7 +154,7 @@ afterAll(async () => {
 });
 
 const engines = {
-  embedded: async () => memoryEngine(),
+  embedded: async () => migratedMemoryEngine(),
   postgres: async () =>
     postgresEngine(
       new pg.Pool({ connectionString: await postgres.createDatabase('close_policy'), max: 4 }),

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
@@ -17,7 +17,10 @@ const engines: [
   string,
   () => Promise<{ open: () => Promise<SqlEngine>; stop(): Promise<void> }>,
 ][] = [
-  ['the embedded engine', async () => ({ open: () => memoryEngine(), stop: async () => {} })],
+  [
+    'the embedded engine',
+    async () => ({ open: () => migratedMemoryEngine(), stop: async () => {} }),
+  ],
   [
     'PostgreSQL',
     async () => {

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
 import { testTotpSecrets } from '../../test/totp-keys';
@@ -33,7 +33,7 @@ let t: PeopleTestApp;
 let ana: TestCookie;
 
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

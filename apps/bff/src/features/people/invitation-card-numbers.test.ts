@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/harness';
 import {
   FakePersonSessions,
@@ -26,7 +26,7 @@ let t: PeopleTestApp;
 let ana: TestCookie;
 
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, { info: () => {}, error: () => {} });
   await emptyPeople(engine);
   const clock = new ManualClock();

@@ -11,7 +11,7 @@ import { invitationSenderFromSettings } from '../../platform/notify/invitation-e
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
@@ -30,7 +30,7 @@ let logLines: string[];
 const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

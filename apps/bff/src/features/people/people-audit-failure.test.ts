@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { FailingAuditStore } from '../../test/failing-audit';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
@@ -30,7 +30,7 @@ let t: PeopleTestApp;
 let ana: TestCookie;
 
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   clock = new ManualClock();
   const store = new PeopleStore(engine, clock, testTotpSecrets());

@@ -26,7 +26,7 @@ import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
@@ -237,7 +237,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
 let embedded: SqlEngine | undefined;
 realReplicaRaces('embedded engine, one instance', async () => {
   if (!embedded) {
-    embedded = await memoryEngine();
+    embedded = await migratedMemoryEngine();
     await applyIndexMigrations(embedded, silentLogger);
   }
   return embedded;

@@ -14,7 +14,7 @@ import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { FakePersonSessions, type PeopleTestApp, startPeopleApp } from '../../test/people-test-app';
@@ -145,7 +145,7 @@ function isActiveAdminSummary(p: { role: string; disabled: boolean; hasPassword:
 }
 
 replicaRaces('embedded engine, one instance', async () => {
-  const engine = await memoryEngine();
+  const engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return { engines: [engine, engine], close: () => engine.close() };
 });

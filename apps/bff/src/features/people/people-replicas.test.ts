@@ -18,7 +18,7 @@ import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
 import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { sessionCookieFrom } from '../../test/test-session';
 import { createUpstreamClient } from '../../upstream/client';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   origin = config.publicOrigin;
   // One engine for both: the database the replicas share.
   index = openStores({
-    open: () => memoryEngine(),
+    open: () => migratedMemoryEngine(),
     logger: silentLogger,
     totpSecrets: new TotpSecretBox(config.totpKeys),
   });

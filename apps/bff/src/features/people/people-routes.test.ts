@@ -15,7 +15,7 @@ import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { hashParams, productionScrypt, verifyPassword } from '../../platform/users/password-hash';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import {
   FakePersonSessions,
@@ -43,7 +43,7 @@ let ana: TestCookie;
 let sent: { email: string; link: string }[];
 
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

@@ -9,7 +9,7 @@ import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { OTHER_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
 import { whoSignedIn } from '../sso';
@@ -24,7 +24,7 @@ const limits = { idleMs: 15 * MINUTE, absoluteMs: 12 * 60 * MINUTE };
 
 let engine: SqlEngine;
 beforeAll(async () => {
-  engine = await memoryEngine();
+  engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());

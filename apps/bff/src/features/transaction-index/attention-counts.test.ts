@@ -18,7 +18,7 @@ import {
   type ContractCardService,
   startContractCardService,
 } from '../../test/contract-card-service';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledAnswer } from '../../test/settled-index';
@@ -83,7 +83,7 @@ afterAll(async () => {
 });
 
 const engines = {
-  embedded: async () => memoryEngine(),
+  embedded: async () => migratedMemoryEngine(),
   postgres: async () =>
     postgresEngine(
       new pg.Pool({ connectionString: await postgres.createDatabase('attention'), max: 4 }),

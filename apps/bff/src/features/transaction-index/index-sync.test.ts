@@ -4,7 +4,7 @@ import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testPan } from '../../test/test-pan';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import { type IndexedTransaction, TransactionIndexStore } from './index-store';
@@ -79,7 +79,7 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   let engine: SqlEngine;
   let store: TransactionIndexStore;
   beforeAll(async () => {
-    engine = await memoryEngine();
+    engine = await migratedMemoryEngine();
     await applyIndexMigrations(engine, silentLogger);
     store = new TransactionIndexStore(engine);
   }, 60_000);

@@ -25,7 +25,7 @@ import {
   startContractCardService,
 } from '../../test/contract-card-service';
 import { parseCsv, textBody } from '../../test/csv';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { settledOverview } from '../../test/expected-overview';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
@@ -231,7 +231,7 @@ beforeAll(async () => {
     startPostgres(),
   ]);
   const [embedded, server] = await Promise.all([
-    memoryEngine(),
+    migratedMemoryEngine(),
     postgres
       .createDatabase('reconciliation')
       .then((url) => postgresEngine(new pg.Pool({ connectionString: url, max: 4 }))),

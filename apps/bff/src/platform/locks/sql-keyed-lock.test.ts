@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineSink } from '../../test/capture';
-import { memoryEngine } from '../../test/engines/embedded';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import {
   postgresReplicas,
   type SqlReplicas,
@@ -161,7 +161,7 @@ describe('SqlKeyedLock', () => {
   });
 
   it('refuses the embedded engine, whose one connection a held lock would stall', async () => {
-    const embedded = await memoryEngine();
+    const embedded = await migratedMemoryEngine();
     try {
       expect(() => new SqlKeyedLock(embedded, { waitMs: 1_000 })).toThrow(/PostgreSQL/);
     } finally {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { BeforeCommit } from '../audit/audited-change';
 import { keepClientErrorsHandled, postgresFailure } from '../audit/postgres-errors';
@@ -159,6 +160,11 @@ export async function embeddedEngine(
     ...options,
     ...(dataDir ? { dataDir } : from ? { loadDataDir: from } : {}),
   });
+  return embeddedOver(db);
+}
+
+/** The engine's interface over an open PGlite. */
+function embeddedOver(db: PGlite): SqlEngine {
   return {
     kind: 'embedded',
     async query<R extends object>(text: string, params?: readonly unknown[]) {
@@ -191,11 +197,17 @@ export async function embeddedEngine(
   };
 }
 
-/** A new, empty in-memory cluster's image (a tar of its directory), for `embeddedEngine`'s `from`. */
-export async function embeddedClusterImage(): Promise<Blob> {
+/**
+ * A new in-memory cluster's image (a tar of its directory), for `embeddedEngine`'s `from`: empty,
+ * or as `prepare` leaves it (the tests' image with every migration applied).
+ */
+export async function embeddedClusterImage(
+  prepare?: (engine: SqlEngine) => Promise<unknown>,
+): Promise<Blob> {
   const { PGlite, options } = await pgliteOptions();
   const db = await PGlite.create(options);
   try {
+    await prepare?.(embeddedOver(db));
     return await db.dumpDataDir('none');
   } finally {
     await db.close();

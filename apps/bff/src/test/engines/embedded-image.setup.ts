@@ -1,15 +1,25 @@
-// Vitest's global set-up for the BFF's projects: one image of a new embedded cluster for the run,
-// in a temporary file every test file's `memoryEngine()` starts from (embedded.ts).
+// Vitest's global set-up for the BFF's projects: two images of a new embedded cluster for the
+// run, in temporary files each test file's engines start from (embedded.ts): one empty, for the
+// tests of migrating, and one with every migration applied, which the app's and the stores' tests
+// start from and then find nothing to apply (0.4 s of a loaded worker less for each of ~130).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import type { TestProject } from 'vitest/node';
+import { applyMigrations } from '../../platform/sql/migrations';
 import { embeddedClusterImage } from '../../platform/sql/sql-engine';
 
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'cc-embedded-image-'));
-  const file = join(dir, 'cluster.tar');
-  await writeFile(file, Buffer.from(await (await embeddedClusterImage()).arrayBuffer()));
-  project.provide('embeddedClusterImage', file);
+  const empty = join(dir, 'cluster.tar');
+  const migrated = join(dir, 'migrated.tar');
+  await writeFile(empty, Buffer.from(await (await embeddedClusterImage()).arrayBuffer()));
+  const image = await embeddedClusterImage((engine) =>
+    applyMigrations(engine, pino({ level: 'silent' })),
+  );
+  await writeFile(migrated, Buffer.from(await image.arrayBuffer()));
+  project.provide('embeddedClusterImage', empty);
+  project.provide('migratedClusterImage', migrated);
   return () => rm(dir, { recursive: true, force: true });
 }

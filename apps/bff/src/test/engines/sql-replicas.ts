@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../audit-cluster';
-import { memoryEngine } from './embedded';
+import { migratedMemoryEngine } from './embedded';
 import { freePort } from './free-port';
 import { testDatabase } from './postgres';
 
@@ -74,7 +74,7 @@ export function useBothEngines(): { readonly postgres: SqlReplicas; readonly emb
 }
 
 export async function embeddedForStores(): Promise<SqlEngine> {
-  const engine = await memoryEngine();
+  const engine = await migratedMemoryEngine();
   await applyIndexMigrations(engine, silentLogger);
   return engine;
 }

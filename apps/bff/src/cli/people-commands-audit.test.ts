@@ -14,7 +14,6 @@ import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createAuditPool } from '../platform/audit/postgres-audit';
 import { PostgresAuditStore } from '../platform/audit/postgres-audit-store';
-import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt } from '../platform/users/password-hash';
 import { applyAllMigrations, asSuperuser, silentLogger } from '../test/audit-cluster';
@@ -46,7 +45,6 @@ interface Setup {
 
 async function embedded(): Promise<Setup> {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   const dir = await mkdtemp(join(tmpdir(), 'users-cli-audit-'));
   const audit = new FailingAuditStore(new JsonlAuditStore(dir, new ManualClock()));
   return {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PeopleStore } from '../features/people/people-store';
 import { emptyPeople, ISSUER } from '../features/people/people-store.contract';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
-import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import type { SqlEngine } from '../platform/sql/sql-engine';
 import { demoScrypt, verifyPassword } from '../platform/users/password-hash';
 import { silentLogger } from '../test/audit-cluster';
@@ -35,7 +34,6 @@ let trailDir: string;
 let on: PeopleCommands;
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   store = new PeopleStore(engine, undefined, testTotpSecrets());
   trailDir = await mkdtemp(join(tmpdir(), 'users-cli-trail-'));
   on = {

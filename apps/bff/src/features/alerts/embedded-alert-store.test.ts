@@ -1,5 +1,3 @@
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { alertLimitsContract } from './alert-limits.contract';
 import { alertStoreContract } from './alert-store.contract';
@@ -8,12 +6,10 @@ import { alertStoreContract } from './alert-store.contract';
 // whose own queue then orders the raises.
 alertStoreContract('embedded engine (PGlite)', async () => {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   return { engine, second: engine, close: () => engine.close() };
 });
 
 alertLimitsContract('embedded engine (PGlite)', async () => {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   return { engine, second: engine, close: () => engine.close() };
 });

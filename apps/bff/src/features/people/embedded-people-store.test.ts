@@ -1,5 +1,3 @@
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { silentLogger } from '../../test/audit-cluster';
 import { memoryEngine, migratedMemoryEngine } from '../../test/engines/embedded';
 import { peopleRacesContract } from './people-races.contract';
 import { peopleSecretsContract } from './people-secrets.contract';
@@ -8,7 +6,6 @@ import { peopleStoreContract } from './people-store.contract';
 // One in-process engine: the "replicas" of the race suite are calls made at once on it.
 const open = async () => {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   return { engines: [engine], close: () => engine.close() };
 };
 

@@ -8,9 +8,7 @@ import {
   invitationCreatedSchema,
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { type PeopleTestApp, startPeopleApp, type TestCookie } from '../../test/people-test-app';
@@ -34,7 +32,6 @@ let ana: TestCookie;
 
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());
 

@@ -8,9 +8,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../platform/logger';
 import { invitationSenderFromSettings } from '../../platform/notify/invitation-email';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { freePort } from '../../test/engines/free-port';
 import { ManualClock } from '../../test/manual-clock';
@@ -31,7 +29,6 @@ const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());
 

@@ -5,9 +5,7 @@ import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { invitationCreatedSchema } from '@card-console/shared/api/people';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { FailingAuditStore } from '../../test/failing-audit';
 import { ManualClock } from '../../test/manual-clock';
@@ -31,7 +29,6 @@ let ana: TestCookie;
 
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   clock = new ManualClock();
   const store = new PeopleStore(engine, clock, testTotpSecrets());
   await store.importUsers([

@@ -238,7 +238,6 @@ let embedded: SqlEngine | undefined;
 realReplicaRaces('embedded engine, one instance', async () => {
   if (!embedded) {
     embedded = await migratedMemoryEngine();
-    await applyIndexMigrations(embedded, silentLogger);
   }
   return embedded;
 });

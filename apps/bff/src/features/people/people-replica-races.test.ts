@@ -146,7 +146,6 @@ function isActiveAdminSummary(p: { role: string; disabled: boolean; hasPassword:
 
 replicaRaces('embedded engine, one instance', async () => {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   return { engines: [engine, engine], close: () => engine.close() };
 });
 

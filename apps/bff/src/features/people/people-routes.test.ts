@@ -11,10 +11,8 @@ import {
   sessionListSchema,
 } from '@card-console/shared/api/people';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { hashParams, productionScrypt, verifyPassword } from '../../platform/users/password-hash';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import {
@@ -44,7 +42,6 @@ let sent: { email: string; link: string }[];
 
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());
 

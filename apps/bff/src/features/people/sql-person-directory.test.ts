@@ -6,9 +6,7 @@ import { AppError } from '../../core/app-error';
 import { TotpSecretBox, TotpSecretUnreadableError } from '../../platform/security/totp-secret-box';
 import { SessionService } from '../../platform/sessions/session-service';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { ManualClock } from '../../test/manual-clock';
 import { OTHER_TOTP_KEY, testTotpSecrets } from '../../test/totp-keys';
@@ -25,7 +23,6 @@ const limits = { idleMs: 15 * MINUTE, absoluteMs: 12 * 60 * MINUTE };
 let engine: SqlEngine;
 beforeAll(async () => {
   engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
 });
 afterAll(() => engine.close());
 

@@ -1,10 +1,7 @@
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { securityPolicyStoreContract } from './security-policy-store.contract';
 
 securityPolicyStoreContract('embedded engine (PGlite)', async () => {
   const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };
 });

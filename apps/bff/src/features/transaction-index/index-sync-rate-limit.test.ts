@@ -11,7 +11,7 @@ import {
   type CardServiceProcess,
   startCardServiceProcess,
 } from '../../test/engines/card-service-process';
-import { embeddedForStores } from '../../test/engines/sql-replicas';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { TEST_API_KEY, testClient } from '../../test/upstream-client';
 import { TransactionIndexStore } from './index-store';
 import { INDEX_HISTORY_DAYS, indexSyncWork, newSyncProgress, utcDay } from './index-sync';
@@ -20,7 +20,7 @@ let engine: SqlEngine;
 let service: CardServiceProcess;
 beforeAll(async () => {
   [engine, service] = await Promise.all([
-    embeddedForStores(),
+    migratedMemoryEngine(),
     // 20 at once, then 40 a second: the walk's pace starts at 8 and grows past what this lets by.
     startCardServiceProcess({
       apiKey: TEST_API_KEY,

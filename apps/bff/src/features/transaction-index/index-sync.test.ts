@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import { InProcessJobRunner } from '../../platform/jobs/in-process-job-runner';
-import { applyIndexMigrations } from '../../platform/sql/index-migrations';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
@@ -80,7 +79,6 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   let store: TransactionIndexStore;
   beforeAll(async () => {
     engine = await migratedMemoryEngine();
-    await applyIndexMigrations(engine, silentLogger);
     store = new TransactionIndexStore(engine);
   }, 60_000);
   afterAll(() => engine?.close());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import {
-  embeddedForStores,
   pass,
   postgresReplicas,
   type SqlReplicas,
@@ -22,7 +22,7 @@ let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
 beforeAll(async () => {
-  [pg, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [pg, embedded] = await Promise.all([postgresReplicas(), migratedMemoryEngine()]);
   [one, two] = [pg.a, pg.b];
 }, 120_000);
 afterAll(async () => {

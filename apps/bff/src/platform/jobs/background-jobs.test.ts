@@ -6,11 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, systemClock } from '../../core/clock';
 import { silentLogger } from '../../test/audit-cluster';
-import {
-  embeddedForStores,
-  postgresReplicas,
-  type SqlReplicas,
-} from '../../test/engines/sql-replicas';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
+import { postgresReplicas, type SqlReplicas } from '../../test/engines/sql-replicas';
 import { expectFailureSchedule, flakyWork } from '../../test/failure-schedule';
 import { ManualClock } from '../../test/manual-clock';
 import type { SqlEngine } from '../sql/sql-engine';
@@ -24,7 +21,7 @@ interface Progress {
 let sql: SqlReplicas;
 let embedded: SqlEngine;
 beforeAll(async () => {
-  [sql, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [sql, embedded] = await Promise.all([postgresReplicas(), migratedMemoryEngine()]);
 }, 60_000);
 afterAll(() => Promise.all([sql?.close(), embedded?.close()]));
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import {
-  embeddedForStores,
   postgresReplicas,
   type SqlReplicas,
   unreachablePostgres,
@@ -15,7 +15,7 @@ import { SqlFactorStore } from './sql-factor-store';
 let pg: SqlReplicas;
 let embedded: SqlEngine;
 beforeAll(async () => {
-  [pg, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [pg, embedded] = await Promise.all([postgresReplicas(), migratedMemoryEngine()]);
 }, 120_000);
 afterAll(async () => {
   await embedded?.close();

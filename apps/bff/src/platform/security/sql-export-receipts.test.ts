@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import {
-  embeddedForStores,
   postgresReplicas,
   type SqlReplicas,
   unreachablePostgres,
@@ -16,7 +16,7 @@ let one: SqlEngine;
 let two: SqlEngine;
 let embedded: SqlEngine;
 beforeAll(async () => {
-  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [postgres, embedded] = await Promise.all([postgresReplicas(), migratedMemoryEngine()]);
   one = postgres.a;
   two = postgres.b;
 }, 120_000);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import {
-  embeddedForStores,
   postgresReplicas,
   type SqlReplicas,
   unreachablePostgres,
@@ -19,7 +19,7 @@ let embedded: SqlEngine;
 const replica = (max = 4) => postgres.replica(max);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 beforeAll(async () => {
-  [postgres, embedded] = await Promise.all([postgresReplicas(), embeddedForStores()]);
+  [postgres, embedded] = await Promise.all([postgresReplicas(), migratedMemoryEngine()]);
   one = postgres.a;
   two = postgres.b;
 }, 120_000);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../core/app-error';
 import { silentLogger } from '../../test/audit-cluster';
 import { lineSink } from '../../test/capture';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { embeddedForStores } from '../../test/engines/sql-replicas';
 import { createLogger } from '../logger';
 import { applyIndexMigrations } from '../sql/index-migrations';
 import { postgresEngine, type SqlEngine } from '../sql/sql-engine';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   url = server.urlFor('limits', 'limits_app', 'limits');
   one = replica();
   two = replica();
-  embedded = await embeddedForStores();
+  embedded = await migratedMemoryEngine();
 }, 120_000);
 afterAll(async () => {
   await Promise.all([owner?.close(), one?.close(), two?.close(), embedded?.close()]);

@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedForStores, unreachablePostgres } from '../../test/engines/sql-replicas';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
+import { unreachablePostgres } from '../../test/engines/sql-replicas';
 import { parseSamples, sampleValue } from '../../test/scrape';
 import { createPrometheusMetrics } from '../metrics/prometheus-metrics';
 import { StoreUnavailableError } from '../store-unavailable';
@@ -9,7 +10,7 @@ import { timedEngine } from './timed-engine';
 
 let embedded: SqlEngine;
 beforeAll(async () => {
-  embedded = await embeddedForStores();
+  embedded = await migratedMemoryEngine();
 }, 60_000);
 afterAll(async () => embedded?.close());
 

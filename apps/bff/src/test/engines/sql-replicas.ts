@@ -64,19 +64,13 @@ export function useBothEngines(): { readonly postgres: SqlReplicas; readonly emb
   beforeAll(async () => {
     [engines.postgres, engines.embedded] = await Promise.all([
       postgresReplicas(),
-      embeddedForStores(),
+      migratedMemoryEngine(),
     ]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([engines.postgres?.close(), engines.embedded?.close()]);
   });
   return engines;
-}
-
-export async function embeddedForStores(): Promise<SqlEngine> {
-  const engine = await migratedMemoryEngine();
-  await applyIndexMigrations(engine, silentLogger);
-  return engine;
 }
 
 /** PostgreSQL where nothing listens: every call fails as the server being down does. */

@@ -39,6 +39,7 @@ import { MemorySessionStore, type SessionStore } from '../platform/sessions/sess
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { openSharedStores } from '../platform/sql/shared-stores';
 import { postgresEngine } from '../platform/sql/sql-engine';
+import type { ScryptParams } from '../platform/users/password-hash';
 import type { UserDirectory } from '../platform/users/user-directory';
 import { openStores, type Stores } from '../stores';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client';
@@ -111,6 +112,8 @@ export interface TestAppOptions {
   receiptReader?: ReceiptReading;
   /** The open days read again in the background while an alert rule is on, this often. */
   openDaysRefreshMs?: number;
+  /** The people's password hashes at this cost instead of the tests' cheap one (testScrypt). */
+  scrypt?: ScryptParams;
 }
 
 /** A request as the simulator received it. */
@@ -202,7 +205,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     : options.upstream
       ? { url: options.upstream.url }
       : (recorder ?? (await sim.listen(0, '127.0.0.1')));
-  const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir);
+  const { users, credentials, usersFile } = await buildTestUsers(mode, dataDir, options.scrypt);
 
   const base = loadConfig(
     mode === 'production'

@@ -20,7 +20,11 @@ export interface TestCredentials {
 export const testScrypt: ScryptParams = { N: 2 ** 10, r: 8, p: 1 };
 
 /** Demo mode: the built-in accounts. Production: a users file written by the CLI's core. */
-export async function buildTestUsers(mode: 'demo' | 'production', dataDir: string) {
+export async function buildTestUsers(
+  mode: 'demo' | 'production',
+  dataDir: string,
+  scrypt: ScryptParams = testScrypt,
+) {
   if (mode === 'demo') {
     const credentials = Object.fromEntries(
       demoAccounts.map((a) => [
@@ -29,7 +33,7 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
       ]),
     ) as Record<Role, TestCredentials>;
     return {
-      users: await UserDirectory.demo({ scrypt: testScrypt }),
+      users: await UserDirectory.demo({ scrypt }),
       credentials,
       usersFile: undefined,
     };
@@ -41,14 +45,14 @@ export async function buildTestUsers(mode: 'demo' | 'production', dataDir: strin
     email: 'finance@example.test',
     role: 'finance',
     password,
-    scrypt: testScrypt,
+    scrypt,
   });
   const admin = await addUser({
     file: usersFile,
     email: 'admin@example.test',
     role: 'admin',
     password,
-    scrypt: testScrypt,
+    scrypt,
   });
   const totpSecret = new URL(admin.otpauthUri ?? '').searchParams.get('secret') ?? '';
   const credentials: Record<Role, TestCredentials> = {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -128,6 +128,27 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   }, 10_000);
   await exited;
   clearTimeout(timer);
+  await groupGone(child.pid);
+}
+
+/**
+ * Waits until no process of the group is left (the BFF outlives pnpm by its drain), 10 s at
+ * most, then kills what remains.
+ */
+async function groupGone(pid: number): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
 }
 
 async function waitFor(
@@ -199,9 +220,16 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
     await waitFor(`${url}/readyz`, child, output, 120_000, databaseReady);
   } catch (error) {
     await stopGroup(child);
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  return { url, port, output, stop: () => stopGroup(child) };
+  // Its data directory goes with it: each holds a copy of the embedded cluster and the index
+  // (~140 MB), and a run starts about 25 products.
+  const stop = async () => {
+    await stopGroup(child);
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return { url, port, output, stop };
 }
 
 /**

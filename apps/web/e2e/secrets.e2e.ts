@@ -50,14 +50,19 @@ beforeAll(async () => {
       { email: 'admin@corp.test', role: 'admin', passwordHash: scryptHash(password), totpSecret },
     ]),
   );
-  product = await startProduct({
-    CARD_API_BASE_URL: sim.url,
-    CARD_API_KEY: apiKey,
-    USERS_FILE: usersFile,
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'info',
-  });
+  product = await startProduct(
+    {
+      CARD_API_BASE_URL: sim.url,
+      CARD_API_KEY: apiKey,
+      USERS_FILE: usersFile,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'info',
+    },
+    // Its logs are read whole below, the configuration check's included: started as the
+    // README's command starts it.
+    { readme: true },
+  );
   browser = await launchChromium();
   ({ context, page } = await newPage(browser, product.url));
   page.on('response', (response) => {

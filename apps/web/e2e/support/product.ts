@@ -92,11 +92,19 @@ function run(
   args: string[],
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => string } {
+  return spawnGroup(...pnpmCommand(args), repoRoot, env);
+}
+
+function spawnGroup(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
   // Run it as a person would: Vitest's NODE_ENV=test would make Vite build React's dev bundle.
   const { NODE_ENV: _testEnv, ...inherited } = process.env;
-  const [command, commandArgs] = pnpmCommand(args);
-  const child = spawn(command, commandArgs, {
-    cwd: repoRoot,
+  const child = spawn(command, args, {
+    cwd,
     env: { ...inherited, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,6 +117,26 @@ function run(
     text += chunk.toString();
   });
   return { child, output: () => text };
+}
+
+/**
+ * The BFF as `pnpm start:built` runs it once the configuration is checked: the BFF's `serve:demo`
+ * script (`VAR=value node <flags> dist/demo.js`), read from its package.json, run with this Node
+ * directly. Three pnpm processes and `check-config` under tsx were ~5 s of CPU a product, which
+ * a loaded CI machine turned into 10–20 s before each file's first test.
+ */
+function bffServe(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const bff = join(repoRoot, 'apps/bff');
+  const scripts = JSON.parse(readFileSync(join(bff, 'package.json'), 'utf8')).scripts;
+  const words = String(scripts['serve:demo']).split(/\s+/);
+  const scriptEnv: Record<string, string> = { DEMO_MODE: env.DEMO_MODE ?? '1' };
+  for (let word = words[0]; word && /^[A-Z_]+=/.test(word); word = words[0]) {
+    const [name = '', ...value] = word.split('=');
+    scriptEnv[name] = value.join('=');
+    words.shift();
+  }
+  if (words.shift() !== 'node') throw new Error(`serve:demo is not a node command: ${words}`);
+  return spawnGroup(process.execPath, words, bff, { ...scriptEnv, ...env });
 }
 
 async function stopGroup(child: ChildProcess): Promise<void> {
@@ -180,29 +208,45 @@ async function databaseReady(response: Response): Promise<boolean> {
   return body.checks?.database === 'ok';
 }
 
+/** How a test starts the product: see `startProduct`. */
+export interface StartOptions {
+  /**
+   * Through the README's command (`pnpm start:built`: `check-config`, then the BFF), as a person
+   * starts it, rather than the BFF's serve script alone.
+   */
+  readme?: boolean;
+}
+
 /**
- * The product as the README's first command starts it (`pnpm start`: checks the configuration,
- * builds, runs the BFF), from the build the e2e project's global setup made once
- * (`build-once.ts`; `pnpm start:built` is `pnpm start` without its build), on a free port, with
- * its own data directory. Demo mode unless `env` says otherwise.
+ * The product from the build the e2e project's global setup made once (`build-once.ts`), on a
+ * free port, with its own data directory: the BFF as the README's first command runs it
+ * (`pnpm start`: checks the configuration, builds, runs the BFF's `serve:demo`), or the whole
+ * command without its build (`pnpm start:built`) with `readme`. Demo mode unless `env` says
+ * otherwise.
  */
-export async function startProduct(env: Record<string, string> = {}): Promise<Running> {
+export async function startProduct(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<Running> {
   // A port taken meanwhile by another process (it says EADDRINUSE) is tried again on another.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startProductOnce(env);
+      return await startProductOnce(env, options);
     } catch (error) {
       if (attempt >= 3 || !/EADDRINUSE/.test((error as Error).message)) throw error;
     }
   }
 }
 
-async function startProductOnce(env: Record<string, string>): Promise<Running> {
+async function startProductOnce(
+  env: Record<string, string>,
+  options: StartOptions,
+): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'card-console-e2e-'));
   cpSync(inject('embeddedCluster'), join(dataDir, EMBEDDED_DIR), { recursive: true });
   const url = `http://localhost:${port}`;
-  const { child, output } = run(['start:built'], {
+  const productEnv = {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -212,7 +256,10 @@ async function startProductOnce(env: Record<string, string>): Promise<Running> {
     // Production mode requires the origin people open; here it is this loopback address.
     ...(env.CARD_API_BASE_URL ? { PUBLIC_ORIGIN: url } : {}),
     ...env,
-  });
+  };
+  const { child, output } = options.readme
+    ? run(['start:built'], productEnv)
+    : bffServe(productEnv);
   try {
     await waitFor(`${url}/healthz`, child, output, 240_000);
     // Ready for a first sign-in: the embedded engine's first open (initdb, seconds on the

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Overview } from '@card-console/shared/api/overview';
 import type { IndexPage, IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
+import { embeddedIndexHeld, postgresIndexHeld } from '../apps/bff/bench/index-held';
 import { cpuMicros } from '../apps/bff/bench/process-cpu';
 import { loadConfig } from '../apps/bff/src/env';
 import { migrateAsOwner, prepareAuditDatabase } from '../apps/bff/src/test/engines/audit-database';
@@ -208,12 +209,22 @@ async function firstSync(bff: RunningBff, proxy: DelayingProxy): Promise<SyncRun
   };
 }
 
+/** Rows the transaction pages of `window` delivered. */
+const deliveredRows = (window: CallWindow) =>
+  window.calls.reduce((n, call) => n + (call.items ?? 0), 0);
+
 interface ResumeRun {
   /** Transaction pages asked before the kill, and after the restart until synced. */
   before: number;
+  /** Transaction pages asked and not yet answered when the process was killed. */
+  inFlight: number;
+  /** What the index held once the process was gone: its rows and walked days. */
+  kept: { rows: number; days: number };
   after: number;
   /** Sign-in on the restarted BFF → its list says synced. */
   resumedMs: number;
+  /** Rows the restarted BFF's transaction pages delivered. */
+  afterRows: number;
   rows: number;
 }
 
@@ -227,6 +238,7 @@ async function killedAndResumed(
   proxy: DelayingProxy,
   killAt: number,
   restart: () => Promise<RunningBff>,
+  held: () => Promise<ResumeRun['kept']>,
 ): Promise<ResumeRun> {
   const mark = proxy.mark();
   const cookie = await bff.signIn();
@@ -235,9 +247,11 @@ async function killedAndResumed(
     await delay(5);
   }
   const killed = new Promise((exited) => bff.child.process.once('exit', exited));
+  const inFlight = proxy.inFlight();
   bff.child.process.kill('SIGKILL');
   await killed;
   await bff.stop();
+  const kept = await held();
   const before = proxy.window(mark, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE).count;
   const resumed = await restart();
   const again = proxy.mark();
@@ -247,9 +261,18 @@ async function killedAndResumed(
     (a) => !a.freshness.syncing && a.freshness.updatedAt !== undefined,
   );
   const resumedMs = performance.now() - again;
-  const after = proxy.window(again, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE).count;
+  const afterCalls = proxy.window(again, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE);
+  const after = afterCalls.count;
   const totals = await get<IndexTotalsAnswer>(resumed, cookie2, '/api/index/transactions/totals');
-  return { before, after, resumedMs, rows: totals.body.summary.count };
+  return {
+    before,
+    inFlight,
+    kept,
+    after,
+    afterRows: deliveredRows(afterCalls),
+    resumedMs,
+    rows: totals.body.summary.count,
+  };
 }
 
 interface ListRun {
@@ -515,13 +538,21 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
 
     // Killed half-way through its first sync, and started again on the same DATA_DIR or
     // database: half the pages of the same kind of BFF's full walk.
-    const killedHalfWay = async (env: Record<string, string>, full: SyncRun) =>
-      killedAndResumed(await start(env), proxy, Math.ceil(full.transactionCalls.count / 2), () =>
-        start(env),
+    const killedHalfWay = async (
+      env: Record<string, string>,
+      full: SyncRun,
+      held: () => Promise<ResumeRun['kept']>,
+    ) =>
+      killedAndResumed(
+        await start(env),
+        proxy,
+        Math.ceil(full.transactionCalls.count / 2),
+        () => start(env),
+        held,
       );
-    const resumed = await killedHalfWay(
-      { DATA_DIR: mkdtempSync(join(tmpdir(), 'cc-bench-resume-')) },
-      sync,
+    const resumeDir = mkdtempSync(join(tmpdir(), 'cc-bench-resume-'));
+    const resumed = await killedHalfWay({ DATA_DIR: resumeDir }, sync, () =>
+      embeddedIndexHeld(resumeDir),
     );
     await delay(REFILL_MS);
 
@@ -532,9 +563,9 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
     const onceUrl = await migratedDatabase(postgres, 'sync_once');
     const pgSync = await firstSync(await start({ DATABASE_URL: onceUrl }), proxy);
     await delay(REFILL_MS);
-    const pgResumed = await killedHalfWay(
-      { DATABASE_URL: await migratedDatabase(postgres, 'sync_resumed', onceUrl) },
-      pgSync,
+    const resumedUrl = await migratedDatabase(postgres, 'sync_resumed', onceUrl);
+    const pgResumed = await killedHalfWay({ DATABASE_URL: resumedUrl }, pgSync, () =>
+      postgresIndexHeld(resumedUrl),
     );
     await delay(REFILL_MS);
 
@@ -560,7 +591,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| ${label}: rows synced (the totals' count, asked once the list says synced) | ${r.rows.toLocaleString('en-US')} |`,
     ];
     const resumeRow = (label: string, r: ResumeRun, full: SyncRun) =>
-      `| ${label} | ${r.before} | ${r.after} of a full walk's ${full.transactionCalls.count} (${fmt(100 * resumeShare(r, full), 0)} %) | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
+      `| ${label} | ${r.before} (${r.inFlight} unanswered) | ${r.kept.rows.toLocaleString('en-US')} rows (${fmt((100 * r.kept.rows) / r.rows, 0)} %), ${r.kept.days.toLocaleString('en-US')} days | ${r.after} of a full walk's ${full.transactionCalls.count} (${fmt(100 * resumeShare(r, full), 0)} %); ${fmt(r.afterRows / r.after, 1)} rows a page, the full walk's ${fmt(deliveredRows(full.transactionCalls) / full.transactionCalls.count, 1)} | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
     const overviewRow = (label: string, r: OverviewRun) =>
       `| ${label} | ${r.days} days${r.status === 'complete' ? '' : ` (**${r.status}**)`} | ${seconds(r.signInMs)} s | ${seconds(r.seenMs)} s (${r.polls} asks) | ${seconds(r.walkEndMs)} s (${fmt(depth(r.walkEndMs), 1)}) | ${r.calls.count} (${r.calls.byRoute}) | ${r.transactionCalls.maxInFlight} | ${r.calls.rateLimited} | ${r.rows.toLocaleString('en-US')} |`;
     const listRow = (r: ListRun) => {
@@ -589,8 +620,8 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       '',
       "**Killed half-way through the first sync** (SIGKILL once half a full walk's pages were asked), then started again on the same DATA_DIR or database: the pages the restarted BFF asks until its list says synced",
       '',
-      '| index | pages before the kill | pages after the restart | restart: sign-in → synced | rows synced |',
-      '|---|---|---|---|---|',
+      '| index | pages asked before the kill (of them unanswered at the kill) | the index after the kill: rows (of those synced), walked days | pages after the restart; rows a page delivered | restart: sign-in → synced | rows synced |',
+      '|---|---|---|---|---|---|',
       resumeRow('embedded engine', resumed, sync),
       resumeRow('PostgreSQL', pgResumed, pgSync),
       '',

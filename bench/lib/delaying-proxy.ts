@@ -19,6 +19,8 @@ export interface ProxiedCall {
   status: number;
   /** Requests in flight at the proxy when this one arrived, itself included. */
   inFlightAtStart: number;
+  /** The items a list answer delivered (its `metadata.count`); undefined for other answers. */
+  items?: number;
 }
 
 export interface CallWindow {
@@ -45,6 +47,20 @@ export interface DelayingProxy {
   /** Requests in flight now. */
   inFlight(): number;
   close(): Promise<void>;
+}
+
+/**
+ * A list answer's `metadata.count` (the contract's list envelope), else undefined: read for the
+ * transaction lists only, whose rows per page a benchmark compares.
+ */
+function listCount(payload: Buffer): number | undefined {
+  try {
+    const count = (JSON.parse(payload.toString('utf8')) as { metadata?: { count?: unknown } })
+      .metadata?.count;
+    return typeof count === 'number' ? count : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `/card/abc/reveal` → `/card/:id/reveal`: the resource's kind, not its id. */
@@ -121,6 +137,8 @@ export async function startDelayingProxy(options: {
                 call.status = answer.statusCode ?? 0;
                 if (res.destroyed) return;
                 const payload = Buffer.concat(chunks);
+                const items = call.route === 'GET /transaction' ? listCount(payload) : undefined;
+                if (items !== undefined) call.items = items;
                 res.writeHead(call.status, {
                   ...endToEnd(answer.headers),
                   'content-length': payload.length,

@@ -129,7 +129,8 @@ function bffServe(env: Record<string, string>): { child: ChildProcess; output: (
   const bff = join(repoRoot, 'apps/bff');
   const scripts = JSON.parse(readFileSync(join(bff, 'package.json'), 'utf8')).scripts;
   const words = String(scripts['serve:demo']).split(/\s+/);
-  const scriptEnv: Record<string, string> = { DEMO_MODE: env.DEMO_MODE ?? '1' };
+  // Demo mode unless `env` says otherwise, as `pnpm start` exports it.
+  const scriptEnv: Record<string, string> = { DEMO_MODE: '1' };
   for (let word = words[0]; word && /^[A-Z_]+=/.test(word); word = words[0]) {
     const [name = '', ...value] = word.split('=');
     scriptEnv[name] = value.join('=');

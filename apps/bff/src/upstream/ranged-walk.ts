@@ -9,6 +9,16 @@ import { paced, paginate, type WalkBudget } from './paginate';
 
 export type { DateRange } from './date-ranges';
 
+/** Where a range's page sits: what the range asks for and keeps, and the page after it. */
+export interface RangePage {
+  /** The dates asked for (one millisecond past `keep.to` for a range below another). */
+  ask: DateRange;
+  /** The dates the range keeps. */
+  keep: DateRange;
+  /** The cursor of the range's next page; absent: this page was its last. */
+  next?: string;
+}
+
 /**
  * Where one range's rows go. Ranges are handed out newest first, in the order they are
  * planned, which is the order a service listing newest first would list their rows in.
@@ -19,7 +29,7 @@ export interface RangeSink<T> {
    * schema (a 502 if they do not match) and keeps those within the range. The walk asks for
    * the range's next page once this resolves (or before, see `ahead`).
    */
-  take(rows: () => T[]): void | Promise<void>;
+  take(rows: () => T[], page: RangePage): void | Promise<void>;
   /** Whether the page after this one may be asked for before this one is taken (default yes). */
   ahead?(): boolean;
   /** The range was walked to its end, `rows` rows in all. */
@@ -150,7 +160,7 @@ async function walk<T>(
     o.pace !== undefined && (spanPages(span, dates) ?? Number.POSITIVE_INFINITY) <= 2 * pages;
   if (!more || firstItems.length === 0 || short) {
     // One page, or a service paging through nothing: the span as it comes.
-    await walkRange(o, span, first, o.range(span), halt.signal, outside);
+    await walkRange(o, boundsOf(o.span, span), first, o.range(span), halt.signal, outside);
     return;
   }
 
@@ -169,7 +179,7 @@ async function walk<T>(
         const sink = o.range(range);
         const rows = await walkRange(
           o,
-          range,
+          boundsOf(o.span, range),
           whole ? first : undefined,
           sink,
           halt.signal,
@@ -197,6 +207,33 @@ async function walk<T>(
       () => {},
     );
   });
+}
+
+/**
+ * Goes on with one range of an earlier walk from `cursor` (its kept pages' last), to its end:
+ * with a `pace`, in a range slot of its own and each page in its turn, as `walkRanges`' ranges.
+ * Its rows are checked as theirs are; aborting `signal` stops it. Returns the rows it read.
+ */
+export async function continueRange<T>(
+  o: WalkOptions<T> & Pick<RangedWalkOptions<T>, 'log' | 'signal'>,
+  bounds: Pick<RangePage, 'ask' | 'keep'>,
+  cursor: string,
+  sink: RangeSink<T>,
+): Promise<number> {
+  const signal = o.signal ?? new AbortController().signal;
+  const outside: Outside = { rows: 0, pages: 0 };
+  const release = o.pace ? await o.pace.range(signal) : undefined;
+  try {
+    return await walkRange(o, bounds, { cursor }, sink, signal, outside);
+  } finally {
+    release?.();
+    if (outside.rows > 0) {
+      o.log?.warn(
+        { dropped: outside.rows, pages: outside.pages, ...bounds.keep },
+        'rows dated outside the dates asked for were dropped',
+      );
+    }
+  }
 }
 
 /**
@@ -232,22 +269,39 @@ export function spanPages(span: DateRange, dates: number[]): number | undefined 
   return (span.to - span.from + 1) / spread;
 }
 
-/** One range's cursor walk from `start` (or its own first page); returns its rows. */
+/** What a range of `span` asks for and keeps (see `walkRanges` on the extra millisecond). */
+function boundsOf(span: DateRange, range: DateRange): Pick<RangePage, 'ask' | 'keep'> {
+  const cut = range.to !== undefined && range.to !== span.to ? range.to : undefined;
+  return {
+    ask: bounded(range.from, cut === undefined ? range.to : cut + 1),
+    keep: bounded(range.from, cut ?? range.to),
+  };
+}
+
+type WalkOptions<T> = Pick<RangedWalkOptions<T>, 'page' | 'dateOf' | 'keyOf' | 'budget' | 'pace'>;
+
+/**
+ * One range's cursor walk from `start`: its first page already read, a cursor to go on from,
+ * or (absent) its own first page; returns its rows.
+ */
 async function walkRange<T>(
-  o: RangedWalkOptions<T>,
-  range: DateRange,
-  start: DeferredPage<T> | undefined,
+  o: WalkOptions<T>,
+  { ask, keep }: Pick<RangePage, 'ask' | 'keep'>,
+  start: DeferredPage<T> | { cursor: string } | undefined,
   sink: RangeSink<T>,
   signal: AbortSignal,
   outside: Outside,
 ): Promise<number> {
-  const cut = range.to !== undefined && range.to !== o.span.to ? range.to : undefined;
-  const ask = bounded(range.from, cut === undefined ? range.to : cut + 1);
-  const keep = bounded(range.from, cut ?? range.to);
   let rows = 0;
   const keyOf = o.keyOf;
+  const first =
+    start === undefined
+      ? () => o.page(ask)
+      : 'cursor' in start
+        ? () => o.page(ask, start.cursor)
+        : start;
   const pages = paginate({
-    first: start ?? (() => o.page(ask)),
+    first,
     next: (cursor) => o.page(ask, cursor),
     cursorOf: (page) => page.metadata.nextCursor,
     ...(keyOf ? { keysOf: (page: DeferredPage<T>) => page.items().map(keyOf) } : {}),
@@ -262,7 +316,8 @@ async function walkRange<T>(
       kept ??= within(o, page.items(), keep, ask, outside);
       return kept;
     };
-    await sink.take(rowsOf);
+    const next = page.metadata.nextCursor;
+    await sink.take(rowsOf, { ask, keep, ...(next === undefined ? {} : { next }) });
     rows += rowsOf().length;
   }
   signal.throwIfAborted();
@@ -276,7 +331,7 @@ async function walkRange<T>(
  * and a walk that has been sent them on `OUTSIDE_PAGES` pages fails.
  */
 function within<T>(
-  o: RangedWalkOptions<T>,
+  o: Pick<RangedWalkOptions<T>, 'dateOf'>,
   items: T[],
   keep: DateRange,
   ask: DateRange,

@@ -48,6 +48,7 @@ describe('the embedded engine', () => {
         '20261201120000000_decline-reason-index',
         '20261202013000000_merchant-names',
         '20261202050000000_card-owners',
+        '20261203070000000_sync-range-pages',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -36,6 +36,33 @@ export interface IndexedTransaction {
   originalCurrency?: { code?: string; amountCents?: number; conversionRate?: number };
 }
 
+/** One page a running sync read of a date range (inclusive Unix ms) it has not finished. */
+export interface SyncRangePage {
+  from: number;
+  to: number;
+  /** The dates asked for end here (one millisecond past `to` for a range below another). */
+  askTo: number;
+  /** The page's place in its range, from 1. */
+  page: number;
+  /** The cursor of the page after it; absent: it was the range's last. */
+  next?: string;
+  rows: readonly Omit<IndexedTransaction, 'subAccountId'>[];
+}
+
+/** A range a sync read part or all of, as its kept pages say (`openRanges`). */
+export interface OpenSyncRange {
+  from: number;
+  to: number;
+  askTo: number;
+  /** Pages kept, in order from the range's first. */
+  pages: number;
+  /** Where the range goes on; absent: its last page is among those kept. */
+  next?: string;
+  rows: Omit<IndexedTransaction, 'subAccountId'>[];
+  /** When its latest page was kept (Unix ms). */
+  writtenAt: number;
+}
+
 /**
  * Which transactions: every given member narrows the set, a list means "any of these", an
  * absent member does not filter. Amounts are sizes (the absolute value, either sign), both
@@ -633,12 +660,15 @@ export class TransactionIndexStore {
 
   /**
    * `replaceDay` for several days at once (a walked range's), in one transaction: the embedded
-   * engine's cost is mostly per statement and per transaction, not per row.
+   * engine's cost is mostly per statement and per transaction, not per row. The pages kept of
+   * `rangesDone` (ranges by their start, `saveRangePages`) go in the same transaction: a range's
+   * days are in the index or its pages are kept, never neither.
    */
   async replaceDays(
     subAccountId: string,
     days: readonly { day: string; rows: readonly Omit<IndexedTransaction, 'subAccountId'>[] }[],
     syncedAt: number,
+    options: { rangesDone?: readonly number[] } = {},
   ): Promise<void> {
     if (days.length === 0) return;
     const starts = days.map(({ day }) => {
@@ -718,6 +748,9 @@ export class TransactionIndexStore {
          DO UPDATE SET synced_at = EXCLUDED.synced_at, row_count = EXCLUDED.row_count`,
         [sub, new Date(syncedAt).toISOString(), dayList, counts],
       );
+      if (options.rangesDone && options.rangesDone.length > 0) {
+        await dropRangePages(tx, sub, options.rangesDone);
+      }
     });
     await this.wrote(records.length);
   }
@@ -1373,6 +1406,86 @@ export class TransactionIndexStore {
     return out;
   }
 
+  /**
+   * Keeps pages a running sync read of ranges it has not finished, each with the cursor that
+   * continues its range, so a sync stopped mid-walk goes on from there (`openRanges`).
+   */
+  async saveRangePages(
+    subAccountId: string,
+    pages: readonly SyncRangePage[],
+    writtenAt: number,
+  ): Promise<void> {
+    if (pages.length === 0) return;
+    await this.engine.query(
+      `INSERT INTO index_sync_range_page
+         (sub_account_id, from_ms, to_ms, ask_to_ms, page, next_cursor, rows, written_at)
+       SELECT $1, p.from_ms, p.to_ms, p.ask_to_ms, p.page, p.next_cursor, p.rows, $8::timestamptz
+         FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::text[], $7::text[])
+           AS p(from_ms, to_ms, ask_to_ms, page, next_cursor, rows)
+       ON CONFLICT (sub_account_id, from_ms, page) DO NOTHING`,
+      [
+        storable(subAccountId),
+        pages.map((p) => p.from),
+        pages.map((p) => p.to),
+        pages.map((p) => p.askTo),
+        pages.map((p) => p.page),
+        pages.map((p) => (p.next === undefined ? null : JSON.stringify(p.next))),
+        pages.map((p) => JSON.stringify(p.rows)),
+        new Date(writtenAt).toISOString(),
+      ],
+    );
+  }
+
+  /**
+   * The ranges of a sub account a sync read part of (or all of, not yet written), oldest
+   * first: each one's rows so far, its pages, and the cursor its last kept page continues with.
+   */
+  async openRanges(subAccountId: string): Promise<OpenSyncRange[]> {
+    const rows = await this.engine.query<{
+      from_ms: string;
+      to_ms: string;
+      ask_to_ms: string;
+      page: number;
+      next_cursor: string | null;
+      rows: string;
+      written_at: Date;
+    }>(
+      `SELECT from_ms::text, to_ms::text, ask_to_ms::text, page, next_cursor, rows, written_at
+         FROM index_sync_range_page WHERE sub_account_id = $1 ORDER BY from_ms, page`,
+      [storable(subAccountId)],
+    );
+    const ranges = new Map<number, OpenSyncRange>();
+    for (const r of rows) {
+      const from = Number(r.from_ms);
+      let range = ranges.get(from);
+      if (!range) {
+        range = {
+          from,
+          to: Number(r.to_ms),
+          askTo: Number(r.ask_to_ms),
+          pages: 0,
+          rows: [],
+          writtenAt: 0,
+        };
+        ranges.set(from, range);
+      }
+      // Pages are kept in order; a gap (a later page kept, an earlier one lost) ends the range's
+      // use: what follows the gap cannot be continued from.
+      if (r.page !== range.pages + 1) continue;
+      range.pages = r.page;
+      range.rows.push(...(JSON.parse(r.rows) as OpenSyncRange['rows']));
+      if (r.next_cursor === null) delete range.next;
+      else range.next = JSON.parse(r.next_cursor) as string;
+      range.writtenAt = Math.max(range.writtenAt, new Date(r.written_at).getTime());
+    }
+    return [...ranges.values()];
+  }
+
+  /** Forgets the kept pages of these ranges (by their start) of a sub account. */
+  async dropRanges(subAccountId: string, froms: readonly number[]): Promise<void> {
+    if (froms.length > 0) await dropRangePages(this.engine, storable(subAccountId), froms);
+  }
+
   /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
   async pendingDays(subAccountId: string): Promise<Set<string>> {
     const rows = await this.engine.query<{ day: string }>(
@@ -1408,6 +1521,13 @@ export class TransactionIndexStore {
     }
     return out;
   }
+}
+
+function dropRangePages(tx: SqlQueryable, sub: string, froms: readonly number[]) {
+  return tx.query(
+    'DELETE FROM index_sync_range_page WHERE sub_account_id = $1 AND from_ms = ANY($2::bigint[])',
+    [sub, [...froms]],
+  );
 }
 
 async function insertRows(

@@ -1,7 +1,8 @@
 // A sync stopped mid-walk (its process shut down, or killed with its database connections)
 // resumes where it stopped: on the embedded engine and on PostgreSQL, against the simulator over
 // HTTP, the sync that follows asks the card service for no day the stopped one had finished,
-// and the index ends with every row of the history window once, none lost and none doubled.
+// goes on with each range it had open from the cursor of the last page it kept, and the index
+// ends with every row of the history window once, none lost and none doubled.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
@@ -35,21 +36,29 @@ function recordingClient() {
     attemptTimeoutMs: clientDefaults.attemptTimeoutMs,
     deadlineMs: clientDefaults.deadlineMs,
   });
-  const asked: { from: number; to: number }[] = [];
+  const asked: { from: number; to: number; cursor?: string }[] = [];
   const recording: UpstreamClient = {
     ...client,
     listTransactionsDeferred(ctx, query) {
-      asked.push({ from: query.fromDate ?? 0, to: query.toDate ?? Date.now() });
+      asked.push({
+        from: query.fromDate ?? 0,
+        to: query.toDate ?? Date.now(),
+        ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      });
       return client.listTransactionsDeferred(ctx, query);
     },
   };
   return { client: recording, asked };
 }
 
-/** The UTC days a page asked for touches. */
+/**
+ * The UTC days a page asked for reads. A range below another asks for one millisecond past its
+ * end (`upstream/ranged-walk.ts`), the first of the next day, and keeps none of it: that day is
+ * not read.
+ */
 function daysOf(ask: { from: number; to: number }): string[] {
   const days: string[] = [];
-  for (let at = Date.parse(`${utcDay(ask.from)}T00:00Z`); at <= ask.to; at += DAY_MS) {
+  for (let at = Date.parse(`${utcDay(ask.from)}T00:00Z`); at < ask.to; at += DAY_MS) {
     days.push(utcDay(at));
   }
   return days;
@@ -159,11 +168,22 @@ describe.each([
     const kept = new Set(await indexedIds(reader, sub));
     expect(rowsOfFinished.every((t) => kept.has(t.id))).toBe(true);
 
+    // The ranges the stopped sync had open go on from the pages it kept: each one's next page
+    // is asked with the cursor its last kept page gave, and none of them from its start again.
+    const openRanges = (await store.openRanges(sub)).filter((range) => range.next !== undefined);
+    expect(openRanges.length).toBeGreaterThan(0);
+
     const second = await sync(reader === both.embedded ? engine : both.postgres.a, sub);
     expect(second.ended).toBe('synced');
     expect(second.progress.days).toBe(INDEX_HISTORY_DAYS - finished.size);
     const walkedAgain = second.asked.flatMap(daysOf).filter((day) => finished.has(day));
     expect(walkedAgain).toEqual([]);
+    for (const range of openRanges) {
+      const its = second.asked.filter((ask) => ask.from === range.from);
+      expect(its[0]).toEqual({ from: range.from, to: range.askTo, cursor: range.next });
+      expect(its.filter((ask) => ask.cursor === undefined)).toEqual([]);
+    }
+    expect(await store.openRanges(sub)).toEqual([]);
     // Every row once: the same ids as the card service's, none missing, none twice.
     expect(await indexedIds(reader, sub)).toEqual(ids);
     expect((await store.summary({ subAccountIds: [sub] })).count).toBe(ids.length);

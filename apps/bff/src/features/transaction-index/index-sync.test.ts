@@ -84,7 +84,7 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   afterAll(() => engine?.close());
   beforeEach(() =>
     engine.query(
-      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally',
+      'TRUNCATE index_transaction, index_sync_day, index_hour_tally, index_day_key_tally, index_month_key_tally, index_sync_range_page',
     ),
   );
 
@@ -163,6 +163,93 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     expect(row?.description).toContain(pan.slice(-4));
     expect(JSON.stringify(await indexed(sub))).not.toContain(pan);
   }, 60_000);
+
+  describe('pages a stopped sync kept', () => {
+    const DAY = 86_400_000;
+    const dayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
+    /** The simulator's busiest day of `sub` in the window's settled part, and its rows. */
+    function busyDay(sub: string) {
+      const settled = utcDay(Date.now() - 10 * DAY);
+      const byDay = new Map<string, IndexedTransaction[]>();
+      for (const t of expected(sub, Date.now())) {
+        const day = utcDay(Date.parse(t.at));
+        if (day < settled) byDay.set(day, [...(byDay.get(day) ?? []), t]);
+      }
+      const [day, rows] = [...byDay].sort((a, b) => b[1].length - a[1].length)[0] ?? [];
+      if (!day || !rows || rows.length < 3) throw new Error('no busy day');
+      return { day, rows: rows.map(({ subAccountId: _, ...row }) => row) };
+    }
+
+    it('a range whose cursor the card service no longer takes is walked again from its start: every row once', async () => {
+      const sub = upstream.sim.data.subAccounts()[0]?.id as string;
+      const { day, rows } = busyDay(sub);
+      const from = dayStart(day);
+      await store.saveRangePages(
+        sub,
+        [
+          {
+            from,
+            to: from + DAY - 1,
+            askTo: from + DAY,
+            page: 1,
+            next: 'a cursor long gone',
+            rows: rows.slice(0, 2),
+          },
+        ],
+        Date.now(),
+      );
+      const job = sync().sync(sub, 'req-kept-1');
+      await job.done;
+      expect(job.outcome()).toMatchObject({ ok: true });
+      expect(await indexed(sub)).toEqual(expected(sub, Date.now()));
+      expect(await store.openRanges(sub)).toEqual([]);
+    }, 60_000);
+
+    it('a range read to its end is written as kept, without asking again; kept pages a day old are forgotten', async () => {
+      const sub = upstream.sim.data.subAccounts()[1]?.id as string;
+      const { day, rows } = busyDay(sub);
+      const from = dayStart(day);
+      const older = dayStart(utcDay(from - 3 * DAY));
+      const ghost = (id: string, at: number) =>
+        ({ ...rows[0], id, at: new Date(at).toISOString() }) as (typeof rows)[number];
+      // Read to its end (no cursor): its rows are what the day holds, the one kept row only.
+      await store.saveRangePages(
+        sub,
+        [
+          {
+            from,
+            to: from + DAY - 1,
+            askTo: from + DAY - 1,
+            page: 1,
+            rows: [ghost('kept-row', from + 1)],
+          },
+        ],
+        Date.now(),
+      );
+      // Kept a day ago: forgotten, its day walked as any other.
+      await store.saveRangePages(
+        sub,
+        [
+          {
+            from: older,
+            to: older + DAY - 1,
+            askTo: older + DAY - 1,
+            page: 1,
+            rows: [ghost('stale-row', older + 1)],
+          },
+        ],
+        Date.now() - 24 * 3_600_000 - 1,
+      );
+      const job = sync().sync(sub, 'req-kept-2');
+      await job.done;
+      expect(job.outcome()).toMatchObject({ ok: true });
+      const ids = (await indexed(sub)).map((t) => t.id);
+      expect(ids).toContain('kept-row');
+      expect(ids).not.toContain('stale-row');
+      expect(ids.filter((id) => rows.some((r) => r.id === id))).toEqual([]);
+      expect(await store.openRanges(sub)).toEqual([]);
+    }, 60_000);
+  });
 
   it('two asks at once share one sync: every page is read once', async () => {
     const sub = upstream.sim.data.subAccounts()[0]?.id as string;

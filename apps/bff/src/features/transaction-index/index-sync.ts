@@ -1,7 +1,9 @@
 // Fills the transaction index from the card service: a sub account's UTC days are walked as
 // date ranges, a few at once (`upstream/ranged-walk.ts`, as the Overview and the export walk),
 // and each range's days replace the index's rows of those days as soon as the range ends, so
-// a walk that fails later keeps what it finished. Which days: on the first sync every day of
+// a walk that fails later keeps what it finished. Each page of a range still open is kept
+// (with the cursor after it) as it comes, so a sync stopped mid-walk (a restart, a crash, a
+// replica taking over) goes on with each open range from its last kept page. Which days: on the first sync every day of
 // the history window; afterwards only the days that can still change (the settling window and
 // days with pending rows), as the Overview decides when a day is final. One job per sub
 // account, a background job the replicas share (index-search-service.ts): requests that ask
@@ -15,13 +17,20 @@ import type { Metrics } from '../../platform/metrics/metrics';
 import type { CallContext, UpstreamClient } from '../../upstream/client';
 import { walkBudget } from '../../upstream/paginate';
 import {
+  continueRange,
   PACED_RANGES_AT_ONCE,
+  type RangeSink,
   spanPages,
   transactionPages,
   walkRanges,
 } from '../../upstream/ranged-walk';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
-import type { IndexedTransaction, TransactionIndexStore } from './index-store';
+import type {
+  IndexedTransaction,
+  OpenSyncRange,
+  SyncRangePage,
+  TransactionIndexStore,
+} from './index-store';
 
 const DAY_MS = 86_400_000;
 /**
@@ -50,6 +59,13 @@ const PAGES_PER_RANGE = 16;
  */
 const RUNS_AT_ONCE = 2;
 const PACED_RUNS_AT_ONCE = 32;
+
+/**
+ * A stopped sync's kept pages are gone on from this long after the latest was kept; older, its
+ * ranges are walked afresh (a cursor a day old may no longer be honoured, and the rows of days
+ * still settling have moved on).
+ */
+export const RANGE_PAGES_KEPT_MS = 24 * 3_600_000;
 
 /** The job that syncs a sub account (one at a time, across replicas). */
 export const indexJobKey = (subAccountId: string) => `transaction-index:${subAccountId}`;
@@ -210,6 +226,8 @@ export async function walkIndexDays(
     budget: ReturnType<typeof walkBudget>;
     signal?: AbortSignal;
     progress?: IndexSyncProgress;
+    /** Where the walk's ranges go (the sync's, shared by its runs); default its own, no pages kept. */
+    writes?: SyncWrites;
   },
 ): Promise<void> {
   const first = days[0];
@@ -217,7 +235,7 @@ export async function walkIndexDays(
   if (first === undefined || last === undefined) return;
   const span = { from: utcDayStart(first), to: utcDayStart(addDays(last, 1)) - 1 };
   const pace = deps.upstream.pace?.walk('background');
-  const write = groupedWrites(deps, ctx, subAccountId, walk.progress);
+  const writes = walk.writes ?? syncWrites(deps, { ctx, subAccountId, progress: walk.progress });
   await walkRanges({
     span,
     page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
@@ -247,29 +265,204 @@ export async function walkIndexDays(
     range(range) {
       const from = range.from ?? span.from;
       const to = range.to ?? span.to;
-      const byDay = new Map<string, Omit<IndexedTransaction, 'subAccountId'>[]>();
-      for (const day of days) {
-        if (utcDayStart(day) >= from && utcDayStart(day) <= to) byDay.set(day, []);
-      }
-      return {
-        take(rows) {
-          deps.metrics?.indexSyncPage();
-          if (walk.progress) walk.progress.pages = (walk.progress.pages ?? 0) + 1;
-          for (const t of rows()) {
-            const at = Date.parse(t.date);
-            if (at > to || at < from) continue;
-            byDay.get(utcDay(at))?.push(toIndexed(t));
-          }
-        },
-        async done() {
-          await write([...byDay].map(([day, rows]) => ({ day, rows })));
-        },
-      };
+      return rangeSink(deps, walk.progress, writes, {
+        from,
+        to,
+        days: days.filter((day) => utcDayStart(day) >= from && utcDayStart(day) <= to),
+      });
     },
   });
 }
 
-type WalkedDay = { day: string; rows: Omit<IndexedTransaction, 'subAccountId'>[] };
+/** The UTC days a kept range covers, when it covers whole days (as the sync's ranges do). */
+function wholeDaysOf(range: Pick<OpenSyncRange, 'from' | 'to'>): string[] | undefined {
+  const first = utcDay(range.from);
+  const last = utcDay(range.to);
+  if (utcDayStart(first) !== range.from || utcDayStart(addDays(last, 1)) - 1 !== range.to) {
+    return undefined;
+  }
+  const days: string[] = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/**
+ * Goes on with a range a stopped sync read part of, from its last kept page's cursor, and
+ * writes its days when it ends (at once, when its last page was among those kept). A card
+ * service that does not take the kept cursor (its first page fails) has the range walked
+ * afresh, its kept pages forgotten.
+ */
+async function resumeIndexRange(
+  deps: Pick<IndexSyncDeps, 'upstream' | 'store' | 'clock'> &
+    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger' | 'metrics'>>,
+  ctx: CallContext,
+  subAccountId: string,
+  range: OpenSyncRange,
+  days: readonly string[],
+  walk: {
+    budget: ReturnType<typeof walkBudget>;
+    signal: AbortSignal;
+    progress: IndexSyncProgress;
+    writes: SyncWrites;
+  },
+): Promise<void> {
+  const sink = rangeSink(deps, walk.progress, walk.writes, { ...range, days }, range);
+  if (range.next === undefined) return sink.done?.(range.rows.length);
+  const span = { from: range.from, to: range.to };
+  try {
+    await continueRange(
+      {
+        page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
+        dateOf: (t) => Date.parse(t.date),
+        keyOf: (t) => t.id,
+        budget: walk.budget,
+        ...(deps.upstream.pace ? { pace: deps.upstream.pace.walk('background') } : {}),
+        ...(deps.logger ? { log: deps.logger } : {}),
+        signal: walk.signal,
+      },
+      { ask: { from: range.from, to: range.askTo }, keep: span },
+      range.next,
+      sink,
+    );
+  } catch (error) {
+    if (sink.answered() || walk.signal.aborted) throw error;
+    deps.logger?.warn(
+      { err: error, subAccountId, from: range.from, to: range.to },
+      'a stopped index sync’s range could not go on from its cursor; walking it again',
+    );
+    await deps.store.dropRanges(subAccountId, [range.from]);
+    await walkIndexDays(deps, ctx, subAccountId, days, walk);
+  }
+}
+
+type IndexRow = Omit<IndexedTransaction, 'subAccountId'>;
+type WalkedDay = { day: string; rows: IndexRow[] };
+
+/**
+ * Where one range's pages go: their rows by day, each page kept with the cursor after it
+ * (`writes.keep`, when the sync keeps pages), and the range's days written when it ends. A
+ * range a stopped sync read part of goes on from `resumed`: its kept rows and pages.
+ */
+function rangeSink(
+  deps: Partial<Pick<IndexSyncDeps, 'metrics'>>,
+  progress: IndexSyncProgress | undefined,
+  writes: SyncWrites,
+  range: { from: number; to: number; days: readonly string[] },
+  resumed?: Pick<OpenSyncRange, 'pages' | 'rows'>,
+): RangeSink<UpstreamTransaction> & { answered(): boolean } {
+  const { from, to } = range;
+  const byDay = new Map<string, IndexRow[]>(range.days.map((day) => [day, []]));
+  const add = (row: IndexRow) => byDay.get(utcDay(Date.parse(row.at)))?.push(row);
+  for (const row of resumed?.rows ?? []) add(row);
+  let pages = resumed?.pages ?? 0;
+  let answered = false;
+  let kept: Promise<void> = Promise.resolve();
+  return {
+    answered: () => answered,
+    take(rows, page) {
+      answered = true;
+      deps.metrics?.indexSyncPage();
+      if (progress) progress.pages = (progress.pages ?? 0) + 1;
+      const taken: IndexRow[] = [];
+      for (const t of rows()) {
+        const at = Date.parse(t.date);
+        if (at > to || at < from || !byDay.has(utcDay(at))) continue;
+        const row = toIndexed(t);
+        taken.push(row);
+        add(row);
+      }
+      pages += 1;
+      if (writes.keep) {
+        kept = writes.keep({
+          from,
+          to,
+          askTo: page.ask.to ?? to,
+          page: pages,
+          ...(page.next === undefined ? {} : { next: page.next }),
+          rows: taken,
+        });
+      }
+    },
+    async done() {
+      // The range's pages are kept before its days are written (that write forgets them).
+      await kept;
+      await writes.write(
+        [...byDay].map(([day, rows]) => ({ day, rows })),
+        from,
+      );
+    },
+  };
+}
+
+/**
+ * Where a sync's ranges go: `write` writes a finished range's days (and forgets its kept pages),
+ * `keep` keeps one page of an open range; both group what comes while they run.
+ */
+interface SyncWrites {
+  write(days: WalkedDay[], rangeFrom?: number): Promise<void>;
+  keep?(page: SyncRangePage): Promise<void>;
+}
+
+type WriteDeps = Pick<IndexSyncDeps, 'store' | 'clock'> &
+  Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger'>>;
+
+function syncWrites(
+  deps: WriteDeps,
+  sync: {
+    ctx: CallContext;
+    subAccountId: string;
+    progress: IndexSyncProgress | undefined;
+    /** Keep each page of an open range (`saveRangePages`); default not. */
+    keepPages?: boolean;
+  },
+): SyncWrites {
+  const { subAccountId } = sync;
+  const write = groupedWrites(deps, sync.ctx, subAccountId, sync.progress);
+  if (!sync.keepPages) return { write };
+  let warned = false;
+  const keep = grouped<SyncRangePage>(async (pages) => {
+    try {
+      await deps.store.saveRangePages(subAccountId, pages, deps.clock.now());
+    } catch (error) {
+      // Keeping pages only saves a restart work: the sync goes on without them.
+      if (!warned) {
+        warned = true;
+        deps.logger?.warn(
+          { err: error, subAccountId },
+          'the index sync could not keep the pages it read; a restart walks their ranges again',
+        );
+      }
+    }
+  });
+  return { write, keep };
+}
+
+/**
+ * Calls `run` with what was handed in, what comes in while it runs handed in together next;
+ * each hand-in's promise settles with the run that took it (rejects with that run's error).
+ */
+function grouped<T>(run: (items: T[]) => Promise<void>) {
+  let waiting: { item: T; settle: (error?: unknown) => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      const error = await run(group.map((g) => g.item)).then(
+        () => undefined,
+        (e: unknown) => e ?? new Error('the index write failed'),
+      );
+      for (const g of group) g.settle(error);
+    }
+    running = false;
+  };
+  return (item: T) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ item, settle: (error) => (error ? reject(error) : resolve()) });
+      if (!running) void drain();
+    });
+}
 
 /**
  * Writes each finished range's days into the index and tells `rowsWritten`, the ranges that
@@ -279,14 +472,13 @@ type WalkedDay = { day: string; rows: Omit<IndexedTransaction, 'subAccountId'>[]
  * many writes. Each range's promise settles with the write that holds its days.
  */
 function groupedWrites(
-  deps: Pick<IndexSyncDeps, 'store' | 'clock'> &
-    Partial<Pick<IndexSyncDeps, 'rowsWritten' | 'logger'>>,
+  deps: WriteDeps,
   ctx: CallContext,
   subAccountId: string,
   progress: IndexSyncProgress | undefined,
 ) {
-  const write = async (walked: WalkedDay[]) => {
-    await deps.store.replaceDays(subAccountId, walked, deps.clock.now());
+  const write = async (walked: WalkedDay[], rangesDone: number[]) => {
+    await deps.store.replaceDays(subAccountId, walked, deps.clock.now(), { rangesDone });
     if (deps.rowsWritten) {
       try {
         await deps.rowsWritten({
@@ -307,26 +499,13 @@ function groupedWrites(
       progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
     }
   };
-  let waiting: { days: WalkedDay[]; settle: (error?: unknown) => void }[] = [];
-  let running = false;
-  const drain = async () => {
-    running = true;
-    while (waiting.length > 0) {
-      const group = waiting;
-      waiting = [];
-      const error = await write(group.flatMap((g) => g.days)).then(
-        () => undefined,
-        (e: unknown) => e ?? new Error('the index write failed'),
-      );
-      for (const g of group) g.settle(error);
-    }
-    running = false;
-  };
-  return (days: WalkedDay[]) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ days, settle: (error) => (error ? reject(error) : resolve()) });
-      if (!running) void drain();
-    });
+  const writes = grouped<{ days: WalkedDay[]; rangeFrom: number | undefined }>((ranges) =>
+    write(
+      ranges.flatMap((r) => r.days),
+      ranges.flatMap((r) => (r.rangeFrom === undefined ? [] : [r.rangeFrom])),
+    ),
+  );
+  return (days: WalkedDay[], rangeFrom?: number) => writes({ days, rangeFrom });
 }
 
 /** A sync's work, its outcome and time reported (`metrics`) and its success told (`synced`). */
@@ -368,11 +547,29 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
   return (subAccountId: string, input: IndexSyncInput, job: JobContext<IndexSyncProgress>) =>
     reported(deps, subAccountId, async ({ progress, signal }) => {
       const now = deps.clock.now();
-      const [walked, pending] = await Promise.all([
+      const [walked, pending, open] = await Promise.all([
         deps.store.walkedDays(subAccountId),
         deps.store.pendingDays(subAccountId),
+        deps.store.openRanges(subAccountId),
       ]);
       const days = daysToWalk(now, walked, pending, now - input.freshForMs);
+      // A stopped sync's ranges go on from their kept pages, each within days still due;
+      // the rest of what it kept is forgotten, its days walked as any others.
+      const due = new Set(days);
+      const resumed = open.flatMap((range) => {
+        const its = wholeDaysOf(range);
+        const usable =
+          its !== undefined &&
+          now - range.writtenAt < RANGE_PAGES_KEPT_MS &&
+          its.every((day) => due.has(day));
+        return usable ? [{ range, days: its }] : [];
+      });
+      const forgotten = open.filter((range) => !resumed.some((r) => r.range === range));
+      await deps.store.dropRanges(
+        subAccountId,
+        forgotten.map((range) => range.from),
+      );
+      const resumedDays = new Set(resumed.flatMap((r) => r.days));
       progress.days = days.length;
       progress.startedAt = now;
       const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
@@ -380,23 +577,27 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
       // The first run that fails stops the others; the job ends once every run has.
       const stop = new AbortController();
       const runSignal = AbortSignal.any([signal, stop.signal]);
+      const runCtx = { ...ctx, signal: runSignal };
+      const writes = syncWrites(deps, { ctx: runCtx, subAccountId, progress, keepPages: true });
+      const walk = { budget, signal: runSignal, progress, writes };
       const limit = pLimit(deps.upstream.pace ? PACED_RUNS_AT_ONCE : RUNS_AT_ONCE);
-      const ends = await Promise.allSettled(
-        runsOf(days).map((run) =>
-          limit(async () => {
-            try {
-              await walkIndexDays(deps, { ...ctx, signal: runSignal }, subAccountId, run, {
-                budget,
-                signal: runSignal,
-                progress,
-              });
-            } catch (error) {
-              stop.abort(error);
-              throw error;
-            }
-          }),
+      const task = (work: () => Promise<void>) =>
+        limit(async () => {
+          try {
+            await work();
+          } catch (error) {
+            stop.abort(error);
+            throw error;
+          }
+        });
+      const ends = await Promise.allSettled([
+        ...resumed.map(({ range, days: its }) =>
+          task(() => resumeIndexRange(deps, runCtx, subAccountId, range, its, walk)),
         ),
-      );
+        ...runsOf(days.filter((day) => !resumedDays.has(day))).map((run) =>
+          task(() => walkIndexDays(deps, runCtx, subAccountId, run, walk)),
+        ),
+      ]);
       const failed = ends.find((end) => end.status === 'rejected');
       if (failed) throw stop.signal.reason ?? failed.reason;
       deps.logger.info(

@@ -54,6 +54,7 @@ describe('the index on PostgreSQL', () => {
         '20261201120000000_decline-reason-index',
         '20261202013000000_merchant-names',
         '20261202050000000_card-owners',
+        '20261203070000000_sync-range-pages',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

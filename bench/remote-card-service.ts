@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Overview } from '@card-console/shared/api/overview';
 import type { IndexPage, IndexTotalsAnswer } from '@card-console/shared/api/transaction-index';
-import { embeddedIndexHeld, postgresIndexHeld } from '../apps/bff/bench/index-held';
+import { embeddedIndexHeld, type IndexHeld, postgresIndexHeld } from '../apps/bff/bench/index-held';
 import { cpuMicros } from '../apps/bff/bench/process-cpu';
 import { loadConfig } from '../apps/bff/src/env';
 import { migrateAsOwner, prepareAuditDatabase } from '../apps/bff/src/test/engines/audit-database';
@@ -218,8 +218,8 @@ interface ResumeRun {
   before: number;
   /** Transaction pages asked and not yet answered when the process was killed. */
   inFlight: number;
-  /** What the index held once the process was gone: its rows and walked days. */
-  kept: { rows: number; days: number };
+  /** What the index held once the process was gone: its rows and walked days, and pages kept. */
+  kept: IndexHeld;
   after: number;
   /** Sign-in on the restarted BFF → its list says synced. */
   resumedMs: number;
@@ -591,7 +591,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| ${label}: rows synced (the totals' count, asked once the list says synced) | ${r.rows.toLocaleString('en-US')} |`,
     ];
     const resumeRow = (label: string, r: ResumeRun, full: SyncRun) =>
-      `| ${label} | ${r.before} (${r.inFlight} unanswered) | ${r.kept.rows.toLocaleString('en-US')} rows (${fmt((100 * r.kept.rows) / r.rows, 0)} %), ${r.kept.days.toLocaleString('en-US')} days | ${r.after} of a full walk's ${full.transactionCalls.count} (${fmt(100 * resumeShare(r, full), 0)} %); ${fmt(r.afterRows / r.after, 1)} rows a page, the full walk's ${fmt(deliveredRows(full.transactionCalls) / full.transactionCalls.count, 1)} | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
+      `| ${label} | ${r.before} (${r.inFlight} unanswered) | ${r.kept.rows.toLocaleString('en-US')} rows (${fmt((100 * r.kept.rows) / r.rows, 0)} %), ${r.kept.days.toLocaleString('en-US')} days; kept of ${r.kept.openRanges} open ranges: ${r.kept.keptPages} pages, ${r.kept.keptRows.toLocaleString('en-US')} rows | ${r.after} of a full walk's ${full.transactionCalls.count} (${fmt(100 * resumeShare(r, full), 0)} %); ${fmt(r.afterRows / r.after, 1)} rows a page, the full walk's ${fmt(deliveredRows(full.transactionCalls) / full.transactionCalls.count, 1)} | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
     const overviewRow = (label: string, r: OverviewRun) =>
       `| ${label} | ${r.days} days${r.status === 'complete' ? '' : ` (**${r.status}**)`} | ${seconds(r.signInMs)} s | ${seconds(r.seenMs)} s (${r.polls} asks) | ${seconds(r.walkEndMs)} s (${fmt(depth(r.walkEndMs), 1)}) | ${r.calls.count} (${r.calls.byRoute}) | ${r.transactionCalls.maxInFlight} | ${r.calls.rateLimited} | ${r.rows.toLocaleString('en-US')} |`;
     const listRow = (r: ListRun) => {
@@ -620,7 +620,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       '',
       "**Killed half-way through the first sync** (SIGKILL once half a full walk's pages were asked), then started again on the same DATA_DIR or database: the pages the restarted BFF asks until its list says synced",
       '',
-      '| index | pages asked before the kill (of them unanswered at the kill) | the index after the kill: rows (of those synced), walked days | pages after the restart; rows a page delivered | restart: sign-in → synced | rows synced |',
+      '| index | pages asked before the kill (of them unanswered at the kill) | the index after the kill: rows (of those synced), walked days; pages kept of the ranges open | pages after the restart; rows a page delivered | restart: sign-in → synced | rows synced |',
       '|---|---|---|---|---|---|',
       resumeRow('embedded engine', resumed, sync),
       resumeRow('PostgreSQL', pgResumed, pgSync),

@@ -24,7 +24,7 @@ CREATE TABLE index_sync_range_page (
   CHECK (from_ms <= to_ms AND to_ms <= ask_to_ms)
 );
 
-GRANT SELECT, INSERT, DELETE ON index_sync_range_page TO card_console_index_writer;
+GRANT SELECT, INSERT, UPDATE, DELETE ON index_sync_range_page TO card_console_index_writer;
 
 -- Down Migration
 

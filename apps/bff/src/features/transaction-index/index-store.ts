@@ -629,6 +629,11 @@ export class TransactionIndexStore {
 
   constructor(private readonly engine: SqlEngine) {}
 
+  /** The engine it writes to: the embedded one runs on this process's thread. */
+  get kind(): SqlEngine['kind'] {
+    return this.engine.kind;
+  }
+
   /**
    * Counts rows written; each time the count doubles (from `STATISTICS_AFTER_ROWS`) the
    * engine's statistics are refreshed, so a sub account's first sync (tens of thousands of

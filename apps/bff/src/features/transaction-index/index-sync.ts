@@ -1,13 +1,14 @@
 // Fills the transaction index from the card service: a sub account's UTC days are walked as
 // date ranges, a few at once (`upstream/ranged-walk.ts`, as the Overview and the export walk),
 // and each range's days replace the index's rows of those days as soon as the range ends, so
-// a walk that fails later keeps what it finished. Each page of a range still open is kept
-// (with the cursor after it) as it comes, so a sync stopped mid-walk (a restart, a crash, a
-// replica taking over) goes on with each open range from its last kept page. Which days: on the first sync every day of
-// the history window; afterwards only the days that can still change (the settling window and
-// days with pending rows), as the Overview decides when a day is final. One job per sub
-// account, a background job the replicas share (index-search-service.ts): requests that ask
-// meanwhile join the running sync, on whichever replica runs it.
+// a walk that fails later keeps what it finished. The pages of ranges still open are kept
+// (with the cursor after each) as they come, so a sync stopped mid-walk (a restart, a crash, a
+// replica taking over) goes on with each open range from its last kept page. Which days: on
+// the first sync every day of the history window; afterwards only the days that can still
+// change (the settling window and days with pending rows), as the Overview decides when a day
+// is final. One job per sub account, a background job the replicas share
+// (index-search-service.ts): requests that ask meanwhile join the running sync, on whichever
+// replica runs it.
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
@@ -356,7 +357,6 @@ function rangeSink(
   for (const row of resumed?.rows ?? []) add(row);
   let pages = resumed?.pages ?? 0;
   let answered = false;
-  let kept: Promise<void> = Promise.resolve();
   return {
     answered: () => answered,
     take(rows, page) {
@@ -373,7 +373,7 @@ function rangeSink(
       }
       pages += 1;
       if (writes.keep) {
-        kept = writes.keep({
+        writes.keep.page({
           from,
           to,
           askTo: page.ask.to ?? to,
@@ -384,8 +384,8 @@ function rangeSink(
       }
     },
     async done() {
-      // The range's pages are kept before its days are written (that write forgets them).
-      await kept;
+      // No page of the range is kept after its days are written (that write forgets them).
+      await writes.keep?.settled(from);
       await writes.write(
         [...byDay].map(([day, rows]) => ({ day, rows })),
         from,
@@ -395,12 +395,77 @@ function rangeSink(
 }
 
 /**
- * Where a sync's ranges go: `write` writes a finished range's days (and forgets its kept pages),
- * `keep` keeps one page of an open range; both group what comes while they run.
+ * Where a sync's ranges go: `write` writes a finished range's days (and forgets its kept pages,
+ * what comes while it runs written together next); `keep` keeps the pages of open ranges.
  */
 interface SyncWrites {
   write(days: WalkedDay[], rangeFrom?: number): Promise<void>;
-  keep?(page: SyncRangePage): Promise<void>;
+  keep?: PageKeeper;
+}
+
+/**
+ * On the embedded engine, whose writes run on the thread that reads the card service's answers,
+ * keeping pages takes about this share of the time at most: after a write of kept pages that
+ * took t, the next begins t ÷ this after it began. Kept as they came, the demo's first sync
+ * took about 3 s more of that thread (14.9 s instead of 11.7 s; with this share 11.9 s, `pnpm
+ * bench remote-card-service`); a killed sync loses the pages read since the last write, about
+ * 0.2 s of them. On PostgreSQL a write costs the BFF little and the next begins when one ends:
+ * with the same rest, the pages a restart asked grew from 52 % to 67 % of a full walk's.
+ */
+const EMBEDDED_KEEP_SHARE = 0.05;
+
+interface PageKeeper {
+  /** Keeps a page of an open range, with what else has come, when its turn comes. */
+  page(page: SyncRangePage): void;
+  /** Settles once no page of the range `from` is being or will be kept (its days are next). */
+  settled(from: number): Promise<void>;
+  /** Keeps every page waiting for its turn now (a sync that stops keeps all it read). */
+  flush(): Promise<void>;
+}
+
+function pageKeeper(save: (pages: SyncRangePage[]) => Promise<void>, share: number): PageKeeper {
+  let waiting: SyncRangePage[] = [];
+  let flight: { froms: Set<number>; done: Promise<void> } | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let nextAt = 0;
+  const start = () => {
+    timer = undefined;
+    if (flight || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    const began = performance.now();
+    const done = save(batch).finally(() => {
+      nextAt = began + (performance.now() - began) / share;
+      flight = undefined;
+      schedule();
+    });
+    flight = { froms: new Set(batch.map((p) => p.from)), done };
+  };
+  const schedule = () => {
+    if (timer || flight || waiting.length === 0) return;
+    const wait = nextAt - performance.now();
+    if (wait <= 0) return start();
+    timer = setTimeout(start, wait);
+    timer.unref?.();
+  };
+  return {
+    page(page) {
+      waiting.push(page);
+      schedule();
+    },
+    async settled(from) {
+      waiting = waiting.filter((p) => p.from !== from);
+      if (flight?.froms.has(from)) await flight.done;
+    },
+    async flush() {
+      while (flight || waiting.length > 0) {
+        clearTimeout(timer);
+        timer = undefined;
+        if (flight) await flight.done;
+        else start();
+      }
+    },
+  };
 }
 
 type WriteDeps = Pick<IndexSyncDeps, 'store' | 'clock'> &
@@ -420,7 +485,8 @@ function syncWrites(
   const write = groupedWrites(deps, sync.ctx, subAccountId, sync.progress);
   if (!sync.keepPages) return { write };
   let warned = false;
-  const keep = grouped<SyncRangePage>(async (pages) => {
+  const share = deps.store.kind === 'embedded' ? EMBEDDED_KEEP_SHARE : 1;
+  const keep = pageKeeper(async (pages) => {
     try {
       await deps.store.saveRangePages(subAccountId, pages, deps.clock.now());
     } catch (error) {
@@ -433,7 +499,7 @@ function syncWrites(
         );
       }
     }
-  });
+  }, share);
   return { write, keep };
 }
 
@@ -599,7 +665,12 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
         ),
       ]);
       const failed = ends.find((end) => end.status === 'rejected');
-      if (failed) throw stop.signal.reason ?? failed.reason;
+      if (failed) {
+        // What the open ranges read is kept for the sync that follows (a process shut down
+        // keeps it all; one killed, what it had kept).
+        await writes.keep?.flush();
+        throw stop.signal.reason ?? failed.reason;
+      }
       deps.logger.info(
         { subAccountId, days: progress.days, rows: progress.rows },
         'transaction index synced',

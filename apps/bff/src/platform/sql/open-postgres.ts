@@ -45,6 +45,7 @@ export async function openPostgresIndex(options: {
       'index_hour_tally',
       'index_day_key_tally',
       'index_month_key_tally',
+      'index_sync_range_page',
       // What the replicas share beside it (platform/sql/shared-stores.ts).
       'session_record',
       'one_time_value',

@@ -245,10 +245,13 @@ export const PACED_RANGES_AT_ONCE = 32;
 /** A paced range is this many pages at least: its first page is a fresh query, more or less full. */
 const FEWEST_RANGE_PAGES = 2;
 /**
- * Ranges a paced span is cut in, per range at once: more, shorter ranges end together, and a
- * stopped walk loses only what its open ranges had read (each about half its pages).
+ * Ranges a paced span is cut in, per range at once. Each range ends with a part-full page, so
+ * fewer, longer ranges ask fewer pages. Two were cut while a stopped index sync lost what its
+ * open ranges had read; since it keeps their pages (`index-sync.ts`), one: the demo's first
+ * sync asks 471–477 pages instead of 529–530, and a cold Overview of a year 483 instead of 542
+ * (`pnpm bench remote-card-service`, 2026-12-03).
  */
-const RANGES_PER_SLOT = 2;
+const RANGES_PER_SLOT = 1;
 
 /**
  * Pages a range of a paced walk is sized to: the span's pages, as the first page's density

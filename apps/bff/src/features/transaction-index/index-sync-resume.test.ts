@@ -17,7 +17,7 @@ import { INDEX_HISTORY_DAYS, indexSyncWork, newSyncProgress, utcDay } from './in
 const DAY_MS = 86_400_000;
 const upstream = useSimulator({
   subAccounts: 2,
-  transactions: 9_000,
+  transactions: 20_000,
   months: 12,
   rateLimit: false,
 });
@@ -138,7 +138,7 @@ describe.each([
       ?.id as string;
     // Slow enough that the walk is stopped with ranges open.
     upstream.sim.faults.set({ latencyMs: 15 });
-    // Stopped once about a third of the sub account's pages (about 90) were asked for and a
+    // Stopped once about a third of the sub account’s pages (about 200) were asked for and a
     // range holding rows is written: days are written a range at a time, many days at once, so
     // a count of days done does not tell how far the walk is; and the ranges of the years
     // before the data, empty, end first (a clean clone's run stopped with only those done, and
@@ -148,7 +148,7 @@ describe.each([
     );
     const watching = new TransactionIndexStore(engine);
     const first = await sync(engine, sub, async (done, pages) => {
-      if (done === 0 || pages < 30) return false;
+      if (done === 0 || pages < 60) return false;
       return [...(await watching.walkedDays(sub)).keys()].some((day) => daysWithRows.has(day));
     });
     await kill();

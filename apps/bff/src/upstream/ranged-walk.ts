@@ -118,13 +118,17 @@ export async function walkRanges<T>(o: RangedWalkOptions<T>): Promise<void> {
     await walk(o, halt, outside);
   } finally {
     o.signal?.removeEventListener('abort', stopOnAbort);
-    if (outside.rows > 0) {
-      o.log?.warn(
-        { dropped: outside.rows, pages: outside.pages, from: o.span.from, to: o.span.to },
-        'rows dated outside the dates asked for were dropped',
-      );
-    }
+    logDropped(o.log, outside, o.span);
   }
+}
+
+/** Tells `log` of the rows a walk of `dates` dropped for being dated outside them, if any. */
+function logDropped(log: Pick<Logger, 'warn'> | undefined, outside: Outside, dates: DateRange) {
+  if (outside.rows === 0) return;
+  log?.warn(
+    { dropped: outside.rows, pages: outside.pages, from: dates.from, to: dates.to },
+    'rows dated outside the dates asked for were dropped',
+  );
 }
 
 /** Rows a walk was sent dated outside the dates it asked for, and on how many pages. */
@@ -227,12 +231,7 @@ export async function continueRange<T>(
     return await walkRange(o, bounds, { cursor }, sink, signal, outside);
   } finally {
     release?.();
-    if (outside.rows > 0) {
-      o.log?.warn(
-        { dropped: outside.rows, pages: outside.pages, ...bounds.keep },
-        'rows dated outside the dates asked for were dropped',
-      );
-    }
+    logDropped(o.log, outside, bounds.keep);
   }
 }
 

@@ -235,19 +235,14 @@ export async function walkIndexDays(
   const last = days.at(-1);
   if (first === undefined || last === undefined) return;
   const span = { from: utcDayStart(first), to: utcDayStart(addDays(last, 1)) - 1 };
-  const pace = deps.upstream.pace?.walk('background');
   const writes = walk.writes ?? syncWrites(deps, { ctx, subAccountId, progress: walk.progress });
+  const pages = subAccountPages(deps, ctx, subAccountId, span, walk.budget);
   await walkRanges({
     span,
-    page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
-    dateOf: (t) => Date.parse(t.date),
-    keyOf: (t) => t.id,
-    ...(deps.logger ? { log: deps.logger } : {}),
-    atOnce: pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
+    ...pages,
+    atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
     pagesPerRange: PAGES_PER_RANGE,
-    ...(pace ? { pace } : {}),
     align: (ms) => utcDayStart(utcDay(ms)),
-    budget: walk.budget,
     sized(items, more) {
       // The run's pages, as its first page's density says (one when it is all there is).
       const expected = more
@@ -273,6 +268,28 @@ export async function walkIndexDays(
       });
     },
   });
+}
+
+/**
+ * How a sync reads a sub account's transactions within `span`: its pages, each row's date and
+ * id, at the card service's background pace, every page counted against `budget`.
+ */
+function subAccountPages(
+  deps: Pick<IndexSyncDeps, 'upstream'> & Partial<Pick<IndexSyncDeps, 'logger'>>,
+  ctx: CallContext,
+  subAccountId: string,
+  span: { from: number; to: number },
+  budget: ReturnType<typeof walkBudget>,
+) {
+  const pace = deps.upstream.pace?.walk('background');
+  return {
+    page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
+    dateOf: (t: UpstreamTransaction) => Date.parse(t.date),
+    keyOf: (t: UpstreamTransaction) => t.id,
+    budget,
+    ...(pace ? { pace } : {}),
+    ...(deps.logger ? { log: deps.logger } : {}),
+  };
 }
 
 /** The UTC days a kept range covers, when it covers whole days (as the sync's ranges do). */
@@ -312,15 +329,7 @@ async function resumeIndexRange(
   const span = { from: range.from, to: range.to };
   try {
     await continueRange(
-      {
-        page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
-        dateOf: (t) => Date.parse(t.date),
-        keyOf: (t) => t.id,
-        budget: walk.budget,
-        ...(deps.upstream.pace ? { pace: deps.upstream.pace.walk('background') } : {}),
-        ...(deps.logger ? { log: deps.logger } : {}),
-        signal: walk.signal,
-      },
+      { ...subAccountPages(deps, ctx, subAccountId, span, walk.budget), signal: walk.signal },
       { ask: { from: range.from, to: range.askTo }, keep: span },
       range.next,
       sink,

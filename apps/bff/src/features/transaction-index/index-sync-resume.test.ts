@@ -15,6 +15,9 @@ import { TransactionIndexStore } from './index-store';
 import { INDEX_HISTORY_DAYS, indexSyncWork, newSyncProgress, utcDay } from './index-sync';
 
 const DAY_MS = 86_400_000;
+/** What a page of an older range waits more than a newer one's, in a stopped sync. */
+const SLOW_PAGE_MS = 120;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const upstream = useSimulator({
   subAccounts: 2,
   transactions: 20_000,
@@ -31,7 +34,7 @@ const both = useBothEngines();
  * for up to 1.6 s at a time (measured with `monitorEventLoopDelay` during a clean clone's run),
  * and what is tested here is where a sync resumes, not how long the card service may take.
  */
-function recordingClient() {
+function recordingClient(slowBefore?: number) {
   const { client } = testClient(upstream.url, {
     attemptTimeoutMs: clientDefaults.attemptTimeoutMs,
     deadlineMs: clientDefaults.deadlineMs,
@@ -45,6 +48,9 @@ function recordingClient() {
         to: query.toDate ?? Date.now(),
         ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
       });
+      if (slowBefore !== undefined && (query.fromDate ?? 0) < slowBefore) {
+        return sleep(SLOW_PAGE_MS).then(() => client.listTransactionsDeferred(ctx, query));
+      }
       return client.listTransactionsDeferred(ctx, query);
     },
   };
@@ -66,14 +72,16 @@ function daysOf(ask: { from: number; to: number }): string[] {
 
 /**
  * Runs one sync of `sub` on `engine` as a fresh process would; `stopWhen` (told the days done
- * and the pages asked so far) stops it mid-walk.
+ * and the pages asked so far) stops it mid-walk, and pages of ranges starting before
+ * `slowBefore` answer `SLOW_PAGE_MS` later.
  */
 async function sync(
   engine: SqlEngine,
   sub: string,
   stopWhen?: (daysDone: number, pagesAsked: number) => boolean | Promise<boolean>,
+  slowBefore?: number,
 ) {
-  const { client, asked } = recordingClient();
+  const { client, asked } = recordingClient(slowBefore);
   const work = indexSyncWork({
     upstream: client,
     store: new TransactionIndexStore(engine),
@@ -136,23 +144,29 @@ describe.each([
     const { engine, kill, reader } = open();
     const sub = upstream.sim.data.subAccounts()[_name.startsWith('the embedded') ? 0 : 1]
       ?.id as string;
-    // Slow enough that the walk is stopped with ranges open.
-    upstream.sim.faults.set({ latencyMs: 15 });
     // Stopped once about a third of the sub account’s pages (about 200) were asked for and a
-    // range holding rows is written: days are written a range at a time, many days at once, so
-    // a count of days done does not tell how far the walk is; and the ranges of the years
-    // before the data, empty, end first (a clean clone's run stopped with only those done, and
-    // the check of the finished days' rows below had none to check).
-    const daysWithRows = new Set(
-      upstream.sim.data.transactions(sub).map((t) => utcDay(Date.parse(t.date))),
-    );
+    // range holding rows is written. A paced walk sizes its ranges to end together, and days are
+    // written a range at a time, so the ranges starting before the sub account's middle row
+    // answer slower: the newer ones end, their days written, while the older ones are open.
+    // (Sized alike, a clean clone's run once stopped with every range ended, and another with
+    // only the empty years before the data done, leaving no finished day's rows to check.)
+    const dates = upstream.sim.data
+      .transactions(sub)
+      .map((t) => Date.parse(t.date))
+      .sort((x, y) => x - y);
+    const middle = dates[Math.floor(dates.length / 2)] as number;
+    const daysWithRows = new Set(dates.map(utcDay));
     const watching = new TransactionIndexStore(engine);
-    const first = await sync(engine, sub, async (done, pages) => {
-      if (done === 0 || pages < 60) return false;
-      return [...(await watching.walkedDays(sub)).keys()].some((day) => daysWithRows.has(day));
-    });
+    const first = await sync(
+      engine,
+      sub,
+      async (done, pages) => {
+        if (done === 0 || pages < 60) return false;
+        return [...(await watching.walkedDays(sub)).keys()].some((day) => daysWithRows.has(day));
+      },
+      middle,
+    );
     await kill();
-    upstream.sim.faults.clear();
     expect(first.ended).toBe('the process stopped');
 
     const store = new TransactionIndexStore(reader);

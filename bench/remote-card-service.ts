@@ -18,8 +18,12 @@
 //    filters, all sub accounts or one) and the same filters' figures and totals by card
 //    (`/api/index/transactions/totals`, which the Transactions screen asks beside the list) and,
 //    for comparison, the card-service-served list screens' calls: wall time and upstream calls.
+//
+// RESUME_CALLS=prefix writes each killed-and-restarted sync's transaction calls (before the kill
+// and after the restart: the URL with its dates and cursor, and the rows each answer held) to
+// prefix-<engine>.json, to see which ranges a restart asked again.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -234,6 +238,7 @@ interface ResumeRun {
  * same DATA_DIR or database, and counts the pages it asks until its list says synced.
  */
 async function killedAndResumed(
+  label: string,
   bff: RunningBff,
   proxy: DelayingProxy,
   killAt: number,
@@ -252,7 +257,8 @@ async function killedAndResumed(
   await killed;
   await bff.stop();
   const kept = await held();
-  const before = proxy.window(mark, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE).count;
+  const beforeCalls = proxy.window(mark, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE);
+  const before = beforeCalls.count;
   // Counted from before the restart: a BFF whose sync job outlived it (the embedded engine's job
   // table) goes on with it as it starts, before anyone signs in.
   const again = proxy.mark();
@@ -266,6 +272,12 @@ async function killedAndResumed(
   const resumedMs = performance.now() - signingIn;
   const afterCalls = proxy.window(again, Number.POSITIVE_INFINITY, TRANSACTION_ROUTE);
   const after = afterCalls.count;
+  if (process.env.RESUME_CALLS) {
+    writeFileSync(
+      `${process.env.RESUME_CALLS}-${label}.json`,
+      JSON.stringify({ killAt, before: beforeCalls.calls, after: afterCalls.calls }),
+    );
+  }
   const totals = await get<IndexTotalsAnswer>(resumed, cookie2, '/api/index/transactions/totals');
   return {
     before,
@@ -542,11 +554,13 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
     // Killed half-way through its first sync, and started again on the same DATA_DIR or
     // database: half the pages of the same kind of BFF's full walk.
     const killedHalfWay = async (
+      label: string,
       env: Record<string, string>,
       full: SyncRun,
       held: () => Promise<ResumeRun['kept']>,
     ) =>
       killedAndResumed(
+        label,
         await start(env),
         proxy,
         Math.ceil(full.transactionCalls.count / 2),
@@ -554,7 +568,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
         held,
       );
     const resumeDir = mkdtempSync(join(tmpdir(), 'cc-bench-resume-'));
-    const resumed = await killedHalfWay({ DATA_DIR: resumeDir }, sync, () =>
+    const resumed = await killedHalfWay('embedded', { DATA_DIR: resumeDir }, sync, () =>
       embeddedIndexHeld(resumeDir),
     );
     await delay(REFILL_MS);
@@ -567,7 +581,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
     const pgSync = await firstSync(await start({ DATABASE_URL: onceUrl }), proxy);
     await delay(REFILL_MS);
     const resumedUrl = await migratedDatabase(postgres, 'sync_resumed', onceUrl);
-    const pgResumed = await killedHalfWay({ DATABASE_URL: resumedUrl }, pgSync, () =>
+    const pgResumed = await killedHalfWay('postgres', { DATABASE_URL: resumedUrl }, pgSync, () =>
       postgresIndexHeld(resumedUrl),
     );
     await delay(REFILL_MS);
@@ -578,6 +592,12 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
     const goalDepth = 1.5 * floor;
     const ignored = pagesInsideHolds(sync.calls) + pagesInsideHolds(pgSync.calls);
     const resumeShare = (r: ResumeRun, full: SyncRun) => r.after / full.transactionCalls.count;
+    // What a restart would ask were every page answered before the kill kept and the rest walked
+    // as the full walk walks it: the pages in flight at the kill are asked again whatever is kept.
+    const resumeFloor = (r: ResumeRun, full: SyncRun) =>
+      (full.transactionCalls.count - (r.before - r.inFlight)) / full.transactionCalls.count;
+    const shareCell = (r: ResumeRun, full: SyncRun) =>
+      `${fmt(100 * resumeShare(r, full), 0)} % (floor ${fmt(100 * resumeFloor(r, full), 1)} %)`;
     const syncRows = (label: string, r: SyncRun) => [
       `| ${label}: upstream walk (first transaction page asked → last delivered) | ${seconds(r.walkMs)} s = ${fmt(depth(r.walkMs), 1)} round trips |`,
       `| ${label}: transaction pages / all upstream calls | ${r.transactionCalls.count} / ${r.calls.count} (${r.calls.byRoute}) |`,
@@ -594,7 +614,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| ${label}: rows synced (the totals' count, asked once the list says synced) | ${r.rows.toLocaleString('en-US')} |`,
     ];
     const resumeRow = (label: string, r: ResumeRun, full: SyncRun) =>
-      `| ${label} | ${r.before} (${r.inFlight} unanswered) | ${r.kept.rows.toLocaleString('en-US')} rows (${fmt((100 * r.kept.rows) / r.rows, 0)} %), ${r.kept.days.toLocaleString('en-US')} days; kept of ${r.kept.openRanges} open ranges: ${r.kept.keptPages} pages, ${r.kept.keptRows.toLocaleString('en-US')} rows | ${r.after} of a full walk's ${full.transactionCalls.count} (${fmt(100 * resumeShare(r, full), 0)} %); ${fmt(r.afterRows / r.after, 1)} rows a page, the full walk's ${fmt(deliveredRows(full.transactionCalls) / full.transactionCalls.count, 1)} | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
+      `| ${label} | ${r.before} (${r.inFlight} unanswered) | ${r.kept.rows.toLocaleString('en-US')} rows (${fmt((100 * r.kept.rows) / r.rows, 0)} %), ${r.kept.days.toLocaleString('en-US')} days; kept of ${r.kept.openRanges} open ranges: ${r.kept.keptPages} pages, ${r.kept.keptRows.toLocaleString('en-US')} rows | ${r.after} of a full walk's ${full.transactionCalls.count} (${shareCell(r, full)}); ${r.after - (full.transactionCalls.count - (r.before - r.inFlight))} more than the floor; ${fmt(r.afterRows / r.after, 1)} rows a page, the full walk's ${fmt(deliveredRows(full.transactionCalls) / full.transactionCalls.count, 1)} | ${seconds(r.resumedMs)} s | ${r.rows.toLocaleString('en-US')} |`;
     const overviewRow = (label: string, r: OverviewRun) =>
       `| ${label} | ${r.days} days${r.status === 'complete' ? '' : ` (**${r.status}**)`} | ${seconds(r.signInMs)} s | ${seconds(r.seenMs)} s (${r.polls} asks) | ${seconds(r.walkEndMs)} s (${fmt(depth(r.walkEndMs), 1)}) | ${r.calls.count} (${r.calls.byRoute}) | ${r.transactionCalls.maxInFlight} | ${r.calls.rateLimited} | ${r.rows.toLocaleString('en-US')} |`;
     const listRow = (r: ListRun) => {
@@ -652,8 +672,8 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| pages asked within the wait a 429 asked for, both first syncs (${sync.calls.rateLimited + pgSync.calls.rateLimited} answered 429) | ${ignored} | 0 | ${verdict(ignored === 0)} |`,
       `| sign-in → the list's first rows while syncing, fresh deployment, embedded engine (s) | ${seconds(sync.rowsMs)} | ≤ 5 | ${verdict(sync.rowsMs <= 5_000 && sync.rowsWhileSyncing)} |`,
       `| sign-in → the Overview of 30 days complete, fresh deployment (s) | ${seconds(cold30.seenMs)} | ≤ 5 | ${verdict(cold30.seenMs <= 5_000)} |`,
-      `| pages after a restart half-way through the first sync ÷ a full walk's, embedded engine | ${fmt(100 * resumeShare(resumed, sync), 0)} % | ≤ 55 % | ${verdict(resumeShare(resumed, sync) <= 0.55)} |`,
-      `| the same, PostgreSQL | ${fmt(100 * resumeShare(pgResumed, pgSync), 0)} % | ≤ 55 % | ${verdict(resumeShare(pgResumed, pgSync) <= 0.55)} |`,
+      `| pages after a restart half-way through the first sync ÷ a full walk's, embedded engine (floor: a full walk's pages less those answered before the kill) | ${shareCell(resumed, sync)} | ≤ 55 % | ${verdict(resumeShare(resumed, sync) <= 0.55)} |`,
+      `| the same, PostgreSQL | ${shareCell(pgResumed, pgSync)} | ≤ 55 % | ${verdict(resumeShare(pgResumed, pgSync) <= 0.55)} |`,
       `| the Overview of 30 days complete after sign-in, index warm (s; ${warm30.calls.count} upstream calls; cold: ${seconds(cold30.seenMs)} s, ${cold30.calls.count} calls) | ${seconds(warm30.seenMs)} | ≤ 2 | ${verdict(warm30.seenMs <= 2_000)} |`,
       `| the Overview of 365 days complete after sign-in, index warm (s; ${warm365.calls.count} upstream calls; cold: ${seconds(cold365.seenMs)} s, ${cold365.calls.count} calls) | ${seconds(warm365.seenMs)} | ≤ 2 | ${verdict(warm365.seenMs <= 2_000)} |`,
       `| upstream calls made by an index-served list or its totals, the most of ${indexCalls.length} (${lists.length} answers × ${LIST_ROUNDS}) | ${Math.max(...indexCalls)} | 0 | ${verdict(Math.max(...indexCalls) === 0)} |`,

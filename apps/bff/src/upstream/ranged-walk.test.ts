@@ -4,10 +4,17 @@
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { WalkPace } from '../platform/pagination/pace';
 import { STALE_PAGES } from '../platform/pagination/paginate';
 import type { DeferredPage } from './client';
 import { walkBudget } from './paginate';
-import { type DateRange, OUTSIDE_PAGES, walkRanges } from './ranged-walk';
+import {
+  type DateRange,
+  FEWEST_RANGE_PAGES,
+  OUTSIDE_PAGES,
+  rangePages,
+  walkRanges,
+} from './ranged-walk';
 
 interface Row {
   id: number;
@@ -310,5 +317,64 @@ describe('walkRanges', () => {
     });
     await expect(walk).rejects.toThrow('gone');
     expect(fake.asked.length).toBeLessThan(20);
+  });
+
+  describe('a paced walk', () => {
+    /** A pace that lets every page and range through at once. */
+    const open: WalkPace = {
+      turn: async () => ({ answered: () => {}, failed: () => {} }),
+      range: async () => () => {},
+      limit: () => 32,
+    };
+    // 3,000 rows a second apart over the span: 300 pages of 10; the first page spans 10 s.
+    const rows = Array.from({ length: 3_000 }, (_, id) => ({ id, at: 3_000_000 - id * 1_000 }));
+    const span = { from: 1_000, to: 3_000_000 };
+
+    it('sizes its ranges from the span, shared over the ranges at once, within the fewest and most pages', () => {
+      // The first page spans 9,001 ms: the span below holds 320 such pages.
+      const firstPage = rows.slice(0, 10).map((r) => r.at);
+      const wide = { from: 3_000_000 - 320 * 9_001 + 1, to: 3_000_000 };
+      expect(rangePages(wide, firstPage, 32, 16)).toBe(10);
+      expect(rangePages(wide, firstPage, 32, 8)).toBe(8);
+      expect(rangePages(wide, firstPage, 100, 16)).toBe(4);
+      // One page a range: raised to the fewest, the walk's own or the default.
+      expect(rangePages(wide, firstPage, 320, 16)).toBe(FEWEST_RANGE_PAGES);
+      expect(rangePages(wide, firstPage, 320, 16, 6)).toBe(6);
+      // A span open at an end: the most.
+      expect(rangePages({ to: wide.to }, firstPage, 32, 16)).toBe(16);
+    });
+
+    it('a walk that asks for fewer, longer ranges (the index sync) cuts fewer ranges and asks fewer pages, every row read once', async () => {
+      const walked = async (fewestPagesPerRange?: number) => {
+        const fake = service(rows, 10);
+        const ranges: DateRange[] = [];
+        const ids = new Set<number>();
+        await walkRanges({
+          span,
+          page: fake.page,
+          dateOf: (r) => r.at,
+          keyOf: (r) => String(r.id),
+          atOnce: 200,
+          pagesPerRange: 16,
+          ...(fewestPagesPerRange === undefined ? {} : { fewestPagesPerRange }),
+          pace: open,
+          budget: walkBudget(roomy),
+          range: (range) => {
+            ranges.push(range);
+            return {
+              take: (got) => {
+                for (const r of got()) ids.add(r.id);
+              },
+            };
+          },
+        });
+        expect(ids.size).toBe(rows.length);
+        return { ranges: ranges.length, pages: fake.asked.length };
+      };
+      const asked = await walked();
+      const background = await walked(6);
+      expect(background.ranges).toBeLessThan(asked.ranges);
+      expect(background.pages).toBeLessThan(asked.pages);
+    });
   });
 });

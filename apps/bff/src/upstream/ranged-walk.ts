@@ -60,6 +60,13 @@ export interface RangedWalkOptions<T> {
    * (`rangePages`), so every range can be open at once and a stopped walk loses little.
    */
   pagesPerRange: number;
+  /**
+   * A paced range is sized to this many pages at least (default `FEWEST_RANGE_PAGES`). Each
+   * range ends with a part-full page, and a span open below its rows (a history shorter than
+   * the span) costs a page per empty range: a walk no one waits for (the index sync) asks for
+   * fewer, longer ranges; one a person waits for (the Overview) for more, shorter ones.
+   */
+  fewestPagesPerRange?: number;
   /** Moves a range's lower bound down onto a boundary (a day's start), so ranges are whole days. */
   align?: (ms: number) => number;
   /** The walk's page cap and time budget, shared by every range. */
@@ -157,7 +164,9 @@ async function walk<T>(
   const more = first.metadata.nextCursor !== undefined;
   o.sized?.(firstItems, more);
   const dates = firstItems.map(o.dateOf);
-  const pages = o.pace ? rangePages(span, dates, o.atOnce, o.pagesPerRange) : o.pagesPerRange;
+  const pages = o.pace
+    ? rangePages(span, dates, o.atOnce, o.pagesPerRange, o.fewestPagesPerRange)
+    : o.pagesPerRange;
   // A paced span of about two ranges' pages or fewer (the days a stopped sync left between the
   // ones it finished) is one range, walked on from its first page rather than asked for again.
   const short =
@@ -241,8 +250,11 @@ export async function continueRange<T>(
  */
 export const PACED_RANGES_AT_ONCE = 32;
 
-/** A paced range is this many pages at least: its first page is a fresh query, more or less full. */
-const FEWEST_RANGE_PAGES = 2;
+/**
+ * A paced range is this many pages at least, unless its walk says otherwise: its first page is
+ * a fresh query, more or less full.
+ */
+export const FEWEST_RANGE_PAGES = 2;
 /**
  * Ranges a paced span is cut in, per range at once. Each range ends with a part-full page, so
  * fewer, longer ranges ask fewer pages. Two were cut while a stopped index sync lost what its
@@ -254,14 +266,20 @@ const RANGES_PER_SLOT = 1;
 
 /**
  * Pages a range of a paced walk is sized to: the span's pages, as the first page's density
- * tells, shared out over `RANGES_PER_SLOT` × `atOnce` ranges, within `FEWEST_RANGE_PAGES` and
- * `most`. A span open at either end: `most`.
+ * tells, shared out over `RANGES_PER_SLOT` × `atOnce` ranges, within `fewest` and `most`. A span
+ * open at either end: `most`.
  */
-export function rangePages(span: DateRange, dates: number[], atOnce: number, most: number): number {
+export function rangePages(
+  span: DateRange,
+  dates: number[],
+  atOnce: number,
+  most: number,
+  fewest = FEWEST_RANGE_PAGES,
+): number {
   const pages = spanPages(span, dates);
   if (pages === undefined) return most;
   const share = Math.ceil(pages / (RANGES_PER_SLOT * Math.max(1, atOnce)));
-  return Math.min(most, Math.max(FEWEST_RANGE_PAGES, share));
+  return Math.min(most, Math.max(fewest, share));
 }
 
 /** About how many pages `span` holds, from its first page's dates; undefined: open, or none. */

@@ -55,6 +55,15 @@ const RANGES_AT_ONCE = 2;
 /** A range is sized to about this many pages at most, from the density seen so far. */
 const PAGES_PER_RANGE = 16;
 /**
+ * A paced range is sized to this many pages at least. No one waits for a sync's last range as
+ * for the Overview's, so its ranges are longer than an asked walk's (`FEWEST_RANGE_PAGES`, 2):
+ * fewer ranges end part-full, and fewer fall below a sub account's oldest row. With 6 instead of
+ * 2, the demo's first sync asked 451–458 pages instead of 464–479, and a restart half-way asked
+ * 4–28 pages more than its floor (a full walk's pages less those answered before the kill)
+ * instead of 25–64 (`pnpm bench remote-card-service`, 2026-12-03; decision 0122).
+ */
+const SYNC_FEWEST_RANGE_PAGES = 6;
+/**
  * Runs of days (the open days after a first sync, or what a stopped sync left) walked at once;
  * paced, each run's ranges take their slots from the pace like every other.
  */
@@ -242,6 +251,7 @@ export async function walkIndexDays(
     ...pages,
     atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
     pagesPerRange: PAGES_PER_RANGE,
+    fewestPagesPerRange: SYNC_FEWEST_RANGE_PAGES,
     align: (ms) => utcDayStart(utcDay(ms)),
     sized(items, more) {
       // The run's pages, as its first page's density says (one when it is all there is).

@@ -4,6 +4,7 @@ import { createRangePlanner, type DateRange } from './date-ranges';
 
 const inRange = (t: number, r: DateRange) =>
   (r.from === undefined || t >= r.from) && (r.to === undefined || t <= r.to);
+const widthOf = (r: DateRange) => (r.to as number) - (r.from as number) + 1;
 
 /**
  * Plans ranges over `data` (row dates) the way the export does: `lag` ranges are handed out
@@ -78,9 +79,21 @@ describe('createRangePlanner', () => {
           if (next) expect(next.to).toBe((r.from as number) - 1);
         }
         for (const t of s.rows) expect(ranges.filter((r) => inRange(t, r))).toHaveLength(1);
-        // Ranges stop soon after the data does: at most the lagging ones come back empty.
-        const empty = ranges.filter((r) => !s.rows.some((t) => inRange(t, r))).length;
-        expect(empty).toBeLessThanOrEqual(s.lag + 2);
+        // Ranges stop soon after the data does, and cross a gap in it soon: each empty range
+        // that ends widens the next, so a gap (two at most here, and the span below the data)
+        // costs the lagging ranges and one per doubling of its width, never one per range.
+        const empty = ranges.filter((r) => !s.rows.some((t) => inRange(t, r)));
+        const reach = (s.filter.to ?? (s.rows[0] as number)) - (s.filter.from ?? 0) + 1;
+        expect(empty.length).toBeLessThanOrEqual(3 * (s.lag + 2 + Math.ceil(Math.log2(reach))));
+        if (s.lag === 0) {
+          // One range at a time: each empty range is at least twice as wide as the one before it,
+          // unless it is the last (cut at the floor) or the first.
+          for (const [i, r] of ranges.entries()) {
+            const before = ranges[i - 1];
+            if (!empty.includes(before as DateRange) || i === ranges.length - 1) continue;
+            expect(widthOf(r)).toBeGreaterThanOrEqual(2 * widthOf(before as DateRange));
+          }
+        }
       }),
       { numRuns: 300 },
     );
@@ -102,7 +115,7 @@ describe('createRangePlanner', () => {
     expect((third.to as number) - (third.from as number) + 1).toBe(20);
   });
 
-  it('makes the range after an empty one the last, open at the bottom', () => {
+  it('open at the bottom, makes the range after an empty one the last', () => {
     const planner = createRangePlanner({ to: 5_000 }, { dates: [5_000, 4_990] }, 11);
     const first = planner.next() as DateRange;
     // 2 rows in 11 ms: 11 rows take 61 ms.
@@ -110,6 +123,53 @@ describe('createRangePlanner', () => {
     planner.walked(first, 0);
     expect(planner.next()).toEqual({ to: (first.from as number) - 1 });
     expect(planner.next()).toBeUndefined();
+  });
+
+  it('with a floor, makes the range after an empty one twice as wide, and twice again after each empty one in a row, down to the floor', () => {
+    const planner = createRangePlanner({ from: 0, to: 5_000 }, { dates: [5_000, 4_990] }, 11);
+    const first = planner.next() as DateRange;
+    // 2 rows in 11 ms: 11 rows take 61 ms.
+    expect(first).toEqual({ from: 4_940, to: 5_000 });
+    planner.walked(first, 0);
+    const second = planner.next() as DateRange;
+    expect(second).toEqual({ from: 4_818, to: 4_939 });
+    planner.walked(second, 0);
+    const third = planner.next() as DateRange;
+    expect(widthOf(third)).toBe(2 * widthOf(second));
+    const rest: DateRange[] = [];
+    for (let r = planner.next(); r; r = planner.next()) {
+      rest.push(r);
+      planner.walked(r, 0);
+    }
+    // The doublings reach the floor in as many ranges as the width doubles to span it.
+    expect(rest.length).toBeLessThanOrEqual(Math.ceil(Math.log2(4_818 / widthOf(third))));
+    expect(rest.at(-1)?.from).toBe(0);
+  });
+
+  it('sizes the next range from the oldest range that has ended, whatever order they end in', () => {
+    const planner = createRangePlanner({ from: 0, to: 10_000 }, { dates: [10_000, 9_990] }, 11);
+    const newer = planner.next() as DateRange;
+    const older = planner.next() as DateRange;
+    expect(widthOf(older)).toBe(61);
+    planner.walked(older, 0);
+    // The newer range ends after it, dense: it says less of what lies below than the older one.
+    planner.walked(newer, 20);
+    expect(widthOf(planner.next() as DateRange)).toBe(2 * 61);
+  });
+
+  it('a quiet spell in a long dense history (a day with no rows) does not end the split: the rows below it are walked in ranges of the size before it', () => {
+    // A row every ms from 200,000 down to 0, none in [115,000, 120,999]: three ranges' width.
+    const rows = Array.from({ length: 200_001 }, (_, i) => 200_000 - i).filter(
+      (t) => t < 115_000 || t > 120_999,
+    );
+    const ranges = plan(rows, { from: 0, to: 200_000 }, rows.slice(0, 100), 2_000, 0);
+    expect(ranges.some((r) => !rows.some((t) => inRange(t, r)))).toBe(true);
+    const below = ranges.filter((r) => (r.to as number) < 115_000);
+    // About 57 ranges of 2,000 rows below the gap, none of them much more.
+    expect(below.length).toBeGreaterThanOrEqual(50);
+    for (const r of below) {
+      expect(rows.filter((t) => inRange(t, r)).length).toBeLessThanOrEqual(2 * 2_000);
+    }
   });
 
   it('plans any dates a service sends, centuries apart, without leaving what a date can hold', () => {

@@ -10,8 +10,17 @@
  *
  * Sizes are guesses from the density seen so far (rows per millisecond): the first page of
  * the whole filter, then each range as it ends. A wrong guess only makes a range longer or
- * shorter; it never loses or repeats a row. A range that ends empty means the data is sparse
- * or over: the next range is the last one, open at the bottom.
+ * shorter; it never loses or repeats a row. Ranges end in any order; the density is the
+ * oldest ended range's, the nearest to the ranges still to plan. One that ends empty means the
+ * data is sparse there or over:
+ * - with a floor (the filter's `from`: the index sync's days, the Overview's period), the ranges
+ *   after it are twice as wide as it was, and twice again after the next empty one. A gap in
+ *   the rows (a weekend with no spend, a quiet month) costs a few pages that answer nothing, and
+ *   the end of the data one per doubling down to the floor. (The split used to end at the first
+ *   empty range: whatever lay below it, the rest of a long dense history after one quiet day,
+ *   was walked as one range, a page at a time.)
+ * - open at the bottom (an export of all dates), the next range is the last, open at the
+ *   bottom: doubling down to 1970 would cost a dozen empty pages every such walk.
  */
 /**
  * The earliest bound a range is given: 0000-01-01T00:00:00Z, the first day an ISO date with a
@@ -58,7 +67,10 @@ export function createRangePlanner(
   /** The next range's upper bound; undefined: the filter's (open top, first range only). */
   let upper = filter.to;
   let lastGiven = false;
-  let emptySeen = false;
+  /** The lower bound of the oldest range that has ended. */
+  let deepest = Number.POSITIVE_INFINITY;
+  /** An empty range ended below an open bottom: the next range is the last. */
+  let over = false;
 
   return {
     next() {
@@ -68,7 +80,7 @@ export function createRangePlanner(
       // Rows dated centuries apart make a width past any date: clamped, never a RangeError.
       const lowest = Math.max(top - width + 1, EARLIEST_DATE_MS);
       const from = align ? Math.min(align(lowest), top) : lowest;
-      if (emptySeen || from <= floor) {
+      if (over || from <= floor) {
         lastGiven = true;
         return bounded(filter.from, upper);
       }
@@ -77,14 +89,19 @@ export function createRangePlanner(
       return range;
     },
     walked(range, rows) {
-      if (rows === 0) {
-        emptySeen = true;
-        return;
-      }
       // The open top range is measured from its newest known row.
       const top = range.to ?? newest;
       const bottom = range.from ?? floor;
-      density = rows / Math.max(1, top - bottom + 1);
+      if (bottom > deepest) return;
+      deepest = bottom;
+      if (rows === 0 && filter.from === undefined) {
+        over = true;
+        return;
+      }
+      const width = Math.max(1, top - bottom + 1);
+      // Empty: fewer than half a range's rows in its width (the next at least twice as wide),
+      // and half the density guessed before (wider again after each empty one in a row).
+      density = rows === 0 ? Math.min(density / 2, rowsPerRange / (2 * width)) : rows / width;
     },
   };
 }

@@ -80,11 +80,12 @@ describe('createRangePlanner', () => {
         }
         for (const t of s.rows) expect(ranges.filter((r) => inRange(t, r))).toHaveLength(1);
         // Ranges stop soon after the data does, and cross a gap in it soon: each empty range
-        // that ends widens the next, so a gap (two at most here, and the span below the data)
-        // costs the lagging ranges and one per doubling of its width, never one per range.
+        // that ends widens the next, so a gap (one here, and the span below the data) costs
+        // about one per doubling of its width for each range walked at once, not one per range.
         const empty = ranges.filter((r) => !s.rows.some((t) => inRange(t, r)));
         const reach = (s.filter.to ?? (s.rows[0] as number)) - (s.filter.from ?? 0) + 1;
-        expect(empty.length).toBeLessThanOrEqual(3 * (s.lag + 2 + Math.ceil(Math.log2(reach))));
+        const doublings = Math.ceil(Math.log2(reach)) + 2;
+        expect(empty.length).toBeLessThanOrEqual(2 * (s.lag + 1) * doublings);
         if (s.lag === 0) {
           // One range at a time: each empty range is at least twice as wide as the one before it,
           // unless it is the last (cut at the floor) or the first.
@@ -109,10 +110,26 @@ describe('createRangePlanner', () => {
     planner.walked(first as DateRange, 20);
     const second = planner.next() as DateRange;
     expect(second).toEqual({ from: 999_997, to: 999_998 });
-    // Sparser than guessed (1 row a ms): the next range is ten times wider.
+    // Sparser than guessed (1 row a ms, 20 ms a range): wider, twice as wide at most.
     planner.walked(second, 2);
     const third = planner.next() as DateRange;
-    expect((third.to as number) - (third.from as number) + 1).toBe(20);
+    expect(widthOf(third)).toBe(4);
+    planner.walked(third, 4);
+    expect(widthOf(planner.next() as DateRange)).toBe(8);
+  });
+
+  it('a range that held a few rows (the edge of a gap) does not make the next one reach the start', () => {
+    const planner = createRangePlanner(
+      { from: 0, to: 1_000_000 },
+      { dates: [1_000_000, 999_991] },
+      100,
+    );
+    // 2 rows in 10 ms: 100 rows take 500 ms.
+    const first = planner.next() as DateRange;
+    expect(widthOf(first)).toBe(500);
+    // One row in it: alone, it would size the next range to 50,000 ms, a twentieth of the span.
+    planner.walked(first, 1);
+    expect(widthOf(planner.next() as DateRange)).toBe(1_000);
   });
 
   it('open at the bottom, makes the range after an empty one the last', () => {

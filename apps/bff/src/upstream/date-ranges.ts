@@ -11,8 +11,10 @@
  * Sizes are guesses from the density seen so far (rows per millisecond): the first page of
  * the whole filter, then each range as it ends. A wrong guess only makes a range longer or
  * shorter; it never loses or repeats a row. Ranges end in any order; the density is the
- * oldest ended range's, the nearest to the ranges still to plan. One that ends empty means the
- * data is sparse there or over:
+ * oldest ended range's, the nearest to the ranges still to plan, and a range is at most twice
+ * as wide as that one: a range that held a few rows (the edge of a gap, the last rows of a
+ * history) would otherwise size the next one to the span's start, and whatever lies there would
+ * be walked a page at a time. One that ends empty means the data is sparse there or over:
  * - with a floor (the filter's `from`: the index sync's days, the Overview's period), the ranges
  *   after it are twice as wide as it was, and twice again after the next empty one. A gap in
  *   the rows (a weekend with no spend, a quiet month) costs a few pages that answer nothing, and
@@ -69,6 +71,8 @@ export function createRangePlanner(
   let lastGiven = false;
   /** The lower bound of the oldest range that has ended. */
   let deepest = Number.POSITIVE_INFINITY;
+  /** Twice that range's width: no range is wider (none before a range has ended). */
+  let widest = Number.POSITIVE_INFINITY;
   /** An empty range ended below an open bottom: the next range is the last. */
   let over = false;
 
@@ -76,7 +80,7 @@ export function createRangePlanner(
     next() {
       if (lastGiven) return undefined;
       const top = upper ?? newest;
-      const width = Math.max(1, Math.ceil(rowsPerRange / density));
+      const width = Math.max(1, Math.min(widest, Math.ceil(rowsPerRange / density)));
       // Rows dated centuries apart make a width past any date: clamped, never a RangeError.
       const lowest = Math.max(top - width + 1, EARLIEST_DATE_MS);
       const from = align ? Math.min(align(lowest), top) : lowest;
@@ -99,6 +103,7 @@ export function createRangePlanner(
         return;
       }
       const width = Math.max(1, top - bottom + 1);
+      widest = 2 * width;
       // Empty: fewer than half a range's rows in its width (the next at least twice as wide),
       // and half the density guessed before (wider again after each empty one in a row).
       density = rows === 0 ? Math.min(density / 2, rowsPerRange / (2 * width)) : rows / width;

@@ -255,6 +255,8 @@ export class BadIndexCursorError extends Error {
 export const MAX_INDEX_PAGE = 2_000;
 
 const HOUR_MS = 3_600_000;
+/** Memory for the Overview's per-day sums of hour tallies (`overviewTallies`), its statement alone. */
+const TALLY_WORK_MEM = '32MB';
 const DAY_MS = 86_400_000;
 
 /** The first instant of the UTC month that `ms` is in, or of the next one when `ms` is past it. */
@@ -1226,17 +1228,25 @@ export class TransactionIndexStore {
       .join(', ');
     // Per day: from the hour tallies where every day begins on the hour (bucket k, from 0: how
     // many day starts are at or before the hour, less one), else from the rows.
+    // The hour tallies' per-day sums (32 figures a line) are hashed in memory: 5 sub accounts
+    // over 731 days hash in about 7 MB, past the server's default work_mem of 4 MB, where the
+    // planner sorts the hour lines on disk instead (EXPLAIN ANALYZE at 3,000,000 rows: 166 ms
+    // sorted on disk, 72–89 ms hashed). 32 MB a statement at most, 128 MB over the pool of 4.
+    // For this statement alone (SET LOCAL), in a transaction of its own.
     const totals = edges.every((edge) => edge % HOUR_MS === 0)
-      ? this.engine.query<Totals>(
-          `SELECT sub_account_id,
+      ? this.engine.transaction(async (tx) => {
+          await tx.query(`SET LOCAL work_mem = '${TALLY_WORK_MEM}'`);
+          return tx.query<Totals>(
+            `SELECT sub_account_id,
                   width_bucket(hour, $4::timestamptz[]) - 1 AS bucket, sum(n)::text AS n,
                   sum(pending_n)::text AS pending_n, sum(card_n)::text AS card_n,
                   sum(declines)::text AS declines, ${summed}
              FROM index_hour_tally
             WHERE sub_account_id = ANY($1::text[]) AND hour >= $2::timestamptz AND hour < $3::timestamptz
             GROUP BY 1, 2`,
-          [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
-        )
+            [subs, iso(first), iso(end), edges.slice(0, -1).map(iso)],
+          );
+        })
       : this.engine.query<Totals>(
           `SELECT sub_account_id,
                   width_bucket(at, $4::timestamptz[]) - 1 AS bucket, count(*)::text AS n,

@@ -49,6 +49,7 @@ describe('the embedded engine', () => {
         '20261202013000000_merchant-names',
         '20261202050000000_card-owners',
         '20261203070000000_sync-range-pages',
+        '20261204050000000_rare-status-index',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { postgresEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
+import { TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
@@ -55,9 +56,70 @@ describe('the index on PostgreSQL', () => {
         '20261202013000000_merchant-names',
         '20261202050000000_card-owners',
         '20261203070000000_sync-range-pages',
+        '20261204050000000_rare-status-index',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));
+      await fresh.stop();
+    }
+  }, 60_000);
+
+  it('reads the rows of a word and a rare status through both indexes, not every row with the word', async () => {
+    const fresh = await testDatabase();
+    const engine = postgresEngine(new pg.Pool({ connectionString: fresh.url, max: 2 }));
+    try {
+      await applyIndexMigrations(engine, silentLogger);
+      // The count a narrowing filter asks first, run again under EXPLAIN ANALYZE.
+      const plans: unknown[] = [];
+      const watched: SqlEngine = {
+        ...engine,
+        async query<R extends object>(text: string, params?: readonly unknown[]) {
+          if (text.includes('count(*)')) {
+            const [plan] = await engine.query<{ 'QUERY PLAN': unknown }>(
+              `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
+              params,
+            );
+            plans.push(plan?.['QUERY PLAN']);
+          }
+          return engine.query<R>(text, params);
+        },
+      };
+      const store = new TransactionIndexStore(watched);
+      // 40 days of 500 rows: a third say Boston, one in fifty failed, the rest settled; 120
+      // rows are both.
+      for (let d = 0; d < 40; d++) {
+        const day = new Date(Date.UTC(2026, 7, 1 + d)).toISOString().slice(0, 10);
+        const rows = Array.from({ length: 500 }, (_, i) => ({
+          id: `t${d}-${i}`,
+          at: `${day}T${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00.000Z`,
+          description: i % 3 === 0 ? `Lunch in Boston ${i}` : `Lunch in Denver ${i}`,
+          referenceNumber: `R${d}-${i}`,
+          amountCents: -(100 + i),
+          status: i % 50 === 7 ? 'failed' : 'settled',
+        }));
+        await store.replaceDay('sa', day, rows, Date.UTC(2026, 9, 1));
+      }
+      await engine.refreshStatistics();
+      const count = await store.countUpTo({ text: 'boston', statuses: ['failed'] }, 20_001);
+      expect(count).toBe(120);
+      expect(plans).toHaveLength(1);
+      // The table's rows read: those both indexes name, not the 6,680 that hold the word.
+      const heap = scansOf(plans[0]).filter((n) => n['Node Type'] === 'Bitmap Heap Scan');
+      expect(heap).toHaveLength(1);
+      const read = heap.reduce(
+        (n, h) =>
+          n +
+          (h['Actual Rows'] ?? 0) +
+          (h['Rows Removed by Filter'] ?? 0) +
+          (h['Rows Removed by Index Recheck'] ?? 0),
+        0,
+      );
+      expect(read).toBeLessThanOrEqual(400);
+      expect(scansOf(plans[0]).map((n) => n['Index Name'])).toContain(
+        'index_transaction_status_rare',
+      );
+    } finally {
+      await engine.close();
       await fresh.stop();
     }
   }, 60_000);
@@ -80,3 +142,23 @@ describe('the index on PostgreSQL', () => {
     }
   });
 });
+
+interface PlanNode {
+  'Node Type'?: string;
+  'Index Name'?: string;
+  'Actual Rows'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of an EXPLAIN (ANALYZE, FORMAT JSON) plan. */
+function scansOf(plan: unknown): PlanNode[] {
+  const nodes: PlanNode[] = [];
+  const visit = (node: PlanNode) => {
+    nodes.push(node);
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(((Array.isArray(plan) ? plan[0] : plan) as { Plan: PlanNode }).Plan);
+  return nodes;
+}

@@ -29,6 +29,25 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[] = [];
+
+/**
+ * The card's values shown in place of the masked ones (their shape checked, never printed). If
+ * they never are, the failure says what the page showed instead: then no value is on it.
+ */
+async function revealedOnScreen() {
+  const panel = page.locator('[data-testid="reveal-card"].revealed');
+  await panel.waitFor().catch(async (error: Error) => {
+    const shown = await page
+      .locator('body')
+      .textContent()
+      .catch(() => '(no page)');
+    throw new Error(
+      `${error.message}\nat ${page.url()} the page showed: ${(shown ?? '').slice(0, 1_500)}\nconsole: ${problems.join(' | ')}`,
+    );
+  });
+  const cvv = (await panel.getByTestId('cvv').textContent()) ?? '';
+  expect(/^\d{3,4}$/.test(cvv)).toBe(true);
+}
 /** The passkeys Chromium's virtual authenticator holds. */
 let credentials: Awaited<ReturnType<typeof addVirtualAuthenticator>>['credentials'];
 let otherOrigin: http.Server;
@@ -118,7 +137,7 @@ describe('passkeys and single sign-on in Chromium', () => {
     await dialog.getByRole('button', { name: 'Use a passkey' }).click();
     const response = await answer;
     expect(response.status()).toBe(200);
-    await page.getByTestId('cvv').waitFor();
+    await revealedOnScreen();
     expect(problems).toEqual([]);
   });
 
@@ -217,7 +236,7 @@ describe('passkeys and single sign-on in Chromium', () => {
     const answer = page.waitForResponse((r) => r.url().endsWith(`/api/cards/${card.id}/reveal`));
     await reopened.getByRole('button', { name: 'Reveal', exact: true }).click();
     expect((await answer).status()).toBe(200);
-    await page.getByTestId('cvv').waitFor();
+    await revealedOnScreen();
     const audit = await page.request.get('/api/audit?action=card.reveal', {
       headers: API_HEADERS,
     });

@@ -104,7 +104,7 @@ describe('the index on PostgreSQL', () => {
       expect(count).toBe(120);
       expect(plans).toHaveLength(1);
       // The table's rows read: those both indexes name, not the 6,680 that hold the word.
-      const heap = scansOf(plans[0]).filter((n) => n['Node Type'] === 'Bitmap Heap Scan');
+      const heap = planNodes(plans[0]).filter((n) => n['Node Type'] === 'Bitmap Heap Scan');
       expect(heap).toHaveLength(1);
       const read = heap.reduce(
         (n, h) =>
@@ -115,7 +115,7 @@ describe('the index on PostgreSQL', () => {
         0,
       );
       expect(read).toBeLessThanOrEqual(400);
-      expect(scansOf(plans[0]).map((n) => n['Index Name'])).toContain(
+      expect(planNodes(plans[0]).map((n) => n['Index Name'])).toContain(
         'index_transaction_status_rare',
       );
     } finally {
@@ -153,7 +153,7 @@ interface PlanNode {
 }
 
 /** Every node of an EXPLAIN (ANALYZE, FORMAT JSON) plan. */
-function scansOf(plan: unknown): PlanNode[] {
+function planNodes(plan: unknown): PlanNode[] {
   const nodes: PlanNode[] = [];
   const visit = (node: PlanNode) => {
     nodes.push(node);

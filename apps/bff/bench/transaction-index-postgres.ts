@@ -132,6 +132,21 @@ function capturingEngine(): SqlEngine & { taken: { text: string; params: unknown
  * An error's message and its causes' ("postgres unavailable during transaction index" says
  * little alone), with PostgreSQL's SQLSTATE where there is one.
  */
+export function causesOf(error: unknown): string {
+  const messages: string[] = [];
+  for (let e: unknown = error; e !== undefined && messages.length < 5; ) {
+    if (e instanceof Error) {
+      const code = (e as { code?: unknown }).code;
+      messages.push(typeof code === 'string' ? `${e.message} [${code}]` : e.message);
+      e = e.cause;
+    } else {
+      messages.push(String(e));
+      break;
+    }
+  }
+  return messages.join(': ');
+}
+
 /**
  * Work asked again and again until it fails once; the first failure is kept (to be reported)
  * and the work is not asked again.
@@ -152,21 +167,6 @@ function untilFailed() {
       }
     },
   };
-}
-
-export function causesOf(error: unknown): string {
-  const messages: string[] = [];
-  for (let e: unknown = error; e !== undefined && messages.length < 5; ) {
-    if (e instanceof Error) {
-      const code = (e as { code?: unknown }).code;
-      messages.push(typeof code === 'string' ? `${e.message} [${code}]` : e.message);
-      e = e.cause;
-    } else {
-      messages.push(String(e));
-      break;
-    }
-  }
-  return messages.join(': ');
 }
 
 /** `/proc/<pid>/stat`'s fields after the command: [state, ppid, …]; undefined once gone. */
@@ -694,8 +694,8 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
     const tallied = untilFailed();
     const apart = untilFailed();
     const zoned = untilFailed();
-    // Warm-up, one shape after the other: at once, the four year-long answers of \`summary\` and
-    // \`breakdown\` hold the pool's 4 connections for seconds at 3,000,000 rows, and the tallies
+    // Warm-up, one shape after the other: at once, the four year-long answers of `summary` and
+    // `breakdown` hold the pool's 4 connections for seconds at 3,000,000 rows, and the tallies
     // would wait past the pool's wait for a connection (what failed the 12-03 report's run).
     for (let round = 0; round < 3; round++) {
       await apart.run(overviewOnce);

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { embeddedEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { memoryEngine } from '../../test/engines/embedded';
+import { explainedEngine, planNodes } from '../../test/explained-engine';
 import { STATISTICS_AFTER_ROWS, TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
@@ -101,20 +102,9 @@ describe('the embedded engine', () => {
     try {
       await applyIndexMigrations(engine, silentLogger);
       // Each page query is run again under EXPLAIN ANALYZE: how many rows its scan produced.
-      const scanned: number[] = [];
-      const watched: SqlEngine = {
-        ...engine,
-        async query<R extends object>(text: string, params?: readonly unknown[]) {
-          if (text.includes('json_agg(p ORDER BY')) {
-            const [plan] = await engine.query<{ 'QUERY PLAN': unknown }>(
-              `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-              params,
-            );
-            scanned.push(largestScan(plan?.['QUERY PLAN']));
-          }
-          return engine.query<R>(text, params);
-        },
-      };
+      const { engine: watched, plans } = explainedEngine(engine, (text) =>
+        text.includes('json_agg(p ORDER BY'),
+      );
       const store = new TransactionIndexStore(watched);
       // 6,000 rows over 60 days of one sub account (and a few in another), written day by day
       // as a sync writes them: past STATISTICS_AFTER_ROWS the statistics are refreshed.
@@ -140,6 +130,7 @@ describe('the embedded engine', () => {
       expect((second.items[0]?.at ?? '') < (first.items.at(-1)?.at ?? '')).toBe(true);
       // Without statistics the engine sorted the whole sub account for each page (5,900 rows
       // for the second); walking the index in the list's order it reads the page and the next row.
+      const scanned = plans.map(largestScan);
       expect(scanned).toHaveLength(2);
       for (const rows of scanned) expect(rows).toBeLessThanOrEqual(101);
     } finally {
@@ -150,12 +141,10 @@ describe('the embedded engine', () => {
 
 /** The most rows any scan node of an EXPLAIN (ANALYZE, FORMAT JSON) plan produced. */
 function largestScan(plan: unknown): number {
-  let most = 0;
-  const visit = (node: { 'Node Type'?: string; 'Actual Rows'?: number; Plans?: unknown[] }) => {
-    if (node['Node Type']?.includes('Scan')) most = Math.max(most, node['Actual Rows'] ?? 0);
-    for (const child of node.Plans ?? []) visit(child as typeof node);
-  };
-  const root = (Array.isArray(plan) ? plan[0] : plan) as { Plan: Parameters<typeof visit>[0] };
-  visit(root.Plan);
-  return most;
+  return Math.max(
+    0,
+    ...planNodes(plan)
+      .filter((node) => node['Node Type']?.includes('Scan'))
+      .map((node) => node['Actual Rows'] ?? 0),
+  );
 }

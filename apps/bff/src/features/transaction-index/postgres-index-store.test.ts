@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
-import { postgresEngine, type SqlEngine } from '../../platform/sql/sql-engine';
+import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
+import { explainedEngine, planNodes } from '../../test/explained-engine';
 import { TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
@@ -70,20 +71,9 @@ describe('the index on PostgreSQL', () => {
     try {
       await applyIndexMigrations(engine, silentLogger);
       // The count a narrowing filter asks first, run again under EXPLAIN ANALYZE.
-      const plans: unknown[] = [];
-      const watched: SqlEngine = {
-        ...engine,
-        async query<R extends object>(text: string, params?: readonly unknown[]) {
-          if (text.includes('count(*)')) {
-            const [plan] = await engine.query<{ 'QUERY PLAN': unknown }>(
-              `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
-              params,
-            );
-            plans.push(plan?.['QUERY PLAN']);
-          }
-          return engine.query<R>(text, params);
-        },
-      };
+      const { engine: watched, plans } = explainedEngine(engine, (text) =>
+        text.includes('count(*)'),
+      );
       const store = new TransactionIndexStore(watched);
       // 40 days of 500 rows: a third say Boston, one in fifty failed, the rest settled; 120
       // rows are both.
@@ -142,23 +132,3 @@ describe('the index on PostgreSQL', () => {
     }
   });
 });
-
-interface PlanNode {
-  'Node Type'?: string;
-  'Index Name'?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Every node of an EXPLAIN (ANALYZE, FORMAT JSON) plan. */
-function planNodes(plan: unknown): PlanNode[] {
-  const nodes: PlanNode[] = [];
-  const visit = (node: PlanNode) => {
-    nodes.push(node);
-    for (const child of node.Plans ?? []) visit(child);
-  };
-  visit(((Array.isArray(plan) ? plan[0] : plan) as { Plan: PlanNode }).Plan);
-  return nodes;
-}

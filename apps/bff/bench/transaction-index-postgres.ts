@@ -20,6 +20,8 @@
 //   before it, the period's decline reasons, categories, merchants and cards),
 //   and apart its totals and top categories, merchants and decline reasons from `summary` and
 //   `breakdown`.
+// - the write's floor: PostgreSQL's CPU to write the same rows in one statement into a copy of
+//   the table with every index, and to write every day's tallies again.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -551,13 +553,13 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
     }
 
     /** Answers that failed (past the pool's statement timeout): each part's count and a cause. */
-    const failed = { page: 0, summary: 0, breakdown: 0, first: '' };
-    const failedAnswers = () => failed.page + failed.summary + failed.breakdown;
+    const failed = { page: 0, totals: 0, first: '' };
+    const failedAnswers = () => failed.page + failed.totals;
     const ask = async (c: Combination) => {
       // A part that fails (a statement past the pool's timeout, as a person would be answered
       // 503) is counted, and the time until it failed kept: its percentiles are then at least
       // what they say.
-      const part = async (name: 'page' | 'summary' | 'breakdown', work: () => Promise<unknown>) => {
+      const part = async (name: 'page' | 'totals', work: () => Promise<unknown>) => {
         const t = performance.now();
         try {
           await work();
@@ -570,34 +572,22 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       const t0 = performance.now();
       // As the screen asks them, two answers at once (`index-search-service.ts`): the rows (a
       // narrowing filter's page once it is known whether the set is small, counted up to one
-      // past the bound), and the totals (the set's count and sums, and a breakdown).
+      // past the bound), and the totals (the set's count and sums, and a breakdown: the store's
+      // `totals`, one statement).
       let count = 0;
-      const [rows, summary, breakdown] = await Promise.all([
+      const [rows, totals] = await Promise.all([
         part('page', async () => {
           if (!pageAfterCount(c.filter)) return store.page(c.filter, c.order, PAGE);
           count = await store.countUpTo(c.filter, SORT_AFTER_MATCH_ROWS + 1);
           return store.page(c.filter, c.order, PAGE, undefined, { setSize: count });
         }),
-        part('summary', () => store.summary(c.filter)),
-        part('breakdown', () => store.breakdown(c.filter, c.by, BREAKDOWN_GROUPS)),
+        part('totals', () => store.totals(c.filter, { grouping: c.by, limit: BREAKDOWN_GROUPS })),
       ]);
-      return {
-        total: performance.now() - t0,
-        page: rows,
-        summary,
-        breakdown,
-        totals: Math.max(summary, breakdown),
-      };
+      return { total: performance.now() - t0, page: rows, totals };
     };
     for (const c of combinations(7, WARM_UP_QUERIES)) await ask(c);
     const asked = combinations(29, QUERIES);
-    const timings: {
-      total: number;
-      page: number;
-      summary: number;
-      breakdown: number;
-      totals: number;
-    }[] = [];
+    const timings: { total: number; page: number; totals: number }[] = [];
     for (const c of asked) timings.push(await ask(c));
     const totals = timings.map((t) => t.total);
     const slowest = timings
@@ -612,8 +602,8 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
     // EXPLAIN of a sample: the statements the store sends, captured, then planned by the server.
     const capture = capturingEngine();
     const capturer = new TransactionIndexStore(capture);
-    const explained = { page: 0, summary: 0, breakdown: 0 };
-    const seqScans = { page: 0, summary: 0, breakdown: 0 };
+    const explained = { page: 0, totals: 0 };
+    const seqScans = { page: 0, totals: 0 };
     const scanKinds = new Map<string, number>();
     for (const c of asked.slice(0, EXPLAINED)) {
       capture.taken.length = 0;
@@ -628,11 +618,10 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
         undefined,
         pageAfterCount(c.filter) ? { setSize: count } : {},
       );
-      await capturer.summary(c.filter);
-      await capturer.breakdown(c.filter, c.by, BREAKDOWN_GROUPS);
-      const kinds = ['page', 'summary', 'breakdown'] as const;
+      await capturer.totals(c.filter, { grouping: c.by, limit: BREAKDOWN_GROUPS });
       for (const [k, statement] of capture.taken.entries()) {
-        const kind = kinds[k] as (typeof kinds)[number];
+        // The page, then the totals' one statement (the breakdown, its summary with it).
+        const kind = k === 0 ? 'page' : 'totals';
         const [row] = await db.query<{ 'QUERY PLAN': unknown }>(
           `EXPLAIN (FORMAT JSON) ${statement.text}`,
           statement.params,
@@ -742,6 +731,48 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       }
     }
 
+    // 5. The write's floor: PostgreSQL's CPU to write the same rows where the least work does it.
+    // The rows again in one statement from the index itself (no parsing, no conflict, no round
+    // trip) into a copy of the table with every index it keeps, the indexes live as the sync's
+    // are (the lists answer while it runs); then every day's tallies written again as the sync
+    // writes them (`index_tally_days`, a week of a sub account at a time). What the sync spends
+    // above their sum is its own.
+    const floorCpu = async (work: () => Promise<unknown>) => {
+      const before = postgresCpuMicros(cluster.port);
+      await work();
+      await free.query('CHECKPOINT');
+      return (postgresCpuMicros(cluster.port) - before) / 1e6;
+    };
+    const [written] = await free.query<{ columns: string }>(
+      `SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) AS columns
+         FROM information_schema.columns
+        WHERE table_name = 'index_transaction' AND is_generated = 'NEVER'`,
+    );
+    await free.query('CHECKPOINT');
+    const rowsFloor = await floorCpu(async () => {
+      await free.query('CREATE TABLE bench_floor (LIKE index_transaction INCLUDING ALL)');
+      await free.query(
+        `INSERT INTO bench_floor (${written?.columns}) SELECT ${written?.columns} FROM index_transaction`,
+      );
+    });
+    await free.query('DROP TABLE bench_floor');
+    const subDays = await free.query<{ sub: string; days: string[] }>(
+      `SELECT sub_account_id AS sub,
+              array_agg(DISTINCT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')) AS days
+         FROM index_transaction GROUP BY 1`,
+    );
+    const tallyFloor = await floorCpu(async () => {
+      for (const { sub, days } of subDays) {
+        const ordered = [...days].sort();
+        for (let i = 0; i < ordered.length; i += 7) {
+          await free.query('SELECT index_tally_days($1, $2::date[])', [
+            sub,
+            ordered.slice(i, i + 7),
+          ]);
+        }
+      }
+    });
+
     const peakRss = memory.stop().peakRss;
     const bareMedianMs = at(bare, 0.5);
     /** `p50 / p99` of one part of the screen's answers, in ms. */
@@ -759,33 +790,29 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       `| CPU used: the median bare walk; the first sync (${cpus().length} cores; the bare walk's CPU is the sync's floor, PostgreSQL's is on top) | ${cpuText(bareCpu[bare.indexOf(bareMedianMs)] ?? (bareCpu[0] as Cpu))}; ${cpuText(syncCpu)} |`,
       `| of which in \`replaceDays\` (summed over the concurrent walks, waits for one of the pool's 4 connections included; each walker waits for its range's write before it walks on) | ${ms(syncWriteMs / 1000)} s in ${syncWrites} transactions (${ms(syncWriteMs / syncWrites)} ms each) |`,
       `| table and index size after the sync | ${size?.table} + ${size?.indexes} of indexes |`,
+      `| the write's floor, PostgreSQL's CPU: the same rows in one statement from the index into a copy of the table with every index (live, as the sync's are); every day's tallies written again (\`index_tally_days\`, a week of a sub account at a time) | ${ms(rowsFloor)} + ${ms(tallyFloor)} = ${ms(rowsFloor + tallyFloor)} CPU s (the sync: ${ms(syncCpu.pg)}) |`,
       `| BFF process RSS: before the sync, peak during it | ${ms(rssBeforeSync / 2 ** 20)} MB, ${ms(syncPeakRss / 2 ** 20)} MB |`,
       `| incremental refresh, every sub account at once (${refreshDays} open days, ${refreshRows.toLocaleString('en-US')} rows, ${refreshPages[0]} pages): median (min–max) of ${REFRESH_ROUNDS} | ${ms(at(refresh, 0.5))} ms (${ms(Math.min(...refresh))}–${ms(Math.max(...refresh))}); bare walk of the same days ${ms(at(refreshBare, 0.5))} ms |`,
       `| of which, summed over the ${SUB_ACCOUNTS} concurrent syncs (median): \`pendingDays\` (which days hold a pending row), \`replaceDays\` | ${ms(at(refreshPendingMs, 0.5))} ms, ${ms(at(refreshWriteMs, 0.5))} ms |`,
       `| screen queries (page of ${PAGE} + count and sums + breakdown of ${BREAKDOWN_GROUPS}, at once): ${QUERIES} combinations, p50 / p90 / p99 / max | ${ms(at(totals, 0.5))} / ${ms(at(totals, 0.9))} / ${ms(at(totals, 0.99))} / ${ms(Math.max(...totals))} ms |`,
       `| the rows' answer (a narrowing filter's count, then its page), p50 / p99 | ${p50p99((t) => t.page)} ms |`,
-      `| the totals' answer (count and sums, and the breakdown, at once), p50 / p99 | ${p50p99((t) => t.totals)} ms |`,
-      `| of which the count and sums alone, p50 / p99 | ${p50p99((t) => t.summary)} ms |`,
-      `| the breakdown alone, p50 / p99 | ${p50p99((t) => t.breakdown)} ms |`,
-      `| answers that failed (each counted at the time it took to fail: the percentiles above are then at least what they say) | ${failedAnswers() === 0 ? 'none' : `rows ${failed.page}, count and sums ${failed.summary}, breakdowns ${failed.breakdown} of ${QUERIES} each; the first: ${failed.first}`} |`,
+      `| the totals' answer (count and sums, and the breakdown: the store's \`totals\`, one statement), p50 / p99 | ${p50p99((t) => t.totals)} ms |`,
+      `| answers that failed (each counted at the time it took to fail: the percentiles above are then at least what they say) | ${failedAnswers() === 0 ? 'none' : `rows ${failed.page}, totals ${failed.totals} of ${QUERIES} each; the first: ${failed.first}`} |`,
       `| Overview shape, 365 days, every sub account (${overviewRows.toLocaleString('en-US')} spend rows): totals + top 10 categories + top 10 merchants + decline reasons at once, warm median (min–max) of ${OVERVIEW_ROUNDS} | ${apart.error ? `failed: ${apart.error}` : `${ms(at(overview, 0.5))} ms (${ms(Math.min(...overview))}–${ms(Math.max(...overview))}); parts: totals ${ms(at(overviewParts.summary, 0.5))}, categories ${ms(at(overviewParts.category, 0.5))}, merchants ${ms(at(overviewParts.merchant, 0.5))}, decline reasons ${ms(at(overviewParts.declineReason, 0.5))} ms`} |`,
       `| the store's \`overviewTallies\` over those 365 days as the Overview asks it (per sub account: totals per UTC day of the period and the one before; decline reasons, categories, merchants and cards of the period: five grouped queries at once, ${tallyLines.toLocaleString('en-US')} lines), warm median (min–max) of ${OVERVIEW_ROUNDS} | ${tallied.error ? `failed: ${tallied.error}` : `${ms(at(overviewPerDay, 0.5))} ms (${ms(Math.min(...overviewPerDay))}–${ms(Math.max(...overviewPerDay))})`} |`,
       `| the same over New York's last 365 days (the period's partial UTC days at either end read from the rows), warm median (min–max) of ${OVERVIEW_ROUNDS} | ${zoned.error ? `failed: ${zoned.error}` : overviewInZone.length > 0 ? `${ms(at(overviewInZone, 0.5))} ms (${ms(Math.min(...overviewInZone))}–${ms(Math.max(...overviewInZone))})` : 'not measured'} |`,
       `| timeouts of the index's pool (\`createAuditPool\`) | statement_timeout ${timeouts?.statement}, lock_timeout ${timeouts?.lock}, idle_in_transaction ${timeouts?.idle}; client query_timeout 8 s |`,
       '',
-      `**EXPLAIN** of the first ${EXPLAINED} combinations' statements (after VACUUM ANALYZE): a Seq Scan on \`index_transaction\` in ${seqScans.page} of ${explained.page} pages, ${seqScans.summary} of ${explained.summary} counts and sums, ${seqScans.breakdown} of ${explained.breakdown} breakdowns. Scans of the table, by plans using them: ${[
+      `**EXPLAIN** of the first ${EXPLAINED} combinations' statements (after VACUUM ANALYZE): a Seq Scan on \`index_transaction\` in ${seqScans.page} of ${explained.page} pages, ${seqScans.totals} of ${explained.totals} totals (a breakdown with its count and sums). Scans of the table, by plans using them: ${[
         ...scanKinds,
       ]
         .sort((a, b) => b[1] - a[1])
         .map(([k, n]) => `${k} ${n}`)
         .join('; ')}.`,
       '',
-      '**Slowest combinations** (total; page / count / breakdown, ms):',
+      '**Slowest combinations** (total; rows / totals, ms):',
       '',
-      ...slowest.map(
-        (s) =>
-          `- ${ms(s.total)} (${ms(s.page)} / ${ms(s.summary)} / ${ms(s.breakdown)}): ${s.label}`,
-      ),
+      ...slowest.map((s) => `- ${ms(s.total)} (${ms(s.page)} / ${ms(s.totals)}): ${s.label}`),
       '',
       "**Slowest rows' answers** (page, ms):",
       '',
@@ -799,6 +826,8 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       syncMs,
       syncOverBare: bareMedianMs / syncMs,
       syncCpu,
+      /** PostgreSQL's CPU for the write's floor (section 5): the rows, their tallies. */
+      writeFloorCpu: { rows: rowsFloor, tallies: tallyFloor },
       syncPeakRssMb: syncPeakRss / 2 ** 20,
       rssBeforeSyncMb: rssBeforeSync / 2 ** 20,
       refreshMedianMs: at(refresh, 0.5),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type MoneyRow,
   moneyBucketOf,
+  moneyBucketOfPartsSql,
   moneyBucketSql,
   netCardSpendCents,
   postedCents,
@@ -59,30 +60,36 @@ describe('the money definition', () => {
     expect(moneyBucketOf({ status: 'settled', amountCents: -5, cardId: null })).toBe('payment');
   });
 
-  it('says the same in SQL as in JavaScript for every status, card and sign', () => {
-    // Evaluated by a tiny reader of the CASE expression's branches, in order.
-    const branches = [...moneyBucketSql.matchAll(/WHEN (.+?) THEN '(\w+)'/g)].map((m) => ({
-      when: m[1] as string,
-      bucket: m[2] as string,
-    }));
-    const otherwise = /ELSE '(\w+)'/.exec(moneyBucketSql)?.[1];
-    const holds = (when: string, r: MoneyRow): boolean =>
-      when.split(' AND ').every((part) => {
-        const statuses = /status IN \(([^)]*)\)/.exec(part);
-        if (statuses) return (statuses[1] ?? '').includes(`'${r.status}'`);
-        if (part.includes('card_id')) return r.cardId !== undefined;
-        if (part === 'amount_cents < 0') return r.amountCents < 0;
-        throw new Error(`unread: ${part}`);
-      });
-    for (const status of transactionStatuses)
-      for (const card of [true, false])
-        for (const sign of ['debit', 'credit'] as const) {
-          const r = row(status, card, sign);
-          const sql = branches.find((b) => holds(b.when, r))?.bucket ?? otherwise;
-          expect(sql, `${status} ${card} ${sign}`).toBe(moneyBucketOf(r));
-          expect(holds(postedSql, r)).toBe(postsToBooks(r));
-        }
-  });
+  it.each([
+    ['over the columns', moneyBucketSql, 'card_id', 'amount_cents < 0'],
+    ['over status, carded and debit', moneyBucketOfPartsSql, 'carded', 'debit'],
+  ])(
+    'says the same in SQL (%s) as in JavaScript for every status, card and sign',
+    (_, caseSql, card, debit) => {
+      // Evaluated by a tiny reader of the CASE expression's branches, in order.
+      const branches = [...caseSql.matchAll(/WHEN (.+?) THEN '(\w+)'/g)].map((m) => ({
+        when: m[1] as string,
+        bucket: m[2] as string,
+      }));
+      const otherwise = /ELSE '(\w+)'/.exec(caseSql)?.[1];
+      const holds = (when: string, r: MoneyRow): boolean =>
+        when.split(' AND ').every((part) => {
+          const statuses = /status IN \(([^)]*)\)/.exec(part);
+          if (statuses) return (statuses[1] ?? '').includes(`'${r.status}'`);
+          if (part.includes(card)) return r.cardId !== undefined;
+          if (part === debit) return r.amountCents < 0;
+          throw new Error(`unread: ${part}`);
+        });
+      for (const status of transactionStatuses)
+        for (const hasCard of [true, false])
+          for (const sign of ['debit', 'credit'] as const) {
+            const r = row(status, hasCard, sign);
+            const sql = branches.find((b) => holds(b.when, r))?.bucket ?? otherwise;
+            expect(sql, `${status} ${hasCard} ${sign}`).toBe(moneyBucketOf(r));
+            expect(holds(postedSql, r)).toBe(postsToBooks(r));
+          }
+    },
+  );
 
   it('sums every row into exactly one bucket; posted and card spend as the table says', () => {
     const rows = fc.array(

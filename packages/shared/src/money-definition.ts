@@ -158,15 +158,30 @@ export const pendingSql = `status IN (${statusesIn(['pending'])})`;
 /** SQL: the row's card state (has a card). */
 const cardSql = `(card_id IS NOT NULL AND card_id <> '')`;
 
-/** SQL: the row's bucket, as `moneyBucketOf` gives it. */
-export const moneyBucketSql = `CASE
+/** SQL: the bucket, given whether the row has a card and whether it is a debit (SQL booleans). */
+const bucketSql = (card: string, debit: string): string => `CASE
   WHEN status IN (${statusesIn(['released'])}) THEN 'released'
   WHEN status IN (${statusesIn(['attempted'])}) THEN 'attempted'
   WHEN status IN (${statusesIn(['returned'])}) THEN 'returned'
-  WHEN ${cardSql} AND amount_cents < 0 THEN 'card'
-  WHEN ${cardSql} THEN 'refund'
-  WHEN amount_cents < 0 THEN 'payment'
+  WHEN ${card} AND ${debit} THEN 'card'
+  WHEN ${card} THEN 'refund'
+  WHEN ${debit} THEN 'payment'
   ELSE 'transfer' END`;
+
+/** SQL: the row's bucket, as `moneyBucketOf` gives it. */
+export const moneyBucketSql = bucketSql(cardSql, 'amount_cents < 0');
+
+/**
+ * SQL: what decides a row's bucket, as three columns (`status`; `carded`, it has a card;
+ * `debit`, its amount is negative), for a query that groups rows by them and then names each
+ * line's bucket (`moneyBucketOfPartsSql`). A planner estimates those groups from the columns'
+ * statistics (a few dozen); it cannot estimate the groups of the CASE expression itself, and
+ * took them for a tenth of the rows: it sorted a million rows on disk to group them in 7.
+ */
+export const moneyPartsSql = `status, ${cardSql} AS carded, amount_cents < 0 AS debit`;
+
+/** SQL: the bucket of a line of `moneyPartsSql`'s columns, as `moneyBucketOf` gives it. */
+export const moneyBucketOfPartsSql = bucketSql('carded', 'debit');
 
 /** SQL: the row is part of card spend (card charges and refunds, posted or pending). */
 export const cardSpendSql = `(${movesSql} AND ${cardSql})`;

@@ -639,22 +639,24 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           : undefined;
         return merchants?.nameOf(grouped ?? stored).name || stored;
       };
-      const [summary, breakdown] = await Promise.all([
-        store.summary(filter),
-        input.by === undefined
-          ? undefined
-          : store.breakdown(
-              filter,
-              input.by,
-              INDEX_BREAKDOWN_GROUPS,
-              merchants &&
-                new Map(
-                  [...merchants.severalWays()].map(([text, key]) => [
-                    text,
-                    `${MERCHANT_GROUP_MARK}${key}`,
-                  ]),
-                ),
-            ),
+      const [{ summary, breakdown }] = await Promise.all([
+        store.totals(
+          filter,
+          input.by === undefined
+            ? undefined
+            : {
+                grouping: input.by,
+                limit: INDEX_BREAKDOWN_GROUPS,
+                ...(merchants && {
+                  merchantGroups: new Map(
+                    [...merchants.severalWays()].map(([text, key]) => [
+                      text,
+                      `${MERCHANT_GROUP_MARK}${key}`,
+                    ]),
+                  ),
+                }),
+              },
+        ),
         input.by === undefined ? undefined : deps.cardDirectory.ready(),
       ]);
       const answer: IndexTotalsAnswer = { summary, freshness: fresh };

@@ -759,6 +759,13 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       ]);
       expect(byMerchant.groupCount).toBe(3);
       expect(addedUp(byMerchant)).toEqual(await store.summary({}));
+      const debits = { maxCents: 5_000 };
+      expect(
+        await store.totals(debits, { grouping: 'merchant', limit: 1, merchantGroups: groups }),
+      ).toEqual({
+        summary: await store.summary(debits),
+        breakdown: await store.breakdown(debits, 'merchant', 1, groups),
+      });
       // Narrowed by a merchant text: its group only; the groups do nothing to other dimensions.
       const narrowed = await store.breakdown(
         { merchants: ['ACME FUEL #12'] },
@@ -804,6 +811,13 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         ['Omar Diaz', 1, -500],
       ]);
       expect(addedUp(byOwner)).toEqual(await store.summary({}));
+      // Asked with the summary, from the breakdown's one statement (a set the tallies do not
+      // hold): each row once, whatever its card's owner.
+      const owned = { statuses: ['settled'] };
+      expect(await store.totals(owned, { grouping: 'owner', limit: 2 })).toEqual({
+        summary: await store.summary(owned),
+        breakdown: await store.breakdown(owned, 'owner', 2),
+      });
       const byTeam = await store.breakdown({}, 'team', 10);
       expect(byTeam.groups.map((g) => [g.key, g.count])).toEqual([
         ['Sales', 2],
@@ -1071,7 +1085,14 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 expect(breakdown).toEqual(expectedBreakdown(want.items, by, limit));
                 // The groups and the remainder add up to the summary, whatever the limit.
                 expect(addedUp(breakdown)).toEqual(want.summary);
+                // Asked together (the screen's totals): the same summary and breakdown, whether
+                // the summary is read from the hour tallies or from the breakdown's statement.
+                expect(await store.totals(filter, { grouping: by, limit })).toEqual({
+                  summary: want.summary,
+                  breakdown: expectedBreakdown(want.items, by, limit),
+                });
               }
+              expect(await store.totals(filter)).toEqual({ summary: want.summary });
             }
           },
         ),

@@ -8,8 +8,10 @@ import {
   emptyFigure,
   type MoneyBucket,
   type MoneySummary,
+  moneyBucketOfPartsSql,
   moneyBucketSql,
   moneyBuckets,
+  moneyPartsSql,
   pendingSql,
   postedCents,
   postedCount,
@@ -146,11 +148,21 @@ export interface IndexSummary {
   posted: { count: number; cents: number };
 }
 
-/** A set's lines by bucket, as `summaryOf` reads them (the definition's SQL). */
-const BUCKET_LINES = `${moneyBucketSql} AS bucket, count(*)::text AS n,
-  coalesce(sum(amount_cents), 0)::text AS cents,
-  count(*) FILTER (WHERE ${pendingSql})::text AS pending_n,
-  coalesce(sum(amount_cents) FILTER (WHERE ${pendingSql}), 0)::text AS pending_cents`;
+/**
+ * A set's lines by status, card and sign (`moneyPartsSql`), before they are named by bucket:
+ * grouped by the bucket's CASE expression itself, the planner took its groups for a tenth of
+ * the rows and sorted them on disk (the count and sums of 930,000 rows 470 ms; 240 ms so).
+ */
+const PART_LINES = `${moneyPartsSql}, count(*) AS n, coalesce(sum(amount_cents), 0) AS cents,
+  count(*) FILTER (WHERE ${pendingSql}) AS pending_n,
+  coalesce(sum(amount_cents) FILTER (WHERE ${pendingSql}), 0) AS pending_cents`;
+/** `PART_LINES`' lines summed by bucket, as `summaryOf` reads them (the definition's SQL). */
+const BUCKET_OF_PARTS = `${moneyBucketOfPartsSql} AS bucket, sum(n)::text AS n,
+  sum(cents)::text AS cents, sum(pending_n)::text AS pending_n,
+  sum(pending_cents)::text AS pending_cents`;
+/** The lines by bucket of the rows `source` names (`FROM` and `WHERE`). */
+const bucketLines = (source: string) =>
+  `SELECT ${BUCKET_OF_PARTS} FROM (SELECT ${PART_LINES} ${source} GROUP BY 1, 2, 3) AS parts GROUP BY 1`;
 interface BucketLine {
   bucket: MoneyBucket;
   n: string;
@@ -1002,7 +1014,7 @@ export class TransactionIndexStore {
     const hours = talliedHours(filter);
     if (!hours) {
       const lines = await this.engine.query<BucketLine>(
-        `SELECT ${BUCKET_LINES} FROM index_transaction WHERE ${whereOf(filter, params, this.engine.kind)} GROUP BY 1`,
+        bucketLines(`FROM index_transaction WHERE ${whereOf(filter, params, this.engine.kind)}`),
         params,
       );
       return summaryOf(lines);
@@ -1030,8 +1042,7 @@ export class TransactionIndexStore {
     const edgeRows = edges
       .map(
         (edge) => `UNION ALL
-           SELECT ${BUCKET_LINES} FROM index_transaction
-            WHERE ${whereOf({ ...subs, ...edge }, params, this.engine.kind)} GROUP BY 1`,
+           ${bucketLines(`FROM index_transaction WHERE ${whereOf({ ...subs, ...edge }, params, this.engine.kind)}`)}`,
       )
       .join('\n');
     const lines = await this.engine.query<BucketLine>(
@@ -1099,6 +1110,28 @@ export class TransactionIndexStore {
      */
     merchantGroups?: ReadonlyMap<string, string>,
   ): Promise<IndexBreakdown> {
+    return (await this.breakdownAndSummary(filter, by, limit, merchantGroups)).breakdown;
+  }
+
+  /**
+   * The filtered set's `summary` and, with `by`, its `breakdown`, both from the breakdown's one
+   * statement (its groups and the rest are the whole set, each row in one group): the rows are
+   * read once, not once for each, and the summary and the groups are of one moment.
+   */
+  async totals(
+    filter: IndexFilter,
+    by?: { grouping: IndexGrouping; limit: number; merchantGroups?: ReadonlyMap<string, string> },
+  ): Promise<{ summary: IndexSummary; breakdown?: IndexBreakdown }> {
+    if (by === undefined) return { summary: await this.summary(filter) };
+    return this.breakdownAndSummary(filter, by.grouping, by.limit, by.merchantGroups);
+  }
+
+  private async breakdownAndSummary(
+    filter: IndexFilter,
+    by: IndexGrouping,
+    limit: number,
+    merchantGroups?: ReadonlyMap<string, string>,
+  ): Promise<{ summary: IndexSummary; breakdown: IndexBreakdown }> {
     const params: unknown[] = [];
     const where = whereOf(filter, params, this.engine.kind);
     const grouped = by === 'merchant' && merchantGroups !== undefined && merchantGroups.size > 0;
@@ -1122,10 +1155,11 @@ export class TransactionIndexStore {
     const lines = await this.engine.query<
       BucketLine & { key: string | null; rank: number | null; groups: string }
     >(
-      `WITH line AS (
-         SELECT ${column} AS key, ${BUCKET_LINES},
+      `WITH part AS (
+         SELECT ${column} AS key, ${PART_LINES},
                 coalesce(sum(abs(amount_cents)), 0) AS size
-           FROM ${from} WHERE ${where} GROUP BY 1, 2),
+           FROM ${from} WHERE ${where} GROUP BY 1, 2, 3, 4),
+       line AS (SELECT key, ${BUCKET_OF_PARTS}, sum(size) AS size FROM part GROUP BY 1, 2),
        -- A group's sums over its lines by window (PARTITION BY puts the rows without a value
        -- in one partition), so no join on a key that may be null.
        summed AS (
@@ -1171,7 +1205,7 @@ export class TransactionIndexStore {
     if (rest.length > 0) {
       breakdown.other = { ...summaryOf(rest), groupCount: groupCount - shown.size };
     }
-    return breakdown;
+    return { summary: summaryOf(lines), breakdown };
   }
 
   /**

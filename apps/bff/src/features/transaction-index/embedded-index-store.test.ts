@@ -51,6 +51,7 @@ describe('the embedded engine', () => {
         '20261202050000000_card-owners',
         '20261203070000000_sync-range-pages',
         '20261204050000000_rare-status-index',
+        '20261204080000000_kept-pages-uncompressed',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -445,6 +445,26 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     });
 
+    it('keeps the pages of an open range as written, uncompressed, and reads them back whole', async () => {
+      await fixture.engine.query('DELETE FROM index_sync_range_page');
+      const rows = Array.from({ length: 200 }, (_, i) =>
+        tx({ id: `kept ${i}`, description: `Card purchase ${i} at a merchant` }),
+      );
+      const range = { from: T0, to: T0 + 86_399_999, askTo: T0 + 86_399_999 };
+      await store.saveRangePages('sa kept', [{ ...range, page: 1, next: 'c\u00002', rows }], T0);
+      const [kept] = await fixture.engine.query<{ bytes: number; compression: string | null }>(
+        `SELECT length(rows) AS bytes, pg_column_compression(rows) AS compression
+           FROM index_sync_range_page WHERE sub_account_id = 'sa kept'`,
+      );
+      // Past the size at which the engine would compress it (2 kB), and not compressed.
+      expect(kept?.bytes).toBeGreaterThan(2_048);
+      expect(kept?.compression).toBeNull();
+      expect(await store.openRanges('sa kept')).toEqual([
+        { ...range, pages: 1, next: 'c\u00002', rows, writtenAt: T0 },
+      ]);
+      await fixture.engine.query('DELETE FROM index_sync_range_page');
+    });
+
     it('keeps every field as it came, and leaves absent ones absent', async () => {
       const full = tx({
         id: 'tx full',

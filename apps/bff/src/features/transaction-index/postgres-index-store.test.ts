@@ -58,6 +58,7 @@ describe('the index on PostgreSQL', () => {
         '20261202050000000_card-owners',
         '20261203070000000_sync-range-pages',
         '20261204050000000_rare-status-index',
+        '20261204080000000_kept-pages-uncompressed',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

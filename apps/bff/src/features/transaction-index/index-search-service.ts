@@ -78,7 +78,6 @@ import {
   MAX_INDEX_PAGE,
   type OverviewTallies,
   pageAfterCount,
-  SORT_AFTER_MATCH_ROWS,
   storable,
   type TransactionIndexStore,
 } from './index-store';
@@ -511,20 +510,13 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       try {
         // A cursor this list gave, or a 400 (`BadIndexCursorError`, below).
         const position = input.cursor === undefined ? undefined : cursors.open(input.cursor);
-        // A narrowing filter's page once it is known whether the set is small (counted up to
-        // one past the bound, never whole): a small set's page is matched then sorted rather
-        // than found by walking the whole order (`pageAfterCount`).
-        const pageOf = (setSize?: number) =>
-          store.page(
-            filter,
-            order,
-            input.limit ?? INDEX_PAGE_DEFAULT,
-            position,
-            setSize === undefined ? {} : { setSize },
-          );
-        const page = await (pageAfterCount(filter)
-          ? store.countUpTo(filter, SORT_AFTER_MATCH_ROWS + 1).then(pageOf)
-          : pageOf());
+        // A narrowing filter's page with whether the set is small (counted up to one past the
+        // bound, never whole, in the same statement): a small set's page is matched then sorted
+        // rather than found by walking the whole order (`pageAfterCount`, `countedPage`).
+        const limit = input.limit ?? INDEX_PAGE_DEFAULT;
+        const page = pageAfterCount(filter)
+          ? (await store.countedPage(filter, order, limit, position)).page
+          : await store.page(filter, order, limit, position);
         const notesStore = await deps.stores.notes();
         const ids = page.items.map((t) => t.id);
         const [{ notes, receipts }] = await Promise.all([

@@ -221,6 +221,30 @@ async function allPages(
   throw new Error('paging did not end');
 }
 
+/** Every page of `countedPage` (the count and a page at once), each page's count checked. */
+async function allCountedPages(
+  store: TransactionIndexStore,
+  filter: IndexFilter,
+  order: IndexOrder,
+  limit: number,
+  cap: number,
+  setSize: number,
+) {
+  const items: IndexedTransaction[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 1_000; pages++) {
+    const { count, page } = await store.countedPage(filter, order, limit, cursor, cap);
+    // The whole set's count up to one past the cap, on every page (not the rows after it).
+    expect(count).toBe(Math.min(setSize, cap + 1));
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    items.push(...page.items);
+    if (page.next === undefined) return items;
+    expect(page.items).toHaveLength(limit);
+    cursor = page.next;
+  }
+  throw new Error('paging did not end');
+}
+
 /** Loads rows the way a sync does: grouped by sub account and UTC day. */
 async function load(store: TransactionIndexStore, rows: IndexedTransaction[], syncedAt = T0) {
   const days = new Map<string, { subAccountId: string; day: string; rows: IndexedTransaction[] }>();
@@ -1094,6 +1118,20 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
               expect(await allPages(store, filter, order, limit, want.items.length)).toEqual(
                 want.items,
               );
+              // Counted and paged at once: the set found once when it is within the cap, the
+              // order walked when it is not (a cap of 1 below most sets), the same rows either way.
+              for (const cap of [1, want.items.length]) {
+                expect(
+                  await allCountedPages(
+                    store,
+                    filter,
+                    order,
+                    limit,
+                    Math.max(cap, 1),
+                    want.items.length,
+                  ),
+                ).toEqual(want.items);
+              }
               expect(await store.summary(filter)).toEqual(want.summary);
               // Counted up to a cap: the set's count where it is within the cap, else the cap.
               for (const cap of [1, limit, want.items.length + 1]) {

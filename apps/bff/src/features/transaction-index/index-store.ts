@@ -831,7 +831,15 @@ export class TransactionIndexStore {
                 LIMIT $${params.length}) p`,
       params,
     );
-    const rows = result?.rows ?? [];
+    return this.pageOf(result?.rows ?? [], order, limit);
+  }
+
+  /** A page of `limit` rows from up to `limit` + 1 read in order; the next page's cursor. */
+  private pageOf(
+    rows: readonly (Row & { sort_key: string })[],
+    order: IndexOrder,
+    limit: number,
+  ): IndexPage {
     const items = rows.slice(0, limit).map(fromRow);
     const page: IndexPage = { items };
     const last = rows[limit - 1];
@@ -982,6 +990,67 @@ export class TransactionIndexStore {
       params,
     );
     return rows.map((r) => ({ subAccountId: r.sub_account_id, id: r.id }));
+  }
+
+  /**
+   * A narrowing filter's page (`pageAfterCount`) and how many rows match, up to `cap` + 1, in
+   * one statement where the set holds at most `cap` rows: its matches (up to `cap` + 1) are
+   * found once, counted and sorted, and the page's rows read by key. Asked apart, a capped
+   * count and a page sorted after the match read the same matching rows twice (at 1,000,000
+   * rows, a word with a status, amounts and dates: 200 ms each). A larger set's page walks the
+   * order (`page`), as before.
+   */
+  async countedPage(
+    filter: IndexFilter,
+    order: IndexOrder,
+    limit: number,
+    cursor?: string,
+    cap: number = SORT_AFTER_MATCH_ROWS,
+  ): Promise<{ count: number; page: IndexPage }> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
+      throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
+    }
+    if (!Number.isInteger(cap) || cap < 1) throw new RangeError('a count is capped at 1 or more');
+    const params: unknown[] = [];
+    const where = whereOf(filter, params, this.engine.kind);
+    const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
+    params.push(cap + 1);
+    const capParam = params.length;
+    let after = 'TRUE';
+    if (cursor !== undefined) {
+      const p = decodePosition(cursor, order);
+      params.push(p.key, p.subAccountId, p.id);
+      const n = params.length;
+      const keyParam = order.sort === 'date' ? `$${n - 2}::timestamptz` : `$${n - 2}::bigint`;
+      after = `(m.k, m.sub_account_id, m.id) ${order.direction === 'desc' ? '<' : '>'} (${keyParam}, $${n - 1}, $${n})`;
+    }
+    params.push(limit + 1);
+    const [result] = await this.engine.query<{
+      n: number;
+      rows: (Row & { sort_key: string })[] | null;
+    }>(
+      `WITH matched AS MATERIALIZED (
+         SELECT sub_account_id, id, ${SORT_EXPRESSIONS[order.sort]} AS k
+           FROM index_transaction WHERE ${where} LIMIT $${capParam}),
+       counted AS (SELECT count(*)::int AS n FROM matched),
+       chosen AS (
+         SELECT m.sub_account_id, m.id, m.k FROM matched m, counted
+          WHERE counted.n < $${capParam} AND ${after}
+          ORDER BY m.k ${dir}, m.sub_account_id ${dir}, m.id ${dir}
+          LIMIT $${params.length})
+       SELECT counted.n,
+              (SELECT coalesce(json_agg(p ORDER BY p.k ${dir}, p.sub_account_id ${dir}, p.id ${dir}), '[]')
+                 FROM (SELECT ${COLUMNS}, k,
+                              ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'NULL'} AS sort_key
+                         FROM chosen JOIN index_transaction USING (sub_account_id, id)) p) AS rows
+         FROM counted`,
+      params,
+    );
+    const count = result?.n ?? 0;
+    if (count > cap) {
+      return { count, page: await this.page(filter, order, limit, cursor) };
+    }
+    return { count, page: this.pageOf(result?.rows ?? [], order, limit) };
   }
 
   /**

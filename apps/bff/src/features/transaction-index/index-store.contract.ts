@@ -12,6 +12,7 @@ import {
   type IndexFilter,
   type IndexGrouping,
   type IndexOrder,
+  type IndexPage,
   type IndexSummary,
   searchTextOf,
   storable,
@@ -195,23 +196,12 @@ function addedUp(breakdown: { groups: IndexSummary[]; other?: IndexSummary }): I
   return sum;
 }
 
-async function allPages(
-  store: TransactionIndexStore,
-  filter: IndexFilter,
-  order: IndexOrder,
-  limit: number,
-  setSize?: number,
-) {
+/** Every page from the first, `pageAt` asked with each page's cursor; each but the last full. */
+async function everyPage(limit: number, pageAt: (cursor?: string) => Promise<IndexPage>) {
   const items: IndexedTransaction[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 1_000; pages++) {
-    const page = await store.page(
-      filter,
-      order,
-      limit,
-      cursor,
-      setSize === undefined ? {} : { setSize },
-    );
+    const page = await pageAt(cursor);
     expect(page.items.length).toBeLessThanOrEqual(limit);
     items.push(...page.items);
     if (page.next === undefined) return items;
@@ -221,8 +211,20 @@ async function allPages(
   throw new Error('paging did not end');
 }
 
+function allPages(
+  store: TransactionIndexStore,
+  filter: IndexFilter,
+  order: IndexOrder,
+  limit: number,
+  setSize?: number,
+) {
+  return everyPage(limit, (cursor) =>
+    store.page(filter, order, limit, cursor, setSize === undefined ? {} : { setSize }),
+  );
+}
+
 /** Every page of `countedPage` (the count and a page at once), each page's count checked. */
-async function allCountedPages(
+function allCountedPages(
   store: TransactionIndexStore,
   filter: IndexFilter,
   order: IndexOrder,
@@ -230,19 +232,12 @@ async function allCountedPages(
   cap: number,
   setSize: number,
 ) {
-  const items: IndexedTransaction[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 1_000; pages++) {
+  return everyPage(limit, async (cursor) => {
     const { count, page } = await store.countedPage(filter, order, limit, cursor, cap);
     // The whole set's count up to one past the cap, on every page (not the rows after it).
     expect(count).toBe(Math.min(setSize, cap + 1));
-    expect(page.items.length).toBeLessThanOrEqual(limit);
-    items.push(...page.items);
-    if (page.next === undefined) return items;
-    expect(page.items).toHaveLength(limit);
-    cursor = page.next;
-  }
-  throw new Error('paging did not end');
+    return page;
+  });
 }
 
 /** Loads rows the way a sync does: grouped by sub account and UTC day. */

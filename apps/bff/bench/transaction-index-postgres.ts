@@ -610,9 +610,9 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
         // The count and page at once; a set past the cap then walks its order (`page`). A
         // count past the pool's timeout is counted above; the plans are read with the cap.
         await capturer.countedPage(c.filter, c.order, PAGE);
-        const count = await store
-          .countUpTo(c.filter, SORT_AFTER_MATCH_ROWS + 1)
-          .catch(() => SORT_AFTER_MATCH_ROWS + 1);
+        const { count } = await store
+          .countedPage(c.filter, c.order, PAGE)
+          .catch(() => ({ count: SORT_AFTER_MATCH_ROWS + 1 }));
         if (count > SORT_AFTER_MATCH_ROWS) await capturer.page(c.filter, c.order, PAGE);
       } else {
         await capturer.page(c.filter, c.order, PAGE);

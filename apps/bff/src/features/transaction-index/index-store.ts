@@ -500,16 +500,21 @@ export function talliedHours(filter: IndexFilter): { from?: number; to?: number 
 }
 
 const SORT_KEYS = { date: 'at', amount: 'abs(amount_cents)' } as const;
-/** The same order, as expressions no index holds (a page sorted after its match). */
+/**
+ * The same order, as expressions no index holds (`countedPage`: a small set's page sorted after
+ * its match): walking the date or amount index in order would visit rows the filter drops
+ * until a page of matches is found, which for a sparse set is most of the table (1.2 s at
+ * 1,000,000 rows); the key as an expression the index does not hold keeps the planner from it.
+ */
 const SORT_EXPRESSIONS = {
   date: "(at + interval '0 s')",
   amount: '(abs(amount_cents) + 0)',
 } as const;
-/** At most this many matching rows, a page is sorted after the match (`page`'s `setSize`). */
+/** At most this many matching rows, a page is sorted after the match (`countedPage`). */
 export const SORT_AFTER_MATCH_ROWS = 20_000;
 
 /**
- * Whether a page of `filter` is worth asking once its count is known (then told `setSize`):
+ * Whether a page of `filter` is asked with its count (`countedPage`), to know how to find it:
  * when it narrows by more than sub account, status and dates (words, merchants, categories,
  * cards, decline reasons, amounts), its matches may be sparse in the date or amount order, and
  * walking that order to find a page can read most of the table. A set of sub accounts,
@@ -792,7 +797,6 @@ export class TransactionIndexStore {
     order: IndexOrder,
     limit: number,
     cursor?: string,
-    options: { setSize?: number } = {},
   ): Promise<IndexPage> {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
       throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
@@ -801,14 +805,6 @@ export class TransactionIndexStore {
     const conditions = [whereOf(filter, params, this.engine.kind)];
     const key = SORT_KEYS[order.sort];
     const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
-    // A set known to be small (the caller counted it, up to a cap: `countUpTo`) is
-    // matched first and then sorted: walking the date or amount index in order would visit
-    // rows the filter drops until a page of matches is found, which for a sparse set is most
-    // of the table (1.2 s at 1,000,000 rows). The key as an expression the index does not
-    // hold stops the planner from choosing that walk.
-    const sortAfterMatch =
-      options.setSize !== undefined && options.setSize <= SORT_AFTER_MATCH_ROWS;
-    const sortKey = sortAfterMatch ? SORT_EXPRESSIONS[order.sort] : key;
     if (cursor !== undefined) {
       const p = decodePosition(cursor, order);
       params.push(p.key, p.subAccountId, p.id);
@@ -823,7 +819,7 @@ export class TransactionIndexStore {
     // (the embedded engine's per-field cost was most of an export's time).
     const [result] = await this.engine.query<{ rows: (Row & { sort_key: string })[] }>(
       `SELECT coalesce(json_agg(p ORDER BY p.k ${dir}, p.sub_account_id ${dir}, p.id ${dir}), '[]') AS rows
-         FROM (SELECT ${COLUMNS}, ${sortKey} AS k,
+         FROM (SELECT ${COLUMNS}, ${key} AS k,
                       ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'NULL'} AS sort_key
                  FROM index_transaction
                 WHERE ${conditions.join(' AND ')}
@@ -1051,24 +1047,6 @@ export class TransactionIndexStore {
       return { count, page: await this.page(filter, order, limit, cursor) };
     }
     return { count, page: this.pageOf(result?.rows ?? [], order, limit) };
-  }
-
-  /**
-   * How many rows the filtered set has, counted up to `cap` at most: what choosing a page's way
-   * needs (is the set within `SORT_AFTER_MATCH_ROWS`?) without counting a large set whole, so a
-   * list's rows never wait on a set-wide count (that is the totals' answer).
-   */
-  async countUpTo(filter: IndexFilter, cap: number): Promise<number> {
-    if (!Number.isInteger(cap) || cap < 1) throw new RangeError('a count is capped at 1 or more');
-    const params: unknown[] = [];
-    const where = whereOf(filter, params, this.engine.kind);
-    params.push(cap);
-    const [row] = await this.engine.query<{ n: number }>(
-      `SELECT count(*)::int AS n
-         FROM (SELECT 1 FROM index_transaction WHERE ${where} LIMIT $${params.length}) capped`,
-      params,
-    );
-    return row?.n ?? 0;
   }
 
   /**

@@ -181,6 +181,8 @@ describe('people at 1280×800 and 390×844', () => {
     await page.goto('/people');
     const row = page.getByRole('row', { name: new RegExp(FINANCE_EMAIL.replaceAll('.', '\\.')) });
     await expect.poll(() => row.getByRole('cell', { name: '1', exact: true }).count()).toBe(1);
+    // The invitee's tab shows Transactions until the person is disabled.
+    expect(p.url()).toBe(`${product.url}/transactions`);
     await row.getByRole('button', { name: `Disable ${FINANCE_EMAIL}` }).click();
     const code = page.getByLabel('Second-factor code');
     const disabled = row.getByText('Disabled');
@@ -188,11 +190,11 @@ describe('people at 1280×800 and 390×844', () => {
     if (await code.isVisible()) await code.fill(await freshTotp(DEMO_ADMIN_TOTP_SECRET));
     await disabled.waitFor();
 
-    // The invitee's tab, still showing Transactions, makes its next request: signed out.
-    expect(p.url()).toBe(`${product.url}/transactions`);
-    // Its next request: Refresh, unless the list's own request while the index syncs comes first
-    // (Refresh waits, disabled, while a sync runs: on a loaded machine the sync's next read of
-    // the list can be the one that finds the session ended, and the screen leaves under it).
+    // The invitee's tab makes its next request: signed out. That request is Refresh, unless the
+    // list's own read while the index syncs comes first (Refresh waits, disabled, while a sync
+    // runs: on a loaded machine the sync's next read of the list can be the one that finds the
+    // session ended, and the screen leaves under it, even before the admin's screen says
+    // Disabled). Either way the next request after the disable signs the tab out.
     const signedOut = p.waitForURL(/\/sign-in/);
     const refreshed = p
       .getByRole('button', { name: 'Refresh' })

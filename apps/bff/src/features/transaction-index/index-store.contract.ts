@@ -847,8 +847,8 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
         ['Omar Diaz', 1, -500],
       ]);
       expect(addedUp(byOwner)).toEqual(await store.summary({}));
-      // Asked with the summary, from the breakdown's one statement (a set the tallies do not
-      // hold): each row once, whatever its card's owner.
+      // Asked with the summary, from the breakdown's one statement: each row once, whatever
+      // its card's owner.
       const owned = { statuses: ['settled'] };
       expect(await store.totals(owned, { grouping: 'owner', limit: 2 })).toEqual({
         summary: await store.summary(owned),
@@ -1127,8 +1127,8 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 expect(breakdown).toEqual(expectedBreakdown(want.items, by, limit));
                 // The groups and the remainder add up to the summary, whatever the limit.
                 expect(addedUp(breakdown)).toEqual(want.summary);
-                // Asked together (the screen's totals): the same summary and breakdown, whether
-                // the summary is read from the hour tallies or from the breakdown's statement.
+                // Asked together (the screen's totals, one statement): the same summary and
+                // breakdown, whatever the set (the hour tallies hold some of them).
                 expect(await store.totals(filter, { grouping: by, limit })).toEqual({
                   summary: want.summary,
                   breakdown: expectedBreakdown(want.items, by, limit),

@@ -578,6 +578,30 @@ function decodePosition(cursor: string, order: IndexOrder): Position {
 }
 
 /**
+ * SQL: the rows after `cursor` (a `next` this store issued) in `order`, `columns` naming the
+ * sort key, sub account and id as the statement has them; its values bound in `params`.
+ */
+function afterPosition(
+  cursor: string,
+  order: IndexOrder,
+  params: unknown[],
+  columns: readonly [key: string, subAccountId: string, id: string],
+): string {
+  const p = decodePosition(cursor, order);
+  params.push(p.key, p.subAccountId, p.id);
+  const n = params.length;
+  const keyParam = order.sort === 'date' ? `$${n - 2}::timestamptz` : `$${n - 2}::bigint`;
+  return `(${columns.join(', ')}) ${order.direction === 'desc' ? '<' : '>'} (${keyParam}, $${n - 1}, $${n})`;
+}
+
+/** A page holds 1 to `MAX_INDEX_PAGE` rows. */
+function checkPageLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
+    throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
+  }
+}
+
+/**
  * Merchant rules (`features/notes`): rows just written whose merchant is a rule's and that have
  * no notes get notes booking them to the rule's category, unless it is archived. The merchant,
  * however written: a rule made on "ACME FUEL #12" books "SQ *ACME FUEL" too, as `merchants.ts`
@@ -798,21 +822,13 @@ export class TransactionIndexStore {
     limit: number,
     cursor?: string,
   ): Promise<IndexPage> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
-      throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
-    }
+    checkPageLimit(limit);
     const params: unknown[] = [];
     const conditions = [whereOf(filter, params, this.engine.kind)];
     const key = SORT_KEYS[order.sort];
     const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
     if (cursor !== undefined) {
-      const p = decodePosition(cursor, order);
-      params.push(p.key, p.subAccountId, p.id);
-      const n = params.length;
-      const keyParam = order.sort === 'date' ? `$${n - 2}::timestamptz` : `$${n - 2}::bigint`;
-      conditions.push(
-        `(${key}, sub_account_id, id) ${order.direction === 'desc' ? '<' : '>'} (${keyParam}, $${n - 1}, $${n})`,
-      );
+      conditions.push(afterPosition(cursor, order, params, [key, 'sub_account_id', 'id']));
     }
     params.push(limit + 1);
     // The page as one JSON value: the engine's driver then decodes one field, not 14 per row
@@ -1003,23 +1019,17 @@ export class TransactionIndexStore {
     cursor?: string,
     cap: number = SORT_AFTER_MATCH_ROWS,
   ): Promise<{ count: number; page: IndexPage }> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_INDEX_PAGE) {
-      throw new RangeError(`a page holds 1 to ${MAX_INDEX_PAGE} rows`);
-    }
+    checkPageLimit(limit);
     if (!Number.isInteger(cap) || cap < 1) throw new RangeError('a count is capped at 1 or more');
     const params: unknown[] = [];
     const where = whereOf(filter, params, this.engine.kind);
     const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
     params.push(cap + 1);
     const capParam = params.length;
-    let after = 'TRUE';
-    if (cursor !== undefined) {
-      const p = decodePosition(cursor, order);
-      params.push(p.key, p.subAccountId, p.id);
-      const n = params.length;
-      const keyParam = order.sort === 'date' ? `$${n - 2}::timestamptz` : `$${n - 2}::bigint`;
-      after = `(m.k, m.sub_account_id, m.id) ${order.direction === 'desc' ? '<' : '>'} (${keyParam}, $${n - 1}, $${n})`;
-    }
+    const after =
+      cursor === undefined
+        ? 'TRUE'
+        : afterPosition(cursor, order, params, ['m.k', 'm.sub_account_id', 'm.id']);
     params.push(limit + 1);
     const [result] = await this.engine.query<{
       n: number;

@@ -572,8 +572,8 @@ export async function runTransactionIndexPostgresBench(transactions = DEFAULT_TR
       const t0 = performance.now();
       // As the screen asks them, two answers at once (`index-search-service.ts`): the rows (a
       // narrowing filter's page with whether the set is small, counted up to one past the
-      // bound, in one statement: `countedPage`), and the totals (the set's count and sums, and a breakdown: the store's
-      // `totals`, one statement).
+      // bound, in one statement: `countedPage`), and the totals (the set's count and sums, and
+      // a breakdown: the store's `totals`, one statement).
       const [rows, totals] = await Promise.all([
         part('page', async () =>
           pageAfterCount(c.filter)

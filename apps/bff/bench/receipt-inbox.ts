@@ -448,7 +448,7 @@ function tallied(engine: SqlEngine, tally: Tally): SqlEngine {
     query: (text, params) => outside.query(text, params),
     transaction: (work) => engine.transaction((tx) => work(timed(tx))),
     withMigrationClient: (use) => engine.withMigrationClient(use),
-    refreshStatistics: () => engine.refreshStatistics(),
+    refreshStatistics: (tables) => engine.refreshStatistics(tables),
     close: () => engine.close(),
   };
 }

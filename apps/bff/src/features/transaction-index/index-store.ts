@@ -664,6 +664,21 @@ async function applyMerchantRules(
 /** Rows written before the first refresh of the planner's statistics (then at each doubling). */
 export const STATISTICS_AFTER_ROWS = 1_000;
 
+/**
+ * The tables a sync's writes grow (`replaceDays`): the rows, their tallies, the days walked, and
+ * the notes merchant rules book. Their statistics are the ones refreshed as a sync writes; the
+ * kept pages are read by key alone, and the other tables change as people work, not by
+ * thousands of rows.
+ */
+export const SYNC_WRITTEN_TABLES = [
+  'index_transaction',
+  'index_hour_tally',
+  'index_day_key_tally',
+  'index_month_key_tally',
+  'index_sync_day',
+  'transaction_notes',
+] as const;
+
 export class TransactionIndexStore {
   /** Rows this process wrote, and the count at which the statistics are refreshed next. */
   private written = 0;
@@ -686,7 +701,7 @@ export class TransactionIndexStore {
     this.written += rows;
     if (this.written < this.statisticsAt || this.refreshing) return;
     this.statisticsAt = this.written * 2;
-    this.refreshing = this.engine.refreshStatistics().finally(() => {
+    this.refreshing = this.engine.refreshStatistics(SYNC_WRITTEN_TABLES).finally(() => {
       this.refreshing = undefined;
     });
     await this.refreshing;

@@ -5,7 +5,7 @@ import { postgresEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { testDatabase } from '../../test/engines/postgres';
 import { explainedEngine, planNodes } from '../../test/explained-engine';
-import { TransactionIndexStore } from './index-store';
+import { SYNC_WRITTEN_TABLES, TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
@@ -90,7 +90,7 @@ describe('the index on PostgreSQL', () => {
         }));
         await store.replaceDay('sa', day, rows, Date.UTC(2026, 9, 1));
       }
-      await engine.refreshStatistics();
+      await engine.refreshStatistics(SYNC_WRITTEN_TABLES);
       const { count } = await store.countedPage(
         { text: 'boston', statuses: ['failed'] },
         { sort: 'date', direction: 'desc' },

@@ -67,7 +67,7 @@ export function openDatabase(options: {
     query: async (text, params) => (await whenOpen()).query(text, params),
     transaction: async (work) => (await whenOpen()).transaction(work),
     withMigrationClient: async (use) => (await whenOpen()).withMigrationClient(use),
-    refreshStatistics: async () => (await whenOpen()).refreshStatistics(),
+    refreshStatistics: async (tables) => (await whenOpen()).refreshStatistics(tables),
     // Closed with the database, never through a store.
     close: async () => {},
   };

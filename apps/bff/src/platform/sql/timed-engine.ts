@@ -16,7 +16,7 @@ export function timedEngine(engine: SqlEngine, metrics: Metrics, store: string):
     transaction: (work) =>
       timedEngineCall(metrics, 'postgres', `${store}.transaction`, () => engine.transaction(work)),
     withMigrationClient: (use) => engine.withMigrationClient(use),
-    refreshStatistics: () => engine.refreshStatistics(),
+    refreshStatistics: (tables) => engine.refreshStatistics(tables),
     close: () => engine.close(),
   };
 }

@@ -76,8 +76,12 @@ describe('receipts dropped into the inbox', () => {
   it('are read and find their own transactions: attached when certain, suggested otherwise', async () => {
     const rng = seeded(47);
     made = charges.slice(0, 3);
-    const specs = made.map((row, i) =>
-      specFor(
+    const specs = made.map((row, i) => {
+      const {
+        rotateDeg: _turned,
+        noise: _speckled,
+        ...plain
+      } = specFor(
         {
           description: row.description,
           merchant: row.merchant?.description,
@@ -88,8 +92,14 @@ describe('receipts dropped into the inbox', () => {
         rng,
         // A PDF, a PNG and a JPEG; no blank-tip slips: each must be certain or first.
         { format: (['pdf', 'png', 'jpeg'] as const)[i], tip: 'none' },
-      ),
-    );
+      );
+      // Neither turned nor speckled: each must be read exactly, and OCR reads a few in a hundred
+      // speckled pictures wrong or not at all. The rows are the newest charges and what the
+      // generator makes of them changes with the day the test runs: a speckled PNG made on
+      // 4 December failed here. How many of those are read is `pnpm bench receipt-inbox`'s
+      // matching quality; the browser test reads a turned and a speckled one among five.
+      return plain;
+    });
     const files = await renderReceipts(specs);
     for (const file of files) {
       const res = await upload(finance, file.bytes, file.fileName);

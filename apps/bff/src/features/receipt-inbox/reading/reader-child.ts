@@ -6,7 +6,7 @@ import { setPriority } from 'node:os';
 import eng from '@tesseract.js-data/eng';
 import { createWorker, type Worker } from 'tesseract.js';
 import { getResolvedPDFJS } from 'unpdf';
-import { fieldsOf } from './receipt-fields';
+import { fieldsOf, pictureFieldsOf, type ReceiptFields } from './receipt-fields';
 import type { ChildAnswer, ReadJob } from './receipt-reader';
 import { ocrText, pdfLines } from './receipt-text';
 
@@ -48,6 +48,8 @@ function lowerPriority(): void {
  * read alike (118 of 118 both), each picture ~6 % faster (decision 0118).
  */
 const OCR_PARAMETERS = { textord_heavy_nr: '1' } as const;
+/** Tesseract's own default, for a second read of a picture whose date the first missed. */
+const OCR_DEFAULTS = { textord_heavy_nr: '0' } as const;
 
 let ocr: Promise<Worker> | undefined;
 /** One tesseract worker for the child's life, started by the first picture (~1.3 s). */
@@ -68,12 +70,27 @@ function ocrWorker(): Promise<Worker> {
   return ocr;
 }
 
-async function textOf(job: ReadJob): Promise<string | undefined> {
-  const mediaType = job.mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (mediaType === 'application/pdf') return pdfLines(job.bytes);
-  if (!PICTURES.has(mediaType)) return undefined;
+/**
+ * A picture's fields: read with noise removal, and when that finds no date, read again as
+ * tesseract reads by default for the date alone (`pictureFieldsOf`): the default reading finds
+ * dates the other misses, and misreads more totals (7 and 3 of two sets of 240 pictures, against
+ * none). Over those 480, total and date were both read right on 441 with noise removal alone
+ * and on 452 with the second reading, asked for 30 of them; no total or date read wrong either
+ * way. Undefined when the picture holds no text at all.
+ */
+async function pictureFields(bytes: Uint8Array): Promise<ReceiptFields | undefined> {
   try {
-    return await ocrText(await ocrWorker(), job.bytes);
+    const worker = await ocrWorker();
+    const text = await ocrText(worker, bytes);
+    if (text.trim() === '') return undefined;
+    return await pictureFieldsOf(text, async () => {
+      await worker.setParameters(OCR_DEFAULTS);
+      try {
+        return await ocrText(worker, bytes);
+      } finally {
+        await worker.setParameters(OCR_PARAMETERS);
+      }
+    });
   } catch (error) {
     // A worker that failed once is not trusted with the next picture.
     const failed = ocr;
@@ -85,11 +102,19 @@ async function textOf(job: ReadJob): Promise<string | undefined> {
 
 async function answer(job: ReadJob): Promise<ChildAnswer> {
   try {
-    const text = await textOf(job);
-    if (text === undefined) return { id: job.id, ok: false, problem: 'unreadable', why: 'type' };
+    const mediaType = job.mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (mediaType !== 'application/pdf' && !PICTURES.has(mediaType)) {
+      return { id: job.id, ok: false, problem: 'unreadable', why: 'type' };
+    }
+    const fields =
+      mediaType === 'application/pdf'
+        ? await pdfLines(job.bytes).then((text) =>
+            text.trim() === '' ? undefined : fieldsOf(text),
+          )
+        : await pictureFields(job.bytes);
     // A scanned PDF, a blank picture: nothing to read is not a receipt without fields.
-    if (text.trim() === '') return { id: job.id, ok: false, problem: 'unreadable', why: 'empty' };
-    return { id: job.id, ok: true, fields: fieldsOf(text) };
+    if (fields === undefined) return { id: job.id, ok: false, problem: 'unreadable', why: 'empty' };
+    return { id: job.id, ok: true, fields };
   } catch {
     // The error may quote the file; the parent needs only that it is damaged.
     return { id: job.id, ok: false, problem: 'unreadable', why: 'damaged' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf } from './receipt-fields';
+import { fieldsOf, pictureFieldsOf } from './receipt-fields';
 
 const today = new Date('2026-11-30T15:00:00Z');
 const read = (text: string) => fieldsOf(text, { today });
@@ -305,5 +305,36 @@ describe('the merchant', () => {
     const named = 'Bobs Bait and Tackle Shop of the Greater Seattle Area';
     expect(read(`${named} 4111 1111 1111 1111`).merchant).toBeUndefined();
     expect(read(`${named} 1042`).merchant).toBe(`${named} 1042`);
+  });
+});
+
+describe('a picture read twice', () => {
+  const undated = grocery.replace('11/24/2026 14:32\n', '');
+  const againReads = (text: string) => {
+    const asked: string[] = [];
+    const again = async () => {
+      asked.push(text);
+      return text;
+    };
+    return { asked, again };
+  };
+
+  it('is not read again when the first reading has its date', async () => {
+    const second = againReads(grocery.replace('TOTAL $11.66', 'TOTAL $99.99'));
+    expect(await pictureFieldsOf(grocery, second.again, { today })).toEqual(read(grocery));
+    expect(second.asked).toHaveLength(0);
+  });
+
+  it('takes only the date of the second reading, never its total', async () => {
+    const second = againReads(grocery.replace('TOTAL $11.66', 'TOTAL $99.99'));
+    const fields = await pictureFieldsOf(undated, second.again, { today });
+    expect(second.asked).toHaveLength(1);
+    expect(fields).toEqual({ ...read(undated), date: '2026-11-24' });
+    expect(fields.totalCents).toBe(1166);
+  });
+
+  it('keeps the first reading whole when the second finds no date either', async () => {
+    const second = againReads(undated.replace('TOTAL $11.66', 'TOTAL $99.99'));
+    expect(await pictureFieldsOf(undated, second.again, { today })).toEqual(read(undated));
   });
 });

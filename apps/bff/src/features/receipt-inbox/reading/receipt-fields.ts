@@ -33,6 +33,22 @@ export function fieldsOf(
 }
 
 /**
+ * A picture's fields from its OCR text (`first`), and when that holds no date, the date alone of
+ * a second reading (`again`, asked only then): never its total, since a total misread suggests
+ * the wrong transaction (reader-child.ts says which readings).
+ */
+export async function pictureFieldsOf(
+  first: string,
+  again: () => Promise<string>,
+  options: { today?: Date } = {},
+): Promise<ReceiptFields> {
+  const fields = fieldsOf(first, options);
+  if (fields.date !== undefined) return fields;
+  const date = fieldsOf(await again(), options).date;
+  return date === undefined ? fields : { ...fields, date };
+}
+
+/**
  * OCR's usual misreadings inside numbers: O for 0 and I or l for 1 next to a digit (`1O.5O`,
  * `$O.52`, `1I/2O/2O26`), S for $ before an amount (`S12.88`), 0 for O in TOTAL.
  */

@@ -54,8 +54,10 @@ async function save(id: string, change: object) {
 const matching = (body: object) =>
   t.request.post('/api/transactions/notes/matching').set(finance.headers()).send(body);
 
-/** Every row of the list `query` gives, page by page (the oracle: the list itself). */
-/** The list's rows for `query`, page by page, all of them or until `enough` says so. */
+/**
+ * Every row of the list `query` gives, page by page (the oracle: the list itself), or the pages
+ * read until `enough` says so.
+ */
 async function allRows(
   query: string,
   enough: (rows: IndexPage['items']) => unknown = () => false,

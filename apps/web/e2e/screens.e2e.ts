@@ -36,7 +36,8 @@ const watchConsole = (p: Page, into: string[]) =>
   });
 
 beforeAll(async () => {
-  product = await startProduct();
+  // The demo at its own size: its totals at the width people see, for the cut-value checks.
+  product = await startProduct({}, { fullDemo: true });
   browser = await launchChromium();
   ({ page, problems } = await newPage(browser, product.url, { timezoneId: ZONE }));
   watchConsole(page, appErrors);

@@ -6,7 +6,7 @@ import { notesSchema } from '@card-console/shared/api/notes';
 import { notesMatchingResultSchema } from '@card-console/shared/api/notes-matching';
 import { type IndexPage, indexQueueSchema } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
 
@@ -15,7 +15,7 @@ let admin: TestSession;
 let finance: TestSession;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ sim: quarterDemo });
   [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
 });
 afterAll(async () => t.close());

@@ -11,7 +11,7 @@ import {
 } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../test/csv';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
 
@@ -20,7 +20,7 @@ let admin: TestSession;
 let finance: TestSession;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ sim: quarterDemo });
   [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
 });
 afterAll(async () => t.close());

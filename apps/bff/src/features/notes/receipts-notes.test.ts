@@ -9,7 +9,7 @@ import { openStores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -43,6 +43,7 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
     const made = await engine();
     stop = () => made.stop();
     t = await startTestApp({
+      sim: quarterDemo,
       env: { rateLimits: { uploadsPerMinute: 1_000 } },
       stores: openStores({ open: made.open, logger: silentLogger }),
     });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { receiptListSchema, receiptSchema } from '@card-console/shared/api/notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
 import { testPan } from '../../test/test-pan';
@@ -17,7 +17,7 @@ let finance: TestSession;
 let admin: TestSession;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { rateLimits: { uploadsPerMinute: 1_000 } } });
+  t = await startTestApp({ sim: quarterDemo, env: { rateLimits: { uploadsPerMinute: 1_000 } } });
   [finance, admin] = [await t.signIn('finance'), await t.signIn('admin')];
 });
 afterAll(async () => t?.close());

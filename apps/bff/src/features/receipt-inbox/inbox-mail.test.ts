@@ -5,7 +5,7 @@ import { inboxAddressSchema, inboxListSchema } from '@card-console/shared/api/re
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -17,6 +17,7 @@ let receipt: { fileName: string; bytes: Buffer };
 
 beforeAll(async () => {
   t = await startTestApp({
+    sim: quarterDemo,
     env: {
       receiptMail: {
         host: '127.0.0.1',

@@ -11,7 +11,7 @@ import {
 } from '@card-console/shared/api/receipt-inbox';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
 
@@ -24,7 +24,7 @@ let charges: IndexTransaction[];
 const seeded = mulberry32;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ sim: quarterDemo });
   [finance, admin] = [await t.signIn('finance'), await t.signIn('admin')];
   const page = await settledIndexList(t, finance, '?limit=200');
   // Card charges that moved money, each of an amount no other charge has (so the test knows

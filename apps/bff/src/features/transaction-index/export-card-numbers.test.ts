@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../platform/security/card-numbers';
 import { parseCsv } from '../../test/csv';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pngWithGps } from '../../test/receipt-files';
 import { withCheckDigit } from '../../test/reference-luhn';
 import { settledIndexList } from '../../test/settled-index';
@@ -18,7 +18,7 @@ const masked = `•••• ${pan.slice(-4)}`;
 const inFours = (joiner: string) => pan.match(/.{4}/g)?.join(joiner) ?? pan;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ sim: quarterDemo });
   finance = await t.signIn('finance');
 }, 60_000);
 afterAll(async () => t?.close());

@@ -8,7 +8,7 @@ import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { receiptSchema } from '@card-console/shared/api/notes';
 import type { IndexPage } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
 import { unzip } from '../../test/zip';
 
@@ -21,6 +21,7 @@ let used = 0;
 
 beforeAll(async () => {
   t = await startTestApp({
+    sim: quarterDemo,
     env: {
       rateLimits: { uploadsPerMinute: 1_000 },
       receiptsZip: { maxFiles: 8, maxBytes: 40 * MB },

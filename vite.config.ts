@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import web from './apps/web/vite.config';
 
 const bff = {
@@ -40,9 +42,45 @@ const appRules = [
   'src/http/random-requests.property.test.ts',
 ];
 
+/**
+ * Files that spend most of their time waiting on the clock by design (the living demo's next
+ * decline and the bell's next ask, a card service that answers slowly), relative to the
+ * workspace. Vitest runs a clean clone's files largest first, which put these small ones last:
+ * a minute at the end of the browser flows with one file waiting and the other worker idle.
+ */
+const waitingOnTheClock = [
+  'apps/web/e2e/living-demo.e2e.ts',
+  'apps/web/e2e/slow-card-service.e2e.ts',
+];
+
+const workspace = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Vitest's order (a project at a time; within one, failed and longest first by the last run's
+ * results, else largest first), with each project's files that wait on the clock moved to the
+ * front of it, where others' work runs beside their waiting.
+ */
+class WaitingFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const waits = (file: TestSpecification) =>
+      waitingOnTheClock.includes(relative(workspace, file.moduleId));
+    const byProject = new Map<string, TestSpecification[]>();
+    for (const file of sorted) {
+      const name = file.project.name;
+      byProject.set(name, [...(byProject.get(name) ?? []), file]);
+    }
+    return [...byProject.values()].flatMap((project) => [
+      ...project.filter(waits),
+      ...project.filter((file) => !waits(file)),
+    ]);
+  }
+}
+
 /** One Vitest run for the whole workspace: a project per package, plus the browser flows. */
 export default defineConfig({
   test: {
+    sequence: { sequencer: WaitingFirst },
     projects: [
       { test: { name: 'shared', root: './packages/shared', environment: 'node' } },
       {

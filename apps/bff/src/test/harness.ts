@@ -64,8 +64,8 @@ export type ConfigOverrides = Partial<Omit<Config, 'rateLimits' | 'session'>> & 
 
 /**
  * A card service of a quarter the demo's transactions (5,000 over the same months and sub
- * accounts), for tests that read the index's rows but not its volume: every day still holds
- * rows of each kind, and the first sync costs ~3 s of CPU rather than ~9.
+ * accounts, about 9 a day), for tests that read the index's rows but not its volume: months of
+ * rows of every kind, and a first sync of ~3 s of CPU rather than ~9.
  */
 export const quarterDemo: CardServiceOptions = { transactions: 5_000 };
 

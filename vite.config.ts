@@ -65,15 +65,11 @@ class WaitingFirst extends BaseSequencer {
     const sorted = await super.sort(files);
     const waits = (file: TestSpecification) =>
       waitingOnTheClock.includes(relative(workspace, file.moduleId));
-    const byProject = new Map<string, TestSpecification[]>();
-    for (const file of sorted) {
-      const name = file.project.name;
-      byProject.set(name, [...(byProject.get(name) ?? []), file]);
-    }
-    return [...byProject.values()].flatMap((project) => [
-      ...project.filter(waits),
-      ...project.filter((file) => !waits(file)),
-    ]);
+    // Projects stay in Vitest's order; within each, a stable sort puts the waiting files first.
+    const projects = [...new Set(sorted.map((file) => file.project.name))];
+    const rank = (file: TestSpecification) =>
+      projects.indexOf(file.project.name) * 2 + (waits(file) ? 0 : 1);
+    return sorted.toSorted((a, b) => rank(a) - rank(b));
   }
 }
 

@@ -830,18 +830,32 @@ export class TransactionIndexStore {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** One page of the filtered set, in `order`, after `cursor` (a `next` this store issued). */
+  /**
+   * One page of the filtered set, in `order`, after `cursor` (a `next` this store issued). An
+   * amount order may take a `bound`: an amount no row of the page lies beyond (below it in
+   * descending order, above it in ascending), as `countedPage` learns it.
+   */
   async page(
     filter: IndexFilter,
     order: IndexOrder,
     limit: number,
     cursor?: string,
+    bound?: string,
   ): Promise<IndexPage> {
     checkPageLimit(limit);
     const params: unknown[] = [];
     const conditions = [whereOf(filter, params, this.engine.kind)];
-    const key = SORT_KEYS[order.sort];
     const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
+    // Bounded (`countedPage`): the rows within the amount the page cannot pass, found through
+    // the amount index beside the filter's own and sorted after, never by walking that index.
+    const key = bound === undefined ? SORT_KEYS[order.sort] : SORT_EXPRESSIONS[order.sort];
+    if (bound !== undefined) {
+      if (order.sort !== 'amount') throw new RangeError('only an amount order takes a bound');
+      params.push(bound);
+      conditions.push(
+        `${SORT_KEYS.amount} ${order.direction === 'desc' ? '>=' : '<='} $${params.length}::bigint`,
+      );
+    }
     if (cursor !== undefined) {
       conditions.push(afterPosition(cursor, order, params, [key, 'sub_account_id', 'id']));
     }
@@ -1025,7 +1039,12 @@ export class TransactionIndexStore {
    * found once, counted and sorted, and the page's rows read by key. Asked apart, a capped
    * count and a page sorted after the match read the same matching rows twice (at 1,000,000
    * rows, a word with a status, amounts and dates: 200 ms each). A larger set's page walks the
-   * order (`page`), as before.
+   * order (`page`), as before, except in amount order: there the matches found are a sample of
+   * the set, and the amount of the sample's row just past a page (after the cursor) bounds the
+   * page, since the set's own first rows come no later in the order. Walking the amount index
+   * to find a page reads every larger row the filter drops, and amounts and filters go together
+   * (a city's shops are not its airline's): 70,000 rows for a word at 1,000,000 rows, 160 ms,
+   * where the bounded page takes 45.
    */
   async countedPage(
     filter: IndexFilter,
@@ -1039,6 +1058,7 @@ export class TransactionIndexStore {
     const params: unknown[] = [];
     const where = whereOf(filter, params, this.engine.kind);
     const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
+    const bounded = order.sort === 'amount';
     params.push(cap + 1);
     const capParam = params.length;
     const after =
@@ -1046,9 +1066,11 @@ export class TransactionIndexStore {
         ? 'TRUE'
         : afterPosition(cursor, order, params, ['m.k', 'm.sub_account_id', 'm.id']);
     params.push(limit + 1);
+    const limitParam = params.length;
     const [result] = await this.engine.query<{
       n: number;
       rows: (Row & { sort_key: string })[] | null;
+      bound: string | null;
     }>(
       `WITH matched AS MATERIALIZED (
          SELECT sub_account_id, id, ${SORT_EXPRESSIONS[order.sort]} AS k
@@ -1056,20 +1078,29 @@ export class TransactionIndexStore {
        counted AS (SELECT count(*)::int AS n FROM matched),
        chosen AS (
          SELECT m.sub_account_id, m.id, m.k FROM matched m, counted
-          WHERE counted.n < $${capParam} AND ${after}
+          WHERE ${bounded ? 'TRUE' : `counted.n < $${capParam}`} AND ${after}
           ORDER BY m.k ${dir}, m.sub_account_id ${dir}, m.id ${dir}
-          LIMIT $${params.length})
+          LIMIT $${limitParam})
        SELECT counted.n,
-              (SELECT coalesce(json_agg(p ORDER BY p.k ${dir}, p.sub_account_id ${dir}, p.id ${dir}), '[]')
-                 FROM (SELECT ${COLUMNS}, k,
-                              ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'NULL'} AS sort_key
-                         FROM chosen JOIN index_transaction USING (sub_account_id, id)) p) AS rows
+              CASE WHEN counted.n < $${capParam} THEN
+                (SELECT coalesce(json_agg(p ORDER BY p.k ${dir}, p.sub_account_id ${dir}, p.id ${dir}), '[]')
+                   FROM (SELECT ${COLUMNS}, k,
+                                ${order.sort === 'amount' ? 'abs(amount_cents)::text' : 'NULL'} AS sort_key
+                           FROM chosen JOIN index_transaction USING (sub_account_id, id)) p)
+              END AS rows,
+              ${
+                bounded
+                  ? `(SELECT ${order.direction === 'desc' ? 'min' : 'max'}(k)::text FROM chosen
+                       HAVING count(*) = $${limitParam})`
+                  : 'NULL'
+              } AS bound
          FROM counted`,
       params,
     );
     const count = result?.n ?? 0;
     if (count > cap) {
-      return { count, page: await this.page(filter, order, limit, cursor) };
+      const bound = result?.bound ?? undefined;
+      return { count, page: await this.page(filter, order, limit, cursor, bound) };
     }
     return { count, page: this.pageOf(result?.rows ?? [], order, limit) };
   }

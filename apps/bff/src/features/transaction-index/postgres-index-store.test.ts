@@ -172,6 +172,37 @@ describe('the index on PostgreSQL', () => {
       // Denver rows before a Boston one (at 1,000,000 rows, 160 ms against 45: `pnpm bench
       // transaction-index-postgres`; on a table this small the planner reads it whole).
       expect(JSON.stringify(plans[0])).toMatch(/abs\(amount_cents\) >= '1\d{3}'::bigint/);
+
+      // Rows that leave the set between the sample and the bounded page (a sync writing their
+      // days again) do not end the list early: the order is walked instead.
+      let left = false;
+      const leaving: typeof engine = {
+        ...engine,
+        async query(text, params) {
+          if (!left && text.includes('abs(amount_cents) >=')) {
+            left = true;
+            await engine.query(
+              "DELETE FROM index_transaction WHERE description LIKE '%Boston%' AND amount_cents <= -1300",
+            );
+          }
+          return engine.query(text, params);
+        },
+      };
+      const again = await new TransactionIndexStore(leaving).countedPage(
+        { text: 'boston' },
+        { sort: 'amount', direction: 'desc' },
+        100,
+        undefined,
+        500,
+      );
+      expect(left).toBe(true);
+      expect(again.page.items.map((t) => t.id)).toEqual(
+        boston
+          .filter((r) => r.amount < 1_300)
+          .slice(0, 100)
+          .map((r) => r.id),
+      );
+      expect(again.page.next).toBeDefined();
     } finally {
       await engine.close();
       await fresh.stop();

@@ -6,8 +6,6 @@ import type { SqlEngine } from '../platform/sql/sql-engine';
 interface PlanNode {
   'Node Type'?: string;
   'Index Name'?: string;
-  /** The table a scan reads rows of (a bitmap index scan names only its index). */
-  'Relation Name'?: string;
   'Actual Rows'?: number;
   'Rows Removed by Filter'?: number;
   'Rows Removed by Index Recheck'?: number;

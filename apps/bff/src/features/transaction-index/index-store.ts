@@ -502,9 +502,10 @@ export function talliedHours(filter: IndexFilter): { from?: number; to?: number 
 const SORT_KEYS = { date: 'at', amount: 'abs(amount_cents)' } as const;
 /**
  * The same order, as expressions no index holds (`countedPage`: a small set's page sorted after
- * its match): walking the date or amount index in order would visit rows the filter drops
- * until a page of matches is found, which for a sparse set is most of the table (1.2 s at
- * 1,000,000 rows); the key as an expression the index does not hold keeps the planner from it.
+ * its match; `page` with a bound: the rows within it sorted): walking the date or amount index
+ * in order would visit rows the filter drops until a page of matches is found, which for a
+ * sparse set is most of the table (1.2 s at 1,000,000 rows); the key as an expression the index
+ * does not hold keeps the planner from it.
  */
 const SORT_EXPRESSIONS = {
   date: "(at + interval '0 s')",
@@ -1044,7 +1045,7 @@ export class TransactionIndexStore {
    * page, since the set's own first rows come no later in the order. Walking the amount index
    * to find a page reads every larger row the filter drops, and amounts and filters go together
    * (a city's shops are not its airline's): 70,000 rows for a word at 1,000,000 rows, 160 ms,
-   * where the bounded page takes 45.
+   * where the bounded page takes 20–50.
    */
   async countedPage(
     filter: IndexFilter,

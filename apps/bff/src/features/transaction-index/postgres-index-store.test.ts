@@ -169,8 +169,8 @@ describe('the index on PostgreSQL', () => {
       expect(plans).toHaveLength(1);
       // The page's statement is bounded by the sample: the amount index can find the rows
       // within the bound beside the word's index, where walking it reads the 8,000 larger
-      // Denver rows before a Boston one (at 1,000,000 rows, 160 ms against 45: `pnpm bench
-      // transaction-index-postgres`; on a table this small the planner reads it whole).
+      // Denver rows before a Boston one (a word at 1,000,000 rows: 160 ms against 20–50,
+      // decision 0110; on a table this small the planner reads it whole).
       expect(JSON.stringify(plans[0])).toMatch(/abs\(amount_cents\) >= '1\d{3}'::bigint/);
 
       // Rows that leave the set between the sample and the bounded page (a sync writing their

@@ -27,7 +27,8 @@ export interface StepUp {
    * Resolves when the person behind `req` passed a second-factor check within the last
    * 5 minutes, or when `proof` passes now (then the step-up is recorded and the session id
    * rotated, with the new cookie set on `res`). Otherwise throws AppError 401
-   * `step_up_required` (no proof given; `secondFactor.methods` says what may be used),
+   * `step_up_required` (no proof given, or given with an id a step-up rotated away moments
+   * ago; `secondFactor.methods` says what may be used),
    * 401 `invalid_totp` / `invalid_passkey`, 401 `session_ended` (too many wrong proofs: the
    * session is destroyed and its cookie cleared on `res`) or 429 `rate_limited` (the
    * session's other proofs are still being checked).
@@ -71,8 +72,11 @@ export class SecondFactorStepUp implements StepUp {
     const { sessions, limiters } = this.deps;
     const session = activeSession(req);
     if (!session) throw new AppError(401, 'unauthenticated', 'Sign in first.');
-    if (proof.totp === undefined && proof.passkey === undefined) {
-      if (sessions.stepUpUntil(session.record) !== undefined) return;
+    const noProof = proof.totp === undefined && proof.passkey === undefined;
+    if (noProof && sessions.stepUpUntil(session.record) !== undefined) return;
+    // A proof sent with an id a step-up just rotated away is not looked at (nothing steps up
+    // from that id): asked again, the browser sends it with the new cookie.
+    if (noProof || sessions.isRetired(session.record)) {
       throw new AppError(401, 'step_up_required', 'Confirm it is you with a second factor.', {
         extensions: {
           secondFactor: { methods: await this.deps.factors.stepUpMethods(session.record) },

@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/manual-clock';
-import { SessionService } from './session-service';
+import { ROTATED_ID_GRACE_MS, SessionService } from './session-service';
 import { MemorySessionStore } from './session-store';
 
 const ada = { email: 'ada@example.test', role: 'admin' } as const;
@@ -35,7 +35,7 @@ function setUp() {
     await service.start(req, res as unknown as Response, actor, { steppedUp: false });
     return res.id;
   };
-  return { store, service, request, response, signIn };
+  return { clock, store, service, request, response, signIn };
 }
 
 describe('SessionService', () => {
@@ -58,6 +58,51 @@ describe('SessionService', () => {
     expect(await service.load(request(second), false)).toBeUndefined();
     expect(store.size).toBe(0);
     expect(req.actor).toBeUndefined();
+  });
+
+  it('a step-up leaves the old id working as it was for a few seconds, then never', async () => {
+    const { clock, service, request, response, signIn } = setUp();
+    const old = await signIn(bob);
+    const req = request(old);
+    await service.load(req, true);
+    const res = response();
+    await service.recordStepUp(req, res as unknown as Response);
+    const renewed = res.id;
+    expect(renewed).not.toBe(old);
+
+    clock.advance(ROTATED_ID_GRACE_MS - 1);
+    const late = await service.load(request(old), true);
+    expect(late?.record.email).toBe(bob.email);
+    // What the old id had: no step-up. The new id has it.
+    expect(late && service.stepUpUntil(late.record)).toBeUndefined();
+    const fresh = await service.load(request(renewed), true);
+    expect(fresh && service.stepUpUntil(fresh.record)).toBeDefined();
+    // Read within the grace (activity written back), it still ends on time.
+    clock.advance(1);
+    expect(await service.load(request(old), false)).toBeUndefined();
+    expect((await service.load(request(renewed), false))?.record.email).toBe(bob.email);
+  });
+
+  it('an id a step-up replaced cannot step up, is no session to confirm, and ends at sign-out', async () => {
+    const { service, request, response, signIn } = setUp();
+    const old = await signIn(ada);
+    const first = request(old);
+    const { key: oldKey } = (await service.load(first, true)) ?? { key: '' };
+    const res = response();
+    await service.recordStepUp(first, res as unknown as Response);
+
+    const late = request(old);
+    await service.load(late, true);
+    await expect(service.recordStepUp(late, response() as unknown as Response)).rejects.toThrow(
+      'an id rotated away cannot step up',
+    );
+    expect(await service.loadByKey(request(), oldKey)).toBeUndefined();
+
+    const current = request(res.id);
+    await service.load(current, true);
+    await service.end(current, response() as unknown as Response);
+    expect(await service.load(request(old), false)).toBeUndefined();
+    expect(await service.load(request(res.id), false)).toBeUndefined();
   });
 
   it('names the person in req.actor after a sign-in and after a step-up', async () => {

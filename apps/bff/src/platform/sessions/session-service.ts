@@ -1,5 +1,6 @@
 // A small session layer over SessionStore rather than express-session: we need the id to
-// rotate at sign-in and step-up with the old id dead at once, expiry decided by an injected
+// rotate at sign-in with the old id dead at once and at step-up with the old id good for a few
+// seconds more and no more than it was (ROTATED_ID_GRACE_MS), expiry decided by an injected
 // clock (idle 15 min, absolute 12 h), and a background poll that reads without extending.
 // express-session's own clock, touch and regenerate semantics would have to be fought.
 import { hash, randomBytes } from 'node:crypto';
@@ -77,6 +78,15 @@ export interface SessionRegistry {
  */
 export const ACTIVITY_GRANULARITY_MS = 10_000;
 
+/**
+ * How long an id a step-up rotated away keeps working. The browser's reads sent before the
+ * step-up's answer brought the new cookie (the card's transactions, the alerts, the session
+ * poll) arrive with the old id; refused, they signed the person out mid-reveal. Within this
+ * the old id is what it was before the step-up (never stepped up by it), cannot step up
+ * itself, and ends with the session at sign-out (decision 0033).
+ */
+export const ROTATED_ID_GRACE_MS = 10_000;
+
 /** Runs `write`; the store being unavailable (anything else is thrown) is let pass. */
 async function bestEffort(write: () => Promise<void>): Promise<void> {
   try {
@@ -105,14 +115,21 @@ export class SessionService {
     const now = this.clock.now();
     const idleEnd = record.lastSeenAt + this.config.session.idleMs;
     const absoluteEnd = record.createdAt + this.config.session.absoluteMs;
-    return Math.max(1, Math.min(idleEnd, absoluteEnd) - now);
+    const end = Math.min(idleEnd, absoluteEnd, record.retiredUntil ?? Number.POSITIVE_INFINITY);
+    return Math.max(1, end - now);
   }
 
   isExpired(record: SessionRecord, now = this.clock.now()): boolean {
     return (
       now >= record.lastSeenAt + this.config.session.idleMs ||
-      now >= record.createdAt + this.config.session.absoluteMs
+      now >= record.createdAt + this.config.session.absoluteMs ||
+      (record.retiredUntil !== undefined && now >= record.retiredUntil)
     );
+  }
+
+  /** Whether the record is an id a step-up rotated away (still good for reads, never a step-up). */
+  isRetired(record: SessionRecord): boolean {
+    return record.retiredUntil !== undefined;
   }
 
   /**
@@ -161,7 +178,8 @@ export class SessionService {
    */
   async loadByKey(req: Request, key: string): Promise<ActiveSession | undefined> {
     const record = await this.store.get(key);
-    if (!record || this.isExpired(record)) return undefined;
+    // An id rotated away since (a step-up in another tab) is no session to step up.
+    if (!record || this.isExpired(record) || this.isRetired(record)) return undefined;
     const session = { key, record };
     active.set(req, session);
     req.actor = { email: record.email, role: record.role };
@@ -206,13 +224,25 @@ export class SessionService {
     return this.issue(req, res, record);
   }
 
-  /** Records a passed second-factor check and rotates the id; the old cookie stops working. */
+  /**
+   * Records a passed second-factor check and rotates the id. The old id works for
+   * ROTATED_ID_GRACE_MS more as it was before (requests already on their way), then stops.
+   * Retired first: if the new id cannot be stored, the old one still ends.
+   */
   async recordStepUp(req: Request, res: Response): Promise<ActiveSession> {
     const current = active.get(req);
     if (!current) throw new Error('recordStepUp needs a loaded session');
-    await this.store.delete(current.key);
+    if (this.isRetired(current.record)) throw new Error('an id rotated away cannot step up');
     const now = this.clock.now();
-    return this.issue(req, res, { ...current.record, stepUpAt: now, lastSeenAt: now });
+    const { retiredKey: _older, ...before } = current.record;
+    const retired: SessionRecord = { ...before, retiredUntil: now + ROTATED_ID_GRACE_MS };
+    await this.store.set(current.key, retired, this.ttl(retired));
+    return this.issue(req, res, {
+      ...before,
+      stepUpAt: now,
+      lastSeenAt: now,
+      retiredKey: current.key,
+    });
   }
 
   /** Destroys the server-side session (if any) and clears the cookie. */
@@ -227,8 +257,10 @@ export class SessionService {
     const key = current?.key ?? (id ? this.keyFor(id) : undefined);
     if (key !== undefined) {
       // The registry needs the session's reference, which only its record holds.
-      const record = current?.record ?? (this.registry ? await this.store.get(key) : undefined);
+      const record = current?.record ?? (await this.store.get(key));
       await this.store.delete(key);
+      // The id a step-up replaced moments ago ends too.
+      if (record?.retiredKey) await this.store.delete(record.retiredKey);
       if (record?.ref) await this.registry?.ended(record.ref, this.clock.now());
     }
     active.delete(req);

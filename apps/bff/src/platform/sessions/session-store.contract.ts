@@ -52,6 +52,18 @@ export function sessionStoreContract(name: string, make: () => Promise<SessionSt
       expect(await a.get(key)).toMatchObject({ personVersion: 7, ref: 'session-ref-1' });
     });
 
+    it('keeps which id a step-up replaced, and until when a replaced id still works', async () => {
+      const { a, b } = await make();
+      const live = freshKey();
+      const retired = freshKey();
+      const issued = record({ stepUpAt: 1_700_000_060_000, retiredKey: retired });
+      const left = record({ retiredUntil: 1_700_000_070_000 });
+      await a.set(live, issued, 60_000);
+      await a.set(retired, left, 10_000);
+      expect(await b.get(live)).toEqual(issued);
+      expect(await b.get(retired)).toEqual(left);
+    });
+
     it('has nothing under a key never written', async () => {
       const { a } = await make();
       expect(await a.get(freshKey())).toBeUndefined();

@@ -29,6 +29,18 @@ export interface SessionRecord {
    * not secret, not the store key, kept through the id's rotation at step-up.
    */
   ref?: string;
+  /**
+   * Unix ms until which the id this record is stored under still works, on the record an id
+   * leaves behind when a step-up rotates it (`SessionService.recordStepUp`): a request the
+   * browser sent before it had the new cookie is not refused as signed out. It keeps what the id
+   * had before the step-up, never the step-up itself, and nothing steps up from it.
+   */
+  retiredUntil?: number;
+  /**
+   * On the record a step-up issued: the store key of the id it replaced (good until that
+   * record's `retiredUntil`), ended with this session at sign-out.
+   */
+  retiredKey?: string;
 }
 
 /**

@@ -17,6 +17,8 @@ export const sessionRecordSchema = z.object({
     .optional(),
   personVersion: z.number().int().optional(),
   ref: z.string().optional(),
+  retiredUntil: z.number().optional(),
+  retiredKey: z.string().optional(),
 });
 
 /**

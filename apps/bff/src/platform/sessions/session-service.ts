@@ -256,10 +256,10 @@ export class SessionService {
     const id = readSessionId(req, this.config.cookie.name);
     const key = current?.key ?? (id ? this.keyFor(id) : undefined);
     if (key !== undefined) {
-      // The registry needs the session's reference, which only its record holds.
+      // Its record names what else ends with it: the session's reference (for the registry)
+      // and the id a step-up replaced moments ago.
       const record = current?.record ?? (await this.store.get(key));
       await this.store.delete(key);
-      // The id a step-up replaced moments ago ends too.
       if (record?.retiredKey) await this.store.delete(record.retiredKey);
       if (record?.ref) await this.registry?.ended(record.ref, this.clock.now());
     }

@@ -6,16 +6,13 @@
 // Mark all read brings the count down. "Send test" on the rule puts an example, marked a test,
 // in the inbox. At 1280×800 and 390×844, screenshots of the bell open and of the test sent.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeclinedRule, unreadAlerts } from './support/alerts';
 import { launchChromium, newPage, screenshot, seriousA11yViolations } from './support/browser';
 import { type Running, startProduct, startSimulator } from './support/product';
 import { signIn } from './support/sign-in';
-import { scryptHash } from './support/users-file';
+import { writeUsersFile } from './support/users-file';
 
 const apiKey = `k_${randomBytes(24).toString('base64url')}`;
 const password = randomBytes(12).toString('base64url');
@@ -29,12 +26,7 @@ let problems: string[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator(apiKey, { SIM_TEST_HOOKS: '1' });
-  const dir = mkdtempSync(join(tmpdir(), 'card-console-users-'));
-  const usersFile = join(dir, 'users.json');
-  writeFileSync(
-    usersFile,
-    JSON.stringify([{ email: EMAIL, role: 'finance', passwordHash: scryptHash(password) }]),
-  );
+  const usersFile = writeUsersFile([{ email: EMAIL, role: 'finance', password }]);
   product = await startProduct({
     CARD_API_BASE_URL: sim.url,
     CARD_API_KEY: apiKey,

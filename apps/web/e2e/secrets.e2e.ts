@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RevealResponse } from '@card-console/shared/api/cards';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -10,7 +9,7 @@ import { initialJavaScript } from './support/initial-js';
 import { type Running, startProduct, startSimulator, webDist } from './support/product';
 import { DEMO_ADMIN_TOTP_SECRET, signIn } from './support/sign-in';
 import { freshTotp } from './support/totp';
-import { scryptHash } from './support/users-file';
+import { writeUsersFile } from './support/users-file';
 
 /**
  * The product in production mode against the standalone simulator, with an API key this
@@ -41,15 +40,10 @@ const pending: Promise<void>[] = [];
 
 beforeAll(async () => {
   sim = await startSimulator(apiKey);
-  const dir = mkdtempSync(join(tmpdir(), 'card-console-users-'));
-  const usersFile = join(dir, 'users.json');
-  writeFileSync(
-    usersFile,
-    JSON.stringify([
-      { email: 'finance@corp.test', role: 'finance', passwordHash: scryptHash(password) },
-      { email: 'admin@corp.test', role: 'admin', passwordHash: scryptHash(password), totpSecret },
-    ]),
-  );
+  const usersFile = writeUsersFile([
+    { email: 'finance@corp.test', role: 'finance', password },
+    { email: 'admin@corp.test', role: 'admin', password, totpSecret },
+  ]);
   product = await startProduct(
     {
       CARD_API_BASE_URL: sim.url,

@@ -3,7 +3,8 @@
 // that build (`pnpm start:built`, see product.ts). Built once, the files can run two at a time
 // without one's build replacing the files another product is serving. And one new embedded
 // cluster, made as the product makes its own at a first start, that each product's data
-// directory starts with (product.ts, EMBEDDED_DIR).
+// directory starts with (product.ts, EMBEDDED_DIR). Its folder holds the run's other scratch
+// files too (users files, users-file.ts), removed with it when the run ends.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,5 +43,6 @@ export default function setup(project: TestProject): () => void {
     { timeout: 120_000 },
   );
   project.provide('embeddedCluster', cluster);
+  project.provide('scratchDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -10,6 +10,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A new embedded cluster's directory, made by the global set-up, to copy from. */
     embeddedCluster: string;
+    /** A folder for the run's scratch files, removed when the run ends. */
+    scratchDir: string;
   }
 }
 

@@ -1,9 +1,10 @@
 // A users file (`USERS_FILE`) for the product in production mode, written as `pnpm users` writes
-// one: each person's password hashed with scrypt, in a folder of its own.
+// one: each person's password hashed with scrypt, in a folder of its own under the run's scratch
+// folder (build-once.ts), which goes when the run ends.
 import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 
 export function scryptHash(secret: string): string {
   const salt = randomBytes(16);
@@ -16,7 +17,7 @@ export function scryptHash(secret: string): string {
 export function writeUsersFile(
   people: ({ email: string; role: string; password?: string } & Record<string, unknown>)[],
 ): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'card-console-users-')), 'users.json');
+  const file = join(mkdtempSync(join(inject('scratchDir'), 'users-')), 'users.json');
   const entries = people.map(({ password, ...person }) =>
     password === undefined ? person : { ...person, passwordHash: scryptHash(password) },
   );

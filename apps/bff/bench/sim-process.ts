@@ -11,6 +11,8 @@ export interface SimProcess {
   /** Upstream GET /transaction requests served so far (pages walked). */
   pages(): Promise<number>;
   setLatency(ms: number): Promise<void>;
+  /** Adds `perSub` new card transactions, dated now, to each sub account; how many in all. */
+  arrive(perSub: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +54,8 @@ export function startSimProcess(
         pid: child.pid as number,
         pages: async () => (await ask<{ pages: number }>(child, { cmd: 'pages' })).pages,
         setLatency: async (ms) => void (await ask(child, { cmd: 'latency', ms })),
+        arrive: async (perSub) =>
+          (await ask<{ added: number }>(child, { cmd: 'arrive', perSub })).added,
         stop: () =>
           new Promise<void>((done) => {
             child.removeAllListeners('exit');

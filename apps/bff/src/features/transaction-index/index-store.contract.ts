@@ -14,6 +14,7 @@ import {
   type IndexOrder,
   type IndexPage,
   type IndexSummary,
+  type OverviewTallies,
   searchTextOf,
   storable,
   TransactionIndexStore,
@@ -337,6 +338,31 @@ function expectedTallies(
   return { totals, money, lines };
 }
 
+/** The store's Overview tallies equal the brute force's, line by line. */
+function expectTallies(got: OverviewTallies, want: ReturnType<typeof expectedTallies>) {
+  const key = (l: { subAccountId: string; bucket: number }) => `${l.subAccountId}|${l.bucket}`;
+  expect(
+    new Map(got.totals.map(({ subAccountId, bucket, ...t }) => [key({ subAccountId, bucket }), t])),
+  ).toEqual(want.totals);
+  expect(
+    new Map(
+      got.money.map(({ subAccountId, bucket, kind, ...figure }) => [
+        `${key({ subAccountId, bucket })}|${kind}`,
+        figure,
+      ]),
+    ),
+  ).toEqual(want.money);
+  expect(
+    new Map(got.declineReasons.map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, l.count])),
+  ).toEqual(want.lines.declineReasons);
+  for (const name of ['categories', 'merchants', 'cards'] as const) {
+    expect(
+      new Map(got[name].map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, [l.cents, l.count]])),
+      name,
+    ).toEqual(want.lines[name]);
+  }
+}
+
 /** The groupings by a column of the row (by a card's owner or team: their own case below). */
 type ColumnGrouping = Exclude<IndexGrouping, 'owner' | 'team'>;
 const groupings = Object.keys(INDEX_GROUPINGS) as ColumnGrouping[];
@@ -579,6 +605,70 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await store.walkedDaysOf([])).toEqual(new Map());
       await expect(store.replaceDays('sa', [{ day: '2026-13-01', rows: [] }], T0)).rejects.toThrow(
         RangeError,
+      );
+    });
+
+    it('a day walked again as it was is left untouched; what changed is written and tallied', async () => {
+      const on = (day: number, hour: number) =>
+        new Date(T0 + day * DAY + hour * HOUR).toISOString();
+      const dayOf = (day: number) => new Date(T0 + day * DAY).toISOString().slice(0, 10);
+      const kept = tx({ id: 'k', at: on(0, 1), merchant: 'Kept', categoryCode: '5734' });
+      const pending = tx({ id: 'p', at: on(0, 2), status: 'pending', merchant: 'Pend' });
+      const gone = tx({ id: 'g', at: on(0, 3), merchant: 'Gone', cardId: 'card_2' });
+      const mover = tx({ id: 'm', at: on(1, 1), merchant: 'Mover', cardId: 'card_2' });
+      const lone = tx({ id: 'l', at: on(2, 1), merchant: 'Lone', categoryCode: '4511' });
+      const first = [
+        { day: dayOf(0), rows: [kept, { ...pending, cardId: 'card_1' }, gone] },
+        { day: dayOf(1), rows: [mover] },
+        { day: dayOf(2), rows: [lone] },
+      ];
+      await store.replaceDays('sa', first, T0);
+      // A row's version (`xmin`) changes with each write of it, and only then.
+      const versions = async () =>
+        new Map(
+          (
+            await fixture.engine.query<{ id: string; v: string }>(
+              `SELECT id, xmin::text AS v FROM index_transaction WHERE sub_account_id = 'sa'`,
+            )
+          ).map((r) => [r.id, r.v]),
+        );
+      const before = await versions();
+      expect(before.size).toBe(5);
+      await store.replaceDays('sa', first, T0 + 60_000);
+      expect(await versions()).toEqual(before);
+      expect(await store.walkedDays('sa')).toEqual(
+        new Map([
+          [dayOf(0), T0 + 60_000],
+          [dayOf(1), T0 + 60_000],
+          [dayOf(2), T0 + 60_000],
+        ]),
+      );
+      // Day 0 again: the pending row settled, one vanished, one came from day 1 (not walked);
+      // day 2's one row vanished.
+      const now = [
+        kept,
+        { ...pending, cardId: 'card_1', status: 'settled' },
+        { ...mover, at: on(0, 5) },
+      ];
+      await store.replaceDays(
+        'sa',
+        [
+          { day: dayOf(0), rows: now },
+          { day: dayOf(2), rows: [] },
+        ],
+        T0 + 120_000,
+      );
+      const after = await versions();
+      expect([...after.keys()].sort()).toEqual(['k', 'm', 'p']);
+      expect(after.get('k')).toBe(before.get('k'));
+      expect(after.get('p')).not.toBe(before.get('p'));
+      expect(after.get('m')).not.toBe(before.get('m'));
+      // Every day's tallies are the rows' own: day 0 with its changes, days 1 and 2 left empty.
+      const rows = now.map((row) => ({ ...row, subAccountId: 'sa' }));
+      const edges = [T0, T0 + DAY, T0 + 2 * DAY, T0 + 3 * DAY];
+      expectTallies(
+        await store.overviewTallies(['sa'], edges, 0),
+        expectedTallies(rows, ['sa'], edges, 0),
       );
     });
 
@@ -1384,39 +1474,10 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
                 T0,
               );
             }
-            const got = await store.overviewTallies(subs, edges, breakdownFrom);
-            const want = expectedTallies(rows, subs, edges, breakdownFrom);
-            const key = (l: { subAccountId: string; bucket: number }) =>
-              `${l.subAccountId}|${l.bucket}`;
-            expect(
-              new Map(
-                got.totals.map(({ subAccountId, bucket, ...t }) => [
-                  key({ subAccountId, bucket }),
-                  t,
-                ]),
-              ),
-            ).toEqual(want.totals);
-            expect(
-              new Map(
-                got.money.map(({ subAccountId, bucket, kind, ...figure }) => [
-                  `${key({ subAccountId, bucket })}|${kind}`,
-                  figure,
-                ]),
-              ),
-            ).toEqual(want.money);
-            expect(
-              new Map(
-                got.declineReasons.map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, l.count]),
-              ),
-            ).toEqual(want.lines.declineReasons);
-            for (const name of ['categories', 'merchants', 'cards'] as const) {
-              expect(
-                new Map(
-                  got[name].map((l) => [`${key(l)}|${l.key ?? '\u0000none'}`, [l.cents, l.count]]),
-                ),
-                name,
-              ).toEqual(want.lines[name]);
-            }
+            expectTallies(
+              await store.overviewTallies(subs, edges, breakdownFrom),
+              expectedTallies(rows, subs, edges, breakdownFrom),
+            );
           },
         ),
         { numRuns: 40 },

@@ -770,41 +770,50 @@ export class TransactionIndexStore {
     const sub = storable(subAccountId);
     const dayList = days.map(({ day }) => day);
     const counts = days.map(({ rows }) => new Set(rows.map((row) => row.id)).size);
-    await this.engine.transaction(async (tx) => {
-      // The days' span bounds the scan (the index on sub account and time); the list picks the days.
-      await tx.query(
-        `DELETE FROM index_transaction
-          WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz
-            AND (at AT TIME ZONE 'UTC')::date = ANY($4::date[])`,
+    const written = await this.engine.transaction(async (tx) => {
+      // What changed is written, what did not is left alone: a walk of days already in the index
+      // (the open days, walked again every few minutes) brings mostly the rows it holds, and
+      // deleting and inserting them again rewrote every index entry of every row, the word
+      // index's included, and their tallies. The days whose rows changed are tallied again.
+      const ids = records.map((r) => r.id);
+      // A row that moves from the day it is on (walked now or not) leaves that day: tallied too.
+      const movedFrom =
+        records.length === 0
+          ? []
+          : await tx.query<{ day: string }>(
+              `SELECT DISTINCT to_char((t.at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day
+                 FROM index_transaction t
+                 JOIN unnest($2::text[], $3::timestamptz[]) AS r(id, at) ON t.id = r.id
+                WHERE t.sub_account_id = $1
+                  AND (t.at AT TIME ZONE 'UTC')::date <> (r.at AT TIME ZONE 'UTC')::date`,
+              [sub, ids, records.map((r) => r.at)],
+            );
+      // The days' span bounds the scan (the index on sub account and time); the list picks the
+      // days; the rows the walk brought stay.
+      const deleted = await tx.query<DayRows>(
+        `WITH gone AS (
+           DELETE FROM index_transaction
+            WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz
+              AND (at AT TIME ZONE 'UTC')::date = ANY($4::date[])
+              AND id <> ALL($5::text[])
+            RETURNING at)
+         ${daysOf('gone')}`,
         [
           sub,
           new Date(Math.min(...starts)).toISOString(),
           new Date(Math.max(...starts) + 86_400_000).toISOString(),
           dayList,
+          ids,
         ],
       );
-      // A row that moved here from a day not walked now leaves that day: tallied again too.
-      const movedFrom =
-        records.length === 0
-          ? []
-          : await tx.query<{ day: string }>(
-              `SELECT DISTINCT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day
-                 FROM index_transaction WHERE sub_account_id = $1 AND id = ANY($2::text[])`,
-              [sub, records.map((r) => r.id)],
-            );
+      const upserted = records.length > 0 ? await upsertRows(tx, sub, records) : [];
       if (records.length > 0) {
-        await insertRows(tx, sub, records);
-        await applyMerchantRules(
-          tx,
-          sub,
-          records.map((r) => r.id),
-          syncedAt,
-        );
+        await applyMerchantRules(tx, sub, ids, syncedAt);
       }
-      await tx.query('SELECT index_tally_days($1, $2::date[])', [
-        sub,
-        [...new Set([...dayList, ...movedFrom.map((r) => r.day)])],
-      ]);
+      const changedDays = new Set([...deleted, ...upserted, ...movedFrom].map((r) => r.day));
+      if (changedDays.size > 0) {
+        await tx.query('SELECT index_tally_days($1, $2::date[])', [sub, [...changedDays]]);
+      }
       await tx.query(
         `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
          SELECT $1, d.day, $2::timestamptz, d.n FROM unnest($3::date[], $4::int[]) AS d(day, n)
@@ -815,8 +824,9 @@ export class TransactionIndexStore {
       if (options.rangesDone && options.rangesDone.length > 0) {
         await dropRangePages(tx, sub, options.rangesDone);
       }
+      return [...deleted, ...upserted].reduce((rows, day) => rows + day.n, 0);
     });
-    await this.wrote(records.length);
+    await this.wrote(written);
   }
 
   /** Which of these (sub account, id) pairs the index holds. */
@@ -1690,33 +1700,63 @@ function dropRangePages(tx: SqlQueryable, sub: string, froms: readonly number[])
   );
 }
 
-async function insertRows(
+/** SQL: the UTC days of the rows `source` (a statement's `RETURNING at`) names, each's rows. */
+const daysOf = (source: string) =>
+  `SELECT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
+     FROM ${source} GROUP BY 1`;
+/** A statement's rows by UTC day (`daysOf`). */
+interface DayRows {
+  day: string;
+  n: number;
+}
+
+/**
+ * Writes `records` (each row's columns) into the sub account's rows: new ones inserted, changed
+ * ones updated, a row the index holds as it is left untouched. The UTC days of the rows
+ * inserted or changed (their new day), with how many.
+ */
+async function upsertRows(
   tx: SqlQueryable,
   subAccountId: string,
   records: readonly Record<string, unknown>[],
-): Promise<void> {
+): Promise<DayRows[]> {
+  const days: DayRows[] = [];
   // One statement a batch, the rows as one JSON parameter: no limit on bound parameters bites.
   for (let i = 0; i < records.length; i += 2000) {
-    await tx.query(
-      `INSERT INTO index_transaction
-         (sub_account_id, id, at, description, merchant, category_code, reference_number,
-          amount_cents, status, decline_reason, card_id, authorized_at, original_currency,
-          search_text)
-       SELECT $1, r.id, r.at, r.description, r.merchant, r.category_code, r.reference_number,
-              r.amount_cents, r.status, r.decline_reason, r.card_id, r.authorized_at,
-              r.original_currency, r.search_text
-         FROM jsonb_to_recordset($2::jsonb) AS r(
-           id text, at timestamptz, description text, merchant text, category_code text,
-           reference_number text, amount_cents bigint, status text, decline_reason text,
-           card_id text, authorized_at timestamptz, original_currency jsonb, search_text text)
-       ON CONFLICT (sub_account_id, id) DO UPDATE SET
-         at = EXCLUDED.at, description = EXCLUDED.description, merchant = EXCLUDED.merchant,
-         category_code = EXCLUDED.category_code, reference_number = EXCLUDED.reference_number,
-         amount_cents = EXCLUDED.amount_cents, status = EXCLUDED.status,
-         decline_reason = EXCLUDED.decline_reason, card_id = EXCLUDED.card_id,
-         authorized_at = EXCLUDED.authorized_at, original_currency = EXCLUDED.original_currency,
-         search_text = EXCLUDED.search_text`,
-      [subAccountId, JSON.stringify(records.slice(i, i + 2000))],
+    days.push(
+      ...(await tx.query<DayRows>(
+        `WITH written AS (
+         INSERT INTO index_transaction AS t
+           (sub_account_id, id, at, description, merchant, category_code, reference_number,
+            amount_cents, status, decline_reason, card_id, authorized_at, original_currency,
+            search_text)
+         SELECT $1, r.id, r.at, r.description, r.merchant, r.category_code, r.reference_number,
+                r.amount_cents, r.status, r.decline_reason, r.card_id, r.authorized_at,
+                r.original_currency, r.search_text
+           FROM jsonb_to_recordset($2::jsonb) AS r(
+             id text, at timestamptz, description text, merchant text, category_code text,
+             reference_number text, amount_cents bigint, status text, decline_reason text,
+             card_id text, authorized_at timestamptz, original_currency jsonb, search_text text)
+         ON CONFLICT (sub_account_id, id) DO UPDATE SET
+           at = EXCLUDED.at, description = EXCLUDED.description, merchant = EXCLUDED.merchant,
+           category_code = EXCLUDED.category_code, reference_number = EXCLUDED.reference_number,
+           amount_cents = EXCLUDED.amount_cents, status = EXCLUDED.status,
+           decline_reason = EXCLUDED.decline_reason, card_id = EXCLUDED.card_id,
+           authorized_at = EXCLUDED.authorized_at, original_currency = EXCLUDED.original_currency,
+           search_text = EXCLUDED.search_text
+         WHERE (t.at, t.description, t.merchant, t.category_code, t.reference_number,
+                t.amount_cents, t.status, t.decline_reason, t.card_id, t.authorized_at,
+                t.original_currency, t.search_text)
+               IS DISTINCT FROM
+               (EXCLUDED.at, EXCLUDED.description, EXCLUDED.merchant, EXCLUDED.category_code,
+                EXCLUDED.reference_number, EXCLUDED.amount_cents, EXCLUDED.status,
+                EXCLUDED.decline_reason, EXCLUDED.card_id, EXCLUDED.authorized_at,
+                EXCLUDED.original_currency, EXCLUDED.search_text)
+         RETURNING t.at)
+         ${daysOf('written')}`,
+        [subAccountId, JSON.stringify(records.slice(i, i + 2000))],
+      )),
     );
   }
+  return days;
 }

@@ -23,7 +23,8 @@ const sim = createCardService({
 const { url } = await sim.listen(0, '127.0.0.1');
 const subAccountId = sim.data.subAccounts()[0]?.id ?? '';
 
-// What arrives: each sub account's cards in turn, seeded, so every run adds the same rows.
+// What arrives: each sub account's cards in turn, amounts and statuses from a counter, so every
+// run adds the same rows.
 let arrived = 0;
 let cardsOf: Map<string, string[]> | undefined;
 /** Each sub account's cards, as its transactions name them (read once, at the first ask). */

@@ -155,7 +155,8 @@ export async function runTransactionIndexBench() {
       const began = performance.now();
       const again = sync.sync(sim.subAccountId, `bench-refresh-${round}`);
       await again.done;
-      if (!again.outcome()?.ok) throw new Error(`the refresh failed: ${String(again.outcome())}`);
+      const refreshed = again.outcome();
+      if (!refreshed?.ok) throw new Error(`the refresh failed: ${String(refreshed?.error)}`);
       refreshMs.push(performance.now() - began);
       const used = process.cpuUsage(cpu);
       refreshCpuMs.push((used.user + used.system) / 1000);

@@ -781,7 +781,7 @@ export class TransactionIndexStore {
         records.length === 0
           ? []
           : await tx.query<{ day: string }>(
-              `SELECT DISTINCT to_char((t.at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day
+              `SELECT DISTINCT ${utcDayText('t.at')} AS day
                  FROM index_transaction t
                  JOIN unnest($2::text[], $3::timestamptz[]) AS r(id, at) ON t.id = r.id
                 WHERE t.sub_account_id = $1
@@ -1700,10 +1700,12 @@ function dropRangePages(tx: SqlQueryable, sub: string, froms: readonly number[])
   );
 }
 
+/** SQL: the UTC day (`YYYY-MM-DD`) of the instant `column` holds. */
+const utcDayText = (column: string) =>
+  `to_char((${column} AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')`;
 /** SQL: the UTC days of the rows `source` (a statement's `RETURNING at`) names, each's rows. */
 const daysOf = (source: string) =>
-  `SELECT to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS n
-     FROM ${source} GROUP BY 1`;
+  `SELECT ${utcDayText('at')} AS day, count(*)::int AS n FROM ${source} GROUP BY 1`;
 /** A statement's rows by UTC day (`daysOf`). */
 interface DayRows {
   day: string;

@@ -392,7 +392,7 @@ async function databaseReady(url: string): Promise<void> {
 /**
  * Transaction pages the BFF asked for within the wait a 429 asked for (the simulator's
  * Retry-After: whole seconds, at least 1), counted from 100 ms after the 429's delivery (the BFF
- * may send a few before it reads the 429, its thread busy with the index's writes): a 429
+ * may send a few before it reads the 429, its thread busy reading other answers): a 429
  * ignored.
  */
 function pagesInsideHolds(calls: CallWindow): number {
@@ -574,7 +574,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
     await delay(REFILL_MS);
 
     // The same first sync with the index in PostgreSQL (DATABASE_URL, as a replica runs), where
-    // the index's writes run in the database's process, not on the BFF's one thread; then
+    // the index's writes run in the database's process, not on a thread of the BFF's; then
     // killed half-way and started again on the same database.
     postgres = await startPostgres();
     const onceUrl = await migratedDatabase(postgres, 'sync_once');
@@ -610,7 +610,7 @@ export async function runRemoteCardServiceBench(): Promise<{ markdown: string }>
       `| ${label}: answered 429 by the card service / pages asked within the wait a 429 asked for | ${r.calls.rateLimited} / ${pagesInsideHolds(r.calls)} |`,
       `| ${label}: sign-in → the list shows rows (SPA's asks) | ${seconds(r.rowsMs)} s (${r.rowsWhileSyncing ? 'while it says syncing' : '**once synced**'}) |`,
       `| ${label}: sign-in → the list says synced (SPA's asks) | ${seconds(r.seenMs)} s (${r.polls} asks; the first answer took ${seconds(r.firstAnswerMs)} s) |`,
-      `| ${label}: the BFF process's CPU meanwhile (its one thread reads every answer, and runs the embedded engine's writes) | ${fmt(r.bffCpuS, 2)} s over ${seconds(r.seenMs)} s (${fmt(r.bffCpuS / (r.seenMs / 1000), 2)} of a core); the walk at the rate limit's floor would take ${seconds(floor * ROUND_TRIP_MS)} s |`,
+      `| ${label}: the BFF process's CPU meanwhile (both its threads: the one that reads every answer, and the embedded engine's, where it has one) | ${fmt(r.bffCpuS, 2)} s over ${seconds(r.seenMs)} s (${fmt(r.bffCpuS / (r.seenMs / 1000), 2)} of a core); the walk at the rate limit's floor would take ${seconds(floor * ROUND_TRIP_MS)} s |`,
       `| ${label}: rows synced (the totals' count, asked once the list says synced) | ${r.rows.toLocaleString('en-US')} |`,
     ];
     const resumeRow = (label: string, r: ResumeRun, full: SyncRun) =>

@@ -445,6 +445,7 @@ function tallied(engine: SqlEngine, tally: Tally): SqlEngine {
   const outside = timed(engine);
   return {
     kind: engine.kind,
+    sharesThread: engine.sharesThread,
     query: (text, params) => outside.query(text, params),
     transaction: (work) => engine.transaction((tx) => work(timed(tx))),
     withMigrationClient: (use) => engine.withMigrationClient(use),

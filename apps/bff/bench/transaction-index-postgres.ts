@@ -125,6 +125,7 @@ function capturingEngine(): SqlEngine & { taken: { text: string; params: unknown
   const taken: { text: string; params: unknown[] }[] = [];
   return {
     kind: 'postgres',
+    sharesThread: false,
     taken,
     async query<R extends object>(text: string, params?: readonly unknown[]) {
       taken.push({ text, params: [...(params ?? [])] });

@@ -221,7 +221,7 @@ export function createApp(deps: AppDeps): Express {
   const stores =
     deps.stores ??
     openStores({
-      open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+      open: () => embeddedEngine(join(config.dataDir, 'transaction-index'), { thread: 'worker' }),
       logger,
     });
   const backgroundJobs =

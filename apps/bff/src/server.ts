@@ -234,7 +234,8 @@ async function startServer(
           logger,
         }
       : {
-          open: () => embeddedEngine(join(config.dataDir, 'transaction-index')),
+          open: () =>
+            embeddedEngine(join(config.dataDir, 'transaction-index'), { thread: 'worker' }),
           logger,
           ...(seed ? { seed } : {}),
         },

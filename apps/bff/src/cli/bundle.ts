@@ -21,6 +21,7 @@ export const entryPoints = {
   demo: join(bffDir, 'src', 'demo', 'main.ts'),
   migrate: join(bffDir, 'src', 'cli', 'migrate.ts'),
   'receipt-reader': join(bffDir, 'src', 'features', 'receipt-inbox', 'reading', 'reader-child.ts'),
+  'embedded-engine-worker': join(bffDir, 'src', 'platform', 'sql', 'embedded-engine-worker.mjs'),
 };
 
 const npmPackagesExternal: Plugin = {

@@ -11,6 +11,7 @@ export function unreachableIndex(): Stores {
   return {
     sql: {
       kind: 'postgres',
+      sharesThread: false,
       query: unreachable,
       transaction: unreachable,
       withMigrationClient: unreachable,

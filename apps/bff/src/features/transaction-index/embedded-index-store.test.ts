@@ -10,8 +10,11 @@ import { explainedEngine, planNodes } from '../../test/explained-engine';
 import { STATISTICS_AFTER_ROWS, TransactionIndexStore } from './index-store';
 import { indexStoreContract } from './index-store.contract';
 
+// As the BFF opens it: PGlite on a thread of its own, every statement a message (the tests of
+// what runs on the index open it on their own thread; `embedded-engine.test.ts` holds the two
+// alike).
 indexStoreContract('embedded engine (PGlite)', async () => {
-  const engine = await memoryEngine();
+  const engine = await memoryEngine({ thread: 'worker' });
   await applyIndexMigrations(engine, silentLogger);
   return { engine, close: () => engine.close() };
 });
@@ -20,7 +23,7 @@ describe('the embedded engine', () => {
   it('persists to its directory: a restart finds the rows and applies no migration twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-index-'));
     try {
-      const first = await embeddedEngine(dir);
+      const first = await embeddedEngine(dir, { thread: 'worker' });
       expect(await applyIndexMigrations(first, silentLogger)).toEqual([
         '20261126120000000_transaction-index',
         '20261126180000000_pending-rows',
@@ -70,7 +73,7 @@ describe('the embedded engine', () => {
       );
       await first.close();
 
-      const again = await embeddedEngine(dir);
+      const again = await embeddedEngine(dir, { thread: 'worker' });
       try {
         expect(await applyIndexMigrations(again, silentLogger)).toEqual([]);
         expect(await new TransactionIndexStore(again).summary({})).toMatchObject({

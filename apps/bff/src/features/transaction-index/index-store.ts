@@ -693,6 +693,11 @@ export class TransactionIndexStore {
     return this.engine.kind;
   }
 
+  /** Whether its engine runs on the thread that reads the card service's answers. */
+  get sharesThread(): boolean {
+    return this.engine.sharesThread;
+  }
+
   /**
    * Counts rows written; each time the count doubles (from `STATISTICS_AFTER_ROWS`) the
    * engine's statistics are refreshed, so a sub account's first sync (tens of thousands of

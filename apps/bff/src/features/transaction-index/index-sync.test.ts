@@ -6,6 +6,7 @@ import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testPan } from '../../test/test-pan';
 import { testClient, useSimulator } from '../../test/upstream-client';
+import type { UpstreamClient } from '../../upstream/client';
 import { type IndexedTransaction, TransactionIndexStore } from './index-store';
 import {
   createIndexSync,
@@ -88,10 +89,13 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     ),
   );
 
-  const sync = () =>
+  const sync = (
+    on: TransactionIndexStore = store,
+    client: UpstreamClient = testClient(upstream.url).client,
+  ) =>
     createIndexSync({
-      upstream: testClient(upstream.url).client,
-      store,
+      upstream: client,
+      store: on,
       jobs: new InProcessJobRunner({
         clock: systemClock,
         cutOff: new AbortController().signal,
@@ -151,6 +155,69 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     expect(upstream.sim.stats.count('GET /transaction')).toBeLessThan(firstPages / 2);
     expect(await indexed(sub)).toEqual(want);
   }, 60_000);
+
+  describe("while the index's writes wait", () => {
+    // Small pages: over 200 of them, walked as about 20 ranges, at most 4 at once (the pace's ceiling).
+    const paged = useSimulator({
+      subAccounts: 1,
+      transactions: 3_000,
+      months: 3,
+      pageSize: { transactions: 10 },
+      // No 429's hold for a pause in the pages to be taken for the walk's end.
+      rateLimit: false,
+    });
+
+    it('the walk reads on: every page asked before the first write ends, the index whole once they do', async () => {
+      const sub = paged.sim.data.subAccounts()[0]?.id as string;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let writesBegun = 0;
+      const held = new Proxy(store, {
+        get(target, property) {
+          if (property === 'replaceDays') {
+            return async (...args: Parameters<TransactionIndexStore['replaceDays']>) => {
+              writesBegun += 1;
+              await gate;
+              return target.replaceDays(...args);
+            };
+          }
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const job = sync(held, testClient(paged.url, { bulkConcurrency: 4 }).client).sync(
+        sub,
+        'req-behind',
+      );
+      // Until no page has been asked for 300 ms: the walk has read all it will while writes wait.
+      const pages = () => paged.sim.stats.count('GET /transaction');
+      let asked = -1;
+      while (asked !== pages()) {
+        asked = pages();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      // One write began and waits; the ranges that ended meanwhile wait to be written with it.
+      expect(writesBegun).toBe(1);
+      expect(job.outcome()).toBeUndefined();
+      release();
+      await job.done;
+      expect(job.outcome()).toMatchObject({ ok: true });
+      expect(pages()).toBe(asked);
+      const from = Date.parse(
+        `${utcDay(Date.now() - (INDEX_HISTORY_DAYS - 1) * 86_400_000)}T00:00:00Z`,
+      );
+      const want = paged.sim.data
+        .transactions(sub)
+        .filter((t) => Date.parse(t.date) >= from)
+        .map((t) => ({ subAccountId: sub, ...toIndexed(t as never) }))
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      // At 10 rows a page, every row's page was asked before the first write ended.
+      expect(asked).toBeGreaterThanOrEqual(want.length / 10);
+      expect(await indexed(sub)).toEqual(want);
+    }, 60_000);
+  });
 
   it('a card number in a description reaches the index masked to its last four', async () => {
     const sub = upstream.sim.data.subAccounts()[1]?.id as string;

@@ -64,6 +64,10 @@ export function openDatabase(options: {
   };
   const sql: SqlEngine = {
     kind: options.kind ?? 'embedded',
+    // Known once open (an embedded engine runs on this thread or its own); nothing runs before.
+    get sharesThread() {
+      return open?.sharesThread ?? false;
+    },
     query: async (text, params) => (await whenOpen()).query(text, params),
     transaction: async (work) => (await whenOpen()).transaction(work),
     withMigrationClient: async (use) => (await whenOpen()).withMigrationClient(use),

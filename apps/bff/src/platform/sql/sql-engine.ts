@@ -19,6 +19,12 @@ export interface SqlQueryable {
 
 export interface SqlEngine extends SqlQueryable {
   readonly kind: 'postgres' | 'embedded';
+  /**
+   * Whether its work runs on the thread that answers people and reads the card service's
+   * answers (the embedded engine in this thread): a statement's CPU then delays every one of
+   * them, and work that can wait (a sync keeping its pages) is spaced out.
+   */
+  readonly sharesThread: boolean;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   /**
@@ -64,6 +70,7 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
   const failed = (error: unknown) => postgresFailure(error, 'transaction index');
   return {
     kind: 'postgres',
+    sharesThread: false,
     async query<R extends object>(text: string, params?: readonly unknown[]) {
       try {
         return (await pool.query<R>(text, params as unknown[] | undefined)).rows;
@@ -152,15 +159,133 @@ async function pgliteOptions() {
  */
 export async function embeddedEngine(
   dataDir?: string,
-  { from }: { from?: Blob } = {},
+  { from, thread = 'this' }: { from?: Blob; thread?: 'this' | 'worker' } = {},
 ): Promise<SqlEngine> {
   if (dataDir) await createEmbeddedCluster(dataDir);
+  if (thread === 'worker') return embeddedInWorker({ dataDir, from });
   const { PGlite, options } = await pgliteOptions();
   const db = await PGlite.create({
     ...options,
     ...(dataDir ? { dataDir } : from ? { loadDataDir: from } : {}),
   });
   return embeddedOver(db);
+}
+
+/** Where the embedded engine's thread starts: its source under tsx and the tests, else the bundle's. */
+function workerScript(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('./embedded-engine-worker.mjs', import.meta.url)
+    : new URL('./embedded-engine-worker.js', import.meta.url);
+}
+
+/** What the embedded engine's thread answers: a result, or a failure's own fields. */
+type WorkerAnswer =
+  | { id: number; ok: true; result?: unknown }
+  | { id: number; ok: false; error: { message: string } & Record<string, unknown> };
+
+/**
+ * The embedded engine on a thread of its own (`embedded-engine-worker.mjs`): the same PGlite
+ * and the same SQL, its WebAssembly work off the thread that answers people and reads the card
+ * service (decision 0127). Every call is a message; a transaction is held open on the thread
+ * from `begin` to `end`, every other caller's statements waiting as PGlite makes them wait. A
+ * failure comes back as an Error with the database's fields (`code`, `constraint`…). The
+ * thread keeps the process alive only while a call is out.
+ */
+async function embeddedInWorker(data: { dataDir?: string; from?: Blob }): Promise<SqlEngine> {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(workerScript(), {
+    workerData: {
+      ...data,
+      startParams: ['-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+    },
+  });
+  const calls = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const call of calls.values()) call.reject(stopped);
+    calls.clear();
+  };
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => {
+      stop(error);
+      reject(error);
+    };
+    worker.once('error', failed);
+    worker.once('exit', (code) =>
+      failed(new Error(`the embedded engine's thread ended before it opened (exit code ${code})`)),
+    );
+    worker.once('message', () => {
+      worker.off('error', failed);
+      worker.removeAllListeners('exit');
+      resolve();
+    });
+  });
+  worker.on('error', (error) => stop(error));
+  worker.on('exit', (code) =>
+    stop(new Error(`the embedded engine's thread ended (exit code ${code})`)),
+  );
+  worker.on('message', (answer: WorkerAnswer) => {
+    const call = calls.get(answer.id);
+    if (!call) return;
+    calls.delete(answer.id);
+    if (calls.size === 0) worker.unref();
+    if (answer.ok) call.resolve(answer.result);
+    else call.reject(Object.assign(new Error(answer.error.message), answer.error));
+  });
+  worker.unref();
+  const ask = <T>(message: Record<string, unknown>) =>
+    new Promise<T>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const id = nextId++;
+      if (calls.size === 0) worker.ref();
+      calls.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      worker.postMessage({ ...message, id });
+    });
+  const query = <R extends object>(text: string, params?: readonly unknown[], tx?: number) =>
+    ask<R[]>({ op: 'query', text, params, tx });
+  return {
+    kind: 'embedded',
+    sharesThread: false,
+    query: (text, params) => query(text, params),
+    async transaction(work) {
+      const tx = await ask<number>({ op: 'begin' });
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await work({ query: (text, params) => query(text, params, tx) });
+      } catch (error) {
+        await ask({ op: 'end', tx, commit: false }).catch(() => {});
+        throw error;
+      }
+      await ask({ op: 'end', tx, commit: true });
+      return result;
+    },
+    async withMigrationClient<T>(use: (client: MigrationClient) => Promise<T>): Promise<T> {
+      return use({
+        // A migration file is several statements and no values: the simple protocol (exec).
+        async query(text, values) {
+          if (values && values.length > 0) {
+            return { rows: await query<Record<string, unknown>>(text, values) };
+          }
+          return { rows: await ask<Record<string, unknown>[]>({ op: 'exec', text }) };
+        },
+      });
+    },
+    async refreshStatistics(tables) {
+      if (tables.length === 0) return;
+      await ask({ op: 'analyze', tables: tables.map(tableName) });
+    },
+    async close() {
+      if (stopped) return;
+      try {
+        await ask({ op: 'close' });
+      } finally {
+        stop(new Error("the embedded engine's thread was closed"));
+        await worker.terminate();
+      }
+    },
+  };
 }
 
 /** A table's name as ANALYZE takes it: an identifier of the schema's, never a person's text. */
@@ -173,6 +298,7 @@ function tableName(name: string): string {
 function embeddedOver(db: PGlite): SqlEngine {
   return {
     kind: 'embedded',
+    sharesThread: true,
     async query<R extends object>(text: string, params?: readonly unknown[]) {
       return (await db.query<R>(text, params as unknown[] | undefined)).rows;
     },

@@ -26,9 +26,16 @@ function image(file: string): Promise<Blob> {
   return read;
 }
 
-/** A new, empty embedded engine in memory, as `embeddedEngine` opens one without a directory. */
-export async function memoryEngine(): Promise<SqlEngine> {
-  return embeddedEngine(undefined, { from: await image(inject('embeddedClusterImage')) });
+/**
+ * A new, empty embedded engine in memory, as `embeddedEngine` opens one without a directory: on
+ * this thread, or on its own (`thread: 'worker'`, as the BFF opens it).
+ */
+export async function memoryEngine({
+  thread = 'this',
+}: {
+  thread?: 'this' | 'worker';
+} = {}): Promise<SqlEngine> {
+  return embeddedEngine(undefined, { from: await image(inject('embeddedClusterImage')), thread });
 }
 
 /**

@@ -1,0 +1,180 @@
+// The embedded engine on this thread and on its own (`embeddedEngine`'s `thread`): the same
+// statements give the same rows, failures and transactions on both; on its own thread a long
+// statement leaves this thread free. The BFF opens it on its own thread (decision 0127).
+import { afterEach, describe, expect, it } from 'vitest';
+import { memoryEngine } from '../../test/engines/embedded';
+import type { SqlEngine } from './sql-engine';
+
+const opened: SqlEngine[] = [];
+
+async function open(thread: 'this' | 'worker'): Promise<SqlEngine> {
+  const engine = await memoryEngine({ thread });
+  opened.push(engine);
+  await engine.query(
+    `CREATE TABLE item (id text PRIMARY KEY, cents bigint NOT NULL, at timestamptz,
+       bytes bytea, doc jsonb, tags text[], amount numeric)`,
+  );
+  return engine;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((e) => e.close()));
+});
+
+/** Turns of the event loop while `work` runs: none when it holds this thread throughout. */
+async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let running = true;
+  const spin = () => {
+    if (!running) return;
+    turns += 1;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  try {
+    await work();
+  } finally {
+    running = false;
+  }
+  return turns;
+}
+
+describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (thread) => {
+  it('gives each type back as PGlite parses it: numbers, dates, bytes, JSON, arrays, numerics', async () => {
+    const engine = await open(thread);
+    const at = new Date('2026-11-03T10:15:00.123Z');
+    await engine.query('INSERT INTO item VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      'a',
+      1234,
+      at,
+      new Uint8Array([0, 1, 254, 255]),
+      JSON.stringify({ name: 'Café', n: [1, 2] }),
+      ['x', 'y z'],
+      '12.50',
+    ]);
+    const [row] = await engine.query<Record<string, unknown>>('SELECT * FROM item');
+    expect(row).toEqual({
+      id: 'a',
+      cents: 1234,
+      at,
+      bytes: new Uint8Array([0, 1, 254, 255]),
+      doc: { name: 'Café', n: [1, 2] },
+      tags: ['x', 'y z'],
+      amount: '12.50',
+    });
+    expect(row?.at).toBeInstanceOf(Date);
+  });
+
+  it("fails with the database's own fields: a duplicate key is SQLSTATE 23505 naming its constraint", async () => {
+    const engine = await open(thread);
+    await engine.query(`INSERT INTO item (id, cents) VALUES ('a', 1)`);
+    const failure = await engine.query(`INSERT INTO item (id, cents) VALUES ('a', 2)`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).toMatchObject({
+      code: '23505',
+      constraint: 'item_pkey',
+      message: expect.stringContaining('duplicate key'),
+    });
+    // A failed statement leaves the engine serving the next.
+    expect(await engine.query('SELECT count(*)::int AS n FROM item')).toEqual([{ n: 1 }]);
+  });
+
+  it('commits a transaction whole, and rolls it back whole when its work throws', async () => {
+    const engine = await open(thread);
+    await engine.transaction(async (tx) => {
+      await tx.query(`INSERT INTO item (id, cents) VALUES ('kept 1', 1)`);
+      await tx.query(`INSERT INTO item (id, cents) VALUES ('kept 2', 2)`);
+    });
+    const refused = new Error('refused by the store');
+    await expect(
+      engine.transaction(async (tx) => {
+        await tx.query(`INSERT INTO item (id, cents) VALUES ('dropped', 3)`);
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    // A statement that fails inside rolls back what came before it too.
+    await expect(
+      engine.transaction(async (tx) => {
+        await tx.query(`INSERT INTO item (id, cents) VALUES ('dropped too', 4)`);
+        await tx.query(`INSERT INTO item (id, cents) VALUES ('kept 1', 5)`);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    const ids = await engine.query<{ id: string }>('SELECT id FROM item ORDER BY id');
+    expect(ids.map((r) => r.id)).toEqual(['kept 1', 'kept 2']);
+  });
+
+  it("returns a transaction's result, and another caller's statement waits for its commit", async () => {
+    const engine = await open(thread);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const wrote = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const committed = engine.transaction(async (tx) => {
+      await tx.query(`INSERT INTO item (id, cents) VALUES ('in the transaction', 7)`);
+      inserted();
+      await held;
+      return 'its result';
+    });
+    await wrote;
+    let counted: number | undefined;
+    const outside = engine
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM item')
+      .then(([row]) => {
+        counted = row?.n;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counted).toBeUndefined();
+    release();
+    expect(await committed).toBe('its result');
+    await outside;
+    expect(counted).toBe(1);
+  });
+
+  it("runs a migration's several statements and its statements with values", async () => {
+    const engine = await open(thread);
+    const rows = await engine.withMigrationClient(async (client) => {
+      await client.query(`CREATE TABLE m1 (n int); INSERT INTO m1 VALUES (1), (2);`);
+      return (await client.query('SELECT sum(n)::int AS total FROM m1 WHERE n >= $1', [1])).rows;
+    });
+    expect(rows).toEqual([{ total: 3 }]);
+  });
+
+  it('refreshes the statistics of the tables named, and refuses what is not a table name', async () => {
+    const engine = await open(thread);
+    await engine.query(
+      `INSERT INTO item (id, cents) SELECT 'r' || i, i FROM generate_series(1, 500) i`,
+    );
+    await engine.refreshStatistics(['item']);
+    const [stats] = await engine.query<{ analyzed: boolean }>(
+      `SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'item'`,
+    );
+    expect(stats).toEqual({ analyzed: true });
+    await expect(engine.refreshStatistics(['item; DROP TABLE item'])).rejects.toThrow(RangeError);
+  });
+
+  it('refuses statements once closed, without waiting', async () => {
+    const engine = await open(thread);
+    opened.splice(opened.indexOf(engine), 1);
+    await engine.close();
+    await expect(engine.query('SELECT 1')).rejects.toThrow();
+  });
+});
+
+describe('the embedded engine on its own thread', () => {
+  it('leaves this thread free while a long statement runs; on this thread, the statement holds it', async () => {
+    const long = `SELECT count(*) FROM generate_series(1, 1000000) i WHERE md5(i::text) LIKE 'ab%'`;
+    const [own, shared] = [await open('worker'), await open('this')];
+    // Each engine's first statement of the kind done once, so what is timed is the statement.
+    await own.query('SELECT 1');
+    await shared.query('SELECT 1');
+    expect(await turnsDuring(() => shared.query(long))).toBeLessThanOrEqual(2);
+    expect(await turnsDuring(() => own.query(long))).toBeGreaterThan(50);
+  });
+});

@@ -439,14 +439,15 @@ interface SyncWrites {
  * The rows a sync's walk may have read and not yet written before a range that ends waits for
  * its own write. Each range's write used to hold its walker (and the range slot it had of the
  * card service's pace) until it was done, so a walk went at most as fast as its writes: on the
- * embedded engine, whose writes run one at a time, the demo's first sync took 28 round trips of
- * 160 ms where PostgreSQL's took 21 (decision 0127). What waits is in memory, a few megabytes
+ * embedded engine, whose writes run one at a time, the demo's first sync took 28.4 round trips
+ * of 160 ms, 22.5 with its writes behind (decision 0127). What waits is in memory, a few megabytes
  * at this bound, and is what a killed sync loses beyond the pages it kept.
  */
 export const WRITES_BEHIND_ROWS = 5_000;
 
 /**
- * On the embedded engine, whose writes run on the thread that reads the card service's answers,
+ * On an embedded engine that runs on the thread that reads the card service's answers
+ * (`sharesThread`: the tests' engines; the BFF opens it on a thread of its own, decision 0127),
  * keeping pages takes about this share of the time at most: after a write of kept pages that
  * took t, the next begins t ÷ this after it began. Kept as they came, the demo's first sync
  * took about 3 s more of that thread (14.9 s instead of 11.7 s; with this share 11.9 s, `pnpm

@@ -86,33 +86,33 @@ export function BulkActions({
       );
       return;
     }
-    update.mutate(
-      { items: selected.map(({ subAccountId, id }) => ({ subAccountId, id })), action },
-      {
-        onSuccess: (result) => {
-          onResult({ text: `${what}: ${bulkResultText(result)}` });
-          after?.();
-        },
-        onError: failed(what),
-      },
-    );
+    // The outcome is told through the promise, not `mutate`'s callbacks: those are dropped when
+    // this bar is gone before the answer (the list refreshed and the chosen rows left it), and
+    // the person would never hear what became of their change.
+    update
+      .mutateAsync({
+        items: selected.map(({ subAccountId, id }) => ({ subAccountId, id })),
+        action,
+      })
+      .then((result) => {
+        onResult({ text: `${what}: ${bulkResultText(result)}` });
+        after?.();
+      }, failed(what));
   };
 
   const confirm = () => {
     if (!pending || !matching || busy) return;
     const { action, what } = pending;
-    updateMatching.mutate(
-      { filter: matching.filter, ...action },
-      {
-        onSuccess: (result) => {
-          setPending(undefined);
-          onResult({ text: `${what}: ${matchingResultText(result)}` });
-          onClear();
-        },
-        onError: (error) => {
-          setPending(undefined);
-          failed(what)(error);
-        },
+    // Through the promise, as `run`'s: the answer is told even when this bar is gone by then.
+    updateMatching.mutateAsync({ filter: matching.filter, ...action }).then(
+      (result) => {
+        setPending(undefined);
+        onResult({ text: `${what}: ${matchingResultText(result)}` });
+        onClear();
+      },
+      (error: Error) => {
+        setPending(undefined);
+        failed(what)(error);
       },
     );
   };

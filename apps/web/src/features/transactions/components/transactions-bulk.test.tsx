@@ -194,6 +194,45 @@ describe('transactions: a selection changes its notes together', { timeout: 15_0
     expect(screen.queryByText('Marked reviewed: 2 changed.')).toBeNull();
   });
 
+  it('says what became of a change answered after the list refreshed without the chosen rows', async () => {
+    const list = serveScreen();
+    const { user, queryClient } = renderApp(
+      '/transactions?review=unreviewed&from=2026-03-01&to=2026-03-31',
+      { session: financeSession() },
+    );
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let asked!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    // Held until the list has refreshed; then the change itself (serveBulkNotes') answers.
+    server.use(
+      serve('notes.updateMany', async () => {
+        asked();
+        await held;
+        return undefined;
+      }),
+    );
+    await user.click(box('Coffee beans'));
+    await user.click(box('Train to Boston'));
+    await user.click(within(bar()).getByRole('button', { name: 'Mark reviewed' }));
+    await arrived;
+    // Reviewed meanwhile (the change committed, its answer not yet read): the list asked again
+    // no longer holds them, and the bar goes with the selection.
+    for (const row of list.slice(0, 2)) {
+      row.notes = listNotes({ memo: '', categoryId: null, tags: [], reviewed: true });
+    }
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.queryByRole('row', { name: /Coffee beans/ })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('region', { name: /selected$/ })).toBeNull());
+    answer();
+    expect(await screen.findByText('Marked reviewed: 2 changed.')).toBeVisible();
+  });
+
   it('a refused change says why, and the list is asked for again', async () => {
     serveScreen();
     const { user } = renderApp('/transactions', { session: financeSession() });

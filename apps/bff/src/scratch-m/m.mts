@@ -1,0 +1,18 @@
+import { embeddedEngine } from '../platform/sql/sql-engine';
+const thread = process.argv[2] as 'this' | 'worker';
+const dir = process.argv[3];
+const rss0 = process.memoryUsage().rss;
+const e = await embeddedEngine(dir, { thread });
+await e.query('CREATE TABLE IF NOT EXISTS r (id int primary key, label text, at timestamptz)');
+await e.query(`INSERT INTO r SELECT i, 'row ' || i, now() FROM generate_series(1, 1000) i ON CONFLICT DO NOTHING`);
+for (let i = 0; i < 500; i++) await e.query('SELECT $1::int AS n', [i]);
+const t0 = performance.now();
+const N = 3000;
+for (let i = 0; i < N; i++) await e.query('SELECT $1::int AS n', [i]);
+const one = ((performance.now() - t0) / N) * 1000;
+const t1 = performance.now();
+for (let i = 0; i < 500; i++) await e.query('SELECT * FROM r WHERE id > $1 ORDER BY id LIMIT 100', [i]);
+const hundred = ((performance.now() - t1) / 500) * 1000;
+const cpu = process.cpuUsage();
+console.log(JSON.stringify({ thread, oneRowUs: Math.round(one), hundredRowsUs: Math.round(hundred), rssMb: Math.round(process.memoryUsage().rss / 1e6), rssAddedMb: Math.round((process.memoryUsage().rss - rss0) / 1e6) }));
+await e.close();

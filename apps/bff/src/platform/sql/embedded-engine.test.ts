@@ -168,6 +168,14 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
 });
 
 describe('the embedded engine on its own thread', () => {
+  it('refuses a value it cannot send (this thread spells a function out), and serves the next statement', async () => {
+    const engine = await open('worker');
+    await expect(engine.query('SELECT $1::text AS v', [() => 'a function'])).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect(await engine.query('SELECT $1::text AS v', ['text'])).toEqual([{ v: 'text' }]);
+  });
+
   it('leaves this thread free while a long statement runs; on this thread, the statement holds it', async () => {
     const long = `SELECT count(*) FROM generate_series(1, 1000000) i WHERE md5(i::text) LIKE 'ab%'`;
     const [own, shared] = [await open('worker'), await open('this')];

@@ -239,9 +239,14 @@ async function embeddedInWorker(data: { dataDir?: string; from?: Blob }): Promis
     new Promise<T>((resolve, reject) => {
       if (stopped) return reject(stopped);
       const id = nextId++;
+      try {
+        // Structured clone refuses what a thread cannot be sent (a function among the values).
+        worker.postMessage({ ...message, id });
+      } catch (error) {
+        return reject(error);
+      }
       if (calls.size === 0) worker.ref();
       calls.set(id, { resolve: resolve as (result: unknown) => void, reject });
-      worker.postMessage({ ...message, id });
     });
   const query = <R extends object>(text: string, params?: readonly unknown[], tx?: number) =>
     ask<R[]>({ op: 'query', text, params, tx });

@@ -244,10 +244,7 @@ export async function walkIndexDays(
   const last = days.at(-1);
   if (first === undefined || last === undefined) return;
   const span = { from: utcDayStart(first), to: utcDayStart(addDays(last, 1)) - 1 };
-  const own = walk.writes
-    ? undefined
-    : syncWrites(deps, { ctx, subAccountId, progress: walk.progress });
-  const writes = walk.writes ?? (own as SyncWrites);
+  const writes = walk.writes ?? syncWrites(deps, { ctx, subAccountId, progress: walk.progress });
   const pages = subAccountPages(deps, ctx, subAccountId, span, walk.budget);
   await walkRanges({
     span,
@@ -282,7 +279,7 @@ export async function walkIndexDays(
     },
   });
   // A walk with writes of its own ends when they are written (a sync's end when all its are).
-  await own?.settled();
+  if (!walk.writes) await writes.settled();
 }
 
 /**
@@ -441,8 +438,9 @@ interface SyncWrites {
  * card service's pace) until it was done, so a walk went at most as fast as its writes: on the
  * embedded engine, whose writes run one at a time, the demo's first sync took 28.4 round trips
  * of 160 ms; with 5,000 rows behind 22.5, 22.5 and 23.2 in three runs. With 20,000 it took 20.8,
- * 21.9 and 22.4: within the runs' spread, for four times the rows a kill loses (decision 0127). What waits is in memory, about 400 bytes a row (2 MB at the bound), and is what a
- * killed sync loses beyond the pages it kept.
+ * 21.9 and 22.4: within the runs' spread, for four times the rows a kill loses (decision 0127).
+ * What waits is in memory, about 400 bytes a row (2 MB at the bound), and is what a killed sync
+ * loses beyond the pages it kept.
  */
 export const WRITES_BEHIND_ROWS = 5_000;
 

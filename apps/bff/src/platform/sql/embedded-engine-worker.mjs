@@ -143,7 +143,14 @@ port.on('message', (message) => {
     return;
   }
   handle(message).then(
-    (result) => port.postMessage({ id: message.id, ok: true, result }),
+    (result) => {
+      try {
+        port.postMessage({ id: message.id, ok: true, result });
+      } catch (error) {
+        // Rows the clone cannot carry: the statement fails, the thread serves on.
+        port.postMessage({ id: message.id, ok: false, error: fields(error) });
+      }
+    },
     (error) => port.postMessage({ id: message.id, ok: false, error: fields(error) }),
   );
 });

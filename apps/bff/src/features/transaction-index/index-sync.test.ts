@@ -156,6 +156,35 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     expect(await indexed(sub)).toEqual(want);
   }, 60_000);
 
+  it('counts the rows it wrote as read before the alerts are told of them', async () => {
+    const sub = upstream.sim.data.subAccounts()[0]?.id as string;
+    let job: ReturnType<ReturnType<typeof createIndexSync>['sync']> | undefined;
+    let handed = 0;
+    const counted: [number, number][] = [];
+    const s = createIndexSync({
+      upstream: testClient(upstream.url).client,
+      store,
+      jobs: new InProcessJobRunner({
+        clock: systemClock,
+        cutOff: new AbortController().signal,
+        failureMemoryMs: 0,
+      }),
+      clock: systemClock,
+      logger: silentLogger,
+      // The alerts' evaluation of a write: its rows are in the index, so in the count.
+      rowsWritten: async ({ rows }) => {
+        handed += rows.length;
+        counted.push([job?.progress.rows ?? -1, handed]);
+      },
+    });
+    job = s.sync(sub, 'req-sync-counted');
+    await job.done;
+    expect(job.outcome()).toMatchObject({ ok: true });
+    expect(counted.length).toBeGreaterThan(0);
+    expect(counted).toEqual(counted.map(([, sum]) => [sum, sum]));
+    expect(job.progress.rows).toBe(expected(sub, Date.now()).length);
+  }, 60_000);
+
   describe("while the index's writes wait", () => {
     // Small pages: over 200 of them, walked as about 20 ranges, at most 4 at once (the pace's ceiling).
     const paged = useSimulator({

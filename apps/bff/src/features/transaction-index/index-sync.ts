@@ -644,6 +644,13 @@ function groupedWrites(
 ) {
   const write = async (walked: WalkedDay[], rangesDone: number[]) => {
     await deps.store.replaceDays(subAccountId, walked, deps.clock.now(), { rangesDone });
+    // Counted as soon as the index holds them: the list's count, asked meanwhile, includes them,
+    // and the alerts' evaluation below may take a while (counted after it, a screen said "this
+    // sync has read 12,031 transactions" under a list of 12,771).
+    if (progress) {
+      progress.daysDone += walked.length;
+      progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
+    }
     if (deps.rowsWritten) {
       try {
         await deps.rowsWritten({
@@ -658,10 +665,6 @@ function groupedWrites(
           'alerts not evaluated for rows the index sync wrote',
         );
       }
-    }
-    if (progress) {
-      progress.daysDone += walked.length;
-      progress.rows += walked.reduce((n, d) => n + d.rows.length, 0);
     }
   };
   const writes = grouped<{ days: WalkedDay[]; rangeFrom: number | undefined }>((ranges) =>

@@ -144,6 +144,44 @@ describe('createServicePace', () => {
     expect(service.state().rangesOpen).toBe(2);
   });
 
+  it('gives a free range slot to the waiting walk with the fewest ranges open, not to the first in line', async () => {
+    const service = createServicePace({ ...options, start: 4 });
+    const [first, second] = [service.walk('background'), service.walk('background')];
+    const opened: string[] = [];
+    const releases = new Map<string, (() => void)[]>([
+      ['first', []],
+      ['second', []],
+    ]);
+    const open = (pace: WalkPace, name: string) =>
+      pace.range().then((release) => {
+        opened.push(name);
+        releases.get(name)?.push(release);
+      });
+    // The first walk's six walkers line up before the second walk's two.
+    const all = [
+      ...Array.from({ length: 6 }, () => open(first, 'first')),
+      ...Array.from({ length: 2 }, () => open(second, 'second')),
+    ];
+    await tick();
+    expect(opened).toEqual(['first', 'first', 'first', 'first']);
+    // The first walk ends a range: the slot goes to the second, which holds none.
+    releases.get('first')?.[0]?.();
+    await tick();
+    expect(opened.slice(4)).toEqual(['second']);
+    // Again: the second holds one, the first three; the second's walker is served.
+    releases.get('first')?.[1]?.();
+    await tick();
+    expect(opened.slice(5)).toEqual(['second']);
+    // The second has no walker left waiting: the first walk's is served.
+    releases.get('second')?.[0]?.();
+    await tick();
+    expect(opened.slice(6)).toEqual(['first']);
+    for (const release of [...(releases.get('first') ?? []), ...(releases.get('second') ?? [])])
+      release();
+    await Promise.all(all);
+    expect(opened).toHaveLength(8);
+  });
+
   it('a walk that stops while waiting leaves the line, and a turn granted as it stopped is given back', async () => {
     const service = createServicePace({ ...options, start: 1 });
     const pace = service.walk('background');

@@ -21,7 +21,12 @@ import { abortable } from '../abort-fan-out';
  * an export, a limit preview) before those of background ones (the index sync). A walk of
  * several date ranges also takes a range slot per range (`range()`): ranges open at once stay
  * about the limit, so each range that is open is walked at the pace and ends soon (what a
- * range ends with is kept, so a sync stopped mid-walk loses little).
+ * range ends with is kept, so a sync stopped mid-walk loses little). A free range slot goes to
+ * the waiting walk with the fewest ranges open (the earliest of those): first come, first
+ * served, the walk whose first page came first took every slot its walkers asked for, and the
+ * walk that came last waited for them all. In the demo's first sync the smallest sub account's
+ * ranges began 14.5 round trips after its first page and ended the sync at 23.5, with 17 of 32
+ * pages in flight on average (`pnpm bench remote-card-service`).
  */
 export interface WalkPace {
   /** Resolves when the next page may be asked for; tell the turn how it went. */
@@ -87,12 +92,23 @@ export const servicePaceDefaults = {
   now: Date.now,
 } satisfies ServicePaceOptions;
 
+/** What a walk holds: its range slots open now. */
+interface Holder {
+  open: number;
+}
+
 interface Waiter {
   granted: boolean;
   grant: () => void;
+  /** The walk waiting; with one, the line serves the walk holding the fewest first. */
+  holder?: Holder;
 }
 
-/** Two first-come-first-served lines, the asked walks' served before the background ones'. */
+/**
+ * Two lines, the asked walks' served before the background ones'. Within a line, first come,
+ * first served; among waiters that name their walk (`holder`), the walk holding the fewest
+ * first, and the earliest of those.
+ */
 class Lines {
   readonly asked: Waiter[] = [];
   readonly background: Waiter[] = [];
@@ -100,9 +116,17 @@ class Lines {
     return this.asked.length + this.background.length;
   }
   shift(): Waiter | undefined {
-    const waiter = this.asked.shift() ?? this.background.shift();
+    const line = this.asked.length > 0 ? this.asked : this.background;
+    let at = 0;
+    // Turns name no walk: first come, first served without a look along the line.
+    for (let i = 1; line[0]?.holder && i < line.length; i++) {
+      const fewest = line[at]?.holder?.open ?? 0;
+      if ((line[i]?.holder?.open ?? 0) < fewest) at = i;
+    }
+    const [waiter] = line.splice(at, 1);
     if (waiter) {
       waiter.granted = true;
+      if (waiter.holder) waiter.holder.open += 1;
       waiter.grant();
     }
     return waiter;
@@ -116,12 +140,13 @@ class Lines {
     signal: AbortSignal | undefined,
     pump: () => void,
     giveBack: () => void,
+    holder?: Holder,
   ): Promise<void> {
     signal?.throwIfAborted();
     const line = this[kind];
     let waiter: Waiter | undefined;
     const waiting = new Promise<void>((grant) => {
-      waiter = { granted: false, grant };
+      waiter = { granted: false, grant, ...(holder ? { holder } : {}) };
       line.push(waiter);
     });
     pump();
@@ -208,55 +233,66 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
     backOff(now, Math.max(wait, 1));
   };
 
-  const walk = (kind: WalkKind): WalkPace => ({
-    limit: () => Math.floor(limit),
-    async turn(signal) {
-      await turns.wait(kind, signal, pump, () => {
-        inFlight -= 1;
-        pump();
-      });
-      const busyAtStart = inFlight;
-      let told = false;
-      const end = () => {
-        if (told) return false;
-        told = true;
-        inFlight -= 1;
-        return true;
-      };
-      return {
-        answered(ms) {
-          if (!end()) return;
-          if (ms > o.slowMs) backOff(o.now(), o.slowMs);
-          else if (busyAtStart * 2 >= Math.floor(limit)) {
-            // Grown only while the limit was in use, never above the ceiling.
-            limit = Math.min(ceiling, limit < threshold ? limit + 1 : limit + 1 / limit);
-          }
+  const walk = (kind: WalkKind): WalkPace => {
+    const holder: Holder = { open: 0 };
+    return {
+      limit: () => Math.floor(limit),
+      async turn(signal) {
+        await turns.wait(kind, signal, pump, () => {
+          inFlight -= 1;
           pump();
-        },
-        failed(trouble) {
-          if (!end()) return;
-          if (trouble) {
-            if (trouble.waitMs !== undefined) hold(trouble.waitMs);
-            else backOff(o.now(), o.slowMs);
-          }
+        });
+        const busyAtStart = inFlight;
+        let told = false;
+        const end = () => {
+          if (told) return false;
+          told = true;
+          inFlight -= 1;
+          return true;
+        };
+        return {
+          answered(ms) {
+            if (!end()) return;
+            if (ms > o.slowMs) backOff(o.now(), o.slowMs);
+            else if (busyAtStart * 2 >= Math.floor(limit)) {
+              // Grown only while the limit was in use, never above the ceiling.
+              limit = Math.min(ceiling, limit < threshold ? limit + 1 : limit + 1 / limit);
+            }
+            pump();
+          },
+          failed(trouble) {
+            if (!end()) return;
+            if (trouble) {
+              if (trouble.waitMs !== undefined) hold(trouble.waitMs);
+              else backOff(o.now(), o.slowMs);
+            }
+            pump();
+          },
+        };
+      },
+      async range(signal) {
+        await ranges.wait(
+          kind,
+          signal,
+          pump,
+          () => {
+            rangesOpen -= 1;
+            holder.open -= 1;
+            pump();
+          },
+          holder,
+        );
+        let open = true;
+        return () => {
+          if (!open) return;
+          open = false;
+          rangesOpen -= 1;
+          holder.open -= 1;
           pump();
-        },
-      };
-    },
-    async range(signal) {
-      await ranges.wait(kind, signal, pump, () => {
-        rangesOpen -= 1;
-        pump();
-      });
-      let open = true;
-      return () => {
-        if (!open) return;
-        open = false;
-        rangesOpen -= 1;
-        pump();
-      };
-    },
-  });
+        };
+      },
+    };
+  };
 
   return {
     walk,

@@ -1,7 +1,7 @@
 // A fresh deployment against a slow card service (issue 50): the product in production mode,
-// its index empty, against the standalone simulator behind a proxy that delays every call 300 ms
+// its index empty, against the standalone simulator behind a proxy that delays every call 600 ms
 // each way. In real Chromium, a finance person signs in and opens Transactions: while the sync
-// is still going (20–40 s here) the list shows rows and says so (days read,
+// is still going (40–80 s here) the list shows rows and says so (days read,
 // transactions so far, and soon the time left); once the sync ends, the figures show every
 // transaction of the card service. Both sizes, 1280×800 then 390×844, against one deployment
 // while it syncs, with screenshots. How soon the rows come after sign-in is printed, not
@@ -24,7 +24,7 @@ const password = randomBytes(12).toString('base64url');
 const EMAIL = 'finance@corp.test';
 /** The simulator's transactions, every one within the index's two years. */
 const TRANSACTIONS = 20_000;
-const DELAY_MS = 300;
+const DELAY_MS = 600;
 
 /** A proxy that holds every request `DELAY_MS` on the way there and every answer on the way back. */
 async function slowProxy(target: string) {

@@ -8,6 +8,7 @@ import { testPan } from '../../test/test-pan';
 import { testClient, useSimulator } from '../../test/upstream-client';
 import type { UpstreamClient } from '../../upstream/client';
 import { type IndexedTransaction, TransactionIndexStore } from './index-store';
+import type { IndexRowsWritten } from './index-sync';
 import {
   createIndexSync,
   daysToWalk,
@@ -92,8 +93,10 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
   const sync = (
     on: TransactionIndexStore = store,
     client: UpstreamClient = testClient(upstream.url).client,
+    rowsWritten?: IndexRowsWritten,
   ) =>
     createIndexSync({
+      ...(rowsWritten ? { rowsWritten } : {}),
       upstream: client,
       store: on,
       jobs: new InProcessJobRunner({
@@ -161,21 +164,10 @@ describe('syncing the index from the card service (simulator over HTTP)', () => 
     let job: ReturnType<ReturnType<typeof createIndexSync>['sync']> | undefined;
     let handed = 0;
     const counted: [number, number][] = [];
-    const s = createIndexSync({
-      upstream: testClient(upstream.url).client,
-      store,
-      jobs: new InProcessJobRunner({
-        clock: systemClock,
-        cutOff: new AbortController().signal,
-        failureMemoryMs: 0,
-      }),
-      clock: systemClock,
-      logger: silentLogger,
-      // The alerts' evaluation of a write: its rows are in the index, so in the count.
-      rowsWritten: async ({ rows }) => {
-        handed += rows.length;
-        counted.push([job?.progress.rows ?? -1, handed]);
-      },
+    // The alerts' evaluation of a write: its rows are in the index, so in the count.
+    const s = sync(store, undefined, async ({ rows }) => {
+      handed += rows.length;
+      counted.push([job?.progress.rows ?? -1, handed]);
     });
     job = s.sync(sub, 'req-sync-counted');
     await job.done;

@@ -35,7 +35,7 @@ import { loadConfig } from '../apps/bff/src/env';
 import { migrateAsOwner, prepareAuditDatabase } from '../apps/bff/src/test/engines/audit-database';
 import { type PostgresEngine, startPostgres } from '../apps/bff/src/test/engines/postgres';
 import { defaults as simDefaults } from '../apps/card-service-sim/src/options';
-import { type RunningBff, startBff } from './lib/bff';
+import { databaseReady, type RunningBff, startBff } from './lib/bff';
 import { startTs } from './lib/child';
 import { type CallWindow, type DelayingProxy, startDelayingProxy } from './lib/delaying-proxy';
 import { freePort } from './lib/free-port';
@@ -370,23 +370,6 @@ async function migratedDatabase(
   const url = new URL(sameLoginAs);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-/** Waits until the BFF's `/readyz` answers 200 (the embedded engine open, when it has one). */
-async function databaseReady(url: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const status = await fetch(`${url}/readyz`).then(
-      async (r) => {
-        await r.arrayBuffer();
-        return r.status;
-      },
-      () => 0,
-    );
-    if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${url} was not ready within 120 s`);
-    await delay(200);
-  }
 }
 
 /**

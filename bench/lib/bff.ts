@@ -139,3 +139,20 @@ export async function startBff(options: {
     stop: () => child.stop(),
   };
 }
+
+/** Waits until the BFF's `/readyz` answers 200 (the embedded engine open, when it has one). */
+export async function databaseReady(url: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const status = await fetch(`${url}/readyz`).then(
+      async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      },
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url} was not ready within 120 s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -448,6 +448,7 @@ function tallied(engine: SqlEngine, tally: Tally): SqlEngine {
     sharesThread: engine.sharesThread,
     query: (text, params) => outside.query(text, params),
     transaction: (work) => engine.transaction((tx) => work(timed(tx))),
+    background: (work) => engine.background(work),
     withMigrationClient: (use) => engine.withMigrationClient(use),
     refreshStatistics: (tables) => engine.refreshStatistics(tables),
     close: () => engine.close(),

@@ -132,6 +132,7 @@ function capturingEngine(): SqlEngine & { taken: { text: string; params: unknown
       return [] as R[];
     },
     transaction: () => Promise.reject(new Error('not here')),
+    background: (work) => work(),
     withMigrationClient: () => Promise.reject(new Error('not here')),
     refreshStatistics: async () => {},
     close: async () => {},

@@ -14,6 +14,7 @@ export function unreachableIndex(): Stores {
       sharesThread: false,
       query: unreachable,
       transaction: unreachable,
+      background: unreachable,
       withMigrationClient: unreachable,
       refreshStatistics: unreachable,
       close: async () => {},

@@ -707,9 +707,11 @@ export class TransactionIndexStore {
     this.written += rows;
     if (this.written < this.statisticsAt || this.refreshing) return;
     this.statisticsAt = this.written * 2;
-    this.refreshing = this.engine.refreshStatistics(SYNC_WRITTEN_TABLES).finally(() => {
-      this.refreshing = undefined;
-    });
+    this.refreshing = this.engine
+      .background(() => this.engine.refreshStatistics(SYNC_WRITTEN_TABLES))
+      .finally(() => {
+        this.refreshing = undefined;
+      });
     await this.refreshing;
   }
 
@@ -775,62 +777,65 @@ export class TransactionIndexStore {
     const sub = storable(subAccountId);
     const dayList = days.map(({ day }) => day);
     const counts = days.map(({ rows }) => new Set(rows.map((row) => row.id)).size);
-    const written = await this.engine.transaction(async (tx) => {
-      // What changed is written, what did not is left alone: a walk of days already in the index
-      // (the open days, walked again every few minutes) brings mostly the rows it holds, and
-      // deleting and inserting them again rewrote every index entry of every row, the word
-      // index's included, and their tallies. The days whose rows changed are tallied again.
-      const ids = records.map((r) => r.id);
-      // A row that moves from the day it is on (walked now or not) leaves that day: tallied too.
-      const movedFrom =
-        records.length === 0
-          ? []
-          : await tx.query<{ day: string }>(
-              `SELECT DISTINCT ${utcDayText('t.at')} AS day
+    // A sync's write: people's calls come first (`background`).
+    const written = await this.engine.background(() =>
+      this.engine.transaction(async (tx) => {
+        // What changed is written, what did not is left alone: a walk of days already in the index
+        // (the open days, walked again every few minutes) brings mostly the rows it holds, and
+        // deleting and inserting them again rewrote every index entry of every row, the word
+        // index's included, and their tallies. The days whose rows changed are tallied again.
+        const ids = records.map((r) => r.id);
+        // A row that moves from the day it is on (walked now or not) leaves that day: tallied too.
+        const movedFrom =
+          records.length === 0
+            ? []
+            : await tx.query<{ day: string }>(
+                `SELECT DISTINCT ${utcDayText('t.at')} AS day
                  FROM index_transaction t
                  JOIN unnest($2::text[], $3::timestamptz[]) AS r(id, at) ON t.id = r.id
                 WHERE t.sub_account_id = $1
                   AND (t.at AT TIME ZONE 'UTC')::date <> (r.at AT TIME ZONE 'UTC')::date`,
-              [sub, ids, records.map((r) => r.at)],
-            );
-      // The days' span bounds the scan (the index on sub account and time); the list picks the
-      // days; the rows the walk brought stay.
-      const deleted = await tx.query<DayRows>(
-        `WITH gone AS (
+                [sub, ids, records.map((r) => r.at)],
+              );
+        // The days' span bounds the scan (the index on sub account and time); the list picks the
+        // days; the rows the walk brought stay.
+        const deleted = await tx.query<DayRows>(
+          `WITH gone AS (
            DELETE FROM index_transaction
             WHERE sub_account_id = $1 AND at >= $2::timestamptz AND at < $3::timestamptz
               AND (at AT TIME ZONE 'UTC')::date = ANY($4::date[])
               AND id <> ALL($5::text[])
             RETURNING at)
          ${daysOf('gone')}`,
-        [
-          sub,
-          new Date(Math.min(...starts)).toISOString(),
-          new Date(Math.max(...starts) + 86_400_000).toISOString(),
-          dayList,
-          ids,
-        ],
-      );
-      const upserted = records.length > 0 ? await upsertRows(tx, sub, records) : [];
-      if (records.length > 0) {
-        await applyMerchantRules(tx, sub, ids, syncedAt);
-      }
-      const changedDays = new Set([...deleted, ...upserted, ...movedFrom].map((r) => r.day));
-      if (changedDays.size > 0) {
-        await tx.query('SELECT index_tally_days($1, $2::date[])', [sub, [...changedDays]]);
-      }
-      await tx.query(
-        `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
+          [
+            sub,
+            new Date(Math.min(...starts)).toISOString(),
+            new Date(Math.max(...starts) + 86_400_000).toISOString(),
+            dayList,
+            ids,
+          ],
+        );
+        const upserted = records.length > 0 ? await upsertRows(tx, sub, records) : [];
+        if (records.length > 0) {
+          await applyMerchantRules(tx, sub, ids, syncedAt);
+        }
+        const changedDays = new Set([...deleted, ...upserted, ...movedFrom].map((r) => r.day));
+        if (changedDays.size > 0) {
+          await tx.query('SELECT index_tally_days($1, $2::date[])', [sub, [...changedDays]]);
+        }
+        await tx.query(
+          `INSERT INTO index_sync_day (sub_account_id, day, synced_at, row_count)
          SELECT $1, d.day, $2::timestamptz, d.n FROM unnest($3::date[], $4::int[]) AS d(day, n)
          ON CONFLICT (sub_account_id, day)
          DO UPDATE SET synced_at = EXCLUDED.synced_at, row_count = EXCLUDED.row_count`,
-        [sub, new Date(syncedAt).toISOString(), dayList, counts],
-      );
-      if (options.rangesDone && options.rangesDone.length > 0) {
-        await dropRangePages(tx, sub, options.rangesDone);
-      }
-      return [...deleted, ...upserted].reduce((rows, day) => rows + day.n, 0);
-    });
+          [sub, new Date(syncedAt).toISOString(), dayList, counts],
+        );
+        if (options.rangesDone && options.rangesDone.length > 0) {
+          await dropRangePages(tx, sub, options.rangesDone);
+        }
+        return [...deleted, ...upserted].reduce((rows, day) => rows + day.n, 0);
+      }),
+    );
     await this.wrote(written);
   }
 
@@ -1591,23 +1596,26 @@ export class TransactionIndexStore {
     writtenAt: number,
   ): Promise<void> {
     if (pages.length === 0) return;
-    await this.engine.query(
-      `INSERT INTO index_sync_range_page
+    // Kept for a restart: people's calls come first (`background`).
+    await this.engine.background(() =>
+      this.engine.query(
+        `INSERT INTO index_sync_range_page
          (sub_account_id, from_ms, to_ms, ask_to_ms, page, next_cursor, rows, written_at)
        SELECT $1, p.from_ms, p.to_ms, p.ask_to_ms, p.page, p.next_cursor, p.rows, $8::timestamptz
          FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::text[], $7::text[])
            AS p(from_ms, to_ms, ask_to_ms, page, next_cursor, rows)
        ON CONFLICT (sub_account_id, from_ms, page) DO NOTHING`,
-      [
-        storable(subAccountId),
-        pages.map((p) => p.from),
-        pages.map((p) => p.to),
-        pages.map((p) => p.askTo),
-        pages.map((p) => p.page),
-        pages.map((p) => (p.next === undefined ? null : JSON.stringify(p.next))),
-        pages.map((p) => JSON.stringify(p.rows)),
-        new Date(writtenAt).toISOString(),
-      ],
+        [
+          storable(subAccountId),
+          pages.map((p) => p.from),
+          pages.map((p) => p.to),
+          pages.map((p) => p.askTo),
+          pages.map((p) => p.page),
+          pages.map((p) => (p.next === undefined ? null : JSON.stringify(p.next))),
+          pages.map((p) => JSON.stringify(p.rows)),
+          new Date(writtenAt).toISOString(),
+        ],
+      ),
     );
   }
 

@@ -603,17 +603,38 @@ export function writesBehind(
 }
 
 /**
- * Calls `run` with what was handed in, what comes in while it runs handed in together next;
- * each hand-in's promise settles with the run that took it (rejects with that run's error).
+ * The most rows one write of a sync takes (one transaction) on the embedded engine, when ranges
+ * ended together: a person's statement there waits for the write that is running (`background`
+ * in sql-engine.ts), so a write holds the engine for about this many rows' time at most (about
+ * 0.15–0.3 ms a row). A range with more is written whole.
  */
-function grouped<T>(run: (items: T[]) => Promise<void>) {
+export const WRITE_GROUP_ROWS = 1_000;
+
+/**
+ * Calls `run` with what was handed in, what comes in while it runs handed in together next, up
+ * to `most` by `size` (at least one item); each hand-in's promise settles with the run that took
+ * it (rejects with that run's error).
+ */
+export function grouped<T>(
+  run: (items: T[]) => Promise<void>,
+  size: (item: T) => number = () => 1,
+  most = Number.POSITIVE_INFINITY,
+) {
   let waiting: { item: T; settle: (error?: unknown) => void }[] = [];
   let running = false;
   const drain = async () => {
     running = true;
     while (waiting.length > 0) {
-      const group = waiting;
-      waiting = [];
+      let taken = 0;
+      let total = 0;
+      while (taken < waiting.length) {
+        const next = size((waiting[taken] as { item: T }).item);
+        if (taken > 0 && total + next > most) break;
+        total += next;
+        taken++;
+      }
+      const group = waiting.slice(0, taken);
+      waiting = waiting.slice(taken);
       const error = await run(group.map((g) => g.item)).then(
         () => undefined,
         (e: unknown) => e ?? new Error('the index write failed'),
@@ -632,9 +653,9 @@ function grouped<T>(run: (items: T[]) => Promise<void>) {
 /**
  * Writes each finished range's days into the index and tells `rowsWritten`, the ranges that
  * end while a write is running together in the next one (one transaction, one tally of their
- * days): a write costs about 8 ms on the embedded engine besides its rows, on the one thread
- * that also reads the card service's answers, so many short ranges ending together are not
- * many writes. Each range's promise settles with the write that holds its days.
+ * days) up to `WRITE_GROUP_ROWS`: a write costs about 8 ms on the embedded engine besides its
+ * rows, so many short ranges ending together are not many writes, and a person's statement
+ * waits for one write at most. Each range's promise settles with the write that holds its days.
  */
 function groupedWrites(
   deps: WriteDeps,
@@ -667,11 +688,15 @@ function groupedWrites(
       }
     }
   };
-  const writes = grouped<{ days: WalkedDay[]; rangeFrom: number | undefined }>((ranges) =>
-    write(
-      ranges.flatMap((r) => r.days),
-      ranges.flatMap((r) => (r.rangeFrom === undefined ? [] : [r.rangeFrom])),
-    ),
+  const writes = grouped<{ days: WalkedDay[]; rangeFrom: number | undefined }>(
+    (ranges) =>
+      write(
+        ranges.flatMap((r) => r.days),
+        ranges.flatMap((r) => (r.rangeFrom === undefined ? [] : [r.rangeFrom])),
+      ),
+    (range) => range.days.reduce((n, d) => n + d.rows.length, 0),
+    // PostgreSQL's readers never wait for a write: there, a write takes all that waits.
+    deps.store.kind === 'embedded' ? WRITE_GROUP_ROWS : Number.POSITIVE_INFINITY,
   );
   return (days: WalkedDay[], rangeFrom?: number) => writes({ days, rangeFrom });
 }

@@ -2,7 +2,7 @@
 // goes on while few rows wait; past `WRITES_BEHIND_ROWS` a range waits for its own write; the
 // first write that fails stops the sync and every hand-in after it.
 import { describe, expect, it, vi } from 'vitest';
-import { WRITES_BEHIND_ROWS, writesBehind } from './index-sync';
+import { grouped, WRITE_GROUP_ROWS, WRITES_BEHIND_ROWS, writesBehind } from './index-sync';
 
 type Days = Parameters<ReturnType<typeof writesBehind>['write']>[0];
 
@@ -85,5 +85,36 @@ describe('a sync’s writes behind its walk', () => {
     expect(failed).toHaveBeenCalledWith(broken);
     await expect(writes.write(daysOf(1))).rejects.toBe(broken);
     expect(held).toHaveLength(2);
+  });
+});
+
+describe('a sync’s writes, grouped', () => {
+  it('writes the ranges that ended while a write ran together, up to WRITE_GROUP_ROWS, a larger range alone', async () => {
+    const runs: number[][] = [];
+    const held: (() => void)[] = [];
+    const write = grouped<number>(
+      (rows) =>
+        new Promise<void>((resolve) => {
+          runs.push(rows);
+          held.push(resolve);
+        }),
+      (rows) => rows,
+      WRITE_GROUP_ROWS,
+    );
+    const half = WRITE_GROUP_ROWS / 2;
+    const handed = [
+      write(10),
+      write(half),
+      write(half - 1),
+      write(2),
+      write(WRITE_GROUP_ROWS * 3),
+      write(1),
+    ];
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      held[i]?.();
+    }
+    await Promise.all(handed);
+    expect(runs).toEqual([[10], [half, half - 1], [2], [WRITE_GROUP_ROWS * 3], [1]]);
   });
 });

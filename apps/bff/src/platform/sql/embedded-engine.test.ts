@@ -3,7 +3,7 @@
 // statement leaves this thread free. The BFF opens it on its own thread (decision 0127).
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryEngine } from '../../test/engines/embedded';
-import type { SqlEngine } from './sql-engine';
+import { BACKGROUND_LONGEST_WAIT_MS, type SqlEngine } from './sql-engine';
 
 const opened: SqlEngine[] = [];
 
@@ -135,6 +135,82 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
     expect(await committed).toBe('its result');
     await outside;
     expect(counted).toBe(1);
+  });
+
+  it("puts people first: background work asked while a person's call is out runs after the calls asked meanwhile", async () => {
+    const engine = await open(thread);
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const person = engine.transaction(async (tx) => {
+      await tx.query(`INSERT INTO item (id, cents) VALUES ('a person', 1)`);
+      await held;
+      order.push('the first person');
+    });
+    const background = engine.background(async () => {
+      await engine.query(`INSERT INTO item (id, cents) VALUES ('a sync', 2)`);
+      order.push('the background work');
+    });
+    // Asked after the background work: the engine, first come first served, would run it after.
+    const another = engine.query('SELECT count(*) FROM item').then(() => order.push('another'));
+    release();
+    await Promise.all([person, background, another]);
+    expect(order).toEqual(['the first person', 'another', 'the background work']);
+  });
+
+  it('runs background work one at a time: a call asked while one runs comes before the next', async () => {
+    const engine = await open(thread);
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let began!: () => void;
+    const first = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    const one = engine.background(() =>
+      engine.transaction(async (tx) => {
+        await tx.query(`INSERT INTO item (id, cents) VALUES ('the first write', 1)`);
+        began();
+        await held;
+        order.push('the first write');
+      }),
+    );
+    const two = engine.background(async () => {
+      await engine.query(`INSERT INTO item (id, cents) VALUES ('the second write', 2)`);
+      order.push('the second write');
+    });
+    await first;
+    const person = engine.query('SELECT count(*) FROM item').then(() => order.push('a person'));
+    release();
+    await Promise.all([one, two, person]);
+    expect(order).toEqual(['the first write', 'a person', 'the second write']);
+  });
+
+  it("runs background work at most BACKGROUND_LONGEST_WAIT_MS after its turn, people's calls going on all the while", async () => {
+    const engine = await open(thread);
+    let calling = true;
+    let calls = 0;
+    const people = (async () => {
+      // One person's calls back to back for three times the longest wait: never a quiet moment.
+      const until = performance.now() + 3 * BACKGROUND_LONGEST_WAIT_MS;
+      while (performance.now() < until) {
+        await engine.query('SELECT count(*) FROM item');
+        calls += 1;
+      }
+      calling = false;
+    })();
+    let ranWhileCalling: boolean | undefined;
+    await engine.background(async () => {
+      ranWhileCalling = calling;
+      await engine.query(`INSERT INTO item (id, cents) VALUES ('a sync', 2)`);
+    });
+    await people;
+    expect(calls).toBeGreaterThan(10);
+    expect(ranWhileCalling).toBe(true);
   });
 
   it("runs a migration's several statements and its statements with values", async () => {

@@ -70,6 +70,7 @@ export function openDatabase(options: {
     },
     query: async (text, params) => (await whenOpen()).query(text, params),
     transaction: async (work) => (await whenOpen()).transaction(work),
+    background: async (work) => (await whenOpen()).background(work),
     withMigrationClient: async (use) => (await whenOpen()).withMigrationClient(use),
     refreshStatistics: async (tables) => (await whenOpen()).refreshStatistics(tables),
     // Closed with the database, never through a store.

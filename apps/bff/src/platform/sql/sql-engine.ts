@@ -2,6 +2,7 @@
 // embedded engine (PGlite: PostgreSQL compiled to WebAssembly, in this process, persisting to
 // a directory). Both take the same SQL, the same migrations and the same store; this is the
 // little the store needs of either.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +28,12 @@ export interface SqlEngine extends SqlQueryable {
   readonly sharesThread: boolean;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, calls of this engine that can wait for people's (a sync's writes), when its
+   * turn comes: on the embedded engine, which runs one statement at a time, after the one before
+   * it and once no other call is out (`peopleFirst`); on PostgreSQL at once.
+   */
+  background<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A client node-pg-migrate can drive (`query(text)` running a whole migration file, several
    * statements, and `query(text, values)`), for the time `use` runs.
@@ -106,6 +113,7 @@ export function postgresEngine(pool: pg.Pool): SqlEngine {
         client.release();
       }
     },
+    background: (work) => work(),
     async withMigrationClient<T>(use: (client: MigrationClient) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -162,13 +170,83 @@ export async function embeddedEngine(
   { from, thread = 'this' }: { from?: Blob; thread?: 'this' | 'worker' } = {},
 ): Promise<SqlEngine> {
   if (dataDir) await createEmbeddedCluster(dataDir);
-  if (thread === 'worker') return embeddedInWorker({ dataDir, from });
+  if (thread === 'worker') return peopleFirst(await embeddedInWorker({ dataDir, from }));
   const { PGlite, options } = await pgliteOptions();
   const db = await PGlite.create({
     ...options,
     ...(dataDir ? { dataDir } : from ? { loadDataDir: from } : {}),
   });
-  return embeddedOver(db);
+  return peopleFirst(embeddedOver(db));
+}
+
+/**
+ * How long no call may have been out before background work begins: the statements of one
+ * request follow each other a little apart (the BFF's own work between them), and work begun in
+ * such a gap would hold the next one.
+ */
+export const BACKGROUND_QUIET_MS = 5;
+/**
+ * The longest background work waits for a quiet moment: with people's calls always out (many
+ * people at once) it then goes anyway, so a sync still writes.
+ */
+export const BACKGROUND_LONGEST_WAIT_MS = 1_000;
+
+/**
+ * `engine` (the embedded one: one statement at a time, in the order asked) with people first:
+ * `background` work runs one at a time, each once no other call has been out for
+ * `BACKGROUND_QUIET_MS` (at most `BACKGROUND_LONGEST_WAIT_MS` after its turn came). A call
+ * asked while background work runs still waits for it: what a person waits is one background
+ * work at most, where a 100,000-row first sync's writes, several sub accounts' at once, each a
+ * second or more, kept a list's read waiting 5 s and a sign-in 10 (the sync's writes are bounded
+ * in rows for that, `WRITE_GROUP_ROWS`). Calls made by background work are its own.
+ */
+function peopleFirst(engine: SqlEngine): SqlEngine {
+  const inBackground = new AsyncLocalStorage<true>();
+  let out = 0;
+  let lastEnded = 0;
+  let wake: (() => void) | undefined;
+  const counted = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (inBackground.getStore()) return call();
+    out++;
+    try {
+      return await call();
+    } finally {
+      out--;
+      lastEnded = performance.now();
+      if (out === 0) wake?.();
+    }
+  };
+  const quiet = async () => {
+    const giveUpAt = performance.now() + BACKGROUND_LONGEST_WAIT_MS;
+    for (;;) {
+      const now = performance.now();
+      if (now >= giveUpAt) return;
+      if (out === 0 && now - lastEnded >= BACKGROUND_QUIET_MS) return;
+      const until = out === 0 ? lastEnded + BACKGROUND_QUIET_MS : giveUpAt;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(1, Math.min(until, giveUpAt) - now));
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+  };
+  let turn: Promise<unknown> = Promise.resolve();
+  return {
+    ...engine,
+    query: (text, params) => counted(() => engine.query(text, params)),
+    transaction: (work) => counted(() => engine.transaction(work)),
+    background<T>(work: () => Promise<T>): Promise<T> {
+      // Background work's own background work is its own: it runs within it.
+      if (inBackground.getStore()) return work();
+      const run = turn.then(quiet).then(() => inBackground.run(true, work));
+      turn = run.catch(() => {});
+      return run;
+    },
+  };
 }
 
 /** Where the embedded engine's thread starts: its source under tsx and the tests, else the bundle's. */
@@ -254,6 +332,7 @@ async function embeddedInWorker(data: { dataDir?: string; from?: Blob }): Promis
     kind: 'embedded',
     sharesThread: false,
     query: (text, params) => query(text, params),
+    background: (work) => work(),
     async transaction(work) {
       const tx = await ask<number>({ op: 'begin' });
       let result: Awaited<ReturnType<typeof work>>;
@@ -304,6 +383,7 @@ function embeddedOver(db: PGlite): SqlEngine {
   return {
     kind: 'embedded',
     sharesThread: true,
+    background: (work) => work(),
     async query<R extends object>(text: string, params?: readonly unknown[]) {
       return (await db.query<R>(text, params as unknown[] | undefined)).rows;
     },

@@ -118,6 +118,22 @@ describe('createRangePlanner', () => {
     expect(widthOf(planner.next() as DateRange)).toBe(8);
   });
 
+  it('sizes the first (newest) range to its own rows when asked, the ones after it to theirs', () => {
+    // 10 rows a millisecond; ranges of 200 rows (20 ms), the newest of 20 (2 ms).
+    const data = Array.from({ length: 10_000 }, (_, i) => 1_000_000 - Math.floor(i / 10));
+    const planner = createRangePlanner(
+      { to: 1_000_000 },
+      { dates: data.slice(0, 50) },
+      200,
+      undefined,
+      20,
+    );
+    const first = planner.next() as DateRange;
+    expect(first).toEqual({ from: 999_999, to: 1_000_000 });
+    expect(widthOf(planner.next() as DateRange)).toBe(20);
+    expect(widthOf(planner.next() as DateRange)).toBe(20);
+  });
+
   it('a range that held a few rows (the edge of a gap) does not make the next one reach the start', () => {
     const planner = createRangePlanner(
       { from: 0, to: 1_000_000 },

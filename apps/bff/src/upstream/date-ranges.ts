@@ -60,6 +60,8 @@ export function createRangePlanner(
   first: FirstPageDates,
   rowsPerRange: number,
   align?: (ms: number) => number,
+  /** The first (newest) range's rows, where it is to end sooner than the others; default theirs. */
+  firstRangeRows = rowsPerRange,
 ): RangePlanner {
   const floor = filter.from ?? 0;
   const newest = Math.max(...first.dates);
@@ -69,6 +71,8 @@ export function createRangePlanner(
   /** The next range's upper bound; undefined: the filter's (open top, first range only). */
   let upper = filter.to;
   let lastGiven = false;
+  /** Ranges given so far. */
+  let given = 0;
   /** The lower bound of the oldest range that has ended. */
   let deepest = Number.POSITIVE_INFINITY;
   /** Twice that range's width: no range is wider (none before a range has ended). */
@@ -80,7 +84,9 @@ export function createRangePlanner(
     next() {
       if (lastGiven) return undefined;
       const top = upper ?? newest;
-      const width = Math.max(1, Math.min(widest, Math.ceil(rowsPerRange / density)));
+      const rows = given === 0 ? Math.min(firstRangeRows, rowsPerRange) : rowsPerRange;
+      given += 1;
+      const width = Math.max(1, Math.min(widest, Math.ceil(rows / density)));
       // Rows dated centuries apart make a width past any date: clamped, never a RangeError.
       const lowest = Math.max(top - width + 1, EARLIEST_DATE_MS);
       const from = align ? Math.min(align(lowest), top) : lowest;

@@ -376,5 +376,39 @@ describe('walkRanges', () => {
       expect(background.ranges).toBeLessThan(asked.ranges);
       expect(background.pages).toBeLessThan(asked.pages);
     });
+
+    it('a walk that asks for a short first range (the index sync) has its newest range end after its first page or two, every row read once', async () => {
+      const walked = async (firstRangePages?: number) => {
+        const fake = service(rows, 10);
+        const ranges: DateRange[] = [];
+        const ids = new Set<number>();
+        await walkRanges({
+          span,
+          page: fake.page,
+          dateOf: (r) => r.at,
+          keyOf: (r) => String(r.id),
+          atOnce: 32,
+          pagesPerRange: 16,
+          fewestPagesPerRange: 6,
+          ...(firstRangePages === undefined ? {} : { firstRangePages }),
+          pace: open,
+          budget: walkBudget(roomy),
+          range: (range) => {
+            ranges.push(range);
+            return {
+              take: (got) => {
+                for (const r of got()) ids.add(r.id);
+              },
+            };
+          },
+        });
+        expect(ids.size).toBe(rows.length);
+        const newest = ranges[0] as DateRange;
+        return rows.filter((r) => r.at >= (newest.from as number)).length;
+      };
+      // The newest range's rows: 6 pages and more of 10 rows by default, about one page asked.
+      expect(await walked()).toBeGreaterThanOrEqual(60);
+      expect(await walked(1)).toBeLessThanOrEqual(20);
+    });
   });
 });

@@ -67,6 +67,12 @@ export interface RangedWalkOptions<T> {
    * fewer, longer ranges; one a person waits for (the Overview) for more, shorter ones.
    */
   fewestPagesPerRange?: number;
+  /**
+   * A paced walk's first (newest) range is sized to this many pages instead (default the
+   * others' size): a walk whose ranges are written as they end (the index sync) then holds its
+   * newest days after a page or two, where a person is looking, not after a whole range.
+   */
+  firstRangePages?: number;
   /** Moves a range's lower bound down onto a boundary (a day's start), so ranges are whole days. */
   align?: (ms: number) => number;
   /** The walk's page cap and time budget, shared by every range. */
@@ -177,7 +183,13 @@ async function walk<T>(
     return;
   }
 
-  const planner = createRangePlanner(span, { dates }, pages * firstItems.length, o.align);
+  const planner = createRangePlanner(
+    span,
+    { dates },
+    pages * firstItems.length,
+    o.align,
+    o.pace && o.firstRangePages !== undefined ? o.firstRangePages * firstItems.length : undefined,
+  );
   let planned = 0;
   const worker = async () => {
     while (!halt.signal.aborted) {

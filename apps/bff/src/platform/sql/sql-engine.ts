@@ -197,8 +197,9 @@ export const BACKGROUND_LONGEST_WAIT_MS = 1_000;
  * `BACKGROUND_QUIET_MS` (at most `BACKGROUND_LONGEST_WAIT_MS` after its turn came). A call
  * asked while background work runs still waits for it: what a person waits is one background
  * work at most, where a 100,000-row first sync's writes, several sub accounts' at once, each a
- * second or more, kept a list's read waiting 5 s and a sign-in 10 (the sync's writes are bounded
- * in rows for that, `WRITE_GROUP_ROWS`). Calls made by background work are its own.
+ * second or more, kept a list's read waiting up to 5 s and a sign-in 6 (decision 0127; the
+ * sync's writes are bounded in rows for that, `WRITE_GROUP_ROWS`). Calls made by background
+ * work are its own.
  */
 function peopleFirst(engine: SqlEngine): SqlEngine {
   const inBackground = new AsyncLocalStorage<true>();

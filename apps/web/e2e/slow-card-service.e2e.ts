@@ -5,9 +5,9 @@
 // transactions so far, and soon the time left); once the sync ends, the figures show every
 // transaction of the card service. Both sizes, 1280×800 then 390×844, against one deployment
 // while it syncs, with screenshots. How soon the rows come after sign-in is printed, not
-// asserted: it is a timing on a shared, loaded machine (3.6–4.7 s here alone, past 5 s in CI
-// beside the other tests), which `pnpm bench` measures (remote-card-service: sign-in → the list
-// shows rows while syncing).
+// asserted: it is a timing on a shared, loaded machine (5.4 s here alone: three round trips of
+// 1.2 s before the newest range's rows are written; more in CI beside the other tests), which
+// `pnpm bench` measures (remote-card-service: sign-in → the list shows rows while syncing).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

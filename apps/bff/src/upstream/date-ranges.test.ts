@@ -131,6 +131,8 @@ describe('createRangePlanner', () => {
     const first = planner.next() as DateRange;
     expect(first).toEqual({ from: 999_999, to: 1_000_000 });
     expect(widthOf(planner.next() as DateRange)).toBe(20);
+    // The short range walked: its density steers the next, its width does not bound it.
+    planner.walked(first, 20);
     expect(widthOf(planner.next() as DateRange)).toBe(20);
   });
 

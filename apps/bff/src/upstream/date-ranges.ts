@@ -71,8 +71,9 @@ export function createRangePlanner(
   /** The next range's upper bound; undefined: the filter's (open top, first range only). */
   let upper = filter.to;
   let lastGiven = false;
-  /** Ranges given so far. */
+  /** Ranges given so far, and the first when it was made short (`firstRangeRows`). */
   let given = 0;
+  let shortFirst: DateRange | undefined;
   /** The lower bound of the oldest range that has ended. */
   let deepest = Number.POSITIVE_INFINITY;
   /** Twice that range's width: no range is wider (none before a range has ended). */
@@ -84,8 +85,9 @@ export function createRangePlanner(
     next() {
       if (lastGiven) return undefined;
       const top = upper ?? newest;
-      const rows = given === 0 ? Math.min(firstRangeRows, rowsPerRange) : rowsPerRange;
+      const short = given === 0 && firstRangeRows < rowsPerRange;
       given += 1;
+      const rows = short ? firstRangeRows : rowsPerRange;
       const width = Math.max(1, Math.min(widest, Math.ceil(rows / density)));
       // Rows dated centuries apart make a width past any date: clamped, never a RangeError.
       const lowest = Math.max(top - width + 1, EARLIEST_DATE_MS);
@@ -95,6 +97,7 @@ export function createRangePlanner(
         return bounded(filter.from, upper);
       }
       const range = bounded(from, upper);
+      if (short) shortFirst = range;
       upper = from - 1;
       return range;
     },
@@ -109,7 +112,9 @@ export function createRangePlanner(
         return;
       }
       const width = Math.max(1, top - bottom + 1);
-      widest = 2 * width;
+      // A first range made short on purpose says how dense the rows are, not how wide a range
+      // may be: the ranges after it are sized to their own rows.
+      if (range !== shortFirst) widest = 2 * width;
       // Empty: fewer than half a range's rows in its width (the next at least twice as wide),
       // and half the density guessed before (wider again after each empty one in a row).
       density = rows === 0 ? Math.min(density / 2, rowsPerRange / (2 * width)) : rows / width;

@@ -344,71 +344,58 @@ describe('walkRanges', () => {
       expect(rangePages({ to: wide.to }, firstPage, 32, 16)).toBe(16);
     });
 
+    /** A paced walk of every row with `options`: each row read once, its ranges and pages. */
+    const pacedWalk = async (
+      options: Pick<
+        Parameters<typeof walkRanges<Row>>[0],
+        'atOnce' | 'fewestPagesPerRange' | 'firstRangePages'
+      >,
+    ) => {
+      const fake = service(rows, 10);
+      const ranges: DateRange[] = [];
+      const ids = new Set<number>();
+      await walkRanges({
+        span,
+        page: fake.page,
+        dateOf: (r) => r.at,
+        keyOf: (r) => String(r.id),
+        pagesPerRange: 16,
+        ...options,
+        pace: open,
+        budget: walkBudget(roomy),
+        range: (range) => {
+          ranges.push(range);
+          return {
+            take: (got) => {
+              for (const r of got()) ids.add(r.id);
+            },
+          };
+        },
+      });
+      expect(ids.size).toBe(rows.length);
+      return { ranges, pages: fake.asked.length };
+    };
+
     it('a walk that asks for fewer, longer ranges (the index sync) cuts fewer ranges and asks fewer pages, every row read once', async () => {
-      const walked = async (fewestPagesPerRange?: number) => {
-        const fake = service(rows, 10);
-        const ranges: DateRange[] = [];
-        const ids = new Set<number>();
-        await walkRanges({
-          span,
-          page: fake.page,
-          dateOf: (r) => r.at,
-          keyOf: (r) => String(r.id),
-          atOnce: 200,
-          pagesPerRange: 16,
-          ...(fewestPagesPerRange === undefined ? {} : { fewestPagesPerRange }),
-          pace: open,
-          budget: walkBudget(roomy),
-          range: (range) => {
-            ranges.push(range);
-            return {
-              take: (got) => {
-                for (const r of got()) ids.add(r.id);
-              },
-            };
-          },
-        });
-        expect(ids.size).toBe(rows.length);
-        return { ranges: ranges.length, pages: fake.asked.length };
-      };
-      const asked = await walked();
-      const background = await walked(6);
-      expect(background.ranges).toBeLessThan(asked.ranges);
+      const asked = await pacedWalk({ atOnce: 200 });
+      const background = await pacedWalk({ atOnce: 200, fewestPagesPerRange: 6 });
+      expect(background.ranges.length).toBeLessThan(asked.ranges.length);
       expect(background.pages).toBeLessThan(asked.pages);
     });
 
     it('a walk that asks for a short first range (the index sync) has its newest range end after its first page or two, every row read once', async () => {
-      const walked = async (firstRangePages?: number) => {
-        const fake = service(rows, 10);
-        const ranges: DateRange[] = [];
-        const ids = new Set<number>();
-        await walkRanges({
-          span,
-          page: fake.page,
-          dateOf: (r) => r.at,
-          keyOf: (r) => String(r.id),
+      const newestRows = async (firstRangePages?: number) => {
+        const { ranges } = await pacedWalk({
           atOnce: 32,
-          pagesPerRange: 16,
           fewestPagesPerRange: 6,
           ...(firstRangePages === undefined ? {} : { firstRangePages }),
-          pace: open,
-          budget: walkBudget(roomy),
-          range: (range) => {
-            ranges.push(range);
-            return {
-              take: (got) => {
-                for (const r of got()) ids.add(r.id);
-              },
-            };
-          },
         });
-        expect(ids.size).toBe(rows.length);
         const newest = ranges[0] as DateRange;
         return rows.filter((r) => r.at >= (newest.from as number)).length;
       };
       // The newest range's rows: 6 pages and more of 10 rows by default, about one page asked.
-      expect(await walked()).toBeGreaterThanOrEqual(60);
-      expect(await walked(1)).toBeLessThanOrEqual(20);
+      expect(await newestRows()).toBeGreaterThanOrEqual(60);
+      expect(await newestRows(1)).toBeLessThanOrEqual(20);
     });
   });
 });

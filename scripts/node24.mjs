@@ -7,8 +7,7 @@
 //
 // Everything those tests start runs on Node 24 too: its directory comes first on PATH, so the
 // product the end-to-end tests start (`npx pnpm start`) and every `node` a test spawns is it.
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,45 +36,20 @@ export function nodeFromRegistry(spec = NODE_24) {
   };
 }
 
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-
 /** Runs Vitest on that Node with `args` (after `run`); its exit status. */
 export function vitestOnNode(args, spec = NODE_24) {
   const { binary, version, env } = nodeFromRegistry(spec);
   console.log(`\n== tests on Node ${version}: vitest run ${args.join(' ')}`);
-  const result = spawnSync(binary, [vitest, 'run', ...args], { cwd: root, env, stdio: 'inherit' });
+  const result = spawnSync(
+    binary,
+    [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args],
+    {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    },
+  );
   return result.status ?? 1;
-}
-
-/**
- * Starts Vitest on that Node with `args`, its output (standard output and error, heading
- * included) written to `logFile` rather than interleaved with another run's; resolves to its
- * exit status (1 when it could not start).
- */
-export function startVitestOnNode(args, logFile, spec = NODE_24) {
-  const { binary, version, env } = nodeFromRegistry(spec);
-  const log = createWriteStream(logFile);
-  log.write(`\n== tests on Node ${version}: vitest run ${args.join(' ')}\n`);
-  const child = spawn(binary, [vitest, 'run', ...args], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.pipe(log, { end: false });
-  child.stderr.pipe(log, { end: false });
-  return new Promise((resolve) => {
-    let ended = false;
-    const done = (status) => {
-      if (ended) return;
-      ended = true;
-      log.end(() => resolve(status));
-    };
-    child.on('error', (error) => {
-      log.write(`${error.message}\n`);
-      done(1);
-    });
-    child.on('close', (code) => done(code ?? 1));
-  });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -5,8 +5,7 @@
 // 2. typechecks and lints the workspace,
 // 3. runs every test file once, at least two at a time (decision 0005): the BFF's server, stores,
 //    engines, processes and deployment (the `bff-runtime` project) on Node 24, the image's
-//    runtime (scripts/node24.mjs), and every other project on the machine's Node, the two runs
-//    side by side,
+//    runtime (scripts/node24.mjs), and every other project on the machine's Node,
 // 4. prints one summary line over both: "Tests: N passed, N failed, N skipped".
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { ensureEngines } from './ensure-engines.mjs';
-import { startVitestOnNode } from './node24.mjs';
+import { vitestOnNode } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -106,35 +105,21 @@ function firstLine(text) {
 // mostly wait on the servers they start (PostgreSQL, Chromium, the product), so two
 // files at a time there cut the run by a quarter; on larger machines Vitest's default stands.
 const workers = [`--maxWorkers=${Math.max(2, availableParallelism() - 1)}`];
+// The runtime's files (the second pass) wait most of all: on PostgreSQL servers, replicas, haproxy
+// and processes they start, stop and kill. At two at a time the machine was ~80 % busy through
+// them; at one more than its cores, ~94 %, and the pass took 180 s instead of 227–254 s (two
+// cores, decision 0005). The browser flows take as many in their own project (vite.config.ts).
+const runtimeWorkers = [`--maxWorkers=${availableParallelism() + 1}`];
 const reporters = (file) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
 
 // Each test file runs once. The BFF's server, stores, engines, processes and deployment (the
-// `bff-runtime` project) run on the deployment's runtime, the image's Node 24; everything else
-// (the features, the app's rules, the SPA, the browser flows, the simulator) on the machine's
-// Node, which is what `pnpm start` runs (decision 0005). The two runs go side by side: the
-// runtime's files wait on the PostgreSQL servers, replicas, haproxy and processes they start,
-// stop and kill, and the features' files on theirs, so one after the other left the machine a
-// quarter idle. The Node 24 run starts first and is done before the browser flows (the other
-// run's last group, at a file more than the machine's cores) are far along; its output is kept
-// in a file and printed after the other run's, so neither is interleaved with the other.
-const node24Report = join(root, '.test-results', 'vitest-node24.json');
-const node24Log = join(root, '.test-results', 'node24.log');
-rmSync(node24Report, { force: true });
-let node24Run;
-try {
-  node24Run = startVitestOnNode(
-    ['--project=bff-runtime*', ...workers, ...reporters(node24Report)],
-    node24Log,
-  );
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  node24Run = Promise.resolve(1);
-}
-
-console.log(`\n== tests on Node ${process.versions.node} (Node 24's run beside it, printed after)`);
+// `bff-runtime` project) run on the deployment's runtime, the image's Node 24, in the second pass;
+// everything else (the features, the app's rules, the SPA, the browser flows, the simulator) on
+// the machine's Node, which is what `pnpm start` runs (decision 0005).
+console.log(`\n== tests on Node ${process.versions.node}`);
 const reportFile = join(root, '.test-results', 'vitest.json');
 rmSync(reportFile, { force: true });
-const vitestStatus = await runAsync(bin('vitest'), [
+const vitestStatus = run(bin('vitest'), [
   'run',
   '--project=!bff-runtime*',
   ...workers,
@@ -142,8 +127,19 @@ const vitestStatus = await runAsync(bin('vitest'), [
 ]);
 const here = counts(vitestStatus, reportFile);
 
-const node24Status = await node24Run;
-if (existsSync(node24Log)) process.stdout.write(readFileSync(node24Log, 'utf8'));
+const node24Report = join(root, '.test-results', 'vitest-node24.json');
+rmSync(node24Report, { force: true });
+let node24Status;
+try {
+  node24Status = vitestOnNode([
+    '--project=bff-runtime*',
+    ...runtimeWorkers,
+    ...reporters(node24Report),
+  ]);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  node24Status = 1;
+}
 const on24 = counts(node24Status, node24Report);
 
 const passed = here.passed + on24.passed;

@@ -1596,26 +1596,29 @@ export class TransactionIndexStore {
     writtenAt: number,
   ): Promise<void> {
     if (pages.length === 0) return;
-    // Kept for a restart: people's calls come first (`background`).
-    await this.engine.background(() =>
-      this.engine.query(
-        `INSERT INTO index_sync_range_page
+    // Kept for a restart: people's calls come first (`background`), then the pages, ahead of the
+    // sync's row writes: a page that waits behind them is lost to a kill (decision 0122).
+    await this.engine.background(
+      () =>
+        this.engine.query(
+          `INSERT INTO index_sync_range_page
          (sub_account_id, from_ms, to_ms, ask_to_ms, page, next_cursor, rows, written_at)
        SELECT $1, p.from_ms, p.to_ms, p.ask_to_ms, p.page, p.next_cursor, p.rows, $8::timestamptz
          FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int[], $6::text[], $7::text[])
            AS p(from_ms, to_ms, ask_to_ms, page, next_cursor, rows)
        ON CONFLICT (sub_account_id, from_ms, page) DO NOTHING`,
-        [
-          storable(subAccountId),
-          pages.map((p) => p.from),
-          pages.map((p) => p.to),
-          pages.map((p) => p.askTo),
-          pages.map((p) => p.page),
-          pages.map((p) => (p.next === undefined ? null : JSON.stringify(p.next))),
-          pages.map((p) => JSON.stringify(p.rows)),
-          new Date(writtenAt).toISOString(),
-        ],
-      ),
+          [
+            storable(subAccountId),
+            pages.map((p) => p.from),
+            pages.map((p) => p.to),
+            pages.map((p) => p.askTo),
+            pages.map((p) => p.page),
+            pages.map((p) => (p.next === undefined ? null : JSON.stringify(p.next))),
+            pages.map((p) => JSON.stringify(p.rows)),
+            new Date(writtenAt).toISOString(),
+          ],
+        ),
+      { ahead: true },
     );
   }
 

@@ -190,6 +190,42 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
     expect(order).toEqual(['the first write', 'a person', 'the second write']);
   });
 
+  it('runs background work asked ahead before the work that waits without it, each lane in order', async () => {
+    const engine = await open(thread);
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let began!: () => void;
+    const first = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    const write = (name: string, options?: { ahead: boolean }) =>
+      engine.background(async () => {
+        await engine.query(`INSERT INTO item (id, cents) VALUES ($1, 1)`, [name]);
+        order.push(name);
+      }, options);
+    // A write running; two more wait, then two asked ahead (a sync keeping pages).
+    const running = engine.background(async () => {
+      began();
+      await held;
+      order.push('the running write');
+    });
+    await first;
+    const waiting = [write('rows 1'), write('rows 2')];
+    const ahead = [write('pages 1', { ahead: true }), write('pages 2', { ahead: true })];
+    release();
+    await Promise.all([running, ...waiting, ...ahead]);
+    expect(order).toEqual(['the running write', 'pages 1', 'pages 2', 'rows 1', 'rows 2']);
+    // A failing work is its caller's alone: the next still runs.
+    await expect(
+      engine.background(() => Promise.reject(new Error('no')), { ahead: true }),
+    ).rejects.toThrow('no');
+    await write('after a failure');
+    expect(order.at(-1)).toBe('after a failure');
+  });
+
   it("runs background work at most BACKGROUND_LONGEST_WAIT_MS after its turn, people's calls going on all the while", async () => {
     const engine = await open(thread);
     let calling = true;

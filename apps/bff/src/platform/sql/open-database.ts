@@ -70,7 +70,7 @@ export function openDatabase(options: {
     },
     query: async (text, params) => (await whenOpen()).query(text, params),
     transaction: async (work) => (await whenOpen()).transaction(work),
-    background: async (work) => (await whenOpen()).background(work),
+    background: async (work, options) => (await whenOpen()).background(work, options),
     withMigrationClient: async (use) => (await whenOpen()).withMigrationClient(use),
     refreshStatistics: async (tables) => (await whenOpen()).refreshStatistics(tables),
     // Closed with the database, never through a store.

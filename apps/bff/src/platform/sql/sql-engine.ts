@@ -18,6 +18,12 @@ export interface SqlQueryable {
   query<R extends object>(text: string, params?: readonly unknown[]): Promise<R[]>;
 }
 
+/** How background work takes its turn (`SqlEngine.background`). */
+export interface BackgroundOptions {
+  /** Runs before the background work asked without it that has not begun. */
+  ahead?: boolean;
+}
+
 export interface SqlEngine extends SqlQueryable {
   readonly kind: 'postgres' | 'embedded';
   /**
@@ -31,9 +37,11 @@ export interface SqlEngine extends SqlQueryable {
   /**
    * Runs `work`, calls of this engine that can wait for people's (a sync's writes), when its
    * turn comes: on the embedded engine, which runs one statement at a time, after the one before
-   * it and once no other call is out (`peopleFirst`); on PostgreSQL at once.
+   * it and once no other call is out (`peopleFirst`); on PostgreSQL at once. `ahead`: before
+   * the background work that was asked without it and has not begun (small work a kill makes
+   * costly to have waited: a sync's kept pages before its row writes).
    */
-  background<T>(work: () => Promise<T>): Promise<T>;
+  background<T>(work: () => Promise<T>, options?: BackgroundOptions): Promise<T>;
   /**
    * A client node-pg-migrate can drive (`query(text)` running a whole migration file, several
    * statements, and `query(text, values)`), for the time `use` runs.
@@ -235,17 +243,32 @@ function peopleFirst(engine: SqlEngine): SqlEngine {
       });
     }
   };
-  let turn: Promise<unknown> = Promise.resolve();
+  // What waits its turn: the work asked `ahead` first, each lane in the order asked.
+  const lanes = { ahead: [] as (() => Promise<void>)[], rest: [] as (() => Promise<void>)[] };
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (lanes.ahead.length + lanes.rest.length > 0) {
+      await quiet();
+      // Taken once its turn has come: what was asked `ahead` meanwhile goes first.
+      const next = lanes.ahead.shift() ?? lanes.rest.shift();
+      await next?.();
+    }
+    running = false;
+  };
   return {
     ...engine,
     query: (text, params) => counted(() => engine.query(text, params)),
     transaction: (work) => counted(() => engine.transaction(work)),
-    background<T>(work: () => Promise<T>): Promise<T> {
+    background<T>(work: () => Promise<T>, options?: BackgroundOptions): Promise<T> {
       // Background work's own background work is its own: it runs within it.
       if (inBackground.getStore()) return work();
-      const run = turn.then(quiet).then(() => inBackground.run(true, work));
-      turn = run.catch(() => {});
-      return run;
+      return new Promise<T>((resolve, reject) => {
+        (options?.ahead ? lanes.ahead : lanes.rest).push(() =>
+          inBackground.run(true, work).then(resolve, reject),
+        );
+        if (!running) void drain();
+      });
     },
   };
 }

@@ -15,7 +15,7 @@ export function timedEngine(engine: SqlEngine, metrics: Metrics, store: string):
       timedEngineCall(metrics, 'postgres', `${store}.query`, () => engine.query(text, params)),
     transaction: (work) =>
       timedEngineCall(metrics, 'postgres', `${store}.transaction`, () => engine.transaction(work)),
-    background: (work) => engine.background(work),
+    background: (work, options) => engine.background(work, options),
     withMigrationClient: (use) => engine.withMigrationClient(use),
     refreshStatistics: (tables) => engine.refreshStatistics(tables),
     close: () => engine.close(),

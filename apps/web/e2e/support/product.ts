@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { freePort } from '../../../bff/src/test/engines/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,50 +36,6 @@ export function pnpmCommand(args: string[]): [string, string[]] {
  * 7–10 s of CPU), as the BFF's own tests of a first start (index.test.ts) still have it do.
  */
 export const EMBEDDED_DIR = 'transaction-index';
-
-/** Listens on `port` (0: any) for a moment: the port it got, or undefined when it is taken. */
-function tryPort(port: number): Promise<number | undefined> {
-  return new Promise((done) => {
-    const server = createServer();
-    server.once('error', () => done(undefined));
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      const got = typeof address === 'object' && address ? address.port : undefined;
-      server.close(() => done(got));
-    });
-  });
-}
-
-/** The ports the kernel gives outgoing connections (Linux; its default elsewhere). */
-function ephemeralPorts(): { low: number; high: number } {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    if (low && high) return { low, high };
-  } catch {
-    // not Linux
-  }
-  return { low: 32_768, high: 60_999 };
-}
-
-/**
- * A free port below the range outgoing connections take theirs from: the product's start builds
- * the SPA first, and in that half minute any connection of a test running beside it could be
- * given an ephemeral port chosen here (a start then failed with EADDRINUSE).
- */
-export async function freePort(): Promise<number> {
-  const { low } = ephemeralPorts();
-  const from = 20_000;
-  for (let tries = 0; tries < 50 && low > from; tries++) {
-    const got = await tryPort(from + Math.floor(Math.random() * (low - from)));
-    if (got !== undefined) return got;
-  }
-  const any = await tryPort(0);
-  if (any === undefined) throw new Error('no free port');
-  return any;
-}
 
 export interface Running {
   url: string;

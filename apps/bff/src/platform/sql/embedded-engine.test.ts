@@ -218,10 +218,16 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
     release();
     await Promise.all([running, ...waiting, ...ahead]);
     expect(order).toEqual(['the running write', 'pages 1', 'pages 2', 'rows 1', 'rows 2']);
-    // A failing work is its caller's alone: the next still runs.
+    // A failing work is its caller's alone, one that throws before its promise too: the next
+    // still runs.
     await expect(
       engine.background(() => Promise.reject(new Error('no')), { ahead: true }),
     ).rejects.toThrow('no');
+    await expect(
+      engine.background(() => {
+        throw new Error('at once');
+      }),
+    ).rejects.toThrow('at once');
     await write('after a failure');
     expect(order.at(-1)).toBe('after a failure');
   });

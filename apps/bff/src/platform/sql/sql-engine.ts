@@ -264,9 +264,16 @@ function peopleFirst(engine: SqlEngine): SqlEngine {
       // Background work's own background work is its own: it runs within it.
       if (inBackground.getStore()) return work();
       return new Promise<T>((resolve, reject) => {
-        (options?.ahead ? lanes.ahead : lanes.rest).push(() =>
-          inBackground.run(true, work).then(resolve, reject),
-        );
+        // Settles the caller's promise, never the lane's: a work that fails (or throws before
+        // its promise) is its caller's alone, and the next still runs.
+        const run = async () => {
+          try {
+            resolve(await inBackground.run(true, work));
+          } catch (error) {
+            reject(error);
+          }
+        };
+        (options?.ahead ? lanes.ahead : lanes.rest).push(run);
         if (!running) void drain();
       });
     },

@@ -73,19 +73,18 @@ function daysOf(ask: { from: number; to: number }): string[] {
 /**
  * Runs one sync of `sub` on `engine` as a fresh process would; `stopWhen` (told the days done
  * and the pages asked so far) stops it mid-walk, and pages of ranges starting before
- * `slowBefore` answer `SLOW_PAGE_MS` later; `store` is the index it writes.
+ * `slowBefore` answer `SLOW_PAGE_MS` later.
  */
 async function sync(
   engine: SqlEngine,
   sub: string,
   stopWhen?: (daysDone: number, pagesAsked: number) => boolean | Promise<boolean>,
   slowBefore?: number,
-  store = new TransactionIndexStore(engine),
 ) {
   const { client, asked } = recordingClient(slowBefore);
   const work = indexSyncWork({
     upstream: client,
-    store,
+    store: new TransactionIndexStore(engine),
     clock: systemClock,
     logger: silentLogger,
   });
@@ -202,57 +201,5 @@ describe.each([
     // Every row once: the same ids as the card service's, none missing, none twice.
     expect(await indexedIds(reader, sub)).toEqual(ids);
     expect((await store.summary({ subAccountIds: [sub] })).count).toBe(ids.length);
-  }, 60_000);
-
-  it('keeps a finished range whose write waits its turn: a kill then loses none of its pages', async () => {
-    const { engine, kill, reader } = open();
-    // The sub account the test above does not sync on this engine.
-    const sub = upstream.sim.data.subAccounts()[_name.startsWith('the embedded') ? 1 : 0]
-      ?.id as string;
-    // The sync's writes wait (as they do behind other work on a busy engine) until it is killed.
-    let release!: () => void;
-    const killed = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const waiting = new Set<number>();
-    class WritesWait extends TransactionIndexStore {
-      override async replaceDays(...args: Parameters<TransactionIndexStore['replaceDays']>) {
-        for (const from of args[3]?.rangesDone ?? []) waiting.add(from);
-        await killed;
-        throw new Error('the process stopped');
-      }
-    }
-    const watching = new TransactionIndexStore(engine);
-    // Every page of a range whose write waits, kept with it: its last page has no cursor after it.
-    const keptWhole = async () =>
-      (await watching.openRanges(sub)).filter(
-        (range) => waiting.has(range.from) && range.next === undefined,
-      );
-    let seenWhole: Awaited<ReturnType<typeof keptWhole>> = [];
-    // Killed once one is, or after 15 s (the walk waits on the writes once 5,000 rows do).
-    const giveUpAt = performance.now() + 15_000;
-    const first = await sync(
-      engine,
-      sub,
-      async () => {
-        seenWhole = await keptWhole();
-        if (seenWhole.length === 0 && performance.now() < giveUpAt) return false;
-        release();
-        return true;
-      },
-      undefined,
-      new WritesWait(engine),
-    );
-    await kill();
-    expect(first.ended).toBe('the process stopped');
-    expect(seenWhole.length).toBeGreaterThan(0);
-
-    // The sync after the kill writes those ranges from what was kept, asking none of their pages.
-    const second = await sync(reader === both.embedded ? engine : both.postgres.a, sub);
-    expect(second.ended).toBe('synced');
-    for (const range of seenWhole) {
-      expect(second.asked.filter((ask) => ask.from === range.from)).toEqual([]);
-    }
-    expect(await indexedIds(reader, sub)).toEqual(serviceIds(sub));
   }, 60_000);
 });

@@ -413,8 +413,8 @@ function rangeSink(
       }
     },
     async done() {
-      // Its pages go on being kept until its write begins (`syncWrites`): a kill meanwhile
-      // loses none of them, and a restart writes the range without asking its pages again.
+      // No page of the range is kept after its days are written (that write forgets them).
+      await writes.keep?.settled(from);
       await writes.write(
         [...byDay].map(([day, rows]) => ({ day, rows })),
         from,
@@ -427,8 +427,7 @@ function rangeSink(
  * Where a sync's ranges go: `write` hands a finished range's days to be written (forgetting its
  * kept pages; what comes while a write runs is written together next), and the walk goes on
  * while they wait, up to `WRITES_BEHIND_ROWS`; `settled` once every one handed in is written;
- * `keep` keeps the pages of the ranges not yet written: open, or finished and waiting for their
- * write (a kill then loses neither).
+ * `keep` keeps the pages of open ranges.
  */
 interface SyncWrites {
   /**
@@ -448,9 +447,8 @@ interface SyncWrites {
  * embedded engine, whose writes run one at a time, the demo's first sync took 28.4 round trips
  * of 160 ms; with 5,000 rows behind 22.5, 22.5 and 23.2 in three runs. With 20,000 it took 20.8,
  * 21.9 and 22.4: within the runs' spread, for four times the rows a kill loses (decision 0127).
- * What waits is in memory, about 400 bytes a row (2 MB at the bound); its pages go on being kept
- * meanwhile (`PageKeeper.keepAll`), so a kill loses only the pages read since the keeper's last
- * write.
+ * What waits is in memory, about 400 bytes a row (2 MB at the bound), and is what a killed sync
+ * loses beyond the pages it kept.
  */
 export const WRITES_BEHIND_ROWS = 5_000;
 
@@ -478,11 +476,8 @@ export const KEEP_LONGEST_WAIT_MS = 250;
 interface PageKeeper {
   /** Keeps a page of an open range, with what else has come, when its turn comes. */
   page(page: SyncRangePage): void;
-  /**
-   * Keeps the waiting pages of the ranges `froms` now, after a write that holds some of theirs:
-   * once it settles, every page of theirs is kept and none will be again (their days are next).
-   */
-  keepAll(froms: readonly number[]): Promise<void>;
+  /** Settles once no page of the range `from` is being or will be kept (its days are next). */
+  settled(from: number): Promise<void>;
   /** Keeps every page waiting for its turn now (a sync that stops keeps all it read). */
   flush(): Promise<void>;
 }
@@ -521,19 +516,9 @@ export function pageKeeper(
       waiting.push(page);
       schedule();
     },
-    async keepAll(froms) {
-      const ranges = new Set(froms);
-      const holds = (from: number) => ranges.has(from);
-      for (;;) {
-        if (flight && [...flight.froms].some(holds)) await flight.done;
-        else if (waiting.some((p) => holds(p.from))) {
-          // Taken out at once: no write the keeper begins from now on holds any of them.
-          const theirs = waiting.filter((p) => holds(p.from));
-          waiting = waiting.filter((p) => !holds(p.from));
-          await save(theirs);
-          return;
-        } else return;
-      }
+    async settled(from) {
+      waiting = waiting.filter((p) => p.from !== from);
+      if (flight?.froms.has(from)) await flight.done;
     },
     async flush() {
       while (flight || waiting.length > 0) {
@@ -562,29 +547,28 @@ function syncWrites(
   },
 ): SyncWrites {
   const { subAccountId } = sync;
-  let warned = false;
-  const share = deps.store.sharesThread ? EMBEDDED_KEEP_SHARE : 1;
-  const keep = sync.keepPages
-    ? pageKeeper(async (pages) => {
-        try {
-          await deps.store.saveRangePages(subAccountId, pages, deps.clock.now());
-        } catch (error) {
-          // Keeping pages only saves a restart work: the sync goes on without them.
-          if (!warned) {
-            warned = true;
-            deps.logger?.warn(
-              { err: error, subAccountId },
-              'the index sync could not keep the pages it read; a restart walks their ranges again',
-            );
-          }
-        }
-      }, share)
-    : undefined;
   const writes = writesBehind(
-    groupedWrites(deps, sync.ctx, subAccountId, sync.progress, keep),
+    groupedWrites(deps, sync.ctx, subAccountId, sync.progress),
     sync.failed,
   );
-  return keep ? { ...writes, keep } : writes;
+  if (!sync.keepPages) return writes;
+  let warned = false;
+  const share = deps.store.sharesThread ? EMBEDDED_KEEP_SHARE : 1;
+  const keep = pageKeeper(async (pages) => {
+    try {
+      await deps.store.saveRangePages(subAccountId, pages, deps.clock.now());
+    } catch (error) {
+      // Keeping pages only saves a restart work: the sync goes on without them.
+      if (!warned) {
+        warned = true;
+        deps.logger?.warn(
+          { err: error, subAccountId },
+          'the index sync could not keep the pages it read; a restart walks their ranges again',
+        );
+      }
+    }
+  }, share);
+  return { ...writes, keep };
 }
 
 /**
@@ -686,13 +670,8 @@ function groupedWrites(
   ctx: CallContext,
   subAccountId: string,
   progress: IndexSyncProgress | undefined,
-  keep: PageKeeper | undefined,
 ) {
   const write = async (walked: WalkedDay[], rangesDone: number[]) => {
-    // The ranges' pages were kept while the write waited for the one before; what was not yet
-    // is kept now, before it waits its turn on the engine (behind other sub accounts' writes),
-    // and none after it (the write forgets them). A kill meanwhile loses none of their pages.
-    await keep?.keepAll(rangesDone);
     await deps.store.replaceDays(subAccountId, walked, deps.clock.now(), { rangesDone });
     // Counted as soon as the index holds them: the list's count, asked meanwhile, includes them,
     // and the alerts' evaluation below may take a while (counted after it, a screen said "this

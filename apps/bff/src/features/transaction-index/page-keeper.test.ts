@@ -62,28 +62,4 @@ describe('pageKeeper', () => {
     await flushed;
     expect(kept).toEqual([[1], [2]]);
   });
-
-  it("keeps a range's waiting pages for its write after the write that holds some of them, and no more after", async () => {
-    const kept: number[][] = [];
-    const keeper = pageKeeper(async (pages) => {
-      kept.push(pages.map((p) => p.from));
-      await new Promise((r) => setTimeout(r, 50));
-    }, 0.05);
-    keeper.page(page(1)); // kept at once
-    keeper.page(page(1));
-    keeper.page(page(2));
-    let all = false;
-    const ready = keeper.keepAll([1]).then(() => {
-      all = true;
-    });
-    // The write holding range 1's first page ends at 50 ms; its other page is kept then, alone.
-    await vi.advanceTimersByTimeAsync(49);
-    expect(all).toBe(false);
-    await vi.advanceTimersByTimeAsync(60);
-    await ready;
-    expect(kept).toEqual([[1], [1]]);
-    // Range 2 waits for its turn as before; range 1 is never kept again.
-    await vi.advanceTimersByTimeAsync(3_000);
-    expect(kept).toEqual([[1], [1], [2]]);
-  });
 });

@@ -17,6 +17,15 @@ async function open(thread: 'this' | 'worker'): Promise<SqlEngine> {
   return engine;
 }
 
+/** A promise and what resolves it: a step of a test held until the test lets it go on. */
+function gate(): [Promise<void>, () => void] {
+  let open!: () => void;
+  const shut = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return [shut, open];
+}
+
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((e) => e.close()));
 });
@@ -108,14 +117,8 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
 
   it("returns a transaction's result, and another caller's statement waits for its commit", async () => {
     const engine = await open(thread);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let inserted!: () => void;
-    const wrote = new Promise<void>((resolve) => {
-      inserted = resolve;
-    });
+    const [held, release] = gate();
+    const [wrote, inserted] = gate();
     const committed = engine.transaction(async (tx) => {
       await tx.query(`INSERT INTO item (id, cents) VALUES ('in the transaction', 7)`);
       inserted();
@@ -140,10 +143,7 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
   it("puts people first: background work asked while a person's call is out runs after the calls asked meanwhile", async () => {
     const engine = await open(thread);
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const [held, release] = gate();
     const person = engine.transaction(async (tx) => {
       await tx.query(`INSERT INTO item (id, cents) VALUES ('a person', 1)`);
       await held;
@@ -163,14 +163,8 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
   it('runs background work one at a time: a call asked while one runs comes before the next', async () => {
     const engine = await open(thread);
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let began!: () => void;
-    const first = new Promise<void>((resolve) => {
-      began = resolve;
-    });
+    const [held, release] = gate();
+    const [first, began] = gate();
     const one = engine.background(() =>
       engine.transaction(async (tx) => {
         await tx.query(`INSERT INTO item (id, cents) VALUES ('the first write', 1)`);
@@ -193,14 +187,8 @@ describe.each(['this', 'worker'] as const)('the embedded engine on %s thread', (
   it('runs background work asked ahead before the work that waits without it, each lane in order', async () => {
     const engine = await open(thread);
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let began!: () => void;
-    const first = new Promise<void>((resolve) => {
-      began = resolve;
-    });
+    const [held, release] = gate();
+    const [first, began] = gate();
     const write = (name: string, options?: { ahead: boolean }) =>
       engine.background(async () => {
         await engine.query(`INSERT INTO item (id, cents) VALUES ($1, 1)`, [name]);

@@ -672,6 +672,49 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     });
 
+    it('days never walked are inserted first; a row among them the index held still leaves its day, tallied again', async () => {
+      const on = (day: number, hour: number) =>
+        new Date(T0 + day * DAY + hour * HOUR).toISOString();
+      const dayOf = (day: number) => new Date(T0 + day * DAY).toISOString().slice(0, 10);
+      const stays = tx({ id: 's', at: on(0, 1), merchant: 'Stays', categoryCode: '5734' });
+      const mover = tx({ id: 'm', at: on(0, 2), merchant: 'Mover', cardId: 'card_2' });
+      await store.replaceDays('sa', [{ day: dayOf(0), rows: [stays, mover] }], T0);
+      const version = async (id: string) =>
+        (
+          await fixture.engine.query<{ v: string }>(
+            `SELECT xmin::text AS v FROM index_transaction WHERE sub_account_id = 'sa' AND id = $1`,
+            [id],
+          )
+        )[0]?.v;
+      const staysVersion = await version('s');
+      // Days 3 and 4, never walked (a first sync's next range): a new row, and the mover, whose
+      // date and amount changed between two pages of the walk.
+      const moved = { ...mover, at: on(3, 4), amountCents: -7_500 };
+      const fresh = tx({ id: 'n', at: on(4, 1), merchant: 'New', categoryCode: '4511' });
+      await store.replaceDays(
+        'sa',
+        [
+          { day: dayOf(3), rows: [moved] },
+          { day: dayOf(4), rows: [fresh] },
+        ],
+        T0 + 60_000,
+      );
+      const all = await store.page({}, { sort: 'date', direction: 'asc' }, 10);
+      expect(all.items.map((t) => [t.id, t.at, t.amountCents])).toEqual([
+        ['s', stays.at, stays.amountCents],
+        ['m', moved.at, -7_500],
+        ['n', fresh.at, fresh.amountCents],
+      ]);
+      expect(await version('s')).toBe(staysVersion);
+      // Day 0 lost the mover: its tallies are the one row left, day 3's the mover's.
+      const rows = [stays, moved, fresh].map((row) => ({ ...row, subAccountId: 'sa' }));
+      const edges = [0, 1, 2, 3, 4, 5].map((day) => T0 + day * DAY);
+      expectTallies(
+        await store.overviewTallies(['sa'], edges, 0),
+        expectedTallies(rows, ['sa'], edges, 0),
+      );
+    });
+
     /** A bucket's figure, and a summary with every bucket not given at zero (by hand). */
     const fig = (count: number, cents: number, pendingCount = 0, pendingCents = 0): Figure => ({
       count,

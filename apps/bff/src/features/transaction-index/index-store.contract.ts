@@ -28,6 +28,11 @@ export interface IndexEngineFixture {
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 9, 1);
+/** The instant `hour` hours into the `day`th UTC day after T0. */
+const hourOfDay = (day: number, hour: number) =>
+  new Date(T0 + day * DAY + hour * HOUR).toISOString();
+/** The `day`th UTC day after T0, as YYYY-MM-DD. */
+const utcDayOf = (day: number) => new Date(T0 + day * DAY).toISOString().slice(0, 10);
 
 function tx(
   over: Partial<IndexedTransaction> & Pick<IndexedTransaction, 'id'>,
@@ -609,18 +614,15 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     });
 
     it('a day walked again as it was is left untouched; what changed is written and tallied', async () => {
-      const on = (day: number, hour: number) =>
-        new Date(T0 + day * DAY + hour * HOUR).toISOString();
-      const dayOf = (day: number) => new Date(T0 + day * DAY).toISOString().slice(0, 10);
-      const kept = tx({ id: 'k', at: on(0, 1), merchant: 'Kept', categoryCode: '5734' });
-      const pending = tx({ id: 'p', at: on(0, 2), status: 'pending', merchant: 'Pend' });
-      const gone = tx({ id: 'g', at: on(0, 3), merchant: 'Gone', cardId: 'card_2' });
-      const mover = tx({ id: 'm', at: on(1, 1), merchant: 'Mover', cardId: 'card_2' });
-      const lone = tx({ id: 'l', at: on(2, 1), merchant: 'Lone', categoryCode: '4511' });
+      const kept = tx({ id: 'k', at: hourOfDay(0, 1), merchant: 'Kept', categoryCode: '5734' });
+      const pending = tx({ id: 'p', at: hourOfDay(0, 2), status: 'pending', merchant: 'Pend' });
+      const gone = tx({ id: 'g', at: hourOfDay(0, 3), merchant: 'Gone', cardId: 'card_2' });
+      const mover = tx({ id: 'm', at: hourOfDay(1, 1), merchant: 'Mover', cardId: 'card_2' });
+      const lone = tx({ id: 'l', at: hourOfDay(2, 1), merchant: 'Lone', categoryCode: '4511' });
       const first = [
-        { day: dayOf(0), rows: [kept, { ...pending, cardId: 'card_1' }, gone] },
-        { day: dayOf(1), rows: [mover] },
-        { day: dayOf(2), rows: [lone] },
+        { day: utcDayOf(0), rows: [kept, { ...pending, cardId: 'card_1' }, gone] },
+        { day: utcDayOf(1), rows: [mover] },
+        { day: utcDayOf(2), rows: [lone] },
       ];
       await store.replaceDays('sa', first, T0);
       // A row's version (`xmin`) changes with each write of it, and only then.
@@ -638,9 +640,9 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       expect(await versions()).toEqual(before);
       expect(await store.walkedDays('sa')).toEqual(
         new Map([
-          [dayOf(0), T0 + 60_000],
-          [dayOf(1), T0 + 60_000],
-          [dayOf(2), T0 + 60_000],
+          [utcDayOf(0), T0 + 60_000],
+          [utcDayOf(1), T0 + 60_000],
+          [utcDayOf(2), T0 + 60_000],
         ]),
       );
       // Day 0 again: the pending row settled, one vanished, one came from day 1 (not walked);
@@ -648,13 +650,13 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       const now = [
         kept,
         { ...pending, cardId: 'card_1', status: 'settled' },
-        { ...mover, at: on(0, 5) },
+        { ...mover, at: hourOfDay(0, 5) },
       ];
       await store.replaceDays(
         'sa',
         [
-          { day: dayOf(0), rows: now },
-          { day: dayOf(2), rows: [] },
+          { day: utcDayOf(0), rows: now },
+          { day: utcDayOf(2), rows: [] },
         ],
         T0 + 120_000,
       );
@@ -673,12 +675,9 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
     });
 
     it('days never walked are inserted first; a row among them the index held still leaves its day, tallied again', async () => {
-      const on = (day: number, hour: number) =>
-        new Date(T0 + day * DAY + hour * HOUR).toISOString();
-      const dayOf = (day: number) => new Date(T0 + day * DAY).toISOString().slice(0, 10);
-      const stays = tx({ id: 's', at: on(0, 1), merchant: 'Stays', categoryCode: '5734' });
-      const mover = tx({ id: 'm', at: on(0, 2), merchant: 'Mover', cardId: 'card_2' });
-      await store.replaceDays('sa', [{ day: dayOf(0), rows: [stays, mover] }], T0);
+      const stays = tx({ id: 's', at: hourOfDay(0, 1), merchant: 'Stays', categoryCode: '5734' });
+      const mover = tx({ id: 'm', at: hourOfDay(0, 2), merchant: 'Mover', cardId: 'card_2' });
+      await store.replaceDays('sa', [{ day: utcDayOf(0), rows: [stays, mover] }], T0);
       const version = async (id: string) =>
         (
           await fixture.engine.query<{ v: string }>(
@@ -689,13 +688,13 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       const staysVersion = await version('s');
       // Days 3 and 4, never walked (a first sync's next range): a new row, and the mover, whose
       // date and amount changed between two pages of the walk.
-      const moved = { ...mover, at: on(3, 4), amountCents: -7_500 };
-      const fresh = tx({ id: 'n', at: on(4, 1), merchant: 'New', categoryCode: '4511' });
+      const moved = { ...mover, at: hourOfDay(3, 4), amountCents: -7_500 };
+      const fresh = tx({ id: 'n', at: hourOfDay(4, 1), merchant: 'New', categoryCode: '4511' });
       await store.replaceDays(
         'sa',
         [
-          { day: dayOf(3), rows: [moved] },
-          { day: dayOf(4), rows: [fresh] },
+          { day: utcDayOf(3), rows: [moved] },
+          { day: utcDayOf(4), rows: [fresh] },
         ],
         T0 + 60_000,
       );

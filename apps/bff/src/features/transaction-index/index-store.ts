@@ -152,10 +152,13 @@ export interface IndexSummary {
  * A set's lines by status, card and sign (`moneyPartsSql`), before they are named by bucket:
  * grouped by the bucket's CASE expression itself, the planner took its groups for a tenth of
  * the rows and sorted them on disk (the count and sums of 930,000 rows 470 ms; 240 ms so).
+ * Two sums a row, count and amount: a line's status is one, so its pending part is all of it or
+ * none, and its rows share a sign, so the sum of their sizes is the size of their sum (five
+ * sums a row took 5–7 % longer over 1,000,000 rows by merchant, category, card or sub account).
  */
 const PART_LINES = `${moneyPartsSql}, count(*) AS n, coalesce(sum(amount_cents), 0) AS cents,
-  count(*) FILTER (WHERE ${pendingSql}) AS pending_n,
-  coalesce(sum(amount_cents) FILTER (WHERE ${pendingSql}), 0) AS pending_cents`;
+  CASE WHEN ${pendingSql} THEN count(*) ELSE 0 END AS pending_n,
+  CASE WHEN ${pendingSql} THEN coalesce(sum(amount_cents), 0) ELSE 0 END AS pending_cents`;
 /** `PART_LINES`' lines summed by bucket, as `summaryOf` reads them (the definition's SQL). */
 const BUCKET_OF_PARTS = `${moneyBucketOfPartsSql} AS bucket, sum(n)::text AS n,
   sum(cents)::text AS cents, sum(pending_n)::text AS pending_n,
@@ -1303,7 +1306,7 @@ export class TransactionIndexStore {
     >(
       `WITH part AS (
          SELECT ${column} AS key, ${PART_LINES},
-                coalesce(sum(abs(amount_cents)), 0) AS size
+                abs(coalesce(sum(amount_cents), 0)) AS size
            FROM ${from} WHERE ${where} GROUP BY 1, 2, 3, 4),
        line AS (SELECT key, ${BUCKET_OF_PARTS}, sum(size) AS size FROM part GROUP BY 1, 2),
        -- A group's sums over its lines by window (PARTITION BY puts the rows without a value

@@ -154,7 +154,7 @@ export interface IndexSummary {
  * the rows and sorted them on disk (the count and sums of 930,000 rows 470 ms; 240 ms so).
  * Two sums a row, count and amount: a line's status is one, so its pending part is all of it or
  * none, and its rows share a sign, so the sum of their sizes is the size of their sum (five
- * sums a row took 5–7 % longer over 1,000,000 rows by merchant, category, card or sub account).
+ * sums a row took 3–9 % longer over 1,000,000 rows by merchant, category, card or sub account).
  */
 const PART_LINES = `${moneyPartsSql}, count(*) AS n, coalesce(sum(amount_cents), 0) AS cents,
   CASE WHEN ${pendingSql} THEN count(*) ELSE 0 END AS pending_n,
@@ -1505,9 +1505,10 @@ export class TransactionIndexStore {
       breakdown('m', 'merchant', cardSpendSql, spent),
       breakdown('k', 'card_id', cardSpendSql, spent),
     ]);
-    // Each line's object built whole, not spread from a shared key object: `{ ...key, … }`
-    // took about 10 µs a line in V8 (100 ms of the 12,500 money lines of a year of five sub
-    // accounts, more than the five queries), a literal well under a microsecond.
+    // Each line's object built whole, not spread from a shared key object: on Node 20 (V8 11.3;
+    // 22 and 24 have no such cliff) `{ ...key, … }` took 5–10 µs a line, 50–110 ms for the
+    // 12,521 money lines of a year of five sub accounts, more than the five queries took; a
+    // literal takes well under a microsecond.
     const sums = (rows: (Keyed & { key: string | null; cents: string; n: string })[]) =>
       rows.map((r) => ({
         subAccountId: r.sub_account_id,

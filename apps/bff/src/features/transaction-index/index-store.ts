@@ -270,6 +270,14 @@ export class BadIndexCursorError extends Error {
 export const MAX_INDEX_PAGE = 2_000;
 
 const HOUR_MS = 3_600_000;
+/** Each money bucket's four columns in `index_hour_tally` (and `overviewTallies`' lines). */
+const MONEY_COLUMNS = moneyBuckets.map((kind) => ({
+  kind,
+  n: `m_${kind}_n`,
+  cents: `m_${kind}_cents`,
+  pendingN: `m_${kind}_pending_n`,
+  pendingCents: `m_${kind}_pending_cents`,
+}));
 /** Memory for the Overview's per-day sums of hour tallies (`overviewTallies`), its statement alone. */
 const TALLY_WORK_MEM = '32MB';
 const DAY_MS = 86_400_000;
@@ -1394,9 +1402,12 @@ export class TransactionIndexStore {
     const subs = subAccountIds.map(storable);
     type Keyed = { sub_account_id: string; bucket: number };
     // Each bucket's four figures (`index_hour_tally`'s m_<bucket>_… columns, or from the rows).
-    const figures = moneyBuckets.flatMap((b) =>
-      (['n', 'cents', 'pending_n', 'pending_cents'] as const).map((f) => `m_${b}_${f}`),
-    );
+    const figures = MONEY_COLUMNS.flatMap(({ n, cents, pendingN, pendingCents }) => [
+      n,
+      cents,
+      pendingN,
+      pendingCents,
+    ]);
     type Totals = Keyed &
       Record<'n' | 'pending_n' | 'card_n' | 'declines', string> &
       Record<string, string>;
@@ -1517,16 +1528,9 @@ export class TransactionIndexStore {
         cents: Number(r.cents),
         count: Number(r.n),
       }));
-    const columns = moneyBuckets.map((kind) => ({
-      kind,
-      n: `m_${kind}_n`,
-      cents: `m_${kind}_cents`,
-      pendingN: `m_${kind}_pending_n`,
-      pendingCents: `m_${kind}_pending_cents`,
-    }));
     const money: OverviewTallies['money'] = [];
     for (const r of totalLines) {
-      for (const { kind, n, cents, pendingN, pendingCents } of columns) {
+      for (const { kind, n, cents, pendingN, pendingCents } of MONEY_COLUMNS) {
         const count = Number(r[n]);
         if (count === 0) continue;
         money.push({

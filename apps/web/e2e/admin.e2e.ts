@@ -1,6 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Card, RevealResponse } from '@card-console/shared/api/cards';
 import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import type { Browser, Page } from 'playwright-core';
@@ -52,11 +49,7 @@ const sidewaysOverflow = () =>
  * revealed value (even a simulated one) never reaches the disk.
  */
 async function maskedScreenshot(name: string) {
-  const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../.e2e-artifacts');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({
-    path: join(dir, `admin-${name}.png`),
-    fullPage: true,
+  await screenshot(page, `admin-${name}`, {
     mask: [page.getByTestId('pan'), page.getByTestId('cvv')],
   });
 }

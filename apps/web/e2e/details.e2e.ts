@@ -147,9 +147,7 @@ describe('issue 31: the last details', () => {
         LONG,
       );
       expect(split, `${size.width}`).toEqual([]);
-      await panel.screenshot({
-        path: `apps/web/.e2e-artifacts/details-top-cards-${size.width}.png`,
-      });
+      await screenshot(panel, `details-top-cards-${size.width}`);
       expect(problems).toEqual([]);
     });
   }

@@ -3,7 +3,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 
 const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), '../../.e2e-artifacts');
 
@@ -58,9 +64,28 @@ export async function newPage(
   return { context, page, problems };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Whether the flows save what they show, for a person to look at (`E2E_SCREENSHOTS=1`, as
+ * `pnpm screenshots` sets it). A run without anyone to look (CI, `pnpm test`) takes none: a
+ * full-page PNG cost ~350 ms of the browser's CPU on a loaded machine, and the flows took 277 of
+ * them, about 95 s of a run that is bound by its CPU. Nothing a test asserts depends on them.
+ */
+export const screenshotsWanted = process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * What the page (the whole of it) or one part of it shows, saved as `.e2e-artifacts/<name>.png`
+ * when screenshots are wanted; `mask` paints over what must never reach the disk.
+ */
+export async function screenshot(
+  what: Page | Locator,
+  name: string,
+  { mask }: { mask?: Locator[] } = {},
+): Promise<void> {
+  if (!screenshotsWanted) return;
   mkdirSync(artifacts, { recursive: true });
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+  const path = join(artifacts, `${name}.png`);
+  if ('goto' in what) await what.screenshot({ path, fullPage: true, ...(mask ? { mask } : {}) });
+  else await what.screenshot({ path, ...(mask ? { mask } : {}) });
 }
 
 /**

@@ -140,6 +140,12 @@ export default defineConfig({
           // demo's) waits out the clock. Three on two cores took the flows from ~400 s to 335–358 s
           // with the machine ~95 % busy; decision 0005.
           maxWorkers: availableParallelism() + 1,
+          // A worker runs its files one after another in one module graph: Playwright, axe-core
+          // and the support modules load once a worker, not once a file (the flows' imports
+          // were ~60 s of a run, ~2.9 s a file on a loaded machine). Each file still starts
+          // and stops its own product and browser; what the support modules remember between
+          // files is the TOTP steps used, kept by file (support/totp.ts).
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },

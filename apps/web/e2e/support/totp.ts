@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { expect } from 'vitest';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -24,8 +25,12 @@ export function totp(secret: string, atMs = Date.now()): string {
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-/** The latest time step a code was handed out for in this run. */
-let lastStep = Number.NEGATIVE_INFINITY;
+/**
+ * The latest time step a code was handed out for, by test file: each file starts its own
+ * product, whose server remembers the steps it took, and a worker runs several files one after
+ * another (the e2e project is not isolated), so a step one file used is free in the next.
+ */
+const lastSteps = new Map<string, number>();
 
 /**
  * How long a code handed out stays good at the server at least. The way from here to its check
@@ -35,20 +40,22 @@ let lastStep = Number.NEGATIVE_INFINITY;
 const MARGIN_MS = 15_000;
 
 /**
- * A code the server will take: from a time step later than any used before in this run (the
+ * A code the server will take: from a time step later than any used before in this file (the
  * server takes each step once, in order) and within the one step of drift either way it allows
  * (an authenticator whose clock is a little off), still valid there for MARGIN_MS more. So a
- * run has two or three codes at once (the previous step's in the first half of a step, the
+ * file has two or three codes at once (the previous step's in the first half of a step, the
  * current and next step's) before it waits for time to pass.
  */
 export async function freshTotp(secret: string): Promise<string> {
+  const file = expect.getState().testPath ?? '';
   for (;;) {
+    const lastStep = lastSteps.get(file) ?? Number.NEGATIVE_INFINITY;
     const now = Date.now();
     const current = Math.floor(now / 30_000);
     for (let step = Math.max(lastStep + 1, current - 1); step <= current + 1; step++) {
       // The server stops taking `step` once its own step is past step + 1.
       if ((step + 2) * 30_000 - now > MARGIN_MS) {
-        lastStep = step;
+        lastSteps.set(file, step);
         return totp(secret, step * 30_000);
       }
     }

@@ -41,6 +41,8 @@ import { createUpstreamClient } from './upstream/client';
 export interface StartedCardService {
   baseUrl: string;
   apiKey: string;
+  /** Its published rate limit, unless the operator set one (`cardApiPace.rate`). */
+  rateLimit?: { perSecond: number; burst: number };
   close(): Promise<void>;
 }
 
@@ -178,7 +180,7 @@ async function startServer(
     metrics,
     bulkConcurrency: config.cardApiPace.pagesAtOnce,
     connections: Math.max(40, config.cardApiPace.pagesAtOnce + 8),
-    rateLimit: config.cardApiPace.rate,
+    rateLimit: config.cardApiPace.rate ?? demo?.rateLimit,
   });
   closers.push(() => upstream.close());
 

@@ -94,13 +94,14 @@ describe('createServicePace', () => {
     expect(service.state().limit).toBe(1);
   });
 
-  it('never asks faster than a published rate: its burst at once, then its refill', async () => {
-    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 20, burst: 3 } });
+  it('never asks faster than four fifths of a published rate: its burst at once, then its refill', async () => {
+    // Published: 5 at once, 25 a second. The walks' share: 4 at once, 20 a second.
+    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 25, burst: 5 } });
     const pace = service.walk('background');
     const started = performance.now();
-    const { granted, all } = ask(pace, 5);
+    const { granted, all } = ask(pace, 6);
     await tick();
-    expect(granted).toHaveLength(3);
+    expect(granted).toHaveLength(4);
     for (const turn of granted) turn.answered(1);
     await Promise.all(all);
     // Two more tokens at 20 a second: 100 ms.

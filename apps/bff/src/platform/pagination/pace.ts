@@ -14,8 +14,12 @@ import { abortable } from '../abort-fan-out';
  *   before then. A slow answer, or a page that failed for the service's overload, halves the
  *   limit too, without a hold. One halving per hold or per `slowMs`, however many answers say
  *   so at once (the pages in flight all meet the same trouble).
- * - **Never above a published limit.** With `rate` (the service's published rate limit, set by
- *   the operator), a turn also takes a token of a bucket of that size and refill.
+ * - **Never above a published limit, and a share of it kept for people.** With `rate` (the
+ *   service's published rate limit, set by the operator; the demo's simulator publishes its own),
+ *   a turn also takes a token of a bucket of `1 - peopleShare` of its size and refill. The
+ *   service's limit counts people's own calls too, and a write it turns away (429) is not tried
+ *   again (a PATCH or a POST never is): walks that used the whole limit would have an admin's
+ *   edit refused while the first sync runs.
  *
  * Turns are first come, first served, those of walks someone waits for (`asked`: the Overview,
  * an export, a limit preview) before those of background ones (the index sync). A walk of
@@ -80,6 +84,8 @@ export interface ServicePaceOptions {
   maxHoldMs: number;
   /** The source's published rate limit: `burst` at once, refilled at `perSecond`. */
   rate?: { perSecond: number; burst: number } | undefined;
+  /** The share of a published rate the walks leave to people's own calls. */
+  peopleShare: number;
   now: () => number;
 }
 
@@ -89,6 +95,7 @@ export const servicePaceDefaults = {
   slowMs: 2_000,
   busyGapMs: 1_000,
   maxHoldMs: 60_000,
+  peopleShare: 0.2,
   now: Date.now,
 } satisfies ServicePaceOptions;
 
@@ -172,15 +179,21 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
   let calmFrom = 0;
   let busyHeard = 0;
   let backoffs = 0;
-  let tokens = o.rate ? o.rate.burst : Number.POSITIVE_INFINITY;
+  const walks = 1 - Math.min(0.9, Math.max(0, o.peopleShare));
+  // The walks' bucket: their share of the published one, a token at least at once.
+  const rate = o.rate && {
+    perSecond: o.rate.perSecond * walks,
+    burst: Math.max(1, Math.floor(o.rate.burst * walks)),
+  };
+  let tokens = rate ? rate.burst : Number.POSITIVE_INFINITY;
   let filledAt = o.now();
   let timer: NodeJS.Timeout | undefined;
   const turns = new Lines();
   const ranges = new Lines();
 
   const refill = (now: number) => {
-    if (!o.rate) return;
-    tokens = Math.min(o.rate.burst, tokens + ((now - filledAt) / 1000) * o.rate.perSecond);
+    if (!rate) return;
+    tokens = Math.min(rate.burst, tokens + ((now - filledAt) / 1000) * rate.perSecond);
     filledAt = now;
   };
 
@@ -197,8 +210,8 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
         wakeAt = holdUntil;
         break;
       }
-      if (tokens < 1 && o.rate) {
-        wakeAt = now + Math.ceil(((1 - tokens) / o.rate.perSecond) * 1000);
+      if (tokens < 1 && rate) {
+        wakeAt = now + Math.ceil(((1 - tokens) / rate.perSecond) * 1000);
         break;
       }
       tokens -= 1;

@@ -94,9 +94,9 @@ describe('createServicePace', () => {
     expect(service.state().limit).toBe(1);
   });
 
-  it('never asks faster than four fifths of a published rate: its burst at once, then its refill', async () => {
-    // Published: 5 at once, 25 a second. The walks' share: 4 at once, 20 a second.
-    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 25, burst: 5 } });
+  it('keeps to four fifths of a published rate and two fifths of its burst: those at once, then the refill', async () => {
+    // Published: 10 at once, 25 a second. The walks': 4 at once, 20 a second.
+    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 25, burst: 10 } });
     const pace = service.walk('background');
     const started = performance.now();
     const { granted, all } = ask(pace, 6);

@@ -16,7 +16,8 @@ import { abortable } from '../abort-fan-out';
  *   so at once (the pages in flight all meet the same trouble).
  * - **Never above a published limit, and a share of it kept for people.** With `rate` (the
  *   service's published rate limit, set by the operator; the demo's simulator publishes its own),
- *   a turn also takes a token of a bucket of `1 - peopleShare` of its size and refill. The
+ *   a turn also takes a token of a bucket of `1 - peopleShare` of its refill and half that of
+ *   its burst (turns granted while the thread is busy go out with the next ones). The
  *   service's limit counts people's own calls too, and a write it turns away (429) is not tried
  *   again (a PATCH or a POST never is): walks that used the whole limit would have an admin's
  *   edit refused while the first sync runs.
@@ -180,10 +181,12 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
   let busyHeard = 0;
   let backoffs = 0;
   const walks = 1 - Math.min(0.9, Math.max(0, o.peopleShare));
-  // The walks' bucket: their share of the published one, a token at least at once.
+  // The walks' bucket: their share of the published rate, and half their share of its burst
+  // (pages granted while the thread was busy leave together with the next ones granted, and
+  // the two must fit in the service's burst); a token at least at once.
   const rate = o.rate && {
     perSecond: o.rate.perSecond * walks,
-    burst: Math.max(1, Math.floor(o.rate.burst * walks)),
+    burst: Math.max(1, Math.floor((o.rate.burst * walks) / 2)),
   };
   let tokens = rate ? rate.burst : Number.POSITIVE_INFINITY;
   let filledAt = o.now();

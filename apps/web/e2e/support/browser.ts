@@ -113,7 +113,7 @@ export const COLOUR_RULES = auditRules
  * it with this check's rules, as before; a document the page has moved to gets axe afresh.
  */
 async function axeSourceFor(page: Page): Promise<string> {
-  return (await page.evaluate(() => 'axe' in window)) ? ';' : axe.source;
+  return (await page.evaluate(() => 'axe' in globalThis)) ? ';' : axe.source;
 }
 
 /**

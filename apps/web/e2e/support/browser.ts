@@ -108,7 +108,7 @@ export const COLOUR_RULES = auditRules
  * axe-core's source for a check of `page`: all of it where the document has no axe yet, else a
  * script that does nothing. In legacy mode AxeBuilder evaluates the source twice a check, and
  * each evaluation sets axe up again (~190 ms of the browser's CPU on this machine), while the
- * flows check one single-page document many times: a check of the transactions screen took
+ * flows check one single-page document many times: a check of a page with a 60-row table took
  * ~870 ms that way and ~380 ms with axe left in place. AxeBuilder still configures axe and runs
  * it with this check's rules, as before; a document the page has moved to gets axe afresh.
  */

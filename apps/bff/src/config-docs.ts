@@ -199,7 +199,7 @@ export const bffGroups: readonly VariableGroup[] = [
       EXPORT_MAX_MINUTES: {
         default: '30',
         description:
-          'How long one export (CSV or receipts ZIP) may run, 1 to 1,440 minutes: past it the download is broken off and its slot given back. A slot is also given back the moment its download is cancelled, so a slot is never lost, and with `REDIS_URL` none is held past this either.',
+          'How long one export (CSV or receipts ZIP) may run, 1 to 1,440 minutes: past it the download is broken off and its slot given back. A slot is also given back the moment its download is cancelled, so a slot is never lost; with `DATABASE_URL`, a slot whose replica stopped (killed, or cut off from the database) is given back within 15 s, when its lease lapses.',
       },
       RECEIPTS_ZIP_MAX_FILES: {
         default: '500',

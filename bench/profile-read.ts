@@ -3,9 +3,14 @@
 //   cd bench && npx tsx profile-read.ts            (PROF_DIR=/tmp/prof, SECONDS=10)
 // ENTRY=apps/bff/src/index.ts profiles the TypeScript under tsx instead of the bundle;
 // FLOOR=1 profiles the floor instead; NODE_ARGS="--max-semi-space-size=16" adds node flags after the `serve` script's.
+// GC=1 also prints the main thread's collections over the load (lib/gc-window.mjs): how many a
+// second of each kind, their mean time, and what a scavenge found alive and promoted. What a
+// request allocates shows in the scavenges a second ÷ the requests; what it keeps alive while
+// others run shows in the survivors, the figure to compare builds by on a noisy machine.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { bffServeCommand, startBff } from './lib/bff';
 import { benchCardQueries, captureCardPage } from './lib/card-queries';
 import { cpuMicros, startTs } from './lib/child';
@@ -25,9 +30,13 @@ const upstream = await startTs('bench/servers/static-upstream.ts', {
 const upstreamUrl = `http://127.0.0.1:${upstream.readyLine.split(' ')[1]}`;
 // NOPROF=1: no profiler, only the CPU a request costs the serving process (to compare builds).
 const noProfile = Boolean(process.env.NOPROF);
+const gcWindow = process.env.GC ? join(profDir, 'gc-window.json') : undefined;
+// The children inherit the environment: the served process writes its window there.
+if (gcWindow) process.env.GC_WINDOW_FILE = gcWindow;
 const profiling = [
   ...(process.env.NODE_ARGS?.split(' ').filter(Boolean) ?? []),
   ...(noProfile ? [] : ['--cpu-prof', `--cpu-prof-dir=${profDir}`]),
+  ...(gcWindow ? ['--import', join(import.meta.dirname, 'lib', 'gc-window.mjs')] : []),
 ];
 // FLOOR=1 profiles the floor (bench/servers/floor-read.ts) under the same load instead.
 let target: { url: string; stop(): Promise<void>; pid: number };
@@ -59,6 +68,7 @@ if (process.env.FLOOR) {
   target = { url: bff.url, stop: () => bff.stop(), pid: bff.child.pid };
 }
 const cpuBefore = cpuMicros(target.pid);
+if (gcWindow) process.kill(target.pid, 'SIGUSR2');
 const r = await load({
   url: target.url,
   connections: 32,
@@ -75,6 +85,11 @@ console.log({
   bad: r.non2xx + r.errors,
   cpuPerRequest,
 });
+if (gcWindow) {
+  process.kill(target.pid, 'SIGUSR2');
+  for (let i = 0; i < 50 && !existsSync(gcWindow); i++) await sleep(100);
+  printGcWindow(JSON.parse(readFileSync(gcWindow, 'utf8')), r.requests);
+}
 await target.stop();
 await upstream.stop();
 if (noProfile) process.exit(0);
@@ -153,3 +168,32 @@ const print = (title: string, m: Map<string, number>, count: number) => {
 print('self time', self, 40);
 if (process.env.INCLUSIVE)
   print('time including callees', inclusive, Number(process.env.INCLUSIVE));
+
+interface GcEvent {
+  gcType: string;
+  cost: number;
+  beforeGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+  afterGC: { heapSpaceStatistics: { spaceName: string; spaceUsedSize: number }[] };
+}
+/** `v8.GCProfiler`'s account of the window, by kind of collection, per second and per request. */
+function printGcWindow(
+  window: { startTime: number; endTime: number; statistics: GcEvent[] },
+  requests: number,
+) {
+  const used = (at: GcEvent['beforeGC'], space: string) =>
+    at.heapSpaceStatistics.find((s) => s.spaceName === space)?.spaceUsedSize ?? 0;
+  const seconds = (window.endTime - window.startTime) / 1000;
+  const kinds = new Map<string, GcEvent[]>();
+  for (const e of window.statistics) kinds.set(e.gcType, [...(kinds.get(e.gcType) ?? []), e]);
+  const mean = (events: GcEvent[], f: (e: GcEvent) => number) =>
+    events.reduce((sum, e) => sum + f(e), 0) / events.length;
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
+  console.log(`\ncollections of the main thread over the load (${seconds.toFixed(1)} s)`);
+  for (const [kind, events] of kinds) {
+    console.log(
+      `${kind.padEnd(20)} ${(events.length / seconds).toFixed(1).padStart(5)}/s, ${(mean(events, (e) => e.cost) / 1000).toFixed(2)} ms each, ${((events.length * mean(events, (e) => e.cost)) / requests).toFixed(0)} µs/request; ` +
+        `young before ${mb(mean(events, (e) => used(e.beforeGC, 'new_space')))} MB, alive after ${mb(mean(events, (e) => used(e.afterGC, 'new_space')))} MB, ` +
+        `old ${mb(mean(events, (e) => used(e.afterGC, 'old_space') - used(e.beforeGC, 'old_space')))} MB`,
+    );
+  }
+}

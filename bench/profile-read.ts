@@ -184,14 +184,19 @@ function printGcWindow(
     at.heapSpaceStatistics.find((s) => s.spaceName === space)?.spaceUsedSize ?? 0;
   const seconds = (window.endTime - window.startTime) / 1000;
   const kinds = new Map<string, GcEvent[]>();
-  for (const e of window.statistics) kinds.set(e.gcType, [...(kinds.get(e.gcType) ?? []), e]);
+  for (const e of window.statistics) {
+    const events = kinds.get(e.gcType) ?? [];
+    events.push(e);
+    kinds.set(e.gcType, events);
+  }
   const mean = (events: GcEvent[], f: (e: GcEvent) => number) =>
     events.reduce((sum, e) => sum + f(e), 0) / events.length;
   const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
   console.log(`\ncollections of the main thread over the load (${seconds.toFixed(1)} s)`);
   for (const [kind, events] of kinds) {
+    const totalUs = events.reduce((sum, e) => sum + e.cost, 0);
     console.log(
-      `${kind.padEnd(20)} ${(events.length / seconds).toFixed(1).padStart(5)}/s, ${(mean(events, (e) => e.cost) / 1000).toFixed(2)} ms each, ${((events.length * mean(events, (e) => e.cost)) / requests).toFixed(0)} µs/request; ` +
+      `${kind.padEnd(20)} ${(events.length / seconds).toFixed(1).padStart(5)}/s, ${(totalUs / events.length / 1000).toFixed(2)} ms each, ${(totalUs / requests).toFixed(0)} µs/request; ` +
         `young before ${mb(mean(events, (e) => used(e.beforeGC, 'new_space')))} MB, alive after ${mb(mean(events, (e) => used(e.afterGC, 'new_space')))} MB, ` +
         `old ${mb(mean(events, (e) => used(e.afterGC, 'old_space') - used(e.beforeGC, 'old_space')))} MB`,
     );

@@ -103,9 +103,11 @@ describe.each(engines)('SqlOneTimeStore on $name', ({ replicas }) => {
     const { a, b, owner } = replicas();
     await owner.query('DELETE FROM one_time_value');
     const store = new SqlOneTimeStore(a, { kind: 'ssoPending', limit: 2 });
-    await store.put('short-1', 'v', 50);
-    await store.put('short-2', 'v', 50);
-    await pass(150);
+    // Lives long enough that the second put finds the first alive on a loaded machine (at 50 ms,
+    // a clean clone's CI once saw it lapse between the two puts).
+    await store.put('short-1', 'v', 1_000);
+    await store.put('short-2', 'v', 1_000);
+    await pass(1_100);
     expect(await rowsOf(owner, 'ssoPending')).toHaveLength(2);
     await store.put('long-1', 'v', 60_000);
     expect(await rowsOf(owner, 'ssoPending')).toHaveLength(1);

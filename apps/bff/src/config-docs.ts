@@ -174,7 +174,7 @@ export const bffGroups: readonly VariableGroup[] = [
       CARD_API_RATE_PER_SECOND: {
         default: 'none',
         description:
-          "The card service's published rate limit, requests a second, if it publishes one: the walks keep to four fifths of it and two fifths of its burst (room for pages a busy thread sends together), and leave the rest to people's own calls, since an edit the service turns away (429) is not tried again. Unset, the pace learns the limit from the service's 429s, and an edit made just as a walk meets the limit can be refused (503, to try again shortly). Demo mode publishes its simulator's own limit (100 a second, 200 at once).",
+          "The card service's published rate limit, requests a second, if it publishes one: the walks keep to four fifths of it and two fifths of its burst (room for pages a busy thread sends together), and leave the rest to people's own calls, since an edit the service turns away (429) is not tried again. With `DATABASE_URL`, the replicas alive divide it among themselves (each renews a lease in PostgreSQL every 5 s), so their walks together keep to it. Unset, the pace learns the limit from the service's 429s, and an edit made just as a walk meets the limit can be refused (503, to try again shortly). Demo mode publishes its simulator's own limit (100 a second, 200 at once).",
       },
       CARD_API_RATE_BURST: {
         default: 'one second of `CARD_API_RATE_PER_SECOND`',

@@ -26,6 +26,7 @@ import { createLogger, createStdoutDestination } from './platform/logger';
 import { startMetricsServer } from './platform/metrics/metrics-server';
 import { createProcessRegistry } from './platform/metrics/process-registry';
 import { createPrometheusMetrics } from './platform/metrics/prometheus-metrics';
+import { shareThePublishedLimit } from './platform/pagination/replica-roll';
 import type { FactorStore } from './platform/passkeys/factor-store';
 import { FileFactorStore } from './platform/passkeys/file-factor-store';
 import { TotpSecretBox } from './platform/security/totp-secret-box';
@@ -253,6 +254,18 @@ async function startServer(
       })
     : undefined;
   if (shared) closers.push(() => shared.close());
+  // The card service's published rate limit is its key's, whichever replica calls: with
+  // several, each one's walks keep to their part of it, counted by the roll of replicas alive
+  // (platform/pagination/replica-roll.ts). Stopped before the shared stores close.
+  if (shared && upstream.pace && (config.cardApiPace.rate ?? demo?.rateLimit)) {
+    const sharing = shareThePublishedLimit({
+      roll: shared.replicaRoll,
+      pace: upstream.pace,
+      logger,
+    });
+    await sharing.ready;
+    closers.push(() => sharing.stop());
+  }
   // Admins' passkeys: in PostgreSQL with DATABASE_URL, else a file beside the audit trail.
   let factorStore: FactorStore;
   try {

@@ -114,6 +114,9 @@ beforeAll(async () => {
     DATABASE_URL: databaseUrl,
     SHUTDOWN_GRACE_SECONDS: '1',
     API_RATE_LIMIT_PER_MINUTE: '100000',
+    // A published limit the two divide between them (far above what these tests ask).
+    CARD_API_RATE_PER_SECOND: '1000',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'info',
     WEB_DIST: webDist,
   };
@@ -387,6 +390,17 @@ describe('two replicas behind haproxy, sharing PostgreSQL', { timeout: 120_000 }
         via,
       });
       expect(right.status).toBe(429);
+    }
+  });
+
+  it('each replica counts both on the roll of replicas alive: each walks at half the published limit', async () => {
+    for (const replica of replicas) {
+      const served = replica.logs.find((line) => line.msg === 'Prometheus metrics are served');
+      // The first to start hears of the second at its next beat (every 5 s).
+      await waitFor(async () => {
+        const text = await (await fetch(String(served?.metrics))).text();
+        return /^bff_walk_rate_replicas 2$/m.test(text);
+      }, `replica on ${replica.port} counting two replicas`);
     }
   });
 

@@ -108,6 +108,11 @@ export function createPrometheusMetrics(registry: Registry): Metrics {
     "Whether the walks' pace holds every page until the wait a 429 asked for has passed (1) or not (0).",
     (s) => (s.holdUntil > 0 ? 1 : 0),
   );
+  paceGauge(
+    'bff_walk_rate_replicas',
+    "Replicas alive that share the card service's published rate limit, this one included: the walks here keep to that part of it (1 without DATABASE_URL or without a published limit).",
+    (s) => s.replicas,
+  );
   new Counter({
     name: 'bff_walk_rate_limited_total',
     help: "429s the card service answered (to any call), as the walks' pace heard them.",

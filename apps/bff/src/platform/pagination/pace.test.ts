@@ -3,7 +3,7 @@
 // never past a ceiling or a published rate, people's walks before the background sync.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createServicePace, type PageTurn, type WalkPace } from './pace';
+import { createServicePace, type PageTurn, type ServicePace, type WalkPace } from './pace';
 
 const options = { ceiling: 6, start: 2, slowMs: 100, busyGapMs: 60 };
 
@@ -20,6 +20,21 @@ function ask(pace: WalkPace, n: number, signal?: AbortSignal) {
 }
 
 const tick = () => sleep(5);
+
+/**
+ * Six turns of a background walk asked at once, those granted at once answered at once: how
+ * many were granted at once, and the ms until all six were (what a published rate's bucket
+ * lets through at once, then at its refill).
+ */
+async function sixTurns(service: ServicePace) {
+  const started = performance.now();
+  const { granted, all } = ask(service.walk('background'), 6);
+  await tick();
+  const atOnce = granted.length;
+  for (const turn of granted) turn.answered(1);
+  await Promise.all(all);
+  return { atOnce, ms: performance.now() - started };
+}
 
 describe('createServicePace', () => {
   it('never lets more pages run at once than its limit; each answer lets the next one go', async () => {
@@ -97,15 +112,25 @@ describe('createServicePace', () => {
   it('keeps to four fifths of a published rate and two fifths of its burst: those at once, then the refill', async () => {
     // Published: 10 at once, 25 a second. The walks': 4 at once, 20 a second.
     const service = createServicePace({ ...options, start: 6, rate: { perSecond: 25, burst: 10 } });
-    const pace = service.walk('background');
-    const started = performance.now();
-    const { granted, all } = ask(pace, 6);
-    await tick();
-    expect(granted).toHaveLength(4);
-    for (const turn of granted) turn.answered(1);
-    await Promise.all(all);
+    const { atOnce, ms } = await sixTurns(service);
+    expect(atOnce).toBe(4);
     // Two more tokens at 20 a second: 100 ms.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    expect(ms).toBeGreaterThanOrEqual(90);
+  });
+
+  it('divides its share of a published rate among the replicas alive: with two, half the burst at once and half the refill', async () => {
+    // Published: 20 at once, 25 a second. The walks' alone: 8 at once, 20 a second; each of two
+    // replicas': 4 at once, 10 a second.
+    const service = createServicePace({ ...options, start: 6, rate: { perSecond: 25, burst: 20 } });
+    service.share(2);
+    expect(service.state().replicas).toBe(2);
+    const { atOnce, ms } = await sixTurns(service);
+    expect(atOnce).toBe(4);
+    // Two more tokens at 10 a second: 200 ms (at 20 a second, alone, it would be 100).
+    expect(ms).toBeGreaterThanOrEqual(180);
+    // Alone again: the whole share.
+    service.share(1);
+    expect(service.state().replicas).toBe(1);
   });
 
   it('serves the turns of walks someone waits for before the background sync’s', async () => {

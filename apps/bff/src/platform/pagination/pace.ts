@@ -21,6 +21,9 @@ import { abortable } from '../abort-fan-out';
  *   service's limit counts people's own calls too, and a write it turns away (429) is not tried
  *   again (a PATCH or a POST never is): walks that used the whole limit would have an admin's
  *   edit refused while the first sync runs.
+ * - **The limit shared by the replicas.** The service's limit is its key's, whichever replica
+ *   calls: told how many replicas are alive (`share`, from `replica-roll.ts`), the walks' bucket
+ *   is that many times smaller, so the replicas' walks together keep to the walks' share.
  *
  * Turns are first come, first served, those of walks someone waits for (`asked`: the Overview,
  * an export, a limit preview) before those of background ones (the index sync). A walk of
@@ -56,6 +59,11 @@ export interface ServicePace {
   walk(kind: WalkKind): WalkPace;
   /** The source answered 429 to any call (a person's too): asked to wait `waitMs`, if it said. */
   busy(waitMs?: number): void;
+  /**
+   * How many replicas share the published rate limit, this one included: the walks' bucket is
+   * that part of their share (refill and burst). 1 until told; nothing without a published limit.
+   */
+  share(replicas: number): void;
   /** What the pace is doing now (metrics, tests, benchmarks). */
   state(): PaceState;
 }
@@ -70,6 +78,8 @@ export interface PaceState {
   /** 429s heard, and halvings made, so far. */
   busy: number;
   backoffs: number;
+  /** The replicas the published limit is shared by (`share`), this one included. */
+  replicas: number;
 }
 
 export interface ServicePaceOptions {
@@ -181,13 +191,16 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
   let busyHeard = 0;
   let backoffs = 0;
   const walks = 1 - Math.min(0.9, Math.max(0, o.peopleShare));
+  let replicas = 1;
   // The walks' bucket: their share of the published rate, and half their share of its burst
   // (pages granted while the thread was busy leave together with the next ones granted, and
-  // the two must fit in the service's burst); a token at least at once.
-  const rate = o.rate && {
-    perSecond: o.rate.perSecond * walks,
-    burst: Math.max(1, Math.floor((o.rate.burst * walks) / 2)),
-  };
+  // the two must fit in the service's burst), each divided among the replicas alive; a token
+  // at least at once.
+  const bucketOf = (published: { perSecond: number; burst: number }) => ({
+    perSecond: (published.perSecond * walks) / replicas,
+    burst: Math.max(1, Math.floor((published.burst * walks) / 2 / replicas)),
+  });
+  let rate = o.rate && bucketOf(o.rate);
   let tokens = rate ? rate.burst : Number.POSITIVE_INFINITY;
   let filledAt = o.now();
   let timer: NodeJS.Timeout | undefined;
@@ -316,6 +329,19 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
       busyHeard += 1;
       hold(waitMs);
     },
+    share(count) {
+      const next = Number.isFinite(count) ? Math.max(1, Math.floor(count)) : 1;
+      if (next === replicas || !o.rate) {
+        replicas = next;
+        return;
+      }
+      refill(o.now());
+      replicas = next;
+      rate = bucketOf(o.rate);
+      // No more than the smaller bucket holds: tokens saved at a larger share are not spent now.
+      tokens = Math.min(tokens, rate.burst);
+      pump();
+    },
     state: () => ({
       limit: Math.floor(limit),
       inFlight,
@@ -324,6 +350,7 @@ export function createServicePace(options: Partial<ServicePaceOptions> = {}): Se
       holdUntil: holdUntil > o.now() ? holdUntil : 0,
       busy: busyHeard,
       backoffs,
+      replicas,
     }),
   };
 }

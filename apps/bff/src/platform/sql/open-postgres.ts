@@ -58,6 +58,7 @@ export async function openPostgresIndex(options: {
       'insights_day_series',
       'insights_day',
       'background_job',
+      'replica_lease',
     ];
     const [state] = await engine.query<{ present: boolean; allowed: boolean }>(
       `SELECT bool_and(to_regclass(t) IS NOT NULL) AS present,

@@ -6,6 +6,7 @@ import { createAuditPool } from '../audit/postgres-audit';
 import { SqlDayAggregateStore } from '../day-aggregates/sql-day-aggregate-store';
 import { SqlKeyedLock } from '../locks/sql-keyed-lock';
 import type { Metrics } from '../metrics/metrics';
+import { SqlReplicaRoll } from '../pagination/replica-roll';
 import { SqlFactorStore } from '../passkeys/sql-factor-store';
 import { SqlExportReceipts } from '../security/sql-export-receipts';
 import { SqlExportSlots } from '../security/sql-export-slots';
@@ -38,7 +39,8 @@ export interface SharedStoresOptions {
  * makes beside the index's), ready to hand to `createApp`: sessions, rate limits and lock-outs
  * (step-up counters included), used TOTP codes, per-card edit serialisation, export caps and
  * export receipts, passkeys, passkey challenges and pending single sign-ons (each bounded on its
- * own), and the Overview's per-day aggregates. One process without DATABASE_URL keeps these in
+ * own), the Overview's per-day aggregates, and the roll of the replicas alive, which share the
+ * card service's published rate limit. One process without DATABASE_URL keeps these in
  * memory (createApp's defaults) and its passkeys in a file (docs/decisions/0114-one-shared-engine.md).
  */
 export function sharedStores(
@@ -72,6 +74,7 @@ export function sharedStores(
     challengeStore: new SqlOneTimeStore(on('one_time'), { kind: 'challenges' }),
     ssoPendingStore: new SqlOneTimeStore(on('one_time'), { kind: 'ssoPending' }),
     dayAggregates: new SqlDayAggregateStore(on('day_aggregates')),
+    replicaRoll: new SqlReplicaRoll(on('replica_roll')),
   };
 }
 

@@ -55,6 +55,7 @@ describe('the embedded engine', () => {
         '20261203070000000_sync-range-pages',
         '20261204050000000_rare-status-index',
         '20261204080000000_kept-pages-uncompressed',
+        '20261206150000000_replica-roll',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

@@ -59,6 +59,7 @@ describe('the index on PostgreSQL', () => {
         '20261203070000000_sync-range-pages',
         '20261204050000000_rare-status-index',
         '20261204080000000_kept-pages-uncompressed',
+        '20261206150000000_replica-roll',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

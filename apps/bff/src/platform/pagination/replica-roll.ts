@@ -20,7 +20,7 @@ export interface ReplicaRoll {
 }
 
 /**
- * The roll in the shared database: a row a replica with a lease by the database's clock (the
+ * The roll in the shared database: a row per replica, with a lease by the database's clock (the
  * replicas' own clocks never matter). A beat renews its own lease, removes lapsed rows and
  * counts the live ones in one statement.
  */

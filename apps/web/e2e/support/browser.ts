@@ -5,7 +5,6 @@ import AxeBuilder from '@axe-core/playwright';
 import axe from 'axe-core';
 import {
   type Browser,
-  type BrowserContext,
   type BrowserContextOptions,
   chromium,
   type Locator,
@@ -37,59 +36,8 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
-function launch(extraArgs: string[] = []): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...extraArgs] });
-}
-
-/** The worker's browser, launched by its first file that asks (`launchChromium`). */
-let workersBrowser: Promise<Browser> | undefined;
-
-/**
- * Chromium for a test file. With the usual flags, one browser serves every file a worker runs
- * (the e2e project runs a worker's files one after another in one module graph): a launch and
- * its close cost ~1.5 s of CPU, 20 times a run. Each file still has contexts of its own (cookies,
- * storage, permissions, time zone: nothing of one reaches another), and closing what this
- * returns closes the contexts and pages the file opened through it, not the browser, which ends
- * with the worker's process. A browser that died is launched again for the next file; a file
- * that asks for flags of its own gets a browser of its own.
- */
-export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  if (extraArgs.length > 0) return launch(extraArgs);
-  let browser = await workersBrowser?.catch(() => undefined);
-  if (!browser?.isConnected()) {
-    workersBrowser = launch();
-    browser = await workersBrowser;
-  }
-  return filesView(browser);
-}
-
-/** `browser` as one file sees it: `close()` closes the contexts the file opened, nothing else. */
-function filesView(browser: Browser): Browser {
-  const contexts = new Set<BrowserContext>();
-  const opened = async (context: BrowserContext) => {
-    contexts.add(context);
-    context.once('close', () => contexts.delete(context));
-    return context;
-  };
-  const view: Pick<Browser, 'newContext' | 'newPage' | 'close' | 'contexts'> = {
-    newContext: async (options) => opened(await browser.newContext(options)),
-    newPage: async (options) => {
-      const page = await browser.newPage(options);
-      await opened(page.context());
-      return page;
-    },
-    close: async () => {
-      await Promise.all([...contexts].map((context) => context.close()));
-    },
-    contexts: () => [...contexts],
-  };
-  return new Proxy(browser, {
-    get: (target, key) => {
-      if (key in view) return view[key as keyof typeof view];
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 export async function newPage(

@@ -11,8 +11,13 @@ const bff = {
   environment: 'node' as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // One image of a new embedded cluster for the run, which `memoryEngine()` starts from.
-  globalSetup: ['./src/test/engines/embedded-image.setup.ts'],
+  // One image of a new embedded cluster for the run, which `memoryEngine()` starts from; and
+  // the registry of the PostgreSQL clusters the run's files start, any left running stopped
+  // when it ends.
+  globalSetup: [
+    './src/test/engines/embedded-image.setup.ts',
+    './src/test/engines/postgres-reaper.setup.ts',
+  ],
   // One module graph per worker, not one per file: each file imports the whole app through the
   // test harness, and evaluating it again for every file was a third of the project's time on two
   // cores. What the BFF keeps at module level is caches of pure results; every store, limiter,

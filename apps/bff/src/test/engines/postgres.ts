@@ -1,10 +1,20 @@
 // A throw-away PostgreSQL cluster for tests and benchmarks: `initdb` in a temp directory,
 // started on a free port with its socket in that directory, removed on `destroy`. PostgreSQL
 // refuses to run as root, so as root the cluster belongs to the `postgres` user (runuser).
+// Under Vitest each cluster is also listed in the run's registry (`postgres-reaper.setup.ts`),
+// so one a file left running (its `afterAll` timed out, its worker ended) is stopped with the run.
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port';
 
@@ -51,9 +61,65 @@ async function pg(program: string, args: string[]): Promise<void> {
   else await run(path, args);
 }
 
-/** Starts a fresh cluster (trust authentication, loopback only) on a free port. */
-export async function startPostgres(): Promise<PostgresEngine> {
+/**
+ * The environment variable naming the folder where a test run lists the clusters its files
+ * start (one file each, holding the cluster's folder), set by `postgres-reaper.setup.ts`.
+ */
+export const CLUSTER_REGISTRY_ENV = 'CARD_CONSOLE_TEST_CLUSTERS';
+
+/**
+ * Stops every cluster listed in `registry` whose server still runs (PostgreSQL's immediate
+ * shutdown, SIGQUIT to its postmaster; SIGKILL if it has not ended within 5 s) and removes its
+ * folder. Returns the folders of the servers it stopped.
+ */
+export async function reapClusters(registry: string): Promise<string[]> {
+  const stopped: string[] = [];
+  const entries = existsSync(registry) ? readdirSync(registry) : [];
+  for (const entry of entries) {
+    const dir = readFileSync(join(registry, entry), 'utf8');
+    const pid = postmasterPid(dir);
+    if (pid !== undefined && alive(pid)) {
+      process.kill(pid, 'SIGQUIT');
+      const deadline = Date.now() + 5_000;
+      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+      stopped.push(dir);
+    }
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    rmSync(join(registry, entry), { force: true });
+  }
+  return stopped;
+}
+
+/** The running postmaster's process id, from the first line of its `postmaster.pid`. */
+function postmasterPid(dir: string): number | undefined {
+  const file = join(dir, 'data', 'postmaster.pid');
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a fresh cluster (trust authentication, loopback only) on a free port, listed in
+ * `registry` (by default the test run's, when there is one) until it is destroyed.
+ */
+export async function startPostgres({
+  registry = process.env[CLUSTER_REGISTRY_ENV],
+}: {
+  registry?: string;
+} = {}): Promise<PostgresEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'cc-pg-'));
+  const listed = registry ? join(registry, basename(dir)) : undefined;
+  if (listed) writeFileSync(listed, dir);
   if (isRoot) {
     const { uid, gid } = await postgresIds();
     chownSync(dir, uid, gid);
@@ -106,6 +172,7 @@ export async function startPostgres(): Promise<PostgresEngine> {
     async destroy() {
       await engine.stop().catch(() => {});
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+      if (listed) rmSync(listed, { force: true });
     },
   };
   await engine.start();

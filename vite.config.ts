@@ -11,12 +11,13 @@ const bff = {
   environment: 'node' as const,
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  // One image of a new embedded cluster for the run, which `memoryEngine()` starts from; and
-  // the registry of the PostgreSQL clusters the run's files start, any left running stopped
-  // when it ends.
+  // One image of a new embedded cluster for the run, which `memoryEngine()` starts from; the
+  // registry of the PostgreSQL clusters the run's files start, any left running stopped when it
+  // ends; and the bundle production runs, which the tests that start a BFF process start.
   globalSetup: [
     './src/test/engines/embedded-image.setup.ts',
     './src/test/engines/postgres-reaper.setup.ts',
+    './src/test/engines/bff-bundle.setup.ts',
   ],
   // One module graph per worker, not one per file: each file imports the whole app through the
   // test harness, and evaluating it again for every file was a third of the project's time on two

@@ -46,17 +46,16 @@ export const bundleOptions = {
   plugins: [npmPackagesExternal],
 } satisfies BuildOptions;
 
-// Run as a script (not when a test imports the options above).
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
-  const outdir = values.outdir ? resolve(values.outdir) : join(bffDir, 'dist');
-  // The commit built, for the card_console_build_info series; none outside a git checkout.
+/**
+ * Writes the bundle into `outdir`, emptied first: every entry point, with the commit checked
+ * out (for the card_console_build_info series; none outside a git checkout).
+ */
+export async function writeBundle(outdir: string): Promise<void> {
   const head = spawnSync('git', ['rev-parse', '--verify', 'HEAD'], {
     cwd: bffDir,
     encoding: 'utf8',
   });
   const commit = head.status === 0 ? head.stdout.trim() : '';
-
   // Chunk names carry content hashes: start clean so old chunks do not pile up.
   rmSync(outdir, { recursive: true, force: true, maxRetries: 5 });
   await build({
@@ -65,4 +64,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     outdir,
     define: { __CARD_CONSOLE_COMMIT__: JSON.stringify(commit) },
   });
+}
+
+// Run as a script (not when a test imports the options above).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
+  await writeBundle(values.outdir ? resolve(values.outdir) : join(bffDir, 'dist'));
 }

@@ -6,18 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { PostgresEngine } from './postgres';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** `pnpm migrate` as an operator (or compose's `migrate` job) runs it: its own process. */
+/**
+ * `pnpm migrate` as compose's `migrate` job runs it: its own process, the bundle's `migrate.js`
+ * (the run's bundle, `bff-bundle.setup.ts`).
+ */
 export function runMigrate(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/migrate.ts'],
+      [join(inject('bffBundle'), 'migrate.js')],
       { cwd: bffDir, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),

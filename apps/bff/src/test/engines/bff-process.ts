@@ -1,8 +1,9 @@
-// A BFF replica as its own node process, started the way production runs it (one node process
-// that receives the signals), with its JSON log lines captured for the test to read.
+// A BFF replica as its own node process, started the way production runs it (the bundle, one
+// node process that receives the signals), with its JSON log lines captured for the test to read.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { freePort } from './free-port';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -21,7 +22,8 @@ export interface BffProcess {
 }
 
 /**
- * Starts `src/index.ts` under tsx with `env` (plus PORT/HOST), and waits for /healthz. `port`:
+ * Starts production's entry point (`index.js` of the run's bundle, `bff-bundle.setup.ts`) with
+ * `env` (plus PORT/HOST), and waits for /healthz. `port`:
  * listen there (a replica brought back where the balancer expects it); default a free one.
  * `onLine`: told of each log line as it comes, while it starts too.
  */
@@ -30,7 +32,7 @@ export async function startBffProcess(
   options: { port?: number; onLine?: (line: Record<string, unknown>) => void } = {},
 ): Promise<BffProcess> {
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [join(inject('bffBundle'), 'index.js')], {
     cwd: bffDir,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -128,11 +128,16 @@ beforeAll(async () => {
   await waitFor(async () => (await call('GET', '/readyz')).status === 200, 'the balancer is ready');
 
   const cookie = await signIn(people.finance);
-  const cards = await call('GET', '/api/cards', { cookie });
-  const firstCard = ((await cards.json()) as { items: { id: string }[] }).items[0];
-  const accounts = await call('GET', '/api/sub-accounts', { cookie });
-  const firstAccount = ((await accounts.json()) as { items: { id: string }[] }).items[0];
-  if (!firstCard || !firstAccount) throw new Error('the simulator has no cards or sub accounts');
+  /** The first item of a list the set-up reads, or what the replica answered instead. */
+  const firstOf = async (path: string) => {
+    const res = await call('GET', path, { cookie });
+    const body = (await res.json()) as { items?: { id: string }[] };
+    if (res.status !== 200 || !body.items?.[0])
+      throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(body)}`);
+    return body.items[0];
+  };
+  const firstCard = await firstOf('/api/cards');
+  const firstAccount = await firstOf('/api/sub-accounts');
   cardId = firstCard.id;
   subAccountId = firstAccount.id;
 }, 180_000);

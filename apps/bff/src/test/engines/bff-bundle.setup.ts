@@ -1,4 +1,4 @@
-// Vitest's global set-up for the BFF's runtime projects: the bundle production runs
+// Vitest's global set-up for the BFF's projects: the bundle production runs
 // (cli/bundle.ts, what `pnpm build` writes to dist/), written once for the run beside dist/
 // (the same depth, so it finds apps/bff and its migrations as dist/ does), for the tests that
 // start the BFF as its own process (bff-process.ts). Started from the bundle, a BFF reaches

@@ -6,14 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { bundled } from './bff-bundle';
 import type { PostgresEngine } from './postgres';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
  * `pnpm migrate` as compose's `migrate` job runs it: its own process, the bundle's `migrate.js`
- * (the run's bundle, `bff-bundle.setup.ts`).
+ * (under Vitest, the run's bundle, `bff-bundle.setup.ts`); a benchmark, with no bundle made for
+ * it, runs the source under tsx.
  */
 export function runMigrate(
   env: Record<string, string>,
@@ -21,7 +22,7 @@ export function runMigrate(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(inject('bffBundle'), 'migrate.js')],
+      process.env.VITEST ? [bundled('migrate.js')] : ['--import', 'tsx', 'src/cli/migrate.ts'],
       { cwd: bffDir, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),

@@ -9,13 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { writeBundle } from '../../cli/bundle';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The folder of the run's bundle of the BFF (its `index.js`, `demo.js`, …). */
-    bffBundle: string;
-  }
-}
+// What the set-up provides (`bffBundle`), as the tests read it.
+import type {} from './bff-bundle';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 

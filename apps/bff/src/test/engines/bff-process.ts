@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { bundled } from './bff-bundle';
 import { freePort } from './free-port';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -32,7 +32,7 @@ export async function startBffProcess(
   options: { port?: number; onLine?: (line: Record<string, unknown>) => void } = {},
 ): Promise<BffProcess> {
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn(process.execPath, [join(inject('bffBundle'), 'index.js')], {
+  const child: ChildProcess = spawn(process.execPath, [bundled('index.js')], {
     cwd: bffDir,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -97,8 +97,22 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
   }
 
   const bar = () => page.getByRole('region', { name: /selected$/ });
+  /** What the selection's bar says it holds, or that there is none. */
+  const barSays = async () =>
+    (await bar().count()) ? (await bar().textContent())?.slice(0, 30) : 'no bar';
   const listRows = () => page.locator('.transactions-table tbody tr');
   const summary = () => page.locator('.summary-figures').textContent();
+  /** The transactions the list shows, by id, in its order. */
+  const shownIds = () =>
+    listRows()
+      .locator('td.col-description a')
+      .evaluateAll((links) =>
+        links.map((a) =>
+          decodeURIComponent(
+            (a.getAttribute('href') ?? '').split('/transactions/')[1]?.split('?')[0] ?? '',
+          ),
+        ),
+      );
 
   it('the admin adds an accounting category on the Chart of accounts', async () => {
     const nav = await mainNav(page);
@@ -333,6 +347,11 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await notes.getByText('Marked reviewed.').waitFor();
     await page.getByRole('link', { name: '← Back to transactions' }).click();
     await page.waitForURL((url) => url.searchParams.get('review') === 'unreviewed');
+    // The list first shows what it held (the row still in it), then its rows as they are now:
+    // the row gone, the rows under it moved up. The next step picks rows from the list as it
+    // is now (a box clicked while the rows moved was missed once in CI).
+    await expect.poll(shownIds).not.toContain(id);
+    await page.locator('.table-wrap:not([aria-busy])').waitFor();
   });
 
   it('books several of them to it at once and marks them reviewed', async () => {
@@ -345,7 +364,19 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
       if (i === 0) {
         await box.focus();
         await page.keyboard.press('Space');
-      } else await box.check();
+      } else {
+        // A click the box did not take (seen once in CI) says what the list and the bar showed
+        // before and after it.
+        const firstRows = async () => (await shownIds()).slice(0, CHOSEN + 2);
+        const before = { rows: await firstRows(), bar: await barSays() };
+        await box.check().catch(async (error: Error) => {
+          const after = { rows: await firstRows(), bar: await barSays() };
+          const busy = await page.locator('.table-wrap[aria-busy]').count();
+          throw new Error(
+            `${error.message}\nrow ${i}; before: ${JSON.stringify(before)}; after: ${JSON.stringify(after)}; table busy: ${busy > 0}`,
+          );
+        });
+      }
       const href = await listRows().nth(i).locator('td.col-description a').getAttribute('href');
       chosen.push(decodeURIComponent(href?.split('/transactions/')[1]?.split('?')[0] ?? ''));
     }
@@ -369,11 +400,8 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await page.getByText(`Marked reviewed: ${CHOSEN} changed.`).waitFor();
     // Reviewed, they leave the list of the unreviewed, and the selection with them.
     await bar().waitFor({ state: 'detached' });
-    const ids = await listRows()
-      .locator('td.col-description a')
-      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
-    for (const id of chosen)
-      expect(ids.some((href) => href.includes(`/transactions/${id}?`))).toBe(false);
+    const ids = await shownIds();
+    for (const id of chosen) expect(ids).not.toContain(id);
     await expectAccessible('marked-reviewed');
   });
 
@@ -392,16 +420,7 @@ describe.each(sizes)('at %i×%i, the month close', (width, height) => {
     await page.waitForURL((url) => url.searchParams.has('account'));
     await expect.poll(summary).toContain(`${CHOSEN} transactions`);
     await expect.poll(() => listRows().count()).toBe(CHOSEN);
-    const shown = await listRows()
-      .locator('td.col-description a')
-      .evaluateAll((links) =>
-        links.map((a) =>
-          decodeURIComponent(
-            (a.getAttribute('href') ?? '').split('/transactions/')[1]?.split('?')[0] ?? '',
-          ),
-        ),
-      );
-    expect(shown.sort()).toEqual([...chosen].sort());
+    expect((await shownIds()).sort()).toEqual([...chosen].sort());
     for (const notes of await listRows().locator('td.col-notes').allTextContents()) {
       expect(notes).toContain(`Accounting category ${code}`);
       expect(notes).toContain('Reviewed');

@@ -26,7 +26,12 @@ import {
   translateReceiptError,
 } from '../notes';
 import { newForwardingSecret, receiptAddress } from './email/forwarding-secret';
-import { InboxFullError, InboxItemAttachedError, type ReceiptInboxStore } from './inbox-store';
+import {
+  InboxFullError,
+  InboxItemAttachedError,
+  type ReadResult,
+  type ReceiptInboxStore,
+} from './inbox-store';
 import { candidateWindow, rankCandidates } from './receipt-matching';
 
 /** What reads a receipt's file: reading/receipt-reader.ts, a separate process with budgets. */
@@ -90,16 +95,27 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       ? rankCandidates(read, await s.candidates(window))
       : { suggestions: [] };
     if (automatic) {
-      // Saved first, so an attach refused (reviewed meanwhile, the trail down) leaves it suggested.
-      await s.saveRead(id, { read, suggestions: [automatic] }, now());
+      // What was read is saved with the attach, in its transaction: the item goes from reading
+      // to attached, never listed as suggested on its way (a list then would stop asking again
+      // and keep offering to confirm it). An attach refused (reviewed meanwhile, the trail
+      // down) leaves it suggested.
+      const result = { read, suggestions: [automatic] };
       try {
-        await attach({ actor: owner, requestId: `inbox:${id}` }, owner, id, automatic, true);
+        await attach(
+          { actor: owner, requestId: `inbox:${id}` },
+          owner,
+          id,
+          automatic,
+          true,
+          result,
+        );
         return;
       } catch (error) {
         deps.logger.warn(
           { err: error, inboxItemId: id },
           'a receipt matched for certain could not be attached; it stays suggested',
         );
+        await s.saveRead(id, result, now());
         return;
       }
     }
@@ -126,6 +142,8 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       'subAccountId' | 'transactionId' | 'description' | 'at' | 'amountCents'
     >,
     automatic: boolean,
+    /** What was read, saved with the attach (a match for certain). */
+    read?: ReadResult,
   ): Promise<InboxItem> {
     const s = await store();
     const base = {
@@ -143,7 +161,7 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
           s.attach(
             owner,
             id,
-            { ...target, automatic },
+            { ...target, automatic, ...(read ? { read } : {}) },
             RECEIPTS_PER_TRANSACTION,
             by.actor,
             now(),

@@ -215,6 +215,29 @@ export function receiptInboxStoreContract(
       ).toBeUndefined();
     });
 
+    it('attaches a match for certain straight from reading, with what was read, or neither', async () => {
+      const a = await store.receive('ana@example.test', file('a.pdf'), 'upload', at(1));
+      const read = { totalCents: 1_288, date: '2026-11-19', merchant: 'Harbor Café' };
+      const t1 = { ...target('t1', true), score: 1, reasons: ['amount' as const] };
+      const withRead = { ...target('t1', true), read: { read, suggestions: [t1] } };
+      await expect(
+        store.attach('ana@example.test', a.id, withRead, 10, 'ana', at(2), async () => {
+          throw new Error('trail down');
+        }),
+      ).rejects.toThrow('trail down');
+      const refused = await store.item('ana@example.test', a.id);
+      expect(refused?.status).toBe('reading');
+      expect(refused?.read).toBeUndefined();
+      const done = await store.attach('ana@example.test', a.id, withRead, 10, 'ana', at(2));
+      expect(done?.item).toMatchObject({
+        status: 'attached',
+        read,
+        attached: { transactionId: 't1', automatic: true },
+      });
+      expect(await store.item('ana@example.test', a.id)).toEqual(done?.item);
+      expect((await notes.receipts('t1')).map((r) => r.fileName)).toEqual(['a.pdf']);
+    });
+
     it('attaches nothing when the audit hook refuses, or the transaction is reviewed', async () => {
       const a = await store.receive('ana@example.test', file('a.pdf'), 'upload', at(1));
       await expect(

@@ -124,6 +124,26 @@ export interface AttachTarget {
   at: string;
   amountCents: number;
   automatic: boolean;
+  /**
+   * What the reader found and the match, saved with the attach (a match for certain, straight
+   * from `reading`): nobody sees the item read but not yet attached.
+   */
+  read?: ReadResult;
+}
+
+/** The read fields' columns, set from `readParams`' values from $2 on ($1 is the item's id). */
+const SET_READ = `read_total_cents = $2, read_date = $3::date, read_merchant = $4,
+          read_problem = $5, suggestions = $6::jsonb, matched_at = $7`;
+
+function readParams({ read, suggestions }: ReadResult, at: Date): unknown[] {
+  return [
+    read.totalCents ?? null,
+    read.date ?? null,
+    read.merchant ?? null,
+    read.problem ?? null,
+    JSON.stringify(suggestions),
+    at.toISOString(),
+  ];
 }
 
 export class ReceiptInboxStore {
@@ -302,22 +322,10 @@ export class ReceiptInboxStore {
    * attached or discarded meanwhile.
    */
   async saveRead(id: string, result: ReadResult, at: Date): Promise<boolean> {
-    const { read, suggestions } = result;
     const rows = await this.engine.query<{ id: string }>(
-      `UPDATE receipt_inbox_item SET
-          status = $2, read_total_cents = $3, read_date = $4::date, read_merchant = $5,
-          read_problem = $6, suggestions = $7::jsonb, matched_at = $8
+      `UPDATE receipt_inbox_item SET ${SET_READ}, status = $8
         WHERE id = $1 AND status IN ('reading', 'waiting') RETURNING id`,
-      [
-        id,
-        suggestions.length > 0 ? 'suggested' : 'waiting',
-        read.totalCents ?? null,
-        read.date ?? null,
-        read.merchant ?? null,
-        read.problem ?? null,
-        JSON.stringify(suggestions),
-        at.toISOString(),
-      ],
+      [id, ...readParams(result, at), result.suggestions.length > 0 ? 'suggested' : 'waiting'],
     );
     return rows.length > 0;
   }
@@ -336,8 +344,8 @@ export class ReceiptInboxStore {
   /**
    * Attaches an item (of `owner`, when given) to a transaction: its bytes become the
    * transaction's receipt (NotesStore's limits and locks: `TooManyReceiptsError`,
-   * `NotesConflictError` when reviewed) and the item `attached`, in one transaction with the
-   * audit hook. Undefined when there is no such item; InboxItemAttachedError when it already was.
+   * `NotesConflictError` when reviewed) and the item `attached` (with `target.read`, what was
+   * read too), in one transaction with the audit hook. Undefined when there is no such item; InboxItemAttachedError when it already was.
    */
   async attach(
     owner: string | undefined,
@@ -368,6 +376,12 @@ export class ReceiptInboxStore {
         actor,
         at,
       );
+      if (target.read) {
+        await tx.query(`UPDATE receipt_inbox_item SET ${SET_READ} WHERE id = $1`, [
+          id,
+          ...readParams(target.read, at),
+        ]);
+      }
       const [saved] = await tx.query<ItemRow>(
         `UPDATE receipt_inbox_item SET status = 'attached', content = NULL,
             attached_sub_account_id = $2, attached_transaction_id = $3, attached_receipt_id = $4,

@@ -345,7 +345,8 @@ export class ReceiptInboxStore {
    * Attaches an item (of `owner`, when given) to a transaction: its bytes become the
    * transaction's receipt (NotesStore's limits and locks: `TooManyReceiptsError`,
    * `NotesConflictError` when reviewed) and the item `attached` (with `target.read`, what was
-   * read too), in one transaction with the audit hook. Undefined when there is no such item; InboxItemAttachedError when it already was.
+   * read too), in one transaction with the audit hook. Undefined when there is no such item;
+   * InboxItemAttachedError when it already was.
    */
   async attach(
     owner: string | undefined,

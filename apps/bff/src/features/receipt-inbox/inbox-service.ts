@@ -258,14 +258,24 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
   return {
     async list(who: Who): Promise<InboxList> {
       const s = await store();
-      const list = await s.list(who.actor.email, now());
-      // Waiting ones are matched again now and then: their transaction may have posted since.
-      const stale = await s.waitingSince(
+      // The person's waiting ones are matched again now and then (their transaction may have
+      // posted since), before the answer: it says what came of it. Nothing is read again, so
+      // it is a few statements each; one that fails stays waiting.
+      const due = await s.claimWaiting(
+        who.actor.email,
         new Date(deps.clock.now() - REMATCH_AFTER_MS),
+        now(),
         REMATCH_PER_LOOK,
       );
-      for (const id of stale) reads.request(id, {});
-      return list;
+      for (const id of due) {
+        await readAndMatch(id).catch((error: unknown) => {
+          deps.logger.warn(
+            { err: error, inboxItemId: id },
+            'a waiting receipt was not matched again',
+          );
+        });
+      }
+      return s.list(who.actor.email, now());
     },
 
     upload(who: Who, body: Buffer, rawName: string | undefined): Promise<InboxItem> {

@@ -124,8 +124,32 @@ export function receiptInboxStoreContract(
         suggestions: [],
       });
       // Only waiting ones with a total are matched again.
-      expect(await store.waitingSince(at(3), 10)).toEqual([]);
+      expect(await store.claimWaiting('ana@example.test', at(3), at(3), 10)).toEqual([]);
       expect(await store.toRead(a.id)).toBeUndefined();
+    });
+
+    it('takes its person’s waiting items to match again once, oldest first, up to the limit', async () => {
+      const ids: string[] = [];
+      for (const [i, name] of ['c.pdf', 'd.pdf', 'e.pdf'].entries()) {
+        const item = await store.receive('ana@example.test', file(name), 'upload', at(1));
+        const read = { totalCents: 1_288, date: '2026-11-19' };
+        await store.saveRead(item.id, { read, suggestions: [] }, at(2 + i));
+        ids.push(item.id);
+      }
+      const ben = await store.receive('ben@example.test', file('f.pdf'), 'upload', at(1));
+      await store.saveRead(ben.id, { read: { totalCents: 1_288 }, suggestions: [] }, at(2));
+      // Matched at 2, 3 and 4: before 4, the first two; at most one at a time.
+      expect(await store.claimWaiting('ana@example.test', at(4), at(10), 1)).toEqual([ids[0]]);
+      expect(await store.claimWaiting('ana@example.test', at(4), at(10), 5)).toEqual([ids[1]]);
+      // Taken, they are matched at 10 now: not taken again before then.
+      expect(await store.claimWaiting('ana@example.test', at(5), at(11), 5)).toEqual([ids[2]]);
+      expect(await store.claimWaiting('ana@example.test', at(10), at(12), 5)).toEqual([]);
+      expect((await store.claimWaiting('ana@example.test', at(12), at(13), 5)).sort()).toEqual(
+        [...ids].sort(),
+      );
+      // Another person's are theirs to match.
+      expect(await store.claimWaiting('ben@example.test', at(3), at(13), 5)).toEqual([ben.id]);
+      expect((await store.item('ana@example.test', ids[0] ?? ''))?.status).toBe('waiting');
     });
 
     it('finds card charges in the window, leaving out what moved no money, credits, cardless and reviewed rows', async () => {

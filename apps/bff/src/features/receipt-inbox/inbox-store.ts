@@ -330,13 +330,21 @@ export class ReceiptInboxStore {
     return rows.length > 0;
   }
 
-  /** Waiting items last matched before `before`, oldest first: to match again. */
-  async waitingSince(before: Date, limit: number): Promise<string[]> {
+  /**
+   * `owner`'s waiting items with a total read, last matched before `before` (oldest first, at
+   * most `limit`), taken to be matched again: their match time becomes `at`, so a look at the
+   * same moment (another tab, another replica) takes none of them again.
+   */
+  async claimWaiting(owner: string, before: Date, at: Date, limit: number): Promise<string[]> {
     const rows = await this.engine.query<{ id: string }>(
-      `SELECT id FROM receipt_inbox_item
-        WHERE status = 'waiting' AND read_total_cents IS NOT NULL AND matched_at < $1
-        ORDER BY matched_at LIMIT $2`,
-      [before.toISOString(), limit],
+      `WITH due AS (
+         SELECT id FROM receipt_inbox_item
+          WHERE owner = $1 AND status = 'waiting' AND read_total_cents IS NOT NULL
+            AND matched_at < $2
+          ORDER BY matched_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       UPDATE receipt_inbox_item item SET matched_at = $3 FROM due
+        WHERE item.id = due.id RETURNING item.id`,
+      [owner, before.toISOString(), at.toISOString(), limit],
     );
     return rows.map((row) => row.id);
   }

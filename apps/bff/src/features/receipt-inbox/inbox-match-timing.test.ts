@@ -8,7 +8,8 @@
 //   record, while the inbox is asked for over HTTP.
 // - A waiting receipt is matched again when its person looks, at most every 10 minutes, before
 //   that look's answer: its transaction, reopened meanwhile, has it attached in that answer.
-//   Another person's look leaves it alone.
+//   Another person's look leaves it alone; two looks at once (over HTTP, on PostgreSQL) match it
+//   once.
 import { randomBytes } from 'node:crypto';
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import {
@@ -212,7 +213,14 @@ it('is matched again when its person looks, before the answer, at most every 10 
   const store = await t.stores.receiptInbox();
   expect((await store.item(t.credentials.finance.email, id))?.status).toBe('waiting');
 
-  // Its person's look matches it again, and its answer has it attached.
-  const looked = (await inbox()).items.find((item) => item.id === id);
-  await expectAttached(looked, { id, read: LATER_READ, to: LATER.id, file: 'pine.pdf' });
+  // Its person's look matches it again, and its answer has it attached. Two looks at once (two
+  // tabs) match it once: one takes it, the other finds it taken.
+  const looks = await Promise.all([inbox(), inbox()]);
+  const looked = looks.map((list) => list.items.find((item) => item.id === id));
+  const taker = looked.find((item) => item?.status === 'attached');
+  await expectAttached(taker, { id, read: LATER_READ, to: LATER.id, file: 'pine.pdf' });
+  const records = (await t.audit.list({ limit: 100 })).items.filter(
+    (record) => record.action === 'inbox.attach' && record.target === LATER.id,
+  );
+  expect(records.map((record) => record.outcome)).toEqual(['success']);
 }, 60_000);

@@ -5,11 +5,11 @@
 //   read: a list asked for meanwhile never says `suggested` (the browser test saw such a list
 //   kept, offering to confirm a receipt already attached). On PostgreSQL, which answers a list
 //   while another transaction is open: the attach is held inside its transaction, at its audit
-//   record, while the inbox is asked for over HTTP.
+//   record, while the inbox is asked for over HTTP of the other replica.
 // - A waiting receipt is matched again when its person looks, at most every 10 minutes, before
 //   that look's answer: its transaction, reopened meanwhile, has it attached in that answer.
-//   Another person's look leaves it alone; two looks at once (over HTTP, on PostgreSQL) match it
-//   once.
+//   Another person's look leaves it alone; two looks at once, one on each of two replicas of one
+//   PostgreSQL database, match it once.
 import { randomBytes } from 'node:crypto';
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import {
@@ -18,19 +18,22 @@ import {
   inboxItemSchema,
   inboxListSchema,
 } from '@card-console/shared/api/receipt-inbox';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
 import {
   type ContractCardService,
   startContractCardService,
 } from '../../test/contract-card-service';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import {
+  ManualClock,
+  startTestApp,
+  type TestApp,
+  type TestAppOptions,
+  type TestSession,
+} from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
+import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList } from '../../test/settled-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
@@ -63,7 +66,9 @@ const clock = new ManualClock(NOW);
 
 let service: ContractCardService;
 let postgres: PostgresEngine;
+/** Two replicas on one PostgreSQL database: sessions, stores and jobs shared. */
 let t: TestApp;
+let other: TestApp;
 let finance: TestSession;
 let admin: TestSession;
 /** Resolved when the attach's record is asked for, inside its transaction. */
@@ -94,14 +99,13 @@ beforeAll(async () => {
     withCount: false,
   });
   const databaseUrl = await postgres.createDatabase('certain_match');
-  t = await startTestApp({
+  const env = { sessionSecret: randomBytes(32).toString('hex') };
+  const replica = (): TestAppOptions => ({
     upstream: { url: service.url, apiKey: service.apiKey },
     clock,
-    env: { sessionSecret: randomBytes(32).toString('hex') },
-    stores: openStores({
-      open: async () => postgresEngine(new pg.Pool({ connectionString: databaseUrl, max: 4 })),
-      logger: silentLogger,
-    }),
+    env,
+    shared: { databaseUrl },
+    stores: replicaStores(databaseUrl),
     receiptReader: { read: async () => ({ ok: true, fields: reading }) },
     audit: (trail) => ({
       append: async (record: NewAuditRecord): Promise<AuditRecord> => {
@@ -114,6 +118,8 @@ beforeAll(async () => {
       list: (options) => trail.list(options),
     }),
   });
+  t = await startTestApp(replica());
+  other = await startTestApp(replica());
   [finance, admin] = [await t.signIn('finance'), await t.signIn('admin')];
   // The index synced: the charges are candidates.
   expect((await settledIndexList(t, finance)).items.map((row) => row.id).sort()).toEqual([
@@ -123,13 +129,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   release?.();
+  await other?.close();
   await t?.close();
   await service?.close();
   await postgres?.destroy();
 });
 
-const inbox = async (session = finance) => {
-  const res = await t.request.get('/api/receipt-inbox').set(session.headers());
+const inbox = async (session = finance, app = t) => {
+  const res = await app.request.get('/api/receipt-inbox').set(session.headers());
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return inboxListSchema.parse(res.body);
 };
@@ -183,9 +190,10 @@ async function review(id: string, version: number, reviewed: boolean): Promise<n
 it('is never listed as suggested on its way from reading to attached, and keeps what was read', async () => {
   const id = await upload('harbor.pdf');
 
-  // Matched for certain, the attach is written and waits at its record, not yet committed.
+  // Matched for certain, the attach is written and waits at its record, not yet committed; the
+  // inbox is asked for on the other replica.
   await attaching;
-  const meanwhile = await inbox();
+  const meanwhile = await inbox(finance, other);
   expect(meanwhile.items.map((item) => [item.id, item.status])).toEqual([[id, 'reading']]);
   expect(meanwhile.counts.reading).toBe(1);
 
@@ -214,13 +222,15 @@ it('is matched again when its person looks, before the answer, at most every 10 
   expect((await store.item(t.credentials.finance.email, id))?.status).toBe('waiting');
 
   // Its person's look matches it again, and its answer has it attached. Two looks at once (two
-  // tabs) match it once: one takes it, the other finds it taken.
-  const looks = await Promise.all([inbox(), inbox()]);
+  // tabs, one on each replica) match it once: one takes it, the other finds it taken.
+  const looks = await Promise.all([inbox(), inbox(finance, other)]);
   const looked = looks.map((list) => list.items.find((item) => item.id === id));
   const taker = looked.find((item) => item?.status === 'attached');
   await expectAttached(taker, { id, read: LATER_READ, to: LATER.id, file: 'pine.pdf' });
-  const records = (await t.audit.list({ limit: 100 })).items.filter(
-    (record) => record.action === 'inbox.attach' && record.target === LATER.id,
-  );
+  // Each replica writes its own trail here.
+  const trails = await Promise.all([t, other].map((app) => app.audit.list({ limit: 100 })));
+  const records = trails
+    .flatMap((trail) => trail.items)
+    .filter((record) => record.action === 'inbox.attach' && record.target === LATER.id);
   expect(records.map((record) => record.outcome)).toEqual(['success']);
 }, 60_000);

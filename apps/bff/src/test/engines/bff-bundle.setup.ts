@@ -11,26 +11,17 @@ import type { TestProject } from 'vitest/node';
 import { writeBundle } from '../../cli/bundle';
 // What the set-up provides (`bffBundle`), as the tests read it.
 import type {} from './bff-bundle';
+import { oncePerRun } from './once-per-run';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/**
- * One bundle for the run, however many projects set it up: kept on the process, since each
- * project may load this module afresh.
- */
-const runs = globalThis as { cardConsoleTestBffBundle?: Promise<string> };
-
 export default async function setup(project: TestProject) {
-  const owner = runs.cardConsoleTestBffBundle === undefined;
-  if (owner) {
-    const outdir = join(bffDir, `.test-bundle-${process.pid}`);
-    runs.cardConsoleTestBffBundle = writeBundle(outdir).then(() => outdir);
-  }
-  const outdir = await (runs.cardConsoleTestBffBundle as Promise<string>);
-  project.provide('bffBundle', outdir);
-  if (!owner) return;
-  return () => {
-    delete runs.cardConsoleTestBffBundle;
-    rmSync(outdir, { recursive: true, force: true, maxRetries: 5 });
-  };
+  const outdir = join(bffDir, `.test-bundle-${process.pid}`);
+  const { made, teardown } = await oncePerRun(
+    'cardConsoleTestBffBundle',
+    () => writeBundle(outdir).then(() => outdir),
+    (dir) => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }),
+  );
+  project.provide('bffBundle', made);
+  return teardown;
 }

@@ -10,6 +10,7 @@ import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations } from '../../platform/sql/migrations';
 import { embeddedClusterImage } from '../../platform/sql/sql-engine';
+import { oncePerRun } from './once-per-run';
 
 /** The two images' files, made once for the run however many projects set them up. */
 interface Images {
@@ -17,9 +18,6 @@ interface Images {
   empty: string;
   migrated: string;
 }
-/** Kept on the process, since each project may load this module afresh. */
-const runs = globalThis as { cardConsoleTestEmbeddedImages?: Promise<Images> };
-
 async function makeImages(): Promise<Images> {
   const dir = await mkdtemp(join(tmpdir(), 'cc-embedded-image-'));
   const empty = join(dir, 'cluster.tar');
@@ -33,14 +31,12 @@ async function makeImages(): Promise<Images> {
 }
 
 export default async function setup(project: TestProject) {
-  const owner = runs.cardConsoleTestEmbeddedImages === undefined;
-  if (owner) runs.cardConsoleTestEmbeddedImages = makeImages();
-  const { dir, empty, migrated } = await (runs.cardConsoleTestEmbeddedImages as Promise<Images>);
-  project.provide('embeddedClusterImage', empty);
-  project.provide('migratedClusterImage', migrated);
-  if (!owner) return;
-  return async () => {
-    delete runs.cardConsoleTestEmbeddedImages;
-    await rm(dir, { recursive: true, force: true });
-  };
+  const { made, teardown } = await oncePerRun(
+    'cardConsoleTestEmbeddedImages',
+    makeImages,
+    (images) => rm(images.dir, { recursive: true, force: true }),
+  );
+  project.provide('embeddedClusterImage', made.empty);
+  project.provide('migratedClusterImage', made.migrated);
+  return teardown;
 }

@@ -329,6 +329,7 @@ describe('one change of every transaction a filter gives', () => {
       { filter, addTags: [testPan(9)] },
       { filter, memo: { text: `card ${testPan(9)}`, mode: 'replace' } },
       { filter, categoryId: 'no-such-category' },
+      { filter, categoryId: 'no-such-category', preview: true },
       { filter, addTags: ['never-set'], items: [] },
     ]) {
       const res = await matching(bad);
@@ -338,5 +339,63 @@ describe('one change of every transaction a filter gives', () => {
     expect(await allRows(`subAccountId=${encodeURIComponent(sub.id)}&tag=never-set`)).toEqual(
       before,
     );
+  }, 60_000);
+
+  it('refuses a change to an archived category as its preview does, and audits the refusal of a selection and of a filter', async () => {
+    const sub = t.sim.data.subAccounts()[1];
+    if (!sub) throw new Error('the simulator has too few sub accounts');
+    const rows = (
+      await allRows(`subAccountId=${encodeURIComponent(sub.id)}&review=unreviewed`)
+    ).slice(0, 3);
+    expect(rows).toHaveLength(3);
+    const category = await createCategory('6990', 'Archived later');
+    const archived = await t.request
+      .patch(`/api/accounting-categories/${encodeURIComponent(category.id)}`)
+      .set(admin.headers())
+      .send({ archived: true });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    const filter = { subAccountId: sub.id, review: 'unreviewed' };
+
+    const preview = await matching({ filter, categoryId: category.id, preview: true });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(409);
+    expect(apiErrorBodySchema.parse(preview.body).code).toBe('category_archived');
+    const byFilter = await matching({ filter, categoryId: category.id });
+    expect(byFilter.status, JSON.stringify(byFilter.body)).toBe(409);
+    const bySelection = await t.request
+      .post('/api/transactions/notes')
+      .set(finance.headers())
+      .send({
+        items: rows.map((r) => ({ subAccountId: r.subAccountId, id: r.id })),
+        categoryId: category.id,
+      });
+    expect(bySelection.status, JSON.stringify(bySelection.body)).toBe(409);
+    expect(apiErrorBodySchema.parse(bySelection.body).code).toBe('category_archived');
+    for (const row of rows) expect((await notesOf(row.id)).categoryId).not.toBe(category.id);
+
+    const records = (await t.audit.list({ limit: 5000 })).items;
+    const of = (res: { headers: Record<string, string> }) =>
+      records.filter((r) => r.requestId === res.headers['x-request-id']);
+    // The preview changes nothing and records nothing; each refused change is one failed record.
+    expect(of(preview)).toEqual([]);
+    expect(of(byFilter)).toEqual([
+      expect.objectContaining({
+        action: 'transaction.bulkNotes',
+        target: 'matching',
+        outcome: 'failed',
+        actor: t.credentials.finance.email,
+        after: { category: '6990 Archived later' },
+        detail: expect.stringMatching(
+          new RegExp(`^filter subAccountId=${encodeURIComponent(sub.id)}.*category_archived$`),
+        ),
+      }),
+    ]);
+    expect(of(bySelection)).toEqual([
+      expect.objectContaining({
+        action: 'transaction.bulkNotes',
+        target: 'selection',
+        outcome: 'failed',
+        detail: '3 chosen; 3 to change; category_archived',
+      }),
+    ]);
   }, 60_000);
 });

@@ -147,12 +147,11 @@ export function createNotesService(deps: NotesDeps) {
       const known = await (await deps.stores.index()).existing(items);
       const ids = [...new Set(items.map((i) => i.id))];
       const subOf = new Map(items.map((i) => [i.id, i.subAccountId]));
-      const result = await applyMany(
-        who,
-        ids.filter((id) => known.has(id)),
-        subOf,
-        manyChangeOf(action),
-      );
+      const chosen = ids.filter((id) => known.has(id));
+      const result = await applyMany(who, chosen, subOf, manyChangeOf(action), {
+        name: 'selection',
+        detail: `${chosen.length} chosen`,
+      });
       return {
         changed: result.changed.map((c) => c.after),
         skipped: [
@@ -201,13 +200,26 @@ export function createNotesService(deps: NotesDeps) {
       };
       if (preview) {
         const s = await store();
-        return counted(
-          await s.changeMany(ids, change, who.actor.email, new Date(deps.clock.now()), undefined, {
-            preview: true,
-          }),
-        );
+        try {
+          return counted(
+            await s.changeMany(
+              ids,
+              change,
+              who.actor.email,
+              new Date(deps.clock.now()),
+              undefined,
+              {
+                preview: true,
+              },
+            ),
+          );
+        } catch (caught) {
+          // A preview refused as its change would be (no such category, an archived one).
+          throw storeProblem(caught);
+        }
       }
-      const result = await applyMany(who, ids, subOf, change, async (r, tx) => {
+      const target = { name: 'matching' as const, detail: `filter ${filterText(filter)}` };
+      const result = await applyMany(who, ids, subOf, change, target, async (r, tx) => {
         const answer = counted(r);
         const skipped = answer.skipped.map((s) => `${s.count} ${s.reason}`).join(', ');
         return {
@@ -228,12 +240,15 @@ export function createNotesService(deps: NotesDeps) {
   /**
    * `change` made to `ids` in one transaction with one audit record per changed row (and,
    * given `summary`, one for the whole change first), all committed together or not at all.
+   * A change refused (a row's notes changed meanwhile, an archived category) is audited as one
+   * failed `transaction.bulkNotes` record naming `target` (the selection, or the filter) and why.
    */
   async function applyMany(
     who: Who,
     ids: readonly string[],
     subOf: ReadonlyMap<string, string>,
     change: ManyChange,
+    target: { name: 'selection' | 'matching'; detail: string },
     summary?: (result: ManyChanged, tx: SqlQueryable) => Promise<NewAuditRecord>,
   ): Promise<ManyChanged> {
     const s = await store();
@@ -262,7 +277,19 @@ export function createNotesService(deps: NotesDeps) {
         },
       );
     } catch (caught) {
-      throw storeProblem(caught);
+      rethrowUnrecorded(caught);
+      const error = storeProblem(caught);
+      await deps.audit.append({
+        actor: who.actor.email,
+        role: who.actor.role,
+        action: 'transaction.bulkNotes',
+        target: target.name,
+        requestId: who.requestId,
+        outcome: 'failed',
+        after: await changeSnapshot(s, change),
+        detail: `${target.detail}; ${ids.length} to change; ${problemCode(error)}`,
+      });
+      throw error;
     }
   }
 

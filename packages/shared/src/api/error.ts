@@ -20,6 +20,7 @@ export const problemTitles = {
   card_changed: 'Card changed meanwhile',
   category_archived: 'Category archived',
   category_code_taken: 'Account code taken',
+  matching_changed: 'Matching transactions changed',
   merchant_rule_exists: 'Merchant already has a rule',
   client_closed: 'Request cancelled',
   csrf_required: 'CSRF header missing',

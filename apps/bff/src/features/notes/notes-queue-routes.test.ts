@@ -192,6 +192,7 @@ describe('one change of every transaction a filter gives', () => {
     expect(notesMatchingResultSchema.parse(preview.body)).toEqual({
       preview: true,
       matching: rows.length,
+      matchingDigest: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       changed: rows.length,
       skipped: [],
     });
@@ -203,6 +204,7 @@ describe('one change of every transaction a filter gives', () => {
     expect(done.body).toEqual({
       preview: false,
       matching: rows.length,
+      matchingDigest: preview.body.matchingDigest,
       changed: rows.length,
       skipped: [],
     });
@@ -397,5 +399,70 @@ describe('one change of every transaction a filter gives', () => {
         detail: '3 chosen; 3 to change; category_archived',
       }),
     ]);
+  }, 60_000);
+
+  it('changes only the rows previewed: a row the filter gives by the confirmation and not before refuses it, with nothing changed', async () => {
+    const sub = t.sim.data.subAccounts()[4] ?? t.sim.data.subAccounts()[0];
+    if (!sub) throw new Error('the simulator has too few sub accounts');
+    const rows = (
+      await allRows(`subAccountId=${encodeURIComponent(sub.id)}&review=unreviewed`)
+    ).slice(0, 4);
+    expect(rows).toHaveLength(4);
+    const tag = `digest-${Date.now().toString(36)}`;
+    const tagRows = (some: typeof rows) =>
+      t.request
+        .post('/api/transactions/notes')
+        .set(admin.headers())
+        .send({
+          items: some.map((r) => ({ subAccountId: r.subAccountId, id: r.id })),
+          addTags: [tag],
+        });
+    expect((await tagRows(rows.slice(0, 3))).status).toBe(200);
+    const filter = { subAccountId: sub.id, review: 'unreviewed', tag };
+
+    const preview = notesMatchingResultSchema.parse(
+      (await matching({ filter, reviewed: true, preview: true })).body,
+    );
+    expect(preview).toMatchObject({ matching: 3, changed: 3 });
+    // Someone else tags a fourth row into the filter before the person confirms.
+    expect((await tagRows(rows.slice(3))).status).toBe(200);
+    const refused = await matching({
+      filter,
+      reviewed: true,
+      matchingDigest: preview.matchingDigest,
+    });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    const problem = apiErrorBodySchema.parse(refused.body);
+    expect(problem.code).toBe('matching_changed');
+    expect(problem.detail).toContain('4 match now');
+    for (const row of rows) expect((await notesOf(row.id)).review.state).toBe('unreviewed');
+    const records = (await t.audit.list({ limit: 5000 })).items.filter(
+      (r) => r.requestId === refused.headers['x-request-id'],
+    );
+    expect(records).toEqual([
+      expect.objectContaining({
+        action: 'transaction.bulkNotes',
+        target: 'matching',
+        outcome: 'failed',
+        detail: expect.stringMatching(/4 matching; matching_changed$/),
+      }),
+    ]);
+
+    // Counted again: the new digest names the four rows, and all four change.
+    const recount = notesMatchingResultSchema.parse(
+      (await matching({ filter, reviewed: true, preview: true })).body,
+    );
+    expect(recount.matchingDigest).not.toBe(preview.matchingDigest);
+    const done = await matching({ filter, reviewed: true, matchingDigest: recount.matchingDigest });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({
+      matching: 4,
+      changed: 4,
+      matchingDigest: recount.matchingDigest,
+    });
+    for (const row of rows) expect((await notesOf(row.id)).review.state).toBe('reviewed');
+    // A digest that is not one is bad input.
+    const bad = await matching({ filter, reviewed: false, matchingDigest: 'not a digest!' });
+    expect(bad.status).toBe(400);
   }, 60_000);
 });

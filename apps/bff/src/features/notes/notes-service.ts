@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BulkNotesChange, BulkNotesResult, Notes } from '@card-console/shared/api/notes';
 import {
   NOTES_MATCHING_MAX,
@@ -173,7 +174,7 @@ export function createNotesService(deps: NotesDeps) {
       input: NotesMatchingInput,
       matching: MatchingRows,
     ): Promise<NotesMatchingResult> {
-      const { filter, preview, ...action } = input;
+      const { filter, preview, matchingDigest: expected, ...action } = input;
       const found = await matching(who, filter, NOTES_MATCHING_MAX);
       if (!found.rows) {
         throw new AppError(
@@ -185,12 +186,32 @@ export function createNotesService(deps: NotesDeps) {
       const ids = found.rows.map((r) => r.id);
       const subOf = new Map(found.rows.map((r) => [r.id, r.subAccountId]));
       const change = manyChangeOf(action);
+      const digest = digestOf(found.rows);
+      if (!preview && expected !== undefined && expected !== digest) {
+        const error = new AppError(
+          409,
+          'matching_changed',
+          `The transactions this filter gives changed after they were counted: ${found.count.toLocaleString('en-US')} match now. Nothing was changed; check the new count and confirm again.`,
+        );
+        await deps.audit.append({
+          actor: who.actor.email,
+          role: who.actor.role,
+          action: 'transaction.bulkNotes',
+          target: 'matching',
+          requestId: who.requestId,
+          outcome: 'failed',
+          after: await changeSnapshot(await store(), change),
+          detail: `filter ${filterText(filter)}; ${found.count} matching; matching_changed`,
+        });
+        throw error;
+      }
       const counted = (r: ManyChanged): NotesMatchingResult => {
         const skipped = new Map<string, number>();
         for (const { reason } of r.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
         return {
           preview: preview === true,
           matching: ids.length,
+          matchingDigest: digest,
           changed: r.changed.length,
           skipped: [...skipped].map(([reason, count]) => ({
             reason: reason as ManyChanged['skipped'][number]['reason'],
@@ -321,6 +342,15 @@ function manyChangeOf(action: Omit<BulkNotesChange, 'items'>): ManyChange {
   };
 }
 
+/**
+ * Which rows a filter gave, as a token: the same rows (in any order) give the same token, any
+ * row more or less another. A preview answers it; its confirmation names it.
+ */
+function digestOf(rows: readonly { subAccountId: string; id: string }[]): string {
+  const keys = rows.map((r) => `${r.subAccountId}\u0000${r.id}`).sort();
+  return createHash('sha256').update(keys.join('\n')).digest('base64url').slice(0, 32);
+}
+
 /** The filter as the list's address spells it, for the audit record. */
 function filterText(filter: IndexSearchInput): string {
   const params = new URLSearchParams();
@@ -334,4 +364,5 @@ function filterText(filter: IndexSearchInput): string {
 export type NotesMatchingInput = Omit<BulkNotesChange, 'items'> & {
   filter: IndexSearchInput;
   preview?: boolean | undefined;
+  matchingDigest?: string | undefined;
 };

@@ -6,6 +6,7 @@ import type {
 } from '@card-console/shared/api/transaction-index';
 import { useId, useState } from 'react';
 import { Field } from '../../../components/field';
+import { ApiError } from '../../../lib/api-error';
 import { type BulkNotesAction, useUpdateManyNotes } from '../api/update-many-notes';
 import { useUpdateMatchingNotes } from '../api/update-matching-notes';
 import { bulkResultText, matchingResultText, skippedText } from '../bulk-result';
@@ -37,6 +38,8 @@ interface Pending {
   action: BulkNotesAction;
   what: string;
   preview: NotesMatchingResult;
+  /** The rows changed between an earlier count and its confirmation: this is a new count. */
+  recounted?: boolean;
 }
 
 /**
@@ -70,20 +73,30 @@ export function BulkActions({
       failed: true,
     });
 
+  /** The count first: what the change would do to the rows as they are now. */
+  const countFirst = (
+    action: BulkNotesAction,
+    what: string,
+    after?: () => void,
+    recounted?: true,
+  ) => {
+    if (!matching) return;
+    updateMatching.mutate(
+      { filter: matching.filter, ...action, preview: true },
+      {
+        onSuccess: (preview) => {
+          setPending({ action, what, preview, ...(recounted && { recounted }) });
+          after?.();
+        },
+        onError: failed(what),
+      },
+    );
+  };
+
   const run = (action: BulkNotesAction, what: string, after?: () => void) => {
     if (busy) return;
     if (matching) {
-      // The count first: what the change would do to the rows as they are now.
-      updateMatching.mutate(
-        { filter: matching.filter, ...action, preview: true },
-        {
-          onSuccess: (preview) => {
-            setPending({ action, what, preview });
-            after?.();
-          },
-          onError: failed(what),
-        },
-      );
+      countFirst(action, what, after);
       return;
     }
     // The outcome is told through the promise, not `mutate`'s callbacks: those are dropped when
@@ -102,19 +115,27 @@ export function BulkActions({
 
   const confirm = () => {
     if (!pending || !matching || busy) return;
-    const { action, what } = pending;
+    const { action, what, preview } = pending;
     // Through the promise, as `run`'s: the answer is told even when this bar is gone by then.
-    updateMatching.mutateAsync({ filter: matching.filter, ...action }).then(
-      (result) => {
-        setPending(undefined);
-        onResult({ text: `${what}: ${matchingResultText(result)}` });
-        onClear();
-      },
-      (error: Error) => {
-        setPending(undefined);
-        failed(what)(error);
-      },
-    );
+    // Only the rows counted: if the filter gives others by now, nothing changes and they are
+    // counted again for the person to confirm.
+    updateMatching
+      .mutateAsync({ filter: matching.filter, ...action, matchingDigest: preview.matchingDigest })
+      .then(
+        (result) => {
+          setPending(undefined);
+          onResult({ text: `${what}: ${matchingResultText(result)}` });
+          onClear();
+        },
+        (error: Error) => {
+          setPending(undefined);
+          if (error instanceof ApiError && error.code === 'matching_changed') {
+            countFirst(action, what, undefined, true);
+            return;
+          }
+          failed(what)(error);
+        },
+      );
   };
 
   const setCategory = () => {
@@ -181,6 +202,9 @@ export function BulkActions({
       {pending ? (
         <div className="bulk-confirm" role="alertdialog" aria-labelledby={`${titleId}-confirm`}>
           <p id={`${titleId}-confirm`}>
+            {pending.recounted
+              ? 'The matching transactions changed after they were counted, so nothing was changed. Counted again: '
+              : null}
             <strong>{pending.what}</strong> — {confirmText(pending.preview)}
           </p>
           <button

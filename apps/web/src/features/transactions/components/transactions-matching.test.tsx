@@ -9,7 +9,7 @@ import { accountingCategories, financeSession, subAccounts } from '../../../test
 import { renderApp } from '../../../test/render-app';
 import { indexRow, listNotes, matches, serveIndex } from '../../../test/serve-index';
 import { serveAttention } from '../../../test/serve-notes';
-import { requestsTo, serve, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 
 const MATCHING = '/api/transactions/notes/matching';
 
@@ -34,6 +34,18 @@ function serveMatching(list: ReturnType<typeof rows>) {
     serve('notes.updateMatching', async ({ request }) => {
       const body = notesMatchingChangeSchema.parse(await request.json());
       const found = list.filter((t) => matches(t, body.filter));
+      // The rows themselves stand for the BFF's digest of them.
+      const matchingDigest = found
+        .map((t) => t.id)
+        .sort()
+        .join('-');
+      if (
+        !body.preview &&
+        body.matchingDigest !== undefined &&
+        body.matchingDigest !== matchingDigest
+      ) {
+        return apiError(409, 'matching_changed', 'The transactions this filter gives changed.');
+      }
       let changed = 0;
       let reviewed = 0;
       for (const t of found) {
@@ -54,6 +66,7 @@ function serveMatching(list: ReturnType<typeof rows>) {
       const answer: NotesMatchingResult = {
         preview: body.preview === true,
         matching: found.length,
+        matchingDigest,
         changed,
         skipped: reviewed ? [{ reason: 'reviewed', count: reviewed }] : [],
       };
@@ -100,7 +113,12 @@ describe('transactions: a change of every matching transaction', { timeout: 15_0
         'Tagged close-mar: 6 changed, 1 skipped: reviewed — reopen them first.',
       ),
     ).toBeInTheDocument();
-    expect((await sent())[1]).toEqual({ filter: { status: ['settled'] }, addTags: ['close-mar'] });
+    // The rows counted, named: a set that changed meanwhile would be refused (below).
+    expect((await sent())[1]).toEqual({
+      filter: { status: ['settled'] },
+      addTags: ['close-mar'],
+      matchingDigest: 'tx_1-tx_2-tx_3-tx_4-tx_5-tx_6-tx_7',
+    });
     expect(list.filter((t) => t.notes?.tags.includes('close-mar')).map((t) => t.id)).toEqual([
       'tx_1',
       'tx_2',
@@ -132,5 +150,43 @@ describe('transactions: a change of every matching transaction', { timeout: 15_0
     expect(list.filter((t) => t.notes?.reviewed).map((t) => t.id)).toEqual(['tx_4']);
     await user.click(screen.getByRole('checkbox', { name: /^Select Purchase 7,/ }));
     expect(bar()).toHaveAccessibleName('2 selected');
+  });
+
+  it('changes only the rows it counted: when the filter gives others by the confirmation, nothing changes and they are counted again', async () => {
+    const list = rows();
+    server.use(
+      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
+      serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
+    );
+    serveIndex(list, { pageSize: 3 });
+    serveAttention(list);
+    serveMatching(list);
+    const { user } = renderApp('/transactions?status=settled', { session: financeSession() });
+    await screen.findByRole('row', { name: /Purchase 7/ });
+    await screen.findByText(/7 transactions/);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all 3 shown' }));
+    const bar = () => screen.getByRole('region', { name: /selected$/ });
+    await user.click(within(bar()).getByRole('button', { name: 'Select all 7 matching' }));
+    await user.type(within(bar()).getByLabelText('Tags to add'), 'close-mar{Enter}');
+    const confirm = await within(bar()).findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('6 of 7 transactions will change');
+
+    // A sync brings an eighth settled row before the person confirms.
+    list.push(
+      indexRow({ id: 'tx_8', date: '2026-03-08T15:00:00.000Z', description: 'Purchase 8' }),
+    );
+    await user.click(within(confirm).getByRole('button', { name: 'Change 6 transactions' }));
+    const again = await within(bar()).findByText(/changed after they were counted/);
+    expect(again.closest('[role="alertdialog"]')).toHaveTextContent(
+      'The matching transactions changed after they were counted, so nothing was changed. Counted again: Tagged close-mar — 7 of 8 transactions will change',
+    );
+    expect(list.filter((t) => t.notes?.tags.includes('close-mar'))).toEqual([]);
+    await user.click(within(bar()).getByRole('button', { name: 'Change 7 transactions' }));
+    expect(
+      await screen.findByText(
+        'Tagged close-mar: 7 changed, 1 skipped: reviewed — reopen them first.',
+      ),
+    ).toBeInTheDocument();
+    expect(list.filter((t) => t.notes?.tags.includes('close-mar'))).toHaveLength(7);
   });
 });

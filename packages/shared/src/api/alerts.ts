@@ -29,7 +29,8 @@
 // The card-number check of names and ids is the BFF's alone (it reuses its detector); the SPA
 // validates forms with the rest of these rules.
 import { z } from 'zod';
-import { cursorSchema } from '../upstream/common';
+import { cursorSchema, resourceIdSchema } from '../upstream/common';
+import { visibleNameSchema } from './names';
 
 export const alertRuleKinds = [
   'declined',
@@ -46,11 +47,33 @@ export const MAX_ALERT_CENTS = 1_000_000_000_000;
 /** At most this many alerts in one page of the inbox, and in one mark-read by ids. */
 export const MAX_INBOX_PAGE = 100;
 
+/**
+ * A check that `schema` accepts the text, its first problem said as this file's messages are
+ * ("cardId must not contain control characters"): the project's id and name rules, once (no
+ * control character reaches the database, which refuses a NUL with a 500).
+ */
+const checkedBy =
+  (what: string, schema: z.ZodType<unknown, string>) => (ctx: z.core.ParsePayload<string>) => {
+    if (ctx.issues.length > 0) return;
+    const result = schema.safeParse(ctx.value);
+    const problem = result.success ? undefined : result.error.issues[0]?.message;
+    if (problem)
+      ctx.issues.push({ code: 'custom', message: `${what} ${problem}`, input: ctx.value });
+  };
+
+/** A card-service id or one of ours: `resourceIdSchema`, and at most 200 characters. */
 const id = (what: string) =>
   z
     .string({ error: `${what} must be text` })
-    .min(1, `${what} must not be empty`)
-    .max(200, `${what} must be at most 200 characters`);
+    .max(200, `${what} must be at most 200 characters`)
+    .check(checkedBy(what, resourceIdSchema));
+
+/** A name a person gives (a rule's, a webhook target's): `visibleNameSchema`, trimmed. */
+const visibleName = (what: string) =>
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .check(checkedBy(what, visibleNameSchema));
 
 const cents = (what: string) =>
   z
@@ -69,11 +92,7 @@ const channelsSchema = z.strictObject(
 );
 
 const common = {
-  name: z
-    .string({ error: 'name must be text' })
-    .trim()
-    .min(1, 'name must not be empty')
-    .max(100, 'name must be at most 100 characters'),
+  name: visibleName('name'),
   /** Only this sub account's transactions, cards or balance. */
   subAccountId: id('subAccountId').optional(),
   /** Only this card's transactions or utilisation. */
@@ -367,13 +386,23 @@ export const markReadSchema = z.union(
   [
     z.strictObject({
       ids: z
-        .array(z.string().min(1).max(200), { error: 'ids must be a list of alert ids' })
+        .array(id('each id'), { error: 'ids must be a list of alert ids' })
         .min(1, 'ids must name at least one alert')
         .max(MAX_INBOX_PAGE, `ids must name at most ${MAX_INBOX_PAGE} alerts`),
     }),
     z.strictObject({ all: z.literal(true, { error: 'all must be true' }) }),
   ],
-  { error: 'send { ids: [...] } or { all: true }' },
+  {
+    // A list of ids with a bad one says which and why (a control character, say), not only the shape.
+    error: (issue) => {
+      const errors = (issue as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+      const inIds = errors[0]?.find((i) => i.path[0] === 'ids' && i.code !== 'unrecognized_keys');
+      const asked = typeof issue.input === 'object' && issue.input !== null && 'ids' in issue.input;
+      return asked && inIds
+        ? `${inIds.path.join('.')}: ${inIds.message}`
+        : 'send { ids: [...] } or { all: true }';
+    },
+  },
 );
 export type MarkRead = z.input<typeof markReadSchema>;
 
@@ -386,16 +415,14 @@ export type MarkReadResult = z.infer<typeof markReadResultSchema>;
 
 /** POST /api/alerts/webhooks: a place to post alerts to. The BFF checks the URL's address. */
 export const webhookTargetInputSchema = z.strictObject({
-  name: z
-    .string({ error: 'name must be text' })
-    .trim()
-    .min(1, 'name must not be empty')
-    .max(100, 'name must be at most 100 characters'),
+  name: visibleName('name'),
   url: z
     .string({ error: 'url must be text' })
     .trim()
     .min(1, 'url must not be empty')
     .max(2_000, 'url must be at most 2000 characters')
+    // A URL parser drops tabs and line breaks and encodes the rest: what was typed is not what is saved.
+    .refine((url) => !/\p{Cc}/u.test(url), 'url must not contain control characters')
     .refine(
       (url) => URL.canParse(url),
       'url must be a URL, such as https://hooks.example.com/alerts',

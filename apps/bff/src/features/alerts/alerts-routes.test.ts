@@ -232,6 +232,42 @@ describe('alert rules over HTTP', () => {
     expect(drop.body.detail).toContain('not yours');
   });
 
+  it('a control character (a NUL, which the database refuses) in any text of a rule is a 400 naming the field, never a 500', async () => {
+    const before = (await rulesOf(finance)).length;
+    const cases: [object, string][] = [
+      [declined('a\u0000b'), 'name: name must not contain control characters'],
+      [declined('a\u0007b'), 'name: name must not contain control characters'],
+      [declined('x', { cardId: 'a\u0000' }), 'cardId: cardId must not contain control characters'],
+      [
+        declined('x', { subAccountId: 'sa\u0000' }),
+        'subAccountId: subAccountId must not contain control characters',
+      ],
+      [
+        declined('x', { channels: { inbox: true, email: false, webhookTargetId: 'w\u0000' } }),
+        'channels.webhookTargetId: channels.webhookTargetId must not contain control characters',
+      ],
+      [declined('x', { cardId: '..' }), 'cardId: cardId '],
+      [declined('\u200b'), 'name: name must contain a visible character'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await create(finance, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(problem(res.body)).toMatchObject({ code: 'invalid_body' });
+      expect(res.body.detail, JSON.stringify(body)).toContain(message);
+    }
+    expect(await rulesOf(finance)).toHaveLength(before);
+
+    const rule = await created(finance, declined('Kept', { subAccountId: 'sa_nul' }));
+    const changed = await put(
+      finance,
+      rule.id,
+      declined('a\u0000b', { subAccountId: 'sa_nul', version: rule.version }),
+    );
+    expect(changed.status).toBe(400);
+    expect(changed.body.detail).toContain('name: name must not contain control characters');
+    expect((await rulesOf(finance)).find((r) => r.id === rule.id)?.name).toBe('Kept');
+  });
+
   it("a person cannot change or remove someone else's rule (403), nor see it", async () => {
     const adminsOwn = await created(admin, declined('Admin only'));
     const financeOwn = await created(finance, declined('Finance only', { subAccountId: 'sa_own' }));
@@ -437,6 +473,13 @@ describe('the inbox over HTTP', () => {
       const res = await markRead(finance, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(problem(res.body)).toMatchObject({ code: 'invalid_body' });
+    }
+    // A NUL (which the database refuses) or another control character in an id: a 400, not a 500.
+    for (const ids of [['a\u0000b'], ['ok', '\u0000'], ['a\u001fb']]) {
+      const res = await markRead(finance, { ids });
+      expect(res.status, JSON.stringify(ids)).toBe(400);
+      expect(problem(res.body)).toMatchObject({ code: 'invalid_body' });
+      expect(res.body.detail, JSON.stringify(ids)).toContain('must not contain control characters');
     }
   });
 });

@@ -101,6 +101,38 @@ describe('webhook targets over HTTP', () => {
     });
   });
 
+  it('a control character (a NUL, which the database refuses) in a name or URL is a 400 naming the field, never a 500', async () => {
+    const before = (await list()).length;
+    for (const [body, message] of [
+      [
+        { name: 'a\u0000b', url: 'https://hooks.example.test/n' },
+        'name: name must not contain control characters',
+      ],
+      [
+        { name: 'a\nb', url: 'https://hooks.example.test/n' },
+        'name: name must not contain control characters',
+      ],
+      [
+        { name: '\u202eab', url: 'https://hooks.example.test/n' },
+        'name: name must not contain text-direction',
+      ],
+      [
+        { name: 'Nul', url: 'https://hooks.example.test/a\u0000b' },
+        'url: url must not contain control characters',
+      ],
+      [
+        { name: 'Tab', url: 'https://hooks.exa\tmple.test/a' },
+        'url: url must not contain control characters',
+      ],
+    ] as const) {
+      const res = await add(admin, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(apiErrorBodySchema.parse(res.body)).toMatchObject({ code: 'invalid_body' });
+      expect(res.body.detail, JSON.stringify(body)).toContain(message);
+    }
+    expect(await list()).toHaveLength(before);
+  });
+
   it('is for admins only: finance gets 403 and changes nothing', async () => {
     const res = await add(finance, { name: 'Mine', url: 'https://hooks.example.test/m' });
     expect(res.status).toBe(403);

@@ -48,6 +48,21 @@ export const MAX_ALERT_CENTS = 1_000_000_000_000;
 export const MAX_INBOX_PAGE = 100;
 
 /**
+ * The whole percent `part` is of `whole` (a card's spend of its limit), rounded down, in integer
+ * maths: what a utilisation rule compares with its share and what the bell shows, so the two
+ * never disagree. Floating point does not do: 57,000 of 100,000 is `(57000 / 100000) * 100` =
+ * 56.99999999999999, shown as 56 % for an alert a 57 % rule raised. Exact for cents up to
+ * `MAX_ALERT_CENTS` (× 100 stays a safe integer). `whole` must be more than 0.
+ */
+export function wholePercentOf(part: number, whole: number): number {
+  const scaled = part * 100;
+  const rest = scaled % whole;
+  const quotient = (scaled - rest) / whole;
+  // `%` keeps the sign of `part`: a negative part's quotient was rounded up, not down.
+  return rest < 0 ? quotient - 1 : quotient;
+}
+
+/**
  * A check that `schema` accepts the text, its first problem said as this file's messages are
  * ("cardId must not contain control characters"): the project's id and name rules, once (no
  * control character reaches the database, which refuses a NUL with a 500).

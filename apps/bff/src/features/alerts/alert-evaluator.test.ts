@@ -241,6 +241,21 @@ describe('utilisation and balance rules', () => {
     ]);
   });
 
+  it('utilisation: the share is integer maths where floating point falls a point short (57,000 of 100,000 is 57 %)', () => {
+    const rule = ruleOf('utilisation_above', { sharePercent: 57 });
+    const at = (spentCents: number, limitCents: number) =>
+      evaluateAlerts(
+        [rule],
+        synced({
+          cards: new Map([['c', card({ utilisation: { limitCents, window, spentCents } })]]),
+        }),
+      ).length;
+    expect(at(57_000, 100_000)).toBe(1);
+    expect(at(5_700_000, 10_000_000)).toBe(1);
+    expect(at(56_999, 100_000)).toBe(0);
+    expect(at(-57_000, 100_000)).toBe(0);
+  });
+
   it('balance: strictly under the amount alerts once per UTC day; at the amount does not', () => {
     const rule = ruleOf('balance_below', { amountCents: 10_000 });
     expect(evaluateAlerts([rule], synced({ balanceCents: 10_000 }))).toEqual([]);

@@ -14,6 +14,7 @@
 //   in these rows (by time, then id): of several rows of one new category, the first alerts;
 // - utilisation: the window's spend at or over share × limit, once per window;
 // - balance: strictly under the amount, once per UTC day.
+import { wholePercentOf } from '@card-console/shared/api/alerts';
 import { moneyStateOf } from '@card-console/shared/money-definition';
 import type { TransactionStatus } from '@card-console/shared/upstream/enums';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
@@ -230,8 +231,8 @@ function utilisationAlerts(rule: AlertRule, synced: SyncedSubAccount): AlertToRa
   for (const [cardId, card] of synced.cards) {
     const use = card.utilisation;
     if (!use || use.limitCents <= 0 || !inScope(rule, synced.subAccountId, cardId)) continue;
-    // In integers: spend ≥ share% × limit.
-    if (use.spentCents * 100 < rule.sharePercent * use.limitCents) continue;
+    // In integers (the bell shows the same figure): spend ≥ share% × limit.
+    if (wholePercentOf(use.spentCents, use.limitCents) < rule.sharePercent) continue;
     out.push({
       ruleId: rule.id,
       idempotencyKey: utilisationAlertKey(rule.id, cardId, use.window.fromDay),

@@ -1,4 +1,4 @@
-import type { InboxItem } from '@card-console/shared/api/alerts';
+import { type InboxItem, wholePercentOf } from '@card-console/shared/api/alerts';
 import { formatCents } from '@card-console/shared/money';
 import { formatShortDateTime, maskedLast4 } from '../../lib/format';
 
@@ -32,8 +32,8 @@ function kindSummary(item: InboxItem): string {
     case 'new_category':
       return `New category for card ${cardOf(item)}: ${item.categoryCode ?? item.merchantName ?? item.merchant ?? item.description}`;
     case 'utilisation_above': {
-      const share =
-        item.limitCents > 0 ? Math.floor((item.spentCents / item.limitCents) * 100) : 100;
+      // The evaluator's integer maths: a 57 % alert says 57 %, never 56 (floating point's).
+      const share = item.limitCents > 0 ? wholePercentOf(item.spentCents, item.limitCents) : 100;
       return `Card ${cardOf(item)} at ${share}% of its limit (${formatCents(item.spentCents)} of ${formatCents(item.limitCents)})`;
     }
     case 'balance_below':

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDollarInput, formatCents, parseDollarsToCents } from './money';
+import { centsToDollarInput, formatCents, parseDollarsToCents, totalCents } from './money';
 
 describe('parseDollarsToCents', () => {
   it.each([
@@ -78,5 +78,14 @@ describe('formatCents', () => {
         expect(parseDollarsToCents(formatCents(cents))).toEqual({ ok: true, cents });
       }),
     );
+  });
+});
+
+describe('totalCents', () => {
+  it('sums whole cents, and is unknown when any figure is', () => {
+    expect(totalCents([1234567, 500000, -1])).toBe(1734566);
+    expect(totalCents([])).toBe(0);
+    expect(totalCents([1234567, undefined, 500000])).toBeUndefined();
+    expect(totalCents([undefined])).toBeUndefined();
   });
 });

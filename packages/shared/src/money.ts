@@ -2,6 +2,19 @@
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
+/**
+ * The sum of figures, or undefined when any of them is unknown: a total that counts a figure the
+ * card service did not give as $0 is a wrong number, and a wrong number is worse than none.
+ */
+export function totalCents(figures: Iterable<number | undefined>): number | undefined {
+  let total = 0;
+  for (const cents of figures) {
+    if (cents === undefined) return undefined;
+    total += cents;
+  }
+  return total;
+}
+
 /** `-123450` → `-$1,234.50`. Cents must be a safe integer. */
 export function formatCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);

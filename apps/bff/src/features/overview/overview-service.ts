@@ -5,6 +5,7 @@ import {
   type MerchantName,
   merchantsOf,
 } from '@card-console/shared/merchants';
+import { totalCents } from '@card-console/shared/money';
 import { netCardSpendCents } from '@card-console/shared/money-definition';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
@@ -462,10 +463,11 @@ function assemble(input: AssembleInput): Overview {
         .slice(0, TOP),
     },
   };
-  const balances = subs.flatMap((s) => (s.balance ? [s.balance.amountCents] : []));
-  const spends = subs.flatMap((s) => (s.spend ? [s.spend.amountCents] : []));
-  if (balances.length) out.balanceCents = balances.reduce((a, b) => a + b, 0);
-  if (spends.length) out.spendCents = spends.reduce((a, b) => a + b, 0);
+  // Absent when any sub account's figure is (a total counting it as $0 would be wrong).
+  const balance = totalCents(subs.map((s) => s.balance?.amountCents));
+  const spend = totalCents(subs.map((s) => s.spend?.amountCents));
+  if (subs.length > 0 && balance !== undefined) out.balanceCents = balance;
+  if (subs.length > 0 && spend !== undefined) out.spendCents = spend;
   return out;
 }
 

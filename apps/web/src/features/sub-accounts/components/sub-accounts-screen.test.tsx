@@ -54,6 +54,21 @@ describe('sub accounts screen', () => {
     expect(screen.getByTestId('total-balance')).toHaveTextContent('$17,345.67');
   });
 
+  it('shows no total where a sub account has no figure, and says why, rather than counting it as $0', async () => {
+    const [ops, ...rest] = subAccounts;
+    if (!ops) throw new Error('no fixture');
+    const { balanceCents: _unknown, ...withoutBalance } = ops;
+    server.use(serve('subAccounts.list', () => HttpResponse.json(page([withoutBalance, ...rest]))));
+    renderApp('/sub-accounts', { session: financeSession() });
+    const row = await screen.findByRole('row', { name: /Operations/ });
+    expect(within(row).getAllByText('—')).toHaveLength(1);
+    expect(screen.getByTestId('total-balance')).toHaveTextContent('—');
+    expect(screen.getByTestId('total-spend')).toHaveTextContent('$3,499.99');
+    expect(screen.getByRole('note')).toHaveTextContent(
+      `No total where a sub account has no figure (balance: 1 of ${subAccounts.length})`,
+    );
+  });
+
   it('says so when there are none', async () => {
     server.use(serve('subAccounts.list', () => HttpResponse.json(page([]))));
     renderApp('/sub-accounts', { session: financeSession() });

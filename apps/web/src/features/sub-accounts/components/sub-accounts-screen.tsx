@@ -1,6 +1,6 @@
 import type { Role } from '@card-console/shared/api/meta';
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
-import { formatCents } from '@card-console/shared/money';
+import { formatCents, totalCents } from '@card-console/shared/money';
 import { moneyWords, netCardSpendWords } from '@card-console/shared/money-definition';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -8,11 +8,13 @@ import { ListNotLoaded } from '../../../components/list-not-loaded';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { CreateSubAccountDialog } from './create-sub-account-dialog';
 
-function sum(items: SubAccount[], pick: (s: SubAccount) => number | undefined): number {
-  return items.reduce((total, s) => total + (pick(s) ?? 0), 0);
-}
-
 const money = (cents: number | undefined) => (cents === undefined ? '—' : formatCents(cents));
+
+/** How many of `items` have no figure from the card service, in words ("" when every one has). */
+function missingWords(items: SubAccount[], pick: (s: SubAccount) => number | undefined): string {
+  const missing = items.filter((s) => pick(s) === undefined).length;
+  return missing === 0 ? '' : `${missing} of ${items.length}`;
+}
 
 export function SubAccountsScreen({
   subAccounts,
@@ -33,6 +35,16 @@ export function SubAccountsScreen({
   useDocumentTitle('Sub accounts');
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | undefined>();
+  const unknownTotals = subAccounts
+    ? [
+        ...(missingWords(subAccounts, (s) => s.balanceCents)
+          ? [`balance: ${missingWords(subAccounts, (s) => s.balanceCents)}`]
+          : []),
+        ...(missingWords(subAccounts, (s) => s.spendCents)
+          ? [`card spend: ${missingWords(subAccounts, (s) => s.spendCents)}`]
+          : []),
+      ].join('; ')
+    : '';
 
   return (
     <section aria-labelledby="sub-accounts-title">
@@ -102,16 +114,22 @@ export function SubAccountsScreen({
                 <tr>
                   <th scope="row">Total ({subAccounts.length})</th>
                   <td className="num" data-label="Balance" data-testid="total-balance">
-                    {formatCents(sum(subAccounts, (s) => s.balanceCents))}
+                    {money(totalCents(subAccounts.map((s) => s.balanceCents)))}
                   </td>
                   <td className="num" data-label="Card spend" data-testid="total-spend">
-                    {formatCents(sum(subAccounts, (s) => s.spendCents))}
+                    {money(totalCents(subAccounts.map((s) => s.spendCents)))}
                   </td>
                   <td />
                 </tr>
               </tfoot>
             </table>
           </div>
+          {unknownTotals ? (
+            <p className="muted" role="note">
+              No total where a sub account has no figure ({unknownTotals}): the card service did not
+              report it, and a total without it would be wrong.
+            </p>
+          ) : null}
           <p className="muted">
             As the card service reports them, since each sub account opened. Balance: the money that
             moved (settled, refunded and disputed rows, funding and payments without a card

@@ -180,20 +180,59 @@ export const indexExportQuerySchema = boundsInOrder(
     /**
      * Which file of an accounting export too long for its importer (`ACCOUNTING_ROWS_PER_FILE`):
      * part N holds rows (N-1)×limit+1 to N×limit of the posted rows, in the list's order.
+     *
+     * Always with `postedRows` and `postedCents`: the posted set the parts were planned from,
+     * its row count and signed cents as the screen showed them (the totals' `summary.posted`).
+     * A part is a slice by place of a set a sync can change between two downloads: one row
+     * more, and every later row moves a place, so a row would be in two parts (QuickBooks'
+     * bank file has no id to catch it) and another in none. Before any byte the BFF counts the
+     * posted set of the same filter again (the store's `postedTotal`, the summary's figure):
+     * another count or sum answers 409 `matching_changed` ("download every part again"), and a
+     * change while the part is read breaks the download off, so no receipt says it is whole.
+     * Single files are not planned from the figures and take neither.
      */
     part: z
       .string()
       .regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1')
       .transform(Number)
       .optional(),
+    /** With `part`: how many posted rows the parts were planned from (the screen's figure). */
+    postedRows: z
+      .string()
+      .regex(/^(0|[1-9]\d{0,8})$/, 'must be a whole number of rows')
+      .transform(Number)
+      .optional(),
+    /** With `part`: what those posted rows net to, signed cents (the screen's figure). */
+    postedCents: z
+      .string()
+      .regex(/^(0|-?[1-9]\d{0,14})$/, 'must be a whole number of cents, signed')
+      .transform(Number)
+      .optional(),
   }),
-).refine(
-  (q) => q.part === undefined || (q.format !== undefined && q.format in ACCOUNTING_ROWS_PER_FILE),
-  {
-    message: 'parts are for the QuickBooks bank and Xero files only',
-    path: ['part'],
-  },
-);
+)
+  .refine(
+    (q) => q.part === undefined || (q.format !== undefined && q.format in ACCOUNTING_ROWS_PER_FILE),
+    {
+      message: 'parts are for the QuickBooks bank and Xero files only',
+      path: ['part'],
+    },
+  )
+  .refine((q) => (q.part === undefined) === (q.postedRows === undefined), {
+    message: 'a part comes with postedRows, the posted rows it was planned from, and only a part',
+    path: ['postedRows'],
+  })
+  .refine((q) => (q.part === undefined) === (q.postedCents === undefined), {
+    message: 'a part comes with postedCents, the posted cents it was planned from, and only a part',
+    path: ['postedCents'],
+  })
+  .refine(
+    (q) => {
+      const limit = q.format === undefined ? undefined : ACCOUNTING_ROWS_PER_FILE[q.format];
+      if (q.part === undefined || q.postedRows === undefined || limit === undefined) return true;
+      return q.part <= Math.max(1, Math.ceil(q.postedRows / limit));
+    },
+    { message: 'the posted rows planned have no such part', path: ['part'] },
+  );
 export type IndexExportQuery = z.input<typeof indexExportQuerySchema>;
 
 /** A transaction's notes as the list shows them (absent: it has none). */

@@ -42,10 +42,24 @@ export const transactionIndexFeature = defineFeature(
     }),
     endpoint('index.exportCsv', {
       summary:
-        "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several)",
+        "Every transaction of the index's filtered list, in its order, as CSV (a sub-account column when several); a part of an accounting file only while the posted rows are those its parts were planned from (else 409 matching_changed)",
       example: '/api/index/transactions/export.csv?status=declined',
       handler: async ({ req, res, services: { deps, search }, query }) => {
-        const { tz, fromDay, toDay, format = 'card-console', part, ...filter } = query;
+        const {
+          tz,
+          fromDay,
+          toDay,
+          format = 'card-console',
+          part,
+          postedRows,
+          postedCents,
+          ...filter
+        } = query;
+        // A part always comes with the posted set it was planned from (the query's check).
+        const asked =
+          part === undefined || postedRows === undefined || postedCents === undefined
+            ? undefined
+            : { part, planned: { count: postedRows, cents: postedCents } };
         const person = who(req);
         const times = createLocalTimes(tz);
         const stream = exportStreamContext(req, res, person, deps);
@@ -57,7 +71,7 @@ export const transactionIndexFeature = defineFeature(
             stream.clientGone,
             { times, cards: deps.cardDirectory },
             format,
-            part,
+            asked,
           );
           const named = file.subAccountName ?? 'all-sub-accounts';
           res.status(200).set({

@@ -34,7 +34,7 @@ import {
 } from '@card-console/shared/api/transaction-index';
 import { uncategorized } from '@card-console/shared/category-groups';
 import { type MerchantName, merchantKeyOf } from '@card-console/shared/merchants';
-import { centsToDollarInput } from '@card-console/shared/money';
+import { centsToDollarInput, formatCents } from '@card-console/shared/money';
 import { netCardSpendCents, statusesOf } from '@card-console/shared/money-definition';
 import { AppError } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
@@ -1043,6 +1043,13 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * page of `MAX_INDEX_PAGE` at a time (keyset: rows synced meanwhile neither repeat nor
      * shift). With several sub accounts each row starts with its sub account's name and id.
      * Starts no sync: the file is the set the screen shows.
+     *
+     * A `part` of an accounting file is a slice by place of the posted set the parts were
+     * planned from (`planned`: the screen's posted rows and cents). That set is counted again
+     * here, by the store's `postedTotal` (the totals' `summary.posted`, read alone), before any
+     * byte (another figure: 409 `matching_changed`), and once more after the part's last row,
+     * before its receipt: a sync meanwhile moves rows from one place to another, so the part
+     * fails (the download breaks off with no receipt) rather than repeat a row or miss one.
      */
     async exportRows(
       who: Who,
@@ -1050,7 +1057,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       signal: AbortSignal,
       format: CsvRowOptions,
       layout: ExportFormat = 'card-console',
-      part?: number,
+      asked?: ExportPart,
     ): Promise<{ rows: ExportRows; columns: readonly string[]; subAccountName?: string }> {
       const { ids, names } = await subAccountsOf(who, input);
       const several = ids.length !== 1;
@@ -1058,8 +1065,18 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       const notesStore = await deps.stores.notes();
       const categories = new Map((await notesStore.categories()).map((c) => [c.id, c]));
       // The accountant's files hold posted rows only (accounting-files.ts).
-      const asked = await filterFor(input, ids);
-      const filter = layout === 'card-console' ? asked : postedOnly(asked);
+      const filtered = await filterFor(input, ids);
+      const filter = layout === 'card-console' ? filtered : postedOnly(filtered);
+      const part = asked?.part;
+      // The posted set as it is now, by the figure the screen's totals show.
+      const unchanged = async () => {
+        if (asked === undefined) return;
+        const now = await store.postedTotal(filtered);
+        if (now.count !== asked.planned.count || now.cents !== asked.planned.cents) {
+          throw postedChanged(asked.planned, now);
+        }
+      };
+      await unchanged();
       // Each row's merchant by name (as the lists group it, with the admins' names).
       const merchants = await merchantGroups();
       const merchantNameOf = (t: IndexedTransaction) =>
@@ -1109,8 +1126,10 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
           });
           rowsOut += records.length;
           if (records.length > 0) yield Buffer.from(csvLines(records));
-          if (seen >= end) return;
+          if (seen >= end) break;
         }
+        // Still the set the part was cut from (else no receipt: the download is not whole).
+        if (!signal.aborted) await unchanged();
       }
       const name = several ? undefined : names.get(ids[0] as string);
       return {
@@ -1128,6 +1147,25 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       };
     },
   };
+}
+
+/** Which part of an accounting file, and the posted set the parts were planned from. */
+export interface ExportPart {
+  part: number;
+  planned: { count: number; cents: number };
+}
+
+/** 409: the posted set is not the one the parts were planned from; every part again. */
+function postedChanged(
+  then: { count: number; cents: number },
+  now: { count: number; cents: number },
+): AppError {
+  const rows = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
+  return new AppError(
+    409,
+    'matching_changed',
+    `The posted rows changed since the parts were offered: ${rows(then.count)}, ${formatCents(then.cents)} then; ${rows(now.count)}, ${formatCents(now.cents)} now. Download every part again, in place of any part imported already.`,
+  );
 }
 
 /** The transaction index as a walk's source: its failures are the BFF's own. */

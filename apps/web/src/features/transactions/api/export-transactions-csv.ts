@@ -13,6 +13,11 @@ export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh'>
   format?: Exclude<ExportFormat, 'card-console'> | undefined;
   /** Which part of an accounting file past its importer's limit (from 1). */
   part?: number | undefined;
+  /**
+   * With `part`: the posted rows and cents the parts were planned from, as the screen shows
+   * them; the BFF answers 409 `matching_changed` when the posted set is no longer that.
+   */
+  planned?: { count: number; cents: number } | undefined;
 };
 
 /**
@@ -21,10 +26,15 @@ export type TransactionExport = Omit<IndexQuery, 'cursor' | 'limit' | 'refresh'>
  * file is whole.
  */
 export function exportTransactionsCsv(query: TransactionExport, fallbackName: string) {
-  const { part, ...rest } = query;
+  const { part, planned, ...rest } = query;
   return downloadCsv(
     apiFile('index.exportCsv', {
-      query: { ...rest, part: part === undefined ? undefined : String(part) },
+      query: {
+        ...rest,
+        part: part === undefined ? undefined : String(part),
+        postedRows: planned === undefined ? undefined : String(planned.count),
+        postedCents: planned === undefined ? undefined : String(planned.cents),
+      },
     }),
     { fileName: dispositionFileName, fallbackName },
   );

@@ -3,9 +3,13 @@ import { instantToIsoDay } from '@card-console/shared/dates';
 import { ACCOUNTING_ROWS_PER_FILE } from '@card-console/shared/index-vocabulary';
 import { formatCents } from '@card-console/shared/money';
 import { postedWords } from '@card-console/shared/money-definition';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ExportCsvButton } from '../../../components/export-csv-button';
+import { ApiError } from '../../../lib/api-error';
 import { downloadReceiptsZip } from '../api/download-receipts-zip';
 import { exportTransactionsCsv } from '../api/export-transactions-csv';
+import { indexListsKey } from '../api/get-index-transactions';
 import { exportFileName } from '../export-file-name';
 
 interface ExportButtonProps {
@@ -55,15 +59,29 @@ const ACCOUNTING: { format: Format; label: string; description: string }[] = [
  */
 export function ExportButton({ query, days, subAccountName, blocked, posted }: ExportButtonProps) {
   const { cursor: _c, limit: _l, refresh: _r, ...filter } = query;
-  const download = (format: Format | undefined, part?: number) => (tz: string) =>
-    exportTransactionsCsv(
-      { ...filter, tz, fromDay: days.from, toDay: days.to, format, part },
-      exportFileName(`${subAccountName ?? 'all sub accounts'}${format ? ` ${format}` : ''}`, {
-        from: days.from,
-        to: days.to,
-        today: instantToIsoDay(Date.now(), tz),
-      }),
-    );
+  const queryClient = useQueryClient();
+  // Why the parts offered are no longer the posted rows' (409 `matching_changed`), until the next.
+  const [changed, setChanged] = useState<string | undefined>();
+  const download = (format: Format | undefined, part?: number) => async (tz: string) => {
+    // A part carries the posted set it was planned from: the BFF refuses it if that changed.
+    const planned = part === undefined ? undefined : posted;
+    if (planned) setChanged(undefined);
+    try {
+      await exportTransactionsCsv(
+        { ...filter, tz, fromDay: days.from, toDay: days.to, format, part, planned },
+        exportFileName(`${subAccountName ?? 'all sub accounts'}${format ? ` ${format}` : ''}`, {
+          from: days.from,
+          to: days.to,
+          today: instantToIsoDay(Date.now(), tz),
+        }),
+      );
+    } catch (error) {
+      if (!(planned && error instanceof ApiError && error.code === 'matching_changed')) throw error;
+      // Said once, beside the figures, which are asked again: the parts are offered anew.
+      setChanged(error.message);
+      await queryClient.invalidateQueries({ queryKey: [...indexListsKey, 'totals'] });
+    }
+  };
   const receipts = (tz: string) =>
     downloadReceiptsZip(
       { ...filter, tz, fromDay: days.from, toDay: days.to },
@@ -82,6 +100,11 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
         <summary>More formats</summary>
         <div className="menu-disclosure-panel export-more-panel">
           <PostedTotal posted={posted} />
+          {changed ? (
+            <p className="form-error export-error" role="alert">
+              {changed}
+            </p>
+          ) : null}
           {ACCOUNTING.map((a) => (
             <div key={a.format} className="export-file">
               {partsOf(a.format, posted?.count ?? 0).map((part) => (

@@ -4,12 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { indexRow, listNotes, parseExportQuery, serveIndex } from '../../../test/serve-index';
-import { requestsTo, serve, server } from '../../../test/server';
+import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { inTimeZone } from '../../../test/time-zone';
 
 inTimeZone('America/New_York');
 
 const EXPORT = '/api/index/transactions/export.csv';
+const TOTALS = '/api/index/transactions/totals';
 const QUICKBOOKS = 'Date,Description,Amount\r\n03/05/2026,BLUE BOTTLE SF,-12.50\r\n';
 
 let createObjectURL: ReturnType<typeof vi.fn>;
@@ -198,6 +199,66 @@ describe("the accountants' exports", { timeout: 15_000 }, () => {
     await user.click(second);
     await waitFor(() => expect(clicks).toHaveBeenCalledTimes(1));
     const [asked] = requestsTo(EXPORT);
-    expect(parseExportQuery(asked?.url ?? '')).toMatchObject({ format: 'quickbooks', part: 2 });
+    // With the posted set the parts were planned from, as shown: the BFF refuses the part if
+    // that set changed since (a row synced between two parts would move every later one).
+    expect(parseExportQuery(asked?.url ?? '')).toMatchObject({
+      format: 'quickbooks',
+      part: 2,
+      postedRows: 1_000,
+      postedCents: -100_000,
+    });
+    await user.click(screen.getByRole('button', { name: 'Xero CSV (precoded)' }));
+    await waitFor(() => expect(requestsTo(EXPORT)).toHaveLength(2));
+    // A single file is not planned from the figures: it carries none.
+    const single = new URL(requestsTo(EXPORT)[1]?.url ?? '').searchParams;
+    expect([single.get('format'), single.has('part'), single.has('postedRows')]).toEqual([
+      'xero',
+      false,
+      false,
+    ]);
+    expect(single.has('postedCents')).toBe(false);
+  });
+
+  it('a part refused because the posted rows changed says so, saves nothing and offers the parts of the figures as they are now', async () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => indexRow({ id: `tx_${i}`, amountCents: -100 }));
+    serveIndex(rows(1_000));
+    server.use(
+      serve('index.exportCsv', () =>
+        apiError(
+          409,
+          'matching_changed',
+          'The posted rows changed since the parts were offered: 1,000 rows, -$1,000.00 then; 1,001 rows, -$1,042.42 now. Download every part again, in place of any part imported already.',
+        ),
+      ),
+    );
+    const { user } = renderApp('/transactions?subAccountId=sa_ops', { session: financeSession() });
+    await screen.findAllByRole('row', { name: /Coffee beans/ });
+    await user.click(screen.getByText('More formats'));
+    expect(await screen.findByText('Posted: -$1,000.00')).toBeVisible();
+    // A sync meanwhile: the index now has one more posted row.
+    serveIndex([...rows(1_000), indexRow({ id: 'tx_new', amountCents: -4_242 })]);
+    const totalsAsked = requestsTo(TOTALS).length;
+    await user.click(
+      screen.getByRole('button', { name: 'QuickBooks bank CSV, part 1 of 2 (rows 1–999)' }),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The posted rows changed since the parts were offered: 1,000 rows, -$1,000.00 then; 1,001 rows, -$1,042.42 now. Download every part again',
+    );
+    expect(clicks).not.toHaveBeenCalled();
+    // The figures asked again, and the parts offered are theirs.
+    expect(await screen.findByText('Posted: -$1,042.42')).toBeVisible();
+    expect(requestsTo(TOTALS).length).toBeGreaterThan(totalsAsked);
+    expect(
+      screen.getByRole('button', { name: 'QuickBooks bank CSV, part 2 of 2 (rows 1,000–1,001)' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Xero CSV (precoded), part 2 of 2 (rows 1,001–1,001)' }),
+    ).toBeInTheDocument();
+    expect(parseExportQuery(requestsTo(EXPORT)[0]?.url ?? '')).toMatchObject({
+      part: 1,
+      postedRows: 1_000,
+      postedCents: -100_000,
+    });
   });
 });

@@ -1,10 +1,40 @@
 // PDF receipts that can act when opened or carry other files are refused, however the names are
 // spelt or wherever they hide; ordinary ones are kept byte for byte.
-import { deflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { constants, deflateSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
 import { deflatedThenDamaged, objectStream, pdf, streamObject } from '../../test/crafted-receipts';
 import { pdfReceipt } from '../../test/receipt-files';
 import { inspectReceipt, ReceiptRefusedError } from './receipt-file';
+
+/**
+ * Every inflating done since `counted` began: how many, and the most each can have cost (what it
+ * yielded, or when it failed the most it was let yield).
+ */
+const inflating = vi.hoisted(() => ({ calls: 0, bytes: 0 }));
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  const inflateSync = (data: Buffer, options?: import('node:zlib').ZlibOptions): Buffer => {
+    inflating.calls++;
+    try {
+      const out = zlib.inflateSync(data, options);
+      inflating.bytes += out.length;
+      return out;
+    } catch (error) {
+      inflating.bytes += options?.maxOutputLength ?? 0;
+      throw error;
+    }
+  };
+  return { ...zlib, inflateSync };
+});
+
+async function counted(input: Buffer) {
+  inflating.calls = 0;
+  inflating.bytes = 0;
+  const said = await verdict(input);
+  return { verdict: said, calls: inflating.calls, bytes: inflating.bytes };
+}
+
+const MB = 1024 * 1024;
 
 async function verdict(input: Buffer): Promise<string> {
   try {
@@ -223,5 +253,59 @@ describe('a PDF receipt', () => {
     const half = (n: number) => objectStream(n, [`<< /Pad (${'x'.repeat(40 * 1024 * 1024)}) >>`]);
     expect(await verdict(pdf('', [half(4)]))).toBe('kept');
     expect(await verdict(pdf('', [half(4), half(5)]))).toBe('active');
+  }, 30_000);
+
+  it('keeps a receipt of a few hundred streams, inflating each once or twice', async () => {
+    const pages = Array.from({ length: 100 }, (_, page) => [
+      objectStream(1000 + page, [`<< /Type /Page /Parent 2 0 R /Contents ${2000 + page} 0 R >>`]),
+      streamObject(2000 + page, '/Filter /FlateDecode', deflateSync(`BT (Total ${page}.00) Tj ET`)),
+      picture(`scan of page ${page} ${'\xff'.repeat(200_000)}`),
+    ]).flat();
+    const kept = await counted(pdf('', pages));
+    expect(kept.verdict).toBe('kept');
+    expect(kept.calls).toBeGreaterThanOrEqual(300);
+    expect(kept.calls).toBeLessThanOrEqual(2 * 300);
+    expect(kept.bytes).toBeLessThan(64 * MB);
+  });
+
+  it('bounds what it inflates, and refuses a file beyond the bounds, however many streams it holds', async () => {
+    // Streams of a few hundred bytes whose starts inflate to about 245 KB each: 400 of them
+    // would be 98 MB peeked at (the review's 10 MB file had 29,000).
+    const flood = deflateSync(Buffer.alloc(264 * 1024, 'A'), { level: 9 });
+    const floods = (n: number) =>
+      Array.from({ length: n }, (_, i) => streamObject(10 + i, '/Filter /FlateDecode', flood));
+    const peeked = await counted(pdf('', floods(400)));
+    expect(peeked.bytes).toBeLessThanOrEqual(64 * MB);
+    expect(peeked.verdict).toBe('active');
+    // Streams that inflate to next to nothing still cost an inflating each: 2,000 at most.
+    const tiny = (n: number) =>
+      Array.from({ length: n }, (_, i) => streamObject(10 + i, '', deflateSync('q')));
+    expect((await counted(pdf('', tiny(2000)))).verdict).toBe('kept');
+    expect(await counted(pdf('', tiny(2001)))).toEqual({ verdict: 'active', calls: 0, bytes: 0 });
+    // Damaged streams are retried to find how far they inflate: 16 of them at most (a short one
+    // is inflated once).
+    const broken = Buffer.from([0x78, 0x9c, 0xff]); // a block of no type
+    const damaged = (n: number) =>
+      Array.from({ length: n }, (_, i) => streamObject(10 + i, '', broken));
+    expect((await counted(pdf('', damaged(16)))).verdict).toBe('kept');
+    expect((await counted(pdf('', damaged(17)))).verdict).toBe('active');
+    const retried = await counted(pdf('', damaged(2000)));
+    expect(retried.verdict).toBe('active');
+    expect(retried.calls).toBeLessThanOrEqual(17 * 10);
+  });
+
+  it('caps the retries over a damaged stream by what is left to inflate', async () => {
+    // Objects, 60 MB of spaces, then a fault, then 1 MB more: each retry that finds the fault
+    // could inflate the 60 MB again.
+    const bomb = Buffer.concat([
+      deflateSync(Buffer.concat([Buffer.from('1 0 '), Buffer.alloc(60 * MB, 0x20)]), {
+        finishFlush: constants.Z_SYNC_FLUSH,
+      }),
+      Buffer.alloc(MB, 0xff),
+    ]);
+    const object = streamObject(4, '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', bomb);
+    const retried = await counted(pdf('', [object]));
+    expect(retried.bytes).toBeLessThanOrEqual(2 * 64 * MB);
+    expect(retried.verdict).toBe('active');
   }, 30_000);
 });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDollarInput, formatCents, parseDollarsToCents, totalCents } from './money';
+import {
+  centsToDollarInput,
+  formatCents,
+  formatCurrencyCents,
+  parseDollarsToCents,
+  totalCents,
+} from './money';
 
 describe('parseDollarsToCents', () => {
   it.each([
@@ -87,5 +93,23 @@ describe('totalCents', () => {
     expect(totalCents([])).toBe(0);
     expect(totalCents([1234567, undefined, 500000])).toBeUndefined();
     expect(totalCents([undefined])).toBeUndefined();
+  });
+});
+
+describe('formatCurrencyCents', () => {
+  it("shows hundredths of any currency's unit, as the card service gives them, with its symbol and code", () => {
+    expect(formatCurrencyCents(4_885, 'GBP')).toBe('£48.85 (GBP)');
+    expect(formatCurrencyCents(1_150, 'EUR')).toBe('€11.50 (EUR)');
+    // The yen's own minor unit is the yen, but the service's amount is in hundredths: $10 at
+    // 0.0067 USD a yen is 149,254 hundredths, ¥1,492.54 (not ¥149,254).
+    expect(formatCurrencyCents(149_254, 'JPY')).toBe('¥1,492.54 (JPY)');
+    expect(formatCurrencyCents(123_456_789, 'USD')).toBe('$1,234,567.89 (USD)');
+    expect(formatCurrencyCents(9_007_199_254_740_991, 'USD')).toBe('$90,071,992,547,409.91 (USD)');
+    expect(formatCurrencyCents(1_150, 'not money')).toBe('11.50 not money');
+    expect(formatCurrencyCents(5, 'eur')).toBe('€0.05 (EUR)');
+  });
+
+  it('writes a debit with the minus sign the other amounts use', () => {
+    expect(formatCurrencyCents(-117_149, 'GBP')).toBe('\u2212£1,171.49 (GBP)');
   });
 });

@@ -72,3 +72,30 @@ export function centsToDollarInput(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/**
+ * An amount in another currency as the card service gives it (`originalCurrency.amountCents`:
+ * "amount in cents", hundredths of the currency's unit whatever its own minor unit), with its
+ * symbol and code: 149254 JPY → "¥1,492.54 (JPY)", 4885 GBP → "£48.85 (GBP)". A code that is no
+ * currency gets two decimals and the code. The minus is the typographic one the amounts beside it
+ * use. The CSV writes the same hundredths (`centsToDollarInput`).
+ */
+export function formatCurrencyCents(cents: number, currency: string): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`not a whole number of cents: ${cents}`);
+  const abs = Math.abs(cents);
+  const units = Math.trunc(abs / 100);
+  const hundredths = String(abs % 100).padStart(2, '0');
+  const minus = cents < 0 ? '\u2212' : '';
+  let whole: string;
+  try {
+    whole = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    }).format(units);
+  } catch {
+    return `${minus}${units}.${hundredths} ${currency}`;
+  }
+  return `${minus}${whole}.${hundredths} (${currency.toUpperCase()})`;
+}

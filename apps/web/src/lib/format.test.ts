@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMinorUnits, formatShortDateTime, formatTimeLeft, formatUpdatedAt } from './format';
+import { formatShortDateTime, formatTimeLeft, formatUpdatedAt } from './format';
 
 describe('compact date and time', () => {
   const now = Date.parse('2026-11-24T12:00:00Z');
@@ -11,21 +11,6 @@ describe('compact date and time', () => {
     );
     expect(formatShortDateTime(undefined, now)).toBe('—');
     expect(formatShortDateTime('not a date', now)).toBe('not a date');
-  });
-});
-
-describe('money in any currency', () => {
-  it("shows the currency's symbol and code, in its own minor units", () => {
-    expect(formatMinorUnits(4_885, 'GBP')).toBe('£48.85 (GBP)');
-    expect(formatMinorUnits(1_150, 'EUR')).toBe('€11.50 (EUR)');
-    // The yen has no minor unit: 4,885 is ¥4,885.
-    expect(formatMinorUnits(4_885, 'JPY')).toBe('¥4,885 (JPY)');
-    expect(formatMinorUnits(123_456_789, 'USD')).toBe('$1,234,567.89 (USD)');
-    expect(formatMinorUnits(1_150, 'not money')).toBe('11.50 not money');
-  });
-
-  it('writes a debit with the minus sign the other amounts use', () => {
-    expect(formatMinorUnits(-117_149, 'GBP')).toBe('\u2212£1,171.49 (GBP)');
   });
 });
 

@@ -55,23 +55,6 @@ export function formatShortDateTime(iso: string | undefined, now = Date.now()): 
   return (sameYear ? shortThisYear : shortOtherYear).format(ms);
 }
 
-/**
- * An amount in minor units of any currency, with its symbol and code: "£48.85 (GBP)"; a code
- * that is no currency at all gets two decimals and the code.
- */
-export function formatMinorUnits(minor: number, currency: string): string {
-  let format: Intl.NumberFormat;
-  try {
-    format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  // The typographic minus, as the amounts beside it are written.
-  const text = format.format(minor / 10 ** digits).replace('-', '\u2212');
-  return `${text} (${currency.toUpperCase()})`;
-}
-
 /** To the second (a refresh a few seconds later shows it moved), 12-hour as the app's times. */
 const timeParts = {
   hour: 'numeric',

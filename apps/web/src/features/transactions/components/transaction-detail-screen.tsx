@@ -1,6 +1,7 @@
 import type { SubAccount } from '@card-console/shared/api/sub-accounts';
 import type { Transaction } from '@card-console/shared/api/transactions';
 import { localTimeZone } from '@card-console/shared/dates';
+import { formatCurrencyCents } from '@card-console/shared/money';
 import { moneyStateOf } from '@card-console/shared/money-definition';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -9,7 +10,7 @@ import { StatusBadge } from '../../../components/status-badge';
 import { signedAs, TransactionAmount } from '../../../components/transaction-amount';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { useNarrow } from '../../../components/use-narrow';
-import { formatDateTime, formatMinorUnits } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { notesQueryOptions } from '../api/get-notes';
 import { fetchQueueNext, queueQuery, queueQueryOptions } from '../api/get-queue';
 import { transactionQueryOptions } from '../api/get-transaction';
@@ -185,7 +186,7 @@ export function TransactionDetailScreen({ transaction: t, listSearch, subAccount
             <Pair label="Original amount">
               {original?.code && original.amountCents !== undefined
                 ? signedAs(
-                    formatMinorUnits(Math.abs(original.amountCents), original.code),
+                    formatCurrencyCents(Math.abs(original.amountCents), original.code),
                     t.amountCents,
                     t.status,
                   )

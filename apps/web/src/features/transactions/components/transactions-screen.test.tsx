@@ -728,6 +728,14 @@ describe('transactions screen', () => {
         originalCurrency: { code: 'EUR', amountCents: 1_150, conversionRate: 1.087 },
       }),
     ).toEqual(['Credit +$12.50', '+€11.50 (EUR)']);
+    // The service's amount is in hundredths whatever the currency (as the CSV writes it): $10 at
+    // 0.0067 USD a yen is ¥1,492.54, not ¥149,254.
+    expect(
+      await amounts({
+        amountCents: -1_000,
+        originalCurrency: { code: 'JPY', amountCents: -149_254, conversionRate: 0.0067 },
+      }),
+    ).toEqual(['Debit $10.00', '¥1,492.54 (JPY)']);
   });
 
   describe('export', () => {

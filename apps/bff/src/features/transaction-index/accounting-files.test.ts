@@ -4,6 +4,7 @@
 // a row is in an accounting file when its status is settled, refund or dispute ("posted"),
 // and the file nets to those rows' signed sum; nothing else is ever in one.
 
+import http from 'node:http';
 import { merchantsOf } from '@card-console/shared/merchants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stores } from '../../stores';
@@ -12,6 +13,29 @@ import { testDatabase } from '../../test/engines/postgres';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList, settledIndexTotals } from '../../test/settled-index';
+
+/** A download over a socket of its own, read to its end or its break. */
+function download(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; complete: boolean; requestId: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const done = () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            complete: res.complete,
+            requestId: String(res.headers['x-request-id']),
+          });
+        res.resume();
+        res.on('end', done);
+        res.on('error', done);
+        res.on('close', done);
+      })
+      .on('error', reject);
+  });
+}
 
 /** docs/money.md: "Posted = settled, refund and dispute rows: what an accounting file holds". */
 const POSTED_BY_HAND = new Set(['settled', 'refund', 'dispute']);
@@ -325,6 +349,40 @@ describe('accounting files past an importer’s limit, in parts', () => {
       const res = await get(query);
       expect(res.status, query).toBe(400);
       expect(res.body.code, query).toBe('invalid_query');
+    }
+  });
+
+  it('a part whose posted rows change while it is read breaks off, with no receipt to say it is whole', async () => {
+    const figures = await planned();
+    const index = await t.stores.index();
+    const counted = index.postedTotal;
+    let counts = 0;
+    // Counted as planned before the first byte, and with one row more after the last: a sync
+    // while the part was read.
+    index.postedTotal = async (filter) => {
+      const now = await counted.call(index, filter);
+      counts++;
+      return counts === 1 ? now : { count: now.count + 1, cents: now.cents - 4_242 };
+    };
+    try {
+      const got = await download(
+        `${t.url}/api/index/transactions/export.csv?subAccountId=${subAccountId}&format=xero&part=2&${figures}`,
+        finance.headers(),
+      );
+      expect(got.status).toBe(200);
+      expect(got.complete).toBe(false);
+      expect(counts).toBe(2);
+      const receipt = await t.request
+        .get(`/api/transactions/export-receipts/${encodeURIComponent(got.requestId)}`)
+        .set(finance.headers());
+      expect(receipt.status).toBe(404);
+      expect(receipt.body.code).toBe('export_incomplete');
+      const failed = t.logs
+        .map((l) => JSON.parse(l))
+        .find((l) => l.requestId === got.requestId && /^csv export failed/.test(l.msg));
+      expect(failed).toMatchObject({ code: 'matching_changed' });
+    } finally {
+      index.postedTotal = counted;
     }
   });
 

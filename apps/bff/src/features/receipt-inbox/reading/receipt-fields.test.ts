@@ -178,6 +178,14 @@ describe('the total', () => {
     expect(read(check).totalCents).toBe(4330);
   });
 
+  it('an amount past ten billion dollars is no total (a number or a misread, beyond any charge)', () => {
+    expect(read('TOTAL $100000000000000000.00').totalCents).toBeUndefined();
+    expect(read('TOTAL $10,000,000,000.01').totalCents).toBeUndefined();
+    expect(read('TOTAL $10,000,000,000.00').totalCents).toBe(1_000_000_000_000);
+    // A run of digits that is no amount leaves the real total to be read.
+    expect(read('ORDER 123456789012345678.00\nTOTAL $12.88').totalCents).toBe(1288);
+  });
+
   it('a refund (TOTAL 12.88-) has no total', () => {
     expect(read('RETURN\nSOCKS 12.88-\nTOTAL 12.88-').totalCents).toBeUndefined();
   });

@@ -62,6 +62,14 @@ function deNoised(line: string): string {
 
 // --- Total ------------------------------------------------------------------------------------
 
+/**
+ * No receipt's total is beyond this (ten billion dollars, in cents): a longer run of digits is
+ * an account or order number, or a misread, and no amount at all. Past 2^53 it would not even be
+ * an exact number, and past 2^63 not an amount the index's bigint can be asked about (a
+ * "TOTAL $100000000000000000.00" failed the match's query, and the item stayed `reading`).
+ */
+export const MAX_TOTAL_CENTS = 1_000_000_000_000;
+
 interface Amount {
   cents: number;
   /** Written with a minus (before it, or after it as US registers mark credits). */
@@ -77,10 +85,12 @@ const AMOUNT =
   /(?<![\d.,])(-)?(?:(?:USD|US\$|\$)\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d+)\s?[.,]\s?(\d{2})(?![\d%]|[.,]\d|\s?%)(-)?/g;
 
 function amountsOf(line: string): Amount[] {
-  return [...line.matchAll(AMOUNT)].map((m) => ({
-    cents: Number((m[3] as string).replaceAll(',', '')) * 100 + Number(m[4]),
-    negative: Boolean(m[1] || m[2] || m[5]),
-  }));
+  return [...line.matchAll(AMOUNT)]
+    .map((m) => ({
+      cents: Number((m[3] as string).replaceAll(',', '')) * 100 + Number(m[4]),
+      negative: Boolean(m[1] || m[2] || m[5]),
+    }))
+    .filter((amount) => amount.cents <= MAX_TOTAL_CENTS);
 }
 
 /** A line that is nothing but an amount (a label's value laid out on the next line). */

@@ -5,6 +5,7 @@ import { inboxAddressSchema, inboxListSchema } from '@card-console/shared/api/re
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../platform/users/password-hash';
 import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
@@ -30,6 +31,15 @@ beforeAll(async () => {
     },
   });
   finance = await t.signIn('finance');
+  // Its person is in People, as on a server (the harness signs in from a users file): an
+  // address takes mail only while its person may sign in.
+  await (await t.stores.people()).importUsers([
+    {
+      email: t.credentials.finance.email,
+      role: 'finance',
+      passwordHash: await hashPassword('finance-password', { N: 1024, r: 8, p: 1 }),
+    },
+  ]);
   const page = await settledIndexList(t, finance, '?limit=100');
   const charges = page.items.filter(
     (row) => row.cardId && row.amountCents < 0 && row.status === 'settled',

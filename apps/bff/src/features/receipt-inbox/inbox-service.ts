@@ -14,6 +14,7 @@ import { AppError, problemCode } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
+import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import {
@@ -25,13 +26,17 @@ import {
   safeFileName,
   translateReceiptError,
 } from '../notes';
+import type { PersonSessionTable } from '../people';
+import type { TransactionIndexStore } from '../transaction-index';
 import { newForwardingSecret, receiptAddress } from './email/forwarding-secret';
 import {
+  InboxDuplicateError,
   InboxFullError,
   InboxItemAttachedError,
   type ReadResult,
   type ReceiptInboxStore,
 } from './inbox-store';
+import { MAX_TOTAL_CENTS } from './reading/receipt-fields';
 import { candidateWindow, rankCandidates } from './receipt-matching';
 
 /** What reads a receipt's file: reading/receipt-reader.ts, a separate process with budgets. */
@@ -47,7 +52,13 @@ export interface ReceiptReading {
 
 export interface ReceiptInboxDeps
   extends Pick<FeatureDeps, 'upstream' | 'audit' | 'clock' | 'logger'> {
-  stores: { receiptInbox(): Promise<ReceiptInboxStore> };
+  stores: {
+    receiptInbox(): Promise<ReceiptInboxStore>;
+    /** Which sub account holds a transaction picked by hand. */
+    index(): Promise<Pick<TransactionIndexStore, 'existing'>>;
+    /** Whether a forwarding address's person may still use it (not disabled, not removed). */
+    personSessions(): Promise<Pick<PersonSessionTable, 'standing'>>;
+  };
   backgroundJobs: BackgroundJobs;
   /** Reads the files; started at the first file. */
   receiptReader: ReceiptReading;
@@ -57,8 +68,21 @@ export interface ReceiptInboxDeps
 
 /** A waiting item is matched again this long after its last match, when its person looks. */
 const REMATCH_AFTER_MS = 10 * 60_000;
-/** Waiting items matched again per look at most. */
+/** Waiting items matched again per look at most (and stale reading ones asked again). */
 const REMATCH_PER_LOOK = 20;
+/** A `reading` item whose job is not asked for this long after it arrived is asked again. */
+const STALE_READING_MS = 60_000;
+
+/** What the reader found, without a total no receipt has (reading/receipt-fields.ts). */
+function sane(fields: Pick<InboxRead, 'totalCents' | 'date' | 'merchant'>): InboxRead {
+  const { totalCents, ...rest } = fields;
+  return totalCents !== undefined &&
+    Number.isSafeInteger(totalCents) &&
+    totalCents > 0 &&
+    totalCents <= MAX_TOTAL_CENTS
+    ? { ...rest, totalCents }
+    : rest;
+}
 
 const described = (item: Pick<InboxItem, 'mediaType' | 'byteSize'>) =>
   `${item.mediaType}, ${item.byteSize} bytes`;
@@ -75,7 +99,14 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
   const store = () => deps.stores.receiptInbox();
   const now = () => new Date(deps.clock.now());
 
-  /** Reads an item still `reading` (or matches a `waiting` one again), then saves or attaches. */
+  /**
+   * Reads an item still `reading` (or matches a `waiting` one again), then saves or attaches.
+   * Whatever fails after the reading (the index's query, a save: the database briefly down) is
+   * not left `reading`: what was read is saved with no suggestions, `waiting`, which is matched
+   * again when its person looks (and a file the reader itself failed on is `unreadable`). Only
+   * when even that save fails does the job fail; the person's next look asks for it again
+   * (`list`, `staleReading`).
+   */
   async function readAndMatch(id: string): Promise<void> {
     const s = await store();
     let read: InboxRead;
@@ -83,13 +114,36 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
     let owner: string;
     if (toRead) {
       owner = toRead.owner;
-      const outcome = await deps.receiptReader.read(toRead.content, toRead.mediaType);
-      read = outcome.ok ? outcome.fields : { problem: outcome.problem };
+      try {
+        const outcome = await deps.receiptReader.read(toRead.content, toRead.mediaType);
+        read = outcome.ok ? sane(outcome.fields) : { problem: outcome.problem };
+      } catch (error) {
+        deps.logger.warn({ err: error, inboxItemId: id }, 'a receipt could not be read');
+        read = { problem: 'unreadable' };
+      }
     } else {
       const known = await s.readOf(id);
       if (!known) return;
       ({ owner, read } = known);
     }
+    try {
+      await match(s, id, owner, read);
+    } catch (error) {
+      if (!toRead) throw error;
+      deps.logger.warn(
+        { err: error, inboxItemId: id },
+        'a read receipt could not be matched; it waits, to be matched again',
+      );
+      await s.saveRead(id, { read, suggestions: [] }, now());
+    }
+  }
+
+  async function match(
+    s: ReceiptInboxStore,
+    id: string,
+    owner: string,
+    read: InboxRead,
+  ): Promise<void> {
     const window = candidateWindow(read, deps.clock.now());
     const { automatic, suggestions } = window
       ? rankCandidates(read, await s.candidates(window))
@@ -127,7 +181,9 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
     {
       run: (id) => readAndMatch(id),
       progress: () => ({}),
-      failureMemoryMs: 60_000,
+      // A job that failed (its item still `reading`: even saving what was read failed) is asked
+      // for again by its person's looks, on this schedule (5 s, 20 s, 80 s ... 15 min).
+      failureMemoryMs: failureBackoffMs,
       // The reader is one process: one file at a time per replica.
       atOnce: 1,
     },
@@ -202,6 +258,8 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
     body: Buffer,
     given: string | undefined,
     via: 'upload' | 'email',
+    /** A mailed file's message (its Message-ID): kept once however often it is sent. */
+    messageId?: string,
   ): Promise<InboxItem> {
     const file = await inspectReceipt(body).catch(refusal);
     const fileName = safeFileName(given, file.mediaType);
@@ -223,6 +281,7 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
             via,
             now(),
             audited,
+            messageId,
           ),
         (item: InboxItem) => [
           {
@@ -237,6 +296,14 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       reads.request(item.id, {});
       return item;
     } catch (caught) {
+      if (caught instanceof InboxDuplicateError) {
+        // Kept when this message was sent before: nothing new, nothing to record.
+        deps.logger.info(
+          { inboxItemId: caught.item.id, requestId: by.requestId },
+          'a mailed attachment was kept before (the message sent again); not kept twice',
+        );
+        return caught.item;
+      }
       rethrowUnrecorded(caught);
       const error = problemOf(caught);
       await deps.audit.append({
@@ -261,6 +328,18 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       // The person's waiting ones are matched again now and then (their transaction may have
       // posted since), before the answer: it says what came of it. Nothing is read again, so
       // it is a few statements each; one that fails stays waiting.
+      // Those still `reading` whose job failed (the database was down even for saving what was
+      // read) or was never asked for (the process ended between the save and the ask) are
+      // asked for again: nothing stays `reading` for good while its person looks, and the SPA
+      // asks again every 2 s while something is. A job that keeps failing is joined, not run
+      // again, until its failure memory ends (failureBackoffMs).
+      for (const id of await s.staleReading(
+        who.actor.email,
+        new Date(deps.clock.now() - STALE_READING_MS),
+        REMATCH_PER_LOOK,
+      )) {
+        reads.request(id, {});
+      }
       const due = await s.claimWaiting(
         who.actor.email,
         new Date(deps.clock.now() - REMATCH_AFTER_MS),
@@ -286,19 +365,26 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
 
     /**
      * Mail's attachments into `owner`'s inbox: each that is a receipt by its bytes (others are
-     * skipped, and said so in the log). Rejects only when none could be kept for a reason that
-     * may pass (the store or the trail down), so the sending server tries again.
+     * skipped, and said so in the log). One that could not be kept for a reason that may pass
+     * (the store or the trail down) rejects after the others were tried, so the sending server
+     * tries the whole message again (451): its attachments kept before are known by the
+     * message's Message-ID and their bytes and not kept twice. A message without a Message-ID
+     * cannot be known again: once anything of it was kept it is accepted, the rest logged.
      */
     async receiveMail(
       owner: string,
       files: { fileName: string | undefined; bytes: Buffer }[],
       meta: { messageId?: string },
     ): Promise<void> {
-      const requestId = `mail:${meta.messageId ?? 'unknown'}`.slice(0, 200);
+      const messageId = meta.messageId?.trim() || undefined;
+      const requestId = `mail:${messageId ?? 'unknown'}`.slice(0, 200);
+      let kept = 0;
+      let failure: unknown;
       for (const file of files) {
         const name = file.fileName && !holdsNumber(file.fileName) ? file.fileName : undefined;
         try {
-          await receive({ actor: owner, requestId }, owner, file.bytes, name, 'email');
+          await receive({ actor: owner, requestId }, owner, file.bytes, name, 'email', messageId);
+          kept++;
         } catch (error) {
           if (error instanceof AppError && error.status < 500) {
             deps.logger.info(
@@ -307,9 +393,22 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
             );
             continue;
           }
-          throw error;
+          failure ??= error;
+          deps.logger.warn(
+            { err: error, bytes: file.bytes.length, requestId },
+            'a mailed attachment could not be kept just now',
+          );
         }
       }
+      if (failure === undefined) return;
+      if (messageId === undefined && kept > 0) {
+        deps.logger.error(
+          { owner, kept, requestId },
+          'a mail without a Message-ID was accepted with some attachments not kept: sent again it would put the kept ones in twice',
+        );
+        return;
+      }
+      throw failure;
     },
 
     async item(who: Who, id: string): Promise<InboxItem> {
@@ -340,7 +439,21 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
 
     /** Attaches one of the person's items to a transaction they chose (a suggestion or another). */
     async attach(who: Who, id: string, body: InboxAttach): Promise<InboxItem> {
-      // Only a transaction the card service has (a 404 otherwise), under the sub account named.
+      // The sub account is the index's, never the browser's word: the card service's
+      // transaction does not name its sub account (its contract has none), and the attach's
+      // audit record and the item name the one given. A transaction the index does not hold
+      // under it (another sub account's, one not synced yet, none at all) is refused.
+      const held = await (await deps.stores.index()).existing([
+        { subAccountId: body.subAccountId, id: body.transactionId },
+      ]);
+      if (!held.has(body.transactionId)) {
+        throw new AppError(
+          404,
+          'not_found',
+          'There is no such transaction in that sub account. Search the transactions again and pick one from the list.',
+        );
+      }
+      // Only a transaction the card service has (a 404 otherwise), as it is now.
       const transaction = await deps.upstream.getTransaction(
         { requestId: who.requestId, trace: who.trace, role: who.actor.role },
         body.transactionId,
@@ -444,14 +557,16 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       return { enabled: true, address: receiptAddress(secret, domain) };
     },
 
-    /** Whose inbox a forwarding secret is (the mail listener's recipient check). */
+    /**
+     * Whose inbox a forwarding secret is (the mail listener's recipient check): none when the
+     * secret is unknown or replaced, or its person is disabled or removed (People): a departed
+     * person's address takes no more mail, as an unknown one.
+     */
     async ownerOf(secret: string): Promise<string | undefined> {
-      return (await store()).ownerOfSecret(secret);
-    },
-
-    /** Reading asked for again (tests, and the mail listener after a restart). */
-    readAgain(id: string) {
-      return reads.request(id, {});
+      const owner = await (await store()).ownerOfSecret(secret);
+      if (owner === undefined) return undefined;
+      const standing = await (await deps.stores.personSessions()).standing(owner, undefined);
+      return standing && !standing.disabled ? owner : undefined;
     },
   };
 }

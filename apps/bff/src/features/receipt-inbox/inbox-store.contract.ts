@@ -8,7 +8,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { NotesConflictError, NotesStore } from '../notes';
 import { type IndexedTransaction, TransactionIndexStore } from '../transaction-index';
-import { InboxFullError, InboxItemAttachedError, ReceiptInboxStore } from './inbox-store';
+import {
+  InboxDuplicateError,
+  InboxFullError,
+  InboxItemAttachedError,
+  ReceiptInboxStore,
+} from './inbox-store';
 
 const at = (day: number, hour = 12) => new Date(Date.UTC(2026, 10, day, hour));
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
@@ -71,6 +76,7 @@ export function receiptInboxStoreContract(
         'transaction_notes',
         'index_transaction',
         'index_sync_day',
+        'background_job',
       ]) {
         await engine.query(`DELETE FROM ${table}`);
       }
@@ -150,6 +156,68 @@ export function receiptInboxStoreContract(
       // Another person's are theirs to match.
       expect(await store.claimWaiting('ben@example.test', at(3), at(13), 5)).toEqual([ben.id]);
       expect((await store.item('ana@example.test', ids[0] ?? ''))?.status).toBe('waiting');
+    });
+
+    it('names its person’s items still reading whose read job failed or was never asked for, past the time given', async () => {
+      const job = (key: string, state: string) =>
+        engine.query(
+          `INSERT INTO background_job (kind, key, input, state, requested_at, next_attempt_at)
+           VALUES ('receipt-inbox', $1, '{}', $2, now(), now())`,
+          [key, state],
+        );
+      const failed = await store.receive('ana@example.test', file('failed.pdf'), 'upload', at(1));
+      const never = await store.receive('ana@example.test', file('never.pdf'), 'upload', at(1, 13));
+      const pending = await store.receive('ana@example.test', file('pending.pdf'), 'upload', at(1));
+      const running = await store.receive('ana@example.test', file('running.pdf'), 'upload', at(1));
+      const done = await store.receive('ana@example.test', file('done.pdf'), 'upload', at(1));
+      const recent = await store.receive('ana@example.test', file('recent.pdf'), 'upload', at(3));
+      const theirs = await store.receive('ben@example.test', file('ben.pdf'), 'upload', at(1));
+      await job(failed.id, 'failed');
+      await job(pending.id, 'pending');
+      await job(running.id, 'running');
+      await job(done.id, 'failed');
+      await job(theirs.id, 'failed');
+      await store.saveRead(done.id, { read: {}, suggestions: [] }, at(2));
+      expect(await store.staleReading('ana@example.test', at(2), 10)).toEqual([
+        failed.id,
+        never.id,
+      ]);
+      expect(await store.staleReading('ana@example.test', at(2), 1)).toEqual([failed.id]);
+      expect(await store.staleReading('ana@example.test', at(1), 10)).toEqual([]);
+      expect(recent.status).toBe('reading');
+    });
+
+    it('keeps a mailed file once per message: the same bytes of the same message again are refused', async () => {
+      const a = await store.receive(
+        'ana@example.test',
+        file('a.pdf'),
+        'email',
+        at(1),
+        undefined,
+        '<m1@x>',
+      );
+      const again = store.receive(
+        'ana@example.test',
+        file('a.pdf'),
+        'email',
+        at(2),
+        undefined,
+        '<m1@x>',
+      );
+      await expect(again).rejects.toBeInstanceOf(InboxDuplicateError);
+      await expect(again).rejects.toMatchObject({ item: { id: a.id } });
+      // Other bytes of that message, the same bytes in another message, another person's, and
+      // an upload are each kept.
+      await store.receive('ana@example.test', file('b.pdf'), 'email', at(2), undefined, '<m1@x>');
+      await store.receive('ana@example.test', file('a.pdf'), 'email', at(2), undefined, '<m2@x>');
+      await store.receive('ben@example.test', file('a.pdf'), 'email', at(2), undefined, '<m1@x>');
+      await store.receive('ana@example.test', file('a.pdf'), 'upload', at(2));
+      expect((await store.list('ana@example.test', at(3))).items).toHaveLength(4);
+      // Discarded meanwhile, it is gone: the message sent again keeps it again.
+      await store.discard('ana@example.test', a.id);
+      await expect(
+        store.receive('ana@example.test', file('a.pdf'), 'email', at(3), undefined, '<m1@x>'),
+      ).resolves.toMatchObject({ status: 'reading', via: 'email' });
     });
 
     it('finds card charges in the window, leaving out what moved no money, credits, cardless and reviewed rows', async () => {

@@ -39,6 +39,17 @@ export class InboxItemAttachedError extends Error {
   }
 }
 
+/**
+ * The same file (by its bytes) of the same mail message (its Message-ID) is in the inbox: the
+ * message sent again (its server was answered "try later" after some attachments were kept).
+ */
+export class InboxDuplicateError extends Error {
+  constructor(readonly item: InboxItem) {
+    super('inbox item received before');
+    this.name = 'InboxDuplicateError';
+  }
+}
+
 interface ItemRow {
   id: string;
   owner: string;
@@ -152,6 +163,10 @@ export class ReceiptInboxStore {
   /**
    * A file into `owner`'s inbox, `reading`; InboxFullError when it already holds
    * INBOX_MAX_ITEMS not attached (counted under the owner's lock: two uploads cannot pass it).
+   * With `mailMessageId` (a mailed file's message), InboxDuplicateError (nothing written) when
+   * the same bytes of that message are in the inbox already, whatever became of them: a mail
+   * server sending the message again does not put its attachments in twice (decided under the
+   * same lock). The same receipt forwarded again, in a message of its own, is kept again.
    */
   async receive(
     owner: string,
@@ -159,9 +174,20 @@ export class ReceiptInboxStore {
     via: 'upload' | 'email',
     at: Date,
     audited?: Audited<InboxItem>,
+    mailMessageId?: string,
   ): Promise<InboxItem> {
+    const sha256 = createHash('sha256').update(file.content).digest('hex');
     return this.engine.transaction(async (tx) => {
       await lockOwner(tx, owner);
+      if (mailMessageId !== undefined) {
+        const [before] = await tx.query<ItemRow>(
+          `SELECT ${COLUMNS} FROM receipt_inbox_item
+            WHERE owner = $1 AND mail_message_id = $2 AND sha256 = $3
+            ORDER BY received_at, id LIMIT 1`,
+          [owner, mailMessageId, sha256],
+        );
+        if (before) throw new InboxDuplicateError(itemOf(before));
+      }
       const [count] = await tx.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM receipt_inbox_item WHERE owner = $1 AND status <> 'attached'`,
         [owner],
@@ -169,8 +195,9 @@ export class ReceiptInboxStore {
       if ((count?.n ?? 0) >= INBOX_MAX_ITEMS) throw new InboxFullError(INBOX_MAX_ITEMS);
       const [row] = await tx.query<ItemRow>(
         `INSERT INTO receipt_inbox_item
-           (id, owner, file_name, media_type, byte_size, sha256, content, via, received_at, status)
-         VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'), $8, $9, 'reading')
+           (id, owner, file_name, media_type, byte_size, sha256, content, via, received_at, status,
+            mail_message_id)
+         VALUES ($1, $2, $3, $4, $5, $6, decode($7, 'base64'), $8, $9, 'reading', $10)
          RETURNING ${COLUMNS}`,
         [
           randomBytes(16).toString('base64url'),
@@ -178,10 +205,11 @@ export class ReceiptInboxStore {
           file.fileName,
           file.mediaType,
           file.content.length,
-          createHash('sha256').update(file.content).digest('hex'),
+          sha256,
           file.content.toString('base64'),
           via,
           at.toISOString(),
+          mailMessageId ?? null,
         ],
       );
       return committed(tx, itemOf(row as ItemRow), audited);
@@ -256,6 +284,23 @@ export class ReceiptInboxStore {
         content: Buffer.from(row.content, 'base64'),
       }
     );
+  }
+
+  /**
+   * `owner`'s items still `reading` that arrived before `before` and whose `receipt-inbox` job
+   * (platform/jobs' table, in this engine) failed or was never asked for: nothing will read them
+   * unless asked again. Oldest first, at most `limit`.
+   */
+  async staleReading(owner: string, before: Date, limit: number): Promise<string[]> {
+    const rows = await this.engine.query<{ id: string }>(
+      `SELECT i.id FROM receipt_inbox_item i
+         LEFT JOIN background_job j ON j.kind = 'receipt-inbox' AND j.key = i.id
+        WHERE i.owner = $1 AND i.status = 'reading' AND i.received_at < $2
+          AND (j.key IS NULL OR j.state = 'failed')
+        ORDER BY i.received_at, i.id LIMIT $3`,
+      [owner, before.toISOString(), limit],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** An item's read fields, or undefined when it is gone or attached. */
@@ -459,7 +504,7 @@ export class ReceiptInboxStore {
     });
   }
 
-  /** Whose the secret is, or undefined (never made, or replaced). */
+  /** Whose the secret is, or undefined (never made, or replaced); who may still use it is the service's. */
   async ownerOfSecret(secret: string): Promise<string | undefined> {
     const [row] = await this.engine.query<{ owner: string }>(
       'SELECT owner FROM receipt_forwarding_address WHERE secret = $1',

@@ -1,0 +1,345 @@
+// What the receipt inbox does when something goes wrong, over HTTP and SMTP with a stand-in
+// reader (decision 0118):
+// - a read that fails leaves nothing `reading` for good: a total no receipt has is no total; a
+//   match that fails after the reading saves what was read, `waiting`; a job that failed outright
+//   (the database down even for that save) is asked for again by its person's next look;
+// - a mailed message answered "try later" after some attachments were kept, sent again with the
+//   same Message-ID, puts each attachment in once;
+// - an attach by hand names the sub account the index holds the transaction under, never the
+//   browser's word (the card service's transaction names none);
+// - a disabled or removed person's forwarding address takes no mail, as an unknown one.
+import { randomBytes } from 'node:crypto';
+import type { AuditRecord } from '@card-console/shared/api/audit';
+import { apiErrorBodySchema } from '@card-console/shared/api/error';
+import {
+  type InboxItem,
+  type InboxRead,
+  inboxItemSchema,
+  inboxListSchema,
+} from '@card-console/shared/api/receipt-inbox';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewAuditRecord } from '../../platform/audit/audit-store';
+import { hashPassword } from '../../platform/users/password-hash';
+import {
+  type ContractCardService,
+  startContractCardService,
+} from '../../test/contract-card-service';
+import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { pdfReceipt } from '../../test/receipt-files';
+import { settledIndexList } from '../../test/settled-index';
+import type { ReceiptInboxStore } from './inbox-store';
+
+const NOW = Date.UTC(2026, 10, 20, 15);
+const DOMAIN = 'receipts.example.test';
+const CHARGE = {
+  id: 'harbor-1',
+  date: new Date(NOW - 3_600_000).toISOString(),
+  description: 'Harbor Cafe',
+  amountCents: -12_88,
+  status: 'settled',
+  referenceNumber: 'ref harbor-1',
+  cardId: 'card_1',
+  merchantData: { description: 'HARBOR CAFE', categoryCode: '5812' },
+};
+/** What the stand-in reader finds on the next file: by default a total nothing in the index has. */
+const NOTHING_LIKE_IT: Pick<InboxRead, 'totalCents' | 'date' | 'merchant'> = {
+  totalCents: 99_17,
+  merchant: 'Nowhere Diner',
+};
+let reading = NOTHING_LIKE_IT;
+/** `inbox.receive` successes the trail takes before it refuses one (once); none when undefined. */
+let receivesBeforeRefusal: number | undefined;
+const clock = new ManualClock(NOW);
+
+let service: ContractCardService;
+let t: TestApp;
+let finance: TestSession;
+let store: ReceiptInboxStore;
+
+/** A PDF of its own bytes (the stand-in reader reads nothing off it). */
+const pdf = (tag: string) =>
+  Buffer.from(pdfReceipt().toString('latin1').replace('%%EOF', `% ${tag}\n%%EOF`), 'latin1');
+
+beforeAll(async () => {
+  service = await startContractCardService('inbox-faults-key');
+  service.setWorld({
+    subAccounts: [
+      { id: 'sub_1', name: 'Operating' },
+      { id: 'sub_2', name: 'Payroll' },
+    ],
+    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
+    transactions: [{ subAccountId: 'sub_1', item: CHARGE }],
+    pageSize: { subAccounts: 5, cards: 5, transactions: 4 },
+    cursors: [],
+    withCount: false,
+  });
+  t = await startTestApp({
+    upstream: { url: service.url, apiKey: service.apiKey },
+    clock,
+    env: {
+      sessionSecret: randomBytes(32).toString('hex'),
+      receiptMail: {
+        host: '127.0.0.1',
+        port: 0,
+        domain: DOMAIN,
+        maxMessageBytes: 25 * 1024 * 1024,
+        messagesPerHourPerAddress: 60,
+        connectionsPerMinutePerIp: 30,
+      },
+    },
+    receiptReader: { read: async () => ({ ok: true, fields: reading }) },
+    audit: (trail) => ({
+      append: async (record: NewAuditRecord): Promise<AuditRecord> => {
+        if (
+          receivesBeforeRefusal !== undefined &&
+          record.action === 'inbox.receive' &&
+          record.outcome === 'success' &&
+          receivesBeforeRefusal-- === 0
+        ) {
+          receivesBeforeRefusal = undefined;
+          throw new Error('the trail is briefly down');
+        }
+        return trail.append(record);
+      },
+      list: (options) => trail.list(options),
+    }),
+  });
+  finance = await t.signIn('finance');
+  // The people who sign in are in People, as on a server (the harness signs in from a file).
+  await (await t.stores.people()).importUsers([
+    {
+      email: t.credentials.finance.email,
+      role: 'finance',
+      passwordHash: await hashPassword('finance-password', { N: 1024, r: 8, p: 1 }),
+    },
+  ]);
+  store = await t.stores.receiptInbox();
+  // The charge in the index, as a person picking a transaction by hand finds it.
+  expect((await settledIndexList(t, finance)).items.map((row) => row.id)).toContain(CHARGE.id);
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await service?.close();
+});
+
+async function inbox() {
+  const res = await t.request.get('/api/receipt-inbox').set(finance.headers());
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return inboxListSchema.parse(res.body);
+}
+
+async function upload(bytes: Buffer, name: string): Promise<InboxItem> {
+  const res = await t.request
+    .post('/api/receipt-inbox')
+    .set(finance.headers({ 'Content-Type': 'application/octet-stream', 'X-File-Name': name }))
+    .send(bytes);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return inboxItemSchema.parse(res.body);
+}
+
+/** The item once it is no longer `reading`, or as it is after `ms` of asking. */
+async function settled(id: string, ms = 5_000): Promise<InboxItem | undefined> {
+  let item: InboxItem | undefined;
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    item = (await inbox()).items.find((i) => i.id === id);
+    if (item && item.status !== 'reading') return item;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return item;
+}
+
+/** Waits for the item's `receipt-inbox` job to end (a failure leaves the item as it is). */
+async function jobEnded(id: string): Promise<string> {
+  for (let tries = 0; tries < 100; tries++) {
+    const [row] = await t.stores.sql.query<{ state: string }>(
+      `SELECT state FROM background_job WHERE kind = 'receipt-inbox' AND key = $1`,
+      [id],
+    );
+    if (row && (row.state === 'failed' || row.state === 'succeeded')) return row.state;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the read of ${id} never ended`);
+}
+
+describe('a read that fails', () => {
+  it('a total past any charge ("TOTAL $100000000000000000.00") is no total: the item waits', async () => {
+    reading = { totalCents: 10_000_000_000_000_000_000, merchant: 'Corner Market' };
+    try {
+      const { id } = await upload(pdf('huge'), 'huge.pdf');
+      const item = await settled(id);
+      expect(item?.status).toBe('waiting');
+      expect(item?.read).toEqual({ merchant: 'Corner Market' });
+    } finally {
+      reading = NOTHING_LIKE_IT;
+    }
+  });
+
+  it('a match that fails (the index briefly down) keeps what was read, waiting to be matched again', async () => {
+    const candidates = store.candidates;
+    store.candidates = async () => {
+      throw new Error('the database is briefly down');
+    };
+    try {
+      const { id } = await upload(pdf('match fails'), 'match-fails.pdf');
+      const item = await settled(id);
+      expect(item?.status).toBe('waiting');
+      expect(item?.read?.totalCents).toBe(NOTHING_LIKE_IT.totalCents);
+    } finally {
+      store.candidates = candidates;
+    }
+  });
+
+  it('a job that failed outright (nothing could be saved) is read again at its person’s next look', async () => {
+    const [candidates, saveRead] = [store.candidates, store.saveRead];
+    const down = async () => {
+      throw new Error('the database is down');
+    };
+    store.candidates = down;
+    store.saveRead = down;
+    let id: string;
+    try {
+      ({ id } = await upload(pdf('job fails'), 'job-fails.pdf'));
+      expect(await jobEnded(id)).toBe('failed');
+      expect((await inbox()).items.find((i) => i.id === id)?.status).toBe('reading');
+    } finally {
+      store.candidates = candidates;
+      store.saveRead = saveRead;
+    }
+    // Within a minute of its arrival it may still be on its way to a reader: left alone.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await inbox()).items.find((i) => i.id === id)?.status).toBe('reading');
+    // The database back, a look after that asks for it again, and it is read.
+    clock.advance(2 * 60_000);
+    const item = await settled(id);
+    expect(item?.status).toBe('waiting');
+    expect(item?.read?.totalCents).toBe(NOTHING_LIKE_IT.totalCents);
+  });
+});
+
+describe('an attach by hand', () => {
+  it('to a sub account that does not hold the transaction is refused with a clear 404, nothing attached or recorded', async () => {
+    const { id } = await upload(pdf('by hand'), 'by-hand.pdf');
+    await settled(id);
+    for (const subAccountId of ['sub_DOES_NOT_EXIST', 'sub_2']) {
+      const res = await t.request
+        .post(`/api/receipt-inbox/${id}/attach`)
+        .set(finance.headers())
+        .send({ subAccountId, transactionId: CHARGE.id });
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      const problem = apiErrorBodySchema.parse(res.body);
+      expect(problem.code).toBe('not_found');
+      expect(problem.detail).toMatch(/no such transaction in that sub account/);
+    }
+    const records = (await t.audit.list({ limit: 200 })).items.filter(
+      (r) => r.action === 'inbox.attach' && r.target === CHARGE.id,
+    );
+    expect(records).toEqual([]);
+    expect((await inbox()).items.find((i) => i.id === id)?.status).not.toBe('attached');
+    // Under its own sub account it is attached, and recorded there.
+    const res = await t.request
+      .post(`/api/receipt-inbox/${id}/attach`)
+      .set(finance.headers())
+      .send({ subAccountId: 'sub_1', transactionId: CHARGE.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(inboxItemSchema.parse(res.body).attached?.subAccountId).toBe('sub_1');
+    const [record] = (await t.audit.list({ limit: 200 })).items.filter(
+      (r) => r.action === 'inbox.attach' && r.target === CHARGE.id,
+    );
+    expect(record).toMatchObject({ outcome: 'success', subAccountId: 'sub_1' });
+  });
+});
+
+describe('mail', () => {
+  const address = async () =>
+    (await t.request.get('/api/receipt-inbox/address').set(finance.headers())).body
+      .address as string;
+  const sendMail = async (
+    to: string,
+    messageId: string,
+    files: { filename: string; content: Buffer }[],
+  ) => {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: t.receiptMailPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    try {
+      await transport.sendMail({
+        from: 'someone@example.test',
+        to,
+        subject: 'receipts',
+        text: 'attached',
+        messageId,
+        attachments: files,
+      });
+      return 250;
+    } catch (error) {
+      return (error as { responseCode?: number }).responseCode ?? -1;
+    } finally {
+      transport.close();
+    }
+  };
+  const names = async (prefix: string) =>
+    (await inbox()).items
+      .map((i) => i.fileName)
+      .filter((n) => n.startsWith(prefix))
+      .sort();
+
+  it('answered "try later" after one attachment was kept, and sent again, puts each in once', async () => {
+    const to = await address();
+    const files = [
+      { filename: 'resent-a.pdf', content: pdf('resent a') },
+      { filename: 'resent-b.pdf', content: pdf('resent b') },
+    ];
+    // The first attachment kept, the second's record refused: not kept, and the server is told
+    // to try again later.
+    receivesBeforeRefusal = 1;
+    expect(await sendMail(to, '<resent-1@mail.example.test>', files)).toBe(451);
+    expect(await names('resent-')).toEqual(['resent-a.pdf']);
+    // The sending server's next try: the same message, whole.
+    expect(await sendMail(to, '<resent-1@mail.example.test>', files)).toBe(250);
+    expect(await names('resent-')).toEqual(['resent-a.pdf', 'resent-b.pdf']);
+    const records = (await t.audit.list({ limit: 200 })).items.filter(
+      (r) =>
+        r.action === 'inbox.receive' &&
+        r.outcome === 'success' &&
+        r.requestId === 'mail:<resent-1@mail.example.test>',
+    );
+    expect(records).toHaveLength(2);
+    // The same receipt forwarded again in a message of its own is kept again.
+    expect(await sendMail(to, '<resent-2@mail.example.test>', files.slice(0, 1))).toBe(250);
+    expect(await names('resent-')).toEqual(['resent-a.pdf', 'resent-a.pdf', 'resent-b.pdf']);
+  });
+
+  it('to a disabled or removed person’s address is refused as to an unknown one, keeping nothing', async () => {
+    const to = await address();
+    const people = await t.stores.people();
+    const email = t.credentials.finance.email;
+    const count = async () => (await names('departed-')).length;
+    const send = (tag: string) =>
+      sendMail(to, `<departed-${tag}@mail.example.test>`, [
+        { filename: `departed-${tag}.pdf`, content: pdf(`departed ${tag}`) },
+      ]);
+    expect(await send('enabled')).toBe(250);
+    expect(await count()).toBe(1);
+    await people.disable(email);
+    expect(await send('disabled')).toBe(550);
+    await people.enable(email);
+    expect(await send('enabled-again')).toBe(250);
+    expect(await count()).toBe(2);
+    await people.remove(email);
+    expect(await send('removed')).toBe(550);
+    const kept = await store.list(email, new Date(clock.now()));
+    expect(
+      kept.items
+        .map((i) => i.fileName)
+        .filter((n) => n.startsWith('departed-'))
+        .sort(),
+    ).toEqual(['departed-enabled-again.pdf', 'departed-enabled.pdf']);
+    expect(t.logs.filter((l) => l.includes('receipt mail refused')).length).toBeGreaterThanOrEqual(
+      2,
+    );
+  });
+});

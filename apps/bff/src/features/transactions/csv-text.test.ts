@@ -5,7 +5,7 @@ import { csvLines } from './csv-text';
 
 const cell = fc.oneof(
   fc.string(),
-  fc.string({ unit: fc.constantFrom('a', '"', ',', '\r', '\n', ' ', "'", '=', 'é', '\t') }),
+  fc.string({ unit: fc.constantFrom('a', '"', ',', '\r', '\n', ' ', "'", '=', 'é', '\t', ';') }),
 );
 
 describe('CSV text', () => {
@@ -19,11 +19,21 @@ describe('CSV text', () => {
         fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 5 }),
         (rows) => {
           expect(csvLines(rows)).toBe(
-            stringify(rows, { record_delimiter: 'windows', quote_record_delimiter: true }),
+            stringify(rows, {
+              record_delimiter: 'windows',
+              quote_record_delimiter: true,
+              quoted_match: /[;\t]/,
+            }),
           );
         },
       ),
       { seed, numRuns: 500 },
+    );
+  });
+
+  it('quotes a field holding a semicolon or a tab, so no spreadsheet splits it into a formula', () => {
+    expect(csvLines([['SHOP;=HYPERLINK("x")', 'a\tb', 'plain']])).toBe(
+      '"SHOP;=HYPERLINK(""x"")","a\tb",plain\r\n',
     );
   });
 

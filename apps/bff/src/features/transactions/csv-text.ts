@@ -1,11 +1,14 @@
 /**
  * CSV text for records of strings, as RFC 4180 with CRLF line ends: a field holding a quote,
- * a comma, CR or LF is quoted, its quotes doubled. The same output as csv-stringify with
- * `record_delimiter: 'windows', quote_record_delimiter: true` (a property test holds the two
- * together), without its per-call option handling and per-field checks, which an export pays
- * 100,000 times.
+ * a comma, CR or LF is quoted, its quotes doubled. A semicolon or a tab is quoted too: a
+ * spreadsheet in a locale whose list separator is the semicolon (German, French) splits an
+ * unquoted `SHOP;=HYPERLINK(…)` in two and reads the second cell as a formula, where the check
+ * against formulas (csv-row.ts) looks at a field's first character. The same output as
+ * csv-stringify with `record_delimiter: 'windows', quote_record_delimiter: true, quoted_match:
+ * /[;\t]/` (a property test holds the two together), without its per-call option handling and
+ * per-field checks, which an export pays 100,000 times.
  */
-const needsQuotes = /[",\r\n]/;
+const needsQuotes = /[",;\t\r\n]/;
 
 function field(value: string): string {
   return needsQuotes.test(value) ? `"${value.replaceAll('"', '""')}"` : value;

@@ -86,7 +86,8 @@ function makeWorker(smtpUrl: string): AlertDeliveryWorker {
       },
     },
     stores: index,
-    teamRecipients: () => [],
+    // The people the digests here go to, who may be alerted.
+    teamRecipients: () => ['ops@example.test', 'finance@example.test'],
     clock,
     logger: silentLogger,
     metrics,

@@ -43,7 +43,11 @@ export interface AlertDeliveryDeps {
   email: EmailSender | null;
   webhooks: WebhookSender;
   webhookPolicy: WebhookPolicy;
-  /** Who a team rule's digest goes to (kept a function: the directory may change). */
+  /**
+   * Who may be alerted (the people directory's enabled, signed-up people; kept a function: the
+   * directory changes): a team rule's digest goes to them, and an email or digest to anyone else
+   * but a card's owner outside People is not sent.
+   */
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -51,6 +55,9 @@ export interface AlertDeliveryDeps {
   /** Each try's outcome by channel; none in tests that do not look. */
   metrics?: Pick<Metrics, 'alertDelivery'> | undefined;
 }
+
+/** An email or digest to a person disabled or removed since it was written: never sent. */
+export const NOT_ALERTABLE = 'the recipient may no longer be alerted (disabled or removed)';
 
 /** Email asked for on a server without SMTP (demo mode's default): said, not an error. */
 export const EMAIL_OFF = 'alert email is not configured';
@@ -176,7 +183,25 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * What every worker shares: sending one delivery, settling it, and writing the day's digests.
  */
 export function createDeliveryCore(deps: AlertDeliveryDeps) {
+  /**
+   * Whether an email or digest may still go to its recipient: a person who may be alerted now
+   * (disabled or removed since the alert was raised: not), or a card's owner who is not a person
+   * in People (an address, which the people directory does not judge).
+   */
+  async function stillAlertable(delivery: OutboxDelivery): Promise<boolean> {
+    const recipient = delivery.recipient.toLowerCase();
+    const people = await deps.teamRecipients();
+    if (people.some((person) => person.toLowerCase() === recipient)) return true;
+    // A rule's digest goes to its owner or the team: people only.
+    if (delivery.channel === 'digest' && !foldedDigestDay(delivery.key)) return false;
+    const cardId = delivery.payload?.card?.id;
+    return (await deps.alerts()).cardOwnerOutsidePeople(recipient, cardId);
+  }
+
   async function send(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
+    if (delivery.channel !== 'webhook' && !(await stillAlertable(delivery))) {
+      throw new DeliveryFailure(NOT_ALERTABLE, false);
+    }
     if (delivery.channel === 'digest') return sendDigest(delivery, outbox);
     const message = delivery.payload ? alertMessageOf(delivery.payload) : undefined;
     if (!message || !delivery.alertKey)
@@ -266,10 +291,14 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
       for (const rule of await outbox.digestRules()) {
         if ((await outbox.alertsOf(rule.id, from, to)).length === 0) continue;
         team ??= await deps.teamRecipients();
+        const people = new Set(team.map((e) => e.toLowerCase()));
+        // A personal rule's digest only while its owner may be alerted (not disabled, removed).
         const recipients =
           rule.ownerEmail === null
-            ? [...new Set(team.map((e) => e.toLowerCase()))]
-            : [rule.ownerEmail];
+            ? [...people]
+            : people.has(rule.ownerEmail.toLowerCase())
+              ? [rule.ownerEmail]
+              : [];
         for (const recipient of recipients) {
           planned.push({
             key: digestKey(rule.id, day, recipient),

@@ -101,7 +101,8 @@ describe('one person’s many rules over one sync', () => {
       }),
       webhooks: createWebhookSender({ publicOrigin: t.config.publicOrigin }),
       webhookPolicy: {},
-      teamRecipients: () => [],
+      // Everyone who may be alerted: the people whose rules raised these alerts.
+      teamRecipients: () => [finance, admin],
       clock: t.clock,
       logger: silentLogger,
       settings: { maxAttempts: 3, retryBaseMs: 60_000, pollMs: 60_000 },

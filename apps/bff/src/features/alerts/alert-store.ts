@@ -58,6 +58,8 @@ export interface RaisedAlert {
   payload: AlertPayload;
   /** The rule's owner (null: a team rule) and channels, as they were when it was raised. */
   ownerEmail: string | null;
+  /** False when the owner may not be alerted (disabled or removed): nothing goes to them. */
+  ownerAlerted?: boolean;
   channels: AlertRule['channels'];
   digest: boolean;
   /**
@@ -307,6 +309,13 @@ export class AlertStore {
     options: {
       at: Date;
       teamRecipients: readonly string[];
+      /**
+       * Everyone who may be alerted now (the people directory's enabled, signed-up people: who
+       * team rules go to). A personal rule's owner not among them (disabled, removed) gets none of
+       * its alerts: no inbox copy, no email, no digest; nor does a card's owner who is a person
+       * in People not among them. Unset: not checked (tests of other things).
+       */
+      activePeople?: readonly string[];
       /** Emails one recipient gets one by one in an hour; the rest go to their digest. */
       emailsPerHour?: number;
     },
@@ -321,6 +330,8 @@ export class AlertStore {
     );
     if (wanted.length === 0) return [];
     const team = [...new Set(options.teamRecipients.map(email))].filter((e) => e !== '');
+    const active = options.activePeople && new Set(options.activePeople.map(email));
+    const alertable = (who: string) => active === undefined || active.has(email(who));
     const at = options.at.toISOString();
     return this.engine.transaction(async (tx) => {
       // The rules are held (FOR KEY SHARE) until commit: a rule deleted meanwhile waits.
@@ -366,11 +377,14 @@ export class AlertStore {
         .map((a) => {
           const rule = rules.get(a.ruleId) as RaiseRuleRow;
           const card = cardOf(a);
-          const owner = card === undefined ? undefined : owners.get(storable(card));
+          const found = card === undefined ? undefined : owners.get(storable(card));
+          // A card's owner who is a person no longer alerted (disabled) is told nothing.
+          const owner = found && (!found.person || alertable(found.email)) ? found : undefined;
+          const ownerAlerted = rule.owner_email !== null && alertable(rule.owner_email);
           // The card's owner sees it in their inbox too when they are a person in People.
           const recipients = [
             ...new Set([
-              ...(rule.owner_email === null ? team : [rule.owner_email]),
+              ...(rule.owner_email === null ? team : ownerAlerted ? [rule.owner_email] : []),
               ...(owner?.person ? [owner.email] : []),
             ]),
           ];
@@ -381,6 +395,7 @@ export class AlertStore {
             raisedAt: at,
             payload: a.payload,
             ownerEmail: rule.owner_email,
+            ...(rule.owner_email !== null && !ownerAlerted ? { ownerAlerted: false } : {}),
             channels: {
               inbox: rule.channel_inbox,
               email: rule.channel_email,
@@ -441,6 +456,22 @@ export class AlertStore {
         when,
       ],
     );
+  }
+
+  /**
+   * Whether `recipient` is a card's owner (of `cardId`, or of any card) who is not a person in
+   * People: an address a card was given, not anyone's account, so the people directory's
+   * standing does not apply to it (`alert-delivery.ts` checks a delivery when it sends it).
+   */
+  async cardOwnerOutsidePeople(recipient: string, cardId?: string): Promise<boolean> {
+    const [row] = await this.engine.query<{ yes: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM card_owner co
+          WHERE lower(co.owner_email) = $1 AND ($2::text IS NULL OR co.card_id = $2)
+            AND NOT EXISTS (SELECT 1 FROM person p WHERE lower(p.email) = $1)) AS yes`,
+      [email(recipient), cardId === undefined ? null : storable(cardId)],
+    );
+    return row?.yes === true;
   }
 
   /**

@@ -183,6 +183,8 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
       sub,
       hook({
         merchantNames: async (texts) => new Map(texts.map((t) => [t, { name: `Named ${t}` }])),
+        // The holder is a person who may be alerted (the directory lists them).
+        teamRecipients: () => [ana, bo, admin, owner],
       }),
     );
     const items = (await inboxOf(owner)).filter((i) => i.ruleId === rule.id);

@@ -32,7 +32,10 @@ export interface AlertSyncDeps {
    * context given); without it balance rules raise nothing.
    */
   subAccountBalances?: (ctx: CallContext) => Promise<ReadonlyMap<string, number>>;
-  /** Who a team rule's alert goes to: every person the app knows. */
+  /**
+   * Who may be alerted (the people directory's enabled, signed-up people): a team rule's
+   * recipients, and a personal rule's owner must be one of them to be told anything.
+   */
   teamRecipients: () => readonly string[] | Promise<readonly string[]>;
   /** Emails one recipient gets one by one in an hour (ALERT_EMAILS_PER_HOUR); unset: the default. */
   emailsPerHour?: number;
@@ -136,9 +139,12 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
     });
     if (evaluated.length === 0) return;
     const toRaise = await withMerchantNames(evaluated, deps.merchantNames);
+    // Everyone who may be alerted: a team rule's recipients, and whom a personal rule may reach.
+    const people = await deps.teamRecipients();
     const raised = await alerts.raise(toRaise, {
       at: new Date(now),
-      teamRecipients: await deps.teamRecipients(),
+      teamRecipients: people,
+      activePeople: people,
       ...(deps.emailsPerHour === undefined ? {} : { emailsPerHour: deps.emailsPerHour }),
     });
     if (raised.length > 0) {

@@ -9,6 +9,8 @@ export interface RaisedForDelivery {
   /** Any kind: a transaction, a card's utilisation and a balance are delivered alike. */
   payload: { kind: string };
   ownerEmail: string | null;
+  /** False: the owner may not be alerted (disabled or removed), so is not emailed. */
+  ownerAlerted?: boolean;
   /** The owner of the alert's card, when the rule goes to them too and they have an email. */
   cardOwnerEmail?: string | null | undefined;
   channels: { email: boolean; webhookTargetId: string | null };
@@ -44,7 +46,11 @@ export function deliveriesOf(alert: RaisedForDelivery, team: readonly string[]):
   const base = { alertId: alert.id, ruleId: alert.ruleId };
   if (alert.channels.email && !alert.digest) {
     const recipients = [
-      ...(alert.ownerEmail === null ? team : [alert.ownerEmail]),
+      ...(alert.ownerEmail === null
+        ? team
+        : alert.ownerAlerted === false
+          ? []
+          : [alert.ownerEmail]),
       ...(alert.cardOwnerEmail ? [alert.cardOwnerEmail] : []),
     ];
     for (const recipient of new Set(recipients)) {

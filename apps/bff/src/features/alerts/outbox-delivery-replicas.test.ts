@@ -17,7 +17,7 @@ import { freePort } from '../../test/engines/free-port';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
 import { startSmtpCapture } from '../../test/smtp-capture';
-import { type AlertDeliveryWorker, deliveryIdOf } from './alert-delivery';
+import { type AlertDeliveryWorker, deliveryIdOf, NOT_ALERTABLE } from './alert-delivery';
 import { createAlertDeliveryWorker } from './alert-delivery-worker';
 import { AlertStore } from './alert-store';
 
@@ -102,7 +102,14 @@ function replicaStore(): AlertStore {
 
 function startWorker(
   store: AlertStore,
-  options: { smtpPort: number; clock?: ManualClock; leaseMs?: number; maxAttempts?: number },
+  options: {
+    smtpPort: number;
+    clock?: ManualClock;
+    leaseMs?: number;
+    maxAttempts?: number;
+    /** Who may be alerted (the directory's enabled people); ana and bo unless said. */
+    people?: () => string[];
+  },
 ): AlertDeliveryWorker {
   const worker = createAlertDeliveryWorker({
     config: {
@@ -118,7 +125,8 @@ function startWorker(
       publicOrigin: 'https://cards.example.test',
     },
     stores: { alerts: async () => store },
-    teamRecipients: () => [],
+    // The people these tests' rules are for, who may be alerted.
+    teamRecipients: options.people ?? (() => ['ana@example.test', 'bo@example.test']),
     clock: options.clock ?? new ManualClock(),
     logger: silentLogger,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
@@ -128,7 +136,13 @@ function startWorker(
 }
 
 /** A rule posting to `url` (and emailing its owner), and `count` alerts of it raised. */
-async function raised(store: AlertStore, url: string, count: number, email = true) {
+async function raised(
+  store: AlertStore,
+  url: string,
+  count: number,
+  email = true,
+  activePeople?: string[],
+) {
   const at = new Date();
   const target = await store.webhookTargets.create({ name: 'Ops', url }, 'admin@example.test', at);
   const rule = await store.createRule(
@@ -157,7 +171,12 @@ async function raised(store: AlertStore, url: string, count: number, email = tru
       },
     },
   }));
-  await store.raise(alerts, { at, teamRecipients: [], emailsPerHour: 10_000 });
+  await store.raise(alerts, {
+    at,
+    teamRecipients: [],
+    emailsPerHour: 10_000,
+    ...(activePeople ? { activePeople } : {}),
+  });
   // What receivers see: the key, or its digest when it does not fit a header (a rule id is
   // random base64url: it may hold '_' or begin with '-').
   return { rule, keys: alerts.map((a) => deliveryIdOf(a.idempotencyKey)) };
@@ -169,6 +188,48 @@ async function outboxOf(ruleId: string) {
     [ruleId],
   );
 }
+
+describe('a person disabled or removed gets no more alerts of their own rules', () => {
+  const inboxOf = async (ruleId: string) =>
+    owner.query<{ recipient_email: string }>(
+      `SELECT i.recipient_email FROM alert_inbox i JOIN alert a ON a.id = i.alert_id
+        WHERE a.rule_id = $1`,
+      [ruleId],
+    );
+
+  it('raised while the owner may not be alerted: no inbox copy and no email for them; the webhook still posts', async () => {
+    const store = replicaStore();
+    const { rule } = await raised(store, 'https://hooks.example.test/x', 2, true, [
+      'bo@example.test',
+    ]);
+    expect(await inboxOf(rule.id)).toEqual([]);
+    const rows = await outboxOf(rule.id);
+    expect(rows.map((r) => r.key.split('|')[1])).toEqual(['webhook', 'webhook']);
+  });
+
+  it('disabled between the raise and the send: the email is not sent (failed, saying why), the webhook is', async () => {
+    const [smtp, receiver] = await Promise.all([startSmtpCapture(), startReceiver()]);
+    closers.push(smtp.close, receiver.close);
+    const store = replicaStore();
+    const { rule } = await raised(store, receiver.url, 2, true, ['ana@example.test']);
+    expect(await inboxOf(rule.id)).toHaveLength(2);
+    // Ana is disabled now: the directory no longer lists her.
+    const worker = startWorker(store, { smtpPort: smtp.port, people: () => ['bo@example.test'] });
+    await worker.start();
+    await until(async () => {
+      const rows = await outboxOf(rule.id);
+      return rows.length === 4 && rows.every((r) => r.state !== 'pending');
+    }, 'every delivery settled');
+    await worker.stop();
+    expect(smtp.mails).toEqual([]);
+    expect(receiver.posts).toHaveLength(2);
+    const emails = (await outboxOf(rule.id)).filter((r) => r.key.includes('|email|'));
+    expect(emails.map((r) => [r.state, r.last_error])).toEqual([
+      ['failed', NOT_ALERTABLE],
+      ['failed', NOT_ALERTABLE],
+    ]);
+  }, 60_000);
+});
 
 describe('the outbox worker on two replicas sharing one PostgreSQL', () => {
   it('sends each of many deliveries due at once exactly once, taking each once, both replicas sending, their clocks two hours apart', async () => {

@@ -105,7 +105,7 @@ describe('transaction rules', () => {
     ]);
   });
 
-  it('above an amount: a size exactly at the threshold alerts, a cent under does not, either sign', () => {
+  it('above an amount: a charge exactly at the threshold alerts, a cent under does not, a credit never', () => {
     const rule = ruleOf('amount_above', { amountCents: 10_000 });
     const alerts = evaluateAlerts(
       [rule],
@@ -114,15 +114,12 @@ describe('transaction rules', () => {
           row({ id: 'at', amountCents: -10_000 }),
           row({ id: 'under', amountCents: -9_999 }),
           row({ id: 'credit', amountCents: 10_000, status: 'refund' }),
+          row({ id: 'funding', amountCents: 5_000_000, status: 'settled' }),
           row({ id: 'pending', amountCents: -25_000, status: 'pending' }),
         ],
       }),
     );
-    expect(keys(alerts)).toEqual([
-      'rule-amount_above:at',
-      'rule-amount_above:credit',
-      'rule-amount_above:pending',
-    ]);
+    expect(keys(alerts)).toEqual(['rule-amount_above:at', 'rule-amount_above:pending']);
     expect(alerts[0]?.payload).toMatchObject({ thresholdCents: 10_000 });
   });
 
@@ -319,8 +316,7 @@ function bruteForce(rules: readonly AlertRule[], s: SyncedSubAccount): string[] 
         rule.kind === 'declined'
           ? r.status === 'declined'
           : rule.kind === 'amount_above'
-            ? MONEY.includes(r.status) &&
-              (r.amountCents >= rule.amountCents || -r.amountCents >= rule.amountCents)
+            ? MONEY.includes(r.status) && -r.amountCents >= rule.amountCents
             : r.cardId !== undefined &&
               r.categoryCode !== undefined &&
               !s.cards.get(r.cardId)?.knownCategories.has(r.categoryCode) &&

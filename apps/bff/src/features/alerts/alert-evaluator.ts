@@ -185,7 +185,9 @@ function transactionHits(rule: AlertRule, row: SyncedRow, fresh: ReadonlySet<str
     case 'declined':
       return row.status === 'declined';
     case 'amount_above':
-      return movesMoney(row.status) && Math.abs(row.amountCents) >= rule.amountCents;
+      // "A charge is over an amount": money going out (a card charge, a payment without a card),
+      // by its size; a refund or money coming in is no charge, however large.
+      return movesMoney(row.status) && row.amountCents < 0 && -row.amountCents >= rule.amountCents;
     case 'new_category':
       return fresh.has(row.id);
     default:

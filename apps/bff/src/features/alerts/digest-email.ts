@@ -2,6 +2,7 @@
 // hourly cap kept from being emailed one by one (email-cap.ts). A line per alert, one line each
 // whatever the merchant's name holds, no card number (payloads are stored masked; the email
 // sender masks the whole message once more).
+import { formatCents } from '@card-console/shared/money';
 import escapeHtml from 'escape-html';
 import { oneLine } from '../../platform/notify/alert-message';
 import type { AlertPayload } from './alert-evaluator';
@@ -25,7 +26,9 @@ function digestWords(a: DigestAlert): string {
   const p = a.payload;
   const when = `${a.raisedAt.slice(11, 16)} UTC`;
   const card = p.card?.lastFour ? ` on card •••• ${p.card.lastFour}` : '';
-  const money = (cents: number) => `$${(Math.abs(cents) / 100).toFixed(2)}`;
+  // Figures as every screen writes them (a balance below zero keeps its minus); a transaction's
+  // amount by its size, as the alert line says what it was (a charge, a decline).
+  const money = formatCents;
   switch (p.kind) {
     case 'utilisation_above':
       return `${when}: ${money(p.spentCents)} of ${money(p.limitCents)} spent (over ${p.sharePercent}%)${card}`;
@@ -33,7 +36,7 @@ function digestWords(a: DigestAlert): string {
       return `${when}: balance ${money(p.balanceCents)}, under ${money(p.thresholdCents)}`;
     default: {
       const t = p.transaction;
-      return `${when}: ${money(t.amountCents)} at ${t.merchantName ?? t.merchant ?? t.description} (${t.status})${card}`;
+      return `${when}: ${money(Math.abs(t.amountCents))} at ${t.merchantName ?? t.merchant ?? t.description} (${t.status})${card}`;
     }
   }
 }

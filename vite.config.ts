@@ -100,6 +100,10 @@ export default defineConfig({
           ...bff,
           name: 'bff',
           include: ['src/features/**/*.test.ts', ...appRules],
+          // A file that replaces a module runs isolated, in `bff-runtime-mocked`: unisolated here,
+          // the module it mocks may be loaded already by another file (its mock then never
+          // applies) or its mock reach another file.
+          exclude: [...configDefaults.exclude, ...mocking],
         },
       },
       // The BFF's server, its stores and engines, its processes and its deployment: everything

@@ -56,6 +56,7 @@ describe('the embedded engine', () => {
         '20261204050000000_rare-status-index',
         '20261204080000000_kept-pages-uncompressed',
         '20261206150000000_replica-roll',
+        '20261207050000000_receipt-inbox-mail-message',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

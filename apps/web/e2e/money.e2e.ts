@@ -122,6 +122,12 @@ describe.each(sizes)('at %i×%i, money read off the screens reconciles', (width,
     }
     const line = page.locator('.export-posted p').first();
     await line.waitFor();
+    // The panel is whole on the screen, wherever the title row put its button.
+    const box = await page.locator('.export-more-panel').boundingBox();
+    const width = page.viewportSize()?.width ?? 0;
+    expect(box && box.x >= 0 && box.x + box.width <= width, JSON.stringify({ box, width })).toBe(
+      true,
+    );
     const m = /^Posted: (-?\$[\d,]+\.\d\d) in ([\d,]+) rows?$/.exec(
       ((await line.textContent()) ?? '').trim(),
     );

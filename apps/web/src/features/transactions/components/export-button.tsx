@@ -4,7 +4,7 @@ import { ACCOUNTING_ROWS_PER_FILE } from '@card-console/shared/index-vocabulary'
 import { formatCents } from '@card-console/shared/money';
 import { postedWords } from '@card-console/shared/money-definition';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type SyntheticEvent, useState } from 'react';
 import { ExportCsvButton } from '../../../components/export-csv-button';
 import { ApiError } from '../../../lib/api-error';
 import { downloadReceiptsZip } from '../api/download-receipts-zip';
@@ -62,6 +62,17 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
   const queryClient = useQueryClient();
   // Why the parts offered are no longer the posted rows' (409 `matching_changed`), until the next.
   const [changed, setChanged] = useState<string | undefined>();
+  // The panel opens from the button's right edge, or from its left where that would leave the
+  // screen (the title row wrapped, "More formats" at its left: its lines were cut).
+  const [fromLeft, setFromLeft] = useState(false);
+  const keepInView = (event: SyntheticEvent<HTMLDetailsElement>) => {
+    const details = event.currentTarget;
+    if (!details.open) return;
+    const panel = details.querySelector('.export-more-panel')?.getBoundingClientRect();
+    if (!panel) return;
+    if (!fromLeft && panel.left < 0) setFromLeft(true);
+    if (fromLeft && panel.right > document.documentElement.clientWidth) setFromLeft(false);
+  };
   const download = (format: Format | undefined, part?: number) => async (tz: string) => {
     // A part carries the posted set it was planned from: the BFF refuses it if that changed.
     const planned = part === undefined ? undefined : posted;
@@ -96,9 +107,9 @@ export function ExportButton({ query, days, subAccountName, blocked, posted }: E
       <ExportCsvButton download={download(undefined)} blocked={blocked} />
       {/* The accountant's files and the receipts behind one disclosure: four buttons beside
           the month close's presets took the title row to two lines at 1280 px. */}
-      <details className="menu-disclosure export-more">
+      <details className="menu-disclosure export-more" onToggle={keepInView}>
         <summary>More formats</summary>
-        <div className="menu-disclosure-panel export-more-panel">
+        <div className={`menu-disclosure-panel export-more-panel${fromLeft ? ' from-left' : ''}`}>
           <PostedTotal posted={posted} />
           {changed ? (
             <p className="form-error export-error" role="alert">

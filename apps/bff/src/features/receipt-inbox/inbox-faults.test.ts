@@ -9,41 +9,31 @@
 //   browser's word (the card service's transaction names none);
 // - a disabled or removed person's forwarding address takes no mail, as an unknown one.
 import { randomBytes } from 'node:crypto';
-import type { AuditRecord } from '@card-console/shared/api/audit';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import {
   type InboxItem,
-  type InboxRead,
   inboxItemSchema,
   inboxListSchema,
 } from '@card-console/shared/api/receipt-inbox';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NewAuditRecord } from '../../platform/audit/audit-store';
-import { hashPassword } from '../../platform/users/password-hash';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
+import type { ContractCardService } from '../../test/contract-card-service';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
 import type { ReceiptInboxStore } from './inbox-store';
+import {
+  CHARGE,
+  inboxAppOptions,
+  NOW,
+  putFinanceInPeople,
+  type Reading,
+  receiptMailClient,
+  receiptMailListener,
+  startInboxCardService,
+} from './inbox-test-support';
 
-const NOW = Date.UTC(2026, 10, 20, 15);
-const DOMAIN = 'receipts.example.test';
-const CHARGE = {
-  id: 'harbor-1',
-  date: new Date(NOW - 3_600_000).toISOString(),
-  description: 'Harbor Cafe',
-  amountCents: -12_88,
-  status: 'settled',
-  referenceNumber: 'ref harbor-1',
-  cardId: 'card_1',
-  merchantData: { description: 'HARBOR CAFE', categoryCode: '5812' },
-};
 /** What the stand-in reader finds on the next file: by default a total nothing in the index has. */
-const NOTHING_LIKE_IT: Pick<InboxRead, 'totalCents' | 'date' | 'merchant'> = {
+const NOTHING_LIKE_IT: Reading = {
   totalCents: 99_17,
   merchant: 'Nowhere Diner',
 };
@@ -62,35 +52,20 @@ const pdf = (tag: string) =>
   Buffer.from(pdfReceipt().toString('latin1').replace('%%EOF', `% ${tag}\n%%EOF`), 'latin1');
 
 beforeAll(async () => {
-  service = await startContractCardService('inbox-faults-key');
-  service.setWorld({
-    subAccounts: [
+  service = await startInboxCardService(
+    'inbox-faults-key',
+    [
       { id: 'sub_1', name: 'Operating' },
       { id: 'sub_2', name: 'Payroll' },
     ],
-    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
-    transactions: [{ subAccountId: 'sub_1', item: CHARGE }],
-    pageSize: { subAccounts: 5, cards: 5, transactions: 4 },
-    cursors: [],
-    withCount: false,
-  });
+    [{ subAccountId: 'sub_1', item: CHARGE }],
+  );
   t = await startTestApp({
-    upstream: { url: service.url, apiKey: service.apiKey },
-    clock,
-    env: {
-      sessionSecret: randomBytes(32).toString('hex'),
-      receiptMail: {
-        host: '127.0.0.1',
-        port: 0,
-        domain: DOMAIN,
-        maxMessageBytes: 25 * 1024 * 1024,
-        messagesPerHourPerAddress: 60,
-        connectionsPerMinutePerIp: 30,
-      },
-    },
-    receiptReader: { read: async () => ({ ok: true, fields: reading }) },
-    audit: (trail) => ({
-      append: async (record: NewAuditRecord): Promise<AuditRecord> => {
+    ...inboxAppOptions(
+      service,
+      clock,
+      () => reading,
+      (record) => {
         if (
           receivesBeforeRefusal !== undefined &&
           record.action === 'inbox.receive' &&
@@ -100,20 +75,16 @@ beforeAll(async () => {
           receivesBeforeRefusal = undefined;
           throw new Error('the trail is briefly down');
         }
-        return trail.append(record);
       },
-      list: (options) => trail.list(options),
-    }),
+    ),
+    env: {
+      sessionSecret: randomBytes(32).toString('hex'),
+      receiptMail: receiptMailListener(),
+    },
   });
   finance = await t.signIn('finance');
-  // The people who sign in are in People, as on a server (the harness signs in from a file).
-  await (await t.stores.people()).importUsers([
-    {
-      email: t.credentials.finance.email,
-      role: 'finance',
-      passwordHash: await hashPassword('finance-password', { N: 1024, r: 8, p: 1 }),
-    },
-  ]);
+  // The people who sign in are in People, as on a server.
+  await putFinanceInPeople(t);
   store = await t.stores.receiptInbox();
   // The charge in the index, as a person picking a transaction by hand finds it.
   expect((await settledIndexList(t, finance)).items.map((row) => row.id)).toContain(CHARGE.id);
@@ -259,12 +230,7 @@ describe('mail', () => {
     messageId: string,
     files: { filename: string; content: Buffer }[],
   ) => {
-    const transport = nodemailer.createTransport({
-      host: '127.0.0.1',
-      port: t.receiptMailPort,
-      secure: false,
-      ignoreTLS: true,
-    });
+    const transport = receiptMailClient(t);
     try {
       await transport.sendMail({
         from: 'someone@example.test',

@@ -3,14 +3,17 @@
 // address makes the old one refuse mail (logged, nothing stored), as it does an unknown one.
 import { inboxAddressSchema, inboxListSchema } from '@card-console/shared/api/receipt-inbox';
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../platform/users/password-hash';
 import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
 import { settledIndexList } from '../../test/settled-index';
+import {
+  DOMAIN,
+  putFinanceInPeople,
+  receiptMailClient,
+  receiptMailListener,
+} from './inbox-test-support';
 
-const DOMAIN = 'receipts.example.test';
 let t: TestApp;
 let finance: TestSession;
 let charge: IndexTransaction;
@@ -19,27 +22,12 @@ let receipt: { fileName: string; bytes: Buffer };
 beforeAll(async () => {
   t = await startTestApp({
     sim: quarterDemo,
-    env: {
-      receiptMail: {
-        host: '127.0.0.1',
-        port: 0,
-        domain: DOMAIN,
-        maxMessageBytes: 25 * 1024 * 1024,
-        messagesPerHourPerAddress: 60,
-        connectionsPerMinutePerIp: 30,
-      },
-    },
+    env: { receiptMail: receiptMailListener() },
   });
   finance = await t.signIn('finance');
-  // Its person is in People, as on a server (the harness signs in from a users file): an
-  // address takes mail only while its person may sign in.
-  await (await t.stores.people()).importUsers([
-    {
-      email: t.credentials.finance.email,
-      role: 'finance',
-      passwordHash: await hashPassword('finance-password', { N: 1024, r: 8, p: 1 }),
-    },
-  ]);
+  // Its person is in People, as on a server: an address takes mail only while its person may
+  // sign in.
+  await putFinanceInPeople(t);
   const page = await settledIndexList(t, finance, '?limit=100');
   const charges = page.items.filter(
     (row) => row.cardId && row.amountCents < 0 && row.status === 'settled',
@@ -86,12 +74,7 @@ async function deliver(to: string) {
 }
 
 function send(to: string, subject = 'Fwd: your receipt') {
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: t.receiptMailPort,
-    secure: false,
-    ignoreTLS: true,
-  });
+  const transport = receiptMailClient(t);
   return transport
     .sendMail({
       // Anyone can write any From: it says nothing of whose inbox this is.

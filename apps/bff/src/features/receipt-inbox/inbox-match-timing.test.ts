@@ -11,7 +11,6 @@
 //   Another person's look leaves it alone; two looks at once, one on each of two replicas of one
 //   PostgreSQL database, match it once.
 import { randomBytes } from 'node:crypto';
-import type { AuditRecord } from '@card-console/shared/api/audit';
 import {
   type InboxItem,
   type InboxRead,
@@ -19,11 +18,7 @@ import {
   inboxListSchema,
 } from '@card-console/shared/api/receipt-inbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { NewAuditRecord } from '../../platform/audit/audit-store';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
+import type { ContractCardService } from '../../test/contract-card-service';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import {
   ManualClock,
@@ -35,19 +30,9 @@ import {
 import { pdfReceipt } from '../../test/receipt-files';
 import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList } from '../../test/settled-index';
+import { CHARGE, inboxAppOptions, NOW, startInboxCardService } from './inbox-test-support';
 
-const NOW = Date.UTC(2026, 10, 20, 15);
-/** The one card charge: the receipt's own, and no other of its size or shop. */
-const CHARGE = {
-  id: 'harbor-1',
-  date: new Date(NOW - 3_600_000).toISOString(),
-  description: 'Harbor Cafe',
-  amountCents: -12_88,
-  status: 'settled',
-  referenceNumber: 'ref harbor-1',
-  cardId: 'card_1',
-  merchantData: { description: 'HARBOR CAFE', categoryCode: '5812' },
-};
+// The receipt's charge is CHARGE (inbox-test-support), and no other here is of its size or shop.
 /** What the reader finds on the receipt: the charge's total, day and shop. */
 const READ = { totalCents: 12_88, date: CHARGE.date.slice(0, 10), merchant: 'Harbor Cafe' };
 /** A second charge, reviewed when its receipt arrives, then reopened. */
@@ -84,39 +69,33 @@ const released = new Promise<void>((resolve) => {
 
 beforeAll(async () => {
   [service, postgres] = await Promise.all([
-    startContractCardService('certain-match-key'),
+    startInboxCardService(
+      'certain-match-key',
+      [{ id: 'sub_1', name: 'Operating' }],
+      [
+        { subAccountId: 'sub_1', item: CHARGE },
+        { subAccountId: 'sub_1', item: LATER },
+      ],
+    ),
     startPostgres(),
   ]);
-  service.setWorld({
-    subAccounts: [{ id: 'sub_1', name: 'Operating' }],
-    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
-    transactions: [
-      { subAccountId: 'sub_1', item: CHARGE },
-      { subAccountId: 'sub_1', item: LATER },
-    ],
-    pageSize: { subAccounts: 5, cards: 5, transactions: 4 },
-    cursors: [],
-    withCount: false,
-  });
   const databaseUrl = await postgres.createDatabase('certain_match');
   const env = { sessionSecret: randomBytes(32).toString('hex') };
   const replica = (): TestAppOptions => ({
-    upstream: { url: service.url, apiKey: service.apiKey },
-    clock,
+    ...inboxAppOptions(
+      service,
+      clock,
+      () => reading,
+      (record) => {
+        if (record.action === 'inbox.attach' && record.outcome === 'success') {
+          reached();
+          return released;
+        }
+      },
+    ),
     env,
     shared: { databaseUrl },
     stores: replicaStores(databaseUrl),
-    receiptReader: { read: async () => ({ ok: true, fields: reading }) },
-    audit: (trail) => ({
-      append: async (record: NewAuditRecord): Promise<AuditRecord> => {
-        if (record.action === 'inbox.attach' && record.outcome === 'success') {
-          reached();
-          await released;
-        }
-        return trail.append(record);
-      },
-      list: (options) => trail.list(options),
-    }),
   });
   t = await startTestApp(replica());
   other = await startTestApp(replica());

@@ -75,21 +75,33 @@ function serveMatching(list: ReturnType<typeof rows>) {
   );
 }
 
-describe('transactions: a change of every matching transaction', { timeout: 15_000 }, () => {
-  it('selects all matching past the rows shown, says how many will change, and changes them once confirmed', async () => {
-    const list = rows();
+/**
+ * The transactions screen at `path` over `rows()`, three at a time, the sub accounts served and,
+ * unless `categories` is false, the accounting categories; the rows shown selected. The rows,
+ * the user and the selection bar.
+ */
+async function selectShown(path: string, { categories = true } = {}) {
+  const list = rows();
+  server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
+  if (categories) {
     server.use(
-      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
       serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
     );
-    serveIndex(list, { pageSize: 3 });
-    serveAttention(list);
-    serveMatching(list);
-    const { user } = renderApp('/transactions?status=settled', { session: financeSession() });
-    await screen.findByRole('row', { name: /Purchase 7/ });
-    await screen.findByText(/7 transactions/);
-    await user.click(screen.getByRole('checkbox', { name: 'Select all 3 shown' }));
-    const bar = () => screen.getByRole('region', { name: /selected$/ });
+  }
+  serveIndex(list, { pageSize: 3 });
+  serveAttention(list);
+  serveMatching(list);
+  const { user } = renderApp(path, { session: financeSession() });
+  await screen.findByRole('row', { name: /Purchase 7/ });
+  await screen.findByText(/7 transactions/);
+  await user.click(screen.getByRole('checkbox', { name: 'Select all 3 shown' }));
+  const bar = () => screen.getByRole('region', { name: /selected$/ });
+  return { list, user, bar };
+}
+
+describe('transactions: a change of every matching transaction', { timeout: 15_000 }, () => {
+  it('selects all matching past the rows shown, says how many will change, and changes them once confirmed', async () => {
+    const { list, user, bar } = await selectShown('/transactions?status=settled');
     expect(bar()).toHaveAccessibleName('3 selected');
     await user.click(within(bar()).getByRole('button', { name: 'Select all 7 matching' }));
     expect(bar()).toHaveAccessibleName('All 7 matching selected');
@@ -132,16 +144,7 @@ describe('transactions: a change of every matching transaction', { timeout: 15_0
   });
 
   it('Cancel leaves every row as it was; choosing a row again ends "all matching"', async () => {
-    const list = rows();
-    server.use(serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })));
-    serveIndex(list, { pageSize: 3 });
-    serveAttention(list);
-    serveMatching(list);
-    const { user } = renderApp('/transactions', { session: financeSession() });
-    await screen.findByRole('row', { name: /Purchase 7/ });
-    await screen.findByText(/7 transactions/);
-    await user.click(screen.getByRole('checkbox', { name: 'Select all 3 shown' }));
-    const bar = () => screen.getByRole('region', { name: /selected$/ });
+    const { list, user, bar } = await selectShown('/transactions', { categories: false });
     await user.click(within(bar()).getByRole('button', { name: 'Select all 7 matching' }));
     await user.click(within(bar()).getByRole('button', { name: 'Mark reviewed' }));
     const confirm = await within(bar()).findByRole('alertdialog');
@@ -153,19 +156,7 @@ describe('transactions: a change of every matching transaction', { timeout: 15_0
   });
 
   it('changes only the rows it counted: when the filter gives others by the confirmation, nothing changes and they are counted again', async () => {
-    const list = rows();
-    server.use(
-      serve('subAccounts.list', () => HttpResponse.json({ items: subAccounts })),
-      serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
-    );
-    serveIndex(list, { pageSize: 3 });
-    serveAttention(list);
-    serveMatching(list);
-    const { user } = renderApp('/transactions?status=settled', { session: financeSession() });
-    await screen.findByRole('row', { name: /Purchase 7/ });
-    await screen.findByText(/7 transactions/);
-    await user.click(screen.getByRole('checkbox', { name: 'Select all 3 shown' }));
-    const bar = () => screen.getByRole('region', { name: /selected$/ });
+    const { list, user, bar } = await selectShown('/transactions?status=settled');
     await user.click(within(bar()).getByRole('button', { name: 'Select all 7 matching' }));
     await user.type(within(bar()).getByLabelText('Tags to add'), 'close-mar{Enter}');
     const confirm = await within(bar()).findByRole('alertdialog');

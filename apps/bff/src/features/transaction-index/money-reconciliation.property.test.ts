@@ -1,9 +1,11 @@
 // Every figure the product shows or writes, reconciled to the cent against an oracle written
 // from docs/money.md's table (it does not import the product's definition), on both engines:
-// random transaction sets (every status, with and without cards, refunds, foreign amounts),
-// served by a card service that follows the contract, read over HTTP through the BFF's index
-// with random filters. The list's rows, its totals, every totals-by grouping, the CSV, the
-// QuickBooks and Xero files, the Overview and the attention counts must all agree with it.
+// random transaction sets (every status, with and without cards, either sign, refunds and
+// zero amounts included, foreign amounts), served by a card service that follows the contract,
+// read over HTTP through the BFF's index with random filters. The list's rows, its totals, every
+// totals-by grouping, the CSV, the QuickBooks and Xero files, the Overview (its balance and card
+// spend of the sub accounts too, each figure present or not as the contract allows) and the
+// attention counts must all agree with it.
 import { randomBytes } from 'node:crypto';
 import {
   attentionSchema,
@@ -74,6 +76,12 @@ const cardSpend = (rows: Row[]) =>
     .filter((r) => r.cardId && (posted(r) || r.status === 'pending'))
     .reduce((n, r) => n - r.amountCents, 0);
 const sum = (rows: Row[]) => rows.reduce((n, r) => n + r.amountCents, 0);
+/**
+ * A total of the sub accounts' figures as docs/money.md says it: their sum, or no figure at all
+ * when one of them has none (never a sum counting a missing figure as $0).
+ */
+const totalOf = (figures: (number | undefined)[]) =>
+  figures.includes(undefined) ? undefined : figures.reduce((n: number, c) => n + (c ?? 0), 0);
 
 /** A bucket's figures as every summary gives them, by hand. */
 function figures(rows: Row[], name: string) {
@@ -133,9 +141,14 @@ const rowArb = (i: number) =>
       daysAgo: fc.integer({ min: 0, max: 70 }),
       minute: fc.integer({ min: 0, max: 24 * 60 - 1 }),
       status: fc.constantFrom(...STATUSES),
-      cents: fc.integer({ min: 1, max: 2_500_000 }),
+      cents: fc.oneof(
+        { weight: 19, arbitrary: fc.integer({ min: 1, max: 2_500_000 }) },
+        { weight: 1, arbitrary: fc.constant(0) },
+      ),
       credit: fc.boolean(),
       card: fc.option(fc.constantFrom(...CARDS), { nil: undefined }),
+      // Without a card, now and then an empty card id (a string in the contract): no card.
+      blankCard: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
       category: fc.constantFrom(...CATEGORIES),
       foreign: fc.boolean(),
     })
@@ -145,11 +158,14 @@ const rowArb = (i: number) =>
         subAccountId: r.card?.sub ?? r.sub,
         at: NOW - r.daysAgo * DAY - r.minute * 60_000,
         status: r.status,
-        // A refund is a credit, as the service writes it; any other status either way.
-        amountCents: r.status === 'refund' || r.credit ? r.cents : -r.cents,
+        // Any status either way: the contract ties no sign to a status (the service writes a
+        // refund as a credit; one written as a debit is card spend, docs/money.md's table).
+        amountCents: r.credit || r.cents === 0 ? r.cents : -r.cents,
         ...(r.card
           ? { cardId: r.card.id, categoryCode: r.category, merchant: `Shop ${r.category}` }
-          : {}),
+          : r.blankCard
+            ? { cardId: '' }
+            : {}),
         foreign: r.foreign,
       }),
     );
@@ -158,9 +174,36 @@ const rowsArb = fc
   .integer({ min: 0, max: 40 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => rowArb(i))));
 
-function worldOf(rows: readonly Row[]): ContractWorld {
+/** A sub account's figures as the service reports them: each optional in the contract. */
+interface SubFigures {
+  balance?: number;
+  spend?: number;
+}
+const figureArb = fc.option(fc.integer({ min: -50_000_000, max: 50_000_000 }), {
+  nil: undefined,
+  freq: 4,
+});
+const subFiguresArb = fc.tuple(
+  ...SUBS.map(() =>
+    fc.record({ balance: figureArb, spend: figureArb }, { requiredKeys: [] }).map(
+      (f): SubFigures => ({
+        ...(f.balance === undefined ? {} : { balance: f.balance }),
+        ...(f.spend === undefined ? {} : { spend: f.spend }),
+      }),
+    ),
+  ),
+);
+
+function worldOf(rows: readonly Row[], figures: readonly SubFigures[] = []): ContractWorld {
   return {
-    subAccounts: SUBS.map((id) => ({ id, name: `Account ${id}` })),
+    subAccounts: SUBS.map((id, k) => ({
+      id,
+      name: `Account ${id}`,
+      ...(figures[k]?.balance === undefined
+        ? {}
+        : { balance: { amountCents: figures[k].balance } }),
+      ...(figures[k]?.spend === undefined ? {} : { spend: { amountCents: figures[k].spend } }),
+    })),
     cards: CARDS.map((c) => ({
       id: c.id,
       last4: c.last4,
@@ -181,7 +224,9 @@ function worldOf(rows: readonly Row[]): ContractWorld {
               cardId: r.cardId,
               merchantData: { description: r.merchant, categoryCode: r.categoryCode },
             }
-          : {}),
+          : r.cardId === ''
+            ? { cardId: '' }
+            : {}),
         ...(r.foreign
           ? {
               originalCurrency: {
@@ -259,8 +304,12 @@ async function emptied(kind: 'embedded' | 'postgres'): Promise<SqlEngine> {
 }
 
 /** A BFF with an empty index on `engine`, in front of the service serving `rows`. */
-async function appFor(engine: 'embedded' | 'postgres', rows: readonly Row[]) {
-  service.setWorld(worldOf(rows));
+async function appFor(
+  engine: 'embedded' | 'postgres',
+  rows: readonly Row[],
+  figures: readonly SubFigures[],
+) {
+  service.setWorld(worldOf(rows, figures));
   const t = await startTestApp({
     upstream: { url: service.url, apiKey: service.apiKey },
     clock: new ManualClock(NOW),
@@ -309,10 +358,10 @@ for (const engine of ['embedded', 'postgres'] as const) {
   describe(`money reconciles on the ${engine} engine`, () => {
     it('the list, its totals and the files agree with the oracle, to the cent', async () => {
       await fc.assert(
-        fc.asyncProperty(rowsArb, filterArb, async (rows, rawFilter) => {
+        fc.asyncProperty(rowsArb, filterArb, subFiguresArb, async (rows, rawFilter, figures) => {
           const filter = filterOf(rawFilter);
           const expected = kept(rows, filter);
-          const { t, finance } = await appFor(engine, rows);
+          const { t, finance } = await appFor(engine, rows, figures);
           try {
             const query = queryOf(filter);
             // The list: every row of the filter (at most 40, one page), each amount as given.
@@ -398,6 +447,17 @@ for (const engine of ['embedded', 'postgres'] as const) {
             expect(overview.totals.cardSpendCents).toBe(cardSpend(expected));
             expect(overview.totals.money, "the Overview's buckets").toEqual(want.buckets);
             expect(overview.totals.count, "the Overview's count").toBe(expected.length);
+            // Its balance and card spend: the sub accounts' of the filter as the service reports
+            // them, summed, or none when one of them has none.
+            const shown = figures.filter(
+              (_, k) => filter.sub === undefined || SUBS[k] === filter.sub,
+            );
+            expect(overview.balanceCents, "the Overview's balance").toBe(
+              totalOf(shown.map((f) => f.balance)),
+            );
+            expect(overview.spendCents, "the Overview's card spend of the sub accounts").toBe(
+              totalOf(shown.map((f) => f.spend)),
+            );
           } finally {
             await t.close();
           }

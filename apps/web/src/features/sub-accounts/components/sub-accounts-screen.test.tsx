@@ -54,6 +54,42 @@ describe('sub accounts screen', () => {
     expect(screen.getByTestId('total-balance')).toHaveTextContent('$17,345.67');
   });
 
+  it("totals every sub account of a list of many pages (as the Overview's balance does), never the first pages'", async () => {
+    // The card service chooses its page size (the contract does not say): 60 pages of one.
+    const pages = 60;
+    server.use(
+      serve('subAccounts.list', ({ request }) => {
+        const n = Number(new URL(request.url).searchParams.get('cursor') ?? 0);
+        return HttpResponse.json<SubAccountPage>({
+          items: [{ id: `sa_${n}`, name: `Account ${n}`, balanceCents: 10_000, spendCents: 100 }],
+          ...(n + 1 < pages ? { nextCursor: String(n + 1) } : {}),
+        });
+      }),
+    );
+    renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByRole('row', { name: /Account 59/ })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Total (60)' })).toBeInTheDocument();
+    expect(screen.getByTestId('total-balance')).toHaveTextContent('$6,000.00');
+    expect(screen.getByTestId('total-spend')).toHaveTextContent('$60.00');
+  });
+
+  it('a list that never ends is an error saying so, never a total of the pages read', async () => {
+    server.use(
+      serve('subAccounts.list', ({ request }) => {
+        const n = Number(new URL(request.url).searchParams.get('cursor') ?? 0);
+        return HttpResponse.json<SubAccountPage>({
+          items: [{ id: `sa_${n}`, name: `Account ${n}`, balanceCents: 10_000, spendCents: 100 }],
+          nextCursor: String(n + 1),
+        });
+      }),
+    );
+    renderApp('/sub-accounts', { session: financeSession() });
+    expect(await screen.findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent(
+      'The card service listed sub accounts past 400 pages',
+    );
+    expect(screen.queryByTestId('total-balance')).not.toBeInTheDocument();
+  }, 30_000);
+
   it('shows no total where a sub account has no figure, and says why, rather than counting it as $0', async () => {
     const [ops, ...rest] = subAccounts;
     if (!ops) throw new Error('no fixture');

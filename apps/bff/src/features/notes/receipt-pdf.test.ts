@@ -1,5 +1,8 @@
 // PDF receipts that can act when opened or carry other files are refused, however the names are
 // spelt or wherever they hide; ordinary ones are kept byte for byte.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { constants, deflateSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { deflatedThenDamaged, objectStream, pdf, streamObject } from '../../test/crafted-receipts';
@@ -308,4 +311,37 @@ describe('a PDF receipt', () => {
     expect(retried.bytes).toBeLessThanOrEqual(2 * 64 * MB);
     expect(retried.verdict).toBe('active');
   }, 30_000);
+
+  it('holds little more than the file while it searches it: 2 million distinct names checked in a 32 MB heap', () => {
+    // A process of its own, its heap capped: what a check holds at once, counted by V8 (the file
+    // itself lies outside the heap). Each name kept took 135 MB: out of memory, the process
+    // ends without a verdict.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const checker = new URL('./receipt-pdf.ts', import.meta.url).href;
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--max-old-space-size=32',
+        '--import',
+        tsx,
+        '--input-type=module',
+        '--eval',
+        `
+          const { checkPdf } = await import(${JSON.stringify(checker)});
+          const file = Buffer.alloc(10 * 1024 * 1024, 0x20);
+          let at = file.write('%PDF-1.4\\n', 0, 'latin1');
+          let names = 0;
+          while (at < file.length - 16) at += file.write('/' + (names++).toString(36), at, 'latin1');
+          checkPdf(file);
+          console.log(JSON.stringify({ names, verdict: 'kept' }));
+        `,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.stderr).not.toMatch(/heap out of memory/);
+    expect(run.status).toBe(0);
+    const { names, verdict } = JSON.parse(run.stdout);
+    expect(verdict).toBe('kept');
+    expect(names).toBeGreaterThan(2_000_000);
+  }, 60_000);
 });

@@ -125,6 +125,29 @@ describe('GET /api/index/transactions', () => {
     expect(new Set(body.items.map((x) => x.subAccountId)).size).toBeGreaterThan(1);
   }, 60_000);
 
+  it("each sub account's posted total is the card service's balance, its card spend the service's spend", async () => {
+    // The service's own figures (the simulator's ledger, not the product's definition) agree
+    // with docs/money.md's: a balance counts the posted rows (settled, refund, dispute), never
+    // a returned, reversed, pending or attempted one; spend is card spend. Its whole history is
+    // in the index (18 months, within the history window).
+    await settle('');
+    const subs = t.sim.data.subAccounts();
+    expect(subs.length).toBe(3);
+    let balances = 0;
+    for (const s of subs) {
+      const rows = simRows().filter((x) => x.subAccountId === s.id);
+      expect(rows.some((x) => x.status === 'returned')).toBe(true);
+      const { summary } = await totalsOf(`?subAccountId=${encodeURIComponent(s.id)}`);
+      expect(summary.posted.cents, `${s.id}'s balance`).toBe(s.balance.amountCents);
+      expect(
+        0 - (summary.buckets.card.cents + summary.buckets.refund.cents),
+        `${s.id}'s spend`,
+      ).toBe(s.spend.amountCents);
+      balances += s.balance.amountCents;
+    }
+    expect((await totalsOf('')).summary.posted.cents).toBe(balances);
+  });
+
   it('Refresh reads the open days again (at most once in 5 s); a plain read within the refresh age does not', async () => {
     const before = await settle('');
     const sub = t.sim.data.subAccounts()[0]?.id as string;

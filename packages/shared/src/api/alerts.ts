@@ -294,6 +294,10 @@ const inboxCommon = {
   id: z.string(),
   /** Null once the rule was deleted (its alerts stay). */
   ruleId: z.string().nullable(),
+  /**
+   * The rule's name for its owner (a team rule's: for everyone); for anyone else (a card's
+   * owner) who set it, in the product's words: "An alert rule ana@example.com set in Card Console".
+   */
   ruleName: z.string(),
   raisedAt: z.string(),
   readAt: z.string().nullable(),

@@ -30,6 +30,7 @@ import {
   foldedDigestKey,
   ruleDigestEmail,
 } from './digest-email';
+import { ruleNameFor } from './rule-name-for';
 
 export interface DeliverySettings {
   maxAttempts: number;
@@ -189,13 +190,29 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
    * in People (an address, which the people directory does not judge).
    */
   async function stillAlertable(delivery: OutboxDelivery): Promise<boolean> {
-    const recipient = delivery.recipient.toLowerCase();
-    const people = await deps.teamRecipients();
-    if (people.some((person) => person.toLowerCase() === recipient)) return true;
+    if (await isPerson(delivery.recipient)) return true;
     // A rule's digest goes to its owner or the team: people only.
     if (delivery.channel === 'digest' && !foldedDigestDay(delivery.key)) return false;
     const cardId = delivery.payload?.card?.id;
-    return (await deps.alerts()).cardOwnerOutsidePeople(recipient, cardId);
+    return (await deps.alerts()).cardOwnerOutsidePeople(delivery.recipient.toLowerCase(), cardId);
+  }
+
+  /** Whether `recipient` is one of the people who may be alerted now (the team's audience). */
+  async function isPerson(recipient: string): Promise<boolean> {
+    const wanted = recipient.toLowerCase();
+    return (await deps.teamRecipients()).some((person) => person.toLowerCase() === wanted);
+  }
+
+  /** The payloads as `recipient` reads them: each rule's name only if the rule is theirs. */
+  async function readBy<T extends { payload: AlertPayload }>(
+    recipient: string,
+    alerts: readonly T[],
+  ): Promise<T[]> {
+    const inTeam = await isPerson(recipient);
+    return alerts.map((a) => ({
+      ...a,
+      payload: { ...a.payload, ruleName: ruleNameFor(a.payload, recipient, inTeam) },
+    }));
   }
 
   async function send(delivery: OutboxDelivery, outbox: DeliveryOutbox): Promise<void> {
@@ -203,15 +220,23 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
       throw new DeliveryFailure(NOT_ALERTABLE, false);
     }
     if (delivery.channel === 'digest') return sendDigest(delivery, outbox);
-    const message = delivery.payload ? alertMessageOf(delivery.payload) : undefined;
-    if (!message || !delivery.alertKey)
+    if (!delivery.payload || !delivery.alertKey)
       throw new DeliveryFailure('the alert cannot be written for email or webhook', false);
     const id = deliveryIdOf(delivery.alertKey);
     if (delivery.channel === 'email') {
+      // An email names the rule only to whom the rule is (a card's owner is told who set it).
+      const [read] = await readBy(delivery.recipient, [{ payload: delivery.payload }]);
+      const message = read && alertMessageOf(read.payload);
+      if (!message)
+        throw new DeliveryFailure('the alert cannot be written for email or webhook', false);
       if (!deps.email) throw new DeliveryFailure(EMAIL_OFF, false);
       await deps.email.send({ id, to: [delivery.recipient], alert: message });
       return;
     }
+    // A webhook's target is an admin's, chosen for the rule by an admin: it gets the rule as is.
+    const message = alertMessageOf(delivery.payload);
+    if (!message)
+      throw new DeliveryFailure('the alert cannot be written for email or webhook', false);
     const store = await deps.alerts();
     const target = await store.webhookTargets.withSecret(delivery.recipient);
     if (!target) throw new DeliveryFailure('the webhook target was removed', false);
@@ -233,7 +258,10 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     if (folded) {
       const from = new Date(`${folded}T00:00:00.000Z`);
       const to = new Date(from.getTime() + DAY_MS);
-      const alerts = await outbox.foldedAlerts(delivery.recipient, from, to);
+      const alerts = await readBy(
+        delivery.recipient,
+        await outbox.foldedAlerts(delivery.recipient, from, to),
+      );
       await deps.email.sendRendered({
         id: deliveryIdOf(delivery.key),
         to: [delivery.recipient],
@@ -246,7 +274,11 @@ export function createDeliveryCore(deps: AlertDeliveryDeps) {
     if (!match || !delivery.ruleId) throw new DeliveryFailure('not a digest key', false);
     const day = match[2] as string;
     const from = new Date(`${day}T00:00:00.000Z`);
-    const alerts = await outbox.alertsOf(delivery.ruleId, from, new Date(from.getTime() + DAY_MS));
+    // Its recipients are the rule's owner or the team; read by them all the same.
+    const alerts = await readBy(
+      delivery.recipient,
+      await outbox.alertsOf(delivery.ruleId, from, new Date(from.getTime() + DAY_MS)),
+    );
     await deps.email.sendRendered({
       id: deliveryIdOf(`digest:${delivery.ruleId}:${day}`),
       to: [delivery.recipient],

@@ -60,7 +60,14 @@ export interface SyncedSubAccount {
 }
 
 interface PayloadBase {
+  /** The rule's name as its author typed it: shown only to whom the rule is (`rule-name-for.ts`). */
   ruleName: string;
+  /**
+   * Whom the rule is for, written by the store when it raises the alert: its owner's email, null
+   * for a team rule. Absent in an alert raised before it was written (its rule, if still there,
+   * says it when read: `withRuleOwner`).
+   */
+  ruleOwner?: string | null;
   subAccount: { id: string; name?: string };
   card?: { id: string; name?: string; lastFour?: string };
   /** A test sent from the rule (`alert-test.ts`): an example, about nothing that happened. */

@@ -513,7 +513,8 @@ export function alertStoreContract(
           ruleId: rule.id,
           raisedAt: at(5).toISOString(),
           readAt: null,
-          payload: payloadOf('t5'),
+          // Whom the rule is for is kept with the alert (who may read its name).
+          payload: { ...payloadOf('t5'), ruleOwner: 'ana@example.test' },
         });
         const second = await store.inbox('ana@example.test', { limit: 2, cursor: first.next });
         expect(second.items.map((i) => i.alertId)).toEqual([ids[2], ids[1]]);

@@ -27,6 +27,7 @@ import { testAlertKey, testAlertPayload } from './alert-test';
 import { DeliveryOutbox } from './delivery-outbox';
 import { deliveriesOf } from './delivery-plan';
 import { capEmails, DEFAULT_EMAILS_PER_HOUR } from './email-cap';
+import { withRuleOwner } from './rule-name-for';
 import { WebhookTargetStore } from './webhook-targets';
 
 export class AlertRuleNotFoundError extends Error {
@@ -342,9 +343,17 @@ export class AlertStore {
         [[...new Set(wanted.map((a) => a.ruleId))]],
       );
       const rules = new Map(ruleRows.map((r) => [r.id, r]));
+      // Whom the rule is for goes with the alert: who may read its name (rule-name-for.ts).
       const live = wanted
         .filter((a) => rules.has(a.ruleId))
-        .map((a) => ({ ...a, id: newId(), payload: maskedDeep(a.payload) }));
+        .map((a) => ({
+          ...a,
+          id: newId(),
+          payload: maskedDeep({
+            ...a.payload,
+            ruleOwner: (rules.get(a.ruleId) as RaiseRuleRow).owner_email,
+          }),
+        }));
       if (live.length === 0) return [];
       const inserted = await tx.query<{ id: string }>(
         `INSERT INTO alert (id, rule_id, idempotency_key, raised_at, payload)
@@ -498,7 +507,10 @@ export class AlertStore {
       if (!row) return undefined;
       const rule = ruleOf(row);
       const id = newId();
-      const payload = maskedDeep(testAlertPayload(rule, options.at));
+      const payload = maskedDeep({
+        ...testAlertPayload(rule, options.at),
+        ruleOwner: rule.ownerEmail,
+      });
       const key = testAlertKey(rule.id, id);
       await tx.query(
         `INSERT INTO alert (id, rule_id, idempotency_key, raised_at, payload)
@@ -534,9 +546,13 @@ export class AlertStore {
       raised_at: Date | string;
       read_at: Date | string | null;
       payload: AlertPayload;
+      rule_exists: boolean;
+      rule_owner: string | null;
     }>(
-      `SELECT i.alert_id, a.rule_id, i.raised_at, i.read_at, a.payload
+      `SELECT i.alert_id, a.rule_id, i.raised_at, i.read_at, a.payload,
+              r.id IS NOT NULL AS rule_exists, r.owner_email AS rule_owner
          FROM alert_inbox i JOIN alert a ON a.id = i.alert_id
+         LEFT JOIN alert_rule r ON r.id = a.rule_id
         WHERE i.recipient_email = $1 AND ($2::boolean IS NOT TRUE OR i.read_at IS NULL)
           AND ($3::timestamptz IS NULL OR (i.raised_at, i.alert_id) < ($3::timestamptz, $4::text))
         ORDER BY i.raised_at DESC, i.alert_id DESC
@@ -554,7 +570,10 @@ export class AlertStore {
       ruleId: r.rule_id,
       raisedAt: iso(r.raised_at),
       readAt: r.read_at === null ? null : iso(r.read_at),
-      payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
+      payload: withRuleOwner(
+        typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
+        { exists: r.rule_exists, ownerEmail: r.rule_owner },
+      ),
     }));
     const last = items.at(-1);
     return rows.length > limit && last

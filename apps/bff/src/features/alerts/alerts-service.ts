@@ -38,6 +38,7 @@ import {
   type InboxItem,
   type RaisedAlert,
 } from './alert-store';
+import { ruleNameFor } from './rule-name-for';
 
 export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp'> {
   stores: AlertStores;
@@ -106,13 +107,16 @@ function ruleLine(rule: AlertRuleInput | AlertRule): string {
 
 const snapshot = (rule: AlertRuleInput | AlertRule) => ({ name: rule.name, rule: ruleLine(rule) });
 
-/** An inbox item as the API shows it: the alert's display payload, flat, by kind. */
-export function inboxItemView(item: InboxItem): InboxItemView {
+/**
+ * An inbox item as the API shows it to `reader` (a person, signed in): the alert's display payload,
+ * flat, by kind; the rule's name only when the rule is theirs or the team's (rule-name-for.ts).
+ */
+export function inboxItemView(item: InboxItem, reader: string): InboxItemView {
   const p = item.payload;
   const common = {
     id: item.alertId,
     ruleId: item.ruleId,
-    ruleName: p.ruleName,
+    ruleName: ruleNameFor(p, reader, true),
     raisedAt: item.raisedAt,
     readAt: item.readAt,
     subAccountId: p.subAccount.id,
@@ -553,7 +557,7 @@ export function createAlertsService(deps: AlertsDeps) {
           ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
         });
         return {
-          items: page.items.map(inboxItemView),
+          items: page.items.map((item) => inboxItemView(item, who.actor.email)),
           ...(page.next === undefined ? {} : { next: page.next }),
         };
       } catch (error) {

@@ -6,6 +6,7 @@
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import type { AlertPayload } from './alert-evaluator';
 import type { DeliveryChannel, PlannedDelivery } from './delivery-plan';
+import { withRuleOwner } from './rule-name-for';
 
 export interface OutboxDelivery {
   key: string;
@@ -33,11 +34,27 @@ interface Row {
   created_at: Date | string;
   idempotency_key: string | null;
   payload: AlertPayload | string | null;
+  rule_exists: boolean;
+  rule_owner: string | null;
 }
 
+/** The rule of an alert as read with it: whom it is for, for alerts raised before that was kept. */
+const RULE = `r.id IS NOT NULL AS rule_exists, r.owner_email AS rule_owner`;
+
 const SELECT = `SELECT d.key, d.alert_id, d.rule_id, d.channel, d.recipient, d.state, d.attempts,
-         d.created_at, a.idempotency_key, a.payload
-    FROM alert_delivery d LEFT JOIN alert a ON a.id = d.alert_id`;
+         d.created_at, a.idempotency_key, a.payload, ${RULE}
+    FROM alert_delivery d LEFT JOIN alert a ON a.id = d.alert_id
+    LEFT JOIN alert_rule r ON r.id = a.rule_id`;
+
+const payloadOf = (row: {
+  payload: AlertPayload | string;
+  rule_exists: boolean;
+  rule_owner: string | null;
+}): AlertPayload =>
+  withRuleOwner(
+    typeof row.payload === 'string' ? (JSON.parse(row.payload) as AlertPayload) : row.payload,
+    { exists: row.rule_exists, ownerEmail: row.rule_owner },
+  );
 
 const of = (row: Row): OutboxDelivery => ({
   key: row.key,
@@ -49,8 +66,7 @@ const of = (row: Row): OutboxDelivery => ({
   attempts: row.attempts,
   createdAt: new Date(row.created_at).toISOString(),
   alertKey: row.idempotency_key,
-  payload:
-    typeof row.payload === 'string' ? (JSON.parse(row.payload) as AlertPayload) : row.payload,
+  payload: row.payload === null ? null : payloadOf({ ...row, payload: row.payload }),
 });
 
 export interface DayAlert {
@@ -207,8 +223,11 @@ export class DeliveryOutbox {
     const rows = await this.engine.query<{
       raised_at: Date | string;
       payload: AlertPayload | string;
+      rule_exists: boolean;
+      rule_owner: string | null;
     }>(
-      `SELECT a.raised_at, a.payload FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
+      `SELECT a.raised_at, a.payload, ${RULE} FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
+         LEFT JOIN alert_rule r ON r.id = a.rule_id
         WHERE d.recipient = $1 AND d.channel = 'email' AND d.state = 'folded'
           AND d.created_at >= $2 AND d.created_at < $3
         ORDER BY a.raised_at, a.id`,
@@ -222,16 +241,20 @@ export class DeliveryOutbox {
     const rows = await this.engine.query<{
       raised_at: Date | string;
       payload: AlertPayload | string;
+      rule_exists: boolean;
+      rule_owner: string | null;
     }>(
-      `SELECT raised_at, payload FROM alert
-        WHERE rule_id = $1 AND raised_at >= $2 AND raised_at < $3 ORDER BY raised_at, id`,
+      `SELECT a.raised_at, a.payload, ${RULE} FROM alert a LEFT JOIN alert_rule r ON r.id = a.rule_id
+        WHERE a.rule_id = $1 AND a.raised_at >= $2 AND a.raised_at < $3 ORDER BY a.raised_at, a.id`,
       [ruleId, from.toISOString(), to.toISOString()],
     );
     return rows.map(dayAlert);
   }
 }
 
-const dayAlert = (r: { raised_at: Date | string; payload: AlertPayload | string }): DayAlert => ({
-  raisedAt: new Date(r.raised_at).toISOString(),
-  payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as AlertPayload) : r.payload,
-});
+const dayAlert = (r: {
+  raised_at: Date | string;
+  payload: AlertPayload | string;
+  rule_exists: boolean;
+  rule_owner: string | null;
+}): DayAlert => ({ raisedAt: new Date(r.raised_at).toISOString(), payload: payloadOf(r) });

@@ -61,13 +61,16 @@ async function listener(overrides: Partial<ReceiptMailOptions> = {}) {
       text: 'Thanks for your order.',
       attachments,
     });
+  /** A message as it is written, MIME parts and all. */
+  const sendRaw = (to: string, raw: string) =>
+    transport.sendMail({ envelope: { from: 'ada@example.org', to }, raw });
   /** The error a refused send rejects with. */
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => expect.unreachable('the message was accepted'),
       (error: NodemailerError) => error,
     );
-  return { server, owners, delivered, logs, send, refusal };
+  return { server, owners, delivered, logs, send, sendRaw, refusal };
 }
 
 describe('the receipt mail listener', () => {
@@ -158,6 +161,87 @@ describe('the receipt mail listener', () => {
     expect(error.responseCode).toBe(552);
     expect(error.command).toBe('DATA'); // the whole message was sent, and refused at its end
     expect(delivered).toEqual([]);
+  });
+
+  /** What a message may be made of (receipt-mail-server.ts), written out as the refusal says it. */
+  const PARTS_MAX = 100;
+  const PART_HEADER_MAX_BYTES = 64 * 1024;
+
+  // A parsed header line costs mailparser some 115 bytes: within its own limits (1,000 parts,
+  // 1 MB of header each) a 25 MB message of short header lines held 600 MB while parsed.
+  // Counted here in parts and header lines, in messages far under the size limit.
+  it('refuses with 552 a message of more parts or longer part headers than a receipt has, storing nothing', async () => {
+    const { owners, delivered, sendRaw, refusal, logs } = await listener();
+    const secret = newForwardingSecret();
+    owners.set(secret, 'user-ada');
+    const to = receiptAddress(secret, domain);
+    const head = `From: ada@example.org\r\nTo: ${to}\r\nSubject: r\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n`;
+    const part = (headerLines: number) =>
+      `--b\r\nContent-Type: application/pdf\r\n${'X:y\r\n'.repeat(headerLines)}\r\n${pdf.toString('latin1')}\r\n`;
+    const message = (parts: string[]) => `${head}${parts.join('')}--b--\r\n`;
+    // Each line counts as 64 bytes: with its Content-Type line, the part's header is over 64 KB.
+    const longHeader = PART_HEADER_MAX_BYTES / 64 + 1;
+    for (const raw of [
+      message(Array.from({ length: PARTS_MAX }, () => part(0))),
+      message([part(longHeader)]),
+    ]) {
+      expect(raw.length).toBeLessThan(64 * 1024); // within the listener's size
+      const error = await refusal(sendRaw(to, raw));
+      expect(error.responseCode).toBe(552);
+      expect(error.response).toMatch(/more than 100 parts or a part with a header over 64 KB/);
+    }
+    expect(delivered).toEqual([]);
+    expect(
+      logs.filter((l) => l.msg === 'receipt mail refused: too many parts or header lines'),
+    ).toHaveLength(2);
+    // One part fewer (the message itself is one), and a header just under its limit, are kept.
+    await sendRaw(to, message(Array.from({ length: PARTS_MAX - 1 }, () => part(0))));
+    await sendRaw(to, message([part(longHeader - 3)]));
+    expect(delivered.map(([, files]) => files.length)).toEqual([PARTS_MAX - 1, 1]);
+  });
+
+  it('holds as many messages at once as it is told: one more is drained and answered 451', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = 0;
+    let mostHeld = 0;
+    const deliver = vi.fn(async () => {
+      holding++;
+      mostHeld = Math.max(mostHeld, holding);
+      await held;
+      holding--;
+    });
+    const { owners, send, refusal, logs } = await listener({ deliver, messagesAtOnce: 2 });
+    const secret = newForwardingSecret();
+    owners.set(secret, 'user-ada');
+    const to = receiptAddress(secret, domain);
+    const first = send(to, [{ filename: 'a.png', content: png }]);
+    const second = send(to, [{ filename: 'b.png', content: png }]);
+    try {
+      await expect.poll(() => holding).toBe(2);
+      let answered = false;
+      const third = refusal(send(to, [{ filename: 'c.png', content: png }])).finally(() => {
+        answered = true;
+      });
+      // Answered, or held beside the two: counted either way.
+      await expect.poll(() => answered || holding > 2).toBe(true);
+      expect(holding, 'messages held at once').toBe(2);
+      const error = await third;
+      expect(error.responseCode).toBe(451);
+      expect(error.command).toBe('DATA');
+      expect(
+        logs.some((l) => l.msg === 'receipt mail deferred: as many messages as it holds at once'),
+      ).toBe(true);
+    } finally {
+      release();
+    }
+    for (const info of await Promise.all([first, second])) expect(info.response).toMatch(/^250 /);
+    expect(mostHeld).toBe(2);
+    // Its slot given back, the next message is kept.
+    await send(to, [{ filename: 'c.png', content: png }]);
+    expect(deliver).toHaveBeenCalledTimes(3);
   });
 
   it('skips an attachment over the file limit and keeps the others', async () => {

@@ -55,6 +55,12 @@ export interface ReceiptMailOptions {
   messagesPerHourPerAddress: number;
   /** Connections per client IP a minute; over it, 421 at connect. */
   connectionsPerMinutePerIp: number;
+  /**
+   * Messages this process holds at once, from their DATA to their answer (read, parsed, handed
+   * to the inbox); another is drained without being kept and answered 451. Default
+   * MESSAGES_AT_ONCE.
+   */
+  messagesAtOnce?: number;
   /** The person an address's secret belongs to, or undefined (unknown or rotated). */
   ownerOf(secret: string): Promise<string | undefined>;
   /** Hands a person the files of one message, every attachment (inline pictures too). */
@@ -69,6 +75,18 @@ export interface ReceiptMailOptions {
   /** Where the counters live; in process by default (`sqlRateLimiters` shares them). */
   rateLimiters?: RateLimiterFactory;
 }
+
+/**
+ * What one message may be made of, past its size: a parsed header line costs the parser some
+ * 115 bytes (a 25 MB message of 5-byte header lines in 1,000 parts, mailparser's own limits, held
+ * 600 MB while parsed; within these, 150 MB at most, about six times the message). A forwarded
+ * receipt has a few dozen parts and a few KB of headers in each.
+ */
+export const MAIL_PARTS_MAX = 100;
+/** The header of one part (the message's own too), each line counted as 64 bytes at least. */
+export const MAIL_PART_HEADER_MAX_BYTES = 64 * 1024;
+/** Messages one BFF process reads and keeps at once (each up to its size, six times parsed). */
+export const MESSAGES_AT_ONCE = 2;
 
 const receiptLocalPart = /^receipts\+([A-Za-z0-9_-]{16,64})$/i;
 
@@ -88,7 +106,10 @@ function smtpError(responseCode: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode });
 }
 
-/** Reads a whole message, keeping no bytes once it passes `maxBytes` (but draining the rest). */
+/**
+ * Reads a whole message, keeping no bytes once it passes `maxBytes` (but draining the rest);
+ * with `maxBytes` -1, drains it all and keeps nothing.
+ */
 function readCapped(stream: SMTPServerDataStream, maxBytes: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
@@ -139,6 +160,8 @@ export async function startReceiptMailServer(
   });
   // The person each accepted RCPT resolved to; smtp-server keeps that same object in the envelope.
   const recipients = new WeakMap<SMTPServerAddress, Recipient>();
+  const messagesAtOnce = options.messagesAtOnce ?? MESSAGES_AT_ONCE;
+  let messagesHeld = 0;
 
   async function acceptRecipient(address: SMTPServerAddress, session: SMTPServerSession) {
     const ip = session.remoteAddress;
@@ -165,7 +188,29 @@ export async function startReceiptMailServer(
     return { secret, owner };
   }
 
+  /**
+   * A message, held as one of `messagesAtOnce`: each holds its bytes and, while parsed, some six
+   * times them. One past them is drained, nothing kept, and answered 451: its server sends it
+   * again.
+   */
   async function receive(stream: SMTPServerDataStream, session: SMTPServerSession) {
+    if (messagesHeld >= messagesAtOnce) {
+      await readCapped(stream, -1);
+      logger.warn(
+        { messagesAtOnce },
+        'receipt mail deferred: as many messages as it holds at once',
+      );
+      throw smtpError(451, 'Too many messages at once, try again later');
+    }
+    messagesHeld++;
+    try {
+      await receiveHeld(stream, session);
+    } finally {
+      messagesHeld--;
+    }
+  }
+
+  async function receiveHeld(stream: SMTPServerDataStream, session: SMTPServerSession) {
     const rcpt = session.envelope.rcptTo[0];
     const recipient = rcpt && recipients.get(rcpt);
     const bytes = await readCapped(stream, options.maxMessageBytes);
@@ -180,7 +225,16 @@ export async function startReceiptMailServer(
       skipTextToHtml: true,
       skipTextLinks: true,
       skipImageLinks: true,
+      maxChildNodes: MAIL_PARTS_MAX,
+      maxHeadSize: MAIL_PART_HEADER_MAX_BYTES,
     }).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'EMAXLEN') {
+        logger.info({ owner, err: error }, 'receipt mail refused: too many parts or header lines');
+        throw smtpError(
+          552,
+          `Message has more than ${MAIL_PARTS_MAX} parts or a part with a header over ${MAIL_PART_HEADER_MAX_BYTES / 1024} KB`,
+        );
+      }
       logger.warn({ owner, err: error }, 'receipt mail refused: the message could not be read');
       throw smtpError(554, 'The message could not be read');
     });

@@ -177,9 +177,19 @@ describe('who may do what with a rule', () => {
     const hooked = input({ channels: { ...channels, webhookTargetId: 'hook-1' } });
     expect(maySaveRule(ana, hooked)).toBe('webhooks_are_for_admins');
     expect(maySaveRule(admin, hooked)).toBeUndefined();
-    // Editing another part of a rule an admin hooked up is not choosing a webhook.
-    expect(maySaveRule(ana, hooked, { ...anasRule, channels: hooked.channels })).toBeUndefined();
-    // Nor is taking the webhook off it; choosing another one is.
+    // A rule Ana hooked up while an admin, saved by her as finance with its webhook kept (a new
+    // name, say), is refused: its text would reach the webhook's channel.
+    expect(maySaveRule(ana, hooked, { ...anasRule, channels: hooked.channels })).toBe(
+      'webhooks_are_for_admins',
+    );
+    expect(
+      maySaveRule(admin, hooked, {
+        ...anasRule,
+        ownerEmail: admin.email,
+        channels: hooked.channels,
+      }),
+    ).toBeUndefined();
+    // Taking the webhook off it is hers to do; choosing another one is not.
     expect(maySaveRule(ana, input(), { ...anasRule, channels: hooked.channels })).toBeUndefined();
     const other = input({ channels: { ...channels, webhookTargetId: 'hook-2' } });
     expect(maySaveRule(ana, other, { ...anasRule, channels: hooked.channels })).toBe(

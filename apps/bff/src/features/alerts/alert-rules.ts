@@ -103,9 +103,11 @@ export function maySaveRule(
     if (input.team !== (existing.ownerEmail === null)) return 'not_yours';
   }
   if (input.team && actor.role !== 'admin') return 'team_rules_are_for_admins';
-  const webhookChanged =
-    input.channels.webhookTargetId !== (existing?.channels.webhookTargetId ?? null);
-  if (webhookChanged && input.channels.webhookTargetId !== null && actor.role !== 'admin') {
+  // A rule that posts to a webhook is saved by admins only, whatever else the save changes: its
+  // name and figures go to wherever the webhook points (a channel an admin chose), so a person
+  // made finance since they hooked their rule up may take the webhook off, not keep it and
+  // rename the rule into a message of their own.
+  if (input.channels.webhookTargetId !== null && actor.role !== 'admin') {
     return 'webhooks_are_for_admins';
   }
   return undefined;

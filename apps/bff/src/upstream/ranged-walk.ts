@@ -403,13 +403,14 @@ function bounded(from: number | undefined, to: number | undefined): DateRange {
 }
 
 /**
- * The `page` of a ranged walk over one sub account's transactions (one card's, with `cardId`)
- * within `span`: each range asks for its own bounds, the span's where a range leaves one open.
+ * The `page` of a ranged walk over one sub account's transactions (one card's, with `cardId`;
+ * of one status, with `status`) within `span`: each range asks for its own bounds, the span's
+ * where a range leaves one open.
  */
 export function transactionPages(
   upstream: Pick<UpstreamClient, 'listTransactionsDeferred'>,
   ctx: CallContext,
-  query: Pick<TransactionListParams, 'subAccountId' | 'cardId'>,
+  query: Pick<TransactionListParams, 'subAccountId' | 'cardId' | 'status'>,
   span: DateRange,
 ): RangedWalkOptions<UpstreamTransaction>['page'] {
   return (ask, cursor) =>

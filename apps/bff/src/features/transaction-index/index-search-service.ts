@@ -90,6 +90,7 @@ import {
   type IndexSyncInput,
   type IndexSyncProgress,
   indexSyncWork,
+  lateChangeSweeps,
   newSyncProgress,
   syncDoneAt,
   utcDay,
@@ -288,6 +289,8 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     names: async () => (await deps.stores.merchantNames()).all(),
   });
   const merchantGroups = (maxAgeMs?: number) => merchantGrouping.current(maxAgeMs);
+  /** When this replica last swept each sub account for late status changes. */
+  const lateChanges = lateChangeSweeps();
   const syncs = deps.backgroundJobs.kind<IndexSyncInput, IndexSyncProgress>('transaction-index', {
     async run(subAccountId, input, job) {
       const work = indexSyncWork({
@@ -298,6 +301,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
         rowsWritten: deps.indexRowsWritten,
         metrics: deps.metrics,
         synced: lag.settled,
+        lateChanges,
       });
       runningHere.add(job.progress);
       try {

@@ -563,6 +563,35 @@ export function indexStoreContract(name: string, open: () => Promise<IndexEngine
       );
     });
 
+    it("tells the days holding a status, and each held row's status and day by the id asked", async () => {
+      const on = (day: number) => new Date(T0 + day * DAY + 3_600_000).toISOString();
+      await store.replaceDay('sa', utcDayOf(0), [tx({ id: 'a\u0000b', status: 'dispute' })], T0);
+      await store.replaceDay(
+        'sa',
+        utcDayOf(2),
+        [
+          tx({ id: 'c', at: on(2), status: 'pending' }),
+          tx({ id: 'd', at: on(2), status: 'dispute' }),
+        ],
+        T0,
+      );
+      await store.replaceDay(
+        'other',
+        utcDayOf(1),
+        [tx({ id: 'e', at: on(1), status: 'dispute' })],
+        T0,
+      );
+      expect(await store.daysHolding('sa', 'dispute')).toEqual(new Set([utcDayOf(0), utcDayOf(2)]));
+      expect(await store.pendingDays('sa')).toEqual(new Set([utcDayOf(2)]));
+      expect(await store.heldRows('sa', ['a\u0000b', 'c', 'e', 'missing'])).toEqual(
+        new Map([
+          ['a\u0000b', { status: 'dispute', day: utcDayOf(0) }],
+          ['c', { status: 'pending', day: utcDayOf(2) }],
+        ]),
+      );
+      expect(await store.heldRows('sa', [])).toEqual(new Map());
+    });
+
     it('several days replaced at once: only those days, in one go; a day between them stays', async () => {
       const on = (day: number) => new Date(T0 + day * DAY + 3_600_000).toISOString();
       await load(store, [

@@ -1717,13 +1717,41 @@ export class TransactionIndexStore {
   }
 
   /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a pending row. */
-  async pendingDays(subAccountId: string): Promise<Set<string>> {
+  pendingDays(subAccountId: string): Promise<Set<string>> {
+    return this.daysHolding(subAccountId, 'pending');
+  }
+
+  /** The UTC days (`YYYY-MM-DD`) of a sub account that hold a row of `status`. */
+  async daysHolding(subAccountId: string, status: string): Promise<Set<string>> {
     const rows = await this.engine.query<{ day: string }>(
       `SELECT DISTINCT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day
-         FROM index_transaction WHERE sub_account_id = $1 AND status = 'pending'`,
-      [storable(subAccountId)],
+         FROM index_transaction WHERE sub_account_id = $1 AND status = $2`,
+      [storable(subAccountId), status],
     );
     return new Set(rows.map((r) => r.day));
+  }
+
+  /**
+   * The status and UTC day of each of these rows of a sub account the index holds, by the id
+   * asked (a row it does not hold is not a key).
+   */
+  async heldRows(
+    subAccountId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, { status: string; day: string }>> {
+    const out = new Map<string, { status: string; day: string }>();
+    if (ids.length === 0) return out;
+    const rows = await this.engine.query<{ id: string; status: string; day: string }>(
+      `SELECT id, status, ${utcDayText('at')} AS day FROM index_transaction
+        WHERE sub_account_id = $1 AND id = ANY($2::text[])`,
+      [storable(subAccountId), [...new Set(ids.map(storable))]],
+    );
+    const byStored = new Map(rows.map((r) => [r.id, { status: r.status, day: r.day }]));
+    for (const id of ids) {
+      const held = byStored.get(storable(id));
+      if (held) out.set(id, held);
+    }
+    return out;
   }
 
   /** When each walked day of a sub account was last walked (`YYYY-MM-DD` → Unix ms). */

@@ -12,6 +12,7 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
+import { AppError } from '../../core/app-error';
 import type { Clock } from '../../core/clock';
 import type { JobContext, JobRunner } from '../../platform/jobs/job-runner';
 import type { Metrics } from '../../platform/metrics/metrics';
@@ -42,6 +43,32 @@ const DAY_MS = 86_400_000;
 export const INDEX_HISTORY_DAYS = 732;
 /** A day is final once it ended this many days ago with no pending row (the Overview's rule). */
 export const INDEX_SETTLING_DAYS = 3;
+/**
+ * The statuses a posted row can take after its day is final: a reversed, returned or disputed
+ * payment is the same row with a new status (docs/money.md), so a final day is read again only
+ * when the late-change sweep finds one of its rows listed under one of these.
+ */
+export const LATE_STATUSES = ['returned', 'reversed', 'dispute'] as const;
+/**
+ * How far back the late-change sweep lists those statuses, in UTC days (today included). A card
+ * holder may dispute a charge up to about 120 days after it (the card networks' usual limit),
+ * and an ACH debit may be returned up to 60 days after it (an unauthorised consumer debit): a
+ * change to an older row is not seen. Each sweep reads these days once per status, one page
+ * apiece where they hold few such rows.
+ */
+export const LATE_CHANGE_DAYS = 120;
+/**
+ * Days holding a disputed row are read again by each sweep while they are this recent: a dispute
+ * raised up to `LATE_CHANGE_DAYS` after the charge can take about as long again to resolve, and
+ * one resolved back to settled (or to a refund) is listed under no status the sweep asks for.
+ */
+export const DISPUTE_OPEN_DAYS = 2 * LATE_CHANGE_DAYS;
+/**
+ * A sub account's late-change sweep runs at most once in this long, on each replica (what ran
+ * when is kept in memory, `lateChangeSweeps`): a late change reaches the index within about
+ * this long, at 3 list walks (and a walk of each open dispute's day) per sub account per hour.
+ */
+export const LATE_CHANGE_SWEEP_MS = 3_600_000;
 /**
  * Date ranges walked at once per sub account. The card service pages with cursors, so a range
  * is one page after another: the sync's serial depth is about a sub account's pages ÷ this.
@@ -227,6 +254,101 @@ export interface IndexSyncDeps {
   metrics?: Pick<Metrics, 'indexSyncEnded' | 'indexSyncPage'> | undefined;
   /** Told when a sync of the sub account walked every due day (the lag it owed ends). */
   synced?: ((subAccountId: string) => void) | undefined;
+  /**
+   * When each sub account's late-change sweep last ran (`lateChangeSweeps`); without it (test
+   * doubles of one sync) a sync sweeps nothing.
+   */
+  lateChanges?: LateChangeSweeps | undefined;
+}
+
+/** When each sub account's late-change sweep last ran here, and the days a sweep owes. */
+export interface LateChangeSweeps {
+  /** Whether a sweep of the sub account is due at `now`; a due one counts as run at `now`. */
+  take(subAccountId: string, now: number): boolean;
+  /** Days a sweep reopened that a failed sync did not get to write: the next sync walks them. */
+  owed: Map<string, Set<string>>;
+}
+
+/** A replica's sweeps: one a sub account per `everyMs` at most. */
+export function lateChangeSweeps(everyMs = LATE_CHANGE_SWEEP_MS): LateChangeSweeps {
+  const last = new Map<string, number>();
+  return {
+    take(subAccountId, now) {
+      const at = last.get(subAccountId);
+      if (at !== undefined && now - at < everyMs) return false;
+      last.set(subAccountId, now);
+      return true;
+    },
+    owed: new Map(),
+  };
+}
+
+/**
+ * The late-change sweep of one sub account: the card service's rows of `LATE_STATUSES` over the
+ * last `LATE_CHANGE_DAYS` days, each status a ranged walk at the sync's pace and within its
+ * budget. The days it returns are those of a listed row the index holds with another status (or
+ * on another day) or not at all, and those holding a disputed row in the index within
+ * `DISPUTE_OPEN_DAYS`: walking them again (`walkIndexDays`) replaces their rows and tallies.
+ */
+export async function lateChangeDays(
+  deps: Pick<IndexSyncDeps, 'upstream' | 'store'> & Partial<Pick<IndexSyncDeps, 'logger'>>,
+  ctx: CallContext,
+  subAccountId: string,
+  now: number,
+  walk: { budget: ReturnType<typeof walkBudget>; signal?: AbortSignal },
+): Promise<{ days: Set<string>; changed: number; disputed: number }> {
+  const today = utcDay(now);
+  const from = addDays(today, 1 - LATE_CHANGE_DAYS);
+  const span = { from: utcDayStart(from), to: utcDayStart(addDays(today, 1)) - 1 };
+  const listed: UpstreamTransaction[] = [];
+  await Promise.all(
+    LATE_STATUSES.map((status) => {
+      const pages = subAccountPages(deps, ctx, subAccountId, span, walk.budget, status);
+      return walkRanges({
+        span,
+        ...pages,
+        atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
+        pagesPerRange: PAGES_PER_RANGE,
+        fewestPagesPerRange: SYNC_FEWEST_RANGE_PAGES,
+        align: (ms) => utcDayStart(utcDay(ms)),
+        ...(walk.signal ? { signal: walk.signal } : {}),
+        range: () => ({
+          take(rows) {
+            for (const t of rows()) {
+              // A service that ignores the filter would have every row read three times over.
+              if (t.status !== status) {
+                throw new AppError(
+                  502,
+                  'upstream_invalid_response',
+                  `The card service listed a ${t.status} transaction among those asked for as ${status}, so Card Console stopped reading: it is not filtering by status.`,
+                );
+              }
+              listed.push(t);
+            }
+          },
+        }),
+      });
+    }),
+  );
+  const held = await deps.store.heldRows(
+    subAccountId,
+    listed.map((t) => t.id),
+  );
+  const days = new Set<string>();
+  for (const t of listed) {
+    const day = utcDay(Date.parse(t.date));
+    const it = held.get(t.id);
+    if (it === undefined || it.status !== t.status || it.day !== day) days.add(day);
+  }
+  const changed = days.size;
+  const disputeFrom = addDays(today, 1 - Math.min(DISPUTE_OPEN_DAYS, INDEX_HISTORY_DAYS));
+  let disputed = 0;
+  for (const day of await deps.store.daysHolding(subAccountId, 'dispute')) {
+    if (day < disputeFrom || day > today) continue;
+    disputed += 1;
+    days.add(day);
+  }
+  return { days, changed, disputed };
 }
 
 /**
@@ -300,10 +422,16 @@ function subAccountPages(
   subAccountId: string,
   span: { from: number; to: number },
   budget: ReturnType<typeof walkBudget>,
+  status?: string,
 ) {
   const pace = deps.upstream.pace?.walk('background');
   return {
-    page: transactionPages(deps.upstream, ctx, { subAccountId }, span),
+    page: transactionPages(
+      deps.upstream,
+      ctx,
+      status === undefined ? { subAccountId } : { subAccountId, status },
+      span,
+    ),
     dateOf: (t: UpstreamTransaction) => Date.parse(t.date),
     keyOf: (t: UpstreamTransaction) => t.id,
     budget,
@@ -753,7 +881,17 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
         deps.store.pendingDays(subAccountId),
         deps.store.openRanges(subAccountId),
       ]);
-      const days = daysToWalk(now, walked, pending, now - input.freshForMs);
+      const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
+      const ctx: CallContext = { requestId: input.requestId, bulk: true, signal };
+      const days = await withLateChanges(
+        deps,
+        ctx,
+        subAccountId,
+        now,
+        walked,
+        daysToWalk(now, walked, pending, now - input.freshForMs),
+        { budget, signal },
+      );
       // A stopped sync's ranges go on from their kept pages, each within days still due;
       // the rest of what it kept is forgotten, its days walked as any others.
       const due = new Set(days);
@@ -773,8 +911,6 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
       const resumedDays = new Set(resumed.flatMap((r) => r.days));
       progress.days = days.length;
       progress.startedAt = now;
-      const budget = walkBudget(WALK_LIMITS.index, { now: () => deps.clock.now() });
-      const ctx: CallContext = { requestId: input.requestId, bulk: true, signal };
       // The first run that fails stops the others; the job ends once every run has.
       const stop = new AbortController();
       const runSignal = AbortSignal.any([signal, stop.signal]);
@@ -818,11 +954,59 @@ export function indexSyncWork(deps: Omit<IndexSyncDeps, 'jobs'>) {
         await writes.keep?.flush();
         throw stop.signal.reason ?? (failed ? failed.reason : written?.error);
       }
+      deps.lateChanges?.owed.delete(subAccountId);
       deps.logger.info(
         { subAccountId, days: progress.days, rows: progress.rows },
         'transaction index synced',
       );
     })(job);
+}
+
+/**
+ * `due`, the days a sync walks, with those the late-change sweep reopens when one is due (an
+ * incremental sync's, at most once per `LATE_CHANGE_SWEEP_MS`) and those an earlier sweep owes,
+ * oldest first. A sweep that fails is logged and the sync goes on with its own days: the next
+ * sweep is an interval on.
+ */
+async function withLateChanges(
+  deps: Omit<IndexSyncDeps, 'jobs'>,
+  ctx: CallContext,
+  subAccountId: string,
+  now: number,
+  walked: ReadonlyMap<string, number>,
+  due: string[],
+  walk: { budget: ReturnType<typeof walkBudget>; signal: AbortSignal },
+): Promise<string[]> {
+  const sweeps = deps.lateChanges;
+  if (!sweeps) return due;
+  const owed = sweeps.owed.get(subAccountId) ?? new Set<string>();
+  // A first sync reads every row as it is now: the sweeps begin an interval after it.
+  if (sweeps.take(subAccountId, now) && walked.size > 0) {
+    try {
+      const found = await lateChangeDays(deps, ctx, subAccountId, now, walk);
+      const already = new Set(due);
+      const fresh = [...found.days].filter((day) => !already.has(day));
+      for (const day of found.days) owed.add(day);
+      deps.logger.info(
+        {
+          subAccountId,
+          reopened: fresh.length,
+          changedDays: found.changed,
+          disputeDays: found.disputed,
+        },
+        'late-change sweep: final days read again',
+      );
+    } catch (error) {
+      walk.signal.throwIfAborted();
+      deps.logger.warn(
+        { err: error, subAccountId },
+        'late-change sweep failed; the next is an interval on',
+      );
+    }
+  }
+  if (owed.size === 0) return due;
+  sweeps.owed.set(subAccountId, owed);
+  return [...new Set([...due, ...owed])].sort();
 }
 
 /** Syncs sub accounts into the index on an in-process job runner, one job per sub account. */

@@ -6,7 +6,9 @@
 // replica taking over) goes on with each open range from its last kept page. Which days: on
 // the first sync every day of the history window; afterwards only the days that can still
 // change (the settling window and days with pending rows), as the Overview decides when a day
-// is final. One job per sub account, a background job the replicas share
+// is final, and at most once an hour the days of rows returned, reversed or disputed since
+// (the late-change sweep, `lateChangeDays`: the same row takes a new status long after its day
+// is final) and the days holding a dispute. One job per sub account, a background job the replicas share
 // (index-search-service.ts): requests that ask meanwhile join the running sync, on whichever
 // replica runs it.
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';

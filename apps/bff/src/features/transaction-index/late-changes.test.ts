@@ -5,6 +5,7 @@
 // account (`LATE_CHANGE_SWEEP_MS`) and walks the days they changed; days holding a dispute are
 // walked again by each sweep. The figures expected below are docs/money.md's table by hand.
 import { randomBytes } from 'node:crypto';
+import { overviewSchema } from '@card-console/shared/api/overview';
 import {
   indexPageSchema,
   indexTotalsAnswerSchema,
@@ -135,6 +136,17 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
       const [, ...rows] = parseCsv(res.text).filter((r) => r.length > 1);
       return rows.map((r) => [r[1], r[2]]);
     }
+    /** The Overview's figures of the last 30 days (read from the index once it holds them). */
+    async function overview() {
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const res = await t.request
+        .get(`/api/overview?from=${day(clock.now() - 29 * DAY)}&to=${day(clock.now())}&tz=UTC`)
+        .set(finance.headers());
+      expect(res.status, res.text).toBe(200);
+      const body = overviewSchema.parse(res.body);
+      expect(body.status).toBe('complete');
+      return body.totals.money;
+    }
     /** Time passes (the session signed in again: it idles out in 15 minutes). */
     async function later(ms: number) {
       clock.advance(ms);
@@ -147,6 +159,7 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
       expect(before.summary.buckets.returned).toMatchObject({ count: 0, cents: 0 });
       expect(before.summary.posted).toEqual({ count: 3, cents: -5_000_00 - 80_00 - 4_50 });
       expect(await quickbooks()).toContainEqual(['ACH ach-supplier', '-5000.00']);
+      expect((await overview()).payment).toMatchObject({ count: 1, cents: -5_000_00 });
       expect(statusLists(start)).toEqual([]);
 
       // The service returns the payment and resolves the dispute for the merchant: the same
@@ -175,6 +188,9 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
           .map((r) => new URLSearchParams(r.url.split('?')[1]).get('status'))
           .sort(),
       ).toEqual(['dispute', 'returned', 'reversed']);
+      const money = await overview();
+      expect(money.payment).toMatchObject({ count: 0, cents: 0 });
+      expect(money.returned).toMatchObject({ count: 1, cents: -5_000_00 });
       const books = await quickbooks();
       expect(books.map(([description]) => description)).not.toContain('ACH ach-supplier');
       expect(books.map(([, amount]) => amount)).not.toContain('-5000.00');

@@ -420,8 +420,13 @@ export const cardUtilizationSchema = z.object({
   limitCents: z.number().int().optional(),
   /** Absent when the window cannot be known ("collective", an unknown preset or zone). */
   window: z.object({ fromDay: z.string(), toDay: z.string(), timeZone: z.string() }).optional(),
-  /** Debits of the spend statuses within the window; absent with no window. */
-  spentCents: z.number().int().nonnegative().optional(),
+  /**
+   * Card spend within the window by the definition of money (docs/money.md, what a card's limit
+   * counts): its settled, pending and disputed charges less its refunds, positive cents; below 0
+   * when more came back than was charged there (a refund of an earlier window's charge). Absent
+   * with no window.
+   */
+  spentCents: z.number().int().optional(),
 });
 export type CardUtilization = z.infer<typeof cardUtilizationSchema>;
 

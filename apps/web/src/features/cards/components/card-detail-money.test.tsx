@@ -90,6 +90,25 @@ describe("card detail: the card's money, from the index", () => {
     );
   });
 
+  it('a window where more was refunded than charged: its spend below 0, none of the limit used', async () => {
+    // docs/money.md: card spend is charges less refunds; a refund of an earlier window's charge
+    // can leave it below 0 (the page said nothing but an error for such a card).
+    serveCard({
+      utilization: {
+        preset: 'monthly',
+        limitCents: 370_000,
+        window: { fromDay: '2026-11-28', toDay: '2026-12-27', timeZone: 'UTC' },
+        spentCents: -3_960,
+      },
+    });
+    renderApp('/cards/card_1', { session: financeSession() });
+    expect(await screen.findByText(/^Spent this month:/)).toHaveTextContent(
+      'Spent this month: -$39.60 of $3,700.00 (more refunded than charged)',
+    );
+    const meter = screen.getByRole('meter', { name: 'Spent -$39.60 of $3,700.00' });
+    expect(meter).toHaveAttribute('title', '0% of the limit');
+  });
+
   it('writes statuses in sentence case, as the badges do: "Inactive", "Reversed" under its amount', async () => {
     serveCard(
       {

@@ -59,7 +59,8 @@ export function CardSpend({ money, card }: { money: IndexCard | undefined; card:
     );
   }
   const limit = u.limitCents;
-  const share = limit ? Math.min(u.spentCents / limit, 1) : 0;
+  // Below 0 when more came back than was charged: none of the limit is used.
+  const share = limit ? Math.min(Math.max(u.spentCents / limit, 0), 1) : 0;
   const words = WINDOW_WORDS[u.preset ?? ''] ?? 'in this window';
   return (
     <div className="card-spend">
@@ -67,6 +68,7 @@ export function CardSpend({ money, card }: { money: IndexCard | undefined; card:
         Spent {words}: <strong>{formatCents(u.spentCents)}</strong>
         {limit === undefined ? '' : ` of ${formatCents(limit)}`}
         {limit !== undefined && u.spentCents > limit ? ' (over the limit)' : ''}
+        {u.spentCents < 0 ? ' (more refunded than charged)' : ''}
       </p>
       {limit === undefined ? null : (
         <SpendMeter

@@ -60,6 +60,7 @@ export function SpendBar({ card, money }: { card: Card; money: CardMoney | undef
       <SpendMeter spentCents={u.spentCents} limitCents={limit} />
       <span className="muted">
         {formatCents(u.spentCents)} spent{u.spentCents > limit ? ' (over)' : ''}
+        {u.spentCents < 0 ? ' (more refunded)' : ''}
       </span>
     </span>
   );

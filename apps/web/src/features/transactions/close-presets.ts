@@ -107,7 +107,11 @@ export function presetFilter(
   };
 }
 
-/** "not reviewed"; "of $75.00 or more (money moved) with no receipt". */
+/**
+ * "not reviewed"; "moving $75.00 or more, in or out, with no receipt": the count is of money
+ * that moved either way at or above the size (decision 0116), refunds and transfers in
+ * included, so it never says "spent".
+ */
 export function presetNoun(preset: ClosePreset, attention: Attention | undefined): string {
   if (preset.key === 'missingMemo') {
     const n = attention?.missingMemo.categoryIds.length ?? 0;
@@ -116,8 +120,8 @@ export function presetNoun(preset: ClosePreset, attention: Attention | undefined
   if (preset.key !== 'missingReceipt') return preset.noun;
   const from = receiptFromCents(attention);
   return from !== null && from > 0
-    ? `of ${formatCents(from)} or more spent with no receipt`
-    : 'spent with no receipt';
+    ? `moving ${formatCents(from)} or more, in or out, with no receipt`
+    : 'moving money, in or out, with no receipt';
 }
 
 /**

@@ -52,7 +52,7 @@ const shown = () =>
     .map((row) => row.querySelector('td.col-description a')?.textContent);
 
 describe('transactions: receipts', { timeout: 15_000 }, () => {
-  it('"Missing receipt" shows spend of the counted size or more with none, with its count; pressed again, clears', async () => {
+  it('"Missing receipt" shows money moved of the counted size or more with none, with its count; pressed again, clears', async () => {
     const { user, router } = renderApp('/transactions?from=2026-03-01&to=2026-03-31&sort=amount', {
       session: financeSession(),
     });
@@ -62,7 +62,9 @@ describe('transactions: receipts', { timeout: 15_000 }, () => {
     expect(preset).toHaveAttribute('aria-pressed', 'false');
     expect(preset).toHaveAttribute(
       'title',
-      expect.stringMatching(/^2 transactions of \$75\.00 or more spent with no receipt/),
+      // Money moved either way counts (decision 0116: a refund or a transfer in too): "spent"
+      // would say the count is of spend alone.
+      expect.stringMatching(/^2 transactions moving \$75\.00 or more, in or out, with no receipt/),
     );
 
     await user.click(preset);

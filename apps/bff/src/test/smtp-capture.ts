@@ -42,3 +42,21 @@ export async function startSmtpCapture() {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/** The sender of the alert emails the app's tests capture. */
+export const CAPTURED_FROM = 'Card Console <alerts@console.example.test>';
+
+/**
+ * The app's alert delivery by email to a capture at `smtpUrl`, as a test of the whole app sets
+ * it: webhooks to public https addresses only, three attempts from a minute apart, the outbox
+ * polled each minute, an attempt given 5 s.
+ */
+export const captureDelivery = (smtpUrl: string) => ({
+  smtpUrl,
+  emailFrom: CAPTURED_FROM,
+  webhook: { allowInsecure: false, allowPrivate: false },
+  maxAttempts: 3,
+  retryBaseMs: 60_000,
+  pollMs: 60_000,
+  timeoutMs: 5_000,
+});

@@ -5,51 +5,23 @@
 // happened, and who set the rule, never the rule's name; the rule's own author still reads it.
 // The same in the inbox of a card's owner who is a person in People.
 import { alertRuleSchema, inboxPageSchema } from '@card-console/shared/api/alerts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmailSender } from '../../platform/notify/email-sender';
-import { createWebhookSender } from '../../platform/notify/webhook-sender';
-import { silentLogger } from '../../test/audit-cluster';
-import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import type { TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
-import { startSmtpCapture } from '../../test/smtp-capture';
-import { outboxDeliveryWorker } from './alert-delivery';
+import { appWithMailCapture, captureWorker } from './alert-test-support';
 
 const PHISH = 'Your card is frozen: verify it at https://card-help.example.net today';
 const HOLDER = 'holder@cardholders.example.test';
-const FROM = 'Card Console <alerts@console.example.test>';
 
 describe("a rule's alerts to a card's owner", () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
-  let t: TestApp;
-  beforeAll(async () => {
-    smtp = await startSmtpCapture();
-    t = await startTestApp({
-      sim: { transactions: 400 },
-      env: {
-        alertDelivery: {
-          smtpUrl: smtp.url,
-          emailFrom: FROM,
-          webhook: { allowInsecure: false, allowPrivate: false },
-          maxAttempts: 3,
-          retryBaseMs: 60_000,
-          pollMs: 60_000,
-          timeoutMs: 5_000,
-        },
-        // One email an hour each: the rest are folded into a recipient's digest.
-        alertLimits: { rulesPerPerson: 50, emailsPerHour: 1 },
-      },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
+  // One email an hour each: the rest are folded into a recipient's digest.
+  const app = appWithMailCapture(1);
 
   /** The newest declines of two different cards, newest first. */
   function newestDeclinesOfTwoCards() {
-    const declines = t.sim.data
+    const declines = app.t.sim.data
       .subAccounts()
-      .flatMap((s) => t.sim.data.transactions(s.id))
+      .flatMap((s) => app.t.sim.data.transactions(s.id))
       .filter((tx) => tx.status === 'declined' && tx.cardId !== undefined)
       .sort((x, y) => Date.parse(y.date) - Date.parse(x.date));
     const first = declines[0];
@@ -59,7 +31,7 @@ describe("a rule's alerts to a card's owner", () => {
   }
 
   async function giveOwner(admin: TestSession, cardId: string, name: string, email: string) {
-    const res = await t.request
+    const res = await app.t.request
       .put(`/api/cards/${encodeURIComponent(cardId)}/owner`)
       .set(admin.headers())
       .send({ owner: { name, email }, team: null });
@@ -67,13 +39,13 @@ describe("a rule's alerts to a card's owner", () => {
   }
 
   it('emails the card’s owner no text the rule’s author typed, and names who set it; the author reads their name', async () => {
-    const admin = await t.signIn('admin');
-    const adminEmail = t.credentials.admin.email.toLowerCase();
-    const financeEmail = t.credentials.finance.email.toLowerCase();
+    const admin = await app.t.signIn('admin');
+    const adminEmail = app.t.credentials.admin.email.toLowerCase();
+    const financeEmail = app.t.credentials.finance.email.toLowerCase();
     const [toHolder, toAdmin] = newestDeclinesOfTwoCards();
     // One card's owner is a cardholder who does not sign in, the other's is a person (the admin,
     // kept in People as the server keeps everyone: this app reads its users file instead).
-    await t.stores.sql.query(
+    await app.t.stores.sql.query(
       `INSERT INTO person (email, role, source, created_at, updated_at)
        VALUES ($1, 'admin', 'file', now(), now())`,
       [adminEmail],
@@ -83,11 +55,11 @@ describe("a rule's alerts to a card's owner", () => {
 
     // A rule looks forward from its saving: saved (over HTTP, by a finance person) just before
     // the older of the two declines, as if the declines came after it.
-    const now = t.clock.now();
+    const now = app.t.clock.now();
     // The holder's card's newest transactions too: its charges fire the second rule.
-    const holderCard = t.sim.data
+    const holderCard = app.t.sim.data
       .subAccounts()
-      .flatMap((s) => t.sim.data.transactions(s.id))
+      .flatMap((s) => app.t.sim.data.transactions(s.id))
       .filter((tx) => tx.cardId === toHolder.cardId)
       .map((tx) => Date.parse(tx.date))
       .sort((x, y) => y - x);
@@ -96,47 +68,38 @@ describe("a rule's alerts to a card's owner", () => {
       Date.parse(toAdmin.date),
       holderCard[3] ?? Number.POSITIVE_INFINITY,
     );
-    t.clock.set(older - 60_000);
-    const finance = await t.signIn('finance');
+    app.t.clock.set(older - 60_000);
+    const finance = await app.t.signIn('finance');
     const email = { inbox: false, email: true };
     for (const rule of [
       { kind: 'declined', cardId: toHolder.cardId, channels: email },
       { kind: 'amount_above', amountCents: 1, cardId: toHolder.cardId, channels: email },
       { kind: 'declined', cardId: toAdmin.cardId, channels: { inbox: true, email: false } },
     ]) {
-      const res = await t.request
+      const res = await app.t.request
         .post('/api/alerts/rules')
         .set(finance.headers())
         .send({ ...rule, name: PHISH, cardOwner: true });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       alertRuleSchema.parse(res.body);
     }
-    t.clock.set(now);
+    app.t.clock.set(now);
 
     // The sync raises the alerts; the worker sends the emails.
-    await settledIndexList(t, await t.signIn('admin'));
-    const worker = outboxDeliveryWorker({
-      alerts: () => t.stores.alerts(),
-      email: createEmailSender({ smtp: smtp.url, from: FROM, publicOrigin: t.config.publicOrigin }),
-      webhooks: createWebhookSender({ publicOrigin: t.config.publicOrigin }),
-      webhookPolicy: {},
-      teamRecipients: () => [financeEmail, adminEmail],
-      clock: t.clock,
-      logger: silentLogger,
-      settings: { maxAttempts: 3, retryBaseMs: 60_000, pollMs: 60_000 },
-    });
+    await settledIndexList(app.t, await app.t.signIn('admin'));
+    const worker = captureWorker(app.t, app.smtp.url, () => [financeEmail, adminEmail]);
     await worker.runOnce();
-    const folded = await t.stores.sql.query<{ n: number }>(
+    const folded = await app.t.stores.sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM alert_delivery WHERE recipient = $1 AND state = 'folded'`,
       [HOLDER],
     );
     expect(Number(folded[0]?.n)).toBeGreaterThan(0);
     // Once the day is over, the alerts the hour's cap kept back come in one digest.
-    t.clock.advance(86_400_000);
+    app.t.clock.advance(86_400_000);
     await worker.runOnce();
     await worker.stop();
 
-    const holderMail = smtp.mails.filter((m) => m.to.includes(HOLDER));
+    const holderMail = app.smtp.mails.filter((m) => m.to.includes(HOLDER));
     expect(holderMail).toHaveLength(2);
     const digest = holderMail[1];
     expect(digest?.subject).toMatch(/not emailed one by one$/);
@@ -157,7 +120,7 @@ describe("a rule's alerts to a card's owner", () => {
       `Rule: An alert rule ${financeEmail} set in Card Console`,
     );
     // The rule's author, emailed too, reads the name they gave it.
-    const authorMail = smtp.mails.filter((m) => m.to.includes(financeEmail));
+    const authorMail = app.smtp.mails.filter((m) => m.to.includes(financeEmail));
     expect(authorMail.length).toBeGreaterThan(0);
     for (const mail of authorMail) {
       if (/not emailed one by one$/.test(mail.subject)) expect(mail.text).toContain(`${PHISH} · `);
@@ -165,7 +128,9 @@ describe("a rule's alerts to a card's owner", () => {
     }
 
     // A card's owner who is a person sees the alert in their inbox, without the name.
-    const res = await t.request.get('/api/alerts/inbox').set((await t.signIn('admin')).headers());
+    const res = await app.t.request
+      .get('/api/alerts/inbox')
+      .set((await app.t.signIn('admin')).headers());
     expect(res.status).toBe(200);
     const items = inboxPageSchema
       .parse(res.body)
@@ -174,15 +139,15 @@ describe("a rule's alerts to a card's owner", () => {
     expect(items[0]?.ruleName).toBe(`An alert rule ${financeEmail} set in Card Console`);
   }, 120_000);
   it('an alert raised before its rule’s owner was kept with it is read by its rule’s owner', async () => {
-    const [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
-    const financeEmail = t.credentials.finance.email.toLowerCase();
+    const [admin, finance] = [await app.t.signIn('admin'), await app.t.signIn('finance')];
+    const financeEmail = app.t.credentials.finance.email.toLowerCase();
     const names = async (session: TestSession) => {
-      const res = await t.request.get('/api/alerts/inbox').set(session.headers());
+      const res = await app.t.request.get('/api/alerts/inbox').set(session.headers());
       expect(res.status).toBe(200);
       return inboxPageSchema.parse(res.body).items.map((i) => [i.id, i.ruleName] as const);
     };
     // As an older build stored them: no owner in the payload.
-    await t.stores.sql.query(`UPDATE alert SET payload = payload - 'ruleOwner'`);
+    await app.t.stores.sql.query(`UPDATE alert SET payload = payload - 'ruleOwner'`);
     const shared = (await names(admin)).map(([id]) => id);
     expect(shared.length).toBeGreaterThan(0);
     expect(new Set((await names(admin)).map(([, name]) => name))).toEqual(
@@ -192,7 +157,7 @@ describe("a rule's alerts to a card's owner", () => {
     expect(own.length).toBe(shared.length);
     expect(new Set(own.map(([, name]) => name))).toEqual(new Set([PHISH]));
     // Its rule removed, whose it was is not known: nobody is shown the name.
-    await t.stores.sql.query('DELETE FROM alert_rule');
+    await app.t.stores.sql.query('DELETE FROM alert_rule');
     expect(new Set((await names(admin)).map(([, name]) => name))).toEqual(
       new Set(['An alert rule set in Card Console']),
     );

@@ -3,57 +3,29 @@
 // person gets at most the hour's cap one by one, the rest in one digest once the day is over;
 // another person's alerts of the same sync go in the worker's first pass; every alert is in
 // the inboxes either way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmailSender } from '../../platform/notify/email-sender';
-import { createWebhookSender } from '../../platform/notify/webhook-sender';
+import { describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../platform/security/card-numbers';
-import { silentLogger } from '../../test/audit-cluster';
-import { startTestApp, type TestApp } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
-import { startSmtpCapture } from '../../test/smtp-capture';
-import { outboxDeliveryWorker } from './alert-delivery';
+import { appWithMailCapture, captureWorker } from './alert-test-support';
 
 /** As many as the rows the sync writes after the rules: the other person's one rule stays under it. */
 const CAP = 8;
 const RULES = 30;
 
 describe('one person’s many rules over one sync', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
-  let t: TestApp;
-  beforeAll(async () => {
-    smtp = await startSmtpCapture();
-    t = await startTestApp({
-      sim: { transactions: 400 },
-      env: {
-        alertDelivery: {
-          smtpUrl: smtp.url,
-          emailFrom: 'Card Console <alerts@console.example.test>',
-          webhook: { allowInsecure: false, allowPrivate: false },
-          maxAttempts: 3,
-          retryBaseMs: 60_000,
-          pollMs: 60_000,
-          timeoutMs: 5_000,
-        },
-        alertLimits: { rulesPerPerson: 50, emailsPerHour: CAP },
-      },
-    });
-  }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await smtp?.close();
-  });
+  const app = appWithMailCapture(CAP);
 
   it('emails that person the hour’s cap, folds the rest into one digest, and sends the others’ alerts at once', async () => {
-    const finance = t.credentials.finance.email.toLowerCase();
-    const admin = t.credentials.admin.email.toLowerCase();
+    const finance = app.t.credentials.finance.email.toLowerCase();
+    const admin = app.t.credentials.admin.email.toLowerCase();
     // Rules saved just before the newest transactions (a rule looks forward only).
-    const newest = t.sim.data
+    const newest = app.t.sim.data
       .subAccounts()
-      .flatMap((s) => t.sim.data.transactions(s.id))
+      .flatMap((s) => app.t.sim.data.transactions(s.id))
       .map((tx) => Date.parse(tx.date))
       .sort((x, y) => y - x);
     const before = new Date((newest[CAP - 1] as number) - 1);
-    const store = await t.stores.alerts();
+    const store = await app.t.stores.alerts();
     const channels = { inbox: true, email: true };
     await store.createRule({ kind: 'declined', name: 'Declines', channels }, finance, before);
     for (let cents = 1; cents < RULES; cents++) {
@@ -71,8 +43,8 @@ describe('one person’s many rules over one sync', () => {
     );
 
     // One sync raises them all.
-    await settledIndexList(t, await t.signIn('finance'));
-    const states = await t.stores.sql.query<{
+    await settledIndexList(app.t, await app.t.signIn('finance'));
+    const states = await app.t.stores.sql.query<{
       recipient: string;
       state: string;
       n: number;
@@ -92,36 +64,23 @@ describe('one person’s many rules over one sync', () => {
     expect(await store.unreadCount(finance)).toBe(CAP + folded);
 
     // The worker's first pass: the cap for that person, and every alert of the other.
-    const worker = outboxDeliveryWorker({
-      alerts: () => t.stores.alerts(),
-      email: createEmailSender({
-        smtp: smtp.url,
-        from: 'Card Console <alerts@console.example.test>',
-        publicOrigin: t.config.publicOrigin,
-      }),
-      webhooks: createWebhookSender({ publicOrigin: t.config.publicOrigin }),
-      webhookPolicy: {},
-      // Everyone who may be alerted: the people whose rules raised these alerts.
-      teamRecipients: () => [finance, admin],
-      clock: t.clock,
-      logger: silentLogger,
-      settings: { maxAttempts: 3, retryBaseMs: 60_000, pollMs: 60_000 },
-    });
+    // Everyone who may be alerted: the people whose rules raised these alerts.
+    const worker = captureWorker(app.t, app.smtp.url, () => [finance, admin]);
     await worker.runOnce();
-    const to = (who: string) => smtp.mails.filter((m) => m.to.includes(who));
+    const to = (who: string) => app.smtp.mails.filter((m) => m.to.includes(who));
     expect(to(finance)).toHaveLength(CAP);
     expect(to(admin)).toHaveLength(adminAlerts);
     await worker.runOnce();
     expect(to(finance)).toHaveLength(CAP);
 
     // Once the day is over: one digest for that person with every folded alert, and no more.
-    t.clock.advance(86_400_000);
+    app.t.clock.advance(86_400_000);
     await worker.runOnce();
     await worker.runOnce();
     const digests = to(finance).slice(CAP);
     expect(digests).toHaveLength(1);
     const digest = digests[0] as (typeof digests)[number];
-    const day = new Date(t.clock.now() - 86_400_000).toISOString().slice(0, 10);
+    const day = new Date(app.t.clock.now() - 86_400_000).toISOString().slice(0, 10);
     expect(digest.subject).toBe(`[Card Console] ${folded} alerts on ${day} not emailed one by one`);
     const lines = digest.text.split('\n').filter((line) => / · \d\d:\d\d UTC: /.test(line));
     expect(lines).toHaveLength(folded);

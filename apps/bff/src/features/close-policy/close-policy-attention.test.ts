@@ -4,7 +4,6 @@
 // in the list; $100 then moves both; a memo required for a category makes exactly its rows
 // without a memo count and appear with `memo=missing`. The expected ids are worked out here from
 // the seeded rows (docs/money.md's statuses written by hand), not by the product's code.
-import { randomBytes } from 'node:crypto';
 import { accountingCategorySchema } from '@card-console/shared/api/accounting-categories';
 import {
   type Attention,
@@ -12,18 +11,9 @@ import {
   indexPageSchema,
   indexQueueSchema,
 } from '@card-console/shared/api/transaction-index';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
-import { migratedMemoryEngine } from '../../test/engines/embedded';
-import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { ManualClock, type TestApp, type TestSession } from '../../test/harness';
+import { contractServiceOnEngines, oneSubAccountWorld } from '../../test/one-sub-account';
 import { pdfReceipt } from '../../test/receipt-files';
 import { settledAnswer } from '../../test/settled-index';
 
@@ -116,52 +106,22 @@ const debitOf = (ids: string[]) =>
   rows.filter((r) => ids.includes(r.id)).reduce((n, r) => n + Math.max(-r.amountCents, 0), 0);
 
 function world() {
-  return {
-    subAccounts: [{ id: 'sub_1', name: 'Operating' }],
-    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
-    transactions: rows.map((r, i) => ({
-      subAccountId: 'sub_1',
-      item: {
-        id: r.id,
-        date: new Date(NOW - (i + 1) * 3_600_000).toISOString(),
-        description: `Purchase ${r.id}`,
-        amountCents: r.amountCents,
-        status: r.status,
-        referenceNumber: `ref ${r.id}`,
-        ...(r.id.startsWith('ach')
-          ? {}
-          : { cardId: 'card_1', merchantData: { description: 'Shop', categoryCode: '5734' } }),
-      },
+  return oneSubAccountWorld(
+    rows.map((r, i) => ({
+      ...r,
+      date: new Date(NOW - (i + 1) * 3_600_000).toISOString(),
+      description: `Purchase ${r.id}`,
+      card: !r.id.startsWith('ach'),
+      categoryCode: '5734',
     })),
-    pageSize: { subAccounts: 5, cards: 5, transactions: 4 },
-    cursors: ['next'],
-    withCount: false,
-  };
+    4,
+  );
 }
 
-let service: ContractCardService;
-let postgres: PostgresEngine;
-beforeAll(async () => {
-  [service, postgres] = await Promise.all([
-    startContractCardService('close-policy-key'),
-    startPostgres(),
-  ]);
-  service.setWorld(world());
-}, 120_000);
-afterAll(async () => {
-  await service?.close();
-  await postgres?.destroy();
-});
+const upstream = contractServiceOnEngines('close-policy-key', 'close_policy');
+beforeAll(() => upstream.service.setWorld(world()));
 
-const engines = {
-  embedded: async () => migratedMemoryEngine(),
-  postgres: async () =>
-    postgresEngine(
-      new pg.Pool({ connectionString: await postgres.createDatabase('close_policy'), max: 4 }),
-    ),
-};
-
-for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
+for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.engines)[]) {
   describe(`the close policy's counts and lists on the ${engine} engine`, () => {
     let t: TestApp;
     let admin: TestSession;
@@ -169,12 +129,7 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
     const categoryIds: Record<string, string> = {};
 
     beforeAll(async () => {
-      t = await startTestApp({
-        upstream: { url: service.url, apiKey: service.apiKey },
-        clock: new ManualClock(NOW),
-        env: { sessionSecret: randomBytes(32).toString('hex') },
-        stores: openStores({ open: engines[engine], logger: silentLogger }),
-      });
+      t = await upstream.startApp(engine, new ManualClock(NOW));
       [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
       // The index synced, then the notes and receipts the rows are seeded with.
       await attention();

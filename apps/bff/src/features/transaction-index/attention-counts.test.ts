@@ -3,24 +3,14 @@
 // posted, pending to post) and never a row that moved nothing (declined, canceled, failed,
 // reversed, returned); declined, canceled and failed are counted apart. The oracle below is the
 // table of docs/money.md written by hand; it does not import the product's definition.
-import { randomBytes } from 'node:crypto';
 import {
   attentionSchema,
   indexPageSchema,
   indexTotalsAnswerSchema,
 } from '@card-console/shared/api/transaction-index';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
-import { migratedMemoryEngine } from '../../test/engines/embedded';
-import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { ManualClock, type TestApp, type TestSession } from '../../test/harness';
+import { contractServiceOnEngines, oneSubAccountWorld } from '../../test/one-sub-account';
 import { settledAnswer } from '../../test/settled-index';
 
 const NOW = Date.UTC(2026, 10, 20, 15);
@@ -45,62 +35,25 @@ const rows = [
 ];
 
 function world() {
-  return {
-    subAccounts: [{ id: 'sub_1', name: 'Operating' }],
-    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
-    transactions: rows.map((r, i) => ({
-      subAccountId: 'sub_1',
-      item: {
-        id: r.id,
-        date: new Date(NOW - (i + 1) * 3_600_000).toISOString(),
-        description: r.card ? `Purchase ${r.id}` : `Transfer ${r.id}`,
-        amountCents: r.amountCents,
-        status: r.status,
-        referenceNumber: `ref ${r.id}`,
-        ...(r.card
-          ? { cardId: 'card_1', merchantData: { description: 'Shop', categoryCode: '5812' } }
-          : {}),
-      },
+  return oneSubAccountWorld(
+    rows.map((r, i) => ({
+      ...r,
+      date: new Date(NOW - (i + 1) * 3_600_000).toISOString(),
+      description: r.card ? `Purchase ${r.id}` : `Transfer ${r.id}`,
     })),
-    pageSize: { subAccounts: 5, cards: 5, transactions: 4 },
-    cursors: ['next'],
-    withCount: false,
-  };
+    4,
+  );
 }
 
-let service: ContractCardService;
-let postgres: PostgresEngine;
-beforeAll(async () => {
-  [service, postgres] = await Promise.all([
-    startContractCardService('attention-key'),
-    startPostgres(),
-  ]);
-  service.setWorld(world());
-}, 120_000);
-afterAll(async () => {
-  await service?.close();
-  await postgres?.destroy();
-});
+const upstream = contractServiceOnEngines('attention-key', 'attention');
+beforeAll(() => upstream.service.setWorld(world()));
 
-const engines = {
-  embedded: async () => migratedMemoryEngine(),
-  postgres: async () =>
-    postgresEngine(
-      new pg.Pool({ connectionString: await postgres.createDatabase('attention'), max: 4 }),
-    ),
-};
-
-for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
+for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.engines)[]) {
   describe(`the month close's counts on the ${engine} engine`, () => {
     let t: TestApp;
     let finance: TestSession;
     beforeAll(async () => {
-      t = await startTestApp({
-        upstream: { url: service.url, apiKey: service.apiKey },
-        clock: new ManualClock(NOW),
-        env: { sessionSecret: randomBytes(32).toString('hex') },
-        stores: openStores({ open: engines[engine], logger: silentLogger }),
-      });
+      t = await upstream.startApp(engine, new ManualClock(NOW));
       finance = await t.signIn('finance');
     }, 60_000);
     afterAll(async () => t?.close());

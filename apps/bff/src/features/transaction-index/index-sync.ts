@@ -309,10 +309,7 @@ export async function lateChangeDays(
       return walkRanges({
         span,
         ...pages,
-        atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
-        pagesPerRange: PAGES_PER_RANGE,
-        fewestPagesPerRange: SYNC_FEWEST_RANGE_PAGES,
-        align: (ms) => utcDayStart(utcDay(ms)),
+        ...syncRanges(pages),
         ...(walk.signal ? { signal: walk.signal } : {}),
         range: () => ({
           take(rows) {
@@ -380,11 +377,8 @@ export async function walkIndexDays(
   await walkRanges({
     span,
     ...pages,
-    atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
-    pagesPerRange: PAGES_PER_RANGE,
-    fewestPagesPerRange: SYNC_FEWEST_RANGE_PAGES,
+    ...syncRanges(pages),
     firstRangePages: SYNC_FIRST_RANGE_PAGES,
-    align: (ms) => utcDayStart(utcDay(ms)),
     sized(items, more) {
       // The run's pages, as its first page's density says (one when it is all there is).
       const expected = more
@@ -441,6 +435,17 @@ function subAccountPages(
     ...(deps.logger ? { log: deps.logger } : {}),
   };
 }
+
+/**
+ * How a sync's ranged walk of `pages` cuts its span: as many ranges at once as the pace's slots
+ * let (two without a pace), each sized in pages, on whole UTC days.
+ */
+const syncRanges = (pages: { pace?: unknown }) => ({
+  atOnce: pages.pace ? PACED_RANGES_AT_ONCE : RANGES_AT_ONCE,
+  pagesPerRange: PAGES_PER_RANGE,
+  fewestPagesPerRange: SYNC_FEWEST_RANGE_PAGES,
+  align: (ms: number) => utcDayStart(utcDay(ms)),
+});
 
 /** The UTC days a kept range covers, when it covers whole days (as the sync's ranges do). */
 function wholeDaysOf(range: Pick<OpenSyncRange, 'from' | 'to'>): string[] | undefined {

@@ -4,26 +4,15 @@
 // rows changes. The late-change sweep lists those statuses at most once an interval per sub
 // account (`LATE_CHANGE_SWEEP_MS`) and walks the days they changed; days holding a dispute are
 // walked again by each sweep. The figures expected below are docs/money.md's table by hand.
-import { randomBytes } from 'node:crypto';
 import { overviewSchema } from '@card-console/shared/api/overview';
 import {
   indexPageSchema,
   indexTotalsAnswerSchema,
 } from '@card-console/shared/api/transaction-index';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresEngine } from '../../platform/sql/sql-engine';
-import { openStores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
-import type { ContractWorld } from '../../test/contract-answers';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
 import { parseCsv } from '../../test/csv';
-import { migratedMemoryEngine } from '../../test/engines/embedded';
-import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
-import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { ManualClock, type TestApp, type TestSession } from '../../test/harness';
+import { contractServiceOnEngines, oneSubAccountWorld } from '../../test/one-sub-account';
 import { settledAnswer } from '../../test/settled-index';
 import { LATE_CHANGE_SWEEP_MS } from './index-sync';
 
@@ -46,58 +35,28 @@ const opening: Row[] = [
   { id: 'coffee', status: 'settled', amountCents: -4_50, daysAgo: 0, card: true },
 ];
 
-function world(rows: Row[]): ContractWorld {
-  return {
-    subAccounts: [{ id: 'sub_1', name: 'Operating' }],
-    cards: [{ id: 'card_1', last4: '4242', name: 'Travel', status: 'active' }],
-    transactions: rows.map((r) => ({
-      subAccountId: 'sub_1',
-      item: {
-        id: r.id,
-        date: new Date(NOW - r.daysAgo * DAY - 3_600_000).toISOString(),
-        description: r.card ? `Purchase ${r.id}` : `ACH ${r.id}`,
-        amountCents: r.amountCents,
-        status: r.status,
-        referenceNumber: `ref ${r.id}`,
-        ...(r.card
-          ? { cardId: 'card_1', merchantData: { description: 'Shop', categoryCode: '5812' } }
-          : {}),
-      },
+/** The service's world of `rows`, each row named in `statusOf` now of that status. */
+function world(rows: Row[], statusOf: Record<string, string> = {}) {
+  return oneSubAccountWorld(
+    rows.map((r) => ({
+      ...r,
+      status: statusOf[r.id] ?? r.status,
+      date: new Date(NOW - r.daysAgo * DAY - 3_600_000).toISOString(),
+      description: r.card ? `Purchase ${r.id}` : `ACH ${r.id}`,
     })),
-    pageSize: { subAccounts: 5, cards: 5, transactions: 50 },
-    cursors: ['next'],
-    withCount: false,
-  };
+    50,
+  );
 }
 
-let service: ContractCardService;
-let postgres: PostgresEngine;
-beforeAll(async () => {
-  [service, postgres] = await Promise.all([
-    startContractCardService('late-changes-key'),
-    startPostgres(),
-  ]);
-}, 120_000);
-afterAll(async () => {
-  await service?.close();
-  await postgres?.destroy();
-});
-
-const engines = {
-  embedded: async () => migratedMemoryEngine(),
-  postgres: async () =>
-    postgresEngine(
-      new pg.Pool({ connectionString: await postgres.createDatabase('late_changes'), max: 4 }),
-    ),
-};
+const upstream = contractServiceOnEngines('late-changes-key', 'late_changes');
 
 /** The requests of the card service's list by status (the sweep's), since `from`. */
 const statusLists = (from: number) =>
-  service.received
+  upstream.service.received
     .slice(from)
     .filter((r) => r.url.startsWith('/transaction?') && /[?&]status=/.test(r.url));
 
-for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
+for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.engines)[]) {
   describe(`late status changes on the ${engine} engine`, () => {
     let t: TestApp;
     let finance: TestSession;
@@ -105,15 +64,10 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
     /** The card service's requests before this app's. */
     let start = 0;
     beforeAll(async () => {
-      service.setWorld(world(opening));
-      start = service.received.length;
+      upstream.service.setWorld(world(opening));
+      start = upstream.service.received.length;
       clock = new ManualClock(NOW);
-      t = await startTestApp({
-        upstream: { url: service.url, apiKey: service.apiKey },
-        clock,
-        env: { sessionSecret: randomBytes(32).toString('hex') },
-        stores: openStores({ open: engines[engine], logger: silentLogger }),
-      });
+      t = await upstream.startApp(engine, clock);
       finance = await t.signIn('finance');
     }, 60_000);
     afterAll(async () => t?.close());
@@ -164,18 +118,10 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
 
       // The service returns the payment and resolves the dispute for the merchant: the same
       // rows with new statuses, their days long final.
-      service.setWorld(
-        world(
-          opening.map((r) =>
-            r.id === 'ach-supplier'
-              ? { ...r, status: 'returned' }
-              : r.id === 'disputed-dinner'
-                ? { ...r, status: 'settled' }
-                : r,
-          ),
-        ),
+      upstream.service.setWorld(
+        world(opening, { 'ach-supplier': 'returned', 'disputed-dinner': 'settled' }),
       );
-      const asked = service.received.length;
+      const asked = upstream.service.received.length;
       await later(LATE_CHANGE_SWEEP_MS + MINUTE);
       const after = await totals();
       // Returned: no money moved. Never Other payments, never posted, never in a file.
@@ -205,29 +151,23 @@ for (const engine of Object.keys(engines) as (keyof typeof engines)[]) {
     });
 
     it('the sweep is paced: not again within its interval, however often the open days are read', async () => {
-      const asked = service.received.length;
+      const asked = upstream.service.received.length;
       // Syncs of the open days, every 10 minutes for most of an interval: no list by status.
       for (let i = 0; i < 5; i++) {
         await later(10 * MINUTE);
         await totals('&refresh=1');
       }
-      const walks = service.received.slice(asked).filter((r) => r.url.startsWith('/transaction?'));
+      const walks = upstream.service.received
+        .slice(asked)
+        .filter((r) => r.url.startsWith('/transaction?'));
       expect(walks.length).toBeGreaterThan(0);
       expect(statusLists(asked)).toEqual([]);
       // A charge disputed meanwhile, its day final: the next sweep, an interval after the last.
-      service.setWorld(
-        world(
-          opening.map((r) =>
-            r.id === 'ach-supplier'
-              ? { ...r, status: 'returned' }
-              : r.id === 'disputed-dinner'
-                ? { ...r, status: 'reversed' }
-                : r,
-          ),
-        ),
+      upstream.service.setWorld(
+        world(opening, { 'ach-supplier': 'returned', 'disputed-dinner': 'reversed' }),
       );
       await later(10 * MINUTE + MINUTE);
-      const swept = service.received.length;
+      const swept = upstream.service.received.length;
       const after = await totals('&refresh=1');
       expect(after.summary.buckets.released).toMatchObject({ count: 1, cents: -80_00 });
       expect(after.summary.posted).toEqual({ count: 1, cents: -4_50 });

@@ -303,6 +303,8 @@ export function createApp(deps: AppDeps): Express {
     // Invitations are emailed too when alert email is set up (ALERT_SMTP_URL, ALERT_EMAIL_FROM).
     people: deps.people && {
       ...deps.people,
+      // A person removed takes their passkeys and own authenticator with them.
+      factors: deps.factorStore,
       sendInvitation: invitationSenderFromSettings(config.alertDelivery, config.publicOrigin),
     },
     indexRefreshMs: config.insightsRefreshMs,

@@ -25,6 +25,7 @@ import {
   auditedChange,
 } from '../../platform/audit/audited-change';
 import type { SendInvitation } from '../../platform/notify/invitation-email';
+import type { FactorStore } from '../../platform/passkeys/factor-store';
 import {
   type Counter,
   giveBack,
@@ -67,6 +68,11 @@ export interface PeopleWiring {
   sendInvitation?: SendInvitation | undefined;
   /** The origin invitation links start with; the product's public origin by default. */
   publicOrigin?: string | undefined;
+  /**
+   * The second factors (keyed by email, in a store of their own): a removed person's are
+   * dropped, so whoever is given that email next does not sign in with them.
+   */
+  factors?: Pick<FactorStore, 'forget'> | undefined;
 }
 
 export interface PeopleDeps extends Pick<FeatureDeps, 'audit' | 'stepUp' | 'logger' | 'clock'> {
@@ -278,6 +284,23 @@ export function createPeopleService(deps: PeopleDeps) {
     }
   }
 
+  /**
+   * Drops a removed person's second factors, after the removal: the factors are another store
+   * (a file with one replica), so not in its transaction. A failure is logged; the removal stands.
+   */
+  async function forgetFactorsOf(email: string, requestId: string) {
+    const factors = wiring().factors;
+    if (!factors) return;
+    try {
+      await factors.forget(email);
+    } catch (error) {
+      logger.error(
+        { err: error, requestId },
+        "dropping a removed person's second factors failed: an invitation of the email drops them",
+      );
+    }
+  }
+
   const notYourself = (req: Request, email: string, what: 'disable' | 'remove') => {
     if (who(req).actor.email.toLowerCase() === email) {
       throw new AppError(
@@ -358,6 +381,10 @@ export function createPeopleService(deps: PeopleDeps) {
         res,
         { action: 'person.invite', target: input.email, attempt },
         async (commit) => {
+          // Nobody has the email: factors kept under it are a removed person's (their drop
+          // failed), never the invitee's to sign in with.
+          const factors = wiring().factors;
+          if (factors && !(await store.find(input.email))) await factors.forget(input.email);
           // Recorded with the invitation, before any email: whether one went out is the
           // answer's (and the log's) to say.
           const invitation = await commit(
@@ -480,6 +507,7 @@ export function createPeopleService(deps: PeopleDeps) {
           () => `removed (was ${before.role}${before.disabled ? ', disabled' : ''})`,
         );
         await endSessionsAfter(email, req.requestId);
+        await forgetFactorsOf(email, req.requestId);
         return undefined;
       });
     },

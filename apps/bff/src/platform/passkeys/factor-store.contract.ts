@@ -405,6 +405,23 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       expect((await b.get(email)).totpSecret).toBe(newer);
     });
 
+    it("forgets every factor of one person (passkeys, own secret, TOTP off), no one else's", async () => {
+      const { a, b } = await make();
+      const [gone, kept] = [freshEmail(), freshEmail()];
+      const [first, second, theirs] = [passkey(), passkey(), passkey()];
+      await a.addPasskey(gone, first);
+      await a.addPasskey(gone, second);
+      await a.setTotpSecret(gone, sealed());
+      expect(await a.setTotpDisabled(gone, true)).toBe('ok');
+      await a.addPasskey(kept, theirs);
+      expect(await b.forget(gone)).toBe(2);
+      expect(await a.get(gone)).toEqual({ passkeys: [], totpDisabled: false });
+      expect((await a.get(kept)).passkeys.map((p) => p.id)).toEqual([theirs.id]);
+      expect(await a.forget(gone)).toBe(0);
+      // Its credential ids are free again: the person they were enrolled by is gone.
+      expect(await b.addPasskey(freshEmail(), first)).toBe('added');
+    });
+
     it('a new secret and the old one sealed again, at once on both replicas: the new one is kept', async () => {
       const { a, b } = await make();
       for (let round = 0; round < ROUNDS; round++) {

@@ -90,6 +90,12 @@ export interface FactorStore {
   resealTotpSecret(email: string, from: string, to: string): Promise<boolean>;
   /** After a verified use: stores the new counter (never lowers it) and lastUsedAt. False when the passkey is gone. */
   recordUse(email: string, id: string, counter: number, at: number): Promise<boolean>;
+  /**
+   * Drops every factor of the email (passkeys, their own TOTP secret, TOTP off): the person was
+   * removed, and whoever has that email next (invited again, or through single sign-on) starts
+   * with none. The number of passkeys dropped. Not audited here: the removal is.
+   */
+  forget(email: string): Promise<number>;
 }
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url');

@@ -151,6 +151,14 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
+  async forget(email: string): Promise<number> {
+    return this.change(undefined, (people) => {
+      const dropped = people.get(email)?.passkeys.length ?? 0;
+      people.delete(email);
+      return dropped;
+    });
+  }
+
   /**
    * Runs `apply` on a copy of everyone's factors once every earlier change has finished. If the
    * copy differs from what is on disk it is written (after `audited`, which may refuse it), and

@@ -296,6 +296,7 @@ describe('verifying a passkey assertion', () => {
         setTotpDisabled: (email, disabled) => store.setTotpDisabled(email, disabled),
         setTotpSecret: (email, sealed) => store.setTotpSecret(email, sealed),
         resealTotpSecret: (email, from, to) => store.resealTotpSecret(email, from, to),
+        forget: (email) => store.forget(email),
         // The removal lands between the read of the passkeys and the recording of the use.
         recordUse: async (email, id, counter, at) => {
           expect(await store.removePasskey(email, id)).toBe('removed');

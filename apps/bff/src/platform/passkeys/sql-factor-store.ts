@@ -178,6 +178,17 @@ export class SqlFactorStore implements FactorStore {
     return rows.length > 0;
   }
 
+  async forget(email: string): Promise<number> {
+    return this.engine.transaction(async (tx) => {
+      await lockPerson(tx, email);
+      const dropped = await tx.query('DELETE FROM person_passkey WHERE email = $1 RETURNING 1', [
+        email,
+      ]);
+      await tx.query('DELETE FROM person_factors WHERE email = $1', [email]);
+      return dropped.length;
+    });
+  }
+
   /**
    * One conditional change in a transaction: the person's row locked (made when missing),
    * `statement` deciding and writing, the row dropped again when it holds nothing, and last

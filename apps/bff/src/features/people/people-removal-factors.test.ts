@@ -1,0 +1,266 @@
+// A person removed from People takes their second factors with them: passkeys enrolled and an
+// authenticator set up on Security are keyed by the email, and someone invited again with that
+// email (or coming back through single sign-on) starts with none of them. Over HTTP on a whole
+// app (createApp, as server.ts builds it) with the people store on the embedded engine and the
+// second factors in their file, as one process keeps them.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../app';
+import { loadConfig } from '../../env';
+import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
+import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
+import { TotpSecretBox } from '../../platform/security/totp-secret-box';
+import { MemorySessionStore } from '../../platform/sessions/session-store';
+import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
+import { openStores, type Stores } from '../../stores';
+import { silentLogger } from '../../test/audit-cluster';
+import { migratedMemoryEngine } from '../../test/engines/embedded';
+import { ManualClock } from '../../test/manual-clock';
+import { SoftwareAuthenticator } from '../../test/software-authenticator';
+import { sessionCookieFrom } from '../../test/test-session';
+import { totpCodeAt } from '../../test/totp-source';
+import { createUpstreamClient } from '../../upstream/client';
+import type { PeopleStore } from './people-store';
+import { SqlPersonDirectory } from './sql-person-directory';
+import { sqlPersonSessions } from './sql-person-sessions';
+
+const PASSWORD = 'a long enough password';
+const NEW_PASSWORD = 'another long password';
+const ADMIN_SECRET = 'JBSWY3DPEHPK3PXQ';
+const ADMIN = 'admin@example.test';
+const enc = encodeURIComponent;
+
+let dataDir: string;
+let index: Stores;
+let server: http.Server;
+let api: ReturnType<typeof supertest>;
+let origin: string;
+let store: PeopleStore;
+let factorStore: FileFactorStore;
+const clock = new ManualClock();
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'bff-people-removal-'));
+  const config = loadConfig({
+    DEMO_MODE: '1',
+    DATA_DIR: dataDir,
+    WEB_DIST: join(dataDir, 'no-web-dist'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+  });
+  origin = config.publicOrigin;
+  index = openStores({
+    open: () => migratedMemoryEngine(),
+    logger: silentLogger,
+    totpSecrets: new TotpSecretBox(config.totpKeys),
+  });
+  store = await index.people();
+  const sessions = sqlPersonSessions({
+    table: () => index.personSessions(),
+    people: () => index.people(),
+    clock,
+    limits: config.session,
+  });
+  factorStore = await FileFactorStore.open(dataDir);
+  const users = await SqlPersonDirectory.create(
+    { people: () => index.people(), sessions: () => index.personSessions() },
+    'demo',
+  );
+  const app = createApp({
+    config,
+    // Never called: People, Security and signing in do not reach the card service.
+    upstream: createUpstreamClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'unused',
+      logger: silentLogger,
+    }),
+    users,
+    sessionStore: new MemorySessionStore(clock),
+    factorStore,
+    audit: new JsonlAuditStore(dataDir, clock),
+    clock,
+    logger: silentLogger,
+    stores: index,
+    people: { store, sessions },
+    sessionRegistry: sessions,
+  });
+  server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  api = supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const passwordHash = await hashPassword(PASSWORD, demoScrypt);
+  await store.importUsers([
+    { email: ADMIN, role: 'admin', passwordHash, totpSecret: ADMIN_SECRET },
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await index?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+const headers = (cookie?: string) => ({
+  'X-CSRF': '1',
+  Origin: origin,
+  ...(cookie ? { Cookie: cookie } : {}),
+});
+
+const cookieOf = (res: supertest.Response) => {
+  const cookie = sessionCookieFrom(res, 'cc_session');
+  if (!cookie) throw new Error(`no session cookie: ${res.status} ${JSON.stringify(res.body)}`);
+  return cookie;
+};
+
+async function adminSession(): Promise<string> {
+  clock.advance(30_000); // a code is good once per step
+  const res = await api
+    .post('/api/session')
+    .set(headers())
+    .send({ email: ADMIN, password: PASSWORD, totp: totpCodeAt(ADMIN_SECRET, clock.now()) });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return cookieOf(res);
+}
+
+/** Invites `email` as `role` and signs them up with `password`; an admin's with a new authenticator (its secret). */
+async function inviteAndSignUp(email: string, role: 'admin' | 'finance', password: string) {
+  const admin = await adminSession();
+  const invited = await api
+    .post('/api/people/invitations')
+    .set(headers(admin))
+    .send({ email, role });
+  expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+  const token = new URL(invited.body.link).hash.slice(1);
+  let secret: string | undefined;
+  let totpCode: string | undefined;
+  if (role === 'admin') {
+    const made = await api.post('/api/invitations/authenticator').set(headers()).send({ token });
+    expect(made.status).toBe(201);
+    secret = made.body.secret as string;
+    clock.advance(30_000);
+    totpCode = totpCodeAt(secret, clock.now());
+  }
+  const accepted = await api
+    .post('/api/invitations/accept')
+    .set(headers())
+    .send({ token, password, ...(totpCode ? { totpCode } : {}) });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+  return { secret };
+}
+
+async function remove(email: string) {
+  const admin = await adminSession();
+  const res = await api.delete(`/api/people/${enc(email)}`).set(headers(admin));
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+}
+
+/** Sets up an authenticator on Security (within 5 minutes of a password sign-in): its secret. */
+async function ownAuthenticator(cookie: string): Promise<string> {
+  const setup = await api.post('/api/second-factors/totp/setup').set(headers(cookie)).send({});
+  expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+  const secret = setup.body.secret as string;
+  clock.advance(30_000);
+  const confirmed = await api
+    .post('/api/second-factors/totp')
+    .set(headers(cookie))
+    .send({ code: totpCodeAt(secret, clock.now()) });
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return secret;
+}
+
+describe('a person removed, then invited again with the same email', () => {
+  it('finance: the authenticator and passkey they had set up on Security are gone, not asked at sign-in', async () => {
+    const email = 'fin@example.test';
+    await inviteAndSignUp(email, 'finance', PASSWORD);
+    const first = await api.post('/api/session').set(headers()).send({ email, password: PASSWORD });
+    expect(first.status).toBe(200);
+    const cookie = cookieOf(first);
+    const oldSecret = await ownAuthenticator(cookie);
+    clock.advance(30_000);
+    const stepped = await api
+      .post('/api/session/step-up')
+      .set(headers(cookie))
+      .send({ totp: totpCodeAt(oldSecret, clock.now()) });
+    expect(stepped.status, JSON.stringify(stepped.body)).toBe(200);
+    const cookie2 = sessionCookieFrom(stepped, 'cc_session') ?? cookie;
+    const authenticator = new SoftwareAuthenticator();
+    const options = await api
+      .post('/api/passkeys/registration-options')
+      .set(headers(cookie2))
+      .send({});
+    const response = authenticator.create(options.body, origin);
+    const added = await api
+      .post('/api/passkeys')
+      .set(headers(cookie2))
+      .send({ name: 'Old laptop', response });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+
+    await remove(email);
+    await inviteAndSignUp(email, 'finance', NEW_PASSWORD);
+
+    const again = await api
+      .post('/api/session')
+      .set(headers())
+      .send({ email, password: NEW_PASSWORD });
+    // The new person has no second factor: signed in with the password. (The old code answered
+    // 401 second_factor_required, offering the removed person's passkey and authenticator.)
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const factors = await api.get('/api/second-factors').set(headers(cookieOf(again)));
+    expect(factors.body).toEqual({ passkeys: [], totp: { available: false, enabled: false } });
+    expect(await factorStore.get(email)).toEqual({ passkeys: [], totpDisabled: false });
+  });
+
+  it("admin: the new invitation's authenticator signs in, the removed person's own one does not", async () => {
+    const email = 'second-admin@example.test';
+    const { secret: invited } = await inviteAndSignUp(email, 'admin', PASSWORD);
+    clock.advance(30_000);
+    const signedIn = await api
+      .post('/api/session')
+      .set(headers())
+      .send({ email, password: PASSWORD, totp: totpCodeAt(invited as string, clock.now()) });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    // They replace it on Security (their sign-in with a code counts as a step-up).
+    const replaced = await ownAuthenticator(cookieOf(signedIn));
+
+    await remove(email);
+    const { secret: again } = await inviteAndSignUp(email, 'admin', NEW_PASSWORD);
+
+    clock.advance(30_000);
+    const withOld = await api
+      .post('/api/session')
+      .set(headers())
+      .send({ email, password: NEW_PASSWORD, totp: totpCodeAt(replaced, clock.now()) });
+    expect(withOld.status).toBe(401);
+    expect(withOld.body.code).toBe('invalid_credentials');
+    clock.advance(30_000);
+    const withNew = await api
+      .post('/api/session')
+      .set(headers())
+      .send({ email, password: NEW_PASSWORD, totp: totpCodeAt(again as string, clock.now()) });
+    // The old code refused the invitation's new authenticator (the removed person's own secret
+    // was still the one checked) and took the old one.
+    expect(withNew.status, JSON.stringify(withNew.body)).toBe(200);
+  });
+
+  it('factors left under an email nobody has (their drop failed) are dropped when it is invited', async () => {
+    const email = 'left-behind@example.test';
+    expect(
+      await factorStore.addPasskey(email, {
+        id: 'left-behind-credential',
+        publicKey: 'pQECAyYgASFYIMp-xGa_7vM1bXkM2PbTq0aUb5eR2E6a3WfP7c6dVg0sIlggWkZ',
+        counter: 0,
+        name: 'Not theirs',
+        createdAt: clock.now(),
+      }),
+    ).toBe('added');
+    await inviteAndSignUp(email, 'finance', PASSWORD);
+    const res = await api.post('/api/session').set(headers()).send({ email, password: PASSWORD });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await factorStore.get(email)).passkeys).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { PeopleList } from '@card-console/shared/api/people';
+import type { PeopleList, PersonView } from '@card-console/shared/api/people';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -355,6 +355,21 @@ describe('people', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('fin@example.test is removed.');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(requestsTo('/api/people/fin%40example.test', 'DELETE')).toHaveLength(2);
+  });
+
+  it("says a single sign-on person's next sign-on adds them again, never that removing keeps them out", async () => {
+    servePeople({
+      ...somePeople,
+      people: [
+        somePeople.people[0] as PersonView,
+        person({ email: 'sso@example.test', source: 'sso' }),
+      ],
+    });
+    const { user } = await openPeople();
+    await user.click(screen.getByRole('button', { name: 'Remove sso@example.test' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Remove sso@example.test?' }));
+    expect(dialog.getByText(/adds them again at their next sign-on/)).toBeInTheDocument();
+    expect(dialog.queryByText(/can no longer sign in/)).toBeNull();
   });
 
   it('lists a person’s sessions, marks this one, and ends one or all', async () => {

@@ -39,10 +39,20 @@ export function RemoveDialog({
     <Dialog title={`Remove ${person.email}?`} onClose={onClose}>
       {stepUp.prompt ?? (
         <div className="stack">
-          <p>
-            {person.email} can no longer sign in, and their open sessions end now. What they did
-            stays in the audit trail. To let them back in, invite them again.
-          </p>
+          {person.source === 'sso' ? (
+            // Single sign-on adds a person at their first sign-on: removed here, the identity
+            // provider's next sign-on adds them again, with its role. Disabling keeps them out.
+            <p>
+              Their open sessions end now, and what they did stays in the audit trail. They sign in
+              through your identity provider, which adds them again at their next sign-on: to keep
+              them out, disable them here or remove them there.
+            </p>
+          ) : (
+            <p>
+              {person.email} can no longer sign in, and their open sessions end now. What they did
+              stays in the audit trail. To let them back in, invite them again.
+            </p>
+          )}
           <FormFooter error={failure} onCancel={onClose}>
             <button type="button" className="primary" disabled={busy} onClick={() => void remove()}>
               Remove

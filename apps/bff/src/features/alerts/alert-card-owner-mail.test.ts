@@ -6,9 +6,9 @@
 // The same in the inbox of a card's owner who is a person in People.
 import { alertRuleSchema, inboxPageSchema } from '@card-console/shared/api/alerts';
 import { describe, expect, it } from 'vitest';
+import { appWithMailCapture, captureWorker } from '../../test/alerts-app';
 import type { TestSession } from '../../test/harness';
 import { settledIndexList } from '../../test/settled-index';
-import { appWithMailCapture, captureWorker } from './alert-test-support';
 
 const PHISH = 'Your card is frozen: verify it at https://card-help.example.net today';
 const HOLDER = 'holder@cardholders.example.test';

@@ -5,8 +5,8 @@
 // the inboxes either way.
 import { describe, expect, it } from 'vitest';
 import { findCardNumbers } from '../../platform/security/card-numbers';
+import { appWithMailCapture, captureWorker } from '../../test/alerts-app';
 import { settledIndexList } from '../../test/settled-index';
-import { appWithMailCapture, captureWorker } from './alert-test-support';
 
 /** As many as the rows the sync writes after the rules: the other person's one rule stays under it. */
 const CAP = 8;

@@ -19,8 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractCardService } from '../../test/contract-card-service';
 import { ManualClock, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
-import { settledIndexList } from '../../test/settled-index';
-import type { ReceiptInboxStore } from './inbox-store';
 import {
   CHARGE,
   inboxAppOptions,
@@ -30,7 +28,9 @@ import {
   receiptMailClient,
   receiptMailListener,
   startInboxCardService,
-} from './inbox-test-support';
+} from '../../test/receipt-inbox-app';
+import { settledIndexList } from '../../test/settled-index';
+import type { ReceiptInboxStore } from './inbox-store';
 
 /** What the stand-in reader finds on the next file: by default a total nothing in the index has. */
 const NOTHING_LIKE_IT: Reading = {

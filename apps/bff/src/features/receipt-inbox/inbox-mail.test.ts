@@ -5,14 +5,14 @@ import { inboxAddressSchema, inboxListSchema } from '@card-console/shared/api/re
 import type { IndexTransaction } from '@card-console/shared/api/transaction-index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
-import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
-import { settledIndexList } from '../../test/settled-index';
 import {
   DOMAIN,
   putFinanceInPeople,
   receiptMailClient,
   receiptMailListener,
-} from './inbox-test-support';
+} from '../../test/receipt-inbox-app';
+import { mulberry32, renderReceipts, specFor } from '../../test/receipts/make-receipt';
+import { settledIndexList } from '../../test/settled-index';
 
 let t: TestApp;
 let finance: TestSession;

@@ -28,9 +28,9 @@ import {
   type TestSession,
 } from '../../test/harness';
 import { pdfReceipt } from '../../test/receipt-files';
+import { CHARGE, inboxAppOptions, NOW, startInboxCardService } from '../../test/receipt-inbox-app';
 import { replicaStores } from '../../test/replica-stores';
 import { settledIndexList } from '../../test/settled-index';
-import { CHARGE, inboxAppOptions, NOW, startInboxCardService } from './inbox-test-support';
 
 // The receipt's charge is CHARGE (inbox-test-support), and no other here is of its size or shop.
 /** What the reader finds on the receipt: the charge's total, day and shop. */

@@ -5,14 +5,11 @@
 import type { AuditRecord } from '@card-console/shared/api/audit';
 import type { InboxRead } from '@card-console/shared/api/receipt-inbox';
 import nodemailer from 'nodemailer';
-import type { NewAuditRecord } from '../../platform/audit/audit-store';
-import { hashPassword } from '../../platform/users/password-hash';
-import type { ContractWorld } from '../../test/contract-answers';
-import {
-  type ContractCardService,
-  startContractCardService,
-} from '../../test/contract-card-service';
-import type { ManualClock, TestApp, TestAppOptions } from '../../test/harness';
+import type { NewAuditRecord } from '../platform/audit/audit-store';
+import { hashPassword } from '../platform/users/password-hash';
+import type { ContractWorld } from './contract-answers';
+import { type ContractCardService, startContractCardService } from './contract-card-service';
+import type { ManualClock, TestApp, TestAppOptions } from './harness';
 
 export const NOW = Date.UTC(2026, 10, 20, 15);
 /** The forwarding addresses' domain. */

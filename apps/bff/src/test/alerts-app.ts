@@ -2,12 +2,12 @@
 // its alert emails sent to an SMTP capture, and the delivery worker the app would run, for a
 // test to run one pass at a time (`runOnce`).
 import { afterAll, beforeAll } from 'vitest';
-import { createEmailSender } from '../../platform/notify/email-sender';
-import { createWebhookSender } from '../../platform/notify/webhook-sender';
-import { silentLogger } from '../../test/audit-cluster';
-import { startTestApp, type TestApp } from '../../test/harness';
-import { CAPTURED_FROM, captureDelivery, startSmtpCapture } from '../../test/smtp-capture';
-import { outboxDeliveryWorker } from './alert-delivery';
+import { outboxDeliveryWorker } from '../features/alerts/alert-delivery';
+import { createEmailSender } from '../platform/notify/email-sender';
+import { createWebhookSender } from '../platform/notify/webhook-sender';
+import { silentLogger } from './audit-cluster';
+import { startTestApp, type TestApp } from './harness';
+import { CAPTURED_FROM, captureDelivery, startSmtpCapture } from './smtp-capture';
 
 /**
  * The outbox worker of `t`, its email sent to the capture at `smtpUrl` as `captureDelivery`

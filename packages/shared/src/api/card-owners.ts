@@ -64,9 +64,14 @@ export const cardOwnerListSchema = z.object({
 });
 export type CardOwnerList = z.infer<typeof cardOwnerListSchema>;
 
-/** An owner's or a team's name in a filter: one a card could have been given. */
+/**
+ * An owner's or a team's name in a filter: one a card could have been given, so no control
+ * character or lone surrogate (a given name has none): a NUL would reach the database, which
+ * refuses it with an error of its own.
+ */
 export const ownershipFilterNameSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(OWNERSHIP_NAME_MAX, `must be at most ${OWNERSHIP_NAME_MAX} characters`);
+  .max(OWNERSHIP_NAME_MAX, `must be at most ${OWNERSHIP_NAME_MAX} characters`)
+  .refine((value) => !/[\p{Cc}\p{Cs}]/u.test(value), 'must not contain control characters');

@@ -74,6 +74,13 @@ describe('src/demo/main.ts and src/index.ts', { timeout: 120_000 }, () => {
       headers: { 'X-CSRF': '1' },
     });
     expect(((await meta.json()) as { mode: string }).mode).toBe('demo');
+    // An address past Node's 16 KiB head is refused by its parser, before the app: as a problem.
+    const long = await fetch(`${base}/api/meta?${'a=1&'.repeat(5_000)}`, {
+      headers: { 'X-CSRF': '1' },
+    });
+    expect(long.status).toBe(431);
+    expect(long.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await long.json()) as { code: string }).code).toBe('bad_request');
     const page = await fetch(base, {
       headers: { Accept: 'text/html' },
     });

@@ -17,6 +17,7 @@ import { sqlPersonSessions } from './features/people/sql-person-sessions';
 import { createReceiptInboxService } from './features/receipt-inbox/inbox-service';
 import { lazyReceiptReader } from './features/receipt-inbox/reading/lazy-reader';
 import type { RelyingParty } from './features/sso/relying-party';
+import { answerClientErrors } from './http/client-error';
 import { logHeadEvery } from './platform/audit/audit-head';
 import { JsonlAuditStore } from './platform/audit/jsonl-audit-store';
 import type { PostgresAudit } from './platform/audit/postgres-audit';
@@ -481,6 +482,7 @@ async function startServer(
 
   const server = http.createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, app);
   server.keepAliveTimeout = 5_000;
+  answerClientErrors(server);
   const shutdown = createGracefulShutdown({
     server,
     graceMs: config.shutdownGraceMs,

@@ -589,8 +589,9 @@ function escapeText(text: string): string {
 
 /**
  * The first pairs that keep the query within 8 KiB. Node's HTTP server refuses a request line
- * over its 16 KiB header limit itself, 431 with no body, before the app sees it (not the
- * endpoints' checks, which this file tests; a list as long as a schema allows can reach it).
+ * over its 16 KiB header limit itself, before the app sees it (431, a problem from
+ * `http/client-error.ts`, tested at the end of this file): not the endpoints' checks, which the
+ * random cases are for.
  */
 function withinUrlLimit(pairs: string[]): string[] {
   let length = 0;
@@ -857,5 +858,24 @@ describe('bad input once answered 500', () => {
       expect(answer.text).toMatch(/"code":"invalid_(query|body)"/);
       expect(answer.text).toMatch(/must not contain control characters/);
     }
+  });
+});
+
+/**
+ * An address longer than Node's 16 KiB head (a card-money query naming every card a schema allows
+ * does it) is refused by Node's parser before the app runs: it answered 431 with no body. Now a
+ * problem, as every other refusal (`http/client-error.ts`).
+ */
+describe('bad input Node refuses before the app', () => {
+  it('an address past 16 KiB: 431 with a problem naming the limit', async () => {
+    const finance = await t.signIn('finance');
+    const ids = Array.from({ length: 900 }, (_, i) => `cardId=card_${String(i).padStart(12, '0')}`);
+    const request: BadRequest = { method: 'GET', path: `/api/index/card-money?${ids.join('&')}` };
+    expect(request.path.length).toBeGreaterThan(16 * 1024);
+    const answer = await send(finance, request);
+    expectClearAnswer(request, answer);
+    expect(answer.status).toBe(431);
+    expect(answer.text).toMatch(/"code":"bad_request"/);
+    expect(answer.text).toMatch(/longer than Card Console reads \(16 KB\)/);
   });
 });

@@ -26,6 +26,7 @@ import {
 } from '../features/receipt-inbox/inbox-service';
 import { lazyReceiptReader } from '../features/receipt-inbox/reading/lazy-reader';
 import { RelyingParty } from '../features/sso/relying-party';
+import { answerClientErrors } from '../http/client-error';
 import type { AuditStore } from '../platform/audit/audit-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { createBackgroundJobs } from '../platform/jobs/background-jobs';
@@ -324,6 +325,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
 
   const server = http.createServer();
+  answerClientErrors(server);
   server.on('request', captureResponses(responses));
   server.on('request', options.mount ? options.mount(app) : app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,19 +3,15 @@
 // person disabled or a session ended through one replica is refused there at once and on the
 // other within FRESH_MS; with PostgreSQL stopped a session read in the last seconds still
 // reads, while People changes answer 503 and change nothing.
-import { randomBytes } from 'node:crypto';
+
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import pg from 'pg';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app';
-import { loadConfig } from '../../env';
-import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { CachedSessionStore } from '../../platform/sessions/cached-session-store';
@@ -29,13 +25,16 @@ import { openStores, type Stores } from '../../stores';
 import { silentLogger } from '../../test/audit-cluster';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
+import {
+  demoConfigIn,
+  peopleDirectoryOf,
+  peopleSessionsOf,
+  servePeopleApp,
+} from '../../test/people-whole-app';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
-import { createUpstreamClient } from '../../upstream/client';
 import { cachedStandings } from './cached-standings';
 import type { PeopleStore } from './people-store';
-import { SqlPersonDirectory } from './sql-person-directory';
-import { sqlPersonSessions } from './sql-person-sessions';
 
 const PASSWORD = 'a long enough password';
 const SECRET = 'JBSWY3DPEHPK3PXQ';
@@ -59,12 +58,7 @@ beforeAll(async () => {
   const owner = postgresEngine(new pg.Pool({ connectionString: url, max: 1 }));
   await applyIndexMigrations(owner, silentLogger).finally(() => owner.close());
   dataDir = await mkdtemp(join(tmpdir(), 'bff-standings-'));
-  const config = loadConfig({
-    DEMO_MODE: '1',
-    DATA_DIR: dataDir,
-    WEB_DIST: join(dataDir, 'no-web-dist'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-  });
+  const config = demoConfigIn(dataDir);
   origin = config.publicOrigin;
   const factorStore = await FileFactorStore.open(dataDir);
   const replicas: Replica[] = [];
@@ -82,40 +76,18 @@ beforeAll(async () => {
     indexes.push(index);
     // As server.ts wires a replica with DATABASE_URL.
     const standings = cachedStandings(() => index.personSessions(), clock);
-    const sessions = standings.forgetting(
-      sqlPersonSessions({
-        table: () => index.personSessions(),
-        people: () => index.people(),
-        clock,
-        limits: config.session,
-      }),
-    );
-    const users = await SqlPersonDirectory.create(
-      { people: () => index.people(), sessions: standings.table },
-      'demo',
-    );
-    const app = createApp({
+    const { server, api } = await servePeopleApp({
       config,
-      // Never called: the People endpoints and signing in do not reach the card service.
-      upstream: createUpstreamClient({
-        baseUrl: 'http://127.0.0.1:9',
-        apiKey: 'unused',
-        logger: silentLogger,
-      }),
-      users,
+      index,
+      clock,
+      auditDir: join(dataDir, `audit-${i}`),
       sessionStore: new CachedSessionStore(new SqlSessionStore(engine), clock),
       factorStore,
-      audit: new JsonlAuditStore(join(dataDir, `audit-${i}`), clock),
-      clock,
-      logger: silentLogger,
-      stores: index,
-      people: { store: await index.people(), sessions },
-      sessionRegistry: sessions,
+      sessions: standings.forgetting(peopleSessionsOf(index, clock, config)),
+      users: await peopleDirectoryOf(index, standings.table),
     });
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    replicas.push(api);
   }
   [a, b] = replicas as [Replica, Replica];
   store = await (indexes[0] as Stores).people();

@@ -5,19 +5,15 @@
 // the store, or 401 when the winner's change had already ended its session (the person's
 // version moved): either way it changed nothing. Two acceptances of one invitation at once →
 // one 201, one 410. On the embedded engine (one instance) and PostgreSQL (a pool per replica).
-import { randomBytes } from 'node:crypto';
+
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import pg from 'pg';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app';
-import { loadConfig } from '../../env';
-import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
@@ -29,12 +25,15 @@ import { silentLogger } from '../../test/audit-cluster';
 import { migratedMemoryEngine } from '../../test/engines/embedded';
 import { testDatabase } from '../../test/engines/postgres';
 import { ManualClock } from '../../test/manual-clock';
+import {
+  demoConfigIn,
+  peopleDirectoryOf,
+  peopleSessionsOf,
+  servePeopleApp,
+} from '../../test/people-whole-app';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
-import { createUpstreamClient } from '../../upstream/client';
 import type { PeopleStore } from './people-store';
-import { SqlPersonDirectory } from './sql-person-directory';
-import { sqlPersonSessions } from './sql-person-sessions';
 
 const PASSWORD = 'a long enough password';
 const SECRET = 'JBSWY3DPEHPK3PXQ';
@@ -56,12 +55,7 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
 
     beforeAll(async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'bff-people-races-'));
-      const config = loadConfig({
-        DEMO_MODE: '1',
-        DATA_DIR: dataDir,
-        WEB_DIST: join(dataDir, 'no-web-dist'),
-        SESSION_SECRET: randomBytes(32).toString('hex'),
-      });
+      const config = demoConfigIn(dataDir);
       origin = config.publicOrigin;
       const sessionStore = new MemorySessionStore(clock);
       const factorStore = await FileFactorStore.open(dataDir);
@@ -74,39 +68,18 @@ function realReplicaRaces(name: string, engineFor: (replica: number) => Promise<
           totpSecrets: new TotpSecretBox(config.totpKeys),
         });
         indexes.push(index);
-        const people = await index.people();
-        const sessions = sqlPersonSessions({
-          table: () => index.personSessions(),
-          people: () => index.people(),
-          clock,
-          limits: config.session,
-        });
-        const users = await SqlPersonDirectory.create(
-          { people: () => index.people(), sessions: () => index.personSessions() },
-          'demo',
-        );
-        const app = createApp({
+        const { server, api } = await servePeopleApp({
           config,
-          // Never called: the People endpoints and signing in do not reach the card service.
-          upstream: createUpstreamClient({
-            baseUrl: 'http://127.0.0.1:9',
-            apiKey: 'unused',
-            logger: silentLogger,
-          }),
-          users,
+          index,
+          clock,
+          auditDir: join(dataDir, `audit-${i}`),
           sessionStore,
           factorStore,
-          audit: new JsonlAuditStore(join(dataDir, `audit-${i}`), clock),
-          clock,
-          logger: silentLogger,
-          stores: index,
-          people: { store: people, sessions },
-          sessionRegistry: sessions,
+          sessions: peopleSessionsOf(index, clock, config),
+          users: await peopleDirectoryOf(index),
         });
-        const server = http.createServer(app);
-        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         servers.push(server);
-        replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+        replicas.push(api);
       }
       store = await (indexes[0] as Stores).people();
     }, 60_000);

@@ -3,32 +3,29 @@
 // email (or coming back through single sign-on) starts with none of them. Over HTTP on a whole
 // app (createApp, as server.ts builds it) with the people store on the embedded engine and the
 // second factors in their file, as one process keeps them.
-import { randomBytes } from 'node:crypto';
+
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app';
-import { loadConfig } from '../../env';
-import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
-import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
-import { openStores, type Stores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
-import { migratedMemoryEngine } from '../../test/engines/embedded';
+import type { Stores } from '../../stores';
 import { ManualClock } from '../../test/manual-clock';
+import {
+  demoConfigIn,
+  embeddedStoresFor,
+  peopleDirectoryOf,
+  peopleSessionsOf,
+  servePeopleApp,
+} from '../../test/people-whole-app';
 import { SoftwareAuthenticator } from '../../test/software-authenticator';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
-import { createUpstreamClient } from '../../upstream/client';
 import type { PeopleStore } from './people-store';
-import { SqlPersonDirectory } from './sql-person-directory';
-import { sqlPersonSessions } from './sql-person-sessions';
 
 const PASSWORD = 'a long enough password';
 const NEW_PASSWORD = 'another long password';
@@ -47,51 +44,22 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bff-people-removal-'));
-  const config = loadConfig({
-    DEMO_MODE: '1',
-    DATA_DIR: dataDir,
-    WEB_DIST: join(dataDir, 'no-web-dist'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-  });
+  const config = demoConfigIn(dataDir);
   origin = config.publicOrigin;
-  index = openStores({
-    open: () => migratedMemoryEngine(),
-    logger: silentLogger,
-    totpSecrets: new TotpSecretBox(config.totpKeys),
-  });
+  index = embeddedStoresFor(config);
   store = await index.people();
-  const sessions = sqlPersonSessions({
-    table: () => index.personSessions(),
-    people: () => index.people(),
-    clock,
-    limits: config.session,
-  });
+  const sessions = peopleSessionsOf(index, clock, config);
   factorStore = await FileFactorStore.open(dataDir);
-  const users = await SqlPersonDirectory.create(
-    { people: () => index.people(), sessions: () => index.personSessions() },
-    'demo',
-  );
-  const app = createApp({
+  ({ server, api } = await servePeopleApp({
     config,
-    // Never called: People, Security and signing in do not reach the card service.
-    upstream: createUpstreamClient({
-      baseUrl: 'http://127.0.0.1:9',
-      apiKey: 'unused',
-      logger: silentLogger,
-    }),
-    users,
+    index,
+    clock,
+    auditDir: dataDir,
     sessionStore: new MemorySessionStore(clock),
     factorStore,
-    audit: new JsonlAuditStore(dataDir, clock),
-    clock,
-    logger: silentLogger,
-    stores: index,
-    people: { store, sessions },
-    sessionRegistry: sessions,
-  });
-  server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  api = supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    sessions,
+    users: await peopleDirectoryOf(index),
+  }));
   const passwordHash = await hashPassword(PASSWORD, demoScrypt);
   await store.importUsers([
     { email: ADMIN, role: 'admin', passwordHash, totpSecret: ADMIN_SECRET },

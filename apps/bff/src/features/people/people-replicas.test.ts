@@ -1,29 +1,27 @@
 // Two replicas (two apps) sharing one people store and one session store, over real HTTP: a
 // change made to a person anywhere ends their session at their next request on the other one.
-import { randomBytes } from 'node:crypto';
+
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app';
-import { loadConfig } from '../../env';
-import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
-import { TotpSecretBox } from '../../platform/security/totp-secret-box';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { demoAccounts, demoPassword } from '../../platform/users/demo-accounts';
 import { UserDirectory } from '../../platform/users/user-directory';
-import { openStores, type Stores } from '../../stores';
-import { silentLogger } from '../../test/audit-cluster';
-import { migratedMemoryEngine } from '../../test/engines/embedded';
+import type { Stores } from '../../stores';
 import { ManualClock } from '../../test/manual-clock';
+import {
+  demoConfigIn,
+  embeddedStoresFor,
+  peopleDirectoryOf,
+  peopleSessionsOf,
+  servePeopleApp,
+} from '../../test/people-whole-app';
 import { sessionCookieFrom } from '../../test/test-session';
-import { createUpstreamClient } from '../../upstream/client';
-import { SqlPersonDirectory } from './sql-person-directory';
-import { sqlPersonSessions } from './sql-person-sessions';
+import type { sqlPersonSessions } from './sql-person-sessions';
 
 const finance = demoAccounts.find((a) => a.role === 'finance');
 if (!finance) throw new Error('the demo accounts have a finance person');
@@ -38,56 +36,28 @@ const clock = new ManualClock();
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'bff-people-replicas-'));
-  const config = loadConfig({
-    DEMO_MODE: '1',
-    DATA_DIR: dataDir,
-    WEB_DIST: join(dataDir, 'no-web-dist'),
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-  });
+  const config = demoConfigIn(dataDir);
   origin = config.publicOrigin;
   // One engine for both: the database the replicas share.
-  index = openStores({
-    open: () => migratedMemoryEngine(),
-    logger: silentLogger,
-    totpSecrets: new TotpSecretBox(config.totpKeys),
-  });
+  index = embeddedStoresFor(config);
   const people = await index.people();
   await people.importUsers((await UserDirectory.demo()).users());
-  sessions = sqlPersonSessions({
-    table: () => index.personSessions(),
-    people: () => index.people(),
-    clock,
-    limits: config.session,
-  });
+  sessions = peopleSessionsOf(index, clock, config);
   const sessionStore = new MemorySessionStore(clock);
   const factorStore = await FileFactorStore.open(dataDir);
   for (let i = 0; i < 2; i++) {
-    const users = await SqlPersonDirectory.create(
-      { people: () => index.people(), sessions: () => index.personSessions() },
-      'demo',
-    );
-    const app = createApp({
+    const { server, api } = await servePeopleApp({
       config,
-      // Never called: signing in and reading the session do not reach the card service.
-      upstream: createUpstreamClient({
-        baseUrl: 'http://127.0.0.1:9',
-        apiKey: 'unused',
-        logger: silentLogger,
-      }),
-      users,
+      index,
+      clock,
+      auditDir: dataDir,
       sessionStore,
       factorStore,
-      audit: new JsonlAuditStore(dataDir, clock),
-      clock,
-      logger: silentLogger,
-      stores: index,
-      people: { store: people, sessions },
-      sessionRegistry: sessions,
+      sessions,
+      users: await peopleDirectoryOf(index),
     });
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
-    replicas.push(supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    replicas.push(api);
   }
 });
 

@@ -11,13 +11,14 @@ import { generateSecret } from 'otplib';
 import type { Logger } from 'pino';
 import { PeopleStoreError } from '../features/people/people-errors';
 import type { PeopleStore } from '../features/people/people-store';
-import type { Person } from '../features/people/person';
+import { emailOf, type Person } from '../features/people/person';
 import type { AuditStore } from '../platform/audit/audit-store';
 import {
   type AnyBeforeCommit,
   AuditUnavailableError,
   auditedChange,
 } from '../platform/audit/audited-change';
+import type { FactorStore } from '../platform/passkeys/factor-store';
 import { newRequestId } from '../platform/request-ids';
 import { otpauthUri } from '../platform/security/totp';
 import { isDemoEmail } from '../platform/users/demo-accounts';
@@ -41,6 +42,11 @@ export interface CommandTrail {
 export interface PeopleCommands {
   store: PeopleStore;
   trail: CommandTrail;
+  /**
+   * The second factors the server keeps by email (its PostgreSQL, or the file in DATA_DIR): a
+   * removed person's are dropped, so whoever is given the email next never signs in with them.
+   */
+  factors?: Pick<FactorStore, 'forget'> | undefined;
 }
 
 /** The operator as the trail names them: the OS account that ran the command, and its host. */
@@ -129,6 +135,9 @@ export async function addPerson(
   const passwordHash = await hashPassword(input.password, input.scrypt ?? productionScrypt);
   const totpSecret = input.role === 'admin' ? generateSecret() : undefined;
   if (await store.find(email)) throw new Error(`${email} is already in Card Console`);
+  // Nobody has the email: second factors kept under it are a removed person's (their drop
+  // failed, or an older build removed them), never the new person's to sign in with.
+  await on.factors?.forget(email);
   // An invitation accepted at once: the store's one way of adding a person with a password.
   // Its record is the acceptance's; an acceptance that cannot be recorded takes the
   // invitation back (it would lapse within a minute anyway).
@@ -148,6 +157,11 @@ export async function addPerson(
   return totpSecret ? { otpauthUri: otpauthUri(email, totpSecret) } : {};
 }
 
+/**
+ * Removes a person, then drops their second factors (another store: a file with one replica, so
+ * not in the removal's transaction). A drop that fails leaves the removal standing and says so:
+ * adding or inviting the email again drops them first.
+ */
 export async function removePerson(on: PeopleCommands, email: string): Promise<void> {
   await recorded(
     on,
@@ -155,6 +169,14 @@ export async function removePerson(on: PeopleCommands, email: string): Promise<v
     (hook) => on.store.remove(email, hook),
     (was) => `removed (was ${was.role}${was.disabled ? ', disabled' : ''})`,
   );
+  try {
+    await on.factors?.forget(emailOf(email));
+  } catch (error) {
+    throw new Error(
+      `${email} was removed, but their second factors could not be dropped (${error instanceof Error ? error.message : String(error)}); adding or inviting the email again drops them`,
+      { cause: error },
+    );
+  }
 }
 
 /** `state`, and whether the change left the person as they were (their version unchanged). */

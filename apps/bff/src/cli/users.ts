@@ -13,6 +13,8 @@ import { totpKeysOf } from '../env';
 import { PeopleStore } from '../features/people/people-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { embeddedStoreDir, lockEmbeddedStore } from '../platform/locks/data-dir-lock';
+import { FileFactorStore } from '../platform/passkeys/file-factor-store';
+import { SqlFactorStore } from '../platform/passkeys/sql-factor-store';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../platform/sql/sql-engine';
@@ -83,6 +85,7 @@ async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
     return {
       store: peopleStoreOn(engine),
       trail: { audit: audit.store, actor, logger: trailLogger },
+      factors: new SqlFactorStore(engine),
       close: async () => {
         await engine.close();
         await audit.close();
@@ -108,11 +111,14 @@ async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
     onLost: (error) => trailLogger.error({ err: error }, 'the lock on DATA_DIR was lost'),
   });
   try {
+    // The second factors of one replica: the server's file in DATA_DIR, which it is off now.
+    const factors = await FileFactorStore.open(dataDir);
     const engine = await embeddedEngine(dir);
     await applyIndexMigrations(engine, logger);
     return {
       store: peopleStoreOn(engine),
       trail: { audit: new JsonlAuditStore(dataDir, systemClock), actor, logger: trailLogger },
+      factors,
       close: async () => {
         await engine.close();
         await release();

@@ -155,6 +155,15 @@ describe.each(sizes)(
     });
 
     it(`closes ${CLOSED} with a category, a memo and Save and next, ≤ 3 interactions each`, async () => {
+      // The notes' saves and the queue's answers, with when they came, to name a failure's cause.
+      const heard: string[] = [];
+      const started = Date.now();
+      page.on('response', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path.endsWith('/notes') || path.startsWith('/api/index/transactions/queue')) {
+          heard.push(`${r.request().method()} ${path} ${r.status()} at ${Date.now() - started} ms`);
+        }
+      });
       for (let n = 0; n < CLOSED; n++) {
         const id = queue[n] as string;
         await expect
@@ -179,9 +188,21 @@ describe.each(sizes)(
         else await notes.getByRole('button', { name: 'Save and next' }).click();
         interactions++;
         expect(interactions).toBeLessThanOrEqual(3);
-        await expect
-          .poll(() => new URL(page.url()).pathname)
-          .not.toBe(`/transactions/${encodeURIComponent(id)}`);
+        try {
+          await expect
+            .poll(() => new URL(page.url()).pathname)
+            .not.toBe(`/transactions/${encodeURIComponent(id)}`);
+        } catch (error) {
+          // A failure names its cause: what the notes and the queue said, and what the BFF answered.
+          const said = await page
+            .getByRole('region', { name: 'Notes' })
+            .textContent()
+            .catch(() => 'no notes');
+          throw new Error(
+            `Save and next did not leave #${n + 1}: the notes read "${said}"; the BFF answered ${heard.join(', ') || 'nothing'}`,
+            { cause: error },
+          );
+        }
       }
       // The queue shows the fourth, first of what is left.
       const fourth = queue[CLOSED] as string;

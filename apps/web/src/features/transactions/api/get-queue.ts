@@ -11,8 +11,8 @@ export function queueQuery(list: IndexQuery, transactionId: string): IndexQueueQ
 }
 
 /** Only the row after it that still matches (Save and next), without the set's count. */
-export function fetchQueueNext(query: IndexQueueQuery) {
-  return api('index.queueNext', { query });
+export function fetchQueueNext(query: IndexQueueQuery, signal?: AbortSignal) {
+  return api('index.queueNext', { query, signal });
 }
 
 /**

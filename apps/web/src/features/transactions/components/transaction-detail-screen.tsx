@@ -69,6 +69,9 @@ function category(merchant: Transaction['merchant']): string | undefined {
   return name ? `${name} (${code})` : code;
 }
 
+/** How long Save and next waits for the next row asked after the save before the one read ahead. */
+const QUEUE_NEXT_WAIT_MS = 4_000;
+
 /**
  * The review queue of the list a detail was opened from: where it stands, and what Save and next
  * does once the notes are saved (the queue, asked again with the save, names the next one that
@@ -87,7 +90,7 @@ function useQueue(transactionId: string, listSearch: TransactionsSearch) {
   const queue = useQuery(options);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<'last' | 'unknown'>();
   // The next one is read ahead, so Save and next shows it at once.
   const ahead = queue.data?.next?.id;
   useEffect(() => {
@@ -97,11 +100,15 @@ function useQueue(transactionId: string, listSearch: TransactionsSearch) {
   }, [ahead, queryClient]);
   const next = async () => {
     // Asked after the save: the row after this one that still matches (not the set's count,
-    // which the next screen asks beside its detail); the one shown before if that fails.
-    const now = await fetchQueueNext(query).catch(() => undefined);
-    const to = (now ?? queue.data)?.next;
+    // which the next screen asks beside its detail); the one read ahead if that fails or is
+    // slow (the person waits seconds at most), and never "the last" when neither is known.
+    const now = await fetchQueueNext(query, AbortSignal.timeout(QUEUE_NEXT_WAIT_MS)).catch(
+      () => undefined,
+    );
+    const known = now ?? queue.data;
+    const to = known?.next;
     if (!to) {
-      setDone(true);
+      setDone(known ? 'last' : 'unknown');
       return;
     }
     await navigate({
@@ -168,7 +175,9 @@ export function TransactionDetailScreen({ transaction: t, listSearch, subAccount
       </div>
       {queue.done ? (
         <p className="notice queue-done" ref={doneRef} tabIndex={-1} role="status">
-          Saved. That was the last transaction in this list:{' '}
+          {queue.done === 'last'
+            ? 'Saved. That was the last transaction in this list: '
+            : 'Saved. The next transaction in this list could not be read: '}
           <Link to="/transactions" search={listSearch}>
             back to the list
           </Link>

@@ -126,6 +126,42 @@ describe('the review queue on a transaction opened from a filtered list', {
     expect(patches).toHaveLength(3);
   });
 
+  it('Save and next opens the one read ahead when the next is not answered within seconds, and never says "the last" when it cannot tell', async () => {
+    const { patches } = serveQueue();
+    // The row after, asked after the save, never answers (a BFF or a network that stalls).
+    server.use(serve('index.queueNext', () => new Promise<never>(() => {})));
+    const { user } = renderApp('/transactions/tx_1?review=unreviewed', {
+      session: financeSession(),
+    });
+    const nav = await screen.findByRole('navigation', { name: 'Review queue' });
+    await waitFor(() => expect(nav).toHaveTextContent('1 of 3'));
+    await user.type(await screen.findByLabelText('Memo'), 'Client lunch');
+    await user.click(screen.getByRole('button', { name: 'Save and next' }));
+    // The one the queue read ahead, within the wait.
+    await screen.findByRole('heading', { name: 'Purchase tx_2' }, { timeout: 8_000 });
+    expect(patches).toHaveLength(1);
+  }, 20_000);
+
+  it('Save and next, when neither the queue nor the row after can be read, says it saved and could not tell what is next', async () => {
+    const { patches } = serveQueue();
+    const unavailable = () =>
+      HttpResponse.json(
+        { code: 'upstream_unavailable', message: 'The card service is not answering.' },
+        { status: 503 },
+      );
+    server.use(serve('index.queue', unavailable), serve('index.queueNext', unavailable));
+    const { user } = renderApp('/transactions/tx_1?review=unreviewed', {
+      session: financeSession(),
+    });
+    await screen.findByRole('heading', { name: 'Purchase tx_1' });
+    await user.click(await screen.findByRole('button', { name: 'Save and next' }));
+    expect(
+      await screen.findByText(/Saved\. The next transaction in this list could not be read/),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/That was the last/)).toBeNull();
+    expect(patches).toEqual([{ id: 'tx_1', version: 0, reviewed: true }]);
+  });
+
   it('a detail opened from the whole list, unfiltered, has no queue and saves as before', async () => {
     serveQueue();
     renderApp('/transactions/tx_1', { session: financeSession() });

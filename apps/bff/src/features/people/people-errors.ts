@@ -37,11 +37,14 @@ export class LastAdminError extends PeopleStoreError {
   }
 }
 
-/** An invitation for someone who can already sign in. */
+/** An invitation for someone already in Card Console (who can sign in, unless disabled). */
 export class PersonExistsError extends PeopleStoreError {
   readonly code = 'person_exists';
-  constructor(readonly email: string) {
-    super('this person can already sign in');
+  constructor(
+    readonly email: string,
+    readonly disabled = false,
+  ) {
+    super(disabled ? 'this person is here, disabled' : 'this person can already sign in');
     this.name = 'PersonExistsError';
   }
 }

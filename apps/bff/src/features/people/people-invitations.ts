@@ -93,7 +93,7 @@ export async function invite(
       const person = await lockPerson(tx, email);
       // Removed between the two statements: the next attempt creates them.
       if (!person) throw Object.assign(new Error('person removed meanwhile'), { code: '40001' });
-      if (!isPending(person)) throw new PersonExistsError(email);
+      if (!isPending(person)) throw new PersonExistsError(email, person.disabled);
       if (person.role !== role) {
         await tx.query(
           'UPDATE person SET role = $2, version = version + 1, updated_at = $3 WHERE email = $1',

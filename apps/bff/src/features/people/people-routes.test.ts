@@ -380,7 +380,22 @@ describe('invitations', () => {
       .set(t.headers(ana))
       .send({ email: BO, role: 'admin' });
     expect(exists.status).toBe(409);
-    expect(problem(exists.body).code).toBe('person_exists');
+    expect(problem(exists.body)).toMatchObject({
+      code: 'person_exists',
+      detail: `${BO} can already sign in: change their role instead of inviting them.`,
+    });
+    // Someone here but disabled cannot sign in: what to do is enable them.
+    await store.disable(BO);
+    const disabled = await t.request
+      .post('/api/people/invitations')
+      .set(t.headers(ana))
+      .send({ email: BO, role: 'finance' });
+    expect(disabled.status).toBe(409);
+    expect(problem(disabled.body)).toMatchObject({
+      code: 'person_exists',
+      detail: `${BO} is already in Card Console, disabled: enable them instead of inviting them.`,
+    });
+    await store.enable(BO);
     const tooLong = await t.request
       .post('/api/people/invitations')
       .set(t.headers(ana))

@@ -148,7 +148,9 @@ export function problemOf(error: unknown): unknown {
     return new AppError(
       409,
       'person_exists',
-      `${error.email} can already sign in: change their role instead of inviting them.`,
+      error.disabled
+        ? `${error.email} is already in Card Console, disabled: enable them instead of inviting them.`
+        : `${error.email} can already sign in: change their role instead of inviting them.`,
       cause,
     );
   }

@@ -125,7 +125,7 @@ describe('errorHandler: every error is an RFC 9457 problem (application/problem+
     expect(res.text).not.toContain('Failed to decode');
   });
 
-  it("body-parser's errors are 400 problems: malformed JSON, too large, an unknown charset", async () => {
+  it("body-parser's errors are problems: malformed JSON and an unknown charset 400, too large 413", async () => {
     const json = (body: string, type = 'application/json') =>
       request(app()).post('/json').set('Content-Type', type).send(body);
     const malformed = await json('{"a": ');
@@ -133,7 +133,7 @@ describe('errorHandler: every error is an RFC 9457 problem (application/problem+
     expect(problem(malformed)).toMatchObject({ code: 'invalid_json' });
     expect(malformed.text).not.toContain('Unexpected');
     const large = await json(JSON.stringify({ a: 'x'.repeat(200) }));
-    expect(large.status).toBe(400);
+    expect(large.status).toBe(413);
     expect(problem(large)).toMatchObject({
       code: 'body_too_large',
       detail: expect.stringMatching(/KiB/),

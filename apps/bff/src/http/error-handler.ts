@@ -21,7 +21,8 @@ const clientCodes: Partial<Record<number, PlainProblemCode>> = {
 };
 
 /**
- * body-parser's errors (`express.json`) carry a `type`; all of them are the caller's fault: 400.
+ * body-parser's errors (`express.json`) carry a `type`; all of them are the caller's fault: 400,
+ * and a body over the limit 413 (Content Too Large, as an upload over its limit is answered).
  * Their own messages are not shown (they can quote the body).
  */
 function bodyParserError(error: object): AppError | undefined {
@@ -29,7 +30,7 @@ function bodyParserError(error: object): AppError | undefined {
   if (typeof type !== 'string') return undefined;
   if (type === 'entity.too.large') {
     const over = typeof limit === 'number' ? ` over ${limit / 1024} KiB` : ' too large';
-    return new AppError(400, 'body_too_large', `The request body is${over}.`);
+    return new AppError(413, 'body_too_large', `The request body is${over}.`);
   }
   if (type === 'entity.parse.failed') {
     return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');

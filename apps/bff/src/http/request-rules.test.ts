@@ -61,7 +61,7 @@ describe('body rules', () => {
 
   it('refuses a body over 16 KiB', async () => {
     const res = await patch().send({ name: 'x'.repeat(17 * 1024) });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expectErrorBody(res, 'body_too_large');
   });
 

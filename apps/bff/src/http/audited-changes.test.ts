@@ -371,6 +371,16 @@ const changes: Change[] = [
     read: () => get('/api/second-factors'),
   },
   {
+    name: 'a passkey renamed',
+    arrange: async () => ({
+      id: await t.enrolAdminPasskey(admin),
+      name: `Renamed key ${Math.random().toString(36).slice(2, 8)}`,
+    }),
+    act: ({ id = '', name = '' }) =>
+      t.request.patch(`/api/passkeys/${id}`).set(admin.headers()).send({ name }),
+    read: () => get('/api/second-factors'),
+  },
+  {
     name: 'TOTP turned off',
     arrange: async () => {
       await t.enrolAdminPasskey(admin);

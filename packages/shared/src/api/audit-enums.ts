@@ -13,6 +13,8 @@ export const auditActions = [
   'session.stepUp',
   'factor.enrolled',
   'factor.removed',
+  /** A person's passkey given another name (its before and after). */
+  'factor.renamed',
   'access.denied',
   'audit.export',
   'transaction.annotate',

@@ -118,32 +118,41 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
       await requireForOwnFactors({ stepUp, factors, sessions: deps.sessions }, req, res);
       return session(req);
     },
-    /** A factor change and its record, written together or not at all. */
-    recorded: <R extends string>(
+    /**
+     * A factor change and its record, written together or not at all. `done`: the store's
+     * outcome when it made the change (any other takes the record back); without it, the store
+     * calls `audited` only for a change it makes.
+     */
+    recorded: <R>(
       req: Request,
       current: ActiveSession,
       record: {
-        action: 'factor.enrolled' | 'factor.removed';
+        action: 'factor.enrolled' | 'factor.removed' | 'factor.renamed';
         method: 'passkey' | 'totp';
         target?: string | undefined;
+        before?: { name: string };
+        after?: { name: string };
       },
       change: (audited: (outcome: string) => Promise<void>) => Promise<R>,
-      done: R,
+      done?: R,
     ): Promise<R> => {
+      const mask = (text: string) => maskCardNumbers(text).slice(0, 200);
       const entry: NewAuditRecord = {
         actor: current.record.email,
         role: current.record.role,
         action: record.action,
         outcome: 'success',
         method: record.method,
-        ...(record.target ? { target: maskCardNumbers(record.target).slice(0, 200) } : {}),
+        ...(record.target ? { target: mask(record.target) } : {}),
+        ...(record.before ? { before: { name: mask(record.before.name) } } : {}),
+        ...(record.after ? { after: { name: mask(record.after.name) } } : {}),
         requestId: req.requestId,
       };
       return auditedChange(
         deps,
         change,
         () => [entry],
-        (outcome) => outcome !== done,
+        done === undefined ? undefined : (outcome) => outcome !== done,
       );
     },
     state: async (email: string) => {
@@ -299,8 +308,23 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
     example: '/api/passkeys/{passkeyId}',
     handler: async ({ req, services, params, body }) => {
       const { name } = withoutCardNumber(body);
-      const email = services.session(req).record.email;
-      const renamed = await services.factors.store.renamePasskey(email, params.id, name);
+      const current = services.session(req);
+      const { email } = current.record;
+      const store = services.factors.store;
+      const was = (await store.get(email)).passkeys.find((p) => p.id === params.id)?.name;
+      // Recorded with its name before and after, when the name changes.
+      const renamed = await services.recorded(
+        req,
+        current,
+        {
+          action: 'factor.renamed',
+          method: 'passkey',
+          target: name,
+          ...(was === undefined ? {} : { before: { name: was } }),
+          after: { name },
+        },
+        (audited) => store.renamePasskey(email, params.id, name, audited),
+      );
       if (!renamed) throw new AppError(404, 'not_found', 'You have no such passkey.');
       return summary(renamed);
     },

@@ -310,6 +310,26 @@ describe('removing factors', () => {
       .set(session.headers())
       .send({ name: '  Work laptop  ' });
     expect(renamed.body).toMatchObject({ id: a, name: 'Work laptop' });
+    const [named] = await auditOf('factor.renamed');
+    expect(await auditOf('factor.renamed')).toEqual([
+      expect.objectContaining({
+        actor: admin().email,
+        outcome: 'success',
+        method: 'passkey',
+        target: 'Work laptop',
+        before: { name: expect.any(String) },
+        after: { name: 'Work laptop' },
+        requestId: renamed.headers['x-request-id'],
+      }),
+    ]);
+    expect(named?.before?.name).not.toBe('Work laptop');
+    // The name it already has: nothing changes, nothing more is recorded.
+    await t.request
+      .patch(`/api/passkeys/${a}`)
+      .set(session.headers())
+      .send({ name: 'Work laptop' })
+      .expect(200);
+    expect(await auditOf('factor.renamed')).toHaveLength(1);
     await t.factors.addPasskey('someone-else@example.test', {
       id: 'c29tZW9uZS1lbHNlcy1wYXNza2V5',
       publicKey: 'eA',

@@ -124,6 +124,28 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       expect((await a.get(email)).passkeys).toHaveLength(MAX_PASSKEYS_PER_PERSON);
     });
 
+    it('records a rename only when the name changes; a record refused leaves the name', async () => {
+      const { a, b } = await make();
+      const ada = freshEmail();
+      const key = passkey();
+      await a.addPasskey(ada, key);
+      const heard: string[] = [];
+      const hook = async (outcome: string) => void heard.push(outcome);
+      expect(await b.renamePasskey(ada, key.id, 'Phone', hook)).toEqual({ ...key, name: 'Phone' });
+      expect(heard).toEqual(['renamed']);
+      // The name it has, or a passkey the person does not have: nothing written, nothing recorded.
+      expect(await a.renamePasskey(ada, key.id, 'Phone', hook)).toEqual({ ...key, name: 'Phone' });
+      expect(await a.renamePasskey(ada, freshId(), 'Ghost', hook)).toBeUndefined();
+      expect(heard).toEqual(['renamed']);
+      const refused = async () => {
+        throw new Error('the trail is down');
+      };
+      await expect(a.renamePasskey(ada, key.id, 'Tablet', refused)).rejects.toThrow(
+        'the trail is down',
+      );
+      expect((await b.get(ada)).passkeys[0]?.name).toBe('Phone');
+    });
+
     it('renames only the named passkey of that person; the rest of it is kept', async () => {
       const { a, b } = await make();
       const [ada, bob] = [freshEmail(), freshEmail()];

@@ -63,7 +63,16 @@ export interface FactorStore {
     passkey: StoredPasskey,
     audited?: BeforeWrite,
   ): Promise<'added' | 'duplicate' | 'too_many'>;
-  renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined>;
+  /**
+   * The passkey as renamed; undefined when the person has no such passkey. `audited` runs only
+   * when the name changes (a rename to the name it has writes nothing).
+   */
+  renamePasskey(
+    email: string,
+    id: string,
+    name: string,
+    audited?: BeforeWrite,
+  ): Promise<StoredPasskey | undefined>;
   /** Atomic: refuses to remove the last passkey while TOTP is off (the person would be left with no second factor). */
   removePasskey(
     email: string,

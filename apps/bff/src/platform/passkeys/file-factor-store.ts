@@ -83,8 +83,14 @@ export class FileFactorStore implements FactorStore {
     });
   }
 
-  async renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined> {
-    return this.change(undefined, (people) => {
+  async renamePasskey(
+    email: string,
+    id: string,
+    name: string,
+    audited?: BeforeWrite,
+  ): Promise<StoredPasskey | undefined> {
+    // Called by `change` only when the file changes: a new name.
+    return this.change(audited && (() => audited('renamed')), (people) => {
       const passkey = people.get(email)?.passkeys.find((p) => p.id === id);
       if (!passkey) return undefined;
       passkey.name = name;

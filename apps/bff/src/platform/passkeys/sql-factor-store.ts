@@ -127,13 +127,27 @@ export class SqlFactorStore implements FactorStore {
     return outcome === 'present' || outcome === 'elsewhere' ? 'duplicate' : outcome;
   }
 
-  async renamePasskey(email: string, id: string, name: string): Promise<StoredPasskey | undefined> {
-    const [row] = await this.engine.query<Record<string, unknown>>(
-      `UPDATE person_passkey p SET name = $3 WHERE p.id = $2 AND p.email = $1
-       RETURNING ${passkeyColumns}`,
-      [email, id, name],
-    );
-    return row ? readPasskey(row) : undefined;
+  async renamePasskey(
+    email: string,
+    id: string,
+    name: string,
+    audited?: BeforeWrite,
+  ): Promise<StoredPasskey | undefined> {
+    return this.engine.transaction(async (tx) => {
+      const [was] = await tx.query<{ name: string }>(
+        'SELECT name FROM person_passkey WHERE id = $2 AND email = $1 FOR UPDATE',
+        [email, id],
+      );
+      if (!was) return undefined;
+      const [row] = await tx.query<Record<string, unknown>>(
+        `UPDATE person_passkey p SET name = $3 WHERE p.id = $2 AND p.email = $1
+         RETURNING ${passkeyColumns}`,
+        [email, id, name],
+      );
+      // Its record commits with the new name, or neither does.
+      if (was.name !== name) await audited?.('renamed');
+      return row ? readPasskey(row) : undefined;
+    });
   }
 
   async removePasskey(

@@ -12,6 +12,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'session.stepUp': 'Step up',
   'factor.enrolled': 'Add second factor',
   'factor.removed': 'Remove second factor',
+  'factor.renamed': 'Rename passkey',
   'access.denied': 'Access denied',
   'audit.export': 'Export audit trail',
   'transaction.annotate': 'Edit transaction notes',

@@ -351,12 +351,23 @@ describe('issue 31: the last details', () => {
       await row.getByText(owner).waitFor();
       await row.getByText(team).waitFor();
       // What their cards spent this month, from the index, and a way to their transactions.
-      await page
-        .getByText(/Card spend this month \(.*\): \$[\d,]+\.\d\d in \d+ transactions?\./)
-        .waitFor();
-      await page.getByRole('link', { name: 'Their transactions, by card' }).waitFor();
+      const line = page.getByText(
+        /Card spend this month \(.*\): \$[\d,]+\.\d\d in [\d,]+ transactions?\./,
+      );
+      await line.waitFor();
+      const link = page.getByRole('link', { name: 'Those transactions, by card' });
+      await link.waitFor();
       await screenshot(page, `details-cards-by-owner-${size.width}`);
       expect(await seriousA11yViolations(page)).toEqual([]);
+      // The link opens the rows the line counts, no more (a decline is not spend).
+      const counted = Number(
+        /in ([\d,]+) transactions?/.exec((await line.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+      );
+      const listed = page.waitForResponse(
+        (r) => new URL(r.url()).pathname === '/api/index/transactions/totals' && r.ok(),
+      );
+      await link.click();
+      expect(((await (await listed).json()) as IndexTotalsAnswer).summary.count).toBe(counted);
 
       // The card's transactions are the owner's, to the cent.
       const byCard = await synced(`cardId=${encodeURIComponent(card.id)}`);

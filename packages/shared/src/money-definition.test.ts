@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  cardSpendCount,
   type MoneyRow,
   moneyBucketOf,
   moneyBucketOfPartsSql,
@@ -121,6 +122,11 @@ describe('the money definition', () => {
           .reduce((n, r) => n - r.amountCents, 0);
         // (0 - 0 is 0, never -0: a figure of nothing shows as $0.00.)
         expect(netCardSpendCents(s)).toBe(spend);
+        expect(cardSpendCount(s)).toBe(
+          list.filter(
+            (r) => r.card && ['settled', 'refund', 'dispute', 'pending'].includes(r.status),
+          ).length,
+        );
       }),
     );
   });

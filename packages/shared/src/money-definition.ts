@@ -224,6 +224,9 @@ export function summarize(rows: Iterable<MoneyRow>): MoneySummary {
 /** Net card spend in positive cents: charges less refunds (settled, pending, disputed). */
 export const netCardSpendCents = (s: MoneySummary): number => 0 - (s.card.cents + s.refund.cents);
 
+/** How many rows make up card spend (its charges and refunds): "$X in N transactions". */
+export const cardSpendCount = (s: MoneySummary): number => s.card.count + s.refund.count;
+
 /** How many rows of a summary are posted: the rows an accounting file of the same rows holds. */
 export function postedCount(s: MoneySummary): number {
   let count = 0;

@@ -1,6 +1,7 @@
 import { ownershipKeyOf } from '@card-console/shared/api/card-owners';
 import { type CardPage, cardListQuerySchema } from '@card-console/shared/api/cards';
 import type { IndexCardList } from '@card-console/shared/api/transaction-index';
+import { statusesOf } from '@card-console/shared/money-definition';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -57,12 +58,20 @@ describe('cards screen: owners and teams', () => {
     expect(screen.getByRole('columnheader', { name: 'Team' })).toBeInTheDocument();
   });
 
-  it("narrowed to an owner, says what their cards spent this month (the index's totals) and opens their transactions by card", async () => {
+  it("narrowed to an owner, says what their cards spent this month (the index's totals) in the rows that make it up, and opens those rows by card", async () => {
     serveCards();
     const totals = noTotals();
-    totals.summary.count = 7;
+    // 7 rows of card spend; 2 declines and a released hold are rows of theirs, not of spend.
+    totals.summary.count = 10;
     totals.summary.buckets.card = { count: 6, cents: -123_456, pendingCount: 0, pendingCents: 0 };
     totals.summary.buckets.refund = { count: 1, cents: 1_000, pendingCount: 0, pendingCents: 0 };
+    totals.summary.buckets.attempted = {
+      count: 2,
+      cents: -5_000,
+      pendingCount: 0,
+      pendingCents: 0,
+    };
+    totals.summary.buckets.released = { count: 1, cents: -700, pendingCount: 0, pendingCents: 0 };
     server.use(
       serve('index.totals', () => HttpResponse.json(totals)),
       serve('index.transactions', () =>
@@ -82,12 +91,13 @@ describe('cards screen: owners and teams', () => {
     // This month, from its first day (in the person's zone) to today.
     expect(new Date(Number(asked.from)).getDate()).toBe(1);
     expect(Number(asked.to)).toBeGreaterThan(Date.now() - 1_000);
-    await user.click(screen.getByRole('link', { name: 'Their transactions, by card' }));
+    await user.click(screen.getByRole('link', { name: 'Those transactions, by card' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/transactions'));
-    const opened = new URLSearchParams(router.state.location.searchStr);
-    expect(Object.fromEntries(opened)).toEqual({
+    // The rows of card spend: money that moved or will (docs/money.md), as the count.
+    expect(router.state.location.search).toEqual({
       period: 'this-month',
       owner: 'elena walsh',
+      status: statusesOf(['posted', 'pending']),
       by: 'card',
     });
   });

@@ -1,6 +1,10 @@
 import { dayRangeToBounds, instantToIsoDay, localTimeZone } from '@card-console/shared/dates';
 import { formatCents } from '@card-console/shared/money';
-import { netCardSpendCents } from '@card-console/shared/money-definition';
+import {
+  cardSpendCount,
+  netCardSpendCents,
+  statusesOf,
+} from '@card-console/shared/money-definition';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { periodDays } from '../../../lib/periods';
@@ -10,9 +14,18 @@ import { ownershipChoices } from '../card-ownership';
 
 /**
  * The Cards list narrowed to an owner or a team totals what their cards spent this month (card
- * spend by the definition of money, from the index, the transactions' own totals) and opens
- * those transactions by card.
+ * spend by the definition of money, from the index, the transactions' own totals): its amount,
+ * the rows that make it up (a decline or a released hold is not one of them), and a link that
+ * opens exactly those rows, by card.
  */
+/** The statuses of card spend's rows (money that moved or will): what the link opens. */
+const SPEND_STATUSES = statusesOf(['posted', 'pending']);
+
+const count = (buckets: Parameters<typeof cardSpendCount>[0]) => {
+  const n = cardSpendCount(buckets);
+  return `${n.toLocaleString('en-US')} transaction${n === 1 ? '' : 's'}`;
+};
+
 export function OwnershipSpend({
   owner,
   team,
@@ -55,8 +68,7 @@ export function OwnershipSpend({
         <>
           Card spend this month ({whose}):{' '}
           <strong>{formatCents(netCardSpendCents(data.summary.buckets))}</strong> in{' '}
-          {data.summary.count.toLocaleString('en-US')} transaction
-          {data.summary.count === 1 ? '' : 's'}.{' '}
+          {count(data.summary.buckets)}.{' '}
         </>
       ) : (
         <span className="muted">Adding up this month's spend…</span>
@@ -67,10 +79,11 @@ export function OwnershipSpend({
           period: 'this-month',
           ...(owner === undefined ? {} : { owner: [owner] }),
           ...(team === undefined ? {} : { team: [team] }),
+          status: SPEND_STATUSES,
           by: 'card',
         }}
       >
-        Their transactions, by card
+        Those transactions, by card
       </Link>
     </p>
   );

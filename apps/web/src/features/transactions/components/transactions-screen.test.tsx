@@ -295,6 +295,9 @@ describe('transactions screen', () => {
     await waitFor(() =>
       expect(router.state.location.search).toEqual({ status: ['declined', 'refund'] }),
     );
+    // The field says how many (their chips name each): several names would not fit whole.
+    const summary = () => document.querySelector('.status-choices summary');
+    expect(summary()).toHaveTextContent(/^2 statuses$/);
     // From page 1 again: the newest of the two, and the count of both.
     await screen.findByText('2 transactions');
     expect(lastListQuery()).toEqual({ status: ['declined', 'refund'] });
@@ -304,6 +307,7 @@ describe('transactions screen', () => {
     // Each is a chip that removes itself.
     await user.click(screen.getByRole('button', { name: 'Remove filter Status: Refund' }));
     await waitFor(() => expect(router.state.location.search).toEqual({ status: 'declined' }));
+    expect(summary()).toHaveTextContent(/^Declined$/);
   });
 
   it('a category search finds everyday themes: "software" asks for its codes, named in chips', async () => {

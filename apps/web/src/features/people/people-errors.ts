@@ -22,6 +22,9 @@ export function describePeopleError(error: unknown, change: PeopleChange, email:
   if (code === 'role_from_provider') {
     return `${email}'s role is set by your identity provider: change it there.`;
   }
+  // Someone already here: the BFF's words say whether they can sign in or are disabled, and
+  // what to do instead (change their role, or enable them).
+  if (code === 'person_exists') return error.message;
   if (error.status === 409 && change === 'invite') {
     return `${email} already has an account or an open invitation.`;
   }

@@ -182,21 +182,17 @@ describe('people', () => {
     expect(screen.queryByDisplayValue(link)).toBeNull();
   });
 
-  it('someone already here (409 person_exists) is said in the invite dialog', async () => {
+  it("someone already here (409 person_exists) is said in the invite dialog, in the BFF's words: disabled, enable them", async () => {
     servePeople();
-    server.use(
-      serve('people.invite', () =>
-        problem(409, 'person_exists', 'fin@example.test already signs in.'),
-      ),
-    );
+    const detail =
+      'fin@example.test is already in Card Console, disabled: enable them instead of inviting them.';
+    server.use(serve('people.invite', () => problem(409, 'person_exists', detail)));
     const { user } = await openPeople();
     await user.click(screen.getByRole('button', { name: 'Invite someone' }));
     const dialog = within(screen.getByRole('dialog', { name: 'Invite someone' }));
     await user.type(dialog.getByLabelText('Email'), 'fin@example.test');
     await user.click(dialog.getByRole('button', { name: 'Invite' }));
-    expect(await dialog.findByRole('alert')).toHaveTextContent(
-      'fin@example.test already has an account or an open invitation.',
-    );
+    expect(await dialog.findByRole('alert')).toHaveTextContent(detail);
   });
 
   it('the last admin (409 last_admin) is said in plain words and the role stays', async () => {

@@ -91,6 +91,15 @@ const lastFactor = () =>
     'This is your only second factor: add a passkey or turn TOTP back on first.',
   );
 
+/** The audit record of a change to a person's own second factors. */
+interface FactorRecord {
+  action: 'factor.enrolled' | 'factor.removed' | 'factor.renamed';
+  method: 'passkey' | 'totp';
+  target?: string | undefined;
+  before?: { name: string };
+  after?: { name: string };
+}
+
 /**
  * A person's own second factors (every role): passkeys enrolled, named and removed, and TOTP
  * turned off once a passkey exists (or on again). Adding or removing a factor needs a
@@ -121,37 +130,35 @@ function passkeyServices(deps: PasskeyRoutesDeps) {
     /**
      * A factor change and its record, written together or not at all. `done`: the store's
      * outcome when it made the change (any other takes the record back); without it, the store
-     * calls `audited` only for a change it makes.
+     * calls `audited` only for a change it makes. `record` may be made from what the store hands
+     * `audited` inside its write (a rename's name before).
      */
     recorded: <R>(
       req: Request,
       current: ActiveSession,
-      record: {
-        action: 'factor.enrolled' | 'factor.removed' | 'factor.renamed';
-        method: 'passkey' | 'totp';
-        target?: string | undefined;
-        before?: { name: string };
-        after?: { name: string };
-      },
-      change: (audited: (outcome: string) => Promise<void>) => Promise<R>,
+      record: FactorRecord | ((handed: string) => FactorRecord),
+      change: (audited: (handed: string) => Promise<void>) => Promise<R>,
       done?: R,
     ): Promise<R> => {
       const mask = (text: string) => maskCardNumbers(text).slice(0, 200);
-      const entry: NewAuditRecord = {
-        actor: current.record.email,
-        role: current.record.role,
-        action: record.action,
-        outcome: 'success',
-        method: record.method,
-        ...(record.target ? { target: mask(record.target) } : {}),
-        ...(record.before ? { before: { name: mask(record.before.name) } } : {}),
-        ...(record.after ? { after: { name: mask(record.after.name) } } : {}),
-        requestId: req.requestId,
+      const entry = (handed: unknown): NewAuditRecord => {
+        const fields = typeof record === 'function' ? record(String(handed)) : record;
+        return {
+          actor: current.record.email,
+          role: current.record.role,
+          action: fields.action,
+          outcome: 'success',
+          method: fields.method,
+          ...(fields.target ? { target: mask(fields.target) } : {}),
+          ...(fields.before ? { before: { name: mask(fields.before.name) } } : {}),
+          ...(fields.after ? { after: { name: mask(fields.after.name) } } : {}),
+          requestId: req.requestId,
+        };
       };
       return auditedChange(
         deps,
         change,
-        () => [entry],
+        (handed) => [entry(handed)],
         done === undefined ? undefined : (outcome) => outcome !== done,
       );
     },
@@ -311,18 +318,18 @@ export const securityFeature = defineFeature('security', passkeyServices, (endpo
       const current = services.session(req);
       const { email } = current.record;
       const store = services.factors.store;
-      const was = (await store.get(email)).passkeys.find((p) => p.id === params.id)?.name;
-      // Recorded with its name before and after, when the name changes.
+      // Recorded when the name changes, with the name it had as the store read it inside the
+      // rename's write (two renames at once each record the name they replaced).
       const renamed = await services.recorded(
         req,
         current,
-        {
+        (was) => ({
           action: 'factor.renamed',
           method: 'passkey',
           target: name,
-          ...(was === undefined ? {} : { before: { name: was } }),
+          before: { name: was },
           after: { name },
-        },
+        }),
         (audited) => store.renamePasskey(email, params.id, name, audited),
       );
       if (!renamed) throw new AppError(404, 'not_found', 'You have no such passkey.');

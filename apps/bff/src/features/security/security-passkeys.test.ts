@@ -349,6 +349,30 @@ describe('removing factors', () => {
   });
 });
 
+describe('passkey renames at once', () => {
+  it('record each the name it replaced: the trail reads as one chain of names', async () => {
+    const session = await t.signIn('admin');
+    const id = await t.enrolAdminPasskey(session);
+    const first = (await t.factors.get(admin().email)).passkeys[0]?.name;
+    const names = ['Phone', 'Tablet', 'Watch', 'Desk key', 'Travel key', 'Spare key'];
+    const answers = await Promise.all(
+      names.map((name) =>
+        t.request.patch(`/api/passkeys/${id}`).set(session.headers()).send({ name }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 200));
+    const records = await auditOf('factor.renamed');
+    expect(records).toHaveLength(names.length);
+    // Following each record's "before" back from the name the passkey ends with passes through
+    // every name once and ends at the one it was enrolled with.
+    const was = new Map(records.map((r) => [r.after?.name, r.before?.name]));
+    const chain = [(await t.factors.get(admin().email)).passkeys[0]?.name];
+    while (was.has(chain.at(-1)) && chain.length <= names.length) chain.push(was.get(chain.at(-1)));
+    expect(chain.at(-1)).toBe(first);
+    expect(new Set(chain.slice(0, -1))).toEqual(new Set(names));
+  });
+});
+
 describe('passkey names', () => {
   // Made at run time: a card number, written as people (or someone hiding one) write it.
   const pan = testPan(55_501);

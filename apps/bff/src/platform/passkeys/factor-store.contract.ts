@@ -130,13 +130,14 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       const key = passkey();
       await a.addPasskey(ada, key);
       const heard: string[] = [];
-      const hook = async (outcome: string) => void heard.push(outcome);
+      const hook = async (was: string) => void heard.push(was);
       expect(await b.renamePasskey(ada, key.id, 'Phone', hook)).toEqual({ ...key, name: 'Phone' });
-      expect(heard).toEqual(['renamed']);
+      // The hook hears the name it had.
+      expect(heard).toEqual([key.name]);
       // The name it has, or a passkey the person does not have: nothing written, nothing recorded.
       expect(await a.renamePasskey(ada, key.id, 'Phone', hook)).toEqual({ ...key, name: 'Phone' });
       expect(await a.renamePasskey(ada, freshId(), 'Ghost', hook)).toBeUndefined();
-      expect(heard).toEqual(['renamed']);
+      expect(heard).toEqual([key.name]);
       const refused = async () => {
         throw new Error('the trail is down');
       };
@@ -144,6 +145,35 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
         'the trail is down',
       );
       expect((await b.get(ada)).passkeys[0]?.name).toBe('Phone');
+    });
+
+    it('renames at once through both: each hears the name it replaced, one chain of names', async () => {
+      const { a, b } = await make();
+      const ada = freshEmail();
+      const key = passkey();
+      await a.addPasskey(ada, key);
+      const names = ['Phone', 'Tablet', 'Watch', 'Desk key', 'Travel key', 'Spare key'];
+      const heard = new Map<string, string>();
+      await Promise.all(
+        names.map((name, i) =>
+          (i % 2 ? b : a).renamePasskey(ada, key.id, name, async (was) => {
+            // A pause inside the write, where a read outside it would let another rename in.
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            heard.set(name, was);
+          }),
+        ),
+      );
+      // Every rename replaced a different name: following "was" from the name it ends with
+      // walks back through all six to the first name, each once.
+      const last = (await a.get(ada)).passkeys[0]?.name ?? '';
+      const chain = [last];
+      for (let name = last; heard.has(name) && chain.length <= names.length; ) {
+        name = heard.get(name) ?? '';
+        chain.push(name);
+      }
+      expect(chain).toHaveLength(names.length + 1);
+      expect(chain.at(-1)).toBe(key.name);
+      expect(new Set(chain.slice(0, -1))).toEqual(new Set(names));
     });
 
     it('renames only the named passkey of that person; the rest of it is kept', async () => {

@@ -65,7 +65,8 @@ export interface FactorStore {
   ): Promise<'added' | 'duplicate' | 'too_many'>;
   /**
    * The passkey as renamed; undefined when the person has no such passkey. `audited` runs only
-   * when the name changes (a rename to the name it has writes nothing).
+   * when the name changes (a rename to the name it has writes nothing), handed the name the
+   * passkey had, read in the rename's own write (two renames at once each hear their own).
    */
   renamePasskey(
     email: string,

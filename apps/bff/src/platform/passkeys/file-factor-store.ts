@@ -89,10 +89,13 @@ export class FileFactorStore implements FactorStore {
     name: string,
     audited?: BeforeWrite,
   ): Promise<StoredPasskey | undefined> {
-    // Called by `change` only when the file changes: a new name.
-    return this.change(audited && (() => audited('renamed')), (people) => {
+    // Called by `change` only when the file changes (a new name), handed the name it had, read
+    // in the same turn of the queue as the rename.
+    let was = '';
+    return this.change(audited && (() => audited(was)), (people) => {
       const passkey = people.get(email)?.passkeys.find((p) => p.id === id);
       if (!passkey) return undefined;
+      was = passkey.name;
       passkey.name = name;
       return structuredClone(passkey);
     });

@@ -144,8 +144,9 @@ export class SqlFactorStore implements FactorStore {
          RETURNING ${passkeyColumns}`,
         [email, id, name],
       );
-      // Its record commits with the new name, or neither does.
-      if (was.name !== name) await audited?.('renamed');
+      // Its record (handed the name it had, read under the row's lock) commits with the new
+      // name, or neither does.
+      if (was.name !== name) await audited?.(was.name);
       return row ? readPasskey(row) : undefined;
     });
   }

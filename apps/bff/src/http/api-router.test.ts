@@ -187,7 +187,7 @@ describe('the API router', () => {
     expect(res.text).toBe('');
   });
 
-  it('counts a request as activity, except the background "who am I" poll', async () => {
+  it('counts a request as activity, except a GET the screen marks as background', async () => {
     const { app, loads } = appWith();
     await request(app)
       .get('/api/session')
@@ -206,8 +206,8 @@ describe('the API router', () => {
       { path: '/api/session', touch: false },
       { path: '/api/session', touch: true },
       { path: '/api/session', touch: true },
-      { path: '/api/things/abc', touch: true },
-      { path: '/api/nothing', touch: true },
+      { path: '/api/things/abc', touch: false },
+      { path: '/api/nothing', touch: false },
     ]);
   });
 });

@@ -135,9 +135,11 @@ function literalRank(path: string): number {
 }
 
 /**
- * A background "who am I" poll (GET /api/session with `X-Background: 1`) reads the session
- * without counting as activity, so an open but unused tab still times out after 15 minutes.
+ * A read the screen makes on its own (`X-Background: 1` on a GET: the "who am I" poll, the
+ * bell's unread count every 30 s, the inbox while receipts are read) reads the session without
+ * counting as activity, so an open but unused tab still times out after 15 minutes. A GET is
+ * never a change, so a request that says it is one only shortens its own session.
  */
 function isBackgroundPoll(req: Request): boolean {
-  return req.method === 'GET' && req.path === '/session' && req.get('x-background') === '1';
+  return req.method === 'GET' && req.get('x-background') === '1';
 }

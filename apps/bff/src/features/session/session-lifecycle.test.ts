@@ -55,6 +55,22 @@ describe('session cookie in demo mode', () => {
     expect(after.body.code).toBe('unauthenticated');
   });
 
+  it('ends after 15 idle minutes however often the bell and the inbox poll in the background', async () => {
+    const s = await t.signIn('finance');
+    const background = s.headers({ 'X-Background': '1' });
+    // What an open, unused tab asks every 30 s: the bell's unread count, the receipt inbox.
+    for (let elapsed = 0; elapsed < 14 * minute + 30_000; elapsed += 30_000) {
+      t.clock.advance(30_000);
+      const bell = await t.request.get('/api/alerts/inbox/unread-count').set(background);
+      expect(bell.status).toBe(200);
+      expect((await t.request.get('/api/receipt-inbox').set(background)).status).toBe(200);
+    }
+    t.clock.advance(30_000);
+    const after = await t.request.get('/api/alerts/inbox/unread-count').set(background);
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('unauthenticated');
+  });
+
   it('stays alive while used: a normal call resets the idle timer', async () => {
     const s = await t.signIn('finance');
     t.clock.advance(10 * minute);

@@ -30,6 +30,7 @@ import {
   startInboxCardService,
 } from '../../test/receipt-inbox-app';
 import { settledIndexList } from '../../test/settled-index';
+import { testPan } from '../../test/test-pan';
 import type { ReceiptInboxStore } from './inbox-store';
 
 /** What the stand-in reader finds on the next file: by default a total nothing in the index has. */
@@ -277,6 +278,25 @@ describe('mail', () => {
     // The same receipt forwarded again in a message of its own is kept again.
     expect(await sendMail(to, '<resent-2@mail.example.test>', files.slice(0, 1))).toBe(250);
     expect(await names('resent-')).toEqual(['resent-a.pdf', 'resent-a.pdf', 'resent-b.pdf']);
+  });
+
+  it('a Message-ID holding what reads as a card number is kept, its record naming it masked', async () => {
+    const to = await address();
+    // As a mail library writes ids (time, a counter, host): here the counter passes the Luhn check.
+    const run = testPan(4_242);
+    const messageId = `<1733571234567.${run}.JavaMail.mailer@mx.example.test>`;
+    expect(
+      await sendMail(to, messageId, [{ filename: 'numbered-id.pdf', content: pdf('numbered') }]),
+    ).toBe(250);
+    expect(await names('numbered-id')).toEqual(['numbered-id.pdf']);
+    const [record] = (await t.audit.list({ limit: 200 })).items.filter(
+      (r) => r.action === 'inbox.receive' && r.requestId?.includes('JavaMail.mailer'),
+    );
+    expect(record?.outcome).toBe('success');
+    // Its digits, time and counter joined by a dot, read as one run too long to be an id.
+    expect(record?.requestId).toBe(
+      `mail:<[${13 + run.length} digits].JavaMail.mailer@mx.example.test>`,
+    );
   });
 
   it('to a disabled or removed person’s address is refused as to an unknown one, keeping nothing', async () => {

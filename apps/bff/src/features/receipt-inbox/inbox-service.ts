@@ -15,6 +15,7 @@ import type { NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
 import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
 import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
+import { withCardNumbersMasked } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import {
@@ -377,7 +378,10 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
       meta: { messageId?: string },
     ): Promise<void> {
       const messageId = meta.messageId?.trim() || undefined;
-      const requestId = `mail:${messageId ?? 'unknown'}`.slice(0, 200);
+      // The sender's Message-ID names the delivery in the trail, with any digit run that reads
+      // as a card number masked: the trail refuses one, and a refusal that never passes would be
+      // answered "try later" until the receipt bounced. The store keeps the id as sent.
+      const requestId = withCardNumbersMasked(`mail:${messageId ?? 'unknown'}`).slice(0, 200);
       let kept = 0;
       let failure: unknown;
       for (const file of files) {

@@ -178,6 +178,50 @@ const fields: Field[] = [
         .send({ name: `Key ${text}` }),
   },
   {
+    name: 'a merchant’s new name',
+    options: names,
+    send: (text) =>
+      t.request
+        .put('/api/index/merchants/name')
+        .set(admin.headers())
+        .send({ merchant: 'Pine Telecom', name: `Shop ${text}` }),
+  },
+  {
+    name: 'the merchant an admin names',
+    options: names,
+    send: (text) =>
+      t.request
+        .put('/api/index/merchants/name')
+        .set(admin.headers())
+        .send({ merchant: `Shop ${text}`, name: 'Shop' }),
+  },
+  {
+    name: 'the merchant whose name an admin takes off',
+    options: names,
+    send: (text) =>
+      t.request
+        .delete(`/api/index/merchants/name?merchant=${encodeURIComponent(`Shop ${text}`)}`)
+        .set(admin.headers()),
+  },
+  {
+    name: 'a card owner’s name',
+    options: names,
+    send: (text) =>
+      t.request
+        .put(`/api/cards/${t.sim.data.cards()[0]?.id}/owner`)
+        .set(admin.headers())
+        .send({ owner: { name: `Ann ${text}` }, team: null }),
+  },
+  {
+    name: 'a card’s team',
+    options: names,
+    send: (text) =>
+      t.request
+        .put(`/api/cards/${t.sim.data.cards()[0]?.id}/owner`)
+        .set(admin.headers())
+        .send({ owner: null, team: `Ops ${text}` }),
+  },
+  {
     name: 'a sub account’s name',
     options: names,
     send: (text) =>
@@ -204,6 +248,41 @@ describe('a card number in a text the product stores', () => {
     },
     120_000,
   );
+
+  it('searched for in a change of every matching row is a fair search, recorded masked (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(writtenCardNumbers(names), async ({ digits, written }) => {
+        const change = { filter: { q: `ref ${written}` }, addTags: ['looked-up'] };
+        const preview = await t.request
+          .post('/api/transactions/notes/matching')
+          .set(finance.headers())
+          .send({ ...change, preview: true });
+        expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+        const done = await t.request
+          .post('/api/transactions/notes/matching')
+          .set(finance.headers())
+          .send({ ...change, matchingDigest: preview.body.matchingDigest });
+        expect(done.status, JSON.stringify(done.body)).toBe(200);
+        // Confirmed on a count that no longer holds: refused as such, not as a trail outage.
+        const stale = await t.request
+          .post('/api/transactions/notes/matching')
+          .set(finance.headers())
+          .send({ ...change, matchingDigest: 'counted-before' });
+        expect(stale.status, JSON.stringify(stale.body)).toBe(409);
+        expect(stale.body.code).toBe('matching_changed');
+        const records = (await t.audit.list({ limit: 10_000 })).items.filter(
+          (r) =>
+            r.action === 'transaction.bulkNotes' && r.requestId === done.headers['x-request-id'],
+        );
+        expect(records).toEqual([expect.objectContaining({ outcome: 'success' })]);
+        // The filter as the list's address spells it.
+        const detail = decodeURIComponent((records[0]?.detail ?? '').replaceAll('+', ' '));
+        expect(detail).toContain(`•••• ${digits.slice(-4)}`);
+        expect(await trail()).not.toContain(digits.slice(0, 12));
+      }),
+      { seed, numRuns },
+    );
+  }, 120_000);
 
   it('in a card’s name, which the card service keeps, is saved masked (property)', async () => {
     const card = t.sim.data.cards()[0];

@@ -10,6 +10,7 @@ import type {
 import type { Card } from '@card-console/shared/api/cards';
 import { AppError } from '../../core/app-error';
 import { auditedChange } from '../../platform/audit/audited-change';
+import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import { StoreUnavailableError } from '../../platform/store-unavailable';
 import type { FeatureDeps } from '../feature-deps';
@@ -68,6 +69,16 @@ export function createCardOwnersService(deps: CardOwnersDeps) {
     },
 
     async set(who: Who, cardId: string, change: CardOwnershipChange): Promise<CardOwnership> {
+      // Refused before anything is read or recorded (the trail refuses a card number, which
+      // would answer as if it were down).
+      const typed = [change.owner?.name, change.owner?.email, change.team ?? undefined];
+      if (typed.some((text) => text !== undefined && holdsCardNumber(text))) {
+        throw new AppError(
+          400,
+          'invalid_body',
+          "An owner's name or email, or a team, must not hold a card number. Remove it and try again.",
+        );
+      }
       const base = {
         actor: who.actor.email,
         role: who.actor.role,

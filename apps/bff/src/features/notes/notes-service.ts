@@ -7,7 +7,7 @@ import {
 import { AppError, problemCode } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
 import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
-import { holdsCardNumber } from '../../platform/security/card-number-ids';
+import { holdsCardNumber, withCardNumbersMasked } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
@@ -351,13 +351,19 @@ function digestOf(rows: readonly { subAccountId: string; id: string }[]): string
   return createHash('sha256').update(keys.join('\n')).digest('base64url').slice(0, 32);
 }
 
-/** The filter as the list's address spells it, for the audit record. */
+/**
+ * The filter as the list's address spells it, for the audit record, with any text that reads as a
+ * card number masked (a search for a long reference is a fair search; the trail refuses the
+ * number, which would refuse the change).
+ */
 function filterText(filter: IndexSearchInput): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) {
-    for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
+    for (const one of Array.isArray(value) ? value : [value]) {
+      params.append(key, withCardNumbersMasked(String(one)));
+    }
   }
-  return params.toString() || '(none: every transaction)';
+  return withCardNumbersMasked(params.toString()) || '(none: every transaction)';
 }
 
 /** A change of every matching row, as the endpoint's body gives it. */

@@ -43,6 +43,7 @@ import type { BackgroundJobs } from '../../platform/jobs/background-jobs';
 import { failureBackoffMs } from '../../platform/jobs/failure-backoff';
 import { paginate } from '../../platform/pagination/paginate';
 import { type PageSource, walkBudget } from '../../platform/pagination/walk-budget';
+import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
@@ -848,6 +849,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
      * change's transaction; a merchant the index does not know is a 404, audited as refused.
      */
     async nameMerchant(who: Who, change: MerchantNameChange): Promise<MerchantNamed> {
+      refuseCardNumberInMerchant(change.merchant, change.name);
       const key = merchantKeyOf(change.merchant);
       const to = { name: change.name.trim(), nameKey: merchantKeyOf(change.name) };
       const merchants = await merchantGroups(MERCHANT_GROUPS_MIN_MS);
@@ -880,6 +882,7 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
 
     /** Every group an admin named `merchant` goes by its own name again; audited likewise. */
     async unnameMerchant(who: Who, input: MerchantNameReset): Promise<MerchantNamed> {
+      refuseCardNumberInMerchant(input.merchant);
       const key = merchantKeyOf(input.merchant);
       const base = merchantRecord(who, 'merchant.unname', key);
       const store = await deps.stores.merchantNames();
@@ -1287,6 +1290,20 @@ const listNotes = (a: Notes, receipts: number) => ({
   reviewed: a.review.state === 'reviewed',
   receipts,
 });
+
+/**
+ * A merchant's name must not hold a card number: refused before anything is read or recorded
+ * (the trail refuses one, which would answer as if it were down), as a merchant rule's is.
+ */
+function refuseCardNumberInMerchant(...texts: string[]): void {
+  if (texts.some(holdsCardNumber)) {
+    throw new AppError(
+      400,
+      'invalid_body',
+      'A merchant or its name must not hold a card number. Remove it and try again.',
+    );
+  }
+}
 
 function orderOf(input: IndexSearchInput): IndexOrder {
   return { sort: input.sort ?? 'date', direction: input.direction ?? 'desc' };

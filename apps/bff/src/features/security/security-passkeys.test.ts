@@ -240,6 +240,28 @@ describe('stepping up with a passkey before a reveal', () => {
     });
   });
 
+  it('a refused assertion whose origin holds a card number is refused and recorded, masked', async () => {
+    await t.enrolAdminPasskey();
+    const session = await t.signIn('admin');
+    const options = await t.request
+      .post('/api/session/step-up-options')
+      .set(session.headers())
+      .send({});
+    // The origin is the browser's (in clientDataJSON): anyone may write one that looks like this.
+    const pan = testPan(77);
+    const passkey = t.authenticator.get(options.body, `https://${pan}.cards.example`);
+    const refused = await t.request
+      .post('/api/session/step-up')
+      .set(session.headers())
+      .send({ passkey });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('invalid_passkey');
+    const [record] = (await auditOf('session.stepUp')).filter((r) => r.outcome === 'failed');
+    expect(record).toMatchObject({ method: 'passkey', requestId: refused.headers['x-request-id'] });
+    expect(record?.detail).toContain(`•••• ${pan.slice(-4)}`);
+    expect(JSON.stringify(await t.audit.list({ limit: 100 }))).not.toContain(pan.slice(0, 12));
+  });
+
   it('a step-up assertion is bound to its session: another session cannot use it', async () => {
     await t.enrolAdminPasskey();
     const mine = await t.signIn('admin');

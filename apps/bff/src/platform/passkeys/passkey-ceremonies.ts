@@ -13,6 +13,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { COSEALG, isoBase64URL } from '@simplewebauthn/server/helpers';
+import { withCardNumbersMasked } from '../security/card-number-ids';
 import type { OneTimeStore } from '../security/one-time-store';
 import type { FactorStore, StoredPasskey } from './factor-store';
 
@@ -42,9 +43,17 @@ export interface PasskeyCeremoniesOptions {
   now(): number;
 }
 
-/** A passkey response that did not verify; the message is for the log, never the person. */
+/**
+ * A passkey response that did not verify; the message is for the log and the trail, never the
+ * person. It may quote what the browser sent (an origin, a challenge), so any digit run in it
+ * that reads as a card number is masked: the trail refuses one, which would lose the record of
+ * the refusal.
+ */
 export class PasskeyRefused extends Error {
   override name = 'PasskeyRefused';
+  constructor(message: string) {
+    super(withCardNumbersMasked(message));
+  }
 }
 
 export class PasskeyCeremonies {

@@ -1,12 +1,12 @@
 // Each feature's store over the one database platform/sql opens (composition, like app.ts):
 // features receive the stores they need as deps, typed by the feature that owns each.
 import { systemClock } from './core/clock';
-import { AlertStore } from './features/alerts';
+import { AlertStore, dropAlertsOf } from './features/alerts';
 import { CardOwnersStore } from './features/cards';
 import { ClosePolicyStore } from './features/close-policy';
 import { NotesStore } from './features/notes';
-import { PeopleStore, PersonSessionTable } from './features/people';
-import { ReceiptInboxStore } from './features/receipt-inbox/inbox-store';
+import { type LeftBehind, PeopleStore, PersonSessionTable } from './features/people';
+import { dropInboxOf, ReceiptInboxStore } from './features/receipt-inbox/inbox-store';
 import { type SecurityPolicyStore, SqlSecurityPolicyStore } from './features/security-policy';
 import { MerchantNamesStore, TransactionIndexStore } from './features/transaction-index';
 import type { TotpSecretBox } from './platform/security/totp-secret-box';
@@ -45,6 +45,17 @@ export interface Stores {
   close(): Promise<void>;
 }
 
+/**
+ * What a person removed from People takes with them, dropped in the removal's own transaction
+ * (decision 0128): their receipt inbox and forwarding address, their own alert rules, their
+ * copies of alerts and the alert emails not yet sent to them. Their second factors are another
+ * store's (a file with one replica), dropped after it (features/people).
+ */
+export const personLeftBehind: LeftBehind = async (tx, email) => [
+  ...(await dropInboxOf(tx, email)),
+  ...(await dropAlertsOf(tx, email)),
+];
+
 /** Each store, once the engine is open and the migrations applied; a failed open is retried. */
 export function storesOn(
   db: Database,
@@ -69,7 +80,9 @@ export function storesOn(
     receiptInbox: on((engine) => new ReceiptInboxStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.
-    people: on((engine) => new PeopleStore(engine, systemClock, options.totpSecrets)),
+    people: on(
+      (engine) => new PeopleStore(engine, systemClock, options.totpSecrets, personLeftBehind),
+    ),
     personSessions: on((engine) => new PersonSessionTable(engine)),
     sql: db.sql,
     isOpen: () => db.isOpen(),

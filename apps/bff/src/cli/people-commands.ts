@@ -10,7 +10,8 @@ import type { Role } from '@card-console/shared/api/meta';
 import { generateSecret } from 'otplib';
 import type { Logger } from 'pino';
 import { PeopleStoreError } from '../features/people/people-errors';
-import type { PeopleStore } from '../features/people/people-store';
+import { removedDetail } from '../features/people/people-service';
+import type { PeopleStore, RemovedPerson } from '../features/people/people-store';
 import { emailOf, type Person } from '../features/people/person';
 import type { AuditStore } from '../platform/audit/audit-store';
 import {
@@ -65,11 +66,12 @@ function refusal(email: string, error: unknown): Error {
  * the record inside its transaction. A refusal (the last admin, no such person) or a failure is
  * recorded too, as the People screen records them, best effort: the person was not changed.
  */
-async function recorded<R>(
+async function recorded<R, H = Person>(
   { trail }: PeopleCommands,
   spec: { action: AuditAction; target: string; attempt: string },
   change: (beforeCommit: AnyBeforeCommit) => Promise<R>,
-  detail: (person: Person) => string,
+  /** From the person as the store hands them to the change's hook (`H`). */
+  detail: (person: H) => string,
 ): Promise<R> {
   const base = {
     actor: trail.actor,
@@ -79,7 +81,7 @@ async function recorded<R>(
   };
   try {
     return await auditedChange<R, unknown>(trail, change, (person) => [
-      { ...base, outcome: 'success', detail: detail(person as Person) },
+      { ...base, outcome: 'success', detail: detail(person as unknown as H) },
     ]);
   } catch (error) {
     if (error instanceof AuditUnavailableError) {
@@ -138,6 +140,8 @@ export async function addPerson(
   // Nobody has the email: second factors kept under it are a removed person's (their drop
   // failed, or an older build removed them), never the new person's to sign in with.
   await on.factors?.forget(email);
+  // And what other features kept under it (a receipt inbox, alert rules).
+  await store.dropLeftBehind(email);
   // An invitation accepted at once: the store's one way of adding a person with a password.
   // Its record is the acceptance's; an acceptance that cannot be recorded takes the
   // invitation back (it would lapse within a minute anyway).
@@ -163,11 +167,11 @@ export async function addPerson(
  * adding or inviting the email again drops them first.
  */
 export async function removePerson(on: PeopleCommands, email: string): Promise<void> {
-  await recorded(
+  await recorded<RemovedPerson, RemovedPerson>(
     on,
     { action: 'person.remove', target: email, attempt: 'remove' },
     (hook) => on.store.remove(email, hook),
-    (was) => `removed (was ${was.role}${was.disabled ? ', disabled' : ''})`,
+    (was) => removedDetail(was, was.leftBehind),
   );
   try {
     await on.factors?.forget(emailOf(email));

@@ -18,6 +18,7 @@ import { SqlFactorStore } from '../platform/passkeys/sql-factor-store';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../platform/sql/sql-engine';
+import { personLeftBehind } from '../stores';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
 import {
@@ -54,9 +55,17 @@ const usage = [
 
 const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** TOTP secrets sealed as the server seals them (TOTP_ENCRYPTION_KEY; demo mode's own key). */
+/**
+ * TOTP secrets sealed as the server seals them (TOTP_ENCRYPTION_KEY; demo mode's own key), and
+ * what a person removed takes with them dropped as the server drops it (src/stores.ts).
+ */
 const peopleStoreOn = (engine: SqlEngine) =>
-  new PeopleStore(engine, systemClock, new TotpSecretBox(totpKeysOf(process.env)));
+  new PeopleStore(
+    engine,
+    systemClock,
+    new TotpSecretBox(totpKeysOf(process.env)),
+    personLeftBehind,
+  );
 
 interface OpenedPeople extends PeopleCommands {
   close(): Promise<void>;

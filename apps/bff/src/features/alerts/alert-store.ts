@@ -160,6 +160,42 @@ export interface AlertStores {
   alerts(): Promise<AlertStore>;
 }
 
+/**
+ * What of the alerts was `email`'s alone, dropped in the transaction `tx` that removes them from
+ * People (src/stores.ts): their own rules, their copies of alerts, and the alert emails still
+ * waiting to go to them (marked failed, so no worker sends them). Team rules stay. What it
+ * dropped, in words, for the removal's audit record.
+ */
+export async function dropAlertsOf(tx: SqlQueryable, email: string): Promise<string[]> {
+  const [rules] = await tx.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM alert_rule WHERE owner_email = $1 RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [email],
+  );
+  const [copies] = await tx.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM alert_inbox WHERE recipient_email = $1 RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
+    [email],
+  );
+  const [emails] = await tx.query<{ n: number }>(
+    `WITH stopped AS (
+       UPDATE alert_delivery
+          SET state = 'failed', finished_at = now(), last_error = 'the recipient was removed'
+        WHERE lower(recipient) = $1 AND channel IN ('email', 'digest') AND state = 'pending'
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM stopped`,
+    [email],
+  );
+  return [
+    counted(rules?.n ?? 0, 'alert rule'),
+    counted(copies?.n ?? 0, 'alert in their inbox', 'alerts in their inbox'),
+    counted(emails?.n ?? 0, 'alert email not yet sent', 'alert emails not yet sent'),
+  ].filter((text) => text !== '');
+}
+
+const counted = (n: number, one: string, many = `${one}s`) =>
+  n === 0 ? '' : `${n} ${n === 1 ? one : many}`;
+
 export class AlertStore {
   /** Where alerts are posted (admins' webhook targets), in the same engine. */
   readonly webhookTargets: WebhookTargetStore;

@@ -1,3 +1,3 @@
 // What other features may use of the alerts feature: its store, which the composition root
 // (src/stores.ts) makes over the database platform/sql opens.
-export { AlertStore } from './alert-store';
+export { AlertStore, dropAlertsOf } from './alert-store';

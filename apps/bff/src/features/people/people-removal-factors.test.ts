@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
 import { demoScrypt, hashPassword } from '../../platform/users/password-hash';
@@ -22,6 +23,7 @@ import {
   peopleSessionsOf,
   servePeopleApp,
 } from '../../test/people-whole-app';
+import { pdfReceipt } from '../../test/receipt-files';
 import { SoftwareAuthenticator } from '../../test/software-authenticator';
 import { sessionCookieFrom } from '../../test/test-session';
 import { totpCodeAt } from '../../test/totp-source';
@@ -72,6 +74,12 @@ afterAll(async () => {
   await index?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
+
+/** The records of `action` in the trail the app writes (DATA_DIR's audit file). */
+async function auditOf(action: string) {
+  const { items } = await new JsonlAuditStore(dataDir, clock).list({ limit: 1_000 });
+  return items.filter((r) => r.action === action);
+}
 
 const headers = (cookie?: string) => ({
   'X-CSRF': '1',
@@ -213,6 +221,52 @@ describe('a person removed, then invited again with the same email', () => {
     // The old code refused the invitation's new authenticator (the removed person's own secret
     // was still the one checked) and took the old one.
     expect(withNew.status, JSON.stringify(withNew.body)).toBe(200);
+  });
+
+  it('their receipt inbox, forwarding address and own alert rules go with them, and the record says so', async () => {
+    const email = 'inbox@example.test';
+    await inviteAndSignUp(email, 'finance', PASSWORD);
+    const first = await api.post('/api/session').set(headers()).send({ email, password: PASSWORD });
+    const cookie = cookieOf(first);
+    const uploaded = await api
+      .post('/api/receipt-inbox')
+      .set(headers(cookie))
+      .set('content-type', 'application/octet-stream')
+      .set('x-file-name', 'lunch.pdf')
+      .send(pdfReceipt());
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const rule = await api
+      .post('/api/alerts/rules')
+      .set(headers(cookie))
+      .send({ kind: 'declined', name: 'My declines', channels: { inbox: true, email: false } });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const inbox = await index.receiptInbox();
+    const oldSecret = await inbox.forwardingSecret(
+      email,
+      () => 'the-removed-persons-secret',
+      new Date(),
+    );
+
+    await remove(email);
+    const [record] = (await auditOf('person.remove')).filter((r) => r.target === email);
+    expect(record?.detail).toBe(
+      'removed (was finance); with them: 1 receipt in their inbox, not attached, their receipt forwarding address, 1 alert rule',
+    );
+    // The address the removed person knows names nobody now: their mail is refused.
+    expect(await inbox.ownerOfSecret(oldSecret)).toBeUndefined();
+
+    await inviteAndSignUp(email, 'finance', NEW_PASSWORD);
+    const again = cookieOf(
+      await api.post('/api/session').set(headers()).send({ email, password: NEW_PASSWORD }),
+    );
+    const items = await api.get('/api/receipt-inbox').set(headers(again));
+    expect(items.status).toBe(200);
+    expect(items.body.items).toEqual([]);
+    const rules = await api.get('/api/alerts/rules').set(headers(again));
+    expect(rules.body.rules ?? rules.body.items ?? rules.body).toEqual([]);
+    expect(await inbox.forwardingSecret(email, () => 'a-new-secret', new Date())).toBe(
+      'a-new-secret',
+    );
   });
 
   it('factors left under an email nobody has (their drop failed) are dropped when it is invited', async () => {

@@ -123,6 +123,18 @@ const RULE_CODES = new Set([
   'rate_limited',
 ]);
 
+/**
+ * A removal's record: the role they had, and what went with them (their receipt inbox, their
+ * alert rules: PeopleStore.remove), so the trail says what a removal took.
+ */
+export function removedDetail(
+  before: { role: string; disabled?: boolean | undefined },
+  leftBehind: readonly string[],
+): string {
+  const was = `removed (was ${before.role}${before.disabled ? ', disabled' : ''})`;
+  return leftBehind.length === 0 ? was : `${was}; with them: ${leftBehind.join(', ')}`;
+}
+
 /** The store's refusals as the API answers them; anything else goes on as it is (a 500). */
 export function problemOf(error: unknown): unknown {
   if (!(error instanceof PeopleStoreError)) return error;
@@ -386,7 +398,10 @@ export function createPeopleService(deps: PeopleDeps) {
           // Nobody has the email: factors kept under it are a removed person's (their drop
           // failed), never the invitee's to sign in with.
           const factors = wiring().factors;
-          if (factors && !(await store.find(input.email))) await factors.forget(input.email);
+          if (!(await store.find(input.email))) {
+            await factors?.forget(input.email);
+            await store.dropLeftBehind(input.email);
+          }
           // Recorded with the invitation, before any email: whether one went out is the
           // answer's (and the log's) to say.
           const invitation = await commit(
@@ -506,7 +521,7 @@ export function createPeopleService(deps: PeopleDeps) {
         const before = await existing(email);
         await commit(
           (audited) => store.remove(email, audited),
-          () => `removed (was ${before.role}${before.disabled ? ', disabled' : ''})`,
+          (removed) => removedDetail(before, removed.leftBehind),
         );
         await endSessionsAfter(email, req.requestId);
         await forgetFactorsOf(email, req.requestId);

@@ -59,12 +59,23 @@ export interface ImportResult {
 
 type AdminLoss = 'demote' | 'disable' | 'remove';
 
+/** Drops, in `tx`, what a feature keeps as `email`'s alone; what it dropped, in words. */
+export type LeftBehind = (tx: SqlQueryable, email: string) => Promise<string[]>;
+
+/** A person as they were when removed, and what went with them, in words. */
+export type RemovedPerson = Person & { leftBehind: string[] };
+
 export class PeopleStore {
   constructor(
     private readonly engine: SqlEngine,
     private readonly clock: Clock = systemClock,
     /** Seals and opens TOTP secrets; with no key, refuses to (TotpKeyMissingError). */
     private readonly secrets: TotpSecretBox = new TotpSecretBox(undefined),
+    /**
+     * What other features keep as a person's alone, dropped in `tx` when they are removed (their
+     * receipt inbox, their alert rules: src/stores.ts wires them). None by default.
+     */
+    private readonly leftBehind?: LeftBehind,
   ) {}
 
   /** Everyone, by email, without their credentials. */
@@ -309,9 +320,16 @@ export class PeopleStore {
   }
 
   /** Removes the person; invitations of theirs still open are withdrawn. */
-  async remove(email: unknown, audited?: Audited<Person>): Promise<void> {
+  /**
+   * Removes the person, revokes their open invitations and, in the same transaction, drops what
+   * other features kept as theirs alone (`leftBehind`, wired in src/stores.ts): the removal, its
+   * drops and its audit record commit together or not at all. The person as they were, and
+   * what was dropped in words.
+   */
+  async remove(email: unknown, audited?: Audited<RemovedPerson>): Promise<RemovedPerson> {
     const at = new Date(this.clock.now()).toISOString();
-    await this.change(
+    let leftBehind: string[] = [];
+    const person = await this.change(
       emailOf(email),
       async (tx, row, keepAnAdmin) => {
         keepAnAdmin('remove');
@@ -321,10 +339,26 @@ export class PeopleStore {
           WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL`,
           [row.email, at],
         );
+        leftBehind = (await this.leftBehind?.(tx, row.email)) ?? [];
         return row;
       },
-      audited,
+      audited && ((removed, tx) => audited({ ...removed, leftBehind }, tx)),
     );
+    return { ...person, leftBehind };
+  }
+
+  /**
+   * Drops what other features keep under an email nobody has (a removal whose drops predate
+   * them, or an import's leftovers), in its own transaction: an invitation or an operator's
+   * `pnpm users add` of the email calls it first. What was dropped, in words.
+   */
+  async dropLeftBehind(email: unknown): Promise<string[]> {
+    const key = emailOf(email);
+    return inTransaction(this.engine, async (tx) => {
+      const [someone] = await tx.query('SELECT 1 FROM person WHERE email = $1 FOR UPDATE', [key]);
+      if (someone) return [];
+      return (await this.leftBehind?.(tx, key)) ?? [];
+    });
   }
 
   /**

@@ -157,6 +157,32 @@ function readParams({ read, suggestions }: ReadResult, at: Date): unknown[] {
   ];
 }
 
+/**
+ * `owner`'s receipt inbox and forwarding address, dropped in the transaction `tx` that removes
+ * them from People (src/stores.ts): the inbox is theirs alone, and whoever is given the email
+ * next must neither see its files nor be handed the same address, whose mail the departed person
+ * could still send. Receipts already attached stay on their transactions. What it dropped, in
+ * words, for the removal's audit record.
+ */
+export async function dropInboxOf(tx: SqlQueryable, owner: string): Promise<string[]> {
+  const [items] = await tx.query<{ waiting: number }>(
+    `WITH gone AS (DELETE FROM receipt_inbox_item WHERE lower(owner) = $1 RETURNING status)
+     SELECT count(*) FILTER (WHERE status <> 'attached')::int AS waiting FROM gone`,
+    [owner],
+  );
+  const address = await tx.query(
+    'DELETE FROM receipt_forwarding_address WHERE lower(owner) = $1 RETURNING owner',
+    [owner],
+  );
+  const waiting = items?.waiting ?? 0;
+  return [
+    waiting === 0
+      ? ''
+      : `${waiting} receipt${waiting === 1 ? '' : 's'} in their inbox, not attached`,
+    address.length > 0 ? 'their receipt forwarding address' : '',
+  ].filter((text) => text !== '');
+}
+
 export class ReceiptInboxStore {
   constructor(private readonly engine: SqlEngine) {}
 

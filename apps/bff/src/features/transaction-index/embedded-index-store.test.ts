@@ -57,6 +57,7 @@ describe('the embedded engine', () => {
         '20261204080000000_kept-pages-uncompressed',
         '20261206150000000_replica-roll',
         '20261207050000000_receipt-inbox-mail-message',
+        '20261207130000000_person-leftovers',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',

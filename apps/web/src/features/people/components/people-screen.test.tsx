@@ -343,6 +343,8 @@ describe('people', () => {
     await user.click(screen.getByRole('button', { name: 'Remove fin@example.test' }));
     const dialog = within(screen.getByRole('dialog', { name: 'Remove fin@example.test?' }));
     expect(dialog.getByText(/fin@example.test can no longer sign in/)).toBeInTheDocument();
+    // What goes with them, before they are removed.
+    expect(dialog.getByText(/receipts waiting in their inbox/)).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Remove' }));
     expect(await dialog.findByRole('alert')).toHaveTextContent(
       'fin@example.test is the last admin: make someone else an admin first.',

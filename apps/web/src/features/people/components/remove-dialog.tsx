@@ -53,6 +53,11 @@ export function RemoveDialog({
               stays in the audit trail. To let them back in, invite them again.
             </p>
           )}
+          <p>
+            What was theirs alone goes with them: receipts waiting in their inbox (those attached
+            stay on their transactions), their forwarding address, their own alert rules and their
+            second factors. Whoever is given this email later starts without any of it.
+          </p>
           <FormFooter error={failure} onCancel={onClose}>
             <button type="button" className="primary" disabled={busy} onClick={() => void remove()}>
               Remove

@@ -22,6 +22,16 @@ export function subAccountOf(r: AuditRecord): { name?: string; rest?: string } {
 
 const quoted = (value: string) => `“${value}”`;
 
+/**
+ * The transaction a record of one names (its notes, its receipts): the record's target, its sub
+ * account only where it was read. Not a change of many (`selection`, `matching`).
+ */
+export function transactionOf(r: AuditRecord): string | undefined {
+  if (!r.action.startsWith('transaction.') || r.action === 'transaction.bulkNotes')
+    return undefined;
+  return r.target && r.target !== r.subAccountId ? r.target : undefined;
+}
+
 /** A snapshot's field: its label, and its value in words ("none" when the record has none). */
 function field<K extends keyof Snapshot>(
   key: K,
@@ -47,6 +57,7 @@ const FIELDS = [
   field('reviewed', 'Review', (reviewed) => (reviewed ? 'reviewed' : 'not reviewed')),
   field('archived', 'Status', (archived) => (archived ? 'archived' : 'active')),
   field('rule', 'Rule', quoted),
+  field('receipt', 'Receipt', quoted),
   field('receiptFrom', 'Receipt from', (from) => from),
   field('memoCategories', 'Memo for', (names) =>
     names.length === 0 ? 'none' : quoted(names.join(', ')),

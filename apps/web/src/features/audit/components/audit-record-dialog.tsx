@@ -4,7 +4,13 @@ import { Dialog } from '../../../components/dialog';
 import { StatusBadge } from '../../../components/status-badge';
 import { formatDateTime, maskedLast4 } from '../../../lib/format';
 import { DETAIL_LABELS, METHOD_LABELS } from '../audit-labels';
-import { actionText, isAttempt, snapshotRows, subAccountOf } from '../audit-record-text';
+import {
+  actionText,
+  isAttempt,
+  snapshotRows,
+  subAccountOf,
+  transactionOf,
+} from '../audit-record-text';
 
 interface AuditRecordDialogProps {
   record: AuditListItem;
@@ -19,6 +25,12 @@ function targetText(r: AuditListItem, known: Map<string, Card>): string | undefi
     const name = r.card?.name ?? known.get(r.cardId)?.name ?? r.before?.name;
     const last4 = r.last4 ?? r.card?.last4 ?? known.get(r.cardId)?.last4;
     return [name, last4 && maskedLast4(last4), r.cardId].filter(Boolean).join(' · ');
+  }
+  const transaction = transactionOf(r);
+  if (transaction) {
+    return [transaction, r.subAccountId && `sub account ${r.subAccountId}`]
+      .filter(Boolean)
+      .join(' · ');
   }
   const sub = subAccountOf(r).name;
   if (sub !== undefined || r.subAccountId) {

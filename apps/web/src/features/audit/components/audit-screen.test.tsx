@@ -177,6 +177,38 @@ describe('audit screen', () => {
     });
   });
 
+  it('names the transaction a notes or receipt record changed, opening it; the receipt by name', async () => {
+    serve([
+      auditRecord({
+        ...plain,
+        id: '2',
+        action: 'transaction.annotate',
+        subAccountId: 'sa_sales',
+        target: 'txn_0000ffj',
+        before: { memo: '' },
+        after: { memo: 'Team lunch' },
+      }),
+      auditRecord({
+        ...plain,
+        id: '1',
+        action: 'inbox.receive',
+        target: 'item_3WOxQR',
+        after: { receipt: 'lunch-receipt.png' },
+        detail: 'upload; image/png, 835 bytes',
+      }),
+    ]);
+    renderApp('/audit', { session: adminSession() });
+    const notes = await cellsOf(/Team lunch/);
+    expect(notes.Target).toBe('txn_0000ffj');
+    const link = within(screen.getByRole('row', { name: /Team lunch/ })).getByRole('link', {
+      name: 'txn_0000ffj',
+    });
+    expect(link).toHaveAttribute('href', '/transactions/txn_0000ffj');
+    expect((await cellsOf(/lunch-receipt/)).Details).toBe(
+      '— → receipt “lunch-receipt.png” · upload; image/png, 835 bytes',
+    );
+  });
+
   it('shows how people proved who they are, and a refused reveal’s cause, as details', async () => {
     serve([
       auditRecord({ ...plain, id: '4', action: 'factor.removed', method: 'passkey' }),

@@ -6,7 +6,7 @@ import { StatusBadge } from '../../../components/status-badge';
 import { VirtualTable } from '../../../components/virtual-table';
 import { formatDateTime, formatShortDateTime, maskedLast4 } from '../../../lib/format';
 import { resourceId } from '../../../lib/search-params';
-import { actionText, detailText, subAccountOf } from '../audit-record-text';
+import { actionText, detailText, subAccountOf, transactionOf } from '../audit-record-text';
 import { AuditRecordDialog } from './audit-record-dialog';
 
 /** The table's columns, in order, with their classes (widths, and the phone's labels). */
@@ -60,6 +60,24 @@ function Target({ record: r, known }: { record: AuditListItem; known: Map<string
         <Link to="/cards/$cardId" params={{ cardId: r.cardId }}>
           {text}
         </Link>
+      </td>
+    );
+  }
+  const transaction = transactionOf(r);
+  if (transaction) {
+    // The transaction it changed, opened from here; its sub account said on hover.
+    const title = [transaction, r.subAccountId && `sub account ${r.subAccountId}`]
+      .filter(Boolean)
+      .join(' · ');
+    return (
+      <td title={title}>
+        {resourceId(transaction) ? (
+          <Link to="/transactions/$transactionId" params={{ transactionId: transaction }}>
+            {transaction}
+          </Link>
+        ) : (
+          transaction
+        )}
       </td>
     );
   }

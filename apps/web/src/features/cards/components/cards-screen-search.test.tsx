@@ -151,6 +151,33 @@ describe('sorting the cards by money', () => {
     ]);
   });
 
+  it('a sub account whose name its field cuts is written out whole below it', async () => {
+    searchableCards();
+    const long = {
+      ...(subAccounts[0] as (typeof subAccounts)[number]),
+      id: 'sa_long',
+      name: 'Procurement, Facilities and Workplace Services — North America East',
+    };
+    server.use(
+      serve('subAccounts.list', () => HttpResponse.json({ items: [...subAccounts, long] })),
+      serve('index.cards', () =>
+        HttpResponse.json({
+          items: [CARDS[0]],
+          freshness: { syncing: false, days: 0, daysDone: 0, updatedAt: Date.now() },
+        }),
+      ),
+    );
+    const { user } = renderApp('/cards', { session: financeSession() });
+    const field = await screen.findByLabelText('Sub account');
+    await screen.findByRole('option', { name: long.name });
+    expect(field).not.toHaveAccessibleDescription();
+    await user.selectOptions(field, long.name);
+    await waitFor(() =>
+      expect(screen.getByLabelText('Sub account')).toHaveAccessibleDescription(long.name),
+    );
+    expect(screen.getByText(long.name, { selector: 'small' })).toBeVisible();
+  });
+
   it("a sub account's cards are searched and sorted by spend through the index, with the same values", async () => {
     searchableCards();
     server.use(

@@ -11,6 +11,7 @@ import { StatusFilter } from '../../../components/status-filter';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { formatExpiry, maskedLast4 } from '../../../lib/format';
 import type { PagedList } from '../../../lib/use-url-pages';
+import { wholeChoice } from '../../../lib/whole-choice';
 import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import { cardOwnersQueryOptions } from '../api/get-card-owners';
 import { ownershipChoices } from '../card-ownership';
@@ -79,7 +80,10 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
             })
           }
         />
-        <Field label="Sub account">
+        <Field
+          label="Sub account"
+          hint={wholeChoice(subAccounts?.find((s) => s.id === search.subAccountId)?.name)}
+        >
           {(control) => (
             <select
               {...control}

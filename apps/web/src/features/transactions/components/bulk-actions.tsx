@@ -7,6 +7,7 @@ import type {
 import { useId, useState } from 'react';
 import { Field } from '../../../components/field';
 import { ApiError } from '../../../lib/api-error';
+import { wholeChoice } from '../../../lib/whole-choice';
 import { type BulkNotesAction, useUpdateManyNotes } from '../api/update-many-notes';
 import { useUpdateMatchingNotes } from '../api/update-matching-notes';
 import { bulkResultText, matchingResultText, skippedText } from '../bulk-result';
@@ -31,6 +32,7 @@ interface BulkActionsProps {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+
 const transactions = (n: number) => `${count(n)} transaction${n === 1 ? '' : 's'}`;
 
 /** A change of every matching row waiting for its confirmation, with what it would do. */
@@ -181,6 +183,8 @@ export function BulkActions({
   };
 
   const offered = (categories ?? []).filter((c) => !c.archived);
+  const chosenText =
+    account === '' || account === NO_ACCOUNT ? undefined : categoryText(account, offered);
   const chosen = matching ? matching.count : selected.length;
   return (
     <section className="bulk-actions" aria-labelledby={titleId}>
@@ -221,7 +225,7 @@ export function BulkActions({
         </div>
       ) : (
         <div className="bulk-controls">
-          <div className="bulk-control">
+          <div className="bulk-control bulk-category">
             <Field label="Accounting category" error={errors.account}>
               {(control) => (
                 <select
@@ -246,6 +250,11 @@ export function BulkActions({
             <button type="button" aria-disabled={busy || undefined} onClick={setCategory}>
               Set category
             </button>
+            {wholeChoice(chosenText) ? (
+              // A long code and name does not fit the field: the whole of what is about to be
+              // written, where it can be read before it is.
+              <p className="bulk-choice">{chosenText}</p>
+            ) : null}
           </div>
           <div className="bulk-control">
             <Field label="Tags to add" error={errors.tags}>
@@ -272,7 +281,7 @@ export function BulkActions({
               Add tags
             </button>
           </div>
-          <div className="bulk-control">
+          <div className="bulk-control bulk-memo">
             <Field label="Memo" error={errors.memo}>
               {(control) => (
                 <input

@@ -89,6 +89,30 @@ describe('transactions: a selection changes its notes together', { timeout: 15_0
     expect(screen.queryByRole('region', { name: /selected$/ })).toBeNull();
   });
 
+  it('writes a long category out whole below its field before it is set, a short one not', async () => {
+    serveScreen();
+    const long = {
+      id: 'cat_intl',
+      code: '6100-200-TRAVEL-INTL',
+      name: 'Travel and entertainment — international conferences, lodging and ground transport',
+      archived: false,
+    };
+    server.use(
+      serve('accountingCategories.list', () =>
+        HttpResponse.json({ items: [...accountingCategories, long] }),
+      ),
+    );
+    const { user } = renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    await user.click(box('Coffee beans'));
+    const category = within(bar()).getByLabelText('Accounting category');
+    await user.selectOptions(category, '6200 Travel');
+    expect(bar().querySelector('.bulk-choice')).toBeNull();
+    await user.selectOptions(category, `${long.code} ${long.name}`);
+    expect(within(bar()).getByText(`${long.code} ${long.name}`, { selector: 'p' })).toBeVisible();
+    expect(requestsTo(BULK, 'POST')).toHaveLength(0);
+  });
+
   it('sets the category of the selection, each row named by its sub account, and says what was skipped and why', async () => {
     const list = serveScreen();
     const { user } = renderApp('/transactions', { session: financeSession() });

@@ -8,6 +8,7 @@ import { FiltersFold } from '../../../components/filters-fold';
 import { PeriodField, usePeriodChoice } from '../../../components/period-field';
 import { SearchField } from '../../../components/search-field';
 import { statusLabel } from '../../../components/status-badge';
+import { wholeChoice } from '../../../lib/whole-choice';
 import { sameOwnership } from '../../cards';
 import { cardOwnersQueryOptions } from '../../cards/api/get-card-owners';
 import type { CardChoices } from '../../cards/api/use-card-choices';
@@ -59,14 +60,14 @@ export function TransactionsFilters(props: FiltersProps) {
       <legend className="visually-hidden">Filters</legend>
       <SearchField
         label="Search"
-        placeholder="Merchant or reference"
+        placeholder="Merchant, reference"
         className="search-field"
         maxLength={200}
         pauseMs={TYPING_PAUSE_MS}
         value={search.q}
         onChange={(q) => set({ q }, { replace: true })}
       />
-      <Field label="Sub account" className="sub-account-field">
+      <Field label="Sub account" className="sub-account-field" hint={wholeChoice(selected?.name)}>
         {(control) => (
           <select
             {...control}

@@ -319,7 +319,6 @@ export class PeopleStore {
     );
   }
 
-  /** Removes the person; invitations of theirs still open are withdrawn. */
   /**
    * Removes the person, revokes their open invitations and, in the same transaction, drops what
    * other features kept as theirs alone (`leftBehind`, wired in src/stores.ts): the removal, its

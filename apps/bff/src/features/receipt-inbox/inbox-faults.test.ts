@@ -315,8 +315,7 @@ describe('mail', () => {
     await people.enable(email);
     expect(await send('enabled-again')).toBe(250);
     expect(await count()).toBe(2);
-    await people.remove(email);
-    expect(await send('removed')).toBe(550);
+    // Kept while they were disabled: only what came while they could sign in.
     const kept = await store.list(email, new Date(clock.now()));
     expect(
       kept.items
@@ -324,6 +323,10 @@ describe('mail', () => {
         .filter((n) => n.startsWith('departed-'))
         .sort(),
     ).toEqual(['departed-enabled-again.pdf', 'departed-enabled.pdf']);
+    // Removed, their inbox and address go with them (decision 0128): the address is unknown now.
+    await people.remove(email);
+    expect(await send('removed')).toBe(550);
+    expect((await store.list(email, new Date(clock.now()))).items).toEqual([]);
     expect(t.logs.filter((l) => l.includes('receipt mail refused')).length).toBeGreaterThanOrEqual(
       2,
     );

@@ -11,6 +11,7 @@ import { createApp } from '../app';
 import { type Config, loadConfig } from '../env';
 import { SqlPersonDirectory } from '../features/people/sql-person-directory';
 import { sqlPersonSessions } from '../features/people/sql-person-sessions';
+import { lazyReceiptReader } from '../features/receipt-inbox/reading/lazy-reader';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import type { FactorStore } from '../platform/passkeys/factor-store';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
@@ -68,7 +69,11 @@ export interface PeopleAppOptions {
 
 /** The app of `o`, listening on a free loopback port: its server and a client of it. */
 export async function servePeopleApp(o: PeopleAppOptions) {
+  // Inbox receipts are read by a child process started at the first file, ended with the server:
+  // none outlives the file (a later file in this worker counts the reader's children).
+  const receiptReader = lazyReceiptReader(silentLogger);
   const app = createApp({
+    receiptReader,
     config: o.config,
     upstream: createUpstreamClient({
       baseUrl: 'http://127.0.0.1:9',
@@ -86,6 +91,7 @@ export async function servePeopleApp(o: PeopleAppOptions) {
     sessionRegistry: o.sessions,
   });
   const server = http.createServer(app);
+  server.on('close', () => void receiptReader.close());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, api: supertest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`) };
 }

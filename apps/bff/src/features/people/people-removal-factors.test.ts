@@ -9,7 +9,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type supertest from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonlAuditStore } from '../../platform/audit/jsonl-audit-store';
 import { FileFactorStore } from '../../platform/passkeys/file-factor-store';
 import { MemorySessionStore } from '../../platform/sessions/session-store';
@@ -23,6 +23,7 @@ import {
   peopleSessionsOf,
   servePeopleApp,
 } from '../../test/people-whole-app';
+import { readerChildren } from '../../test/reader-children';
 import { pdfReceipt } from '../../test/receipt-files';
 import { SoftwareAuthenticator } from '../../test/software-authenticator';
 import { sessionCookieFrom } from '../../test/test-session';
@@ -71,6 +72,11 @@ beforeAll(async () => {
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
+  // The app's receipt reader (a child process, started by an upload) ends with it: none is left
+  // for a later file in this worker to count.
+  if (process.platform === 'linux') {
+    await vi.waitFor(() => expect(readerChildren()).toEqual([]), { timeout: 10_000 });
+  }
   await index?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });

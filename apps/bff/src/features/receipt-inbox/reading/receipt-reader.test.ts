@@ -1,8 +1,9 @@
 // The reader with its real child processes: receipts rendered by Chromium (make-receipt.ts),
 // read by pdf.js and tesseract in the child, budgets enforced by killing it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../platform/logger';
+import { readerChildren } from '../../../test/reader-children';
 import { type ReceiptSpec, renderReceipts } from '../../../test/receipts/make-receipt';
 import { createReceiptReader, type ReceiptReader } from './receipt-reader';
 
@@ -63,22 +64,6 @@ afterEach(async () => {
   await Promise.all(readers.splice(0).map((r) => r.close()));
 });
 
-/** The reader's children of this process (Linux: /proc), zombies left out. */
-function readerChildren(): number[] {
-  const ours = (pid: string) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return parent === process.pid && command.includes('reader-child');
-    } catch {
-      return false;
-    }
-  };
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry) && ours(entry))
-    .map(Number);
-}
 /** The one reader child there is, once it has started. */
 async function theChild(): Promise<number> {
   for (;;) {

@@ -106,6 +106,11 @@ export const bulkSkipReasons = [
   'too_many_tags',
   /** The memo appended would be longer than a memo may be. */
   'memo_too_long',
+  /**
+   * The memo appended would hold a card number: the row's memo ends in digits and the text
+   * appended (on a line of its own) starts with them, and together they read as one.
+   */
+  'card_number',
   'not_found',
 ] as const;
 

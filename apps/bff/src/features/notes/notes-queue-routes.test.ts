@@ -276,6 +276,58 @@ describe('one change of every transaction a filter gives', () => {
     for (const row of [a, b, c]) expect((await notesOf(row.id)).memo).toBe('Q4 offsite');
   }, 60_000);
 
+  it('skips a row whose memo and the text appended would read as a card number, on both endpoints', async () => {
+    const sub = t.sim.data.subAccounts()[3];
+    if (!sub) throw new Error('the simulator has too few sub accounts');
+    const rows = await allRows(`subAccountId=${encodeURIComponent(sub.id)}&review=unreviewed`);
+    const [, , , a, b] = rows;
+    if (!a || !b) throw new Error('too few rows');
+    // Eight digits each, allowed alone; a line break joins digit groups, so together they read
+    // as a card number, which no memo may hold (the trail refused the record: 503 to the whole
+    // change, "try again shortly", however often it was tried).
+    const pan = testPan(41);
+    const head = `${pan.slice(0, 4)} ${pan.slice(4, 8)}`;
+    const tail = `${pan.slice(8, 12)} ${pan.slice(12)}`;
+    await save(a.id, { memo: `Ref ${head}` });
+    await save(b.id, { memo: 'Client lunch' });
+    const tag = `pan-${Date.now().toString(36)}`;
+    for (const row of [a, b]) await save(row.id, { tags: [tag] });
+    const filter = { subAccountId: sub.id, tag };
+
+    const preview = await matching({ filter, memo: { text: tail, mode: 'append' }, preview: true });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const { matchingDigest } = notesMatchingResultSchema.parse(preview.body);
+    const appended = await matching({
+      filter,
+      memo: { text: tail, mode: 'append' },
+      matchingDigest,
+    });
+    expect(appended.status, JSON.stringify(appended.body)).toBe(200);
+    expect(appended.body).toMatchObject({
+      matching: 2,
+      changed: 1,
+      skipped: [{ reason: 'card_number', count: 1 }],
+    });
+    expect((await notesOf(a.id)).memo).toBe(`Ref ${head}`);
+    expect((await notesOf(b.id)).memo).toBe(`Client lunch\n${tail}`);
+
+    // The same through a selection: that row is named with its reason, the other changes.
+    const selected = await t.request
+      .post('/api/transactions/notes')
+      .set(finance.headers())
+      .send({
+        items: [a, b].map((r) => ({ subAccountId: r.subAccountId, id: r.id })),
+        memo: { text: tail, mode: 'append' },
+      });
+    expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    expect(selected.body.skipped).toEqual([{ transactionId: a.id, reason: 'card_number' }]);
+    expect(selected.body.changed.map((n: { transactionId: string }) => n.transactionId)).toEqual([
+      b.id,
+    ]);
+    expect((await notesOf(a.id)).memo).toBe(`Ref ${head}`);
+    expect((await notesOf(b.id)).memo).toBe(`Client lunch\n${tail}\n${tail}`);
+  }, 60_000);
+
   it('two people changing the same matching rows at once: each row changes once, the other is told why', async () => {
     const sub = t.sim.data.subAccounts()[0];
     if (!sub) throw new Error('the simulator has too few sub accounts');

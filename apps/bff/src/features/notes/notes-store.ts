@@ -13,6 +13,7 @@ import type {
 } from '@card-console/shared/api/accounting-categories';
 import type { BulkSkipReason, Notes, Receipt } from '@card-console/shared/api/notes';
 import { distinctTags, MAX_MEMO, MAX_TAGS } from '@card-console/shared/api/notes';
+import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import {
   type Audited,
   committed,
@@ -599,6 +600,10 @@ function manyChangeOf(
         ? change.memo.text
         : `${before.memo}\n${change.memo.text}`;
   if (memo !== undefined && memo.length > MAX_MEMO) return { skip: 'memo_too_long' };
+  // Each text was checked alone; a line break joins digit groups, so the two may read as one.
+  if (memo !== undefined && memo !== change.memo?.text && holdsCardNumber(memo)) {
+    return { skip: 'card_number' };
+  }
   return {
     change: {
       version: before.version,

@@ -10,6 +10,7 @@ const SKIPPED: Record<SkipReason, string> = {
   not_reviewed: 'not reviewed — nothing to reopen',
   too_many_tags: `would have more than ${MAX_TAGS} tags`,
   memo_too_long: `the memo would be longer than ${MAX_MEMO.toLocaleString('en-US')} characters`,
+  card_number: 'their memo and the text added would read as a card number — edit those memos alone',
   not_found: 'no longer in the list — refresh it',
 };
 

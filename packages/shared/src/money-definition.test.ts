@@ -7,6 +7,7 @@ import {
   moneyBucketOfPartsSql,
   moneyBucketSql,
   netCardSpendCents,
+  netCardSpendPendingCents,
   postedCents,
   postedCount,
   postedSql,
@@ -122,6 +123,10 @@ describe('the money definition', () => {
           .reduce((n, r) => n - r.amountCents, 0);
         // (0 - 0 is 0, never -0: a figure of nothing shows as $0.00.)
         expect(netCardSpendCents(s)).toBe(spend);
+        const pendingSpend = list
+          .filter((r) => r.card && r.status === 'pending')
+          .reduce((n, r) => n - r.amountCents, 0);
+        expect(netCardSpendPendingCents(s)).toBe(pendingSpend);
         expect(cardSpendCount(s)).toBe(
           list.filter(
             (r) => r.card && ['settled', 'refund', 'dispute', 'pending'].includes(r.status),

@@ -224,6 +224,10 @@ export function summarize(rows: Iterable<MoneyRow>): MoneySummary {
 /** Net card spend in positive cents: charges less refunds (settled, pending, disputed). */
 export const netCardSpendCents = (s: MoneySummary): number => 0 - (s.card.cents + s.refund.cents);
 
+/** The pending part of net card spend, in positive cents: the charges and refunds not yet settled. */
+export const netCardSpendPendingCents = (s: MoneySummary): number =>
+  0 - (s.card.pendingCents + s.refund.pendingCents);
+
 /** How many rows make up card spend (its charges and refunds): "$X in N transactions". */
 export const cardSpendCount = (s: MoneySummary): number => s.card.count + s.refund.count;
 

@@ -6,7 +6,7 @@ import {
   merchantsOf,
 } from '@card-console/shared/merchants';
 import { totalCents } from '@card-console/shared/money';
-import { netCardSpendCents } from '@card-console/shared/money-definition';
+import { netCardSpendCents, netCardSpendPendingCents } from '@card-console/shared/money-definition';
 import type { UpstreamSubAccount } from '@card-console/shared/upstream/sub-account';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
@@ -437,7 +437,7 @@ function assemble(input: AssembleInput): Overview {
   const previous = span(previousDays, false);
   const totals = (d: DayAggregate): Overview['totals'] => ({
     cardSpendCents: netCardSpendCents(d.money),
-    cardSpendPendingCents: 0 - (d.money.card.pendingCents + d.money.refund.pendingCents),
+    cardSpendPendingCents: netCardSpendPendingCents(d.money),
     money: d.money,
     count: d.count,
   });

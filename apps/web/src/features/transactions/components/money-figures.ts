@@ -4,17 +4,17 @@ import type { IndexTotals } from '@card-console/shared/api/transaction-index';
 import {
   type MoneyBucket,
   moneyWords,
+  netCardSpendCents,
+  netCardSpendPendingCents,
   netCardSpendWords,
   postedWords,
 } from '@card-console/shared/money-definition';
 
 /** Card spend, net: card charges less refunds, settled, pending and disputed (positive). */
-export const cardSpendOf = (t: IndexTotals): number =>
-  0 - (t.buckets.card.cents + t.buckets.refund.cents);
+export const cardSpendOf = (t: IndexTotals): number => netCardSpendCents(t.buckets);
 
 /** The pending part of card spend (positive). */
-export const cardSpendPendingOf = (t: IndexTotals): number =>
-  0 - (t.buckets.card.pendingCents + t.buckets.refund.pendingCents);
+export const cardSpendPendingOf = (t: IndexTotals): number => netCardSpendPendingCents(t.buckets);
 
 /** The buckets of rows that moved no money, in the order they are told. */
 export const unmovedBuckets = [

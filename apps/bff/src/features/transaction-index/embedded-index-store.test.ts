@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyIndexMigrations } from '../../platform/sql/index-migrations';
+import { MIGRATIONS_TABLE } from '../../platform/sql/migrations';
 import { embeddedEngine } from '../../platform/sql/sql-engine';
 import { silentLogger } from '../../test/audit-cluster';
 import { memoryEngine } from '../../test/engines/embedded';
@@ -58,6 +59,7 @@ describe('the embedded engine', () => {
         '20261206150000000_replica-roll',
         '20261207050000000_receipt-inbox-mail-message',
         '20261207130000000_person-leftovers',
+        '20261207160000000_empty-card-id',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',
@@ -88,6 +90,56 @@ describe('the embedded engine', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    }
+  }, 60_000);
+
+  it('sets a card id kept empty by an older build to none, and tallies its day again', async () => {
+    const engine = await memoryEngine();
+    try {
+      await applyIndexMigrations(engine, silentLogger);
+      const row = (id: string, status: 'settled' | 'declined', cardId: string) => ({
+        id,
+        at: '2026-10-01T10:00:00.000Z',
+        description: 'Figma',
+        referenceNumber: id,
+        amountCents: -1_500,
+        status,
+        cardId,
+      });
+      const store = new TransactionIndexStore(engine);
+      await store.replaceDay(
+        'sa',
+        '2026-10-01',
+        [row('t1', 'settled', 'card_1'), row('t2', 'declined', 'x'), row('t3', 'settled', 'x')],
+        Date.UTC(2026, 9, 1),
+      );
+      // As an older build kept an empty card id: as it was sent, counted as a card's row.
+      await engine.query("UPDATE index_transaction SET card_id = '' WHERE card_id = 'x'");
+      await engine.query("SELECT index_tally_days('sa', ARRAY['2026-10-01']::date[])");
+      const tallied = () =>
+        engine.query<{ card_n: string; declines: string }>(
+          'SELECT sum(card_n)::text AS card_n, sum(declines)::text AS declines FROM index_hour_tally',
+        );
+      expect(await tallied()).toEqual([{ card_n: '3', declines: '1' }]);
+
+      await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [
+        '20261207160000000_empty-card-id',
+      ]);
+      expect(await applyIndexMigrations(engine, silentLogger)).toEqual([
+        '20261207160000000_empty-card-id',
+      ]);
+      const kept = await engine.query<{ id: string; card_id: string | null }>(
+        'SELECT id, card_id FROM index_transaction ORDER BY id',
+      );
+      expect(kept).toEqual([
+        { id: 't1', card_id: 'card_1' },
+        { id: 't2', card_id: null },
+        { id: 't3', card_id: null },
+      ]);
+      // One card row and no card decline, as the money definition reads them.
+      expect(await tallied()).toEqual([{ card_n: '1', declines: '0' }]);
+    } finally {
+      await engine.close();
     }
   }, 60_000);
 

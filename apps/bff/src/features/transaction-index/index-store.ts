@@ -6,6 +6,7 @@ import { merchantsOf } from '@card-console/shared/merchants';
 import {
   cardSpendSql,
   emptyFigure,
+  hasCard,
   type MoneyBucket,
   type MoneySummary,
   moneyBucketOfPartsSql,
@@ -773,7 +774,9 @@ export class TransactionIndexStore {
       amount_cents: t.amountCents,
       status: t.status,
       decline_reason: optional(t.declineReason),
-      card_id: optional(t.cardId),
+      // An empty card id is no card (`hasCard`, the money definition): kept as none, so every
+      // `card_id IS NOT NULL` (the tallies' card rows and declines, the cards' lists) reads it so.
+      card_id: hasCard(t) ? storable(t.cardId as string) : null,
       authorized_at: t.authorizedAt ? new Date(t.authorizedAt).toISOString() : null,
       original_currency: t.originalCurrency
         ? {

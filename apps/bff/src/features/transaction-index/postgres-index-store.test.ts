@@ -62,6 +62,7 @@ describe('the index on PostgreSQL', () => {
         '20261206150000000_replica-roll',
         '20261207050000000_receipt-inbox-mail-message',
         '20261207130000000_person-leftovers',
+        '20261207160000000_empty-card-id',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

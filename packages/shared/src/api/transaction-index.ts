@@ -76,6 +76,13 @@ const indexFilterShape = {
   owner: repeatable(ownershipFilterNameSchema, OWNER_FILTER_MAX).optional(),
   team: repeatable(ownershipFilterNameSchema, OWNER_FILTER_MAX).optional(),
   declineReason: repeatable(z.string().min(1).max(200), 50).optional(),
+  /**
+   * `1`: rows the card service gave no decline reason for (none, or only spaces: the Overview's
+   * "No reason given"); with `declineReason`, rows of any of those reasons or of none.
+   */
+  noDeclineReason: z.literal('1', { error: 'must be 1 when present' }).optional(),
+  /** Rows with a card, or without one (an absent or empty card id is none, docs/money.md). */
+  card: z.enum(['with', 'without']).optional(),
   minCents: centsStringSchema.optional(),
   maxCents: centsStringSchema.optional(),
   from: unixMsStringSchema.optional(),

@@ -254,6 +254,45 @@ describe('GET /api/index/transactions', () => {
     expect(seen.sort()).toEqual(want.map((x) => x.id).sort());
   }, 30_000);
 
+  it('rows with a card or without, and rows given no decline reason: exactly those, with their sums', async () => {
+    const rows = simRows().filter((x) => ['settled', 'declined', 'failed'].includes(x.status));
+    const reasons = [
+      ...new Set(rows.map((x) => x.declineReason).filter((r): r is string => !!r?.trim())),
+    ];
+    const [reason] = reasons;
+    if (!reason) throw new Error('the simulator gave no decline a reason');
+    const given = (x: { declineReason?: string | undefined }) => !!x.declineReason?.trim();
+    const cases: [string, typeof rows][] = [
+      ['card=with', rows.filter((x) => x.cardId)],
+      ['card=without', rows.filter((x) => !x.cardId)],
+      ['noDeclineReason=1', rows.filter((x) => !given(x))],
+      // Any of the reasons, or none.
+      [
+        `noDeclineReason=1&declineReason=${encodeURIComponent(reason)}`,
+        rows.filter((x) => !given(x) || x.declineReason === reason),
+      ],
+      ['card=with&noDeclineReason=1', rows.filter((x) => x.cardId && !given(x))],
+    ];
+    for (const [narrowed, want] of cases) {
+      expect(want.length, narrowed).toBeGreaterThan(0);
+      expect(want.length, narrowed).toBeLessThan(rows.length);
+      const filter = `status=settled&status=declined&status=failed&${narrowed}`;
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await ask(
+          `?${filter}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+        const body = indexPageSchema.parse(res.body);
+        seen.push(...body.items.map((x) => x.id));
+        cursor = body.nextCursor;
+      } while (cursor);
+      expect(seen.sort(), narrowed).toEqual(want.map((x) => x.id).sort());
+      expect((await totalsOf(`?${filter}`)).summary, narrowed).toEqual(sums(want));
+    }
+  }, 60_000);
+
   it('searches the description, the merchant and the reference number, in any case', async () => {
     const sample = simRows().find((x) => x.merchantData)?.merchantData?.description as string;
     const word = sample.split(/\s+/)[0] as string;
@@ -560,6 +599,8 @@ describe('GET /api/index/transactions', () => {
     ],
     ['?unknown=1', /unknown/i],
     ['?refresh=yes', /refresh/],
+    ['?noDeclineReason=yes', /noDeclineReason/],
+    ['?card=some', /card/],
   ])('%s is a 400 that says what is wrong', async (query, why) => {
     const res = await ask(query);
     expect(res.status).toBe(400);

@@ -159,6 +159,8 @@ export interface IndexSearchInput {
   owner?: string[];
   team?: string[];
   declineReason?: string[];
+  noDeclineReason?: '1';
+  card?: 'with' | 'without';
   minCents?: number;
   maxCents?: number;
   from?: number;
@@ -1210,6 +1212,8 @@ function filterOf(input: IndexSearchInput, subAccountIds: string[]): IndexFilter
     ...(input.owner ? { ownerKeys: input.owner.map(ownershipKeyOf) } : {}),
     ...(input.team ? { teamKeys: input.team.map(ownershipKeyOf) } : {}),
     ...(input.declineReason ? { declineReasons: input.declineReason } : {}),
+    ...(input.noDeclineReason ? { noDeclineReason: true } : {}),
+    ...(input.card === undefined ? {} : { withCard: input.card === 'with' }),
     ...(input.minCents === undefined ? {} : { minCents: input.minCents }),
     ...(input.maxCents === undefined ? {} : { maxCents: input.maxCents }),
     ...(input.from === undefined ? {} : { from: input.from }),

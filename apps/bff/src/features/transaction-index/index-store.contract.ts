@@ -83,7 +83,11 @@ function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexO
       inCategories(filter, t.categoryCode) &&
       has(filter.statuses, t.status) &&
       has(filter.cardIds, t.cardId) &&
-      has(filter.declineReasons, t.declineReason) &&
+      (filter.noDeclineReason
+        ? (t.declineReason ?? '').trim() === '' ||
+          (filter.declineReasons ?? []).includes(t.declineReason as string)
+        : has(filter.declineReasons, t.declineReason)) &&
+      (filter.withCard === undefined || filter.withCard === (t.cardId !== undefined)) &&
       (term === '' || searchTextOf(t).includes(term)) &&
       (filter.minCents === undefined || size >= filter.minCents) &&
       (filter.maxCents === undefined || size <= filter.maxCents) &&
@@ -415,7 +419,10 @@ const rowArb = (n: number) =>
           nil: undefined,
         },
       ),
-      declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit'), { nil: undefined }),
+      // '  ': no reason given, as the Overview reads it.
+      declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit', '  '), {
+        nil: undefined,
+      }),
       // '': the contract allows any string, and an empty one is no card (docs/money.md).
       cardId: fc.option(fc.constantFrom('card_a', 'card_b', 'card c', ''), { nil: undefined }),
     })
@@ -455,6 +462,8 @@ const filterMembers = {
   statuses: fc.subarray(statuses),
   cardIds: fc.subarray(['card_a', 'card_b', 'card c']),
   declineReasons: fc.subarray(['insufficient_funds', 'limit']),
+  noDeclineReason: fc.constant(true),
+  withCard: fc.boolean(),
   minCents: fc.constantFrom(0, 99, 500, 5_000),
   maxCents: fc.constantFrom(500, 5_000, 200_000),
   // On the hour, a millisecond past it, or half-way through (the figures' part-hours).

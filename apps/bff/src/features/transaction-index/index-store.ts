@@ -92,6 +92,13 @@ export interface IndexFilter {
   ownerKeys?: readonly string[];
   teamKeys?: readonly string[];
   declineReasons?: readonly string[];
+  /**
+   * Declines (or any row) the card service gave no reason for: none, or only spaces, as the
+   * Overview's "No reason given" counts them. With `declineReasons`, rows of any of them or none.
+   */
+  noDeclineReason?: boolean;
+  /** Rows with a card, or (false) without one: an absent or empty card id is none (docs/money.md). */
+  withCard?: boolean;
   minCents?: number;
   maxCents?: number;
   from?: number;
@@ -422,7 +429,21 @@ function whereOf(filter: IndexFilter, params: unknown[], engine: SqlEngine['kind
       `card_id IN (SELECT co.card_id FROM card_owner co WHERE co.${column} = ANY(${bind(keys)}::text[]))`,
     );
   }
-  anyOf('decline_reason', filter.declineReasons);
+  if (filter.noDeclineReason) {
+    const reasons = filter.declineReasons;
+    const none = "coalesce(btrim(decline_reason), '') = ''";
+    conditions.push(
+      reasons === undefined
+        ? none
+        : `(decline_reason = ANY(${bind(reasons.map(storable))}::text[]) OR ${none})`,
+    );
+  } else {
+    anyOf('decline_reason', filter.declineReasons);
+  }
+  // The index keeps an empty card id as none (`replaceDays`), so none is NULL.
+  if (filter.withCard !== undefined) {
+    conditions.push(filter.withCard ? 'card_id IS NOT NULL' : 'card_id IS NULL');
+  }
   const text = filter.text === undefined ? undefined : storable(filter.text.trim().toLowerCase());
   if (text) conditions.push(`search_text LIKE ${bind(`%${likeLiteral(text)}%`)}`);
   if (filter.minCents !== undefined)
@@ -542,6 +563,7 @@ export function pageAfterCount(filter: IndexFilter): boolean {
     filter.uncategorized === true ||
     filter.cardIds !== undefined ||
     filter.declineReasons !== undefined ||
+    filter.noDeclineReason === true ||
     filter.minCents !== undefined ||
     filter.maxCents !== undefined
   );

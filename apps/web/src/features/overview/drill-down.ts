@@ -40,11 +40,16 @@ export function spendSearch(
   return drillSearch(scope, { status: SPEND_STATUSES, ...extra });
 }
 
-/** The period's declines for one reason (all declines when the service gave none). */
+/**
+ * The period's card declines for one reason, or those the service gave none for: the rows the
+ * Overview counted in that line (a card's declines only, as its title says), so the list's count
+ * is the line's.
+ */
 export function declineSearch(scope: DrillScope, reason: string): TransactionsSearch {
   return drillSearch(scope, {
     status: ['declined'],
-    ...(reason === NO_REASON ? {} : { declineReason: [reason] }),
+    card: 'with',
+    ...(reason === NO_REASON ? { noDeclineReason: '1' } : { declineReason: [reason] }),
   });
 }
 

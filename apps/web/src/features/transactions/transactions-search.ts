@@ -41,6 +41,13 @@ export interface TransactionsSearch {
   /** Merchants by name, however the card networks write them (every text of theirs). */
   merchantName?: string[] | undefined;
   declineReason?: string[] | undefined;
+  /**
+   * `1`: rows the card service gave no decline reason for (the Overview's "No reason given");
+   * with `declineReason`, rows of any of those reasons or of none.
+   */
+  noDeclineReason?: '1' | undefined;
+  /** Rows with a card, or without one (docs/money.md: an absent or empty card id is none). */
+  card?: CardFilter | undefined;
   /** The cards of these owners, or of these teams, by name in any case (Card Console's own). */
   owner?: string[] | undefined;
   team?: string[] | undefined;
@@ -72,6 +79,8 @@ export type Review = (typeof reviews)[number];
 export const receiptFilters = ['attached', 'missing'] as const;
 export type ReceiptFilter = (typeof receiptFilters)[number];
 export const memoFilters = ['missing', 'written'] as const;
+export const cardFilters = ['with', 'without'] as const;
+export type CardFilter = (typeof cardFilters)[number];
 export type MemoFilter = (typeof memoFilters)[number];
 /** The `account` value for "booked to no accounting category". */
 export const NO_ACCOUNT = 'none';
@@ -128,6 +137,8 @@ export function validateTransactionsSearch(search: Record<string, unknown>): Tra
     merchant: listOf(search.merchant, (v) => text(v, 200), 20),
     merchantName: listOf(search.merchantName, (v) => text(v, 200), 20),
     declineReason: listOf(search.declineReason, (v) => text(v, 200), 20),
+    noDeclineReason: oneOf(['1'] as const, search.noDeclineReason),
+    card: oneOf(cardFilters, search.card),
     owner: listOf(search.owner, ownershipName, OWNER_FILTER_MAX),
     team: listOf(search.team, ownershipName, OWNER_FILTER_MAX),
     min,
@@ -156,6 +167,8 @@ export function filterCount(search: TransactionsSearch): number {
     search.merchant,
     search.merchantName,
     search.declineReason,
+    search.noDeclineReason,
+    search.card,
     search.owner,
     search.team,
     search.min ?? search.max,
@@ -205,6 +218,8 @@ export function toIndexQuery(
     merchant: search.merchant,
     merchantName: search.merchantName,
     declineReason: search.declineReason,
+    noDeclineReason: search.noDeclineReason,
+    card: search.card,
     owner: search.owner,
     team: search.team,
     minCents: cents(search.min),

@@ -68,7 +68,14 @@ function overview(overrides: Partial<Overview> = {}): Overview {
       },
     ],
     cards: [{ key: 'card_9', label: 'Travel •••• 4242', spentCents: 123_456, count: 33 }],
-    declines: { count: 4, rate: 0.1, reasons: [{ reason: 'insufficient_funds', count: 4 }] },
+    declines: {
+      count: 6,
+      rate: 0.15,
+      reasons: [
+        { reason: 'insufficient_funds', count: 4 },
+        { reason: 'No reason given', count: 2 },
+      ],
+    },
     ...overrides,
   };
 }
@@ -245,10 +252,19 @@ describe('overview screen', () => {
       status: SPEND,
       merchantName: 'Acme Air',
     });
+    // A card's declines, as the chart counts them: a declined row without a card is not one.
     expect(target(screen.getByRole('link', { name: /^insufficient_funds:/ })).search).toEqual({
       ...period,
       status: 'declined',
+      card: 'with',
       declineReason: 'insufficient_funds',
+    });
+    // Those without a reason open exactly those, not every decline.
+    expect(target(screen.getByRole('link', { name: /^No reason given:/ })).search).toEqual({
+      ...period,
+      status: 'declined',
+      card: 'with',
+      noDeclineReason: '1',
     });
     // No row says it cannot be filtered any more.
     expect(screen.queryByText(/can't be filtered/)).not.toBeInTheDocument();

@@ -96,6 +96,18 @@ export function ActiveFilters({
       label: `Decline reason: ${r}`,
       without: { declineReason: drop(search.declineReason, r) },
     })),
+    ...(search.noDeclineReason
+      ? [{ key: 'no-reason', label: 'No decline reason', without: { noDeclineReason: undefined } }]
+      : []),
+    ...(search.card
+      ? [
+          {
+            key: 'card-presence',
+            label: search.card === 'with' ? 'With a card' : 'Without a card',
+            without: { card: undefined },
+          },
+        ]
+      : []),
     ...(search.review
       ? [
           {

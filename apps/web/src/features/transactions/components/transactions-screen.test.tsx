@@ -310,6 +310,26 @@ describe('transactions screen', () => {
     expect(summary()).toHaveTextContent(/^Declined$/);
   });
 
+  it("the Overview's declines without a reason: asked for as such, each named in a chip that removes itself", async () => {
+    serveScreen();
+    const { user, router } = renderApp(
+      '/transactions?status=declined&card=with&noDeclineReason=1',
+      {
+        session: financeSession(),
+      },
+    );
+    await screen.findByRole('button', { name: 'Remove filter No decline reason' });
+    expect(lastListQuery()).toEqual({ status: 'declined', card: 'with', noDeclineReason: '1' });
+    expect(lastTotalsQuery()).toMatchObject({ card: 'with', noDeclineReason: '1' });
+    await user.click(screen.getByRole('button', { name: 'Remove filter With a card' }));
+    await waitFor(() =>
+      expect(router.state.location.search).toEqual({ status: 'declined', noDeclineReason: '1' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Remove filter No decline reason' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ status: 'declined' }));
+    expect(lastListQuery()).toEqual({ status: 'declined' });
+  });
+
   it('a category search finds everyday themes: "software" asks for its codes, named in chips', async () => {
     serveScreen();
     const { user, router } = renderApp('/transactions', { session: financeSession() });

@@ -146,4 +146,20 @@ describe.each([
     expect(await people.dropLeftBehind(email)).toHaveLength(5);
     expect(await kept(engine, email)).toEqual(none);
   });
+
+  it('a first single sign-on under an email with leftovers starts with none of them', async () => {
+    const engine = engineOf();
+    const people = store();
+    const { email, other } = await personWithThings(engine, people);
+    await engine.query('DELETE FROM person WHERE email = $1', [email]);
+    const claims = { issuer: 'https://idp.example.test', subject: `sub-${n}`, role: 'finance' };
+    const person = await people.upsertSsoPerson({ ...claims, email });
+    expect(person).toMatchObject({ email, role: 'finance' });
+    expect(await kept(engine, email)).toEqual(none);
+    // Someone here already (a sign-on under another's email is refused): nothing of theirs goes.
+    await expect(
+      people.upsertSsoPerson({ ...claims, subject: `other-${n}`, email: other }),
+    ).rejects.toThrow();
+    expect(await kept(engine, other)).toEqual(all);
+  });
 });

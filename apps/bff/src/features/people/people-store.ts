@@ -212,7 +212,12 @@ export class PeopleStore {
            RETURNING ${PERSON_COLUMNS}`,
           [email, role, issuer, subject, at],
         );
-        if (created) return personOf(created);
+        if (created) {
+          // A new person under an email someone had: what was that one's alone goes first, as
+          // an invitation's does (`dropLeftBehind`), in the same transaction.
+          await this.leftBehind?.(tx, email);
+          return personOf(created);
+        }
         [row] = await linked(tx);
         if (!row) throw new SsoEmailTakenError(email);
       }

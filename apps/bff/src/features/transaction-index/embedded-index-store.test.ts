@@ -60,6 +60,7 @@ describe('the embedded engine', () => {
         '20261207050000000_receipt-inbox-mail-message',
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
+        '20261207170000000_decline-reason-trimmed',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',
@@ -93,7 +94,7 @@ describe('the embedded engine', () => {
     }
   }, 60_000);
 
-  it('sets a card id kept empty by an older build to none, and tallies its day again', async () => {
+  it('sets card ids kept empty and decline reasons kept untrimmed by an older build as this one keeps them, and tallies their days again', async () => {
     const engine = await memoryEngine();
     try {
       await applyIndexMigrations(engine, silentLogger);
@@ -105,39 +106,63 @@ describe('the embedded engine', () => {
         amountCents: -1_500,
         status,
         cardId,
+        ...(status === 'declined' ? { declineReason: 'Card paused' } : {}),
       });
       const store = new TransactionIndexStore(engine);
       await store.replaceDay(
         'sa',
         '2026-10-01',
-        [row('t1', 'settled', 'card_1'), row('t2', 'declined', 'x'), row('t3', 'settled', 'x')],
+        [
+          row('t1', 'settled', 'card_1'),
+          row('t2', 'declined', 'x'),
+          row('t3', 'settled', 'x'),
+          row('t4', 'declined', 'card_1'),
+          row('t5', 'declined', 'card_1'),
+        ],
         Date.UTC(2026, 9, 1),
       );
-      // As an older build kept an empty card id: as it was sent, counted as a card's row.
+      // As an older build kept them: an empty card id, counted as a card's row; a reason as sent.
       await engine.query("UPDATE index_transaction SET card_id = '' WHERE card_id = 'x'");
+      await engine.query(
+        "UPDATE index_transaction SET decline_reason = ' Card paused ' WHERE id = 't4'",
+      );
+      await engine.query("UPDATE index_transaction SET decline_reason = '  ' WHERE id = 't5'");
       await engine.query("SELECT index_tally_days('sa', ARRAY['2026-10-01']::date[])");
       const tallied = () =>
         engine.query<{ card_n: string; declines: string }>(
           'SELECT sum(card_n)::text AS card_n, sum(declines)::text AS declines FROM index_hour_tally',
         );
-      expect(await tallied()).toEqual([{ card_n: '3', declines: '1' }]);
+      expect(await tallied()).toEqual([{ card_n: '5', declines: '3' }]);
 
-      await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [
+      const theirs = [
         '20261207160000000_empty-card-id',
-      ]);
-      expect(await applyIndexMigrations(engine, silentLogger)).toEqual([
-        '20261207160000000_empty-card-id',
-      ]);
-      const kept = await engine.query<{ id: string; card_id: string | null }>(
-        'SELECT id, card_id FROM index_transaction ORDER BY id',
-      );
+        '20261207170000000_decline-reason-trimmed',
+      ];
+      await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = ANY($1::text[])`, [theirs]);
+      expect(await applyIndexMigrations(engine, silentLogger)).toEqual(theirs);
+      const kept = await engine.query<{
+        id: string;
+        card_id: string | null;
+        decline_reason: string | null;
+      }>('SELECT id, card_id, decline_reason FROM index_transaction ORDER BY id');
       expect(kept).toEqual([
-        { id: 't1', card_id: 'card_1' },
-        { id: 't2', card_id: null },
-        { id: 't3', card_id: null },
+        { id: 't1', card_id: 'card_1', decline_reason: null },
+        { id: 't2', card_id: null, decline_reason: 'Card paused' },
+        { id: 't3', card_id: null, decline_reason: null },
+        { id: 't4', card_id: 'card_1', decline_reason: 'Card paused' },
+        { id: 't5', card_id: 'card_1', decline_reason: null },
       ]);
-      // One card row and no card decline, as the money definition reads them.
-      expect(await tallied()).toEqual([{ card_n: '1', declines: '0' }]);
+      // Three card rows and two card declines, as the money definition reads them.
+      expect(await tallied()).toEqual([{ card_n: '3', declines: '2' }]);
+      // The declines by reason, as the Overview reads them: one named, one without.
+      const reasons = await engine.query<{ key: string | null; n: string }>(
+        `SELECT key, sum(n)::text AS n FROM index_day_key_tally WHERE kind = 'd'
+          GROUP BY key ORDER BY key NULLS LAST`,
+      );
+      expect(reasons).toEqual([
+        { key: 'Card paused', n: '1' },
+        { key: null, n: '1' },
+      ]);
     } finally {
       await engine.close();
     }

@@ -63,11 +63,18 @@ function inCategories(filter: IndexFilter, code: string | undefined): boolean {
 }
 
 /** The brute-force answer: `filter` as its documentation reads, over plain rows. */
-/** A row as the index keeps it: an empty card id is no card (docs/money.md), kept as none. */
+/**
+ * A row as the index keeps it: an empty card id is no card (docs/money.md), kept as none; a
+ * decline reason trimmed, and none when only spaces (as the Overview names reasons).
+ */
 function asKept(t: IndexedTransaction): IndexedTransaction {
-  if (t.cardId !== '') return t;
-  const { cardId: _none, ...kept } = t;
-  return kept;
+  const { cardId, declineReason, ...kept } = t;
+  const reason = declineReason?.trim();
+  return {
+    ...kept,
+    ...(cardId === undefined || cardId === '' ? {} : { cardId }),
+    ...(reason ? { declineReason: reason } : {}),
+  };
 }
 
 function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexOrder) {
@@ -307,7 +314,7 @@ function expectedTallies(
     const known = into.get(key) ?? [0, 0];
     into.set(key, [known[0] + cents, known[1] + 1]);
   };
-  for (const r of rows) {
+  for (const r of rows.map(asKept)) {
     const at = Date.parse(r.at);
     if (!subs.includes(r.subAccountId)) continue;
     const bucket = edges.findIndex(
@@ -420,7 +427,7 @@ const rowArb = (n: number) =>
         },
       ),
       // '  ': no reason given, as the Overview reads it.
-      declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit', '  '), {
+      declineReason: fc.option(fc.constantFrom('insufficient_funds', 'limit', ' limit ', '  '), {
         nil: undefined,
       }),
       // '': the contract allows any string, and an empty one is no card (docs/money.md).

@@ -795,7 +795,9 @@ export class TransactionIndexStore {
       reference_number: storable(t.referenceNumber),
       amount_cents: t.amountCents,
       status: t.status,
-      decline_reason: optional(t.declineReason),
+      // Trimmed, and none when only spaces: as the Overview names a reason (a line it opens
+      // asks for the name it shows), and a reason of spaces alone as "No reason given".
+      decline_reason: t.declineReason?.trim() ? storable(t.declineReason.trim()) : null,
       // An empty card id is no card (`hasCard`, the money definition): kept as none, so every
       // `card_id IS NOT NULL` (the tallies' card rows and declines, the cards' lists) reads it so.
       card_id: hasCard(t) ? storable(t.cardId as string) : null,

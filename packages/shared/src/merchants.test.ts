@@ -4,7 +4,7 @@
 // doubled spaces), and brands with references after a star. Its measures, printed: the share of
 // descriptors grouped with their merchant (goal ≥ 95 %), and merges of two merchants (goal 0).
 import { describe, expect, it } from 'vitest';
-import { merchantOf, merchantsOf } from './merchants';
+import { merchantKeyOf, merchantOf, merchantsOf } from './merchants';
 
 /** A small seeded generator (mulberry32), so the set is the same on every run. */
 function rng(seed: number) {
@@ -240,5 +240,18 @@ describe('the merchant behind a card descriptor', () => {
     );
     expect(merges).toEqual([]);
     expect(share).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('the key of a merchant written in another script', () => {
+  it('groups its spellings, keeps merchants of different scripts apart, and leaves ASCII keys as they were', () => {
+    expect(merchantKeyOf('Москва  Ресторан')).toBe('москва ресторан');
+    expect(merchantOf('МОСКВА РЕСТОРАН').key).toBe('москва ресторан');
+    expect(merchantOf('北京饭店').key).toBe('北京饭店');
+    expect(merchantOf('東京カフェ').key).not.toBe(merchantOf('北京饭店').key);
+    // Names admins gave are stored by key: a name with ASCII letters keys as before.
+    expect(merchantKeyOf('Café Luigi')).toBe('caf luigi');
+    // No letter or digit in any script: no key (a merchant of its own text alone).
+    expect(merchantKeyOf('☕☕☕')).toBe('');
   });
 });

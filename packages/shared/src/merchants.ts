@@ -369,17 +369,24 @@ function titleCase(text: string): string {
     .join(' ');
 }
 
-/** The key two spellings of one merchant share: letters and digits, lower case, one space. */
 /** The key of a merchant's name, as `merchantOf` keys it (`Pine Telecom` → `pine telecom`). */
 export function merchantKeyOf(name: string): string {
   return keyOf(name);
 }
 
+/**
+ * The key two spellings of one merchant share: its ASCII letters and digits, lower case, one
+ * space. A name with none (`北京饭店`, `Москва Ресторан`) is keyed by its letters and digits of
+ * any script instead: it had no key, and every such merchant was one. A name of neither
+ * (`☕☕☕`) has no key: it is a merchant of its own text alone (`MerchantGroups`).
+ */
 function keyOf(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, ' ')
+  const lower = name.toLowerCase().replace(/&/g, ' and ');
+  const ascii = lower.replace(/[^a-z0-9]+/g, ' ').trim();
+  if (ascii !== '') return ascii;
+  return lower
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
 

@@ -436,7 +436,12 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
     if (keys.some((key) => merchants.textsOf(key).length === 0)) {
       merchants = await merchantGroups(MERCHANT_GROUPS_MIN_MS);
     }
-    const texts = keys.flatMap((key) => merchants.textsOf(key).map((t) => t.text));
+    const texts = input.merchantName.flatMap((name, i) => {
+      const key = keys[i] as string;
+      const all = merchants.textsOf(key).map((t) => t.text);
+      // A merchant of no letter or digit is its own text alone, asked for as it is or as named.
+      return key === '' ? all.filter((t) => t === name || merchants.nameOf(t).name === name) : all;
+    });
     const asked = filter.merchants && new Set(filter.merchants.map((m) => m.toLowerCase()));
     return {
       ...filter,

@@ -25,7 +25,10 @@ interface Grouping {
 export interface MerchantGroups {
   /** The merchant a text names (one the index does not hold yet: by itself). */
   nameOf(descriptor: string): MerchantName;
-  /** A merchant's texts, the most used first (none: the index has no text of it). */
+  /**
+   * A merchant's texts, the most used first (none: the index has no text of it). Under the key
+   * `''`: every text of no letter or digit, each a merchant of its own (`merchantTexts`).
+   */
   textsOf(key: string): MerchantText[];
   /** Whether the index has a group of descriptors of its own under `key`. */
   hasGroup(key: string): boolean;
@@ -82,7 +85,8 @@ export function withNames(auto: Grouping, names: readonly MerchantNameRow[]): Me
     severalWays: () => {
       const ways = new Map<string, string>();
       for (const [key, texts] of groups) {
-        if (texts.length > 1) for (const t of texts) ways.set(t.text, key);
+        // No key (a text of no letter or digit): each text is a merchant of its own.
+        if (key !== '' && texts.length > 1) for (const t of texts) ways.set(t.text, key);
       }
       return ways;
     },

@@ -245,6 +245,7 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
       const by = q.by;
       if (
         by === 'card' ||
+        by === 'category' ||
         by === 'declineReason' ||
         by === 'merchant' ||
         by === 'owner' ||
@@ -265,9 +266,11 @@ export function serveIndex(rows: IndexTransaction[], options: ServeIndexOptions 
             k =
               by === 'card'
                 ? t.cardId
-                : by === 'merchant'
-                  ? t.merchant && merchantOf(t.merchant.description).name
-                  : t.declineReason;
+                : by === 'category'
+                  ? t.merchant?.categoryCode
+                  : by === 'merchant'
+                    ? t.merchant && merchantOf(t.merchant.description).name
+                    : t.declineReason;
           }
           groups.set(k, [...(groups.get(k) ?? []), t]);
         }

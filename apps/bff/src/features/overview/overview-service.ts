@@ -473,11 +473,17 @@ function assemble(input: AssembleInput): Overview {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The period's top category codes by card spend (the index's breakdown is the period's), named. */
-function topCodes(tallies: OverviewTallies): Overview['categories'] {
+/**
+ * The period's top merchant category codes by card spend (the index's breakdown is the
+ * period's), named. A code that is not four digits is no merchant category code: its rows are
+ * in the "No merchant category" group (`categoryGroupOf`), and a line of it could open no list.
+ */
+export function topCodes(tallies: OverviewTallies): Overview['categories'] {
   const byCode: Record<string, [number, number]> = Object.create(null);
   for (const line of tallies.categories) {
-    if (line.key !== null) tallyInto(byCode, line.key, line.cents, line.count);
+    if (line.key !== null && /^\d{4}$/.test(line.key)) {
+      tallyInto(byCode, line.key, line.cents, line.count);
+    }
   }
   return ranked(byCode, (code) => merchantCategoryName(code) ?? `Category ${code}`).slice(0, TOP);
 }
@@ -492,6 +498,8 @@ export function byMerchant(
 ): Overview['merchants'] {
   const merchants = new Map<string, { name: string; texts: [string, number, number][] }>();
   for (const [text, [cents, count]] of Object.entries(byText)) {
+    // A blank merchant text names no merchant (its line could open no list of its own).
+    if (text.trim() === '') continue;
     const named = names.get(text);
     const { key, name } = named?.key ? named : { key: text, name: text };
     const merchant = merchants.get(key) ?? { name, texts: [] };

@@ -61,6 +61,7 @@ describe('the embedded engine', () => {
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
         '20261207170000000_decline-reason-trimmed',
+        '20261207180000000_category-code-trimmed',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',
@@ -127,6 +128,8 @@ describe('the embedded engine', () => {
         "UPDATE index_transaction SET decline_reason = ' Card paused ' WHERE id = 't4'",
       );
       await engine.query("UPDATE index_transaction SET decline_reason = '  ' WHERE id = 't5'");
+      await engine.query("UPDATE index_transaction SET category_code = ' 5812' WHERE id = 't1'");
+      await engine.query("UPDATE index_transaction SET category_code = '  ' WHERE id = 't3'");
       await engine.query("SELECT index_tally_days('sa', ARRAY['2026-10-01']::date[])");
       const tallied = () =>
         engine.query<{ card_n: string; declines: string }>(
@@ -137,6 +140,7 @@ describe('the embedded engine', () => {
       const theirs = [
         '20261207160000000_empty-card-id',
         '20261207170000000_decline-reason-trimmed',
+        '20261207180000000_category-code-trimmed',
       ];
       await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = ANY($1::text[])`, [theirs]);
       expect(await applyIndexMigrations(engine, silentLogger)).toEqual(theirs);
@@ -144,14 +148,19 @@ describe('the embedded engine', () => {
         id: string;
         card_id: string | null;
         decline_reason: string | null;
-      }>('SELECT id, card_id, decline_reason FROM index_transaction ORDER BY id');
+        category_number: number | null;
+      }>('SELECT id, card_id, decline_reason, category_number FROM index_transaction ORDER BY id');
       expect(kept).toEqual([
-        { id: 't1', card_id: 'card_1', decline_reason: null },
-        { id: 't2', card_id: null, decline_reason: 'Card paused' },
-        { id: 't3', card_id: null, decline_reason: null },
-        { id: 't4', card_id: 'card_1', decline_reason: 'Card paused' },
-        { id: 't5', card_id: 'card_1', decline_reason: null },
+        { id: 't1', card_id: 'card_1', decline_reason: null, category_number: 5812 },
+        { id: 't2', card_id: null, decline_reason: 'Card paused', category_number: null },
+        { id: 't3', card_id: null, decline_reason: null, category_number: null },
+        { id: 't4', card_id: 'card_1', decline_reason: 'Card paused', category_number: null },
+        { id: 't5', card_id: 'card_1', decline_reason: null, category_number: null },
       ]);
+      const codes = await engine.query<{ code: string | null }>(
+        "SELECT category_code AS code FROM index_transaction WHERE id IN ('t1', 't3') ORDER BY id",
+      );
+      expect(codes).toEqual([{ code: '5812' }, { code: null }]);
       // Three card rows and two card declines, as the money definition reads them.
       expect(await tallied()).toEqual([{ card_n: '3', declines: '2' }]);
       // The declines by reason, as the Overview reads them: one named, one without.

@@ -62,21 +62,23 @@ function inCategories(filter: IndexFilter, code: string | undefined): boolean {
   );
 }
 
-/** The brute-force answer: `filter` as its documentation reads, over plain rows. */
 /**
  * A row as the index keeps it: an empty card id is no card (docs/money.md), kept as none; a
- * decline reason trimmed, and none when only spaces (as the Overview names reasons).
+ * decline reason and a category code trimmed, and none when blank (as the Overview names them).
  */
 function asKept(t: IndexedTransaction): IndexedTransaction {
-  const { cardId, declineReason, ...kept } = t;
+  const { cardId, declineReason, categoryCode, ...kept } = t;
   const reason = declineReason?.trim();
+  const code = categoryCode?.trim();
   return {
     ...kept,
     ...(cardId === undefined || cardId === '' ? {} : { cardId }),
     ...(reason ? { declineReason: reason } : {}),
+    ...(code ? { categoryCode: code } : {}),
   };
 }
 
+/** The brute-force answer: `filter` as its documentation reads, over plain rows. */
 function expected(rows: IndexedTransaction[], filter: IndexFilter, order: IndexOrder) {
   const has = (values: readonly string[] | undefined, value: string | undefined) =>
     values === undefined || (value !== undefined && values.map(storable).includes(value));
@@ -421,7 +423,7 @@ const rowArb = (n: number) =>
       description: fc.constantFrom(...words).map((w) => `POS ${w}`),
       merchant: fc.option(fc.constantFrom(...words), { nil: undefined }),
       categoryCode: fc.option(
-        fc.constantFrom('5734', '5817', '4121', '5812', '0000', '57', '3500'),
+        fc.constantFrom('5734', '5817', '4121', '5812', '0000', '57', '3500', ' 5812', '  '),
         {
           nil: undefined,
         },

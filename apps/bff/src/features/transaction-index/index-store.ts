@@ -791,7 +791,8 @@ export class TransactionIndexStore {
       at: new Date(t.at).toISOString(),
       description: storable(t.description),
       merchant: optional(t.merchant),
-      category_code: optional(t.categoryCode),
+      // Trimmed, and none when blank: ' 5812' is 5812 (its group, its filter), '' no code.
+      category_code: t.categoryCode?.trim() ? storable(t.categoryCode.trim()) : null,
       reference_number: storable(t.referenceNumber),
       amount_cents: t.amountCents,
       status: t.status,

@@ -120,8 +120,15 @@ export function TotalsBy({
         return { team: [g.label ?? key] };
     }
   };
+  /**
+   * Whether a group's line can narrow the list to it: a group of none cannot, nor one whose key
+   * the filter cannot ask for (a blank text; a category code that is not four digits, which the
+   * card service may send): its link would open the whole list.
+   */
+  const narrows = (g: Breakdown['groups'][number]): g is typeof g & { key: string } =>
+    g.key !== undefined && g.key.trim() !== '' && (by !== 'category' || /^\d{4}$/.test(g.key));
   const labelOf = (g: Breakdown['groups'][number]) => {
-    if (g.key === undefined) return NONE_LABELS[by];
+    if (g.key === undefined || g.key.trim() === '') return NONE_LABELS[by];
     if (by === 'subAccount') return subAccountName.get(g.key) ?? g.key;
     if (by === 'category') return `${g.key} ${g.label ?? ''}`.trim();
     return g.label ?? g.key;
@@ -163,7 +170,7 @@ export function TotalsBy({
           {breakdown.groups.map((g) => (
             <tr key={g.key ?? '(none)'}>
               <th scope="row">
-                {g.key === undefined ? (
+                {!narrows(g) ? (
                   <span className="muted">{labelOf(g)}</span>
                 ) : (
                   <button
@@ -173,7 +180,7 @@ export function TotalsBy({
                     onClick={() =>
                       onChange({
                         ...search,
-                        ...narrowTo(g as typeof g & { key: string }),
+                        ...narrowTo(g),
                         by: undefined,
                         pages: undefined,
                       })

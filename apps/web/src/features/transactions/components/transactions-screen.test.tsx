@@ -413,6 +413,32 @@ describe('transactions screen', () => {
     expect(lastListQuery()).toEqual({ sort: 'amount', direction: 'asc' });
   });
 
+  it('totals by category or merchant: a line the filter cannot ask for (a code not of four digits, a blank merchant) narrows nothing', async () => {
+    const merchant = (description: string, categoryCode: string) => ({
+      description,
+      categoryCode,
+      categoryName: 'Computer Software Stores',
+    });
+    serveScreen({
+      rows: [
+        indexRow({ id: 'a', description: 'Design tool', merchant: merchant('FIGMA', '5734') }),
+        indexRow({ id: 'b', description: 'Odd code', merchant: merchant('   ', 'abc') }),
+      ],
+    });
+    const { user } = renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Design tool/ });
+    await user.selectOptions(screen.getByLabelText('Totals by'), 'category');
+    const byCategory = await screen.findByRole('table', { name: 'Totals by category' });
+    expect(within(byCategory).getByRole('button', { name: /^5734/ })).toBeInTheDocument();
+    const odd = within(byCategory).getByRole('row', { name: /abc/ });
+    expect(within(odd).queryByRole('button')).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Totals by'), 'merchant');
+    const byMerchant = await screen.findByRole('table', { name: 'Totals by merchant' });
+    expect(within(byMerchant).getByRole('button', { name: 'Figma' })).toBeInTheDocument();
+    const blank = within(byMerchant).getByRole('row', { name: /No merchant/ });
+    expect(within(blank).queryByRole('button')).toBeNull();
+  });
+
   it("totals by card: the set's spend per card, and a card's line narrows the list to it", async () => {
     serveScreen();
     const { user, router } = renderApp('/transactions', { session: financeSession() });

@@ -38,6 +38,14 @@ describe('the current window of a utilisation limit', () => {
     ).toBeUndefined();
   });
 
+  it('reads a blank zone or start as none, as an absent one: UTC, calendar windows', () => {
+    const now = at('2026-11-26');
+    expect(
+      currentUtilizationWindow({ preset: 'monthly', timezone: '', startDate: ' ' }, now),
+    ).toEqual(currentUtilizationWindow({ preset: 'monthly' }, now));
+    expect(days('monthly', '2026-11-26', '')).toEqual(['2026-11-01', '2026-11-30']);
+  });
+
   it("days are the limit's zone's: its midnight, not UTC's", () => {
     const zone = 'America/Los_Angeles';
     // 07:00 UTC on 26 November is still the 25th in Los Angeles.

@@ -1,11 +1,12 @@
 // The current window of a card's utilisation limit: the days whose spend counts against it now.
 // The card service's contract names the preset, the time zone and the start date but says no
 // more (only "daily" is shown), so this is our reading, written down in decision 0110:
-// - days are calendar days in the limit's time zone (UTC when it names none);
+// - days are calendar days in the limit's time zone (UTC when it names none: absent or blank);
 // - daily: today; weekly: seven-day windows from the start date; monthly: from the start
 //   date's day of the month (the month's last day when it has fewer); yearly: from its
 //   anniversary (28 February in other years for a 29 February start);
-// - without a start date, windows follow the calendar (weeks from Monday, months, years);
+// - without a start date (absent or blank), windows follow the calendar (weeks from Monday,
+//   months, years);
 // - before the start date the window is the first one, and nothing counts yet;
 // - "collective", any other preset, a start date or zone that cannot be read: unknown.
 
@@ -80,10 +81,12 @@ export function currentUtilizationWindow(
   limit: UtilizationLimitDefinition,
   now: number,
 ): UtilizationWindow | undefined {
-  const timeZone = limit.timezone ?? 'UTC';
+  // A blank zone or start names none, as an absent one (the contract says only "string").
+  const timeZone = limit.timezone?.trim() || 'UTC';
+  const startDate = limit.startDate?.trim() || undefined;
   if (!isKnownTimeZone(timeZone)) return undefined;
-  if (limit.startDate !== undefined && !isIsoDay(limit.startDate)) return undefined;
-  const days = windowDays(limit.preset ?? '', limit.startDate, instantToIsoDay(now, timeZone));
+  if (startDate !== undefined && !isIsoDay(startDate)) return undefined;
+  const days = windowDays(limit.preset ?? '', startDate, instantToIsoDay(now, timeZone));
   if (!days) return undefined;
   return {
     ...days,

@@ -138,7 +138,7 @@ export function CardDetailScreen(props: CardDetailScreenProps) {
                 <dt>Amount</dt>
                 <dd>{u.limitCents === undefined ? '—' : formatCents(u.limitCents)}</dd>
                 <dt>Time zone</dt>
-                <dd>{u.timezone ?? '—'}</dd>
+                <dd>{u.timezone?.trim() || '—'}</dd>
                 <dt>Start date</dt>
                 <dd>{formatDate(u.startDate)}</dd>
               </dl>

@@ -1,6 +1,7 @@
 // The one ranged walker (the export, the limit preview and the Overview's day walks): every
 // row of the span once, ranges on the boundaries asked for, a few at once, one budget for all
 // ranges, and the first failure stopping the rest.
+import { getEventListeners } from 'node:events';
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -317,6 +318,37 @@ describe('walkRanges', () => {
     });
     await expect(walk).rejects.toThrow('gone');
     expect(fake.asked.length).toBeLessThan(20);
+  });
+
+  it("twelve walks at once on one caller's signal hold one listener on it, and its abort stops every one", async () => {
+    const rows = Array.from({ length: 2_000 }, (_, id) => ({ id, at: 2_000_000 - id * 500 }));
+    const stop = new AbortController();
+    let listening = 0;
+    let started = 0;
+    const walks = Array.from({ length: 12 }, () =>
+      walkRanges({
+        span: {},
+        page: service(rows, 10).page,
+        dateOf: (r) => r.at,
+        atOnce: 2,
+        pagesPerRange: 4,
+        budget: walkBudget(roomy),
+        signal: stop.signal,
+        range: () => ({
+          take: (got) => {
+            got();
+            started += 1;
+            // Twelve pages in, all twelve walks running (each listens from its start).
+            if (started === 12) {
+              listening = getEventListeners(stop.signal, 'abort').length;
+              stop.abort(new Error('shutting down'));
+            }
+          },
+        }),
+      }),
+    );
+    for (const walk of walks) await expect(walk).rejects.toThrow('shutting down');
+    expect(listening).toBe(1);
   });
 
   describe('a paced walk', () => {

@@ -1,7 +1,7 @@
 import type { UpstreamTransaction } from '@card-console/shared/upstream/transaction';
 import type { Logger } from 'pino';
 import { AppError } from '../core/app-error';
-import { abortable } from '../platform/abort-fan-out';
+import { abortable, onAbort } from '../platform/abort-fan-out';
 import type { WalkPace } from '../platform/pagination/pace';
 import type { CallContext, DeferredPage, TransactionListParams, UpstreamClient } from './client';
 import { createRangePlanner, type DateRange } from './date-ranges';
@@ -125,12 +125,15 @@ export async function walkRanges<T>(o: RangedWalkOptions<T>): Promise<void> {
   const halt = new AbortController();
   const stopOnAbort = () => halt.abort(o.signal?.reason);
   if (o.signal?.aborted) stopOnAbort();
-  o.signal?.addEventListener('abort', stopOnAbort, { once: true });
+  // One listener on the caller's signal however many walks share it (a first sync walks every
+  // sub account at once, each carrying the shutdown's cut-off): one each made Node warn of a
+  // leak (MaxListenersExceededWarning) past ten.
+  const stopListening = o.signal ? onAbort(o.signal, stopOnAbort) : () => {};
   const outside: Outside = { rows: 0, pages: 0 };
   try {
     await walk(o, halt, outside);
   } finally {
-    o.signal?.removeEventListener('abort', stopOnAbort);
+    stopListening();
     logDropped(o.log, outside, o.span);
   }
 }

@@ -60,8 +60,7 @@ describe('the embedded engine', () => {
         '20261207050000000_receipt-inbox-mail-message',
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
-        '20261207170000000_decline-reason-trimmed',
-        '20261207180000000_category-code-trimmed',
+        '20261207170000000_texts-trimmed',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',
@@ -137,11 +136,7 @@ describe('the embedded engine', () => {
         );
       expect(await tallied()).toEqual([{ card_n: '5', declines: '3' }]);
 
-      const theirs = [
-        '20261207160000000_empty-card-id',
-        '20261207170000000_decline-reason-trimmed',
-        '20261207180000000_category-code-trimmed',
-      ];
+      const theirs = ['20261207160000000_empty-card-id', '20261207170000000_texts-trimmed'];
       await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = ANY($1::text[])`, [theirs]);
       expect(await applyIndexMigrations(engine, silentLogger)).toEqual(theirs);
       const kept = await engine.query<{

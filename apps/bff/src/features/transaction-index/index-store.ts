@@ -431,7 +431,8 @@ function whereOf(filter: IndexFilter, params: unknown[], engine: SqlEngine['kind
   }
   if (filter.noDeclineReason) {
     const reasons = filter.declineReasons;
-    const none = "coalesce(btrim(decline_reason), '') = ''";
+    // The index keeps a blank reason as none (`replaceDays`).
+    const none = 'decline_reason IS NULL';
     conditions.push(
       reasons === undefined
         ? none

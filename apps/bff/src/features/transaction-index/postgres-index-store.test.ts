@@ -63,8 +63,7 @@ describe('the index on PostgreSQL', () => {
         '20261207050000000_receipt-inbox-mail-message',
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
-        '20261207170000000_decline-reason-trimmed',
-        '20261207180000000_category-code-trimmed',
+        '20261207170000000_texts-trimmed',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

@@ -4,7 +4,7 @@
 // the store's refusals; and what the receipt inbox shares with a transaction's receipts (one
 // file check, one way to name, refuse and attach a receipt), so an inbox file is a receipt alike.
 export { addReceiptIn, NotesConflictError, NotesStore } from './notes-store';
-export { inspectReceipt, RECEIPT_TYPES, safeFileName } from './receipt-file';
+export { inspectReceipt, safeFileName, sendReceipt } from './receipt-file';
 export {
   FILE_NAME_HEADER,
   fileNameOf,

@@ -5,6 +5,8 @@
 // receipt-png.ts, receipt-webp.ts; HEIC/HEIF has its Exif and XMP items zeroed in place,
 // receipt-heif.ts); a picture declaring more than RECEIPT_MAX_PIXELS refused; a PDF that can
 // act or carry files refused (receipt-pdf.ts).
+import { create as contentDisposition } from 'content-disposition';
+import type { Response } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
 import { stripHeif } from './receipt-heif';
 import { stripJpeg } from './receipt-jpeg';
@@ -81,4 +83,28 @@ export function safeFileName(raw: string | undefined, mediaType: ReceiptType): s
       .slice(0, 120)
       .trim() || 'receipt';
   return `${stem}.${ext}`;
+}
+
+/**
+ * Writes a kept receipt (a transaction's or an inbox item's) back to the browser: a picture shown
+ * inline at most, a PDF only as a download, sandboxed with nothing to run, never sniffed as another
+ * type, never cached.
+ */
+export function sendReceipt(
+  res: Response,
+  file: { mediaType: string; fileName: string; content: Buffer },
+): void {
+  const image = file.mediaType.startsWith('image/') && Object.hasOwn(RECEIPT_TYPES, file.mediaType);
+  res.status(200).set({
+    'Content-Type': file.mediaType,
+    'Content-Length': String(file.content.length),
+    'Content-Disposition': contentDisposition(file.fileName, {
+      type: image ? 'inline' : 'attachment',
+    }),
+    'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'private, no-store',
+  });
+  res.end(file.content);
 }

@@ -1,5 +1,4 @@
 import { RECEIPTS_PER_TRANSACTION, type Receipt } from '@card-console/shared/api/notes';
-import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
 import { AppError, problemCode } from '../../core/app-error';
 import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-change';
@@ -10,9 +9,9 @@ import { NotesConflictError, TooManyReceiptsError } from './notes-store';
 import {
   inspectReceipt,
   RECEIPT_MAX_PIXELS,
-  RECEIPT_TYPES,
   type ReceiptRefusedError,
   safeFileName,
+  sendReceipt,
 } from './receipt-file';
 
 /** The header a file's name comes in, percent-encoded UTF-8 (a header is Latin-1 otherwise). */
@@ -126,21 +125,7 @@ export function createReceiptsService(deps: NotesDeps) {
     async send(res: Response, transactionId: string, receiptId: string): Promise<void> {
       const file = await (await store()).receiptFile(transactionId, receiptId);
       if (!file) throw new AppError(404, 'not_found', 'There is no such receipt.');
-      const image =
-        file.mediaType.startsWith('image/') && Object.hasOwn(RECEIPT_TYPES, file.mediaType);
-      res.status(200).set({
-        'Content-Type': file.mediaType,
-        'Content-Length': String(file.content.length),
-        // Shown as a picture at most; a PDF only as a download. Nothing in it can run.
-        'Content-Disposition': contentDisposition(file.fileName, {
-          type: image ? 'inline' : 'attachment',
-        }),
-        'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
-        'X-Content-Type-Options': 'nosniff',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-        'Cache-Control': 'private, no-store',
-      });
-      res.end(file.content);
+      sendReceipt(res, file);
     },
 
     async remove(who: Who, transactionId: string, receiptId: string): Promise<undefined> {

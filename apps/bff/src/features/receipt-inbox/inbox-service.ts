@@ -8,7 +8,6 @@ import type {
   InboxSuggestion,
 } from '@card-console/shared/api/receipt-inbox';
 import { formatCents } from '@card-console/shared/money';
-import { create as contentDisposition } from 'content-disposition';
 import type { Response } from 'express';
 import { AppError, problemCode } from '../../core/app-error';
 import type { NewAuditRecord } from '../../platform/audit/audit-store';
@@ -21,10 +20,10 @@ import type { FeatureDeps } from '../feature-deps';
 import {
   fileNameOf,
   inspectReceipt,
-  RECEIPT_TYPES,
   refusal,
   refuseCardNumber,
   safeFileName,
+  sendReceipt,
   translateReceiptError,
 } from '../notes';
 import type { PersonSessionTable } from '../people';
@@ -425,20 +424,7 @@ export function createReceiptInboxService(deps: ReceiptInboxDeps) {
     async send(who: Who, res: Response, id: string): Promise<void> {
       const file = await (await store()).file(who.actor.email, id);
       if (!file) throw new AppError(404, 'not_found', 'There is no such receipt in your inbox.');
-      const image =
-        file.mediaType.startsWith('image/') && Object.hasOwn(RECEIPT_TYPES, file.mediaType);
-      res.status(200).set({
-        'Content-Type': file.mediaType,
-        'Content-Length': String(file.content.length),
-        'Content-Disposition': contentDisposition(file.fileName, {
-          type: image ? 'inline' : 'attachment',
-        }),
-        'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
-        'X-Content-Type-Options': 'nosniff',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-        'Cache-Control': 'private, no-store',
-      });
-      res.end(file.content);
+      sendReceipt(res, file);
     },
 
     /** Attaches one of the person's items to a transaction they chose (a suggestion or another). */

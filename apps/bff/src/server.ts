@@ -10,7 +10,7 @@ import { type Config, ConfigError, loadConfig, type SsoConfig } from './env';
 import { createCardDirectory, upstreamCardPages } from './features/cards/card-directory';
 import type { ReadinessCheck } from './features/health/readiness';
 import { cachedStandings } from './features/people/cached-standings';
-import { PeopleStore } from './features/people/people-store';
+import type { PeopleStore } from './features/people/people-store';
 import { logSecretsSealed } from './features/people/person-secrets';
 import { SqlPersonDirectory } from './features/people/sql-person-directory';
 import { sqlPersonSessions } from './features/people/sql-person-sessions';
@@ -36,7 +36,7 @@ import { embeddedEngine } from './platform/sql/sql-engine';
 import { StoreUnavailableError } from './platform/store-unavailable';
 import { UserDirectory } from './platform/users/user-directory';
 import { watchUsersFile } from './platform/users/watch-users-file';
-import { openStores, type SeedStores } from './stores';
+import { openStores, peopleStoreOn, type SeedStores } from './stores';
 import { createUpstreamClient } from './upstream/client';
 
 /** A card service started for this process (demo mode's simulator), used instead of CARD_API_*. */
@@ -295,7 +295,7 @@ async function startServer(
   // at the next need. Then every TOTP secret not sealed with TOTP_ENCRYPTION_KEY is sealed with it
   // (kept in clear before, or under a previous key); those no key opens are logged as errors.
   const totpSecrets = new TotpSecretBox(config.totpKeys);
-  const peopleStore = new PeopleStore(stores.sql, systemClock, totpSecrets);
+  const peopleStore = peopleStoreOn(stores.sql, totpSecrets);
   let toImport = fileUsers?.users();
   let importing: Promise<PeopleStore> | undefined;
   const importedPeople = () => {

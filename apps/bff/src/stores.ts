@@ -56,6 +56,15 @@ export const personLeftBehind: LeftBehind = async (tx, email) => [
   ...(await dropAlertsOf(tx, email)),
 ];
 
+/**
+ * The people store as every part of the product makes it (the server, its stores, `pnpm users`):
+ * over `engine`, its TOTP secrets sealed with `totpSecrets`, a person removed taking with them
+ * what was theirs alone (`personLeftBehind`). One maker, so no caller forgets a part.
+ */
+export function peopleStoreOn(engine: SqlEngine, totpSecrets?: TotpSecretBox): PeopleStore {
+  return new PeopleStore(engine, systemClock, totpSecrets, personLeftBehind);
+}
+
 /** Each store, once the engine is open and the migrations applied; a failed open is retried. */
 export function storesOn(
   db: Database,
@@ -80,9 +89,7 @@ export function storesOn(
     receiptInbox: on((engine) => new ReceiptInboxStore(engine)),
     alerts: on((engine) => new AlertStore(engine)),
     // Without the configured key's box the people store has no TOTP secrets.
-    people: on(
-      (engine) => new PeopleStore(engine, systemClock, options.totpSecrets, personLeftBehind),
-    ),
+    people: on((engine) => peopleStoreOn(engine, options.totpSecrets)),
     personSessions: on((engine) => new PersonSessionTable(engine)),
     sql: db.sql,
     isOpen: () => db.isOpen(),

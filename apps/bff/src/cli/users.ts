@@ -10,7 +10,6 @@ import { roleSchema } from '@card-console/shared/api/meta';
 import pino from 'pino';
 import { systemClock } from '../core/clock';
 import { totpKeysOf } from '../env';
-import { PeopleStore } from '../features/people/people-store';
 import { JsonlAuditStore } from '../platform/audit/jsonl-audit-store';
 import { embeddedStoreDir, lockEmbeddedStore } from '../platform/locks/data-dir-lock';
 import { FileFactorStore } from '../platform/passkeys/file-factor-store';
@@ -18,7 +17,7 @@ import { SqlFactorStore } from '../platform/passkeys/sql-factor-store';
 import { TotpSecretBox } from '../platform/security/totp-secret-box';
 import { applyIndexMigrations } from '../platform/sql/index-migrations';
 import { embeddedEngine, type SqlEngine } from '../platform/sql/sql-engine';
-import { personLeftBehind } from '../stores';
+import { peopleStoreOn } from '../stores';
 import { addUser } from './add-user';
 import { linkUser, removeUser, setUserDisabled, unlinkUser } from './edit-users';
 import {
@@ -59,13 +58,8 @@ const bffDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
  * TOTP secrets sealed as the server seals them (TOTP_ENCRYPTION_KEY; demo mode's own key), and
  * what a person removed takes with them dropped as the server drops it (src/stores.ts).
  */
-const peopleStoreOn = (engine: SqlEngine) =>
-  new PeopleStore(
-    engine,
-    systemClock,
-    new TotpSecretBox(totpKeysOf(process.env)),
-    personLeftBehind,
-  );
+const peopleOn = (engine: SqlEngine) =>
+  peopleStoreOn(engine, new TotpSecretBox(totpKeysOf(process.env)));
 
 interface OpenedPeople extends PeopleCommands {
   close(): Promise<void>;
@@ -92,7 +86,7 @@ async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
       throw error;
     });
     return {
-      store: peopleStoreOn(engine),
+      store: peopleOn(engine),
       trail: { audit: audit.store, actor, logger: trailLogger },
       factors: new SqlFactorStore(engine),
       close: async () => {
@@ -125,7 +119,7 @@ async function openPeopleStore(serverStopped: boolean): Promise<OpenedPeople> {
     const engine = await embeddedEngine(dir);
     await applyIndexMigrations(engine, logger);
     return {
-      store: peopleStoreOn(engine),
+      store: peopleOn(engine),
       trail: { audit: new JsonlAuditStore(dataDir, systemClock), actor, logger: trailLogger },
       factors,
       close: async () => {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { constants, deflateSync } from 'node:zlib';
+import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { deflatedThenDamaged, objectStream, pdf, streamObject } from '../../test/crafted-receipts';
 import { pdfReceipt } from '../../test/receipt-files';
@@ -58,6 +58,59 @@ const picture = (text: string) =>
     '/Type /XObject /Subtype /Image /Width 4 /Height 4 /Filter /FlateDecode',
     deflateSync(Buffer.concat([Buffer.from([0xff, 0x00, 0x7f]), Buffer.from(text, 'latin1')])),
   );
+
+/**
+ * An object stream holding `objects` (numbered from 10), its bytes written in rows of `rowBytes`
+ * under a PNG predictor of row type `type` with pixels of `pixelBytes`, then Flate-compressed:
+ * what a reader undoes with the stream's `/DecodeParms` (`params`).
+ */
+function predictedObjectStream(
+  number: number,
+  objects: string[],
+  params: string,
+  rowBytes: number,
+  pixelBytes: number,
+  type: number,
+): Buffer {
+  let offset = 0;
+  const header = objects.map((o, i) => {
+    const entry = `${10 + i} ${offset}`;
+    offset += o.length + 1;
+    return entry;
+  });
+  const head = `${header.join(' ')}\n`;
+  let body = Buffer.from(`${head}${objects.join('\n')}\n`, 'latin1');
+  body = Buffer.concat([body, Buffer.alloc((rowBytes - (body.length % rowBytes)) % rowBytes, 32)]);
+  const rows: Buffer[] = [];
+  for (let at = 0; at < body.length; at += rowBytes) {
+    const row = Buffer.alloc(rowBytes + 1);
+    row[0] = type;
+    for (let i = 0; i < rowBytes; i++) {
+      const left = i >= pixelBytes ? (body[at + i - pixelBytes] as number) : 0;
+      const up = at > 0 ? (body[at + i - rowBytes] as number) : 0;
+      const upLeft =
+        at > 0 && i >= pixelBytes ? (body[at + i - rowBytes - pixelBytes] as number) : 0;
+      const p = left + up - upLeft;
+      const [a, b, c] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+      const paeth = a <= b && a <= c ? left : b <= c ? up : upLeft;
+      const base = [0, left, up, (left + up) >>> 1, paeth][type] as number;
+      row[i + 1] = ((body[at + i] as number) - base) & 0xff;
+    }
+    rows.push(row);
+  }
+  return streamObject(
+    number,
+    `/Type /ObjStm /N ${objects.length} /First ${head.length} /Filter /FlateDecode /DecodeParms << ${params} >>`,
+    deflateSync(Buffer.concat(rows)),
+  );
+}
+
+/** What a stream object's compressed data inflates to, as text, no predictor undone. */
+function unpredictedNames(stream: Buffer): string {
+  const start = stream.indexOf('stream\n') + 7;
+  const end = stream.lastIndexOf('\nendstream');
+  return inflateSync(stream.subarray(start, end)).toString('latin1');
+}
 
 describe('a PDF receipt', () => {
   it('is kept as sent when it only shows pages, links and a destination to open at', async () => {
@@ -145,6 +198,75 @@ describe('a PDF receipt', () => {
       const object = streamObject(4, '/Type /ObjStm /N 1 /First 6 /Filter /FlateDecode', data);
       expect(await verdict(pdf('', [object])), start.slice(0, 8)).toBe('active');
     }
+  });
+
+  it('reads object streams under a PNG predictor as a reader does, with the rows the file names', async () => {
+    const action = '<< /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>';
+    const launch = '<< /Type /Action /S /Launch /F (calc.exe) >>';
+    const files = '<< /Names << /EmbeddedFiles << /Names [(a.exe) 9 0 R] >> >> >>';
+    // Each row type (none, sub, up, average, Paeth), row widths of 1 to 7 bytes, pixels of 1 to 3.
+    for (const [objects, columns, colors, type] of [
+      [[action], 1, 1, 0],
+      [[launch], 4, 1, 2],
+      [[files], 3, 1, 1],
+      [[action], 7, 1, 3],
+      [['<< /Type /Font >>', launch], 2, 3, 4],
+    ] as const) {
+      const params = `/Predictor 12 /Columns ${columns}${colors === 1 ? '' : ` /Colors ${colors}`}`;
+      const stream = predictedObjectStream(4, [...objects], params, columns * colors, colors, type);
+      expect(await verdict(pdf('', [stream])), `${params} type ${type}`).toBe('active');
+      // Without a predictor read, the row bytes hid it (the check before this one kept these).
+      expect(unpredictedNames(stream)).not.toContain('/JavaScript');
+    }
+    // Ordinary: fonts in a predicted object stream, beside a cross-reference stream's rows.
+    const fonts = predictedObjectStream(
+      4,
+      ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
+      '/Predictor 12 /Columns 5',
+      5,
+      1,
+      2,
+    );
+    const xref = streamObject(
+      6,
+      '/Type /XRef /W [1 3 1] /Filter /FlateDecode /DecodeParms << /Columns 5 /Predictor 12 >>',
+      deflateSync(Buffer.from([2, 1, 0, 0, 15, 0, 2, 0, 0, 1, 32, 0, 2, 0, 0, 0, 200, 0])),
+    );
+    expect(await verdict(pdf('', [fonts, xref, picture('/JS /AA')]))).toBe('kept');
+  });
+
+  it('refuses object streams it cannot read as a reader would: other filters, TIFF predictors, references', async () => {
+    const action = '<< /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >>';
+    const body = Buffer.from(`10 0\n${action}\n`, 'latin1');
+    const header = '/Type /ObjStm /N 1 /First 5';
+    // Hex, or a Flate stream first written as ASCII85: a reader decodes them, this does not.
+    const hex = streamObject(
+      4,
+      `${header} /Filter /ASCIIHexDecode`,
+      Buffer.from(`${body.toString('hex')}>`),
+    );
+    expect(await verdict(pdf('', [hex]))).toBe('active');
+    const chained = streamObject(4, `${header} /Filter [/A85 /Fl]`, Buffer.from('garbled~>'));
+    expect(await verdict(pdf('', [chained]))).toBe('active');
+    // TIFF's predictor, and a predictor's numbers or a filter given by reference.
+    for (const dict of [
+      '/Filter /FlateDecode /DecodeParms << /Predictor 2 /Columns 1 >>',
+      '/Filter /FlateDecode /DecodeParms 8 0 R',
+      '/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 8 0 R >>',
+      '/Filter 8 0 R',
+    ]) {
+      const stream = streamObject(4, `${header} ${dict}`, deflateSync(body));
+      expect(await verdict(pdf('', [stream])), dict).toBe('active');
+    }
+    // Without object streams, a picture under any filter is kept: nothing a reader takes as an
+    // object comes out of it.
+    const hexPicture = streamObject(5, '/Subtype /Image /Filter /AHx', Buffer.from('ff00>'));
+    const tiff = streamObject(
+      6,
+      '/Subtype /Image /Filter /FlateDecode /DecodeParms << /Predictor 2 /Colors 3 /Columns 8 0 R >>',
+      deflateSync(Buffer.from([0xff, 1, 2])),
+    );
+    expect(await verdict(pdf('', [hexPicture, tiff]))).toBe('kept');
   });
 
   it('does not take chance bytes in compressed data for a short name', async () => {

@@ -7,9 +7,13 @@ import { ReceiptRefusedError } from './receipt-refused';
 // content, inflated to be searched (as far as they inflate, as a reader would). Searching bytes
 // rather than parsing objects leaves a crafted file no structure to hide behind; an encrypted file
 // whose objects sit in object streams cannot be searched and is refused too. A destination to
-// open at (`/OpenAction [3 0 R /Fit]`) is no action and passes. Not unpacked: object streams
-// under predictors or filters other than Flate. PDFs are only ever served as downloads, never
-// shown, whatever this finds.
+// open at (`/OpenAction [3 0 R /Fit]`) is no action and passes. Object streams under a PNG
+// predictor (Flate with `/Predictor 10`–`15`) are read as a reader reads them, with each row width
+// and pixel size the file names; a file with object streams is refused when one could be read in
+// a way this does not follow: another filter that keeps every byte (ASCIIHex, ASCII85, LZW,
+// RunLength, Crypt), another predictor (TIFF's), or a filter, its parameters or a predictor's
+// numbers given by reference, where the bytes do not say what they are. PDFs are only ever served
+// as downloads, never shown, whatever this finds.
 //
 // The check runs on the server's one thread, for every upload and mailed attachment, so what it
 // may spend is bounded whatever the file holds: at most COMPRESSED_STREAMS_MAX compressed streams
@@ -82,14 +86,50 @@ const refuse = (): never => {
  */
 const REMEMBERED = new Set(['Encrypt', 'ObjStm', 'First']);
 
+/**
+ * Filters a reader undoes that keep every byte, which this check does not undo: under one, an
+ * object stream's objects cannot be searched. (Flate it inflates; pictures' own codings hold no
+ * objects a reader would take from them.)
+ */
+const UNREAD_FILTERS = new Set([
+  'ASCIIHexDecode',
+  'AHx',
+  'ASCII85Decode',
+  'A85',
+  'LZWDecode',
+  'LZW',
+  'RunLengthDecode',
+  'RL',
+  'Crypt',
+]);
+/** A stream's keys whose value, given by reference, hides how a reader decodes it. */
+const DECODING_KEYS = new Set(['Filter', 'DecodeParms']);
+/** A predictor's numbers: which one, and the row width and pixel size it works on. */
+const PREDICTOR_KEYS = new Set(['Predictor', 'Columns', 'Colors', 'BitsPerComponent']);
+/** The most row widths and pixel sizes tried on a stream under a PNG predictor. */
+const PREDICTIONS_MAX = 64;
+
+/** How the file's streams may be decoded, as far as its bytes say. */
+interface Decoding {
+  /** A filter this check does not undo, or a decoding given by reference. */
+  unread: boolean;
+  /** Each number given to a predictor's key (a few of each; more is `unread`). */
+  numbers: Map<string, Set<number>>;
+}
+
 export function checkPdf(input: Buffer): void {
   const seen = new Set<string>();
+  const decoding: Decoding = { unread: false, numbers: new Map() };
   for (const name of namesOf(input)) {
     if (REMEMBERED.has(name.name)) seen.add(name.name);
+    noteDecoding(input, name, decoding);
     if (!SHORT.has(name.name) && isActive(input, name)) refuse();
   }
   // Encrypted object streams hide their objects from the search.
-  if (seen.has('Encrypt') && (seen.has('ObjStm') || seen.has('First'))) refuse();
+  const objectStreams = seen.has('ObjStm') || seen.has('First');
+  if (seen.has('Encrypt') && objectStreams) refuse();
+  // Object streams a reader may decode in a way this does not follow.
+  const predictions = objectStreams ? pngPredictions(decoding) : [];
   const compressed: Stream[] = [];
   for (const stream of streamsOf(input)) {
     if (!isZlib(input, stream.start)) continue;
@@ -109,11 +149,128 @@ export function checkPdf(input: Buffer): void {
     const data = input.subarray(start, end);
     // Its start, paid for as any inflating is (256 bytes inflate to at most about 264 KB).
     const head = inflated(data.subarray(0, PEEK_BYTES), left);
-    if (!holdsObjects(head)) continue;
-    // A stream no longer than its start is inflated already.
-    const objects = data.length <= PEEK_BYTES ? head : inflated(data, left);
-    for (const name of namesOf(objects)) if (isActive(objects, name)) refuse();
+    let whole: Buffer | undefined;
+    if (holdsObjects(head)) {
+      // A stream no longer than its start is inflated already.
+      whole = data.length <= PEEK_BYTES ? head : inflated(data, left);
+      refuseActiveIn(whole);
+    }
+    // Under a PNG predictor each row starts with its type (0 to 4, and 0 reads as white space
+    // above): undone as a reader would with each row width and pixel size the file names, its
+    // rows searched when they start like objects.
+    if (predictions.length === 0 || (head[0] as number) > 4) continue;
+    for (const { rowBytes, pixelBytes } of predictions) {
+      // Enough of the start for a few rows, inflated from as many compressed bytes as a row has.
+      const start =
+        head.length > 4 * (rowBytes + 1) || data.length <= PEEK_BYTES
+          ? head
+          : inflated(data.subarray(0, Math.min(data.length, 4 * (rowBytes + 1))), left);
+      const rows = unpredicted(start, rowBytes, pixelBytes);
+      if (!rows || !holdsObjects(rows)) continue;
+      whole ??= data.length <= PEEK_BYTES ? head : inflated(data, left);
+      refuseActiveIn(unpredicted(whole, rowBytes, pixelBytes) ?? refuse());
+    }
   }
+}
+
+function refuseActiveIn(objects: Buffer): void {
+  for (const name of namesOf(objects)) if (isActive(objects, name)) refuse();
+}
+
+/**
+ * Notes what `name` says of how a stream is decoded: a filter this check does not undo, a
+ * filter or its parameters given by reference (`/Filter 7 0 R`), a predictor's numbers.
+ */
+function noteDecoding(bytes: Buffer, { name, end }: Name, decoding: Decoding): void {
+  if (UNREAD_FILTERS.has(name)) decoding.unread = true;
+  else if (DECODING_KEYS.has(name)) {
+    if (isReference(bytes, end)) decoding.unread = true;
+  } else if (PREDICTOR_KEYS.has(name)) {
+    const value = integerAt(bytes, end);
+    if (value === undefined || isReference(bytes, end)) {
+      decoding.unread = true;
+      return;
+    }
+    const values = decoding.numbers.get(name) ?? new Set<number>();
+    decoding.numbers.set(name, values);
+    values.add(value);
+    if (values.size > PREDICTIONS_MAX) decoding.unread = true;
+  }
+}
+
+/**
+ * The row widths and pixel sizes (in bytes) a PNG predictor may be read with in this file, for
+ * a file with object streams: none when no PNG predictor is named; refused when a stream may be
+ * decoded in a way this check does not follow.
+ */
+function pngPredictions(decoding: Decoding): { rowBytes: number; pixelBytes: number }[] {
+  if (decoding.unread) refuse();
+  const numbers = (key: string, absent: number) => [...(decoding.numbers.get(key) ?? [absent])];
+  const predictors = numbers('Predictor', 1);
+  // 1 is none; 10 to 15 are PNG's (each row saying its own); anything else (TIFF's 2) is not read.
+  if (predictors.some((p) => p !== 1 && (p < 10 || p > 15))) refuse();
+  if (predictors.every((p) => p === 1)) return [];
+  const found = new Map<string, { rowBytes: number; pixelBytes: number }>();
+  for (const columns of [...numbers('Columns', 1), 1])
+    for (const colors of [...numbers('Colors', 1), 1])
+      for (const bits of [...numbers('BitsPerComponent', 8), 8]) {
+        const rowBytes = Math.ceil((columns * colors * bits) / 8);
+        const pixelBytes = Math.max(1, Math.ceil((colors * bits) / 8));
+        if (rowBytes < 1) continue;
+        found.set(`${rowBytes}/${pixelBytes}`, { rowBytes, pixelBytes });
+        if (found.size > PREDICTIONS_MAX) refuse();
+      }
+  return [...found.values()];
+}
+
+/** The integer written at `at` (after white space), if one is. */
+function integerAt(bytes: Buffer, at: number): number | undefined {
+  let i = at;
+  while (WHITE_SPACE.has(bytes[i] as number)) i++;
+  const from = i;
+  while ((bytes[i] as number) >= 0x30 && (bytes[i] as number) <= 0x39 && i - from < 9) i++;
+  return i === from ? undefined : Number(bytes.toString('latin1', from, i));
+}
+
+/** Whether a reference (`12 0 R`) is written at `at`, after white space. */
+function isReference(bytes: Buffer, at: number): boolean {
+  return /^[\0\t\n\f\r ]*\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+R(?![^\0\t\n\f\r ()<>[\]{}/%])/.test(
+    bytes.toString('latin1', at, at + 40),
+  );
+}
+
+/**
+ * Rows under a PNG predictor undone (each row's first byte its type: none, sub, up, average,
+ * Paeth, as PNG defines them), a last partial row left out; undefined when a row's type is none
+ * of these (the bytes are not such rows).
+ */
+function unpredicted(data: Buffer, rowBytes: number, pixelBytes: number): Buffer | undefined {
+  const stride = rowBytes + 1;
+  const rows = Math.floor(data.length / stride);
+  const out = Buffer.alloc(rows * rowBytes);
+  for (let row = 0; row < rows; row++) {
+    const type = data[row * stride] as number;
+    if (type > 4) return undefined;
+    const from = row * stride + 1;
+    const to = row * rowBytes;
+    for (let i = 0; i < rowBytes; i++) {
+      const left = i >= pixelBytes ? (out[to + i - pixelBytes] as number) : 0;
+      const up = row > 0 ? (out[to + i - rowBytes] as number) : 0;
+      const upLeft =
+        row > 0 && i >= pixelBytes ? (out[to + i - rowBytes - pixelBytes] as number) : 0;
+      let base = 0;
+      if (type === 1) base = left;
+      else if (type === 2) base = up;
+      else if (type === 3) base = (left + up) >>> 1;
+      else if (type === 4) {
+        const p = left + up - upLeft;
+        const [a, b, c] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        base = a <= b && a <= c ? left : b <= c ? up : upLeft;
+      }
+      out[to + i] = ((data[from + i] as number) + base) & 0xff;
+    }
+  }
+  return out;
 }
 
 function refuseShortNames(bytes: Buffer): void {

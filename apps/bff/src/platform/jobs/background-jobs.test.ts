@@ -3,6 +3,7 @@
 // asked on a busy replica is run by the other's worker, the asker following its progress; and a
 // replica that dies mid-job leaves it to the other once its lease lapses. The same on the
 // embedded engine, two workers in one process.
+import pino, { type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, systemClock } from '../../core/clock';
 import { silentLogger } from '../../test/audit-cluster';
@@ -40,13 +41,17 @@ function replica(
   engine: SqlEngine,
   work: (key: string, input: { by: string }, job: JobContext<Progress>) => Promise<void>,
   atOnce = 1,
-  options: { clock?: Clock; failureMemoryMs?: (inARow: number) => number } = {},
+  options: {
+    clock?: Clock;
+    failureMemoryMs?: (inARow: number) => number;
+    logger?: Logger;
+  } = {},
 ) {
   const jobs = createBackgroundJobs({
     sql: engine,
     clock: options.clock ?? systemClock,
     cutOff: new AbortController().signal,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     leaseMs: LEASE_MS,
     pollMs: 100,
   });
@@ -160,6 +165,36 @@ function shared(on: () => Engines) {
       retryAt: () => kind.failure('flaky')?.retryAt,
     });
   }, 30_000);
+
+  it('asked for many at once while its worker polls, a replica runs no more than its slots', async () => {
+    // Twelve asks in one moment on a replica of two slots, its worker polling beside them: each
+    // ask checked for a free slot before any claim came back, so all took one (four running at
+    // two, and the worker's claim asked for a negative number of rows: a failed pass).
+    let now = 0;
+    let most = 0;
+    const failures: string[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => void failures.push(JSON.parse(line).msg) },
+    );
+    const a = replica(
+      on().a,
+      async () => {
+        most = Math.max(most, ++now);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        now--;
+      },
+      2,
+      { logger },
+    );
+    await a.jobs.start();
+    const keys = Array.from({ length: 12 }, (_, i) => `many-${i}-${Date.now()}`);
+    const jobs = keys.map((key) => a.kind.request(key, { by: 'a' }));
+    await Promise.all(jobs.map((job) => job.done));
+    expect(jobs.map((job) => job.outcome()?.ok)).toEqual(keys.map(() => true));
+    expect(most).toBe(2);
+    expect(failures).toEqual([]);
+  }, 60_000);
 
   const row = rowOf(on);
   it('asked on both at once, a job runs once, with the first asker’s input', async () => {

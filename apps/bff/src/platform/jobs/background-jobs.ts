@@ -96,6 +96,11 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
     const followed = new Map<string, FollowedJob<P>>();
     /** Failures in a row before the job followed now, by key (none once one succeeds). */
     const failedBefore = new Map<string, number>();
+    /**
+     * This replica's slots in use: takes running here, and slots held while a claim is asked
+     * (counted before the claim's await, so asks in the same moment cannot all pass the check and
+     * take more than `atOnce` between them).
+     */
     let runningHere = 0;
 
     const memoryOf = (key: string) => {
@@ -131,8 +136,34 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
       return job;
     };
 
-    /** Runs a take here, renewing its lease with its progress, and settles it. */
+    /**
+     * Runs a take here in the slot its claim held, renewing its lease with its progress, and
+     * settles it; the slot is free again when it ends.
+     */
     async function runHere(row: JobRow<I, P>): Promise<void> {
+      try {
+        await runTake(row);
+      } finally {
+        runningHere--;
+      }
+    }
+
+    /** A slot here for `key`'s job, if one is free and its row can be taken: run in it. */
+    async function takeHere(key: string): Promise<boolean> {
+      if (runningHere >= atOnce || stopping.signal.aborted) return false;
+      runningHere++;
+      let taken: JobRow<I, P> | undefined;
+      try {
+        [taken] = await table.claim<I, P>(name, 1, leaseMs, key);
+      } finally {
+        if (!taken) runningHere--;
+      }
+      if (!taken) return false;
+      await runHere(taken);
+      return true;
+    }
+
+    async function runTake(row: JobRow<I, P>): Promise<void> {
       const job = follow(row.key);
       // This take's own progress (a follower held what the last take reported).
       if (!job.here) Object.assign(job.progress, spec.progress());
@@ -142,7 +173,6 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
         job.end({ ok: false, error: new Error(LAPSED) });
         return;
       }
-      runningHere++;
       const stop = stopping.signal;
       const lost = new AbortController();
       const signal = AbortSignal.any([options.cutOff, stop, lost.signal]);
@@ -168,8 +198,6 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
           await table.settle(row, { ok: false, error: describe(error) }, job.progress);
         }
         job.end({ ok: false, error });
-      } finally {
-        runningHere--;
       }
     }
 
@@ -178,10 +206,7 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 250)).unref());
         if (job.here || job.outcome()) return;
-        if (runningHere < atOnce && !stopping.signal.aborted) {
-          const [taken] = await table.claim<I, P>(name, 1, leaseMs, key);
-          if (taken) return runHere(taken);
-        }
+        if (await takeHere(key)) return;
         const row = await table.get<I, P>(name, key);
         if (job.here || job.outcome()) return;
         if (!row) throw new Error(`the job ${name} of ${key} is gone`);
@@ -196,9 +221,27 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
         batch: atOnce,
         atOnce,
         leaseMs,
-        claim: (limit) => table.claim<I, P>(name, Math.min(limit, atOnce - runningHere), leaseMs),
+        // The slots are held from before the claim to each row's end (run, or handed back).
+        claim: async (limit) => {
+          const slots = Math.min(limit, atOnce - runningHere);
+          if (slots <= 0) return [];
+          runningHere += slots;
+          let rows: JobRow<I, P>[] = [];
+          try {
+            rows = await table.claim<I, P>(name, slots, leaseMs);
+          } finally {
+            runningHere -= slots - rows.length;
+          }
+          return rows;
+        },
         run: runHere,
-        release: (row) => table.release(row),
+        release: async (row) => {
+          try {
+            await table.release(row);
+          } finally {
+            runningHere--;
+          }
+        },
       },
       { pollMs, logger: options.logger, ...(options.isOpen ? { ready: options.isOpen } : {}) },
     );
@@ -224,10 +267,7 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
         const job = follow(key);
         void (async () => {
           await table.request(name, key, input);
-          if (runningHere < atOnce && !stopping.signal.aborted) {
-            const [taken] = await table.claim<I, P>(name, 1, leaseMs, key);
-            if (taken) return runHere(taken);
-          }
+          if (await takeHere(key)) return;
           return watch(key, job);
         })().catch((error: unknown) => {
           if (!job.outcome()) job.end({ ok: false, error });

@@ -112,6 +112,11 @@ export const bulkSkipReasons = [
    */
   'card_number',
   'not_found',
+  /**
+   * A change of every matching row: changed by someone else after the filter was read, so that it
+   * no longer matches (given a category while "no category" was asked for): left as they made it.
+   */
+  'no_longer_matching',
 ] as const;
 
 export type BulkSkipReason = (typeof bulkSkipReasons)[number];

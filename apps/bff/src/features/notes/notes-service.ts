@@ -34,7 +34,12 @@ export type MatchingRows = (
   who: Who,
   filter: IndexSearchInput,
   max: number,
-) => Promise<{ count: number; rows?: { subAccountId: string; id: string }[] }>;
+) => Promise<{
+  count: number;
+  rows?: { subAccountId: string; id: string }[];
+  /** Which of `ids` the filter still gives, read in the change's transaction `q`. */
+  stillMatching: (q: SqlQueryable, ids: readonly string[]) => Promise<ReadonlySet<string>>;
+}>;
 
 type Snapshot = NonNullable<NewAuditRecord['before']>;
 
@@ -240,7 +245,8 @@ export function createNotesService(deps: NotesDeps) {
         }
       }
       const target = { name: 'matching' as const, detail: `filter ${filterText(filter)}` };
-      const result = await applyMany(who, ids, subOf, change, target, async (r, tx) => {
+      const still = found.stillMatching;
+      const result = await applyMany(who, ids, subOf, change, target, still, async (r, tx) => {
         const answer = counted(r);
         const skipped = answer.skipped.map((s) => `${s.count} ${s.reason}`).join(', ');
         return {
@@ -270,6 +276,7 @@ export function createNotesService(deps: NotesDeps) {
     subOf: ReadonlyMap<string, string>,
     change: ManyChange,
     target: { name: 'selection' | 'matching'; detail: string },
+    stillMatching?: (q: SqlQueryable, ids: readonly string[]) => Promise<ReadonlySet<string>>,
     summary?: (result: ManyChanged, tx: SqlQueryable) => Promise<NewAuditRecord>,
   ): Promise<ManyChanged> {
     const s = await store();
@@ -277,7 +284,14 @@ export function createNotesService(deps: NotesDeps) {
       return await auditedChange(
         deps,
         (audited) =>
-          s.changeMany(ids, change, who.actor.email, new Date(deps.clock.now()), audited),
+          s.changeMany(
+            ids,
+            change,
+            who.actor.email,
+            new Date(deps.clock.now()),
+            audited,
+            stillMatching ? { stillMatching } : {},
+          ),
         async (result, tx: SqlQueryable) => {
           const records: NewAuditRecord[] = summary ? [await summary(result, tx)] : [];
           for (const { before, after } of result.changed) {

@@ -385,26 +385,44 @@ export class NotesStore {
     actor: string,
     at: Date,
     audited?: Audited<ManyChanged>,
-    options: { preview?: boolean } = {},
+    options: {
+      preview?: boolean;
+      /**
+       * A change of every matching row: which of the rows the filter still gives, asked once
+       * their notes are locked; the others are skipped (`no_longer_matching`).
+       */
+      stillMatching?: (q: SqlQueryable, ids: readonly string[]) => Promise<ReadonlySet<string>>;
+    } = {},
   ): Promise<ManyChanged> {
     return this.engine.transaction(async (tx) => {
       if (change.categoryId) await usableCategory(tx, change.categoryId);
-      const rows = await tx.query<NotesRow>(
-        `SELECT ${NOTES_COLUMNS} FROM transaction_notes
-          WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id
-          ${options.preview ? '' : 'FOR UPDATE'}`,
-        [transactionIds],
-      );
-      const current = new Map(rows.map((row) => [row.transaction_id, fromRow(row)]));
-      // Those with no notes row yet: no receipt can pass a first review (`lockReceipts`).
-      if (!options.preview)
-        await lockReceipts(
-          tx,
-          transactionIds.filter((id) => !current.has(id)),
+      const read = (ids: readonly string[]) =>
+        tx.query<NotesRow>(
+          `SELECT ${NOTES_COLUMNS} FROM transaction_notes
+            WHERE transaction_id = ANY($1::text[]) ORDER BY transaction_id
+            ${options.preview ? '' : 'FOR UPDATE'}`,
+          [ids],
         );
+      const current = new Map(
+        (await read(transactionIds)).map((row) => [row.transaction_id, fromRow(row)]),
+      );
+      if (!options.preview) {
+        // Those with no notes row yet: no receipt can pass a first review (`lockReceipts`).
+        const missing = transactionIds.filter((id) => !current.has(id));
+        await lockReceipts(tx, missing);
+        // A change that held these locks before this one may have written their first notes
+        // meanwhile: read again (locked now), so this change builds on them rather than
+        // failing on the row it did not see.
+        for (const row of await read(missing)) current.set(row.transaction_id, fromRow(row));
+      }
+      const still = options.stillMatching && (await options.stillMatching(tx, transactionIds));
       const changes: { before: Notes; change: NotesChange }[] = [];
       const skipped: ManyChanged['skipped'] = [];
       for (const id of new Set(transactionIds)) {
+        if (still && !still.has(id)) {
+          skipped.push({ transactionId: id, reason: 'no_longer_matching' });
+          continue;
+        }
         const before = current.get(id) ?? emptyNotes(id);
         const outcome = manyChangeOf(before, change);
         if ('skip' in outcome) skipped.push({ transactionId: id, reason: outcome.skip });

@@ -46,6 +46,7 @@ import { type PageSource, walkBudget } from '../../platform/pagination/walk-budg
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
 import { maskCardNumbers } from '../../platform/security/card-numbers';
 import type { Who } from '../../platform/sessions/who';
+import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import { WALK_LIMITS } from '../../upstream/walk-limits';
 import {
   type CardOwnersStore,
@@ -619,11 +620,17 @@ export function createIndexSearchService(deps: IndexSearchDeps) {
       who: Who,
       input: IndexSearchInput,
       max: number,
-    ): Promise<{ count: number; rows?: { subAccountId: string; id: string }[] }> {
+    ): Promise<{
+      count: number;
+      rows?: { subAccountId: string; id: string }[];
+      stillMatching: (q: SqlQueryable, ids: readonly string[]) => Promise<Set<string>>;
+    }> {
       const { store, filter } = await setOf(who, input);
+      const stillMatching = (q: SqlQueryable, ids: readonly string[]) =>
+        store.stillMatching(q, filter, ids);
       const { count } = await store.summary(filter);
-      if (count > max) return { count };
-      return { count, rows: await store.matching(filter, max) };
+      if (count > max) return { count, stillMatching };
+      return { count, rows: await store.matching(filter, max), stillMatching };
     },
 
     /**

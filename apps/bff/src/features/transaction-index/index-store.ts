@@ -1110,6 +1110,26 @@ export class TransactionIndexStore {
   }
 
   /**
+   * Which of `ids` the filter still gives, read in `q` (a change's own transaction, after it has
+   * locked their notes): a change of every matching row leaves the others as someone else made
+   * them since the filter was read.
+   */
+  async stillMatching(
+    q: SqlQueryable,
+    filter: IndexFilter,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    const params: unknown[] = [];
+    const where = whereOf(filter, params, this.engine.kind);
+    params.push([...ids]);
+    const rows = await q.query<{ id: string }>(
+      `SELECT id FROM index_transaction WHERE ${where} AND id = ANY($${params.length}::text[])`,
+      params,
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
    * A narrowing filter's page (`pageAfterCount`) and how many rows match, up to `cap` + 1, in
    * one statement where the set holds at most `cap` rows: its matches (up to `cap` + 1) are
    * found once, counted and sorted, and the page's rows read by key. Asked apart, a capped

@@ -12,6 +12,7 @@ const SKIPPED: Record<SkipReason, string> = {
   memo_too_long: `the memo would be longer than ${MAX_MEMO.toLocaleString('en-US')} characters`,
   card_number: 'their memo and the text added would read as a card number — edit those memos alone',
   not_found: 'no longer in the list — refresh it',
+  no_longer_matching: 'changed by someone else meanwhile and no longer match — refresh the list',
 };
 
 const count = (n: number) => n.toLocaleString('en-US');

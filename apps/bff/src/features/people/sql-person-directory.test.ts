@@ -137,7 +137,12 @@ describe('SqlPersonDirectory (embedded engine)', () => {
         (error: unknown) => error,
       );
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ status: 503, code: 'second_factor_unavailable' });
+    // A 503 says when to ask again (docs/operations/limits.md), as every other does.
+    expect(refused).toMatchObject({
+      status: 503,
+      code: 'second_factor_unavailable',
+      retryAfterSeconds: 60,
+    });
     expect((refused as Error).message).toMatch(/TOTP encryption key does not open it/);
     expect((refused as Error).cause).toBeInstanceOf(TotpSecretUnreadableError);
     expect(

@@ -64,7 +64,8 @@ export function secondFactorUnavailable(error: unknown): AppError | undefined {
     503,
     'second_factor_unavailable',
     "Your second factor cannot be checked: Card Console's TOTP encryption key does not open it. Tell whoever runs Card Console (its log names the key).",
-    { cause: error },
+    // Every 503 says when to ask again (docs/operations/limits.md): once the key is set right.
+    { cause: error, retryAfterSeconds: 60 },
   );
 }
 

@@ -35,6 +35,11 @@ export function exportStreamContext(
 ): ExportStreamContext {
   const gone = new AbortController();
   res.on('close', () => gone.abort());
+  // An export is piped into the response (stream/promises' pipeline), which adds seven 'close'
+  // listeners of its own to it (its destroyer, end-of-stream twice, the pipe): with the server's
+  // four (the request log, the drain's count, this one, Node's own), eleven, one past
+  // EventEmitter's default of ten, and Node warned of a leak on every download.
+  res.setMaxListeners(Math.max(res.getMaxListeners(), 20));
   return {
     logger: deps.logger,
     requestId: person.requestId,

@@ -500,10 +500,12 @@ async function startServer(
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
-  // Demo mode: the people store (the index's embedded engine, seconds to open the first time)
-  // opens and takes the demo accounts now, in the background, so the first sign-in does not wait
-  // for it. Production opens it at the first need, keeping a fresh server one process until then.
-  if (config.mode === 'demo') void importedPeople().catch(() => {});
+  // The people store opens and brings in the users file's people now, in the background: in
+  // demo mode so the first sign-in does not wait for the embedded engine (seconds to open the
+  // first time), and with PostgreSQL so the people are there for `pnpm users` and the People
+  // screen as soon as a replica starts, not at a first sign-in. The embedded engine in production
+  // opens at its first need (/readyz asks for it), keeping a fresh server one process until then.
+  if (config.mode === 'demo' || databaseUrl) void importedPeople().catch(() => {});
   // Its first walk starts now (a failure is logged and tried again at the next read).
   void cardDirectory.ready();
   if (config.metrics) {

@@ -126,6 +126,15 @@ beforeAll(async () => {
   replicas = [first, second];
   balancer = await startHaproxy([first.port, second.port], balancerPort, { accessLog: true });
   await waitFor(async () => (await call('GET', '/readyz')).status === 200, 'the balancer is ready');
+  // The users file's people are brought in at start-up, before anyone signs in (an operator
+  // disabling someone just after a deployment found "no such person" when it waited for a
+  // first sign-in): one of the two replicas imports them.
+  await waitFor(
+    async () =>
+      replicas.some((r) => r.logs.some((l) => l.msg === 'people imported from the users file')),
+    'the people of the users file are imported',
+    10_000,
+  );
 
   const cookie = await signIn(people.finance);
   /** The first item of a list the set-up reads, or what the replica answered instead. */

@@ -173,4 +173,14 @@ describe("a running replica's scrape", () => {
       expect(declared.has(name) || declared.has(family), name).toBe(true);
     }
   });
+
+  it('names every series of its own in the README that lists them, as observability.md says', () => {
+    // An operator's review found eight series the README left out (the walks' pace, a running
+    // sync's progress), one of them what an alert reads.
+    const readme = readFileSync(join(prometheusDir, 'README.md'), 'utf8');
+    const ours = [...text.matchAll(/^# TYPE ((?:bff|card_console)_\S+) \w+$/gm)].map((m) => m[1]);
+    expect(ours.length).toBeGreaterThan(20);
+    const listed = ours.filter((name) => readme.includes(`\`${name}\``));
+    expect(listed).toEqual(ours);
+  });
 });

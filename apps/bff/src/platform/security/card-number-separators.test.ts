@@ -141,6 +141,36 @@ describe('the card-number matcher: what joins digit groups', () => {
     expect(maskCardNumbers(edges)).toBe(last4(edges));
   });
 
+  it('the digits of any script are digits: Arabic-Indic, Devanagari, mathematical bold and more', () => {
+    // A review stored a memo of mathematical bold digits (𝟒𝟏𝟏𝟏…, which read exactly as a card
+    // number) and one of Arabic-Indic digits: only ASCII and fullwidth digits were read.
+    const zeros = {
+      'Arabic-Indic': 0x0660,
+      'Extended Arabic-Indic': 0x06f0,
+      Devanagari: 0x0966,
+      Bengali: 0x09e6,
+      Thai: 0x0e50,
+      'mathematical bold': 0x1d7ce,
+      'mathematical double-struck': 0x1d7d8,
+      'mathematical monospace': 0x1d7f6,
+      'segmented (legacy computing)': 0x1fbf0,
+    };
+    const edges = withCheckDigit('90000000000000');
+    for (const [script, zero] of Object.entries(zeros)) {
+      const written = (n: string) =>
+        [...n].map((d) => String.fromCodePoint(zero + Number(d))).join('');
+      expect(maskCardNumbers(`card ${written(pan)} ok`), script).toBe(`card ${last4(pan)} ok`);
+      expect(maskCardNumbers(inFours(written(pan), ' ')), script).toBe(last4(pan));
+      expect(containsCardNumber(`memo ${written(pan)}`), script).toBe(true);
+      expect(findCardNumbers(written(edges)), script).toContain(edges);
+      // Mixed with ASCII digits, as one number.
+      const half = `${pan.slice(0, 8)}${written(pan.slice(8))}`;
+      expect(containsCardNumber(half), script).toBe(true);
+      // What is not a card number stays text.
+      expect(containsCardNumber(written('12345')), script).toBe(false);
+    }
+  });
+
   it('a fullwidth or invisible character right after the first digit is read too', () => {
     const wide = [...pan.slice(1)].map((d) => String.fromCharCode(0xff10 + Number(d))).join('');
     expect(maskCardNumbers(`${pan[0]}${wide}`)).toBe(last4(pan));

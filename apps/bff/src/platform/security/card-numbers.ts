@@ -31,7 +31,9 @@ export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`
 //   controls, other control characters, combining marks) count as absent: `4000<U+200B>0012`
 //   reads as 40000012, which is what a reader sees.
 // Not separators: `,` (amounts: 1,234,567) and letters (an ISO time's `T`). Digits are ASCII or
-// fullwidth (what an East Asian input method types).
+// the decimal digits of any script, each read as its value (Unicode's `Nd`: fullwidth, what an
+// East Asian input method types; Arabic-Indic ٤١١١; mathematical bold 𝟒𝟏𝟏𝟏, which read exactly
+// as a card number).
 // Dates and times are kept from being read as card numbers by what they are, not by what
 // joins them: within dates and times (`2026-11-26 – 2026-12-31`, `2026/11/26 12:30:45`, a
 // year 2000-2099), a window whose digits start with 0 or 20 is text, as no card network issues
@@ -41,12 +43,35 @@ export const maskedForm = (digits: string) => `•••• ${digits.slice(-4)}`
 /** A character that joins two digit groups (any run of them, with nothing visible besides). */
 const SEPARATOR = /[\s\p{Pd}\u2212./\\_:\u00B7\u2027\u30FB\uFF0E\uFF0F\uFF1A\uFF3C\uFF3F\uFF65]/u;
 /**
- * What a scan must see past: a fullwidth digit (read as its ASCII digit) or a character that
- * shows nothing, white space aside (read as absent).
+ * What a scan must see past: a digit of another script (read as its ASCII digit) or a character
+ * that shows nothing, white space aside (read as absent).
  */
 const SPECIAL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it skips.
-  /([\uFF10-\uFF19])|[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]/gu;
+  /((?=\p{Nd})[^0-9])|[\0-\x08\x0E-\x1F\x7F-\x9F\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}]/gu;
+
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+/** Each code point asked about: its digit's value, or -1 (a few thousand kept at most). */
+const digitValues = new Map<number, number>();
+/**
+ * The value of the character `code` as a decimal digit of any script, or -1: Unicode encodes
+ * each script's digits as a range of ten, 0 to 9 in order, so a digit's value is how far it
+ * stands from the start of its run of digits, modulo ten.
+ */
+function digitValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  let value = digitValues.get(code);
+  if (value === undefined) {
+    if (!DECIMAL_DIGIT.test(String.fromCodePoint(code))) value = -1;
+    else {
+      let start = code;
+      while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+      value = (code - start) % 10;
+    }
+    if (digitValues.size < 4096) digitValues.set(code, value);
+  }
+  return value;
+}
 
 /**
  * ASCII separators, read from the pattern once: most text is ASCII, and a table look-up keeps
@@ -80,10 +105,10 @@ function normalized(text: string): { view: string; at: number[] } | undefined {
   for (const match of text.matchAll(SPECIAL)) {
     for (let k = copied; k < match.index; k++) at.push(k);
     view += text.slice(copied, match.index);
-    const wide = match[1];
-    if (wide) {
+    const digit = match[1];
+    if (digit) {
       at.push(match.index);
-      view += String.fromCharCode(wide.charCodeAt(0) - 0xff10 + 48);
+      view += String.fromCharCode(48 + digitValue(digit.codePointAt(0) as number));
     }
     copied = match.index + match[0].length;
   }
@@ -144,9 +169,15 @@ export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
       const start = bounds[b] ?? 0;
       const end = bounds[b + 1] ?? 0;
       const digits = view.slice(start, end);
+      // A group ends after its last digit, which beyond the first plane (𝟒) is two code units.
+      const last = at?.[end - 1] ?? 0;
       run.push(
         at
-          ? { start: at[start] ?? 0, end: (at[end - 1] ?? 0) + 1, digits }
+          ? {
+              start: at[start] ?? 0,
+              end: last + ((text.codePointAt(last) ?? 0) > 0xffff ? 2 : 1),
+              digits,
+            }
           : { start, end, digits },
       );
     }
@@ -155,13 +186,15 @@ export function digitRuns(text: string, minDigits: number): DigitGroup[][] {
   return runs;
 }
 
-/** Whether `text` holds at least `count` digits (ASCII or fullwidth); stops once it knows. */
+/** Whether `text` holds at least `count` digits (of any script); stops once it knows. */
 function hasDigits(text: string, count: number): boolean {
   let needed = count;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // A fullwidth digit (U+FF10-FF19) shifted onto its ASCII digit.
-    if (isDigit(c >= 0xff10 ? c - 0xfee0 : c) && --needed === 0) return true;
+    // A digit of another script (the first, Arabic-Indic zero, is U+0660; one past the first
+    // plane is asked of its pair's first half).
+    const digit = c < 0x660 ? isDigit(c) : digitValue(text.codePointAt(i) as number) >= 0;
+    if (digit && --needed === 0) return true;
   }
   return false;
 }

@@ -60,7 +60,7 @@ const QUALITY = 200;
 const SINGLES_EACH = 10;
 const AT_ONCE = 20;
 /** Files the screen sends at once (apps/web upload-queue.ts, UPLOADS_AT_ONCE). */
-const UPLOADS_AT_ONCE = 3;
+const UPLOADS_AT_ONCE = 2;
 /** The quality run's pace: no more uploaded while this many are being read. */
 const READING_AT_MOST = 20;
 /** Rounds of idle list reads, then list reads while AT_ONCE files are read. */

@@ -11,6 +11,7 @@ import { containsCardNumber } from '../../platform/security/card-numbers';
 import { quarterDemo, startTestApp, type TestApp, type TestSession } from '../../test/harness';
 import { GPS_TEXT, jpegWithGps, pdfReceipt, pngWithGps } from '../../test/receipt-files';
 import { settledIndexList } from '../../test/settled-index';
+import { startTestIdentityProvider } from '../../test/test-identity-provider';
 import { testPan } from '../../test/test-pan';
 import { unzip } from '../../test/zip';
 import { inspectReceipt } from './receipt-file';
@@ -218,8 +219,11 @@ describe('attaching a receipt', () => {
     const id = freshTransactionId();
     const first = (await upload(id, pdfReceipt())).body;
     for (let i = 1; i < 8; i++) expect((await upload(id, pdfReceipt())).status).toBe(201);
-    // Four at once (as many as are read at once) when two places are left: two are kept.
-    const answers = await Promise.all(Array.from({ length: 4 }, () => upload(id, pdfReceipt())));
+    // Four at once (as many as are read at once, two people's two each) when two places are
+    // left: two are kept.
+    const answers = await Promise.all(
+      [finance, finance, admin, admin].map((session) => upload(id, pdfReceipt(), { session })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 409, 409]);
     for (const a of answers.filter((x) => x.status !== 201)) {
       expect(a.body.code).toBe('too_many_receipts');
@@ -310,39 +314,60 @@ describe('files past the limit', () => {
 });
 
 describe('floods of uploads', () => {
-  it('are held to a few at once in a process and a limit per person a minute', async () => {
-    const app = await startTestApp({ env: { rateLimits: { uploadsPerMinute: 8 } } });
+  it('are held to a few at once in a process, half of them one person’s, and a limit per person a minute', async () => {
+    // Three people: two by password, one by single sign-on.
+    const idp = await startTestIdentityProvider('http://localhost:3000');
+    const app = await startTestApp({
+      env: { rateLimits: { uploadsPerMinute: 8 } },
+      identityProvider: idp,
+    });
     try {
       const person = await app.signIn('finance');
-      // Four slow uploads hold the four slots...
-      const slow = Array.from({ length: 4 }, () => {
+      const other = await app.signIn('finance', { via: 'sso' });
+      const third = await app.signIn('admin');
+      /** An upload sent a few bytes at a time, holding its slot while it lasts. */
+      const slowFrom = (session: TestSession) => {
         const req = http.request(`${app.url}${receiptsPath(freshTransactionId(app))}`, {
           method: 'POST',
-          headers: { ...person.headers(), 'content-type': 'application/pdf' },
+          headers: { ...session.headers(), 'content-type': 'application/pdf' },
         });
         req.on('error', () => {});
         req.write(pdfReceipt().subarray(0, 5));
         return req;
-      });
+      };
+      // Two slow uploads of one person hold their half of the four slots...
+      const slow = [slowFrom(person), slowFrom(person)];
       await new Promise((r) => setTimeout(r, 300));
-      // ...so a fifth is refused at once, before its body is read.
-      const fifth = await upload(freshTransactionId(app), pdfReceipt(), { app, session: person });
+      // ...so their third waits (429, theirs hold the slots), and someone else's goes: one
+      // person sending a byte every few seconds no longer holds every upload of everyone.
+      const mine = await upload(freshTransactionId(app), pdfReceipt(), { app, session: person });
+      expect(mine.status).toBe(429);
+      expect(mine.body.code).toBe('uploads_busy');
+      expect(mine.headers['retry-after']).toBe('2');
+      const theirs = await upload(freshTransactionId(app), pdfReceipt(), { app, session: other });
+      expect(theirs.status).toBe(201);
+      // Another person's two fill the process's four: the next is refused, whoever sends it,
+      // before its body is read.
+      slow.push(slowFrom(other), slowFrom(other));
+      await new Promise((r) => setTimeout(r, 300));
+      const fifth = await upload(freshTransactionId(app), pdfReceipt(), { app, session: third });
       expect(fifth.status).toBe(503);
       expect(fifth.body.code).toBe('uploads_busy');
       expect(fifth.headers['retry-after']).toBe('2');
       for (const req of slow) req.destroy();
       await new Promise((r) => setTimeout(r, 300));
       // The slots are free again once those ended; then the per-person limit (8 a minute,
-      // the 5 above counted) stops the flood.
+      // the person's 3 above counted) stops the flood.
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 6; i++) {
         statuses.push(
           (await upload(freshTransactionId(app), pdfReceipt(), { app, session: person })).status,
         );
       }
-      expect(statuses).toEqual([201, 201, 201, 429, 429]);
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     } finally {
       await app.close();
+      await idp.close();
     }
   });
 });

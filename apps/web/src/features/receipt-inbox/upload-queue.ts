@@ -22,8 +22,8 @@ export interface UploadsSnapshot {
   pausedUntil: number | undefined;
 }
 
-/** Files sent at once. */
-export const UPLOADS_AT_ONCE = 3;
+/** Files sent at once: what the server reads of one person's at once (a third is a 429). */
+export const UPLOADS_AT_ONCE = 2;
 /** Tries of one file the server asked to wait for (429, 503) before it is given up. */
 const MAX_TRIES = 3;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardPatchBodySchema, revealBodySchema } from './api/cards';
+import { memoSchema } from './api/notes';
 import { passkeyNameSchema } from './api/security';
 import { signInBodySchema } from './api/session';
 import { transactionListQuerySchema } from './api/transactions';
@@ -161,6 +162,33 @@ describe('request schemas', () => {
     expect(revealBodySchema.safeParse({ reason: 'Customer call', totp: '12345' }).success).toBe(
       false,
     );
+    // A security code written beside its name is refused: the reason is kept for good.
+    for (const reason of [
+      'customer read the number, cvv 123',
+      'Caller confirmed CVC: 4567',
+      'cardholder said 987 cvv',
+      'security code 042 for the hotel',
+      'cvv2=555',
+    ]) {
+      const result = revealBodySchema.safeParse({ reason });
+      expect(result.success, reason).toBe(false);
+      expect(result.error?.issues[0]?.message, reason).toMatch(/security code/);
+    }
+    // A memo likewise (kept, and written into every export).
+    expect(memoSchema.safeParse('Booked by phone, cvv 123').error?.issues[0]?.message).toMatch(
+      /security code/,
+    );
+    expect(memoSchema.parse('Ask for a new card: the cvv is worn')).toBe(
+      'Ask for a new card: the cvv is worn',
+    );
+    // What only names it, or a number of another length, is a reason.
+    for (const reason of [
+      'customer cannot find the CVV on the back',
+      'ticket 12345 about the cvv',
+      'hotel booking for 3 nights, card 4242',
+    ]) {
+      expect(revealBodySchema.safeParse({ reason }).success, reason).toBe(true);
+    }
     expect(signInBodySchema.parse({ email: ' Ada@Example.TEST ', password: 'x' }).email).toBe(
       'ada@example.test',
     );

@@ -4,7 +4,7 @@ import { cardStatusSchema } from '../upstream/card';
 import { cursorSchema } from '../upstream/common';
 import { cardOwnershipFields, ownershipFilterNameSchema } from './card-owners';
 import { pageSchema, problemExtensionSchemas } from './error';
-import { visibleNameSchema } from './names';
+import { holdsSecurityCode, visibleNameSchema } from './names';
 import { passkeyAssertionSchema } from './security';
 import { totpCodeSchema } from './session';
 
@@ -141,7 +141,15 @@ export type CardPatchBody = z.input<typeof cardPatchBodySchema>;
 
 /** POST /api/cards/:id/reveal */
 export const revealBodySchema = z.strictObject({
-  reason: z.string().trim().min(3, 'give a reason of at least 3 characters').max(500),
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'give a reason of at least 3 characters')
+    .max(500)
+    .refine(
+      (reason) => !holdsSecurityCode(reason),
+      'must not hold the card’s security code: the reason is kept in the audit trail',
+    ),
   totp: totpCodeSchema.optional(),
   /** A passkey's assertion over the step-up challenge (POST /api/session/step-up-options). */
   passkey: passkeyAssertionSchema.optional(),

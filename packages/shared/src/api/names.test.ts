@@ -42,7 +42,24 @@ describe('names a person gives to a card or a sub account', () => {
   });
 
   it.each([
+    ['a zero-width space inside a word', 'Market\u200Bing'],
+    ['a zero-width joiner between Latin letters', 'urg\u200Dent'],
+    ['a word joiner', 'urg\u2060ent'],
+    ['a soft hyphen inside a word', 'Trav\u00ADel'],
+    ['a non-joiner at the end', 'Travel\u200C'],
+    ['a variation selector after a letter', 'Trave\uFE0Fl'],
+    ['a byte-order mark inside a word', 'Ops\uFEFFteam'],
+  ])('refuse %s (it looks like another name)', (_what, name) => {
+    const result = visibleNameSchema.safeParse(name);
+    expect(result.success).toBe(false);
+    expect(messagesOf(result)).toContain('invisible characters');
+    expect(nameProblem(name)).toMatch(/invisible characters/);
+  });
+
+  it.each([
     ['plain text', 'Team travel', 'Team travel'],
+    ['a non-joiner between Persian letters', 'می\u200Cخواهم', null],
+    ['an emoji with a variation selector', 'Coffee \u2615\uFE0F', null],
     ['accents and a combining mark on a letter', 'Café e\u0301', 'Café e\u0301'],
     ['right-to-left script', 'נסיעות', 'נסיעות'],
     ['an emoji sequence with joiners', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467} fund', null],

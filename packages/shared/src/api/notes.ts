@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
-import { visibleNameSchema } from './names';
+import { holdsSecurityCode, visibleNameSchema } from './names';
 import { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS } from './notes-rules';
 
 export { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS };
@@ -17,10 +17,8 @@ export const memoSchema = z
   .string()
   .trim()
   .max(MAX_MEMO, `use at most ${MAX_MEMO.toLocaleString('en-US')} characters`)
-  .refine(
-    (memo) => !memoUnsafe.test(memo),
-    'must not contain control or text-direction characters',
-  );
+  .refine((memo) => !memoUnsafe.test(memo), 'must not contain control or text-direction characters')
+  .refine((memo) => !holdsSecurityCode(memo), 'must not hold a card’s security code');
 
 /** A tag: 1–40 visible characters, one line; compared without regard to case. */
 export const tagSchema = visibleNameSchema.pipe(z.string().max(40, 'use at most 40 characters'));

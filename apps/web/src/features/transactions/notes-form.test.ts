@@ -52,6 +52,9 @@ describe('notes form', () => {
     expect(memoProblem(`${'m'.repeat(2000)}   `)).toBeUndefined();
     expect(memoProblem('m'.repeat(2001))).toMatch(/2,001 characters long/);
     expect(memoProblem('pay\u202Eyap')).toMatch(/text-direction/);
+    expect(memoProblem('Booked by phone, CVV: 123')).toMatch(/security code/);
+    expect(tagProblem('urg\u200Bent', [])).toMatch(/invisible characters/);
+    expect(tagProblem('urgent', [])).toBeUndefined();
     expect(tagProblem('x'.repeat(40), [])).toBeUndefined();
     expect(tagProblem('x'.repeat(41), [])).toMatch(/at most 40 characters/);
     expect(tagProblem('\u200B', [])).toMatch(/visible/);

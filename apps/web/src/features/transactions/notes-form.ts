@@ -1,3 +1,4 @@
+import { holdsSecurityCode, looksLikeAnotherName } from '@card-console/shared/api/names';
 import type { Notes, NotesChange } from '@card-console/shared/api/notes';
 import { distinctTags, MAX_MEMO, MAX_TAGS } from '@card-console/shared/api/notes-rules';
 import { MAX_TAG, TAG_UNSAFE, TAG_VISIBLE } from './tag-text';
@@ -36,6 +37,9 @@ export function memoProblem(memo: string): string | undefined {
   if (memoUnsafe.test(memo)) {
     return 'Remove the invisible control or text-direction characters from the memo (line breaks and tabs are fine).';
   }
+  if (holdsSecurityCode(memo)) {
+    return 'Take the card’s security code out of the memo: memos are kept and exported.';
+  }
   return undefined;
 }
 
@@ -47,6 +51,9 @@ export function tagProblem(tag: string, tags: readonly string[]): string | undef
   }
   if (TAG_UNSAFE.test(text)) {
     return 'Remove the invisible control or text-direction characters from the tag.';
+  }
+  if (looksLikeAnotherName(text)) {
+    return 'Remove the invisible characters (such as zero-width spaces) from the tag; they make it look like another.';
   }
   if (!TAG_VISIBLE.test(text)) return 'A tag needs at least one visible letter, digit or sign.';
   if (sameTag(tags, text)) return `“${text}” is already a tag.`;

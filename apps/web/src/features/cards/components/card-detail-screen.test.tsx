@@ -100,6 +100,15 @@ describe('card detail', () => {
       await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
       expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a reason');
       expect(bodies).toHaveLength(0);
+      // A security code written in the reason is not sent: the reason is kept for good.
+      const reason = within(dialog).getByLabelText('Reason');
+      await user.type(reason, 'Caller read cvv 123');
+      await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(
+        'Take the security code out of the reason',
+      );
+      expect(bodies).toHaveLength(0);
+      await user.clear(reason);
 
       await user.type(within(dialog).getByLabelText('Reason'), 'Hotel booking by phone');
       await user.click(within(dialog).getByRole('button', { name: 'Reveal' }));

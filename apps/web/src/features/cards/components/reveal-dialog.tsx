@@ -108,11 +108,19 @@ export function RevealDialog({
     }
   };
 
-  /** The reason alone, checked before anything is sent; undefined (and a message) when short. */
+  /**
+   * The reason alone, checked before anything is sent; undefined (and a message) when short or
+   * when it holds the card's security code (the reason is kept in the audit trail).
+   */
   const checkedReason = (): string | undefined => {
     const parsed = revealBodySchema.safeParse({ reason });
     if (parsed.success) return parsed.data.reason;
-    setError('Give a reason of at least 3 characters.');
+    const holdsCode = parsed.error.issues.some((issue) => /security code/.test(issue.message));
+    setError(
+      holdsCode
+        ? 'Take the security code out of the reason: the reason is kept in the audit trail.'
+        : 'Give a reason of at least 3 characters.',
+    );
     reasonRef.current?.focus();
     return undefined;
   };

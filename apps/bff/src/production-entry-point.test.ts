@@ -1,19 +1,22 @@
-// A person removed on the People screen, on the production entry point (the bundle, the embedded
-// engine): what was theirs alone goes with them (decision 0128), as `pnpm users remove` and the
-// stores' own tests (src/stores-left-behind.test.ts) already showed. The server made its own
-// people store without `personLeftBehind`, so a removal there kept the person's receipt inbox and
-// alert rules, and the next person given that email found them waiting.
+// The production entry point (the bundle, the embedded engine, a users file) as a deployment
+// runs it, one process for the file: what the server's own composition decides and no test app
+// shows. A CSV download writes nothing to stderr: the export's pipe adds 'close' listeners of
+// its own to the response, which with the server's made eleven, one past Node's default, and
+// Node printed "Possible EventEmitter memory leak detected" on every download. A person removed
+// on the People screen takes their receipt inbox and alert rules with them (decision 0128): the
+// server made its own people store without what a removal takes, so they were kept, and the
+// next person given that email found them waiting.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedEngine } from '../../platform/sql/sql-engine';
-import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
-import { pdfReceipt } from '../../test/receipt-files';
-import { buildTestUsers, type TestCredentials } from '../../test/test-users';
-import { totpCodeAt } from '../../test/totp-source';
+import { embeddedEngine } from './platform/sql/sql-engine';
+import { type BffProcess, startBffProcess } from './test/engines/bff-process';
+import { pdfReceipt } from './test/receipt-files';
+import { buildTestUsers, type TestCredentials } from './test/test-users';
+import { totpCodeAt } from './test/totp-source';
 
 const origin = 'https://cards.example.test';
 let dir: string;
@@ -23,9 +26,9 @@ let admin: Required<TestCredentials>;
 let finance: TestCredentials;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bff-removal-'));
+  dir = await mkdtemp(join(tmpdir(), 'bff-production-'));
   const apiKey = `test-key-${randomBytes(16).toString('hex')}`;
-  sim = createCardService({ apiKey, transactions: 50 });
+  sim = createCardService({ apiKey, transactions: 300 });
   const { url } = await sim.listen(0, '127.0.0.1');
   const users = await buildTestUsers('production', dir);
   admin = users.credentials.admin as Required<TestCredentials>;
@@ -47,18 +50,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
-const headers = (cookie?: string) => ({
-  'X-CSRF': '1',
-  Origin: origin,
-  Accept: 'application/json',
-  ...(cookie ? { Cookie: cookie } : {}),
-});
-
-async function call(path: string, init: RequestInit & { cookie?: string }): Promise<Response> {
+/** A call to the process as a browser of the site makes it, with `cookie` when given. */
+async function call(path: string, init: RequestInit & { cookie?: string } = {}) {
   const { cookie, ...rest } = init;
   return fetch(`${bff?.url}${path}`, {
     ...rest,
-    headers: { ...headers(cookie), ...(rest.headers as Record<string, string>) },
+    headers: {
+      'X-CSRF': '1',
+      Origin: origin,
+      Accept: 'application/json',
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...(rest.headers as Record<string, string>),
+    },
   });
 }
 
@@ -76,6 +79,22 @@ async function signIn(who: TestCredentials): Promise<string> {
   const line = res.headers.getSetCookie().find((c) => /^(__Host-)?cc_session=/.test(c));
   return (line ?? '').split(';')[0] as string;
 }
+
+describe('a CSV download on the production entry point', () => {
+  it('streams the file and warns of nothing', async () => {
+    const cookie = await signIn(finance);
+    const sub = sim.data.subAccounts()[0];
+    for (let i = 0; i < 3; i++) {
+      const res = await call(
+        `/api/transactions/export.csv?subAccountId=${encodeURIComponent(sub?.id ?? '')}`,
+        { cookie },
+      );
+      expect(res.status).toBe(200);
+      expect((await res.text()).trim().split('\n').length).toBeGreaterThan(50);
+    }
+    expect(bff?.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
+  }, 120_000);
+});
 
 describe('a person removed on the People screen', () => {
   it('takes their receipt inbox and their alert rules with them, said in the record', async () => {
@@ -115,6 +134,7 @@ describe('a person removed on the People screen', () => {
     expect(record?.detail).toContain('with them: 2 receipts in their inbox, not attached');
     expect(record?.detail).toContain('1 alert rule');
 
+    // Stopped, its database read as it was left.
     bff?.kill('SIGTERM');
     await bff?.exited;
     bff = undefined;

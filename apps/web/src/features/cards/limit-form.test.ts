@@ -19,6 +19,20 @@ const values = (patch: Partial<ReturnType<typeof initialLimitValues>>) => ({
 });
 
 describe('limit form', () => {
+  it('changes a limit of a card whose service-given name a person could not type, name untouched', () => {
+    // A zero-width space in the card service's name: invisible, so no one could remove it.
+    const odd = card({ name: 'Tra\u200Bvel', transactionSizeLimit: { maximumCents: 50_000 } });
+    const result = validateLimitForm(odd, { ...initialLimitValues(odd), maximum: '600' });
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.body.name).toBeUndefined();
+      expect(result.body.transactionSizeLimit).toEqual({ maximumCents: 60_000 });
+    }
+    // Typed anew, the same name is the person's, and refused.
+    const typed = validateLimitForm(odd, { ...initialLimitValues(odd), name: 'Trav\u200Bel' });
+    expect(typed.ok).toBe(false);
+  });
+
   it('starts from the card as dollars', () => {
     expect(initialLimitValues(base)).toEqual({
       name: 'Travel',

@@ -52,7 +52,10 @@ export function validateLimitForm(
 ): LimitFormResult {
   const errors: Partial<Record<LimitField | 'form', string>> = {};
   const name = values.name.trim();
-  const nameError = nameProblem(name);
+  // Only a name the person changed is theirs to fix: the card service's own name (which may hold
+  // what a person may not type, such as a zero-width space no one can see to remove) is not sent
+  // back with a limit change.
+  const nameError = name === card.name ? undefined : nameProblem(name);
   if (nameError) errors.name = nameError;
 
   const parseLimit = (field: 'minimum' | 'maximum', current: number | undefined) => {

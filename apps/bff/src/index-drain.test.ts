@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BffProcess, startBffProcess } from './test/engines/bff-process';
+import { type BffProcess, productionEnv, startBffProcess } from './test/engines/bff-process';
 import { parseSamples, sampleValue } from './test/scrape';
 import { buildTestUsers } from './test/test-users';
 
@@ -26,18 +26,10 @@ beforeAll(async () => {
   const { url } = await sim.listen(0, '127.0.0.1');
   const users = await buildTestUsers('production', dir);
   finance = users.credentials.finance;
-  env = {
-    CARD_API_BASE_URL: url,
-    CARD_API_KEY: apiKey,
-    USERS_FILE: users.usersFile ?? '',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: dir,
-    WEB_DIST: join(dir, 'no-web-dist'),
-    SHUTDOWN_GRACE_SECONDS: '1',
-    METRICS_PORT: '0',
-  };
+  env = productionEnv(
+    { cardServiceUrl: url, apiKey, usersFile: users.usersFile, origin, dataDir: dir },
+    { SHUTDOWN_GRACE_SECONDS: '1', METRICS_PORT: '0' },
+  );
 }, 60_000);
 afterAll(async () => {
   bff?.kill('SIGKILL');

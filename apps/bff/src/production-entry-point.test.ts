@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedEngine } from './platform/sql/sql-engine';
-import { type BffProcess, startBffProcess } from './test/engines/bff-process';
+import { type BffProcess, productionEnv, startBffProcess } from './test/engines/bff-process';
 import { pdfReceipt } from './test/receipt-files';
 import { buildTestUsers, type TestCredentials } from './test/test-users';
 import { totpCodeAt } from './test/totp-source';
@@ -33,16 +33,15 @@ beforeAll(async () => {
   const users = await buildTestUsers('production', dir);
   admin = users.credentials.admin as Required<TestCredentials>;
   finance = users.credentials.finance;
-  bff = await startBffProcess({
-    CARD_API_BASE_URL: url,
-    CARD_API_KEY: apiKey,
-    USERS_FILE: users.usersFile ?? '',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: dir,
-    WEB_DIST: join(dir, 'no-web-dist'),
-  });
+  bff = await startBffProcess(
+    productionEnv({
+      cardServiceUrl: url,
+      apiKey,
+      usersFile: users.usersFile,
+      origin,
+      dataDir: dir,
+    }),
+  );
 }, 120_000);
 afterAll(async () => {
   bff?.kill('SIGKILL');

@@ -413,7 +413,9 @@ export class NotesStore {
         // A change that held these locks before this one may have written their first notes
         // meanwhile: read again (locked now), so this change builds on them rather than
         // failing on the row it did not see.
-        for (const row of await read(missing)) current.set(row.transaction_id, fromRow(row));
+        if (missing.length > 0) {
+          for (const row of await read(missing)) current.set(row.transaction_id, fromRow(row));
+        }
       }
       const still = options.stillMatching && (await options.stillMatching(tx, transactionIds));
       const changes: { before: Notes; change: NotesChange }[] = [];

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { totpKeyId } from '../../platform/security/totp-secret-box';
 import { INDEX_MIGRATIONS_TABLE, indexMigrationsDir } from '../../platform/sql/index-migrations';
 import { embeddedEngine } from '../../platform/sql/sql-engine';
-import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
+import { type BffProcess, productionEnv, startBffProcess } from '../../test/engines/bff-process';
 import { buildTestUsers, type TestCredentials } from '../../test/test-users';
 import { totpCodeAt } from '../../test/totp-source';
 
@@ -66,17 +66,10 @@ beforeAll(async () => {
   admin = users.credentials.admin as Required<TestCredentials>;
   const hash = users.users.users().find((u) => u.email === admin.email)?.passwordHash ?? '';
   await previousRelease(join(dir, 'transaction-index'), hash);
-  env = {
-    CARD_API_BASE_URL: url,
-    CARD_API_KEY: apiKey,
-    USERS_FILE: users.usersFile ?? '',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TOTP_ENCRYPTION_KEY: KEY.toString('base64'),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: dir,
-    WEB_DIST: join(dir, 'no-web-dist'),
-    LOG_LEVEL: 'info',
-  };
+  env = productionEnv(
+    { cardServiceUrl: url, apiKey, usersFile: users.usersFile, origin, dataDir: dir },
+    { TOTP_ENCRYPTION_KEY: KEY.toString('base64'), LOG_LEVEL: 'info' },
+  );
 }, 120_000);
 afterAll(async () => {
   bff?.kill('SIGKILL');

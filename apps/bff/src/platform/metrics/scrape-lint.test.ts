@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type CardService, createCardService } from '@card-console/card-service-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateAsOwner, prepareAuditDatabase } from '../../test/engines/audit-database';
-import { type BffProcess, startBffProcess } from '../../test/engines/bff-process';
+import { type BffProcess, productionEnv, startBffProcess } from '../../test/engines/bff-process';
 import { type PostgresEngine, startPostgres } from '../../test/engines/postgres';
 import { prometheusDir, promtool } from '../../test/engines/promtool';
 import { parseSamples, type Sample, sampleValue } from '../../test/scrape';
@@ -42,18 +42,12 @@ beforeAll(async () => {
   sim = createCardService({ apiKey, transactions: 200 });
   const { url } = await sim.listen(0, '127.0.0.1');
   const users = await buildTestUsers('production', dir);
-  bff = await startBffProcess({
-    CARD_API_BASE_URL: url,
-    CARD_API_KEY: apiKey,
-    USERS_FILE: users.usersFile ?? '',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: dir,
-    WEB_DIST: join(dir, 'no-web-dist'),
-    DATABASE_URL: database.appUrl,
-    METRICS_PORT: '0',
-  });
+  bff = await startBffProcess(
+    productionEnv(
+      { cardServiceUrl: url, apiKey, usersFile: users.usersFile, origin, dataDir: dir },
+      { DATABASE_URL: database.appUrl, METRICS_PORT: '0' },
+    ),
+  );
   const served = await until(
     () => bff.logs.find((l) => l.msg === 'Prometheus metrics are served'),
     'the metrics line',

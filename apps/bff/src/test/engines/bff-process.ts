@@ -1,12 +1,41 @@
 // A BFF replica as its own node process, started the way production runs it (the bundle, one
 // node process that receives the signals), with its JSON log lines captured for the test to read.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundled } from './bff-bundle';
 import { freePort } from './free-port';
 
 const bffDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/**
+ * The variables a production deployment of one process sets (the card service and its key, the
+ * users file, fresh secrets, the public origin, its data directory, no SPA build), for
+ * `startBffProcess`; `more` adds to them or replaces one.
+ */
+export function productionEnv(
+  given: {
+    cardServiceUrl: string;
+    apiKey: string;
+    usersFile: string | undefined;
+    origin: string;
+    dataDir: string;
+  },
+  more: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    CARD_API_BASE_URL: given.cardServiceUrl,
+    CARD_API_KEY: given.apiKey,
+    USERS_FILE: given.usersFile ?? '',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_ORIGIN: given.origin,
+    DATA_DIR: given.dataDir,
+    WEB_DIST: join(given.dataDir, 'no-web-dist'),
+    ...more,
+  };
+}
 
 export interface BffProcess {
   readonly port: number;

@@ -48,13 +48,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
+// One deployment's secrets, the same at each start (as an operator's are): the users file's
+// people are imported at the first start, their TOTP secrets sealed with this key, which the next
+// start must open.
+const secrets = {
+  CARD_API_KEY: randomBytes(24).toString('base64url'),
+  SESSION_SECRET: randomBytes(32).toString('base64url'),
+  TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+};
+
 const start = () =>
   startBffProcess({
+    ...secrets,
     CARD_API_BASE_URL: 'http://127.0.0.1:9',
-    CARD_API_KEY: randomBytes(24).toString('base64url'),
     USERS_FILE: join(dir, 'users.json'),
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     PUBLIC_ORIGIN: 'http://localhost:8080',
     DATA_DIR: join(dir, 'data'),
     WEB_DIST: join(dir, 'no-web'),

@@ -24,7 +24,9 @@
 // owner has a rule of the same kind, amount or share, scope and webhook).
 // Delivery: to the inbox, by email (when the server has SMTP) to the rule's owner or, for a team
 // rule, to the team, and to the rule's webhook target; each once. A rule's webhookTargetId must
-// name an existing target (400 otherwise).
+// name an existing target, and its cardId and subAccountId a card and a sub account the card
+// service has (400 otherwise: such a rule would never fire), asked of the card service when the
+// rule is made and when a change names another one.
 //
 // The card-number check of names and ids is the BFF's alone (it reuses its detector); the SPA
 // validates forms with the rest of these rules.

@@ -63,18 +63,15 @@ describe('limits on alert rules over HTTP', () => {
   });
 
   it('refuses a rule identical to one the person has, naming it, and a change that makes one so', async () => {
-    const original = await post(
-      t,
-      admin,
-      amountRule(5_000, { name: 'Large', subAccountId: 'sa_x' }),
-    );
+    const sub = t.sim.data.subAccounts()[0]?.id ?? '';
+    const original = await post(t, admin, amountRule(5_000, { name: 'Large', subAccountId: sub }));
     expect(original.status).toBe(201);
     const again = await post(
       t,
       admin,
       amountRule(5_000, {
         name: 'Large again',
-        subAccountId: 'sa_x',
+        subAccountId: sub,
         channels: { inbox: false, email: true },
       }),
     );
@@ -84,12 +81,12 @@ describe('limits on alert rules over HTTP', () => {
     expect(await auditOf(again)).toMatchObject([
       { action: 'alertRule.create', outcome: 'denied', detail: 'alert_rule_exists' },
     ]);
-    const other = await post(t, admin, amountRule(6_000, { subAccountId: 'sa_x' }));
+    const other = await post(t, admin, amountRule(6_000, { subAccountId: sub }));
     expect(other.status).toBe(201);
     const changed = await t.request
       .put(`/api/alerts/rules/${other.body.id}`)
       .set(admin.headers())
-      .send({ ...amountRule(5_000, { name: 'Renamed', subAccountId: 'sa_x' }), version: 1 });
+      .send({ ...amountRule(5_000, { name: 'Renamed', subAccountId: sub }), version: 1 });
     expect(changed.status).toBe(409);
     expect(changed.body).toMatchObject({ code: 'alert_rule_exists' });
     expect(changed.body.detail).toContain('the same as “Large”');

@@ -22,7 +22,7 @@ let finance: TestSession;
 let whOps: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ sim: { transactions: 400 } });
+  t = await startTestApp({ sim: { transactions: 400, subAccounts: 5 } });
   [admin, finance] = [await t.signIn('admin'), await t.signIn('finance')];
   const targets = (await t.stores.alerts()).webhookTargets;
   whOps = (
@@ -34,6 +34,13 @@ beforeAll(async () => {
   ).id;
 });
 afterAll(async () => t.close());
+
+/** The simulator's sub accounts, one a test (a person's rules alike but for their scope are one). */
+const sub = (i: number) => {
+  const id = t.sim.data.subAccounts()[i]?.id;
+  if (!id) throw new Error(`the simulator has no sub account ${i}`);
+  return id;
+};
 
 const inboxOnly = { inbox: true, email: false };
 const declined = (name: string, extra: object = {}) => ({
@@ -75,13 +82,13 @@ async function created(session: TestSession, body: object) {
 
 describe('alert rules over HTTP', () => {
   it('a person adds, reads, changes and removes their own rule, each step audited', async () => {
-    const res = await create(finance, declined('  Declines on travel  ', { subAccountId: 'sa_1' }));
+    const res = await create(finance, declined('  Declines on travel  ', { subAccountId: sub(0) }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const rule = alertRuleSchema.parse(res.body);
     expect(res.body).toMatchObject({
       kind: 'declined',
       name: 'Declines on travel',
-      subAccountId: 'sa_1',
+      subAccountId: sub(0),
       channels: { inbox: true, email: false, webhookTargetId: null },
       digest: false,
       enabled: true,
@@ -101,7 +108,7 @@ describe('alert rules over HTTP', () => {
       target: rule.id,
       after: {
         name: 'Declines on travel',
-        rule: 'declined · sub account sa_1 · to inbox · on · own',
+        rule: `declined · sub account ${sub(0)} · to inbox · on · own`,
       },
     });
 
@@ -257,20 +264,82 @@ describe('alert rules over HTTP', () => {
     }
     expect(await rulesOf(finance)).toHaveLength(before);
 
-    const rule = await created(finance, declined('Kept', { subAccountId: 'sa_nul' }));
+    const rule = await created(finance, declined('Kept', { subAccountId: sub(1) }));
     const changed = await put(
       finance,
       rule.id,
-      declined('a\u0000b', { subAccountId: 'sa_nul', version: rule.version }),
+      declined('a\u0000b', { subAccountId: sub(1), version: rule.version }),
     );
     expect(changed.status).toBe(400);
     expect(changed.body.detail).toContain('name: name must not contain control characters');
     expect((await rulesOf(finance)).find((r) => r.id === rule.id)?.name).toBe('Kept');
   });
 
+  it("a rule limited to a card or sub account the card service does not have is a 400 naming it (it would never fire); a kept rule's scope is not asked again", async () => {
+    const before = (await rulesOf(finance)).length;
+    const card = t.sim.data.cards()[0]?.id;
+    if (!card) throw new Error('no card');
+    const cases: [object, string][] = [
+      [declined('x', { cardId: 'card_not_there' }), 'cardId: the card service has no such card'],
+      [
+        declined('x', { subAccountId: 'sa_not_there' }),
+        'subAccountId: the card service has no such sub account',
+      ],
+      // Both named, the card real: the sub account is still asked.
+      [
+        declined('x', { cardId: card, subAccountId: 'sa_not_there' }),
+        'subAccountId: the card service has no such sub account',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await create(finance, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(problem(res.body)).toMatchObject({ code: 'invalid_body' });
+      expect(res.body.detail).toContain(message);
+      const records = await auditFor(res.headers['x-request-id']);
+      expect(records.filter((r) => r.outcome === 'success')).toEqual([]);
+    }
+    expect(await rulesOf(finance)).toHaveLength(before);
+
+    // A card service that cannot answer is its failure (5xx), never "no such sub account".
+    t.sim.faults.enqueue({ kind: 'status', status: 500, route: 'GET /sub-account' });
+    const down = await create(finance, declined('x', { subAccountId: sub(1) }));
+    expect(down.status, JSON.stringify(down.body)).toBeGreaterThanOrEqual(500);
+    expect(problem(down.body).detail).not.toContain('no such');
+    expect(await rulesOf(finance)).toHaveLength(before);
+
+    // A real card and sub account: kept.
+    const scoped = await created(
+      finance,
+      declined('On one card', { cardId: card, subAccountId: sub(1) }),
+    );
+    expect(scoped).toMatchObject({ cardId: card, subAccountId: sub(1) });
+    // Changing it to another card the service does not have: refused, the rule as it was.
+    const moved = await put(finance, scoped.id, {
+      ...declined('On one card', { cardId: 'card_not_there', subAccountId: sub(1) }),
+      version: scoped.version,
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.detail).toContain('cardId: the card service has no such card');
+
+    // A rule kept from before whose sub account the service no longer lists (written to the
+    // store as it stood): renaming it does not ask again of the scope it keeps.
+    const old = await (await t.stores.alerts()).createRule(
+      declined('From before', { subAccountId: 'sa_gone' }),
+      t.credentials.finance.email,
+      new Date(t.clock.now()),
+    );
+    const renamed = await put(finance, old.id, {
+      ...declined('Renamed', { subAccountId: 'sa_gone' }),
+      version: old.version,
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Renamed', subAccountId: 'sa_gone', version: 2 });
+  });
+
   it("a person cannot change or remove someone else's rule (403), nor see it", async () => {
     const adminsOwn = await created(admin, declined('Admin only'));
-    const financeOwn = await created(finance, declined('Finance only', { subAccountId: 'sa_own' }));
+    const financeOwn = await created(finance, declined('Finance only', { subAccountId: sub(2) }));
     expect((await rulesOf(finance)).map((r) => r.id)).not.toContain(adminsOwn.id);
     expect((await rulesOf(admin)).map((r) => r.id)).not.toContain(financeOwn.id);
 
@@ -303,7 +372,7 @@ describe('alert rules over HTTP', () => {
 
   it('a change or removal made on an old version is a 409 with the rule as it is', async () => {
     // Scoped: a rule the same as another of the person's is refused (alert-limits tests).
-    const scope = { subAccountId: 'sa_race' };
+    const scope = { subAccountId: sub(3) };
     const rule = await created(finance, declined('Race', scope));
     const first = await put(finance, rule.id, { ...declined('First', scope), version: 1 });
     expect(first.status).toBe(200);
@@ -378,8 +447,8 @@ describe('the inbox over HTTP', () => {
     t.request.post('/api/alerts/inbox/read').set(session.headers()).send(body);
 
   it('pages newest first, counts unread, marks read by id or all; each person sees only their own', async () => {
-    const financeRule = await created(finance, declined('Declines', { subAccountId: 'sa_inbox' }));
-    const adminRule = await created(admin, declined('Declines', { subAccountId: 'sa_inbox' }));
+    const financeRule = await created(finance, declined('Declines', { subAccountId: sub(4) }));
+    const adminRule = await created(admin, declined('Declines', { subAccountId: sub(4) }));
     const mine = await raise(financeRule.id, ['tx_a', 'tx_b', 'tx_c']);
     const [theirs] = await raise(adminRule.id, ['tx_d']);
 

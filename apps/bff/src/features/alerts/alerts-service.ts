@@ -18,6 +18,7 @@ import {
 } from '../../platform/notify/webhook-target';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
+import { subAccountExists } from '../sub-accounts';
 import {
   DEFAULT_RULES_PER_OWNER,
   IdenticalAlertRuleError,
@@ -40,7 +41,8 @@ import {
 } from './alert-store';
 import { ruleNameFor } from './rule-name-for';
 
-export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp'> {
+export interface AlertsDeps
+  extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp' | 'upstream'> {
   stores: AlertStores;
   /** What webhook URLs the operator allows (ALERT_WEBHOOK_ALLOW_*); unset: public https only. */
   alertWebhookPolicy?: WebhookPolicy;
@@ -50,6 +52,20 @@ export interface AlertsDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logge
 
 /** A foreign key refused: the rule named a webhook target that is not there (any more). */
 const isMissingTarget = (error: unknown) => (error as { code?: unknown } | null)?.code === '23503';
+
+const noSuchCard = () =>
+  new AppError(
+    400,
+    'invalid_body',
+    "cardId: the card service has no such card; choose one of the company's cards",
+  );
+
+const noSuchSubAccount = () =>
+  new AppError(
+    400,
+    'invalid_body',
+    "subAccountId: the card service has no such sub account; choose one of the company's sub accounts",
+  );
 
 const noSuchTarget = () =>
   new AppError(
@@ -238,6 +254,30 @@ export function createAlertsService(deps: AlertsDeps) {
     if (!(await (await store()).webhookTargets.exists(id))) throw noSuchTarget();
   }
 
+  /**
+   * The card and the sub account a rule is limited to must be the company's: a rule naming one
+   * the card service does not have would be kept and never raise an alert (400 instead). Asked
+   * of the card service (the card's read, the sub-account list) when a rule is made, and when a
+   * change names another one: a rule kept as it was is not refused for what it named before. A
+   * card service that cannot answer is its usual 502/503/504, never taken for "no such".
+   */
+  async function scopeExists(
+    who: Who,
+    input: Pick<AlertRuleInput, 'cardId' | 'subAccountId'>,
+    before?: Pick<AlertRule, 'cardId' | 'subAccountId'>,
+  ): Promise<void> {
+    const ctx = { requestId: who.requestId, trace: who.trace, role: who.actor.role };
+    const { cardId, subAccountId } = input;
+    if (cardId !== undefined && cardId !== before?.cardId) {
+      await deps.upstream.getCard(ctx, cardId, { fresh: true }).catch((error: unknown) => {
+        throw error instanceof AppError && error.status === 404 ? noSuchCard() : error;
+      });
+    }
+    if (subAccountId !== undefined && subAccountId !== before?.subAccountId) {
+      if (!(await subAccountExists(deps.upstream, ctx, subAccountId))) throw noSuchSubAccount();
+    }
+  }
+
   const targetAudit = (who: Who, action: 'webhookTarget.create' | 'webhookTarget.delete') =>
     ({
       actor: who.actor.email,
@@ -377,6 +417,7 @@ export function createAlertsService(deps: AlertsDeps) {
       if (refused) return refuse(who, 'alertRule.create', refused, { after: input });
       const s = await store();
       await targetExists(input.channels.webhookTargetId);
+      await scopeExists(who, input);
       const rule = await auditedChange(
         deps,
         (audited) => s.createRule(input, who.actor.email, now(), audited, rulesPerOwner),
@@ -421,6 +462,7 @@ export function createAlertsService(deps: AlertsDeps) {
         });
       }
       await targetExists(input.channels.webhookTargetId);
+      await scopeExists(who, input, existing);
       try {
         const updated = await auditedChange(
           deps,

@@ -1,2 +1,3 @@
-// What other features may use of the sub-accounts feature: a sub-account's name.
-export { subAccountName } from './sub-accounts-service';
+// What other features may use of the sub-accounts feature: a sub-account's name, and whether the
+// card service has one (an alert rule's scope).
+export { subAccountExists, subAccountName } from './sub-accounts-service';

@@ -65,6 +65,20 @@ export async function subAccountName(
   }
 }
 
+/**
+ * Whether the card service lists a sub account with this id (read fresh, so one just made is
+ * found). A service that cannot answer throws: its failure is never taken for "none".
+ */
+export async function subAccountExists(
+  upstream: UpstreamClient,
+  ctx: CallContext,
+  id: string,
+): Promise<boolean> {
+  return (
+    (await findSubAccount(upstream, ctx, (sub) => sub.id === id, { fresh: true })) !== undefined
+  );
+}
+
 function nameTaken(existing: string): AppError {
   return new AppError(
     409,

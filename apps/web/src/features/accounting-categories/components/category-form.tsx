@@ -90,7 +90,6 @@ export function CategoryForm(props: CategoryFormProps) {
             {...control}
             ref={code}
             value={values.code}
-            maxLength={40}
             autoComplete="off"
             onChange={set('code')}
           />
@@ -102,7 +101,6 @@ export function CategoryForm(props: CategoryFormProps) {
             {...control}
             ref={name}
             value={values.name}
-            maxLength={200}
             autoComplete="off"
             onChange={set('name')}
           />

@@ -77,7 +77,6 @@ export function MerchantRuleForm({ categories, onResult }: Props) {
             {...control}
             ref={merchantRef}
             value={merchant}
-            maxLength={240}
             autoComplete="off"
             placeholder="BLUE BOTTLE SF"
             onChange={(e) => {

@@ -75,7 +75,6 @@ export function AlertRuleForm({ rule, isAdmin, onDone }: AlertRuleFormProps) {
             {...control}
             value={values.name}
             placeholder={defaultRuleName(values)}
-            maxLength={100}
             // The form opens at a person's request: they start at its first field.
             // biome-ignore lint/a11y/noAutofocus: opened by pressing New rule or Edit
             autoFocus

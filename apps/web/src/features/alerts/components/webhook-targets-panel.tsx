@@ -147,7 +147,6 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
             <input
               {...control}
               value={name}
-              maxLength={100}
               onChange={(e) => setName(e.target.value)}
             />
           )}

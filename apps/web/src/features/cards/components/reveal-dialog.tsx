@@ -187,7 +187,6 @@ export function RevealDialog({
               name="reason"
               required
               minLength={3}
-              maxLength={500}
               rows={3}
               value={reason}
               onChange={(e) => setReason(e.target.value)}

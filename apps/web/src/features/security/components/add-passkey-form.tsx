@@ -81,7 +81,6 @@ export function AddPasskeyForm({ session, onAdded }: AddPasskeyFormProps) {
             <input
               {...control}
               name="passkey-name"
-              maxLength={64}
               value={name}
               onChange={(e) => setName(e.target.value)}
             />

@@ -111,7 +111,6 @@ function RenameForm(props: {
           <input
             {...control}
             ref={input}
-            maxLength={64}
             value={name}
             onChange={(e) => setName(e.target.value)}
             onKeyDown={(e) => {

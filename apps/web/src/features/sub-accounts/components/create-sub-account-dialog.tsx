@@ -57,7 +57,6 @@ export function CreateSubAccountDialog({ onClose, onCreated }: Props) {
               ref={input}
               name="name"
               value={name}
-              maxLength={100}
               required
               onChange={(e) => {
                 setName(e.target.value);

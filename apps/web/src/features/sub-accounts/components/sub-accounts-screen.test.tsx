@@ -161,6 +161,16 @@ describe('sub accounts screen', () => {
     await user.clear(within(dialog).getByLabelText('Name'));
     expect(requestsTo('/api/sub-accounts', 'POST')).toHaveLength(0);
 
+    // A pasted name too long is kept whole and said, never cut to fit and sent.
+    const long = 'Ab'.repeat(76);
+    await user.click(within(dialog).getByLabelText('Name'));
+    await user.paste(long);
+    expect(within(dialog).getByLabelText('Name')).toHaveValue(long);
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Use at most 100 characters.');
+    await user.clear(within(dialog).getByLabelText('Name'));
+    expect(requestsTo('/api/sub-accounts', 'POST')).toHaveLength(0);
+
     await user.type(within(dialog).getByLabelText('Name'), '  Travel  ');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await screen.findByRole('row', { name: /Travel/ })).toBeInTheDocument();

@@ -284,18 +284,21 @@ export function BulkActions({
           <div className="bulk-control bulk-memo">
             <Field label="Memo" error={errors.memo}>
               {(control) => (
-                <input
+                // A memo may have lines (as the transaction's own editor writes them): what is
+                // pasted stays whole, lines and length, and one too long is said, not cut.
+                <textarea
                   {...control}
+                  rows={1}
                   value={memo}
                   placeholder="Approved by Dana"
                   autoComplete="off"
-                  maxLength={2000}
                   onChange={(e) => {
                     setMemo(e.target.value);
                     setErrors({});
                   }}
                   onKeyDown={(e) => {
-                    if (e.key === 'Enter') {
+                    // Enter writes it, as the bar's other fields do; Shift+Enter is a new line.
+                    if (e.key === 'Enter' && !e.shiftKey) {
                       e.preventDefault();
                       writeMemo();
                     }

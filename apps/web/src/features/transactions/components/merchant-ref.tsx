@@ -145,7 +145,6 @@ function MerchantNameForm({
         <input
           ref={input}
           value={typed}
-          maxLength={200}
           aria-describedby={error ? `${hint} ${errorId}` : hint}
           aria-invalid={error ? true : undefined}
           onChange={(event) => {

@@ -192,6 +192,34 @@ describe('transactions: a selection changes its notes together', { timeout: 15_0
     );
   });
 
+  it('a pasted memo is kept whole: its lines are sent, and one too long is said and not sent, never cut', async () => {
+    serveScreen();
+    const { user } = renderApp('/transactions', { session: financeSession() });
+    await screen.findByRole('row', { name: /Coffee beans/ });
+    await user.click(box('Coffee beans'));
+    const memo = within(bar()).getByLabelText('Memo');
+    const long = ['Approved by Dana', 'x'.repeat(2_500), 'Trip to Boston'].join('\n');
+    await user.click(memo);
+    await user.paste(long);
+    expect(memo).toHaveValue(long);
+    await user.click(within(bar()).getByRole('button', { name: 'Write memo' }));
+    expect(memo).toHaveAccessibleDescription(
+      `The memo is ${long.length.toLocaleString('en-US')} characters long; shorten it to 2,000 or fewer.`,
+    );
+    expect(requestsTo(BULK, 'POST')).toHaveLength(0);
+
+    await user.clear(memo);
+    await user.paste('Approved by Dana\nTrip to Boston');
+    await user.click(within(bar()).getByRole('button', { name: 'Write memo' }));
+    await screen.findByText('Memo added: 1 changed.');
+    expect(await bodies()).toEqual([
+      {
+        items: [{ subAccountId: 'sa_ops', id: 'tx_1' }],
+        memo: { text: 'Approved by Dana\nTrip to Boston', mode: 'append' },
+      },
+    ]);
+  });
+
   it('marked reviewed in the list of the unreviewed, the rows leave it, and the focus goes to the result', async () => {
     serveScreen();
     // Over March: a list of every day is counted over the month close's days (today's).

@@ -40,13 +40,19 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
   });
 
   // A 401 "unauthenticated" after having been signed in means the session ended (idle
-  // timeout, sign-out elsewhere): go to sign-in with a message and a way back.
-  setUnauthenticatedListener(() => {
+  // timeout, sign-out elsewhere): go to sign-in with a message and a way back. A change it
+  // refused (anything but a read) was not made: the sign-in page says so (`unsaved`).
+  setUnauthenticatedListener((_error, request) => {
     if (queryClient.getQueryData(sessionQueryOptions().queryKey) === undefined) return;
     const here = router.state.location;
     if (here.pathname === '/sign-in') return;
+    const unsaved = request.method !== 'GET' || undefined;
     void router
-      .navigate({ to: '/sign-in', search: { redirect: here.href, expired: true }, replace: true })
+      .navigate({
+        to: '/sign-in',
+        search: { redirect: here.href, expired: true, unsaved },
+        replace: true,
+      })
       .then(() => forgetSignedInData(queryClient));
   });
 

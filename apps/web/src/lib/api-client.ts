@@ -28,7 +28,8 @@ interface ApiRequestOptions {
 
 type ApiQuery = Record<string, string | number | readonly string[] | undefined>;
 
-type UnauthenticatedListener = (error: ApiError) => void;
+/** `method`: the request's; one other than GET was a change the session ended before it was made. */
+type UnauthenticatedListener = (error: ApiError, request: { method: string }) => void;
 /** 401 codes that mean the session is over: it lapsed, or the BFF ended it (wrong codes). */
 const SESSION_GONE = new Set(['unauthenticated', 'session_ended']);
 let onUnauthenticated: UnauthenticatedListener | undefined;
@@ -89,7 +90,8 @@ async function apiRequest(path: string, options: ApiRequestOptions = {}): Promis
   }
   if (!response.ok) {
     const error = await toApiError(response);
-    if (error.status === 401 && SESSION_GONE.has(error.code)) onUnauthenticated?.(error);
+    if (error.status === 401 && SESSION_GONE.has(error.code))
+      onUnauthenticated?.(error, { method: options.method ?? 'GET' });
     throw error;
   }
   return response;

@@ -10,6 +10,8 @@ interface SignInSearch {
   redirect?: string | undefined;
   /** Came here because the session ended. */
   expired?: boolean | undefined;
+  /** ...as a change was sent, which was therefore not made. */
+  unsaved?: boolean | undefined;
   /** Sent back by single sign-on when it did not complete, and why. */
   sso?: SsoOutcome | undefined;
 }
@@ -20,6 +22,7 @@ function validateSignInSearch(search: Record<string, unknown>): SignInSearch {
   return {
     redirect: text(search.redirect, 2000),
     expired: flag(search.expired),
+    unsaved: flag(search.unsaved),
     sso: ssoOutcomes.find((outcome) => outcome === search.sso),
   };
 }
@@ -45,6 +48,13 @@ export const Route = createFileRoute('/sign-in')({
 });
 
 function SignInRoute() {
-  const { redirect, expired, sso } = Route.useSearch();
-  return <SignInScreen redirect={redirect} expired={expired === true} ssoOutcome={sso} />;
+  const { redirect, expired, unsaved, sso } = Route.useSearch();
+  return (
+    <SignInScreen
+      redirect={redirect}
+      expired={expired === true}
+      unsaved={unsaved === true}
+      ssoOutcome={sso}
+    />
+  );
 }

@@ -11,6 +11,8 @@ import { SignInForm } from './sign-in-form';
 interface SignInScreenProps {
   redirect: string | undefined;
   expired: boolean;
+  /** The session ended as a change was sent: it was not made. */
+  unsaved?: boolean;
   /** Sent back by single sign-on without a session, and why. */
   ssoOutcome: SsoOutcome | undefined;
 }
@@ -23,7 +25,7 @@ const ssoProblem: Record<SsoOutcome, string> = {
   busy: 'Too many single sign-on attempts came from your network just now.',
 };
 
-export function SignInScreen({ redirect, expired, ssoOutcome }: SignInScreenProps) {
+export function SignInScreen({ redirect, expired, unsaved, ssoOutcome }: SignInScreenProps) {
   useDocumentTitle('Sign in');
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -43,9 +45,16 @@ export function SignInScreen({ redirect, expired, ssoOutcome }: SignInScreenProp
       <div className="sign-in-panel">
         <h1>Card Console</h1>
         <p className="muted">Sign in to manage the company card program.</p>
-        {expired ? (
+        {/* Said as it is: the page comes back, but what was typed and not saved does not. */}
+        {expired && unsaved ? (
+          <p className="warning" role="alert">
+            Your session ended before your change was saved, so it was not saved. Sign in again to
+            go back to where you were, then make it again.
+          </p>
+        ) : expired ? (
           <p className="notice" role="status">
-            Your session ended. Sign in again to continue where you were.
+            Your session ended. Sign in again to go back to where you were; anything not yet saved
+            was not kept.
           </p>
         ) : null}
         {ssoOutcome ? (

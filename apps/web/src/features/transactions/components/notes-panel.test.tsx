@@ -67,6 +67,8 @@ function serveNotes(start: Notes = transactionNotes(), meanwhile?: (a: Notes) =>
 }
 
 const open = () => renderApp('/transactions/tx_1', { session: financeSession() });
+/** Whether leaving the page now would ask first (a `beforeunload` the page cancels). */
+const leavingAsks = () => !window.dispatchEvent(new Event('beforeunload', { cancelable: true }));
 /** The notes panel once loaded (or failed): the loading one is replaced by another. */
 const notesPanel = async () => {
   await screen.findByRole('region', { name: 'Notes' }, { timeout: 3000 });
@@ -149,9 +151,12 @@ describe('the notes of a transaction', () => {
     expect(panel.getByLabelText('Memo')).toHaveValue('Team dinner');
     expect(panel.getByLabelText('Tags')).toHaveValue('q1');
     expect(patches).toEqual([]);
+    // Kept within the app, not by the page: leaving the page (closing, reloading) asks first.
+    expect(leavingAsks()).toBe(true);
     // Once saved, a form made anew shows the notes as saved.
     await user.click(panel.getByRole('button', { name: 'Save' }));
     await panel.findByText('Notes saved.');
+    expect(leavingAsks()).toBe(false);
     await router.navigate({ to: '/sub-accounts' });
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Notes' })).toBeNull());
     await router.navigate({

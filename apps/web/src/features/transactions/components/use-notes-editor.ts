@@ -1,5 +1,5 @@
 import type { Notes } from '@card-console/shared/api/notes';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/api-error';
 import { accountingCategoriesQueryOptions } from '../../accounting-categories/api/get-accounting-categories';
@@ -33,7 +33,32 @@ interface Unsaved {
   draft: NotesValues;
   tagText: string;
 }
-const unsavedKey = (transactionId: string) => ['transactions', 'notes-unsaved', transactionId];
+const UNSAVED = ['transactions', 'notes-unsaved'] as const;
+const unsavedKey = (transactionId: string) => [...UNSAVED, transactionId];
+
+const guarded = new WeakSet<QueryClient>();
+const askBeforeLeaving = (event: BeforeUnloadEvent) => event.preventDefault();
+
+/**
+ * Notes typed and not saved outlive their form within the app (the query cache keeps them), not
+ * the page: closing or reloading the tab (or a Back that leaves the app) while any are kept asks
+ * first, as the browser asks. One guard per query cache, for as long as the cache lives.
+ */
+function guardUnsavedNotes(queryClient: QueryClient): void {
+  if (guarded.has(queryClient)) return;
+  guarded.add(queryClient);
+  const cache = queryClient.getQueryCache();
+  let asking = false;
+  const check = () => {
+    const unsaved = cache.findAll({ queryKey: UNSAVED }).some((q) => q.state.data !== undefined);
+    if (unsaved === asking) return;
+    asking = unsaved;
+    if (unsaved) window.addEventListener('beforeunload', askBeforeLeaving);
+    else window.removeEventListener('beforeunload', askBeforeLeaving);
+  };
+  cache.subscribe(check);
+  check();
+}
 
 /**
  * The notes form's state: the notes as the person saw them (`base`, which a refresh does not
@@ -68,6 +93,7 @@ export function useNotesEditor(transactionId: string, saved: Notes) {
   }, [focus]);
 
   const dirty = !isEmpty(fieldsChanged(valuesOf(base), draft)) || tagText.trim() !== '';
+  useEffect(() => guardUnsavedNotes(queryClient), [queryClient]);
   useEffect(() => {
     const key = unsavedKey(transactionId);
     if (dirty) queryClient.setQueryData<Unsaved>(key, { version: base.version, draft, tagText });

@@ -26,7 +26,8 @@ function serveChart() {
   );
 }
 
-const csvFile = (text: string, name = 'chart.csv') => new File([text], name, { type: 'text/csv' });
+const csvFile = (content: string | Uint8Array<ArrayBuffer>, name = 'chart.csv') =>
+  new File([content], name, { type: 'text/csv' });
 
 describe('chart of accounts: import from CSV', () => {
   it("sends the file's text as text/csv and says what it did; the list shows the chart as it is now", async () => {
@@ -57,7 +58,7 @@ describe('chart of accounts: import from CSV', () => {
         apiError(
           400,
           'invalid_body',
-          'Nothing was imported: line 2: name must not be empty; line 3: code give a code.',
+          'Nothing was imported: line 2: name is missing; line 3: code is missing.',
         ),
       ),
     );
@@ -67,7 +68,7 @@ describe('chart of accounts: import from CSV', () => {
     await user.click(screen.getByRole('button', { name: 'Import' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(
-      'Nothing was imported: line 2: name must not be empty; line 3: code give a code.',
+      'Nothing was imported: line 2: name is missing; line 3: code is missing.',
     );
     expect(input).toHaveAttribute('aria-invalid', 'true');
     expect(input).toHaveFocus();
@@ -82,5 +83,40 @@ describe('chart of accounts: import from CSV', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Choose a CSV file first.');
     await waitFor(() => expect(screen.getByLabelText('Chart of accounts file')).toHaveFocus());
     expect(requestsTo(IMPORT, 'POST')).toHaveLength(0);
+  });
+
+  it('refuses a file that is not UTF-8 before sending it, saying how to save it', async () => {
+    serveChart();
+    const { user } = renderApp('/accounting-categories', { session: adminSession() });
+    const input = await screen.findByLabelText('Chart of accounts file');
+    // Excel's "CSV (Comma delimited)" on Windows: Windows-1252, é as the single byte E9.
+    const windows1252 = Uint8Array.from('Code,Name\n9810,Caf\xe9 et d\xe9placements\n', (c) =>
+      c.charCodeAt(0),
+    );
+    await user.upload(input, csvFile(windows1252, 'plan comptable.csv'));
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'plan comptable.csv is not UTF-8 text, so its accented letters would be lost. In Excel, save it as “CSV UTF-8 (Comma delimited)” and choose that file.',
+    );
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveFocus();
+    expect(requestsTo(IMPORT, 'POST')).toHaveLength(0);
+  });
+
+  it('sends a UTF-8 file with a byte order mark, its accents intact', async () => {
+    serveChart();
+    const { user } = renderApp('/accounting-categories', { session: adminSession() });
+    const input = await screen.findByLabelText('Chart of accounts file');
+    const text = 'Code,Name\r\n9810,Café et déplacements\r\n';
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf);
+    const utf8 = new TextEncoder().encode(text);
+    const bytes = new Uint8Array(bom.length + utf8.length);
+    bytes.set(bom);
+    bytes.set(utf8, bom.length);
+    await user.upload(input, csvFile(bytes));
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    expect(await screen.findByText(/^Imported chart\.csv/)).toBeInTheDocument();
+    const [sent] = requestsTo(IMPORT, 'POST');
+    expect(await sent?.text()).toBe(text);
   });
 });

@@ -4,9 +4,23 @@ import { useImportAccountingCategories } from '../api/import-accounting-categori
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
+ * The file's text, or undefined when it is not UTF-8 (Excel's plain "CSV" on Windows is
+ * Windows-1252): `file.text()` would put U+FFFD in place of every "é". A byte order mark is
+ * dropped, as the BFF drops it.
+ */
+function utf8(bytes: ArrayBuffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * "Import from CSV": a chart of accounts as QuickBooks Online or Xero export it (or any CSV
- * with a code and a name column), read in the browser and sent as it is. All of it is
- * imported or nothing: a file with faulty lines is refused with the lines named.
+ * with a code and a name column), read in the browser as UTF-8 and sent as it is (a file in
+ * another encoding is refused before sending). All of it is imported or nothing: a file with
+ * faulty lines is refused with the lines named.
  */
 export function ChartImport({ onResult }: { onResult: (message: string) => void }) {
   const importChart = useImportAccountingCategories();
@@ -25,11 +39,20 @@ export function ChartImport({ onResult }: { onResult: (message: string) => void 
       return;
     }
     setError(undefined);
-    let text: string;
+    let bytes: ArrayBuffer;
     try {
-      text = await file.text();
+      bytes = await file.arrayBuffer();
     } catch {
       setError(`${file.name} could not be read. Choose it again.`);
+      return;
+    }
+    const text = utf8(bytes);
+    if (text === undefined) {
+      // Said here, before sending: the BFF refuses it too, for any client.
+      setError(
+        `${file.name} is not UTF-8 text, so its accented letters would be lost. In Excel, save it as “CSV UTF-8 (Comma delimited)” and choose that file.`,
+      );
+      input.current?.focus();
       return;
     }
     importChart.mutate(text, {

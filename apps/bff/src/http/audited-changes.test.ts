@@ -202,7 +202,7 @@ const changes: Change[] = [
       t.request
         .put('/api/close-policy')
         .set(admin.headers())
-        .send({ receiptFromCents: 12_300, memoCategoryIds: [category] }),
+        .send({ receiptFromCents: 12_300, memoCategoryIds: [category], version: 0 }),
     read: () => get('/api/close-policy'),
   },
   {

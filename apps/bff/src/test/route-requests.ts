@@ -547,7 +547,8 @@ export const routeRequests: Record<EndpointName, Spec> = {
   // The default policy again: other tests' counts are left as they were.
   'closePolicy.update': () => ({
     path: '/api/close-policy',
-    body: { receiptFromCents: 7_500, memoCategoryIds: [] },
+    // The default policy, on its version: an allowed save of it changes nothing.
+    body: { receiptFromCents: 7_500, memoCategoryIds: [], version: 0 },
   }),
   'securityPolicy.get': () => ({ path: '/api/security-policy' }),
   // Off, as it is by default: other tests' sessions are left as they were.

@@ -78,7 +78,11 @@ export const server = setupServer(
     HttpResponse.json({ items: [] } satisfies AccountingCategoryList),
   ),
   serve('closePolicy.get', () =>
-    HttpResponse.json({ receiptFromCents: 7_500, memoCategoryIds: [] } satisfies ClosePolicy),
+    HttpResponse.json({
+      receiptFromCents: 7_500,
+      memoCategoryIds: [],
+      version: 0,
+    } satisfies ClosePolicy),
   ),
   serve('index.card', () =>
     HttpResponse.json({

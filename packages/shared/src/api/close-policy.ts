@@ -1,6 +1,13 @@
 // The month close's policy admins set (issue 46): from what size money moved needs a receipt,
 // and which accounting categories' transactions need a memo. "Needs attention" counts what it
 // still lacks (`attentionSchema`'s `missingReceipt` and `missingMemo`).
+//
+//   GET /api/close-policy → ClosePolicy (the default, version 0, until an admin sets one)
+//   PUT /api/close-policy body ClosePolicyUpdate (the whole policy and the `version` it was made
+//                         on; admins) → ClosePolicy; 409 `close_policy_changed` with `current`
+//                         (the policy as it is) when it moved on since, and nothing is saved.
+//                         A policy the same as the one in force is answered as it is: no new
+//                         version, no audit record.
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
 
@@ -18,10 +25,12 @@ export const closePolicySchema = z.object({
   /** Who set it and when; absent while it is the default. */
   updatedBy: z.string().optional(),
   updatedAt: z.string().optional(),
+  /** Up by one with every change; 0 while it is the default. A change names the one it was made on. */
+  version: z.number().int().nonnegative(),
 });
 export type ClosePolicy = z.infer<typeof closePolicySchema>;
 
-/** PUT /api/close-policy: the whole policy, as it is to be. */
+/** PUT /api/close-policy: the whole policy, as it is to be, and the version it was made on. */
 export const closePolicyUpdateSchema = z.strictObject({
   receiptFromCents: z
     .number()
@@ -33,5 +42,9 @@ export const closePolicyUpdateSchema = z.strictObject({
     .array(resourceIdSchema)
     .max(MEMO_CATEGORIES_MAX, `name at most ${MEMO_CATEGORIES_MAX} categories`)
     .refine((ids) => new Set(ids).size === ids.length, 'name each category once'),
+  version: z
+    .number({ error: 'version must be the policy version you changed' })
+    .int('version must be a whole number')
+    .min(0, 'version must not be negative'),
 });
 export type ClosePolicyUpdate = z.infer<typeof closePolicyUpdateSchema>;

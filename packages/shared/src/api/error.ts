@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertRuleSchema } from './alerts';
+import { closePolicySchema } from './close-policy';
 import { notesSchema } from './notes';
 import { stepUpMethodSchema } from './session';
 
@@ -20,6 +21,7 @@ export const problemTitles = {
   card_changed: 'Card changed meanwhile',
   category_archived: 'Category archived',
   category_code_taken: 'Account code taken',
+  close_policy_changed: 'Close policy changed meanwhile',
   matching_changed: 'Matching transactions changed',
   merchant_rule_exists: 'Merchant already has a rule',
   client_closed: 'Request cancelled',
@@ -125,6 +127,8 @@ export const problemExtensionSchemas = {
   notes_changed: z.strictObject({ current: notesSchema }),
   /** Someone else changed the alert rule first (or deleted it and one took its place): it as it is. */
   alert_rule_changed: z.strictObject({ current: alertRuleSchema }),
+  /** Another admin changed the close policy first: it as it is now. */
+  close_policy_changed: z.strictObject({ current: closePolicySchema }),
   /** A reviewed transaction changes only once reopened: its notes as they are. */
   transaction_reviewed: z.strictObject({ current: notesSchema }),
   /** A guarded action needs a fresh second factor: the ways this person can give one. */
@@ -177,7 +181,7 @@ const plainCodes = problemCodes.filter(
 /**
  * Every error the BFF answers with: an RFC 9457 problem details object, sent as
  * `application/problem+json`. A union on `code`: `card_changed`, `notes_changed`,
- * `alert_rule_changed` and `transaction_reviewed` always carry `current`,
+ * `alert_rule_changed`, `close_policy_changed` and `transaction_reviewed` always carry `current`,
  * `step_up_required` and `second_factor_required` always carry `secondFactor`, `not_ready`
  * always carries `checks`, `receipts_zip_too_large` its counts and caps, and no problem carries
  * a member that is not its own. `code` is the
@@ -193,6 +197,10 @@ export const apiErrorBodySchema = z
     problemExtensionSchemas.alert_rule_changed.extend({
       ...common,
       code: z.literal('alert_rule_changed'),
+    }),
+    problemExtensionSchemas.close_policy_changed.extend({
+      ...common,
+      code: z.literal('close_policy_changed'),
     }),
     problemExtensionSchemas.transaction_reviewed.extend({
       ...common,

@@ -5,6 +5,7 @@
 // without a memo count and appear with `memo=missing`. The expected ids are worked out here from
 // the seeded rows (docs/money.md's statuses written by hand), not by the product's code.
 import { accountingCategorySchema } from '@card-console/shared/api/accounting-categories';
+import { closePolicySchema } from '@card-console/shared/api/close-policy';
 import {
   type Attention,
   attentionSchema,
@@ -188,10 +189,17 @@ for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.eng
       return page.items.map((r) => r.id).sort();
     }
     async function setPolicy(receiptFromCents: number | null, memo: string[] = []) {
+      // Made on the policy as it is now (its version).
+      const current = await t.request.get('/api/close-policy').set(admin.headers());
+      const { version } = closePolicySchema.parse(current.body);
       const res = await t.request
         .put('/api/close-policy')
         .set(admin.headers())
-        .send({ receiptFromCents, memoCategoryIds: memo.map((name) => categoryIds[name]) });
+        .send({
+          receiptFromCents,
+          memoCategoryIds: memo.map((name) => categoryIds[name]),
+          version,
+        });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
 

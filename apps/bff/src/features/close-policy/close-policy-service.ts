@@ -7,7 +7,11 @@ import type { Who } from '../../platform/sessions/who';
 import type { SqlQueryable } from '../../platform/sql/sql-engine';
 import type { FeatureDeps } from '../feature-deps';
 import { categoriesIn, categoryText } from '../notes';
-import { type ClosePolicyStore, MemoCategoryUnusableError } from './close-policy-store';
+import {
+  ClosePolicyChangedError,
+  type ClosePolicyStore,
+  MemoCategoryUnusableError,
+} from './close-policy-store';
 
 export interface ClosePolicyDeps extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger'> {
   /** The policy's store, made by the composition root over platform/sql's engine. */
@@ -31,8 +35,19 @@ async function snapshot(
   };
 }
 
-/** The store's refusal as the API's problem (400: the body names what cannot be used). */
+/**
+ * The store's refusal as the API's problem: 409 with the policy as it is when it moved on since
+ * the change's version; 400 when the body names what cannot be used.
+ */
 function problemOf(error: unknown): unknown {
+  if (error instanceof ClosePolicyChangedError) {
+    return new AppError(
+      409,
+      'close_policy_changed',
+      'Another admin changed the close policy since you opened it. Review it as it is now and save again.',
+      { extensions: { current: error.current } },
+    );
+  }
   if (!(error instanceof MemoCategoryUnusableError)) return error;
   const [archived] = error.archived;
   if (error.missing.length > 0) {
@@ -50,10 +65,12 @@ function problemOf(error: unknown): unknown {
 }
 
 /**
- * The close policy: everyone reads it (the month close's counts use it), admins change it. A
- * change and a refused one are audited with before → after (or the values attempted), a
- * change's record in the change's own transaction (a change the trail cannot record is not
- * made: 503 `audit_unavailable`, platform/audit/audited-change.ts).
+ * The close policy: everyone reads it (the month close's counts use it), admins change it, each
+ * change on the version it was made on (409 `close_policy_changed` otherwise). A change and a
+ * refused one are audited with before → after (or the values attempted), a change's record in
+ * the change's own transaction (a change the trail cannot record is not made: 503
+ * `audit_unavailable`, platform/audit/audited-change.ts). A save of the policy in force changes
+ * nothing and records nothing.
  */
 export function createClosePolicyService(deps: ClosePolicyDeps) {
   const store = () => deps.stores.closePolicy();
@@ -88,10 +105,11 @@ export function createClosePolicyService(deps: ClosePolicyDeps) {
       } catch (caught) {
         rethrowUnrecorded(caught);
         const error = problemOf(caught);
+        const current = caught instanceof ClosePolicyChangedError ? caught.current : await s.get();
         await deps.audit.append({
           ...base,
           outcome: 'failed',
-          before: await snapshot(s, await s.get()),
+          before: await snapshot(s, current),
           after: await snapshot(s, change),
           detail: problemCode(error),
         });

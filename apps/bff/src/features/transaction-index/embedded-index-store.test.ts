@@ -61,6 +61,7 @@ describe('the embedded engine', () => {
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
         '20261207170000000_texts-trimmed',
+        '20261208090000000_close-policy-version',
       ]);
       await new TransactionIndexStore(first).replaceDay(
         'sa',
@@ -136,7 +137,14 @@ describe('the embedded engine', () => {
         );
       expect(await tallied()).toEqual([{ card_n: '5', declines: '3' }]);
 
-      const theirs = ['20261207160000000_empty-card-id', '20261207170000000_texts-trimmed'];
+      // The older build's schema: without the migrations after it (the close policy's version
+      // is one of them, its column not there yet).
+      const theirs = [
+        '20261207160000000_empty-card-id',
+        '20261207170000000_texts-trimmed',
+        '20261208090000000_close-policy-version',
+      ];
+      await engine.query('ALTER TABLE close_policy DROP COLUMN version');
       await engine.query(`DELETE FROM ${MIGRATIONS_TABLE} WHERE name = ANY($1::text[])`, [theirs]);
       expect(await applyIndexMigrations(engine, silentLogger)).toEqual(theirs);
       const kept = await engine.query<{

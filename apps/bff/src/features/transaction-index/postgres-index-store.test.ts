@@ -64,6 +64,7 @@ describe('the index on PostgreSQL', () => {
         '20261207130000000_person-leftovers',
         '20261207160000000_empty-card-id',
         '20261207170000000_texts-trimmed',
+        '20261208090000000_close-policy-version',
       ]);
     } finally {
       await Promise.all(engines.map((e) => e.close()));

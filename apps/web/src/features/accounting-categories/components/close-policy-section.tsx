@@ -4,6 +4,7 @@ import { centsToDollarInput, formatCents, parseDollarsToCents } from '@card-cons
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
+import { apiProblem } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/format';
 import { closePolicyQueryOptions } from '../api/get-close-policy';
 import { useUpdateClosePolicy } from '../api/update-close-policy';
@@ -32,7 +33,8 @@ export function ClosePolicySection({ categories }: { categories: AccountingCateg
         Transactions counts the ones still missing it.
       </p>
       {policy.data ? (
-        // Starts from the policy in force; what the admin types stays while it is read again.
+        // Starts from the policy in force; what the admin types stays while it is read again
+        // (the form keeps the version it started from: a save names it).
         <ClosePolicyForm policy={policy.data} categories={categories} />
       ) : policy.isError ? (
         <p className="form-error" role="alert">
@@ -54,6 +56,29 @@ interface Errors {
   form?: string | undefined;
 }
 
+const receiptText = (policy: Pick<ClosePolicy, 'receiptFromCents'>) =>
+  policy.receiptFromCents === null ? '' : centsToDollarInput(policy.receiptFromCents);
+
+/** A policy in words: "Receipts required from $100.00; memos required for 6100 Meals". */
+function policyInWords(policy: ClosePolicy, categories: AccountingCategory[]): string {
+  const receipts =
+    policy.receiptFromCents === null
+      ? 'No receipts required'
+      : `Receipts required from ${formatCents(policy.receiptFromCents)}`;
+  const names = policy.memoCategoryIds.map((id) => {
+    const category = categories.find((c) => c.id === id);
+    return category ? categoryLabel(category) : 'a category no longer in the chart';
+  });
+  return `${receipts}; ${names.length === 0 ? 'no memos required' : `memos required for ${names.join(', ')}`}`;
+}
+
+/** Who changed the policy and when, as " (ada@example.test on 9 Mar 2026, 10:00)". */
+function changedBy(policy: ClosePolicy): string {
+  if (!policy.updatedBy) return '';
+  const when = policy.updatedAt ? ` on ${formatDateTime(policy.updatedAt)}` : '';
+  return ` (${policy.updatedBy}${when})`;
+}
+
 function ClosePolicyForm({
   policy,
   categories,
@@ -62,15 +87,18 @@ function ClosePolicyForm({
   categories: AccountingCategory[];
 }) {
   const update = useUpdateClosePolicy();
-  const [receipt, setReceipt] = useState(
-    policy.receiptFromCents === null ? '' : centsToDollarInput(policy.receiptFromCents),
-  );
+  // The policy the form's values were made on: a save sends its version. A policy read again
+  // meanwhile does not change it, nor what was typed, until the person reloads.
+  const [base, setBase] = useState(policy);
+  const [receipt, setReceipt] = useState(() => receiptText(policy));
   const [chosen, setChosen] = useState(() => new Set(policy.memoCategoryIds));
   const [errors, setErrors] = useState<Errors>({});
   const [saved, setSaved] = useState<string>();
+  // Another admin's change, found when this one was refused (409): the policy as it is now.
+  const [conflict, setConflict] = useState<ClosePolicy>();
   const receiptInput = useRef<HTMLInputElement>(null);
   // Current categories, and any the policy names that were archived since (kept until unticked).
-  const offered = categories.filter((c) => !c.archived || policy.memoCategoryIds.includes(c.id));
+  const offered = categories.filter((c) => !c.archived || base.memoCategoryIds.includes(c.id));
   // Ids the chart no longer has: still sent, so the BFF says what is wrong.
   const unknown = [...chosen].filter((id) => !categories.some((c) => c.id === id));
 
@@ -97,13 +125,28 @@ function ClosePolicyForm({
       const after = await update.mutateAsync({
         receiptFromCents: parsed?.ok ? parsed.cents : null,
         memoCategoryIds: [...chosen],
+        version: base.version,
       });
+      setBase(after);
       setSaved(
         `Saved. ${after.receiptFromCents === null ? 'No receipts required' : `Receipts required from ${formatCents(after.receiptFromCents)}`}; ${after.memoCategoryIds.length === 0 ? 'no memos required' : `memos required for ${after.memoCategoryIds.length} ${after.memoCategoryIds.length === 1 ? 'category' : 'categories'}`}.`,
       );
     } catch (error) {
-      setErrors({ form: error instanceof Error ? error.message : String(error) });
+      const current = apiProblem(error, 'close_policy_changed')?.current;
+      if (current) setConflict(current);
+      else setErrors({ form: error instanceof Error ? error.message : String(error) });
     }
+  };
+
+  /** The form as the policy is now: what was typed is replaced, at the person's request. */
+  const reload = (current: ClosePolicy) => {
+    setBase(current);
+    setReceipt(receiptText(current));
+    setChosen(new Set(current.memoCategoryIds));
+    setErrors({});
+    setSaved(undefined);
+    setConflict(undefined);
+    update.reset();
   };
 
   const toggle = (id: string, on: boolean) => {
@@ -184,9 +227,9 @@ function ClosePolicyForm({
           </small>
         ) : null}
       </fieldset>
-      {policy.updatedBy && policy.updatedAt ? (
+      {base.updatedBy && base.updatedAt ? (
         <p className="muted">
-          Last changed by {policy.updatedBy} on {formatDateTime(policy.updatedAt)}.
+          Last changed by {base.updatedBy} on {formatDateTime(base.updatedAt)}.
         </p>
       ) : (
         <p className="muted">The default policy: nobody has changed it yet.</p>
@@ -199,6 +242,21 @@ function ClosePolicyForm({
       <div role="status" aria-live="polite">
         {saved ? <p className="notice">{saved}</p> : null}
       </div>
+      {conflict ? (
+        <div className="notice warn" role="alert">
+          <p>
+            Not saved: another admin changed the close policy while you were editing it
+            {changedBy(conflict)}. It is now: {policyInWords(conflict, categories)}.
+          </p>
+          <p>
+            What you entered is still in the form. Reload the policy to start again from it as it is
+            now.
+          </p>
+          <button type="button" onClick={() => reload(conflict)}>
+            Reload the policy
+          </button>
+        </div>
+      ) : null}
       {errors.form ? (
         <p className="form-error" role="alert">
           Not saved: {errors.form}

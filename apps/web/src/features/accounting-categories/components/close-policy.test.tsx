@@ -7,25 +7,48 @@ import { accountingCategories, adminSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
 
-/** The BFF's close policy, set by what the form sends (as the BFF checks it). */
-function servePolicy(start: ClosePolicy = { receiptFromCents: 7_500, memoCategoryIds: [] }) {
+/**
+ * The BFF's close policy, set by what the form sends (as the BFF checks it: on the version it
+ * was made on, 409 `close_policy_changed` with the policy as it is otherwise). `byAnother` is a
+ * change another admin saves meanwhile.
+ */
+function servePolicy(
+  start: ClosePolicy = { receiptFromCents: 7_500, memoCategoryIds: [], version: 0 },
+) {
   let policy = start;
   const sent: unknown[] = [];
+  const byAnother = (change: Pick<ClosePolicy, 'receiptFromCents' | 'memoCategoryIds'>) => {
+    policy = {
+      ...change,
+      updatedBy: 'other.admin@example.test',
+      updatedAt: '2026-03-09T09:30:00.000Z',
+      version: policy.version + 1,
+    };
+  };
   server.use(
     serve('accountingCategories.list', () => HttpResponse.json({ items: accountingCategories })),
     serve('closePolicy.get', () => HttpResponse.json(policy)),
     serve('closePolicy.update', async ({ request }) => {
-      const body = closePolicyUpdateSchema.parse(await request.json());
-      sent.push(body);
+      const { version, ...body } = closePolicyUpdateSchema.parse(await request.json());
+      sent.push({ ...body, version });
+      if (version !== policy.version) {
+        return apiError(
+          409,
+          'close_policy_changed',
+          'Another admin changed the close policy since you opened it. Review it as it is now and save again.',
+          { current: policy },
+        );
+      }
       policy = {
         ...body,
         updatedBy: 'admin@example.test',
         updatedAt: '2026-03-09T10:00:00.000Z',
+        version: policy.version + 1,
       };
       return HttpResponse.json(policy);
     }),
   );
-  return { sent };
+  return { sent, byAnother };
 }
 
 const form = async () => within(await screen.findByRole('form', { name: 'Close policy' }));
@@ -66,7 +89,7 @@ describe('chart of accounts: the close policy', () => {
       ),
     ).toBeInTheDocument();
     expect(sent).toEqual([
-      { receiptFromCents: 125_000, memoCategoryIds: ['cat_travel', 'cat_meals'] },
+      { receiptFromCents: 125_000, memoCategoryIds: ['cat_travel', 'cat_meals'], version: 0 },
     ]);
     await waitFor(() =>
       expect(requestsTo('/api/index/attention').length).toBeGreaterThan(countsBefore),
@@ -80,6 +103,7 @@ describe('chart of accounts: the close policy', () => {
       memoCategoryIds: ['cat_meals'],
       updatedBy: 'someone@example.test',
       updatedAt: '2026-03-01T09:00:00.000Z',
+      version: 4,
     });
     const { user } = renderApp('/accounting-categories', { session: adminSession() });
     const f = await form();
@@ -92,7 +116,7 @@ describe('chart of accounts: the close policy', () => {
     expect(
       await f.findByText('Saved. No receipts required; no memos required.'),
     ).toBeInTheDocument();
-    expect(sent).toEqual([{ receiptFromCents: null, memoCategoryIds: [] }]);
+    expect(sent).toEqual([{ receiptFromCents: null, memoCategoryIds: [], version: 4 }]);
   });
 
   it('says what is wrong with the amount under its field and sends nothing', async () => {
@@ -139,9 +163,80 @@ describe('chart of accounts: the close policy', () => {
   });
 
   it('offers an archived category only while the policy names it, saying it is archived', async () => {
-    servePolicy({ receiptFromCents: 7_500, memoCategoryIds: ['cat_old'] });
+    servePolicy({ receiptFromCents: 7_500, memoCategoryIds: ['cat_old'], version: 1 });
     renderApp('/accounting-categories', { session: adminSession() });
     const f = await form();
     expect(await f.findByRole('checkbox', { name: '6900 Old software (archived)' })).toBeChecked();
+  });
+
+  it('another admin saved meanwhile: says so, shows the policy as it is now, keeps what was typed until reloaded', async () => {
+    const { sent, byAnother } = servePolicy();
+    const { user } = renderApp('/accounting-categories', { session: adminSession() });
+    const f = await form();
+    const amount = await f.findByLabelText('Receipt required from $');
+    expect(amount).toHaveValue('75.00');
+    // Another admin sets receipts from $100 and a memo for Meals after this page loaded.
+    byAnother({ receiptFromCents: 10_000, memoCategoryIds: ['cat_meals'] });
+
+    await user.clear(amount);
+    await user.type(amount, '50');
+    await user.click(f.getByRole('checkbox', { name: /6200 Travel/ }));
+    await user.click(f.getByRole('button', { name: 'Save close policy' }));
+
+    const alert = await f.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      /^Not saved: another admin changed the close policy while you were editing it \(other\.admin@example\.test on .+\)\. It is now: Receipts required from \$100\.00; memos required for 6100 Meals\./,
+    );
+    expect(sent).toEqual([
+      { receiptFromCents: 5_000, memoCategoryIds: ['cat_travel'], version: 0 },
+    ]);
+    // Nothing said it was saved, and what was typed is still there.
+    expect(f.queryByText(/^Saved\./)).not.toBeInTheDocument();
+    expect(amount).toHaveValue('50');
+    expect(f.getByRole('checkbox', { name: /6200 Travel/ })).toBeChecked();
+    expect(f.getByRole('checkbox', { name: /6100 Meals/ })).not.toBeChecked();
+
+    // Saved again without reloading: still refused, never over the other admin's change.
+    await user.click(f.getByRole('button', { name: 'Save close policy' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toMatchObject({ version: 0 });
+    expect(await f.findByRole('alert')).toHaveTextContent(
+      'It is now: Receipts required from $100.00',
+    );
+    expect(amount).toHaveValue('50');
+
+    // Reloaded: the form is the policy as it is, and a save is made on its version.
+    await user.click(f.getByRole('button', { name: 'Reload the policy' }));
+    expect(f.queryByRole('alert')).not.toBeInTheDocument();
+    expect(amount).toHaveValue('100.00');
+    expect(f.getByRole('checkbox', { name: /6100 Meals/ })).toBeChecked();
+    expect(f.getByRole('checkbox', { name: /6200 Travel/ })).not.toBeChecked();
+    expect(f.getByText(/^Last changed by other\.admin@example\.test on /)).toBeInTheDocument();
+    await user.click(f.getByRole('checkbox', { name: /6200 Travel/ }));
+    await user.click(f.getByRole('button', { name: 'Save close policy' }));
+    expect(
+      await f.findByText('Saved. Receipts required from $100.00; memos required for 2 categories.'),
+    ).toBeInTheDocument();
+    expect(sent[2]).toEqual({
+      receiptFromCents: 10_000,
+      memoCategoryIds: ['cat_meals', 'cat_travel'],
+      version: 1,
+    });
+  });
+
+  it('sends the version the form was saved at next: two saves in a row are both saved', async () => {
+    const { sent } = servePolicy();
+    const { user } = renderApp('/accounting-categories', { session: adminSession() });
+    const f = await form();
+    const amount = await f.findByLabelText('Receipt required from $');
+    await user.clear(amount);
+    await user.type(amount, '80');
+    await user.click(f.getByRole('button', { name: 'Save close policy' }));
+    expect(await f.findByText(/^Saved\. Receipts required from \$80\.00/)).toBeInTheDocument();
+    await user.clear(amount);
+    await user.type(amount, '90');
+    await user.click(f.getByRole('button', { name: 'Save close policy' }));
+    expect(await f.findByText(/^Saved\. Receipts required from \$90\.00/)).toBeInTheDocument();
+    expect(sent.map((s) => (s as { version: number }).version)).toEqual([0, 1]);
   });
 });

@@ -90,6 +90,19 @@ describe('a transaction’s notes over HTTP', () => {
         reviewed: false,
       },
     });
+
+    // Saved again as it is (the memo with its spaces, a tag twice): nothing changes, so nothing
+    // is written and nothing recorded; the answer is the notes as they are.
+    const same = await patch(finance, id, {
+      version: 1,
+      memo: ' Design tool seats for Q4 ',
+      tags: ['Q4', 'design', 'Design'],
+      categoryId: software.id,
+      reviewed: false,
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toEqual(saved.body);
+    expect(await auditFor(same.headers['x-request-id'] ?? '')).toEqual([]);
   });
 
   it('refuses a change made on an older version with 409 and the current notes, and audits the attempt', async () => {

@@ -114,15 +114,19 @@ export function createNotesService(deps: NotesDeps) {
           deps,
           (audited) =>
             s.change(transactionId, change, who.actor.email, new Date(deps.clock.now()), audited),
-          async ({ before, after }, tx: SqlQueryable) => [
-            {
-              ...base,
-              ...subAccount,
-              outcome: 'success',
-              before: await snapshot(categoriesIn(tx), before),
-              after: await snapshot(categoriesIn(tx), after),
-            },
-          ],
+          // A change that changed nothing (the store wrote no new version) is not recorded.
+          async ({ before, after }, tx: SqlQueryable) =>
+            after.version === before.version
+              ? []
+              : [
+                  {
+                    ...base,
+                    ...subAccount,
+                    outcome: 'success',
+                    before: await snapshot(categoriesIn(tx), before),
+                    after: await snapshot(categoriesIn(tx), after),
+                  },
+                ],
         );
         return after;
       } catch (caught) {

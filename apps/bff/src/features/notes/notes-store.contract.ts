@@ -95,6 +95,45 @@ export function notesStoreContract(
       expect(page.receipts).toEqual(new Map());
     });
 
+    it('a change that leaves every value as it is writes nothing: the same version, the same notes', async () => {
+      const first = await store.change(
+        't-same',
+        { version: 0, memo: 'taxi', tags: ['Trip', 'q1'] },
+        'ana@example.test',
+        at(1),
+      );
+      expect(first.after.version).toBe(1);
+      for (const change of [
+        { memo: 'taxi' },
+        { tags: ['Trip', 'q1'] },
+        { tags: ['Trip', 'q1', 'Q1'] },
+        { categoryId: null },
+        { reviewed: false },
+        {},
+      ]) {
+        const same = await store.change(
+          't-same',
+          { version: 1, ...change },
+          'bo@example.test',
+          at(2),
+        );
+        expect(same, JSON.stringify(change)).toEqual({ before: first.after, after: first.after });
+      }
+      expect(await store.get('t-same')).toEqual(first.after);
+      // One value different is a change, on that version.
+      const changed = await store.change(
+        't-same',
+        { version: 1, memo: 'taxi', tags: ['Trip'] },
+        'bo@example.test',
+        at(3),
+      );
+      expect(changed.after).toMatchObject({
+        version: 2,
+        tags: ['Trip'],
+        updatedBy: 'bo@example.test',
+      });
+    });
+
     it('refuses a change made on an older version, with the notes as they are, saving nothing', async () => {
       await store.change('t1', { version: 0, memo: 'first' }, 'ana@example.test', at(1));
       const conflict = await conflictOf(
@@ -123,26 +162,28 @@ export function notesStoreContract(
         by: 'bo@example.test',
         at: at(2).toISOString(),
       });
+      // Reviewed again: nothing changes, so nothing is written (the version stays).
       const again = await store.change(
         't1',
         { version: 2, reviewed: true },
         'cy@example.test',
         at(3),
       );
-      expect(again.after.review).toEqual(reviewed.after.review);
+      expect(again.after).toEqual(reviewed.after);
+      expect(await store.get('t1')).toEqual(reviewed.after);
 
       const refused = await conflictOf(
-        store.change('t1', { version: 3, memo: 'team lunch' }, 'cy@example.test', at(4)),
+        store.change('t1', { version: 2, memo: 'team lunch' }, 'cy@example.test', at(4)),
       );
       expect(refused.reason).toBe('reviewed');
-      expect(refused.current).toMatchObject({ memo: 'lunch', version: 3 });
+      expect(refused.current).toMatchObject({ memo: 'lunch', version: 2 });
       // Saving and reviewing in one change is refused too: it is already reviewed.
       expect(
         (
           await conflictOf(
             store.change(
               't1',
-              { version: 3, tags: ['x'], reviewed: true },
+              { version: 2, tags: ['x'], reviewed: true },
               'cy@example.test',
               at(4),
             ),
@@ -152,14 +193,14 @@ export function notesStoreContract(
 
       const reopened = await store.change(
         't1',
-        { version: 3, memo: 'team lunch', reviewed: false },
+        { version: 2, memo: 'team lunch', reviewed: false },
         'cy@example.test',
         at(5),
       );
       expect(reopened.after).toMatchObject({
         memo: 'team lunch',
         review: { state: 'unreviewed' },
-        version: 4,
+        version: 3,
       });
       // Notes and review in one change (as a bulk "categorise and review" sends).
       const both = await store.change(
@@ -231,7 +272,13 @@ export function notesStoreContract(
       const race = (version: number) =>
         Promise.allSettled(
           Array.from({ length: 8 }, (_, i) =>
-            store.change('t-race', { version, memo: `writer ${i}` }, `p${i}@example.test`, at(i)),
+            // Each writer's memo its own, in each round: none is the memo already there.
+            store.change(
+              't-race',
+              { version, memo: `writer ${version}.${i}` },
+              `p${i}@example.test`,
+              at(i),
+            ),
           ),
         );
       for (const version of [0, 1]) {

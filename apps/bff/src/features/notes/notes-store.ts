@@ -585,10 +585,25 @@ export class NotesStore {
       if (before.review.state === 'reviewed' && editsNotes && change.reviewed !== false) {
         throw new NotesConflictError('reviewed', before);
       }
-      const after = await saveNotes(tx, before, change, actor, at);
+      // A change that leaves every value as it is writes nothing: no new version, no record.
+      const after = changesNothing(before, change)
+        ? before
+        : await saveNotes(tx, before, change, actor, at);
       return committed(tx, { before, after }, audited);
     });
   }
+}
+
+/** Whether `change` leaves each of the notes' values as it is (a Save of what was there). */
+function changesNothing(before: Notes, change: NotesChange): boolean {
+  const tags = change.tags === undefined ? before.tags : distinctTags(change.tags);
+  return (
+    (change.memo === undefined || change.memo === before.memo) &&
+    (change.categoryId === undefined || change.categoryId === before.categoryId) &&
+    tags.length === before.tags.length &&
+    tags.every((tag, i) => tag === before.tags[i]) &&
+    (change.reviewed === undefined || change.reviewed === (before.review.state === 'reviewed'))
+  );
 }
 
 /** A change of many transactions (`NotesStore.changeMany`). */

@@ -72,6 +72,8 @@ const declined = (name: string) => ({
 
 /** A merchant text of the index (synced first), a merchant of its own, one per call. */
 let descriptors = 0;
+/** Each webhook target a name of its own (one name, one target). */
+let hooks = 0;
 async function syncedDescriptor(): Promise<string> {
   const sub = t.sim.data.subAccounts()[0];
   await settledIndexList(t, admin, `?subAccountId=${sub?.id}`);
@@ -351,7 +353,11 @@ const changes: Change[] = [
   {
     name: 'a webhook target added',
     arrange: async () => ({}),
-    act: () => post('/api/alerts/webhooks', { name: 'Ops', url: 'https://hooks.example.test/o' }),
+    act: () =>
+      post('/api/alerts/webhooks', {
+        name: `Ops ${++hooks}`,
+        url: 'https://hooks.example.test/o',
+      }),
     read: () => get('/api/alerts/webhooks'),
   },
   {
@@ -403,7 +409,10 @@ const changes: Change[] = [
     name: 'a webhook target removed',
     arrange: async () => {
       const target = await ok(
-        post('/api/alerts/webhooks', { name: 'Old', url: 'https://hooks.example.test/x' }),
+        post('/api/alerts/webhooks', {
+          name: `Old ${++hooks}`,
+          url: 'https://hooks.example.test/x',
+        }),
         201,
       );
       return { id: target.id };

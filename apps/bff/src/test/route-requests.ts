@@ -161,6 +161,8 @@ async function matrixAlertRule(t: TestApp, email: string) {
 }
 
 let matrixMerchants = 0;
+/** Each webhook target a name of its own (one name, one target). */
+let matrixHooks = 0;
 /** A merchant an admin has named (a name of its own, so each cell finds one to change). */
 async function matrixMerchant(t: TestApp): Promise<string> {
   matrixMerchants += 1;
@@ -589,12 +591,12 @@ export const routeRequests: Record<EndpointName, Spec> = {
   'alerts.webhooks': () => ({ path: '/api/alerts/webhooks' }),
   'alerts.createWebhook': () => ({
     path: '/api/alerts/webhooks',
-    body: { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
+    body: { name: `Matrix hook ${++matrixHooks}`, url: 'https://hooks.example.test/matrix' },
   }),
   // A target no rule sends to, put straight into the store.
   'alerts.deleteWebhook': async (t) => {
     const target = await (await t.stores.alerts()).webhookTargets.create(
-      { name: 'Matrix hook', url: 'https://hooks.example.test/matrix' },
+      { name: `Matrix hook ${++matrixHooks}`, url: 'https://hooks.example.test/matrix' },
       t.credentials.admin.email,
       new Date(t.clock.now()),
     );

@@ -13,7 +13,9 @@
 //   POST   /api/alerts/inbox/read             body `{ ids: […] }` or `{ all: true }` → MarkReadResult
 //   GET    /api/alerts/webhooks               → WebhookTargetList (admins; never the secrets)
 //   POST   /api/alerts/webhooks               body WebhookTargetInput → 201 WebhookTargetCreated
-//                                             (admins; the signing secret, shown this once)
+//                                             (admins; the signing secret, shown this once);
+//                                             409 `webhook_target_exists`: one name (whatever its
+//                                             case), one target
 //   DELETE /api/alerts/webhooks/:id           → 204 (admins); 400 `invalid_request` while a rule
 //                                             sends to it (change those rules first)
 //   Both webhook changes need a recent second factor: 401 `step_up_required` otherwise.

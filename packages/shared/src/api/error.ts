@@ -24,6 +24,7 @@ export const problemTitles = {
   close_policy_changed: 'Close policy changed meanwhile',
   matching_changed: 'Matching transactions changed',
   merchant_rule_exists: 'Merchant already has a rule',
+  webhook_target_exists: 'Webhook target name taken',
   client_closed: 'Request cancelled',
   csrf_required: 'CSRF header missing',
   export_busy: 'Too many exports running',

@@ -40,6 +40,7 @@ import {
   type RaisedAlert,
 } from './alert-store';
 import { ruleNameFor } from './rule-name-for';
+import { WebhookTargetExistsError } from './webhook-targets';
 
 export interface AlertsDeps
   extends Pick<FeatureDeps, 'audit' | 'clock' | 'logger' | 'stepUp' | 'upstream'> {
@@ -359,7 +360,20 @@ export function createAlertsService(deps: AlertsDeps) {
             after: { name: created.name },
           },
         ],
-      );
+      ).catch(async (error: unknown) => {
+        if (!(error instanceof WebhookTargetExistsError)) throw error;
+        await deps.audit.append({
+          ...targetAudit(who, 'webhookTarget.create'),
+          outcome: 'denied',
+          after: { name: input.name },
+          detail: 'webhook_target_exists',
+        });
+        throw new AppError(
+          409,
+          'webhook_target_exists',
+          `A webhook target named “${error.existing}” exists: give this one another name, or use that one.`,
+        );
+      });
     },
 
     /** Removes a target no rule sends to. */

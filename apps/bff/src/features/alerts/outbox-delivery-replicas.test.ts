@@ -135,6 +135,9 @@ function startWorker(
   return worker;
 }
 
+/** Each test's webhook target its own name (one name, one target). */
+let targets = 0;
+
 /** A rule posting to `url` (and emailing its owner), and `count` alerts of it raised. */
 async function raised(
   store: AlertStore,
@@ -144,7 +147,11 @@ async function raised(
   activePeople?: string[],
 ) {
   const at = new Date();
-  const target = await store.webhookTargets.create({ name: 'Ops', url }, 'admin@example.test', at);
+  const target = await store.webhookTargets.create(
+    { name: `Ops ${++targets}`, url },
+    'admin@example.test',
+    at,
+  );
   const rule = await store.createRule(
     {
       kind: 'declined',

@@ -60,6 +60,32 @@ describe('webhook targets over HTTP', () => {
     expect(JSON.stringify(await t.audit.list({ limit: 1000 }))).not.toContain(created.secret);
   });
 
+  it('one name, one target: a create sent twice, or under the same name in another case, is a 409 naming it; at once, one is made', async () => {
+    const first = await add(admin, { name: 'Payables', url: 'https://hooks.example.test/p' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    for (const body of [
+      { name: 'Payables', url: 'https://hooks.example.test/p' },
+      { name: ' PAYABLES ', url: 'https://hooks.example.test/other' },
+    ]) {
+      const again = await add(admin, body);
+      expect(again.status, JSON.stringify(again.body)).toBe(409);
+      expect(again.body).toMatchObject({ code: 'webhook_target_exists' });
+      expect(again.body.detail).toContain('A webhook target named “Payables” exists');
+      expect(await auditFor(again.headers['x-request-id'])).toMatchObject([
+        { action: 'webhookTarget.create', outcome: 'denied', detail: 'webhook_target_exists' },
+      ]);
+    }
+    expect((await list()).filter((x) => x.name.toLowerCase() === 'payables')).toHaveLength(1);
+
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        add(admin, { name: 'Receivables', url: 'https://hooks.example.test/r' }),
+      ),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await list()).filter((x) => x.name === 'Receivables')).toHaveLength(1);
+  });
+
   it('refuses http:, loopback and private addresses in any spelling, local and metadata names and credentials in the URL (400), audited', async () => {
     for (const [url, words] of [
       ['http://hooks.example.test/a', 'https'],

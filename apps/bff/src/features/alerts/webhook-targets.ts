@@ -33,6 +33,14 @@ const view = (row: TargetRow): WebhookTargetRecord => ({
 /** 256 random bits, hex: what the receiver keys its HMAC with. */
 export const newWebhookSecret = () => randomBytes(32).toString('hex');
 
+/** A target of this name (whatever its case) is there already: one name, one target. */
+export class WebhookTargetExistsError extends Error {
+  constructor(readonly existing: string) {
+    super(`a webhook target named ${existing} exists`);
+    this.name = 'WebhookTargetExistsError';
+  }
+}
+
 export class WebhookTargetStore {
   constructor(private readonly engine: SqlEngine) {}
 
@@ -66,6 +74,17 @@ export class WebhookTargetStore {
   ): Promise<WebhookTargetRecord & { secret: string }> {
     const secret = newWebhookSecret();
     return this.engine.transaction(async (tx) => {
+      // Names are what a rule's form offers: two alike would be two choices no one can tell
+      // apart (and a create sent twice, two targets). Decided under one lock, so two creates at
+      // once cannot both pass.
+      await tx.query(
+        "SELECT count(pg_advisory_xact_lock(hashtextextended('webhook-target-names', 0)))",
+      );
+      const [same] = await tx.query<{ name: string }>(
+        'SELECT name FROM alert_webhook_target WHERE lower(name) = lower($1) LIMIT 1',
+        [input.name],
+      );
+      if (same) throw new WebhookTargetExistsError(same.name);
       const [row] = await tx.query<TargetRow>(
         `INSERT INTO alert_webhook_target (id, name, url, secret, created_by, created_at)
          VALUES ($1, $2, $3, $4, $5, $6)

@@ -34,6 +34,15 @@ function refuseCardNumberNames(categories: readonly { code?: string; name?: stri
   }
 }
 
+/** Whether `patch` leaves each of the category's values as it is (code and name as trimmed). */
+function changesNothing(category: AccountingCategory, patch: AccountingCategoryPatch): boolean {
+  return (
+    (patch.code === undefined || patch.code === category.code) &&
+    (patch.name === undefined || patch.name === category.name) &&
+    (patch.archived === undefined || patch.archived === category.archived)
+  );
+}
+
 /**
  * The chart of accounts and the merchant rules that book new transactions to it. Admins change
  * them; every change and every refused one is audited with before → after, a change's record in
@@ -203,17 +212,26 @@ export function createAccountingCategoriesService(deps: AccountingCategoriesDeps
       } as const;
       try {
         const s = await store();
+        // A change that leaves every value as it is writes nothing and records nothing: the
+        // answer is the category as it is (as the notes do). The store (the notes' own) writes
+        // whatever it is given, so it is asked only for a change.
+        const current = await s.category(id);
+        if (current && changesNothing(current, patch)) return current;
         const { after } = await auditedChange(
           deps,
           (audited) => s.updateCategory(id, patch, new Date(deps.clock.now()), audited),
-          ({ before, after }) => [
-            {
-              ...base,
-              outcome: 'success',
-              before: categorySnapshot(before),
-              after: categorySnapshot(after),
-            },
-          ],
+          // Made the same meanwhile by another admin: still no change to record.
+          ({ before, after }) =>
+            changesNothing(before, after)
+              ? []
+              : [
+                  {
+                    ...base,
+                    outcome: 'success',
+                    before: categorySnapshot(before),
+                    after: categorySnapshot(after),
+                  },
+                ],
         );
         return after;
       } catch (caught) {

@@ -2,7 +2,8 @@
 // the cards list (filtered by owner and by team), the list of owners, and the index's list,
 // totals by owner and by team and CSV read them, checked against the rows the test wrote, to the
 // cent. One owner however its name is typed; bad input a 400, an unknown card a 404, both
-// audited; a change audited with what it was and became; nothing to take off, nothing recorded.
+// audited; a change audited with what it was and became; nothing to take off, or an owner and
+// team given as they are, nothing written or recorded.
 import { cardOwnerListSchema, cardOwnershipSchema } from '@card-console/shared/api/card-owners';
 import { cardPageSchema, cardSchema } from '@card-console/shared/api/cards';
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
@@ -253,4 +254,43 @@ describe("a card's owner and team", () => {
     );
     expect(owners.owners.map((o) => o.name)).toEqual(['Elena Walsh']);
   });
+
+  it('given as they are, answer the card as it is and write and record nothing; one changed is a change', async () => {
+    const given = await setOwner(3, {
+      owner: { name: 'Dana Ortiz', email: 'dana@example.test' },
+      team: 'Ops',
+    });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    t.clock.set(t.clock.now() + 60_000);
+    // The same owner and team, typed as the schema trims and lowers them.
+    const same = await setOwner(3, {
+      owner: { name: '  Dana Ortiz ', email: 'Dana@Example.test' },
+      team: ' Ops',
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toEqual(given.body);
+    expect(await recordsOf(same.headers['x-request-id'] ?? '')).toEqual([]);
+    expect(
+      cardSchema.parse((await t.request.get(`/api/cards/${card(3)}`).set(finance.headers())).body),
+    ).toMatchObject({ owner: { name: 'Dana Ortiz', email: 'dana@example.test' }, team: 'Ops' });
+
+    const changed = await setOwner(3, {
+      owner: { name: 'Dana Ortiz', email: 'dana@example.test' },
+      team: 'Field Ops',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.updatedAt).not.toBe(given.body.updatedAt);
+    expect(await recordsOf(changed.headers['x-request-id'] ?? '')).toMatchObject([
+      {
+        action: 'card.owner',
+        outcome: 'success',
+        before: { owner: 'Dana Ortiz <dana@example.test>', team: 'Ops' },
+        after: { owner: 'Dana Ortiz <dana@example.test>', team: 'Field Ops' },
+      },
+    ]);
+  });
 });
+
+async function recordsOf(requestId: string) {
+  return (await t.audit.list({ limit: 1000 })).items.filter((r) => r.requestId === requestId);
+}

@@ -111,7 +111,8 @@ export function createCardOwnersService(deps: CardOwnersDeps) {
         deps,
         (audited) =>
           store.set(cardId, wanted, who.actor.email, new Date(deps.clock.now()), audited),
-        // Nothing to take off is no change: the store commits nothing and nothing is recorded.
+        // Nothing to take off, or the owner and team given as they are, is no change: the store
+        // commits nothing and nothing is recorded (the answer is the card's ownership as it is).
         ({ before, after }) => [
           { ...base, outcome: 'success', before: snapshot(before), after: snapshot(after) },
         ],

@@ -1,9 +1,9 @@
 // One contract for the store of cards' owners and teams, run on every engine the product runs
 // on (the embedded engine and PostgreSQL): an owner and a team given, read back with whether the
 // owner's email is a person's; one spelling per owner and team however typed; the cards of an
-// owner or a team; the list of owners and teams; both taken off; a change whose audit record
-// fails is not made; reads beside changes see each change once made; changes made at once to one
-// new owner all land, in one spelling.
+// owner or a team; the list of owners and teams; both taken off; an owner and team given as they
+// are write nothing; a change whose audit record fails is not made; reads beside changes see
+// each change once made; changes made at once to one new owner all land, in one spelling.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
 import { CardOwnersStore } from './card-owners-store';
@@ -123,6 +123,46 @@ export function cardOwnersStoreContract(
         recorded += 1;
       });
       expect(recorded).toBe(1);
+    });
+
+    it('an owner and a team given as they are (as typed or as kept) write and record nothing', async () => {
+      await store.set('c0', { owner: { name: 'Ana Ruiz' }, team: 'Sales' }, 'a', at(1));
+      const first = await store.set(
+        'c1',
+        { owner: { name: 'Ana Ruiz', email: 'ana@example.test' }, team: 'Sales' },
+        'a',
+        at(2),
+      );
+      let recorded = 0;
+      const record = async () => {
+        recorded += 1;
+      };
+      for (const change of [
+        { owner: { name: 'Ana Ruiz', email: 'ana@example.test' }, team: 'Sales' },
+        // Another spelling of a name other cards have: kept in theirs, so the same.
+        { owner: { name: 'ana  ruiz', email: 'ana@example.test' }, team: 'SALES' },
+      ]) {
+        const same = await store.set('c1', change, 'b', at(3), record);
+        expect(same, JSON.stringify(change)).toEqual({ before: first.after, after: first.after });
+      }
+      expect(recorded).toBe(0);
+      expect((await store.ofCards(['c1'])).get('c1')).toEqual(first.after);
+      // One value different is a change (the email taken off), recorded.
+      const changed = await store.set(
+        'c1',
+        { owner: { name: 'Ana Ruiz' }, team: 'Sales' },
+        'b',
+        at(4),
+        record,
+      );
+      expect(recorded).toBe(1);
+      expect(changed.after).toEqual({
+        cardId: 'c1',
+        owner: { name: 'Ana Ruiz' },
+        team: 'Sales',
+        updatedBy: 'b',
+        updatedAt: at(4).toISOString(),
+      });
     });
 
     it('takes any card id the card service gives, even one no engine can store as it is', async () => {

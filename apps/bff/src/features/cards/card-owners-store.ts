@@ -216,7 +216,8 @@ export class CardOwnersStore {
 
   /**
    * The card's owner and team become `change`'s (both null: the card has neither, and its row
-   * goes). A name of an owner or team other cards have takes their spelling.
+   * goes). A name of an owner or team other cards have takes their spelling. A change that
+   * leaves them as they are (or takes off what is not there) writes nothing: `after` is `before`.
    */
   async set(
     cardId: string,
@@ -265,6 +266,16 @@ export class CardOwnersStore {
         change.team !== null && teamKey !== null
           ? await spelling(tx, 'team', teamKey, change.team.trim(), cardId)
           : null;
+      const email = change.owner?.email ?? null;
+      // Given as it is (each value as this store would keep it): nothing is written, no record.
+      if (
+        was &&
+        was.owner_name === ownerName &&
+        was.owner_email === email &&
+        was.team_name === teamName
+      ) {
+        return { before, after: before };
+      }
       const [row] = await tx.query<Row>(
         `WITH written AS (
            INSERT INTO card_owner (card_id, owner_name, owner_key, owner_email, team_name,
@@ -276,16 +287,7 @@ export class CardOwnersStore {
              updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at
            RETURNING *)
          SELECT ${SELECTED} FROM written co`,
-        [
-          cardId,
-          ownerName,
-          ownerKey,
-          change.owner?.email ?? null,
-          teamName,
-          teamKey,
-          actor,
-          at.toISOString(),
-        ],
+        [cardId, ownerName, ownerKey, email, teamName, teamKey, actor, at.toISOString()],
       );
       const after = { ...ownershipOf(row as Row), cardId: asked };
       return committed(tx, { before, after }, audited);

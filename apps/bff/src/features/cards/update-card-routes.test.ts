@@ -247,6 +247,58 @@ describe('PATCH /api/cards/:id', () => {
     expect(seen(id).name).toBe('Office supplies');
   });
 
+  it('values as they are: the card as it is, nothing sent or recorded; a stale expected is still a 409; one changed is a change', async () => {
+    const id = t.sim.data.cards()[13]?.id ?? '';
+    const now = seen(id);
+    const asIs = cardSchema.parse(
+      (await t.request.get(`/api/cards/${id}`).set(admin.headers())).body,
+    );
+    t.sim.stats.reset();
+    for (const change of [
+      // The name as the schema trims it; the limits in cents as they are.
+      {
+        name: `  ${now.name} `,
+        transactionSizeLimit: { minimumCents: now.minimumCents, maximumCents: now.maximumCents },
+      },
+      { name: now.name },
+      { transactionSizeLimit: { maximumCents: now.maximumCents } },
+    ]) {
+      const same = await t.request
+        .patch(`/api/cards/${id}`)
+        .set(admin.headers())
+        .send({ ...change, expected: now });
+      expect(same.status, JSON.stringify(same.body)).toBe(200);
+      expect(same.body).toEqual(asIs);
+      expect(await auditFor(same.headers['x-request-id'] ?? ''), JSON.stringify(change)).toEqual(
+        [],
+      );
+    }
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
+
+    // Made on values that no longer hold: refused as before, though it would change nothing.
+    const stale = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: now.name, expected: { ...now, maximumCents: now.maximumCents + 1 } });
+    expect(stale.status).toBe(409);
+    expect(await auditFor(stale.headers['x-request-id'] ?? '')).toMatchObject([
+      { action: 'card.update', outcome: 'failed', detail: 'card_changed' },
+    ]);
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(0);
+
+    const renamed = await t.request
+      .patch(`/api/cards/${id}`)
+      .set(admin.headers())
+      .send({ name: `${now.name} 2`, expected: now });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...asIs, name: `${now.name} 2` });
+    expect(t.sim.stats.count('PATCH /card/:id')).toBe(1);
+    expect(await auditFor(renamed.headers['x-request-id'] ?? '')).toMatchObject([
+      { action: 'card.update', outcome: 'success', after: { name: `${now.name} 2` } },
+      { action: 'card.update', outcome: 'started', before: { name: now.name } },
+    ]);
+  });
+
   it('a card with no minimum: expected null matches it, a number does not', async () => {
     const id = t.sim.data.cards()[12]?.id ?? '';
     const card = t.sim.data.card(id);

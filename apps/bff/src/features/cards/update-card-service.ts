@@ -49,7 +49,8 @@ function stillAsSeen(expected: CardSeenValues | undefined, now: CardValues): boo
  * merged limits are checked (minimum ≤ maximum), and the PATCH carries both limit members so
  * the result does not depend on whether the service replaces or merges the limit object. Two
  * changes made from the same view therefore never both succeed, and each audit record's
- * "before" is the card as that change found it.
+ * "before" is the card as that change found it. A change that would leave the card as it found it
+ * sends nothing, records nothing and answers the card as it is.
  *
  * The card service cannot take a change back, so it is recorded as `started` (with what it asks
  * for) before the PATCH: a trail that cannot take that record stops the change (503
@@ -97,6 +98,9 @@ export function createUpdateCardService({
             );
           }
           const body = mergedPatch(before, change);
+          // A change that leaves every value as it is sends nothing and records nothing: the
+          // answer is the card as it is (the same holds for notes and card owners).
+          if (changesNothing(before, body)) return toApiCard(current);
           await appendOrRefuse(audit, {
             ...base,
             outcome: 'started',
@@ -166,6 +170,23 @@ function attemptedSnapshot(change: CardChange): {
     ...(limit?.minimumCents === undefined ? {} : { minimumCents: limit.minimumCents }),
     ...(limit?.maximumCents === undefined ? {} : { maximumCents: limit.maximumCents }),
   };
+}
+
+/**
+ * Whether the PATCH `body` would leave the card as `before` holds it: the name as the card
+ * service keeps it (masked, as it is sent), the limits in cents (the body carries both members).
+ */
+function changesNothing(
+  before: { name: string; minimumCents?: number; maximumCents?: number },
+  body: UpstreamCardPatchBody,
+): boolean {
+  const limit = body.spendingConstraint?.spendingRule?.transactionSizeLimit;
+  return (
+    (body.name === undefined || body.name === before.name) &&
+    (limit === undefined ||
+      (limit.minimum?.amountCents === before.minimumCents &&
+        limit.maximum?.amountCents === before.maximumCents))
+  );
 }
 
 function mergedPatch(

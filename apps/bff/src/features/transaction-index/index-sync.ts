@@ -47,10 +47,12 @@ export const INDEX_HISTORY_DAYS = 732;
 export const INDEX_SETTLING_DAYS = 3;
 /**
  * The statuses a posted row can take after its day is final: a reversed, returned or disputed
- * payment is the same row with a new status (docs/money.md), so a final day is read again only
- * when the late-change sweep finds one of its rows listed under one of these.
+ * payment is the same row with a new status (docs/money.md), and the contract shows no
+ * transitions, so a settled payment the service later calls failed or canceled (never moved) is
+ * one too. A final day is read again only when the late-change sweep finds one of its rows listed
+ * under one of these.
  */
-export const LATE_STATUSES = ['returned', 'reversed', 'dispute'] as const;
+export const LATE_STATUSES = ['returned', 'reversed', 'dispute', 'failed', 'canceled'] as const;
 /**
  * How far back the late-change sweep lists those statuses, in UTC days (today included). A card
  * holder may dispute a charge up to about 120 days after it (the card networks' usual limit),

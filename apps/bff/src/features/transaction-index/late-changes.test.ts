@@ -31,6 +31,7 @@ interface Row {
 /** The card service's rows: an ACH payment and a disputed charge on final days, and a recent charge. */
 const opening: Row[] = [
   { id: 'ach-supplier', status: 'settled', amountCents: -5_000_00, daysAgo: 10, card: false },
+  { id: 'ach-rent', status: 'settled', amountCents: -1_200_00, daysAgo: 20, card: false },
   { id: 'disputed-dinner', status: 'dispute', amountCents: -80_00, daysAgo: 12, card: true },
   { id: 'coffee', status: 'settled', amountCents: -4_50, daysAgo: 0, card: true },
 ];
@@ -109,36 +110,44 @@ for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.eng
 
     it('a payment returned 10 days after it settled, and a dispute resolved back to settled, reach the figures and the books', async () => {
       const before = await totals();
-      expect(before.summary.buckets.payment).toMatchObject({ count: 1, cents: -5_000_00 });
+      expect(before.summary.buckets.payment).toMatchObject({ count: 2, cents: -6_200_00 });
       expect(before.summary.buckets.returned).toMatchObject({ count: 0, cents: 0 });
-      expect(before.summary.posted).toEqual({ count: 3, cents: -5_000_00 - 80_00 - 4_50 });
+      expect(before.summary.posted).toEqual({ count: 4, cents: -6_200_00 - 80_00 - 4_50 });
       expect(await quickbooks()).toContainEqual(['ACH ach-supplier', '-5000.00']);
-      expect((await overview()).payment).toMatchObject({ count: 1, cents: -5_000_00 });
+      expect(await quickbooks()).toContainEqual(['ACH ach-rent', '-1200.00']);
+      expect((await overview()).payment).toMatchObject({ count: 2, cents: -6_200_00 });
       expect(statusLists(start)).toEqual([]);
 
-      // The service returns the payment and resolves the dispute for the merchant: the same
-      // rows with new statuses, their days long final.
+      // The service returns the payment, calls another failed after it had settled (the
+      // contract shows no transitions) and resolves the dispute for the merchant: the same rows
+      // with new statuses, their days long final.
       upstream.service.setWorld(
-        world(opening, { 'ach-supplier': 'returned', 'disputed-dinner': 'settled' }),
+        world(opening, {
+          'ach-supplier': 'returned',
+          'ach-rent': 'failed',
+          'disputed-dinner': 'settled',
+        }),
       );
       const asked = upstream.service.received.length;
       await later(LATE_CHANGE_SWEEP_MS + MINUTE);
       const after = await totals();
-      // Returned: no money moved. Never Other payments, never posted, never in a file.
+      // Returned, failed: no money moved. Never Other payments, never posted, never in a file.
       expect(after.summary.buckets.payment).toMatchObject({ count: 0, cents: 0 });
       expect(after.summary.buckets.returned).toMatchObject({ count: 1, cents: -5_000_00 });
+      expect(after.summary.buckets.attempted).toMatchObject({ count: 1, cents: -1_200_00 });
       expect(after.summary.posted).toEqual({ count: 2, cents: -80_00 - 4_50 });
       // Found by the sweep's lists by status, one walk each.
       expect(
         statusLists(asked)
           .map((r) => new URLSearchParams(r.url.split('?')[1]).get('status'))
           .sort(),
-      ).toEqual(['dispute', 'returned', 'reversed']);
+      ).toEqual(['canceled', 'dispute', 'failed', 'returned', 'reversed']);
       const money = await overview();
       expect(money.payment).toMatchObject({ count: 0, cents: 0 });
       expect(money.returned).toMatchObject({ count: 1, cents: -5_000_00 });
       const books = await quickbooks();
       expect(books.map(([description]) => description)).not.toContain('ACH ach-supplier');
+      expect(books.map(([description]) => description)).not.toContain('ACH ach-rent');
       expect(books.map(([, amount]) => amount)).not.toContain('-5000.00');
       // The dispute is settled now, in the list and by status.
       const rows = await list();
@@ -147,7 +156,7 @@ for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.eng
       const byStatus = await totals('&by=status');
       expect(
         Object.fromEntries((byStatus.breakdown?.groups ?? []).map((g) => [g.key, g.count])),
-      ).toEqual({ settled: 2, returned: 1 });
+      ).toEqual({ settled: 2, returned: 1, failed: 1 });
     });
 
     it('the sweep is paced: not again within its interval, however often the open days are read', async () => {
@@ -164,15 +173,19 @@ for (const engine of Object.keys(upstream.engines) as (keyof typeof upstream.eng
       expect(statusLists(asked)).toEqual([]);
       // A charge disputed meanwhile, its day final: the next sweep, an interval after the last.
       upstream.service.setWorld(
-        world(opening, { 'ach-supplier': 'returned', 'disputed-dinner': 'reversed' }),
+        world(opening, {
+          'ach-supplier': 'returned',
+          'ach-rent': 'failed',
+          'disputed-dinner': 'reversed',
+        }),
       );
       await later(10 * MINUTE + MINUTE);
       const swept = upstream.service.received.length;
       const after = await totals('&refresh=1');
       expect(after.summary.buckets.released).toMatchObject({ count: 1, cents: -80_00 });
       expect(after.summary.posted).toEqual({ count: 1, cents: -4_50 });
-      // Three list walks, one page each here: one per status.
-      expect(statusLists(swept)).toHaveLength(3);
+      // Five list walks, one page each here: one per status.
+      expect(statusLists(swept)).toHaveLength(5);
     });
   });
 }

@@ -228,6 +228,10 @@ describe('api client', () => {
     expect(listener).not.toHaveBeenCalled();
     await api('session.get').catch(() => undefined);
     expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'unauthenticated' }), {
+      method: 'GET',
+      path: '/api/session',
+    });
   });
 
   it('tells the listener when the server ended the session after wrong codes (401 session_ended)', async () => {
@@ -240,7 +244,10 @@ describe('api client', () => {
     await api('session.stepUp', { body: { totp: '123456' } }).catch(() => undefined);
     expect(listener).not.toHaveBeenCalled();
     await api('session.stepUpOptions').catch(() => undefined);
-    expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_ended' }));
+    expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_ended' }), {
+      method: 'POST',
+      path: '/api/session/step-up-options',
+    });
   });
 
   it('says so when a success answer is not JSON', async () => {

@@ -28,8 +28,8 @@ interface ApiRequestOptions {
 
 type ApiQuery = Record<string, string | number | readonly string[] | undefined>;
 
-/** `method`: the request's; one other than GET was a change the session ended before it was made. */
-type UnauthenticatedListener = (error: ApiError, request: { method: string }) => void;
+/** The request the 401 answered: its method and path (`/api/…`, without the query). */
+type UnauthenticatedListener = (error: ApiError, request: { method: string; path: string }) => void;
 /** 401 codes that mean the session is over: it lapsed, or the BFF ended it (wrong codes). */
 const SESSION_GONE = new Set(['unauthenticated', 'session_ended']);
 let onUnauthenticated: UnauthenticatedListener | undefined;
@@ -91,7 +91,7 @@ async function apiRequest(path: string, options: ApiRequestOptions = {}): Promis
   if (!response.ok) {
     const error = await toApiError(response);
     if (error.status === 401 && SESSION_GONE.has(error.code))
-      onUnauthenticated?.(error, { method: options.method ?? 'GET' });
+      onUnauthenticated?.(error, { method: options.method ?? 'GET', path });
     throw error;
   }
   return response;

@@ -144,11 +144,7 @@ function AddWebhook({ onClose }: { onClose: () => void }) {
       <form className="stack" onSubmit={onSubmit} noValidate>
         <Field label="Name" error={errors.name}>
           {(control) => (
-            <input
-              {...control}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
+            <input {...control} value={name} onChange={(e) => setName(e.target.value)} />
           )}
         </Field>
         <Field label="URL" hint="https://, a public address" error={errors.url}>

@@ -41,14 +41,12 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
 
   // A 401 "unauthenticated" after having been signed in means the session ended (idle
   // timeout, sign-out elsewhere): go to sign-in with a message and a way back. A change it
-  // refused (anything but a read, and but the session's own steps: a second factor's options
-  // or check) was not made: the sign-in page says so (`unsaved`).
+  // refused was not made: the sign-in page says so (`unsaved`).
   setUnauthenticatedListener((_error, request) => {
     if (queryClient.getQueryData(sessionQueryOptions().queryKey) === undefined) return;
     const here = router.state.location;
     if (here.pathname === '/sign-in') return;
-    const unsaved =
-      (request.method !== 'GET' && !request.path.startsWith('/api/session')) || undefined;
+    const unsaved = request.change || undefined;
     void router
       .navigate({
         to: '/sign-in',

@@ -229,8 +229,7 @@ describe('api client', () => {
     await api('session.get').catch(() => undefined);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'unauthenticated' }), {
-      method: 'GET',
-      path: '/api/session',
+      change: false,
     });
   });
 
@@ -244,9 +243,9 @@ describe('api client', () => {
     await api('session.stepUp', { body: { totp: '123456' } }).catch(() => undefined);
     expect(listener).not.toHaveBeenCalled();
     await api('session.stepUpOptions').catch(() => undefined);
+    // A second factor's options are the session's own step, not a change the person made.
     expect(listener).toHaveBeenCalledWith(expect.objectContaining({ code: 'session_ended' }), {
-      method: 'POST',
-      path: '/api/session/step-up-options',
+      change: false,
     });
   });
 

@@ -28,8 +28,11 @@ interface ApiRequestOptions {
 
 type ApiQuery = Record<string, string | number | readonly string[] | undefined>;
 
-/** The request the 401 answered: its method and path (`/api/…`, without the query). */
-type UnauthenticatedListener = (error: ApiError, request: { method: string; path: string }) => void;
+/**
+ * `change`: the 401 answered a change the person sent (anything but a read, and but the
+ * session's own steps: a second factor's options or check), which was therefore not made.
+ */
+type UnauthenticatedListener = (error: ApiError, request: { change: boolean }) => void;
 /** 401 codes that mean the session is over: it lapsed, or the BFF ended it (wrong codes). */
 const SESSION_GONE = new Set(['unauthenticated', 'session_ended']);
 let onUnauthenticated: UnauthenticatedListener | undefined;
@@ -91,7 +94,9 @@ async function apiRequest(path: string, options: ApiRequestOptions = {}): Promis
   if (!response.ok) {
     const error = await toApiError(response);
     if (error.status === 401 && SESSION_GONE.has(error.code))
-      onUnauthenticated?.(error, { method: options.method ?? 'GET', path });
+      onUnauthenticated?.(error, {
+        change: (options.method ?? 'GET') !== 'GET' && !path.startsWith('/api/session'),
+      });
     throw error;
   }
   return response;

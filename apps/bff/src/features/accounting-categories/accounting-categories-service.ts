@@ -212,15 +212,11 @@ export function createAccountingCategoriesService(deps: AccountingCategoriesDeps
       } as const;
       try {
         const s = await store();
-        // A change that leaves every value as it is writes nothing and records nothing: the
-        // answer is the category as it is (as the notes do). The store (the notes' own) writes
-        // whatever it is given, so it is asked only for a change.
-        const current = await s.category(id);
-        if (current && changesNothing(current, patch)) return current;
+        // A change that leaves every value as it is: the store writes nothing (under the row's
+        // lock) and nothing is recorded; the answer is the category as it is.
         const { after } = await auditedChange(
           deps,
           (audited) => s.updateCategory(id, patch, new Date(deps.clock.now()), audited),
-          // Made the same meanwhile by another admin: still no change to record.
           ({ before, after }) =>
             changesNothing(before, after)
               ? []

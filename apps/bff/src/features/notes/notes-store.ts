@@ -309,6 +309,12 @@ export class NotesStore {
         );
         if (!row) throw new CategoryNotFoundError();
         const before = categoryOf(row);
+        // A patch that leaves every value as it is writes nothing (updated_at stays).
+        const unchanged =
+          (patch.code ?? before.code) === before.code &&
+          (patch.name ?? before.name) === before.name &&
+          (patch.archived ?? before.archived) === before.archived;
+        if (unchanged) return committed(tx, { before, after: before }, audited);
         const [updated] = await tx.query<CategoryRow>(
           `UPDATE accounting_category SET code = $2, name = $3, archived = $4, updated_at = $5
            WHERE id = $1 RETURNING ${CATEGORY_COLUMNS}`,

@@ -149,7 +149,11 @@ export function heicWithGps(): Buffer {
   return Buffer.concat([withOffsets, box('mdat', image, exif)]);
 }
 
-export const pdfReceipt = () =>
+/**
+ * A plain PDF receipt; with `tag`, one whose bytes differ from every other tag's (a comment line),
+ * since a transaction keeps one receipt of the same bytes.
+ */
+export const pdfReceipt = (tag?: string | number) =>
   Buffer.from(
-    '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    `%PDF-1.7\n${tag === undefined ? '' : `% receipt ${tag}\n`}1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`,
   );

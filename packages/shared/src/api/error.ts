@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alertRuleSchema } from './alerts';
 import { closePolicySchema } from './close-policy';
-import { notesSchema } from './notes';
+import { notesSchema, receiptSchema } from './notes';
 import { stepUpMethodSchema } from './session';
 
 /**
@@ -83,6 +83,7 @@ export const problemTitles = {
   uploads_busy: 'Too many uploads at once',
   unsupported_file: 'File type not accepted',
   too_many_receipts: 'Too many receipts',
+  receipt_already_attached: 'Same receipt already attached',
   upstream_bad_gateway: 'Card service answered unexpectedly',
   upstream_error: 'Card service error',
   upstream_invalid_response: 'Unreadable card service answer',
@@ -132,6 +133,8 @@ export const problemExtensionSchemas = {
   close_policy_changed: z.strictObject({ current: closePolicySchema }),
   /** A reviewed transaction changes only once reopened: its notes as they are. */
   transaction_reviewed: z.strictObject({ current: notesSchema }),
+  /** The transaction has a receipt of the same bytes: that receipt. */
+  receipt_already_attached: z.strictObject({ receipt: receiptSchema }),
   /** A guarded action needs a fresh second factor: the ways this person can give one. */
   step_up_required: z.strictObject({ secondFactor: secondFactorSchema }),
   /** The password was right; an admin adds a second factor (with a passkey's options). */
@@ -206,6 +209,10 @@ export const apiErrorBodySchema = z
     problemExtensionSchemas.transaction_reviewed.extend({
       ...common,
       code: z.literal('transaction_reviewed'),
+    }),
+    problemExtensionSchemas.receipt_already_attached.extend({
+      ...common,
+      code: z.literal('receipt_already_attached'),
     }),
     problemExtensionSchemas.step_up_required.extend({
       ...common,

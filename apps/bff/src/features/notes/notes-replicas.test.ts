@@ -195,7 +195,7 @@ describe('transaction notes on two replicas sharing one PostgreSQL', () => {
           .set(finance.headers())
           .set('content-type', 'application/pdf')
           .set('x-file-name', `invoice-${i}.pdf`)
-          .send(pdfReceipt()),
+          .send(pdfReceipt(i)),
       ),
     );
     const statuses = answers.map((r) => r.status).sort();

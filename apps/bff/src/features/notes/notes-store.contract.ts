@@ -8,6 +8,7 @@ import {
   CategoryCodeTakenError,
   CategoryNotFoundError,
   CategoryUnusableError,
+  DuplicateReceiptError,
   NotesConflictError,
   NotesStore,
   TooManyReceiptsError,
@@ -318,8 +319,15 @@ export function notesStoreContract(
       expect(read?.content).toEqual(bytes);
       // Only through its own transaction.
       expect(await store.receiptFile('t2', added.receipt.id)).toBeUndefined();
-      await store.addReceipt('t1', file, 2, 'ana@example.test', at(2));
-      await expect(store.addReceipt('t1', file, 2, 'ana@example.test', at(3))).rejects.toEqual(
+      // The same bytes again are the receipt already there, whoever sends them, under any name.
+      const again = await store
+        .addReceipt('t1', { ...file, fileName: 'scan.png' }, 2, 'bo@example.test', at(2))
+        .catch((error: unknown) => error);
+      expect(again).toBeInstanceOf(DuplicateReceiptError);
+      expect((again as DuplicateReceiptError).existing).toEqual(added.receipt);
+      const other = (n: number) => ({ ...file, content: Buffer.concat([bytes, Buffer.from([n])]) });
+      await store.addReceipt('t1', other(1), 2, 'ana@example.test', at(2));
+      await expect(store.addReceipt('t1', other(2), 2, 'ana@example.test', at(3))).rejects.toEqual(
         new TooManyReceiptsError(2),
       );
       expect((await store.receipts('t1')).map((r) => r.uploadedAt)).toEqual([
@@ -356,22 +364,31 @@ export function notesStoreContract(
         await store.removeReceipt('t1', added.receipt.id, 'ana@example.test', at(8)),
       ).toBeUndefined();
       expect(await store.receipts('t1')).toHaveLength(1);
+      // Removed, the same bytes may come back; another transaction may have them all along.
+      await store.addReceipt('t1', file, 2, 'ana@example.test', at(9));
+      await store.addReceipt('t2', file, 2, 'ana@example.test', at(9));
+      expect((await store.notesOf(['t1', 't2'])).receipts).toEqual(
+        new Map([
+          ['t1', 2],
+          ['t2', 1],
+        ]),
+      );
     });
 
     it("adds and removes receipts without moving the notes' version: a change made on the version seen before is saved", async () => {
-      const file = {
+      const pdf = (n: number) => ({
         fileName: 'r.pdf',
         mediaType: 'application/pdf',
-        content: Buffer.from('%PDF-'),
-      };
+        content: Buffer.from(`%PDF- ${n}`),
+      });
       const seen = await store.change(
         't-own',
         { version: 0, memo: 'Taxi' },
         'ana@example.test',
         at(1),
       );
-      const { receipt } = await store.addReceipt('t-own', file, 3, 'ana@example.test', at(2));
-      await store.addReceipt('t-own', file, 3, 'bo@example.test', at(3));
+      const { receipt } = await store.addReceipt('t-own', pdf(1), 3, 'ana@example.test', at(2));
+      await store.addReceipt('t-own', pdf(2), 3, 'bo@example.test', at(3));
       expect(await store.removeReceipt('t-own', receipt.id, 'ana@example.test', at(4))).toEqual(
         receipt,
       );
@@ -385,7 +402,7 @@ export function notesStoreContract(
       expect(memo.after).toMatchObject({ memo: 'Taxi to the airport', version: 2 });
       // Someone else's change of the notes still makes the version seen stale.
       await store.change('t-own', { version: 2, tags: ['travel'] }, 'bo@example.test', at(6));
-      await store.addReceipt('t-own', file, 3, 'ana@example.test', at(7));
+      await store.addReceipt('t-own', pdf(3), 3, 'ana@example.test', at(7));
       const stale = await conflictOf(
         store.change('t-own', { version: 2, memo: 'Taxi, two people' }, 'ana@example.test', at(8)),
       );
@@ -464,14 +481,14 @@ export function notesStoreContract(
     });
 
     it('of uploads at once to a transaction without notes, keeps exactly as many as it may have', async () => {
-      const file = {
+      const file = (i: number) => ({
         fileName: 'r.pdf',
         mediaType: 'application/pdf',
-        content: Buffer.from('%PDF-'),
-      };
+        content: Buffer.from(`%PDF- ${i}`),
+      });
       const results = await Promise.allSettled(
         Array.from({ length: 6 }, (_, i) =>
-          store.addReceipt('t-flood', file, 3, `p${i}@example.test`, at(i)),
+          store.addReceipt('t-flood', file(i), 3, `p${i}@example.test`, at(i)),
         ),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
@@ -480,6 +497,28 @@ export function notesStoreContract(
       }
       expect(await store.receipts('t-flood')).toHaveLength(3);
       expect((await store.get('t-flood')).version).toBe(0);
+    });
+
+    it('of the same file sent at once, keeps one', async () => {
+      const file = {
+        fileName: 'r.pdf',
+        mediaType: 'application/pdf',
+        content: Buffer.from('%PDF-'),
+      };
+      const results = await Promise.allSettled(
+        Array.from({ length: 4 }, (_, i) =>
+          store.addReceipt('t-twice', file, 10, `p${i}@example.test`, at(i)),
+        ),
+      );
+      const kept = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.receipt] : []));
+      expect(kept).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          expect(r.reason).toBeInstanceOf(DuplicateReceiptError);
+          expect((r.reason as DuplicateReceiptError).existing).toEqual(kept[0]);
+        }
+      }
+      expect(await store.receipts('t-twice')).toEqual(kept);
     });
 
     it('runs each change’s audit hook last in its transaction: one that throws leaves nothing changed', async () => {

@@ -73,6 +73,14 @@ export class TooManyReceiptsError extends Error {
   }
 }
 
+/** The transaction has a receipt of these very bytes already (`existing`). */
+export class DuplicateReceiptError extends Error {
+  constructor(readonly existing: Receipt) {
+    super('the same receipt again');
+    this.name = 'DuplicateReceiptError';
+  }
+}
+
 export class CategoryNotFoundError extends Error {
   constructor() {
     super('no such category');
@@ -818,6 +826,16 @@ export async function addReceiptIn(
     'SELECT count(*)::int AS n FROM transaction_receipt WHERE transaction_id = $1',
     [transactionId],
   );
+  const sha256 = createHash('sha256').update(file.content).digest('hex');
+  // The same bytes twice (a file uploaded again, a receipt mailed after it was uploaded) would
+  // be two receipts of one purchase: refused, naming the one there (under the lock, so two at
+  // once keep one).
+  const [same] = await tx.query<ReceiptRow>(
+    `SELECT ${RECEIPT_COLUMNS} FROM transaction_receipt
+      WHERE transaction_id = $1 AND sha256 = $2 ORDER BY uploaded_at LIMIT 1`,
+    [transactionId, sha256],
+  );
+  if (same) throw new DuplicateReceiptError(receiptOf(same));
   if ((count?.n ?? 0) >= limit) throw new TooManyReceiptsError(limit);
   const [row] = await tx.query<ReceiptRow>(
     `INSERT INTO transaction_receipt
@@ -829,7 +847,7 @@ export async function addReceiptIn(
       file.fileName,
       file.mediaType,
       file.content.length,
-      createHash('sha256').update(file.content).digest('hex'),
+      sha256,
       file.content.toString('base64'),
       actor,
       at.toISOString(),

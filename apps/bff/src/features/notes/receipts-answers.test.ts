@@ -103,8 +103,8 @@ describe('the receipt endpoints', () => {
 
   it('refuse a full transaction and a reviewed one with the reason, and record the name tried', async () => {
     const { id } = freshTransaction();
-    for (let i = 0; i < 10; i++) expect((await upload(id, pdfReceipt())).status).toBe(201);
-    const full = await upload(id, pdfReceipt(), encodeURIComponent('one more.pdf'));
+    for (let i = 0; i < 10; i++) expect((await upload(id, pdfReceipt(i))).status).toBe(201);
+    const full = await upload(id, pdfReceipt(10), encodeURIComponent('one more.pdf'));
     expect(problem(full, 409)).toMatchObject({
       code: 'too_many_receipts',
       detail: 'A transaction can have at most 10 receipts. Remove one before adding another.',
@@ -125,7 +125,7 @@ describe('the receipt endpoints', () => {
       .set(finance.headers())
       .send({ version: notes.body.version, reviewed: true });
     for (const res of [
-      await upload(other, pdfReceipt()),
+      await upload(other, pdfReceipt('after the review')),
       await t.request.delete(`${receiptsPath(other)}/${first.body.id}`).set(finance.headers()),
     ]) {
       const body = problem(res, 409);

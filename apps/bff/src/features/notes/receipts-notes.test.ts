@@ -70,13 +70,14 @@ describe.each(engines)('a receipt and the open notes, on %s', (_, engine) => {
   };
   const save = (id: string, body: object, who = finance) =>
     t.request.patch(notesPath(id)).set(who.headers()).send(body);
+  let attached = 0;
   const attach = async (id: string, who = finance) => {
     const res = await t.request
       .post(receiptsPath(id))
       .set(who.headers())
       .set('content-type', 'application/octet-stream')
       .set('x-file-name', 'taxi.pdf')
-      .send(pdfReceipt());
+      .send(pdfReceipt(++attached));
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };

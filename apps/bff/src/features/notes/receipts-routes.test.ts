@@ -180,12 +180,14 @@ describe('attaching a receipt', () => {
 
   it('neutralises paths, controls and text-direction tricks in names, and refuses a card number', async () => {
     const id = freshTransactionId();
-    const named = async (name: string) => (await upload(id, pdfReceipt(), { name })).body.fileName;
+    let n = 0;
+    const named = async (name: string) =>
+      (await upload(id, pdfReceipt(++n), { name })).body.fileName;
     expect(await named('../../../etc/passwd')).toBe('passwd.pdf');
     expect(await named('..\\..\\boot.ini')).toBe('boot.pdf');
     expect(await named('invoice\u202Efdp.exe')).toBe('invoicefdp.pdf');
     expect(await named('in\u0000voice')).toBe('invoice.pdf');
-    const pan = await upload(id, pdfReceipt(), { name: `card ${testPan(11)}.pdf` });
+    const pan = await upload(id, pdfReceipt('card'), { name: `card ${testPan(11)}.pdf` });
     expect(pan.status).toBe(400);
     expect(pan.body.detail).toMatch(/card number/);
     const badEncoding = await t.request
@@ -195,6 +197,33 @@ describe('attaching a receipt', () => {
       .send(pdfReceipt());
     expect(badEncoding.status).toBe(400);
     expect(JSON.stringify((await t.audit.list({ limit: 1000 })).items)).not.toContain(testPan(11));
+  });
+
+  it('keeps one receipt of the same file on a transaction, sent twice at once by two people, and says which it is', async () => {
+    const [id, other] = [freshTransactionId(), freshTransactionId()];
+    const answers = await Promise.all([
+      upload(id, pngWithGps(), { name: 'lunch.png' }),
+      upload(id, pngWithGps(), { name: 'lunch again.png', session: admin }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const kept = answers.find((a) => a.status === 201)?.body;
+    const refused = answers.find((a) => a.status === 409);
+    expect(refused?.body).toMatchObject({
+      code: 'receipt_already_attached',
+      detail: `This transaction already has this file, as "${kept.fileName}" (added by ${kept.uploadedBy}), so it was not added again.`,
+      receipt: kept,
+    });
+    expect(await auditFor(refused?.headers['x-request-id'] ?? '')).toEqual([
+      expect.objectContaining({
+        action: 'receipt.add',
+        outcome: 'failed',
+        detail: 'receipt_already_attached',
+      }),
+    ]);
+    const listed = await t.request.get(receiptsPath(id)).set(finance.headers());
+    expect(listed.body.items).toEqual([kept]);
+    // Another transaction may have the same file.
+    expect((await upload(other, pngWithGps())).status).toBe(201);
   });
 
   it('keeps receipts to their transaction: another transaction’s path to one is a 404', async () => {
@@ -218,11 +247,13 @@ describe('attaching a receipt', () => {
   it('refuses receipts past the transaction’s limit and on a reviewed transaction, and removes one', async () => {
     const id = freshTransactionId();
     const first = (await upload(id, pdfReceipt())).body;
-    for (let i = 1; i < 8; i++) expect((await upload(id, pdfReceipt())).status).toBe(201);
+    for (let i = 1; i < 8; i++) expect((await upload(id, pdfReceipt(i))).status).toBe(201);
     // Four at once (as many as are read at once, two people's two each) when two places are
     // left: two are kept.
     const answers = await Promise.all(
-      [finance, finance, admin, admin].map((session) => upload(id, pdfReceipt(), { session })),
+      [finance, finance, admin, admin].map((session, i) =>
+        upload(id, pdfReceipt(`at once ${i}`), { session }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 409, 409]);
     for (const a of answers.filter((x) => x.status !== 201)) {

@@ -5,7 +5,7 @@ import { auditedChange, rethrowUnrecorded } from '../../platform/audit/audited-c
 import { holdsCardNumber, withCardNumbersMasked } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { NotesDeps } from './notes-service';
-import { NotesConflictError, TooManyReceiptsError } from './notes-store';
+import { DuplicateReceiptError, NotesConflictError, TooManyReceiptsError } from './notes-store';
 import {
   inspectReceipt,
   RECEIPT_MAX_PIXELS,
@@ -214,6 +214,14 @@ export function translateReceiptError(error: unknown): unknown {
       409,
       'too_many_receipts',
       `A transaction can have at most ${error.limit} receipts. Remove one before adding another.`,
+    );
+  }
+  if (error instanceof DuplicateReceiptError) {
+    return new AppError(
+      409,
+      'receipt_already_attached',
+      `This transaction already has this file, as "${error.existing.fileName}" (added by ${error.existing.uploadedBy}), so it was not added again.`,
+      { extensions: { receipt: error.existing } },
     );
   }
   if (error instanceof NotesConflictError) {

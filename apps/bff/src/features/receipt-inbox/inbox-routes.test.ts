@@ -202,6 +202,49 @@ describe('receipts dropped into the inbox', () => {
     expect(apiErrorBodySchema.parse(again.body).code).toBe('already_attached');
   }, 120_000);
 
+  it('are refused, kept in the inbox, when the transaction has the same file already', async () => {
+    const row = charges[5] as IndexTransaction;
+    const [file] = await renderReceipts([
+      specFor(
+        { description: row.description, amountCents: row.amountCents, at: row.date },
+        seeded(49),
+        {
+          format: 'pdf',
+          tip: 'none',
+        },
+      ),
+    ]);
+    const bytes = (file as { bytes: Buffer }).bytes;
+    // Uploaded on the transaction first, then mailed to the inbox too.
+    const direct = await t.request
+      .post(`/api/transactions/${encodeURIComponent(row.id)}/receipts`)
+      .set(
+        finance.headers({ 'Content-Type': 'application/octet-stream', 'X-File-Name': 'taxi.pdf' }),
+      )
+      .send(bytes);
+    expect(direct.status).toBe(201);
+    const store = await t.stores.receiptInbox();
+    const { id } = await store.receive(
+      t.credentials.admin.email,
+      { fileName: 'mailed.pdf', mediaType: 'application/pdf', content: bytes },
+      'email',
+      new Date(t.clock.now()),
+    );
+    await store.saveRead(id, { read: {}, suggestions: [] }, new Date(t.clock.now()));
+    const refused = await t.request
+      .post(`/api/receipt-inbox/${id}/attach`)
+      .set(admin.headers())
+      .send({ subAccountId: row.subAccountId, transactionId: row.id });
+    expect(refused.status).toBe(409);
+    expect(apiErrorBodySchema.parse(refused.body)).toMatchObject({
+      code: 'receipt_already_attached',
+      detail: `This transaction already has this file, as "taxi.pdf" (added by ${t.credentials.finance.email}), so it was not added again.`,
+    });
+    expect((await receiptsOf(row.id)).map((r) => r.fileName)).toEqual(['taxi.pdf']);
+    const kept = (await inbox(admin)).items.find((item) => item.id === id);
+    expect(kept?.status).toBe('waiting');
+  }, 120_000);
+
   it('are refused with a clear answer when they are not receipts or the request is wrong', async () => {
     const text = await upload(finance, Buffer.from('just some text'), 'notes.txt');
     expect(text.status).toBe(415);
@@ -219,7 +262,7 @@ describe('receipts dropped into the inbox', () => {
     const elsewhere = await t.request
       .post(`/api/receipt-inbox/${id}/attach`)
       .set(finance.headers())
-      .send({ subAccountId: 'no-such-sub-account', transactionId: charges[5]?.id });
+      .send({ subAccountId: 'no-such-sub-account', transactionId: charges[4]?.id });
     expect(elsewhere.status).toBe(404);
     const attached = items.find((i) => i.status === 'attached');
     if (attached) {

@@ -3,7 +3,12 @@
 // feature (which keeps its categories and merchant rules in the same store) audits and answers
 // the store's refusals; and what the receipt inbox shares with a transaction's receipts (one
 // file check, one way to name, refuse and attach a receipt), so an inbox file is a receipt alike.
-export { addReceiptIn, NotesConflictError, NotesStore } from './notes-store';
+export {
+  addReceiptIn,
+  NotesConflictError,
+  NotesStore,
+  TooManyReceiptsError,
+} from './notes-store';
 export { inspectReceipt, safeFileName, sendReceipt } from './receipt-file';
 export {
   FILE_NAME_HEADER,

@@ -6,7 +6,7 @@
 import { INBOX_MAX_ITEMS } from '@card-console/shared/api/receipt-inbox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../platform/sql/sql-engine';
-import { NotesConflictError, NotesStore } from '../notes';
+import { NotesConflictError, NotesStore, TooManyReceiptsError } from '../notes';
 import { type IndexedTransaction, TransactionIndexStore } from '../transaction-index';
 import {
   InboxDuplicateError,
@@ -358,6 +358,38 @@ export function receiptInboxStoreContract(
       expect(refused.reason).toBeInstanceOf(InboxItemAttachedError);
       const all = [...(await notes.receipts('t1')), ...(await notes.receipts('t2'))];
       expect(all).toHaveLength(1);
+    });
+
+    it('attaches for certain only as a transaction’s first receipt: of two matched at once, one lands and the other waits', async () => {
+      const items = await Promise.all(
+        ['a.pdf', 'b.pdf'].map((name) =>
+          store.receive('ana@example.test', file(name), 'upload', at(1)),
+        ),
+      );
+      const outcomes = await Promise.allSettled(
+        items.map((item) =>
+          store.attach('ana@example.test', item.id, target('t1', true), 10, 'ana', at(2)),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const refused = outcomes.findIndex((o) => o.status === 'rejected');
+      expect((outcomes[refused] as PromiseRejectedResult).reason).toBeInstanceOf(
+        TooManyReceiptsError,
+      );
+      expect(await notes.receipts('t1')).toHaveLength(1);
+      const waiting = items[refused]?.id ?? '';
+      expect((await store.item('ana@example.test', waiting))?.status).not.toBe('attached');
+      // Its person may still put it there as a second receipt.
+      const confirmed = await store.attach(
+        'ana@example.test',
+        waiting,
+        target('t1', false),
+        10,
+        'ana',
+        at(3),
+      );
+      expect(confirmed?.item.status).toBe('attached');
+      expect(await notes.receipts('t1')).toHaveLength(2);
     });
 
     it('discards only its person’s item', async () => {

@@ -423,9 +423,9 @@ export class ReceiptInboxStore {
   /**
    * Attaches an item (of `owner`, when given) to a transaction: its bytes become the
    * transaction's receipt (NotesStore's limits and locks: `TooManyReceiptsError`,
-   * `NotesConflictError` when reviewed) and the item `attached` (with `target.read`, what was
-   * read too), in one transaction with the audit hook. Undefined when there is no such item;
-   * InboxItemAttachedError when it already was.
+   * `NotesConflictError` when reviewed; an automatic attach only as the first receipt) and the
+   * item `attached` (with `target.read`, what was read too), in one transaction with the audit
+   * hook. Undefined when there is no such item; InboxItemAttachedError when it already was.
    */
   async attach(
     owner: string | undefined,
@@ -452,7 +452,11 @@ export class ReceiptInboxStore {
           mediaType: row.media_type,
           content: Buffer.from(row.content, 'base64'),
         },
-        receiptLimit,
+        // Matched for certain only onto a transaction with no receipt yet: the matching read that
+        // before this transaction, so it is asked again here, under the receipts' lock. Of two
+        // receipts matched at once to one transaction (two replicas) one lands; the other is
+        // refused (`TooManyReceiptsError`) and stays suggested for its person to confirm.
+        target.automatic ? 1 : receiptLimit,
         actor,
         at,
       );

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { accountingCategoryCreateSchema } from './api/accounting-categories';
+import { cardOwnershipChangeSchema } from './api/card-owners';
 import { cardPatchBodySchema, revealBodySchema } from './api/cards';
-import { memoSchema } from './api/notes';
+import { nameProblem } from './api/names';
+import { memoSchema, notesChangeSchema } from './api/notes';
 import { passkeyNameSchema } from './api/security';
 import { signInBodySchema } from './api/session';
+import { subAccountCreateBodySchema } from './api/sub-accounts';
 import { transactionListQuerySchema } from './api/transactions';
 import { upstreamCardPatchBodySchema, upstreamCardSchema } from './upstream/card';
 import { cursorSchema, displayNameSchema, resourceIdSchema } from './upstream/common';
@@ -181,6 +185,25 @@ describe('request schemas', () => {
     expect(memoSchema.parse('Ask for a new card: the cvv is worn')).toBe(
       'Ask for a new card: the cvv is worn',
     );
+    // And every name a person gives, kept and shown to others: tags, owners, teams, card,
+    // sub-account, category, rule and passkey names (the form says it in its words).
+    const bodies = {
+      tag: (name: string) => notesChangeSchema.safeParse({ version: 0, tags: [name] }),
+      owner: (name: string) => cardOwnershipChangeSchema.safeParse({ owner: { name }, team: null }),
+      team: (name: string) => cardOwnershipChangeSchema.safeParse({ owner: null, team: name }),
+      card: (name: string) => cardPatchBodySchema.safeParse({ name, expected: { name: 'Travel' } }),
+      subAccount: (name: string) => subAccountCreateBodySchema.safeParse({ name }),
+      category: (name: string) => accountingCategoryCreateSchema.safeParse({ code: '6100', name }),
+      passkey: (name: string) => passkeyNameSchema.safeParse(name),
+    };
+    for (const [what, parse] of Object.entries(bodies)) {
+      const refused = parse('Maya cvv 321');
+      expect(refused.success, what).toBe(false);
+      expect(refused.error?.issues[0]?.message, what).toMatch(/security code/);
+      expect(parse('Maya, cvv on file').success, what).toBe(true);
+    }
+    expect(nameProblem('CVC: 4567')).toMatch(/security code/);
+    expect(nameProblem('Travel 2026')).toBeUndefined();
     // What only names it, or a number of another length, is a reason.
     for (const reason of [
       'customer cannot find the CVV on the back',

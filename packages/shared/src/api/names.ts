@@ -27,10 +27,26 @@ const visibleCharacter =
   /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}\p{Cf}\p{Cs}\u2800]/u;
 
 /**
+ * A security code written beside its name in free text (`cvv 123`, `CVC: 4567`, `123 cvv`): a
+ * reveal's reason is kept in the audit trail for good, and an admin pasting what they read to
+ * a cardholder put the code there (a review; the card number beside it was masked). Memos, kept
+ * and exported, are held to it too, and so is every name a person gives (tags, card owners and
+ * teams, card, sub-account, category, rule and passkey names: a review kept `cvv 123` as a tag
+ * and an owner's name).
+ */
+const securityCodeInText =
+  /(?:\b(?:cvv2?|cvc2?|cvn|csc|cid|security\s*code)\b[^\p{L}\p{Nd}]{0,4}\p{Nd}{3,4}(?!\p{Nd}))|(?:(?<!\p{Nd})\p{Nd}{3,4}[^\p{L}\p{Nd}]{0,4}\b(?:cvv2?|cvc2?|cvn|csc)\b)/iu;
+
+/** Whether `text` holds a card's security code written beside its name. */
+export function holdsSecurityCode(text: string): boolean {
+  return securityCodeInText.test(text);
+}
+
+/**
  * A card or sub-account name a person gives: a display name (trimmed, 1-100 characters, no
  * control characters) that also has no text-direction controls, no invisible characters that
  * make it look like another, and at least one visible character, so two names that look alike
- * are alike and no name shows as blank.
+ * are alike and no name shows as blank; and no card's security code.
  */
 export const visibleNameSchema = displayNameSchema
   .refine(
@@ -42,7 +58,8 @@ export const visibleNameSchema = displayNameSchema
   .refine(
     (value) => !visibleCharacter.test(value) || !lookAlikeInvisible.test(value),
     'must not contain invisible characters (zero-width spaces and joiners, word joiners, soft hyphens) that make it look like another name',
-  );
+  )
+  .refine((value) => !holdsSecurityCode(value), 'must not hold a card’s security code');
 
 /**
  * Why a name a person typed cannot be used, in plain words for a form (the API's 400 says the
@@ -59,21 +76,9 @@ export function nameProblem(value: string): string | undefined {
   if (!visibleCharacter.test(name)) return 'Use at least one visible letter, digit or sign.';
   if (lookAlikeInvisible.test(name))
     return 'Remove the invisible characters (such as zero-width spaces); they make a name look like another.';
+  if (holdsSecurityCode(name))
+    return 'Remove the card’s security code: a name is kept, shown to others and recorded.';
   return undefined;
-}
-
-/**
- * A security code written beside its name in free text (`cvv 123`, `CVC: 4567`, `123 cvv`): a
- * reveal's reason is kept in the audit trail for good, and an admin pasting what they read to
- * a cardholder put the code there (a review; the card number beside it was masked). Memos, kept
- * and exported, are held to it too.
- */
-const securityCodeInText =
-  /(?:\b(?:cvv2?|cvc2?|cvn|csc|cid|security\s*code)\b[^\p{L}\p{Nd}]{0,4}\p{Nd}{3,4}(?!\p{Nd}))|(?:(?<!\p{Nd})\p{Nd}{3,4}[^\p{L}\p{Nd}]{0,4}\b(?:cvv2?|cvc2?|cvn|csc)\b)/iu;
-
-/** Whether `text` holds a card's security code written beside its name. */
-export function holdsSecurityCode(text: string): boolean {
-  return securityCodeInText.test(text);
 }
 
 /** Whether `text` holds characters that show nothing and make it look like another name. */

@@ -109,6 +109,8 @@ export const bulkSkipReasons = [
    * appended (on a line of its own) starts with them, and together they read as one.
    */
   'card_number',
+  /** Likewise a card's security code: `cvv` ending the row's memo, the digits starting the text. */
+  'security_code',
   'not_found',
   /**
    * A change of every matching row: changed by someone else after the filter was read, so that it

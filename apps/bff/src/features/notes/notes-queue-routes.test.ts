@@ -328,6 +328,51 @@ describe('one change of every transaction a filter gives', () => {
     expect((await notesOf(b.id)).memo).toBe(`Client lunch\n${tail}\n${tail}`);
   }, 60_000);
 
+  it('skips a row whose memo and the text appended would read as a security code, on both endpoints', async () => {
+    const sub = t.sim.data.subAccounts()[3];
+    if (!sub) throw new Error('the simulator has too few sub accounts');
+    const rows = await allRows(`subAccountId=${encodeURIComponent(sub.id)}&review=unreviewed`);
+    const [, , , , , a, b] = rows;
+    if (!a || !b) throw new Error('too few rows');
+    // Each allowed alone; joined by the line break the append puts between them, the memo would
+    // hold the code beside its name, which no memo may (a review stored "Card cvv\n123").
+    await save(a.id, { memo: 'Card cvv' });
+    await save(b.id, { memo: 'Client lunch' });
+    const tag = `cvc-${Date.now().toString(36)}`;
+    for (const row of [a, b]) await save(row.id, { tags: [tag] });
+    const filter = { subAccountId: sub.id, tag };
+    const preview = await matching({
+      filter,
+      memo: { text: '123', mode: 'append' },
+      preview: true,
+    });
+    const { matchingDigest } = notesMatchingResultSchema.parse(preview.body);
+    const appended = await matching({
+      filter,
+      memo: { text: '123', mode: 'append' },
+      matchingDigest,
+    });
+    expect(appended.status, JSON.stringify(appended.body)).toBe(200);
+    expect(appended.body).toMatchObject({
+      matching: 2,
+      changed: 1,
+      skipped: [{ reason: 'security_code', count: 1 }],
+    });
+    expect((await notesOf(a.id)).memo).toBe('Card cvv');
+    expect((await notesOf(b.id)).memo).toBe('Client lunch\n123');
+    const selected = await t.request
+      .post('/api/transactions/notes')
+      .set(finance.headers())
+      .send({
+        items: [a, b].map((r) => ({ subAccountId: r.subAccountId, id: r.id })),
+        memo: { text: '123', mode: 'append' },
+      });
+    expect(selected.status, JSON.stringify(selected.body)).toBe(200);
+    expect(selected.body.skipped).toEqual([{ transactionId: a.id, reason: 'security_code' }]);
+    expect((await notesOf(a.id)).memo).toBe('Card cvv');
+    expect(JSON.stringify((await t.audit.list({ limit: 5000 })).items)).not.toContain('cvv\\n123');
+  }, 60_000);
+
   it('two people changing the same matching rows at once: each row changes once, the other is told why', async () => {
     const sub = t.sim.data.subAccounts()[0];
     if (!sub) throw new Error('the simulator has too few sub accounts');

@@ -11,6 +11,7 @@ import type {
   MerchantRule,
   MerchantRuleCreate,
 } from '@card-console/shared/api/accounting-categories';
+import { holdsSecurityCode } from '@card-console/shared/api/names';
 import type { BulkSkipReason, Notes, Receipt } from '@card-console/shared/api/notes';
 import { distinctTags, MAX_MEMO, MAX_TAGS } from '@card-console/shared/api/notes';
 import { holdsCardNumber } from '../../platform/security/card-number-ids';
@@ -652,6 +653,9 @@ function manyChangeOf(
   // Each text was checked alone; a line break joins digit groups, so the two may read as one.
   if (memo !== undefined && memo !== change.memo?.text && holdsCardNumber(memo)) {
     return { skip: 'card_number' };
+  }
+  if (memo !== undefined && memo !== change.memo?.text && holdsSecurityCode(memo)) {
+    return { skip: 'security_code' };
   }
   return {
     change: {

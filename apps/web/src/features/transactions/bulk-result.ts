@@ -11,6 +11,8 @@ const SKIPPED: Record<SkipReason, string> = {
   too_many_tags: `would have more than ${MAX_TAGS} tags`,
   memo_too_long: `the memo would be longer than ${MAX_MEMO.toLocaleString('en-US')} characters`,
   card_number: 'their memo and the text added would read as a card number — edit those memos alone',
+  security_code:
+    'their memo and the text added would read as a card’s security code — edit those memos alone',
   not_found: 'no longer in the list — refresh it',
   no_longer_matching: 'changed by someone else meanwhile and no longer match — refresh the list',
 };

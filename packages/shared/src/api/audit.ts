@@ -10,7 +10,8 @@ export { auditActions, auditAttempts, auditMethods, auditOutcomes };
 /**
  * A record's before and after: a card's name and limits; a transaction's notes (memo, the
  * category as `code name`, tags, reviewed); an accounting category's code, name and archived; a merchant rule's merchant and category;
- * an alert rule's name and what it watches and sends (`rule`, one line).
+ * an alert rule's name and what it watches and sends (`rule`, one line); a webhook target's name
+ * and `destination`.
  */
 const limitSnapshot = z.object({
   name: z.string().optional(),
@@ -36,6 +37,8 @@ const limitSnapshot = z.object({
   /** A card's owner (`Name <email>`, or the name alone) and team (`card-owners.ts`). */
   owner: z.string().optional(),
   team: z.string().optional(),
+  /** A webhook target's destination: its URL's origin (`https://hooks.example.com`). */
+  destination: z.string().optional(),
 });
 
 /** One line of the append-only audit trail. Never holds a PAN or CVV. */

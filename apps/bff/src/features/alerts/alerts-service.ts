@@ -16,6 +16,7 @@ import {
   WebhookTargetError,
   webhookTarget,
 } from '../../platform/notify/webhook-target';
+import { withCardNumbersMasked } from '../../platform/security/card-number-ids';
 import type { Who } from '../../platform/sessions/who';
 import type { FeatureDeps } from '../feature-deps';
 import { subAccountExists } from '../sub-accounts';
@@ -279,6 +280,16 @@ export function createAlertsService(deps: AlertsDeps) {
     }
   }
 
+  /**
+   * A target in its records: its name and where it sends (the URL's origin, the scheme, host and
+   * port: a path may hold the receiver's own secret), so the trail says where the program's data
+   * went, or was to go, long after the target is gone.
+   */
+  const targetSnapshot = (target: { name: string; url: string }) => {
+    const destination = originOf(target.url);
+    return destination ? { name: target.name, destination } : { name: target.name };
+  };
+
   const targetAudit = (who: Who, action: 'webhookTarget.create' | 'webhookTarget.delete') =>
     ({
       actor: who.actor.email,
@@ -295,7 +306,7 @@ export function createAlertsService(deps: AlertsDeps) {
     who: Who,
     action: 'webhookTarget.create' | 'webhookTarget.delete',
     check: SecondFactorCheck,
-    record: { target?: string; after?: { name: string } },
+    record: { target?: string; after?: { name: string; destination?: string } },
   ): Promise<void> {
     try {
       await check();
@@ -334,13 +345,13 @@ export function createAlertsService(deps: AlertsDeps) {
         await deps.audit.append({
           ...targetAudit(who, 'webhookTarget.create'),
           outcome: 'failed',
-          after: { name: input.name },
+          after: targetSnapshot(input),
           detail: error.reason,
         });
         throw new AppError(400, 'invalid_body', urlProblems[error.reason] ?? error.message);
       }
       await secondFactor(who, 'webhookTarget.create', recentSecondFactor, {
-        after: { name: input.name },
+        after: targetSnapshot(input),
       });
       const targets = (await store()).webhookTargets;
       return auditedChange(
@@ -357,7 +368,7 @@ export function createAlertsService(deps: AlertsDeps) {
             ...targetAudit(who, 'webhookTarget.create'),
             target: created.id,
             outcome: 'success',
-            after: { name: created.name },
+            after: targetSnapshot(created),
           },
         ],
       ).catch(async (error: unknown) => {
@@ -365,7 +376,7 @@ export function createAlertsService(deps: AlertsDeps) {
         await deps.audit.append({
           ...targetAudit(who, 'webhookTarget.create'),
           outcome: 'denied',
-          after: { name: input.name },
+          after: targetSnapshot(input),
           detail: 'webhook_target_exists',
         });
         throw new AppError(
@@ -410,7 +421,7 @@ export function createAlertsService(deps: AlertsDeps) {
                   ...targetAudit(who, 'webhookTarget.delete'),
                   target: id,
                   outcome: 'success',
-                  before: { name: target.name },
+                  before: targetSnapshot(target),
                 },
               ]
             : [],
@@ -639,4 +650,14 @@ export function createAlertsService(deps: AlertsDeps) {
       return { marked, unread: await s.unreadCount(who.actor.email) };
     },
   };
+}
+
+/** A URL's origin, digit runs that could read as a card number masked; undefined if no URL. */
+function originOf(url: string): string | undefined {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? undefined : withCardNumbersMasked(origin);
+  } catch {
+    return undefined;
+  }
 }

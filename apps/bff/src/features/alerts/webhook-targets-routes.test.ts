@@ -55,7 +55,8 @@ describe('webhook targets over HTTP', () => {
       action: 'webhookTarget.create',
       outcome: 'success',
       target: created.id,
-      after: { name: 'Finance channel' },
+      // Where it sends, not its path (a receiver's secret may sit there).
+      after: { name: 'Finance channel', destination: 'https://hooks.example.test' },
     });
     expect(JSON.stringify(await t.audit.list({ limit: 1000 }))).not.toContain(created.secret);
   });
@@ -72,7 +73,12 @@ describe('webhook targets over HTTP', () => {
       expect(again.body).toMatchObject({ code: 'webhook_target_exists' });
       expect(again.body.detail).toContain('A webhook target named “Payables” exists');
       expect(await auditFor(again.headers['x-request-id'])).toMatchObject([
-        { action: 'webhookTarget.create', outcome: 'denied', detail: 'webhook_target_exists' },
+        {
+          action: 'webhookTarget.create',
+          outcome: 'denied',
+          detail: 'webhook_target_exists',
+          after: { destination: 'https://hooks.example.test' },
+        },
       ]);
     }
     expect((await list()).filter((x) => x.name.toLowerCase() === 'payables')).toHaveLength(1);
@@ -118,6 +124,12 @@ describe('webhook targets over HTTP', () => {
       action: 'webhookTarget.create',
       outcome: 'failed',
       detail: 'private_address',
+      after: { name: 'Bad', destination: 'https://127.0.0.1' },
+    });
+    const metadata = await add(admin, { name: 'Bad', url: 'https://metadata.example.com:8443/x' });
+    expect((await auditFor(metadata.headers['x-request-id']))[0]?.after).toEqual({
+      name: 'Bad',
+      destination: 'https://metadata.example.com:8443',
     });
     const named = await add(admin, { name: 'Bad', url: 'https://localhost/a' });
     expect((await auditFor(named.headers['x-request-id']))[0]).toMatchObject({
@@ -210,7 +222,7 @@ describe('webhook targets over HTTP', () => {
     expect(record).toMatchObject({
       action: 'webhookTarget.delete',
       outcome: 'success',
-      before: { name: 'Ops' },
+      before: { name: 'Ops', destination: new URL(target.url).origin },
     });
     const again = await t.request.delete(`/api/alerts/webhooks/${target.id}`).set(admin.headers());
     expect(again.status).toBe(404);
@@ -246,7 +258,7 @@ describe('a recent second factor', () => {
         action: 'webhookTarget.create',
         outcome: 'denied',
         detail: 'step_up_required',
-        after: { name: 'Late' },
+        after: { name: 'Late', destination: 'https://hooks.example.test' },
       },
     ]);
     expect(await auditFor(removal.headers['x-request-id'])).toMatchObject([

@@ -63,6 +63,7 @@ const FIELDS = [
     names.length === 0 ? 'none' : quoted(names.join(', ')),
   ),
   field('secondFactorFor', 'Second factor required of', (who) => who),
+  field('destination', 'Sends to', (origin) => origin),
 ];
 
 function describeSnapshot(s: Snapshot | undefined): string {

@@ -211,10 +211,31 @@ export function factorStoreContract(name: string, make: () => Promise<FactorStor
       await a.addPasskey(email, passkey());
       expect(await b.setTotpDisabled(email, true)).toBe('ok');
       expect((await a.get(email)).totpDisabled).toBe(true);
-      expect(await a.setTotpDisabled(email, true)).toBe('ok');
+      expect(await a.setTotpDisabled(email, true)).toBe('unchanged');
       expect(await a.setTotpDisabled(email, false)).toBe('ok');
       expect((await b.get(email)).totpDisabled).toBe(false);
-      expect(await b.setTotpDisabled(freshEmail(), false)).toBe('ok');
+      expect(await b.setTotpDisabled(freshEmail(), false)).toBe('unchanged');
+    });
+
+    it('of the same switch sent to both replicas at once, one is the change (its record), the other finds it made', async () => {
+      const { a, b } = await make();
+      for (let round = 0; round < ROUNDS; round++) {
+        const email = freshEmail();
+        await a.addPasskey(email, passkey());
+        for (const disabled of [true, false]) {
+          const recorded: string[] = [];
+          const note = async (outcome: string) => {
+            recorded.push(outcome);
+          };
+          const outcomes = await Promise.all([
+            a.setTotpDisabled(email, disabled, note),
+            b.setTotpDisabled(email, disabled, note),
+          ]);
+          expect(outcomes.sort()).toEqual(['ok', 'unchanged']);
+          expect(recorded).toEqual(['ok']);
+          expect((await b.get(email)).totpDisabled).toBe(disabled);
+        }
+      }
     });
 
     it('with TOTP off the last passkey stays (last_factor); with TOTP on it may go', async () => {

@@ -80,12 +80,15 @@ export interface FactorStore {
     id: string,
     audited?: BeforeWrite,
   ): Promise<'removed' | 'not_found' | 'last_factor'>;
-  /** Atomic with removePasskey: turning TOTP off needs at least one passkey. */
+  /**
+   * Atomic with removePasskey: turning TOTP off needs at least one passkey. `unchanged` (and no
+   * `audited` call) when it already was as asked: of two switches at once, one is the change.
+   */
   setTotpDisabled(
     email: string,
     disabled: boolean,
     audited?: BeforeWrite,
-  ): Promise<'ok' | 'no_passkey'>;
+  ): Promise<'ok' | 'unchanged' | 'no_passkey'>;
   /**
    * Keeps `sealed` as the person's own TOTP secret, replacing any older one, and turns TOTP on
    * (a new secret confirmed with a code is one the person means to use).

@@ -120,10 +120,11 @@ export class FileFactorStore implements FactorStore {
     email: string,
     disabled: boolean,
     audited?: BeforeWrite,
-  ): Promise<'ok' | 'no_passkey'> {
+  ): Promise<'ok' | 'unchanged' | 'no_passkey'> {
     return this.change(audited, (people) => {
       const person = personIn(people, email);
       if (disabled && person.passkeys.length === 0) return 'no_passkey';
+      if (person.totpDisabled === disabled) return 'unchanged';
       person.totpDisabled = disabled;
       return 'ok';
     });

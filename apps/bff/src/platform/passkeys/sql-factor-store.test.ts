@@ -79,7 +79,7 @@ describe('SqlFactorStore', () => {
     const stranger = freshEmail();
     expect(await store.setTotpDisabled(stranger, true)).toBe('no_passkey');
     expect(await store.removePasskey(stranger, 'nothing')).toBe('not_found');
-    expect(await store.setTotpDisabled(stranger, false)).toBe('ok');
+    expect(await store.setTotpDisabled(stranger, false)).toBe('unchanged');
     expect(
       await pg.b.query('SELECT email FROM person_factors WHERE email = ANY($1::text[])', [
         [email, stranger],

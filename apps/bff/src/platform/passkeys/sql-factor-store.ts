@@ -67,10 +67,14 @@ SELECT CASE WHEN EXISTS (SELECT FROM removed) THEN 'removed'
 const SET_TOTP = `
 WITH switched AS (
   UPDATE person_factors SET totp_disabled = $2
-   WHERE email = $1 AND (NOT $2 OR EXISTS (SELECT FROM person_passkey WHERE email = $1))
+   WHERE email = $1 AND totp_disabled IS DISTINCT FROM $2
+     AND (NOT $2 OR EXISTS (SELECT FROM person_passkey WHERE email = $1))
   RETURNING 1
 )
-SELECT CASE WHEN EXISTS (SELECT FROM switched) THEN 'ok' ELSE 'no_passkey' END AS outcome`;
+SELECT CASE WHEN EXISTS (SELECT FROM switched) THEN 'ok'
+            WHEN $2::boolean AND NOT EXISTS (SELECT FROM person_passkey WHERE email = $1)
+              THEN 'no_passkey'
+            ELSE 'unchanged' END AS outcome`;
 
 // A person's own secret, replacing any older one; TOTP on again with it.
 const SET_TOTP_SECRET = `
@@ -163,7 +167,7 @@ export class SqlFactorStore implements FactorStore {
     email: string,
     disabled: boolean,
     audited?: BeforeWrite,
-  ): Promise<'ok' | 'no_passkey'> {
+  ): Promise<'ok' | 'unchanged' | 'no_passkey'> {
     return this.change(email, audited, 'ok', SET_TOTP, [email, disabled]);
   }
 

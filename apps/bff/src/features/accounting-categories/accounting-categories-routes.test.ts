@@ -9,6 +9,7 @@ import {
 import { apiErrorBodySchema } from '@card-console/shared/api/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestSession } from '../../test/harness';
+import { CategoryCodeTakenError } from '../notes';
 
 let t: TestApp;
 let admin: TestSession;
@@ -88,6 +89,31 @@ async function updatedAt(id: string): Promise<string> {
   );
   return new Date(row?.updated_at ?? 0).toISOString();
 }
+
+describe('POST /api/accounting-categories/import: refused as a whole', () => {
+  it('is recorded as failed, and a code taken is named', async () => {
+    // A file refused by the store (a code another admin's change took meanwhile, the database
+    // down): nothing of it saved, and the trail says it was tried.
+    const notes = await t.stores.notes();
+    const importing = notes.importCategories;
+    notes.importCategories = async () => {
+      throw new CategoryCodeTakenError('6100');
+    };
+    try {
+      const res = await importBytes(Buffer.from('Code,Name\n6100,Software\n'));
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body).toMatchObject({
+        code: 'category_code_taken',
+        detail: 'Another accounting category already has the code “6100”. Use a different code.',
+      });
+      expect(await recordsOf(res.headers['x-request-id'] ?? '')).toMatchObject([
+        { action: 'category.create', outcome: 'failed', detail: 'import: category_code_taken' },
+      ]);
+    } finally {
+      notes.importCategories = importing;
+    }
+  });
+});
 
 describe('PATCH /api/accounting-categories/:id', () => {
   it('with the code and name as they are: the category as it is, nothing written or recorded; one changed is a change', async () => {

@@ -186,7 +186,18 @@ export function createAccountingCategoriesService(deps: AccountingCategoriesDeps
             })),
         );
       } catch (caught) {
-        throw storeProblem(caught);
+        rethrowUnrecorded(caught);
+        // Refused as a whole (nothing of the file saved): recorded, as a refused add or change is.
+        const error = storeProblem(caught);
+        await deps.audit.append({
+          actor: who.actor.email,
+          role: who.actor.role,
+          action: 'category.create',
+          requestId: who.requestId,
+          outcome: 'failed',
+          detail: `import: ${problemCode(error)}`,
+        });
+        throw error;
       }
       const created = result.changed.filter((c) => !c.before).length;
       return {

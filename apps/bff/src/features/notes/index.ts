@@ -5,6 +5,7 @@
 // file check, one way to name, refuse and attach a receipt), so an inbox file is a receipt alike.
 export {
   addReceiptIn,
+  CategoryCodeTakenError,
   NotesConflictError,
   NotesStore,
   TooManyReceiptsError,

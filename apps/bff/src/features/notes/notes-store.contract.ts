@@ -241,6 +241,34 @@ export function notesStoreContract(
       expect(await store.category(software.id)).toEqual(software);
     });
 
+    it('of imports and adds of the same codes at once, one comes after the other: no import refused for a code another brought', async () => {
+      for (let round = 0; round < 5; round++) {
+        await engine.query('DELETE FROM accounting_category');
+        const file = (name: string) => [
+          { code: '6100', name },
+          { code: '6200', name: `${name} travel` },
+        ];
+        const [first, second, added] = await Promise.allSettled([
+          store.importCategories(file('A'), at(1)),
+          store.importCategories(file('B'), at(1)),
+          store.createCategory({ code: '6200', name: 'Added' }, at(1)),
+        ]);
+        expect(first.status).toBe('fulfilled');
+        expect(second.status).toBe('fulfilled');
+        // The add either came first (and an import renamed it) or found the code taken.
+        if (added.status === 'rejected') {
+          expect(added.reason).toBeInstanceOf(CategoryCodeTakenError);
+          expect((added.reason as CategoryCodeTakenError).code).toBe('6200');
+        }
+        // Each code once, both named by the import that came last: neither half-applied.
+        const chart = (await store.categories()).map((c) => `${c.code} ${c.name}`);
+        expect([
+          ['6100 A', '6200 A travel'],
+          ['6100 B', '6200 B travel'],
+        ]).toContainEqual(chart);
+      }
+    });
+
     it('books to an existing, current category; an archived one stays where it is but is given to no new row', async () => {
       const old = await store.createCategory({ code: '7000', name: 'Old' }, at(0));
       await store.change('t1', { version: 0, categoryId: old.id }, 'ana@example.test', at(1));

@@ -234,6 +234,7 @@ export class NotesStore {
   ): Promise<AccountingCategory> {
     try {
       return await this.engine.transaction(async (tx) => {
+        await lockChart(tx);
         const [row] = await tx.query<CategoryRow>(
           `INSERT INTO accounting_category (id, code, name, archived, created_at, updated_at)
            VALUES ($1, $2, $3, false, $4, $4) RETURNING ${CATEGORY_COLUMNS}`,
@@ -272,6 +273,7 @@ export class NotesStore {
     audited: Audited<ChartImport>,
   ) {
     return this.engine.transaction(async (tx) => {
+      await lockChart(tx);
       const existing = await tx.query<CategoryRow>(
         `SELECT ${CATEGORY_COLUMNS} FROM accounting_category FOR UPDATE`,
       );
@@ -312,6 +314,7 @@ export class NotesStore {
   ): Promise<{ before: AccountingCategory; after: AccountingCategory }> {
     try {
       return await this.engine.transaction(async (tx) => {
+        await lockChart(tx);
         const [row] = await tx.query<CategoryRow>(
           `SELECT ${CATEGORY_COLUMNS} FROM accounting_category WHERE id = $1 FOR UPDATE`,
           [id],
@@ -888,6 +891,16 @@ async function lockReceipts(tx: SqlQueryable, transactionIds: readonly string[])
          FROM unnest($1::text[]) AS id ORDER BY key) keys`,
     [transactionIds],
   );
+}
+
+/**
+ * The chart of accounts' lock, held until the transaction ends: an add, a change and an import
+ * take it first, so one that comes second reads what the first committed. Row locks alone let
+ * two imports (or an import and an add) each insert a code the other was inserting, and the
+ * second failed on the unique index: two replicas at once, a review found.
+ */
+async function lockChart(tx: SqlQueryable): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('accounting_category', 0))");
 }
 
 /** A category by id, read through `q` (a transaction's, when asked inside one). */

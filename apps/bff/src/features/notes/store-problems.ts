@@ -53,7 +53,9 @@ export function storeProblem(error: unknown): unknown {
     return new AppError(
       409,
       'category_code_taken',
-      'Another accounting category already has this code. Use a different code.',
+      error.code
+        ? `Another accounting category already has the code “${error.code}”. Use a different code.`
+        : 'Another accounting category already has this code. Use a different code.',
     );
   }
   if (error instanceof MerchantRuleExistsError) {

@@ -141,10 +141,20 @@ describe.each([
     const { email, other } = await personWithThings(engine, people);
     // As if a removal's drops had not run (an older build removed them).
     await engine.query('DELETE FROM person WHERE email = $1', [email]);
-    expect(await people.dropLeftBehind(other)).toEqual([]);
+    // What is dropped is handed to the caller's record, in the drop's transaction; nothing
+    // dropped, nothing to record.
+    const recorded: string[][] = [];
+    const record = async (dropped: string[]) => {
+      recorded.push(dropped);
+    };
+    expect(await people.dropLeftBehind(other, record)).toEqual([]);
     expect(await kept(engine, other)).toEqual(all);
-    expect(await people.dropLeftBehind(email)).toHaveLength(5);
+    const dropped = await people.dropLeftBehind(email, record);
+    expect(dropped).toHaveLength(5);
+    expect(recorded).toEqual([dropped]);
     expect(await kept(engine, email)).toEqual(none);
+    expect(await people.dropLeftBehind(email, record)).toEqual([]);
+    expect(recorded).toHaveLength(1);
   });
 
   it('a first single sign-on under an email with leftovers starts with none of them', async () => {

@@ -10,7 +10,7 @@ import type { Role } from '@card-console/shared/api/meta';
 import { generateSecret } from 'otplib';
 import type { Logger } from 'pino';
 import { PeopleStoreError } from '../features/people/people-errors';
-import { removedDetail } from '../features/people/people-service';
+import { leftoversDetail, removedDetail } from '../features/people/people-service';
 import type { PeopleStore, RemovedPerson } from '../features/people/people-store';
 import { emailOf, type Person } from '../features/people/person';
 import type { AuditStore } from '../platform/audit/audit-store';
@@ -140,8 +140,21 @@ export async function addPerson(
   // Nobody has the email: second factors kept under it are a removed person's (their drop
   // failed, or an older build removed them), never the new person's to sign in with.
   await on.factors?.forget(email);
-  // And what other features kept under it (a receipt inbox, alert rules).
-  await store.dropLeftBehind(email);
+  // And what other features kept under it (a receipt inbox, alert rules), recorded.
+  await auditedChange(
+    on.trail,
+    (audited) => store.dropLeftBehind(email, audited),
+    (dropped) => [
+      {
+        actor: on.trail.actor,
+        action: 'person.remove',
+        target: email,
+        requestId: newRequestId(),
+        outcome: 'success',
+        detail: leftoversDetail(dropped),
+      },
+    ],
+  );
   // An invitation accepted at once: the store's one way of adding a person with a password.
   // Its record is the acceptance's; an acceptance that cannot be recorded takes the
   // invitation back (it would lapse within a minute anyway).

@@ -275,6 +275,32 @@ describe('a person removed, then invited again with the same email', () => {
     );
   });
 
+  it('what another replica took from them after the removal is dropped at the next invitation, recorded', async () => {
+    const email = 'late-upload@example.test';
+    await inviteAndSignUp(email, 'finance', PASSWORD);
+    await remove(email);
+    // Another replica still knew them for a few seconds (the documented window): an upload
+    // landed under the email after the removal's drops had run.
+    const inbox = await index.receiptInbox();
+    await inbox.receive(
+      email,
+      { fileName: 'late.pdf', mediaType: 'application/pdf', content: pdfReceipt('late') },
+      'upload',
+      new Date(),
+    );
+    await inviteAndSignUp(email, 'finance', NEW_PASSWORD);
+    const records = (await auditOf('person.remove')).filter((r) => r.target === email);
+    // Newest first.
+    expect(records.map((r) => r.detail)).toEqual([
+      'dropped what was left under the email after the removal: 1 receipt in their inbox, not attached',
+      'removed (was finance)',
+    ]);
+    const again = cookieOf(
+      await api.post('/api/session').set(headers()).send({ email, password: NEW_PASSWORD }),
+    );
+    expect((await api.get('/api/receipt-inbox').set(headers(again))).body.items).toEqual([]);
+  });
+
   it('factors left under an email nobody has (their drop failed) are dropped when it is invited', async () => {
     const email = 'left-behind@example.test';
     expect(

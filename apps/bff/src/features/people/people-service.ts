@@ -135,6 +135,14 @@ export function removedDetail(
   return leftBehind.length === 0 ? was : `${was}; with them: ${leftBehind.join(', ')}`;
 }
 
+/**
+ * The record of what a removed person left behind, dropped later (before the email is invited
+ * or added again): made in the seconds after the removal when another replica still knew them.
+ */
+export function leftoversDetail(dropped: readonly string[]): string {
+  return `dropped what was left under the email after the removal: ${dropped.join(', ')}`;
+}
+
 /** The store's refusals as the API answers them; anything else goes on as it is (a 500). */
 export function problemOf(error: unknown): unknown {
   if (!(error instanceof PeopleStoreError)) return error;
@@ -400,7 +408,21 @@ export function createPeopleService(deps: PeopleDeps) {
           const factors = wiring().factors;
           if (!(await store.find(input.email))) {
             await factors?.forget(input.email);
-            await store.dropLeftBehind(input.email);
+            await auditedChange(
+              { audit, logger },
+              (audited) => store.dropLeftBehind(input.email, audited),
+              (dropped) => [
+                {
+                  actor: who(req).actor.email,
+                  role: who(req).actor.role,
+                  action: 'person.remove',
+                  target: input.email,
+                  requestId: who(req).requestId,
+                  outcome: 'success',
+                  detail: leftoversDetail(dropped),
+                },
+              ],
+            );
           }
           // Recorded with the invitation, before any email: whether one went out is the
           // answer's (and the log's) to say.

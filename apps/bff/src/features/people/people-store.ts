@@ -7,7 +7,12 @@
 // configured key (person-secrets.ts); without one, nothing that needs a secret can be done.
 import { type Clock, systemClock } from '../../core/clock';
 import { TotpSecretBox } from '../../platform/security/totp-secret-box';
-import type { Audited, SqlEngine, SqlQueryable } from '../../platform/sql/sql-engine';
+import {
+  type Audited,
+  committed,
+  type SqlEngine,
+  type SqlQueryable,
+} from '../../platform/sql/sql-engine';
 import type { User } from '../../platform/users/user-directory';
 import {
   findInvitation,
@@ -354,14 +359,17 @@ export class PeopleStore {
   /**
    * Drops what other features keep under an email nobody has (a removal whose drops predate
    * them, or an import's leftovers), in its own transaction: an invitation or an operator's
-   * `pnpm users add` of the email calls it first. What was dropped, in words.
+   * `pnpm users add` of the email calls it first. What was dropped, in words; `audited` runs in
+   * that transaction when something was (what another replica took from the person in the
+   * seconds it still knew them after the removal: a drop no one records is a loss no one sees).
    */
-  async dropLeftBehind(email: unknown): Promise<string[]> {
+  async dropLeftBehind(email: unknown, audited?: Audited<string[]>): Promise<string[]> {
     const key = emailOf(email);
     return inTransaction(this.engine, async (tx) => {
       const [someone] = await tx.query('SELECT 1 FROM person WHERE email = $1 FOR UPDATE', [key]);
       if (someone) return [];
-      return (await this.leftBehind?.(tx, key)) ?? [];
+      const dropped = (await this.leftBehind?.(tx, key)) ?? [];
+      return dropped.length === 0 ? dropped : committed(tx, dropped, audited);
     });
   }
 

@@ -69,6 +69,31 @@ const receiptsOf = async (id: string) =>
       .set(finance.headers())
   ).body.items as { fileName: string }[];
 
+/** A PDF receipt of `row`, made with the generator's `seed`. */
+async function receiptOf(row: IndexTransaction, seed: number): Promise<Buffer> {
+  const [file] = await renderReceipts([
+    specFor(
+      { description: row.description, amountCents: row.amountCents, at: row.date },
+      seeded(seed),
+      { format: 'pdf', tip: 'none' },
+    ),
+  ]);
+  return (file as { bytes: Buffer }).bytes;
+}
+
+/** An item the reader left waiting (nothing read), put straight into the admin's inbox. */
+async function waitingItem(content: Buffer, fileName: string, via: 'upload' | 'email') {
+  const store = await t.stores.receiptInbox();
+  const item = await store.receive(
+    t.credentials.admin.email,
+    { fileName, mediaType: 'application/pdf', content },
+    via,
+    new Date(t.clock.now()),
+  );
+  await store.saveRead(item.id, { read: {}, suggestions: [] }, new Date(t.clock.now()));
+  return item;
+}
+
 describe('receipts dropped into the inbox', () => {
   let items: InboxItem[];
   let made: IndexTransaction[];
@@ -154,29 +179,7 @@ describe('receipts dropped into the inbox', () => {
 
   it('are confirmed by their person onto the transaction they pick; the same one twice at once attaches once', async () => {
     const row = charges[3] as IndexTransaction;
-    // An item the reader left waiting, put straight into the admin's inbox.
-    const [file] = await renderReceipts([
-      specFor(
-        { description: row.description, amountCents: row.amountCents, at: row.date },
-        seeded(48),
-        {
-          format: 'pdf',
-          tip: 'none',
-        },
-      ),
-    ]);
-    const store = await t.stores.receiptInbox();
-    const { id } = await store.receive(
-      t.credentials.admin.email,
-      {
-        fileName: 'picked.pdf',
-        mediaType: 'application/pdf',
-        content: (file as { bytes: Buffer }).bytes,
-      },
-      'upload',
-      new Date(t.clock.now()),
-    );
-    await store.saveRead(id, { read: {}, suggestions: [] }, new Date(t.clock.now()));
+    const { id } = await waitingItem(await receiptOf(row, 48), 'picked.pdf', 'upload');
     const answers = await Promise.all(
       [row, charges[4] as IndexTransaction].map((target) =>
         t.request
@@ -204,17 +207,7 @@ describe('receipts dropped into the inbox', () => {
 
   it('are refused, kept in the inbox, when the transaction has the same file already', async () => {
     const row = charges[5] as IndexTransaction;
-    const [file] = await renderReceipts([
-      specFor(
-        { description: row.description, amountCents: row.amountCents, at: row.date },
-        seeded(49),
-        {
-          format: 'pdf',
-          tip: 'none',
-        },
-      ),
-    ]);
-    const bytes = (file as { bytes: Buffer }).bytes;
+    const bytes = await receiptOf(row, 49);
     // Uploaded on the transaction first, then mailed to the inbox too.
     const direct = await t.request
       .post(`/api/transactions/${encodeURIComponent(row.id)}/receipts`)
@@ -223,14 +216,7 @@ describe('receipts dropped into the inbox', () => {
       )
       .send(bytes);
     expect(direct.status).toBe(201);
-    const store = await t.stores.receiptInbox();
-    const { id } = await store.receive(
-      t.credentials.admin.email,
-      { fileName: 'mailed.pdf', mediaType: 'application/pdf', content: bytes },
-      'email',
-      new Date(t.clock.now()),
-    );
-    await store.saveRead(id, { read: {}, suggestions: [] }, new Date(t.clock.now()));
+    const { id } = await waitingItem(bytes, 'mailed.pdf', 'email');
     const refused = await t.request
       .post(`/api/receipt-inbox/${id}/attach`)
       .set(admin.headers())

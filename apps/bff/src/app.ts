@@ -324,7 +324,9 @@ export function createApp(deps: AppDeps): Express {
       subAccountBalances: async (ctx) =>
         new Map(
           (await subAccountList.all(ctx)).flatMap((s) =>
-            s.balance ? [[s.id, s.balance.amountCents] as const] : [],
+            s.balance
+              ? [[s.id, { balanceCents: s.balance.amountCents, name: s.name }] as const]
+              : [],
           ),
         ),
       teamRecipients: () => deps.users.emails(),

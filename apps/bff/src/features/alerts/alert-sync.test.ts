@@ -248,7 +248,9 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
       subAccountBalances: async (ctx) =>
         new Map(
           (await reads(ctx)).flatMap((s) =>
-            s.balance ? [[s.id, s.balance.amountCents] as const] : [],
+            s.balance
+              ? [[s.id, { balanceCents: s.balance.amountCents, name: s.name }] as const]
+              : [],
           ),
         ),
     });
@@ -284,7 +286,8 @@ describe.each(engines)('an index sync raises alerts (%s)', (_name, open) => {
     expect(items.map((i) => i.ruleId)).toEqual([low.id]);
     expect(items[0]?.payload).toMatchObject({
       kind: 'balance_below',
-      subAccount: { id: first.id },
+      // Named, so the bell says which sub account ("A sub account …" before).
+      subAccount: { id: first.id, name: first.name },
       thresholdCents: first.balance.amountCents + 1,
       balanceCents: first.balance.amountCents,
       day: new Date().toISOString().slice(0, 10),

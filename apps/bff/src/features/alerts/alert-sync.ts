@@ -28,10 +28,13 @@ export interface AlertSyncDeps {
   clock: Clock;
   logger: Pick<Logger, 'info'>;
   /**
-   * Each sub account's balance in cents, by id, as the kept sub-account list has it (the walk's
-   * context given); without it balance rules raise nothing.
+   * Each sub account's balance in cents and its name, by id, as the kept sub-account list has
+   * them (the walk's context given); without it balance rules raise nothing. The name is the
+   * alert's ("Operations balance under $500.00", not "A sub account …").
    */
-  subAccountBalances?: (ctx: CallContext) => Promise<ReadonlyMap<string, number>>;
+  subAccountBalances?: (
+    ctx: CallContext,
+  ) => Promise<ReadonlyMap<string, { balanceCents: number; name?: string }>>;
   /**
    * Who may be alerted (the people directory's enabled, signed-up people): a team rule's
    * recipients, and a personal rule's owner must be one of them to be told anything.
@@ -88,7 +91,7 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       : [];
     const rules = rows.length === 0 ? [] : inScope.filter((r) => r.kind !== 'balance_below');
     if (rules.length === 0 && balanceRules.length === 0) return;
-    const balanceCents =
+    const balance =
       balanceRules.length > 0 && deps.subAccountBalances
         ? (await deps.subAccountBalances(ctx)).get(subAccountId)
         : undefined;
@@ -135,7 +138,8 @@ export function raiseAlertsOnSync(deps: AlertSyncDeps): IndexRowsWritten {
       rows,
       cards,
       now,
-      ...(balanceCents === undefined ? {} : { balanceCents }),
+      ...(balance === undefined ? {} : { balanceCents: balance.balanceCents }),
+      ...(balance?.name === undefined ? {} : { subAccountName: balance.name }),
     });
     if (evaluated.length === 0) return;
     const toRaise = await withMerchantNames(evaluated, deps.merchantNames);

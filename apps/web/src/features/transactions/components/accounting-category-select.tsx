@@ -109,7 +109,8 @@ export function AccountingCategorySelect({
       {(control) => {
         const listId = `${control.id}-list`;
         return (
-          <>
+          // The list drops from the box itself (the field's label, hint and error around it).
+          <div className="combobox-anchor">
             <input
               {...control}
               role="combobox"
@@ -121,6 +122,8 @@ export function AccountingCategorySelect({
               autoComplete="off"
               maxLength={120}
               value={typed ?? shown}
+              // The category chosen, whole, where the box is too narrow for its name.
+              title={typed === undefined ? shown : undefined}
               onFocus={() => setOpen(true)}
               onBlur={close}
               onChange={(e) => {
@@ -168,7 +171,7 @@ export function AccountingCategorySelect({
                 ))
               )}
             </div>
-          </>
+          </div>
         );
       }}
     </Field>

@@ -93,7 +93,10 @@ describe('a receipt’s file name', () => {
     expect(safeFileName('..', 'image/png')).toBe('receipt.png');
     expect(safeFileName(undefined, 'image/webp')).toBe('receipt.webp');
     expect(safeFileName('', 'image/webp')).toBe('receipt.webp');
-    expect(safeFileName('a'.repeat(300), 'image/png')).toBe(`${'a'.repeat(120)}.png`);
+    expect(safeFileName('a'.repeat(300), 'image/png')).toBe(`${'a'.repeat(240)}.png`);
+    const scan = `${'Hotel Lumen, 3 nights, '.repeat(8)}final_scanned_copy_v2.pdf`;
+    expect(scan.length).toBeGreaterThan(200);
+    expect(safeFileName(scan, 'application/pdf')).toBe(scan);
     expect(safeFileName('re"ceipt<1>.pdf', 'application/pdf')).toBe('receipt1.pdf');
     // White space collapses and trims, leading dots go, only the last extension is replaced.
     expect(safeFileName('  ..hidden.pdf', 'application/pdf')).toBe('hidden.pdf');

@@ -64,8 +64,10 @@ export async function inspectReceipt(
 
 /**
  * A file name as people see it and downloads are named: its last path part, without control,
- * format (bidi, zero-width) or path characters, at most 120 characters, with the extension
- * the bytes decided; "receipt" when nothing is left.
+ * format (bidi, zero-width) or path characters, at most 240 characters (what a file system
+ * keeps: a longer one cannot have been a file's name; 120 cut a review's 130-character scans'
+ * names, the part that told them apart), with the extension the bytes decided; "receipt" when
+ * nothing is left.
  */
 export function safeFileName(raw: string | undefined, mediaType: ReceiptType): string {
   const ext = RECEIPT_TYPES[mediaType];
@@ -80,7 +82,7 @@ export function safeFileName(raw: string | undefined, mediaType: ReceiptType): s
   const stem =
     clean
       .replace(/\.[^.]*$/, '')
-      .slice(0, 120)
+      .slice(0, 240)
       .trim() || 'receipt';
   return `${stem}.${ext}`;
 }

@@ -2,6 +2,7 @@ import type { Card, CardPage } from '@card-console/shared/api/cards';
 import {
   type InfiniteData,
   type QueryClient,
+  useQueries,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
@@ -22,20 +23,34 @@ export interface CardChoices {
 /**
  * Card choices for a screen whose own list is something else (Transactions). Walking every
  * card page costs one upstream call per 25 cards, so it waits until the card filter is
- * opened; a screen filtered by one card asks for just that card. Names of cards already in
- * this tab's cache (the Cards screen, a card's page) are used meanwhile, at no cost.
+ * opened; a screen filtered by cards asks for just those (a link with two showed the second
+ * as its id). Names of cards already in this tab's cache (the Cards screen, a card's page) are
+ * used meanwhile, at no cost.
  */
-export function useCardChoices(selectedCardId: string | undefined): CardChoices {
+export function useCardChoices(
+  selectedCardIds: string | readonly string[] | undefined,
+): CardChoices {
   const [wanted, setWanted] = useState(false);
   const queryClient = useQueryClient();
   const all = useQuery({ ...cardChoicesQueryOptions(), enabled: wanted });
-  const selected = useQuery({
-    ...cardQueryOptions(selectedCardId ?? ''),
-    enabled: selectedCardId !== undefined && all.data === undefined,
+  const ids =
+    selectedCardIds === undefined
+      ? []
+      : typeof selectedCardIds === 'string'
+        ? [selectedCardIds]
+        : selectedCardIds;
+  const selected = useQueries({
+    queries: ids.map((id) => ({
+      ...cardQueryOptions(id),
+      enabled: all.data === undefined,
+    })),
   });
   if (all.data) return { cards: all.data, state: 'ready', load: () => undefined };
   return {
-    cards: knownCards(queryClient, selected.data),
+    cards: knownCards(
+      queryClient,
+      selected.flatMap((s) => (s.data ? [s.data] : [])),
+    ),
     state: all.isError ? 'error' : wanted ? 'loading' : 'idle',
     load: () => {
       if (all.isError) void all.refetch();
@@ -45,7 +60,7 @@ export function useCardChoices(selectedCardId: string | undefined): CardChoices 
 }
 
 /** Every card in the query cache (list pages, choices, single cards), once each. */
-function knownCards(queryClient: QueryClient, extra: Card | undefined): Card[] {
+function knownCards(queryClient: QueryClient, extra: readonly Card[]): Card[] {
   const byId = new Map<string, Card>();
   const add = (card: Card) => byId.set(card.id, card);
   for (const [, data] of queryClient.getQueriesData<
@@ -59,6 +74,6 @@ function knownCards(queryClient: QueryClient, extra: Card | undefined): Card[] {
     else if ('pages' in data) for (const page of data.pages) page.items.forEach(add);
     else add(data);
   }
-  if (extra) add(extra);
+  extra.forEach(add);
   return [...byId.values()];
 }

@@ -907,6 +907,24 @@ describe('transactions screen', () => {
     await waitFor(() => expect(screen.queryByText(/The link's/)).not.toBeInTheDocument());
   });
 
+  it('a link filtered by two cards names both, not the second by its id', async () => {
+    serveScreen();
+    const named = new Map([
+      ['card_1', card()],
+      ['card_2', card({ id: 'card_2', name: 'Design card', last4: '1111' })],
+    ]);
+    server.use(
+      serve('cards.get', ({ params }) => {
+        const found = named.get(String(params.id));
+        return found ? HttpResponse.json(found) : apiError(404, 'not_found', 'No such card');
+      }),
+    );
+    renderApp('/transactions?cardId=card_1&cardId=card_2', { session: financeSession() });
+    expect(await screen.findByText('Card: Travel card')).toBeInTheDocument();
+    expect(await screen.findByText('Card: Design card')).toBeInTheDocument();
+    expect(screen.queryByText('Card: card_2')).not.toBeInTheDocument();
+  });
+
   it('a link with its days in the wrong order shows every date, and says why', async () => {
     serveScreen();
     const { router } = renderApp('/transactions?from=%222026-03-09%22&to=%222026-03-08%22', {

@@ -67,7 +67,7 @@ function TransactionsRoute() {
   const { pages, ...search } = Route.useSearch();
   const { data: subAccounts } = useSuspenseQuery(subAccountsQueryOptions());
   // Card names are a nicety for the filter and the table: loaded when the card filter is opened.
-  const cards = useCardChoices(search.cardId?.[0]);
+  const cards = useCardChoices(search.cardId);
   const key = JSON.stringify(search);
   // A preset's days are the person's today's: the same query all day long.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the search, by value

@@ -204,8 +204,15 @@ export function defaultRuleName(values: Pick<RuleFormValues, 'kind' | 'amount' |
   }
 }
 
-/** "Over $500.00 · inbox, email" — what a rule does, for the list. */
-export function ruleDescription(rule: AlertRuleView): string {
+/**
+ * "Charges over $500.00 · Travel card (•••• 4242) · inbox, email": what a rule does, for the
+ * list, with what it watches when it is one card or sub account (`scope`: their names, when
+ * known; else their ids), so a rule on one card is told from the same rule on all.
+ */
+export function ruleDescription(
+  rule: AlertRuleView,
+  scope: { card?: string | undefined; subAccount?: string | undefined } = {},
+): string {
   const when =
     rule.kind === 'amount_above' && rule.amountCents !== undefined
       ? `Charges over ${formatCents(rule.amountCents)}`
@@ -220,5 +227,9 @@ export function ruleDescription(rule: AlertRuleView): string {
     rule.channels.webhookTargetId ? 'webhook' : '',
     rule.cardOwner ? "the card's owner" : '',
   ].filter(Boolean);
-  return `${when} · ${channels.join(', ')}`;
+  const watches = [
+    rule.subAccountId ? `sub account ${scope.subAccount ?? rule.subAccountId}` : '',
+    rule.cardId ? `card ${scope.card ?? rule.cardId}` : '',
+  ].filter(Boolean);
+  return [when, ...watches, channels.join(', ')].join(' · ');
 }

@@ -2,7 +2,7 @@ import type { AlertRuleView } from '@card-console/shared/api/alerts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { adminSession, financeSession, subAccounts } from '../../../test/fixtures';
+import { adminSession, card, financeSession, subAccounts } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render-app';
 import { apiError, requestsTo, serve, server } from '../../../test/server';
 import { alertRule } from '../test/alert-fixtures';
@@ -49,6 +49,29 @@ describe('alert rules', () => {
     expect(within(team).getByText('Team')).toBeInTheDocument();
     expect(within(team).getByText('Charges over $500.00 · inbox')).toBeInTheDocument();
     expect(within(team).queryByRole('button')).toBeNull();
+  });
+
+  it('says what a rule on one card or sub account watches, by name', async () => {
+    const [sub] = subAccounts;
+    if (!sub) throw new Error('no sub account fixture');
+    serveRules([
+      alertRule({ id: 'r1', name: 'Travel declines', cardId: 'card_1' }),
+      alertRule({
+        id: 'r2',
+        name: 'Low',
+        kind: 'balance_below',
+        amountCents: 10_000,
+        subAccountId: sub.id,
+      }),
+    ]);
+    server.use(serve('cards.get', () => HttpResponse.json(card())));
+    renderApp('/alerts', { session: financeSession() });
+    expect(
+      await screen.findByText('A charge is declined · card Travel card (•••• 4242) · inbox'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(`Balance under $100.00 · sub account ${sub.name} · inbox`),
+    ).toBeInTheDocument();
   });
 
   it('"g l" goes to the rules screen from anywhere (it is not in the navigation)', async () => {

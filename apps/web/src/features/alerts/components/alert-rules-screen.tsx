@@ -1,9 +1,13 @@
 import type { AlertRuleView, AlertTestResult } from '@card-console/shared/api/alerts';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../../components/dialog';
 import { FormFooter } from '../../../components/form-footer';
 import { useDocumentTitle } from '../../../components/use-document-title';
 import { apiProblem, isApiError } from '../../../lib/api-error';
+import { maskedLast4 } from '../../../lib/format';
+import { useCardChoices } from '../../cards/api/use-card-choices';
+import { subAccountsQueryOptions } from '../../sub-accounts/api/get-sub-accounts';
 import { useDeleteAlertRule } from '../api/delete-alert-rule';
 import { useSendTestAlert } from '../api/send-test-alert';
 import { ruleDescription } from '../rule-form';
@@ -135,13 +139,21 @@ function RuleRow({
   onDelete,
 }: Omit<RuleListProps, 'title' | 'empty' | 'note' | 'rules'> & { rule: AlertRuleView }) {
   const send = useSendTestAlert();
+  // What a rule on one card or sub account watches, by name (the list of sub accounts is one
+  // cached read; a card, one read each).
+  const subAccounts = useQuery({ ...subAccountsQueryOptions(), enabled: !!rule.subAccountId });
+  const card = useCardChoices(rule.cardId).cards.find((c) => c.id === rule.cardId);
+  const scope = {
+    subAccount: subAccounts.data?.find((s) => s.id === rule.subAccountId)?.name,
+    card: card ? `${card.name} (${maskedLast4(card.last4)})` : undefined,
+  };
   return (
     <li className="rule-item">
       <div className="rule-text">
         <strong className="rule-name">{rule.name}</strong>
         {rule.team ? <span className="rule-tag">Team</span> : null}
         {rule.enabled ? null : <span className="rule-tag off">Off</span>}
-        <span className="muted rule-what">{ruleDescription(rule)}</span>
+        <span className="muted rule-what">{ruleDescription(rule, scope)}</span>
       </div>
       {canChange ? (
         <>

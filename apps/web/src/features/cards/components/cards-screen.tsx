@@ -89,6 +89,8 @@ export function CardsScreen({ search, list, error, onRetry, busy }: CardsScreenP
               {...control}
               value={search.subAccountId ?? ''}
               onChange={(e) => setFilter({ subAccountId: e.target.value || undefined })}
+              // The chosen name whole, where the field is narrower than it.
+              title={subAccounts?.find((s) => s.id === search.subAccountId)?.name}
             >
               <option value="">All sub accounts</option>
               {/* A link's sub account shows before the names have loaded. */}
@@ -300,6 +302,7 @@ function OwnershipFilter(props: {
         <select
           {...control}
           value={chosen ?? ''}
+          title={chosen}
           aria-busy={props.names === undefined || undefined}
           onChange={(e) => props.onChange(e.target.value || undefined)}
         >

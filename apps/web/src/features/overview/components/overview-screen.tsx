@@ -69,6 +69,8 @@ export function OverviewScreen({
               {...control}
               value={search.subAccountId ?? ''}
               onChange={(e) => set({ subAccountId: e.target.value || undefined })}
+              // The chosen name whole, where the field is narrower than it.
+              title={subAccounts.find((s) => s.id === search.subAccountId)?.name}
             >
               <option value="">All sub accounts</option>
               {subAccounts.map((s) => (

@@ -1,5 +1,5 @@
 import type { AccountingCategory } from '@card-console/shared/api/accounting-categories';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Field } from '../../../components/field';
 
 /** "6100 Software", "(archived)" after one that is; "None" for no category. */
@@ -61,6 +61,11 @@ export function AccountingCategorySelect({
   const [typed, setTyped] = useState<string>();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  const list = useRef<HTMLDivElement>(null);
+  // The active choice in view as the list opens (on the category chosen) and as arrows move.
+  useEffect(() => {
+    if (open) list.current?.children[active]?.scrollIntoView?.({ block: 'nearest' });
+  }, [open, active]);
   const offered = categories.filter((c) => !c.archived || c.id === value || c.id === kept);
   const suggestion = offered.find((c) => c.id === suggested && c.id !== value && !c.archived);
   const found = findAccountingCategories(offered, typed ?? '');
@@ -124,7 +129,13 @@ export function AccountingCategorySelect({
               value={typed ?? shown}
               // The category chosen, whole, where the box is too narrow for its name.
               title={typed === undefined ? shown : undefined}
-              onFocus={() => setOpen(true)}
+              onFocus={() => {
+                setOpen(true);
+                // Opened on the category chosen, not the chart's first (a screen review).
+                const chosen =
+                  value === null ? -1 : choices.findIndex((c) => c.id === value && !c.note);
+                setActive(Math.max(chosen, 0));
+              }}
               onBlur={close}
               onChange={(e) => {
                 setTyped(e.target.value);
@@ -149,6 +160,7 @@ export function AccountingCategorySelect({
               role="listbox"
               aria-label="Accounting categories"
               className="category-choices"
+              ref={list}
               hidden={!open}
             >
               {choices.length === 0 ? (

@@ -365,6 +365,17 @@ describe('the notes of a transaction', () => {
     expect(panel.getByRole('option', { name: '6900 Old software (archived)' })).toBeInTheDocument();
   });
 
+  it('opens the category list on the category chosen, not the chart’s first', async () => {
+    serveNotes(transactionNotes({ categoryId: 'cat_travel', version: 1 }));
+    const { user } = open();
+    const panel = await notesPanel();
+    const category = panel.getByLabelText('Accounting category');
+    await user.click(category);
+    const chosen = panel.getByRole('option', { selected: true });
+    expect(chosen).toHaveTextContent((category as HTMLInputElement).value);
+    expect(panel.getAllByRole('option')[0]).not.toBe(chosen);
+  });
+
   it("types the category ahead by code or name, offers the merchant's last one first, and Escape puts back what was there", async () => {
     const { patches } = serveNotes();
     server.use(

@@ -198,6 +198,35 @@ describe('alert rules over HTTP', () => {
     expect(deleteBad.status).toBe(400);
   });
 
+  it('a rule whose webhook target is removed between its check and its save: 400, nothing saved, recorded', async () => {
+    // Another admin's removal, on another replica, lands after the target was checked: the
+    // database's foreign key refuses the rule (SQLSTATE 23503), as the store hands it on.
+    const alerts = await t.stores.alerts();
+    const creating = alerts.createRule;
+    alerts.createRule = async () => {
+      throw Object.assign(new Error('violates foreign key constraint'), { code: '23503' });
+    };
+    try {
+      const res = await create(
+        admin,
+        declined('Gone hook', { channels: { inbox: false, email: false, webhookTargetId: whOps } }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toContain('there is no such webhook target');
+      expect(await auditFor(res.headers['x-request-id'])).toMatchObject([
+        {
+          action: 'alertRule.create',
+          outcome: 'failed',
+          detail: 'invalid_body',
+          after: { name: 'Gone hook' },
+        },
+      ]);
+    } finally {
+      alerts.createRule = creating;
+    }
+    expect((await rulesOf(admin)).map((r) => r.name)).not.toContain('Gone hook');
+  });
+
   it('finance may not set a team rule or a webhook (403, audited as denied); an admin may', async () => {
     const team = await create(finance, declined('Team declines', { team: true }));
     expect(team.status).toBe(403);

@@ -455,7 +455,17 @@ export function createAlertsService(deps: AlertsDeps) {
           },
         ],
       ).catch(async (error: unknown) => {
-        if (isMissingTarget(error)) throw noSuchTarget();
+        if (isMissingTarget(error)) {
+          // Removed by another admin since it was checked: refused, and recorded as the update's
+          // refusal is (a review on two replicas found these unrecorded).
+          await deps.audit.append({
+            ...base(who, 'alertRule.create'),
+            outcome: 'failed',
+            after: snapshot(input),
+            detail: 'invalid_body',
+          });
+          throw noSuchTarget();
+        }
         const problem = limitProblem(error, input.team);
         if (!problem) throw error;
         await deps.audit.append({

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { accountingCategoryCreateSchema } from './api/accounting-categories';
+import { alertRuleUpdateSchema } from './api/alerts';
 import { cardOwnershipChangeSchema } from './api/card-owners';
 import { cardPatchBodySchema, revealBodySchema } from './api/cards';
-import { nameProblem } from './api/names';
+import { closePolicyUpdateSchema } from './api/close-policy';
+import { MAX_VERSION, nameProblem } from './api/names';
 import { memoSchema, notesChangeSchema } from './api/notes';
 import { passkeyNameSchema } from './api/security';
 import { signInBodySchema } from './api/session';
@@ -159,6 +161,27 @@ describe('request schemas', () => {
     expect(cursorSchema.safeParse('a\ud800').success).toBe(false);
     expect(cursorSchema.safeParse('a\tb\u0000').success).toBe(true);
     expect(cursorSchema.safeParse('..').success).toBe(true);
+  });
+
+  it('refuse a version no change can have (past a 32-bit integer, where versions are kept)', () => {
+    const rule = { kind: 'declined', name: 'Declines', channels: { inbox: true, email: false } };
+    for (const [what, parse] of [
+      ['rule', (version: number) => alertRuleUpdateSchema.safeParse({ ...rule, version })],
+      [
+        'policy',
+        (version: number) =>
+          closePolicyUpdateSchema.safeParse({
+            receiptFromCents: null,
+            memoCategoryIds: [],
+            version,
+          }),
+      ],
+      ['notes', (version: number) => notesChangeSchema.safeParse({ version, memo: 'Lunch' })],
+    ] as const) {
+      expect(parse(MAX_VERSION).success, what).toBe(true);
+      expect(parse(MAX_VERSION + 1).success, what).toBe(false);
+      expect(parse(9007199254740984).success, what).toBe(false);
+    }
   });
 
   it('ask a reveal for a real reason and a six-digit code, and normalise sign-in emails', () => {

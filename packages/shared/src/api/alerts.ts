@@ -34,7 +34,7 @@
 // validates forms with the rest of these rules.
 import { z } from 'zod';
 import { cursorSchema, resourceIdSchema } from '../upstream/common';
-import { visibleNameSchema } from './names';
+import { MAX_VERSION, visibleNameSchema } from './names';
 
 export const alertRuleKinds = [
   'declined',
@@ -233,7 +233,8 @@ const versionShape = {
   version: z
     .number({ error: 'version must be the rule version you changed' })
     .int('version must be a whole number')
-    .positive('version must be at least 1'),
+    .positive('version must be at least 1')
+    .max(MAX_VERSION, 'version must be a version the rule can have'),
 };
 
 /** PUT /api/alerts/rules/:id: the whole rule again, and the version it was made on. */

@@ -10,6 +10,7 @@
 //                         version, no audit record.
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
+import { MAX_VERSION } from './names';
 
 /** The largest receipt threshold a policy takes: $1,000,000,000.00, beyond any card's spend. */
 export const RECEIPT_FROM_CENTS_MAX = 100_000_000_000;
@@ -45,6 +46,7 @@ export const closePolicyUpdateSchema = z.strictObject({
   version: z
     .number({ error: 'version must be the policy version you changed' })
     .int('version must be a whole number')
-    .min(0, 'version must not be negative'),
+    .min(0, 'version must not be negative')
+    .max(MAX_VERSION, 'version must be a version the policy can have'),
 });
 export type ClosePolicyUpdate = z.infer<typeof closePolicyUpdateSchema>;

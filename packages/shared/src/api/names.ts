@@ -81,6 +81,13 @@ export function nameProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The largest version a change may name: versions are kept as 32-bit integers, and a version
+ * past them (9007199254740984, sent by a property test) reached the database and failed as a
+ * 500 rather than a 400.
+ */
+export const MAX_VERSION = 2_147_483_647;
+
 /** Whether `text` holds characters that show nothing and make it look like another name. */
 export function looksLikeAnotherName(text: string): boolean {
   return visibleCharacter.test(text) && lookAlikeInvisible.test(text);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceIdSchema } from '../upstream/common';
-import { holdsSecurityCode, visibleNameSchema } from './names';
+import { holdsSecurityCode, MAX_VERSION, visibleNameSchema } from './names';
 import { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS } from './notes-rules';
 
 export { BULK_NOTES_MAX, distinctTags, MAX_MEMO, MAX_TAGS };
@@ -53,7 +53,7 @@ export type Notes = z.infer<typeof notesSchema>;
  */
 export const notesChangeSchema = z
   .strictObject({
-    version: z.number().int().nonnegative(),
+    version: z.number().int().nonnegative().max(MAX_VERSION),
     memo: memoSchema.optional(),
     categoryId: resourceIdSchema.nullable().optional(),
     tags: z.array(tagSchema).max(MAX_TAGS, `use at most ${MAX_TAGS} tags`).optional(),
